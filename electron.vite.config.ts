@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+// One renderer build serves both the web portal (from the API server) and the desktop shell
+// (from the app:// protocol), so it is built with an absolute base: deep links like
+// /licenses/42 must still find /assets/*.
+export default defineConfig({
+  main: {},
+  preload: {},
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    base: '/',
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      emptyOutDir: true,
+      // electron-vite leaves minification off by default; the web portal is downloaded, so minify.
+      minify: true,
+    },
+    server: {
+      proxy: { '/api': 'http://127.0.0.1:8080' },
+    },
+  },
+});

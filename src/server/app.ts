@@ -1,0 +1,130 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { createAccessTokens } from './modules/auth/access-tokens.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { type AuthService, createAuthService } from './modules/auth/service.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { createUsersService } from './modules/users/service.js';
+import { addApiKeyCheck } from './plugins/api-key.js';
+import { authenticatePlugin } from './plugins/authenticate.js';
+import { registerErrorHandler, sendNotFound } from './plugins/error-handler.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
+import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
+import { loadOrCreateSecret } from './secrets.js';
+
+/** What tests and the entry point may supply instead of the defaults. */
+export interface AppOverrides {
+  clock?: Clock;
+  database?: DatabaseHandle;
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    mailer: Mailer;
+    authService: AuthService;
+  }
+}
+
+// The portal's own bundle and styles only; inline styles are needed by the UI kit's style props.
+const contentSecurityPolicy = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+  },
+};
+
+/** Builds the whole server (API, docs, web portal) without listening; migrates the database first. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      overrides.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+          },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const clock = overrides.clock ?? systemClock;
+  const { db } = overrides.database ?? createDatabase(config);
+  const mailer = createMailer(config.mail, app.log);
+  app.addHook('onClose', async () => {
+    await mailer.flush();
+    await db.destroy();
+  });
+  await migrateToLatest(db);
+
+  const jwtSecret = config.jwt.secret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret');
+  const accessTokens = createAccessTokens(
+    {
+      secret: new TextEncoder().encode(jwtSecret),
+      issuer: config.jwt.issuer,
+      audience: config.jwt.audience,
+      ttlSeconds: config.jwt.accessTtlSeconds,
+    },
+    clock,
+  );
+  const auth = createAuthService({
+    db,
+    clock,
+    accessTokens,
+    mailer,
+    publicUrl: config.publicUrl,
+    lockout: config.lockout,
+  });
+  const users = createUsersService({ db, clock });
+  app.decorate('db', db);
+  app.decorate('mailer', mailer);
+  app.decorate('authService', auth);
+
+  await app.register(helmet, { contentSecurityPolicy });
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, { origin: config.corsOrigins, credentials: true, maxAge: 600 });
+  }
+  await registerRateLimit(app, config.redisUrl);
+  await registerOpenApi(app);
+  await app.register(authenticatePlugin, { auth });
+
+  const rateLimitPerMinute = config.authRateLimitPerMinute;
+  await app.register(
+    async (api) => {
+      addApiKeyCheck(api, { keys: config.apiKeys, exempt: [`${API_BASE_PATH}${apiPaths.health}`] });
+      await api.register(healthRoutes, { db });
+      await api.register(authRoutes, { auth, rateLimitPerMinute });
+      await api.register(usersRoutes, { users, auth, rateLimitPerMinute });
+    },
+    { prefix: API_BASE_PATH },
+  );
+
+  const servePortal = await registerWebPortal(app, config.webDir);
+  app.setNotFoundHandler((request, reply) =>
+    servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
+  );
+  return app;
+}

@@ -1,0 +1,97 @@
+import { parseArgs } from 'node:util';
+import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { generatePassword } from './first-admin.js';
+import { recordSecurityEvent, securityEventTypes } from './modules/security/security-events.js';
+import { findUserByEmail, updateUser } from './modules/users/repository.js';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  migrate                                   bring the database schema up to date
+  create-admin --email <e> [--password <p>] create an administrator (or promote an existing account)
+  reset-password --email <e> [--password <p>] set a new password and sign the account out everywhere
+
+Without --password a strong password is generated and printed once.
+The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
+
+class UsageError extends Error {}
+
+function parseEmailAndPassword(args: string[]): { email: string; password: string; generated: boolean } {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+  });
+  const email = emailSchema.safeParse(values.email ?? '');
+  if (!email.success) throw new UsageError('--email must be a valid e-mail address');
+  if (values.password !== undefined) {
+    const password = newPasswordSchema.safeParse(values.password);
+    if (!password.success)
+      throw new UsageError(`--password: ${password.error.issues[0]?.message ?? 'invalid'}`);
+    return { email: email.data, password: password.data, generated: false };
+  }
+  return { email: email.data, password: generatePassword(), generated: true };
+}
+
+const passwordLine = (password: string, generated: boolean) =>
+  generated ? `Password: ${password}   (shown only this once)` : 'Password: as given';
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  const config = loadConfig();
+  if (command === 'migrate') {
+    const { db } = createDatabase(config);
+    try {
+      const results = await migrateToLatest(db);
+      const applied = (results ?? [])
+        .filter((result) => result.status === 'Success')
+        .map((result) => result.migrationName);
+      console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+    } finally {
+      await db.destroy();
+    }
+    return;
+  }
+  if (command !== 'create-admin' && command !== 'reset-password')
+    throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+
+  const { email, password, generated } = parseEmailAndPassword(args);
+  const app = await buildApp({ ...config, logLevel: 'warn' });
+  try {
+    const existing = await findUserByEmail(app.db, email);
+    if (command === 'create-admin') {
+      if (existing) {
+        await updateUser(app.db, existing.id, { role: 'admin', updated_at: new Date().toISOString() });
+        console.log(`${email} is now an administrator (password unchanged).`);
+      } else {
+        await app.authService.createAccount({ email, password, role: 'admin', verified: true });
+        console.log(`Administrator created.\nEmail:    ${email}\n${passwordLine(password, generated)}`);
+      }
+      await recordSecurityEvent(app.db, systemClock, {
+        type: securityEventTypes.adminCreated,
+        severity: 'warning',
+        userId: existing?.id ?? null,
+        details: { email, via: 'cli' },
+      });
+      return;
+    }
+    if (!existing) throw new UsageError(`No account with the e-mail ${email}`);
+    await app.authService.setPasswordByOperator(email, password);
+    console.log(
+      `Password reset; every session of ${email} was signed out.\n${passwordLine(password, generated)}`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof ConfigError) console.error(error.message);
+  else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

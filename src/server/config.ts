@@ -1,0 +1,149 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../shared/constants.js';
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Client keys accepted in X-API-Key when API_KEYS is unset; the web and desktop builds send these. */
+export const DEFAULT_API_KEYS = ['web:dap-web-public', 'desktop:dap-desktop-public'] as const;
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for SQLite in DATA_DIR)')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_ISSUER: z.string().min(1).default('desktop-ai-assistant-portal'),
+  JWT_AUDIENCE: z.string().min(1).default('desktop-ai-assistant'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(ACCESS_TOKEN_TTL_SECONDS, `must be at most ${ACCESS_TOKEN_TTL_SECONDS} (15 minutes)`)
+    .default(ACCESS_TOKEN_TTL_SECONDS),
+  API_KEYS: commaList,
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Desktop AI Assistant <no-reply@localhost>'),
+  MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  PUBLIC_URL: z.url().optional(),
+  ADMIN_EMAIL: z.email().default('admin@example.com'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
+  CORS_ORIGINS: commaList,
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: positiveInt(64 * 1024),
+  AUTH_RATE_LIMIT_PER_MINUTE: positiveInt(20),
+  LOGIN_LOCKOUT_THRESHOLD: positiveInt(5),
+  LOGIN_LOCKOUT_MINUTES: positiveInt(15),
+  WEB_DIR: z.string().min(1).optional(),
+});
+
+/** Typed, validated configuration of the API server. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `undefined` selects the SQLite file `portal.sqlite` in {@link dataDir}. */
+  databaseUrl: string | undefined;
+  jwt: { secret: string | undefined; issuer: string; audience: string; accessTtlSeconds: number };
+  apiKeys: { client: string; key: string }[];
+  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  publicUrl: string;
+  bootstrapAdmin: { email: string; password: string | undefined };
+  corsOrigins: string[];
+  redisUrl: string | undefined;
+  trustProxy: boolean;
+  logLevel: string;
+  bodyLimitBytes: number;
+  authRateLimitPerMinute: number;
+  lockout: { threshold: number; minutes: number };
+  webDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseApiKeys(entries: string[]): Config['apiKeys'] {
+  const list = entries.length > 0 ? entries : [...DEFAULT_API_KEYS];
+  return list.map((entry, index) => {
+    const separator = entry.indexOf(':');
+    return separator > 0
+      ? { client: entry.slice(0, separator), key: entry.slice(separator + 1) }
+      : { client: `client-${index + 1}`, key: entry };
+  });
+}
+
+/** Reads the environment once; throws {@link ConfigError} naming every bad variable at once. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const blankAsUnset = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  const apiKeys = parseApiKeys(env.API_KEYS);
+  const shortKeys = apiKeys.filter(({ key }) => key.length < 8).map(({ client }) => client);
+  if (shortKeys.length > 0) {
+    throw new ConfigError([`API_KEYS: keys must be at least 8 characters (${shortKeys.join(', ')})`]);
+  }
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    jwt: {
+      secret: env.JWT_SECRET,
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+      accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+    },
+    apiKeys,
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      outboxDir: resolve(env.MAIL_OUTBOX_DIR ?? resolve(dataDir, 'outbox')),
+    },
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    bootstrapAdmin: { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD },
+    corsOrigins: env.CORS_ORIGINS,
+    redisUrl: env.REDIS_URL,
+    trustProxy: env.TRUST_PROXY === 'true',
+    logLevel: env.LOG_LEVEL,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
+    lockout: { threshold: env.LOGIN_LOCKOUT_THRESHOLD, minutes: env.LOGIN_LOCKOUT_MINUTES },
+    webDir: resolve(env.WEB_DIR ?? resolve(import.meta.dirname, '../../out/renderer')),
+  };
+}

@@ -1,0 +1,29 @@
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import type { Db } from './database.js';
+import * as accounts from './migrations/0001-accounts.js';
+
+/** Every migration, in order; imported statically so the compiled server and tests see the same set. */
+const migrations: Record<string, Migration> = {
+  '0001-accounts': accounts,
+};
+
+export class MigrationError extends Error {
+  constructor(
+    readonly migrationName: string | undefined,
+    cause: unknown,
+  ) {
+    super(`Database migration ${migrationName ?? ''} failed`.replace('  ', ' '), { cause });
+    this.name = 'MigrationError';
+  }
+}
+
+/** Brings the schema up to date; safe to run on every start and from several instances. */
+export async function migrateToLatest(db: Db): Promise<MigrationResultSet['results']> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new MigrationError(failed?.migrationName, error);
+  }
+  return results;
+}

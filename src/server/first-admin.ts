@@ -1,0 +1,48 @@
+import { randomToken } from './crypto.js';
+import type { Db } from './db/database.js';
+import { securityEventTypes, recordSecurityEvent } from './modules/security/security-events.js';
+import type { AuthService } from './modules/auth/service.js';
+import { countAdmins, findUserByEmail } from './modules/users/repository.js';
+import { systemClock } from './clock.js';
+
+export interface FirstAdminResult {
+  email: string;
+  /** Set only when the password was generated, so it can be shown once. */
+  generatedPassword?: string;
+}
+
+/** A readable generated password: 24 URL-safe characters (144 bits). */
+export const generatePassword = (): string => randomToken(18);
+
+/**
+ * On a database with no administrator, creates one from ADMIN_EMAIL / ADMIN_PASSWORD (or a
+ * generated password). Does nothing once any admin exists, so restarts never change accounts.
+ */
+export async function ensureFirstAdmin(
+  db: Db,
+  auth: AuthService,
+  admin: { email: string; password: string | undefined },
+): Promise<FirstAdminResult | undefined> {
+  if ((await countAdmins(db)) > 0) return undefined;
+  if (await findUserByEmail(db, admin.email)) {
+    throw new Error(
+      `ADMIN_EMAIL ${admin.email} belongs to an existing non-admin account; choose another address or run ` +
+        '`npm run cli -- create-admin --email <address>`',
+    );
+  }
+  const password = admin.password ?? generatePassword();
+  const user = await auth.createAccount({
+    email: admin.email,
+    password,
+    role: 'admin',
+    verified: true,
+    fullName: 'Administrator',
+  });
+  await recordSecurityEvent(db, systemClock, {
+    type: securityEventTypes.adminCreated,
+    severity: 'warning',
+    userId: user.id,
+    details: { reason: 'first start' },
+  });
+  return { email: admin.email, ...(admin.password ? {} : { generatedPassword: password }) };
+}

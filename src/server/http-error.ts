@@ -1,0 +1,18 @@
+/** An error that becomes a `{ detail, message, code }` answer with its status (DESIGN §3). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (code: string, message: string) => new HttpError(400, code, message);
+export const unauthorized = (code: string, message: string) => new HttpError(401, code, message);
+export const forbidden = (code: string, message: string) => new HttpError(403, code, message);
+export const notFound = (code: string, message: string) => new HttpError(404, code, message);
+export const conflict = (code: string, message: string) => new HttpError(409, code, message);

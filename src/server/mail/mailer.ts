@@ -1,0 +1,66 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** The link the mail is about, logged when mail goes to the outbox so a local user can follow it. */
+  link?: string;
+}
+
+/**
+ * Sends mail in the background: answers never wait for (or reveal, by their timing) a delivery.
+ * `flush` waits for everything queued, for tests and for a graceful shutdown.
+ */
+export interface Mailer {
+  send(message: MailMessage): void;
+  flush(): Promise<void>;
+}
+
+const fileSafe = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
+
+export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Mailer {
+  const toOutbox = !config.smtpUrl;
+  const transport = config.smtpUrl
+    ? nodemailer.createTransport(config.smtpUrl)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const pending = new Set<Promise<void>>();
+  let sequence = 0;
+
+  async function deliver(message: MailMessage): Promise<void> {
+    const info = await transport.sendMail({
+      from: config.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+    });
+    if (!toOutbox) return;
+    await mkdir(config.outboxDir, { recursive: true });
+    sequence += 1;
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${sequence}-${fileSafe(message.to)}.eml`;
+    const file = join(config.outboxDir, name);
+    await writeFile(file, info.message as Buffer);
+    log.info(
+      { to: message.to, subject: message.subject, file, link: message.link },
+      'mail written to outbox',
+    );
+  }
+
+  return {
+    send(message) {
+      const delivery = deliver(message)
+        .catch((error: unknown) =>
+          log.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery failed'),
+        )
+        .finally(() => pending.delete(delivery));
+      pending.add(delivery);
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+  };
+}

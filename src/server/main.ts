@@ -1,0 +1,56 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { ensureFirstAdmin } from './first-admin.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  const app = await buildApp(config);
+
+  const firstAdmin = await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin);
+  if (firstAdmin) {
+    const lines = [
+      'First administrator created.',
+      `  Sign in at ${config.publicUrl}/login`,
+      `  Email:    ${firstAdmin.email}`,
+      firstAdmin.generatedPassword
+        ? `  Password: ${firstAdmin.generatedPassword}   (shown only this once; change it after signing in)`
+        : '  Password: the ADMIN_PASSWORD you set',
+    ];
+    process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  }
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const forced = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    forced.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(`portal and API at ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
+}
+
+start().catch((error: unknown) => {
+  if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+  else
+    process.stderr.write(
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  process.exit(1);
+});

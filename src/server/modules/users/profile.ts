@@ -1,0 +1,39 @@
+import {
+  defaultPreferences,
+  type Preferences,
+  preferencesSchema,
+  type UserProfile,
+} from '../../../shared/api/users.js';
+import type { UserRow } from '../../db/tables.js';
+
+/** Stored preferences over the defaults, so keys added later get their default for existing users. */
+export function readPreferences(stored: string): Preferences {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    parsed = {};
+  }
+  const merged = preferencesSchema.safeParse({
+    ...defaultPreferences,
+    ...(parsed as object),
+    notifications: {
+      ...defaultPreferences.notifications,
+      ...(parsed as { notifications?: object }).notifications,
+    },
+  });
+  return merged.success ? merged.data : defaultPreferences;
+}
+
+export const toUserProfile = (row: UserRow): UserProfile => ({
+  id: row.id,
+  email: row.email,
+  full_name: row.full_name,
+  company: row.company,
+  role: row.role,
+  status: row.status,
+  email_verified: row.email_verified_at !== null,
+  preferences: readPreferences(row.preferences),
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});

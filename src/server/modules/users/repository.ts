@@ -1,0 +1,29 @@
+import type { DbOrTransaction } from '../../db/database.js';
+import type { NewUserRow, UserRow, UserUpdate } from '../../db/tables.js';
+
+export const findUserById = (db: DbOrTransaction, id: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findUserByEmail = (db: DbOrTransaction, email: string): Promise<UserRow | undefined> =>
+  db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+
+export async function insertUser(db: DbOrTransaction, user: NewUserRow): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function updateUser(
+  db: DbOrTransaction,
+  id: string,
+  changes: UserUpdate,
+): Promise<UserRow | undefined> {
+  return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+export async function countAdmins(db: DbOrTransaction): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('count'))
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

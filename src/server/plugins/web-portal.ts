@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+
+/**
+ * Serves the built renderer: hashed assets cached for a year, index.html always revalidated.
+ * Returns the SPA fallback for the not-found handler, or `undefined` when there is no build.
+ */
+export async function registerWebPortal(
+  app: FastifyInstance,
+  webDir: string,
+): Promise<((request: FastifyRequest, reply: FastifyReply) => FastifyReply) | undefined> {
+  if (!existsSync(join(webDir, 'index.html'))) {
+    app.log.warn({ webDir }, 'no web portal build found; run `npm run build` to serve the portal');
+    return undefined;
+  }
+  await app.register(fastifyStatic, {
+    root: webDir,
+    wildcard: true,
+    setHeaders(response, path) {
+      response.setHeader('cache-control', path.includes(`${sep}assets${sep}`) ? IMMUTABLE : REVALIDATE);
+    },
+  });
+  return (_request, reply) => reply.header('cache-control', REVALIDATE).sendFile('index.html');
+}
+
+/** Client-side routes (no file extension, a page request) get the app; missing files stay 404. */
+export const isPortalRoute = (request: FastifyRequest): boolean =>
+  (request.method === 'GET' || request.method === 'HEAD') &&
+  !/\.[a-z0-9]+$/i.test(request.url.split('?')[0] ?? '') &&
+  !request.url.startsWith('/api');

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { USER_ROLES } from '../constants.js';
+import {
+  currentPasswordSchema,
+  displayText,
+  emailSchema,
+  newPasswordSchema,
+  opaqueTokenSchema,
+} from './common.js';
+import { userProfileSchema } from './users.js';
+
+export const registerRequestSchema = z
+  .strictObject({
+    email: emailSchema,
+    password: newPasswordSchema,
+    full_name: displayText(100).optional(),
+  })
+  .meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+/** OAuth2 password-flow form (`application/x-www-form-urlencoded`); `username` carries the e-mail. */
+export const loginFormSchema = z
+  .strictObject({
+    username: z.string().trim().min(1, 'Email is required').max(254, 'Email address is too long'),
+    password: currentPasswordSchema,
+    grant_type: z.literal('password').optional(),
+    scope: z.string().max(200).optional(),
+    client_id: z.string().max(200).optional(),
+    client_secret: z.string().max(200).optional(),
+  })
+  .meta({ id: 'LoginForm' });
+
+/** The JSON login accepts the e-mail as `email` or, like the form, as `username`. */
+export const loginJsonRequestSchema = z
+  .strictObject({
+    email: z.string().trim().min(1).max(254).optional(),
+    username: z.string().trim().min(1).max(254).optional(),
+    password: currentPasswordSchema,
+  })
+  .refine((body) => body.email !== undefined || body.username !== undefined, {
+    message: 'Email is required',
+    path: ['email'],
+  })
+  .meta({ id: 'LoginJsonRequest' });
+
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    token_type: z.literal('bearer'),
+    expires_in: z.number().int().describe('Seconds until the access token expires'),
+    refresh_expires_in: z.number().int().describe('Seconds until the refresh token can no longer be used'),
+    user: userProfileSchema,
+  })
+  .meta({ id: 'TokenResponse' });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+export const refreshRequestSchema = z
+  .strictObject({ refresh_token: opaqueTokenSchema })
+  .meta({ id: 'RefreshRequest' });
+
+export const logoutRequestSchema = z
+  .strictObject({ refreshToken: opaqueTokenSchema })
+  .meta({ id: 'LogoutRequest' });
+
+export const validateTokenRequestSchema = z
+  .strictObject({ token: z.string().min(1).max(4096).optional() })
+  .meta({ id: 'ValidateTokenRequest' });
+
+export const validateTokenResponseSchema = z
+  .object({
+    valid: z.literal(true),
+    user_id: z.string(),
+    role: z.enum(USER_ROLES),
+    exp: z.number().int(),
+  })
+  .meta({ id: 'ValidateTokenResponse' });
+
+export const emailOnlyRequestSchema = z.strictObject({ email: emailSchema }).meta({ id: 'EmailRequest' });
+
+export const verifyRegistrationRequestSchema = z
+  .strictObject({ token: opaqueTokenSchema })
+  .meta({ id: 'VerifyRegistrationRequest' });
+
+export const resetPasswordRequestSchema = z
+  .strictObject({ token: opaqueTokenSchema, new_password: newPasswordSchema })
+  .meta({ id: 'ResetPasswordRequest' });
+
+/** Claims of the access token (DESIGN §3); clients read `role` and `exp` (SPEC §3). */
+export interface AccessTokenClaims {
+  sub: string;
+  role: (typeof USER_ROLES)[number];
+  exp: number;
+  iat: number;
+  iss: string;
+  aud: string;
+  jti: string;
+}

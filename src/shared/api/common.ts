@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../constants.js';
+
+/** E-mail addresses are compared case-insensitively, so they are trimmed and lower-cased on the way in. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'Email address is too long')
+  .pipe(z.email('Enter a valid email address'));
+
+/** Length is the only composition rule (NIST SP 800-63B); the server also refuses common passwords. */
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** A password being checked, not set: any length up to a bound that keeps hashing cheap to refuse. */
+export const currentPasswordSchema = z
+  .string()
+  .min(1, 'Password is required')
+  .max(1024, 'Password is too long');
+
+export const opaqueTokenSchema = z.string().min(16, 'Token is malformed').max(512, 'Token is malformed');
+
+export const isoDateTimeSchema = z.string().describe('ISO 8601 date and time, UTC');
+
+/** Free text shown to people (names, company): trimmed, bounded, no control characters. */
+export const displayText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'Must not contain control characters');

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { USER_ROLES } from '../constants.js';
+import { currentPasswordSchema, displayText, isoDateTimeSchema, newPasswordSchema } from './common.js';
+
+export const THEMES = ['light', 'dark', 'system'] as const;
+
+export const notificationPreferencesSchema = z.object({
+  product_updates: z.boolean(),
+  security_alerts: z.boolean(),
+  billing: z.boolean(),
+});
+
+export const preferencesSchema = z
+  .object({
+    theme: z.enum(THEMES),
+    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or pt-BR'),
+    notifications: notificationPreferencesSchema,
+  })
+  .meta({ id: 'Preferences' });
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+export const defaultPreferences: Preferences = {
+  theme: 'system',
+  language: 'en',
+  notifications: { product_updates: true, security_alerts: true, billing: true },
+};
+
+/** Preferences are updated in part: only the given keys change. */
+export const updatePreferencesRequestSchema = z
+  .strictObject({
+    theme: preferencesSchema.shape.theme.optional(),
+    language: preferencesSchema.shape.language.optional(),
+    notifications: notificationPreferencesSchema.partial().strict().optional(),
+  })
+  .meta({ id: 'UpdatePreferencesRequest' });
+export type UpdatePreferencesRequest = z.infer<typeof updatePreferencesRequestSchema>;
+
+export const userProfileSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    full_name: z.string().nullable(),
+    company: z.string().nullable(),
+    role: z.enum(USER_ROLES),
+    status: z.enum(['active', 'disabled']),
+    email_verified: z.boolean(),
+    preferences: preferencesSchema,
+    created_at: isoDateTimeSchema,
+    updated_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'UserProfile' });
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+export const updateProfileRequestSchema = z
+  .strictObject({
+    full_name: displayText(100).nullable().optional(),
+    company: displayText(100).nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
+  .meta({ id: 'UpdateProfileRequest' });
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+export const changePasswordRequestSchema = z
+  .strictObject({
+    current_password: currentPasswordSchema,
+    new_password: newPasswordSchema,
+  })
+  .meta({ id: 'ChangePasswordRequest' });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;

@@ -1,0 +1,34 @@
+/** Business constants of SPEC §9 and the account policy of the server (DESIGN §3). */
+
+export const PRODUCT_NAME = 'Desktop AI Assistant';
+/** Prefix of the product's local-storage names (SPEC §3). */
+export const STORAGE_PREFIX = 'desktop_ai_assistant';
+
+export const API_TIMEOUT_MS = 30_000;
+export const SESSION_INACTIVITY_TIMEOUT_MS = 30 * 60 * 1000;
+export const SESSION_CHECK_INTERVAL_MS = 60_000;
+export const TOKEN_REFRESH_CHECK_INTERVAL_MS = 60_000;
+export const TOKEN_REFRESH_LEAD_MS = 5 * 60 * 1000;
+export const TOKEN_REFRESH_IMMEDIATE_BELOW_MS = 60_000;
+export const REFRESH_COOKIE_MAX_AGE_DAYS = 30;
+export const ENCRYPTION_COOKIE_DEFAULT_MAX_AGE_DAYS = 7;
+export const KEY_DERIVATION_ITERATIONS = [2000, 1000] as const;
+export const KEY_LENGTH_BITS = 256;
+export const SESSION_ID_BITS = 128;
+export const SECURE_STORAGE_PREFIX = 'secure_';
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const QUERY_CACHE_SECONDS = 60;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** Absolute life of a refresh-token family: rotation never extends it. */
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
+export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
+
+export const USER_ROLES = ['user', 'admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+export const DEFAULT_ROLE: UserRole = 'user';

@@ -1,0 +1,17 @@
+import { STORAGE_PREFIX } from './constants.js';
+
+/** Encrypted entries of SPEC §3 (session storage and the refresh cookie). */
+export const secureStorageKeys = {
+  accessToken: 'secure_access_token',
+  refreshToken: 'secure_refresh_token',
+  userData: 'secure_user_data',
+} as const;
+
+/** Local-storage names of SPEC §3, prefixed with the product's desktop assistant name. */
+export const localStorageKeys = {
+  licenseKey: `${STORAGE_PREFIX}_license_key`,
+  accessToken: `${STORAGE_PREFIX}_access_token`,
+  refreshToken: `${STORAGE_PREFIX}_refresh_token`,
+  userData: `${STORAGE_PREFIX}_user_data`,
+  hardwareId: 'hardware_id',
+} as const;

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { TokenResponse } from '../../src/shared/api/auth.js';
+import { API_BASE_PATH } from '../../src/shared/routes.js';
+import { buildApp } from '../../src/server/app.js';
+import { type Config, loadConfig } from '../../src/server/config.js';
+import {
+  createPostgresDatabase,
+  type DialectUnderTest,
+  postgresSkipReason,
+  TEST_POSTGRES_URL,
+} from './databases.js';
+import { type OutboxMail, readOutbox, tokenFromMail } from './outbox.js';
+import { createTestClock, type TestClock } from './test-clock.js';
+
+export const WEB_API_KEY = 'dap-web-public';
+
+export interface ApiRequest {
+  method?: InjectOptions['method'];
+  /** Path below /api/v1, e.g. `/auth/login/json`. */
+  path: string;
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+  /** Leave out the X-API-Key header. */
+  withoutApiKey?: boolean;
+}
+
+/** A running server on a fresh database, its clock, its outbox, and request helpers. */
+export interface TestServer {
+  dialect: DialectUnderTest;
+  app: FastifyInstance;
+  config: Config;
+  clock: TestClock;
+  /** Sends one API request in-process (the full Fastify pipeline, no socket). */
+  api(request: ApiRequest): Promise<LightMyRequestResponse>;
+  /** All mail written so far, after waiting for queued deliveries. */
+  outbox(): Promise<OutboxMail[]>;
+  /** The newest mail to an address, or an error naming what was there. */
+  lastMailTo(email: string): Promise<OutboxMail>;
+  /** Registers, confirms via the e-mailed link and returns the credentials. */
+  createVerifiedUser(options?: {
+    email?: string;
+    password?: string;
+  }): Promise<{ email: string; password: string }>;
+  login(email: string, password: string): Promise<TokenResponse>;
+  /** Starts listening on a free loopback port for tests that need a real socket. */
+  listen(): Promise<string>;
+}
+
+export interface TestServerOptions {
+  /** Extra environment for loadConfig (e.g. a low AUTH_RATE_LIMIT_PER_MINUTE). */
+  env?: Record<string, string>;
+}
+
+let userSequence = 0;
+export const uniqueEmail = (label = 'user') =>
+  `${label}.${process.pid}.${++userSequence}.${randomBytes(3).toString('hex')}@example.com`;
+export const STRONG_PASSWORD = 'correct horse battery staple 42';
+
+function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): () => TestServer {
+  let server: TestServer | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'portal-test-'));
+    const postgres = dialect === 'postgres' ? await createPostgresDatabase() : undefined;
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      JWT_SECRET: randomBytes(32).toString('base64url'),
+      LOG_LEVEL: 'silent',
+      AUTH_RATE_LIMIT_PER_MINUTE: '10000',
+      WEB_DIR: join(dataDir, 'no-web-build'),
+      PUBLIC_URL: 'http://portal.test',
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      ...options.env,
+    });
+    const clock = createTestClock();
+    const app = await buildApp(config, { clock, logger: false });
+    cleanup = async () => {
+      await app.close();
+      await postgres?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+
+    const api: TestServer['api'] = (request) =>
+      app.inject({
+        method: request.method ?? 'GET',
+        url: `${API_BASE_PATH}${request.path}`,
+        headers: {
+          ...(request.withoutApiKey ? {} : { 'x-api-key': WEB_API_KEY }),
+          ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
+          ...request.headers,
+        },
+        ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
+        ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
+      });
+
+    const outbox = async () => {
+      await app.mailer.flush();
+      return readOutbox(config.mail.outboxDir);
+    };
+
+    const lastMailTo = async (email: string) => {
+      const mails = (await outbox()).filter((mail) => mail.to.includes(email));
+      const last = mails.at(-1);
+      if (!last) throw new Error(`no mail to ${email} in the outbox`);
+      return last;
+    };
+
+    const login = async (email: string, password: string) => {
+      const response = await api({ method: 'POST', path: '/auth/login/json', body: { email, password } });
+      if (response.statusCode !== 200)
+        throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+      return response.json<TokenResponse>();
+    };
+
+    server = {
+      dialect,
+      app,
+      config,
+      clock,
+      api,
+      outbox,
+      lastMailTo,
+      login,
+      async createVerifiedUser(user = {}) {
+        const email = user.email ?? uniqueEmail();
+        const password = user.password ?? STRONG_PASSWORD;
+        const registered = await api({ method: 'POST', path: '/auth/register', body: { email, password } });
+        if (registered.statusCode !== 202) throw new Error(`register failed: ${registered.body}`);
+        const token = tokenFromMail(await lastMailTo(email));
+        const verified = await api({ method: 'POST', path: '/auth/verify-registration', body: { token } });
+        if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
+        return { email, password };
+      },
+      async listen() {
+        const address = await app.listen({ port: 0, host: '127.0.0.1' });
+        return address;
+      },
+    };
+  });
+
+  afterAll(async () => {
+    await cleanup?.();
+  });
+
+  return () => {
+    if (!server) throw new Error('the test server is not started yet (use it inside a test or hook)');
+    return server;
+  };
+}
+
+/**
+ * Declares the suite twice: on SQLite and on a fresh PostgreSQL database. Without
+ * TEST_POSTGRES_URL the PostgreSQL copy is reported as skipped, with the reason in its title.
+ */
+export function describeOnEveryDatabase(
+  title: string,
+  define: (server: () => TestServer) => void,
+  options: TestServerOptions = {},
+): void {
+  describe(`${title} [sqlite]`, () => define(useTestServer('sqlite', options)));
+  if (TEST_POSTGRES_URL) describe(`${title} [postgres]`, () => define(useTestServer('postgres', options)));
+  else
+    describe.skip(`${title} [postgres: skipped, ${postgresSkipReason}]`, () =>
+      define(() => {
+        throw new Error(postgresSkipReason);
+      }));
+}
