@@ -9,6 +9,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Suites that start servers and hash passwords compete for two cores; two at a time is enough.
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './tests/support/summary-reporter.ts'],
   },
 });

@@ -50,6 +50,8 @@ const contentSecurityPolicy = {
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],
+    // Helmet adds this by default; it would break a portal served over plain HTTP on a LAN address.
+    upgradeInsecureRequests: null,
   },
 };
 

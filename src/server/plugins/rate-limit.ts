@@ -9,7 +9,21 @@ import { HttpError } from '../http-error.js';
  */
 export async function registerRateLimit(app: FastifyInstance, redisUrl: string | undefined): Promise<void> {
   const redis = redisUrl ? new Redis(redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1 }) : undefined;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  if (redis) {
+    // Reported once per outage, not on every reconnect attempt; limits are skipped meanwhile.
+    let down = false;
+    redis.on('error', (error: Error) => {
+      if (!down) app.log.warn({ err: error }, 'Redis unreachable: rate limits are not enforced until it is back');
+      down = true;
+    });
+    redis.on('ready', () => {
+      if (down) app.log.info('Redis reachable again: rate limits enforced');
+      down = false;
+    });
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
   await app.register(rateLimit, {
     global: false,
     redis,
