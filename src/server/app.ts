@@ -16,7 +16,12 @@ import { usersRoutes } from './modules/users/routes.js';
 import { createUsersService } from './modules/users/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
-import { registerErrorHandler, sendNotFound } from './plugins/error-handler.js';
+import {
+  registerErrorHandler,
+  sendFrameworkError,
+  sendNotFound,
+  writeClientError,
+} from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
@@ -68,13 +73,23 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: writeClientError,
   });
+  // The API reads JSON (and one form route): a text/plain body gets 415 like any other type
+  // instead of reaching the schemas as a string.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
   const clock = overrides.clock ?? systemClock;
-  const { db } = overrides.database ?? createDatabase(config);
+  const { db } =
+    overrides.database ??
+    createDatabase({
+      ...config,
+      onConnectionError: (error) => app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
+    });
   const mailer = createMailer(config.mail, app.log);
   app.addHook('onClose', async () => {
     await mailer.flush();
@@ -107,7 +122,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   await app.register(helmet, { contentSecurityPolicy });
   if (config.corsOrigins.length > 0) {
-    await app.register(cors, { origin: config.corsOrigins, credentials: true, maxAge: 600 });
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      maxAge: 600,
+    });
   }
   await registerRateLimit(app, config.redisUrl);
   await registerOpenApi(app);

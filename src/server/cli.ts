@@ -22,10 +22,13 @@ The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqli
 class UsageError extends Error {}
 
 function parseEmailAndPassword(args: string[]): { email: string; password: string; generated: boolean } {
-  const { values } = parseArgs({
-    args,
-    options: { email: { type: 'string' }, password: { type: 'string' } },
-  });
+  let values: { email?: string | undefined; password?: string | undefined };
+  try {
+    ({ values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } } }));
+  } catch (error) {
+    // Unknown options and missing values are usage mistakes too: answer with the usage text.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const email = emailSchema.safeParse(values.email ?? '');
   if (!email.success) throw new UsageError('--email must be a valid e-mail address');
   if (values.password !== undefined) {
@@ -60,7 +63,9 @@ async function run(argv: string[]): Promise<void> {
     throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
 
   const { email, password, generated } = parseEmailAndPassword(args);
-  const app = await buildApp({ ...config, logLevel: 'warn' });
+  // Warnings and errors only, unless LOG_LEVEL asks for even less.
+  const quiet = ['fatal', 'error', 'silent'].includes(config.logLevel) ? config.logLevel : 'warn';
+  const app = await buildApp({ ...config, logLevel: quiet });
   try {
     const existing = await findUserByEmail(app.db, email);
     if (command === 'create-admin') {

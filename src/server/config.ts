@@ -17,6 +17,16 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 /** Client keys accepted in X-API-Key when API_KEYS is unset; the web and desktop builds send these. */
 export const DEFAULT_API_KEYS = ['web:dap-web-public', 'desktop:dap-desktop-public'] as const;
 
+function parseApiKeys(entries: string[]): { client: string; key: string }[] {
+  const list = entries.length > 0 ? entries : [...DEFAULT_API_KEYS];
+  return list.map((entry, index) => {
+    const separator = entry.indexOf(':');
+    return separator > 0
+      ? { client: entry.slice(0, separator), key: entry.slice(separator + 1) }
+      : { client: `client-${index + 1}`, key: entry };
+  });
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -35,7 +45,15 @@ const environmentSchema = z.object({
     .min(60)
     .max(ACCESS_TOKEN_TTL_SECONDS, `must be at most ${ACCESS_TOKEN_TTL_SECONDS} (15 minutes)`)
     .default(ACCESS_TOKEN_TTL_SECONDS),
-  API_KEYS: commaList,
+  // Checked with the rest, so a short key is listed together with every other bad variable.
+  API_KEYS: commaList.transform(parseApiKeys).superRefine((keys, context) => {
+    const short = keys.filter(({ key }) => key.length < 8).map(({ client }) => client);
+    if (short.length > 0)
+      context.addIssue({
+        code: 'custom',
+        message: `keys must be at least 8 characters (${short.join(', ')})`,
+      });
+  }),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -89,16 +107,6 @@ export class ConfigError extends Error {
   }
 }
 
-function parseApiKeys(entries: string[]): Config['apiKeys'] {
-  const list = entries.length > 0 ? entries : [...DEFAULT_API_KEYS];
-  return list.map((entry, index) => {
-    const separator = entry.indexOf(':');
-    return separator > 0
-      ? { client: entry.slice(0, separator), key: entry.slice(separator + 1) }
-      : { client: `client-${index + 1}`, key: entry };
-  });
-}
-
 /** Reads the environment once; throws {@link ConfigError} naming every bad variable at once. */
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
   const blankAsUnset = Object.fromEntries(
@@ -112,11 +120,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   }
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
-  const apiKeys = parseApiKeys(env.API_KEYS);
-  const shortKeys = apiKeys.filter(({ key }) => key.length < 8).map(({ client }) => client);
-  if (shortKeys.length > 0) {
-    throw new ConfigError([`API_KEYS: keys must be at least 8 characters (${shortKeys.join(', ')})`]);
-  }
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -129,7 +132,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       audience: env.JWT_AUDIENCE,
       accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     },
-    apiKeys,
+    apiKeys: env.API_KEYS,
     mail: {
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,

@@ -1,5 +1,6 @@
 import { randomToken } from './crypto.js';
 import type { Db } from './db/database.js';
+import type { UserRow } from './db/tables.js';
 import { securityEventTypes, recordSecurityEvent } from './modules/security/security-events.js';
 import type { AuthService } from './modules/auth/service.js';
 import { countAdmins, findUserByEmail } from './modules/users/repository.js';
@@ -31,13 +32,20 @@ export async function ensureFirstAdmin(
     );
   }
   const password = admin.password ?? generatePassword();
-  const user = await auth.createAccount({
-    email: admin.email,
-    password,
-    role: 'admin',
-    verified: true,
-    fullName: 'Administrator',
-  });
+  let user: UserRow;
+  try {
+    user = await auth.createAccount({
+      email: admin.email,
+      password,
+      role: 'admin',
+      verified: true,
+      fullName: 'Administrator',
+    });
+  } catch (error) {
+    // Another instance on the same database, starting at the same moment, created it first.
+    if ((await countAdmins(db)) > 0) return undefined;
+    throw error;
+  }
   await recordSecurityEvent(db, systemClock, {
     type: securityEventTypes.adminCreated,
     severity: 'warning',

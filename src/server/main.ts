@@ -31,6 +31,10 @@ async function start(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     forced.unref();
+    // close() leaves open a keep-alive connection whose request was still running when it began
+    // (fastify/fastify#7044), which would hold the exit until the forced one; close those as they go idle.
+    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+    closeIdle.unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

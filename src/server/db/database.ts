@@ -20,6 +20,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Pool size for PostgreSQL; SQLite always has one connection. */
   poolSize?: number;
+  /** Told about errors of idle PostgreSQL connections (a server restart or failover). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export const SQLITE_FILE_NAME = 'portal.sqlite';
@@ -37,6 +39,9 @@ function openSqlite(path: string): SqliteDatabase.Database {
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // Without a listener, an idle connection dropped by the server would crash the process; the
+    // pool replaces it on the next query, so reporting it is enough.
+    pool.on('error', options.onConnectionError ?? ((error) => console.warn(`PostgreSQL connection lost: ${error.message}`)));
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   mkdirSync(options.dataDir, { recursive: true });

@@ -41,7 +41,8 @@ export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Ma
     if (!toOutbox) return;
     await mkdir(config.outboxDir, { recursive: true });
     sequence += 1;
-    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${sequence}-${fileSafe(message.to)}.eml`;
+    // Zero-padded so file names sort in the order the mails were written.
+    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}-${fileSafe(message.to)}.eml`;
     const file = join(config.outboxDir, name);
     await writeFile(file, info.message as Buffer);
     log.info(

@@ -1,10 +1,12 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '../../shared/api/errors.js';
 import { authMessages } from '../../shared/messages.js';
 import { HttpError } from '../http-error.js';
 
-const problem = (code: string, message: string, extra: Partial<ApiError> = {}): ApiError => ({
+export const problem = (code: string, message: string, extra: Partial<ApiError> = {}): ApiError => ({
   detail: message,
   message,
   code,
@@ -37,10 +39,36 @@ const fastifyErrors: Record<string, { status: number; code: string; message: str
   },
 };
 
+// SQLSTATEs of text PostgreSQL cannot hold (a NUL character, an unconvertible one). Only request
+// input carries such text, so it is the client's mistake, not a server fault; SQLite stores it.
+const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
+
+/** Requests Fastify refuses before routing (e.g. a malformed percent-encoded URL). */
+export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return reply.code(status).send(problem('bad_request', 'The request URL or headers could not be understood'));
+}
+
+/** Requests Node's HTTP parser refuses (garbage request line, oversized or malformed headers). */
+export function writeClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(
+    problem(status === 431 ? 'headers_too_large' : 'bad_request', STATUS_CODES[status] ?? 'Bad Request'),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply
     .code(404)
-    .send(problem('not_found', `No API route ${request.method} ${request.url.split('?')[0] ?? ''}`));
+    .send(problem('not_found', `Nothing found at ${request.method} ${request.url.split('?')[0] ?? ''}`));
 }
 
 /**
@@ -66,6 +94,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const known = error.code ? fastifyErrors[error.code] : undefined;
     if (known) return reply.code(known.status).send(problem(known.code, known.message));
+    if (typeof error.code === 'string' && UNSTORABLE_TEXT_SQLSTATES.has(error.code)) {
+      request.log.warn({ code: error.code }, 'request text refused by the database');
+      return reply
+        .code(400)
+        .send(problem('invalid_characters', 'The request contains characters that are not allowed'));
+    }
     if (error.statusCode === 429) {
       return reply.code(429).send(problem('rate_limited', 'Too many requests. Wait a minute and try again.'));
     }

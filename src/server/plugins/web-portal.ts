@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -21,8 +21,12 @@ export async function registerWebPortal(
   await app.register(fastifyStatic, {
     root: webDir,
     wildcard: true,
+    // Off, or send's own `public, max-age=0` replaces the header set below.
+    cacheControl: false,
     setHeaders(response, path) {
-      response.setHeader('cache-control', path.includes(`${sep}assets${sep}`) ? IMMUTABLE : REVALIDATE);
+      // Relative to the build, so a WEB_DIR that itself lies under some `assets` folder changes nothing.
+      const hashed = relative(webDir, path).startsWith(`assets${sep}`);
+      response.setHeader('cache-control', hashed ? IMMUTABLE : REVALIDATE);
     },
   });
   return (_request, reply) => reply.header('cache-control', REVALIDATE).sendFile('index.html');

@@ -6,6 +6,7 @@ import {
   emailSchema,
   newPasswordSchema,
   opaqueTokenSchema,
+  signInNameSchema,
 } from './common.js';
 import { userProfileSchema } from './users.js';
 
@@ -21,7 +22,7 @@ export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 /** OAuth2 password-flow form (`application/x-www-form-urlencoded`); `username` carries the e-mail. */
 export const loginFormSchema = z
   .strictObject({
-    username: z.string().trim().min(1, 'Email is required').max(254, 'Email address is too long'),
+    username: signInNameSchema,
     password: currentPasswordSchema,
     grant_type: z.literal('password').optional(),
     scope: z.string().max(200).optional(),
@@ -33,8 +34,8 @@ export const loginFormSchema = z
 /** The JSON login accepts the e-mail as `email` or, like the form, as `username`. */
 export const loginJsonRequestSchema = z
   .strictObject({
-    email: z.string().trim().min(1).max(254).optional(),
-    username: z.string().trim().min(1).max(254).optional(),
+    email: signInNameSchema.optional(),
+    username: signInNameSchema.optional(),
     password: currentPasswordSchema,
   })
   .refine((body) => body.email !== undefined || body.username !== undefined, {

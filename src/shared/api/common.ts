@@ -25,10 +25,23 @@ export const opaqueTokenSchema = z.string().min(16, 'Token is malformed').max(51
 
 export const isoDateTimeSchema = z.string().describe('ISO 8601 date and time, UTC');
 
+const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cs}]*$/u;
+
 /** Free text shown to people (names, company): trimmed, bounded, no control characters. */
 export const displayText = (max: number) =>
   z
     .string()
     .trim()
     .max(max, `Must be at most ${max} characters`)
-    .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'Must not contain control characters');
+    .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters');
+
+/**
+ * The e-mail typed at sign-in: not validated as an address (an unknown one is just a failed
+ * sign-in), but bounded and free of control characters, which no account can contain.
+ */
+export const signInNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email address is too long')
+  .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters');

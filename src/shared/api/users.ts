@@ -13,7 +13,10 @@ export const notificationPreferencesSchema = z.object({
 export const preferencesSchema = z
   .object({
     theme: z.enum(THEMES),
-    language: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or pt-BR'),
+    language: z
+      .string()
+      .max(35, 'Use a language tag such as en or pt-BR')
+      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or pt-BR'),
     notifications: notificationPreferencesSchema,
   })
   .meta({ id: 'Preferences' });

@@ -161,7 +161,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         tags,
         summary: 'Check an access token (the body `token`, else the bearer token)',
         security: bearerSecurity,
-        body: validateTokenRequestSchema.optional(),
+        // Fastify validates a missing body as null: a bearer-only call must pass the schema.
+        body: validateTokenRequestSchema.nullish(),
         response: { 200: validateTokenResponseSchema, ...errorResponses(400, 401) },
       },
     },
