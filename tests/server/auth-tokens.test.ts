@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { base64url, decodeJwt, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { validateTokenResponseSchema } from '../../src/shared/api/auth.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
+import { expectApiError, getMe } from './auth-helpers.js';
+
+type Claims = Record<string, unknown>;
+
+/** The claims the server itself would put in a token for this user, at the server's time. */
+function claimsFor(s: TestServer, userId: string, overrides: Claims = {}): Claims {
+  const iat = Math.floor(s.clock.now().getTime() / 1000);
+  return {
+    sub: userId,
+    role: 'user',
+    iss: s.config.jwt.issuer,
+    aud: s.config.jwt.audience,
+    iat,
+    exp: iat + 600,
+    jti: randomUUID(),
+    ...overrides,
+  };
+}
+
+const serverSecret = (s: TestServer) => new TextEncoder().encode(s.config.jwt.secret!);
+
+function sign(claims: Claims, secret: Uint8Array, alg = 'HS256'): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' }).sign(secret);
+}
+
+const encodePart = (value: unknown) => base64url.encode(JSON.stringify(value));
+
+/** An unsigned token (`alg: none`), crafted by hand since jose refuses to make one. */
+const unsignedToken = (claims: Claims) => `${encodePart({ alg: 'none', typ: 'JWT' })}.${encodePart(claims)}.`;
+
+const validate = (
+  s: TestServer,
+  request: { body?: unknown; token?: string; headers?: Record<string, string> },
+) => s.api({ method: 'POST', path: '/auth/validate-token', ...request });
+
+describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (server) => {
+
+  async function signedInUser() {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    return s.login(email, password);
+  }
+
+  describe('forged and broken bearer tokens', () => {
+    /** Each forgery must be refused alike by a guarded route and by validate-token. */
+    async function expectRefused(token: string) {
+      const s = server();
+      expectApiError(await getMe(s, token), 401, 'invalid_token');
+      expectApiError(await validate(s, { body: { token } }), 401, 'invalid_token');
+    }
+
+    it('refuses an unsigned token (alg none), even with an empty or copied signature', async () => {
+      const s = server();
+      const session = await signedInUser();
+      const claims = claimsFor(s, session.user.id);
+      await expectRefused(unsignedToken(claims));
+      const realSignature = session.access_token.split('.')[2]!;
+      await expectRefused(`${unsignedToken(claims)}${realSignature}`);
+      await expectRefused(unsignedToken({ ...decodeJwt(session.access_token), role: 'admin' }));
+    });
+
+    it('refuses a token signed with another secret', async () => {
+      const s = server();
+      const session = await signedInUser();
+      await expectRefused(await sign(claimsFor(s, session.user.id), randomBytes(32)));
+    });
+
+    it('refuses a token signed with the right secret but another algorithm (the algorithm is pinned)', async () => {
+      const s = server();
+      const session = await signedInUser();
+      await expectRefused(await sign(claimsFor(s, session.user.id), serverSecret(s), 'HS512'));
+    });
+
+    it('refuses a token for another audience or from another issuer, though signed with the right secret', async () => {
+      const s = server();
+      const session = await signedInUser();
+      // Sanity check: the same recipe with the right claims is accepted.
+      const genuine = await sign(claimsFor(s, session.user.id), serverSecret(s));
+      expect((await getMe(s, genuine)).statusCode).toBe(200);
+
+      await expectRefused(await sign(claimsFor(s, session.user.id, { aud: 'another-app' }), serverSecret(s)));
+      await expectRefused(
+        await sign(claimsFor(s, session.user.id, { iss: 'https://evil.example' }), serverSecret(s)),
+      );
+    });
+
+    it('refuses tokens missing a required claim, with an unknown role, or for an unknown user', async () => {
+      const s = server();
+      const session = await signedInUser();
+      const secret = serverSecret(s);
+      const withoutJti = claimsFor(s, session.user.id);
+      delete withoutJti['jti'];
+      await expectRefused(await sign(withoutJti, secret));
+      const withoutExp = claimsFor(s, session.user.id);
+      delete withoutExp['exp'];
+      await expectRefused(await sign(withoutExp, secret));
+      await expectRefused(await sign(claimsFor(s, session.user.id, { role: 'superuser' }), secret));
+      await expectRefused(await sign(claimsFor(s, randomUUID()), secret));
+    });
+
+    it('refuses a token whose payload was altered after signing', async () => {
+      const s = server();
+      const session = await signedInUser();
+      const [header, , signature] = session.access_token.split('.');
+      const tampered = { ...decodeJwt(session.access_token), role: 'admin' };
+      await expectRefused(`${header}.${encodePart(tampered)}.${signature}`);
+      // The genuine token still works.
+      expect((await getMe(s, session.access_token)).statusCode).toBe(200);
+    });
+
+    it('refuses an expired token (after 16 minutes)', async () => {
+      const s = server();
+      const session = await signedInUser();
+      expect((await getMe(s, session.access_token)).statusCode).toBe(200);
+      s.clock.advance(16 * 60 * 1000);
+      await expectRefused(session.access_token);
+    });
+
+    it('refuses garbage and malformed Authorization headers with a JSON 401', async () => {
+      const s = server();
+      await expectRefused('garbage');
+      await expectRefused('a.b.c');
+      await expectRefused(`${'x'.repeat(20)}.${'y'.repeat(20)}`);
+
+      for (const authorization of ['Bearer', 'Bearer ', 'Bearer a b', 'Basic dXNlcjpwYXNz', 'Token abc']) {
+        const response = await s.api({ path: '/users/me', headers: { authorization } });
+        expect(response.statusCode, authorization).toBe(401);
+        expect(response.json(), authorization).toMatchObject({
+          code: expect.stringMatching(/^(invalid_token|not_authenticated)$/),
+          message: expect.any(String),
+          detail: expect.any(String),
+        });
+      }
+      expectApiError(await s.api({ path: '/users/me' }), 401, 'not_authenticated');
+    });
+  });
+
+  describe('POST /auth/validate-token', () => {
+    it('accepts a good token in the body or as the bearer token', async () => {
+      const s = server();
+      const session = await signedInUser();
+      const expected = {
+        valid: true,
+        user_id: session.user.id,
+        role: 'user',
+        exp: decodeJwt(session.access_token).exp,
+      };
+
+      const byBody = await validate(s, { body: { token: session.access_token } });
+      expect(byBody.statusCode).toBe(200);
+      expect(validateTokenResponseSchema.parse(byBody.json())).toEqual(expected);
+
+      const byBearer = await validate(s, { token: session.access_token });
+      expect(byBearer.statusCode).toBe(200);
+      expect(byBearer.json()).toEqual(expected);
+
+      const byBearerEmptyBody = await validate(s, { token: session.access_token, body: {} });
+      expect(byBearerEmptyBody.statusCode).toBe(200);
+    });
+
+    it('checks the body token first: a bad body token fails even with a good bearer token', async () => {
+      const s = server();
+      const session = await signedInUser();
+      expectApiError(
+        await validate(s, { token: session.access_token, body: { token: 'garbage' } }),
+        401,
+        'invalid_token',
+      );
+    });
+
+    it('answers 401 not_authenticated when no token is given at all', async () => {
+      const s = server();
+      expectApiError(await validate(s, {}), 401, 'not_authenticated');
+      expectApiError(await validate(s, { body: {} }), 401, 'not_authenticated');
+      expectApiError(await validate(s, { headers: { authorization: 'Bearer' } }), 401, 'not_authenticated');
+    });
+
+    it('reports the role of the account, not the role a token claims', async () => {
+      const s = server();
+      const session = await signedInUser();
+      // Even a correctly signed token cannot make its holder an admin: the account decides.
+      const claimsAdmin = await sign(claimsFor(s, session.user.id, { role: 'admin' }), serverSecret(s));
+      const response = await validate(s, { body: { token: claimsAdmin } });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ user_id: session.user.id, role: 'user' });
+    });
+  });
+
+  describe('X-API-Key', () => {
+    it('refuses calls without the header or with an unknown key, before anything else', async () => {
+      const s = server();
+      const body = { email: 'someone@example.com', password: 'whatever it is' };
+      const withoutKey = await s.api({ method: 'POST', path: '/auth/login/json', body, withoutApiKey: true });
+      expectApiError(withoutKey, 401, 'invalid_api_key');
+      const wrongKey = await s.api({
+        method: 'POST',
+        path: '/auth/login/json',
+        body,
+        headers: { 'x-api-key': 'dap-web-publix' },
+      });
+      expectApiError(wrongKey, 401, 'invalid_api_key');
+      const emptyKey = await s.api({
+        method: 'POST',
+        path: '/auth/register',
+        body,
+        headers: { 'x-api-key': '' },
+      });
+      expectApiError(emptyKey, 401, 'invalid_api_key');
+    });
+
+    it('refuses a valid bearer token that comes without the API key', async () => {
+      const s = server();
+      const session = await signedInUser();
+      expectApiError(
+        await s.api({ path: '/users/me', token: session.access_token, withoutApiKey: true }),
+        401,
+        'invalid_api_key',
+      );
+      expect((await getMe(s, session.access_token)).statusCode).toBe(200);
+    });
+
+    it('accepts the web and the desktop client keys', async () => {
+      const s = server();
+      const body = { email: 'nobody-api-key@example.com' };
+      for (const key of [WEB_API_KEY, 'dap-desktop-public']) {
+        const response = await s.api({
+          method: 'POST',
+          path: '/auth/forgot-password',
+          body,
+          withoutApiKey: true,
+          headers: { 'x-api-key': key },
+        });
+        expect(response.statusCode, key).toBe(202);
+      }
+    });
+  });
+});

@@ -1,0 +1,283 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
+import {
+  createPostgresDatabase,
+  type DialectUnderTest,
+  postgresSkipReason,
+  TEST_POSTGRES_URL,
+} from '../support/databases.js';
+import { WEB_API_KEY } from '../support/test-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CONFIG_VARIABLES = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'JWT_SECRET',
+  'API_KEYS',
+  'SMTP_URL',
+  'MAIL_OUTBOX_DIR',
+  'PUBLIC_URL',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'REDIS_URL',
+  'WEB_DIR',
+  'LOG_LEVEL',
+];
+
+interface RunningServer {
+  child: ChildProcess;
+  port: number;
+  output: { stdout: string; stderr: string };
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: RunningServer[] = [];
+const temporaryDirs: string[] = [];
+
+afterEach(async () => {
+  // A failed test must not leave a server behind.
+  for (const server of started.splice(0)) {
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  }
+});
+
+afterAll(async () => {
+  for (const dir of temporaryDirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function temporaryDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'portal-main-'));
+  temporaryDirs.push(dir);
+  return dir;
+}
+
+/** A port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const address = probe.address();
+  await new Promise((done) => probe.close(done));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts the real entry point, `node --import tsx src/server/main.ts`, as a deployment would; `env` wins over `port`. */
+function startServer(env: Record<string, string>, port: number): RunningServer {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of CONFIG_VARIABLES) delete childEnv[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...childEnv, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const server = { child, port, output, exited };
+  started.push(server);
+  return server;
+}
+
+async function waitUntilHealthy(server: RunningServer, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null)
+      throw new Error(`server exited early (${server.child.exitCode}):\n${server.output.stderr}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/health`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(
+    `server not healthy after ${timeoutMs} ms:\n${server.output.stdout}\n${server.output.stderr}`,
+  );
+}
+
+/** Resolves with the exit, or with 'timeout' when the process is still running after `ms`. */
+const exitWithin = (server: RunningServer, ms: number) =>
+  Promise.race([server.exited, sleep(ms).then(() => 'timeout' as const)]);
+
+/** Whether a TCP connection to the port is refused. */
+const connectionRefused = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      done(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
+  });
+
+const login = (port: number, email: string, password: string) =>
+  fetch(`http://127.0.0.1:${port}/api/v1/auth/login/json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': WEB_API_KEY },
+    body: JSON.stringify({ email, password }),
+  });
+
+/** Everything the server sends on a raw socket until it closes the connection. */
+const readUntilClosed = (socket: Socket) =>
+  new Promise<string>((done, fail) => {
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.once('error', fail);
+    socket.once('close', () => done(received));
+  });
+
+const FIRST_ADMIN_BANNER = 'First administrator created.';
+
+function defineServerSuite(dialect: DialectUnderTest): void {
+  let dropDatabase: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await dropDatabase?.();
+  });
+
+  /** DATA_DIR (and for PostgreSQL a fresh DATABASE_URL) of one installation. */
+  async function installation(): Promise<Record<string, string>> {
+    const dataDir = await temporaryDir();
+    const env: Record<string, string> = { DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web-build') };
+    if (dialect === 'postgres') {
+      const postgres = await createPostgresDatabase();
+      const previous = dropDatabase;
+      dropDatabase = async () => {
+        await previous?.();
+        await postgres.drop();
+      };
+      env['DATABASE_URL'] = postgres.url;
+    }
+    return env;
+  }
+
+  it('on SIGTERM finishes the in-flight request, refuses new connections and exits 0', async () => {
+    const server = startServer(await installation(), await freePort());
+    await waitUntilHealthy(server);
+
+    // A slow client: headers and half of the body now, the rest after the signal.
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
+    await new Promise((done) => socket.once('connect', done));
+    const response = readUntilClosed(socket);
+    socket.write(
+      'POST /api/v1/auth/login/json HTTP/1.1\r\n' +
+        `Host: 127.0.0.1:${server.port}\r\n` +
+        'Content-Type: application/json\r\n' +
+        `X-API-Key: ${WEB_API_KEY}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await sleep(300);
+
+    server.child.kill('SIGTERM');
+    // The listener closes at once while the request is still being received …
+    const refusedDeadline = Date.now() + 3_000;
+    while (!(await connectionRefused(server.port)) && Date.now() < refusedDeadline) await sleep(50);
+    expect(await connectionRefused(server.port)).toBe(true);
+    // … but the process waits for the request instead of dropping it.
+    expect(await exitWithin(server, 500)).toBe('timeout');
+
+    socket.write(body.slice(10));
+    const raw = await response;
+    expect(raw).toMatch(/^HTTP\/1\.1 401 /);
+    expect(raw).toContain('"code":"invalid_credentials"');
+
+    expect(await exitWithin(server, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await connectionRefused(server.port)).toBe(true);
+    expect(server.output.stderr).toBe('');
+  });
+
+  it('prints the first administrator with a working password once; a second start does not; SIGINT stops it', async () => {
+    const env = await installation();
+    const first = startServer(env, await freePort());
+    await waitUntilHealthy(first);
+    const banner = first.output.stdout;
+    expect(banner).toContain(FIRST_ADMIN_BANNER);
+    expect(banner).toContain(`Sign in at http://localhost:${first.port}/login`);
+    expect(banner).toMatch(/^ {2}Email: +admin@example\.com$/m);
+    const password = /^ {2}Password: (\S+) {3}\(shown only this once/m.exec(banner)?.[1] ?? '';
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(banner.split(FIRST_ADMIN_BANNER)).toHaveLength(2);
+
+    const signedIn = await login(first.port, 'admin@example.com', password);
+    expect(signedIn.status).toBe(200);
+    expect(((await signedIn.json()) as { user: { role: string } }).user.role).toBe('admin');
+
+    first.child.kill('SIGTERM');
+    expect(await exitWithin(first, 5_000)).toEqual({ code: 0, signal: null });
+    if (dialect === 'sqlite') expect(existsSync(join(env['DATA_DIR'] ?? '', SQLITE_FILE_NAME))).toBe(true);
+
+    const second = startServer(env, await freePort());
+    await waitUntilHealthy(second);
+    expect((await login(second.port, 'admin@example.com', password)).status).toBe(200);
+    expect(second.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
+    expect(second.output.stdout).not.toContain(password);
+
+    second.child.kill('SIGINT');
+    expect(await exitWithin(second, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await connectionRefused(second.port)).toBe(true);
+  });
+}
+
+// Every test starts one or two real Node processes; a busy machine needs the room.
+const slow = { timeout: 90_000 };
+
+describe('server process [sqlite]', slow, () => defineServerSuite('sqlite'));
+if (TEST_POSTGRES_URL) describe('server process [postgres]', slow, () => defineServerSuite('postgres'));
+else
+  describe.skip(`server process [postgres: skipped, ${postgresSkipReason}]`, slow, () =>
+    defineServerSuite('postgres'),
+  );
+
+describe('server process start-up failures', slow, () => {
+  it('with bad settings prints every problem and exits 1 without touching the data directory', async () => {
+    const dataDir = await temporaryDir();
+    const bad = startServer(
+      {
+        DATA_DIR: dataDir,
+        PORT: 'abc',
+        JWT_SECRET: 'short',
+        SMTP_URL: 'http://mail',
+        DATABASE_URL: 'mysql://x',
+      },
+      0,
+    );
+    expect(await exitWithin(bad, 20_000)).toEqual({ code: 1, signal: null });
+    expect(bad.output.stderr).toMatch(/^Invalid configuration:\n/);
+    for (const name of ['PORT', 'JWT_SECRET', 'SMTP_URL', 'DATABASE_URL'])
+      expect(bad.output.stderr).toContain(`  - ${name}: `);
+    expect(bad.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
+    expect(existsSync(join(dataDir, SQLITE_FILE_NAME))).toBe(false);
+  });
+
+  it('on a port already in use says so and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const address = blocker.address();
+    const port = address && typeof address !== 'string' ? address.port : 0;
+    try {
+      const server = startServer({ DATA_DIR: await temporaryDir() }, port);
+      expect(await exitWithin(server, 30_000)).toEqual({ code: 1, signal: null });
+      expect(server.output.stderr).toContain('Failed to start');
+      expect(server.output.stderr).toContain('EADDRINUSE');
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+});
