@@ -215,6 +215,30 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
       expectTokens(await refresh(s, staying.refresh_token));
     });
 
+    it('works when the access token sent along has expired or is broken', async () => {
+      const s = server();
+      const { email, password } = await s.createVerifiedUser();
+      const expiredSession = await s.login(email, password);
+      const brokenSession = await s.login(email, password);
+      // Past the 15-minute access-token life, within the refresh token's.
+      s.clock.advance(16 * 60 * 1000);
+      expectApiError(await getMe(s, expiredSession.access_token), 401, 'invalid_token');
+
+      for (const [session, bearer] of [
+        [expiredSession, expiredSession.access_token],
+        [brokenSession, 'not.a.token'],
+      ] as const) {
+        const out = await s.api({
+          method: 'POST',
+          path: '/auth/logout',
+          token: bearer,
+          body: { refreshToken: session.refresh_token },
+        });
+        expect(out.statusCode, out.body).toBe(200);
+        expectApiError(await refresh(s, session.refresh_token), 401, 'invalid_refresh_token');
+      }
+    });
+
     it('answers an unknown token like a known one, and ignores a token of another signed-in user', async () => {
       const s = server();
       const alice = await s.createVerifiedUser();

@@ -18,6 +18,8 @@ function claimsFor(s: TestServer, userId: string, overrides: Claims = {}): Claim
     iat,
     exp: iat + 600,
     jti: randomUUID(),
+    // A new account's session version; any other value means a token from another session era.
+    sv: 0,
     ...overrides,
   };
 }
@@ -89,7 +91,7 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       );
     });
 
-    it('refuses tokens missing a required claim, with an unknown role, or for an unknown user', async () => {
+    it('refuses tokens missing a required claim, of another session version, with an unknown role, or for an unknown user', async () => {
       const s = server();
       const session = await signedInUser();
       const secret = serverSecret(s);
@@ -99,6 +101,10 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       const withoutExp = claimsFor(s, session.user.id);
       delete withoutExp['exp'];
       await expectRefused(await sign(withoutExp, secret));
+      const withoutSessionVersion = claimsFor(s, session.user.id);
+      delete withoutSessionVersion['sv'];
+      await expectRefused(await sign(withoutSessionVersion, secret));
+      await expectRefused(await sign(claimsFor(s, session.user.id, { sv: 1 }), secret));
       await expectRefused(await sign(claimsFor(s, session.user.id, { role: 'superuser' }), secret));
       await expectRefused(await sign(claimsFor(s, randomUUID()), secret));
     });

@@ -509,11 +509,7 @@ describeOnEveryDatabase('bad input', (server) => {
       expect(response.json()).toHaveProperty('access_token');
     });
 
-    // KNOWN BUG (src/server/modules/auth/routes.ts, outside this suite's remit): the form scope
-    // keeps the inherited JSON parser, so a JSON body is parsed and a correct one even signs in.
-    // Fix: `formScope.removeContentTypeParser('application/json')` before registering formbody.
-    // Remove `.fails` once fixed.
-    it.fails('refuses a JSON body with 415', async () => {
+    it('refuses a JSON body with 415, even one with the right credentials', async () => {
       const s = server();
       const before = await snapshot(s, user.id);
       const response = await s.api({

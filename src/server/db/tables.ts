@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -15,6 +15,8 @@ export interface UsersTable {
   preferences: string;
   email_verified_at: string | null;
   password_changed_at: string | null;
+  /** Carried by access tokens as `sv`; raising it ends every token issued before. */
+  session_version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -11,6 +11,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     requireAdmin: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Sets `request.auth` when a valid bearer token is present, else leaves the caller anonymous. */
     optionalUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
@@ -30,19 +31,24 @@ export const authenticatePlugin = fp<{ auth: AuthService }>(
   async (app, { auth }) => {
     app.decorateRequest('auth', null);
 
-    async function authenticate(request: FastifyRequest, required: boolean): Promise<void> {
+    async function authenticate(request: FastifyRequest): Promise<void> {
       const token = bearerToken(request);
-      if (!token) {
-        if (required) throw unauthorized('not_authenticated', 'Not authenticated');
-        return;
-      }
+      if (!token) throw unauthorized('not_authenticated', 'Not authenticated');
       request.auth = await auth.authenticate(token);
     }
 
-    app.decorate('requireUser', (request: FastifyRequest) => authenticate(request, true));
-    app.decorate('optionalUser', (request: FastifyRequest) => authenticate(request, false));
+    app.decorate('requireUser', authenticate);
+    // An expired or broken token makes the caller anonymous rather than refused: signing out
+    // must work however old the access token is.
+    app.decorate('optionalUser', async (request: FastifyRequest) => {
+      try {
+        await authenticate(request);
+      } catch {
+        request.auth = null;
+      }
+    });
     app.decorate('requireAdmin', async (request: FastifyRequest) => {
-      await authenticate(request, true);
+      await authenticate(request);
       if (request.auth?.user.role !== 'admin') {
         throw forbidden('admin_required', 'You do not have permission to access this resource');
       }

@@ -96,4 +96,6 @@ export interface AccessTokenClaims {
   iss: string;
   aud: string;
   jti: string;
+  /** Session version of the account: a password change raises it, so older tokens stop working. */
+  sv: number;
 }

@@ -15,6 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('preferences', 'text', (column) => column.notNull())
     .addColumn('email_verified_at', 'text')
     .addColumn('password_changed_at', 'text')
+    .addColumn('session_version', 'integer', (column) => column.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addColumn('updated_at', 'text', (column) => column.notNull())
     .execute();

@@ -16,7 +16,7 @@ export interface AccessTokenSettings {
 }
 
 export interface AccessTokens {
-  issue(user: { id: string; role: UserRole }): Promise<{ token: string; expiresIn: number }>;
+  issue(user: { id: string; role: UserRole; sessionVersion: number }): Promise<{ token: string; expiresIn: number }>;
   /** Resolves to the claims of a valid token; rejects with a 401 {@link HttpError} otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
 }
@@ -27,7 +27,7 @@ export function createAccessTokens(settings: AccessTokenSettings, clock: Clock):
   return {
     async issue(user) {
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
-      const token = await new SignJWT({ role: user.role })
+      const token = await new SignJWT({ role: user.role, sv: user.sessionVersion })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(settings.issuer)
@@ -48,6 +48,7 @@ export function createAccessTokens(settings: AccessTokenSettings, clock: Clock):
           currentDate: clock.now(),
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
         });
+        if (!Number.isInteger(payload['sv'])) throw invalidTokenError();
         const role = payload['role'];
         if (typeof role !== 'string' || !(USER_ROLES as readonly string[]).includes(role))
           throw invalidTokenError();

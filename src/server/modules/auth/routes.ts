@@ -39,6 +39,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   // The OAuth2 password flow posts a form; only this route parses one.
   await app.register(async (formScope) => {
+    // The route speaks form only: JSON (inherited from the app) gets 415 like any other type.
+    formScope.removeContentTypeParser('application/json');
     await formScope.register(formBody, { bodyLimit: 4096 });
     formScope.withTypeProvider<ZodTypeProvider>().post(
       paths.login,

@@ -27,7 +27,7 @@ import {
   securityEventTypes,
 } from '../security/security-events.js';
 import { toUserProfile } from '../users/profile.js';
-import { findUserByEmail, findUserById, insertUser, updateUser } from '../users/repository.js';
+import { bumpSessionVersion, findUserByEmail, findUserById, insertUser, updateUser } from '../users/repository.js';
 import { type AccessTokens, invalidTokenError } from './access-tokens.js';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken } from './email-tokens.js';
 import {
@@ -116,6 +116,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       preferences: JSON.stringify(defaultPreferences),
       email_verified_at: account.verified ? now : null,
       password_changed_at: null,
+      session_version: 0,
       created_at: now,
       updated_at: now,
     };
@@ -135,6 +136,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       updated_at: now,
     });
     if (!updated) throw invalidTokenError();
+    await bumpSessionVersion(trx, user.id);
     await revokeAllFamiliesOfUser(trx, clock, user.id, event.type);
     await clearAllLoginFailures(trx, user.email);
     await recordSecurityEvent(trx, clock, { severity: 'warning', userId: user.id, ...event });
@@ -160,7 +162,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     refreshToken: string,
     refreshExpiresAt: string,
   ): Promise<TokenResponse> {
-    const access = await accessTokens.issue({ id: user.id, role: user.role });
+    const access = await accessTokens.issue({ id: user.id, role: user.role, sessionVersion: user.session_version });
     return {
       access_token: access.token,
       refresh_token: refreshToken,
@@ -337,10 +339,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async authenticate(token: string): Promise<AuthenticatedUser> {
       const claims = await accessTokens.verify(token);
       const user = await findUserById(db, claims.sub);
-      if (!user || user.status !== 'active') throw invalidTokenError();
-      if (user.password_changed_at && claims.iat < Math.floor(Date.parse(user.password_changed_at) / 1000)) {
-        throw invalidTokenError();
-      }
+      if (!user || user.status !== 'active' || claims.sv !== user.session_version) throw invalidTokenError();
       return { user, claims };
     },
 
@@ -361,10 +360,12 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     /** Sets a new password from an e-mailed link: single use, and every session of the user ends. */
     async resetPassword(token: string, newPassword: string, meta: RequestMeta): Promise<string> {
+      const invalidLink = () =>
+        badRequest('invalid_reset_token', 'This reset link is invalid or has expired. Ask for a new one.');
+      // A dead link is refused before paying for a hash; the transaction checks it again.
+      if (!(await findUsableEmailToken(db, clock, token, 'reset_password'))) throw invalidLink();
       const passwordHash = await hashPassword(newPassword);
       const user = await db.transaction().execute(async (trx) => {
-        const invalidLink = () =>
-          badRequest('invalid_reset_token', 'This reset link is invalid or has expired. Ask for a new one.');
         const owner = await findUsableEmailToken(trx, clock, token, 'reset_password');
         const account = owner ? await findUserById(trx, owner) : undefined;
         if (!account) throw invalidLink();

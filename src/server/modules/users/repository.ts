@@ -19,6 +19,15 @@ export async function updateUser(
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+/** Ends every access token of the user by moving the version they must carry. */
+export async function bumpSessionVersion(db: DbOrTransaction, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_version: eb('session_version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function countAdmins(db: DbOrTransaction): Promise<number> {
   const row = await db
     .selectFrom('users')
