@@ -88,7 +88,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     overrides.database ??
     createDatabase({
       ...config,
-      onConnectionError: (error) => app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
+      onConnectionError: (error) =>
+        app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
     });
   const mailer = createMailer(config.mail, app.log);
   app.addHook('onClose', async () => {

@@ -20,7 +20,6 @@ const endpoints = [
 ] as const;
 
 describeOnEveryDatabase('auth: changing the password while signed in', (server) => {
-
   for (const endpoint of endpoints) {
     describe(`${endpoint.method} ${endpoint.path}`, () => {
       const change = (token: string | undefined, body: Record<string, string>) =>

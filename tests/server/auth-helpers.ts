@@ -75,4 +75,3 @@ export const loginJson = (s: TestServer, email: string, password: string, remote
 
 /** The signed-in user's profile, i.e. whether the access token is accepted by a guarded route. */
 export const getMe = (s: TestServer, accessToken: string) => s.api({ path: '/users/me', token: accessToken });
-

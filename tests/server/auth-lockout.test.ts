@@ -1,13 +1,7 @@
 import { expect, it } from 'vitest';
 import { tokenFromMail } from '../support/outbox.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
-import {
-  expectApiError,
-  expectTokens,
-  loginJson,
-  securityEvents,
-  userByEmail,
-} from './auth-helpers.js';
+import { expectApiError, expectTokens, loginJson, securityEvents, userByEmail } from './auth-helpers.js';
 
 const LOCK_MS = 15 * 60 * 1000;
 const WRONG = 'definitely not the password';
@@ -17,7 +11,6 @@ let addressSequence = 0;
 const freshAddress = () => `198.51.100.${++addressSequence}`;
 
 describeOnEveryDatabase('auth: sign-in lockout', (server) => {
-
   it('locks the (account, address) pair after 5 wrong passwords, for 15 minutes, without locking out the owner elsewhere', async () => {
     const s = server();
     const { email, password } = await s.createVerifiedUser();

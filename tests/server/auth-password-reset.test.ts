@@ -16,7 +16,6 @@ import {
 const NEW_PASSWORD = 'a completely different passphrase 2025';
 
 describeOnEveryDatabase('auth: forgotten password and reset link', (server) => {
-
   /** Asks for a reset link and returns the token e-mailed for it. */
   async function requestResetToken(email: string): Promise<string> {
     const s = server();

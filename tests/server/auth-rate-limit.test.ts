@@ -6,7 +6,6 @@ import { expectApiError, expectTokens, loginJson } from './auth-helpers.js';
 describeOnEveryDatabase(
   'auth: request rate limit (3 per minute)',
   (server) => {
-
     it('answers the 4th sign-in within a minute from one address with 429 rate_limited, even with the right password', async () => {
       const s = server();
       const { email, password } = await s.createVerifiedUser();

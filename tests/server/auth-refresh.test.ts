@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { describeOnEveryDatabase, WEB_API_KEY } from '../support/test-server.js';
-import {
-  expectApiError,
-  expectTokens,
-  familiesOf,
-  getMe,
-  refresh,
-  securityEvents,
-} from './auth-helpers.js';
+import { expectApiError, expectTokens, familiesOf, getMe, refresh, securityEvents } from './auth-helpers.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
-
   describe('POST /auth/refresh', () => {
     it('rotates: answers new tokens for the same user, and the new refresh token works in turn', async () => {
       const s = server();

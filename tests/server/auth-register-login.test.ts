@@ -13,7 +13,6 @@ import {
 } from './auth-helpers.js';
 
 describeOnEveryDatabase('auth: registration, e-mail confirmation and sign-in', (server) => {
-
   describe('POST /auth/register and /auth/verify-registration', () => {
     it('answers 202, mails a confirmation link, refuses sign-in until the link is followed', async () => {
       const s = server();

@@ -41,7 +41,6 @@ const validate = (
 ) => s.api({ method: 'POST', path: '/auth/validate-token', ...request });
 
 describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (server) => {
-
   async function signedInUser() {
     const s = server();
     const { email, password } = await s.createVerifiedUser();

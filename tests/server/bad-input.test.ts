@@ -629,17 +629,20 @@ describeOnEveryDatabase('bad input', (server) => {
     it.each([
       { route: '/auth/login/json', body: { email: 'nul\u0000@example.com', password: 'whatever' } },
       { route: '/auth/login', body: form({ username: 'nul\u0000@example.com', password: 'whatever' }) },
-    ])('a NUL in the sign-in name of $route is refused by the schema, never a 500', async ({ route, body }) => {
-      const s = server();
-      const response = await s.api({
-        method: 'POST',
-        path: route,
-        body,
-        ...(typeof body === 'string' ? { headers: FORM_TYPE } : {}),
-      });
-      // Refused before any query, so PostgreSQL (which cannot store NUL) and SQLite answer alike.
-      expectProblem(response, 400, 'validation_error');
-    });
+    ])(
+      'a NUL in the sign-in name of $route is refused by the schema, never a 500',
+      async ({ route, body }) => {
+        const s = server();
+        const response = await s.api({
+          method: 'POST',
+          path: route,
+          body,
+          ...(typeof body === 'string' ? { headers: FORM_TYPE } : {}),
+        });
+        // Refused before any query, so PostgreSQL (which cannot store NUL) and SQLite answer alike.
+        expectProblem(response, 400, 'validation_error');
+      },
+    );
 
     it.each(["' OR '1'='1' -- padding", '<script>alert(1)</script>', 'ÿ'.repeat(20)])(
       'a token %j is just an unknown token on every token route',

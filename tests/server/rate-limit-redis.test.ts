@@ -11,7 +11,9 @@ import { WEB_API_KEY } from '../support/test-server.js';
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 const LIMIT = 3;
 
-async function startInstance(redisUrl: string): Promise<{ app: FastifyInstance; cleanup: () => Promise<void> }> {
+async function startInstance(
+  redisUrl: string,
+): Promise<{ app: FastifyInstance; cleanup: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-redis-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -44,39 +46,42 @@ const attemptLogin = (app: FastifyInstance, remoteAddress: string) =>
 const freshAddress = () => `10.${[...randomBytes(3)].join('.')}`;
 
 const suite = TEST_REDIS_URL ? describe : describe.skip;
-suite(`rate limits shared through Redis${TEST_REDIS_URL ? '' : ' [skipped: TEST_REDIS_URL is not set]'}`, () => {
-  let first: Awaited<ReturnType<typeof startInstance>>;
-  let second: Awaited<ReturnType<typeof startInstance>>;
+suite(
+  `rate limits shared through Redis${TEST_REDIS_URL ? '' : ' [skipped: TEST_REDIS_URL is not set]'}`,
+  () => {
+    let first: Awaited<ReturnType<typeof startInstance>>;
+    let second: Awaited<ReturnType<typeof startInstance>>;
 
-  beforeAll(async () => {
-    first = await startInstance(TEST_REDIS_URL ?? '');
-    second = await startInstance(TEST_REDIS_URL ?? '');
-  });
-  afterAll(async () => {
-    await first?.cleanup();
-    await second?.cleanup();
-  });
+    beforeAll(async () => {
+      first = await startInstance(TEST_REDIS_URL ?? '');
+      second = await startInstance(TEST_REDIS_URL ?? '');
+    });
+    afterAll(async () => {
+      await first?.cleanup();
+      await second?.cleanup();
+    });
 
-  it('counts one address across every instance behind the load balancer', async () => {
-    const address = freshAddress();
-    const statuses = [
-      (await attemptLogin(first.app, address)).statusCode,
-      (await attemptLogin(second.app, address)).statusCode,
-      (await attemptLogin(first.app, address)).statusCode,
-      (await attemptLogin(second.app, address)).statusCode,
-    ];
-    // Three attempts are allowed in all, not three per instance.
-    expect(statuses).toEqual([401, 401, 401, 429]);
-    const limited = await attemptLogin(first.app, address);
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ code: 'rate_limited' });
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-  });
+    it('counts one address across every instance behind the load balancer', async () => {
+      const address = freshAddress();
+      const statuses = [
+        (await attemptLogin(first.app, address)).statusCode,
+        (await attemptLogin(second.app, address)).statusCode,
+        (await attemptLogin(first.app, address)).statusCode,
+        (await attemptLogin(second.app, address)).statusCode,
+      ];
+      // Three attempts are allowed in all, not three per instance.
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const limited = await attemptLogin(first.app, address);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toMatchObject({ code: 'rate_limited' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    });
 
-  it('keeps other addresses unaffected', async () => {
-    expect((await attemptLogin(second.app, freshAddress())).statusCode).toBe(401);
-  });
-});
+    it('keeps other addresses unaffected', async () => {
+      expect((await attemptLogin(second.app, freshAddress())).statusCode).toBe(401);
+    });
+  },
+);
 
 describe('rate limits when Redis is unreachable', () => {
   let instance: Awaited<ReturnType<typeof startInstance>>;

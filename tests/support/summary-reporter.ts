@@ -8,7 +8,8 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const testModule of testModules) {
-      if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0) counts.failed += 1;
+      if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0)
+        counts.failed += 1;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') counts.passed += 1;
@@ -17,6 +18,8 @@ export default class SummaryReporter implements Reporter {
       }
     }
     counts.failed += unhandledErrors.length;
-    process.stdout.write(`\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    process.stdout.write(
+      `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+    );
   }
 }

@@ -41,7 +41,10 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // Without a listener, an idle connection dropped by the server would crash the process; the
     // pool replaces it on the next query, so reporting it is enough.
-    pool.on('error', options.onConnectionError ?? ((error) => console.warn(`PostgreSQL connection lost: ${error.message}`)));
+    pool.on(
+      'error',
+      options.onConnectionError ?? ((error) => console.warn(`PostgreSQL connection lost: ${error.message}`)),
+    );
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   mkdirSync(options.dataDir, { recursive: true });

@@ -45,8 +45,11 @@ const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 
 /** Requests Fastify refuses before routing (e.g. a malformed percent-encoded URL). */
 export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  return reply.code(status).send(problem('bad_request', 'The request URL or headers could not be understood'));
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  return reply
+    .code(status)
+    .send(problem('bad_request', 'The request URL or headers could not be understood'));
 }
 
 /** Requests Node's HTTP parser refuses (garbage request line, oversized or malformed headers). */
@@ -55,7 +58,8 @@ export function writeClientError(error: Error & { code?: string }, socket: Duple
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const body = JSON.stringify(
     problem(status === 431 ? 'headers_too_large' : 'bad_request', STATUS_CODES[status] ?? 'Bad Request'),
   );

@@ -13,7 +13,8 @@ export async function registerRateLimit(app: FastifyInstance, redisUrl: string |
     // Reported once per outage, not on every reconnect attempt; limits are skipped meanwhile.
     let down = false;
     redis.on('error', (error: Error) => {
-      if (!down) app.log.warn({ err: error }, 'Redis unreachable: rate limits are not enforced until it is back');
+      if (!down)
+        app.log.warn({ err: error }, 'Redis unreachable: rate limits are not enforced until it is back');
       down = true;
     });
     redis.on('ready', () => {

@@ -16,7 +16,11 @@ export interface AccessTokenSettings {
 }
 
 export interface AccessTokens {
-  issue(user: { id: string; role: UserRole; sessionVersion: number }): Promise<{ token: string; expiresIn: number }>;
+  issue(user: {
+    id: string;
+    role: UserRole;
+    sessionVersion: number;
+  }): Promise<{ token: string; expiresIn: number }>;
   /** Resolves to the claims of a valid token; rejects with a 401 {@link HttpError} otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
 }

@@ -27,7 +27,13 @@ import {
   securityEventTypes,
 } from '../security/security-events.js';
 import { toUserProfile } from '../users/profile.js';
-import { bumpSessionVersion, findUserByEmail, findUserById, insertUser, updateUser } from '../users/repository.js';
+import {
+  bumpSessionVersion,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  updateUser,
+} from '../users/repository.js';
 import { type AccessTokens, invalidTokenError } from './access-tokens.js';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken } from './email-tokens.js';
 import {
@@ -162,7 +168,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     refreshToken: string,
     refreshExpiresAt: string,
   ): Promise<TokenResponse> {
-    const access = await accessTokens.issue({ id: user.id, role: user.role, sessionVersion: user.session_version });
+    const access = await accessTokens.issue({
+      id: user.id,
+      role: user.role,
+      sessionVersion: user.session_version,
+    });
     return {
       access_token: access.token,
       refresh_token: refreshToken,
@@ -189,15 +199,13 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await findUserByEmail(db, email);
       if (!user) throw notFound('user_not_found', `No account with the e-mail ${email}`);
       const passwordHash = await hashPassword(password);
-      await db
-        .transaction()
-        .execute((trx) =>
-          applyNewPassword(trx, user, passwordHash, {
-            type: securityEventTypes.passwordReset,
-            meta: null,
-            details: { via: 'cli' },
-          }),
-        );
+      await db.transaction().execute((trx) =>
+        applyNewPassword(trx, user, passwordHash, {
+          type: securityEventTypes.passwordReset,
+          meta: null,
+          details: { via: 'cli' },
+        }),
+      );
     },
 
     /**
