@@ -140,7 +140,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       addApiKeyCheck(api, { keys: config.apiKeys, exempt: [`${API_BASE_PATH}${apiPaths.health}`] });
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
-      await api.register(usersRoutes, { users, auth, rateLimitPerMinute });
+      await api.register(usersRoutes, { users });
     },
     { prefix: API_BASE_PATH },
   );

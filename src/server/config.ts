@@ -77,6 +77,9 @@ const environmentSchema = z.object({
   WEB_DIR: z.string().min(1).optional(),
 });
 
+/** Every environment variable the server reads. */
+export const configVariableNames = Object.keys(environmentSchema.shape);
+
 /** Typed, validated configuration of the API server. */
 export interface Config {
   env: 'development' | 'production' | 'test';

@@ -18,27 +18,10 @@ import {
   TEST_POSTGRES_URL,
 } from '../support/databases.js';
 import { STRONG_PASSWORD, WEB_API_KEY } from '../support/test-server.js';
+import { childEnvironment } from '../support/child-environment.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = 'src/server/cli.ts';
-
-// Settings of the parent that must not leak into the child; each run gets exactly what the test gives.
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'JWT_SECRET',
-  'API_KEYS',
-  'SMTP_URL',
-  'MAIL_OUTBOX_DIR',
-  'PUBLIC_URL',
-  'ADMIN_EMAIL',
-  'ADMIN_PASSWORD',
-  'REDIS_URL',
-  'WEB_DIR',
-  'LOG_LEVEL',
-];
 
 interface CliResult {
   code: number;
@@ -48,13 +31,11 @@ interface CliResult {
 
 /** Runs the real CLI in its own Node process, as an operator would. */
 function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete childEnv[name];
   return new Promise((done) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', CLI, ...args],
-      { cwd: ROOT, env: { ...childEnv, ...env }, timeout: 25_000 },
+      { cwd: ROOT, env: childEnvironment(env), timeout: 25_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         done({ code, stdout, stderr });

@@ -14,25 +14,9 @@ import {
   TEST_POSTGRES_URL,
 } from '../support/databases.js';
 import { WEB_API_KEY } from '../support/test-server.js';
+import { childEnvironment } from '../support/child-environment.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CONFIG_VARIABLES = [
-  'PORT',
-  'HOST',
-  'DATA_DIR',
-  'DATABASE_URL',
-  'JWT_SECRET',
-  'API_KEYS',
-  'SMTP_URL',
-  'MAIL_OUTBOX_DIR',
-  'PUBLIC_URL',
-  'ADMIN_EMAIL',
-  'ADMIN_PASSWORD',
-  'REDIS_URL',
-  'WEB_DIR',
-  'LOG_LEVEL',
-];
-
 interface RunningServer {
   child: ChildProcess;
   port: number;
@@ -75,11 +59,9 @@ async function freePort(): Promise<number> {
 
 /** Starts the real entry point, `node --import tsx src/server/main.ts`, as a deployment would; `env` wins over `port`. */
 function startServer(env: Record<string, string>, port: number): RunningServer {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete childEnv[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...childEnv, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    env: childEnvironment({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

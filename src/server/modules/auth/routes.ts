@@ -211,26 +211,31 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     }),
   );
 
-  app.post(
-    paths.changePassword,
-    {
+  // SPEC §7 names one operation twice: POST /auth/change-password and PUT /users/me/password.
+  for (const [method, url] of [
+    ['POST', paths.changePassword],
+    ['PUT', apiPaths.users.password],
+  ] as const) {
+    app.route({
+      method,
+      url,
       config: limited,
       preHandler: app.requireUser,
       schema: {
         tags,
-        summary: 'Change the password (same as PUT /users/me/password); signs out every device',
+        summary: 'Change the password; signs out every device',
         security: bearerSecurity,
         body: changePasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 429) },
+        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 415, 429) },
       },
-    },
-    async (request) => ({
-      message: await auth.changePassword(
-        currentUser(request).user.id,
-        request.body.current_password,
-        request.body.new_password,
-        requestMeta(request),
-      ),
-    }),
-  );
+      handler: async (request) => ({
+        message: await auth.changePassword(
+          currentUser(request).user.id,
+          request.body.current_password,
+          request.body.new_password,
+          requestMeta(request),
+        ),
+      }),
+    });
+  }
 };

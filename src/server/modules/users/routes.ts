@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { messageResponseSchema } from '../../../shared/api/errors.js';
 import {
-  changePasswordRequestSchema,
   preferencesSchema,
   updatePreferencesRequestSchema,
   updateProfileRequestSchema,
@@ -10,22 +8,15 @@ import {
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { currentUser } from '../../plugins/authenticate.js';
-import { requestMeta } from '../../request-meta.js';
-import type { AuthService } from '../auth/service.js';
 import type { UsersService } from './service.js';
 
 export interface UsersRoutesOptions {
   users: UsersService;
-  auth: AuthService;
-  rateLimitPerMinute: number;
 }
 
 const tags = ['users'];
 
-export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (
-  app,
-  { users, auth, rateLimitPerMinute },
-) => {
+export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, { users }) => {
   app.addHook('preHandler', app.requireUser);
   const paths = apiPaths.users;
 
@@ -68,27 +59,5 @@ export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (
       },
     },
     async (request) => users.updatePreferences(currentUser(request).user, request.body),
-  );
-
-  app.put(
-    paths.password,
-    {
-      config: { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } },
-      schema: {
-        tags,
-        summary: 'Change the password; signs out every device',
-        security: bearerSecurity,
-        body: changePasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 415, 429) },
-      },
-    },
-    async (request) => ({
-      message: await auth.changePassword(
-        currentUser(request).user.id,
-        request.body.current_password,
-        request.body.new_password,
-        requestMeta(request),
-      ),
-    }),
   );
 };
