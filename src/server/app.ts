@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -112,6 +113,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     db,
     clock,
     accessTokens,
+    passwords: createPasswordHasher(config.passwordHashing),
     mailer,
     publicUrl: config.publicUrl,
     lockout: config.lockout,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../shared/constants.js';
@@ -13,6 +14,9 @@ const commaList = z
   );
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Sign-ins that may wait for a hash (about 5–10 s of work on one core) before new ones get 503. */
+const PASSWORD_HASH_QUEUE_LIMIT = 256;
 
 /** Client keys accepted in X-API-Key when API_KEYS is unset; the web and desktop builds send these. */
 export const DEFAULT_API_KEYS = ['web:dap-web-public', 'desktop:dap-desktop-public'] as const;
@@ -74,6 +78,8 @@ const environmentSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: positiveInt(20),
   LOGIN_LOCKOUT_THRESHOLD: positiveInt(5),
   LOGIN_LOCKOUT_MINUTES: positiveInt(15),
+  // One core stays free for the event loop while sign-ins hash passwords.
+  ARGON2_MAX_CONCURRENCY: positiveInt(Math.max(1, availableParallelism() - 1)),
   WEB_DIR: z.string().min(1).optional(),
 });
 
@@ -100,6 +106,7 @@ export interface Config {
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
   lockout: { threshold: number; minutes: number };
+  passwordHashing: { maxConcurrency: number; maxQueue: number };
   webDir: string;
 }
 
@@ -150,6 +157,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     lockout: { threshold: env.LOGIN_LOCKOUT_THRESHOLD, minutes: env.LOGIN_LOCKOUT_MINUTES },
+    passwordHashing: { maxConcurrency: env.ARGON2_MAX_CONCURRENCY, maxQueue: PASSWORD_HASH_QUEUE_LIMIT },
     webDir: resolve(env.WEB_DIR ?? resolve(import.meta.dirname, '../../out/renderer')),
   };
 }

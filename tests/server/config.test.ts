@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_API_KEYS, loadConfig } from '../../src/server/config.js';
 import { createDatabase } from '../../src/server/db/database.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../src/shared/constants.js';
+import { availableParallelism } from 'node:os';
 
 /** The ConfigError that loading this environment throws (fails the test when there is none). */
 function configErrorOf(environment: Record<string, string>): ConfigError {
@@ -62,6 +63,13 @@ describe('loadConfig', () => {
 
     it('bootstraps admin@example.com without a preset password', () => {
       expect(config.bootstrapAdmin).toEqual({ email: 'admin@example.com', password: undefined });
+    });
+
+    it('hashes passwords on all but one core, with a bounded queue', () => {
+      expect(config.passwordHashing.maxConcurrency).toBe(Math.max(1, availableParallelism() - 1));
+      expect(config.passwordHashing.maxQueue).toBeGreaterThan(0);
+      expect(loadConfig({ ARGON2_MAX_CONCURRENCY: '3' }).passwordHashing.maxConcurrency).toBe(3);
+      expect(() => loadConfig({ ARGON2_MAX_CONCURRENCY: '0' })).toThrow(/ARGON2_MAX_CONCURRENCY/);
     });
 
     it('serves the renderer build from out/renderer of the repository', () => {

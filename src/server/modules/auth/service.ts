@@ -43,7 +43,7 @@ import {
   type LockoutPolicy,
   recordLoginFailure,
 } from './login-throttle.js';
-import { burnVerificationTime, hashPassword, verifyPassword } from './password-hasher.js';
+import type { PasswordHasher } from './password-hasher.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
 import {
   findFamilyOfToken,
@@ -57,6 +57,7 @@ export interface AuthServiceDeps {
   db: Db;
   clock: Clock;
   accessTokens: AccessTokens;
+  passwords: PasswordHasher;
   mailer: Mailer;
   publicUrl: string;
   lockout: LockoutPolicy;
@@ -100,7 +101,7 @@ function lockedError(until: Date, now: Date): HttpError {
 
 /** Sign-up, sign-in, sessions and passwords (DESIGN §3). */
 export function createAuthService(deps: AuthServiceDeps) {
-  const { db, clock, accessTokens, mailer } = deps;
+  const { db, clock, accessTokens, passwords, mailer } = deps;
   const link = (path: string, token?: string) =>
     `${deps.publicUrl}${path}${token ? `?token=${encodeURIComponent(token)}` : ''}`;
 
@@ -189,7 +190,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     /** Creates an account directly (first admin, CLI); the caller has checked nobody holds the e-mail. */
     async createAccount(account: NewAccount): Promise<UserRow> {
-      const user = newUserRow(account, await hashPassword(account.password));
+      const user = newUserRow(account, await passwords.hash(account.password));
       await insertUser(db, user);
       return user;
     },
@@ -198,7 +199,7 @@ export function createAuthService(deps: AuthServiceDeps) {
     async setPasswordByOperator(email: string, password: string): Promise<void> {
       const user = await findUserByEmail(db, email);
       if (!user) throw notFound('user_not_found', `No account with the e-mail ${email}`);
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await passwords.hash(password);
       await db.transaction().execute((trx) =>
         applyNewPassword(trx, user, passwordHash, {
           type: securityEventTypes.passwordReset,
@@ -214,7 +215,7 @@ export function createAuthService(deps: AuthServiceDeps) {
      */
     async register(input: RegisterRequest, meta: RequestMeta): Promise<string> {
       assertAcceptableNewPassword(input.password, input.email);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       const existing = await findUserByEmail(db, input.email);
       if (existing) {
         if (existing.email_verified_at === null) await sendVerification(existing);
@@ -278,8 +279,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (locked) throw lockedError(locked, clock.now());
 
       const user = await findUserByEmail(db, email);
-      const passwordMatches = user ? await verifyPassword(user.password_hash, password) : false;
-      if (!user) await burnVerificationTime(password);
+      const passwordMatches = user ? await passwords.verify(user.password_hash, password) : false;
+      if (!user) await passwords.burnVerificationTime(password);
       if (!user || !passwordMatches) {
         const lockEnd = await recordLoginFailure(db, clock, deps.lockout, email, meta.ip);
         await recordSecurityEvent(db, clock, {
@@ -372,7 +373,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         badRequest('invalid_reset_token', 'This reset link is invalid or has expired. Ask for a new one.');
       // A dead link is refused before paying for a hash; the transaction checks it again.
       if (!(await findUsableEmailToken(db, clock, token, 'reset_password'))) throw invalidLink();
-      const passwordHash = await hashPassword(newPassword);
+      const passwordHash = await passwords.hash(newPassword);
       const user = await db.transaction().execute(async (trx) => {
         const owner = await findUsableEmailToken(trx, clock, token, 'reset_password');
         const account = owner ? await findUserById(trx, owner) : undefined;
@@ -398,11 +399,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     ): Promise<string> {
       const user = await findUserById(db, userId);
       if (!user) throw invalidTokenError();
-      if (!(await verifyPassword(user.password_hash, currentPassword))) {
+      if (!(await passwords.verify(user.password_hash, currentPassword))) {
         throw badRequest('invalid_current_password', 'The current password is incorrect');
       }
       assertAcceptableNewPassword(newPassword, user.email);
-      const passwordHash = await hashPassword(newPassword);
+      const passwordHash = await passwords.hash(newPassword);
       await db
         .transaction()
         .execute((trx) =>
