@@ -7,7 +7,8 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createMailer, type Mailer } from './mail/mailer.js';
+import { createMailer } from './mail/mailer.js';
+import { BackgroundWork } from './background-work.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
@@ -38,7 +39,8 @@ export interface AppOverrides {
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
-    mailer: Mailer;
+    /** Mail and other work done after answering; `flush()` waits for it. */
+    background: BackgroundWork;
     authService: AuthService;
   }
 }
@@ -92,9 +94,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       onConnectionError: (error) =>
         app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
     });
-  const mailer = createMailer(config.mail, app.log);
+  const background = new BackgroundWork(app.log);
+  const mailer = createMailer(config.mail, app.log, background);
   app.addHook('onClose', async () => {
-    await mailer.flush();
+    await background.flush();
     await db.destroy();
   });
   await migrateToLatest(db);
@@ -115,12 +118,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     accessTokens,
     passwords: createPasswordHasher(config.passwordHashing),
     mailer,
+    background,
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
   const users = createUsersService({ db, clock });
   app.decorate('db', db);
-  app.decorate('mailer', mailer);
+  app.decorate('background', background);
   app.decorate('authService', auth);
 
   await app.register(helmet, { contentSecurityPolicy });

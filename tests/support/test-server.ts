@@ -37,7 +37,7 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   clock: TestClock;
-  /** Sends one API request in-process (the full Fastify pipeline, no socket). */
+  /** Sends one API request in-process (the full Fastify pipeline, no socket) and waits for its background work. */
   api(request: ApiRequest): Promise<LightMyRequestResponse>;
   /** All mail written so far, after waiting for queued deliveries. */
   outbox(): Promise<OutboxMail[]>;
@@ -89,8 +89,10 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       await rm(dataDir, { recursive: true, force: true });
     };
 
-    const api: TestServer['api'] = (request) =>
-      app.inject({
+    // Waits for the work the server does after answering (mail, registration writes), so a
+    // test reads the state a person would find a moment later.
+    const api: TestServer['api'] = async (request) => {
+      const response = await app.inject({
         method: request.method ?? 'GET',
         url: `${API_BASE_PATH}${request.path}`,
         headers: {
@@ -101,9 +103,12 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
         ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
         ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
       });
+      await app.background.flush();
+      return response;
+    };
 
     const outbox = async () => {
-      await app.mailer.flush();
+      await app.background.flush();
       return readOutbox(config.mail.outboxDir);
     };
 

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { BackgroundWork } from '../background-work.js';
 import type { Config } from '../config.js';
 
 export interface MailMessage {
@@ -12,23 +13,22 @@ export interface MailMessage {
   link?: string;
 }
 
-/**
- * Sends mail in the background: answers never wait for (or reveal, by their timing) a delivery.
- * `flush` waits for everything queued, for tests and for a graceful shutdown.
- */
+/** Sends mail in the background: answers never wait for (or reveal, by their timing) a delivery. */
 export interface Mailer {
   send(message: MailMessage): void;
-  flush(): Promise<void>;
 }
 
 const fileSafe = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
 
-export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Mailer {
+export function createMailer(
+  config: Config['mail'],
+  log: FastifyBaseLogger,
+  background: BackgroundWork,
+): Mailer {
   const toOutbox = !config.smtpUrl;
   const transport = config.smtpUrl
     ? nodemailer.createTransport(config.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const pending = new Set<Promise<void>>();
   let sequence = 0;
 
   async function deliver(message: MailMessage): Promise<void> {
@@ -52,16 +52,6 @@ export function createMailer(config: Config['mail'], log: FastifyBaseLogger): Ma
   }
 
   return {
-    send(message) {
-      const delivery = deliver(message)
-        .catch((error: unknown) =>
-          log.error({ err: error, to: message.to, subject: message.subject }, 'mail delivery failed'),
-        )
-        .finally(() => pending.delete(delivery));
-      pending.add(delivery);
-    },
-    async flush() {
-      while (pending.size > 0) await Promise.all(pending);
-    },
+    send: (message) => background.run(`mail to ${message.to}`, () => deliver(message)),
   };
 }

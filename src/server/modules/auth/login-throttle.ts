@@ -1,6 +1,19 @@
 import { sql } from 'kysely';
 import { type Clock, isoNow } from '../../clock.js';
+import { HttpError } from '../../http-error.js';
 import type { DbOrTransaction } from '../../db/database.js';
+
+/** The answer to a locked (account, address) pair, with how long to wait. */
+export function lockedOutError(until: Date, now: Date): HttpError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return new HttpError(
+    429,
+    'account_locked',
+    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or reset your password.`,
+    { 'retry-after': String(seconds) },
+  );
+}
 
 export interface LockoutPolicy {
   threshold: number;

@@ -6,8 +6,8 @@ import { HttpError } from '../../http-error.js';
 // compiler cannot inline here; 2 is its Argon2id member.
 const ARGON2_OPTIONS = { algorithm: 2 as Algorithm, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
-// The same password typed on different keyboards or systems must hash the same (NIST SP 800-63B).
-const normalize = (password: string): string => password.normalize('NFKC');
+/** The same password typed on different keyboards or systems must hash the same (NIST SP 800-63B). */
+export const normalizePassword = (password: string): string => password.normalize('NFKC');
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -38,20 +38,22 @@ export function createPasswordHasher(options: PasswordHasherOptions): PasswordHa
         'retry-after': '2',
       }),
   );
+  // Made once, outside the limit: a failure here (a full queue) must never be remembered, or
+  // unknown accounts would answer differently from known ones for good.
   let dummyHash: Promise<string> | undefined;
 
   const hasher: PasswordHasher = {
-    hash: (password) => limit.run(() => hash(normalize(password), ARGON2_OPTIONS)),
+    hash: (password) => limit.run(() => hash(normalizePassword(password), ARGON2_OPTIONS)),
     async verify(passwordHash, password) {
       try {
-        return await limit.run(() => verify(passwordHash, normalize(password)));
+        return await limit.run(() => verify(passwordHash, normalizePassword(password)));
       } catch (error) {
         if (error instanceof HttpError) throw error;
         return false;
       }
     },
     async burnVerificationTime(password) {
-      dummyHash ??= hasher.hash('not-a-real-password-used-for-timing');
+      dummyHash ??= hash('not-a-real-password-used-for-timing', ARGON2_OPTIONS);
       await hasher.verify(await dummyHash, password);
     },
   };

@@ -1,5 +1,6 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { badRequest } from '../../http-error.js';
+import { normalizePassword } from './password-hasher.js';
 
 let commonPasswords: Set<string> | undefined;
 
@@ -15,9 +16,12 @@ function isCommon(password: string): boolean {
  * rules, but nothing from the common-password list and nothing that is just the account's e-mail.
  */
 export function assertAcceptableNewPassword(password: string, email: string): void {
-  const lowered = password.toLowerCase();
+  // Checked in the form that is hashed, so full-width or other look-alike characters do not
+  // slip a common password through.
+  const normalized = normalizePassword(password);
+  const lowered = normalized.toLowerCase();
   const localPart = email.split('@')[0] ?? '';
-  if (isCommon(password) || lowered === email || (localPart.length >= 4 && lowered === localPart)) {
+  if (isCommon(normalized) || lowered === email || (localPart.length >= 4 && lowered === localPart)) {
     throw badRequest(
       'password_too_common',
       'This password is too common or too easy to guess. Choose a longer phrase that is unique to this account.',

@@ -1,0 +1,141 @@
+import type { TokenResponse } from '../../../shared/api/auth.js';
+import { authMessages } from '../../../shared/messages.js';
+import type { UserRow } from '../../db/tables.js';
+import { forbidden, unauthorized } from '../../http-error.js';
+import type { RequestMeta } from '../../request-meta.js';
+import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
+import { toUserProfile } from '../users/profile.js';
+import { findUserByEmail, findUserById } from '../users/repository.js';
+import { invalidTokenError } from './access-tokens.js';
+import { authAnswers } from './answers.js';
+import { clearLoginFailures, lockedOutError, lockedUntil, recordLoginFailure } from './login-throttle.js';
+import { findFamilyOfToken, revokeFamily, rotateRefreshToken, startRefreshFamily } from './refresh-tokens.js';
+import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
+
+const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect email or password');
+
+/** Signing in and out, refreshing, and recognising the bearer of an access token. */
+export function createSessions(deps: AuthServiceDeps) {
+  const { db, clock, accessTokens, passwords } = deps;
+
+  async function tokenResponse(
+    user: UserRow,
+    refreshToken: string,
+    refreshExpiresAt: string,
+  ): Promise<TokenResponse> {
+    const access = await accessTokens.issue({
+      id: user.id,
+      role: user.role,
+      sessionVersion: user.session_version,
+    });
+    return {
+      access_token: access.token,
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      expires_in: access.expiresIn,
+      refresh_expires_in: Math.max(
+        0,
+        Math.floor((Date.parse(refreshExpiresAt) - clock.now().getTime()) / 1000),
+      ),
+      user: toUserProfile(user),
+    };
+  }
+
+  async function startSession(user: UserRow, meta: RequestMeta): Promise<TokenResponse> {
+    const refresh = await db.transaction().execute(async (trx) => {
+      const issued = await startRefreshFamily(trx, clock, user.id, meta);
+      await recordSecurityEvent(trx, clock, {
+        type: securityEventTypes.loginSucceeded,
+        severity: 'info',
+        userId: user.id,
+        meta,
+      });
+      return issued;
+    });
+    return tokenResponse(user, refresh.token, refresh.expiresAt);
+  }
+
+  return {
+    async login(emailInput: string, password: string, meta: RequestMeta): Promise<TokenResponse> {
+      const email = emailInput.trim().toLowerCase();
+      const locked = await lockedUntil(db, clock, email, meta.ip);
+      if (locked) throw lockedOutError(locked, clock.now());
+
+      const user = await findUserByEmail(db, email);
+      const passwordMatches = user ? await passwords.verify(user.password_hash, password) : false;
+      if (!user) await passwords.burnVerificationTime(password);
+      if (!user || !passwordMatches) {
+        const lockEnd = await recordLoginFailure(db, clock, deps.lockout, email, meta.ip);
+        // What was typed as the name is kept only when it is an account's address: people
+        // sometimes type their password into the name field.
+        const attempted = user ? { email } : {};
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.loginFailed,
+          severity: 'warning',
+          userId: user?.id ?? null,
+          meta,
+          details: { ...attempted, reason: user ? 'wrong_password' : 'unknown_account' },
+        });
+        if (lockEnd) {
+          await recordSecurityEvent(db, clock, {
+            type: securityEventTypes.accountLocked,
+            severity: 'warning',
+            userId: user?.id ?? null,
+            meta,
+            details: { ...attempted, locked_until: lockEnd.toISOString() },
+          });
+          throw lockedOutError(lockEnd, clock.now());
+        }
+        throw invalidCredentials();
+      }
+      if (user.status !== 'active')
+        throw forbidden('account_disabled', 'This account is disabled. Contact support.');
+      if (user.email_verified_at === null)
+        throw forbidden(
+          'email_not_verified',
+          'Confirm your email address before signing in: follow the link we sent when you registered.',
+        );
+      await clearLoginFailures(db, email, meta.ip);
+      return startSession(user, meta);
+    },
+
+    async refresh(refreshToken: string, meta: RequestMeta): Promise<TokenResponse> {
+      const result = await rotateRefreshToken(db, clock, refreshToken);
+      if (result.outcome === 'reused') {
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.refreshTokenReuse,
+          severity: 'critical',
+          userId: result.userId,
+          meta,
+          details: { family_id: result.familyId },
+        });
+        throw unauthorized('refresh_token_reused', authMessages.sessionExpired);
+      }
+      if (result.outcome === 'invalid')
+        throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
+      const user = await findUserById(db, result.userId);
+      if (!user || user.status !== 'active') {
+        await revokeFamily(db, clock, result.refresh.familyId, 'account_unavailable');
+        throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
+      }
+      return tokenResponse(user, result.refresh.token, result.refresh.expiresAt);
+    },
+
+    /** Ends the session the refresh token belongs to; unknown tokens are answered alike. */
+    async logout(refreshToken: string, callerId: string | undefined): Promise<string> {
+      const family = await findFamilyOfToken(db, refreshToken);
+      if (family && (callerId === undefined || family.userId === callerId)) {
+        await revokeFamily(db, clock, family.familyId, 'logout');
+      }
+      return authAnswers.loggedOut;
+    },
+
+    /** The user behind a bearer token, refusing tokens of disabled accounts or from before a password change. */
+    async authenticate(token: string): Promise<AuthenticatedUser> {
+      const claims = await accessTokens.verify(token);
+      const user = await findUserById(db, claims.sub);
+      if (!user || user.status !== 'active' || claims.sv !== user.session_version) throw invalidTokenError();
+      return { user, claims };
+    },
+  };
+}
