@@ -2,7 +2,8 @@ import { expect, it } from 'vitest';
 import { describeOnEveryDatabase, uniqueEmail } from '../support/test-server.js';
 import { expectApiError, expectTokens, loginJson } from './auth-helpers.js';
 
-// Each test uses client addresses of its own: the limit counts requests per address and route.
+// Each test uses client addresses of its own: the limit counts requests per address and route
+// (the two sign-in routes share one count).
 describeOnEveryDatabase(
   'auth: request rate limit (3 per minute)',
   (server) => {
@@ -26,6 +27,36 @@ describeOnEveryDatabase(
 
       // Another address is not affected.
       expectTokens(await loginJson(s, email, password, '192.0.2.102'));
+    });
+
+    it('counts the form and the JSON sign-in against one budget per address', async () => {
+      const s = server();
+      const address = '192.0.2.121';
+      const formLogin = () =>
+        s.api({
+          method: 'POST',
+          path: '/auth/login',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            username: 'nobody@example.com',
+            password: 'whatever it is',
+          }).toString(),
+          remoteAddress: address,
+        });
+      expectApiError(await formLogin(), 401, 'invalid_credentials');
+      expectApiError(
+        await loginJson(s, 'nobody@example.com', 'whatever it is', address),
+        401,
+        'invalid_credentials',
+      );
+      expectApiError(await formLogin(), 401, 'invalid_credentials');
+      // Three in all: the fourth is refused whichever route it takes.
+      expectApiError(
+        await loginJson(s, 'nobody@example.com', 'whatever it is', address),
+        429,
+        'rate_limited',
+      );
+      expectApiError(await formLogin(), 429, 'rate_limited');
     });
 
     it('limits the form sign-in, registration and forgot-password as well', async () => {

@@ -35,6 +35,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   { auth, rateLimitPerMinute },
 ) => {
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
+  // Both sign-in routes guess the same passwords, so they share one budget per address.
+  const signInLimited = { rateLimit: { ...limited.rateLimit, groupId: 'sign-in' } };
   const paths = apiPaths.auth;
 
   // The OAuth2 password flow posts a form; only this route parses one.
@@ -45,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     formScope.withTypeProvider<ZodTypeProvider>().post(
       paths.login,
       {
-        config: limited,
+        config: signInLimited,
         schema: {
           tags,
           summary: 'Sign in with a form (OAuth2 password flow); `username` is the e-mail',
@@ -62,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     paths.loginJson,
     {
-      config: limited,
+      config: signInLimited,
       schema: {
         tags,
         summary: 'Sign in with JSON',
