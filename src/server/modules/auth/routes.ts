@@ -35,8 +35,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   { auth, rateLimitPerMinute },
 ) => {
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
-  // Both sign-in routes guess the same passwords, so they share one budget per address.
-  const signInLimited = { rateLimit: { ...limited.rateLimit, groupId: 'sign-in' } };
+  // Both sign-in routes guess the same passwords, so one limiter (one count per address) guards both.
+  const signInLimit = app.rateLimit({
+    ...limited.rateLimit,
+    keyGenerator: (request) => `sign-in:${request.ip}`,
+  });
   const paths = apiPaths.auth;
 
   // The OAuth2 password flow posts a form; only this route parses one.
@@ -47,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     formScope.withTypeProvider<ZodTypeProvider>().post(
       paths.login,
       {
-        config: signInLimited,
+        onRequest: signInLimit,
         schema: {
           tags,
           summary: 'Sign in with a form (OAuth2 password flow); `username` is the e-mail',
@@ -64,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     paths.loginJson,
     {
-      config: signInLimited,
+      onRequest: signInLimit,
       schema: {
         tags,
         summary: 'Sign in with JSON',
