@@ -13,6 +13,7 @@ export const apiPaths = {
     login: '/auth/login',
     loginJson: '/auth/login/json',
     refresh: '/auth/refresh',
+    refreshToken: '/auth/refresh-token',
     logout: '/auth/logout',
     validateToken: '/auth/validate-token',
     forgotPassword: '/auth/forgot-password',

@@ -44,6 +44,22 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
       expect(family?.revoked_at).toBeNull();
     });
 
+    it('answers on /auth/refresh-token as well, rotating the same family', async () => {
+      const s = server();
+      const { email, password } = await s.createVerifiedUser();
+      const session = await s.login(email, password);
+      const viaAlias = expectTokens(
+        await s.api({
+          method: 'POST',
+          path: '/auth/refresh-token',
+          body: { refresh_token: session.refresh_token },
+        }),
+      );
+      expectTokens(await refresh(s, viaAlias.refresh_token));
+      // The token spent on the alias is spent for both names.
+      expectApiError(await refresh(s, session.refresh_token), 401, 'refresh_token_reused');
+    });
+
     it('treats a second use of a refresh token as theft: 401, the whole family revoked, a security event', async () => {
       const s = server();
       const { email, password } = await s.createVerifiedUser();

@@ -182,7 +182,19 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       const s = server();
       expectApiError(await validate(s, {}), 401, 'not_authenticated');
       expectApiError(await validate(s, { body: {} }), 401, 'not_authenticated');
-      expectApiError(await validate(s, { headers: { authorization: 'Bearer' } }), 401, 'not_authenticated');
+    });
+
+    it('reads the bearer header as guarded routes do: a malformed one is an invalid token', async () => {
+      const s = server();
+      const session = await signedInUser();
+      for (const authorization of [
+        'Bearer',
+        `Bearer ${session.access_token} extra`,
+        `Basic ${session.access_token}`,
+      ]) {
+        expectApiError(await validate(s, { headers: { authorization } }), 401, 'invalid_token');
+        expectApiError(await s.api({ path: '/users/me', headers: { authorization } }), 401, 'invalid_token');
+      }
     });
 
     it('reports the role of the account, not the role a token claims', async () => {

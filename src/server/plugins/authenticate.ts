@@ -16,7 +16,8 @@ declare module 'fastify' {
   }
 }
 
-function bearerToken(request: FastifyRequest): string | undefined {
+/** The token of an `Authorization: Bearer …` header; a malformed header is a 401, an absent one undefined. */
+export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
   const [scheme, token, extra] = header.split(' ');

@@ -104,11 +104,21 @@ export async function rotateRefreshToken(db: Db, clock: Clock, token: string): P
         'family.id as familyId',
         'family.user_id as userId',
         'family.expires_at as expiresAt',
-        'family.revoked_at as revokedAt',
       ])
       .where('refresh_tokens.token_hash', '=', sha256(token))
       .executeTakeFirst();
-    if (!row || row.revokedAt !== null || row.expiresAt <= isoNow(clock)) return { outcome: 'invalid' };
+    if (!row) return { outcome: 'invalid' };
+    // Takes the family's row lock and re-checks it in one statement. A concurrent revoke (a
+    // password reset, a logout) either commits first and is seen here, or waits for this
+    // rotation and then revokes what it issued; PostgreSQL re-reads the row after the wait.
+    const live = await trx
+      .updateTable('refresh_token_families')
+      .set({ revoked_at: null })
+      .where('id', '=', row.familyId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', isoNow(clock))
+      .executeTakeFirst();
+    if (live.numUpdatedRows === 0n) return { outcome: 'invalid' };
 
     const claimed = await trx
       .updateTable('refresh_tokens')

@@ -18,7 +18,7 @@ import { changePasswordRequestSchema } from '../../../shared/api/users.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { unauthorized } from '../../http-error.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { currentUser } from '../../plugins/authenticate.js';
+import { bearerToken, currentUser } from '../../plugins/authenticate.js';
 import { requestMeta } from '../../request-meta.js';
 import type { AuthService } from './service.js';
 
@@ -131,20 +131,23 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       reply.code(202).send({ message: await auth.resendVerification(request.body.email) }),
   );
 
-  app.post(
-    paths.refresh,
-    {
-      config: limited,
-      schema: {
-        tags,
-        summary: 'Exchange a refresh token for new tokens; each refresh token works once',
-        security: apiKeySecurity,
-        body: refreshRequestSchema,
-        response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 429) },
+  // SPEC §7 also refers to a /auth/refresh-token path; both names refresh alike.
+  for (const url of [paths.refresh, paths.refreshToken]) {
+    app.post(
+      url,
+      {
+        config: limited,
+        schema: {
+          tags,
+          summary: 'Exchange a refresh token for new tokens; each refresh token works once',
+          security: apiKeySecurity,
+          body: refreshRequestSchema,
+          response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 429) },
+        },
       },
-    },
-    async (request) => auth.refresh(request.body.refresh_token, requestMeta(request)),
-  );
+      async (request) => auth.refresh(request.body.refresh_token, requestMeta(request)),
+    );
+  }
 
   app.post(
     paths.logout,
@@ -174,9 +177,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request) => {
-      const header = request.headers.authorization;
-      const token =
-        request.body?.token ?? (header?.toLowerCase().startsWith('bearer ') ? header.slice(7) : undefined);
+      const token = request.body?.token ?? bearerToken(request);
       if (!token) throw unauthorized('not_authenticated', 'Not authenticated');
       const { user, claims } = await auth.authenticate(token);
       return { valid: true as const, user_id: user.id, role: user.role, exp: claims.exp };

@@ -19,6 +19,23 @@ export async function updateUser(
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
+/** Writes new preferences only if the stored ones are still `expected`; undefined when they changed. */
+export async function replacePreferences(
+  db: DbOrTransaction,
+  id: string,
+  expected: string,
+  next: string,
+  now: string,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable('users')
+    .set({ preferences: next, updated_at: now })
+    .where('id', '=', id)
+    .where('preferences', '=', expected)
+    .returningAll()
+    .executeTakeFirst();
+}
+
 /** Ends every access token of the user by moving the version they must carry. */
 export async function bumpSessionVersion(db: DbOrTransaction, id: string): Promise<void> {
   await db
