@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
+import { startMaintenance } from './maintenance.js';
 import { BackgroundWork } from './background-work.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -155,5 +156,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setNotFoundHandler((request, reply) =>
     servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
   );
+  startMaintenance(app, db, clock, { lockout: config.lockout });
   return app;
 }

@@ -1,14 +1,33 @@
 import { expect, it } from 'vitest';
 import { tokenFromMail } from '../support/outbox.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
+import {
+  describeOnEveryDatabase,
+  STRONG_PASSWORD,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-server.js';
 import { expectApiError, expectTokens, loginJson, securityEvents, userByEmail } from './auth-helpers.js';
 
 const LOCK_MS = 15 * 60 * 1000;
 const WRONG = 'definitely not the password';
 
+const ACCOUNT_THRESHOLD = 20;
+const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60 * 1000;
+
 let addressSequence = 0;
-/** A client address of its own for each test, so lockouts never leak between tests. */
-const freshAddress = () => `198.51.100.${++addressSequence}`;
+/** A client address of its own for each use, so lockouts never leak between tests. */
+const freshAddress = () => {
+  addressSequence += 1;
+  return `10.0.${Math.floor(addressSequence / 250)}.${(addressSequence % 250) + 1}`;
+};
+const freshAddresses = (count: number) => Array.from({ length: count }, freshAddress);
+const statusCounts = (responses: readonly { statusCode: number }[]) =>
+  responses.reduce<Record<number, number>>((counts, { statusCode }) => {
+    counts[statusCode] = (counts[statusCode] ?? 0) + 1;
+    return counts;
+  }, {});
+const detailsOf = (event: { details: string | null }) =>
+  JSON.parse(event.details ?? '{}') as Record<string, unknown>;
 
 describeOnEveryDatabase('auth: sign-in lockout', (server) => {
   it('locks the (account, address) pair after 5 wrong passwords, for 15 minutes, without locking out the owner elsewhere', async () => {
@@ -124,5 +143,136 @@ describeOnEveryDatabase('auth: sign-in lockout', (server) => {
 
     expectTokens(await loginJson(s, email, newPassword, address));
     expectApiError(await loginJson(s, lookalike, WRONG, address), 429, 'account_locked');
+  });
+
+  it('lets a burst of 30 concurrent wrong passwords from one address check at most 5 of them', async () => {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    const address = freshAddress();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => loginJson(s, email, WRONG, address)));
+    // Attempts 1–4 are checked and fail, the 5th is checked and locks, the rest are refused unchecked.
+    expect(statusCounts(answers)).toEqual({ 401: 4, 429: 26 });
+    for (const answer of answers.filter((answer) => answer.statusCode === 429)) {
+      expectApiError(answer, 429, 'account_locked');
+    }
+    const user = await userByEmail(s, email);
+    expect(await securityEvents(s, { type: 'login_failed', userId: user.id, ip: address })).toHaveLength(5);
+    expect(await securityEvents(s, { type: 'account_locked', userId: user.id, ip: address })).toHaveLength(1);
+    expectApiError(await loginJson(s, email, password, address), 429, 'account_locked');
+    expectTokens(await loginJson(s, email, password, freshAddress()));
+  });
+
+  it('caps a concurrent burst against an unknown account alike', async () => {
+    const s = server();
+    const ghost = uniqueEmail('ghost');
+    const address = freshAddress();
+    const answers = await Promise.all(Array.from({ length: 30 }, () => loginJson(s, ghost, WRONG, address)));
+    expect(statusCounts(answers)).toEqual({ 401: 4, 429: 26 });
+    expect(await securityEvents(s, { type: 'login_failed', ip: address })).toHaveLength(5);
+  });
+});
+
+/** Wrong passwords from each address in turn, `rounds` times over; the answers in order. */
+async function spreadGuesses(s: TestServer, email: string, addresses: readonly string[], rounds: number) {
+  const answers = [];
+  for (let round = 0; round < rounds; round += 1) {
+    for (const address of addresses) answers.push(await loginJson(s, email, WRONG, address));
+  }
+  return answers;
+}
+
+describeOnEveryDatabase('auth: account-wide sign-in lockout', (server) => {
+  it("locks new addresses out after 20 failures spread over many, while the owner's usual address still signs in", async () => {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    const home = freshAddress();
+    expectTokens(await loginJson(s, email, password, home));
+
+    // 20 addresses, 3 wrong guesses each, round after round: no address reaches its own limit.
+    const answers = await spreadGuesses(s, email, freshAddresses(ACCOUNT_THRESHOLD), 3);
+    expect(answers.slice(0, ACCOUNT_THRESHOLD - 1).map((answer) => answer.statusCode)).toEqual(
+      Array<number>(ACCOUNT_THRESHOLD - 1).fill(401),
+    );
+    const locking = expectApiError(answers[ACCOUNT_THRESHOLD - 1]!, 429, 'account_locked');
+    expect(locking.message).toMatch(/15 minutes/);
+    for (const answer of answers.slice(ACCOUNT_THRESHOLD)) expectApiError(answer, 429, 'account_locked');
+
+    const user = await userByEmail(s, email);
+    expect(await securityEvents(s, { type: 'login_failed', userId: user.id })).toHaveLength(
+      ACCOUNT_THRESHOLD,
+    );
+    const lockEvents = await securityEvents(s, { type: 'account_locked', userId: user.id });
+    expect(lockEvents).toHaveLength(1);
+    expect(detailsOf(lockEvents[0]!)).toMatchObject({ email, scope: 'account' });
+
+    // A new address is refused even with the right password; the owner's usual one is not.
+    const newcomer = await loginJson(s, email, password, freshAddress());
+    expectApiError(newcomer, 429, 'account_locked');
+    expect(Number(newcomer.headers['retry-after'])).toBeGreaterThan(15 * 60 - 10);
+    expectTokens(await loginJson(s, email, password, home));
+
+    // The lock ends with its window.
+    s.clock.advance(LOCK_MS - 2000);
+    expectApiError(await loginJson(s, email, password, freshAddress()), 429, 'account_locked');
+    s.clock.advance(3000);
+    expectTokens(await loginJson(s, email, password, freshAddress()));
+  });
+
+  it('checks at most 20 passwords when 40 addresses guess at once', async () => {
+    const s = server();
+    const { email } = await s.createVerifiedUser();
+    const answers = await Promise.all(
+      freshAddresses(40).map((address) => loginJson(s, email, WRONG, address)),
+    );
+    expect(statusCounts(answers)).toEqual({ 401: ACCOUNT_THRESHOLD - 1, 429: 40 - ACCOUNT_THRESHOLD + 1 });
+    const user = await userByEmail(s, email);
+    expect(await securityEvents(s, { type: 'login_failed', userId: user.id })).toHaveLength(
+      ACCOUNT_THRESHOLD,
+    );
+  });
+
+  it('no longer spares an address the owner last signed in from over 30 days ago', async () => {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    const home = freshAddress();
+    expectTokens(await loginJson(s, email, password, home));
+    s.clock.advance(KNOWN_ADDRESS_MS + 60_000);
+
+    await spreadGuesses(s, email, freshAddresses(ACCOUNT_THRESHOLD), 1);
+    expectApiError(await loginJson(s, email, password, home), 429, 'account_locked');
+  });
+
+  it('locks unknown accounts alike, recording the lock without the typed name', async () => {
+    const s = server();
+    const ghost = uniqueEmail('ghost');
+    const answers = await spreadGuesses(s, ghost, freshAddresses(ACCOUNT_THRESHOLD), 2);
+    expect(answers.slice(0, ACCOUNT_THRESHOLD - 1).every((answer) => answer.statusCode === 401)).toBe(true);
+    for (const answer of answers.slice(ACCOUNT_THRESHOLD - 1)) expectApiError(answer, 429, 'account_locked');
+    expectApiError(await loginJson(s, ghost, WRONG, freshAddress()), 429, 'account_locked');
+
+    const lockEvents = (await securityEvents(s, { type: 'account_locked' })).filter(
+      (event) => detailsOf(event)['scope'] === 'account' && event.user_id === null,
+    );
+    expect(lockEvents).toHaveLength(1);
+    expect(detailsOf(lockEvents[0]!)).not.toHaveProperty('email');
+    expect(lockEvents[0]!.details).not.toContain(ghost);
+  });
+
+  it('is lifted by a password reset', async () => {
+    const s = server();
+    const { email } = await s.createVerifiedUser();
+    await spreadGuesses(s, email, freshAddresses(ACCOUNT_THRESHOLD), 1);
+    expectApiError(await loginJson(s, email, STRONG_PASSWORD, freshAddress()), 429, 'account_locked');
+
+    await s.api({ method: 'POST', path: '/auth/forgot-password', body: { email } });
+    const token = tokenFromMail(await s.lastMailTo(email));
+    const newPassword = 'another brand new passphrase 7';
+    const reset = await s.api({
+      method: 'POST',
+      path: '/auth/reset-password',
+      body: { token, new_password: newPassword },
+    });
+    expect(reset.statusCode).toBe(200);
+    expectTokens(await loginJson(s, email, newPassword, freshAddress()));
   });
 });

@@ -33,10 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_agent', 'text')
     .addColumn('ip', 'text')
     .execute();
+  // By user (revoking every session) and by user and address (is this a known sign-in address?).
   await db.schema
-    .createIndex('refresh_token_families_user_idx')
+    .createIndex('refresh_token_families_user_ip_idx')
     .on('refresh_token_families')
-    .column('user_id')
+    .columns(['user_id', 'ip'])
     .execute();
 
   await db.schema

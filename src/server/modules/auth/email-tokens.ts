@@ -73,3 +73,16 @@ export async function findUsableEmailToken(
     .executeTakeFirst();
   return row?.user_id;
 }
+
+// Used and expired links are kept a week, long enough to explain a "this link no longer works".
+const RETENTION_MS = 7 * 24 * 60 * 60_000;
+
+/** Deletes link tokens used or expired over a week ago; returns how many. */
+export async function pruneEmailTokens(db: DbOrTransaction, clock: Clock): Promise<number> {
+  const cutoff = new Date(clock.now().getTime() - RETENTION_MS).toISOString();
+  const result = await db
+    .deleteFrom('email_tokens')
+    .where((eb) => eb.or([eb('used_at', '<', cutoff), eb('expires_at', '<', cutoff)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

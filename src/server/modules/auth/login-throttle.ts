@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
-import { type Clock, isoNow } from '../../clock.js';
-import { HttpError } from '../../http-error.js';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
+import type { Database } from '../../db/tables.js';
+import { HttpError } from '../../http-error.js';
 
-/** The answer to a locked (account, address) pair, with how long to wait. */
+/** The answer to a locked sign-in, with how long to wait. */
 export function lockedOutError(until: Date, now: Date): HttpError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const minutes = Math.ceil(seconds / 60);
@@ -16,75 +17,236 @@ export function lockedOutError(until: Date, now: Date): HttpError {
 }
 
 export interface LockoutPolicy {
+  /** Failed attempts per (account, address) within the window that lock the pair. */
   threshold: number;
+  /** The counting window and the length of a lock. */
   minutes: number;
 }
 
-// Failures are counted per (account, client address): a stranger hammering an account locks out
-// only their own address, never the owner signing in from elsewhere, and every lock expires.
-const throttleKey = (email: string, ip: string) => `${email}|${ip}`;
+/*
+ * Two tiers, both counted per window and both ending by themselves:
+ * - per (account, client address): a stranger hammering an account locks out only their own
+ *   address, never the owner signing in from elsewhere;
+ * - per account, over every address the account has not signed in from lately: spreading
+ *   guesses over many addresses is capped too, yet cannot lock the owner out of their usual one.
+ * An attempt is counted before its password is checked, in one atomic upsert per tier, so
+ * concurrent attempts cannot all slip under the threshold while the slow hash runs.
+ */
+export type LockScope = 'address' | 'account';
 
-/** The moment the pair may try again, or `undefined` when it is not locked. */
-export async function lockedUntil(
-  db: DbOrTransaction,
-  clock: Clock,
-  email: string,
-  ip: string,
-): Promise<Date | undefined> {
-  const row = await db
-    .selectFrom('login_throttles')
-    .select('locked_until')
-    .where('key', '=', throttleKey(email, ip))
-    .executeTakeFirst();
-  return row?.locked_until && row.locked_until > isoNow(clock) ? new Date(row.locked_until) : undefined;
+const ACCOUNT_TIER_FACTOR = 4;
+const KNOWN_ADDRESS_DAYS = 30;
+
+// The account tier shares the `${email}|` prefix, so clearAllLoginFailures lifts it too.
+const pairKey = (email: string, ip: string) => `${email}|${ip}`;
+const accountKey = (email: string) => `${email}|*`;
+
+interface CountedTier {
+  scope: LockScope;
+  key: string;
+  threshold: number;
+  /** This attempt's number within the tier's window. */
+  count: number;
 }
 
-/** Counts one failure atomically; returns the lock's end when this failure started a lockout. */
+/** An attempt admitted to a password check, with the tiers it was counted in. */
+export interface LoginAttempt {
+  readonly tiers: readonly CountedTier[];
+}
+
+export type Admission = { admitted: true; attempt: LoginAttempt } | { admitted: false; retryAt: Date };
+
+export interface EngagedLock {
+  scope: LockScope;
+  until: Date;
+}
+
+const minutesAfter = (from: Date, minutes: number) => new Date(from.getTime() + minutes * 60_000);
+
+/**
+ * True for a row that no longer counts: its lock is over, or it has no lock and its window has
+ * passed. Spent rows behave exactly like missing ones, which is what lets pruning delete them.
+ */
+function isSpent(eb: ExpressionBuilder<Database, 'login_throttles'>, now: string, windowStart: string) {
+  return eb.or([
+    eb.and([
+      eb('login_throttles.locked_until', 'is not', null),
+      eb('login_throttles.locked_until', '<=', now),
+    ]),
+    eb.and([
+      eb('login_throttles.locked_until', 'is', null),
+      eb('login_throttles.first_failure_at', '<=', windowStart),
+    ]),
+  ]);
+}
+
+/** Adds one attempt to a tier (starting afresh when the row is spent) and returns the row after it. */
+async function countAttempt(db: DbOrTransaction, now: Date, policy: LockoutPolicy, key: string) {
+  const nowIso = now.toISOString();
+  const windowStart = minutesAfter(now, -policy.minutes).toISOString();
+  // A single statement: the row lock (PostgreSQL) or the single connection (SQLite) hands out
+  // every number once, however many attempts arrive together. SET reads the row as it was.
+  return db
+    .insertInto('login_throttles')
+    .values({ key, failures: 1, first_failure_at: nowIso, locked_until: null })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => {
+        const spent = isSpent(eb, nowIso, windowStart);
+        return {
+          failures: eb
+            .case()
+            .when(spent)
+            .then(1)
+            .else(eb('login_throttles.failures', '+', 1))
+            .end(),
+          first_failure_at: eb
+            .case()
+            .when(spent)
+            .then(nowIso)
+            .else(eb.ref('login_throttles.first_failure_at'))
+            .end(),
+          locked_until: eb
+            .case()
+            .when(spent)
+            .then(sql<string | null>`null`)
+            .else(eb.ref('login_throttles.locked_until'))
+            .end(),
+        };
+      }),
+    )
+    .returning(['failures', 'first_failure_at', 'locked_until'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Takes back attempts that never reached a password check, so they do not count as guesses. */
+async function giveBack(db: DbOrTransaction, tiers: readonly CountedTier[]): Promise<void> {
+  for (const tier of tiers) {
+    await db
+      .updateTable('login_throttles')
+      .set((eb) => ({ failures: eb('failures', '-', 1) }))
+      .where('key', '=', tier.key)
+      .where('failures', '>', 0)
+      .execute();
+  }
+}
+
+/** Whether the account signed in from this address lately (a session was started from it). */
+async function isKnownAddress(db: DbOrTransaction, now: Date, userId: string, ip: string): Promise<boolean> {
+  const since = new Date(now.getTime() - KNOWN_ADDRESS_DAYS * 24 * 60 * 60_000).toISOString();
+  const row = await db
+    .selectFrom('refresh_token_families')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('ip', '=', ip)
+    .where('created_at', '>=', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Counts a sign-in attempt in every tier that applies, before any password is checked. Refuses
+ * it when a tier is locked or has used up its attempts in this window (a concurrent attempt
+ * is still being checked). Unknown accounts (`userId` undefined) get the account tier always,
+ * so the answers do not tell which addresses have accounts.
+ */
+export async function admitLoginAttempt(
+  db: DbOrTransaction,
+  clock: Clock,
+  policy: LockoutPolicy,
+  target: { email: string; ip: string; userId: string | undefined },
+): Promise<Admission> {
+  const now = clock.now();
+  const tiers: Omit<CountedTier, 'count'>[] = [
+    { scope: 'address', key: pairKey(target.email, target.ip), threshold: policy.threshold },
+  ];
+  // Asked for unknown accounts too (no user has the empty id), so both take the same time.
+  const known = await isKnownAddress(db, now, target.userId ?? '', target.ip);
+  if (!known) {
+    tiers.push({
+      scope: 'account',
+      key: accountKey(target.email),
+      threshold: policy.threshold * ACCOUNT_TIER_FACTOR,
+    });
+  }
+
+  const counted: CountedTier[] = [];
+  for (const tier of tiers) {
+    const row = await countAttempt(db, now, policy, tier.key);
+    // After the upsert a lock is always a live one: spent rows were started afresh.
+    const retryAt = row.locked_until
+      ? new Date(row.locked_until)
+      : row.failures > tier.threshold
+        ? minutesAfter(new Date(row.first_failure_at), policy.minutes)
+        : undefined;
+    if (retryAt) {
+      // Only the tiers that admitted it give the attempt back; the refusing one is spent anyway.
+      await giveBack(db, counted);
+      return { admitted: false, retryAt };
+    }
+    counted.push({ ...tier, count: row.failures });
+  }
+  return { admitted: true, attempt: { tiers: counted } };
+}
+
+/** The password was right: the pair starts afresh and the account tier gets the attempt back. */
+export async function recordLoginSuccess(db: DbOrTransaction, attempt: LoginAttempt): Promise<void> {
+  for (const tier of attempt.tiers) {
+    if (tier.scope === 'address')
+      await db.deleteFrom('login_throttles').where('key', '=', tier.key).execute();
+    else await giveBack(db, [tier]);
+  }
+}
+
+/** The password was never checked (e.g. the server was too busy): the attempt does not count. */
+export async function cancelLoginAttempt(db: DbOrTransaction, attempt: LoginAttempt): Promise<void> {
+  await giveBack(db, attempt.tiers);
+}
+
+/** The password was wrong: locks every tier this attempt was the last allowed one of. */
 export async function recordLoginFailure(
   db: DbOrTransaction,
   clock: Clock,
   policy: LockoutPolicy,
-  email: string,
-  ip: string,
-): Promise<Date | undefined> {
-  const key = throttleKey(email, ip);
+  attempt: LoginAttempt,
+): Promise<EngagedLock[]> {
   const now = clock.now();
-  const windowStart = new Date(now.getTime() - policy.minutes * 60_000).toISOString();
-  // A count whose window has passed (and whose lock, if any, is over) starts again from zero.
-  await db
-    .deleteFrom('login_throttles')
-    .where('key', '=', key)
-    .where('first_failure_at', '<', windowStart)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now.toISOString())]))
-    .execute();
-  const counted = await db
-    .insertInto('login_throttles')
-    .values({ key, failures: 1, first_failure_at: now.toISOString(), locked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({ failures: eb('login_throttles.failures', '+', 1) })),
-    )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
-  if (counted.failures < policy.threshold) return undefined;
-  const until = new Date(now.getTime() + policy.minutes * 60_000);
-  await db
-    .updateTable('login_throttles')
-    .set({ failures: 0, first_failure_at: now.toISOString(), locked_until: until.toISOString() })
-    .where('key', '=', key)
-    .execute();
-  return until;
-}
-
-export async function clearLoginFailures(db: DbOrTransaction, email: string, ip: string): Promise<void> {
-  await db.deleteFrom('login_throttles').where('key', '=', throttleKey(email, ip)).execute();
+  const until = minutesAfter(now, policy.minutes);
+  const engaged: EngagedLock[] = [];
+  for (const tier of attempt.tiers) {
+    if (tier.count < tier.threshold) continue;
+    await db
+      .updateTable('login_throttles')
+      .set({ locked_until: until.toISOString() })
+      .where('key', '=', tier.key)
+      .execute();
+    engaged.push({ scope: tier.scope, until });
+  }
+  return engaged;
 }
 
 /** Lifts every lock on the account, e.g. after its owner proved control of the mailbox. */
 export async function clearAllLoginFailures(db: DbOrTransaction, email: string): Promise<void> {
-  // SQLite has no default LIKE escape character, so it is named for both dialects.
-  const pattern = `${email.replace(/[\\%_]/g, '\\$&')}|%`;
+  // SQLite has no default LIKE escape character, so one is named; as a bound parameter it reads
+  // the same whatever PostgreSQL's standard_conforming_strings says about backslashes.
+  const escape = '\\';
+  const pattern = `${email.replace(/[\\%_]/g, (character) => escape + character)}|%`;
   await db
     .deleteFrom('login_throttles')
-    .where(sql<boolean>`key like ${pattern} escape '\\'`)
+    .where(sql<boolean>`key like ${pattern} escape ${escape}`)
     .execute();
+}
+
+/** Deletes spent rows (window and lock both over), which count exactly as if they were absent. */
+export async function pruneLoginThrottles(
+  db: DbOrTransaction,
+  clock: Clock,
+  policy: LockoutPolicy,
+): Promise<number> {
+  const now = clock.now();
+  const result = await db
+    .deleteFrom('login_throttles')
+    .where((eb) => isSpent(eb, now.toISOString(), minutesAfter(now, -policy.minutes).toISOString()))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -8,7 +8,13 @@ import { toUserProfile } from '../users/profile.js';
 import { findUserByEmail, findUserById } from '../users/repository.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers } from './answers.js';
-import { clearLoginFailures, lockedOutError, lockedUntil, recordLoginFailure } from './login-throttle.js';
+import {
+  admitLoginAttempt,
+  cancelLoginAttempt,
+  lockedOutError,
+  recordLoginFailure,
+  recordLoginSuccess,
+} from './login-throttle.js';
 import { findFamilyOfToken, revokeFamily, rotateRefreshToken, startRefreshFamily } from './refresh-tokens.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
 
@@ -58,14 +64,26 @@ export function createSessions(deps: AuthServiceDeps) {
   return {
     async login(emailInput: string, password: string, meta: RequestMeta): Promise<TokenResponse> {
       const email = emailInput.trim().toLowerCase();
-      const locked = await lockedUntil(db, clock, email, meta.ip);
-      if (locked) throw lockedOutError(locked, clock.now());
-
       const user = await findUserByEmail(db, email);
-      const passwordMatches = user ? await passwords.verify(user.password_hash, password) : false;
-      if (!user) await passwords.burnVerificationTime(password);
+      // Counted before the slow password check, so a burst cannot outrun the count.
+      const admission = await admitLoginAttempt(db, clock, deps.lockout, {
+        email,
+        ip: meta.ip,
+        userId: user?.id,
+      });
+      if (!admission.admitted) throw lockedOutError(admission.retryAt, clock.now());
+      const { attempt } = admission;
+
+      let passwordMatches = false;
+      try {
+        if (user) passwordMatches = await passwords.verify(user.password_hash, password);
+        else await passwords.burnVerificationTime(password);
+      } catch (error) {
+        await cancelLoginAttempt(db, attempt);
+        throw error;
+      }
       if (!user || !passwordMatches) {
-        const lockEnd = await recordLoginFailure(db, clock, deps.lockout, email, meta.ip);
+        const locks = await recordLoginFailure(db, clock, deps.lockout, attempt);
         // What was typed as the name is kept only when it is an account's address: people
         // sometimes type their password into the name field.
         const attempted = user ? { email } : {};
@@ -76,18 +94,21 @@ export function createSessions(deps: AuthServiceDeps) {
           meta,
           details: { ...attempted, reason: user ? 'wrong_password' : 'unknown_account' },
         });
-        if (lockEnd) {
+        for (const lock of locks) {
           await recordSecurityEvent(db, clock, {
             type: securityEventTypes.accountLocked,
             severity: 'warning',
             userId: user?.id ?? null,
             meta,
-            details: { ...attempted, locked_until: lockEnd.toISOString() },
+            details: { ...attempted, scope: lock.scope, locked_until: lock.until.toISOString() },
           });
-          throw lockedOutError(lockEnd, clock.now());
         }
+        // Locks engaged by one failure all end together.
+        if (locks[0]) throw lockedOutError(locks[0].until, clock.now());
         throw invalidCredentials();
       }
+      // The right password is no guess, whatever the account's state says next.
+      await recordLoginSuccess(db, attempt);
       if (user.status !== 'active')
         throw forbidden('account_disabled', 'This account is disabled. Contact support.');
       if (user.email_verified_at === null)
@@ -95,7 +116,6 @@ export function createSessions(deps: AuthServiceDeps) {
           'email_not_verified',
           'Confirm your email address before signing in: follow the link we sent when you registered.',
         );
-      await clearLoginFailures(db, email, meta.ip);
       return startSession(user, meta);
     },
 
