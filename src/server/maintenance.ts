@@ -8,7 +8,6 @@ const HOUR_MS = 60 * 60_000;
 // Shortly after start, not during it: the first run should not compete with migrations or the
 // first requests, yet a server restarted often still gets pruned.
 const FIRST_RUN_DELAY_MS = 30_000;
-const EMAIL_TOKEN_RETENTION_DAYS = 7;
 
 export interface PrunedRows {
   loginThrottles: number;
