@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { generatePassword } from './first-admin.js';
+import { assertAcceptableNewPassword } from './modules/auth/password-policy.js';
 import { recordSecurityEvent, securityEventTypes } from './modules/security/security-events.js';
 import { findUserByEmail, updateUser } from './modules/users/repository.js';
 
@@ -35,6 +36,12 @@ function parseEmailAndPassword(args: string[]): { email: string; password: strin
     const password = newPasswordSchema.safeParse(values.password);
     if (!password.success)
       throw new UsageError(`--password: ${password.error.issues[0]?.message ?? 'invalid'}`);
+    // The same rule as every other new password: an operator's choice is no exception.
+    try {
+      assertAcceptableNewPassword(password.data, email.data);
+    } catch (error) {
+      throw new UsageError(`--password: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return { email: email.data, password: password.data, generated: false };
   }
   return { email: email.data, password: generatePassword(), generated: true };
@@ -69,17 +76,27 @@ async function run(argv: string[]): Promise<void> {
   try {
     const existing = await findUserByEmail(app.db, email);
     if (command === 'create-admin') {
+      let adminId: string;
       if (existing) {
-        await updateUser(app.db, existing.id, { role: 'admin', updated_at: new Date().toISOString() });
-        console.log(`${email} is now an administrator (password unchanged).`);
+        const now = new Date().toISOString();
+        // An administrator who cannot sign in is no use: promoting confirms the address too.
+        await updateUser(app.db, existing.id, {
+          role: 'admin',
+          email_verified_at: existing.email_verified_at ?? now,
+          updated_at: now,
+        });
+        adminId = existing.id;
+        const confirmed = existing.email_verified_at ? '' : ', e-mail address marked as confirmed';
+        console.log(`${email} is now an administrator (password unchanged${confirmed}).`);
       } else {
-        await app.authService.createAccount({ email, password, role: 'admin', verified: true });
+        const admin = await app.authService.createAccount({ email, password, role: 'admin', verified: true });
+        adminId = admin.id;
         console.log(`Administrator created.\nEmail:    ${email}\n${passwordLine(password, generated)}`);
       }
       await recordSecurityEvent(app.db, systemClock, {
         type: securityEventTypes.adminCreated,
         severity: 'warning',
-        userId: existing?.id ?? null,
+        userId: adminId,
         details: { email, via: 'cli' },
       });
       return;

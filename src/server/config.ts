@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -30,6 +31,92 @@ function parseApiKeys(entries: string[]): { client: string; key: string }[] {
       : { client: `client-${index + 1}`, key: entry };
   });
 }
+
+/** Fastify's `trustProxy`: trust no proxy, only these proxy addresses, or a number of hops. */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+const TRUST_PROXY_HINT =
+  'give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8,127.0.0.1)';
+
+/** The named ranges that Fastify's proxy-addr understands besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+const trustProxySchema = z
+  .string()
+  .default('false')
+  .transform((value, context): TrustProxy => {
+    const setting = value.trim().toLowerCase();
+    if (setting === 'false') return false;
+    if (setting === 'true') {
+      // Trusting every hop lets any client pick its own address in X-Forwarded-For and so
+      // escape per-address rate limits and lockouts.
+      context.addIssue({
+        code: 'custom',
+        message: `'true' would let any client choose its own address through X-Forwarded-For; ${TRUST_PROXY_HINT}`,
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(setting)) {
+      const hops = Number(setting);
+      // Fastify ignores a bare number (it cannot check who the peer is), so the count is a function:
+      // the socket peer and the next hops-1 forwarders are proxies, the address before them the client.
+      return hops === 0 ? false : (_address, hop) => hop < hops;
+    }
+    const entries = setting
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const bad = entries.filter((entry) => !isProxyAddress(entry));
+    if (bad.length > 0) {
+      context.addIssue({
+        code: 'custom',
+        message: `not a proxy address or CIDR range: ${bad.map((entry) => `'${entry}'`).join(', ')}; ${TRUST_PROXY_HINT}`,
+      });
+      return z.NEVER;
+    }
+    return entries.length > 0 ? entries : false;
+  });
+
+const CORS_ORIGIN_SHAPE = /^(https?|app):\/\/[^/?#@\s]+\/?$/i;
+
+/**
+ * An origin as browsers send it in `Origin` (scheme://host[:port], host lower-case, no default
+ * port), because @fastify/cors compares the two as plain text; `undefined` for anything else.
+ */
+function normalizeOrigin(entry: string): string | undefined {
+  if (!CORS_ORIGIN_SHAPE.test(entry)) return undefined;
+  try {
+    const url = new URL(entry);
+    return `${url.protocol}//${url.host.toLowerCase()}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const corsOriginsSchema = commaList.transform((entries, context) => {
+  const origins = new Set<string>();
+  for (const entry of entries) {
+    const origin = normalizeOrigin(entry);
+    if (origin) origins.add(origin);
+    else
+      context.addIssue({
+        code: 'custom',
+        message:
+          entry === '*'
+            ? "'*' is not accepted (the API answers with credentials): list each origin"
+            : `'${entry}' is not an origin: give scheme://host[:port] with http, https or app, and no path`,
+      });
+  }
+  return [...origins];
+});
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -64,15 +151,19 @@ const environmentSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Desktop AI Assistant <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    // Links are made by appending paths, which a query or fragment would swallow.
+    .refine((value) => !/[?#]/.test(value), 'must not have a query or fragment')
+    .optional(),
   ADMIN_EMAIL: z.email().default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
-  CORS_ORIGINS: commaList,
+  CORS_ORIGINS: corsOriginsSchema,
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(64 * 1024),
   AUTH_RATE_LIMIT_PER_MINUTE: positiveInt(20),
@@ -101,7 +192,8 @@ export interface Config {
   bootstrapAdmin: { email: string; password: string | undefined };
   corsOrigins: string[];
   redisUrl: string | undefined;
-  trustProxy: boolean;
+  /** Which peers may set the client address with X-Forwarded-For; see {@link TrustProxy}. */
+  trustProxy: TrustProxy;
   logLevel: string;
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
@@ -152,7 +244,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bootstrapAdmin: { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD },
     corsOrigins: env.CORS_ORIGINS,
     redisUrl: env.REDIS_URL,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,

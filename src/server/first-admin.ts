@@ -1,7 +1,9 @@
+import { ConfigError } from './config.js';
 import { randomToken } from './crypto.js';
 import type { Db } from './db/database.js';
 import type { UserRow } from './db/tables.js';
 import { securityEventTypes, recordSecurityEvent } from './modules/security/security-events.js';
+import { assertAcceptableNewPassword } from './modules/auth/password-policy.js';
 import type { AuthService } from './modules/auth/service.js';
 import { countAdmins, findUserByEmail } from './modules/users/repository.js';
 import { systemClock } from './clock.js';
@@ -25,6 +27,7 @@ export async function ensureFirstAdmin(
   admin: { email: string; password: string | undefined },
 ): Promise<FirstAdminResult | undefined> {
   if ((await countAdmins(db)) > 0) return undefined;
+  if (admin.password !== undefined) assertAdminPassword(admin.password, admin.email);
   if (await findUserByEmail(db, admin.email)) {
     throw new Error(
       `ADMIN_EMAIL ${admin.email} belongs to an existing non-admin account; choose another address or run ` +
@@ -53,4 +56,13 @@ export async function ensureFirstAdmin(
     details: { reason: 'first start' },
   });
   return { email: admin.email, ...(admin.password ? {} : { generatedPassword: password }) };
+}
+
+/** ADMIN_PASSWORD meets the rule of every new password; a common one stops the start like any bad setting. */
+function assertAdminPassword(password: string, email: string): void {
+  try {
+    assertAcceptableNewPassword(password, email);
+  } catch (error) {
+    throw new ConfigError([`ADMIN_PASSWORD: ${error instanceof Error ? error.message : String(error)}`]);
+  }
 }

@@ -7,6 +7,13 @@ const SHUTDOWN_GRACE_MS = 10_000;
 async function start(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
+  if (config.env === 'production' && !config.mail.smtpUrl) {
+    // Right for a first local start, wrong for real users: their mail would never leave this machine.
+    app.log.warn(
+      `SMTP_URL is not set: mail is written to ${config.mail.outboxDir} and its links to this log, ` +
+        'not sent. Fine on your own machine; set SMTP_URL before real users sign up.',
+    );
+  }
 
   const firstAdmin = await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin);
   if (firstAdmin) {

@@ -117,17 +117,20 @@ function defineCliSuite(dialect: DialectUnderTest): void {
     const response = await login('ops@example.com', password);
     expect(response.statusCode).toBe(200);
     expect(response.json<TokenResponse>().user).toMatchObject({ email: 'ops@example.com', role: 'admin' });
-    const events = await (
-      await server()
-    ).db
+    const { db } = await server();
+    const admin = await findUserByEmail(db, 'ops@example.com');
+    const events = await db
       .selectFrom('security_events')
-      .select('details')
+      .select(['user_id', 'details'])
       .where('type', '=', 'admin_created')
       .execute();
-    expect(events.map((event) => JSON.parse(event.details ?? '{}') as unknown)).toContainEqual({
-      email: 'ops@example.com',
-      via: 'cli',
-    });
+    // The event names the new account, not only its address.
+    expect(
+      events.map((event) => ({
+        userId: event.user_id,
+        details: JSON.parse(event.details ?? '{}') as unknown,
+      })),
+    ).toContainEqual({ userId: admin?.id, details: { email: 'ops@example.com', via: 'cli' } });
   });
 
   it('create-admin with --password uses it; on an existing account it promotes without touching the password', async () => {
@@ -156,6 +159,62 @@ function defineCliSuite(dialect: DialectUnderTest): void {
     const after = await findUserByEmail(app.db, 'member@example.com');
     expect(after?.role).toBe('admin');
     expect(after?.password_hash).toBe(before?.password_hash);
+  });
+
+  it('create-admin on an unconfirmed account promotes it and confirms its address, so it can sign in', async () => {
+    const app = await server();
+    const user = await app.authService.createAccount({
+      email: 'pending@example.com',
+      password: STRONG_PASSWORD,
+      role: 'user',
+      verified: false,
+    });
+    expect((await login('pending@example.com', STRONG_PASSWORD)).statusCode).toBe(403);
+
+    const promoted = await runCli(['create-admin', '--email', 'pending@example.com'], env);
+    expect(promoted).toEqual({
+      code: 0,
+      stdout:
+        'pending@example.com is now an administrator (password unchanged, e-mail address marked as confirmed).\n',
+      stderr: '',
+    });
+    const after = await findUserByEmail(app.db, 'pending@example.com');
+    expect(after).toMatchObject({ role: 'admin', email_verified_at: expect.any(String) });
+    const response = await login('pending@example.com', STRONG_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    expect(response.json<TokenResponse>().user.role).toBe('admin');
+    const events = await app.db
+      .selectFrom('security_events')
+      .select('user_id')
+      .where('type', '=', 'admin_created')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(events).toHaveLength(1);
+
+    // Promoting again keeps the date the address was confirmed.
+    await runCli(['create-admin', '--email', 'pending@example.com'], env);
+    expect((await findUserByEmail(app.db, 'pending@example.com'))?.email_verified_at).toBe(
+      after?.email_verified_at,
+    );
+  });
+
+  it('create-admin and reset-password refuse a common --password, changing nothing', async () => {
+    const created = await runCli(
+      ['create-admin', '--email', 'weak@example.com', '--password', 'password123'],
+      env,
+    );
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain('--password: This password is too common or too easy to guess.');
+    expect(await findUserByEmail((await server()).db, 'weak@example.com')).toBeUndefined();
+
+    await runCli(['create-admin', '--email', 'keeps@example.com', '--password', STRONG_PASSWORD], env);
+    const reset = await runCli(
+      ['reset-password', '--email', 'keeps@example.com', '--password', 'iloveyou'],
+      env,
+    );
+    expect(reset.code).toBe(1);
+    expect(reset.stderr).toContain('--password: This password is too common or too easy to guess.');
+    expect((await login('keeps@example.com', STRONG_PASSWORD)).statusCode).toBe(200);
   });
 
   it('reset-password sets a new password and signs the account out everywhere', async () => {
@@ -224,6 +283,16 @@ describe('CLI mistakes', slow, () => {
     ['a bad e-mail', ['create-admin', '--email', 'not-an-email'], '--email must be a valid e-mail address'],
     ['no e-mail', ['reset-password'], '--email must be a valid e-mail address'],
     ['a short password', ['create-admin', '--email', 'a@example.com', '--password', 'short'], '--password: '],
+    [
+      'a common password',
+      ['create-admin', '--email', 'a@example.com', '--password', 'qwertyuiop'],
+      '--password: This password is too common',
+    ],
+    [
+      'the address as password',
+      ['reset-password', '--email', 'alice@example.com', '--password', 'Alice@Example.com'],
+      '--password: This password is too common',
+    ],
     ['an unknown command', ['frobnicate'], 'Unknown command: frobnicate'],
     ['no command', [], 'No command given'],
     [

@@ -1,9 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_API_KEYS, loadConfig } from '../../src/server/config.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_API_KEYS, loadConfig, type TrustProxy } from '../../src/server/config.js';
 import { createDatabase } from '../../src/server/db/database.js';
+import { loadOrCreateSecret } from '../../src/server/secrets.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../src/shared/constants.js';
 import { availableParallelism } from 'node:os';
 
@@ -152,6 +154,8 @@ describe('loadConfig', () => {
       ADMIN_PASSWORD: '',
       PUBLIC_URL: '',
       ACCESS_TOKEN_TTL_SECONDS: '',
+      CORS_ORIGINS: '',
+      TRUST_PROXY: '',
     });
     expect(config).toEqual(loadConfig({}));
     expect(config.port).toBe(8080);
@@ -220,5 +224,189 @@ describe('loadConfig', () => {
     expect(variablesNamed(problemsOf({ PORT: '65536' }))).toEqual(['PORT']);
     expect(variablesNamed(problemsOf({ PORT: '-1' }))).toEqual(['PORT']);
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  describe('TRUST_PROXY', () => {
+    const trustProxyOf = (value: string): TrustProxy => loadConfig({ TRUST_PROXY: value }).trustProxy;
+
+    /** Which hops (0 = the socket peer) a hop-count setting trusts, for any address. */
+    function trustedHops(setting: TrustProxy): number[] {
+      if (typeof setting !== 'function') throw new Error(`not a hop count: ${JSON.stringify(setting)}`);
+      return [0, 1, 2, 3, 4].filter((hop) => setting('203.0.113.7', hop));
+    }
+
+    it('trusts no proxy when unset, false or 0', () => {
+      expect(loadConfig({}).trustProxy).toBe(false);
+      expect(trustProxyOf('false')).toBe(false);
+      expect(trustProxyOf('FALSE')).toBe(false);
+      expect(trustProxyOf('0')).toBe(false);
+      expect(trustProxyOf(' , ')).toBe(false);
+    });
+
+    it('takes a positive integer as the number of proxy hops in front of the server', () => {
+      expect(trustedHops(trustProxyOf('1'))).toEqual([0]);
+      expect(trustedHops(trustProxyOf('2'))).toEqual([0, 1]);
+      expect(trustedHops(trustProxyOf(' 3 '))).toEqual([0, 1, 2]);
+    });
+
+    it('takes a comma-separated list of proxy addresses, CIDR ranges and named ranges', () => {
+      expect(trustProxyOf('10.0.0.0/8, 127.0.0.1')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+      expect(trustProxyOf('::1,fd00::/8,192.168.1.10/32')).toEqual(['::1', 'fd00::/8', '192.168.1.10/32']);
+      expect(trustProxyOf('loopback,uniquelocal')).toEqual(['loopback', 'uniquelocal']);
+    });
+
+    it("refuses 'true', which would let any client choose its own address", () => {
+      const [problem, ...others] = problemsOf({ TRUST_PROXY: 'true' });
+      expect(others).toEqual([]);
+      expect(problem).toMatch(/^TRUST_PROXY: 'true' would let any client choose its own address/);
+      expect(problem).toContain('number of proxies in front of the server (e.g. 1)');
+      expect(problem).toContain('their addresses (e.g. 10.0.0.0/8,127.0.0.1)');
+      expect(variablesNamed(problemsOf({ TRUST_PROXY: 'TRUE' }))).toEqual(['TRUST_PROXY']);
+    });
+
+    it('refuses entries that are not addresses or ranges, naming each', () => {
+      expect(problemsOf({ TRUST_PROXY: '10.0.0.1,proxy.internal,10.0.0.0/33,300.1.1.1' })).toEqual([
+        "TRUST_PROXY: not a proxy address or CIDR range: 'proxy.internal', '10.0.0.0/33', '300.1.1.1'; " +
+          'give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.0/8,127.0.0.1)',
+      ]);
+      for (const value of ['-1', '1.5', 'yes', '::1/129', '10.0.0.0/8/8', '1,10.0.0.1'])
+        expect(variablesNamed(problemsOf({ TRUST_PROXY: value }))).toEqual(['TRUST_PROXY']);
+    });
+  });
+
+  describe('CORS_ORIGINS', () => {
+    const corsOf = (value: string) => loadConfig({ CORS_ORIGINS: value }).corsOrigins;
+
+    it('is empty (same origin only) by default', () => {
+      expect(loadConfig({}).corsOrigins).toEqual([]);
+    });
+
+    it('keeps origins in the form browsers send them', () => {
+      expect(corsOf('https://portal.example.com, http://localhost:5173,app://desktop')).toEqual([
+        'https://portal.example.com',
+        'http://localhost:5173',
+        'app://desktop',
+      ]);
+    });
+
+    it('lower-cases hosts, drops default ports and a trailing slash, and removes duplicates', () => {
+      expect(
+        corsOf('https://Portal.Example.COM/,https://portal.example.com:443,HTTP://[::1]:3000,app://Desktop/'),
+      ).toEqual(['https://portal.example.com', 'http://[::1]:3000', 'app://desktop']);
+    });
+
+    it('refuses anything that is not an origin, naming each bad entry', () => {
+      const problems = problemsOf({
+        CORS_ORIGINS:
+          'https://ok.example.com,https://example.com/app,portal.example.com,ftp://files.example.com,https://user@example.com,https://example.com?x=1',
+      });
+      expect(problems).toEqual(
+        [
+          'https://example.com/app',
+          'portal.example.com',
+          'ftp://files.example.com',
+          'https://user@example.com',
+          'https://example.com?x=1',
+        ].map(
+          (entry) =>
+            `CORS_ORIGINS: '${entry}' is not an origin: give scheme://host[:port] with http, https or app, and no path`,
+        ),
+      );
+    });
+
+    it("refuses '*' (answers carry credentials)", () => {
+      expect(problemsOf({ CORS_ORIGINS: '*' })).toEqual([
+        "CORS_ORIGINS: '*' is not accepted (the API answers with credentials): list each origin",
+      ]);
+    });
+
+    it('is listed together with the other bad variables', () => {
+      expect(
+        variablesNamed(
+          problemsOf({ CORS_ORIGINS: 'https://a.example/', PORT: 'x', TRUST_PROXY: 'true' }),
+        ).sort(),
+      ).toEqual(['PORT', 'TRUST_PROXY']);
+      expect(
+        variablesNamed(problemsOf({ CORS_ORIGINS: 'https://a.example/x', TRUST_PROXY: 'true' })).sort(),
+      ).toEqual(['CORS_ORIGINS', 'TRUST_PROXY']);
+    });
+  });
+
+  describe('PUBLIC_URL', () => {
+    it('accepts http and https URLs', () => {
+      expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.5:8080' }).publicUrl).toBe('http://192.168.1.5:8080');
+      expect(loadConfig({ PUBLIC_URL: 'https://example.com/portal/' }).publicUrl).toBe(
+        'https://example.com/portal',
+      );
+    });
+
+    it('refuses other schemes, and a query or fragment that links would be appended to', () => {
+      for (const value of ['ftp://example.com', 'javascript:alert(1)', 'file:///srv/portal', 'example.com'])
+        expect(problemsOf({ PUBLIC_URL: value })).toEqual(['PUBLIC_URL: must be an http:// or https:// URL']);
+      expect(problemsOf({ PUBLIC_URL: 'https://example.com/?ref=mail' })).toEqual([
+        'PUBLIC_URL: must not have a query or fragment',
+      ]);
+      expect(variablesNamed(problemsOf({ PUBLIC_URL: 'https://example.com/#top' }))).toEqual(['PUBLIC_URL']);
+    });
+  });
+});
+
+describe('loadOrCreateSecret', () => {
+  let dataDir = '';
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'portal-secret-'));
+  });
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  const secretFile = () => join(dataDir, 'keys', 'jwt-secret');
+
+  it('generates a private secret on first use and reads the same one afterwards', async () => {
+    const secret = loadOrCreateSecret(dataDir, 'jwt-secret');
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    expect(loadOrCreateSecret(dataDir, 'jwt-secret')).toBe(secret);
+    expect((await stat(secretFile())).mode & 0o777).toBe(0o600);
+    // The draft it writes before linking the file into place is gone.
+    expect(await readdir(join(dataDir, 'keys'))).toEqual(['jwt-secret']);
+  });
+
+  it(
+    'gives instances starting together one secret and leaves no draft behind',
+    { timeout: 60_000 },
+    async () => {
+      const script = `import { loadOrCreateSecret } from './src/server/secrets.ts';
+      process.stdout.write(loadOrCreateSecret(${JSON.stringify(dataDir)}, 'jwt-secret'));`;
+      const run = () =>
+        new Promise<string>((done, fail) =>
+          execFile(
+            process.execPath,
+            ['--import', 'tsx', '--input-type=module', '--eval', script],
+            { cwd: resolve(import.meta.dirname, '../..') },
+            (error, stdout) => (error ? fail(error) : done(stdout)),
+          ),
+        );
+      const secrets = await Promise.all(Array.from({ length: 8 }, run));
+      expect(new Set(secrets).size).toBe(1);
+      expect(secrets[0]).toMatch(/^[A-Za-z0-9_-]{64}$/);
+      expect(await readdir(join(dataDir, 'keys'))).toEqual(['jwt-secret']);
+    },
+  );
+
+  it('keeps a secret another instance wrote first', async () => {
+    loadOrCreateSecret(dataDir, 'jwt-secret');
+    const theirs = 'x'.repeat(40);
+    await writeFile(secretFile(), `${theirs}\n`);
+    expect(loadOrCreateSecret(dataDir, 'jwt-secret')).toBe(theirs);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['cut short', 'abc123\n'],
+  ])('refuses an %s secret file, naming it and the way out', async (_case, content) => {
+    loadOrCreateSecret(dataDir, 'jwt-secret');
+    await writeFile(secretFile(), content);
+    expect(() => loadOrCreateSecret(dataDir, 'jwt-secret')).toThrow(
+      `The generated secret ${secretFile()} holds ${content.trim().length} characters, fewer than 32`,
+    );
+    expect(() => loadOrCreateSecret(dataDir, 'jwt-secret')).toThrow(/Delete it .* or set JWT_SECRET/);
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { type Config, loadConfig } from '../../src/server/config.js';
+import { type Config, ConfigError, loadConfig } from '../../src/server/config.js';
 import { ensureFirstAdmin } from '../../src/server/first-admin.js';
 import { countAdmins, findUserByEmail } from '../../src/server/modules/users/repository.js';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
@@ -103,6 +103,35 @@ function defineFirstAdminSuite(dialect: DialectUnderTest): void {
     expect(response.statusCode).toBe(200);
     expect(response.json<TokenResponse>().user.role).toBe('admin');
     expect((await login(app, 'boss@example.com', `${STRONG_PASSWORD}!`)).statusCode).toBe(401);
+  });
+
+  it.each([
+    ['a common ADMIN_PASSWORD', 'boss@example.com', 'password123'],
+    ['an ADMIN_PASSWORD that is the address', 'administrator@example.com', 'Administrator@Example.com'],
+    ['an ADMIN_PASSWORD that is the name of the address', 'administrator@example.com', 'administrator'],
+  ])('refuses %s as a bad setting, creating nothing', async (_case, email, password) => {
+    const { app, config } = await openApp({ ADMIN_EMAIL: email, ADMIN_PASSWORD: password });
+    const refused = await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).problems).toEqual([
+      expect.stringMatching(/^ADMIN_PASSWORD: This password is too common or too easy to guess\./),
+    ]);
+    expect(await countAdmins(app.db)).toBe(0);
+    expect(await findUserByEmail(app.db, email)).toBeUndefined();
+  });
+
+  it('checks ADMIN_PASSWORD only while there is no admin: later starts ignore it', async () => {
+    const { app, config } = await openApp({
+      ADMIN_EMAIL: 'first@example.com',
+      ADMIN_PASSWORD: STRONG_PASSWORD,
+    });
+    await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin);
+    const later = { email: 'first@example.com', password: 'password123' };
+    expect(await ensureFirstAdmin(app.db, app.authService, later)).toBeUndefined();
+    expect((await login(app, 'first@example.com', STRONG_PASSWORD)).statusCode).toBe(200);
   });
 
   it('creates one admin when two instances start on the same database at once', async () => {

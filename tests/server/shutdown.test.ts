@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -125,6 +125,7 @@ const readUntilClosed = (socket: Socket) =>
   });
 
 const FIRST_ADMIN_BANNER = 'First administrator created.';
+const NO_SMTP_WARNING = 'SMTP_URL is not set: mail is written to ';
 
 function defineServerSuite(dialect: DialectUnderTest): void {
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -196,6 +197,10 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     const password = /^ {2}Password: (\S+) {3}\(shown only this once/m.exec(banner)?.[1] ?? '';
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(banner.split(FIRST_ADMIN_BANNER)).toHaveLength(2);
+    // Production (the default) without SMTP_URL: a warning that mail stays on this machine.
+    expect(banner).toContain(
+      `${NO_SMTP_WARNING}${join(env['DATA_DIR'] ?? '', 'outbox')} and its links to this log`,
+    );
 
     const signedIn = await login(first.port, 'admin@example.com', password);
     expect(signedIn.status).toBe(200);
@@ -227,7 +232,61 @@ else
     defineServerSuite('postgres'),
   );
 
+describe('server process mail warning', slow, () => {
+  it.each([
+    ['with SMTP_URL set', { SMTP_URL: 'smtp://127.0.0.1:9' }],
+    ['in development', { NODE_ENV: 'development' }],
+  ])('is not given %s', async (_case, settings) => {
+    const dataDir = await temporaryDir();
+    const server = startServer(
+      { DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web-build'), ...settings },
+      await freePort(),
+    );
+    await waitUntilHealthy(server);
+    server.child.kill('SIGTERM');
+    expect(await exitWithin(server, 5_000)).toEqual({ code: 0, signal: null });
+    expect(server.output.stdout).toContain(FIRST_ADMIN_BANNER);
+    expect(server.output.stdout).not.toContain(NO_SMTP_WARNING);
+  });
+});
+
 describe('server process start-up failures', slow, () => {
+  it('with a common ADMIN_PASSWORD on the first start says so and exits 1, creating no admin', async () => {
+    const dataDir = await temporaryDir();
+    const env = { DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web-build'), ADMIN_PASSWORD: 'password123' };
+    const bad = startServer(env, await freePort());
+    expect(await exitWithin(bad, 20_000)).toEqual({ code: 1, signal: null });
+    expect(bad.output.stderr).toMatch(
+      /^Invalid configuration:\n {2}- ADMIN_PASSWORD: This password is too common or too easy to guess\./,
+    );
+    expect(bad.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
+
+    // The same installation starts once the password is a good one.
+    const good = startServer(
+      { ...env, ADMIN_PASSWORD: 'a long phrase nobody else uses 7' },
+      await freePort(),
+    );
+    await waitUntilHealthy(good);
+    expect(good.output.stdout).toContain(FIRST_ADMIN_BANNER);
+    expect((await login(good.port, 'admin@example.com', 'a long phrase nobody else uses 7')).status).toBe(
+      200,
+    );
+  });
+
+  it('with an empty generated JWT secret names the file and exits 1', async () => {
+    const dataDir = await temporaryDir();
+    const secretFile = join(dataDir, 'keys', 'jwt-secret');
+    await mkdir(join(dataDir, 'keys'));
+    await writeFile(secretFile, '');
+    const bad = startServer({ DATA_DIR: dataDir }, await freePort());
+    expect(await exitWithin(bad, 20_000)).toEqual({ code: 1, signal: null });
+    expect(bad.output.stderr).toContain(
+      `The generated secret ${secretFile} holds 0 characters, fewer than 32`,
+    );
+    expect(bad.output.stderr).toContain('or set JWT_SECRET');
+    expect(bad.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
+  });
+
   it('with bad settings prints every problem and exits 1 without touching the data directory', async () => {
     const dataDir = await temporaryDir();
     const bad = startServer(
