@@ -29,10 +29,10 @@ export async function ensureFirstAdmin(
   if ((await countAdmins(db)) > 0) return undefined;
   if (admin.password !== undefined) assertAdminPassword(admin.password, admin.email);
   if (await findUserByEmail(db, admin.email)) {
-    throw new Error(
+    throw new ConfigError([
       `ADMIN_EMAIL ${admin.email} belongs to an existing non-admin account; choose another address or run ` +
         '`npm run cli -- create-admin --email <address>`',
-    );
+    ]);
   }
   const password = admin.password ?? generatePassword();
   let user: UserRow;

@@ -1,6 +1,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomToken } from './crypto.js';
+import { ConfigError } from './config.js';
 
 /** The least a generated secret file may hold; the same floor as JWT_SECRET. */
 const MIN_SECRET_LENGTH = 32;
@@ -17,12 +18,12 @@ export function loadOrCreateSecret(dataDir: string, name: string): string {
   if (secret.length < MIN_SECRET_LENGTH) {
     // Secrets are named after the variable that replaces them: jwt-secret, JWT_SECRET.
     const variable = name.toUpperCase().replaceAll('-', '_');
-    throw new Error(
+    throw new ConfigError([
       `The generated secret ${file} holds ${secret.length} characters, fewer than ${MIN_SECRET_LENGTH}: ` +
         'the file is empty or cut short (for example by a crash or a full disk at the first start). ' +
         `Delete it to have a new one generated at the next start, or set ${variable}; ` +
         'every instance on the same database must use the same secret.',
-    );
+    ]);
   }
   return secret;
 }
