@@ -185,6 +185,9 @@ describe(`${API_DOCS_PATH} (Swagger UI)`, () => {
       const asset = await fetch(new URL(script, response.url));
       expect(asset.status, script).toBe(200);
       expect(asset.headers.get('content-type'), script).toMatch(/javascript/);
+      // Read to the end: the asset must arrive whole, and an unread body would keep its
+      // keep-alive connection busy so the server could not close.
+      expect((await asset.arrayBuffer()).byteLength, script).toBeGreaterThan(0);
     }
 
     const styles = [...html.matchAll(/<link rel="stylesheet" type="text\/css" href="([^"]+)"/g)].map(
@@ -195,6 +198,7 @@ describe(`${API_DOCS_PATH} (Swagger UI)`, () => {
       const asset = await fetch(new URL(style, response.url));
       expect(asset.status, style).toBe(200);
       expect(asset.headers.get('content-type'), style).toMatch(/^text\/css/);
+      expect((await asset.arrayBuffer()).byteLength, style).toBeGreaterThan(0);
     }
 
     const slash = await fetch(`${base}${API_DOCS_PATH}/`);
