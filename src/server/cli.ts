@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { generatePassword } from './first-admin.js';
-import { assertAcceptableNewPassword } from './modules/auth/password-policy.js';
+import { newPasswordProblem } from './modules/auth/password-policy.js';
 import { recordSecurityEvent, securityEventTypes } from './modules/security/security-events.js';
 import { findUserByEmail, updateUser } from './modules/users/repository.js';
 
@@ -37,11 +37,8 @@ function parseEmailAndPassword(args: string[]): { email: string; password: strin
     if (!password.success)
       throw new UsageError(`--password: ${password.error.issues[0]?.message ?? 'invalid'}`);
     // The same rule as every other new password: an operator's choice is no exception.
-    try {
-      assertAcceptableNewPassword(password.data, email.data);
-    } catch (error) {
-      throw new UsageError(`--password: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const problem = newPasswordProblem(password.data, email.data);
+    if (problem) throw new UsageError(`--password: ${problem}`);
     return { email: email.data, password: password.data, generated: false };
   }
   return { email: email.data, password: generatePassword(), generated: true };

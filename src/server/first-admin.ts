@@ -3,7 +3,7 @@ import { randomToken } from './crypto.js';
 import type { Db } from './db/database.js';
 import type { UserRow } from './db/tables.js';
 import { securityEventTypes, recordSecurityEvent } from './modules/security/security-events.js';
-import { assertAcceptableNewPassword } from './modules/auth/password-policy.js';
+import { newPasswordProblem } from './modules/auth/password-policy.js';
 import type { AuthService } from './modules/auth/service.js';
 import { countAdmins, findUserByEmail } from './modules/users/repository.js';
 import { systemClock } from './clock.js';
@@ -27,7 +27,10 @@ export async function ensureFirstAdmin(
   admin: { email: string; password: string | undefined },
 ): Promise<FirstAdminResult | undefined> {
   if ((await countAdmins(db)) > 0) return undefined;
-  if (admin.password !== undefined) assertAdminPassword(admin.password, admin.email);
+  // ADMIN_PASSWORD meets the rule of every new password; a common one stops the start like any bad setting.
+  const passwordProblem =
+    admin.password === undefined ? undefined : newPasswordProblem(admin.password, admin.email);
+  if (passwordProblem) throw new ConfigError([`ADMIN_PASSWORD: ${passwordProblem}`]);
   if (await findUserByEmail(db, admin.email)) {
     throw new ConfigError([
       `ADMIN_EMAIL ${admin.email} belongs to an existing non-admin account; choose another address or run ` +
@@ -56,13 +59,4 @@ export async function ensureFirstAdmin(
     details: { reason: 'first start' },
   });
   return { email: admin.email, ...(admin.password ? {} : { generatedPassword: password }) };
-}
-
-/** ADMIN_PASSWORD meets the rule of every new password; a common one stops the start like any bad setting. */
-function assertAdminPassword(password: string, email: string): void {
-  try {
-    assertAcceptableNewPassword(password, email);
-  } catch (error) {
-    throw new ConfigError([`ADMIN_PASSWORD: ${error instanceof Error ? error.message : String(error)}`]);
-  }
 }

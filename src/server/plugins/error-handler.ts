@@ -6,7 +6,7 @@ import type { ApiError } from '../../shared/api/errors.js';
 import { authMessages } from '../../shared/messages.js';
 import { HttpError } from '../http-error.js';
 
-export const problem = (code: string, message: string, extra: Partial<ApiError> = {}): ApiError => ({
+const problem = (code: string, message: string, extra: Partial<ApiError> = {}): ApiError => ({
   detail: message,
   message,
   code,
