@@ -25,7 +25,51 @@ export const apiPaths = {
     preferences: '/users/me/preferences',
     password: '/users/me/password',
   },
+  licenses: {
+    list: '/licenses',
+    detail: '/licenses/:id',
+    activate: '/licenses/activate',
+    activateBase: '/licenses/activate-base',
+    activatePlan: '/licenses/activate-plan',
+    currentPlan: '/licenses/current-plan',
+    validate: '/licenses/validate',
+    deactivate: '/licenses/:id/deactivate',
+    usage: '/licenses/:id/usage',
+    features: '/licenses/:id/features',
+    feature: '/licenses/:id/features/:featureId',
+    plan: '/licenses/:id/plan',
+    download: '/licenses/:id/download',
+  },
+  licensing: {
+    status: '/licensing/status',
+    publicKey: '/licensing/public-key',
+  },
+  downloads: {
+    file: '/downloads/:token',
+  },
+  plans: {
+    public: '/plans/public',
+    publicDetail: '/plans/public/:id',
+    list: '/plans',
+    detail: '/plans/:id',
+    stats: '/plans/stats',
+  },
+  admin: {
+    features: '/admin/features',
+    feature: '/admin/features/:id',
+    featureStats: '/admin/features/stats',
+    licensingSettings: '/admin/licensing/settings',
+  },
 } as const;
+
+/** Fills the `:name` parameters of an API path: `pathWith(apiPaths.licenses.detail, { id })`. */
+export function pathWith(path: string, params: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z]+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
 
 /** Calls that never carry a bearer token (SPEC §6). */
 export const publicApiPaths: readonly string[] = [
@@ -40,6 +84,7 @@ export const publicApiPaths: readonly string[] = [
 
 /** Portal routes of SPEC §2; the links in e-mails point at these. */
 export const portalPaths = {
+  root: '/',
   landing: '/landing',
   login: '/login',
   register: '/register',
@@ -47,5 +92,16 @@ export const portalPaths = {
   resetPassword: '/reset-password',
   verifyRegistration: '/verify-registration',
   dashboard: '/dashboard',
+  licenses: '/licenses',
+  licenseDetail: '/licenses/:licenseId',
+  profile: '/profile',
+  purchase: '/purchase',
+  support: '/support',
   admin: '/admin',
+  adminUsers: '/admin/users',
+  adminLicenses: '/admin/licenses',
+  adminPayments: '/admin/payments',
+  adminFeatures: '/admin/features',
+  adminPackages: '/admin/packages',
+  adminSecurity: '/admin/security',
 } as const;
