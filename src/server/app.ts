@@ -16,6 +16,16 @@ import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { downloadRoutes } from './modules/downloads/routes.js';
+import { createDownloadLinks } from './modules/downloads/signed-links.js';
+import { featuresRoutes } from './modules/features/routes.js';
+import { createFeaturesService } from './modules/features/service.js';
+import { createLeaseSigner } from './modules/licensing/lease-signer.js';
+import { licensingRoutes } from './modules/licensing/routes.js';
+import { licensesRoutes } from './modules/licenses/routes.js';
+import { createLicensesService } from './modules/licenses/service.js';
+import { plansRoutes } from './modules/plans/routes.js';
+import { createPlansService } from './modules/plans/service.js';
 import { createUsersService } from './modules/users/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
@@ -103,10 +113,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   await migrateToLatest(db);
 
-  const jwtSecret = config.jwt.secret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret');
+  const jwtSecret = new TextEncoder().encode(
+    config.jwt.secret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret'),
+  );
   const accessTokens = createAccessTokens(
     {
-      secret: new TextEncoder().encode(jwtSecret),
+      secret: jwtSecret,
       issuer: config.jwt.issuer,
       audience: config.jwt.audience,
       ttlSeconds: config.jwt.accessTtlSeconds,
@@ -124,6 +136,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     lockout: config.lockout,
   });
   const users = createUsersService({ db, clock });
+  const leases = await createLeaseSigner({
+    dataDir: config.dataDir,
+    configuredKey: config.licensing.signingKey,
+    issuer: config.jwt.issuer,
+    ttlSeconds: config.licensing.leaseTtlSeconds,
+    clock,
+  });
+  const downloadLinks = createDownloadLinks(jwtSecret);
+  const licenses = createLicensesService({
+    db,
+    clock,
+    leases,
+    downloadLinks,
+    apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+  });
   app.decorate('db', db);
   app.decorate('background', background);
   app.decorate('authService', auth);
@@ -144,10 +171,30 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const rateLimitPerMinute = config.authRateLimitPerMinute;
   await app.register(
     async (api) => {
-      addApiKeyCheck(api, { keys: config.apiKeys, exempt: [`${API_BASE_PATH}${apiPaths.health}`] });
+      addApiKeyCheck(api, {
+        keys: config.apiKeys,
+        exempt: [`${API_BASE_PATH}${apiPaths.health}`],
+        exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
+      });
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
       await api.register(usersRoutes, { users });
+      await api.register(plansRoutes, { plans: createPlansService({ db, clock }) });
+      await api.register(featuresRoutes, { features: createFeaturesService({ db, clock }) });
+      await api.register(licensesRoutes, { licenses });
+      await api.register(licensingRoutes, {
+        db,
+        clock,
+        licenses,
+        leases,
+        checksPerMinute: config.licensing.checksPerMinute,
+      });
+      await api.register(downloadRoutes, {
+        db,
+        clock,
+        links: downloadLinks,
+        releasesDir: config.licensing.releasesDir,
+      });
     },
     { prefix: API_BASE_PATH },
   );

@@ -172,6 +172,15 @@ const environmentSchema = z.object({
   // One core stays free for the event loop while sign-ins hash passwords.
   ARGON2_MAX_CONCURRENCY: positiveInt(Math.max(1, availableParallelism() - 1)),
   WEB_DIR: z.string().min(1).optional(),
+  LEASE_SIGNING_KEY: z.string().min(1).optional(),
+  LEASE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300, 'must be at least 300 (5 minutes)')
+    .max(90 * 86_400, 'must be at most 7776000 (90 days)')
+    .default(7 * 86_400),
+  LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: positiveInt(120),
+  RELEASES_DIR: z.string().min(1).optional(),
 });
 
 /** Every environment variable the server reads. */
@@ -200,6 +209,13 @@ export interface Config {
   lockout: { threshold: number; minutes: number };
   passwordHashing: { maxConcurrency: number; maxQueue: number };
   webDir: string;
+  licensing: {
+    /** Ed25519 private key (JWK or PKCS#8 PEM); unset means generated into DATA_DIR/keys. */
+    signingKey: string | undefined;
+    leaseTtlSeconds: number;
+    checksPerMinute: number;
+    releasesDir: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -251,5 +267,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     lockout: { threshold: env.LOGIN_LOCKOUT_THRESHOLD, minutes: env.LOGIN_LOCKOUT_MINUTES },
     passwordHashing: { maxConcurrency: env.ARGON2_MAX_CONCURRENCY, maxQueue: PASSWORD_HASH_QUEUE_LIMIT },
     webDir: resolve(env.WEB_DIR ?? resolve(import.meta.dirname, '../../out/renderer')),
+    licensing: {
+      signingKey: env.LEASE_SIGNING_KEY,
+      leaseTtlSeconds: env.LEASE_TTL_SECONDS,
+      checksPerMinute: env.LICENSE_CHECK_RATE_LIMIT_PER_MINUTE,
+      releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
+    },
   };
 }

@@ -1,10 +1,14 @@
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database.js';
 import * as accounts from './migrations/0001-accounts.js';
+import * as licensing from './migrations/0002-licensing.js';
+import * as defaultCatalogue from './migrations/0003-default-catalogue.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-licensing': licensing,
+  '0003-default-catalogue': defaultCatalogue,
 };
 
 export class MigrationError extends Error {

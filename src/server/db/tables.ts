@@ -82,6 +82,116 @@ export interface LoginThrottlesTable {
   locked_until: string | null;
 }
 
+export interface FeaturesTable {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  kind: 'boolean' | 'metered';
+  period: 'day' | 'month' | null;
+  unit: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type FeatureRow = Selectable<FeaturesTable>;
+
+export interface PlansTable {
+  id: string;
+  code: string;
+  name: string;
+  description: string;
+  price_minor: number;
+  currency: string;
+  billing_interval: 'month' | 'year' | 'lifetime' | 'free';
+  max_activations: number;
+  /** 0 or 1: SQLite has no boolean type. */
+  is_public: number;
+  is_active: number;
+  sort_order: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type PlanRow = Selectable<PlansTable>;
+
+export interface PlanFeaturesTable {
+  plan_id: string;
+  feature_id: string;
+  /** Units per period for metered features; null is unlimited. */
+  limit_value: number | null;
+}
+
+export interface LicensesTable {
+  id: string;
+  license_key: string;
+  user_id: string;
+  plan_id: string;
+  subscription_id: string | null;
+  status: 'active' | 'suspended' | 'revoked' | 'expired';
+  expires_at: string | null;
+  max_activations: number;
+  /** The owner's id on their one free Base licence, null otherwise: a unique column enforces "one each". */
+  base_owner_id: string | null;
+  /** JSON text given at plan activation (`userInfo`). */
+  metadata: string | null;
+  revoked_reason: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type LicenseRow = Selectable<LicensesTable>;
+
+/** One machine on one licence; a seat is taken while `deactivated_at` is null. */
+export interface ActivationsTable {
+  id: string;
+  license_id: string;
+  hardware_id: string;
+  device_name: string | null;
+  platform: string | null;
+  app_version: string | null;
+  activated_at: string;
+  last_seen_at: string;
+  deactivated_at: string | null;
+  deactivated_reason: 'user' | 'admin' | 'reclaimed' | null;
+}
+export type ActivationRow = Selectable<ActivationsTable>;
+
+export interface UsageEventsTable {
+  id: string;
+  license_id: string;
+  feature_id: string;
+  amount: number;
+  /** JSON text of `usageData`. */
+  data: string;
+  created_at: string;
+}
+
+/** Running total per licence, feature and period: the row the limit is checked against atomically. */
+export interface UsageCountersTable {
+  license_id: string;
+  feature_id: string;
+  period_start: string;
+  total: number;
+}
+
+export interface ReleasesTable {
+  id: string;
+  platform: 'windows' | 'macos' | 'linux';
+  version: string;
+  file_name: string;
+  size_bytes: number;
+  sha256: string;
+  published_at: string;
+}
+export type ReleaseRow = Selectable<ReleasesTable>;
+
+/** Settings an administrator changes at run time (JSON text values). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -89,4 +199,13 @@ export interface Database {
   email_tokens: EmailTokensTable;
   security_events: SecurityEventsTable;
   login_throttles: LoginThrottlesTable;
+  features: FeaturesTable;
+  plans: PlansTable;
+  plan_features: PlanFeaturesTable;
+  licenses: LicensesTable;
+  activations: ActivationsTable;
+  usage_events: UsageEventsTable;
+  usage_counters: UsageCountersTable;
+  releases: ReleasesTable;
+  settings: SettingsTable;
 }

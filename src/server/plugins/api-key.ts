@@ -6,6 +6,8 @@ export interface ApiKeyOptions {
   keys: { client: string; key: string }[];
   /** Full paths that monitoring reaches without a client key. */
   exempt: string[];
+  /** Path prefixes opened without a key, such as signed download links a browser follows. */
+  exemptPrefixes?: string[];
 }
 
 declare module 'fastify' {
@@ -16,11 +18,14 @@ declare module 'fastify' {
 }
 
 /** Checks `X-API-Key` on every request of the (encapsulated) scope it is added to. */
-export function addApiKeyCheck(scope: FastifyInstance, { keys, exempt }: ApiKeyOptions): void {
+export function addApiKeyCheck(
+  scope: FastifyInstance,
+  { keys, exempt, exemptPrefixes = [] }: ApiKeyOptions,
+): void {
   scope.decorateRequest('apiClient', null);
   scope.addHook('onRequest', async (request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? '';
-    if (exempt.includes(path)) return;
+    if (exempt.includes(path) || exemptPrefixes.some((prefix) => path.startsWith(prefix))) return;
     const presented = request.headers['x-api-key'];
     const match =
       typeof presented === 'string' ? keys.find(({ key }) => constantTimeEqual(key, presented)) : undefined;

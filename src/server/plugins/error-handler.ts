@@ -6,7 +6,11 @@ import type { ApiError } from '../../shared/api/errors.js';
 import { authMessages } from '../../shared/messages.js';
 import { HttpError } from '../http-error.js';
 
-const problem = (code: string, message: string, extra: Partial<ApiError> = {}): ApiError => ({
+const problem = (
+  code: string,
+  message: string,
+  extra: Partial<ApiError> & Record<string, unknown> = {},
+): ApiError => ({
   detail: message,
   message,
   code,
@@ -82,7 +86,10 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send(problem(error.code, error.message));
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(problem(error.code, error.message, error.extra));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = (error as { validationContext?: string }).validationContext ?? 'body';

@@ -15,6 +15,8 @@ export const securityEventTypes = {
   userRegistered: 'user_registered',
   emailVerified: 'email_verified',
   adminCreated: 'admin_created',
+  activationLimitReached: 'activation_limit_reached',
+  seatReclaimed: 'seat_reclaimed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];
 

@@ -1,0 +1,68 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { DownloadPlatform } from '../../../shared/api/licenses.js';
+import type { DbOrTransaction } from '../../db/database.js';
+import type { ReleaseRow } from '../../db/tables.js';
+
+/** The newest release of each platform (or of one), by publication time. */
+export async function latestReleases(
+  db: DbOrTransaction,
+  platform?: DownloadPlatform,
+): Promise<ReleaseRow[]> {
+  let query = db.selectFrom('releases').selectAll().orderBy('published_at', 'desc').orderBy('id');
+  if (platform) query = query.where('platform', '=', platform);
+  const rows = await query.execute();
+  const newest = new Map<string, ReleaseRow>();
+  for (const row of rows) if (!newest.has(row.platform)) newest.set(row.platform, row);
+  return [...newest.values()].sort((a, b) => a.platform.localeCompare(b.platform));
+}
+
+export const findRelease = (db: DbOrTransaction, id: string) =>
+  db.selectFrom('releases').selectAll().where('id', '=', id).executeTakeFirst();
+
+async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+/**
+ * Copies an installer into the releases folder and records it (`cli publish-release`). The file
+ * is stored under `<platform>/<version>/<name>` and checksummed after the copy, so the recorded
+ * checksum is that of the bytes the server will send.
+ */
+export async function publishRelease(
+  db: DbOrTransaction,
+  releasesDir: string,
+  input: { platform: DownloadPlatform; version: string; file: string; now: Date },
+): Promise<ReleaseRow> {
+  const fileName = basename(input.file);
+  const directory = join(releasesDir, input.platform, input.version);
+  await mkdir(directory, { recursive: true });
+  const target = join(directory, fileName);
+  const draft = `${target}.${randomUUID()}.part`;
+  await copyFile(input.file, draft);
+  try {
+    const [{ size }, sha256] = await Promise.all([stat(draft), sha256OfFile(draft)]);
+    await rename(draft, target);
+    const row: ReleaseRow = {
+      id: randomUUID(),
+      platform: input.platform,
+      version: input.version,
+      file_name: fileName,
+      size_bytes: size,
+      sha256,
+      published_at: input.now.toISOString(),
+    };
+    await db.insertInto('releases').values(row).execute();
+    return row;
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+export const releaseFilePath = (releasesDir: string, release: ReleaseRow) =>
+  join(releasesDir, release.platform, release.version, release.file_name);

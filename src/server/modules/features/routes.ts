@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createFeatureRequestSchema,
+  featureListQuerySchema,
+  featureListSchema,
+  featureSchema,
+  featureStatsSchema,
+  updateFeatureRequestSchema,
+} from '../../../shared/api/features.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import type { FeaturesService } from './service.js';
+
+const tags = ['features'];
+const params = z.object({ id: z.string().min(1).max(64) });
+const paths = apiPaths.admin;
+
+/** `/admin/features`: the entitlement catalogue, administrators only. */
+export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }> = async (
+  app,
+  { features },
+) => {
+  app.addHook('preHandler', app.requireAdmin);
+
+  app.get(
+    paths.features,
+    {
+      schema: {
+        tags,
+        summary: 'List features (paged)',
+        security: bearerSecurity,
+        querystring: featureListQuerySchema,
+        response: { 200: featureListSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => features.list(request.query),
+  );
+
+  app.get(
+    paths.featureStats,
+    {
+      schema: {
+        tags,
+        summary: 'Feature counts, plans using each and use this month',
+        security: bearerSecurity,
+        response: { 200: featureStatsSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => features.stats(),
+  );
+
+  app.post(
+    paths.features,
+    {
+      schema: {
+        tags,
+        summary: 'Create a feature',
+        security: bearerSecurity,
+        body: createFeatureRequestSchema,
+        response: { 201: featureSchema, ...errorResponses(400, 401, 403, 409, 415) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await features.create(request.body)),
+  );
+
+  app.get(
+    paths.feature,
+    {
+      schema: {
+        tags,
+        summary: 'One feature',
+        security: bearerSecurity,
+        params,
+        response: { 200: featureSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => features.get(request.params.id),
+  );
+
+  app.put(
+    paths.feature,
+    {
+      schema: {
+        tags,
+        summary: 'Update a feature',
+        security: bearerSecurity,
+        params,
+        body: updateFeatureRequestSchema,
+        response: { 200: featureSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => features.update(request.params.id, request.body),
+  );
+
+  app.delete(
+    paths.feature,
+    {
+      schema: {
+        tags,
+        summary: 'Delete a feature that no plan includes',
+        security: bearerSecurity,
+        params,
+        response: { 204: z.null().describe('Deleted'), ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await features.remove(request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

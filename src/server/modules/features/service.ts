@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type {
+  createFeatureRequestSchema,
+  Feature,
+  featureListQuerySchema,
+  UpdateFeatureRequest,
+} from '../../../shared/api/features.js';
+import type { Paged } from '../../../shared/api/paging.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { fetchPage, matchesSearch } from '../../db/paging.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
+import { currentPeriodStart } from '../licenses/periods.js';
+import { findFeatureById, plansIncludingFeature, toFeature } from './repository.js';
+
+type FeatureListQuery = z.output<typeof featureListQuerySchema>;
+type CreateFeatureInput = z.output<typeof createFeatureRequestSchema>;
+
+const featureNotFound = () => notFound('feature_not_found', 'Feature not found');
+const duplicateKey = (key: string) =>
+  conflict('feature_key_taken', `A feature with the key "${key}" already exists`);
+
+/** Administrators' catalogue of entitlements (`/admin/features`). */
+export function createFeaturesService({ db, clock }: { db: Db; clock: Clock }) {
+  async function existing(id: string) {
+    const row = await findFeatureById(db, id);
+    if (!row) throw featureNotFound();
+    return row;
+  }
+
+  return {
+    async list(query: FeatureListQuery): Promise<Paged<Feature>> {
+      let select = db.selectFrom('features').selectAll();
+      if (query.search) select = select.where(matchesSearch(['key', 'name', 'description'], query.search));
+      if (query.kind) select = select.where('kind', '=', query.kind);
+      const sort = query.sort ?? { field: 'name', direction: 'asc' };
+      select = select.orderBy(sort.field, sort.direction).orderBy('id');
+      const page = await fetchPage(select, query);
+      return { ...page, data: page.data.map(toFeature) };
+    },
+
+    get: async (id: string): Promise<Feature> => toFeature(await existing(id)),
+
+    async create(input: CreateFeatureInput): Promise<Feature> {
+      const now = isoNow(clock);
+      const row = {
+        id: randomUUID(),
+        key: input.key,
+        name: input.name,
+        description: input.description,
+        kind: input.kind,
+        period: input.kind === 'metered' ? (input.period ?? 'month') : null,
+        unit: input.unit ?? null,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.insertInto('features').values(row).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateKey(input.key);
+        throw error;
+      }
+      return toFeature(row);
+    },
+
+    async update(id: string, changes: UpdateFeatureRequest): Promise<Feature> {
+      const current = await existing(id);
+      const kind = changes.kind ?? current.kind;
+      if (kind === 'boolean' && changes.period) {
+        throw badRequest('validation_error', 'An on/off feature has no usage period');
+      }
+      const period = kind === 'boolean' ? null : (changes.period ?? current.period ?? 'month');
+      try {
+        const updated = await db
+          .updateTable('features')
+          .set({
+            key: changes.key ?? current.key,
+            name: changes.name ?? current.name,
+            description: changes.description ?? current.description,
+            kind,
+            period,
+            unit: changes.unit === undefined ? current.unit : changes.unit,
+            updated_at: isoNow(clock),
+          })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        if (!updated) throw featureNotFound();
+        return toFeature(updated);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateKey(changes.key ?? current.key);
+        throw error;
+      }
+    },
+
+    /** Deletes a feature no plan includes; its recorded usage goes with it. */
+    async remove(id: string): Promise<void> {
+      await existing(id);
+      const plans = await plansIncludingFeature(db, id);
+      if (plans.length > 0) {
+        throw conflict(
+          'feature_in_use',
+          `This feature is included in ${plans.join(', ')}. Remove it from ${plans.length === 1 ? 'that plan' : 'those plans'} first.`,
+        );
+      }
+      await db.deleteFrom('features').where('id', '=', id).execute();
+    },
+
+    async stats() {
+      const features = await db
+        .selectFrom('features')
+        .select(['id', 'key', 'name', 'kind'])
+        .orderBy('name')
+        .execute();
+      const planCounts = await db
+        .selectFrom('plan_features')
+        .select(['feature_id', (eb) => eb.fn.countAll<number | string>().as('plans')])
+        .groupBy('feature_id')
+        .execute();
+      const usage = await db
+        .selectFrom('usage_counters')
+        .select(['feature_id', (eb) => eb.fn.sum<number | string>('total').as('used')])
+        .where('period_start', '=', currentPeriodStart('month', clock.now()))
+        .groupBy('feature_id')
+        .execute();
+      const plansOf = new Map(planCounts.map((row) => [row.feature_id, Number(row.plans)]));
+      const usedOf = new Map(usage.map((row) => [row.feature_id, Number(row.used)]));
+      return {
+        total: features.length,
+        boolean: features.filter((feature) => feature.kind === 'boolean').length,
+        metered: features.filter((feature) => feature.kind === 'metered').length,
+        by_feature: features.map((feature) => ({
+          feature_id: feature.id,
+          key: feature.key,
+          name: feature.name,
+          plans: plansOf.get(feature.id) ?? 0,
+          usage_this_month: usedOf.get(feature.id) ?? 0,
+        })),
+      };
+    },
+  };
+}
+
+export type FeaturesService = ReturnType<typeof createFeaturesService>;

@@ -1,0 +1,87 @@
+import type { LicenseCheckStatus, LicenseStatus } from '../../../shared/api/licenses.js';
+import type { ActivationRow, LicenseRow } from '../../db/tables.js';
+import { HttpError } from '../../http-error.js';
+
+const codes: Record<LicenseCheckStatus, string> = {
+  invalid_key: 'invalid_license_key',
+  not_found: 'license_not_found',
+  revoked: 'license_revoked',
+  suspended: 'license_suspended',
+  expired: 'license_expired',
+  not_activated: 'machine_not_activated',
+  deactivated: 'machine_deactivated',
+  active: 'license_active',
+};
+
+const httpStatus = (status: LicenseCheckStatus) =>
+  status === 'invalid_key' ? 400 : status === 'not_found' ? 404 : 403;
+
+/** A refused licence check: the error body carries `valid: false`, the status and what to do. */
+export function licenseRefusal(status: LicenseCheckStatus, message: string): HttpError {
+  return new HttpError(
+    httpStatus(status),
+    codes[status],
+    message,
+    {},
+    {
+      valid: false,
+      status,
+      requires_activation: status === 'not_activated' || status === 'deactivated',
+    },
+  );
+}
+
+export const invalidKey = () =>
+  licenseRefusal(
+    'invalid_key',
+    'This is not a valid licence key. Check it for typos: a key has 25 letters and digits in five groups of five.',
+  );
+
+export const unknownKey = () =>
+  licenseRefusal('not_found', 'No licence has this key. Check it, or find your keys on the Licences page.');
+
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/** Why a licence that is not active cannot be used. */
+export function inactiveLicense(license: LicenseRow, status: Exclude<LicenseStatus, 'active'>): HttpError {
+  switch (status) {
+    case 'revoked':
+      return licenseRefusal(
+        'revoked',
+        `This licence was revoked${license.revoked_reason ? `: ${license.revoked_reason}` : ''}. Contact support if you think this is a mistake.`,
+      );
+    case 'suspended':
+      return licenseRefusal('suspended', 'This licence is suspended. Contact support to restore it.');
+    case 'expired':
+      return licenseRefusal(
+        'expired',
+        `This licence expired${license.expires_at ? ` on ${day(license.expires_at)}` : ''}. Renew it on the Purchase page.`,
+      );
+  }
+}
+
+/** Why this machine cannot use a licence that is otherwise fine. */
+export function machineRefusal(activation: ActivationRow | undefined): HttpError {
+  if (!activation) {
+    return licenseRefusal(
+      'not_activated',
+      'This machine is not activated for this licence. Activate it to use the licence here.',
+    );
+  }
+  const why =
+    activation.deactivated_reason === 'reclaimed'
+      ? ' because it had not checked in for a long time and another machine needed its seat'
+      : activation.deactivated_reason === 'admin'
+        ? ' by an administrator'
+        : '';
+  return licenseRefusal(
+    'deactivated',
+    `This machine was deactivated for this licence${why}. Activate it again to use it here.`,
+  );
+}

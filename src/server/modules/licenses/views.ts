@@ -1,0 +1,103 @@
+import type { Activation, License, LicenseStatus } from '../../../shared/api/licenses.js';
+import type { PlanFeature } from '../../../shared/api/plans.js';
+import type { DbOrTransaction } from '../../db/database.js';
+import type { ActivationRow, LicenseRow } from '../../db/tables.js';
+import { featuresOfPlans } from '../plans/repository.js';
+import { activationsOfLicense, seatsInUse } from './repository.js';
+import { currentTotals, featureUsages } from './usage.js';
+
+/** The status people see: an active licence past its expiry is expired, whatever the row says. */
+export function effectiveStatus(
+  license: Pick<LicenseRow, 'status' | 'expires_at'>,
+  now: Date,
+): LicenseStatus {
+  if (license.status === 'active' && license.expires_at !== null && license.expires_at <= now.toISOString()) {
+    return 'expired';
+  }
+  return license.status;
+}
+
+export const toActivation = (row: ActivationRow): Activation => ({
+  activation_id: row.id,
+  license_id: row.license_id,
+  hardware_id: row.hardware_id,
+  device_name: row.device_name,
+  platform: row.platform,
+  app_version: row.app_version,
+  activated_at: row.activated_at,
+  last_seen_at: row.last_seen_at,
+  deactivated_at: row.deactivated_at,
+  deactivated_reason: row.deactivated_reason,
+});
+
+export interface PlanSummary {
+  id: string;
+  code: string;
+  name: string;
+  billing_interval: 'month' | 'year' | 'lifetime' | 'free';
+}
+
+/**
+ * Licences as the API shows them: with their plan, seats in use and this period's usage per
+ * feature; `withActivations` adds the machines (the detail view).
+ */
+export async function toLicenses(
+  db: DbOrTransaction,
+  rows: LicenseRow[],
+  now: Date,
+  { withActivations = false } = {},
+): Promise<License[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const planIds = [...new Set(rows.map((row) => row.plan_id))];
+  const [plans, features, seats, totals] = await Promise.all([
+    db
+      .selectFrom('plans')
+      .select(['id', 'code', 'name', 'billing_interval'])
+      .where('id', 'in', planIds)
+      .execute(),
+    featuresOfPlans(db, planIds),
+    seatsInUse(db, ids),
+    currentTotals(db, ids, now),
+  ]);
+  const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
+  return Promise.all(
+    rows.map(async (row) => {
+      const status = effectiveStatus(row, now);
+      const planFeatures: PlanFeature[] = features.get(row.plan_id) ?? [];
+      const license: License = {
+        license_id: row.id,
+        license_key: row.license_key,
+        user_id: row.user_id,
+        plan_id: row.plan_id,
+        plan: planOf.get(row.plan_id) ?? {
+          id: row.plan_id,
+          code: 'unknown',
+          name: 'Unknown plan',
+          billing_interval: 'free',
+        },
+        subscription_id: row.subscription_id,
+        status,
+        expires_at: row.expires_at,
+        max_activations: row.max_activations,
+        activations_used: seats.get(row.id) ?? 0,
+        revoked_reason: row.revoked_reason,
+        revoked_at: row.revoked_at,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
+      };
+      if (withActivations) license.activations = (await activationsOfLicense(db, row.id)).map(toActivation);
+      return license;
+    }),
+  );
+}
+
+export async function toLicense(
+  db: DbOrTransaction,
+  row: LicenseRow,
+  now: Date,
+  options: { withActivations?: boolean } = {},
+): Promise<License> {
+  return (await toLicenses(db, [row], now, options))[0] as License;
+}

@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  leaseSigningKeysSchema,
+  licenseRefusalSchema,
+  licenseStatusQuerySchema,
+  licenseStatusSchema,
+  licensingSettingsSchema,
+  validateLicenseRequestSchema,
+} from '../../../shared/api/licenses.js';
+import { apiPaths } from '../../../shared/routes.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import type { LicensesService } from '../licenses/service.js';
+import type { LeaseSigner } from './lease-signer.js';
+import { readLicensingSettings, writeLicensingSettings } from './settings.js';
+
+export interface LicensingRoutesOptions {
+  db: Db;
+  clock: Clock;
+  licenses: LicensesService;
+  leases: LeaseSigner;
+  /** Checks per minute and client address on the two licence-check routes. */
+  checksPerMinute: number;
+}
+
+const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
+const tags = ['licensing'];
+
+/**
+ * Licence checks for machines: the key and hardware id are the credentials, so no sign-in is
+ * needed (the desktop shell checks in the background). Every valid answer carries a signed lease.
+ */
+export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = async (
+  app,
+  { db, clock, licenses, leases, checksPerMinute },
+) => {
+  const limited = { rateLimit: { max: checksPerMinute, timeWindow: '1 minute' } };
+
+  app.post(
+    apiPaths.licenses.validate,
+    {
+      config: limited,
+      schema: {
+        tags: ['licenses'],
+        summary: 'Validate a licence key on a machine',
+        description:
+          'Valid: `{valid: true, …, lease}`. Otherwise a 4xx error with `valid: false`, `status` and the reason.',
+        security: apiKeySecurity,
+        body: validateLicenseRequestSchema,
+        response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(415, 429) },
+      },
+    },
+    async (request) => licenses.validate(request.body),
+  );
+
+  app.get(
+    apiPaths.licensing.status,
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary: 'Licence status of a machine (SPEC §3 query: license_key, hardware_id)',
+        security: apiKeySecurity,
+        querystring: licenseStatusQuerySchema,
+        response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },
+      },
+    },
+    async (request) => licenses.validate(request.query),
+  );
+
+  app.get(
+    apiPaths.licensing.publicKey,
+    {
+      schema: {
+        tags,
+        summary: 'Keys that verify offline leases (JWK set, active key first)',
+        security: apiKeySecurity,
+        response: { 200: leaseSigningKeysSchema },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').send(leases.publicKeys()),
+  );
+
+  await app.register(async (scope) => {
+    const admin = scope.withTypeProvider<ZodTypeProvider>();
+    admin.addHook('preHandler', app.requireAdmin);
+    admin.get(
+      apiPaths.admin.licensingSettings,
+      {
+        schema: {
+          tags,
+          summary: 'Licensing settings (seat reclaim window)',
+          security: bearerSecurity,
+          response: { 200: licensingSettingsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => readLicensingSettings(db),
+    );
+    admin.put(
+      apiPaths.admin.licensingSettings,
+      {
+        schema: {
+          tags,
+          summary: 'Change the licensing settings',
+          security: bearerSecurity,
+          body: licensingSettingsSchema.strict(),
+          response: { 200: licensingSettingsSchema, ...errorResponses(400, 401, 403, 415) },
+        },
+      },
+      async (request) => writeLicensingSettings(db, clock, request.body),
+    );
+  });
+};

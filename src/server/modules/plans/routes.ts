@@ -1,0 +1,138 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createPlanRequestSchema,
+  deletePlanResponseSchema,
+  planListQuerySchema,
+  planListSchema,
+  planSchema,
+  planStatsSchema,
+  publicPlanListSchema,
+  updatePlanRequestSchema,
+} from '../../../shared/api/plans.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import type { PlansService } from './service.js';
+
+const tags = ['plans'];
+const params = z.object({ id: z.string().min(1).max(64) });
+const paths = apiPaths.plans;
+
+/** The public catalogue for everyone; listing all plans and changing them for administrators. */
+export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async (app, { plans }) => {
+  app.get(
+    paths.public,
+    {
+      schema: {
+        tags,
+        summary: 'Plans on offer, in display order',
+        security: apiKeySecurity,
+        response: { 200: publicPlanListSchema },
+      },
+    },
+    async () => plans.listPublic(),
+  );
+
+  app.get(
+    paths.publicDetail,
+    {
+      schema: {
+        tags,
+        summary: 'One plan on offer',
+        security: apiKeySecurity,
+        params,
+        response: { 200: planSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => plans.getPublic(request.params.id),
+  );
+
+  await app.register(async (scope) => {
+    const admin = scope.withTypeProvider<ZodTypeProvider>();
+    admin.addHook('preHandler', app.requireAdmin);
+
+    admin.get(
+      paths.list,
+      {
+        schema: {
+          tags,
+          summary: 'All plans, archived ones included (paged)',
+          security: bearerSecurity,
+          querystring: planListQuerySchema,
+          response: { 200: planListSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => plans.list(request.query),
+    );
+
+    admin.get(
+      paths.stats,
+      {
+        schema: {
+          tags,
+          summary: 'Plan counts and licences per plan',
+          security: bearerSecurity,
+          response: { 200: planStatsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => plans.stats(),
+    );
+
+    admin.get(
+      paths.detail,
+      {
+        schema: {
+          tags,
+          summary: 'One plan',
+          security: bearerSecurity,
+          params,
+          response: { 200: planSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => plans.get(request.params.id),
+    );
+
+    admin.post(
+      paths.list,
+      {
+        schema: {
+          tags,
+          summary: 'Create a plan',
+          security: bearerSecurity,
+          body: createPlanRequestSchema,
+          response: { 201: planSchema, ...errorResponses(400, 401, 403, 409, 415) },
+        },
+      },
+      async (request, reply) => reply.code(201).send(await plans.create(request.body)),
+    );
+
+    admin.put(
+      paths.detail,
+      {
+        schema: {
+          tags,
+          summary: 'Update a plan; `features` replaces its features and limits',
+          security: bearerSecurity,
+          params,
+          body: updatePlanRequestSchema,
+          response: { 200: planSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        },
+      },
+      async (request) => plans.update(request.params.id, request.body),
+    );
+
+    admin.delete(
+      paths.detail,
+      {
+        schema: {
+          tags,
+          summary: 'Delete a plan, or archive it when licences refer to it',
+          security: bearerSecurity,
+          params,
+          response: { 200: deletePlanResponseSchema, ...errorResponses(401, 403, 404) },
+        },
+      },
+      async (request) => plans.remove(request.params.id),
+    );
+  });
+};

@@ -1,0 +1,316 @@
+import { z } from 'zod';
+import { apiErrorSchema } from './errors.js';
+import { displayText, isoDateTimeSchema } from './common.js';
+import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
+import { BILLING_INTERVALS, planSchema } from './plans.js';
+
+export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired'] as const;
+export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
+
+/** What a status check can answer: a licence status, or why this machine has none. */
+export const LICENSE_CHECK_STATUSES = [
+  ...LICENSE_STATUSES,
+  'invalid_key',
+  'not_found',
+  'not_activated',
+  'deactivated',
+] as const;
+export type LicenseCheckStatus = (typeof LICENSE_CHECK_STATUSES)[number];
+
+export const DOWNLOAD_PLATFORMS = ['windows', 'macos', 'linux'] as const;
+export type DownloadPlatform = (typeof DOWNLOAD_PLATFORMS)[number];
+
+export const MAX_USAGE_AMOUNT = 1_000_000;
+export const MAX_USAGE_DATA_BYTES = 4096;
+
+/** Typed keys are checked for shape and check characters by the server, which names the problem. */
+export const licenseKeyInputSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a licence key')
+  .max(64, 'This is not a licence key');
+
+/** Any stable per-machine identifier: the desktop shell sends a salted hash of the machine id. */
+export const hardwareIdSchema = z
+  .string()
+  .trim()
+  .min(8, 'Hardware id must be at least 8 characters')
+  .max(128, 'Hardware id must be at most 128 characters')
+  .regex(/^[A-Za-z0-9._:-]+$/, 'Hardware id may contain letters, digits, ".", "_", ":" and "-"');
+
+export const licenseIdSchema = z.uuid('Not a licence id');
+
+const deviceFields = {
+  device_name: displayText(100).optional(),
+  platform: displayText(40).optional(),
+  app_version: displayText(40).optional(),
+};
+
+export const activationSchema = z
+  .object({
+    activation_id: z.string(),
+    license_id: z.string(),
+    hardware_id: z.string(),
+    device_name: z.string().nullable(),
+    platform: z.string().nullable(),
+    app_version: z.string().nullable(),
+    activated_at: isoDateTimeSchema,
+    last_seen_at: isoDateTimeSchema,
+    deactivated_at: isoDateTimeSchema.nullable(),
+    deactivated_reason: z.enum(['user', 'admin', 'reclaimed']).nullable(),
+  })
+  .meta({ id: 'Activation' });
+export type Activation = z.infer<typeof activationSchema>;
+
+/** One feature of a licence with its use in the current period. */
+export const featureUsageSchema = z
+  .object({
+    feature_id: z.string(),
+    key: z.string(),
+    name: z.string(),
+    kind: z.enum(FEATURE_KINDS),
+    period: z.enum(USAGE_PERIODS).nullable(),
+    unit: z.string().nullable(),
+    /** Units allowed per period; null means unlimited. */
+    limit: z.number().int().nullable(),
+    used: z.number().int(),
+    remaining: z.number().int().nullable(),
+    available: z.boolean(),
+    message: z.string(),
+    period_start: isoDateTimeSchema.nullable(),
+    period_end: isoDateTimeSchema.nullable(),
+  })
+  .meta({ id: 'FeatureUsage' });
+export type FeatureUsage = z.infer<typeof featureUsageSchema>;
+
+export const usageInfoSchema = z.object({ features: z.array(featureUsageSchema) }).meta({ id: 'UsageInfo' });
+
+export const licensePlanSummarySchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  billing_interval: z.enum(BILLING_INTERVALS),
+});
+
+export const licenseSchema = z
+  .object({
+    license_id: z.string(),
+    license_key: z.string(),
+    user_id: z.string(),
+    plan_id: z.string(),
+    plan: licensePlanSummarySchema,
+    subscription_id: z.string().nullable(),
+    /** Effective status: an active licence past its expiry reads as expired. */
+    status: z.enum(LICENSE_STATUSES),
+    expires_at: isoDateTimeSchema.nullable(),
+    max_activations: z.number().int(),
+    activations_used: z.number().int(),
+    revoked_reason: z.string().nullable(),
+    revoked_at: isoDateTimeSchema.nullable(),
+    created_at: isoDateTimeSchema,
+    updated_at: isoDateTimeSchema,
+    usage_info: usageInfoSchema,
+    activations: z.array(activationSchema).optional(),
+  })
+  .meta({ id: 'License' });
+export type License = z.infer<typeof licenseSchema>;
+
+export const licenseListSchema = z.array(licenseSchema).meta({ id: 'LicenseList' });
+
+export const activateLicenseRequestSchema = z
+  .strictObject({ license_key: licenseKeyInputSchema, hardware_id: hardwareIdSchema, ...deviceFields })
+  .meta({ id: 'ActivateLicenseRequest' });
+export type ActivateLicenseRequest = z.infer<typeof activateLicenseRequestSchema>;
+
+export const activateBaseLicenseRequestSchema = z
+  .strictObject({ hardware_id: hardwareIdSchema, ...deviceFields })
+  .meta({ id: 'ActivateBaseLicenseRequest' });
+export type ActivateBaseLicenseRequest = z.infer<typeof activateBaseLicenseRequestSchema>;
+
+/** The licence with the machine's activation and a signed offline lease for it. */
+export const activationResultSchema = licenseSchema
+  .extend({
+    activation: activationSchema,
+    lease: z.string().describe('Ed25519-signed compact JWS; verify with GET /licensing/public-key'),
+    lease_expires_at: isoDateTimeSchema,
+    message: z.string(),
+  })
+  .meta({ id: 'ActivationResult' });
+export type ActivationResult = z.infer<typeof activationResultSchema>;
+
+export const validateLicenseRequestSchema = z
+  .strictObject({ license_key: licenseKeyInputSchema, hardware_id: hardwareIdSchema })
+  .meta({ id: 'ValidateLicenseRequest' });
+
+export const licenseStatusQuerySchema = z.object({
+  license_key: licenseKeyInputSchema,
+  hardware_id: hardwareIdSchema,
+});
+
+/** A valid licence on this machine (SPEC §3 licenseStatus plus what the desktop needs offline). */
+export const licenseStatusSchema = z
+  .object({
+    valid: z.literal(true),
+    status: z.literal('active'),
+    message: z.string(),
+    requires_activation: z.literal(false),
+    license_id: z.string(),
+    license_key: z.string(),
+    plan: licensePlanSummarySchema,
+    expires_at: isoDateTimeSchema.nullable(),
+    features: z.array(featureUsageSchema),
+    activation: activationSchema,
+    lease: z.string(),
+    lease_expires_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'LicenseStatus' });
+export type LicenseStatusAnswer = z.infer<typeof licenseStatusSchema>;
+
+/**
+ * Why a key or machine is not licensed: the error body plus the status fields of SPEC §4. The
+ * status fields are absent when the request itself was malformed (a validation error).
+ */
+export const licenseRefusalSchema = apiErrorSchema
+  .extend({
+    valid: z.literal(false).optional(),
+    status: z.enum(LICENSE_CHECK_STATUSES).optional(),
+    requires_activation: z.boolean().optional(),
+  })
+  .meta({ id: 'LicenseRefusal' });
+export type LicenseRefusal = z.infer<typeof licenseRefusalSchema>;
+
+export const deactivateRequestSchema = z
+  .strictObject({
+    hardware_id: hardwareIdSchema.optional(),
+    activation_id: z.string().min(1).max(64).optional(),
+  })
+  .refine((body) => (body.hardware_id === undefined) !== (body.activation_id === undefined), {
+    message: 'Send either hardware_id or activation_id',
+  })
+  .meta({ id: 'DeactivateRequest' });
+
+const usageDataSchema = z
+  .record(z.string(), z.unknown())
+  .default({})
+  .refine((data) => JSON.stringify(data).length <= MAX_USAGE_DATA_BYTES, {
+    message: `usageData must be at most ${MAX_USAGE_DATA_BYTES} bytes of JSON`,
+  });
+
+/** Feature usage tracking (SPEC §3): featureId, usageAmount (default 1), usageData (default {}). */
+export const trackUsageRequestSchema = z
+  .strictObject({
+    featureId: z.string().trim().min(1, 'featureId is required').max(64),
+    usageAmount: z
+      .number()
+      .int('usageAmount must be a whole number')
+      .min(1, 'usageAmount must be at least 1')
+      .max(MAX_USAGE_AMOUNT, `usageAmount must be at most ${MAX_USAGE_AMOUNT}`)
+      .default(1),
+    usageData: usageDataSchema,
+  })
+  .meta({ id: 'TrackUsageRequest' });
+export type TrackUsageRequest = z.input<typeof trackUsageRequestSchema>;
+
+export const trackUsageResponseSchema = z
+  .object({ license_id: z.string(), recorded: z.number().int(), feature: featureUsageSchema })
+  .meta({ id: 'TrackUsageResponse' });
+
+export const usageQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .int()
+    .min(1, 'days must be 1 or more')
+    .max(366, 'days must be at most 366')
+    .default(30),
+});
+
+export const licenseUsageSchema = z
+  .object({
+    license_id: z.string(),
+    usage_info: usageInfoSchema,
+    history: z
+      .array(
+        z.object({
+          date: z.string().describe('YYYY-MM-DD, UTC'),
+          feature_id: z.string(),
+          key: z.string(),
+          amount: z.number().int(),
+        }),
+      )
+      .describe('Units used per feature and day over the requested days'),
+  })
+  .meta({ id: 'LicenseUsage' });
+
+export const licenseFeaturesSchema = z
+  .object({ license_id: z.string(), features: z.array(featureUsageSchema) })
+  .meta({ id: 'LicenseFeatures' });
+
+export const activatePlanRequestSchema = z
+  .strictObject({
+    planId: z.string().trim().min(1, 'planId is required').max(64),
+    userInfo: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .refine((info) => JSON.stringify(info).length <= 2048, 'userInfo must be at most 2048 bytes of JSON'),
+  })
+  .meta({ id: 'ActivatePlanRequest' });
+
+export const changePlanRequestSchema = z
+  .strictObject({ planId: z.string().trim().min(1, 'planId is required').max(64) })
+  .meta({ id: 'ChangePlanRequest' });
+
+export const downloadQuerySchema = z.object({ platform: z.enum(DOWNLOAD_PLATFORMS).optional() });
+
+export const releaseSchema = z
+  .object({
+    platform: z.enum(DOWNLOAD_PLATFORMS),
+    version: z.string(),
+    file_name: z.string(),
+    size_bytes: z.number().int(),
+    sha256: z.string(),
+    published_at: isoDateTimeSchema,
+    url: z.string().describe('Signed link to the installer, valid until url_expires_at'),
+    url_expires_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'Release' });
+export type Release = z.infer<typeof releaseSchema>;
+
+export const downloadResponseSchema = z
+  .object({ license_id: z.string(), releases: z.array(releaseSchema) })
+  .meta({ id: 'DownloadResponse' });
+
+export const leaseSigningKeysSchema = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal('OKP'),
+        crv: z.literal('Ed25519'),
+        x: z.string(),
+        kid: z.string(),
+        alg: z.literal('EdDSA'),
+        use: z.literal('sig'),
+      }),
+    ),
+  })
+  .meta({ id: 'LeaseSigningKeys' });
+export type LeaseSigningKeys = z.infer<typeof leaseSigningKeysSchema>;
+
+export const licensingSettingsSchema = z
+  .object({
+    seat_reclaim_after_days: z
+      .number()
+      .int()
+      .min(1, 'Use at least 1 day, or null to never reclaim seats')
+      .max(3650)
+      .nullable()
+      .describe('A machine unseen for this many days gives up its seat when another machine needs it'),
+  })
+  .meta({ id: 'LicensingSettings' });
+export type LicensingSettings = z.infer<typeof licensingSettingsSchema>;
+
+export const currentPlanSchema = z
+  .object({
+    plan: planSchema.nullable(),
+    license: licenseSchema.nullable().describe('The licence that gives the plan: the best active one'),
+  })
+  .meta({ id: 'CurrentPlan' });

@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { displayText, isoDateTimeSchema } from './common.js';
+import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
+import { pageQuerySchema, pagedSchema } from './paging.js';
+
+export const BILLING_INTERVALS = ['month', 'year', 'lifetime', 'free'] as const;
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+
+/** The plan every user may activate once at no cost (`POST /licenses/activate-base`). */
+export const BASE_PLAN_CODE = 'base';
+export const MAX_SEATS = 1000;
+export const MAX_FEATURE_LIMIT = 1_000_000_000;
+
+export const planFeatureSchema = z
+  .object({
+    feature_id: z.string(),
+    key: z.string(),
+    name: z.string(),
+    kind: z.enum(FEATURE_KINDS),
+    period: z.enum(USAGE_PERIODS).nullable(),
+    unit: z.string().nullable(),
+    /** Units per period for a metered feature; null means unlimited (and always for on/off ones). */
+    limit: z.number().int().nullable(),
+  })
+  .meta({ id: 'PlanFeature' });
+export type PlanFeature = z.infer<typeof planFeatureSchema>;
+
+export const planSchema = z
+  .object({
+    id: z.string(),
+    code: z.string(),
+    name: z.string(),
+    description: z.string(),
+    /** Price in the currency's minor unit (paise, cents); 0 for free plans. */
+    price_minor: z.number().int(),
+    currency: z.string(),
+    billing_interval: z.enum(BILLING_INTERVALS),
+    /** Seat limit: how many machines a licence of this plan may be active on at once. */
+    max_activations: z.number().int(),
+    is_public: z.boolean(),
+    is_active: z.boolean(),
+    sort_order: z.number().int(),
+    features: z.array(planFeatureSchema),
+    archived_at: isoDateTimeSchema.nullable(),
+    created_at: isoDateTimeSchema,
+    updated_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'Plan' });
+export type Plan = z.infer<typeof planSchema>;
+
+const planCodeSchema = z
+  .string()
+  .trim()
+  .min(2, 'Code must be at least 2 characters')
+  .max(40, 'Code must be at most 40 characters')
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'Code may contain lower-case letters, digits, "-" and "_"');
+
+const planFeaturesInput = z
+  .array(
+    z.strictObject({
+      feature_id: z.string().min(1).max(64),
+      limit: z
+        .number()
+        .int('Limits are whole numbers')
+        .min(0, 'A limit cannot be negative')
+        .max(MAX_FEATURE_LIMIT, `A limit must be at most ${MAX_FEATURE_LIMIT}`)
+        .nullable()
+        .default(null),
+    }),
+  )
+  .max(100)
+  .refine((items) => new Set(items.map((item) => item.feature_id)).size === items.length, {
+    message: 'A feature can be included only once',
+  });
+
+const planFields = {
+  code: planCodeSchema,
+  name: displayText(100).min(1, 'Name is required'),
+  description: displayText(1000).default(''),
+  price_minor: z
+    .number()
+    .int('Prices are whole numbers of the minor unit')
+    .min(0, 'A price cannot be negative')
+    .max(100_000_000_00, 'Price is too large'),
+  currency: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code'),
+  billing_interval: z.enum(BILLING_INTERVALS),
+  max_activations: z
+    .number()
+    .int('Seat limits are whole numbers')
+    .min(1, 'A plan needs at least one seat')
+    .max(MAX_SEATS, `A plan can have at most ${MAX_SEATS} seats`),
+  is_public: z.boolean().default(true),
+  is_active: z.boolean().default(true),
+  sort_order: z.number().int().min(0).max(1_000_000).default(0),
+  features: planFeaturesInput.default([]),
+};
+
+/** Free plans cost nothing and paid plans cost something: the two must agree. */
+const priceMatchesInterval = (plan: { price_minor?: number; billing_interval?: BillingInterval }) =>
+  plan.price_minor === undefined ||
+  plan.billing_interval === undefined ||
+  (plan.billing_interval === 'free') === (plan.price_minor === 0);
+const priceMessage = {
+  message: 'A free plan has price 0 and a paid plan a price above 0',
+  path: ['price_minor'],
+};
+
+export const createPlanRequestSchema = z
+  .strictObject(planFields)
+  .refine(priceMatchesInterval, priceMessage)
+  .meta({ id: 'CreatePlanRequest' });
+export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
+
+export const updatePlanRequestSchema = z
+  .strictObject({
+    code: planFields.code.optional(),
+    name: planFields.name.optional(),
+    description: displayText(1000).optional(),
+    price_minor: planFields.price_minor.optional(),
+    currency: planFields.currency.optional(),
+    billing_interval: planFields.billing_interval.optional(),
+    max_activations: planFields.max_activations.optional(),
+    is_public: z.boolean().optional(),
+    is_active: z.boolean().optional(),
+    sort_order: z.number().int().min(0).max(1_000_000).optional(),
+    features: planFeaturesInput.optional().describe('Replaces the plan’s features and limits when sent'),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
+  .meta({ id: 'UpdatePlanRequest' });
+export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;
+
+export const planListQuerySchema = pageQuerySchema([
+  'sort_order',
+  'name',
+  'code',
+  'price_minor',
+  'created_at',
+]).extend({
+  status: z.enum(['active', 'inactive', 'archived', 'all']).default('all'),
+});
+export const planListSchema = pagedSchema(planSchema).meta({ id: 'PlanList' });
+export const publicPlanListSchema = z.array(planSchema).meta({ id: 'PublicPlanList' });
+
+export const deletePlanResponseSchema = z
+  .object({
+    id: z.string(),
+    outcome: z
+      .enum(['deleted', 'archived'])
+      .describe('A plan that licences refer to is archived (hidden, no new sales), never deleted'),
+    message: z.string(),
+  })
+  .meta({ id: 'DeletePlanResponse' });
+
+export const planStatsSchema = z
+  .object({
+    total: z.number().int(),
+    active: z.number().int(),
+    public: z.number().int(),
+    archived: z.number().int(),
+    by_plan: z.array(
+      z.object({
+        plan_id: z.string(),
+        code: z.string(),
+        name: z.string(),
+        active_licenses: z.number().int(),
+        total_licenses: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'PlanStats' });

@@ -1,0 +1,109 @@
+import { decodeProtectedHeader, type JWK, importJWK, jwtVerify, errors as joseErrors } from 'jose';
+import type { LeaseSigningKeys } from './api/licenses.js';
+
+/**
+ * The offline lease: what the server vouched for about one licence on one machine, signed with
+ * Ed25519, so the desktop shell can keep working without the network until `exp`.
+ */
+export interface LeaseClaims {
+  /** Licence id. */
+  sub: string;
+  /** SHA-256 of the licence key (base64url, 16 bytes): binds the lease to the key without carrying it. */
+  kfp: string;
+  hwid: string;
+  plan: { id: string; code: string; name: string };
+  features: { key: string; kind: 'boolean' | 'metered'; limit: number | null }[];
+  license_expires_at: string | null;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+  jti: string;
+}
+
+export const LEASE_ALGORITHM = 'EdDSA';
+export const LEASE_TYPE = 'lease+jwt';
+export const LEASE_AUDIENCE = 'desktop-ai-assistant-lease';
+/** How far a machine's clock may lag the server's before a fresh lease looks rolled back. */
+export const LEASE_CLOCK_DRIFT_SECONDS = 300;
+
+export type LeaseProblem =
+  | 'malformed'
+  | 'unknown_key'
+  | 'wrong_algorithm'
+  | 'bad_signature'
+  | 'wrong_hardware'
+  | 'expired'
+  | 'clock_rolled_back';
+
+export type LeaseVerification =
+  | { ok: true; claims: LeaseClaims; remainingSeconds: number }
+  | { ok: false; problem: LeaseProblem; message: string };
+
+const problemMessages: Record<LeaseProblem, string> = {
+  malformed: 'The offline licence is damaged; connect to the internet to check the licence again',
+  unknown_key: 'The offline licence was signed by an unknown key; connect to the internet to renew it',
+  wrong_algorithm: 'The offline licence uses an unexpected signature algorithm',
+  bad_signature: 'The offline licence has been altered; connect to the internet to check the licence again',
+  wrong_hardware: 'The offline licence belongs to another machine',
+  expired: 'The offline grace period has ended; connect to the internet to check the licence',
+  clock_rolled_back: 'The system clock is earlier than when the licence was last checked; correct the clock',
+};
+
+const refuse = (problem: LeaseProblem): LeaseVerification => ({
+  ok: false,
+  problem,
+  message: problemMessages[problem],
+});
+
+export interface VerifyLeaseOptions {
+  keys: LeaseSigningKeys;
+  hardwareId: string;
+  /** Seconds since the epoch on this machine. */
+  nowSeconds: number;
+  /** The latest time this machine has seen (e.g. the last check); a clock before it is rolled back. */
+  lastSeenSeconds?: number;
+  driftSeconds?: number;
+}
+
+/**
+ * Checks a lease offline: signature by one of the server's keys (pinned to Ed25519), the machine,
+ * expiry, and a clock set back before the lease was issued or before the last check.
+ */
+export async function verifyLease(lease: string, options: VerifyLeaseOptions): Promise<LeaseVerification> {
+  const drift = options.driftSeconds ?? LEASE_CLOCK_DRIFT_SECONDS;
+  let header: ReturnType<typeof decodeProtectedHeader>;
+  try {
+    header = decodeProtectedHeader(lease);
+  } catch {
+    return refuse('malformed');
+  }
+  if (header.alg !== LEASE_ALGORITHM) return refuse('wrong_algorithm');
+  const jwk = options.keys.keys.find((key) => key.kid === header.kid);
+  if (!jwk) return refuse('unknown_key');
+
+  let claims: LeaseClaims;
+  try {
+    const key = await importJWK(jwk as JWK, LEASE_ALGORITHM);
+    // Time is checked below against the caller's clock, so jose is told not to judge it.
+    const verified = await jwtVerify<LeaseClaims>(lease, key, {
+      algorithms: [LEASE_ALGORITHM],
+      audience: LEASE_AUDIENCE,
+      typ: LEASE_TYPE,
+      currentDate: new Date(0),
+      clockTolerance: Number.MAX_SAFE_INTEGER,
+    });
+    claims = verified.payload as LeaseClaims;
+  } catch (error) {
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) return refuse('bad_signature');
+    return refuse('malformed');
+  }
+  if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || typeof claims.hwid !== 'string') {
+    return refuse('malformed');
+  }
+  if (claims.hwid !== options.hardwareId) return refuse('wrong_hardware');
+  const latestKnown = Math.max(claims.iat, options.lastSeenSeconds ?? 0);
+  if (options.nowSeconds < latestKnown - drift) return refuse('clock_rolled_back');
+  if (options.nowSeconds >= claims.exp) return refuse('expired');
+  return { ok: true, claims, remainingSeconds: claims.exp - options.nowSeconds };
+}
