@@ -1,10 +1,16 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
+import { isUniqueViolation } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
+import { publishRelease } from './modules/downloads/releases.js';
+import { rotateLeaseKeys } from './modules/licensing/lease-signer.js';
 import { generatePassword } from './first-admin.js';
 import { newPasswordProblem } from './modules/auth/password-policy.js';
 import { recordSecurityEvent, securityEventTypes } from './modules/security/security-events.js';
@@ -16,6 +22,9 @@ Commands:
   migrate                                   bring the database schema up to date
   create-admin --email <e> [--password <p>] create an administrator (or promote an existing account)
   reset-password --email <e> [--password <p>] set a new password and sign the account out everywhere
+  publish-release --platform <linux|windows|macos> --version <v> <file>
+                                            copy an installer into RELEASES_DIR and offer it for download
+  rotate-keys                               start signing offline leases with a new key (old leases stay valid)
 
 Without --password a strong password is generated and printed once.
 The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
@@ -47,6 +56,49 @@ function parseEmailAndPassword(args: string[]): { email: string; password: strin
 const passwordLine = (password: string, generated: boolean) =>
   generated ? `Password: ${password}   (shown only this once)` : 'Password: as given';
 
+async function publish(config: Config, args: string[]): Promise<void> {
+  let values: { platform?: string | undefined; version?: string | undefined };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { platform: { type: 'string' }, version: { type: 'string' } },
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const platform = z.enum(DOWNLOAD_PLATFORMS).safeParse(values.platform);
+  if (!platform.success) throw new UsageError(`--platform must be one of ${DOWNLOAD_PLATFORMS.join(', ')}`);
+  const version = values.version ?? '';
+  if (!/^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$/.test(version))
+    throw new UsageError('--version must look like 1.2.3');
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError('give exactly one installer file');
+  if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
+  const { db } = createDatabase(config);
+  try {
+    await migrateToLatest(db);
+    const release = await publishRelease(db, config.licensing.releasesDir, {
+      platform: platform.data,
+      version,
+      file,
+      now: new Date(),
+    });
+    console.log(
+      `Published ${release.file_name} for ${release.platform} ${release.version}: ` +
+        `${release.size_bytes} bytes, SHA-256 ${release.sha256}`,
+    );
+  } catch (error) {
+    if (isUniqueViolation(error) || (error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`${platform.data} ${version} is already published`);
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   const config = loadConfig();
@@ -61,6 +113,21 @@ async function run(argv: string[]): Promise<void> {
     } finally {
       await db.destroy();
     }
+    return;
+  }
+  if (command === 'publish-release') {
+    await publish(config, args);
+    return;
+  }
+  if (command === 'rotate-keys') {
+    if (config.licensing.signingKey) {
+      throw new UsageError('LEASE_SIGNING_KEY is set: rotate by setting a new key there (and restarting)');
+    }
+    const { kid, retired } = await rotateLeaseKeys(config.dataDir, systemClock);
+    console.log(
+      `New lease signing key ${kid} is active after a restart of every server instance.\n` +
+        `Still served for verification: ${retired.join(', ') || 'none'}.`,
+    );
     return;
   }
   if (command !== 'create-admin' && command !== 'reset-password')

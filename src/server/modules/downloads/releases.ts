@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadPlatform } from '../../../shared/api/licenses.js';
@@ -32,7 +32,8 @@ async function sha256OfFile(path: string): Promise<string> {
 /**
  * Copies an installer into the releases folder and records it (`cli publish-release`). The file
  * is stored under `<platform>/<version>/<name>` and checksummed after the copy, so the recorded
- * checksum is that of the bytes the server will send.
+ * checksum is that of the bytes the server will send. A version already published is refused
+ * (EEXIST or a unique violation) and its file left untouched.
  */
 export async function publishRelease(
   db: DbOrTransaction,
@@ -47,7 +48,8 @@ export async function publishRelease(
   await copyFile(input.file, draft);
   try {
     const [{ size }, sha256] = await Promise.all([stat(draft), sha256OfFile(draft)]);
-    await rename(draft, target);
+    // Linking fails when the file exists: a published installer is never replaced under its checksum.
+    await link(draft, target);
     const row: ReleaseRow = {
       id: randomUUID(),
       platform: input.platform,
@@ -57,7 +59,12 @@ export async function publishRelease(
       sha256,
       published_at: input.now.toISOString(),
     };
-    await db.insertInto('releases').values(row).execute();
+    try {
+      await db.insertInto('releases').values(row).execute();
+    } catch (error) {
+      await rm(target, { force: true });
+      throw error;
+    }
     return row;
   } finally {
     await rm(draft, { force: true });
