@@ -48,6 +48,9 @@ export interface LicensesServiceDeps {
   apiUrl: string;
 }
 
+/** Thrown inside the usage transaction to roll it back when the limit would be passed. */
+const usageRefused = new Error('usage limit would be passed');
+
 const licenseNotFound = () => notFound('license_not_found', 'Licence not found');
 const planUnavailable = () => notFound('plan_not_found', 'This plan is not available');
 const paymentRequired = (plan: { name: string }) =>
@@ -332,15 +335,18 @@ export function createLicensesService({ db, clock, leases, downloadLinks, apiUrl
       }
       const now = clock.now();
       const periodStart = currentPeriodStart(feature.period, now);
-      const total = await db.transaction().execute(async (trx) => {
-        const added = await addUsage(trx, {
-          licenseId: row.id,
-          featureId: feature.feature_id,
-          periodStart,
-          amount: body.usageAmount,
-          limit: feature.limit,
-        });
-        if (added !== undefined) {
+      const total = await db
+        .transaction()
+        .execute(async (trx) => {
+          const added = await addUsage(trx, {
+            licenseId: row.id,
+            featureId: feature.feature_id,
+            periodStart,
+            amount: body.usageAmount,
+            limit: feature.limit,
+          });
+          // Refused: roll back, so not even the period's empty counter row is left behind.
+          if (added === undefined) throw usageRefused;
           await recordUsageEvent(trx, {
             licenseId: row.id,
             featureId: feature.feature_id,
@@ -348,9 +354,12 @@ export function createLicensesService({ db, clock, leases, downloadLinks, apiUrl
             data: body.usageData,
             at: now.toISOString(),
           });
-        }
-        return added;
-      });
+          return added;
+        })
+        .catch((error: unknown) => {
+          if (error === usageRefused) return undefined;
+          throw error;
+        });
       if (total === undefined) {
         const { usage: latest } = await featureOf(row, feature.feature_id);
         const left = latest.remaining ?? 0;
