@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, type JWK, importJWK, jwtVerify, errors as joseErrors } from 'jose';
+import { base64url, decodeProtectedHeader, type JWK, importJWK, jwtVerify, errors as joseErrors } from 'jose';
 import type { LeaseSigningKeys } from './api/licenses.js';
 
 /**
@@ -67,6 +67,21 @@ export interface VerifyLeaseOptions {
 }
 
 /**
+ * Whether the signature is spelled the one way base64url spells its bytes. The last character of
+ * an Ed25519 signature carries unused bits, and decoders ignore them: without this check a lease
+ * altered there would still verify.
+ */
+function hasCanonicalSignature(lease: string): boolean {
+  const signature = lease.split('.')[2];
+  if (!signature) return false;
+  try {
+    return base64url.encode(base64url.decode(signature)) === signature;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Checks a lease offline: signature by one of the server's keys (pinned to Ed25519), the machine,
  * expiry, and a clock set back before the lease was issued or before the last check.
  */
@@ -81,6 +96,7 @@ export async function verifyLease(lease: string, options: VerifyLeaseOptions): P
   if (header.alg !== LEASE_ALGORITHM) return refuse('wrong_algorithm');
   const jwk = options.keys.keys.find((key) => key.kid === header.kid);
   if (!jwk) return refuse('unknown_key');
+  if (!hasCanonicalSignature(lease)) return refuse('malformed');
 
   let claims: LeaseClaims;
   try {

@@ -226,7 +226,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       method,
       url,
       config: limited,
-      preHandler: app.requireUser,
+      onRequest: app.requireUser,
       schema: {
         tags,
         summary: 'Change the password; signs out every device',

@@ -21,7 +21,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
   app,
   { features },
 ) => {
-  app.addHook('preHandler', app.requireAdmin);
+  app.addHook('onRequest', app.requireAdmin);
 
   app.get(
     paths.features,

@@ -39,7 +39,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
   app,
   { licenses },
 ) => {
-  app.addHook('preHandler', app.requireUser);
+  app.addHook('onRequest', app.requireUser);
   const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
 
   app.get(

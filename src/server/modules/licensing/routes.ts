@@ -85,7 +85,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
 
   await app.register(async (scope) => {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
-    admin.addHook('preHandler', app.requireAdmin);
+    admin.addHook('onRequest', app.requireAdmin);
     admin.get(
       apiPaths.admin.licensingSettings,
       {

@@ -49,7 +49,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
 
   await app.register(async (scope) => {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
-    admin.addHook('preHandler', app.requireAdmin);
+    admin.addHook('onRequest', app.requireAdmin);
 
     admin.get(
       paths.list,

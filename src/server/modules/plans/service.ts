@@ -187,9 +187,22 @@ export function createPlansService({ db, clock }: { db: Db; clock: Clock }) {
         .select([
           'plan_id',
           (eb) => eb.fn.countAll<number | string>().as('total'),
+          // Active means usable now: an active row past its expiry reads as expired everywhere else.
           (eb) =>
             eb.fn
-              .sum<number | string>(eb.case().when('status', '=', 'active').then(1).else(0).end())
+              .sum<number | string>(
+                eb
+                  .case()
+                  .when(
+                    eb.and([
+                      eb('status', '=', 'active'),
+                      eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', isoNow(clock))]),
+                    ]),
+                  )
+                  .then(1)
+                  .else(0)
+                  .end(),
+              )
               .as('active'),
         ])
         .groupBy('plan_id')

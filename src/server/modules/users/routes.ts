@@ -17,7 +17,7 @@ export interface UsersRoutesOptions {
 const tags = ['users'];
 
 export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app, { users }) => {
-  app.addHook('preHandler', app.requireUser);
+  app.addHook('onRequest', app.requireUser);
   const paths = apiPaths.users;
 
   app.get(
