@@ -1,14 +1,33 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Suites that start servers and hash passwords compete for two cores; two at a time is enough.
     maxWorkers: 2,
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'tests/renderer/**'],
+          environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'renderer',
+          include: ['tests/renderer/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          environmentOptions: { jsdom: { url: 'http://portal.test/' } },
+          setupFiles: ['tests/renderer/setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -1,13 +1,24 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { PlaceholderHome } from './placeholder-home';
-import './placeholder-home.css';
+import { RouterProvider } from 'react-router-dom';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
+import { makeStore } from './app/store';
+import { getServices } from './lib/services';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+const services = getServices();
+const store = makeStore({ services });
+const router = createAppRouter({ services });
+
 createRoot(container).render(
   <StrictMode>
-    <PlaceholderHome />
+    <AppProviders store={store}>
+      <RouterProvider router={router} />
+    </AppProviders>
   </StrictMode>,
 );

@@ -1,0 +1,22 @@
+import { Center, Loader, Stack, Text } from '@mantine/core';
+
+/** SPEC §2: the full-screen spinner while the session initialises. */
+export function SessionSpinner() {
+  return (
+    <Center h="100vh" role="status" aria-live="polite">
+      <Stack align="center" gap="sm">
+        <Loader />
+        <Text>Initializing secure session...</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** SPEC §2: the placeholder while a lazily loaded screen arrives. */
+export function PageLoading() {
+  return (
+    <Center mih="40vh" role="status">
+      <Text>Loading...</Text>
+    </Center>
+  );
+}

@@ -1,0 +1,54 @@
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { portalPaths } from '../../../shared/routes';
+import { selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
+import { useAppSelector } from './hooks';
+
+/** Where a signed-in user belongs: /admin for admins, else /dashboard (SPEC §2). */
+export const homeFor = (role: string | null) =>
+  role === 'admin' ? portalPaths.admin : portalPaths.dashboard;
+
+/** Login, register and forgot-password: an authenticated visitor is sent home. */
+export function RedirectIfAuthenticated() {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  return isAuthenticated ? <Navigate to={homeFor(role)} replace /> : <Outlet />;
+}
+
+/**
+ * Login required (SPEC §5). With `allowedRoles`, 'admin' is admitted by the admin check and any
+ * other role by name; anyone else goes home.
+ */
+export function RequireAuth({ allowedRoles }: { allowedRoles?: readonly string[] }) {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  const location = useLocation();
+  if (!isAuthenticated) return <Navigate to={portalPaths.login} replace state={{ from: location }} />;
+  if (allowedRoles) {
+    const admitted =
+      role === 'admin' ? allowedRoles.includes('admin') : !!role && allowedRoles.includes(role);
+    if (!admitted) return <Navigate to={homeFor(role)} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Admin-only routes: non-admins go to /dashboard, visitors to /login. */
+export function RequireAdmin() {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  const location = useLocation();
+  if (!isAuthenticated) return <Navigate to={portalPaths.login} replace state={{ from: location }} />;
+  return role === 'admin' ? <Outlet /> : <Navigate to={portalPaths.dashboard} replace />;
+}
+
+/** User-only routes: admins go to /admin. */
+export function UserOnly() {
+  const role = useAppSelector(selectUserRole);
+  return role === 'admin' ? <Navigate to={portalPaths.admin} replace /> : <Outlet />;
+}
+
+/** `/` and unknown paths: home when signed in, else the landing page. */
+export function HomeRedirect() {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  return <Navigate to={isAuthenticated ? homeFor(role) : portalPaths.landing} replace />;
+}

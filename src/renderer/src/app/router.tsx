@@ -1,0 +1,124 @@
+import { type ComponentType, lazy, type LazyExoticComponent, Suspense } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { portalPaths } from '../../../shared/routes';
+import { AppLayout } from '../components/layout/app-layout';
+import { PublicLayout } from '../components/layout/public-layout';
+import type { Services } from '../lib/services';
+import { PageLoading } from './loading-screens';
+import { RouteErrorFallback } from './route-error-fallback';
+import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
+import { SessionGate } from './session-gate';
+
+type Page = LazyExoticComponent<ComponentType>;
+
+// One lazy component per screen: each is its own chunk, loaded on first visit (SPEC §2).
+const pages = {
+  landing: lazy(() => import('../pages/landing-page')),
+  login: lazy(() => import('../pages/login-page')),
+  register: lazy(() => import('../pages/register-page')),
+  forgotPassword: lazy(() => import('../pages/forgot-password-page')),
+  resetPassword: lazy(() => import('../pages/reset-password-page')),
+  verifyRegistration: lazy(() => import('../pages/verify-registration-page')),
+  dashboard: lazy(() => import('../pages/dashboard-page')),
+  licenses: lazy(() => import('../pages/licenses-page')),
+  licenseDetail: lazy(() => import('../pages/license-detail-page')),
+  profile: lazy(() => import('../pages/profile-page')),
+  purchase: lazy(() => import('../pages/purchase-page')),
+  support: lazy(() => import('../pages/support-page')),
+  admin: lazy(() => import('../pages/admin/dashboard-page')),
+  adminUsers: lazy(() => import('../pages/admin/users-page')),
+  adminLicenses: lazy(() => import('../pages/admin/licenses-page')),
+  adminPayments: lazy(() => import('../pages/admin/payments-page')),
+  adminFeatures: lazy(() => import('../pages/admin/features-page')),
+  adminPackages: lazy(() => import('../pages/admin/packages-page')),
+  adminSecurity: lazy(() => import('../pages/admin/security-page')),
+} satisfies Partial<Record<keyof typeof portalPaths, Page>>;
+
+export interface AppRoutesOptions {
+  services: Services;
+  /** What 'Refresh Page' does; the browser reload unless a test observes it. */
+  reload?: () => void;
+}
+
+export function createAppRoutes({
+  services,
+  reload = () => window.location.reload(),
+}: AppRoutesOptions): RouteObject[] {
+  const fallback = <RouteErrorFallback onReload={reload} />;
+  // Each screen has its own error boundary, so a failing page leaves the layout and navigation usable.
+  const screen = (name: keyof typeof pages): RouteObject => {
+    const Page = pages[name];
+    return {
+      path: portalPaths[name],
+      errorElement: fallback,
+      element: (
+        <Suspense fallback={<PageLoading />}>
+          <Page />
+        </Suspense>
+      ),
+    };
+  };
+
+  return [
+    {
+      element: <SessionGate services={services} />,
+      errorElement: fallback,
+      children: [
+        {
+          element: <PublicLayout />,
+          children: [
+            screen('landing'),
+            {
+              element: <RedirectIfAuthenticated />,
+              children: [screen('login'), screen('register'), screen('forgotPassword')],
+            },
+            screen('resetPassword'),
+            screen('verifyRegistration'),
+          ],
+        },
+        {
+          element: <RequireAuth />,
+          children: [
+            {
+              element: <UserOnly />,
+              children: [
+                {
+                  element: <AppLayout />,
+                  children: [
+                    screen('dashboard'),
+                    screen('licenses'),
+                    screen('licenseDetail'),
+                    screen('profile'),
+                    screen('purchase'),
+                    screen('support'),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        {
+          element: <RequireAdmin />,
+          children: [
+            {
+              element: <AppLayout />,
+              children: [
+                screen('admin'),
+                screen('adminUsers'),
+                screen('adminLicenses'),
+                screen('adminPayments'),
+                screen('adminFeatures'),
+                screen('adminPackages'),
+                screen('adminSecurity'),
+              ],
+            },
+          ],
+        },
+        { path: portalPaths.root, element: <HomeRedirect /> },
+        { path: '*', element: <HomeRedirect /> },
+      ],
+    },
+  ];
+}
+
+export const createAppRouter = (options: AppRoutesOptions) => createBrowserRouter(createAppRoutes(options));

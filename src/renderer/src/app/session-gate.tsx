@@ -1,0 +1,102 @@
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from 'react-redux';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { UserProfile } from '../../../shared/api/users';
+import { portalPaths } from '../../../shared/routes';
+import {
+  initializeSession,
+  logoutUser,
+  selectIsAuthenticated,
+  sessionCleared,
+  tokensRefreshed,
+  updateActivity,
+} from '../features/auth/auth-slice';
+import type { Services } from '../lib/services';
+import { startSessionMonitor } from '../lib/session-monitor';
+import { roleFromToken } from '../lib/token';
+import { useAppDispatch, useAppSelector } from './hooks';
+import { SessionSpinner } from './loading-screens';
+import type { RootState } from './store';
+
+/** Pages an invalid session may stay on; elsewhere it goes to /landing (SPEC §2). */
+const PUBLIC_PATHS: readonly string[] = [
+  portalPaths.landing,
+  portalPaths.login,
+  portalPaths.register,
+  portalPaths.forgotPassword,
+  portalPaths.resetPassword,
+  portalPaths.verifyRegistration,
+];
+
+/**
+ * Root of every route: connects the API client to the store and router, restores the session
+ * (showing the SPEC §2 spinner meanwhile) and keeps it alive or ends it (SPEC §4 session).
+ */
+export function SessionGate({ services }: { services: Services }) {
+  const dispatch = useAppDispatch();
+  const store = useStore<RootState>();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const pathRef = useRef(pathname);
+  pathRef.current = pathname;
+  const [ready, setReady] = useState(false);
+  const started = useRef(false);
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+
+  // A lost session goes to /landing (SPEC §2) and is signed out only once /landing shows:
+  // signing out first would let the route guards send the user to /login instead.
+  const [sessionLost, setSessionLost] = useState(false);
+  useEffect(() => {
+    if (!sessionLost || pathname !== portalPaths.landing) return;
+    setSessionLost(false);
+    dispatch(sessionCleared());
+  }, [sessionLost, pathname, dispatch]);
+
+  useEffect(() => {
+    const loseSession = () => {
+      setSessionLost(true);
+      void navigate(portalPaths.landing, { replace: true });
+    };
+    services.client.setSessionHandlers({
+      currentPath: () => pathRef.current,
+      onSessionLost: loseSession,
+      onTokensRefreshed: (tokens) => {
+        const user = (tokens.user as UserProfile | null) ?? store.getState().auth.user;
+        if (user) dispatch(tokensRefreshed({ user, role: roleFromToken(tokens.accessToken) }));
+      },
+    });
+    return () => services.client.setSessionHandlers({});
+  }, [services, dispatch, navigate, store]);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void dispatch(initializeSession())
+      .unwrap()
+      .then((result) => {
+        if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current))
+          void navigate(portalPaths.landing, { replace: true });
+        setReady(true);
+      });
+  }, [dispatch, navigate]);
+
+  useEffect(() => {
+    if (!ready || !isAuthenticated) return;
+    return startSessionMonitor({
+      isAuthenticated: () => store.getState().auth.isAuthenticated,
+      lastActivity: () => store.getState().auth.lastActivity,
+      getAccessToken: () => services.tokens.getAccessToken(),
+      onInactive: () => void dispatch(logoutUser()),
+      refresh: () =>
+        services.client.refreshTokens().catch(() => {
+          setSessionLost(true);
+          void navigate(portalPaths.landing, { replace: true });
+        }),
+      markActive: () => dispatch(updateActivity(services.now())),
+      activityTarget: globalThis.window,
+      now: services.now,
+    });
+  }, [ready, isAuthenticated, services, store, dispatch, navigate]);
+
+  return ready ? <Outlet /> : <SessionSpinner />;
+}

@@ -1,0 +1,75 @@
+import { Anchor, Button, Container, Group, Text } from '@mantine/core';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { PRODUCT_NAME } from '../../../../shared/constants';
+import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
+import { Logo } from '../brand/logo';
+import { DotGrid } from '../dot-grid/dot-grid';
+import { ColorSchemeToggle } from './color-scheme-toggle';
+import { SkipLink } from './skip-link';
+import classes from './public-layout.module.css';
+
+const MAIN_ID = 'main-content';
+
+/** Frame of the public pages: header with sign-in and registration, the page, a footer, dots behind. */
+export function PublicLayout() {
+  // Phones have room for one button: the way to the other account page.
+  const onLogin = useLocation().pathname === portalPaths.login;
+  return (
+    <div className={classes.shell}>
+      <DotGrid />
+      <SkipLink target={MAIN_ID} />
+      <header className={classes.header}>
+        <Container size="lg" h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap" gap="xs">
+            <Anchor
+              component={Link}
+              to={portalPaths.landing}
+              underline="never"
+              aria-label={`${PRODUCT_NAME} home`}
+            >
+              <Logo />
+            </Anchor>
+            <Group gap="xs" wrap="nowrap">
+              <ColorSchemeToggle />
+              <Button
+                component={Link}
+                to={portalPaths.login}
+                variant="subtle"
+                px="sm"
+                visibleFrom={onLogin ? 'xs' : undefined}
+              >
+                Sign in
+              </Button>
+              <Button component={Link} to={portalPaths.register} visibleFrom={onLogin ? undefined : 'xs'}>
+                Create account
+              </Button>
+            </Group>
+          </Group>
+        </Container>
+      </header>
+      <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
+        <Outlet />
+      </main>
+      <footer className={classes.footer}>
+        <Container size="lg">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm" c="dimmed">
+              © {new Date().getFullYear()} {PRODUCT_NAME}
+            </Text>
+            <Group gap="lg" component="nav" aria-label="Footer">
+              <Anchor component={Link} to={portalPaths.login} size="sm" c="dimmed">
+                Sign in
+              </Anchor>
+              <Anchor component={Link} to={portalPaths.register} size="sm" c="dimmed">
+                Create account
+              </Anchor>
+              <Anchor href={API_DOCS_PATH} size="sm" c="dimmed">
+                API reference
+              </Anchor>
+            </Group>
+          </Group>
+        </Container>
+      </footer>
+    </div>
+  );
+}

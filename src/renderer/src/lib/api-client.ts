@@ -1,0 +1,183 @@
+import axios, { type AxiosInstance, type InternalAxiosRequestConfig, isAxiosError } from 'axios';
+import { API_TIMEOUT_MS } from '../../../shared/constants';
+import { authMessages } from '../../../shared/messages';
+import { API_BASE_PATH, apiPaths, portalPaths, publicApiPaths } from '../../../shared/routes';
+import { ApiRequestError, errorBody } from './api-errors';
+import { browserLocks, type LockManagerLike } from './locks';
+import { readRefreshResponse, type SessionTokens } from './refresh-response';
+import { isTokenValid } from './token';
+import type { TokenStore } from './token-store';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** Send no bearer token and never refresh for this call (the refresh call itself). */
+    skipAuth?: boolean;
+    /** Send the bearer token when a valid one is stored, but do not refresh to get one (logout). */
+    skipRefresh?: boolean;
+    /** Set on the one retry after a 401. */
+    retried?: boolean;
+  }
+}
+
+export const DEFAULT_API_KEY = 'dap-web-public';
+/** Name of the Web Lock every tab takes before spending the shared refresh token. */
+export const REFRESH_LOCK_NAME = 'desktop-ai-assistant:token-refresh';
+
+// SPEC §8: 403s that mean the session is gone, and the pages on which they are expected.
+const SESSION_GONE_403 = /invalid token|expired token|not authenticated/i;
+const AUTH_PAGES: readonly string[] = [
+  portalPaths.login,
+  portalPaths.register,
+  portalPaths.forgotPassword,
+  portalPaths.resetPassword,
+  portalPaths.landing,
+];
+
+export interface ClientLogger {
+  warn(message: string, detail?: string): void;
+  error(message: string, detail?: string): void;
+}
+
+/** What the client tells the app about the session; set once the store and router exist. */
+export interface SessionHandlers {
+  onTokensRefreshed?(tokens: SessionTokens): void;
+  /** The session could not be kept: tokens are already cleared; the app resets state and goes to /landing. */
+  onSessionLost?(): void;
+  /** The portal path the user is on (for the 403 rule of SPEC §8). */
+  currentPath?(): string;
+}
+
+export interface ApiClientOptions {
+  tokens: TokenStore;
+  baseURL?: string;
+  apiKey?: string;
+  locks?: LockManagerLike;
+  now?: () => number;
+  logger?: ClientLogger;
+}
+
+export interface ApiClient {
+  http: AxiosInstance;
+  /** One refresh at a time per page (shared by every caller) and per browser (Web Lock). */
+  refreshTokens(): Promise<SessionTokens>;
+  setSessionHandlers(handlers: SessionHandlers): void;
+}
+
+const pathOf = (url: string | undefined) => (url ?? '').split('?')[0] ?? '';
+const isPublicCall = (config: InternalAxiosRequestConfig) => publicApiPaths.includes(pathOf(config.url));
+const bearerOf = (config: InternalAxiosRequestConfig) =>
+  String(config.headers.Authorization ?? '').replace(/^Bearer /, '') || null;
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const { tokens } = options;
+  const locks = options.locks ?? browserLocks();
+  const now = options.now ?? Date.now;
+  const logger: ClientLogger = options.logger ?? {
+    warn: (message, detail) => console.warn(message, detail),
+    error: (message, detail) => console.error(message, detail),
+  };
+  let handlers: SessionHandlers = {};
+  let inFlight: Promise<SessionTokens> | null = null;
+
+  const http = axios.create({
+    baseURL: options.baseURL ?? API_BASE_PATH,
+    timeout: API_TIMEOUT_MS,
+    withCredentials: true,
+    headers: { 'X-API-Key': options.apiKey ?? DEFAULT_API_KEY, Accept: 'application/json' },
+  });
+
+  const performRefresh = () =>
+    locks.request(REFRESH_LOCK_NAME, async () => {
+      // Read under the lock: another tab may have rotated the shared refresh token while we waited,
+      // and spending the old one would look like token theft to the server (family revoked).
+      const refreshToken = await tokens.getRefreshToken();
+      if (!refreshToken) throw new ApiRequestError(authMessages.noRefreshToken);
+      const response = await http.post(
+        apiPaths.auth.refresh,
+        { refresh_token: refreshToken },
+        { skipAuth: true },
+      );
+      const result = readRefreshResponse(response.data);
+      await tokens.save(result);
+      return result;
+    });
+
+  const refreshTokens = () => {
+    inFlight ??= performRefresh()
+      .then(
+        (result) => {
+          handlers.onTokensRefreshed?.(result);
+          return result;
+        },
+        async (error: unknown) => {
+          await tokens.clear();
+          throw error;
+        },
+      )
+      .finally(() => {
+        inFlight = null;
+      });
+    return inFlight;
+  };
+
+  const loseSession = async () => {
+    await tokens.clear();
+    handlers.onSessionLost?.();
+  };
+
+  http.interceptors.request.use(async (config) => {
+    if (config.skipAuth || isPublicCall(config) || config.headers.Authorization) return config;
+    let token = await tokens.getAccessToken();
+    if (!isTokenValid(token, now())) {
+      token = null;
+      if (!config.skipRefresh && (await tokens.getRefreshToken()))
+        token = await refreshTokens().then(
+          (result) => result.accessToken,
+          () => null,
+        );
+    }
+    if (token) config.headers.Authorization = `Bearer ${token}`;
+    return config;
+  });
+
+  http.interceptors.response.use(undefined, async (error: unknown) => {
+    if (!isAxiosError(error) || !error.config) throw error;
+    const config = error.config;
+    const status = error.response?.status ?? 0;
+    const body = errorBody(error);
+    const message = body.message || body.detail || '';
+
+    if (status === 401 && !config.skipAuth && !isPublicCall(config) && !config.retried) {
+      let token: string;
+      try {
+        // A refresh that finished while this call was under way already has the answer.
+        const current = await tokens.getAccessToken();
+        token =
+          current && current !== bearerOf(config) && isTokenValid(current, now())
+            ? current
+            : (await refreshTokens()).accessToken;
+      } catch {
+        await loseSession();
+        throw error;
+      }
+      config.retried = true;
+      config.headers.Authorization = `Bearer ${token}`;
+      return http.request(config);
+    }
+    if (status === 403) {
+      const path = handlers.currentPath?.() ?? globalThis.location?.pathname ?? '';
+      if (SESSION_GONE_403.test(message) && !AUTH_PAGES.includes(path)) await loseSession();
+      else logger.warn(authMessages.accessForbidden, message || authMessages.noPermission);
+    }
+    if (status >= 500) logger.error(message || authMessages.unexpectedServerError);
+    throw error;
+  });
+
+  return {
+    http,
+    refreshTokens,
+    setSessionHandlers(next) {
+      handlers = next;
+    },
+  };
+}

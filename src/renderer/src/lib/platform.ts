@@ -1,0 +1,69 @@
+import type { DesktopBridge, LicenseCheckOptions, LicenseCheckResult } from '../../../shared/bridge';
+import { localStorageKeys } from '../../../shared/storage-keys';
+import type { SecureStorage } from './secure-storage';
+
+/**
+ * What differs between the web portal and the desktop shell (DESIGN §4): where the hardware id,
+ * the refresh token and the licence key come from, and who checks the licence status.
+ */
+export interface Platform {
+  kind: 'web' | 'desktop';
+  getHardwareId(): Promise<string>;
+  getRefreshToken(): Promise<string | null>;
+  setRefreshToken(token: string): Promise<void>;
+  clearRefreshToken(): Promise<void>;
+  getLicenseKey(): Promise<string | null>;
+  setLicenseKey(key: string | null): Promise<void>;
+  /** The desktop checks in its main process (with an offline lease); null on the web: ask the API. */
+  checkLicenseStatus: ((options?: LicenseCheckOptions) => Promise<LicenseCheckResult>) | null;
+}
+
+export interface PlatformOptions {
+  bridge?: DesktopBridge | undefined;
+  secure: SecureStorage;
+  local?: Storage;
+}
+
+export function createPlatform({
+  bridge,
+  secure,
+  local = globalThis.localStorage,
+}: PlatformOptions): Platform {
+  if (bridge) {
+    return {
+      kind: 'desktop',
+      getHardwareId: () => bridge.getHardwareId(),
+      getRefreshToken: () => bridge.getRefreshToken(),
+      setRefreshToken: (token) => bridge.setRefreshToken(token),
+      clearRefreshToken: () => bridge.clearRefreshToken(),
+      getLicenseKey: () => bridge.getLicenseKey(),
+      setLicenseKey: (key) => bridge.setLicenseKey(key),
+      checkLicenseStatus: (options) => bridge.checkLicenseStatus(options),
+    };
+  }
+  return {
+    kind: 'web',
+    async getHardwareId() {
+      // A browser has no machine id: a random one, kept so this browser counts as one seat.
+      let id = local.getItem(localStorageKeys.hardwareId);
+      if (!id) {
+        id = crypto.randomUUID();
+        local.setItem(localStorageKeys.hardwareId, id);
+      }
+      return id;
+    },
+    getRefreshToken: () => secure.getRefreshToken(),
+    setRefreshToken: (token) => secure.setRefreshToken(token),
+    async clearRefreshToken() {
+      secure.clearRefreshToken();
+    },
+    async getLicenseKey() {
+      return local.getItem(localStorageKeys.licenseKey);
+    },
+    async setLicenseKey(key) {
+      if (key) local.setItem(localStorageKeys.licenseKey, key);
+      else local.removeItem(localStorageKeys.licenseKey);
+    },
+    checkLicenseStatus: null,
+  };
+}

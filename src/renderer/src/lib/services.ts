@@ -1,0 +1,65 @@
+import type { DesktopBridge } from '../../../shared/bridge';
+import { type ApiClient, type ClientLogger, createApiClient, DEFAULT_API_KEY } from './api-client';
+import type { CookieJar } from './cookies';
+import type { LockManagerLike } from './locks';
+import { createPlatform, type Platform } from './platform';
+import { createQueryCache, type QueryCache } from './query-cache';
+import { createSecureStorage, type SecureStorage } from './secure-storage';
+import { createTokenStore, type TokenStore } from './token-store';
+
+/** Everything the thunks and API functions talk to; one set per app (tests build their own). */
+export interface Services {
+  client: ApiClient;
+  tokens: TokenStore;
+  platform: Platform;
+  secure: SecureStorage;
+  cache: QueryCache;
+  session: Storage;
+  local: Storage;
+  now: () => number;
+}
+
+export interface ServicesOptions {
+  baseURL?: string;
+  apiKey?: string;
+  bridge?: DesktopBridge | undefined;
+  session?: Storage;
+  local?: Storage;
+  cookies?: CookieJar;
+  isHttps?: () => boolean;
+  locks?: LockManagerLike;
+  logger?: ClientLogger;
+  now?: () => number;
+}
+
+export function createServices(options: ServicesOptions = {}): Services {
+  const session = options.session ?? globalThis.sessionStorage;
+  const local = options.local ?? globalThis.localStorage;
+  const now = options.now ?? (() => Date.now());
+  const secure = createSecureStorage({ session, local, cookies: options.cookies, isHttps: options.isHttps });
+  const bridge = 'bridge' in options ? options.bridge : globalThis.window?.desktop;
+  const platform = createPlatform({ bridge, secure, local });
+  const tokens = createTokenStore({ secure, platform, local });
+  const client = createApiClient({
+    tokens,
+    baseURL: options.baseURL,
+    apiKey: options.apiKey ?? import.meta.env.VITE_API_KEY ?? DEFAULT_API_KEY,
+    locks: options.locks,
+    logger: options.logger,
+    now,
+  });
+  return { client, tokens, platform, secure, cache: createQueryCache({ now }), session, local, now };
+}
+
+let current: Services | null = null;
+
+/** The app's services, built on first use from the browser's own storage. */
+export function getServices(): Services {
+  current ??= createServices();
+  return current;
+}
+
+/** Replaces the app's services (tests, or a second app in one page). */
+export function setServices(services: Services): void {
+  current = services;
+}

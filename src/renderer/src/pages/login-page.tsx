@@ -1,0 +1,101 @@
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { z } from 'zod';
+import { loginFormSchema } from '../../../shared/api/auth';
+import { authMessages } from '../../../shared/messages';
+import { portalPaths } from '../../../shared/routes';
+import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { AuthCard } from '../components/auth/auth-card';
+import { PasswordField } from '../components/forms/password-field';
+import { FormAlert } from '../components/forms/form-alert';
+import { focusFirstError } from '../components/forms/focus-first-error';
+import { toSubmitFailure } from '../components/forms/submit-failure';
+import { loginUser, selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
+
+const loginSchema = z.object({
+  email: loginFormSchema.shape.username,
+  password: loginFormSchema.shape.password,
+});
+type LoginValues = z.input<typeof loginSchema>;
+const FIELDS = ['email', 'password'] as const;
+
+export default function LoginPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<LoginValues>({
+    initialValues: { email: '', password: '' },
+    validate: schemaResolver(loginSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  // A signed-in visitor, or one who just signed in, goes to their home screen (SPEC §2).
+  useEffect(() => {
+    if (isAuthenticated)
+      navigate(role === 'admin' ? portalPaths.admin : portalPaths.dashboard, { replace: true });
+  }, [isAuthenticated, role, navigate]);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      try {
+        await dispatch(loginUser({ email: values.email.trim(), password: values.password })).unwrap();
+      } catch (error) {
+        setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
+        form.setFieldValue('password', '');
+        form.getInputNode('password')?.focus();
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  return (
+    <AuthCard
+      title="Sign in"
+      description="Welcome back. Sign in to manage your licenses, devices and plan."
+      footer={
+        <Text size="sm">
+          New here?{' '}
+          <Anchor component={Link} to={portalPaths.register} fw={600}>
+            Create an account
+          </Anchor>
+        </Text>
+      }
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <FormAlert title="Could not sign in">{failure}</FormAlert>}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            required
+            autoFocus
+            {...form.getInputProps('email')}
+          />
+          <Stack gap={6}>
+            <PasswordField
+              label="Password"
+              autoComplete="current-password"
+              required
+              {...form.getInputProps('password')}
+            />
+            <Group justify="flex-end">
+              <Anchor component={Link} to={portalPaths.forgotPassword} size="sm">
+                Forgot your password?
+              </Anchor>
+            </Group>
+          </Stack>
+          <Button type="submit" size="md" fullWidth loading={form.submitting}>
+            Sign in
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

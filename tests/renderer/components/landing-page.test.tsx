@@ -1,0 +1,116 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Plan } from '../../../src/shared/api/plans';
+import { type FakeApi, problem } from '../support/fake-api';
+import { openPortalPage, startFakeApi } from './portal-page';
+
+const plan = (overrides: Partial<Plan>): Plan => ({
+  id: 'plan-base',
+  code: 'base',
+  name: 'Base',
+  description: 'Try it on one machine.',
+  price_minor: 0,
+  currency: 'INR',
+  billing_interval: 'free',
+  max_activations: 1,
+  is_public: true,
+  is_active: true,
+  sort_order: 0,
+  features: [
+    {
+      feature_id: 'f-chat',
+      key: 'ai_chat',
+      name: 'AI chat',
+      kind: 'metered',
+      period: 'month',
+      unit: 'messages',
+      limit: 100,
+    },
+  ],
+  archived_at: null,
+  created_at: '2025-01-01T00:00:00.000Z',
+  updated_at: '2025-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+const plans = [
+  plan({}),
+  plan({
+    id: 'plan-pro',
+    code: 'pro',
+    name: 'Pro',
+    price_minor: 1_999,
+    currency: 'USD',
+    billing_interval: 'month',
+    max_activations: 3,
+    features: [
+      {
+        feature_id: 'f-chat',
+        key: 'ai_chat',
+        name: 'AI chat',
+        kind: 'metered',
+        period: 'month',
+        unit: 'messages',
+        limit: null,
+      },
+      {
+        feature_id: 'f-voice',
+        key: 'voice',
+        name: 'Voice commands',
+        kind: 'boolean',
+        period: null,
+        unit: null,
+        limit: null,
+      },
+    ],
+  }),
+];
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await startFakeApi();
+});
+afterEach(() => api.close());
+
+describe('landing page', () => {
+  it('shows the public plans: price from minor units, Free, seats and features with limits', async () => {
+    api.on('GET /plans/public', () => ({ json: plans }));
+    await openPortalPage(api, '/landing');
+    const pro = await screen.findByRole('article', { name: 'Pro' }, { timeout: 10_000 });
+    expect(within(pro).getByText('$19.99')).toBeTruthy();
+    expect(within(pro).getByText('per month')).toBeTruthy();
+    expect(within(pro).getByText('Use on 3 devices at once')).toBeTruthy();
+    expect(within(pro).getByText('AI chat: unlimited messages')).toBeTruthy();
+    expect(within(pro).getByText('Voice commands')).toBeTruthy();
+    const base = screen.getByRole('article', { name: 'Base' });
+    expect(within(base).getByText('Free')).toBeTruthy();
+    expect(within(base).getByText('Use on 1 device at once')).toBeTruthy();
+    expect(within(base).getByText('AI chat: 100 messages per month')).toBeTruthy();
+  });
+
+  it('offers the download, sign-in and registration: downloads need an account', async () => {
+    await openPortalPage(api, '/landing');
+    const download = await screen.findByRole(
+      'link',
+      { name: 'Download the desktop app' },
+      { timeout: 10_000 },
+    );
+    expect(download.getAttribute('href')).toBe('/register');
+    const main = within(screen.getByRole('main'));
+    expect(main.getAllByRole('link', { name: 'Sign in' })[0]?.getAttribute('href')).toBe('/login');
+    expect(main.getByRole('link', { name: /Create account/ }).getAttribute('href')).toBe('/register');
+  });
+
+  it('a failed plan load says what to do and can be retried', async () => {
+    let fail = true;
+    api.on('GET /plans/public', () => (fail ? problem(503, 'Service unavailable') : { json: plans }));
+    await openPortalPage(api, '/landing');
+    const alert = await screen.findByRole('alert', undefined, { timeout: 10_000 });
+    expect(alert.textContent).toContain('Plans could not be loaded');
+    expect(alert.textContent).toContain('Check your connection and try again');
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Pro' })).toBeTruthy();
+  });
+});

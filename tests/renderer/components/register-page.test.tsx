@@ -1,0 +1,115 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeApi, problem } from '../support/fake-api';
+import { openPortalPage, startFakeApi } from './portal-page';
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await startFakeApi();
+});
+afterEach(() => api.close());
+
+async function openRegister() {
+  const view = await openPortalPage(api, '/register');
+  await screen.findByRole('heading', { name: 'Create your account' }, { timeout: 10_000 });
+  return view;
+}
+
+const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
+const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }));
+
+async function fill(values: { email: string; password: string; confirm: string; name?: string }) {
+  await userEvent.type(field(/^Email/), values.email);
+  if (values.name) await userEvent.type(field(/^Full name/), values.name);
+  await userEvent.type(field(/^Password/), values.password);
+  await userEvent.type(field(/^Confirm password/), values.confirm);
+}
+
+describe('register page', () => {
+  it("shows the server's password rules before anything is submitted", async () => {
+    await openRegister();
+    const rules = screen.getByRole('list', { name: 'Rules for a new password' });
+    expect(rules.textContent).toContain('8 to 128 characters');
+    expect(rules.textContent).toContain('Not your email address');
+    expect(rules.textContent).toContain('Not a common password');
+    expect(field(/^Password/).autocomplete).toBe('new-password');
+    expect(field(/^Confirm password/).autocomplete).toBe('new-password');
+    expect(field(/^Email/).autocomplete).toBe('email');
+  });
+
+  it('the strength meter follows the typed password', async () => {
+    await openRegister();
+    await userEvent.type(field(/^Password/), 'password');
+    expect(screen.getByText('Weak')).toBeTruthy();
+    await userEvent.clear(field(/^Password/));
+    await userEvent.type(field(/^Password/), 'correct horse battery staple');
+    expect(screen.getByText('Strong')).toBeTruthy();
+  });
+
+  it('shows the zod errors of every field at once and sends nothing', async () => {
+    await openRegister();
+    await fill({ email: 'not-an-address', password: 'short', confirm: 'different' });
+    await submit();
+    expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
+    expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
+    expect(screen.getByText('The passwords do not match')).toBeTruthy();
+    expect(api.calls('POST /auth/register')).toHaveLength(0);
+  });
+
+  it('refuses a password that is the email address before the server has to', async () => {
+    await openRegister();
+    await fill({ email: 'dana@example.com', password: 'Dana@Example.com', confirm: 'Dana@Example.com' });
+    await submit();
+    expect(await screen.findByText('Choose a password that is not your email address')).toBeTruthy();
+    expect(api.calls('POST /auth/register')).toHaveLength(0);
+  });
+
+  it("SPEC §8: a refused registration shows the server's message in an alert", async () => {
+    api.on('POST /auth/register', () =>
+      problem(
+        400,
+        'This password is too common or too easy to guess. Choose a longer phrase that is unique to this account.',
+        'password_too_common',
+      ),
+    );
+    await openRegister();
+    await fill({ email: 'dana@example.com', password: 'iloveyou123', confirm: 'iloveyou123' });
+    await submit();
+    expect((await screen.findByRole('alert')).textContent).toContain('This password is too common');
+  });
+
+  it('SPEC §4: registration does not sign in; it asks to confirm the email and offers a new link', async () => {
+    api.on('POST /auth/register', () => ({
+      json: { message: 'Check your inbox: we sent a link to confirm your email address.' },
+    }));
+    api.on('POST /auth/resend-verification', () => ({
+      json: { message: 'If that address has an account waiting for confirmation, we sent a new link.' },
+    }));
+    const { router, store } = await openRegister();
+    await fill({
+      email: ' Dana@Example.com ',
+      name: 'Dana Whitfield',
+      password: 'violet harbour lamp 42',
+      confirm: 'violet harbour lamp 42',
+    });
+    await submit();
+    expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
+    expect(screen.getByText('Check your inbox: we sent a link to confirm your email address.')).toBeTruthy();
+    expect(store.getState().auth.isAuthenticated).toBe(false);
+    expect(router.state.location.pathname).toBe('/register');
+    expect(JSON.parse(api.calls('POST /auth/register')[0]?.body ?? '{}')).toEqual({
+      email: 'dana@example.com',
+      password: 'violet harbour lamp 42',
+      full_name: 'Dana Whitfield',
+    });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));
+    expect(await screen.findByText(/we sent a new link/)).toBeTruthy();
+    await waitFor(() => expect(api.calls('POST /auth/resend-verification')).toHaveLength(1));
+    expect(JSON.parse(api.calls('POST /auth/resend-verification')[0]?.body ?? '{}')).toEqual({
+      email: 'dana@example.com',
+    });
+    expect(screen.getByRole('button', { name: /Send again in \d+ s/ })).toHaveProperty('disabled', true);
+  });
+});

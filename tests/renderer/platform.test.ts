@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  bridgeContract,
+  bridgeChannels,
+  type DesktopBridge,
+  type LicenseCheckResult,
+} from '../../src/shared/bridge';
+import { localStorageKeys } from '../../src/shared/storage-keys';
+import { makeStore } from '../../src/renderer/src/app/store';
+import { checkLicenseStatus } from '../../src/renderer/src/features/license/license-slice';
+import { FakeApi } from './support/fake-api';
+import { tabServices } from './support/services';
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await new FakeApi().start();
+});
+afterEach(() => api.close());
+
+/** A bridge with the contract's behaviour, kept in memory (what the preload exposes as window.desktop). */
+function memoryBridge(status: LicenseCheckResult) {
+  const state = {
+    refreshToken: null as string | null,
+    licenseKey: null as string | null,
+    statusCalls: [] as unknown[],
+  };
+  const bridge: DesktopBridge = {
+    getHardwareId: async () => 'machine-hash-0001',
+    getRefreshToken: async () => state.refreshToken,
+    setRefreshToken: async (token) => {
+      state.refreshToken = token;
+    },
+    clearRefreshToken: async () => {
+      state.refreshToken = null;
+    },
+    checkLicenseStatus: async (options) => {
+      state.statusCalls.push(options);
+      return status;
+    },
+    getLicenseKey: async () => state.licenseKey,
+    setLicenseKey: async (key) => {
+      state.licenseKey = key;
+    },
+    getAppInfo: async () => ({ version: '1.0.0', platform: 'linux' }),
+  };
+  return { bridge, state };
+}
+
+describe('Platform adapter (DESIGN §4)', () => {
+  it('web: the hardware id is random and kept in local storage hardware_id', async () => {
+    const { services, tab } = tabServices(api.baseURL);
+    const id = await services.platform.getHardwareId();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(tab.local.getItem(localStorageKeys.hardwareId)).toBe(id);
+    expect(await services.platform.getHardwareId()).toBe(id);
+  });
+
+  it('desktop: hardware id, refresh token and licence status go through window.desktop', async () => {
+    const offline = {
+      valid: true,
+      status: 'active' as const,
+      message: 'Valid (offline)',
+      offline: { lease_expires_at: '2030-01-01T00:00:00Z', grace_remaining_seconds: 3600 },
+    };
+    const { bridge, state } = memoryBridge(offline);
+    const { services, tab } = tabServices(api.baseURL, { bridge });
+    expect(services.platform.kind).toBe('desktop');
+    expect(await services.platform.getHardwareId()).toBe('machine-hash-0001');
+    const issued = api.issue();
+    await services.tokens.save({
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      user: null,
+    });
+    expect(state.refreshToken).toBe(issued.refresh_token);
+    expect(tab.cookies.names()).not.toContain('secure_refresh_token');
+
+    const store = makeStore({ services });
+    await store.dispatch(checkLicenseStatus());
+    expect(store.getState().license.licenseStatus).toEqual(offline);
+    expect(state.statusCalls).toEqual([{ accessToken: issued.access_token }]);
+    expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it('bridge contract: every channel has the desktop: prefix and validates its arguments and result', () => {
+    for (const channel of Object.values(bridgeChannels)) expect(channel.startsWith('desktop:')).toBe(true);
+    const status = bridgeContract[bridgeChannels.checkLicenseStatus];
+    expect(
+      status.result.safeParse({
+        valid: false,
+        status: 'not_configured',
+        message: 'No license configured',
+        requires_activation: true,
+      }).success,
+    ).toBe(true);
+    expect(status.result.safeParse({ valid: 'yes', status: 'active', message: '' }).success).toBe(false);
+    expect(bridgeContract[bridgeChannels.setRefreshToken].args.safeParse(['']).success).toBe(false);
+    expect(bridgeContract[bridgeChannels.setLicenseKey].args.safeParse([null]).success).toBe(true);
+  });
+});
