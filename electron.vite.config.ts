@@ -11,7 +11,8 @@ export default defineConfig({
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
     base: '/',
-    plugins: [react()],
+    // electron-vite's renderer preset forces base './' in production builds; put '/' back.
+    plugins: [react(), { name: 'absolute-base', enforce: 'post', config: () => ({ base: '/' }) }],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,
