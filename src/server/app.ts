@@ -26,6 +26,7 @@ import { licensesRoutes } from './modules/licenses/routes.js';
 import { createLicensesService } from './modules/licenses/service.js';
 import { plansRoutes } from './modules/plans/routes.js';
 import { createPlansService } from './modules/plans/service.js';
+import { createPlanCatalogueCache } from './modules/plans/catalogue-cache.js';
 import { createUsersService } from './modules/users/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
@@ -144,12 +145,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
   });
   const downloadLinks = createDownloadLinks(jwtSecret);
+  const planCatalogue = createPlanCatalogueCache(db);
   const licenses = createLicensesService({
     db,
     clock,
     leases,
     downloadLinks,
     apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+    planCatalogue,
   });
   app.decorate('db', db);
   app.decorate('background', background);
@@ -179,8 +182,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
       await api.register(usersRoutes, { users });
-      await api.register(plansRoutes, { plans: createPlansService({ db, clock }) });
-      await api.register(featuresRoutes, { features: createFeaturesService({ db, clock }) });
+      const onCatalogueChange = planCatalogue.clear;
+      await api.register(plansRoutes, { plans: createPlansService({ db, clock, onCatalogueChange }) });
+      await api.register(featuresRoutes, {
+        features: createFeaturesService({ db, clock, onCatalogueChange }),
+      });
       await api.register(licensesRoutes, { licenses });
       await api.register(licensingRoutes, {
         db,

@@ -32,6 +32,18 @@ function openSqlite(path: string): SqliteDatabase.Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Kysely's SQLite driver prepares every query anew; the same few SQL texts repeat, so keep them.
+  const prepare = sqlite.prepare.bind(sqlite);
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      if (statements.size >= 1000) statements.clear();
+      statement = prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
   return sqlite;
 }
 

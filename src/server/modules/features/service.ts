@@ -23,7 +23,16 @@ const duplicateKey = (key: string) =>
   conflict('feature_key_taken', `A feature with the key "${key}" already exists`);
 
 /** Administrators' catalogue of entitlements (`/admin/features`). */
-export function createFeaturesService({ db, clock }: { db: Db; clock: Clock }) {
+export function createFeaturesService({
+  db,
+  clock,
+  onCatalogueChange = () => undefined,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Told after every change, so cached copies of the catalogue are dropped. */
+  onCatalogueChange?: () => void;
+}) {
   async function existing(id: string) {
     const row = await findFeatureById(db, id);
     if (!row) throw featureNotFound();
@@ -88,6 +97,7 @@ export function createFeaturesService({ db, clock }: { db: Db; clock: Clock }) {
           .returningAll()
           .executeTakeFirst();
         if (!updated) throw featureNotFound();
+        onCatalogueChange();
         return toFeature(updated);
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateKey(changes.key ?? current.key);

@@ -1,6 +1,7 @@
 import type { LicenseCheckStatus, LicenseStatus } from '../../../shared/api/licenses.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
 import { HttpError } from '../../http-error.js';
+import { longDateFormat } from './usage.js';
 
 const codes: Record<LicenseCheckStatus, string> = {
   invalid_key: 'invalid_license_key',
@@ -40,13 +41,7 @@ export const invalidKey = () =>
 export const unknownKey = () =>
   licenseRefusal('not_found', 'No licence has this key. Check it, or find your keys on the Licences page.');
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+const day = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** Why a licence that is not active cannot be used. */
 export function inactiveLicense(license: LicenseRow, status: Exclude<LicenseStatus, 'active'>): HttpError {

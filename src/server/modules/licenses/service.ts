@@ -24,7 +24,8 @@ import { latestReleases } from '../downloads/releases.js';
 import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from '../downloads/signed-links.js';
 import { findFeatureByIdOrKey } from '../features/repository.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
-import { featuresOfPlans, findPlanRowByIdOrCode, offeredPlans, withFeatures } from '../plans/repository.js';
+import type { PlanCatalogueCache } from '../plans/catalogue-cache.js';
+import { findPlanRowByIdOrCode, offeredPlans, withFeatures } from '../plans/repository.js';
 import { activateMachine, type Device, recordHeartbeat } from './activations.js';
 import { expiryAfterInterval } from './periods.js';
 import { invalidKey, inactiveLicense, machineRefusal, unknownKey } from './refusals.js';
@@ -46,6 +47,7 @@ export interface LicensesServiceDeps {
   downloadLinks: DownloadLinks;
   /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for download links. */
   apiUrl: string;
+  planCatalogue: PlanCatalogueCache;
 }
 
 /** Thrown inside the usage transaction to roll it back when the limit would be passed. */
@@ -97,7 +99,14 @@ export async function issueLicense(
 }
 
 /** Licences as their owners and their machines use them (SPEC §7 Licences). */
-export function createLicensesService({ db, clock, leases, downloadLinks, apiUrl }: LicensesServiceDeps) {
+export function createLicensesService({
+  db,
+  clock,
+  leases,
+  downloadLinks,
+  apiUrl,
+  planCatalogue,
+}: LicensesServiceDeps) {
   async function ownLicense(user: UserRow, id: string): Promise<LicenseRow> {
     const row = await findOwnLicense(db, user.id, id);
     if (!row) throw licenseNotFound();
@@ -188,16 +197,11 @@ export function createLicensesService({ db, clock, leases, downloadLinks, apiUrl
     if (!activation || activation.deactivated_at !== null) throw machineRefusal(activation);
     const now = clock.now();
     const seen = await recordHeartbeat(db, activation, now);
-    const [planFeatures, totals, plan] = await Promise.all([
-      featuresOfPlans(db, [row.plan_id]),
+    const [{ plan, features: planFeatures }, totals] = await Promise.all([
+      planCatalogue.get(row.plan_id),
       currentTotals(db, [row.id], now),
-      db
-        .selectFrom('plans')
-        .select(['id', 'code', 'name', 'billing_interval'])
-        .where('id', '=', row.plan_id)
-        .executeTakeFirstOrThrow(),
     ]);
-    const features = featureUsages(row.id, planFeatures.get(row.plan_id) ?? [], totals, now, true);
+    const features = featureUsages(row.id, planFeatures, totals, now, true);
     const signed = await lease(row, hardwareId, { plan, usage_info: { features } });
     return {
       valid: true,

@@ -27,15 +27,18 @@ export async function currentTotals(
   );
 }
 
-const formatNumber = (value: number) => value.toLocaleString('en-US');
+// Built once: toLocaleString and toLocaleDateString build a new Intl formatter on every call.
+const numberFormat = new Intl.NumberFormat('en-US');
+export const longDateFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+const formatNumber = (value: number) => numberFormat.format(value);
 
 function periodWords(period: 'day' | 'month', end: string): string {
-  const resets = new Date(end).toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  const resets = longDateFormat.format(new Date(end));
   return `${period === 'day' ? 'today' : 'this month'}; it resets on ${resets}`;
 }
 

@@ -36,11 +36,15 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
   { db, clock, licenses, leases, checksPerMinute },
 ) => {
   const limited = { rateLimit: { max: checksPerMinute, timeWindow: '1 minute' } };
+  // The hot path of every desktop app: answers are built from typed objects (LicenseStatusAnswer or
+  // an error body), so they are written as they are instead of being parsed again by zod.
+  const plainJson = () => (data: unknown) => JSON.stringify(data);
 
   app.post(
     apiPaths.licenses.validate,
     {
       config: limited,
+      serializerCompiler: plainJson,
       schema: {
         tags: ['licenses'],
         summary: 'Validate a licence key on a machine',
@@ -58,6 +62,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
     apiPaths.licensing.status,
     {
       config: limited,
+      serializerCompiler: plainJson,
       schema: {
         tags,
         summary: 'Licence status of a machine (SPEC §3 query: license_key, hardware_id)',

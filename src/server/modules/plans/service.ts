@@ -50,7 +50,16 @@ async function replaceFeatures(
 }
 
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
-export function createPlansService({ db, clock }: { db: Db; clock: Clock }) {
+export function createPlansService({
+  db,
+  clock,
+  onCatalogueChange = () => undefined,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Told after every change, so cached copies of the catalogue are dropped. */
+  onCatalogueChange?: () => void;
+}) {
   async function existing(id: string): Promise<Plan> {
     const plan = await findPlan(db, id);
     if (!plan) throw planNotFound();
@@ -145,6 +154,7 @@ export function createPlansService({ db, clock }: { db: Db; clock: Clock }) {
         if (isUniqueViolation(error)) throw duplicateCode(changes.code ?? current.code);
         throw error;
       }
+      onCatalogueChange();
       return existing(id);
     },
 

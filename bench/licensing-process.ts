@@ -1,0 +1,198 @@
+// Child processes of the licensing benchmark: the real server on a seeded data directory (which,
+// unlike bench/server-process.ts, it keeps) and the bare Fastify baseline. Both run as
+// `node --import tsx --import bench/server-probe.ts <entry>`, so the comparison is like for like.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { isSnapshot, type ProbeSnapshot, type ProbeSnapshotRequest } from './probe-protocol.js';
+import { configVariableNames } from '../src/server/config.js';
+
+export const LOOPBACK_HOST = '127.0.0.1';
+
+const STARTUP_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+const RSS_SAMPLE_INTERVAL_MS = 200;
+const OUTPUT_TAIL_CHARS = 16_000;
+
+export interface ChildOptions {
+  label: string;
+  repoRoot: string;
+  /** Script relative to the repository, e.g. src/server/main.ts. */
+  entry: string;
+  /** Environment on top of the parent's, after every server setting of the shell is cleared. */
+  env: Record<string, string>;
+  /** Path answered with 200 once the process is ready. */
+  readyPath: string;
+  /** Directory for `--cpu-prof` output; no profiling when unset. */
+  cpuProfileDir?: string | undefined;
+}
+
+export interface ChildHandle {
+  label: string;
+  pid: number;
+  baseUrl: string;
+  readRss(): number | undefined;
+  /** VmHWM: the peak RSS since the process started (bytes). */
+  readPeakRss(): number | undefined;
+  /** CPU time the process has used so far, user + system, all threads (seconds). */
+  readCpuSeconds(): number | undefined;
+  /** The highest VmRSS sampled every 200 ms since start (bytes), a cross-check of VmHWM. */
+  sampledPeakRss(): number | undefined;
+  probeSnapshot(): Promise<ProbeSnapshot | undefined>;
+  outputTail(): string;
+  stop(): Promise<void>;
+  killNow(): void;
+}
+
+async function findFreePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, LOOPBACK_HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('could not find a free port');
+  return address.port;
+}
+
+function readProcStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match?.[1] === undefined ? undefined : Number(match[1]) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** utime + stime of /proc/<pid>/stat, in seconds (the kernel counts in USER_HZ = 100 ticks). */
+function readCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name in parentheses may hold spaces; the fields after it are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+
+export async function startChild(options: ChildOptions): Promise<ChildHandle> {
+  const entry = join(options.repoRoot, options.entry);
+  if (!existsSync(entry)) throw new Error(`${entry} is missing`);
+  const port = await findFreePort();
+  const probe = pathToFileURL(join(options.repoRoot, 'bench/server-probe.ts')).href;
+  const args = [
+    ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+    '--import',
+    'tsx',
+    '--import',
+    probe,
+    entry,
+  ];
+  const environment: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of configVariableNames) delete environment[name];
+  Object.assign(environment, { HOST: LOOPBACK_HOST, PORT: String(port), ...options.env });
+
+  const child = spawn(process.execPath, args, {
+    cwd: options.repoRoot,
+    env: environment,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const exited = once(child, 'exit');
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const outputTail = () => output.trim() || '(no output)';
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not start ${options.label}`);
+
+  let sampledPeak: number | undefined;
+  const sampler = setInterval(() => {
+    const rss = readProcStatusBytes(pid, 'VmRSS');
+    if (rss !== undefined) sampledPeak = Math.max(sampledPeak ?? 0, rss);
+  }, RSS_SAMPLE_INTERVAL_MS);
+  sampler.unref();
+
+  let nextProbeId = 1;
+  const probeSnapshot = async (): Promise<ProbeSnapshot | undefined> => {
+    if (!child.connected) return undefined;
+    const id = nextProbeId++;
+    const answer = new Promise<ProbeSnapshot | undefined>((resolve) => {
+      const timer = setTimeout(() => finish(undefined), 2_000);
+      const onMessage = (message: unknown) => {
+        if (isSnapshot(message) && message.id === id) finish(message);
+      };
+      const finish = (snapshot: ProbeSnapshot | undefined) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        resolve(snapshot);
+      };
+      child.on('message', onMessage);
+    });
+    const request: ProbeSnapshotRequest = { type: 'bench-probe-snapshot-request', id };
+    child.send(request);
+    return answer;
+  };
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(sampler);
+      if (!hasExited(child)) {
+        child.kill('SIGTERM');
+        const forced = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(forced);
+      }
+    })();
+    return stopping;
+  };
+
+  const handle: ChildHandle = {
+    label: options.label,
+    pid,
+    baseUrl: `http://${LOOPBACK_HOST}:${port}`,
+    readRss: () => readProcStatusBytes(pid, 'VmRSS'),
+    readPeakRss: () => readProcStatusBytes(pid, 'VmHWM'),
+    readCpuSeconds: () => readCpuSeconds(pid),
+    sampledPeakRss: () => sampledPeak,
+    probeSnapshot,
+    outputTail,
+    stop,
+    killNow() {
+      if (!hasExited(child)) child.kill('SIGKILL');
+    },
+  };
+
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    if (hasExited(child)) {
+      await stop();
+      throw new Error(`${options.label} exited during start-up (code ${child.exitCode}):\n${outputTail()}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${options.label} did not answer ${options.readyPath} in time:\n${outputTail()}`);
+    }
+    try {
+      const response = await fetch(`${handle.baseUrl}${options.readyPath}`, {
+        signal: AbortSignal.timeout(1_000),
+      });
+      await response.arrayBuffer();
+      if (response.status === 200) return handle;
+    } catch {
+      // Not listening yet.
+    }
+    await delay(100);
+  }
+}

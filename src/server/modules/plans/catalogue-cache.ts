@@ -1,0 +1,49 @@
+import type { PlanFeature } from '../../../shared/api/plans.js';
+import type { DbOrTransaction } from '../../db/database.js';
+import type { PlanRow } from '../../db/tables.js';
+import { featuresOfPlans } from './repository.js';
+
+/** How long a licence check may answer with a plan as it was: an admin's edit shows within this. */
+export const PLAN_CACHE_MS = 5_000;
+
+export interface CachedPlan {
+  plan: Pick<PlanRow, 'id' | 'code' | 'name' | 'billing_interval'>;
+  features: PlanFeature[];
+}
+
+/**
+ * Plans and their features for the licence-check hot path, kept for {@link PLAN_CACHE_MS}: every
+ * desktop check needs them and they change rarely, so two of a check's queries become none.
+ * Kept per process; instances converge within the same few seconds.
+ */
+export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number = Date.now) {
+  const entries = new Map<string, { loadedAt: number; value: Promise<CachedPlan> }>();
+
+  async function load(planId: string): Promise<CachedPlan> {
+    const [features, plan] = await Promise.all([
+      featuresOfPlans(db, [planId]),
+      db
+        .selectFrom('plans')
+        .select(['id', 'code', 'name', 'billing_interval'])
+        .where('id', '=', planId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { plan, features: features.get(planId) ?? [] };
+  }
+
+  return {
+    get(planId: string): Promise<CachedPlan> {
+      const hit = entries.get(planId);
+      if (hit && now() - hit.loadedAt < PLAN_CACHE_MS) return hit.value;
+      const value = load(planId);
+      entries.set(planId, { loadedAt: now(), value });
+      // A failed load is not remembered: the next check tries again.
+      value.catch(() => entries.delete(planId));
+      return value;
+    },
+    /** Forgets everything, after this process changed a plan or feature. */
+    clear: () => entries.clear(),
+  };
+}
+
+export type PlanCatalogueCache = ReturnType<typeof createPlanCatalogueCache>;
