@@ -2,9 +2,9 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers';
-import { createAppRouter } from './app/router';
+import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { getServices } from './lib/services';
 
@@ -13,12 +13,13 @@ if (!container) throw new Error('index.html has no #root element');
 
 const services = getServices();
 const store = makeStore({ services });
-const router = createAppRouter({ services });
 
 createRoot(container).render(
   <StrictMode>
     <AppProviders store={store}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes services={services} />
+      </BrowserRouter>
     </AppProviders>
   </StrictMode>,
 );

@@ -1,7 +1,14 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { act } from 'react';
+import {
+  type Location,
+  MemoryRouter,
+  type NavigateFunction,
+  useLocation,
+  useNavigate,
+} from 'react-router-dom';
 import { AppProviders } from '../../../src/renderer/src/app/providers';
-import { createAppRoutes } from '../../../src/renderer/src/app/router';
+import { AppRoutes } from '../../../src/renderer/src/app/router';
 import { makeStore } from '../../../src/renderer/src/app/store';
 import type { Services } from '../../../src/renderer/src/lib/services';
 import { type FakeApi, testUser } from './fake-api';
@@ -24,14 +31,46 @@ export async function servicesFor(api: FakeApi, visitor: Visitor): Promise<Servi
   return services;
 }
 
-/** The whole portal (providers, session gate, guards, lazy pages) in a memory router. */
+/** What tests read of the router and do with it: where the portal is, and going elsewhere. */
+export interface TestRouter {
+  state: { location: Location };
+  navigate(to: string): Promise<void>;
+}
+
+/** Keeps `router` up to date with the rendered router's location and navigate function. */
+function RouterProbe({ router }: { router: { state: { location?: Location }; nav?: NavigateFunction } }) {
+  router.state.location = useLocation();
+  router.nav = useNavigate();
+  return null;
+}
+
+/**
+ * The whole portal (providers, session gate, guards, lazy pages) in a memory router: the same
+ * `AppRoutes` the browser build renders in its `<BrowserRouter>`.
+ */
 export function renderApp(services: Services, path: string, reload: () => void = () => undefined) {
   const store = makeStore({ services });
-  const router = createMemoryRouter(createAppRoutes({ services, reload }), { initialEntries: [path] });
+  const probe: { state: { location?: Location }; nav?: NavigateFunction } = { state: {} };
   const view = render(
     <AppProviders store={store}>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes services={services} reload={reload} />
+        <RouterProbe router={probe} />
+      </MemoryRouter>
     </AppProviders>,
   );
+  const router: TestRouter = {
+    state: {
+      get location() {
+        if (!probe.state.location) throw new Error('the router has not rendered');
+        return probe.state.location;
+      },
+    },
+    async navigate(to) {
+      await act(async () => {
+        await probe.nav?.(to);
+      });
+    },
+  };
   return { ...view, router, store };
 }

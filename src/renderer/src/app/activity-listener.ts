@@ -1,4 +1,4 @@
-import { createListenerMiddleware } from '@reduxjs/toolkit';
+import { isAction, type Middleware } from '@reduxjs/toolkit';
 import { tokensRefreshed, updateActivity } from '../features/auth/auth-slice';
 
 const ACTIVE_AREAS = ['user/', 'auth/', 'license/', 'admin/'];
@@ -6,18 +6,19 @@ const ACTIVE_AREAS = ['user/', 'auth/', 'license/', 'admin/'];
 // would keep an idle session alive forever, since tokens refresh well within 30 minutes.
 const NOT_ACTIVITY: readonly string[] = [updateActivity.type, tokensRefreshed.type];
 
+const isActivity = (type: string) =>
+  !NOT_ACTIVITY.includes(type) && ACTIVE_AREAS.some((area) => type.startsWith(area));
+
 /**
  * SPEC §4 session: any user, auth, licence or admin action refreshes the activity time, except
- * the activity update itself (which would otherwise loop).
+ * the activity update itself (which would otherwise loop). A plain middleware: the activity time
+ * is recorded right after the action has reached the reducers.
  */
-export function activityListener(now: () => number) {
-  const listener = createListenerMiddleware();
-  listener.startListening({
-    predicate: (action) =>
-      !NOT_ACTIVITY.includes(action.type) && ACTIVE_AREAS.some((area) => action.type.startsWith(area)),
-    effect: (_action, api) => {
-      api.dispatch(updateActivity(now()));
-    },
-  });
-  return listener;
+export function activityListener(now: () => number): { middleware: Middleware } {
+  const middleware: Middleware = (api) => (next) => (action) => {
+    const result = next(action);
+    if (isAction(action) && isActivity(action.type)) api.dispatch(updateActivity(now()));
+    return result;
+  };
+  return { middleware };
 }

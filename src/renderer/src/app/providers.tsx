@@ -1,8 +1,8 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { cssVariablesResolver, theme } from '../theme';
+import { NotificationsHost } from './notifications-host';
 import type { AppStore } from './store';
 
 /** Store, UI kit and notifications around the router. */
@@ -10,7 +10,7 @@ export function AppProviders({ store, children }: { store: AppStore; children: R
   return (
     <Provider store={store}>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
-        <Notifications position="top-right" />
+        <NotificationsHost />
         {children}
       </MantineProvider>
     </Provider>

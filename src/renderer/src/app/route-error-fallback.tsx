@@ -1,11 +1,10 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { useRouteError } from 'react-router-dom';
+import { Component, type ReactNode, useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { renderErrorMessages } from '../../../shared/messages';
-import { useEffect } from 'react';
 
 /** SPEC §2 fallback screen, shown when a route fails to render (or its page fails to load). */
-export function RouteErrorFallback({ onReload }: { onReload: () => void }) {
-  const error = useRouteError();
+export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
   useEffect(() => {
     console.error('Route render failed', error);
   }, [error]);
@@ -17,5 +16,55 @@ export function RouteErrorFallback({ onReload }: { onReload: () => void }) {
         <Button onClick={onReload}>{renderErrorMessages.refreshButton}</Button>
       </Stack>
     </Center>
+  );
+}
+
+interface BoundaryProps {
+  onReload: () => void;
+  /** Changes on every navigation: a new visit renders the route again instead of the old failure. */
+  resetKey: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  failure: { error: unknown } | null;
+  resetKey: string;
+}
+
+class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  constructor(props: BoundaryProps) {
+    super(props);
+    this.state = { failure: null, resetKey: props.resetKey };
+  }
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { failure: { error } };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): BoundaryState | null {
+    return props.resetKey === state.resetKey ? null : { failure: null, resetKey: props.resetKey };
+  }
+
+  override render() {
+    const { failure } = this.state;
+    return failure ? (
+      <RouteErrorFallback error={failure.error} onReload={this.props.onReload} />
+    ) : (
+      this.props.children
+    );
+  }
+}
+
+/**
+ * What `errorElement` is in a data router, for the portal's `<BrowserRouter>` + `useRoutes`: a
+ * render failure of `children` (or of its lazily loaded page) shows the SPEC §2 fallback in its
+ * place, and the next navigation tries again.
+ */
+export function RouteErrorBoundary({ onReload, children }: { onReload: () => void; children: ReactNode }) {
+  const { key } = useLocation();
+  return (
+    <ErrorBoundary onReload={onReload} resetKey={key}>
+      {children}
+    </ErrorBoundary>
   );
 }

@@ -1,11 +1,11 @@
-import { type ComponentType, lazy, type LazyExoticComponent, Suspense } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { type ComponentType, lazy, type LazyExoticComponent, Suspense, useMemo } from 'react';
+import { type RouteObject, useRoutes } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
 import { AppLayout } from '../components/layout/app-layout';
 import { PublicLayout } from '../components/layout/public-layout';
 import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
-import { RouteErrorFallback } from './route-error-fallback';
+import { RouteErrorBoundary } from './route-error-fallback';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
 
@@ -44,25 +44,28 @@ export function createAppRoutes({
   services,
   reload = () => window.location.reload(),
 }: AppRoutesOptions): RouteObject[] {
-  const fallback = <RouteErrorFallback onReload={reload} />;
   // Each screen has its own error boundary, so a failing page leaves the layout and navigation usable.
   const screen = (name: keyof typeof pages): RouteObject => {
     const Page = pages[name];
     return {
       path: portalPaths[name],
-      errorElement: fallback,
       element: (
-        <Suspense fallback={<PageLoading />}>
-          <Page />
-        </Suspense>
+        <RouteErrorBoundary onReload={reload}>
+          <Suspense fallback={<PageLoading />}>
+            <Page />
+          </Suspense>
+        </RouteErrorBoundary>
       ),
     };
   };
 
   return [
     {
-      element: <SessionGate services={services} />,
-      errorElement: fallback,
+      element: (
+        <RouteErrorBoundary onReload={reload}>
+          <SessionGate services={services} />
+        </RouteErrorBoundary>
+      ),
       children: [
         {
           element: <PublicLayout />,
@@ -121,4 +124,12 @@ export function createAppRoutes({
   ];
 }
 
-export const createAppRouter = (options: AppRoutesOptions) => createBrowserRouter(createAppRoutes(options));
+/**
+ * The portal's routes, rendered inside a `<BrowserRouter>` (or a `<MemoryRouter>` in tests). The
+ * declarative router is enough here (no loaders or actions; error boundaries are the portal's own)
+ * and keeps react-router's data-router machinery out of the first download.
+ */
+export function AppRoutes({ services, reload }: AppRoutesOptions) {
+  const routes = useMemo(() => createAppRoutes({ services, reload }), [services, reload]);
+  return useRoutes(routes);
+}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
-import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { UserProfile } from '../../../shared/api/users';
 import { portalPaths } from '../../../shared/routes';
 import {
@@ -40,6 +40,7 @@ export function SessionGate({ services }: { services: Services }) {
   const pathRef = useRef(pathname);
   pathRef.current = pathname;
   const [ready, setReady] = useState(false);
+  const [sentToLanding, setSentToLanding] = useState(false);
   const started = useRef(false);
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
 
@@ -74,11 +75,15 @@ export function SessionGate({ services }: { services: Services }) {
     void dispatch(initializeSession())
       .unwrap()
       .then((result) => {
-        if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current))
-          void navigate(portalPaths.landing, { replace: true });
+        if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current)) setSentToLanding(true);
         setReady(true);
       });
-  }, [dispatch, navigate]);
+  }, [dispatch]);
+
+  // Once there, the redirect of an invalid session is done; later navigations are the user's own.
+  useEffect(() => {
+    if (sentToLanding && pathname === portalPaths.landing) setSentToLanding(false);
+  }, [sentToLanding, pathname]);
 
   useEffect(() => {
     if (!ready || !isAuthenticated) return;
@@ -98,5 +103,8 @@ export function SessionGate({ services }: { services: Services }) {
     });
   }, [ready, isAuthenticated, services, store, dispatch, navigate]);
 
-  return ready ? <Outlet /> : <SessionSpinner />;
+  if (!ready) return <SessionSpinner />;
+  // An invalid session goes to /landing before any guard sees the route it started on (SPEC §2).
+  if (sentToLanding && pathname !== portalPaths.landing) return <Navigate to={portalPaths.landing} replace />;
+  return <Outlet />;
 }

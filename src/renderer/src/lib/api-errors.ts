@@ -1,5 +1,5 @@
 import { isAxiosError } from 'axios';
-import { apiErrorSchema } from '../../../shared/api/errors';
+import type { ApiError } from '../../../shared/api/errors';
 
 /** A failed API call as pages show it: the words to display plus what forms need to mark fields. */
 export class ApiRequestError extends Error {
@@ -20,16 +20,32 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The error body the server sent, when there is one (DESIGN §3: `{ detail, message, code, errors? }`). */
-export function errorBody(error: unknown): Partial<{
-  detail: string;
-  message: string;
-  code: string;
-  errors: { field: string; message: string }[];
-}> {
-  if (!isAxiosError(error) || error.response?.data === undefined) return {};
-  const parsed = apiErrorSchema.partial().safeParse(error.response.data);
-  return parsed.success ? parsed.data : {};
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isFieldIssue = (value: unknown): value is { field: string; message: string } =>
+  isRecord(value) && typeof value['field'] === 'string' && typeof value['message'] === 'string';
+
+/**
+ * The error body the server sent, when there is one (DESIGN §3: `{ detail, message, code, errors? }`).
+ * The server writes it through the shared `apiErrorSchema`, so this only checks what it reads: a
+ * body that is not that shape at all (a proxy's HTML page, a string) counts as no body.
+ */
+export function errorBody(error: unknown): Partial<ApiError> {
+  if (!isAxiosError(error)) return {};
+  const data: unknown = error.response?.data;
+  if (!isRecord(data)) return {};
+  const { detail, message, code, errors } = data;
+  if (detail !== undefined && typeof detail !== 'string') return {};
+  if (message !== undefined && typeof message !== 'string') return {};
+  if (code !== undefined && typeof code !== 'string') return {};
+  if (errors !== undefined && !(Array.isArray(errors) && errors.every(isFieldIssue))) return {};
+  const body: Partial<ApiError> = {};
+  if (detail !== undefined) body.detail = detail;
+  if (message !== undefined) body.message = message;
+  if (code !== undefined) body.code = code;
+  if (errors !== undefined) body.errors = errors.map(({ field, message }) => ({ field, message }));
+  return body;
 }
 
 /** SPEC §8: the server's message is preferred, else the fallback. */

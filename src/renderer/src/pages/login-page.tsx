@@ -1,9 +1,7 @@
 import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { z } from 'zod';
-import { loginFormSchema } from '../../../shared/api/auth';
 import { authMessages } from '../../../shared/messages';
 import { portalPaths } from '../../../shared/routes';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
@@ -13,12 +11,8 @@ import { FormAlert } from '../components/forms/form-alert';
 import { focusFirstError } from '../components/forms/focus-first-error';
 import { toSubmitFailure } from '../components/forms/submit-failure';
 import { loginUser, selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
+import { type SignInValues, validateSignIn } from '../features/auth/sign-in-form';
 
-const loginSchema = z.object({
-  email: loginFormSchema.shape.username,
-  password: loginFormSchema.shape.password,
-});
-type LoginValues = z.input<typeof loginSchema>;
 const FIELDS = ['email', 'password'] as const;
 
 export default function LoginPage() {
@@ -27,9 +21,10 @@ export default function LoginPage() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   const [failure, setFailure] = useState<string>();
-  const form = useForm<LoginValues>({
+  const form = useForm<SignInValues>({
     initialValues: { email: '', password: '' },
-    validate: schemaResolver(loginSchema, { sync: true }),
+    // The shared login schema's rules, checked by hand so this page does not load zod.
+    validate: validateSignIn,
     validateInputOnBlur: true,
   });
 

@@ -1,6 +1,5 @@
 import { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
 import type { RegisterRequest } from '../../../../shared/api/auth';
-import { messageResponseSchema } from '../../../../shared/api/errors';
 import { authMessages } from '../../../../shared/messages';
 import { apiPaths } from '../../../../shared/routes';
 import { ApiRequestError, toApiRequestError } from '../../lib/api-errors';
@@ -18,10 +17,11 @@ const fallbacks = {
   changePassword: 'Could not change the password',
 } as const;
 
-const messageOf = (response: AxiosResponse, fallback: string) => {
-  const parsed = messageResponseSchema.safeParse(response.data);
-  return parsed.success ? parsed.data.message : fallback;
-};
+/** The `{ message }` the server answers these calls with (shared `messageResponseSchema`), else the fallback. */
+const messageOf = ({ data }: AxiosResponse<unknown>, fallback: string) =>
+  typeof data === 'object' && data !== null && 'message' in data && typeof data.message === 'string'
+    ? data.message
+    : fallback;
 
 async function postForMessage(http: AxiosInstance, path: string, body: unknown, fallback: string) {
   try {

@@ -1,6 +1,5 @@
 import { isAxiosError } from 'axios';
-import type { License } from '../../../../shared/api/licenses';
-import { licenseRefusalSchema } from '../../../../shared/api/licenses';
+import type { License, LicenseRefusal } from '../../../../shared/api/licenses';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
 import { serverDetail, serverMessage } from '../../lib/api-errors';
@@ -229,10 +228,20 @@ export const notConfigured: LicenseCheckResult = {
 
 /** A 4xx licence refusal is an answer (the key is not valid here), not a failed check. */
 function refusalOf(error: unknown): LicenseCheckResult | null {
-  const parsed = licenseRefusalSchema.safeParse(isAxiosError(error) ? error.response?.data : undefined);
-  if (!parsed.success || parsed.data.valid !== false || !parsed.data.status) return null;
-  const { status, message, requires_activation } = parsed.data;
-  return { valid: false, status, message, requires_activation };
+  // The server writes refusals through the shared `licenseRefusalSchema`; only what is read is checked.
+  const data: unknown = isAxiosError(error) ? error.response?.data : undefined;
+  if (typeof data !== 'object' || data === null) return null;
+  const { valid, status, message, requires_activation } = data as Partial<
+    Record<keyof LicenseRefusal, unknown>
+  >;
+  if (valid !== false || typeof status !== 'string' || !status || typeof message !== 'string') return null;
+  if (requires_activation !== undefined && typeof requires_activation !== 'boolean') return null;
+  return {
+    valid: false,
+    status: status as NonNullable<LicenseRefusal['status']>,
+    message,
+    requires_activation,
+  };
 }
 
 /** GET /licensing/status for the stored key on this machine (through the desktop when there is one). */

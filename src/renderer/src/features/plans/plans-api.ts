@@ -1,13 +1,11 @@
 import type { AxiosInstance } from 'axios';
-import {
-  type CreatePlanRequest,
+import type { z } from 'zod';
+import type {
+  CreatePlanRequest,
   deletePlanResponseSchema,
-  type Plan,
-  planListSchema,
-  planSchema,
+  Plan,
   planStatsSchema,
-  publicPlanListSchema,
-  type UpdatePlanRequest,
+  UpdatePlanRequest,
 } from '../../../../shared/api/plans';
 import type { Paged } from '../../../../shared/api/paging';
 import { apiPaths, pathWith } from '../../../../shared/routes';
@@ -24,6 +22,11 @@ export const planMessages = {
 } as const;
 
 const CACHE_PREFIX = 'plans:';
+
+// Answers are read as the shared schemas' types without parsing them again here: the server writes
+// every response through those schemas, and zod stays out of the pages that only show plans.
+export type PlanStats = z.infer<typeof planStatsSchema>;
+export type DeletePlanResponse = z.infer<typeof deletePlanResponseSchema>;
 
 async function call<T>(
   fallback: string,
@@ -42,7 +45,7 @@ export function fetchPublicPlans(services: Services = getServices()): Promise<Pl
   return services.cache.get(`${CACHE_PREFIX}public`, () =>
     call(
       planMessages.fetchPlansFailed,
-      async (http) => publicPlanListSchema.parse((await http.get(apiPaths.plans.public)).data),
+      async (http) => (await http.get<Plan[]>(apiPaths.plans.public)).data,
       services,
     ),
   );
@@ -53,7 +56,7 @@ export function fetchPublicPlan(id: string, services: Services = getServices()):
   return services.cache.get(`${CACHE_PREFIX}public:${id}`, () =>
     call(
       planMessages.fetchPlanFailed,
-      async (http) => planSchema.parse((await http.get(pathWith(apiPaths.plans.publicDetail, { id }))).data),
+      async (http) => (await http.get<Plan>(pathWith(apiPaths.plans.publicDetail, { id }))).data,
       services,
     ),
   );
@@ -75,7 +78,7 @@ export function fetchPlans(
   return services.cache.get(`${CACHE_PREFIX}list:${JSON.stringify(params)}`, () =>
     call(
       planMessages.fetchPlansFailed,
-      async (http) => planListSchema.parse((await http.get(apiPaths.plans.list, { params })).data),
+      async (http) => (await http.get<Paged<Plan>>(apiPaths.plans.list, { params })).data,
       services,
     ),
   );
@@ -86,7 +89,7 @@ export function fetchPlan(id: string, services: Services = getServices()): Promi
   return services.cache.get(`${CACHE_PREFIX}detail:${id}`, () =>
     call(
       planMessages.fetchPlanFailed,
-      async (http) => planSchema.parse((await http.get(pathWith(apiPaths.plans.detail, { id }))).data),
+      async (http) => (await http.get<Plan>(pathWith(apiPaths.plans.detail, { id }))).data,
       services,
     ),
   );
@@ -97,7 +100,7 @@ export function fetchPlanStats(services: Services = getServices()) {
   return services.cache.get(`${CACHE_PREFIX}stats`, () =>
     call(
       planMessages.fetchPlanStatsFailed,
-      async (http) => planStatsSchema.parse((await http.get(apiPaths.plans.stats)).data),
+      async (http) => (await http.get<PlanStats>(apiPaths.plans.stats)).data,
       services,
     ),
   );
@@ -106,7 +109,7 @@ export function fetchPlanStats(services: Services = getServices()) {
 export async function createPlan(body: CreatePlanRequest, services: Services = getServices()): Promise<Plan> {
   const plan = await call(
     planMessages.savePlanFailed,
-    async (http) => planSchema.parse((await http.post(apiPaths.plans.list, body)).data),
+    async (http) => (await http.post<Plan>(apiPaths.plans.list, body)).data,
     services,
   );
   services.cache.invalidate(CACHE_PREFIX);
@@ -120,7 +123,7 @@ export async function updatePlan(
 ): Promise<Plan> {
   const plan = await call(
     planMessages.savePlanFailed,
-    async (http) => planSchema.parse((await http.put(pathWith(apiPaths.plans.detail, { id }), body)).data),
+    async (http) => (await http.put<Plan>(pathWith(apiPaths.plans.detail, { id }), body)).data,
     services,
   );
   services.cache.invalidate(CACHE_PREFIX);
@@ -131,8 +134,7 @@ export async function updatePlan(
 export async function deletePlan(id: string, services: Services = getServices()) {
   const result = await call(
     planMessages.deletePlanFailed,
-    async (http) =>
-      deletePlanResponseSchema.parse((await http.delete(pathWith(apiPaths.plans.detail, { id }))).data),
+    async (http) => (await http.delete<DeletePlanResponse>(pathWith(apiPaths.plans.detail, { id }))).data,
     services,
   );
   services.cache.invalidate(CACHE_PREFIX);
