@@ -1,0 +1,74 @@
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describePortal } from './support/portal.js';
+
+/** Issue "Portal core", Speed: initial JavaScript of /landing and /login at most 150 KB gzip. */
+const BUDGET_BYTES = 150 * 1024;
+
+interface Script {
+  url: string;
+  raw: number;
+  gzip: number;
+}
+
+const isScript = (response: Response) =>
+  response.request().resourceType() === 'script' ||
+  /javascript|ecmascript/.test(response.headers()['content-type'] ?? '');
+
+/** Every JavaScript file the browser downloads for a cold visit of `path`, lazy chunks included. */
+async function scriptsLoadedFor(page: Page, path: string, ready: () => Promise<unknown>): Promise<Script[]> {
+  const responses = new Map<string, Response>();
+  page.on('response', (response) => {
+    if (isScript(response) && response.ok()) responses.set(response.url(), response);
+  });
+  await page.goto(path, { waitUntil: 'networkidle' });
+  await ready();
+  // Anything the rendered page pulled in after the first idle moment (a lazily loaded section).
+  await page.waitForLoadState('networkidle');
+  return Promise.all(
+    [...responses.values()].map(async (response) => {
+      const body = await response.body();
+      return {
+        url: new URL(response.url()).pathname,
+        raw: body.length,
+        gzip: gzipSync(body, { level: 9 }).length,
+      };
+    }),
+  );
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function report(path: string, scripts: Script[]): number {
+  const total = scripts.reduce((sum, script) => sum + script.gzip, 0);
+  const lines = [...scripts]
+    .sort((a, b) => b.gzip - a.gzip)
+    .map(
+      (script) => `  ${kb(script.gzip).padStart(9)} gzip  ${kb(script.raw).padStart(9)} raw  ${script.url}`,
+    );
+  console.info(
+    `[bundle-budget] ${path}: ${scripts.length} scripts, ${kb(total)} gzip of ${kb(BUDGET_BYTES)} budget\n${lines.join('\n')}`,
+  );
+  return total;
+}
+
+describePortal('initial JavaScript budget', (portal) => {
+  it('/landing loads at most 150 KB of gzipped JavaScript', async () => {
+    const page = await portal.newPage();
+    const scripts = await scriptsLoadedFor(page, '/landing', () =>
+      page.getByRole('heading', { level: 1 }).first().waitFor(),
+    );
+    expect(scripts.length, 'the landing page loaded no JavaScript at all').toBeGreaterThan(0);
+    expect(report('/landing', scripts)).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('/login loads at most 150 KB of gzipped JavaScript', async () => {
+    const page = await portal.newPage();
+    const scripts = await scriptsLoadedFor(page, '/login', () =>
+      page.locator('form').getByRole('button', { name: 'Sign in' }).waitFor(),
+    );
+    expect(scripts.length, 'the login page loaded no JavaScript at all').toBeGreaterThan(0);
+    expect(report('/login', scripts)).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+});
