@@ -1,5 +1,5 @@
-// Seeds a database for the licensing benchmark (bench/licensing.ts): users, licences of the seeded
-// paid plans, two activations per licence and some usage counters, through the server's own
+// Seeds a database for the licensing benchmark (bench/licensing.ts): users, licenses of the seeded
+// paid plans, two activations per license and some usage counters, through the server's own
 // migrations, then writes a random sample of (license_key, hardware_id) pairs for the load phase.
 //
 //   node --import tsx bench/licensing-seed.ts [--db sqlite|postgres] [--licenses N] [--reseed]
@@ -69,7 +69,7 @@ const DUMMY_PASSWORD_HASH =
   '$argon2id$v=19$m=19456,t=2,p=1$YmVuY2htYXJrc2FsdA$YmVuY2htYXJrLW5vdC1hLXJlYWwtaGFzaA';
 const SQLITE_BATCH = 50_000;
 const POSTGRES_BATCH = 10_000;
-/** Every fifth licence has this month's counters of its two metered features. */
+/** Every fifth license has this month's counters of its two metered features. */
 const COUNTER_EVERY = 5;
 
 const progress = (message: string) => process.stderr.write(`${message}\n`);
@@ -116,13 +116,13 @@ class Meter {
   }
 }
 
-const licenceNote = (size: SeedSize) =>
+const licenseNote = (size: SeedSize) =>
   ` (each with ${size.activationsPerLicense} activations and 1 in ${COUNTER_EVERY} with usage counters)`;
 
-/** Distinct random licence indexes for the sample, spread over the whole table. */
+/** Distinct random license indexes for the sample, spread over the whole table. */
 function pickSample(licenses: number, sampleSize: number): Map<number, number> {
   const wanted = Math.min(sampleSize, licenses);
-  const picked = new Map<number, number>(); // licence index -> which of its activations
+  const picked = new Map<number, number>(); // license index -> which of its activations
   while (picked.size < wanted) {
     const index = Math.floor(Math.random() * licenses);
     if (!picked.has(index)) picked.set(index, Math.floor(Math.random() * ACTIVATIONS_PER_LICENSE));
@@ -142,8 +142,8 @@ interface Catalogue {
   meteredFeatureIds: string[];
 }
 
-/** What the rows of licence `index` look like; the same generator feeds both databases. */
-function* licenceRows(size: SeedSize, catalogue: Catalogue, userIds: string[], sample: Map<number, number>) {
+/** What the rows of license `index` look like; the same generator feeds both databases. */
+function* licenseRows(size: SeedSize, catalogue: Catalogue, userIds: string[], sample: Map<number, number>) {
   const now = new Date();
   const createdAt = new Date(now.getTime() - 30 * 86_400_000).toISOString();
   // Seen a day ago: the first check of each machine in the load phase writes its heartbeat.
@@ -317,8 +317,8 @@ function seedSqlite(
 
   const pairs: SamplePair[] = [];
   let counters = 0;
-  const meter = new Meter('licences', target.size.licenses, licenceNote(target.size));
-  const rows = licenceRows(target.size, catalogue, userIds, sample);
+  const meter = new Meter('licenses', target.size.licenses, licenseNote(target.size));
+  const rows = licenseRows(target.size, catalogue, userIds, sample);
   const insertBatch = sqlite.transaction((count: number) => {
     for (let done = 0; done < count; done += 1) {
       const next = rows.next();
@@ -461,8 +461,8 @@ async function seedPostgres(
 
     const pairs: SamplePair[] = [];
     let counters = 0;
-    const meter = new Meter('licences', target.size.licenses, licenceNote(target.size));
-    const rows = licenceRows(target.size, catalogue, userIds, sample);
+    const meter = new Meter('licenses', target.size.licenses, licenseNote(target.size));
+    const rows = licenseRows(target.size, catalogue, userIds, sample);
     for (let from = 0; from < target.size.licenses; from += POSTGRES_BATCH) {
       const count = Math.min(POSTGRES_BATCH, target.size.licenses - from);
       const licenses = [];
@@ -581,7 +581,7 @@ export async function seed(target: SeedTarget): Promise<SeedOutcome> {
         : await postgresHasPair(target.databaseUrl as string, first))
     ) {
       progress(
-        `Reusing ${label}: ${counts.licenses.toLocaleString('en-US')} licences, ` +
+        `Reusing ${label}: ${counts.licenses.toLocaleString('en-US')} licenses, ` +
           `${counts.activations.toLocaleString('en-US')} activations (seeded ${existing.seededAt} in ${existing.seedSeconds} s)`,
       );
       return { reused: true, seconds: 0, rows: counts, sample: existing.pairs, samplePath };
@@ -589,7 +589,7 @@ export async function seed(target: SeedTarget): Promise<SeedOutcome> {
   }
 
   progress(
-    `Seeding ${label}: ${size.users.toLocaleString('en-US')} users, ${size.licenses.toLocaleString('en-US')} licences, ` +
+    `Seeding ${label}: ${size.users.toLocaleString('en-US')} users, ${size.licenses.toLocaleString('en-US')} licenses, ` +
       `${(size.licenses * size.activationsPerLicense).toLocaleString('en-US')} activations…`,
   );
   const started = performance.now();

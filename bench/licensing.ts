@@ -1,5 +1,5 @@
-// Licence checks under load (issue "Licensing on the server", Speed): `GET /licensing/status` and
-// `POST /licenses/validate` on a seeded database of 1 000 000 licences and 2 000 000 activations,
+// License checks under load (issue "Licensing on the server", Speed): `GET /licensing/status` and
+// `POST /licenses/validate` on a seeded database of 1 000 000 licenses and 2 000 000 activations,
 // side by side with a bare Fastify route, each at 100 connections, measured with autocannon.
 //
 //   node --import tsx bench/licensing.ts [--db sqlite|postgres|both] [--licenses N] [--seconds S]
@@ -166,7 +166,7 @@ async function checkOnce(baseUrl: string, pair: SamplePair): Promise<void> {
     const body = (await response.json().catch(() => undefined)) as { valid?: unknown } | undefined;
     if (response.status !== 200 || body?.valid !== true) {
       throw new Error(
-        `a licence check of a seeded pair failed (${response.url}: HTTP ${response.status} ${JSON.stringify(body)})`,
+        `a license check of a seeded pair failed (${response.url}: HTTP ${response.status} ${JSON.stringify(body)})`,
       );
     }
   }
@@ -426,7 +426,7 @@ function formatReport(reports: DbReport[], environment: Record<string, string | 
     ),
     '',
     table(
-      ['db', 'server RSS at start', 'server peak RSS', 'bare peak RSS', 'licences / activations', 'seeding'],
+      ['db', 'server RSS at start', 'server peak RSS', 'bare peak RSS', 'licenses / activations', 'seeding'],
       memory,
     ),
     '',

@@ -5,7 +5,7 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
-    /** Fields added to the error body, e.g. the `valid`/`status` of a refused licence check. */
+    /** Fields added to the error body, e.g. the `valid`/`status` of a refused license check. */
     readonly extra: Record<string, unknown> = {},
   ) {
     super(message);

@@ -25,7 +25,7 @@ export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels]
 export const LOCAL_CHECK_STATUSES = ['not_configured', 'error'] as const;
 
 /**
- * The licence-status answer of SPEC §4 as the desktop reports it. `offline` is present when the
+ * The license-status answer of SPEC §4 as the desktop reports it. `offline` is present when the
  * answer comes from the last signed lease because the API could not be reached.
  */
 export const licenseCheckResultSchema = z.object({
@@ -96,10 +96,10 @@ export interface DesktopBridge {
   getRefreshToken(): Promise<string | null>;
   setRefreshToken(token: string): Promise<void>;
   clearRefreshToken(): Promise<void>;
-  /** Checks the stored licence key on this machine: online, else from the signed offline lease. */
+  /** Checks the stored license key on this machine: online, else from the signed offline lease. */
   checkLicenseStatus(options?: LicenseCheckOptions): Promise<LicenseCheckResult>;
   getLicenseKey(): Promise<string | null>;
-  /** Stores the licence key the main process checks; null forgets it. */
+  /** Stores the license key the main process checks; null forgets it. */
   setLicenseKey(key: string | null): Promise<void>;
   getAppInfo(): Promise<AppInfo>;
 }

@@ -2,13 +2,13 @@ import { base64url, decodeProtectedHeader, type JWK, importJWK, jwtVerify, error
 import type { LeaseSigningKeys } from './api/licenses.js';
 
 /**
- * The offline lease: what the server vouched for about one licence on one machine, signed with
+ * The offline lease: what the server vouched for about one license on one machine, signed with
  * Ed25519, so the desktop shell can keep working without the network until `exp`.
  */
 export interface LeaseClaims {
-  /** Licence id. */
+  /** License id. */
   sub: string;
-  /** SHA-256 of the licence key (base64url, 16 bytes): binds the lease to the key without carrying it. */
+  /** SHA-256 of the license key (base64url, 16 bytes): binds the lease to the key without carrying it. */
   kfp: string;
   hwid: string;
   plan: { id: string; code: string; name: string };
@@ -41,13 +41,13 @@ export type LeaseVerification =
   | { ok: false; problem: LeaseProblem; message: string };
 
 const problemMessages: Record<LeaseProblem, string> = {
-  malformed: 'The offline licence is damaged; connect to the internet to check the licence again',
-  unknown_key: 'The offline licence was signed by an unknown key; connect to the internet to renew it',
-  wrong_algorithm: 'The offline licence uses an unexpected signature algorithm',
-  bad_signature: 'The offline licence has been altered; connect to the internet to check the licence again',
-  wrong_hardware: 'The offline licence belongs to another machine',
-  expired: 'The offline grace period has ended; connect to the internet to check the licence',
-  clock_rolled_back: 'The system clock is earlier than when the licence was last checked; correct the clock',
+  malformed: 'The offline license is damaged; connect to the internet to check the license again',
+  unknown_key: 'The offline license was signed by an unknown key; connect to the internet to renew it',
+  wrong_algorithm: 'The offline license uses an unexpected signature algorithm',
+  bad_signature: 'The offline license has been altered; connect to the internet to check the license again',
+  wrong_hardware: 'The offline license belongs to another machine',
+  expired: 'The offline grace period has ended; connect to the internet to check the license',
+  clock_rolled_back: 'The system clock is earlier than when the license was last checked; correct the clock',
 };
 
 const refuse = (problem: LeaseProblem): LeaseVerification => ({

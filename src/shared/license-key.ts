@@ -1,5 +1,5 @@
 /**
- * Licence keys: 23 random Crockford base-32 characters (115 bits) and 2 check characters, shown
+ * License keys: 23 random Crockford base-32 characters (115 bits) and 2 check characters, shown
  * in five groups of five (`7KQ2M-…`). The check characters catch a mistyped or swapped character
  * before any lookup, and Crockford's alphabet has no I, L, O or U to misread.
  */

@@ -33,7 +33,7 @@ export async function signInAgain(s: TestServer, who: SignedIn): Promise<SignedI
   return { ...who, token: tokens.access_token };
 }
 
-/** Activates the user's free Base licence on a machine and returns the activation result. */
+/** Activates the user's free Base license on a machine and returns the activation result. */
 export async function activateBase(
   s: TestServer,
   user: SignedIn,

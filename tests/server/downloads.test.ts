@@ -104,7 +104,7 @@ describeOnEveryDatabase('desktop downloads', (server) => {
       expect(row).toEqual(linux.release);
     });
 
-    it('the owner of an active licence gets the newest release of each platform with size, sha256 and a signed link', async () => {
+    it('the owner of an active license gets the newest release of each platform with size, sha256 and a signed link', async () => {
       const s = server();
       const requestedAt = Math.floor(s.clock.now().getTime() / 1000);
       const response = await links(owner);
@@ -199,7 +199,7 @@ describeOnEveryDatabase('desktop downloads', (server) => {
           'download_link_expired',
         );
         expect(error.message).toBe(
-          'This download link has expired. Start the download again from your licence page.',
+          'This download link has expired. Start the download again from your license page.',
         );
       }
     });
@@ -209,13 +209,13 @@ describeOnEveryDatabase('desktop downloads', (server) => {
       expect(error.message).toBe('No desktop release has been published for macos yet');
     });
 
-    it('an unknown platform or a malformed licence id → 400', async () => {
+    it('an unknown platform or a malformed license id → 400', async () => {
       const error = expectApiError(await links(owner, '?platform=android'), 400, 'validation_error');
       expect(error.message).toContain('platform');
       expectApiError(await links(owner, '', 'not-a-uuid'), 400, 'validation_error');
     });
 
-    it('without a token → 401; another user’s licence → 404, like one that does not exist', async () => {
+    it('without a token → 401; another user’s license → 404, like one that does not exist', async () => {
       expectApiError(
         await server().api({ path: `/licenses/${licenseId}/download` }),
         401,
@@ -235,17 +235,17 @@ describeOnEveryDatabase('desktop downloads', (server) => {
         state: 'revoked',
         change: { status: 'revoked', revoked_reason: 'Chargeback', revoked_at: new Date().toISOString() },
         code: 'license_revoked',
-        says: 'This licence was revoked: Chargeback.',
+        says: 'This license was revoked: Chargeback.',
       },
       { state: 'suspended', change: { status: 'suspended' }, code: 'license_suspended', says: 'suspended' },
       {
         state: 'expired',
         change: { expires_at: '2020-01-31T00:00:00.000Z' },
         code: 'license_expired',
-        says: 'This licence expired on 31 January 2020',
+        says: 'This license expired on 31 January 2020',
       },
     ] as const)(
-      'a $state licence → 403 with the status fields and no links',
+      'a $state license → 403 with the status fields and no links',
       async ({ state, change, code, says }) => {
         const s = server();
         const holder = await signInAsUser(s, state);

@@ -91,7 +91,7 @@ const publicJwkSet = (privateKey: KeyObject, kid: string): LeaseSigningKeys => {
   return { keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid, alg: 'EdDSA', use: 'sig' }] };
 };
 
-describeOnEveryDatabase('offline leases from licence checks', (server) => {
+describeOnEveryDatabase('offline leases from license checks', (server) => {
   let owner: SignedIn;
   let activation: ActivationResult;
   let answer: LicenseStatusAnswer;
@@ -144,7 +144,7 @@ describeOnEveryDatabase('offline leases from licence checks', (server) => {
       expect(result.remainingSeconds).toBeLessThanOrEqual(7 * DAY);
     });
 
-    it('carries the licence id, key fingerprint, machine, plan, features with limits, iat and exp = iat + 7 days', () => {
+    it('carries the license id, key fingerprint, machine, plan, features with limits, iat and exp = iat + 7 days', () => {
       expect(decodeProtectedHeader(answer.lease)).toEqual({
         alg: 'EdDSA',
         kid: keys.keys[0]?.kid,
@@ -239,7 +239,7 @@ describeOnEveryDatabase('offline leases from licence checks', (server) => {
         expect(await verify(lease, { hardwareId: decodeJwt(lease).hwid as string })).toMatchObject({
           ok: false,
           problem: 'bad_signature',
-          message: 'The offline licence has been altered; connect to the internet to check the licence again',
+          message: 'The offline license has been altered; connect to the internet to check the license again',
         });
     });
 
@@ -260,7 +260,7 @@ describeOnEveryDatabase('offline leases from licence checks', (server) => {
       expect(await verify(answer.lease, { hardwareId: 'lease-machine-0002' })).toMatchObject({
         ok: false,
         problem: 'wrong_hardware',
-        message: 'The offline licence belongs to another machine',
+        message: 'The offline license belongs to another machine',
       });
       expect(await verify(answer.lease, { hardwareId: `${HARDWARE_ID} ` })).toMatchObject({
         problem: 'wrong_hardware',
@@ -321,7 +321,7 @@ describeOnEveryDatabase('offline leases from licence checks', (server) => {
         expect(await verify(answer.lease, { nowSeconds: claims.iat - behind }), `${behind}s`).toMatchObject({
           ok: false,
           problem: 'clock_rolled_back',
-          message: 'The system clock is earlier than when the licence was last checked; correct the clock',
+          message: 'The system clock is earlier than when the license was last checked; correct the clock',
         });
       expect(await verify(answer.lease, { nowSeconds: claims.iat - 100, driftSeconds: 30 })).toMatchObject({
         problem: 'clock_rolled_back',
@@ -343,23 +343,23 @@ describeOnEveryDatabase('offline leases from licence checks', (server) => {
     });
   });
 
-  it('a lease never outlives the licence it vouches for', async () => {
+  it('a lease never outlives the license it vouches for', async () => {
     const s = server();
     const holder = await signInAsUser(s, 'short-lived');
     const hardwareId = 'short-lived-machine';
     const base = await activateBase(s, holder, hardwareId);
-    const licenceEnd = new Date(s.clock.now().getTime() + 3600_500).toISOString();
+    const licenseEnd = new Date(s.clock.now().getTime() + 3600_500).toISOString();
     await s.app.db
       .updateTable('licenses')
-      .set({ expires_at: licenceEnd })
+      .set({ expires_at: licenseEnd })
       .where('id', '=', base.license_id)
       .execute();
 
     const checked = await statusCheck(s, base.license_key, hardwareId);
     const short = decodeJwt(checked.lease) as unknown as LeaseClaims;
-    expect(short.exp).toBe(Math.floor(Date.parse(licenceEnd) / 1000));
+    expect(short.exp).toBe(Math.floor(Date.parse(licenseEnd) / 1000));
     expect(short.exp - short.iat).toBeLessThanOrEqual(3601);
-    expect(short.license_expires_at).toBe(licenceEnd);
+    expect(short.license_expires_at).toBe(licenseEnd);
     expect(checked.lease_expires_at).toBe(new Date(short.exp * 1000).toISOString());
     expect(await verify(checked.lease, { hardwareId, nowSeconds: short.exp })).toMatchObject({
       problem: 'expired',
@@ -411,7 +411,7 @@ describe('lease signing keys', () => {
   };
 
   const input: LeaseInput = {
-    licenseId: 'licence-1',
+    licenseId: 'license-1',
     licenseKey: '7KQ2M-AAAAA-BBBBB-CCCCC-DDDDD',
     hardwareId: HARDWARE_ID,
     plan: { id: 'plan-1', code: 'pro', name: 'Pro' },

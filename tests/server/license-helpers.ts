@@ -13,11 +13,11 @@ import { issueLicense } from '../../src/server/modules/licenses/service.js';
 import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 
-/** Shared set-up and assertions of the licence suites (tests/server/licenses-*.test.ts). */
+/** Shared set-up and assertions of the license suites (tests/server/licenses-*.test.ts). */
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Licence checks are rate limited per address; the suites send many from one. */
+/** License checks are rate limited per address; the suites send many from one. */
 export const licenseSuiteOptions = { env: { LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000' } };
 
 export interface Member {
@@ -94,7 +94,7 @@ export async function createPlan(
   return row;
 }
 
-/** A licence of a plan (by code or row) owned by the user, as a purchase or an admin would issue it. */
+/** A license of a plan (by code or row) owned by the user, as a purchase or an admin would issue it. */
 export async function giveLicense(
   s: TestServer,
   owner: { id: string },
@@ -157,7 +157,7 @@ export function expectActivation(response: LightMyRequestResponse, status: 200 |
   return activationResultSchema.parse(response.json());
 }
 
-/** Asserts a refused licence check: the error body plus `valid: false`, the status and what to do. */
+/** Asserts a refused license check: the error body plus `valid: false`, the status and what to do. */
 export function expectRefusal(
   response: LightMyRequestResponse,
   httpStatus: number,
@@ -172,7 +172,7 @@ export function expectRefusal(
   return body;
 }
 
-/** Activations of a licence still holding a seat. */
+/** Activations of a license still holding a seat. */
 export const activeSeats = (s: TestServer, licenseId: string) =>
   s.app.db
     .selectFrom('activations')
@@ -192,7 +192,7 @@ export const activationRow = (s: TestServer, licenseId: string, hardwareId: stri
 export const licenseRow = (s: TestServer, licenseId: string) =>
   s.app.db.selectFrom('licenses').selectAll().where('id', '=', licenseId).executeTakeFirstOrThrow();
 
-/** Every row of the tables a licence request may write, to show that a refused one wrote nothing. */
+/** Every row of the tables a license request may write, to show that a refused one wrote nothing. */
 export async function licensingTables(s: TestServer) {
   const [activations, counters, events, licenses] = await Promise.all([
     s.app.db.selectFrom('activations').selectAll().orderBy('id').execute(),
@@ -209,7 +209,7 @@ export async function licensingTables(s: TestServer) {
   return { activations, counters, events, licenses };
 }
 
-/** The usage counter and the sum of the usage events of one licence and feature. */
+/** The usage counter and the sum of the usage events of one license and feature. */
 export async function usageTotals(s: TestServer, licenseId: string, featureId: string) {
   const counters = await s.app.db
     .selectFrom('usage_counters')

@@ -25,10 +25,10 @@ async function publicKeys(s: TestServer) {
 }
 
 describeOnEveryDatabase(
-  'licences: activation, deactivation and the Base licence',
+  'licenses: activation, deactivation and the Base license',
   (server) => {
     describe('POST /licenses/activate', () => {
-      it('binds the machine to the key → 201 with the activation, the licence and a lease for that machine', async () => {
+      it('binds the machine to the key → 201 with the activation, the license and a lease for that machine', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -132,7 +132,7 @@ describeOnEveryDatabase(
         });
       });
 
-      it('a team member may activate the owner’s key; the licence stays out of the member’s own list', async () => {
+      it('a team member may activate the owner’s key; the license stays out of the member’s own list', async () => {
         const s = server();
         const owner = await member(s);
         const teammate = await member(s);
@@ -153,7 +153,7 @@ describeOnEveryDatabase(
           'license_not_found',
         );
 
-        // The owner sees the teammate's machine on the licence.
+        // The owner sees the teammate's machine on the license.
         const detail = licenseSchema.parse(
           (await s.api({ path: `/licenses/${license.id}`, token: owner.token })).json(),
         );
@@ -162,7 +162,7 @@ describeOnEveryDatabase(
     });
 
     describe('POST /licenses/{id}/deactivate', () => {
-      it('frees the machine’s seat: another machine can then activate on a full licence', async () => {
+      it('frees the machine’s seat: another machine can then activate on a full license', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -228,7 +228,7 @@ describeOnEveryDatabase(
         expect(await activeSeats(s, license.id)).toHaveLength(1);
       });
 
-      it('a machine that is not on the licence → 404 activation_not_found, nothing written', async () => {
+      it('a machine that is not on the license → 404 activation_not_found, nothing written', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -244,7 +244,7 @@ describeOnEveryDatabase(
     });
 
     describe('GET /licenses and GET /licenses/{id}', () => {
-      it('lists only the user’s own licences, with plan, seats and usage_info', async () => {
+      it('lists only the user’s own licenses, with plan, seats and usage_info', async () => {
         const s = server();
         const owner = await member(s);
         const other = await member(s);
@@ -275,7 +275,7 @@ describeOnEveryDatabase(
         expect(list[1]?.activations).toBeUndefined();
       });
 
-      it('a user with no licence gets an empty list', async () => {
+      it('a user with no license gets an empty list', async () => {
         const s = server();
         const nobody = await member(s);
         const response = await s.api({ path: '/licenses', token: nobody.token });
@@ -283,7 +283,7 @@ describeOnEveryDatabase(
         expect(response.json()).toEqual([]);
       });
 
-      it('the detail shows the licence with its machines; a malformed id → 400, an unknown id → 404', async () => {
+      it('the detail shows the license with its machines; a malformed id → 400, an unknown id → 404', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -301,7 +301,7 @@ describeOnEveryDatabase(
           400,
           'validation_error',
         );
-        expect(malformed.message).toContain('Not a licence id');
+        expect(malformed.message).toContain('Not a license id');
         expectApiError(
           await s.api({ path: `/licenses/${randomUUID()}`, token: owner.token }),
           404,
@@ -311,7 +311,7 @@ describeOnEveryDatabase(
     });
 
     describe('POST /licenses/activate-base', () => {
-      it('creates the user’s free Base licence and activates this machine → 201', async () => {
+      it('creates the user’s free Base license and activates this machine → 201', async () => {
         const s = server();
         const user = await member(s);
         const hw = machine();
@@ -334,7 +334,7 @@ describeOnEveryDatabase(
         expect(rows[0]).toMatchObject({ id: result.license_id, base_owner_id: user.id });
       });
 
-      it('again on the same machine → 200 and the same licence; on another machine → 409 naming the one seat', async () => {
+      it('again on the same machine → 200 and the same license; on another machine → 409 naming the one seat', async () => {
         const s = server();
         const user = await member(s);
         const hw = machine();
@@ -357,7 +357,7 @@ describeOnEveryDatabase(
         expect(rows).toEqual([{ id: first.license_id }]);
       });
 
-      it('concurrent calls of one user create exactly one Base licence with one activation', async () => {
+      it('concurrent calls of one user create exactly one Base license with one activation', async () => {
         const s = server();
         const user = await member(s);
         const hw = machine();

@@ -24,8 +24,8 @@ interface Call {
   body?: (context: { hw: string; freePlanId: string }) => unknown;
 }
 
-/** Every route that names a licence by id. */
-const licenceRoutes: Call[] = [
+/** Every route that names a license by id. */
+const licenseRoutes: Call[] = [
   { name: 'GET /licenses/{id}', method: 'GET', path: (id) => `/licenses/${id}` },
   {
     name: 'POST /licenses/{id}/deactivate',
@@ -55,7 +55,7 @@ const licenceRoutes: Call[] = [
   { name: 'GET /licenses/{id}/download', method: 'GET', path: (id) => `/licenses/${id}/download` },
 ];
 
-/** Routes that need no licence id. */
+/** Routes that need no license id. */
 const userRoutes: { name: string; method: InjectOptions['method']; path: string; body?: unknown }[] = [
   { name: 'GET /licenses', method: 'GET', path: '/licenses' },
   { name: 'GET /licenses/current-plan', method: 'GET', path: '/licenses/current-plan' },
@@ -80,7 +80,7 @@ const userRoutes: { name: string; method: InjectOptions['method']; path: string;
 ];
 
 describeOnEveryDatabase(
-  'licences: who may see and change them',
+  'licenses: who may see and change them',
   (server) => {
     let owner: Member;
     let intruder: Member;
@@ -107,8 +107,8 @@ describeOnEveryDatabase(
         withoutApiKey,
       });
 
-    describe('another user’s licence reads as not found (404, never 403) and is left untouched', () => {
-      it.each(licenceRoutes)('$name → 404 license_not_found', async (call) => {
+    describe('another user’s license reads as not found (404, never 403) and is left untouched', () => {
+      it.each(licenseRoutes)('$name → 404 license_not_found', async (call) => {
         const s = server();
         const before = await licensingTables(s);
         const body = expectApiError(
@@ -116,14 +116,14 @@ describeOnEveryDatabase(
           404,
           'license_not_found',
         );
-        expect(body.message).toBe('Licence not found');
+        expect(body.message).toBe('License not found');
         expect(await licensingTables(s)).toEqual(before);
         expect((await licenseRow(s, license.id)).plan_id).toBe(license.plan_id);
       });
 
       it('the owner gets past the ownership check on the same routes (the 404 above is about ownership)', async () => {
         const s = server();
-        for (const call of licenceRoutes.filter(
+        for (const call of licenseRoutes.filter(
           (item) => item.method === 'GET' && !item.name.includes('download'),
         )) {
           const response = await send(s, call, license.id, owner.token);
@@ -131,13 +131,13 @@ describeOnEveryDatabase(
         }
         // No installer is published in this suite, which is a different 404.
         expectApiError(
-          await send(s, licenceRoutes.at(-1)!, license.id, owner.token),
+          await send(s, licenseRoutes.at(-1)!, license.id, owner.token),
           404,
           'release_not_found',
         );
       });
 
-      it('GET /licenses of another user never lists the licence', async () => {
+      it('GET /licenses of another user never lists the license', async () => {
         const s = server();
         const response = await s.api({ path: '/licenses', token: intruder.token });
         expect(response.statusCode).toBe(200);
@@ -148,7 +148,7 @@ describeOnEveryDatabase(
     });
 
     describe('anonymous callers → 401 not_authenticated', () => {
-      it.each(licenceRoutes)('$name', async (call) => {
+      it.each(licenseRoutes)('$name', async (call) => {
         const s = server();
         const before = await licensingTables(s);
         expectApiError(await send(s, call, license.id), 401, 'not_authenticated');
@@ -168,7 +168,7 @@ describeOnEveryDatabase(
     });
 
     describe('without X-API-Key → 401 invalid_api_key, even when signed in', () => {
-      it.each(licenceRoutes)('$name', async (call) => {
+      it.each(licenseRoutes)('$name', async (call) => {
         const s = server();
         expectApiError(await send(s, call, license.id, owner.token, true), 401, 'invalid_api_key');
       });

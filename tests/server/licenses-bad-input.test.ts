@@ -35,7 +35,7 @@ async function writesNothing<T>(s: TestServer, request: () => Promise<T>): Promi
 }
 
 describeOnEveryDatabase(
-  'licences: bad input is refused clearly and writes nothing',
+  'licenses: bad input is refused clearly and writes nothing',
   (server) => {
     let owner: Member;
     let license: LicenseRow;
@@ -61,7 +61,7 @@ describeOnEveryDatabase(
             'not_found',
           ),
         );
-        expect(body.message).toContain('No licence has this key');
+        expect(body.message).toContain('No license has this key');
       });
 
       it.each([
@@ -85,9 +85,9 @@ describeOnEveryDatabase(
       });
 
       it.each([
-        { status: 'revoked' as const, code: 'license_revoked', words: 'This licence was revoked' },
-        { status: 'suspended' as const, code: 'license_suspended', words: 'This licence is suspended' },
-      ])('a $status licence → 403 $code', async ({ status, code, words }) => {
+        { status: 'revoked' as const, code: 'license_revoked', words: 'This license was revoked' },
+        { status: 'suspended' as const, code: 'license_suspended', words: 'This license is suspended' },
+      ])('a $status license → 403 $code', async ({ status, code, words }) => {
         const s = server();
         const other = await giveLicense(s, owner, 'pro-monthly');
         await s.app.db.updateTable('licenses').set({ status }).where('id', '=', other.id).execute();
@@ -97,7 +97,7 @@ describeOnEveryDatabase(
         expect(body.message).toContain(words);
       });
 
-      it('an expired licence → 403 license_expired', async () => {
+      it('an expired license → 403 license_expired', async () => {
         const s = server();
         const other = await giveLicense(s, owner, 'pro-monthly');
         await s.app.db
@@ -113,7 +113,7 @@ describeOnEveryDatabase(
             'expired',
           ),
         );
-        expect(body.message).toMatch(/This licence expired on .+\. Renew it on the Purchase page\./);
+        expect(body.message).toMatch(/This license expired on .+\. Renew it on the Purchase page\./);
       });
 
       it.each([
@@ -130,7 +130,7 @@ describeOnEveryDatabase(
         },
         { name: 'no hardware id', body: { hardware_id: undefined }, words: 'hardware_id' },
         { name: 'no key', body: { license_key: undefined }, words: 'license_key' },
-        { name: 'an empty key', body: { license_key: '  ' }, words: 'Enter a licence key' },
+        { name: 'an empty key', body: { license_key: '  ' }, words: 'Enter a license key' },
         { name: 'an unknown field', body: { seats: 99 }, words: 'seats' },
         { name: 'a too long device name', body: { device_name: 'd'.repeat(101) }, words: 'device_name' },
       ])('$name → 400 validation_error', async ({ body, words }) => {
@@ -178,7 +178,7 @@ describeOnEveryDatabase(
         expectApiError(response, 400, 'validation_error');
       });
 
-      it('a malformed licence id → 400 validation_error', async () => {
+      it('a malformed license id → 400 validation_error', async () => {
         const s = server();
         const response = await writesNothing(s, () =>
           s.api({
@@ -188,7 +188,7 @@ describeOnEveryDatabase(
             body: { hardware_id: hw },
           }),
         );
-        expect(expectApiError(response, 400, 'validation_error').message).toContain('Not a licence id');
+        expect(expectApiError(response, 400, 'validation_error').message).toContain('Not a license id');
       });
     });
 
@@ -236,7 +236,7 @@ describeOnEveryDatabase(
         expectApiError(response, 400, 'validation_error');
       });
 
-      it('a malformed licence id → 400; an unknown one → 404', async () => {
+      it('a malformed license id → 400; an unknown one → 404', async () => {
         const s = server();
         await writesNothing(s, async () => {
           expectApiError(

@@ -41,9 +41,9 @@ async function listening(s: TestServer): Promise<string> {
 }
 
 describeOnEveryDatabase(
-  'licences under concurrency',
+  'licenses under concurrency',
   (server) => {
-    it('50 machines activating a 3-seat licence at once: exactly 3 get 201, 47 get 409, 3 seats held', async () => {
+    it('50 machines activating a 3-seat license at once: exactly 3 get 201, 47 get 409, 3 seats held', async () => {
       const s = server();
       const owner = await member(s);
       const send = client(await listening(s), owner.token);
@@ -79,7 +79,7 @@ describeOnEveryDatabase(
       }
     });
 
-    it('one user’s concurrent Base activations from 10 machines: one Base licence, one seat', async () => {
+    it('one user’s concurrent Base activations from 10 machines: one Base license, one seat', async () => {
       const s = server();
       const user = await member(s);
       const send = client(await listening(s), user.token);

@@ -28,10 +28,10 @@ const currentPlan = async (s: TestServer, token: string) => {
 };
 
 describeOnEveryDatabase(
-  'licences: plans',
+  'licenses: plans',
   (server) => {
     describe('POST /licenses/activate-plan', () => {
-      it('the free Base plan (by code or id) is activated at once → 201, then 200 with the same licence', async () => {
+      it('the free Base plan (by code or id) is activated at once → 201, then 200 with the same license', async () => {
         const s = server();
         const user = await member(s);
         const base = await planByCode(s, 'base');
@@ -56,7 +56,7 @@ describeOnEveryDatabase(
         expect(rows).toEqual([{ id: license.license_id }]);
       });
 
-      it('another free plan issues a licence with the userInfo kept → 201; again → 200, no second licence', async () => {
+      it('another free plan issues a license with the userInfo kept → 201; again → 200, no second license', async () => {
         const s = server();
         const user = await member(s);
         const plan = await createPlan(s, { seats: 2, features: { ai_chat: 50 } });
@@ -73,7 +73,7 @@ describeOnEveryDatabase(
         expect(licenseSchema.parse(again.json()).license_id).toBe(license.license_id);
       });
 
-      it('a paid plan → 402 payment_required naming the plan; no licence written', async () => {
+      it('a paid plan → 402 payment_required naming the plan; no license written', async () => {
         const s = server();
         const user = await member(s);
         const before = await licensingTables(s);
@@ -123,13 +123,13 @@ describeOnEveryDatabase(
     });
 
     describe('GET /licenses/current-plan', () => {
-      it('no licence → plan and licence null', async () => {
+      it('no license → plan and license null', async () => {
         const s = server();
         const user = await member(s);
         expect(await currentPlan(s, user.token)).toEqual({ plan: null, license: null });
       });
 
-      it('answers the plan of the best active licence: the priciest, ignoring expired ones', async () => {
+      it('answers the plan of the best active license: the priciest, ignoring expired ones', async () => {
         const s = server();
         const user = await member(s);
         expect((await activatePlan(s, user.token, { planId: 'base' })).statusCode).toBe(201);
@@ -151,7 +151,7 @@ describeOnEveryDatabase(
     });
 
     describe('PUT /licenses/{id}/plan', () => {
-      it('moves a licence to a free plan: plan_id, subscription_id and seats change', async () => {
+      it('moves a license to a free plan: plan_id, subscription_id and seats change', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly', { subscriptionId: 'sub_123' });
@@ -180,7 +180,7 @@ describeOnEveryDatabase(
         });
       });
 
-      it('to a paid plan → 402 and the licence is unchanged', async () => {
+      it('to a paid plan → 402 and the license is unchanged', async () => {
         const s = server();
         const owner = await member(s);
         const free = await createPlan(s, { seats: 1 });
@@ -190,7 +190,7 @@ describeOnEveryDatabase(
         expect(await licenseRow(s, license.id)).toEqual(before);
       });
 
-      it('to a plan with fewer seats than machines in use → 409 naming both; the licence is unchanged', async () => {
+      it('to a plan with fewer seats than machines in use → 409 naming both; the license is unchanged', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -205,12 +205,12 @@ describeOnEveryDatabase(
           'too_many_activations',
         );
         expect(body.message).toContain(
-          'allows 1 machine, but this licence is active on 3. Deactivate 2 first.',
+          'allows 1 machine, but this license is active on 3. Deactivate 2 first.',
         );
         expect(await licenseRow(s, license.id)).toEqual(before);
       });
 
-      it('the free Base licence stays on Base → 409 base_license_fixed; an unknown plan → 404', async () => {
+      it('the free Base license stays on Base → 409 base_license_fixed; an unknown plan → 404', async () => {
         const s = server();
         const user = await member(s);
         const base = licenseSchema.parse((await activatePlan(s, user.token, { planId: 'base' })).json());

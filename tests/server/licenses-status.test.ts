@@ -37,10 +37,10 @@ const putSettings = (s: TestServer, token: string, body: unknown) =>
   s.api({ method: 'PUT', path: '/admin/licensing/settings', token, body });
 
 describeOnEveryDatabase(
-  'licences: validation, status checks, heartbeats and seat reclaim',
+  'licenses: validation, status checks, heartbeats and seat reclaim',
   (server) => {
     describe.each(checks)('$name', ({ check }) => {
-      /** A pro licence active on one machine. */
+      /** A pro license active on one machine. */
       async function activated(s: TestServer) {
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');
@@ -58,7 +58,7 @@ describeOnEveryDatabase(
         expect(answer).toMatchObject({
           valid: true,
           status: 'active',
-          message: 'Licence is valid',
+          message: 'License is valid',
           requires_activation: false,
           license_id: license.id,
           license_key: license.license_key,
@@ -80,7 +80,7 @@ describeOnEveryDatabase(
         const before = await licensingTables(s);
         const key = generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes));
         const body = expectRefusal(await check(s, key, machine()), 404, 'license_not_found', 'not_found');
-        expect(body.message).toContain('No licence has this key');
+        expect(body.message).toContain('No license has this key');
         expect(await licensingTables(s)).toEqual(before);
       });
 
@@ -94,11 +94,11 @@ describeOnEveryDatabase(
           'invalid_license_key',
           'invalid_key',
         );
-        expect(body.message).toContain('not a valid licence key');
+        expect(body.message).toContain('not a valid license key');
         expect(await licensingTables(s)).toEqual(before);
       });
 
-      it('a revoked licence → 403 license_revoked with the reason; nothing written', async () => {
+      it('a revoked license → 403 license_revoked with the reason; nothing written', async () => {
         const s = server();
         const { license, hw } = await activated(s);
         await s.app.db
@@ -117,11 +117,11 @@ describeOnEveryDatabase(
           'license_revoked',
           'revoked',
         );
-        expect(body.message).toContain('This licence was revoked: Refunded payment');
+        expect(body.message).toContain('This license was revoked: Refunded payment');
         expect(await licensingTables(s)).toEqual(before);
       });
 
-      it('a suspended licence → 403 license_suspended', async () => {
+      it('a suspended license → 403 license_suspended', async () => {
         const s = server();
         const { license, hw } = await activated(s);
         await s.app.db
@@ -132,7 +132,7 @@ describeOnEveryDatabase(
         expectRefusal(await check(s, license.license_key, hw), 403, 'license_suspended', 'suspended');
       });
 
-      it('a licence past its expiry → 403 license_expired naming the day; nothing written', async () => {
+      it('a license past its expiry → 403 license_expired naming the day; nothing written', async () => {
         const s = server();
         const { license, hw } = await activated(s);
         await s.app.db
@@ -147,7 +147,7 @@ describeOnEveryDatabase(
           'license_expired',
           'expired',
         );
-        expect(body.message).toContain('This licence expired on 5 March 2024');
+        expect(body.message).toContain('This license expired on 5 March 2024');
         expect(await licensingTables(s)).toEqual(before);
       });
 
@@ -161,7 +161,7 @@ describeOnEveryDatabase(
           'machine_not_activated',
           'not_activated',
         );
-        expect(body.message).toContain('This machine is not activated for this licence');
+        expect(body.message).toContain('This machine is not activated for this license');
         expect(await licensingTables(s)).toEqual(before);
       });
 
@@ -177,7 +177,7 @@ describeOnEveryDatabase(
           'deactivated',
         );
         expect(body.message).toBe(
-          'This machine was deactivated for this licence. Activate it again to use it here.',
+          'This machine was deactivated for this license. Activate it again to use it here.',
         );
         expect(await licensingTables(s)).toEqual(before);
       });
@@ -366,7 +366,7 @@ describeOnEveryDatabase(
         await withWindow(s, 30);
       });
 
-      it('a licence reaching its expiry by time reads expired: checks refused, listed as expired', async () => {
+      it('a license reaching its expiry by time reads expired: checks refused, listed as expired', async () => {
         const s = server();
         const owner = await member(s);
         const license = await giveLicense(s, owner, 'pro-monthly');

@@ -23,7 +23,7 @@ import {
   usageTotals,
 } from './license-helpers.js';
 
-/** A signed-in user with their Base licence (ai_chat 100/month, document_analysis 10/month). */
+/** A signed-in user with their Base license (ai_chat 100/month, document_analysis 10/month). */
 async function withBase(s: TestServer) {
   const user = await member(s);
   const base = expectActivation(await activateBase(s, user.token, machine()), 201);
@@ -40,10 +40,10 @@ async function featureCheck(s: TestServer, token: string, licenseId: string, fea
 }
 
 describeOnEveryDatabase(
-  'licences: features and usage metering',
+  'licenses: features and usage metering',
   (server) => {
     describe('usage_info and features', () => {
-      it('a new licence reports this month’s totals per metered feature with the licence', async () => {
+      it('a new license reports this month’s totals per metered feature with the license', async () => {
         const s = server();
         const { user, licenseId } = await withBase(s);
         const license = licenseSchema.parse(
@@ -268,7 +268,7 @@ describeOnEveryDatabase(
         expect(await licensingTables(s)).toEqual(before);
       });
 
-      it('usage on a revoked or expired licence → 403 with its status; nothing written', async () => {
+      it('usage on a revoked or expired license → 403 with its status; nothing written', async () => {
         const s = server();
         const owner = await member(s);
         const revoked = await giveLicense(s, owner, 'pro-monthly');

@@ -118,7 +118,7 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
     },
   );
 
-  it('names the component schemas of licences, plans, features, activations, status answers and refusals', () => {
+  it('names the component schemas of licenses, plans, features, activations, status answers and refusals', () => {
     for (const name of [
       'License',
       'Plan',
@@ -149,7 +149,7 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
     expect(JSON.stringify(document.components.schemas['ActivationResult'])).toContain('"lease"');
   });
 
-  it('documents refused licence checks with the LicenseRefusal body', () => {
+  it('documents refused license checks with the LicenseRefusal body', () => {
     for (const [method, path] of [
       ['get', '/licensing/status'],
       ['post', '/licenses/validate'],

@@ -84,8 +84,8 @@ describeOnEveryDatabase('plans', (server) => {
     return publicPlanListSchema.parse(response.json()).map((plan) => plan.code);
   };
 
-  /** A free plan that `holder` holds a licence of (so deleting it must archive it). */
-  async function planWithLicence(holder: SignedIn): Promise<{ plan: Plan; license: License }> {
+  /** A free plan that `holder` holds a license of (so deleting it must archive it). */
+  async function planWithLicense(holder: SignedIn): Promise<{ plan: Plan; license: License }> {
     const plan = await createPlan(
       freePlan({ name: 'Licensed plan', features: [{ feature_id: featureId('ai_chat'), limit: 5 }] }),
     );
@@ -175,7 +175,7 @@ describeOnEveryDatabase('plans', (server) => {
       ];
       hidden = await createPlan(paidPlan({ name: 'Hidden', is_public: false, sort_order: 1 }));
       inactive = await createPlan(paidPlan({ name: 'Inactive', is_active: false, sort_order: 1 }));
-      ({ plan: archived } = await planWithLicence(user));
+      ({ plan: archived } = await planWithLicense(user));
       expect((await deletePlan(archived.id)).outcome).toBe('archived');
     });
 
@@ -476,7 +476,7 @@ describeOnEveryDatabase('plans', (server) => {
   });
 
   describe('deleting a plan', () => {
-    it('a plan without licences is deleted, with its feature rows', async () => {
+    it('a plan without licenses is deleted, with its feature rows', async () => {
       const plan = await createPlan(paidPlan({ features: [{ feature_id: featureId('ai_chat'), limit: 1 }] }));
       expect(await deletePlan(plan.id)).toEqual({
         id: plan.id,
@@ -497,10 +497,10 @@ describeOnEveryDatabase('plans', (server) => {
       );
     });
 
-    it('a plan with licences is archived, never deleted, and its licences keep working', async () => {
+    it('a plan with licenses is archived, never deleted, and its licenses keep working', async () => {
       const s = server();
       const holder = await signInAsUser(s, 'holder');
-      const { plan, license } = await planWithLicence(holder);
+      const { plan, license } = await planWithLicense(holder);
 
       const answer = await deletePlan(plan.id);
       expect(answer.outcome).toBe('archived');
@@ -528,7 +528,7 @@ describeOnEveryDatabase('plans', (server) => {
       const read = planSchema.parse((await s.api({ path: `/plans/${plan.id}`, token: admin.token })).json());
       expect(read).toMatchObject({ is_active: false, is_public: false, archived_at: row?.archived_at });
 
-      // …and the licence still activates machines and passes status checks.
+      // …and the license still activates machines and passes status checks.
       const detail = await s.api({ path: `/licenses/${license.license_id}`, token: holder.token });
       expect(detail.json<License>()).toMatchObject({ status: 'active', plan_id: plan.id });
       const hardwareId = 'archived-plan-machine-1';
@@ -557,7 +557,7 @@ describeOnEveryDatabase('plans', (server) => {
     it('an archived plan stays off sale even when set active and public again', async () => {
       const s = server();
       const holder = await signInAsUser(s, 'revive');
-      const { plan } = await planWithLicence(holder);
+      const { plan } = await planWithLicense(holder);
       expect((await deletePlan(plan.id)).outcome).toBe('archived');
       const revived = await put(plan.id, { is_active: true, is_public: true });
       expect(revived.statusCode, revived.body).toBe(200);
@@ -675,7 +675,7 @@ describeOnEveryDatabase('plans', (server) => {
       expect(inactiveIds).toEqual(inactive.map((p) => p.id).sort());
 
       const holder = await signInAsUser(server(), 'archiver');
-      const { plan } = await planWithLicence(holder);
+      const { plan } = await planWithLicense(holder);
       await deletePlan(plan.id);
       const archived = await list('status=archived&perPage=100');
       expect(archived.data.map((p) => p.id)).toContain(plan.id);
@@ -705,10 +705,10 @@ describeOnEveryDatabase('plans', (server) => {
   });
 
   describe('stats', () => {
-    it('counts the plans and the licences of each plan', async () => {
+    it('counts the plans and the licenses of each plan', async () => {
       const s = server();
       const holder = await signInAsUser(s, 'stats');
-      const { plan } = await planWithLicence(holder);
+      const { plan } = await planWithLicense(holder);
       const response = await s.api({ path: '/plans/stats', token: admin.token });
       expect(response.statusCode).toBe(200);
       const stats = planStatsSchema.parse(response.json());

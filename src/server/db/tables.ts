@@ -130,7 +130,7 @@ export interface LicensesTable {
   status: 'active' | 'suspended' | 'revoked' | 'expired';
   expires_at: string | null;
   max_activations: number;
-  /** The owner's id on their one free Base licence, null otherwise: a unique column enforces "one each". */
+  /** The owner's id on their one free Base license, null otherwise: a unique column enforces "one each". */
   base_owner_id: string | null;
   /** JSON text given at plan activation (`userInfo`). */
   metadata: string | null;
@@ -141,7 +141,7 @@ export interface LicensesTable {
 }
 export type LicenseRow = Selectable<LicensesTable>;
 
-/** One machine on one licence; a seat is taken while `deactivated_at` is null. */
+/** One machine on one license; a seat is taken while `deactivated_at` is null. */
 export interface ActivationsTable {
   id: string;
   license_id: string;
@@ -166,7 +166,7 @@ export interface UsageEventsTable {
   created_at: string;
 }
 
-/** Running total per licence, feature and period: the row the limit is checked against atomically. */
+/** Running total per license, feature and period: the row the limit is checked against atomically. */
 export interface UsageCountersTable {
   license_id: string;
   feature_id: string;

@@ -15,7 +15,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         title: `${PRODUCT_NAME} portal API`,
         version: appVersion,
         description:
-          'Accounts, licences and payments of the desktop AI assistant. Every call needs the `X-API-Key` ' +
+          'Accounts, licenses and payments of the desktop AI assistant. Every call needs the `X-API-Key` ' +
           'header of a known client; calls on behalf of a user also need a bearer access token. ' +
           'Errors are `{ detail, message, code }`.',
       },

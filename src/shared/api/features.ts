@@ -82,7 +82,7 @@ export const featureStatsSchema = z
         key: z.string(),
         name: z.string(),
         plans: z.number().int().describe('Plans that include the feature'),
-        usage_this_month: z.number().int().describe('Units used this calendar month across all licences'),
+        usage_this_month: z.number().int().describe('Units used this calendar month across all licenses'),
       }),
     ),
   })

@@ -7,7 +7,7 @@ import { BILLING_INTERVALS, planSchema } from './plans.js';
 export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired'] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
-/** What a status check can answer: a licence status, or why this machine has none. */
+/** What a status check can answer: a license status, or why this machine has none. */
 export const LICENSE_CHECK_STATUSES = [
   ...LICENSE_STATUSES,
   'invalid_key',
@@ -27,8 +27,8 @@ export const MAX_USAGE_DATA_BYTES = 4096;
 export const licenseKeyInputSchema = z
   .string()
   .trim()
-  .min(1, 'Enter a licence key')
-  .max(64, 'This is not a licence key');
+  .min(1, 'Enter a license key')
+  .max(64, 'This is not a license key');
 
 /** Any stable per-machine identifier: the desktop shell sends a salted hash of the machine id. */
 export const hardwareIdSchema = z
@@ -38,7 +38,7 @@ export const hardwareIdSchema = z
   .max(128, 'Hardware id must be at most 128 characters')
   .regex(/^[A-Za-z0-9._:-]+$/, 'Hardware id may contain letters, digits, ".", "_", ":" and "-"');
 
-export const licenseIdSchema = z.uuid('Not a licence id');
+export const licenseIdSchema = z.uuid('Not a license id');
 
 const deviceFields = {
   device_name: displayText(100).optional(),
@@ -62,7 +62,7 @@ export const activationSchema = z
   .meta({ id: 'Activation' });
 export type Activation = z.infer<typeof activationSchema>;
 
-/** One feature of a licence with its use in the current period. */
+/** One feature of a license with its use in the current period. */
 export const featureUsageSchema = z
   .object({
     feature_id: z.string(),
@@ -100,7 +100,7 @@ export const licenseSchema = z
     plan_id: z.string(),
     plan: licensePlanSummarySchema,
     subscription_id: z.string().nullable(),
-    /** Effective status: an active licence past its expiry reads as expired. */
+    /** Effective status: an active license past its expiry reads as expired. */
     status: z.enum(LICENSE_STATUSES),
     expires_at: isoDateTimeSchema.nullable(),
     max_activations: z.number().int(),
@@ -127,7 +127,7 @@ export const activateBaseLicenseRequestSchema = z
   .meta({ id: 'ActivateBaseLicenseRequest' });
 export type ActivateBaseLicenseRequest = z.infer<typeof activateBaseLicenseRequestSchema>;
 
-/** The licence with the machine's activation and a signed offline lease for it. */
+/** The license with the machine's activation and a signed offline lease for it. */
 export const activationResultSchema = licenseSchema
   .extend({
     activation: activationSchema,
@@ -147,7 +147,7 @@ export const licenseStatusQuerySchema = z.object({
   hardware_id: hardwareIdSchema,
 });
 
-/** A valid licence on this machine (SPEC §3 licenseStatus plus what the desktop needs offline). */
+/** A valid license on this machine (SPEC §3 licenseStatus plus what the desktop needs offline). */
 export const licenseStatusSchema = z
   .object({
     valid: z.literal(true),
@@ -311,6 +311,6 @@ export type LicensingSettings = z.infer<typeof licensingSettingsSchema>;
 export const currentPlanSchema = z
   .object({
     plan: planSchema.nullable(),
-    license: licenseSchema.nullable().describe('The licence that gives the plan: the best active one'),
+    license: licenseSchema.nullable().describe('The license that gives the plan: the best active one'),
   })
   .meta({ id: 'CurrentPlan' });

@@ -35,7 +35,7 @@ export const planSchema = z
     price_minor: z.number().int(),
     currency: z.string(),
     billing_interval: z.enum(BILLING_INTERVALS),
-    /** Seat limit: how many machines a licence of this plan may be active on at once. */
+    /** Seat limit: how many machines a license of this plan may be active on at once. */
     max_activations: z.number().int(),
     is_public: z.boolean(),
     is_active: z.boolean(),
@@ -150,7 +150,7 @@ export const deletePlanResponseSchema = z
     id: z.string(),
     outcome: z
       .enum(['deleted', 'archived'])
-      .describe('A plan that licences refer to is archived (hidden, no new sales), never deleted'),
+      .describe('A plan that licenses refer to is archived (hidden, no new sales), never deleted'),
     message: z.string(),
   })
   .meta({ id: 'DeletePlanResponse' });

@@ -21,7 +21,7 @@ const expired = () =>
   new HttpError(
     410,
     'download_link_expired',
-    'This download link has expired. Start the download again from your licence page.',
+    'This download link has expired. Start the download again from your license page.',
   );
 
 /**

@@ -26,9 +26,9 @@ const deviceColumns = (device: Device) => ({
 const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
 /**
- * Takes the licence's row lock: an update that changes nothing still locks the row on
+ * Takes the license's row lock: an update that changes nothing still locks the row on
  * PostgreSQL until the transaction ends (SQLite runs one write transaction at a time anyway),
- * so seat counting below cannot interleave with another activation of the same licence.
+ * so seat counting below cannot interleave with another activation of the same license.
  */
 async function lockLicense(trx: DbOrTransaction, licenseId: string): Promise<void> {
   await trx
@@ -77,7 +77,7 @@ export interface ActivationOutcome {
 }
 
 /**
- * Binds a machine to a licence within its seat limit. Activating the same machine again is
+ * Binds a machine to a license within its seat limit. Activating the same machine again is
  * idempotent; a machine over the limit gets a 409 naming the limit, after stale seats have
  * been reclaimed if the window allows.
  */
@@ -184,8 +184,8 @@ export async function activateMachine(
     });
     throw conflict(
       'activation_limit_reached',
-      `This licence is already active on ${used} of ${machines(seats)} allowed (seat limit ${seats}). ` +
-        'Deactivate a machine you no longer use on the licence page to free its seat, then try again.',
+      `This license is already active on ${used} of ${machines(seats)} allowed (seat limit ${seats}). ` +
+        'Deactivate a machine you no longer use on the license page to free its seat, then try again.',
     );
   }
   return { activation: outcome.activation, created: outcome.created };

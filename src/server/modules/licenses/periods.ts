@@ -19,7 +19,7 @@ export function periodEnd(period: UsagePeriod, periodStart: string): string {
   return new Date(end).toISOString();
 }
 
-/** The expiry of a licence bought now for one billing interval; null for plans that never lapse. */
+/** The expiry of a license bought now for one billing interval; null for plans that never lapse. */
 export function expiryAfterInterval(
   interval: 'month' | 'year' | 'lifetime' | 'free',
   from: Date,

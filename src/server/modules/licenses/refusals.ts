@@ -17,7 +17,7 @@ const codes: Record<LicenseCheckStatus, string> = {
 const httpStatus = (status: LicenseCheckStatus) =>
   status === 'invalid_key' ? 400 : status === 'not_found' ? 404 : 403;
 
-/** A refused licence check: the error body carries `valid: false`, the status and what to do. */
+/** A refused license check: the error body carries `valid: false`, the status and what to do. */
 export function licenseRefusal(status: LicenseCheckStatus, message: string): HttpError {
   return new HttpError(
     httpStatus(status),
@@ -35,38 +35,38 @@ export function licenseRefusal(status: LicenseCheckStatus, message: string): Htt
 export const invalidKey = () =>
   licenseRefusal(
     'invalid_key',
-    'This is not a valid licence key. Check it for typos: a key has 25 letters and digits in five groups of five.',
+    'This is not a valid license key. Check it for typos: a key has 25 letters and digits in five groups of five.',
   );
 
 export const unknownKey = () =>
-  licenseRefusal('not_found', 'No licence has this key. Check it, or find your keys on the Licences page.');
+  licenseRefusal('not_found', 'No license has this key. Check it, or find your keys on the Licenses page.');
 
 const day = (iso: string) => longDateFormat.format(new Date(iso));
 
-/** Why a licence that is not active cannot be used. */
+/** Why a license that is not active cannot be used. */
 export function inactiveLicense(license: LicenseRow, status: Exclude<LicenseStatus, 'active'>): HttpError {
   switch (status) {
     case 'revoked':
       return licenseRefusal(
         'revoked',
-        `This licence was revoked${license.revoked_reason ? `: ${license.revoked_reason}` : ''}. Contact support if you think this is a mistake.`,
+        `This license was revoked${license.revoked_reason ? `: ${license.revoked_reason}` : ''}. Contact support if you think this is a mistake.`,
       );
     case 'suspended':
-      return licenseRefusal('suspended', 'This licence is suspended. Contact support to restore it.');
+      return licenseRefusal('suspended', 'This license is suspended. Contact support to restore it.');
     case 'expired':
       return licenseRefusal(
         'expired',
-        `This licence expired${license.expires_at ? ` on ${day(license.expires_at)}` : ''}. Renew it on the Purchase page.`,
+        `This license expired${license.expires_at ? ` on ${day(license.expires_at)}` : ''}. Renew it on the Purchase page.`,
       );
   }
 }
 
-/** Why this machine cannot use a licence that is otherwise fine. */
+/** Why this machine cannot use a license that is otherwise fine. */
 export function machineRefusal(activation: ActivationRow | undefined): HttpError {
   if (!activation) {
     return licenseRefusal(
       'not_activated',
-      'This machine is not activated for this licence. Activate it to use the licence here.',
+      'This machine is not activated for this license. Activate it to use the license here.',
     );
   }
   const why =
@@ -77,6 +77,6 @@ export function machineRefusal(activation: ActivationRow | undefined): HttpError
         : '';
   return licenseRefusal(
     'deactivated',
-    `This machine was deactivated for this licence${why}. Activate it again to use it here.`,
+    `This machine was deactivated for this license${why}. Activate it again to use it here.`,
   );
 }

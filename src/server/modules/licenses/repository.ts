@@ -7,7 +7,7 @@ export const findLicenseById = (db: DbOrTransaction, id: string): Promise<Licens
 export const findLicenseByKey = (db: DbOrTransaction, key: string): Promise<LicenseRow | undefined> =>
   db.selectFrom('licenses').selectAll().where('license_key', '=', key).executeTakeFirst();
 
-/** The user's own licence: another user's id reads as not found, never as forbidden. */
+/** The user's own license: another user's id reads as not found, never as forbidden. */
 export const findOwnLicense = (
   db: DbOrTransaction,
   userId: string,
@@ -46,7 +46,7 @@ export const activationsOfLicense = (db: DbOrTransaction, licenseId: string): Pr
     .orderBy('id')
     .execute();
 
-/** Seats in use per licence: activations not deactivated. */
+/** Seats in use per license: activations not deactivated. */
 export async function seatsInUse(db: DbOrTransaction, licenseIds: string[]): Promise<Map<string, number>> {
   if (licenseIds.length === 0) return new Map();
   const rows = await db

@@ -32,7 +32,7 @@ const tags = ['licenses'];
 const paths = apiPaths.licenses;
 const idParams = z.object({ id: licenseIdSchema });
 
-/** Refused licence checks answer with the status fields as well as the error. */
+/** Refused license checks answer with the status fields as well as the error. */
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
 
 export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }> = async (
@@ -47,7 +47,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'The signed-in user’s licences',
+        summary: 'The signed-in user’s licenses',
         security: bearerSecurity,
         response: { 200: licenseListSchema, ...errorResponses(401) },
       },
@@ -60,7 +60,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'The plan of the user’s best active licence',
+        summary: 'The plan of the user’s best active license',
         security: bearerSecurity,
         response: { 200: currentPlanSchema, ...errorResponses(401) },
       },
@@ -73,7 +73,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'Activate this machine on a licence key (idempotent per machine)',
+        summary: 'Activate this machine on a license key (idempotent per machine)',
         description: 'Over the seat limit the answer is 409 with a message naming the limit.',
         security: bearerSecurity,
         body: activateLicenseRequestSchema,
@@ -100,7 +100,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'Activate the free Base licence (one per user) on this machine',
+        summary: 'Activate the free Base license (one per user) on this machine',
         security: bearerSecurity,
         body: activateBaseLicenseRequestSchema,
         response: {
@@ -143,7 +143,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'One of the user’s licences, with its machines',
+        summary: 'One of the user’s licenses, with its machines',
         security: bearerSecurity,
         params: idParams,
         response: { 200: licenseSchema, ...errorResponses(400, 401, 404) },
@@ -210,7 +210,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'The licence’s features with availability and use this period',
+        summary: 'The license’s features with availability and use this period',
         security: bearerSecurity,
         params: idParams,
         response: { 200: licenseFeaturesSchema, ...errorResponses(400, 401, 404) },
@@ -238,7 +238,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     {
       schema: {
         tags,
-        summary: 'Change the licence’s plan (free plans; paid ones through a purchase)',
+        summary: 'Change the license’s plan (free plans; paid ones through a purchase)',
         security: bearerSecurity,
         params: idParams,
         body: changePlanRequestSchema,

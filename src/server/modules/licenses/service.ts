@@ -53,7 +53,7 @@ export interface LicensesServiceDeps {
 /** Thrown inside the usage transaction to roll it back when the limit would be passed. */
 const usageRefused = new Error('usage limit would be passed');
 
-const licenseNotFound = () => notFound('license_not_found', 'Licence not found');
+const licenseNotFound = () => notFound('license_not_found', 'License not found');
 const planUnavailable = () => notFound('plan_not_found', 'This plan is not available');
 const paymentRequired = (plan: { name: string }) =>
   new HttpError(
@@ -66,12 +66,12 @@ export interface IssueLicenseInput {
   userId: string;
   plan: PlanRow;
   subscriptionId?: string | null;
-  /** Set on the free Base licence only, so each user has at most one. */
+  /** Set on the free Base license only, so each user has at most one. */
   baseOwnerId?: string | null;
   metadata?: Record<string, unknown> | null;
 }
 
-/** Creates a licence of a plan with a fresh key (used by plan activation, payments and admins). */
+/** Creates a license of a plan with a fresh key (used by plan activation, payments and admins). */
 export async function issueLicense(
   db: DbOrTransaction,
   clock: Clock,
@@ -98,7 +98,7 @@ export async function issueLicense(
   return row;
 }
 
-/** Licences as their owners and their machines use them (SPEC §7 Licences). */
+/** Licenses as their owners and their machines use them (SPEC §7 Licenses). */
 export function createLicensesService({
   db,
   clock,
@@ -113,7 +113,7 @@ export function createLicensesService({
     return row;
   }
 
-  /** The licence, refused with its status message unless it is active. */
+  /** The license, refused with its status message unless it is active. */
   function assertActive(row: LicenseRow): void {
     const status = effectiveStatus(row, clock.now());
     if (status !== 'active') throw inactiveLicense(row, status);
@@ -177,7 +177,7 @@ export function createLicensesService({
     try {
       return await issueLicense(db, clock, { userId: user.id, plan, baseOwnerId: user.id });
     } catch (error) {
-      // A second request of the same user won the race: theirs is the one Base licence.
+      // A second request of the same user won the race: theirs is the one Base license.
       if (!isUniqueViolation(error)) throw error;
       const winner = await db
         .selectFrom('licenses')
@@ -189,7 +189,7 @@ export function createLicensesService({
     }
   }
 
-  /** Answers a licence check from a machine and refreshes its heartbeat and lease. */
+  /** Answers a license check from a machine and refreshes its heartbeat and lease. */
   async function check(typedKey: string, hardwareId: string): Promise<LicenseStatusAnswer> {
     const row = await licenseByKey(typedKey);
     assertActive(row);
@@ -206,7 +206,7 @@ export function createLicensesService({
     return {
       valid: true,
       status: 'active',
-      message: 'Licence is valid',
+      message: 'License is valid',
       requires_activation: false,
       license_id: row.id,
       license_key: row.license_key,
@@ -219,7 +219,7 @@ export function createLicensesService({
     };
   }
 
-  /** A feature of the licence with this period's use; one the plan lacks reads as unavailable. */
+  /** A feature of the license with this period's use; one the plan lacks reads as unavailable. */
   async function featureOf(
     row: LicenseRow,
     featureId: string,
@@ -266,7 +266,7 @@ export function createLicensesService({
     validate: (body: { license_key: string; hardware_id: string }) =>
       check(body.license_key, body.hardware_id),
 
-    /** Frees the seat of one machine of the user's own licence. */
+    /** Frees the seat of one machine of the user's own license. */
     async deactivate(
       user: UserRow,
       id: string,
@@ -279,7 +279,7 @@ export function createLicensesService({
         : query.where('hardware_id', '=', target.hardware_id ?? '');
       const activation = await query.executeTakeFirst();
       if (!activation)
-        throw notFound('activation_not_found', 'This machine is not activated on this licence');
+        throw notFound('activation_not_found', 'This machine is not activated on this license');
       if (activation.deactivated_at === null) {
         await db
           .updateTable('activations')
@@ -414,7 +414,7 @@ export function createLicensesService({
       return { license: await toLicense(db, row, clock.now()), created: true };
     },
 
-    /** The plan of the user's best active licence: the priciest, then the newest. */
+    /** The plan of the user's best active license: the priciest, then the newest. */
     async currentPlan(user: UserRow): Promise<{ plan: Plan | null; license: License | null }> {
       const now = clock.now();
       const active = (await licensesOfUser(db, user.id)).filter(
@@ -439,7 +439,7 @@ export function createLicensesService({
       };
     },
 
-    /** Moves a licence to another plan (SPEC §4: plan_id and subscription_id change). */
+    /** Moves a license to another plan (SPEC §4: plan_id and subscription_id change). */
     async changePlan(user: UserRow, id: string, planId: string): Promise<License> {
       const row = await ownLicense(user, id);
       assertActive(row);
@@ -450,7 +450,7 @@ export function createLicensesService({
       if (row.base_owner_id)
         throw conflict(
           'base_license_fixed',
-          'The free Base licence stays on the Base plan; activate another plan instead',
+          'The free Base license stays on the Base plan; activate another plan instead',
         );
       const updated = await db.transaction().execute(async (trx) => {
         const { used } = await trx
@@ -462,7 +462,7 @@ export function createLicensesService({
         if (Number(used) > plan.max_activations) {
           throw conflict(
             'too_many_activations',
-            `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this licence is active on ${Number(used)}. Deactivate ${Number(used) - plan.max_activations} first.`,
+            `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this license is active on ${Number(used)}. Deactivate ${Number(used) - plan.max_activations} first.`,
           );
         }
         return trx
@@ -481,7 +481,7 @@ export function createLicensesService({
       return toLicense(db, updated, clock.now());
     },
 
-    /** Signed links to the newest installers, for holders of an active licence. */
+    /** Signed links to the newest installers, for holders of an active license. */
     async download(user: UserRow, id: string, platform: DownloadPlatform | undefined) {
       const row = await ownLicense(user, id);
       assertActive(row);

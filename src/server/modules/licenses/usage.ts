@@ -9,7 +9,7 @@ export type UsageTotals = Map<string, number>;
 const counterKey = (licenseId: string, featureId: string, periodStart: string) =>
   `${licenseId}|${featureId}|${periodStart}`;
 
-/** This period's totals for the licences (both period kinds, so any feature finds its own). */
+/** This period's totals for the licenses (both period kinds, so any feature finds its own). */
 export async function currentTotals(
   db: DbOrTransaction,
   licenseIds: string[],
@@ -42,7 +42,7 @@ function periodWords(period: 'day' | 'month', end: string): string {
   return `${period === 'day' ? 'today' : 'this month'}; it resets on ${resets}`;
 }
 
-/** One feature of a licence with this period's use and whether it can be used now. */
+/** One feature of a license with this period's use and whether it can be used now. */
 export function featureUsage(
   feature: PlanFeature,
   used: number,
@@ -64,7 +64,7 @@ export function featureUsage(
       used: 0,
       remaining: null,
       available: licenseActive,
-      message: licenseActive ? `${feature.name} is included` : `${feature.name} needs an active licence`,
+      message: licenseActive ? `${feature.name} is included` : `${feature.name} needs an active license`,
       period_start: null,
       period_end: null,
     };
@@ -75,7 +75,7 @@ export function featureUsage(
   const unit = feature.unit ?? 'units';
   const available = licenseActive && (remaining === null || remaining > 0);
   let message: string;
-  if (!licenseActive) message = `${feature.name} needs an active licence`;
+  if (!licenseActive) message = `${feature.name} needs an active license`;
   else if (feature.limit === null)
     message = `${formatNumber(used)} ${unit} used ${feature.period === 'day' ? 'today' : 'this month'}; no limit`;
   else if (available)

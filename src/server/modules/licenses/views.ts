@@ -6,7 +6,7 @@ import { featuresOfPlans } from '../plans/repository.js';
 import { activationsOfLicense, seatsInUse } from './repository.js';
 import { currentTotals, featureUsages } from './usage.js';
 
-/** The status people see: an active licence past its expiry is expired, whatever the row says. */
+/** The status people see: an active license past its expiry is expired, whatever the row says. */
 export function effectiveStatus(
   license: Pick<LicenseRow, 'status' | 'expires_at'>,
   now: Date,
@@ -38,7 +38,7 @@ export interface PlanSummary {
 }
 
 /**
- * Licences as the API shows them: with their plan, seats in use and this period's usage per
+ * Licenses as the API shows them: with their plan, seats in use and this period's usage per
  * feature; `withActivations` adds the machines (the detail view).
  */
 export async function toLicenses(

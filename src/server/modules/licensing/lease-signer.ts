@@ -168,7 +168,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
   return {
     async sign(input) {
       const issuedAt = Math.floor(options.clock.now().getTime() / 1000);
-      // A lease never outlives the licence it vouches for.
+      // A lease never outlives the license it vouches for.
       const licenseEnd = input.licenseExpiresAt
         ? Math.floor(Date.parse(input.licenseExpiresAt) / 1000)
         : Infinity;

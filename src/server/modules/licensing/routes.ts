@@ -20,7 +20,7 @@ export interface LicensingRoutesOptions {
   clock: Clock;
   licenses: LicensesService;
   leases: LeaseSigner;
-  /** Checks per minute and client address on the two licence-check routes. */
+  /** Checks per minute and client address on the two license-check routes. */
   checksPerMinute: number;
 }
 
@@ -28,7 +28,7 @@ const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: li
 const tags = ['licensing'];
 
 /**
- * Licence checks for machines: the key and hardware id are the credentials, so no sign-in is
+ * License checks for machines: the key and hardware id are the credentials, so no sign-in is
  * needed (the desktop shell checks in the background). Every valid answer carries a signed lease.
  */
 export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = async (
@@ -47,7 +47,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       serializerCompiler: plainJson,
       schema: {
         tags: ['licenses'],
-        summary: 'Validate a licence key on a machine',
+        summary: 'Validate a license key on a machine',
         description:
           'Valid: `{valid: true, …, lease}`. Otherwise a 4xx error with `valid: false`, `status` and the reason.',
         security: apiKeySecurity,
@@ -65,7 +65,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       serializerCompiler: plainJson,
       schema: {
         tags,
-        summary: 'Licence status of a machine (SPEC §3 query: license_key, hardware_id)',
+        summary: 'License status of a machine (SPEC §3 query: license_key, hardware_id)',
         security: apiKeySecurity,
         querystring: licenseStatusQuerySchema,
         response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },

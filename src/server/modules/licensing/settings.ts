@@ -4,7 +4,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 
 const SETTINGS_KEY = 'licensing';
 
-/** A machine unseen for 30 days gives up its seat when another machine of the licence needs it. */
+/** A machine unseen for 30 days gives up its seat when another machine of the license needs it. */
 export const defaultLicensingSettings: LicensingSettings = { seat_reclaim_after_days: 30 };
 
 export async function readLicensingSettings(db: DbOrTransaction): Promise<LicensingSettings> {

@@ -3,7 +3,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 import type { PlanRow } from '../../db/tables.js';
 import { featuresOfPlans } from './repository.js';
 
-/** How long a licence check may answer with a plan as it was: an admin's edit shows within this. */
+/** How long a license check may answer with a plan as it was: an admin's edit shows within this. */
 export const PLAN_CACHE_MS = 5_000;
 
 export interface CachedPlan {
@@ -12,7 +12,7 @@ export interface CachedPlan {
 }
 
 /**
- * Plans and their features for the licence-check hot path, kept for {@link PLAN_CACHE_MS}: every
+ * Plans and their features for the license-check hot path, kept for {@link PLAN_CACHE_MS}: every
  * desktop check needs them and they change rarely, so two of a check's queries become none.
  * Kept per process; instances converge within the same few seconds.
  */

@@ -70,7 +70,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       {
         schema: {
           tags,
-          summary: 'Plan counts and licences per plan',
+          summary: 'Plan counts and licenses per plan',
           security: bearerSecurity,
           response: { 200: planStatsSchema, ...errorResponses(401, 403) },
         },
@@ -126,7 +126,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       {
         schema: {
           tags,
-          summary: 'Delete a plan, or archive it when licences refer to it',
+          summary: 'Delete a plan, or archive it when licenses refer to it',
           security: bearerSecurity,
           params,
           response: { 200: deletePlanResponseSchema, ...errorResponses(401, 403, 404) },

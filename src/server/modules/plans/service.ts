@@ -158,22 +158,22 @@ export function createPlansService({
       return existing(id);
     },
 
-    /** Deletes a plan no licence refers to; one with licences is archived instead, so they keep working. */
+    /** Deletes a plan no license refers to; one with licenses is archived instead, so they keep working. */
     async remove(id: string): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
       const row = await findPlanRow(db, id);
       if (!row) throw planNotFound();
-      const licence = await db
+      const license = await db
         .selectFrom('licenses')
         .select('id')
         .where('plan_id', '=', id)
         .limit(1)
         .executeTakeFirst();
-      if (!licence) {
+      if (!license) {
         try {
           await db.deleteFrom('plans').where('id', '=', id).execute();
           return { id, outcome: 'deleted', message: `Plan ${row.name} deleted` };
         } catch (error) {
-          // A licence of the plan was issued a moment ago: archive it like any plan in use.
+          // A license of the plan was issued a moment ago: archive it like any plan in use.
           if (!isForeignKeyViolation(error)) throw error;
         }
       }
@@ -186,7 +186,7 @@ export function createPlansService({
       return {
         id,
         outcome: 'archived',
-        message: `Plan ${row.name} has licences, so it was archived: it is no longer offered and its licences keep working`,
+        message: `Plan ${row.name} has licenses, so it was archived: it is no longer offered and its licenses keep working`,
       };
     },
 
