@@ -5,20 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../tests/support/chromium.js';
 import { type ServerHandle, startServer } from './server-process.js';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const VIEWPORT = { width: 1920, height: 1080 };
 /** The budget per frame: the grid must leave a 60 Hz frame almost entirely to the page. */
 const TARGET_MS_PER_FRAME = 2;
@@ -61,7 +51,7 @@ async function main(): Promise<number> {
   }
   const admin = { email: 'bench-admin@example.com', password: randomBytes(18).toString('base64url') };
   let server: ServerHandle | undefined;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     server = await startServer({
       repoRoot,

@@ -4,20 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../tests/support/chromium.js';
 import { type ServerHandle, startServer } from './server-process.js';
 
 const repoRoot = resolve(import.meta.dirname, '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const RUNS = Math.min(Math.max(Number(process.env.BENCH_RUNS ?? 7) || 7, 1), 50);
 const READY_TIMEOUT_MS = 20_000;
 
@@ -61,7 +52,7 @@ async function main(): Promise<void> {
     throw new Error('out/renderer is not built: run `npm run build:app` first');
   }
   let server: ServerHandle | undefined;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   try {
     server = await startServer({
       repoRoot,

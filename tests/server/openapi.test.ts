@@ -9,6 +9,7 @@ import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import { appVersion } from '../../src/server/version.js';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
+import { CHROMIUM_PATH, launchChromium } from '../support/chromium.js';
 import { API_BASE_PATH, API_DOCS_PATH, apiPaths, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
 
 interface Operation {
@@ -216,25 +217,12 @@ describe(`${API_DOCS_PATH} (Swagger UI)`, () => {
   });
 });
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = resolve(import.meta.dirname, '../../test-results/api-docs.png');
 const browserTitle = `${API_DOCS_PATH} in headless Chromium`;
 
 function defineBrowserSuite(): void {
   it('renders the API title and the operations under the server CSP', { timeout: 60_000 }, async () => {
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const problems: string[] = [];
@@ -264,9 +252,9 @@ function defineBrowserSuite(): void {
   });
 }
 
-if (existsSync(CHROMIUM)) describe(browserTitle, defineBrowserSuite);
+if (existsSync(CHROMIUM_PATH)) describe(browserTitle, defineBrowserSuite);
 else
   describe.skip(
-    `${browserTitle} [skipped: ${CHROMIUM} is missing; apt-get install chromium]`,
+    `${browserTitle} [skipped: ${CHROMIUM_PATH} is missing; apt-get install chromium]`,
     defineBrowserSuite,
   );

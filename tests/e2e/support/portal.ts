@@ -1,20 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Page,
-} from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect } from 'vitest';
+import { CHROMIUM_PATH, launchChromium } from '../../support/chromium.js';
 import { readOutbox } from '../../support/outbox.js';
 import { ensureRendererBuild, REPO_ROOT } from './build.js';
 import { type PortalServer, startPortalServer } from './server.js';
 
 /** Debian's Chromium (DESIGN §6: never a downloaded browser). */
-export const CHROMIUM_PATH = process.env['E2E_CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 export const chromiumMissingReason = existsSync(CHROMIUM_PATH)
   ? undefined
   : `${CHROMIUM_PATH} is missing (apt-get install chromium)`;
@@ -26,21 +20,6 @@ export const SCREENSHOTS_DIR = join(ARTIFACTS_DIR, 'screenshots');
 export async function screenshotPath(name: string): Promise<string> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   return join(SCREENSHOTS_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
 }
 
 /**
