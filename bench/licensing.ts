@@ -14,7 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { type ChildHandle, LOOPBACK_HOST, startChild } from './licensing-process.js';
+import { type ChildHandle, LOOPBACK_HOST, startChild } from './child-process.js';
 import {
   type BenchDb,
   commonArgs,

@@ -1,6 +1,6 @@
-// Child processes of the licensing benchmark: the real server on a seeded data directory (which,
-// unlike bench/server-process.ts, it keeps) and the bare Fastify baseline. Both run as
-// `node --import tsx --import bench/server-probe.ts <entry>`, so the comparison is like for like.
+// Benchmark child processes (the real server, the bare Fastify baseline): started as
+// `node --import tsx --import bench/server-probe.ts <entry>` on a free loopback port, watched
+// (memory, CPU time, event loop) and stopped again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +29,10 @@ export interface ChildOptions {
   readyPath: string;
   /** Directory for `--cpu-prof` output; no profiling when unset. */
   cpuProfileDir?: string | undefined;
+  /** Server settings of the developer's shell kept (every other one is cleared). */
+  passThrough?: string[];
+  /** Run once the process has stopped, e.g. to remove a throw-away data directory. */
+  afterStop?: () => void;
 }
 
 export interface ChildHandle {
@@ -42,6 +46,8 @@ export interface ChildHandle {
   readCpuSeconds(): number | undefined;
   /** The highest VmRSS sampled every 200 ms since start (bytes), a cross-check of VmHWM. */
   sampledPeakRss(): number | undefined;
+  /** The highest sampled VmRSS since the previous call (bytes), then starts sampling afresh. */
+  takeSampledPeakRss(): number | undefined;
   probeSnapshot(): Promise<ProbeSnapshot | undefined>;
   outputTail(): string;
   stop(): Promise<void>;
@@ -97,7 +103,8 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
     entry,
   ];
   const environment: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of configVariableNames) delete environment[name];
+  const kept = new Set(options.passThrough ?? []);
+  for (const name of configVariableNames) if (!kept.has(name)) delete environment[name];
   Object.assign(environment, { HOST: LOOPBACK_HOST, PORT: String(port), ...options.env });
 
   const child = spawn(process.execPath, args, {
@@ -154,6 +161,7 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
         await exited;
         clearTimeout(forced);
       }
+      options.afterStop?.();
     })();
     return stopping;
   };
@@ -166,11 +174,17 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
     readPeakRss: () => readProcStatusBytes(pid, 'VmHWM'),
     readCpuSeconds: () => readCpuSeconds(pid),
     sampledPeakRss: () => sampledPeak,
+    takeSampledPeakRss() {
+      const peak = sampledPeak;
+      sampledPeak = readProcStatusBytes(pid, 'VmRSS');
+      return peak;
+    },
     probeSnapshot,
     outputTail,
     stop,
     killNow() {
       if (!hasExited(child)) child.kill('SIGKILL');
+      options.afterStop?.();
     },
   };
 
