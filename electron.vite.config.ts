@@ -12,7 +12,24 @@ export default defineConfig({
     root: resolve(import.meta.dirname, 'src/renderer'),
     base: '/',
     // electron-vite's renderer preset forces base './' in production builds; put '/' back.
-    plugins: [react(), { name: 'absolute-base', enforce: 'post', config: () => ({ base: '/' }) }],
+    plugins: [
+      react(),
+      { name: 'absolute-base', enforce: 'post', config: () => ({ base: '/' }) },
+      {
+        // axios picks its XHR adapter in every browser (it is tried first), so its fetch adapter and
+        // stream helpers are dead weight in the portal's downloads (about 4 KB gzip).
+        name: 'axios-without-fetch-adapter',
+        enforce: 'pre',
+        resolveId(source, importer) {
+          if (
+            source === './fetch.js' &&
+            importer?.replaceAll('\\', '/').endsWith('/axios/lib/adapters/adapters.js')
+          )
+            return resolve(import.meta.dirname, 'src/renderer/src/lib/axios-fetch-adapter-stub.ts');
+          return undefined;
+        },
+      },
+    ],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,

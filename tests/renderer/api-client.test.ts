@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authMessages } from '../../src/shared/messages';
+import { isHttpError } from '../../src/renderer/src/lib/api-errors';
 import { createInProcessLocks } from '../../src/renderer/src/lib/locks';
 import { login } from '../../src/renderer/src/features/auth/auth-api';
 import { FakeApi, problem } from './support/fake-api';
@@ -31,6 +32,41 @@ async function signedInTab(options: Parameters<typeof tabServices>[1] = {}) {
 }
 
 describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
+  it('creates its one axios instance on first use; concurrent first calls share it and its interceptors', async () => {
+    const { services } = await signedInTab();
+    const [first, second] = await Promise.all([services.client.instance(), services.client.instance()]);
+    expect(first).toBe(second);
+    expect(await services.client.instance()).toBe(first);
+    // One request and one response interceptor, attached once however many calls raced to create it.
+    expect(first.interceptors.request.handlers?.filter(Boolean)).toHaveLength(1);
+    expect(first.interceptors.response.handlers?.filter(Boolean)).toHaveLength(1);
+    expect(first.defaults).toMatchObject({ baseURL: api.baseURL, timeout: 30_000, withCredentials: true });
+    expect(first.defaults.headers['X-API-Key']).toBe('dap-web-public');
+  });
+
+  it('concurrent first calls through http all go out once each, with the bearer token', async () => {
+    const { services, issued } = await signedInTab();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => services.client.http.get(`/items/${index}`)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    for (let index = 0; index < 4; index += 1)
+      expect(api.calls(`GET /items/${index}`).map((call) => call.authorization)).toEqual([
+        `Bearer ${issued.access_token}`,
+      ]);
+  });
+
+  it('isHttpError recognises axios errors without importing axios', async () => {
+    const { services } = await signedInTab();
+    api.on('GET /a', () => problem(404, 'Missing'));
+    const error: unknown = await services.client.http.get('/a').catch((caught: unknown) => caught);
+    const { isAxiosError } = await import('axios');
+    expect(isAxiosError(error)).toBe(true);
+    expect(isHttpError(error)).toBe(true);
+    for (const other of [new Error('x'), null, undefined, 'x', { isAxiosError: 'yes' }])
+      expect(isHttpError(other)).toBe(isAxiosError(other));
+  });
+
   it('SPEC §7: every call carries the X-API-Key header and goes below /api/v1', async () => {
     const { services } = await signedInTab();
     await services.client.http.get('/users/me');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adminMessages, licenseMessages } from '../../src/shared/messages';
 import { localStorageKeys } from '../../src/shared/storage-keys';
-import { makeStore } from '../../src/renderer/src/app/store';
+import { makeFullStore } from './support/store';
 import * as admin from '../../src/renderer/src/features/admin/admin-slice';
 import * as licence from '../../src/renderer/src/features/license/license-slice';
 import { FakeApi, problem } from './support/fake-api';
@@ -40,7 +40,7 @@ async function signedIn() {
     refreshToken: issued.refresh_token,
     user: null,
   });
-  return { ...made, store: makeStore({ services: made.services }) };
+  return { ...made, store: makeFullStore({ services: made.services }) };
 }
 
 describe('Licence state (SPEC §4 licence)', () => {
@@ -526,7 +526,7 @@ describe('Admin state (SPEC §4 admin)', () => {
       await store.dispatch(thunk() as never);
       expect(store.getState().admin).toMatchObject({ status: 'failed', error: 'Server reason' });
       // A failure with no message at all (neither the server's nor the error's own).
-      services.client.http.interceptors.request.use(() => Promise.reject(new Error('')));
+      (await services.client.instance()).interceptors.request.use(() => Promise.reject(new Error('')));
       services.cache.invalidate();
       await store.dispatch(thunk() as never);
       expect(store.getState().admin.error).toBe(fallback);
@@ -538,7 +538,7 @@ describe('Licence refusals (SPEC §4)', () => {
   it('a 4xx refusal with valid false is an answer: the status check reports it instead of failing', async () => {
     const made = tabServices(api.baseURL);
     made.tab.local.setItem(localStorageKeys.licenseKey, 'KEY-L1');
-    const store = makeStore({ services: made.services });
+    const store = makeFullStore({ services: made.services });
     api.on('GET /licensing/status', () => ({
       status: 403,
       json: {

@@ -6,7 +6,7 @@ import {
   type LicenseCheckResult,
 } from '../../src/shared/bridge';
 import { localStorageKeys } from '../../src/shared/storage-keys';
-import { makeStore } from '../../src/renderer/src/app/store';
+import { makeFullStore } from './support/store';
 import { checkLicenseStatus } from '../../src/renderer/src/features/license/license-slice';
 import { FakeApi } from './support/fake-api';
 import { tabServices } from './support/services';
@@ -75,7 +75,7 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(state.refreshToken).toBe(issued.refresh_token);
     expect(tab.cookies.names()).not.toContain('secure_refresh_token');
 
-    const store = makeStore({ services });
+    const store = makeFullStore({ services });
     await store.dispatch(checkLicenseStatus());
     expect(store.getState().license.licenseStatus).toEqual(offline);
     expect(state.statusCalls).toEqual([{ accessToken: issued.access_token }]);

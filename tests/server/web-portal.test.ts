@@ -96,7 +96,7 @@ describe('web portal with a build', () => {
     expectJsonNotFound(await inject('/favicon.ico'));
   });
 
-  it.each(['/api/v1/unknown', '/api/anything', '/api', '/api/v1/licenses/42'])(
+  it.each(['/api/v1/unknown', '/api/anything', '/api', '/api/v1/no-such-area/42'])(
     'GET %s is a JSON 404, not the app',
     async (url) => {
       expectJsonNotFound(await inject(url));

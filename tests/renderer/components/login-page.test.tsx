@@ -41,6 +41,35 @@ describe('login page', () => {
     expect(api.calls('POST /auth/login')).toHaveLength(0);
   });
 
+  it('leaving the focused e-mail field untouched shows no error, so a first click on a link lands', async () => {
+    const { router } = await openLogin();
+    await waitFor(() => expect(document.activeElement).toBe(emailField()));
+    await userEvent.tab();
+    expect(screen.queryByText('Email is required')).toBeNull();
+    expect(emailField().getAttribute('aria-invalid')).not.toBe('true');
+    await userEvent.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
+  });
+
+  it('a field the user edited is checked when left; the password emptied after a refusal counts as untouched', async () => {
+    api.on('POST /auth/login', () => problem(401, 'Incorrect email or password', 'invalid_credentials'));
+    await openLogin();
+    await userEvent.type(emailField(), 'a');
+    await userEvent.clear(emailField());
+    await userEvent.tab();
+    expect(await screen.findByText('Email is required')).toBeTruthy();
+    await userEvent.type(emailField(), 'ada@example.com');
+    await userEvent.click(passwordField());
+    await userEvent.tab();
+    expect(screen.queryByText('Password is required')).toBeNull();
+    await userEvent.type(passwordField(), 'not the password');
+    await submit();
+    await screen.findByRole('alert');
+    // The cleared password has focus; leaving it (to click a link) shows no error.
+    await userEvent.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    expect(screen.queryByText('Password is required')).toBeNull();
+  });
+
   it("SPEC §8: a refused sign-in shows the server's message in an alert", async () => {
     api.on('POST /auth/login', () => problem(401, 'Incorrect email or password', 'invalid_credentials'));
     await openLogin();

@@ -8,6 +8,11 @@ import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
+import { type LazySliceName, SliceLoader } from './slice-loader';
+
+// The slices each area's screens use, loaded when the area is first entered (not on /landing or /login).
+const USER_SLICES: readonly LazySliceName[] = ['license'];
+const ADMIN_SLICES: readonly LazySliceName[] = ['license', 'admin'];
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -88,12 +93,17 @@ export function createAppRoutes({
                 {
                   element: <AppLayout />,
                   children: [
-                    screen('dashboard'),
-                    screen('licenses'),
-                    screen('licenseDetail'),
-                    screen('profile'),
-                    screen('purchase'),
-                    screen('support'),
+                    {
+                      element: <SliceLoader slices={USER_SLICES} />,
+                      children: [
+                        screen('dashboard'),
+                        screen('licenses'),
+                        screen('licenseDetail'),
+                        screen('profile'),
+                        screen('purchase'),
+                        screen('support'),
+                      ],
+                    },
                   ],
                 },
               ],
@@ -106,13 +116,18 @@ export function createAppRoutes({
             {
               element: <AppLayout />,
               children: [
-                screen('admin'),
-                screen('adminUsers'),
-                screen('adminLicenses'),
-                screen('adminPayments'),
-                screen('adminFeatures'),
-                screen('adminPackages'),
-                screen('adminSecurity'),
+                {
+                  element: <SliceLoader slices={ADMIN_SLICES} />,
+                  children: [
+                    screen('admin'),
+                    screen('adminUsers'),
+                    screen('adminLicenses'),
+                    screen('adminPayments'),
+                    screen('adminFeatures'),
+                    screen('adminPackages'),
+                    screen('adminSecurity'),
+                  ],
+                },
               ],
             },
           ],

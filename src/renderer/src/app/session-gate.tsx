@@ -12,7 +12,6 @@ import {
   updateActivity,
 } from '../features/auth/auth-slice';
 import type { Services } from '../lib/services';
-import { startSessionMonitor } from '../lib/session-monitor';
 import { roleFromToken } from '../lib/token';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { SessionSpinner } from './loading-screens';
@@ -87,20 +86,30 @@ export function SessionGate({ services }: { services: Services }) {
 
   useEffect(() => {
     if (!ready || !isAuthenticated) return;
-    return startSessionMonitor({
-      isAuthenticated: () => store.getState().auth.isAuthenticated,
-      lastActivity: () => store.getState().auth.lastActivity,
-      getAccessToken: () => services.tokens.getAccessToken(),
-      onInactive: () => void dispatch(logoutUser()),
-      refresh: () =>
-        services.client.refreshTokens().catch(() => {
-          setSessionLost(true);
-          void navigate(portalPaths.landing, { replace: true });
-        }),
-      markActive: () => dispatch(updateActivity(services.now())),
-      activityTarget: globalThis.window,
-      now: services.now,
+    // The monitor is only needed once signed in, so it is not part of the first download.
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    void import('../lib/session-monitor').then(({ startSessionMonitor }) => {
+      if (stopped) return;
+      stop = startSessionMonitor({
+        isAuthenticated: () => store.getState().auth.isAuthenticated,
+        lastActivity: () => store.getState().auth.lastActivity,
+        getAccessToken: () => services.tokens.getAccessToken(),
+        onInactive: () => void dispatch(logoutUser()),
+        refresh: () =>
+          services.client.refreshTokens().catch(() => {
+            setSessionLost(true);
+            void navigate(portalPaths.landing, { replace: true });
+          }),
+        markActive: () => dispatch(updateActivity(services.now())),
+        activityTarget: globalThis.window,
+        now: services.now,
+      });
     });
+    return () => {
+      stopped = true;
+      stop?.();
+    };
   }, [ready, isAuthenticated, services, store, dispatch, navigate]);
 
   if (!ready) return <SessionSpinner />;

@@ -1,21 +1,14 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import { adminReducer } from '../features/admin/admin-slice';
-import { authReducer } from '../features/auth/auth-slice';
-import { licenseReducer } from '../features/license/license-slice';
-import { userReducer } from '../features/user/user-slice';
+import { configureStore } from '@reduxjs/toolkit';
 import { getServices, type Services } from '../lib/services';
 import { activityListener } from './activity-listener';
+import { rootReducer, type RootState } from './root-reducer';
 
-const rootReducer = combineReducers({
-  auth: authReducer,
-  user: userReducer,
-  license: licenseReducer,
-  admin: adminReducer,
-});
+export type { LazyLoadedSlices, RootState } from './root-reducer';
 
-export type RootState = ReturnType<typeof rootReducer>;
-
-/** The store; thunks reach the API through `services` (tests pass their own, against a real server). */
+/**
+ * The store; thunks reach the API through `services` (tests pass their own, against a real server).
+ * It starts with `auth` and `user`; `license` and `admin` join when their modules are imported.
+ */
 export function makeStore({
   services = getServices(),
   preloadedState,

@@ -1,8 +1,8 @@
-import axios, { type AxiosInstance, type InternalAxiosRequestConfig, isAxiosError } from 'axios';
+import type { AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import { API_TIMEOUT_MS } from '../../../shared/constants';
 import { authMessages } from '../../../shared/messages';
 import { API_BASE_PATH, apiPaths, portalPaths, publicApiPaths } from '../../../shared/routes';
-import { ApiRequestError, errorBody } from './api-errors';
+import { ApiRequestError, errorBody, isHttpError } from './api-errors';
 import { browserLocks, type LockManagerLike } from './locks';
 import { readRefreshResponse, type SessionTokens } from './refresh-response';
 import { isTokenValid } from './token';
@@ -56,8 +56,20 @@ export interface ApiClientOptions {
   logger?: ClientLogger;
 }
 
+/**
+ * The calls the app makes through the one axios instance. axios itself is downloaded on the first
+ * call (an anonymous visit of /landing or /login makes none), so this is the instance's request
+ * methods, each waiting for the instance before it runs.
+ */
+export type HttpClient = Pick<
+  AxiosInstance,
+  'request' | 'get' | 'delete' | 'head' | 'post' | 'put' | 'patch'
+>;
+
 export interface ApiClient {
-  http: AxiosInstance;
+  http: HttpClient;
+  /** The single axios instance, created (and its interceptors attached) on first use. */
+  instance(): Promise<AxiosInstance>;
   /** One refresh at a time per page (shared by every caller) and per browser (Web Lock). */
   refreshTokens(): Promise<SessionTokens>;
   setSessionHandlers(handlers: SessionHandlers): void;
@@ -79,12 +91,79 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let handlers: SessionHandlers = {};
   let inFlight: Promise<SessionTokens> | null = null;
 
-  const http = axios.create({
-    baseURL: options.baseURL ?? API_BASE_PATH,
-    timeout: API_TIMEOUT_MS,
-    withCredentials: true,
-    headers: { 'X-API-Key': options.apiKey ?? DEFAULT_API_KEY, Accept: 'application/json' },
-  });
+  let created: Promise<AxiosInstance> | null = null;
+  /** Loads axios and builds the one instance; concurrent first calls share this one promise. */
+  const instance = () => {
+    created ??= import('axios').then(
+      ({ default: axios }) => build(axios),
+      (error: unknown) => {
+        // A failed download (offline) is not remembered: the next call tries again.
+        created = null;
+        throw error;
+      },
+    );
+    return created;
+  };
+
+  /** The one instance: SPEC §7 defaults and the SPEC §8 interceptors, attached once. */
+  const build = (axios: AxiosStatic): AxiosInstance => {
+    const http = axios.create({
+      baseURL: options.baseURL ?? API_BASE_PATH,
+      timeout: API_TIMEOUT_MS,
+      withCredentials: true,
+      headers: { 'X-API-Key': options.apiKey ?? DEFAULT_API_KEY, Accept: 'application/json' },
+    });
+
+    http.interceptors.request.use(async (config) => {
+      if (config.skipAuth || isPublicCall(config) || config.headers.Authorization) return config;
+      let token = await tokens.getAccessToken();
+      if (!isTokenValid(token, now())) {
+        token = null;
+        if (!config.skipRefresh && (await tokens.getRefreshToken()))
+          token = await refreshTokens().then(
+            (result) => result.accessToken,
+            () => null,
+          );
+      }
+      if (token) config.headers.Authorization = `Bearer ${token}`;
+      return config;
+    });
+
+    http.interceptors.response.use(undefined, async (error: unknown) => {
+      if (!isHttpError(error) || !error.config) throw error;
+      const config = error.config;
+      const status = error.response?.status ?? 0;
+      const body = errorBody(error);
+      const message = body.message || body.detail || '';
+
+      if (status === 401 && !config.skipAuth && !isPublicCall(config) && !config.retried) {
+        let token: string;
+        try {
+          // A refresh that finished while this call was under way already has the answer.
+          const current = await tokens.getAccessToken();
+          token =
+            current && current !== bearerOf(config) && isTokenValid(current, now())
+              ? current
+              : (await refreshTokens()).accessToken;
+        } catch {
+          await loseSession();
+          throw error;
+        }
+        config.retried = true;
+        config.headers.Authorization = `Bearer ${token}`;
+        return http.request(config);
+      }
+      if (status === 403) {
+        const path = handlers.currentPath?.() ?? globalThis.location?.pathname ?? '';
+        if (SESSION_GONE_403.test(message) && !AUTH_PAGES.includes(path)) await loseSession();
+        else logger.warn(authMessages.accessForbidden, message || authMessages.noPermission);
+      }
+      if (status >= 500) logger.error(message || authMessages.unexpectedServerError);
+      throw error;
+    });
+
+    return http;
+  };
 
   const performRefresh = () =>
     locks.request(REFRESH_LOCK_NAME, async () => {
@@ -125,56 +204,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     handlers.onSessionLost?.();
   };
 
-  http.interceptors.request.use(async (config) => {
-    if (config.skipAuth || isPublicCall(config) || config.headers.Authorization) return config;
-    let token = await tokens.getAccessToken();
-    if (!isTokenValid(token, now())) {
-      token = null;
-      if (!config.skipRefresh && (await tokens.getRefreshToken()))
-        token = await refreshTokens().then(
-          (result) => result.accessToken,
-          () => null,
-        );
-    }
-    if (token) config.headers.Authorization = `Bearer ${token}`;
-    return config;
-  });
-
-  http.interceptors.response.use(undefined, async (error: unknown) => {
-    if (!isAxiosError(error) || !error.config) throw error;
-    const config = error.config;
-    const status = error.response?.status ?? 0;
-    const body = errorBody(error);
-    const message = body.message || body.detail || '';
-
-    if (status === 401 && !config.skipAuth && !isPublicCall(config) && !config.retried) {
-      let token: string;
-      try {
-        // A refresh that finished while this call was under way already has the answer.
-        const current = await tokens.getAccessToken();
-        token =
-          current && current !== bearerOf(config) && isTokenValid(current, now())
-            ? current
-            : (await refreshTokens()).accessToken;
-      } catch {
-        await loseSession();
-        throw error;
-      }
-      config.retried = true;
-      config.headers.Authorization = `Bearer ${token}`;
-      return http.request(config);
-    }
-    if (status === 403) {
-      const path = handlers.currentPath?.() ?? globalThis.location?.pathname ?? '';
-      if (SESSION_GONE_403.test(message) && !AUTH_PAGES.includes(path)) await loseSession();
-      else logger.warn(authMessages.accessForbidden, message || authMessages.noPermission);
-    }
-    if (status >= 500) logger.error(message || authMessages.unexpectedServerError);
-    throw error;
-  });
+  const http: HttpClient = {
+    request: async (config) => (await instance()).request(config),
+    get: async (url, config) => (await instance()).get(url, config),
+    delete: async (url, config) => (await instance()).delete(url, config),
+    head: async (url, config) => (await instance()).head(url, config),
+    post: async (url, data, config) => (await instance()).post(url, data, config),
+    put: async (url, data, config) => (await instance()).put(url, data, config),
+    patch: async (url, data, config) => (await instance()).patch(url, data, config),
+  };
 
   return {
     http,
+    instance,
     refreshTokens,
     setSessionHandlers(next) {
       handlers = next;

@@ -1,4 +1,4 @@
-import { isAxiosError } from 'axios';
+import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
 
 /** A failed API call as pages show it: the words to display plus what forms need to mark fields. */
@@ -20,6 +20,13 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * axios's own `isAxiosError`, written here: importing it would put all of axios in the first
+ * download, and axios is only loaded on the first API call.
+ */
+export const isHttpError = (error: unknown): error is AxiosError =>
+  typeof error === 'object' && error !== null && (error as { isAxiosError?: unknown }).isAxiosError === true;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -32,7 +39,7 @@ const isFieldIssue = (value: unknown): value is { field: string; message: string
  * body that is not that shape at all (a proxy's HTML page, a string) counts as no body.
  */
 export function errorBody(error: unknown): Partial<ApiError> {
-  if (!isAxiosError(error)) return {};
+  if (!isHttpError(error)) return {};
   const data: unknown = error.response?.data;
   if (!isRecord(data)) return {};
   const { detail, message, code, errors } = data;
@@ -81,7 +88,7 @@ export function toApiRequestError(
   const fieldErrors: Record<string, string> = {};
   for (const issue of body.errors ?? []) fieldErrors[issue.field] ??= issue.message;
   return new ApiRequestError(pickMessage(error, fallback), {
-    status: isAxiosError(error) ? error.response?.status : undefined,
+    status: isHttpError(error) ? error.response?.status : undefined,
     code: body.code,
     fieldErrors,
     cause: error,

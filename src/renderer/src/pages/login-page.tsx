@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { authMessages } from '../../../shared/messages';
 import { portalPaths } from '../../../shared/routes';
@@ -21,11 +21,27 @@ export default function LoginPage() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   const [failure, setFailure] = useState<string>();
+  // Fields the user has typed in. Leaving one of those checks it; leaving an untouched empty field
+  // (the e-mail has focus on load) does not, so an error never appears and shifts the links below
+  // just as the user clicks one. Submitting checks everything.
+  const edited = useRef(new Set<string>());
   const form = useForm<SignInValues>({
     initialValues: { email: '', password: '' },
     // The shared login schema's rules, checked by hand so this page does not load zod.
     validate: validateSignIn,
-    validateInputOnBlur: true,
+    enhanceGetInputProps: ({ field, inputProps }) => {
+      // Read now: the props returned here are then assigned over `inputProps`.
+      const change = inputProps['onChange'] as (event: unknown) => void;
+      return {
+        onChange: (event: unknown) => {
+          edited.current.add(field);
+          change(event);
+        },
+        onBlur: () => {
+          if (edited.current.has(field)) form.validateField(field);
+        },
+      };
+    },
   });
 
   // A signed-in visitor, or one who just signed in, goes to their home screen (SPEC §2).
@@ -42,6 +58,8 @@ export default function LoginPage() {
       } catch (error) {
         setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
         form.setFieldValue('password', '');
+        // Empty again, as on load: leaving it untouched is not an error.
+        edited.current.delete('password');
         form.getInputNode('password')?.focus();
       }
     },

@@ -10,6 +10,8 @@ import classes from './plan-card.module.css';
 export function PlanCard({ plan }: { plan: Plan }) {
   const price = formatPlanPrice(plan);
   const titleId = `plan-${plan.id}`;
+  // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
+  const action = price.amount === 'Free' ? 'Start free' : 'Get started';
   return (
     <Card withBorder padding="xl" className={classes.card} component="article" aria-labelledby={titleId}>
       <Stack gap="md" h="100%">
@@ -47,9 +49,9 @@ export function PlanCard({ plan }: { plan: Plan }) {
           variant={price.amount === 'Free' ? 'default' : 'filled'}
           fullWidth
           mt="auto"
-          aria-label={`Get started with ${plan.name}`}
+          aria-label={`${action} with ${plan.name}`}
         >
-          {price.amount === 'Free' ? 'Start free' : 'Get started'}
+          {action}
         </Button>
       </Stack>
     </Card>

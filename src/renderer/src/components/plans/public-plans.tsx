@@ -1,8 +1,8 @@
-import { Alert, Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import type { Plan } from '../../../../shared/api/plans';
 import { fetchPublicPlans } from '../../features/plans/plans-api';
-import { AlertIcon } from '../brand/icons';
+import { ErrorAlert } from '../forms/error-alert';
 import { PlanCard } from './plan-card';
 
 type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
@@ -54,13 +54,7 @@ export function PublicPlans() {
 
   if (plans.state === 'failed') {
     return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<AlertIcon size={20} />}
-        title="Plans could not be loaded"
-        role="alert"
-      >
+      <ErrorAlert title="Plans could not be loaded">
         <Stack gap="sm" align="flex-start">
           <Text size="sm">
             The pricing service did not answer. Check your connection and try again; you can still create an
@@ -70,7 +64,7 @@ export function PublicPlans() {
             Try again
           </Button>
         </Stack>
-      </Alert>
+      </ErrorAlert>
     );
   }
 

@@ -1,6 +1,7 @@
 import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { Paged } from '../../../../shared/api/paging';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../shared/constants';
+import { rootReducer } from '../../app/root-reducer';
 import { logoutUser, sessionCleared } from '../auth/auth-slice';
 import * as thunks from './admin-thunks';
 import type { AdminCollection, AdminState } from './admin-types';
@@ -190,5 +191,9 @@ export const {
 } = adminSlice.actions;
 export const adminReducer = adminSlice.reducer;
 
-type WithAdmin = { admin: AdminState };
-export const selectAdmin = (state: WithAdmin) => state.admin;
+// Importing this module adds `admin` to the store (it is not in the first download).
+rootReducer.inject(adminSlice);
+
+/** Before the first action after injection the state has no `admin` yet: it reads as the initial state. */
+type WithAdmin = { admin?: AdminState };
+export const selectAdmin = (state: WithAdmin) => state.admin ?? initialAdminState;

@@ -1,8 +1,9 @@
-import { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
+import type { AxiosResponse } from 'axios';
 import type { RegisterRequest } from '../../../../shared/api/auth';
 import { authMessages } from '../../../../shared/messages';
 import { apiPaths } from '../../../../shared/routes';
-import { ApiRequestError, toApiRequestError } from '../../lib/api-errors';
+import type { HttpClient } from '../../lib/api-client';
+import { ApiRequestError, isHttpError, toApiRequestError } from '../../lib/api-errors';
 import { readTokenResponse, type SessionTokens } from '../../lib/refresh-response';
 import { getServices } from '../../lib/services';
 
@@ -23,7 +24,7 @@ const messageOf = ({ data }: AxiosResponse<unknown>, fallback: string) =>
     ? data.message
     : fallback;
 
-async function postForMessage(http: AxiosInstance, path: string, body: unknown, fallback: string) {
+async function postForMessage(http: HttpClient, path: string, body: unknown, fallback: string) {
   try {
     return messageOf(await http.post(path, body), fallback);
   } catch (error) {
@@ -44,7 +45,7 @@ function assertJson(response: AxiosResponse): void {
 /** POST /auth/login as the OAuth2 form (SPEC §7): the e-mail goes as `username`. */
 export async function login(
   credentials: { email: string; password: string },
-  http: AxiosInstance = defaultHttp(),
+  http: HttpClient = defaultHttp(),
 ): Promise<SessionTokens> {
   let response: AxiosResponse;
   try {
@@ -54,7 +55,7 @@ export async function login(
       { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
     );
   } catch (error) {
-    if (isAxiosError(error) && error.response) assertJson(error.response);
+    if (isHttpError(error) && error.response) assertJson(error.response);
     throw toApiRequestError(error, authMessages.loginFailed);
   }
   assertJson(response);
@@ -62,22 +63,22 @@ export async function login(
 }
 
 /** POST /auth/register: resolves to the server's message; the account still needs confirming. */
-export function register(body: RegisterRequest, http: AxiosInstance = defaultHttp()): Promise<string> {
+export function register(body: RegisterRequest, http: HttpClient = defaultHttp()): Promise<string> {
   return postForMessage(http, apiPaths.auth.register, body, authMessages.registrationFailed);
 }
 
 /** POST /auth/logout with the refresh token (SPEC §3 `refreshToken`). */
-export async function logout(refreshToken: string, http: AxiosInstance = defaultHttp()): Promise<void> {
+export async function logout(refreshToken: string, http: HttpClient = defaultHttp()): Promise<void> {
   await http.post(apiPaths.auth.logout, { refreshToken }, { skipRefresh: true });
 }
 
-export function requestPasswordReset(email: string, http: AxiosInstance = defaultHttp()): Promise<string> {
+export function requestPasswordReset(email: string, http: HttpClient = defaultHttp()): Promise<string> {
   return postForMessage(http, apiPaths.auth.forgotPassword, { email }, fallbacks.forgotPassword);
 }
 
 export function resetPassword(
   { token, newPassword }: { token: string; newPassword: string },
-  http: AxiosInstance = defaultHttp(),
+  http: HttpClient = defaultHttp(),
 ): Promise<string> {
   return postForMessage(
     http,
@@ -87,18 +88,18 @@ export function resetPassword(
   );
 }
 
-export function verifyRegistration(token: string, http: AxiosInstance = defaultHttp()): Promise<string> {
+export function verifyRegistration(token: string, http: HttpClient = defaultHttp()): Promise<string> {
   return postForMessage(http, apiPaths.auth.verifyRegistration, { token }, fallbacks.verifyRegistration);
 }
 
-export function resendVerification(email: string, http: AxiosInstance = defaultHttp()): Promise<string> {
+export function resendVerification(email: string, http: HttpClient = defaultHttp()): Promise<string> {
   return postForMessage(http, apiPaths.auth.resendVerification, { email }, fallbacks.resendVerification);
 }
 
 /** POST /auth/change-password; the server then signs out every device, this one included. */
 export function changePassword(
   { currentPassword, newPassword }: { currentPassword: string; newPassword: string },
-  http: AxiosInstance = defaultHttp(),
+  http: HttpClient = defaultHttp(),
 ): Promise<string> {
   return postForMessage(
     http,
@@ -109,7 +110,7 @@ export function changePassword(
 }
 
 /** POST /auth/validate-token: whether the server still accepts the current access token. */
-export async function validateToken(http: AxiosInstance = defaultHttp()): Promise<boolean> {
+export async function validateToken(http: HttpClient = defaultHttp()): Promise<boolean> {
   try {
     await http.post(apiPaths.auth.validateToken, {}, { skipRefresh: true });
     return true;

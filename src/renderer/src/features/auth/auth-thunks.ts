@@ -8,7 +8,9 @@ import { createAppThunk } from '../../lib/create-app-thunk';
 import type { Services } from '../../lib/services';
 import { runStorageMigrations } from '../../lib/storage-migrations';
 import { isTokenValid, roleFromToken } from '../../lib/token';
-import { login, logout, register } from './auth-api';
+
+// The calls behind sign-in, registration and sign-out load when one is made, not with every page.
+const loadAuthApi = () => import('./auth-api');
 
 /** Who is signed in: the user and the role read from the access token. */
 export interface SessionIdentity {
@@ -32,6 +34,7 @@ export const loginUser = createAppThunk(
   'auth/login',
   async (credentials: { email: string; password: string }, { extra, rejectWithValue }) => {
     try {
+      const { login } = await loadAuthApi();
       const tokens = await login(credentials, extra.client.http);
       await extra.tokens.save(tokens);
       extra.cache.invalidate();
@@ -46,6 +49,7 @@ export const registerUser = createAppThunk(
   'auth/register',
   async (body: RegisterRequest, { extra, rejectWithValue }) => {
     try {
+      const { register } = await loadAuthApi();
       return await register(body, extra.client.http);
     } catch (error) {
       return rejectWithValue(serverMessage(error, authMessages.registrationFailed));
@@ -58,7 +62,7 @@ export const logoutUser = createAppThunk('auth/logout', async (_: void, { extra,
     // SPEC §3: the refresh token may also sit in local storage under the product's name.
     const refreshToken =
       (await extra.tokens.getRefreshToken()) ?? extra.local.getItem(localStorageKeys.refreshToken);
-    if (refreshToken) await logout(refreshToken, extra.client.http);
+    if (refreshToken) await (await loadAuthApi()).logout(refreshToken, extra.client.http);
     return undefined;
   } catch (error) {
     return rejectWithValue(serverMessage(error, authMessages.logoutFailed));

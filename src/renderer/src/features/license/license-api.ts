@@ -1,4 +1,3 @@
-import type { AxiosInstance } from 'axios';
 import type {
   ActivateBaseLicenseRequest,
   ActivateLicenseRequest,
@@ -10,19 +9,20 @@ import type {
   TrackUsageRequest,
 } from '../../../../shared/api/licenses';
 import { apiPaths, pathWith } from '../../../../shared/routes';
+import type { HttpClient } from '../../lib/api-client';
 
 const licensePath = (path: string, id: string) => pathWith(path, { id });
 
-export async function listLicenses(http: AxiosInstance): Promise<License[]> {
+export async function listLicenses(http: HttpClient): Promise<License[]> {
   return (await http.get<License[]>(apiPaths.licenses.list)).data;
 }
 
-export async function getLicense(http: AxiosInstance, id: string): Promise<License> {
+export async function getLicense(http: HttpClient, id: string): Promise<License> {
   return (await http.get<License>(licensePath(apiPaths.licenses.detail, id))).data;
 }
 
 export async function postActivation(
-  http: AxiosInstance,
+  http: HttpClient,
   body: ActivateLicenseRequest,
 ): Promise<ActivationResult> {
   return (await http.post<ActivationResult>(apiPaths.licenses.activate, body)).data;
@@ -30,21 +30,21 @@ export async function postActivation(
 
 /** The raw answer: base activation checks its shape itself (SPEC §8 'Invalid response format'). */
 export async function postBaseActivation(
-  http: AxiosInstance,
+  http: HttpClient,
   body: ActivateBaseLicenseRequest,
 ): Promise<unknown> {
   return (await http.post<unknown>(apiPaths.licenses.activateBase, body)).data;
 }
 
 export async function postValidation(
-  http: AxiosInstance,
+  http: HttpClient,
   body: { license_key: string; hardware_id: string },
 ): Promise<LicenseStatusAnswer> {
   return (await http.post<LicenseStatusAnswer>(apiPaths.licenses.validate, body)).data;
 }
 
 export async function postDeactivation(
-  http: AxiosInstance,
+  http: HttpClient,
   id: string,
   body: { hardware_id?: string; activation_id?: string },
 ): Promise<License> {
@@ -57,7 +57,7 @@ export interface LicenseUsage {
   history: { date: string; feature_id: string; key: string; amount: number }[];
 }
 
-export async function getUsage(http: AxiosInstance, id: string, days?: number): Promise<LicenseUsage> {
+export async function getUsage(http: HttpClient, id: string, days?: number): Promise<LicenseUsage> {
   return (await http.get<LicenseUsage>(licensePath(apiPaths.licenses.usage, id), { params: { days } })).data;
 }
 
@@ -68,39 +68,39 @@ export interface TrackUsageResult {
 }
 
 export async function postUsage(
-  http: AxiosInstance,
+  http: HttpClient,
   id: string,
   body: TrackUsageRequest,
 ): Promise<TrackUsageResult> {
   return (await http.post<TrackUsageResult>(licensePath(apiPaths.licenses.usage, id), body)).data;
 }
 
-export async function getFeatures(http: AxiosInstance, id: string): Promise<FeatureUsage[]> {
+export async function getFeatures(http: HttpClient, id: string): Promise<FeatureUsage[]> {
   return (await http.get<{ features: FeatureUsage[] }>(licensePath(apiPaths.licenses.features, id))).data
     .features;
 }
 
-export async function getFeature(http: AxiosInstance, id: string, featureId: string): Promise<FeatureUsage> {
+export async function getFeature(http: HttpClient, id: string, featureId: string): Promise<FeatureUsage> {
   return (await http.get<FeatureUsage>(pathWith(apiPaths.licenses.feature, { id, featureId }))).data;
 }
 
 export async function postPlanActivation(
-  http: AxiosInstance,
+  http: HttpClient,
   body: { planId: string; userInfo?: Record<string, unknown> },
 ): Promise<License> {
   return (await http.post<License>(apiPaths.licenses.activatePlan, { userInfo: {}, ...body })).data;
 }
 
-export async function getCurrentPlan(http: AxiosInstance): Promise<License | null> {
+export async function getCurrentPlan(http: HttpClient): Promise<License | null> {
   return (await http.get<License | null>(apiPaths.licenses.currentPlan)).data;
 }
 
-export async function putPlan(http: AxiosInstance, id: string, planId: string): Promise<License> {
+export async function putPlan(http: HttpClient, id: string, planId: string): Promise<License> {
   return (await http.put<License>(licensePath(apiPaths.licenses.plan, id), { planId })).data;
 }
 
 export async function getDownloads(
-  http: AxiosInstance,
+  http: HttpClient,
   id: string,
 ): Promise<{ license_id: string; releases: Release[] }> {
   return (
@@ -110,7 +110,7 @@ export async function getDownloads(
 
 /** GET /licensing/status with the stored key and this machine's id (SPEC §7). */
 export async function getLicensingStatus(
-  http: AxiosInstance,
+  http: HttpClient,
   query: { license_key: string; hardware_id: string },
 ): Promise<LicenseStatusAnswer> {
   return (await http.get<LicenseStatusAnswer>(apiPaths.licensing.status, { params: query })).data;

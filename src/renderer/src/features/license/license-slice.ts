@@ -2,6 +2,7 @@ import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { Activation, FeatureUsage, License } from '../../../../shared/api/licenses';
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
+import { rootReducer } from '../../app/root-reducer';
 import type { AsyncStatus } from '../../lib/create-app-thunk';
 import { logoutUser, sessionCleared } from '../auth/auth-slice';
 import {
@@ -213,8 +214,12 @@ const licenseSlice = createSlice({
 export const { setCurrentLicense } = licenseSlice.actions;
 export const licenseReducer = licenseSlice.reducer;
 
-type WithLicense = { license: LicenseState };
-export const selectLicenses = (state: WithLicense) => state.license.licenses;
-export const selectCurrentLicense = (state: WithLicense) => state.license.currentLicense;
-export const selectLicenseStatus = (state: WithLicense) => state.license.licenseStatus;
-export const selectLicenseState = (state: WithLicense) => state.license;
+// Importing this module adds `license` to the store (it is not in the first download).
+rootReducer.inject(licenseSlice);
+
+/** Before the first action after injection the state has no `license` yet: it reads as the initial state. */
+type WithLicense = { license?: LicenseState };
+export const selectLicenseState = (state: WithLicense) => state.license ?? initialLicenseState;
+export const selectLicenses = (state: WithLicense) => selectLicenseState(state).licenses;
+export const selectCurrentLicense = (state: WithLicense) => selectLicenseState(state).currentLicense;
+export const selectLicenseStatus = (state: WithLicense) => selectLicenseState(state).licenseStatus;

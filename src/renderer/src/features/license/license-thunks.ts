@@ -1,8 +1,7 @@
-import { isAxiosError } from 'axios';
 import type { License, LicenseRefusal } from '../../../../shared/api/licenses';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
-import { serverDetail, serverMessage } from '../../lib/api-errors';
+import { isHttpError, serverDetail, serverMessage } from '../../lib/api-errors';
 import { createAppThunk } from '../../lib/create-app-thunk';
 import type { Services } from '../../lib/services';
 import { fetchPublicPlans, planMessages } from '../plans/plans-api';
@@ -98,7 +97,7 @@ export const activateBaseLicense = createAppThunk(
         postBaseActivation(extra.client.http, { ...(args ?? {}), hardware_id }),
       );
     } catch (error) {
-      if (isAxiosError(error) && !error.response) return rejectWithValue(licenseMessages.noResponse);
+      if (isHttpError(error) && !error.response) return rejectWithValue(licenseMessages.noResponse);
       return rejectWithValue(serverDetail(error, licenseMessages.baseActivationFailed));
     }
     if (answer === undefined || answer === null || answer === '')
@@ -229,7 +228,7 @@ export const notConfigured: LicenseCheckResult = {
 /** A 4xx licence refusal is an answer (the key is not valid here), not a failed check. */
 function refusalOf(error: unknown): LicenseCheckResult | null {
   // The server writes refusals through the shared `licenseRefusalSchema`; only what is read is checked.
-  const data: unknown = isAxiosError(error) ? error.response?.data : undefined;
+  const data: unknown = isHttpError(error) ? error.response?.data : undefined;
   if (typeof data !== 'object' || data === null) return null;
   const { valid, status, message, requires_activation } = data as Partial<
     Record<keyof LicenseRefusal, unknown>

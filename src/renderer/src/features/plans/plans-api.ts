@@ -1,4 +1,3 @@
-import type { AxiosInstance } from 'axios';
 import type { z } from 'zod';
 import type {
   CreatePlanRequest,
@@ -11,6 +10,7 @@ import type { Paged } from '../../../../shared/api/paging';
 import { apiPaths, pathWith } from '../../../../shared/routes';
 import { toApiRequestError } from '../../lib/api-errors';
 import { getServices, type Services } from '../../lib/services';
+import type { HttpClient } from '../../lib/api-client';
 
 // Not in SPEC §8's catalogue: the fallbacks of the plan calls.
 export const planMessages = {
@@ -30,7 +30,7 @@ export type DeletePlanResponse = z.infer<typeof deletePlanResponseSchema>;
 
 async function call<T>(
   fallback: string,
-  run: (http: AxiosInstance) => Promise<T>,
+  run: (http: HttpClient) => Promise<T>,
   services: Services,
 ): Promise<T> {
   try {

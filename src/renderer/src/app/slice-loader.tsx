@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import { useStore } from 'react-redux';
+import { Outlet } from 'react-router-dom';
+import { PageLoading } from './loading-screens';
+import { type LazyLoadedSlices, type RootState, slicesInjected } from './root-reducer';
+
+export type LazySliceName = keyof LazyLoadedSlices;
+
+// Importing a slice's module injects it into the root reducer (see `rootReducer`).
+const loaders: Record<LazySliceName, () => Promise<unknown>> = {
+  license: () => import('../features/license/license-slice'),
+  admin: () => import('../features/admin/admin-slice'),
+};
+
+const loading = new Map<LazySliceName, Promise<unknown>>();
+const injected = new Set<LazySliceName>();
+
+/** Loads the slices' modules (once; a failed download is tried again next time). */
+export function loadSlices(names: readonly LazySliceName[]): Promise<void> {
+  return Promise.all(
+    names.map((name) => {
+      let pending = loading.get(name);
+      if (!pending) {
+        pending = loaders[name]().then(
+          () => injected.add(name),
+          (error: unknown) => {
+            loading.delete(name);
+            throw error;
+          },
+        );
+        loading.set(name, pending);
+      }
+      return pending;
+    }),
+  ).then(() => undefined);
+}
+
+/**
+ * Layout route of the screens that use the `license` or `admin` slices: loads and injects them,
+ * showing 'Loading...' meanwhile, then renders the screens. A failed download shows the SPEC §2
+ * fallback of the surrounding error boundary.
+ */
+export function SliceLoader({ slices }: { slices: readonly LazySliceName[] }) {
+  const store = useStore<RootState>();
+  const [ready, setReady] = useState(() => slices.every((name) => injected.has(name)));
+  const [failure, setFailure] = useState<{ error: unknown } | null>(null);
+
+  useEffect(() => {
+    if (ready) return;
+    let current = true;
+    loadSlices(slices).then(
+      () => {
+        // Give the new slices their SPEC §3 state now rather than on the next action.
+        if (slices.some((name) => store.getState()[name] === undefined)) store.dispatch(slicesInjected());
+        if (current) setReady(true);
+      },
+      (error: unknown) => {
+        if (current) setFailure({ error });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [ready, slices, store]);
+
+  if (failure) throw failure.error;
+  return ready ? <Outlet /> : <PageLoading />;
+}

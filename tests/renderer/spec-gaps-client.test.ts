@@ -1,0 +1,266 @@
+import type { InternalAxiosRequestConfig } from 'axios';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authMessages } from '../../src/shared/messages';
+import { makeFullStore } from './support/store';
+import * as admin from '../../src/renderer/src/features/admin/admin-slice';
+import { changePassword, login, validateToken } from '../../src/renderer/src/features/auth/auth-api';
+import { loginUser, logoutUser, refreshSession } from '../../src/renderer/src/features/auth/auth-slice';
+import { getDownloads } from '../../src/renderer/src/features/license/license-api';
+import * as licence from '../../src/renderer/src/features/license/license-slice';
+import * as plans from '../../src/renderer/src/features/plans/plans-api';
+import { updateUserProfile } from '../../src/renderer/src/features/user/user-slice';
+import { createServices, type Services } from '../../src/renderer/src/lib/services';
+import { FakeApi, problem, testUser } from './support/fake-api';
+import { inSeconds, makeJwt } from './support/jwt';
+import { tabServices } from './support/services';
+
+/*
+ * SPEC rules that had no test of their own (docs/spec-coverage.md lists the rest): the API client's
+ * defaults, the public calls, the 403 rule on every auth page, and the §7 calls no other suite makes.
+ * Everything runs against the real HTTP fake API of tests/renderer/support/fake-api.ts.
+ */
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await new FakeApi().start();
+});
+afterEach(() => api.close());
+
+/** A tab holding tokens the fake server issued, stored the way the portal stores them. */
+async function signedInTab(options: Parameters<typeof tabServices>[1] = {}) {
+  const made = tabServices(api.baseURL, options);
+  const issued = api.issue();
+  await made.services.tokens.save({
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    user: null,
+  });
+  const lost: string[] = [];
+  return { ...made, issued, lost, store: makeFullStore({ services: made.services }) };
+}
+
+const makeLicence = (id: string, extra: object = {}) => ({
+  license_id: id,
+  license_key: `KEY-${id}`,
+  user_id: 'user-1',
+  plan_id: 'plan-base',
+  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
+  subscription_id: null,
+  status: 'active',
+  expires_at: null,
+  max_activations: 1,
+  activations_used: 0,
+  revoked_reason: null,
+  revoked_at: null,
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-01T00:00:00Z',
+  ...extra,
+});
+
+const bodyOf = (route: string) => JSON.parse(api.calls(route)[0]?.body || '{}') as unknown;
+
+describe('SPEC §7 client defaults', () => {
+  it('SPEC §7: calls go below /api/v1 with a 30000 ms timeout and included credentials', async () => {
+    // The portal's own services (no test base URL): the request each call would send, as axios sees it.
+    const { client } = createServices({ session: sessionStorage, local: localStorage, bridge: undefined });
+    const http = await client.instance();
+    expect(http.defaults).toMatchObject({ baseURL: '/api/v1', timeout: 30_000, withCredentials: true });
+    let sent: InternalAxiosRequestConfig | undefined;
+    http.interceptors.request.use((config) => {
+      sent = config;
+      throw new Error('captured');
+    });
+    await expect(client.http.get('/users/me')).rejects.toThrow('captured');
+    expect(sent).toMatchObject({
+      baseURL: '/api/v1',
+      url: '/users/me',
+      timeout: 30_000,
+      withCredentials: true,
+    });
+    expect(sent?.headers['X-API-Key']).toBeTruthy();
+  });
+
+  it('SPEC §7: a request body is sent as JSON and JSON is asked for', async () => {
+    const { store } = await signedInTab();
+    api.on('PUT /users/me', () => ({ json: testUser }));
+    await store.dispatch(updateUserProfile({ full_name: 'Ada' })).unwrap();
+    expect(api.calls('PUT /users/me')[0]?.contentType).toContain('application/json');
+    expect(bodyOf('PUT /users/me')).toEqual({ full_name: 'Ada' });
+  });
+});
+
+describe('SPEC §6 public endpoints', () => {
+  it.each([
+    ['POST', '/auth/register'],
+    ['POST', '/auth/login'],
+    ['POST', '/auth/login/json'],
+    ['POST', '/auth/forgot-password'],
+    ['POST', '/auth/reset-password'],
+    ['POST', '/auth/verify-registration'],
+    ['GET', '/health'],
+  ])('SPEC §6: %s %s is called without a bearer token, even when signed in', async (method, path) => {
+    const { services } = await signedInTab();
+    api.on(`${method} ${path}`, () => ({ json: { ok: true } }));
+    await services.client.http.request({ method, url: path, data: method === 'POST' ? {} : undefined });
+    const call = api.calls(`${method} ${path}`)[0];
+    expect(call).toBeDefined();
+    expect(call?.authorization).toBeUndefined();
+    // A protected call of the same tab does carry the token (the tab is really signed in).
+    await services.client.http.get('/users/me');
+    expect(api.calls('GET /users/me')[0]?.authorization).toMatch(/^Bearer /);
+  });
+});
+
+describe('SPEC §8 403 on the auth pages', () => {
+  it.each(['/register', '/forgot-password', '/reset-password', '/landing'])(
+    "SPEC §8 403: 'Invalid token' while on %s does not end the session",
+    async (page) => {
+      const { services, lost } = await signedInTab();
+      services.client.setSessionHandlers({
+        onSessionLost: () => lost.push('landing'),
+        currentPath: () => page,
+      });
+      api.on('GET /licenses', () => problem(403, 'Invalid token'));
+      await expect(services.client.http.get('/licenses')).rejects.toBeTruthy();
+      expect(lost).toEqual([]);
+      expect(await services.tokens.getRefreshToken()).not.toBeNull();
+    },
+  );
+});
+
+describe('SPEC §3 payloads', () => {
+  it.each([
+    ['access_token / refresh_token', (access: string) => ({ access_token: access, refresh_token: 'r-1' })],
+    ['token / refreshToken', (access: string) => ({ token: access, refreshToken: 'r-1' })],
+    ['accessToken / refresh_token', (access: string) => ({ accessToken: access, refresh_token: 'r-1' })],
+  ])('SPEC §3: a login answer naming the tokens %s is read', async (_names, shape) => {
+    const { services } = tabServices(api.baseURL);
+    const access = makeJwt({ exp: inSeconds(900) });
+    api.on('POST /auth/login', () => ({ json: shape(access) }));
+    const tokens = await login({ email: 'ada@example.com', password: 'pw' }, services.client.http);
+    expect(tokens).toMatchObject({ accessToken: access, refreshToken: 'r-1' });
+  });
+
+  it('SPEC §3: plan activation sends planId and userInfo (an empty object unless given)', async () => {
+    const { store } = await signedInTab();
+    api.on('POST /licenses/activate-plan', () => ({ json: makeLicence('L1') }));
+    await store.dispatch(licence.activatePlan({ planId: 'plan-pro' })).unwrap();
+    await store
+      .dispatch(licence.activatePlan({ planId: 'plan-pro', userInfo: { company: 'ACME' } }))
+      .unwrap();
+    const bodies = api.calls('POST /licenses/activate-plan').map((call) => JSON.parse(call.body) as unknown);
+    expect(bodies).toEqual([
+      { planId: 'plan-pro', userInfo: {} },
+      { planId: 'plan-pro', userInfo: { company: 'ACME' } },
+    ]);
+  });
+});
+
+describe('SPEC §7 calls without another test', () => {
+  it('SPEC §7: the profile is fetched from GET /users/me after a refresh whose answer has no user', async () => {
+    const store = makeFullStore({ services: tabServices(api.baseURL).services });
+    api.on('POST /auth/login', () => ({ json: { ...api.issue(), user: testUser } }));
+    await store.dispatch(loginUser({ email: testUser.email, password: 'pw' })).unwrap();
+    expect(api.calls('GET /users/me')).toHaveLength(0);
+    api.on('POST /auth/refresh', () => ({ json: api.issue() }));
+    await store.dispatch(refreshSession()).unwrap();
+    expect(api.calls('GET /users/me')).toHaveLength(1);
+    expect(store.getState().auth.user?.email).toBe(testUser.email);
+  });
+
+  it('SPEC §7: POST /auth/validate-token carries the bearer token and reports whether it is accepted', async () => {
+    const { services, issued } = await signedInTab();
+    api.on('POST /auth/validate-token', () => ({ json: { valid: true, user_id: 'user-1', role: 'user' } }));
+    expect(await validateToken(services.client.http)).toBe(true);
+    expect(api.calls('POST /auth/validate-token')[0]?.authorization).toBe(`Bearer ${issued.access_token}`);
+    api.on('POST /auth/validate-token', () => problem(400, 'Malformed token'));
+    expect(await validateToken(services.client.http)).toBe(false);
+  });
+
+  it('SPEC §7: POST /auth/change-password sends the password form with the bearer token', async () => {
+    const { services } = await signedInTab();
+    api.on('POST /auth/change-password', () => ({ json: { message: 'Password changed' } }));
+    const message = await changePassword(
+      { currentPassword: 'old secret words', newPassword: 'new secret words' },
+      services.client.http,
+    );
+    expect(message).toBe('Password changed');
+    expect(bodyOf('POST /auth/change-password')).toEqual({
+      current_password: 'old secret words',
+      new_password: 'new secret words',
+    });
+    expect(api.calls('POST /auth/change-password')[0]?.authorization).toMatch(/^Bearer /);
+  });
+
+  it('SPEC §7: GET /licenses/{id}/download answers the releases of the licence', async () => {
+    const { services } = await signedInTab();
+    const answer = { license_id: 'L1', releases: [] };
+    api.on('GET /licenses/L1/download', () => ({ json: answer }));
+    expect(await getDownloads(services.client.http, 'L1')).toEqual(answer);
+    expect(api.calls('GET /licenses/L1/download')).toHaveLength(1);
+  });
+
+  it('SPEC §7: GET /admin/features/stats is read for the admin features page', async () => {
+    const { services } = await signedInTab();
+    const stats = { total: 3, by_kind: { boolean: 1, metered: 2 }, features: [] };
+    api.on('GET /admin/features/stats', () => ({ json: stats }));
+    expect(await admin.fetchFeatureStats(services)).toEqual(stats);
+    expect(api.calls('GET /admin/features/stats')).toHaveLength(1);
+  });
+
+  const planCalls: [string, string, (services: Services) => Promise<unknown>][] = [
+    ['GET /plans/public', 'GET /plans/public', (s) => plans.fetchPublicPlans(s)],
+    ['GET /plans/public/{id}', 'GET /plans/public/p1', (s) => plans.fetchPublicPlan('p1', s)],
+    ['GET /plans', 'GET /plans', (s) => plans.fetchPlans({ page: 2 }, s)],
+    ['GET /plans/{id}', 'GET /plans/p1', (s) => plans.fetchPlan('p1', s)],
+    ['POST /plans', 'POST /plans', (s) => plans.createPlan({ code: 'pro' } as never, s)],
+    ['PUT /plans/{id}', 'PUT /plans/p1', (s) => plans.updatePlan('p1', { name: 'Pro' } as never, s)],
+    ['DELETE /plans/{id}', 'DELETE /plans/p1', (s) => plans.deletePlan('p1', s)],
+    ['GET /plans/stats', 'GET /plans/stats', (s) => plans.fetchPlanStats(s)],
+  ];
+  it.each(planCalls)('SPEC §7 plans: %s is called and its answer returned', async (_name, route, run) => {
+    const { services } = await signedInTab();
+    const answer = { answered: route };
+    api.on(route, () => ({ json: answer }));
+    expect(await run(services)).toEqual(answer);
+    expect(api.calls(route)).toHaveLength(1);
+  });
+
+  it('SPEC §7 admin: a list answer is read as data, total, page and perPage', async () => {
+    const { store } = await signedInTab();
+    const page = { data: [{ id: 'e1', type: 'login_failed' }], total: 31, page: 3, perPage: 15 };
+    api.on('GET /admin/security-events', () => ({ json: page }));
+    await store.dispatch(admin.fetchSecurityEvents({ page: 3, perPage: 15 }));
+    expect(store.getState().admin.securityEvents).toEqual(page);
+    const query = api.calls('GET /admin/security-events')[0]?.query;
+    expect([query?.get('page'), query?.get('perPage')]).toEqual(['3', '15']);
+  });
+});
+
+describe('SPEC §8 logout fallback', () => {
+  it("SPEC §8: a failed logout is reported with the server message, else 'Logout failed'", async () => {
+    const { store } = await signedInTab();
+    api.on('POST /auth/logout', () => ({ status: 500, json: {} }));
+    expect((await store.dispatch(logoutUser())).payload).toBe(authMessages.logoutFailed);
+    expect(authMessages.logoutFailed).toBe('Logout failed');
+    const again = await signedInTab();
+    api.on('POST /auth/logout', () => problem(503, 'Try later'));
+    expect((await again.store.dispatch(logoutUser())).payload).toBe('Try later');
+  });
+});
+
+describe('SPEC §9 cached data lifetime', () => {
+  it('SPEC §9: a cached read is reused for 60 s and read again once 60 s have passed', async () => {
+    let now = Date.now();
+    const { store } = await signedInTab({ now: () => now });
+    api.on('GET /licenses', () => ({ json: [makeLicence('L1')] }));
+    const start = now;
+    await store.dispatch(licence.fetchLicenses());
+    now = start + 59_999;
+    await store.dispatch(licence.fetchLicenses());
+    expect(api.calls('GET /licenses')).toHaveLength(1);
+    now = start + 60_000;
+    await store.dispatch(licence.fetchLicenses());
+    expect(api.calls('GET /licenses')).toHaveLength(2);
+  });
+});
