@@ -97,7 +97,7 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(cookies.cookies.get('secure_other')?.options.maxAgeSeconds).toBe(7 * 24 * 60 * 60);
   });
 
-  it('SPEC §9: a reload of the same tab still decrypts; another browser session cannot', async () => {
+  it('SPEC §9: a reload of the same tab still decrypts; after a browser restart only the 30-day refresh cookie remains readable', async () => {
     const first = tab();
     await first.secure.setAccessToken('tab-token');
     await first.secure.setRefreshToken('shared-refresh-token');
@@ -109,18 +109,30 @@ describe('Secure storage (SPEC §3, §9)', () => {
     });
     expect(await reloaded.getAccessToken()).toBe('tab-token');
     expect(await reloaded.getRefreshToken()).toBe('shared-refresh-token');
-    // New browser session: session storage and session cookies are gone, the 30-day cookie is not.
+    // Browser restart: session storage and session cookies are gone, cookies with a lifetime stay.
     const restartedCookies = new MemoryCookieJar();
-    restartedCookies.set(
-      secureStorageKeys.refreshToken,
-      first.cookies.get(secureStorageKeys.refreshToken) ?? '',
-    );
+    for (const name of [secureStorageKeys.refreshToken, COOKIE_SECRET_KEY]) {
+      const cookie = first.cookies.cookies.get(name);
+      expect(cookie?.options.maxAgeSeconds, name).toBeGreaterThanOrEqual(30 * 24 * 60 * 60);
+      restartedCookies.set(name, cookie?.value ?? '', cookie?.options);
+    }
     const restarted = createSecureStorage({
       session: new MemoryStorage(),
       local: first.local,
       cookies: restartedCookies,
     });
-    expect(await restarted.getRefreshToken()).toBeNull();
+    expect(await restarted.getRefreshToken()).toBe('shared-refresh-token');
+    expect(await restarted.getAccessToken()).toBeNull();
+    // The refresh cookie alone, without its secret, reads as nothing.
+    const leaked = new MemoryCookieJar();
+    leaked.set(secureStorageKeys.refreshToken, first.cookies.get(secureStorageKeys.refreshToken) ?? '');
+    expect(
+      await createSecureStorage({
+        session: new MemoryStorage(),
+        local: first.local,
+        cookies: leaked,
+      }).getRefreshToken(),
+    ).toBeNull();
     expect(first.session.getItem(TAB_SECRET_KEY)).toMatch(/^[0-9a-f]{32}$/);
     expect(first.cookies.get(COOKIE_SECRET_KEY)).toMatch(/^[0-9a-f]{32}$/);
   });

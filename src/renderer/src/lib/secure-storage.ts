@@ -8,18 +8,18 @@ import { type CookieJar, documentCookieJar } from './cookies';
 import { decryptText, deriveStorageKey, encryptText, newSessionId } from './crypto-box';
 
 /*
- * Threat model. Tokens never sit in storage as plain text, and what is stored is bound to the
- * browser session that wrote it: the secret of the session-storage entries lives in session storage
- * (this tab, survives a reload, gone when the tab closes) and the secret of the refresh cookie in a
- * session cookie (shared by the tabs of this browser session, gone when the browser closes). A copy
- * of the profile directory or a leaked cookie value is useless on its own. This does NOT stop a
- * script running in the page (XSS): it can read the secrets as this code does. The point is at-rest
- * obfuscation and no plain tokens, not protection from code inside the origin.
+ * Threat model. Tokens never sit in storage as plain text. The secret of the session-storage
+ * entries lives in session storage (this tab; survives a reload, gone when the tab closes), so the
+ * access token and user data last for the browser session only (SPEC §9). The secret of encrypted
+ * cookies lives in its own cookie that lasts as long as the longest cookie it protects, so the
+ * 30-day refresh cookie still signs the user in after the browser restarts, as its lifetime
+ * promises; a leaked refresh-cookie value alone is useless. This does NOT stop a script running in
+ * the page (XSS): it can read the secrets as this code does. The point is no plain tokens at rest.
  */
 
 /** Secret of the session-storage entries: one per tab. */
 export const TAB_SECRET_KEY = `${SECURE_STORAGE_PREFIX}session_id`;
-/** Secret of encrypted cookies: one per browser session, so every tab can read the refresh cookie. */
+/** Secret of encrypted cookies, shared by every tab so each can read the refresh cookie. */
 export const COOKIE_SECRET_KEY = `${SECURE_STORAGE_PREFIX}cookie_session`;
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -76,11 +76,16 @@ export function createSecureStorage(options: SecureStorageOptions = {}): SecureS
     }
     return secret ? keyFor(secret) : null;
   };
-  const cookieKey = (create: boolean) => {
+  /** The cookie secret; writing an encrypted cookie keeps the secret at least as long as that cookie. */
+  const cookieKey = (keepForSeconds?: number) => {
     let secret = cookies.get(COOKIE_SECRET_KEY);
-    if (!secret && create) {
-      secret = newSessionId();
-      cookies.set(COOKIE_SECRET_KEY, secret, { sameSite: 'Strict', secure: isHttps() });
+    if (keepForSeconds !== undefined) {
+      secret ??= newSessionId();
+      cookies.set(COOKIE_SECRET_KEY, secret, {
+        maxAgeSeconds: Math.max(keepForSeconds, REFRESH_COOKIE_MAX_AGE_DAYS * DAY_SECONDS),
+        sameSite: 'Strict',
+        secure: isHttps(),
+      });
     }
     return secret ? keyFor(secret) : null;
   };
@@ -126,7 +131,7 @@ export function createSecureStorage(options: SecureStorageOptions = {}): SecureS
       await writeSession(secureStorageKeys.userData, JSON.stringify(user));
     },
     async setEncryptedCookie(name, value, maxAgeDays = ENCRYPTION_COOKIE_DEFAULT_MAX_AGE_DAYS) {
-      const key = await cookieKey(true);
+      const key = await cookieKey(maxAgeDays * DAY_SECONDS);
       if (!key) return;
       cookies.set(name, await encryptText(key, value), {
         maxAgeSeconds: maxAgeDays * DAY_SECONDS,
@@ -136,7 +141,7 @@ export function createSecureStorage(options: SecureStorageOptions = {}): SecureS
     },
     async getEncryptedCookie(name) {
       const sealed = cookies.get(name);
-      const key = sealed ? cookieKey(false) : null;
+      const key = sealed ? cookieKey() : null;
       return sealed && key ? decryptText(await key, sealed) : null;
     },
     clearAll() {
