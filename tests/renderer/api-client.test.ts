@@ -7,6 +7,7 @@ import { FakeApi, problem } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
 import { MemoryCookieJar } from './support/memory-storage';
 import { tabServices } from './support/services';
+import { signedInTab as signedInTabOf } from './support/signed-in';
 
 let api: FakeApi;
 beforeEach(async () => {
@@ -14,21 +15,15 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-/** A signed-in tab: tokens the server issued, stored the way the portal stores them. */
+/** A signed-in tab (tokens the server issued) that records when the client gives the session up. */
 async function signedInTab(options: Parameters<typeof tabServices>[1] = {}) {
-  const made = tabServices(api.baseURL, options);
-  const issued = api.issue();
-  await made.services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: null,
-  });
+  const made = await signedInTabOf(api, options);
   const lost: string[] = [];
   made.services.client.setSessionHandlers({
     onSessionLost: () => lost.push('landing'),
     currentPath: () => '/dashboard',
   });
-  return { ...made, issued, lost };
+  return { ...made, lost };
 }
 
 describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {

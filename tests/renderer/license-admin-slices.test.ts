@@ -6,6 +6,7 @@ import * as admin from '../../src/renderer/src/features/admin/admin-slice';
 import * as licence from '../../src/renderer/src/features/license/license-slice';
 import { FakeApi, problem } from './support/fake-api';
 import { tabServices } from './support/services';
+import { makeLicence, signedInTab } from './support/signed-in';
 
 let api: FakeApi;
 beforeEach(async () => {
@@ -13,35 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-const makeLicence = (id: string, extra: object = {}) => ({
-  license_id: id,
-  license_key: `KEY-${id}`,
-  user_id: 'user-1',
-  plan_id: 'plan-base',
-  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
-  subscription_id: null,
-  status: 'active',
-  expires_at: null,
-  max_activations: 1,
-  activations_used: 0,
-  revoked_reason: null,
-  revoked_at: null,
-  created_at: '2025-01-01T00:00:00Z',
-  updated_at: '2025-01-01T00:00:00Z',
-  usage_info: { features: [] },
-  ...extra,
-});
-
-async function signedIn() {
-  const made = tabServices(api.baseURL);
-  const issued = api.issue();
-  await made.services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: null,
-  });
-  return { ...made, store: makeFullStore({ services: made.services }) };
-}
+const signedIn = () => signedInTab(api);
 
 describe('Licence state (SPEC §4 licence)', () => {
   it('SPEC §4 licence: activation replaces the current licence, merges by license_id and stores the key locally', async () => {

@@ -13,6 +13,7 @@ import { createServices, type Services } from '../../src/renderer/src/lib/servic
 import { FakeApi, problem, testUser } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
 import { tabServices } from './support/services';
+import { makeLicence, signedInTab } from './support/signed-in';
 
 /*
  * SPEC rules that had no test of their own (docs/spec-coverage.md lists the rest): the API client's
@@ -27,36 +28,6 @@ beforeEach(async () => {
 afterEach(() => api.close());
 
 /** A tab holding tokens the fake server issued, stored the way the portal stores them. */
-async function signedInTab(options: Parameters<typeof tabServices>[1] = {}) {
-  const made = tabServices(api.baseURL, options);
-  const issued = api.issue();
-  await made.services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: null,
-  });
-  const lost: string[] = [];
-  return { ...made, issued, lost, store: makeFullStore({ services: made.services }) };
-}
-
-const makeLicence = (id: string, extra: object = {}) => ({
-  license_id: id,
-  license_key: `KEY-${id}`,
-  user_id: 'user-1',
-  plan_id: 'plan-base',
-  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
-  subscription_id: null,
-  status: 'active',
-  expires_at: null,
-  max_activations: 1,
-  activations_used: 0,
-  revoked_reason: null,
-  revoked_at: null,
-  created_at: '2025-01-01T00:00:00Z',
-  updated_at: '2025-01-01T00:00:00Z',
-  ...extra,
-});
-
 const bodyOf = (route: string) => JSON.parse(api.calls(route)[0]?.body || '{}') as unknown;
 
 describe('SPEC §7 client defaults', () => {
@@ -81,7 +52,7 @@ describe('SPEC §7 client defaults', () => {
   });
 
   it('SPEC §7: a request body is sent as JSON and JSON is asked for', async () => {
-    const { store } = await signedInTab();
+    const { store } = await signedInTab(api);
     api.on('PUT /users/me', () => ({ json: testUser }));
     await store.dispatch(updateUserProfile({ full_name: 'Ada' })).unwrap();
     expect(api.calls('PUT /users/me')[0]?.contentType).toContain('application/json');
@@ -99,7 +70,7 @@ describe('SPEC §6 public endpoints', () => {
     ['POST', '/auth/verify-registration'],
     ['GET', '/health'],
   ])('SPEC §6: %s %s is called without a bearer token, even when signed in', async (method, path) => {
-    const { services } = await signedInTab();
+    const { services } = await signedInTab(api);
     api.on(`${method} ${path}`, () => ({ json: { ok: true } }));
     await services.client.http.request({ method, url: path, data: method === 'POST' ? {} : undefined });
     const call = api.calls(`${method} ${path}`)[0];
@@ -115,7 +86,8 @@ describe('SPEC §8 403 on the auth pages', () => {
   it.each(['/register', '/forgot-password', '/reset-password', '/landing'])(
     "SPEC §8 403: 'Invalid token' while on %s does not end the session",
     async (page) => {
-      const { services, lost } = await signedInTab();
+      const { services } = await signedInTab(api);
+      const lost: string[] = [];
       services.client.setSessionHandlers({
         onSessionLost: () => lost.push('landing'),
         currentPath: () => page,
@@ -142,7 +114,7 @@ describe('SPEC §3 payloads', () => {
   });
 
   it('SPEC §3: plan activation sends planId and userInfo (an empty object unless given)', async () => {
-    const { store } = await signedInTab();
+    const { store } = await signedInTab(api);
     api.on('POST /licenses/activate-plan', () => ({ json: makeLicence('L1') }));
     await store.dispatch(licence.activatePlan({ planId: 'plan-pro' })).unwrap();
     await store
@@ -169,7 +141,7 @@ describe('SPEC §7 calls without another test', () => {
   });
 
   it('SPEC §7: POST /auth/validate-token carries the bearer token and reports whether it is accepted', async () => {
-    const { services, issued } = await signedInTab();
+    const { services, issued } = await signedInTab(api);
     api.on('POST /auth/validate-token', () => ({ json: { valid: true, user_id: 'user-1', role: 'user' } }));
     expect(await validateToken(services.client.http)).toBe(true);
     expect(api.calls('POST /auth/validate-token')[0]?.authorization).toBe(`Bearer ${issued.access_token}`);
@@ -178,7 +150,7 @@ describe('SPEC §7 calls without another test', () => {
   });
 
   it('SPEC §7: POST /auth/change-password sends the password form with the bearer token', async () => {
-    const { services } = await signedInTab();
+    const { services } = await signedInTab(api);
     api.on('POST /auth/change-password', () => ({ json: { message: 'Password changed' } }));
     const message = await changePassword(
       { currentPassword: 'old secret words', newPassword: 'new secret words' },
@@ -193,7 +165,7 @@ describe('SPEC §7 calls without another test', () => {
   });
 
   it('SPEC §7: GET /licenses/{id}/download answers the releases of the licence', async () => {
-    const { services } = await signedInTab();
+    const { services } = await signedInTab(api);
     const answer = { license_id: 'L1', releases: [] };
     api.on('GET /licenses/L1/download', () => ({ json: answer }));
     expect(await getDownloads(services.client.http, 'L1')).toEqual(answer);
@@ -201,7 +173,7 @@ describe('SPEC §7 calls without another test', () => {
   });
 
   it('SPEC §7: GET /admin/features/stats is read for the admin features page', async () => {
-    const { services } = await signedInTab();
+    const { services } = await signedInTab(api);
     const stats = { total: 3, by_kind: { boolean: 1, metered: 2 }, features: [] };
     api.on('GET /admin/features/stats', () => ({ json: stats }));
     expect(await admin.fetchFeatureStats(services)).toEqual(stats);
@@ -219,7 +191,7 @@ describe('SPEC §7 calls without another test', () => {
     ['GET /plans/stats', 'GET /plans/stats', (s) => plans.fetchPlanStats(s)],
   ];
   it.each(planCalls)('SPEC §7 plans: %s is called and its answer returned', async (_name, route, run) => {
-    const { services } = await signedInTab();
+    const { services } = await signedInTab(api);
     const answer = { answered: route };
     api.on(route, () => ({ json: answer }));
     expect(await run(services)).toEqual(answer);
@@ -227,7 +199,7 @@ describe('SPEC §7 calls without another test', () => {
   });
 
   it('SPEC §7 admin: a list answer is read as data, total, page and perPage', async () => {
-    const { store } = await signedInTab();
+    const { store } = await signedInTab(api);
     const page = { data: [{ id: 'e1', type: 'login_failed' }], total: 31, page: 3, perPage: 15 };
     api.on('GET /admin/security-events', () => ({ json: page }));
     await store.dispatch(admin.fetchSecurityEvents({ page: 3, perPage: 15 }));
@@ -239,11 +211,11 @@ describe('SPEC §7 calls without another test', () => {
 
 describe('SPEC §8 logout fallback', () => {
   it("SPEC §8: a failed logout is reported with the server message, else 'Logout failed'", async () => {
-    const { store } = await signedInTab();
+    const { store } = await signedInTab(api);
     api.on('POST /auth/logout', () => ({ status: 500, json: {} }));
     expect((await store.dispatch(logoutUser())).payload).toBe(authMessages.logoutFailed);
     expect(authMessages.logoutFailed).toBe('Logout failed');
-    const again = await signedInTab();
+    const again = await signedInTab(api);
     api.on('POST /auth/logout', () => problem(503, 'Try later'));
     expect((await again.store.dispatch(logoutUser())).payload).toBe('Try later');
   });
@@ -252,7 +224,7 @@ describe('SPEC §8 logout fallback', () => {
 describe('SPEC §9 cached data lifetime', () => {
   it('SPEC §9: a cached read is reused for 60 s and read again once 60 s have passed', async () => {
     let now = Date.now();
-    const { store } = await signedInTab({ now: () => now });
+    const { store } = await signedInTab(api, { now: () => now });
     api.on('GET /licenses', () => ({ json: [makeLicence('L1')] }));
     const start = now;
     await store.dispatch(licence.fetchLicenses());

@@ -7,6 +7,7 @@ import { deriveStorageKey, newSessionId } from '../../src/renderer/src/lib/crypt
 import { runStorageMigrations } from '../../src/renderer/src/lib/storage-migrations';
 import { FakeApi, problem, testUser } from './support/fake-api';
 import { tabServices } from './support/services';
+import { makeLicence } from './support/signed-in';
 
 /*
  * SPEC §3, §4 and §9 rules that had no test of their own: the state fields, the literal storage
@@ -18,24 +19,6 @@ beforeEach(async () => {
   api = await new FakeApi().start();
 });
 afterEach(() => api.close());
-
-const makeLicence = (id: string, extra: object = {}) => ({
-  license_id: id,
-  license_key: `KEY-${id}`,
-  user_id: 'user-1',
-  plan_id: 'plan-base',
-  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
-  subscription_id: null,
-  status: 'active',
-  expires_at: null,
-  max_activations: 1,
-  activations_used: 0,
-  revoked_reason: null,
-  revoked_at: null,
-  created_at: '2025-01-01T00:00:00Z',
-  updated_at: '2025-01-01T00:00:00Z',
-  ...extra,
-});
 
 async function signedIn() {
   const made = tabServices(api.baseURL);

@@ -1,0 +1,35 @@
+import type { FakeApi } from './fake-api';
+import { tabServices } from './services';
+import { makeFullStore } from './store';
+
+/** A tab already holding tokens the fake API issued, with a store that has every SPEC §3 slice. */
+export async function signedInTab(api: FakeApi, options: Parameters<typeof tabServices>[1] = {}) {
+  const made = tabServices(api.baseURL, options);
+  const issued = api.issue();
+  await made.services.tokens.save({
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    user: null,
+  });
+  return { ...made, issued, store: makeFullStore({ services: made.services }) };
+}
+
+/** A licence as `GET /licenses` answers it, with `extra` fields overriding the defaults. */
+export const makeLicence = (id: string, extra: object = {}) => ({
+  license_id: id,
+  license_key: `KEY-${id}`,
+  user_id: 'user-1',
+  plan_id: 'plan-base',
+  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
+  subscription_id: null,
+  status: 'active',
+  expires_at: null,
+  max_activations: 1,
+  activations_used: 0,
+  revoked_reason: null,
+  revoked_at: null,
+  created_at: '2025-01-01T00:00:00Z',
+  updated_at: '2025-01-01T00:00:00Z',
+  usage_info: { features: [] },
+  ...extra,
+});
