@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { type ChildHandle, LOOPBACK_HOST, startChild } from './child-process.js';
+import { type LoadStats, round, toLoadStats } from './report.js';
 import {
   type BenchDb,
   commonArgs,
@@ -42,17 +43,9 @@ const progress = (message: string) => process.stderr.write(`${message}\n`);
 
 type TargetName = 'bare' | 'status' | 'validate';
 
-interface LoadResult {
+interface LoadResult extends Omit<LoadStats, 'label'> {
   target: TargetName;
-  endpoint: string;
-  connections: number;
   seconds: number;
-  requestsPerSecond: number;
-  totalRequests: number;
-  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
   statusCodes: Record<string, number>;
   /** CPU time of the serving process per answered request (all threads), microseconds. */
   cpuMicrosecondsPerRequest: number | undefined;
@@ -89,8 +82,6 @@ interface Options {
 const running = new Set<autocannon.Instance>();
 const children = new Set<ChildHandle>();
 let interruptedBy: string | undefined;
-
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 interface LoadSpec {
   target: TargetName;
@@ -213,23 +204,11 @@ async function measure(
       (stats as { count: number }).count,
     ]),
   );
+  const { label: _label, ...loadStats } = toLoadStats(spec.target, endpoint, result);
   const load: LoadResult = {
     target: spec.target,
-    endpoint,
-    connections: result.connections,
+    ...loadStats,
     seconds: options.seconds,
-    requestsPerSecond: round(result.requests.average),
-    totalRequests: result.requests.total,
-    latencyMs: {
-      mean: round(result.latency.average, 2),
-      p50: round(result.latency.p50, 2),
-      p90: round(result.latency.p90, 2),
-      p99: round(result.latency.p99, 2),
-      max: round(result.latency.max, 2),
-    },
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
     statusCodes,
     cpuMicrosecondsPerRequest:
       cpuBefore === undefined || cpuAfter === undefined || result.requests.total === 0

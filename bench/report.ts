@@ -53,7 +53,7 @@ export interface BenchReport {
   target: TargetReport;
 }
 
-const round = (value: number, digits = 1): number => {
+export const round = (value: number, digits = 1): number => {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
 };
