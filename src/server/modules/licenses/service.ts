@@ -165,27 +165,24 @@ export function createLicensesService({
     return activationResult(row, activation, created);
   }
 
-  async function baseLicense(user: UserRow): Promise<LicenseRow> {
-    const existing = await db
-      .selectFrom('licenses')
-      .selectAll()
-      .where('base_owner_id', '=', user.id)
-      .executeTakeFirst();
-    if (existing) return existing;
+  const findBaseLicense = (userId: string) =>
+    db.selectFrom('licenses').selectAll().where('base_owner_id', '=', userId).executeTakeFirst();
+
+  /** The user's one free Base license, issued on first use. */
+  async function baseLicense(user: UserRow): Promise<{ row: LicenseRow; created: boolean }> {
+    const existing = await findBaseLicense(user.id);
+    if (existing) return { row: existing, created: false };
     const plan = await offeredPlans(db).where('code', '=', BASE_PLAN_CODE).executeTakeFirst();
     if (!plan) throw conflict('base_plan_unavailable', 'The free Base plan is not available at the moment');
     try {
-      return await issueLicense(db, clock, { userId: user.id, plan, baseOwnerId: user.id });
+      const row = await issueLicense(db, clock, { userId: user.id, plan, baseOwnerId: user.id });
+      return { row, created: true };
     } catch (error) {
       // A second request of the same user won the race: theirs is the one Base license.
       if (!isUniqueViolation(error)) throw error;
-      const winner = await db
-        .selectFrom('licenses')
-        .selectAll()
-        .where('base_owner_id', '=', user.id)
-        .executeTakeFirst();
+      const winner = await findBaseLicense(user.id);
       if (!winner) throw error;
-      return winner;
+      return { row: winner, created: false };
     }
   }
 
@@ -260,7 +257,7 @@ export function createLicensesService({
     },
 
     async activateBase(user: UserRow, body: ActivateBaseLicenseRequest, meta: RequestMeta | null) {
-      return activateOn(await baseLicense(user), body, user, meta);
+      return activateOn((await baseLicense(user)).row, body, user, meta);
     },
 
     validate: (body: { license_key: string; hardware_id: string }) =>
@@ -398,13 +395,8 @@ export function createLicensesService({
       if (!plan || plan.archived_at || plan.is_active !== 1) throw planUnavailable();
       if (plan.price_minor > 0) throw paymentRequired(plan);
       if (plan.code === BASE_PLAN_CODE) {
-        const base = await db
-          .selectFrom('licenses')
-          .select('id')
-          .where('base_owner_id', '=', user.id)
-          .executeTakeFirst();
-        const row = await baseLicense(user);
-        return { license: await toLicense(db, row, clock.now()), created: !base };
+        const { row, created } = await baseLicense(user);
+        return { license: await toLicense(db, row, clock.now()), created };
       }
       const existing = (await licensesOfUser(db, user.id)).find(
         (row) => row.plan_id === plan.id && effectiveStatus(row, clock.now()) === 'active',
