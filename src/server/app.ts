@@ -13,6 +13,7 @@ import { BackgroundWork } from './background-work.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
+import { adminRoutes } from './modules/admin/routes.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
@@ -22,6 +23,8 @@ import { featuresRoutes } from './modules/features/routes.js';
 import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
 import { licensingRoutes } from './modules/licensing/routes.js';
+import { paymentsModule } from './modules/payments/module.js';
+import type { PaymentProvider } from './modules/payments/provider.js';
 import { licensesRoutes } from './modules/licenses/routes.js';
 import { createLicensesService } from './modules/licenses/service.js';
 import { plansRoutes } from './modules/plans/routes.js';
@@ -46,6 +49,8 @@ export interface AppOverrides {
   clock?: Clock;
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
+  paymentProvider?: PaymentProvider;
 }
 
 declare module 'fastify' {
@@ -126,11 +131,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     clock,
   );
+  const passwords = createPasswordHasher(config.passwordHashing);
   const auth = createAuthService({
     db,
     clock,
     accessTokens,
-    passwords: createPasswordHasher(config.passwordHashing),
+    passwords,
     mailer,
     background,
     publicUrl: config.publicUrl,
@@ -176,7 +182,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     async (api) => {
       addApiKeyCheck(api, {
         keys: config.apiKeys,
-        exempt: [`${API_BASE_PATH}${apiPaths.health}`],
+        // Razorpay's webhook sends no client key; its signature is checked instead.
+        exempt: [`${API_BASE_PATH}${apiPaths.health}`, `${API_BASE_PATH}${apiPaths.payments.webhook}`],
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
       await api.register(healthRoutes, { db });
@@ -188,6 +195,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         features: createFeaturesService({ db, clock, onCatalogueChange }),
       });
       await api.register(licensesRoutes, { licenses });
+      await api.register(adminRoutes, { db, clock, passwords });
+      await api.register(paymentsModule, {
+        db,
+        clock,
+        config,
+        ...(overrides.paymentProvider ? { provider: overrides.paymentProvider } : {}),
+      });
       await api.register(licensingRoutes, {
         db,
         clock,

@@ -118,6 +118,8 @@ const corsOriginsSchema = commaList.transform((entries, context) => {
   return [...origins];
 });
 
+const PAYMENT_PROVIDERS = ['razorpay', 'sandbox'] as const;
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -181,7 +183,43 @@ const environmentSchema = z.object({
     .default(7 * 86_400),
   LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: positiveInt(120),
   RELEASES_DIR: z.string().min(1).optional(),
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+  PAYMENT_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code in capitals, e.g. INR')
+    .default('INR'),
+  RAZORPAY_KEY_ID: z
+    .string()
+    .regex(/^rzp_\w+$/, 'must be a Razorpay key id (rzp_test_… or rzp_live_…)')
+    .optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
+  PAYMENT_SANDBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
+
+/** Razorpay needs its key id and secret together; checked with the rest so every problem is listed at once. */
+const checkedEnvironmentSchema = environmentSchema.superRefine(
+  (env, context) => {
+    const hasId = env.RAZORPAY_KEY_ID !== undefined;
+    const hasSecret = env.RAZORPAY_KEY_SECRET !== undefined;
+    if (hasId !== hasSecret) {
+      context.addIssue({
+        code: 'custom',
+        path: [hasId ? 'RAZORPAY_KEY_SECRET' : 'RAZORPAY_KEY_ID'],
+        message:
+          'set RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET together (Razorpay Dashboard, Account & Settings, API Keys)',
+      });
+    } else if (env.PAYMENT_PROVIDER === 'razorpay' && !hasId) {
+      context.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDER'],
+        message:
+          'razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET; leave PAYMENT_PROVIDER unset to use the sandbox',
+      });
+    }
+  },
+  { when: () => true },
+);
 
 /** Every environment variable the server reads. */
 export const configVariableNames = Object.keys(environmentSchema.shape);
@@ -216,6 +254,15 @@ export interface Config {
     checksPerMinute: number;
     releasesDir: string;
   };
+  payments: {
+    /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
+    provider: (typeof PAYMENT_PROVIDERS)[number];
+    /** The currency the payment account takes; plans priced in another one cannot be bought. */
+    currency: string;
+    razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
+    /** Signs sandbox checkouts and webhooks; unset means generated into DATA_DIR/keys. */
+    sandboxSecret: string | undefined;
+  };
 }
 
 export class ConfigError extends Error {
@@ -230,7 +277,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const blankAsUnset = Object.fromEntries(
     Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
   );
-  const parsed = environmentSchema.safeParse(blankAsUnset);
+  const parsed = checkedEnvironmentSchema.safeParse(blankAsUnset);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
@@ -272,6 +319,19 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       leaseTtlSeconds: env.LEASE_TTL_SECONDS,
       checksPerMinute: env.LICENSE_CHECK_RATE_LIMIT_PER_MINUTE,
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
+    },
+    payments: {
+      provider: env.PAYMENT_PROVIDER ?? (env.RAZORPAY_KEY_ID ? 'razorpay' : 'sandbox'),
+      currency: env.PAYMENT_CURRENCY,
+      razorpay:
+        env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET
+          ? {
+              keyId: env.RAZORPAY_KEY_ID,
+              keySecret: env.RAZORPAY_KEY_SECRET,
+              webhookSecret: env.RAZORPAY_WEBHOOK_SECRET,
+            }
+          : undefined,
+      sandboxSecret: env.PAYMENT_SANDBOX_SECRET,
     },
   };
 }

@@ -57,3 +57,29 @@ export function expectValidationError(response: LightMyRequestResponse): string 
   expect(body.detail).toBe(body.message);
   return body.message;
 }
+
+/** Row counts of the tables an admin write touches, to show that a refused request wrote nothing. */
+export async function adminTableCounts(s: TestServer): Promise<Record<string, number>> {
+  const tables = ['users', 'licenses', 'activations', 'security_events', 'refresh_token_families'] as const;
+  const counts = await Promise.all(
+    tables.map(async (table) => {
+      const row = await s.app.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirstOrThrow();
+      return [table, Number(row.count)] as const;
+    }),
+  );
+  return Object.fromEntries(counts);
+}
+
+/** The security events of one type about an account, oldest first. */
+export const eventsAbout = (s: TestServer, type: string, userId: string) =>
+  s.app.db
+    .selectFrom('security_events')
+    .selectAll()
+    .where('type', '=', type)
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();

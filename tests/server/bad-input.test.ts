@@ -739,7 +739,7 @@ describeOnEveryDatabase('bad input', (server) => {
       { method: 'POST', path: '/does-not-exist' },
       { method: 'GET', path: '/auth/login/json/extra' },
       { method: 'GET', path: '/users/me/secrets' },
-      { method: 'GET', path: '/admin/users' },
+      { method: 'GET', path: '/admin/nothing-here' },
       { method: 'DELETE', path: '/users/me' },
       { method: 'PATCH', path: '/users/me' },
       { method: 'GET', path: '/auth/register' },

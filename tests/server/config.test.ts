@@ -349,6 +349,79 @@ describe('loadConfig', () => {
       expect(variablesNamed(problemsOf({ PUBLIC_URL: 'https://example.com/#top' }))).toEqual(['PUBLIC_URL']);
     });
   });
+
+  describe('payments', () => {
+    const razorpayKeys = { RAZORPAY_KEY_ID: 'rzp_test_Abc123', RAZORPAY_KEY_SECRET: 'key-secret-123' };
+
+    it('uses the sandbox in INR when no Razorpay keys are set', () => {
+      expect(loadConfig({}).payments).toEqual({
+        provider: 'sandbox',
+        currency: 'INR',
+        razorpay: undefined,
+        sandboxSecret: undefined,
+      });
+    });
+
+    it('uses Razorpay when its key id and secret are set, with the webhook secret if given', () => {
+      expect(loadConfig(razorpayKeys).payments).toMatchObject({
+        provider: 'razorpay',
+        razorpay: { keyId: 'rzp_test_Abc123', keySecret: 'key-secret-123', webhookSecret: undefined },
+      });
+      const withWebhook = loadConfig({ ...razorpayKeys, RAZORPAY_WEBHOOK_SECRET: 'webhook-secret-1' });
+      expect(withWebhook.payments.razorpay?.webhookSecret).toBe('webhook-secret-1');
+    });
+
+    it('PAYMENT_PROVIDER=sandbox keeps the sandbox even with keys; a sandbox secret and currency may be set', () => {
+      const config = loadConfig({
+        ...razorpayKeys,
+        PAYMENT_PROVIDER: 'sandbox',
+        PAYMENT_SANDBOX_SECRET: 's'.repeat(32),
+        PAYMENT_CURRENCY: 'USD',
+      });
+      expect(config.payments).toMatchObject({
+        provider: 'sandbox',
+        currency: 'USD',
+        sandboxSecret: 's'.repeat(32),
+      });
+    });
+
+    it('PAYMENT_PROVIDER=razorpay without keys is listed with the other bad variables', () => {
+      const problems = problemsOf({ PAYMENT_PROVIDER: 'razorpay', PORT: '70000' });
+      expect(variablesNamed(problems).sort()).toEqual(['PAYMENT_PROVIDER', 'PORT']);
+      expect(problems.find((problem) => problem.startsWith('PAYMENT_PROVIDER'))).toContain('RAZORPAY_KEY_ID');
+    });
+
+    it('refuses one Razorpay key without the other, naming the missing one', () => {
+      expect(variablesNamed(problemsOf({ RAZORPAY_KEY_ID: 'rzp_test_Abc123' }))).toEqual([
+        'RAZORPAY_KEY_SECRET',
+      ]);
+      expect(variablesNamed(problemsOf({ RAZORPAY_KEY_SECRET: 'key-secret-123' }))).toEqual([
+        'RAZORPAY_KEY_ID',
+      ]);
+    });
+
+    it('refuses malformed payment variables', () => {
+      expect(
+        variablesNamed(
+          problemsOf({
+            PAYMENT_PROVIDER: 'stripe',
+            PAYMENT_CURRENCY: 'rupees',
+            RAZORPAY_KEY_ID: 'not-a-key',
+            RAZORPAY_KEY_SECRET: 'short',
+            RAZORPAY_WEBHOOK_SECRET: 'short',
+            PAYMENT_SANDBOX_SECRET: 'too short',
+          }),
+        ).sort(),
+      ).toEqual([
+        'PAYMENT_CURRENCY',
+        'PAYMENT_PROVIDER',
+        'PAYMENT_SANDBOX_SECRET',
+        'RAZORPAY_KEY_ID',
+        'RAZORPAY_KEY_SECRET',
+        'RAZORPAY_WEBHOOK_SECRET',
+      ]);
+    });
+  });
 });
 
 describe('loadOrCreateSecret', () => {

@@ -22,6 +22,7 @@ import {
 import {
   LEASE_AUDIENCE,
   LEASE_CLOCK_DRIFT_SECONDS,
+  LEASE_MAX_LIFETIME_SECONDS,
   LEASE_TYPE,
   type LeaseClaims,
   verifyLease,
@@ -325,6 +326,39 @@ describeOnEveryDatabase('offline leases from license checks', (server) => {
         });
       expect(await verify(answer.lease, { nowSeconds: claims.iat - 100, driftSeconds: 30 })).toMatchObject({
         problem: 'clock_rolled_back',
+      });
+    });
+
+    it('living longer than maxLifetimeSeconds (exp - iat) → lifetime_too_long; up to the cap, or with no cap, accepted', async () => {
+      expect(LEASE_MAX_LIFETIME_SECONDS).toBe(90 * DAY);
+      expect(await verify(answer.lease, { maxLifetimeSeconds: 7 * DAY })).toMatchObject({ ok: true });
+      expect(await verify(answer.lease, { maxLifetimeSeconds: 7 * DAY - 1 })).toMatchObject({
+        ok: false,
+        problem: 'lifetime_too_long',
+        message:
+          'The offline license claims a longer validity than any license server issues; connect to the internet to check the license again',
+      });
+
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const trusted = publicJwkSet(privateKey, 'long-lived');
+      const lived = (lifetime: number) =>
+        resign(
+          withPayload(answer.lease, (c) => ({ ...c, exp: c.iat + lifetime })),
+          privateKey,
+          { alg: 'EdDSA', kid: 'long-lived' },
+        );
+      const options = { keys: trusted, maxLifetimeSeconds: LEASE_MAX_LIFETIME_SECONDS };
+      expect(await verify(await lived(90 * DAY), options)).toMatchObject({ ok: true });
+      for (const lifetime of [90 * DAY + 1, 365 * DAY])
+        expect(await verify(await lived(lifetime), options), `${lifetime}s`).toMatchObject({
+          ok: false,
+          problem: 'lifetime_too_long',
+        });
+      expect(await verify(await lived(365 * DAY), { keys: trusted })).toMatchObject({ ok: true });
+      // The signature is judged first: a long-lived forgery is still a forgery.
+      const forged = withPayload(answer.lease, (c) => ({ ...c, exp: c.iat + 365 * DAY }));
+      expect(await verify(forged, { maxLifetimeSeconds: LEASE_MAX_LIFETIME_SECONDS })).toMatchObject({
+        problem: 'bad_signature',
       });
     });
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
-import { buildApp } from '../../src/server/app.js';
+import { type AppOverrides, buildApp } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/config.js';
 import {
   createPostgresDatabase,
@@ -56,6 +56,11 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Extra environment for loadConfig (e.g. a low AUTH_RATE_LIMIT_PER_MINUTE). */
   env?: Record<string, string>;
+  /**
+   * More for buildApp, from the loaded config (e.g. a payment provider pointed at a fake API).
+   * Called in beforeAll, after the beforeAll hooks registered before the suite was declared.
+   */
+  appOverrides?: (config: Config) => Partial<AppOverrides>;
 }
 
 let userSequence = 0;
@@ -82,7 +87,7 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       ...options.env,
     });
     const clock = createTestClock();
-    const app = await buildApp(config, { clock, logger: false });
+    const app = await buildApp(config, { clock, logger: false, ...options.appOverrides?.(config) });
     cleanup = async () => {
       await app.close();
       await postgres?.drop();

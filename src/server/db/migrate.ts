@@ -3,12 +3,16 @@ import type { Db } from './database.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as licensing from './migrations/0002-licensing.js';
 import * as defaultCatalogue from './migrations/0003-default-catalogue.js';
+import * as payments from './migrations/0004-payments.js';
+import * as adminIndexes from './migrations/0005-admin-indexes.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-licensing': licensing,
   '0003-default-catalogue': defaultCatalogue,
+  '0004-payments': payments,
+  '0005-admin-indexes': adminIndexes,
 };
 
 export class MigrationError extends Error {

@@ -192,6 +192,41 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export type PaymentProviderName = 'razorpay' | 'sandbox';
+export type PaymentStatus = 'created' | 'paid' | 'failed';
+
+/** One order with a payment provider; amounts in the currency's minor unit (paise, cents). */
+export interface PaymentsTable {
+  id: string;
+  /** Null once the account is deleted: the payment record outlives it. */
+  user_id: string | null;
+  plan_id: string;
+  provider: PaymentProviderName;
+  provider_order_id: string;
+  /** The provider's payment (attempt) id, known once the buyer has paid or been declined. */
+  provider_payment_id: string | null;
+  amount_minor: number;
+  currency: string;
+  status: PaymentStatus;
+  /** The license the payment granted or extended. */
+  license_id: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  paid_at: string | null;
+}
+export type PaymentRow = Selectable<PaymentsTable>;
+
+/** Webhook deliveries already handled, by the provider's event id: a redelivery is answered, not reapplied. */
+export interface PaymentWebhookEventsTable {
+  id: string;
+  provider: PaymentProviderName;
+  event_type: string;
+  payment_id: string | null;
+  outcome: 'received' | 'processed' | 'ignored' | 'rejected';
+  received_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -208,4 +243,6 @@ export interface Database {
   usage_counters: UsageCountersTable;
   releases: ReleasesTable;
   settings: SettingsTable;
+  payments: PaymentsTable;
+  payment_webhook_events: PaymentWebhookEventsTable;
 }

@@ -50,3 +50,35 @@ export interface Paged<Item> {
   page: number;
   perPage: number;
 }
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const date = z.iso.date();
+const dateTime = z.iso.datetime({ offset: true });
+const dateMessage = (name: string) =>
+  `${name} must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z)`;
+
+/**
+ * A bound of a date range, as an ISO date or date-time, turned into the UTC instant it stands
+ * for: a date means the start of that day for `from` and its last millisecond for `to`, so
+ * `from=2025-01-01&to=2025-01-31` covers all of January.
+ */
+const dateBoundSchema = (name: 'from' | 'to') =>
+  z
+    .string()
+    .trim()
+    .refine((value) => date.safeParse(value).success || dateTime.safeParse(value).success, dateMessage(name))
+    .transform((value) =>
+      DATE_ONLY.test(value)
+        ? `${value}T${name === 'from' ? '00:00:00.000' : '23:59:59.999'}Z`
+        : new Date(value).toISOString(),
+    )
+    .describe(`${dateMessage(name)}; a date covers the whole day`);
+
+/** The `from`/`to` filters of a list, both optional; refine the query with {@link orderedRange}. */
+export const dateRange = { from: dateBoundSchema('from').optional(), to: dateBoundSchema('to').optional() };
+
+/** `from` after `to` is a mistake worth naming rather than an empty page. */
+export const orderedRange = <Query extends { from?: string | undefined; to?: string | undefined }>(
+  query: Query,
+) => query.from === undefined || query.to === undefined || query.from <= query.to;
+export const rangeProblem = { message: 'from must not be after to', path: ['from'] };

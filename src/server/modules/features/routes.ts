@@ -10,6 +10,7 @@ import {
 } from '../../../shared/api/features.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { actorOf } from '../admin/audit.js';
 import type { FeaturesService } from './service.js';
 
 const tags = ['features'];
@@ -61,7 +62,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
         response: { 201: featureSchema, ...errorResponses(400, 401, 403, 409, 415) },
       },
     },
-    async (request, reply) => reply.code(201).send(await features.create(request.body)),
+    async (request, reply) => reply.code(201).send(await features.create(request.body, actorOf(request))),
   );
 
   app.get(
@@ -90,7 +91,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
         response: { 200: featureSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
-    async (request) => features.update(request.params.id, request.body),
+    async (request) => features.update(request.params.id, request.body, actorOf(request)),
   );
 
   app.delete(
@@ -105,7 +106,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
       },
     },
     async (request, reply) => {
-      await features.remove(request.params.id);
+      await features.remove(request.params.id, actorOf(request));
       return reply.code(204).send(null);
     },
   );

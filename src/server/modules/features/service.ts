@@ -12,7 +12,9 @@ import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
+import { type AdminActor, recordAdminAction } from '../admin/audit.js';
 import { currentPeriodStart } from '../licenses/periods.js';
+import { securityEventTypes } from '../security/security-events.js';
 import { findFeatureById, plansIncludingFeature, toFeature } from './repository.js';
 
 type FeatureListQuery = z.output<typeof featureListQuerySchema>;
@@ -52,7 +54,7 @@ export function createFeaturesService({
 
     get: async (id: string): Promise<Feature> => toFeature(await existing(id)),
 
-    async create(input: CreateFeatureInput): Promise<Feature> {
+    async create(input: CreateFeatureInput, actor: AdminActor): Promise<Feature> {
       const now = isoNow(clock);
       const row = {
         id: randomUUID(),
@@ -66,7 +68,15 @@ export function createFeaturesService({
         updated_at: now,
       };
       try {
-        await db.insertInto('features').values(row).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('features').values(row).execute();
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.featureCreated,
+            severity: 'info',
+            userId: null,
+            details: { feature_id: row.id, key: row.key },
+          });
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateKey(input.key);
         throw error;
@@ -74,7 +84,7 @@ export function createFeaturesService({
       return toFeature(row);
     },
 
-    async update(id: string, changes: UpdateFeatureRequest): Promise<Feature> {
+    async update(id: string, changes: UpdateFeatureRequest, actor: AdminActor): Promise<Feature> {
       const current = await existing(id);
       const kind = changes.kind ?? current.kind;
       if (kind === 'boolean' && changes.period) {
@@ -82,21 +92,30 @@ export function createFeaturesService({
       }
       const period = kind === 'boolean' ? null : (changes.period ?? current.period ?? 'month');
       try {
-        const updated = await db
-          .updateTable('features')
-          .set({
-            key: changes.key ?? current.key,
-            name: changes.name ?? current.name,
-            description: changes.description ?? current.description,
-            kind,
-            period,
-            unit: changes.unit === undefined ? current.unit : changes.unit,
-            updated_at: isoNow(clock),
-          })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirst();
-        if (!updated) throw featureNotFound();
+        const updated = await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .updateTable('features')
+            .set({
+              key: changes.key ?? current.key,
+              name: changes.name ?? current.name,
+              description: changes.description ?? current.description,
+              kind,
+              period,
+              unit: changes.unit === undefined ? current.unit : changes.unit,
+              updated_at: isoNow(clock),
+            })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
+          if (!row) throw featureNotFound();
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.featureUpdated,
+            severity: 'info',
+            userId: null,
+            details: { feature_id: id, key: row.key, changes },
+          });
+          return row;
+        });
         onCatalogueChange();
         return toFeature(updated);
       } catch (error) {
@@ -106,8 +125,8 @@ export function createFeaturesService({
     },
 
     /** Deletes a feature no plan includes; its recorded usage goes with it. */
-    async remove(id: string): Promise<void> {
-      await existing(id);
+    async remove(id: string, actor: AdminActor): Promise<void> {
+      const current = await existing(id);
       const plans = await plansIncludingFeature(db, id);
       if (plans.length > 0) {
         throw conflict(
@@ -115,7 +134,15 @@ export function createFeaturesService({
           `This feature is included in ${plans.join(', ')}. Remove it from ${plans.length === 1 ? 'that plan' : 'those plans'} first.`,
         );
       }
-      await db.deleteFrom('features').where('id', '=', id).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('features').where('id', '=', id).execute();
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.featureDeleted,
+          severity: 'warning',
+          userId: null,
+          details: { feature_id: id, key: current.key, name: current.name },
+        });
+      });
     },
 
     async stats() {

@@ -30,7 +30,7 @@ const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
  * PostgreSQL until the transaction ends (SQLite runs one write transaction at a time anyway),
  * so seat counting below cannot interleave with another activation of the same license.
  */
-async function lockLicense(trx: DbOrTransaction, licenseId: string): Promise<void> {
+export async function lockLicense(trx: DbOrTransaction, licenseId: string): Promise<void> {
   await trx
     .updateTable('licenses')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))

@@ -69,6 +69,10 @@ export interface IssueLicenseInput {
   /** Set on the free Base license only, so each user has at most one. */
   baseOwnerId?: string | null;
   metadata?: Record<string, unknown> | null;
+  /** An administrator's choice instead of the plan's interval (null: never expires). */
+  expiresAt?: string | null;
+  /** An administrator's choice instead of the plan's seat limit. */
+  maxActivations?: number;
 }
 
 /** Creates a license of a plan with a fresh key (used by plan activation, payments and admins). */
@@ -85,8 +89,9 @@ export async function issueLicense(
     plan_id: input.plan.id,
     subscription_id: input.subscriptionId ?? null,
     status: 'active',
-    expires_at: expiryAfterInterval(input.plan.billing_interval, now),
-    max_activations: input.plan.max_activations,
+    expires_at:
+      input.expiresAt === undefined ? expiryAfterInterval(input.plan.billing_interval, now) : input.expiresAt,
+    max_activations: input.maxActivations ?? input.plan.max_activations,
     base_owner_id: input.baseOwnerId ?? null,
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
     revoked_reason: null,

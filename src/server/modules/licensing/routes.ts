@@ -13,6 +13,8 @@ import type { Db } from '../../db/database.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import type { LicensesService } from '../licenses/service.js';
 import type { LeaseSigner } from './lease-signer.js';
+import { actorOf, recordAdminAction } from '../admin/audit.js';
+import { securityEventTypes } from '../security/security-events.js';
 import { readLicensingSettings, writeLicensingSettings } from './settings.js';
 
 export interface LicensingRoutesOptions {
@@ -114,7 +116,18 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
           response: { 200: licensingSettingsSchema, ...errorResponses(400, 401, 403, 415) },
         },
       },
-      async (request) => writeLicensingSettings(db, clock, request.body),
+      async (request) =>
+        db.transaction().execute(async (trx) => {
+          const before = await readLicensingSettings(trx);
+          const after = await writeLicensingSettings(trx, clock, request.body);
+          await recordAdminAction(trx, clock, actorOf(request), {
+            type: securityEventTypes.licensingSettingsChanged,
+            severity: 'warning',
+            userId: null,
+            details: { before, after },
+          });
+          return after;
+        }),
     );
   });
 };

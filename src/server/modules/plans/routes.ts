@@ -12,6 +12,7 @@ import {
 } from '../../../shared/api/plans.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { actorOf } from '../admin/audit.js';
 import type { PlansService } from './service.js';
 
 const tags = ['plans'];
@@ -103,7 +104,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
           response: { 201: planSchema, ...errorResponses(400, 401, 403, 409, 415) },
         },
       },
-      async (request, reply) => reply.code(201).send(await plans.create(request.body)),
+      async (request, reply) => reply.code(201).send(await plans.create(request.body, actorOf(request))),
     );
 
     admin.put(
@@ -118,7 +119,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
           response: { 200: planSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
         },
       },
-      async (request) => plans.update(request.params.id, request.body),
+      async (request) => plans.update(request.params.id, request.body, actorOf(request)),
     );
 
     admin.delete(
@@ -132,7 +133,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
           response: { 200: deletePlanResponseSchema, ...errorResponses(401, 403, 404) },
         },
       },
-      async (request) => plans.remove(request.params.id),
+      async (request) => plans.remove(request.params.id, actorOf(request)),
     );
   });
 };

@@ -12,6 +12,8 @@ import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
+import { type AdminActor, recordAdminAction } from '../admin/audit.js';
+import { securityEventTypes } from '../security/security-events.js';
 import { findPlan, findPlanRow, offeredPlans, withFeatures } from './repository.js';
 
 type PlanListQuery = z.output<typeof planListQuerySchema>;
@@ -95,7 +97,7 @@ export function createPlansService({
 
     get: existing,
 
-    async create(input: CreatePlanInput): Promise<Plan> {
+    async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
       const id = randomUUID();
       const now = isoNow(clock);
       try {
@@ -120,6 +122,17 @@ export function createPlansService({
             })
             .execute();
           await replaceFeatures(trx, id, input.features);
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.planCreated,
+            severity: 'info',
+            userId: null,
+            details: {
+              plan_id: id,
+              code: input.code,
+              price_minor: input.price_minor,
+              currency: input.currency,
+            },
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateCode(input.code);
@@ -128,7 +141,7 @@ export function createPlansService({
       return existing(id);
     },
 
-    async update(id: string, changes: UpdatePlanInput): Promise<Plan> {
+    async update(id: string, changes: UpdatePlanInput, actor: AdminActor): Promise<Plan> {
       const current = await existing(id);
       const price = changes.price_minor ?? current.price_minor;
       const interval = changes.billing_interval ?? current.billing_interval;
@@ -149,6 +162,12 @@ export function createPlansService({
             .where('id', '=', id)
             .execute();
           if (features) await replaceFeatures(trx, id, features);
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.planUpdated,
+            severity: 'info',
+            userId: null,
+            details: { plan_id: id, code: changes.code ?? current.code, changes },
+          });
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateCode(changes.code ?? current.code);
@@ -159,7 +178,10 @@ export function createPlansService({
     },
 
     /** Deletes a plan no license refers to; one with licenses is archived instead, so they keep working. */
-    async remove(id: string): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
+    async remove(
+      id: string,
+      actor: AdminActor,
+    ): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
       const row = await findPlanRow(db, id);
       if (!row) throw planNotFound();
       const license = await db
@@ -168,9 +190,20 @@ export function createPlansService({
         .where('plan_id', '=', id)
         .limit(1)
         .executeTakeFirst();
+      const recordRemoval = (trx: DbOrTransaction, outcome: 'deleted' | 'archived') =>
+        recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.planDeleted,
+          severity: 'warning',
+          userId: null,
+          details: { plan_id: id, code: row.code, name: row.name, outcome },
+        });
       if (!license) {
         try {
-          await db.deleteFrom('plans').where('id', '=', id).execute();
+          await db.transaction().execute(async (trx) => {
+            await trx.deleteFrom('plans').where('id', '=', id).execute();
+            await recordRemoval(trx, 'deleted');
+          });
+          onCatalogueChange();
           return { id, outcome: 'deleted', message: `Plan ${row.name} deleted` };
         } catch (error) {
           // A license of the plan was issued a moment ago: archive it like any plan in use.
@@ -178,11 +211,15 @@ export function createPlansService({
         }
       }
       const now = isoNow(clock);
-      await db
-        .updateTable('plans')
-        .set({ archived_at: row.archived_at ?? now, is_active: 0, is_public: 0, updated_at: now })
-        .where('id', '=', id)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('plans')
+          .set({ archived_at: row.archived_at ?? now, is_active: 0, is_public: 0, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await recordRemoval(trx, 'archived');
+      });
+      onCatalogueChange();
       return {
         id,
         outcome: 'archived',

@@ -17,6 +17,26 @@ export const securityEventTypes = {
   adminCreated: 'admin_created',
   activationLimitReached: 'activation_limit_reached',
   seatReclaimed: 'seat_reclaimed',
+  paymentVerificationFailed: 'payment_verification_failed',
+  webhookSignatureFailed: 'webhook_signature_failed',
+  paymentWebhookRejected: 'payment_webhook_rejected',
+  // Administrators' writes (actor_id is the administrator, user_id the account concerned).
+  userCreated: 'user_created',
+  userUpdated: 'user_updated',
+  roleChanged: 'role_changed',
+  userDisabled: 'user_disabled',
+  userDeleted: 'user_deleted',
+  licenseCreated: 'license_created',
+  licenseUpdated: 'license_updated',
+  licenseRevoked: 'license_revoked',
+  activationDeactivated: 'activation_deactivated',
+  featureCreated: 'feature_created',
+  featureUpdated: 'feature_updated',
+  featureDeleted: 'feature_deleted',
+  planCreated: 'plan_created',
+  planUpdated: 'plan_updated',
+  planDeleted: 'plan_deleted',
+  licensingSettingsChanged: 'licensing_settings_changed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];
 

@@ -25,7 +25,21 @@ export function readPreferences(stored: string): Preferences {
   return merged.success ? merged.data : defaultPreferences;
 }
 
-export const toUserProfile = (row: UserRow): UserProfile => ({
+/** The columns every view of an account shows (the user's own profile, the administrators' list). */
+export type AccountColumns = Pick<
+  UserRow,
+  | 'id'
+  | 'email'
+  | 'full_name'
+  | 'company'
+  | 'role'
+  | 'status'
+  | 'email_verified_at'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export const accountFields = (row: AccountColumns) => ({
   id: row.id,
   email: row.email,
   full_name: row.full_name,
@@ -33,7 +47,11 @@ export const toUserProfile = (row: UserRow): UserProfile => ({
   role: row.role,
   status: row.status,
   email_verified: row.email_verified_at !== null,
-  preferences: readPreferences(row.preferences),
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+export const toUserProfile = (row: UserRow): UserProfile => ({
+  ...accountFields(row),
+  preferences: readPreferences(row.preferences),
 });

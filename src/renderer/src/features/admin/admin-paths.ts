@@ -1,20 +1,19 @@
 import { apiPaths } from '../../../../shared/routes';
 
-/**
- * Admin calls of SPEC §7 that src/shared/routes.ts does not name yet (the server has no routes for
- * them so far); the feature paths come from there.
- */
+/** The admin calls of SPEC §7, under the names the admin thunks use; every path comes from src/shared/routes.ts. */
 export const adminPaths = {
-  dashboard: '/admin/dashboard',
-  users: '/admin/users',
-  user: '/admin/users/:id',
-  licenses: '/admin/licenses',
-  license: '/admin/licenses/:id',
-  revokeLicense: '/admin/licenses/:id/revoke',
-  licenseActivations: '/admin/licenses/:id/activations',
-  payments: '/payments/admin/payments',
-  payment: '/payments/admin/payments/:id',
-  securityEvents: '/admin/security-events',
+  dashboard: apiPaths.admin.dashboard,
+  users: apiPaths.admin.users,
+  user: apiPaths.admin.user,
+  licenses: apiPaths.admin.licenses,
+  license: apiPaths.admin.license,
+  revokeLicense: apiPaths.admin.revokeLicense,
+  licenseActivations: apiPaths.admin.licenseActivations,
+  deactivateActivation: apiPaths.admin.deactivateActivation,
+  payments: apiPaths.payments.adminList,
+  payment: apiPaths.payments.adminDetail,
+  securityEvents: apiPaths.admin.securityEvents,
+  securityEvent: apiPaths.admin.securityEvent,
   features: apiPaths.admin.features,
   feature: apiPaths.admin.feature,
   featureStats: apiPaths.admin.featureStats,

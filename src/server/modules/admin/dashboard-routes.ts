@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { dashboardStatsSchema } from '../../../shared/api/admin.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import type { Dashboard } from './dashboard.js';
+
+/** `GET /admin/dashboard`: system figures, administrators only. */
+export const adminDashboardRoutes: FastifyPluginAsyncZod<{ dashboard: Dashboard }> = async (
+  app,
+  { dashboard },
+) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get(
+    apiPaths.admin.dashboard,
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'System figures: users, licenses, activations, revenue by period, recent security events',
+        security: bearerSecurity,
+        response: { 200: dashboardStatsSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => dashboard.stats(),
+  );
+};

@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminActivationListSchema,
+  adminLicenseListQuerySchema,
+  adminLicenseListSchema,
+  adminLicenseSchema,
+  createAdminLicenseRequestSchema,
+  noBodySchema,
+  revokeLicenseQuerySchema,
+  updateAdminLicenseRequestSchema,
+} from '../../../shared/api/admin.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { actorOf } from './audit.js';
+import type { AdminLicensesService } from './licenses-service.js';
+
+const tags = ['admin'];
+const paths = apiPaths.admin;
+const params = z.object({ id: z.string().min(1).max(64) });
+
+/** `/admin/licenses`: every user's licenses and their machines, administrators only. */
+export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicensesService }> = async (
+  app,
+  { licenses },
+) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get(
+    paths.licenses,
+    {
+      schema: {
+        tags,
+        summary: 'List licenses (paged; filter by status, plan, user and creation dates)',
+        description:
+          'search matches the owner’s e-mail or any part of the key, typed with or without dashes.',
+        security: bearerSecurity,
+        querystring: adminLicenseListQuerySchema,
+        response: { 200: adminLicenseListSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => licenses.list(request.query),
+  );
+
+  app.post(
+    paths.licenses,
+    {
+      schema: {
+        tags,
+        summary: 'Issue a license of a plan to a user',
+        security: bearerSecurity,
+        body: createAdminLicenseRequestSchema,
+        response: { 201: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await licenses.create(actorOf(request), request.body)),
+  );
+
+  app.get(
+    paths.license,
+    {
+      schema: {
+        tags,
+        summary: 'One license with its activations',
+        security: bearerSecurity,
+        params,
+        response: { 200: adminLicenseSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => licenses.get(request.params.id),
+  );
+
+  app.put(
+    paths.license,
+    {
+      schema: {
+        tags,
+        summary: 'Change a license’s status (active or suspended), expiry, seats or plan',
+        description: 'A revoked license is final (409). Fewer seats than machines in use is refused (409).',
+        security: bearerSecurity,
+        params,
+        body: updateAdminLicenseRequestSchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => licenses.update(actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    paths.revokeLicense,
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a license for good; the reason (query) is shown to its owner',
+        security: bearerSecurity,
+        params,
+        querystring: revokeLicenseQuerySchema,
+        body: noBodySchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => licenses.revoke(actorOf(request), request.params.id, request.query.reason),
+  );
+
+  app.get(
+    paths.licenseActivations,
+    {
+      schema: {
+        tags,
+        summary: 'The machines of a license, active ones first',
+        security: bearerSecurity,
+        params,
+        response: { 200: adminActivationListSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => licenses.activations(request.params.id),
+  );
+
+  app.post(
+    paths.deactivateActivation,
+    {
+      schema: {
+        tags,
+        summary: 'Deactivate one machine of a license, freeing its seat',
+        security: bearerSecurity,
+        params: params.extend({ activationId: z.string().min(1).max(64) }),
+        body: noBodySchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => licenses.deactivate(actorOf(request), request.params.id, request.params.activationId),
+  );
+};

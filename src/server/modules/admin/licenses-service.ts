@@ -1,0 +1,306 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { z } from 'zod';
+import type {
+  AdminLicense,
+  adminLicenseListQuerySchema,
+  createAdminLicenseRequestSchema,
+  updateAdminLicenseRequestSchema,
+} from '../../../shared/api/admin.js';
+import type { Activation, LicenseStatus } from '../../../shared/api/licenses.js';
+import type { Paged } from '../../../shared/api/paging.js';
+import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { fetchPage, likePattern, matchesSearch } from '../../db/paging.js';
+import type { Database, LicenseRow, LicensesTable } from '../../db/tables.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
+import { lockLicense } from '../licenses/activations.js';
+import { activationsOfLicense, findLicenseById, seatsInUse } from '../licenses/repository.js';
+import { issueLicense } from '../licenses/service.js';
+import { toActivation, toLicenses } from '../licenses/views.js';
+import { findPlanRowByIdOrCode } from '../plans/repository.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { findUserById } from '../users/repository.js';
+import { type AdminActor, recordAdminAction } from './audit.js';
+
+type LicenseListQuery = z.output<typeof adminLicenseListQuerySchema>;
+type CreateLicenseInput = z.output<typeof createAdminLicenseRequestSchema>;
+type UpdateLicenseInput = z.output<typeof updateAdminLicenseRequestSchema>;
+
+const licenseNotFound = () => notFound('license_not_found', 'License not found');
+const planNotFound = (id: string) => notFound('plan_not_found', `No plan has the id ${id}`);
+const expiryInPast = () =>
+  badRequest(
+    'expiry_in_past',
+    'expires_at must be in the future. To stop a license now, suspend or revoke it.',
+  );
+
+/** Keys are stored upper case in dash-separated groups; a typed fragment is matched the same way. */
+const KEY_FRAGMENT = /^[0-9A-Z]+$/;
+const keyFragment = (term: string) =>
+  term.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+
+/** A never-expiring license sorts after every dated one, on both databases. */
+const expirySortKey = sql`coalesce(${sql.ref('licenses.expires_at')}, '9999-12-31T23:59:59.999Z')`;
+const sortExpressions = {
+  created_at: sql.ref('licenses.created_at'),
+  updated_at: sql.ref('licenses.updated_at'),
+  expires_at: expirySortKey,
+  user_email: sql.ref('users.email'),
+  plan_name: sql`lower(${sql.ref('plans.name')})`,
+};
+
+/** Rows whose effective status (what people see, see `effectiveStatus`) is `status` at `now`. */
+function hasEffectiveStatus(status: LicenseStatus, now: string) {
+  return (eb: ExpressionBuilder<Database & { licenses: LicensesTable }, 'licenses'>) => {
+    const unexpired = eb.or([eb('licenses.expires_at', 'is', null), eb('licenses.expires_at', '>', now)]);
+    switch (status) {
+      case 'active':
+        return eb.and([eb('licenses.status', '=', 'active'), unexpired]);
+      case 'expired':
+        return eb.or([
+          eb('licenses.status', '=', 'expired'),
+          eb.and([eb('licenses.status', '=', 'active'), eb('licenses.expires_at', '<=', now)]),
+        ]);
+      default:
+        return eb('licenses.status', '=', status);
+    }
+  };
+}
+
+/** Administrators' management of licenses (`/admin/licenses`). */
+export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock }) {
+  async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
+    const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
+    const userIds = [...new Set(rows.map((row) => row.user_id))];
+    const owners =
+      userIds.length === 0
+        ? []
+        : await trx.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
+    const emailOf = new Map(owners.map((owner) => [owner.id, owner.email]));
+    return licenses.map((license): AdminLicense => ({
+      ...license,
+      user_email: emailOf.get(license.user_id) ?? null,
+    }));
+  }
+
+  async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminLicense> {
+    const row = await findLicenseById(trx, id);
+    if (!row) throw licenseNotFound();
+    return (await withEmails(trx, [row], true))[0] as AdminLicense;
+  }
+
+  async function plan(trx: DbOrTransaction, id: string) {
+    const row = await findPlanRowByIdOrCode(trx, id);
+    if (!row || row.archived_at) throw planNotFound(id);
+    return row;
+  }
+
+  function assertFuture(expiresAt: string | null | undefined): void {
+    if (expiresAt && expiresAt <= isoNow(clock)) throw expiryInPast();
+  }
+
+  return {
+    async list(query: LicenseListQuery): Promise<Paged<AdminLicense>> {
+      let select = db
+        .selectFrom('licenses')
+        .innerJoin('users', 'users.id', 'licenses.user_id')
+        .innerJoin('plans', 'plans.id', 'licenses.plan_id')
+        .selectAll('licenses');
+      if (query.status) select = select.where(hasEffectiveStatus(query.status, isoNow(clock)));
+      if (query.planId) select = select.where('licenses.plan_id', '=', query.planId);
+      if (query.userId) select = select.where('licenses.user_id', '=', query.userId);
+      if (query.from) select = select.where('licenses.created_at', '>=', query.from);
+      if (query.to) select = select.where('licenses.created_at', '<=', query.to);
+      if (query.search) {
+        const fragment = keyFragment(query.search);
+        const byEmail = matchesSearch(['users.email'], query.search);
+        select = KEY_FRAGMENT.test(fragment)
+          ? select.where((eb) =>
+              eb.or([
+                byEmail,
+                sql<boolean>`replace(${sql.ref('licenses.license_key')}, '-', '') like ${likePattern(fragment)} escape '\\'`,
+              ]),
+            )
+          : select.where(byEmail);
+      }
+      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
+      select = select
+        .orderBy(sortExpressions[sort.field], sort.direction)
+        // Equal values (a role, an owner) list newest first; the id settles the rest.
+        .$if(sort.field !== 'created_at', (ordered) => ordered.orderBy('licenses.created_at', 'desc'))
+        .orderBy('licenses.id', sort.direction);
+      const page = await fetchPage(select, query);
+      return { ...page, data: await withEmails(db, page.data, false) };
+    },
+
+    get: (id: string) => detail(id),
+
+    async create(actor: AdminActor, input: CreateLicenseInput): Promise<AdminLicense> {
+      assertFuture(input.expires_at);
+      const id = await db
+        .transaction()
+        .execute(async (trx) => {
+          const owner = await findUserById(trx, input.user_id);
+          if (!owner) throw notFound('user_not_found', 'User not found');
+          const planRow = await plan(trx, input.plan_id);
+          const row = await issueLicense(trx, clock, {
+            userId: owner.id,
+            plan: planRow,
+            // The free Base license stays one per user, whoever issues it.
+            baseOwnerId: planRow.code === BASE_PLAN_CODE ? owner.id : null,
+            ...(input.expires_at === undefined ? {} : { expiresAt: input.expires_at }),
+            ...(input.max_activations === undefined ? {} : { maxActivations: input.max_activations }),
+          });
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.licenseCreated,
+            severity: 'info',
+            userId: owner.id,
+            details: {
+              license_id: row.id,
+              plan: planRow.code,
+              expires_at: row.expires_at,
+              max_activations: row.max_activations,
+            },
+          });
+          return row.id;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error))
+            throw conflict('base_license_exists', 'This user already has the free Base license');
+          throw error;
+        });
+      return detail(id);
+    },
+
+    /**
+     * Changes status (active or suspended), expiry, seats or plan. A revoked license is final
+     * (issue a new one instead); fewer seats than machines in use is refused, under the same
+     * row lock as activation, so no activation can slip in between the count and the change.
+     */
+    async update(actor: AdminActor, id: string, changes: UpdateLicenseInput): Promise<AdminLicense> {
+      assertFuture(changes.expires_at);
+      await db.transaction().execute(async (trx) => {
+        await lockLicense(trx, id);
+        const current = await findLicenseById(trx, id);
+        if (!current) throw licenseNotFound();
+        if (current.status === 'revoked') {
+          throw conflict(
+            'license_revoked',
+            'This license is revoked, which is final. Issue a new license to the user instead.',
+          );
+        }
+        const newPlan = changes.plan_id === undefined ? undefined : await plan(trx, changes.plan_id);
+        const set: Partial<Pick<LicenseRow, 'status' | 'expires_at' | 'max_activations' | 'plan_id'>> = {};
+        if (changes.status !== undefined && changes.status !== current.status) set.status = changes.status;
+        if (changes.expires_at !== undefined && changes.expires_at !== current.expires_at)
+          set.expires_at = changes.expires_at;
+        if (newPlan && newPlan.id !== current.plan_id) set.plan_id = newPlan.id;
+        // Moving to another plan takes its seat limit unless the administrator names one.
+        const seats = changes.max_activations ?? (set.plan_id ? newPlan?.max_activations : undefined);
+        if (seats !== undefined && seats !== current.max_activations) {
+          const used = (await seatsInUse(trx, [id])).get(id) ?? 0;
+          if (used > seats) {
+            throw conflict(
+              'too_many_activations',
+              `This license is active on ${used} machines, more than the ${seats} asked for. Deactivate ${used - seats} first.`,
+            );
+          }
+          set.max_activations = seats;
+        }
+        if (Object.keys(set).length === 0) return;
+        await trx
+          .updateTable('licenses')
+          .set({ ...set, updated_at: isoNow(clock) })
+          .where('id', '=', id)
+          .execute();
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.licenseUpdated,
+          severity: set.status === 'suspended' ? 'warning' : 'info',
+          userId: current.user_id,
+          details: {
+            license_id: id,
+            changes: Object.fromEntries(
+              Object.entries(set).map(([field, to]) => [
+                field,
+                { from: current[field as keyof typeof set], to },
+              ]),
+            ),
+          },
+        });
+      });
+      return detail(id);
+    },
+
+    /** Revokes a license for good, keeping the reason; the owner sees it on the license and in refused checks. */
+    async revoke(actor: AdminActor, id: string, reason: string): Promise<AdminLicense> {
+      await db.transaction().execute(async (trx) => {
+        const now = isoNow(clock);
+        const revoked = await trx
+          .updateTable('licenses')
+          .set({ status: 'revoked', revoked_reason: reason, revoked_at: now, updated_at: now })
+          .where('id', '=', id)
+          .where('status', '!=', 'revoked')
+          .returningAll()
+          .executeTakeFirst();
+        if (!revoked) {
+          if (await findLicenseById(trx, id)) {
+            throw conflict('license_already_revoked', 'This license is already revoked');
+          }
+          throw licenseNotFound();
+        }
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.licenseRevoked,
+          severity: 'warning',
+          userId: revoked.user_id,
+          details: { license_id: id, reason },
+        });
+      });
+      return detail(id);
+    },
+
+    async activations(id: string): Promise<Activation[]> {
+      if (!(await findLicenseById(db, id))) throw licenseNotFound();
+      return (await activationsOfLicense(db, id)).map(toActivation);
+    },
+
+    /** Frees the seat of one machine (`deactivated_reason = 'admin'`); the machine is told so at its next check. */
+    async deactivate(actor: AdminActor, id: string, activationId: string): Promise<AdminLicense> {
+      await db.transaction().execute(async (trx) => {
+        await lockLicense(trx, id);
+        const license = await findLicenseById(trx, id);
+        if (!license) throw licenseNotFound();
+        const activation = await trx
+          .selectFrom('activations')
+          .selectAll()
+          .where('id', '=', activationId)
+          .where('license_id', '=', id)
+          .executeTakeFirst();
+        if (!activation) throw notFound('activation_not_found', 'This license has no such activation');
+        if (activation.deactivated_at !== null) {
+          throw conflict('activation_not_active', 'This machine is already deactivated');
+        }
+        await trx
+          .updateTable('activations')
+          .set({ deactivated_at: isoNow(clock), deactivated_reason: 'admin' })
+          .where('id', '=', activationId)
+          .execute();
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.activationDeactivated,
+          severity: 'info',
+          userId: license.user_id,
+          details: {
+            license_id: id,
+            activation_id: activationId,
+            hardware_id: activation.hardware_id,
+            device_name: activation.device_name,
+          },
+        });
+      });
+      return detail(id);
+    },
+  };
+}
+
+export type AdminLicensesService = ReturnType<typeof createAdminLicensesService>;

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  securityEventListQuerySchema,
+  securityEventListSchema,
+  securityEventSchema,
+} from '../../../shared/api/admin.js';
+import { apiPaths } from '../../../shared/routes.js';
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../http-error.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { findSecurityEvent, listSecurityEvents } from './security-events-repository.js';
+
+const tags = ['admin'];
+const paths = apiPaths.admin;
+const knownTypes: readonly string[] = Object.values(securityEventTypes).sort();
+
+// The shared schema takes any comma list; only the server knows every type it records.
+const listQuery = securityEventListQuerySchema.superRefine((query, context) => {
+  // Runs even when the field itself was refused (then it is still the raw string): skip it then.
+  if (!Array.isArray(query.type)) return;
+  const unknown = query.type.filter((type) => !knownTypes.includes(type));
+  if (unknown.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['type'],
+      message: `unknown event type ${unknown.map((type) => `"${type}"`).join(', ')}; use one of ${knownTypes.join(', ')}`,
+    });
+  }
+});
+
+/** `/admin/security-events`: the security log, filterable and paged, administrators only. */
+export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.addHook('onRequest', app.requireAdmin);
+
+  app.get(
+    paths.securityEvents,
+    {
+      schema: {
+        tags,
+        summary: 'Security events (paged; filter by type, severity, user and dates)',
+        description: `Known types: ${knownTypes.join(', ')}.`,
+        security: bearerSecurity,
+        querystring: listQuery,
+        response: { 200: securityEventListSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => listSecurityEvents(db, request.query),
+  );
+
+  app.get(
+    paths.securityEvent,
+    {
+      schema: {
+        tags,
+        summary: 'One security event',
+        security: bearerSecurity,
+        params: z.object({ id: z.string().min(1).max(64) }),
+        response: { 200: securityEventSchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const event = await findSecurityEvent(db, request.params.id);
+      if (!event) throw notFound('security_event_not_found', 'Security event not found');
+      return event;
+    },
+  );
+};

@@ -1,0 +1,325 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type {
+  AdminUser,
+  AdminUserDetail,
+  adminUserListQuerySchema,
+  createAdminUserRequestSchema,
+  updateAdminUserRequestSchema,
+} from '../../../shared/api/admin.js';
+import type { Paged } from '../../../shared/api/paging.js';
+import { defaultPreferences } from '../../../shared/api/users.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { fetchPage, matchesSearch } from '../../db/paging.js';
+import type { UserRow, UserUpdate } from '../../db/tables.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
+import type { PasswordHasher } from '../auth/password-hasher.js';
+import { assertAcceptableNewPassword } from '../auth/password-policy.js';
+import { revokeAllFamiliesOfUser } from '../auth/refresh-tokens.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { type AccountColumns, accountFields } from '../users/profile.js';
+import { bumpSessionVersion, findUserByEmail, findUserById, insertUser } from '../users/repository.js';
+import { assertAnotherAdminRemains } from './admin-roster.js';
+import { type AdminActor, recordAdminAction } from './audit.js';
+
+type UserListQuery = z.output<typeof adminUserListQuerySchema>;
+type CreateUserInput = z.output<typeof createAdminUserRequestSchema>;
+type UpdateUserInput = z.output<typeof updateAdminUserRequestSchema>;
+
+const userNotFound = () => notFound('user_not_found', 'User not found');
+const emailTaken = (email: string) =>
+  conflict('email_taken', `Another account already uses the e-mail address ${email}`);
+const ownAccount = (what: string) =>
+  badRequest('own_account', `You cannot ${what} your own account. Ask another administrator to do it.`);
+
+const userColumns = [
+  'users.id',
+  'users.email',
+  'users.full_name',
+  'users.company',
+  'users.role',
+  'users.status',
+  'users.email_verified_at',
+  'users.created_at',
+  'users.updated_at',
+] as const;
+
+/** Accounts with the start of their newest session. */
+const usersWithLastSignIn = (db: DbOrTransaction) =>
+  db
+    .selectFrom('users')
+    .select(userColumns)
+    .select((eb) =>
+      eb
+        .selectFrom('refresh_token_families')
+        .select((inner) => inner.fn.max('refresh_token_families.created_at').as('started'))
+        .whereRef('refresh_token_families.user_id', '=', 'users.id')
+        .as('last_sign_in_at'),
+    );
+
+type ListedUser = AccountColumns & { last_sign_in_at: string | null };
+
+const toAdminUser = (row: ListedUser): AdminUser => ({
+  ...accountFields(row),
+  last_sign_in_at: row.last_sign_in_at,
+});
+
+/** The sort expression of each sortable field; names sort without regard to case, absent ones first. */
+const sortExpressions = {
+  created_at: sql.ref('users.created_at'),
+  updated_at: sql.ref('users.updated_at'),
+  email: sql.ref('users.email'),
+  full_name: sql`lower(coalesce(${sql.ref('users.full_name')}, ''))`,
+  role: sql.ref('users.role'),
+  status: sql.ref('users.status'),
+};
+
+/** Administrators' management of accounts (`/admin/users`). */
+export function createAdminUsersService({
+  db,
+  clock,
+  passwords,
+}: {
+  db: Db;
+  clock: Clock;
+  passwords: PasswordHasher;
+}) {
+  async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminUserDetail> {
+    const row = await usersWithLastSignIn(trx).where('users.id', '=', id).executeTakeFirst();
+    if (!row) throw userNotFound();
+    const [licenses, activations, payments] = await Promise.all([
+      trx
+        .selectFrom('licenses')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('user_id', '=', id)
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('activations')
+        .innerJoin('licenses', 'licenses.id', 'activations.license_id')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('licenses.user_id', '=', id)
+        .where('activations.deactivated_at', 'is', null)
+        .executeTakeFirstOrThrow(),
+      trx
+        .selectFrom('payments')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('user_id', '=', id)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return {
+      ...toAdminUser(row),
+      counts: {
+        licenses: Number(licenses.count),
+        active_activations: Number(activations.count),
+        payments: Number(payments.count),
+      },
+    };
+  }
+
+  /** Ends every access token and session of the user (a role change or a disabled account). */
+  async function endSessions(trx: DbOrTransaction, id: string, reason: string): Promise<void> {
+    await bumpSessionVersion(trx, id);
+    await revokeAllFamiliesOfUser(trx, clock, id, reason);
+  }
+
+  return {
+    async list(query: UserListQuery): Promise<Paged<AdminUser>> {
+      let select = usersWithLastSignIn(db);
+      if (query.search)
+        select = select.where(
+          matchesSearch(['users.email', 'users.full_name', 'users.company'], query.search),
+        );
+      if (query.role) select = select.where('users.role', '=', query.role);
+      if (query.status) select = select.where('users.status', '=', query.status);
+      if (query.from) select = select.where('users.created_at', '>=', query.from);
+      if (query.to) select = select.where('users.created_at', '<=', query.to);
+      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
+      select = select
+        .orderBy(sortExpressions[sort.field], sort.direction)
+        // Equal values (a role, an owner) list newest first; the id settles the rest.
+        .$if(sort.field !== 'created_at', (ordered) => ordered.orderBy('users.created_at', 'desc'))
+        .orderBy('users.id', sort.direction);
+      const page = await fetchPage(select, query);
+      return { ...page, data: page.data.map(toAdminUser) };
+    },
+
+    get: (id: string) => detail(id),
+
+    async create(actor: AdminActor, input: CreateUserInput): Promise<AdminUserDetail> {
+      assertAcceptableNewPassword(input.password, input.email);
+      // Refused before paying for a hash; the unique index settles a race below.
+      if (await findUserByEmail(db, input.email)) throw emailTaken(input.email);
+      const now = isoNow(clock);
+      const row: UserRow = {
+        id: randomUUID(),
+        email: input.email,
+        password_hash: await passwords.hash(input.password),
+        role: input.role,
+        status: input.status,
+        full_name: input.full_name ?? null,
+        company: input.company ?? null,
+        preferences: JSON.stringify(defaultPreferences),
+        email_verified_at: input.email_verified ? now : null,
+        password_changed_at: null,
+        session_version: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await insertUser(trx, row);
+          await recordAdminAction(trx, clock, actor, {
+            type: securityEventTypes.userCreated,
+            severity: input.role === 'admin' ? 'warning' : 'info',
+            userId: row.id,
+            details: {
+              email: row.email,
+              role: row.role,
+              status: row.status,
+              email_verified: input.email_verified,
+            },
+          });
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw emailTaken(input.email);
+        throw error;
+      }
+      return detail(row.id);
+    },
+
+    /**
+     * Changes an account. A role change or disabling ends the user's sessions and access
+     * tokens at once; the last active administrator cannot be demoted or disabled, and nobody
+     * can demote or disable themselves.
+     */
+    async update(actor: AdminActor, id: string, changes: UpdateUserInput): Promise<AdminUserDetail> {
+      if (id === actor.id && changes.role !== undefined && changes.role !== 'admin')
+        throw ownAccount('demote');
+      if (id === actor.id && changes.status === 'disabled') throw ownAccount('disable');
+      try {
+        await db.transaction().execute(async (trx) => {
+          let current = await findUserById(trx, id);
+          if (!current) throw userNotFound();
+          const removesAdmin = (row: UserRow) =>
+            row.role === 'admin' &&
+            row.status === 'active' &&
+            ((changes.role !== undefined && changes.role !== 'admin') || changes.status === 'disabled');
+          if (removesAdmin(current)) {
+            await assertAnotherAdminRemains(trx, id, actor.id);
+            // Read again under the lock: a concurrent change may have committed meanwhile.
+            current = await findUserById(trx, id);
+            if (!current) throw userNotFound();
+          }
+          const before = current;
+          const now = isoNow(clock);
+          const set: UserUpdate = {};
+          if (changes.email !== undefined && changes.email !== before.email) {
+            const holder = await findUserByEmail(trx, changes.email);
+            if (holder && holder.id !== id) throw emailTaken(changes.email);
+            set.email = changes.email;
+          }
+          if (changes.full_name !== undefined && changes.full_name !== before.full_name)
+            set.full_name = changes.full_name;
+          if (changes.company !== undefined && changes.company !== before.company)
+            set.company = changes.company;
+          if (changes.role !== undefined && changes.role !== before.role) set.role = changes.role;
+          if (changes.status !== undefined && changes.status !== before.status) set.status = changes.status;
+          if (
+            changes.email_verified !== undefined &&
+            changes.email_verified !== (before.email_verified_at !== null)
+          ) {
+            set.email_verified_at = changes.email_verified ? now : null;
+          }
+          if (Object.keys(set).length === 0) return;
+          await trx
+            .updateTable('users')
+            .set({ ...set, updated_at: now })
+            .where('id', '=', id)
+            .execute();
+
+          const roleChanged = set.role !== undefined;
+          const disabled = set.status === 'disabled';
+          if (roleChanged || disabled) await endSessions(trx, id, roleChanged ? 'role_changed' : 'disabled');
+          if (roleChanged) {
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.roleChanged,
+              severity: set.role === 'admin' ? 'critical' : 'warning',
+              userId: id,
+              details: { email: before.email, from: before.role, to: set.role },
+            });
+          }
+          if (disabled) {
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.userDisabled,
+              severity: 'warning',
+              userId: id,
+              details: { email: before.email },
+            });
+          }
+          const others = Object.keys(set).filter(
+            (field) => field !== 'role' && !(field === 'status' && disabled),
+          );
+          if (others.length > 0) {
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.userUpdated,
+              severity: 'info',
+              userId: id,
+              details: {
+                email: before.email,
+                changes: Object.fromEntries(
+                  others.map((field) => [
+                    field,
+                    { from: before[field as keyof UserRow], to: set[field as keyof UserUpdate] },
+                  ]),
+                ),
+              },
+            });
+          }
+        });
+      } catch (error) {
+        if (isUniqueViolation(error) && changes.email !== undefined) throw emailTaken(changes.email);
+        throw error;
+      }
+      return detail(id);
+    },
+
+    /**
+     * Deletes an account with its sessions, licenses, activations and usage (the database
+     * cascades). Payments are kept: they are the record of money received. The security log
+     * keeps the e-mail in the event's details.
+     */
+    async remove(actor: AdminActor, id: string): Promise<void> {
+      if (id === actor.id) throw ownAccount('delete');
+      await db.transaction().execute(async (trx) => {
+        const current = await findUserById(trx, id);
+        if (!current) throw userNotFound();
+        if (current.role === 'admin' && current.status === 'active') {
+          await assertAnotherAdminRemains(trx, id, actor.id);
+        }
+        const { count } = await trx
+          .selectFrom('licenses')
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .where('user_id', '=', id)
+          .executeTakeFirstOrThrow();
+        const deleted = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+        if (deleted.numDeletedRows === 0n) throw userNotFound();
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.userDeleted,
+          severity: 'warning',
+          userId: id,
+          details: {
+            email: current.email,
+            role: current.role,
+            full_name: current.full_name,
+            licenses_deleted: Number(count),
+          },
+        });
+      });
+    },
+  };
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;

@@ -1,0 +1,127 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createOrderRequestSchema,
+  paymentConfigSchema,
+  paymentHistoryQuerySchema,
+  paymentIdParamsSchema,
+  paymentListSchema,
+  paymentOrderSchema,
+  paymentSchema,
+  paymentVerificationSchema,
+  sandboxCheckoutRequestSchema,
+  sandboxCheckoutResultSchema,
+  verifyPaymentRequestSchema,
+} from '../../../shared/api/payments.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { currentUser } from '../../plugins/authenticate.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { requestMeta } from '../../request-meta.js';
+import type { PaymentsService } from './service.js';
+
+const tags = ['payments'];
+const paths = apiPaths.payments;
+
+/** The signed-in buyer's side of payments: config, order, sandbox checkout, verify, status, history. */
+export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (
+  app,
+  { payments },
+) => {
+  app.addHook('onRequest', app.requireUser);
+  const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
+
+  app.get(
+    paths.config,
+    {
+      schema: {
+        tags,
+        summary: 'Which checkout to show: Razorpay, or the sandbox (no money moves)',
+        security: bearerSecurity,
+        response: { 200: paymentConfigSchema, ...errorResponses(401) },
+      },
+    },
+    async () => payments.config(),
+  );
+
+  app.post(
+    paths.createOrder,
+    {
+      schema: {
+        tags,
+        summary: 'Open an order for a paid plan; the amount comes from the plan',
+        description:
+          'Send only `plan_id`: an amount or currency in the body is refused (400). A free, archived or ' +
+          'unknown plan is refused (409/404). Open the checkout with `order_id` and `key_id`.',
+        security: bearerSecurity,
+        body: createOrderRequestSchema,
+        response: { 201: paymentOrderSchema, ...errorResponses(400, 401, 404, 409, 415, 502) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await payments.createOrder(user(request), request.body)),
+  );
+
+  app.post(
+    paths.sandboxCheckout,
+    {
+      schema: {
+        tags,
+        summary: 'Sandbox checkout: pay or decline an order without money (sandbox provider only)',
+        description:
+          '`pay` answers what Razorpay Checkout hands the page (order id, payment id, signature): send it ' +
+          'to verify. `decline` records a failed attempt and answers the failure. 404 when the server ' +
+          'takes real payments or the order is not yours.',
+        security: bearerSecurity,
+        params: z.object({ orderId: z.string().trim().min(1).max(100) }),
+        body: sandboxCheckoutRequestSchema,
+        response: { 200: sandboxCheckoutResultSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) =>
+      payments.completeSandboxCheckout(user(request), request.params.orderId, request.body.outcome),
+  );
+
+  app.post(
+    paths.verify,
+    {
+      schema: {
+        tags,
+        summary: 'Verify a checkout and grant (or extend) the plan’s license, once',
+        description:
+          'The signature must be HMAC-SHA256(order_id|payment_id, key secret) for an order of the caller. ' +
+          'Sending the same verified payment again answers the same payment and license.',
+        security: bearerSecurity,
+        body: verifyPaymentRequestSchema,
+        response: { 200: paymentVerificationSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => payments.verify(user(request), request.body, requestMeta(request)),
+  );
+
+  app.get(
+    paths.status,
+    {
+      schema: {
+        tags,
+        summary: 'One of your payments, by payment id or order id',
+        security: bearerSecurity,
+        params: paymentIdParamsSchema,
+        response: { 200: paymentSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => payments.status(user(request), request.params.id),
+  );
+
+  app.get(
+    paths.history,
+    {
+      schema: {
+        tags,
+        summary: 'Your payments, newest first (paged)',
+        security: bearerSecurity,
+        querystring: paymentHistoryQuerySchema,
+        response: { 200: paymentListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => payments.history(user(request), request.query),
+  );
+};

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type {
+  CheckoutFailure,
+  CreateOrderRequest,
+  Payment,
+  PaymentConfig,
+  PaymentOrder,
+  paymentHistoryQuerySchema,
+  PaymentVerification,
+  VerifyPaymentRequest,
+} from '../../../shared/api/payments.js';
+import type { Paged } from '../../../shared/api/paging.js';
+import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { fetchPage } from '../../db/paging.js';
+import type { LicenseRow, PaymentRow, UserRow } from '../../db/tables.js';
+import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
+import type { RequestMeta } from '../../request-meta.js';
+import { toLicense } from '../licenses/views.js';
+import { findPlanRowByIdOrCode } from '../plans/repository.js';
+import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
+import { settlePayment } from './grants.js';
+import { type PaymentProvider, PaymentProviderError } from './provider.js';
+import {
+  findOwnPayment,
+  findPaymentById,
+  markPaymentFailed,
+  type PaymentWithPlan,
+  paymentsWithPlan,
+  toPayment,
+} from './repository.js';
+import type { SandboxPaymentProvider } from './sandbox-provider.js';
+
+type HistoryQuery = z.output<typeof paymentHistoryQuerySchema>;
+
+export interface PaymentsServiceDeps {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider | SandboxPaymentProvider;
+  /** The currency the payment account takes (PAYMENT_CURRENCY). */
+  currency: string;
+  log: FastifyBaseLogger;
+}
+
+export const SANDBOX_DECLINE_REASON = 'Payment declined in the sandbox checkout (no money moved)';
+
+const paymentNotFound = () => notFound('payment_not_found', 'Payment not found');
+const planUnavailable = () => notFound('plan_not_found', 'This plan is not available');
+const paidByOther = () =>
+  conflict(
+    'payment_already_completed',
+    'This order is already paid by another payment; nothing more was charged to this license',
+  );
+
+/** A sandbox operation on a server that takes real payments: the route does not exist there. */
+const sandboxOff = () =>
+  notFound(
+    'sandbox_disabled',
+    'The sandbox checkout is off: this server takes real payments through Razorpay',
+  );
+
+const isSandbox = (provider: PaymentsServiceDeps['provider']): provider is SandboxPaymentProvider =>
+  provider.sandbox;
+
+/** Orders, checkout verification and the buyer's own payments (SPEC §7 Payments). */
+export function createPaymentsService({ db, clock, provider, currency, log }: PaymentsServiceDeps) {
+  async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
+    const row = await findOwnPayment(db, user.id, idOrOrderId);
+    if (!row) throw paymentNotFound();
+    return row;
+  }
+
+  async function answerWith(
+    payment: PaymentRow,
+    license: LicenseRow | undefined,
+  ): Promise<PaymentVerification> {
+    const view = await findPaymentById(db, payment.id);
+    if (!view || !license) throw new Error(`payment ${payment.id} was settled without a license`);
+    return {
+      payment: toPayment(view),
+      license: await toLicense(db, license, clock.now()),
+      sandbox: view.provider === 'sandbox',
+    };
+  }
+
+  return {
+    config: (): PaymentConfig => ({
+      provider: provider.name,
+      key_id: provider.keyId,
+      sandbox: provider.sandbox,
+      currency,
+    }),
+
+    /** Opens an order for the plan's price; the client never names an amount. */
+    async createOrder(user: UserRow, body: CreateOrderRequest): Promise<PaymentOrder> {
+      const plan = await findPlanRowByIdOrCode(db, body.plan_id);
+      if (!plan || plan.archived_at || plan.is_active !== 1 || plan.is_public !== 1) throw planUnavailable();
+      if (plan.code === BASE_PLAN_CODE || plan.price_minor <= 0) {
+        throw conflict(
+          'plan_is_free',
+          `${plan.name} is free: activate it on the Licenses page, no payment is needed`,
+        );
+      }
+      if (plan.currency !== currency) {
+        throw conflict(
+          'currency_not_supported',
+          `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currency}`,
+        );
+      }
+      const id = randomUUID();
+      let order;
+      try {
+        order = await provider.createOrder({
+          amount: plan.price_minor,
+          currency: plan.currency,
+          receipt: id,
+          notes: { payment_id: id, plan_id: plan.id, user_id: user.id },
+        });
+      } catch (error) {
+        if (!(error instanceof PaymentProviderError)) throw error;
+        log.error({ detail: error.detail }, error.message);
+        throw new HttpError(
+          502,
+          'payment_provider_unavailable',
+          'The payment provider could not open the order. Nothing was charged; try again in a minute.',
+        );
+      }
+      const now = clock.now().toISOString();
+      await db
+        .insertInto('payments')
+        .values({
+          id,
+          user_id: user.id,
+          plan_id: plan.id,
+          provider: provider.name,
+          provider_order_id: order.orderId,
+          provider_payment_id: null,
+          amount_minor: plan.price_minor,
+          currency: plan.currency,
+          status: 'created',
+          license_id: null,
+          failure_reason: null,
+          created_at: now,
+          updated_at: now,
+          paid_at: null,
+        })
+        .execute();
+      return {
+        id,
+        order_id: order.orderId,
+        amount: plan.price_minor,
+        currency: plan.currency,
+        key_id: provider.keyId,
+        provider: provider.name,
+        sandbox: provider.sandbox,
+        plan: { id: plan.id, code: plan.code, name: plan.name },
+        prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
+      };
+    },
+
+    /**
+     * The sandbox's stand-in for Razorpay Checkout: `pay` answers what Checkout hands the page
+     * (the page then verifies as after a real payment); `decline` records a failed attempt.
+     */
+    async completeSandboxCheckout(user: UserRow, orderId: string, outcome: 'pay' | 'decline') {
+      if (!isSandbox(provider)) throw sandboxOff();
+      const payment = await findOwnPayment(db, user.id, orderId);
+      if (!payment || payment.provider_order_id !== orderId || payment.provider !== 'sandbox') {
+        throw paymentNotFound();
+      }
+      if (payment.status === 'paid') {
+        throw conflict('payment_already_completed', 'This order is already paid');
+      }
+      const paymentId = provider.newPaymentId();
+      if (outcome === 'pay') {
+        return {
+          razorpay_order_id: orderId,
+          razorpay_payment_id: paymentId,
+          razorpay_signature: provider.signPayment(orderId, paymentId),
+        };
+      }
+      const at = clock.now().toISOString();
+      await markPaymentFailed(db, payment.id, {
+        providerPaymentId: paymentId,
+        reason: SANDBOX_DECLINE_REASON,
+        at,
+      });
+      const failed = await findPaymentById(db, payment.id);
+      if (!failed) throw paymentNotFound();
+      const failure: CheckoutFailure = {
+        error: {
+          code: 'BAD_REQUEST_ERROR',
+          description: SANDBOX_DECLINE_REASON,
+          reason: 'payment_failed',
+          source: 'customer',
+          step: 'payment_authorization',
+          metadata: { order_id: orderId, payment_id: paymentId },
+        },
+        payment: toPayment(failed),
+      };
+      return failure;
+    },
+
+    /**
+     * Checks the checkout signature against OUR order id (never one the client names) and grants
+     * the plan once. A replay of the same verified payment answers the same payment and license.
+     */
+    async verify(user: UserRow, body: VerifyPaymentRequest, meta: RequestMeta): Promise<PaymentVerification> {
+      const record = await findOwnPayment(db, user.id, body.razorpay_order_id);
+      if (!record || record.provider_order_id !== body.razorpay_order_id) throw paymentNotFound();
+      if (record.provider !== provider.name) {
+        throw conflict(
+          'payment_provider_changed',
+          `This order was opened with the ${record.provider} provider, which this server no longer uses. Start a new purchase.`,
+        );
+      }
+      const valid = provider.isPaymentSignatureValid(
+        record.provider_order_id,
+        body.razorpay_payment_id,
+        body.razorpay_signature,
+      );
+      if (!valid) {
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.paymentVerificationFailed,
+          severity: 'warning',
+          userId: user.id,
+          meta,
+          details: {
+            payment_id: record.id,
+            order_id: record.provider_order_id,
+            provider_payment_id: body.razorpay_payment_id,
+            provider: record.provider,
+          },
+        });
+        throw badRequest(
+          'invalid_signature',
+          'The payment could not be verified: its signature does not match this order. If money was taken, contact support with the order id.',
+        );
+      }
+      const settled = await db
+        .transaction()
+        .execute((trx) => settlePayment(trx, clock, record.id, body.razorpay_payment_id));
+      if (settled.outcome === 'paid_by_other') throw paidByOther();
+      return answerWith(settled.payment, settled.license);
+    },
+
+    status: async (user: UserRow, idOrOrderId: string): Promise<Payment> =>
+      toPayment(await ownPayment(user, idOrOrderId)),
+
+    async history(user: UserRow, query: HistoryQuery): Promise<Paged<Payment>> {
+      let select = paymentsWithPlan(db).where('payments.user_id', '=', user.id);
+      if (query.status) select = select.where('payments.status', '=', query.status);
+      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
+      const column = sort.field === 'amount' ? 'payments.amount_minor' : (`payments.${sort.field}` as const);
+      select = select.orderBy(column, sort.direction).orderBy('payments.id', sort.direction);
+      const page = await fetchPage(select, query);
+      return { ...page, data: page.data.map(toPayment) };
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

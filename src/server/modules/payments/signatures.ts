@@ -1,0 +1,18 @@
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual } from '../../crypto.js';
+
+/** Lower-case hex HMAC-SHA256, the form Razorpay sends its signatures in. */
+export const hmacSha256Hex = (secret: string, message: string | Buffer): string =>
+  createHmac('sha256', secret).update(message).digest('hex');
+
+/** Razorpay's checkout signature: HMAC-SHA256(`order_id|payment_id`, key secret). */
+export const paymentSignature = (orderId: string, paymentId: string, keySecret: string): string =>
+  hmacSha256Hex(keySecret, `${orderId}|${paymentId}`);
+
+/** Razorpay's webhook signature: HMAC-SHA256 of the raw request body with the webhook secret. */
+export const webhookSignature = (rawBody: string | Buffer, webhookSecret: string): string =>
+  hmacSha256Hex(webhookSecret, rawBody);
+
+/** Constant-time comparison of the expected signature with the one presented (absent never matches). */
+export const signatureMatches = (expected: string, presented: string | undefined): boolean =>
+  presented !== undefined && constantTimeEqual(expected, presented);

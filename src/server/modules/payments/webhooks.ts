@@ -1,0 +1,211 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookEvent } from '../../../shared/api/payments.js';
+import { webhookEventSchema } from '../../../shared/api/payments.js';
+import type { Clock } from '../../clock.js';
+import { sha256 } from '../../crypto.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import type { PaymentWebhookEventsTable } from '../../db/tables.js';
+import { badRequest } from '../../http-error.js';
+import type { RequestMeta } from '../../request-meta.js';
+import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
+import { settlePayment } from './grants.js';
+import type { PaymentProvider } from './provider.js';
+import { findPaymentByOrderId, markPaymentFailed } from './repository.js';
+
+export type WebhookOutcome = 'processed' | 'ignored' | 'rejected' | 'duplicate';
+
+export interface WebhookDelivery {
+  rawBody: Buffer;
+  signature: string | undefined;
+  eventId: string | undefined;
+  meta: RequestMeta;
+}
+
+/** Refused deliveries from one address leave at most one security event per this many milliseconds. */
+const REFUSAL_EVENT_INTERVAL_MS = 60_000;
+/** Addresses remembered for that; past it, the oldest are forgotten first. */
+const REFUSAL_ADDRESSES_KEPT = 10_000;
+
+/** Event ids longer than this are not Razorpay's; the body's hash identifies such a delivery instead. */
+const MAX_EVENT_ID_LENGTH = 100;
+
+type Handled = { outcome: Exclude<WebhookOutcome, 'duplicate'>; paymentId: string | null };
+
+/**
+ * Razorpay webhooks: signature over the raw body, then exactly-once handling by event id.
+ * Anything signed but not applicable answers 2xx (Razorpay retries the rest for a day).
+ */
+export function createWebhookHandler({
+  db,
+  clock,
+  provider,
+  log,
+}: {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider;
+  log: FastifyBaseLogger;
+}) {
+  // The webhook needs no API key, so anyone may post to it: a flood of unsigned posts must not
+  // become a flood of security events. The log keeps the first refusal per address and minute.
+  const lastRefusalEvent = new Map<string, number>();
+  function shouldRecordRefusal(address: string): boolean {
+    const now = clock.now().getTime();
+    const last = lastRefusalEvent.get(address);
+    if (last !== undefined && now - last < REFUSAL_EVENT_INTERVAL_MS) return false;
+    lastRefusalEvent.delete(address);
+    lastRefusalEvent.set(address, now);
+    if (lastRefusalEvent.size > REFUSAL_ADDRESSES_KEPT) {
+      const oldest = lastRefusalEvent.keys().next().value;
+      if (oldest !== undefined) lastRefusalEvent.delete(oldest);
+    }
+    return true;
+  }
+
+  async function refuseSignature(delivery: WebhookDelivery, reason: string): Promise<never> {
+    if (shouldRecordRefusal(delivery.meta.ip))
+      await recordSecurityEvent(db, clock, {
+        type: securityEventTypes.webhookSignatureFailed,
+        severity: delivery.signature === undefined ? 'warning' : 'critical',
+        meta: delivery.meta,
+        details: {
+          provider: provider.name,
+          reason,
+          event_id: delivery.eventId?.slice(0, MAX_EVENT_ID_LENGTH) ?? null,
+          body_sha256: sha256(delivery.rawBody.toString('latin1')),
+        },
+      });
+    throw badRequest('invalid_signature', `Webhook refused: ${reason}`);
+  }
+
+  /** Refuses a signed event for an order (no grant), leaving a critical security event with the reason. */
+  async function rejectEvent(
+    trx: DbOrTransaction,
+    event: WebhookEvent,
+    payment: { id: string; user_id: string | null },
+    meta: RequestMeta,
+    reason: string,
+    details: Record<string, unknown>,
+  ): Promise<Handled> {
+    await recordSecurityEvent(trx, clock, {
+      type: securityEventTypes.paymentWebhookRejected,
+      severity: 'critical',
+      userId: payment.user_id,
+      meta,
+      details: { reason, event: event.event, payment_id: payment.id, ...details },
+    });
+    return { outcome: 'rejected', paymentId: payment.id };
+  }
+
+  async function captured(trx: DbOrTransaction, event: WebhookEvent, meta: RequestMeta): Promise<Handled> {
+    const entity = event.payload.payment?.entity;
+    const orderEntity = event.payload.order?.entity;
+    const orderId = orderEntity?.id ?? entity?.order_id;
+    if (!entity || !orderId) {
+      log.warn({ event: event.event }, 'payment webhook without a payment or order; ignored');
+      return { outcome: 'ignored', paymentId: null };
+    }
+    const payment = await findPaymentByOrderId(trx, orderId);
+    if (!payment) {
+      log.warn(
+        { event: event.event, orderId },
+        'payment webhook for an order this server did not open; ignored',
+      );
+      return { outcome: 'ignored', paymentId: null };
+    }
+    const reports = [entity, ...(orderEntity ? [orderEntity] : [])];
+    const mismatch = reports.find(
+      (report) => report.amount !== Number(payment.amount_minor) || report.currency !== payment.currency,
+    );
+    // The amount and currency the provider reports must be the order's, or nothing is granted.
+    if (mismatch) {
+      return rejectEvent(trx, event, payment, meta, 'amount_or_currency_mismatch', {
+        expected: { amount: Number(payment.amount_minor), currency: payment.currency },
+        reported: { amount: mismatch.amount, currency: mismatch.currency },
+      });
+    }
+    const settled = await settlePayment(trx, clock, payment.id, entity.id);
+    if (settled.outcome === 'paid_by_other') {
+      // A second capture on one order means the buyer paid twice: someone has to refund it.
+      return rejectEvent(trx, event, payment, meta, 'order_already_paid_by_another_payment', {
+        paid_by: settled.payment.provider_payment_id,
+        reported_payment: entity.id,
+      });
+    }
+    return { outcome: 'processed', paymentId: payment.id };
+  }
+
+  async function failed(trx: DbOrTransaction, event: WebhookEvent): Promise<Handled> {
+    const entity = event.payload.payment?.entity;
+    const payment = entity?.order_id ? await findPaymentByOrderId(trx, entity.order_id) : undefined;
+    if (!entity || !payment) {
+      log.warn({ event: event.event }, 'payment.failed for an order this server did not open; ignored');
+      return { outcome: 'ignored', paymentId: null };
+    }
+    await markPaymentFailed(trx, payment.id, {
+      providerPaymentId: entity.id,
+      reason: entity.error_description ?? entity.error_reason ?? 'The payment failed',
+      at: clock.now().toISOString(),
+    });
+    return { outcome: 'processed', paymentId: payment.id };
+  }
+
+  async function apply(trx: DbOrTransaction, event: WebhookEvent, meta: RequestMeta): Promise<Handled> {
+    switch (event.event) {
+      case 'payment.captured':
+      case 'order.paid':
+        return captured(trx, event, meta);
+      case 'payment.failed':
+        return failed(trx, event);
+      default:
+        return { outcome: 'ignored', paymentId: null };
+    }
+  }
+
+  return async function handle(delivery: WebhookDelivery): Promise<WebhookOutcome> {
+    if (!provider.acceptsWebhooks) {
+      log.error('a Razorpay webhook arrived but RAZORPAY_WEBHOOK_SECRET is not set; refused');
+      return refuseSignature(delivery, 'no webhook secret is configured on this server');
+    }
+    if (delivery.signature === undefined) return refuseSignature(delivery, 'X-Razorpay-Signature is missing');
+    if (!provider.isWebhookSignatureValid(delivery.rawBody, delivery.signature)) {
+      return refuseSignature(delivery, 'X-Razorpay-Signature does not match the body');
+    }
+    let event: WebhookEvent;
+    try {
+      event = webhookEventSchema.parse(JSON.parse(delivery.rawBody.toString('utf8')));
+    } catch {
+      throw badRequest('invalid_webhook', 'The webhook body is not a Razorpay event');
+    }
+    const eventId =
+      delivery.eventId && delivery.eventId.length <= MAX_EVENT_ID_LENGTH
+        ? delivery.eventId
+        : `sha256:${sha256(delivery.rawBody.toString('latin1'))}`;
+    return db.transaction().execute(async (trx) => {
+      // Taken first and committed with the effects: a concurrent redelivery waits here, then sees it.
+      const row: PaymentWebhookEventsTable = {
+        id: eventId,
+        provider: provider.name,
+        event_type: event.event.slice(0, 100),
+        payment_id: null,
+        outcome: 'received',
+        received_at: clock.now().toISOString(),
+      };
+      const inserted = await trx
+        .insertInto('payment_webhook_events')
+        .values(row)
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'duplicate';
+      const handled = await apply(trx, event, delivery.meta);
+      await trx
+        .updateTable('payment_webhook_events')
+        .set({ outcome: handled.outcome, payment_id: handled.paymentId })
+        .where('id', '=', eventId)
+        .execute();
+      return handled.outcome;
+    });
+  };
+}
+
+export type WebhookHandler = ReturnType<typeof createWebhookHandler>;

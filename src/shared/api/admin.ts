@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { MAX_SEATS } from './plans.js';
+import { USER_ROLES } from '../constants.js';
+import { displayText, emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
+import { activationSchema, LICENSE_STATUSES, licenseSchema } from './licenses.js';
+import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
+
+/** Schemas of the admin API (SPEC §7 Admin): users, licenses, security events and the dashboard. */
+
+export const USER_STATUSES = ['active', 'disabled'] as const;
+export const SECURITY_SEVERITIES = ['info', 'warning', 'critical'] as const;
+export type SecuritySeverityName = (typeof SECURITY_SEVERITIES)[number];
+
+export const userIdSchema = z.uuid('Not a user id');
+
+/** An account as administrators see it: no preferences (those are the user's own business). */
+export const adminUserSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    full_name: z.string().nullable(),
+    company: z.string().nullable(),
+    role: z.enum(USER_ROLES),
+    status: z.enum(USER_STATUSES),
+    email_verified: z.boolean(),
+    last_sign_in_at: isoDateTimeSchema.nullable().describe('When the newest session started'),
+    created_at: isoDateTimeSchema,
+    updated_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUserDetailSchema = adminUserSchema
+  .extend({
+    counts: z.object({
+      licenses: z.number().int(),
+      active_activations: z.number().int().describe('Machines holding a seat on any of the licenses'),
+      payments: z.number().int(),
+    }),
+  })
+  .meta({ id: 'AdminUserDetail' });
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminUserListQuerySchema = pageQuerySchema([
+  'created_at',
+  'updated_at',
+  'email',
+  'full_name',
+  'role',
+  'status',
+])
+  .extend({ role: z.enum(USER_ROLES).optional(), status: z.enum(USER_STATUSES).optional(), ...dateRange })
+  .refine(orderedRange, rangeProblem);
+export const adminUserListSchema = pagedSchema(adminUserSchema).meta({ id: 'AdminUserList' });
+
+export const createAdminUserRequestSchema = z
+  .strictObject({
+    email: emailSchema,
+    password: newPasswordSchema,
+    role: z.enum(USER_ROLES).default('user'),
+    status: z.enum(USER_STATUSES).default('active'),
+    full_name: displayText(100).nullable().optional(),
+    company: displayText(100).nullable().optional(),
+    email_verified: z
+      .boolean()
+      .default(true)
+      .describe('An administrator vouches for the address; false makes the user confirm it first'),
+  })
+  .meta({ id: 'CreateAdminUserRequest' });
+export type CreateAdminUserRequest = z.input<typeof createAdminUserRequestSchema>;
+
+export const updateAdminUserRequestSchema = z
+  .strictObject({
+    email: emailSchema.optional(),
+    full_name: displayText(100).nullable().optional(),
+    company: displayText(100).nullable().optional(),
+    role: z.enum(USER_ROLES).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    email_verified: z.boolean().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
+  .meta({ id: 'UpdateAdminUserRequest' });
+export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema>;
+
+/** A license with its owner's e-mail (null once the account is gone); the detail adds activations. */
+export const adminLicenseSchema = licenseSchema
+  .extend({ user_email: z.string().nullable() })
+  .meta({ id: 'AdminLicense' });
+export type AdminLicense = z.infer<typeof adminLicenseSchema>;
+
+export const adminLicenseListQuerySchema = pageQuerySchema([
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'user_email',
+  'plan_name',
+])
+  .extend({
+    status: z
+      .enum(LICENSE_STATUSES)
+      .optional()
+      .describe('Effective status: an active license past expiry is expired'),
+    planId: z.string().trim().min(1).max(64).optional(),
+    userId: userIdSchema.optional(),
+    ...dateRange,
+  })
+  .refine(orderedRange, rangeProblem);
+export const adminLicenseListSchema = pagedSchema(adminLicenseSchema).meta({ id: 'AdminLicenseList' });
+
+const expirySchema = isoDateTimeSchema
+  .pipe(z.iso.datetime({ offset: true }))
+  .transform((value) => new Date(value).toISOString())
+  .nullable()
+  .describe('ISO date-time with offset; null never expires');
+
+const seatsSchema = z
+  .number()
+  .int('max_activations must be a whole number')
+  .min(1, 'max_activations must be at least 1')
+  .max(MAX_SEATS, `max_activations must be at most ${MAX_SEATS}`);
+
+export const createAdminLicenseRequestSchema = z
+  .strictObject({
+    user_id: userIdSchema,
+    plan_id: z.string().trim().min(1, 'plan_id is required').max(64),
+    expires_at: expirySchema.optional().describe('Defaults to the end of the plan’s billing interval'),
+    max_activations: seatsSchema.optional().describe('Defaults to the plan’s seat limit'),
+  })
+  .meta({ id: 'CreateAdminLicenseRequest' });
+export type CreateAdminLicenseRequest = z.input<typeof createAdminLicenseRequestSchema>;
+
+/** A revoked license is final: it cannot be set active again (issue a new one instead). */
+export const updateAdminLicenseRequestSchema = z
+  .strictObject({
+    status: z.enum(['active', 'suspended']).optional(),
+    expires_at: expirySchema.optional(),
+    max_activations: seatsSchema.optional(),
+    plan_id: z.string().trim().min(1).max(64).optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
+  .meta({ id: 'UpdateAdminLicenseRequest' });
+export type UpdateAdminLicenseRequest = z.input<typeof updateAdminLicenseRequestSchema>;
+
+export const REVOKE_REASON_MAX_LENGTH = 500;
+
+/** `POST /admin/licenses/{id}/revoke?reason=…`: the reason travels as query text (SPEC §7). */
+export const revokeLicenseQuerySchema = z.object({
+  reason: z
+    .string({ error: 'reason is required: say why the license is revoked' })
+    .trim()
+    .min(1, 'reason is required: say why the license is revoked')
+    .max(REVOKE_REASON_MAX_LENGTH, `reason must be at most ${REVOKE_REASON_MAX_LENGTH} characters`)
+    .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'reason must not contain control characters')
+    .describe('Kept with the license and shown to its owner'),
+});
+
+/** Calls whose input is all in the path and query: no body, or an empty JSON object. */
+export const noBodySchema = z
+  .strictObject({})
+  .describe('No body is needed; an empty object is accepted')
+  .nullish();
+
+export const adminActivationListSchema = z.array(activationSchema).meta({ id: 'AdminActivationList' });
+
+export const securityEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    severity: z.enum(SECURITY_SEVERITIES),
+    user_id: z.string().nullable().describe('The account concerned'),
+    user_email: z.string().nullable().describe('Null when the account no longer exists'),
+    actor_id: z.string().nullable().describe('Who did it, when not the account itself (an administrator)'),
+    actor_email: z.string().nullable(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    details: z.record(z.string(), z.unknown()).nullable(),
+    created_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'SecurityEvent' });
+export type SecurityEvent = z.infer<typeof securityEventSchema>;
+
+/** `type` is one known event type or a comma-separated list of them; the server knows the list. */
+export const securityEventListQuerySchema = pageQuerySchema(['created_at', 'type', 'severity'])
+  .extend({
+    type: z
+      .string()
+      .trim()
+      .min(1, 'type must name at least one event type')
+      .max(1000)
+      .transform((value) => [
+        ...new Set(
+          value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ])
+      .refine((types) => types.length > 0, 'type must name at least one event type')
+      .optional()
+      .describe('One event type or a comma-separated list'),
+    severity: z.enum(SECURITY_SEVERITIES).optional(),
+    userId: userIdSchema.optional().describe('Events about this account or done by it'),
+    ...dateRange,
+  })
+  .refine(orderedRange, rangeProblem);
+export const securityEventListSchema = pagedSchema(securityEventSchema).meta({ id: 'SecurityEventList' });
+
+const countsBy = <Key extends string>(keys: readonly [Key, ...Key[]]) =>
+  z.object(Object.fromEntries(keys.map((key) => [key, z.number().int()])) as Record<Key, z.ZodNumber>);
+
+export const revenueTotalSchema = z.object({
+  currency: z.string(),
+  amount_minor: z.number().int().describe('Sum of paid payments in the currency’s minor unit'),
+  payments: z.number().int(),
+});
+
+const revenuePeriodSchema = z.object({
+  period: z.string().describe('YYYY-MM-DD for days, YYYY-MM for months (UTC)'),
+  totals: z.array(revenueTotalSchema).describe('One entry per currency paid in; empty when nothing was'),
+});
+
+export const dashboardStatsSchema = z
+  .object({
+    users: z.object({
+      total: z.number().int(),
+      active: z.number().int(),
+      disabled: z.number().int(),
+      admins: z.number().int(),
+      new_last_30_days: z.number().int(),
+    }),
+    licenses: z.object({
+      total: z.number().int(),
+      active: z.number().int(),
+      by_status: countsBy(LICENSE_STATUSES).describe('Effective status'),
+    }),
+    activations: z.object({
+      active: z.number().int().describe('Machines holding a seat'),
+      last_24h: z.number().int().describe('Machines activated in the last 24 hours'),
+    }),
+    revenue: z.object({
+      totals: z.array(revenueTotalSchema).describe('All time, per currency'),
+      by_day: z.array(revenuePeriodSchema).describe('The last 30 UTC days, oldest first'),
+      by_month: z.array(revenuePeriodSchema).describe('The last 12 UTC months, oldest first'),
+    }),
+    security: z.object({
+      by_severity: countsBy(SECURITY_SEVERITIES).describe('Events of the last 30 days'),
+      recent: z.array(securityEventSchema).describe('The 10 newest events'),
+    }),
+    generated_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'DashboardStats' });
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

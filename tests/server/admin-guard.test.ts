@@ -1,0 +1,173 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, pathWith } from '../../src/shared/routes.js';
+import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
+import { adminTableCounts, type SignedIn, signIn, signInAsAdmin, signInAsUser } from './admin-helpers.js';
+import { expectApiError } from './auth-helpers.js';
+import { activate, giveLicense, machine } from './license-helpers.js';
+
+/** What one admin route needs: the ids of a fresh user, license, activation and event. */
+interface Targets {
+  userId: string;
+  licenseId: string;
+  activationId: string;
+  eventId: string;
+  planId: string;
+}
+
+interface GuardedRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** The request an administrator makes, and the status it gets. */
+  url: (t: Targets) => string;
+  body?: (t: Targets) => unknown;
+  success: number;
+}
+
+const admin = apiPaths.admin;
+const at = (path: string, t: Targets) => pathWith(path, { id: t.licenseId, activationId: t.activationId });
+
+/** Every path of the admin API this suite owns, with a request that succeeds for an administrator. */
+const routes: GuardedRoute[] = [
+  { method: 'GET', path: admin.dashboard, url: () => admin.dashboard, success: 200 },
+  { method: 'GET', path: admin.users, url: () => `${admin.users}?role=user&sort=-email`, success: 200 },
+  {
+    method: 'POST',
+    path: admin.users,
+    url: () => admin.users,
+    body: () => ({ email: uniqueEmail('created'), password: STRONG_PASSWORD }),
+    success: 201,
+  },
+  { method: 'GET', path: admin.user, url: (t) => pathWith(admin.user, { id: t.userId }), success: 200 },
+  {
+    method: 'PUT',
+    path: admin.user,
+    url: (t) => pathWith(admin.user, { id: t.userId }),
+    body: () => ({ full_name: 'Changed by an admin' }),
+    success: 200,
+  },
+  { method: 'DELETE', path: admin.user, url: (t) => pathWith(admin.user, { id: t.userId }), success: 204 },
+  { method: 'GET', path: admin.licenses, url: () => `${admin.licenses}?status=active`, success: 200 },
+  {
+    method: 'POST',
+    path: admin.licenses,
+    url: () => admin.licenses,
+    body: (t) => ({ user_id: t.userId, plan_id: t.planId }),
+    success: 201,
+  },
+  { method: 'GET', path: admin.license, url: (t) => at(admin.license, t), success: 200 },
+  {
+    method: 'PUT',
+    path: admin.license,
+    url: (t) => at(admin.license, t),
+    body: () => ({ max_activations: 7 }),
+    success: 200,
+  },
+  {
+    method: 'POST',
+    path: admin.revokeLicense,
+    url: (t) => `${at(admin.revokeLicense, t)}?reason=Chargeback`,
+    success: 200,
+  },
+  {
+    method: 'GET',
+    path: admin.licenseActivations,
+    url: (t) => at(admin.licenseActivations, t),
+    success: 200,
+  },
+  {
+    method: 'POST',
+    path: admin.deactivateActivation,
+    url: (t) => at(admin.deactivateActivation, t),
+    success: 200,
+  },
+  {
+    method: 'GET',
+    path: admin.securityEvents,
+    url: () => `${admin.securityEvents}?severity=info`,
+    success: 200,
+  },
+  {
+    method: 'GET',
+    path: admin.securityEvent,
+    url: (t) => pathWith(admin.securityEvent, { id: t.eventId }),
+    success: 200,
+  },
+];
+
+describeOnEveryDatabase('admin API guard', (server) => {
+  let administrator: SignedIn;
+  let user: SignedIn;
+
+  beforeAll(async () => {
+    administrator = await signInAsAdmin(server());
+    user = await signInAsUser(server());
+  });
+
+  /** A user with a Pro license active on one machine, and a security event about them. */
+  async function targets(): Promise<Targets> {
+    const s = server();
+    const owner = await signIn(s, 'user', 'target');
+    const license = await giveLicense(s, owner, 'pro-monthly');
+    const hardwareId = machine();
+    expect((await activate(s, owner.token, license.license_key, hardwareId)).statusCode).toBe(201);
+    const activation = await s.app.db
+      .selectFrom('activations')
+      .select('id')
+      .where('license_id', '=', license.id)
+      .executeTakeFirstOrThrow();
+    const event = await s.app.db
+      .selectFrom('security_events')
+      .select('id')
+      .where('user_id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    return {
+      userId: owner.id,
+      licenseId: license.id,
+      activationId: activation.id,
+      eventId: event.id,
+      planId: license.plan_id,
+    };
+  }
+
+  it('covers every admin path of src/shared/routes.ts but the features, licensing settings and payments', () => {
+    const others: string[] = [admin.features, admin.feature, admin.featureStats, admin.licensingSettings];
+    const owned = Object.values(admin).filter((path) => !others.includes(path));
+    expect(new Set(routes.map((route) => route.path))).toEqual(new Set(owned));
+  });
+
+  describe.each(routes)('$method $path', (route) => {
+    it('anonymous → 401 and a user → 403, before the input is even read, and nothing is written', async () => {
+      const s = server();
+      const t = await targets();
+      const before = await adminTableCounts(s);
+      // Deliberately invalid input: the guard answers before validation would.
+      const badUrl = `${route.url(t)}${route.url(t).includes('?') ? '&' : '?'}perPage=0`;
+      for (const caller of [
+        { token: undefined, status: 401, code: 'not_authenticated' },
+        { token: user.token, status: 403, code: 'admin_required' },
+      ]) {
+        const response = await s.api({
+          method: route.method,
+          path: badUrl,
+          ...(caller.token ? { token: caller.token } : {}),
+          ...(route.body ? { body: { unexpected: true } } : {}),
+        });
+        expectApiError(response, caller.status, caller.code);
+      }
+      expect(await adminTableCounts(s)).toEqual(before);
+    });
+
+    it(`an administrator → ${route.success}`, async () => {
+      const s = server();
+      const t = await targets();
+      const response = await s.api({
+        method: route.method,
+        path: route.url(t),
+        token: administrator.token,
+        ...(route.body ? { body: route.body(t) } : {}),
+      });
+      expect(response.statusCode, response.body).toBe(route.success);
+      if (route.success !== 204) expect(response.headers['content-type']).toMatch(/^application\/json/);
+    });
+  });
+});

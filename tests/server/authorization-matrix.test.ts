@@ -1,0 +1,608 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActivationResult } from '../../src/shared/api/licenses.js';
+import type { VerifyPaymentRequest } from '../../src/shared/api/payments.js';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
+import { publishRelease } from '../../src/server/modules/downloads/releases.js';
+import {
+  type ApiRequest,
+  describeOnEveryDatabase,
+  STRONG_PASSWORD,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-server.js';
+import { activateBase, signIn, type SignedIn } from './admin-helpers.js';
+import { expectVerified, openOrder, payInSandbox, verifyPayment } from './payment-helpers.js';
+
+/**
+ * Who may call what: every operation of the OpenAPI document has a row with the status each kind
+ * of caller gets. The rows are checked against the document both ways, so a new route cannot be
+ * added without deciding here who may call it, and a row cannot outlive its route.
+ *
+ * Callers: `anonymous` sends the API key but no bearer token; `user` owns the fixtures (a license
+ * with a machine, a payment); `otherUser` is a second signed-in user; `admin` an administrator.
+ * Without the API key every operation is refused with 401 except the ones in NO_API_KEY_NEEDED.
+ */
+type Caller = 'anonymous' | 'user' | 'otherUser' | 'admin';
+const CALLERS: readonly Caller[] = ['anonymous', 'user', 'otherUser', 'admin'];
+
+interface Fixtures {
+  s: TestServer;
+  users: Record<Exclude<Caller, 'anonymous'>, SignedIn>;
+  licenseId: string;
+  licenseKey: string;
+  hardwareId: string;
+  activationId: string;
+  featureId: string;
+  proPlanId: string;
+  downloadToken: string;
+  paymentId: string;
+  orderId: string;
+  checkout: VerifyPaymentRequest;
+  securityEventId: string;
+}
+
+/** What a row sends; `signedInAs` replaces the caller's token with a fresh account of the same role. */
+type Request = Omit<ApiRequest, 'method' | 'path' | 'token'> & { path: string; freshAccount?: boolean };
+
+interface Row {
+  request: (f: Fixtures, caller: Caller) => Request | Promise<Request>;
+  expect: Record<Caller, number>;
+}
+
+/** Statuses of a route open to anyone holding the API key: the same answer whoever asks. */
+const everyone = (status: number): Record<Caller, number> => ({
+  anonymous: status,
+  user: status,
+  otherUser: status,
+  admin: status,
+});
+/** A signed-in route about the caller's own account or licenses, without a resource id. */
+const signedIn = (status: number): Record<Caller, number> => ({ ...everyone(status), anonymous: 401 });
+/** A route on the user's own resource: another user and an administrator do not see it (404). */
+const ownerOnly = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  user: status,
+  otherUser: 404,
+  admin: 404,
+});
+/** Administrators only: 401 before sign-in, 403 for users, whatever the input. */
+const adminOnly = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  user: 403,
+  otherUser: 403,
+  admin: status,
+});
+
+const NO_API_KEY_NEEDED = new Set([
+  'GET /health',
+  'GET /downloads/{token}',
+  'POST /payments/razorpay/webhook',
+]);
+
+let sequence = 0;
+const unique = (label: string) => `${label}-${process.pid}-${++sequence}`;
+
+/** A verified account's fresh refresh token (for the refresh and logout rows, which use it up). */
+async function freshRefreshToken(s: TestServer): Promise<string> {
+  const email = uniqueEmail('matrix-refresh');
+  await s.app.authService.createAccount({ email, password: STRONG_PASSWORD, role: 'user', verified: true });
+  return (await s.login(email, STRONG_PASSWORD)).refresh_token;
+}
+
+async function adminCall(f: Fixtures, method: 'POST' | 'PUT', path: string, body: unknown) {
+  const response = await f.s.api({ method, path, token: f.users.admin.token, body });
+  expect([200, 201], `${method} ${path}: ${response.body}`).toContain(response.statusCode);
+  return response.json<Record<string, unknown>>();
+}
+
+const newFeature = async (f: Fixtures) =>
+  String(
+    (
+      await adminCall(f, 'POST', '/admin/features', {
+        key: unique('feat').replaceAll('-', '_'),
+        name: 'Matrix',
+        kind: 'boolean',
+      })
+    ).feature_id,
+  );
+
+const newPlan = async (f: Fixtures) =>
+  String(
+    (
+      await adminCall(f, 'POST', '/plans', {
+        code: unique('plan'),
+        name: 'Matrix plan',
+        price_minor: 10_000,
+        currency: 'INR',
+        billing_interval: 'month',
+        max_activations: 2,
+      })
+    ).id,
+  );
+
+const newUser = async (f: Fixtures) => (await signIn(f.s, 'user', 'matrix-victim')).id;
+
+const newLicenseOf = async (f: Fixtures, userId = f.users.user.id) =>
+  String(
+    (await adminCall(f, 'POST', '/admin/licenses', { user_id: userId, plan_id: f.proPlanId })).license_id,
+  );
+
+const MATRIX: Record<string, Row> = {
+  // Health and accounts
+  'GET /health': { request: () => ({ path: '/health' }), expect: everyone(200) },
+  'POST /auth/login': {
+    request: (f) => ({
+      path: '/auth/login',
+      body: `username=${encodeURIComponent(f.users.user.email)}&password=${encodeURIComponent(STRONG_PASSWORD)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+    expect: everyone(200),
+  },
+  'POST /auth/login/json': {
+    request: (f) => ({
+      path: '/auth/login/json',
+      body: { username: f.users.user.email, password: STRONG_PASSWORD },
+    }),
+    expect: everyone(200),
+  },
+  'POST /auth/register': {
+    request: () => ({
+      path: '/auth/register',
+      body: { email: uniqueEmail('matrix-new'), password: STRONG_PASSWORD },
+    }),
+    expect: everyone(202),
+  },
+  'POST /auth/verify-registration': {
+    request: () => ({ path: '/auth/verify-registration', body: { token: 'x'.repeat(43) } }),
+    expect: everyone(400),
+  },
+  'POST /auth/resend-verification': {
+    request: () => ({ path: '/auth/resend-verification', body: { email: uniqueEmail('matrix-nobody') } }),
+    expect: everyone(202),
+  },
+  'POST /auth/refresh': {
+    request: async (f) => ({ path: '/auth/refresh', body: { refresh_token: await freshRefreshToken(f.s) } }),
+    expect: everyone(200),
+  },
+  'POST /auth/refresh-token': {
+    request: async (f) => ({
+      path: '/auth/refresh-token',
+      body: { refresh_token: await freshRefreshToken(f.s) },
+    }),
+    expect: everyone(200),
+  },
+  'POST /auth/logout': {
+    request: async (f) => ({ path: '/auth/logout', body: { refreshToken: await freshRefreshToken(f.s) } }),
+    expect: everyone(200),
+  },
+  // The body's token, else the bearer token: an anonymous caller with neither is told 401.
+  'POST /auth/validate-token': { request: () => ({ path: '/auth/validate-token' }), expect: signedIn(200) },
+  'POST /auth/forgot-password': {
+    request: () => ({ path: '/auth/forgot-password', body: { email: uniqueEmail('matrix-forgot') } }),
+    expect: everyone(202),
+  },
+  'POST /auth/reset-password': {
+    request: () => ({
+      path: '/auth/reset-password',
+      body: { token: 'x'.repeat(43), new_password: STRONG_PASSWORD },
+    }),
+    expect: everyone(400),
+  },
+  'POST /auth/change-password': {
+    request: () => ({
+      path: '/auth/change-password',
+      freshAccount: true,
+      body: { current_password: STRONG_PASSWORD, new_password: `${STRONG_PASSWORD} again` },
+    }),
+    expect: signedIn(200),
+  },
+  'PUT /users/me/password': {
+    request: () => ({
+      path: '/users/me/password',
+      freshAccount: true,
+      body: { current_password: STRONG_PASSWORD, new_password: `${STRONG_PASSWORD} again` },
+    }),
+    expect: signedIn(200),
+  },
+  'GET /users/me': { request: () => ({ path: '/users/me' }), expect: signedIn(200) },
+  'PUT /users/me': {
+    request: () => ({ path: '/users/me', body: { full_name: 'Matrix Person' } }),
+    expect: signedIn(200),
+  },
+  'PUT /users/me/preferences': {
+    request: () => ({ path: '/users/me/preferences', body: { theme: 'dark' } }),
+    expect: signedIn(200),
+  },
+
+  // Plans
+  'GET /plans/public': { request: () => ({ path: '/plans/public' }), expect: everyone(200) },
+  'GET /plans/public/{id}': {
+    request: (f) => ({ path: `/plans/public/${f.proPlanId}` }),
+    expect: everyone(200),
+  },
+  'GET /plans': { request: () => ({ path: '/plans' }), expect: adminOnly(200) },
+  'POST /plans': {
+    request: () => ({
+      path: '/plans',
+      body: {
+        code: unique('plan'),
+        name: 'New',
+        price_minor: 100,
+        currency: 'INR',
+        billing_interval: 'month',
+        max_activations: 1,
+      },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /plans/stats': { request: () => ({ path: '/plans/stats' }), expect: adminOnly(200) },
+  'GET /plans/{id}': { request: (f) => ({ path: `/plans/${f.proPlanId}` }), expect: adminOnly(200) },
+  'PUT /plans/{id}': {
+    request: async (f) => ({ path: `/plans/${await newPlan(f)}`, body: { name: 'Renamed' } }),
+    expect: adminOnly(200),
+  },
+  'DELETE /plans/{id}': {
+    request: async (f) => ({ path: `/plans/${await newPlan(f)}` }),
+    expect: adminOnly(200),
+  },
+
+  // Features
+  'GET /admin/features': { request: () => ({ path: '/admin/features' }), expect: adminOnly(200) },
+  'POST /admin/features': {
+    request: () => ({
+      path: '/admin/features',
+      body: { key: unique('f').replaceAll('-', '_'), name: 'F', kind: 'boolean' },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /admin/features/stats': { request: () => ({ path: '/admin/features/stats' }), expect: adminOnly(200) },
+  'GET /admin/features/{id}': {
+    request: (f) => ({ path: `/admin/features/${f.featureId}` }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/features/{id}': {
+    request: async (f) => ({ path: `/admin/features/${await newFeature(f)}`, body: { name: 'Renamed' } }),
+    expect: adminOnly(200),
+  },
+  'DELETE /admin/features/{id}': {
+    request: async (f) => ({ path: `/admin/features/${await newFeature(f)}` }),
+    expect: adminOnly(204),
+  },
+
+  // The user's licenses
+  'GET /licenses': { request: () => ({ path: '/licenses' }), expect: signedIn(200) },
+  'GET /licenses/current-plan': {
+    request: () => ({ path: '/licenses/current-plan' }),
+    expect: signedIn(200),
+  },
+  // Whoever holds a key may activate a machine on it (team members share the owner's key);
+  // the owner's machine again is a re-activation.
+  'POST /licenses/activate': {
+    request: (f) => ({
+      path: '/licenses/activate',
+      body: { license_key: f.licenseKey, hardware_id: f.hardwareId },
+    }),
+    expect: signedIn(200),
+  },
+  // Each signed-in caller has (or gets) a Base license of their own.
+  'POST /licenses/activate-base': {
+    request: (f) => ({ path: '/licenses/activate-base', body: { hardware_id: f.hardwareId } }),
+    expect: { anonymous: 401, user: 200, otherUser: 201, admin: 201 },
+  },
+  'POST /licenses/activate-plan': {
+    request: () => ({ path: '/licenses/activate-plan', body: { planId: 'base' } }),
+    expect: signedIn(200),
+  },
+  'GET /licenses/{id}': { request: (f) => ({ path: `/licenses/${f.licenseId}` }), expect: ownerOnly(200) },
+  'POST /licenses/{id}/deactivate': {
+    request: (f) => ({
+      path: `/licenses/${f.licenseId}/deactivate`,
+      body: { activation_id: 'not-an-activation' },
+    }),
+    expect: ownerOnly(404),
+  },
+  'GET /licenses/{id}/usage': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/usage` }),
+    expect: ownerOnly(200),
+  },
+  'POST /licenses/{id}/usage': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/usage`, body: { featureId: 'ai_chat' } }),
+    expect: ownerOnly(200),
+  },
+  'GET /licenses/{id}/features': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/features` }),
+    expect: ownerOnly(200),
+  },
+  'GET /licenses/{id}/features/{featureId}': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/features/ai_chat` }),
+    expect: ownerOnly(200),
+  },
+  'PUT /licenses/{id}/plan': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/plan`, body: { planId: 'base' } }),
+    expect: ownerOnly(200),
+  },
+  'GET /licenses/{id}/download': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/download` }),
+    expect: ownerOnly(200),
+  },
+  // Checks from the desktop: the key and machine are the credentials, not a sign-in.
+  'POST /licenses/validate': {
+    request: (f) => ({
+      path: '/licenses/validate',
+      body: { license_key: f.licenseKey, hardware_id: f.hardwareId },
+    }),
+    expect: everyone(200),
+  },
+  'GET /licensing/status': {
+    request: (f) => ({
+      path: `/licensing/status?license_key=${encodeURIComponent(f.licenseKey)}&hardware_id=${f.hardwareId}`,
+    }),
+    expect: everyone(200),
+  },
+  'GET /licensing/public-key': { request: () => ({ path: '/licensing/public-key' }), expect: everyone(200) },
+  'GET /admin/licensing/settings': {
+    request: () => ({ path: '/admin/licensing/settings' }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/licensing/settings': {
+    request: () => ({ path: '/admin/licensing/settings', body: { seat_reclaim_after_days: 30 } }),
+    expect: adminOnly(200),
+  },
+  // The signed link is the credential: no key, no sign-in.
+  'GET /downloads/{token}': {
+    request: (f) => ({ path: `/downloads/${f.downloadToken}` }),
+    expect: everyone(200),
+  },
+
+  // Administration
+  'GET /admin/dashboard': { request: () => ({ path: '/admin/dashboard' }), expect: adminOnly(200) },
+  'GET /admin/users': { request: () => ({ path: '/admin/users?perPage=5' }), expect: adminOnly(200) },
+  'POST /admin/users': {
+    request: () => ({
+      path: '/admin/users',
+      body: { email: uniqueEmail('matrix-made'), password: STRONG_PASSWORD },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /admin/users/{id}': {
+    request: (f) => ({ path: `/admin/users/${f.users.user.id}` }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/users/{id}': {
+    request: async (f) => ({ path: `/admin/users/${await newUser(f)}`, body: { full_name: 'Edited' } }),
+    expect: adminOnly(200),
+  },
+  'DELETE /admin/users/{id}': {
+    request: async (f) => ({ path: `/admin/users/${await newUser(f)}` }),
+    expect: adminOnly(204),
+  },
+  'GET /admin/licenses': { request: () => ({ path: '/admin/licenses?perPage=5' }), expect: adminOnly(200) },
+  'POST /admin/licenses': {
+    request: (f) => ({
+      path: '/admin/licenses',
+      body: { user_id: f.users.otherUser.id, plan_id: f.proPlanId },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /admin/licenses/{id}': {
+    request: (f) => ({ path: `/admin/licenses/${f.licenseId}` }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/licenses/{id}': {
+    request: async (f) => ({
+      path: `/admin/licenses/${await newLicenseOf(f)}`,
+      body: { max_activations: 4 },
+    }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/licenses/{id}/revoke': {
+    request: async (f) => ({
+      path: `/admin/licenses/${await newLicenseOf(f)}/revoke?reason=${encodeURIComponent('Matrix check')}`,
+    }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/licenses/{id}/activations': {
+    request: (f) => ({ path: `/admin/licenses/${f.licenseId}/activations` }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/licenses/{id}/activations/{activationId}/deactivate': {
+    request: async (f) => {
+      const licenseId = await newLicenseOf(f);
+      const key = (
+        await f.s.app.db
+          .selectFrom('licenses')
+          .select('license_key')
+          .where('id', '=', licenseId)
+          .executeTakeFirstOrThrow()
+      ).license_key;
+      const activated = await f.s.api({
+        method: 'POST',
+        path: '/licenses/activate',
+        token: f.users.user.token,
+        body: { license_key: key, hardware_id: f.hardwareId },
+      });
+      const activationId = activated.json<ActivationResult>().activation.activation_id;
+      return { path: `/admin/licenses/${licenseId}/activations/${activationId}/deactivate` };
+    },
+    expect: adminOnly(200),
+  },
+  // Payments: buyers see only their own; an administrator looks through /payments/admin.
+  'GET /payments/config': { request: () => ({ path: '/payments/config' }), expect: signedIn(200) },
+  'POST /payments/razorpay/create-order': {
+    request: () => ({ path: '/payments/razorpay/create-order', body: { plan_id: 'pro-monthly' } }),
+    expect: signedIn(201),
+  },
+  'POST /payments/sandbox/orders/{orderId}/complete': {
+    request: async (f) => {
+      const order = await openOrder(f.s, f.users.user.token, 'pro-monthly');
+      return {
+        path: `/payments/sandbox/orders/${order.order_id}/complete`,
+        body: { outcome: 'pay' },
+      };
+    },
+    expect: ownerOnly(200),
+  },
+  // Verifying the owner's paid order again is idempotent; anybody else's verify finds no order.
+  'POST /payments/razorpay/verify': {
+    request: (f) => ({ path: '/payments/razorpay/verify', body: f.checkout }),
+    expect: ownerOnly(200),
+  },
+  'GET /payments/status/{id}': {
+    request: (f) => ({ path: `/payments/status/${f.paymentId}` }),
+    expect: ownerOnly(200),
+  },
+  'GET /payments/history': { request: () => ({ path: '/payments/history' }), expect: signedIn(200) },
+  // Razorpay calls the webhook: its signature is the credential, so an unsigned call is a 400 for anyone.
+  'POST /payments/razorpay/webhook': {
+    request: () => ({ path: '/payments/razorpay/webhook', body: { event: 'payment.captured', payload: {} } }),
+    expect: everyone(400),
+  },
+  'GET /payments/admin/payments': {
+    request: () => ({ path: '/payments/admin/payments?perPage=5' }),
+    expect: adminOnly(200),
+  },
+  'GET /payments/admin/payments/{id}': {
+    request: (f) => ({ path: `/payments/admin/payments/${f.paymentId}` }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/security-events': {
+    request: () => ({ path: '/admin/security-events?perPage=5' }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/security-events/{id}': {
+    request: (f) => ({ path: `/admin/security-events/${f.securityEventId}` }),
+    expect: adminOnly(200),
+  },
+};
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, unknown>>;
+}
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
+
+/** `METHOD /path` of every documented operation, relative to the API base path. */
+function documentedOperations(document: OpenApiDocument): string[] {
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.keys(operations)
+      .filter((method) => HTTP_METHODS.has(method))
+      .map((method) => `${method.toUpperCase()} ${path.slice(API_BASE_PATH.length)}`),
+  );
+}
+
+/** The user's sandbox purchase of Pro: an order paid at the sandbox checkout and verified. */
+async function buyProMonthly(s: TestServer, user: SignedIn) {
+  const order = await openOrder(s, user.token, 'pro-monthly');
+  const checkout = await payInSandbox(s, user.token, order.order_id);
+  expectVerified(await verifyPayment(s, user.token, checkout));
+  return { paymentId: order.id, orderId: order.order_id, checkout };
+}
+
+async function setUp(s: TestServer, releasesDir: string): Promise<Fixtures> {
+  const users = {
+    user: await signIn(s, 'user', 'matrix-owner'),
+    otherUser: await signIn(s, 'user', 'matrix-other'),
+    admin: await signIn(s, 'admin', 'matrix-admin'),
+  };
+  const hardwareId = `matrix-machine-${process.pid}`;
+  const activation = await activateBase(s, users.user, hardwareId);
+  const installer = join(releasesDir, 'matrix-setup.exe');
+  await writeFile(installer, 'installer bytes');
+  await publishRelease(s.app.db, s.config.licensing.releasesDir, {
+    platform: 'windows',
+    version: '1.0.0',
+    file: installer,
+    now: s.clock.now(),
+  });
+  const download = await s.api({
+    path: `/licenses/${activation.license_id}/download`,
+    token: users.user.token,
+  });
+  const url = download.json<{ releases: { url: string }[] }>().releases[0]?.url ?? '';
+  const event = await s.app.db.selectFrom('security_events').select('id').limit(1).executeTakeFirstOrThrow();
+  return {
+    s,
+    users,
+    licenseId: activation.license_id,
+    licenseKey: activation.license_key,
+    hardwareId,
+    activationId: activation.activation.activation_id,
+    featureId: (await s.app.db.selectFrom('features').select('id').limit(1).executeTakeFirstOrThrow()).id,
+    downloadToken: url.slice(url.lastIndexOf('/') + 1),
+    ...(await buyProMonthly(s, users.user)),
+    proPlanId: (
+      await s.app.db
+        .selectFrom('plans')
+        .select('id')
+        .where('code', '=', 'pro-monthly')
+        .executeTakeFirstOrThrow()
+    ).id,
+    securityEventId: event.id,
+  };
+}
+
+describeOnEveryDatabase('authorization matrix', (server) => {
+  let fixtures: Fixtures;
+  let documented: string[];
+  let scratch = '';
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'portal-matrix-'));
+    const response = await server().app.inject(OPENAPI_DOCUMENT_PATH);
+    documented = documentedOperations(response.json<OpenApiDocument>());
+    fixtures = await setUp(server(), scratch);
+  });
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  it('has a row for every documented operation and no row without one', () => {
+    expect(
+      documented.filter((operation) => !(operation in MATRIX)),
+      'operations without a row',
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((operation) => !documented.includes(operation)),
+      'rows without a route',
+    ).toEqual([]);
+  });
+
+  describe.each(Object.entries(MATRIX))('%s', (operation, row) => {
+    const [method, path] = operation.split(' ') as [ApiRequest['method'], string];
+
+    it.each(CALLERS)('answers %s as the matrix says', async (caller) => {
+      const request = await row.request(fixtures, caller);
+      const { freshAccount, ...sent } = request;
+      let token: string | undefined;
+      if (caller !== 'anonymous') {
+        token = freshAccount
+          ? (await signIn(fixtures.s, caller === 'admin' ? 'admin' : 'user', `matrix-fresh-${caller}`)).token
+          : fixtures.users[caller].token;
+      }
+      const response = await fixtures.s.api({ ...sent, method, token });
+      expect(response.statusCode, `${caller} → ${operation}: ${response.body}`).toBe(row.expect[caller]);
+      expect(response.headers['content-type'] ?? '', 'every answer but a file is JSON').toMatch(
+        response.statusCode === 204 || (path === '/downloads/{token}' && response.statusCode === 200)
+          ? /^/
+          : /application\/json/,
+      );
+    });
+
+    it(`is ${NO_API_KEY_NEEDED.has(operation) ? 'open' : 'refused with 401'} without the API key`, async () => {
+      const request = await row.request(fixtures, 'admin');
+      const { freshAccount: _fresh, ...sent } = request;
+      const response = await fixtures.s.api({
+        ...sent,
+        method,
+        token: fixtures.users.admin.token,
+        withoutApiKey: true,
+      });
+      if (NO_API_KEY_NEEDED.has(operation)) expect(response.statusCode).not.toBe(401);
+      else {
+        expect(response.statusCode, response.body).toBe(401);
+        expect(response.json<{ code: string }>().code).toBe('invalid_api_key');
+      }
+    });
+  });
+});
