@@ -6,8 +6,20 @@ import { defineConfig } from 'electron-vite';
 // (from the app:// protocol), so it is built with an absolute base: deep links like
 // /licenses/42 must still find /assets/*.
 export default defineConfig({
-  main: {},
-  preload: {},
+  main: {
+    build: {
+      // Bundled into out/main; only the two CommonJS packages main loads with require stay outside
+      // (keytar is native and optional), so the packaged app ships just those in node_modules.
+      externalizeDeps: { exclude: ['jose', 'zod'] },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload cannot be an ES module: one CommonJS file, nothing left to require.
+      externalizeDeps: false,
+      rolldownOptions: { output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
     base: '/',

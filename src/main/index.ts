@@ -1,32 +1,172 @@
 import { join } from 'node:path';
-import { app, BrowserWindow } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  net,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron';
+import { bridgeChannels } from '../shared/bridge.js';
+import { APP_ENTRY_URL, APP_SCHEME, createAppUrlCheck } from './app-origin.js';
+import { createAppProtocolHandler } from './app-protocol.js';
+import { DesktopConfigError, loadDesktopConfig, PRODUCT_NAME } from './desktop-config.js';
+import { createHandlers } from './handlers.js';
+import { createBridgeDispatcher, createSenderCheck, registerBridgeIpc } from './ipc.js';
+import { openSecretStore } from './keychain.js';
+import { startPeriodicLicenseCheck } from './periodic-license-check.js';
+import { denyAllPermissions, hardenWebContents } from './security.js';
+import { MIN_WINDOW_SIZE, readWindowState, restoreWindowState, writeWindowState } from './window-state.js';
 
-// Minimal shell so the build pipeline is real from day one; the "Desktop shell" issue replaces
-// file loading with the app:// protocol, the typed bridge, the keychain and licensing checks.
-function createMainWindow(): BrowserWindow {
+// Wiring only: every decision lives in a module that tests run without Electron.
+const log = (message: string) => console.info(`[desktop] ${message}`);
+
+// Before `ready`: app:// behaves like https (standard URLs, secure context, fetch and CORS).
+protocol.registerSchemesAsPrivileged([
+  {
+    scheme: APP_SCHEME,
+    privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, stream: true },
+  },
+]);
+
+// Baked in by electron-vite at build time (`MAIN_VITE_*` variables of `npm run dist`).
+const buildEnv = (import.meta as { env?: Record<string, string | undefined> }).env;
+const builtInServerUrl = buildEnv?.['MAIN_VITE_SERVER_URL'];
+const builtInLeasePublicKeys = buildEnv?.['MAIN_VITE_LEASE_PUBLIC_KEYS'];
+
+function readConfig() {
+  try {
+    return loadDesktopConfig(process.env, {
+      packaged: app.isPackaged,
+      builtInServerUrl,
+      builtInLeasePublicKeys,
+      log,
+    });
+  } catch (error) {
+    if (error instanceof DesktopConfigError) dialog.showErrorBox(PRODUCT_NAME, error.message);
+    throw error;
+  }
+}
+
+async function createMainWindow(entryUrl: string): Promise<BrowserWindow> {
+  const statePath = join(app.getPath('userData'), 'window-state.json');
+  const workAreas = screen.getAllDisplays().map((display) => display.workArea);
+  const restored = restoreWindowState(await readWindowState(statePath).catch(() => undefined), workAreas);
   const window = new BrowserWindow({
-    width: 1200,
-    height: 800,
+    ...restored,
+    minWidth: MIN_WINDOW_SIZE.width,
+    minHeight: MIN_WINDOW_SIZE.height,
+    title: PRODUCT_NAME,
+    show: false,
     webPreferences: {
-      preload: join(import.meta.dirname, '../preload/index.mjs'),
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
     },
   });
-  const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-  if (devServerUrl) void window.loadURL(devServerUrl);
-  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  if (restored.maximized) window.maximize();
+  window.once('ready-to-show', () => window.show());
+  window.on('close', () => {
+    void writeWindowState(statePath, window.getNormalBounds(), window.isMaximized()).catch((error: unknown) =>
+      log(`Could not save the window state: ${(error as Error).message}`),
+    );
+  });
+  await window.loadURL(entryUrl);
   return window;
 }
 
-void app.whenReady().then(() => {
-  createMainWindow();
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
-  });
-});
+async function start(): Promise<void> {
+  const config = readConfig();
+  const isAppUrl = createAppUrlCheck(config.devServerUrl);
+  log(`Server: ${config.serverUrl}`);
+  if (config.leasePublicKeys)
+    log(`Lease keys pinned: ${config.leasePublicKeys.keys.map((key) => key.kid).join(', ')}`);
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+  app.on('web-contents-created', (_event, contents) =>
+    hardenWebContents(contents, {
+      isAppUrl,
+      externalHosts: config.externalHosts,
+      openExternal: (url) => shell.openExternal(url),
+      log,
+    }),
+  );
+  denyAllPermissions(session.defaultSession);
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({
+      rendererDir: join(import.meta.dirname, '../renderer'),
+      serverUrl: config.serverUrl,
+      apiKey: config.apiKey,
+      fetch: (input, init) => net.fetch(input, init),
+    }),
+  );
+
+  const userData = app.getPath('userData');
+  const secrets = await openSecretStore({
+    service: PRODUCT_NAME,
+    safeStorage,
+    fallbackFile: join(userData, 'refresh-token.json'),
+    log,
+  });
+  const handlers = createHandlers({
+    secrets,
+    serverUrl: config.serverUrl,
+    apiKey: config.apiKey,
+    fetch: (input, init) => net.fetch(input, init),
+    requestTimeoutMs: config.requestTimeoutMs,
+    licenseStatePath: join(userData, 'license-state.json'),
+    leasePublicKeys: config.leasePublicKeys,
+    app: { version: app.getVersion(), platform: process.platform },
+    log,
+  });
+  registerBridgeIpc({
+    ipcMain,
+    dispatch: createBridgeDispatcher(handlers),
+    isTrustedSender: createSenderCheck(isAppUrl),
+    log,
+  });
+  const periodic = startPeriodicLicenseCheck({
+    check: () => handlers[bridgeChannels.checkLicenseStatus](),
+    intervalMs: config.licenseCheckIntervalMs,
+    log,
+  });
+  app.on('before-quit', () => periodic.stop());
+
+  const entryUrl = config.devServerUrl ?? APP_ENTRY_URL;
+  await createMainWindow(entryUrl);
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(entryUrl);
+  });
+}
+
+// One instance: a second launch focuses the first window instead of opening another.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    const [window] = BrowserWindow.getAllWindows();
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('[desktop] could not start:', error);
+      app.exit(1);
+    });
+}

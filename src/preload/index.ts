@@ -1,3 +1,8 @@
-// The typed bridge (`window.desktop`) is declared in src/shared/bridge.ts by the "Portal core"
-// issue and implemented here by the "Desktop shell" issue. Until then the preload exposes nothing.
-export {};
+import { contextBridge, ipcRenderer } from 'electron';
+import { createBridge } from './create-bridge.js';
+
+// The renderer gets `window.desktop` only: never ipcRenderer itself (DESIGN §5).
+contextBridge.exposeInMainWorld(
+  'desktop',
+  createBridge((channel, ...args) => ipcRenderer.invoke(channel, ...args)),
+);

@@ -1,25 +1,25 @@
 import { z } from 'zod';
 import { isoDateTimeSchema } from './api/common.js';
-import { featureUsageSchema, hardwareIdSchema, LICENSE_CHECK_STATUSES } from './api/licenses.js';
+import {
+  featureUsageSchema,
+  hardwareIdSchema,
+  LICENSE_CHECK_STATUSES,
+  type LicenseStatusAnswer,
+} from './api/licenses.js';
+import { type BridgeChannel, bridgeChannels } from './bridge-channels.js';
 
-/**
+export {
+  BRIDGE_CHANNEL_PREFIX,
+  type BridgeChannel,
+  bridgeChannels,
+  isBridgeChannel,
+} from './bridge-channels.js';
+
+/*
  * The desktop bridge (DESIGN §4, §5): what the preload script exposes to the renderer as
- * `window.desktop`. Every channel starts with {@link BRIDGE_CHANNEL_PREFIX}; the preload refuses any
- * other, and the main process validates arguments and results with {@link bridgeContract}.
+ * `window.desktop`. Every channel starts with `desktop:`; the preload refuses any other, and the
+ * main process validates arguments and results with {@link bridgeContract}.
  */
-export const BRIDGE_CHANNEL_PREFIX = 'desktop:';
-
-export const bridgeChannels = {
-  getHardwareId: 'desktop:hardware-id:get',
-  getRefreshToken: 'desktop:refresh-token:get',
-  setRefreshToken: 'desktop:refresh-token:set',
-  clearRefreshToken: 'desktop:refresh-token:clear',
-  checkLicenseStatus: 'desktop:licensing:status',
-  getLicenseKey: 'desktop:license-key:get',
-  setLicenseKey: 'desktop:license-key:set',
-  getAppInfo: 'desktop:app-info:get',
-} as const;
-export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 
 /** Statuses a check can end in besides the server's: no key or machine id yet, or the check failed. */
 export const LOCAL_CHECK_STATUSES = ['not_configured', 'error'] as const;
@@ -45,23 +45,37 @@ export const licenseCheckResultSchema = z.object({
 });
 export type LicenseCheckResult = z.infer<typeof licenseCheckResultSchema>;
 
+/** A valid answer of `/licensing/status` as the check result of SPEC §4 (the lease stays behind). */
+export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckResult => ({
+  valid: answer.valid,
+  status: answer.status,
+  message: answer.message,
+  requires_activation: answer.requires_activation,
+  license_id: answer.license_id,
+  expires_at: answer.expires_at,
+  features: answer.features,
+});
+
 const tokenSchema = z.string().min(1).max(4096);
 const licenseKeySchema = z.string().trim().min(1).max(64);
+
+/**
+ * Where the desktop keeps the refresh token: the OS keychain, a file encrypted with Electron's
+ * `safeStorage`, or (no usable keychain, e.g. Linux without a keyring) memory only, in which case
+ * sign-in does not survive a restart and the renderer says so.
+ */
+export const TOKEN_STORAGE_KINDS = ['os-keychain', 'encrypted-file', 'memory'] as const;
+export type TokenStorageKind = (typeof TOKEN_STORAGE_KINDS)[number];
 
 export const appInfoSchema = z.object({
   version: z.string(),
   /** Node's `process.platform` of the desktop: 'win32', 'darwin', 'linux'. */
   platform: z.string(),
+  /** The API server this desktop checks licenses against (DESKTOP_SERVER_URL). */
+  serverUrl: z.string(),
+  tokenStorage: z.enum(TOKEN_STORAGE_KINDS),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
-
-export const licenseCheckOptionsSchema = z
-  .object({
-    /** The renderer's access token, for status checks the API answers only to a signed-in user. */
-    accessToken: tokenSchema.optional(),
-  })
-  .strict();
-export type LicenseCheckOptions = z.infer<typeof licenseCheckOptionsSchema>;
 
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
@@ -69,10 +83,7 @@ export const bridgeContract = {
   [bridgeChannels.getRefreshToken]: { args: z.tuple([]), result: tokenSchema.nullable() },
   [bridgeChannels.setRefreshToken]: { args: z.tuple([tokenSchema]), result: z.void() },
   [bridgeChannels.clearRefreshToken]: { args: z.tuple([]), result: z.void() },
-  [bridgeChannels.checkLicenseStatus]: {
-    args: z.tuple([licenseCheckOptionsSchema.optional()]),
-    result: licenseCheckResultSchema,
-  },
+  [bridgeChannels.checkLicenseStatus]: { args: z.tuple([]), result: licenseCheckResultSchema },
   [bridgeChannels.getLicenseKey]: { args: z.tuple([]), result: licenseKeySchema.nullable() },
   [bridgeChannels.setLicenseKey]: { args: z.tuple([licenseKeySchema.nullable()]), result: z.void() },
   [bridgeChannels.getAppInfo]: { args: z.tuple([]), result: appInfoSchema },
@@ -97,10 +108,11 @@ export interface DesktopBridge {
   setRefreshToken(token: string): Promise<void>;
   clearRefreshToken(): Promise<void>;
   /** Checks the stored license key on this machine: online, else from the signed offline lease. */
-  checkLicenseStatus(options?: LicenseCheckOptions): Promise<LicenseCheckResult>;
+  checkLicenseStatus(): Promise<LicenseCheckResult>;
   getLicenseKey(): Promise<string | null>;
   /** Stores the license key the main process checks; null forgets it. */
   setLicenseKey(key: string | null): Promise<void>;
+  /** Version, platform, server and where the refresh token is kept (memory only: sign-in will not persist). */
   getAppInfo(): Promise<AppInfo>;
 }
 
@@ -109,3 +121,16 @@ declare global {
     desktop?: DesktopBridge;
   }
 }
+
+/** "6 days", "1 day", "5 hours", "less than an hour": what is left of the offline grace period. */
+export function describeGraceRemaining(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  if (days >= 1) return days === 1 ? '1 day' : `${days} days`;
+  const hours = Math.floor(seconds / 3600);
+  if (hours >= 1) return hours === 1 ? '1 hour' : `${hours} hours`;
+  return 'less than an hour';
+}
+
+/** The message of a license verified offline from the signed lease. */
+export const offlineValidMessage = (graceRemainingSeconds: number) =>
+  `Offline — license verified from the signed lease; ${describeGraceRemaining(graceRemainingSeconds)} left`;

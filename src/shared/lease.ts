@@ -26,6 +26,8 @@ export const LEASE_TYPE = 'lease+jwt';
 export const LEASE_AUDIENCE = 'desktop-ai-assistant-lease';
 /** How far a machine's clock may lag the server's before a fresh lease looks rolled back. */
 export const LEASE_CLOCK_DRIFT_SECONDS = 300;
+/** The longest lease the server issues (LEASE_TTL_SECONDS is at most 90 days). */
+export const LEASE_MAX_LIFETIME_SECONDS = 90 * 86_400;
 
 export type LeaseProblem =
   | 'malformed'
@@ -33,6 +35,7 @@ export type LeaseProblem =
   | 'wrong_algorithm'
   | 'bad_signature'
   | 'wrong_hardware'
+  | 'lifetime_too_long'
   | 'expired'
   | 'clock_rolled_back';
 
@@ -46,6 +49,8 @@ const problemMessages: Record<LeaseProblem, string> = {
   wrong_algorithm: 'The offline license uses an unexpected signature algorithm',
   bad_signature: 'The offline license has been altered; connect to the internet to check the license again',
   wrong_hardware: 'The offline license belongs to another machine',
+  lifetime_too_long:
+    'The offline license claims a longer validity than any license server issues; connect to the internet to check the license again',
   expired: 'The offline grace period has ended; connect to the internet to check the license',
   clock_rolled_back: 'The system clock is earlier than when the license was last checked; correct the clock',
 };
@@ -64,6 +69,8 @@ export interface VerifyLeaseOptions {
   /** The latest time this machine has seen (e.g. the last check); a clock before it is rolled back. */
   lastSeenSeconds?: number;
   driftSeconds?: number;
+  /** Refuse a lease whose `exp - iat` is longer than this (no limit when absent). */
+  maxLifetimeSeconds?: number;
 }
 
 /**
@@ -82,8 +89,9 @@ function hasCanonicalSignature(lease: string): boolean {
 }
 
 /**
- * Checks a lease offline: signature by one of the server's keys (pinned to Ed25519), the machine,
- * expiry, and a clock set back before the lease was issued or before the last check.
+ * Checks a lease offline: signature by one of the given keys (pinned to Ed25519), the machine, the
+ * lifetime (when capped), expiry, and a clock set back before the lease was issued or before the
+ * last check. Only keys the caller trusts independently of the lease's source may be given.
  */
 export async function verifyLease(lease: string, options: VerifyLeaseOptions): Promise<LeaseVerification> {
   const drift = options.driftSeconds ?? LEASE_CLOCK_DRIFT_SECONDS;
@@ -118,6 +126,8 @@ export async function verifyLease(lease: string, options: VerifyLeaseOptions): P
     return refuse('malformed');
   }
   if (claims.hwid !== options.hardwareId) return refuse('wrong_hardware');
+  if (options.maxLifetimeSeconds !== undefined && claims.exp - claims.iat > options.maxLifetimeSeconds)
+    return refuse('lifetime_too_long');
   const latestKnown = Math.max(claims.iat, options.lastSeenSeconds ?? 0);
   if (options.nowSeconds < latestKnown - drift) return refuse('clock_rolled_back');
   if (options.nowSeconds >= claims.exp) return refuse('expired');

@@ -22,7 +22,7 @@ function memoryBridge(status: LicenseCheckResult) {
   const state = {
     refreshToken: null as string | null,
     licenseKey: null as string | null,
-    statusCalls: [] as unknown[],
+    statusChecks: 0,
   };
   const bridge: DesktopBridge = {
     getHardwareId: async () => 'machine-hash-0001',
@@ -33,15 +33,20 @@ function memoryBridge(status: LicenseCheckResult) {
     clearRefreshToken: async () => {
       state.refreshToken = null;
     },
-    checkLicenseStatus: async (options) => {
-      state.statusCalls.push(options);
+    checkLicenseStatus: async () => {
+      state.statusChecks += 1;
       return status;
     },
     getLicenseKey: async () => state.licenseKey,
     setLicenseKey: async (key) => {
       state.licenseKey = key;
     },
-    getAppInfo: async () => ({ version: '1.0.0', platform: 'linux' }),
+    getAppInfo: async () => ({
+      version: '1.0.0',
+      platform: 'linux',
+      serverUrl: 'https://portal.example.com',
+      tokenStorage: 'memory' as const,
+    }),
   };
   return { bridge, state };
 }
@@ -78,8 +83,33 @@ describe('Platform adapter (DESIGN §4)', () => {
     const store = makeFullStore({ services });
     await store.dispatch(checkLicenseStatus());
     expect(store.getState().license.licenseStatus).toEqual(offline);
-    expect(state.statusCalls).toEqual([{ accessToken: issued.access_token }]);
+    // Main checks with the API key alone: the renderer's access token is not handed over.
+    expect(state.statusChecks).toBe(1);
     expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it('desktop: the licence key lives in main, app info comes from main, nothing lands in local storage', async () => {
+    const { bridge, state } = memoryBridge({
+      valid: false,
+      status: 'not_configured',
+      message: 'No license configured',
+    });
+    const { services, tab } = tabServices(api.baseURL, { bridge });
+    await services.platform.setLicenseKey('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+    expect(state.licenseKey).toBe('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+    expect(await services.platform.getLicenseKey()).toBe('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+    expect(tab.local.getItem(localStorageKeys.licenseKey)).toBeNull();
+    expect(tab.local.getItem(localStorageKeys.hardwareId)).toBeNull();
+    expect(await services.platform.getAppInfo()).toMatchObject({ tokenStorage: 'memory' });
+    await services.tokens.clear();
+    expect(state.refreshToken).toBeNull();
+  });
+
+  it('web: no app info and no desktop status check (the thunk asks the API)', async () => {
+    const { services } = tabServices(api.baseURL);
+    expect(services.platform.kind).toBe('web');
+    expect(await services.platform.getAppInfo()).toBeNull();
+    expect(services.platform.checkLicenseStatus).toBeNull();
   });
 
   it('bridge contract: every channel has the desktop: prefix and validates its arguments and result', () => {
@@ -96,5 +126,10 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(status.result.safeParse({ valid: 'yes', status: 'active', message: '' }).success).toBe(false);
     expect(bridgeContract[bridgeChannels.setRefreshToken].args.safeParse(['']).success).toBe(false);
     expect(bridgeContract[bridgeChannels.setLicenseKey].args.safeParse([null]).success).toBe(true);
+    // The status check takes no arguments: main checks with the API key, not the user's token.
+    expect(bridgeContract[bridgeChannels.checkLicenseStatus].args.safeParse([]).success).toBe(true);
+    expect(
+      bridgeContract[bridgeChannels.checkLicenseStatus].args.safeParse([{ accessToken: 'x' }]).success,
+    ).toBe(false);
   });
 });

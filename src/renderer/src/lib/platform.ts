@@ -1,4 +1,4 @@
-import type { DesktopBridge, LicenseCheckOptions, LicenseCheckResult } from '../../../shared/bridge';
+import type { AppInfo, DesktopBridge, LicenseCheckResult } from '../../../shared/bridge';
 import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
 
@@ -15,7 +15,9 @@ export interface Platform {
   getLicenseKey(): Promise<string | null>;
   setLicenseKey(key: string | null): Promise<void>;
   /** The desktop checks in its main process (with an offline lease); null on the web: ask the API. */
-  checkLicenseStatus: ((options?: LicenseCheckOptions) => Promise<LicenseCheckResult>) | null;
+  checkLicenseStatus: (() => Promise<LicenseCheckResult>) | null;
+  /** The desktop's version, server and token storage; null on the web. */
+  getAppInfo(): Promise<AppInfo | null>;
 }
 
 export interface PlatformOptions {
@@ -38,7 +40,8 @@ export function createPlatform({
       clearRefreshToken: () => bridge.clearRefreshToken(),
       getLicenseKey: () => bridge.getLicenseKey(),
       setLicenseKey: (key) => bridge.setLicenseKey(key),
-      checkLicenseStatus: (options) => bridge.checkLicenseStatus(options),
+      checkLicenseStatus: () => bridge.checkLicenseStatus(),
+      getAppInfo: () => bridge.getAppInfo(),
     };
   }
   return {
@@ -65,5 +68,6 @@ export function createPlatform({
       else local.removeItem(localStorageKeys.licenseKey);
     },
     checkLicenseStatus: null,
+    getAppInfo: async () => null,
   };
 }

@@ -1,5 +1,5 @@
 import type { License, LicenseRefusal } from '../../../../shared/api/licenses';
-import type { LicenseCheckResult } from '../../../../shared/bridge';
+import { type LicenseCheckResult, toLicenseCheckResult } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
 import { isHttpError, serverDetail, serverMessage } from '../../lib/api-errors';
 import { createAppThunk } from '../../lib/create-app-thunk';
@@ -248,24 +248,13 @@ export const checkLicenseStatus = licenseThunk(
   'license/checkStatus',
   licenseMessages.statusCheckFailed,
   async (_: void, s): Promise<LicenseCheckResult> => {
-    if (s.platform.checkLicenseStatus) {
-      const accessToken = (await s.tokens.getAccessToken()) ?? undefined;
-      return s.platform.checkLicenseStatus(accessToken ? { accessToken } : undefined);
-    }
+    // The desktop's main process checks with the API key alone (no sign-in) and keeps the lease.
+    if (s.platform.checkLicenseStatus) return s.platform.checkLicenseStatus();
     const license_key = await s.platform.getLicenseKey();
     const hardware_id = license_key ? await s.platform.getHardwareId() : null;
     if (!license_key || !hardware_id) return notConfigured;
     try {
-      const answer = await getLicensingStatus(s.client.http, { license_key, hardware_id });
-      return {
-        valid: answer.valid,
-        status: answer.status,
-        message: answer.message,
-        requires_activation: answer.requires_activation,
-        license_id: answer.license_id,
-        expires_at: answer.expires_at,
-        features: answer.features,
-      };
+      return toLicenseCheckResult(await getLicensingStatus(s.client.http, { license_key, hardware_id }));
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal) return refusal;

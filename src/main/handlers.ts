@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { LeaseSigningKeys } from '../shared/api/licenses.js';
+import {
+  type AppInfo,
+  type BridgeChannel,
+  type BridgeContract,
+  type BridgeResult,
+  bridgeChannels,
+} from '../shared/bridge.js';
+import { createHardwareIdProvider, type MachineIdSource } from './hardware-id.js';
+import { createLicenseStateFile } from './license-state.js';
+import { createLicenseChecker } from './licensing.js';
+import { createLicensingApi, type FetchLike } from './licensing-api.js';
+import type { SecretStore } from './secret-store.js';
+
+/** The handler of every bridge channel, taking the arguments after their zod schema parsed them. */
+export type BridgeHandlers = {
+  [Channel in BridgeChannel]: (
+    ...args: z.output<BridgeContract[Channel]['args']>
+  ) => Promise<BridgeResult<Channel>>;
+};
+
+export interface HandlerDeps {
+  /** The refresh-token store (keychain, encrypted file or memory: see keychain.ts). */
+  secrets: SecretStore;
+  /** The OS machine id; hashed with the app's salt before anything sees it. */
+  machineId?: MachineIdSource;
+  /** Origin of the API server; also the keychain account of the refresh token. */
+  serverUrl: string;
+  apiKey: string;
+  fetch?: FetchLike;
+  requestTimeoutMs: number;
+  /** JSON file of the license key and the last lease (in the app's user data). */
+  licenseStatePath: string;
+  /**
+   * The only keys leases are verified with: built into the app (MAIN_VITE_LEASE_PUBLIC_KEYS) or, in
+   * development and tests, given at run time. Undefined: online checks only, no offline use.
+   */
+  leasePublicKeys: LeaseSigningKeys | undefined;
+  now?: () => Date;
+  app: Pick<AppInfo, 'version' | 'platform'>;
+  log?: (message: string) => void;
+}
+
+/**
+ * Everything the bridge does, as plain functions over injected parts (DESIGN §5): main wires
+ * Electron's IPC to them, tests call them in Node with the real keychain and a real server.
+ */
+export function createHandlers(deps: HandlerDeps): BridgeHandlers {
+  const hardwareId = createHardwareIdProvider(deps.machineId);
+  const state = createLicenseStateFile(deps.licenseStatePath, deps.serverUrl);
+  const licensing = createLicenseChecker({
+    api: createLicensingApi({
+      serverUrl: deps.serverUrl,
+      apiKey: deps.apiKey,
+      fetch: deps.fetch,
+      timeoutMs: deps.requestTimeoutMs,
+    }),
+    state,
+    hardwareId,
+    trustedKeys: deps.leasePublicKeys,
+    now: deps.now ?? (() => new Date()),
+    log: deps.log,
+  });
+  const account = deps.serverUrl;
+
+  return {
+    [bridgeChannels.getHardwareId]: async () => hardwareId(),
+    [bridgeChannels.getRefreshToken]: () => deps.secrets.get(account),
+    [bridgeChannels.setRefreshToken]: (token) => deps.secrets.set(account, token),
+    [bridgeChannels.clearRefreshToken]: () => deps.secrets.delete(account),
+    [bridgeChannels.checkLicenseStatus]: () => licensing.check(),
+    [bridgeChannels.getLicenseKey]: async () => (await state.read()).license_key,
+    async [bridgeChannels.setLicenseKey](key) {
+      // A lease belongs to the key it was issued for: another key (or none) starts without one.
+      await state.update((current) =>
+        current.license_key === key ? current : { ...current, license_key: key, lease: null },
+      );
+    },
+    [bridgeChannels.getAppInfo]: async () => ({
+      ...deps.app,
+      serverUrl: deps.serverUrl,
+      tokenStorage: deps.secrets.kind,
+    }),
+  };
+}

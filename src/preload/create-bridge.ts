@@ -1,0 +1,27 @@
+import { bridgeChannels, isBridgeChannel } from '../shared/bridge-channels.js';
+import type { BridgeInvoke, DesktopBridge } from '../shared/bridge.js';
+
+/**
+ * The `window.desktop` object (DESIGN §5): one method per channel of the contract, nothing else.
+ * `invoke` is Electron's `ipcRenderer.invoke` in the preload, or any transport in a test.
+ */
+export function createBridge(invoke: BridgeInvoke): DesktopBridge {
+  // Only the contract's channels ever reach the transport, whatever the caller passes around.
+  const call: BridgeInvoke = (channel, ...args) => {
+    if (!isBridgeChannel(channel))
+      return Promise.reject(new Error(`Unknown bridge channel: ${String(channel)}`));
+    return invoke(channel, ...args);
+  };
+  const bridge: DesktopBridge = {
+    getHardwareId: () => call(bridgeChannels.getHardwareId),
+    getRefreshToken: () => call(bridgeChannels.getRefreshToken),
+    setRefreshToken: (token) => call(bridgeChannels.setRefreshToken, token),
+    clearRefreshToken: () => call(bridgeChannels.clearRefreshToken),
+    checkLicenseStatus: () => call(bridgeChannels.checkLicenseStatus),
+    getLicenseKey: () => call(bridgeChannels.getLicenseKey),
+    setLicenseKey: (key) => call(bridgeChannels.setLicenseKey, key),
+    getAppInfo: () => call(bridgeChannels.getAppInfo),
+  };
+  // Frozen: page scripts cannot swap a method for one that talks to another channel.
+  return Object.freeze(bridge);
+}

@@ -1,0 +1,259 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type BridgeInvoke, bridgeChannels } from '../../src/shared/bridge.js';
+import { APP_ENTRY_URL, createAppUrlCheck } from '../../src/main/app-origin.js';
+import { createHandlers } from '../../src/main/handlers.js';
+import type { BridgeHandlers } from '../../src/main/handlers.js';
+import {
+  createBridgeDispatcher,
+  createSenderCheck,
+  type FrameLike,
+  type IpcInvokeEventLike,
+  type IpcMainLike,
+  registerBridgeIpc,
+} from '../../src/main/ipc.js';
+import { createMemorySecretStore, type SecretStore } from '../../src/main/secret-store.js';
+import { createBridge } from '../../src/preload/create-bridge.js';
+import { refusedUrl } from './support/licensing-server.js';
+
+type Listener = (event: IpcInvokeEventLike, ...args: unknown[]) => unknown;
+
+/** A fake of Electron's ipcMain (Electron cannot run here): records handlers, lets the test invoke them. */
+class FakeIpcMain implements IpcMainLike {
+  readonly listeners = new Map<string, Listener>();
+  handle(channel: string, listener: Listener) {
+    if (this.listeners.has(channel)) throw new Error(`second handler for ${channel}`);
+    this.listeners.set(channel, listener);
+  }
+  removeHandler(channel: string) {
+    this.listeners.delete(channel);
+  }
+  /** What Electron does for `ipcRenderer.invoke`: no handler → rejected. */
+  async invoke(event: IpcInvokeEventLike, channel: string, ...args: unknown[]) {
+    const listener = this.listeners.get(channel);
+    if (!listener) throw new Error(`No handler registered for '${channel}'`);
+    return listener(event, ...args);
+  }
+}
+
+/** Fake IPC events: a window whose top frame shows `topUrl`, sent from its top frame or an iframe. */
+function fakeWindow(topUrl: string) {
+  const mainFrame: FrameLike = { url: topUrl, processId: 4, routingId: 1 };
+  return {
+    fromTopFrame: (): IpcInvokeEventLike => ({ senderFrame: mainFrame, sender: { mainFrame } }),
+    // Electron may wrap the same frame in a new object: the ids still say it is the top frame.
+    fromTopFrameCopy: (): IpcInvokeEventLike => ({ senderFrame: { ...mainFrame }, sender: { mainFrame } }),
+    fromIframe: (url = topUrl): IpcInvokeEventLike => ({
+      senderFrame: { url, processId: 4, routingId: 7 },
+      sender: { mainFrame },
+    }),
+    fromGoneFrame: (): IpcInvokeEventLike => ({ senderFrame: null, sender: { mainFrame } }),
+  };
+}
+
+describe('bridge IPC: one registration wrapper in front of createHandlers', () => {
+  let dir: string;
+  let secrets: SecretStore;
+  let handlers: BridgeHandlers;
+  let ipcMain: FakeIpcMain;
+  let statePath: string;
+  /** The server URL: the keychain account of the refresh token. */
+  let serverUrl: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'desktop-ipc-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  beforeEach(async () => {
+    secrets = createMemorySecretStore();
+    statePath = join(dir, `state-${Math.random().toString(36).slice(2)}.json`);
+    serverUrl = await refusedUrl();
+    handlers = createHandlers({
+      secrets,
+      serverUrl,
+      apiKey: 'dap-desktop-public',
+      requestTimeoutMs: 2000,
+      licenseStatePath: statePath,
+      leasePublicKeys: undefined,
+      app: { version: '1.2.3', platform: 'linux' },
+    });
+    ipcMain = new FakeIpcMain();
+    registerBridgeIpc({
+      ipcMain,
+      dispatch: createBridgeDispatcher(handlers),
+      isTrustedSender: createSenderCheck(createAppUrlCheck()),
+    });
+  });
+
+  it('registers exactly the contract’s channels; an unknown channel has no handler and is refused', async () => {
+    expect([...ipcMain.listeners.keys()].sort()).toEqual(Object.values(bridgeChannels).sort());
+    const app = fakeWindow(APP_ENTRY_URL);
+    await expect(ipcMain.invoke(app.fromTopFrame(), 'desktop:shell:exec', 'rm -rf /')).rejects.toThrow(
+      "No handler registered for 'desktop:shell:exec'",
+    );
+  });
+
+  it('the dispatcher itself refuses unknown channels (also ones that only look like bridge channels)', async () => {
+    const dispatch = createBridgeDispatcher(handlers);
+    for (const channel of ['desktop:shell:exec', 'hardware-id:get', '', 42, 'desktop:hardware-id:get '])
+      await expect(dispatch(channel, [])).rejects.toMatchObject({ code: 'unknown_channel' });
+  });
+
+  it('a handler table that does not match the contract is refused at start-up', () => {
+    const { [bridgeChannels.getAppInfo]: _dropped, ...missing } = handlers;
+    expect(() => createBridgeDispatcher(missing as BridgeHandlers)).toThrow(/missing: desktop:app-info:get/);
+    const extra = { ...handlers, 'desktop:shell:exec': async () => undefined } as BridgeHandlers;
+    expect(() => createBridgeDispatcher(extra)).toThrow(/unknown: desktop:shell:exec/);
+  });
+
+  it('answers the app’s own top-level frame (also when Electron hands over a second wrapper of it)', async () => {
+    const app = fakeWindow(`${APP_ENTRY_URL}licenses/42?tab=machines`);
+    await ipcMain.invoke(app.fromTopFrame(), bridgeChannels.setRefreshToken, 'token-from-app');
+    expect(await secrets.get(serverUrl)).toBe('token-from-app');
+    expect(await ipcMain.invoke(app.fromTopFrameCopy(), bridgeChannels.getRefreshToken)).toBe(
+      'token-from-app',
+    );
+  });
+
+  it.each([
+    { sender: 'an iframe inside the app window', event: () => fakeWindow(APP_ENTRY_URL).fromIframe() },
+    {
+      sender: 'an iframe of another site',
+      event: () => fakeWindow(APP_ENTRY_URL).fromIframe('https://ads.example.com/frame'),
+    },
+    {
+      sender: 'a top frame navigated to another site',
+      event: () => fakeWindow('https://evil.example.com/').fromTopFrame(),
+    },
+    { sender: 'a look-alike host', event: () => fakeWindow('app://portal.evil.example/').fromTopFrame() },
+    {
+      sender: 'credentials in the URL',
+      event: () => fakeWindow('app://portal@evil.example/').fromTopFrame(),
+    },
+    { sender: 'a file:// page', event: () => fakeWindow('file:///tmp/page.html').fromTopFrame() },
+    { sender: 'http on the app host name', event: () => fakeWindow('http://portal/').fromTopFrame() },
+    { sender: 'a frame that is gone', event: () => fakeWindow(APP_ENTRY_URL).fromGoneFrame() },
+  ])('refuses $sender, and the handler never runs', async ({ event }) => {
+    await expect(ipcMain.invoke(event(), bridgeChannels.setRefreshToken, 'stolen')).rejects.toMatchObject({
+      code: 'untrusted_sender',
+    });
+    await expect(ipcMain.invoke(event(), bridgeChannels.setLicenseKey, 'KEY')).rejects.toMatchObject({
+      code: 'untrusted_sender',
+    });
+    expect(await secrets.get(serverUrl)).toBeNull();
+    await expect(readFile(statePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('the dev server is trusted only when it is the configured one', () => {
+    const devCheck = createSenderCheck(createAppUrlCheck('http://localhost:5173'));
+    const dev = fakeWindow('http://localhost:5173/licenses');
+    expect(devCheck(dev.fromTopFrame())).toBe(true);
+    expect(devCheck(fakeWindow('http://localhost:5174/').fromTopFrame())).toBe(false);
+    expect(createSenderCheck(createAppUrlCheck())(dev.fromTopFrame())).toBe(false);
+  });
+
+  it.each([
+    { channel: bridgeChannels.setRefreshToken, args: [''], bad: 'an empty token' },
+    { channel: bridgeChannels.setRefreshToken, args: [{ token: 'x' }], bad: 'an object for a token' },
+    { channel: bridgeChannels.setLicenseKey, args: [12345], bad: 'a number for a key' },
+    { channel: bridgeChannels.setLicenseKey, args: [], bad: 'no key (null is the way to forget it)' },
+    { channel: bridgeChannels.getHardwareId, args: ['unexpected'], bad: 'an argument where none is taken' },
+    { channel: bridgeChannels.checkLicenseStatus, args: [{ accessToken: 'x' }], bad: 'the dropped options' },
+  ])('$channel with $bad → invalid_arguments, nothing written', async ({ channel, args }) => {
+    const app = fakeWindow(APP_ENTRY_URL);
+    await expect(ipcMain.invoke(app.fromTopFrame(), channel, ...args)).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringContaining(`Invalid arguments for ${channel}`),
+    });
+    expect(await ipcMain.invoke(app.fromTopFrame(), bridgeChannels.getRefreshToken)).toBeNull();
+    await expect(readFile(statePath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a result that breaks the contract is not handed to the renderer', async () => {
+    const broken = { ...handlers, [bridgeChannels.getHardwareId]: async () => 'raw id with spaces' };
+    await expect(createBridgeDispatcher(broken)(bridgeChannels.getHardwareId, [])).rejects.toMatchObject({
+      code: 'invalid_result',
+    });
+  });
+
+  it('the removal function unregisters every channel', () => {
+    const other = new FakeIpcMain();
+    const unregister = registerBridgeIpc({
+      ipcMain: other,
+      dispatch: createBridgeDispatcher(handlers),
+      isTrustedSender: () => true,
+    });
+    expect(other.listeners.size).toBe(Object.keys(bridgeChannels).length);
+    unregister();
+    expect(other.listeners.size).toBe(0);
+  });
+
+  describe('createBridge(invoke): window.desktop as the preload builds it', () => {
+    /** The preload's transport, here straight into the fake ipcMain as the app's top frame. */
+    const invokeAsApp: BridgeInvoke = (channel, ...args) =>
+      ipcMain.invoke(fakeWindow(APP_ENTRY_URL).fromTopFrame(), channel, ...args) as never;
+
+    it('has exactly the DesktopBridge methods, frozen, and no generic invoke', () => {
+      const bridge = createBridge(invokeAsApp);
+      expect(Object.keys(bridge).sort()).toEqual(
+        [
+          'checkLicenseStatus',
+          'clearRefreshToken',
+          'getAppInfo',
+          'getHardwareId',
+          'getLicenseKey',
+          'getRefreshToken',
+          'setLicenseKey',
+          'setRefreshToken',
+        ].sort(),
+      );
+      expect(Object.isFrozen(bridge)).toBe(true);
+      expect(() => {
+        (bridge as unknown as Record<string, unknown>)['getHardwareId'] = () => 'swapped';
+      }).toThrow();
+    });
+
+    it('round-trips every method through the wrapper to the real handlers', async () => {
+      const bridge = createBridge(invokeAsApp);
+      expect(await bridge.getHardwareId()).toMatch(/^[0-9a-f]{64}$/);
+      expect(await bridge.getRefreshToken()).toBeNull();
+      await bridge.setRefreshToken('bridge-token');
+      expect(await bridge.getRefreshToken()).toBe('bridge-token');
+      await bridge.clearRefreshToken();
+      expect(await bridge.getRefreshToken()).toBeNull();
+      expect(await bridge.checkLicenseStatus()).toMatchObject({ status: 'not_configured' });
+      await bridge.setLicenseKey('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+      expect(await bridge.getLicenseKey()).toBe('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+      // The server is unreachable and there is no lease yet: an error answer, not a crash.
+      expect(await bridge.checkLicenseStatus()).toMatchObject({ valid: false, status: 'error' });
+      await bridge.setLicenseKey(null);
+      expect(await bridge.getAppInfo()).toMatchObject({
+        version: '1.2.3',
+        platform: 'linux',
+        tokenStorage: 'memory',
+      });
+    });
+
+    it('a bad argument from the page is refused by main, with the reason', async () => {
+      const bridge = createBridge(invokeAsApp);
+      await expect(bridge.setRefreshToken('')).rejects.toThrow(
+        /Invalid arguments for desktop:refresh-token:set/,
+      );
+    });
+
+    it('only ever sends the contract’s channels to the transport', async () => {
+      const sent: string[] = [];
+      const recordingInvoke: BridgeInvoke = async (channel, ..._args) => {
+        sent.push(channel);
+        return undefined as never;
+      };
+      const bridge = createBridge(recordingInvoke);
+      for (const method of Object.values(bridge) as (() => Promise<unknown>)[])
+        await method().catch(() => undefined);
+      expect(sent.sort()).toEqual(Object.values(bridgeChannels).sort());
+    });
+  });
+});
