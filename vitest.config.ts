@@ -7,7 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Suites that start servers and hash passwords compete for two cores; two at a time is enough.
     maxWorkers: 2,
-    reporters: ['default', './tests/support/summary-reporter.ts'],
+    reporters: ['default', './tests/support/summary-reporter.ts', './tests/support/stall-reporter.ts'],
     projects: [
       {
         extends: true,
