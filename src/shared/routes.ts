@@ -15,6 +15,7 @@ export const apiPaths = {
     refresh: '/auth/refresh',
     refreshToken: '/auth/refresh-token',
     logout: '/auth/logout',
+    logoutAll: '/auth/logout-all',
     validateToken: '/auth/validate-token',
     forgotPassword: '/auth/forgot-password',
     resetPassword: '/auth/reset-password',

@@ -178,6 +178,10 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: '/auth/logout', body: { refreshToken: await freshRefreshToken(f.s) } }),
     expect: everyone(200),
   },
+  'POST /auth/logout-all': {
+    request: () => ({ path: '/auth/logout-all', freshAccount: true }),
+    expect: signedIn(200),
+  },
   // The body's token, else the bearer token: an anonymous caller with neither is told 401.
   'POST /auth/validate-token': { request: () => ({ path: '/auth/validate-token' }), expect: signedIn(200) },
   'POST /auth/forgot-password': {

@@ -7,6 +7,7 @@ export const authAnswers = {
   passwordReset: 'Your password was reset. Sign in with the new password.',
   passwordChanged: 'Your password was changed. Every device was signed out; sign in again.',
   loggedOut: 'Signed out',
+  loggedOutEverywhere: 'Signed out on every device',
 } as const;
 
 /** A portal page with an e-mailed token, e.g. `https://portal/reset-password?token=…`. */

@@ -165,6 +165,22 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   );
 
   app.post(
+    paths.logoutAll,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Sign out on every device: ends all sessions of the caller, this one included',
+        security: bearerSecurity,
+        response: { 200: messageResponseSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({
+      message: await auth.logoutEverywhere(currentUser(request).user.id, requestMeta(request)),
+    }),
+  );
+
+  app.post(
     paths.validateToken,
     {
       schema: {

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
 import { toUserProfile } from '../users/profile.js';
-import { findUserByEmail, findUserById } from '../users/repository.js';
+import { bumpSessionVersion, findUserByEmail, findUserById } from '../users/repository.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers } from './answers.js';
 import {
@@ -15,7 +15,13 @@ import {
   recordLoginFailure,
   recordLoginSuccess,
 } from './login-throttle.js';
-import { findFamilyOfToken, revokeFamily, rotateRefreshToken, startRefreshFamily } from './refresh-tokens.js';
+import {
+  findFamilyOfToken,
+  revokeAllFamiliesOfUser,
+  revokeFamily,
+  rotateRefreshToken,
+  startRefreshFamily,
+} from './refresh-tokens.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
 
 const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect email or password');
@@ -148,6 +154,24 @@ export function createSessions(deps: AuthServiceDeps) {
         await revokeFamily(db, clock, family.familyId, 'logout');
       }
       return authAnswers.loggedOut;
+    },
+
+    /**
+     * Ends every session of the user, this one included: every refresh family is revoked and the
+     * session version moves on, so access tokens already handed out stop working at once too.
+     */
+    async logoutEverywhere(userId: string, meta: RequestMeta): Promise<string> {
+      await db.transaction().execute(async (trx) => {
+        await bumpSessionVersion(trx, userId);
+        await revokeAllFamiliesOfUser(trx, clock, userId, 'logout_everywhere');
+        await recordSecurityEvent(trx, clock, {
+          type: securityEventTypes.signedOutEverywhere,
+          severity: 'info',
+          userId,
+          meta,
+        });
+      });
+      return authAnswers.loggedOutEverywhere;
     },
 
     /** The user behind a bearer token, refusing tokens of disabled accounts or from before a password change. */

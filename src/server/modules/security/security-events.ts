@@ -10,6 +10,7 @@ export const securityEventTypes = {
   accountLocked: 'account_locked',
   refreshTokenReuse: 'refresh_token_reuse',
   passwordChanged: 'password_changed',
+  signedOutEverywhere: 'signed_out_everywhere',
   passwordReset: 'password_reset',
   passwordResetRequested: 'password_reset_requested',
   userRegistered: 'user_registered',
