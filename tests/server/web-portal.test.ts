@@ -60,6 +60,8 @@ describe('web portal with a build', () => {
     await mkdir(join(webDir, 'assets'));
     await writeFile(join(webDir, 'index.html'), INDEX_HTML);
     await writeFile(join(webDir, 'assets', 'app-abc123.js'), APP_JS);
+    await mkdir(join(webDir, '.vite'));
+    await writeFile(join(webDir, '.vite', 'manifest.json'), '{"src/main.tsx":{}}');
   });
 
   it.each(['/', '/licenses/42', '/admin/users', '/login?next=%2Fdashboard', '/index.html'])(
@@ -87,6 +89,10 @@ describe('web portal with a build', () => {
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toBe(IMMUTABLE);
     expect(response.body).toBe(APP_JS);
+  });
+
+  it('keeps the build’s own bookkeeping (.vite/manifest.json) off the site', async () => {
+    expectJsonNotFound(await inject('/.vite/manifest.json'));
   });
 
   it('answers a missing asset with a JSON 404, never the app shell', async () => {

@@ -21,6 +21,8 @@ export async function registerWebPortal(
   await app.register(fastifyStatic, {
     root: webDir,
     wildcard: true,
+    // The build's own bookkeeping (.vite/manifest.json) is not part of the site.
+    dotfiles: 'ignore',
     // Off, or send's own `public, max-age=0` replaces the header set below.
     cacheControl: false,
     setHeaders(response, path) {
