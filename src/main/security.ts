@@ -1,17 +1,30 @@
 import type { Session, WebContents } from 'electron';
 import { isAllowedExternalUrl } from './external-links.js';
 
+/**
+ * Razorpay Checkout, loaded by /purchase on demand when the server takes real payments: its
+ * script and CDN, payment frames, API and telemetry hosts, images (as in src/server/app.ts).
+ */
+const RAZORPAY = {
+  script: 'https://checkout.razorpay.com https://cdn.razorpay.com',
+  frame: 'https://api.razorpay.com https://checkout.razorpay.com',
+  connect:
+    'https://api.razorpay.com https://checkout.razorpay.com https://lumberjack.razorpay.com https://lumberjack-metrics.razorpay.com',
+  img: 'https://cdn.razorpay.com',
+};
+
 /** The renderer's Content Security Policy under app:// (the same rules the API server sends). */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  `script-src 'self' ${RAZORPAY.script}`,
   // Inline styles are needed by the UI kit's style props.
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
+  `img-src 'self' data: ${RAZORPAY.img}`,
   "font-src 'self' data:",
-  "connect-src 'self'",
+  `connect-src 'self' ${RAZORPAY.connect}`,
   "object-src 'none'",
-  "frame-src 'none'",
+  // Only Razorpay Checkout's frames; the portal itself has none.
+  `frame-src ${RAZORPAY.frame}`,
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "form-action 'self'",

@@ -62,15 +62,35 @@ declare module 'fastify' {
   }
 }
 
-// The portal's own bundle and styles only; inline styles are needed by the UI kit's style props.
+/**
+ * Razorpay Checkout, which /purchase loads on demand when the server takes real payments: its
+ * script (and the scripts it pulls from Razorpay's CDN), its payment frames, the API and telemetry
+ * hosts those call, and its images. The hosts of Razorpay's own CSP allowlist (razorpay-magento
+ * etc/csp_whitelist.xml) plus checkout.razorpay.com for its frame. Nothing else is allowed.
+ */
+const RAZORPAY_CSP_SOURCES = {
+  script: ['https://checkout.razorpay.com', 'https://cdn.razorpay.com'],
+  frame: ['https://api.razorpay.com', 'https://checkout.razorpay.com'],
+  connect: [
+    'https://api.razorpay.com',
+    'https://checkout.razorpay.com',
+    'https://lumberjack.razorpay.com',
+    'https://lumberjack-metrics.razorpay.com',
+  ],
+  img: ['https://cdn.razorpay.com'],
+} as const;
+
+// The portal's own bundle and styles, and Razorpay Checkout; inline styles are needed by the UI
+// kit's style props.
 const contentSecurityPolicy = {
   directives: {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.script],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:'],
+    imgSrc: ["'self'", 'data:', ...RAZORPAY_CSP_SOURCES.img],
     fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'"],
+    connectSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.connect],
+    frameSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.frame],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],

@@ -53,7 +53,8 @@ describePortal('account journeys in the browser', (portal) => {
     await signIn(page, email, STRONG_PASSWORD);
     await expectPath(page, '/dashboard');
     await accountMenu(page).waitFor();
-    expect(await accountMenu(page).getAttribute('aria-label')).toBe('Account menu for Grace Hopper');
+    // The registered name is shown in the header and names the account menu.
+    await page.getByRole('button', { name: 'Account menu for Grace Hopper', exact: true }).waitFor();
   });
 
   it('signs out: back to the sign-in page, and protected pages ask to sign in again', async () => {

@@ -1,4 +1,4 @@
-import { Avatar, Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Badge, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { portalPaths } from '../../../../shared/routes';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -33,14 +33,17 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton className={classes.target} aria-label={`Account menu for ${name}`}>
+        {/* Named by its content, so the visible name is part of the accessible one (WCAG 2.5.3). */}
+        <UnstyledButton className={classes.target}>
           <Group gap={8} wrap="nowrap">
-            <Avatar color="iris" radius="xl" size={32}>
+            <Avatar color="iris" radius="xl" size={32} aria-hidden>
               {initialsOf(user?.full_name, user?.email)}
             </Avatar>
+            <VisuallyHidden>Account menu for </VisuallyHidden>
             <Text size="sm" fw={500} visibleFrom="sm" maw={180} truncate>
               {name}
             </Text>
+            <VisuallyHidden hiddenFrom="sm">{name}</VisuallyHidden>
             <ChevronDownIcon size={16} />
           </Group>
         </UnstyledButton>

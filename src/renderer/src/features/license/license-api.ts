@@ -8,6 +8,7 @@ import type {
   Release,
   TrackUsageRequest,
 } from '../../../../shared/api/licenses';
+import type { Plan } from '../../../../shared/api/plans';
 import { apiPaths, pathWith } from '../../../../shared/routes';
 import type { HttpClient } from '../../lib/api-client';
 
@@ -91,8 +92,14 @@ export async function postPlanActivation(
   return (await http.post<License>(apiPaths.licenses.activatePlan, { userInfo: {}, ...body })).data;
 }
 
-export async function getCurrentPlan(http: HttpClient): Promise<License | null> {
-  return (await http.get<License | null>(apiPaths.licenses.currentPlan)).data;
+/** `GET /licenses/current-plan` answers the plan and the licence that gives it (either may be null). */
+export interface CurrentPlan {
+  plan: Plan | null;
+  license: License | null;
+}
+
+export async function getCurrentPlan(http: HttpClient): Promise<CurrentPlan> {
+  return (await http.get<CurrentPlan>(apiPaths.licenses.currentPlan)).data;
 }
 
 export async function putPlan(http: HttpClient, id: string, planId: string): Promise<License> {

@@ -155,7 +155,8 @@ const licenseSlice = createSlice({
         state.featureDefinitions = [...definitions.values()];
       })
       .addCase(fetchCurrentPlan.fulfilled, (state, action) => {
-        if (action.payload) replaceLicence(state, action.payload);
+        // The answer is `{ plan, license }`: the licence that gives the plan becomes the current one.
+        if (action.payload?.license) replaceLicence(state, action.payload.license);
       })
       .addCase(changePlan.fulfilled, (state, action) => {
         // SPEC §4: a plan change moves the current licence to the new plan and subscription.

@@ -67,6 +67,7 @@ export const fetchLicense = licenseThunk(
 export interface ActivateLicenseArgs {
   license_key: string;
   device_name?: string;
+  platform?: string;
   app_version?: string;
 }
 
@@ -88,7 +89,10 @@ const isLicence = (value: unknown): value is License =>
 /** SPEC §8: base activation prefers the server's detail and checks the answer's shape. */
 export const activateBaseLicense = createAppThunk(
   'license/activateBase',
-  async (args: { device_name?: string; app_version?: string } | void, { extra, rejectWithValue }) => {
+  async (
+    args: { device_name?: string; platform?: string; app_version?: string } | void,
+    { extra, rejectWithValue },
+  ) => {
     let answer: unknown;
     try {
       const hardware_id = await extra.platform.getHardwareId();

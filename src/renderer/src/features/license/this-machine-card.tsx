@@ -68,7 +68,7 @@ function nextStep(result: LicenseCheckResult): ReactNode {
     return (
       <>
         No license is set up on this machine yet. Activate one of your licenses here, or{' '}
-        <Anchor component={Link} to={portalPaths.purchase}>
+        <Anchor component={Link} to={portalPaths.purchase} underline="always">
           get a plan
         </Anchor>{' '}
         first.

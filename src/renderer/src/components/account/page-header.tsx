@@ -1,0 +1,29 @@
+import { Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/** A signed-in screen's title (the page's one h1), what it is for, and optional actions. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap" gap="md">
+      <Stack gap={4} maw={720}>
+        <Title order={1} fz={{ base: 26, sm: 32 }}>
+          {title}
+        </Title>
+        {description ? (
+          <Text c="dimmed" size="md">
+            {description}
+          </Text>
+        ) : null}
+      </Stack>
+      {actions}
+    </Group>
+  );
+}

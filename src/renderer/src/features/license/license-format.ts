@@ -1,0 +1,96 @@
+import type { DownloadPlatform, FeatureUsage, License, LicenseStatus } from '../../../../shared/api/licenses';
+
+/** How the licence screens write dates, sizes and statuses. */
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const numberFormat = new Intl.NumberFormat();
+const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
+export const formatNumber = (value: number) => numberFormat.format(value);
+/** A `YYYY-MM-DD` day of the usage history (UTC) as "Nov 3". */
+export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "5 minutes ago", "yesterday", "just now". */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  for (const [unit, size] of RELATIVE_STEPS)
+    if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
+  return 'just now';
+}
+
+/** "80.4 MB", "912 KB". */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 100 ? 0 : 1;
+  return `${value.toFixed(digits)} ${units[unit]}`;
+}
+
+export const PLATFORM_NAMES: Record<DownloadPlatform, string> = {
+  windows: 'Windows',
+  macos: 'macOS',
+  linux: 'Linux',
+};
+
+export const STATUS_LABELS: Record<LicenseStatus, string> = {
+  active: 'Active',
+  suspended: 'Suspended',
+  revoked: 'Revoked',
+  expired: 'Expired',
+};
+
+/** "Never expires", "Renews on Jan 3, 2026" or "Expired on Jan 3, 2026". */
+export function expiryText(licence: Pick<License, 'expires_at' | 'status'>): string {
+  if (!licence.expires_at) return 'Never expires';
+  const day = formatDate(licence.expires_at);
+  if (licence.status === 'expired' || new Date(licence.expires_at).getTime() < Date.now())
+    return `Expired on ${day}`;
+  return `Expires on ${day}`;
+}
+
+export const seatsText = (used: number, allowed: number) =>
+  `${formatNumber(used)} of ${formatNumber(allowed)} seat${allowed === 1 ? '' : 's'} in use`;
+
+/** "1,000 messages per month", "Unlimited", "Included". */
+export function limitText(feature: Pick<FeatureUsage, 'kind' | 'limit' | 'unit' | 'period'>): string {
+  if (feature.kind === 'boolean') return 'Included';
+  if (feature.limit === null) return `Unlimited ${feature.unit ?? 'uses'}`;
+  return `${formatNumber(feature.limit)} ${feature.unit ?? 'uses'}${feature.period ? ` per ${feature.period}` : ''}`;
+}
+
+export const isMetered = (feature: Pick<FeatureUsage, 'kind'>) => feature.kind === 'metered';
+
+/** Share of the limit used, 0–100; null when there is no limit to measure against. */
+export function usedPercent(feature: Pick<FeatureUsage, 'limit' | 'used'>): number | null {
+  if (feature.limit === null) return null;
+  if (feature.limit <= 0) return 100;
+  return Math.min(100, Math.round((feature.used / feature.limit) * 100));
+}
+
+/** A licence the API answered, checked for the fields the screens read (anything else is a format error). */
+export const isLicence = (value: unknown): value is License =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as License).license_id === 'string' &&
+  typeof (value as License).license_key === 'string' &&
+  typeof (value as License).plan === 'object' &&
+  (value as License).plan !== null &&
+  typeof (value as License).max_activations === 'number';

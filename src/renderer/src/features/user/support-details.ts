@@ -1,0 +1,129 @@
+import type { HealthResponse } from '../../../../shared/api/health';
+import type { AppInfo, LicenseCheckResult } from '../../../../shared/bridge';
+import { PRODUCT_NAME } from '../../../../shared/constants';
+import { apiPaths } from '../../../../shared/routes';
+import { getServices, type Services } from '../../lib/services';
+
+/**
+ * Where support requests go: set `VITE_SUPPORT_EMAIL` when building the portal. The server has no
+ * contact endpoint, so the portal writes the request as an e-mail; without an address the e-mail
+ * app opens with the message ready and the recipient left for the user to fill in.
+ */
+export const SUPPORT_EMAIL = String(import.meta.env.VITE_SUPPORT_EMAIL ?? '').trim();
+
+/** GET /health: the server's version (the version of the portal it serves). */
+export async function fetchServerVersion(services: Services = getServices()): Promise<string> {
+  return services.cache.get('support:version', async () => {
+    const { data } = await services.client.http.get<HealthResponse>(apiPaths.health);
+    return data.version;
+  });
+}
+
+/** `7KQ2M-•••••-•••••-•••••-XY9Z4`: enough to tell keys apart, not enough to use one. */
+export function maskLicenseKey(key: string): string {
+  const groups = key.split('-');
+  if (groups.length < 3)
+    return key.length <= 8 ? '•'.repeat(key.length) : `${key.slice(0, 4)}…${key.slice(-4)}`;
+  return groups
+    .map((group, index) => (index === 0 || index === groups.length - 1 ? group : '•'.repeat(group.length)))
+    .join('-');
+}
+
+const PLATFORM_NAMES: Record<string, string> = { win32: 'Windows', darwin: 'macOS', linux: 'Linux' };
+
+/** The browser and OS as a person reads them ("Chrome 131 on Linux"), from the user agent. */
+export function describeBrowser(userAgent: string): string {
+  const browsers: [RegExp, string][] = [
+    [/Edg\/(\d+)/, 'Edge'],
+    [/OPR\/(\d+)/, 'Opera'],
+    [/Firefox\/(\d+)/, 'Firefox'],
+    [/Chrom(?:e|ium)\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+)[\d.]* .*Safari\//, 'Safari'],
+  ];
+  const systems: [RegExp, string][] = [
+    [/Windows/, 'Windows'],
+    [/iPhone|iPad/, 'iOS'],
+    [/Mac OS X|Macintosh/, 'macOS'],
+    [/Android/, 'Android'],
+    [/CrOS/, 'ChromeOS'],
+    [/Linux/, 'Linux'],
+  ];
+  const browser = browsers
+    .map(([pattern, name]) => [pattern.exec(userAgent), name] as const)
+    .find(([match]) => match);
+  const system = systems.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const named = browser ? `${browser[1]} ${browser[0]?.[1] ?? ''}`.trim() : 'Unknown browser';
+  return system ? `${named} on ${system}` : named;
+}
+
+export interface SupportDetailsInput {
+  kind: 'web' | 'desktop';
+  appInfo: AppInfo | null;
+  serverVersion: string | null;
+  userAgent: string;
+  hardwareId: string | null;
+  licenseKey: string | null;
+  status: LicenseCheckResult | null;
+  user: { id: string; email: string } | null;
+  now: Date;
+}
+
+/** The lines a support request needs, as label/value pairs (masked key; never a token). */
+export function supportDetails(input: SupportDetailsInput): [label: string, value: string][] {
+  const app =
+    input.kind === 'desktop' && input.appInfo
+      ? `${PRODUCT_NAME} desktop ${input.appInfo.version}`
+      : `${PRODUCT_NAME} web portal${input.serverVersion ? ` ${input.serverVersion}` : ''}`;
+  const platform =
+    input.kind === 'desktop' && input.appInfo
+      ? `${PLATFORM_NAMES[input.appInfo.platform] ?? input.appInfo.platform} (desktop app)`
+      : describeBrowser(input.userAgent);
+  const status = input.status
+    ? `${input.status.status}${input.status.valid ? ' (valid)' : ''}: ${input.status.message}`
+    : 'not checked';
+  const lines: [string, string][] = [
+    ['App', app],
+    ['Platform', platform],
+  ];
+  if (input.kind === 'desktop' && input.appInfo) lines.push(['License server', input.appInfo.serverUrl]);
+  lines.push(
+    [input.kind === 'desktop' ? 'Hardware id' : 'Browser id', input.hardwareId ?? 'unknown'],
+    ['User id', input.user?.id ?? 'unknown'],
+    ['Email', input.user?.email ?? 'unknown'],
+    ['License key', input.licenseKey ? maskLicenseKey(input.licenseKey) : 'none on this machine'],
+    ['License status', status],
+    ['Time', input.now.toISOString()],
+  );
+  return lines;
+}
+
+export const formatDetails = (lines: [string, string][]): string =>
+  lines.map(([label, value]) => `${label}: ${value}`).join('\n');
+
+/** Mail clients cut long mailto: links: the message is shortened first, the details are kept whole. */
+const MAX_BODY = 1800;
+
+export function buildMailto({
+  to,
+  subject,
+  message,
+  details,
+}: {
+  to: string;
+  subject: string;
+  message: string;
+  details: string | null;
+}): string {
+  const tail = details ? `\n\n--\n${details}` : '';
+  const room = Math.max(200, MAX_BODY - tail.length);
+  const text = message.length > room ? `${message.slice(0, room - 1)}…` : message;
+  const query = `subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(text + tail)}`;
+  return `mailto:${to ? encodeURIComponent(to).replace('%40', '@') : ''}?${query}`;
+}
+
+/** Opens the user's e-mail app (a seam tests replace: jsdom cannot follow mailto: links). */
+export const mailLauncher = {
+  open(href: string): void {
+    window.location.assign(href);
+  },
+};

@@ -1,0 +1,498 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Payment } from '../../../src/shared/api/payments';
+import type { Plan } from '../../../src/shared/api/plans';
+import { setServices } from '../../../src/renderer/src/lib/services';
+import { FakeApi, problem } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+import { makeLicence } from '../support/signed-in';
+
+const NOW = '2025-03-01T10:00:00.000Z';
+/** Several requests and renders in a row, on a machine that runs other suites at the same time. */
+const SLOW = { timeout: 8000 };
+
+const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
+  id,
+  code: id,
+  name: id,
+  description: `${id} plan`,
+  price_minor: 99_900,
+  currency: 'INR',
+  billing_interval: 'month',
+  max_activations: 3,
+  is_public: true,
+  is_active: true,
+  sort_order: 0,
+  features: [
+    {
+      feature_id: 'f-chat',
+      key: 'ai_chat',
+      name: 'AI chat',
+      kind: 'metered',
+      period: 'day',
+      unit: 'messages',
+      limit: 5000,
+    },
+  ],
+  archived_at: null,
+  created_at: NOW,
+  updated_at: NOW,
+  ...extra,
+});
+
+const PLANS = [
+  plan('base', { name: 'Base', price_minor: 0, billing_interval: 'free', max_activations: 1 }),
+  plan('pro', { name: 'Pro' }),
+  plan('team', { name: 'Team', price_minor: 4_999_000, billing_interval: 'year', max_activations: 10 }),
+];
+
+const order = {
+  id: 'pay-1',
+  order_id: 'order_sandbox_abc',
+  amount: 99_900,
+  currency: 'INR',
+  key_id: 'sandbox',
+  provider: 'sandbox',
+  sandbox: true,
+  plan: { id: 'pro', code: 'pro', name: 'Pro' },
+  prefill: { email: 'ada@example.com', name: 'Ada' },
+};
+
+const payment = (id: string, extra: Partial<Payment> = {}): Payment => ({
+  id,
+  order_id: `order_${id}`,
+  payment_id: null,
+  provider: 'sandbox',
+  sandbox: true,
+  status: 'created',
+  amount: 99_900,
+  currency: 'INR',
+  plan_id: 'pro',
+  plan: { id: 'pro', code: 'pro', name: 'Pro' },
+  license_id: null,
+  failure_reason: null,
+  created_at: NOW,
+  updated_at: NOW,
+  paid_at: null,
+  ...extra,
+});
+
+const proLicence = makeLicence('lic-pro', {
+  license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234',
+  plan_id: 'pro',
+  plan: { id: 'pro', code: 'pro', name: 'Pro', billing_interval: 'month' },
+  max_activations: 3,
+  expires_at: '2025-04-01T10:00:00.000Z',
+});
+
+let api: FakeApi;
+let payments: Payment[];
+let licences: ReturnType<typeof makeLicence>[];
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+  payments = [];
+  licences = [makeLicence('lic-base')];
+  api.on('GET /plans/public', () => ({ json: PLANS }));
+  api.on('GET /payments/config', () => ({
+    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
+  }));
+  api.on('GET /licenses/current-plan', () => ({
+    json: { plan: PLANS[0], license: makeLicence('lic-base') },
+  }));
+  api.on('GET /licenses', () => ({ json: licences }));
+  api.on('GET /payments/history', (request) => {
+    const page = Number(request.query.get('page') ?? 1);
+    const perPage = Number(request.query.get('perPage') ?? 10);
+    const status = request.query.get('status');
+    const matching = payments.filter((item) => !status || item.status === status);
+    return {
+      json: {
+        data: matching.slice((page - 1) * perPage, page * perPage),
+        total: matching.length,
+        page,
+        perPage,
+      },
+    };
+  });
+  api.on('POST /payments/razorpay/create-order', () => {
+    payments.unshift(payment('pay-1', { order_id: order.order_id }));
+    return { status: 201, json: order };
+  });
+});
+afterEach(async () => {
+  // Mantine's notification store outlives a test's render.
+  notifications.clean();
+  delete window.Razorpay;
+  document.head.querySelectorAll('script[src*="razorpay"]').forEach((script) => script.remove());
+  await api.close();
+});
+
+async function openPurchase() {
+  const services = await servicesFor(api, 'user');
+  setServices(services);
+  const view = renderApp(services, '/purchase');
+  await screen.findByRole('heading', { level: 1, name: 'Purchase' }, { timeout: 10_000 });
+  await screen.findByRole('article', { name: 'Pro' }, { timeout: 10_000 });
+  return view;
+}
+
+const body = (route: string, index = 0) => JSON.parse(api.calls(route)[index]?.body ?? 'null') as unknown;
+
+describe('purchase page: plans', () => {
+  it('shows every plan side by side with price, seats and features, the current one marked', async () => {
+    await openPurchase();
+    const pro = within(screen.getByRole('article', { name: 'Pro' }));
+    expect(pro.getByText('₹999')).toBeTruthy();
+    expect(pro.getByText('per month')).toBeTruthy();
+    expect(pro.getByText('Use on 3 devices at once')).toBeTruthy();
+    expect(pro.getByText('AI chat: 5,000 messages per day')).toBeTruthy();
+    expect(pro.getByRole('button', { name: 'Buy Pro' })).toBeTruthy();
+    expect(pro.queryByText('Current plan')).toBeNull();
+
+    const base = within(screen.getByRole('article', { name: 'Base' }));
+    expect(base.getByText('Current plan')).toBeTruthy();
+    expect(base.getByRole('button', { name: 'Your current plan' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('current-plan').textContent).toContain('You are on Base');
+
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    expect(team.getByText('per year')).toBeTruthy();
+    expect(team.getByText('Use on 10 devices at once')).toBeTruthy();
+  });
+
+  it('labels the sandbox on the page', async () => {
+    await openPurchase();
+    expect(screen.getByTestId('sandbox-banner').textContent).toContain('no real money');
+  });
+
+  it('offers to renew the paid plan the user already has, and refuses plans in another currency', async () => {
+    api.on('GET /licenses/current-plan', () => ({ json: { plan: PLANS[1], license: proLicence } }));
+    api.on('GET /plans/public', () => ({
+      json: [...PLANS, plan('usd', { name: 'Dollar plan', currency: 'USD' })],
+    }));
+    await openPurchase();
+    const pro = within(screen.getByRole('article', { name: 'Pro' }));
+    expect(await pro.findByText('Current plan', {}, SLOW)).toBeTruthy();
+    expect(pro.getByRole('button', { name: 'Renew Pro' })).toBeTruthy();
+    expect(pro.getByText('Adds one month to your current license.')).toBeTruthy();
+    const usd = within(screen.getByRole('article', { name: 'Dollar plan' }));
+    expect(usd.getByRole('button', { name: 'Not available here' }).hasAttribute('disabled')).toBe(true);
+    expect(usd.getByText('Priced in USD; this portal takes payments in INR.')).toBeTruthy();
+    // The free plan is activated on the Licenses page, never bought.
+    const base = within(screen.getByRole('article', { name: 'Base' }));
+    expect(
+      base.getByRole('link', { name: 'Start free: activate Base on the Licenses page' }).getAttribute('href'),
+    ).toBe('/licenses');
+  });
+
+  it('says what failed and offers a retry when the plans cannot be loaded', async () => {
+    let fail = true;
+    api.on('GET /plans/public', () => (fail ? problem(503, 'Catalogue offline') : { json: PLANS }));
+    const services = await servicesFor(api, 'user');
+    setServices(services);
+    renderApp(services, '/purchase');
+    expect(await screen.findByText('Catalogue offline', {}, { timeout: 10_000 })).toBeTruthy();
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('article', { name: 'Pro' }, SLOW)).toBeTruthy();
+  });
+});
+
+describe('purchase page: sandbox checkout', () => {
+  it('pays: order with the plan only, sandbox complete, verify with its answer, then the licence at once', async () => {
+    const signature = {
+      razorpay_order_id: order.order_id,
+      razorpay_payment_id: 'pay_sandbox_1',
+      razorpay_signature: 'sig',
+    };
+    api.on('POST /payments/sandbox/orders/order_sandbox_abc/complete', () => ({ json: signature }));
+    api.on('POST /payments/razorpay/verify', () => {
+      const paid = payment('pay-1', {
+        order_id: order.order_id,
+        payment_id: 'pay_sandbox_1',
+        status: 'paid',
+        license_id: 'lic-pro',
+        paid_at: NOW,
+      });
+      payments[0] = paid;
+      licences.push(proLicence);
+      return { json: { payment: paid, license: proLicence, sandbox: true } };
+    });
+    const { store, router } = await openPurchase();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro' });
+    expect(dialog.getByTestId('sandbox-notice').textContent).toContain('no real money');
+    expect(dialog.getByText('₹999')).toBeTruthy();
+    expect(dialog.getByText(order.order_id)).toBeTruthy();
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Pay' }));
+    const success = within(await screen.findByRole('region', { name: /Payment successful/ }, SLOW));
+    expect(body('POST /payments/sandbox/orders/order_sandbox_abc/complete')).toEqual({ outcome: 'pay' });
+    expect(body('POST /payments/razorpay/verify')).toEqual(signature);
+    expect(success.getByTestId('purchased-license-key').textContent).toBe(proLicence.license_key);
+    expect(success.getByText('Sandbox')).toBeTruthy();
+    expect(success.getByRole('link', { name: 'View license' }).getAttribute('href')).toBe(
+      '/licenses/lic-pro',
+    );
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sandbox checkout' })).toBeNull(), SLOW);
+
+    // The licence slice has it without a reload, and the history shows the payment as paid.
+    await waitFor(
+      () => expect(store.getState().license?.licenses.map((item) => item.license_id)).toContain('lic-pro'),
+      SLOW,
+    );
+    expect(store.getState().license?.currentLicense?.license_id).toBe('lic-pro');
+    const history = within(screen.getByRole('table', { name: 'Your payments' }));
+    expect(await history.findByText('Paid', {}, SLOW)).toBeTruthy();
+    expect(history.getByText('pay_sandbox_1')).toBeTruthy();
+
+    await userEvent.click(success.getByRole('link', { name: 'View license' }));
+    expect(router.state.location.pathname).toBe('/licenses/lic-pro');
+  });
+
+  it('declines: the failure shows in the checkout, nothing is verified, the order stays for another try', async () => {
+    api.on('POST /payments/sandbox/orders/order_sandbox_abc/complete', (request) => {
+      const { outcome } = JSON.parse(request.body) as { outcome: string };
+      const failed = payment('pay-1', {
+        order_id: order.order_id,
+        status: 'failed',
+        failure_reason: 'Payment declined in the sandbox checkout (no money moved)',
+      });
+      payments[0] = failed;
+      return outcome === 'decline'
+        ? {
+            json: {
+              error: {
+                code: 'BAD_REQUEST_ERROR',
+                description: 'Payment declined in the sandbox checkout (no money moved)',
+                reason: 'payment_failed',
+                source: 'customer',
+                step: 'payment_authorization',
+                metadata: { order_id: order.order_id, payment_id: 'pay_sandbox_2' },
+              },
+              payment: failed,
+            },
+          }
+        : problem(409, 'unexpected');
+    });
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    await userEvent.click(dialog.getByRole('button', { name: 'Decline' }));
+
+    const alert = await dialog.findByRole('alert', {}, SLOW);
+    expect(alert.textContent).toContain('Payment declined in the sandbox checkout (no money moved)');
+    expect(body('POST /payments/sandbox/orders/order_sandbox_abc/complete')).toEqual({ outcome: 'decline' });
+    expect(api.calls('POST /payments/razorpay/verify')).toHaveLength(0);
+    // Still open on the same order, Pay and Decline both there.
+    expect(dialog.getByRole('button', { name: 'Pay' })).toBeTruthy();
+    expect(dialog.getByText(order.order_id)).toBeTruthy();
+    const history = within(screen.getByRole('table', { name: 'Your payments', hidden: true }));
+    expect(await history.findByText('Failed', {}, SLOW)).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close the sandbox checkout' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sandbox checkout' })).toBeNull(), SLOW);
+    expect(await screen.findByText('Checkout closed', {}, SLOW)).toBeTruthy();
+  });
+
+  it("shows the server's refusal to open an order and charges nothing", async () => {
+    api.on('POST /payments/razorpay/create-order', () =>
+      problem(409, 'Pro is priced in USD, but payments here are taken in INR', 'currency_not_supported'),
+    );
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const alert = await screen.findByRole('alert', {}, SLOW);
+    expect(alert.textContent).toContain('Could not start the checkout for Pro');
+    expect(alert.textContent).toContain('Pro is priced in USD, but payments here are taken in INR');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a refused verification stays in the checkout with the server message', async () => {
+    api.on('POST /payments/sandbox/orders/order_sandbox_abc/complete', () => ({
+      json: { razorpay_order_id: order.order_id, razorpay_payment_id: 'pay_x', razorpay_signature: 'bad' },
+    }));
+    api.on('POST /payments/razorpay/verify', () =>
+      problem(
+        400,
+        'The payment could not be verified: its signature does not match this order.',
+        'invalid_signature',
+      ),
+    );
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    await userEvent.click(dialog.getByRole('button', { name: 'Pay' }));
+    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toContain(
+      'its signature does not match this order',
+    );
+    expect(screen.queryByRole('region', { name: /Payment successful/ })).toBeNull();
+  });
+});
+
+describe('purchase page: Razorpay Checkout', () => {
+  beforeEach(() => {
+    api.on('GET /payments/config', () => ({
+      json: { provider: 'razorpay', key_id: 'rzp_test_123', sandbox: false, currency: 'INR' },
+    }));
+    api.on('POST /payments/razorpay/create-order', () => ({
+      status: 201,
+      json: {
+        ...order,
+        order_id: 'order_rzp_1',
+        key_id: 'rzp_test_123',
+        provider: 'razorpay',
+        sandbox: false,
+      },
+    }));
+  });
+
+  /** Stands in for checkout.js: records how Checkout was opened. */
+  function fakeRazorpay() {
+    const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
+    window.Razorpay = class {
+      entry: (typeof opened)[number];
+      constructor(options: Record<string, unknown>) {
+        this.entry = { options };
+        opened.push(this.entry);
+      }
+      on(_event: string, listener: (response: unknown) => void) {
+        this.entry.failed = listener;
+      }
+      open() {}
+    } as unknown as NonNullable<typeof window.Razorpay>;
+    return opened;
+  }
+
+  it('loads checkout.js only on a click to buy, opens it on the order, verifies and shows the licence', async () => {
+    api.on('POST /payments/razorpay/verify', () => ({
+      json: {
+        payment: payment('pay-1', {
+          provider: 'razorpay',
+          sandbox: false,
+          status: 'paid',
+          license_id: 'lic-pro',
+        }),
+        license: proLicence,
+        sandbox: false,
+      },
+    }));
+    await openPurchase();
+    expect(screen.queryByTestId('sandbox-banner')).toBeNull();
+    expect(document.querySelector('script[src*="razorpay"]')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const script = await waitFor(() => {
+      const found = document.querySelector<HTMLScriptElement>('script[src*="razorpay"]');
+      if (!found) throw new Error('checkout.js was not added');
+      return found;
+    }, SLOW);
+    expect(script.src).toBe('https://checkout.razorpay.com/v1/checkout.js');
+    const opened = fakeRazorpay();
+    script.dispatchEvent(new Event('load'));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    const options = opened[0]!.options as {
+      key: string;
+      order_id: string;
+      amount: number;
+      currency: string;
+      handler: (response: unknown) => void;
+    };
+    expect(options).toMatchObject({
+      key: 'rzp_test_123',
+      order_id: 'order_rzp_1',
+      amount: 99_900,
+      currency: 'INR',
+    });
+
+    const paid = {
+      razorpay_order_id: 'order_rzp_1',
+      razorpay_payment_id: 'pay_rzp_1',
+      razorpay_signature: 'sig',
+    };
+    options.handler(paid);
+    expect(await screen.findByRole('region', { name: /Payment successful/ }, SLOW)).toBeTruthy();
+    expect(body('POST /payments/razorpay/verify')).toEqual(paid);
+    expect(screen.queryByText('Sandbox')).toBeNull();
+  });
+
+  it('a failed attempt and a dismissal are shown; the order status is checked after the window closes', async () => {
+    api.on('GET /payments/status/order_rzp_1', () => ({ json: payment('pay-1', { status: 'failed' }) }));
+    const opened = fakeRazorpay();
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    opened[0]!.failed?.({ error: { description: 'Your bank declined the card' } });
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toContain('Your bank declined the card');
+
+    (opened[0]!.options as { modal: { ondismiss: () => void } }).modal.ondismiss();
+    expect(await screen.findByText('Checkout closed', {}, SLOW)).toBeTruthy();
+    expect(api.calls('GET /payments/status/order_rzp_1')).toHaveLength(1);
+  });
+
+  it('says so when checkout.js cannot be loaded', async () => {
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
+    const script = await waitFor(() => {
+      const found = document.querySelector<HTMLScriptElement>('script[src*="razorpay"]');
+      if (!found) throw new Error('checkout.js was not added');
+      return found;
+    }, SLOW);
+    script.dispatchEvent(new Event('error'));
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toContain(
+      'The payment window could not be opened',
+    );
+    expect(screen.getByRole('button', { name: 'Buy Pro' }).hasAttribute('disabled')).toBe(false);
+  });
+});
+
+describe('purchase page: payment history', () => {
+  it('pages through GET /payments/history and filters by status', async () => {
+    payments = Array.from({ length: 12 }, (_, index) =>
+      payment(`p${index + 1}`, {
+        status: index % 3 === 0 ? 'failed' : 'paid',
+        payment_id: `pay_${index + 1}`,
+        license_id: index % 3 === 0 ? null : 'lic-pro',
+      }),
+    );
+    await openPurchase();
+    const table = await screen.findByRole('table', { name: 'Your payments' }, SLOW);
+    await within(table).findByText('pay_1', {}, SLOW);
+    expect(within(table).getAllByRole('row')).toHaveLength(11);
+    expect(screen.getByText('1–10 of 12 payments')).toBeTruthy();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    expect(await within(table).findByText('pay_11', {}, SLOW)).toBeTruthy();
+    expect(api.calls('GET /payments/history').at(-1)?.query.get('page')).toBe('2');
+    expect(screen.getByText('11–12 of 12 payments')).toBeTruthy();
+
+    await userEvent.selectOptions(screen.getByLabelText('Status'), 'failed');
+    await waitFor(() => expect(screen.getByText('1–4 of 4 payments')).toBeTruthy(), SLOW);
+    const last = api.calls('GET /payments/history').at(-1);
+    expect(last?.query.get('status')).toBe('failed');
+    expect(last?.query.get('page')).toBe('1');
+  });
+
+  it('an empty history says what to do', async () => {
+    await openPurchase();
+    expect(await screen.findByText('No payments yet', {}, SLOW)).toBeTruthy();
+    expect(screen.getByText(/Buy a plan above/)).toBeTruthy();
+  });
+
+  it('checks an unfinished checkout with GET /payments/status', async () => {
+    payments = [payment('p1')];
+    api.on('GET /payments/status/p1', () => ({
+      json: payment('p1', { status: 'paid', payment_id: 'pay_late' }),
+    }));
+    await openPurchase();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Check the status of order order_p1' }, SLOW),
+    );
+    const table = within(screen.getByRole('table', { name: 'Your payments' }));
+    expect(await table.findByText('pay_late', {}, SLOW)).toBeTruthy();
+    expect(table.getByText('Paid')).toBeTruthy();
+  });
+});

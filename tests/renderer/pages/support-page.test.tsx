@@ -1,0 +1,210 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { localStorageKeys } from '../../../src/shared/storage-keys';
+import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
+import { setServices } from '../../../src/renderer/src/lib/services';
+import { mailLauncher, maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
+import { FakeApi, testUser } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+import { tabServices } from '../support/services';
+
+const SLOW = { timeout: 8000 };
+const KEY = 'ABCDE-FGHJK-MNPQR-STVWX-YZ234';
+
+let api: FakeApi;
+let copied: string[];
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+  api.on('GET /health', () => ({
+    json: { status: 'ok', database: 'ok', version: '1.4.2', uptime_seconds: 10 },
+  }));
+  copied = [];
+  Object.defineProperty(navigator, 'clipboard', {
+    configurable: true,
+    value: { writeText: async (text: string) => void copied.push(text) },
+  });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await api.close();
+});
+
+async function openSupport(options: { licenseKey?: string } = {}) {
+  const services = await servicesFor(api, 'user');
+  if (options.licenseKey) services.local.setItem(localStorageKeys.licenseKey, options.licenseKey);
+  setServices(services);
+  const view = renderApp(services, '/support');
+  await screen.findByRole('heading', { level: 1, name: 'Support' }, { timeout: 10_000 });
+  return { ...view, services };
+}
+
+const details = async () => {
+  const block = await screen.findByTestId('support-details', {}, SLOW);
+  await waitFor(() => expect(block.textContent).toContain('1.4.2'), SLOW);
+  return block;
+};
+
+describe('support page: licence troubleshooting', () => {
+  it("answers SPEC §4's not-configured status without asking the server when no key is stored", async () => {
+    await openSupport();
+    const check = within(screen.getByRole('region', { name: 'License check' }));
+    expect((await check.findByTestId('support-license-status', {}, SLOW)).textContent).toBe(
+      'No license configured',
+    );
+    expect(check.getByText('Not configured')).toBeTruthy();
+    expect(check.getByRole('link', { name: 'Licenses page' }).getAttribute('href')).toBe('/licenses');
+    expect(check.getByRole('link', { name: 'Purchase page' }).getAttribute('href')).toBe('/purchase');
+    expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it("checks a stored key with GET /licensing/status and says what to do about the server's answer", async () => {
+    api.on('GET /licensing/status', () => ({
+      status: 403,
+      json: {
+        valid: false,
+        status: 'revoked',
+        message: 'This license was revoked: refund issued',
+        requires_activation: false,
+        detail: 'This license was revoked: refund issued',
+        code: 'license_revoked',
+      },
+    }));
+    await openSupport({ licenseKey: KEY });
+    const check = within(screen.getByRole('region', { name: 'License check' }));
+    expect((await check.findByTestId('support-license-status', {}, SLOW)).textContent).toBe(
+      'This license was revoked: refund issued',
+    );
+    expect(check.getByText('Not valid')).toBeTruthy();
+    expect(check.getByText(/revoked for good/)).toBeTruthy();
+    const call = api.calls('GET /licensing/status')[0];
+    expect(call?.query.get('license_key')).toBe(KEY);
+
+    api.on('GET /licensing/status', () => ({
+      json: { valid: true, status: 'active', message: 'License is valid', requires_activation: false },
+    }));
+    await userEvent.click(check.getByRole('button', { name: 'Check license status' }));
+    await waitFor(
+      () => expect(check.getByTestId('support-license-status').textContent).toBe('License is valid'),
+      SLOW,
+    );
+    expect(check.getByText('Valid')).toBeTruthy();
+    expect(api.calls('GET /licensing/status')).toHaveLength(2);
+  });
+});
+
+describe('support page: app and account information', () => {
+  it('lists version, platform, browser id, user and the masked key, and copies them in one block', async () => {
+    const { services } = await openSupport({ licenseKey: KEY });
+    const block = await details();
+    const text = block.textContent ?? '';
+    const hardwareId = services.local.getItem(localStorageKeys.hardwareId);
+    expect(hardwareId).toBeTruthy();
+    expect(text).toContain('Desktop AI Assistant web portal 1.4.2');
+    expect(text).toContain(hardwareId);
+    expect(text).toContain(testUser.id);
+    expect(text).toContain(testUser.email);
+    expect(text).toContain('ABCDE-•••••-•••••-•••••-YZ234');
+    expect(text).not.toContain(KEY);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Copy details' }));
+    await waitFor(() => expect(copied).toHaveLength(1));
+    expect(copied[0]).toContain(`User id: ${testUser.id}`);
+    expect(copied[0]).toContain('License key: ABCDE-•••••-•••••-•••••-YZ234');
+    expect(copied[0]).not.toContain(KEY);
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeTruthy();
+  });
+
+  it('in the desktop app: its version, platform and hardware id, and the status from main', async () => {
+    const status: LicenseCheckResult = {
+      valid: true,
+      status: 'active',
+      message: 'License is valid',
+      requires_activation: false,
+    };
+    const bridge = {
+      getHardwareId: async () => 'h'.repeat(64),
+      getRefreshToken: async () => null,
+      setRefreshToken: async () => undefined,
+      clearRefreshToken: async () => undefined,
+      checkLicenseStatus: async () => status,
+      getLicenseKey: async () => KEY,
+      setLicenseKey: async () => undefined,
+      getAppInfo: async () => ({
+        version: '2.0.1',
+        platform: 'win32',
+        serverUrl: 'https://portal.example.com',
+        tokenStorage: 'os-keychain' as const,
+      }),
+    } satisfies DesktopBridge;
+    const { services } = tabServices(api.baseURL, { bridge });
+    const issued = api.issue();
+    await services.tokens.save({
+      accessToken: issued.access_token,
+      refreshToken: issued.refresh_token,
+      user: testUser,
+    });
+    setServices(services);
+    renderApp(services, '/support');
+    const block = await screen.findByTestId('support-details', {}, { timeout: 10_000 });
+    await waitFor(() => expect(block.textContent).toContain('Desktop AI Assistant desktop 2.0.1'), SLOW);
+    expect(block.textContent).toContain('Windows (desktop app)');
+    expect(block.textContent).toContain('h'.repeat(64));
+    expect(block.textContent).toContain('https://portal.example.com');
+    expect(screen.getByTestId('support-license-status').textContent).toBe('License is valid');
+    expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it('masks keys of any shape', () => {
+    expect(maskLicenseKey(KEY)).toBe('ABCDE-•••••-•••••-•••••-YZ234');
+    expect(maskLicenseKey('LEGACYKEY12345')).toBe('LEGA…2345');
+    expect(maskLicenseKey('short')).toBe('•••••');
+  });
+});
+
+describe('support page: help and contact', () => {
+  it('opens a help topic', async () => {
+    await openSupport();
+    const topic = screen.getByRole('button', { name: 'Move a license to another machine' });
+    expect(topic.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(topic);
+    expect(topic.getAttribute('aria-expanded')).toBe('true');
+    const panel = document.getElementById(topic.getAttribute('aria-controls') ?? '');
+    expect(panel?.textContent).toContain('deactivate the machine you no longer use');
+    await waitFor(() => expect(panel?.closest('[aria-hidden="true"]')).toBeNull());
+  });
+
+  it('checks the request, then opens the e-mail app with it and the details', async () => {
+    const open = vi.spyOn(mailLauncher, 'open').mockImplementation(() => undefined);
+    await openSupport({ licenseKey: KEY });
+    await details();
+    const contact = within(screen.getByRole('region', { name: 'Contact support' }));
+    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
+    expect(await contact.findByText('Write a short subject')).toBeTruthy();
+    expect(contact.getByText(/Describe the problem in a few words/)).toBeTruthy();
+    expect(open).not.toHaveBeenCalled();
+
+    await userEvent.selectOptions(contact.getByLabelText('Topic'), 'Billing and payments');
+    await userEvent.type(contact.getByLabelText(/^Subject/), 'Charged twice');
+    await userEvent.type(contact.getByLabelText(/^Message/), 'My card was charged twice for Pro yesterday.');
+    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
+
+    expect(open).toHaveBeenCalledTimes(1);
+    const href = open.mock.calls[0]![0];
+    expect(href.startsWith('mailto:')).toBe(true);
+    const query = new URLSearchParams(href.slice(href.indexOf('?') + 1));
+    expect(query.get('subject')).toBe('[Desktop AI Assistant] Billing and payments: Charged twice');
+    const mailBody = query.get('body') ?? '';
+    expect(mailBody).toContain('My card was charged twice for Pro yesterday.');
+    expect(mailBody).toContain(`User id: ${testUser.id}`);
+    expect(mailBody).toContain('License key: ABCDE-•••••-•••••-•••••-YZ234');
+    expect(await contact.findByText('E-mail ready')).toBeTruthy();
+
+    // Without the details when the user says so.
+    await userEvent.click(contact.getByRole('checkbox', { name: /Include the app and account information/ }));
+    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
+    const second = open.mock.calls[1]![0];
+    expect(new URLSearchParams(second.slice(second.indexOf('?') + 1)).get('body')).not.toContain('User id');
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY as DESKTOP_CSP } from '../../src/main/security.js';
+import { describeOnEveryDatabase } from '../support/test-server.js';
+
+/** Parses a CSP header into directive → sources. */
+function directives(header: unknown): Map<string, string[]> {
+  expect(typeof header).toBe('string');
+  return new Map(
+    String(header)
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name = '', ...sources]) => [name.toLowerCase(), sources]),
+  );
+}
+
+/** Razorpay Checkout's hosts (its script, CDN, frames, API and telemetry): what /purchase needs. */
+const RAZORPAY = {
+  script: ['https://checkout.razorpay.com', 'https://cdn.razorpay.com'],
+  frame: ['https://api.razorpay.com', 'https://checkout.razorpay.com'],
+  connect: [
+    'https://api.razorpay.com',
+    'https://checkout.razorpay.com',
+    'https://lumberjack.razorpay.com',
+    'https://lumberjack-metrics.razorpay.com',
+  ],
+  img: ['https://cdn.razorpay.com'],
+};
+const RAZORPAY_HOST = /^https:\/\/[a-z-]+\.razorpay\.com$/;
+
+/** Razorpay's hosts are allowed where Checkout needs them, and nothing else is loosened. */
+function expectRazorpayOnly(csp: Map<string, string[]>, { self }: { self: { frame: boolean } }) {
+  expect(csp.get('default-src')).toEqual(["'self'"]);
+  expect(csp.get('script-src')).toEqual(["'self'", ...RAZORPAY.script]);
+  expect(csp.get('connect-src')).toEqual(["'self'", ...RAZORPAY.connect]);
+  expect(csp.get('img-src')).toEqual(["'self'", 'data:', ...RAZORPAY.img]);
+  expect(csp.get('frame-src')).toEqual(self.frame ? ["'self'", ...RAZORPAY.frame] : RAZORPAY.frame);
+  expect(csp.get('style-src')).toEqual(["'self'", "'unsafe-inline'"]);
+  expect(csp.get('font-src')).toEqual(["'self'", 'data:']);
+  expect(csp.get('object-src')).toEqual(["'none'"]);
+  expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(csp.get('base-uri')).toEqual(["'self'"]);
+  expect(csp.get('form-action')).toEqual(["'self'"]);
+  // No wildcard, scheme-wide source, inline script or eval anywhere.
+  for (const [name, sources] of csp) {
+    for (const source of sources) {
+      expect(source, `${name} ${source}`).not.toMatch(/\*|^https?:$|'unsafe-eval'|'strict-dynamic'/);
+      if (/^https?:\/\//.test(source)) expect(source, name).toMatch(RAZORPAY_HOST);
+    }
+  }
+  expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+}
+
+describeOnEveryDatabase('Content-Security-Policy of the server (Razorpay Checkout)', (server) => {
+  it.each(['/api/v1/health', '/api/docs'])('%s allows Razorpay Checkout and nothing more', async (url) => {
+    const response = await server().app.inject({ url });
+    expect(response.statusCode).toBeLessThan(400);
+    expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+  });
+
+  it('a page of the portal gets the same policy (the SPA fallback and 404 pages alike)', async () => {
+    const response = await server().app.inject({ url: '/purchase' });
+    expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+  });
+});
+
+describe('Content-Security-Policy of the desktop renderer (Razorpay Checkout)', () => {
+  it('allows Razorpay Checkout, keeps the portal itself frame-free, and loosens nothing else', () => {
+    expectRazorpayOnly(directives(DESKTOP_CSP), { self: { frame: false } });
+  });
+});
