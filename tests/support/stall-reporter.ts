@@ -67,7 +67,8 @@ export default class StallReporter implements Reporter {
     const stuck = [...this.running.values()].filter((entry) => now - entry.since > STALL_MS);
     if (stuck.length === 0) return;
     const lines = stuck.map(
-      (entry) => `  ${entry.file}: no progress for ${Math.round((now - entry.since) / 1000)} s, in ${entry.doing}`,
+      (entry) =>
+        `  ${entry.file}: no progress for ${Math.round((now - entry.since) / 1000)} s, in ${entry.doing}`,
     );
     process.stderr.write(`\n[stall] the test run is stuck; ending it:\n${lines.join('\n')}\n`);
     process.stdout.write(`\nTests: stalled in ${stuck.length} file(s); see [stall] above\n`);

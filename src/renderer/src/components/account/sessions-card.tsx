@@ -49,8 +49,8 @@ export function SessionsCard() {
             Sessions
           </Title>
           <Text size="sm" c="dimmed">
-            Signed in on a shared or lost device? Sign out of every device at once: the desktop app and
-            every browser must sign in again. Sessions also end after 30 minutes without activity.
+            Signed in on a shared or lost device? Sign out of every device at once: the desktop app and every
+            browser must sign in again. Sessions also end after 30 minutes without activity.
           </Text>
         </div>
         <Group>
@@ -82,7 +82,11 @@ export function SessionsCard() {
             <Button variant="default" onClick={() => setConfirming(false)} disabled={leaving !== null}>
               Cancel
             </Button>
-            <Button color="red" onClick={() => void signOutOfEveryDevice()} loading={leaving === 'everywhere'}>
+            <Button
+              color="red"
+              onClick={() => void signOutOfEveryDevice()}
+              loading={leaving === 'everywhere'}
+            >
               Sign out everywhere
             </Button>
           </Group>
