@@ -67,6 +67,7 @@ const allThunks = [
   thunks.updateLicense,
   thunks.revokeLicense,
   thunks.fetchLicenseActivations,
+  thunks.deactivateActivation,
   thunks.fetchPayments,
   thunks.fetchPayment,
   thunks.fetchSecurityEvents,
@@ -155,9 +156,14 @@ const adminSlice = createSlice({
       .addCase(logoutUser.fulfilled, () => initialAdminState)
       .addCase(logoutUser.rejected, () => initialAdminState)
       .addCase(sessionCleared, () => initialAdminState)
-      // SPEC §4: update and revoke both replace the licence, in the list and in the selection.
+      // SPEC §4: update and revoke both replace the licence, in the list and in the selection
+      // (so does freeing a seat, which answers the licence with its new seat count).
       .addMatcher(
-        isAnyOf(thunks.updateLicense.fulfilled, thunks.revokeLicense.fulfilled),
+        isAnyOf(
+          thunks.updateLicense.fulfilled,
+          thunks.revokeLicense.fulfilled,
+          thunks.deactivateActivation.fulfilled,
+        ),
         (state, { payload }) => {
           replace(state.licenses, payload);
           if (selectedIs(state.selectedLicense, idOf(payload)))

@@ -1,17 +1,18 @@
+import type { AdminUser, AdminUserDetail, DashboardStats, SecurityEvent } from '../../../../shared/api/admin';
 import type { CreateFeatureRequest, Feature, UpdateFeatureRequest } from '../../../../shared/api/features';
 import type { z } from 'zod';
 import type { featureStatsSchema } from '../../../../shared/api/features';
 import type { Activation } from '../../../../shared/api/licenses';
 import type { Paged } from '../../../../shared/api/paging';
-import type { UserProfile } from '../../../../shared/api/users';
+import type { AdminPayment } from '../../../../shared/api/payments';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../shared/constants';
-import { adminMessages } from '../../../../shared/messages';
+import { adminMessages, licenseMessages } from '../../../../shared/messages';
 import { pathWith } from '../../../../shared/routes';
 import { adminMessage, toApiRequestError } from '../../lib/api-errors';
 import { createAppThunk } from '../../lib/create-app-thunk';
 import { getServices, type Services } from '../../lib/services';
 import { adminPaths } from './admin-paths';
-import type { AdminCollection, AdminLicense, AdminRecord, AdminState, ListParams } from './admin-types';
+import type { AdminCollection, AdminLicense, AdminState, ListParams } from './admin-types';
 
 const CACHE = 'admin:';
 
@@ -81,26 +82,30 @@ const at = (path: string, id: string) => pathWith(path, { id });
 export const fetchSystemStats = adminThunk(
   'admin/fetchSystemStats',
   adminMessages.fetchSystemStatsFailed,
-  (_: void, s) => get<AdminRecord>(s, adminPaths.dashboard),
+  (options: { fresh?: boolean } | void, s) => {
+    // "Refresh" on the overview asks the server again rather than reading the 60 s cache.
+    if (options?.fresh) s.cache.invalidate(`${CACHE}${adminPaths.dashboard}?`);
+    return get<DashboardStats>(s, adminPaths.dashboard);
+  },
 );
 
-export const fetchUsers = listThunk<UserProfile>(
+export const fetchUsers = listThunk<AdminUser>(
   'admin/fetchUsers',
   adminMessages.fetchUsersFailed,
   'users',
   adminPaths.users,
 );
 export const fetchUser = adminThunk('admin/fetchUser', adminMessages.fetchUserFailed, (id: string, s) =>
-  get<UserProfile>(s, at(adminPaths.user, id)),
+  get<AdminUserDetail>(s, at(adminPaths.user, id)),
 );
 export const createUser = adminThunk('admin/createUser', adminMessages.createUserFailed, (body: object, s) =>
-  write(s, s.client.http.post<UserProfile>(adminPaths.users, body)),
+  write(s, s.client.http.post<AdminUserDetail>(adminPaths.users, body)),
 );
 export const updateUser = adminThunk(
   'admin/updateUser',
   adminMessages.updateUserFailed,
   ({ id, changes }: { id: string; changes: object }, s) =>
-    write(s, s.client.http.put<UserProfile>(at(adminPaths.user, id), changes)),
+    write(s, s.client.http.put<AdminUserDetail>(at(adminPaths.user, id), changes)),
 );
 export const deleteUser = adminThunk(
   'admin/deleteUser',
@@ -138,10 +143,7 @@ export const revokeLicense = adminThunk(
   'admin/revokeLicense',
   adminMessages.revokeLicenseFailed,
   ({ id, reason }: { id: string; reason: string }, s) =>
-    write(
-      s,
-      s.client.http.post<AdminLicense>(at(adminPaths.revokeLicense, id), null, { params: { reason } }),
-    ),
+    write(s, s.client.http.post<AdminLicense>(at(adminPaths.revokeLicense, id), {}, { params: { reason } })),
 );
 export const fetchLicenseActivations = adminThunk(
   'admin/fetchLicenseActivations',
@@ -155,8 +157,18 @@ export const fetchLicenseActivations = adminThunk(
     return { licenseId: id, activations };
   },
 );
+/** POST /admin/licenses/{id}/activations/{activationId}/deactivate: frees the seat; answers the licence. */
+export const deactivateActivation = adminThunk(
+  'admin/deactivateActivation',
+  licenseMessages.deactivationFailed,
+  ({ id, activationId }: { id: string; activationId: string }, s) =>
+    write(
+      s,
+      s.client.http.post<AdminLicense>(pathWith(adminPaths.deactivateActivation, { id, activationId })),
+    ),
+);
 
-export const fetchPayments = listThunk<AdminRecord>(
+export const fetchPayments = listThunk<AdminPayment>(
   'admin/fetchPayments',
   adminMessages.fetchPaymentsFailed,
   'payments',
@@ -165,10 +177,10 @@ export const fetchPayments = listThunk<AdminRecord>(
 export const fetchPayment = adminThunk(
   'admin/fetchPayment',
   adminMessages.fetchPaymentFailed,
-  (id: string, s) => get<AdminRecord>(s, at(adminPaths.payment, id)),
+  (id: string, s) => get<AdminPayment>(s, at(adminPaths.payment, id)),
 );
 
-export const fetchSecurityEvents = listThunk<AdminRecord>(
+export const fetchSecurityEvents = listThunk<SecurityEvent>(
   'admin/fetchSecurityEvents',
   adminMessages.fetchSecurityEventsFailed,
   'securityEvents',

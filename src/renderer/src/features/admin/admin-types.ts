@@ -1,12 +1,19 @@
+import type {
+  AdminLicense as AdminLicenseRow,
+  AdminUser,
+  AdminUserDetail,
+  DashboardStats,
+  SecurityEvent,
+} from '../../../../shared/api/admin';
 import type { Feature } from '../../../../shared/api/features';
-import type { Activation, License } from '../../../../shared/api/licenses';
 import type { Paged } from '../../../../shared/api/paging';
-import type { UserProfile } from '../../../../shared/api/users';
+import type { AdminPayment } from '../../../../shared/api/payments';
 import type { AsyncStatus } from '../../lib/create-app-thunk';
 
 /** Payments and security events have no shared schema yet: their fields are read as the server sends them. */
 export type AdminRecord = Record<string, unknown> & { id?: string };
-export type AdminLicense = License & { activations?: Activation[] };
+/** A license with its owner's e-mail; the detail view attaches its activations (SPEC §3). */
+export type AdminLicense = AdminLicenseRow;
 
 /** Query of every admin list (SPEC §7 "GET with query params"). */
 export interface ListParams {
@@ -19,15 +26,15 @@ export interface ListParams {
 
 /** SPEC §3 admin state. */
 export interface AdminState {
-  users: Paged<UserProfile>;
+  users: Paged<AdminUser>;
   licenses: Paged<AdminLicense>;
-  payments: Paged<AdminRecord>;
-  securityEvents: Paged<AdminRecord>;
+  payments: Paged<AdminPayment>;
+  securityEvents: Paged<SecurityEvent>;
   features: Paged<Feature>;
-  systemStats: AdminRecord | null;
-  selectedUser: UserProfile | null;
+  systemStats: DashboardStats | null;
+  selectedUser: AdminUserDetail | null;
   selectedLicense: AdminLicense | null;
-  selectedPayment: AdminRecord | null;
+  selectedPayment: AdminPayment | null;
   selectedFeature: Feature | null;
   status: AsyncStatus;
   error: string | null;

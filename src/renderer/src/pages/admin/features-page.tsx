@@ -1,4 +1,359 @@
-// Placeholder until this screen is built; the router lazy-loads the default export.
+import {
+  ActionIcon,
+  Button,
+  Code,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { FEATURE_KINDS, type Feature } from '../../../../shared/api/features';
+import { AdminPage } from '../../components/admin/admin-page';
+import { type Column, DataTable } from '../../components/admin/data-table';
+import { ListPagination } from '../../components/admin/list-pagination';
+import { ListToolbar } from '../../components/admin/list-toolbar';
+import { StatCard } from '../../components/data/stat-card';
+import { StatusBadge } from '../../components/data/status-badge';
+import { useAppDispatch } from '../../app/hooks';
+import {
+  deleteFeature,
+  fetchFeatures,
+  fetchFeatureStats,
+  type FeatureStats,
+} from '../../features/admin/admin-slice';
+import { ConfirmModal } from '../../features/admin/features/confirm-modal';
+import { formatCount, KIND_LABELS, meteredUnit } from '../../features/admin/features/feature-format';
+import { FeatureFormModal } from '../../features/admin/features/feature-form-modal';
+import { type ListQuerySpec, useListQuery } from '../../features/admin/list-query';
+import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
+import { useListThunk, usePagedList } from '../../features/admin/use-paged-list';
+import { PencilIcon, PlusIcon, TrashIcon } from '../../components/brand/icons';
+
+const LIST: ListQuerySpec<'kind'> = {
+  sortFields: ['name', 'key', 'kind', 'created_at'],
+  defaultSort: 'name',
+  filters: ['kind'],
+};
+
+const KIND_OPTIONS = [
+  { value: '', label: 'All kinds' },
+  ...FEATURE_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })),
+];
+
+const created = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** GET /admin/features/stats: counts per kind, and per feature its packages and this month's use. */
+function useFeatureStats() {
+  const [state, setState] = useState<{ stats: FeatureStats | null; error: string | null }>({
+    stats: null,
+    error: null,
+  });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    fetchFeatureStats().then(
+      (stats) => live && setState({ stats, error: null }),
+      (error: unknown) =>
+        live && setState({ stats: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+  return { ...state, reload: useCallback(() => setAttempt((value) => value + 1), []) };
+}
+
 export default function AdminFeaturesPage() {
-  return <h1>AdminFeatures</h1>;
+  const dispatch = useAppDispatch();
+  const list = useListQuery(LIST);
+  const { query } = list;
+  const features = usePagedList(useListThunk(fetchFeatures), list.params);
+  useClampedPage(features.page, query.page, list.setPage);
+  const stats = useFeatureStats();
+  const usage = useMemo(
+    () => new Map((stats.stats?.by_feature ?? []).map((entry) => [entry.feature_id, entry])),
+    [stats.stats],
+  );
+
+  /** `null`: closed; `'new'`: creating; a feature: editing it. */
+  const [editing, setEditing] = useState<Feature | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Feature | null>(null);
+
+  const refresh = () => {
+    features.reload();
+    stats.reload();
+  };
+
+  const filtered = query.search !== '' || query.filters.kind !== '';
+
+  const columns: Column<Feature>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      sortField: 'name',
+      render: (feature) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={600}>
+            {feature.name}
+          </Text>
+          {feature.description ? (
+            <Text size="xs" c="dimmed" lineClamp={2} maw={320}>
+              {feature.description}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      key: 'key',
+      header: 'Key',
+      sortField: 'key',
+      render: (feature) => <Code fz="xs">{feature.key}</Code>,
+    },
+    {
+      key: 'kind',
+      header: 'Kind',
+      sortField: 'kind',
+      render: (feature) => (
+        <Stack gap={2}>
+          <StatusBadge
+            tone={feature.kind === 'metered' ? 'info' : 'neutral'}
+            size="md"
+            style={{ minWidth: 'max-content' }}
+          >
+            {KIND_LABELS[feature.kind]}
+          </StatusBadge>
+          {meteredUnit(feature) ? (
+            <Text size="xs" c="dimmed">
+              {meteredUnit(feature)}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      key: 'packages',
+      header: 'Packages',
+      align: 'right',
+      render: (feature) => {
+        const entry = usage.get(feature.feature_id);
+        return entry ? (
+          formatCount(entry.plans)
+        ) : (
+          <Text span c="dimmed">
+            —
+          </Text>
+        );
+      },
+    },
+    {
+      key: 'usage',
+      header: 'Used this month',
+      align: 'right',
+      render: (feature) => {
+        const entry = usage.get(feature.feature_id);
+        if (feature.kind !== 'metered' || !entry)
+          return (
+            <Text span c="dimmed">
+              —
+            </Text>
+          );
+        return formatCount(entry.usage_this_month);
+      },
+    },
+    {
+      key: 'created',
+      header: 'Created',
+      sortField: 'created_at',
+      render: (feature) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {created.format(new Date(feature.created_at))}
+        </Text>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (feature) => (
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label="Edit" withArrow>
+            <ActionIcon
+              variant="subtle"
+              size="lg"
+              aria-label={`Edit ${feature.name}`}
+              onClick={() => setEditing(feature)}
+            >
+              <PencilIcon size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete" withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              size="lg"
+              aria-label={`Delete ${feature.name}`}
+              onClick={() => setDeleting(feature)}
+            >
+              <TrashIcon size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
+
+  const inPackages = deleting ? (usage.get(deleting.feature_id)?.plans ?? 0) : 0;
+
+  return (
+    <AdminPage
+      title="Features"
+      description="The entitlements packages grant: on/off features, and metered ones counted against a limit per day or month."
+      actions={
+        <Button leftSection={<PlusIcon size={18} />} onClick={() => setEditing('new')}>
+          New feature
+        </Button>
+      }
+    >
+      <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
+        <StatCard label="Features" loading={!stats.stats && !stats.error}>
+          <Text fz={28} fw={700} lh={1.1}>
+            {stats.stats ? formatCount(stats.stats.total) : '—'}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {stats.error ?? 'In the catalogue'}
+          </Text>
+        </StatCard>
+        <StatCard label="On/off features" loading={!stats.stats && !stats.error}>
+          <Text fz={28} fw={700} lh={1.1}>
+            {stats.stats ? formatCount(stats.stats.boolean) : '—'}
+          </Text>
+          <Text size="sm" c="dimmed">
+            Included in a package or not
+          </Text>
+        </StatCard>
+        <StatCard label="Metered features" loading={!stats.stats && !stats.error}>
+          <Text fz={28} fw={700} lh={1.1}>
+            {stats.stats ? formatCount(stats.stats.metered) : '—'}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {stats.stats
+              ? `${formatCount(stats.stats.by_feature.reduce((sum, entry) => sum + entry.usage_this_month, 0))} units used this month`
+              : 'Counted against limits'}
+          </Text>
+        </StatCard>
+      </SimpleGrid>
+
+      <ListToolbar
+        searchLabel="Search features"
+        searchPlaceholder="Name, key or description"
+        search={query.search}
+        onSearch={list.setSearch}
+        filtered={filtered}
+        onReset={list.reset}
+      >
+        <NativeSelect
+          size="md"
+          label="Kind"
+          data={KIND_OPTIONS}
+          value={query.filters.kind}
+          onChange={(event) => list.setFilter('kind', event.currentTarget.value)}
+          style={{ flex: '1 1 150px' }}
+        />
+      </ListToolbar>
+
+      <DataTable
+        label="Features"
+        columns={columns}
+        rows={features.page?.data ?? null}
+        rowKey={(feature) => feature.feature_id}
+        loading={features.loading}
+        error={features.error}
+        onRetry={features.reload}
+        sort={query.sort}
+        onSort={list.setSort}
+        skeletonRows={Math.min(query.perPage, 10)}
+        empty={
+          filtered ? (
+            <Stack align="center" gap="xs">
+              <Text fw={600}>No features match these filters</Text>
+              <Text size="sm" c="dimmed">
+                Try another name or key, or clear the filters.
+              </Text>
+              <Button variant="light" onClick={list.reset}>
+                Clear filters
+              </Button>
+            </Stack>
+          ) : (
+            <Stack align="center" gap="xs">
+              <Text fw={600}>No features yet</Text>
+              <Text size="sm" c="dimmed">
+                Create the first feature, then include it in packages with a limit.
+              </Text>
+              <Button variant="light" onClick={() => setEditing('new')}>
+                New feature
+              </Button>
+            </Stack>
+          )
+        }
+      />
+
+      {features.page && features.page.total > 0 ? (
+        <ListPagination
+          noun="features"
+          total={features.page.total}
+          page={query.page}
+          perPage={query.perPage}
+          onPage={list.setPage}
+          onPerPage={list.setPerPage}
+        />
+      ) : null}
+
+      <FeatureFormModal
+        feature={editing === 'new' ? null : editing}
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          refresh();
+        }}
+      />
+
+      <ConfirmModal
+        opened={deleting !== null}
+        title={deleting ? `Delete feature ${deleting.name}?` : 'Delete feature'}
+        confirmLabel="Delete feature"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await dispatch(deleteFeature(deleting.feature_id)).unwrap();
+          notifications.show({
+            color: 'teal',
+            title: 'Feature deleted',
+            message: `${deleting.name} (${deleting.key}) and its recorded usage were deleted.`,
+          });
+          setDeleting(null);
+          refresh();
+        }}
+      >
+        {deleting ? (
+          <Stack gap="xs">
+            <Text size="sm">
+              <strong>{deleting.name}</strong> (<Code fz="xs">{deleting.key}</Code>) is removed from the
+              catalogue and its recorded usage is deleted. This cannot be undone.
+            </Text>
+            {inPackages > 0 ? (
+              <Text size="sm" c="dimmed">
+                It is included in {formatCount(inPackages)} package{inPackages === 1 ? '' : 's'}: remove it
+                from {inPackages === 1 ? 'that package' : 'them'} first, on the Packages page.
+              </Text>
+            ) : null}
+          </Stack>
+        ) : null}
+      </ConfirmModal>
+    </AdminPage>
+  );
 }

@@ -1,0 +1,31 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+
+export interface RevenueBarChartProps {
+  rows: Array<Record<string, number | string>>;
+  series: Array<{ name: string; label: string; color: string }>;
+  height: number;
+}
+
+const amount = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+/** Revenue per period in major units, one bar series per currency (stacked when several). */
+export default function RevenueBarChart({ rows, series, height }: RevenueBarChartProps) {
+  return (
+    <BarChart
+      h={height}
+      data={rows}
+      dataKey="label"
+      series={series}
+      type={series.length > 1 ? 'stacked' : 'default'}
+      withLegend={series.length > 1}
+      legendProps={{ verticalAlign: 'bottom', height: 36 }}
+      tickLine="none"
+      gridAxis="y"
+      maxBarWidth={24}
+      xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
+      yAxisProps={{ width: 56 }}
+      valueFormatter={(value) => amount.format(value)}
+    />
+  );
+}

@@ -1,0 +1,212 @@
+import { Alert, Button, Group, Modal, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import {
+  createFeatureRequestSchema,
+  type CreateFeatureRequest,
+  type Feature,
+  type FeatureKind,
+  USAGE_PERIODS,
+  type UpdateFeatureRequest,
+  type UsagePeriod,
+} from '../../../../../shared/api/features';
+import { useAppDispatch } from '../../../app/hooks';
+import { AlertIcon } from '../../../components/brand/icons';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { createFeature, updateFeature } from '../admin-thunks';
+import { PERIOD_LABELS } from './feature-format';
+import { formErrors } from './form-errors';
+
+interface FeatureValues {
+  key: string;
+  name: string;
+  description: string;
+  kind: FeatureKind;
+  period: UsagePeriod;
+  unit: string;
+}
+
+const FIELDS = ['key', 'name', 'description', 'kind', 'period', 'unit'] as const;
+
+const valuesOf = (feature: Feature | null): FeatureValues => ({
+  key: feature?.key ?? '',
+  name: feature?.name ?? '',
+  description: feature?.description ?? '',
+  kind: feature?.kind ?? 'boolean',
+  period: feature?.period ?? 'month',
+  unit: feature?.unit ?? '',
+});
+
+/** The request the form stands for: an on/off feature has no period or unit. */
+export function toFeatureRequest(values: FeatureValues): CreateFeatureRequest {
+  const metered = values.kind === 'metered';
+  return {
+    key: values.key.trim(),
+    name: values.name.trim(),
+    description: values.description.trim(),
+    kind: values.kind,
+    period: metered ? values.period : null,
+    unit: metered && values.unit.trim() ? values.unit.trim() : null,
+  };
+}
+
+const validateFeature = (values: FeatureValues) =>
+  formErrors(createFeatureRequestSchema.safeParse(toFeatureRequest(values)));
+
+/** Only what changed, so an edit never rewrites fields another administrator changed meanwhile. */
+function changesOf(before: CreateFeatureRequest, after: CreateFeatureRequest): UpdateFeatureRequest {
+  const changes: Record<string, unknown> = {};
+  for (const field of Object.keys(after) as (keyof CreateFeatureRequest)[])
+    if (after[field] !== before[field]) changes[field] = after[field];
+  // The server checks an on/off feature has no period: send the kind with it.
+  if ('period' in changes || 'unit' in changes) changes.kind = after.kind;
+  return changes as UpdateFeatureRequest;
+}
+
+export interface FeatureFormModalProps {
+  /** `null` creates; a feature edits it. */
+  feature: Feature | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved: (feature: Feature) => void;
+}
+
+/** "New feature" / "Edit feature": validated with the shared request schema before anything is sent. */
+export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureFormModalProps) {
+  const dispatch = useAppDispatch();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<FeatureValues>({
+    initialValues: valuesOf(feature),
+    validate: validateFeature,
+    validateInputOnBlur: true,
+  });
+
+  // Fresh values each time the modal opens (on a feature, or empty); never while it is being edited.
+  useEffect(() => {
+    if (!opened) return;
+    const values = valuesOf(feature);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+    setFailure(null);
+  }, [opened, feature]);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(null);
+      const request = toFeatureRequest(values);
+      try {
+        const saved = feature
+          ? await dispatch(
+              updateFeature({
+                id: feature.feature_id,
+                changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
+              }),
+            ).unwrap()
+          : await dispatch(createFeature(request)).unwrap();
+        notifications.show({
+          color: 'teal',
+          title: feature ? 'Feature saved' : 'Feature created',
+          message: feature
+            ? `${saved.name} (${saved.key}) was updated.`
+            : `${saved.name} (${saved.key}) can now be added to packages.`,
+        });
+        onSaved(saved);
+      } catch (error) {
+        setFailure(
+          typeof error === 'string' ? error : error instanceof Error ? error.message : String(error),
+        );
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  const metered = form.values.kind === 'metered';
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !form.submitting && onClose()}
+      title={feature ? `Edit feature ${feature.name}` : 'New feature'}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure ? (
+            <FormAlert title={feature ? 'Could not save the feature' : 'Could not create the feature'}>
+              {failure}
+            </FormAlert>
+          ) : null}
+          <TextInput
+            label="Name"
+            description="What customers read on the purchase page."
+            required
+            maxLength={100}
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
+          <TextInput
+            label="Key"
+            description="What the desktop app checks: lower-case letters, digits and _, starting with a letter."
+            required
+            maxLength={64}
+            autoComplete="off"
+            spellCheck={false}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            {...form.getInputProps('key')}
+          />
+          {feature && form.values.key.trim() !== feature.key ? (
+            <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />} title="Changing the key">
+              Apps that check &ldquo;{feature.key}&rdquo; stop finding this feature until they are updated.
+            </Alert>
+          ) : null}
+          <Textarea
+            size="md"
+            label="Description"
+            description="Optional; one line on what the feature does."
+            rows={3}
+            maxLength={500}
+            {...form.getInputProps('description')}
+          />
+          <Radio.Group label="Kind" size="md" required {...form.getInputProps('kind')}>
+            <Stack gap="xs" mt="xs">
+              <Radio value="boolean" label="On/off" description="Included in a package or not." />
+              <Radio
+                value="metered"
+                label="Metered"
+                description="Counted per period against each package's limit (e.g. messages per month)."
+              />
+            </Stack>
+          </Radio.Group>
+          {metered ? (
+            <Group grow align="flex-start" wrap="wrap">
+              <NativeSelect
+                label="Usage period"
+                description="Limits start again each period."
+                size="md"
+                data={USAGE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABELS[period] }))}
+                {...form.getInputProps('period')}
+              />
+              <TextInput
+                label="Unit"
+                description="Optional, plural: messages, documents…"
+                maxLength={40}
+                {...form.getInputProps('unit')}
+              />
+            </Group>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose} disabled={form.submitting}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.submitting} disabled={feature !== null && !form.isDirty()}>
+              {feature ? 'Save changes' : 'Create feature'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,146 @@
+import { Button, Group, Modal, NativeSelect, NumberInput, Stack } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import type { AdminLicense } from '../../../../../shared/api/admin';
+import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
+import { adminMessages } from '../../../../../shared/messages';
+import { useAppDispatch } from '../../../app/hooks';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { createLicense } from '../admin-slice';
+import { ExpiryFields } from './expiry-fields';
+import {
+  CREATE_LICENSE_FIELDS,
+  createLicenseFormSchema,
+  type CreateLicenseValues,
+  toCreateLicenseRequest,
+} from './license-forms';
+import { issuablePlans, planLabel } from './plan-options';
+import { UserPicker } from './user-picker';
+
+export interface CreateLicenseModalProps {
+  opened: boolean;
+  /** The user to issue for at first (the list's user filter, if any). */
+  userId: string | null;
+  plans: Plan[] | null;
+  plansError: string | null;
+  onClose: () => void;
+  onCreated: (licence: AdminLicense) => void;
+}
+
+const initial = (userId: string | null): CreateLicenseValues => ({
+  user_id: userId,
+  plan_id: '',
+  expiry: 'plan',
+  expires_on: '',
+  seats: '',
+});
+
+/** "New license": issues a license of a plan to a user; expiry and seats default to the plan's. */
+export function CreateLicenseModal({
+  opened,
+  userId,
+  plans,
+  plansError,
+  onClose,
+  onCreated,
+}: CreateLicenseModalProps) {
+  const dispatch = useAppDispatch();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<CreateLicenseValues>({
+    initialValues: initial(userId),
+    validate: schemaResolver(createLicenseFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+  const { setValues, resetDirty } = form;
+  useEffect(() => {
+    if (!opened) return;
+    setValues(initial(userId));
+    resetDirty(initial(userId));
+    setFailure(undefined);
+  }, [opened, userId, setValues, resetDirty]);
+
+  const offered = issuablePlans(plans ?? []);
+  const plan = offered.find((item) => item.id === form.values.plan_id);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      try {
+        const licence = await dispatch(createLicense(toCreateLicenseRequest(values))).unwrap();
+        notifications.show({
+          color: 'teal',
+          title: 'License issued',
+          message: `${licence.plan.name} license for ${licence.user_email ?? 'the user'}: ${licence.license_key}`,
+        });
+        onCreated(licence);
+      } catch (error) {
+        setFailure(toSubmitFailure(error, adminMessages.createLicenseFailed).message);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, CREATE_LICENSE_FIELDS),
+  );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="New license" size="lg">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <FormAlert title="Could not issue the license">{failure}</FormAlert>}
+          <UserPicker
+            label="User"
+            required
+            size="md"
+            data-autofocus
+            comboboxProps={{ withinPortal: true }}
+            value={form.values.user_id}
+            onChange={(id) => form.setFieldValue('user_id', id)}
+            error={form.errors.user_id}
+          />
+          <NativeSelect
+            label="Plan"
+            required
+            size="md"
+            data={[
+              { value: '', label: plans ? 'Choose a plan' : 'Loading plans…' },
+              ...offered.map((item) => ({ value: item.id, label: planLabel(item) })),
+            ]}
+            {...form.getInputProps('plan_id')}
+            error={form.errors.plan_id ?? plansError ?? undefined}
+          />
+          <NumberInput
+            label="Seats"
+            description={
+              plan
+                ? `Machines it may be active on at once; empty uses the plan’s ${plan.max_activations}.`
+                : 'Machines it may be active on at once; empty uses the plan’s limit.'
+            }
+            size="md"
+            min={1}
+            max={MAX_SEATS}
+            allowDecimal={false}
+            allowNegative={false}
+            // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
+            clampBehavior="none"
+            {...form.getInputProps('seats')}
+          />
+          <ExpiryFields
+            choices={['plan', 'never', 'date']}
+            choice={form.values.expiry}
+            choiceProps={form.getInputProps('expiry')}
+            dateProps={form.getInputProps('expires_on')}
+          />
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.submitting}>
+              Create license
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import {
+  type AdminLicense,
+  createAdminLicenseRequestSchema,
+  type CreateAdminLicenseRequest,
+  REVOKE_REASON_MAX_LENGTH,
+  revokeLicenseQuerySchema,
+  updateAdminLicenseRequestSchema,
+  type UpdateAdminLicenseRequest,
+} from '../../../../../shared/api/admin';
+import { MAX_SEATS } from '../../../../../shared/api/plans';
+
+// Cross-field checks run even while another field is still wrong, so every problem shows at once.
+const always = { when: () => true };
+
+/** A `YYYY-MM-DD` of the admin's calendar as the last moment of that day, in UTC ISO form. */
+export const endOfDayIso = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
+
+/** An ISO instant as the `YYYY-MM-DD` of the admin's calendar (what a date field holds). */
+export function dayOf(iso: string): string {
+  const date = new Date(iso);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+const isFutureDay = (day: string, now = Date.now()) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T23:59:59.999`).getTime() > now;
+
+const seatsField = z
+  .number({ error: 'Enter a whole number of seats' })
+  .int('Seats are whole numbers')
+  .min(1, 'At least 1 seat')
+  .max(MAX_SEATS, `At most ${MAX_SEATS} seats`);
+
+/** "Plan's billing period" (the server's default), "Never expires" or a chosen day. */
+export const EXPIRY_CHOICES = ['plan', 'never', 'date'] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
+
+export const createLicenseFormSchema = z
+  .object({
+    user_id: z.string({ error: 'Choose the user' }).min(1, 'Choose the user'),
+    plan_id: z.string().min(1, 'Choose a plan'),
+    expiry: z.enum(EXPIRY_CHOICES),
+    expires_on: z.string(),
+    // Empty: the plan's seat limit.
+    seats: z.union([z.literal(''), seatsField]),
+  })
+  .refine((values) => values.expiry !== 'date' || isFutureDay(values.expires_on), {
+    ...always,
+    message: 'Choose a day after today',
+    path: ['expires_on'],
+  });
+export type CreateLicenseValues = {
+  user_id: string | null;
+  plan_id: string;
+  expiry: ExpiryChoice;
+  expires_on: string;
+  seats: number | '';
+};
+export const CREATE_LICENSE_FIELDS = ['user_id', 'plan_id', 'expiry', 'expires_on', 'seats'] as const;
+
+export function toCreateLicenseRequest(values: CreateLicenseValues): CreateAdminLicenseRequest {
+  const parsed = createLicenseFormSchema.parse(values);
+  return createAdminLicenseRequestSchema.parse({
+    user_id: parsed.user_id,
+    plan_id: parsed.plan_id,
+    ...(parsed.expiry === 'never' ? { expires_at: null } : {}),
+    ...(parsed.expiry === 'date' ? { expires_at: endOfDayIso(parsed.expires_on) } : {}),
+    ...(parsed.seats === '' ? {} : { max_activations: parsed.seats }),
+  });
+}
+
+/** What an administrator may change on a license that is not revoked (`updateAdminLicenseRequestSchema`). */
+export type EditLicenseValues = {
+  status: 'active' | 'suspended';
+  plan_id: string;
+  seats: number | '';
+  expiry: Exclude<ExpiryChoice, 'plan'>;
+  expires_on: string;
+};
+export const EDIT_LICENSE_FIELDS = ['status', 'plan_id', 'seats', 'expiry', 'expires_on'] as const;
+
+export const editLicenseFormSchema = (licence: Pick<AdminLicense, 'activations_used' | 'expires_at'>) =>
+  z
+    .object({
+      status: z.enum(['active', 'suspended']),
+      plan_id: z.string().min(1, 'Choose a plan'),
+      seats: seatsField.min(
+        Math.max(1, licence.activations_used),
+        licence.activations_used > 1
+          ? `At least ${licence.activations_used}: that many machines use it now (deactivate some first)`
+          : 'At least 1 seat',
+      ),
+      expiry: z.enum(['never', 'date']),
+      expires_on: z.string(),
+    })
+    .refine(
+      // An unchanged past expiry may stay; a new one must be in the future.
+      (values) =>
+        values.expiry !== 'date' ||
+        (licence.expires_at !== null && values.expires_on === dayOf(licence.expires_at)) ||
+        isFutureDay(values.expires_on),
+      { ...always, message: 'Choose a day after today', path: ['expires_on'] },
+    );
+
+export const editValuesOf = (licence: AdminLicense): EditLicenseValues => ({
+  status: licence.status === 'suspended' ? 'suspended' : 'active',
+  plan_id: licence.plan_id,
+  seats: licence.max_activations,
+  expiry: licence.expires_at ? 'date' : 'never',
+  expires_on: licence.expires_at ? dayOf(licence.expires_at) : '',
+});
+
+/** Only the changed fields; null when nothing changed. */
+export function toUpdateLicenseRequest(
+  licence: AdminLicense,
+  values: EditLicenseValues,
+): UpdateAdminLicenseRequest | null {
+  const parsed = editLicenseFormSchema(licence).parse(values);
+  const before = editValuesOf(licence);
+  const changes: UpdateAdminLicenseRequest = {};
+  if (parsed.status !== before.status) changes.status = parsed.status;
+  if (parsed.plan_id !== before.plan_id) changes.plan_id = parsed.plan_id;
+  if (parsed.seats !== before.seats) changes.max_activations = parsed.seats;
+  if (
+    parsed.expiry !== before.expiry ||
+    (parsed.expiry === 'date' && parsed.expires_on !== before.expires_on)
+  )
+    changes.expires_at = parsed.expiry === 'never' ? null : endOfDayIso(parsed.expires_on);
+  if (Object.keys(changes).length === 0) return null;
+  return updateAdminLicenseRequestSchema.parse(changes);
+}
+
+/** Line breaks typed in the box become spaces: the reason travels as one line of query text. */
+const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();
+
+/**
+ * The revoke reason: the server's rules (`revokeLicenseQuerySchema`: required, at most
+ * {@link REVOKE_REASON_MAX_LENGTH} characters, no control characters) in the form's words.
+ */
+export const revokeFormSchema = z.object({
+  reason: z
+    .string()
+    .transform(oneLine)
+    .pipe(
+      z
+        .string()
+        .min(1, 'Enter the reason: the owner sees it on their license')
+        .max(REVOKE_REASON_MAX_LENGTH, `Use at most ${REVOKE_REASON_MAX_LENGTH} characters`)
+        .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'Use plain text (no control characters)'),
+    )
+    .pipe(revokeLicenseQuerySchema.shape.reason),
+});
+export { REVOKE_REASON_MAX_LENGTH };

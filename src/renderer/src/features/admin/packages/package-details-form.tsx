@@ -1,0 +1,298 @@
+import {
+  Button,
+  Group,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { type FormErrors, useForm } from '@mantine/form';
+import { useEffect, useState } from 'react';
+import {
+  BILLING_INTERVALS,
+  type BillingInterval,
+  createPlanRequestSchema,
+  type CreatePlanRequest,
+  MAX_SEATS,
+  type Plan,
+  type UpdatePlanRequest,
+} from '../../../../../shared/api/plans';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { planMessages } from '../../plans/plans-api';
+import { formErrors } from '../features/form-errors';
+import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
+
+export interface PackageValues {
+  name: string;
+  code: string;
+  description: string;
+  /** In the currency's major unit (rupees, dollars), as typed. */
+  price: number | string;
+  currency: string;
+  billing_interval: BillingInterval;
+  max_activations: number | string;
+  sort_order: number | string;
+  is_public: boolean;
+  is_active: boolean;
+}
+
+const FIELDS = [
+  'name',
+  'code',
+  'description',
+  'price',
+  'currency',
+  'billing_interval',
+  'max_activations',
+  'sort_order',
+  'is_public',
+  'is_active',
+] as const;
+
+export const DEFAULT_CURRENCY = 'INR';
+
+const valuesOf = (plan: Plan | null): PackageValues => ({
+  name: plan?.name ?? '',
+  code: plan?.code ?? '',
+  description: plan?.description ?? '',
+  price: plan ? toMajor(plan.price_minor, plan.currency) : '',
+  currency: plan?.currency ?? DEFAULT_CURRENCY,
+  billing_interval: plan?.billing_interval ?? 'month',
+  max_activations: plan?.max_activations ?? 1,
+  sort_order: plan?.sort_order ?? 0,
+  is_public: plan?.is_public ?? true,
+  is_active: plan?.is_active ?? true,
+});
+
+const numberOr = (value: number | string): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** The request the form stands for (features aside: they have their own editor). */
+export function toPackageRequest(values: PackageValues): CreatePlanRequest {
+  const currency = values.currency.trim().toUpperCase();
+  const price = numberOr(values.price);
+  return {
+    name: values.name.trim(),
+    code: values.code.trim(),
+    description: values.description.trim(),
+    price_minor: price === undefined ? (undefined as unknown as number) : toMinor(price, currency),
+    currency,
+    billing_interval: values.billing_interval,
+    max_activations: numberOr(values.max_activations) as number,
+    sort_order: numberOr(values.sort_order) ?? 0,
+    is_public: values.is_public,
+    is_active: values.is_active,
+  };
+}
+
+/** The shared create schema gives the rules; an empty number field gets words instead of "expected number". */
+export function validatePackage(values: PackageValues): FormErrors {
+  const errors = formErrors(createPlanRequestSchema.safeParse(toPackageRequest(values)), {
+    price_minor: 'price',
+  });
+  if (numberOr(values.price) === undefined) errors.price = 'Enter a price (0 for a free package)';
+  if (numberOr(values.max_activations) === undefined)
+    errors.max_activations = 'Enter how many devices at once';
+  return errors;
+}
+
+/** Only the fields that changed: an edit never rewrites what another administrator changed meanwhile. */
+function changesOf(plan: Plan, request: CreatePlanRequest): UpdatePlanRequest {
+  const before = toPackageRequest(valuesOf(plan));
+  const changes: Record<string, unknown> = {};
+  for (const field of Object.keys(request) as (keyof CreatePlanRequest)[])
+    if (request[field] !== before[field]) changes[field] = request[field];
+  // The server checks price and interval together: send both when either changes.
+  if ('price_minor' in changes || 'billing_interval' in changes) {
+    changes.price_minor = request.price_minor;
+    changes.billing_interval = request.billing_interval;
+  }
+  return changes as UpdatePlanRequest;
+}
+
+export interface PackageDetailsFormProps {
+  /** `null` creates a package. */
+  plan: Plan | null;
+  submitLabel: string;
+  /** Rejects with the API's error; the form shows it (on the field it names, else above). */
+  onSubmit: (body: CreatePlanRequest | UpdatePlanRequest) => Promise<void>;
+  onCancel?: () => void;
+}
+
+/** Name, code, price, billing, seats and visibility of a package, checked with the shared request schema. */
+export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: PackageDetailsFormProps) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<PackageValues>({
+    initialValues: valuesOf(plan),
+    validate: validatePackage,
+    validateInputOnBlur: true,
+  });
+
+  // A saved package comes back as a new object: its values become the form's clean state.
+  useEffect(() => {
+    const values = valuesOf(plan);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+  }, [plan]);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(null);
+      const request = toPackageRequest(values);
+      try {
+        await onSubmit(plan ? changesOf(plan, request) : request);
+      } catch (error) {
+        const { message, fieldErrors, code } = toSubmitFailure(
+          error,
+          planMessages.savePlanFailed,
+          { price_minor: 'price' },
+          FIELDS,
+        );
+        if (code === 'plan_code_taken') fieldErrors.code = message;
+        setFailure(message);
+        form.setErrors(fieldErrors);
+        focusFirstError(fieldErrors, form.getInputNode, FIELDS);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  const currency = form.values.currency.trim().toUpperCase();
+  const digits = /^[A-Z]{3}$/.test(currency) ? minorDigits(currency) : 2;
+  const free = form.values.billing_interval === 'free';
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {failure ? (
+          <FormAlert title={plan ? 'Could not save the package' : 'Could not create the package'}>
+            {failure}
+          </FormAlert>
+        ) : null}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <TextInput
+            label="Name"
+            description="What customers see on the purchase page."
+            required
+            maxLength={100}
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
+          <TextInput
+            label="Code"
+            description="Lower-case letters, digits, - and _; used in links and reports."
+            required
+            maxLength={40}
+            autoComplete="off"
+            spellCheck={false}
+            {...form.getInputProps('code')}
+          />
+        </SimpleGrid>
+        <Textarea
+          size="md"
+          label="Description"
+          description="Shown with the package on the purchase page."
+          rows={3}
+          maxLength={1000}
+          {...form.getInputProps('description')}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+          <NativeSelect
+            label="Billing"
+            description="How often it is charged."
+            size="md"
+            data={BILLING_INTERVALS.map((interval) => ({
+              value: interval,
+              label: INTERVAL_LABELS[interval],
+            }))}
+            {...form.getInputProps('billing_interval')}
+            onChange={(event) => {
+              const interval = event.currentTarget.value as BillingInterval;
+              form.setFieldValue('billing_interval', interval);
+              if (interval === 'free') form.setFieldValue('price', 0);
+            }}
+          />
+          <NumberInput
+            label="Price"
+            description={
+              free ? 'Free packages cost 0.' : `In ${currency || 'the currency'}, per billing period.`
+            }
+            size="md"
+            min={0}
+            decimalScale={digits}
+            allowNegative={false}
+            thousandSeparator=","
+            disabled={free}
+            required
+            {...form.getInputProps('price')}
+          />
+          <TextInput
+            label="Currency"
+            description="ISO 4217, e.g. INR."
+            required
+            maxLength={3}
+            autoComplete="off"
+            spellCheck={false}
+            {...form.getInputProps('currency')}
+            onChange={(event) => form.setFieldValue('currency', event.currentTarget.value.toUpperCase())}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+          <NumberInput
+            label="Seats"
+            description={`Devices a license may be active on at once (1–${MAX_SEATS}).`}
+            size="md"
+            min={1}
+            max={MAX_SEATS}
+            allowDecimal={false}
+            allowNegative={false}
+            required
+            {...form.getInputProps('max_activations')}
+          />
+          <NumberInput
+            label="Display order"
+            description="Lower numbers are listed first on the purchase page."
+            size="md"
+            min={0}
+            max={1_000_000}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('sort_order')}
+          />
+        </SimpleGrid>
+        <Stack gap="sm">
+          <Switch
+            label="On sale"
+            description="Inactive packages cannot be bought; their licenses keep working."
+            {...form.getInputProps('is_active', { type: 'checkbox' })}
+          />
+          <Switch
+            label="Shown on the purchase page"
+            description="Hidden packages can still be granted by an administrator."
+            {...form.getInputProps('is_public', { type: 'checkbox' })}
+          />
+        </Stack>
+        <Group justify="flex-end" gap="sm">
+          {onCancel ? (
+            <Button variant="default" onClick={onCancel} disabled={form.submitting}>
+              Cancel
+            </Button>
+          ) : form.isDirty() ? (
+            <Button variant="default" onClick={() => form.reset()} disabled={form.submitting}>
+              Discard changes
+            </Button>
+          ) : null}
+          <Button type="submit" loading={form.submitting} disabled={plan !== null && !form.isDirty()}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

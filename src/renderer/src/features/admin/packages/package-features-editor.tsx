@@ -1,0 +1,369 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Code,
+  Group,
+  NumberInput,
+  Pagination,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useMemo, useState } from 'react';
+import type { Feature } from '../../../../../shared/api/features';
+import { MAX_FEATURE_LIMIT, type Plan, updatePlanRequestSchema } from '../../../../../shared/api/plans';
+import { AlertIcon } from '../../../components/brand/icons';
+import { StatusBadge } from '../../../components/data/status-badge';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { planMessages } from '../../plans/plans-api';
+import { KIND_LABELS, meteredUnit } from '../features/feature-format';
+import { fetchAllFeatures, updatePackage } from './packages-api';
+
+/** One row of the editor: whether the package includes the feature, and its limit ('' = unlimited). */
+interface Entry {
+  included: boolean;
+  limit: number | '';
+}
+type Draft = Record<string, Entry>;
+
+const ROWS_PER_PAGE = 25;
+const number = new Intl.NumberFormat();
+
+const draftOf = (plan: Plan): Draft =>
+  Object.fromEntries(
+    plan.features.map((feature) => [feature.feature_id, { included: true, limit: feature.limit ?? '' }]),
+  );
+
+const sameEntry = (a: Entry | undefined, b: Entry | undefined) =>
+  (a?.included ?? false) === (b?.included ?? false) && (!a?.included || a.limit === b?.limit);
+
+/** The package's feature list as PUT /plans/{id} takes it (on/off features carry no limit). */
+function requestFeatures(draft: Draft, features: readonly Feature[]) {
+  return features
+    .filter((feature) => draft[feature.feature_id]?.included)
+    .map((feature) => {
+      const limit = draft[feature.feature_id]?.limit ?? '';
+      return {
+        feature_id: feature.feature_id,
+        limit: feature.kind === 'metered' && limit !== '' ? limit : null,
+      };
+    });
+}
+
+function useAllFeatures() {
+  const [state, setState] = useState<{ features: Feature[] | null; error: string | null }>({
+    features: null,
+    error: null,
+  });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    fetchAllFeatures().then(
+      (features) => live && setState({ features, error: null }),
+      (error: unknown) =>
+        live && setState({ features: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+  return { ...state, retry: () => setAttempt((value) => value + 1) };
+}
+
+export interface PackageFeaturesEditorProps {
+  plan: Plan;
+  onSaved: (plan: Plan) => void;
+}
+
+/**
+ * Every feature of the catalogue with an "Included" box and, for metered ones, the limit: edited
+ * in place and saved together with one "Save features" (PUT /plans/{id} with the whole list).
+ */
+export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorProps) {
+  const catalogue = useAllFeatures();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(plan));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [onlyIncluded, setOnlyIncluded] = useState(false);
+  const [page, setPage] = useState(1);
+
+  // The saved package (or another one) is the new starting point.
+  useEffect(() => {
+    setDraft(draftOf(plan));
+    setErrors({});
+    setFailure(null);
+  }, [plan]);
+
+  const saved = useMemo(() => draftOf(plan), [plan]);
+  // A feature of the package missing from the catalogue answer still shows (and can be removed).
+  const features = useMemo(() => {
+    const all = catalogue.features ?? [];
+    const known = new Set(all.map((feature) => feature.feature_id));
+    const extra = plan.features
+      .filter((feature) => !known.has(feature.feature_id))
+      .map((feature) => ({ ...feature, description: '', created_at: '', updated_at: '' }));
+    return [...all, ...extra];
+  }, [catalogue.features, plan.features]);
+
+  const ids = new Set([...Object.keys(draft), ...Object.keys(saved)]);
+  const changed = [...ids].filter((id) => !sameEntry(draft[id], saved[id])).length;
+  const included = features.filter((feature) => draft[feature.feature_id]?.included).length;
+
+  const visible = useMemo(() => {
+    const text = filter.trim().toLowerCase();
+    return features.filter(
+      (feature) =>
+        (!onlyIncluded || draft[feature.feature_id]?.included) &&
+        (!text || feature.name.toLowerCase().includes(text) || feature.key.includes(text)),
+    );
+    // Left out of the inputs on purpose: in the "included only" view a row just unticked stays
+    // (so it can be ticked again) until the filter changes.
+  }, [features, filter, onlyIncluded]);
+  const pages = Math.max(1, Math.ceil(visible.length / ROWS_PER_PAGE));
+  const shown = visible.slice(
+    (Math.min(page, pages) - 1) * ROWS_PER_PAGE,
+    Math.min(page, pages) * ROWS_PER_PAGE,
+  );
+
+  const set = (feature: Feature, entry: Partial<Entry>) => {
+    setDraft((current) => {
+      const before = current[feature.feature_id] ?? { included: false, limit: '' };
+      return { ...current, [feature.feature_id]: { ...before, ...entry } };
+    });
+    setErrors(({ [feature.feature_id]: _dropped, ...rest }) => rest);
+  };
+
+  const save = async () => {
+    setFailure(null);
+    const body = { features: requestFeatures(draft, features) };
+    const checked = updatePlanRequestSchema.safeParse(body);
+    if (!checked.success) {
+      const found: Record<string, string> = {};
+      for (const issue of checked.error.issues) {
+        const index = issue.path[1];
+        const id = typeof index === 'number' ? body.features[index]?.feature_id : undefined;
+        if (id) found[id] ??= issue.message;
+        else setFailure(issue.message);
+      }
+      setErrors(found);
+      return;
+    }
+    setSaving(true);
+    try {
+      const updated = await updatePackage(plan.id, body);
+      notifications.show({
+        color: 'teal',
+        title: `Features of ${updated.name} saved`,
+        message: `${updated.features.length} feature${updated.features.length === 1 ? '' : 's'} included. Licenses of the package get the change at their next check.`,
+      });
+      onSaved(updated);
+    } catch (error) {
+      setFailure(toSubmitFailure(error, planMessages.savePlanFailed).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (catalogue.error)
+    return (
+      <Alert color="red" icon={<AlertIcon />} title={catalogue.error} role="alert">
+        <Group justify="space-between" gap="sm">
+          <Text size="sm">The feature catalogue could not be loaded.</Text>
+          <Button size="xs" variant="light" color="red" onClick={catalogue.retry}>
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="center" gap="sm">
+        <Text size="sm" c="dimmed" aria-live="polite">
+          {catalogue.features
+            ? `${number.format(included)} of ${number.format(features.length)} features included${
+                changed > 0 ? ` · ${changed} unsaved change${changed === 1 ? '' : 's'}` : ''
+              }`
+            : 'Loading the feature catalogue…'}
+        </Text>
+        <Group gap="sm">
+          {changed > 0 ? (
+            <Button variant="default" onClick={() => setDraft(draftOf(plan))} disabled={saving}>
+              Discard changes
+            </Button>
+          ) : null}
+          <Button
+            onClick={() => void save()}
+            loading={saving}
+            disabled={changed === 0 || !catalogue.features}
+          >
+            Save features
+          </Button>
+        </Group>
+      </Group>
+
+      {failure ? (
+        <Alert color="red" variant="light" icon={<AlertIcon />} title="Features not saved" role="alert">
+          {failure}
+        </Alert>
+      ) : null}
+
+      {features.length > 10 ? (
+        <Group gap="md" align="flex-end">
+          <TextInput
+            label="Filter features"
+            placeholder="Name or key"
+            type="search"
+            value={filter}
+            onChange={(event) => {
+              setFilter(event.currentTarget.value);
+              setPage(1);
+            }}
+            style={{ flex: '1 1 200px' }}
+          />
+          <Switch
+            label="Included only"
+            checked={onlyIncluded}
+            onChange={(event) => {
+              setOnlyIncluded(event.currentTarget.checked);
+              setPage(1);
+            }}
+            mb={8}
+          />
+        </Group>
+      ) : null}
+
+      <Table.ScrollContainer minWidth={480} type="native">
+        <Table verticalSpacing="sm" aria-label={`Features of ${plan.name}`} aria-busy={!catalogue.features}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th style={{ width: 90 }}>Included</Table.Th>
+              <Table.Th>Feature</Table.Th>
+              <Table.Th style={{ width: 220 }}>Limit</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {!catalogue.features
+              ? Array.from({ length: 4 }, (_, index) => (
+                  <Table.Tr key={index} aria-hidden>
+                    <Table.Td>
+                      <Skeleton height={20} width={20} />
+                    </Table.Td>
+                    <Table.Td>
+                      <Skeleton height={14} width="60%" />
+                    </Table.Td>
+                    <Table.Td>
+                      <Skeleton height={30} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))
+              : shown.map((feature) => {
+                  const entry = draft[feature.feature_id];
+                  const on = entry?.included ?? false;
+                  const unit = meteredUnit(feature);
+                  const dirty = !sameEntry(entry, saved[feature.feature_id]);
+                  return (
+                    <Table.Tr key={feature.feature_id} data-changed={dirty || undefined}>
+                      <Table.Td>
+                        <Checkbox
+                          aria-label={`Include ${feature.name}`}
+                          checked={on}
+                          onChange={(event) => set(feature, { included: event.currentTarget.checked })}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={6} wrap="wrap">
+                          <Text size="sm" fw={600}>
+                            {feature.name}
+                          </Text>
+                          <Code fz="xs">{feature.key}</Code>
+                          {dirty ? (
+                            <StatusBadge tone="caution" size="sm">
+                              Unsaved
+                            </StatusBadge>
+                          ) : null}
+                        </Group>
+                        <Text size="xs" c="dimmed">
+                          {KIND_LABELS[feature.kind]}
+                          {unit ? ` · ${unit}` : ''}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        {feature.kind === 'metered' ? (
+                          <NumberInput
+                            size="sm"
+                            aria-label={`Limit for ${feature.name}`}
+                            placeholder="Unlimited"
+                            min={0}
+                            max={MAX_FEATURE_LIMIT}
+                            allowDecimal={false}
+                            allowNegative={false}
+                            thousandSeparator=","
+                            disabled={!on}
+                            value={entry?.limit ?? ''}
+                            onChange={(value) =>
+                              set(feature, { limit: typeof value === 'number' ? value : '' })
+                            }
+                            error={errors[feature.feature_id]}
+                            rightSection={
+                              <Text size="xs" c="dimmed" pr={8} style={{ whiteSpace: 'nowrap' }}>
+                                {feature.period ? `/ ${feature.period}` : ''}
+                              </Text>
+                            }
+                            rightSectionWidth={64}
+                          />
+                        ) : (
+                          <Text size="sm" c="dimmed">
+                            {on ? 'Included' : 'Not included'}
+                          </Text>
+                        )}
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+            {catalogue.features && shown.length === 0 ? (
+              <Table.Tr>
+                <Table.Td colSpan={3}>
+                  <Text size="sm" c="dimmed" ta="center" py="md">
+                    {features.length === 0
+                      ? 'The catalogue has no features yet: create them on the Features page.'
+                      : 'No feature matches this filter.'}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ) : null}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      {pages > 1 ? (
+        <Pagination
+          size="sm"
+          total={pages}
+          value={Math.min(page, pages)}
+          onChange={setPage}
+          aria-label="Pages of features"
+          getControlProps={(control) =>
+            control === 'previous'
+              ? { 'aria-label': 'Previous features' }
+              : control === 'next'
+                ? { 'aria-label': 'More features' }
+                : {}
+          }
+          getItemProps={(item) => ({ 'aria-label': `Features page ${item}` })}
+        />
+      ) : null}
+
+      <Text size="xs" c="dimmed">
+        Leave a limit empty for unlimited use. Limits count per period for every license of the package.
+      </Text>
+    </Stack>
+  );
+}

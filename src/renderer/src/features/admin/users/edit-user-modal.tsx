@@ -1,0 +1,144 @@
+import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
+import { adminMessages } from '../../../../../shared/messages';
+import { useAppDispatch } from '../../../app/hooks';
+import { AlertIcon } from '../../../components/brand/icons';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { updateUser } from '../admin-slice';
+import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from './user-format';
+import {
+  EDIT_USER_FIELDS,
+  editUserFormSchema,
+  type EditUserValues,
+  editValuesOf,
+  toUpdateUserRequest,
+} from './user-forms';
+
+export interface EditUserModalProps {
+  /** The account being edited; null keeps the modal closed. */
+  user: AdminUser | null;
+  onClose: () => void;
+  onSaved: (user: AdminUserDetail) => void;
+}
+
+/**
+ * "Edit user": e-mail, name, company, role and status. Only changed fields are sent. The server
+ * refuses changes to one's own role or status (400) and removing the last administrator (409):
+ * its message shows in the form.
+ */
+export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
+  const dispatch = useAppDispatch();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<EditUserValues>({
+    initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
+    validate: schemaResolver(editUserFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  // A different account (or the same one after a save) starts from its current values.
+  const { setValues, resetDirty } = form;
+  useEffect(() => {
+    if (!user) return;
+    setValues(editValuesOf(user));
+    resetDirty(editValuesOf(user));
+    setFailure(undefined);
+  }, [user, setValues, resetDirty]);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      if (!user) return;
+      setFailure(undefined);
+      const changes = toUpdateUserRequest(user, values);
+      if (!changes) {
+        onClose();
+        return;
+      }
+      try {
+        const saved = await dispatch(updateUser({ id: user.id, changes })).unwrap();
+        notifications.show({ color: 'teal', title: 'User updated', message: `${saved.email} is saved.` });
+        onSaved(saved);
+      } catch (error) {
+        setFailure(toSubmitFailure(error, adminMessages.updateUserFailed).message);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, EDIT_USER_FIELDS),
+  );
+
+  const endsSessions =
+    !!user &&
+    (form.values.role !== user.role || (form.values.status === 'disabled' && user.status !== 'disabled'));
+
+  return (
+    <Modal
+      opened={user !== null}
+      onClose={onClose}
+      title={user ? `Edit ${user.email}` : 'Edit user'}
+      size="lg"
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          {failure && <FormAlert title="Could not save the user">{failure}</FormAlert>}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="off"
+            required
+            {...form.getInputProps('email')}
+          />
+          <Group grow align="flex-start" gap="md" wrap="wrap">
+            <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
+            <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
+          </Group>
+          <Group grow align="flex-start" gap="md" wrap="wrap">
+            <NativeSelect
+              label="Role"
+              data={ROLE_OPTIONS}
+              size="md"
+              miw={160}
+              {...form.getInputProps('role')}
+            />
+            <NativeSelect
+              label="Status"
+              description="A disabled account cannot sign in."
+              data={USER_STATUS_OPTIONS}
+              size="md"
+              miw={160}
+              {...form.getInputProps('status')}
+            />
+          </Group>
+          {endsSessions && (
+            <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />}>
+              Saving signs this user out everywhere at once.
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm" mt="xs">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+const placeholder: AdminUser = {
+  id: '',
+  email: '',
+  full_name: null,
+  company: null,
+  role: 'user',
+  status: 'active',
+  email_verified: true,
+  last_sign_in_at: null,
+  created_at: '',
+  updated_at: '',
+};

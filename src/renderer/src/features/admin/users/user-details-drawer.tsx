@@ -1,0 +1,299 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Drawer,
+  Group,
+  Paper,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminLicense, AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
+import type { Paged } from '../../../../../shared/api/paging';
+import type { AdminPayment } from '../../../../../shared/api/payments';
+import { adminMessages } from '../../../../../shared/messages';
+import { portalPaths } from '../../../../../shared/routes';
+import { useAppDispatch } from '../../../app/hooks';
+import { AlertIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
+import { LicenseStatusBadge } from '../../../components/licenses/license-status-badge';
+import { PaymentStatusBadge } from '../../../components/payments/payment-status-badge';
+import { formatDate, formatDateTime, formatNumber, formatRelative } from '../../license/license-format';
+import { formatMoney } from '../dashboard/dashboard-data';
+import { fetchUser } from '../admin-slice';
+import { RoleBadge, UserStatusBadge } from './user-badges';
+import { displayName } from './user-format';
+import { fetchUserLicenses, fetchUserPayments } from './user-api';
+
+export interface UserDetailsDrawerProps {
+  /** The account to show (from the list row); null keeps the drawer closed. */
+  user: AdminUser | null;
+  onClose: () => void;
+  onEdit: (user: AdminUser) => void;
+  onDelete: (user: AdminUser) => void;
+}
+
+type Load<T> = { data: T | null; error: string | null };
+const loading = <T,>(): Load<T> => ({ data: null, error: null });
+
+/** Runs `read` (a stable function) for `id` and keeps its answer or its error message; a newer id drops older answers. */
+function useRead<T>(id: string | undefined, read: (id: string) => Promise<T>, version: unknown): Load<T> {
+  const [state, setState] = useState<Load<T>>(loading);
+  useEffect(() => {
+    if (!id) return;
+    let current = true;
+    setState(loading());
+    read(id).then(
+      (data) => current && setState({ data, error: null }),
+      (error: unknown) =>
+        current && setState({ data: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [id, read, version]);
+  return state;
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text component="dt" size="xs" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function Count({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <Paper withBorder p="sm" radius="md">
+      <Text size="xs" c="dimmed" fw={600}>
+        {label}
+      </Text>
+      {value === undefined ? (
+        <Skeleton height={24} width={40} mt={4} />
+      ) : (
+        <Text fz={22} fw={700}>
+          {formatNumber(value)}
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
+function SectionError({ message }: { message: string }) {
+  return (
+    <Alert color="red" variant="light" icon={<AlertIcon size={18} />} role="alert">
+      {message}
+    </Alert>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <Stack gap="xs" aria-hidden="true">
+      <Skeleton height={44} radius="md" />
+      <Skeleton height={44} radius="md" />
+    </Stack>
+  );
+}
+
+function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<AdminLicense>> }) {
+  const link = `${portalPaths.adminLicenses}?userId=${encodeURIComponent(userId)}`;
+  return (
+    <Stack gap="xs" component="section" aria-label="Licenses">
+      <Group justify="space-between" gap="xs">
+        <Title order={3} size="h5">
+          Licenses
+        </Title>
+        {state.data && state.data.total > 0 && (
+          <Anchor component={Link} to={link} size="sm" fw={600}>
+            Show in Licenses
+          </Anchor>
+        )}
+      </Group>
+      {state.error ? (
+        <SectionError message={state.error} />
+      ) : !state.data ? (
+        <ListSkeleton />
+      ) : state.data.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No licenses.{' '}
+          <Anchor component={Link} to={link} size="sm">
+            Issue one on the Licenses screen
+          </Anchor>
+          .
+        </Text>
+      ) : (
+        <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {state.data.data.map((licence) => (
+            <Paper component="li" key={licence.license_id} withBorder p="xs" radius="md">
+              <Group justify="space-between" gap="xs" wrap="nowrap">
+                <Stack gap={2} miw={0}>
+                  <Text size="sm" fw={600}>
+                    {licence.plan.name}
+                  </Text>
+                  <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
+                    {licence.license_key}
+                  </Code>
+                </Stack>
+                <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>
+                  <LicenseStatusBadge status={licence.status} size="sm" />
+                  <Text size="xs" c="dimmed">
+                    {formatNumber(licence.activations_used)} of {formatNumber(licence.max_activations)} seats
+                  </Text>
+                </Stack>
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<AdminPayment>> }) {
+  const link = `${portalPaths.adminPayments}?userId=${encodeURIComponent(userId)}`;
+  return (
+    <Stack gap="xs" component="section" aria-label="Payments">
+      <Group justify="space-between" gap="xs">
+        <Title order={3} size="h5">
+          Payments
+        </Title>
+        {state.data && state.data.total > 0 && (
+          <Anchor component={Link} to={link} size="sm" fw={600}>
+            Show in Payments
+          </Anchor>
+        )}
+      </Group>
+      {state.error ? (
+        <SectionError message={state.error} />
+      ) : !state.data ? (
+        <ListSkeleton />
+      ) : state.data.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No payments yet.
+        </Text>
+      ) : (
+        <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+          {state.data.data.map((payment) => (
+            <Paper component="li" key={payment.id} withBorder p="xs" radius="md">
+              <Group justify="space-between" gap="xs" wrap="nowrap">
+                <Stack gap={2} miw={0}>
+                  <Text size="sm" fw={600}>
+                    {formatMoney(payment.amount, payment.currency)} · {payment.plan.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(payment.created_at)}
+                  </Text>
+                </Stack>
+                <PaymentStatusBadge payment={payment} />
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A user's details: the account, counts of licenses, machines and payments, the newest licenses
+ * and payments with links to the full lists (filtered by this user), and Edit / Delete.
+ */
+export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetailsDrawerProps) {
+  const dispatch = useAppDispatch();
+  const id = user?.id;
+  // A change to the account (its updated_at) reloads the details.
+  const version = user?.updated_at;
+  // Through the slice: the account becomes its selectedUser (SPEC §3).
+  const readDetail = useCallback(
+    (userId: string) =>
+      dispatch(fetchUser(userId))
+        .unwrap()
+        .catch((message: unknown) => {
+          throw new Error(typeof message === 'string' ? message : adminMessages.fetchUserFailed);
+        }),
+    [dispatch],
+  );
+  const detail = useRead<AdminUserDetail>(id, readDetail, version);
+  const licences = useRead(id, fetchUserLicenses, version);
+  const payments = useRead(id, fetchUserPayments, version);
+  const counts = detail.data?.counts;
+
+  return (
+    <Drawer
+      opened={user !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={user ? `User details: ${displayName(user)}` : 'User details'}
+    >
+      {user && (
+        <Stack gap="lg">
+          <Stack gap="xs">
+            <Group gap="xs">
+              <RoleBadge role={user.role} />
+              <UserStatusBadge status={user.status} />
+              {!user.email_verified && (
+                <Badge variant="outline" color="yellow.9" tt="none">
+                  Email not confirmed
+                </Badge>
+              )}
+            </Group>
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
+              <Fact label="Email">{user.email}</Fact>
+              <Fact label="Full name">{user.full_name || '—'}</Fact>
+              <Fact label="Company">{user.company || '—'}</Fact>
+              <Fact label="Created">{formatDate(user.created_at)}</Fact>
+              <Fact label="Last sign-in">
+                {user.last_sign_in_at ? (
+                  <time dateTime={user.last_sign_in_at} title={formatDateTime(user.last_sign_in_at)}>
+                    {formatRelative(user.last_sign_in_at)}
+                  </time>
+                ) : (
+                  'Never'
+                )}
+              </Fact>
+              <Fact label="Updated">{formatDateTime(user.updated_at)}</Fact>
+            </SimpleGrid>
+          </Stack>
+          {detail.error ? (
+            <SectionError message={detail.error} />
+          ) : (
+            <SimpleGrid cols={3} spacing="sm" aria-busy={!counts || undefined}>
+              <Count label="Licenses" value={counts?.licenses} />
+              <Count label="Machines" value={counts?.active_activations} />
+              <Count label="Payments" value={counts?.payments} />
+            </SimpleGrid>
+          )}
+          <LicensesSection userId={user.id} state={licences} />
+          <PaymentsSection userId={user.id} state={payments} />
+          <Group gap="sm">
+            <Button variant="default" leftSection={<PencilIcon size={16} />} onClick={() => onEdit(user)}>
+              Edit user
+            </Button>
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<TrashIcon size={16} />}
+              onClick={() => onDelete(user)}
+            >
+              Delete user
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

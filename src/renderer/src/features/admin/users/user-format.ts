@@ -1,0 +1,22 @@
+import type { AdminUser } from '../../../../../shared/api/admin';
+import type { UserRole } from '../../../../../shared/constants';
+
+/** How the admin screens name roles and account states. */
+export const ROLE_LABELS: Record<UserRole, string> = { user: 'User', admin: 'Administrator' };
+export const USER_STATUS_LABELS: Record<AdminUser['status'], string> = {
+  active: 'Active',
+  disabled: 'Disabled',
+};
+
+export const ROLE_OPTIONS = [
+  { value: 'user', label: ROLE_LABELS.user },
+  { value: 'admin', label: ROLE_LABELS.admin },
+];
+export const USER_STATUS_OPTIONS = [
+  { value: 'active', label: USER_STATUS_LABELS.active },
+  { value: 'disabled', label: USER_STATUS_LABELS.disabled },
+];
+
+/** The name people know an account by: its full name, else its e-mail. */
+export const displayName = (user: Pick<AdminUser, 'full_name' | 'email'>) =>
+  user.full_name?.trim() || user.email;

@@ -1,0 +1,183 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DashboardStats } from '../../../src/shared/api/admin';
+import { setServices } from '../../../src/renderer/src/lib/services';
+import { FakeApi, problem } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+
+const days = Array.from({ length: 30 }, (_, index) => {
+  const day = new Date(Date.UTC(2025, 10, 1 + index)).toISOString().slice(0, 10);
+  return {
+    period: day,
+    totals:
+      index === 2
+        ? [{ currency: 'INR', amount_minor: 150_000, payments: 2 }]
+        : index === 9
+          ? [{ currency: 'INR', amount_minor: 49_900, payments: 1 }]
+          : [],
+  };
+});
+const months = Array.from({ length: 12 }, (_, index) => ({
+  period: `2025-${String(index + 1).padStart(2, '0')}`,
+  totals: index === 10 ? [{ currency: 'INR', amount_minor: 199_900, payments: 3 }] : [],
+}));
+
+const stats: DashboardStats = {
+  users: { total: 1234, active: 1200, disabled: 34, admins: 3, new_last_30_days: 57 },
+  licenses: { total: 900, active: 700, by_status: { active: 700, suspended: 20, revoked: 30, expired: 150 } },
+  activations: { active: 812, last_24h: 9 },
+  revenue: {
+    totals: [{ currency: 'INR', amount_minor: 4_599_900, payments: 41 }],
+    by_day: days,
+    by_month: months,
+  },
+  security: {
+    by_severity: { info: 120, warning: 14, critical: 2 },
+    recent: [
+      {
+        id: 'e1',
+        type: 'license_revoked',
+        severity: 'warning',
+        user_id: 'u1',
+        user_email: 'ada@example.com',
+        actor_id: 'a1',
+        actor_email: 'admin@example.com',
+        ip: '203.0.113.9',
+        user_agent: null,
+        details: null,
+        created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+      },
+      {
+        id: 'e2',
+        type: 'refresh_token_reuse',
+        severity: 'critical',
+        user_id: null,
+        user_email: null,
+        actor_id: null,
+        actor_email: null,
+        ip: null,
+        user_agent: null,
+        details: null,
+        created_at: new Date(Date.now() - 2 * 3600_000).toISOString(),
+      },
+    ],
+  },
+  generated_at: new Date().toISOString(),
+};
+
+let api: FakeApi;
+beforeEach(async () => {
+  api = await new FakeApi().start();
+});
+afterEach(() => api.close());
+
+async function openOverview() {
+  const services = await servicesFor(api, 'admin');
+  setServices(services);
+  const view = renderApp(services, '/admin');
+  await screen.findByRole('heading', { level: 1, name: 'Overview' }, { timeout: 30_000 });
+  return view;
+}
+
+const section = async (name: string) =>
+  within(await screen.findByRole('region', { name }, { timeout: 10_000 }));
+
+describe('/admin overview', { timeout: 90_000 }, () => {
+  it('shows the headline numbers from GET /admin/dashboard', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await openOverview();
+    const users = await section('Users');
+    expect(await users.findByText('1,234', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(users.getByText('57 new in the last 30 days')).toBeTruthy();
+    expect((await section('Active licenses')).getByText('700')).toBeTruthy();
+    expect((await section('Activations')).getByText('9 activated in the last 24 hours')).toBeTruthy();
+    expect((await section('Revenue')).getByText(/45,999/)).toBeTruthy();
+  });
+
+  it('every chart has a summary line and its numbers as a table; revenue switches between 30 days and 12 months', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await openOverview();
+    const revenue = await section('Revenue, last 30 days');
+    expect(
+      revenue.getByText(/1,999 from 3 payments in the last 30 days; the best day was Nov 3/),
+    ).toBeTruthy();
+    const dayTable = revenue.getByRole('table', { name: 'Revenue, last 30 days' });
+    expect(within(dayTable).getAllByRole('row')).toHaveLength(31);
+    expect(within(dayTable).getByRole('rowheader', { name: 'Nov 3' }).nextSibling?.textContent).toMatch(
+      /1,500/,
+    );
+
+    await userEvent.click(revenue.getByRole('radio', { name: '12 months' }));
+    const months12 = await section('Revenue, last 12 months');
+    expect(months12.getByText(/in the last 12 months; the best month was Nov 2025/)).toBeTruthy();
+    expect(within(months12.getByRole('table')).getAllByRole('row')).toHaveLength(13);
+
+    const licences = await section('Licenses by status');
+    expect(
+      licences.getByText('900 licenses: 700 active, 20 suspended, 30 revoked and 150 expired.'),
+    ).toBeTruthy();
+    expect(
+      within(licences.getByRole('table')).getByRole('rowheader', { name: 'Revoked' }).nextSibling
+        ?.textContent,
+    ).toBe('30');
+    const severity = await section('Security events by severity');
+    expect(
+      severity.getByText('136 events in the last 30 days: 2 critical, 14 warning and 120 info.'),
+    ).toBeTruthy();
+  });
+
+  it('lists the newest security events and links to the security screen', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await openOverview();
+    const recent = await section('Recent security events');
+    expect(recent.getByText('License revoked')).toBeTruthy();
+    expect(recent.getByText('ada@example.com, by admin@example.com · 203.0.113.9')).toBeTruthy();
+    expect(recent.getByText('Refresh token reuse')).toBeTruthy();
+    expect(recent.getByText('Critical')).toBeTruthy();
+    expect(recent.getByText('5 minutes ago')).toBeTruthy();
+    expect(recent.getByRole('link', { name: 'View all security events' }).getAttribute('href')).toBe(
+      '/admin/security',
+    );
+  });
+
+  it('a fresh install with nothing paid says so instead of an empty chart', async () => {
+    api.on('GET /admin/dashboard', () => ({
+      json: {
+        ...stats,
+        revenue: {
+          totals: [],
+          by_day: days.map((day) => ({ ...day, totals: [] })),
+          by_month: months.map((m) => ({ ...m, totals: [] })),
+        },
+        security: { by_severity: { info: 0, warning: 0, critical: 0 }, recent: [] },
+      },
+    }));
+    await openOverview();
+    expect(
+      await (await section('Revenue')).findByText('No revenue yet', {}, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(
+      (await section('Revenue, last 30 days')).getByText(
+        'No payments yet. Revenue shows here once customers buy a paid plan.',
+      ),
+    ).toBeTruthy();
+    expect((await section('Recent security events')).getByText(/^Nothing yet/)).toBeTruthy();
+  });
+
+  it('a failure shows the server’s message with Retry; Refresh asks the server again, past the cache', async () => {
+    api.on('GET /admin/dashboard', () => problem(503, 'Statistics are being rebuilt'));
+    await openOverview();
+    expect(await screen.findByText('Statistics are being rebuilt', {}, { timeout: 10_000 })).toBeTruthy();
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await (await section('Users')).findByText('1,234', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(screen.queryByText('Statistics are being rebuilt')).toBeNull();
+
+    const before = api.calls('GET /admin/dashboard').length;
+    api.on('GET /admin/dashboard', () => ({ json: { ...stats, users: { ...stats.users, total: 1235 } } }));
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(api.calls('GET /admin/dashboard').length).toBe(before + 1));
+    expect(await (await section('Users')).findByText('1,235', {}, { timeout: 10_000 })).toBeTruthy();
+  });
+});

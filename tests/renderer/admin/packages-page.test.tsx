@@ -1,0 +1,328 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Feature } from '../../../src/shared/api/features';
+import type { Plan, PlanFeature } from '../../../src/shared/api/plans';
+import { setServices } from '../../../src/renderer/src/lib/services';
+import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+
+// The page is lazy and the session gate runs first: under a loaded machine that takes more than a second.
+configure({ asyncUtilTimeout: 5000 });
+
+const NOW = '2025-01-01T00:00:00.000Z';
+
+const features: Feature[] = [
+  {
+    feature_id: 'f-chat',
+    key: 'ai_chat',
+    name: 'AI chat',
+    description: '',
+    kind: 'metered',
+    period: 'month',
+    unit: 'messages',
+    created_at: NOW,
+    updated_at: NOW,
+  },
+  {
+    feature_id: 'f-voice',
+    key: 'voice_commands',
+    name: 'Voice commands',
+    description: '',
+    kind: 'boolean',
+    period: null,
+    unit: null,
+    created_at: NOW,
+    updated_at: NOW,
+  },
+];
+
+const planFeature = (feature: Feature, limit: number | null): PlanFeature => ({
+  feature_id: feature.feature_id,
+  key: feature.key,
+  name: feature.name,
+  kind: feature.kind,
+  period: feature.period,
+  unit: feature.unit,
+  limit,
+});
+
+const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({
+  id,
+  code: id,
+  name: id,
+  description: '',
+  price_minor: 99_900,
+  currency: 'INR',
+  billing_interval: 'month',
+  max_activations: 3,
+  is_public: true,
+  is_active: true,
+  sort_order: 0,
+  features: [],
+  archived_at: null,
+  created_at: NOW,
+  updated_at: NOW,
+  ...extra,
+});
+
+let api: FakeApi;
+let plans: Plan[];
+let lists: RecordedRequest[];
+
+/** The plans API of the server over `plans`: list, detail, create and update (features replaced). */
+function servePlans() {
+  lists = [];
+  api.on('GET /plans', (request) => {
+    lists.push(request);
+    const page = Number(request.query.get('page') ?? 1);
+    const perPage = Number(request.query.get('perPage') ?? 10);
+    return {
+      json: { data: plans.slice((page - 1) * perPage, page * perPage), total: plans.length, page, perPage },
+    };
+  });
+  api.on('GET /admin/features', () => ({
+    json: { data: features, total: features.length, page: 1, perPage: 100 },
+  }));
+  api.on('POST /plans', (request) => {
+    const body = JSON.parse(request.body) as Partial<Plan>;
+    const created = makePlan('plan-new', { ...body, features: [] });
+    plans = [...plans, created];
+    api.on('GET /plans/plan-new', () => ({ json: plans.find((plan) => plan.id === 'plan-new') }));
+    return { status: 201, json: created };
+  });
+  for (const plan of plans) {
+    api.on(`GET /plans/${plan.id}`, () => ({ json: plans.find((item) => item.id === plan.id) }));
+    api.on(`PUT /plans/${plan.id}`, (request) => {
+      const body = JSON.parse(request.body) as Partial<Plan> & {
+        features?: { feature_id: string; limit: number | null }[];
+      };
+      const current = plans.find((item) => item.id === plan.id) as Plan;
+      const updated: Plan = {
+        ...current,
+        ...body,
+        features: body.features
+          ? body.features.map((entry) =>
+              planFeature(
+                features.find((item) => item.feature_id === entry.feature_id) as Feature,
+                entry.limit,
+              ),
+            )
+          : current.features,
+      };
+      plans = plans.map((item) => (item.id === plan.id ? updated : item));
+      return { json: updated };
+    });
+  }
+}
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+  plans = [
+    makePlan('plan-base', {
+      code: 'base',
+      name: 'Base',
+      price_minor: 0,
+      billing_interval: 'free',
+      max_activations: 1,
+    }),
+    makePlan('plan-pro', {
+      code: 'pro-monthly',
+      name: 'Pro',
+      features: [planFeature(features[0] as Feature, 5000)],
+      sort_order: 1,
+    }),
+  ];
+  servePlans();
+});
+afterEach(() => api.close());
+
+async function open(path: string) {
+  const services = await servicesFor(api, 'admin');
+  setServices(services);
+  const view = renderApp(services, path);
+  await screen.findByRole('heading', { level: 1, name: 'Packages' }, { timeout: 10_000 });
+  return view;
+}
+
+const lastList = () => lists[lists.length - 1] as RecordedRequest;
+const findCell = async (text: string) =>
+  within(await screen.findByRole('table', { name: 'Packages' })).findByText(text);
+const lastBody = (route: string) =>
+  JSON.parse(api.calls(route).at(-1)?.body ?? 'null') as Record<string, unknown>;
+
+describe('/admin/packages', () => {
+  it('sends the URL’s page, size, search, sort and status to the server', async () => {
+    await open('/admin/packages?page=3&perPage=25&search=pro&sort=-price_minor&status=archived');
+    await waitFor(() => expect(lists.length).toBeGreaterThan(0));
+    expect(Object.fromEntries(lastList().query)).toEqual({
+      page: '3',
+      perPage: '25',
+      search: 'pro',
+      sort: '-price_minor',
+      status: 'archived',
+    });
+  });
+
+  it('edits a package’s features in place: tick, change a limit, Save features, a toast, the list follows', async () => {
+    const { router } = await open('/admin/packages');
+    await findCell('Pro');
+    fireEvent.click(screen.getByRole('button', { name: 'Manage Pro' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    expect(new URLSearchParams(router.state.location.search).get('package')).toBe('plan-pro');
+
+    const chat = await within(drawer).findByRole('checkbox', { name: 'Include AI chat' });
+    expect((chat as HTMLInputElement).checked).toBe(true);
+    const voice = within(drawer).getByRole('checkbox', { name: 'Include Voice commands' });
+    expect((voice as HTMLInputElement).checked).toBe(false);
+    const save = within(drawer).getByRole('button', { name: 'Save features' });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(voice);
+    const limit = within(drawer).getByRole('textbox', { name: 'Limit for AI chat' });
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '250');
+    expect(within(drawer).getByText(/2 unsaved changes/)).toBeTruthy();
+    fireEvent.click(save);
+
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({
+      features: [
+        { feature_id: 'f-chat', limit: 250 },
+        { feature_id: 'f-voice', limit: null },
+      ],
+    });
+    expect(await screen.findByText('Features of Pro saved')).toBeTruthy();
+    await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(true));
+    // The list reloads: Pro now has two features.
+    const row = (await findCell('Pro')).closest('tr') as HTMLElement;
+    await waitFor(() => expect(within(row).getByText('2')).toBeTruthy());
+  });
+
+  it('an empty limit means unlimited; unticking removes the feature', async () => {
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    const limit = await within(drawer).findByRole('textbox', { name: 'Limit for AI chat' });
+    await userEvent.clear(limit);
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save features' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({ features: [{ feature_id: 'f-chat', limit: null }] });
+
+    fireEvent.click(await within(drawer).findByRole('checkbox', { name: 'Include AI chat' }));
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save features' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(2));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({ features: [] });
+  });
+
+  it('shows the server’s refusal of the features', async () => {
+    api.on('PUT /plans/plan-pro', () => problem(400, 'Unknown feature: f-voice', 'unknown_feature'));
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(await within(drawer).findByRole('checkbox', { name: 'Include Voice commands' }));
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save features' }));
+    expect(await within(drawer).findByText('Unknown feature: f-voice')).toBeTruthy();
+  });
+
+  it('creates a package after checking it with the request schema', async () => {
+    const { router } = await open('/admin/packages');
+    await findCell('Pro');
+    fireEvent.click(screen.getAllByRole('button', { name: 'New package' })[0] as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: 'New package' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Name/ }), 'Studio');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Code/ }), 'Studio Plan');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /^Price/ }), '0');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create package' }));
+    expect(
+      await within(dialog).findByText('Code may contain lower-case letters, digits, "-" and "_"'),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('A free plan has price 0 and a paid plan a price above 0')).toBeTruthy();
+    expect(api.calls('POST /plans')).toHaveLength(0);
+
+    const code = within(dialog).getByRole('textbox', { name: /^Code/ });
+    await userEvent.clear(code);
+    await userEvent.type(code, 'studio');
+    const price = within(dialog).getByRole('textbox', { name: /^Price/ });
+    await userEvent.clear(price);
+    await userEvent.type(price, '1499.5');
+    fireEvent.change(within(dialog).getByLabelText('Billing'), { target: { value: 'year' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create package' }));
+
+    await waitFor(() => expect(api.calls('POST /plans')).toHaveLength(1));
+    expect(lastBody('POST /plans')).toEqual({
+      name: 'Studio',
+      code: 'studio',
+      description: '',
+      price_minor: 149_950,
+      currency: 'INR',
+      billing_interval: 'year',
+      max_activations: 1,
+      sort_order: 0,
+      is_public: true,
+      is_active: true,
+    });
+    expect(await screen.findByText('Package created')).toBeTruthy();
+    // Next step: its features, in the package's drawer.
+    expect(await screen.findByRole('dialog', { name: 'Package Studio' })).toBeTruthy();
+    expect(new URLSearchParams(router.state.location.search).get('package')).toBe('plan-new');
+  });
+
+  it('edits details (only what changed is sent) and shows a taken code on its field', async () => {
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const name = await within(drawer).findByRole('textbox', { name: /^Name/ });
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Pro monthly');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({ name: 'Pro monthly' });
+    expect(await screen.findByText('Package saved')).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Package Pro monthly' })).toBeTruthy();
+
+    api.on('PUT /plans/plan-pro', () =>
+      problem(409, 'A plan with the code "base" already exists', 'plan_code_taken'),
+    );
+    const code = within(drawer).getByRole('textbox', { name: /^Code/ });
+    await userEvent.clear(code);
+    await userEvent.type(code, 'base');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    // On the Code field, and in the form's alert.
+    await waitFor(() =>
+      expect(within(drawer).getAllByText('A plan with the code "base" already exists')).toHaveLength(2),
+    );
+    expect(
+      (within(drawer).getByRole('textbox', { name: /^Code/ }) as HTMLInputElement).getAttribute(
+        'aria-invalid',
+      ),
+    ).toBe('true');
+  });
+
+  it('delete asks first and says when the package was archived instead', async () => {
+    api.on('DELETE /plans/plan-pro', () => {
+      plans = plans.map((plan) =>
+        plan.id === 'plan-pro' ? { ...plan, archived_at: NOW, is_active: false, is_public: false } : plan,
+      );
+      return {
+        json: {
+          id: 'plan-pro',
+          outcome: 'archived',
+          message:
+            'Plan Pro has licenses, so it was archived: it is no longer offered and its licenses keep working',
+        },
+      };
+    });
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Delete package' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete package Pro?' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Package archived')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Plan Pro has licenses, so it was archived: it is no longer offered and its licenses keep working',
+      ),
+    ).toBeTruthy();
+    expect(await within(drawer).findByText('Archived')).toBeTruthy();
+  });
+});
