@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
@@ -41,12 +41,37 @@ export default defineConfig({
           return undefined;
         },
       },
+      {
+        // Vite's manifest names only each chunk's entry module; this lists every source module of
+        // every chunk beside it (.vite/chunk-modules.json), so tests/e2e/chunk-graph.test.ts can
+        // tell that no admin module lands in a chunk a user's screens load.
+        name: 'chunk-modules',
+        apply: 'build',
+        generateBundle(_options, bundle) {
+          const root = resolve(import.meta.dirname, 'src/renderer');
+          const modules = Object.fromEntries(
+            Object.values(bundle).flatMap((output) =>
+              output.type === 'chunk'
+                ? [[output.fileName, output.moduleIds.map((id) => relative(root, id).replaceAll('\\', '/'))]]
+                : [],
+            ),
+          );
+          this.emitFile({
+            type: 'asset',
+            fileName: '.vite/chunk-modules.json',
+            source: JSON.stringify(modules, null, 1),
+          });
+        },
+      },
     ],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       emptyOutDir: true,
       // electron-vite leaves minification off by default; the web portal is downloaded, so minify.
       minify: true,
+      // out/renderer/.vite/manifest.json: the chunk graph tests/e2e/chunk-graph.test.ts checks
+      // (the admin console's code stays out of what a user's screens load).
+      manifest: true,
     },
     server: {
       proxy: { '/api': 'http://127.0.0.1:8080' },

@@ -1,0 +1,181 @@
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './axe.js';
+import { appliedColorScheme } from './pages.js';
+import { type Portal, screenshotPath, signIn, watchPage } from './portal.js';
+import type { Credentials } from './server.js';
+
+/** What a signed-in screen's address may depend on (the seeded customer's licence). */
+export interface ScreenContext {
+  licenseId: string;
+}
+
+/** A screen behind sign-in: its name for artifacts, its address and its h1. */
+export interface SignedInScreen {
+  name: string;
+  path(context: ScreenContext): string;
+  /** The page's one h1 (matched exactly), shown once its own chunk rendered. */
+  heading: string;
+}
+
+/** The signed-in user's screens (issue 6, items 1–5). */
+export const USER_SCREENS: readonly SignedInScreen[] = [
+  { name: 'dashboard', path: () => '/dashboard', heading: 'Dashboard' },
+  { name: 'licenses', path: () => '/licenses', heading: 'Licenses' },
+  // The seeded customer's licence is a Pro licence.
+  { name: 'license-detail', path: ({ licenseId }) => `/licenses/${licenseId}`, heading: 'Pro license' },
+  { name: 'profile', path: () => '/profile', heading: 'Profile' },
+  { name: 'purchase', path: () => '/purchase', heading: 'Purchase' },
+  { name: 'support', path: () => '/support', heading: 'Support' },
+];
+
+/** The admin console's screens (issue 6, items 6–11). */
+export const ADMIN_SCREENS: readonly SignedInScreen[] = [
+  { name: 'admin-overview', path: () => '/admin', heading: 'Overview' },
+  { name: 'admin-users', path: () => '/admin/users', heading: 'Users' },
+  { name: 'admin-licenses', path: () => '/admin/licenses', heading: 'Licenses' },
+  { name: 'admin-payments', path: () => '/admin/payments', heading: 'Payments' },
+  { name: 'admin-features', path: () => '/admin/features', heading: 'Features' },
+  { name: 'admin-packages', path: () => '/admin/packages', heading: 'Packages' },
+  { name: 'admin-security', path: () => '/admin/security', heading: 'Security events' },
+];
+
+export const DEVICES = [
+  { name: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
+  {
+    name: 'phone',
+    options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  },
+] as const satisfies readonly { name: string; options: BrowserContextOptions }[];
+export type Device = (typeof DEVICES)[number];
+
+const SCHEMES = ['light', 'dark'] as const;
+
+/** Counts the page's requests in flight, to wait for a screen's data after a client-side navigation. */
+export function trackNetwork(page: Page): { settled(quietMs?: number, timeout?: number): Promise<void> } {
+  const pending = new Set<unknown>();
+  let lastChange = Date.now();
+  const start = (request: unknown) => {
+    pending.add(request);
+    lastChange = Date.now();
+  };
+  const end = (request: unknown) => {
+    pending.delete(request);
+    lastChange = Date.now();
+  };
+  page.on('request', start);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  return {
+    async settled(quietMs = 300, timeout = 10_000) {
+      const deadline = Date.now() + timeout;
+      while (pending.size > 0 || Date.now() - lastChange < quietMs) {
+        if (Date.now() > deadline)
+          throw new Error(`${pending.size} requests still running after ${timeout} ms`);
+        await new Promise((done) => setTimeout(done, 50));
+      }
+    },
+  };
+}
+
+/** Skeletons (Mantine's, while visible) and regions marked busy: a screen still loading. */
+const LOADING = '.mantine-Skeleton-root[data-visible], [aria-busy="true"]';
+
+/**
+ * Shows a screen in the running portal by a client-side navigation (as the navigation links do:
+ * no reload, the session and loaded chunks stay), then waits for its own h1 (not the previous
+ * screen's), the network to settle and no skeleton or busy region left.
+ */
+export async function showScreen(
+  page: Page,
+  network: ReturnType<typeof trackNetwork>,
+  screen: SignedInScreen,
+  context: ScreenContext,
+): Promise<void> {
+  await page.evaluate(`document.querySelectorAll('h1').forEach((h) => h.setAttribute('data-e2e-left', ''))`);
+  const path = JSON.stringify(screen.path(context));
+  await page.evaluate(`history.pushState(null, '', ${path}); dispatchEvent(new PopStateEvent('popstate'))`);
+  await page
+    .getByRole('heading', { level: 1, name: screen.heading, exact: true })
+    .and(page.locator(':not([data-e2e-left])'))
+    .first()
+    .waitFor();
+  await network.settled();
+  await expect
+    .poll(() => page.locator(LOADING).count(), {
+      timeout: 10_000,
+      message: `${screen.name} still shows a skeleton or a busy region after the network settled`,
+    })
+    .toBe(0);
+}
+
+/** What one screen on one device showed: the screenshots saved and the problems found. */
+export interface ScreenCheck {
+  screenshots: string[];
+  problems: string[];
+}
+
+/**
+ * Signs in once on the device (light system scheme, reduced motion, axe installed), then for every
+ * screen: shows it, and in light and dark takes a full-page screenshot and runs axe; on a phone
+ * also checks that the page is no wider than the screen. Problems are collected, not thrown, so
+ * one run reports every screen.
+ */
+export async function checkScreens(
+  portal: Portal,
+  device: Device,
+  who: Credentials,
+  screens: readonly SignedInScreen[],
+  context: ScreenContext,
+): Promise<ScreenCheck> {
+  const browserContext = await portal.newContext({
+    ...device.options,
+    colorScheme: 'light',
+    reducedMotion: 'reduce',
+  });
+  await installAxe(browserContext);
+  const page = await browserContext.newPage();
+  watchPage(page);
+  const network = trackNetwork(page);
+  await signIn(page, who.email, who.password);
+
+  const result: ScreenCheck = { screenshots: [], problems: [] };
+  for (const screen of screens) {
+    const label = `${screen.name} (${device.name})`;
+    try {
+      await page.emulateMedia({ colorScheme: 'light' });
+      await showScreen(page, network, screen, context);
+      // Off the content (the header's corner): no row is hovered in the picture or for axe.
+      await page.mouse.move(0, 0);
+      for (const scheme of SCHEMES) {
+        // The portal follows the system scheme (no choice stored), so switching it restyles the page.
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect.poll(() => appliedColorScheme(page), { message: `${label} ${scheme}` }).toBe(scheme);
+        const path = await screenshotPath(`${screen.name}-${device.name}-${scheme}`);
+        await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+        result.screenshots.push(path);
+        // Only the colour rules can change with the scheme: the others ran in light already.
+        const rules = scheme === 'light' ? undefined : COLOUR_RULES;
+        for (const violation of await blockingViolations(page, `${label} ${scheme}`, rules))
+          result.problems.push(`${label} ${scheme}: axe\n${describeViolation(violation)}`);
+      }
+      if (device.name === 'phone') {
+        const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
+          '({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth })',
+        );
+        if (scrollWidth > innerWidth)
+          result.problems.push(
+            `${label}: ${scrollWidth}px wide on a ${innerWidth}px phone (horizontal scroll)`,
+          );
+      }
+    } catch (error) {
+      const path = await screenshotPath(`failure-${screen.name}-${device.name}`);
+      await page.screenshot({ path, fullPage: true }).catch(() => undefined);
+      result.problems.push(
+        `${label}: ${error instanceof Error ? error.message : String(error)} (see ${path})`,
+      );
+    }
+  }
+  console.info(`[screens] ${device.name}:\n  ${result.screenshots.join('\n  ')}`);
+  return result;
+}
