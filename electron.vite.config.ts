@@ -5,6 +5,14 @@ import { defineConfig } from 'electron-vite';
 // One renderer build serves both the web portal (from the API server) and the desktop shell
 // (from the app:// protocol), so it is built with an absolute base: deep links like
 // /licenses/42 must still find /assets/*.
+/** The CommonJS builds recharts gets instead of the portal's ES modules (see 'charts-own-state-libraries'). */
+const RECHARTS_OWN_COPIES: Record<string, string> = {
+  '@reduxjs/toolkit': '@reduxjs/toolkit/dist/cjs/index.js',
+  immer: 'immer/dist/cjs/index.js',
+  reselect: 'reselect/dist/cjs/index.js',
+  'react-redux': 'react-redux/dist/cjs/index.js',
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -38,6 +46,20 @@ export default defineConfig({
             importer?.replaceAll('\\', '/').endsWith('/axios/lib/adapters/adapters.js')
           )
             return resolve(import.meta.dirname, 'src/renderer/src/lib/axios-fetch-adapter-stub.ts');
+          return undefined;
+        },
+      },
+      {
+        // recharts (under @mantine/charts) keeps its own state in Redux Toolkit, immer and reselect.
+        // Sharing the portal's ES modules would keep every export recharts uses in the chunks the
+        // landing page loads (about 7 KB gzip); its own CommonJS copies load with the first chart
+        // instead. The two stores never meet.
+        name: 'charts-own-state-libraries',
+        enforce: 'pre',
+        resolveId(source, importer) {
+          const ownCopy = RECHARTS_OWN_COPIES[source];
+          if (ownCopy && importer?.replaceAll('\\', '/').includes('/node_modules/recharts/'))
+            return resolve(import.meta.dirname, 'node_modules', ownCopy);
           return undefined;
         },
       },

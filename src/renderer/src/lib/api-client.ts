@@ -73,6 +73,13 @@ export interface ApiClient {
   /** One refresh at a time per page (shared by every caller) and per browser (Web Lock). */
   refreshTokens(): Promise<SessionTokens>;
   setSessionHandlers(handlers: SessionHandlers): void;
+  /**
+   * GET of a public read (no bearer token, nothing to refresh) with the same base path, API key,
+   * credentials and timeout as the instance, but without downloading axios: the landing page's
+   * plan list is its only call, and axios (about 16 KB gzip) would otherwise be a fifth of the
+   * page's JavaScript. A refusal rejects with the server's message, else `fallback`.
+   */
+  getPublic<T>(path: string, fallback: string): Promise<T>;
 }
 
 const pathOf = (url: string | undefined) => (url ?? '').split('?')[0] ?? '';
@@ -214,6 +221,30 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     patch: async (url, data, config) => (await instance()).patch(url, data, config),
   };
 
+  const getPublic = async <T>(path: string, fallback: string): Promise<T> => {
+    let response: Response;
+    try {
+      response = await fetch(`${options.baseURL ?? API_BASE_PATH}${path}`, {
+        headers: { 'X-API-Key': options.apiKey ?? DEFAULT_API_KEY, Accept: 'application/json' },
+        credentials: 'include',
+        signal: AbortSignal.timeout(API_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new ApiRequestError(fallback, { cause: error });
+    }
+    const body = (await response.json().catch(() => undefined)) as unknown;
+    if (response.ok && body !== undefined) return body as T;
+    const problem = (body && typeof body === 'object' ? body : {}) as {
+      message?: string;
+      detail?: string;
+      code?: string;
+    };
+    throw new ApiRequestError(problem.message || problem.detail || fallback, {
+      status: response.status,
+      ...(problem.code ? { code: problem.code } : {}),
+    });
+  };
+
   return {
     http,
     instance,
@@ -221,5 +252,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     setSessionHandlers(next) {
       handlers = next;
     },
+    getPublic,
   };
 }

@@ -40,14 +40,10 @@ async function call<T>(
   }
 }
 
-/** GET /plans/public: the plans anyone may buy (cached 60 s). */
+/** GET /plans/public: the plans anyone may buy (cached 60 s; without axios, see `getPublic`). */
 export function fetchPublicPlans(services: Services = getServices()): Promise<Plan[]> {
   return services.cache.get(`${CACHE_PREFIX}public`, () =>
-    call(
-      planMessages.fetchPlansFailed,
-      async (http) => (await http.get<Plan[]>(apiPaths.plans.public)).data,
-      services,
-    ),
+    services.client.getPublic<Plan[]>(apiPaths.plans.public, planMessages.fetchPlansFailed),
   );
 }
 
