@@ -166,7 +166,9 @@ describe('/admin/users', { timeout: 90_000 }, () => {
 
   it('a date range that ends before it starts is not sent; the fields say what to fix', async () => {
     await openUsers('/admin/users?from=2025-03-01&to=2025-01-01');
-    expect(await screen.findByText('Before the start date', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(
+      await screen.findByText('Created from must be on or before Created to', {}, { timeout: 10_000 }),
+    ).toBeTruthy();
     expect(screen.getByRole('alert').textContent).toContain('The start date is after the end date');
     expect(api.calls('GET /admin/users').filter((call) => call.query.get('from'))).toHaveLength(0);
   });

@@ -1,15 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Code,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Code, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminLicense } from '../../../../shared/api/admin';
@@ -31,10 +20,12 @@ import { UserPicker } from '../../features/admin/licenses/user-picker';
 import { useListQuery, type ListQuerySpec } from '../../features/admin/list-query';
 import { usePagedList, useListThunk } from '../../features/admin/use-paged-list';
 import { checkDateRange } from '../../features/admin/users/date-range';
+import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { formatDate, formatNumber, STATUS_LABELS } from '../../features/license/license-format';
 
 // On a phone two filters share a row (the toolbar's gap is 12 px).
 const HALF = 'calc(50% - 6px)';
+const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
 
 type LicenseFilter = 'status' | 'planId' | 'userId' | 'from' | 'to';
 
@@ -270,23 +261,11 @@ export default function AdminLicensesPage() {
           onChange={(id) => list.setFilter('userId', id ?? '')}
           placeholder="All users"
         />
-        <TextInput
-          type="date"
-          label="Created from"
-          value={query.filters.from}
-          max={query.filters.to || undefined}
-          onChange={(event) => list.setFilter('from', event.currentTarget.value)}
-          error={range.fromError}
-          w={{ base: HALF, xs: 170 }}
-        />
-        <TextInput
-          type="date"
-          label="Created to"
-          value={query.filters.to}
-          min={query.filters.from || undefined}
-          onChange={(event) => list.setFilter('to', event.currentTarget.value)}
-          error={range.toError}
-          w={{ base: HALF, xs: 170 }}
+        <DateRangeFilter
+          from={query.filters.from}
+          to={query.filters.to}
+          onChange={list.setFilters}
+          labels={CREATED_RANGE}
         />
       </ListToolbar>
 

@@ -13,7 +13,7 @@ import { PaymentDrawer } from '../../features/admin/payments/payment-drawer';
 import { PROVIDER_LABELS, paymentTime } from '../../features/admin/payments/payment-labels';
 import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
 import { useDetailParam } from '../../features/admin/payments/use-detail-param';
-import { DateRangeFilter } from '../../features/admin/security/date-range-filter';
+import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { UserFilter } from '../../features/admin/security/user-filter';
 import { useListThunk, usePagedList } from '../../features/admin/use-paged-list';
 

@@ -9,7 +9,7 @@ import { fetchSecurityEvents } from '../../features/admin/admin-slice';
 import { type ListQuerySpec, useListQuery } from '../../features/admin/list-query';
 import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
 import { useDetailParam } from '../../features/admin/payments/use-detail-param';
-import { DateRangeFilter } from '../../features/admin/security/date-range-filter';
+import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import {
   eventTime,
   SecurityEventDrawer,

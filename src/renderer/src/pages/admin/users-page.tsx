@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import type { AdminUser } from '../../../../shared/api/admin';
 import { useAppSelector } from '../../app/hooks';
@@ -25,6 +15,7 @@ import { DeleteUserModal } from '../../features/admin/users/delete-user-modal';
 import { EditUserModal } from '../../features/admin/users/edit-user-modal';
 import { RoleBadge, UserStatusBadge } from '../../features/admin/users/user-badges';
 import { checkDateRange } from '../../features/admin/users/date-range';
+import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { UserDetailsDrawer } from '../../features/admin/users/user-details-drawer';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from '../../features/admin/users/user-format';
 import { selectCurrentUser } from '../../features/auth/auth-slice';
@@ -32,6 +23,7 @@ import { formatDate, formatDateTime, formatRelative } from '../../features/licen
 
 // On a phone two filters share a row (the toolbar's gap is 12 px).
 const HALF = 'calc(50% - 6px)';
+const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
 
 type UserFilter = 'role' | 'status' | 'from' | 'to';
 
@@ -217,23 +209,11 @@ export default function AdminUsersPage() {
           size="md"
           w={{ base: HALF, xs: 160 }}
         />
-        <TextInput
-          type="date"
-          label="Created from"
-          value={query.filters.from}
-          max={query.filters.to || undefined}
-          onChange={(event) => list.setFilter('from', event.currentTarget.value)}
-          error={range.fromError}
-          w={{ base: HALF, xs: 170 }}
-        />
-        <TextInput
-          type="date"
-          label="Created to"
-          value={query.filters.to}
-          min={query.filters.from || undefined}
-          onChange={(event) => list.setFilter('to', event.currentTarget.value)}
-          error={range.toError}
-          w={{ base: HALF, xs: 170 }}
+        <DateRangeFilter
+          from={query.filters.from}
+          to={query.filters.to}
+          onChange={list.setFilters}
+          labels={CREATED_RANGE}
         />
       </ListToolbar>
 
