@@ -9,7 +9,6 @@ import { defineConfig } from 'electron-vite';
 const RECHARTS_OWN_COPIES: Record<string, string> = {
   '@reduxjs/toolkit': '@reduxjs/toolkit/dist/cjs/index.js',
   immer: 'immer/dist/cjs/index.js',
-  reselect: 'reselect/dist/cjs/index.js',
   'react-redux': 'react-redux/dist/cjs/index.js',
 };
 
@@ -50,7 +49,8 @@ export default defineConfig({
         },
       },
       {
-        // recharts (under @mantine/charts) keeps its own state in Redux Toolkit, immer and reselect.
+        // recharts (under @mantine/charts) keeps its own state in Redux Toolkit and immer (its reselect
+        // is its own pinned copy already).
         // Sharing the portal's ES modules would keep every export recharts uses in the chunks the
         // landing page loads (about 7 KB gzip); its own CommonJS copies load with the first chart
         // instead. The two stores never meet.

@@ -1,7 +1,8 @@
 import type { Reporter, ReportedHookContext, TestCase, TestModule } from 'vitest/node';
 
 /** No event from a running file for this long means it is stuck (every hook and test has a shorter timeout). */
-const STALL_MS = Number(process.env['TEST_STALL_MINUTES'] ?? 6) * 60_000;
+const stallMinutes = Number(process.env['TEST_STALL_MINUTES']);
+const STALL_MS = (Number.isFinite(stallMinutes) && stallMinutes > 0 ? stallMinutes : 6) * 60_000;
 
 interface Running {
   file: string;
@@ -25,6 +26,8 @@ export default class StallReporter implements Reporter {
   private timer: NodeJS.Timeout | undefined;
 
   onTestRunStart(): void {
+    // A watch-mode rerun starts afresh: a file cancelled in the last run never reported its end.
+    this.running.clear();
     this.timer = setInterval(() => this.check(), 15_000);
     this.timer.unref();
   }

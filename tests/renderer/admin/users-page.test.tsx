@@ -164,6 +164,14 @@ describe('/admin/users', { timeout: 90_000 }, () => {
     expect(router.state.location.search).toBe('?sort=status&role=admin');
   });
 
+  it('a page past the end (an old link) shows the last page in place of it, so Back leaves the list', async () => {
+    const { router } = await openUsers('/admin/users?page=9');
+    await waitFor(() => expect(router.state.location.search).toBe('?page=4'), { timeout: 10_000 });
+    // Replaced, not pushed: Back does not return to page 9 and bounce forward again.
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(await within(table()).findByText('user31@example.com')).toBeTruthy();
+  });
+
   it('a date range that ends before it starts is not sent; the fields say what to fix', async () => {
     await openUsers('/admin/users?from=2025-03-01&to=2025-01-01');
     expect(

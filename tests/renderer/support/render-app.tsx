@@ -4,8 +4,10 @@ import {
   type Location,
   MemoryRouter,
   type NavigateFunction,
+  type NavigationType,
   useLocation,
   useNavigate,
+  useNavigationType,
 } from 'react-router-dom';
 import { AppProviders } from '../../../src/renderer/src/app/providers';
 import { AppRoutes } from '../../../src/renderer/src/app/router';
@@ -33,13 +35,17 @@ export async function servicesFor(api: FakeApi, visitor: Visitor): Promise<Servi
 
 /** What tests read of the router and do with it: where the portal is, and going elsewhere. */
 export interface TestRouter {
-  state: { location: Location };
+  /** `historyAction`: how the current entry was reached (PUSH, REPLACE or POP). */
+  state: { location: Location; historyAction: NavigationType };
   navigate(to: string): Promise<void>;
 }
 
+type Probe = { state: { location?: Location; historyAction?: NavigationType }; nav?: NavigateFunction };
+
 /** Keeps `router` up to date with the rendered router's location and navigate function. */
-function RouterProbe({ router }: { router: { state: { location?: Location }; nav?: NavigateFunction } }) {
+function RouterProbe({ router }: { router: Probe }) {
   router.state.location = useLocation();
+  router.state.historyAction = useNavigationType();
   router.nav = useNavigate();
   return null;
 }
@@ -50,7 +56,7 @@ function RouterProbe({ router }: { router: { state: { location?: Location }; nav
  */
 export function renderApp(services: Services, path: string, reload: () => void = () => undefined) {
   const store = makeStore({ services });
-  const probe: { state: { location?: Location }; nav?: NavigateFunction } = { state: {} };
+  const probe: Probe = { state: {} };
   const view = render(
     <AppProviders store={store}>
       <MemoryRouter initialEntries={[path]}>
@@ -64,6 +70,10 @@ export function renderApp(services: Services, path: string, reload: () => void =
       get location() {
         if (!probe.state.location) throw new Error('the router has not rendered');
         return probe.state.location;
+      },
+      get historyAction() {
+        if (!probe.state.historyAction) throw new Error('the router has not rendered');
+        return probe.state.historyAction;
       },
     },
     async navigate(to) {

@@ -10,7 +10,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import type { FeatureUsage, License } from '../../../shared/api/licenses';
 import { licenseMessages } from '../../../shared/messages';
@@ -198,11 +198,18 @@ export default function LicenseDetailPage() {
   const { licenseId = '' } = useParams();
   const { hash } = useLocation();
   const dispatch = useAppDispatch();
-  const [page, setPage] = useState<Page>({ state: 'loading' });
+  const [page, setPageState] = useState<Page>({ state: 'loading' });
   const [hardwareId, setHardwareId] = useState<string | null>(null);
   const [freshFeatures, setFreshFeatures] = useState<FeatureUsage[] | null>(null);
 
+  // Only the newest load may set the page: a late answer for the licence left a moment ago
+  // (quick links, Back) must not replace the one on screen.
+  const latestLoad = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latestLoad.current;
+    const setPage = (next: Page) => {
+      if (request === latestLoad.current) setPageState(next);
+    };
     // Not an id at all: nothing to ask the server.
     if (!UUID.test(licenseId)) return setPage({ state: 'not-found' });
     const result = await dispatch(fetchLicense(licenseId));
@@ -221,7 +228,7 @@ export default function LicenseDetailPage() {
   }, [dispatch, licenseId]);
 
   useEffect(() => {
-    setPage({ state: 'loading' });
+    setPageState({ state: 'loading' });
     setFreshFeatures(null);
     void load();
   }, [load]);
@@ -239,7 +246,7 @@ export default function LicenseDetailPage() {
       document.getElementById('downloads')?.scrollIntoView?.({ block: 'start' });
   }, [ready, hash]);
 
-  const update = useCallback((licence: License) => setPage({ state: 'ready', licence }), []);
+  const update = useCallback((licence: License) => setPageState({ state: 'ready', licence }), []);
   const reloadFresh = useCallback(async () => {
     await dispatch(refreshLicenses());
     await load();

@@ -114,6 +114,7 @@ export function useListQuery<Filter extends string>(spec: ListQuerySpec<Filter>)
   const update = useCallback(
     (
       changes: Partial<Omit<ListQuery<Filter>, 'filters'>> & { filters?: Partial<Record<Filter, string>> },
+      options: { replace?: boolean } = {},
     ) => {
       setSearchParams((current) => {
         const before = readListQuery(pendingOr(current), spec);
@@ -124,7 +125,7 @@ export function useListQuery<Filter extends string>(spec: ListQuerySpec<Filter>)
           page: changes.page ?? DEFAULT_PAGE,
         };
         return remember(writeListQuery(next, spec));
-      });
+      }, options);
     },
     [setSearchParams, spec, pendingOr, remember],
   );
@@ -133,6 +134,11 @@ export function useListQuery<Filter extends string>(spec: ListQuerySpec<Filter>)
     query,
     params: useMemo(() => toListParams(query), [query]),
     setPage: useCallback((page: number) => update({ page }), [update]),
+    /**
+     * Moves a page past the end (an old link, the last row deleted) to `page` in place of the
+     * history entry, so Back does not return to the empty page and bounce forward again.
+     */
+    clampPage: useCallback((page: number) => update({ page }, { replace: true }), [update]),
     setPerPage: useCallback((perPage: number) => update({ perPage }), [update]),
     setSearch: useCallback((search: string) => update({ search }), [update]),
     setSort: useCallback((sort: string) => update({ sort }), [update]),

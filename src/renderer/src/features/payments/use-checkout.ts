@@ -8,7 +8,7 @@ import type {
 import type { Plan } from '../../../../shared/api/plans';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { useAppDispatch } from '../../app/hooks';
-import { fetchLicenses } from '../license/license-slice';
+import { refreshLicenses } from '../license/use-license-list';
 import { fetchPaymentStatus } from './payments-api';
 import { answerSandboxCheckout, completePurchase, startCheckout } from './payments-thunks';
 
@@ -96,8 +96,9 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
       try {
         const payment = await fetchPaymentStatus(order.order_id);
         if (payment.status === 'paid' && payment.license_id) {
-          const licences = await dispatch(fetchLicenses());
-          const license = fetchLicenses.fulfilled.match(licences)
+          // Past the 60 s cache: the licence was issued a moment ago, by the webhook.
+          const licences = await dispatch(refreshLicenses());
+          const license = refreshLicenses.fulfilled.match(licences)
             ? licences.payload.find((item) => item.license_id === payment.license_id)
             : undefined;
           if (license) {

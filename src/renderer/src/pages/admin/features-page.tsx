@@ -29,7 +29,7 @@ import { ConfirmModal } from '../../features/admin/features/confirm-modal';
 import { formatCount, KIND_LABELS, meteredUnit } from '../../features/admin/features/feature-format';
 import { FeatureFormModal } from '../../features/admin/features/feature-form-modal';
 import { type ListQuerySpec, useListQuery } from '../../features/admin/list-query';
-import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { useListThunk, usePagedList } from '../../features/admin/use-paged-list';
 import { PencilIcon, PlusIcon, TrashIcon } from '../../components/brand/icons';
 
@@ -72,7 +72,7 @@ export default function AdminFeaturesPage() {
   const list = useListQuery(LIST);
   const { query } = list;
   const features = usePagedList(useListThunk(fetchFeatures), list.params);
-  useClampedPage(features.page, query.page, list.setPage);
+  useClampedPage(features.page, query.page, list.clampPage);
   const stats = useFeatureStats();
   const usage = useMemo(
     () => new Map((stats.stats?.by_feature ?? []).map((entry) => [entry.feature_id, entry])),

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Button, Code, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminLicense } from '../../../../shared/api/admin';
 import { LICENSE_STATUSES } from '../../../../shared/api/licenses';
@@ -19,6 +19,7 @@ import { RevokeLicenseModal } from '../../features/admin/licenses/revoke-license
 import { UserPicker } from '../../features/admin/licenses/user-picker';
 import { useListQuery, type ListQuerySpec } from '../../features/admin/list-query';
 import { usePagedList, useListThunk } from '../../features/admin/use-paged-list';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { checkDateRange } from '../../features/admin/users/date-range';
 import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { formatDate, formatNumber, STATUS_LABELS } from '../../features/license/license-format';
@@ -76,11 +77,8 @@ export default function AdminLicensesPage() {
   const licences = usePagedList(load, list.params);
   const { plans, error: plansError } = usePlans();
 
-  const lastPage = licences.page ? Math.max(1, Math.ceil(licences.page.total / query.perPage)) : null;
-  const { setPage } = list;
-  useEffect(() => {
-    if (lastPage !== null && !licences.loading && query.page > lastPage) setPage(lastPage);
-  }, [lastPage, licences.loading, query.page, setPage]);
+  // Past the last page (after a change, or an old link): go to the last page there is.
+  useClampedPage(licences.page, query.page, list.clampPage);
 
   const [creating, setCreating] = useState(false);
   const [machinesOf, setMachinesOf] = useState<AdminLicense | null>(null);

@@ -15,7 +15,7 @@ import { PackageDetailsForm } from '../../features/admin/packages/package-detail
 import { PackageDrawer } from '../../features/admin/packages/package-drawer';
 import { packageState } from '../../features/admin/packages/package-format';
 import { createPackage, fetchPackages } from '../../features/admin/packages/packages-api';
-import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { useDetailParam } from '../../features/admin/payments/use-detail-param';
 import { usePagedList } from '../../features/admin/use-paged-list';
 
@@ -42,7 +42,7 @@ export default function AdminPackagesPage() {
   const { query } = list;
   const detail = useDetailParam('package');
   const packages = usePagedList(loadPackages, list.params);
-  useClampedPage(packages.page, query.page, list.setPage);
+  useClampedPage(packages.page, query.page, list.clampPage);
   const [creating, setCreating] = useState(false);
   const { reload } = packages;
   const onChanged = useCallback(() => reload(), [reload]);

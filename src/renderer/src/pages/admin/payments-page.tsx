@@ -11,7 +11,7 @@ import { type ListQuerySpec, useListQuery } from '../../features/admin/list-quer
 import { PackageFilter } from '../../features/admin/payments/package-filter';
 import { PaymentDrawer } from '../../features/admin/payments/payment-drawer';
 import { PROVIDER_LABELS, paymentTime } from '../../features/admin/payments/payment-labels';
-import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { useDetailParam } from '../../features/admin/payments/use-detail-param';
 import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { UserFilter } from '../../features/admin/security/user-filter';
@@ -33,7 +33,7 @@ export default function AdminPaymentsPage() {
   const { query, setFilter } = list;
   const detail = useDetailParam('payment');
   const payments = usePagedList(useListThunk(fetchPayments), list.params);
-  useClampedPage(payments.page, query.page, list.setPage);
+  useClampedPage(payments.page, query.page, list.clampPage);
 
   const filtered = query.search !== '' || Object.values(query.filters).some((value) => value !== '');
 

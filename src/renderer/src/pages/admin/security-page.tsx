@@ -7,7 +7,7 @@ import { ListPagination } from '../../components/admin/list-pagination';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { fetchSecurityEvents } from '../../features/admin/admin-slice';
 import { type ListQuerySpec, useListQuery } from '../../features/admin/list-query';
-import { useClampedPage } from '../../features/admin/payments/use-clamped-page';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { useDetailParam } from '../../features/admin/payments/use-detail-param';
 import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import {
@@ -56,7 +56,7 @@ export default function AdminSecurityPage() {
     [list.params, types],
   );
   const events = usePagedList(useListThunk(fetchSecurityEvents), params);
-  useClampedPage(events.page, query.page, list.setPage);
+  useClampedPage(events.page, query.page, list.clampPage);
 
   const filtered = query.search !== '' || Object.values(query.filters).some((value) => value !== '');
 

@@ -1,5 +1,5 @@
 import { ActionIcon, Anchor, Button, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { AdminUser } from '../../../../shared/api/admin';
 import { useAppSelector } from '../../app/hooks';
 import { AdminPage } from '../../components/admin/admin-page';
@@ -14,6 +14,7 @@ import { CreateUserModal } from '../../features/admin/users/create-user-modal';
 import { DeleteUserModal } from '../../features/admin/users/delete-user-modal';
 import { EditUserModal } from '../../features/admin/users/edit-user-modal';
 import { RoleBadge, UserStatusBadge } from '../../features/admin/users/user-badges';
+import { useClampedPage } from '../../features/admin/use-clamped-page';
 import { checkDateRange } from '../../features/admin/users/date-range';
 import { DateRangeFilter } from '../../components/admin/date-range-filter';
 import { UserDetailsDrawer } from '../../features/admin/users/user-details-drawer';
@@ -48,11 +49,7 @@ export default function AdminUsersPage() {
   );
   const users = usePagedList(load, list.params);
   // Past the last page (after deletions, or an old link): go to the last page there is.
-  const lastPage = users.page ? Math.max(1, Math.ceil(users.page.total / query.perPage)) : null;
-  const { setPage } = list;
-  useEffect(() => {
-    if (lastPage !== null && !users.loading && query.page > lastPage) setPage(lastPage);
-  }, [lastPage, users.loading, query.page, setPage]);
+  useClampedPage(users.page, query.page, list.clampPage);
   const me = useAppSelector(selectCurrentUser);
 
   const [creating, setCreating] = useState(false);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { Paged } from '../../../../../shared/api/paging';
+import type { Paged } from '../../../../shared/api/paging';
 
 /**
  * A page past the end (the last row of the last page was deleted, or a stale shared link) shows
