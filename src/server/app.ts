@@ -80,25 +80,32 @@ const RAZORPAY_CSP_SOURCES = {
   img: ['https://cdn.razorpay.com'],
 } as const;
 
-// The portal's own bundle and styles, and Razorpay Checkout; inline styles are needed by the UI
-// kit's style props.
-const contentSecurityPolicy = {
-  directives: {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.script],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', ...RAZORPAY_CSP_SOURCES.img],
-    fontSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.connect],
-    frameSrc: ["'self'", ...RAZORPAY_CSP_SOURCES.frame],
-    objectSrc: ["'none'"],
-    frameAncestors: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    // Helmet adds this by default; it would break a portal served over plain HTTP on a LAN address.
-    upgradeInsecureRequests: null,
-  },
-};
+/**
+ * The portal's own bundle and styles; inline styles are needed by the UI kit's style props.
+ * Razorpay Checkout's hosts are added only when the server takes payments through Razorpay:
+ * with the sandbox, checkout.js can never load, so nothing outside the portal is allowed.
+ */
+function contentSecurityPolicyFor(provider: Config['payments']['provider']) {
+  const razorpay = provider === 'razorpay';
+  const withHosts = (own: string[], hosts: readonly string[]) => (razorpay ? [...own, ...hosts] : own);
+  return {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.script),
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: withHosts(["'self'", 'data:'], RAZORPAY_CSP_SOURCES.img),
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.connect),
+      frameSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.frame),
+      objectSrc: ["'none'"],
+      frameAncestors: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      // Helmet adds this by default; it would break a portal served over plain HTTP on a LAN address.
+      upgradeInsecureRequests: null,
+    },
+  };
+}
 
 /** Builds the whole server (API, docs, web portal) without listening; migrates the database first. */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
@@ -184,7 +191,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('background', background);
   app.decorate('authService', auth);
 
-  await app.register(helmet, { contentSecurityPolicy });
+  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicyFor(config.payments.provider) });
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,

@@ -51,16 +51,33 @@ function expectRazorpayOnly(csp: Map<string, string[]>, { self }: { self: { fram
   expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
 }
 
-describeOnEveryDatabase('Content-Security-Policy of the server (Razorpay Checkout)', (server) => {
-  it.each(['/api/v1/health', '/api/docs'])('%s allows Razorpay Checkout and nothing more', async (url) => {
-    const response = await server().app.inject({ url });
-    expect(response.statusCode).toBeLessThan(400);
-    expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
-  });
+describeOnEveryDatabase(
+  'Content-Security-Policy of a server taking payments through Razorpay',
+  (server) => {
+    it.each(['/api/v1/health', '/api/docs'])('%s allows Razorpay Checkout and nothing more', async (url) => {
+      const response = await server().app.inject({ url });
+      expect(response.statusCode).toBeLessThan(400);
+      expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+    });
 
-  it('a page of the portal gets the same policy (the SPA fallback and 404 pages alike)', async () => {
-    const response = await server().app.inject({ url: '/purchase' });
-    expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+    it('a page of the portal gets the same policy (the SPA fallback and 404 pages alike)', async () => {
+      const response = await server().app.inject({ url: '/purchase' });
+      expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+    });
+  },
+  {
+    env: { PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'rzp_test_csp', RAZORPAY_KEY_SECRET: 'csp-secret' },
+  },
+);
+
+describeOnEveryDatabase('Content-Security-Policy of a server with the sandbox checkout', (server) => {
+  it.each(['/api/v1/health', '/purchase'])('%s allows nothing outside the portal', async (url) => {
+    const csp = directives((await server().app.inject({ url })).headers['content-security-policy']);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-src')).toEqual(["'self'"]);
+    expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+    expect([...csp.values()].flat().filter((source) => /^https?:/.test(source))).toEqual([]);
   });
 });
 
