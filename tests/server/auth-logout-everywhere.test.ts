@@ -51,6 +51,18 @@ describeOnEveryDatabase('auth: POST /auth/logout-all signs out on every device',
     );
     const { email, password } = await s.createVerifiedUser();
     const session = await s.login(email, password);
+    // It takes no body: anything in one is refused before any session ends.
+    expect(
+      (
+        await s.api({
+          method: 'POST',
+          path: '/auth/logout-all',
+          token: session.access_token,
+          body: { keep: 'this device' },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect((await getMe(s, session.access_token)).statusCode).toBe(200);
     expect(
       (await s.api({ method: 'POST', path: '/auth/logout-all', token: session.access_token })).statusCode,
     ).toBe(200);

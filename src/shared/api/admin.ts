@@ -154,12 +154,6 @@ export const revokeLicenseQuerySchema = z.object({
     .describe('Kept with the license and shown to its owner'),
 });
 
-/** Calls whose input is all in the path and query: no body, or an empty JSON object. */
-export const noBodySchema = z
-  .strictObject({})
-  .describe('No body is needed; an empty object is accepted')
-  .nullish();
-
 export const adminActivationListSchema = z.array(activationSchema).meta({ id: 'AdminActivationList' });
 
 export const securityEventSchema = z

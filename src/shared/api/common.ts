@@ -45,3 +45,9 @@ export const signInNameSchema = z
   .min(1, 'Email is required')
   .max(254, 'Email address is too long')
   .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters');
+
+/** Calls whose input is all in the path, query or bearer token: no body, or an empty JSON object. */
+export const noBodySchema = z
+  .strictObject({})
+  .describe('No body is needed; an empty object is accepted')
+  .nullish();

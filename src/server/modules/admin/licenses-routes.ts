@@ -1,3 +1,4 @@
+import { noBodySchema } from '../../../shared/api/common.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -6,7 +7,6 @@ import {
   adminLicenseListSchema,
   adminLicenseSchema,
   createAdminLicenseRequestSchema,
-  noBodySchema,
   revokeLicenseQuerySchema,
   updateAdminLicenseRequestSchema,
 } from '../../../shared/api/admin.js';

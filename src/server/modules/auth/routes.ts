@@ -1,3 +1,4 @@
+import { noBodySchema } from '../../../shared/api/common.js';
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -172,6 +173,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         tags,
         summary: 'Sign out on every device: ends all sessions of the caller, this one included',
         security: bearerSecurity,
+        body: noBodySchema,
         response: { 200: messageResponseSchema, ...errorResponses(401) },
       },
     },

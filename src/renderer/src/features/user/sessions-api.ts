@@ -8,7 +8,7 @@ export const signOutEverywhereFailed = 'Could not sign out of every device';
 /** POST /auth/logout-all: the server ends every session of the account, this one included. */
 export async function signOutEverywhere(services: Services = getServices()): Promise<string> {
   try {
-    const { data } = await services.client.http.post<{ message?: string }>(apiPaths.auth.logoutAll);
+    const { data } = await services.client.http.post<{ message?: string }>(apiPaths.auth.logoutAll, {});
     return data.message || 'Signed out on every device';
   } catch (error) {
     throw toApiRequestError(error, signOutEverywhereFailed);
