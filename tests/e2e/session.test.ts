@@ -65,6 +65,14 @@ describePortal(
       await signIn(page, user.email, user.password);
       await expectPath(page, '/dashboard');
       await accountMenu(page).waitFor();
+      // The dashboard's own loads are the last activity: idle time counts from when they are done.
+      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expect
+        .poll(() => page.locator('.mantine-Skeleton-root').count(), {
+          message: 'the dashboard finished loading',
+        })
+        .toBe(0);
 
       await passMinutes(portal, context, 29);
       expect(pathOf(page), 'still signed in after 29 idle minutes').toBe('/dashboard');
