@@ -2,9 +2,6 @@ import { relative, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 
-// One renderer build serves both the web portal (from the API server) and the desktop shell
-// (from the app:// protocol), so it is built with an absolute base: deep links like
-// /licenses/42 must still find /assets/*.
 /** The CommonJS builds recharts gets instead of the portal's ES modules (see 'charts-own-state-libraries'). */
 const RECHARTS_OWN_COPIES: Record<string, string> = {
   '@reduxjs/toolkit': '@reduxjs/toolkit/dist/cjs/index.js',
@@ -12,6 +9,9 @@ const RECHARTS_OWN_COPIES: Record<string, string> = {
   'react-redux': 'react-redux/dist/cjs/index.js',
 };
 
+// One renderer build serves both the web portal (from the API server) and the desktop shell
+// (from the app:// protocol), so it is built with an absolute base: deep links like
+// /licenses/42 must still find /assets/*.
 export default defineConfig({
   main: {
     build: {
@@ -49,11 +49,10 @@ export default defineConfig({
         },
       },
       {
-        // recharts (under @mantine/charts) keeps its own state in Redux Toolkit and immer (its reselect
-        // is its own pinned copy already).
-        // Sharing the portal's ES modules would keep every export recharts uses in the chunks the
-        // landing page loads (about 7 KB gzip); its own CommonJS copies load with the first chart
-        // instead. The two stores never meet.
+        // recharts (under @mantine/charts) keeps its own state in Redux Toolkit and immer (its
+        // reselect is its own pinned copy already). Sharing the portal's ES modules would keep every
+        // export recharts uses in the chunks the landing page loads (about 7 KB gzip); its own
+        // CommonJS copies load with the first chart instead. The two stores never meet.
         name: 'charts-own-state-libraries',
         enforce: 'pre',
         resolveId(source, importer) {

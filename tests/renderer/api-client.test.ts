@@ -51,6 +51,31 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
       ]);
   });
 
+  it('getPublic reads a public answer without axios: base path, API key, no bearer token', async () => {
+    const { services } = await signedInTab();
+    api.on('GET /plans/public', () => ({ json: [{ id: 'pro' }] }));
+    expect(await services.client.getPublic('/plans/public', 'Failed to fetch plans')).toEqual([
+      { id: 'pro' },
+    ]);
+    const [call] = api.calls('GET /plans/public');
+    expect(call?.apiKey).toBe('dap-web-public');
+    expect(call?.authorization).toBeUndefined();
+  });
+
+  it('getPublic rejects with the server’s message, else the fallback when nothing usable came back', async () => {
+    const { services } = await signedInTab();
+    api.on('GET /plans/public', () => problem(503, 'Plans are being updated'));
+    await expect(services.client.getPublic('/plans/public', 'Failed to fetch plans')).rejects.toMatchObject({
+      message: 'Plans are being updated',
+      status: 503,
+    });
+    api.on('GET /plans/public', () => ({ status: 502, body: '<html>bad gateway</html>' }));
+    await expect(services.client.getPublic('/plans/public', 'Failed to fetch plans')).rejects.toMatchObject({
+      message: 'Failed to fetch plans',
+      status: 502,
+    });
+  });
+
   it('isHttpError recognises axios errors without importing axios', async () => {
     const { services } = await signedInTab();
     api.on('GET /a', () => problem(404, 'Missing'));
