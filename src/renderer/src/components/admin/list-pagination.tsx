@@ -66,3 +66,26 @@ export function ListPagination({ noun, total, page, perPage, onPage, onPerPage }
     </Group>
   );
 }
+
+export interface ListFooterProps {
+  noun: string;
+  /** The page that arrived (nothing is shown before the first one, or when the list is empty). */
+  result: { total: number } | null;
+  query: { page: number; perPage: number };
+  list: { setPage: (page: number) => void; setPerPage: (perPage: number) => void };
+}
+
+/** The pagination of a list screen, wired to its URL state (`useListQuery`). */
+export function ListFooter({ noun, result, query, list }: ListFooterProps) {
+  if (!result || result.total === 0) return null;
+  return (
+    <ListPagination
+      noun={noun}
+      total={result.total}
+      page={query.page}
+      perPage={query.perPage}
+      onPage={list.setPage}
+      onPerPage={list.setPerPage}
+    />
+  );
+}

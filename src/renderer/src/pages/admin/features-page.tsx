@@ -14,7 +14,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { FEATURE_KINDS, type Feature } from '../../../../shared/api/features';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { StatCard } from '../../components/data/stat-card';
 import { StatusBadge } from '../../components/data/status-badge';
@@ -279,13 +280,11 @@ export default function AdminFeaturesPage() {
         empty={
           filtered ? (
             <Stack align="center" gap="xs">
-              <Text fw={600}>No features match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Try another name or key, or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches
+                noun="features"
+                hint="Try another name or key, or clear the filters."
+                onClear={list.reset}
+              />
             </Stack>
           ) : (
             <Stack align="center" gap="xs">
@@ -301,16 +300,7 @@ export default function AdminFeaturesPage() {
         }
       />
 
-      {features.page && features.page.total > 0 ? (
-        <ListPagination
-          noun="features"
-          total={features.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      ) : null}
+      <ListFooter noun="features" result={features.page} query={query} list={list} />
 
       <FeatureFormModal
         feature={editing === 'new' ? null : editing}

@@ -6,7 +6,8 @@ import { LICENSE_STATUSES } from '../../../../shared/api/licenses';
 import { portalPaths } from '../../../../shared/routes';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { BanIcon, DeviceIcon, PencilIcon, PlusIcon } from '../../components/brand/icons';
 import { LicenseStatusBadge } from '../../components/licenses/license-status-badge';
@@ -280,13 +281,11 @@ export default function AdminLicensesPage() {
         empty={
           filtered ? (
             <>
-              <Text fw={600}>No licenses match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Try another search or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches
+                noun="licenses"
+                hint="Try another search or clear the filters."
+                onClear={list.reset}
+              />
             </>
           ) : (
             <>
@@ -303,16 +302,7 @@ export default function AdminLicensesPage() {
         }
       />
 
-      {licences.page && (
-        <ListPagination
-          noun="licenses"
-          total={licences.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      )}
+      <ListFooter noun="licenses" result={licences.page} query={query} list={list} />
 
       <CreateLicenseModal
         opened={creating}

@@ -4,7 +4,8 @@ import { useCallback, useState } from 'react';
 import type { CreatePlanRequest, Plan } from '../../../../shared/api/plans';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { PlusIcon } from '../../components/brand/icons';
 import { StatusBadge } from '../../components/data/status-badge';
@@ -199,13 +200,11 @@ export default function AdminPackagesPage() {
         empty={
           filtered ? (
             <Stack align="center" gap="xs">
-              <Text fw={600}>No packages match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Try another name or code, or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches
+                noun="packages"
+                hint="Try another name or code, or clear the filters."
+                onClear={list.reset}
+              />
             </Stack>
           ) : (
             <Stack align="center" gap="xs">
@@ -221,16 +220,7 @@ export default function AdminPackagesPage() {
         }
       />
 
-      {packages.page && packages.page.total > 0 ? (
-        <ListPagination
-          noun="packages"
-          total={packages.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      ) : null}
+      <ListFooter noun="packages" result={packages.page} query={query} list={list} />
 
       <Modal
         opened={creating}

@@ -2,7 +2,8 @@ import { Box, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { type AdminPayment, PAYMENT_STATUSES } from '../../../../shared/api/payments';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { formatAmount, PAYMENT_STATUS_LABELS } from '../../components/payments/payment-format';
 import { PaymentStatusBadge, SandboxBadge } from '../../components/payments/payment-status-badge';
@@ -160,13 +161,11 @@ export default function AdminPaymentsPage() {
         empty={
           filtered ? (
             <Stack align="center" gap="xs">
-              <Text fw={600}>No payments match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Check the spelling of the e-mail or order id, widen the dates, or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches
+                noun="payments"
+                hint="Check the spelling of the e-mail or order id, widen the dates, or clear the filters."
+                onClear={list.reset}
+              />
             </Stack>
           ) : (
             <Stack align="center" gap="xs">
@@ -179,16 +178,7 @@ export default function AdminPaymentsPage() {
         }
       />
 
-      {payments.page && payments.page.total > 0 ? (
-        <ListPagination
-          noun="payments"
-          total={payments.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      ) : null}
+      <ListFooter noun="payments" result={payments.page} query={query} list={list} />
 
       <PaymentDrawer
         id={detail.id}

@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { SECURITY_SEVERITIES, type SecurityEvent } from '../../../../shared/api/admin';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { fetchSecurityEvents } from '../../features/admin/admin-slice';
 import { type ListQuerySpec, useListQuery } from '../../features/admin/list-query';
@@ -172,13 +173,11 @@ export default function AdminSecurityPage() {
         empty={
           filtered ? (
             <Stack align="center" gap="xs">
-              <Text fw={600}>No events match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Widen the date range, pick other types or severities, or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches
+                noun="events"
+                hint="Widen the date range, pick other types or severities, or clear the filters."
+                onClear={list.reset}
+              />
             </Stack>
           ) : (
             <Stack align="center" gap="xs">
@@ -191,16 +190,7 @@ export default function AdminSecurityPage() {
         }
       />
 
-      {events.page && events.page.total > 0 ? (
-        <ListPagination
-          noun="events"
-          total={events.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      ) : null}
+      <ListFooter noun="events" result={events.page} query={query} list={list} />
 
       <SecurityEventDrawer
         id={detail.id}

@@ -4,7 +4,8 @@ import type { AdminUser } from '../../../../shared/api/admin';
 import { useAppSelector } from '../../app/hooks';
 import { AdminPage } from '../../components/admin/admin-page';
 import { type Column, DataTable } from '../../components/admin/data-table';
-import { ListPagination } from '../../components/admin/list-pagination';
+import { ListFooter } from '../../components/admin/list-pagination';
+import { NoMatches } from '../../components/admin/no-matches';
 import { ListToolbar } from '../../components/admin/list-toolbar';
 import { EyeIcon, PencilIcon, PlusIcon, TrashIcon } from '../../components/brand/icons';
 import { fetchUsers } from '../../features/admin/admin-slice';
@@ -227,13 +228,7 @@ export default function AdminUsersPage() {
         empty={
           filtered ? (
             <>
-              <Text fw={600}>No users match these filters</Text>
-              <Text size="sm" c="dimmed">
-                Try another search or clear the filters.
-              </Text>
-              <Button variant="light" onClick={list.reset}>
-                Clear filters
-              </Button>
+              <NoMatches noun="users" hint="Try another search or clear the filters." onClear={list.reset} />
             </>
           ) : (
             <>
@@ -249,16 +244,7 @@ export default function AdminUsersPage() {
         }
       />
 
-      {users.page && (
-        <ListPagination
-          noun="users"
-          total={users.page.total}
-          page={query.page}
-          perPage={query.perPage}
-          onPage={list.setPage}
-          onPerPage={list.setPerPage}
-        />
-      )}
+      <ListFooter noun="users" result={users.page} query={query} list={list} />
 
       <CreateUserModal
         opened={creating}
