@@ -3,36 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { type FakeApi, problem } from '../support/fake-api';
+import { basePlan } from '../pages/support-licences/licence-fixtures';
 import { openPortalPage, startFakeApi } from './portal-page';
 
-const plan = (overrides: Partial<Plan>): Plan => ({
-  id: 'plan-base',
-  code: 'base',
-  name: 'Base',
-  description: 'Try it on one machine.',
-  price_minor: 0,
-  currency: 'INR',
-  billing_interval: 'free',
-  max_activations: 1,
-  is_public: true,
-  is_active: true,
-  sort_order: 0,
-  features: [
-    {
-      feature_id: 'f-chat',
-      key: 'ai_chat',
-      name: 'AI chat',
-      kind: 'metered',
-      period: 'month',
-      unit: 'messages',
-      limit: 100,
-    },
-  ],
-  archived_at: null,
-  created_at: '2025-01-01T00:00:00.000Z',
-  updated_at: '2025-01-01T00:00:00.000Z',
-  ...overrides,
-});
+const plan = (overrides: Partial<Plan>): Plan => ({ ...basePlan, ...overrides });
 
 const plans = [
   plan({}),
