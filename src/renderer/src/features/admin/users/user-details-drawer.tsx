@@ -108,17 +108,36 @@ function ListSkeleton() {
   );
 }
 
-function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<AdminLicense>> }) {
-  const link = `${portalPaths.adminLicenses}?userId=${encodeURIComponent(userId)}`;
+interface RecentListProps<Item> {
+  title: string;
+  /** The full list on its own screen, filtered by this user. */
+  link: string;
+  linkLabel: string;
+  state: Load<Paged<Item>>;
+  empty: ReactNode;
+  itemKey: (item: Item) => string;
+  renderItem: (item: Item) => ReactNode;
+}
+
+/** The newest few of one of the user's lists, with a link to all of them (or what to do when empty). */
+function RecentList<Item>({
+  title,
+  link,
+  linkLabel,
+  state,
+  empty,
+  itemKey,
+  renderItem,
+}: RecentListProps<Item>) {
   return (
-    <Stack gap="xs" component="section" aria-label="Licenses">
+    <Stack gap="xs" component="section" aria-label={title}>
       <Group justify="space-between" gap="xs">
         <Title order={3} size="h5">
-          Licenses
+          {title}
         </Title>
         {state.data && state.data.total > 0 && (
           <Anchor component={Link} to={link} size="sm" fw={600}>
-            Show in Licenses
+            {linkLabel}
           </Anchor>
         )}
       </Group>
@@ -128,32 +147,13 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
         <ListSkeleton />
       ) : state.data.data.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No licenses.{' '}
-          <Anchor component={Link} to={link} size="sm">
-            Issue one on the Licenses screen
-          </Anchor>
-          .
+          {empty}
         </Text>
       ) : (
         <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-          {state.data.data.map((licence) => (
-            <Paper component="li" key={licence.license_id} withBorder p="xs" radius="md">
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Stack gap={2} miw={0}>
-                  <Text size="sm" fw={600}>
-                    {licence.plan.name}
-                  </Text>
-                  <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-                    {licence.license_key}
-                  </Code>
-                </Stack>
-                <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>
-                  <LicenseStatusBadge status={licence.status} size="sm" />
-                  <Text size="xs" c="dimmed">
-                    {formatNumber(licence.activations_used)} of {formatNumber(licence.max_activations)} seats
-                  </Text>
-                </Stack>
-              </Group>
+          {state.data.data.map((item) => (
+            <Paper component="li" key={itemKey(item)} withBorder p="xs" radius="md">
+              {renderItem(item)}
             </Paper>
           ))}
         </Stack>
@@ -162,48 +162,69 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
   );
 }
 
-function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<AdminPayment>> }) {
-  const link = `${portalPaths.adminPayments}?userId=${encodeURIComponent(userId)}`;
+function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<AdminLicense>> }) {
+  const link = `${portalPaths.adminLicenses}?userId=${encodeURIComponent(userId)}`;
   return (
-    <Stack gap="xs" component="section" aria-label="Payments">
-      <Group justify="space-between" gap="xs">
-        <Title order={3} size="h5">
-          Payments
-        </Title>
-        {state.data && state.data.total > 0 && (
-          <Anchor component={Link} to={link} size="sm" fw={600}>
-            Show in Payments
+    <RecentList
+      title="Licenses"
+      link={link}
+      linkLabel="Show in Licenses"
+      state={state}
+      empty={
+        <>
+          No licenses.{' '}
+          <Anchor component={Link} to={link} size="sm">
+            Issue one on the Licenses screen
           </Anchor>
-        )}
-      </Group>
-      {state.error ? (
-        <SectionError message={state.error} />
-      ) : !state.data ? (
-        <ListSkeleton />
-      ) : state.data.data.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          No payments yet.
-        </Text>
-      ) : (
-        <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-          {state.data.data.map((payment) => (
-            <Paper component="li" key={payment.id} withBorder p="xs" radius="md">
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Stack gap={2} miw={0}>
-                  <Text size="sm" fw={600}>
-                    {formatMoney(payment.amount, payment.currency)} · {payment.plan.name}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatDateTime(payment.created_at)}
-                  </Text>
-                </Stack>
-                <PaymentStatusBadge payment={payment} />
-              </Group>
-            </Paper>
-          ))}
-        </Stack>
+          .
+        </>
+      }
+      itemKey={(licence) => licence.license_id}
+      renderItem={(licence) => (
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Stack gap={2} miw={0}>
+            <Text size="sm" fw={600}>
+              {licence.plan.name}
+            </Text>
+            <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
+              {licence.license_key}
+            </Code>
+          </Stack>
+          <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>
+            <LicenseStatusBadge status={licence.status} size="sm" />
+            <Text size="xs" c="dimmed">
+              {formatNumber(licence.activations_used)} of {formatNumber(licence.max_activations)} seats
+            </Text>
+          </Stack>
+        </Group>
       )}
-    </Stack>
+    />
+  );
+}
+
+function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<AdminPayment>> }) {
+  return (
+    <RecentList
+      title="Payments"
+      link={`${portalPaths.adminPayments}?userId=${encodeURIComponent(userId)}`}
+      linkLabel="Show in Payments"
+      state={state}
+      empty="No payments yet."
+      itemKey={(payment) => payment.id}
+      renderItem={(payment) => (
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Stack gap={2} miw={0}>
+            <Text size="sm" fw={600}>
+              {formatMoney(payment.amount, payment.currency)} · {payment.plan.name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(payment.created_at)}
+            </Text>
+          </Stack>
+          <PaymentStatusBadge payment={payment} />
+        </Group>
+      )}
+    />
   );
 }
 
