@@ -25,7 +25,7 @@ import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from '../downloads/sign
 import { findFeatureByIdOrKey } from '../features/repository.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
 import type { PlanCatalogueCache } from '../plans/catalogue-cache.js';
-import { findPlanRowByIdOrCode, offeredPlans, withFeatures } from '../plans/repository.js';
+import { findOfferedPlanByIdOrCode, offeredPlans, withFeatures } from '../plans/repository.js';
 import { activateMachine, type Device, recordHeartbeat } from './activations.js';
 import { expiryAfterInterval } from './periods.js';
 import { invalidKey, inactiveLicense, machineRefusal, unknownKey } from './refusals.js';
@@ -396,8 +396,8 @@ export function createLicensesService({
       user: UserRow,
       body: ActivatePlanInput,
     ): Promise<{ license: License; created: boolean }> {
-      const plan = await findPlanRowByIdOrCode(db, body.planId);
-      if (!plan || plan.archived_at || plan.is_active !== 1) throw planUnavailable();
+      const plan = await findOfferedPlanByIdOrCode(db, body.planId);
+      if (!plan) throw planUnavailable();
       if (plan.price_minor > 0) throw paymentRequired(plan);
       if (plan.code === BASE_PLAN_CODE) {
         const { row, created } = await baseLicense(user);
@@ -440,8 +440,8 @@ export function createLicensesService({
     async changePlan(user: UserRow, id: string, planId: string): Promise<License> {
       const row = await ownLicense(user, id);
       assertActive(row);
-      const plan = await findPlanRowByIdOrCode(db, planId);
-      if (!plan || plan.archived_at || plan.is_active !== 1) throw planUnavailable();
+      const plan = await findOfferedPlanByIdOrCode(db, planId);
+      if (!plan) throw planUnavailable();
       if (plan.id === row.plan_id) return toLicense(db, row, clock.now());
       if (plan.price_minor > 0) throw paymentRequired(plan);
       if (row.base_owner_id)

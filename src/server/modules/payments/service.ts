@@ -20,7 +20,7 @@ import type { LicenseRow, PaymentRow, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toLicense } from '../licenses/views.js';
-import { findPlanRowByIdOrCode } from '../plans/repository.js';
+import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
 import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
 import { settlePayment } from './grants.js';
 import { type PaymentProvider, PaymentProviderError } from './provider.js';
@@ -96,8 +96,8 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
 
     /** Opens an order for the plan's price; the client never names an amount. */
     async createOrder(user: UserRow, body: CreateOrderRequest): Promise<PaymentOrder> {
-      const plan = await findPlanRowByIdOrCode(db, body.plan_id);
-      if (!plan || plan.archived_at || plan.is_active !== 1 || plan.is_public !== 1) throw planUnavailable();
+      const plan = await findOfferedPlanByIdOrCode(db, body.plan_id);
+      if (!plan) throw planUnavailable();
       if (plan.code === BASE_PLAN_CODE || plan.price_minor <= 0) {
         throw conflict(
           'plan_is_free',

@@ -68,7 +68,7 @@ export async function withFeatures(db: DbOrTransaction, rows: PlanRow[]): Promis
 export const findPlanRow = (db: DbOrTransaction, id: string) =>
   db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A plan named by id or by code, as API callers may use either. */
+/** Any plan named by id or by code, hidden ones included: for administrators. */
 export const findPlanRowByIdOrCode = (db: DbOrTransaction, idOrCode: string) =>
   db
     .selectFrom('plans')
@@ -89,3 +89,12 @@ export const offeredPlans = (db: DbOrTransaction) =>
     .where('is_public', '=', 1)
     .where('is_active', '=', 1)
     .where('archived_at', 'is', null);
+
+/**
+ * A plan a customer may take, named by id or by code: only one on offer. A hidden, inactive or
+ * archived plan reads as unknown, so a customer cannot tell it exists; administrators grant those.
+ */
+export const findOfferedPlanByIdOrCode = (db: DbOrTransaction, idOrCode: string) =>
+  offeredPlans(db)
+    .where((eb) => eb.or([eb('id', '=', idOrCode), eb('code', '=', idOrCode)]))
+    .executeTakeFirst();
