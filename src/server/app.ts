@@ -7,9 +7,10 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createMailTransport } from './mail/mail-transport.js';
 import { createMailer } from './mail/mailer.js';
+import { type MailOutboxWorker, startMailOutboxWorker } from './mail/outbox-worker.js';
 import { startMaintenance } from './maintenance.js';
-import { BackgroundWork } from './background-work.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
@@ -56,8 +57,8 @@ export interface AppOverrides {
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
-    /** Mail and other work done after answering; `flush()` waits for it. */
-    background: BackgroundWork;
+    /** Sends the queued mail; `drain()` waits until nothing is due. */
+    mailOutbox: MailOutboxWorker;
     authService: AuthService;
   }
 }
@@ -131,17 +132,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerErrorHandler(app);
 
   const clock = overrides.clock ?? systemClock;
-  const { db } =
+  const { db, dialect } =
     overrides.database ??
     createDatabase({
       ...config,
       onConnectionError: (error) =>
         app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
     });
-  const background = new BackgroundWork(app.log);
-  const mailer = createMailer(config.mail, app.log, background);
+  // The worker is started once the auth calls that decide deferred mail exist; mail queued
+  // before then is found by its first run.
+  let mailOutbox: MailOutboxWorker | undefined;
+  const mailer = createMailer(clock, config.publicUrl, () => mailOutbox?.wake());
   app.addHook('onClose', async () => {
-    await background.flush();
+    await mailOutbox?.close();
     await db.destroy();
   });
   await migrateToLatest(db);
@@ -165,7 +168,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     accessTokens,
     passwords,
     mailer,
-    background,
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
@@ -188,7 +190,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     planCatalogue,
   });
   app.decorate('db', db);
-  app.decorate('background', background);
+  mailOutbox = startMailOutboxWorker({
+    db,
+    dialect,
+    clock,
+    transport: createMailTransport(config.mail, app.log),
+    preparers: auth.mailPreparers,
+    settings: config.mail,
+    log: app.log,
+  });
+  // Mail left queued when the server last stopped (or crashed) goes out now, not at the first poll.
+  mailOutbox.wake();
+  app.decorate('mailOutbox', mailOutbox);
   app.decorate('authService', auth);
 
   await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicyFor(config.payments.provider) });

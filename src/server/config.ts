@@ -153,6 +153,9 @@ const environmentSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Desktop AI Assistant <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
+  // Mail queued by another instance, or due for a retry, waits at most this long.
+  MAIL_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     // Links are made by appending paths, which a query or fragment would swallow.
@@ -234,7 +237,15 @@ export interface Config {
   databaseUrl: string | undefined;
   jwt: { secret: string | undefined; issuer: string; audience: string; accessTtlSeconds: number };
   apiKeys: { client: string; key: string }[];
-  mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
+  mail: {
+    smtpUrl: string | undefined;
+    from: string;
+    outboxDir: string;
+    /** How often the worker looks for due mail besides being woken by this instance's writes. */
+    pollIntervalMs: number;
+    /** Attempts before a mail is left in the outbox as failed (about 4 hours apart at most). */
+    maxAttempts: number;
+  };
   publicUrl: string;
   bootstrapAdmin: { email: string; password: string | undefined };
   corsOrigins: string[];
@@ -302,6 +313,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM,
       outboxDir: resolve(env.MAIL_OUTBOX_DIR ?? resolve(dataDir, 'outbox')),
+      pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
     },
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     bootstrapAdmin: { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD },

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { type AppOverrides, buildApp } from '../../src/server/app.js';
@@ -37,7 +37,7 @@ export interface TestServer {
   app: FastifyInstance;
   config: Config;
   clock: TestClock;
-  /** Sends one API request in-process (the full Fastify pipeline, no socket) and waits for its background work. */
+  /** Sends one API request in-process (the full Fastify pipeline, no socket) and waits for the mail it queued. */
   api(request: ApiRequest): Promise<LightMyRequestResponse>;
   /** All mail written so far, after waiting for queued deliveries. */
   outbox(): Promise<OutboxMail[]>;
@@ -108,12 +108,12 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
         ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
         ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
       });
-      await app.background.flush();
+      await app.mailOutbox.drain();
       return response;
     };
 
     const outbox = async () => {
-      await app.background.flush();
+      await app.mailOutbox.drain();
       return readOutbox(config.mail.outboxDir);
     };
 
@@ -156,6 +156,9 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       },
     };
   });
+
+  // A test that froze the clock does not hand a stopped clock to the next one.
+  afterEach(() => server?.clock.resume());
 
   afterAll(async () => {
     await cleanup?.();

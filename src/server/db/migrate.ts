@@ -5,6 +5,8 @@ import * as licensing from './migrations/0002-licensing.js';
 import * as defaultCatalogue from './migrations/0003-default-catalogue.js';
 import * as payments from './migrations/0004-payments.js';
 import * as adminIndexes from './migrations/0005-admin-indexes.js';
+import * as mailOutbox from './migrations/0006-mail-outbox.js';
+import * as activationOwner from './migrations/0007-activation-owner.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '0003-default-catalogue': defaultCatalogue,
   '0004-payments': payments,
   '0005-admin-indexes': adminIndexes,
+  '0006-mail-outbox': mailOutbox,
+  '0007-activation-owner': activationOwner,
 };
 
 export class MigrationError extends Error {

@@ -153,6 +153,8 @@ export interface ActivationsTable {
   last_seen_at: string;
   deactivated_at: string | null;
   deactivated_reason: 'user' | 'admin' | 'reclaimed' | null;
+  /** The account that last activated the machine and holds its seat; null once that account is gone. */
+  activated_by: string | null;
 }
 export type ActivationRow = Selectable<ActivationsTable>;
 
@@ -227,6 +229,35 @@ export interface PaymentWebhookEventsTable {
   received_at: string;
 }
 
+/** Where a mail waits until it is sent: `pending` until sent, `failed` once its attempts ran out. */
+export type MailStatus = 'pending' | 'sent' | 'failed' | 'dropped';
+
+export interface MailOutboxTable {
+  id: string;
+  /** The `Message-ID` header, fixed when queued, so a mail sent twice folds into one in mail clients. */
+  message_id: string;
+  /** The template or request the mail comes from, e.g. `verification` or `password_reset`. */
+  kind: string;
+  recipient: string;
+  /** Null until the content is decided: see {@link request}. */
+  subject: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  /** The link the mail is about, logged when mail goes to the file outbox. */
+  link: string | null;
+  /** JSON of what a deferred mail needs to decide its content when the worker first takes it. */
+  request: string | null;
+  status: MailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  /** A worker holds the row until then; after a crash another takes it again. */
+  claimed_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+export type MailOutboxRow = Selectable<MailOutboxTable>;
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -245,4 +276,5 @@ export interface Database {
   settings: SettingsTable;
   payments: PaymentsTable;
   payment_webhook_events: PaymentWebhookEventsTable;
+  mail_outbox: MailOutboxTable;
 }

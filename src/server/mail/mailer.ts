@@ -1,57 +1,35 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import nodemailer from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
-import type { BackgroundWork } from '../background-work.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../clock.js';
+import type { DbOrTransaction } from '../db/database.js';
+import type { MailMessage, MailRequest } from './message.js';
+import { insertMail, insertMailRequest } from './outbox-repository.js';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /** The link the mail is about, logged when mail goes to the outbox so a local user can follow it. */
-  link?: string;
-}
-
-/** Sends mail in the background: answers never wait for (or reveal, by their timing) a delivery. */
+/**
+ * How services send mail: by queueing it in their own transaction, so a mail exists if and only
+ * if the change that causes it was committed. The outbox worker sends it afterwards; answers
+ * never wait for (or reveal, by their timing) a delivery.
+ */
 export interface Mailer {
-  send(message: MailMessage): void;
+  queue(trx: DbOrTransaction, message: MailMessage): Promise<void>;
+  /** Queues a mail whose content the worker decides later (see {@link MailRequest}). */
+  queueRequest(trx: DbOrTransaction, request: MailRequest): Promise<void>;
 }
 
-const fileSafe = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').slice(0, 40);
-
-export function createMailer(
-  config: Config['mail'],
-  log: FastifyBaseLogger,
-  background: BackgroundWork,
-): Mailer {
-  const toOutbox = !config.smtpUrl;
-  const transport = config.smtpUrl
-    ? nodemailer.createTransport(config.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  let sequence = 0;
-
-  async function deliver(message: MailMessage): Promise<void> {
-    const info = await transport.sendMail({
-      from: config.from,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-    });
-    if (!toOutbox) return;
-    await mkdir(config.outboxDir, { recursive: true });
-    sequence += 1;
-    // Zero-padded so file names sort in the order the mails were written.
-    const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(6, '0')}-${fileSafe(message.to)}.eml`;
-    const file = join(config.outboxDir, name);
-    await writeFile(file, info.message as Buffer);
-    log.info(
-      { to: message.to, subject: message.subject, file, link: message.link },
-      'mail written to outbox',
-    );
-  }
-
+/**
+ * `wake` tells the local worker to look soon. It runs on the next turn of the event loop, which
+ * is usually after the caller's commit; if it comes too early, the next poll finds the mail.
+ */
+export function createMailer(clock: Clock, publicUrl: string, wake: () => void): Mailer {
+  // Message-IDs name the portal's own host, as mail servers expect of the sender.
+  const messageIdDomain = new URL(publicUrl).hostname;
+  const wakeSoon = () => setImmediate(wake);
   return {
-    send: (message) => background.run(`mail to ${message.to}`, () => deliver(message)),
+    async queue(trx, message) {
+      await insertMail(trx, clock, messageIdDomain, message);
+      wakeSoon();
+    },
+    async queueRequest(trx, request) {
+      await insertMailRequest(trx, clock, messageIdDomain, request);
+      wakeSoon();
+    },
   };
 }

@@ -1,9 +1,18 @@
 import { PRODUCT_NAME } from '../../shared/constants.js';
-import type { MailMessage } from './mailer.js';
+import type { MailMessage } from './message.js';
+
+/** The kinds of mail the server sends; a queued mail records its kind. */
+export const mailKinds = {
+  verification: 'verification',
+  accountExists: 'account_exists',
+  passwordReset: 'password_reset',
+  passwordChanged: 'password_changed',
+} as const;
 
 const signature = `\n\n— The ${PRODUCT_NAME} team`;
 
 export const verificationMail = (to: string, link: string): MailMessage => ({
+  kind: mailKinds.verification,
   to,
   link,
   subject: `Confirm your ${PRODUCT_NAME} account`,
@@ -13,6 +22,7 @@ export const verificationMail = (to: string, link: string): MailMessage => ({
 });
 
 export const accountExistsMail = (to: string, loginLink: string, resetLink: string): MailMessage => ({
+  kind: mailKinds.accountExists,
   to,
   link: loginLink,
   subject: `You already have a ${PRODUCT_NAME} account`,
@@ -22,6 +32,7 @@ export const accountExistsMail = (to: string, loginLink: string, resetLink: stri
 });
 
 export const passwordResetMail = (to: string, link: string): MailMessage => ({
+  kind: mailKinds.passwordReset,
   to,
   link,
   subject: `Reset your ${PRODUCT_NAME} password`,
@@ -32,6 +43,7 @@ export const passwordResetMail = (to: string, link: string): MailMessage => ({
 });
 
 export const passwordChangedMail = (to: string, resetLink: string): MailMessage => ({
+  kind: mailKinds.passwordChanged,
   to,
   subject: `Your ${PRODUCT_NAME} password was changed`,
   text:

@@ -22,7 +22,7 @@ async function freshVerificationLink(portal: Portal): Promise<string> {
   });
   if (response.statusCode !== 202)
     throw new Error(`register failed: ${response.statusCode} ${response.body}`);
-  await portal.server.app.background.flush();
+  await portal.server.app.mailOutbox.drain();
   return readVerificationLink(portal.server.outboxDir, email);
 }
 

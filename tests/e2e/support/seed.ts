@@ -16,7 +16,7 @@ import type {
 import { STRONG_PASSWORD, uniqueEmail, WEB_API_KEY } from '../../support/test-server.js';
 import type { Credentials, PortalServer } from './server.js';
 
-/** One API call in-process (no socket), as the web portal sends it; waits for the server's background work. */
+/** One API call in-process (no socket), as the web portal sends it; waits for the mail it queued to be sent. */
 export async function callApi(
   server: PortalServer,
   request: { method?: InjectOptions['method']; path: string; token?: string; body?: unknown },
@@ -30,7 +30,7 @@ export async function callApi(
     },
     ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
   });
-  await server.app.background.flush();
+  await server.app.mailOutbox.drain();
   return response;
 }
 

@@ -5,9 +5,11 @@ import { EMAIL_VERIFICATION_TTL_SECONDS } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { isoNow } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { DbOrTransaction } from '../../db/database.js';
 import type { UserRow } from '../../db/tables.js';
 import { badRequest } from '../../http-error.js';
-import { accountExistsMail, verificationMail } from '../../mail/templates.js';
+import type { MailMessage, MailRequest } from '../../mail/message.js';
+import { accountExistsMail, mailKinds, verificationMail } from '../../mail/templates.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
 import { bumpSessionVersion, findUserByEmail, insertUser, updateUser } from '../users/repository.js';
@@ -18,7 +20,7 @@ import type { AuthServiceDeps, NewAccount } from './service.js';
 
 /** Creating accounts and confirming their e-mail addresses. */
 export function createAccounts(deps: AuthServiceDeps) {
-  const { db, clock, passwords, mailer, background } = deps;
+  const { db, clock, passwords, mailer } = deps;
 
   function newUserRow(account: Omit<NewAccount, 'password'>, passwordHash: string): UserRow {
     const now = isoNow(clock);
@@ -39,30 +41,37 @@ export function createAccounts(deps: AuthServiceDeps) {
     };
   }
 
-  /** Mails a new confirmation link; earlier links of the account stop working. */
-  async function sendVerification(user: UserRow): Promise<void> {
-    const token = await issueEmailToken(db, clock, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_SECONDS);
-    mailer.send(
+  /** Queues a new confirmation link in the caller's transaction; earlier links of the account stop working. */
+  async function queueVerification(trx: DbOrTransaction, user: UserRow): Promise<void> {
+    const token = await issueEmailToken(trx, clock, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_SECONDS);
+    await mailer.queue(
+      trx,
       verificationMail(user.email, portalLink(deps.publicUrl, portalPaths.verifyRegistration, token)),
     );
   }
 
+  /**
+   * Everything a sign-up changes, with its mail, in one transaction: the answer is sent only
+   * once it is committed. Each branch is a handful of small writes, so the time to answer does
+   * not tell which one ran.
+   */
   async function completeRegistration(input: RegisterRequest, passwordHash: string, meta: RequestMeta) {
-    const existing = await findUserByEmail(db, input.email);
-    if (existing?.email_verified_at) {
-      mailer.send(
-        accountExistsMail(
-          existing.email,
-          portalLink(deps.publicUrl, portalPaths.login),
-          portalLink(deps.publicUrl, portalPaths.forgotPassword),
-        ),
-      );
-      return;
-    }
-    if (existing) {
-      // Unconfirmed: the newest sign-up decides the password and only its link works, so whoever
-      // registers an address first cannot keep the account once its owner signs up.
-      await db.transaction().execute(async (trx) => {
+    await db.transaction().execute(async (trx) => {
+      const existing = await findUserByEmail(trx, input.email);
+      if (existing?.email_verified_at) {
+        await mailer.queue(
+          trx,
+          accountExistsMail(
+            existing.email,
+            portalLink(deps.publicUrl, portalPaths.login),
+            portalLink(deps.publicUrl, portalPaths.forgotPassword),
+          ),
+        );
+        return;
+      }
+      if (existing) {
+        // Unconfirmed: the newest sign-up decides the password and only its link works, so whoever
+        // registers an address first cannot keep the account once its owner signs up.
         await updateUser(trx, existing.id, {
           password_hash: passwordHash,
           full_name: input.full_name ?? null,
@@ -76,30 +85,22 @@ export function createAccounts(deps: AuthServiceDeps) {
           meta,
           details: { again_before_confirmation: true },
         });
+        await queueVerification(trx, existing);
+        return;
+      }
+      const user = newUserRow(
+        { email: input.email, role: 'user', fullName: input.full_name ?? null, verified: false },
+        passwordHash,
+      );
+      await insertUser(trx, user);
+      await recordSecurityEvent(trx, clock, {
+        type: securityEventTypes.userRegistered,
+        severity: 'info',
+        userId: user.id,
+        meta,
       });
-      await sendVerification(existing);
-      return;
-    }
-    const user = newUserRow(
-      { email: input.email, role: 'user', fullName: input.full_name ?? null, verified: false },
-      passwordHash,
-    );
-    try {
-      await db.transaction().execute(async (trx) => {
-        await insertUser(trx, user);
-        await recordSecurityEvent(trx, clock, {
-          type: securityEventTypes.userRegistered,
-          severity: 'info',
-          userId: user.id,
-          meta,
-        });
-      });
-    } catch (error) {
-      // A simultaneous sign-up of the same address won; its link is on the way.
-      if (isUniqueViolation(error)) return;
-      throw error;
-    }
-    await sendVerification(user);
+      await queueVerification(trx, user);
+    });
   }
 
   return {
@@ -111,14 +112,18 @@ export function createAccounts(deps: AuthServiceDeps) {
     },
 
     /**
-     * Answers alike, and after the same work (one password hash), whether or not the address has
-     * an account: everything that depends on that happens after the answer. The owner of an
-     * existing account is told by mail instead.
+     * Answers alike, and after the same work (one password hash and one transaction), whether or
+     * not the address has an account. The owner of an existing account is told by mail instead.
      */
     async register(input: RegisterRequest, meta: RequestMeta): Promise<string> {
       assertAcceptableNewPassword(input.password, input.email);
       const passwordHash = await passwords.hash(input.password);
-      background.run('registration', () => completeRegistration(input, passwordHash, meta));
+      try {
+        await completeRegistration(input, passwordHash, meta);
+      } catch (error) {
+        // A simultaneous sign-up of the same address won; its link is on the way.
+        if (!isUniqueViolation(error)) throw error;
+      }
       return authAnswers.registered;
     },
 
@@ -142,12 +147,18 @@ export function createAccounts(deps: AuthServiceDeps) {
       return authAnswers.verified;
     },
 
-    resendVerification(email: string): string {
-      background.run('confirmation link', async () => {
-        const user = await findUserByEmail(db, email);
-        if (user && user.email_verified_at === null && user.status === 'active') await sendVerification(user);
-      });
+    /** Queues the request alone: whether the address has an account is looked up when it is sent. */
+    async resendVerification(email: string): Promise<string> {
+      await mailer.queueRequest(db, { kind: mailKinds.verification, to: email });
       return authAnswers.verificationResent;
+    },
+
+    /** The content of a requested confirmation link: none unless the account still awaits one. */
+    async prepareVerification(trx: DbOrTransaction, request: MailRequest): Promise<MailMessage | null> {
+      const user = await findUserByEmail(trx, request.to);
+      if (!user || user.email_verified_at !== null || user.status !== 'active') return null;
+      const token = await issueEmailToken(trx, clock, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_SECONDS);
+      return verificationMail(user.email, portalLink(deps.publicUrl, portalPaths.verifyRegistration, token));
     },
   };
 }

@@ -4,7 +4,8 @@ import { isoNow } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { UserRow } from '../../db/tables.js';
 import { badRequest, notFound } from '../../http-error.js';
-import { passwordChangedMail, passwordResetMail } from '../../mail/templates.js';
+import type { MailMessage, MailRequest } from '../../mail/message.js';
+import { mailKinds, passwordChangedMail, passwordResetMail } from '../../mail/templates.js';
 import type { RequestMeta } from '../../request-meta.js';
 import {
   recordSecurityEvent,
@@ -22,7 +23,7 @@ import type { AuthServiceDeps } from './service.js';
 
 /** Forgotten, reset and changed passwords; every one of them ends all sessions of the account. */
 export function createPasswordFlows(deps: AuthServiceDeps) {
-  const { db, clock, passwords, mailer, background } = deps;
+  const { db, clock, passwords, mailer } = deps;
   const forgotPasswordLink = () => portalLink(deps.publicUrl, portalPaths.forgotPassword);
 
   /** Replaces the password and ends every session of the user, in the caller's transaction. */
@@ -61,23 +62,31 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       );
     },
 
-    /** Answers at once and alike for every address; the link is made and mailed afterwards. */
-    forgotPassword(email: string, meta: RequestMeta): string {
-      background.run('password reset link', async () => {
-        const user = await findUserByEmail(db, email);
-        if (!user || user.status !== 'active') return;
-        const token = await issueEmailToken(db, clock, user.id, 'reset_password', PASSWORD_RESET_TTL_SECONDS);
-        await recordSecurityEvent(db, clock, {
-          type: securityEventTypes.passwordResetRequested,
-          severity: 'info',
-          userId: user.id,
-          meta,
-        });
-        mailer.send(
-          passwordResetMail(user.email, portalLink(deps.publicUrl, portalPaths.resetPassword, token)),
-        );
+    /**
+     * Answers alike for every address, once the request alone is queued: whether the address has
+     * an account is looked up, and the link made, when the mail is sent (see {@link prepareReset}).
+     */
+    async forgotPassword(email: string, meta: RequestMeta): Promise<string> {
+      await mailer.queueRequest(db, {
+        kind: mailKinds.passwordReset,
+        to: email,
+        details: { ip: meta.ip, ...(meta.userAgent === null ? {} : { user_agent: meta.userAgent }) },
       });
       return authAnswers.resetRequested;
+    },
+
+    /** The content of a requested reset link: none for an address without an active account. */
+    async prepareReset(trx: DbOrTransaction, request: MailRequest): Promise<MailMessage | null> {
+      const user = await findUserByEmail(trx, request.to);
+      if (!user || user.status !== 'active') return null;
+      const token = await issueEmailToken(trx, clock, user.id, 'reset_password', PASSWORD_RESET_TTL_SECONDS);
+      await recordSecurityEvent(trx, clock, {
+        type: securityEventTypes.passwordResetRequested,
+        severity: 'info',
+        userId: user.id,
+        meta: { ip: request.details?.['ip'] ?? 'unknown', userAgent: request.details?.['user_agent'] ?? null },
+      });
+      return passwordResetMail(user.email, portalLink(deps.publicUrl, portalPaths.resetPassword, token));
     },
 
     /** Sets a new password from an e-mailed link: single use, and every session of the user ends. */
@@ -87,7 +96,7 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       // A dead link is refused before paying for a hash; the transaction checks it again.
       if (!(await findUsableEmailToken(db, clock, token, 'reset_password'))) throw invalidLink();
       const passwordHash = await passwords.hash(newPassword);
-      const user = await db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         const owner = await findUsableEmailToken(trx, clock, token, 'reset_password');
         const account = owner ? await findUserById(trx, owner) : undefined;
         if (!account) throw invalidLink();
@@ -98,9 +107,12 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
         if (account.email_verified_at === null) {
           await updateUser(trx, account.id, { email_verified_at: isoNow(clock) });
         }
-        return applyNewPassword(trx, account, passwordHash, { type: securityEventTypes.passwordReset, meta });
+        const updated = await applyNewPassword(trx, account, passwordHash, {
+          type: securityEventTypes.passwordReset,
+          meta,
+        });
+        await mailer.queue(trx, passwordChangedMail(updated.email, forgotPasswordLink()));
       });
-      mailer.send(passwordChangedMail(user.email, forgotPasswordLink()));
       return authAnswers.passwordReset;
     },
 
@@ -117,12 +129,10 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       }
       assertAcceptableNewPassword(newPassword, user.email);
       const passwordHash = await passwords.hash(newPassword);
-      await db
-        .transaction()
-        .execute((trx) =>
-          applyNewPassword(trx, user, passwordHash, { type: securityEventTypes.passwordChanged, meta }),
-        );
-      mailer.send(passwordChangedMail(user.email, forgotPasswordLink()));
+      await db.transaction().execute(async (trx) => {
+        await applyNewPassword(trx, user, passwordHash, { type: securityEventTypes.passwordChanged, meta });
+        await mailer.queue(trx, passwordChangedMail(user.email, forgotPasswordLink()));
+      });
       return authAnswers.passwordChanged;
     },
   };

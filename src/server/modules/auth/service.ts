@@ -1,10 +1,11 @@
 import type { AccessTokenClaims } from '../../../shared/api/auth.js';
 import type { UserRole } from '../../../shared/constants.js';
-import type { BackgroundWork } from '../../background-work.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/tables.js';
 import type { Mailer } from '../../mail/mailer.js';
+import type { MailPreparer } from '../../mail/outbox-worker.js';
+import { mailKinds } from '../../mail/templates.js';
 import type { AccessTokens } from './access-tokens.js';
 import { createAccounts } from './accounts.js';
 import type { LockoutPolicy } from './login-throttle.js';
@@ -18,7 +19,6 @@ export interface AuthServiceDeps {
   accessTokens: AccessTokens;
   passwords: PasswordHasher;
   mailer: Mailer;
-  background: BackgroundWork;
   publicUrl: string;
   lockout: LockoutPolicy;
 }
@@ -38,7 +38,14 @@ export interface NewAccount {
 
 /** Sign-up, sign-in, sessions and passwords (DESIGN §3), one concern per module. */
 export function createAuthService(deps: AuthServiceDeps) {
-  return { ...createAccounts(deps), ...createSessions(deps), ...createPasswordFlows(deps) };
+  const accounts = createAccounts(deps);
+  const passwordFlows = createPasswordFlows(deps);
+  /** What decides the content of the mails these calls queue as requests. */
+  const mailPreparers: Record<string, MailPreparer> = {
+    [mailKinds.verification]: accounts.prepareVerification,
+    [mailKinds.passwordReset]: passwordFlows.prepareReset,
+  };
+  return { ...accounts, ...createSessions(deps), ...passwordFlows, mailPreparers };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,174 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
+import type { MailOutboxRow } from '../db/tables.js';
+import type { MailTransport, OutgoingMail } from './mail-transport.js';
+import type { MailMessage, MailRequest } from './message.js';
+import {
+  claimDueMails,
+  fillMailContent,
+  markMailAttemptFailed,
+  markMailDropped,
+  markMailSent,
+} from './outbox-repository.js';
+
+/** Decides a deferred mail's content in the worker's transaction; null sends nothing. */
+export type MailPreparer = (trx: DbOrTransaction, request: MailRequest) => Promise<MailMessage | null>;
+
+export interface MailOutboxSettings {
+  /** How often the queue is looked at for mail queued by other instances or due for a retry. */
+  pollIntervalMs: number;
+  /** Attempts before a mail is given up as `failed` (it stays in the table, see the CLI). */
+  maxAttempts: number;
+}
+
+export interface MailOutboxWorker {
+  /** Looks at the queue now instead of at the next poll. */
+  wake(): void;
+  /** Sends everything that is due and waits until the queue has nothing due (tests, shutdown). */
+  drain(): Promise<void>;
+  /** Stops polling and waits for the mail being sent; what is left stays queued for the next start. */
+  close(): Promise<void>;
+}
+
+// Longer than the transport's worst case for one mail (its SMTP timeouts add up to 2 minutes),
+// so a slow send is never taken over by another worker while it is still going.
+const CLAIM_MS = 5 * 60_000;
+const BATCH_SIZE = 10;
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 60 * 60_000;
+
+/** 30 s, 1 min, 2 min … up to an hour between attempts, spread by ±20 % so retries do not bunch. */
+export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_MS);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+class StaleClaim extends Error {}
+
+/**
+ * Sends the mail queued in `mail_outbox`, at least once each: a mail is marked sent only after
+ * the transport took it, so a crash in between sends it again on restart (with the same
+ * Message-ID, which mail clients fold into one). Failures are retried with backoff.
+ */
+export function startMailOutboxWorker(deps: {
+  db: Db;
+  dialect: DialectName;
+  clock: Clock;
+  transport: MailTransport;
+  preparers: Record<string, MailPreparer>;
+  settings: MailOutboxSettings;
+  log: FastifyBaseLogger;
+}): MailOutboxWorker {
+  const { db, clock, transport, preparers, settings, log } = deps;
+  let running: Promise<void> | undefined;
+  let wokenWhileRunning = false;
+  let closed = false;
+
+  /** Decides a deferred mail's content, or drops it; null when there is nothing to send. */
+  async function prepare(row: MailOutboxRow): Promise<OutgoingMail | null> {
+    const preparer = preparers[row.kind];
+    if (!preparer) throw new Error(`no preparer for deferred mail of kind ${row.kind}`);
+    const details = JSON.parse(row.request ?? '{}') as Record<string, string>;
+    const message = await db.transaction().execute(async (trx) => {
+      const prepared = await preparer(trx, { kind: row.kind, to: row.recipient, details });
+      const stored = prepared
+        ? await fillMailContent(trx, row.id, prepared)
+        : await markMailDropped(trx, row.id);
+      // Another worker took the row over and decided it first: undo what this one wrote.
+      if (!stored) throw new StaleClaim();
+      return prepared;
+    });
+    return message && toOutgoing(row, message);
+  }
+
+  async function deliver(row: MailOutboxRow): Promise<void> {
+    try {
+      const mail = row.subject === null ? await prepare(row) : outgoingOf(row);
+      if (!mail) return;
+      await transport.send(mail);
+      await markMailSent(db, row.id, clock.now());
+    } catch (error) {
+      if (error instanceof StaleClaim) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      const retryAt =
+        row.attempts < settings.maxAttempts
+          ? new Date(clock.now().getTime() + retryDelayMs(row.attempts))
+          : null;
+      const failure = { mail: row.id, kind: row.kind, attempt: row.attempts, err: error };
+      if (retryAt) log.warn({ ...failure, retry_at: retryAt.toISOString() }, 'mail not sent; will retry');
+      else log.error(failure, 'mail not sent; attempts used up, left in the outbox as failed');
+      await markMailAttemptFailed(db, row.id, reason, retryAt).catch((markError: unknown) =>
+        // The claim runs out and the mail is tried again: nothing is lost.
+        log.warn({ mail: row.id, err: markError }, 'could not record a failed mail attempt'),
+      );
+    }
+  }
+
+  async function sendDue(): Promise<void> {
+    while (!closed) {
+      const now = clock.now();
+      const batch = await claimDueMails(db, deps.dialect, now, new Date(now.getTime() + CLAIM_MS), BATCH_SIZE);
+      if (batch.length === 0) return;
+      for (const row of batch) await deliver(row);
+    }
+  }
+
+  function run(): Promise<void> {
+    running ??= sendDue()
+      .catch((error: unknown) => log.warn({ err: error }, 'mail outbox: could not read the queue'))
+      .finally(() => {
+        running = undefined;
+        if (wokenWhileRunning && !closed) {
+          wokenWhileRunning = false;
+          void run();
+        }
+      });
+    return running;
+  }
+
+  const poll = setInterval(() => void run(), settings.pollIntervalMs).unref();
+
+  return {
+    wake() {
+      if (closed) return;
+      if (running) wokenWhileRunning = true;
+      else void run();
+    },
+    async drain() {
+      // A wake during a run starts another when it ends; wait for that one too.
+      do await run();
+      while (running);
+    },
+    async close() {
+      closed = true;
+      clearInterval(poll);
+      await running;
+      transport.close();
+    },
+  };
+}
+
+function toOutgoing(row: MailOutboxRow, message: MailMessage): OutgoingMail {
+  return {
+    id: row.id,
+    messageId: row.message_id,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html ?? null,
+    link: message.link ?? null,
+  };
+}
+
+function outgoingOf(row: MailOutboxRow): OutgoingMail {
+  return {
+    id: row.id,
+    messageId: row.message_id,
+    to: row.recipient,
+    subject: row.subject ?? '',
+    text: row.text_body ?? '',
+    html: row.html_body,
+    link: row.link,
+  };
+}
