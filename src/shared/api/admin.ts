@@ -84,7 +84,7 @@ export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema
 
 /** A license with its owner's e-mail (null once the account is gone); the detail adds activations. */
 export const adminLicenseSchema = licenseSchema
-  .extend({ user_email: z.string().nullable() })
+  .extend({ user_id: z.string(), user_email: z.string().nullable() })
   .meta({ id: 'AdminLicense' });
 export type AdminLicense = z.infer<typeof adminLicenseSchema>;
 

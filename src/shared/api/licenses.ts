@@ -96,10 +96,13 @@ export const licenseSchema = z
   .object({
     license_id: z.string(),
     license_key: z.string(),
-    user_id: z.string(),
+    user_id: z
+      .string()
+      .nullable()
+      .describe('The owner; null when seen by someone else who activated with a key the owner shared'),
     plan_id: z.string(),
     plan: licensePlanSummarySchema,
-    subscription_id: z.string().nullable(),
+    subscription_id: z.string().nullable().describe('Null as well when seen by someone other than the owner'),
     /** Effective status: an active license past its expiry reads as expired. */
     status: z.enum(LICENSE_STATUSES),
     expires_at: isoDateTimeSchema.nullable(),
@@ -110,7 +113,10 @@ export const licenseSchema = z
     created_at: isoDateTimeSchema,
     updated_at: isoDateTimeSchema,
     usage_info: usageInfoSchema,
-    activations: z.array(activationSchema).optional(),
+    activations: z
+      .array(activationSchema)
+      .optional()
+      .describe('The machines; someone other than the owner sees only the ones they activated'),
   })
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;

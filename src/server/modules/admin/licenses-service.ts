@@ -6,7 +6,7 @@ import type {
   createAdminLicenseRequestSchema,
   updateAdminLicenseRequestSchema,
 } from '../../../shared/api/admin.js';
-import type { Activation, LicenseStatus } from '../../../shared/api/licenses.js';
+import type { Activation, License, LicenseStatus } from '../../../shared/api/licenses.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import { type Clock, isoNow } from '../../clock.js';
@@ -79,9 +79,10 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
         ? []
         : await trx.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
     const emailOf = new Map(owners.map((owner) => [owner.id, owner.email]));
-    return licenses.map((license): AdminLicense => ({
-      ...license,
-      user_email: emailOf.get(license.user_id) ?? null,
+    return rows.map((row, index): AdminLicense => ({
+      ...(licenses[index] as License),
+      user_id: row.user_id,
+      user_email: emailOf.get(row.user_id) ?? null,
     }));
   }
 

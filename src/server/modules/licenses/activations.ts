@@ -77,9 +77,10 @@ export interface ActivationOutcome {
 }
 
 /**
- * Binds a machine to a license within its seat limit. Activating the same machine again is
- * idempotent; a machine over the limit gets a 409 naming the limit, after stale seats have
- * been reclaimed if the window allows.
+ * Binds a machine to a license within its seat limit, for the account `userId`, which then holds
+ * the seat. Activating the same machine again is idempotent (its seat passes to whoever activated
+ * it last); a machine over the limit gets a 409 naming the limit, after stale seats have been
+ * reclaimed if the window allows.
  */
 export async function activateMachine(
   db: Db,
@@ -103,7 +104,7 @@ export async function activateMachine(
     if (existing && existing.deactivated_at === null) {
       const activation = await trx
         .updateTable('activations')
-        .set({ ...deviceColumns(device), last_seen_at: nowIso })
+        .set({ ...deviceColumns(device), last_seen_at: nowIso, activated_by: userId })
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -139,6 +140,7 @@ export async function activateMachine(
             last_seen_at: nowIso,
             deactivated_at: null,
             deactivated_reason: null,
+            activated_by: userId,
           })
           .where('id', '=', existing.id)
           .returningAll()
@@ -156,6 +158,7 @@ export async function activateMachine(
             last_seen_at: nowIso,
             deactivated_at: null,
             deactivated_reason: null,
+            activated_by: userId,
           })
           .returningAll()
           .executeTakeFirstOrThrow();

@@ -36,6 +36,22 @@ export const findActivation = (
     .where('hardware_id', '=', hardwareId)
     .executeTakeFirst();
 
+/** Whether the user holds a machine's record on the license, its seat taken or freed. */
+export async function hasActivatedOn(
+  db: DbOrTransaction,
+  licenseId: string,
+  userId: string,
+): Promise<boolean> {
+  const found = await db
+    .selectFrom('activations')
+    .select('id')
+    .where('license_id', '=', licenseId)
+    .where('activated_by', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
 export const activationsOfLicense = (db: DbOrTransaction, licenseId: string): Promise<ActivationRow[]> =>
   db
     .selectFrom('activations')

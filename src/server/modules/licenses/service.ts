@@ -29,7 +29,14 @@ import { findOfferedPlanByIdOrCode, offeredPlans, withFeatures } from '../plans/
 import { activateMachine, type Device, recordHeartbeat } from './activations.js';
 import { expiryAfterInterval } from './periods.js';
 import { invalidKey, inactiveLicense, machineRefusal, unknownKey } from './refusals.js';
-import { findActivation, findLicenseByKey, findOwnLicense, licensesOfUser } from './repository.js';
+import {
+  findActivation,
+  findLicenseById,
+  findLicenseByKey,
+  findOwnLicense,
+  hasActivatedOn,
+  licensesOfUser,
+} from './repository.js';
 import { addUsage, currentTotals, featureUsage, featureUsages, recordUsageEvent } from './usage.js';
 import { effectiveStatus, toActivation, toLicense, toLicenses } from './views.js';
 import { currentPeriodStart } from './periods.js';
@@ -151,8 +158,9 @@ export function createLicensesService({
     row: LicenseRow,
     activation: ActivationRow,
     created: boolean,
+    user: UserRow,
   ): Promise<ActivationResult & { created: boolean }> {
-    const license = await toLicense(db, row, clock.now(), { withActivations: true });
+    const license = await toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
     const signed = await lease(row, activation.hardware_id, license);
     return {
       ...license,
@@ -167,7 +175,7 @@ export function createLicensesService({
   async function activateOn(row: LicenseRow, device: Device, user: UserRow, meta: RequestMeta | null) {
     assertActive(row);
     const { activation, created } = await activateMachine(db, clock, row, device, meta, user.id);
-    return activationResult(row, activation, created);
+    return activationResult(row, activation, created, user);
   }
 
   const findBaseLicense = (userId: string) =>
@@ -256,7 +264,10 @@ export function createLicensesService({
     get: async (user: UserRow, id: string): Promise<License> =>
       toLicense(db, await ownLicense(user, id), clock.now(), { withActivations: true }),
 
-    /** Any signed-in holder of a key may activate a machine on it: team members share their owner's key. */
+    /**
+     * Any signed-in holder of a key may activate a machine on it: team members share their owner's
+     * key. The answer shows them their own machines only, never the owner's account or machines.
+     */
     async activate(user: UserRow, body: ActivateLicenseRequest, meta: RequestMeta | null) {
       return activateOn(await licenseByKey(body.license_key), body, user, meta);
     },
@@ -268,14 +279,21 @@ export function createLicensesService({
     validate: (body: { license_key: string; hardware_id: string }) =>
       check(body.license_key, body.hardware_id),
 
-    /** Frees the seat of one machine of the user's own license. */
+    /**
+     * Frees the seat of one machine: any machine of the user's own license, or one the user
+     * activated with a key its owner shared. Another account's machine reads as not activated.
+     */
     async deactivate(
       user: UserRow,
       id: string,
       target: { hardware_id?: string | undefined; activation_id?: string | undefined },
     ) {
-      const row = await ownLicense(user, id);
+      const row = await findLicenseById(db, id);
+      const owned = row?.user_id === user.id;
+      // Someone else's license reads as not found, unless the user took a seat on it.
+      if (!row || (!owned && !(await hasActivatedOn(db, row.id, user.id)))) throw licenseNotFound();
       let query = db.selectFrom('activations').selectAll().where('license_id', '=', row.id);
+      if (!owned) query = query.where('activated_by', '=', user.id);
       query = target.activation_id
         ? query.where('id', '=', target.activation_id)
         : query.where('hardware_id', '=', target.hardware_id ?? '');
@@ -290,7 +308,7 @@ export function createLicensesService({
           .where('deactivated_at', 'is', null)
           .execute();
       }
-      return toLicense(db, row, clock.now(), { withActivations: true });
+      return toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
     },
 
     async usage(user: UserRow, id: string, days: number) {

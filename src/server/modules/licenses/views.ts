@@ -37,6 +37,17 @@ export interface PlanSummary {
   billing_interval: 'month' | 'year' | 'lifetime' | 'free';
 }
 
+export interface LicenseViewOptions {
+  /** Adds the machines (the detail view). */
+  withActivations?: boolean;
+  /**
+   * The account looking, when it may not be the owner. Someone who activated with a key its owner
+   * shared sees neither the owner's account nor the owner's other machines: only the machines
+   * they activated themselves. Left out, the license is shown in full (to its owner or an admin).
+   */
+  viewerId?: string;
+}
+
 /**
  * Licenses as the API shows them: with their plan, seats in use and this period's usage per
  * feature; `withActivations` adds the machines (the detail view).
@@ -45,7 +56,7 @@ export async function toLicenses(
   db: DbOrTransaction,
   rows: LicenseRow[],
   now: Date,
-  { withActivations = false } = {},
+  { withActivations = false, viewerId }: LicenseViewOptions = {},
 ): Promise<License[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -65,10 +76,11 @@ export async function toLicenses(
     rows.map(async (row) => {
       const status = effectiveStatus(row, now);
       const planFeatures: PlanFeature[] = features.get(row.plan_id) ?? [];
+      const seenByOwner = viewerId === undefined || viewerId === row.user_id;
       const license: License = {
         license_id: row.id,
         license_key: row.license_key,
-        user_id: row.user_id,
+        user_id: seenByOwner ? row.user_id : null,
         plan_id: row.plan_id,
         plan: planOf.get(row.plan_id) ?? {
           id: row.plan_id,
@@ -76,7 +88,7 @@ export async function toLicenses(
           name: 'Unknown plan',
           billing_interval: 'free',
         },
-        subscription_id: row.subscription_id,
+        subscription_id: seenByOwner ? row.subscription_id : null,
         status,
         expires_at: row.expires_at,
         max_activations: row.max_activations,
@@ -87,7 +99,12 @@ export async function toLicenses(
         updated_at: row.updated_at,
         usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
       };
-      if (withActivations) license.activations = (await activationsOfLicense(db, row.id)).map(toActivation);
+      if (withActivations) {
+        const machines = await activationsOfLicense(db, row.id);
+        license.activations = machines
+          .filter((machine) => seenByOwner || machine.activated_by === viewerId)
+          .map(toActivation);
+      }
       return license;
     }),
   );
@@ -97,7 +114,7 @@ export async function toLicense(
   db: DbOrTransaction,
   row: LicenseRow,
   now: Date,
-  options: { withActivations?: boolean } = {},
+  options: LicenseViewOptions = {},
 ): Promise<License> {
   return (await toLicenses(db, [row], now, options))[0] as License;
 }
