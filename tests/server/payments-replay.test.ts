@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { paymentVerificationSchema } from '../../src/shared/api/payments.js';
+import { utc } from '../../src/shared/dates.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { createPlan, member } from './license-helpers.js';
 import {
@@ -136,10 +137,10 @@ describeOnEveryDatabase('payments: replays and races', (server) => {
 
     const licenses = await licensesOf(s, buyer.id);
     expect(licenses).toHaveLength(1);
-    const expected = new Date(license.expires_at ?? '');
     // One month after the other, as two extensions apply them.
-    expected.setUTCMonth(expected.getUTCMonth() + 1);
-    expected.setUTCMonth(expected.getUTCMonth() + 1);
+    const expected = utc(license.expires_at ?? '')
+      .add(1, 'month')
+      .add(1, 'month');
     expect(licenses[0]?.expires_at).toBe(expected.toISOString());
   });
 });

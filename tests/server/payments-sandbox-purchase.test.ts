@@ -6,6 +6,7 @@ import {
   paymentSchema,
   paymentVerificationSchema,
 } from '../../src/shared/api/payments.js';
+import { utc } from '../../src/shared/dates.js';
 import { SANDBOX_DECLINE_REASON } from '../../src/server/modules/payments/service.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
@@ -97,9 +98,8 @@ describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
       max_activations: pro.max_activations,
     });
     const expiry = new Date(license.expires_at ?? '');
-    const inAMonth = new Date(before);
-    inAMonth.setUTCMonth(inAMonth.getUTCMonth() + 1);
-    expect(Math.abs(expiry.getTime() - inAMonth.getTime())).toBeLessThan(DAY_MS);
+    const inAMonth = utc(before).add(1, 'month').valueOf();
+    expect(Math.abs(expiry.getTime() - inAMonth)).toBeLessThan(DAY_MS);
 
     const listed = await send('GET', '/licenses');
     expect(listed.status).toBe(200);
@@ -168,9 +168,7 @@ describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
     expect(license.license_id).toBe(held.id);
     expect(license.license_key).toBe(held.license_key);
     expect(payment.license_id).toBe(held.id);
-    const extended = new Date(expiry);
-    extended.setUTCMonth(extended.getUTCMonth() + 1);
-    expect(license.expires_at).toBe(extended.toISOString());
+    expect(license.expires_at).toBe(utc(expiry).add(1, 'month').toISOString());
     expect(await licensesOf(s, buyer.id)).toHaveLength(1);
   });
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { DashboardStats } from '../../../shared/api/admin.js';
+import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { securityEventsWithEmails, toSecurityEvent } from './security-events-repository.js';
 
-const DAY_MS = 86_400_000;
 const RECENT_EVENTS = 10;
 
 type RevenueRow = {
@@ -18,17 +18,18 @@ type Totals = DashboardStats['revenue']['totals'];
 /** UTC days from `days - 1` days ago to today, as YYYY-MM-DD, oldest first. */
 const lastDays = (now: Date, days: number) =>
   Array.from({ length: days }, (_, index) =>
-    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1 - index)))
-      .toISOString()
-      .slice(0, 10),
+    utc(now)
+      .subtract(days - 1 - index, 'day')
+      .format('YYYY-MM-DD'),
   );
 
 /** UTC months from `months - 1` months ago to this one, as YYYY-MM, oldest first. */
 const lastMonths = (now: Date, months: number) =>
   Array.from({ length: months }, (_, index) =>
-    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (months - 1 - index), 1))
-      .toISOString()
-      .slice(0, 7),
+    utc(now)
+      .startOf('month')
+      .subtract(months - 1 - index, 'month')
+      .format('YYYY-MM'),
   );
 
 const toTotals = (rows: Omit<RevenueRow, 'period'>[]): Totals =>
@@ -70,8 +71,8 @@ export function createDashboard({ db, clock }: { db: Db; clock: Clock }) {
       const nowIso = now.toISOString();
       const days = lastDays(now, 30);
       const months = lastMonths(now, 12);
-      const thirtyDaysAgo = new Date(now.getTime() - 30 * DAY_MS).toISOString();
-      const dayAgo = new Date(now.getTime() - DAY_MS).toISOString();
+      const thirtyDaysAgo = utc(now).subtract(30, 'day').toISOString();
+      const dayAgo = utc(now).subtract(1, 'day').toISOString();
 
       const [users, licenses, activations, totals, daily, monthly, severities, recent] = await Promise.all([
         db

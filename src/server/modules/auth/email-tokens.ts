@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { utc } from '../../../shared/dates.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../clock.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import type { DbOrTransaction } from '../../db/database.js';
@@ -75,11 +76,11 @@ export async function findUsableEmailToken(
 }
 
 // Used and expired links are kept a week, long enough to explain a "this link no longer works".
-const RETENTION_MS = 7 * 24 * 60 * 60_000;
+const RETENTION_DAYS = 7;
 
 /** Deletes link tokens used or expired over a week ago; returns how many. */
 export async function pruneEmailTokens(db: DbOrTransaction, clock: Clock): Promise<number> {
-  const cutoff = new Date(clock.now().getTime() - RETENTION_MS).toISOString();
+  const cutoff = utc(clock.now()).subtract(RETENTION_DAYS, 'day').toISOString();
   const result = await db
     .deleteFrom('email_tokens')
     .where((eb) => eb.or([eb('used_at', '<', cutoff), eb('expires_at', '<', cutoff)]))

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { Database } from '../../db/tables.js';
@@ -132,7 +133,7 @@ async function giveBack(db: DbOrTransaction, tiers: readonly CountedTier[]): Pro
 
 /** Whether the account signed in from this address lately (a session was started from it). */
 async function isKnownAddress(db: DbOrTransaction, now: Date, userId: string, ip: string): Promise<boolean> {
-  const since = new Date(now.getTime() - KNOWN_ADDRESS_DAYS * 24 * 60 * 60_000).toISOString();
+  const since = utc(now).subtract(KNOWN_ADDRESS_DAYS, 'day').toISOString();
   const row = await db
     .selectFrom('refresh_token_families')
     .select('id')

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
@@ -47,7 +48,7 @@ async function reclaimStaleSeats(
   reclaimAfterDays: number | null,
 ): Promise<ActivationRow[]> {
   if (reclaimAfterDays === null || needed <= 0) return [];
-  const cutoff = new Date(now.getTime() - reclaimAfterDays * 86_400_000).toISOString();
+  const cutoff = utc(now).subtract(reclaimAfterDays, 'day').toISOString();
   const stale = await trx
     .selectFrom('activations')
     .selectAll()

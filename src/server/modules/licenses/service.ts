@@ -13,6 +13,7 @@ import type {
   trackUsageRequestSchema,
 } from '../../../shared/api/licenses.js';
 import { BASE_PLAN_CODE, type Plan } from '../../../shared/api/plans.js';
+import { utc } from '../../../shared/dates.js';
 import { generateLicenseKey, normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
@@ -314,9 +315,10 @@ export function createLicensesService({
     async usage(user: UserRow, id: string, days: number) {
       const row = await ownLicense(user, id);
       const now = clock.now();
-      const since = new Date(
-        Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)),
-      ).toISOString();
+      const since = utc(now)
+        .startOf('day')
+        .subtract(days - 1, 'day')
+        .toISOString();
       const history = await db
         .selectFrom('usage_events')
         .innerJoin('features', 'features.id', 'usage_events.feature_id')

@@ -1,12 +1,10 @@
 import type { FeatureUsage } from '../../../../shared/api/licenses';
+import { utc } from '../../../../shared/dates';
 import type { LicenseUsage } from './license-api';
 import { formatDay } from './license-format';
 
 /** One bar of a usage chart: the day's label and the units of each feature (by key) used that day. */
 export type UsagePoint = { day: string } & Record<string, number | string>;
-
-const DAY_MS = 86_400_000;
-const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10);
 
 /**
  * The last `days` UTC days (oldest first, ending today) with the units each feature used on
@@ -24,14 +22,10 @@ export function dailyUsage(
     day.set(item.key, (day.get(item.key) ?? 0) + item.amount);
     byDay.set(item.date, day);
   }
-  const today = Date.UTC(
-    new Date(now).getUTCFullYear(),
-    new Date(now).getUTCMonth(),
-    new Date(now).getUTCDate(),
-  );
+  const today = utc(now);
   const points: UsagePoint[] = [];
   for (let index = days - 1; index >= 0; index -= 1) {
-    const date = isoDay(today - index * DAY_MS);
+    const date = today.subtract(index, 'day').format('YYYY-MM-DD');
     const point: UsagePoint = { day: formatDay(date) };
     for (const feature of features) point[feature.key] = byDay.get(date)?.get(feature.key) ?? 0;
     points.push(point);

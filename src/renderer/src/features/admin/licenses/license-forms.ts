@@ -9,22 +9,22 @@ import {
   type UpdateAdminLicenseRequest,
 } from '../../../../../shared/api/admin';
 import { MAX_SEATS } from '../../../../../shared/api/plans';
+import { local } from '../../../../../shared/dates';
 
 // Cross-field checks run even while another field is still wrong, so every problem shows at once.
 const always = { when: () => true };
 
 /** A `YYYY-MM-DD` of the admin's calendar as the last moment of that day, in UTC ISO form. */
-export const endOfDayIso = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
+export const endOfDayIso = (day: string) => local(day).endOf('day').toISOString();
 
 /** An ISO instant as the `YYYY-MM-DD` of the admin's calendar (what a date field holds). */
-export function dayOf(iso: string): string {
-  const date = new Date(iso);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+export const dayOf = (iso: string): string => local(iso).format('YYYY-MM-DD');
+
+/** A `YYYY-MM-DD` that names a real day: 30 February does not round-trip, so it is refused. */
+const isCalendarDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && dayOf(day) === day;
 
 const isFutureDay = (day: string, now = Date.now()) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T23:59:59.999`).getTime() > now;
+  isCalendarDay(day) && local(day).endOf('day').valueOf() > now;
 
 const seatsField = z
   .number({ error: 'Enter a whole number of seats' })
