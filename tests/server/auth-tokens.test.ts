@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { base64url, decodeJwt, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
-import { validateTokenResponseSchema } from '../../src/shared/api/auth.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { type TokenResponse, validateTokenResponseSchema } from '../../src/shared/api/auth.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { expectApiError, getMe } from './auth-helpers.js';
 
 type Claims = Record<string, unknown>;
 
-/** The claims the server itself would put in a token for this user, at the server's time. */
-function claimsFor(s: TestServer, userId: string, overrides: Claims = {}): Claims {
+/** The claims the server itself would put in a token of this session, at the server's time. */
+function claimsFor(s: TestServer, session: TokenResponse, overrides: Claims = {}): Claims {
   const iat = Math.floor(s.clock.now().getTime() / 1000);
   return {
-    sub: userId,
+    sub: session.user.id,
     role: 'user',
     iss: s.config.jwt.issuer,
     aud: s.config.jwt.audience,
@@ -20,6 +20,7 @@ function claimsFor(s: TestServer, userId: string, overrides: Claims = {}): Claim
     jti: randomUUID(),
     // A new account's session version; any other value means a token from another session era.
     sv: 0,
+    sid: decodeJwt(session.access_token)['sid'],
     ...overrides,
   };
 }
@@ -58,7 +59,7 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
     it('refuses an unsigned token (alg none), even with an empty or copied signature', async () => {
       const s = server();
       const session = await signedInUser();
-      const claims = claimsFor(s, session.user.id);
+      const claims = claimsFor(s, session);
       await expectRefused(unsignedToken(claims));
       const realSignature = session.access_token.split('.')[2]!;
       await expectRefused(`${unsignedToken(claims)}${realSignature}`);
@@ -68,25 +69,25 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
     it('refuses a token signed with another secret', async () => {
       const s = server();
       const session = await signedInUser();
-      await expectRefused(await sign(claimsFor(s, session.user.id), randomBytes(32)));
+      await expectRefused(await sign(claimsFor(s, session), randomBytes(32)));
     });
 
     it('refuses a token signed with the right secret but another algorithm (the algorithm is pinned)', async () => {
       const s = server();
       const session = await signedInUser();
-      await expectRefused(await sign(claimsFor(s, session.user.id), serverSecret(s), 'HS512'));
+      await expectRefused(await sign(claimsFor(s, session), serverSecret(s), 'HS512'));
     });
 
     it('refuses a token for another audience or from another issuer, though signed with the right secret', async () => {
       const s = server();
       const session = await signedInUser();
       // Sanity check: the same recipe with the right claims is accepted.
-      const genuine = await sign(claimsFor(s, session.user.id), serverSecret(s));
+      const genuine = await sign(claimsFor(s, session), serverSecret(s));
       expect((await getMe(s, genuine)).statusCode).toBe(200);
 
-      await expectRefused(await sign(claimsFor(s, session.user.id, { aud: 'another-app' }), serverSecret(s)));
+      await expectRefused(await sign(claimsFor(s, session, { aud: 'another-app' }), serverSecret(s)));
       await expectRefused(
-        await sign(claimsFor(s, session.user.id, { iss: 'https://evil.example' }), serverSecret(s)),
+        await sign(claimsFor(s, session, { iss: 'https://evil.example' }), serverSecret(s)),
       );
     });
 
@@ -94,18 +95,60 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       const s = server();
       const session = await signedInUser();
       const secret = serverSecret(s);
-      const withoutJti = claimsFor(s, session.user.id);
+      const withoutJti = claimsFor(s, session);
       delete withoutJti['jti'];
       await expectRefused(await sign(withoutJti, secret));
-      const withoutExp = claimsFor(s, session.user.id);
+      const withoutExp = claimsFor(s, session);
       delete withoutExp['exp'];
       await expectRefused(await sign(withoutExp, secret));
-      const withoutSessionVersion = claimsFor(s, session.user.id);
+      const withoutSessionVersion = claimsFor(s, session);
       delete withoutSessionVersion['sv'];
       await expectRefused(await sign(withoutSessionVersion, secret));
-      await expectRefused(await sign(claimsFor(s, session.user.id, { sv: 1 }), secret));
-      await expectRefused(await sign(claimsFor(s, session.user.id, { role: 'superuser' }), secret));
-      await expectRefused(await sign(claimsFor(s, randomUUID()), secret));
+      await expectRefused(await sign(claimsFor(s, session, { sv: 1 }), secret));
+      await expectRefused(await sign(claimsFor(s, session, { role: 'superuser' }), secret));
+      await expectRefused(await sign(claimsFor(s, session, { sub: randomUUID() }), secret));
+    });
+
+    it("refuses a token without a session id, of an unknown session, or of another user's session", async () => {
+      const s = server();
+      const session = await signedInUser();
+      const otherUsers = await signedInUser();
+      const secret = serverSecret(s);
+      const withoutSession = claimsFor(s, session);
+      delete withoutSession['sid'];
+      await expectRefused(await sign(withoutSession, secret));
+      await expectRefused(await sign(claimsFor(s, session, { sid: randomUUID() }), secret));
+      await expectRefused(await sign(claimsFor(s, session, { sid: 'not-a-session-id' }), secret));
+      await expectRefused(
+        await sign(claimsFor(s, session, { sid: decodeJwt(otherUsers.access_token)['sid'] }), secret),
+      );
+    });
+
+    it('refuses a correctly signed token that lives longer than the configured lifetime', async () => {
+      const s = server();
+      const session = await signedInUser();
+      const { iat } = claimsFor(s, session) as { iat: number };
+      const ttl = s.config.jwt.accessTtlSeconds;
+      // The longest the server itself issues is accepted; a second more, or a year, is not.
+      expect(
+        (await getMe(s, await sign(claimsFor(s, session, { exp: iat + ttl }), serverSecret(s)))).statusCode,
+      ).toBe(200);
+      await expectRefused(await sign(claimsFor(s, session, { exp: iat + ttl + 1 }), serverSecret(s)));
+      await expectRefused(await sign(claimsFor(s, session, { exp: iat + 365 * 86_400 }), serverSecret(s)));
+    });
+
+    it('refuses a correctly signed token issued in the future beyond a minute of clock skew', async () => {
+      const s = server();
+      const session = await signedInUser();
+      // Held still, so "61 seconds ahead" is 61 seconds ahead when the server checks it too.
+      s.clock.freeze();
+      onTestFinished(() => s.clock.resume());
+      const now = Math.floor(s.clock.now().getTime() / 1000);
+      const issuedAt = (iat: number) => sign(claimsFor(s, session, { iat, exp: iat + 600 }), serverSecret(s));
+      // Another instance's clock a minute ahead is tolerated; further ahead is a forged date.
+      expect((await getMe(s, await issuedAt(now + 60))).statusCode).toBe(200);
+      await expectRefused(await issuedAt(now + 61));
+      await expectRefused(await issuedAt(now + 86_400));
     });
 
     it('refuses a token whose payload was altered after signing', async () => {
@@ -201,7 +244,7 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       const s = server();
       const session = await signedInUser();
       // Even a correctly signed token cannot make its holder an admin: the account decides.
-      const claimsAdmin = await sign(claimsFor(s, session.user.id, { role: 'admin' }), serverSecret(s));
+      const claimsAdmin = await sign(claimsFor(s, session, { role: 'admin' }), serverSecret(s));
       const response = await validate(s, { body: { token: claimsAdmin } });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ user_id: session.user.id, role: 'user' });

@@ -98,4 +98,6 @@ export interface AccessTokenClaims {
   jti: string;
   /** Session version of the account: a password change raises it, so older tokens stop working. */
   sv: number;
+  /** The session (refresh family) the token was issued from: once it ends, so does the token. */
+  sid: string;
 }

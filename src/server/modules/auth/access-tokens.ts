@@ -8,6 +8,11 @@ import { unauthorized } from '../../http-error.js';
 // One algorithm, pinned on both sides: a token naming another (or `none`) never verifies.
 const ALGORITHM = 'HS256';
 
+/** How far ahead of this server's clock another instance's clock may run when it issues a token. */
+export const MAX_CLOCK_SKEW_SECONDS = 60;
+
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export interface AccessTokenSettings {
   secret: Uint8Array;
   issuer: string;
@@ -20,6 +25,8 @@ export interface AccessTokens {
     id: string;
     role: UserRole;
     sessionVersion: number;
+    /** The refresh family the token is issued from: ending that session ends the token too. */
+    sessionId: string;
   }): Promise<{ token: string; expiresIn: number }>;
   /** Resolves to the claims of a valid token; rejects with a 401 {@link HttpError} otherwise. */
   verify(token: string): Promise<AccessTokenClaims>;
@@ -31,7 +38,7 @@ export function createAccessTokens(settings: AccessTokenSettings, clock: Clock):
   return {
     async issue(user) {
       const issuedAt = Math.floor(clock.now().getTime() / 1000);
-      const token = await new SignJWT({ role: user.role, sv: user.sessionVersion })
+      const token = await new SignJWT({ role: user.role, sv: user.sessionVersion, sid: user.sessionId })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(user.id)
         .setIssuer(settings.issuer)
@@ -53,6 +60,12 @@ export function createAccessTokens(settings: AccessTokenSettings, clock: Clock):
           requiredClaims: ['sub', 'exp', 'iat', 'jti'],
         });
         if (!Number.isInteger(payload['sv'])) throw invalidTokenError();
+        if (typeof payload['sid'] !== 'string' || !SESSION_ID.test(payload['sid'])) throw invalidTokenError();
+        // This server never issues a token that lives longer than the configured TTL or starts in
+        // the future; one that does was minted elsewhere (a leaked secret) and is refused.
+        const { iat, exp } = payload as { iat: number; exp: number };
+        const now = Math.floor(clock.now().getTime() / 1000);
+        if (exp - iat > settings.ttlSeconds || iat > now + MAX_CLOCK_SKEW_SECONDS) throw invalidTokenError();
         const role = payload['role'];
         if (typeof role !== 'string' || !(USER_ROLES as readonly string[]).includes(role))
           throw invalidTokenError();

@@ -3,6 +3,7 @@ import { REFRESH_TOKEN_TTL_SECONDS } from '../../../shared/constants.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../clock.js';
 import { randomToken, sha256 } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
+import type { UserRow } from '../../db/tables.js';
 import type { RequestMeta } from '../../request-meta.js';
 
 export interface IssuedRefreshToken {
@@ -77,6 +78,28 @@ export async function revokeAllFamiliesOfUser(
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .execute();
+}
+
+/**
+ * The account behind an access token, only while the session the token came from is live (not
+ * revoked, not past its absolute life). One primary-key join: a logout or a detected reuse
+ * committed by any instance is seen by the next request on every instance.
+ */
+export async function findUserOfLiveSession(
+  db: DbOrTransaction,
+  clock: Clock,
+  session: { userId: string; sessionId: string },
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('refresh_token_families as session', (join) =>
+      join.onRef('session.user_id', '=', 'users.id').on('session.id', '=', session.sessionId),
+    )
+    .selectAll('users')
+    .where('users.id', '=', session.userId)
+    .where('session.revoked_at', 'is', null)
+    .where('session.expires_at', '>', isoNow(clock))
+    .executeTakeFirst();
 }
 
 export async function findFamilyOfToken(db: DbOrTransaction, token: string) {

@@ -17,6 +17,8 @@ import {
 } from './login-throttle.js';
 import {
   findFamilyOfToken,
+  findUserOfLiveSession,
+  type IssuedRefreshToken,
   revokeAllFamiliesOfUser,
   revokeFamily,
   rotateRefreshToken,
@@ -30,24 +32,21 @@ const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect 
 export function createSessions(deps: AuthServiceDeps) {
   const { db, clock, accessTokens, passwords } = deps;
 
-  async function tokenResponse(
-    user: UserRow,
-    refreshToken: string,
-    refreshExpiresAt: string,
-  ): Promise<TokenResponse> {
+  async function tokenResponse(user: UserRow, refresh: IssuedRefreshToken): Promise<TokenResponse> {
     const access = await accessTokens.issue({
       id: user.id,
       role: user.role,
       sessionVersion: user.session_version,
+      sessionId: refresh.familyId,
     });
     return {
       access_token: access.token,
-      refresh_token: refreshToken,
+      refresh_token: refresh.token,
       token_type: 'bearer',
       expires_in: access.expiresIn,
       refresh_expires_in: Math.max(
         0,
-        Math.floor((Date.parse(refreshExpiresAt) - clock.now().getTime()) / 1000),
+        Math.floor((Date.parse(refresh.expiresAt) - clock.now().getTime()) / 1000),
       ),
       user: toUserProfile(user),
     };
@@ -64,7 +63,7 @@ export function createSessions(deps: AuthServiceDeps) {
       });
       return issued;
     });
-    return tokenResponse(user, refresh.token, refresh.expiresAt);
+    return tokenResponse(user, refresh);
   }
 
   return {
@@ -144,10 +143,10 @@ export function createSessions(deps: AuthServiceDeps) {
         await revokeFamily(db, clock, result.refresh.familyId, 'account_unavailable');
         throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
       }
-      return tokenResponse(user, result.refresh.token, result.refresh.expiresAt);
+      return tokenResponse(user, result.refresh);
     },
 
-    /** Ends the session the refresh token belongs to; unknown tokens are answered alike. */
+    /** Ends the session the refresh token belongs to, its access tokens with it; unknown tokens are answered alike. */
     async logout(refreshToken: string, callerId: string | undefined): Promise<string> {
       const family = await findFamilyOfToken(db, refreshToken);
       if (family && (callerId === undefined || family.userId === callerId)) {
@@ -174,10 +173,13 @@ export function createSessions(deps: AuthServiceDeps) {
       return authAnswers.loggedOutEverywhere;
     },
 
-    /** The user behind a bearer token, refusing tokens of disabled accounts or from before a password change. */
+    /**
+     * The user behind a bearer token, refusing tokens of disabled accounts, from before a password
+     * change, or of a session that has ended (logout, refresh-token reuse, expiry).
+     */
     async authenticate(token: string): Promise<AuthenticatedUser> {
       const claims = await accessTokens.verify(token);
-      const user = await findUserById(db, claims.sub);
+      const user = await findUserOfLiveSession(db, clock, { userId: claims.sub, sessionId: claims.sid });
       if (!user || user.status !== 'active' || claims.sv !== user.session_version) throw invalidTokenError();
       return { user, claims };
     },
