@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
@@ -40,8 +39,11 @@ import {
   sendNotFound,
   writeClientError,
 } from './plugins/error-handler.js';
+import { addNoStoreToApiAnswers } from './plugins/no-store.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
+import { addRequestBodyRules } from './plugins/request-body-rules.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
 
@@ -61,51 +63,6 @@ declare module 'fastify' {
     mailOutbox: MailOutboxWorker;
     authService: AuthService;
   }
-}
-
-/**
- * Razorpay Checkout, which /purchase loads on demand when the server takes real payments: its
- * script (and the scripts it pulls from Razorpay's CDN), its payment frames, the API and telemetry
- * hosts those call, and its images. The hosts of Razorpay's own CSP allowlist (razorpay-magento
- * etc/csp_whitelist.xml) plus checkout.razorpay.com for its frame. Nothing else is allowed.
- */
-const RAZORPAY_CSP_SOURCES = {
-  script: ['https://checkout.razorpay.com', 'https://cdn.razorpay.com'],
-  frame: ['https://api.razorpay.com', 'https://checkout.razorpay.com'],
-  connect: [
-    'https://api.razorpay.com',
-    'https://checkout.razorpay.com',
-    'https://lumberjack.razorpay.com',
-    'https://lumberjack-metrics.razorpay.com',
-  ],
-  img: ['https://cdn.razorpay.com'],
-} as const;
-
-/**
- * The portal's own bundle and styles; inline styles are needed by the UI kit's style props.
- * Razorpay Checkout's hosts are added only when the server takes payments through Razorpay:
- * with the sandbox, checkout.js can never load, so nothing outside the portal is allowed.
- */
-function contentSecurityPolicyFor(provider: Config['payments']['provider']) {
-  const razorpay = provider === 'razorpay';
-  const withHosts = (own: string[], hosts: readonly string[]) => (razorpay ? [...own, ...hosts] : own);
-  return {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.script),
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: withHosts(["'self'", 'data:'], RAZORPAY_CSP_SOURCES.img),
-      fontSrc: ["'self'", 'data:'],
-      connectSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.connect),
-      frameSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.frame),
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      // Helmet adds this by default; it would break a portal served over plain HTTP on a LAN address.
-      upgradeInsecureRequests: null,
-    },
-  };
 }
 
 /** Builds the whole server (API, docs, web portal) without listening; migrates the database first. */
@@ -204,7 +161,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('mailOutbox', mailOutbox);
   app.decorate('authService', auth);
 
-  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicyFor(config.payments.provider) });
+  await registerSecurityHeaders(app, { provider: config.payments.provider });
+  addNoStoreToApiAnswers(app);
+  addRequestBodyRules(app);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins,

@@ -102,6 +102,24 @@ describeOnEveryDatabase('payments: webhooks', (server) => {
     expect(await licensesOf(s, buyer.id)).toHaveLength(1);
   });
 
+  it('a signed event with a NUL character → 400 on every database, nothing written', async () => {
+    const s = server();
+    const { buyer, event } = await openedOrder(s);
+    const before = await paymentTables(s);
+    // PostgreSQL cannot store NUL in text and SQLite can: both refuse before writing.
+    const nulInType = webhookBodies
+      .paymentCaptured(event)
+      .replace('"payment.captured"', '"refund.processed\\u0000"');
+    const nulInReason = webhookBodies
+      .paymentFailed(event)
+      .replace('declined by the bank', 'declined\\u0000by the bank');
+    for (const body of [nulInType, nulInReason]) {
+      expectApiError(await signedWebhook(s, body), 400, 'invalid_characters');
+    }
+    expect(await paymentTables(s)).toEqual(before);
+    expect(await licensesOf(s, buyer.id)).toEqual([]);
+  });
+
   it('an unknown event type → 200 ignored, recorded, nothing granted', async () => {
     const s = server();
     const { buyer, order, event } = await openedOrder(s);

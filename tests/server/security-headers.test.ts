@@ -26,6 +26,27 @@ function cspDirectives(header: unknown): Map<string, string[]> {
   );
 }
 
+/** Parses a Permissions-Policy header into feature → allowlist (`[]` for `feature=()`). */
+function permissionsPolicy(header: unknown): Map<string, string[]> {
+  expect(typeof header).toBe('string');
+  return new Map(
+    String(header)
+      .split(',')
+      .map((entry) => /^\s*([a-z-]+)=\(([^)]*)\)\s*$/.exec(entry))
+      .map((match) => {
+        expect(match, 'a feature=(allowlist) entry').not.toBeNull();
+        const [, feature = '', allowlist = ''] = match!;
+        return [feature, allowlist.split(' ').filter(Boolean)];
+      }),
+  );
+}
+
+function expectHstsOf(headers: Headers) {
+  const hsts = String(headers['strict-transport-security']);
+  expect(hsts).toMatch(/includeSubDomains/);
+  expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
+}
+
 function expectHelmetHeaders(headers: Headers) {
   const csp = cspDirectives(headers['content-security-policy']);
   expect(csp.get('default-src')).toEqual(["'self'"]);
@@ -35,10 +56,13 @@ function expectHelmetHeaders(headers: Headers) {
   expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
   expect(csp.get('script-src')).not.toContain("'unsafe-eval'");
   expect(headers['x-content-type-options']).toBe('nosniff');
-  const hsts = String(headers['strict-transport-security']);
-  expect(hsts).toMatch(/max-age=\d+/);
-  expect(Number(/max-age=(\d+)/.exec(hsts)?.[1])).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
-  expect(['DENY', 'SAMEORIGIN']).toContain(headers['x-frame-options']);
+  // These answers came over plain HTTP, where HSTS means nothing.
+  expect(headers['strict-transport-security']).toBeUndefined();
+  // One framing rule: never framed, said by CSP and by X-Frame-Options alike.
+  expect(headers['x-frame-options']).toBe('DENY');
+  const permissions = permissionsPolicy(headers['permissions-policy']);
+  for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'bluetooth', 'payment'])
+    expect(permissions.get(feature), feature).toEqual([]);
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['cross-origin-opener-policy']).toBe('same-origin');
   expect(headers['x-powered-by']).toBeUndefined();
@@ -120,6 +144,51 @@ describeOnEveryDatabase('security headers (default configuration)', (server) => 
       expectHelmetHeaders(headers);
       await response.arrayBuffer();
     }
+  });
+
+  it('a request claiming HTTPS through an untrusted X-Forwarded-Proto gets no HSTS', async () => {
+    const response = await server().api({ path: '/health', headers: { 'x-forwarded-proto': 'https' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  describe('Cache-Control', () => {
+    it.each(ANSWERS.filter(({ name }) => name !== 'a page outside the API'))(
+      '$name ($status) is no-store',
+      async ({ send, status }) => {
+        const response = await send(server());
+        expect(response.statusCode).toBe(status);
+        expect(response.headers['cache-control']).toBe('no-store');
+      },
+    );
+
+    it('tokens and personal data are no-store: sign-in, refresh, the profile, a licence check by key', async () => {
+      const s = server();
+      const { email, password } = await s.createVerifiedUser();
+      const login = await s.api({ method: 'POST', path: '/auth/login/json', body: { email, password } });
+      expect(login.statusCode).toBe(200);
+      const tokens = login.json<{ access_token: string; refresh_token: string }>();
+      const answers = [
+        login,
+        await s.api({ method: 'POST', path: '/auth/refresh', body: { refresh_token: tokens.refresh_token } }),
+        await s.api({ path: '/users/me', token: tokens.access_token }),
+        await s.api({ path: '/users/me', token: 'not.a.token' }),
+        await s.api({ path: '/licensing/status?license_key=AAAAA-AAAAA-AAAAA-AAAAA-AAAAA&hardware_id=hw-1' }),
+      ];
+      for (const response of answers) {
+        expect(response.headers['cache-control'], `${response.statusCode} ${response.body}`).toBe('no-store');
+      }
+    });
+
+    it('a route that chose its own caching keeps it; the API docs are not touched', async () => {
+      const s = server();
+      const keys = await s.api({ path: '/licensing/public-key' });
+      expect(keys.statusCode).toBe(200);
+      expect(keys.headers['cache-control']).toBe('public, max-age=3600');
+      const docs = await s.app.inject({ url: '/api/docs' });
+      expect(docs.statusCode).toBeLessThan(400);
+      expect(docs.headers['cache-control']).not.toBe('no-store');
+    });
   });
 
   describe('CORS is off without CORS_ORIGINS', () => {
@@ -211,4 +280,64 @@ describeOnEveryDatabase(
     });
   },
   { env: { CORS_ORIGINS: PORTAL_ORIGIN } },
+);
+
+describeOnEveryDatabase(
+  'HSTS behind a trusted proxy',
+  (server) => {
+    it.each([
+      {
+        name: 'GET /health',
+        send: (s: TestServer, headers: Record<string, string>) => s.api({ path: '/health', headers }),
+      },
+      {
+        name: 'a 401',
+        send: (s: TestServer, headers: Record<string, string>) => s.api({ path: '/users/me', headers }),
+      },
+    ])('$name carries HSTS only when the proxy says the request came over HTTPS', async ({ send }) => {
+      const s = server();
+      expectHstsOf((await send(s, { 'x-forwarded-proto': 'https' })).headers);
+      expect(
+        (await send(s, { 'x-forwarded-proto': 'http' })).headers['strict-transport-security'],
+      ).toBeUndefined();
+      expect((await send(s, {})).headers['strict-transport-security']).toBeUndefined();
+    });
+
+    it('a client that is not the proxy cannot claim HTTPS', async () => {
+      const response = await server().api({
+        path: '/health',
+        remoteAddress: '203.0.113.5',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+    });
+  },
+  { env: { TRUST_PROXY: '127.0.0.1' } },
+);
+
+describeOnEveryDatabase(
+  'Permissions-Policy of a server taking payments through Razorpay',
+  (server) => {
+    it.each(['/api/v1/health', '/purchase'])(
+      '%s lets only the portal and Razorpay Checkout ask for payment',
+      async (url) => {
+        const response = await server().app.inject({ url });
+        const permissions = permissionsPolicy(response.headers['permissions-policy']);
+        expect(permissions.get('payment')).toEqual([
+          'self',
+          '"https://api.razorpay.com"',
+          '"https://checkout.razorpay.com"',
+        ]);
+        for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'bluetooth'])
+          expect(permissions.get(feature), feature).toEqual([]);
+      },
+    );
+  },
+  {
+    env: {
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: 'rzp_test_headers',
+      RAZORPAY_KEY_SECRET: 'headers-secret',
+    },
+  },
 );

@@ -6,6 +6,7 @@ import { sha256 } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PaymentWebhookEventsTable } from '../../db/tables.js';
 import { badRequest } from '../../http-error.js';
+import { refuseNulCharacters } from '../../nul-characters.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
 import { settlePayment } from './grants.js';
@@ -171,12 +172,16 @@ export function createWebhookHandler({
     if (!provider.isWebhookSignatureValid(delivery.rawBody, delivery.signature)) {
       return refuseSignature(delivery, 'X-Razorpay-Signature does not match the body');
     }
+    let body: unknown;
     let event: WebhookEvent;
     try {
-      event = webhookEventSchema.parse(JSON.parse(delivery.rawBody.toString('utf8')));
+      body = JSON.parse(delivery.rawBody.toString('utf8'));
+      event = webhookEventSchema.parse(body);
     } catch {
       throw badRequest('invalid_webhook', 'The webhook body is not a Razorpay event');
     }
+    // Kept raw past the central body rules, so checked here, before anything is written.
+    refuseNulCharacters(body);
     const eventId =
       delivery.eventId && delivery.eventId.length <= MAX_EVENT_ID_LENGTH
         ? delivery.eventId

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { API_BASE_PATH } from '../../shared/routes.js';
+
+const API_PREFIX = `${API_BASE_PATH}/`;
+
+/**
+ * API answers carry tokens and personal data (profiles, licences, payments, a licence's status by
+ * its key), errors included, so no browser or proxy may keep a copy. Every API answer is
+ * `no-store` unless its route chose its own caching (the public keys that verify leases).
+ * Portal files and the API docs keep their own caching.
+ */
+export function addNoStoreToApiAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.startsWith(API_PREFIX) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+}
