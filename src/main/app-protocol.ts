@@ -3,6 +3,8 @@ import { extname, join, normalize, sep } from 'node:path';
 import { API_BASE_PATH } from '../shared/routes.js';
 import { APP_HOST } from './app-origin.js';
 import type { FetchLike } from './licensing-api.js';
+import { type ApiCall, createRefreshTokenKeeper } from './refresh-token-keeper.js';
+import type { SecretStore } from './secret-store.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -29,6 +31,8 @@ export interface AppProtocolOptions {
   serverUrl: string;
   /** The desktop's client key, sent on every forwarded call in place of the renderer's. */
   apiKey: string;
+  /** Where main keeps the refresh token (account: the server URL, as for the bridge handlers). */
+  secrets: SecretStore;
   fetch?: FetchLike;
 }
 
@@ -45,6 +49,7 @@ export function createAppProtocolHandler(
 ): (request: Request) => Promise<Response> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const root = normalize(options.rendererDir);
+  const refreshTokens = createRefreshTokenKeeper(options.secrets, options.serverUrl);
 
   async function serveFile(pathname: string): Promise<Response> {
     let decoded: string;
@@ -71,17 +76,13 @@ export function createAppProtocolHandler(
     return new Response(new Uint8Array(body), { status: 200, headers });
   }
 
-  async function forward(request: Request, url: URL): Promise<Response> {
-    const headers = new Headers(request.headers);
-    for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
-    headers.set('x-api-key', options.apiKey);
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  async function send(call: ApiCall): Promise<Response> {
     try {
-      const answer = await fetchImpl(`${options.serverUrl}${url.pathname}${url.search}`, {
-        method: request.method,
-        headers,
+      const answer = await fetchImpl(call.url, {
+        method: call.method,
+        headers: call.headers,
         redirect: 'manual',
-        ...(hasBody ? { body: await request.arrayBuffer() } : {}),
+        ...(call.body ? { body: call.body } : {}),
       });
       const responseHeaders = new Headers(answer.headers);
       // fetch has already decoded the body; the lengths and encodings no longer apply.
@@ -96,6 +97,32 @@ export function createAppProtocolHandler(
           code: 'server_unreachable',
         },
         { status: 502 },
+      );
+    }
+  }
+
+  async function forward(request: Request, url: URL): Promise<Response> {
+    const headers = new Headers(request.headers);
+    for (const name of DROPPED_REQUEST_HEADERS) headers.delete(name);
+    headers.set('x-api-key', options.apiKey);
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const call: ApiCall = {
+      method: request.method,
+      url: `${options.serverUrl}${url.pathname}${url.search}`,
+      headers,
+      body: hasBody ? await request.arrayBuffer() : undefined,
+    };
+    try {
+      return await refreshTokens.forward(call, send);
+    } catch {
+      // The keychain failed: the renderer gets a clear error, never the answer with the token in it.
+      return Response.json(
+        {
+          detail: 'The desktop app could not read or write its token storage',
+          message: 'Could not keep the sign-in on this computer. Restart the app and sign in again.',
+          code: 'token_storage_failed',
+        },
+        { status: 500 },
       );
     }
   }

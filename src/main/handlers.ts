@@ -21,7 +21,7 @@ export type BridgeHandlers = {
 };
 
 export interface HandlerDeps {
-  /** The refresh-token store (keychain, encrypted file or memory: see keychain.ts). */
+  /** The refresh-token store (keychain, encrypted file or memory: see keychain.ts), shared with app://. */
   secrets: SecretStore;
   /** The OS machine id; hashed with the app's salt before anything sees it. */
   machineId?: MachineIdSource;
@@ -66,9 +66,9 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
 
   return {
     [bridgeChannels.getHardwareId]: async () => hardwareId(),
-    [bridgeChannels.getRefreshToken]: () => deps.secrets.get(account),
-    [bridgeChannels.setRefreshToken]: (token) => deps.secrets.set(account, token),
-    [bridgeChannels.clearRefreshToken]: () => deps.secrets.delete(account),
+    // Only whether a refresh token is kept: the token itself stays in main (refresh-token-keeper.ts).
+    [bridgeChannels.hasSession]: async () => (await deps.secrets.get(account)) !== null,
+    [bridgeChannels.forgetSession]: () => deps.secrets.delete(account),
     [bridgeChannels.checkLicenseStatus]: () => licensing.check(),
     [bridgeChannels.getLicenseKey]: async () => (await state.read()).license_key,
     async [bridgeChannels.setLicenseKey](key) {

@@ -101,15 +101,6 @@ async function start(): Promise<void> {
     }),
   );
   denyAllPermissions(session.defaultSession);
-  protocol.handle(
-    APP_SCHEME,
-    createAppProtocolHandler({
-      rendererDir: join(import.meta.dirname, '../renderer'),
-      serverUrl: config.serverUrl,
-      apiKey: config.apiKey,
-      fetch: (input, init) => net.fetch(input, init),
-    }),
-  );
 
   const userData = app.getPath('userData');
   const secrets = await openSecretStore({
@@ -118,6 +109,17 @@ async function start(): Promise<void> {
     fallbackFile: join(userData, 'refresh-token.json'),
     log,
   });
+  // The app:// forwarding keeps the refresh token in `secrets`; the renderer never sees it.
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({
+      rendererDir: join(import.meta.dirname, '../renderer'),
+      serverUrl: config.serverUrl,
+      apiKey: config.apiKey,
+      secrets,
+      fetch: (input, init) => net.fetch(input, init),
+    }),
+  );
   const handlers = createHandlers({
     secrets,
     serverUrl: config.serverUrl,

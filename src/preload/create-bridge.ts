@@ -14,9 +14,8 @@ export function createBridge(invoke: BridgeInvoke): DesktopBridge {
   };
   const bridge: DesktopBridge = {
     getHardwareId: () => call(bridgeChannels.getHardwareId),
-    getRefreshToken: () => call(bridgeChannels.getRefreshToken),
-    setRefreshToken: (token) => call(bridgeChannels.setRefreshToken, token),
-    clearRefreshToken: () => call(bridgeChannels.clearRefreshToken),
+    hasSession: () => call(bridgeChannels.hasSession),
+    forgetSession: () => call(bridgeChannels.forgetSession),
     checkLicenseStatus: () => call(bridgeChannels.checkLicenseStatus),
     getLicenseKey: () => call(bridgeChannels.getLicenseKey),
     setLicenseKey: (key) => call(bridgeChannels.setLicenseKey, key),

@@ -6,9 +6,8 @@ export const BRIDGE_CHANNEL_PREFIX = 'desktop:';
 
 export const bridgeChannels = {
   getHardwareId: 'desktop:hardware-id:get',
-  getRefreshToken: 'desktop:refresh-token:get',
-  setRefreshToken: 'desktop:refresh-token:set',
-  clearRefreshToken: 'desktop:refresh-token:clear',
+  hasSession: 'desktop:session:has',
+  forgetSession: 'desktop:session:forget',
   checkLicenseStatus: 'desktop:licensing:status',
   getLicenseKey: 'desktop:license-key:get',
   setLicenseKey: 'desktop:license-key:set',

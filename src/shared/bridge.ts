@@ -56,7 +56,6 @@ export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckR
   features: answer.features,
 });
 
-const tokenSchema = z.string().min(1).max(4096);
 const licenseKeySchema = z.string().trim().min(1).max(64);
 
 /**
@@ -80,9 +79,8 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
-  [bridgeChannels.getRefreshToken]: { args: z.tuple([]), result: tokenSchema.nullable() },
-  [bridgeChannels.setRefreshToken]: { args: z.tuple([tokenSchema]), result: z.void() },
-  [bridgeChannels.clearRefreshToken]: { args: z.tuple([]), result: z.void() },
+  [bridgeChannels.hasSession]: { args: z.tuple([]), result: z.boolean() },
+  [bridgeChannels.forgetSession]: { args: z.tuple([]), result: z.void() },
   [bridgeChannels.checkLicenseStatus]: { args: z.tuple([]), result: licenseCheckResultSchema },
   [bridgeChannels.getLicenseKey]: { args: z.tuple([]), result: licenseKeySchema.nullable() },
   [bridgeChannels.setLicenseKey]: { args: z.tuple([licenseKeySchema.nullable()]), result: z.void() },
@@ -99,14 +97,22 @@ export type BridgeInvoke = <Channel extends BridgeChannel>(
   ...args: BridgeArgs<Channel>
 ) => Promise<BridgeResult<Channel>>;
 
+/**
+ * What the desktop renderer sends where the web sends the refresh token (the refresh and logout
+ * bodies). The refresh token never reaches page scripts on the desktop: main keeps it from the
+ * sign-in and refresh answers it forwards, takes it out of them, and puts it into the refresh and
+ * logout calls in place of whatever the renderer sent. The renderer only asks whether there is one.
+ */
+export const DESKTOP_REFRESH_TOKEN_PLACEHOLDER = 'kept-by-the-desktop-app';
+
 /** `window.desktop`: present only inside the desktop shell. */
 export interface DesktopBridge {
   /** A stable, hashed identifier of this machine. */
   getHardwareId(): Promise<string>;
-  /** The refresh token from the OS keychain (or its encrypted fallback); null when signed out. */
-  getRefreshToken(): Promise<string | null>;
-  setRefreshToken(token: string): Promise<void>;
-  clearRefreshToken(): Promise<void>;
+  /** Whether main holds a refresh token for the server, i.e. whether there is a session to refresh. */
+  hasSession(): Promise<boolean>;
+  /** Main deletes the refresh token it holds (the session is lost or the user signed out). */
+  forgetSession(): Promise<void>;
   /** Checks the stored license key on this machine: online, else from the signed offline lease. */
   checkLicenseStatus(): Promise<LicenseCheckResult>;
   getLicenseKey(): Promise<string | null>;

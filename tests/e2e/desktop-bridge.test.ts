@@ -11,6 +11,7 @@ import {
   leaseSigningKeysSchema,
 } from '../../src/shared/api/licenses.js';
 import { bridgeChannels } from '../../src/shared/bridge.js';
+import { createAppProtocolHandler } from '../../src/main/app-protocol.js';
 import { DESKTOP_API_KEY, PRODUCT_NAME } from '../../src/main/desktop-config.js';
 import { type BridgeHandlers, createHandlers, type HandlerDeps } from '../../src/main/handlers.js';
 import { HARDWARE_ID_SALT } from '../../src/main/hardware-id.js';
@@ -23,8 +24,9 @@ import {
   startKeyringSession,
 } from '../main/support/keyring-session.js';
 import { refusedUrl } from '../main/support/licensing-server.js';
-import { installDesktopBridge } from './support/desktop-bridge.js';
-import { describePortal, type Portal, screenshotPath, signIn } from './support/portal.js';
+import { RENDERER_BUILD_DIR } from './support/build.js';
+import { installDesktopBridge, routeApiThroughAppProtocol } from './support/desktop-bridge.js';
+import { describePortal, type Portal, pathOf, screenshotPath, signIn } from './support/portal.js';
 
 const require = createRequire(import.meta.url);
 const expectedHardwareId = () =>
@@ -45,6 +47,8 @@ async function browserStorage(context: BrowserContext, page: Page) {
 }
 
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const MINUTE = 60_000;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Serious or critical axe-core findings on the "This machine" card, as readable lines. */
 async function seriousAxeViolations(page: Page): Promise<string[]> {
@@ -103,49 +107,124 @@ function desktopSuite(portal: Portal) {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /**
+   * A page as the desktop window has it: window.desktop from the real bridge, and every /api call
+   * through main's real app:// forwarding (which keeps the refresh token) to the server.
+   */
   async function desktopPage(options: Parameters<Portal['newContext']>[0] = {}) {
     const context = await portal.newContext(options);
     await installDesktopBridge(context, () => dispatch);
+    const answers = await routeApiThroughAppProtocol(
+      context,
+      createAppProtocolHandler({
+        rendererDir: RENDERER_BUILD_DIR,
+        serverUrl: portal.server.baseUrl,
+        apiKey: DESKTOP_API_KEY,
+        secrets,
+      }),
+    );
     const page = await context.newPage();
-    return { context, page };
+    return { context, page, answers };
   }
 
-  it('after login the refresh token is in the OS keychain and in no browser storage', async () => {
+  const keptToken = () => keytar.getPassword(PRODUCT_NAME, portal.server.baseUrl);
+  const tokenRow = (token: string) =>
+    portal.server.app.db
+      .selectFrom('refresh_tokens')
+      .innerJoin('refresh_token_families as family', 'family.id', 'refresh_tokens.family_id')
+      .select(['refresh_tokens.used_at', 'family.revoked_reason'])
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
+
+  it('no page script can obtain the refresh token, while the session refreshes and signing out ends it on the server', async () => {
     expect(secrets.kind).toBe('os-keychain');
     const user = await portal.server.createUser();
-    const { context, page } = await desktopPage();
+    const { context, page, answers } = await desktopPage();
+    const accountMenu = page.getByRole('button', { name: /Account menu for/ });
+    /** Every refresh token of this session, as main kept them one after the other. */
+    const issued: string[] = [];
+    const nextToken = async () => {
+      const previous = issued.at(-1);
+      await expect.poll(keptToken, { message: 'main keeps a new refresh token' }).not.toBe(previous ?? null);
+      const token = (await keptToken()) ?? '';
+      expect(token).toMatch(/^[\w-]{32,}$/);
+      issued.push(token);
+      return token;
+    };
+
     await signIn(page, user.email, user.password);
+    await accountMenu.waitFor();
+    // The session's live refresh token is in the keychain: the server knows its hash.
+    expect(await tokenRow(await nextToken())).toEqual({ used_at: null, revoked_reason: null });
 
-    const token = await keytar.getPassword(PRODUCT_NAME, portal.server.baseUrl);
-    expect(token, 'refresh token in the keychain').toMatch(/^[\w-]{32,}$/);
-    // It is the session's live refresh token: the server knows its hash.
-    const row = await portal.server.app.db
-      .selectFrom('refresh_tokens')
-      .select('used_at')
-      .where(
-        'token_hash',
-        '=',
-        createHash('sha256')
-          .update(token ?? '')
-          .digest('hex'),
-      )
-      .executeTakeFirst();
-    expect(row).toEqual({ used_at: null });
+    // Start-up without an access token (as after a restart): the renderer refreshes through main.
+    await page.evaluate(`sessionStorage.removeItem('secure_access_token')`);
+    await page.reload();
+    await accountMenu.waitFor();
+    expect(pathOf(page)).toBe('/dashboard');
+    const afterStartUp = await nextToken();
+    expect((await tokenRow(issued[0] ?? '')).used_at).not.toBeNull();
 
+    // The access token expires on the server's clock (the page still takes it for valid): the
+    // dashboard's calls get 401, and the client refreshes through main and retries them.
+    portal.server.clock.advance(16 * MINUTE);
+    try {
+      await page.reload();
+      await nextToken();
+      await accountMenu.waitFor();
+      expect(pathOf(page)).toBe('/dashboard');
+      expect((await tokenRow(afterStartUp)).used_at).not.toBeNull();
+      expect(answers.some((answer) => answer.status === 401)).toBe(true);
+    } finally {
+      portal.server.clock.advance(-16 * MINUTE);
+    }
+    expect(
+      answers.filter((answer) => answer.url === '/api/v1/auth/refresh').map((answer) => answer.status),
+    ).toEqual([200, 200]);
+
+    // A page script calling the refresh itself gets an access token, and still no refresh token.
+    const byScript = await page.evaluate<{ status: number; fields: string[] }>(`
+      fetch('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: 'give-me-the-refresh-token' }),
+      }).then(async (response) => ({ status: response.status, fields: Object.keys(await response.json()) }))
+    `);
+    expect(byScript.status).toBe(200);
+    expect(byScript.fields).toContain('access_token');
+    expect(byScript.fields.filter((field) => /refresh_?token/i.test(field))).toEqual([]);
+    await nextToken();
+
+    // Everything a page script can read: window.desktop, storage, cookies, every API answer.
+    const fromBridge = await page.evaluate<{ methods: string[]; answers: string }>(`(async () => {
+      const methods = Object.keys(window.desktop);
+      const answers = [];
+      for (const method of methods)
+        if (method !== 'forgetSession' && method !== 'setLicenseKey')
+          answers.push(await window.desktop[method]().catch((error) => String(error)));
+      return { methods, answers: JSON.stringify(answers) };
+    })()`);
+    expect(fromBridge.methods.filter((method) => /token/i.test(method))).toEqual([]);
     const stored = await browserStorage(context, page);
-    const everything = JSON.stringify(stored);
-    expect(everything).not.toContain(token);
-    expect(Object.keys(stored.local)).not.toContain('desktop_ai_assistant_refresh_token');
-    expect(Object.keys(stored.session).filter((key) => key.includes('refresh'))).toEqual([]);
-    expect(stored.cookies.map((cookie) => cookie.name)).not.toContain('secure_refresh_token');
+    const storageNames = [...Object.keys(stored.local), ...Object.keys(stored.session)];
+    expect(storageNames.filter((name) => /refresh/i.test(name))).toEqual([]);
+    expect(stored.cookies).toEqual([]);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
     expect(stored.databases).toEqual([]);
     // The access token is there (encrypted, for this tab only), as on the web.
     expect(Object.keys(stored.session)).toContain('secure_access_token');
+    const readable = [fromBridge.answers, JSON.stringify(stored), JSON.stringify(answers)].join('\n');
+    expect(answers.length).toBeGreaterThan(5);
+    for (const token of issued) expect(readable).not.toContain(token);
+    expect(answers.filter((answer) => /"refresh_?token"/i.test(answer.body))).toEqual([]);
 
-    // Signing out clears the keychain entry.
-    await page.getByRole('button', { name: /Account menu for/ }).click();
+    // Signing out ends the session on the server and deletes the keychain entry.
+    await accountMenu.click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await expect.poll(() => keytar.getPassword(PRODUCT_NAME, portal.server.baseUrl)).toBeNull();
+    await expect.poll(keptToken).toBeNull();
+    expect(await tokenRow(issued.at(-1) ?? '')).toMatchObject({ revoked_reason: 'logout' });
+    expect(await page.evaluate<boolean>('window.desktop.hasSession()')).toBe(false);
+    for (const token of issued) expect(JSON.stringify(answers)).not.toContain(token);
   });
 
   it('the licenses page shows this machine’s hardware-derived id and the status from main, then the offline grace state', async () => {
@@ -222,10 +301,12 @@ function desktopSuite(portal: Portal) {
       );
     const refused = [
       await attempt('desktop:shell:exec', ['ls']),
-      await attempt('desktop:refresh-token:set', ['']),
+      await attempt('desktop:refresh-token:get', []),
+      await attempt('desktop:session:forget', ['everything']),
     ];
     expect(refused[0]).toContain('Unknown bridge channel: desktop:shell:exec');
-    expect(refused[1]).toContain('Invalid arguments for desktop:refresh-token:set');
+    expect(refused[1]).toContain('Unknown bridge channel: desktop:refresh-token:get');
+    expect(refused[2]).toContain('Invalid arguments for desktop:session:forget');
     expect(await keytar.getPassword(PRODUCT_NAME, portal.server.baseUrl)).toBe(before);
   });
 }

@@ -144,13 +144,12 @@ else
       expect(globals).toEqual({
         desktop: [
           'checkLicenseStatus',
-          'clearRefreshToken',
+          'forgetSession',
           'getAppInfo',
           'getHardwareId',
           'getLicenseKey',
-          'getRefreshToken',
+          'hasSession',
           'setLicenseKey',
-          'setRefreshToken',
         ],
         require: 'undefined',
         process: 'undefined',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ORIGIN } from '../../src/main/app-origin.js';
 import { createAppProtocolHandler } from '../../src/main/app-protocol.js';
 import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
+import { createMemorySecretStore } from '../../src/main/secret-store.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/main/security.js';
 import { ensureRendererBuild, RENDERER_BUILD_DIR } from '../e2e/support/build.js';
 import { type LicensingServer, refusedUrl, startLicensingServer } from './support/licensing-server.js';
@@ -21,6 +22,7 @@ describe('app:// protocol: the real renderer build, and /api forwarded to the re
       rendererDir: RENDERER_BUILD_DIR,
       serverUrl: server.baseUrl,
       apiKey: DESKTOP_API_KEY,
+      secrets: createMemorySecretStore(),
     });
     indexHtml = await readFile(join(RENDERER_BUILD_DIR, 'index.html'), 'utf8');
     const firstScript = (await readdir(join(RENDERER_BUILD_DIR, 'assets'))).find((name) =>
@@ -104,6 +106,7 @@ describe('app:// protocol: the real renderer build, and /api forwarded to the re
       rendererDir: RENDERER_BUILD_DIR,
       serverUrl: await refusedUrl(),
       apiKey: DESKTOP_API_KEY,
+      secrets: createMemorySecretStore(),
     });
     const response = await offline(new Request(`${APP_ORIGIN}/api/v1/health`));
     expect(response.status).toBe(502);

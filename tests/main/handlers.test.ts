@@ -135,46 +135,43 @@ describeWithKeyring(
     }
 
     describe('refresh token in the OS keychain', () => {
-      it('is kept by gnome-keyring through keytar: service = product name, account = server URL', async () => {
+      it('main keeps it in gnome-keyring through keytar (service = product name, account = server URL); the bridge only says whether there is one', async () => {
         expect(secrets.kind).toBe('os-keychain');
         const { dispatch } = handlersFor();
-        await dispatch(bridgeChannels.setRefreshToken, ['refresh-token-one']);
+        expect(await dispatch(bridgeChannels.hasSession, [])).toBe(false);
+        // Main stores it from a sign-in answer it forwards (refresh-token-keeper.test.ts).
+        await secrets.set(server.baseUrl, 'refresh-token-one');
         expect(await keytar.getPassword(PRODUCT_NAME, server.baseUrl)).toBe('refresh-token-one');
-        expect(await dispatch(bridgeChannels.getRefreshToken, [])).toBe('refresh-token-one');
+        expect(await dispatch(bridgeChannels.hasSession, [])).toBe(true);
 
-        await dispatch(bridgeChannels.setRefreshToken, ['refresh-token-two']);
-        expect(await dispatch(bridgeChannels.getRefreshToken, [])).toBe('refresh-token-two');
-
-        await dispatch(bridgeChannels.clearRefreshToken, []);
+        await dispatch(bridgeChannels.forgetSession, []);
         expect(await keytar.getPassword(PRODUCT_NAME, server.baseUrl)).toBeNull();
-        expect(await dispatch(bridgeChannels.getRefreshToken, [])).toBeNull();
+        expect(await dispatch(bridgeChannels.hasSession, [])).toBe(false);
       });
 
-      it('one entry per server: another server URL does not see (or clear) this one', async () => {
+      it('one entry per server: another server URL does not see (or forget) this one', async () => {
         const here = handlersFor();
         const elsewhere = handlersFor({ serverUrl: 'https://other-portal.example.com' });
-        await here.dispatch(bridgeChannels.setRefreshToken, ['token-for-this-server']);
-        expect(await elsewhere.dispatch(bridgeChannels.getRefreshToken, [])).toBeNull();
-        await elsewhere.dispatch(bridgeChannels.clearRefreshToken, []);
+        await secrets.set(server.baseUrl, 'token-for-this-server');
+        expect(await elsewhere.dispatch(bridgeChannels.hasSession, [])).toBe(false);
+        await elsewhere.dispatch(bridgeChannels.forgetSession, []);
         expect(await keytar.getPassword(PRODUCT_NAME, server.baseUrl)).toBe('token-for-this-server');
-        await here.dispatch(bridgeChannels.clearRefreshToken, []);
+        await here.dispatch(bridgeChannels.forgetSession, []);
       });
 
       it.each([
-        { bad: 'an empty token', args: [''] },
-        { bad: 'a number', args: [42] },
-        { bad: 'no token', args: [] },
-        { bad: 'a token over 4096 characters', args: ['x'.repeat(4097)] },
-        { bad: 'an extra argument', args: ['token', 'extra'] },
-      ])('setRefreshToken with $bad is refused and leaves the stored token as it was', async ({ args }) => {
-        const { dispatch } = handlersFor();
-        await dispatch(bridgeChannels.setRefreshToken, ['kept-token']);
-        await expect(dispatch(bridgeChannels.setRefreshToken, args)).rejects.toMatchObject({
-          code: 'invalid_arguments',
-        });
-        expect(await keytar.getPassword(PRODUCT_NAME, server.baseUrl)).toBe('kept-token');
-        await dispatch(bridgeChannels.clearRefreshToken, []);
-      });
+        { channel: bridgeChannels.hasSession, args: ['refresh-token'] },
+        { channel: bridgeChannels.forgetSession, args: ['https://other-portal.example.com'] },
+      ])(
+        '$channel takes no arguments: anything else is refused and the stored token stays',
+        async ({ channel, args }) => {
+          const { dispatch } = handlersFor();
+          await secrets.set(server.baseUrl, 'kept-token');
+          await expect(dispatch(channel, args)).rejects.toMatchObject({ code: 'invalid_arguments' });
+          expect(await keytar.getPassword(PRODUCT_NAME, server.baseUrl)).toBe('kept-token');
+          await dispatch(bridgeChannels.forgetSession, []);
+        },
+      );
 
       it('app info reports where the token lives and which server it is for', async () => {
         const { dispatch } = handlersFor();

@@ -111,11 +111,10 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
 
   it('answers the app’s own top-level frame (also when Electron hands over a second wrapper of it)', async () => {
     const app = fakeWindow(`${APP_ENTRY_URL}licenses/42?tab=machines`);
-    await ipcMain.invoke(app.fromTopFrame(), bridgeChannels.setRefreshToken, 'token-from-app');
-    expect(await secrets.get(serverUrl)).toBe('token-from-app');
-    expect(await ipcMain.invoke(app.fromTopFrameCopy(), bridgeChannels.getRefreshToken)).toBe(
-      'token-from-app',
-    );
+    await secrets.set(serverUrl, 'token-kept-by-main');
+    expect(await ipcMain.invoke(app.fromTopFrame(), bridgeChannels.hasSession)).toBe(true);
+    await ipcMain.invoke(app.fromTopFrameCopy(), bridgeChannels.forgetSession);
+    expect(await secrets.get(serverUrl)).toBeNull();
   });
 
   it.each([
@@ -137,13 +136,14 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     { sender: 'http on the app host name', event: () => fakeWindow('http://portal/').fromTopFrame() },
     { sender: 'a frame that is gone', event: () => fakeWindow(APP_ENTRY_URL).fromGoneFrame() },
   ])('refuses $sender, and the handler never runs', async ({ event }) => {
-    await expect(ipcMain.invoke(event(), bridgeChannels.setRefreshToken, 'stolen')).rejects.toMatchObject({
+    await secrets.set(serverUrl, 'token-kept-by-main');
+    await expect(ipcMain.invoke(event(), bridgeChannels.forgetSession)).rejects.toMatchObject({
       code: 'untrusted_sender',
     });
     await expect(ipcMain.invoke(event(), bridgeChannels.setLicenseKey, 'KEY')).rejects.toMatchObject({
       code: 'untrusted_sender',
     });
-    expect(await secrets.get(serverUrl)).toBeNull();
+    expect(await secrets.get(serverUrl)).toBe('token-kept-by-main');
     await expect(readFile(statePath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -156,19 +156,24 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
   });
 
   it.each([
-    { channel: bridgeChannels.setRefreshToken, args: [''], bad: 'an empty token' },
-    { channel: bridgeChannels.setRefreshToken, args: [{ token: 'x' }], bad: 'an object for a token' },
+    { channel: bridgeChannels.hasSession, args: ['a-refresh-token'], bad: 'a token where none is taken' },
+    {
+      channel: bridgeChannels.forgetSession,
+      args: [{ account: 'x' }],
+      bad: 'an argument where none is taken',
+    },
     { channel: bridgeChannels.setLicenseKey, args: [12345], bad: 'a number for a key' },
     { channel: bridgeChannels.setLicenseKey, args: [], bad: 'no key (null is the way to forget it)' },
     { channel: bridgeChannels.getHardwareId, args: ['unexpected'], bad: 'an argument where none is taken' },
     { channel: bridgeChannels.checkLicenseStatus, args: [{ accessToken: 'x' }], bad: 'the dropped options' },
   ])('$channel with $bad → invalid_arguments, nothing written', async ({ channel, args }) => {
     const app = fakeWindow(APP_ENTRY_URL);
+    await secrets.set(serverUrl, 'token-kept-by-main');
     await expect(ipcMain.invoke(app.fromTopFrame(), channel, ...args)).rejects.toMatchObject({
       code: 'invalid_arguments',
       message: expect.stringContaining(`Invalid arguments for ${channel}`),
     });
-    expect(await ipcMain.invoke(app.fromTopFrame(), bridgeChannels.getRefreshToken)).toBeNull();
+    expect(await secrets.get(serverUrl)).toBe('token-kept-by-main');
     await expect(readFile(statePath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -201,13 +206,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
       expect(Object.keys(bridge).sort()).toEqual(
         [
           'checkLicenseStatus',
-          'clearRefreshToken',
+          'forgetSession',
           'getAppInfo',
           'getHardwareId',
           'getLicenseKey',
-          'getRefreshToken',
+          'hasSession',
           'setLicenseKey',
-          'setRefreshToken',
         ].sort(),
       );
       expect(Object.isFrozen(bridge)).toBe(true);
@@ -219,11 +223,11 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     it('round-trips every method through the wrapper to the real handlers', async () => {
       const bridge = createBridge(invokeAsApp);
       expect(await bridge.getHardwareId()).toMatch(/^[0-9a-f]{64}$/);
-      expect(await bridge.getRefreshToken()).toBeNull();
-      await bridge.setRefreshToken('bridge-token');
-      expect(await bridge.getRefreshToken()).toBe('bridge-token');
-      await bridge.clearRefreshToken();
-      expect(await bridge.getRefreshToken()).toBeNull();
+      expect(await bridge.hasSession()).toBe(false);
+      await secrets.set(serverUrl, 'token-kept-by-main');
+      expect(await bridge.hasSession()).toBe(true);
+      await bridge.forgetSession();
+      expect(await bridge.hasSession()).toBe(false);
       expect(await bridge.checkLicenseStatus()).toMatchObject({ status: 'not_configured' });
       await bridge.setLicenseKey('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
       expect(await bridge.getLicenseKey()).toBe('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
@@ -239,9 +243,7 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
 
     it('a bad argument from the page is refused by main, with the reason', async () => {
       const bridge = createBridge(invokeAsApp);
-      await expect(bridge.setRefreshToken('')).rejects.toThrow(
-        /Invalid arguments for desktop:refresh-token:set/,
-      );
+      await expect(bridge.setLicenseKey('')).rejects.toThrow(/Invalid arguments for desktop:license-key:set/);
     });
 
     it('only ever sends the contract’s channels to the transport', async () => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   bridgeContract,
   bridgeChannels,
+  DESKTOP_REFRESH_TOKEN_PLACEHOLDER,
   type DesktopBridge,
   type LicenseCheckResult,
 } from '../../src/shared/bridge';
@@ -20,18 +21,16 @@ afterEach(() => api.close());
 /** A bridge with the contract's behaviour, kept in memory (what the preload exposes as window.desktop). */
 function memoryBridge(status: LicenseCheckResult) {
   const state = {
-    refreshToken: null as string | null,
+    /** Whether main holds a refresh token (it keeps the token itself; the renderer never sees it). */
+    session: false,
     licenseKey: null as string | null,
     statusChecks: 0,
   };
   const bridge: DesktopBridge = {
     getHardwareId: async () => 'machine-hash-0001',
-    getRefreshToken: async () => state.refreshToken,
-    setRefreshToken: async (token) => {
-      state.refreshToken = token;
-    },
-    clearRefreshToken: async () => {
-      state.refreshToken = null;
+    hasSession: async () => state.session,
+    forgetSession: async () => {
+      state.session = false;
     },
     checkLicenseStatus: async () => {
       state.statusChecks += 1;
@@ -60,7 +59,7 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(await services.platform.getHardwareId()).toBe(id);
   });
 
-  it('desktop: hardware id, refresh token and licence status go through window.desktop', async () => {
+  it('desktop: hardware id, session and licence status go through window.desktop; no refresh token is kept in the page', async () => {
     const offline = {
       valid: true,
       status: 'active' as const,
@@ -71,14 +70,21 @@ describe('Platform adapter (DESIGN §4)', () => {
     const { services, tab } = tabServices(api.baseURL, { bridge });
     expect(services.platform.kind).toBe('desktop');
     expect(await services.platform.getHardwareId()).toBe('machine-hash-0001');
+    expect(await services.tokens.getRefreshToken()).toBeNull();
+    // Main takes the token out of the answers it forwards; even one that slipped through is not kept.
     const issued = api.issue();
     await services.tokens.save({
       accessToken: issued.access_token,
       refreshToken: issued.refresh_token,
       user: null,
     });
-    expect(state.refreshToken).toBe(issued.refresh_token);
-    expect(tab.cookies.names()).not.toContain('secure_refresh_token');
+    const names = (storage: Storage) =>
+      Array.from({ length: storage.length }, (_, index) => storage.key(index));
+    const stored = [...names(tab.local), ...names(tab.session), ...tab.cookies.names()];
+    expect(stored.filter((name) => /refresh/i.test(name ?? ''))).toEqual([]);
+    // With a session in main, the refresh and logout calls carry the placeholder main swaps out.
+    state.session = true;
+    expect(await services.tokens.getRefreshToken()).toBe(DESKTOP_REFRESH_TOKEN_PLACEHOLDER);
 
     const store = makeFullStore({ services });
     await store.dispatch(checkLicenseStatus());
@@ -101,8 +107,9 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(tab.local.getItem(localStorageKeys.licenseKey)).toBeNull();
     expect(tab.local.getItem(localStorageKeys.hardwareId)).toBeNull();
     expect(await services.platform.getAppInfo()).toMatchObject({ tokenStorage: 'memory' });
+    state.session = true;
     await services.tokens.clear();
-    expect(state.refreshToken).toBeNull();
+    expect(state.session).toBe(false);
   });
 
   it('web: no app info and no desktop status check (the thunk asks the API)', async () => {
@@ -124,7 +131,8 @@ describe('Platform adapter (DESIGN §4)', () => {
       }).success,
     ).toBe(true);
     expect(status.result.safeParse({ valid: 'yes', status: 'active', message: '' }).success).toBe(false);
-    expect(bridgeContract[bridgeChannels.setRefreshToken].args.safeParse(['']).success).toBe(false);
+    expect(bridgeContract[bridgeChannels.hasSession].args.safeParse([]).success).toBe(true);
+    expect(bridgeContract[bridgeChannels.hasSession].result.safeParse('a-refresh-token').success).toBe(false);
     expect(bridgeContract[bridgeChannels.setLicenseKey].args.safeParse([null]).success).toBe(true);
     // The status check takes no arguments: main checks with the API key, not the user's token.
     expect(bridgeContract[bridgeChannels.checkLicenseStatus].args.safeParse([]).success).toBe(true);

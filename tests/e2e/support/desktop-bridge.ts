@@ -1,5 +1,6 @@
 import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
+import { APP_ORIGIN } from '../../../src/main/app-origin.js';
 import type { BridgeDispatch } from '../../../src/main/ipc.js';
 import { REPO_ROOT } from './build.js';
 
@@ -45,4 +46,52 @@ export async function installDesktopBridge(
     dispatch()(channel, Array.isArray(args) ? args : []),
   );
   await context.addInitScript({ content: await bridgeScript() });
+}
+
+/** An API answer as the page received it. */
+export interface PageAnswer {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends the page's /api/* calls through `handle` (main's real app:// handler, whose forwarding
+ * keeps the refresh token in main) instead of straight to the server, as the desktop renderer's
+ * calls go. Returns every answer the page received, in order.
+ */
+export async function routeApiThroughAppProtocol(
+  context: BrowserContext,
+  handle: (request: Request) => Promise<Response>,
+): Promise<PageAnswer[]> {
+  const answers: PageAnswer[] = [];
+  await context.route(
+    (url) => url.pathname.startsWith('/api/'),
+    async (route) => {
+      const request = route.request();
+      const url = new URL(request.url());
+      const headers = Object.fromEntries(
+        Object.entries(await request.allHeaders()).filter(([name]) => !name.startsWith(':')),
+      );
+      const body = request.postDataBuffer();
+      const answer = await handle(
+        new Request(`${APP_ORIGIN}${url.pathname}${url.search}`, {
+          method: request.method(),
+          headers,
+          ...(body ? { body: new Uint8Array(body) } : {}),
+        }),
+      );
+      const text = Buffer.from(await answer.arrayBuffer());
+      const answerHeaders = Object.fromEntries(answer.headers);
+      answers.push({
+        url: url.pathname,
+        status: answer.status,
+        headers: answerHeaders,
+        body: text.toString(),
+      });
+      await route.fulfill({ status: answer.status, headers: answerHeaders, body: text });
+    },
+  );
+  return answers;
 }

@@ -20,15 +20,12 @@ const card = async () =>
 
 /** A desktop bridge kept in memory (what the preload exposes), answering `status`. */
 function desktopBridge(status: LicenseCheckResult, overrides: Partial<DesktopBridge> = {}): DesktopBridge {
-  let refreshToken: string | null = null;
+  let session = true;
   return {
     getHardwareId: async () => 'a'.repeat(64),
-    getRefreshToken: async () => refreshToken,
-    setRefreshToken: async (token) => {
-      refreshToken = token;
-    },
-    clearRefreshToken: async () => {
-      refreshToken = null;
+    hasSession: async () => session,
+    forgetSession: async () => {
+      session = false;
     },
     checkLicenseStatus: async () => status,
     getLicenseKey: async () => 'ABCDE-FGHJK-MNPQR-STVWX-YZ234',

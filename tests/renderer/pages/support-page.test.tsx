@@ -125,9 +125,8 @@ describe('support page: app and account information', () => {
     };
     const bridge = {
       getHardwareId: async () => 'h'.repeat(64),
-      getRefreshToken: async () => null,
-      setRefreshToken: async () => undefined,
-      clearRefreshToken: async () => undefined,
+      hasSession: async () => false,
+      forgetSession: async () => undefined,
       checkLicenseStatus: async () => status,
       getLicenseKey: async () => KEY,
       setLicenseKey: async () => undefined,

@@ -1,4 +1,9 @@
-import type { AppInfo, DesktopBridge, LicenseCheckResult } from '../../../shared/bridge';
+import {
+  type AppInfo,
+  DESKTOP_REFRESH_TOKEN_PLACEHOLDER,
+  type DesktopBridge,
+  type LicenseCheckResult,
+} from '../../../shared/bridge';
 import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
 
@@ -9,7 +14,13 @@ import type { SecureStorage } from './secure-storage';
 export interface Platform {
   kind: 'web' | 'desktop';
   getHardwareId(): Promise<string>;
+  /**
+   * What the refresh and logout calls carry; null when there is no session to refresh. On the web
+   * the refresh token itself; on the desktop a placeholder, since main keeps the token and puts it
+   * into those calls as it forwards them (page scripts never see it).
+   */
   getRefreshToken(): Promise<string | null>;
+  /** Keeps the refresh token of a sign-in or refresh answer (the desktop's answers carry none). */
   setRefreshToken(token: string): Promise<void>;
   clearRefreshToken(): Promise<void>;
   getLicenseKey(): Promise<string | null>;
@@ -35,9 +46,10 @@ export function createPlatform({
     return {
       kind: 'desktop',
       getHardwareId: () => bridge.getHardwareId(),
-      getRefreshToken: () => bridge.getRefreshToken(),
-      setRefreshToken: (token) => bridge.setRefreshToken(token),
-      clearRefreshToken: () => bridge.clearRefreshToken(),
+      getRefreshToken: async () => ((await bridge.hasSession()) ? DESKTOP_REFRESH_TOKEN_PLACEHOLDER : null),
+      // Main took the token out of the answer before the renderer saw it: nothing to keep here.
+      setRefreshToken: async () => undefined,
+      clearRefreshToken: () => bridge.forgetSession(),
       getLicenseKey: () => bridge.getLicenseKey(),
       setLicenseKey: (key) => bridge.setLicenseKey(key),
       checkLicenseStatus: () => bridge.checkLicenseStatus(),

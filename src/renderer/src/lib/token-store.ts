@@ -6,6 +6,7 @@ import type { SecureStorage } from './secure-storage';
 /** The session's tokens and user data wherever the platform keeps them (SPEC §3). */
 export interface TokenStore {
   getAccessToken(): Promise<string | null>;
+  /** What the refresh and logout calls carry: on the desktop a placeholder (see Platform). */
   getRefreshToken(): Promise<string | null>;
   getUser<T = unknown>(): Promise<T | null>;
   setUser(user: unknown): Promise<void>;
