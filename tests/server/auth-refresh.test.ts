@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { describeOnEveryDatabase, WEB_API_KEY } from '../support/test-server.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
+import { API_BASE_PATH } from '../../src/shared/routes.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { expectApiError, expectTokens, familiesOf, getMe, refresh, securityEvents } from './auth-helpers.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const validateToken = (s: TestServer, token: string) =>
+  s.api({ method: 'POST', path: '/auth/validate-token', body: { token } });
 
 describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
   describe('POST /auth/refresh', () => {
@@ -166,22 +170,95 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
 
     it('ends a session 30 days after sign-in however often it was refreshed', async () => {
       const s = server();
+      // Only the steps below move the clock, so the lifetimes left are exact.
+      s.clock.freeze();
       const { email, password } = await s.createVerifiedUser();
       const session = await s.login(email, password);
-      expect(session.refresh_expires_in).toBeGreaterThan(30 * 86_400 - 60);
-      expect(session.refresh_expires_in).toBeLessThanOrEqual(30 * 86_400);
+      expect(session.refresh_expires_in).toBe(30 * 86_400);
 
       s.clock.advance(29 * DAY_MS);
       const late = expectTokens(await refresh(s, session.refresh_token));
       // Rotation does not extend the family's absolute life.
-      expect(late.refresh_expires_in).toBeLessThanOrEqual(86_400);
-      expect(late.refresh_expires_in).toBeGreaterThan(86_400 - 60);
+      expect(late.refresh_expires_in).toBe(86_400);
 
       s.clock.advance(DAY_MS + 1000);
       expectApiError(await refresh(s, late.refresh_token), 401, 'invalid_refresh_token');
       // A fresh sign-in starts a new 30-day family.
       const again = await s.login(email, password);
       expectTokens(await refresh(s, again.refresh_token));
+    });
+  });
+
+  describe('access tokens end with their session', () => {
+    it('after a refresh token is reused, every access token of that session is refused at once', async () => {
+      const s = server();
+      const { email, password } = await s.createVerifiedUser();
+      const stolen = await s.login(email, password);
+      const otherDevice = await s.login(email, password);
+      const rotated = expectTokens(await refresh(s, stolen.refresh_token));
+      expect((await getMe(s, rotated.access_token)).statusCode).toBe(200);
+
+      expectApiError(await refresh(s, stolen.refresh_token), 401, 'refresh_token_reused');
+      // Well within their 15 minutes, without moving the clock.
+      expectApiError(await getMe(s, stolen.access_token), 401, 'invalid_token');
+      expectApiError(await getMe(s, rotated.access_token), 401, 'invalid_token');
+      expectApiError(await validateToken(s, rotated.access_token), 401, 'invalid_token');
+      expect((await getMe(s, otherDevice.access_token)).statusCode).toBe(200);
+    });
+
+    it('after logout, the access token of that session is refused at once', async () => {
+      const s = server();
+      const { email, password } = await s.createVerifiedUser();
+      const leaving = await s.login(email, password);
+      const staying = await s.login(email, password);
+
+      const out = await s.api({
+        method: 'POST',
+        path: '/auth/logout',
+        token: leaving.access_token,
+        body: { refreshToken: leaving.refresh_token },
+      });
+      expect(out.statusCode).toBe(200);
+      expectApiError(await getMe(s, leaving.access_token), 401, 'invalid_token');
+      expectApiError(await validateToken(s, leaving.access_token), 401, 'invalid_token');
+      expect((await getMe(s, staying.access_token)).statusCode).toBe(200);
+    });
+
+    it('an access token stops with its session at the end of the 30 days, though younger than 15 minutes', async () => {
+      const s = server();
+      s.clock.freeze();
+      onTestFinished(() => s.clock.resume());
+      const { email, password } = await s.createVerifiedUser();
+      const session = await s.login(email, password);
+      s.clock.advance(30 * DAY_MS - 5 * 60 * 1000);
+      const late = expectTokens(await refresh(s, session.refresh_token));
+      expect((await getMe(s, late.access_token)).statusCode).toBe(200);
+
+      s.clock.advance(5 * 60 * 1000 + 1000);
+      expectApiError(await getMe(s, late.access_token), 401, 'invalid_token');
+    });
+
+    it('a logout through one server instance ends the access token on another at once', async () => {
+      const s = server();
+      // A second instance on the same database, as behind a load balancer.
+      const other = await buildApp(s.config, { clock: s.clock, logger: false });
+      onTestFinished(() => other.close());
+      const meOn = (app: typeof other, token: string) =>
+        app.inject({
+          url: `${API_BASE_PATH}/users/me`,
+          headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${token}` },
+        });
+      const { email, password } = await s.createVerifiedUser();
+      const session = await s.login(email, password);
+      expect((await meOn(other, session.access_token)).statusCode).toBe(200);
+
+      const out = await s.api({
+        method: 'POST',
+        path: '/auth/logout',
+        body: { refreshToken: session.refresh_token },
+      });
+      expect(out.statusCode).toBe(200);
+      expectApiError(await meOn(other, session.access_token), 401, 'invalid_token');
     });
   });
 

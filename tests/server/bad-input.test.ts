@@ -402,10 +402,11 @@ function rawHttp(
         timedOut,
       });
     };
+    // A hang, not a slow answer: a busy machine may take seconds, a hung server never answers.
     const timer = setTimeout(() => {
       timedOut = true;
       socket.destroy();
-    }, 5000);
+    }, 20_000);
     socket.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
     socket.on('close', finish);
     // The server may answer and close before a large upload is written out.

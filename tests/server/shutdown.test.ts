@@ -97,6 +97,9 @@ async function waitUntilHealthy(server: RunningServer, timeoutMs = 30_000): Prom
 const exitWithin = (server: RunningServer, ms: number) =>
   Promise.race([server.exited, sleep(ms).then(() => 'timeout' as const)]);
 
+/** How long a stopping server may take to exit: ample on a busy machine, still short of a hang. */
+const EXIT_DEADLINE_MS = 20_000;
+
 /** Whether a TCP connection to the port is refused. */
 const connectionRefused = (port: number) =>
   new Promise<boolean>((done) => {
@@ -114,6 +117,10 @@ const login = (port: number, email: string, password: string) =>
     headers: { 'content-type': 'application/json', 'x-api-key': WEB_API_KEY },
     body: JSON.stringify({ email, password }),
   });
+
+/** The first bytes the server sends on a raw socket. */
+const firstAnswer = (socket: Socket) =>
+  new Promise<string>((done) => socket.once('data', (chunk: Buffer) => done(chunk.toString())));
 
 /** Everything the server sends on a raw socket until it closes the connection. */
 const readUntilClosed = (socket: Socket) =>
@@ -158,19 +165,22 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     const socket = createConnection({ port: server.port, host: '127.0.0.1' });
     await new Promise((done) => socket.once('connect', done));
     const response = readUntilClosed(socket);
+    const interim = firstAnswer(socket);
     socket.write(
       'POST /api/v1/auth/login/json HTTP/1.1\r\n' +
         `Host: 127.0.0.1:${server.port}\r\n` +
         'Content-Type: application/json\r\n' +
         `X-API-Key: ${WEB_API_KEY}\r\n` +
+        // The server's "100 Continue" shows it has taken the request in, however slow the machine.
+        'Expect: 100-continue\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
         body.slice(0, 10),
     );
-    await sleep(300);
+    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
 
     server.child.kill('SIGTERM');
     // The listener closes at once while the request is still being received …
-    const refusedDeadline = Date.now() + 3_000;
+    const refusedDeadline = Date.now() + EXIT_DEADLINE_MS;
     while (!(await connectionRefused(server.port)) && Date.now() < refusedDeadline) await sleep(50);
     expect(await connectionRefused(server.port)).toBe(true);
     // … but the process waits for the request instead of dropping it.
@@ -178,10 +188,10 @@ function defineServerSuite(dialect: DialectUnderTest): void {
 
     socket.write(body.slice(10));
     const raw = await response;
-    expect(raw).toMatch(/^HTTP\/1\.1 401 /);
+    expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
     expect(raw).toContain('"code":"invalid_credentials"');
 
-    expect(await exitWithin(server, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(server, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     expect(await connectionRefused(server.port)).toBe(true);
     expect(server.output.stderr).toBe('');
   });
@@ -207,7 +217,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     expect(((await signedIn.json()) as { user: { role: string } }).user.role).toBe('admin');
 
     first.child.kill('SIGTERM');
-    expect(await exitWithin(first, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(first, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     if (dialect === 'sqlite') expect(existsSync(join(env['DATA_DIR'] ?? '', SQLITE_FILE_NAME))).toBe(true);
 
     const second = startServer(env, await freePort());
@@ -217,7 +227,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     expect(second.output.stdout).not.toContain(password);
 
     second.child.kill('SIGINT');
-    expect(await exitWithin(second, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(second, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     expect(await connectionRefused(second.port)).toBe(true);
   });
 }
@@ -244,7 +254,7 @@ describe('server process mail warning', slow, () => {
     );
     await waitUntilHealthy(server);
     server.child.kill('SIGTERM');
-    expect(await exitWithin(server, 5_000)).toEqual({ code: 0, signal: null });
+    expect(await exitWithin(server, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     expect(server.output.stdout).toContain(FIRST_ADMIN_BANNER);
     expect(server.output.stdout).not.toContain(NO_SMTP_WARNING);
   });
