@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { isUniqueViolation } from './db/errors.js';
 import { migrateToLatest } from './db/migrate.js';
+import { requeueFailedMails } from './mail/outbox-repository.js';
 import { publishRelease } from './modules/downloads/releases.js';
 import { rotateLeaseKeys } from './modules/licensing/lease-signer.js';
 import { generatePassword } from './first-admin.js';
@@ -25,6 +26,7 @@ Commands:
   publish-release --platform <linux|windows|macos> --version <v> <file>
                                             copy an installer into RELEASES_DIR and offer it for download
   rotate-keys                               start signing offline leases with a new key (old leases stay valid)
+  retry-mail                                queue again the mail whose attempts ran out (after fixing SMTP)
 
 Without --password a strong password is generated and printed once.
 The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
@@ -110,6 +112,21 @@ async function run(argv: string[]): Promise<void> {
         .filter((result) => result.status === 'Success')
         .map((result) => result.migrationName);
       console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+    } finally {
+      await db.destroy();
+    }
+    return;
+  }
+  if (command === 'retry-mail') {
+    const { db } = createDatabase(config);
+    try {
+      await migrateToLatest(db);
+      const count = await requeueFailedMails(db, new Date());
+      console.log(
+        count === 0
+          ? 'No mail has run out of attempts.'
+          : `${count} mail${count === 1 ? '' : 's'} queued again; the server sends them at its next look at the queue.`,
+      );
     } finally {
       await db.destroy();
     }

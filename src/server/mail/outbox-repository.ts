@@ -168,13 +168,3 @@ export async function requeueFailedMails(db: DbOrTransaction, now: Date): Promis
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-/** How many mails are waiting, sent and given up, for the health answer and the CLI. */
-export async function countMailsByStatus(db: DbOrTransaction): Promise<Record<string, number>> {
-  const rows = await db
-    .selectFrom('mail_outbox')
-    .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .groupBy('status')
-    .execute();
-  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
-}
