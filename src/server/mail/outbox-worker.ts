@@ -108,7 +108,13 @@ export function startMailOutboxWorker(deps: {
   async function sendDue(): Promise<void> {
     while (!closed) {
       const now = clock.now();
-      const batch = await claimDueMails(db, deps.dialect, now, new Date(now.getTime() + CLAIM_MS), BATCH_SIZE);
+      const batch = await claimDueMails(
+        db,
+        deps.dialect,
+        now,
+        new Date(now.getTime() + CLAIM_MS),
+        BATCH_SIZE,
+      );
       if (batch.length === 0) return;
       for (const row of batch) await deliver(row);
     }
