@@ -227,7 +227,6 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
     it('an access token stops with its session at the end of the 30 days, though younger than 15 minutes', async () => {
       const s = server();
       s.clock.freeze();
-      onTestFinished(() => s.clock.resume());
       const { email, password } = await s.createVerifiedUser();
       const session = await s.login(email, password);
       s.clock.advance(30 * DAY_MS - 5 * 60 * 1000);

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { base64url, decodeJwt, SignJWT } from 'jose';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type TokenResponse, validateTokenResponseSchema } from '../../src/shared/api/auth.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { expectApiError, getMe } from './auth-helpers.js';
@@ -142,7 +142,6 @@ describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (
       const session = await signedInUser();
       // Held still, so "61 seconds ahead" is 61 seconds ahead when the server checks it too.
       s.clock.freeze();
-      onTestFinished(() => s.clock.resume());
       const now = Math.floor(s.clock.now().getTime() / 1000);
       const issuedAt = (iat: number) => sign(claimsFor(s, session, { iat, exp: iat + 600 }), serverSecret(s));
       // Another instance's clock a minute ahead is tolerated; further ahead is a forged date.
