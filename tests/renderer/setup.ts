@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeEach } from 'vitest';
+import { checkNoRenderFallback, watchForRenderFallback } from './support/render-failures';
 
 // jsdom's own `crypto` has no `subtle`; the portal's secure storage needs Web Crypto, so the
 // tests use Node's implementation of the same standard API.
@@ -26,10 +27,27 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 };
 
+// jsdom has no canvas and logs "not implemented" on every getContext(); without a context the
+// dot grid draws nothing, as in a browser that cannot give one.
+Object.defineProperty(HTMLCanvasElement.prototype, 'getContext', { value: () => null, configurable: true });
+
+// findBy…/waitFor end as soon as the page gets there; their limit only reports a page that never
+// does. Testing Library's 1 s default turns a slow render on a busy machine into a failure.
+configure({ asyncUtilTimeout: 10_000 });
+
+beforeEach(() => {
+  watchForRenderFallback();
+});
+
 afterEach(() => {
-  cleanup();
-  sessionStorage.clear();
-  localStorage.clear();
-  for (const name of document.cookie.split(';').map((part) => part.split('=')[0]?.trim()))
-    if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
+  try {
+    // Before cleanup() unmounts the page: a fallback still on screen counts too.
+    checkNoRenderFallback();
+  } finally {
+    cleanup();
+    sessionStorage.clear();
+    localStorage.clear();
+    for (const name of document.cookie.split(';').map((part) => part.split('=')[0]?.trim()))
+      if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
+  }
 });

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderErrorMessages } from '../../src/shared/messages';
 import { FakeApi } from './support/fake-api';
+import { allowRenderFallback } from './support/render-failures';
 import { renderApp, servicesFor } from './support/render-app';
 
 /*
@@ -26,6 +27,7 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await new FakeApi().start();
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  allowRenderFallback();
 });
 afterEach(async () => {
   vi.restoreAllMocks();

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardStats } from '../../../src/shared/api/admin';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem } from '../support/fake-api';
@@ -22,6 +22,9 @@ const months = Array.from({ length: 12 }, (_, index) => ({
   period: `2025-${String(index + 1).padStart(2, '0')}`,
   totals: index === 10 ? [{ currency: 'INR', amount_minor: 199_900, payments: 3 }] : [],
 }));
+
+/** "5 minutes ago" is measured from Date.now(), which each test stops here (timers still run). */
+const NOW = Date.now();
 
 const stats: DashboardStats = {
   users: { total: 1234, active: 1200, disabled: 34, admins: 3, new_last_30_days: 57 },
@@ -46,7 +49,7 @@ const stats: DashboardStats = {
         ip: '203.0.113.9',
         user_agent: null,
         details: null,
-        created_at: new Date(Date.now() - 5 * 60_000).toISOString(),
+        created_at: new Date(NOW - 5 * 60_000).toISOString(),
       },
       {
         id: 'e2',
@@ -59,18 +62,22 @@ const stats: DashboardStats = {
         ip: null,
         user_agent: null,
         details: null,
-        created_at: new Date(Date.now() - 2 * 3600_000).toISOString(),
+        created_at: new Date(NOW - 2 * 3600_000).toISOString(),
       },
     ],
   },
-  generated_at: new Date().toISOString(),
+  generated_at: new Date(NOW).toISOString(),
 };
 
 let api: FakeApi;
 beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ['Date'], now: NOW });
   api = await new FakeApi().start();
 });
-afterEach(() => api.close());
+afterEach(() => {
+  vi.useRealTimers();
+  return api.close();
+});
 
 async function openOverview() {
   const services = await servicesFor(api, 'admin');
@@ -163,6 +170,16 @@ describe('/admin overview', { timeout: 90_000 }, () => {
       ),
     ).toBeTruthy();
     expect((await section('Recent security events')).getByText(/^Nothing yet/)).toBeTruthy();
+  });
+
+  it('an answer of another shape is an error with Retry, not a crashed page', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: { ...stats, generated_at: undefined, revenue: null } }));
+    await openOverview();
+    expect(
+      await screen.findByText('Invalid response format from server', {}, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(screen.getByText(/The overview could not be loaded/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
 
   it('a failure shows the server’s message with Retry; Refresh asks the server again, past the cache', async () => {

@@ -1,4 +1,9 @@
-import type { AdminUser, AdminUserDetail, DashboardStats, SecurityEvent } from '../../../../shared/api/admin';
+import {
+  type AdminUser,
+  type AdminUserDetail,
+  dashboardStatsSchema,
+  type SecurityEvent,
+} from '../../../../shared/api/admin';
 import type { CreateFeatureRequest, Feature, UpdateFeatureRequest } from '../../../../shared/api/features';
 import type { z } from 'zod';
 import type { featureStatsSchema } from '../../../../shared/api/features';
@@ -82,10 +87,13 @@ const at = (path: string, id: string) => pathWith(path, { id });
 export const fetchSystemStats = adminThunk(
   'admin/fetchSystemStats',
   adminMessages.fetchSystemStatsFailed,
-  (options: { fresh?: boolean } | void, s) => {
+  async (options: { fresh?: boolean } | void, s) => {
     // "Refresh" on the overview asks the server again rather than reading the 60 s cache.
     if (options?.fresh) s.cache.invalidate(`${CACHE}${adminPaths.dashboard}?`);
-    return get<DashboardStats>(s, adminPaths.dashboard);
+    // The overview draws every field: an answer of another shape is an error to show, not a crash.
+    const stats = dashboardStatsSchema.safeParse(await get<unknown>(s, adminPaths.dashboard));
+    if (!stats.success) throw new Error(licenseMessages.invalidResponseFormat);
+    return stats.data;
   },
 );
 

@@ -8,8 +8,21 @@ const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'num
 const numberFormat = new Intl.NumberFormat();
 const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
-export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
+/** Shown for a date the answer lacks or garbled, where Intl would throw "Invalid time value". */
+const NO_DATE = '—';
+const validDate = (iso: string): Date | null => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : date;
+};
+
+export const formatDate = (iso: string) => {
+  const date = validDate(iso);
+  return date ? dateFormat.format(date) : NO_DATE;
+};
+export const formatDateTime = (iso: string) => {
+  const date = validDate(iso);
+  return date ? dateTimeFormat.format(date) : NO_DATE;
+};
 export const formatNumber = (value: number) => numberFormat.format(value);
 /** A `YYYY-MM-DD` day of the usage history (UTC) as "Nov 3". */
 export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
@@ -25,7 +38,9 @@ const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 /** "5 minutes ago", "yesterday", "just now". */
 export function formatRelative(iso: string, now = Date.now()): string {
-  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const date = validDate(iso);
+  if (!date) return NO_DATE;
+  const seconds = Math.round((date.getTime() - now) / 1000);
   for (const [unit, size] of RELATIVE_STEPS)
     if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
   return 'just now';
