@@ -291,7 +291,7 @@ describe('CLI mistakes', slow, () => {
     [
       'the address as password',
       ['reset-password', '--email', 'alice@example.com', '--password', 'Alice@Example.com'],
-      '--password: This password is too common',
+      '--password: This password contains the email address',
     ],
     ['an unknown command', ['frobnicate'], 'Unknown command: frobnicate'],
     ['no command', [], 'No command given'],

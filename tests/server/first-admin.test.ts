@@ -105,20 +105,31 @@ function defineFirstAdminSuite(dialect: DialectUnderTest): void {
     expect((await login(app, 'boss@example.com', `${STRONG_PASSWORD}!`)).statusCode).toBe(401);
   });
 
+  const tooEasy = /^ADMIN_PASSWORD: This password is too common or too easy to guess\./;
+  const containsEmail =
+    /^ADMIN_PASSWORD: This password contains the email address or the name before its @\./;
   it.each([
-    ['a common ADMIN_PASSWORD', 'boss@example.com', 'password123'],
-    ['an ADMIN_PASSWORD that is the address', 'administrator@example.com', 'Administrator@Example.com'],
-    ['an ADMIN_PASSWORD that is the name of the address', 'administrator@example.com', 'administrator'],
-  ])('refuses %s as a bad setting, creating nothing', async (_case, email, password) => {
+    ['a common ADMIN_PASSWORD', 'boss@example.com', 'password123', tooEasy],
+    [
+      'an ADMIN_PASSWORD that is the address',
+      'administrator@example.com',
+      'Administrator@Example.com',
+      containsEmail,
+    ],
+    [
+      'an ADMIN_PASSWORD that is the name of the address',
+      'administrator@example.com',
+      'administrator',
+      containsEmail,
+    ],
+  ])('refuses %s as a bad setting, creating nothing', async (_case, email, password, says) => {
     const { app, config } = await openApp({ ADMIN_EMAIL: email, ADMIN_PASSWORD: password });
     const refused = await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin).then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(ConfigError);
-    expect((refused as ConfigError).problems).toEqual([
-      expect.stringMatching(/^ADMIN_PASSWORD: This password is too common or too easy to guess\./),
-    ]);
+    expect((refused as ConfigError).problems).toEqual([expect.stringMatching(says)]);
     expect(await countAdmins(app.db)).toBe(0);
     expect(await findUserByEmail(app.db, email)).toBeUndefined();
   });
