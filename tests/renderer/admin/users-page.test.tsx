@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
 import type { AdminUser } from '../../../src/shared/api/admin';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
@@ -81,6 +82,11 @@ class UsersBackend {
 
 let api: FakeApi;
 let backend: UsersBackend;
+// The strength meter loads its rule (zxcvbn) on first use; loading it once here keeps that
+// one-off cost out of the time each test allows.
+beforeAll(async () => {
+  await loadPasswordRule();
+}, 30_000);
 beforeEach(async () => {
   api = await new FakeApi().start();
   backend = new UsersBackend(35);

@@ -1,11 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
 import { type FakeApi, problem } from '../support/fake-api';
 import { openPortalPage, startFakeApi } from './portal-page';
 
 const TOKEN = 'reset-token-0123456789abcdef';
 let api: FakeApi;
+// The strength meter loads its rule (zxcvbn) on first use; loading it once here keeps that
+// one-off cost out of the time each test allows.
+beforeAll(async () => {
+  await loadPasswordRule();
+}, 30_000);
 beforeEach(async () => {
   api = await startFakeApi();
 });

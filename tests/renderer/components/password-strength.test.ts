@@ -1,52 +1,67 @@
-import { describe, expect, it } from 'vitest';
-import { estimatePasswordStrength } from '../../../src/renderer/src/components/password/password-strength';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
+import type { FakeApi } from '../support/fake-api';
+import { openPortalPage, startFakeApi } from './portal-page';
 
-describe('password strength estimate', () => {
+/**
+ * The strength meter beside a new password gives the server's verdict before anyone submits:
+ * the same inputs the server refuses (tests/server/password-strength.test.ts) show as refused here.
+ */
+const EMAIL = 'jonathan.smith@example.com';
+
+let api: FakeApi;
+beforeAll(async () => {
+  // The rule is fetched lazily; loading it once here keeps each test's waiting to the page itself.
+  await loadPasswordRule();
+}, 30_000);
+beforeEach(async () => {
+  api = await startFakeApi();
+});
+afterEach(() => api.close());
+
+const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
+const rules = () => within(screen.getByRole('list', { name: 'Rules for a new password' }));
+const ruleState = (text: RegExp) => rules().getByText(text).closest('li')?.dataset.state;
+
+async function openRegisterWith(email: string, password: string) {
+  await openPortalPage(api, '/register');
+  await screen.findByRole('heading', { name: 'Create your account' }, { timeout: 10_000 });
+  await userEvent.type(field(/^Email/), email);
+  await userEvent.type(field(/^Password/), password);
+  await screen.findByText(/^Strength:/);
+}
+
+describe('password strength meter', () => {
   it.each([
-    ['short', 'abc1!', 0],
-    ['a well-known word', 'password', 0],
-    ['a well-known word with a digit', 'Password1', 0],
-    ['a keyboard walk', 'qwertyuiop', 0],
-    ['an alphabet run', 'abcdefghijkl', 0],
-    ['one repeated character', 'aaaaaaaaaaaa', 0],
-    ['eight lower-case letters', 'mydogmax', 0],
-    ['letters and digits', 'hunter2847', 1],
-    ['mixed classes, eleven characters', 'Tr0ub4dor&3', 2],
-    ['a long passphrase', 'correct horse battery staple', 3],
-  ] as const)('rates %s (%s) at level %i', (_name, password, score) => {
-    expect(estimatePasswordStrength(password).score).toBe(score);
+    ['aaaaaaaa', 'Repeated characters like "aaa" are easy to guess.'],
+    ['abcdefgh', 'Sequences like "abc" or "6543" are easy to guess.'],
+    ['qwertyuiop', 'This is a very often used password.'],
+    ['password', 'This is one of the most used passwords.'],
+  ])('shows %s as refused: Weak, not hard to guess, with the reason', async (password, warning) => {
+    await openRegisterWith(EMAIL, password);
+    expect(screen.getByText(/^Strength:/).textContent).toBe('Strength: Weak');
+    expect(ruleState(/^Hard to guess/)).toBe('unmet');
+    expect(ruleState(/^Does not contain your email address/)).toBe('met');
+    expect(screen.getByText(warning, { exact: false })).toBeTruthy();
   });
 
-  it('labels the four levels Weak, Fair, Good, Strong', () => {
-    expect(estimatePasswordStrength('mydogmax').label).toBe('Weak');
-    expect(estimatePasswordStrength('hunter2847').label).toBe('Fair');
-    expect(estimatePasswordStrength('Tr0ub4dor&3').label).toBe('Good');
-    expect(estimatePasswordStrength('correct horse battery staple').label).toBe('Strong');
-  });
+  it.each(['jonathan.smith2024', 'JonathanSmith!!', 'violet JONATHAN.SMITH harbour'])(
+    'shows %s as refused for jonathan.smith@…: Weak, and it contains the email',
+    async (password) => {
+      await openRegisterWith(EMAIL, password);
+      expect(screen.getByText(/^Strength:/).textContent).toBe('Strength: Weak');
+      expect(ruleState(/^Does not contain your email address/)).toBe('unmet');
+    },
+  );
 
-  it('server rule: 8 to 128 characters', () => {
-    expect(estimatePasswordStrength('Ab1!xy7').lengthOk).toBe(false);
-    expect(estimatePasswordStrength('Ab1!xy7z').lengthOk).toBe(true);
-    expect(estimatePasswordStrength('x'.repeat(128)).lengthOk).toBe(true);
-    const tooLong = estimatePasswordStrength(`${'Zq9!'.repeat(32)}k`);
-    expect(tooLong.lengthOk).toBe(false);
-    expect(tooLong.score).toBe(0);
-  });
-
-  it('server rule: a password equal to the email (or its part before @) is refused, whatever its length', () => {
-    const email = 'Dana.Whitfield@example.com';
-    expect(estimatePasswordStrength('dana.whitfield@example.com', email)).toMatchObject({
-      notEmail: false,
-      score: 0,
-    });
-    expect(estimatePasswordStrength('DANA.WHITFIELD', email)).toMatchObject({ notEmail: false, score: 0 });
-    expect(estimatePasswordStrength('correct horse battery staple', email).notEmail).toBe(true);
-    // A short local part is not a rule of the server, so the meter does not invent one.
-    expect(estimatePasswordStrength('abc', 'abc@example.com').notEmail).toBe(true);
-  });
-
-  it('flags the obvious words but leaves the real common-password check to the server', () => {
-    expect(estimatePasswordStrength('letmein2024').obviouslyCommon).toBe(true);
-    expect(estimatePasswordStrength('violet-harbour-lamp').obviouslyCommon).toBe(false);
+  it('shows a good passphrase as accepted: Strong, every rule met, no advice', async () => {
+    await openRegisterWith(EMAIL, 'violet harbour lamp 42');
+    expect(screen.getByText(/^Strength:/).textContent).toBe('Strength: Strong');
+    expect(ruleState(/^Hard to guess/)).toBe('met');
+    expect(ruleState(/^Does not contain your email address/)).toBe('met');
+    expect(ruleState(/^8 to 128 characters/)).toBe('met');
+    expect(screen.queryByText(/Add a few more words/)).toBeNull();
   });
 });

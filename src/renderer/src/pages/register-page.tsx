@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { registerRequestSchema } from '../../../shared/api/auth';
 import { authMessages } from '../../../shared/messages';
+import { passwordContainsEmail } from '../../../shared/password-email-rule';
 import { portalPaths } from '../../../shared/routes';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import { AuthCard } from '../components/auth/auth-card';
@@ -15,7 +16,6 @@ import { FormAlert } from '../components/forms/form-alert';
 import { focusFirstError } from '../components/forms/focus-first-error';
 import { toSubmitFailure } from '../components/forms/submit-failure';
 import { PasswordStrengthMeter } from '../components/password/password-strength-meter';
-import { estimatePasswordStrength } from '../components/password/password-strength';
 import { registerUser, selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
 
 // Cross-field checks run even while another field is still wrong (`when`), so every problem shows at once.
@@ -27,9 +27,9 @@ export const registerFormSchema = z
     password: registerRequestSchema.shape.password,
     confirmPassword: z.string().min(1, 'Type the password again'),
   })
-  .refine((values) => estimatePasswordStrength(values.password, values.email).notEmail, {
+  .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that is not your email address',
+    message: 'Choose a password that does not contain your email address',
     path: ['password'],
   })
   .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {

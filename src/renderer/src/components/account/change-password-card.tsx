@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { currentPasswordSchema, newPasswordSchema } from '../../../../shared/api/common';
+import { passwordContainsEmail } from '../../../../shared/password-email-rule';
 import { portalPaths } from '../../../../shared/routes';
 import { useAppDispatch } from '../../app/hooks';
 import { logoutUser } from '../../features/auth/auth-slice';
@@ -14,7 +15,6 @@ import { FormAlert } from '../forms/form-alert';
 import { PasswordField } from '../forms/password-field';
 import { toSubmitFailure } from '../forms/submit-failure';
 import { PasswordStrengthMeter } from '../password/password-strength-meter';
-import { estimatePasswordStrength } from '../password/password-strength';
 
 const always = { when: () => true };
 const passwordFormSchema = (email: string) =>
@@ -29,9 +29,9 @@ const passwordFormSchema = (email: string) =>
       message: 'Choose a password different from the current one',
       path: ['newPassword'],
     })
-    .refine((values) => estimatePasswordStrength(values.newPassword, email).notEmail, {
+    .refine((values) => !passwordContainsEmail(values.newPassword, email), {
       ...always,
-      message: 'Choose a password that is not your email address',
+      message: 'Choose a password that does not contain your email address',
       path: ['newPassword'],
     })
     .refine((values) => values.confirmPassword === '' || values.newPassword === values.confirmPassword, {

@@ -1,16 +1,16 @@
 import { Box, Group, Progress, Text } from '@mantine/core';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../shared/constants';
 import { AlertIcon, CheckIcon, CrossIcon } from '../brand/icons';
-import { estimatePasswordStrength, type StrengthScore } from './password-strength';
+import { type StrengthLevel, usePasswordStrength } from './password-strength';
 import classes from './password-strength-meter.module.css';
 
 /** Segment colours, chosen for 3:1 against both the light and the dark card. */
-const SCORE_COLORS: Record<StrengthScore, string> = { 0: 'red.7', 1: 'orange.7', 2: 'teal.7', 3: 'green.7' };
+const LEVEL_COLORS: Record<StrengthLevel, string> = { 0: 'red.7', 1: 'orange.7', 2: 'teal.7', 3: 'green.7' };
 const SEGMENTS = 4;
 
 interface PasswordStrengthMeterProps {
   password: string;
-  /** The account's e-mail, for the "not your email" rule; leave out where it is unknown. */
+  /** The account's e-mail, for the rule that the password must not contain it; leave out where it is unknown. */
   email?: string;
 }
 
@@ -29,12 +29,18 @@ function Rule({ state, children }: { state: 'met' | 'unmet' | 'pending'; childre
 }
 
 /**
- * Strength bar plus the server's rules for new passwords, shown before anyone submits. The bar
- * is advice; the rules say plainly that the server checks the common-password list itself.
+ * Strength bar plus the server's rules for new passwords, shown before anyone submits. The verdict
+ * comes from the rule the server applies (zxcvbn's score and the e-mail rule), so what the meter
+ * calls Weak or Fair the server refuses, with the same advice.
  */
 export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeterProps) {
-  const strength = estimatePasswordStrength(password, email);
+  const strength = usePasswordStrength(password, email);
+  const { verdict, level } = strength;
   const typed = password.length > 0;
+  const scored = typed && verdict !== undefined;
+  // zxcvbn's reason (the server's refusal gives it too) and its tips.
+  const advice =
+    scored && !verdict.hardToGuess ? [verdict.warning, ...verdict.suggestions].filter(Boolean).join(' ') : '';
   return (
     <Box mt={6}>
       <Group gap={4} grow aria-hidden="true">
@@ -43,32 +49,39 @@ export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeter
             key={index}
             size={5}
             radius="xl"
-            value={typed && index <= strength.score ? 100 : 0}
-            color={SCORE_COLORS[strength.score]}
+            value={scored && level !== undefined && index <= level ? 100 : 0}
+            color={LEVEL_COLORS[level ?? 0]}
             transitionDuration={150}
           />
         ))}
       </Group>
       <Text size="xs" mt={6} aria-live="polite" c={typed ? undefined : 'dimmed'}>
-        {typed ? (
+        {!typed ? (
+          'Use a long phrase only you would think of.'
+        ) : scored ? (
           <>
             Strength: <strong>{strength.label}</strong>
           </>
         ) : (
-          'Use a long phrase only you would think of.'
+          'Checking the strength…'
         )}
       </Text>
+      {advice && (
+        <Text size="xs" c="dimmed">
+          {advice}
+        </Text>
+      )}
       <ul className={classes.rules} aria-label="Rules for a new password">
         <Rule state={!typed ? 'pending' : strength.lengthOk ? 'met' : 'unmet'}>
           {PASSWORD_MIN_LENGTH} to {PASSWORD_MAX_LENGTH} characters
         </Rule>
         {email !== undefined && (
-          <Rule state={!typed || email === '' ? 'pending' : strength.notEmail ? 'met' : 'unmet'}>
-            Not your email address
+          <Rule state={!typed || email === '' ? 'pending' : strength.containsEmail ? 'unmet' : 'met'}>
+            Does not contain your email address
           </Rule>
         )}
-        <Rule state={typed && strength.obviouslyCommon ? 'unmet' : 'pending'}>
-          Not a common password (the server checks its list when you submit)
+        <Rule state={!scored ? 'pending' : verdict.hardToGuess ? 'met' : 'unmet'}>
+          Hard to guess: no common password, repeats, sequences or keyboard rows
         </Rule>
       </ul>
     </Box>

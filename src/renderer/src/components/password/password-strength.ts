@@ -1,101 +1,78 @@
+import { useEffect, useMemo, useState } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../shared/constants';
+import { passwordContainsEmail } from '../../../../shared/password-email-rule';
+import type * as PasswordRule from '../../../../shared/password-rule';
+import type { NewPasswordVerdict, PasswordScore } from '../../../../shared/password-rule';
 
-export type StrengthScore = 0 | 1 | 2 | 3;
+export type StrengthLevel = 0 | 1 | 2 | 3;
 
 export const STRENGTH_LABELS = ['Weak', 'Fair', 'Good', 'Strong'] as const;
 
+/** zxcvbn's 0–4 on the meter's four steps: the scores the server accepts (3 and 4) are Good and Strong. */
+export const strengthLevelOf = (score: PasswordScore): StrengthLevel =>
+  Math.max(score - 1, 0) as StrengthLevel;
+
+let loading: Promise<typeof PasswordRule> | undefined;
+let loaded: typeof PasswordRule | undefined;
+
+/**
+ * The server's rule, fetched on first use: zxcvbn and its dictionaries are hundreds of KB, so only
+ * the screens with a new-password field load them, never the landing or sign-in page.
+ */
+export function loadPasswordRule(): Promise<typeof PasswordRule> {
+  loading ??= import('../../../../shared/password-rule').then(
+    (rule) => (loaded = rule),
+    (error: unknown) => {
+      // A failed download (offline for a moment) is tried again by the next screen that asks.
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
 export interface PasswordStrength {
-  score: StrengthScore;
-  label: (typeof STRENGTH_LABELS)[StrengthScore];
-  /** Rough guessing entropy in bits, after discounting repeats, sequences and well-known words. */
-  bits: number;
   /** The server's length rule (8–128 characters). */
   lengthOk: boolean;
-  /** The password is not the account's e-mail address (nor its part before @). */
-  notEmail: boolean;
-  /** The password is built on one of the handful of words every guessing list starts with. */
-  obviouslyCommon: boolean;
-}
-
-/** Keyboard rows and alphabets: walking along one is barely harder to guess than one key. */
-const SEQUENCES = ['abcdefghijklmnopqrstuvwxyz', '01234567890', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
-/**
- * A few words at the top of every cracking list. Deliberately short: the server checks the full
- * list of common passwords and has the final say; this only keeps the meter from praising them.
- */
-const OBVIOUS_WORDS = [
-  'password',
-  'passw0rd',
-  'qwerty',
-  'letmein',
-  'welcome',
-  'iloveyou',
-  'admin',
-  'dragon',
-  'monkey',
-  'football',
-  'baseball',
-  'sunshine',
-  'princess',
-  'master',
-  'login',
-  '123456',
-];
-/** Bits from which each score starts: 2 ≈ offline-attack resistant with a slow hash, 3 ≈ comfortably so. */
-const SCORE_BITS = [0, 40, 60, 80] as const;
-
-function poolSize(password: string): number {
-  let pool = 0;
-  if (/[a-z]/.test(password)) pool += 26;
-  if (/[A-Z]/.test(password)) pool += 26;
-  if (/[0-9]/.test(password)) pool += 10;
-  if (/[\x20-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]/.test(password)) pool += 33;
-  if (/[^\x20-\x7e]/.test(password)) pool += 100;
-  return Math.max(pool, 1);
-}
-
-function isSequenceStep(previous: string, current: string): boolean {
-  const pair = `${previous}${current}`.toLowerCase();
-  return SEQUENCES.some(
-    (sequence) => sequence.includes(pair) || sequence.includes([...pair].reverse().join('')),
-  );
-}
-
-/** Length that counts: a repeated or next-in-sequence character adds only a quarter of one. */
-function effectiveLength(password: string): number {
-  let length = 0;
-  let previous: string | undefined;
-  for (const character of password) {
-    const predictable =
-      previous !== undefined && (previous === character || isSequenceStep(previous, character));
-    length += predictable ? 0.25 : 1;
-    previous = character;
-  }
-  return length;
+  /** The password contains the account's e-mail address or its name before @. */
+  containsEmail: boolean;
+  /** The server's verdict; `undefined` while the rule is still loading. */
+  verdict: NewPasswordVerdict | undefined;
+  /** The meter's step and its name, once there is a verdict. */
+  level: StrengthLevel | undefined;
+  label: (typeof STRENGTH_LABELS)[StrengthLevel] | undefined;
 }
 
 /**
- * A small, dependency-free strength estimate for the meter beside new-password fields: length,
- * character classes, repeats and sequences, well-known words, and whether it is the e-mail.
- * It advises only; the server decides (its length rule, its common-password list, the e-mail rule).
+ * How the server will judge this new password, for the meter beside the field. The length and
+ * e-mail rules answer at once; the strength verdict follows when the rule has loaded (if it cannot
+ * load, the meter says so no further and the server still decides on submit).
  */
-export function estimatePasswordStrength(password: string, email = ''): PasswordStrength {
-  const lowered = password.toLowerCase();
-  const address = email.trim().toLowerCase();
-  const localPart = address.split('@')[0] ?? '';
+export function usePasswordStrength(password: string, email = ''): PasswordStrength {
+  const [rule, setRule] = useState(loaded);
+  useEffect(() => {
+    if (rule) return;
+    let mounted = true;
+    loadPasswordRule().then(
+      (loadedRule) => mounted && setRule(loadedRule),
+      () => undefined,
+    );
+    return () => {
+      mounted = false;
+    };
+  }, [rule]);
+
   const length = [...password].length;
   const lengthOk = length >= PASSWORD_MIN_LENGTH && length <= PASSWORD_MAX_LENGTH;
-  const notEmail =
-    address === '' || (lowered !== address && !(localPart.length >= 4 && lowered === localPart));
-  const commonWord = OBVIOUS_WORDS.find((word) => lowered.includes(word));
-  const obviouslyCommon = commonWord !== undefined;
-
-  // A well-known word counts as a single guess-sized chunk rather than as its letters.
-  const remainder = commonWord ? lowered.replace(commonWord, '') : password;
-  const chunks = effectiveLength(remainder) + (commonWord ? 1 : 0);
-  const bits = Math.round(chunks * Math.log2(poolSize(password)));
-
-  let score = ([3, 2, 1, 0] as const).find((level) => bits >= SCORE_BITS[level]) ?? 0;
-  if (!lengthOk || !notEmail) score = 0;
-  return { score, label: STRENGTH_LABELS[score], bits, lengthOk, notEmail, obviouslyCommon };
+  const containsEmail = passwordContainsEmail(password, email);
+  // Typing in the other fields re-renders the meter too; scoring again would be wasted work.
+  const verdict = useMemo(() => rule?.judgeNewPassword(password, email), [rule, password, email]);
+  const level = verdict && (lengthOk ? strengthLevelOf(verdict.score) : 0);
+  return {
+    lengthOk,
+    containsEmail,
+    verdict,
+    level,
+    label: level === undefined ? undefined : STRENGTH_LABELS[level],
+  };
 }

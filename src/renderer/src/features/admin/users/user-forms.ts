@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { createAdminUserRequestSchema, updateAdminUserRequestSchema } from '../../../../../shared/api/admin';
 import { displayText, emailSchema, newPasswordSchema } from '../../../../../shared/api/common';
 import { USER_ROLES } from '../../../../../shared/constants';
+import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import type {
   AdminUser,
   CreateAdminUserRequest,
   UpdateAdminUserRequest,
 } from '../../../../../shared/api/admin';
-import { estimatePasswordStrength } from '../../../components/password/password-strength';
 
 const USER_STATUSES = ['active', 'disabled'] as const;
 // Cross-field checks run even while another field is still wrong, so every problem shows at once.
@@ -22,9 +22,9 @@ export const createUserFormSchema = z
     password: newPasswordSchema,
     role: z.enum(USER_ROLES),
   })
-  .refine((values) => estimatePasswordStrength(values.password, values.email).notEmail, {
+  .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that is not the email address',
+    message: 'Choose a password that does not contain the email address',
     path: ['password'],
   });
 export type CreateUserValues = z.input<typeof createUserFormSchema>;
