@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
@@ -26,9 +26,18 @@ export interface DatabaseOptions {
 
 export const SQLITE_FILE_NAME = 'portal.sqlite';
 
+/** The database holds password hashes and session tokens: only the server's own user may read it. */
+const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIRECTORY_MODE = 0o700;
+
 function openSqlite(path: string): SqliteDatabase.Database {
+  // Created owner-only before SQLite opens it, since SQLite gives its -wal and -shm files the
+  // database file's mode; an older install's files, created 0644, are narrowed below.
+  closeSync(openSync(path, 'a', PRIVATE_FILE_MODE));
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma('journal_mode = WAL');
+  for (const file of [path, `${path}-wal`, `${path}-shm`])
+    if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -59,7 +68,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     );
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  mkdirSync(options.dataDir, { recursive: true });
+  mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const sqlite = openSqlite(join(options.dataDir, SQLITE_FILE_NAME));
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
