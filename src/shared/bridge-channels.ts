@@ -20,3 +20,12 @@ const knownChannels: ReadonlySet<string> = new Set(Object.values(bridgeChannels)
 /** Whether `value` names a channel of the bridge (anything else is refused on both sides). */
 export const isBridgeChannel = (value: unknown): value is BridgeChannel =>
   typeof value === 'string' && value.startsWith(BRIDGE_CHANNEL_PREFIX) && knownChannels.has(value);
+
+/**
+ * What the desktop renderer sends where the web sends the refresh token (the refresh and logout
+ * bodies). The refresh token never reaches page scripts on the desktop: main keeps it from the
+ * sign-in and refresh answers it forwards, takes it out of them, and puts it into the refresh and
+ * logout calls in place of whatever the renderer sent. The renderer only asks whether there is one.
+ * Kept here, apart from the zod contract, so the portal's first download does not carry zod.
+ */
+export const DESKTOP_REFRESH_TOKEN_PLACEHOLDER = 'kept-by-the-desktop-app';

@@ -12,6 +12,7 @@ export {
   BRIDGE_CHANNEL_PREFIX,
   type BridgeChannel,
   bridgeChannels,
+  DESKTOP_REFRESH_TOKEN_PLACEHOLDER,
   isBridgeChannel,
 } from './bridge-channels.js';
 
@@ -96,14 +97,6 @@ export type BridgeInvoke = <Channel extends BridgeChannel>(
   channel: Channel,
   ...args: BridgeArgs<Channel>
 ) => Promise<BridgeResult<Channel>>;
-
-/**
- * What the desktop renderer sends where the web sends the refresh token (the refresh and logout
- * bodies). The refresh token never reaches page scripts on the desktop: main keeps it from the
- * sign-in and refresh answers it forwards, takes it out of them, and puts it into the refresh and
- * logout calls in place of whatever the renderer sent. The renderer only asks whether there is one.
- */
-export const DESKTOP_REFRESH_TOKEN_PLACEHOLDER = 'kept-by-the-desktop-app';
 
 /** `window.desktop`: present only inside the desktop shell. */
 export interface DesktopBridge {

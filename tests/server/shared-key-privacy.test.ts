@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { licenseListSchema, licenseSchema } from '../../src/shared/api/licenses.js';
 import type { LicenseRow } from '../../src/server/db/tables.js';
@@ -220,13 +221,15 @@ describeOnEveryDatabase(
       it('counts seats taken before it as the license owner’s', async () => {
         const s = server();
         const { owner, license, ownerMachines } = await sharedKey(s);
-        await activationOwner.down(s.app.db);
+        // Migrations are written against an untyped schema, as they run before the tables exist.
+        const untyped = s.app.db as unknown as Kysely<unknown>;
+        await activationOwner.down(untyped);
         try {
           const columns = await s.app.db.introspection.getTables();
           const activations = columns.find((table) => table.name === 'activations');
           expect(activations?.columns.map((column) => column.name)).not.toContain('activated_by');
         } finally {
-          await activationOwner.up(s.app.db);
+          await activationOwner.up(untyped);
         }
         const rows = await s.app.db
           .selectFrom('activations')

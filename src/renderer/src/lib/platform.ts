@@ -1,9 +1,5 @@
-import {
-  type AppInfo,
-  DESKTOP_REFRESH_TOKEN_PLACEHOLDER,
-  type DesktopBridge,
-  type LicenseCheckResult,
-} from '../../../shared/bridge';
+import type { AppInfo, DesktopBridge, LicenseCheckResult } from '../../../shared/bridge';
+import { DESKTOP_REFRESH_TOKEN_PLACEHOLDER } from '../../../shared/bridge-channels';
 import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
 
