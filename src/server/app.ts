@@ -8,7 +8,7 @@ import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailTransport } from './mail/mail-transport.js';
 import { createMailer } from './mail/mailer.js';
-import { type MailOutboxWorker, startMailOutboxWorker } from './mail/outbox-worker.js';
+import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-worker.js';
 import { startMaintenance } from './maintenance.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -96,12 +96,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       onConnectionError: (error) =>
         app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
     });
-  // The worker is started once the auth calls that decide deferred mail exist; mail queued
-  // before then is found by its first run.
-  let mailOutbox: MailOutboxWorker | undefined;
-  const mailer = createMailer(clock, config.publicUrl, () => mailOutbox?.wake());
+  const mailOutbox = createMailOutboxWorker({
+    db,
+    dialect,
+    clock,
+    transport: createMailTransport(config.mail, app.log),
+    settings: config.mail,
+    log: app.log,
+  });
+  const mailer = createMailer(clock, config.publicUrl, mailOutbox.wake);
   app.addHook('onClose', async () => {
-    await mailOutbox?.close();
+    await mailOutbox.close();
     await db.destroy();
   });
   await migrateToLatest(db);
@@ -147,17 +152,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     planCatalogue,
   });
   app.decorate('db', db);
-  mailOutbox = startMailOutboxWorker({
-    db,
-    dialect,
-    clock,
-    transport: createMailTransport(config.mail, app.log),
-    preparers: auth.mailPreparers,
-    settings: config.mail,
-    log: app.log,
-  });
-  // Mail left queued when the server last stopped (or crashed) goes out now, not at the first poll.
-  mailOutbox.wake();
+  // Also sends the mail left queued when the server last stopped (or crashed).
+  mailOutbox.start(auth.mailPreparers);
   app.decorate('mailOutbox', mailOutbox);
   app.decorate('authService', auth);
 

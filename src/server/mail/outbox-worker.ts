@@ -23,6 +23,12 @@ export interface MailOutboxSettings {
 }
 
 export interface MailOutboxWorker {
+  /**
+   * Starts polling and looks at the queue at once, for mail left queued when the server last
+   * stopped. Separate from creation because the calls that queue mail need the worker's `wake`,
+   * and the preparers of deferred mail come from those same calls.
+   */
+  start(preparers: Record<string, MailPreparer>): void;
   /** Looks at the queue now instead of at the next poll. */
   wake(): void;
   /** Sends everything that is due and waits until the queue has nothing due (tests, shutdown). */
@@ -51,23 +57,24 @@ class StaleClaim extends Error {}
  * the transport took it, so a crash in between sends it again on restart (with the same
  * Message-ID, which mail clients fold into one). Failures are retried with backoff.
  */
-export function startMailOutboxWorker(deps: {
+export function createMailOutboxWorker(deps: {
   db: Db;
   dialect: DialectName;
   clock: Clock;
   transport: MailTransport;
-  preparers: Record<string, MailPreparer>;
   settings: MailOutboxSettings;
   log: FastifyBaseLogger;
 }): MailOutboxWorker {
-  const { db, clock, transport, preparers, settings, log } = deps;
+  const { db, clock, transport, settings, log } = deps;
+  let preparers: Record<string, MailPreparer> | undefined;
+  let poll: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let wokenWhileRunning = false;
   let closed = false;
 
   /** Decides a deferred mail's content, or drops it; null when there is nothing to send. */
   async function prepare(row: MailOutboxRow): Promise<OutgoingMail | null> {
-    const preparer = preparers[row.kind];
+    const preparer = preparers?.[row.kind];
     if (!preparer) throw new Error(`no preparer for deferred mail of kind ${row.kind}`);
     const details = JSON.parse(row.request ?? '{}') as Record<string, string>;
     const message = await db.transaction().execute(async (trx) => {
@@ -121,6 +128,7 @@ export function startMailOutboxWorker(deps: {
   }
 
   function run(): Promise<void> {
+    if (!preparers) return Promise.resolve();
     running ??= sendDue()
       .catch((error: unknown) => log.warn({ err: error }, 'mail outbox: could not read the queue'))
       .finally(() => {
@@ -133,9 +141,12 @@ export function startMailOutboxWorker(deps: {
     return running;
   }
 
-  const poll = setInterval(() => void run(), settings.pollIntervalMs).unref();
-
   return {
+    start(given) {
+      preparers = given;
+      poll = setInterval(() => void run(), settings.pollIntervalMs).unref();
+      void run();
+    },
     wake() {
       if (closed) return;
       if (running) wokenWhileRunning = true;

@@ -36,11 +36,6 @@ const fastifyErrors: Record<string, { status: number; code: string; message: str
     message: 'Request body is not valid JSON',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'bad_request', message: 'Invalid Content-Length' },
-  FST_ERR_CTP_INVALID_CHARSET: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'Unsupported charset',
-  },
 };
 
 // SQLSTATEs of text PostgreSQL cannot hold (a NUL character, an unconvertible one). Only request
