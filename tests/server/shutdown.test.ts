@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
@@ -14,28 +13,18 @@ import {
   TEST_POSTGRES_URL,
 } from '../support/databases.js';
 import { WEB_API_KEY } from '../support/test-server.js';
-import { childEnvironment } from '../support/child-environment.js';
+import {
+  freePort,
+  killChildServers,
+  type RunningServer,
+  startChildServer,
+  waitUntilHealthy,
+} from '../support/child-server.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-interface RunningServer {
-  child: ChildProcess;
-  port: number;
-  output: { stdout: string; stderr: string };
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const started: RunningServer[] = [];
 const temporaryDirs: string[] = [];
 
-afterEach(async () => {
-  // A failed test must not leave a server behind.
-  for (const server of started.splice(0)) {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
-  }
-});
+// A failed test must not leave a server behind.
+afterEach(killChildServers);
 
 afterAll(async () => {
   for (const dir of temporaryDirs) await rm(dir, { recursive: true, force: true });
@@ -45,52 +34,6 @@ async function temporaryDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-main-'));
   temporaryDirs.push(dir);
   return dir;
-}
-
-/** A port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-/** Starts the real entry point, `node --import tsx src/server/main.ts`, as a deployment would; `env` wins over `port`. */
-function startServer(env: Record<string, string>, port: number): RunningServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: childEnvironment({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const server = { child, port, output, exited };
-  started.push(server);
-  return server;
-}
-
-async function waitUntilHealthy(server: RunningServer, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null)
-      throw new Error(`server exited early (${server.child.exitCode}):\n${server.output.stderr}`);
-    try {
-      const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/health`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(
-    `server not healthy after ${timeoutMs} ms:\n${server.output.stdout}\n${server.output.stderr}`,
-  );
 }
 
 /** Resolves with the exit, or with 'timeout' when the process is still running after `ms`. */
@@ -157,7 +100,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
   }
 
   it('on SIGTERM finishes the in-flight request, refuses new connections and exits 0', async () => {
-    const server = startServer(await installation(), await freePort());
+    const server = startChildServer(await installation(), await freePort());
     await waitUntilHealthy(server);
 
     // A slow client: headers and half of the body now, the rest after the signal.
@@ -198,7 +141,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
 
   it('prints the first administrator with a working password once; a second start does not; SIGINT stops it', async () => {
     const env = await installation();
-    const first = startServer(env, await freePort());
+    const first = startChildServer(env, await freePort());
     await waitUntilHealthy(first);
     const banner = first.output.stdout;
     expect(banner).toContain(FIRST_ADMIN_BANNER);
@@ -220,7 +163,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     expect(await exitWithin(first, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     if (dialect === 'sqlite') expect(existsSync(join(env['DATA_DIR'] ?? '', SQLITE_FILE_NAME))).toBe(true);
 
-    const second = startServer(env, await freePort());
+    const second = startChildServer(env, await freePort());
     await waitUntilHealthy(second);
     expect((await login(second.port, 'admin@example.com', password)).status).toBe(200);
     expect(second.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
@@ -248,7 +191,7 @@ describe('server process mail warning', slow, () => {
     ['in development', { NODE_ENV: 'development' }],
   ])('is not given %s', async (_case, settings) => {
     const dataDir = await temporaryDir();
-    const server = startServer(
+    const server = startChildServer(
       { DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web-build'), ...settings },
       await freePort(),
     );
@@ -264,7 +207,7 @@ describe('server process start-up failures', slow, () => {
   it('with a common ADMIN_PASSWORD on the first start says so and exits 1, creating no admin', async () => {
     const dataDir = await temporaryDir();
     const env = { DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web-build'), ADMIN_PASSWORD: 'password123' };
-    const bad = startServer(env, await freePort());
+    const bad = startChildServer(env, await freePort());
     expect(await exitWithin(bad, 20_000)).toEqual({ code: 1, signal: null });
     expect(bad.output.stderr).toMatch(
       /^Invalid configuration:\n {2}- ADMIN_PASSWORD: This password is too common or too easy to guess\./,
@@ -272,7 +215,7 @@ describe('server process start-up failures', slow, () => {
     expect(bad.output.stdout).not.toContain(FIRST_ADMIN_BANNER);
 
     // The same installation starts once the password is a good one.
-    const good = startServer(
+    const good = startChildServer(
       { ...env, ADMIN_PASSWORD: 'a long phrase nobody else uses 7' },
       await freePort(),
     );
@@ -288,7 +231,7 @@ describe('server process start-up failures', slow, () => {
     const secretFile = join(dataDir, 'keys', 'jwt-secret');
     await mkdir(join(dataDir, 'keys'));
     await writeFile(secretFile, '');
-    const bad = startServer({ DATA_DIR: dataDir }, await freePort());
+    const bad = startChildServer({ DATA_DIR: dataDir }, await freePort());
     expect(await exitWithin(bad, 20_000)).toEqual({ code: 1, signal: null });
     expect(bad.output.stderr).toContain(
       `The generated secret ${secretFile} holds 0 characters, fewer than 32`,
@@ -299,7 +242,7 @@ describe('server process start-up failures', slow, () => {
 
   it('with bad settings prints every problem and exits 1 without touching the data directory', async () => {
     const dataDir = await temporaryDir();
-    const bad = startServer(
+    const bad = startChildServer(
       {
         DATA_DIR: dataDir,
         PORT: 'abc',
@@ -323,7 +266,7 @@ describe('server process start-up failures', slow, () => {
     const address = blocker.address();
     const port = address && typeof address !== 'string' ? address.port : 0;
     try {
-      const server = startServer({ DATA_DIR: await temporaryDir() }, port);
+      const server = startChildServer({ DATA_DIR: await temporaryDir() }, port);
       expect(await exitWithin(server, 30_000)).toEqual({ code: 1, signal: null });
       expect(server.output.stderr).toContain('Failed to start');
       expect(server.output.stderr).toContain('EADDRINUSE');
