@@ -34,35 +34,36 @@ export async function readOutbox(directory: string): Promise<OutboxMail[]> {
   }
   return Promise.all(
     files.map(async (file) => {
-      const raw = (await readFile(join(directory, file), 'utf8')).replace(/\r\n/g, '\n');
-      const split = raw.indexOf('\n\n');
-      const headerText = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-      const headers = new Map(
-        headerText.split('\n').map((line) => {
-          const colon = line.indexOf(':');
-          return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
-        }),
-      );
-      const body = raw.slice(split + 2);
-      const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
-      const text =
-        encoding === 'quoted-printable'
-          ? decodeQuotedPrintable(body)
-          : encoding === 'base64'
-            ? Buffer.from(body, 'base64').toString('utf8')
-            : body;
-      return {
-        file,
-        to: headers.get('to') ?? '',
-        subject: decodeHeader(headers.get('subject') ?? ''),
-        text,
-      };
+      const { to, subject, text } = parseMail(await readFile(join(directory, file), 'utf8'));
+      return { file, to, subject, text };
     }),
   );
 }
 
+/** The headers and text of one raw mail (as written to the outbox or received over SMTP). */
+export function parseMail(rawMail: string): Omit<OutboxMail, 'file'> & { headers: Map<string, string> } {
+  const raw = rawMail.replace(/\r\n/g, '\n');
+  const split = raw.indexOf('\n\n');
+  const headerText = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
+  const headers = new Map(
+    headerText.split('\n').map((line) => {
+      const colon = line.indexOf(':');
+      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()] as const;
+    }),
+  );
+  const body = raw.slice(split + 2);
+  const encoding = headers.get('content-transfer-encoding')?.toLowerCase();
+  const text =
+    encoding === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body;
+  return { headers, to: headers.get('to') ?? '', subject: decodeHeader(headers.get('subject') ?? ''), text };
+}
+
 /** The `token` query parameter of the first link in a mail. */
-export function tokenFromMail(mail: OutboxMail): string {
+export function tokenFromMail(mail: Pick<OutboxMail, 'subject' | 'text'>): string {
   const match = /https?:\/\/\S+[?&]token=([A-Za-z0-9_%-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no link with a token in mail "${mail.subject}"`);
   return decodeURIComponent(match[1]);
