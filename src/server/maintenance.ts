@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { DbOrTransaction } from './db/database.js';
+import { pruneMailOutbox } from './mail/outbox-repository.js';
 import { pruneEmailTokens } from './modules/auth/email-tokens.js';
 import { type LockoutPolicy, pruneLoginThrottles } from './modules/auth/login-throttle.js';
 
@@ -12,12 +13,14 @@ const FIRST_RUN_DELAY_MS = 30_000;
 export interface PrunedRows {
   loginThrottles: number;
   emailTokens: number;
+  mails: number;
 }
 
 /**
  * Deletes rows nothing reads any more: sign-in counts whose window and lock are over (random
- * names typed at the sign-in form would otherwise grow the table without bound) and e-mail link
- * tokens used or expired over a week ago.
+ * names typed at the sign-in form would otherwise grow the table without bound), e-mail link
+ * tokens used or expired over a week ago, and mail sent or dropped over a week ago (addresses
+ * typed into the reset form would grow the outbox the same way).
  */
 export async function pruneExpiredRows(
   db: DbOrTransaction,
@@ -27,6 +30,7 @@ export async function pruneExpiredRows(
   return {
     loginThrottles: await pruneLoginThrottles(db, clock, lockout),
     emailTokens: await pruneEmailTokens(db, clock),
+    mails: await pruneMailOutbox(db, clock),
   };
 }
 

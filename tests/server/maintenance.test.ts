@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/server/clock.js';
+import { insertMail } from '../../src/server/mail/outbox-repository.js';
 import { pruneExpiredRows, startMaintenance } from '../../src/server/maintenance.js';
-import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
+import {
+  describeOnEveryDatabase,
+  STRONG_PASSWORD,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-server.js';
 import { userByEmail } from './auth-helpers.js';
 
 const MINUTE_MS = 60_000;
@@ -83,6 +89,48 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     const ids = [usedLongAgo, expiredLongAgo, usedLately, expiredLately, live];
     const remaining = await s.app.db.selectFrom('email_tokens').select('id').where('id', 'in', ids).execute();
     expect(remaining.map((row) => row.id).sort()).toEqual([usedLately, expiredLately, live].sort());
+  });
+
+  it('deletes mail sent or dropped over 7 days ago and keeps failed and recent mail', async () => {
+    const s = server();
+    const sentLongAgo = uniqueEmail('sent-long-ago');
+    const droppedLongAgo = uniqueEmail('nobody-long-ago');
+    const failedLongAgo = uniqueEmail('failed-long-ago');
+    await s.api({
+      method: 'POST',
+      path: '/auth/register',
+      body: { email: sentLongAgo, password: STRONG_PASSWORD },
+    });
+    await s.api({ method: 'POST', path: '/auth/forgot-password', body: { email: droppedLongAgo } });
+    await insertMail(s.app.db, s.clock, 'portal.test', {
+      kind: 'test',
+      to: failedLongAgo,
+      subject: 'Hi',
+      text: 'Hi',
+    });
+    await s.app.db
+      .updateTable('mail_outbox')
+      .set({ status: 'failed' })
+      .where('recipient', '=', failedLongAgo)
+      .execute();
+    s.clock.advance(7 * DAY_MS + MINUTE_MS);
+    const sentLately = uniqueEmail('sent-lately');
+    await s.api({
+      method: 'POST',
+      path: '/auth/register',
+      body: { email: sentLately, password: STRONG_PASSWORD },
+    });
+
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+
+    expect(pruned.mails).toBeGreaterThanOrEqual(2);
+    const recipients = [sentLongAgo, droppedLongAgo, failedLongAgo, sentLately];
+    const remaining = await s.app.db
+      .selectFrom('mail_outbox')
+      .select('recipient')
+      .where('recipient', 'in', recipients)
+      .execute();
+    expect(remaining.map((row) => row.recipient).sort()).toEqual([failedLongAgo, sentLately].sort());
   });
 
   it('prunes the counts that real sign-ins leave, once their window is over', async () => {

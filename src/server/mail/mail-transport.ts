@@ -3,16 +3,13 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import type { MailMessage } from './message.js';
 
 /** A queued mail with its content decided, as the worker hands it to a transport. */
-export interface OutgoingMail {
+export interface OutgoingMail extends MailMessage {
+  /** The queue id, which also names the mail's file in the outbox folder. */
   id: string;
   messageId: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  link: string | null;
 }
 
 export interface MailTransport {
@@ -45,7 +42,7 @@ export function createMailTransport(config: Config['mail'], log: FastifyBaseLogg
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
-        ...(mail.html === null ? {} : { html: mail.html }),
+        ...(mail.html === undefined ? {} : { html: mail.html }),
         messageId: mail.messageId,
       });
       if (smtp) return;

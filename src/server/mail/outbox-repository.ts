@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
+import { utc } from '../../shared/dates.js';
 import type { MailMessage, MailRequest } from './message.js';
 
 let lastIdMs = 0;
@@ -31,6 +32,9 @@ function newRow(clock: Clock, messageIdDomain: string, kind: string, to: string)
     created_at: now,
   };
 }
+
+/** A worker's hold on a queued mail: every write of its outcome checks the hold is still its own. */
+export type MailClaim = Pick<MailOutboxRow, 'id' | 'claimed_until'>;
 
 /** Queues a mail in the caller's transaction: it is sent if and only if that transaction commits. */
 export async function insertMail(
@@ -103,7 +107,7 @@ export async function claimDueMails(
 /** Fills in a deferred mail's content; false when another worker already did (the caller rolls back). */
 export async function fillMailContent(
   db: DbOrTransaction,
-  id: string,
+  claim: MailClaim,
   message: MailMessage,
 ): Promise<boolean> {
   const result = await db
@@ -115,48 +119,98 @@ export async function fillMailContent(
       html_body: message.html ?? null,
       link: message.link ?? null,
     })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimed_until)
     .where('subject', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 /** Ends a mail without sending it: a deferred request that turned out to need no mail. */
-export async function markMailDropped(db: DbOrTransaction, id: string): Promise<boolean> {
+export async function markMailDropped(db: DbOrTransaction, claim: MailClaim): Promise<boolean> {
   const result = await db
     .updateTable('mail_outbox')
     .set({ status: 'dropped', claimed_until: null })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimed_until)
     .where('subject', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function markMailSent(db: DbOrTransaction, id: string, now: Date): Promise<void> {
-  await db
+/**
+ * Records a sent mail, forgetting its body: a link in it opens an account for a while, and the
+ * database keeps only hashes of such tokens. False when the claim ran out and another worker
+ * took the mail meanwhile.
+ */
+export async function markMailSent(db: DbOrTransaction, claim: MailClaim, now: Date): Promise<boolean> {
+  const result = await db
     .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: now.toISOString(), claimed_until: null, last_error: null })
-    .where('id', '=', id)
-    .execute();
+    .set({
+      status: 'sent',
+      sent_at: now.toISOString(),
+      claimed_until: null,
+      last_error: null,
+      text_body: null,
+      html_body: null,
+      link: null,
+    })
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimed_until)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
-/** Records a failed attempt: tried again at `retryAt`, or given up (`failed`) when that is null. */
+/**
+ * Records a failed attempt: tried again at `retryAt`, or given up (`failed`) when that is null.
+ * A deferred mail forgets what it was to say, so its next attempt (or the operator's retry,
+ * hours later) makes a fresh link instead of sending one that may have expired.
+ */
 export async function markMailAttemptFailed(
   db: DbOrTransaction,
-  id: string,
+  claim: MailClaim & { request: string | null },
   error: string,
   retryAt: Date | null,
 ): Promise<void> {
+  const forget =
+    claim.request === null ? {} : { subject: null, text_body: null, html_body: null, link: null };
   await db
     .updateTable('mail_outbox')
     .set({
+      ...forget,
       status: retryAt ? 'pending' : 'failed',
       ...(retryAt ? { next_attempt_at: retryAt.toISOString() } : {}),
       claimed_until: null,
       last_error: error.slice(0, 1000),
     })
-    .where('id', '=', id)
+    .where('id', '=', claim.id)
+    .where('claimed_until', '=', claim.claimed_until)
     .execute();
+}
+
+/** Gives back mail this worker took but did not get to (it is closing). */
+export async function releaseMailClaims(db: DbOrTransaction, claims: MailClaim[]): Promise<void> {
+  for (const claim of claims) {
+    await db
+      .updateTable('mail_outbox')
+      .set({ claimed_until: null })
+      .where('id', '=', claim.id)
+      .where('claimed_until', '=', claim.claimed_until)
+      .execute();
+  }
+}
+
+// Sent and dropped mail is kept a week, long enough to answer "did my mail go out?".
+const RETENTION_DAYS = 7;
+
+/** Deletes sent and dropped mail older than a week; failed mail stays for the operator. */
+export async function pruneMailOutbox(db: DbOrTransaction, clock: Clock): Promise<number> {
+  const result = await db
+    .deleteFrom('mail_outbox')
+    .where('status', 'in', ['sent', 'dropped'])
+    .where('created_at', '<', utc(clock.now()).subtract(RETENTION_DAYS, 'day').toISOString())
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Puts mails that ran out of attempts back in the queue (the operator fixed the mail server). */

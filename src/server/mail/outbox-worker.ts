@@ -10,6 +10,7 @@ import {
   markMailAttemptFailed,
   markMailDropped,
   markMailSent,
+  releaseMailClaims,
 } from './outbox-repository.js';
 
 /** Decides a deferred mail's content in the worker's transaction; null sends nothing. */
@@ -37,8 +38,9 @@ export interface MailOutboxWorker {
   close(): Promise<void>;
 }
 
-// Longer than the transport's worst case for one mail (its SMTP timeouts add up to 2 minutes),
-// so a slow send is never taken over by another worker while it is still going.
+// A send that has not finished by its deadline counts as failed; the claim outlasts it, so a
+// slow send is never taken over by another worker while it is still going.
+const SEND_DEADLINE_MS = 2 * 60_000;
 const CLAIM_MS = 5 * 60_000;
 const BATCH_SIZE = 10;
 const FIRST_RETRY_MS = 30_000;
@@ -73,42 +75,66 @@ export function createMailOutboxWorker(deps: {
   let closed = false;
 
   /** Decides a deferred mail's content, or drops it; null when there is nothing to send. */
-  async function prepare(row: MailOutboxRow): Promise<OutgoingMail | null> {
+  async function prepare(row: MailOutboxRow): Promise<MailMessage | null> {
     const preparer = preparers?.[row.kind];
     if (!preparer) throw new Error(`no preparer for deferred mail of kind ${row.kind}`);
     const details = JSON.parse(row.request ?? '{}') as Record<string, string>;
-    const message = await db.transaction().execute(async (trx) => {
+    return db.transaction().execute(async (trx) => {
       const prepared = await preparer(trx, { kind: row.kind, to: row.recipient, details });
-      const stored = prepared
-        ? await fillMailContent(trx, row.id, prepared)
-        : await markMailDropped(trx, row.id);
+      const stored = prepared ? await fillMailContent(trx, row, prepared) : await markMailDropped(trx, row);
       // Another worker took the row over and decided it first: undo what this one wrote.
       if (!stored) throw new StaleClaim();
       return prepared;
     });
-    return message && toOutgoing(row, message);
   }
 
   async function deliver(row: MailOutboxRow): Promise<void> {
     try {
-      const mail = row.subject === null ? await prepare(row) : outgoingOf(row);
-      if (!mail) return;
-      await transport.send(mail);
-      await markMailSent(db, row.id, clock.now());
+      const message = row.subject === null ? await prepare(row) : storedMessage(row);
+      if (!message) return;
+      await sendWithin(SEND_DEADLINE_MS, { id: row.id, messageId: row.message_id, ...message });
     } catch (error) {
       if (error instanceof StaleClaim) return;
-      const reason = error instanceof Error ? error.message : String(error);
-      const retryAt =
-        row.attempts < settings.maxAttempts
-          ? new Date(clock.now().getTime() + retryDelayMs(row.attempts))
-          : null;
-      const failure = { mail: row.id, kind: row.kind, attempt: row.attempts, err: error };
-      if (retryAt) log.warn({ ...failure, retry_at: retryAt.toISOString() }, 'mail not sent; will retry');
-      else log.error(failure, 'mail not sent; attempts used up, left in the outbox as failed');
-      await markMailAttemptFailed(db, row.id, reason, retryAt).catch((markError: unknown) =>
-        // The claim runs out and the mail is tried again: nothing is lost.
-        log.warn({ mail: row.id, err: markError }, 'could not record a failed mail attempt'),
+      await recordFailure(row, error);
+      return;
+    }
+    // Apart from the send: a mail that went out is never counted as a failed attempt.
+    const recorded = await markMailSent(db, row, clock.now()).catch((error: unknown) => {
+      log.warn({ mail: row.id, err: error }, 'mail sent but not recorded; it may be sent again');
+      return true;
+    });
+    if (!recorded)
+      log.warn({ mail: row.id }, 'mail sent after its claim ran out; another worker may send it too');
+  }
+
+  async function recordFailure(row: MailOutboxRow, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error);
+    const retryAt =
+      row.attempts < settings.maxAttempts
+        ? new Date(clock.now().getTime() + retryDelayMs(row.attempts))
+        : null;
+    const failure = { mail: row.id, kind: row.kind, attempt: row.attempts, err: error };
+    if (retryAt) log.warn({ ...failure, retry_at: retryAt.toISOString() }, 'mail not sent; will retry');
+    else log.error(failure, 'mail not sent; attempts used up, left in the outbox as failed');
+    await markMailAttemptFailed(db, row, reason, retryAt).catch((markError: unknown) =>
+      // The claim runs out and the mail is tried again: nothing is lost.
+      log.warn({ mail: row.id, err: markError }, 'could not record a failed mail attempt'),
+    );
+  }
+
+  /** A send that takes longer than the deadline counts as failed, well before the claim runs out. */
+  async function sendWithin(deadlineMs: number, mail: OutgoingMail): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer from the mail server within ${deadlineMs} ms`)),
+        deadlineMs,
       );
+    });
+    try {
+      await Promise.race([transport.send(mail), deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -123,7 +149,14 @@ export function createMailOutboxWorker(deps: {
         BATCH_SIZE,
       );
       if (batch.length === 0) return;
-      for (const row of batch) await deliver(row);
+      for (const [index, row] of batch.entries()) {
+        // Closing: what this worker took but did not start goes back to the queue at once.
+        if (closed) {
+          await releaseMailClaims(db, batch.slice(index));
+          return;
+        }
+        await deliver(row);
+      }
     }
   }
 
@@ -166,26 +199,14 @@ export function createMailOutboxWorker(deps: {
   };
 }
 
-function toOutgoing(row: MailOutboxRow, message: MailMessage): OutgoingMail {
+/** The content a queued mail was given when it was queued or prepared. */
+function storedMessage(row: MailOutboxRow): MailMessage {
   return {
-    id: row.id,
-    messageId: row.message_id,
-    to: message.to,
-    subject: message.subject,
-    text: message.text,
-    html: message.html ?? null,
-    link: message.link ?? null,
-  };
-}
-
-function outgoingOf(row: MailOutboxRow): OutgoingMail {
-  return {
-    id: row.id,
-    messageId: row.message_id,
+    kind: row.kind,
     to: row.recipient,
     subject: row.subject ?? '',
     text: row.text_body ?? '',
-    html: row.html_body,
-    link: row.link,
+    ...(row.html_body === null ? {} : { html: row.html_body }),
+    ...(row.link === null ? {} : { link: row.link }),
   };
 }

@@ -4,7 +4,6 @@ import { defaultPreferences } from '../../../shared/api/users.js';
 import { EMAIL_VERIFICATION_TTL_SECONDS } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { isoNow } from '../../clock.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { UserRow } from '../../db/tables.js';
 import { badRequest } from '../../http-error.js';
@@ -12,7 +11,7 @@ import type { MailMessage, MailRequest } from '../../mail/message.js';
 import { accountExistsMail, mailKinds, verificationMail } from '../../mail/templates.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
-import { bumpSessionVersion, findUserByEmail, insertUser, updateUser } from '../users/repository.js';
+import { findUserByEmail, insertUser, updateUser, upsertSignUp } from '../users/repository.js';
 import { authAnswers, portalLink } from './answers.js';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
@@ -41,65 +40,36 @@ export function createAccounts(deps: AuthServiceDeps) {
     };
   }
 
-  /** Queues a new confirmation link in the caller's transaction; earlier links of the account stop working. */
-  async function queueVerification(trx: DbOrTransaction, user: UserRow): Promise<void> {
-    const token = await issueEmailToken(trx, clock, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_SECONDS);
-    await mailer.queue(
-      trx,
-      verificationMail(user.email, portalLink(deps.publicUrl, portalPaths.verifyRegistration, token)),
-    );
-  }
-
   /**
-   * Everything a sign-up changes, with its mail, in one transaction: the answer is sent only
-   * once it is committed. Each branch is a handful of small writes, so the time to answer does
-   * not tell which one ran.
+   * Everything a sign-up changes, with its mail, in one transaction: the answer is sent only once
+   * it is committed. Whatever holds the address, it is the same three statements (the account's
+   * upsert, a security event, a queued mail request), so the time to answer does not tell which
+   * case it was. The mail's content, a confirmation link or a note to the owner of a confirmed
+   * account, is decided when it is sent.
    */
   async function completeRegistration(input: RegisterRequest, passwordHash: string, meta: RequestMeta) {
+    const candidate = newUserRow(
+      { email: input.email, role: 'user', fullName: input.full_name ?? null, verified: false },
+      passwordHash,
+    );
     await db.transaction().execute(async (trx) => {
-      const existing = await findUserByEmail(trx, input.email);
-      if (existing?.email_verified_at) {
-        await mailer.queue(
-          trx,
-          accountExistsMail(
-            existing.email,
-            portalLink(deps.publicUrl, portalPaths.login),
-            portalLink(deps.publicUrl, portalPaths.forgotPassword),
-          ),
-        );
-        return;
-      }
-      if (existing) {
+      const account = await upsertSignUp(trx, candidate);
+      const confirmed = account.email_verified_at !== null;
+      await recordSecurityEvent(trx, clock, {
+        type: confirmed ? securityEventTypes.signUpForExistingAccount : securityEventTypes.userRegistered,
+        severity: 'info',
+        userId: account.id,
+        meta,
         // Unconfirmed: the newest sign-up decides the password and only its link works, so whoever
         // registers an address first cannot keep the account once its owner signs up.
-        await updateUser(trx, existing.id, {
-          password_hash: passwordHash,
-          full_name: input.full_name ?? null,
-          updated_at: isoNow(clock),
-        });
-        await bumpSessionVersion(trx, existing.id);
-        await recordSecurityEvent(trx, clock, {
-          type: securityEventTypes.userRegistered,
-          severity: 'info',
-          userId: existing.id,
-          meta,
-          details: { again_before_confirmation: true },
-        });
-        await queueVerification(trx, existing);
-        return;
-      }
-      const user = newUserRow(
-        { email: input.email, role: 'user', fullName: input.full_name ?? null, verified: false },
-        passwordHash,
-      );
-      await insertUser(trx, user);
-      await recordSecurityEvent(trx, clock, {
-        type: securityEventTypes.userRegistered,
-        severity: 'info',
-        userId: user.id,
-        meta,
+        ...(!confirmed && account.id !== candidate.id
+          ? { details: { again_before_confirmation: true } }
+          : {}),
       });
-      await queueVerification(trx, user);
+      await mailer.queueRequest(trx, {
+        kind: confirmed ? mailKinds.accountExists : mailKinds.verification,
+        to: candidate.email,
+      });
     });
   }
 
@@ -117,13 +87,7 @@ export function createAccounts(deps: AuthServiceDeps) {
      */
     async register(input: RegisterRequest, meta: RequestMeta): Promise<string> {
       assertAcceptableNewPassword(input.password, input.email);
-      const passwordHash = await passwords.hash(input.password);
-      try {
-        await completeRegistration(input, passwordHash, meta);
-      } catch (error) {
-        // A simultaneous sign-up of the same address won; its link is on the way.
-        if (!isUniqueViolation(error)) throw error;
-      }
+      await completeRegistration(input, await passwords.hash(input.password), meta);
       return authAnswers.registered;
     },
 
@@ -153,11 +117,28 @@ export function createAccounts(deps: AuthServiceDeps) {
       return authAnswers.verificationResent;
     },
 
+    /** The note to the owner of a confirmed account that somebody signed up with its address. */
+    async prepareAccountExists(trx: DbOrTransaction, request: MailRequest): Promise<MailMessage | null> {
+      const user = await findUserByEmail(trx, request.to);
+      if (!user || user.email_verified_at === null) return null;
+      return accountExistsMail(
+        user.email,
+        portalLink(deps.publicUrl, portalPaths.login),
+        portalLink(deps.publicUrl, portalPaths.forgotPassword),
+      );
+    },
+
     /** The content of a requested confirmation link: none unless the account still awaits one. */
     async prepareVerification(trx: DbOrTransaction, request: MailRequest): Promise<MailMessage | null> {
       const user = await findUserByEmail(trx, request.to);
       if (!user || user.email_verified_at !== null || user.status !== 'active') return null;
-      const token = await issueEmailToken(trx, clock, user.id, 'verify_email', EMAIL_VERIFICATION_TTL_SECONDS);
+      const token = await issueEmailToken(
+        trx,
+        clock,
+        user.id,
+        'verify_email',
+        EMAIL_VERIFICATION_TTL_SECONDS,
+      );
       return verificationMail(user.email, portalLink(deps.publicUrl, portalPaths.verifyRegistration, token));
     },
   };

@@ -84,7 +84,10 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
         type: securityEventTypes.passwordResetRequested,
         severity: 'info',
         userId: user.id,
-        meta: { ip: request.details?.['ip'] ?? 'unknown', userAgent: request.details?.['user_agent'] ?? null },
+        meta: {
+          ip: request.details?.['ip'] ?? 'unknown',
+          userAgent: request.details?.['user_agent'] ?? null,
+        },
       });
       return passwordResetMail(user.email, portalLink(deps.publicUrl, portalPaths.resetPassword, token));
     },

@@ -43,6 +43,7 @@ export function createAuthService(deps: AuthServiceDeps) {
   /** What decides the content of the mails these calls queue as requests. */
   const mailPreparers: Record<string, MailPreparer> = {
     [mailKinds.verification]: accounts.prepareVerification,
+    [mailKinds.accountExists]: accounts.prepareAccountExists,
     [mailKinds.passwordReset]: passwordFlows.prepareReset,
   };
   return { ...accounts, ...createSessions(deps), ...passwordFlows, mailPreparers };

@@ -14,6 +14,7 @@ export const securityEventTypes = {
   passwordReset: 'password_reset',
   passwordResetRequested: 'password_reset_requested',
   userRegistered: 'user_registered',
+  signUpForExistingAccount: 'sign_up_for_existing_account',
   emailVerified: 'email_verified',
   adminCreated: 'admin_created',
   activationLimitReached: 'activation_limit_reached',

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { NewUserRow, UserRow, UserUpdate } from '../../db/tables.js';
 
@@ -17,6 +18,37 @@ export async function updateUser(
   changes: UserUpdate,
 ): Promise<UserRow | undefined> {
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** The signing-up value of a column for an unconfirmed account; a confirmed one keeps its own. */
+const whileUnconfirmed = <T>(column: string) =>
+  sql<T>`case when users.email_verified_at is null
+    then excluded.${sql.ref(column)} else users.${sql.ref(column)} end`;
+
+/**
+ * A sign-up's write, one statement whatever holds the address: creates the account; or gives a
+ * still-unconfirmed account the newest sign-up's password and name and ends its sessions; or,
+ * for a confirmed account, writes back what is there. Returns the account's id and whether it
+ * was confirmed, so the caller learns which case it was without a statement of its own.
+ */
+export async function upsertSignUp(
+  db: DbOrTransaction,
+  candidate: NewUserRow,
+): Promise<{ id: string; email_verified_at: string | null }> {
+  return db
+    .insertInto('users')
+    .values(candidate)
+    .onConflict((conflict) =>
+      conflict.column('email').doUpdateSet({
+        password_hash: whileUnconfirmed<string>('password_hash'),
+        full_name: whileUnconfirmed<string | null>('full_name'),
+        updated_at: whileUnconfirmed<string>('updated_at'),
+        session_version: sql<number>`case when users.email_verified_at is null
+          then users.session_version + 1 else users.session_version end`,
+      }),
+    )
+    .returning(['id', 'email_verified_at'])
+    .executeTakeFirstOrThrow();
 }
 
 /** Writes new preferences only if the stored ones are still `expected`; undefined when they changed. */

@@ -18,6 +18,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       password_reset_requested: 'Password reset requested',
       signed_out_everywhere: 'Signed out everywhere',
       user_registered: 'Account registered',
+      sign_up_for_existing_account: 'Sign-up with a confirmed address',
       email_verified: 'Email confirmed',
       admin_created: 'Administrator created',
     },
