@@ -123,16 +123,15 @@ describeOnEveryDatabase(
         );
       });
 
-      it('the seat passes to whoever activates the machine last, and only then is it theirs to see', async () => {
+      it('cannot take over a machine another account holds: 409, and the seat stays theirs', async () => {
         const s = server();
         const shared = await sharedKey(s);
-        const { teammate, license, ownerMachines } = shared;
+        const { owner, teammate, license, ownerMachines } = shared;
         const sameMachine = ownerMachines[0] as string;
         const response = await activate(s, teammate.token, license.license_key, sameMachine);
-        const result = expectActivation(response, 200);
-        expect(result.activations?.map((item) => item.hardware_id)).toEqual([sameMachine]);
-        expect((await activationRow(s, license.id, sameMachine))?.activated_by).toBe(teammate.id);
+        expectApiError(response, 409, 'machine_activated_by_another_account');
         expect(response.body).not.toContain(ownerMachines[1]);
+        expect((await activationRow(s, license.id, sameMachine))?.activated_by).toBe(owner.id);
       });
     });
 

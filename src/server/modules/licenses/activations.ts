@@ -24,6 +24,12 @@ const deviceColumns = (device: Device) => ({
   ...(device.app_version === undefined ? {} : { app_version: device.app_version }),
 });
 
+const machineHeldElsewhere = () =>
+  conflict(
+    'machine_activated_by_another_account',
+    'This machine is already activated on this license by another account. Ask the license owner to free it.',
+  );
+
 const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
 /**
@@ -103,9 +109,13 @@ export async function activateMachine(
       .where('hardware_id', '=', device.hardware_id)
       .executeTakeFirst();
     if (existing && existing.deactivated_at === null) {
+      // A seat stays with whoever took it. Another account that presents the same machine (the
+      // owner aside, who sees every machine anyway) must not take it over, and with it the
+      // holder's device name and the right to free it.
+      if (existing.activated_by !== userId && license.user_id !== userId) throw machineHeldElsewhere();
       const activation = await trx
         .updateTable('activations')
-        .set({ ...deviceColumns(device), last_seen_at: nowIso, activated_by: userId })
+        .set({ ...deviceColumns(device), last_seen_at: nowIso })
         .where('id', '=', existing.id)
         .returningAll()
         .executeTakeFirstOrThrow();
