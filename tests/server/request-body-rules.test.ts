@@ -103,6 +103,17 @@ describeOnEveryDatabase(
       expect(problem.message).toMatch(/^search: /);
     });
 
+    it('a NUL character in a path parameter is refused alike on both databases', async () => {
+      const s = server();
+      const user = await member(s);
+      const problem = expectApiError(
+        await s.api({ path: '/plans/public/a%00b', token: user.token }),
+        400,
+        'invalid_characters',
+      );
+      expect(problem.message).toMatch(/^id: /);
+    });
+
     it('a field whose schema refuses control characters still answers in its own words', async () => {
       const s = server();
       const user = await member(s);

@@ -174,6 +174,11 @@ describeOnEveryDatabase('security headers (default configuration)', (server) => 
         await s.api({ path: '/users/me', token: tokens.access_token }),
         await s.api({ path: '/users/me', token: 'not.a.token' }),
         await s.api({ path: '/licensing/status?license_key=AAAAA-AAAAA-AAAAA-AAAAA-AAAAA&hardware_id=hw-1' }),
+        // The router decodes the path, so an encoded one reaches the same route.
+        await s.app.inject({
+          url: '/%61pi/v1/users/me',
+          headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${tokens.access_token}` },
+        }),
       ];
       for (const response of answers) {
         expect(response.headers['cache-control'], `${response.statusCode} ${response.body}`).toBe('no-store');

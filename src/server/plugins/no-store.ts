@@ -11,8 +11,10 @@ const API_PREFIX = `${API_BASE_PATH}/`;
  */
 export function addNoStoreToApiAnswers(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.url.startsWith(API_PREFIX) && !reply.hasHeader('cache-control'))
-      reply.header('cache-control', 'no-store');
+    // The route the router chose, not the raw URL: `/%61pi/v1/…` reaches the API too. Answers
+    // no route took (an unknown API path's 404) go by the URL.
+    const api = (request.routeOptions.url ?? request.url).startsWith(API_PREFIX);
+    if (api && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 }

@@ -37,6 +37,8 @@ export function addRequestBodyRules(app: FastifyInstance): void {
       // A body kept as raw bytes (the payment webhook) is checked by its route once parsed.
       if (!Buffer.isBuffer(request.body)) refuseNulCharacters(request.body);
       refuseNulCharacters(request.query, 'query');
+      // A path parameter reaches the database too: refused alike on SQLite and PostgreSQL.
+      refuseNulCharacters(request.params, 'params');
       done();
     } catch (error) {
       done(error as Error);
