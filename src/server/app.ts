@@ -8,6 +8,7 @@ import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailTransport } from './mail/mail-transport.js';
 import { createMailer } from './mail/mailer.js';
+import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-worker.js';
 import { startMaintenance } from './maintenance.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
@@ -104,8 +105,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     settings: config.mail,
     log: app.log,
   });
-  const mailer = createMailer(clock, config.publicUrl, mailOutbox.wake);
+  const mailer = createMailer(clock, config.publicUrl, dialect, mailOutbox.wake);
+  const queuedMail =
+    dialect === 'postgres' && config.databaseUrl
+      ? listenForQueuedMail(config.databaseUrl, mailOutbox.wake, app.log)
+      : undefined;
   app.addHook('onClose', async () => {
+    await queuedMail?.close();
     await mailOutbox.close();
     await db.destroy();
   });

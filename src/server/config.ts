@@ -243,7 +243,7 @@ export interface Config {
     outboxDir: string;
     /** How often the worker looks for due mail besides being woken by this instance's writes. */
     pollIntervalMs: number;
-    /** Attempts before a mail is left in the outbox as failed (about 4 hours apart at most). */
+    /** Attempts before a mail is left in the outbox as failed (30 s apart at first, an hour at most). */
     maxAttempts: number;
   };
   publicUrl: string;

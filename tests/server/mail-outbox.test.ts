@@ -170,6 +170,27 @@ describeOnEveryDatabase(
   { env: { SMTP_URL: 'smtp://127.0.0.1:9', MAIL_MAX_ATTEMPTS: '3' } },
 );
 
+describeOnEveryDatabase(
+  'mail outbox wake-up',
+  (server) => {
+    it('sends queued mail as soon as its transaction commits, without waiting for the next poll', async () => {
+      const s = server();
+      const email = uniqueEmail('at-once');
+      // Straight through Fastify: nothing here drains the queue, and the poll is ten minutes away.
+      expect((await register(s.app, email)).statusCode).toBe(202);
+      const deadline = Date.now() + 30_000;
+      let status: string | undefined;
+      while (Date.now() < deadline) {
+        status = (await outboxRows(s, email))[0]?.status;
+        if (status === 'sent') break;
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      expect(status).toBe('sent');
+    });
+  },
+  { env: { MAIL_POLL_INTERVAL_MS: '600000' } },
+);
+
 describe('retry delays', () => {
   it('double from 30 s up to an hour, spread by ±20 %', () => {
     expect([1, 2, 3, 8, 9, 20].map((attempts) => retryDelayMs(attempts, () => 0.5))).toEqual([

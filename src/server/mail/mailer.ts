@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
-import type { DbOrTransaction } from '../db/database.js';
+import type { DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailMessage, MailRequest } from './message.js';
 import { insertMail, insertMailRequest } from './outbox-repository.js';
+import { notifyQueuedMail } from './queued-mail-notifications.js';
 
 /**
  * How services send mail: by queueing it in their own transaction, so a mail exists if and only
@@ -15,21 +16,31 @@ export interface Mailer {
 }
 
 /**
- * `wake` tells the local worker to look soon. It runs on the next turn of the event loop, which
- * is usually after the caller's commit; if it comes too early, the next poll finds the mail.
+ * Tells the workers about the mail once its transaction commits. On PostgreSQL a NOTIFY in the
+ * transaction does exactly that, for every instance. SQLite commits synchronously once the
+ * transaction's callback returns, so waking the local worker on the next turn of the event loop
+ * finds the mail; the poll covers the rare miss.
  */
-export function createMailer(clock: Clock, publicUrl: string, wake: () => void): Mailer {
+export function createMailer(
+  clock: Clock,
+  publicUrl: string,
+  dialect: DialectName,
+  wake: () => void,
+): Mailer {
   // Message-IDs name the portal's own host, as mail servers expect of the sender.
   const messageIdDomain = new URL(publicUrl).hostname;
-  const wakeSoon = () => setImmediate(wake);
+  const announce = async (trx: DbOrTransaction) => {
+    if (dialect === 'postgres') await notifyQueuedMail(trx);
+    else setImmediate(wake);
+  };
   return {
     async queue(trx, message) {
       await insertMail(trx, clock, messageIdDomain, message);
-      wakeSoon();
+      await announce(trx);
     },
     async queueRequest(trx, request) {
       await insertMailRequest(trx, clock, messageIdDomain, request);
-      wakeSoon();
+      await announce(trx);
     },
   };
 }
