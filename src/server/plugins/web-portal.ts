@@ -25,10 +25,10 @@ export async function registerWebPortal(
     dotfiles: 'ignore',
     // Off, or send's own `public, max-age=0` replaces the header set below.
     cacheControl: false,
-    setHeaders(response, path) {
+    setHeaders(reply: FastifyReply, path: string) {
       // Relative to the build, so a WEB_DIR that itself lies under some `assets` folder changes nothing.
       const hashed = relative(webDir, path).startsWith(`assets${sep}`);
-      response.setHeader('cache-control', hashed ? IMMUTABLE : REVALIDATE);
+      reply.header('cache-control', hashed ? IMMUTABLE : REVALIDATE);
     },
   });
   return (_request, reply) => reply.header('cache-control', REVALIDATE).sendFile('index.html');
