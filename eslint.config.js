@@ -2,14 +2,14 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Import direction of DESIGN.md §1: shared ← server | main | preload | renderer, never sideways.
+// Import direction (docs/architecture.md): shared ← server | main | preload | renderer, never sideways.
 const forbidPrograms = (...programs) => ({
   'no-restricted-imports': [
     'error',
     {
       patterns: programs.map((program) => ({
         regex: `(^|/)(src/)?${program}(/|$)`,
-        message: `This program must not import from src/${program} (DESIGN.md §1 import direction).`,
+        message: `This program must not import from src/${program} (import direction: see docs/architecture.md).`,
       })),
     },
   ],

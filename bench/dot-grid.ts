@@ -1,5 +1,5 @@
 // `node --import tsx bench/dot-grid.ts`: main-thread script time per frame of the dot-grid
-// background (SPEC §2) while the pointer circles and clicks over /landing in headless Chromium.
+// background while the pointer circles and clicks over /landing in headless Chromium.
 // Expects a built portal (`npm run build:app`); the real server serves it from out/renderer.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';

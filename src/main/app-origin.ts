@@ -1,4 +1,4 @@
-/** The renderer is served from app://portal/ (DESIGN §5): routing and CSP work as on the web. */
+/** The renderer is served from app://portal/, not file://, so routing and CSP work as on the web. */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'portal';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;

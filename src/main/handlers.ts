@@ -43,7 +43,7 @@ export interface HandlerDeps {
 }
 
 /**
- * Everything the bridge does, as plain functions over injected parts (DESIGN §5): main wires
+ * Everything the bridge does, as plain functions over injected parts: main wires
  * Electron's IPC to them, tests call them in Node with the real keychain and a real server.
  */
 export function createHandlers(deps: HandlerDeps): BridgeHandlers {

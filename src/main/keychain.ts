@@ -65,9 +65,10 @@ function safeStorageProblem(safeStorage: SafeStorageLike | undefined, platform: 
 }
 
 /**
- * The refresh-token store (DESIGN §5): the OS keychain through keytar; where keytar cannot load
- * or the keychain does not work, a safeStorage-encrypted file; where safeStorage has no real key
- * (Linux `basic_text`), memory only, so sign-in does not persist and the renderer says so.
+ * The refresh-token store, kept in main so no page script can read the token: the OS keychain
+ * through keytar; where keytar cannot load or the keychain does not work, a safeStorage-encrypted
+ * file; where safeStorage has no real key (Linux `basic_text`), memory only, so sign-in does not
+ * persist and the renderer says so.
  */
 export async function openSecretStore(options: OpenSecretStoreOptions): Promise<SecretStore> {
   const log = options.log ?? (() => undefined);

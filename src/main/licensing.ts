@@ -8,7 +8,7 @@ import type { LicenseStateFile } from './license-state.js';
 import type { LicensingApi } from './licensing-api.js';
 
 export interface LicenseChecker {
-  /** SPEC §4 status of the stored key on this machine: online, else from the stored lease. */
+  /** Status of the stored key on this machine: asked online, else read from the stored lease. */
   check(): Promise<LicenseCheckResult>;
 }
 
@@ -66,10 +66,11 @@ const keyFingerprint = (licenseKey: string) =>
     .toString('base64url');
 
 /**
- * Licensing in main (DESIGN §5): every check asks the server; a valid answer counts only with a
- * lease that verifies under the pinned keys, and that lease is kept; a refusal deletes it, and
- * without an answer the kept lease decides until it expires. The clock high-water mark makes a
- * rolled-back clock fail instead of stretching the grace period.
+ * Licensing in main, so a check still answers offline from the signed lease: every check asks the
+ * server; a valid answer counts only with a lease that verifies under the pinned keys, and that
+ * lease is kept; a refusal deletes it, and without an answer the kept lease decides until it
+ * expires. The clock high-water mark makes a rolled-back clock fail instead of stretching the
+ * grace period.
  */
 export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChecker {
   const { api, state, trustedKeys } = options;

@@ -2,7 +2,7 @@ import { bridgeChannels, isBridgeChannel } from '../shared/bridge-channels.js';
 import type { BridgeInvoke, DesktopBridge } from '../shared/bridge.js';
 
 /**
- * The `window.desktop` object (DESIGN §5): one method per channel of the contract, nothing else.
+ * The `window.desktop` object: one method per channel of the contract, nothing else.
  * `invoke` is Electron's `ipcRenderer.invoke` in the preload, or any transport in a test.
  */
 export function createBridge(invoke: BridgeInvoke): DesktopBridge {

@@ -1,4 +1,4 @@
-/** An error that becomes a `{ detail, message, code }` answer with its status (DESIGN §3). */
+/** An error that becomes a `{ detail, message, code }` answer with its status, never a stack trace. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

@@ -17,7 +17,7 @@ export {
 } from './bridge-channels.js';
 
 /*
- * The desktop bridge (DESIGN §4, §5): what the preload script exposes to the renderer as
+ * The desktop bridge (see docs/architecture.md): what the preload script exposes to the renderer as
  * `window.desktop`. Every channel starts with `desktop:`; the preload refuses any other, and the
  * main process validates arguments and results with {@link bridgeContract}.
  */
@@ -26,8 +26,8 @@ export {
 export const LOCAL_CHECK_STATUSES = ['not_configured', 'error'] as const;
 
 /**
- * The license-status answer of SPEC §4 as the desktop reports it. `offline` is present when the
- * answer comes from the last signed lease because the API could not be reached.
+ * A license-status check (valid, status, message) as the desktop reports it. `offline` is present
+ * when the answer comes from the last signed lease because the API could not be reached.
  */
 export const licenseCheckResultSchema = z.object({
   valid: z.boolean(),
@@ -46,7 +46,7 @@ export const licenseCheckResultSchema = z.object({
 });
 export type LicenseCheckResult = z.infer<typeof licenseCheckResultSchema>;
 
-/** A valid answer of `/licensing/status` as the check result of SPEC §4 (the lease stays behind). */
+/** A valid answer of `/licensing/status` as a status-check result (the lease stays behind). */
 export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckResult => ({
   valid: answer.valid,
   status: answer.status,

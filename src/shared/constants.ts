@@ -1,7 +1,7 @@
-/** Business constants of SPEC §9 and the account policy of the server (DESIGN §3). */
+/** Business constants (timeouts, lifetimes, key derivation, paging) and the server's account policy. */
 
 export const PRODUCT_NAME = 'Desktop AI Assistant';
-/** Prefix of the product's local-storage names (SPEC §3). */
+/** Prefix of the product's local-storage names: the desktop assistant's name. */
 export const STORAGE_PREFIX = 'desktop_ai_assistant';
 
 export const API_TIMEOUT_MS = 30_000;

@@ -1,4 +1,4 @@
-/** The error-message catalogue of SPEC §5 and §8: server messages are preferred, these are the fallbacks. */
+/** The portal's error messages: the server's own message wins when it sends one; these are fallbacks. */
 
 export const authMessages = {
   loginFailed: 'Login failed. Please check your credentials.',

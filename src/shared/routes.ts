@@ -1,4 +1,4 @@
-/** Base path of every API call (SPEC §7). */
+/** Base path of every API call. */
 export const API_BASE_PATH = '/api/v1';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
 export const API_DOCS_PATH = '/api/docs';
@@ -93,7 +93,7 @@ export function pathWith(path: string, params: Record<string, string | number>):
   });
 }
 
-/** Calls that never carry a bearer token (SPEC §6). */
+/** Public calls: they never carry a bearer token, so none waits for a refresh. */
 export const publicApiPaths: readonly string[] = [
   apiPaths.auth.register,
   apiPaths.auth.login,
@@ -104,7 +104,7 @@ export const publicApiPaths: readonly string[] = [
   apiPaths.health,
 ];
 
-/** Portal routes of SPEC §2; the links in e-mails point at these. */
+/** The portal's screens; the links in e-mails point at these. */
 export const portalPaths = {
   root: '/',
   landing: '/landing',

@@ -1,13 +1,13 @@
 import { STORAGE_PREFIX } from './constants.js';
 
-/** Encrypted entries of SPEC §3 (session storage and the refresh cookie). */
+/** Encrypted entries: access token and user data in session storage, the refresh token in a cookie. */
 export const secureStorageKeys = {
   accessToken: 'secure_access_token',
   refreshToken: 'secure_refresh_token',
   userData: 'secure_user_data',
 } as const;
 
-/** Local-storage names of SPEC §3, prefixed with the product's desktop assistant name. */
+/** Local-storage names, prefixed with the product's desktop assistant name. */
 export const localStorageKeys = {
   licenseKey: `${STORAGE_PREFIX}_license_key`,
   accessToken: `${STORAGE_PREFIX}_access_token`,

@@ -5,7 +5,7 @@ import { displayText, emailSchema, isoDateTimeSchema, newPasswordSchema } from '
 import { activationSchema, LICENSE_STATUSES, licenseSchema } from './licenses.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 
-/** Schemas of the admin API (SPEC §7 Admin): users, licenses, security events and the dashboard. */
+/** Schemas of the admin API: users, licenses, security events and the dashboard. */
 
 export const USER_STATUSES = ['active', 'disabled'] as const;
 export const SECURITY_SEVERITIES = ['info', 'warning', 'critical'] as const;
@@ -143,7 +143,7 @@ export type UpdateAdminLicenseRequest = z.input<typeof updateAdminLicenseRequest
 
 export const REVOKE_REASON_MAX_LENGTH = 500;
 
-/** `POST /admin/licenses/{id}/revoke?reason=…`: the reason travels as query text (SPEC §7). */
+/** `POST /admin/licenses/{id}/revoke?reason=…`: the reason travels as query text, not in a body. */
 export const revokeLicenseQuerySchema = z.object({
   reason: z
     .string({ error: 'reason is required: say why the license is revoked' })

@@ -87,7 +87,7 @@ export const resetPasswordRequestSchema = z
   .strictObject({ token: opaqueTokenSchema, new_password: newPasswordSchema })
   .meta({ id: 'ResetPasswordRequest' });
 
-/** Claims of the access token (DESIGN §3); clients read `role` and `exp` (SPEC §3). */
+/** Claims of the access token; clients read only `role` and `exp`. */
 export interface AccessTokenClaims {
   sub: string;
   role: (typeof USER_ROLES)[number];

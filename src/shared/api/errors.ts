@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Body of every non-2xx answer (DESIGN §3): clients read `message` or `detail`. */
+/** Body of every non-2xx answer, never a stack trace: clients read `message` or `detail`. */
 export const apiErrorSchema = z
   .object({
     detail: z.string(),

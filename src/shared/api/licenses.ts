@@ -153,7 +153,7 @@ export const licenseStatusQuerySchema = z.object({
   hardware_id: hardwareIdSchema,
 });
 
-/** A valid license on this machine (SPEC §3 licenseStatus plus what the desktop needs offline). */
+/** A valid license on this machine: the status the portal shows plus what the desktop needs offline. */
 export const licenseStatusSchema = z
   .object({
     valid: z.literal(true),
@@ -173,7 +173,7 @@ export const licenseStatusSchema = z
 export type LicenseStatusAnswer = z.infer<typeof licenseStatusSchema>;
 
 /**
- * Why a key or machine is not licensed: the error body plus the status fields of SPEC §4. The
+ * Why a key or machine is not licensed: the error body plus the status-check fields. The
  * status fields are absent when the request itself was malformed (a validation error).
  */
 export const licenseRefusalSchema = apiErrorSchema
@@ -202,7 +202,7 @@ const usageDataSchema = z
     message: `usageData must be at most ${MAX_USAGE_DATA_BYTES} bytes of JSON`,
   });
 
-/** Feature usage tracking (SPEC §3): featureId, usageAmount (default 1), usageData (default {}). */
+/** Feature usage tracking: featureId, usageAmount (default 1), usageData (default {}). */
 export const trackUsageRequestSchema = z
   .strictObject({
     featureId: z.string().trim().min(1, 'featureId is required').max(64),

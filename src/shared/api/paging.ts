@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../constants.js';
 
 /**
- * The query of every paged list: `page`, `perPage` (SPEC §9 defaults), `search` and `sort`
+ * The query of every paged list: `page`, `perPage` (page 1 of 10 by default), `search` and `sort`
  * (`field` or `-field` for descending). Each list names the fields it can sort by, so an unknown
  * one is a 400 that lists the choices instead of being silently ignored.
  */
@@ -35,7 +35,7 @@ export function pageQuerySchema<const Field extends string>(sortFields: readonly
   });
 }
 
-/** `{ data, total, page, perPage }`: the shape every admin list answers with (SPEC §7). */
+/** `{ data, total, page, perPage }`: the shape every admin list answers with. */
 export const pagedSchema = <Item extends z.ZodType>(item: Item) =>
   z.object({
     data: z.array(item),

@@ -10,9 +10,9 @@ const isActivity = (type: string) =>
   !NOT_ACTIVITY.includes(type) && ACTIVE_AREAS.some((area) => type.startsWith(area));
 
 /**
- * SPEC §4 session: any user, auth, licence or admin action refreshes the activity time, except
- * the activity update itself (which would otherwise loop). A plain middleware: the activity time
- * is recorded right after the action has reached the reducers.
+ * Inactivity sign-out after 30 minutes: any user, auth, licence or admin action refreshes the
+ * activity time, except the activity update itself (which would otherwise loop). A plain
+ * middleware: the activity time is recorded right after the action has reached the reducers.
  */
 export function activityListener(now: () => number): { middleware: Middleware } {
   const middleware: Middleware = (api) => (next) => (action) => {

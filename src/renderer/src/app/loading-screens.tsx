@@ -1,6 +1,6 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
-/** SPEC §2: the full-screen spinner while the session initialises. */
+/** The full-screen spinner while the session initialises. */
 export function SessionSpinner() {
   return (
     <Center h="100vh" role="status" aria-live="polite">
@@ -12,7 +12,7 @@ export function SessionSpinner() {
   );
 }
 
-/** SPEC §2: the placeholder while a lazily loaded screen arrives. */
+/** 'Loading...': the placeholder while a lazily loaded screen arrives. */
 export function PageLoading() {
   return (
     <Center mih="40vh" role="status">

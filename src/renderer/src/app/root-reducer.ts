@@ -7,8 +7,8 @@ import { userReducer } from '../features/user/user-slice';
 /**
  * The slices only signed-in screens use. Each is injected by its own module when that module is
  * first imported (the user and admin routes load them, see `SliceLoader`), so their reducers and
- * thunks stay out of the first download of /landing and /login. Once injected, the state has the
- * SPEC §3 shape from the next action on.
+ * thunks stay out of the first download of /landing and /login. Once injected, the slice's state is
+ * in the store from the next action on.
  */
 export interface LazyLoadedSlices {
   license: LicenseState;

@@ -3,7 +3,7 @@ import { Component, type ReactNode, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { renderErrorMessages } from '../../../shared/messages';
 
-/** SPEC §2 fallback screen, shown when a route fails to render (or its page fails to load). */
+/** The 'Something went wrong' screen, shown when a route fails to render (or its page fails to load). */
 export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
   useEffect(() => {
     console.error('Route render failed', error);
@@ -57,7 +57,7 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
 /**
  * What `errorElement` is in a data router, for the portal's `<BrowserRouter>` + `useRoutes`: a
- * render failure of `children` (or of its lazily loaded page) shows the SPEC §2 fallback in its
+ * render failure of `children` (or of its lazily loaded page) shows the fallback screen in its
  * place, and the next navigation tries again.
  */
 export function RouteErrorBoundary({ onReload, children }: { onReload: () => void; children: ReactNode }) {

@@ -3,7 +3,7 @@ import { portalPaths } from '../../../shared/routes';
 import { selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
 import { useAppSelector } from './hooks';
 
-/** Where a signed-in user belongs: /admin for admins, else /dashboard (SPEC §2). */
+/** Where a signed-in user belongs: /admin for admins, else /dashboard. */
 export const homeFor = (role: string | null) =>
   role === 'admin' ? portalPaths.admin : portalPaths.dashboard;
 
@@ -15,8 +15,8 @@ export function RedirectIfAuthenticated() {
 }
 
 /**
- * Login required (SPEC §5). With `allowedRoles`, 'admin' is admitted by the admin check and any
- * other role by name; anyone else goes home.
+ * Login required: a visitor goes to /login. With `allowedRoles`, 'admin' is admitted by the admin
+ * check and any other role by name; anyone else goes home.
  */
 export function RequireAuth({ allowedRoles }: { allowedRoles?: readonly string[] }) {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);

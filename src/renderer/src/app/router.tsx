@@ -16,7 +16,7 @@ const ADMIN_SLICES: readonly LazySliceName[] = ['license', 'admin'];
 
 type Page = LazyExoticComponent<ComponentType>;
 
-// One lazy component per screen: each is its own chunk, loaded on first visit (SPEC §2).
+// One lazy component per screen: each is its own chunk, loaded on first visit.
 const pages = {
   landing: lazy(() => import('../pages/landing-page')),
   login: lazy(() => import('../pages/login-page')),

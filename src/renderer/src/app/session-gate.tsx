@@ -17,7 +17,7 @@ import { useAppDispatch, useAppSelector } from './hooks';
 import { SessionSpinner } from './loading-screens';
 import type { RootState } from './store';
 
-/** Pages an invalid session may stay on; elsewhere it goes to /landing (SPEC §2). */
+/** Pages an invalid session may stay on; elsewhere it goes to /landing. */
 const PUBLIC_PATHS: readonly string[] = [
   portalPaths.landing,
   portalPaths.login,
@@ -29,7 +29,7 @@ const PUBLIC_PATHS: readonly string[] = [
 
 /**
  * Root of every route: connects the API client to the store and router, restores the session
- * (showing the SPEC §2 spinner meanwhile) and keeps it alive or ends it (SPEC §4 session).
+ * (showing the 'Initializing secure session...' spinner meanwhile) and keeps it alive or ends it.
  */
 export function SessionGate({ services }: { services: Services }) {
   const dispatch = useAppDispatch();
@@ -43,7 +43,7 @@ export function SessionGate({ services }: { services: Services }) {
   const started = useRef(false);
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
 
-  // A lost session goes to /landing (SPEC §2) and is signed out only once /landing shows:
+  // A lost session goes to /landing and is signed out only once /landing shows:
   // signing out first would let the route guards send the user to /login instead.
   const [sessionLost, setSessionLost] = useState(false);
   useEffect(() => {
@@ -113,7 +113,7 @@ export function SessionGate({ services }: { services: Services }) {
   }, [ready, isAuthenticated, services, store, dispatch, navigate]);
 
   if (!ready) return <SessionSpinner />;
-  // An invalid session goes to /landing before any guard sees the route it started on (SPEC §2).
+  // An invalid session goes to /landing before any guard sees the route it started on.
   if (sentToLanding && pathname !== portalPaths.landing) return <Navigate to={portalPaths.landing} replace />;
   return <Outlet />;
 }

@@ -37,8 +37,8 @@ export function loadSlices(names: readonly LazySliceName[]): Promise<void> {
 
 /**
  * Layout route of the screens that use the `license` or `admin` slices: loads and injects them,
- * showing 'Loading...' meanwhile, then renders the screens. A failed download shows the SPEC §2
- * fallback of the surrounding error boundary.
+ * showing 'Loading...' meanwhile, then renders the screens. A failed download shows the
+ * 'Something went wrong' fallback of the surrounding error boundary.
  */
 export function SliceLoader({ slices }: { slices: readonly LazySliceName[] }) {
   const store = useStore<RootState>();
@@ -50,7 +50,7 @@ export function SliceLoader({ slices }: { slices: readonly LazySliceName[] }) {
     let current = true;
     loadSlices(slices).then(
       () => {
-        // Give the new slices their SPEC §3 state now rather than on the next action.
+        // Give the new slices their initial state now rather than on the next action.
         if (slices.some((name) => store.getState()[name] === undefined)) store.dispatch(slicesInjected());
         if (current) setReady(true);
       },

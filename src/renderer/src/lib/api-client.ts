@@ -23,7 +23,7 @@ export const DEFAULT_API_KEY = 'dap-web-public';
 /** Name of the Web Lock every tab takes before spending the shared refresh token. */
 export const REFRESH_LOCK_NAME = 'desktop-ai-assistant:token-refresh';
 
-// SPEC §8: 403s that mean the session is gone, and the pages on which they are expected.
+// 403s that mean the session is gone (cleared, off to /landing), and the pages on which they are expected.
 const SESSION_GONE_403 = /invalid token|expired token|not authenticated/i;
 const AUTH_PAGES: readonly string[] = [
   portalPaths.login,
@@ -43,7 +43,7 @@ export interface SessionHandlers {
   onTokensRefreshed?(tokens: SessionTokens): void;
   /** The session could not be kept: tokens are already cleared; the app resets state and goes to /landing. */
   onSessionLost?(): void;
-  /** The portal path the user is on (for the 403 rule of SPEC §8). */
+  /** The portal path the user is on (on the sign-in pages a session-gone 403 is expected). */
   currentPath?(): string;
 }
 
@@ -112,7 +112,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return created;
   };
 
-  /** The one instance: SPEC §7 defaults and the SPEC §8 interceptors, attached once. */
+  /** The one instance: base path, API key, credentials, 30 s timeout and the interceptors, made once. */
   const build = (axios: AxiosStatic): AxiosInstance => {
     const http = axios.create({
       baseURL: options.baseURL ?? API_BASE_PATH,

@@ -34,7 +34,7 @@ const isFieldIssue = (value: unknown): value is { field: string; message: string
   isRecord(value) && typeof value['field'] === 'string' && typeof value['message'] === 'string';
 
 /**
- * The error body the server sent, when there is one (DESIGN §3: `{ detail, message, code, errors? }`).
+ * The error body the server sent, when there is one (`{ detail, message, code, errors? }`).
  * The server writes it through the shared `apiErrorSchema`, so this only checks what it reads: a
  * body that is not that shape at all (a proxy's HTML page, a string) counts as no body.
  */
@@ -55,21 +55,21 @@ export function errorBody(error: unknown): Partial<ApiError> {
   return body;
 }
 
-/** SPEC §8: the server's message is preferred, else the fallback. */
+/** The server's message is preferred, else the fallback. */
 export function serverMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) return error.message;
   const body = errorBody(error);
   return body.message || body.detail || fallback;
 }
 
-/** SPEC §8 base activation: the server's detail is preferred over its message. */
+/** Base activation: the server's detail is preferred over its message. */
 export function serverDetail(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) return error.message;
   const body = errorBody(error);
   return body.detail || body.message || fallback;
 }
 
-/** SPEC §8 admin calls: the server's message, else the error's own message, else the fallback. */
+/** Admin calls: the server's message, else the error's own message, else the fallback. */
 export function adminMessage(error: unknown, fallback: string): string {
   const body = errorBody(error);
   if (body.message || body.detail) return (body.message || body.detail) as string;
@@ -77,7 +77,7 @@ export function adminMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Turns any failure of a call into an {@link ApiRequestError} with the SPEC §8 message rules. */
+/** Turns any failure of a call into an {@link ApiRequestError} with the message rules above. */
 export function toApiRequestError(
   error: unknown,
   fallback: string,

@@ -1,7 +1,7 @@
 import { createAsyncThunk } from '@reduxjs/toolkit';
 import type { Services } from './services';
 
-/** SPEC §4: every async operation goes idle → loading → succeeded | failed. */
+/** Every async operation goes idle → loading → succeeded | failed. */
 export type AsyncStatus = 'idle' | 'loading' | 'succeeded' | 'failed';
 
 /** Thunks reach the API through the store's services; a rejection's payload is the message to show. */

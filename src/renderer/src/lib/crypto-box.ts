@@ -10,13 +10,13 @@ function subtleCrypto(): SubtleCrypto {
   return subtle;
 }
 
-/** 128 random bits as hex (SPEC §9 session id): the secret from which a storage key is derived. */
+/** 128 random bits as hex (the session id): the secret from which a storage key is derived. */
 export function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(SESSION_ID_BITS / 8));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** SPEC §9: PBKDF2 in two rounds (2000, then 1000 iterations) to a 256-bit AES-GCM key. */
+/** PBKDF2 in two rounds (2000, then 1000 iterations) to a 256-bit AES-GCM key. */
 export async function deriveStorageKey(secret: string): Promise<CryptoKey> {
   const subtle = subtleCrypto();
   let material = encoder.encode(secret) as BufferSource;

@@ -4,8 +4,9 @@ import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
 
 /**
- * What differs between the web portal and the desktop shell (DESIGN §4): where the hardware id,
- * the refresh token and the licence key come from, and who checks the licence status.
+ * What differs between the web portal and the desktop shell (see docs/architecture.md): where
+ * the hardware id, the refresh token and the licence key come from, and who checks the licence
+ * status.
  */
 export interface Platform {
   kind: 'web' | 'desktop';

@@ -1,6 +1,6 @@
 import { QUERY_CACHE_SECONDS } from '../../../shared/constants';
 
-/** Reads kept for SPEC §9's 60 s; concurrent reads of one key share a single request. */
+/** Reads kept for 60 s; concurrent reads of one key share a single request. */
 export interface QueryCache {
   get<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Forgets the keys that start with `prefix` (all keys without one): after a write, or a change of user. */

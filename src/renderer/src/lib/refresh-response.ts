@@ -11,7 +11,7 @@ export interface SessionTokens {
 const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : null);
 
 /**
- * SPEC §7: a refresh (or login) answer may be an array (first item used) or wrap its fields in
+ * A refresh (or login) answer may be an array (first item used) or wrap its fields in
  * `data`; it names the tokens token/accessToken/access_token and refreshToken/refresh_token, and
  * the user user/userData.
  */

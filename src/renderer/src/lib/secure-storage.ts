@@ -10,7 +10,7 @@ import { decryptText, deriveStorageKey, encryptText, newSessionId } from './cryp
 /*
  * Threat model. Tokens never sit in storage as plain text. The secret of the session-storage
  * entries lives in session storage (this tab; survives a reload, gone when the tab closes), so the
- * access token and user data last for the browser session only (SPEC §9). The secret of encrypted
+ * access token and user data last for the browser session only. The secret of encrypted
  * cookies lives in its own cookie that lasts as long as the longest cookie it protects, so the
  * 30-day refresh cookie still signs the user in after the browser restarts, as its lifetime
  * promises; a leaked refresh-cookie value alone is useless. This does NOT stop a script running in
@@ -28,7 +28,7 @@ export interface SecureStorageOptions {
   session?: Storage;
   local?: Storage;
   cookies?: CookieJar;
-  /** Whether the page is served over HTTPS (cookies get `Secure` only then, SPEC §9). */
+  /** Whether the page is served over HTTPS (cookies get `Secure` only then). */
   isHttps?: () => boolean;
 }
 
@@ -42,7 +42,7 @@ export interface SecureStorage {
   setUserData(user: unknown): Promise<void>;
   setEncryptedCookie(name: string, value: string, maxAgeDays?: number): Promise<void>;
   getEncryptedCookie(name: string): Promise<string | null>;
-  /** SPEC §9 cleanup: removes every stored item whose name starts with `secure_`. */
+  /** Cleanup: removes every stored item whose name starts with `secure_`. */
   clearAll(): void;
 }
 

@@ -8,7 +8,7 @@ import {
 import { tokenLifetimeMs } from './token';
 
 /**
- * SPEC §4/§9: refresh about 5 minutes before expiry, or at half the remaining life when that
+ * Refresh about 5 minutes before expiry, or at half the remaining life when that
  * leaves less than 5 minutes of lead; with under 60 s left, at once.
  */
 export function refreshDelayMs(remainingMs: number): number {

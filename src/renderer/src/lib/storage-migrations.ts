@@ -3,7 +3,7 @@ import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
 import type { TokenStore } from './token-store';
 
-/** Flags and legacy names of the one-time migrations of SPEC §4 (kept in local storage). */
+/** Flags and legacy names of the one-time storage migrations (kept in local storage). */
 export const migrationKeys = {
   encryptionV1: `${STORAGE_PREFIX}_encryption_migration_v1`,
   encryptionV2: `${STORAGE_PREFIX}_encryption_migration_v2`,
@@ -26,7 +26,7 @@ interface MigrationStores {
 }
 
 /**
- * Encryption (SPEC §4): data written under the old scheme (a key kept in session storage, or the
+ * Encryption: data written under the old scheme (a key kept in session storage, or the
  * v1 flag without v2) cannot be trusted or read, so all of it goes and v2 is marked done.
  */
 export function migrateEncryption({ session, local, secure }: MigrationStores): boolean {
@@ -45,7 +45,7 @@ export function migrateEncryption({ session, local, secure }: MigrationStores): 
 }
 
 /**
- * Security (SPEC §4): plain tokens or user data left by older versions are wiped once, and the
+ * Security: plain tokens or user data left by older versions are wiped once, and the
  * user must sign in again.
  */
 export async function migrateSecurity({ session, local, tokens }: MigrationStores): Promise<boolean> {

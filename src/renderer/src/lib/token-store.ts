@@ -3,7 +3,7 @@ import type { Platform } from './platform';
 import type { SessionTokens } from './refresh-response';
 import type { SecureStorage } from './secure-storage';
 
-/** The session's tokens and user data wherever the platform keeps them (SPEC §3). */
+/** The session's tokens and user data wherever the platform keeps them. */
 export interface TokenStore {
   getAccessToken(): Promise<string | null>;
   /** What the refresh and logout calls carry: on the desktop a placeholder (see Platform). */
@@ -12,7 +12,7 @@ export interface TokenStore {
   setUser(user: unknown): Promise<void>;
   /** Stores a login or refresh answer; a missing refresh token keeps the stored one. */
   save(tokens: SessionTokens): Promise<void>;
-  /** SPEC §4 refresh failure and logout: stored tokens, user data and storage keys are cleared. */
+  /** Refresh failure and logout: stored tokens, user data and storage keys are cleared. */
   clear(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { DEFAULT_ROLE } from '../../../shared/constants';
 
-/** The access-token claims the portal reads (SPEC §3): role (or user_role) and exp in seconds. */
+/** The access-token claims the portal reads: role (or user_role) and exp in seconds. */
 export interface TokenClaims {
   exp?: number;
   role?: string;
@@ -23,13 +23,13 @@ export function decodeToken(token: string | null | undefined): TokenClaims | nul
   }
 }
 
-/** SPEC §4: valid only if the token exists, decodes and its exp is in the future. */
+/** Valid only if the token exists, decodes and its exp is in the future. */
 export function isTokenValid(token: string | null | undefined, nowMs: number = Date.now()): boolean {
   const exp = decodeToken(token)?.exp;
   return typeof exp === 'number' && exp * 1000 > nowMs;
 }
 
-/** SPEC §4: the role comes from the token (role or user_role); a missing role means 'user'. */
+/** The role comes from the token (role or user_role); a missing role means 'user'. */
 export function roleFromToken(token: string | null | undefined): string {
   const claims = decodeToken(token);
   return claims?.role ?? claims?.user_role ?? DEFAULT_ROLE;

@@ -44,7 +44,7 @@ export default function LoginPage() {
     },
   });
 
-  // A signed-in visitor, or one who just signed in, goes to their home screen (SPEC §2).
+  // A signed-in visitor, or one who just signed in, goes to their home screen.
   useEffect(() => {
     if (isAuthenticated)
       navigate(role === 'admin' ? portalPaths.admin : portalPaths.dashboard, { replace: true });

@@ -88,7 +88,7 @@ export default function RegisterPage() {
       setFailure(undefined);
       const { email, full_name, password } = registerFormSchema.parse(values);
       try {
-        // Registration does not sign in (SPEC §4): the address must be confirmed first.
+        // Registration does not sign in: the address must be confirmed first.
         const answer: unknown = await dispatch(
           registerUser({ email, password, ...(full_name ? { full_name } : {}) }),
         ).unwrap();

@@ -10,7 +10,7 @@ import { adminSecurityEventsRoutes } from './security-events-routes.js';
 import { adminUsersRoutes } from './users-routes.js';
 import { createAdminUsersService } from './users-service.js';
 
-/** The admin API of SPEC §7 (dashboard, users, licenses, security events), each behind the admin guard. */
+/** The admin API (dashboard, users, licenses, security events), each behind the admin guard. */
 export const adminRoutes: FastifyPluginAsync<{ db: Db; clock: Clock; passwords: PasswordHasher }> = async (
   app,
   { db, clock, passwords },

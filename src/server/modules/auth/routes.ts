@@ -132,7 +132,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       reply.code(202).send({ message: await auth.resendVerification(request.body.email) }),
   );
 
-  // SPEC §7 also refers to a /auth/refresh-token path; both names refresh alike.
+  // Clients also call /auth/refresh-token; both names refresh alike.
   for (const url of [paths.refresh, paths.refreshToken]) {
     app.post(
       url,
@@ -235,7 +235,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     }),
   );
 
-  // SPEC §7 names one operation twice: POST /auth/change-password and PUT /users/me/password.
+  // Clients know one operation under two names: POST /auth/change-password and PUT /users/me/password.
   for (const [method, url] of [
     ['POST', paths.changePassword],
     ['PUT', apiPaths.users.password],

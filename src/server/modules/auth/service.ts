@@ -36,7 +36,7 @@ export interface NewAccount {
   verified: boolean;
 }
 
-/** Sign-up, sign-in, sessions and passwords (DESIGN §3), one concern per module. */
+/** Sign-up, sign-in, sessions and passwords, one concern per module. */
 export function createAuthService(deps: AuthServiceDeps) {
   const accounts = createAccounts(deps);
   const passwordFlows = createPasswordFlows(deps);

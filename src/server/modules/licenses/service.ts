@@ -111,7 +111,7 @@ export async function issueLicense(
   return row;
 }
 
-/** Licenses as their owners and their machines use them (SPEC §7 Licenses). */
+/** Licenses as their owners and their machines use them. */
 export function createLicensesService({
   db,
   clock,
@@ -347,7 +347,7 @@ export function createLicensesService({
       };
     },
 
-    /** Counts use of a metered feature against this period's limit, atomically (SPEC §3 tracking payload). */
+    /** Counts use of a metered feature against this period's limit, atomically. */
     async trackUsage(user: UserRow, id: string, body: TrackUsageInput) {
       const row = await ownLicense(user, id);
       assertActive(row);
@@ -456,7 +456,7 @@ export function createLicensesService({
       };
     },
 
-    /** Moves a license to another plan (SPEC §4: plan_id and subscription_id change). */
+    /** Moves a license to another plan: its plan_id and subscription_id change. */
     async changePlan(user: UserRow, id: string, planId: string): Promise<License> {
       const row = await ownLicense(user, id);
       assertActive(row);

@@ -67,7 +67,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       serializerCompiler: plainJson,
       schema: {
         tags,
-        summary: 'License status of a machine (SPEC §3 query: license_key, hardware_id)',
+        summary: 'License status of a machine (query: license_key, hardware_id)',
         security: apiKeySecurity,
         querystring: licenseStatusQuerySchema,
         response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },

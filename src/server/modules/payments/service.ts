@@ -65,7 +65,7 @@ const sandboxOff = () =>
 const isSandbox = (provider: PaymentsServiceDeps['provider']): provider is SandboxPaymentProvider =>
   provider.sandbox;
 
-/** Orders, checkout verification and the buyer's own payments (SPEC §7 Payments). */
+/** Orders, checkout verification and the buyer's own payments. */
 export function createPaymentsService({ db, clock, provider, currency, log }: PaymentsServiceDeps) {
   async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
     const row = await findOwnPayment(db, user.id, idOrOrderId);

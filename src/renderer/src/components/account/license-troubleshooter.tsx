@@ -26,7 +26,7 @@ function badgeOf(result: LicenseCheckResult): { label: string; color: string } {
   return { label: 'Not valid', color: 'red' };
 }
 
-/** What to try for each answer of the status check (SPEC §4 and the refusals of the README). */
+/** What to try for each answer of the status check, including each refusal the README lists. */
 function stepsFor(result: LicenseCheckResult): ReactNode[] {
   if (result.valid)
     return result.offline
@@ -74,7 +74,7 @@ function stepsFor(result: LicenseCheckResult): ReactNode[] {
 }
 
 /**
- * SPEC §4 status check of this machine, with what to do for each answer. With no key stored the
+ * The license-status check of this machine, with what to do for each answer. With no key stored the
  * answer is the local 'No license configured' (no call is made).
  */
 export function LicenseTroubleshooter({

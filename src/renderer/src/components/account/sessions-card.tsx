@@ -17,7 +17,7 @@ export function SessionsCard() {
   const [error, setError] = useState<string | null>(null);
 
   const leave = async () => {
-    // SPEC §4: logout ends the session here whether or not the server answered.
+    // Logout ends the session here whether or not the server answered.
     await dispatch(logoutUser());
     navigate(portalPaths.login, { replace: true });
   };

@@ -1,4 +1,4 @@
-/** Tunables of the dot grid; the first five are the SPEC §2 parameters. */
+/** Tunables of the dot grid; the product fixes the first five (6, 50, 120, 150, 3). */
 export interface DotFieldConfig {
   /** Dot diameter in CSS pixels. */
   dotSize: number;
@@ -49,7 +49,7 @@ const MAX_DOT_SPEED = 1500;
 const VELOCITY_SMOOTHING = 0.5;
 
 /**
- * The physics of the dot-grid background (SPEC §2), free of any DOM so it can be tested and
+ * The physics of the dot-grid background, free of any DOM so it can be tested and
  * driven by whatever draws it. Dots sit on a centred grid; each has an offset from home and a
  * velocity, pulled back by a damped spring. Fast pointer moves and clicks add velocity.
  */

@@ -9,7 +9,7 @@ const RESIZE_DEBOUNCE_MS = 150;
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
 /**
- * The decorative, pointer-reactive dot grid of SPEC §2: a fixed full-screen canvas behind the
+ * The decorative, pointer-reactive dot grid: a fixed full-screen canvas behind the
  * page. Everything per frame happens in refs and a requestAnimationFrame loop that runs only
  * while dots move, never through React state.
  */

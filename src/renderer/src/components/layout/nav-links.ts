@@ -22,7 +22,7 @@ export interface NavItem {
   exact?: boolean;
 }
 
-/** The signed-in user's screens (SPEC §2 user routes). */
+/** The signed-in user's screens. */
 export const userNavItems: readonly NavItem[] = [
   { label: 'Dashboard', to: portalPaths.dashboard, icon: GridIcon },
   { label: 'Licenses', to: portalPaths.licenses, icon: KeyIcon },
@@ -31,7 +31,7 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Support', to: portalPaths.support, icon: HelpIcon },
 ];
 
-/** The administrator's screens (SPEC §2 admin routes). */
+/** The administrator's screens. */
 export const adminNavItems: readonly NavItem[] = [
   { label: 'Overview', to: portalPaths.admin, icon: GaugeIcon, exact: true },
   { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },

@@ -25,7 +25,7 @@ export function UserMenu() {
   const name = user?.full_name || user?.email || 'Account';
 
   const signOut = async () => {
-    // Logout ends in the signed-out state whether or not the server answered (SPEC §4).
+    // Logout ends in the signed-out state whether or not the server answered.
     await dispatch(logoutUser());
     navigate(portalPaths.login, { replace: true });
   };

@@ -1,6 +1,6 @@
 import { apiPaths } from '../../../../shared/routes';
 
-/** The admin calls of SPEC §7, under the names the admin thunks use; every path comes from src/shared/routes.ts. */
+/** The admin calls, under the names the admin thunks use; every path comes from src/shared/routes.ts. */
 export const adminPaths = {
   dashboard: apiPaths.admin.dashboard,
   users: apiPaths.admin.users,

@@ -32,7 +32,7 @@ export const initialAdminState: AdminState = {
 };
 
 type Identified = { id?: unknown; license_id?: unknown; feature_id?: unknown };
-/** SPEC §4: items are matched by id, or license_id, or feature_id. */
+/** Items are matched by id, or license_id, or feature_id. */
 const idOf = (item: Identified) => (item.id ?? item.license_id ?? item.feature_id) as string | undefined;
 
 function prepend<Item>(page: Paged<Item>, item: Item) {
@@ -156,7 +156,7 @@ const adminSlice = createSlice({
       .addCase(logoutUser.fulfilled, () => initialAdminState)
       .addCase(logoutUser.rejected, () => initialAdminState)
       .addCase(sessionCleared, () => initialAdminState)
-      // SPEC §4: update and revoke both replace the licence, in the list and in the selection
+      // Update and revoke both replace the licence, in the list and in the selection
       // (so does freeing a seat, which answers the licence with its new seat count).
       .addMatcher(
         isAnyOf(

@@ -21,7 +21,7 @@ import type { AdminCollection, AdminLicense, AdminState, ListParams } from './ad
 
 const CACHE = 'admin:';
 
-/** SPEC §8 admin: the server's message, else the error's message, else the default; kept in state.error. */
+/** A failed admin call keeps in state.error the server's message, else the error's, else the default. */
 function adminThunk<Arg, Result>(
   type: string,
   fallback: string,
@@ -36,7 +36,7 @@ function adminThunk<Arg, Result>(
   });
 }
 
-/** SPEC §4: a list may come as `{ features }`, `{ data }` or a bare array; total is `total` or the length. */
+/** A list may come as `{ features }`, `{ data }` or a bare array; total is `total` or the length. */
 export function readPaged<Item>(body: unknown, params: { page: number; perPage: number }): Paged<Item> {
   const fields = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<
     string,
@@ -146,7 +146,7 @@ export const updateLicense = adminThunk(
   ({ id, changes }: { id: string; changes: object }, s) =>
     write(s, s.client.http.put<AdminLicense>(at(adminPaths.license, id), changes)),
 );
-/** POST /admin/licenses/{id}/revoke?reason=… (SPEC §7: the reason goes as query text). */
+/** POST /admin/licenses/{id}/revoke?reason=… (the reason goes as query text). */
 export const revokeLicense = adminThunk(
   'admin/revokeLicense',
   adminMessages.revokeLicenseFailed,

@@ -12,10 +12,10 @@ import type { AsyncStatus } from '../../lib/create-app-thunk';
 
 /** Payments and security events have no shared schema yet: their fields are read as the server sends them. */
 export type AdminRecord = Record<string, unknown> & { id?: string };
-/** A license with its owner's e-mail; the detail view attaches its activations (SPEC §3). */
+/** A license with its owner's e-mail; the detail view attaches its activations. */
 export type AdminLicense = AdminLicenseRow;
 
-/** Query of every admin list (SPEC §7 "GET with query params"). */
+/** Query of every admin list: paging, search, sort and filters. */
 export interface ListParams {
   page?: number;
   perPage?: number;
@@ -24,7 +24,7 @@ export interface ListParams {
   [filter: string]: string | number | boolean | undefined;
 }
 
-/** SPEC §3 admin state. */
+/** The admin slice: a page of each list, the selected items and the dashboard's numbers. */
 export interface AdminState {
   users: Paged<AdminUser>;
   licenses: Paged<AdminLicense>;

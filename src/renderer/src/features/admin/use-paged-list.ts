@@ -9,7 +9,7 @@ export interface PagedList<Item> {
   /** The last page that arrived; kept while the next one loads so the table does not jump. */
   page: Paged<Item> | null;
   loading: boolean;
-  /** The message to show when the last load failed (SPEC §8 admin message). */
+  /** The message to show when the last load failed (the server's message, else the list's fallback). */
   error: string | null;
   reload: () => void;
 }

@@ -9,7 +9,7 @@ import { getServices } from '../../lib/services';
 
 const defaultHttp = () => getServices().client.http;
 
-// Not in SPEC §8's catalogue: the fallbacks for the account e-mails' calls.
+// The fallbacks of the account e-mails' calls, shown when the server gives no message.
 const fallbacks = {
   forgotPassword: 'Could not send the reset link',
   resetPassword: 'Could not reset the password',
@@ -32,7 +32,7 @@ async function postForMessage(http: HttpClient, path: string, body: unknown, fal
   }
 }
 
-/** SPEC §5: login must answer JSON; HTML means the API is not behind this address at all. */
+/** Login must answer JSON; HTML means the API is not behind this address at all. */
 function assertJson(response: AxiosResponse): void {
   const type = String(response.headers['content-type'] ?? '').toLowerCase();
   const looksHtml = typeof response.data === 'string' && /^\s*</.test(response.data);
@@ -42,7 +42,7 @@ function assertJson(response: AxiosResponse): void {
     throw new ApiRequestError(authMessages.nonJsonResponse, { status: response.status });
 }
 
-/** POST /auth/login as the OAuth2 form (SPEC §7): the e-mail goes as `username`. */
+/** POST /auth/login as the OAuth2 form: the e-mail goes as `username`. */
 export async function login(
   credentials: { email: string; password: string },
   http: HttpClient = defaultHttp(),
@@ -67,7 +67,7 @@ export function register(body: RegisterRequest, http: HttpClient = defaultHttp()
   return postForMessage(http, apiPaths.auth.register, body, authMessages.registrationFailed);
 }
 
-/** POST /auth/logout with the refresh token (SPEC §3 `refreshToken`). */
+/** POST /auth/logout with the refresh token as `refreshToken`. */
 export async function logout(refreshToken: string, http: HttpClient = defaultHttp()): Promise<void> {
   await http.post(apiPaths.auth.logout, { refreshToken }, { skipRefresh: true });
 }

@@ -14,13 +14,13 @@ import {
 export { initializeSession, loginUser, logoutUser, refreshSession, registerUser } from './auth-thunks';
 export type { SessionIdentity, SessionOutcome } from './auth-thunks';
 
-/** SPEC §3 auth state. */
+/** Who is signed in, with which role, and when they last acted. */
 export interface AuthState {
   isAuthenticated: boolean;
   user: UserProfile | null;
   status: AsyncStatus;
   error: string | null;
-  /** Epoch milliseconds of the last user, auth, licence or admin action (SPEC §4 session). */
+  /** Epoch milliseconds of the last user, auth, licence or admin action: 30 minutes without one signs out. */
   lastActivity: number;
   userRole: string | null;
 }
@@ -59,7 +59,7 @@ const authSlice = createSlice({
     tokensRefreshed(state, action: PayloadAction<SessionIdentity>) {
       signedIn(state, action.payload);
     },
-    /** The session is gone (refresh failed, or the server refused the token): SPEC §4 refresh failure. */
+    /** The session is gone (refresh failed, or the server refused the token): no user, no role. */
     sessionCleared(state) {
       signedOut(state);
     },
@@ -103,7 +103,7 @@ const authSlice = createSlice({
       .addCase(updateUserProfile.fulfilled, (state, action) => {
         state.user = action.payload;
       })
-      // SPEC §4: logout ends the session whether or not the server answered.
+      // Logout ends the session whether or not the server answered.
       .addMatcher(isAnyOf(logoutUser.fulfilled, logoutUser.rejected), (state) => {
         signedOut(state);
         state.status = 'idle';

@@ -23,7 +23,7 @@ async function identityFrom(
   accessToken: string,
   user: unknown,
 ): Promise<SessionIdentity> {
-  // SPEC §7: the profile is fetched after login or refresh when the answer does not carry it.
+  // The profile is fetched after login or refresh when the answer does not carry it.
   const profile =
     (user as UserProfile | null) ?? (await services.client.http.get<UserProfile>(apiPaths.users.me)).data;
   await services.tokens.setUser(profile);
@@ -59,7 +59,7 @@ export const registerUser = createAppThunk(
 
 export const logoutUser = createAppThunk('auth/logout', async (_: void, { extra, rejectWithValue }) => {
   try {
-    // SPEC §3: the refresh token may also sit in local storage under the product's name.
+    // The refresh token may also sit in local storage under the product's name.
     const refreshToken =
       (await extra.tokens.getRefreshToken()) ?? extra.local.getItem(localStorageKeys.refreshToken);
     if (refreshToken) await (await loadAuthApi()).logout(refreshToken, extra.client.http);
@@ -89,7 +89,7 @@ export type SessionOutcome =
   | { outcome: 'invalid'; message: string };
 
 /**
- * Start-up (SPEC §4): runs the one-time migrations, restores the session from secure storage,
+ * Start-up: runs the one-time migrations, restores the session from secure storage,
  * refreshes it when the access token is no longer valid, or signs out.
  */
 export const initializeSession = createAppThunk(

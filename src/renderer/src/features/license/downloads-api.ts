@@ -4,7 +4,7 @@ import { isHttpError, toApiRequestError } from '../../lib/api-errors';
 import { getServices, type Services } from '../../lib/services';
 import { getDownloads } from './license-api';
 
-// Not in SPEC §8's catalogue: the fallbacks of the download calls.
+// The fallbacks of the download calls, shown when the server gives no message.
 export const downloadMessages = {
   fetchReleasesFailed: 'Failed to fetch downloads',
   downloadFailed: 'The download failed. Try again.',

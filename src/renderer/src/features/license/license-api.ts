@@ -29,7 +29,7 @@ export async function postActivation(
   return (await http.post<ActivationResult>(apiPaths.licenses.activate, body)).data;
 }
 
-/** The raw answer: base activation checks its shape itself (SPEC §8 'Invalid response format'). */
+/** The raw answer: base activation checks its shape itself ('Invalid response format from server'). */
 export async function postBaseActivation(
   http: HttpClient,
   body: ActivateBaseLicenseRequest,
@@ -115,7 +115,7 @@ export async function getDownloads(
   ).data;
 }
 
-/** GET /licensing/status with the stored key and this machine's id (SPEC §7). */
+/** GET /licensing/status with the stored key and this machine's id. */
 export async function getLicensingStatus(
   http: HttpClient,
   query: { license_key: string; hardware_id: string },

@@ -26,10 +26,10 @@ import {
 
 export * from './license-thunks';
 
-/** A licence plus what a local status check found (SPEC §3). */
+/** A licence plus what a local status check found. */
 export type LicenseRecord = License & { isValid?: boolean; statusMessage?: string };
 
-/** SPEC §3 licence state. */
+/** The user's licences, the current one, its usage, features and status check. */
 export interface LicenseState {
   licenses: LicenseRecord[];
   currentLicense: LicenseRecord | null;
@@ -60,7 +60,7 @@ export const initialLicenseState: LicenseState = {
   error: null,
 };
 
-/** SPEC §4 activation: the result becomes the current licence and is merged into the list by license_id. */
+/** Activation: the result becomes the current licence and is merged into the list by license_id. */
 function mergeLicence(state: LicenseState, licence: LicenseRecord) {
   state.currentLicense = licence;
   const index = state.licenses.findIndex((item) => item.license_id === licence.license_id);
@@ -68,7 +68,7 @@ function mergeLicence(state: LicenseState, licence: LicenseRecord) {
   else state.licenses.push(licence);
 }
 
-/** SPEC §4: the other licence actions update the current licence and replace it in the list if present. */
+/** The other licence actions update the current licence and replace it in the list if present. */
 function replaceLicence(state: LicenseState, licence: LicenseRecord) {
   state.currentLicense = licence;
   const index = state.licenses.findIndex((item) => item.license_id === licence.license_id);
@@ -159,7 +159,7 @@ const licenseSlice = createSlice({
         if (action.payload?.license) replaceLicence(state, action.payload.license);
       })
       .addCase(changePlan.fulfilled, (state, action) => {
-        // SPEC §4: a plan change moves the current licence to the new plan and subscription.
+        // A plan change moves the current licence to the new plan and subscription.
         if (state.currentLicense?.license_id === action.payload.license_id) {
           state.currentLicense.plan_id = action.payload.plan_id;
           state.currentLicense.subscription_id = action.payload.subscription_id;

@@ -24,7 +24,7 @@ import {
 
 const CACHE = 'licenses:';
 
-/** Runs one licence call; a failure becomes the SPEC §8 message (server message preferred). */
+/** Runs one licence call; a failure becomes the server's message, else the fallback. */
 function licenseThunk<Arg, Result>(
   type: string,
   fallback: string,
@@ -46,7 +46,7 @@ async function afterWrite<T>(services: Services, result: Promise<T>): Promise<T>
   return value;
 }
 
-/** SPEC §4: the key of an activated licence is kept on this machine. */
+/** The key of an activated licence is kept on this machine. */
 async function keepKey<T extends { license_key: string }>(services: Services, licence: T): Promise<T> {
   await services.platform.setLicenseKey(licence.license_key);
   return licence;
@@ -86,7 +86,7 @@ const isLicence = (value: unknown): value is License =>
   typeof (value as License).license_id === 'string' &&
   typeof (value as License).license_key === 'string';
 
-/** SPEC §8: base activation prefers the server's detail and checks the answer's shape. */
+/** Base activation prefers the server's detail and checks the answer's shape. */
 export const activateBaseLicense = createAppThunk(
   'license/activateBase',
   async (
@@ -174,7 +174,7 @@ export const updateLicenseUsage = licenseThunk(
   recordUsage,
 );
 
-/** SPEC §3 feature usage tracking: usageAmount defaults to 1 and usageData to {}. */
+/** Feature usage tracking: usageAmount defaults to 1 and usageData to {}. */
 export const trackFeatureUsage = licenseThunk(
   'license/trackFeatureUsage',
   licenseMessages.trackUsageFailed,
@@ -221,7 +221,7 @@ export const changePlan = licenseThunk(
     afterWrite(s, putPlan(s.client.http, licenseId, planId)),
 );
 
-/** SPEC §4: no stored key (or machine id) is answered here, without asking anyone. */
+/** No stored key (or machine id) is answered here, without asking anyone. */
 export const notConfigured: LicenseCheckResult = {
   valid: false,
   status: 'not_configured',

@@ -21,7 +21,7 @@ export interface CurrentPlan {
   license: License | null;
 }
 
-// Not in SPEC §8's catalogue: the fallbacks of the buyer's payment calls (server message preferred).
+// The fallbacks of the buyer's payment calls, shown when the server gives no message.
 export const paymentMessages = {
   fetchConfigFailed: 'Failed to fetch payment settings',
   createOrderFailed: 'Failed to start the checkout',

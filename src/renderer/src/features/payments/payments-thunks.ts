@@ -4,7 +4,7 @@ import { createAppThunk } from '../../lib/create-app-thunk';
 import { fetchLicenses, setCurrentLicense } from '../license/license-slice';
 import { completeSandboxCheckout, createPaymentOrder, paymentMessages, verifyPayment } from './payments-api';
 
-// Buying is the user acting: the `user/` prefix keeps the session's activity time fresh (SPEC §4).
+// Buying is the user acting: the `user/` prefix keeps the session's activity time fresh.
 
 /** Opens an order for a paid plan (the server takes the price from the plan). */
 export const startCheckout = createAppThunk(

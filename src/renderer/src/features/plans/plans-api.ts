@@ -12,7 +12,7 @@ import { toApiRequestError } from '../../lib/api-errors';
 import { getServices, type Services } from '../../lib/services';
 import type { HttpClient } from '../../lib/api-client';
 
-// Not in SPEC §8's catalogue: the fallbacks of the plan calls.
+// The fallbacks of the plan calls, shown when the server gives no message.
 export const planMessages = {
   fetchPlansFailed: 'Failed to fetch plans',
   fetchPlanFailed: 'Failed to fetch plan',

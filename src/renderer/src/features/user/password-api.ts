@@ -3,7 +3,7 @@ import { apiPaths } from '../../../../shared/routes';
 import { toApiRequestError } from '../../lib/api-errors';
 import { getServices, type Services } from '../../lib/services';
 
-// Not in SPEC §8's catalogue: the fallback when the server gives no message.
+// The fallback when the server gives no message.
 export const changePasswordFailed = 'Could not change the password';
 
 /**

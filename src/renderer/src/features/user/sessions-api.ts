@@ -2,7 +2,7 @@ import { apiPaths } from '../../../../shared/routes';
 import { toApiRequestError } from '../../lib/api-errors';
 import { getServices, type Services } from '../../lib/services';
 
-// Not in SPEC §8's catalogue: the fallback when the server gives no message.
+// The fallback when the server gives no message.
 export const signOutEverywhereFailed = 'Could not sign out of every device';
 
 /** POST /auth/logout-all: the server ends every session of the account, this one included. */

@@ -13,7 +13,7 @@ import { fetchUserProfile, updateUserPreferences, updateUserProfile } from './us
 
 export { fetchUserProfile, updateUserPreferences, updateUserProfile } from './user-thunks';
 
-/** SPEC §3 user state. */
+/** The signed-in user's profile and preferences. */
 export interface UserState {
   profile: UserProfile | null;
   preferences: Partial<Preferences>;

@@ -15,7 +15,7 @@ export const fetchUserProfile = createAppThunk(
   },
 );
 
-/** SPEC §4: a profile update also updates the auth user and the stored user data. */
+/** A profile update also updates the auth user and the stored user data. */
 export const updateUserProfile = createAppThunk(
   'user/updateProfile',
   async (body: UpdateProfileRequest, { extra, rejectWithValue }) => {

@@ -35,7 +35,7 @@ const STATUS_OPTIONS = [
 
 const number = new Intl.NumberFormat();
 
-/** The list keeps no package in the store (plans are not in the SPEC §3 admin slice). */
+/** The list keeps no package in the store (plans are not in the admin slice). */
 const loadPackages = (params: ListParams) => fetchPackages(params);
 
 export default function AdminPackagesPage() {

@@ -4,8 +4,8 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { fetchSystemStats, selectAdmin } from '../admin-slice';
 
 /**
- * The overview's numbers (`GET /admin/dashboard`), kept in the admin slice as `systemStats`
- * (SPEC §3). `refresh()` asks the server again instead of reading the 60 s cache.
+ * The overview's numbers (`GET /admin/dashboard`), kept in the admin slice as `systemStats`.
+ * `refresh()` asks the server again instead of reading the 60 s cache.
  */
 export function useDashboardStats() {
   const dispatch = useAppDispatch();

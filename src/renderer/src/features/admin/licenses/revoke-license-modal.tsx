@@ -17,7 +17,7 @@ export interface RevokeLicenseModalProps {
 
 /**
  * Revokes a license for good, with the reason its owner will see on the license and in every
- * refused check. The reason is required and sent as query text (SPEC §7).
+ * refused check. The reason is required and sent as query text.
  */
 export function RevokeLicenseModal({ licence, onClose, onRevoked }: RevokeLicenseModalProps) {
   const dispatch = useAppDispatch();

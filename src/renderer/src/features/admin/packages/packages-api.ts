@@ -17,7 +17,7 @@ import type { ListParams } from '../admin-types';
 import { adminRead } from '../security/admin-read';
 
 /**
- * The packages (plans) console's calls. Plans are not in the SPEC §3 admin slice: they go through
+ * The packages (plans) console's calls. Plans are not in the admin slice: they go through
  * the plans API functions (services, 60 s cache, `plans:` entries forgotten on every write), and
  * a write also forgets the `admin:` entries, whose feature stats count the packages of a feature.
  */

@@ -2,9 +2,9 @@ import { adminMessage, toApiRequestError } from '../../../lib/api-errors';
 import { getServices, type Services } from '../../../lib/services';
 
 /**
- * One cached admin read (SPEC §9: 60 s), under the same cache keys as the admin thunks, so an
+ * One cached admin read (kept 60 s), under the same cache keys as the admin thunks, so an
  * admin write (which forgets every `admin:` entry) makes the next read fresh. Rejects with an
- * {@link ApiRequestError} carrying the SPEC §8 admin message.
+ * {@link ApiRequestError} carrying the server's message, else the fallback.
  */
 export async function adminRead<T>(
   path: string,

@@ -237,7 +237,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
   const id = user?.id;
   // A change to the account (its updated_at) reloads the details.
   const version = user?.updated_at;
-  // Through the slice: the account becomes its selectedUser (SPEC §3).
+  // Through the slice: the account becomes its selectedUser.
   const readDetail = useCallback(
     (userId: string) =>
       dispatch(fetchUser(userId))
