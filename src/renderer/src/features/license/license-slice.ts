@@ -123,7 +123,7 @@ const licenseSlice = createSlice({
         state.activationStatus = {
           valid: false,
           status: 'deactivated',
-          message: 'Licence deactivated on this device',
+          message: 'License deactivated on this device',
         };
       })
       .addCase(activateLicense.fulfilled, (state, action) => {
@@ -193,7 +193,7 @@ const licenseSlice = createSlice({
       .addCase(sessionCleared, () => initialLicenseState)
       .addMatcher(isAnyOf(activateBaseLicense.fulfilled, activatePlan.fulfilled), (state, action) => {
         mergeLicence(state, action.payload);
-        state.activationStatus = { valid: true, status: action.payload.status, message: 'Licence activated' };
+        state.activationStatus = { valid: true, status: action.payload.status, message: 'License activated' };
       })
       .addMatcher(isAnyOf(updateLicenseUsage.fulfilled, trackFeatureUsage.fulfilled), (state, action) =>
         setFeature(state, action.payload.feature),
