@@ -282,14 +282,15 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ path: '/licenses/current-plan' }),
     expect: signedIn(200),
   },
-  // Whoever holds a key may activate a machine on it (team members share the owner's key);
-  // the owner's machine again is a re-activation.
+  // Whoever holds a key may activate a machine of their own on it (team members share the
+  // owner's key); the owner's machine again is a re-activation for the owner, and a machine
+  // another account holds for everyone else (409 machine_activated_by_another_account).
   'POST /licenses/activate': {
     request: (f) => ({
       path: '/licenses/activate',
       body: { license_key: f.licenseKey, hardware_id: f.hardwareId },
     }),
-    expect: signedIn(200),
+    expect: { anonymous: 401, user: 200, otherUser: 409, admin: 409 },
   },
   // Each signed-in caller has (or gets) a Base license of their own.
   'POST /licenses/activate-base': {
