@@ -26,6 +26,8 @@ export default defineConfig({
           environment: 'jsdom',
           environmentOptions: { jsdom: { url: 'http://portal.test/' } },
           setupFiles: ['tests/renderer/setup.ts'],
+          // The real server's OpenAPI document, against which the fake API's answers are checked.
+          globalSetup: ['tests/support/api-document-setup.ts'],
         },
       },
     ],

@@ -3,6 +3,7 @@ import { authMessages } from '../../src/shared/messages';
 import { isHttpError } from '../../src/renderer/src/lib/api-errors';
 import { createInProcessLocks } from '../../src/renderer/src/lib/locks';
 import { login } from '../../src/renderer/src/features/auth/auth-api';
+import { healthy, plan } from './support/api-answers';
 import { FakeApi, problem } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
 import { MemoryCookieJar } from './support/memory-storage';
@@ -41,22 +42,17 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
 
   it('concurrent first calls through http all go out once each, with the bearer token', async () => {
     const { services, issued } = await signedInTab();
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => services.client.http.get(`/items/${index}`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 4 }, () => services.client.http.get('/users/me')));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-    for (let index = 0; index < 4; index += 1)
-      expect(api.calls(`GET /items/${index}`).map((call) => call.authorization)).toEqual([
-        `Bearer ${issued.access_token}`,
-      ]);
+    expect(api.calls('GET /users/me').map((call) => call.authorization)).toEqual(
+      Array.from({ length: 4 }, () => `Bearer ${issued.access_token}`),
+    );
   });
 
   it('getPublic reads a public answer without axios: base path, API key, no bearer token', async () => {
     const { services } = await signedInTab();
-    api.on('GET /plans/public', () => ({ json: [{ id: 'pro' }] }));
-    expect(await services.client.getPublic('/plans/public', 'Failed to fetch plans')).toEqual([
-      { id: 'pro' },
-    ]);
+    api.on('GET /plans/public', () => ({ json: [plan('pro')] }));
+    expect(await services.client.getPublic('/plans/public', 'Failed to fetch plans')).toEqual([plan('pro')]);
     const [call] = api.calls('GET /plans/public');
     expect(call?.apiKey).toBe('dap-web-public');
     expect(call?.authorization).toBeUndefined();
@@ -69,7 +65,11 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
       message: 'Plans are being updated',
       status: 503,
     });
-    api.on('GET /plans/public', () => ({ status: 502, body: '<html>bad gateway</html>' }));
+    api.on('GET /plans/public', () => ({
+      status: 502,
+      body: '<html>bad gateway</html>',
+      offContract: 'the error page of a proxy in front of the server',
+    }));
     await expect(services.client.getPublic('/plans/public', 'Failed to fetch plans')).rejects.toMatchObject({
       message: 'Failed to fetch plans',
       status: 502,
@@ -78,8 +78,10 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
 
   it('isHttpError recognises axios errors without importing axios', async () => {
     const { services } = await signedInTab();
-    api.on('GET /a', () => problem(404, 'Missing'));
-    const error: unknown = await services.client.http.get('/a').catch((caught: unknown) => caught);
+    api.on('GET /licenses/missing', () => problem(404, 'Missing'));
+    const error: unknown = await services.client.http
+      .get('/licenses/missing')
+      .catch((caught: unknown) => caught);
     const { isAxiosError } = await import('axios');
     expect(isAxiosError(error)).toBe(true);
     expect(isHttpError(error)).toBe(true);
@@ -103,7 +105,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
   it('SPEC §6: public endpoints are called without a bearer token', async () => {
     const { services } = await signedInTab();
     api.on('POST /auth/forgot-password', () => ({ status: 202, json: { message: 'sent' } }));
-    api.on('GET /health', () => ({ json: { status: 'ok' } }));
+    api.on('GET /health', () => ({ json: healthy }));
     await services.client.http.post('/auth/forgot-password', { email: 'a@example.com' });
     await services.client.http.get('/health');
     expect(api.calls('POST /auth/forgot-password')[0]?.authorization).toBeUndefined();
@@ -144,9 +146,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
   it('SPEC §8 401: N concurrent 401s share ONE refresh and all retry with the new token', async () => {
     const { services, issued } = await signedInTab();
     api.revoke(issued.access_token);
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, index) => services.client.http.get(`/items/${index}`)),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => services.client.http.get('/users/me')));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(api.calls('POST /auth/refresh')).toHaveLength(1);
     expect(api.reuseDetected).toBe(false);
@@ -243,9 +243,13 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
   it("SPEC §8 403: other refusals are logged as 'Access forbidden' with the server message, or the default", async () => {
     const { services, tab, lost } = await signedInTab();
     api.on('GET /admin/users', () => problem(403, 'Administrators only'));
-    api.on('GET /admin/payments', () => ({ status: 403, json: {} }));
+    api.on('GET /payments/admin/payments', () => ({
+      status: 403,
+      json: {},
+      offContract: 'a refusal without a message, which the client must still explain',
+    }));
     await expect(services.client.http.get('/admin/users')).rejects.toBeTruthy();
-    await expect(services.client.http.get('/admin/payments')).rejects.toBeTruthy();
+    await expect(services.client.http.get('/payments/admin/payments')).rejects.toBeTruthy();
     expect(tab.logs).toEqual([
       { level: 'warn', message: authMessages.accessForbidden, detail: 'Administrators only' },
       { level: 'warn', message: authMessages.accessForbidden, detail: authMessages.noPermission },
@@ -255,10 +259,14 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
 
   it("SPEC §8 5xx: logged with the server message or 'An unexpected server error occurred'", async () => {
     const { services, tab } = await signedInTab();
-    api.on('GET /a', () => problem(503, 'Database unavailable'));
-    api.on('GET /b', () => ({ status: 500, body: 'oops' }));
-    await expect(services.client.http.get('/a')).rejects.toBeTruthy();
-    await expect(services.client.http.get('/b')).rejects.toBeTruthy();
+    api.on('GET /licenses', () => problem(503, 'Database unavailable'));
+    api.on('GET /licenses/current-plan', () => ({
+      status: 500,
+      body: 'oops',
+      offContract: 'a crash page that is not JSON, as a proxy may send',
+    }));
+    await expect(services.client.http.get('/licenses')).rejects.toBeTruthy();
+    await expect(services.client.http.get('/licenses/current-plan')).rejects.toBeTruthy();
     expect(tab.logs).toEqual([
       { level: 'error', message: 'Database unavailable', detail: undefined },
       { level: 'error', message: authMessages.unexpectedServerError, detail: undefined },
@@ -269,7 +277,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
 describe('Login answers (SPEC §5, §7)', () => {
   it('SPEC §7: login posts the e-mail as username, form-encoded, without a bearer token', async () => {
     const { services } = tabServices(api.baseURL);
-    api.on('POST /auth/login', () => ({ json: { ...api.issue(), token_type: 'bearer' } }));
+    api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     const tokens = await login({ email: 'ada@example.com', password: 'secret pass' }, services.client.http);
     const call = api.calls('POST /auth/login')[0];
     expect(call?.contentType).toContain('application/x-www-form-urlencoded');
@@ -283,7 +291,11 @@ describe('Login answers (SPEC §5, §7)', () => {
 
   it("SPEC §5: an HTML answer fails with 'Server configuration error: …received HTML…'", async () => {
     const { services } = tabServices(api.baseURL);
-    api.on('POST /auth/login', () => ({ body: '<!doctype html><html></html>', type: 'text/html' }));
+    api.on('POST /auth/login', () => ({
+      body: '<!doctype html><html></html>',
+      type: 'text/html',
+      offContract: 'the web portal’s page, as a misrouted API base answers',
+    }));
     await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
       authMessages.htmlResponse,
     );
@@ -291,7 +303,12 @@ describe('Login answers (SPEC §5, §7)', () => {
 
   it('SPEC §5: an HTML error page (a proxy 502) fails with the same HTML message', async () => {
     const { services } = tabServices(api.baseURL);
-    api.on('POST /auth/login', () => ({ status: 502, body: '<html>Bad gateway</html>', type: 'text/html' }));
+    api.on('POST /auth/login', () => ({
+      status: 502,
+      body: '<html>Bad gateway</html>',
+      type: 'text/html',
+      offContract: 'the error page of a proxy in front of the server',
+    }));
     await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
       authMessages.htmlResponse,
     );
@@ -299,7 +316,11 @@ describe('Login answers (SPEC §5, §7)', () => {
 
   it("SPEC §5: a non-JSON answer fails with 'Server returned non-JSON response…'", async () => {
     const { services } = tabServices(api.baseURL);
-    api.on('POST /auth/login', () => ({ body: 'access_token=abc', type: 'text/plain' }));
+    api.on('POST /auth/login', () => ({
+      body: 'access_token=abc',
+      type: 'text/plain',
+      offContract: 'a server that does not speak JSON',
+    }));
     await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
       authMessages.nonJsonResponse,
     );
@@ -307,7 +328,10 @@ describe('Login answers (SPEC §5, §7)', () => {
 
   it("SPEC §5: a JSON answer without a token fails with 'Authentication failed: No token received'", async () => {
     const { services } = tabServices(api.baseURL);
-    api.on('POST /auth/login', () => ({ json: { token_type: 'bearer' } }));
+    api.on('POST /auth/login', () => ({
+      json: { token_type: 'bearer' },
+      offContract: 'a sign-in answer without tokens, which the client must refuse',
+    }));
     await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
       authMessages.noTokenReceived,
     );
@@ -334,7 +358,10 @@ describe('Refresh answers (SPEC §7, §8)', () => {
     it(`SPEC §7: a refresh answer as ${name} is read`, async () => {
       const { services } = await signedInTab();
       const access = token();
-      api.on('POST /auth/refresh', () => ({ json: shape(access) }));
+      api.on('POST /auth/refresh', () => ({
+        json: shape(access),
+        offContract: 'a refresh answer of another shape, which the client still reads',
+      }));
       const result = await services.client.refreshTokens();
       expect(result.accessToken).toBe(access);
       expect(await services.tokens.getAccessToken()).toBe(access);
@@ -344,13 +371,19 @@ describe('Refresh answers (SPEC §7, §8)', () => {
 
   it('SPEC §7: the user comes from user or userData', async () => {
     const { services } = await signedInTab();
-    api.on('POST /auth/refresh', () => ({ json: { accessToken: token(), userData: { id: 'u-9' } } }));
+    api.on('POST /auth/refresh', () => ({
+      json: { accessToken: token(), userData: { id: 'u-9' } },
+      offContract: 'a refresh answer of another shape, which the client still reads',
+    }));
     expect((await services.client.refreshTokens()).user).toEqual({ id: 'u-9' });
   });
 
   it("SPEC §5: a refresh answer without an access token fails with 'No access token in refresh response' and clears auth", async () => {
     const { services } = await signedInTab();
-    api.on('POST /auth/refresh', () => ({ json: { refresh_token: 'x' } }));
+    api.on('POST /auth/refresh', () => ({
+      json: { refresh_token: 'x' },
+      offContract: 'a refresh answer without an access token, which the client must refuse',
+    }));
     await expect(services.client.refreshTokens()).rejects.toThrow(authMessages.noAccessTokenInRefresh);
     expect(await services.tokens.getAccessToken()).toBeNull();
     expect(await services.tokens.getRefreshToken()).toBeNull();

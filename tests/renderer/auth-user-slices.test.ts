@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { UserProfile } from '../../src/shared/api/users';
 import { authMessages, userMessages } from '../../src/shared/messages';
 import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeStore } from '../../src/renderer/src/app/store';
@@ -28,17 +29,18 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
+/** The client falls back to its own message when an error comes without one (a proxy's, say). */
+const WITHOUT_MESSAGE = 'an error without a message';
+
 function setup() {
   const made = tabServices(api.baseURL);
   return { ...made, store: makeStore({ services: made.services }) };
 }
 
-async function signedIn(role = 'user') {
+async function signedIn(role: UserProfile['role'] = 'user') {
   const made = setup();
   api.role = role;
-  api.on('POST /auth/login', () => ({
-    json: { ...api.issue(), token_type: 'bearer', user: { ...testUser, role } },
-  }));
+  api.on('POST /auth/login', () => ({ json: api.signInAnswer({ ...testUser, role }) }));
   await made.store.dispatch(loginUser({ email: testUser.email, password: 'pw' })).unwrap();
   return made;
 }
@@ -46,7 +48,7 @@ async function signedIn(role = 'user') {
 describe('Auth state (SPEC §4 auth)', () => {
   it('SPEC §4: every async operation goes idle → loading → succeeded', async () => {
     const { store } = setup();
-    api.on('POST /auth/login', () => ({ json: { ...api.issue(), user: testUser } }));
+    api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     expect(selectAuthStatus(store.getState())).toBe('idle');
     const pending = store.dispatch(loginUser({ email: 'a', password: 'b' }));
     expect(selectAuthStatus(store.getState())).toBe('loading');
@@ -65,7 +67,10 @@ describe('Auth state (SPEC §4 auth)', () => {
 
   it('SPEC §7: the profile is fetched from /users/me when the login answer has no user', async () => {
     const { store } = setup();
-    api.on('POST /auth/login', () => ({ json: api.issue() }));
+    api.on('POST /auth/login', () => ({
+      json: api.issue(),
+      offContract: 'a sign-in answer without the user, which the client completes from /users/me',
+    }));
     await store.dispatch(loginUser({ email: 'a', password: 'b' })).unwrap();
     expect(api.calls('GET /users/me')).toHaveLength(1);
     expect(selectCurrentUser(store.getState())?.email).toBe(testUser.email);
@@ -86,7 +91,7 @@ describe('Auth state (SPEC §4 auth)', () => {
 
   it("SPEC §8: login failure without a server message → 'Login failed. Please check your credentials.'", async () => {
     const { store } = setup();
-    api.on('POST /auth/login', () => ({ status: 401, json: {} }));
+    api.on('POST /auth/login', () => ({ status: 401, json: {}, offContract: WITHOUT_MESSAGE }));
     await store.dispatch(loginUser({ email: 'a', password: 'b' }));
     expect(selectAuthError(store.getState())).toBe(authMessages.loginFailed);
   });
@@ -95,7 +100,7 @@ describe('Auth state (SPEC §4 auth)', () => {
     const { store } = setup();
     api.on('POST /auth/login', () => problem(401, 'Nope'));
     await store.dispatch(loginUser({ email: 'a', password: 'b' }));
-    api.on('POST /auth/login', () => ({ json: { ...api.issue(), user: testUser } }));
+    api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     const pending = store.dispatch(loginUser({ email: 'a', password: 'b' }));
     expect(selectAuthError(store.getState())).toBeNull();
     await pending;
@@ -116,7 +121,7 @@ describe('Auth state (SPEC §4 auth)', () => {
     api.on('POST /auth/register', () => problem(400, 'Password is too common'));
     await store.dispatch(registerUser({ email: 'n@example.com', password: 'password1' }));
     expect(store.getState().auth).toMatchObject({ status: 'failed', error: 'Password is too common' });
-    api.on('POST /auth/register', () => ({ status: 500, body: '' }));
+    api.on('POST /auth/register', () => ({ status: 500, body: '', offContract: WITHOUT_MESSAGE }));
     await store.dispatch(registerUser({ email: 'n@example.com', password: 'password1' }));
     expect(selectAuthError(store.getState())).toBe(authMessages.registrationFailed);
   });
@@ -163,9 +168,7 @@ describe('Auth state (SPEC §4 auth)', () => {
   it('SPEC §4: token refresh success keeps the user authenticated and updates user and role', async () => {
     const { store } = await signedIn();
     api.role = 'admin';
-    api.on('POST /auth/refresh', () => ({
-      json: { ...api.issue(), user: { ...testUser, full_name: 'Ada L.' } },
-    }));
+    api.on('POST /auth/refresh', () => ({ json: api.signInAnswer({ ...testUser, full_name: 'Ada L.' }) }));
     await store.dispatch(refreshSession());
     expect(store.getState().auth).toMatchObject({
       isAuthenticated: true,
@@ -176,7 +179,7 @@ describe('Auth state (SPEC §4 auth)', () => {
 
   it("SPEC §4: refresh failure clears stored tokens, unauthenticates, clears the role ('Session expired. Please login again.')", async () => {
     const { store, services } = await signedIn();
-    api.on('POST /auth/refresh', () => ({ status: 401, json: {} }));
+    api.on('POST /auth/refresh', () => ({ status: 401, json: {}, offContract: WITHOUT_MESSAGE }));
     await store.dispatch(refreshSession());
     expect(store.getState().auth).toMatchObject({
       isAuthenticated: false,
@@ -251,7 +254,7 @@ describe('User state (SPEC §4)', () => {
       api.on(route, () => problem(400, 'Server says no'));
       await store.dispatch(thunk() as never);
       expect(store.getState().user).toMatchObject({ status: 'failed', error: 'Server says no' });
-      api.on(route, () => ({ status: 400, json: {} }));
+      api.on(route, () => ({ status: 400, json: {}, offContract: WITHOUT_MESSAGE }));
       await store.dispatch(thunk() as never);
       expect(store.getState().user.error).toBe(fallback);
     });

@@ -4,6 +4,17 @@ import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
 import * as admin from '../../src/renderer/src/features/admin/admin-slice';
 import * as licence from '../../src/renderer/src/features/license/license-slice';
+import {
+  activation,
+  activationResult,
+  adminLicence,
+  adminUser,
+  adminUserDetail,
+  feature,
+  featureUsage,
+  paged,
+  validLicenceStatus,
+} from './support/api-answers';
 import { FakeApi, problem } from './support/fake-api';
 import { tabServices } from './support/services';
 import { makeLicence, signedInTab } from './support/signed-in';
@@ -16,20 +27,15 @@ afterEach(() => api.close());
 
 const signedIn = () => signedInTab(api);
 
+/** The client falls back to its own message when an error comes without one (a proxy's, say). */
+const WITHOUT_MESSAGE = 'an error without a message';
+
 describe('Licence state (SPEC §4 licence)', () => {
   it('SPEC §4 licence: activation replaces the current licence, merges by license_id and stores the key locally', async () => {
     const { store, tab } = await signedIn();
     api.on('GET /licenses', () => ({ json: [makeLicence('L1'), makeLicence('L2')] }));
     await store.dispatch(licence.fetchLicenses());
-    api.on('POST /licenses/activate', () => ({
-      json: {
-        ...makeLicence('L2', { activations_used: 1 }),
-        activation: {},
-        lease: 'jws',
-        lease_expires_at: 'x',
-        message: 'Activated',
-      },
-    }));
+    api.on('POST /licenses/activate', () => ({ json: activationResult('L2', { activations_used: 1 }) }));
     await store.dispatch(licence.activateLicense({ license_key: 'KEY-L2' })).unwrap();
     const state = store.getState().license;
     expect(state.licenses.map((item) => [item.license_id, item.activations_used])).toEqual([
@@ -47,7 +53,7 @@ describe('Licence state (SPEC §4 licence)', () => {
     const { store } = await signedIn();
     api.on('GET /licenses', () => ({ json: [makeLicence('L1')] }));
     await store.dispatch(licence.fetchLicenses());
-    api.on('POST /licenses/activate-base', () => ({ json: makeLicence('L9') }));
+    api.on('POST /licenses/activate-base', () => ({ json: activationResult('L9') }));
     await store.dispatch(licence.activateBaseLicense()).unwrap();
     expect(store.getState().license.licenses.map((item) => item.license_id)).toEqual(['L1', 'L9']);
   });
@@ -59,15 +65,22 @@ describe('Licence state (SPEC §4 licence)', () => {
       json: { detail: 'Already have a base licence', message: 'Conflict', code: 'x' },
     }));
     expect((await store.dispatch(licence.activateBaseLicense())).payload).toBe('Already have a base licence');
-    api.on('POST /licenses/activate-base', () => ({ status: 500, json: {} }));
+    api.on('POST /licenses/activate-base', () => ({ status: 500, json: {}, offContract: WITHOUT_MESSAGE }));
     expect((await store.dispatch(licence.activateBaseLicense())).payload).toBe(
       licenseMessages.baseActivationFailed,
     );
-    api.on('POST /licenses/activate-base', () => ({ json: { unexpected: true } }));
+    api.on('POST /licenses/activate-base', () => ({
+      json: { unexpected: true },
+      offContract: 'an answer of another shape, which the client must refuse',
+    }));
     expect((await store.dispatch(licence.activateBaseLicense())).payload).toBe(
       licenseMessages.invalidResponseFormat,
     );
-    api.on('POST /licenses/activate-base', () => ({ status: 200, body: '' }));
+    api.on('POST /licenses/activate-base', () => ({
+      status: 200,
+      body: '',
+      offContract: 'an empty answer, which the client must refuse',
+    }));
     expect((await store.dispatch(licence.activateBaseLicense())).payload).toBe(licenseMessages.noResponse);
   });
 
@@ -110,14 +123,7 @@ describe('Licence state (SPEC §4 licence)', () => {
     api.on('GET /licenses/L1', () => ({ json: makeLicence('L1') }));
     await store.dispatch(licence.fetchLicense('L1'));
     api.on('GET /licensing/status', () => ({
-      json: {
-        valid: true,
-        status: 'active',
-        message: 'Licence is valid',
-        requires_activation: false,
-        license_id: 'L1',
-        features: [],
-      },
+      json: validLicenceStatus('L1', { message: 'Licence is valid' }),
     }));
     await store.dispatch(licence.checkLicenseStatus());
     const query = api.calls('GET /licensing/status')[0]?.query;
@@ -139,7 +145,7 @@ describe('Licence state (SPEC §4 licence)', () => {
       status: 'error',
       message: 'Licensing unavailable',
     });
-    api.on('GET /licensing/status', () => ({ status: 500, json: {} }));
+    api.on('GET /licensing/status', () => ({ status: 500, json: {}, offContract: WITHOUT_MESSAGE }));
     await store.dispatch(licence.checkLicenseStatus());
     expect(store.getState().license.licenseStatus?.message).toBe(licenseMessages.statusCheckFailed);
   });
@@ -160,13 +166,13 @@ describe('Licence state (SPEC §4 licence)', () => {
 
   it('SPEC §3: usage metrics come from usage_info; feature status is keyed by feature_id', async () => {
     const { store } = await signedIn();
-    const feature = { feature_id: 'F1', key: 'chat', used: 3 };
+    const chat = featureUsage('F1', { used: 3 });
     api.on('GET /licenses/L1/usage', () => ({
-      json: { license_id: 'L1', usage_info: { features: [feature] }, history: [] },
+      json: { license_id: 'L1', usage_info: { features: [chat] }, history: [] },
     }));
     await store.dispatch(licence.fetchLicenseUsage({ licenseId: 'L1' }));
     api.on('POST /licenses/L1/usage', () => ({
-      json: { license_id: 'L1', recorded: 1, feature: { ...feature, used: 4 } },
+      json: { license_id: 'L1', recorded: 1, feature: { ...chat, used: 4 } },
     }));
     await store.dispatch(licence.trackFeatureUsage({ licenseId: 'L1', featureId: 'F1' }));
     expect(JSON.parse(api.calls('POST /licenses/L1/usage')[0]?.body ?? '{}')).toEqual({
@@ -184,7 +190,7 @@ describe('Licence state (SPEC §4 licence)', () => {
     await store.dispatch(licence.fetchLicenses());
     await store.dispatch(licence.fetchLicenses());
     expect(api.calls('GET /licenses')).toHaveLength(1);
-    api.on('POST /licenses/activate-base', () => ({ json: makeLicence('L2') }));
+    api.on('POST /licenses/activate-base', () => ({ json: activationResult('L2') }));
     await store.dispatch(licence.activateBaseLicense());
     await store.dispatch(licence.fetchLicenses());
     expect(api.calls('GET /licenses')).toHaveLength(2);
@@ -257,7 +263,7 @@ describe('Licence state (SPEC §4 licence)', () => {
   for (const [name, thunk, route, fallback] of fallbacks) {
     it(`SPEC §8 licence: ${name} failure stores the server message, else '${fallback}'`, async () => {
       const { store } = await signedIn();
-      api.on(route, () => ({ status: 500, json: {} }));
+      api.on(route, () => ({ status: 500, json: {}, offContract: WITHOUT_MESSAGE }));
       await store.dispatch(thunk() as never);
       expect(store.getState().license).toMatchObject({ status: 'failed', error: fallback });
       api.on(route, () => problem(422, 'Specific reason'));
@@ -268,12 +274,15 @@ describe('Licence state (SPEC §4 licence)', () => {
 });
 
 describe('Admin state (SPEC §4 admin)', () => {
-  const user = (id: string, name = id) => ({ id, email: `${id}@example.com`, full_name: name });
+  const user = (id: string, name = id) => adminUserDetail(id, { full_name: name });
 
   async function withUsers() {
     const made = await signedIn();
     api.on('GET /admin/users', () => ({
-      json: { data: [user('u1'), user('u2')], total: 12, page: 1, perPage: 10 },
+      json: paged([adminUser('u1', { full_name: 'u1' }), adminUser('u2', { full_name: 'u2' })], {
+        total: 12,
+        perPage: 10,
+      }),
     }));
     await made.store.dispatch(admin.fetchUsers());
     return made;
@@ -320,31 +329,35 @@ describe('Admin state (SPEC §4 admin)', () => {
   it('SPEC §4 admin: revoke replaces the licence (by license_id); activations attach to the selected licence', async () => {
     const { store } = await signedIn();
     api.on('GET /admin/licenses', () => ({
-      json: { data: [makeLicence('L1'), makeLicence('L2')], total: 2, page: 1, perPage: 10 },
+      json: paged([adminLicence('L1'), adminLicence('L2')], { perPage: 10 }),
     }));
     await store.dispatch(admin.fetchAdminLicenses());
-    api.on('GET /admin/licenses/L1', () => ({ json: makeLicence('L1') }));
+    api.on('GET /admin/licenses/L1', () => ({ json: adminLicence('L1') }));
     await store.dispatch(admin.fetchAdminLicense('L1'));
-    api.on('GET /admin/licenses/L1/activations', () => ({ json: [{ activation_id: 'A1' }] }));
+    api.on('GET /admin/licenses/L1/activations', () => ({ json: [activation('A1', { license_id: 'L1' })] }));
     await store.dispatch(admin.fetchLicenseActivations('L1'));
-    api.on('GET /admin/licenses/L2/activations', () => ({ json: [{ activation_id: 'A2' }] }));
+    api.on('GET /admin/licenses/L2/activations', () => ({ json: [activation('A2', { license_id: 'L2' })] }));
     await store.dispatch(admin.fetchLicenseActivations('L2'));
-    expect(store.getState().admin.selectedLicense?.activations).toEqual([{ activation_id: 'A1' }]);
-    api.on('POST /admin/licenses/L1/revoke', () => ({ json: makeLicence('L1', { status: 'revoked' }) }));
+    expect(store.getState().admin.selectedLicense?.activations).toEqual([
+      activation('A1', { license_id: 'L1' }),
+    ]);
+    api.on('POST /admin/licenses/L1/revoke', () => ({ json: adminLicence('L1', { status: 'revoked' }) }));
     await store.dispatch(admin.revokeLicense({ id: 'L1', reason: 'chargeback fraud' }));
     expect(api.calls('POST /admin/licenses/L1/revoke')[0]?.query.get('reason')).toBe('chargeback fraud');
     expect(store.getState().admin.licenses.data[0]?.status).toBe('revoked');
     expect(store.getState().admin.selectedLicense?.status).toBe('revoked');
   });
 
-  for (const [shape, body, total] of [
-    ['{features}', { features: [{ feature_id: 'F1' }, { feature_id: 'F2' }] }, 2],
-    ['{data, total}', { data: [{ feature_id: 'F1' }], total: 7 }, 7],
-    ['a bare array', [{ feature_id: 'F1' }, { feature_id: 'F2' }, { feature_id: 'F3' }], 3],
+  // The server answers {data, total, page, perPage}; the client still reads the older shapes.
+  const olderShape = 'a feature list of an older shape, which the client still reads';
+  for (const [shape, body, total, offContract] of [
+    ['{features}', { features: [feature('F1'), feature('F2')] }, 2, olderShape],
+    ['{data, total}', paged([feature('F1')], { total: 7 }), 7, undefined],
+    ['a bare array', [feature('F1'), feature('F2'), feature('F3')], 3, olderShape],
   ] as const) {
     it(`SPEC §4 admin: a feature list as ${shape} is read, total from total or the length`, async () => {
       const { store } = await signedIn();
-      api.on('GET /admin/features', () => ({ json: body }));
+      api.on('GET /admin/features', () => ({ json: body, offContract }));
       await store.dispatch(admin.fetchFeatures());
       expect(store.getState().admin.features.total).toBe(total);
       expect(store.getState().admin.features.data[0]?.feature_id).toBe('F1');
@@ -353,11 +366,11 @@ describe('Admin state (SPEC §4 admin)', () => {
 
   it('SPEC §4 admin: features update by feature_id and delete clears the selection', async () => {
     const { store } = await signedIn();
-    api.on('GET /admin/features', () => ({ json: { data: [{ feature_id: 'F1', name: 'a' }], total: 1 } }));
+    api.on('GET /admin/features', () => ({ json: paged([feature('F1', { name: 'a' })]) }));
     await store.dispatch(admin.fetchFeatures());
-    api.on('GET /admin/features/F1', () => ({ json: { feature_id: 'F1', name: 'a' } }));
+    api.on('GET /admin/features/F1', () => ({ json: feature('F1', { name: 'a' }) }));
     await store.dispatch(admin.fetchFeature('F1'));
-    api.on('PUT /admin/features/F1', () => ({ json: { feature_id: 'F1', name: 'b' } }));
+    api.on('PUT /admin/features/F1', () => ({ json: feature('F1', { name: 'b' }) }));
     await store.dispatch(admin.updateFeature({ id: 'F1', changes: { name: 'b' } }));
     expect(store.getState().admin.features.data[0]?.name).toBe('b');
     expect(store.getState().admin.selectedFeature?.name).toBe('b');
@@ -389,7 +402,7 @@ describe('Admin state (SPEC §4 admin)', () => {
     api.on('GET /admin/users', () => problem(400, 'Bad sort field'));
     await store.dispatch(admin.fetchUsers());
     expect(store.getState().admin).toMatchObject({ status: 'failed', error: 'Bad sort field' });
-    api.on('GET /admin/users', () => ({ status: 500, json: {} }));
+    api.on('GET /admin/users', () => ({ status: 500, json: {}, offContract: WITHOUT_MESSAGE }));
     await store.dispatch(admin.fetchUsers({ page: 2 }));
     // Without a server message the error's own message comes next (axios names the status).
     expect(store.getState().admin.error).toBe('Request failed with status code 500');

@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
+import { checkNoContractBreaks } from './support/api-contract';
 import { checkNoRenderFallback, watchForRenderFallback } from './support/render-failures';
 
 // jsdom's own `crypto` has no `subtle`; the portal's secure storage needs Web Crypto, so the
@@ -37,6 +38,11 @@ configure({ asyncUtilTimeout: 10_000 });
 
 beforeEach(() => {
   watchForRenderFallback();
+});
+
+// A test passes only if the fake API answered it as the real server could.
+afterEach(() => {
+  checkNoContractBreaks();
 });
 
 afterEach(() => {

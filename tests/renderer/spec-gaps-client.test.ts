@@ -10,7 +10,8 @@ import * as licence from '../../src/renderer/src/features/license/license-slice'
 import * as plans from '../../src/renderer/src/features/plans/plans-api';
 import { updateUserProfile } from '../../src/renderer/src/features/user/user-slice';
 import { createServices, type Services } from '../../src/renderer/src/lib/services';
-import { FakeApi, problem, testUser } from './support/fake-api';
+import { healthy, paged, plan } from './support/api-answers';
+import { type Answer, FakeApi, problem, testUser } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
 import { tabServices } from './support/services';
 import { makeLicence, signedInTab } from './support/signed-in';
@@ -61,25 +62,29 @@ describe('SPEC §7 client defaults', () => {
 });
 
 describe('SPEC §6 public endpoints', () => {
-  it.each([
-    ['POST', '/auth/register'],
-    ['POST', '/auth/login'],
-    ['POST', '/auth/login/json'],
-    ['POST', '/auth/forgot-password'],
-    ['POST', '/auth/reset-password'],
-    ['POST', '/auth/verify-registration'],
-    ['GET', '/health'],
-  ])('SPEC §6: %s %s is called without a bearer token, even when signed in', async (method, path) => {
-    const { services } = await signedInTab(api);
-    api.on(`${method} ${path}`, () => ({ json: { ok: true } }));
-    await services.client.http.request({ method, url: path, data: method === 'POST' ? {} : undefined });
-    const call = api.calls(`${method} ${path}`)[0];
-    expect(call).toBeDefined();
-    expect(call?.authorization).toBeUndefined();
-    // A protected call of the same tab does carry the token (the tab is really signed in).
-    await services.client.http.get('/users/me');
-    expect(api.calls('GET /users/me')[0]?.authorization).toMatch(/^Bearer /);
-  });
+  const publicCalls: [string, string, () => Answer][] = [
+    ['POST', '/auth/register', () => ({ status: 202, json: { message: 'Check your e-mail' } })],
+    ['POST', '/auth/login', () => ({ json: api.signInAnswer() })],
+    ['POST', '/auth/login/json', () => ({ json: api.signInAnswer() })],
+    ['POST', '/auth/forgot-password', () => ({ status: 202, json: { message: 'Check your e-mail' } })],
+    ['POST', '/auth/reset-password', () => ({ json: { message: 'Password changed' } })],
+    ['POST', '/auth/verify-registration', () => ({ json: { message: 'E-mail confirmed' } })],
+    ['GET', '/health', () => ({ json: healthy })],
+  ];
+  it.each(publicCalls)(
+    'SPEC §6: %s %s is called without a bearer token, even when signed in',
+    async (method, path, answer) => {
+      const { services } = await signedInTab(api);
+      api.on(`${method} ${path}`, answer);
+      await services.client.http.request({ method, url: path, data: method === 'POST' ? {} : undefined });
+      const call = api.calls(`${method} ${path}`)[0];
+      expect(call).toBeDefined();
+      expect(call?.authorization).toBeUndefined();
+      // A protected call of the same tab does carry the token (the tab is really signed in).
+      await services.client.http.get('/users/me');
+      expect(api.calls('GET /users/me')[0]?.authorization).toMatch(/^Bearer /);
+    },
+  );
 });
 
 describe('SPEC §8 403 on the auth pages', () => {
@@ -108,7 +113,10 @@ describe('SPEC §3 payloads', () => {
   ])('SPEC §3: a login answer naming the tokens %s is read', async (_names, shape) => {
     const { services } = tabServices(api.baseURL);
     const access = makeJwt({ exp: inSeconds(900) });
-    api.on('POST /auth/login', () => ({ json: shape(access) }));
+    api.on('POST /auth/login', () => ({
+      json: shape(access),
+      offContract: 'a sign-in answer of another shape, which the client still reads',
+    }));
     const tokens = await login({ email: 'ada@example.com', password: 'pw' }, services.client.http);
     expect(tokens).toMatchObject({ accessToken: access, refreshToken: 'r-1' });
   });
@@ -131,10 +139,13 @@ describe('SPEC §3 payloads', () => {
 describe('SPEC §7 calls without another test', () => {
   it('SPEC §7: the profile is fetched from GET /users/me after a refresh whose answer has no user', async () => {
     const store = makeFullStore({ services: tabServices(api.baseURL).services });
-    api.on('POST /auth/login', () => ({ json: { ...api.issue(), user: testUser } }));
+    api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     await store.dispatch(loginUser({ email: testUser.email, password: 'pw' })).unwrap();
     expect(api.calls('GET /users/me')).toHaveLength(0);
-    api.on('POST /auth/refresh', () => ({ json: api.issue() }));
+    api.on('POST /auth/refresh', () => ({
+      json: api.issue(),
+      offContract: 'a refresh answer without the user, which the client completes from /users/me',
+    }));
     await store.dispatch(refreshSession()).unwrap();
     expect(api.calls('GET /users/me')).toHaveLength(1);
     expect(store.getState().auth.user?.email).toBe(testUser.email);
@@ -142,7 +153,9 @@ describe('SPEC §7 calls without another test', () => {
 
   it('SPEC §7: POST /auth/validate-token carries the bearer token and reports whether it is accepted', async () => {
     const { services, issued } = await signedInTab(api);
-    api.on('POST /auth/validate-token', () => ({ json: { valid: true, user_id: 'user-1', role: 'user' } }));
+    api.on('POST /auth/validate-token', () => ({
+      json: { valid: true, user_id: 'user-1', role: 'user', exp: inSeconds(900) },
+    }));
     expect(await validateToken(services.client.http)).toBe(true);
     expect(api.calls('POST /auth/validate-token')[0]?.authorization).toBe(`Bearer ${issued.access_token}`);
     api.on('POST /auth/validate-token', () => problem(400, 'Malformed token'));
@@ -174,33 +187,60 @@ describe('SPEC §7 calls without another test', () => {
 
   it('SPEC §7: GET /admin/features/stats is read for the admin features page', async () => {
     const { services } = await signedInTab(api);
-    const stats = { total: 3, by_kind: { boolean: 1, metered: 2 }, features: [] };
+    const stats = {
+      total: 3,
+      boolean: 1,
+      metered: 2,
+      by_feature: [{ feature_id: 'f1', key: 'ai_chat', name: 'AI chat', plans: 2, usage_this_month: 40 }],
+    };
     api.on('GET /admin/features/stats', () => ({ json: stats }));
     expect(await admin.fetchFeatureStats(services)).toEqual(stats);
     expect(api.calls('GET /admin/features/stats')).toHaveLength(1);
   });
 
-  const planCalls: [string, string, (services: Services) => Promise<unknown>][] = [
-    ['GET /plans/public', 'GET /plans/public', (s) => plans.fetchPublicPlans(s)],
-    ['GET /plans/public/{id}', 'GET /plans/public/p1', (s) => plans.fetchPublicPlan('p1', s)],
-    ['GET /plans', 'GET /plans', (s) => plans.fetchPlans({ page: 2 }, s)],
-    ['GET /plans/{id}', 'GET /plans/p1', (s) => plans.fetchPlan('p1', s)],
-    ['POST /plans', 'POST /plans', (s) => plans.createPlan({ code: 'pro' } as never, s)],
-    ['PUT /plans/{id}', 'PUT /plans/p1', (s) => plans.updatePlan('p1', { name: 'Pro' } as never, s)],
-    ['DELETE /plans/{id}', 'DELETE /plans/p1', (s) => plans.deletePlan('p1', s)],
-    ['GET /plans/stats', 'GET /plans/stats', (s) => plans.fetchPlanStats(s)],
+  const stats = { total: 1, active: 1, public: 1, archived: 0, by_plan: [] };
+  const deleted = { id: 'p1', outcome: 'deleted', message: 'Plan deleted' };
+  const planCalls: [string, string, (services: Services) => Promise<unknown>, unknown, number?][] = [
+    ['GET /plans/public', 'GET /plans/public', (s) => plans.fetchPublicPlans(s), [plan('p1')]],
+    ['GET /plans/public/{id}', 'GET /plans/public/p1', (s) => plans.fetchPublicPlan('p1', s), plan('p1')],
+    ['GET /plans', 'GET /plans', (s) => plans.fetchPlans({ page: 2 }, s), paged([plan('p1')], { page: 2 })],
+    ['GET /plans/{id}', 'GET /plans/p1', (s) => plans.fetchPlan('p1', s), plan('p1')],
+    ['POST /plans', 'POST /plans', (s) => plans.createPlan({ code: 'pro' } as never, s), plan('pro'), 201],
+    [
+      'PUT /plans/{id}',
+      'PUT /plans/p1',
+      (s) => plans.updatePlan('p1', { name: 'Pro' } as never, s),
+      plan('p1'),
+    ],
+    ['DELETE /plans/{id}', 'DELETE /plans/p1', (s) => plans.deletePlan('p1', s), deleted],
+    ['GET /plans/stats', 'GET /plans/stats', (s) => plans.fetchPlanStats(s), stats],
   ];
-  it.each(planCalls)('SPEC §7 plans: %s is called and its answer returned', async (_name, route, run) => {
-    const { services } = await signedInTab(api);
-    const answer = { answered: route };
-    api.on(route, () => ({ json: answer }));
-    expect(await run(services)).toEqual(answer);
-    expect(api.calls(route)).toHaveLength(1);
-  });
+  it.each(planCalls)(
+    'SPEC §7 plans: %s is called and its answer returned',
+    async (_name, route, run, answer, status) => {
+      const { services } = await signedInTab(api);
+      api.on(route, () => ({ status, json: answer }));
+      expect(await run(services)).toEqual(answer);
+      expect(api.calls(route)).toHaveLength(1);
+    },
+  );
 
   it('SPEC §7 admin: a list answer is read as data, total, page and perPage', async () => {
     const { store } = await signedInTab(api);
-    const page = { data: [{ id: 'e1', type: 'login_failed' }], total: 31, page: 3, perPage: 15 };
+    const event = {
+      id: 'e1',
+      type: 'login_failed',
+      severity: 'warning',
+      user_id: null,
+      user_email: 'ada@example.com',
+      actor_id: null,
+      actor_email: null,
+      ip: '203.0.113.7',
+      user_agent: null,
+      details: null,
+      created_at: '2025-01-01T00:00:00.000Z',
+    };
+    const page = paged([event], { total: 31, page: 3, perPage: 15 });
     api.on('GET /admin/security-events', () => ({ json: page }));
     await store.dispatch(admin.fetchSecurityEvents({ page: 3, perPage: 15 }));
     expect(store.getState().admin.securityEvents).toEqual(page);
@@ -212,7 +252,7 @@ describe('SPEC §7 calls without another test', () => {
 describe('SPEC §8 logout fallback', () => {
   it("SPEC §8: a failed logout is reported with the server message, else 'Logout failed'", async () => {
     const { store } = await signedInTab(api);
-    api.on('POST /auth/logout', () => ({ status: 500, json: {} }));
+    api.on('POST /auth/logout', () => ({ status: 500, json: {}, offContract: 'an error without a message' }));
     expect((await store.dispatch(logoutUser())).payload).toBe(authMessages.logoutFailed);
     expect(authMessages.logoutFailed).toBe('Logout failed');
     const again = await signedInTab(api);

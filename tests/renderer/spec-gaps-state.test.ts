@@ -5,9 +5,9 @@ import { loginUser, logoutUser, refreshSession } from '../../src/renderer/src/fe
 import * as licence from '../../src/renderer/src/features/license/license-slice';
 import { deriveStorageKey, newSessionId } from '../../src/renderer/src/lib/crypto-box';
 import { runStorageMigrations } from '../../src/renderer/src/lib/storage-migrations';
+import { activationResult, adminLicence, feature, paged } from './support/api-answers';
 import { FakeApi, problem, testUser } from './support/fake-api';
 import { tabServices } from './support/services';
-import { makeLicence } from './support/signed-in';
 
 /*
  * SPEC §3, §4 and §9 rules that had no test of their own: the state fields, the literal storage
@@ -23,7 +23,7 @@ afterEach(() => api.close());
 async function signedIn() {
   const made = tabServices(api.baseURL);
   const store = makeFullStore({ services: made.services });
-  api.on('POST /auth/login', () => ({ json: { ...api.issue(), user: testUser } }));
+  api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
   await store.dispatch(loginUser({ email: testUser.email, password: 'pw' })).unwrap();
   return { ...made, store };
 }
@@ -108,7 +108,7 @@ describe('SPEC §3 stored session data under its literal names', () => {
   it('SPEC §3: the licence key goes to desktop_ai_assistant_license_key and the machine id to hardware_id', async () => {
     const { store, tab } = await signedIn();
     api.on('POST /licenses/activate', () => ({
-      json: { ...makeLicence('L1'), activation: {}, lease: 'jws', lease_expires_at: 'x', message: 'ok' },
+      json: activationResult('L1'),
     }));
     await store.dispatch(licence.activateLicense({ license_key: 'KEY-L1' })).unwrap();
     expect(tab.local.getItem('desktop_ai_assistant_license_key')).toBe('KEY-L1');
@@ -156,18 +156,16 @@ describe('SPEC §4 refresh failure clears the keys too', () => {
 describe('SPEC §4 admin updates matched by license_id and feature_id', () => {
   it('SPEC §4 admin: creating a licence or a feature prepends it and increments total', async () => {
     const { store } = await signedIn();
-    api.on('GET /admin/licenses', () => ({
-      json: { data: [makeLicence('L1')], total: 5, page: 1, perPage: 10 },
-    }));
+    api.on('GET /admin/licenses', () => ({ json: paged([adminLicence('L1')], { total: 5, perPage: 10 }) }));
     await store.dispatch(admin.fetchAdminLicenses());
-    api.on('POST /admin/licenses', () => ({ status: 201, json: makeLicence('L2') }));
+    api.on('POST /admin/licenses', () => ({ status: 201, json: adminLicence('L2') }));
     await store.dispatch(admin.createLicense({ user_id: 'user-1' }));
     expect(store.getState().admin.licenses.data.map((item) => item.license_id)).toEqual(['L2', 'L1']);
     expect(store.getState().admin.licenses.total).toBe(6);
 
-    api.on('GET /admin/features', () => ({ json: { data: [{ feature_id: 'F1' }], total: 1 } }));
+    api.on('GET /admin/features', () => ({ json: paged([feature('F1')]) }));
     await store.dispatch(admin.fetchFeatures());
-    api.on('POST /admin/features', () => ({ status: 201, json: { feature_id: 'F2' } }));
+    api.on('POST /admin/features', () => ({ status: 201, json: feature('F2') }));
     await store.dispatch(admin.createFeature({ key: 'k', name: 'n', kind: 'boolean' }));
     expect(store.getState().admin.features.data.map((item) => item.feature_id)).toEqual(['F2', 'F1']);
     expect(store.getState().admin.features.total).toBe(2);
@@ -176,12 +174,12 @@ describe('SPEC §4 admin updates matched by license_id and feature_id', () => {
   it('SPEC §4 admin: updating a licence replaces it by license_id in the list and in the selection', async () => {
     const { store } = await signedIn();
     api.on('GET /admin/licenses', () => ({
-      json: { data: [makeLicence('L1'), makeLicence('L2')], total: 2, page: 1, perPage: 10 },
+      json: paged([adminLicence('L1'), adminLicence('L2')], { perPage: 10 }),
     }));
     await store.dispatch(admin.fetchAdminLicenses());
-    api.on('GET /admin/licenses/L2', () => ({ json: makeLicence('L2') }));
+    api.on('GET /admin/licenses/L2', () => ({ json: adminLicence('L2') }));
     await store.dispatch(admin.fetchAdminLicense('L2'));
-    api.on('PUT /admin/licenses/L2', () => ({ json: makeLicence('L2', { max_activations: 5 }) }));
+    api.on('PUT /admin/licenses/L2', () => ({ json: adminLicence('L2', { max_activations: 5 }) }));
     await store.dispatch(admin.updateLicense({ id: 'L2', changes: { max_activations: 5 } }));
     const state = store.getState().admin;
     expect(state.licenses.data.map((item) => [item.license_id, item.max_activations])).toEqual([

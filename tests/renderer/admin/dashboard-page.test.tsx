@@ -173,7 +173,10 @@ describe('/admin overview', { timeout: 90_000 }, () => {
   });
 
   it('an answer of another shape is an error with Retry, not a crashed page', async () => {
-    api.on('GET /admin/dashboard', () => ({ json: { ...stats, generated_at: undefined, revenue: null } }));
+    api.on('GET /admin/dashboard', () => ({
+      json: { ...stats, generated_at: undefined, revenue: null },
+      offContract: 'an answer of another shape, which the page must not draw',
+    }));
     await openOverview();
     expect(
       await screen.findByText('Invalid response format from server', {}, { timeout: 10_000 }),

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminLicense } from '../../../src/shared/api/admin';
 import type { Activation } from '../../../src/shared/api/licenses';
 import { setServices } from '../../../src/renderer/src/lib/services';
+import { adminUser, adminUserDetail, paged } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -113,17 +114,15 @@ class LicensesBackend {
       },
     }));
     api.on('GET /admin/users', (request) => ({
-      json: {
-        data: (request.query.get('search') ?? '').startsWith('gra')
-          ? [{ id: OTHER_ID, email: 'grace@example.com', full_name: 'Grace Hopper' }]
+      json: paged(
+        (request.query.get('search') ?? '').startsWith('gra')
+          ? [adminUser(OTHER_ID, { email: 'grace@example.com', full_name: 'Grace Hopper' })]
           : [],
-        total: 1,
-        page: 1,
-        perPage: 10,
-      },
+        { perPage: 10 },
+      ),
     }));
     api.on(`GET /admin/users/${USER_ID}`, () => ({
-      json: { id: USER_ID, email: 'ada@example.com', full_name: null },
+      json: adminUserDetail(USER_ID, { email: 'ada@example.com' }),
     }));
     api.on('GET /admin/licenses/L1', () => ({ json: { ...this.find('L1'), activations: this.activations } }));
     api.on('GET /admin/licenses/L1/activations', () => ({ json: this.activations }));

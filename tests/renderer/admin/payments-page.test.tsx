@@ -2,6 +2,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminPayment } from '../../../src/shared/api/payments';
 import { setServices } from '../../../src/renderer/src/lib/services';
+import { adminUserDetail, plan } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { makeLicence } from '../support/signed-in';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -51,8 +52,17 @@ function servePayments(total = 1000) {
 
 beforeEach(async () => {
   api = await new FakeApi().start();
-  api.on(`GET /admin/users/${USER_ID}`, () => ({ json: { id: USER_ID, email: 'buyer@example.com' } }));
-  api.on('GET /plans/plan-pro', () => ({ json: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' } }));
+  api.on(`GET /admin/users/${USER_ID}`, () => ({
+    json: adminUserDetail(USER_ID, { email: 'buyer@example.com' }),
+  }));
+  api.on('GET /plans/plan-pro', () => ({
+    json: plan('plan-pro', {
+      code: 'pro-monthly',
+      name: 'Pro',
+      price_minor: 1999,
+      billing_interval: 'month',
+    }),
+  }));
   servePayments();
 });
 afterEach(() => api.close());

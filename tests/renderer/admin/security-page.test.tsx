@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecurityEvent } from '../../../src/shared/api/admin';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { SECURITY_EVENT_TYPES } from '../../../src/renderer/src/features/admin/security/security-event-types';
+import { adminUser, adminUserDetail, paged } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -48,9 +49,11 @@ function serveEvents(total = 1000) {
 beforeEach(async () => {
   api = await new FakeApi().start();
   api.on('GET /admin/users', () => ({
-    json: { data: [{ id: USER_ID, email: 'ada@example.com' }], total: 1, page: 1, perPage: 10 },
+    json: paged([adminUser(USER_ID, { email: 'ada@example.com' })], { perPage: 10 }),
   }));
-  api.on(`GET /admin/users/${USER_ID}`, () => ({ json: { id: USER_ID, email: 'ada@example.com' } }));
+  api.on(`GET /admin/users/${USER_ID}`, () => ({
+    json: adminUserDetail(USER_ID, { email: 'ada@example.com' }),
+  }));
   serveEvents();
 });
 afterEach(() => api.close());

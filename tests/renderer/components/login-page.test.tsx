@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authMessages } from '../../../src/shared/messages';
-import { type FakeApi, problem, testUser } from '../support/fake-api';
+import { type FakeApi, problem } from '../support/fake-api';
 import { openPortalPage, startFakeApi } from './portal-page';
 
 let api: FakeApi;
@@ -84,7 +84,7 @@ describe('login page', () => {
   });
 
   it('SPEC §8: without a server message the catalogue fallback is shown', async () => {
-    api.on('POST /auth/login', () => ({ status: 500, json: {} }));
+    api.on('POST /auth/login', () => ({ status: 500, json: {}, offContract: 'an error without a message' }));
     await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');
     await userEvent.type(passwordField(), 'secret-secret');
@@ -93,7 +93,11 @@ describe('login page', () => {
   });
 
   it('SPEC §5: an HTML answer to the login shows the server configuration error', async () => {
-    api.on('POST /auth/login', () => ({ body: '<!doctype html><html></html>', type: 'text/html' }));
+    api.on('POST /auth/login', () => ({
+      body: '<!doctype html><html></html>',
+      type: 'text/html',
+      offContract: 'the web portal’s page, as a misrouted API base answers',
+    }));
     await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');
     await userEvent.type(passwordField(), 'secret-secret');
@@ -102,7 +106,7 @@ describe('login page', () => {
   });
 
   it('SPEC §2: a successful sign-in goes to /dashboard', async () => {
-    api.on('POST /auth/login', () => ({ json: { ...api.issue(), token_type: 'bearer', user: testUser } }));
+    api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     const { router } = await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');
     await userEvent.type(passwordField(), 'secret-secret');

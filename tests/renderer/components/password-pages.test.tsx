@@ -32,7 +32,10 @@ async function chooseNewPassword(password = 'violet harbour lamp 42') {
 
 describe('forgot-password page', () => {
   it('always answers with the same neutral words, and sends the address trimmed and lower-cased', async () => {
-    api.on('POST /auth/forgot-password', () => ({ json: { message: 'anything the server says' } }));
+    api.on('POST /auth/forgot-password', () => ({
+      status: 202,
+      json: { message: 'anything the server says' },
+    }));
     await openPortalPage(api, '/forgot-password');
     await screen.findByRole('heading', { name: 'Reset your password' }, { timeout: 10_000 });
     expect(field(/^Email/).autocomplete).toBe('email');
@@ -156,6 +159,7 @@ describe('verify-registration page', () => {
       problem(400, 'This confirmation link is invalid or has expired.', 'invalid_verification_token'),
     );
     api.on('POST /auth/resend-verification', () => ({
+      status: 202,
       json: { message: 'We sent a new link if we could.' },
     }));
     await openPortalPage(api, '/verify-registration?token=another-token-0123456789');

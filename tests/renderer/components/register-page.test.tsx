@@ -90,9 +90,11 @@ describe('register page', () => {
 
   it('SPEC §4: registration does not sign in; it asks to confirm the email and offers a new link', async () => {
     api.on('POST /auth/register', () => ({
+      status: 202,
       json: { message: 'Check your inbox: we sent a link to confirm your email address.' },
     }));
     api.on('POST /auth/resend-verification', () => ({
+      status: 202,
       json: { message: 'If that address has an account waiting for confirmation, we sent a new link.' },
     }));
     const { router, store } = await openRegister();

@@ -261,7 +261,11 @@ describe('/licenses: activate by key', () => {
   });
 
   it('with no server message the SPEC §8 fallback is shown', async () => {
-    api.on('POST /licenses/activate', () => ({ status: 500, json: {} }));
+    api.on('POST /licenses/activate', () => ({
+      status: 500,
+      json: {},
+      offContract: 'an error without a message',
+    }));
     await openAsUser(api, '/licenses');
     const form = await keyForm();
     const user = userEvent.setup();

@@ -5,6 +5,7 @@ import { localStorageKeys } from '../../../src/shared/storage-keys';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { mailLauncher, maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
+import { validLicenceStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
@@ -81,9 +82,7 @@ describe('support page: licence troubleshooting', () => {
     const call = api.calls('GET /licensing/status')[0];
     expect(call?.query.get('license_key')).toBe(KEY);
 
-    api.on('GET /licensing/status', () => ({
-      json: { valid: true, status: 'active', message: 'License is valid', requires_activation: false },
-    }));
+    api.on('GET /licensing/status', () => ({ json: validLicenceStatus('L1', { license_key: KEY }) }));
     await userEvent.click(check.getByRole('button', { name: 'Check license status' }));
     await waitFor(
       () => expect(check.getByTestId('support-license-status').textContent).toBe('License is valid'),

@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TokenResponse } from '../../../src/shared/api/auth';
+import type { UserProfile } from '../../../src/shared/api/users';
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../../src/shared/constants';
 import { API_BASE_PATH } from '../../../src/shared/routes';
+import { assertApiOperation, contractBreak, recordContractBreak } from './api-contract';
 import { inSeconds, makeJwt } from './jwt';
 
 export interface RecordedRequest {
@@ -13,10 +17,23 @@ export interface RecordedRequest {
   body: string;
 }
 
+export interface Answer {
+  status?: number;
+  json?: unknown;
+  body?: string;
+  type?: string;
+  /**
+   * Why this answer is on purpose not one the real server gives (a proxy's HTML error page, an
+   * answer the client must survive): it is sent as is instead of being checked against the API.
+   */
+  offContract?: string;
+}
+
+/** Answers a call; a handler that writes `response` itself (a file, a dropped connection) is not checked. */
 export type Handler = (
   request: RecordedRequest,
   response: ServerResponse,
-) => void | { status?: number; json?: unknown; body?: string; type?: string } | Promise<unknown>;
+) => void | Answer | Promise<unknown>;
 
 export const testUser = {
   id: 'user-1',
@@ -43,6 +60,8 @@ export const problem = (status: number, message: string, code = 'error') => ({
 /**
  * A real HTTP API on a loopback port with the token rules of the portal's server: access tokens
  * it issued are accepted, each refresh token works once, and spending a used one revokes them all.
+ * It answers only calls the real server has, and only with bodies of the real server's schemas
+ * (see api-contract.ts): an answer that breaks them is replaced by a 500 and fails the test.
  */
 export class FakeApi {
   readonly requests: RecordedRequest[] = [];
@@ -70,10 +89,22 @@ export class FakeApi {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  /** Overrides one route: `on('GET /users/me', handler)`. */
+  /** Overrides one route of the real API: `on('GET /licenses/L1', handler)`. */
   on(route: string, handler: Handler): this {
+    assertApiOperation(route);
     this.routes.set(route, handler);
     return this;
+  }
+
+  /** A login or refresh answer as the real server gives it: fresh tokens and the signed-in user. */
+  signInAnswer(user: UserProfile = testUser): TokenResponse {
+    return {
+      ...this.issue(),
+      token_type: 'bearer',
+      expires_in: this.accessLifetime,
+      refresh_expires_in: REFRESH_TOKEN_TTL_SECONDS,
+      user,
+    };
   }
 
   issue(): { access_token: string; refresh_token: string } {
@@ -124,21 +155,33 @@ export class FakeApi {
     const handler = this.routes.get(`${recorded.method} ${recorded.path}`) ?? this.defaultRoute(recorded);
     const answer = await handler(recorded, response);
     if (response.writableEnded) return;
-    const result = (answer ?? {
-      status: 404,
-      json: { detail: 'Not found', message: 'Not found', code: 'not_found' },
-    }) as {
-      status?: number;
-      json?: unknown;
-      body?: string;
-      type?: string;
-    };
+    const result = this.keptToContract(
+      recorded,
+      (answer ?? problem(404, 'Not found', 'not_found')) as Answer,
+    );
     const body = result.json !== undefined ? JSON.stringify(result.json) : (result.body ?? '');
     response.writeHead(result.status ?? 200, {
       'content-type':
         result.type ?? (result.json !== undefined ? 'application/json; charset=utf-8' : 'text/plain'),
     });
     response.end(body);
+  }
+
+  /** The answer, or a 500 naming how it differs from what the real server would send. */
+  private keptToContract(request: RecordedRequest, answer: Answer): Answer {
+    if (answer.offContract) return answer;
+    const isJson = answer.json !== undefined || /json/.test(answer.type ?? '');
+    const text = answer.json !== undefined ? JSON.stringify(answer.json) : (answer.body ?? '');
+    let wire: unknown;
+    try {
+      wire = isJson ? JSON.parse(text) : undefined;
+    } catch {
+      wire = undefined;
+    }
+    const broken = contractBreak(request.method, request.path, answer.status ?? 200, wire);
+    if (!broken) return answer;
+    recordContractBreak(broken);
+    return problem(500, `Fake answer breaks the API contract: ${broken}`, 'fake_answer_breaks_contract');
   }
 
   private defaultRoute(request: RecordedRequest): Handler {
@@ -149,12 +192,13 @@ export class FakeApi {
       return () => this.refresh(request);
     if (request.method === 'POST' && request.path === '/auth/logout')
       return () => ({ json: { message: 'Signed out' } });
-    // Every other call is a protected read answering who asked.
+    // Every other call needs a token this server issued; a test registers the answers it needs.
     return () => {
       const token = request.authorization?.replace(/^Bearer /, '');
       if (!token || !this.accessTokens.has(token))
         return problem(401, 'Not authenticated', 'not_authenticated');
-      return request.path === '/users/me' ? { json: testUser } : { json: { ok: true, path: request.path } };
+      if (request.method === 'GET' && request.path === '/users/me') return { json: testUser };
+      return problem(404, `No fake answer for ${request.method} ${request.path}`, 'no_fake_answer');
     };
   }
 
@@ -170,6 +214,6 @@ export class FakeApi {
     if (!this.liveRefresh.has(token)) return problem(401, 'Invalid refresh token', 'invalid_refresh_token');
     this.liveRefresh.delete(token);
     this.usedRefresh.add(token);
-    return { json: { ...this.issue(), token_type: 'bearer', user: testUser } };
+    return { json: this.signInAnswer() };
   }
 }

@@ -1,0 +1,153 @@
+import type { AdminLicense, AdminUser, AdminUserDetail } from '../../../src/shared/api/admin';
+import type { Feature } from '../../../src/shared/api/features';
+import type { HealthResponse } from '../../../src/shared/api/health';
+import type {
+  Activation,
+  ActivationResult,
+  FeatureUsage,
+  License,
+  LicenseStatusAnswer,
+} from '../../../src/shared/api/licenses';
+import type { Paged } from '../../../src/shared/api/paging';
+import type { Plan } from '../../../src/shared/api/plans';
+import { makeLicence } from './signed-in';
+
+/*
+ * Whole bodies of the real API for tests that need one but are about something else; `extra`
+ * overrides the fields a test cares about. The fake API checks them against the shared schemas.
+ */
+
+const CREATED = '2025-01-01T00:00:00.000Z';
+
+export const healthy: HealthResponse = { status: 'ok', database: 'ok', version: '1.0.0', uptime_seconds: 60 };
+
+/** One page of an admin list holding `data`. */
+export const paged = <Item>(data: Item[], extra: Partial<Paged<Item>> = {}): Paged<Item> => ({
+  data,
+  total: data.length,
+  page: 1,
+  perPage: 20,
+  ...extra,
+});
+
+export const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
+  id,
+  code: id,
+  name: id,
+  description: '',
+  price_minor: 0,
+  currency: 'INR',
+  billing_interval: 'free',
+  max_activations: 1,
+  is_public: true,
+  is_active: true,
+  sort_order: 0,
+  features: [],
+  archived_at: null,
+  created_at: CREATED,
+  updated_at: CREATED,
+  ...extra,
+});
+
+export const adminUser = (id: string, extra: Partial<AdminUser> = {}): AdminUser => ({
+  id,
+  email: `${id}@example.com`,
+  full_name: null,
+  company: null,
+  role: 'user',
+  status: 'active',
+  email_verified: true,
+  last_sign_in_at: null,
+  created_at: CREATED,
+  updated_at: CREATED,
+  ...extra,
+});
+
+export const adminUserDetail = (id: string, extra: Partial<AdminUserDetail> = {}): AdminUserDetail => ({
+  ...adminUser(id),
+  counts: { licenses: 0, active_activations: 0, payments: 0 },
+  ...extra,
+});
+
+export const feature = (id: string, extra: Partial<Feature> = {}): Feature => ({
+  feature_id: id,
+  key: id.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
+  name: id,
+  description: '',
+  kind: 'boolean',
+  period: null,
+  unit: null,
+  created_at: CREATED,
+  updated_at: CREATED,
+  ...extra,
+});
+
+export const activation = (id: string, extra: Partial<Activation> = {}): Activation => ({
+  activation_id: id,
+  license_id: 'L1',
+  hardware_id: 'hw-test-machine-0001',
+  device_name: null,
+  platform: null,
+  app_version: null,
+  activated_at: CREATED,
+  last_seen_at: CREATED,
+  deactivated_at: null,
+  deactivated_reason: null,
+  ...extra,
+});
+
+/** What activating licence `id` on a machine answers: the licence, the machine's seat and its lease. */
+export const activationResult = (id: string, extra: Partial<ActivationResult> = {}): ActivationResult => ({
+  ...(makeLicence(id) as License),
+  activation: activation('A1', { license_id: id }),
+  lease: 'header.lease.signature',
+  lease_expires_at: '2030-01-01T00:00:00.000Z',
+  message: 'License activated',
+  ...extra,
+});
+
+/** A licence as the admin console lists it: with its owner's e-mail. */
+export const adminLicence = (id: string, extra: Partial<AdminLicense> = {}): AdminLicense => ({
+  ...(makeLicence(id) as License),
+  user_id: 'user-1',
+  user_email: 'ada@example.com',
+  ...extra,
+});
+
+/** A metered feature of a licence with its use this period. */
+export const featureUsage = (id: string, extra: Partial<FeatureUsage> = {}): FeatureUsage => ({
+  feature_id: id,
+  key: id.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
+  name: id,
+  kind: 'metered',
+  period: 'month',
+  unit: 'messages',
+  limit: 100,
+  used: 0,
+  remaining: 100,
+  available: true,
+  message: `0 of 100 messages used this month`,
+  period_start: '2025-01-01T00:00:00.000Z',
+  period_end: '2025-02-01T00:00:00.000Z',
+  ...extra,
+});
+
+/** What `GET /licensing/status` answers for licence `id`, valid on this machine. */
+export const validLicenceStatus = (
+  id: string,
+  extra: Partial<LicenseStatusAnswer> = {},
+): LicenseStatusAnswer => ({
+  valid: true,
+  status: 'active',
+  message: 'License is valid',
+  requires_activation: false,
+  license_id: id,
+  license_key: `KEY-${id}`,
+  plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
+  expires_at: null,
+  features: [],
+  activation: activation('A1', { license_id: id }),
+  lease: 'header.lease.signature',
+  lease_expires_at: '2030-01-01T00:00:00.000Z',
+  ...extra,
+});
