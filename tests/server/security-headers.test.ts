@@ -61,7 +61,7 @@ function expectHelmetHeaders(headers: Headers) {
   // One framing rule: never framed, said by CSP and by X-Frame-Options alike.
   expect(headers['x-frame-options']).toBe('DENY');
   const permissions = permissionsPolicy(headers['permissions-policy']);
-  for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'bluetooth', 'payment'])
+  for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'hid', 'payment'])
     expect(permissions.get(feature), feature).toEqual([]);
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['cross-origin-opener-policy']).toBe('same-origin');
@@ -333,7 +333,7 @@ describeOnEveryDatabase(
           '"https://api.razorpay.com"',
           '"https://checkout.razorpay.com"',
         ]);
-        for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'bluetooth'])
+        for (const feature of ['camera', 'microphone', 'geolocation', 'usb', 'serial', 'hid'])
           expect(permissions.get(feature), feature).toEqual([]);
       },
     );

@@ -49,10 +49,12 @@ function contentSecurityPolicyFor(provider: PaymentProviderName) {
   };
 }
 
-/** Browser features the portal never uses; a script injected into it cannot use them either. */
+/**
+ * Browser features the portal never uses; a script injected into it cannot use them either. Only
+ * names Chromium knows: an unknown one (e.g. `bluetooth`) logs a console error on every page.
+ */
 const DENIED_FEATURES = [
   'accelerometer',
-  'bluetooth',
   'browsing-topics',
   'camera',
   'display-capture',
