@@ -239,7 +239,10 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
 
     it('a logout through one server instance ends the access token on another at once', async () => {
       const s = server();
-      // A second instance on the same database, as behind a load balancer.
+      const { email, password } = await s.createVerifiedUser();
+      const session = await s.login(email, password);
+      // A second instance on the same database, as behind a load balancer. Started after the
+      // sign-up: its mail worker would otherwise race this one's for the confirmation mail.
       const other = await buildApp(s.config, { clock: s.clock, logger: false });
       onTestFinished(() => other.close());
       const meOn = (app: typeof other, token: string) =>
@@ -247,8 +250,6 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
           url: `${API_BASE_PATH}/users/me`,
           headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${token}` },
         });
-      const { email, password } = await s.createVerifiedUser();
-      const session = await s.login(email, password);
       expect((await meOn(other, session.access_token)).statusCode).toBe(200);
 
       const out = await s.api({
