@@ -1,26 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
-import { type FakeApi, problem } from '../support/fake-api';
-import { openPortalPage, startFakeApi } from './portal-page';
+import { describe, expect, it } from 'vitest';
+import { problem } from '../support/fake-api';
+import { openPortalPage, usePasswordPageApi } from './portal-page';
 
 const TOKEN = 'reset-token-0123456789abcdef';
-let api: FakeApi;
-// The strength meter loads its rule (zxcvbn) on first use; loading it once here keeps that
-// one-off cost out of the time each test allows.
-beforeAll(async () => {
-  await loadPasswordRule();
-}, 30_000);
-beforeEach(async () => {
-  api = await startFakeApi();
-});
-afterEach(() => api.close());
+const fakeApi = usePasswordPageApi();
 
 const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
 
 async function openReset(path = `/reset-password?token=${TOKEN}`) {
-  await openPortalPage(api, path);
+  await openPortalPage(fakeApi(), path);
   await screen.findByRole('heading', { level: 1 }, { timeout: 10_000 });
 }
 
@@ -32,11 +22,11 @@ async function chooseNewPassword(password = 'violet harbour lamp 42') {
 
 describe('forgot-password page', () => {
   it('always answers with the same neutral words, and sends the address trimmed and lower-cased', async () => {
-    api.on('POST /auth/forgot-password', () => ({
+    fakeApi().on('POST /auth/forgot-password', () => ({
       status: 202,
       json: { message: 'anything the server says' },
     }));
-    await openPortalPage(api, '/forgot-password');
+    await openPortalPage(fakeApi(), '/forgot-password');
     await screen.findByRole('heading', { name: 'Reset your password' }, { timeout: 10_000 });
     expect(field(/^Email/).autocomplete).toBe('email');
     await userEvent.type(field(/^Email/), ' Ada@Example.com');
@@ -44,18 +34,18 @@ describe('forgot-password page', () => {
     expect(
       await screen.findByText('If an account exists for that address, we sent a link to reset the password.'),
     ).toBeTruthy();
-    expect(JSON.parse(api.calls('POST /auth/forgot-password')[0]?.body ?? '{}')).toEqual({
+    expect(JSON.parse(fakeApi().calls('POST /auth/forgot-password')[0]?.body ?? '{}')).toEqual({
       email: 'ada@example.com',
     });
   });
 
   it('shows the zod error for a malformed address and sends nothing', async () => {
-    await openPortalPage(api, '/forgot-password');
+    await openPortalPage(fakeApi(), '/forgot-password');
     await screen.findByRole('heading', { name: 'Reset your password' }, { timeout: 10_000 });
     await userEvent.type(field(/^Email/), 'ada@');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
-    expect(api.calls('POST /auth/forgot-password')).toHaveLength(0);
+    expect(fakeApi().calls('POST /auth/forgot-password')).toHaveLength(0);
   });
 });
 
@@ -69,7 +59,7 @@ describe('reset-password page', () => {
   });
 
   it('an expired token answered by the server shows the same dead-link state with its message', async () => {
-    api.on('POST /auth/reset-password', () =>
+    fakeApi().on('POST /auth/reset-password', () =>
       problem(400, 'This reset link is invalid or has expired. Ask for a new one.', 'invalid_reset_token'),
     );
     await openReset();
@@ -79,7 +69,7 @@ describe('reset-password page', () => {
   });
 
   it("puts the server's field errors on the password field", async () => {
-    api.on('POST /auth/reset-password', () => ({
+    fakeApi().on('POST /auth/reset-password', () => ({
       status: 400,
       json: {
         message: 'The request is not valid',
@@ -96,7 +86,7 @@ describe('reset-password page', () => {
   });
 
   it('a common password refused by the server is marked on the password field', async () => {
-    api.on('POST /auth/reset-password', () =>
+    fakeApi().on('POST /auth/reset-password', () =>
       problem(400, 'This password is too common or too easy to guess.', 'password_too_common'),
     );
     await openReset();
@@ -114,11 +104,11 @@ describe('reset-password page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Set new password' }));
     expect(await screen.findByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.getByText('The passwords do not match')).toBeTruthy();
-    expect(api.calls('POST /auth/reset-password')).toHaveLength(0);
+    expect(fakeApi().calls('POST /auth/reset-password')).toHaveLength(0);
   });
 
   it('success sends the token and the new password, then links to sign in', async () => {
-    api.on('POST /auth/reset-password', () => ({
+    fakeApi().on('POST /auth/reset-password', () => ({
       json: { message: 'Your password was reset. Sign in with the new password.' },
     }));
     await openReset();
@@ -127,7 +117,7 @@ describe('reset-password page', () => {
     expect(within(screen.getByRole('main')).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
       '/login',
     );
-    expect(JSON.parse(api.calls('POST /auth/reset-password')[0]?.body ?? '{}')).toEqual({
+    expect(JSON.parse(fakeApi().calls('POST /auth/reset-password')[0]?.body ?? '{}')).toEqual({
       token: TOKEN,
       new_password: 'violet harbour lamp 42',
     });
@@ -136,10 +126,10 @@ describe('reset-password page', () => {
 
 describe('verify-registration page', () => {
   it('verifies the token once on opening and offers sign-in', async () => {
-    api.on('POST /auth/verify-registration', () => ({
+    fakeApi().on('POST /auth/verify-registration', () => ({
       json: { message: 'Your email address is confirmed. You can sign in now.' },
     }));
-    await openPortalPage(api, `/verify-registration?token=${TOKEN}`);
+    await openPortalPage(fakeApi(), `/verify-registration?token=${TOKEN}`);
     expect(
       await screen.findByText('Your email address is confirmed. You can sign in now.', undefined, {
         timeout: 10_000,
@@ -148,21 +138,21 @@ describe('verify-registration page', () => {
     expect(within(screen.getByRole('main')).getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
       '/login',
     );
-    expect(api.calls('POST /auth/verify-registration')).toHaveLength(1);
-    expect(JSON.parse(api.calls('POST /auth/verify-registration')[0]?.body ?? '{}')).toEqual({
+    expect(fakeApi().calls('POST /auth/verify-registration')).toHaveLength(1);
+    expect(JSON.parse(fakeApi().calls('POST /auth/verify-registration')[0]?.body ?? '{}')).toEqual({
       token: TOKEN,
     });
   });
 
   it("a refused token shows the server's message and a form for a new link", async () => {
-    api.on('POST /auth/verify-registration', () =>
+    fakeApi().on('POST /auth/verify-registration', () =>
       problem(400, 'This confirmation link is invalid or has expired.', 'invalid_verification_token'),
     );
-    api.on('POST /auth/resend-verification', () => ({
+    fakeApi().on('POST /auth/resend-verification', () => ({
       status: 202,
       json: { message: 'We sent a new link if we could.' },
     }));
-    await openPortalPage(api, '/verify-registration?token=another-token-0123456789');
+    await openPortalPage(fakeApi(), '/verify-registration?token=another-token-0123456789');
     expect(
       await screen.findByText('This confirmation link is invalid or has expired.', undefined, {
         timeout: 10_000,

@@ -1,9 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
-import type { FakeApi } from '../support/fake-api';
-import { openPortalPage, startFakeApi } from './portal-page';
+import { describe, expect, it } from 'vitest';
+import { openPortalPage, usePasswordPageApi } from './portal-page';
 
 /**
  * The strength meter beside a new password gives the server's verdict before anyone submits:
@@ -11,22 +9,14 @@ import { openPortalPage, startFakeApi } from './portal-page';
  */
 const EMAIL = 'jonathan.smith@example.com';
 
-let api: FakeApi;
-beforeAll(async () => {
-  // The rule is fetched lazily; loading it once here keeps each test's waiting to the page itself.
-  await loadPasswordRule();
-}, 30_000);
-beforeEach(async () => {
-  api = await startFakeApi();
-});
-afterEach(() => api.close());
+const fakeApi = usePasswordPageApi();
 
 const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElement;
 const rules = () => within(screen.getByRole('list', { name: 'Rules for a new password' }));
 const ruleState = (text: RegExp) => rules().getByText(text).closest('li')?.dataset.state;
 
 async function openRegisterWith(email: string, password: string) {
-  await openPortalPage(api, '/register');
+  await openPortalPage(fakeApi(), '/register');
   await screen.findByRole('heading', { name: 'Create your account' }, { timeout: 10_000 });
   await userEvent.type(field(/^Email/), email);
   await userEvent.type(field(/^Password/), password);

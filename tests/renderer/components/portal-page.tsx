@@ -1,3 +1,5 @@
+import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -17,4 +19,24 @@ export async function startFakeApi(): Promise<FakeApi> {
   const api = await new FakeApi().start();
   api.on('GET /plans/public', () => ({ json: [] }));
   return api;
+}
+
+/**
+ * For suites of pages with a new-password field: a fresh fake API for each test, and the strength
+ * meter's rule (zxcvbn, loaded on first use) loaded once up front, so that one-off cost stays out
+ * of the time each test allows. Returns the current test's fake API.
+ */
+export function usePasswordPageApi(): () => FakeApi {
+  let api: FakeApi | undefined;
+  beforeAll(async () => {
+    await loadPasswordRule();
+  }, 30_000);
+  beforeEach(async () => {
+    api = await startFakeApi();
+  });
+  afterEach(() => api?.close());
+  return () => {
+    if (!api) throw new Error('the fake API is started in beforeEach');
+    return api;
+  };
 }

@@ -1,23 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
-import { type FakeApi, problem } from '../support/fake-api';
-import { openPortalPage, startFakeApi } from './portal-page';
+import { describe, expect, it } from 'vitest';
+import { problem } from '../support/fake-api';
+import { openPortalPage, usePasswordPageApi } from './portal-page';
 
-let api: FakeApi;
-// The strength meter loads its rule (zxcvbn) on first use; loading it once here keeps that
-// one-off cost out of the time each test allows.
-beforeAll(async () => {
-  await loadPasswordRule();
-}, 30_000);
-beforeEach(async () => {
-  api = await startFakeApi();
-});
-afterEach(() => api.close());
+const fakeApi = usePasswordPageApi();
 
 async function openRegister() {
-  const view = await openPortalPage(api, '/register');
+  const view = await openPortalPage(fakeApi(), '/register');
   await screen.findByRole('heading', { name: 'Create your account' }, { timeout: 10_000 });
   return view;
 }
@@ -61,7 +51,7 @@ describe('register page', () => {
     expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
     expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.getByText('The passwords do not match')).toBeTruthy();
-    expect(api.calls('POST /auth/register')).toHaveLength(0);
+    expect(fakeApi().calls('POST /auth/register')).toHaveLength(0);
   });
 
   it('refuses a password that contains the email address before the server has to', async () => {
@@ -71,11 +61,11 @@ describe('register page', () => {
     expect(
       await screen.findByText('Choose a password that does not contain your email address'),
     ).toBeTruthy();
-    expect(api.calls('POST /auth/register')).toHaveLength(0);
+    expect(fakeApi().calls('POST /auth/register')).toHaveLength(0);
   });
 
   it("SPEC §8: a refused registration shows the server's message in an alert", async () => {
-    api.on('POST /auth/register', () =>
+    fakeApi().on('POST /auth/register', () =>
       problem(
         400,
         'This password is too common or too easy to guess. Choose a longer phrase that is unique to this account.',
@@ -89,11 +79,11 @@ describe('register page', () => {
   });
 
   it('SPEC §4: registration does not sign in; it asks to confirm the email and offers a new link', async () => {
-    api.on('POST /auth/register', () => ({
+    fakeApi().on('POST /auth/register', () => ({
       status: 202,
       json: { message: 'Check your inbox: we sent a link to confirm your email address.' },
     }));
-    api.on('POST /auth/resend-verification', () => ({
+    fakeApi().on('POST /auth/resend-verification', () => ({
       status: 202,
       json: { message: 'If that address has an account waiting for confirmation, we sent a new link.' },
     }));
@@ -109,7 +99,7 @@ describe('register page', () => {
     expect(screen.getByText('Check your inbox: we sent a link to confirm your email address.')).toBeTruthy();
     expect(store.getState().auth.isAuthenticated).toBe(false);
     expect(router.state.location.pathname).toBe('/register');
-    expect(JSON.parse(api.calls('POST /auth/register')[0]?.body ?? '{}')).toEqual({
+    expect(JSON.parse(fakeApi().calls('POST /auth/register')[0]?.body ?? '{}')).toEqual({
       email: 'dana@example.com',
       password: 'violet harbour lamp 42',
       full_name: 'Dana Whitfield',
@@ -117,8 +107,8 @@ describe('register page', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));
     expect(await screen.findByText(/we sent a new link/)).toBeTruthy();
-    await waitFor(() => expect(api.calls('POST /auth/resend-verification')).toHaveLength(1));
-    expect(JSON.parse(api.calls('POST /auth/resend-verification')[0]?.body ?? '{}')).toEqual({
+    await waitFor(() => expect(fakeApi().calls('POST /auth/resend-verification')).toHaveLength(1));
+    expect(JSON.parse(fakeApi().calls('POST /auth/resend-verification')[0]?.body ?? '{}')).toEqual({
       email: 'dana@example.com',
     });
     expect(screen.getByRole('button', { name: /Send again in \d+ s/ })).toHaveProperty('disabled', true);
