@@ -45,6 +45,8 @@ describeWithKeyring(
     const forwarded: Forwarded[] = [];
     /** What the renderer's fetch reaches: the app:// handler main registers. */
     let handle: (request: Request) => Promise<Response>;
+    /** Main's IPC dispatcher over the real handlers, as preload's invoke reaches it. */
+    let dispatch: ReturnType<typeof createBridgeDispatcher>;
     /** What the renderer's window.desktop reaches: the real bridge over main's dispatcher. */
     let bridge: DesktopBridge;
 
@@ -73,7 +75,7 @@ describeWithKeyring(
         fallbackFile: join(dir, 'refresh-token.json'),
       });
       handle = handlerFor();
-      const dispatch = createBridgeDispatcher(
+      dispatch = createBridgeDispatcher(
         createHandlers({
           secrets,
           serverUrl: server.baseUrl,
@@ -153,17 +155,6 @@ describeWithKeyring(
       for (const channel of Object.values(bridgeChannels)) expect(channel).not.toMatch(/token/i);
       expect(bridgeContract[bridgeChannels.hasSession].result.safeParse('a-refresh-token').success).toBe(
         false,
-      );
-      const dispatch = createBridgeDispatcher(
-        createHandlers({
-          secrets,
-          serverUrl: server.baseUrl,
-          apiKey: DESKTOP_API_KEY,
-          requestTimeoutMs: 5000,
-          licenseStatePath: join(dir, 'license-state.json'),
-          leasePublicKeys: undefined,
-          app: { version: '0.1.0', platform: process.platform },
-        }),
       );
       for (const channel of ['desktop:refresh-token:get', 'desktop:refresh-token:set'])
         await expect(dispatch(channel, [])).rejects.toMatchObject({ code: 'unknown_channel' });
