@@ -5,6 +5,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A poll waits for a condition; one second is too short a ceiling on a busy machine.
+    expect: { poll: { timeout: 10_000 } },
     // Suites that start servers and hash passwords compete for two cores; two at a time is enough.
     maxWorkers: 2,
     reporters: ['default', './tests/support/summary-reporter.ts', './tests/support/stall-reporter.ts'],

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ActivationResult,
   type LeaseSigningKeys,
@@ -102,6 +102,8 @@ function desktopSuite(portal: Portal) {
     online = handlersFor();
     dispatch = createBridgeDispatcher(online);
   });
+  // Each test starts as a fresh install would: no session kept by main, whatever the last one left.
+  beforeEach(() => secrets.delete(portal.server.baseUrl));
   afterAll(async () => {
     await keyring?.stop();
     await rm(dir, { recursive: true, force: true });
