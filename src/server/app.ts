@@ -15,23 +15,36 @@ import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { createDashboardService } from './modules/admin/dashboard-service.js';
+import { createAdminLicensesService } from './modules/admin/licenses-service.js';
+import { createAdminUsersService } from './modules/admin/users-service.js';
 import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { createHealthService } from './modules/health/service.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { downloadRoutes } from './modules/downloads/routes.js';
+import { createDownloadsService } from './modules/downloads/service.js';
 import { createDownloadLinks } from './modules/downloads/signed-links.js';
 import { featuresRoutes } from './modules/features/routes.js';
 import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
 import { licensingRoutes } from './modules/licensing/routes.js';
-import { paymentsModule } from './modules/payments/module.js';
+import { createLicensingSettingsService } from './modules/licensing/service.js';
+import { createAdminPaymentsService } from './modules/payments/admin-service.js';
+import { createConfiguredProvider } from './modules/payments/configured-provider.js';
+import { paymentsModule, warnAboutPaymentProvider } from './modules/payments/module.js';
+import { createPaymentsService } from './modules/payments/service.js';
+import { createWebhookHandler } from './modules/payments/webhooks.js';
 import type { PaymentProvider } from './modules/payments/provider.js';
 import { licensesRoutes } from './modules/licenses/routes.js';
+import { createLicenseChecksService } from './modules/licenses/check-service.js';
 import { createLicensesService } from './modules/licenses/service.js';
 import { plansRoutes } from './modules/plans/routes.js';
 import { createPlansService } from './modules/plans/service.js';
 import { createPlanCatalogueCache } from './modules/plans/catalogue-cache.js';
 import { createUsersService } from './modules/users/service.js';
+import { adminSecurityEventsRoutes } from './modules/security/routes.js';
+import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import {
@@ -130,16 +143,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
   );
   const passwords = createPasswordHasher(config.passwordHashing);
-  const auth = createAuthService({
-    db,
-    clock,
-    accessTokens,
-    passwords,
-    mailer,
-    publicUrl: config.publicUrl,
-    lockout: config.lockout,
-  });
-  const users = createUsersService({ db, clock });
   const leases = await createLeaseSigner({
     dataDir: config.dataDir,
     configuredKey: config.licensing.signingKey,
@@ -149,14 +152,55 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const downloadLinks = createDownloadLinks(jwtSecret);
   const planCatalogue = createPlanCatalogueCache(db);
-  const licenses = createLicensesService({
+  const onCatalogueChange = planCatalogue.clear;
+  const paymentProvider = overrides.paymentProvider ?? createConfiguredProvider(config);
+  warnAboutPaymentProvider(paymentProvider, app.log);
+
+  // Every module's service, built from the database (repositories are functions of it or of a
+  // transaction), the clock and what else it needs; routes receive services, never the database.
+  const auth = createAuthService({
     db,
     clock,
-    leases,
-    downloadLinks,
-    apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
-    planCatalogue,
+    accessTokens,
+    passwords,
+    mailer,
+    publicUrl: config.publicUrl,
+    lockout: config.lockout,
   });
+  const services = {
+    health: createHealthService({ db }),
+    users: createUsersService({ db, clock }),
+    plans: createPlansService({ db, clock, onCatalogueChange }),
+    features: createFeaturesService({ db, clock, onCatalogueChange }),
+    licenses: createLicensesService({
+      db,
+      clock,
+      leases,
+      downloadLinks,
+      apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+    }),
+    licenseChecks: createLicenseChecksService({ db, clock, leases, planCatalogue }),
+    licensingSettings: createLicensingSettingsService({ db, clock }),
+    dashboard: createDashboardService({ db, clock }),
+    adminUsers: createAdminUsersService({ db, clock, passwords }),
+    adminLicenses: createAdminLicensesService({ db, clock }),
+    securityEvents: createSecurityEventsService({ db }),
+    payments: createPaymentsService({
+      db,
+      clock,
+      provider: paymentProvider,
+      currency: config.payments.currency,
+      log: app.log,
+    }),
+    paymentWebhooks: createWebhookHandler({ db, clock, provider: paymentProvider, log: app.log }),
+    adminPayments: createAdminPaymentsService({ db }),
+    downloads: createDownloadsService({
+      db,
+      clock,
+      links: downloadLinks,
+      releasesDir: config.licensing.releasesDir,
+    }),
+  };
   app.decorate('db', db);
   // Also sends the mail left queued when the server last stopped (or crashed).
   mailOutbox.start(auth.mailPreparers);
@@ -187,35 +231,30 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         exempt: [`${API_BASE_PATH}${apiPaths.health}`, `${API_BASE_PATH}${apiPaths.payments.webhook}`],
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
-      await api.register(healthRoutes, { db });
+      await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
-      await api.register(usersRoutes, { users });
-      const onCatalogueChange = planCatalogue.clear;
-      await api.register(plansRoutes, { plans: createPlansService({ db, clock, onCatalogueChange }) });
-      await api.register(featuresRoutes, {
-        features: createFeaturesService({ db, clock, onCatalogueChange }),
+      await api.register(usersRoutes, { users: services.users });
+      await api.register(plansRoutes, { plans: services.plans });
+      await api.register(featuresRoutes, { features: services.features });
+      await api.register(licensesRoutes, { licenses: services.licenses });
+      await api.register(adminRoutes, {
+        dashboard: services.dashboard,
+        users: services.adminUsers,
+        licenses: services.adminLicenses,
       });
-      await api.register(licensesRoutes, { licenses });
-      await api.register(adminRoutes, { db, clock, passwords });
+      await api.register(adminSecurityEventsRoutes, { securityEvents: services.securityEvents });
       await api.register(paymentsModule, {
-        db,
-        clock,
-        config,
-        ...(overrides.paymentProvider ? { provider: overrides.paymentProvider } : {}),
+        payments: services.payments,
+        handleWebhook: services.paymentWebhooks,
+        adminPayments: services.adminPayments,
       });
       await api.register(licensingRoutes, {
-        db,
-        clock,
-        licenses,
+        checks: services.licenseChecks,
         leases,
+        settings: services.licensingSettings,
         checksPerMinute: config.licensing.checksPerMinute,
       });
-      await api.register(downloadRoutes, {
-        db,
-        clock,
-        links: downloadLinks,
-        releasesDir: config.licensing.releasesDir,
-      });
+      await api.register(downloadRoutes, { downloads: services.downloads });
     },
     { prefix: API_BASE_PATH },
   );

@@ -14,8 +14,9 @@ import { publishRelease } from './modules/downloads/releases.js';
 import { rotateLeaseKeys } from './modules/licensing/lease-signer.js';
 import { generatePassword } from './first-admin.js';
 import { newPasswordProblem } from './modules/auth/password-policy.js';
-import { recordSecurityEvent, securityEventTypes } from './modules/security/security-events.js';
 import { findUserByEmail, updateUser } from './modules/users/repository.js';
+import { securityEventTypes } from './modules/security/security-events.js';
+import { recordSecurityEvent } from './modules/security/service.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

@@ -2,11 +2,12 @@ import { ConfigError } from './config.js';
 import { randomToken } from './crypto.js';
 import type { Db } from './db/database.js';
 import type { UserRow } from './db/tables.js';
-import { securityEventTypes, recordSecurityEvent } from './modules/security/security-events.js';
 import { newPasswordProblem } from './modules/auth/password-policy.js';
 import type { AuthService } from './modules/auth/service.js';
 import { countAdmins, findUserByEmail } from './modules/users/repository.js';
 import { systemClock } from './clock.js';
+import { securityEventTypes } from './modules/security/security-events.js';
+import { recordSecurityEvent } from './modules/security/service.js';
 
 export interface FirstAdminResult {
   email: string;

@@ -10,7 +10,7 @@ dayjs.extend(utcPlugin);
 
 export type CalendarMoment = Dayjs;
 
-/** A moment on the UTC calendar, where licence periods, usage periods and reports are counted. */
+/** A moment on the UTC calendar, where license periods, usage periods and reports are counted. */
 export const utc = (moment: Date | string | number): CalendarMoment => dayjs.utc(moment);
 
 /** A moment on the calendar of the browser or machine it runs on, where people pick days. */

@@ -13,7 +13,7 @@ import {
 
 const NEW_PASSWORD = 'my new and rather long passphrase 8';
 
-/** Both ways of changing the password (SPEC §7): the auth call and the user call. */
+/** Both ways of changing the password (the API offers two): the auth call and the user call. */
 const endpoints = [
   { method: 'POST', path: '/auth/change-password' },
   { method: 'PUT', path: '/users/me/password' },

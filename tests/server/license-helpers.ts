@@ -9,7 +9,7 @@ import {
   type LicenseRefusal,
 } from '../../src/shared/api/licenses.js';
 import type { LicenseRow, PlanRow } from '../../src/server/db/tables.js';
-import { issueLicense } from '../../src/server/modules/licenses/service.js';
+import { issueLicense } from '../../src/server/modules/licenses/issue.js';
 import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 

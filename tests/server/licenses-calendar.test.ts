@@ -5,8 +5,8 @@ import { createPlan, member, planByCode, signInAgain } from './license-helpers.j
 import { expectVerified, openOrder, payInSandbox, verifyPayment } from './payment-helpers.js';
 
 /*
- * Licences bought for a month or a year run to the same day of the next month or year, or to
- * the last day of that month when it has no such day: bought on 31 January, a monthly licence
+ * Licenses bought for a month or a year run to the same day of the next month or year, or to
+ * the last day of that month when it has no such day: bought on 31 January, a monthly license
  * ends on 28 (or 29) February, not on 3 March.
  */
 
@@ -82,7 +82,7 @@ describeOnEveryDatabase('licenses: calendar months and years', (server) => {
     });
   });
 
-  it('paying again for a monthly licence adds a month to its expiry: 28 February becomes 28 March', async () => {
+  it('paying again for a monthly license adds a month to its expiry: 28 February becomes 28 March', async () => {
     const s = server();
     const { year, moment } = nextThirtyFirstOfJanuary(s);
     moveClockTo(s, moment);

@@ -162,7 +162,7 @@ describeOnEveryDatabase('security headers (default configuration)', (server) => 
       },
     );
 
-    it('tokens and personal data are no-store: sign-in, refresh, the profile, a licence check by key', async () => {
+    it('tokens and personal data are no-store: sign-in, refresh, the profile, a license check by key', async () => {
       const s = server();
       const { email, password } = await s.createVerifiedUser();
       const login = await s.api({ method: 'POST', path: '/auth/login/json', body: { email, password } });

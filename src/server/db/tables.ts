@@ -140,6 +140,10 @@ export interface LicensesTable {
   updated_at: string;
 }
 export type LicenseRow = Selectable<LicensesTable>;
+export type LicenseUpdate = Updateable<LicensesTable>;
+
+/** Who freed a machine's seat: its user, an administrator, or another machine reclaiming it. */
+export type DeactivationReason = 'user' | 'admin' | 'reclaimed';
 
 /** One machine on one license; a seat is taken while `deactivated_at` is null. */
 export interface ActivationsTable {
@@ -152,11 +156,12 @@ export interface ActivationsTable {
   activated_at: string;
   last_seen_at: string;
   deactivated_at: string | null;
-  deactivated_reason: 'user' | 'admin' | 'reclaimed' | null;
+  deactivated_reason: DeactivationReason | null;
   /** The account that last activated the machine and holds its seat; null once that account is gone. */
   activated_by: string | null;
 }
 export type ActivationRow = Selectable<ActivationsTable>;
+export type ActivationUpdate = Updateable<ActivationsTable>;
 
 export interface UsageEventsTable {
   id: string;

@@ -4,7 +4,7 @@ import { API_BASE_PATH } from '../../shared/routes.js';
 const API_PREFIX = `${API_BASE_PATH}/`;
 
 /**
- * API answers carry tokens and personal data (profiles, licences, payments, a licence's status by
+ * API answers carry tokens and personal data (profiles, licenses, payments, a license's status by
  * its key), errors included, so no browser or proxy may keep a copy. Every API answer is
  * `no-store` unless its route chose its own caching (the public keys that verify leases).
  * Portal files and the API docs keep their own caching.

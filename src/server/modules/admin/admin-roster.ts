@@ -1,16 +1,6 @@
 import type { DbOrTransaction } from '../../db/database.js';
 import { conflict, forbidden } from '../../http-error.js';
-
-const activeAdminIds = async (trx: DbOrTransaction): Promise<string[]> =>
-  (
-    await trx
-      .selectFrom('users')
-      .select('id')
-      .where('role', '=', 'admin')
-      .where('status', '=', 'active')
-      .orderBy('id')
-      .execute()
-  ).map((row) => row.id);
+import { activeAdminIds, lockUser } from './users-repository.js';
 
 /**
  * Takes the row lock of every active administrator, one at a time in id order (the same order
@@ -21,11 +11,7 @@ const activeAdminIds = async (trx: DbOrTransaction): Promise<string[]> =>
  */
 async function lockActiveAdmins(trx: DbOrTransaction): Promise<string[]> {
   for (const id of await activeAdminIds(trx)) {
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', id)
-      .execute();
+    await lockUser(trx, id);
   }
   return activeAdminIds(trx);
 }

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dashboardStatsSchema } from '../../../shared/api/admin.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import type { Dashboard } from './dashboard.js';
+import type { DashboardService } from './dashboard-service.js';
 
 /** `GET /admin/dashboard`: system figures, administrators only. */
-export const adminDashboardRoutes: FastifyPluginAsyncZod<{ dashboard: Dashboard }> = async (
+export const adminDashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardService }> = async (
   app,
   { dashboard },
 ) => {

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/api/admin.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { actorOf } from './audit.js';
+import { actorOf } from '../security/admin-actor.js';
 import type { AdminLicensesService } from './licenses-service.js';
 
 const tags = ['admin'];

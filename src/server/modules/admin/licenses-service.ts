@@ -1,4 +1,3 @@
-import { type ExpressionBuilder, sql } from 'kysely';
 import type { z } from 'zod';
 import type {
   AdminLicense,
@@ -6,23 +5,31 @@ import type {
   createAdminLicenseRequestSchema,
   updateAdminLicenseRequestSchema,
 } from '../../../shared/api/admin.js';
-import type { Activation, License, LicenseStatus } from '../../../shared/api/licenses.js';
+import type { Activation, License } from '../../../shared/api/licenses.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { fetchPage, likePattern, matchesSearch } from '../../db/paging.js';
-import type { Database, LicenseRow, LicensesTable } from '../../db/tables.js';
+import type { LicenseRow } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
-import { lockLicense } from '../licenses/activations.js';
-import { activationsOfLicense, findLicenseById, seatsInUse } from '../licenses/repository.js';
-import { issueLicense } from '../licenses/service.js';
+import { issueLicense } from '../licenses/issue.js';
+import {
+  activationsOfLicense,
+  countSeatsInUse,
+  deactivateActivation,
+  findActivationOfLicense,
+  findLicenseById,
+  lockLicense,
+  revokeLicense,
+  updateLicense,
+} from '../licenses/repository.js';
 import { toActivation, toLicenses } from '../licenses/views.js';
 import { findPlanRowByIdOrCode } from '../plans/repository.js';
-import { securityEventTypes } from '../security/security-events.js';
 import { findUserById } from '../users/repository.js';
-import { type AdminActor, recordAdminAction } from './audit.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';
 
 type LicenseListQuery = z.output<typeof adminLicenseListQuerySchema>;
 type CreateLicenseInput = z.output<typeof createAdminLicenseRequestSchema>;
@@ -36,49 +43,11 @@ const expiryInPast = () =>
     'expires_at must be in the future. To stop a license now, suspend or revoke it.',
   );
 
-/** Keys are stored upper case in dash-separated groups; a typed fragment is matched the same way. */
-const KEY_FRAGMENT = /^[0-9A-Z]+$/;
-const keyFragment = (term: string) =>
-  term.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-
-/** A never-expiring license sorts after every dated one, on both databases. */
-const expirySortKey = sql`coalesce(${sql.ref('licenses.expires_at')}, '9999-12-31T23:59:59.999Z')`;
-const sortExpressions = {
-  created_at: sql.ref('licenses.created_at'),
-  updated_at: sql.ref('licenses.updated_at'),
-  expires_at: expirySortKey,
-  user_email: sql.ref('users.email'),
-  plan_name: sql`lower(${sql.ref('plans.name')})`,
-};
-
-/** Rows whose effective status (what people see, see `effectiveStatus`) is `status` at `now`. */
-function hasEffectiveStatus(status: LicenseStatus, now: string) {
-  return (eb: ExpressionBuilder<Database & { licenses: LicensesTable }, 'licenses'>) => {
-    const unexpired = eb.or([eb('licenses.expires_at', 'is', null), eb('licenses.expires_at', '>', now)]);
-    switch (status) {
-      case 'active':
-        return eb.and([eb('licenses.status', '=', 'active'), unexpired]);
-      case 'expired':
-        return eb.or([
-          eb('licenses.status', '=', 'expired'),
-          eb.and([eb('licenses.status', '=', 'active'), eb('licenses.expires_at', '<=', now)]),
-        ]);
-      default:
-        return eb('licenses.status', '=', status);
-    }
-  };
-}
-
 /** Administrators' management of licenses (`/admin/licenses`). */
 export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock }) {
   async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
     const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
-    const userIds = [...new Set(rows.map((row) => row.user_id))];
-    const owners =
-      userIds.length === 0
-        ? []
-        : await trx.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
-    const emailOf = new Map(owners.map((owner) => [owner.id, owner.email]));
+    const emailOf = await emailsOfUsers(trx, [...new Set(rows.map((row) => row.user_id))]);
     return rows.map((row, index): AdminLicense => ({
       ...(licenses[index] as License),
       user_id: row.user_id,
@@ -104,35 +73,7 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
 
   return {
     async list(query: LicenseListQuery): Promise<Paged<AdminLicense>> {
-      let select = db
-        .selectFrom('licenses')
-        .innerJoin('users', 'users.id', 'licenses.user_id')
-        .innerJoin('plans', 'plans.id', 'licenses.plan_id')
-        .selectAll('licenses');
-      if (query.status) select = select.where(hasEffectiveStatus(query.status, isoNow(clock)));
-      if (query.planId) select = select.where('licenses.plan_id', '=', query.planId);
-      if (query.userId) select = select.where('licenses.user_id', '=', query.userId);
-      if (query.from) select = select.where('licenses.created_at', '>=', query.from);
-      if (query.to) select = select.where('licenses.created_at', '<=', query.to);
-      if (query.search) {
-        const fragment = keyFragment(query.search);
-        const byEmail = matchesSearch(['users.email'], query.search);
-        select = KEY_FRAGMENT.test(fragment)
-          ? select.where((eb) =>
-              eb.or([
-                byEmail,
-                sql<boolean>`replace(${sql.ref('licenses.license_key')}, '-', '') like ${likePattern(fragment)} escape '\\'`,
-              ]),
-            )
-          : select.where(byEmail);
-      }
-      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
-      select = select
-        .orderBy(sortExpressions[sort.field], sort.direction)
-        // Equal values (a role, an owner) list newest first; the id settles the rest.
-        .$if(sort.field !== 'created_at', (ordered) => ordered.orderBy('licenses.created_at', 'desc'))
-        .orderBy('licenses.id', sort.direction);
-      const page = await fetchPage(select, query);
+      const page = await listAdminLicenses(db, query, isoNow(clock));
       return { ...page, data: await withEmails(db, page.data, false) };
     },
 
@@ -201,7 +142,7 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
         // Moving to another plan takes its seat limit unless the administrator names one.
         const seats = changes.max_activations ?? (set.plan_id ? newPlan?.max_activations : undefined);
         if (seats !== undefined && seats !== current.max_activations) {
-          const used = (await seatsInUse(trx, [id])).get(id) ?? 0;
+          const used = await countSeatsInUse(trx, id);
           if (used > seats) {
             throw conflict(
               'too_many_activations',
@@ -211,11 +152,7 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
           set.max_activations = seats;
         }
         if (Object.keys(set).length === 0) return;
-        await trx
-          .updateTable('licenses')
-          .set({ ...set, updated_at: isoNow(clock) })
-          .where('id', '=', id)
-          .execute();
+        await updateLicense(trx, id, { ...set, updated_at: isoNow(clock) });
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.licenseUpdated,
           severity: set.status === 'suspended' ? 'warning' : 'info',
@@ -238,13 +175,7 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
     async revoke(actor: AdminActor, id: string, reason: string): Promise<AdminLicense> {
       await db.transaction().execute(async (trx) => {
         const now = isoNow(clock);
-        const revoked = await trx
-          .updateTable('licenses')
-          .set({ status: 'revoked', revoked_reason: reason, revoked_at: now, updated_at: now })
-          .where('id', '=', id)
-          .where('status', '!=', 'revoked')
-          .returningAll()
-          .executeTakeFirst();
+        const revoked = await revokeLicense(trx, id, reason, now);
         if (!revoked) {
           if (await findLicenseById(trx, id)) {
             throw conflict('license_already_revoked', 'This license is already revoked');
@@ -272,21 +203,12 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
         await lockLicense(trx, id);
         const license = await findLicenseById(trx, id);
         if (!license) throw licenseNotFound();
-        const activation = await trx
-          .selectFrom('activations')
-          .selectAll()
-          .where('id', '=', activationId)
-          .where('license_id', '=', id)
-          .executeTakeFirst();
+        const activation = await findActivationOfLicense(trx, id, { activationId });
         if (!activation) throw notFound('activation_not_found', 'This license has no such activation');
         if (activation.deactivated_at !== null) {
           throw conflict('activation_not_active', 'This machine is already deactivated');
         }
-        await trx
-          .updateTable('activations')
-          .set({ deactivated_at: isoNow(clock), deactivated_reason: 'admin' })
-          .where('id', '=', activationId)
-          .execute();
+        await deactivateActivation(trx, activationId, isoNow(clock), 'admin');
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.activationDeactivated,
           severity: 'info',

@@ -9,7 +9,7 @@ import {
 } from '../../../shared/api/admin.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { actorOf } from './audit.js';
+import { actorOf } from '../security/admin-actor.js';
 import type { AdminUsersService } from './users-service.js';
 
 const tags = ['admin'];

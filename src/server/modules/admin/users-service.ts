@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { z } from 'zod';
 import type {
   AdminUser,
@@ -13,17 +12,30 @@ import { defaultPreferences } from '../../../shared/api/users.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { fetchPage, matchesSearch } from '../../db/paging.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../auth/password-policy.js';
-import { revokeAllFamiliesOfUser } from '../auth/refresh-tokens.js';
+import { revokeAllFamiliesOfUser } from '../auth/refresh-tokens-repository.js';
+import { accountFields } from '../users/profile.js';
+import {
+  bumpSessionVersion,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  updateUser,
+} from '../users/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
-import { type AccountColumns, accountFields } from '../users/profile.js';
-import { bumpSessionVersion, findUserByEmail, findUserById, insertUser } from '../users/repository.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import {
+  countLicensesOfUser,
+  countsOfUser,
+  deleteUser,
+  findAdminUser,
+  listAdminUsers,
+  type ListedUser,
+} from './users-repository.js';
 import { assertAnotherAdminRemains } from './admin-roster.js';
-import { type AdminActor, recordAdminAction } from './audit.js';
 
 type UserListQuery = z.output<typeof adminUserListQuerySchema>;
 type CreateUserInput = z.output<typeof createAdminUserRequestSchema>;
@@ -35,47 +47,10 @@ const emailTaken = (email: string) =>
 const ownAccount = (what: string) =>
   badRequest('own_account', `You cannot ${what} your own account. Ask another administrator to do it.`);
 
-const userColumns = [
-  'users.id',
-  'users.email',
-  'users.full_name',
-  'users.company',
-  'users.role',
-  'users.status',
-  'users.email_verified_at',
-  'users.created_at',
-  'users.updated_at',
-] as const;
-
-/** Accounts with the start of their newest session. */
-const usersWithLastSignIn = (db: DbOrTransaction) =>
-  db
-    .selectFrom('users')
-    .select(userColumns)
-    .select((eb) =>
-      eb
-        .selectFrom('refresh_token_families')
-        .select((inner) => inner.fn.max('refresh_token_families.created_at').as('started'))
-        .whereRef('refresh_token_families.user_id', '=', 'users.id')
-        .as('last_sign_in_at'),
-    );
-
-type ListedUser = AccountColumns & { last_sign_in_at: string | null };
-
 const toAdminUser = (row: ListedUser): AdminUser => ({
   ...accountFields(row),
   last_sign_in_at: row.last_sign_in_at,
 });
-
-/** The sort expression of each sortable field; names sort without regard to case, absent ones first. */
-const sortExpressions = {
-  created_at: sql.ref('users.created_at'),
-  updated_at: sql.ref('users.updated_at'),
-  email: sql.ref('users.email'),
-  full_name: sql`lower(coalesce(${sql.ref('users.full_name')}, ''))`,
-  role: sql.ref('users.role'),
-  status: sql.ref('users.status'),
-};
 
 /** Administrators' management of accounts (`/admin/users`). */
 export function createAdminUsersService({
@@ -88,61 +63,21 @@ export function createAdminUsersService({
   passwords: PasswordHasher;
 }) {
   async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminUserDetail> {
-    const row = await usersWithLastSignIn(trx).where('users.id', '=', id).executeTakeFirst();
+    const row = await findAdminUser(trx, id);
     if (!row) throw userNotFound();
-    const [licenses, activations, payments] = await Promise.all([
-      trx
-        .selectFrom('licenses')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('user_id', '=', id)
-        .executeTakeFirstOrThrow(),
-      trx
-        .selectFrom('activations')
-        .innerJoin('licenses', 'licenses.id', 'activations.license_id')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('licenses.user_id', '=', id)
-        .where('activations.deactivated_at', 'is', null)
-        .executeTakeFirstOrThrow(),
-      trx
-        .selectFrom('payments')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('user_id', '=', id)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return {
-      ...toAdminUser(row),
-      counts: {
-        licenses: Number(licenses.count),
-        active_activations: Number(activations.count),
-        payments: Number(payments.count),
-      },
-    };
+    const counts = await countsOfUser(trx, id);
+    return { ...toAdminUser(row), counts };
   }
 
   /** Ends every access token and session of the user (a role change or a disabled account). */
   async function endSessions(trx: DbOrTransaction, id: string, reason: string): Promise<void> {
     await bumpSessionVersion(trx, id);
-    await revokeAllFamiliesOfUser(trx, clock, id, reason);
+    await revokeAllFamiliesOfUser(trx, id, isoNow(clock), reason);
   }
 
   return {
     async list(query: UserListQuery): Promise<Paged<AdminUser>> {
-      let select = usersWithLastSignIn(db);
-      if (query.search)
-        select = select.where(
-          matchesSearch(['users.email', 'users.full_name', 'users.company'], query.search),
-        );
-      if (query.role) select = select.where('users.role', '=', query.role);
-      if (query.status) select = select.where('users.status', '=', query.status);
-      if (query.from) select = select.where('users.created_at', '>=', query.from);
-      if (query.to) select = select.where('users.created_at', '<=', query.to);
-      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
-      select = select
-        .orderBy(sortExpressions[sort.field], sort.direction)
-        // Equal values (a role, an owner) list newest first; the id settles the rest.
-        .$if(sort.field !== 'created_at', (ordered) => ordered.orderBy('users.created_at', 'desc'))
-        .orderBy('users.id', sort.direction);
-      const page = await fetchPage(select, query);
+      const page = await listAdminUsers(db, query);
       return { ...page, data: page.data.map(toAdminUser) };
     },
 
@@ -234,11 +169,7 @@ export function createAdminUsersService({
             set.email_verified_at = changes.email_verified ? now : null;
           }
           if (Object.keys(set).length === 0) return;
-          await trx
-            .updateTable('users')
-            .set({ ...set, updated_at: now })
-            .where('id', '=', id)
-            .execute();
+          await updateUser(trx, id, { ...set, updated_at: now });
 
           const roleChanged = set.role !== undefined;
           const disabled = set.status === 'disabled';
@@ -299,13 +230,8 @@ export function createAdminUsersService({
         if (current.role === 'admin' && current.status === 'active') {
           await assertAnotherAdminRemains(trx, id, actor.id);
         }
-        const { count } = await trx
-          .selectFrom('licenses')
-          .select((eb) => eb.fn.countAll<number | string>().as('count'))
-          .where('user_id', '=', id)
-          .executeTakeFirstOrThrow();
-        const deleted = await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-        if (deleted.numDeletedRows === 0n) throw userNotFound();
+        const licenses = await countLicensesOfUser(trx, id);
+        if (!(await deleteUser(trx, id))) throw userNotFound();
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.userDeleted,
           severity: 'warning',
@@ -314,7 +240,7 @@ export function createAdminUsersService({
             email: current.email,
             role: current.role,
             full_name: current.full_name,
-            licenses_deleted: Number(count),
+            licenses_deleted: licenses,
           },
         });
       });

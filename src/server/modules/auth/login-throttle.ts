@@ -1,9 +1,16 @@
-import { type ExpressionBuilder, sql } from 'kysely';
 import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { Database } from '../../db/tables.js';
 import { HttpError } from '../../http-error.js';
+import {
+  countAttempt,
+  deleteSpentThrottles,
+  deleteThrottle,
+  deleteThrottlesWithPrefix,
+  giveBackAttempt,
+  hasSessionFromAddress,
+  lockThrottle,
+} from './login-throttle-repository.js';
 
 /** The answer to a locked sign-in, with how long to wait. */
 export function lockedOutError(until: Date, now: Date): HttpError {
@@ -64,86 +71,14 @@ export interface EngagedLock {
 
 const minutesAfter = (from: Date, minutes: number) => new Date(from.getTime() + minutes * 60_000);
 
-/**
- * True for a row that no longer counts: its lock is over, or it has no lock and its window has
- * passed. Spent rows behave exactly like missing ones, which is what lets pruning delete them.
- */
-function isSpent(eb: ExpressionBuilder<Database, 'login_throttles'>, now: string, windowStart: string) {
-  return eb.or([
-    eb.and([
-      eb('login_throttles.locked_until', 'is not', null),
-      eb('login_throttles.locked_until', '<=', now),
-    ]),
-    eb.and([
-      eb('login_throttles.locked_until', 'is', null),
-      eb('login_throttles.first_failure_at', '<=', windowStart),
-    ]),
-  ]);
-}
-
-/** Adds one attempt to a tier (starting afresh when the row is spent) and returns the row after it. */
-async function countAttempt(db: DbOrTransaction, now: Date, policy: LockoutPolicy, key: string) {
-  const nowIso = now.toISOString();
-  const windowStart = minutesAfter(now, -policy.minutes).toISOString();
-  // A single statement: the row lock (PostgreSQL) or the single connection (SQLite) hands out
-  // every number once, however many attempts arrive together. SET reads the row as it was.
-  return db
-    .insertInto('login_throttles')
-    .values({ key, failures: 1, first_failure_at: nowIso, locked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => {
-        const spent = isSpent(eb, nowIso, windowStart);
-        return {
-          failures: eb
-            .case()
-            .when(spent)
-            .then(1)
-            .else(eb('login_throttles.failures', '+', 1))
-            .end(),
-          first_failure_at: eb
-            .case()
-            .when(spent)
-            .then(nowIso)
-            .else(eb.ref('login_throttles.first_failure_at'))
-            .end(),
-          locked_until: eb
-            .case()
-            .when(spent)
-            .then(sql<string | null>`null`)
-            .else(eb.ref('login_throttles.locked_until'))
-            .end(),
-        };
-      }),
-    )
-    .returning(['failures', 'first_failure_at', 'locked_until'])
-    .executeTakeFirstOrThrow();
-}
-
 /** Takes back attempts that never reached a password check, so they do not count as guesses. */
 async function giveBack(db: DbOrTransaction, tiers: readonly CountedTier[]): Promise<void> {
-  for (const tier of tiers) {
-    await db
-      .updateTable('login_throttles')
-      .set((eb) => ({ failures: eb('failures', '-', 1) }))
-      .where('key', '=', tier.key)
-      .where('failures', '>', 0)
-      .execute();
-  }
+  for (const tier of tiers) await giveBackAttempt(db, tier.key);
 }
 
 /** Whether the account signed in from this address lately (a session was started from it). */
-async function isKnownAddress(db: DbOrTransaction, now: Date, userId: string, ip: string): Promise<boolean> {
-  const since = utc(now).subtract(KNOWN_ADDRESS_DAYS, 'day').toISOString();
-  const row = await db
-    .selectFrom('refresh_token_families')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('ip', '=', ip)
-    .where('created_at', '>=', since)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+const isKnownAddress = (db: DbOrTransaction, now: Date, userId: string, ip: string) =>
+  hasSessionFromAddress(db, userId, ip, utc(now).subtract(KNOWN_ADDRESS_DAYS, 'day').toISOString());
 
 /**
  * Counts a sign-in attempt in every tier that applies, before any password is checked. Refuses
@@ -173,7 +108,12 @@ export async function admitLoginAttempt(
 
   const counted: CountedTier[] = [];
   for (const tier of tiers) {
-    const row = await countAttempt(db, now, policy, tier.key);
+    const row = await countAttempt(
+      db,
+      tier.key,
+      now.toISOString(),
+      minutesAfter(now, -policy.minutes).toISOString(),
+    );
     // After the upsert a lock is always a live one: spent rows were started afresh.
     const retryAt = row.locked_until
       ? new Date(row.locked_until)
@@ -193,8 +133,7 @@ export async function admitLoginAttempt(
 /** The password was right: the pair starts afresh and the account tier gets the attempt back. */
 export async function recordLoginSuccess(db: DbOrTransaction, attempt: LoginAttempt): Promise<void> {
   for (const tier of attempt.tiers) {
-    if (tier.scope === 'address')
-      await db.deleteFrom('login_throttles').where('key', '=', tier.key).execute();
+    if (tier.scope === 'address') await deleteThrottle(db, tier.key);
     else await giveBack(db, [tier]);
   }
 }
@@ -216,11 +155,7 @@ export async function recordLoginFailure(
   const engaged: EngagedLock[] = [];
   for (const tier of attempt.tiers) {
     if (tier.count < tier.threshold) continue;
-    await db
-      .updateTable('login_throttles')
-      .set({ locked_until: until.toISOString() })
-      .where('key', '=', tier.key)
-      .execute();
+    await lockThrottle(db, tier.key, until.toISOString());
     engaged.push({ scope: tier.scope, until });
   }
   return engaged;
@@ -228,14 +163,7 @@ export async function recordLoginFailure(
 
 /** Lifts every lock on the account, e.g. after its owner proved control of the mailbox. */
 export async function clearAllLoginFailures(db: DbOrTransaction, email: string): Promise<void> {
-  // SQLite has no default LIKE escape character, so one is named; as a bound parameter it reads
-  // the same whatever PostgreSQL's standard_conforming_strings says about backslashes.
-  const escape = '\\';
-  const pattern = `${email.replace(/[\\%_]/g, (character) => escape + character)}|%`;
-  await db
-    .deleteFrom('login_throttles')
-    .where(sql<boolean>`key like ${pattern} escape ${escape}`)
-    .execute();
+  await deleteThrottlesWithPrefix(db, `${email}|`);
 }
 
 /** Deletes spent rows (window and lock both over), which count exactly as if they were absent. */
@@ -245,9 +173,5 @@ export async function pruneLoginThrottles(
   policy: LockoutPolicy,
 ): Promise<number> {
   const now = clock.now();
-  const result = await db
-    .deleteFrom('login_throttles')
-    .where((eb) => isSpent(eb, now.toISOString(), minutesAfter(now, -policy.minutes).toISOString()))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteSpentThrottles(db, now.toISOString(), minutesAfter(now, -policy.minutes).toISOString());
 }

@@ -7,18 +7,15 @@ import { badRequest, notFound } from '../../http-error.js';
 import type { MailMessage, MailRequest } from '../../mail/message.js';
 import { mailKinds, passwordChangedMail, passwordResetMail } from '../../mail/templates.js';
 import type { RequestMeta } from '../../request-meta.js';
-import {
-  recordSecurityEvent,
-  type SecurityEventType,
-  securityEventTypes,
-} from '../security/security-events.js';
 import { bumpSessionVersion, findUserByEmail, findUserById, updateUser } from '../users/repository.js';
+import { type SecurityEventType, securityEventTypes } from '../security/security-events.js';
+import { recordSecurityEvent } from '../security/service.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers, portalLink } from './answers.js';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken } from './email-tokens.js';
 import { clearAllLoginFailures } from './login-throttle.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
-import { revokeAllFamiliesOfUser } from './refresh-tokens.js';
+import { revokeAllFamiliesOfUser } from './refresh-tokens-repository.js';
 import type { AuthServiceDeps } from './service.js';
 
 /** Forgotten, reset and changed passwords; every one of them ends all sessions of the account. */
@@ -41,7 +38,7 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
     });
     if (!updated) throw invalidTokenError();
     await bumpSessionVersion(trx, user.id);
-    await revokeAllFamiliesOfUser(trx, clock, user.id, event.type);
+    await revokeAllFamiliesOfUser(trx, user.id, isoNow(clock), event.type);
     await clearAllLoginFailures(trx, user.email);
     await recordSecurityEvent(trx, clock, { severity: 'warning', userId: user.id, ...event });
     return updated;

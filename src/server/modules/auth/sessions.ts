@@ -1,11 +1,14 @@
 import type { TokenResponse } from '../../../shared/api/auth.js';
+import { isoNow } from '../../clock.js';
+import { sha256 } from '../../crypto.js';
 import { authMessages } from '../../../shared/messages.js';
 import type { UserRow } from '../../db/tables.js';
 import { forbidden, unauthorized } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
-import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
 import { toUserProfile } from '../users/profile.js';
 import { bumpSessionVersion, findUserByEmail, findUserById } from '../users/repository.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { recordSecurityEvent } from '../security/service.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers } from './answers.js';
 import {
@@ -15,15 +18,13 @@ import {
   recordLoginFailure,
   recordLoginSuccess,
 } from './login-throttle.js';
+import { type IssuedRefreshToken, rotateRefreshToken, startRefreshFamily } from './refresh-tokens.js';
 import {
   findFamilyOfToken,
   findUserOfLiveSession,
-  type IssuedRefreshToken,
   revokeAllFamiliesOfUser,
   revokeFamily,
-  rotateRefreshToken,
-  startRefreshFamily,
-} from './refresh-tokens.js';
+} from './refresh-tokens-repository.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
 
 const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect email or password');
@@ -140,7 +141,7 @@ export function createSessions(deps: AuthServiceDeps) {
         throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
       const user = await findUserById(db, result.userId);
       if (!user || user.status !== 'active') {
-        await revokeFamily(db, clock, result.refresh.familyId, 'account_unavailable');
+        await revokeFamily(db, result.refresh.familyId, isoNow(clock), 'account_unavailable');
         throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
       }
       return tokenResponse(user, result.refresh);
@@ -148,9 +149,9 @@ export function createSessions(deps: AuthServiceDeps) {
 
     /** Ends the session the refresh token belongs to, its access tokens with it; unknown tokens are answered alike. */
     async logout(refreshToken: string, callerId: string | undefined): Promise<string> {
-      const family = await findFamilyOfToken(db, refreshToken);
+      const family = await findFamilyOfToken(db, sha256(refreshToken));
       if (family && (callerId === undefined || family.userId === callerId)) {
-        await revokeFamily(db, clock, family.familyId, 'logout');
+        await revokeFamily(db, family.familyId, isoNow(clock), 'logout');
       }
       return authAnswers.loggedOut;
     },
@@ -162,7 +163,7 @@ export function createSessions(deps: AuthServiceDeps) {
     async logoutEverywhere(userId: string, meta: RequestMeta): Promise<string> {
       await db.transaction().execute(async (trx) => {
         await bumpSessionVersion(trx, userId);
-        await revokeAllFamiliesOfUser(trx, clock, userId, 'logout_everywhere');
+        await revokeAllFamiliesOfUser(trx, userId, isoNow(clock), 'logout_everywhere');
         await recordSecurityEvent(trx, clock, {
           type: securityEventTypes.signedOutEverywhere,
           severity: 'info',
@@ -179,7 +180,11 @@ export function createSessions(deps: AuthServiceDeps) {
      */
     async authenticate(token: string): Promise<AuthenticatedUser> {
       const claims = await accessTokens.verify(token);
-      const user = await findUserOfLiveSession(db, clock, { userId: claims.sub, sessionId: claims.sid });
+      const user = await findUserOfLiveSession(
+        db,
+        { userId: claims.sub, sessionId: claims.sid },
+        isoNow(clock),
+      );
       if (!user || user.status !== 'active' || claims.sv !== user.session_version) throw invalidTokenError();
       return { user, claims };
     },

@@ -3,34 +3,17 @@ import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiPaths } from '../../../shared/routes.js';
-import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
-import { HttpError, notFound } from '../../http-error.js';
+import { notFound } from '../../http-error.js';
 import { errorResponses } from '../../plugins/openapi-helpers.js';
-import { findRelease, releaseFilePath } from './releases.js';
-import type { DownloadLinks } from './signed-links.js';
-
-export interface DownloadRoutesOptions {
-  db: Db;
-  clock: Clock;
-  links: DownloadLinks;
-  releasesDir: string;
-}
-
-const expired = () =>
-  new HttpError(
-    410,
-    'download_link_expired',
-    'This download link has expired. Start the download again from your license page.',
-  );
+import type { DownloadsService } from './service.js';
 
 /**
  * The installer behind a signed link from `GET /licenses/{id}/download`. Browsers follow the link
  * directly, so it carries its own authority and needs neither the API key nor a bearer token.
  */
-export const downloadRoutes: FastifyPluginAsyncZod<DownloadRoutesOptions> = async (
+export const downloadRoutes: FastifyPluginAsyncZod<{ downloads: DownloadsService }> = async (
   app,
-  { db, clock, links, releasesDir },
+  { downloads },
 ) => {
   app.get(
     apiPaths.downloads.file,
@@ -46,11 +29,7 @@ export const downloadRoutes: FastifyPluginAsyncZod<DownloadRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const grant = links.verify(request.params.token, Math.floor(clock.now().getTime() / 1000));
-      if (!grant) throw expired();
-      const release = await findRelease(db, grant.releaseId);
-      if (!release) throw notFound('release_not_found', 'This release is no longer available');
-      const path = releaseFilePath(releasesDir, release);
+      const { release, path } = await downloads.release(request.params.token);
       const file = await stat(path).catch(() => undefined);
       if (!file) {
         request.log.error({ path }, 'release file missing from the releases folder');

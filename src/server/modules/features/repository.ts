@@ -1,6 +1,10 @@
-import type { Feature } from '../../../shared/api/features.js';
+import type { Updateable } from 'kysely';
+import type { z } from 'zod';
+import type { Feature, featureListQuerySchema } from '../../../shared/api/features.js';
+import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { FeatureRow } from '../../db/tables.js';
+import { fetchPage, matchesSearch } from '../../db/paging.js';
+import type { FeatureRow, FeaturesTable } from '../../db/tables.js';
 
 export const toFeature = (row: FeatureRow): Feature => ({
   feature_id: row.id,
@@ -35,4 +39,64 @@ export async function plansIncludingFeature(db: DbOrTransaction, featureId: stri
     .orderBy('plans.name')
     .execute();
   return rows.map((row) => row.name);
+}
+
+/** The ids among `ids` that name a feature. */
+export async function existingFeatureIds(db: DbOrTransaction, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('features').select('id').where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
+}
+
+/** One page of the catalogue, by name unless sorted otherwise. */
+export async function listFeatures(
+  db: DbOrTransaction,
+  query: z.output<typeof featureListQuerySchema>,
+): Promise<Paged<FeatureRow>> {
+  let select = db.selectFrom('features').selectAll();
+  if (query.search) select = select.where(matchesSearch(['key', 'name', 'description'], query.search));
+  if (query.kind) select = select.where('kind', '=', query.kind);
+  const sort = query.sort ?? { field: 'name', direction: 'asc' };
+  return fetchPage(select.orderBy(sort.field, sort.direction).orderBy('id'), query);
+}
+
+export async function insertFeature(db: DbOrTransaction, row: FeatureRow): Promise<void> {
+  await db.insertInto('features').values(row).execute();
+}
+
+export const updateFeature = (
+  db: DbOrTransaction,
+  id: string,
+  changes: Updateable<FeaturesTable>,
+): Promise<FeatureRow | undefined> =>
+  db.updateTable('features').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+
+/** Deletes the feature; its recorded usage goes with it (the database cascades). */
+export async function deleteFeature(db: DbOrTransaction, id: string): Promise<void> {
+  await db.deleteFrom('features').where('id', '=', id).execute();
+}
+
+/** Every feature by name, with what the statistics show of it. */
+export const featureSummaries = (db: DbOrTransaction) =>
+  db.selectFrom('features').select(['id', 'key', 'name', 'kind']).orderBy('name').execute();
+
+/** How many plans include each feature. */
+export async function planCountsByFeature(db: DbOrTransaction): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('plan_features')
+    .select(['feature_id', (eb) => eb.fn.countAll<number | string>().as('plans')])
+    .groupBy('feature_id')
+    .execute();
+  return new Map(rows.map((row) => [row.feature_id, Number(row.plans)]));
+}
+
+/** Use of each feature counted in the periods starting at `periodStart`. */
+export async function usageByFeature(db: DbOrTransaction, periodStart: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('usage_counters')
+    .select(['feature_id', (eb) => eb.fn.sum<number | string>('total').as('used')])
+    .where('period_start', '=', periodStart)
+    .groupBy('feature_id')
+    .execute();
+  return new Map(rows.map((row) => [row.feature_id, Number(row.used)]));
 }

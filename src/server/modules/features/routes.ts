@@ -10,7 +10,7 @@ import {
 } from '../../../shared/api/features.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { actorOf } from '../admin/audit.js';
+import { actorOf } from '../security/admin-actor.js';
 import type { FeaturesService } from './service.js';
 
 const tags = ['features'];

@@ -10,12 +10,22 @@ import type { Paged } from '../../../shared/api/paging.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { fetchPage, matchesSearch } from '../../db/paging.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
-import { type AdminActor, recordAdminAction } from '../admin/audit.js';
 import { currentPeriodStart } from '../licenses/periods.js';
 import { securityEventTypes } from '../security/security-events.js';
-import { findFeatureById, plansIncludingFeature, toFeature } from './repository.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import {
+  deleteFeature,
+  featureSummaries,
+  findFeatureById,
+  insertFeature,
+  listFeatures,
+  planCountsByFeature,
+  plansIncludingFeature,
+  toFeature,
+  updateFeature,
+  usageByFeature,
+} from './repository.js';
 
 type FeatureListQuery = z.output<typeof featureListQuerySchema>;
 type CreateFeatureInput = z.output<typeof createFeatureRequestSchema>;
@@ -43,12 +53,7 @@ export function createFeaturesService({
 
   return {
     async list(query: FeatureListQuery): Promise<Paged<Feature>> {
-      let select = db.selectFrom('features').selectAll();
-      if (query.search) select = select.where(matchesSearch(['key', 'name', 'description'], query.search));
-      if (query.kind) select = select.where('kind', '=', query.kind);
-      const sort = query.sort ?? { field: 'name', direction: 'asc' };
-      select = select.orderBy(sort.field, sort.direction).orderBy('id');
-      const page = await fetchPage(select, query);
+      const page = await listFeatures(db, query);
       return { ...page, data: page.data.map(toFeature) };
     },
 
@@ -69,7 +74,7 @@ export function createFeaturesService({
       };
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('features').values(row).execute();
+          await insertFeature(trx, row);
           await recordAdminAction(trx, clock, actor, {
             type: securityEventTypes.featureCreated,
             severity: 'info',
@@ -93,20 +98,15 @@ export function createFeaturesService({
       const period = kind === 'boolean' ? null : (changes.period ?? current.period ?? 'month');
       try {
         const updated = await db.transaction().execute(async (trx) => {
-          const row = await trx
-            .updateTable('features')
-            .set({
-              key: changes.key ?? current.key,
-              name: changes.name ?? current.name,
-              description: changes.description ?? current.description,
-              kind,
-              period,
-              unit: changes.unit === undefined ? current.unit : changes.unit,
-              updated_at: isoNow(clock),
-            })
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirst();
+          const row = await updateFeature(trx, id, {
+            key: changes.key ?? current.key,
+            name: changes.name ?? current.name,
+            description: changes.description ?? current.description,
+            kind,
+            period,
+            unit: changes.unit === undefined ? current.unit : changes.unit,
+            updated_at: isoNow(clock),
+          });
           if (!row) throw featureNotFound();
           await recordAdminAction(trx, clock, actor, {
             type: securityEventTypes.featureUpdated,
@@ -135,7 +135,7 @@ export function createFeaturesService({
         );
       }
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('features').where('id', '=', id).execute();
+        await deleteFeature(trx, id);
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.featureDeleted,
           severity: 'warning',
@@ -146,24 +146,11 @@ export function createFeaturesService({
     },
 
     async stats() {
-      const features = await db
-        .selectFrom('features')
-        .select(['id', 'key', 'name', 'kind'])
-        .orderBy('name')
-        .execute();
-      const planCounts = await db
-        .selectFrom('plan_features')
-        .select(['feature_id', (eb) => eb.fn.countAll<number | string>().as('plans')])
-        .groupBy('feature_id')
-        .execute();
-      const usage = await db
-        .selectFrom('usage_counters')
-        .select(['feature_id', (eb) => eb.fn.sum<number | string>('total').as('used')])
-        .where('period_start', '=', currentPeriodStart('month', clock.now()))
-        .groupBy('feature_id')
-        .execute();
-      const plansOf = new Map(planCounts.map((row) => [row.feature_id, Number(row.plans)]));
-      const usedOf = new Map(usage.map((row) => [row.feature_id, Number(row.used)]));
+      const [features, plansOf, usedOf] = await Promise.all([
+        featureSummaries(db),
+        planCountsByFeature(db),
+        usageByFeature(db, currentPeriodStart('month', clock.now())),
+      ]);
       return {
         total: features.length,
         boolean: features.filter((feature) => feature.kind === 'boolean').length,

@@ -1,12 +1,11 @@
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthResponseSchema } from '../../../shared/api/health.js';
 import { apiPaths } from '../../../shared/routes.js';
-import type { Db } from '../../db/database.js';
 import { appVersion } from '../../version.js';
+import type { HealthService } from './service.js';
 
 /** Liveness and readiness in one: 200 while the database answers, 503 when it does not. */
-export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = async (app, { health }) => {
   app.get(
     apiPaths.health,
     {
@@ -18,13 +17,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       },
     },
     async (request, reply) => {
-      let databaseUp = true;
-      try {
-        await sql`select 1`.execute(db);
-      } catch (error) {
-        request.log.error({ err: error }, 'health check: database unreachable');
-        databaseUp = false;
-      }
+      const databaseUp = await health.databaseUp(request.log);
       return reply.code(databaseUp ? 200 : 503).send({
         status: databaseUp ? 'ok' : 'unavailable',
         database: databaseUp ? 'ok' : 'unreachable',

@@ -1,5 +1,11 @@
 import type { DbOrTransaction } from '../../db/database.js';
-import type { ActivationRow, LicenseRow } from '../../db/tables.js';
+import type {
+  ActivationRow,
+  ActivationUpdate,
+  DeactivationReason,
+  LicenseRow,
+  LicenseUpdate,
+} from '../../db/tables.js';
 
 export const findLicenseById = (db: DbOrTransaction, id: string): Promise<LicenseRow | undefined> =>
   db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
@@ -73,4 +79,187 @@ export async function seatsInUse(db: DbOrTransaction, licenseIds: string[]): Pro
     .groupBy('license_id')
     .execute();
   return new Map(rows.map((row) => [row.license_id, Number(row.used)]));
+}
+
+export async function insertLicense(db: DbOrTransaction, row: LicenseRow): Promise<void> {
+  await db.insertInto('licenses').values(row).execute();
+}
+
+/** The user's one free Base license, if it was issued. */
+export const findBaseLicense = (db: DbOrTransaction, userId: string): Promise<LicenseRow | undefined> =>
+  db.selectFrom('licenses').selectAll().where('base_owner_id', '=', userId).executeTakeFirst();
+
+/** The user's licenses of a plan whose row says active (not yet checked against the expiry), latest expiry first. */
+export const activePaidLicensesOfPlan = (
+  db: DbOrTransaction,
+  userId: string,
+  planId: string,
+): Promise<LicenseRow[]> =>
+  db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('plan_id', '=', planId)
+    .where('status', '=', 'active')
+    .where('base_owner_id', 'is', null)
+    .orderBy('expires_at', 'desc')
+    .orderBy('id')
+    .execute();
+
+/** Whether any license refers to the plan. */
+export async function planHasLicenses(db: DbOrTransaction, planId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('licenses')
+    .select('id')
+    .where('plan_id', '=', planId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Takes the license's row lock: an update that changes nothing still locks the row on
+ * PostgreSQL until the transaction ends (SQLite runs one write transaction at a time anyway),
+ * so seat counting that follows cannot interleave with another activation of the same license.
+ */
+export async function lockLicense(trx: DbOrTransaction, licenseId: string): Promise<void> {
+  await trx
+    .updateTable('licenses')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', licenseId)
+    .execute();
+}
+
+/** The license's seat limit as stored now (read under its lock, it cannot change meanwhile). */
+export async function seatLimitOf(trx: DbOrTransaction, licenseId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('licenses')
+    .select('max_activations')
+    .where('id', '=', licenseId)
+    .executeTakeFirstOrThrow();
+  return row.max_activations;
+}
+
+export async function updateLicense(
+  db: DbOrTransaction,
+  id: string,
+  changes: LicenseUpdate,
+): Promise<LicenseRow | undefined> {
+  return db.updateTable('licenses').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * Extends an active license to `expiresAt` only if its expiry is still `seenExpiresAt`: another
+ * payment extending it at the same moment makes this one miss, and the caller reads again.
+ */
+export const extendLicenseIfUnchanged = (
+  db: DbOrTransaction,
+  id: string,
+  seenExpiresAt: string | null,
+  changes: { expires_at: string | null; updated_at: string },
+): Promise<LicenseRow | undefined> =>
+  db
+    .updateTable('licenses')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where((eb) =>
+      seenExpiresAt === null ? eb('expires_at', 'is', null) : eb('expires_at', '=', seenExpiresAt),
+    )
+    .returningAll()
+    .executeTakeFirst();
+
+/** Revokes a license unless it already is; undefined when nothing was revoked. */
+export const revokeLicense = (
+  db: DbOrTransaction,
+  id: string,
+  reason: string,
+  now: string,
+): Promise<LicenseRow | undefined> =>
+  db
+    .updateTable('licenses')
+    .set({ status: 'revoked', revoked_reason: reason, revoked_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '!=', 'revoked')
+    .returningAll()
+    .executeTakeFirst();
+
+/** Machines holding a seat of one license. */
+export async function countSeatsInUse(db: DbOrTransaction, licenseId: string): Promise<number> {
+  return (await seatsInUse(db, [licenseId])).get(licenseId) ?? 0;
+}
+
+/** A machine record of the license: by its id, or by hardware id; only those `activatedBy` took, when given. */
+export function findActivationOfLicense(
+  db: DbOrTransaction,
+  licenseId: string,
+  target: { activationId: string } | { hardwareId: string },
+  activatedBy?: string,
+): Promise<ActivationRow | undefined> {
+  let query = db.selectFrom('activations').selectAll().where('license_id', '=', licenseId);
+  if (activatedBy !== undefined) query = query.where('activated_by', '=', activatedBy);
+  query =
+    'activationId' in target
+      ? query.where('id', '=', target.activationId)
+      : query.where('hardware_id', '=', target.hardwareId);
+  return query.executeTakeFirst();
+}
+
+/** Frees the seat of a machine still holding one. */
+export async function deactivateActivation(
+  db: DbOrTransaction,
+  id: string,
+  at: string,
+  reason: DeactivationReason,
+): Promise<void> {
+  await db
+    .updateTable('activations')
+    .set({ deactivated_at: at, deactivated_reason: reason })
+    .where('id', '=', id)
+    .where('deactivated_at', 'is', null)
+    .execute();
+}
+
+/** The license's machines holding a seat and unseen since `cutoff`, the longest unseen first. */
+export const staleActivations = (
+  db: DbOrTransaction,
+  licenseId: string,
+  cutoff: string,
+  limit: number,
+): Promise<ActivationRow[]> =>
+  db
+    .selectFrom('activations')
+    .selectAll()
+    .where('license_id', '=', licenseId)
+    .where('deactivated_at', 'is', null)
+    .where('last_seen_at', '<', cutoff)
+    .orderBy('last_seen_at')
+    .limit(limit)
+    .execute();
+
+export async function reclaimActivations(db: DbOrTransaction, ids: string[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('activations')
+    .set({ deactivated_at: at, deactivated_reason: 'reclaimed' })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export const insertActivation = (db: DbOrTransaction, row: ActivationRow): Promise<ActivationRow> =>
+  db.insertInto('activations').values(row).returningAll().executeTakeFirstOrThrow();
+
+export const updateActivation = (
+  db: DbOrTransaction,
+  id: string,
+  changes: ActivationUpdate,
+): Promise<ActivationRow> =>
+  db.updateTable('activations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+export async function recordActivationSeen(
+  db: DbOrTransaction,
+  id: string,
+  lastSeenAt: string,
+): Promise<void> {
+  await db.updateTable('activations').set({ last_seen_at: lastSeenAt }).where('id', '=', id).execute();
 }

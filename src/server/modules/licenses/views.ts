@@ -2,9 +2,10 @@ import type { Activation, License, LicenseStatus } from '../../../shared/api/lic
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
-import { featuresOfPlans } from '../plans/repository.js';
+import { featuresOfPlans, planSummaries, type PlanSummary } from '../plans/repository.js';
 import { activationsOfLicense, seatsInUse } from './repository.js';
-import { currentTotals, featureUsages } from './usage.js';
+import { featureUsages } from './usage.js';
+import { currentTotals } from './usage-repository.js';
 
 /** The status people see: an active license past its expiry is expired, whatever the row says. */
 export function effectiveStatus(
@@ -29,13 +30,6 @@ export const toActivation = (row: ActivationRow): Activation => ({
   deactivated_at: row.deactivated_at,
   deactivated_reason: row.deactivated_reason,
 });
-
-export interface PlanSummary {
-  id: string;
-  code: string;
-  name: string;
-  billing_interval: 'month' | 'year' | 'lifetime' | 'free';
-}
 
 export interface LicenseViewOptions {
   /** Adds the machines (the detail view). */
@@ -62,11 +56,7 @@ export async function toLicenses(
   const ids = rows.map((row) => row.id);
   const planIds = [...new Set(rows.map((row) => row.plan_id))];
   const [plans, features, seats, totals] = await Promise.all([
-    db
-      .selectFrom('plans')
-      .select(['id', 'code', 'name', 'billing_interval'])
-      .where('id', 'in', planIds)
-      .execute(),
+    planSummaries(db, planIds),
     featuresOfPlans(db, planIds),
     seatsInUse(db, ids),
     currentTotals(db, ids, now),

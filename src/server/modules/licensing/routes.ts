@@ -8,20 +8,16 @@ import {
   validateLicenseRequestSchema,
 } from '../../../shared/api/licenses.js';
 import { apiPaths } from '../../../shared/routes.js';
-import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import type { LicensesService } from '../licenses/service.js';
+import type { LicenseChecksService } from '../licenses/check-service.js';
+import { actorOf } from '../security/admin-actor.js';
 import type { LeaseSigner } from './lease-signer.js';
-import { actorOf, recordAdminAction } from '../admin/audit.js';
-import { securityEventTypes } from '../security/security-events.js';
-import { readLicensingSettings, writeLicensingSettings } from './settings.js';
+import type { LicensingSettingsService } from './service.js';
 
 export interface LicensingRoutesOptions {
-  db: Db;
-  clock: Clock;
-  licenses: LicensesService;
+  checks: LicenseChecksService;
   leases: LeaseSigner;
+  settings: LicensingSettingsService;
   /** Checks per minute and client address on the two license-check routes. */
   checksPerMinute: number;
 }
@@ -35,7 +31,7 @@ const tags = ['licensing'];
  */
 export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = async (
   app,
-  { db, clock, licenses, leases, checksPerMinute },
+  { checks, leases, settings, checksPerMinute },
 ) => {
   const limited = { rateLimit: { max: checksPerMinute, timeWindow: '1 minute' } };
   // The hot path of every desktop app: answers are built from typed objects (LicenseStatusAnswer or
@@ -57,7 +53,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
         response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(415, 429) },
       },
     },
-    async (request) => licenses.validate(request.body),
+    async (request) => checks.validate(request.body),
   );
 
   app.get(
@@ -73,7 +69,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
         response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },
       },
     },
-    async (request) => licenses.validate(request.query),
+    async (request) => checks.validate(request.query),
   );
 
   app.get(
@@ -103,7 +99,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
           response: { 200: licensingSettingsSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => readLicensingSettings(db),
+      async () => settings.read(),
     );
     admin.put(
       apiPaths.admin.licensingSettings,
@@ -116,18 +112,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
           response: { 200: licensingSettingsSchema, ...errorResponses(400, 401, 403, 415) },
         },
       },
-      async (request) =>
-        db.transaction().execute(async (trx) => {
-          const before = await readLicensingSettings(trx);
-          const after = await writeLicensingSettings(trx, clock, request.body);
-          await recordAdminAction(trx, clock, actorOf(request), {
-            type: securityEventTypes.licensingSettingsChanged,
-            severity: 'warning',
-            userId: null,
-            details: { before, after },
-          });
-          return after;
-        }),
+      async (request) => settings.change(actorOf(request), request.body),
     );
   });
 };

@@ -1,12 +1,16 @@
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { LicenseRow, PaymentRow } from '../../db/tables.js';
 import { expiryAfterInterval } from '../licenses/periods.js';
-import { issueLicense } from '../licenses/service.js';
+import { issueLicense } from '../licenses/issue.js';
+import {
+  activePaidLicensesOfPlan,
+  extendLicenseIfUnchanged,
+  findLicenseById,
+} from '../licenses/repository.js';
 import { effectiveStatus } from '../licenses/views.js';
 import { findPlanRow } from '../plans/repository.js';
-import { providerPaymentIdTaken } from './repository.js';
+import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
 
 /** How a capture of a payment ended for the caller that reported it. */
 export type Settlement =
@@ -33,50 +37,17 @@ export async function settlePayment(
   const now = clock.now().toISOString();
   const won = await claimPayment(trx, paymentId, providerPaymentId, now);
   if (!won) {
-    const current = await trx
-      .selectFrom('payments')
-      .selectAll()
-      .where('id', '=', paymentId)
-      .executeTakeFirstOrThrow();
+    const current = await findPaymentRow(trx, paymentId);
     if (current.provider_payment_id !== providerPaymentId)
       return { outcome: 'paid_by_other', payment: current };
-    const license = current.license_id
-      ? await trx.selectFrom('licenses').selectAll().where('id', '=', current.license_id).executeTakeFirst()
-      : undefined;
+    const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
     return { outcome: 'already_paid', payment: current, license };
   }
   // The buyer's account was deleted between order and payment: the money is recorded, nobody to grant to.
   if (!won.user_id) return { outcome: 'granted', payment: won, license: undefined };
   const license = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
-  await trx.updateTable('payments').set({ license_id: license.id }).where('id', '=', won.id).execute();
+  await setPaymentLicense(trx, won.id, license.id);
   return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
-}
-
-/** The conditional UPDATE only one caller can win: the row as it is now paid, or undefined. */
-async function claimPayment(
-  trx: DbOrTransaction,
-  paymentId: string,
-  providerPaymentId: string,
-  now: string,
-): Promise<PaymentRow | undefined> {
-  try {
-    return await trx
-      .updateTable('payments')
-      .set({
-        status: 'paid',
-        provider_payment_id: providerPaymentId,
-        paid_at: now,
-        updated_at: now,
-        failure_reason: null,
-      })
-      .where('id', '=', paymentId)
-      .where('status', '<>', 'paid')
-      .returningAll()
-      .executeTakeFirst();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw providerPaymentIdTaken();
-    throw error;
-  }
 }
 
 /**
@@ -94,35 +65,18 @@ async function grantPaidPlan(
   if (interval === 'month' || interval === 'year') {
     for (let attempt = 0; attempt < EXTENSION_ATTEMPTS; attempt++) {
       const now = clock.now();
-      const active = await trx
-        .selectFrom('licenses')
-        .selectAll()
-        .where('user_id', '=', payment.user_id)
-        .where('plan_id', '=', plan.id)
-        .where('status', '=', 'active')
-        .where('base_owner_id', 'is', null)
-        .orderBy('expires_at', 'desc')
-        .orderBy('id')
-        .execute();
+      const active = await activePaidLicensesOfPlan(trx, payment.user_id, plan.id);
       const current = active.find((row) => effectiveStatus(row, now) === 'active');
       if (!current) break;
       const from =
         current.expires_at && Date.parse(current.expires_at) > now.getTime()
           ? new Date(current.expires_at)
           : now;
-      const extended = await trx
-        .updateTable('licenses')
-        .set({ expires_at: expiryAfterInterval(interval, from), updated_at: now.toISOString() })
-        .where('id', '=', current.id)
-        .where('status', '=', 'active')
-        // Unchanged since it was read: another payment extending it at the same moment retries.
-        .where((eb) =>
-          current.expires_at === null
-            ? eb('expires_at', 'is', null)
-            : eb('expires_at', '=', current.expires_at),
-        )
-        .returningAll()
-        .executeTakeFirst();
+      // Only if unchanged since it was read: another payment extending it at the same moment retries.
+      const extended = await extendLicenseIfUnchanged(trx, current.id, current.expires_at, {
+        expires_at: expiryAfterInterval(interval, from),
+        updated_at: now.toISOString(),
+      });
       if (extended) return extended;
     }
   }

@@ -1,7 +1,15 @@
-import type { AdminPayment, Payment } from '../../../shared/api/payments.js';
+import type { z } from 'zod';
+import type {
+  AdminPayment,
+  adminPaymentListQuerySchema,
+  Payment,
+  paymentHistoryQuerySchema,
+} from '../../../shared/api/payments.js';
+import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { PaymentRow } from '../../db/tables.js';
+import { fetchPage, matchesSearch } from '../../db/paging.js';
+import type { PaymentRow, PaymentWebhookEventsTable } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
 
 /** A payment row with the plan it buys (the plan is never deleted while payments refer to it). */
@@ -33,7 +41,7 @@ export const toAdminPayment = (row: PaymentWithUser): AdminPayment => ({
 });
 
 /** Payments joined with their plan's code and name. */
-export const paymentsWithPlan = (db: DbOrTransaction) =>
+const paymentsWithPlan = (db: DbOrTransaction) =>
   db
     .selectFrom('payments')
     .innerJoin('plans', 'plans.id', 'payments.plan_id')
@@ -41,7 +49,7 @@ export const paymentsWithPlan = (db: DbOrTransaction) =>
     .select(['plans.code as plan_code', 'plans.name as plan_name']);
 
 /** Payments joined with their plan and the buyer's e-mail (null once the account is deleted). */
-export const paymentsWithUser = (db: DbOrTransaction) =>
+const paymentsWithUser = (db: DbOrTransaction) =>
   paymentsWithPlan(db).leftJoin('users', 'users.id', 'payments.user_id').select('users.email as user_email');
 
 export const findPaymentById = (db: DbOrTransaction, id: string): Promise<PaymentWithPlan | undefined> =>
@@ -97,3 +105,128 @@ export async function markPaymentFailed(
 /** A provider payment id is one attempt on one order; the same id reported for another order is refused. */
 export const providerPaymentIdTaken = () =>
   conflict('provider_payment_id_in_use', 'This payment id is already recorded for another order');
+
+export async function insertPayment(db: DbOrTransaction, row: PaymentRow): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+}
+
+export const findPaymentRow = (db: DbOrTransaction, id: string): Promise<PaymentRow> =>
+  db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/** One page of the user's own payments, newest first unless sorted otherwise. */
+export async function paymentHistory(
+  db: DbOrTransaction,
+  userId: string,
+  query: z.output<typeof paymentHistoryQuerySchema>,
+): Promise<Paged<PaymentWithPlan>> {
+  let select = paymentsWithPlan(db).where('payments.user_id', '=', userId);
+  if (query.status) select = select.where('payments.status', '=', query.status);
+  const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
+  const column = sort.field === 'amount' ? 'payments.amount_minor' : (`payments.${sort.field}` as const);
+  select = select.orderBy(column, sort.direction).orderBy('payments.id', sort.direction);
+  return fetchPage(select, query);
+}
+
+const adminSortColumns = {
+  created_at: 'payments.created_at',
+  amount: 'payments.amount_minor',
+  status: 'payments.status',
+} as const;
+
+/** One page of every payment with its buyer, filtered and sorted as the console asks. */
+export async function listAdminPayments(
+  db: DbOrTransaction,
+  query: z.output<typeof adminPaymentListQuerySchema>,
+): Promise<Paged<PaymentWithUser>> {
+  let select = paymentsWithUser(db);
+  if (query.search) {
+    select = select.where(
+      matchesSearch(
+        ['payments.provider_order_id', 'payments.provider_payment_id', 'users.email'],
+        query.search,
+      ),
+    );
+  }
+  if (query.status) select = select.where('payments.status', '=', query.status);
+  if (query.userId) select = select.where('payments.user_id', '=', query.userId);
+  if (query.planId) select = select.where('payments.plan_id', '=', query.planId);
+  if (query.from) select = select.where('payments.created_at', '>=', query.from);
+  if (query.to) select = select.where('payments.created_at', '<=', query.to);
+  const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
+  select = select
+    .orderBy(adminSortColumns[sort.field], sort.direction)
+    .orderBy('payments.id', sort.direction);
+  return fetchPage(select, query);
+}
+
+/** Any payment with its buyer, by our id or the provider's order id. */
+export const findAdminPayment = (
+  db: DbOrTransaction,
+  idOrOrderId: string,
+): Promise<PaymentWithUser | undefined> =>
+  paymentsWithUser(db)
+    .where((eb) =>
+      eb.or([eb('payments.id', '=', idOrOrderId), eb('payments.provider_order_id', '=', idOrOrderId)]),
+    )
+    .executeTakeFirst();
+
+/** The conditional UPDATE only one caller can win: the row as it is now paid, or undefined. */
+export async function claimPayment(
+  db: DbOrTransaction,
+  paymentId: string,
+  providerPaymentId: string,
+  now: string,
+): Promise<PaymentRow | undefined> {
+  try {
+    return await db
+      .updateTable('payments')
+      .set({
+        status: 'paid',
+        provider_payment_id: providerPaymentId,
+        paid_at: now,
+        updated_at: now,
+        failure_reason: null,
+      })
+      .where('id', '=', paymentId)
+      .where('status', '<>', 'paid')
+      .returningAll()
+      .executeTakeFirst();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw providerPaymentIdTaken();
+    throw error;
+  }
+}
+
+export async function setPaymentLicense(
+  db: DbOrTransaction,
+  paymentId: string,
+  licenseId: string,
+): Promise<void> {
+  await db.updateTable('payments').set({ license_id: licenseId }).where('id', '=', paymentId).execute();
+}
+
+/** Records a delivered webhook event unless its id is known; false for a redelivery. */
+export async function insertWebhookEvent(
+  db: DbOrTransaction,
+  row: PaymentWebhookEventsTable,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('payment_webhook_events')
+    .values(row)
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function setWebhookOutcome(
+  db: DbOrTransaction,
+  id: string,
+  outcome: PaymentWebhookEventsTable['outcome'],
+  paymentId: string | null,
+): Promise<void> {
+  await db
+    .updateTable('payment_webhook_events')
+    .set({ outcome, payment_id: paymentId })
+    .where('id', '=', id)
+    .execute();
+}

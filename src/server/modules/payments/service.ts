@@ -15,21 +15,22 @@ import type { Paged } from '../../../shared/api/paging.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
-import { fetchPage } from '../../db/paging.js';
 import type { LicenseRow, PaymentRow, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toLicense } from '../licenses/views.js';
 import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
-import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { recordSecurityEvent } from '../security/service.js';
 import { settlePayment } from './grants.js';
 import { type PaymentProvider, PaymentProviderError } from './provider.js';
 import {
   findOwnPayment,
   findPaymentById,
+  insertPayment,
   markPaymentFailed,
+  paymentHistory,
   type PaymentWithPlan,
-  paymentsWithPlan,
   toPayment,
 } from './repository.js';
 import type { SandboxPaymentProvider } from './sandbox-provider.js';
@@ -129,25 +130,22 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
         );
       }
       const now = clock.now().toISOString();
-      await db
-        .insertInto('payments')
-        .values({
-          id,
-          user_id: user.id,
-          plan_id: plan.id,
-          provider: provider.name,
-          provider_order_id: order.orderId,
-          provider_payment_id: null,
-          amount_minor: plan.price_minor,
-          currency: plan.currency,
-          status: 'created',
-          license_id: null,
-          failure_reason: null,
-          created_at: now,
-          updated_at: now,
-          paid_at: null,
-        })
-        .execute();
+      await insertPayment(db, {
+        id,
+        user_id: user.id,
+        plan_id: plan.id,
+        provider: provider.name,
+        provider_order_id: order.orderId,
+        provider_payment_id: null,
+        amount_minor: plan.price_minor,
+        currency: plan.currency,
+        status: 'created',
+        license_id: null,
+        failure_reason: null,
+        created_at: now,
+        updated_at: now,
+        paid_at: null,
+      });
       return {
         id,
         order_id: order.orderId,
@@ -251,12 +249,7 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
       toPayment(await ownPayment(user, idOrOrderId)),
 
     async history(user: UserRow, query: HistoryQuery): Promise<Paged<Payment>> {
-      let select = paymentsWithPlan(db).where('payments.user_id', '=', user.id);
-      if (query.status) select = select.where('payments.status', '=', query.status);
-      const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
-      const column = sort.field === 'amount' ? 'payments.amount_minor' : (`payments.${sort.field}` as const);
-      select = select.orderBy(column, sort.direction).orderBy('payments.id', sort.direction);
-      const page = await fetchPage(select, query);
+      const page = await paymentHistory(db, user.id, query);
       return { ...page, data: page.data.map(toPayment) };
     },
   };

@@ -8,10 +8,16 @@ import type { PaymentWebhookEventsTable } from '../../db/tables.js';
 import { badRequest } from '../../http-error.js';
 import { refuseNulCharacters } from '../../nul-characters.js';
 import type { RequestMeta } from '../../request-meta.js';
-import { recordSecurityEvent, securityEventTypes } from '../security/security-events.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { createEventThrottle, recordSecurityEvent } from '../security/service.js';
 import { settlePayment } from './grants.js';
 import type { PaymentProvider } from './provider.js';
-import { findPaymentByOrderId, markPaymentFailed } from './repository.js';
+import {
+  findPaymentByOrderId,
+  insertWebhookEvent,
+  markPaymentFailed,
+  setWebhookOutcome,
+} from './repository.js';
 
 export type WebhookOutcome = 'processed' | 'ignored' | 'rejected' | 'duplicate';
 
@@ -49,19 +55,10 @@ export function createWebhookHandler({
 }) {
   // The webhook needs no API key, so anyone may post to it: a flood of unsigned posts must not
   // become a flood of security events. The log keeps the first refusal per address and minute.
-  const lastRefusalEvent = new Map<string, number>();
-  function shouldRecordRefusal(address: string): boolean {
-    const now = clock.now().getTime();
-    const last = lastRefusalEvent.get(address);
-    if (last !== undefined && now - last < REFUSAL_EVENT_INTERVAL_MS) return false;
-    lastRefusalEvent.delete(address);
-    lastRefusalEvent.set(address, now);
-    if (lastRefusalEvent.size > REFUSAL_ADDRESSES_KEPT) {
-      const oldest = lastRefusalEvent.keys().next().value;
-      if (oldest !== undefined) lastRefusalEvent.delete(oldest);
-    }
-    return true;
-  }
+  const shouldRecordRefusal = createEventThrottle(clock, {
+    intervalMs: REFUSAL_EVENT_INTERVAL_MS,
+    keysKept: REFUSAL_ADDRESSES_KEPT,
+  });
 
   async function refuseSignature(delivery: WebhookDelivery, reason: string): Promise<never> {
     if (shouldRecordRefusal(delivery.meta.ip))
@@ -196,18 +193,9 @@ export function createWebhookHandler({
         outcome: 'received',
         received_at: clock.now().toISOString(),
       };
-      const inserted = await trx
-        .insertInto('payment_webhook_events')
-        .values(row)
-        .onConflict((conflict) => conflict.column('id').doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'duplicate';
+      if (!(await insertWebhookEvent(trx, row))) return 'duplicate';
       const handled = await apply(trx, event, delivery.meta);
-      await trx
-        .updateTable('payment_webhook_events')
-        .set({ outcome: handled.outcome, payment_id: handled.paymentId })
-        .where('id', '=', eventId)
-        .execute();
+      await setWebhookOutcome(trx, eventId, handled.outcome, handled.paymentId);
       return handled.outcome;
     });
   };

@@ -1,13 +1,12 @@
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { PlanRow } from '../../db/tables.js';
-import { featuresOfPlans } from './repository.js';
+import { featuresOfPlans, findPlanSummary, type PlanSummary } from './repository.js';
 
 /** How long a license check may answer with a plan as it was: an admin's edit shows within this. */
 export const PLAN_CACHE_MS = 5_000;
 
 export interface CachedPlan {
-  plan: Pick<PlanRow, 'id' | 'code' | 'name' | 'billing_interval'>;
+  plan: PlanSummary;
   features: PlanFeature[];
 }
 
@@ -20,14 +19,7 @@ export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number 
   const entries = new Map<string, { loadedAt: number; value: Promise<CachedPlan> }>();
 
   async function load(planId: string): Promise<CachedPlan> {
-    const [features, plan] = await Promise.all([
-      featuresOfPlans(db, [planId]),
-      db
-        .selectFrom('plans')
-        .select(['id', 'code', 'name', 'billing_interval'])
-        .where('id', '=', planId)
-        .executeTakeFirstOrThrow(),
-    ]);
+    const [features, plan] = await Promise.all([featuresOfPlans(db, [planId]), findPlanSummary(db, planId)]);
     return { plan, features: features.get(planId) ?? [] };
   }
 

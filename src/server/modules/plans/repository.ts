@@ -1,6 +1,10 @@
-import type { Plan, PlanFeature } from '../../../shared/api/plans.js';
+import type { Updateable } from 'kysely';
+import type { z } from 'zod';
+import type { Paged } from '../../../shared/api/paging.js';
+import type { Plan, PlanFeature, planListQuerySchema } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { PlanRow } from '../../db/tables.js';
+import { fetchPage, matchesSearch } from '../../db/paging.js';
+import type { PlanRow, PlansTable } from '../../db/tables.js';
 
 /** Features and limits of the given plans, grouped by plan id, in a stable order. */
 export async function featuresOfPlans(
@@ -82,7 +86,7 @@ export async function findPlan(db: DbOrTransaction, id: string): Promise<Plan | 
 }
 
 /** Plans people can buy or activate: public, active and not archived. */
-export const offeredPlans = (db: DbOrTransaction) =>
+const offeredPlans = (db: DbOrTransaction) =>
   db
     .selectFrom('plans')
     .selectAll()
@@ -98,3 +102,120 @@ export const findOfferedPlanByIdOrCode = (db: DbOrTransaction, idOrCode: string)
   offeredPlans(db)
     .where((eb) => eb.or([eb('id', '=', idOrCode), eb('code', '=', idOrCode)]))
     .executeTakeFirst();
+
+/** Plans on offer in display order. */
+export const listOfferedPlans = (db: DbOrTransaction): Promise<PlanRow[]> =>
+  offeredPlans(db).orderBy('sort_order').orderBy('price_minor').orderBy('id').execute();
+
+export const findOfferedPlan = (db: DbOrTransaction, id: string): Promise<PlanRow | undefined> =>
+  offeredPlans(db).where('id', '=', id).executeTakeFirst();
+
+export const findOfferedPlanByCode = (db: DbOrTransaction, code: string): Promise<PlanRow | undefined> =>
+  offeredPlans(db).where('code', '=', code).executeTakeFirst();
+
+export const plansByIds = (db: DbOrTransaction, ids: string[]): Promise<PlanRow[]> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('plans').selectAll().where('id', 'in', ids).execute();
+
+/** What a license shows of its plan. */
+export type PlanSummary = Pick<PlanRow, 'id' | 'code' | 'name' | 'billing_interval'>;
+
+export const planSummaries = (db: DbOrTransaction, ids: string[]): Promise<PlanSummary[]> =>
+  db.selectFrom('plans').select(['id', 'code', 'name', 'billing_interval']).where('id', 'in', ids).execute();
+
+export const findPlanSummary = (db: DbOrTransaction, id: string): Promise<PlanSummary> =>
+  db
+    .selectFrom('plans')
+    .select(['id', 'code', 'name', 'billing_interval'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+/** One page of every plan, archived ones included, for administrators. */
+export async function listPlans(
+  db: DbOrTransaction,
+  query: z.output<typeof planListQuerySchema>,
+): Promise<Paged<PlanRow>> {
+  let select = db.selectFrom('plans').selectAll();
+  if (query.search) select = select.where(matchesSearch(['code', 'name', 'description'], query.search));
+  if (query.status === 'archived') select = select.where('archived_at', 'is not', null);
+  if (query.status === 'active') select = select.where('archived_at', 'is', null).where('is_active', '=', 1);
+  if (query.status === 'inactive')
+    select = select.where('archived_at', 'is', null).where('is_active', '=', 0);
+  const sort = query.sort ?? { field: 'sort_order', direction: 'asc' };
+  return fetchPage(select.orderBy(sort.field, sort.direction).orderBy('id'), query);
+}
+
+/** Every plan in display order. */
+export const allPlans = (db: DbOrTransaction): Promise<PlanRow[]> =>
+  db.selectFrom('plans').selectAll().orderBy('sort_order').orderBy('id').execute();
+
+export async function insertPlan(db: DbOrTransaction, row: PlanRow): Promise<void> {
+  await db.insertInto('plans').values(row).execute();
+}
+
+export async function updatePlan(
+  db: DbOrTransaction,
+  id: string,
+  changes: Updateable<PlansTable>,
+): Promise<void> {
+  await db.updateTable('plans').set(changes).where('id', '=', id).execute();
+}
+
+export async function deletePlan(db: DbOrTransaction, id: string): Promise<void> {
+  await db.deleteFrom('plans').where('id', '=', id).execute();
+}
+
+/** Replaces the plan's features and their limits. */
+export async function replacePlanFeatures(
+  db: DbOrTransaction,
+  planId: string,
+  features: { feature_id: string; limit: number | null }[],
+): Promise<void> {
+  await db.deleteFrom('plan_features').where('plan_id', '=', planId).execute();
+  if (features.length === 0) return;
+  await db
+    .insertInto('plan_features')
+    .values(
+      features.map((feature) => ({
+        plan_id: planId,
+        feature_id: feature.feature_id,
+        limit_value: feature.limit,
+      })),
+    )
+    .execute();
+}
+
+/** Licenses per plan: all of them, and those usable at `nowIso` (an active row past its expiry is not). */
+export async function licenseCountsByPlan(
+  db: DbOrTransaction,
+  nowIso: string,
+): Promise<Map<string, { total: number; active: number }>> {
+  const rows = await db
+    .selectFrom('licenses')
+    .select([
+      'plan_id',
+      (eb) => eb.fn.countAll<number | string>().as('total'),
+      (eb) =>
+        eb.fn
+          .sum<number | string>(
+            eb
+              .case()
+              .when(
+                eb.and([
+                  eb('status', '=', 'active'),
+                  eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]),
+                ]),
+              )
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('active'),
+    ])
+    .groupBy('plan_id')
+    .execute();
+  return new Map(
+    rows.map((row) => [row.plan_id, { total: Number(row.total), active: Number(row.active ?? 0) }]),
+  );
+}

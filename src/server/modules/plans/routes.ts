@@ -12,7 +12,7 @@ import {
 } from '../../../shared/api/plans.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { actorOf } from '../admin/audit.js';
+import { actorOf } from '../security/admin-actor.js';
 import type { PlansService } from './service.js';
 
 const tags = ['plans'];

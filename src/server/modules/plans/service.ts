@@ -10,11 +10,25 @@ import type {
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
-import { fetchPage, matchesSearch } from '../../db/paging.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
-import { type AdminActor, recordAdminAction } from '../admin/audit.js';
+import { existingFeatureIds } from '../features/repository.js';
+import { planHasLicenses } from '../licenses/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
-import { findPlan, findPlanRow, offeredPlans, withFeatures } from './repository.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import {
+  allPlans,
+  deletePlan,
+  findOfferedPlan,
+  findPlan,
+  findPlanRow,
+  insertPlan,
+  licenseCountsByPlan,
+  listOfferedPlans,
+  listPlans,
+  replacePlanFeatures,
+  updatePlan,
+  withFeatures,
+} from './repository.js';
 
 type PlanListQuery = z.output<typeof planListQuerySchema>;
 type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -25,30 +39,17 @@ const planNotFound = () => notFound('plan_not_found', 'Plan not found');
 const duplicateCode = (code: string) =>
   conflict('plan_code_taken', `A plan with the code "${code}" already exists`);
 
+/** Replaces the plan's features, refusing ids that name no feature. */
 async function replaceFeatures(
   db: DbOrTransaction,
   planId: string,
   features: PlanFeaturesInput,
 ): Promise<void> {
   const ids = features.map((feature) => feature.feature_id);
-  if (ids.length > 0) {
-    const known = await db.selectFrom('features').select('id').where('id', 'in', ids).execute();
-    const missing = ids.filter((id) => !known.some((row) => row.id === id));
-    if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
-  }
-  await db.deleteFrom('plan_features').where('plan_id', '=', planId).execute();
-  if (ids.length > 0) {
-    await db
-      .insertInto('plan_features')
-      .values(
-        features.map((feature) => ({
-          plan_id: planId,
-          feature_id: feature.feature_id,
-          limit_value: feature.limit,
-        })),
-      )
-      .execute();
-  }
+  const known = await existingFeatureIds(db, ids);
+  const missing = ids.filter((id) => !known.includes(id));
+  if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
+  await replacePlanFeatures(db, planId, features);
 }
 
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
@@ -70,28 +71,17 @@ export function createPlansService({
 
   return {
     async listPublic(): Promise<Plan[]> {
-      return withFeatures(
-        db,
-        await offeredPlans(db).orderBy('sort_order').orderBy('price_minor').orderBy('id').execute(),
-      );
+      return withFeatures(db, await listOfferedPlans(db));
     },
 
     async getPublic(id: string): Promise<Plan> {
-      const row = await offeredPlans(db).where('id', '=', id).executeTakeFirst();
+      const row = await findOfferedPlan(db, id);
       if (!row) throw planNotFound();
       return (await withFeatures(db, [row]))[0] as Plan;
     },
 
     async list(query: PlanListQuery): Promise<Paged<Plan>> {
-      let select = db.selectFrom('plans').selectAll();
-      if (query.search) select = select.where(matchesSearch(['code', 'name', 'description'], query.search));
-      if (query.status === 'archived') select = select.where('archived_at', 'is not', null);
-      if (query.status === 'active')
-        select = select.where('archived_at', 'is', null).where('is_active', '=', 1);
-      if (query.status === 'inactive')
-        select = select.where('archived_at', 'is', null).where('is_active', '=', 0);
-      const sort = query.sort ?? { field: 'sort_order', direction: 'asc' };
-      const page = await fetchPage(select.orderBy(sort.field, sort.direction).orderBy('id'), query);
+      const page = await listPlans(db, query);
       return { ...page, data: await withFeatures(db, page.data) };
     },
 
@@ -102,25 +92,22 @@ export function createPlansService({
       const now = isoNow(clock);
       try {
         await db.transaction().execute(async (trx) => {
-          await trx
-            .insertInto('plans')
-            .values({
-              id,
-              code: input.code,
-              name: input.name,
-              description: input.description,
-              price_minor: input.price_minor,
-              currency: input.currency,
-              billing_interval: input.billing_interval,
-              max_activations: input.max_activations,
-              is_public: input.is_public ? 1 : 0,
-              is_active: input.is_active ? 1 : 0,
-              sort_order: input.sort_order,
-              archived_at: null,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
+          await insertPlan(trx, {
+            id,
+            code: input.code,
+            name: input.name,
+            description: input.description,
+            price_minor: input.price_minor,
+            currency: input.currency,
+            billing_interval: input.billing_interval,
+            max_activations: input.max_activations,
+            is_public: input.is_public ? 1 : 0,
+            is_active: input.is_active ? 1 : 0,
+            sort_order: input.sort_order,
+            archived_at: null,
+            created_at: now,
+            updated_at: now,
+          });
           await replaceFeatures(trx, id, input.features);
           await recordAdminAction(trx, clock, actor, {
             type: securityEventTypes.planCreated,
@@ -151,16 +138,12 @@ export function createPlansService({
       try {
         await db.transaction().execute(async (trx) => {
           const { features, is_public, is_active, ...fields } = changes;
-          await trx
-            .updateTable('plans')
-            .set({
-              ...fields,
-              ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
-              ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
-              updated_at: isoNow(clock),
-            })
-            .where('id', '=', id)
-            .execute();
+          await updatePlan(trx, id, {
+            ...fields,
+            ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
+            ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+            updated_at: isoNow(clock),
+          });
           if (features) await replaceFeatures(trx, id, features);
           await recordAdminAction(trx, clock, actor, {
             type: securityEventTypes.planUpdated,
@@ -184,12 +167,7 @@ export function createPlansService({
     ): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
       const row = await findPlanRow(db, id);
       if (!row) throw planNotFound();
-      const license = await db
-        .selectFrom('licenses')
-        .select('id')
-        .where('plan_id', '=', id)
-        .limit(1)
-        .executeTakeFirst();
+      const inUse = await planHasLicenses(db, id);
       const recordRemoval = (trx: DbOrTransaction, outcome: 'deleted' | 'archived') =>
         recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.planDeleted,
@@ -197,10 +175,10 @@ export function createPlansService({
           userId: null,
           details: { plan_id: id, code: row.code, name: row.name, outcome },
         });
-      if (!license) {
+      if (!inUse) {
         try {
           await db.transaction().execute(async (trx) => {
-            await trx.deleteFrom('plans').where('id', '=', id).execute();
+            await deletePlan(trx, id);
             await recordRemoval(trx, 'deleted');
           });
           onCatalogueChange();
@@ -212,11 +190,12 @@ export function createPlansService({
       }
       const now = isoNow(clock);
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('plans')
-          .set({ archived_at: row.archived_at ?? now, is_active: 0, is_public: 0, updated_at: now })
-          .where('id', '=', id)
-          .execute();
+        await updatePlan(trx, id, {
+          archived_at: row.archived_at ?? now,
+          is_active: 0,
+          is_public: 0,
+          updated_at: now,
+        });
         await recordRemoval(trx, 'archived');
       });
       onCatalogueChange();
@@ -228,33 +207,7 @@ export function createPlansService({
     },
 
     async stats() {
-      const plans = await db.selectFrom('plans').selectAll().orderBy('sort_order').orderBy('id').execute();
-      const counts = await db
-        .selectFrom('licenses')
-        .select([
-          'plan_id',
-          (eb) => eb.fn.countAll<number | string>().as('total'),
-          // Active means usable now: an active row past its expiry reads as expired everywhere else.
-          (eb) =>
-            eb.fn
-              .sum<number | string>(
-                eb
-                  .case()
-                  .when(
-                    eb.and([
-                      eb('status', '=', 'active'),
-                      eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', isoNow(clock))]),
-                    ]),
-                  )
-                  .then(1)
-                  .else(0)
-                  .end(),
-              )
-              .as('active'),
-        ])
-        .groupBy('plan_id')
-        .execute();
-      const byPlan = new Map(counts.map((row) => [row.plan_id, row]));
+      const [plans, byPlan] = await Promise.all([allPlans(db), licenseCountsByPlan(db, isoNow(clock))]);
       return {
         total: plans.length,
         active: plans.filter((plan) => plan.is_active === 1 && !plan.archived_at).length,
@@ -264,8 +217,8 @@ export function createPlansService({
           plan_id: plan.id,
           code: plan.code,
           name: plan.name,
-          active_licenses: Number(byPlan.get(plan.id)?.active ?? 0),
-          total_licenses: Number(byPlan.get(plan.id)?.total ?? 0),
+          active_licenses: byPlan.get(plan.id)?.active ?? 0,
+          total_licenses: byPlan.get(plan.id)?.total ?? 0,
         })),
       };
     },

@@ -1,9 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { type Clock, isoNow } from '../../clock.js';
-import type { DbOrTransaction } from '../../db/database.js';
-import type { SecuritySeverity } from '../../db/tables.js';
-import type { RequestMeta } from '../../request-meta.js';
-
+/** Every kind of event the security log holds; the admin console's filter offers exactly these. */
 export const securityEventTypes = {
   loginSucceeded: 'login_succeeded',
   loginFailed: 'login_failed',
@@ -41,34 +36,3 @@ export const securityEventTypes = {
   licensingSettingsChanged: 'licensing_settings_changed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];
-
-export interface SecurityEventInput {
-  type: SecurityEventType;
-  severity: SecuritySeverity;
-  userId?: string | null;
-  actorId?: string | null;
-  meta?: RequestMeta | null;
-  details?: Record<string, unknown>;
-}
-
-/** Appends one row to the security log; callers pass their transaction so the event commits with the change. */
-export async function recordSecurityEvent(
-  db: DbOrTransaction,
-  clock: Clock,
-  event: SecurityEventInput,
-): Promise<void> {
-  await db
-    .insertInto('security_events')
-    .values({
-      id: randomUUID(),
-      type: event.type,
-      severity: event.severity,
-      user_id: event.userId ?? null,
-      actor_id: event.actorId ?? null,
-      ip: event.meta?.ip ?? null,
-      user_agent: event.meta?.userAgent ?? null,
-      details: event.details ? JSON.stringify(event.details) : null,
-      created_at: isoNow(clock),
-    })
-    .execute();
-}

@@ -6,11 +6,9 @@ import {
   securityEventSchema,
 } from '../../../shared/api/admin.js';
 import { apiPaths } from '../../../shared/routes.js';
-import type { Db } from '../../db/database.js';
-import { notFound } from '../../http-error.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
-import { securityEventTypes } from '../security/security-events.js';
-import { findSecurityEvent, listSecurityEvents } from './security-events-repository.js';
+import { securityEventTypes } from './security-events.js';
+import type { SecurityEventsService } from './service.js';
 
 const tags = ['admin'];
 const paths = apiPaths.admin;
@@ -31,7 +29,9 @@ const listQuery = securityEventListQuerySchema.superRefine((query, context) => {
 });
 
 /** `/admin/security-events`: the security log, filterable and paged, administrators only. */
-export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{
+  securityEvents: SecurityEventsService;
+}> = async (app, { securityEvents }) => {
   app.addHook('onRequest', app.requireAdmin);
 
   app.get(
@@ -46,7 +46,7 @@ export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{ db: Db }> = asyn
         response: { 200: securityEventListSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => listSecurityEvents(db, request.query),
+    async (request) => securityEvents.list(request.query),
   );
 
   app.get(
@@ -60,10 +60,6 @@ export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{ db: Db }> = asyn
         response: { 200: securityEventSchema, ...errorResponses(401, 403, 404) },
       },
     },
-    async (request) => {
-      const event = await findSecurityEvent(db, request.params.id);
-      if (!event) throw notFound('security_event_not_found', 'Security event not found');
-      return event;
-    },
+    async (request) => securityEvents.get(request.params.id),
   );
 };

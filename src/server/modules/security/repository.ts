@@ -5,13 +5,17 @@ import { fetchPage, matchesSearch } from '../../db/paging.js';
 import type { SecurityEventRow } from '../../db/tables.js';
 
 /** Security events with the e-mails of the account concerned and of the actor (null once deleted). */
-export const securityEventsWithEmails = (db: DbOrTransaction) =>
+const securityEventsWithEmails = (db: DbOrTransaction) =>
   db
     .selectFrom('security_events')
     .leftJoin('users as subject', 'subject.id', 'security_events.user_id')
     .leftJoin('users as actor', 'actor.id', 'security_events.actor_id')
     .selectAll('security_events')
     .select(['subject.email as user_email', 'actor.email as actor_email']);
+
+export async function insertSecurityEvent(db: DbOrTransaction, row: SecurityEventRow): Promise<void> {
+  await db.insertInto('security_events').values(row).execute();
+}
 
 /** `details` is JSON text written by the server; anything unreadable is shown as such rather than failing the page. */
 function parseDetails(text: string | null): Record<string, unknown> | null {
@@ -26,7 +30,7 @@ function parseDetails(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export const toSecurityEvent = (
+const toSecurityEvent = (
   row: SecurityEventRow & { user_email: string | null; actor_email: string | null },
 ): SecurityEvent => ({
   id: row.id,
@@ -98,4 +102,28 @@ export async function listSecurityEvents(
 export async function findSecurityEvent(db: DbOrTransaction, id: string): Promise<SecurityEvent | undefined> {
   const row = await securityEventsWithEmails(db).where('security_events.id', '=', id).executeTakeFirst();
   return row && toSecurityEvent(row);
+}
+
+/** The newest events, newest first. */
+export async function recentSecurityEvents(db: DbOrTransaction, limit: number): Promise<SecurityEvent[]> {
+  const rows = await securityEventsWithEmails(db)
+    .orderBy('security_events.created_at', 'desc')
+    .orderBy('security_events.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toSecurityEvent);
+}
+
+/** How many events of each severity were recorded since `since`. */
+export async function countSecurityEventsBySeverity(
+  db: DbOrTransaction,
+  since: string,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('security_events')
+    .select(['severity', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('created_at', '>=', since)
+    .groupBy('severity')
+    .execute();
+  return new Map(rows.map((row) => [row.severity, Number(row.count)]));
 }

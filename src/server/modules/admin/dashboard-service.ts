@@ -1,0 +1,111 @@
+import type { DashboardStats } from '../../../shared/api/admin.js';
+import { utc } from '../../../shared/dates.js';
+import type { Clock } from '../../clock.js';
+import type { Db } from '../../db/database.js';
+import { countSecurityEventsBySeverity, recentSecurityEvents } from '../security/repository.js';
+import {
+  countActivations,
+  countLicenses,
+  countUsers,
+  type RevenueRow,
+  revenueSince,
+  revenueTotals,
+} from './dashboard-repository.js';
+
+const RECENT_EVENTS = 10;
+
+type Totals = DashboardStats['revenue']['totals'];
+
+/** UTC days from `days - 1` days ago to today, as YYYY-MM-DD, oldest first. */
+const lastDays = (now: Date, days: number) =>
+  Array.from({ length: days }, (_, index) =>
+    utc(now)
+      .subtract(days - 1 - index, 'day')
+      .format('YYYY-MM-DD'),
+  );
+
+/** UTC months from `months - 1` months ago to this one, as YYYY-MM, oldest first. */
+const lastMonths = (now: Date, months: number) =>
+  Array.from({ length: months }, (_, index) =>
+    utc(now)
+      .startOf('month')
+      .subtract(months - 1 - index, 'month')
+      .format('YYYY-MM'),
+  );
+
+const toTotals = (rows: Omit<RevenueRow, 'period'>[]): Totals =>
+  rows
+    .map((row) => ({
+      currency: row.currency,
+      amount_minor: Number(row.amount ?? 0),
+      payments: Number(row.payments),
+    }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+
+/** Every period of the window, with an empty list where nothing was paid, so charts need no gap filling. */
+function byPeriod(periods: string[], rows: RevenueRow[]) {
+  return periods.map((period) => ({ period, totals: toTotals(rows.filter((row) => row.period === period)) }));
+}
+
+/** System figures for the admin dashboard: a handful of aggregate queries, none of them per row. */
+export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async stats(): Promise<DashboardStats> {
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const days = lastDays(now, 30);
+      const months = lastMonths(now, 12);
+      const thirtyDaysAgo = utc(now).subtract(30, 'day').toISOString();
+      const dayAgo = utc(now).subtract(1, 'day').toISOString();
+
+      const [users, licenses, activations, totals, daily, monthly, severities, recent] = await Promise.all([
+        countUsers(db, thirtyDaysAgo),
+        countLicenses(db, nowIso),
+        countActivations(db, dayAgo),
+        revenueTotals(db),
+        revenueSince(db, `${days[0]}T00:00:00.000Z`, 10),
+        revenueSince(db, `${months[0]}-01T00:00:00.000Z`, 7),
+        countSecurityEventsBySeverity(db, thirtyDaysAgo),
+        recentSecurityEvents(db, RECENT_EVENTS),
+      ]);
+
+      const severityCount = (severity: string) => severities.get(severity) ?? 0;
+      return {
+        users: {
+          total: Number(users.total),
+          active: Number(users.active),
+          disabled: Number(users.disabled),
+          admins: Number(users.admins),
+          new_last_30_days: Number(users.recent),
+        },
+        licenses: {
+          total: Number(licenses.total),
+          active: Number(licenses.active),
+          by_status: {
+            active: Number(licenses.active),
+            suspended: Number(licenses.suspended),
+            revoked: Number(licenses.revoked),
+            expired: Number(licenses.expired),
+          },
+        },
+        activations: { active: Number(activations.active), last_24h: Number(activations.recent) },
+        revenue: {
+          totals: toTotals(totals),
+          by_day: byPeriod(days, daily),
+          by_month: byPeriod(months, monthly),
+        },
+        security: {
+          by_severity: {
+            info: severityCount('info'),
+            warning: severityCount('warning'),
+            critical: severityCount('critical'),
+          },
+          recent,
+        },
+        generated_at: nowIso,
+      };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

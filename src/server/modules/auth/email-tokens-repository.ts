@@ -1,0 +1,81 @@
+import type { DbOrTransaction } from '../../db/database.js';
+import type { EmailTokenPurpose } from '../../db/tables.js';
+
+/** Spends every unused token of the user for `purpose`, so only the next one issued works. */
+export async function spendUnusedEmailTokens(
+  db: DbOrTransaction,
+  userId: string,
+  purpose: EmailTokenPurpose,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('email_tokens')
+    .set({ used_at: at })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function insertEmailToken(
+  db: DbOrTransaction,
+  row: {
+    id: string;
+    user_id: string;
+    purpose: EmailTokenPurpose;
+    token_hash: string;
+    created_at: string;
+    expires_at: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('email_tokens')
+    .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** Marks the token used if it is usable at `now`, in one statement; its user, or undefined. */
+export async function spendEmailToken(
+  db: DbOrTransaction,
+  tokenHash: string,
+  purpose: EmailTokenPurpose,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('email_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('user_id')
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** The user of a token unused and unexpired at `now`. */
+export async function findUsableEmailTokenUser(
+  db: DbOrTransaction,
+  tokenHash: string,
+  purpose: EmailTokenPurpose,
+  now: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('email_tokens')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Deletes tokens used or expired before `cutoff`; returns how many. */
+export async function deleteEmailTokensBefore(db: DbOrTransaction, cutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('email_tokens')
+    .where((eb) => eb.or([eb('used_at', '<', cutoff), eb('expires_at', '<', cutoff)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

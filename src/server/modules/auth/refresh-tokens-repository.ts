@@ -1,0 +1,128 @@
+import type { DbOrTransaction } from '../../db/database.js';
+import type { UserRow } from '../../db/tables.js';
+
+export async function insertRefreshToken(
+  db: DbOrTransaction,
+  row: { id: string; family_id: string; token_hash: string; created_at: string },
+): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({ ...row, used_at: null })
+    .execute();
+}
+
+/** A session: the family of refresh tokens issued from one sign-in. */
+export async function insertRefreshFamily(
+  db: DbOrTransaction,
+  row: {
+    id: string;
+    user_id: string;
+    created_at: string;
+    expires_at: string;
+    user_agent: string | null;
+    ip: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('refresh_token_families')
+    .values({ ...row, revoked_at: null, revoked_reason: null })
+    .execute();
+}
+
+/** Ends one session, unless it already ended. */
+export async function revokeFamily(db: DbOrTransaction, familyId: string, at: string, reason: string) {
+  await db
+    .updateTable('refresh_token_families')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Ends every live session of the user. */
+export async function revokeAllFamiliesOfUser(
+  db: DbOrTransaction,
+  userId: string,
+  at: string,
+  reason: string,
+) {
+  await db
+    .updateTable('refresh_token_families')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/**
+ * The account behind an access token, only while the session the token came from is live (not
+ * revoked, not past its absolute life at `now`). One primary-key join: a logout or a detected
+ * reuse committed by any instance is seen by the next request on every instance.
+ */
+export async function findUserOfLiveSession(
+  db: DbOrTransaction,
+  session: { userId: string; sessionId: string },
+  now: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .innerJoin('refresh_token_families as session', (join) =>
+      join.onRef('session.user_id', '=', 'users.id').on('session.id', '=', session.sessionId),
+    )
+    .selectAll('users')
+    .where('users.id', '=', session.userId)
+    .where('session.revoked_at', 'is', null)
+    .where('session.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** The session and account of a refresh token, by the token's hash. */
+export const findFamilyOfToken = (db: DbOrTransaction, tokenHash: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('refresh_token_families as family', 'family.id', 'refresh_tokens.family_id')
+    .select(['family.id as familyId', 'family.user_id as userId'])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+/** A refresh token with its session, as rotation needs them. */
+export const findTokenForRotation = (db: DbOrTransaction, tokenHash: string) =>
+  db
+    .selectFrom('refresh_tokens')
+    .innerJoin('refresh_token_families as family', 'family.id', 'refresh_tokens.family_id')
+    .select([
+      'refresh_tokens.id as tokenId',
+      'refresh_tokens.used_at as usedAt',
+      'family.id as familyId',
+      'family.user_id as userId',
+      'family.expires_at as expiresAt',
+    ])
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+
+/**
+ * Takes the session's row lock and re-checks that it is live at `now`, in one statement: true
+ * when it is. A concurrent revoke either commits first and is seen here, or waits for this
+ * transaction; PostgreSQL re-reads the row after the wait.
+ */
+export async function lockLiveFamily(db: DbOrTransaction, familyId: string, now: string): Promise<boolean> {
+  const live = await db
+    .updateTable('refresh_token_families')
+    .set({ revoked_at: null })
+    .where('id', '=', familyId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return live.numUpdatedRows > 0n;
+}
+
+/** Marks the token used unless it already is; true for the one caller that did. */
+export async function claimRefreshToken(db: DbOrTransaction, tokenId: string, at: string): Promise<boolean> {
+  const claimed = await db
+    .updateTable('refresh_tokens')
+    .set({ used_at: at })
+    .where('id', '=', tokenId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return claimed.numUpdatedRows > 0n;
+}

@@ -1,0 +1,23 @@
+import type { License } from '../../../shared/api/licenses.js';
+import type { LicenseRow } from '../../db/tables.js';
+import type { LeaseSigner } from '../licensing/lease-signer.js';
+
+/** A signed offline lease of the license for one machine, carrying its plan and feature limits. */
+export const leaseFor = (
+  leases: LeaseSigner,
+  row: LicenseRow,
+  hardwareId: string,
+  license: Pick<License, 'plan' | 'usage_info'>,
+) =>
+  leases.sign({
+    licenseId: row.id,
+    licenseKey: row.license_key,
+    hardwareId,
+    plan: { id: license.plan.id, code: license.plan.code, name: license.plan.name },
+    features: license.usage_info.features.map((feature) => ({
+      key: feature.key,
+      kind: feature.kind,
+      limit: feature.limit,
+    })),
+    licenseExpiresAt: row.expires_at,
+  });
