@@ -1,19 +1,85 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // Import direction (docs/architecture.md): shared ← server | main | preload | renderer, never sideways.
-const forbidPrograms = (...programs) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: programs.map((program) => ({
-        regex: `(^|/)(src/)?${program}(/|$)`,
-        message: `This program must not import from src/${program} (import direction: see docs/architecture.md).`,
-      })),
-    },
-  ],
-});
+// `no-restricted-imports` sees import and export statements; the selector sees `import()`.
+const forbidPrograms = (...programs) => {
+  const pattern = `(^|/)(src/)?(${programs.join('|')})(/|$)`;
+  const message = `This program must not import from src/${programs.join(', src/')} (import direction: see docs/architecture.md).`;
+  return {
+    'no-restricted-imports': ['error', { patterns: [{ regex: pattern, message }] }],
+    'no-restricted-syntax': [
+      'error',
+      { selector: `ImportExpression[source.value=/${pattern.replaceAll('/', '\\/')}/]`, message },
+    ],
+  };
+};
+
+const RENDERER = 'src/renderer/src';
+
+// The portal's layers (docs/architecture.md): app → features → components and lib, never upward;
+// a feature reaches another only through its `index.ts`; app loads pages lazily from `pages/`.
+const portalLayers = {
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': [
+      { type: 'app', pattern: `${RENDERER}/app`, partialMatch: false },
+      { type: 'feature', pattern: `${RENDERER}/features/*`, capture: ['name'], partialMatch: false },
+      { type: 'components', pattern: `${RENDERER}/components`, partialMatch: false },
+      { type: 'lib', pattern: `${RENDERER}/lib`, partialMatch: false },
+      { type: 'entry', pattern: `${RENDERER}/*.{ts,tsx}`, partialMatch: false },
+    ],
+    'boundaries/files': [
+      { category: 'public', pattern: `**/${RENDERER}/features/*/index.ts` },
+      { category: 'page', pattern: `**/${RENDERER}/features/*/pages/**` },
+      // Every feature file has a category, so "none of public" can match the rest.
+      { category: 'feature-file', pattern: `**/${RENDERER}/features/**` },
+    ],
+    'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+    'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'allow',
+        policies: [
+          {
+            from: { element: { types: { anyOf: ['components', 'lib'] } } },
+            disallow: { to: { element: { types: { anyOf: ['app', 'feature', 'entry'] } } } },
+            message: 'components/ and lib/ know no feature and no app code (docs/architecture.md).',
+          },
+          {
+            from: { element: { type: 'feature' } },
+            disallow: { to: { element: { types: { anyOf: ['app', 'entry'] } } } },
+            message: 'A feature does not import app/ (app composes features, not the other way round).',
+          },
+          {
+            from: { element: { type: 'feature' } },
+            disallow: { to: { element: { type: 'feature' }, file: { categories: { noneOf: ['public'] } } } },
+            message: 'Another feature is reached through its index.ts only, not its internals.',
+          },
+          {
+            // A later policy wins: a feature's own files are its own business.
+            from: { element: { type: 'feature' } },
+            allow: {
+              to: { element: { type: 'feature', captured: { name: '{{ from.element.captured.name }}' } } },
+            },
+          },
+          {
+            from: { element: { type: 'app' } },
+            disallow: {
+              to: { element: { type: 'feature' }, file: { categories: { noneOf: ['public', 'page'] } } },
+            },
+            message: 'app/ reaches a feature through its index.ts, or loads its pages/ lazily.',
+          },
+        ],
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'coverage/', 'test-results/'] },
@@ -37,4 +103,5 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: forbidPrograms('server', 'main', 'preload'),
   },
+  { files: [`${RENDERER}/**`], ...portalLayers },
 );

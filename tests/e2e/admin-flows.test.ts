@@ -7,7 +7,7 @@ import { describePortal, expectPath, signIn } from './support/portal.js';
 import { accessToken, callApiOk, seedCustomer } from './support/seed.js';
 
 /**
- * Issue 6, "Must show": an administrator creates a user (who can then sign in), revokes a licence
+ * Issue 6, "Must show": an administrator creates a user (who can then sign in), revokes a license
  * with a reason its owner then reads, edits a package's features (kept after a reload, shown in
  * the public plans) and filters the security events by type and severity (kept in the URL).
  */
@@ -59,7 +59,7 @@ describePortal('administrators at work in the console', (portal) => {
     await newcomer.getByRole('button', { name: 'Account menu for Nora Newcomer' }).waitFor();
   });
 
-  it('revokes a licence with a reason, which its owner then sees on the licence page', async () => {
+  it('revokes a license with a reason, which its owner then sees on the license page', async () => {
     const owner = await seedCustomer(portal.server, { fullName: 'Olive Owner' });
     const reason = `Chargeback filed on ${new Date().toISOString().slice(0, 10)}; contact billing.`;
     const page = await adminPage();
@@ -79,14 +79,14 @@ describePortal('administrators at work in the console', (portal) => {
     await expect
       .poll(() => dialog.getByRole('textbox', { name: 'Reason' }).getAttribute('aria-invalid'))
       .toBe('true');
-    expect((await licenceRow()).status).toBe('active');
+    expect((await licenseRow()).status).toBe('active');
     await dialog.getByRole('textbox', { name: 'Reason' }).fill(reason);
     await dialog.getByRole('button', { name: 'Revoke license' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByText('License revoked').first().waitFor();
-    expect(await licenceRow()).toMatchObject({ status: 'revoked', revoked_reason: reason });
+    expect(await licenseRow()).toMatchObject({ status: 'revoked', revoked_reason: reason });
 
-    // The owner reads the reason on the licence's page.
+    // The owner reads the reason on the license's page.
     const ownerPage = await portal.newPage();
     await signIn(ownerPage, owner.email, owner.password);
     await ownerPage.goto(`/licenses/${owner.licenseId}`);
@@ -94,7 +94,7 @@ describePortal('administrators at work in the console', (portal) => {
     await ownerPage.getByText('This license was revoked', { exact: true }).first().waitFor();
     expect(await ownerPage.getByTestId('revoked-reason').innerText()).toBe(`Reason given: ${reason}`);
 
-    function licenceRow() {
+    function licenseRow() {
       return portal.server.app.db
         .selectFrom('licenses')
         .select(['status', 'revoked_reason'])

@@ -38,7 +38,7 @@ describePortal('account journeys in the browser', (portal) => {
     await form.getByRole('textbox', { name: 'Confirm password' }).fill(STRONG_PASSWORD);
     await form.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
-    // Registration does not sign in (SPEC §4).
+    // Registration does not sign in: the address must be confirmed first.
     expect(pathOf(page)).toBe('/register');
 
     // Not confirmed yet: signing in is refused.

@@ -6,7 +6,7 @@ import type { PortalServer } from './support/server.js';
 
 /**
  * Issue 6, "Must show": buying a paid plan through the sandbox checkout on /purchase and seeing
- * the licence at once (then on /licenses); a declined payment shows its failure and grants nothing.
+ * the license at once (then on /licenses); a declined payment shows its failure and grants nothing.
  */
 
 const userIdOf = async (server: PortalServer, email: string) =>
@@ -61,7 +61,7 @@ describePortal('buying a plan through the sandbox checkout', (portal) => {
     expect(await row.textContent()).toContain('Failed');
     await expect.poll(() => page.getByRole('heading', { name: /Payment successful/ }).count()).toBe(0);
 
-    // Nothing was granted: no licence in the database, none on /licenses.
+    // Nothing was granted: no license in the database, none on /licenses.
     expect(await paymentsOf(portal.server, userId)).toEqual([
       expect.objectContaining({ status: 'failed', license_id: null, failure_reason: SANDBOX_DECLINE_REASON }),
     ]);
@@ -71,12 +71,12 @@ describePortal('buying a plan through the sandbox checkout', (portal) => {
     expect(await page.getByRole('link', { name: /^Details of the / }).count()).toBe(0);
   });
 
-  it('a paid plan shows its licence at once, and the licence is on /licenses', async () => {
+  it('a paid plan shows its license at once, and the license is on /licenses', async () => {
     const user = await portal.server.createUser({ fullName: 'Paula Payer' });
     const userId = await userIdOf(portal.server, user.email);
     const page = await portal.newPage();
     await signIn(page, user.email, user.password);
-    // The licence list is read (and cached) before the purchase, as a person browsing would.
+    // The license list is read (and cached) before the purchase, as a person browsing would.
     await page.goto('/licenses');
     await page.getByText('You have no license yet').waitFor();
 
@@ -84,7 +84,7 @@ describePortal('buying a plan through the sandbox checkout', (portal) => {
     await dialog.getByRole('button', { name: 'Pay', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
 
-    // At once, on the same page: the new licence with its key.
+    // At once, on the same page: the new license with its key.
     await page.getByRole('heading', { name: 'Payment successful: your Pro license is ready' }).waitFor();
     const [granted, ...others] = await licensesOf(portal.server, userId);
     expect(others).toEqual([]);

@@ -19,7 +19,7 @@ async function landingPaths(page: Page, expected: Record<string, string>): Promi
 
 const delay = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
 
-describePortal('redirects of SPEC §2', (portal) => {
+describePortal('redirects between public and signed-in pages', (portal) => {
   it('sends an anonymous visitor to /landing, and to /login from pages that need a sign-in', async () => {
     const page = await portal.newPage();
     const expected = {

@@ -6,7 +6,7 @@ import { describePortal } from './support/portal.js';
 /**
  * Issue 6, "Must show": every user screen photographed light and dark on a desktop and a phone
  * (test-results/screenshots/), with no horizontal scroll on the phone and no serious or critical
- * axe-core violation. The customer owns a paid licence with an activation, usage and a payment,
+ * axe-core violation. The customer owns a paid license with an activation, usage and a payment,
  * so the screens show data rather than their empty states.
  */
 describePortal(

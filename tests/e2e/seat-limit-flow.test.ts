@@ -6,10 +6,10 @@ import { accessToken, callApiOk, planByCode } from './support/seed.js';
 import type { Credentials } from './support/server.js';
 
 /**
- * Issue 6, "Must show": a licence activated on a machine, the seat limit exceeded on a second
- * machine (clearly said), a seat freed on the licence page, and the second machine activated.
- * Each machine is its own browser context with its own `hardware_id` (SPEC §3, web platform) and
- * its own system, so the licence's machine list tells them apart.
+ * Issue 6, "Must show": a license activated on a machine, the seat limit exceeded on a second
+ * machine (clearly said), a seat freed on the license page, and the second machine activated.
+ * Each machine is its own browser context with its own `hardware_id` (on the web, one per browser) and
+ * its own system, so the license's machine list tells them apart.
  */
 
 const MACHINES = {
@@ -50,7 +50,7 @@ describePortal('the seat limit in the browser', (portal) => {
     return form;
   }
 
-  it('activates on machine A, refuses machine B at the seat limit, frees A on the licence page, then activates B', async () => {
+  it('activates on machine A, refuses machine B at the seat limit, frees A on the license page, then activates B', async () => {
     const server = portal.server;
     const user = await server.createUser({ fullName: 'Sam Seats' });
     const { id: userId } = await server.app.db
@@ -58,9 +58,9 @@ describePortal('the seat limit in the browser', (portal) => {
       .select('id')
       .where('email', '=', user.email)
       .executeTakeFirstOrThrow();
-    // A one-seat licence, made by an administrator through the admin API.
+    // A one-seat license, made by an administrator through the admin API.
     const pro = await planByCode(server, 'pro-monthly');
-    const licence = await callApiOk<{ license_id: string; license_key: string; max_activations: number }>(
+    const license = await callApiOk<{ license_id: string; license_key: string; max_activations: number }>(
       server,
       {
         method: 'POST',
@@ -69,35 +69,35 @@ describePortal('the seat limit in the browser', (portal) => {
         body: { user_id: userId, plan_id: pro.id, max_activations: 1 },
       },
     );
-    expect(licence.max_activations).toBe(1);
+    expect(license.max_activations).toBe(1);
     const activeSeats = async () =>
       (
         await server.app.db
           .selectFrom('activations')
           .select('hardware_id')
-          .where('license_id', '=', licence.license_id)
+          .where('license_id', '=', license.license_id)
           .where('deactivated_at', 'is', null)
           .execute()
       ).map((row) => row.hardware_id);
 
     // Machine A takes the one seat.
     const a = await machine('a', user);
-    await activateByKey(a, licence.license_key);
+    await activateByKey(a, license.license_key);
     await a.getByText('This machine is activated').first().waitFor();
     expect(await activeSeats()).toEqual([MACHINES.a.hardwareId]);
 
     // Machine B is refused, and told why in so many words, with the way out.
     const b = await machine('b', user);
-    const form = await activateByKey(b, licence.license_key);
+    const form = await activateByKey(b, license.license_key);
     await form.getByText('All seats of this license are in use').waitFor();
     const message = await form.getByTestId('activation-error').innerText();
     expect(message).toContain('already active on 1 of 1');
     expect(message).toContain('seat limit 1');
     expect(await activeSeats()).toEqual([MACHINES.a.hardwareId]);
 
-    // B frees A's seat on the licence's page.
+    // B frees A's seat on the license's page.
     await form.getByRole('link', { name: 'Free a seat' }).click();
-    await expectPath(b, `/licenses/${licence.license_id}`);
+    await expectPath(b, `/licenses/${license.license_id}`);
     await b.getByRole('heading', { level: 1, name: 'Pro license' }).waitFor();
     const machines = b.getByRole('table', { name: 'Machines' });
     await machines.getByText(MACHINES.a.name).waitFor();
@@ -110,13 +110,13 @@ describePortal('the seat limit in the browser', (portal) => {
     expect(await activeSeats()).toEqual([]);
 
     // Now B activates.
-    await activateByKey(b, licence.license_key);
+    await activateByKey(b, license.license_key);
     await b.getByText('This machine is activated').first().waitFor();
     expect(await activeSeats()).toEqual([MACHINES.b.hardwareId]);
     const row = await server.app.db
       .selectFrom('activations')
       .select(['deactivated_reason', 'device_name'])
-      .where('license_id', '=', licence.license_id)
+      .where('license_id', '=', license.license_id)
       .where('hardware_id', '=', MACHINES.a.hardwareId)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ deactivated_reason: 'user', device_name: MACHINES.a.name });

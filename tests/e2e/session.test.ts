@@ -28,7 +28,7 @@ async function contextOnSharedClock(portal: Portal): Promise<BrowserContext> {
 
 /**
  * Moves the server's and the browser's clocks forward by `minutes`, one minute at a time (the
- * session check and the refresh check run once a minute, SPEC §9), firing the page timers that
+ * session check and the refresh check each run once a minute), firing the page timers that
  * fall due. Between steps it lets API calls finish: jumping a minute while a call waits would fire
  * the client's 30-second request timeout, which no real minute of waiting for a healthy server does.
  */

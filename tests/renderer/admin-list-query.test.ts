@@ -4,7 +4,7 @@ import {
   readListQuery,
   toListParams,
   writeListQuery,
-} from '../../src/renderer/src/features/admin/list-query';
+} from '../../src/renderer/src/components/data-table/list-query';
 
 const spec: ListQuerySpec<'role' | 'status'> = {
   sortFields: ['created_at', 'email'],

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authMessages } from '../../src/shared/messages';
 import { isHttpError } from '../../src/renderer/src/lib/api-errors';
 import { createInProcessLocks } from '../../src/renderer/src/lib/locks';
-import { login } from '../../src/renderer/src/features/auth/auth-api';
+import { makeStore } from '../../src/renderer/src/app/store';
+import { authApi } from '../../src/renderer/src/features/auth/auth-endpoints';
+import type { Services } from '../../src/renderer/src/lib/services';
 import { healthy, plan } from './support/api-answers';
 import { FakeApi, problem } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
@@ -27,7 +29,11 @@ async function signedInTab(options: Parameters<typeof tabServices>[1] = {}) {
   return { ...made, lost };
 }
 
-describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
+/** Signs in through the login endpoint with a store over `services`; the tokens land in their store. */
+const login = (credentials: { email: string; password: string }, services: Services) =>
+  makeStore({ services }).dispatch(authApi.endpoints.login.initiate(credentials)).unwrap();
+
+describe('API client against a real HTTP server', () => {
   it('creates its one axios instance on first use; concurrent first calls share it and its interceptors', async () => {
     const { services } = await signedInTab();
     const [first, second] = await Promise.all([services.client.instance(), services.client.instance()]);
@@ -89,20 +95,20 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
       expect(isHttpError(other)).toBe(isAxiosError(other));
   });
 
-  it('SPEC §7: every call carries the X-API-Key header and goes below /api/v1', async () => {
+  it('every call carries the X-API-Key header and goes below /api/v1', async () => {
     const { services } = await signedInTab();
     await services.client.http.get('/users/me');
     expect(api.calls('GET /users/me')[0]?.apiKey).toBe('dap-web-public');
   });
 
-  it('SPEC §6: a valid stored token is sent as a bearer token', async () => {
+  it('a valid stored token is sent as a bearer token', async () => {
     const { services, issued } = await signedInTab();
     const response = await services.client.http.get('/users/me');
     expect(response.status).toBe(200);
     expect(api.calls('GET /users/me')[0]?.authorization).toBe(`Bearer ${issued.access_token}`);
   });
 
-  it('SPEC §6: public endpoints are called without a bearer token', async () => {
+  it('public endpoints are called without a bearer token', async () => {
     const { services } = await signedInTab();
     api.on('POST /auth/forgot-password', () => ({ status: 202, json: { message: 'sent' } }));
     api.on('GET /health', () => ({ json: healthy }));
@@ -112,7 +118,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(api.calls('GET /health')[0]?.authorization).toBeUndefined();
   });
 
-  it('SPEC §6: with no valid token, a refresh is tried first and the call carries the new token', async () => {
+  it('with no valid token, a refresh is tried first and the call carries the new token', async () => {
     const made = tabServices(api.baseURL);
     const issued = api.issue();
     const expired = makeJwt({ exp: inSeconds(-10) });
@@ -125,7 +131,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(await made.services.tokens.getAccessToken()).toBe(sent?.slice('Bearer '.length));
   });
 
-  it('SPEC §6: an anonymous visitor (no tokens) calls without a bearer token and without a refresh', async () => {
+  it('an anonymous visitor (no tokens) calls without a bearer token and without a refresh', async () => {
     const { services } = tabServices(api.baseURL);
     api.on('GET /plans/public', () => ({ json: [] }));
     await services.client.http.get('/plans/public');
@@ -133,7 +139,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(api.calls('POST /auth/refresh')).toHaveLength(0);
   });
 
-  it('SPEC §8 401: refreshes once with the stored refresh token, stores the new tokens and retries', async () => {
+  it('401: refreshes once with the stored refresh token, stores the new tokens and retries', async () => {
     const { services, issued } = await signedInTab();
     api.revoke(issued.access_token);
     const response = await services.client.http.get('/users/me');
@@ -143,7 +149,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(await services.tokens.getRefreshToken()).not.toBe(issued.refresh_token);
   });
 
-  it('SPEC §8 401: N concurrent 401s share ONE refresh and all retry with the new token', async () => {
+  it('401: N concurrent 401s share ONE refresh and all retry with the new token', async () => {
     const { services, issued } = await signedInTab();
     api.revoke(issued.access_token);
     const answers = await Promise.all(Array.from({ length: 6 }, () => services.client.http.get('/users/me')));
@@ -152,7 +158,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(api.reuseDetected).toBe(false);
   });
 
-  it('SPEC §8 401: two tabs sharing the refresh cookie and a Web Lock never spend the same refresh token', async () => {
+  it('401: two tabs sharing the refresh cookie and a Web Lock never spend the same refresh token', async () => {
     const cookies = new MemoryCookieJar();
     const locks = createInProcessLocks(); // stands in for navigator.locks, which every tab shares
     const first = await signedInTab({ cookies, locks });
@@ -172,7 +178,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(first.lost).toEqual([]);
   });
 
-  it('SPEC §8 401: without the shared lock the second tab would spend the rotated token (the lock matters)', async () => {
+  it('401: without the shared lock the second tab would spend the rotated token (the lock matters)', async () => {
     const cookies = new MemoryCookieJar();
     const first = await signedInTab({ cookies, locks: createInProcessLocks() });
     const second = tabServices(api.baseURL, { cookies, locks: createInProcessLocks() });
@@ -184,7 +190,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(api.reuseDetected).toBe(true);
   });
 
-  it('SPEC §8 401: a failed refresh clears the stored tokens and goes to /landing', async () => {
+  it('401: a failed refresh clears the stored tokens and goes to /landing', async () => {
     const { services, issued, lost } = await signedInTab();
     api.revoke(issued.access_token);
     api.on('POST /auth/refresh', () => problem(401, 'Invalid refresh token'));
@@ -194,7 +200,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(await services.tokens.getRefreshToken()).toBeNull();
   });
 
-  it('SPEC §8 401: with no refresh token the client clears the session and goes to /landing', async () => {
+  it('401: with no refresh token the client clears the session and goes to /landing', async () => {
     const made = tabServices(api.baseURL);
     const lost: string[] = [];
     made.services.client.setSessionHandlers({ onSessionLost: () => lost.push('landing') });
@@ -205,12 +211,10 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(lost).toEqual(['landing']);
   });
 
-  it('SPEC §8 401: a wrong password at login is not a session problem (no refresh, no redirect)', async () => {
+  it('401: a wrong password at login is not a session problem (no refresh, no redirect)', async () => {
     const { services, lost } = await signedInTab();
     api.on('POST /auth/login', () => problem(401, 'Incorrect email or password'));
-    await expect(
-      login({ email: 'a@example.com', password: 'nope' }, services.client.http),
-    ).rejects.toMatchObject({
+    await expect(login({ email: 'a@example.com', password: 'nope' }, services)).rejects.toMatchObject({
       message: 'Incorrect email or password',
       status: 401,
     });
@@ -219,7 +223,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
   });
 
   for (const message of ['Invalid token', 'Invalid or expired token', 'Not authenticated']) {
-    it(`SPEC §8 403: '${message}' away from the auth pages clears the session and goes to /landing`, async () => {
+    it(`403: '${message}' away from the auth pages clears the session and goes to /landing`, async () => {
       const { services, lost } = await signedInTab();
       api.on('GET /licenses', () => problem(403, message));
       await expect(services.client.http.get('/licenses')).rejects.toBeTruthy();
@@ -228,7 +232,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     });
   }
 
-  it('SPEC §8 403: the same message on the login page does not end the session', async () => {
+  it('403: the same message on the login page does not end the session', async () => {
     const { services, lost } = await signedInTab();
     services.client.setSessionHandlers({
       onSessionLost: () => lost.push('landing'),
@@ -240,7 +244,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(await services.tokens.getRefreshToken()).not.toBeNull();
   });
 
-  it("SPEC §8 403: other refusals are logged as 'Access forbidden' with the server message, or the default", async () => {
+  it("403: other refusals are logged as 'Access forbidden' with the server message, or the default", async () => {
     const { services, tab, lost } = await signedInTab();
     api.on('GET /admin/users', () => problem(403, 'Administrators only'));
     api.on('GET /payments/admin/payments', () => ({
@@ -257,7 +261,7 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
     expect(lost).toEqual([]);
   });
 
-  it("SPEC §8 5xx: logged with the server message or 'An unexpected server error occurred'", async () => {
+  it("5xx: logged with the server message or 'An unexpected server error occurred'", async () => {
     const { services, tab } = await signedInTab();
     api.on('GET /licenses', () => problem(503, 'Database unavailable'));
     api.on('GET /licenses/current-plan', () => ({
@@ -274,11 +278,12 @@ describe('API client (SPEC §6, §7, §8) against a real HTTP server', () => {
   });
 });
 
-describe('Login answers (SPEC §5, §7)', () => {
-  it('SPEC §7: login posts the e-mail as username, form-encoded, without a bearer token', async () => {
+describe('Login answers', () => {
+  it('login posts the e-mail as username, form-encoded, without a bearer token', async () => {
     const { services } = tabServices(api.baseURL);
     api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
-    const tokens = await login({ email: 'ada@example.com', password: 'secret pass' }, services.client.http);
+    await login({ email: 'ada@example.com', password: 'secret pass' }, services);
+    const tokens = { accessToken: await services.tokens.getAccessToken() };
     const call = api.calls('POST /auth/login')[0];
     expect(call?.contentType).toContain('application/x-www-form-urlencoded');
     expect(Object.fromEntries(new URLSearchParams(call?.body))).toEqual({
@@ -289,19 +294,19 @@ describe('Login answers (SPEC §5, §7)', () => {
     expect(tokens.accessToken).toMatch(/\./);
   });
 
-  it("SPEC §5: an HTML answer fails with 'Server configuration error: …received HTML…'", async () => {
+  it("an HTML answer fails with 'Server configuration error: …received HTML…'", async () => {
     const { services } = tabServices(api.baseURL);
     api.on('POST /auth/login', () => ({
       body: '<!doctype html><html></html>',
       type: 'text/html',
       offContract: 'the web portal’s page, as a misrouted API base answers',
     }));
-    await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
+    await expect(login({ email: 'a@b.c', password: 'x' }, services)).rejects.toThrow(
       authMessages.htmlResponse,
     );
   });
 
-  it('SPEC §5: an HTML error page (a proxy 502) fails with the same HTML message', async () => {
+  it('an HTML error page (a proxy 502) fails with the same HTML message', async () => {
     const { services } = tabServices(api.baseURL);
     api.on('POST /auth/login', () => ({
       status: 502,
@@ -309,36 +314,36 @@ describe('Login answers (SPEC §5, §7)', () => {
       type: 'text/html',
       offContract: 'the error page of a proxy in front of the server',
     }));
-    await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
+    await expect(login({ email: 'a@b.c', password: 'x' }, services)).rejects.toThrow(
       authMessages.htmlResponse,
     );
   });
 
-  it("SPEC §5: a non-JSON answer fails with 'Server returned non-JSON response…'", async () => {
+  it("a non-JSON answer fails with 'Server returned non-JSON response…'", async () => {
     const { services } = tabServices(api.baseURL);
     api.on('POST /auth/login', () => ({
       body: 'access_token=abc',
       type: 'text/plain',
       offContract: 'a server that does not speak JSON',
     }));
-    await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
+    await expect(login({ email: 'a@b.c', password: 'x' }, services)).rejects.toThrow(
       authMessages.nonJsonResponse,
     );
   });
 
-  it("SPEC §5: a JSON answer without a token fails with 'Authentication failed: No token received'", async () => {
+  it("a JSON answer without a token fails with 'Authentication failed: No token received'", async () => {
     const { services } = tabServices(api.baseURL);
     api.on('POST /auth/login', () => ({
       json: { token_type: 'bearer' },
       offContract: 'a sign-in answer without tokens, which the client must refuse',
     }));
-    await expect(login({ email: 'a@b.c', password: 'x' }, services.client.http)).rejects.toThrow(
+    await expect(login({ email: 'a@b.c', password: 'x' }, services)).rejects.toThrow(
       authMessages.noTokenReceived,
     );
   });
 });
 
-describe('Refresh answers (SPEC §7, §8)', () => {
+describe('Refresh answers', () => {
   const token = () => makeJwt({ exp: inSeconds(900) });
   const shapes: [string, (access: string) => unknown][] = [
     [
@@ -355,7 +360,7 @@ describe('Refresh answers (SPEC §7, §8)', () => {
     ],
   ];
   for (const [name, shape] of shapes) {
-    it(`SPEC §7: a refresh answer as ${name} is read`, async () => {
+    it(`a refresh answer as ${name} is read`, async () => {
       const { services } = await signedInTab();
       const access = token();
       api.on('POST /auth/refresh', () => ({
@@ -369,7 +374,7 @@ describe('Refresh answers (SPEC §7, §8)', () => {
     });
   }
 
-  it('SPEC §7: the user comes from user or userData', async () => {
+  it('the user comes from user or userData', async () => {
     const { services } = await signedInTab();
     api.on('POST /auth/refresh', () => ({
       json: { accessToken: token(), userData: { id: 'u-9' } },
@@ -378,7 +383,7 @@ describe('Refresh answers (SPEC §7, §8)', () => {
     expect((await services.client.refreshTokens()).user).toEqual({ id: 'u-9' });
   });
 
-  it("SPEC §5: a refresh answer without an access token fails with 'No access token in refresh response' and clears auth", async () => {
+  it("a refresh answer without an access token fails with 'No access token in refresh response' and clears auth", async () => {
     const { services } = await signedInTab();
     api.on('POST /auth/refresh', () => ({
       json: { refresh_token: 'x' },
@@ -389,7 +394,7 @@ describe('Refresh answers (SPEC §7, §8)', () => {
     expect(await services.tokens.getRefreshToken()).toBeNull();
   });
 
-  it("SPEC §5: refreshing without a refresh token fails with 'No refresh token available'", async () => {
+  it("refreshing without a refresh token fails with 'No refresh token available'", async () => {
     const { services } = tabServices(api.baseURL);
     await expect(services.client.refreshTokens()).rejects.toThrow(authMessages.noRefreshToken);
     expect(api.calls('POST /auth/refresh')).toHaveLength(0);

@@ -45,7 +45,7 @@ describe('dailyUsage: consecutive UTC days ending today', () => {
   });
 });
 
-describe("admin licence expiry day: a day of the admin's own calendar", () => {
+describe("admin license expiry day: a day of the admin's own calendar", () => {
   it('a chosen day ends at the last millisecond of that day where the admin is', () => {
     expect(endOfDayIso('2099-02-28')).toBe(new Date(2099, 1, 28, 23, 59, 59, 999).toISOString());
     expect(dayOf(endOfDayIso('2099-02-28'))).toBe('2099-02-28');

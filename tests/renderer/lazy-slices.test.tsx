@@ -11,21 +11,21 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-describe('lazily injected license and admin slices (SPEC §3)', () => {
+describe('lazily injected license and admin slices', () => {
   it('a new store holds auth and user only (license and admin are not loaded yet)', async () => {
     const services = await servicesFor(api, 'anonymous');
     const store = makeStore({ services });
     expect(Object.keys(store.getState()).sort()).toEqual(['auth', 'user']);
   });
 
-  it('a user route injects license (with its SPEC §3 initial state) before its screen renders', async () => {
+  it('a user route injects license (with its initial state) before its screen renders', async () => {
     const services = await servicesFor(api, 'user');
     const { store } = renderApp(services, '/dashboard');
     await waitFor(() => expect(store.getState().license).toBeDefined(), { timeout: 10_000 });
     expect(store.getState().license).toMatchObject({ licenses: [], currentLicense: null, status: 'idle' });
   });
 
-  it('an admin route injects license and admin; a licence action then counts as activity', async () => {
+  it('an admin route injects license and admin; a license action then counts as activity', async () => {
     const services = await servicesFor(api, 'admin');
     const { store } = renderApp(services, '/admin');
     await waitFor(() => expect(store.getState().admin).toBeDefined(), { timeout: 10_000 });
@@ -38,7 +38,7 @@ describe('lazily injected license and admin slices (SPEC §3)', () => {
     });
     const before = store.getState().auth.lastActivity;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const { setCurrentLicense } = await import('../../src/renderer/src/features/license/license-slice');
+    const { setCurrentLicense } = await import('../../src/renderer/src/features/license');
     store.dispatch(setCurrentLicense(null));
     expect(store.getState().auth.lastActivity).toBeGreaterThan(before);
   });

@@ -5,7 +5,7 @@ import {
   formatRelative,
 } from '../../src/renderer/src/features/license/license-format';
 
-describe('date formatting of the licence and admin screens', () => {
+describe('date formatting of the license and admin screens', () => {
   it.each([
     ['a missing date', undefined as unknown as string],
     ['an empty date', ''],

@@ -8,7 +8,7 @@ import {
 } from '../../src/shared/bridge';
 import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
-import { checkLicenseStatus } from '../../src/renderer/src/features/license/license-slice';
+import { licenseApi } from '../../src/renderer/src/features/license';
 import { FakeApi } from './support/fake-api';
 import { tabServices } from './support/services';
 
@@ -50,7 +50,7 @@ function memoryBridge(status: LicenseCheckResult) {
   return { bridge, state };
 }
 
-describe('Platform adapter (DESIGN §4)', () => {
+describe('Platform adapter', () => {
   it('web: the hardware id is random and kept in local storage hardware_id', async () => {
     const { services, tab } = tabServices(api.baseURL);
     const id = await services.platform.getHardwareId();
@@ -59,7 +59,7 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(await services.platform.getHardwareId()).toBe(id);
   });
 
-  it('desktop: hardware id, session and licence status go through window.desktop; no refresh token is kept in the page', async () => {
+  it('desktop: hardware id, session and license status go through window.desktop; no refresh token is kept in the page', async () => {
     const offline = {
       valid: true,
       status: 'active' as const,
@@ -87,14 +87,14 @@ describe('Platform adapter (DESIGN §4)', () => {
     expect(await services.tokens.getRefreshToken()).toBe(DESKTOP_REFRESH_TOKEN_PLACEHOLDER);
 
     const store = makeFullStore({ services });
-    await store.dispatch(checkLicenseStatus());
+    await store.dispatch(licenseApi.endpoints.checkLicenseStatus.initiate());
     expect(store.getState().license.licenseStatus).toEqual(offline);
     // Main checks with the API key alone: the renderer's access token is not handed over.
     expect(state.statusChecks).toBe(1);
     expect(api.calls('GET /licensing/status')).toHaveLength(0);
   });
 
-  it('desktop: the licence key lives in main, app info comes from main, nothing lands in local storage', async () => {
+  it('desktop: the license key lives in main, app info comes from main, nothing lands in local storage', async () => {
     const { bridge, state } = memoryBridge({
       valid: false,
       status: 'not_configured',

@@ -6,7 +6,7 @@ import { allowRenderFallback } from './support/render-failures';
 import { renderApp, servicesFor } from './support/render-app';
 
 // The screen under test fails to render; everything around it is the real portal.
-vi.mock('../../src/renderer/src/pages/support-page', () => ({
+vi.mock('../../src/renderer/src/features/user/pages/support-page', () => ({
   default: () => {
     throw new Error('render failure');
   },
@@ -23,8 +23,8 @@ afterEach(async () => {
   await api.close();
 });
 
-describe('Error fallback (SPEC §2)', () => {
-  it("SPEC §2: a page that fails to render shows 'Something went wrong', the text and 'Refresh Page', which reloads", async () => {
+describe('Error fallback', () => {
+  it("a page that fails to render shows 'Something went wrong', the text and 'Refresh Page', which reloads", async () => {
     const reload = vi.fn();
     renderApp(await servicesFor(api, 'user'), '/support', reload);
     expect(await screen.findByText(renderErrorMessages.title, {}, { timeout: 5000 })).toBeTruthy();
@@ -33,7 +33,7 @@ describe('Error fallback (SPEC §2)', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
-  it('SPEC §2: the fallback is per route: other screens still render', async () => {
+  it('the fallback is per route: other screens still render', async () => {
     const { router } = renderApp(await servicesFor(api, 'user'), '/support');
     await screen.findByText(renderErrorMessages.title, {}, { timeout: 5000 });
     await router.navigate('/profile');

@@ -9,8 +9,8 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-describe('Lazy screens (SPEC §2)', () => {
-  it("SPEC §2: a screen not loaded yet shows 'Loading...' until it arrives", async () => {
+describe('Lazy screens', () => {
+  it("a screen not loaded yet shows 'Loading...' until it arrives", async () => {
     const { router } = renderApp(await servicesFor(api, 'user'), '/support');
     expect(await screen.findByText('Loading...', {}, { timeout: 5000 })).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('Loading...')).toBeNull(), { timeout: 5000 });

@@ -19,63 +19,48 @@ async function landsOn(visitor: Visitor, from: string, expected: string) {
 }
 
 const cases: [string, Visitor, string, string][] = [
-  ['SPEC §2: / goes to /landing when logged out', 'anonymous', '/', '/landing'],
-  ['SPEC §2: / goes to /dashboard for a logged-in user', 'user', '/', '/dashboard'],
-  ['SPEC §2: / goes to /admin for an admin', 'admin', '/', '/admin'],
-  ['SPEC §2: an unknown path goes to /landing when logged out', 'anonymous', '/no/such/page', '/landing'],
-  ['SPEC §2: an unknown path goes to /dashboard for a user', 'user', '/no/such/page', '/dashboard'],
-  ['SPEC §2: an unknown path goes to /admin for an admin', 'admin', '/no/such/page', '/admin'],
-  ['SPEC §2: /login sends an authenticated user to /dashboard', 'user', '/login', '/dashboard'],
-  ['SPEC §2: /login sends an authenticated admin to /admin', 'admin', '/login', '/admin'],
-  ['SPEC §2: /register sends an authenticated user to /dashboard', 'user', '/register', '/dashboard'],
-  ['SPEC §2: /register sends an authenticated admin to /admin', 'admin', '/register', '/admin'],
+  ['/ goes to /landing when logged out', 'anonymous', '/', '/landing'],
+  ['/ goes to /dashboard for a logged-in user', 'user', '/', '/dashboard'],
+  ['/ goes to /admin for an admin', 'admin', '/', '/admin'],
+  ['an unknown path goes to /landing when logged out', 'anonymous', '/no/such/page', '/landing'],
+  ['an unknown path goes to /dashboard for a user', 'user', '/no/such/page', '/dashboard'],
+  ['an unknown path goes to /admin for an admin', 'admin', '/no/such/page', '/admin'],
+  ['/login sends an authenticated user to /dashboard', 'user', '/login', '/dashboard'],
+  ['/login sends an authenticated admin to /admin', 'admin', '/login', '/admin'],
+  ['/register sends an authenticated user to /dashboard', 'user', '/register', '/dashboard'],
+  ['/register sends an authenticated admin to /admin', 'admin', '/register', '/admin'],
+  ['/forgot-password sends an authenticated user to /dashboard', 'user', '/forgot-password', '/dashboard'],
+  ['/forgot-password sends an authenticated admin to /admin', 'admin', '/forgot-password', '/admin'],
+  ['a visitor may open /login', 'anonymous', '/login', '/login'],
+  ['a visitor may open /register', 'anonymous', '/register', '/register'],
+  ['a visitor may open /forgot-password', 'anonymous', '/forgot-password', '/forgot-password'],
   [
-    'SPEC §2: /forgot-password sends an authenticated user to /dashboard',
-    'user',
-    '/forgot-password',
-    '/dashboard',
-  ],
-  ['SPEC §2: /forgot-password sends an authenticated admin to /admin', 'admin', '/forgot-password', '/admin'],
-  ['SPEC §2: a visitor may open /login', 'anonymous', '/login', '/login'],
-  ['SPEC §2: a visitor may open /register', 'anonymous', '/register', '/register'],
-  ['SPEC §2: a visitor may open /forgot-password', 'anonymous', '/forgot-password', '/forgot-password'],
-  [
-    'SPEC §2: a visitor may open /reset-password (e-mailed link)',
+    'a visitor may open /reset-password (e-mailed link)',
     'anonymous',
     '/reset-password?token=abc',
     '/reset-password',
   ],
   [
-    'SPEC §2: a visitor may open /verify-registration (e-mailed link)',
+    'a visitor may open /verify-registration (e-mailed link)',
     'anonymous',
     '/verify-registration?token=abc',
     '/verify-registration',
   ],
-  ['SPEC §5: an unauthenticated visitor on a user route goes to /login', 'anonymous', '/dashboard', '/login'],
-  [
-    'SPEC §5: an unauthenticated visitor on licence details goes to /login',
-    'anonymous',
-    '/licenses/L1',
-    '/login',
-  ],
-  [
-    'SPEC §5: an unauthenticated visitor on an admin route goes to /login',
-    'anonymous',
-    '/admin/users',
-    '/login',
-  ],
-  ['SPEC §5: a non-admin on an admin route goes to /dashboard', 'user', '/admin/security', '/dashboard'],
-  ['SPEC §2: an admin on a user-only route goes to /admin', 'admin', '/licenses', '/admin'],
-  ['SPEC §2: an admin on /profile goes to /admin', 'admin', '/profile', '/admin'],
-  ['SPEC §2: a user reaches licence details', 'user', '/licenses/L1', '/licenses/L1'],
-  ['SPEC §2: an admin reaches /admin/packages', 'admin', '/admin/packages', '/admin/packages'],
+  ['an unauthenticated visitor on a user route goes to /login', 'anonymous', '/dashboard', '/login'],
+  ['an unauthenticated visitor on license details goes to /login', 'anonymous', '/licenses/L1', '/login'],
+  ['an unauthenticated visitor on an admin route goes to /login', 'anonymous', '/admin/users', '/login'],
+  ['a non-admin on an admin route goes to /dashboard', 'user', '/admin/security', '/dashboard'],
+  ['an admin on a user-only route goes to /admin', 'admin', '/licenses', '/admin'],
+  ['an admin on /profile goes to /admin', 'admin', '/profile', '/admin'],
+  ['a user reaches license details', 'user', '/licenses/L1', '/licenses/L1'],
+  ['an admin reaches /admin/packages', 'admin', '/admin/packages', '/admin/packages'],
 ];
 
-describe('Routes and guards (SPEC §2, §5)', () => {
+describe('Routes and guards', () => {
   for (const [name, visitor, from, expected] of cases) it(name, () => landsOn(visitor, from, expected));
 
   for (const path of ['/dashboard', '/licenses', '/profile', '/purchase', '/support'])
-    it(`SPEC §2: a user reaches ${path}`, () => landsOn('user', path, path));
+    it(`a user reaches ${path}`, () => landsOn('user', path, path));
   for (const path of [
     '/admin',
     '/admin/users',
@@ -84,15 +69,15 @@ describe('Routes and guards (SPEC §2, §5)', () => {
     '/admin/features',
     '/admin/security',
   ])
-    it(`SPEC §2: an admin reaches ${path}`, () => landsOn('admin', path, path));
+    it(`an admin reaches ${path}`, () => landsOn('admin', path, path));
 
-  it("SPEC §2: 'Initializing secure session...' shows while the session initialises", async () => {
+  it("'Initializing secure session...' shows while the session initialises", async () => {
     renderApp(await servicesFor(api, 'user'), '/dashboard');
     expect(screen.getByText('Initializing secure session...')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('Initializing secure session...')).toBeNull());
   });
 
-  it('SPEC §2: an invalid session (expired token, no refresh token) is sent to /landing', async () => {
+  it('an invalid session (expired token, no refresh token) is sent to /landing', async () => {
     const services = await servicesFor(api, 'anonymous');
     await services.secure.setAccessToken(
       `${btoa('{}')}.${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 60 }))}.s`,
@@ -101,7 +86,7 @@ describe('Routes and guards (SPEC §2, §5)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/landing'));
   });
 
-  it('SPEC §8: a session lost during a call (refresh refused) sends the user to /landing', async () => {
+  it('a session lost during a call (refresh refused) sends the user to /landing', async () => {
     const services = await servicesFor(api, 'user');
     const { router } = renderApp(services, '/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));

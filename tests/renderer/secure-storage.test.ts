@@ -26,8 +26,8 @@ function tab(cookies = new MemoryCookieJar(), isHttps = false) {
   };
 }
 
-describe('Secure storage (SPEC §3, §9)', () => {
-  it('SPEC §3: the access token is stored encrypted in session storage as secure_access_token and reads back', async () => {
+describe('Secure storage', () => {
+  it('the access token is stored encrypted in session storage as secure_access_token and reads back', async () => {
     const { secure, session } = tab();
     await secure.setAccessToken('header.payload.signature');
     const stored = session.getItem(secureStorageKeys.accessToken);
@@ -36,21 +36,21 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(await secure.getAccessToken()).toBe('header.payload.signature');
   });
 
-  it('SPEC §3: user data is stored encrypted in session storage as secure_user_data', async () => {
+  it('user data is stored encrypted in session storage as secure_user_data', async () => {
     const { secure, session } = tab();
     await secure.setUserData({ id: 'u1', email: 'ada@example.com' });
     expect(session.getItem(secureStorageKeys.userData)).not.toContain('ada@example.com');
     expect(await secure.getUserData()).toEqual({ id: 'u1', email: 'ada@example.com' });
   });
 
-  it('SPEC §3: the refresh token is stored encrypted in the secure_refresh_token cookie', async () => {
+  it('the refresh token is stored encrypted in the secure_refresh_token cookie', async () => {
     const { secure, cookies } = tab();
     await secure.setRefreshToken('opaque-refresh-token-value');
     expect(cookies.get(secureStorageKeys.refreshToken)).not.toContain('opaque');
     expect(await secure.getRefreshToken()).toBe('opaque-refresh-token-value');
   });
 
-  it('SPEC §5: storing a null or missing token is refused', async () => {
+  it('storing a null or missing token is refused', async () => {
     const { secure, session, cookies } = tab();
     await expect(secure.setAccessToken(null)).rejects.toThrow(/empty token/);
     await expect(secure.setAccessToken(undefined)).rejects.toThrow(/empty token/);
@@ -59,7 +59,7 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(cookies.get(secureStorageKeys.refreshToken)).toBeNull();
   });
 
-  it('SPEC §9: the refresh cookie lives 30 days, SameSite=Lax, path /, not Secure over http', async () => {
+  it('the refresh cookie lives 30 days, SameSite=Lax, path /, not Secure over http', async () => {
     const writes: string[] = [];
     const doc = {
       get cookie() {
@@ -81,7 +81,7 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(written).not.toContain('Secure');
   });
 
-  it('SPEC §9: over https the refresh cookie is Secure', async () => {
+  it('over https the refresh cookie is Secure', async () => {
     const { secure, cookies } = tab(new MemoryCookieJar(), true);
     await secure.setRefreshToken('opaque-refresh-token-value');
     expect(cookies.cookies.get(secureStorageKeys.refreshToken)?.options).toEqual({
@@ -91,13 +91,13 @@ describe('Secure storage (SPEC §3, §9)', () => {
     });
   });
 
-  it("SPEC §9: the encryption helper's default cookie lifetime is 7 days", async () => {
+  it("the encryption helper's default cookie lifetime is 7 days", async () => {
     const { secure, cookies } = tab();
     await secure.setEncryptedCookie('secure_other', 'value');
     expect(cookies.cookies.get('secure_other')?.options.maxAgeSeconds).toBe(7 * 24 * 60 * 60);
   });
 
-  it('SPEC §9: a reload of the same tab still decrypts; after a browser restart only the 30-day refresh cookie remains readable', async () => {
+  it('a reload of the same tab still decrypts; after a browser restart only the 30-day refresh cookie remains readable', async () => {
     const first = tab();
     await first.secure.setAccessToken('tab-token');
     await first.secure.setRefreshToken('shared-refresh-token');
@@ -137,7 +137,7 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(first.cookies.get(COOKIE_SECRET_KEY)).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('SPEC §9: a second tab of the same browser session reads the refresh cookie but not the first tab’s access token', async () => {
+  it('a second tab of the same browser session reads the refresh cookie but not the first tab’s access token', async () => {
     const first = tab();
     await first.secure.setAccessToken('tab-token');
     await first.secure.setRefreshToken('shared-refresh-token');
@@ -150,7 +150,7 @@ describe('Secure storage (SPEC §3, §9)', () => {
     expect(await second.getAccessToken()).toBeNull();
   });
 
-  it('SPEC §9 cleanup: every stored item whose name starts with secure_ is removed, others stay', async () => {
+  it('cleanup: every stored item whose name starts with secure_ is removed, others stay', async () => {
     const { secure, session, local, cookies } = tab();
     await secure.setAccessToken('a.b.c');
     await secure.setRefreshToken('refresh');
@@ -164,13 +164,13 @@ describe('Secure storage (SPEC §3, §9)', () => {
   });
 });
 
-describe('One-time migrations (SPEC §4)', () => {
+describe('One-time migrations', () => {
   const stores = () => {
     const made = tabServices('http://127.0.0.1:9/api/v1');
     return { ...made.services, cookies: made.tab.cookies };
   };
 
-  it('SPEC §4 encryption migration: an old key in session storage clears stored data and marks v2 done', async () => {
+  it('encryption migration: an old key in session storage clears stored data and marks v2 done', async () => {
     const s = stores();
     await s.secure.setAccessToken('a.b.c');
     await s.secure.setRefreshToken('refresh');
@@ -183,7 +183,7 @@ describe('One-time migrations (SPEC §4)', () => {
     expect(migrateEncryption(s)).toBe(false);
   });
 
-  it('SPEC §4 encryption migration: a v1 flag without v2 triggers it and the v1 flag is removed', async () => {
+  it('encryption migration: a v1 flag without v2 triggers it and the v1 flag is removed', async () => {
     const s = stores();
     await s.secure.setAccessToken('a.b.c');
     s.local.setItem(migrationKeys.encryptionV1, 'true');
@@ -193,14 +193,14 @@ describe('One-time migrations (SPEC §4)', () => {
     expect(await s.secure.getAccessToken()).toBeNull();
   });
 
-  it('SPEC §4 encryption migration: current data is left alone', async () => {
+  it('encryption migration: current data is left alone', async () => {
     const s = stores();
     await s.secure.setAccessToken('a.b.c');
     expect(migrateEncryption(s)).toBe(false);
     expect(await s.secure.getAccessToken()).toBe('a.b.c');
   });
 
-  it('SPEC §4 security migration: legacy plain tokens are wiped once, login is required, completion is marked', async () => {
+  it('security migration: legacy plain tokens are wiped once, login is required, completion is marked', async () => {
     const s = stores();
     s.local.setItem(localStorageKeys.accessToken, 'plain.access.token');
     s.local.setItem(localStorageKeys.userData, '{"id":"u1"}');
@@ -217,7 +217,7 @@ describe('One-time migrations (SPEC §4)', () => {
     expect(await migrateSecurity(s)).toBe(false);
   });
 
-  it('SPEC §4 security migration: a clean install needs no login and is marked complete', async () => {
+  it('security migration: a clean install needs no login and is marked complete', async () => {
     const s = stores();
     expect(await runStorageMigrations(s)).toEqual({ requiresLogin: false });
     expect(s.local.getItem(migrationKeys.securityCompleted)).not.toBeNull();

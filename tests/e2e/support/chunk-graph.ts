@@ -14,8 +14,12 @@ export interface ManifestChunk {
   dynamicImports?: string[];
 }
 
-/** Renderer source folders of the admin console (relative to src/renderer). */
-export const ADMIN_SOURCE_DIRS = ['src/pages/admin/', 'src/features/admin/', 'src/components/admin/'];
+/**
+ * Renderer source folder of the admin console (relative to src/renderer): the admin feature holds
+ * its pages, endpoints, slice and components; the generic UI it uses lives in components/ and
+ * knows nothing of admin.
+ */
+export const ADMIN_SOURCE_DIRS = ['src/features/admin/'];
 
 export const isAdminModule = (id: string) => ADMIN_SOURCE_DIRS.some((dir) => id.startsWith(dir));
 

@@ -28,7 +28,7 @@ async function freshVerificationLink(portal: Portal): Promise<string> {
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name }).first().waitFor();
 
-/** The public screens of SPEC §2 and the two screens opened from mail links. */
+/** The screens open without a sign-in, and the two screens opened from mail links. */
 export const PUBLIC_PAGES: readonly PublicPage[] = [
   {
     name: 'landing',

@@ -8,7 +8,7 @@ import { readOutbox } from '../../support/outbox.js';
 import { ensureRendererBuild, REPO_ROOT } from './build.js';
 import { type PortalServer, startPortalServer } from './server.js';
 
-/** Debian's Chromium (DESIGN §6: never a downloaded browser). */
+/** Debian's Chromium: the tests use the system's browser, never a downloaded one. */
 export const chromiumMissingReason = existsSync(CHROMIUM_PATH)
   ? undefined
   : `${CHROMIUM_PATH} is missing (apt-get install chromium)`;

@@ -84,7 +84,7 @@ const padded = (index: number) => String(index).padStart(4, '0');
 
 /**
  * Writes `count` (1 000 by default) rows straight into each table an admin list shows: users,
- * licences (one per seeded user), payments, security events, features and plans (packages), in
+ * licenses (one per seeded user), payments, security events, features and plans (packages), in
  * one transaction with batched inserts (about a second). Seeded users cannot sign in; seeded
  * plans and features are not public, so the user screens and the public plans stay as they were.
  * Row `i` is created `i` minutes before now, so the newest-first lists start with row 0.
@@ -218,19 +218,19 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
 export interface SeededCustomer extends Credentials {
   id: string;
   fullName: string;
-  /** Bought through the sandbox checkout: the paid Pro licence. */
+  /** Bought through the sandbox checkout: the paid Pro license. */
   licenseId: string;
   licenseKey: string;
-  /** The machine the licence is activated on. */
+  /** The machine the license is activated on. */
   hardwareId: string;
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * A confirmed user who bought Pro through the sandbox checkout (a paid payment and its licence),
+ * A confirmed user who bought Pro through the sandbox checkout (a paid payment and its license),
  * activated it on one machine and used its metered features today and on earlier days, so the
- * dashboard, licences, licence detail and purchase screens show real data. Made through the API
+ * dashboard, licenses, license detail and purchase screens show real data. Made through the API
  * as the portal and the desktop app would, except the earlier days' usage, written directly.
  */
 export async function seedCustomer(

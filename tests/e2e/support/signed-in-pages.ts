@@ -5,7 +5,7 @@ import { appliedColorScheme } from './pages.js';
 import { type Portal, screenshotPath, signIn, watchPage } from './portal.js';
 import type { Credentials } from './server.js';
 
-/** What a signed-in screen's address may depend on (the seeded customer's licence). */
+/** What a signed-in screen's address may depend on (the seeded customer's license). */
 export interface ScreenContext {
   licenseId: string;
 }
@@ -22,7 +22,7 @@ export interface SignedInScreen {
 export const USER_SCREENS: readonly SignedInScreen[] = [
   { name: 'dashboard', path: () => '/dashboard', heading: 'Dashboard' },
   { name: 'licenses', path: () => '/licenses', heading: 'Licenses' },
-  // The seeded customer's licence is a Pro licence.
+  // The seeded customer's license is a Pro license.
   { name: 'license-detail', path: ({ licenseId }) => `/licenses/${licenseId}`, heading: 'Pro license' },
   { name: 'profile', path: () => '/profile', heading: 'Profile' },
   { name: 'purchase', path: () => '/purchase', heading: 'Purchase' },

@@ -120,12 +120,12 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(months12.getByText(/in the last 12 months; the best month was Nov 2025/)).toBeTruthy();
     expect(within(months12.getByRole('table')).getAllByRole('row')).toHaveLength(13);
 
-    const licences = await section('Licenses by status');
+    const licenses = await section('Licenses by status');
     expect(
-      licences.getByText('900 licenses: 700 active, 20 suspended, 30 revoked and 150 expired.'),
+      licenses.getByText('900 licenses: 700 active, 20 suspended, 30 revoked and 150 expired.'),
     ).toBeTruthy();
     expect(
-      within(licences.getByRole('table')).getByRole('rowheader', { name: 'Revoked' }).nextSibling
+      within(licenses.getByRole('table')).getByRole('rowheader', { name: 'Revoked' }).nextSibling
         ?.textContent,
     ).toBe('30');
     const severity = await section('Security events by severity');

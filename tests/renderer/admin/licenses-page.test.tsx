@@ -30,7 +30,7 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   ...extra,
 });
 
-const licence = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense => ({
+const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense => ({
   license_id: `L${index}`,
   license_key: `KEY${String(index).padStart(2, '0')}-AAAAA-BBBBB-CCCCC-DDDDD`,
   user_id: USER_ID,
@@ -66,7 +66,7 @@ const activation = (id: string, extra: Partial<Activation> = {}): Activation => 
 
 /** An in-memory `/admin/licenses` with paging, the status filter and the writes the page makes. */
 class LicensesBackend {
-  licences = Array.from({ length: 23 }, (_, index) => licence(index + 1));
+  licenses = Array.from({ length: 23 }, (_, index) => license(index + 1));
   activations = [
     activation('A1'),
     activation('A2', { deactivated_at: '2025-01-04T00:00:00.000Z', deactivated_reason: 'user' }),
@@ -77,7 +77,7 @@ class LicensesBackend {
       const page = Number(request.query.get('page') ?? 1);
       const perPage = Number(request.query.get('perPage') ?? 10);
       const status = request.query.get('status');
-      const matching = this.licences.filter((item) => !status || item.status === status);
+      const matching = this.licenses.filter((item) => !status || item.status === status);
       return {
         json: {
           data: matching.slice((page - 1) * perPage, page * perPage),
@@ -89,7 +89,7 @@ class LicensesBackend {
     });
     api.on('POST /admin/licenses', (request) => {
       const body = JSON.parse(request.body) as { user_id: string; plan_id: string; max_activations?: number };
-      const created = licence(100, {
+      const created = license(100, {
         license_key: 'NEWKY-AAAAA-BBBBB-CCCCC-DDDDD',
         user_id: body.user_id,
         user_email: 'grace@example.com',
@@ -98,7 +98,7 @@ class LicensesBackend {
         max_activations: body.max_activations ?? 5,
         activations_used: 0,
       });
-      this.licences.unshift(created);
+      this.licenses.unshift(created);
       return { status: 201, json: created };
     });
     api.on('GET /plans', () => ({
@@ -142,11 +142,11 @@ class LicensesBackend {
     }));
   }
   find(id: string) {
-    return this.licences.find((item) => item.license_id === id)!;
+    return this.licenses.find((item) => item.license_id === id)!;
   }
   update(id: string, changes: object) {
     const updated = { ...this.find(id), ...changes };
-    this.licences = this.licences.map((item) => (item.license_id === id ? updated : item));
+    this.licenses = this.licenses.map((item) => (item.license_id === id ? updated : item));
     return updated;
   }
 }
@@ -160,7 +160,7 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-async function openLicences(path = '/admin/licenses') {
+async function openLicenses(path = '/admin/licenses') {
   const services = await servicesFor(api, 'admin');
   setServices(services);
   const view = renderApp(services, path);
@@ -176,11 +176,11 @@ const lastList = (): RecordedRequest => {
   return calls[calls.length - 1]!;
 };
 const fill = (field: HTMLElement, value: string) => fireEvent.change(field, { target: { value } });
-const keyOf = (index: number) => licence(index).license_key;
+const keyOf = (index: number) => license(index).license_key;
 
 describe('/admin/licenses', { timeout: 90_000 }, () => {
   it('a deep link ?userId=… filters by that user (shown by e-mail); URL state reaches the server', async () => {
-    await openLicences(
+    await openLicenses(
       `/admin/licenses?userId=${USER_ID}&status=active&planId=pro&sort=expires_at&page=2&perPage=25`,
     );
     await waitFor(() => expect(api.calls('GET /admin/licenses').length).toBeGreaterThan(0));
@@ -200,8 +200,8 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     await waitFor(() => expect((screen.getByLabelText('Plan') as HTMLSelectElement).value).toBe('pro'));
   });
 
-  it('pages against the server and shows each licence’s key, owner, plan, status, seats and expiry', async () => {
-    const { router } = await openLicences();
+  it('pages against the server and shows each license’s key, owner, plan, status, seats and expiry', async () => {
+    const { router } = await openLicenses();
     const cell = await listed(keyOf(1));
     const row = within(cell.closest('tr')!);
     expect(row.getByText('ada@example.com')).toBeTruthy();
@@ -219,8 +219,8 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect(await screen.findByText('No licenses match these filters')).toBeTruthy();
   });
 
-  it('Revoke requires a reason; the revoked licence shows it, and the reason goes as query text', async () => {
-    await openLicences();
+  it('Revoke requires a reason; the revoked license shows it, and the reason goes as query text', async () => {
+    await openLicenses();
     await listed(keyOf(2));
     await userEvent.click(screen.getByRole('button', { name: `Revoke ${keyOf(2)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke license?' });
@@ -254,7 +254,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     api.on('POST /admin/licenses/L2/revoke', () =>
       problem(409, 'This license is already revoked', 'license_already_revoked'),
     );
-    await openLicences();
+    await openLicenses();
     await listed(keyOf(2));
     await userEvent.click(screen.getByRole('button', { name: `Revoke ${keyOf(2)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke license?' });
@@ -264,7 +264,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
   });
 
   it('New license: a user found by search and a plan; empty seats and expiry use the plan’s defaults', async () => {
-    await openLicences();
+    await openLicenses();
     await listed(keyOf(1));
     await userEvent.click(screen.getByRole('button', { name: 'New license' }));
     const dialog = await screen.findByRole('dialog', { name: 'New license' });
@@ -273,7 +273,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect(within(dialog).getByText('Choose a plan', { selector: ':not(option)' })).toBeTruthy();
     expect(api.calls('POST /admin/licenses')).toHaveLength(0);
 
-    // The archived plan is not offered for new licences.
+    // The archived plan is not offered for new licenses.
     const planSelect = within(dialog).getByLabelText(/^Plan/) as HTMLSelectElement;
     expect([...planSelect.options].map((option) => option.textContent)).toEqual([
       'Choose a plan',
@@ -306,7 +306,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
 
   it('Edit: seats below the machines in use are refused before sending; a valid change sends only it', async () => {
     backend.update('L3', { activations_used: 2 });
-    await openLicences();
+    await openLicenses();
     await listed(keyOf(3));
     await userEvent.click(screen.getByRole('button', { name: `Edit ${keyOf(3)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit license' });
@@ -339,7 +339,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
         'seats_in_use',
       ),
     );
-    await openLicences();
+    await openLicenses();
     await listed(keyOf(3));
     await userEvent.click(screen.getByRole('button', { name: `Edit ${keyOf(3)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit license' });
@@ -353,8 +353,8 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect(JSON.parse(api.calls('PUT /admin/licenses/L3')[0]!.body)).toEqual({ expires_at: null });
   });
 
-  it('Machines: the licence’s activations, and Deactivate (confirmed) frees a seat', async () => {
-    await openLicences();
+  it('Machines: the license’s activations, and Deactivate (confirmed) frees a seat', async () => {
+    await openLicenses();
     await listed(keyOf(1));
     await userEvent.click(screen.getByRole('button', { name: `Machines of ${keyOf(1)}` }));
     const drawer = await screen.findByRole('dialog', { name: 'Machines' });

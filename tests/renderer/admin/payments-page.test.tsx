@@ -4,7 +4,7 @@ import type { AdminPayment } from '../../../src/shared/api/payments';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { adminUserDetail, plan } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
-import { makeLicence } from '../support/signed-in';
+import { makeLicense } from '../support/signed-in';
 import { renderApp, servicesFor } from '../support/render-app';
 
 // The page is lazy and the session gate runs first: under a loaded machine that takes more than a second.
@@ -182,11 +182,11 @@ describe('/admin/payments', () => {
     await waitFor(() => expect(lastList().query.get('sort')).toBe('-amount'));
   });
 
-  it('shows a payment’s ids, history and the licence it granted, linked to the licences console', async () => {
+  it('shows a payment’s ids, history and the license it granted, linked to the licenses console', async () => {
     api.on('GET /payments/admin/payments/pay-3', () => ({ json: makePayment(3) }));
     api.on('GET /admin/licenses/lic-3', () => ({
       json: {
-        ...makeLicence('lic-3', { license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234' }),
+        ...makeLicense('lic-3', { license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234' }),
         user_email: 'buyer3@example.com',
       },
     }));

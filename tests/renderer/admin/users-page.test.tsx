@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
+import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
 import type { AdminUser } from '../../../src/shared/api/admin';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';

@@ -38,8 +38,8 @@ function run(field: DotField, seconds: number): Float32Array {
   return peak;
 }
 
-describe('dot field (SPEC §2 dot grid)', () => {
-  it('SPEC §2 dot grid: uses dot size 6, gap 50, proximity 120, shock radius 150, strength 3', () => {
+describe('dot field', () => {
+  it('dot grid: uses dot size 6, gap 50, proximity 120, shock radius 150, strength 3', () => {
     expect(DOT_GRID_DEFAULTS).toMatchObject({
       dotSize: 6,
       gap: 50,
@@ -54,7 +54,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(field.atRest).toBe(true);
   });
 
-  it('SPEC §2 dot grid: burst on click moves only dots within the shock radius 150', () => {
+  it('dot grid: burst on click moves only dots within the shock radius 150', () => {
     const field = makeField();
     const centre = dotNear(field, WIDTH / 2, HEIGHT / 2);
     const cx = field.x(centre) + 10;
@@ -77,7 +77,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(inside).toBeGreaterThan(10);
   });
 
-  it('SPEC §2 dot grid: a burst pushes dots outward, the closer ones harder than the edge ones', () => {
+  it('dot grid: a burst pushes dots outward, the closer ones harder than the edge ones', () => {
     const field = makeField();
     const centre = dotNear(field, WIDTH / 2, HEIGHT / 2);
     const [cx, cy] = [field.x(centre) - 28, field.y(centre)];
@@ -91,7 +91,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(peak[near]).toBeGreaterThan((peak[far] ?? 0) * 2);
   });
 
-  it('SPEC §2 dot grid: fast pointer movement displaces nearby dots, slow movement does not', () => {
+  it('dot grid: fast pointer movement displaces nearby dots, slow movement does not', () => {
     const slow = makeField();
     const fast = makeField();
     const y = HEIGHT / 2 + 5;
@@ -109,7 +109,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(peak[farAway]).toBe(0);
   });
 
-  it('SPEC §2 dot grid: displaced dots spring back home and the field comes to rest', () => {
+  it('dot grid: displaced dots spring back home and the field comes to rest', () => {
     const field = makeField();
     field.burst(WIDTH / 2, HEIGHT / 2);
     expect(field.atRest).toBe(false);
@@ -119,7 +119,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     for (let index = 0; index < field.count; index += 1) expect(displacement(field, index)).toBe(0);
   });
 
-  it('SPEC §2 dot grid: dots near the pointer shift colour, others keep the base colour', () => {
+  it('dot grid: dots near the pointer shift colour, others keep the base colour', () => {
     const field = makeField();
     const dot = dotNear(field, 600, 400);
     expect(field.nearness(dot)).toBe(0);
@@ -130,7 +130,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(field.nearness(dot)).toBe(0);
   });
 
-  it('SPEC §2 dot grid: nothing moves under prefers-reduced-motion', () => {
+  it('dot grid: nothing moves under prefers-reduced-motion', () => {
     const field = makeField();
     field.setReducedMotion(true);
     field.burst(WIDTH / 2, HEIGHT / 2);
@@ -140,7 +140,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     expect(Math.max(...peak)).toBe(0);
   });
 
-  it('SPEC §2 dot grid: turning reduced motion on mid-burst sends every dot home at once', () => {
+  it('dot grid: turning reduced motion on mid-burst sends every dot home at once', () => {
     const field = makeField();
     field.burst(WIDTH / 2, HEIGHT / 2);
     run(field, 0.1);
@@ -149,7 +149,7 @@ describe('dot field (SPEC §2 dot grid)', () => {
     for (let index = 0; index < field.count; index += 1) expect(displacement(field, index)).toBe(0);
   });
 
-  it('SPEC §2 dot grid: a resize rebuilds the grid for the new viewport', () => {
+  it('dot grid: a resize rebuilds the grid for the new viewport', () => {
     const field = makeField();
     field.burst(WIDTH / 2, HEIGHT / 2);
     field.resize(390, 844);

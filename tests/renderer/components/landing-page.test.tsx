@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { type FakeApi, problem } from '../support/fake-api';
-import { basePlan } from '../pages/support-licences/licence-fixtures';
+import { basePlan } from '../pages/support-licenses/license-fixtures';
 import { openPortalPage, startFakeApi } from './portal-page';
 
 const plan = (overrides: Partial<Plan>): Plan => ({ ...basePlan, ...overrides });

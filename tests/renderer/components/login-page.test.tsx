@@ -70,7 +70,7 @@ describe('login page', () => {
     expect(screen.queryByText('Password is required')).toBeNull();
   });
 
-  it("SPEC §8: a refused sign-in shows the server's message in an alert", async () => {
+  it("a refused sign-in shows the server's message in an alert", async () => {
     api.on('POST /auth/login', () => problem(401, 'Incorrect email or password', 'invalid_credentials'));
     await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');
@@ -83,7 +83,7 @@ describe('login page', () => {
     expect((emailField() as HTMLInputElement).value).toBe('ada@example.com');
   });
 
-  it('SPEC §8: without a server message the catalogue fallback is shown', async () => {
+  it('without a server message the catalogue fallback is shown', async () => {
     api.on('POST /auth/login', () => ({ status: 500, json: {}, offContract: 'an error without a message' }));
     await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');
@@ -92,7 +92,7 @@ describe('login page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(authMessages.loginFailed);
   });
 
-  it('SPEC §5: an HTML answer to the login shows the server configuration error', async () => {
+  it('an HTML answer to the login shows the server configuration error', async () => {
     api.on('POST /auth/login', () => ({
       body: '<!doctype html><html></html>',
       type: 'text/html',
@@ -105,7 +105,7 @@ describe('login page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(authMessages.htmlResponse);
   });
 
-  it('SPEC §2: a successful sign-in goes to /dashboard', async () => {
+  it('a successful sign-in goes to /dashboard', async () => {
     api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
     const { router } = await openLogin();
     await userEvent.type(emailField(), 'ada@example.com');

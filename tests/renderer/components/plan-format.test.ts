@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlanPrice } from '../../../src/renderer/src/components/plans/plan-format';
+import { formatPlanPrice } from '../../../src/renderer/src/features/plans/plan-format';
 
 describe('plan price', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
+import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';

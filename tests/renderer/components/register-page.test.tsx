@@ -64,7 +64,7 @@ describe('register page', () => {
     expect(fakeApi().calls('POST /auth/register')).toHaveLength(0);
   });
 
-  it("SPEC §8: a refused registration shows the server's message in an alert", async () => {
+  it("a refused registration shows the server's message in an alert", async () => {
     fakeApi().on('POST /auth/register', () =>
       problem(
         400,
@@ -78,7 +78,7 @@ describe('register page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('This password is too common');
   });
 
-  it('SPEC §4: registration does not sign in; it asks to confirm the email and offers a new link', async () => {
+  it('registration does not sign in; it asks to confirm the email and offers a new link', async () => {
     fakeApi().on('POST /auth/register', () => ({
       status: 202,
       json: { message: 'Check your inbox: we sent a link to confirm your email address.' },

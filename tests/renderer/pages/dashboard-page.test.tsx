@@ -5,32 +5,32 @@ import { type FakeApi, problem } from '../support/fake-api';
 import {
   activation,
   chat,
-  LICENCE_ID,
-  LICENCE_KEY,
-  licence,
+  LICENSE_ID,
+  LICENSE_KEY,
+  license,
   openAsUser,
   proPlan,
   SLOW,
-  startLicenceApi,
+  startLicenseApi,
   THIS_MACHINE,
-} from './support-licences/licence-fixtures';
+} from './support-licenses/license-fixtures';
 
 let api: FakeApi;
 beforeEach(async () => {
-  api = await startLicenceApi();
+  api = await startLicenseApi();
 });
 afterEach(() => api.close());
 
 const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
-function withProLicence() {
-  const pro = licence({ activations_used: 2 });
+function withProLicense() {
+  const pro = license({ activations_used: 2 });
   api.on('GET /licenses', () => ({ json: [pro] }));
   api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: pro } }));
-  api.on(`GET /licenses/${LICENCE_ID}/usage`, () => ({
+  api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
     json: {
-      license_id: LICENCE_ID,
+      license_id: LICENSE_ID,
       usage_info: { features: pro.usage_info.features },
       history: [
         { date: daysAgo(3), feature_id: 'f-chat', key: 'ai_chat', amount: 12 },
@@ -43,17 +43,17 @@ function withProLicence() {
 const tile = async (name: string) => within(await screen.findByRole('region', { name }, SLOW));
 
 describe('/dashboard', () => {
-  it('shows the plan, this machine’s licence status, seats, usage with a chart, and quick actions', async () => {
-    withProLicence();
+  it('shows the plan, this machine’s license status, seats, usage with a chart, and quick actions', async () => {
+    withProLicense();
     api.on('GET /licensing/status', () => ({
       json: {
         valid: true,
         status: 'active',
         message: 'License is valid',
         requires_activation: false,
-        license_id: LICENCE_ID,
-        license_key: LICENCE_KEY,
-        plan: licence().plan,
+        license_id: LICENSE_ID,
+        license_key: LICENSE_KEY,
+        plan: license().plan,
         expires_at: null,
         features: [],
         activation: activation({ hardware_id: THIS_MACHINE }),
@@ -61,7 +61,7 @@ describe('/dashboard', () => {
         lease_expires_at: '2030-01-01T00:00:00.000Z',
       },
     }));
-    await openAsUser(api, '/dashboard', { licenseKey: LICENCE_KEY });
+    await openAsUser(api, '/dashboard', { licenseKey: LICENSE_KEY });
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW)).toBeTruthy();
 
     const plan = await tile('Current plan');
@@ -78,12 +78,12 @@ describe('/dashboard', () => {
     // The check is for this browser's id and the key it keeps.
     const [check] = api.calls('GET /licensing/status');
     expect(check?.query.get('hardware_id')).toBe(THIS_MACHINE);
-    expect(check?.query.get('license_key')).toBe(LICENCE_KEY);
+    expect(check?.query.get('license_key')).toBe(LICENSE_KEY);
 
     const seats = await tile('Seats');
     expect(seats.getByTestId('seats-summary').textContent).toBe('2 of 3');
     expect(seats.getByRole('link', { name: 'Manage machines' }).getAttribute('href')).toBe(
-      `/licenses/${LICENCE_ID}`,
+      `/licenses/${LICENSE_ID}`,
     );
 
     const usage = await tile('Usage this period');
@@ -96,20 +96,20 @@ describe('/dashboard', () => {
     expect(within(chart).getByTestId('usage-chart-summary').textContent).toMatch(
       /^AI chat: 37 in total, most on .+ \(25\)\.$/,
     );
-    expect(api.calls(`GET /licenses/${LICENCE_ID}/usage`)[0]?.query.get('days')).toBe('30');
+    expect(api.calls(`GET /licenses/${LICENSE_ID}/usage`)[0]?.query.get('days')).toBe('30');
 
     const actions = await tile('Quick actions');
     expect(actions.getByRole('link', { name: 'Activate this machine' }).getAttribute('href')).toBe(
       '/licenses',
     );
     expect(actions.getByRole('link', { name: 'Download the app' }).getAttribute('href')).toBe(
-      `/licenses/${LICENCE_ID}#downloads`,
+      `/licenses/${LICENSE_ID}#downloads`,
     );
     expect(actions.getByRole('link', { name: 'Upgrade plan' }).getAttribute('href')).toBe('/purchase');
   });
 
-  it('this machine without a key: “Not activated here” with the SPEC §4 message, and the way to activate', async () => {
-    withProLicence();
+  it('this machine without a key: “Not activated here” with the not-configured message, and the way to activate', async () => {
+    withProLicense();
     await openAsUser(api, '/dashboard');
     const status = await tile('License status');
     expect(await status.findByText('Not activated here', undefined, SLOW)).toBeTruthy();
@@ -121,7 +121,7 @@ describe('/dashboard', () => {
   });
 
   it('a refused check shows the server’s reason as not valid', async () => {
-    withProLicence();
+    withProLicense();
     api.on('GET /licensing/status', () => ({
       status: 403,
       json: {
@@ -133,7 +133,7 @@ describe('/dashboard', () => {
         requires_activation: false,
       },
     }));
-    await openAsUser(api, '/dashboard', { licenseKey: LICENCE_KEY });
+    await openAsUser(api, '/dashboard', { licenseKey: LICENSE_KEY });
     const status = await tile('License status');
     expect(await status.findByText('Not valid', undefined, SLOW)).toBeTruthy();
     expect(status.getByTestId('license-status-message').textContent).toBe(
@@ -141,26 +141,26 @@ describe('/dashboard', () => {
     );
   });
 
-  it('a user without a licence gets the empty state: the free Base licence and the paid plans', async () => {
+  it('a user without a license gets the empty state: the free Base license and the paid plans', async () => {
     await openAsUser(api, '/dashboard');
     expect(await screen.findByRole('heading', { name: 'You have no license yet' }, SLOW)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Activate the free Base license' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See paid plans' }).getAttribute('href')).toBe('/purchase');
     expect(screen.queryByRole('region', { name: 'Usage this period' })).toBeNull();
-    // No licence yet: "download" leads to the licences page.
+    // No license yet: "download" leads to the licenses page.
     const actions = await tile('Quick actions');
     expect(actions.getByRole('link', { name: 'Download the app' }).getAttribute('href')).toBe('/licenses');
-    expect(api.calls(`GET /licenses/${LICENCE_ID}/usage`)).toHaveLength(0);
+    expect(api.calls(`GET /licenses/${LICENSE_ID}/usage`)).toHaveLength(0);
   });
 
   it('a failed usage load says why and retries', async () => {
-    withProLicence();
-    api.on(`GET /licenses/${LICENCE_ID}/usage`, () => problem(500, 'Usage store unavailable'));
+    withProLicense();
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => problem(500, 'Usage store unavailable'));
     await openAsUser(api, '/dashboard');
     const usage = await tile('Usage this period');
     expect(await usage.findByText('Usage store unavailable', undefined, SLOW)).toBeTruthy();
-    api.on(`GET /licenses/${LICENCE_ID}/usage`, () => ({
-      json: { license_id: LICENCE_ID, usage_info: { features: [chat({ used: 5 })] }, history: [] },
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+      json: { license_id: LICENSE_ID, usage_info: { features: [chat({ used: 5 })] }, history: [] },
     }));
     await userEvent.setup().click(usage.getByRole('button', { name: 'Try again' }));
     expect(

@@ -7,35 +7,35 @@ import {
   activation,
   bodyOf,
   chat,
-  LICENCE_ID,
-  licence,
+  LICENSE_ID,
+  license,
   openAsUser,
   release,
   SLOW,
-  startLicenceApi,
+  startLicenseApi,
   THIS_MACHINE,
   voice,
-} from './support-licences/licence-fixtures';
+} from './support-licenses/license-fixtures';
 
 let api: FakeApi;
 beforeEach(async () => {
-  api = await startLicenceApi();
-  api.on(`GET /licenses/${LICENCE_ID}/usage`, () => ({
-    json: { license_id: LICENCE_ID, usage_info: { features: [chat(), voice()] }, history: [] },
+  api = await startLicenseApi();
+  api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+    json: { license_id: LICENSE_ID, usage_info: { features: [chat(), voice()] }, history: [] },
   }));
-  api.on(`GET /licenses/${LICENCE_ID}/download`, () => ({ json: { license_id: LICENCE_ID, releases: [] } }));
+  api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({ json: { license_id: LICENSE_ID, releases: [] } }));
 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await api.close();
 });
 
-const PATH = `/licenses/${LICENCE_ID}`;
+const PATH = `/licenses/${LICENSE_ID}`;
 const section = async (name: string) => within(await screen.findByRole('region', { name }, SLOW));
 
-/** A licence with this browser's seat and a work laptop's. */
-function withMachines(extra: Parameters<typeof licence>[0] = {}) {
-  const detail = licence({
+/** A license with this browser's seat and a work laptop's. */
+function withMachines(extra: Parameters<typeof license>[0] = {}) {
+  const detail = license({
     activations_used: 2,
     activations: [
       activation(),
@@ -56,12 +56,12 @@ function withMachines(extra: Parameters<typeof licence>[0] = {}) {
     ],
     ...extra,
   });
-  api.on(`GET /licenses/${LICENCE_ID}`, () => ({ json: detail }));
+  api.on(`GET /licenses/${LICENSE_ID}`, () => ({ json: detail }));
   return detail;
 }
 
 describe('/licenses/{licenseId}: details and machines', () => {
-  it('shows the licence (masked key, plan, expiry, seats) and its machines, this one marked', async () => {
+  it('shows the license (masked key, plan, expiry, seats) and its machines, this one marked', async () => {
     withMachines();
     await openAsUser(api, PATH);
     expect(await screen.findByRole('heading', { level: 1, name: 'Pro license' }, SLOW)).toBeTruthy();
@@ -94,8 +94,8 @@ describe('/licenses/{licenseId}: details and machines', () => {
 
   it('Deactivate asks first; Cancel sends nothing; confirming frees the seat', async () => {
     withMachines();
-    api.on(`POST /licenses/${LICENCE_ID}/deactivate`, () => ({
-      json: licence({
+    api.on(`POST /licenses/${LICENSE_ID}/deactivate`, () => ({
+      json: license({
         activations_used: 1,
         activations: [
           activation({ deactivated_at: new Date().toISOString(), deactivated_reason: 'user' }),
@@ -110,7 +110,7 @@ describe('/licenses/{licenseId}: details and machines', () => {
     expect(dialog.getByText(/gives up its seat on the Pro license/)).toBeTruthy();
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
-    expect(api.calls(`POST /licenses/${LICENCE_ID}/deactivate`)).toHaveLength(0);
+    expect(api.calls(`POST /licenses/${LICENSE_ID}/deactivate`)).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Deactivate Work laptop' }));
     dialog = within(await screen.findByRole('dialog', { name: 'Deactivate Work laptop?' }, SLOW));
@@ -118,14 +118,14 @@ describe('/licenses/{licenseId}: details and machines', () => {
 
     expect(await screen.findByText('Machine deactivated', undefined, SLOW)).toBeTruthy();
     expect(screen.getByText('Work laptop no longer uses a seat: 1 of 3 seats in use.')).toBeTruthy();
-    expect(bodyOf(api, `POST /licenses/${LICENCE_ID}/deactivate`)).toEqual({ activation_id: 'act-1' });
+    expect(bodyOf(api, `POST /licenses/${LICENSE_ID}/deactivate`)).toEqual({ activation_id: 'act-1' });
     expect((await section('Seats')).getByText('1 of 3 seats in use')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Deactivate Work laptop' })).toBeNull();
   });
 
   it('a refused deactivation keeps the dialog open with the server’s message', async () => {
     withMachines();
-    api.on(`POST /licenses/${LICENCE_ID}/deactivate`, () =>
+    api.on(`POST /licenses/${LICENSE_ID}/deactivate`, () =>
       problem(404, 'This machine is not activated on this license', 'activation_not_found'),
     );
     await openAsUser(api, PATH);
@@ -139,13 +139,13 @@ describe('/licenses/{licenseId}: details and machines', () => {
     expect(dialog.getByText('Could not deactivate')).toBeTruthy();
   });
 
-  it('this machine not on the licence: “Activate this machine” activates it with the licence’s key', async () => {
-    const detail = licence({ activations_used: 0, activations: [] });
-    api.on(`GET /licenses/${LICENCE_ID}`, () => ({ json: detail }));
+  it('this machine not on the license: “Activate this machine” activates it with the license’s key', async () => {
+    const detail = license({ activations_used: 0, activations: [] });
+    api.on(`GET /licenses/${LICENSE_ID}`, () => ({ json: detail }));
     api.on('POST /licenses/activate', () => ({
       status: 201,
       json: {
-        ...licence({ activations_used: 1, activations: [activation({ hardware_id: THIS_MACHINE })] }),
+        ...license({ activations_used: 1, activations: [activation({ hardware_id: THIS_MACHINE })] }),
         activation: activation({ hardware_id: THIS_MACHINE }),
         lease: 'x.y.z',
         lease_expires_at: '2030-01-01T00:00:00.000Z',
@@ -163,20 +163,20 @@ describe('/licenses/{licenseId}: details and machines', () => {
     expect((await section('Seats')).getByText('1 of 3 seats in use')).toBeTruthy();
   });
 
-  it('a revoked licence shows the reason the administrator gave', async () => {
+  it('a revoked license shows the reason the administrator gave', async () => {
     withMachines({
       status: 'revoked',
       revoked_reason: 'Chargeback on the order',
       revoked_at: '2025-11-02T10:00:00.000Z',
     });
-    api.on(`GET /licenses/${LICENCE_ID}/download`, () =>
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () =>
       problem(403, 'This license was revoked: Chargeback on the order.', 'license_revoked'),
     );
     await openAsUser(api, PATH);
     expect(await screen.findByText('This license was revoked', undefined, SLOW)).toBeTruthy();
     expect(screen.getByTestId('revoked-reason').textContent).toBe('Reason given: Chargeback on the order');
     expect(screen.getByText('Revoked')).toBeTruthy();
-    // Nothing to activate on a revoked licence; its downloads say why they are not offered.
+    // Nothing to activate on a revoked license; its downloads say why they are not offered.
     expect(screen.queryByRole('button', { name: 'Activate this machine' })).toBeNull();
     const downloads = await section('Download the desktop app');
     expect(await downloads.findByText('Downloads need an active license', undefined, SLOW)).toBeTruthy();
@@ -188,7 +188,7 @@ describe('/licenses/{licenseId}: not found', () => {
   it('an id the user does not hold: a clear not-found state with the way back', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     api.on(`GET /licenses/${missing}`, () => problem(404, 'License not found', 'license_not_found'));
-    api.on('GET /licenses', () => ({ json: [licence()] }));
+    api.on('GET /licenses', () => ({ json: [license()] }));
     await openAsUser(api, `/licenses/${missing}`);
     expect(await screen.findByRole('heading', { level: 1, name: 'License not found' }, SLOW)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to your licenses' }).getAttribute('href')).toBe(
@@ -196,19 +196,19 @@ describe('/licenses/{licenseId}: not found', () => {
     );
   });
 
-  it('something that is not a licence id is not found without asking the server', async () => {
+  it('something that is not a license id is not found without asking the server', async () => {
     await openAsUser(api, '/licenses/not-an-id');
     expect(await screen.findByRole('heading', { level: 1, name: 'License not found' }, SLOW)).toBeTruthy();
     expect(api.requests.filter((request) => request.path.startsWith('/licenses/'))).toHaveLength(0);
   });
 
-  it('a failed call (not a missing licence) is an error with a retry, not “not found”', async () => {
+  it('a failed call (not a missing license) is an error with a retry, not “not found”', async () => {
     let calls = 0;
-    api.on(`GET /licenses/${LICENCE_ID}`, () => {
+    api.on(`GET /licenses/${LICENSE_ID}`, () => {
       calls += 1;
-      return calls === 1 ? problem(500, 'Database unavailable') : { json: licence() };
+      return calls === 1 ? problem(500, 'Database unavailable') : { json: license() };
     });
-    api.on('GET /licenses', () => ({ json: [licence()] }));
+    api.on('GET /licenses', () => ({ json: [license()] }));
     await openAsUser(api, PATH);
     expect(await screen.findByText('Database unavailable', undefined, SLOW)).toBeTruthy();
     expect(screen.queryByText('License not found')).toBeNull();
@@ -221,9 +221,9 @@ describe('/licenses/{licenseId}: usage and features', () => {
   it('charts each metered feature over time and switches the range', async () => {
     withMachines();
     const day = new Date().toISOString().slice(0, 10);
-    api.on(`GET /licenses/${LICENCE_ID}/usage`, (request) => ({
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, (request) => ({
       json: {
-        license_id: LICENCE_ID,
+        license_id: LICENSE_ID,
         usage_info: { features: [chat(), voice()] },
         history:
           request.query.get('days') === '7'
@@ -253,16 +253,16 @@ describe('/licenses/{licenseId}: usage and features', () => {
         ),
       SLOW,
     );
-    expect(api.calls(`GET /licenses/${LICENCE_ID}/usage`).map((call) => call.query.get('days'))).toContain(
+    expect(api.calls(`GET /licenses/${LICENSE_ID}/usage`).map((call) => call.query.get('days'))).toContain(
       '7',
     );
   });
 
   it('lists the plan’s features with availability, limit, use and what is left', async () => {
     withMachines();
-    api.on(`GET /licenses/${LICENCE_ID}/usage`, () => ({
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
       json: {
-        license_id: LICENCE_ID,
+        license_id: LICENSE_ID,
         usage_info: {
           features: [
             chat({
@@ -326,9 +326,9 @@ describe('/licenses/{licenseId}: downloads', () => {
 
   it('downloads with a progress bar, checks the SHA-256 with Web Crypto, then saves the file', async () => {
     withMachines();
-    api.on(`GET /licenses/${LICENCE_ID}/download`, () => ({
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({
       json: {
-        license_id: LICENCE_ID,
+        license_id: LICENSE_ID,
         releases: [
           release({ size_bytes: installer.length, sha256 }),
           release({ platform: 'windows', file_name: 'Assistant-Setup-1.4.0.exe', sha256: '1'.repeat(64) }),
@@ -359,9 +359,9 @@ describe('/licenses/{licenseId}: downloads', () => {
 
   it('a file that does not match its checksum is not saved', async () => {
     withMachines();
-    api.on(`GET /licenses/${LICENCE_ID}/download`, () => ({
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({
       json: {
-        license_id: LICENCE_ID,
+        license_id: LICENSE_ID,
         releases: [release({ size_bytes: installer.length, sha256: 'f'.repeat(64) })],
       },
     }));
@@ -378,8 +378,8 @@ describe('/licenses/{licenseId}: downloads', () => {
 
   it('an expired link’s refusal is shown in the server’s words', async () => {
     withMachines();
-    api.on(`GET /licenses/${LICENCE_ID}/download`, () => ({
-      json: { license_id: LICENCE_ID, releases: [release()] },
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({
+      json: { license_id: LICENSE_ID, releases: [release()] },
     }));
     api.on('GET /downloads/signed-token', () =>
       problem(
@@ -401,7 +401,7 @@ describe('/licenses/{licenseId}: downloads', () => {
 
   it('nothing published yet is said plainly, not as an error', async () => {
     withMachines();
-    api.on(`GET /licenses/${LICENCE_ID}/download`, () =>
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () =>
       problem(404, 'No desktop release has been published yet', 'release_not_found'),
     );
     await openAsUser(api, PATH);

@@ -7,48 +7,48 @@ import { type FakeApi, problem } from '../support/fake-api';
 import {
   activation,
   bodyOf,
-  LICENCE_ID,
-  LICENCE_KEY,
-  licence,
-  OTHER_LICENCE_ID,
+  LICENSE_ID,
+  LICENSE_KEY,
+  license,
+  OTHER_LICENSE_ID,
   openAsUser,
   SLOW,
-  startLicenceApi,
+  startLicenseApi,
   THIS_MACHINE,
-} from './support-licences/licence-fixtures';
+} from './support-licenses/license-fixtures';
 
 let api: FakeApi;
 beforeEach(async () => {
-  api = await startLicenceApi();
+  api = await startLicenseApi();
 });
 afterEach(async () => {
   vi.restoreAllMocks();
   await api.close();
 });
 
-const licenceCard = async (name: string) => within(await screen.findByRole('article', { name }, SLOW));
+const licenseCard = async (name: string) => within(await screen.findByRole('article', { name }, SLOW));
 const keyForm = async () => within(await screen.findByRole('region', { name: 'Activate by key' }, SLOW));
 
 const SEAT_LIMIT_MESSAGE =
   'This license is already active on 1 of 1 machine allowed (seat limit 1). Deactivate a machine you no longer use on the license page to free its seat, then try again.';
 
 describe('/licenses: the list', () => {
-  it('shows each licence with a masked key (reveal, copy), plan, status, expiry, seats and a details link', async () => {
-    api.on('GET /licenses', () => ({ json: [licence({ activations_used: 2 })] }));
+  it('shows each license with a masked key (reveal, copy), plan, status, expiry, seats and a details link', async () => {
+    api.on('GET /licenses', () => ({ json: [license({ activations_used: 2 })] }));
     await openAsUser(api, '/licenses');
 
-    const card = await licenceCard('Pro license');
+    const card = await licenseCard('Pro license');
     expect(card.getByText('Active')).toBeTruthy();
     expect(card.getByText(/Monthly plan · Expires on/)).toBeTruthy();
     expect(card.getByText('2 of 3 seats in use')).toBeTruthy();
     expect(card.getByRole('progressbar', { name: 'Seats in use: 2 of 3' })).toBeTruthy();
     // Masked: the first and last groups only.
     expect(card.getByTestId('license-key').textContent).toBe('JSA7W-•••••-•••••-•••••-WY4K5');
-    expect(card.queryByText(LICENCE_KEY)).toBeNull();
+    expect(card.queryByText(LICENSE_KEY)).toBeNull();
 
     const user = userEvent.setup();
     await user.click(card.getByRole('button', { name: 'Show key' }));
-    expect(card.getByTestId('license-key').textContent).toBe(LICENCE_KEY);
+    expect(card.getByTestId('license-key').textContent).toBe(LICENSE_KEY);
     expect(card.getByRole('button', { name: 'Hide key' }).getAttribute('aria-pressed')).toBe('true');
     await user.click(card.getByRole('button', { name: 'Hide key' }));
     expect(card.getByTestId('license-key').textContent).toBe('JSA7W-•••••-•••••-•••••-WY4K5');
@@ -56,26 +56,26 @@ describe('/licenses: the list', () => {
     // Copy gives the whole key even while it is masked.
     await user.click(card.getByRole('button', { name: 'Copy key' }));
     // user-event's clipboard stands in for the browser's.
-    expect(await navigator.clipboard.readText()).toBe(LICENCE_KEY);
+    expect(await navigator.clipboard.readText()).toBe(LICENSE_KEY);
     expect(await card.findByRole('button', { name: 'Key copied' }, SLOW)).toBeTruthy();
 
     expect(card.getByRole('link', { name: 'Details of the Pro license' }).getAttribute('href')).toBe(
-      `/licenses/${LICENCE_ID}`,
+      `/licenses/${LICENSE_ID}`,
     );
-    // The user has no Base licence: it is offered beside the list.
+    // The user has no Base license: it is offered beside the list.
     expect(await screen.findByRole('heading', { name: 'Free Base license' }, SLOW)).toBeTruthy();
   });
 
-  it('marks the licence active on this machine (from the status check) and lists active licences first', async () => {
+  it('marks the license active on this machine (from the status check) and lists active licenses first', async () => {
     api.on('GET /licenses', () => ({
       json: [
-        licence({
-          license_id: OTHER_LICENCE_ID,
+        license({
+          license_id: OTHER_LICENSE_ID,
           status: 'expired',
           plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
           created_at: '2025-11-01T00:00:00.000Z',
         }),
-        licence(),
+        license(),
       ],
     }));
     api.on('GET /licensing/status', () => ({
@@ -84,9 +84,9 @@ describe('/licenses: the list', () => {
         status: 'active',
         message: 'License is valid',
         requires_activation: false,
-        license_id: LICENCE_ID,
-        license_key: LICENCE_KEY,
-        plan: licence().plan,
+        license_id: LICENSE_ID,
+        license_key: LICENSE_KEY,
+        plan: license().plan,
         expires_at: null,
         features: [],
         activation: activation({ hardware_id: THIS_MACHINE }),
@@ -94,47 +94,54 @@ describe('/licenses: the list', () => {
         lease_expires_at: '2030-01-01T00:00:00.000Z',
       },
     }));
-    await openAsUser(api, '/licenses', { licenseKey: LICENCE_KEY });
+    await openAsUser(api, '/licenses', { licenseKey: LICENSE_KEY });
 
-    const pro = await licenceCard('Pro license');
+    const pro = await licenseCard('Pro license');
     expect(await pro.findByText('Active on this machine', undefined, SLOW)).toBeTruthy();
-    const base = await licenceCard('Base license');
+    const base = await licenseCard('Base license');
     expect(base.getByText('Expired')).toBeTruthy();
     expect(base.queryByText('Active on this machine')).toBeNull();
     const titles = screen.getAllByRole('article').map((article) => article.getAttribute('aria-labelledby'));
     const names = titles.map((id) => document.getElementById(id ?? '')?.textContent);
     expect(names).toEqual(['Pro license', 'Base license']);
-    // A Base licence is held, so none is offered.
+    // A Base license is held, so none is offered.
     expect(screen.queryByRole('button', { name: 'Activate the free Base license' })).toBeNull();
   });
 
   it('a failed load shows the server message and tries again on request', async () => {
-    api.on('GET /licenses', () => problem(503, 'The licence store is restarting'));
+    api.on('GET /licenses', () => problem(503, 'The license store is restarting'));
     await openAsUser(api, '/licenses');
-    const alert = await screen.findByText('The licence store is restarting', undefined, SLOW);
+    const alert = await screen.findByText('The license store is restarting', undefined, SLOW);
     expect(alert).toBeTruthy();
-    api.on('GET /licenses', () => ({ json: [licence()] }));
+    api.on('GET /licenses', () => ({ json: [license()] }));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await licenceCard('Pro license')).toBeTruthy();
-    expect(screen.queryByText('The licence store is restarting')).toBeNull();
+    expect(await licenseCard('Pro license')).toBeTruthy();
+    expect(screen.queryByText('The license store is restarting')).toBeNull();
   });
 });
 
-describe('/licenses: the free Base licence', () => {
-  it('without any licence: the empty state activates Base on this machine and lists it', async () => {
-    api.on('POST /licenses/activate-base', () => ({
-      status: 201,
-      json: {
-        ...licence({
-          plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
-          max_activations: 1,
-        }),
-        activation: activation({ hardware_id: THIS_MACHINE }),
-        lease: 'x.y.z',
-        lease_expires_at: '2030-01-01T00:00:00.000Z',
-        message: 'This machine is now activated',
-      },
-    }));
+describe('/licenses: the free Base license', () => {
+  it('without any license: the empty state activates Base on this machine and lists it', async () => {
+    const base = license({
+      plan: { id: 'plan-base', code: 'base', name: 'Base', billing_interval: 'free' },
+      max_activations: 1,
+    });
+    // As the server does: once activated, the Base license is among the user's licenses.
+    let activated = false;
+    api.on('GET /licenses', () => ({ json: activated ? [base] : [] }));
+    api.on('POST /licenses/activate-base', () => {
+      activated = true;
+      return {
+        status: 201,
+        json: {
+          ...base,
+          activation: activation({ hardware_id: THIS_MACHINE }),
+          lease: 'x.y.z',
+          lease_expires_at: '2030-01-01T00:00:00.000Z',
+          message: 'This machine is now activated',
+        },
+      };
+    });
     const { services } = await openAsUser(api, '/licenses');
 
     expect(await screen.findByRole('heading', { name: 'You have no license yet' }, SLOW)).toBeTruthy();
@@ -143,12 +150,12 @@ describe('/licenses: the free Base licence', () => {
     expect(screen.getByRole('link', { name: 'See paid plans' }).getAttribute('href')).toBe('/purchase');
 
     await userEvent.setup().click(screen.getByRole('button', { name: 'Activate the free Base license' }));
-    expect(await licenceCard('Base license')).toBeTruthy();
+    expect(await licenseCard('Base license')).toBeTruthy();
     expect(await screen.findByText('Base license activated', undefined, SLOW)).toBeTruthy();
     const body = bodyOf(api, 'POST /licenses/activate-base');
     expect(body['hardware_id']).toBe(THIS_MACHINE);
     expect(body['device_name']).toEqual(expect.stringMatching(/ on /));
-    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENCE_KEY);
+    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
     expect(screen.queryByRole('heading', { name: 'You have no license yet' })).toBeNull();
   });
 
@@ -183,59 +190,65 @@ describe('/licenses: activate by key', () => {
   });
 
   it('activates THIS machine with the key, keeps the key, and says so', async () => {
-    api.on('POST /licenses/activate', () => ({
-      status: 201,
-      json: {
-        ...licence(),
-        activation: activation({ hardware_id: THIS_MACHINE }),
-        lease: 'x.y.z',
-        lease_expires_at: '2030-01-01T00:00:00.000Z',
-        message: 'This machine is now activated',
-      },
-    }));
+    // As the server does: once activated, the license is among the user's licenses.
+    let activated = false;
+    api.on('GET /licenses', () => ({ json: activated ? [license()] : [] }));
+    api.on('POST /licenses/activate', () => {
+      activated = true;
+      return {
+        status: 201,
+        json: {
+          ...license(),
+          activation: activation({ hardware_id: THIS_MACHINE }),
+          lease: 'x.y.z',
+          lease_expires_at: '2030-01-01T00:00:00.000Z',
+          message: 'This machine is now activated',
+        },
+      };
+    });
     const { services } = await openAsUser(api, '/licenses');
     const form = await keyForm();
     const user = userEvent.setup();
-    await user.type(form.getByLabelText(/License key/), ` ${LICENCE_KEY.toLowerCase()} `);
+    await user.type(form.getByLabelText(/License key/), ` ${LICENSE_KEY.toLowerCase()} `);
     await user.click(form.getByRole('button', { name: 'Activate' }));
 
     expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
     expect(screen.getByText('Pro license: This machine is now activated.')).toBeTruthy();
     const body = bodyOf(api, 'POST /licenses/activate');
     // The key as typed (trimmed; the server normalises case and dashes), this browser's id, a readable name.
-    expect(body).toMatchObject({ license_key: LICENCE_KEY.toLowerCase(), hardware_id: THIS_MACHINE });
+    expect(body).toMatchObject({ license_key: LICENSE_KEY.toLowerCase(), hardware_id: THIS_MACHINE });
     expect(body['device_name']).toEqual(expect.stringMatching(/ on /));
     expect(body['platform']).toEqual(expect.stringMatching(/^Web/));
-    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENCE_KEY);
-    // The licence joins the list, and the form is cleared for the next key.
-    expect(await licenceCard('Pro license')).toBeTruthy();
+    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
+    // The license joins the list, and the form is cleared for the next key.
+    expect(await licenseCard('Pro license')).toBeTruthy();
     expect((form.getByLabelText(/License key/) as HTMLInputElement).value).toBe('');
   });
 
-  it('over the seat limit: the server’s message, and a way to the licence to free a seat', async () => {
+  it('over the seat limit: the server’s message, and a way to the license to free a seat', async () => {
     let listCalls = 0;
     api.on('GET /licenses', () => {
       listCalls += 1;
       // The first list is from before another machine took the last seat.
-      return { json: [licence({ max_activations: 1, activations_used: listCalls === 1 ? 0 : 1 })] };
+      return { json: [license({ max_activations: 1, activations_used: listCalls === 1 ? 0 : 1 })] };
     });
     api.on('POST /licenses/activate', () => problem(409, SEAT_LIMIT_MESSAGE, 'activation_limit_reached'));
     await openAsUser(api, '/licenses');
-    await licenceCard('Pro license');
+    await licenseCard('Pro license');
     const form = await keyForm();
     const user = userEvent.setup();
-    await user.type(form.getByLabelText(/License key/), LICENCE_KEY);
+    await user.type(form.getByLabelText(/License key/), LICENSE_KEY);
     await user.click(form.getByRole('button', { name: 'Activate' }));
 
     const alert = await form.findByRole('alert', undefined, SLOW);
     expect(within(alert).getByText('All seats of this license are in use')).toBeTruthy();
     expect(within(alert).getByTestId('activation-error').textContent).toBe(SEAT_LIMIT_MESSAGE);
     expect(within(alert).getByRole('link', { name: 'Free a seat' }).getAttribute('href')).toBe(
-      `/licenses/${LICENCE_ID}`,
+      `/licenses/${LICENSE_ID}`,
     );
-    // Fresh seat counts were fetched past the cache to tell a full licence from other refusals.
+    // Fresh seat counts were fetched past the cache to tell a full license from other refusals.
     expect(api.calls('GET /licenses').length).toBeGreaterThanOrEqual(2);
-    expect((await licenceCard('Pro license')).getByText('1 of 1 seat in use')).toBeTruthy();
+    expect((await licenseCard('Pro license')).getByText('1 of 1 seat in use')).toBeTruthy();
   });
 
   it('another refusal (a mistyped key) shows the server’s words without a seat link', async () => {
@@ -260,7 +273,7 @@ describe('/licenses: activate by key', () => {
     expect(within(alert).queryByRole('link')).toBeNull();
   });
 
-  it('with no server message the SPEC §8 fallback is shown', async () => {
+  it('with no server message the catalogue fallback is shown', async () => {
     api.on('POST /licenses/activate', () => ({
       status: 500,
       json: {},
@@ -269,7 +282,7 @@ describe('/licenses: activate by key', () => {
     await openAsUser(api, '/licenses');
     const form = await keyForm();
     const user = userEvent.setup();
-    await user.type(form.getByLabelText(/License key/), LICENCE_KEY);
+    await user.type(form.getByLabelText(/License key/), LICENSE_KEY);
     await user.click(form.getByRole('button', { name: 'Activate' }));
     await waitFor(
       () => expect(form.getByTestId('activation-error').textContent).toBe(licenseMessages.activationFailed),

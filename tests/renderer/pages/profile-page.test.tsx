@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPasswordRule } from '../../../src/renderer/src/components/password/password-strength';
+import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -72,7 +72,7 @@ describe('profile page: details', () => {
     await userEvent.click(save);
     expect(await screen.findByText('Profile saved', {}, SLOW)).toBeTruthy();
     expect(body('PUT /users/me')).toEqual({ full_name: 'Ada Lovelace King', company: null });
-    // SPEC §4: a profile update also updates the auth user.
+    // A profile update also updates the auth user.
     expect(store.getState().auth.user?.full_name).toBe('Ada Lovelace King');
   });
 

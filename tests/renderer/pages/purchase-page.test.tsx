@@ -7,7 +7,7 @@ import type { Plan } from '../../../src/shared/api/plans';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
-import { makeLicence } from '../support/signed-in';
+import { makeLicense } from '../support/signed-in';
 
 const NOW = '2025-03-01T10:00:00.000Z';
 /** Several requests and renders in a row, on a machine that runs other suites at the same time. */
@@ -79,7 +79,7 @@ const payment = (id: string, extra: Partial<Payment> = {}): Payment => ({
   ...extra,
 });
 
-const proLicence = makeLicence('lic-pro', {
+const proLicense = makeLicense('lic-pro', {
   license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234',
   plan_id: 'pro',
   plan: { id: 'pro', code: 'pro', name: 'Pro', billing_interval: 'month' },
@@ -89,20 +89,20 @@ const proLicence = makeLicence('lic-pro', {
 
 let api: FakeApi;
 let payments: Payment[];
-let licences: ReturnType<typeof makeLicence>[];
+let licenses: ReturnType<typeof makeLicense>[];
 
 beforeEach(async () => {
   api = await new FakeApi().start();
   payments = [];
-  licences = [makeLicence('lic-base')];
+  licenses = [makeLicense('lic-base')];
   api.on('GET /plans/public', () => ({ json: PLANS }));
   api.on('GET /payments/config', () => ({
     json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
   }));
   api.on('GET /licenses/current-plan', () => ({
-    json: { plan: PLANS[0], license: makeLicence('lic-base') },
+    json: { plan: PLANS[0], license: makeLicense('lic-base') },
   }));
-  api.on('GET /licenses', () => ({ json: licences }));
+  api.on('GET /licenses', () => ({ json: licenses }));
   api.on('GET /payments/history', (request) => {
     const page = Number(request.query.get('page') ?? 1);
     const perPage = Number(request.query.get('perPage') ?? 10);
@@ -168,7 +168,7 @@ describe('purchase page: plans', () => {
   });
 
   it('offers to renew the paid plan the user already has, and refuses plans in another currency', async () => {
-    api.on('GET /licenses/current-plan', () => ({ json: { plan: PLANS[1], license: proLicence } }));
+    api.on('GET /licenses/current-plan', () => ({ json: { plan: PLANS[1], license: proLicense } }));
     api.on('GET /plans/public', () => ({
       json: [...PLANS, plan('usd', { name: 'Dollar plan', currency: 'USD' })],
     }));
@@ -201,7 +201,7 @@ describe('purchase page: plans', () => {
 });
 
 describe('purchase page: sandbox checkout', () => {
-  it('pays: order with the plan only, sandbox complete, verify with its answer, then the licence at once', async () => {
+  it('pays: order with the plan only, sandbox complete, verify with its answer, then the license at once', async () => {
     const signature = {
       razorpay_order_id: order.order_id,
       razorpay_payment_id: 'pay_sandbox_1',
@@ -217,8 +217,8 @@ describe('purchase page: sandbox checkout', () => {
         paid_at: NOW,
       });
       payments[0] = paid;
-      licences.push(proLicence);
-      return { json: { payment: paid, license: proLicence, sandbox: true } };
+      licenses.push(proLicense);
+      return { json: { payment: paid, license: proLicense, sandbox: true } };
     });
     const { store, router } = await openPurchase();
 
@@ -233,14 +233,14 @@ describe('purchase page: sandbox checkout', () => {
     const success = within(await screen.findByRole('region', { name: /Payment successful/ }, SLOW));
     expect(body('POST /payments/sandbox/orders/order_sandbox_abc/complete')).toEqual({ outcome: 'pay' });
     expect(body('POST /payments/razorpay/verify')).toEqual(signature);
-    expect(success.getByTestId('purchased-license-key').textContent).toBe(proLicence.license_key);
+    expect(success.getByTestId('purchased-license-key').textContent).toBe(proLicense.license_key);
     expect(success.getByText('Sandbox')).toBeTruthy();
     expect(success.getByRole('link', { name: 'View license' }).getAttribute('href')).toBe(
       '/licenses/lic-pro',
     );
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sandbox checkout' })).toBeNull(), SLOW);
 
-    // The licence slice has it without a reload, and the history shows the payment as paid.
+    // The license slice has it without a reload, and the history shows the payment as paid.
     await waitFor(
       () => expect(store.getState().license?.licenses.map((item) => item.license_id)).toContain('lic-pro'),
       SLOW,
@@ -367,7 +367,7 @@ describe('purchase page: Razorpay Checkout', () => {
     return opened;
   }
 
-  it('loads checkout.js only on a click to buy, opens it on the order, verifies and shows the licence', async () => {
+  it('loads checkout.js only on a click to buy, opens it on the order, verifies and shows the license', async () => {
     api.on('POST /payments/razorpay/verify', () => ({
       json: {
         payment: payment('pay-1', {
@@ -376,7 +376,7 @@ describe('purchase page: Razorpay Checkout', () => {
           status: 'paid',
           license_id: 'lic-pro',
         }),
-        license: proLicence,
+        license: proLicense,
         sandbox: false,
       },
     }));

@@ -5,7 +5,7 @@ import { localStorageKeys } from '../../../src/shared/storage-keys';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
 import { setServices } from '../../../src/renderer/src/lib/services';
 import { mailLauncher, maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
-import { validLicenceStatus } from '../support/api-answers';
+import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
@@ -47,8 +47,8 @@ const details = async () => {
   return block;
 };
 
-describe('support page: licence troubleshooting', () => {
-  it("answers SPEC §4's not-configured status without asking the server when no key is stored", async () => {
+describe('support page: license troubleshooting', () => {
+  it('answers the not-configured status without asking the server when no key is stored', async () => {
     await openSupport();
     const check = within(screen.getByRole('region', { name: 'License check' }));
     expect((await check.findByTestId('support-license-status', {}, SLOW)).textContent).toBe(
@@ -82,7 +82,7 @@ describe('support page: licence troubleshooting', () => {
     const call = api.calls('GET /licensing/status')[0];
     expect(call?.query.get('license_key')).toBe(KEY);
 
-    api.on('GET /licensing/status', () => ({ json: validLicenceStatus('L1', { license_key: KEY }) }));
+    api.on('GET /licensing/status', () => ({ json: validLicenseStatus('L1', { license_key: KEY }) }));
     await userEvent.click(check.getByRole('button', { name: 'Check license status' }));
     await waitFor(
       () => expect(check.getByTestId('support-license-status').textContent).toBe('License is valid'),

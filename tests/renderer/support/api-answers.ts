@@ -10,7 +10,7 @@ import type {
 } from '../../../src/shared/api/licenses';
 import type { Paged } from '../../../src/shared/api/paging';
 import type { Plan } from '../../../src/shared/api/plans';
-import { makeLicence } from './signed-in';
+import { makeLicense } from './signed-in';
 
 /*
  * Whole bodies of the real API for tests that need one but are about something else; `extra`
@@ -96,9 +96,9 @@ export const activation = (id: string, extra: Partial<Activation> = {}): Activat
   ...extra,
 });
 
-/** What activating licence `id` on a machine answers: the licence, the machine's seat and its lease. */
+/** What activating license `id` on a machine answers: the license, the machine's seat and its lease. */
 export const activationResult = (id: string, extra: Partial<ActivationResult> = {}): ActivationResult => ({
-  ...(makeLicence(id) as License),
+  ...(makeLicense(id) as License),
   activation: activation('A1', { license_id: id }),
   lease: 'header.lease.signature',
   lease_expires_at: '2030-01-01T00:00:00.000Z',
@@ -106,15 +106,15 @@ export const activationResult = (id: string, extra: Partial<ActivationResult> = 
   ...extra,
 });
 
-/** A licence as the admin console lists it: with its owner's e-mail. */
-export const adminLicence = (id: string, extra: Partial<AdminLicense> = {}): AdminLicense => ({
-  ...(makeLicence(id) as License),
+/** A license as the admin console lists it: with its owner's e-mail. */
+export const adminLicense = (id: string, extra: Partial<AdminLicense> = {}): AdminLicense => ({
+  ...(makeLicense(id) as License),
   user_id: 'user-1',
   user_email: 'ada@example.com',
   ...extra,
 });
 
-/** A metered feature of a licence with its use this period. */
+/** A metered feature of a license with its use this period. */
 export const featureUsage = (id: string, extra: Partial<FeatureUsage> = {}): FeatureUsage => ({
   feature_id: id,
   key: id.toLowerCase().replace(/[^a-z0-9_]/g, '_'),
@@ -132,8 +132,8 @@ export const featureUsage = (id: string, extra: Partial<FeatureUsage> = {}): Fea
   ...extra,
 });
 
-/** What `GET /licensing/status` answers for licence `id`, valid on this machine. */
-export const validLicenceStatus = (
+/** What `GET /licensing/status` answers for license `id`, valid on this machine. */
+export const validLicenseStatus = (
   id: string,
   extra: Partial<LicenseStatusAnswer> = {},
 ): LicenseStatusAnswer => ({

@@ -57,6 +57,9 @@ export const problem = (status: number, message: string, code = 'error') => ({
   json: { detail: message, message, code },
 });
 
+/** The client falls back to its own message when an error comes without one (a proxy's, say). */
+export const WITHOUT_MESSAGE = 'an error without a message';
+
 /**
  * A real HTTP API on a loopback port with the token rules of the portal's server: access tokens
  * it issued are accepted, each refresh token works once, and spending a used one revokes them all.

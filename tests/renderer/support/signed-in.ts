@@ -1,8 +1,9 @@
-import type { FakeApi } from './fake-api';
+import { authApi } from '../../../src/renderer/src/features/auth/auth-endpoints';
+import { type FakeApi, testUser } from './fake-api';
 import { tabServices } from './services';
 import { makeFullStore } from './store';
 
-/** A tab already holding tokens the fake API issued, with a store that has every SPEC §3 slice. */
+/** A tab already holding tokens the fake API issued, with a store that has every slice. */
 export async function signedInTab(api: FakeApi, options: Parameters<typeof tabServices>[1] = {}) {
   const made = tabServices(api.baseURL, options);
   const issued = api.issue();
@@ -14,8 +15,17 @@ export async function signedInTab(api: FakeApi, options: Parameters<typeof tabSe
   return { ...made, issued, store: makeFullStore({ services: made.services }) };
 }
 
-/** A licence as `GET /licenses` answers it, with `extra` fields overriding the defaults. */
-export const makeLicence = (id: string, extra: object = {}) => ({
+/** A tab signed in through POST /auth/login, with a store that has every slice. */
+export async function loggedInTab(api: FakeApi) {
+  const made = tabServices(api.baseURL);
+  const store = makeFullStore({ services: made.services });
+  api.on('POST /auth/login', () => ({ json: api.signInAnswer() }));
+  await store.dispatch(authApi.endpoints.login.initiate({ email: testUser.email, password: 'pw' })).unwrap();
+  return { ...made, store };
+}
+
+/** A license as `GET /licenses` answers it, with `extra` fields overriding the defaults. */
+export const makeLicense = (id: string, extra: object = {}) => ({
   license_id: id,
   license_key: `KEY-${id}`,
   user_id: 'user-1',

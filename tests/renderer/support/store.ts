@@ -1,9 +1,14 @@
-import { slicesInjected } from '../../../src/renderer/src/app/root-reducer';
+import { rootReducer, slicesInjected } from '../../../src/renderer/src/app/root-reducer';
 import { type AppStore, makeStore, type RootState } from '../../../src/renderer/src/app/store';
-import '../../../src/renderer/src/features/admin/admin-slice';
-import '../../../src/renderer/src/features/license/license-slice';
+import { adminSlice } from '../../../src/renderer/src/features/admin';
+import { licenseSlice } from '../../../src/renderer/src/features/license';
 
-/** The state once the user and admin routes have loaded their slices: every SPEC §3 slice present. */
+// As the user routes' slice loader does: the license slice joins the store.
+rootReducer.inject(licenseSlice);
+// As the admin routes' slice loader does.
+rootReducer.inject(adminSlice);
+
+/** The state once the user and admin routes have loaded their slices: every slice present. */
 export type FullState = RootState & Required<Pick<RootState, 'license' | 'admin'>>;
 
 /**

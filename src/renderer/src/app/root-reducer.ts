@@ -1,8 +1,8 @@
 import { combineSlices, createAction } from '@reduxjs/toolkit';
-import type { AdminState } from '../features/admin/admin-types';
-import { authReducer } from '../features/auth/auth-slice';
-import type { LicenseState } from '../features/license/license-slice';
-import { userReducer } from '../features/user/user-slice';
+import type { AdminState } from '../features/admin';
+import { authReducer } from '../features/auth';
+import type { LicenseState } from '../features/license';
+import { userReducer } from '../features/user';
 
 /**
  * The slices only signed-in screens use. Each is injected by its own module when that module is
@@ -25,6 +25,6 @@ export type RootState = ReturnType<typeof rootReducer>;
 
 /**
  * Dispatched once lazily loaded slices are injected, so their state appears at once rather than on
- * the next action. Not a user, auth, licence or admin action: it does not count as activity.
+ * the next action. Not a user, auth, license or admin action: it does not count as activity.
  */
 export const slicesInjected = createAction('app/slicesInjected');

@@ -1,11 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
-import { selectIsAuthenticated, selectUserRole } from '../features/auth/auth-slice';
-import { useAppSelector } from './hooks';
-
-/** Where a signed-in user belongs: /admin for admins, else /dashboard. */
-export const homeFor = (role: string | null) =>
-  role === 'admin' ? portalPaths.admin : portalPaths.dashboard;
+import { homeFor, selectIsAuthenticated, selectUserRole } from '../features/auth';
+import { useAppSelector } from '../lib/store-hooks';
 
 /** Login, register and forgot-password: an authenticated visitor is sent home. */
 export function RedirectIfAuthenticated() {

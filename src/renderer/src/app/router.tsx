@@ -1,7 +1,7 @@
 import { type ComponentType, lazy, type LazyExoticComponent, Suspense, useMemo } from 'react';
 import { type RouteObject, useRoutes } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
-import { AppLayout } from '../components/layout/app-layout';
+import { AppLayout } from './layout/app-layout';
 import { PublicLayout } from '../components/layout/public-layout';
 import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
@@ -18,25 +18,25 @@ type Page = LazyExoticComponent<ComponentType>;
 
 // One lazy component per screen: each is its own chunk, loaded on first visit.
 const pages = {
-  landing: lazy(() => import('../pages/landing-page')),
-  login: lazy(() => import('../pages/login-page')),
-  register: lazy(() => import('../pages/register-page')),
-  forgotPassword: lazy(() => import('../pages/forgot-password-page')),
-  resetPassword: lazy(() => import('../pages/reset-password-page')),
-  verifyRegistration: lazy(() => import('../pages/verify-registration-page')),
-  dashboard: lazy(() => import('../pages/dashboard-page')),
-  licenses: lazy(() => import('../pages/licenses-page')),
-  licenseDetail: lazy(() => import('../pages/license-detail-page')),
-  profile: lazy(() => import('../pages/profile-page')),
-  purchase: lazy(() => import('../pages/purchase-page')),
-  support: lazy(() => import('../pages/support-page')),
-  admin: lazy(() => import('../pages/admin/dashboard-page')),
-  adminUsers: lazy(() => import('../pages/admin/users-page')),
-  adminLicenses: lazy(() => import('../pages/admin/licenses-page')),
-  adminPayments: lazy(() => import('../pages/admin/payments-page')),
-  adminFeatures: lazy(() => import('../pages/admin/features-page')),
-  adminPackages: lazy(() => import('../pages/admin/packages-page')),
-  adminSecurity: lazy(() => import('../pages/admin/security-page')),
+  landing: lazy(() => import('../features/plans/pages/landing-page')),
+  login: lazy(() => import('../features/auth/pages/login-page')),
+  register: lazy(() => import('../features/auth/pages/register-page')),
+  forgotPassword: lazy(() => import('../features/auth/pages/forgot-password-page')),
+  resetPassword: lazy(() => import('../features/auth/pages/reset-password-page')),
+  verifyRegistration: lazy(() => import('../features/auth/pages/verify-registration-page')),
+  dashboard: lazy(() => import('../features/license/pages/dashboard-page')),
+  licenses: lazy(() => import('../features/license/pages/licenses-page')),
+  licenseDetail: lazy(() => import('../features/license/pages/license-detail-page')),
+  profile: lazy(() => import('../features/user/pages/profile-page')),
+  purchase: lazy(() => import('../features/payments/pages/purchase-page')),
+  support: lazy(() => import('../features/user/pages/support-page')),
+  admin: lazy(() => import('../features/admin/pages/dashboard-page')),
+  adminUsers: lazy(() => import('../features/admin/pages/users-page')),
+  adminLicenses: lazy(() => import('../features/admin/pages/licenses-page')),
+  adminPayments: lazy(() => import('../features/admin/pages/payments-page')),
+  adminFeatures: lazy(() => import('../features/admin/pages/features-page')),
+  adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
+  adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
 export interface AppRoutesOptions {

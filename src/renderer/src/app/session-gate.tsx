@@ -5,15 +5,15 @@ import type { UserProfile } from '../../../shared/api/users';
 import { portalPaths } from '../../../shared/routes';
 import {
   initializeSession,
-  logoutUser,
   selectIsAuthenticated,
   sessionCleared,
+  signOut,
   tokensRefreshed,
   updateActivity,
-} from '../features/auth/auth-slice';
+} from '../features/auth';
 import type { Services } from '../lib/services';
+import { useAppDispatch, useAppSelector } from '../lib/store-hooks';
 import { roleFromToken } from '../lib/token';
-import { useAppDispatch, useAppSelector } from './hooks';
 import { SessionSpinner } from './loading-screens';
 import type { RootState } from './store';
 
@@ -95,7 +95,7 @@ export function SessionGate({ services }: { services: Services }) {
         isAuthenticated: () => store.getState().auth.isAuthenticated,
         lastActivity: () => store.getState().auth.lastActivity,
         getAccessToken: () => services.tokens.getAccessToken(),
-        onInactive: () => void dispatch(logoutUser()),
+        onInactive: () => void signOut(dispatch),
         refresh: () =>
           services.client.refreshTokens().catch(() => {
             setSessionLost(true);

@@ -2,14 +2,14 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { Outlet } from 'react-router-dom';
 import { PageLoading } from './loading-screens';
-import { type LazyLoadedSlices, type RootState, slicesInjected } from './root-reducer';
+import { type LazyLoadedSlices, rootReducer, type RootState, slicesInjected } from './root-reducer';
 
 export type LazySliceName = keyof LazyLoadedSlices;
 
-// Importing a slice's module injects it into the root reducer (see `rootReducer`).
+// Each loader downloads a slice's feature and injects the slice into the root reducer.
 const loaders: Record<LazySliceName, () => Promise<unknown>> = {
-  license: () => import('../features/license/license-slice'),
-  admin: () => import('../features/admin/admin-slice'),
+  license: () => import('../features/license').then(({ licenseSlice }) => rootReducer.inject(licenseSlice)),
+  admin: () => import('../features/admin').then(({ adminSlice }) => rootReducer.inject(adminSlice)),
 };
 
 const loading = new Map<LazySliceName, Promise<unknown>>();

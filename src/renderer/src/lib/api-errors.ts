@@ -77,20 +77,65 @@ export function adminMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
-/** Turns any failure of a call into an {@link ApiRequestError} with the message rules above. */
-export function toApiRequestError(
-  error: unknown,
-  fallback: string,
-  pickMessage: (error: unknown, fallback: string) => string = serverMessage,
-): ApiRequestError {
-  if (error instanceof ApiRequestError) return error;
+/**
+ * A failed call as the store keeps it (plain data, so it can live in state): the message to show
+ * (the server's, else the endpoint's fallback) and what forms need to mark fields.
+ */
+export interface ApiFailure {
+  message: string;
+  status?: number;
+  code?: string;
+  /** Per-field problems from the server's `errors[]` (`field` → message). */
+  fieldErrors: Record<string, string>;
+}
+
+/** How an endpoint words its failures: its fallback message and which server field it prefers. */
+export interface ApiCallOptions {
+  fallback?: string;
+  pickMessage?: (error: unknown, fallback: string) => string;
+}
+
+const GENERIC_FALLBACK = 'Request failed';
+
+/** Any failure of a call as plain data, with the message rules of the endpoint. */
+export function toApiFailure(error: unknown, options: ApiCallOptions = {}): ApiFailure {
+  const { fallback = GENERIC_FALLBACK, pickMessage = serverMessage } = options;
   const body = errorBody(error);
   const fieldErrors: Record<string, string> = {};
   for (const issue of body.errors ?? []) fieldErrors[issue.field] ??= issue.message;
-  return new ApiRequestError(pickMessage(error, fallback), {
-    status: isHttpError(error) ? error.response?.status : undefined,
-    code: body.code,
-    fieldErrors,
-    cause: error,
-  });
+  const failure: ApiFailure = { message: pickMessage(error, fallback), fieldErrors };
+  const status = isHttpError(error) ? error.response?.status : undefined;
+  if (status !== undefined) failure.status = status;
+  if (body.code !== undefined) failure.code = body.code;
+  return failure;
+}
+
+/** A rejected endpoint's error, when it is one of ours (`unwrap()` throws it, hooks hold it). */
+export const isApiFailure = (value: unknown): value is ApiFailure =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ApiFailure).message === 'string' &&
+  typeof (value as ApiFailure).fieldErrors === 'object';
+
+/** The message of any failure: an endpoint's, an Error's, else the fallback. */
+export function failureMessage(error: unknown, fallback: string): string {
+  if (isApiFailure(error)) return error.message;
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
+
+/**
+ * Runs an endpoint's own work (a call plus what the platform keeps, or a check of the answer's
+ * shape) and turns a failure into the endpoint's {@link ApiFailure}: the `queryFn` counterpart of
+ * the base query below.
+ */
+export async function attempt<T>(
+  run: () => Promise<T>,
+  options: ApiCallOptions,
+): Promise<{ data: T } | { error: ApiFailure }> {
+  try {
+    return { data: await run() };
+  } catch (error) {
+    return { error: toApiFailure(error, options) };
+  }
 }

@@ -5,7 +5,7 @@ import type { SecureStorage } from './secure-storage';
 
 /**
  * What differs between the web portal and the desktop shell (see docs/architecture.md): where
- * the hardware id, the refresh token and the licence key come from, and who checks the licence
+ * the hardware id, the refresh token and the license key come from, and who checks the license
  * status.
  */
 export interface Platform {

@@ -3,17 +3,15 @@ import { type ApiClient, type ClientLogger, createApiClient, DEFAULT_API_KEY } f
 import type { CookieJar } from './cookies';
 import type { LockManagerLike } from './locks';
 import { createPlatform, type Platform } from './platform';
-import { createQueryCache, type QueryCache } from './query-cache';
 import { createSecureStorage, type SecureStorage } from './secure-storage';
 import { createTokenStore, type TokenStore } from './token-store';
 
-/** Everything the thunks and API functions talk to; one set per app (tests build their own). */
+/** Everything the endpoints and session thunks talk to; one set per app (tests build their own). */
 export interface Services {
   client: ApiClient;
   tokens: TokenStore;
   platform: Platform;
   secure: SecureStorage;
-  cache: QueryCache;
   session: Storage;
   local: Storage;
   now: () => number;
@@ -48,7 +46,7 @@ export function createServices(options: ServicesOptions = {}): Services {
     logger: options.logger,
     now,
   });
-  return { client, tokens, platform, secure, cache: createQueryCache({ now }), session, local, now };
+  return { client, tokens, platform, secure, session, local, now };
 }
 
 let current: Services | null = null;

@@ -1,4 +1,4 @@
-import { ApiRequestError } from '../../lib/api-errors';
+import { isApiFailure } from '../../lib/api-errors';
 
 /** What a form shows after a rejected submit: one message for the alert, and errors per field. */
 export interface SubmitFailure {
@@ -14,8 +14,8 @@ const CODE_FIELDS: Record<string, string> = {
 };
 
 /**
- * Reads a failed call the way the portal shows it: thunks reject with a display string, API
- * functions throw {@link ApiRequestError}. `fieldMap` renames server field names to form paths
+ * Reads a failed call the way the portal shows it: endpoints reject with an `ApiFailure` (the
+ * message and the server's per-field problems), thunks with a display string. `fieldMap` renames server field names to form paths
  * (e.g. `new_password` → `password`); fields the form does not have stay in the alert only.
  */
 export function toSubmitFailure(
@@ -25,7 +25,7 @@ export function toSubmitFailure(
   formFields: readonly string[] = Object.values(fieldMap),
 ): SubmitFailure {
   if (typeof error === 'string') return { message: error || fallback, fieldErrors: {} };
-  if (!(error instanceof ApiRequestError)) {
+  if (!isApiFailure(error)) {
     return { message: error instanceof Error && error.message ? error.message : fallback, fieldErrors: {} };
   }
   const fieldErrors: Record<string, string> = {};

@@ -1,12 +1,11 @@
 import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
 import type { Paged } from '../../../../shared/api/paging';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../shared/constants';
-import { rootReducer } from '../../app/root-reducer';
-import { logoutUser, sessionCleared } from '../auth/auth-slice';
-import * as thunks from './admin-thunks';
+import type { ApiFailure } from '../../lib/api-errors';
+import { sessionEnded } from '../auth';
+import { adminApi } from './admin-endpoints';
 import type { AdminCollection, AdminState } from './admin-types';
 
-export * from './admin-thunks';
 export type * from './admin-types';
 
 const emptyPage = <Item>(): Paged<Item> => ({
@@ -54,35 +53,39 @@ function remove<Item extends Identified>(page: Paged<Item>, id: string) {
 const selectedIs = (selected: Identified | null, id: string | undefined) =>
   !!selected && idOf(selected) === id;
 
-const allThunks = [
-  thunks.fetchSystemStats,
-  thunks.fetchUsers,
-  thunks.fetchUser,
-  thunks.createUser,
-  thunks.updateUser,
-  thunks.deleteUser,
-  thunks.fetchAdminLicenses,
-  thunks.fetchAdminLicense,
-  thunks.createLicense,
-  thunks.updateLicense,
-  thunks.revokeLicense,
-  thunks.fetchLicenseActivations,
-  thunks.deactivateActivation,
-  thunks.fetchPayments,
-  thunks.fetchPayment,
-  thunks.fetchSecurityEvents,
-  thunks.fetchFeatures,
-  thunks.fetchFeature,
-  thunks.createFeature,
-  thunks.updateFeature,
-  thunks.deleteFeature,
+const { endpoints } = adminApi;
+
+/** The endpoints whose calls the slice follows (its status and error); the others are screens' own reads. */
+const followed = [
+  endpoints.getDashboard,
+  endpoints.listUsers,
+  endpoints.getUser,
+  endpoints.createUser,
+  endpoints.updateUser,
+  endpoints.deleteUser,
+  endpoints.listLicenses,
+  endpoints.getLicense,
+  endpoints.createLicense,
+  endpoints.updateLicense,
+  endpoints.revokeLicense,
+  endpoints.getLicenseActivations,
+  endpoints.deactivateActivation,
+  endpoints.listPayments,
+  endpoints.getPayment,
+  endpoints.listSecurityEvents,
+  endpoints.listFeatures,
+  endpoints.getFeature,
+  endpoints.createFeature,
+  endpoints.updateFeature,
+  endpoints.deleteFeature,
 ] as const;
 
 const pageSetter = (collection: AdminCollection) => (state: AdminState, action: PayloadAction<number>) => {
   state[collection].page = action.payload;
 };
 
-const adminSlice = createSlice({
+/** Not in the first download: app/slice-loader.tsx injects it when an admin route loads. */
+export const adminSlice = createSlice({
   name: 'admin',
   initialState: initialAdminState,
   reducers: {
@@ -100,69 +103,71 @@ const adminSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
-      .addCase(thunks.fetchSystemStats.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.getDashboard.matchFulfilled, (state, { payload }) => {
         state.systemStats = payload;
       })
-      .addCase(thunks.fetchUsers.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.listUsers.matchFulfilled, (state, { payload }) => {
         state.users = payload;
       })
-      .addCase(thunks.fetchUser.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.getUser.matchFulfilled, (state, { payload }) => {
         state.selectedUser = payload;
       })
-      .addCase(thunks.createUser.fulfilled, (state, { payload }) => prepend(state.users, payload))
-      .addCase(thunks.updateUser.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.createUser.matchFulfilled, (state, { payload }) => prepend(state.users, payload))
+      .addMatcher(endpoints.updateUser.matchFulfilled, (state, { payload }) => {
         replace(state.users, payload);
         if (selectedIs(state.selectedUser, idOf(payload))) state.selectedUser = payload;
       })
-      .addCase(thunks.deleteUser.fulfilled, (state, { payload: id }) => {
+      .addMatcher(endpoints.deleteUser.matchFulfilled, (state, { payload: id }) => {
         remove(state.users, id);
         if (selectedIs(state.selectedUser, id)) state.selectedUser = null;
       })
-      .addCase(thunks.fetchAdminLicenses.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.listLicenses.matchFulfilled, (state, { payload }) => {
         state.licenses = payload;
       })
-      .addCase(thunks.fetchAdminLicense.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.getLicense.matchFulfilled, (state, { payload }) => {
         state.selectedLicense = payload;
       })
-      .addCase(thunks.createLicense.fulfilled, (state, { payload }) => prepend(state.licenses, payload))
-      .addCase(thunks.fetchLicenseActivations.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.createLicense.matchFulfilled, (state, { payload }) =>
+        prepend(state.licenses, payload),
+      )
+      .addMatcher(endpoints.getLicenseActivations.matchFulfilled, (state, { payload }) => {
         if (state.selectedLicense?.license_id === payload.licenseId)
           state.selectedLicense.activations = payload.activations;
       })
-      .addCase(thunks.fetchPayments.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.listPayments.matchFulfilled, (state, { payload }) => {
         state.payments = payload;
       })
-      .addCase(thunks.fetchPayment.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.getPayment.matchFulfilled, (state, { payload }) => {
         state.selectedPayment = payload;
       })
-      .addCase(thunks.fetchSecurityEvents.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.listSecurityEvents.matchFulfilled, (state, { payload }) => {
         state.securityEvents = payload;
       })
-      .addCase(thunks.fetchFeatures.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.listFeatures.matchFulfilled, (state, { payload }) => {
         state.features = payload;
       })
-      .addCase(thunks.fetchFeature.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.getFeature.matchFulfilled, (state, { payload }) => {
         state.selectedFeature = payload;
       })
-      .addCase(thunks.createFeature.fulfilled, (state, { payload }) => prepend(state.features, payload))
-      .addCase(thunks.updateFeature.fulfilled, (state, { payload }) => {
+      .addMatcher(endpoints.createFeature.matchFulfilled, (state, { payload }) =>
+        prepend(state.features, payload),
+      )
+      .addMatcher(endpoints.updateFeature.matchFulfilled, (state, { payload }) => {
         replace(state.features, payload);
         if (selectedIs(state.selectedFeature, idOf(payload))) state.selectedFeature = payload;
       })
-      .addCase(thunks.deleteFeature.fulfilled, (state, { payload: id }) => {
+      .addMatcher(endpoints.deleteFeature.matchFulfilled, (state, { payload: id }) => {
         remove(state.features, id);
         if (selectedIs(state.selectedFeature, id)) state.selectedFeature = null;
       })
-      .addCase(logoutUser.fulfilled, () => initialAdminState)
-      .addCase(logoutUser.rejected, () => initialAdminState)
-      .addCase(sessionCleared, () => initialAdminState)
-      // Update and revoke both replace the licence, in the list and in the selection
-      // (so does freeing a seat, which answers the licence with its new seat count).
+      .addMatcher(sessionEnded, () => initialAdminState)
+      // Update and revoke both replace the license, in the list and in the selection
+      // (so does freeing a seat, which answers the license with its new seat count).
       .addMatcher(
         isAnyOf(
-          thunks.updateLicense.fulfilled,
-          thunks.revokeLicense.fulfilled,
-          thunks.deactivateActivation.fulfilled,
+          endpoints.updateLicense.matchFulfilled,
+          endpoints.revokeLicense.matchFulfilled,
+          endpoints.deactivateActivation.matchFulfilled,
         ),
         (state, { payload }) => {
           replace(state.licenses, payload);
@@ -173,16 +178,17 @@ const adminSlice = createSlice({
             };
         },
       )
-      .addMatcher(isAnyOf(...allThunks.map((thunk) => thunk.pending)), (state) => {
+      .addMatcher(isAnyOf(...followed.map((endpoint) => endpoint.matchPending)), (state) => {
         state.status = 'loading';
         state.error = null;
       })
-      .addMatcher(isAnyOf(...allThunks.map((thunk) => thunk.fulfilled)), (state) => {
+      .addMatcher(isAnyOf(...followed.map((endpoint) => endpoint.matchFulfilled)), (state) => {
         state.status = 'succeeded';
       })
-      .addMatcher(isAnyOf(...allThunks.map((thunk) => thunk.rejected)), (state, action) => {
+      .addMatcher(isAnyOf(...followed.map((endpoint) => endpoint.matchRejected)), (state, action) => {
         state.status = 'failed';
-        state.error = (action.payload as string | undefined) ?? action.error.message ?? null;
+        // The endpoint's failure carries the message (the server's, else the error's, else the fallback).
+        state.error = (action.payload as ApiFailure | undefined)?.message ?? action.error.message ?? null;
       });
   },
 });
@@ -196,9 +202,6 @@ export const {
   clearSelection,
 } = adminSlice.actions;
 export const adminReducer = adminSlice.reducer;
-
-// Importing this module adds `admin` to the store (it is not in the first download).
-rootReducer.inject(adminSlice);
 
 /** Before the first action after injection the state has no `admin` yet: it reads as the initial state. */
 type WithAdmin = { admin?: AdminState };

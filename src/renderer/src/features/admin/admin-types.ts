@@ -15,14 +15,7 @@ export type AdminRecord = Record<string, unknown> & { id?: string };
 /** A license with its owner's e-mail; the detail view attaches its activations. */
 export type AdminLicense = AdminLicenseRow;
 
-/** Query of every admin list: paging, search, sort and filters. */
-export interface ListParams {
-  page?: number;
-  perPage?: number;
-  search?: string;
-  sort?: string;
-  [filter: string]: string | number | boolean | undefined;
-}
+export type { ListParams } from '../../components/data-table/list-query';
 
 /** The admin slice: a page of each list, the selected items and the dashboard's numbers. */
 export interface AdminState {

@@ -1,18 +1,10 @@
-import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
 import type { UserProfile } from '../../../../shared/api/users';
+import { portalPaths } from '../../../../shared/routes';
+import { endpointAction } from '../../lib/api-actions';
+import type { ApiFailure } from '../../lib/api-errors';
 import type { AsyncStatus } from '../../lib/create-app-thunk';
-import { updateUserProfile } from '../user/user-thunks';
-import {
-  initializeSession,
-  loginUser,
-  logoutUser,
-  refreshSession,
-  registerUser,
-  type SessionIdentity,
-} from './auth-thunks';
-
-export { initializeSession, loginUser, logoutUser, refreshSession, registerUser } from './auth-thunks';
-export type { SessionIdentity, SessionOutcome } from './auth-thunks';
+import { initializeSession, refreshSession, type SessionIdentity } from './session-thunks';
 
 /** Who is signed in, with which role, and when they last acted. */
 export interface AuthState {
@@ -20,10 +12,29 @@ export interface AuthState {
   user: UserProfile | null;
   status: AsyncStatus;
   error: string | null;
-  /** Epoch milliseconds of the last user, auth, licence or admin action: 30 minutes without one signs out. */
+  /** Epoch milliseconds of the last user, auth, license or admin action: 30 minutes without one signs out. */
   lastActivity: number;
   userRole: string | null;
 }
+
+/*
+ * The endpoints' actions, matched by name: this slice is in the first download, the endpoints
+ * (and RTK Query) are not (see lib/api-actions.ts).
+ */
+const endpoint = <Answer>(name: string) => ({
+  pending: endpointAction(name, 'pending'),
+  fulfilled: endpointAction<Answer>(name, 'fulfilled'),
+  rejected: endpointAction<ApiFailure | undefined>(name, 'rejected'),
+});
+const login = endpoint<SessionIdentity>('login');
+const register = endpoint<string>('register');
+const logout = endpoint<null>('logout');
+/** The user endpoints whose answer is the new profile (the auth user follows it). */
+const profileUpdated = endpointAction<UserProfile>('updateMyProfile', 'fulfilled');
+
+/** A rejected endpoint's message: its {@link ApiFailure}, else what was thrown. */
+const failureOf = (action: UnknownAction & { payload: ApiFailure | undefined }) =>
+  action.payload?.message ?? (action as { error?: { message?: string } }).error?.message ?? null;
 
 const signedOut = (state: AuthState) => {
   state.isAuthenticated = false;
@@ -38,7 +49,7 @@ const signedIn = (state: AuthState, { user, role }: SessionIdentity) => {
   state.status = 'succeeded';
 };
 
-const authSlice = createSlice({
+export const authSlice = createSlice({
   name: 'auth',
   initialState: (): AuthState => ({
     isAuthenticated: false,
@@ -70,22 +81,6 @@ const authSlice = createSlice({
       state.error = null;
     };
     builder
-      .addCase(loginUser.pending, started)
-      .addCase(loginUser.fulfilled, (state, action) => signedIn(state, action.payload))
-      .addCase(loginUser.rejected, (state, action) => {
-        state.status = 'failed';
-        state.error = action.payload ?? action.error.message ?? null;
-        signedOut(state);
-      })
-      .addCase(registerUser.pending, started)
-      .addCase(registerUser.fulfilled, (state) => {
-        state.status = 'succeeded';
-      })
-      .addCase(registerUser.rejected, (state, action) => {
-        state.status = 'failed';
-        state.error = action.payload ?? action.error.message ?? null;
-      })
-      .addCase(logoutUser.pending, started)
       .addCase(refreshSession.pending, started)
       .addCase(refreshSession.fulfilled, (state, action) => signedIn(state, action.payload))
       .addCase(refreshSession.rejected, (state, action) => {
@@ -100,11 +95,25 @@ const authSlice = createSlice({
         state.status = payload.outcome === 'invalid' ? 'failed' : 'idle';
         state.error = payload.outcome === 'invalid' ? payload.message : null;
       })
-      .addCase(updateUserProfile.fulfilled, (state, action) => {
+      .addMatcher(isAnyOf(login.pending, register.pending, logout.pending), started)
+      .addMatcher(login.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addMatcher(login.rejected, (state, action) => {
+        state.status = 'failed';
+        state.error = failureOf(action);
+        signedOut(state);
+      })
+      .addMatcher(register.fulfilled, (state) => {
+        state.status = 'succeeded';
+      })
+      .addMatcher(register.rejected, (state, action) => {
+        state.status = 'failed';
+        state.error = failureOf(action);
+      })
+      .addMatcher(profileUpdated, (state, action) => {
         state.user = action.payload;
       })
       // Logout ends the session whether or not the server answered.
-      .addMatcher(isAnyOf(logoutUser.fulfilled, logoutUser.rejected), (state) => {
+      .addMatcher(isAnyOf(logout.fulfilled, logout.rejected), (state) => {
         signedOut(state);
         state.status = 'idle';
         state.error = null;
@@ -114,6 +123,15 @@ const authSlice = createSlice({
 
 export const { updateActivity, tokensRefreshed, sessionCleared } = authSlice.actions;
 export const authReducer = authSlice.reducer;
+
+/** The session ended: signed out here (answered or not), or lost. Every slice of the user's data resets. */
+export const sessionEnded = isAnyOf(logout.fulfilled, logout.rejected, sessionCleared);
+/** Someone signed in, or the session was refreshed: the identity is in the action's payload. */
+export const identityArrived = isAnyOf(login.fulfilled, refreshSession.fulfilled, tokensRefreshed);
+
+/** Where a signed-in user belongs: /admin for admins, else /dashboard. */
+export const homeFor = (role: string | null) =>
+  role === 'admin' ? portalPaths.admin : portalPaths.dashboard;
 
 type WithAuth = { auth: AuthState };
 export const selectIsAuthenticated = (state: WithAuth) => state.auth.isAuthenticated;

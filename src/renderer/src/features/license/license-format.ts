@@ -1,6 +1,7 @@
 import type { DownloadPlatform, FeatureUsage, License, LicenseStatus } from '../../../../shared/api/licenses';
+import type { LicenseCheckResult } from '../../../../shared/bridge';
 
-/** How the licence screens write dates, sizes and statuses. */
+/** How the license screens write dates, sizes and statuses. */
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -73,10 +74,10 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
 };
 
 /** "Never expires", "Renews on Jan 3, 2026" or "Expired on Jan 3, 2026". */
-export function expiryText(licence: Pick<License, 'expires_at' | 'status'>): string {
-  if (!licence.expires_at) return 'Never expires';
-  const day = formatDate(licence.expires_at);
-  if (licence.status === 'expired' || new Date(licence.expires_at).getTime() < Date.now())
+export function expiryText(license: Pick<License, 'expires_at' | 'status'>): string {
+  if (!license.expires_at) return 'Never expires';
+  const day = formatDate(license.expires_at);
+  if (license.status === 'expired' || new Date(license.expires_at).getTime() < Date.now())
     return `Expired on ${day}`;
   return `Expires on ${day}`;
 }
@@ -100,8 +101,8 @@ export function usedPercent(feature: Pick<FeatureUsage, 'limit' | 'used'>): numb
   return Math.min(100, Math.round((feature.used / feature.limit) * 100));
 }
 
-/** A licence the API answered, checked for the fields the screens read (anything else is a format error). */
-export const isLicence = (value: unknown): value is License =>
+/** A license the API answered, checked for the fields the screens read (anything else is a format error). */
+export const isLicense = (value: unknown): value is License =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as License).license_id === 'string' &&
@@ -109,3 +110,15 @@ export const isLicence = (value: unknown): value is License =>
   typeof (value as License).plan === 'object' &&
   (value as License).plan !== null &&
   typeof (value as License).max_activations === 'number';
+
+/**
+ * This machine's status check as a badge: the dot carries the colour, the text keeps the body
+ * colour (readable in both schemes).
+ */
+export function checkBadge(result: LicenseCheckResult): { label: string; color: string } {
+  if (result.valid)
+    return result.offline ? { label: 'Valid (offline)', color: 'yellow' } : { label: 'Valid', color: 'teal' };
+  if (result.status === 'not_configured') return { label: 'Not configured', color: 'gray' };
+  if (result.status === 'error') return { label: 'Not checked', color: 'orange' };
+  return { label: 'Not valid', color: 'red' };
+}

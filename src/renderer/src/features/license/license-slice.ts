@@ -1,35 +1,16 @@
-import { createSlice, isAnyOf, type PayloadAction } from '@reduxjs/toolkit';
-import type { Activation, FeatureUsage, License } from '../../../../shared/api/licenses';
+import { createSlice, isAnyOf, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import type { Activation, FeatureUsage } from '../../../../shared/api/licenses';
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
-import { rootReducer } from '../../app/root-reducer';
+import type { ApiFailure } from '../../lib/api-errors';
 import type { AsyncStatus } from '../../lib/create-app-thunk';
-import { logoutUser, sessionCleared } from '../auth/auth-slice';
-import {
-  activateBaseLicense,
-  activateLicense,
-  activatePlan,
-  changePlan,
-  checkFeatureAvailability,
-  checkLicenseStatus,
-  deactivateLicense,
-  fetchAvailablePlans,
-  fetchCurrentPlan,
-  fetchLicense,
-  fetchLicenseFeatures,
-  fetchLicenses,
-  fetchLicenseUsage,
-  trackFeatureUsage,
-  updateLicenseUsage,
-  validateLicense,
-} from './license-thunks';
+import { sessionEnded } from '../auth';
+import { plansApi } from '../plans';
+import { type LicenseRecord, licenseApi } from './license-endpoints';
 
-export * from './license-thunks';
+export type { LicenseRecord } from './license-endpoints';
 
-/** A licence plus what a local status check found. */
-export type LicenseRecord = License & { isValid?: boolean; statusMessage?: string };
-
-/** The user's licences, the current one, its usage, features and status check. */
+/** The user's licenses, the current one, its usage, features and status check. */
 export interface LicenseState {
   licenses: LicenseRecord[];
   currentLicense: LicenseRecord | null;
@@ -60,19 +41,19 @@ export const initialLicenseState: LicenseState = {
   error: null,
 };
 
-/** Activation: the result becomes the current licence and is merged into the list by license_id. */
-function mergeLicence(state: LicenseState, licence: LicenseRecord) {
-  state.currentLicense = licence;
-  const index = state.licenses.findIndex((item) => item.license_id === licence.license_id);
-  if (index >= 0) state.licenses[index] = licence;
-  else state.licenses.push(licence);
+/** Activation: the result becomes the current license and is merged into the list by license_id. */
+function mergeLicense(state: LicenseState, license: LicenseRecord) {
+  state.currentLicense = license;
+  const index = state.licenses.findIndex((item) => item.license_id === license.license_id);
+  if (index >= 0) state.licenses[index] = license;
+  else state.licenses.push(license);
 }
 
-/** The other licence actions update the current licence and replace it in the list if present. */
-function replaceLicence(state: LicenseState, licence: LicenseRecord) {
-  state.currentLicense = licence;
-  const index = state.licenses.findIndex((item) => item.license_id === licence.license_id);
-  if (index >= 0) state.licenses[index] = licence;
+/** The other license actions update the current license and replace it in the list if present. */
+function replaceLicense(state: LicenseState, license: LicenseRecord) {
+  state.currentLicense = license;
+  const index = state.licenses.findIndex((item) => item.license_id === license.license_id);
+  if (index >= 0) state.licenses[index] = license;
 }
 
 const setFeature = (state: LicenseState, feature: FeatureUsage) => {
@@ -82,26 +63,66 @@ const setFeature = (state: LicenseState, feature: FeatureUsage) => {
   if (metrics && index >= 0) metrics[index] = feature;
 };
 
-const thunks = [
-  fetchLicenses,
-  fetchLicense,
+const {
+  listMyLicenses,
+  getMyLicense,
   activateLicense,
   activateBaseLicense,
   validateLicense,
   deactivateLicense,
-  fetchLicenseUsage,
+  getLicenseUsage,
   updateLicenseUsage,
   trackFeatureUsage,
   checkFeatureAvailability,
-  fetchLicenseFeatures,
-  fetchAvailablePlans,
+  getLicenseFeatures,
   activatePlan,
-  fetchCurrentPlan,
+  getCurrentPlan,
+  changePlan,
+  checkLicenseStatus,
+} = licenseApi.endpoints;
+const { getPublicPlans } = plansApi.endpoints;
+
+/** The calls whose progress the slice's `status` and `error` follow. */
+const tracked = [
+  listMyLicenses,
+  getMyLicense,
+  activateLicense,
+  activateBaseLicense,
+  validateLicense,
+  deactivateLicense,
+  getLicenseUsage,
+  updateLicenseUsage,
+  trackFeatureUsage,
+  checkFeatureAvailability,
+  getLicenseFeatures,
+  getPublicPlans,
+  activatePlan,
+  getCurrentPlan,
   changePlan,
   checkLicenseStatus,
 ] as const;
 
-const licenseSlice = createSlice({
+type Rejection = UnknownAction & {
+  payload?: ApiFailure;
+  error: { message?: string };
+  meta: { condition: boolean };
+};
+
+/**
+ * A call that failed. A read answered from the cache is also reported as rejected (with
+ * `meta.condition`), without a pending action before it: that is not a failure.
+ */
+const failedCall =
+  (match: (action: unknown) => boolean) =>
+  (action: unknown): action is Rejection =>
+    match(action) && !(action as Rejection).meta.condition;
+
+const isPending = isAnyOf(...tracked.map((endpoint) => endpoint.matchPending));
+const isFulfilled = isAnyOf(...tracked.map((endpoint) => endpoint.matchFulfilled));
+const isRejected = failedCall(isAnyOf(...tracked.map((endpoint) => endpoint.matchRejected)));
+const isStatusCheckRejected = failedCall(checkLicenseStatus.matchRejected);
+
+export const licenseSlice = createSlice({
   name: 'license',
   initialState: initialLicenseState,
   reducers: {
@@ -111,55 +132,57 @@ const licenseSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
-      .addCase(fetchLicenses.fulfilled, (state, action) => {
+      .addMatcher(listMyLicenses.matchFulfilled, (state, action) => {
         state.licenses = action.payload;
       })
-      .addCase(fetchLicense.fulfilled, (state, action) => {
-        replaceLicence(state, action.payload);
+      .addMatcher(getMyLicense.matchFulfilled, (state, action) => {
+        replaceLicense(state, action.payload);
         state.licenseActivations = action.payload.activations ?? [];
       })
-      .addCase(deactivateLicense.fulfilled, (state, action) => {
-        replaceLicence(state, action.payload);
+      .addMatcher(deactivateLicense.matchFulfilled, (state, action) => {
+        replaceLicense(state, action.payload);
         state.activationStatus = {
           valid: false,
           status: 'deactivated',
           message: 'License deactivated on this device',
         };
       })
-      .addCase(activateLicense.fulfilled, (state, action) => {
+      .addMatcher(activateLicense.matchFulfilled, (state, action) => {
         const {
           activation: _activation,
           lease: _lease,
           lease_expires_at: _expires,
           message,
-          ...licence
+          ...license
         } = action.payload;
-        mergeLicence(state, licence);
-        state.activationStatus = { valid: true, status: licence.status, message };
+        mergeLicense(state, license);
+        state.activationStatus = { valid: true, status: license.status, message };
       })
-      .addCase(validateLicense.fulfilled, (state, action) => {
+      .addMatcher(validateLicense.matchFulfilled, (state, action) => {
         state.activationStatus = action.payload;
       })
-      .addCase(fetchLicenseUsage.fulfilled, (state, action) => {
+      .addMatcher(getLicenseUsage.matchFulfilled, (state, action) => {
         state.usageMetrics = action.payload.usage_info;
       })
-      .addCase(checkFeatureAvailability.fulfilled, (state, action) => setFeature(state, action.payload))
-      .addCase(fetchLicenseFeatures.fulfilled, (state, action) => {
+      .addMatcher(checkFeatureAvailability.matchFulfilled, (state, action) =>
+        setFeature(state, action.payload),
+      )
+      .addMatcher(getLicenseFeatures.matchFulfilled, (state, action) => {
         state.allFeatures = action.payload;
       })
-      .addCase(fetchAvailablePlans.fulfilled, (state, action) => {
+      .addMatcher(getPublicPlans.matchFulfilled, (state, action) => {
         state.availablePlans = action.payload;
         const definitions = new Map<string, PlanFeature>();
         for (const plan of action.payload)
           for (const feature of plan.features) definitions.set(feature.feature_id, feature);
         state.featureDefinitions = [...definitions.values()];
       })
-      .addCase(fetchCurrentPlan.fulfilled, (state, action) => {
-        // The answer is `{ plan, license }`: the licence that gives the plan becomes the current one.
-        if (action.payload?.license) replaceLicence(state, action.payload.license);
+      .addMatcher(getCurrentPlan.matchFulfilled, (state, action) => {
+        // The answer is `{ plan, license }`: the license that gives the plan becomes the current one.
+        if (action.payload?.license) replaceLicense(state, action.payload.license);
       })
-      .addCase(changePlan.fulfilled, (state, action) => {
-        // A plan change moves the current licence to the new plan and subscription.
+      .addMatcher(changePlan.matchFulfilled, (state, action) => {
+        // A plan change moves the current license to the new plan and subscription.
         if (state.currentLicense?.license_id === action.payload.license_id) {
           state.currentLicense.plan_id = action.payload.plan_id;
           state.currentLicense.subscription_id = action.payload.subscription_id;
@@ -172,7 +195,7 @@ const licenseSlice = createSlice({
           listed.plan = action.payload.plan;
         }
       })
-      .addCase(checkLicenseStatus.fulfilled, (state, action) => {
+      .addMatcher(checkLicenseStatus.matchFulfilled, (state, action) => {
         const result = action.payload;
         state.licenseStatus = result;
         const current = state.currentLicense;
@@ -181,42 +204,45 @@ const licenseSlice = createSlice({
           current.statusMessage = result.message;
         }
       })
-      .addCase(checkLicenseStatus.rejected, (state, action) => {
+      .addMatcher(isStatusCheckRejected, (state, action) => {
         state.licenseStatus = {
           valid: false,
           status: 'error',
-          message: action.payload ?? action.error.message ?? '',
+          message: action.payload?.message ?? action.error.message ?? '',
         };
       })
-      .addCase(logoutUser.fulfilled, () => initialLicenseState)
-      .addCase(logoutUser.rejected, () => initialLicenseState)
-      .addCase(sessionCleared, () => initialLicenseState)
-      .addMatcher(isAnyOf(activateBaseLicense.fulfilled, activatePlan.fulfilled), (state, action) => {
-        mergeLicence(state, action.payload);
-        state.activationStatus = { valid: true, status: action.payload.status, message: 'License activated' };
-      })
-      .addMatcher(isAnyOf(updateLicenseUsage.fulfilled, trackFeatureUsage.fulfilled), (state, action) =>
-        setFeature(state, action.payload.feature),
+      .addMatcher(sessionEnded, () => initialLicenseState)
+      .addMatcher(
+        isAnyOf(activateBaseLicense.matchFulfilled, activatePlan.matchFulfilled),
+        (state, action) => {
+          mergeLicense(state, action.payload);
+          state.activationStatus = {
+            valid: true,
+            status: action.payload.status,
+            message: 'License activated',
+          };
+        },
       )
-      .addMatcher(isAnyOf(...thunks.map((thunk) => thunk.pending)), (state) => {
+      .addMatcher(
+        isAnyOf(updateLicenseUsage.matchFulfilled, trackFeatureUsage.matchFulfilled),
+        (state, action) => setFeature(state, action.payload.feature),
+      )
+      .addMatcher(isPending, (state) => {
         state.status = 'loading';
         state.error = null;
       })
-      .addMatcher(isAnyOf(...thunks.map((thunk) => thunk.fulfilled)), (state) => {
+      .addMatcher(isFulfilled, (state) => {
         state.status = 'succeeded';
       })
-      .addMatcher(isAnyOf(...thunks.map((thunk) => thunk.rejected)), (state, action) => {
+      .addMatcher(isRejected, (state, action) => {
         state.status = 'failed';
-        state.error = (action.payload as string | undefined) ?? action.error.message ?? null;
+        state.error = action.payload?.message ?? action.error.message ?? null;
       });
   },
 });
 
 export const { setCurrentLicense } = licenseSlice.actions;
 export const licenseReducer = licenseSlice.reducer;
-
-// Importing this module adds `license` to the store (it is not in the first download).
-rootReducer.inject(licenseSlice);
 
 /** Before the first action after injection the state has no `license` yet: it reads as the initial state. */
 type WithLicense = { license?: LicenseState };

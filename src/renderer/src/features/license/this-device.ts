@@ -1,7 +1,6 @@
 import type { Platform } from '../../lib/platform';
-import { createAppThunk } from '../../lib/create-app-thunk';
 
-/** How an activation names this machine in the licence's list of machines. */
+/** How an activation names this machine in the license's list of machines. */
 export interface DeviceDescription {
   device_name: string;
   platform: string;
@@ -55,21 +54,3 @@ export async function describeThisDevice(platform: Platform): Promise<DeviceDesc
   }
   return describeBrowser(globalThis.navigator?.userAgent ?? '');
 }
-
-/** This machine's description and hardware id, from the platform adapter of the store's services. */
-export const loadThisDevice = createAppThunk(
-  'platform/thisDevice',
-  async (_: void, { extra, rejectWithValue }) => {
-    try {
-      const [description, hardwareId] = await Promise.all([
-        describeThisDevice(extra.platform),
-        extra.platform.getHardwareId(),
-      ]);
-      return { ...description, hardwareId };
-    } catch (error) {
-      return rejectWithValue(
-        error instanceof Error ? error.message : 'Could not read this machine’s details',
-      );
-    }
-  },
-);

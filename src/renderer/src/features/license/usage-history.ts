@@ -1,6 +1,6 @@
 import type { FeatureUsage } from '../../../../shared/api/licenses';
 import { utc } from '../../../../shared/dates';
-import type { LicenseUsage } from './license-api';
+import type { LicenseUsage } from './license-endpoints';
 import { formatDay } from './license-format';
 
 /** One bar of a usage chart: the day's label and the units of each feature (by key) used that day. */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { License } from '../../../../shared/api/licenses';
 import type {
   PaymentConfig,
   PaymentOrder,
@@ -7,10 +8,16 @@ import type {
 } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import { PRODUCT_NAME } from '../../../../shared/constants';
-import { useAppDispatch } from '../../app/hooks';
-import { refreshLicenses } from '../license/use-license-list';
-import { fetchPaymentStatus } from './payments-api';
-import { answerSandboxCheckout, completePurchase, startCheckout } from './payments-thunks';
+import { failureMessage } from '../../lib/api-errors';
+import { type AppDispatch, useAppDispatch } from '../../lib/store-hooks';
+import { refreshLicenses, setCurrentLicense } from '../license';
+import {
+  paymentsApi,
+  type SandboxCheckoutResult,
+  useCompleteSandboxCheckoutMutation,
+  useCreatePaymentOrderMutation,
+  useVerifyPaymentMutation,
+} from './payments-endpoints';
 
 /** The brand colour (theme `iris.6`) for Razorpay's window. */
 const CHECKOUT_THEME_COLOR = '#4b57d6';
@@ -48,25 +55,40 @@ export interface Checkout {
 }
 
 export interface CheckoutEvents {
-  /** A payment was recorded or changed (history and current plan are stale). */
-  onPaymentChanged?(): void;
   /** The buyer closed a checkout without paying. */
   onAbandoned?(): void;
 }
 
+/** The licenses of the user past the cache: a license was issued a moment ago. */
+async function freshLicenses(dispatch: AppDispatch): Promise<License[]> {
+  try {
+    return await dispatch(refreshLicenses()).unwrap();
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The purchase flow: order → checkout (the sandbox dialog, or Razorpay Checkout loaded on demand)
- * → verify → the new licence. Each step's failure says what happened and that nothing was charged
+ * → verify → the new license. Each step's failure says what happened and that nothing was charged
  * where that is so.
  */
-export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = {}): Checkout {
+export function useCheckout({ onAbandoned }: CheckoutEvents = {}): Checkout {
   const dispatch = useAppDispatch();
+  const [createOrder] = useCreatePaymentOrderMutation();
+  const [completeSandbox] = useCompleteSandboxCheckoutMutation();
+  const [verifyPayment] = useVerifyPaymentMutation();
   const [state, setState] = useState<CheckoutState>({ step: 'idle' });
   const [notice, setNotice] = useState<CheckoutNotice | null>(null);
-  const events = useRef({ onPaymentChanged, onAbandoned });
+  const events = useRef({ onAbandoned });
   useEffect(() => {
-    events.current = { onPaymentChanged, onAbandoned };
+    events.current = { onAbandoned };
   });
+  // Razorpay reports to the page what the server learns by webhook: the history may have changed.
+  const paymentChanged = useCallback(
+    () => dispatch(paymentsApi.util.invalidateTags(['Payment'])),
+    [dispatch],
+  );
   // Read in async continuations, where the rendered `state` would be stale.
   const current = useRef(state);
   const update = useCallback((next: CheckoutState) => {
@@ -76,15 +98,20 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
 
   const verify = useCallback(
     async (order: PaymentOrder, checkout: VerifyPaymentRequest): Promise<string | null> => {
-      const result = await dispatch(completePurchase(checkout));
-      events.current.onPaymentChanged?.();
-      if (completePurchase.fulfilled.match(result)) {
-        update({ step: 'succeeded', verification: result.payload });
-        return null;
+      let verification: PaymentVerification;
+      try {
+        verification = await verifyPayment(checkout).unwrap();
+      } catch (error) {
+        return failureMessage(error, `The payment for ${order.plan.name} could not be verified.`);
       }
-      return result.payload ?? `The payment for ${order.plan.name} could not be verified.`;
+      // The new license is the current one at once, and /licenses lists it without a reload; it
+      // exists whether or not this read succeeds, and the licenses page fetches again anyway.
+      dispatch(setCurrentLicense(verification.license));
+      await freshLicenses(dispatch);
+      update({ step: 'succeeded', verification });
+      return null;
     },
-    [dispatch, update],
+    [dispatch, update, verifyPayment],
   );
 
   /** Razorpay's window closed: a webhook may still have settled the order, so ask before saying so. */
@@ -92,15 +119,19 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
     async (order: PaymentOrder) => {
       if (current.current.step !== 'razorpay') return;
       update({ step: 'idle' });
-      events.current.onPaymentChanged?.();
+      paymentChanged();
       try {
-        const payment = await fetchPaymentStatus(order.order_id);
+        const payment = await dispatch(
+          paymentsApi.endpoints.getPaymentStatus.initiate(order.order_id, {
+            subscribe: false,
+            forceRefetch: true,
+          }),
+        ).unwrap();
         if (payment.status === 'paid' && payment.license_id) {
-          // Past the 60 s cache: the licence was issued a moment ago, by the webhook.
-          const licences = await dispatch(refreshLicenses());
-          const license = refreshLicenses.fulfilled.match(licences)
-            ? licences.payload.find((item) => item.license_id === payment.license_id)
-            : undefined;
+          // The webhook issued the license: the current plan shows it too.
+          dispatch(paymentsApi.util.invalidateTags(['License']));
+          const licenses = await freshLicenses(dispatch);
+          const license = licenses.find((item) => item.license_id === payment.license_id);
           if (license) {
             update({ step: 'succeeded', verification: { payment, license, sandbox: payment.sandbox } });
             return;
@@ -111,7 +142,7 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
       }
       events.current.onAbandoned?.();
     },
-    [dispatch, update],
+    [dispatch, paymentChanged, update],
   );
 
   const openRazorpay = useCallback(
@@ -139,7 +170,7 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
               });
             },
             onFailed: (failure) => {
-              events.current.onPaymentChanged?.();
+              paymentChanged();
               setNotice({
                 tone: 'error',
                 title: 'The payment did not go through',
@@ -159,7 +190,7 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
         });
       }
     },
-    [dismissed, update, verify],
+    [dismissed, paymentChanged, update, verify],
   );
 
   const buy = useCallback(
@@ -167,23 +198,23 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
       if (current.current.step !== 'idle' && current.current.step !== 'succeeded') return;
       setNotice(null);
       update({ step: 'creating', planId: plan.id });
-      const result = await dispatch(startCheckout(plan.id));
-      if (!startCheckout.fulfilled.match(result)) {
+      let order: PaymentOrder;
+      try {
+        order = await createOrder(plan.id).unwrap();
+      } catch (error) {
         update({ step: 'idle' });
         setNotice({
           tone: 'error',
           title: `Could not start the checkout for ${plan.name}`,
-          message: result.payload ?? 'Try again in a moment. Nothing was charged.',
+          message: failureMessage(error, 'Try again in a moment. Nothing was charged.'),
         });
         return;
       }
-      const order = result.payload;
-      events.current.onPaymentChanged?.();
       // The order says which provider took it; the config only decided what the page offers.
       if (order.sandbox || config.sandbox) update({ step: 'sandbox', order, busy: null, problem: null });
       else await openRazorpay(order);
     },
-    [dispatch, openRazorpay, update],
+    [createOrder, openRazorpay, update],
   );
 
   const answerSandbox = useCallback(
@@ -192,14 +223,14 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
       if (open.step !== 'sandbox' || open.busy) return;
       const { order } = open;
       update({ ...open, busy: outcome, problem: null });
-      const answered = await dispatch(answerSandboxCheckout({ orderId: order.order_id, outcome }));
-      if (!answerSandboxCheckout.fulfilled.match(answered)) {
-        update({ step: 'sandbox', order, busy: null, problem: answered.payload ?? 'Try again.' });
+      let result: SandboxCheckoutResult;
+      try {
+        result = await completeSandbox({ orderId: order.order_id, outcome }).unwrap();
+      } catch (error) {
+        update({ step: 'sandbox', order, busy: null, problem: failureMessage(error, 'Try again.') });
         return;
       }
-      const result = answered.payload;
       if (result.outcome === 'declined') {
-        events.current.onPaymentChanged?.();
         update({
           step: 'sandbox',
           order,
@@ -211,7 +242,7 @@ export function useCheckout({ onPaymentChanged, onAbandoned }: CheckoutEvents = 
       const problem = await verify(order, result.checkout);
       if (problem) update({ step: 'sandbox', order, busy: null, problem });
     },
-    [dispatch, update, verify],
+    [completeSandbox, update, verify],
   );
 
   const closeSandbox = useCallback(() => {

@@ -1,8 +1,5 @@
-import type { HealthResponse } from '../../../../shared/api/health';
 import type { AppInfo, LicenseCheckResult } from '../../../../shared/bridge';
 import { PRODUCT_NAME } from '../../../../shared/constants';
-import { apiPaths } from '../../../../shared/routes';
-import { getServices, type Services } from '../../lib/services';
 
 /**
  * Where support requests go: set `VITE_SUPPORT_EMAIL` when building the portal. The server has no
@@ -10,14 +7,6 @@ import { getServices, type Services } from '../../lib/services';
  * app opens with the message ready and the recipient left for the user to fill in.
  */
 export const SUPPORT_EMAIL = String(import.meta.env.VITE_SUPPORT_EMAIL ?? '').trim();
-
-/** GET /health: the server's version (the version of the portal it serves). */
-export async function fetchServerVersion(services: Services = getServices()): Promise<string> {
-  return services.cache.get('support:version', async () => {
-    const { data } = await services.client.http.get<HealthResponse>(apiPaths.health);
-    return data.version;
-  });
-}
 
 /** `7KQ2M-•••••-•••••-•••••-XY9Z4`: enough to tell keys apart, not enough to use one. */
 export function maskLicenseKey(key: string): string {

@@ -1,17 +1,9 @@
-import { createSlice, isAnyOf } from '@reduxjs/toolkit';
+import { createSlice, isAnyOf, type UnknownAction } from '@reduxjs/toolkit';
 import type { Preferences, UserProfile } from '../../../../shared/api/users';
+import { endpointAction } from '../../lib/api-actions';
+import type { ApiFailure } from '../../lib/api-errors';
 import type { AsyncStatus } from '../../lib/create-app-thunk';
-import {
-  loginUser,
-  logoutUser,
-  refreshSession,
-  sessionCleared,
-  initializeSession,
-  tokensRefreshed,
-} from '../auth/auth-slice';
-import { fetchUserProfile, updateUserPreferences, updateUserProfile } from './user-thunks';
-
-export { fetchUserProfile, updateUserPreferences, updateUserProfile } from './user-thunks';
+import { identityArrived, initializeSession, sessionEnded } from '../auth';
 
 /** The signed-in user's profile and preferences. */
 export interface UserState {
@@ -23,51 +15,54 @@ export interface UserState {
 
 const initialState: UserState = { profile: null, preferences: {}, status: 'idle', error: null };
 
-const userSlice = createSlice({
+/*
+ * The user endpoints' actions, matched by name: this slice is in the first download, the
+ * endpoints (and RTK Query) are not (see lib/api-actions.ts).
+ */
+const ENDPOINTS = ['fetchMyProfile', 'updateMyProfile', 'updateMyPreferences'] as const;
+const started = isAnyOf(...ENDPOINTS.map((name) => endpointAction(name, 'pending')));
+const refused = isAnyOf(...ENDPOINTS.map((name) => endpointAction<ApiFailure | undefined>(name, 'rejected')));
+const profileArrived = isAnyOf(
+  endpointAction<UserProfile>('fetchMyProfile', 'fulfilled'),
+  endpointAction<UserProfile>('updateMyProfile', 'fulfilled'),
+);
+const preferencesSaved = endpointAction<Preferences>('updateMyPreferences', 'fulfilled');
+
+export const userSlice = createSlice({
   name: 'user',
   initialState,
   reducers: {},
   extraReducers: (builder) => {
     builder
-      .addCase(updateUserPreferences.fulfilled, (state, action) => {
-        state.status = 'succeeded';
-        state.preferences = action.payload;
-        if (state.profile) state.profile.preferences = action.payload;
-      })
       .addCase(initializeSession.fulfilled, (state, action) => {
         if (action.payload.outcome !== 'restored') return initialState;
         state.profile = action.payload.identity.user;
         state.preferences = action.payload.identity.user.preferences;
       })
-      .addCase(logoutUser.fulfilled, () => initialState)
-      .addCase(logoutUser.rejected, () => initialState)
-      .addCase(sessionCleared, () => initialState)
-      .addMatcher(isAnyOf(fetchUserProfile.fulfilled, updateUserProfile.fulfilled), (state, action) => {
+      .addMatcher(sessionEnded, () => initialState)
+      .addMatcher(preferencesSaved, (state, action) => {
+        state.status = 'succeeded';
+        state.preferences = action.payload;
+        if (state.profile) state.profile.preferences = action.payload;
+      })
+      .addMatcher(profileArrived, (state, action) => {
         state.status = 'succeeded';
         state.profile = action.payload;
         state.preferences = action.payload.preferences;
       })
-      .addMatcher(
-        isAnyOf(loginUser.fulfilled, refreshSession.fulfilled, tokensRefreshed),
-        (state, action) => {
-          state.profile = action.payload.user;
-          state.preferences = action.payload.user.preferences;
-        },
-      )
-      .addMatcher(
-        isAnyOf(fetchUserProfile.pending, updateUserProfile.pending, updateUserPreferences.pending),
-        (state) => {
-          state.status = 'loading';
-          state.error = null;
-        },
-      )
-      .addMatcher(
-        isAnyOf(fetchUserProfile.rejected, updateUserProfile.rejected, updateUserPreferences.rejected),
-        (state, action) => {
-          state.status = 'failed';
-          state.error = action.payload ?? action.error.message ?? null;
-        },
-      );
+      .addMatcher(identityArrived, (state, action) => {
+        state.profile = action.payload.user;
+        state.preferences = action.payload.user.preferences;
+      })
+      .addMatcher(started, (state) => {
+        state.status = 'loading';
+        state.error = null;
+      })
+      .addMatcher(refused, (state, action: UnknownAction & { payload: ApiFailure | undefined }) => {
+        state.status = 'failed';
+        state.error =
+          action.payload?.message ?? (action as { error?: { message?: string } }).error?.message ?? null;
+      });
   },
 });
 

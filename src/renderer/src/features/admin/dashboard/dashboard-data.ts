@@ -1,7 +1,7 @@
 import type { DashboardStats, SecuritySeverityName } from '../../../../../shared/api/admin';
 import { LICENSE_STATUSES, type LicenseStatus } from '../../../../../shared/api/licenses';
 import { SECURITY_SEVERITIES } from '../../../../../shared/api/admin';
-import { formatPlanPrice } from '../../../components/plans/plan-format';
+import { formatPlanPrice } from '../../plans';
 
 /** What the admin overview's charts and cards show, worked out from `GET /admin/dashboard`. */
 

@@ -2,8 +2,8 @@ import { Anchor } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { DashboardStats } from '../../../../../shared/api/admin';
 import { portalPaths } from '../../../../../shared/routes';
-import { ChartPanel } from '../../../components/admin/charts/chart-panel';
-import { StatusDonutChart } from '../../../components/admin/charts/lazy-charts';
+import { ChartPanel } from '../../../components/charts/chart-panel';
+import { StatusDonutChart } from '../../../components/charts/lazy-charts';
 import { formatCount, licenseStatusData, listSentence } from './dashboard-data';
 
 /** Licenses by effective status as a donut with its legend. */

@@ -2,8 +2,8 @@ import { Center, SegmentedControl, Text } from '@mantine/core';
 import classes from './dashboard.module.css';
 import { useState } from 'react';
 import type { DashboardStats } from '../../../../../shared/api/admin';
-import { ChartPanel } from '../../../components/admin/charts/chart-panel';
-import { RevenueBarChart } from '../../../components/admin/charts/lazy-charts';
+import { ChartPanel } from '../../../components/charts/chart-panel';
+import { RevenueBarChart } from '../../../components/charts/lazy-charts';
 import { type RevenueRange, revenueChartData, revenueSummary } from './dashboard-data';
 
 const HEIGHT = 240;

@@ -3,10 +3,10 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import type { DashboardStats, SecurityEvent } from '../../../../../shared/api/admin';
 import { portalPaths } from '../../../../../shared/routes';
-import { ChartPanel } from '../../../components/admin/charts/chart-panel';
-import { SeverityBars } from '../../../components/admin/charts/lazy-charts';
+import { ChartPanel } from '../../../components/charts/chart-panel';
+import { SeverityBars } from '../../../components/charts/lazy-charts';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
-import { formatDateTime, formatRelative } from '../../license/license-format';
+import { formatDateTime, formatRelative } from '../../license';
 import { eventTypeLabel, formatCount, listSentence, SEVERITY_CHART, severityData } from './dashboard-data';
 import classes from './dashboard.module.css';
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -11,11 +11,12 @@ import {
   type UpdateFeatureRequest,
   type UsagePeriod,
 } from '../../../../../shared/api/features';
-import { useAppDispatch } from '../../../app/hooks';
 import { AlertIcon } from '../../../components/brand/icons';
-import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { createFeature, updateFeature } from '../admin-thunks';
+import { FormDialog } from '../../../components/forms/form-dialog';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { adminMessages } from '../../../../../shared/messages';
+import { useCreateFeatureMutation, useUpdateFeatureMutation } from '../admin-endpoints';
 import { PERIOD_LABELS } from './feature-format';
 import { formErrors } from './form-errors';
 
@@ -75,7 +76,8 @@ export interface FeatureFormModalProps {
 
 /** "New feature" / "Edit feature": validated with the shared request schema before anything is sent. */
 export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureFormModalProps) {
-  const dispatch = useAppDispatch();
+  const [createFeature] = useCreateFeatureMutation();
+  const [updateFeature] = useUpdateFeatureMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<FeatureValues>({
     initialValues: valuesOf(feature),
@@ -99,13 +101,11 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
       const request = toFeatureRequest(values);
       try {
         const saved = feature
-          ? await dispatch(
-              updateFeature({
-                id: feature.feature_id,
-                changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
-              }),
-            ).unwrap()
-          : await dispatch(createFeature(request)).unwrap();
+          ? await updateFeature({
+              id: feature.feature_id,
+              changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
+            }).unwrap()
+          : await createFeature(request).unwrap();
         notifications.show({
           color: 'teal',
           title: feature ? 'Feature saved' : 'Feature created',
@@ -115,9 +115,8 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
         });
         onSaved(saved);
       } catch (error) {
-        setFailure(
-          typeof error === 'string' ? error : error instanceof Error ? error.message : String(error),
-        );
+        const fallback = feature ? adminMessages.updateFeatureFailed : adminMessages.createFeatureFailed;
+        setFailure(toSubmitFailure(error, fallback).message);
       }
     },
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
@@ -125,88 +124,77 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
 
   const metered = form.values.kind === 'metered';
   return (
-    <Modal
+    <FormDialog
       opened={opened}
-      onClose={() => !form.submitting && onClose()}
+      onClose={onClose}
+      holdWhileSubmitting
       title={feature ? `Edit feature ${feature.name}` : 'New feature'}
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      onSubmit={submit}
+      failure={failure}
+      failureTitle={feature ? 'Could not save the feature' : 'Could not create the feature'}
+      submitLabel={feature ? 'Save changes' : 'Create feature'}
+      submitting={form.submitting}
+      submitDisabled={feature !== null && !form.isDirty()}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure ? (
-            <FormAlert title={feature ? 'Could not save the feature' : 'Could not create the feature'}>
-              {failure}
-            </FormAlert>
-          ) : null}
-          <TextInput
-            label="Name"
-            description="What customers read on the purchase page."
-            required
-            maxLength={100}
-            data-autofocus
-            {...form.getInputProps('name')}
+      <TextInput
+        label="Name"
+        description="What customers read on the purchase page."
+        required
+        maxLength={100}
+        data-autofocus
+        {...form.getInputProps('name')}
+      />
+      <TextInput
+        label="Key"
+        description="What the desktop app checks: lower-case letters, digits and _, starting with a letter."
+        required
+        maxLength={64}
+        autoComplete="off"
+        spellCheck={false}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        {...form.getInputProps('key')}
+      />
+      {feature && form.values.key.trim() !== feature.key ? (
+        <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />} title="Changing the key">
+          Apps that check &ldquo;{feature.key}&rdquo; stop finding this feature until they are updated.
+        </Alert>
+      ) : null}
+      <Textarea
+        size="md"
+        label="Description"
+        description="Optional; one line on what the feature does."
+        rows={3}
+        maxLength={500}
+        {...form.getInputProps('description')}
+      />
+      <Radio.Group label="Kind" size="md" required {...form.getInputProps('kind')}>
+        <Stack gap="xs" mt="xs">
+          <Radio value="boolean" label="On/off" description="Included in a package or not." />
+          <Radio
+            value="metered"
+            label="Metered"
+            description="Counted per period against each package's limit (e.g. messages per month)."
           />
-          <TextInput
-            label="Key"
-            description="What the desktop app checks: lower-case letters, digits and _, starting with a letter."
-            required
-            maxLength={64}
-            autoComplete="off"
-            spellCheck={false}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            {...form.getInputProps('key')}
-          />
-          {feature && form.values.key.trim() !== feature.key ? (
-            <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />} title="Changing the key">
-              Apps that check &ldquo;{feature.key}&rdquo; stop finding this feature until they are updated.
-            </Alert>
-          ) : null}
-          <Textarea
-            size="md"
-            label="Description"
-            description="Optional; one line on what the feature does."
-            rows={3}
-            maxLength={500}
-            {...form.getInputProps('description')}
-          />
-          <Radio.Group label="Kind" size="md" required {...form.getInputProps('kind')}>
-            <Stack gap="xs" mt="xs">
-              <Radio value="boolean" label="On/off" description="Included in a package or not." />
-              <Radio
-                value="metered"
-                label="Metered"
-                description="Counted per period against each package's limit (e.g. messages per month)."
-              />
-            </Stack>
-          </Radio.Group>
-          {metered ? (
-            <Group grow align="flex-start" wrap="wrap">
-              <NativeSelect
-                label="Usage period"
-                description="Limits start again each period."
-                size="md"
-                data={USAGE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABELS[period] }))}
-                {...form.getInputProps('period')}
-              />
-              <TextInput
-                label="Unit"
-                description="Optional, plural: messages, documents…"
-                maxLength={40}
-                {...form.getInputProps('unit')}
-              />
-            </Group>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose} disabled={form.submitting}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.submitting} disabled={feature !== null && !form.isDirty()}>
-              {feature ? 'Save changes' : 'Create feature'}
-            </Button>
-          </Group>
         </Stack>
-      </form>
-    </Modal>
+      </Radio.Group>
+      {metered ? (
+        <Group grow align="flex-start" wrap="wrap">
+          <NativeSelect
+            label="Usage period"
+            description="Limits start again each period."
+            size="md"
+            data={USAGE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABELS[period] }))}
+            {...form.getInputProps('period')}
+          />
+          <TextInput
+            label="Unit"
+            description="Optional, plural: messages, documents…"
+            maxLength={40}
+            {...form.getInputProps('unit')}
+          />
+        </Group>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,27 +1,24 @@
-import { Alert, Button, Code, Drawer, Group, Modal, Paper, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import type { Activation } from '../../../../../shared/api/licenses';
-import { adminMessages, licenseMessages } from '../../../../../shared/messages';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { AlertIcon } from '../../../components/brand/icons';
+import { licenseMessages } from '../../../../../shared/messages';
 import { StatusBadge } from '../../../components/data/status-badge';
-import { FormAlert } from '../../../components/forms/form-alert';
-import { formatDateTime, formatRelative, seatsText } from '../../license/license-format';
-import {
-  deactivateActivation,
-  fetchAdminLicense,
-  fetchLicenseActivations,
-  selectAdmin,
-} from '../admin-slice';
+import { RetryAlert } from '../../../components/data-table/retry-alert';
+import { DetailDrawer } from '../../../components/drawer/detail-drawer';
+import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
+import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
+import { formatDateTime, formatRelative, seatsText } from '../../license';
+import { adminApi, useDeactivateActivationMutation, useGetLicenseQuery } from '../admin-endpoints';
+import { selectAdmin } from '../admin-slice';
+import { failureOf } from '../query-answer';
 
 export interface ActivationsDrawerProps {
   /** The license whose machines to show (from the list row); null keeps the drawer closed. */
-  licence: AdminLicense | null;
+  license: AdminLicense | null;
   onClose: () => void;
-  /** A seat was freed: the list's seat count changed. */
-  onChanged: (licence: AdminLicense) => void;
 }
 
 /** A machine's name for people: its device name, else the start of its hardware id. */
@@ -90,80 +87,52 @@ function ActivationCard({ activation, onDeactivate }: { activation: Activation; 
  * A license's machines (`GET /admin/licenses/{id}`, which carries them), active ones first, each
  * with Deactivate behind a confirmation. The machines attach to the admin slice's selected license.
  */
-export function ActivationsDrawer({ licence, onClose, onChanged }: ActivationsDrawerProps) {
+export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) {
   const dispatch = useAppDispatch();
-  const selected = useAppSelector((state) => selectAdmin(state).selectedLicense);
-  const id = licence?.license_id;
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const selected = useAppSelector(selectAdmin).selectedLicense;
+  const id = license?.license_id;
+  // Through the slice: the license becomes its selectedLicense, which freeing a seat updates.
+  const answer = useGetLicenseQuery(id ?? skipToken);
+  const error = failureOf(answer);
   const [confirming, setConfirming] = useState<Activation | null>(null);
-  const [deactivating, setDeactivating] = useState(false);
-  const [failure, setFailure] = useState<string>();
+  const [deactivate] = useDeactivateActivationMutation();
 
-  useEffect(() => {
-    if (!id) return;
-    setError(null);
-    dispatch(fetchAdminLicense(id))
-      .unwrap()
-      .catch((message: unknown) =>
-        setError(typeof message === 'string' ? message : adminMessages.fetchLicenseFailed),
-      );
-  }, [id, attempt, dispatch]);
-
-  const current = selected && selected.license_id === id ? selected : null;
+  const current = selected && selected.license_id === id ? selected : (answer.currentData ?? null);
   const activations = current?.activations ?? null;
 
-  const deactivate = async () => {
+  const confirmDeactivation = async () => {
     if (!id || !confirming) return;
-    setFailure(undefined);
-    setDeactivating(true);
-    try {
-      const updated = await dispatch(
-        deactivateActivation({ id, activationId: confirming.activation_id }),
-      ).unwrap();
-      notifications.show({
-        color: 'teal',
-        title: 'Machine deactivated',
-        message: `${machineName(confirming)} no longer holds a seat of ${updated.license_key}.`,
-      });
-      setConfirming(null);
-      onChanged(updated);
-      await dispatch(fetchLicenseActivations(id));
-    } catch (error) {
-      setFailure(typeof error === 'string' ? error : licenseMessages.deactivationFailed);
-    } finally {
-      setDeactivating(false);
-    }
+    const updated = await deactivate({ id, activationId: confirming.activation_id }).unwrap();
+    notifications.show({
+      color: 'teal',
+      title: 'Machine deactivated',
+      message: `${machineName(confirming)} no longer holds a seat of ${updated.license_key}.`,
+    });
+    setConfirming(null);
+    // The machines again, with the one just freed marked deactivated.
+    void dispatch(
+      adminApi.endpoints.getLicenseActivations.initiate(id, { subscribe: false, forceRefetch: true }),
+    );
   };
 
   return (
     <>
-      <Drawer opened={licence !== null} onClose={onClose} position="right" size="lg" title="Machines">
-        {licence && (
+      <DetailDrawer opened={license !== null} onClose={onClose} size="lg" title="Machines">
+        {license && (
           <Stack gap="md">
             <Stack gap={2}>
               <Code fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-                {licence.license_key}
+                {license.license_key}
               </Code>
               <Text size="sm" c="dimmed">
-                {licence.plan.name} · {licence.user_email ?? 'deleted account'} ·{' '}
-                {seatsText((current ?? licence).activations_used, (current ?? licence).max_activations)}
+                {license.plan.name} · {license.user_email ?? 'deleted account'} ·{' '}
+                {seatsText((current ?? license).activations_used, (current ?? license).max_activations)}
               </Text>
             </Stack>
             {error ? (
-              <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
-                <Group justify="space-between" gap="sm">
-                  <Text size="sm">The machines could not be loaded.</Text>
-                  <Button
-                    size="xs"
-                    variant="light"
-                    color="red"
-                    onClick={() => setAttempt((value) => value + 1)}
-                  >
-                    Retry
-                  </Button>
-                </Group>
-              </Alert>
+              <RetryAlert title={error} onRetry={() => void answer.refetch()}>
+                The machines could not be loaded.
+              </RetryAlert>
             ) : activations === null ? (
               <Stack gap="sm" aria-hidden="true">
                 <Skeleton height={96} radius="md" />
@@ -180,38 +149,28 @@ export function ActivationsDrawer({ licence, onClose, onChanged }: ActivationsDr
                   <ActivationCard
                     key={activation.activation_id}
                     activation={activation}
-                    onDeactivate={() => {
-                      setFailure(undefined);
-                      setConfirming(activation);
-                    }}
+                    onDeactivate={() => setConfirming(activation)}
                   />
                 ))}
               </Stack>
             )}
           </Stack>
         )}
-      </Drawer>
-      <Modal
+      </DetailDrawer>
+      <ConfirmDialog
         opened={confirming !== null}
         onClose={() => setConfirming(null)}
         title={confirming ? `Deactivate ${machineName(confirming)}?` : 'Deactivate machine?'}
+        confirmLabel="Deactivate machine"
+        failureTitle="Could not deactivate the machine"
+        fallback={licenseMessages.deactivationFailed}
+        onConfirm={confirmDeactivation}
       >
-        <Stack gap="md">
-          {failure && <FormAlert title="Could not deactivate the machine">{failure}</FormAlert>}
-          <Text size="sm">
-            The machine loses its seat at once and is told an administrator deactivated it. Its user can
-            activate it again while a seat is free.
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirming(null)} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red.9" loading={deactivating} onClick={() => void deactivate()}>
-              Deactivate machine
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        <Text size="sm">
+          The machine loses its seat at once and is told an administrator deactivated it. Its user can
+          activate it again while a seat is free.
+        </Text>
+      </ConfirmDialog>
     </>
   );
 }

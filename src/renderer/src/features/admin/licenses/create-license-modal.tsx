@@ -1,15 +1,14 @@
-import { Button, Group, Modal, NativeSelect, NumberInput, Stack } from '@mantine/core';
+import { NativeSelect, NumberInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
-import { useAppDispatch } from '../../../app/hooks';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { FormAlert } from '../../../components/forms/form-alert';
+import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { createLicense } from '../admin-slice';
+import { useCreateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
 import {
   CREATE_LICENSE_FIELDS,
@@ -27,7 +26,7 @@ export interface CreateLicenseModalProps {
   plans: Plan[] | null;
   plansError: string | null;
   onClose: () => void;
-  onCreated: (licence: AdminLicense) => void;
+  onCreated: (license: AdminLicense) => void;
 }
 
 const initial = (userId: string | null): CreateLicenseValues => ({
@@ -47,7 +46,7 @@ export function CreateLicenseModal({
   onClose,
   onCreated,
 }: CreateLicenseModalProps) {
-  const dispatch = useAppDispatch();
+  const [createLicense] = useCreateLicenseMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<CreateLicenseValues>({
     initialValues: initial(userId),
@@ -69,13 +68,13 @@ export function CreateLicenseModal({
     async (values) => {
       setFailure(undefined);
       try {
-        const licence = await dispatch(createLicense(toCreateLicenseRequest(values))).unwrap();
+        const license = await createLicense(toCreateLicenseRequest(values)).unwrap();
         notifications.show({
           color: 'teal',
           title: 'License issued',
-          message: `${licence.plan.name} license for ${licence.user_email ?? 'the user'}: ${licence.license_key}`,
+          message: `${license.plan.name} license for ${license.user_email ?? 'the user'}: ${license.license_key}`,
         });
-        onCreated(licence);
+        onCreated(license);
       } catch (error) {
         setFailure(toSubmitFailure(error, adminMessages.createLicenseFailed).message);
       }
@@ -84,63 +83,60 @@ export function CreateLicenseModal({
   );
 
   return (
-    <Modal opened={opened} onClose={onClose} title="New license" size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <FormAlert title="Could not issue the license">{failure}</FormAlert>}
-          <UserPicker
-            label="User"
-            required
-            size="md"
-            data-autofocus
-            comboboxProps={{ withinPortal: true }}
-            value={form.values.user_id}
-            onChange={(id) => form.setFieldValue('user_id', id)}
-            error={form.errors.user_id}
-          />
-          <NativeSelect
-            label="Plan"
-            required
-            size="md"
-            data={[
-              { value: '', label: plans ? 'Choose a plan' : 'Loading plans…' },
-              ...offered.map((item) => ({ value: item.id, label: planLabel(item) })),
-            ]}
-            {...form.getInputProps('plan_id')}
-            error={form.errors.plan_id ?? plansError ?? undefined}
-          />
-          <NumberInput
-            label="Seats"
-            description={
-              plan
-                ? `Machines it may be active on at once; empty uses the plan’s ${plan.max_activations}.`
-                : 'Machines it may be active on at once; empty uses the plan’s limit.'
-            }
-            size="md"
-            min={1}
-            max={MAX_SEATS}
-            allowDecimal={false}
-            allowNegative={false}
-            // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
-            clampBehavior="none"
-            {...form.getInputProps('seats')}
-          />
-          <ExpiryFields
-            choices={['plan', 'never', 'date']}
-            choice={form.values.expiry}
-            choiceProps={form.getInputProps('expiry')}
-            dateProps={form.getInputProps('expires_on')}
-          />
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.submitting}>
-              Create license
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={onClose}
+      title="New license"
+      size="lg"
+      onSubmit={submit}
+      failure={failure}
+      failureTitle="Could not issue the license"
+      submitLabel="Create license"
+      submitting={form.submitting}
+    >
+      <UserPicker
+        label="User"
+        required
+        size="md"
+        data-autofocus
+        comboboxProps={{ withinPortal: true }}
+        value={form.values.user_id}
+        onChange={(id) => form.setFieldValue('user_id', id)}
+        error={form.errors.user_id}
+      />
+      <NativeSelect
+        label="Plan"
+        required
+        size="md"
+        data={[
+          { value: '', label: plans ? 'Choose a plan' : 'Loading plans…' },
+          ...offered.map((item) => ({ value: item.id, label: planLabel(item) })),
+        ]}
+        {...form.getInputProps('plan_id')}
+        error={form.errors.plan_id ?? plansError ?? undefined}
+      />
+      <NumberInput
+        label="Seats"
+        description={
+          plan
+            ? `Machines it may be active on at once; empty uses the plan’s ${plan.max_activations}.`
+            : 'Machines it may be active on at once; empty uses the plan’s limit.'
+        }
+        size="md"
+        min={1}
+        max={MAX_SEATS}
+        allowDecimal={false}
+        allowNegative={false}
+        // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
+        clampBehavior="none"
+        {...form.getInputProps('seats')}
+      />
+      <ExpiryFields
+        choices={['plan', 'never', 'date']}
+        choice={form.values.expiry}
+        choiceProps={form.getInputProps('expiry')}
+        dateProps={form.getInputProps('expires_on')}
+      />
+    </FormDialog>
   );
 }

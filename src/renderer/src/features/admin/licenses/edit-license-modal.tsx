@@ -1,15 +1,14 @@
-import { Button, Group, Modal, NativeSelect, NumberInput, Stack, Text } from '@mantine/core';
+import { NativeSelect, NumberInput, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
-import { useAppDispatch } from '../../../app/hooks';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { FormAlert } from '../../../components/forms/form-alert';
+import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { updateLicense } from '../admin-slice';
+import { useUpdateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
 import {
   EDIT_LICENSE_FIELDS,
@@ -22,10 +21,10 @@ import { planLabel } from './plan-options';
 
 export interface EditLicenseModalProps {
   /** The license being edited (never a revoked one); null keeps the modal closed. */
-  licence: AdminLicense | null;
+  license: AdminLicense | null;
   plans: Plan[] | null;
   onClose: () => void;
-  onSaved: (licence: AdminLicense) => void;
+  onSaved: (license: AdminLicense) => void;
 }
 
 const STATUS_OPTIONS = [
@@ -34,12 +33,12 @@ const STATUS_OPTIONS = [
 ];
 
 /** "Edit license": status (active or suspended), plan, seats and expiry; only changes are sent. */
-export function EditLicenseModal({ licence, plans, onClose, onSaved }: EditLicenseModalProps) {
-  const dispatch = useAppDispatch();
+export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicenseModalProps) {
+  const [updateLicense] = useUpdateLicenseMutation();
   const [failure, setFailure] = useState<string>();
   const schema = useMemo(
-    () => editLicenseFormSchema(licence ?? { activations_used: 0, expires_at: null }),
-    [licence],
+    () => editLicenseFormSchema(license ?? { activations_used: 0, expires_at: null }),
+    [license],
   );
   const form = useForm<EditLicenseValues>({
     initialValues: { status: 'active', plan_id: '', seats: 1, expiry: 'never', expires_on: '' },
@@ -48,29 +47,29 @@ export function EditLicenseModal({ licence, plans, onClose, onSaved }: EditLicen
   });
   const { setValues, resetDirty } = form;
   useEffect(() => {
-    if (!licence) return;
-    setValues(editValuesOf(licence));
-    resetDirty(editValuesOf(licence));
+    if (!license) return;
+    setValues(editValuesOf(license));
+    resetDirty(editValuesOf(license));
     setFailure(undefined);
-  }, [licence, setValues, resetDirty]);
+  }, [license, setValues, resetDirty]);
 
   // The current plan is always offered, archived or not; other archived plans are not.
   const planOptions = (plans ?? [])
-    .filter((plan) => !plan.archived_at || plan.id === licence?.plan_id)
+    .filter((plan) => !plan.archived_at || plan.id === license?.plan_id)
     .map((plan) => ({ value: plan.id, label: planLabel(plan) }));
-  if (licence && !planOptions.some((option) => option.value === licence.plan_id))
-    planOptions.unshift({ value: licence.plan_id, label: licence.plan.name });
-  const planChanged = !!licence && form.values.plan_id !== licence.plan_id;
-  const seatsChanged = !!licence && form.values.seats !== licence.max_activations;
+  if (license && !planOptions.some((option) => option.value === license.plan_id))
+    planOptions.unshift({ value: license.plan_id, label: license.plan.name });
+  const planChanged = !!license && form.values.plan_id !== license.plan_id;
+  const seatsChanged = !!license && form.values.seats !== license.max_activations;
 
   const submit = form.onSubmit(
     async (values) => {
-      if (!licence) return;
+      if (!license) return;
       setFailure(undefined);
-      const changes = toUpdateLicenseRequest(licence, values);
+      const changes = toUpdateLicenseRequest(license, values);
       if (!changes) return onClose();
       try {
-        const saved = await dispatch(updateLicense({ id: licence.license_id, changes })).unwrap();
+        const saved = await updateLicense({ id: license.license_id, changes }).unwrap();
         notifications.show({
           color: 'teal',
           title: 'License updated',
@@ -85,49 +84,52 @@ export function EditLicenseModal({ licence, plans, onClose, onSaved }: EditLicen
   );
 
   return (
-    <Modal opened={licence !== null} onClose={onClose} title="Edit license" size="lg">
-      {licence && (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {licence.license_key} · {licence.user_email ?? 'deleted account'}
-            </Text>
-            {failure && <FormAlert title="Could not save the license">{failure}</FormAlert>}
-            <NativeSelect label="Status" size="md" data={STATUS_OPTIONS} {...form.getInputProps('status')} />
-            <NativeSelect label="Plan" size="md" data={planOptions} {...form.getInputProps('plan_id')} />
-            <NumberInput
-              label="Seats"
-              description={
-                planChanged && !seatsChanged
-                  ? 'Left as it is, the new plan’s seat limit applies.'
-                  : `${licence.activations_used} machine${licence.activations_used === 1 ? '' : 's'} use it now.`
-              }
-              size="md"
-              min={Math.max(1, licence.activations_used)}
-              max={MAX_SEATS}
-              allowDecimal={false}
-              allowNegative={false}
-              // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
-              clampBehavior="none"
-              {...form.getInputProps('seats')}
-            />
-            <ExpiryFields
-              choices={['never', 'date']}
-              choice={form.values.expiry}
-              choiceProps={form.getInputProps('expiry')}
-              dateProps={form.getInputProps('expires_on')}
-            />
-            <Group justify="flex-end" gap="sm" mt="xs">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-                Save changes
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+    <FormDialog
+      opened={license !== null}
+      ready={license !== null}
+      onClose={onClose}
+      title="Edit license"
+      size="lg"
+      onSubmit={submit}
+      intro={
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {license?.license_key} · {license?.user_email ?? 'deleted account'}
+        </Text>
+      }
+      failure={failure}
+      failureTitle="Could not save the license"
+      submitLabel="Save changes"
+      submitting={form.submitting}
+      submitDisabled={!form.isDirty()}
+    >
+      {license && (
+        <>
+          <NativeSelect label="Status" size="md" data={STATUS_OPTIONS} {...form.getInputProps('status')} />
+          <NativeSelect label="Plan" size="md" data={planOptions} {...form.getInputProps('plan_id')} />
+          <NumberInput
+            label="Seats"
+            description={
+              planChanged && !seatsChanged
+                ? 'Left as it is, the new plan’s seat limit applies.'
+                : `${license.activations_used} machine${license.activations_used === 1 ? '' : 's'} use it now.`
+            }
+            size="md"
+            min={Math.max(1, license.activations_used)}
+            max={MAX_SEATS}
+            allowDecimal={false}
+            allowNegative={false}
+            // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
+            clampBehavior="none"
+            {...form.getInputProps('seats')}
+          />
+          <ExpiryFields
+            choices={['never', 'date']}
+            choice={form.values.expiry}
+            choiceProps={form.getInputProps('expiry')}
+            dateProps={form.getInputProps('expires_on')}
+          />
+        </>
       )}
-    </Modal>
+    </FormDialog>
   );
 }

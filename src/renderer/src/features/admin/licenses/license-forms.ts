@@ -80,15 +80,15 @@ export type EditLicenseValues = {
 };
 export const EDIT_LICENSE_FIELDS = ['status', 'plan_id', 'seats', 'expiry', 'expires_on'] as const;
 
-export const editLicenseFormSchema = (licence: Pick<AdminLicense, 'activations_used' | 'expires_at'>) =>
+export const editLicenseFormSchema = (license: Pick<AdminLicense, 'activations_used' | 'expires_at'>) =>
   z
     .object({
       status: z.enum(['active', 'suspended']),
       plan_id: z.string().min(1, 'Choose a plan'),
       seats: seatsField.min(
-        Math.max(1, licence.activations_used),
-        licence.activations_used > 1
-          ? `At least ${licence.activations_used}: that many machines use it now (deactivate some first)`
+        Math.max(1, license.activations_used),
+        license.activations_used > 1
+          ? `At least ${license.activations_used}: that many machines use it now (deactivate some first)`
           : 'At least 1 seat',
       ),
       expiry: z.enum(['never', 'date']),
@@ -98,26 +98,26 @@ export const editLicenseFormSchema = (licence: Pick<AdminLicense, 'activations_u
       // An unchanged past expiry may stay; a new one must be in the future.
       (values) =>
         values.expiry !== 'date' ||
-        (licence.expires_at !== null && values.expires_on === dayOf(licence.expires_at)) ||
+        (license.expires_at !== null && values.expires_on === dayOf(license.expires_at)) ||
         isFutureDay(values.expires_on),
       { ...always, message: 'Choose a day after today', path: ['expires_on'] },
     );
 
-export const editValuesOf = (licence: AdminLicense): EditLicenseValues => ({
-  status: licence.status === 'suspended' ? 'suspended' : 'active',
-  plan_id: licence.plan_id,
-  seats: licence.max_activations,
-  expiry: licence.expires_at ? 'date' : 'never',
-  expires_on: licence.expires_at ? dayOf(licence.expires_at) : '',
+export const editValuesOf = (license: AdminLicense): EditLicenseValues => ({
+  status: license.status === 'suspended' ? 'suspended' : 'active',
+  plan_id: license.plan_id,
+  seats: license.max_activations,
+  expiry: license.expires_at ? 'date' : 'never',
+  expires_on: license.expires_at ? dayOf(license.expires_at) : '',
 });
 
 /** Only the changed fields; null when nothing changed. */
 export function toUpdateLicenseRequest(
-  licence: AdminLicense,
+  license: AdminLicense,
   values: EditLicenseValues,
 ): UpdateAdminLicenseRequest | null {
-  const parsed = editLicenseFormSchema(licence).parse(values);
-  const before = editValuesOf(licence);
+  const parsed = editLicenseFormSchema(license).parse(values);
+  const before = editValuesOf(license);
   const changes: UpdateAdminLicenseRequest = {};
   if (parsed.status !== before.status) changes.status = parsed.status;
   if (parsed.plan_id !== before.plan_id) changes.plan_id = parsed.plan_id;

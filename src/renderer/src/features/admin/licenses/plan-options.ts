@@ -1,22 +1,13 @@
-import { useEffect, useState } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
-import { fetchPlans } from '../../plans/plans-api';
+import { useListPlansQuery } from '../../plans';
+import { failureOf } from '../query-answer';
+
+const ALL_PLANS = { page: 1, perPage: 100, sort: 'sort_order', status: 'all' } as const;
 
 /** Every plan (archived ones too, marked), in display order, for the plan filter and the license forms. */
-export function usePlans() {
-  const [plans, setPlans] = useState<Plan[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    fetchPlans({ page: 1, perPage: 100, sort: 'sort_order', status: 'all' }).then(
-      (page) => current && setPlans(page.data),
-      (reason: unknown) => current && setError(reason instanceof Error ? reason.message : String(reason)),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-  return { plans, error };
+export function usePlans(): { plans: Plan[] | null; error: string | null } {
+  const answer = useListPlansQuery(ALL_PLANS);
+  return { plans: answer.data?.data ?? null, error: failureOf(answer) };
 }
 
 /** "Pro (archived)", "Team (inactive)": plans that cannot be sold any more say so. */

@@ -1,26 +1,26 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
-import { useAppDispatch } from '../../../app/hooks';
-import { FormAlert } from '../../../components/forms/form-alert';
-import { revokeLicense } from '../admin-slice';
+import { FormDialog } from '../../../components/forms/form-dialog';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useRevokeLicenseMutation } from '../admin-endpoints';
 import { REVOKE_REASON_MAX_LENGTH, revokeFormSchema } from './license-forms';
 
 export interface RevokeLicenseModalProps {
-  licence: AdminLicense | null;
+  license: AdminLicense | null;
   onClose: () => void;
-  onRevoked: (licence: AdminLicense) => void;
+  onRevoked: (license: AdminLicense) => void;
 }
 
 /**
  * Revokes a license for good, with the reason its owner will see on the license and in every
  * refused check. The reason is required and sent as query text.
  */
-export function RevokeLicenseModal({ licence, onClose, onRevoked }: RevokeLicenseModalProps) {
-  const dispatch = useAppDispatch();
+export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicenseModalProps) {
+  const [revokeLicense] = useRevokeLicenseMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     initialValues: { reason: '' },
@@ -30,16 +30,17 @@ export function RevokeLicenseModal({ licence, onClose, onRevoked }: RevokeLicens
   useEffect(() => {
     reset();
     setFailure(undefined);
-  }, [licence, reset]);
+  }, [license, reset]);
 
   const submit = form.onSubmit(
     async ({ reason }) => {
-      if (!licence) return;
+      if (!license) return;
       setFailure(undefined);
       try {
-        const revoked = await dispatch(
-          revokeLicense({ id: licence.license_id, reason: revokeFormSchema.parse({ reason }).reason }),
-        ).unwrap();
+        const revoked = await revokeLicense({
+          id: license.license_id,
+          reason: revokeFormSchema.parse({ reason }).reason,
+        }).unwrap();
         notifications.show({
           color: 'teal',
           title: 'License revoked',
@@ -47,47 +48,47 @@ export function RevokeLicenseModal({ licence, onClose, onRevoked }: RevokeLicens
         });
         onRevoked(revoked);
       } catch (error) {
-        setFailure(typeof error === 'string' ? error : adminMessages.revokeLicenseFailed);
+        setFailure(toSubmitFailure(error, adminMessages.revokeLicenseFailed).message);
       }
     },
     () => form.getInputNode('reason')?.focus(),
   );
 
   return (
-    <Modal opened={licence !== null} onClose={onClose} title="Revoke license?">
-      {licence && (
-        <form onSubmit={submit} noValidate>
-          <Stack gap="md">
-            <Text size="sm">
-              <strong style={{ overflowWrap: 'anywhere' }}>{licence.license_key}</strong> ({licence.plan.name}
-              , {licence.user_email ?? 'deleted account'}) stops working on every machine at once. Revoking is
-              final: to restore access, issue a new license.
-            </Text>
-            {failure && <FormAlert title="Could not revoke the license">{failure}</FormAlert>}
-            <Textarea
-              label="Reason"
-              description="Shown to the owner on their license."
-              required
-              rows={4}
-              maxLength={REVOKE_REASON_MAX_LENGTH}
-              data-autofocus
-              {...form.getInputProps('reason')}
-              inputWrapperOrder={['label', 'description', 'input', 'error']}
-            />
-            <Text size="xs" c="dimmed" ta="right" mt={-10}>
-              {form.values.reason.length} / {REVOKE_REASON_MAX_LENGTH}
-            </Text>
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" color="red.9" loading={form.submitting}>
-                Revoke license
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+    <FormDialog
+      opened={license !== null}
+      ready={license !== null}
+      onClose={onClose}
+      title="Revoke license?"
+      onSubmit={submit}
+      intro={
+        license && (
+          <Text size="sm">
+            <strong style={{ overflowWrap: 'anywhere' }}>{license.license_key}</strong> ({license.plan.name},{' '}
+            {license.user_email ?? 'deleted account'}) stops working on every machine at once. Revoking is
+            final: to restore access, issue a new license.
+          </Text>
+        )
+      }
+      failure={failure}
+      failureTitle="Could not revoke the license"
+      submitLabel="Revoke license"
+      submitColor="red.9"
+      submitting={form.submitting}
+    >
+      <Textarea
+        label="Reason"
+        description="Shown to the owner on their license."
+        required
+        rows={4}
+        maxLength={REVOKE_REASON_MAX_LENGTH}
+        data-autofocus
+        {...form.getInputProps('reason')}
+        inputWrapperOrder={['label', 'description', 'input', 'error']}
+      />
+      <Text size="xs" c="dimmed" ta="right" mt={-10}>
+        {form.values.reason.length} / {REVOKE_REASON_MAX_LENGTH}
+      </Text>
+    </FormDialog>
   );
 }

@@ -1,8 +1,10 @@
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
-import { fetchUserSummary, searchUsers } from '../users/user-api';
+import { useGetUserSummaryQuery, useSearchUsersQuery } from '../admin-endpoints';
+import { failureOf } from '../query-answer';
 
 export interface UserPickerProps extends Omit<
   SelectProps,
@@ -26,45 +28,32 @@ const optionOf = (user: Pick<AdminUser, 'id' | 'email' | 'full_name'>): Option =
  */
 export function UserPicker({ value, onChange, ...props }: UserPickerProps) {
   const [search, setSearch] = useState('');
-  const [options, setOptions] = useState<Option[]>([]);
-  const [selected, setSelected] = useState<Option | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const latest = useRef(0);
+  // Nothing is searched before the field is first used.
+  const [query, setQuery] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<Option | null>(null);
+  const found = useSearchUsersQuery(query ?? skipToken);
+  const options = found.data?.data.map(optionOf) ?? [];
+  const loading = found.isFetching;
+  const failure = failureOf(found);
 
-  // The chosen account stays among the options whatever the last search found.
-  useEffect(() => {
-    if (!value) return setSelected(null);
-    if (selected?.value === value) return;
-    const known = options.find((option) => option.value === value);
-    if (known) return setSelected(known);
-    let current = true;
-    fetchUserSummary(value).then(
-      (user) => current && setSelected(optionOf(user)),
-      () => current && setSelected({ value, label: 'Unknown user' }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [value, selected, options]);
+  // The chosen account stays among the options whatever the last search found; an id from a
+  // link is shown by its e-mail.
+  const known = value
+    ? chosen?.value === value
+      ? chosen
+      : options.find((option) => option.value === value)
+    : null;
+  const summary = useGetUserSummaryQuery(value && !known ? value : skipToken);
+  const selected: Option | null = !value
+    ? null
+    : (known ??
+      (summary.data?.id === value
+        ? optionOf(summary.data)
+        : summary.isError
+          ? { value, label: 'Unknown user' }
+          : null));
 
-  const find = useDebouncedCallback((text: string) => {
-    const request = ++latest.current;
-    setLoading(true);
-    searchUsers(text).then(
-      (page) => {
-        if (request !== latest.current) return;
-        setOptions(page.data.map(optionOf));
-        setFailure(null);
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (request !== latest.current) return;
-        setFailure(error instanceof Error ? error.message : String(error));
-        setLoading(false);
-      },
-    );
-  }, 250);
+  const find = useDebouncedCallback((text: string) => setQuery(text), 250);
 
   const data =
     selected && !options.some((option) => option.value === selected.value) ? [selected, ...options] : options;
@@ -87,7 +76,7 @@ export function UserPicker({ value, onChange, ...props }: UserPickerProps) {
       }}
       onChange={(id) => {
         const option = data.find((item) => item.value === id) ?? null;
-        setSelected(option);
+        setChosen(option);
         onChange(id, option ? { id: option.value, email: option.label.replace(/ \(.*\)$/, '') } : null);
       }}
       // The server already filtered the options by the search.

@@ -23,7 +23,7 @@ import {
 import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { planMessages } from '../../plans/plans-api';
+import { planMessages } from '../../plans';
 import { formErrors } from '../features/form-errors';
 import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
 

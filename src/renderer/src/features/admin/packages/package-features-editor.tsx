@@ -19,10 +19,12 @@ import type { Feature } from '../../../../../shared/api/features';
 import { MAX_FEATURE_LIMIT, type Plan, updatePlanRequestSchema } from '../../../../../shared/api/plans';
 import { AlertIcon } from '../../../components/brand/icons';
 import { StatusBadge } from '../../../components/data/status-badge';
+import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { planMessages } from '../../plans/plans-api';
+import { planMessages, useUpdatePlanMutation } from '../../plans';
+import { useGetFeatureCatalogueQuery } from '../admin-endpoints';
 import { KIND_LABELS, meteredUnit } from '../features/feature-format';
-import { fetchAllFeatures, updatePackage } from './packages-api';
+import { failureOf } from '../query-answer';
 
 /** One row of the editor: whether the package includes the feature, and its limit ('' = unlimited). */
 interface Entry {
@@ -55,24 +57,14 @@ function requestFeatures(draft: Draft, features: readonly Feature[]) {
     });
 }
 
+/** Every feature of the catalogue, by name (the editor's rows). */
 function useAllFeatures() {
-  const [state, setState] = useState<{ features: Feature[] | null; error: string | null }>({
-    features: null,
-    error: null,
-  });
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    fetchAllFeatures().then(
-      (features) => live && setState({ features, error: null }),
-      (error: unknown) =>
-        live && setState({ features: null, error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [attempt]);
-  return { ...state, retry: () => setAttempt((value) => value + 1) };
+  const answer = useGetFeatureCatalogueQuery();
+  return {
+    features: answer.data ?? null,
+    error: failureOf(answer),
+    retry: () => void answer.refetch(),
+  };
 }
 
 export interface PackageFeaturesEditorProps {
@@ -86,6 +78,7 @@ export interface PackageFeaturesEditorProps {
  */
 export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorProps) {
   const catalogue = useAllFeatures();
+  const [updatePackage] = useUpdatePlanMutation();
   const [draft, setDraft] = useState<Draft>(() => draftOf(plan));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -157,7 +150,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
     }
     setSaving(true);
     try {
-      const updated = await updatePackage(plan.id, body);
+      const updated = await updatePackage({ id: plan.id, body }).unwrap();
       notifications.show({
         color: 'teal',
         title: `Features of ${updated.name} saved`,
@@ -173,14 +166,9 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
 
   if (catalogue.error)
     return (
-      <Alert color="red" icon={<AlertIcon />} title={catalogue.error} role="alert">
-        <Group justify="space-between" gap="sm">
-          <Text size="sm">The feature catalogue could not be loaded.</Text>
-          <Button size="xs" variant="light" color="red" onClick={catalogue.retry}>
-            Retry
-          </Button>
-        </Group>
-      </Alert>
+      <RetryAlert title={catalogue.error} onRetry={catalogue.retry}>
+        The feature catalogue could not be loaded.
+      </RetryAlert>
     );
 
   return (

@@ -5,7 +5,6 @@ import {
   Code,
   CopyButton,
   DataList,
-  Drawer,
   Group,
   Paper,
   Skeleton,
@@ -14,31 +13,17 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { type ReactNode, useEffect, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Link } from 'react-router-dom';
-import type { AdminLicense } from '../../../../../shared/api/admin';
 import type { AdminPayment } from '../../../../../shared/api/payments';
-import { adminMessages } from '../../../../../shared/messages';
-import { pathWith, portalPaths } from '../../../../../shared/routes';
-import { useAppDispatch } from '../../../app/hooks';
+import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, CheckIcon, CrossIcon } from '../../../components/brand/icons';
-import { LicenseStatusBadge } from '../../../components/licenses/license-status-badge';
-import { formatAmount } from '../../../components/payments/payment-format';
-import { PaymentStatusBadge } from '../../../components/payments/payment-status-badge';
-import { adminPaths } from '../admin-paths';
-import { fetchPayment } from '../admin-thunks';
-import { adminRead } from '../security/admin-read';
+import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
+import { LicenseStatusBadge } from '../../license';
+import { formatAmount, PaymentStatusBadge } from '../../payments';
+import { useGetLicenseSummaryQuery, useGetPaymentQuery } from '../admin-endpoints';
+import { failureOf } from '../query-answer';
 import { PROVIDER_LABELS, paymentSteps, paymentTime } from './payment-labels';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <DataList.Item>
-      <DataList.ItemLabel>{label}</DataList.ItemLabel>
-      <DataList.ItemValue style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</DataList.ItemValue>
-    </DataList.Item>
-  );
-}
 
 function CopyableId({ value, what }: { value: string; what: string }) {
   return (
@@ -57,39 +42,20 @@ function CopyableId({ value, what }: { value: string; what: string }) {
   );
 }
 
-const none = (
-  <Text span c="dimmed" size="sm">
-    —
-  </Text>
-);
+const none = <NoValue />;
 
-/** The licence a payment granted, with a way to it in the licences console. */
+/** The license a payment granted, with a way to it in the licenses console. */
 function GrantedLicense({ licenseId }: { licenseId: string }) {
-  const [state, setState] = useState<{ license?: AdminLicense; error?: string }>({});
-  useEffect(() => {
-    let live = true;
-    setState({});
-    adminRead<AdminLicense>(
-      pathWith(adminPaths.license, { id: licenseId }),
-      undefined,
-      adminMessages.fetchLicenseFailed,
-    ).then(
-      (license) => live && setState({ license }),
-      (error: unknown) => live && setState({ error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [licenseId]);
-
-  if (state.error)
+  const answer = useGetLicenseSummaryQuery(licenseId);
+  const error = failureOf(answer);
+  const license = answer.currentData;
+  if (error)
     return (
       <Text size="sm" c="dimmed">
-        License {licenseId} could not be loaded: {state.error}
+        License {licenseId} could not be loaded: {error}
       </Text>
     );
-  if (!state.license) return <Skeleton height={48} aria-label="Loading the license" />;
-  const { license } = state;
+  if (!license) return <Skeleton height={48} aria-label="Loading the license" />;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="xs">
@@ -125,53 +91,32 @@ export interface PaymentDrawerProps {
   onClose: () => void;
 }
 
-/** One payment: amounts, provider ids, how it went (and why it failed), the licence it granted. */
+/** One payment: amounts, provider ids, how it went (and why it failed), the license it granted. */
 export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
-  const dispatch = useAppDispatch();
-  const phone = useMediaQuery('(max-width: 40em)');
-  const [loaded, setLoaded] = useState<{ id: string; payment?: AdminPayment; error?: string } | null>(null);
-
-  useEffect(() => {
-    if (!id) return;
-    let live = true;
-    dispatch(fetchPayment(id))
-      .unwrap()
-      .then(
-        (payment) => live && setLoaded({ id, payment }),
-        (error: unknown) =>
-          live && setLoaded({ id, error: typeof error === 'string' ? error : String(error) }),
-      );
-    return () => {
-      live = false;
-    };
-  }, [id, dispatch]);
-
-  const fresh = loaded?.id === id ? loaded : null;
-  const payment = fresh?.payment ?? known;
-  const error = !payment ? fresh?.error : undefined;
+  // Through the slice: the payment becomes its selectedPayment.
+  const answer = useGetPaymentQuery(id ?? skipToken);
+  const payment = answer.currentData ?? known;
+  const error = !payment ? failureOf(answer) : null;
 
   return (
-    <Drawer
+    <DetailDrawer
       opened={id !== null}
       onClose={onClose}
-      position="right"
-      size={phone ? '100%' : 'lg'}
+      size="lg"
+      fullScreen="(max-width: 40em)"
       title="Payment details"
-      closeButtonProps={{ 'aria-label': 'Close payment details' }}
-      // A wide table inside scrolls in its own box; it must not widen the drawer past the screen.
-      styles={{ content: { minWidth: 0 } }}
+      closeLabel="Close payment details"
+      failure={
+        error
+          ? {
+              message: error,
+              hint: 'The payment could not be loaded. The link may be wrong, or the payment was removed.',
+            }
+          : null
+      }
+      loading={!payment && 'Loading the payment'}
     >
-      {error ? (
-        <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
-          The payment could not be loaded. The link may be wrong, or the payment was removed.
-        </Alert>
-      ) : !payment ? (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading the payment">
-          {Array.from({ length: 8 }, (_, index) => (
-            <Skeleton key={index} height={16} />
-          ))}
-        </Stack>
-      ) : (
+      {payment && (
         <Stack gap="lg">
           <Stack gap={6}>
             <Text fz={28} fw={700} lh={1.2}>
@@ -292,6 +237,6 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
           </Stack>
         </Stack>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

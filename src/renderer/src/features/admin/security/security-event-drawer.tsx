@@ -1,37 +1,14 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  DataList,
-  Drawer,
-  Group,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { Button, Code, CopyButton, DataList, Group, Stack, Text, Title } from '@mantine/core';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { SecurityEvent } from '../../../../../shared/api/admin';
-import { adminMessages } from '../../../../../shared/messages';
-import { pathWith } from '../../../../../shared/routes';
-import { AlertIcon } from '../../../components/brand/icons';
 import { StatusBadge } from '../../../components/data/status-badge';
-import { adminPaths } from '../admin-paths';
-import { adminRead } from './admin-read';
+import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
+import { useGetSecurityEventQuery } from '../admin-endpoints';
+import { failureOf } from '../query-answer';
 import { eventTypeLabel, SEVERITY_LABELS } from './security-event-types';
 
 const exactTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 export const eventTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
-
-/** GET /admin/security-events/{id} (cached 60 s). */
-export const fetchSecurityEvent = (id: string) =>
-  adminRead<SecurityEvent>(
-    pathWith(adminPaths.securityEvent, { id }),
-    undefined,
-    adminMessages.fetchSecurityEventsFailed,
-  );
 
 export function SeverityBadge({ severity }: { severity: SecurityEvent['severity'] }) {
   const { label, tone } = SEVERITY_LABELS[severity];
@@ -42,20 +19,7 @@ export function SeverityBadge({ severity }: { severity: SecurityEvent['severity'
   );
 }
 
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <DataList.Item>
-      <DataList.ItemLabel>{label}</DataList.ItemLabel>
-      <DataList.ItemValue style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{children}</DataList.ItemValue>
-    </DataList.Item>
-  );
-}
-
-const none = (
-  <Text span c="dimmed" size="sm">
-    —
-  </Text>
-);
+const none = <NoValue />;
 
 export interface SecurityEventDrawerProps {
   /** The event id in the URL, or null when closed. */
@@ -69,48 +33,31 @@ export interface SecurityEventDrawerProps {
 
 /** Every field of one security event, its details as pretty-printed JSON. */
 export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: SecurityEventDrawerProps) {
-  const phone = useMediaQuery('(max-width: 40em)');
-  const [loaded, setLoaded] = useState<{ id: string; event?: SecurityEvent; error?: string } | null>(null);
-
-  useEffect(() => {
-    if (!id || known) return;
-    let live = true;
-    fetchSecurityEvent(id).then(
-      (event) => live && setLoaded({ id, event }),
-      (error: unknown) =>
-        live && setLoaded({ id, error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [id, known]);
-
-  const event = known ?? (loaded?.id === id ? loaded?.event : undefined);
-  const error = !known && loaded?.id === id ? loaded?.error : undefined;
+  // The list's row is the whole event: only an event from a link is read on its own.
+  const answer = useGetSecurityEventQuery(id && !known ? id : skipToken);
+  const event = known ?? answer.currentData;
+  const error = !known ? failureOf(answer) : null;
   const json = event?.details ? JSON.stringify(event.details, null, 2) : null;
 
   return (
-    <Drawer
+    <DetailDrawer
       opened={id !== null}
       onClose={onClose}
-      position="right"
-      size={phone ? '100%' : 'lg'}
+      size="lg"
+      fullScreen="(max-width: 40em)"
       title={event ? eventTypeLabel(event.type) : 'Security event'}
-      closeButtonProps={{ 'aria-label': 'Close event details' }}
-      // A wide table inside scrolls in its own box; it must not widen the drawer past the screen.
-      styles={{ content: { minWidth: 0 } }}
+      closeLabel="Close event details"
+      failure={
+        error
+          ? {
+              message: error,
+              hint: 'The event could not be loaded. It may have been removed, or the link is wrong.',
+            }
+          : null
+      }
+      loading={!event && 'Loading the event'}
     >
-      {error ? (
-        <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
-          The event could not be loaded. It may have been removed, or the link is wrong.
-        </Alert>
-      ) : !event ? (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading the event">
-          {Array.from({ length: 8 }, (_, index) => (
-            <Skeleton key={index} height={16} />
-          ))}
-        </Stack>
-      ) : (
+      {event && (
         <Stack gap="lg">
           <Group gap="sm">
             <SeverityBadge severity={event.severity} />
@@ -194,6 +141,6 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
           ) : null}
         </Stack>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

@@ -1,11 +1,7 @@
-import { useCallback } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { AdminUser } from '../../../../../shared/api/admin';
-import type { Paged } from '../../../../../shared/api/paging';
-import { adminMessages } from '../../../../../shared/messages';
-import { pathWith } from '../../../../../shared/routes';
-import { adminPaths } from '../admin-paths';
-import { adminRead } from './admin-read';
-import { type RemoteOption, RemoteSelect } from './remote-select';
+import { type RemoteOption, RemoteSelect } from '../../../components/forms/remote-select';
+import { useGetUserSummaryQuery, useSearchUsersQuery } from '../admin-endpoints';
 
 const toOption = (user: Pick<AdminUser, 'id' | 'email'>): RemoteOption => ({
   value: user.id,
@@ -13,22 +9,16 @@ const toOption = (user: Pick<AdminUser, 'id' | 'email'>): RemoteOption => ({
 });
 
 /** GET /admin/users?search=…: the first ten accounts whose e-mail or name matches. */
-export async function searchUsers(text: string): Promise<RemoteOption[]> {
-  const page = await adminRead<Paged<AdminUser>>(
-    adminPaths.users,
-    { page: 1, perPage: 10, sort: 'email', ...(text.trim() ? { search: text.trim() } : {}) },
-    adminMessages.fetchUsersFailed,
-  );
-  return page.data.map(toOption);
+function useUserOptions(text: string | null) {
+  const answer = useSearchUsersQuery(text ?? skipToken);
+  return { options: answer.data?.data.map(toOption) ?? [], loading: answer.isFetching };
 }
 
-async function resolveUser(id: string): Promise<RemoteOption | null> {
-  const user = await adminRead<AdminUser>(
-    pathWith(adminPaths.user, { id }),
-    undefined,
-    adminMessages.fetchUserFailed,
-  );
-  return toOption(user);
+/** The account of an id from the URL, by its e-mail. */
+function useUserOption(id: string | null) {
+  const answer = useGetUserSummaryQuery(id ?? skipToken);
+  if (answer.data && answer.data.id === id) return toOption(answer.data);
+  return answer.isError ? null : undefined;
 }
 
 /** "User": filters a list to one account, picked by e-mail. */
@@ -39,8 +29,8 @@ export function UserFilter({ value, onChange }: { value: string; onChange: (user
       placeholder="Any user"
       value={value}
       onChange={onChange}
-      search={searchUsers}
-      resolve={useCallback(resolveUser, [])}
+      useOptions={useUserOptions}
+      useOption={useUserOption}
       nothingFound="No user matches"
       clearLabel="Clear the user filter"
       style={{ flex: '1 1 220px', minWidth: 0 }}

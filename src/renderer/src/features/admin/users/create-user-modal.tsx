@@ -1,16 +1,15 @@
-import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
-import { useAppDispatch } from '../../../app/hooks';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { FormAlert } from '../../../components/forms/form-alert';
+import { FormDialog } from '../../../components/forms/form-dialog';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { PasswordStrengthMeter } from '../../../components/password/password-strength-meter';
-import { createUser } from '../admin-slice';
+import { PasswordStrengthMeter } from '../../auth';
+import { useCreateUserMutation } from '../admin-endpoints';
 import { ROLE_OPTIONS } from './user-format';
 import {
   CREATE_USER_FIELDS,
@@ -31,7 +30,7 @@ export interface CreateUserModalProps {
  * sends no e-mail, so the administrator hands it over) and the role. The address counts as confirmed.
  */
 export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalProps) {
-  const dispatch = useAppDispatch();
+  const [createUser] = useCreateUserMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<CreateUserValues>({
     initialValues: emptyCreateUser,
@@ -49,7 +48,7 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
     async (values) => {
       setFailure(undefined);
       try {
-        const user = await dispatch(createUser(toCreateUserRequest(values))).unwrap();
+        const user = await createUser(toCreateUserRequest(values)).unwrap();
         notifications.show({
           color: 'teal',
           title: 'User created',
@@ -66,49 +65,46 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
   );
 
   return (
-    <Modal opened={opened} onClose={close} title="New user" size="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <FormAlert title="Could not create the user">{failure}</FormAlert>}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="off"
-            inputMode="email"
-            required
-            data-autofocus
-            {...form.getInputProps('email')}
-          />
-          <Group grow align="flex-start" gap="md" wrap="wrap">
-            <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
-            <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
-          </Group>
-          <div>
-            <PasswordField
-              label="Password"
-              description="The user signs in with it; no email is sent, so pass it on securely."
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('password')}
-            />
-            <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
-          </div>
-          <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" {...form.getInputProps('role')} />
-          {form.values.role === 'admin' && (
-            <Text size="sm" c="dimmed">
-              Administrators can manage every account, license and payment.
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.submitting}>
-              Create user
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormDialog
+      opened={opened}
+      onClose={close}
+      title="New user"
+      size="lg"
+      onSubmit={submit}
+      failure={failure}
+      failureTitle="Could not create the user"
+      submitLabel="Create user"
+      submitting={form.submitting}
+    >
+      <TextInput
+        label="Email"
+        type="email"
+        autoComplete="off"
+        inputMode="email"
+        required
+        data-autofocus
+        {...form.getInputProps('email')}
+      />
+      <Group grow align="flex-start" gap="md" wrap="wrap">
+        <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
+        <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
+      </Group>
+      <div>
+        <PasswordField
+          label="Password"
+          description="The user signs in with it; no email is sent, so pass it on securely."
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
+      </div>
+      <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" {...form.getInputProps('role')} />
+      {form.values.role === 'admin' && (
+        <Text size="sm" c="dimmed">
+          Administrators can manage every account, license and payment.
+        </Text>
+      )}
+    </FormDialog>
   );
 }

@@ -1,15 +1,14 @@
-import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
+import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
-import { useAppDispatch } from '../../../app/hooks';
 import { AlertIcon } from '../../../components/brand/icons';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { FormAlert } from '../../../components/forms/form-alert';
+import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { updateUser } from '../admin-slice';
+import { useUpdateUserMutation } from '../admin-endpoints';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from './user-format';
 import {
   EDIT_USER_FIELDS,
@@ -32,7 +31,7 @@ export interface EditUserModalProps {
  * its message shows in the form.
  */
 export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
-  const dispatch = useAppDispatch();
+  const [updateUser] = useUpdateUserMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<EditUserValues>({
     initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
@@ -59,7 +58,7 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
         return;
       }
       try {
-        const saved = await dispatch(updateUser({ id: user.id, changes })).unwrap();
+        const saved = await updateUser({ id: user.id, changes }).unwrap();
         notifications.show({ color: 'teal', title: 'User updated', message: `${saved.email} is saved.` });
         onSaved(saved);
       } catch (error) {
@@ -74,59 +73,40 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
     (form.values.role !== user.role || (form.values.status === 'disabled' && user.status !== 'disabled'));
 
   return (
-    <Modal
+    <FormDialog
       opened={user !== null}
       onClose={onClose}
       title={user ? `Edit ${user.email}` : 'Edit user'}
       size="lg"
+      onSubmit={submit}
+      failure={failure}
+      failureTitle="Could not save the user"
+      submitLabel="Save changes"
+      submitting={form.submitting}
+      submitDisabled={!form.isDirty()}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {failure && <FormAlert title="Could not save the user">{failure}</FormAlert>}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="off"
-            required
-            {...form.getInputProps('email')}
-          />
-          <Group grow align="flex-start" gap="md" wrap="wrap">
-            <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
-            <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
-          </Group>
-          <Group grow align="flex-start" gap="md" wrap="wrap">
-            <NativeSelect
-              label="Role"
-              data={ROLE_OPTIONS}
-              size="md"
-              miw={160}
-              {...form.getInputProps('role')}
-            />
-            <NativeSelect
-              label="Status"
-              description="A disabled account cannot sign in."
-              data={USER_STATUS_OPTIONS}
-              size="md"
-              miw={160}
-              {...form.getInputProps('status')}
-            />
-          </Group>
-          {endsSessions && (
-            <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />}>
-              Saving signs this user out everywhere at once.
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-              Save changes
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput label="Email" type="email" autoComplete="off" required {...form.getInputProps('email')} />
+      <Group grow align="flex-start" gap="md" wrap="wrap">
+        <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
+        <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
+      </Group>
+      <Group grow align="flex-start" gap="md" wrap="wrap">
+        <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" miw={160} {...form.getInputProps('role')} />
+        <NativeSelect
+          label="Status"
+          description="A disabled account cannot sign in."
+          data={USER_STATUS_OPTIONS}
+          size="md"
+          miw={160}
+          {...form.getInputProps('status')}
+        />
+      </Group>
+      {endsSessions && (
+        <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />}>
+          Saving signs this user out everywhere at once.
+        </Alert>
+      )}
+    </FormDialog>
   );
 }
 

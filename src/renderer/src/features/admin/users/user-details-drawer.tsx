@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Code,
-  Drawer,
   Group,
   Paper,
   SimpleGrid,
@@ -13,23 +12,22 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminLicense, AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
+import type { AdminLicense, AdminUser } from '../../../../../shared/api/admin';
 import type { Paged } from '../../../../../shared/api/paging';
 import type { AdminPayment } from '../../../../../shared/api/payments';
-import { adminMessages } from '../../../../../shared/messages';
 import { portalPaths } from '../../../../../shared/routes';
-import { useAppDispatch } from '../../../app/hooks';
 import { AlertIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
-import { LicenseStatusBadge } from '../../../components/licenses/license-status-badge';
-import { PaymentStatusBadge } from '../../../components/payments/payment-status-badge';
-import { formatDate, formatDateTime, formatNumber, formatRelative } from '../../license/license-format';
+import { DetailDrawer } from '../../../components/drawer/detail-drawer';
+import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatusBadge } from '../../license';
+import { PaymentStatusBadge } from '../../payments';
+import { useGetUserQuery, useListUserLicensesQuery, useListUserPaymentsQuery } from '../admin-endpoints';
 import { formatMoney } from '../dashboard/dashboard-data';
-import { fetchUser } from '../admin-slice';
+import { failureOf, type QueryAnswer } from '../query-answer';
 import { RoleBadge, UserStatusBadge } from './user-badges';
 import { displayName } from './user-format';
-import { fetchUserLicenses, fetchUserPayments } from './user-api';
 
 export interface UserDetailsDrawerProps {
   /** The account to show (from the list row); null keeps the drawer closed. */
@@ -40,26 +38,12 @@ export interface UserDetailsDrawerProps {
 }
 
 type Load<T> = { data: T | null; error: string | null };
-const loading = <T,>(): Load<T> => ({ data: null, error: null });
 
-/** Runs `read` (a stable function) for `id` and keeps its answer or its error message; a newer id drops older answers. */
-function useRead<T>(id: string | undefined, read: (id: string) => Promise<T>, version: unknown): Load<T> {
-  const [state, setState] = useState<Load<T>>(loading);
-  useEffect(() => {
-    if (!id) return;
-    let current = true;
-    setState(loading());
-    read(id).then(
-      (data) => current && setState({ data, error: null }),
-      (error: unknown) =>
-        current && setState({ data: null, error: error instanceof Error ? error.message : String(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [id, read, version]);
-  return state;
-}
+/** A read's answer for the account shown (an answer for another account is not shown meanwhile). */
+const loadOf = <T,>(answer: QueryAnswer<T> & { currentData?: T }): Load<T> => ({
+  data: answer.currentData ?? null,
+  error: failureOf(answer),
+});
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -179,21 +163,21 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
           .
         </>
       }
-      itemKey={(licence) => licence.license_id}
-      renderItem={(licence) => (
+      itemKey={(license) => license.license_id}
+      renderItem={(license) => (
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Stack gap={2} miw={0}>
             <Text size="sm" fw={600}>
-              {licence.plan.name}
+              {license.plan.name}
             </Text>
             <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-              {licence.license_key}
+              {license.license_key}
             </Code>
           </Stack>
           <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>
-            <LicenseStatusBadge status={licence.status} size="sm" />
+            <LicenseStatusBadge status={license.status} size="sm" />
             <Text size="xs" c="dimmed">
-              {formatNumber(licence.activations_used)} of {formatNumber(licence.max_activations)} seats
+              {formatNumber(license.activations_used)} of {formatNumber(license.max_activations)} seats
             </Text>
           </Stack>
         </Group>
@@ -233,30 +217,18 @@ function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<
  * and payments with links to the full lists (filtered by this user), and Edit / Delete.
  */
 export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetailsDrawerProps) {
-  const dispatch = useAppDispatch();
-  const id = user?.id;
-  // A change to the account (its updated_at) reloads the details.
-  const version = user?.updated_at;
-  // Through the slice: the account becomes its selectedUser.
-  const readDetail = useCallback(
-    (userId: string) =>
-      dispatch(fetchUser(userId))
-        .unwrap()
-        .catch((message: unknown) => {
-          throw new Error(typeof message === 'string' ? message : adminMessages.fetchUserFailed);
-        }),
-    [dispatch],
-  );
-  const detail = useRead<AdminUserDetail>(id, readDetail, version);
-  const licences = useRead(id, fetchUserLicenses, version);
-  const payments = useRead(id, fetchUserPayments, version);
+  const id = user?.id ?? skipToken;
+  // Through the slice: the account becomes its selectedUser. A change to the account (any admin
+  // write) reads all three again.
+  const detail = loadOf(useGetUserQuery(id));
+  const licenses = loadOf(useListUserLicensesQuery(id));
+  const payments = loadOf(useListUserPaymentsQuery(id));
   const counts = detail.data?.counts;
 
   return (
-    <Drawer
+    <DetailDrawer
       opened={user !== null}
       onClose={onClose}
-      position="right"
       size="lg"
       title={user ? `User details: ${displayName(user)}` : 'User details'}
     >
@@ -298,7 +270,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
               <Count label="Payments" value={counts?.payments} />
             </SimpleGrid>
           )}
-          <LicensesSection userId={user.id} state={licences} />
+          <LicensesSection userId={user.id} state={licenses} />
           <PaymentsSection userId={user.id} state={payments} />
           <Group gap="sm">
             <Button variant="default" leftSection={<PencilIcon size={16} />} onClick={() => onEdit(user)}>
@@ -315,6 +287,6 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
           </Group>
         </Stack>
       )}
-    </Drawer>
+    </DetailDrawer>
   );
 }

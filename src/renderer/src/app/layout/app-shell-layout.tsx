@@ -1,0 +1,84 @@
+import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, Outlet, useLocation } from 'react-router-dom';
+import { PRODUCT_NAME } from '../../../../shared/constants';
+import { portalPaths } from '../../../../shared/routes';
+import { Logo } from '../../components/brand/logo';
+import { DotGrid } from '../../components/dot-grid/dot-grid';
+import { ColorSchemeToggle } from '../../components/layout/color-scheme-toggle';
+import { SkipLink } from '../../components/layout/skip-link';
+import { selectUserRole } from '../../features/auth';
+import { useAppSelector } from '../../lib/store-hooks';
+import { adminNavItems, isActive, userNavItems } from './nav-links';
+import { UserMenu } from './user-menu';
+import classes from './app-layout.module.css';
+
+const MAIN_ID = 'main-content';
+
+/** The signed-in shell: header with user menu, a navbar of the role's screens (a drawer on phones). */
+export function AppShellLayout() {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { pathname } = useLocation();
+  const isAdmin = useAppSelector(selectUserRole) === 'admin';
+  const items = isAdmin ? adminNavItems : userNavItems;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 248, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding={{ base: 'md', sm: 'xl' }}
+    >
+      <DotGrid />
+      <SkipLink target={MAIN_ID} />
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls="app-navigation"
+            />
+            <Link
+              to={isAdmin ? portalPaths.admin : portalPaths.dashboard}
+              className={classes.home}
+              aria-label={`${PRODUCT_NAME} home`}
+            >
+              <Logo />
+            </Link>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <ColorSchemeToggle />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar id="app-navigation" p="sm" className={classes.navbar} aria-label="Main">
+        <AppShell.Section grow component={ScrollArea}>
+          {items.map((item) => {
+            const active = isActive(item, pathname);
+            return (
+              <NavLink
+                key={item.to}
+                component={Link}
+                to={item.to}
+                label={item.label}
+                leftSection={<item.icon size={18} />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                onClick={close}
+                className={classes.link}
+              />
+            );
+          })}
+        </AppShell.Section>
+      </AppShell.Navbar>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

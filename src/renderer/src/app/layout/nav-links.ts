@@ -1,0 +1,47 @@
+import type { ComponentType } from 'react';
+import { portalPaths } from '../../../../shared/routes';
+import {
+  CardIcon,
+  CartIcon,
+  GaugeIcon,
+  GridIcon,
+  HelpIcon,
+  KeyIcon,
+  PackageIcon,
+  ShieldIcon,
+  SparkIcon,
+  UserIcon,
+  UsersIcon,
+} from '../../components/brand/icons';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: ComponentType<{ size?: number }>;
+  /** Active only on this exact path (an overview whose children have their own links). */
+  exact?: boolean;
+}
+
+/** The signed-in user's screens. */
+export const userNavItems: readonly NavItem[] = [
+  { label: 'Dashboard', to: portalPaths.dashboard, icon: GridIcon },
+  { label: 'Licenses', to: portalPaths.licenses, icon: KeyIcon },
+  { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
+  { label: 'Profile', to: portalPaths.profile, icon: UserIcon },
+  { label: 'Support', to: portalPaths.support, icon: HelpIcon },
+];
+
+/** The administrator's screens. */
+export const adminNavItems: readonly NavItem[] = [
+  { label: 'Overview', to: portalPaths.admin, icon: GaugeIcon, exact: true },
+  { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
+  { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
+  { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
+  { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
+  { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
+  { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },
+];
+
+/** Whether `item` is the current screen (license details count as Licenses). */
+export const isActive = (item: NavItem, pathname: string): boolean =>
+  item.exact ? pathname === item.to : pathname === item.to || pathname.startsWith(`${item.to}/`);

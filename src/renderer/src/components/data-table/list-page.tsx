@@ -1,0 +1,155 @@
+import { Text } from '@mantine/core';
+import { type ReactNode, useEffect } from 'react';
+import type { Paged } from '../../../../shared/api/paging';
+import { PageFrame } from '../layout/page-frame';
+import { type Column, DataTable } from './data-table';
+import { ListFooter } from './list-pagination';
+import type { ListQuery } from './list-query';
+import { ListToolbar } from './list-toolbar';
+import { NoMatches } from './no-matches';
+
+/** One page of a server-paged list as a screen shows it. */
+export interface PagedResult<Row> {
+  /** The last page that arrived; kept while the next one loads so the table does not jump. */
+  page: Paged<Row> | null;
+  loading: boolean;
+  /** The message to show when the last load failed. */
+  error: string | null;
+  reload: () => void;
+}
+
+/** What the frame uses of a list's URL state (`useListQuery`). */
+export interface ListState {
+  query: ListQuery<string>;
+  setPage: (page: number) => void;
+  clampPage: (page: number) => void;
+  setPerPage: (perPage: number) => void;
+  setSearch: (search: string) => void;
+  setSort: (sort: string) => void;
+  reset: () => void;
+}
+
+/**
+ * A page past the end (the last row of the last page was deleted, or a stale shared link) shows
+ * the last page that exists instead of an empty table that claims nothing matches.
+ */
+export function useClampedPage(result: PagedResult<unknown>, list: ListState) {
+  const { page } = result;
+  const current = list.query.page;
+  const { clampPage } = list;
+  useEffect(() => {
+    if (!page || page.data.length > 0 || page.total === 0 || current <= 1) return;
+    const last = Math.max(1, Math.ceil(page.total / page.perPage));
+    if (current > last) clampPage(last);
+  }, [page, current, clampPage]);
+}
+
+export interface ListPageProps<Row> {
+  title: string;
+  description: string;
+  /** Buttons beside the title ("New user"). */
+  actions?: ReactNode;
+  list: ListState;
+  result: PagedResult<Row>;
+  /** What the list holds, plural ("users"): the footer's count and the no-matches state. */
+  noun: string;
+  search: { label: string; placeholder: string };
+  /** The toolbar's filter controls. */
+  filters?: ReactNode;
+  /** Anything narrows the list: "Clear filters" shows, and an empty answer says nothing matches. */
+  filtered: boolean;
+  /** What to try when nothing matches. */
+  noMatchesHint: string;
+  /** The empty list when nothing is filtered: what will appear here, and how to add the first one. */
+  empty: ReactNode;
+  table: {
+    label: string;
+    columns: readonly Column<Row>[];
+    rowKey: (row: Row) => string;
+    skeletonRows?: number;
+  };
+  /** Above the toolbar (the list's numbers). */
+  header?: ReactNode;
+  /** Between the toolbar and the table (how the filters read). */
+  note?: ReactNode;
+  /** The screen's dialogs and drawers. */
+  children?: ReactNode;
+}
+
+/**
+ * A list screen: its heading, the search and filters, the server-paged table with its loading,
+ * error, empty and no-matches states, and the pagination, all following the URL's list state.
+ */
+export function ListPage<Row>({
+  title,
+  description,
+  actions,
+  list,
+  result,
+  noun,
+  search,
+  filters,
+  filtered,
+  noMatchesHint,
+  empty,
+  table,
+  header,
+  note,
+  children,
+}: ListPageProps<Row>) {
+  const { query } = list;
+  // Past the last page (after deletions, or an old link): go to the last page there is.
+  useClampedPage(result, list);
+  return (
+    <PageFrame title={title} description={description} actions={actions}>
+      {header}
+      <ListToolbar
+        searchLabel={search.label}
+        searchPlaceholder={search.placeholder}
+        search={query.search}
+        onSearch={list.setSearch}
+        filtered={filtered}
+        onReset={list.reset}
+      >
+        {filters}
+      </ListToolbar>
+      {note}
+      <DataTable
+        label={table.label}
+        columns={table.columns}
+        rows={result.page?.data ?? null}
+        rowKey={table.rowKey}
+        loading={result.loading}
+        error={result.error}
+        onRetry={result.reload}
+        sort={query.sort}
+        onSort={list.setSort}
+        skeletonRows={table.skeletonRows}
+        empty={filtered ? <NoMatches noun={noun} hint={noMatchesHint} onClear={list.reset} /> : empty}
+      />
+      <ListFooter noun={noun} result={result.page} query={query} list={list} />
+      {children}
+    </PageFrame>
+  );
+}
+
+/** The empty state of a list nothing was added to yet: a heading line, what will appear, an action. */
+export function EmptyList({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
+  return (
+    <>
+      <Text fw={600}>{title}</Text>
+      <Text size="sm" c="dimmed">
+        {children}
+      </Text>
+      {action}
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+import { Alert, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { AlertIcon, RefreshIcon } from '../../../components/brand/icons';
+import { PageFrame } from '../../../components/layout/page-frame';
+import { formatDateTime, formatRelative } from '../../license';
+import { useGetDashboardQuery } from '../admin-endpoints';
+import { LicenseStatusPanel } from '../dashboard/license-status-panel';
+import { RevenuePanel } from '../dashboard/revenue-panel';
+import { RecentEventsPanel, SeverityPanel } from '../dashboard/security-panels';
+import { StatCards } from '../dashboard/stat-cards';
+import { failureOf } from '../query-answer';
+
+/** `/admin`: accounts, licenses, machines, revenue and security at a glance (GET /admin/dashboard). */
+export default function AdminDashboardPage() {
+  const answer = useGetDashboardQuery();
+  const stats = answer.data ?? null;
+  const loading = answer.isFetching;
+  const error = failureOf(answer);
+  // "Refresh" asks the server again rather than showing the cached numbers.
+  const refresh = () => void answer.refetch();
+
+  return (
+    <PageFrame
+      title="Overview"
+      description="Accounts, licenses, revenue and security at a glance."
+      actions={
+        <Button
+          variant="default"
+          leftSection={<RefreshIcon size={16} />}
+          onClick={refresh}
+          loading={loading && stats !== null}
+        >
+          Refresh
+        </Button>
+      }
+    >
+      {error && (
+        <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm">
+              {stats ? 'These numbers may be out of date.' : 'The overview could not be loaded.'} Check your
+              connection and try again.
+            </Text>
+            <Button size="xs" variant="light" color="red" onClick={refresh}>
+              Retry
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {stats && (
+        <Text size="xs" c="dimmed" role="status">
+          Updated{' '}
+          <time dateTime={stats.generated_at} title={formatDateTime(stats.generated_at)}>
+            {formatRelative(stats.generated_at)}
+          </time>
+        </Text>
+      )}
+      {(stats || loading) && <StatCards stats={stats} />}
+      {stats ? (
+        <Grid gap="md">
+          {/* Two columns that each flow on their own: the long event list does not stretch the small panels. */}
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <Stack gap="md">
+              <RevenuePanel revenue={stats.revenue} />
+              <RecentEventsPanel events={stats.security.recent} />
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 4 }}>
+            <Stack gap="md">
+              <LicenseStatusPanel licenses={stats.licenses} />
+              <SeverityPanel security={stats.security} />
+            </Stack>
+          </Grid.Col>
+        </Grid>
+      ) : (
+        loading && (
+          <Grid gap="md" aria-hidden="true">
+            <Grid.Col span={{ base: 12, lg: 8 }}>
+              <Skeleton height={340} radius="lg" />
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, lg: 4 }}>
+              <Skeleton height={340} radius="lg" />
+            </Grid.Col>
+          </Grid>
+        )
+      )}
+    </PageFrame>
+  );
+}

@@ -1,0 +1,294 @@
+import { ActionIcon, Anchor, Button, Code, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { AdminLicense } from '../../../../../shared/api/admin';
+import { LICENSE_STATUSES } from '../../../../../shared/api/licenses';
+import { portalPaths } from '../../../../../shared/routes';
+import { BanIcon, DeviceIcon, PencilIcon, PlusIcon } from '../../../components/brand/icons';
+import type { Column } from '../../../components/data-table/data-table';
+import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
+import { useListLicensesQuery } from '../admin-endpoints';
+import { ActivationsDrawer } from '../licenses/activations-drawer';
+import { CreateLicenseModal } from '../licenses/create-license-modal';
+import { EditLicenseModal } from '../licenses/edit-license-modal';
+import { planLabel, usePlans } from '../licenses/plan-options';
+import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
+import { UserPicker } from '../licenses/user-picker';
+import { pagedResult } from '../query-answer';
+import { checkDateRange } from '../users/date-range';
+
+// On a phone two filters share a row (the toolbar's gap is 12 px).
+const HALF = 'calc(50% - 6px)';
+const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
+
+type LicenseFilter = 'status' | 'planId' | 'userId' | 'from' | 'to';
+
+// The server's sort fields of GET /admin/licenses (adminLicenseListQuerySchema); newest first.
+const LICENSES_LIST: ListQuerySpec<LicenseFilter> = {
+  sortFields: ['created_at', 'updated_at', 'expires_at', 'user_email', 'plan_name'],
+  defaultSort: '-created_at',
+  filters: ['status', 'planId', 'userId', 'from', 'to'],
+};
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All statuses' },
+  ...LICENSE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+];
+
+function Expiry({ license }: { license: AdminLicense }) {
+  if (!license.expires_at)
+    return (
+      <Text size="sm" c="dimmed">
+        Never
+      </Text>
+    );
+  const past = new Date(license.expires_at).getTime() < Date.now();
+  return (
+    <Text
+      size="sm"
+      component="time"
+      dateTime={license.expires_at}
+      style={{ whiteSpace: 'nowrap' }}
+      c={past ? 'dimmed' : undefined}
+    >
+      {formatDate(license.expires_at)}
+    </Text>
+  );
+}
+
+/** `/admin/licenses`: every license, with search, filters, sort and paging kept in the URL (`?userId=` included). */
+export default function AdminLicensesPage() {
+  const list = useListQuery(LICENSES_LIST);
+  const { query } = list;
+  const range = checkDateRange(query.filters.from, query.filters.to);
+  // A range that ends before it starts is not sent: the fields say what to fix instead.
+  const licenses = pagedResult(useListLicensesQuery(range.problem ? skipToken : list.params), range.problem);
+  const { plans, error: plansError } = usePlans();
+
+  const [creating, setCreating] = useState(false);
+  const [machinesOf, setMachinesOf] = useState<AdminLicense | null>(null);
+  const [editing, setEditing] = useState<AdminLicense | null>(null);
+  const [revoking, setRevoking] = useState<AdminLicense | null>(null);
+
+  const filtered =
+    !!query.search || Object.values(query.filters).some(Boolean) || query.sort !== LICENSES_LIST.defaultSort;
+
+  const columns: Column<AdminLicense>[] = [
+    {
+      key: 'key',
+      header: 'License key',
+      render: (license) => (
+        <Stack gap={2} align="flex-start">
+          <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
+            {license.license_key}
+          </Code>
+          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+            Issued <time dateTime={license.created_at}>{formatDate(license.created_at)}</time>
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'user',
+      header: 'User',
+      sortField: 'user_email',
+      render: (license) =>
+        license.user_email ? (
+          <Anchor
+            component={Link}
+            to={`${portalPaths.adminUsers}?search=${encodeURIComponent(license.user_email)}`}
+            size="sm"
+            // Long addresses wrap rather than push the actions out of view.
+            style={{ display: 'inline-block', minWidth: 180, overflowWrap: 'anywhere' }}
+          >
+            {license.user_email}
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Deleted account
+          </Text>
+        ),
+    },
+    {
+      key: 'plan',
+      header: 'Plan',
+      sortField: 'plan_name',
+      render: (license) => <Text size="sm">{license.plan.name}</Text>,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (license) => (
+        <Stack gap={2} align="flex-start">
+          <LicenseStatusBadge status={license.status} size="md" />
+          {license.revoked_reason && (
+            <Text size="xs" c="dimmed" lineClamp={2} maw={220} title={license.revoked_reason}>
+              Reason: {license.revoked_reason}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      key: 'seats',
+      header: 'Seats',
+      align: 'right',
+      render: (license) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)}
+        </Text>
+      ),
+    },
+    {
+      key: 'expires',
+      header: 'Expires',
+      sortField: 'expires_at',
+      render: (license) => <Expiry license={license} />,
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      render: (license) => {
+        const revoked = license.status === 'revoked';
+        return (
+          <Group gap={4} justify="flex-end" wrap="nowrap">
+            <Tooltip label="Machines" withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label={`Machines of ${license.license_key}`}
+                onClick={() => setMachinesOf(license)}
+              >
+                <DeviceIcon size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={revoked ? 'A revoked license cannot be changed' : 'Edit'} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label={`Edit ${license.license_key}`}
+                disabled={revoked}
+                onClick={() => setEditing(license)}
+              >
+                <PencilIcon size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={revoked ? 'Already revoked' : 'Revoke'} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                size="lg"
+                aria-label={`Revoke ${license.license_key}`}
+                disabled={revoked}
+                onClick={() => setRevoking(license)}
+              >
+                <BanIcon size={18} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        );
+      },
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Licenses"
+      description="Every license: its owner, plan, seats and machines."
+      actions={
+        <Button leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
+          New license
+        </Button>
+      }
+      list={list}
+      result={licenses}
+      noun="licenses"
+      search={{ label: 'Search licenses', placeholder: 'License key or owner email' }}
+      filtered={filtered}
+      filters={
+        <>
+          <NativeSelect
+            label="Status"
+            data={STATUS_OPTIONS}
+            value={query.filters.status}
+            onChange={(event) => list.setFilter('status', event.currentTarget.value)}
+            size="md"
+            w={{ base: HALF, xs: 150 }}
+          />
+          <NativeSelect
+            label="Plan"
+            data={[
+              { value: '', label: 'All plans' },
+              ...(plans ?? []).map((plan) => ({ value: plan.id, label: planLabel(plan) })),
+              // A plan id from a link shows even before (or without) the plan list.
+              ...(query.filters.planId && !plans?.some((plan) => plan.id === query.filters.planId)
+                ? [{ value: query.filters.planId, label: plans ? 'Unknown plan' : 'Loading…' }]
+                : []),
+            ]}
+            value={query.filters.planId}
+            onChange={(event) => list.setFilter('planId', event.currentTarget.value)}
+            error={plansError ?? undefined}
+            size="md"
+            w={{ base: HALF, xs: 170 }}
+          />
+          <UserPicker
+            label="User"
+            size="md"
+            w={{ base: '100%', xs: 240 }}
+            value={query.filters.userId || null}
+            onChange={(id) => list.setFilter('userId', id ?? '')}
+            placeholder="All users"
+          />
+          <DateRangeFilter
+            from={query.filters.from}
+            to={query.filters.to}
+            onChange={list.setFilters}
+            labels={CREATED_RANGE}
+          />
+        </>
+      }
+      noMatchesHint="Try another search or clear the filters."
+      empty={
+        <EmptyList
+          title="No licenses yet"
+          action={
+            <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
+              New license
+            </Button>
+          }
+        >
+          Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.
+        </EmptyList>
+      }
+      table={{ label: 'Licenses', columns, rowKey: (license) => license.license_id }}
+    >
+      <CreateLicenseModal
+        opened={creating}
+        userId={query.filters.userId || null}
+        plans={plans}
+        plansError={plansError}
+        onClose={() => setCreating(false)}
+        onCreated={() => setCreating(false)}
+      />
+      <EditLicenseModal
+        license={editing}
+        plans={plans}
+        onClose={() => setEditing(null)}
+        onSaved={() => setEditing(null)}
+      />
+      <RevokeLicenseModal
+        license={revoking}
+        onClose={() => setRevoking(null)}
+        onRevoked={() => setRevoking(null)}
+      />
+      <ActivationsDrawer license={machinesOf} onClose={() => setMachinesOf(null)} />
+    </ListPage>
+  );
+}

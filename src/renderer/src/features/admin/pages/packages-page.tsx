@@ -1,0 +1,221 @@
+import { Button, Code, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { CreatePlanRequest, Plan } from '../../../../../shared/api/plans';
+import { PlusIcon } from '../../../components/brand/icons';
+import { StatusBadge } from '../../../components/data/status-badge';
+import type { Column } from '../../../components/data-table/data-table';
+import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { formatPlanPrice, type PlanListParams, useCreatePlanMutation, useListPlansQuery } from '../../plans';
+import { PackageDetailsForm } from '../packages/package-details-form';
+import { PackageDrawer } from '../packages/package-drawer';
+import { packageState } from '../packages/package-format';
+import { useDetailParam } from '../payments/use-detail-param';
+import { pagedResult } from '../query-answer';
+
+const LIST: ListQuerySpec<'status'> = {
+  sortFields: ['sort_order', 'name', 'code', 'price_minor', 'created_at'],
+  defaultSort: 'sort_order',
+  filters: ['status'],
+};
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All packages' },
+  { value: 'active', label: 'Active' },
+  { value: 'inactive', label: 'Inactive' },
+  { value: 'archived', label: 'Archived' },
+];
+
+const number = new Intl.NumberFormat();
+
+export default function AdminPackagesPage() {
+  const list = useListQuery(LIST);
+  const { query } = list;
+  const detail = useDetailParam('package');
+  // Packages are the plans of the catalogue; they are not kept in the admin slice.
+  const packages = pagedResult(useListPlansQuery(list.params as PlanListParams));
+  const [createPackage] = useCreatePlanMutation();
+  const [creating, setCreating] = useState(false);
+
+  const filtered = query.search !== '' || query.filters.status !== '';
+
+  const create = async (body: CreatePlanRequest) => {
+    const plan = await createPackage(body).unwrap();
+    notifications.show({
+      color: 'teal',
+      title: 'Package created',
+      message: `${plan.name} is ready: choose its features and limits.`,
+    });
+    setCreating(false);
+    detail.open(plan.id);
+  };
+
+  const columns: Column<Plan>[] = [
+    {
+      key: 'name',
+      header: 'Package',
+      sortField: 'name',
+      render: (plan) => (
+        <Stack gap={2}>
+          <Text size="sm" fw={600}>
+            {plan.name}
+          </Text>
+          {plan.description ? (
+            <Text size="xs" c="dimmed" lineClamp={1} maw={280}>
+              {plan.description}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      key: 'code',
+      header: 'Code',
+      sortField: 'code',
+      render: (plan) => (
+        <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
+          {plan.code}
+        </Code>
+      ),
+    },
+    {
+      key: 'price',
+      header: 'Price',
+      sortField: 'price_minor',
+      align: 'right',
+      render: (plan) => {
+        const price = formatPlanPrice(plan);
+        return (
+          <Stack gap={0} align="flex-end">
+            <Text size="sm" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+              {price.amount}
+            </Text>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {price.period}
+            </Text>
+          </Stack>
+        );
+      },
+    },
+    { key: 'seats', header: 'Seats', align: 'right', render: (plan) => number.format(plan.max_activations) },
+    {
+      key: 'features',
+      header: 'Features',
+      align: 'right',
+      render: (plan) => number.format(plan.features.length),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (plan) => {
+        const state = packageState(plan);
+        return (
+          <Group gap={6} wrap="nowrap" style={{ minWidth: 'max-content' }}>
+            <StatusBadge tone={state.tone} size="md">
+              {state.label}
+            </StatusBadge>
+            {!plan.is_public && !plan.archived_at ? (
+              <StatusBadge tone="neutral" size="md">
+                Hidden
+              </StatusBadge>
+            ) : null}
+          </Group>
+        );
+      },
+    },
+    {
+      key: 'order',
+      header: 'Order',
+      sortField: 'sort_order',
+      align: 'right',
+      render: (plan) => plan.sort_order,
+    },
+    {
+      key: 'manage',
+      header: 'Manage',
+      render: (plan) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => detail.open(plan.id)}
+          aria-label={`Manage ${plan.name}`}
+        >
+          Manage
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Packages"
+      description="What customers buy: price, seats, and the features and limits each package includes."
+      actions={
+        <Button leftSection={<PlusIcon size={18} />} onClick={() => setCreating(true)}>
+          New package
+        </Button>
+      }
+      list={list}
+      result={packages}
+      noun="packages"
+      search={{ label: 'Search packages', placeholder: 'Name, code or description' }}
+      filtered={filtered}
+      filters={
+        <NativeSelect
+          size="md"
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={query.filters.status}
+          onChange={(event) => list.setFilter('status', event.currentTarget.value)}
+          style={{ flex: '1 1 150px' }}
+        />
+      }
+      noMatchesHint="Try another name or code, or clear the filters."
+      empty={
+        <EmptyList
+          title="No packages yet"
+          action={
+            <Button variant="light" onClick={() => setCreating(true)}>
+              New package
+            </Button>
+          }
+        >
+          Create a package, then choose the features it includes. Customers see it on the Purchase page.
+        </EmptyList>
+      }
+      table={{
+        label: 'Packages',
+        columns,
+        rowKey: (plan) => plan.id,
+        skeletonRows: Math.min(query.perPage, 10),
+      }}
+    >
+      <Modal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title="New package"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            Features and limits are chosen next, once the package exists.
+          </Text>
+          <PackageDetailsForm
+            plan={null}
+            submitLabel="Create package"
+            onSubmit={(body) => create(body as CreatePlanRequest)}
+            onCancel={() => setCreating(false)}
+          />
+        </Stack>
+      </Modal>
+
+      <PackageDrawer
+        id={detail.id}
+        known={packages.page?.data.find((plan) => plan.id === detail.id)}
+        onClose={detail.close}
+      />
+    </ListPage>
+  );
+}

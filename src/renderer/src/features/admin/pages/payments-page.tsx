@@ -1,0 +1,163 @@
+import { Box, Button, Group, NativeSelect, Text } from '@mantine/core';
+import { type AdminPayment, PAYMENT_STATUSES } from '../../../../../shared/api/payments';
+import type { Column } from '../../../components/data-table/data-table';
+import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { formatAmount, PAYMENT_STATUS_LABELS, PaymentStatusBadge, SandboxBadge } from '../../payments';
+import { useListPaymentsQuery } from '../admin-endpoints';
+import { PackageFilter } from '../payments/package-filter';
+import { PaymentDrawer } from '../payments/payment-drawer';
+import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
+import { useDetailParam } from '../payments/use-detail-param';
+import { pagedResult } from '../query-answer';
+import { UserFilter } from '../security/user-filter';
+
+const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
+  sortFields: ['created_at', 'amount', 'status'],
+  defaultSort: '-created_at',
+  filters: ['status', 'planId', 'userId', 'from', 'to'],
+};
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'Any status' },
+  ...PAYMENT_STATUSES.map((status) => ({ value: status, label: PAYMENT_STATUS_LABELS[status].label })),
+];
+
+export default function AdminPaymentsPage() {
+  const list = useListQuery(LIST);
+  const { query, setFilter } = list;
+  const detail = useDetailParam('payment');
+  const payments = pagedResult(useListPaymentsQuery(list.params));
+
+  const filtered = query.search !== '' || Object.values(query.filters).some((value) => value !== '');
+
+  const columns: Column<AdminPayment>[] = [
+    {
+      key: 'date',
+      header: 'Date',
+      sortField: 'created_at',
+      render: (payment) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <time dateTime={payment.created_at}>{paymentTime(payment.created_at)}</time>
+        </Text>
+      ),
+    },
+    {
+      key: 'user',
+      header: 'User',
+      render: (payment) =>
+        payment.user_email ?? (
+          <Text span size="sm" c="dimmed">
+            Deleted account
+          </Text>
+        ),
+    },
+    { key: 'plan', header: 'Package', render: (payment) => payment.plan.name },
+    {
+      key: 'amount',
+      header: 'Amount',
+      sortField: 'amount',
+      align: 'right',
+      render: (payment) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+          {formatAmount(payment.amount, payment.currency)}{' '}
+          <Text span size="xs" c="dimmed">
+            {payment.currency}
+          </Text>
+        </Text>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      sortField: 'status',
+      // Badges keep their words: the column is as wide as its longest badge, never "PA…".
+      render: (payment) => (
+        <Box style={{ minWidth: 'max-content' }}>
+          <PaymentStatusBadge payment={{ status: payment.status, sandbox: false }} />
+        </Box>
+      ),
+    },
+    {
+      key: 'provider',
+      header: 'Provider',
+      render: (payment) => (
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 'max-content' }}>
+          {payment.provider !== 'sandbox' ? (
+            <Text span size="sm">
+              {PROVIDER_LABELS[payment.provider]}
+            </Text>
+          ) : null}
+          {payment.sandbox ? <SandboxBadge /> : null}
+        </Group>
+      ),
+    },
+    {
+      key: 'details',
+      header: 'Details',
+      render: (payment) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => detail.open(payment.id)}
+          aria-label={`View payment ${payment.order_id}`}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Payments"
+      description="Every checkout: who paid what for which package, how it went, and the license it granted."
+      list={list}
+      result={payments}
+      noun="payments"
+      search={{ label: 'Search payments', placeholder: 'E-mail, order or payment id' }}
+      filtered={filtered}
+      filters={
+        <>
+          <NativeSelect
+            size="md"
+            label="Status"
+            data={STATUS_OPTIONS}
+            value={query.filters.status}
+            onChange={(event) => setFilter('status', event.currentTarget.value)}
+            style={{ flex: '1 1 150px' }}
+          />
+          <PackageFilter value={query.filters.planId} onChange={(planId) => setFilter('planId', planId)} />
+          <UserFilter value={query.filters.userId} onChange={(userId) => setFilter('userId', userId)} />
+          <DateRangeFilter from={query.filters.from} to={query.filters.to} onChange={list.setFilters} />
+        </>
+      }
+      note={
+        query.filters.from || query.filters.to ? (
+          <Text size="xs" c="dimmed" mt={-8}>
+            Dates are whole days in UTC.
+          </Text>
+        ) : null
+      }
+      noMatchesHint="Check the spelling of the e-mail or order id, widen the dates, or clear the filters."
+      empty={
+        <EmptyList title="No payments yet">
+          Payments appear here as soon as a customer opens a checkout on the Purchase page.
+        </EmptyList>
+      }
+      table={{
+        label: 'Payments',
+        columns,
+        rowKey: (payment) => payment.id,
+        skeletonRows: Math.min(query.perPage, 10),
+      }}
+    >
+      <PaymentDrawer
+        id={detail.id}
+        known={payments.page?.data.find((payment) => payment.id === detail.id)}
+        onClose={detail.close}
+      />
+    </ListPage>
+  );
+}

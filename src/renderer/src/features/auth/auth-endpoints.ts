@@ -1,0 +1,156 @@
+import type { AxiosResponse } from 'axios';
+import type { RegisterRequest } from '../../../../shared/api/auth';
+import { authMessages } from '../../../../shared/messages';
+import { apiPaths } from '../../../../shared/routes';
+import { localStorageKeys } from '../../../../shared/storage-keys';
+import { api, servicesOf } from '../../lib/api';
+import { recordEndpointArea } from '../../lib/api-actions';
+import { type ApiFailure, attempt, isHttpError, toApiFailure } from '../../lib/api-errors';
+import { readTokenResponse } from '../../lib/refresh-response';
+import type { SignInValues } from './sign-in-form';
+import { identityFrom, type SessionIdentity } from './identity';
+
+// The fallbacks of the account e-mails' calls, shown when the server gives no message.
+const fallbacks = {
+  forgotPassword: 'Could not send the reset link',
+  resetPassword: 'Could not reset the password',
+  verifyRegistration: 'Could not confirm the e-mail address',
+  resendVerification: 'Could not send a new confirmation link',
+  changePassword: 'Could not change the password',
+} as const;
+
+/** The `{ message }` these calls answer with (shared `messageResponseSchema`), else the fallback. */
+const messageOf = (answer: unknown, fallback: string) =>
+  typeof answer === 'object' && answer !== null && 'message' in answer && typeof answer.message === 'string'
+    ? answer.message
+    : fallback;
+
+/** A POST answered with a message: the message, and the fallback both as answer and as failure. */
+const messageCall = <Arg>(url: string, fallback: string, body: (arg: Arg) => unknown) => ({
+  query: (arg: Arg) => ({ url, method: 'POST' as const, body: body(arg) }),
+  transformResponse: (answer: unknown) => messageOf(answer, fallback),
+  extraOptions: { fallback },
+});
+
+/** Login must answer JSON; HTML means the API is not behind this address at all. */
+function notJson(response: AxiosResponse): ApiFailure | null {
+  const type = String(response.headers['content-type'] ?? '').toLowerCase();
+  const looksHtml = typeof response.data === 'string' && /^\s*</.test(response.data);
+  const message =
+    type.includes('text/html') || looksHtml
+      ? authMessages.htmlResponse
+      : type.includes('json')
+        ? null
+        : authMessages.nonJsonResponse;
+  return message === null ? null : { message, status: response.status, fieldErrors: {} };
+}
+
+/**
+ * Signing in and out, registration and the account e-mails' links. Sign-in keeps the tokens and
+ * answers who signed in; sign-out forgets the tokens whether or not the server answered.
+ */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      /** POST /auth/login as the OAuth2 form: the e-mail goes as `username`. */
+      login: build.mutation<SessionIdentity, SignInValues>({
+        queryFn: async ({ email, password }, queryApi) => {
+          const services = servicesOf(queryApi);
+          const options = { fallback: authMessages.loginFailed };
+          let response: AxiosResponse;
+          try {
+            response = await services.client.http.post(
+              apiPaths.auth.login,
+              new URLSearchParams({ username: email, password }),
+              { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+            );
+          } catch (error) {
+            const refused = isHttpError(error) && error.response ? notJson(error.response) : null;
+            return { error: refused ?? toApiFailure(error, options) };
+          }
+          const refused = notJson(response);
+          if (refused) return { error: refused };
+          return attempt(async () => {
+            const tokens = readTokenResponse(response.data, authMessages.noTokenReceived);
+            await services.tokens.save(tokens);
+            return identityFrom(services, tokens.accessToken, tokens.user);
+          }, options);
+        },
+      }),
+      /** POST /auth/register: answers the server's message; the account still needs confirming. */
+      register: build.mutation<string, RegisterRequest>(
+        messageCall(apiPaths.auth.register, authMessages.registrationFailed, (body: RegisterRequest) => body),
+      ),
+      /** POST /auth/logout with the refresh token, which may also sit in local storage under the product's name. */
+      logout: build.mutation<null, void>({
+        queryFn: async (_, queryApi) => {
+          const services = servicesOf(queryApi);
+          try {
+            const refreshToken =
+              (await services.tokens.getRefreshToken()) ??
+              services.local.getItem(localStorageKeys.refreshToken);
+            if (refreshToken)
+              await services.client.http.post(apiPaths.auth.logout, { refreshToken }, { skipRefresh: true });
+            return { data: null };
+          } catch (error) {
+            return { error: toApiFailure(error, { fallback: authMessages.logoutFailed }) };
+          } finally {
+            await services.tokens.clear();
+          }
+        },
+      }),
+      requestPasswordReset: build.mutation<string, string>(
+        messageCall(apiPaths.auth.forgotPassword, fallbacks.forgotPassword, (email: string) => ({ email })),
+      ),
+      resetPassword: build.mutation<string, { token: string; newPassword: string }>(
+        messageCall(
+          apiPaths.auth.resetPassword,
+          fallbacks.resetPassword,
+          ({ token, newPassword }: { token: string; newPassword: string }) => ({
+            token,
+            new_password: newPassword,
+          }),
+        ),
+      ),
+      verifyRegistration: build.mutation<string, string>(
+        messageCall(apiPaths.auth.verifyRegistration, fallbacks.verifyRegistration, (token: string) => ({
+          token,
+        })),
+      ),
+      resendVerification: build.mutation<string, string>(
+        messageCall(apiPaths.auth.resendVerification, fallbacks.resendVerification, (email: string) => ({
+          email,
+        })),
+      ),
+      /** POST /auth/change-password; the server then signs out every device, this one included. */
+      changePassword: build.mutation<string, { currentPassword: string; newPassword: string }>(
+        messageCall(
+          apiPaths.auth.changePassword,
+          fallbacks.changePassword,
+          ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) => ({
+            current_password: currentPassword,
+            new_password: newPassword,
+          }),
+        ),
+      ),
+      /** POST /auth/validate-token: whether the server still accepts the current access token. */
+      validateToken: build.mutation<boolean, void>({
+        queryFn: async (_, queryApi) => {
+          try {
+            await servicesOf(queryApi).client.http.post(
+              apiPaths.auth.validateToken,
+              {},
+              { skipRefresh: true },
+            );
+            return { data: true };
+          } catch {
+            return { data: false };
+          }
+        },
+      }),
+    };
+    // Only this module's names: `authApi.endpoints` also lists what other features injected.
+    recordEndpointArea('auth', Object.keys(endpoints));
+    return endpoints;
+  },
+});

@@ -1,0 +1,53 @@
+import { Button, Stack } from '@mantine/core';
+import { type FormEventHandler, type ReactNode, useEffect } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { homeFor, selectIsAuthenticated, selectUserRole } from '../auth-slice';
+import { AuthCard } from './auth-card';
+
+interface AuthFormProps {
+  title: string;
+  description?: ReactNode;
+  /** Links under the card. */
+  footer?: ReactNode;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  submitting: boolean;
+  submitLabel: string;
+  /** The server's refusal of the last submit, shown above the fields. */
+  failure?: string;
+  failureTitle: string;
+  /** The fields. */
+  children: ReactNode;
+  /** A line under the submit button. */
+  note?: ReactNode;
+}
+
+/** A sign-in, registration or recovery form: the card, the refusal alert, the fields and one submit button. */
+export function AuthForm(props: AuthFormProps) {
+  const { title, description, footer, onSubmit, submitting, submitLabel, failure, failureTitle } = props;
+  return (
+    <AuthCard title={title} description={description} footer={footer}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          {failure && <FormAlert title={failureTitle}>{failure}</FormAlert>}
+          {props.children}
+          <Button type="submit" size="md" fullWidth loading={submitting}>
+            {submitLabel}
+          </Button>
+          {props.note}
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}
+
+/** A signed-in visitor of a sign-in page, or one who just signed in there, goes to their home screen. */
+export function useGoHomeWhenSignedIn(): void {
+  const navigate = useNavigate();
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  useEffect(() => {
+    if (isAuthenticated) void navigate(homeFor(role), { replace: true });
+  }, [isAuthenticated, role, navigate]);
+}

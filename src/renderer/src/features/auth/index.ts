@@ -1,0 +1,35 @@
+// The auth feature as app/ and other features see it: who is signed in, the session's actions
+// and matchers, signing out, and the new-password strength meter.
+export {
+  authReducer,
+  homeFor,
+  identityArrived,
+  selectAuthError,
+  selectAuthStatus,
+  selectCurrentUser,
+  selectIsAdmin,
+  selectIsAuthenticated,
+  selectLastActivity,
+  selectUserRole,
+  sessionCleared,
+  sessionEnded,
+  tokensRefreshed,
+  updateActivity,
+  type AuthState,
+} from './auth-slice';
+export {
+  initializeSession,
+  refreshSession,
+  type SessionIdentity,
+  type SessionOutcome,
+} from './session-thunks';
+export { signOut } from './auth-calls';
+export { PasswordStrengthMeter } from './components/lazy-password-strength-meter';
+
+/**
+ * The auth endpoints (and with them RTK Query and axios), loaded on first use. The `import()` is
+ * made here, in the module the first download holds: made from a chunk loaded later, the bundler
+ * would split React and react-redux out of the first download's chunk, which costs /login about
+ * 1 KB of its budget.
+ */
+export const loadAuthEndpoints = () => import('./auth-endpoints');

@@ -1,0 +1,104 @@
+import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { authMessages } from '../../../../../shared/messages';
+import { portalPaths } from '../../../../../shared/routes';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { PasswordField } from '../../../components/forms/password-field';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { signIn } from '../auth-calls';
+import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { type SignInValues, validateSignIn } from '../sign-in-form';
+
+const FIELDS = ['email', 'password'] as const;
+
+export default function LoginPage() {
+  const dispatch = useAppDispatch();
+  const [failure, setFailure] = useState<string>();
+  // Fields the user has typed in. Leaving one of those checks it; leaving an untouched empty field
+  // (the e-mail has focus on load) does not, so an error never appears and shifts the links below
+  // just as the user clicks one. Submitting checks everything.
+  const edited = useRef(new Set<string>());
+  const form = useForm<SignInValues>({
+    initialValues: { email: '', password: '' },
+    // The shared login schema's rules, checked by hand so this page does not load zod.
+    validate: validateSignIn,
+    enhanceGetInputProps: ({ field, inputProps }) => {
+      // Read now: the props returned here are then assigned over `inputProps`.
+      const change = inputProps['onChange'] as (event: unknown) => void;
+      return {
+        onChange: (event: unknown) => {
+          edited.current.add(field);
+          change(event);
+        },
+        onBlur: () => {
+          if (edited.current.has(field)) form.validateField(field);
+        },
+      };
+    },
+  });
+
+  // A signed-in visitor, or one who just signed in, goes to their home screen.
+  useGoHomeWhenSignedIn();
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      try {
+        await signIn(dispatch, { email: values.email.trim(), password: values.password });
+      } catch (error) {
+        setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
+        form.setFieldValue('password', '');
+        // Empty again, as on load: leaving it untouched is not an error.
+        edited.current.delete('password');
+        form.getInputNode('password')?.focus();
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  return (
+    <AuthForm
+      title="Sign in"
+      description="Welcome back. Sign in to manage your licenses, devices and plan."
+      footer={
+        <Text size="sm">
+          New here?{' '}
+          <Anchor component={Link} to={portalPaths.register} fw={600}>
+            Create an account
+          </Anchor>
+        </Text>
+      }
+      onSubmit={submit}
+      submitting={form.submitting}
+      submitLabel="Sign in"
+      failure={failure}
+      failureTitle="Could not sign in"
+    >
+      <TextInput
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        autoFocus
+        {...form.getInputProps('email')}
+      />
+      <Stack gap={6}>
+        <PasswordField
+          label="Password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <Group justify="flex-end">
+          <Anchor component={Link} to={portalPaths.forgotPassword} size="sm">
+            Forgot your password?
+          </Anchor>
+        </Group>
+      </Stack>
+    </AuthForm>
+  );
+}

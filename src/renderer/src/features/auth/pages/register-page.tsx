@@ -1,0 +1,153 @@
+import { Anchor, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { registerRequestSchema } from '../../../../../shared/api/auth';
+import { authMessages } from '../../../../../shared/messages';
+import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
+import { portalPaths } from '../../../../../shared/routes';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { PasswordField } from '../../../components/forms/password-field';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { signUp } from '../auth-calls';
+import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { AuthOutcome, SignInLink } from '../components/auth-outcome';
+import { PasswordStrengthMeter } from '../components/password-strength-meter';
+import { ResendVerification } from '../components/resend-verification';
+
+// Cross-field checks run even while another field is still wrong (`when`), so every problem shows at once.
+const always = { when: () => true };
+export const registerFormSchema = z
+  .object({
+    email: registerRequestSchema.shape.email,
+    full_name: registerRequestSchema.shape.full_name,
+    password: registerRequestSchema.shape.password,
+    confirmPassword: z.string().min(1, 'Type the password again'),
+  })
+  .refine((values) => !passwordContainsEmail(values.password, values.email), {
+    ...always,
+    message: 'Choose a password that does not contain your email address',
+    path: ['password'],
+  })
+  .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
+    ...always,
+    message: 'The passwords do not match',
+    path: ['confirmPassword'],
+  });
+type RegisterValues = z.input<typeof registerFormSchema>;
+const FIELDS = ['email', 'full_name', 'password', 'confirmPassword'] as const;
+
+function CheckYourEmail({ email, message }: { email: string; message: string }) {
+  return (
+    <AuthOutcome
+      title="Check your email"
+      tone="mail"
+      message={message}
+      footer={<SignInLink>Go to sign in</SignInLink>}
+    >
+      <Text size="sm" c="dimmed">
+        We sent it to <strong>{email}</strong>. Follow the link to confirm the address, then sign in. Nothing
+        arrived after a few minutes? Look in the spam folder, or send a new link.
+      </Text>
+      <ResendVerification email={email} />
+    </AuthOutcome>
+  );
+}
+
+export default function RegisterPage() {
+  const dispatch = useAppDispatch();
+  const [failure, setFailure] = useState<string>();
+  const [registered, setRegistered] = useState<{ email: string; message: string }>();
+  const form = useForm<RegisterValues>({
+    initialValues: { email: '', full_name: '', password: '', confirmPassword: '' },
+    validate: schemaResolver(registerFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  useGoHomeWhenSignedIn();
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      const { email, full_name, password } = registerFormSchema.parse(values);
+      try {
+        // Registration does not sign in: the address must be confirmed first.
+        const answer: unknown = await signUp(dispatch, {
+          email,
+          password,
+          ...(full_name ? { full_name } : {}),
+        });
+        const message =
+          typeof answer === 'string'
+            ? answer
+            : 'Check your inbox: we sent a link to confirm your email address.';
+        setRegistered({ email, message });
+      } catch (error) {
+        const { message, fieldErrors } = toSubmitFailure(error, authMessages.registrationFailed, {}, FIELDS);
+        setFailure(message);
+        form.setErrors(fieldErrors);
+        focusFirstError(fieldErrors, form.getInputNode, FIELDS);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  if (registered) return <CheckYourEmail {...registered} />;
+
+  return (
+    <AuthForm
+      title="Create your account"
+      description="One account for your licenses, devices and downloads."
+      footer={
+        <Text size="sm">
+          Already have an account?{' '}
+          <Anchor component={Link} to={portalPaths.login} fw={600}>
+            Sign in
+          </Anchor>
+        </Text>
+      }
+      onSubmit={submit}
+      submitting={form.submitting}
+      submitLabel="Create account"
+      failure={failure}
+      failureTitle="Could not create the account"
+      note={
+        <Text size="xs" c="dimmed" ta="center">
+          We will email you a link to confirm the address before you can sign in.
+        </Text>
+      }
+    >
+      <TextInput
+        label="Email"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        required
+        {...form.getInputProps('email')}
+      />
+      <TextInput
+        label="Full name"
+        description="Optional; shown on your invoices and licenses."
+        autoComplete="name"
+        {...form.getInputProps('full_name')}
+      />
+      <div>
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
+      </div>
+      <PasswordField
+        label="Confirm password"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('confirmPassword')}
+      />
+    </AuthForm>
+  );
+}

@@ -1,0 +1,125 @@
+import { Anchor, Button } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
+import { resetPasswordRequestSchema } from '../../../../../shared/api/auth';
+import { opaqueTokenSchema } from '../../../../../shared/api/common';
+import { portalPaths } from '../../../../../shared/routes';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { PasswordField } from '../../../components/forms/password-field';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { resetPassword } from '../auth-calls';
+import { AuthForm } from '../components/auth-form';
+import { AuthOutcome, SignInButton } from '../components/auth-outcome';
+import { PasswordStrengthMeter } from '../components/password-strength-meter';
+
+const always = { when: () => true };
+const resetFormSchema = z
+  .object({
+    password: resetPasswordRequestSchema.shape.new_password,
+    confirmPassword: z.string().min(1, 'Type the password again'),
+  })
+  .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
+    ...always,
+    message: 'The passwords do not match',
+    path: ['confirmPassword'],
+  });
+const FIELDS = ['password', 'confirmPassword'] as const;
+/** Server codes that mean the link itself is no good: asking for a new one is the only way on. */
+const DEAD_LINK_CODES = new Set(['invalid_reset_token']);
+
+function LinkProblem({ message }: { message: string }) {
+  return (
+    <AuthOutcome title="This reset link does not work" tone="problem" message={message}>
+      <Button component={Link} to={portalPaths.forgotPassword}>
+        Ask for a new link
+      </Button>
+      <Anchor component={Link} to={portalPaths.login} size="sm" ta="center">
+        Back to sign in
+      </Anchor>
+    </AuthOutcome>
+  );
+}
+
+export default function ResetPasswordPage() {
+  const dispatch = useAppDispatch();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [failure, setFailure] = useState<string>();
+  const [deadLink, setDeadLink] = useState<string>();
+  const [done, setDone] = useState<string>();
+  const form = useForm({
+    initialValues: { password: '', confirmPassword: '' },
+    validate: schemaResolver(resetFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      try {
+        setDone(await resetPassword(dispatch, { token, newPassword: values.password }));
+      } catch (error) {
+        const { message, fieldErrors, code } = toSubmitFailure(
+          error,
+          'Could not reset the password. Try again in a moment.',
+          { new_password: 'password' },
+          FIELDS,
+        );
+        if (code && DEAD_LINK_CODES.has(code)) {
+          setDeadLink(message);
+          return;
+        }
+        setFailure(message);
+        form.setErrors(fieldErrors);
+        focusFirstError(fieldErrors, form.getInputNode, FIELDS);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  if (!opaqueTokenSchema.safeParse(token).success) {
+    return (
+      <LinkProblem message="The link is missing its code or was cut short. Open the link from the email again, or ask for a new one." />
+    );
+  }
+  if (deadLink) return <LinkProblem message={deadLink} />;
+  if (done) {
+    return (
+      <AuthOutcome title="Password changed" tone="done" message={done}>
+        <SignInButton />
+      </AuthOutcome>
+    );
+  }
+
+  return (
+    <AuthForm
+      title="Choose a new password"
+      description="After the change, every device signed in to your account is signed out."
+      onSubmit={submit}
+      submitting={form.submitting}
+      submitLabel="Set new password"
+      failure={failure}
+      failureTitle="Could not reset the password"
+    >
+      <div>
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          required
+          autoFocus
+          {...form.getInputProps('password')}
+        />
+        <PasswordStrengthMeter password={form.values.password} />
+      </div>
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('confirmPassword')}
+      />
+    </AuthForm>
+  );
+}

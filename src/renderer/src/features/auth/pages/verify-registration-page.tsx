@@ -1,0 +1,87 @@
+import { Loader, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { opaqueTokenSchema } from '../../../../../shared/api/common';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { type AppDispatch, useAppDispatch } from '../../../lib/store-hooks';
+import { verifyRegistration } from '../auth-calls';
+import { AuthCard } from '../components/auth-card';
+import { AuthOutcome, SignInButton, SignInLink } from '../components/auth-outcome';
+import { ResendVerification } from '../components/resend-verification';
+
+type Outcome =
+  { state: 'verifying' } | { state: 'verified'; message: string } | { state: 'failed'; message: string };
+
+/** The token is single-use: a remount (or StrictMode's second effect run) reuses the first request. */
+const verifications = new Map<string, Promise<string>>();
+function verifyOnce(dispatch: AppDispatch, token: string): Promise<string> {
+  let verification = verifications.get(token);
+  if (!verification) {
+    verification = verifyRegistration(dispatch, token);
+    verifications.set(token, verification);
+  }
+  return verification;
+}
+
+const MISSING_TOKEN =
+  'The confirmation link is missing its code or was cut short. Open the link from the email again, or ask for a new one below.';
+
+export default function VerifyRegistrationPage() {
+  const dispatch = useAppDispatch();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const tokenLooksValid = opaqueTokenSchema.safeParse(token).success;
+  const [outcome, setOutcome] = useState<Outcome>(
+    tokenLooksValid ? { state: 'verifying' } : { state: 'failed', message: MISSING_TOKEN },
+  );
+
+  useEffect(() => {
+    if (!tokenLooksValid) return;
+    let current = true;
+    verifyOnce(dispatch, token).then(
+      (message) => current && setOutcome({ state: 'verified', message }),
+      (error: unknown) =>
+        current &&
+        setOutcome({
+          state: 'failed',
+          message: toSubmitFailure(error, 'Could not confirm the email address.').message,
+        }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [dispatch, token, tokenLooksValid]);
+
+  if (outcome.state === 'verifying') {
+    return (
+      <AuthCard title="Confirming your email">
+        <Stack align="center" gap="md" py="md" role="status">
+          <Loader aria-hidden="true" />
+          <Text c="dimmed">Checking the link…</Text>
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  if (outcome.state === 'verified') {
+    return (
+      <AuthOutcome title="Email confirmed" tone="done" message={outcome.message}>
+        <SignInButton />
+      </AuthOutcome>
+    );
+  }
+
+  return (
+    <AuthOutcome
+      title="We could not confirm your email"
+      tone="problem"
+      message={outcome.message}
+      footer={<SignInLink>Back to sign in</SignInLink>}
+    >
+      <Text size="sm" c="dimmed">
+        Enter your address and we will send a new confirmation link.
+      </Text>
+      <ResendVerification />
+    </AuthOutcome>
+  );
+}

@@ -1,0 +1,141 @@
+import { Button, Card, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { licenseKeyInputSchema } from '../../../../../shared/api/licenses';
+import { normalizeLicenseKey } from '../../../../../shared/license-key';
+import { licenseMessages } from '../../../../../shared/messages';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { Notice } from '../../../components/data/notice';
+import { showToast } from '../../../components/data/toast';
+import { ArrowRightIcon } from '../../../components/brand/icons';
+import { failureMessage } from '../../../lib/api-errors';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { type LicenseRecord, refreshLicenses, useActivateLicenseMutation } from '../license-endpoints';
+
+const activateFormSchema = z.object({ licenseKey: licenseKeyInputSchema });
+
+/** Why an activation was refused, and the license it was about when it is one of the user's. */
+export interface ActivationRefusal {
+  message: string;
+  license: LicenseRecord | null;
+  /** Every seat of that license is taken: the way out is to free one on its details page. */
+  seatsFull: boolean;
+}
+
+const sameKey = (typed: string, key: string) =>
+  (normalizeLicenseKey(typed) ?? typed.trim().toUpperCase()) === key.toUpperCase();
+
+/** A refusal as the user needs to read it: what the server said, and where to go to fix it. */
+export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
+  const { license, seatsFull } = refusal;
+  return (
+    <Notice
+      tone={seatsFull ? 'warning' : 'danger'}
+      title={seatsFull ? 'All seats of this license are in use' : 'Could not activate this machine'}
+      urgent
+    >
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm" data-testid="activation-error">
+          {refusal.message}
+        </Text>
+        {license ? (
+          <>
+            {seatsFull ? (
+              <Text size="sm">
+                Its details page lists the machines that use its seats: deactivate one there to make room for
+                this one.
+              </Text>
+            ) : null}
+            <Button
+              component={Link}
+              to={pathWith(portalPaths.licenseDetail, { licenseId: license.license_id })}
+              variant={seatsFull ? 'filled' : 'light'}
+              size="sm"
+              rightSection={<ArrowRightIcon size={16} />}
+            >
+              {seatsFull ? 'Free a seat' : 'Open the license'}
+            </Button>
+          </>
+        ) : null}
+      </Stack>
+    </Notice>
+  );
+}
+
+/**
+ * "Activate by key": validates the key, activates THIS machine (its hardware id from the
+ * platform adapter) and, when refused, says why and links to the license where seats are freed.
+ */
+export function ActivateKeyForm() {
+  const dispatch = useAppDispatch();
+  const [activate] = useActivateLicenseMutation();
+  const headingId = useId();
+  const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
+  const form = useForm({
+    initialValues: { licenseKey: '' },
+    validate: schemaResolver(activateFormSchema, { sync: true }),
+  });
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setRefusal(null);
+      const { licenseKey } = activateFormSchema.parse(values);
+      const result = await activate({ license_key: licenseKey });
+      if (result.data) {
+        showToast({
+          title: 'This machine is activated',
+          message: `${result.data.plan.name} license: ${result.data.message}.`,
+        });
+        form.reset();
+        return;
+      }
+      const message = failureMessage(result.error, licenseMessages.activationFailed);
+      // Fresh seat counts tell a full license from other refusals, and give the way out.
+      const licenses: LicenseRecord[] = await dispatch(refreshLicenses())
+        .unwrap()
+        .then(
+          (list) => (Array.isArray(list) ? list : []),
+          () => [],
+        );
+      const license = licenses.find((item) => sameKey(licenseKey, item.license_key)) ?? null;
+      const seatsFull =
+        !!license && license.status === 'active' && license.activations_used >= license.max_activations;
+      setRefusal({ message, license, seatsFull });
+    },
+    () => form.getInputNode('licenseKey')?.focus(),
+  );
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby={headingId} h="100%">
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <div>
+            <Title order={2} size="h3" id={headingId}>
+              Activate by key
+            </Title>
+            <Text size="sm" c="dimmed">
+              Enter a license key to use it on this machine. It takes one of the license’s seats.
+            </Text>
+          </div>
+          <TextInput
+            label="License key"
+            placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+            description="25 letters and digits in five groups; dashes and case do not matter."
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="characters"
+            required
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            {...form.getInputProps('licenseKey')}
+          />
+          {refusal ? <RefusalAlert refusal={refusal} /> : null}
+          <Button type="submit" loading={form.submitting} style={{ alignSelf: 'flex-start' }}>
+            Activate
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

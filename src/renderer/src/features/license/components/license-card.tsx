@@ -1,0 +1,71 @@
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { ArrowRightIcon } from '../../../components/brand/icons';
+import { LicenseStatusBadge } from './license-status-badge';
+import { MaskedLicenseKey } from './masked-license-key';
+import { SeatMeter } from './seat-meter';
+import { expiryText } from '../license-format';
+import type { LicenseRecord } from '../license-slice';
+
+const INTERVALS = { month: 'Monthly', year: 'Yearly', lifetime: 'Lifetime', free: 'Free' } as const;
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={4} miw={0}>
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase" lts={0.4}>
+        {label}
+      </Text>
+      {children}
+    </Stack>
+  );
+}
+
+/** One license in the list: plan, status, key (masked, reveal, copy), expiry, seats and a link to its details. */
+export function LicenseCard({ license, onThisMachine }: { license: LicenseRecord; onThisMachine: boolean }) {
+  const titleId = useId();
+  const name = `${license.plan.name} license`;
+  return (
+    <Card withBorder padding="lg" component="article" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={4}>
+            <Group gap="xs" wrap="wrap">
+              <Title order={3} size="h4" id={titleId}>
+                {name}
+              </Title>
+              <LicenseStatusBadge status={license.status} size="md" />
+              {onThisMachine ? (
+                <Badge variant="light" color="iris" size="md" tt="none">
+                  Active on this machine
+                </Badge>
+              ) : null}
+            </Group>
+            <Text size="sm" c="dimmed">
+              {INTERVALS[license.plan.billing_interval]} plan · {expiryText(license)}
+            </Text>
+          </Stack>
+          <Button
+            component={Link}
+            to={pathWith(portalPaths.licenseDetail, { licenseId: license.license_id })}
+            variant="light"
+            size="sm"
+            rightSection={<ArrowRightIcon size={16} />}
+            aria-label={`Details of the ${name}`}
+          >
+            Details
+          </Button>
+        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <Field label="License key">
+            <MaskedLicenseKey licenseKey={license.license_key} />
+          </Field>
+          <Field label="Seats">
+            <SeatMeter used={license.activations_used} allowed={license.max_activations} />
+          </Field>
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}

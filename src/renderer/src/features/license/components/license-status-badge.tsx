@@ -1,0 +1,19 @@
+import type { LicenseStatus } from '../../../../../shared/api/licenses';
+import { STATUS_LABELS } from '../license-format';
+import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
+
+const TONES: Record<LicenseStatus, StatusTone> = {
+  active: 'positive',
+  suspended: 'caution',
+  expired: 'caution',
+  revoked: 'negative',
+};
+
+/** A license's status (active, suspended, expired, revoked) as a badge. */
+export function LicenseStatusBadge({ status, size }: { status: LicenseStatus; size?: 'sm' | 'md' | 'lg' }) {
+  return (
+    <StatusBadge tone={TONES[status]} size={size}>
+      {STATUS_LABELS[status]}
+    </StatusBadge>
+  );
+}

@@ -1,0 +1,58 @@
+import { ActionIcon, Code, CopyButton, Group, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { maskLicenseKey } from '../../../../../shared/license-key';
+import { CheckIcon, CopyIcon, EyeIcon, EyeOffIcon } from '../../../components/brand/icons';
+
+export interface MaskedLicenseKeyProps {
+  licenseKey: string;
+  /** Start revealed (the key was just shown to its owner anyway). */
+  initiallyRevealed?: boolean;
+}
+
+/**
+ * A license key shown masked (first and last group), with a toggle to reveal it and a button
+ * that copies the whole key whether it is revealed or not.
+ */
+export function MaskedLicenseKey({ licenseKey, initiallyRevealed = false }: MaskedLicenseKeyProps) {
+  const [revealed, setRevealed] = useState(initiallyRevealed);
+  return (
+    <Group gap={4} wrap="nowrap" align="center" miw={0}>
+      <Code
+        fz="sm"
+        py={4}
+        px={8}
+        style={{ wordBreak: 'break-all', whiteSpace: 'normal' }}
+        data-testid="license-key"
+      >
+        {revealed ? licenseKey : maskLicenseKey(licenseKey)}
+      </Code>
+      <Tooltip label={revealed ? 'Hide key' : 'Show key'} withArrow>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          onClick={() => setRevealed((value) => !value)}
+          aria-label={revealed ? 'Hide key' : 'Show key'}
+          aria-pressed={revealed}
+        >
+          {revealed ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
+        </ActionIcon>
+      </Tooltip>
+      <CopyButton value={licenseKey} timeout={2000}>
+        {({ copied, copy }) => (
+          <Tooltip label={copied ? 'Copied' : 'Copy key'} withArrow>
+            <ActionIcon
+              variant="subtle"
+              color={copied ? 'teal' : 'gray'}
+              size="lg"
+              onClick={copy}
+              aria-label={copied ? 'Key copied' : 'Copy key'}
+            >
+              {copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />}
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}

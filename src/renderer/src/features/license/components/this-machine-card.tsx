@@ -1,0 +1,200 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { type ReactNode, useId } from 'react';
+import { Link } from 'react-router-dom';
+import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
+import { portalPaths } from '../../../../../shared/routes';
+import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
+import { checkBadge } from '../license-format';
+import { useThisMachine } from '../use-this-machine';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** What to do next, for the answers that need the user to act. */
+function nextStep(result: LicenseCheckResult): ReactNode {
+  if (result.status === 'not_configured')
+    return (
+      <>
+        No license is set up on this machine yet. Activate one of your licenses here, or{' '}
+        <Anchor component={Link} to={portalPaths.purchase} underline="always">
+          get a plan
+        </Anchor>{' '}
+        first.
+      </>
+    );
+  if (result.requires_activation) return 'Activate this machine on the license to use it here.';
+  return null;
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text component="dt" size="sm" c="dimmed" fw={500}>
+        {label}
+      </Text>
+      <Box component="dd" m={0} mt={2}>
+        {children}
+      </Box>
+    </div>
+  );
+}
+
+function LicenseStatusView({ result, checking }: { result: LicenseCheckResult | null; checking: boolean }) {
+  if (!result)
+    return checking ? (
+      <Group gap="xs">
+        <Loader size="xs" aria-hidden="true" />
+        <Text size="sm">Checking the license…</Text>
+      </Group>
+    ) : (
+      <Text size="sm">Not checked yet.</Text>
+    );
+  const badge = checkBadge(result);
+  const step = nextStep(result);
+  return (
+    <Stack gap={6}>
+      <Group gap="xs" wrap="wrap">
+        {/* The dot carries the colour; the text keeps the body colour, readable in both schemes. */}
+        <Badge color={badge.color} variant="dot" size="lg">
+          {badge.label}
+        </Badge>
+        <Text size="sm" data-testid="license-status-message">
+          {result.message}
+        </Text>
+      </Group>
+      {step ? (
+        <Text size="sm" c="dimmed">
+          {step}
+        </Text>
+      ) : null}
+      {result.offline ? (
+        <Alert variant="light" color="yellow" icon={<OfflineIcon />} title="Working offline">
+          The license server could not be reached, so the license was checked against the signed lease this
+          machine keeps: {describeGraceRemaining(result.offline.grace_remaining_seconds)} of offline use left.
+          Connect to the internet before {dateFormat.format(new Date(result.offline.lease_expires_at))} to
+          keep using it.
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * "This machine" on the license screens: the machine's id, the stored license key and the status
+ * of that key here. In the desktop these come from the main process (with the offline grace
+ * state); on the web the id is this browser's and the status comes from the API.
+ */
+export function ThisMachineCard() {
+  const headingId = useId();
+  const { machine, machineLoading, machineError, result, checking, checkAgain } = useThisMachine();
+  const desktop = machine?.kind === 'desktop';
+
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={2} size="h3" id={headingId}>
+            This machine
+          </Title>
+          <Button variant="light" size="xs" onClick={checkAgain} loading={checking}>
+            Check again
+          </Button>
+        </Group>
+
+        {machineError ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<AlertIcon />}
+            role="alert"
+            title="Could not read this machine"
+          >
+            {machineError}
+          </Alert>
+        ) : null}
+
+        <Stack component="dl" gap="sm" m={0} aria-busy={machineLoading}>
+          <Row label={desktop ? 'Hardware id' : 'Browser id'}>
+            {machine ? (
+              <Stack gap={4}>
+                <Group gap="xs" wrap="wrap" align="center" preventGrowOverflow={false}>
+                  <Code data-testid="hardware-id" style={{ wordBreak: 'break-all' }}>
+                    {machine.hardwareId}
+                  </Code>
+                  <CopyButton value={machine.hardwareId}>
+                    {({ copied, copy }) => (
+                      <Button
+                        variant="subtle"
+                        size="compact-xs"
+                        onClick={copy}
+                        aria-label="Copy the hardware id"
+                      >
+                        {copied ? 'Copied' : 'Copy'}
+                      </Button>
+                    )}
+                  </CopyButton>
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {desktop
+                    ? 'Derived from this computer and hashed: the raw machine id never leaves it.'
+                    : 'In a browser there is no machine id: this browser keeps a random id and counts as one machine.'}
+                </Text>
+              </Stack>
+            ) : machineLoading ? (
+              <Loader size="xs" aria-label="Loading the hardware id" />
+            ) : (
+              <Text size="sm">Unknown</Text>
+            )}
+          </Row>
+
+          <Row label="License key">
+            {machine ? (
+              machine.licenseKey ? (
+                <Code style={{ wordBreak: 'break-all' }}>{machine.licenseKey}</Code>
+              ) : (
+                <Text size="sm">None on this machine</Text>
+              )
+            ) : (
+              <Text size="sm">…</Text>
+            )}
+          </Row>
+
+          <Row label="License status">
+            <div aria-live="polite">
+              <LicenseStatusView result={result} checking={checking} />
+            </div>
+          </Row>
+
+          {machine?.appInfo ? (
+            <Row label="Desktop app">
+              <Text size="sm">
+                Version {machine.appInfo.version} · server {machine.appInfo.serverUrl}
+              </Text>
+            </Row>
+          ) : null}
+        </Stack>
+
+        {machine?.appInfo?.tokenStorage === 'memory' ? (
+          <Alert color="orange" variant="light" icon={<AlertIcon />} title="Sign-in will not be kept">
+            This computer has no system keyring the app can use, so your sign-in is kept in memory only: you
+            will need to sign in again after closing the app. Install and unlock a keyring (for example GNOME
+            Keyring) to stay signed in.
+          </Alert>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,49 @@
+import { Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { formatNumber } from '../license-format';
+import { usageSummary } from '../usage-history';
+import type { UsageBarChartProps } from './usage-bar-chart';
+
+// The charts library is the heaviest part of the license screens: it loads with the first chart.
+const UsageBarChart = lazy(() => import('./usage-bar-chart'));
+
+/** Colours of the chart series, in order; shade 6 reads on white and on the dark card. */
+export const SERIES_COLORS = ['iris.6', 'teal.6', 'grape.6', 'orange.6', 'cyan.6', 'pink.6'];
+
+export interface UsageChartProps extends UsageBarChartProps {
+  /** What the chart shows (its caption and accessible name). */
+  caption: string;
+  /** Show the caption on screen (otherwise it is for screen readers only). */
+  showCaption?: boolean;
+}
+
+/** A usage chart in a figure, with a text summary of every series for those who cannot see it. */
+export function UsageChart({ caption, showCaption = false, ...chart }: UsageChartProps) {
+  const summary = chart.series
+    .map((series) => {
+      const { total, peak } = usageSummary(chart.data, series.name);
+      const unit = chart.unit ? ` ${chart.unit}` : '';
+      return peak
+        ? `${series.label}: ${formatNumber(total)}${unit} in total, most on ${peak.day} (${formatNumber(Number(peak[series.name]))}).`
+        : `${series.label}: no use.`;
+    })
+    .join(' ');
+  const height = chart.height ?? 220;
+  return (
+    <figure style={{ margin: 0 }} aria-label={caption}>
+      {showCaption ? (
+        <Text component="figcaption" size="sm" fw={600} mb="xs">
+          {caption}
+        </Text>
+      ) : (
+        <VisuallyHidden component="figcaption">{caption}</VisuallyHidden>
+      )}
+      <Suspense fallback={<Skeleton height={height} radius="md" />}>
+        <UsageBarChart {...chart} />
+      </Suspense>
+      <VisuallyHidden>
+        <p data-testid="usage-chart-summary">{summary}</p>
+      </VisuallyHidden>
+    </figure>
+  );
+}

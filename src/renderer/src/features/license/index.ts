@@ -1,0 +1,21 @@
+// The license feature as app/ and other features see it: the license state (injected by app/),
+// the reads others refresh, this machine's check, and the small pieces other screens show.
+export {
+  licenseSlice,
+  selectLicenseStatus,
+  setCurrentLicense,
+  type LicenseRecord,
+  type LicenseState,
+} from './license-slice';
+export { licenseApi, refreshLicenses } from './license-endpoints';
+export { useThisMachine } from './use-this-machine';
+export {
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatRelative,
+  seatsText,
+  STATUS_LABELS,
+} from './license-format';
+export { LicenseStatusBadge } from './components/license-status-badge';
+export { LicenseTroubleshooter } from './components/license-troubleshooter';

@@ -1,0 +1,112 @@
+import { Button, Card, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { BASE_PLAN_CODE } from '../../../../../shared/api/plans';
+import { portalPaths } from '../../../../../shared/routes';
+import { PageHeader } from '../../../components/layout/page-header';
+import { CartIcon } from '../../../components/brand/icons';
+import { LoadingBlock } from '../../../components/data/loading-block';
+import { RetryNotice } from '../../../components/data/retry-notice';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { ActivateKeyForm } from '../components/activate-key-form';
+import { BaseLicenseOffer } from '../components/base-license-offer';
+import { LicenseCard } from '../components/license-card';
+import { ThisMachineCard } from '../components/this-machine-card';
+import { type LicenseRecord, useListMyLicensesQuery } from '../license-endpoints';
+import { listState } from '../license-list';
+import { selectLicenses, selectLicenseStatus } from '../license-slice';
+
+const STATUS_ORDER = { active: 0, suspended: 1, expired: 2, revoked: 3 } as const;
+
+/** Active licenses first, then the newest. */
+const byRelevance = (a: LicenseRecord, b: LicenseRecord) =>
+  STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.created_at.localeCompare(a.created_at);
+
+function LicenseSkeletons() {
+  return (
+    <LoadingBlock label="Loading your licenses">
+      <Stack gap="md">
+        {[0, 1].map((item) => (
+          <Card key={item} withBorder p="lg">
+            <Stack gap="md">
+              <Skeleton height={22} width="40%" />
+              <Skeleton height={12} width="30%" />
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <Skeleton height={36} />
+                <Skeleton height={36} />
+              </SimpleGrid>
+            </Stack>
+          </Card>
+        ))}
+      </Stack>
+    </LoadingBlock>
+  );
+}
+
+/** /licenses: the user's licenses, activation by key or of the free Base license, and this machine. */
+export default function LicensesPage() {
+  const list = useListMyLicensesQuery();
+  // The list as the license state holds it: activations add to it before the next read.
+  const stored = useAppSelector(selectLicenses);
+  const machineStatus = useAppSelector(selectLicenseStatus);
+  const load = listState(list);
+  const licenses: LicenseRecord[] = load.status === 'ready' && Array.isArray(stored) ? stored : [];
+
+  const sorted = [...licenses].sort(byRelevance);
+  const hasBase = licenses.some((license) => license.plan.code === BASE_PLAN_CODE);
+  const activeHere = machineStatus?.valid ? machineStatus.license_id : undefined;
+
+  return (
+    <Stack gap="xl" maw={1080}>
+      <PageHeader
+        title="Licenses"
+        description="Your licenses with their keys and seats, activation of this machine, and the free Base plan."
+        actions={
+          <Button
+            component={Link}
+            to={portalPaths.purchase}
+            variant="light"
+            leftSection={<CartIcon size={18} />}
+          >
+            Buy a plan
+          </Button>
+        }
+      />
+
+      <Stack gap="md" component="section" aria-labelledby="your-licenses-title">
+        <Title order={2} size="h3" id="your-licenses-title">
+          Your licenses
+        </Title>
+        {load.status === 'loading' ? <LicenseSkeletons /> : null}
+        {load.status === 'failed' ? (
+          <RetryNotice
+            title="Could not load your licenses"
+            message={load.error}
+            onRetry={() => void list.refetch()}
+          />
+        ) : null}
+        {load.status === 'ready' && sorted.length === 0 ? (
+          <BaseLicenseOffer
+            hasLicenses={false}
+            order={3}
+            footnote="Have a key already? Enter it under “Activate by key” below."
+          />
+        ) : null}
+        {sorted.map((license) => (
+          <LicenseCard
+            key={license.license_id}
+            license={license}
+            onThisMachine={activeHere === license.license_id}
+          />
+        ))}
+        {load.status === 'ready' && sorted.length > 0 && !hasBase ? (
+          <BaseLicenseOffer hasLicenses order={3} />
+        ) : null}
+      </Stack>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <ActivateKeyForm />
+        <ThisMachineCard />
+      </SimpleGrid>
+    </Stack>
+  );
+}

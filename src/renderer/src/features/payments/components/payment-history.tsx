@@ -1,0 +1,331 @@
+import {
+  Anchor,
+  Button,
+  Card,
+  Code,
+  EmptyState,
+  Group,
+  NativeSelect,
+  Pagination,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useCallback, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Payment, PaymentStatus } from '../../../../../shared/api/payments';
+import { PAYMENT_STATUSES } from '../../../../../shared/api/payments';
+import { DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { CardIcon } from '../../../components/brand/icons';
+import { ErrorAlert } from '../../../components/forms/error-alert';
+import { failureMessage } from '../../../lib/api-errors';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { paymentMessages, paymentsApi, useGetPaymentHistoryQuery } from '../payments-endpoints';
+import { formatAmount, formatDateTime, PAYMENT_STATUS_LABELS, paymentReference } from './payment-format';
+import { PaymentStatusBadge } from './payment-status-badge';
+
+/** Asks the server for one payment's current status; the answer replaces the listed row. */
+type CheckPayment = (id: string) => Promise<Payment>;
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All payments' },
+  ...PAYMENT_STATUSES.map((status) => ({ value: status, label: PAYMENT_STATUS_LABELS[status].label })),
+];
+const COLUMNS = ['Date', 'Plan', 'Amount', 'Status', 'Reference', 'License'] as const;
+const TABLE_MIN_WIDTH = 760;
+
+function SkeletonRows({ rows }: { rows: number }) {
+  return Array.from({ length: rows }, (_, row) => (
+    <Table.Tr key={row} aria-hidden="true">
+      {COLUMNS.map((column) => (
+        <Table.Td key={column}>
+          <Skeleton height={14} width={column === 'Reference' ? 150 : 80} />
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  ));
+}
+
+function CheckStatusButton({ payment, check }: { payment: Payment; check: CheckPayment }) {
+  const [checking, setChecking] = useState(false);
+  const run = async () => {
+    setChecking(true);
+    try {
+      const fresh = await check(payment.id);
+      notifications.show({
+        color: fresh.status === 'paid' ? 'teal' : 'gray',
+        title: `Payment ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}`,
+        message:
+          fresh.status === 'created'
+            ? 'This checkout was not completed, and nothing was charged for it. Buy the plan again to pay.'
+            : `The payment for ${fresh.plan.name} is ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}.`,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not check the payment',
+        message: error instanceof Error ? error.message : 'Try again in a moment.',
+      });
+    } finally {
+      setChecking(false);
+    }
+  };
+  return (
+    <Button
+      variant="subtle"
+      size="compact-xs"
+      onClick={() => void run()}
+      loading={checking}
+      aria-label={`Check the status of order ${payment.order_id}`}
+    >
+      Check status
+    </Button>
+  );
+}
+
+function PaymentRow({ payment, check }: { payment: Payment; check: CheckPayment }) {
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(payment.paid_at ?? payment.created_at)}
+      </Table.Td>
+      <Table.Td>{payment.plan.name}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
+        {formatAmount(payment.amount, payment.currency)}
+      </Table.Td>
+      <Table.Td>
+        <Stack gap={2} align="flex-start">
+          <PaymentStatusBadge payment={payment} />
+          {payment.status === 'failed' && payment.failure_reason ? (
+            <Text size="xs" c="dimmed" maw={240}>
+              {payment.failure_reason}
+            </Text>
+          ) : null}
+          {payment.status === 'created' ? <CheckStatusButton payment={payment} check={check} /> : null}
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <Code fz="xs">{paymentReference(payment)}</Code>
+      </Table.Td>
+      <Table.Td>
+        {payment.license_id ? (
+          <Anchor
+            component={Link}
+            to={pathWith(portalPaths.licenseDetail, { licenseId: payment.license_id })}
+            size="sm"
+          >
+            View license
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function PaymentCard({ payment, check }: { payment: Payment; check: CheckPayment }) {
+  return (
+    <Card withBorder padding="sm" radius="md" component="li">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" align="baseline">
+          <Text fw={600} size="sm">
+            {payment.plan.name}
+          </Text>
+          <Text fw={600} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            {formatAmount(payment.amount, payment.currency)}
+          </Text>
+        </Group>
+        <Text size="xs" c="dimmed">
+          {formatDateTime(payment.paid_at ?? payment.created_at)}
+        </Text>
+        <PaymentStatusBadge payment={payment} />
+        {payment.status === 'failed' && payment.failure_reason ? (
+          <Text size="xs" c="dimmed">
+            {payment.failure_reason}
+          </Text>
+        ) : null}
+        <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
+          {paymentReference(payment)}
+        </Code>
+        <Group gap="sm">
+          {payment.status === 'created' ? <CheckStatusButton payment={payment} check={check} /> : null}
+          {payment.license_id ? (
+            <Anchor
+              component={Link}
+              to={pathWith(portalPaths.licenseDetail, { licenseId: payment.license_id })}
+              size="sm"
+            >
+              View license
+            </Anchor>
+          ) : null}
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** GET /payments/history on /purchase: status filter, pages, each payment's status and license. */
+export function PaymentHistory({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number }) {
+  const dispatch = useAppDispatch();
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState<PaymentStatus | null>(null);
+  // The live record: read again on every visit rather than from the cache.
+  const history = useGetPaymentHistoryQuery(
+    { page, perPage, ...(status ? { status } : {}) },
+    { refetchOnMountOrArgChange: true },
+  );
+  // Another page or filter shows skeletons, not the last answer; a refresh keeps it on screen.
+  const data = history.currentData ?? null;
+  const failed = history.isError && !history.isFetching;
+  const refreshing = data !== null && history.isFetching;
+  const reload = () => void history.refetch();
+  const check = useCallback<CheckPayment>(
+    (id) =>
+      dispatch(
+        paymentsApi.endpoints.getPaymentStatus.initiate(id, { subscribe: false, forceRefetch: true }),
+      ).unwrap(),
+    [dispatch],
+  );
+
+  const totalPages = data ? Math.max(1, Math.ceil(data.total / data.perPage)) : 1;
+  const first = data && data.total > 0 ? (data.page - 1) * data.perPage + 1 : 0;
+  const last = data ? first + data.data.length - Math.min(1, data.data.length) : 0;
+  // A phone gets one card per payment instead of a table to scroll sideways.
+  const phone = useMediaQuery('(max-width: 36em)');
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="payment-history-title">
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+          <div>
+            <Title order={2} size="h3" id="payment-history-title">
+              Payment history
+            </Title>
+            <Text size="sm" c="dimmed">
+              Every checkout you started, newest first. Quote the reference when you contact support.
+            </Text>
+          </div>
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <NativeSelect
+              label="Status"
+              size="sm"
+              w={180}
+              data={STATUS_OPTIONS}
+              value={status ?? ''}
+              onChange={(event) => {
+                setStatus((event.currentTarget.value || null) as PaymentStatus | null);
+                setPage(1);
+              }}
+            />
+            <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
+              Refresh
+            </Button>
+          </Group>
+        </Group>
+
+        {failed ? (
+          <ErrorAlert title="Payments could not be loaded">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{failureMessage(history.error, paymentMessages.fetchHistoryFailed)}</Text>
+              <Button size="xs" variant="white" color="red" onClick={reload}>
+                Try again
+              </Button>
+            </Stack>
+          </ErrorAlert>
+        ) : data && data.total === 0 ? (
+          <EmptyState
+            icon={<CardIcon size={28} />}
+            withIndicatorBackground
+            title={
+              status ? `No ${PAYMENT_STATUS_LABELS[status].label.toLowerCase()} payments` : 'No payments yet'
+            }
+            description={
+              status
+                ? 'Choose “All payments” to see the others.'
+                : 'Buy a plan above: its payment and receipt reference show up here.'
+            }
+            py="lg"
+          />
+        ) : phone && data ? (
+          <Stack
+            component="ul"
+            gap="sm"
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+            aria-label="Your payments"
+            aria-busy={refreshing}
+          >
+            {data.data.map((payment) => (
+              <PaymentCard key={payment.id} payment={payment} check={check} />
+            ))}
+          </Stack>
+        ) : (
+          <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
+            <Table
+              verticalSpacing="sm"
+              highlightOnHover
+              aria-busy={data === null || refreshing}
+              aria-label="Your payments"
+            >
+              <Table.Thead>
+                <Table.Tr>
+                  {COLUMNS.map((column) => (
+                    <Table.Th key={column} scope="col">
+                      {column}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data ? (
+                  data.data.map((payment) => <PaymentRow key={payment.id} payment={payment} check={check} />)
+                ) : (
+                  <SkeletonRows rows={3} />
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+
+        {data && data.total > 0 ? (
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {first}–{last} of {data.total} payment{data.total === 1 ? '' : 's'}
+            </Text>
+            {totalPages > 1 ? (
+              <nav aria-label="Payment history pages">
+                <Pagination
+                  total={totalPages}
+                  value={page}
+                  onChange={setPage}
+                  size="sm"
+                  getItemProps={(item) => ({
+                    'aria-label': `Page ${item}`,
+                    'aria-current': item === page ? 'page' : undefined,
+                  })}
+                  getControlProps={(control) => ({
+                    'aria-label': {
+                      first: 'First page',
+                      previous: 'Previous page',
+                      next: 'Next page',
+                      last: 'Last page',
+                    }[control],
+                  })}
+                />
+              </nav>
+            ) : null}
+          </Group>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}

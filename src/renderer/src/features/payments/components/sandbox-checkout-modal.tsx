@@ -1,0 +1,114 @@
+import { Box, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { PaymentOrder } from '../../../../../shared/api/payments';
+import { AlertIcon, ShieldIcon } from '../../../components/brand/icons';
+import { formatAmount } from './payment-format';
+import { Notice } from '../../../components/data/alert-notice';
+
+export interface SandboxCheckoutModalProps {
+  order: PaymentOrder | null;
+  /** Which answer is on its way. */
+  busy: 'pay' | 'decline' | null;
+  /** The last attempt's failure (a decline, or a refused verification). */
+  problem: string | null;
+  onPay(): void;
+  onDecline(): void;
+  onClose(): void;
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="md" align="baseline">
+      <Text component="dt" size="sm" c="dimmed">
+        {label}
+      </Text>
+      <Box component="dd" m={0} ta="right" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Box>
+    </Group>
+  );
+}
+
+/**
+ * The portal's stand-in for Razorpay Checkout on a server without Razorpay keys (README
+ * "How the sandbox works"): labelled as a sandbox at every step, because no money moves.
+ */
+export function SandboxCheckoutModal({
+  order,
+  busy,
+  problem,
+  onPay,
+  onDecline,
+  onClose,
+}: SandboxCheckoutModalProps) {
+  return (
+    <Modal
+      opened={order !== null}
+      onClose={onClose}
+      title="Sandbox checkout"
+      centered
+      closeOnClickOutside={!busy}
+      closeOnEscape={!busy}
+      withCloseButton={!busy}
+      closeButtonProps={{ 'aria-label': 'Close the sandbox checkout' }}
+      size="md"
+    >
+      {order ? (
+        <Stack gap="md">
+          <Notice
+            color="orange"
+            variant="light"
+            icon={<ShieldIcon size={20} />}
+            title="Sandbox: no real money"
+            data-testid="sandbox-notice"
+            role="note"
+          >
+            This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
+            plan exactly as a real payment would; Decline records a failed payment.
+          </Notice>
+          <Stack component="dl" gap={8} m={0}>
+            <Row label="Plan">
+              <Text size="sm" fw={600}>
+                {order.plan.name}
+              </Text>
+            </Row>
+            <Row label="Amount">
+              <Text size="sm" fw={600}>
+                {formatAmount(order.amount, order.currency)}{' '}
+                <Text span size="xs" c="dimmed">
+                  (test payment)
+                </Text>
+              </Text>
+            </Row>
+            <Row label="Order">
+              <Code fz="xs">{order.order_id}</Code>
+            </Row>
+            {order.prefill?.email ? (
+              <Row label="Billed to">
+                <Text size="sm">{order.prefill.email}</Text>
+              </Row>
+            ) : null}
+          </Stack>
+          {problem ? (
+            <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not paid">
+              {problem}
+            </Notice>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button
+              variant="default"
+              onClick={onDecline}
+              loading={busy === 'decline'}
+              disabled={busy === 'pay'}
+            >
+              Decline
+            </Button>
+            <Button onClick={onPay} loading={busy === 'pay'} disabled={busy === 'decline'}>
+              Pay
+            </Button>
+          </Group>
+        </Stack>
+      ) : null}
+    </Modal>
+  );
+}

@@ -1,0 +1,11 @@
+// The payments feature as other features and app/ see it: how a payment is shown (the admin's
+// payment screens use the buyer's wording and badges) and the buyer's endpoints.
+export {
+  formatAmount,
+  formatDate,
+  formatDateTime,
+  PAYMENT_STATUS_LABELS,
+  paymentReference,
+} from './components/payment-format';
+export { PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
+export { type CurrentPlan, paymentMessages, paymentsApi } from './payments-endpoints';

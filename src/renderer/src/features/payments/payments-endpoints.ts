@@ -1,0 +1,146 @@
+import type { License } from '../../../../shared/api/licenses';
+import type { Paged } from '../../../../shared/api/paging';
+import type {
+  CheckoutFailure,
+  Payment,
+  PaymentConfig,
+  PaymentOrder,
+  PaymentStatus,
+  PaymentVerification,
+  VerifyPaymentRequest,
+} from '../../../../shared/api/payments';
+import type { Plan } from '../../../../shared/api/plans';
+import { apiPaths, pathWith } from '../../../../shared/routes';
+import { recordEndpointArea } from '../../lib/api-actions';
+import { api } from '../../lib/api';
+
+/** GET /licenses/current-plan (shared `currentPlanSchema`): the plan of the user's best active license. */
+export interface CurrentPlan {
+  plan: Plan | null;
+  license: License | null;
+}
+
+// The fallbacks of the buyer's payment calls, shown when the server gives no message.
+export const paymentMessages = {
+  fetchConfigFailed: 'Failed to fetch payment settings',
+  createOrderFailed: 'Failed to start the checkout',
+  sandboxCheckoutFailed: 'The sandbox checkout did not answer',
+  verifyFailed: 'Failed to verify the payment',
+  fetchStatusFailed: 'Failed to fetch payment status',
+  fetchHistoryFailed: 'Failed to fetch payments',
+  fetchCurrentPlanFailed: 'Failed to fetch current plan',
+} as const;
+
+export type SandboxCheckoutResult =
+  { outcome: 'paid'; checkout: VerifyPaymentRequest } | { outcome: 'declined'; failure: CheckoutFailure };
+
+export interface PaymentHistoryQuery {
+  page: number;
+  perPage: number;
+  status?: PaymentStatus;
+}
+
+/** The buyer's side of payments: what the checkout offers, orders, their outcome and the history. */
+export const paymentsApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      /** GET /payments/config: which checkout to show (Razorpay, or the sandbox). */
+      getPaymentConfig: build.query<PaymentConfig, void>({
+        query: () => ({ url: apiPaths.payments.config }),
+        extraOptions: { fallback: paymentMessages.fetchConfigFailed },
+      }),
+      /**
+       * GET /licenses/current-plan, read here rather than through the license feature: /purchase
+       * only marks the plan with it, and its failure must not touch the license screens' state.
+       */
+      getCurrentPlanSummary: build.query<CurrentPlan, void>({
+        query: () => ({ url: apiPaths.licenses.currentPlan }),
+        extraOptions: { fallback: paymentMessages.fetchCurrentPlanFailed },
+        providesTags: ['License'],
+      }),
+      /** POST /payments/razorpay/create-order with the plan only: the price always comes from the plan. */
+      createPaymentOrder: build.mutation<PaymentOrder, string>({
+        query: (planId) => ({
+          url: apiPaths.payments.createOrder,
+          method: 'POST',
+          body: { plan_id: planId },
+        }),
+        extraOptions: { fallback: paymentMessages.createOrderFailed },
+        // The new order is in the history, not completed.
+        invalidatesTags: ['Payment'],
+      }),
+      /**
+       * POST /payments/sandbox/orders/{orderId}/complete: `pay` answers what Razorpay Checkout would
+       * hand the page (to verify next), `decline` records a failed attempt and answers the failure.
+       */
+      completeSandboxCheckout: build.mutation<
+        SandboxCheckoutResult,
+        { orderId: string; outcome: 'pay' | 'decline' }
+      >({
+        query: ({ orderId, outcome }) => ({
+          url: pathWith(apiPaths.payments.sandboxCheckout, { orderId }),
+          method: 'POST',
+          body: { outcome },
+        }),
+        transformResponse: (answer: VerifyPaymentRequest | CheckoutFailure): SandboxCheckoutResult =>
+          'error' in answer
+            ? { outcome: 'declined', failure: answer }
+            : { outcome: 'paid', checkout: answer },
+        extraOptions: { fallback: paymentMessages.sandboxCheckoutFailed },
+        invalidatesTags: ['Payment'],
+      }),
+      /** POST /payments/razorpay/verify: grants (or extends) the plan's license, exactly once. */
+      verifyPayment: build.mutation<PaymentVerification, VerifyPaymentRequest>({
+        query: (checkout) => ({ url: apiPaths.payments.verify, method: 'POST', body: checkout }),
+        extraOptions: { fallback: paymentMessages.verifyFailed },
+        // The license screens and the current plan show the new (or extended) license.
+        invalidatesTags: ['License', 'Payment'],
+      }),
+      /**
+       * GET /payments/status/{id}: one of the user's payments, by payment id or order id. Asked on
+       * demand and never kept; the fresh answer replaces the payment in the history pages shown.
+       */
+      getPaymentStatus: build.query<Payment, string>({
+        query: (id) => ({ url: pathWith(apiPaths.payments.status, { id }) }),
+        extraOptions: { fallback: paymentMessages.fetchStatusFailed },
+        keepUnusedDataFor: 0,
+        async onQueryStarted(_id, { dispatch, getState, queryFulfilled }): Promise<void> {
+          let payment: Payment;
+          try {
+            ({ data: payment } = await queryFulfilled);
+          } catch {
+            return;
+          }
+          for (const query of paymentsApi.util.selectCachedArgsForQuery(getState(), 'getPaymentHistory'))
+            dispatch(
+              paymentsApi.util.updateQueryData('getPaymentHistory', query, (page) => {
+                const index = page.data.findIndex((listed) => listed.id === payment.id);
+                if (index >= 0) page.data[index] = payment;
+              }),
+            );
+        },
+      }),
+      /** GET /payments/history: the user's payments, newest first, paged. */
+      getPaymentHistory: build.query<Paged<Payment>, PaymentHistoryQuery>({
+        query: ({ page, perPage, status }) => ({
+          url: apiPaths.payments.history,
+          params: { page, perPage, ...(status ? { status } : {}) },
+        }),
+        extraOptions: { fallback: paymentMessages.fetchHistoryFailed },
+        providesTags: ['Payment'],
+      }),
+    };
+    // Only this module's names: `paymentsApi.endpoints` also lists what other features injected.
+    recordEndpointArea('payments', Object.keys(endpoints));
+    return endpoints;
+  },
+});
+
+export const {
+  useGetPaymentConfigQuery,
+  useGetCurrentPlanSummaryQuery,
+  useGetPaymentHistoryQuery,
+  useCreatePaymentOrderMutation,
+  useCompleteSandboxCheckoutMutation,
+  useVerifyPaymentMutation,
+} = paymentsApi;

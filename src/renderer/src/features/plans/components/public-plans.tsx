@@ -1,0 +1,112 @@
+import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Plan } from '../../../../../shared/api/plans';
+import { portalPaths } from '../../../../../shared/routes';
+import { ErrorAlert } from '../../../components/forms/error-alert';
+import { formatPlanPrice } from '../plan-format';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { readPublicPlans } from '../public-plans-read';
+import { PlanCard } from './plan-card';
+
+type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
+
+const SKELETON_CARDS = 3;
+
+function PlanSkeleton() {
+  return (
+    <Card withBorder padding="xl" aria-hidden="true">
+      <Stack gap="md">
+        <Skeleton height={20} width="45%" />
+        <Skeleton height={36} width="60%" />
+        <Skeleton height={12} width="90%" />
+        <Skeleton height={12} width="80%" />
+        <Skeleton height={12} width="70%" />
+        <Skeleton height={36} mt="md" />
+      </Stack>
+    </Card>
+  );
+}
+
+/** The way in from the landing page: every plan starts with an account. */
+function SignUpAction({ plan }: { plan: Plan }) {
+  const free = formatPlanPrice(plan).amount === 'Free';
+  // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
+  const action = free ? 'Start free' : 'Get started';
+  return (
+    <Button
+      component={Link}
+      to={portalPaths.register}
+      variant={free ? 'default' : 'filled'}
+      fullWidth
+      aria-label={`${action} with ${plan.name}`}
+    >
+      {action}
+    </Button>
+  );
+}
+
+/** The public plans (GET /plans/public) with loading skeletons and a failure that says what to do. */
+export function PublicPlans() {
+  const dispatch = useAppDispatch();
+  const [result, setResult] = useState<PlansState>({ state: 'loading' });
+
+  // The landing page's one read outside RTK Query (see `readPublicPlans`), so it keeps its own
+  // loading state, and drops an answer that comes after the section is gone.
+  const load = useCallback(() => {
+    setResult({ state: 'loading' });
+    let current = true;
+    dispatch(readPublicPlans()).then(
+      (plans) => current && setResult({ state: 'loaded', plans }),
+      () => current && setResult({ state: 'failed' }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [dispatch]);
+
+  useEffect(load, [load]);
+
+  if (result.state === 'loading') {
+    return (
+      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" aria-busy="true" aria-label="Loading plans">
+        {Array.from({ length: SKELETON_CARDS }, (_, index) => (
+          <PlanSkeleton key={index} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+
+  if (result.state === 'failed') {
+    return (
+      <ErrorAlert title="Plans could not be loaded">
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">
+            The pricing service did not answer. Check your connection and try again; you can still create an
+            account and start on the free plan.
+          </Text>
+          <Button size="xs" variant="white" color="red" onClick={load}>
+            Try again
+          </Button>
+        </Stack>
+      </ErrorAlert>
+    );
+  }
+
+  const { plans } = result;
+  if (plans.length === 0) {
+    return (
+      <Text c="dimmed" ta="center">
+        No plans are on sale right now. Create an account to start with the free base license.
+      </Text>
+    );
+  }
+
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(plans.length, 4) }} spacing="lg">
+      {plans.map((plan) => (
+        <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} />} />
+      ))}
+    </SimpleGrid>
+  );
+}

@@ -1,0 +1,16 @@
+// The plans feature as other features and app/ see it: the catalogue's endpoints, types and wording.
+export type { DeletePlanResponse, PlanListParams, PlanStats } from './plans-endpoints';
+export {
+  plansApi,
+  useCreatePlanMutation,
+  useDeletePlanMutation,
+  useGetPlanQuery,
+  useGetPlanStatsQuery,
+  useGetPublicPlanQuery,
+  useGetPublicPlansQuery,
+  useListPlansQuery,
+  useUpdatePlanMutation,
+} from './plans-endpoints';
+export { planMessages } from './plan-messages';
+export { formatFeature, formatPlanPrice, formatSeats } from './plan-format';
+export { PlanCard, type PlanCardProps } from './components/plan-card';

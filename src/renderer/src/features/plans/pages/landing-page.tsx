@@ -1,0 +1,159 @@
+import {
+  Badge,
+  Box,
+  Button,
+  Container,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import type { ComponentType } from 'react';
+import { Link } from 'react-router-dom';
+import { portalPaths } from '../../../../../shared/routes';
+import {
+  ArrowRightIcon,
+  DownloadIcon,
+  KeyIcon,
+  OfflineIcon,
+  ShieldIcon,
+  SparkIcon,
+} from '../../../components/brand/icons';
+import { PublicPlans } from '../components/public-plans';
+import classes from './landing-page.module.css';
+
+interface Highlight {
+  icon: ComponentType<{ size?: number }>;
+  title: string;
+  text: string;
+}
+
+const HIGHLIGHTS: readonly Highlight[] = [
+  {
+    icon: SparkIcon,
+    title: 'Help where you work',
+    text: 'Draft, summarise and rewrite in a native desktop app, one shortcut away from whatever you are doing.',
+  },
+  {
+    icon: OfflineIcon,
+    title: 'Keeps working offline',
+    text: 'A signed license lease lets the app verify itself without a connection, so a flight or a flaky VPN is no problem.',
+  },
+  {
+    icon: KeyIcon,
+    title: 'Seats you control',
+    text: 'Activate the app on your own machines up to your plan’s seats, and free a seat from this portal in one click.',
+  },
+  {
+    icon: ShieldIcon,
+    title: 'Private by default',
+    text: 'Sessions are encrypted and time out after 30 minutes idle; every sign-in and license change is logged for you.',
+  },
+];
+
+export default function LandingPage() {
+  return (
+    <>
+      <Container size="lg" pt={{ base: 48, sm: 96 }} pb={{ base: 48, sm: 80 }}>
+        <Stack align="center" ta="center" gap="lg" maw={760} mx="auto">
+          <Badge variant="light" size="lg" radius="xl" tt="none" fw={600}>
+            For Windows, macOS and Linux
+          </Badge>
+          <Title order={1} className={classes.heroTitle}>
+            Your AI assistant, <span className={classes.accent}>right on your desktop</span>
+          </Title>
+          <Text size="lg" c="dimmed" maw={620}>
+            Ask, write and automate without leaving the app you are in. Manage your licenses, devices and plan
+            from one calm portal.
+          </Text>
+          <Group justify="center" gap="sm" mt="sm">
+            <Button
+              component={Link}
+              to={portalPaths.register}
+              size="lg"
+              leftSection={<DownloadIcon size={20} />}
+            >
+              Download the desktop app
+            </Button>
+            <Button component={Link} to={portalPaths.login} size="lg" variant="default">
+              Sign in
+            </Button>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Downloads come with a license: create a free account to get the app and the base plan.
+          </Text>
+        </Stack>
+      </Container>
+
+      <Container size="lg" pb={{ base: 48, sm: 80 }} component="section" aria-labelledby="highlights-title">
+        <Title order={2} id="highlights-title" className={classes.visuallyHidden}>
+          What the assistant does
+        </Title>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
+          {HIGHLIGHTS.map((highlight) => (
+            <Paper key={highlight.title} withBorder p="lg" className={classes.highlight}>
+              <ThemeIcon size={40} radius="md" variant="light" mb="md">
+                <highlight.icon size={22} />
+              </ThemeIcon>
+              <Title order={3} fz="md" mb={6}>
+                {highlight.title}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {highlight.text}
+              </Text>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      </Container>
+
+      <Container
+        size="lg"
+        pb={{ base: 48, sm: 96 }}
+        component="section"
+        aria-labelledby="plans-title"
+        id="plans"
+      >
+        <Stack gap={6} align="center" ta="center" mb="xl">
+          <Title order={2} id="plans-title">
+            Plans and pricing
+          </Title>
+          <Text c="dimmed" maw={560}>
+            Start free and upgrade when you need more devices or higher limits. Prices include every update of
+            the desktop app during your plan.
+          </Text>
+        </Stack>
+        <PublicPlans />
+      </Container>
+
+      <Container size="lg" pb={{ base: 48, sm: 96 }}>
+        <Box className={classes.cta} p={{ base: 'xl', sm: 48 }}>
+          <Stack gap="md" align="center" ta="center">
+            <Title order={2} c="white">
+              Ready when you are
+            </Title>
+            <Text c="rgba(255, 255, 255, 0.9)" maw={520}>
+              Create an account, confirm your email, and download the app for your machine.
+            </Text>
+            <Group justify="center" gap="sm">
+              <Button
+                component={Link}
+                to={portalPaths.register}
+                size="md"
+                variant="white"
+                rightSection={<ArrowRightIcon size={18} />}
+              >
+                Create account
+              </Button>
+              <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
+                Sign in
+              </Button>
+            </Group>
+          </Stack>
+        </Box>
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import type { z } from 'zod';
+import type {
+  CreatePlanRequest,
+  deletePlanResponseSchema,
+  Plan,
+  planStatsSchema,
+  UpdatePlanRequest,
+} from '../../../../shared/api/plans';
+import type { Paged } from '../../../../shared/api/paging';
+import { apiPaths, pathWith } from '../../../../shared/routes';
+import { recordEndpointArea } from '../../lib/api-actions';
+import { attempt } from '../../lib/api-errors';
+import { api, servicesOf } from '../../lib/api';
+import { planMessages } from './plan-messages';
+import { fetchPublicPlans } from './public-plans-read';
+
+// Answers are read as the shared schemas' types without parsing them again here: the server writes
+// every response through those schemas, and zod stays out of the pages that only show plans.
+export type PlanStats = z.infer<typeof planStatsSchema>;
+export type DeletePlanResponse = z.infer<typeof deletePlanResponseSchema>;
+
+export interface PlanListParams {
+  page?: number;
+  perPage?: number;
+  search?: string;
+  sort?: string;
+  status?: 'active' | 'inactive' | 'archived' | 'all';
+}
+
+/**
+ * A plan write changes the catalogue, and the admin feature stats and dashboard that count plans.
+ * Licenses keep their own copy of the plan's name, so they are not refetched.
+ */
+const PLAN_WRITE_TAGS = ['Plan', 'AdminFeature', 'Dashboard'] as const;
+
+/** The plan catalogue: the public plans anyone may buy, and the admin's full list and writes. */
+export const plansApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      /** GET /plans/public, with the call /landing makes too (see `fetchPublicPlans`). */
+      getPublicPlans: build.query<Plan[], void>({
+        queryFn: (_arg, queryApi) =>
+          attempt(() => fetchPublicPlans(servicesOf(queryApi).client), {
+            fallback: planMessages.fetchPlansFailed,
+          }),
+        providesTags: ['Plan'],
+      }),
+      getPublicPlan: build.query<Plan, string>({
+        query: (id) => ({ url: pathWith(apiPaths.plans.publicDetail, { id }) }),
+        extraOptions: { fallback: planMessages.fetchPlanFailed },
+        providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
+      }),
+      /** GET /plans (admin): every plan, paged and filtered. */
+      listPlans: build.query<Paged<Plan>, PlanListParams>({
+        query: (params) => ({ url: apiPaths.plans.list, params: { ...params } }),
+        extraOptions: { fallback: planMessages.fetchPlansFailed },
+        providesTags: ['Plan'],
+      }),
+      /** GET /plans/{id} (admin). */
+      getPlan: build.query<Plan, string>({
+        query: (id) => ({ url: pathWith(apiPaths.plans.detail, { id }) }),
+        extraOptions: { fallback: planMessages.fetchPlanFailed },
+        providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
+      }),
+      /** GET /plans/stats (admin). */
+      getPlanStats: build.query<PlanStats, void>({
+        query: () => ({ url: apiPaths.plans.stats }),
+        extraOptions: { fallback: planMessages.fetchPlanStatsFailed },
+        providesTags: ['Plan'],
+      }),
+      createPlan: build.mutation<Plan, CreatePlanRequest>({
+        query: (body) => ({ url: apiPaths.plans.list, method: 'POST', body }),
+        extraOptions: { fallback: planMessages.savePlanFailed },
+        invalidatesTags: [...PLAN_WRITE_TAGS],
+      }),
+      /** PUT /plans/{id}; `features` (when sent) replaces the plan's features and limits. */
+      updatePlan: build.mutation<Plan, { id: string; body: UpdatePlanRequest }>({
+        query: ({ id, body }) => ({ url: pathWith(apiPaths.plans.detail, { id }), method: 'PUT', body }),
+        extraOptions: { fallback: planMessages.savePlanFailed },
+        invalidatesTags: [...PLAN_WRITE_TAGS],
+      }),
+      /** DELETE /plans/{id}: a plan that licenses refer to is archived instead (see the answer's outcome). */
+      deletePlan: build.mutation<DeletePlanResponse, string>({
+        query: (id) => ({ url: pathWith(apiPaths.plans.detail, { id }), method: 'DELETE' }),
+        extraOptions: { fallback: planMessages.deletePlanFailed },
+        invalidatesTags: [...PLAN_WRITE_TAGS],
+      }),
+    };
+    // Only this module's names: `plansApi.endpoints` also lists what other features injected.
+    recordEndpointArea('plans', Object.keys(endpoints));
+    return endpoints;
+  },
+});
+
+export const {
+  useGetPublicPlansQuery,
+  useGetPublicPlanQuery,
+  useListPlansQuery,
+  useGetPlanQuery,
+  useGetPlanStatsQuery,
+  useCreatePlanMutation,
+  useUpdatePlanMutation,
+  useDeletePlanMutation,
+} = plansApi;

@@ -1,0 +1,127 @@
+import { Accordion, Anchor, Card, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { portalPaths } from '../../../../../shared/routes';
+
+interface Topic {
+  id: string;
+  title: string;
+  body: ReactNode;
+}
+
+const link = (to: string, label: string) => (
+  <Anchor component={Link} to={to} size="sm" underline="always">
+    {label}
+  </Anchor>
+);
+
+const TOPICS: readonly Topic[] = [
+  {
+    id: 'activate',
+    title: 'Activate the app on a machine',
+    body: (
+      <>
+        Sign in to the desktop app with this account, or open the{' '}
+        {link(portalPaths.licenses, 'Licenses page')} on the machine and activate one of your licenses there.
+        Each machine takes one seat; your plan sets how many machines can use a license at the same time.
+      </>
+    ),
+  },
+  {
+    id: 'move',
+    title: 'Move a license to another machine',
+    body: (
+      <>
+        Open the license on the {link(portalPaths.licenses, 'Licenses page')}, deactivate the machine you no
+        longer use to free its seat, then activate the new one. A machine that has not been seen for a long
+        time gives up its seat by itself when another machine needs it.
+      </>
+    ),
+  },
+  {
+    id: 'offline',
+    title: 'Use the app offline',
+    body: (
+      <>
+        After each online check the desktop app keeps a signed lease that lets it work without a connection
+        for several days (a week unless your administrator chose otherwise). Connect before the lease ends and
+        it renews by itself. A computer clock set back in time is refused.
+      </>
+    ),
+  },
+  {
+    id: 'buy',
+    title: 'Buy, renew or change a plan',
+    body: (
+      <>
+        Plans are on the {link(portalPaths.purchase, 'Purchase page')}. Buying a plan issues its license at
+        once; buying the plan you already have adds one more billing period to your license. The free Base
+        plan is activated from the Licenses page, once per account.
+      </>
+    ),
+  },
+  {
+    id: 'payments',
+    title: 'Payments, failed payments and receipts',
+    body: (
+      <>
+        Every checkout is listed under Payment history on the {link(portalPaths.purchase, 'Purchase page')}{' '}
+        with a reference. A failed or abandoned checkout charges nothing. If money was taken but no license
+        appeared, contact support with the reference.
+      </>
+    ),
+  },
+  {
+    id: 'sign-in',
+    title: 'Forgotten password or locked out',
+    body: (
+      <>
+        Sign out and use “Forgot password?” on the sign-in page: the link we e-mail works once and expires
+        after an hour. Five wrong passwords lock sign-in from that network for 15 minutes; a password reset
+        lifts the lock. Changing the password signs out every device.
+      </>
+    ),
+  },
+  {
+    id: 'revoked',
+    title: 'A license was suspended or revoked',
+    body: (
+      <>
+        The license’s page shows the reason an administrator gave. A suspended license can be resumed; a
+        revoked one cannot. Contact support if you think either was a mistake.
+      </>
+    ),
+  },
+];
+
+/** Answers to the questions support hears most, one open at a time. */
+export function HelpTopics() {
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="help-topics-title">
+      <Stack gap="sm">
+        <div>
+          <Title order={2} size="h3" id="help-topics-title">
+            Help topics
+          </Title>
+          <Text size="sm" c="dimmed">
+            Quick answers about licenses, machines, payments and your account.
+          </Text>
+        </div>
+        <Accordion order={3} variant="separated" radius="md">
+          {TOPICS.map((topic) => (
+            <Accordion.Item key={topic.id} value={topic.id}>
+              <Accordion.Control>
+                <Text size="sm" fw={600} span>
+                  {topic.title}
+                </Text>
+              </Accordion.Control>
+              <Accordion.Panel>
+                <Text size="sm">{topic.body}</Text>
+              </Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+      </Stack>
+    </Card>
+  );
+}

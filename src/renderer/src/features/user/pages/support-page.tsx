@@ -1,0 +1,63 @@
+import { Container, SimpleGrid, Stack } from '@mantine/core';
+import { useMemo } from 'react';
+import { PageHeader } from '../../../components/layout/page-header';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { selectCurrentUser } from '../../auth';
+import { LicenseTroubleshooter, useThisMachine } from '../../license';
+import { ContactSupportCard } from '../components/contact-support-card';
+import { HelpTopics } from '../components/help-topics';
+import { SupportInfoCard } from '../components/support-info-card';
+import { formatDetails, supportDetails } from '../support-details';
+import { useFetchServerVersionQuery } from '../user-endpoints';
+
+export default function SupportPage() {
+  const user = useAppSelector(selectCurrentUser);
+  // This machine and its license check, both read again on each visit and by 'Check license status'.
+  const { machine: found, machineError, result: status, checking, checkedAt, checkAgain } = useThisMachine();
+  const serverVersion = useFetchServerVersionQuery().data ?? null;
+  const machineFailed = machineError !== null;
+
+  const lines = useMemo(
+    () =>
+      found || machineFailed
+        ? supportDetails({
+            kind: found?.kind ?? 'web',
+            appInfo: found?.appInfo ?? null,
+            serverVersion,
+            userAgent: navigator.userAgent,
+            hardwareId: found?.hardwareId ?? null,
+            licenseKey: found?.licenseKey ?? null,
+            status,
+            user: user ? { id: user.id, email: user.email } : null,
+            now: new Date(checkedAt ?? Date.now()),
+          })
+        : null,
+    [found, machineFailed, serverVersion, status, user, checkedAt],
+  );
+
+  return (
+    <Container size="xl" px={0}>
+      <Stack gap="xl">
+        <PageHeader
+          title="Support"
+          description="Answers to common questions, a check of this machine’s license, and a way to reach us."
+        />
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
+          <Stack gap="lg">
+            <HelpTopics />
+            <LicenseTroubleshooter
+              result={status}
+              checking={checking}
+              onCheck={checkAgain}
+              kind={found?.kind ?? null}
+            />
+          </Stack>
+          <Stack gap="lg">
+            <SupportInfoCard lines={lines} />
+            <ContactSupportCard details={lines ? formatDetails(lines) : null} />
+          </Stack>
+        </SimpleGrid>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,86 @@
+import type { HealthResponse } from '../../../../shared/api/health';
+import type {
+  ChangePasswordRequest,
+  Preferences,
+  UpdatePreferencesRequest,
+  UpdateProfileRequest,
+  UserProfile,
+} from '../../../../shared/api/users';
+import { userMessages } from '../../../../shared/messages';
+import { apiPaths } from '../../../../shared/routes';
+import { api, servicesOf } from '../../lib/api';
+import { recordEndpointArea } from '../../lib/api-actions';
+import { attempt } from '../../lib/api-errors';
+
+// The fallbacks when the server gives no message.
+export const changePasswordFailed = 'Could not change the password';
+export const signOutEverywhereFailed = 'Could not sign out of every device';
+
+const messageOr = (fallback: string) => (answer: { message?: string } | undefined) =>
+  answer?.message || fallback;
+
+/** The signed-in user's own account: profile, preferences, password and sessions, and the server's version. */
+export const userApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      /** GET /users/me: the live profile (another device may have changed it since sign-in). */
+      fetchMyProfile: build.query<UserProfile, void>({
+        query: () => ({ url: apiPaths.users.me }),
+        extraOptions: { fallback: userMessages.fetchProfileFailed },
+        providesTags: ['Profile'],
+      }),
+      /** PUT /users/me; the stored user data follows, as the auth user does (see the auth slice). */
+      updateMyProfile: build.mutation<UserProfile, UpdateProfileRequest>({
+        queryFn: (body, queryApi) => {
+          const services = servicesOf(queryApi);
+          return attempt(
+            async () => {
+              const { data } = await services.client.http.put<UserProfile>(apiPaths.users.me, body);
+              await services.tokens.setUser(data);
+              return data;
+            },
+            { fallback: userMessages.updateProfileFailed },
+          );
+        },
+        invalidatesTags: ['Profile'],
+      }),
+      updateMyPreferences: build.mutation<Preferences, UpdatePreferencesRequest>({
+        query: (body) => ({ url: apiPaths.users.preferences, method: 'PUT', body }),
+        extraOptions: { fallback: userMessages.updatePreferencesFailed },
+        invalidatesTags: ['Profile'],
+      }),
+      /**
+       * PUT /users/me/password (the same operation as POST /auth/change-password). The server then
+       * ends every session of the account, this one included: the caller signs out afterwards.
+       */
+      changeMyPassword: build.mutation<string, ChangePasswordRequest>({
+        query: (body) => ({ url: apiPaths.users.password, method: 'PUT', body }),
+        transformResponse: messageOr('Your password was changed.'),
+        extraOptions: { fallback: changePasswordFailed },
+      }),
+      /** POST /auth/logout-all: the server ends every session of the account, this one included. */
+      signOutEverywhere: build.mutation<string, void>({
+        query: () => ({ url: apiPaths.auth.logoutAll, method: 'POST', body: {} }),
+        transformResponse: messageOr('Signed out on every device'),
+        extraOptions: { fallback: signOutEverywhereFailed },
+      }),
+      /** GET /health: the server's version (the version of the portal it serves), for support requests. */
+      fetchServerVersion: build.query<string, void>({
+        query: () => ({ url: apiPaths.health }),
+        transformResponse: (answer: HealthResponse) => answer.version,
+      }),
+    };
+    // Only this module's names: `userApi.endpoints` also lists what other features injected.
+    recordEndpointArea('user', Object.keys(endpoints));
+    return endpoints;
+  },
+});
+
+export const {
+  useFetchMyProfileQuery,
+  useUpdateMyProfileMutation,
+  useUpdateMyPreferencesMutation,
+  useChangeMyPasswordMutation,
+  useSignOutEverywhereMutation,
+  useFetchServerVersionQuery,
+} = userApi;

@@ -1,0 +1,61 @@
+import type { BaseQueryApi, BaseQueryFn } from '@reduxjs/toolkit/query';
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { QUERY_CACHE_SECONDS } from '../../../shared/constants';
+import { announceApi, API_REDUCER_PATH } from './api-actions';
+import { type ApiCallOptions, type ApiFailure, attempt } from './api-errors';
+import type { Services } from './services';
+
+/** One call as an endpoint describes it; the axios client adds the base path, API key and bearer. */
+export interface ApiRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  params?: Record<string, unknown>;
+}
+
+/** The app's services, which the store hands every endpoint as its extra argument. */
+export const servicesOf = (api: Pick<BaseQueryApi, 'extra'>) => api.extra as Services;
+
+/** Every endpoint's call goes through the one axios client (its interceptors keep the session). */
+const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiFailure, ApiCallOptions> = (
+  { url, method = 'GET', body, params },
+  api,
+  options = {},
+) =>
+  attempt(
+    async () => (await servicesOf(api).client.http.request({ url, method, data: body, params })).data,
+    options,
+  );
+
+/** What a write can make stale; each read names what it shows. */
+export const API_TAGS = [
+  'License',
+  'Plan',
+  'Profile',
+  'Sessions',
+  'Payment',
+  'Download',
+  'AdminUser',
+  'AdminLicense',
+  'AdminPayment',
+  'AdminFeature',
+  'AdminPackage',
+  'SecurityEvent',
+  'Dashboard',
+  'ThisMachine',
+] as const;
+
+/**
+ * The portal's one path to server data. Each feature injects its endpoints; answers stay cached
+ * for 60 s after the last screen using them goes away, and writes invalidate the tags they touch.
+ */
+export const api = createApi({
+  reducerPath: API_REDUCER_PATH,
+  baseQuery: axiosBaseQuery,
+  keepUnusedDataFor: QUERY_CACHE_SECONDS,
+  tagTypes: API_TAGS,
+  endpoints: () => ({}),
+});
+
+// Every store built so far (and any built later) takes in the API's reducer and middleware now.
+announceApi(api);
