@@ -6,12 +6,12 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/providers';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
-import { getServices } from './lib/services';
+import { createServices } from './lib/services';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-const services = getServices();
+const services = createServices();
 const store = makeStore({ services });
 
 createRoot(container).render(

@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardStats } from '../../../src/shared/api/admin';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -81,7 +80,6 @@ afterEach(() => {
 
 async function openOverview() {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, '/admin');
   await screen.findByRole('heading', { level: 1, name: 'Overview' }, { timeout: 30_000 });
   return view;

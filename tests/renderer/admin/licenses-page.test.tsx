@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminLicense } from '../../../src/shared/api/admin';
 import type { Activation } from '../../../src/shared/api/licenses';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { adminUser, adminUserDetail, paged } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -162,7 +161,6 @@ afterEach(() => api.close());
 
 async function openLicenses(path = '/admin/licenses') {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, path);
   await screen.findByRole('heading', { level: 1, name: 'Licenses' }, { timeout: 30_000 });
   return view;

@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Feature } from '../../../src/shared/api/features';
 import type { Plan, PlanFeature } from '../../../src/shared/api/plans';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -139,7 +138,6 @@ afterEach(() => api.close());
 
 async function open(path: string) {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, path);
   await screen.findByRole('heading', { level: 1, name: 'Packages' }, { timeout: 10_000 });
   return view;

@@ -1,7 +1,6 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminPayment } from '../../../src/shared/api/payments';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { adminUserDetail, plan } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { makeLicense } from '../support/signed-in';
@@ -69,7 +68,6 @@ afterEach(() => api.close());
 
 async function open(path: string) {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, path);
   await screen.findByRole('heading', { level: 1, name: 'Payments' }, { timeout: 10_000 });
   return view;

@@ -2,7 +2,6 @@ import { act, configure, fireEvent, screen, waitFor, within } from '@testing-lib
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SecurityEvent } from '../../../src/shared/api/admin';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { SECURITY_EVENT_TYPES } from '../../../src/renderer/src/features/admin/security/security-event-types';
 import { adminUser, adminUserDetail, paged } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
@@ -60,7 +59,6 @@ afterEach(() => api.close());
 
 async function open(path: string) {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, path);
   await screen.findByRole('heading', { level: 1, name: 'Security events' }, { timeout: 10_000 });
   return view;

@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
 import type { AdminUser } from '../../../src/shared/api/admin';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -96,7 +95,6 @@ afterEach(() => api.close());
 
 async function openUsers(path = '/admin/users') {
   const services = await servicesFor(api, 'admin');
-  setServices(services);
   const view = renderApp(services, path);
   await screen.findByRole('heading', { level: 1, name: 'Users' }, { timeout: 30_000 });
   return view;

@@ -1,17 +1,14 @@
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
 /**
  * Opens `path` in the whole portal (providers, session gate, router) against a fake API on
- * loopback, as an anonymous visitor. The page-level API functions use the app's services, so
- * those are pointed at the same fake API.
+ * loopback, as an anonymous visitor.
  */
 export async function openPortalPage(api: FakeApi, path: string) {
   const services = await servicesFor(api, 'anonymous');
-  setServices(services);
   return renderApp(services, path);
 }
 

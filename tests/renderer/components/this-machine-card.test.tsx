@@ -2,7 +2,6 @@ import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
@@ -48,14 +47,12 @@ async function openAsDesktopUser(bridge: DesktopBridge) {
     refreshToken: issued.refresh_token,
     user: testUser,
   });
-  setServices(services);
   return renderApp(services, '/licenses');
 }
 
 describe('"This machine" on the licenses page', () => {
   it('web, no key yet: this browser’s id, "Not configured" and what to do, without asking the API', async () => {
     const services = await servicesFor(api, 'user');
-    setServices(services);
     renderApp(services, '/licenses');
     const view = await card();
     expect(await view.findByText('Not configured')).toBeTruthy();
@@ -82,7 +79,6 @@ describe('"This machine" on the licenses page', () => {
     }));
     const services = await servicesFor(api, 'user');
     services.local.setItem(localStorageKeys.licenseKey, 'ABCDE-FGHJK-MNPQR-STVWX-YZ234');
-    setServices(services);
     renderApp(services, '/licenses');
     const view = await card();
     expect(await view.findByText('Not valid')).toBeTruthy();

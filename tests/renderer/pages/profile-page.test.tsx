@@ -3,7 +3,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -47,7 +46,6 @@ afterEach(async () => {
 
 async function openProfile() {
   const services = await servicesFor(api, 'user');
-  setServices(services);
   const view = renderApp(services, '/profile');
   await screen.findByRole('heading', { level: 1, name: 'Profile' }, { timeout: 10_000 });
   await screen.findByRole('region', { name: 'Personal details' }, SLOW);

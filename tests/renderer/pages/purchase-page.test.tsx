@@ -4,7 +4,6 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../src/shared/api/payments';
 import type { Plan } from '../../../src/shared/api/plans';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeLicense } from '../support/signed-in';
@@ -132,7 +131,6 @@ afterEach(async () => {
 
 async function openPurchase() {
   const services = await servicesFor(api, 'user');
-  setServices(services);
   const view = renderApp(services, '/purchase');
   await screen.findByRole('heading', { level: 1, name: 'Purchase' }, { timeout: 10_000 });
   await screen.findByRole('article', { name: 'Pro' }, { timeout: 10_000 });
@@ -191,7 +189,6 @@ describe('purchase page: plans', () => {
     let fail = true;
     api.on('GET /plans/public', () => (fail ? problem(503, 'Catalogue offline') : { json: PLANS }));
     const services = await servicesFor(api, 'user');
-    setServices(services);
     renderApp(services, '/purchase');
     expect(await screen.findByText('Catalogue offline', {}, { timeout: 10_000 })).toBeTruthy();
     fail = false;

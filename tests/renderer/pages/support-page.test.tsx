@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
-import { setServices } from '../../../src/renderer/src/lib/services';
 import { mailLauncher, maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
 import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
@@ -35,7 +34,6 @@ afterEach(async () => {
 async function openSupport(options: { licenseKey?: string } = {}) {
   const services = await servicesFor(api, 'user');
   if (options.licenseKey) services.local.setItem(localStorageKeys.licenseKey, options.licenseKey);
-  setServices(services);
   const view = renderApp(services, '/support');
   await screen.findByRole('heading', { level: 1, name: 'Support' }, { timeout: 10_000 });
   return { ...view, services };
@@ -143,7 +141,6 @@ describe('support page: app and account information', () => {
       refreshToken: issued.refresh_token,
       user: testUser,
     });
-    setServices(services);
     renderApp(services, '/support');
     const block = await screen.findByTestId('support-details', {}, { timeout: 10_000 });
     await waitFor(() => expect(block.textContent).toContain('Desktop AI Assistant desktop 2.0.1'), SLOW);

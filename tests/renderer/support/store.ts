@@ -16,7 +16,7 @@ export type FullState = RootState & Required<Pick<RootState, 'license' | 'admin'
  * user's or admin's routes), for tests of those slices.
  */
 export function makeFullStore(
-  options?: Parameters<typeof makeStore>[0],
+  options: Parameters<typeof makeStore>[0],
 ): Omit<AppStore, 'getState'> & { getState(): FullState } {
   const store = makeStore(options);
   store.dispatch(slicesInjected());

@@ -1,7 +1,7 @@
 import { configureStore, createDynamicMiddleware, type Middleware } from '@reduxjs/toolkit';
 import { sessionEnded } from '../features/auth';
 import { type LoadedApi, whenApiLoads } from '../lib/api-actions';
-import { getServices, type Services } from '../lib/services';
+import type { Services } from '../lib/services';
 import { activityListener } from './activity-listener';
 import { rootReducer, type RootState, slicesInjected } from './root-reducer';
 
@@ -24,9 +24,12 @@ const forgetAnswersWhenSessionEnds =
  * are imported, and the API cache when the first screen or call that needs it loads it.
  */
 export function makeStore({
-  services = getServices(),
+  services,
   preloadedState,
-}: { services?: Services; preloadedState?: Partial<RootState> } = {}) {
+}: {
+  services: Services;
+  preloadedState?: Partial<RootState>;
+}) {
   const apiMiddleware = createDynamicMiddleware();
   const store = configureStore({
     reducer: rootReducer,

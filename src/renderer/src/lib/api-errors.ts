@@ -1,22 +1,19 @@
 import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
 
-/** A failed API call as pages show it: the words to display plus what forms need to mark fields. */
+/**
+ * A failure the client raises itself, without an axios error to read (a refresh with no token, a
+ * plain `fetch` that failed): the words to display, and the status and code when the server sent them.
+ */
 export class ApiRequestError extends Error {
   readonly status: number | undefined;
   readonly code: string | undefined;
-  /** Per-field problems from the server's `errors[]` (`field` → message). */
-  readonly fieldErrors: Record<string, string>;
 
-  constructor(
-    message: string,
-    options: { status?: number; code?: string; fieldErrors?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: { status?: number; code?: string; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = 'ApiRequestError';
     this.status = options.status;
     this.code = options.code;
-    this.fieldErrors = options.fieldErrors ?? {};
   }
 }
 

@@ -48,16 +48,3 @@ export function createServices(options: ServicesOptions = {}): Services {
   });
   return { client, tokens, platform, secure, session, local, now };
 }
-
-let current: Services | null = null;
-
-/** The app's services, built on first use from the browser's own storage. */
-export function getServices(): Services {
-  current ??= createServices();
-  return current;
-}
-
-/** Replaces the app's services (tests, or a second app in one page). */
-export function setServices(services: Services): void {
-  current = services;
-}

@@ -1,6 +1,5 @@
 import type { Activation, FeatureUsage, License, Release } from '../../../../src/shared/api/licenses';
 import type { Plan } from '../../../../src/shared/api/plans';
-import { setServices } from '../../../../src/renderer/src/lib/services';
 import { localStorageKeys } from '../../../../src/shared/storage-keys';
 import { FakeApi } from '../../support/fake-api';
 import { renderApp, servicesFor } from '../../support/render-app';
@@ -145,7 +144,6 @@ export async function openAsUser(api: FakeApi, path: string, options: { licenseK
   const services = await servicesFor(api, 'user');
   services.local.setItem(localStorageKeys.hardwareId, THIS_MACHINE);
   if (options.licenseKey) services.local.setItem(localStorageKeys.licenseKey, options.licenseKey);
-  setServices(services);
   return { ...renderApp(services, path), services };
 }
 
