@@ -1,7 +1,7 @@
 import type { SVGProps } from 'react';
 
 /** Small inline line icons (24-unit grid, currentColor): the portal ships no icon library. */
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
 
 function Icon({ size = 20, children, ...props }: IconProps) {
   return (

@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Code,
-  Group,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Button, Code, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { FEATURE_KINDS, type Feature } from '../../../../../shared/api/features';
@@ -18,6 +8,7 @@ import { StatusBadge } from '../../../components/data/status-badge';
 import type { Column } from '../../../components/data-table/data-table';
 import { EmptyList, ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { useDeleteFeatureMutation, useGetFeatureStatsQuery, useListFeaturesQuery } from '../admin-endpoints';
 import { formatCount, KIND_LABELS, meteredUnit } from '../features/feature-format';
@@ -145,29 +136,21 @@ export default function AdminFeaturesPage() {
       key: 'actions',
       header: 'Actions',
       render: (feature) => (
-        <Group gap={4} wrap="nowrap">
-          <Tooltip label="Edit" withArrow>
-            <ActionIcon
-              variant="subtle"
-              size="lg"
-              aria-label={`Edit ${feature.name}`}
-              onClick={() => setEditing(feature)}
-            >
-              <PencilIcon size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              aria-label={`Delete ${feature.name}`}
-              onClick={() => setDeleting(feature)}
-            >
-              <TrashIcon size={18} />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
+        <RowActions align="left">
+          <RowAction
+            label={`Edit ${feature.name}`}
+            tooltip="Edit"
+            icon={PencilIcon}
+            onClick={() => setEditing(feature)}
+          />
+          <RowAction
+            label={`Delete ${feature.name}`}
+            tooltip="Delete"
+            icon={TrashIcon}
+            danger
+            onClick={() => setDeleting(feature)}
+          />
+        </RowActions>
       ),
     },
   ];

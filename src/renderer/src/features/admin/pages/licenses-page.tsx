@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Code, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, Code, NativeSelect, Stack, Text } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,6 +10,7 @@ import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
 import { EmptyList, ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
 import { useListLicensesQuery } from '../admin-endpoints';
 import { ActivationsDrawer } from '../licenses/activations-drawer';
@@ -156,43 +157,29 @@ export default function AdminLicensesPage() {
       render: (license) => {
         const revoked = license.status === 'revoked';
         return (
-          <Group gap={4} justify="flex-end" wrap="nowrap">
-            <Tooltip label="Machines" withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="lg"
-                aria-label={`Machines of ${license.license_key}`}
-                onClick={() => setMachinesOf(license)}
-              >
-                <DeviceIcon size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={revoked ? 'A revoked license cannot be changed' : 'Edit'} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size="lg"
-                aria-label={`Edit ${license.license_key}`}
-                disabled={revoked}
-                onClick={() => setEditing(license)}
-              >
-                <PencilIcon size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={revoked ? 'Already revoked' : 'Revoke'} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                size="lg"
-                aria-label={`Revoke ${license.license_key}`}
-                disabled={revoked}
-                onClick={() => setRevoking(license)}
-              >
-                <BanIcon size={18} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
+          <RowActions>
+            <RowAction
+              label={`Machines of ${license.license_key}`}
+              tooltip="Machines"
+              icon={DeviceIcon}
+              onClick={() => setMachinesOf(license)}
+            />
+            <RowAction
+              label={`Edit ${license.license_key}`}
+              tooltip={revoked ? 'A revoked license cannot be changed' : 'Edit'}
+              icon={PencilIcon}
+              disabled={revoked}
+              onClick={() => setEditing(license)}
+            />
+            <RowAction
+              label={`Revoke ${license.license_key}`}
+              tooltip={revoked ? 'Already revoked' : 'Revoke'}
+              icon={BanIcon}
+              danger
+              disabled={revoked}
+              onClick={() => setRevoking(license)}
+            />
+          </RowActions>
         );
       },
     },

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, NativeSelect, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Button, NativeSelect, Stack, Text } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
@@ -7,6 +7,7 @@ import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
 import { EmptyList, ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
 import { formatDate, formatDateTime, formatRelative } from '../../license';
@@ -123,41 +124,27 @@ export default function AdminUsersPage() {
       header: 'Actions',
       align: 'right',
       render: (user) => (
-        <Group gap={4} justify="flex-end" wrap="nowrap">
-          <Tooltip label="Details" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={`Details of ${user.email}`}
-              onClick={() => setViewing(user)}
-            >
-              <EyeIcon size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Edit" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={`Edit ${user.email}`}
-              onClick={() => setEditing(user)}
-            >
-              <PencilIcon size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete" withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              size="lg"
-              aria-label={`Delete ${user.email}`}
-              onClick={() => setDeleting(user)}
-            >
-              <TrashIcon size={18} />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
+        <RowActions>
+          <RowAction
+            label={`Details of ${user.email}`}
+            tooltip="Details"
+            icon={EyeIcon}
+            onClick={() => setViewing(user)}
+          />
+          <RowAction
+            label={`Edit ${user.email}`}
+            tooltip="Edit"
+            icon={PencilIcon}
+            onClick={() => setEditing(user)}
+          />
+          <RowAction
+            label={`Delete ${user.email}`}
+            tooltip="Delete"
+            icon={TrashIcon}
+            danger
+            onClick={() => setDeleting(user)}
+          />
+        </RowActions>
       ),
     },
   ];

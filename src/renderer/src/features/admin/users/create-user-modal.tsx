@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
+import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { PasswordField } from '../../../components/forms/password-field';
@@ -76,15 +77,7 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
       submitLabel="Create user"
       submitting={form.submitting}
     >
-      <TextInput
-        label="Email"
-        type="email"
-        autoComplete="off"
-        inputMode="email"
-        required
-        data-autofocus
-        {...form.getInputProps('email')}
-      />
+      <EmailField autoComplete="off" data-autofocus {...form.getInputProps('email')} />
       <Group grow align="flex-start" gap="md" wrap="wrap">
         <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
         <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />

@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
 import { AlertIcon } from '../../../components/brand/icons';
+import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
@@ -85,7 +86,7 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
       submitting={form.submitting}
       submitDisabled={!form.isDirty()}
     >
-      <TextInput label="Email" type="email" autoComplete="off" required {...form.getInputProps('email')} />
+      <EmailField autoComplete="off" {...form.getInputProps('email')} />
       <Group grow align="flex-start" gap="md" wrap="wrap">
         <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
         <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />

@@ -1,8 +1,9 @@
-import { Alert, Button, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { CheckIcon } from '../../../components/brand/icons';
+import { EmailField } from '../../../components/forms/email-field';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
@@ -51,16 +52,7 @@ export function ResendVerification({ email }: { email?: string }) {
           </Alert>
         )}
         {failure && <FormAlert>{failure}</FormAlert>}
-        {email === undefined && (
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            required
-            {...form.getInputProps('email')}
-          />
-        )}
+        {email === undefined && <EmailField {...form.getInputProps('email')} />}
         <Button type="submit" variant="light" loading={form.submitting} disabled={cooldown > 0}>
           {cooldown > 0 ? `Send again in ${cooldown} s` : 'Send a new confirmation link'}
         </Button>

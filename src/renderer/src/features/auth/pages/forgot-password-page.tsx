@@ -1,7 +1,8 @@
-import { Button, Text, TextInput } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
+import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
@@ -71,15 +72,7 @@ export default function ForgotPasswordPage() {
       failure={failure}
       failureTitle="Could not send the link"
     >
-      <TextInput
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        autoFocus
-        {...form.getInputProps('email')}
-      />
+      <EmailField autoFocus {...form.getInputProps('email')} />
     </AuthForm>
   );
 }

@@ -1,9 +1,10 @@
-import { Anchor, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { authMessages } from '../../../../../shared/messages';
 import { portalPaths } from '../../../../../shared/routes';
+import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
@@ -77,15 +78,7 @@ export default function LoginPage() {
       failure={failure}
       failureTitle="Could not sign in"
     >
-      <TextInput
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        autoFocus
-        {...form.getInputProps('email')}
-      />
+      <EmailField autoFocus {...form.getInputProps('email')} />
       <Stack gap={6}>
         <PasswordField
           label="Password"

@@ -7,6 +7,7 @@ import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import { portalPaths } from '../../../../../shared/routes';
+import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
@@ -119,14 +120,7 @@ export default function RegisterPage() {
         </Text>
       }
     >
-      <TextInput
-        label="Email"
-        type="email"
-        autoComplete="email"
-        inputMode="email"
-        required
-        {...form.getInputProps('email')}
-      />
+      <EmailField {...form.getInputProps('email')} />
       <TextInput
         label="Full name"
         description="Optional; shown on your invoices and licenses."
