@@ -13,4 +13,4 @@ export {
 } from './plans-endpoints';
 export { planMessages } from './plan-messages';
 export { formatFeature, formatPlanPrice, formatSeats } from './plan-format';
-export { PlanCard, type PlanCardProps } from './components/plan-card';
+export { PlanCard, PlanCardSkeleton, type PlanCardProps } from './components/plan-card';

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useCallback } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { AlertIcon, ShieldIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { PlanCard, planMessages, useGetPublicPlansQuery } from '../../plans';
+import { PlanCard, PlanCardSkeleton, planMessages, useGetPublicPlansQuery } from '../../plans';
 import { PaymentHistory } from '../components/payment-history';
 import { formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
@@ -56,21 +56,6 @@ function useCatalogue() {
 }
 
 const INTERVAL_WORDS: Partial<Record<Plan['billing_interval'], string>> = { month: 'month', year: 'year' };
-
-function PlanSkeleton() {
-  return (
-    <Card withBorder padding="xl" aria-hidden="true">
-      <Stack gap="md">
-        <Skeleton height={20} width="45%" />
-        <Skeleton height={32} width="60%" />
-        <Skeleton height={12} width="90%" />
-        <Skeleton height={12} width="80%" />
-        <Skeleton height={12} width="70%" />
-        <Skeleton height={36} mt="md" />
-      </Stack>
-    </Card>
-  );
-}
 
 /** The button (and a line under it) that gets `plan`: buy, renew, activate free, or why not. */
 function planAction(
@@ -256,7 +241,7 @@ export default function PurchasePage() {
               aria-label="Loading plans"
             >
               {Array.from({ length: 4 }, (_, index) => (
-                <PlanSkeleton key={index} />
+                <PlanCardSkeleton key={index} compact />
               ))}
             </SimpleGrid>
           ) : loaded.plans.length === 0 ? (

@@ -1,4 +1,4 @@
-import { Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
 import { CheckIcon } from '../../../components/brand/icons';
@@ -75,6 +75,22 @@ export function PlanCard({ plan, action, note, current = false, compact = false 
             </Text>
           ) : null}
         </Stack>
+      </Stack>
+    </Card>
+  );
+}
+
+/** A plan card's outline while the plans load (the compact one has the smaller price). */
+export function PlanCardSkeleton({ compact = false }: { compact?: boolean }) {
+  return (
+    <Card withBorder padding="xl" aria-hidden="true">
+      <Stack gap="md">
+        <Skeleton height={20} width="45%" />
+        <Skeleton height={compact ? 32 : 36} width="60%" />
+        <Skeleton height={12} width="90%" />
+        <Skeleton height={12} width="80%" />
+        <Skeleton height={12} width="70%" />
+        <Skeleton height={36} mt="md" />
       </Stack>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -7,26 +7,11 @@ import { ErrorAlert } from '../../../components/forms/error-alert';
 import { formatPlanPrice } from '../plan-format';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { readPublicPlans } from '../public-plans-read';
-import { PlanCard } from './plan-card';
+import { PlanCard, PlanCardSkeleton } from './plan-card';
 
 type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
 
 const SKELETON_CARDS = 3;
-
-function PlanSkeleton() {
-  return (
-    <Card withBorder padding="xl" aria-hidden="true">
-      <Stack gap="md">
-        <Skeleton height={20} width="45%" />
-        <Skeleton height={36} width="60%" />
-        <Skeleton height={12} width="90%" />
-        <Skeleton height={12} width="80%" />
-        <Skeleton height={12} width="70%" />
-        <Skeleton height={36} mt="md" />
-      </Stack>
-    </Card>
-  );
-}
 
 /** The way in from the landing page: every plan starts with an account. */
 function SignUpAction({ plan }: { plan: Plan }) {
@@ -71,7 +56,7 @@ export function PublicPlans() {
     return (
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" aria-busy="true" aria-label="Loading plans">
         {Array.from({ length: SKELETON_CARDS }, (_, index) => (
-          <PlanSkeleton key={index} />
+          <PlanCardSkeleton key={index} />
         ))}
       </SimpleGrid>
     );
