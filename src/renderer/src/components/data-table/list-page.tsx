@@ -1,6 +1,7 @@
-import { Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import type { Paged } from '../../../../shared/api/paging';
+import { PlusIcon } from '../brand/icons';
 import { PageFrame } from '../layout/page-frame';
 import { type Column, DataTable } from './data-table';
 import { ListFooter } from './list-pagination';
@@ -47,8 +48,8 @@ export function useClampedPage(result: PagedResult<unknown>, list: ListState) {
 export interface ListPageProps<Row> {
   title: string;
   description: string;
-  /** Buttons beside the title ("New user"). */
-  actions?: ReactNode;
+  /** How to add a row ("New user"): a button beside the title, and again in the empty list. */
+  create?: { label: string; onClick: () => void };
   list: ListState;
   result: PagedResult<Row>;
   /** What the list holds, plural ("users"): the footer's count and the no-matches state. */
@@ -60,8 +61,8 @@ export interface ListPageProps<Row> {
   filtered: boolean;
   /** What to try when nothing matches. */
   noMatchesHint: string;
-  /** The empty list when nothing is filtered: what will appear here, and how to add the first one. */
-  empty: ReactNode;
+  /** The empty list when nothing is filtered: a heading line and what will appear here. */
+  empty: { title: string; text: ReactNode };
   table: {
     label: string;
     columns: readonly Column<Row>[];
@@ -83,7 +84,7 @@ export interface ListPageProps<Row> {
 export function ListPage<Row>({
   title,
   description,
-  actions,
+  create,
   list,
   result,
   noun,
@@ -101,7 +102,17 @@ export function ListPage<Row>({
   // Past the last page (after deletions, or an old link): go to the last page there is.
   useClampedPage(result, list);
   return (
-    <PageFrame title={title} description={description} actions={actions}>
+    <PageFrame
+      title={title}
+      description={description}
+      actions={
+        create && (
+          <Button leftSection={<PlusIcon size={16} />} onClick={create.onClick}>
+            {create.label}
+          </Button>
+        )
+      }
+    >
       {header}
       <ListToolbar
         searchLabel={search.label}
@@ -125,7 +136,15 @@ export function ListPage<Row>({
         sort={query.sort}
         onSort={list.setSort}
         skeletonRows={table.skeletonRows}
-        empty={filtered ? <NoMatches noun={noun} hint={noMatchesHint} onClear={list.reset} /> : empty}
+        empty={
+          filtered ? (
+            <NoMatches noun={noun} hint={noMatchesHint} onClear={list.reset} />
+          ) : (
+            <EmptyList title={empty.title} create={create}>
+              {empty.text}
+            </EmptyList>
+          )
+        }
       />
       <ListFooter noun={noun} result={result.page} query={query} list={list} />
       {children}
@@ -133,15 +152,15 @@ export function ListPage<Row>({
   );
 }
 
-/** The empty state of a list nothing was added to yet: a heading line, what will appear, an action. */
-export function EmptyList({
+/** The empty state of a list nothing was added to yet: a heading line, what will appear, the way to add one. */
+function EmptyList({
   title,
   children,
-  action,
+  create,
 }: {
   title: string;
   children: ReactNode;
-  action?: ReactNode;
+  create: ListPageProps<unknown>['create'];
 }) {
   return (
     <>
@@ -149,7 +168,11 @@ export function EmptyList({
       <Text size="sm" c="dimmed">
         {children}
       </Text>
-      {action}
+      {create && (
+        <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={create.onClick}>
+          {create.label}
+        </Button>
+      )}
     </>
   );
 }

@@ -1,12 +1,12 @@
-import { Button, Code, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Code, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { FEATURE_KINDS, type Feature } from '../../../../../shared/api/features';
-import { PencilIcon, PlusIcon, TrashIcon } from '../../../components/brand/icons';
+import { PencilIcon, TrashIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
 import { StatusBadge } from '../../../components/data/status-badge';
 import type { Column } from '../../../components/data-table/data-table';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
@@ -161,11 +161,7 @@ export default function AdminFeaturesPage() {
     <ListPage
       title="Features"
       description="The entitlements packages grant: on/off features, and metered ones counted against a limit per day or month."
-      actions={
-        <Button leftSection={<PlusIcon size={18} />} onClick={() => setEditing('new')}>
-          New feature
-        </Button>
-      }
+      create={{ label: 'New feature', onClick: () => setEditing('new') }}
       list={list}
       result={features}
       noun="features"
@@ -212,18 +208,10 @@ export default function AdminFeaturesPage() {
         />
       }
       noMatchesHint="Try another name or key, or clear the filters."
-      empty={
-        <EmptyList
-          title="No features yet"
-          action={
-            <Button variant="light" onClick={() => setEditing('new')}>
-              New feature
-            </Button>
-          }
-        >
-          Create the first feature, then include it in packages with a limit.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No features yet',
+        text: 'Create the first feature, then include it in packages with a limit.',
+      }}
       table={{
         label: 'Features',
         columns,

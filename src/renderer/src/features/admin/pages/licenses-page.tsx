@@ -1,14 +1,14 @@
-import { Anchor, Button, Code, NativeSelect, Stack, Text } from '@mantine/core';
+import { Anchor, Code, NativeSelect, Stack, Text } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { LICENSE_STATUSES } from '../../../../../shared/api/licenses';
 import { portalPaths } from '../../../../../shared/routes';
-import { BanIcon, DeviceIcon, PencilIcon, PlusIcon } from '../../../components/brand/icons';
+import { BanIcon, DeviceIcon, PencilIcon } from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
@@ -189,11 +189,7 @@ export default function AdminLicensesPage() {
     <ListPage
       title="Licenses"
       description="Every license: its owner, plan, seats and machines."
-      actions={
-        <Button leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
-          New license
-        </Button>
-      }
+      create={{ label: 'New license', onClick: () => setCreating(true) }}
       list={list}
       result={licenses}
       noun="licenses"
@@ -242,18 +238,10 @@ export default function AdminLicensesPage() {
         </>
       }
       noMatchesHint="Try another search or clear the filters."
-      empty={
-        <EmptyList
-          title="No licenses yet"
-          action={
-            <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
-              New license
-            </Button>
-          }
-        >
-          Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No licenses yet',
+        text: 'Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.',
+      }}
       table={{ label: 'Licenses', columns, rowKey: (license) => license.license_id }}
     >
       <CreateLicenseModal

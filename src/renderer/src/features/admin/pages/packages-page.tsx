@@ -2,10 +2,10 @@ import { Button, Code, Group, Modal, NativeSelect, Stack, Text } from '@mantine/
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { CreatePlanRequest, Plan } from '../../../../../shared/api/plans';
-import { PlusIcon } from '../../../components/brand/icons';
+import {} from '../../../components/brand/icons';
 import { StatusBadge } from '../../../components/data/status-badge';
 import type { Column } from '../../../components/data-table/data-table';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatPlanPrice, type PlanListParams, useCreatePlanMutation, useListPlansQuery } from '../../plans';
 import { PackageDetailsForm } from '../packages/package-details-form';
@@ -151,11 +151,7 @@ export default function AdminPackagesPage() {
     <ListPage
       title="Packages"
       description="What customers buy: price, seats, and the features and limits each package includes."
-      actions={
-        <Button leftSection={<PlusIcon size={18} />} onClick={() => setCreating(true)}>
-          New package
-        </Button>
-      }
+      create={{ label: 'New package', onClick: () => setCreating(true) }}
       list={list}
       result={packages}
       noun="packages"
@@ -172,18 +168,10 @@ export default function AdminPackagesPage() {
         />
       }
       noMatchesHint="Try another name or code, or clear the filters."
-      empty={
-        <EmptyList
-          title="No packages yet"
-          action={
-            <Button variant="light" onClick={() => setCreating(true)}>
-              New package
-            </Button>
-          }
-        >
-          Create a package, then choose the features it includes. Customers see it on the Purchase page.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No packages yet',
+        text: 'Create a package, then choose the features it includes. Customers see it on the Purchase page.',
+      }}
       table={{
         label: 'Packages',
         columns,

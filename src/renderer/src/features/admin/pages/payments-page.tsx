@@ -2,7 +2,7 @@ import { Box, Button, Group, NativeSelect, Text } from '@mantine/core';
 import { type AdminPayment, PAYMENT_STATUSES } from '../../../../../shared/api/payments';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatAmount, PAYMENT_STATUS_LABELS, PaymentStatusBadge, SandboxBadge } from '../../payments';
 import { useListPaymentsQuery } from '../admin-endpoints';
@@ -141,11 +141,10 @@ export default function AdminPaymentsPage() {
         ) : null
       }
       noMatchesHint="Check the spelling of the e-mail or order id, widen the dates, or clear the filters."
-      empty={
-        <EmptyList title="No payments yet">
-          Payments appear here as soon as a customer opens a checkout on the Purchase page.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No payments yet',
+        text: 'Payments appear here as soon as a customer opens a checkout on the Purchase page.',
+      }}
       table={{
         label: 'Payments',
         columns,

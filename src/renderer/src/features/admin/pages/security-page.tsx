@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { SECURITY_SEVERITIES, type SecurityEvent } from '../../../../../shared/api/admin';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { useListSecurityEventsQuery } from '../admin-endpoints';
 import { useDetailParam } from '../payments/use-detail-param';
@@ -149,11 +149,10 @@ export default function AdminSecurityPage() {
         </>
       }
       noMatchesHint="Widen the date range, pick other types or severities, or clear the filters."
-      empty={
-        <EmptyList title="No security events yet">
-          Sign-ins, password changes and administrator actions are recorded here as they happen.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No security events yet',
+        text: 'Sign-ins, password changes and administrator actions are recorded here as they happen.',
+      }}
       table={{
         label: 'Security events',
         columns,

@@ -1,11 +1,11 @@
-import { Anchor, Button, NativeSelect, Stack, Text } from '@mantine/core';
+import { Anchor, NativeSelect, Stack, Text } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
-import { EyeIcon, PencilIcon, PlusIcon, TrashIcon } from '../../../components/brand/icons';
+import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
-import { EmptyList, ListPage } from '../../../components/data-table/list-page';
+import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { useAppSelector } from '../../../lib/store-hooks';
@@ -153,11 +153,7 @@ export default function AdminUsersPage() {
     <ListPage
       title="Users"
       description="Every account: roles, status, licenses and payments."
-      actions={
-        <Button leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
-          New user
-        </Button>
-      }
+      create={{ label: 'New user', onClick: () => setCreating(true) }}
       list={list}
       result={users}
       noun="users"
@@ -190,18 +186,10 @@ export default function AdminUsersPage() {
         </>
       }
       noMatchesHint="Try another search or clear the filters."
-      empty={
-        <EmptyList
-          title="No users yet"
-          action={
-            <Button variant="light" leftSection={<PlusIcon size={16} />} onClick={() => setCreating(true)}>
-              New user
-            </Button>
-          }
-        >
-          Accounts appear here as people register, or create one yourself.
-        </EmptyList>
-      }
+      empty={{
+        title: 'No users yet',
+        text: 'Accounts appear here as people register, or create one yourself.',
+      }}
       table={{ label: 'Users', columns, rowKey: (user) => user.id }}
     >
       <CreateUserModal
