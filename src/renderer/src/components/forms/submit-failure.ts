@@ -15,8 +15,9 @@ const CODE_FIELDS: Record<string, string> = {
 
 /**
  * Reads a failed call the way the portal shows it: endpoints reject with an `ApiFailure` (the
- * message and the server's per-field problems), thunks with a display string. `fieldMap` renames server field names to form paths
- * (e.g. `new_password` → `password`); fields the form does not have stay in the alert only.
+ * message and the server's per-field problems), the session thunks with a display string.
+ * `fieldMap` renames server field names to form paths (e.g. `new_password` → `password`); fields
+ * the form does not have stay in the alert only.
  */
 export function toSubmitFailure(
   error: unknown,
