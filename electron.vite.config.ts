@@ -1,6 +1,9 @@
 import { relative, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { precompressDirectory } from './scripts/precompress-assets.js';
+
+const RENDERER_OUT_DIR = resolve(import.meta.dirname, 'out/renderer');
 
 /** The CommonJS builds recharts gets instead of the portal's ES modules (see 'charts-own-state-libraries'). */
 const RECHARTS_OWN_COPIES: Record<string, string> = {
@@ -84,9 +87,18 @@ export default defineConfig({
           });
         },
       },
+      {
+        // The server sends the portal's files as built: brotli and gzip copies are made once here,
+        // so no request spends CPU compressing them (the desktop app leaves them out).
+        name: 'precompress',
+        apply: 'build',
+        async closeBundle() {
+          await precompressDirectory(RENDERER_OUT_DIR);
+        },
+      },
     ],
     build: {
-      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      outDir: RENDERER_OUT_DIR,
       emptyOutDir: true,
       // electron-vite leaves minification off by default; the web portal is downloaded, so minify.
       minify: true,

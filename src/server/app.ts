@@ -54,6 +54,7 @@ import {
   writeClientError,
 } from './plugins/error-handler.js';
 import { addNoStoreToApiAnswers } from './plugins/no-store.js';
+import { registerCompression } from './plugins/compression.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { addRequestBodyRules } from './plugins/request-body-rules.js';
@@ -208,6 +209,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('authService', auth);
 
   await registerSecurityHeaders(app, { provider: config.payments.provider });
+  await registerCompression(app);
   addNoStoreToApiAnswers(app);
   addRequestBodyRules(app);
   if (config.corsOrigins.length > 0) {

@@ -7,7 +7,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
 /**
- * Serves the built renderer: hashed assets cached for a year, index.html always revalidated.
+ * Serves the built renderer: hashed assets cached for a year, index.html always revalidated,
+ * each precompressed where the client accepts it.
  * Returns the SPA fallback for the not-found handler, or `undefined` when there is no build.
  */
 export async function registerWebPortal(
@@ -25,6 +26,9 @@ export async function registerWebPortal(
     dotfiles: 'ignore',
     // Off, or send's own `public, max-age=0` replaces the header set below.
     cacheControl: false,
+    // The build writes .br and .gz beside each file worth compressing; they are sent as they are
+    // to clients that accept them, with `Vary: Accept-Encoding`.
+    preCompressed: true,
     setHeaders(reply: FastifyReply, path: string) {
       // Relative to the build, so a WEB_DIR that itself lies under some `assets` folder changes nothing.
       const hashed = relative(webDir, path).startsWith(`assets${sep}`);
