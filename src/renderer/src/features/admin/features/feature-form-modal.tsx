@@ -1,7 +1,6 @@
 import { Alert, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import {
   createFeatureRequestSchema,
   type CreateFeatureRequest,
@@ -12,9 +11,8 @@ import {
   type UsagePeriod,
 } from '../../../../../shared/api/features';
 import { AlertIcon } from '../../../components/brand/icons';
-import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
-import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { adminMessages } from '../../../../../shared/messages';
 import { useCreateFeatureMutation, useUpdateFeatureMutation } from '../admin-endpoints';
 import { PERIOD_LABELS } from './feature-format';
@@ -78,49 +76,34 @@ export interface FeatureFormModalProps {
 export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureFormModalProps) {
   const [createFeature] = useCreateFeatureMutation();
   const [updateFeature] = useUpdateFeatureMutation();
-  const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<FeatureValues>({
+  const { form, restart, dialog } = useDialogForm<FeatureValues>({
     initialValues: valuesOf(feature),
     validate: validateFeature,
-    validateInputOnBlur: true,
+    fields: FIELDS,
+    failedMessage: feature ? adminMessages.updateFeatureFailed : adminMessages.createFeatureFailed,
+    save: async (values) => {
+      const request = toFeatureRequest(values);
+      const saved = feature
+        ? await updateFeature({
+            id: feature.feature_id,
+            changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
+          }).unwrap()
+        : await createFeature(request).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: feature ? 'Feature saved' : 'Feature created',
+        message: feature
+          ? `${saved.name} (${saved.key}) was updated.`
+          : `${saved.name} (${saved.key}) can now be added to packages.`,
+      });
+      onSaved(saved);
+    },
   });
 
   // Fresh values each time the modal opens (on a feature, or empty); never while it is being edited.
   useEffect(() => {
-    if (!opened) return;
-    const values = valuesOf(feature);
-    form.setValues(values);
-    form.resetDirty(values);
-    form.clearErrors();
-    setFailure(null);
-  }, [opened, feature]);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setFailure(null);
-      const request = toFeatureRequest(values);
-      try {
-        const saved = feature
-          ? await updateFeature({
-              id: feature.feature_id,
-              changes: changesOf(toFeatureRequest(valuesOf(feature)), request),
-            }).unwrap()
-          : await createFeature(request).unwrap();
-        notifications.show({
-          color: 'teal',
-          title: feature ? 'Feature saved' : 'Feature created',
-          message: feature
-            ? `${saved.name} (${saved.key}) was updated.`
-            : `${saved.name} (${saved.key}) can now be added to packages.`,
-        });
-        onSaved(saved);
-      } catch (error) {
-        const fallback = feature ? adminMessages.updateFeatureFailed : adminMessages.createFeatureFailed;
-        setFailure(toSubmitFailure(error, fallback).message);
-      }
-    },
-    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
-  );
+    if (opened) restart(valuesOf(feature));
+  }, [opened, feature, restart]);
 
   const metered = form.values.kind === 'metered';
   return (
@@ -130,11 +113,9 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
       holdWhileSubmitting
       title={feature ? `Edit feature ${feature.name}` : 'New feature'}
       size="lg"
-      onSubmit={submit}
-      failure={failure}
+      {...dialog}
       failureTitle={feature ? 'Could not save the feature' : 'Could not create the feature'}
       submitLabel={feature ? 'Save changes' : 'Create feature'}
-      submitting={form.submitting}
       submitDisabled={feature !== null && !form.isDirty()}
     >
       <TextInput

@@ -1,13 +1,12 @@
 import { NativeSelect, NumberInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
-import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
-import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useCreateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
 import {
@@ -47,40 +46,27 @@ export function CreateLicenseModal({
   onCreated,
 }: CreateLicenseModalProps) {
   const [createLicense] = useCreateLicenseMutation();
-  const [failure, setFailure] = useState<string>();
-  const form = useForm<CreateLicenseValues>({
+  const { form, restart, dialog } = useDialogForm<CreateLicenseValues>({
     initialValues: initial(userId),
     validate: schemaResolver(createLicenseFormSchema, { sync: true }),
-    validateInputOnBlur: true,
+    fields: CREATE_LICENSE_FIELDS,
+    failedMessage: adminMessages.createLicenseFailed,
+    save: async (values) => {
+      const license = await createLicense(toCreateLicenseRequest(values)).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'License issued',
+        message: `${license.plan.name} license for ${license.user_email ?? 'the user'}: ${license.license_key}`,
+      });
+      onCreated(license);
+    },
   });
-  const { setValues, resetDirty } = form;
   useEffect(() => {
-    if (!opened) return;
-    setValues(initial(userId));
-    resetDirty(initial(userId));
-    setFailure(undefined);
-  }, [opened, userId, setValues, resetDirty]);
+    if (opened) restart(initial(userId));
+  }, [opened, userId, restart]);
 
   const offered = issuablePlans(plans ?? []);
   const plan = offered.find((item) => item.id === form.values.plan_id);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setFailure(undefined);
-      try {
-        const license = await createLicense(toCreateLicenseRequest(values)).unwrap();
-        notifications.show({
-          color: 'teal',
-          title: 'License issued',
-          message: `${license.plan.name} license for ${license.user_email ?? 'the user'}: ${license.license_key}`,
-        });
-        onCreated(license);
-      } catch (error) {
-        setFailure(toSubmitFailure(error, adminMessages.createLicenseFailed).message);
-      }
-    },
-    (errors) => focusFirstError(errors, form.getInputNode, CREATE_LICENSE_FIELDS),
-  );
 
   return (
     <FormDialog
@@ -88,11 +74,9 @@ export function CreateLicenseModal({
       onClose={onClose}
       title="New license"
       size="lg"
-      onSubmit={submit}
-      failure={failure}
+      {...dialog}
       failureTitle="Could not issue the license"
       submitLabel="Create license"
-      submitting={form.submitting}
     >
       <UserPicker
         label="User"

@@ -1,13 +1,12 @@
 import { NativeSelect, NumberInput, Text } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
-import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
-import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useUpdateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
 import {
@@ -35,23 +34,31 @@ const STATUS_OPTIONS = [
 /** "Edit license": status (active or suspended), plan, seats and expiry; only changes are sent. */
 export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicenseModalProps) {
   const [updateLicense] = useUpdateLicenseMutation();
-  const [failure, setFailure] = useState<string>();
   const schema = useMemo(
     () => editLicenseFormSchema(license ?? { activations_used: 0, expires_at: null }),
     [license],
   );
-  const form = useForm<EditLicenseValues>({
+  const { form, restart, dialog } = useDialogForm<EditLicenseValues>({
     initialValues: { status: 'active', plan_id: '', seats: 1, expiry: 'never', expires_on: '' },
     validate: schemaResolver(schema, { sync: true }),
-    validateInputOnBlur: true,
+    fields: EDIT_LICENSE_FIELDS,
+    failedMessage: adminMessages.updateLicenseFailed,
+    save: async (values) => {
+      if (!license) return;
+      const changes = toUpdateLicenseRequest(license, values);
+      if (!changes) return onClose();
+      const saved = await updateLicense({ id: license.license_id, changes }).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'License updated',
+        message: `${saved.license_key} is saved.`,
+      });
+      onSaved(saved);
+    },
   });
-  const { setValues, resetDirty } = form;
   useEffect(() => {
-    if (!license) return;
-    setValues(editValuesOf(license));
-    resetDirty(editValuesOf(license));
-    setFailure(undefined);
-  }, [license, setValues, resetDirty]);
+    if (license) restart(editValuesOf(license));
+  }, [license, restart]);
 
   // The current plan is always offered, archived or not; other archived plans are not.
   const planOptions = (plans ?? [])
@@ -62,27 +69,6 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
   const planChanged = !!license && form.values.plan_id !== license.plan_id;
   const seatsChanged = !!license && form.values.seats !== license.max_activations;
 
-  const submit = form.onSubmit(
-    async (values) => {
-      if (!license) return;
-      setFailure(undefined);
-      const changes = toUpdateLicenseRequest(license, values);
-      if (!changes) return onClose();
-      try {
-        const saved = await updateLicense({ id: license.license_id, changes }).unwrap();
-        notifications.show({
-          color: 'teal',
-          title: 'License updated',
-          message: `${saved.license_key} is saved.`,
-        });
-        onSaved(saved);
-      } catch (error) {
-        setFailure(toSubmitFailure(error, adminMessages.updateLicenseFailed).message);
-      }
-    },
-    (errors) => focusFirstError(errors, form.getInputNode, EDIT_LICENSE_FIELDS),
-  );
-
   return (
     <FormDialog
       opened={license !== null}
@@ -90,16 +76,14 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
       onClose={onClose}
       title="Edit license"
       size="lg"
-      onSubmit={submit}
+      {...dialog}
       intro={
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {license?.license_key} · {license?.user_email ?? 'deleted account'}
         </Text>
       }
-      failure={failure}
       failureTitle="Could not save the license"
       submitLabel="Save changes"
-      submitting={form.submitting}
       submitDisabled={!form.isDirty()}
     >
       {license && (

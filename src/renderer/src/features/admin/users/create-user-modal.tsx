@@ -1,14 +1,12 @@
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
 import type { AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
 import { EmailField } from '../../../components/forms/email-field';
-import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { PasswordField } from '../../../components/forms/password-field';
-import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { PasswordStrengthMeter } from '../../auth';
 import { useCreateUserMutation } from '../admin-endpoints';
 import { ROLE_OPTIONS } from './user-format';
@@ -32,38 +30,27 @@ export interface CreateUserModalProps {
  */
 export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalProps) {
   const [createUser] = useCreateUserMutation();
-  const [failure, setFailure] = useState<string>();
-  const form = useForm<CreateUserValues>({
+  const { form, restart, dialog } = useDialogForm<CreateUserValues>({
     initialValues: emptyCreateUser,
     validate: schemaResolver(createUserFormSchema, { sync: true }),
-    validateInputOnBlur: true,
+    fields: CREATE_USER_FIELDS,
+    failedMessage: adminMessages.createUserFailed,
+    save: async (values) => {
+      const user = await createUser(toCreateUserRequest(values)).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'User created',
+        message: `${user.email} can sign in with the password you set.`,
+      });
+      restart(emptyCreateUser);
+      onCreated(user);
+    },
   });
 
   const close = () => {
-    form.reset();
-    setFailure(undefined);
+    restart(emptyCreateUser);
     onClose();
   };
-
-  const submit = form.onSubmit(
-    async (values) => {
-      setFailure(undefined);
-      try {
-        const user = await createUser(toCreateUserRequest(values)).unwrap();
-        notifications.show({
-          color: 'teal',
-          title: 'User created',
-          message: `${user.email} can sign in with the password you set.`,
-        });
-        form.reset();
-        onCreated(user);
-      } catch (error) {
-        const { message } = toSubmitFailure(error, adminMessages.createUserFailed);
-        setFailure(message);
-      }
-    },
-    (errors) => focusFirstError(errors, form.getInputNode, CREATE_USER_FIELDS),
-  );
 
   return (
     <FormDialog
@@ -71,11 +58,9 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
       onClose={close}
       title="New user"
       size="lg"
-      onSubmit={submit}
-      failure={failure}
+      {...dialog}
       failureTitle="Could not create the user"
       submitLabel="Create user"
-      submitting={form.submitting}
     >
       <EmailField autoComplete="off" data-autofocus {...form.getInputProps('email')} />
       <Group grow align="flex-start" gap="md" wrap="wrap">

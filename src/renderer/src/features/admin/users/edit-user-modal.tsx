@@ -1,14 +1,13 @@
 import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
+import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { EmailField } from '../../../components/forms/email-field';
-import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
-import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useUpdateUserMutation } from '../admin-endpoints';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from './user-format';
 import {
@@ -33,41 +32,25 @@ export interface EditUserModalProps {
  */
 export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
   const [updateUser] = useUpdateUserMutation();
-  const [failure, setFailure] = useState<string>();
-  const form = useForm<EditUserValues>({
+  const { form, restart, dialog } = useDialogForm<EditUserValues>({
     initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
     validate: schemaResolver(editUserFormSchema, { sync: true }),
-    validateInputOnBlur: true,
+    fields: EDIT_USER_FIELDS,
+    failedMessage: adminMessages.updateUserFailed,
+    save: async (values) => {
+      if (!user) return;
+      const changes = toUpdateUserRequest(user, values);
+      if (!changes) return onClose();
+      const saved = await updateUser({ id: user.id, changes }).unwrap();
+      notifications.show({ color: 'teal', title: 'User updated', message: `${saved.email} is saved.` });
+      onSaved(saved);
+    },
   });
 
   // A different account (or the same one after a save) starts from its current values.
-  const { setValues, resetDirty } = form;
   useEffect(() => {
-    if (!user) return;
-    setValues(editValuesOf(user));
-    resetDirty(editValuesOf(user));
-    setFailure(undefined);
-  }, [user, setValues, resetDirty]);
-
-  const submit = form.onSubmit(
-    async (values) => {
-      if (!user) return;
-      setFailure(undefined);
-      const changes = toUpdateUserRequest(user, values);
-      if (!changes) {
-        onClose();
-        return;
-      }
-      try {
-        const saved = await updateUser({ id: user.id, changes }).unwrap();
-        notifications.show({ color: 'teal', title: 'User updated', message: `${saved.email} is saved.` });
-        onSaved(saved);
-      } catch (error) {
-        setFailure(toSubmitFailure(error, adminMessages.updateUserFailed).message);
-      }
-    },
-    (errors) => focusFirstError(errors, form.getInputNode, EDIT_USER_FIELDS),
-  );
+    if (user) restart(editValuesOf(user));
+  }, [user, restart]);
 
   const endsSessions =
     !!user &&
@@ -79,11 +62,9 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
       onClose={onClose}
       title={user ? `Edit ${user.email}` : 'Edit user'}
       size="lg"
-      onSubmit={submit}
-      failure={failure}
+      {...dialog}
       failureTitle="Could not save the user"
       submitLabel="Save changes"
-      submitting={form.submitting}
       submitDisabled={!form.isDirty()}
     >
       <EmailField autoComplete="off" {...form.getInputProps('email')} />
