@@ -1,14 +1,15 @@
-import { NativeSelect, NumberInput } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
-import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
+import type { Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useCreateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
+import { SeatsInput } from './seats-input';
 import {
   CREATE_LICENSE_FIELDS,
   createLicenseFormSchema,
@@ -99,20 +100,12 @@ export function CreateLicenseModal({
         {...form.getInputProps('plan_id')}
         error={form.errors.plan_id ?? plansError ?? undefined}
       />
-      <NumberInput
-        label="Seats"
+      <SeatsInput
         description={
           plan
             ? `Machines it may be active on at once; empty uses the plan’s ${plan.max_activations}.`
             : 'Machines it may be active on at once; empty uses the plan’s limit.'
         }
-        size="md"
-        min={1}
-        max={MAX_SEATS}
-        allowDecimal={false}
-        allowNegative={false}
-        // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
-        clampBehavior="none"
         {...form.getInputProps('seats')}
       />
       <ExpiryFields

@@ -1,14 +1,15 @@
-import { NativeSelect, NumberInput, Text } from '@mantine/core';
+import { NativeSelect, Text } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
-import { MAX_SEATS, type Plan } from '../../../../../shared/api/plans';
+import type { Plan } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { useUpdateLicenseMutation } from '../admin-endpoints';
 import { ExpiryFields } from './expiry-fields';
+import { SeatsInput } from './seats-input';
 import {
   EDIT_LICENSE_FIELDS,
   editLicenseFormSchema,
@@ -90,20 +91,13 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
         <>
           <NativeSelect label="Status" size="md" data={STATUS_OPTIONS} {...form.getInputProps('status')} />
           <NativeSelect label="Plan" size="md" data={planOptions} {...form.getInputProps('plan_id')} />
-          <NumberInput
-            label="Seats"
+          <SeatsInput
             description={
               planChanged && !seatsChanged
                 ? 'Left as it is, the new plan’s seat limit applies.'
                 : `${license.activations_used} machine${license.activations_used === 1 ? '' : 's'} use it now.`
             }
-            size="md"
             min={Math.max(1, license.activations_used)}
-            max={MAX_SEATS}
-            allowDecimal={false}
-            allowNegative={false}
-            // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
-            clampBehavior="none"
             {...form.getInputProps('seats')}
           />
           <ExpiryFields

@@ -1,0 +1,19 @@
+import { NumberInput, type NumberInputProps } from '@mantine/core';
+import { MAX_SEATS } from '../../../../../shared/api/plans';
+
+/** "Seats": how many machines a license may be active on at once, a whole number up to {@link MAX_SEATS}. */
+export function SeatsInput({ min = 1, ...props }: Omit<NumberInputProps, 'label' | 'max'>) {
+  return (
+    <NumberInput
+      label="Seats"
+      size="md"
+      min={min}
+      max={MAX_SEATS}
+      allowDecimal={false}
+      allowNegative={false}
+      // Out-of-range numbers stay as typed and the form says why, rather than changing silently.
+      clampBehavior="none"
+      {...props}
+    />
+  );
+}
