@@ -22,6 +22,8 @@ export interface PagedResult<Row> {
 /** What the frame uses of a list's URL state (`useListQuery`). */
 export interface ListState {
   query: ListQuery<string>;
+  /** A search or a filter narrows the list. */
+  filtered: boolean;
   setPage: (page: number) => void;
   clampPage: (page: number) => void;
   setPerPage: (perPage: number) => void;
@@ -57,8 +59,11 @@ export interface ListPageProps<Row> {
   search: { label: string; placeholder: string };
   /** The toolbar's filter controls. */
   filters?: ReactNode;
-  /** Anything narrows the list: "Clear filters" shows, and an empty answer says nothing matches. */
-  filtered: boolean;
+  /**
+   * Anything narrows the list: "Clear filters" shows, and an empty answer says nothing matches.
+   * By default a search or a filter (`list.filtered`).
+   */
+  filtered?: boolean;
   /** What to try when nothing matches. */
   noMatchesHint: string;
   /** The empty list when nothing is filtered: a heading line and what will appear here. */
@@ -90,7 +95,7 @@ export function ListPage<Row>({
   noun,
   search,
   filters,
-  filtered,
+  filtered = list.filtered,
   noMatchesHint,
   empty,
   table,

@@ -141,6 +141,8 @@ export function useListQuery<Filter extends string>(spec: ListQuerySpec<Filter>)
   return {
     query,
     params: useMemo(() => toListParams(query), [query]),
+    /** A search or a filter narrows the list. */
+    filtered: query.search !== '' || Object.values<string>(query.filters).some((value) => value !== ''),
     setPage: useCallback((page: number) => update({ page }), [update]),
     /**
      * Moves a page past the end (an old link, the last row deleted) to `page` in place of the

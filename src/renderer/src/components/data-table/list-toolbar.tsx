@@ -2,6 +2,9 @@ import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 
+/** The width of a filter that shares a row with another on a phone (the toolbar's gap is 12 px). */
+export const HALF_ROW = 'calc(50% - 6px)';
+
 export interface ListToolbarProps {
   /** The search field's label, e.g. "Search users". */
   searchLabel: string;

@@ -1,4 +1,4 @@
-import { Code, NativeSelect, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Code, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { FEATURE_KINDS, type Feature } from '../../../../../shared/api/features';
@@ -7,6 +7,7 @@ import { StatCard } from '../../../components/data/stat-card';
 import { StatusBadge } from '../../../components/data/status-badge';
 import type { Column } from '../../../components/data-table/data-table';
 import { ListPage } from '../../../components/data-table/list-page';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
@@ -44,8 +45,6 @@ export default function AdminFeaturesPage() {
   /** `null`: closed; `'new'`: creating; a feature: editing it. */
   const [editing, setEditing] = useState<Feature | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feature | null>(null);
-
-  const filtered = query.search !== '' || query.filters.kind !== '';
 
   const columns: Column<Feature>[] = [
     {
@@ -196,14 +195,12 @@ export default function AdminFeaturesPage() {
         </SimpleGrid>
       }
       search={{ label: 'Search features', placeholder: 'Name, key or description' }}
-      filtered={filtered}
       filters={
-        <NativeSelect
-          size="md"
+        <FilterSelect
+          list={list}
+          filter="kind"
           label="Kind"
           data={KIND_OPTIONS}
-          value={query.filters.kind}
-          onChange={(event) => list.setFilter('kind', event.currentTarget.value)}
           style={{ flex: '1 1 150px' }}
         />
       }

@@ -1,5 +1,4 @@
-import { Anchor, Code, NativeSelect, Stack, Text } from '@mantine/core';
-import { skipToken } from '@reduxjs/toolkit/query/react';
+import { Anchor, Code, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { AdminLicense } from '../../../../../shared/api/admin';
@@ -8,8 +7,10 @@ import { portalPaths } from '../../../../../shared/routes';
 import { BanIcon, DeviceIcon, PencilIcon } from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { HALF_ROW } from '../../../components/data-table/list-toolbar';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
 import { useListLicensesQuery } from '../admin-endpoints';
@@ -20,11 +21,7 @@ import { planLabel, usePlans } from '../licenses/plan-options';
 import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
 import { UserPicker } from '../licenses/user-picker';
 import { pagedResult } from '../query-answer';
-import { checkDateRange } from '../users/date-range';
-
-// On a phone two filters share a row (the toolbar's gap is 12 px).
-const HALF = 'calc(50% - 6px)';
-const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
+import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 
 type LicenseFilter = 'status' | 'planId' | 'userId' | 'from' | 'to';
 
@@ -65,18 +62,14 @@ function Expiry({ license }: { license: AdminLicense }) {
 export default function AdminLicensesPage() {
   const list = useListQuery(LICENSES_LIST);
   const { query } = list;
-  const range = checkDateRange(query.filters.from, query.filters.to);
-  // A range that ends before it starts is not sent: the fields say what to fix instead.
-  const licenses = pagedResult(useListLicensesQuery(range.problem ? skipToken : list.params), range.problem);
+  const range = rangeCheckedParams(list);
+  const licenses = pagedResult(useListLicensesQuery(range.params), range.problem);
   const { plans, error: plansError } = usePlans();
 
   const [creating, setCreating] = useState(false);
   const [machinesOf, setMachinesOf] = useState<AdminLicense | null>(null);
   const [editing, setEditing] = useState<AdminLicense | null>(null);
   const [revoking, setRevoking] = useState<AdminLicense | null>(null);
-
-  const filtered =
-    !!query.search || Object.values(query.filters).some(Boolean) || query.sort !== LICENSES_LIST.defaultSort;
 
   const columns: Column<AdminLicense>[] = [
     {
@@ -194,18 +187,19 @@ export default function AdminLicensesPage() {
       result={licenses}
       noun="licenses"
       search={{ label: 'Search licenses', placeholder: 'License key or owner email' }}
-      filtered={filtered}
+      filtered={list.filtered || query.sort !== LICENSES_LIST.defaultSort}
       filters={
         <>
-          <NativeSelect
+          <FilterSelect
+            list={list}
+            filter="status"
             label="Status"
             data={STATUS_OPTIONS}
-            value={query.filters.status}
-            onChange={(event) => list.setFilter('status', event.currentTarget.value)}
-            size="md"
-            w={{ base: HALF, xs: 150 }}
+            w={{ base: HALF_ROW, xs: 150 }}
           />
-          <NativeSelect
+          <FilterSelect
+            list={list}
+            filter="planId"
             label="Plan"
             data={[
               { value: '', label: 'All plans' },
@@ -215,11 +209,8 @@ export default function AdminLicensesPage() {
                 ? [{ value: query.filters.planId, label: plans ? 'Unknown plan' : 'Loading…' }]
                 : []),
             ]}
-            value={query.filters.planId}
-            onChange={(event) => list.setFilter('planId', event.currentTarget.value)}
             error={plansError ?? undefined}
-            size="md"
-            w={{ base: HALF, xs: 170 }}
+            w={{ base: HALF_ROW, xs: 170 }}
           />
           <UserPicker
             label="User"

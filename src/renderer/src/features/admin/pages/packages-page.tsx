@@ -1,11 +1,11 @@
-import { Button, Code, Group, Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { CreatePlanRequest, Plan } from '../../../../../shared/api/plans';
-import {} from '../../../components/brand/icons';
 import { StatusBadge } from '../../../components/data/status-badge';
 import type { Column } from '../../../components/data-table/data-table';
 import { ListPage } from '../../../components/data-table/list-page';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatPlanPrice, type PlanListParams, useCreatePlanMutation, useListPlansQuery } from '../../plans';
 import { PackageDetailsForm } from '../packages/package-details-form';
@@ -37,8 +37,6 @@ export default function AdminPackagesPage() {
   const packages = pagedResult(useListPlansQuery(list.params as PlanListParams));
   const [createPackage] = useCreatePlanMutation();
   const [creating, setCreating] = useState(false);
-
-  const filtered = query.search !== '' || query.filters.status !== '';
 
   const create = async (body: CreatePlanRequest) => {
     const plan = await createPackage(body).unwrap();
@@ -156,14 +154,12 @@ export default function AdminPackagesPage() {
       result={packages}
       noun="packages"
       search={{ label: 'Search packages', placeholder: 'Name, code or description' }}
-      filtered={filtered}
       filters={
-        <NativeSelect
-          size="md"
+        <FilterSelect
+          list={list}
+          filter="status"
           label="Status"
           data={STATUS_OPTIONS}
-          value={query.filters.status}
-          onChange={(event) => list.setFilter('status', event.currentTarget.value)}
           style={{ flex: '1 1 150px' }}
         />
       }

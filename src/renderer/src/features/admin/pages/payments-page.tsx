@@ -1,7 +1,8 @@
-import { Box, Button, Group, NativeSelect, Text } from '@mantine/core';
+import { Box, Button, Group, Text } from '@mantine/core';
 import { type AdminPayment, PAYMENT_STATUSES } from '../../../../../shared/api/payments';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatAmount, PAYMENT_STATUS_LABELS, PaymentStatusBadge, SandboxBadge } from '../../payments';
@@ -29,8 +30,6 @@ export default function AdminPaymentsPage() {
   const { query, setFilter } = list;
   const detail = useDetailParam('payment');
   const payments = pagedResult(useListPaymentsQuery(list.params));
-
-  const filtered = query.search !== '' || Object.values(query.filters).some((value) => value !== '');
 
   const columns: Column<AdminPayment>[] = [
     {
@@ -117,15 +116,13 @@ export default function AdminPaymentsPage() {
       result={payments}
       noun="payments"
       search={{ label: 'Search payments', placeholder: 'E-mail, order or payment id' }}
-      filtered={filtered}
       filters={
         <>
-          <NativeSelect
-            size="md"
+          <FilterSelect
+            list={list}
+            filter="status"
             label="Status"
             data={STATUS_OPTIONS}
-            value={query.filters.status}
-            onChange={(event) => setFilter('status', event.currentTarget.value)}
             style={{ flex: '1 1 150px' }}
           />
           <PackageFilter value={query.filters.planId} onChange={(planId) => setFilter('planId', planId)} />

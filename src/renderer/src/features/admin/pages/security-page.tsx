@@ -1,8 +1,9 @@
-import { Box, Button, MultiSelect, NativeSelect, Text } from '@mantine/core';
+import { Box, Button, MultiSelect, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { SECURITY_SEVERITIES, type SecurityEvent } from '../../../../../shared/api/admin';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { useListSecurityEventsQuery } from '../admin-endpoints';
@@ -49,8 +50,6 @@ export default function AdminSecurityPage() {
     [list.params, types],
   );
   const events = pagedResult(useListSecurityEventsQuery(params));
-
-  const filtered = query.search !== '' || Object.values(query.filters).some((value) => value !== '');
 
   const columns: Column<SecurityEvent>[] = [
     {
@@ -119,7 +118,6 @@ export default function AdminSecurityPage() {
       result={events}
       noun="events"
       search={{ label: 'Search events', placeholder: 'Type, e-mail or IP address' }}
-      filtered={filtered}
       filters={
         <>
           <MultiSelect
@@ -136,12 +134,11 @@ export default function AdminSecurityPage() {
             comboboxProps={{ withinPortal: true }}
             style={{ flex: '1 1 240px', minWidth: 0 }}
           />
-          <NativeSelect
-            size="md"
+          <FilterSelect
+            list={list}
+            filter="severity"
             label="Severity"
             data={SEVERITY_OPTIONS}
-            value={query.filters.severity}
-            onChange={(event) => setFilter('severity', event.currentTarget.value)}
             style={{ flex: '1 1 150px' }}
           />
           <UserFilter value={query.filters.userId} onChange={(userId) => setFilter('userId', userId)} />

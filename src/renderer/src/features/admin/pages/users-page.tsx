@@ -1,12 +1,13 @@
-import { Anchor, NativeSelect, Stack, Text } from '@mantine/core';
-import { skipToken } from '@reduxjs/toolkit/query/react';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { HALF_ROW } from '../../../components/data-table/list-toolbar';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
@@ -14,16 +15,12 @@ import { formatDate, formatDateTime, formatRelative } from '../../license';
 import { useListUsersQuery } from '../admin-endpoints';
 import { pagedResult } from '../query-answer';
 import { CreateUserModal } from '../users/create-user-modal';
-import { checkDateRange } from '../users/date-range';
+import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 import { DeleteUserModal } from '../users/delete-user-modal';
 import { EditUserModal } from '../users/edit-user-modal';
 import { RoleBadge, UserStatusBadge } from '../users/user-badges';
 import { UserDetailsDrawer } from '../users/user-details-drawer';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from '../users/user-format';
-
-// On a phone two filters share a row (the toolbar's gap is 12 px).
-const HALF = 'calc(50% - 6px)';
-const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
 
 type UserFilter = 'role' | 'status' | 'from' | 'to';
 
@@ -38,18 +35,14 @@ const USERS_LIST: ListQuerySpec<UserFilter> = {
 export default function AdminUsersPage() {
   const list = useListQuery(USERS_LIST);
   const { query } = list;
-  const range = checkDateRange(query.filters.from, query.filters.to);
-  // A range that ends before it starts is not sent: the fields say what to fix instead.
-  const users = pagedResult(useListUsersQuery(range.problem ? skipToken : list.params), range.problem);
+  const range = rangeCheckedParams(list);
+  const users = pagedResult(useListUsersQuery(range.params), range.problem);
   const me = useAppSelector(selectCurrentUser);
 
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<AdminUser | null>(null);
   const [editing, setEditing] = useState<AdminUser | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
-
-  const filtered =
-    !!query.search || Object.values(query.filters).some(Boolean) || query.sort !== USERS_LIST.defaultSort;
 
   const columns: Column<AdminUser>[] = [
     {
@@ -158,24 +151,22 @@ export default function AdminUsersPage() {
       result={users}
       noun="users"
       search={{ label: 'Search users', placeholder: 'Email, name or company' }}
-      filtered={filtered}
+      filtered={list.filtered || query.sort !== USERS_LIST.defaultSort}
       filters={
         <>
-          <NativeSelect
+          <FilterSelect
+            list={list}
+            filter="role"
             label="Role"
             data={[{ value: '', label: 'All roles' }, ...ROLE_OPTIONS]}
-            value={query.filters.role}
-            onChange={(event) => list.setFilter('role', event.currentTarget.value)}
-            size="md"
-            w={{ base: HALF, xs: 160 }}
+            w={{ base: HALF_ROW, xs: 160 }}
           />
-          <NativeSelect
+          <FilterSelect
+            list={list}
+            filter="status"
             label="Status"
             data={[{ value: '', label: 'All statuses' }, ...USER_STATUS_OPTIONS]}
-            value={query.filters.status}
-            onChange={(event) => list.setFilter('status', event.currentTarget.value)}
-            size="md"
-            w={{ base: HALF, xs: 160 }}
+            w={{ base: HALF_ROW, xs: 160 }}
           />
           <DateRangeFilter
             from={query.filters.from}

@@ -1,3 +1,9 @@
+import { type SkipToken, skipToken } from '@reduxjs/toolkit/query/react';
+import type { ListParams } from '../../../components/data-table/list-query';
+
+/** The labels of a "created" date range filter. */
+export const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
+
 /**
  * Checks a list's "from"/"to" date filters (`YYYY-MM-DD`) as a shared link or a hand-edited URL
  * may state them: a range that ends before it starts is not sent (the server would refuse it with
@@ -7,4 +13,16 @@ export function checkDateRange(from: string, to: string) {
   const problem =
     from && to && from > to ? 'The start date is after the end date. Change one of the dates.' : null;
   return { problem };
+}
+
+/**
+ * What a list with a date range sends: its parameters, or `skipToken` while the range ends before
+ * it starts (`problem` says so, and the list shows it in place of an answer).
+ */
+export function rangeCheckedParams(list: {
+  query: { filters: { from: string; to: string } };
+  params: ListParams;
+}): { params: ListParams | SkipToken; problem: string | null } {
+  const { problem } = checkDateRange(list.query.filters.from, list.query.filters.to);
+  return { params: problem ? skipToken : list.params, problem };
 }
