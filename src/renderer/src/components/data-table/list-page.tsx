@@ -48,15 +48,20 @@ export function useClampedPage(result: PagedResult<unknown>, list: ListState) {
 }
 
 export interface ListPageProps<Row> {
+  /** The heading, which also names the table. */
   title: string;
   description: string;
   /** How to add a row ("New user"): a button beside the title, and again in the empty list. */
   create?: { label: string; onClick: () => void };
   list: ListState;
   result: PagedResult<Row>;
-  /** What the list holds, plural ("users"): the footer's count and the no-matches state. */
+  /**
+   * What the list holds, plural ("users"): the search field's name ("Search users"), the
+   * footer's count and the no-matches state.
+   */
   noun: string;
-  search: { label: string; placeholder: string };
+  /** What the search looks in ("Email, name or company"). */
+  searchPlaceholder: string;
   /** The toolbar's filter controls. */
   filters?: ReactNode;
   /**
@@ -69,7 +74,6 @@ export interface ListPageProps<Row> {
   /** The empty list when nothing is filtered: a heading line and what will appear here. */
   empty: { title: string; text: ReactNode };
   table: {
-    label: string;
     columns: readonly Column<Row>[];
     rowKey: (row: Row) => string;
     skeletonRows?: number;
@@ -93,7 +97,7 @@ export function ListPage<Row>({
   list,
   result,
   noun,
-  search,
+  searchPlaceholder,
   filters,
   filtered = list.filtered,
   noMatchesHint,
@@ -120,8 +124,8 @@ export function ListPage<Row>({
     >
       {header}
       <ListToolbar
-        searchLabel={search.label}
-        searchPlaceholder={search.placeholder}
+        searchLabel={`Search ${noun}`}
+        searchPlaceholder={searchPlaceholder}
         search={query.search}
         onSearch={list.setSearch}
         filtered={filtered}
@@ -131,7 +135,7 @@ export function ListPage<Row>({
       </ListToolbar>
       {note}
       <DataTable
-        label={table.label}
+        label={title}
         columns={table.columns}
         rows={result.page?.data ?? null}
         rowKey={table.rowKey}

@@ -194,7 +194,7 @@ export default function AdminFeaturesPage() {
           </StatCard>
         </SimpleGrid>
       }
-      search={{ label: 'Search features', placeholder: 'Name, key or description' }}
+      searchPlaceholder="Name, key or description"
       filters={
         <FilterSelect
           list={list}
@@ -210,7 +210,6 @@ export default function AdminFeaturesPage() {
         text: 'Create the first feature, then include it in packages with a limit.',
       }}
       table={{
-        label: 'Features',
         columns,
         rowKey: (feature) => feature.feature_id,
         skeletonRows: Math.min(query.perPage, 10),

@@ -186,7 +186,7 @@ export default function AdminLicensesPage() {
       list={list}
       result={licenses}
       noun="licenses"
-      search={{ label: 'Search licenses', placeholder: 'License key or owner email' }}
+      searchPlaceholder="License key or owner email"
       filtered={list.filtered || query.sort !== LICENSES_LIST.defaultSort}
       filters={
         <>
@@ -233,7 +233,7 @@ export default function AdminLicensesPage() {
         title: 'No licenses yet',
         text: 'Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.',
       }}
-      table={{ label: 'Licenses', columns, rowKey: (license) => license.license_id }}
+      table={{ columns, rowKey: (license) => license.license_id }}
     >
       <CreateLicenseModal
         opened={creating}

@@ -153,7 +153,7 @@ export default function AdminPackagesPage() {
       list={list}
       result={packages}
       noun="packages"
-      search={{ label: 'Search packages', placeholder: 'Name, code or description' }}
+      searchPlaceholder="Name, code or description"
       filters={
         <FilterSelect
           list={list}
@@ -169,7 +169,6 @@ export default function AdminPackagesPage() {
         text: 'Create a package, then choose the features it includes. Customers see it on the Purchase page.',
       }}
       table={{
-        label: 'Packages',
         columns,
         rowKey: (plan) => plan.id,
         skeletonRows: Math.min(query.perPage, 10),

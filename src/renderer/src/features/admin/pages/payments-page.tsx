@@ -115,7 +115,7 @@ export default function AdminPaymentsPage() {
       list={list}
       result={payments}
       noun="payments"
-      search={{ label: 'Search payments', placeholder: 'E-mail, order or payment id' }}
+      searchPlaceholder="E-mail, order or payment id"
       filters={
         <>
           <FilterSelect
@@ -143,7 +143,6 @@ export default function AdminPaymentsPage() {
         text: 'Payments appear here as soon as a customer opens a checkout on the Purchase page.',
       }}
       table={{
-        label: 'Payments',
         columns,
         rowKey: (payment) => payment.id,
         skeletonRows: Math.min(query.perPage, 10),

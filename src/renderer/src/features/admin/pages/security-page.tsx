@@ -9,7 +9,7 @@ import { type ListQuerySpec, useListQuery } from '../../../components/data-table
 import { useListSecurityEventsQuery } from '../admin-endpoints';
 import { useDetailParam } from '../payments/use-detail-param';
 import { pagedResult } from '../query-answer';
-import { eventTime, SecurityEventDrawer, SeverityBadge } from '../security/security-event-drawer';
+import { eventTime, personName, SecurityEventDrawer, SeverityBadge } from '../security/security-event-drawer';
 import {
   eventTypeLabel,
   eventTypeOptions,
@@ -30,14 +30,11 @@ const SEVERITY_OPTIONS = [
 ];
 
 const person = (email: string | null, id: string | null) =>
-  email ??
-  (id ? (
-    'Deleted account'
-  ) : (
+  personName(email, id) ?? (
     <Text span c="dimmed">
       —
     </Text>
-  ));
+  );
 
 export default function AdminSecurityPage() {
   const list = useListQuery(LIST);
@@ -117,7 +114,7 @@ export default function AdminSecurityPage() {
       list={list}
       result={events}
       noun="events"
-      search={{ label: 'Search events', placeholder: 'Type, e-mail or IP address' }}
+      searchPlaceholder="Type, e-mail or IP address"
       filters={
         <>
           <MultiSelect
@@ -151,7 +148,6 @@ export default function AdminSecurityPage() {
         text: 'Sign-ins, password changes and administrator actions are recorded here as they happen.',
       }}
       table={{
-        label: 'Security events',
         columns,
         rowKey: (event) => event.id,
         skeletonRows: Math.min(query.perPage, 10),

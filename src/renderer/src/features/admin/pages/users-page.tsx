@@ -150,7 +150,7 @@ export default function AdminUsersPage() {
       list={list}
       result={users}
       noun="users"
-      search={{ label: 'Search users', placeholder: 'Email, name or company' }}
+      searchPlaceholder="Email, name or company"
       filtered={list.filtered || query.sort !== USERS_LIST.defaultSort}
       filters={
         <>
@@ -181,7 +181,7 @@ export default function AdminUsersPage() {
         title: 'No users yet',
         text: 'Accounts appear here as people register, or create one yourself.',
       }}
-      table={{ label: 'Users', columns, rowKey: (user) => user.id }}
+      table={{ columns, rowKey: (user) => user.id }}
     >
       <CreateUserModal
         opened={creating}
