@@ -12,8 +12,10 @@ export interface DetailDrawerProps {
   size: 'lg' | 'xl';
   /** Below this width (a media query) the drawer takes the whole screen. */
   fullScreen?: string;
-  /** The item could not be loaded: the message, and what it may mean. */
-  failure?: { message: string; hint: ReactNode } | null;
+  /** The item could not be loaded: why (the alert's title), with `errorHint` under it. */
+  error?: string | null;
+  /** What a failed load may mean ("It may have been removed, or the link is wrong."). */
+  errorHint?: ReactNode;
   /** The item is on its way: the skeleton's accessible name ("Loading the payment"). */
   loading?: string | false;
   children?: ReactNode;
@@ -30,7 +32,8 @@ export function DetailDrawer({
   closeLabel,
   size,
   fullScreen,
-  failure,
+  error,
+  errorHint,
   loading,
   children,
 }: DetailDrawerProps) {
@@ -46,9 +49,9 @@ export function DetailDrawer({
       // A wide table inside scrolls in its own box; it must not widen the drawer past the screen.
       styles={{ content: { minWidth: 0 } }}
     >
-      {failure ? (
-        <Alert color="red" icon={<AlertIcon />} title={failure.message} role="alert">
-          {failure.hint}
+      {error ? (
+        <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
+          {errorHint}
         </Alert>
       ) : loading ? (
         <Stack gap="sm" aria-busy="true" aria-label={loading}>

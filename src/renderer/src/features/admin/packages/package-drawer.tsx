@@ -76,14 +76,8 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
         fullScreen="(max-width: 48em)"
         title={shown ? `Package ${shown.name}` : 'Package'}
         closeLabel="Close package"
-        failure={
-          error
-            ? {
-                message: error,
-                hint: 'The package could not be loaded. It may have been deleted, or the link is wrong.',
-              }
-            : null
-        }
+        error={error}
+        errorHint="The package could not be loaded. It may have been deleted, or the link is wrong."
         loading={(!shown || !state || !price) && 'Loading the package'}
       >
         {shown && state && price && (

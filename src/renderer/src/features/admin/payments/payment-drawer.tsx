@@ -106,14 +106,8 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
       fullScreen="(max-width: 40em)"
       title="Payment details"
       closeLabel="Close payment details"
-      failure={
-        error
-          ? {
-              message: error,
-              hint: 'The payment could not be loaded. The link may be wrong, or the payment was removed.',
-            }
-          : null
-      }
+      error={error}
+      errorHint="The payment could not be loaded. The link may be wrong, or the payment was removed."
       loading={!payment && 'Loading the payment'}
     >
       {payment && (

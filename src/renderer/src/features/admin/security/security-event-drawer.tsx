@@ -21,6 +21,24 @@ export function SeverityBadge({ severity }: { severity: SecurityEvent['severity'
 
 const none = <NoValue />;
 
+/** Who an event names by e-mail; an id without an e-mail is an account deleted since; null: nobody. */
+export const personName = (email: string | null, id: string | null) =>
+  email ?? (id ? 'Deleted account' : null);
+
+/** A person of the event: the e-mail (or what is left of it) and the account id under it. */
+function Person({ email, id }: { email: string | null; id: string | null }) {
+  return (
+    <>
+      {personName(email, id) ?? none}
+      {id ? (
+        <Text size="xs" c="dimmed" ff="monospace">
+          {id}
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
 export interface SecurityEventDrawerProps {
   /** The event id in the URL, or null when closed. */
   id: string | null;
@@ -47,14 +65,8 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
       fullScreen="(max-width: 40em)"
       title={event ? eventTypeLabel(event.type) : 'Security event'}
       closeLabel="Close event details"
-      failure={
-        error
-          ? {
-              message: error,
-              hint: 'The event could not be loaded. It may have been removed, or the link is wrong.',
-            }
-          : null
-      }
+      error={error}
+      errorHint="The event could not be loaded. It may have been removed, or the link is wrong."
       loading={!event && 'Loading the event'}
     >
       {event && (
@@ -77,20 +89,10 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
               <time dateTime={event.created_at}>{eventTime.format(new Date(event.created_at))}</time>
             </Field>
             <Field label="User">
-              {event.user_email ?? (event.user_id ? 'Deleted account' : none)}
-              {event.user_id ? (
-                <Text size="xs" c="dimmed" ff="monospace">
-                  {event.user_id}
-                </Text>
-              ) : null}
+              <Person email={event.user_email} id={event.user_id} />
             </Field>
             <Field label="Actor">
-              {event.actor_email ?? (event.actor_id ? 'Deleted account' : none)}
-              {event.actor_id ? (
-                <Text size="xs" c="dimmed" ff="monospace">
-                  {event.actor_id}
-                </Text>
-              ) : null}
+              <Person email={event.actor_email} id={event.actor_id} />
             </Field>
             <Field label="IP address">{event.ip ?? none}</Field>
             <Field label="User agent">{event.user_agent ?? none}</Field>
