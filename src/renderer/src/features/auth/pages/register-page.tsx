@@ -1,7 +1,6 @@
-import { Anchor, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
@@ -9,13 +8,12 @@ import { passwordContainsEmail } from '../../../../../shared/password-email-rule
 import { portalPaths } from '../../../../../shared/routes';
 import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signUp } from '../auth-calls';
-import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { AuthFooterLink, AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { AuthOutcome, SignInLink } from '../components/auth-outcome';
-import { PasswordStrengthMeter } from '../components/password-strength-meter';
+import { NewPasswordFields } from '../components/new-password-fields';
 import { ResendVerification } from '../components/resend-verification';
 
 // Cross-field checks run even while another field is still wrong (`when`), so every problem shows at once.
@@ -102,12 +100,9 @@ export default function RegisterPage() {
       title="Create your account"
       description="One account for your licenses, devices and downloads."
       footer={
-        <Text size="sm">
-          Already have an account?{' '}
-          <Anchor component={Link} to={portalPaths.login} fw={600}>
-            Sign in
-          </Anchor>
-        </Text>
+        <AuthFooterLink prompt="Already have an account?" to={portalPaths.login}>
+          Sign in
+        </AuthFooterLink>
       }
       onSubmit={submit}
       submitting={form.submitting}
@@ -127,20 +122,11 @@ export default function RegisterPage() {
         autoComplete="name"
         {...form.getInputProps('full_name')}
       />
-      <div>
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          required
-          {...form.getInputProps('password')}
-        />
-        <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
-      </div>
-      <PasswordField
-        label="Confirm password"
-        autoComplete="new-password"
-        required
-        {...form.getInputProps('confirmPassword')}
+      <NewPasswordFields
+        label="Password"
+        password={form.getInputProps('password')}
+        confirmation={form.getInputProps('confirmPassword')}
+        email={form.values.email}
       />
     </AuthForm>
   );

@@ -7,13 +7,12 @@ import { resetPasswordRequestSchema } from '../../../../../shared/api/auth';
 import { opaqueTokenSchema } from '../../../../../shared/api/common';
 import { portalPaths } from '../../../../../shared/routes';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
-import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { resetPassword } from '../auth-calls';
 import { AuthForm } from '../components/auth-form';
 import { AuthOutcome, SignInButton } from '../components/auth-outcome';
-import { PasswordStrengthMeter } from '../components/password-strength-meter';
+import { NewPasswordFields } from '../components/new-password-fields';
 
 const always = { when: () => true };
 const resetFormSchema = z
@@ -104,21 +103,11 @@ export default function ResetPasswordPage() {
       failure={failure}
       failureTitle="Could not reset the password"
     >
-      <div>
-        <PasswordField
-          label="New password"
-          autoComplete="new-password"
-          required
-          autoFocus
-          {...form.getInputProps('password')}
-        />
-        <PasswordStrengthMeter password={form.values.password} />
-      </div>
-      <PasswordField
-        label="Confirm new password"
-        autoComplete="new-password"
-        required
-        {...form.getInputProps('confirmPassword')}
+      <NewPasswordFields
+        label="New password"
+        password={form.getInputProps('password')}
+        confirmation={form.getInputProps('confirmPassword')}
+        autoFocus
       />
     </AuthForm>
   );
