@@ -12,10 +12,10 @@ export function SessionSpinner() {
   );
 }
 
-/** 'Loading...': the placeholder while a lazily loaded screen arrives. */
+/** 'Loading...': the placeholder while a lazily loaded screen arrives (layouts may spot it by its data attribute). */
 export function PageLoading() {
   return (
-    <Center mih="40vh" role="status">
+    <Center mih="40vh" role="status" data-page-loading="">
       <Text>Loading...</Text>
     </Center>
   );
