@@ -1,9 +1,55 @@
+import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { OutputBundle, OutputChunk } from 'rolldown';
+import { portalPaths } from './src/shared/routes.js';
 import { precompressDirectory } from './scripts/precompress-assets.js';
 
+const RENDERER_ROOT = resolve(import.meta.dirname, 'src/renderer');
 const RENDERER_OUT_DIR = resolve(import.meta.dirname, 'out/renderer');
+const MANTINE_STYLES_DIR = resolve(import.meta.dirname, 'node_modules/@mantine/core/styles');
+/** A Mantine component's own module, `…/esm/components/Button/Button.mjs` (or `…/utils/…`). */
+const MANTINE_COMPONENT = /@mantine\/core\/esm\/(?:components|utils)\/(?:[^/]+\/)*([^/]+)\/\1\.mjs$/;
+
+/**
+ * The screens people open first, by path: the build writes each a copy of index.html that
+ * preloads the screen's own chunks and styles (routes/<path>/index.html, served by the server for
+ * that path), so they download beside the entry instead of after it has run.
+ */
+const FIRST_SCREENS: Record<string, string> = {
+  [portalPaths.landing]: 'src/features/plans/pages/landing-page.tsx',
+  [portalPaths.login]: 'src/features/auth/pages/login-page.tsx',
+};
+
+/** The chunks `chunk` imports statically, itself included, in load order. */
+function staticClosure(bundle: OutputBundle, chunk: OutputChunk, seen = new Set<string>()): OutputChunk[] {
+  if (seen.has(chunk.fileName)) return [];
+  seen.add(chunk.fileName);
+  const imported = chunk.imports.flatMap((file) => {
+    const next = bundle[file];
+    return next?.type === 'chunk' ? staticClosure(bundle, next, seen) : [];
+  });
+  return [...imported, chunk];
+}
+
+/** index.html with preload links for one first screen's chunks and styles that the entry lacks. */
+function firstScreenHtml(bundle: OutputBundle, indexHtml: string, pageSource: string): string {
+  const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+  const entry = chunks.find((chunk) => chunk.isEntry);
+  const pageModule = resolve(RENDERER_ROOT, pageSource);
+  const page = chunks.find((chunk) => chunk.moduleIds.includes(pageModule));
+  if (!entry || !page) throw new Error(`first screen ${pageSource}: no chunk in the build`);
+  const loaded = new Set(staticClosure(bundle, entry).map((chunk) => chunk.fileName));
+  const needed = staticClosure(bundle, page).filter((chunk) => !loaded.has(chunk.fileName));
+  const links = needed.flatMap((chunk) => [
+    ...[...(chunk.viteMetadata?.importedCss ?? [])].map(
+      (css) => `<link rel="stylesheet" crossorigin href="/${css}">`,
+    ),
+    `<link rel="modulepreload" crossorigin href="/${chunk.fileName}">`,
+  ]);
+  return indexHtml.replace('</head>', `  ${[...new Set(links)].join('\n    ')}\n  </head>`);
+}
 
 /** The CommonJS builds recharts gets instead of the portal's ES modules (see 'charts-own-state-libraries'). */
 const RECHARTS_OWN_COPIES: Record<string, string> = {
@@ -31,7 +77,7 @@ export default defineConfig({
     },
   },
   renderer: {
-    root: resolve(import.meta.dirname, 'src/renderer'),
+    root: RENDERER_ROOT,
     base: '/',
     // electron-vite's renderer preset forces base './' in production builds; put '/' back.
     plugins: [
@@ -49,6 +95,19 @@ export default defineConfig({
           )
             return resolve(import.meta.dirname, 'src/renderer/src/lib/axios-fetch-adapter-stub.ts');
           return undefined;
+        },
+      },
+      {
+        // Mantine's whole stylesheet is 290 KB, most of it for components the first screen never
+        // shows. Each component module imports its own (layered) styles instead, so they travel with
+        // the chunk that uses the component and load per route; main.tsx keeps the base styles.
+        // Appended, so the styles of the components it builds on come first, as Mantine asks.
+        name: 'mantine-styles-per-component',
+        enforce: 'pre',
+        transform(code, id) {
+          const name = MANTINE_COMPONENT.exec(id.replaceAll('\\', '/'))?.[1];
+          if (!name || !existsSync(resolve(MANTINE_STYLES_DIR, `${name}.layer.css`))) return undefined;
+          return { code: `${code}\nimport '@mantine/core/styles/${name}.layer.css';\n`, map: null };
         },
       },
       {
@@ -88,6 +147,23 @@ export default defineConfig({
         },
       },
       {
+        name: 'first-screen-pages',
+        apply: 'build',
+        generateBundle: {
+          order: 'post',
+          handler(_options, bundle) {
+            const index = bundle['index.html'];
+            if (index?.type !== 'asset') return;
+            for (const [path, pageSource] of Object.entries(FIRST_SCREENS))
+              this.emitFile({
+                type: 'asset',
+                fileName: `routes${path}/index.html`,
+                source: firstScreenHtml(bundle, String(index.source), pageSource),
+              });
+          },
+        },
+      },
+      {
         // The server sends the portal's files as built: brotli and gzip copies are made once here,
         // so no request spends CPU compressing them (the desktop app leaves them out).
         name: 'precompress',
@@ -105,6 +181,15 @@ export default defineConfig({
       // out/renderer/.vite/manifest.json: the chunk graph tests/e2e/chunk-graph.test.ts checks
       // (the admin console's code stays out of what a user's screens load).
       manifest: true,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            // The entry's whole static closure in one file (else a dozen small ones, some of a few
+            // hundred bytes, each a request of its own).
+            groups: [{ name: 'initial', tags: ['$initial'] }],
+          },
+        },
+      },
     },
     server: {
       proxy: { '/api': 'http://127.0.0.1:8080' },

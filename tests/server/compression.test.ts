@@ -16,6 +16,11 @@ const INDEX_HTML = `<!doctype html><html><head><title>Portal</title></head><body
 const APP_JS = Array.from({ length: 400 }, (_, index) => `export const value${index} = ${index * 7};`).join(
   '\n',
 );
+/** The build's copy of index.html for /landing, preloading that screen's chunks. */
+const LANDING_HTML = INDEX_HTML.replace(
+  '</head>',
+  `${'<link rel="modulepreload" crossorigin href="/assets/landing-9f8e7d.js">'.repeat(20)}</head>`,
+);
 const LOGO_PNG = randomBytes(4096);
 const SMALL_JS = 'export const tiny = 1;';
 
@@ -75,6 +80,8 @@ describe('the portal served precompressed', () => {
     await writeFile(join(webDir, 'index.html'), INDEX_HTML);
     await writeFile(join(webDir, 'assets', 'app-1a2b3c.js'), APP_JS);
     await writeFile(join(webDir, 'assets', 'logo.png'), LOGO_PNG);
+    await mkdir(join(webDir, 'routes', 'landing'), { recursive: true });
+    await writeFile(join(webDir, 'routes', 'landing', 'index.html'), LANDING_HTML);
     await precompressDirectory(webDir);
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -124,6 +131,20 @@ describe('the portal served precompressed', () => {
       expect(decoded(response).toString()).toBe(INDEX_HTML);
     },
   );
+
+  it.each([
+    ['/landing', 'br', LANDING_HTML],
+    ['/landing?from=ad', 'gzip', LANDING_HTML],
+    ['/landing/more', 'br', INDEX_HTML],
+    ['/login', 'br', INDEX_HTML],
+  ])('%s gets the page the build wrote for it, if any (%s), revalidated', async (url, encoding, html) => {
+    const response = await get(url, encoding);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe(encoding);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(varyNames(response)).toContain('accept-encoding');
+    expect(decoded(response).toString()).toBe(html);
+  });
 
   it('an image goes as it is', async () => {
     const response = await get('/assets/logo.png', 'br, gzip');

@@ -1,14 +1,31 @@
-import { existsSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
+/** Where the build writes its copies of index.html shaped for one path (see electron.vite.config.ts). */
+const ROUTE_PAGES_DIR = 'routes';
 
 /**
- * Serves the built renderer: hashed assets cached for a year, index.html always revalidated,
- * each precompressed where the client accepts it.
+ * The paths the build wrote an index.html of their own for (`routes/landing/index.html` for
+ * /landing): the app shell plus preload links for that screen's chunks, so they download at once.
+ */
+function routePages(webDir: string): Map<string, string> {
+  const dir = join(webDir, ROUTE_PAGES_DIR);
+  if (!existsSync(dir)) return new Map();
+  return new Map(
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file === 'index.html' || file.endsWith(`${sep}index.html`))
+      .map((file) => [`/${dirname(file).split(sep).join('/')}`, join(ROUTE_PAGES_DIR, file)]),
+  );
+}
+
+/**
+ * Serves the built renderer: hashed assets cached for a year, index.html (or the build's copy of
+ * it for the path, see {@link routePages}) always revalidated, each precompressed where the client
+ * accepts it.
  * Returns the SPA fallback for the not-found handler, or `undefined` when there is no build.
  */
 export async function registerWebPortal(
@@ -35,7 +52,11 @@ export async function registerWebPortal(
       reply.header('cache-control', hashed ? IMMUTABLE : REVALIDATE);
     },
   });
-  return (_request, reply) => reply.header('cache-control', REVALIDATE).sendFile('index.html');
+  const pages = routePages(webDir);
+  return (request, reply) =>
+    reply
+      .header('cache-control', REVALIDATE)
+      .sendFile(pages.get(request.url.split('?')[0] ?? '') ?? 'index.html');
 }
 
 /** Client-side routes (no file extension, a page request) get the app; missing files stay 404. */

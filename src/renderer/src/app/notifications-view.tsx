@@ -1,3 +1,4 @@
+import '@mantine/notifications/styles.layer.css';
 import { Notifications } from '@mantine/notifications';
 
 /** Mantine's notification stack where the portal shows it; loaded by {@link NotificationsHost} when first needed. */

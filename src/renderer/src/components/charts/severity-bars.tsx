@@ -1,4 +1,4 @@
-import '@mantine/charts/styles.css';
+import '@mantine/charts/styles.layer.css';
 import { BarsList } from '@mantine/charts';
 
 export interface SeverityBarsProps {

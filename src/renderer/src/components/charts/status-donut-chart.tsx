@@ -1,4 +1,4 @@
-import '@mantine/charts/styles.css';
+import '@mantine/charts/styles.layer.css';
 import { DonutChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
 
