@@ -1,4 +1,4 @@
-import { Button, Card, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,6 +10,7 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/notice';
 import { showToast } from '../../../components/data/toast';
 import { ArrowRightIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { type LicenseRecord, refreshLicenses, useActivateLicenseMutation } from '../license-endpoints';
@@ -108,34 +109,28 @@ export function ActivateKeyForm() {
   );
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby={headingId} h="100%">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <div>
-            <Title order={2} size="h3" id={headingId}>
-              Activate by key
-            </Title>
-            <Text size="sm" c="dimmed">
-              Enter a license key to use it on this machine. It takes one of the license’s seats.
-            </Text>
-          </div>
-          <TextInput
-            label="License key"
-            placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
-            description="25 letters and digits in five groups; dashes and case do not matter."
-            autoComplete="off"
-            spellCheck={false}
-            autoCapitalize="characters"
-            required
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-            {...form.getInputProps('licenseKey')}
-          />
-          {refusal ? <RefusalAlert refusal={refusal} /> : null}
-          <Button type="submit" loading={form.submitting} style={{ alignSelf: 'flex-start' }}>
-            Activate
-          </Button>
-        </Stack>
-      </form>
-    </Card>
+    <SectionCard
+      headingId={headingId}
+      title="Activate by key"
+      description="Enter a license key to use it on this machine. It takes one of the license’s seats."
+      onSubmit={submit}
+      h="100%"
+    >
+      <TextInput
+        label="License key"
+        placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+        description="25 letters and digits in five groups; dashes and case do not matter."
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="characters"
+        required
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        {...form.getInputProps('licenseKey')}
+      />
+      {refusal ? <RefusalAlert refusal={refusal} /> : null}
+      <Button type="submit" loading={form.submitting} style={{ alignSelf: 'flex-start' }}>
+        Activate
+      </Button>
+    </SectionCard>
   );
 }

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Button, Card, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
+import { SectionCard } from '../../../components/layout/section-card';
 import { checkBadge } from '../license-format';
 
 const toLicenses = (
@@ -82,66 +83,64 @@ export function LicenseTroubleshooter({
 }) {
   const badge = result ? checkBadge(result) : null;
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="license-check-title">
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id="license-check-title">
-            License check
-          </Title>
-          <Text size="sm" c="dimmed">
-            Checks the license stored on this {kind === 'desktop' ? 'computer' : 'browser'} with the license
-            server, exactly as the desktop app does at start.
-          </Text>
-        </div>
-        <div aria-live="polite" aria-busy={checking}>
-          {result && badge ? (
-            <Stack gap="sm">
-              <Group gap="xs" wrap="wrap">
-                <Badge variant="dot" color={badge.color} size="lg">
-                  {badge.label}
-                </Badge>
-                <Text size="sm" data-testid="support-license-status">
-                  {result.message}
-                </Text>
-              </Group>
-              {result.offline ? (
-                <Notice
-                  variant="light"
-                  color="yellow"
-                  icon={<OfflineIcon />}
-                  title="Working offline"
-                  role="note"
-                >
-                  Checked against the signed lease this machine keeps:{' '}
-                  {describeGraceRemaining(result.offline.grace_remaining_seconds)} of offline use left.
-                </Notice>
-              ) : null}
-              <div>
-                <Text size="sm" fw={600}>
-                  What to do
-                </Text>
-                <List size="sm" spacing={4} mt={4}>
-                  {stepsFor(result).map((step, index) => (
-                    <List.Item key={index}>{step}</List.Item>
-                  ))}
-                </List>
-              </div>
-            </Stack>
-          ) : checking ? (
-            <Group gap="xs">
-              <Loader size="xs" aria-hidden="true" />
-              <Text size="sm">Checking the license…</Text>
+    <SectionCard
+      headingId="license-check-title"
+      title="License check"
+      description={
+        <>
+          Checks the license stored on this {kind === 'desktop' ? 'computer' : 'browser'} with the license
+          server, exactly as the desktop app does at start.
+        </>
+      }
+    >
+      <div aria-live="polite" aria-busy={checking}>
+        {result && badge ? (
+          <Stack gap="sm">
+            <Group gap="xs" wrap="wrap">
+              <Badge variant="dot" color={badge.color} size="lg">
+                {badge.label}
+              </Badge>
+              <Text size="sm" data-testid="support-license-status">
+                {result.message}
+              </Text>
             </Group>
-          ) : (
-            <Text size="sm">Not checked yet.</Text>
-          )}
-        </div>
-        <Group>
-          <Button variant="light" onClick={onCheck} loading={checking}>
-            Check license status
-          </Button>
-        </Group>
-      </Stack>
-    </Card>
+            {result.offline ? (
+              <Notice
+                variant="light"
+                color="yellow"
+                icon={<OfflineIcon />}
+                title="Working offline"
+                role="note"
+              >
+                Checked against the signed lease this machine keeps:{' '}
+                {describeGraceRemaining(result.offline.grace_remaining_seconds)} of offline use left.
+              </Notice>
+            ) : null}
+            <div>
+              <Text size="sm" fw={600}>
+                What to do
+              </Text>
+              <List size="sm" spacing={4} mt={4}>
+                {stepsFor(result).map((step, index) => (
+                  <List.Item key={index}>{step}</List.Item>
+                ))}
+              </List>
+            </div>
+          </Stack>
+        ) : checking ? (
+          <Group gap="xs">
+            <Loader size="xs" aria-hidden="true" />
+            <Text size="sm">Checking the license…</Text>
+          </Group>
+        ) : (
+          <Text size="sm">Not checked yet.</Text>
+        )}
+      </div>
+      <Group>
+        <Button variant="light" onClick={onCheck} loading={checking}>
+          Check license status
+        </Button>
+      </Group>
+    </SectionCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { SectionCard } from '../../../components/layout/section-card';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { PasswordStrengthMeter, signOut } from '../../auth';
 import { changePasswordFailed, useChangeMyPasswordMutation } from '../user-endpoints';
@@ -97,48 +98,42 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
   );
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="change-password-title" id={id}>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <div>
-            <Title order={2} size="h3" id="change-password-title">
-              Change password
-            </Title>
-            <Text size="sm" c="dimmed">
-              Changing it signs out every device signed in to your account, this one included.
-            </Text>
-          </div>
-          {failure ? <FormAlert title="Password not changed">{failure}</FormAlert> : null}
-          {/* Lets password managers tie the new password to this account. */}
-          <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
-          <PasswordField
-            label="Current password"
-            autoComplete="current-password"
-            required
-            {...form.getInputProps('currentPassword')}
-          />
-          <div>
-            <PasswordField
-              label="New password"
-              autoComplete="new-password"
-              required
-              {...form.getInputProps('newPassword')}
-            />
-            <PasswordStrengthMeter password={form.values.newPassword} email={email} />
-          </div>
-          <PasswordField
-            label="Confirm new password"
-            autoComplete="new-password"
-            required
-            {...form.getInputProps('confirmPassword')}
-          />
-          <Group justify="flex-end">
-            <Button type="submit" loading={form.submitting}>
-              Change password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <SectionCard
+      headingId="change-password-title"
+      title="Change password"
+      description="Changing it signs out every device signed in to your account, this one included."
+      onSubmit={submit}
+      id={id}
+    >
+      {failure ? <FormAlert title="Password not changed">{failure}</FormAlert> : null}
+      {/* Lets password managers tie the new password to this account. */}
+      <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
+      <PasswordField
+        label="Current password"
+        autoComplete="current-password"
+        required
+        {...form.getInputProps('currentPassword')}
+      />
+      <div>
+        <PasswordField
+          label="New password"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('newPassword')}
+        />
+        <PasswordStrengthMeter password={form.values.newPassword} email={email} />
+      </div>
+      <PasswordField
+        label="Confirm new password"
+        autoComplete="new-password"
+        required
+        {...form.getInputProps('confirmPassword')}
+      />
+      <Group justify="flex-end">
+        <Button type="submit" loading={form.submitting}>
+          Change password
+        </Button>
+      </Group>
+    </SectionCard>
   );
 }

@@ -1,6 +1,5 @@
 import {
   Button,
-  Card,
   Checkbox,
   CopyButton,
   Group,
@@ -9,7 +8,6 @@ import {
   Text,
   Textarea,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -18,6 +16,7 @@ import { PRODUCT_NAME } from '../../../../../shared/constants';
 import { Notice } from '../../../components/data/alert-notice';
 import { MailIcon } from '../../../components/brand/icons';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { SectionCard } from '../../../components/layout/section-card';
 import { buildMailto, mailLauncher, SUPPORT_EMAIL } from '../support-details';
 
 export const SUPPORT_TOPICS = [
@@ -73,70 +72,59 @@ export function ContactSupportCard({ details }: { details: string | null }) {
   );
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="contact-support-title">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <div>
-            <Title order={2} size="h3" id="contact-support-title">
-              Contact support
-            </Title>
-            <Text size="sm" c="dimmed">
-              {SUPPORT_EMAIL ? (
-                <>
-                  Your e-mail app opens with the request addressed to <strong>{SUPPORT_EMAIL}</strong>; check
-                  it and press send.
-                </>
-              ) : (
-                'Your e-mail app opens with the request written out; add your support contact’s address and press send.'
-              )}
+    <SectionCard
+      headingId="contact-support-title"
+      title="Contact support"
+      description={
+        SUPPORT_EMAIL ? (
+          <>
+            Your e-mail app opens with the request addressed to <strong>{SUPPORT_EMAIL}</strong>; check it and
+            press send.
+          </>
+        ) : (
+          'Your e-mail app opens with the request written out; add your support contact’s address and press send.'
+        )
+      }
+      onSubmit={submit}
+    >
+      <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
+      <TextInput label="Subject" required maxLength={120} {...form.getInputProps('subject')} />
+      <Textarea
+        size="md"
+        label="Message"
+        description="What happened, what you expected, and the steps that lead there."
+        required
+        rows={5}
+        maxLength={1500}
+        {...form.getInputProps('message')}
+      />
+      <Checkbox
+        label="Include the app and account information"
+        description="The app and account information on this page: versions, ids and the masked license key."
+        {...form.getInputProps('includeDetails', { type: 'checkbox' })}
+      />
+      {opened ? (
+        <Notice color="blue" variant="light" icon={<MailIcon size={20} />} title="E-mail ready" role="status">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              Your e-mail app should have opened with the message. Nothing opened (or this is the desktop
+              app)? Copy the message and send it from any e-mail account.
             </Text>
-          </div>
-          <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
-          <TextInput label="Subject" required maxLength={120} {...form.getInputProps('subject')} />
-          <Textarea
-            size="md"
-            label="Message"
-            description="What happened, what you expected, and the steps that lead there."
-            required
-            rows={5}
-            maxLength={1500}
-            {...form.getInputProps('message')}
-          />
-          <Checkbox
-            label="Include the app and account information"
-            description="The app and account information on this page: versions, ids and the masked license key."
-            {...form.getInputProps('includeDetails', { type: 'checkbox' })}
-          />
-          {opened ? (
-            <Notice
-              color="blue"
-              variant="light"
-              icon={<MailIcon size={20} />}
-              title="E-mail ready"
-              role="status"
-            >
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">
-                  Your e-mail app should have opened with the message. Nothing opened (or this is the desktop
-                  app)? Copy the message and send it from any e-mail account.
-                </Text>
-                <CopyButton value={opened.text}>
-                  {({ copied, copy }) => (
-                    <Button size="xs" variant="white" onClick={copy}>
-                      {copied ? 'Copied' : 'Copy message'}
-                    </Button>
-                  )}
-                </CopyButton>
-              </Stack>
-            </Notice>
-          ) : null}
-          <Group justify="flex-end">
-            <Button type="submit" leftSection={<MailIcon size={16} />}>
-              Write e-mail
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+            <CopyButton value={opened.text}>
+              {({ copied, copy }) => (
+                <Button size="xs" variant="white" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy message'}
+                </Button>
+              )}
+            </CopyButton>
+          </Stack>
+        </Notice>
+      ) : null}
+      <Group justify="flex-end">
+        <Button type="submit" leftSection={<MailIcon size={16} />}>
+          Write e-mail
+        </Button>
+      </Group>
+    </SectionCard>
   );
 }

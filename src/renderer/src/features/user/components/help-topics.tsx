@@ -1,7 +1,8 @@
-import { Accordion, Anchor, Card, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Anchor, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
+import { SectionCard } from '../../../components/layout/section-card';
 
 interface Topic {
   id: string;
@@ -97,31 +98,26 @@ const TOPICS: readonly Topic[] = [
 /** Answers to the questions support hears most, one open at a time. */
 export function HelpTopics() {
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="help-topics-title">
-      <Stack gap="sm">
-        <div>
-          <Title order={2} size="h3" id="help-topics-title">
-            Help topics
-          </Title>
-          <Text size="sm" c="dimmed">
-            Quick answers about licenses, machines, payments and your account.
-          </Text>
-        </div>
-        <Accordion order={3} variant="separated" radius="md">
-          {TOPICS.map((topic) => (
-            <Accordion.Item key={topic.id} value={topic.id}>
-              <Accordion.Control>
-                <Text size="sm" fw={600} span>
-                  {topic.title}
-                </Text>
-              </Accordion.Control>
-              <Accordion.Panel>
-                <Text size="sm">{topic.body}</Text>
-              </Accordion.Panel>
-            </Accordion.Item>
-          ))}
-        </Accordion>
-      </Stack>
-    </Card>
+    <SectionCard
+      headingId="help-topics-title"
+      title="Help topics"
+      description="Quick answers about licenses, machines, payments and your account."
+      gap="sm"
+    >
+      <Accordion order={3} variant="separated" radius="md">
+        {TOPICS.map((topic) => (
+          <Accordion.Item key={topic.id} value={topic.id}>
+            <Accordion.Control>
+              <Text size="sm" fw={600} span>
+                {topic.title}
+              </Text>
+            </Accordion.Control>
+            <Accordion.Panel>
+              <Text size="sm">{topic.body}</Text>
+            </Accordion.Panel>
+          </Accordion.Item>
+        ))}
+      </Accordion>
+    </SectionCard>
   );
 }

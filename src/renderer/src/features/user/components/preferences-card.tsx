@@ -1,4 +1,4 @@
-import { Card, Group, Radio, Stack, Switch, Text, Title } from '@mantine/core';
+import { Group, Radio, Stack, Switch } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import {
@@ -10,6 +10,7 @@ import {
 import { userMessages } from '../../../../../shared/messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
+import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useApplyTheme } from '../use-color-scheme-preference';
 import { useUpdateMyPreferencesMutation } from '../user-endpoints';
@@ -97,58 +98,53 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
   };
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="preferences-title">
-      <Stack gap="lg">
-        <div>
-          <Title order={2} size="h3" id="preferences-title">
-            Preferences
-          </Title>
-          <Text size="sm" c="dimmed">
-            Saved to your account as you change them.
-          </Text>
-        </div>
-        {failure ? (
-          <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not saved">
-            {failure}
-          </Notice>
-        ) : null}
-        <Radio.Group
-          label="Theme"
-          description="System follows this device’s light or dark setting."
-          value={shown.theme}
-          onChange={changeTheme}
-        >
-          <Group gap="xl" mt="xs">
-            {THEMES.map((theme) => (
-              <Radio key={theme} value={theme} label={THEME_LABELS[theme]} />
-            ))}
-          </Group>
-        </Radio.Group>
-        <Switch.Group
-          label="Email notifications"
-          description="What we e-mail you besides messages you ask for."
-          value={NOTIFICATION_CHOICES.filter((choice) => shown.notifications[choice.key]).map(
-            (choice) => choice.key,
-          )}
-          onChange={(keys) => {
-            const changed = NOTIFICATION_CHOICES.find(
-              (choice) => keys.includes(choice.key) !== shown.notifications[choice.key],
-            );
-            if (changed) changeNotification(changed.key, keys.includes(changed.key));
-          }}
-        >
-          <Stack gap="sm" mt="xs">
-            {NOTIFICATION_CHOICES.map((choice) => (
-              <Switch
-                key={choice.key}
-                value={choice.key}
-                label={choice.label}
-                description={choice.description}
-              />
-            ))}
-          </Stack>
-        </Switch.Group>
-      </Stack>
-    </Card>
+    <SectionCard
+      headingId="preferences-title"
+      title="Preferences"
+      description="Saved to your account as you change them."
+      gap="lg"
+    >
+      {failure ? (
+        <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not saved">
+          {failure}
+        </Notice>
+      ) : null}
+      <Radio.Group
+        label="Theme"
+        description="System follows this device’s light or dark setting."
+        value={shown.theme}
+        onChange={changeTheme}
+      >
+        <Group gap="xl" mt="xs">
+          {THEMES.map((theme) => (
+            <Radio key={theme} value={theme} label={THEME_LABELS[theme]} />
+          ))}
+        </Group>
+      </Radio.Group>
+      <Switch.Group
+        label="Email notifications"
+        description="What we e-mail you besides messages you ask for."
+        value={NOTIFICATION_CHOICES.filter((choice) => shown.notifications[choice.key]).map(
+          (choice) => choice.key,
+        )}
+        onChange={(keys) => {
+          const changed = NOTIFICATION_CHOICES.find(
+            (choice) => keys.includes(choice.key) !== shown.notifications[choice.key],
+          );
+          if (changed) changeNotification(changed.key, keys.includes(changed.key));
+        }}
+      >
+        <Stack gap="sm" mt="xs">
+          {NOTIFICATION_CHOICES.map((choice) => (
+            <Switch
+              key={choice.key}
+              value={choice.key}
+              label={choice.label}
+              description={choice.description}
+            />
+          ))}
+        </Stack>
+      </Switch.Group>
+    </SectionCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Group, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { userMessages } from '../../../../../shared/messages';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { SectionCard } from '../../../components/layout/section-card';
 import { useUpdateMyProfileMutation } from '../user-endpoints';
 
 export const profileFormSchema = z.object({ full_name: displayText(100), company: displayText(100) });
@@ -55,48 +56,45 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
   );
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="profile-details-title">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <div>
-            <Title order={2} size="h3" id="profile-details-title">
-              Personal details
-            </Title>
-            <Text size="sm" c="dimmed">
-              Shown on your licenses and receipts. Member since{' '}
-              {memberSince.format(new Date(profile.created_at))}.
-            </Text>
-          </div>
-          {failure ? <FormAlert title="Could not save the profile">{failure}</FormAlert> : null}
-          <TextInput
-            label="Email"
-            value={profile.email}
-            readOnly
-            description={
-              <>
-                <Badge
-                  component="span"
-                  size="xs"
-                  variant="dot"
-                  color={profile.email_verified ? 'teal' : 'orange'}
-                  mr={6}
-                  style={{ verticalAlign: 'text-bottom' }}
-                >
-                  {profile.email_verified ? 'Verified' : 'Not verified'}
-                </Badge>
-                Your sign-in address. It cannot be changed here; contact support to move your account.
-              </>
-            }
-          />
-          <TextInput label="Full name" autoComplete="name" {...form.getInputProps('full_name')} />
-          <TextInput label="Company" autoComplete="organization" {...form.getInputProps('company')} />
-          <Group justify="flex-end">
-            <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-              Save profile
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <SectionCard
+      headingId="profile-details-title"
+      title="Personal details"
+      description={
+        <>
+          Shown on your licenses and receipts. Member since {memberSince.format(new Date(profile.created_at))}
+          .
+        </>
+      }
+      onSubmit={submit}
+    >
+      {failure ? <FormAlert title="Could not save the profile">{failure}</FormAlert> : null}
+      <TextInput
+        label="Email"
+        value={profile.email}
+        readOnly
+        description={
+          <>
+            <Badge
+              component="span"
+              size="xs"
+              variant="dot"
+              color={profile.email_verified ? 'teal' : 'orange'}
+              mr={6}
+              style={{ verticalAlign: 'text-bottom' }}
+            >
+              {profile.email_verified ? 'Verified' : 'Not verified'}
+            </Badge>
+            Your sign-in address. It cannot be changed here; contact support to move your account.
+          </>
+        }
+      />
+      <TextInput label="Full name" autoComplete="name" {...form.getInputProps('full_name')} />
+      <TextInput label="Company" autoComplete="organization" {...form.getInputProps('company')} />
+      <Group justify="flex-end">
+        <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
+          Save profile
+        </Button>
+      </Group>
+    </SectionCard>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signOut } from '../../auth';
@@ -44,26 +45,24 @@ export function SessionsCard() {
   };
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="sessions-title">
-      <Stack gap="md">
-        <div>
-          <Title order={2} size="h3" id="sessions-title">
-            Sessions
-          </Title>
-          <Text size="sm" c="dimmed">
-            Signed in on a shared or lost device? Sign out of every device at once: the desktop app and every
-            browser must sign in again. Sessions also end after 30 minutes without activity.
-          </Text>
-        </div>
-        <Group>
-          <Button variant="default" onClick={() => void signOutHere()} loading={leaving === 'here'}>
-            Sign out of this device
-          </Button>
-          <Button color="red" variant="light" onClick={() => setConfirming(true)} disabled={leaving !== null}>
-            Sign out of all devices
-          </Button>
-        </Group>
-      </Stack>
+    <SectionCard
+      headingId="sessions-title"
+      title="Sessions"
+      description={
+        <>
+          Signed in on a shared or lost device? Sign out of every device at once: the desktop app and every
+          browser must sign in again. Sessions also end after 30 minutes without activity.
+        </>
+      }
+    >
+      <Group>
+        <Button variant="default" onClick={() => void signOutHere()} loading={leaving === 'here'}>
+          Sign out of this device
+        </Button>
+        <Button color="red" variant="light" onClick={() => setConfirming(true)} disabled={leaving !== null}>
+          Sign out of all devices
+        </Button>
+      </Group>
       <Modal
         opened={confirming}
         onClose={() => leaving === null && setConfirming(false)}
@@ -94,6 +93,6 @@ export function SessionsCard() {
           </Group>
         </Stack>
       </Modal>
-    </Card>
+    </SectionCard>
   );
 }
