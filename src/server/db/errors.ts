@@ -11,3 +11,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
+
+/**
+ * Runs a write that may hit a unique key already taken (a lost race included): that violation
+ * becomes the caller's own error (`taken`, a 409 in its words); any other error passes through.
+ */
+export async function refuseDuplicate<T>(write: () => Promise<T>, taken: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+}

@@ -11,7 +11,7 @@ import type { Paged } from '../../../shared/api/paging.js';
 import { defaultPreferences } from '../../../shared/api/users.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation, refuseDuplicate } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
@@ -103,25 +103,24 @@ export function createAdminUsersService({
         created_at: now,
         updated_at: now,
       };
-      try {
-        await db.transaction().execute(async (trx) => {
-          await insertUser(trx, row);
-          await recordAdminAction(trx, clock, actor, {
-            type: securityEventTypes.userCreated,
-            severity: input.role === 'admin' ? 'warning' : 'info',
-            userId: row.id,
-            details: {
-              email: row.email,
-              role: row.role,
-              status: row.status,
-              email_verified: input.email_verified,
-            },
-          });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw emailTaken(input.email);
-        throw error;
-      }
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await insertUser(trx, row);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.userCreated,
+              severity: input.role === 'admin' ? 'warning' : 'info',
+              userId: row.id,
+              details: {
+                email: row.email,
+                role: row.role,
+                status: row.status,
+                email_verified: input.email_verified,
+              },
+            });
+          }),
+        () => emailTaken(input.email),
+      );
       return detail(row.id);
     },
 

@@ -9,7 +9,7 @@ import type {
 import type { Paged } from '../../../shared/api/paging.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { refuseDuplicate } from '../../db/errors.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import { currentPeriodStart } from '../licenses/periods.js';
 import { securityEventTypes } from '../security/security-events.js';
@@ -72,20 +72,19 @@ export function createFeaturesService({
         created_at: now,
         updated_at: now,
       };
-      try {
-        await db.transaction().execute(async (trx) => {
-          await insertFeature(trx, row);
-          await recordAdminAction(trx, clock, actor, {
-            type: securityEventTypes.featureCreated,
-            severity: 'info',
-            userId: null,
-            details: { feature_id: row.id, key: row.key },
-          });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateKey(input.key);
-        throw error;
-      }
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await insertFeature(trx, row);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.featureCreated,
+              severity: 'info',
+              userId: null,
+              details: { feature_id: row.id, key: row.key },
+            });
+          }),
+        () => duplicateKey(input.key),
+      );
       return toFeature(row);
     },
 
@@ -96,32 +95,31 @@ export function createFeaturesService({
         throw badRequest('validation_error', 'An on/off feature has no usage period');
       }
       const period = kind === 'boolean' ? null : (changes.period ?? current.period ?? 'month');
-      try {
-        const updated = await db.transaction().execute(async (trx) => {
-          const row = await updateFeature(trx, id, {
-            key: changes.key ?? current.key,
-            name: changes.name ?? current.name,
-            description: changes.description ?? current.description,
-            kind,
-            period,
-            unit: changes.unit === undefined ? current.unit : changes.unit,
-            updated_at: isoNow(clock),
-          });
-          if (!row) throw featureNotFound();
-          await recordAdminAction(trx, clock, actor, {
-            type: securityEventTypes.featureUpdated,
-            severity: 'info',
-            userId: null,
-            details: { feature_id: id, key: row.key, changes },
-          });
-          return row;
-        });
-        onCatalogueChange();
-        return toFeature(updated);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateKey(changes.key ?? current.key);
-        throw error;
-      }
+      const updated = await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            const row = await updateFeature(trx, id, {
+              key: changes.key ?? current.key,
+              name: changes.name ?? current.name,
+              description: changes.description ?? current.description,
+              kind,
+              period,
+              unit: changes.unit === undefined ? current.unit : changes.unit,
+              updated_at: isoNow(clock),
+            });
+            if (!row) throw featureNotFound();
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.featureUpdated,
+              severity: 'info',
+              userId: null,
+              details: { feature_id: id, key: row.key, changes },
+            });
+            return row;
+          }),
+        () => duplicateKey(changes.key ?? current.key),
+      );
+      onCatalogueChange();
+      return toFeature(updated);
     },
 
     /** Deletes a feature no plan includes; its recorded usage goes with it. */

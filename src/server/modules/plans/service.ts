@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/api/plans.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.js';
+import { isForeignKeyViolation, refuseDuplicate } from '../../db/errors.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import { existingFeatureIds } from '../features/repository.js';
 import { planHasLicenses } from '../licenses/repository.js';
@@ -90,41 +90,40 @@ export function createPlansService({
     async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
       const id = randomUUID();
       const now = isoNow(clock);
-      try {
-        await db.transaction().execute(async (trx) => {
-          await insertPlan(trx, {
-            id,
-            code: input.code,
-            name: input.name,
-            description: input.description,
-            price_minor: input.price_minor,
-            currency: input.currency,
-            billing_interval: input.billing_interval,
-            max_activations: input.max_activations,
-            is_public: input.is_public ? 1 : 0,
-            is_active: input.is_active ? 1 : 0,
-            sort_order: input.sort_order,
-            archived_at: null,
-            created_at: now,
-            updated_at: now,
-          });
-          await replaceFeatures(trx, id, input.features);
-          await recordAdminAction(trx, clock, actor, {
-            type: securityEventTypes.planCreated,
-            severity: 'info',
-            userId: null,
-            details: {
-              plan_id: id,
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await insertPlan(trx, {
+              id,
               code: input.code,
+              name: input.name,
+              description: input.description,
               price_minor: input.price_minor,
               currency: input.currency,
-            },
-          });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateCode(input.code);
-        throw error;
-      }
+              billing_interval: input.billing_interval,
+              max_activations: input.max_activations,
+              is_public: input.is_public ? 1 : 0,
+              is_active: input.is_active ? 1 : 0,
+              sort_order: input.sort_order,
+              archived_at: null,
+              created_at: now,
+              updated_at: now,
+            });
+            await replaceFeatures(trx, id, input.features);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.planCreated,
+              severity: 'info',
+              userId: null,
+              details: {
+                plan_id: id,
+                code: input.code,
+                price_minor: input.price_minor,
+                currency: input.currency,
+              },
+            });
+          }),
+        () => duplicateCode(input.code),
+      );
       return existing(id);
     },
 
@@ -135,27 +134,26 @@ export function createPlansService({
       if ((interval === 'free') !== (price === 0)) {
         throw badRequest('validation_error', 'A free plan has price 0 and a paid plan a price above 0');
       }
-      try {
-        await db.transaction().execute(async (trx) => {
-          const { features, is_public, is_active, ...fields } = changes;
-          await updatePlan(trx, id, {
-            ...fields,
-            ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
-            ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
-            updated_at: isoNow(clock),
-          });
-          if (features) await replaceFeatures(trx, id, features);
-          await recordAdminAction(trx, clock, actor, {
-            type: securityEventTypes.planUpdated,
-            severity: 'info',
-            userId: null,
-            details: { plan_id: id, code: changes.code ?? current.code, changes },
-          });
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw duplicateCode(changes.code ?? current.code);
-        throw error;
-      }
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            const { features, is_public, is_active, ...fields } = changes;
+            await updatePlan(trx, id, {
+              ...fields,
+              ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
+              ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+              updated_at: isoNow(clock),
+            });
+            if (features) await replaceFeatures(trx, id, features);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.planUpdated,
+              severity: 'info',
+              userId: null,
+              details: { plan_id: id, code: changes.code ?? current.code, changes },
+            });
+          }),
+        () => duplicateCode(changes.code ?? current.code),
+      );
       onCatalogueChange();
       return existing(id);
     },
