@@ -51,3 +51,8 @@ export const noBodySchema = z
   .strictObject({})
   .describe('No body is needed; an empty object is accepted')
   .nullish();
+
+/** A record's id as a path names it (`/admin/users/:id`). */
+export const recordIdSchema = z.string().min(1).max(64);
+/** The path parameters of one record's routes. */
+export const idParamsSchema = z.object({ id: recordIdSchema });

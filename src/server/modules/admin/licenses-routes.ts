@@ -1,6 +1,5 @@
-import { noBodySchema } from '../../../shared/api/common.js';
+import { idParamsSchema as params, noBodySchema, recordIdSchema } from '../../../shared/api/common.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   adminActivationListSchema,
   adminLicenseListQuerySchema,
@@ -17,7 +16,6 @@ import type { AdminLicensesService } from './licenses-service.js';
 
 const tags = ['admin'];
 const paths = apiPaths.admin;
-const params = z.object({ id: z.string().min(1).max(64) });
 
 /** `/admin/licenses`: every user's licenses and their machines, administrators only. */
 export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicensesService }> = async (
@@ -123,7 +121,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
         tags,
         summary: 'Deactivate one machine of a license, freeing its seat',
         security: bearerSecurity,
-        params: params.extend({ activationId: z.string().min(1).max(64) }),
+        params: params.extend({ activationId: recordIdSchema }),
         body: noBodySchema,
         response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },

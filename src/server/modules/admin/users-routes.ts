@@ -7,6 +7,7 @@ import {
   createAdminUserRequestSchema,
   updateAdminUserRequestSchema,
 } from '../../../shared/api/admin.js';
+import { idParamsSchema as params } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
@@ -14,7 +15,6 @@ import type { AdminUsersService } from './users-service.js';
 
 const tags = ['admin'];
 const paths = apiPaths.admin;
-const params = z.object({ id: z.string().min(1).max(64) });
 
 /** `/admin/users`: accounts, administrators only. */
 export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService }> = async (

@@ -8,13 +8,13 @@ import {
   featureStatsSchema,
   updateFeatureRequestSchema,
 } from '../../../shared/api/features.js';
+import { idParamsSchema as params } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
 import type { FeaturesService } from './service.js';
 
 const tags = ['features'];
-const params = z.object({ id: z.string().min(1).max(64) });
 const paths = apiPaths.admin;
 
 /** `/admin/features`: the entitlement catalogue, administrators only. */

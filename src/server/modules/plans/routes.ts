@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   createPlanRequestSchema,
   deletePlanResponseSchema,
@@ -10,13 +9,13 @@ import {
   publicPlanListSchema,
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
+import { idParamsSchema as params } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
 import type { PlansService } from './service.js';
 
 const tags = ['plans'];
-const params = z.object({ id: z.string().min(1).max(64) });
 const paths = apiPaths.plans;
 
 /** The public catalogue for everyone; listing all plans and changing them for administrators. */

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   securityEventListQuerySchema,
   securityEventListSchema,
   securityEventSchema,
 } from '../../../shared/api/admin.js';
+import { idParamsSchema } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { securityEventTypes } from './security-events.js';
@@ -56,7 +56,7 @@ export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{
         tags,
         summary: 'One security event',
         security: bearerSecurity,
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: idParamsSchema,
         response: { 200: securityEventSchema, ...errorResponses(401, 403, 404) },
       },
     },
