@@ -3,7 +3,7 @@
 // (memory, CPU time, event loop) and stopped again.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -75,16 +75,32 @@ function readProcStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | un
   }
 }
 
-/** utime + stime of /proc/<pid>/stat, in seconds (the kernel counts in USER_HZ = 100 ticks). */
-function readCpuSeconds(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function statFields(pid: number | string): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name in parentheses may hold spaces; the fields after it are fixed.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** The process and its children (a WORKERS=N server's workers), from /proc. */
+function processTree(pid: number): number[] {
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && statFields(entry)?.[1] === String(pid))
+    .map(Number);
+  return [pid, ...children];
+}
+
+/** utime + stime of the process and its children, in seconds (the kernel counts in USER_HZ = 100 ticks). */
+function readCpuSeconds(pid: number): number | undefined {
+  let seconds: number | undefined;
+  for (const member of processTree(pid)) {
+    const fields = statFields(member);
+    if (fields) seconds = (seconds ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+  return seconds;
 }
 
 const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;

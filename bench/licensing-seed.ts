@@ -60,7 +60,7 @@ interface SampleFile {
 }
 
 export const FULL_LICENSES = 1_000_000;
-/** Pairs for the load phase; each route gets half, so most checks find a heartbeat to write. */
+/** Pairs for the load phase; each route gets half, so a route's first check of a machine is a cold one. */
 export const DEFAULT_SAMPLE = 100_000;
 const ACTIVATIONS_PER_LICENSE = 2;
 const LICENSES_PER_USER = 10;

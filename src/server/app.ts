@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
 import { type Clock, systemClock } from './clock.js';
@@ -28,7 +28,7 @@ import { createDownloadLinks } from './modules/downloads/signed-links.js';
 import { featuresRoutes } from './modules/features/routes.js';
 import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
-import { licensingRoutes } from './modules/licensing/routes.js';
+import { isLicenseCheckUrl, licensingRoutes } from './modules/licensing/routes.js';
 import { createLicensingSettingsService } from './modules/licensing/service.js';
 import { createAdminPaymentsService } from './modules/payments/admin-service.js';
 import { createConfiguredProvider } from './modules/payments/configured-provider.js';
@@ -37,7 +37,11 @@ import { createPaymentsService } from './modules/payments/service.js';
 import { createWebhookHandler } from './modules/payments/webhooks.js';
 import type { PaymentProvider } from './modules/payments/provider.js';
 import { licensesRoutes } from './modules/licenses/routes.js';
+import { createCheckAnswers } from './modules/licenses/check-answers.js';
+import { createLicenseCheckReads } from './modules/licenses/check-repository.js';
 import { createLicenseChecksService } from './modules/licenses/check-service.js';
+import { createHeartbeatWriter } from './modules/licenses/heartbeat-repository.js';
+import { createHeartbeats, type Heartbeats } from './modules/licenses/heartbeats.js';
 import { createLicensesService } from './modules/licenses/service.js';
 import { plansRoutes } from './modules/plans/routes.js';
 import { createPlansService } from './modules/plans/service.js';
@@ -77,6 +81,8 @@ declare module 'fastify' {
     /** Sends the queued mail; `drain()` waits until nothing is due. */
     mailOutbox: MailOutboxWorker;
     authService: AuthService;
+    /** Machines' check-ins waiting to be written; `flush()` writes them now. */
+    heartbeats: Heartbeats;
   }
 }
 
@@ -91,6 +97,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
           },
     bodyLimit: config.bodyLimitBytes,
+    // Every desktop checks its license in the background: a log line per check would drown the rest
+    // (a check that fails with a server error is still logged by the error handler).
+    logController: new LogController({
+      disableRequestLogging: (request: { url?: string }) => isLicenseCheckUrl(request.url ?? ''),
+    }),
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     frameworkErrors: sendFrameworkError,
@@ -104,7 +115,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerErrorHandler(app);
 
   const clock = overrides.clock ?? systemClock;
-  const { db, dialect } =
+  const { db, dialect, raw } =
     overrides.database ??
     createDatabase({
       ...config,
@@ -124,12 +135,26 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     dialect === 'postgres' && config.databaseUrl
       ? listenForQueuedMail(config.databaseUrl, mailOutbox.wake, app.log)
       : undefined;
+  // The license check's own connection and the heartbeat writer prepare statements on the tables.
+  await migrateToLatest(db);
+  const checkReads = createLicenseCheckReads(raw);
+  const heartbeats = createHeartbeats({
+    writer: createHeartbeatWriter(raw),
+    flushIntervalMs: config.licensing.heartbeatFlushMs,
+    onFlushError: (error) =>
+      app.log.warn({ err: error }, 'machine check-ins not written; retried at the next flush'),
+  });
   app.addHook('onClose', async () => {
     await queuedMail?.close();
     await mailOutbox.close();
+    await heartbeats
+      .close()
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'machine check-ins could not be written at shutdown'),
+      );
+    checkReads.close();
     await db.destroy();
   });
-  await migrateToLatest(db);
 
   const jwtSecret = new TextEncoder().encode(
     config.jwt.secret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret'),
@@ -179,8 +204,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       leases,
       downloadLinks,
       apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+      pendingCheckIn: heartbeats.pendingSeenAt,
     }),
-    licenseChecks: createLicenseChecksService({ db, clock, leases, planCatalogue }),
+    licenseChecks: createLicenseChecksService({
+      clock,
+      leases,
+      planCatalogue,
+      reads: checkReads,
+      heartbeats,
+      answers: createCheckAnswers(config.licensing.checkCacheEntries),
+      leaseReuseShare: config.licensing.leaseReuseShare,
+    }),
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
     adminUsers: createAdminUsersService({ db, clock, passwords }),
@@ -207,8 +241,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   mailOutbox.start(auth.mailPreparers);
   app.decorate('mailOutbox', mailOutbox);
   app.decorate('authService', auth);
+  app.decorate('heartbeats', heartbeats);
 
-  await registerSecurityHeaders(app, { provider: config.payments.provider });
+  registerSecurityHeaders(app, { provider: config.payments.provider });
   await registerCompression(app);
   addNoStoreToApiAnswers(app);
   addRequestBodyRules(app);
@@ -255,6 +290,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         leases,
         settings: services.licensingSettings,
         checksPerMinute: config.licensing.checksPerMinute,
+        clock,
       });
       await api.register(downloadRoutes, { downloads: services.downloads });
     },

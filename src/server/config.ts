@@ -185,6 +185,18 @@ const environmentSchema = z.object({
     .max(90 * 86_400, 'must be at most 7776000 (90 days)')
     .default(7 * 86_400),
   LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: positiveInt(120),
+  LEASE_REUSE_PERCENT: z.coerce
+    .number()
+    .min(0, 'must be between 0 and 50')
+    .max(50, 'must be between 0 and 50')
+    .default(10),
+  LICENSE_CHECK_CACHE_ENTRIES: z.coerce.number().int().min(0).default(50_000),
+  HEARTBEAT_FLUSH_MINUTES: z.coerce
+    .number()
+    .positive('must be more than 0')
+    .max(60, 'must be at most 60')
+    .default(5),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   RELEASES_DIR: z.string().min(1).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
   PAYMENT_CURRENCY: z
@@ -263,8 +275,16 @@ export interface Config {
     signingKey: string | undefined;
     leaseTtlSeconds: number;
     checksPerMinute: number;
+    /** Share of a lease's lifetime (0–0.5) during which repeated checks get the same signed answer. */
+    leaseReuseShare: number;
+    /** Answers kept for repeated checks, per process; 0 keeps none. */
+    checkCacheEntries: number;
+    /** How often machines' check-ins (`last_seen_at`) are written, in batches. */
+    heartbeatFlushMs: number;
     releasesDir: string;
   };
+  /** Server processes sharing the port (node:cluster); 1 runs the server in this process. */
+  workers: number;
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
@@ -331,8 +351,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       signingKey: env.LEASE_SIGNING_KEY,
       leaseTtlSeconds: env.LEASE_TTL_SECONDS,
       checksPerMinute: env.LICENSE_CHECK_RATE_LIMIT_PER_MINUTE,
+      leaseReuseShare: env.LEASE_REUSE_PERCENT / 100,
+      checkCacheEntries: env.LICENSE_CHECK_CACHE_ENTRIES,
+      heartbeatFlushMs: Math.round(env.HEARTBEAT_FLUSH_MINUTES * 60_000),
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
     },
+    workers: env.WORKERS,
     payments: {
       provider: env.PAYMENT_PROVIDER ?? (env.RAZORPAY_KEY_ID ? 'razorpay' : 'sandbox'),
       currency: env.PAYMENT_CURRENCY,

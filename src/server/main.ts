@@ -1,12 +1,14 @@
+import cluster from 'node:cluster';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { ensureFirstAdmin } from './first-admin.js';
+import { runClusterPrimary } from './server-cluster.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-async function start(): Promise<void> {
-  const config = loadConfig();
-  const app = await buildApp(config);
+/** First-start work done once per deployment: the production mail warning and the first administrator. */
+async function prepare(app: FastifyInstance, config: Config): Promise<void> {
   if (config.env === 'production' && !config.mail.smtpUrl) {
     // Right for a first local start, wrong for real users: their mail would never leave this machine.
     app.log.warn(
@@ -27,6 +29,12 @@ async function start(): Promise<void> {
     ];
     process.stdout.write(`\n${lines.join('\n')}\n\n`);
   }
+}
+
+async function serve(config: Config, { isClusterWorker }: { isClusterWorker: boolean }): Promise<void> {
+  const app = await buildApp(config);
+  // In a cluster the primary has done this before starting the workers.
+  if (!isClusterWorker) await prepare(app, config);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -54,7 +62,21 @@ async function start(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`portal and API at ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
+  if (!isClusterWorker)
+    app.log.info(`portal and API at ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
+}
+
+async function start(): Promise<void> {
+  const config = loadConfig();
+  if (config.workers > 1 && cluster.isPrimary) {
+    // Migrations, generated keys and the first administrator happen once, before any worker starts.
+    const app = await buildApp(config);
+    await prepare(app, config);
+    await app.close();
+    runClusterPrimary(config, SHUTDOWN_GRACE_MS);
+    return;
+  }
+  await serve(config, { isClusterWorker: cluster.isWorker });
 }
 
 start().catch((error: unknown) => {

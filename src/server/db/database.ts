@@ -10,9 +10,18 @@ export type Db = Kysely<Database>;
 export type DbOrTransaction = Kysely<Database> | Transaction<Database>;
 export type DialectName = 'sqlite' | 'postgres';
 
+/**
+ * The driver under Kysely, for the one path that must not pay for a query builder: the license
+ * check reads its row with a prepared statement of its own.
+ */
+export type RawConnection =
+  | { dialect: 'sqlite'; file: string; connection: SqliteDatabase.Database }
+  | { dialect: 'postgres'; pool: pg.Pool };
+
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectName;
+  raw: RawConnection;
 }
 
 export interface DatabaseOptions {
@@ -66,12 +75,18 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       'error',
       options.onConnectionError ?? ((error) => console.warn(`PostgreSQL connection lost: ${error.message}`)),
     );
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      raw: { dialect: 'postgres', pool },
+    };
   }
   mkdirSync(options.dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-  const sqlite = openSqlite(join(options.dataDir, SQLITE_FILE_NAME));
+  const file = join(options.dataDir, SQLITE_FILE_NAME);
+  const sqlite = openSqlite(file);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
+    raw: { dialect: 'sqlite', file, connection: sqlite },
   };
 }

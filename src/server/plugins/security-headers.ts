@@ -1,5 +1,6 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config.js';
 
 type PaymentProviderName = Config['payments']['provider'];
@@ -86,24 +87,52 @@ function permissionsPolicyFor(provider: PaymentProviderName): string {
 const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /**
- * Helmet's headers plus a Permissions-Policy, all computed once. HSTS is sent only on answers to
- * HTTPS requests (directly or through a trusted proxy): over plain HTTP a browser ignores it, and
- * a server reached over plain HTTP on a LAN address must not be pinned to HTTPS by mistake.
+ * The headers helmet would set for these options, worked out once: helmet (through its Fastify
+ * plugin) builds its middleware and re-parses the CSP on every request, for headers that never
+ * change.
  */
-export async function registerSecurityHeaders(
+function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  // Helmet's middleware is synchronous; if a version ever is not, this must not pass silently.
+  if (!finished) throw new Error('helmet did not set its headers synchronously');
+  return headers;
+}
+
+/**
+ * Helmet's headers plus a Permissions-Policy, all computed once and set on every answer. HSTS is
+ * sent only on answers to HTTPS requests (directly or through a trusted proxy): over plain HTTP a
+ * browser ignores it, and a server reached over plain HTTP on a LAN address must not be pinned to
+ * HTTPS by mistake.
+ */
+export function registerSecurityHeaders(
   app: FastifyInstance,
   { provider }: { provider: PaymentProviderName },
-): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: contentSecurityPolicyFor(provider),
-    strictTransportSecurity: false,
-    // One framing rule, never framed: CSP frame-ancestors 'none' for current browsers, and
-    // X-Frame-Options saying the same (DENY, not helmet's SAMEORIGIN) for clients without CSP.
-    xFrameOptions: { action: 'deny' },
-  });
-  const permissionsPolicy = permissionsPolicyFor(provider);
+): void {
+  const headers = {
+    ...helmetHeaders({
+      contentSecurityPolicy: contentSecurityPolicyFor(provider),
+      strictTransportSecurity: false,
+      // One framing rule, never framed: CSP frame-ancestors 'none' for current browsers, and
+      // X-Frame-Options saying the same (DENY, not helmet's SAMEORIGIN) for clients without CSP.
+      xFrameOptions: { action: 'deny' },
+    }),
+    'permissions-policy': permissionsPolicyFor(provider),
+  };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('permissions-policy', permissionsPolicy);
+    reply.headers(headers);
     if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     done();
   });

@@ -153,7 +153,11 @@ export const licenseStatusQuerySchema = z.object({
   hardware_id: hardwareIdSchema,
 });
 
-/** A valid license on this machine: the status the portal shows plus what the desktop needs offline. */
+/**
+ * A valid license on this machine: the status the portal shows plus what the desktop needs
+ * offline. Compact: nothing the caller sent (key, hardware id) comes back, and the machine is
+ * named by its activation id; the full record is on `GET /licenses/{id}`.
+ */
 export const licenseStatusSchema = z
   .object({
     valid: z.literal(true),
@@ -161,11 +165,10 @@ export const licenseStatusSchema = z
     message: z.string(),
     requires_activation: z.literal(false),
     license_id: z.string(),
-    license_key: z.string(),
     plan: licensePlanSummarySchema,
     expires_at: isoDateTimeSchema.nullable(),
     features: z.array(featureUsageSchema),
-    activation: activationSchema,
+    activation_id: z.string(),
     lease: z.string(),
     lease_expires_at: isoDateTimeSchema,
   })

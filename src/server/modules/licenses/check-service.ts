@@ -1,72 +1,147 @@
 import type { LicenseStatusAnswer } from '../../../shared/api/licenses.js';
+import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../clock.js';
-import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow } from '../../db/tables.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
-import type { PlanCatalogueCache } from '../plans/catalogue-cache.js';
-import { createLicenseAccess } from './access.js';
+import type { CachedPlan, PlanCatalogueCache } from '../plans/catalogue-cache.js';
+import type { CheckAnswers, KeptAnswer } from './check-answers.js';
+import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
+import type { Heartbeats } from './heartbeats.js';
 import { leaseFor } from './lease.js';
-import { machineRefusal } from './refusals.js';
-import { findActivation, recordActivationSeen } from './repository.js';
+import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
 import { featureUsages } from './usage.js';
-import { currentTotals } from './usage-repository.js';
-import { toActivation } from './views.js';
-
-/** How often a status check writes `last_seen_at`: enough for seat reclaim measured in days. */
-export const HEARTBEAT_INTERVAL_MS = 60_000;
-
-/** Records that a machine checked in, at most once per {@link HEARTBEAT_INTERVAL_MS}. */
-async function recordHeartbeat(
-  db: DbOrTransaction,
-  activation: ActivationRow,
-  now: Date,
-): Promise<ActivationRow> {
-  if (now.getTime() - Date.parse(activation.last_seen_at) < HEARTBEAT_INTERVAL_MS) return activation;
-  const last_seen_at = now.toISOString();
-  await recordActivationSeen(db, activation.id, last_seen_at);
-  return { ...activation, last_seen_at };
-}
+import { counterKey, type UsageTotals } from './usage-repository.js';
+import { effectiveStatus } from './views.js';
 
 export interface LicenseChecksDeps {
-  db: Db;
   clock: Clock;
   leases: LeaseSigner;
   planCatalogue: PlanCatalogueCache;
+  reads: LicenseCheckReads;
+  heartbeats: Heartbeats;
+  answers: CheckAnswers;
+  /** Share of a lease's lifetime (0–1) after which a kept answer is signed anew. */
+  leaseReuseShare: number;
 }
 
-/** License checks from machines (`/licenses/validate`, `/licensing/status`), the hot path of every desktop. */
-export function createLicenseChecksService({ db, clock, leases, planCatalogue }: LicenseChecksDeps) {
-  const access = createLicenseAccess({ db, clock });
+const DAY_MS = 86_400_000;
+
+/** The starts of today's and this month's usage periods (UTC), worked out once a day. */
+function createPeriodStarts() {
+  let today = -1;
+  let starts = { day: '', month: '' };
+  return (now: Date) => {
+    const day = Math.floor(now.getTime() / DAY_MS);
+    if (day !== today) {
+      const [year, month, date] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
+      starts = {
+        day: new Date(Date.UTC(year, month, date)).toISOString(),
+        month: new Date(Date.UTC(year, month, 1)).toISOString(),
+      };
+      today = day;
+    }
+    return starts;
+  };
+}
+
+/** Everything a valid answer is made of but the check's time: equal states give equal answers. */
+function stateOf(
+  row: LicenseCheckRow,
+  activation: ActivationRow,
+  catalogue: CachedPlan,
+  keyId: string,
+  periods: { day: string; month: string },
+): string {
+  const usage = row.usage.map((cell) => cell.join(':')).sort();
+  return JSON.stringify([
+    row.license_key,
+    row.plan_id,
+    row.expires_at,
+    // Any write to the license (a suspension lifted, a plan changed back) gets a fresh lease.
+    row.updated_at,
+    activation.id,
+    activation.device_name,
+    activation.platform,
+    activation.app_version,
+    activation.activated_at,
+    catalogue.fingerprint,
+    keyId,
+    periods.day,
+    periods.month,
+    usage,
+  ]);
+}
+
+/**
+ * License checks from machines (`/licenses/validate`, `/licensing/status`), the hot path of every
+ * desktop. One read per check; the answer, with its signed lease, is kept per license and machine
+ * as the bytes sent, and sent again while nothing it was made from has changed and the lease is
+ * fresh. The machine's check-in is noted in memory and written with the next batch of heartbeats.
+ */
+export function createLicenseChecksService(deps: LicenseChecksDeps) {
+  const { clock, leases, planCatalogue, reads, heartbeats, answers, leaseReuseShare } = deps;
+  const periodStarts = createPeriodStarts();
+
+  async function answerFor(
+    row: LicenseCheckRow,
+    activation: ActivationRow,
+    catalogue: CachedPlan,
+    now: Date,
+    state: string,
+  ): Promise<KeptAnswer> {
+    const totals: UsageTotals = new Map(
+      row.usage.map(([featureId, periodStart, total]) => [counterKey(row.id, featureId, periodStart), total]),
+    );
+    const features = featureUsages(row.id, catalogue.features, totals, now, true);
+    const signed = await leaseFor(leases, row, activation.hardware_id, {
+      plan: catalogue.plan,
+      usage_info: { features },
+    });
+    const answer: LicenseStatusAnswer = {
+      valid: true,
+      status: 'active',
+      message: 'License is valid',
+      requires_activation: false,
+      license_id: row.id,
+      plan: catalogue.plan,
+      expires_at: row.expires_at,
+      features,
+      activation_id: activation.id,
+      lease: signed.lease,
+      lease_expires_at: signed.expiresAt,
+    };
+    const signedAtMs = now.getTime();
+    const lifetimeMs = Date.parse(signed.expiresAt) - signedAtMs;
+    return {
+      state,
+      body: Buffer.from(JSON.stringify(answer)),
+      renewAtMs: signedAtMs + lifetimeMs * leaseReuseShare,
+    };
+  }
 
   return {
-    /** Answers a license check from a machine and refreshes its heartbeat and lease. */
-    async validate(body: { license_key: string; hardware_id: string }): Promise<LicenseStatusAnswer> {
-      const row = await access.byKey(body.license_key);
-      access.assertActive(row);
-      const activation = await findActivation(db, row.id, body.hardware_id);
-      if (!activation || activation.deactivated_at !== null) throw machineRefusal(activation);
+    /** Answers a license check from a machine (JSON, as bytes), and notes the machine's check-in. */
+    async validate(body: { license_key: string; hardware_id: string }): Promise<Buffer> {
+      const key = normalizeLicenseKey(body.license_key);
+      if (!key) throw invalidKey();
       const now = clock.now();
-      const seen = await recordHeartbeat(db, activation, now);
-      const [{ plan, features: planFeatures }, totals] = await Promise.all([
-        planCatalogue.get(row.plan_id),
-        currentTotals(db, [row.id], now),
-      ]);
-      const features = featureUsages(row.id, planFeatures, totals, now, true);
-      const signed = await leaseFor(leases, row, body.hardware_id, { plan, usage_info: { features } });
-      return {
-        valid: true,
-        status: 'active',
-        message: 'License is valid',
-        requires_activation: false,
-        license_id: row.id,
-        license_key: row.license_key,
-        plan,
-        expires_at: row.expires_at,
-        features,
-        activation: toActivation(seen),
-        lease: signed.lease,
-        lease_expires_at: signed.expiresAt,
-      };
+      const periods = periodStarts(now);
+      const row = await reads.read(key, body.hardware_id, periods.day, periods.month);
+      if (!row) throw unknownKey();
+      const status = effectiveStatus(row, now);
+      if (status !== 'active') throw inactiveLicense(row, status);
+      const activation = row.activation;
+      if (!activation || activation.deactivated_at !== null) throw machineRefusal(activation ?? undefined);
+
+      heartbeats.record(activation.id, now.toISOString());
+      const catalogue = await planCatalogue.get(row.plan_id);
+      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods);
+      let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
+      if (!answer) {
+        answer = await answerFor(row, activation, catalogue, now, state);
+        answers.set(row.id, activation.hardware_id, answer);
+      }
+      return answer.body;
     },
   };
 }

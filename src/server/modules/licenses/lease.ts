@@ -5,7 +5,7 @@ import type { LeaseSigner } from '../licensing/lease-signer.js';
 /** A signed offline lease of the license for one machine, carrying its plan and feature limits. */
 export const leaseFor = (
   leases: LeaseSigner,
-  row: LicenseRow,
+  row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at'>,
   hardwareId: string,
   license: Pick<License, 'plan' | 'usage_info'>,
 ) =>

@@ -44,7 +44,10 @@ export const unknownKey = () =>
 const day = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** Why a license that is not active cannot be used. */
-export function inactiveLicense(license: LicenseRow, status: Exclude<LicenseStatus, 'active'>): HttpError {
+export function inactiveLicense(
+  license: Pick<LicenseRow, 'revoked_reason' | 'expires_at'>,
+  status: Exclude<LicenseStatus, 'active'>,
+): HttpError {
   switch (status) {
     case 'revoked':
       return licenseRefusal(

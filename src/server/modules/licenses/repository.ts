@@ -255,11 +255,3 @@ export const updateActivation = (
   changes: ActivationUpdate,
 ): Promise<ActivationRow> =>
   db.updateTable('activations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-
-export async function recordActivationSeen(
-  db: DbOrTransaction,
-  id: string,
-  lastSeenAt: string,
-): Promise<void> {
-  await db.updateTable('activations').set({ last_seen_at: lastSeenAt }).where('id', '=', id).execute();
-}

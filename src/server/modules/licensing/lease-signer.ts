@@ -43,6 +43,8 @@ export interface LeaseInput {
 
 export interface LeaseSigner {
   sign(input: LeaseInput): Promise<{ lease: string; expiresAt: string }>;
+  /** The key new leases are signed with: a lease kept for reuse is reusable only under this key. */
+  readonly activeKeyId: string;
   /** The verification keys, active first (`GET /licensing/public-key`). */
   publicKeys(): LeaseSigningKeys;
 }
@@ -194,5 +196,6 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
       return { lease, expiresAt: new Date(expiresAt * 1000).toISOString() };
     },
     publicKeys: () => publicKeys,
+    activeKeyId: active.kid,
   };
 }

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   leaseSigningKeysSchema,
@@ -7,10 +8,12 @@ import {
   licensingSettingsSchema,
   validateLicenseRequestSchema,
 } from '../../../shared/api/licenses.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+import type { Clock } from '../../clock.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import type { LicenseChecksService } from '../licenses/check-service.js';
 import { actorOf } from '../security/admin-actor.js';
+import { createCheckRateLimit } from './check-rate-limit.js';
 import type { LeaseSigner } from './lease-signer.js';
 import type { LicensingSettingsService } from './service.js';
 
@@ -20,7 +23,19 @@ export interface LicensingRoutesOptions {
   settings: LicensingSettingsService;
   /** Checks per minute and client address on the two license-check routes. */
   checksPerMinute: number;
+  clock: Clock;
 }
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const CHECK_PATHS = [apiPaths.licenses.validate, apiPaths.licensing.status].map(
+  (path) => `${API_BASE_PATH}${path}`,
+);
+/** Whether a request URL is one of the two license-check routes. */
+export const isLicenseCheckUrl = (url: string): boolean =>
+  CHECK_PATHS.some(
+    (path) => url.startsWith(path) && (url.length === path.length || url[path.length] === '?'),
+  );
 
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
 const tags = ['licensing'];
@@ -31,46 +46,59 @@ const tags = ['licensing'];
  */
 export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = async (
   app,
-  { checks, leases, settings, checksPerMinute },
+  { checks, leases, settings, checksPerMinute, clock },
 ) => {
-  const limited = { rateLimit: { max: checksPerMinute, timeWindow: '1 minute' } };
-  // The hot path of every desktop app: answers are built from typed objects (LicenseStatusAnswer or
-  // an error body), so they are written as they are instead of being parsed again by zod.
-  const plainJson = () => (data: unknown) => JSON.stringify(data);
+  await app.register(async (scope) => {
+    const api = scope.withTypeProvider<ZodTypeProvider>();
+    // The route every desktop calls, kept lean: no logger child per request (errors still reach
+    // the log), a limit counted in memory, and an answer written as the bytes the service made.
+    api.setChildLoggerFactory((logger) => logger);
+    api.addHook(
+      'onRequest',
+      createCheckRateLimit(checksPerMinute, () => clock.now().getTime()),
+    );
+    const answer = async (reply: FastifyReply, body: { license_key: string; hardware_id: string }) =>
+      reply.type(JSON_TYPE).send(await checks.validate(body));
+    // Not compressed: the answer is small, and it carries the key and a lease (as sign-in answers
+    // carry tokens, whose length must not leak through compression). Refusals are typed error
+    // bodies, written as they are instead of being parsed again by zod.
+    const route = {
+      compress: false as const,
+      serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+    };
 
-  app.post(
-    apiPaths.licenses.validate,
-    {
-      config: limited,
-      serializerCompiler: plainJson,
-      schema: {
-        tags: ['licenses'],
-        summary: 'Validate a license key on a machine',
-        description:
-          'Valid: `{valid: true, …, lease}`. Otherwise a 4xx error with `valid: false`, `status` and the reason.',
-        security: apiKeySecurity,
-        body: validateLicenseRequestSchema,
-        response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(415, 429) },
+    api.post(
+      apiPaths.licenses.validate,
+      {
+        ...route,
+        schema: {
+          tags: ['licenses'],
+          summary: 'Validate a license key on a machine',
+          description:
+            'Valid: `{valid: true, …, lease}`. Otherwise a 4xx error with `valid: false`, `status` and the reason.',
+          security: apiKeySecurity,
+          body: validateLicenseRequestSchema,
+          response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(415, 429) },
+        },
       },
-    },
-    async (request) => checks.validate(request.body),
-  );
+      (request, reply) => answer(reply, request.body),
+    );
 
-  app.get(
-    apiPaths.licensing.status,
-    {
-      config: limited,
-      serializerCompiler: plainJson,
-      schema: {
-        tags,
-        summary: 'License status of a machine (query: license_key, hardware_id)',
-        security: apiKeySecurity,
-        querystring: licenseStatusQuerySchema,
-        response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },
+    api.get(
+      apiPaths.licensing.status,
+      {
+        ...route,
+        schema: {
+          tags,
+          summary: 'License status of a machine (query: license_key, hardware_id)',
+          security: apiKeySecurity,
+          querystring: licenseStatusQuerySchema,
+          response: { 200: licenseStatusSchema, ...refusals, ...errorResponses(429) },
+        },
       },
-    },
-    async (request) => checks.validate(request.query),
-  );
+      (request, reply) => answer(reply, request.query),
+    );
+  });
 
   app.get(
     apiPaths.licensing.publicKey,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { featuresOfPlans, findPlanSummary, type PlanSummary } from './repository.js';
@@ -8,6 +9,8 @@ export const PLAN_CACHE_MS = 5_000;
 export interface CachedPlan {
   plan: PlanSummary;
   features: PlanFeature[];
+  /** A digest of the plan and its features: equal exactly when what a license check shows of them is. */
+  fingerprint: string;
 }
 
 /**
@@ -20,7 +23,11 @@ export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number 
 
   async function load(planId: string): Promise<CachedPlan> {
     const [features, plan] = await Promise.all([featuresOfPlans(db, [planId]), findPlanSummary(db, planId)]);
-    return { plan, features: features.get(planId) ?? [] };
+    const planFeatures = features.get(planId) ?? [];
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([plan, planFeatures]))
+      .digest('base64url');
+    return { plan, features: planFeatures, fingerprint };
   }
 
   return {

@@ -1,0 +1,57 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Config } from './config.js';
+
+/** A worker that dies sooner than this after its start is not restarted in a loop: the primary exits. */
+const MIN_WORKER_LIFETIME_MS = 5_000;
+
+const log = (message: string) => process.stdout.write(`[cluster] ${message}\n`);
+
+/**
+ * WORKERS=N: N server processes share the port (node:cluster hands out connections), for a
+ * machine with cores to spare. Each worker is a whole server with its own caches, heartbeat batch
+ * and in-memory rate-limit counters (set REDIS_URL to share the sign-in limits). A worker that
+ * crashes is replaced; SIGTERM or SIGINT stops them all, each finishing its requests.
+ */
+export function runClusterPrimary(config: Config, shutdownGraceMs: number): void {
+  let stopping = false;
+  let exitCode = 0;
+  const startedAt = new Map<number, number>();
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+    return worker;
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
+      return;
+    }
+    const why = signal ? `signal ${signal}` : `code ${code}`;
+    if (lived < MIN_WORKER_LIFETIME_MS) {
+      log(`worker ${worker.process.pid} stopped (${why}) right after starting; stopping the cluster`);
+      stop(1);
+      return;
+    }
+    log(`worker ${worker.process.pid} stopped (${why}); starting a new one`);
+    fork();
+  });
+
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    exitCode = code;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const forced = setTimeout(() => process.exit(1), shutdownGraceMs + 2_000);
+    forced.unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
+  };
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+
+  for (let index = 0; index < config.workers; index++) fork();
+  log(`${config.workers} server processes at ${config.publicUrl}`);
+}

@@ -1,0 +1,40 @@
+import { expect, it } from 'vitest';
+import { describeOnEveryDatabase } from '../support/test-server.js';
+import { expectApiError } from './auth-helpers.js';
+import { activate, expectActivation, giveLicense, machine, member } from './license-helpers.js';
+
+const PER_MINUTE = 3;
+
+describeOnEveryDatabase(
+  `license checks: at most ${PER_MINUTE} a minute per address (LICENSE_CHECK_RATE_LIMIT_PER_MINUTE)`,
+  (server) => {
+    it('the next check from that address gets 429 with Retry-After until the minute ends; other addresses go on', async () => {
+      const s = server();
+      const owner = await member(s);
+      const license = await giveLicense(s, owner, 'pro-monthly');
+      const hw = machine();
+      expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+      // Stopped 20 s into a minute, so every check below falls in the same one.
+      s.clock.freeze();
+      s.clock.advance(60_000 - (s.clock.now().getTime() % 60_000) + 20_000);
+      const checkFrom = (remoteAddress: string) =>
+        s.api({
+          path: `/licensing/status?license_key=${license.license_key}&hardware_id=${hw}`,
+          remoteAddress,
+        });
+      for (let count = 0; count < PER_MINUTE; count++) {
+        const allowed = await checkFrom('203.0.113.7');
+        expect(allowed.statusCode).toBe(200);
+        expect(allowed.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+      const refused = await checkFrom('203.0.113.7');
+      expectApiError(refused, 429, 'rate_limited');
+      expect(refused.headers['retry-after']).toBe('40');
+      expect((await checkFrom('203.0.113.8')).statusCode).toBe(200);
+
+      s.clock.advance(40_000);
+      expect((await checkFrom('203.0.113.7')).statusCode).toBe(200);
+    });
+  },
+  { env: { LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) } },
+);
