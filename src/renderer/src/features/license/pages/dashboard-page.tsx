@@ -37,6 +37,7 @@ import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
 import { formatPlanPrice } from '../../plans';
 import { BaseLicenseOffer } from '../components/base-license-offer';
+import { LicensesLoadFailure } from '../components/licenses-load-failure';
 import { FeatureUsageMeter } from '../components/feature-usage-meter';
 import { LicenseStatusBadge } from '../components/license-status-badge';
 import { SeatMeter } from '../components/seat-meter';
@@ -341,13 +342,7 @@ export default function DashboardPage() {
         description={`${firstName ? `Welcome back, ${firstName}. ` : ''}Your plan, license, seats and usage at a glance.`}
       />
 
-      {load.status === 'failed' ? (
-        <RetryNotice
-          title="Could not load your licenses"
-          message={load.error}
-          onRetry={() => void list.refetch()}
-        />
-      ) : null}
+      <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
 
       {noLicense ? (
         <BaseLicenseOffer

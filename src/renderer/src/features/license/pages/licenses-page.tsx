@@ -5,9 +5,9 @@ import { portalPaths } from '../../../../../shared/routes';
 import { PageHeader } from '../../../components/layout/page-header';
 import { CartIcon } from '../../../components/brand/icons';
 import { LoadingBlock } from '../../../components/data/loading-block';
-import { RetryNotice } from '../../../components/data/retry-notice';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { ActivateKeyForm } from '../components/activate-key-form';
+import { LicensesLoadFailure } from '../components/licenses-load-failure';
 import { BaseLicenseOffer } from '../components/base-license-offer';
 import { LicenseCard } from '../components/license-card';
 import { ThisMachineCard } from '../components/this-machine-card';
@@ -77,13 +77,7 @@ export default function LicensesPage() {
           Your licenses
         </Title>
         {load.status === 'loading' ? <LicenseSkeletons /> : null}
-        {load.status === 'failed' ? (
-          <RetryNotice
-            title="Could not load your licenses"
-            message={load.error}
-            onRetry={() => void list.refetch()}
-          />
-        ) : null}
+        <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
         {load.status === 'ready' && sorted.length === 0 ? (
           <BaseLicenseOffer
             hasLicenses={false}
