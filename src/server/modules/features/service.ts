@@ -34,17 +34,20 @@ const featureNotFound = () => notFound('feature_not_found', 'Feature not found')
 const duplicateKey = (key: string) =>
   conflict('feature_key_taken', `A feature with the key "${key}" already exists`);
 
+/** What the services that change the catalogue (features and plans) are made from. */
+export interface CatalogueServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** Told after every change, so cached copies of the catalogue are dropped. */
+  onCatalogueChange?: () => void;
+}
+
 /** Administrators' catalogue of entitlements (`/admin/features`). */
 export function createFeaturesService({
   db,
   clock,
   onCatalogueChange = () => undefined,
-}: {
-  db: Db;
-  clock: Clock;
-  /** Told after every change, so cached copies of the catalogue are dropped. */
-  onCatalogueChange?: () => void;
-}) {
+}: CatalogueServiceDeps) {
   async function existing(id: string) {
     const row = await findFeatureById(db, id);
     if (!row) throw featureNotFound();

@@ -7,11 +7,12 @@ import type {
   planListQuerySchema,
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
-import { type Clock, isoNow } from '../../clock.js';
-import type { Db, DbOrTransaction } from '../../db/database.js';
+import { isoNow } from '../../clock.js';
+import type { DbOrTransaction } from '../../db/database.js';
 import { isForeignKeyViolation, refuseDuplicate } from '../../db/errors.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import { existingFeatureIds } from '../features/repository.js';
+import type { CatalogueServiceDeps } from '../features/service.js';
 import { planHasLicenses } from '../licenses/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { type AdminActor, recordAdminAction } from '../security/service.js';
@@ -53,16 +54,7 @@ async function replaceFeatures(
 }
 
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
-export function createPlansService({
-  db,
-  clock,
-  onCatalogueChange = () => undefined,
-}: {
-  db: Db;
-  clock: Clock;
-  /** Told after every change, so cached copies of the catalogue are dropped. */
-  onCatalogueChange?: () => void;
-}) {
+export function createPlansService({ db, clock, onCatalogueChange = () => undefined }: CatalogueServiceDeps) {
   async function existing(id: string): Promise<Plan> {
     const plan = await findPlan(db, id);
     if (!plan) throw planNotFound();
