@@ -30,5 +30,7 @@ export const EMAIL_VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
 export const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
 
 export const USER_ROLES = ['user', 'admin'] as const;
+/** An account's status: a disabled one cannot sign in. */
+export const USER_STATUSES = ['active', 'disabled'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export const DEFAULT_ROLE: UserRole = 'user';

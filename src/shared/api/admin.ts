@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { MAX_SEATS } from './plans.js';
-import { USER_ROLES } from '../constants.js';
+import { USER_ROLES, USER_STATUSES } from '../constants.js';
 import { displayText, emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
 import { activationSchema, LICENSE_STATUSES, licenseSchema } from './licenses.js';
+import { accountFields } from './users.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 
 /** Schemas of the admin API: users, licenses, security events and the dashboard. */
 
-export const USER_STATUSES = ['active', 'disabled'] as const;
 export const SECURITY_SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type SecuritySeverityName = (typeof SECURITY_SEVERITIES)[number];
 
@@ -16,13 +16,7 @@ export const userIdSchema = z.uuid('Not a user id');
 /** An account as administrators see it: no preferences (those are the user's own business). */
 export const adminUserSchema = z
   .object({
-    id: z.string(),
-    email: z.string(),
-    full_name: z.string().nullable(),
-    company: z.string().nullable(),
-    role: z.enum(USER_ROLES),
-    status: z.enum(USER_STATUSES),
-    email_verified: z.boolean(),
+    ...accountFields,
     last_sign_in_at: isoDateTimeSchema.nullable().describe('When the newest session started'),
     created_at: isoDateTimeSchema,
     updated_at: isoDateTimeSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { USER_ROLES } from '../constants.js';
+import { USER_ROLES, USER_STATUSES } from '../constants.js';
 import { currentPasswordSchema, displayText, isoDateTimeSchema, newPasswordSchema } from './common.js';
 
 export const THEMES = ['light', 'dark', 'system'] as const;
@@ -38,15 +38,20 @@ export const updatePreferencesRequestSchema = z
   .meta({ id: 'UpdatePreferencesRequest' });
 export type UpdatePreferencesRequest = z.infer<typeof updatePreferencesRequestSchema>;
 
+/** The fields every view of an account starts with, in this order. */
+export const accountFields = {
+  id: z.string(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  company: z.string().nullable(),
+  role: z.enum(USER_ROLES),
+  status: z.enum(USER_STATUSES),
+  email_verified: z.boolean(),
+};
+
 export const userProfileSchema = z
   .object({
-    id: z.string(),
-    email: z.string(),
-    full_name: z.string().nullable(),
-    company: z.string().nullable(),
-    role: z.enum(USER_ROLES),
-    status: z.enum(['active', 'disabled']),
-    email_verified: z.boolean(),
+    ...accountFields,
     preferences: preferencesSchema,
     created_at: isoDateTimeSchema,
     updated_at: isoDateTimeSchema,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createAdminUserRequestSchema, updateAdminUserRequestSchema } from '../../../../../shared/api/admin';
 import { displayText, emailSchema, newPasswordSchema } from '../../../../../shared/api/common';
-import { USER_ROLES } from '../../../../../shared/constants';
+import { USER_ROLES, USER_STATUSES } from '../../../../../shared/constants';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import type {
   AdminUser,
@@ -9,7 +9,6 @@ import type {
   UpdateAdminUserRequest,
 } from '../../../../../shared/api/admin';
 
-const USER_STATUSES = ['active', 'disabled'] as const;
 // Cross-field checks run even while another field is still wrong, so every problem shows at once.
 const always = { when: () => true };
 
