@@ -33,6 +33,7 @@ const API_KEY = 'dap-web-public';
 const STATUS_PATH = '/api/v1/licensing/status';
 const VALIDATE_PATH = '/api/v1/licenses/validate';
 const BARE_PATH = '/bare';
+const BARE_SIZED_PATH = '/bare-sized';
 const REQUEST_TIMEOUT_SECONDS = 10;
 const SETTLE_MS = 1_000;
 /** The issue's targets, for SQLite. */
@@ -42,7 +43,7 @@ const TARGET_P99_MS = 20;
 const resultsDir = join(import.meta.dirname, 'results');
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 
-type TargetName = 'bare' | 'status' | 'validate';
+type TargetName = 'bare' | 'bare-sized' | 'status' | 'validate';
 
 interface LoadResult extends Omit<LoadStats, 'label'> {
   target: TargetName;
@@ -104,8 +105,8 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
     return chosen;
   };
   const request: autocannon.Request =
-    spec.target === 'bare'
-      ? { method: 'GET', path: BARE_PATH }
+    spec.target === 'bare' || spec.target === 'bare-sized'
+      ? { method: 'GET', path: spec.target === 'bare' ? BARE_PATH : BARE_SIZED_PATH }
       : spec.target === 'status'
         ? {
             method: 'GET',
@@ -145,7 +146,14 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
 }
 
 /** One request of each kind first, so a wrong setup fails loudly instead of benchmarking 4xx answers. */
-async function checkOnce(baseUrl: string, pair: SamplePair): Promise<void> {
+/** Headers a bare route cannot copy from an answer: its own framing and date. */
+const OWN_HEADERS = new Set(['content-length', 'content-type', 'date', 'connection', 'keep-alive']);
+
+/** Checks one seeded pair on both routes; returns the status answer's size and headers. */
+async function checkOnce(
+  baseUrl: string,
+  pair: SamplePair,
+): Promise<{ bytes: number; headers: Record<string, string> }> {
   const headers = { 'x-api-key': API_KEY };
   const query = new URLSearchParams({ license_key: pair.license_key, hardware_id: pair.hardware_id });
   const answers = [
@@ -156,14 +164,28 @@ async function checkOnce(baseUrl: string, pair: SamplePair): Promise<void> {
       body: JSON.stringify(pair),
     }),
   ];
+  let sized = { bytes: 0, headers: {} as Record<string, string> };
   for (const response of answers) {
-    const body = (await response.json().catch(() => undefined)) as { valid?: unknown } | undefined;
+    const text = await response.text();
+    const body = (() => {
+      try {
+        return JSON.parse(text) as { valid?: unknown };
+      } catch {
+        return undefined;
+      }
+    })();
     if (response.status !== 200 || body?.valid !== true) {
       throw new Error(
-        `a license check of a seeded pair failed (${response.url}: HTTP ${response.status} ${JSON.stringify(body)})`,
+        `a license check of a seeded pair failed (${response.url}: HTTP ${response.status} ${text})`,
       );
     }
+    if (sized.bytes === 0)
+      sized = {
+        bytes: Buffer.byteLength(text),
+        headers: Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name))),
+      };
   }
+  return sized;
 }
 
 function throwIfInterrupted(): void {
@@ -178,9 +200,11 @@ async function measure(
   const endpoint =
     spec.target === 'bare'
       ? `GET ${BARE_PATH}`
-      : spec.target === 'status'
-        ? `GET ${STATUS_PATH}`
-        : `POST ${VALIDATE_PATH}`;
+      : spec.target === 'bare-sized'
+        ? `GET ${BARE_SIZED_PATH}`
+        : spec.target === 'status'
+          ? `GET ${STATUS_PATH}`
+          : `POST ${VALIDATE_PATH}`;
   progress(
     `  ${spec.target}: warm-up ${options.warmupSeconds} s, then ${options.seconds} s at ${spec.connections} connections…`,
   );
@@ -274,21 +298,26 @@ async function benchmarkDb(
     },
   });
   children.add(server);
+  const sized = await checkOnce(server.baseUrl, pairs[pairs.length - 1] as SamplePair);
   const bare = await startChild({
     label: 'bare Fastify',
     repoRoot,
     entry: 'bench/licensing-bare.ts',
     readyPath: BARE_PATH,
-    env: { NODE_ENV: 'production' },
+    env: {
+      NODE_ENV: 'production',
+      BARE_SIZED_BYTES: String(sized.bytes),
+      BARE_SIZED_HEADERS: JSON.stringify(sized.headers),
+    },
   });
   children.add(bare);
   progress(`Server pid ${server.pid} at ${server.baseUrl}; bare pid ${bare.pid} at ${bare.baseUrl}`);
   const startupRssBytes = { server: server.readRss(), bare: bare.readRss() };
   try {
-    await checkOnce(server.baseUrl, pairs[pairs.length - 1] as SamplePair);
     const connections = options.connections;
     const loads = [
       await measure(bare, { target: 'bare', baseUrl: bare.baseUrl, connections }, options),
+      await measure(bare, { target: 'bare-sized', baseUrl: bare.baseUrl, connections }, options),
       await measure(
         server,
         { target: 'status', baseUrl: server.baseUrl, connections, pairs: statusPairs },
@@ -303,7 +332,7 @@ async function benchmarkDb(
     const peakRssBytes = { server: server.readPeakRss(), bare: bare.readPeakRss() };
     const bareRate = loads[0]?.requestsPerSecond ?? 0;
     const checks = loads
-      .filter((load) => load.target !== 'bare')
+      .filter((load) => load.target === 'status' || load.target === 'validate')
       .map((load) => {
         const ratio = bareRate > 0 ? round(load.requestsPerSecond / bareRate, 3) : 0;
         const failures = load.non2xx + load.errors;
