@@ -128,6 +128,42 @@ describe('loadConfig', () => {
     for (const name of Object.keys(environment)) expect(message).toContain(`  - ${name}: `);
   });
 
+  describe('license checks', () => {
+    it('reuse a lease for 10 % of its life, keep 50 000 answers, write check-ins every 5 minutes, in one process', () => {
+      const { licensing, workers } = loadConfig({});
+      expect(licensing).toMatchObject({
+        leaseReuseShare: 0.1,
+        checkCacheEntries: 50_000,
+        heartbeatFlushMs: 300_000,
+      });
+      expect(workers).toBe(1);
+    });
+
+    it('take fractions of a minute for the heartbeat flush and a share in percent', () => {
+      const { licensing } = loadConfig({ HEARTBEAT_FLUSH_MINUTES: '0.5', LEASE_REUSE_PERCENT: '25' });
+      expect(licensing.heartbeatFlushMs).toBe(30_000);
+      expect(licensing.leaseReuseShare).toBe(0.25);
+    });
+
+    it('refuse a share over 50 %, a flush of 0 or over an hour, negative cache sizes and 0 workers, all at once', () => {
+      const problems = problemsOf({
+        LEASE_REUSE_PERCENT: '60',
+        HEARTBEAT_FLUSH_MINUTES: '0',
+        LICENSE_CHECK_CACHE_ENTRIES: '-1',
+        WORKERS: '0',
+      });
+      expect(variablesNamed(problems).sort()).toEqual([
+        'HEARTBEAT_FLUSH_MINUTES',
+        'LEASE_REUSE_PERCENT',
+        'LICENSE_CHECK_CACHE_ENTRIES',
+        'WORKERS',
+      ]);
+      expect(variablesNamed(problemsOf({ HEARTBEAT_FLUSH_MINUTES: '61' }))).toEqual([
+        'HEARTBEAT_FLUSH_MINUTES',
+      ]);
+    });
+  });
+
   it('lists a too-short API key together with the other bad variables', () => {
     const problems = problemsOf({
       PORT: '70000',
