@@ -60,10 +60,6 @@ function stateOf(
     // Any write to the license (a suspension lifted, a plan changed back) gets a fresh lease.
     row.updated_at,
     activation.id,
-    activation.device_name,
-    activation.platform,
-    activation.app_version,
-    activation.activated_at,
     catalogue.fingerprint,
     keyId,
     periods.day,
