@@ -114,13 +114,7 @@ function PaymentRow({ payment, check }: { payment: Payment; check: CheckPayment 
       </Table.Td>
       <Table.Td>
         {payment.license_id ? (
-          <Anchor
-            component={Link}
-            to={pathWith(portalPaths.licenseDetail, { licenseId: payment.license_id })}
-            size="sm"
-          >
-            View license
-          </Anchor>
+          <LicenseLink licenseId={payment.license_id} />
         ) : (
           <Text size="sm" c="dimmed">
             —
@@ -128,6 +122,15 @@ function PaymentRow({ payment, check }: { payment: Payment; check: CheckPayment 
         )}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The license a payment granted, on its own page. */
+function LicenseLink({ licenseId }: { licenseId: string }) {
+  return (
+    <Anchor component={Link} to={pathWith(portalPaths.licenseDetail, { licenseId })} size="sm">
+      View license
+    </Anchor>
   );
 }
 
@@ -157,15 +160,7 @@ function PaymentCard({ payment, check }: { payment: Payment; check: CheckPayment
         </Code>
         <Group gap="sm">
           {payment.status === 'created' ? <CheckStatusButton payment={payment} check={check} /> : null}
-          {payment.license_id ? (
-            <Anchor
-              component={Link}
-              to={pathWith(portalPaths.licenseDetail, { licenseId: payment.license_id })}
-              size="sm"
-            >
-              View license
-            </Anchor>
-          ) : null}
+          {payment.license_id ? <LicenseLink licenseId={payment.license_id} /> : null}
         </Group>
       </Stack>
     </Card>

@@ -1,8 +1,9 @@
 import { Box, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { PaymentOrder } from '../../../../../shared/api/payments';
-import { AlertIcon, ShieldIcon } from '../../../components/brand/icons';
+import { AlertIcon } from '../../../components/brand/icons';
 import { formatAmount } from './payment-format';
+import { SandboxNotice } from './sandbox-notice';
 import { Notice } from '../../../components/data/alert-notice';
 
 export interface SandboxCheckoutModalProps {
@@ -55,17 +56,10 @@ export function SandboxCheckoutModal({
     >
       {order ? (
         <Stack gap="md">
-          <Notice
-            color="orange"
-            variant="light"
-            icon={<ShieldIcon size={20} />}
-            title="Sandbox: no real money"
-            data-testid="sandbox-notice"
-            role="note"
-          >
+          <SandboxNotice title="Sandbox: no real money" testId="sandbox-notice">
             This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
             plan exactly as a real payment would; Decline records a failed payment.
-          </Notice>
+          </SandboxNotice>
           <Stack component="dl" gap={8} m={0}>
             <Row label="Plan">
               <Text size="sm" fw={600}>
