@@ -1,4 +1,4 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Container, type ContainerProps, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /** A signed-in screen's title (the page's one h1), what it is for, and optional actions. */
@@ -25,5 +25,27 @@ export function PageHeader({
       </Stack>
       {actions}
     </Group>
+  );
+}
+
+/** A signed-in screen in a column of its own width: the header, then the content under it. */
+export function HeaderedPage({
+  size,
+  title,
+  description,
+  children,
+}: {
+  size: ContainerProps['size'];
+  title: string;
+  description: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Container size={size} px={0}>
+      <Stack gap="xl">
+        <PageHeader title={title} description={description} />
+        {children}
+      </Stack>
+    </Container>
   );
 }

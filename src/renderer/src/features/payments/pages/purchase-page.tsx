@@ -1,4 +1,4 @@
-import { Anchor, Button, Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useCallback } from 'react';
 import { Link } from 'react-router-dom';
@@ -6,8 +6,8 @@ import type { PaymentConfig } from '../../../../../shared/api/payments';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/alert-notice';
-import { PageHeader } from '../../../components/layout/page-header';
-import { AlertIcon, ShieldIcon } from '../../../components/brand/icons';
+import { HeaderedPage } from '../../../components/layout/page-header';
+import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, planMessages, useGetPublicPlansQuery } from '../../plans';
@@ -15,6 +15,7 @@ import { PaymentHistory } from '../components/payment-history';
 import { formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
 import { SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
+import { SandboxNotice } from '../components/sandbox-notice';
 import {
   type CurrentPlan,
   paymentMessages,
@@ -170,116 +171,106 @@ export default function PurchasePage() {
   const sandboxOpen = state.step === 'sandbox' ? state : null;
 
   return (
-    <Container size="xl" px={0}>
-      <Stack gap="xl">
-        <PageHeader
-          title="Purchase"
-          description="Pick the plan that fits. Your license is ready the moment the payment goes through."
-        />
+    <HeaderedPage
+      size="xl"
+      title="Purchase"
+      description="Pick the plan that fits. Your license is ready the moment the payment goes through."
+    >
+      {loaded?.config.sandbox ? (
+        <SandboxNotice title="Sandbox payments: no real money" testId="sandbox-banner">
+          This server runs the payment sandbox. Checkout asks for no card and charges nothing; licenses bought
+          here are granted exactly as after a real payment.
+        </SandboxNotice>
+      ) : null}
 
-        {loaded?.config.sandbox ? (
-          <Notice
-            color="orange"
-            variant="light"
-            icon={<ShieldIcon size={20} />}
-            title="Sandbox payments: no real money"
-            data-testid="sandbox-banner"
-            role="note"
+      {notice ? (
+        <Notice
+          color={notice.tone === 'error' ? 'red' : 'blue'}
+          variant="light"
+          icon={<AlertIcon size={20} />}
+          title={notice.title}
+          role="alert"
+          withCloseButton
+          closeButtonLabel="Dismiss this message"
+          onClose={checkout.dismissNotice}
+        >
+          {notice.message}
+        </Notice>
+      ) : null}
+
+      {state.step === 'verifying' ? (
+        <Notice color="blue" variant="light" title="Confirming your payment…" role="status">
+          The payment went through; the license server is checking it. This takes a moment.
+        </Notice>
+      ) : null}
+
+      {state.step === 'succeeded' ? (
+        <PurchaseSuccess verification={state.verification} onDone={checkout.reset} />
+      ) : null}
+
+      <Stack gap="md" component="section" aria-labelledby="plans-title">
+        <div>
+          <Title order={2} size="h3" id="plans-title">
+            Plans
+          </Title>
+          {loaded ? <CurrentPlanLine current={loaded.current} /> : null}
+        </div>
+
+        {catalogue.failure !== null ? (
+          <ErrorAlert title="Plans could not be loaded">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{catalogue.failure || paymentMessages.fetchConfigFailed}</Text>
+              <Button size="xs" variant="white" color="red" onClick={catalogue.reload}>
+                Try again
+              </Button>
+            </Stack>
+          </ErrorAlert>
+        ) : !loaded ? (
+          <SimpleGrid
+            cols={{ base: 1, sm: 2, lg: 4 }}
+            spacing="lg"
+            aria-busy="true"
+            aria-label="Loading plans"
           >
-            This server runs the payment sandbox. Checkout asks for no card and charges nothing; licenses
-            bought here are granted exactly as after a real payment.
-          </Notice>
+            {Array.from({ length: 4 }, (_, index) => (
+              <PlanCardSkeleton key={index} compact />
+            ))}
+          </SimpleGrid>
+        ) : loaded.plans.length === 0 ? (
+          <Text c="dimmed">
+            No plans are on sale right now. Your free license stays available on the{' '}
+            <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
+              Licenses page
+            </Anchor>
+            .
+          </Text>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(loaded.plans.length, 4) }} spacing="lg">
+            {loaded.plans.map((plan) => {
+              const { action, note } = planAction(plan, loaded, checkout);
+              return (
+                <PlanCard
+                  key={plan.id}
+                  plan={plan}
+                  current={loaded.current?.plan?.id === plan.id}
+                  action={action}
+                  note={note}
+                  compact
+                />
+              );
+            })}
+          </SimpleGrid>
+        )}
+
+        {loaded && !loaded.config.sandbox ? (
+          <Text size="xs" c="dimmed">
+            Payments are processed by Razorpay: card, UPI and bank details go to Razorpay directly and never
+            reach this portal.
+          </Text>
         ) : null}
-
-        {notice ? (
-          <Notice
-            color={notice.tone === 'error' ? 'red' : 'blue'}
-            variant="light"
-            icon={<AlertIcon size={20} />}
-            title={notice.title}
-            role="alert"
-            withCloseButton
-            closeButtonLabel="Dismiss this message"
-            onClose={checkout.dismissNotice}
-          >
-            {notice.message}
-          </Notice>
-        ) : null}
-
-        {state.step === 'verifying' ? (
-          <Notice color="blue" variant="light" title="Confirming your payment…" role="status">
-            The payment went through; the license server is checking it. This takes a moment.
-          </Notice>
-        ) : null}
-
-        {state.step === 'succeeded' ? (
-          <PurchaseSuccess verification={state.verification} onDone={checkout.reset} />
-        ) : null}
-
-        <Stack gap="md" component="section" aria-labelledby="plans-title">
-          <div>
-            <Title order={2} size="h3" id="plans-title">
-              Plans
-            </Title>
-            {loaded ? <CurrentPlanLine current={loaded.current} /> : null}
-          </div>
-
-          {catalogue.failure !== null ? (
-            <ErrorAlert title="Plans could not be loaded">
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{catalogue.failure || paymentMessages.fetchConfigFailed}</Text>
-                <Button size="xs" variant="white" color="red" onClick={catalogue.reload}>
-                  Try again
-                </Button>
-              </Stack>
-            </ErrorAlert>
-          ) : !loaded ? (
-            <SimpleGrid
-              cols={{ base: 1, sm: 2, lg: 4 }}
-              spacing="lg"
-              aria-busy="true"
-              aria-label="Loading plans"
-            >
-              {Array.from({ length: 4 }, (_, index) => (
-                <PlanCardSkeleton key={index} compact />
-              ))}
-            </SimpleGrid>
-          ) : loaded.plans.length === 0 ? (
-            <Text c="dimmed">
-              No plans are on sale right now. Your free license stays available on the{' '}
-              <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
-                Licenses page
-              </Anchor>
-              .
-            </Text>
-          ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(loaded.plans.length, 4) }} spacing="lg">
-              {loaded.plans.map((plan) => {
-                const { action, note } = planAction(plan, loaded, checkout);
-                return (
-                  <PlanCard
-                    key={plan.id}
-                    plan={plan}
-                    current={loaded.current?.plan?.id === plan.id}
-                    action={action}
-                    note={note}
-                    compact
-                  />
-                );
-              })}
-            </SimpleGrid>
-          )}
-
-          {loaded && !loaded.config.sandbox ? (
-            <Text size="xs" c="dimmed">
-              Payments are processed by Razorpay: card, UPI and bank details go to Razorpay directly and never
-              reach this portal.
-            </Text>
-          ) : null}
-        </Stack>
-
-        <PaymentHistory />
       </Stack>
+
+      <PaymentHistory />
 
       <SandboxCheckoutModal
         order={sandboxOpen?.order ?? null}
@@ -289,6 +280,6 @@ export default function PurchasePage() {
         onDecline={() => void checkout.decline()}
         onClose={checkout.closeSandbox}
       />
-    </Container>
+    </HeaderedPage>
   );
 }

@@ -1,5 +1,5 @@
-import { Button, Card, Container, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { PageHeader } from '../../../components/layout/page-header';
+import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { HeaderedPage } from '../../../components/layout/page-header';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { ChangePasswordCard } from '../components/change-password-card';
@@ -34,49 +34,42 @@ export default function ProfilePage() {
   const { refetch } = useFetchMyProfileQuery(undefined, { refetchOnMountOrArgChange: true });
 
   return (
-    <Container size="lg" px={0}>
-      <Stack gap="xl">
-        <PageHeader
-          title="Profile"
-          description="Your details, how the portal looks and what we e-mail you, and the security of your account."
-        />
-        {!profile && error ? (
-          <ErrorAlert title="Your profile could not be loaded">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{error}</Text>
-              <Button size="xs" variant="white" color="red" onClick={() => void refetch()}>
-                Try again
-              </Button>
-            </Stack>
-          </ErrorAlert>
-        ) : null}
-        {profile ? (
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
-            <Stack gap="lg">
-              {/* A different live profile (another device changed it) starts the form again. */}
-              <ProfileDetailsCard
-                key={`${profile.id}:${profile.updated_at}:${profile.full_name ?? ''}:${profile.company ?? ''}`}
-                profile={profile}
-              />
-              <PreferencesCard preferences={preferences} />
-            </Stack>
-            <Stack gap="lg">
-              <ChangePasswordCard email={profile.email} id={PASSWORD_SECTION_ID} />
-              <SessionsCard />
-            </Stack>
-          </SimpleGrid>
-        ) : !error ? (
-          <SimpleGrid
-            cols={{ base: 1, md: 2 }}
-            spacing="lg"
-            aria-busy="true"
-            aria-label="Loading your profile"
-          >
-            <CardSkeleton lines={3} />
-            <CardSkeleton lines={3} />
-          </SimpleGrid>
-        ) : null}
-      </Stack>
-    </Container>
+    <HeaderedPage
+      size="lg"
+      title="Profile"
+      description="Your details, how the portal looks and what we e-mail you, and the security of your account."
+    >
+      {!profile && error ? (
+        <ErrorAlert title="Your profile could not be loaded">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{error}</Text>
+            <Button size="xs" variant="white" color="red" onClick={() => void refetch()}>
+              Try again
+            </Button>
+          </Stack>
+        </ErrorAlert>
+      ) : null}
+      {profile ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
+          <Stack gap="lg">
+            {/* A different live profile (another device changed it) starts the form again. */}
+            <ProfileDetailsCard
+              key={`${profile.id}:${profile.updated_at}:${profile.full_name ?? ''}:${profile.company ?? ''}`}
+              profile={profile}
+            />
+            <PreferencesCard preferences={preferences} />
+          </Stack>
+          <Stack gap="lg">
+            <ChangePasswordCard email={profile.email} id={PASSWORD_SECTION_ID} />
+            <SessionsCard />
+          </Stack>
+        </SimpleGrid>
+      ) : !error ? (
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" aria-busy="true" aria-label="Loading your profile">
+          <CardSkeleton lines={3} />
+          <CardSkeleton lines={3} />
+        </SimpleGrid>
+      ) : null}
+    </HeaderedPage>
   );
 }

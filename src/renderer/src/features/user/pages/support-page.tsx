@@ -1,6 +1,6 @@
-import { Container, SimpleGrid, Stack } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
-import { PageHeader } from '../../../components/layout/page-header';
+import { HeaderedPage } from '../../../components/layout/page-header';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
 import { LicenseTroubleshooter, useThisMachine } from '../../license';
@@ -36,28 +36,26 @@ export default function SupportPage() {
   );
 
   return (
-    <Container size="xl" px={0}>
-      <Stack gap="xl">
-        <PageHeader
-          title="Support"
-          description="Answers to common questions, a check of this machine’s license, and a way to reach us."
-        />
-        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
-          <Stack gap="lg">
-            <HelpTopics />
-            <LicenseTroubleshooter
-              result={status}
-              checking={checking}
-              onCheck={checkAgain}
-              kind={found?.kind ?? null}
-            />
-          </Stack>
-          <Stack gap="lg">
-            <SupportInfoCard lines={lines} />
-            <ContactSupportCard details={lines ? formatDetails(lines) : null} />
-          </Stack>
-        </SimpleGrid>
-      </Stack>
-    </Container>
+    <HeaderedPage
+      size="xl"
+      title="Support"
+      description="Answers to common questions, a check of this machine’s license, and a way to reach us."
+    >
+      <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
+        <Stack gap="lg">
+          <HelpTopics />
+          <LicenseTroubleshooter
+            result={status}
+            checking={checking}
+            onCheck={checkAgain}
+            kind={found?.kind ?? null}
+          />
+        </Stack>
+        <Stack gap="lg">
+          <SupportInfoCard lines={lines} />
+          <ContactSupportCard details={lines ? formatDetails(lines) : null} />
+        </Stack>
+      </SimpleGrid>
+    </HeaderedPage>
   );
 }
