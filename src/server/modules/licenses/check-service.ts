@@ -1,4 +1,4 @@
-import type { LicenseStatusAnswer } from '../../../shared/api/licenses.js';
+import type { FeatureUsage, LicenseStatusAnswer } from '../../../shared/api/licenses.js';
 import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../clock.js';
 import type { ActivationRow } from '../../db/tables.js';
@@ -44,6 +44,18 @@ function createPeriodStarts() {
   };
 }
 
+/** This period's usage as one text, equal for equal usage whatever order the rows came in. */
+const usageKeyOf = (row: LicenseCheckRow): string =>
+  row.usage.length === 0
+    ? ''
+    : row.usage
+        .map((cell) => cell.join(':'))
+        .sort()
+        .join(' ');
+
+/** Feature blocks kept at most: one per plan, day and distinct usage in use, so a few hundred suffice. */
+const MAX_FEATURE_BLOCKS = 1_000;
+
 /** Everything a valid answer is made of but the check's time: equal states give equal answers. */
 function stateOf(
   row: LicenseCheckRow,
@@ -51,8 +63,8 @@ function stateOf(
   catalogue: CachedPlan,
   keyId: string,
   periods: { day: string; month: string },
+  usage: string,
 ): string {
-  const usage = row.usage.map((cell) => cell.join(':')).sort();
   return JSON.stringify([
     row.license_key,
     row.plan_id,
@@ -77,6 +89,26 @@ function stateOf(
 export function createLicenseChecksService(deps: LicenseChecksDeps) {
   const { clock, leases, planCatalogue, reads, heartbeats, answers, leaseReuseShare } = deps;
   const periodStarts = createPeriodStarts();
+  // The features block depends only on the plan, the day and the usage: every license of a plan
+  // with the same usage today (most often none) shares one, built once.
+  const featureBlocks = new Map<string, FeatureUsage[]>();
+
+  function featuresFor(row: LicenseCheckRow, catalogue: CachedPlan, now: Date, day: string, usage: string) {
+    const key = `${catalogue.fingerprint} ${day} ${usage}`;
+    let features = featureBlocks.get(key);
+    if (!features) {
+      const totals: UsageTotals = new Map(
+        row.usage.map(([featureId, periodStart, total]) => [
+          counterKey(row.id, featureId, periodStart),
+          total,
+        ]),
+      );
+      features = featureUsages(row.id, catalogue.features, totals, now, true);
+      if (featureBlocks.size >= MAX_FEATURE_BLOCKS) featureBlocks.clear();
+      featureBlocks.set(key, features);
+    }
+    return features;
+  }
 
   async function answerFor(
     row: LicenseCheckRow,
@@ -84,11 +116,8 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     catalogue: CachedPlan,
     now: Date,
     state: string,
+    features: FeatureUsage[],
   ): Promise<KeptAnswer> {
-    const totals: UsageTotals = new Map(
-      row.usage.map(([featureId, periodStart, total]) => [counterKey(row.id, featureId, periodStart), total]),
-    );
-    const features = featureUsages(row.id, catalogue.features, totals, now, true);
     const signed = await leaseFor(leases, row, activation.hardware_id, {
       plan: catalogue.plan,
       usage_info: { features },
@@ -131,10 +160,12 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
 
       heartbeats.record(activation.id, now.toISOString());
       const catalogue = await planCatalogue.get(row.plan_id);
-      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods);
+      const usage = usageKeyOf(row);
+      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage);
       let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
       if (!answer) {
-        answer = await answerFor(row, activation, catalogue, now, state);
+        const features = featuresFor(row, catalogue, now, periods.day, usage);
+        answer = await answerFor(row, activation, catalogue, now, state, features);
         answers.set(row.id, activation.hardware_id, answer);
       }
       return answer.body;
