@@ -11,6 +11,7 @@ import {
   type UsagePeriod,
 } from '../../../../../shared/api/features';
 import { AlertIcon } from '../../../components/brand/icons';
+import { changedFields } from '../../../components/forms/changed-fields';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
 import { adminMessages } from '../../../../../shared/messages';
@@ -56,12 +57,10 @@ const validateFeature = (values: FeatureValues) =>
 
 /** Only what changed, so an edit never rewrites fields another administrator changed meanwhile. */
 function changesOf(before: CreateFeatureRequest, after: CreateFeatureRequest): UpdateFeatureRequest {
-  const changes: Record<string, unknown> = {};
-  for (const field of Object.keys(after) as (keyof CreateFeatureRequest)[])
-    if (after[field] !== before[field]) changes[field] = after[field];
+  const changes: UpdateFeatureRequest = changedFields(before, after);
   // The server checks an on/off feature has no period: send the kind with it.
   if ('period' in changes || 'unit' in changes) changes.kind = after.kind;
-  return changes as UpdateFeatureRequest;
+  return changes;
 }
 
 export interface FeatureFormModalProps {

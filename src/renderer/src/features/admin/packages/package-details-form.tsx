@@ -20,6 +20,7 @@ import {
   type Plan,
   type UpdatePlanRequest,
 } from '../../../../../shared/api/plans';
+import { changedFields } from '../../../components/forms/changed-fields';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
@@ -101,18 +102,15 @@ export function validatePackage(values: PackageValues): FormErrors {
   return errors;
 }
 
-/** Only the fields that changed: an edit never rewrites what another administrator changed meanwhile. */
+/** Only the fields that changed, so an edit never rewrites what another administrator changed meanwhile. */
 function changesOf(plan: Plan, request: CreatePlanRequest): UpdatePlanRequest {
-  const before = toPackageRequest(valuesOf(plan));
-  const changes: Record<string, unknown> = {};
-  for (const field of Object.keys(request) as (keyof CreatePlanRequest)[])
-    if (request[field] !== before[field]) changes[field] = request[field];
+  const changes: UpdatePlanRequest = changedFields(toPackageRequest(valuesOf(plan)), request);
   // The server checks price and interval together: send both when either changes.
   if ('price_minor' in changes || 'billing_interval' in changes) {
     changes.price_minor = request.price_minor;
     changes.billing_interval = request.billing_interval;
   }
-  return changes as UpdatePlanRequest;
+  return changes;
 }
 
 export interface PackageDetailsFormProps {
