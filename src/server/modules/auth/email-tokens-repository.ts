@@ -1,5 +1,17 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { EmailTokenPurpose } from '../../db/tables.js';
+import type { Database, EmailTokenPurpose, EmailTokensTable } from '../../db/tables.js';
+
+/** The token of `tokenHash` for `purpose`, if it is unused and unexpired at `now`. */
+const usableToken =
+  (tokenHash: string, purpose: EmailTokenPurpose, now: string) =>
+  (eb: ExpressionBuilder<Database, 'email_tokens'>) =>
+    eb.and([
+      eb('token_hash', '=', tokenHash),
+      eb('purpose', '=', purpose),
+      eb('used_at', 'is', null),
+      eb('expires_at', '>', now),
+    ]);
 
 /** Spends every unused token of the user for `purpose`, so only the next one issued works. */
 export async function spendUnusedEmailTokens(
@@ -19,14 +31,7 @@ export async function spendUnusedEmailTokens(
 
 export async function insertEmailToken(
   db: DbOrTransaction,
-  row: {
-    id: string;
-    user_id: string;
-    purpose: EmailTokenPurpose;
-    token_hash: string;
-    created_at: string;
-    expires_at: string;
-  },
+  row: Omit<EmailTokensTable, 'used_at'>,
 ): Promise<void> {
   await db
     .insertInto('email_tokens')
@@ -44,10 +49,7 @@ export async function spendEmailToken(
   const row = await db
     .updateTable('email_tokens')
     .set({ used_at: now })
-    .where('token_hash', '=', tokenHash)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(usableToken(tokenHash, purpose, now))
     .returning('user_id')
     .executeTakeFirst();
   return row?.user_id;
@@ -63,10 +65,7 @@ export async function findUsableEmailTokenUser(
   const row = await db
     .selectFrom('email_tokens')
     .select('user_id')
-    .where('token_hash', '=', tokenHash)
-    .where('purpose', '=', purpose)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
+    .where(usableToken(tokenHash, purpose, now))
     .executeTakeFirst();
   return row?.user_id;
 }
