@@ -42,9 +42,11 @@ function firstScreenHtml(bundle: OutputBundle, indexHtml: string, pageSource: st
   if (!entry || !page) throw new Error(`first screen ${pageSource}: no chunk in the build`);
   const loaded = new Set(staticClosure(bundle, entry).map((chunk) => chunk.fileName));
   const needed = staticClosure(bundle, page).filter((chunk) => !loaded.has(chunk.fileName));
+  // Styles preloaded, not linked: the entry paints its first frame without waiting for them, and the
+  // chunk's loader links them from the cache when the screen renders.
   const links = needed.flatMap((chunk) => [
     ...[...(chunk.viteMetadata?.importedCss ?? [])].map(
-      (css) => `<link rel="stylesheet" crossorigin href="/${css}">`,
+      (css) => `<link rel="preload" as="style" crossorigin href="/${css}">`,
     ),
     `<link rel="modulepreload" crossorigin href="/${chunk.fileName}">`,
   ]);
