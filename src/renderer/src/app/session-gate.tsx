@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { useStore } from 'react-redux';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { UserProfile } from '../../../shared/api/users';
@@ -74,8 +74,11 @@ export function SessionGate({ services }: { services: Services }) {
     void dispatch(initializeSession())
       .unwrap()
       .then((result) => {
-        if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current)) setSentToLanding(true);
-        setReady(true);
+        // A transition: React renders the first screen in slices, so no single task blocks input long.
+        startTransition(() => {
+          if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current)) setSentToLanding(true);
+          setReady(true);
+        });
       });
   }, [dispatch]);
 

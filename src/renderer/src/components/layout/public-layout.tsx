@@ -1,14 +1,17 @@
 import { Anchor, Button, Container, Group, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
 import { Logo } from '../brand/logo';
-import { DotGrid } from '../dot-grid/dot-grid';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SkipLink } from './skip-link';
 import classes from './public-layout.module.css';
 
 const MAIN_ID = 'main-content';
+
+// Decoration behind the page: it arrives after the first screen's own code, not in the first download.
+const DotGrid = lazy(() => import('../dot-grid/dot-grid').then(({ DotGrid }) => ({ default: DotGrid })));
 
 /** Frame of the public pages: header with sign-in and registration, the page, a footer, dots behind. */
 export function PublicLayout() {
@@ -16,7 +19,9 @@ export function PublicLayout() {
   const onLogin = useLocation().pathname === portalPaths.login;
   return (
     <div className={classes.shell}>
-      <DotGrid />
+      <Suspense fallback={null}>
+        <DotGrid />
+      </Suspense>
       <SkipLink target={MAIN_ID} />
       <header className={classes.header}>
         <Container size="lg" h="100%">
