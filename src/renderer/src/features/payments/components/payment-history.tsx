@@ -11,7 +11,6 @@ import {
   Stack,
   Table,
   Text,
-  Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -23,6 +22,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CardIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
+import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { paymentMessages, paymentsApi, useGetPaymentHistoryQuery } from '../payments-endpoints';
@@ -197,130 +197,124 @@ export function PaymentHistory({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: numb
   const phone = useMediaQuery('(max-width: 36em)');
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="payment-history-title">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-          <div>
-            <Title order={2} size="h3" id="payment-history-title">
-              Payment history
-            </Title>
-            <Text size="sm" c="dimmed">
-              Every checkout you started, newest first. Quote the reference when you contact support.
-            </Text>
-          </div>
-          <Group gap="sm" align="flex-end" wrap="wrap">
-            <NativeSelect
-              label="Status"
-              size="sm"
-              w={180}
-              data={STATUS_OPTIONS}
-              value={status ?? ''}
-              onChange={(event) => {
-                setStatus((event.currentTarget.value || null) as PaymentStatus | null);
-                setPage(1);
-              }}
-            />
-            <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
-              Refresh
-            </Button>
-          </Group>
-        </Group>
-
-        {failed ? (
-          <ErrorAlert title="Payments could not be loaded">
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{failureMessage(history.error, paymentMessages.fetchHistoryFailed)}</Text>
-              <Button size="xs" variant="white" color="red" onClick={reload}>
-                Try again
-              </Button>
-            </Stack>
-          </ErrorAlert>
-        ) : data && data.total === 0 ? (
-          <EmptyState
-            icon={<CardIcon size={28} />}
-            withIndicatorBackground
-            title={
-              status ? `No ${PAYMENT_STATUS_LABELS[status].label.toLowerCase()} payments` : 'No payments yet'
-            }
-            description={
-              status
-                ? 'Choose “All payments” to see the others.'
-                : 'Buy a plan above: its payment and receipt reference show up here.'
-            }
-            py="lg"
+    <SectionCard
+      headingId="payment-history-title"
+      title="Payment history"
+      description="Every checkout you started, newest first. Quote the reference when you contact support."
+      actionsAlign="flex-end"
+      actions={
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <NativeSelect
+            label="Status"
+            size="sm"
+            w={180}
+            data={STATUS_OPTIONS}
+            value={status ?? ''}
+            onChange={(event) => {
+              setStatus((event.currentTarget.value || null) as PaymentStatus | null);
+              setPage(1);
+            }}
           />
-        ) : phone && data ? (
-          <Stack
-            component="ul"
-            gap="sm"
-            m={0}
-            p={0}
-            style={{ listStyle: 'none' }}
-            aria-label="Your payments"
-            aria-busy={refreshing}
-          >
-            {data.data.map((payment) => (
-              <PaymentCard key={payment.id} payment={payment} check={check} />
-            ))}
+          <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
+            Refresh
+          </Button>
+        </Group>
+      }
+    >
+      {failed ? (
+        <ErrorAlert title="Payments could not be loaded">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{failureMessage(history.error, paymentMessages.fetchHistoryFailed)}</Text>
+            <Button size="xs" variant="white" color="red" onClick={reload}>
+              Try again
+            </Button>
           </Stack>
-        ) : (
-          <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
-            <Table
-              verticalSpacing="sm"
-              highlightOnHover
-              aria-busy={data === null || refreshing}
-              aria-label="Your payments"
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map((column) => (
-                    <Table.Th key={column} scope="col">
-                      {column}
-                    </Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data ? (
-                  data.data.map((payment) => <PaymentRow key={payment.id} payment={payment} check={check} />)
-                ) : (
-                  <SkeletonRows rows={3} />
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        </ErrorAlert>
+      ) : data && data.total === 0 ? (
+        <EmptyState
+          icon={<CardIcon size={28} />}
+          withIndicatorBackground
+          title={
+            status ? `No ${PAYMENT_STATUS_LABELS[status].label.toLowerCase()} payments` : 'No payments yet'
+          }
+          description={
+            status
+              ? 'Choose “All payments” to see the others.'
+              : 'Buy a plan above: its payment and receipt reference show up here.'
+          }
+          py="lg"
+        />
+      ) : phone && data ? (
+        <Stack
+          component="ul"
+          gap="sm"
+          m={0}
+          p={0}
+          style={{ listStyle: 'none' }}
+          aria-label="Your payments"
+          aria-busy={refreshing}
+        >
+          {data.data.map((payment) => (
+            <PaymentCard key={payment.id} payment={payment} check={check} />
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={TABLE_MIN_WIDTH} type="native">
+          <Table
+            verticalSpacing="sm"
+            highlightOnHover
+            aria-busy={data === null || refreshing}
+            aria-label="Your payments"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                {COLUMNS.map((column) => (
+                  <Table.Th key={column} scope="col">
+                    {column}
+                  </Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data ? (
+                data.data.map((payment) => <PaymentRow key={payment.id} payment={payment} check={check} />)
+              ) : (
+                <SkeletonRows rows={3} />
+              )}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
 
-        {data && data.total > 0 ? (
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {first}–{last} of {data.total} payment{data.total === 1 ? '' : 's'}
-            </Text>
-            {totalPages > 1 ? (
-              <nav aria-label="Payment history pages">
-                <Pagination
-                  total={totalPages}
-                  value={page}
-                  onChange={setPage}
-                  size="sm"
-                  getItemProps={(item) => ({
-                    'aria-label': `Page ${item}`,
-                    'aria-current': item === page ? 'page' : undefined,
-                  })}
-                  getControlProps={(control) => ({
-                    'aria-label': {
-                      first: 'First page',
-                      previous: 'Previous page',
-                      next: 'Next page',
-                      last: 'Last page',
-                    }[control],
-                  })}
-                />
-              </nav>
-            ) : null}
-          </Group>
-        ) : null}
-      </Stack>
-    </Card>
+      {data && data.total > 0 ? (
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {first}–{last} of {data.total} payment{data.total === 1 ? '' : 's'}
+          </Text>
+          {totalPages > 1 ? (
+            <nav aria-label="Payment history pages">
+              <Pagination
+                total={totalPages}
+                value={page}
+                onChange={setPage}
+                size="sm"
+                getItemProps={(item) => ({
+                  'aria-label': `Page ${item}`,
+                  'aria-current': item === page ? 'page' : undefined,
+                })}
+                getControlProps={(control) => ({
+                  'aria-label': {
+                    first: 'First page',
+                    previous: 'Previous page',
+                    next: 'Next page',
+                    last: 'Last page',
+                  }[control],
+                })}
+              />
+            </nav>
+          ) : null}
+        </Group>
+      ) : null}
+    </SectionCard>
   );
 }

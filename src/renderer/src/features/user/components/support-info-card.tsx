@@ -1,5 +1,6 @@
-import { Box, Button, Card, CopyButton, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, CopyButton, Skeleton, Stack, Text } from '@mantine/core';
 import { CheckIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
 
 /**
  * The app and account details a support request needs, in one block with a copy button. The
@@ -8,67 +9,61 @@ import { CheckIcon } from '../../../components/brand/icons';
 export function SupportInfoCard({ lines }: { lines: [string, string][] | null }) {
   const text = lines?.map(([label, value]) => `${label}: ${value}`).join('\n') ?? '';
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="support-info-title">
-      <Stack gap="md">
-        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
-          <div>
-            <Title order={2} size="h3" id="support-info-title">
-              App and account information
-            </Title>
-            <Text size="sm" c="dimmed">
-              Paste this into a support request: it tells us which app, machine and license you mean.
-            </Text>
-          </div>
-          <CopyButton value={text} timeout={2500}>
-            {({ copied, copy }) => (
-              <Button
-                variant={copied ? 'light' : 'default'}
-                color={copied ? 'teal' : undefined}
-                leftSection={copied ? <CheckIcon size={16} /> : undefined}
-                onClick={copy}
-                disabled={!lines}
-              >
-                {copied ? 'Copied' : 'Copy details'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-        {lines ? (
-          <Box
-            component="dl"
-            m={0}
-            p="md"
-            data-testid="support-details"
-            style={{
-              display: 'grid',
-              gridTemplateColumns: 'minmax(7rem, max-content) minmax(0, 1fr)',
-              columnGap: 'var(--mantine-spacing-md)',
-              rowGap: 6,
-              borderRadius: 'var(--mantine-radius-md)',
-              background: 'light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-7))',
-              fontFamily: 'var(--mantine-font-family-monospace)',
-              fontSize: 'var(--mantine-font-size-sm)',
-            }}
-          >
-            {lines.map(([label, value]) => (
-              <Box key={label} display="contents">
-                <Text component="dt" size="sm" c="dimmed" ff="monospace">
-                  {label}
-                </Text>
-                <Text component="dd" size="sm" m={0} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                  {value}
-                </Text>
-              </Box>
-            ))}
-          </Box>
-        ) : (
-          <Stack gap={8} aria-busy="true" aria-label="Loading the details">
-            {Array.from({ length: 6 }, (_, index) => (
-              <Skeleton key={index} height={14} width={`${90 - index * 8}%`} />
-            ))}
-          </Stack>
-        )}
-      </Stack>
-    </Card>
+    <SectionCard
+      headingId="support-info-title"
+      title="App and account information"
+      description="Paste this into a support request: it tells us which app, machine and license you mean."
+      actions={
+        <CopyButton value={text} timeout={2500}>
+          {({ copied, copy }) => (
+            <Button
+              variant={copied ? 'light' : 'default'}
+              color={copied ? 'teal' : undefined}
+              leftSection={copied ? <CheckIcon size={16} /> : undefined}
+              onClick={copy}
+              disabled={!lines}
+            >
+              {copied ? 'Copied' : 'Copy details'}
+            </Button>
+          )}
+        </CopyButton>
+      }
+    >
+      {lines ? (
+        <Box
+          component="dl"
+          m={0}
+          p="md"
+          data-testid="support-details"
+          style={{
+            display: 'grid',
+            gridTemplateColumns: 'minmax(7rem, max-content) minmax(0, 1fr)',
+            columnGap: 'var(--mantine-spacing-md)',
+            rowGap: 6,
+            borderRadius: 'var(--mantine-radius-md)',
+            background: 'light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-7))',
+            fontFamily: 'var(--mantine-font-family-monospace)',
+            fontSize: 'var(--mantine-font-size-sm)',
+          }}
+        >
+          {lines.map(([label, value]) => (
+            <Box key={label} display="contents">
+              <Text component="dt" size="sm" c="dimmed" ff="monospace">
+                {label}
+              </Text>
+              <Text component="dd" size="sm" m={0} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                {value}
+              </Text>
+            </Box>
+          ))}
+        </Box>
+      ) : (
+        <Stack gap={8} aria-busy="true" aria-label="Loading the details">
+          {Array.from({ length: 6 }, (_, index) => (
+            <Skeleton key={index} height={14} width={`${90 - index * 8}%`} />
+          ))}
+        </Stack>
+      )}
+    </SectionCard>
   );
 }
