@@ -145,13 +145,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       app.log.warn({ err: error }, 'machine check-ins not written; retried at the next flush'),
   });
   app.addHook('onClose', async () => {
-    await queuedMail?.close();
-    await mailOutbox.close();
+    // First: a mail send may take minutes, and a shutdown cut short must not lose the check-ins.
     await heartbeats
       .close()
       .catch((error: unknown) =>
         app.log.error({ err: error }, 'machine check-ins could not be written at shutdown'),
       );
+    await queuedMail?.close();
+    await mailOutbox.close();
     checkReads.close();
     await db.destroy();
   });
@@ -204,7 +205,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       leases,
       downloadLinks,
       apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
-      pendingCheckIn: heartbeats.pendingSeenAt,
     }),
     licenseChecks: createLicenseChecksService({
       clock,

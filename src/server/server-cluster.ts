@@ -3,6 +3,9 @@ import type { Config } from './config.js';
 
 /** A worker that dies sooner than this after its start is not restarted in a loop: the primary exits. */
 const MIN_WORKER_LIFETIME_MS = 5_000;
+/** Nor are workers that keep dying later: more restarts than this within the window stop the cluster. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
 
 const log = (message: string) => process.stdout.write(`[cluster] ${message}\n`);
 
@@ -16,6 +19,7 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
   let stopping = false;
   let exitCode = 0;
   const startedAt = new Map<number, number>();
+  let restarts: number[] = [];
 
   const fork = (): Worker => {
     const worker = cluster.fork();
@@ -27,12 +31,16 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
     if (stopping) {
+      // A worker that could not stop cleanly makes the whole stop unclean.
+      if (code !== 0 && code !== null) exitCode ||= code;
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode);
       return;
     }
     const why = signal ? `signal ${signal}` : `code ${code}`;
-    if (lived < MIN_WORKER_LIFETIME_MS) {
-      log(`worker ${worker.process.pid} stopped (${why}) right after starting; stopping the cluster`);
+    const now = Date.now();
+    restarts = [...restarts.filter((at) => now - at < RESTART_WINDOW_MS), now];
+    if (lived < MIN_WORKER_LIFETIME_MS || restarts.length > MAX_RESTARTS) {
+      log(`worker ${worker.process.pid} stopped (${why}) and keeps stopping; stopping the cluster`);
       stop(1);
       return;
     }

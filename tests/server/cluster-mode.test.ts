@@ -34,7 +34,7 @@ function childrenOf(pid: number): number[] {
 const WORKER_SETTLE_MS = 5_500;
 
 describe.runIf(process.platform === 'linux')('WORKERS=2: two server processes share the port', () => {
-  it('prepares once, serves from two workers, replaces a crashed one and stops them all on SIGTERM', async () => {
+  it('prepares once, starts two workers that answer, replaces a crashed one and stops them all on SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'portal-cluster-'));
     temporaryDirs.push(dataDir);
     const server = startChildServer({ DATA_DIR: dataDir, WORKERS: '2', NODE_ENV: 'test' }, await freePort());

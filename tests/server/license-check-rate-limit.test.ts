@@ -35,6 +35,25 @@ describeOnEveryDatabase(
       s.clock.advance(40_000);
       expect((await checkFrom('203.0.113.7')).statusCode).toBe(200);
     });
+
+    it('counts an IPv6 client by its /64, however it writes or varies the rest of its address', async () => {
+      const s = server();
+      const owner = await member(s);
+      const license = await giveLicense(s, owner, 'pro-monthly');
+      const hw = machine();
+      expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+      s.clock.freeze();
+      s.clock.advance(60_000 - (s.clock.now().getTime() % 60_000) + 20_000);
+      const checkFrom = (remoteAddress: string) =>
+        s.api({
+          path: `/licensing/status?license_key=${license.license_key}&hardware_id=${hw}`,
+          remoteAddress,
+        });
+      for (const address of ['2001:db8:0:7::1', '2001:0db8:0000:0007:ffff::2', '2001:DB8:0:7:1:2:3:4'])
+        expect((await checkFrom(address)).statusCode).toBe(200);
+      expectApiError(await checkFrom('2001:db8:0:7::99'), 429, 'rate_limited');
+      expect((await checkFrom('2001:db8:0:8::1')).statusCode).toBe(200);
+    });
   },
   { env: { LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) } },
 );

@@ -245,6 +245,31 @@ describeOnEveryDatabase(
       });
     });
 
+    describe('heartbeats of a machine back after a long absence', () => {
+      it('are written before the answer, so seat reclaim on any instance sees the machine', async () => {
+        const s = server();
+        const owner = await member(s);
+        const license = await giveLicense(s, owner, 'pro-monthly');
+        const hw = machine();
+        s.clock.freeze();
+        expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+        const activatedAt = (await activationRow(s, license.id, hw))!.last_seen_at;
+
+        // Within 12 hours of the stored check-in: noted for the next batch.
+        s.clock.advance(11 * 60 * 60_000);
+        expect((await statusOf(s, license.license_key, hw)).statusCode).toBe(200);
+        expect((await activationRow(s, license.id, hw))!.last_seen_at).toBe(activatedAt);
+        await s.app.heartbeats.flush();
+        const batched = (await activationRow(s, license.id, hw))!.last_seen_at;
+        expect(batched).toBe(s.clock.now().toISOString());
+
+        // More than 12 hours after it: written before the check answers.
+        s.clock.advance(13 * 60 * 60_000);
+        expect((await validate(s, license.license_key, hw)).statusCode).toBe(200);
+        expect((await activationRow(s, license.id, hw))!.last_seen_at).toBe(s.clock.now().toISOString());
+      });
+    });
+
     describe('GET/PUT /admin/licensing/settings', () => {
       it('is for admins only: anonymous → 401, a user → 403', async () => {
         const s = server();

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { CompiledQuery, type Driver, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
 
@@ -65,6 +65,22 @@ function openSqlite(path: string): SqliteDatabase.Database {
   return sqlite;
 }
 
+/**
+ * SQLite transactions that take the write lock when they begin (`BEGIN IMMEDIATE`). SQLite has other
+ * writers: the heartbeat thread, and the other processes of `WORKERS=N`. A deferred transaction
+ * that read before another writer committed could not write afterwards (SQLITE_BUSY_SNAPSHOT,
+ * which no busy timeout retries); one that holds the lock from its start just waits its turn.
+ */
+class ImmediateTransactionsSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
+}
+
 /** Opens PostgreSQL when a URL is given, else the SQLite file in the data directory. */
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -85,7 +101,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const file = join(options.dataDir, SQLITE_FILE_NAME);
   const sqlite = openSqlite(file);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
     raw: { dialect: 'sqlite', file, connection: sqlite },
   };

@@ -54,9 +54,6 @@ const machineHeldElsewhere = () =>
 
 const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
-/** When a machine last checked in, if that is not written yet (see heartbeats.ts). */
-export type PendingCheckIn = (activationId: string) => string | undefined;
-
 /** Frees the seats of machines unseen for longer than the configured window, oldest first. */
 async function reclaimStaleSeats(
   trx: DbOrTransaction,
@@ -64,14 +61,10 @@ async function reclaimStaleSeats(
   needed: number,
   now: Date,
   reclaimAfterDays: number | null,
-  pendingCheckIn: PendingCheckIn,
 ): Promise<ActivationRow[]> {
   if (reclaimAfterDays === null || needed <= 0) return [];
   const cutoff = utc(now).subtract(reclaimAfterDays, 'day').toISOString();
-  // A machine whose recent check-in is still waiting for the next heartbeat write is not stale.
-  const stale = (await staleActivations(trx, license.id, cutoff, needed)).filter(
-    (row) => (pendingCheckIn(row.id) ?? '') < cutoff,
-  );
+  const stale = await staleActivations(trx, license.id, cutoff, needed);
   await reclaimActivations(
     trx,
     stale.map((row) => row.id),
@@ -85,12 +78,10 @@ export function createActivationService({
   db,
   clock,
   leases,
-  pendingCheckIn = () => undefined,
 }: {
   db: Db;
   clock: Clock;
   leases: LeaseSigner;
-  pendingCheckIn?: PendingCheckIn;
 }) {
   const access = createLicenseAccess({ db, clock });
 
@@ -131,7 +122,6 @@ export function createActivationService({
         used + 1 - seats,
         now,
         settings.seat_reclaim_after_days,
-        pendingCheckIn,
       );
       if (used - reclaimed.length >= seats) return { kind: 'full' as const, used, seats };
 

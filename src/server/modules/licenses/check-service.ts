@@ -6,7 +6,7 @@ import type { LeaseSigner } from '../licensing/lease-signer.js';
 import type { CachedPlan, PlanCatalogueCache } from '../plans/catalogue-cache.js';
 import type { CheckAnswers, KeptAnswer } from './check-answers.js';
 import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
-import type { Heartbeats } from './heartbeats.js';
+import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
 import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
 import { featureUsages } from './usage.js';
@@ -158,7 +158,12 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       const activation = row.activation;
       if (!activation || activation.deactivated_at !== null) throw machineRefusal(activation ?? undefined);
 
-      heartbeats.record(activation.id, now.toISOString());
+      const seenAt = now.toISOString();
+      // A machine back after a long absence is written at once, so seat reclaim on any instance
+      // sees it; every other check-in goes with the next batch.
+      if (now.getTime() - Date.parse(activation.last_seen_at) > WRITE_AT_ONCE_AFTER_MS)
+        await heartbeats.recordNow(activation.id, seenAt);
+      else heartbeats.record(activation.id, seenAt);
       const catalogue = await planCatalogue.get(row.plan_id);
       const usage = usageKeyOf(row);
       const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage);

@@ -41,47 +41,58 @@ parentPort.on('message', (message) => {
 function sqliteHeartbeatWriter(file: string): HeartbeatWriter {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  const worker = new Worker(SQLITE_WORKER_SOURCE, { eval: true, workerData: { driver, file } });
-  // Idle between flushes the thread must not keep the process alive; while a write is in flight it
-  // must, or a shutdown that awaits the last flush could end with nothing left to wait on.
-  worker.unref();
-  const holdWhileWaiting = () => (waiting.size > 0 ? worker.ref() : worker.unref());
   let sequence = 0;
-  let failure: Error | undefined;
-  const failAll = (error: Error) => {
-    failure = error;
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
-  worker.on('message', (message: { id: number; error?: string }) => {
-    const request = waiting.get(message.id);
-    waiting.delete(message.id);
-    holdWhileWaiting();
-    if (message.error) request?.reject(new Error(`heartbeat write failed: ${message.error}`));
-    else request?.resolve();
-  });
-  worker.on('error', failAll);
-  const exited = new Promise<void>((resolve) =>
-    worker.once('exit', () => {
-      failAll(failure ?? new Error('the heartbeat writer has stopped'));
-      resolve();
-    }),
-  );
+  let closing = false;
+
+  /** The writing thread; one that failed or stopped is replaced at the next write. */
+  let current: { worker: Worker; exited: Promise<void> } | undefined;
+  function thread() {
+    if (current) return current;
+    const worker = new Worker(SQLITE_WORKER_SOURCE, { eval: true, workerData: { driver, file } });
+    // Idle between flushes the thread must not keep the process alive; while a write is in flight
+    // it must, or a shutdown that awaits the last flush could end with nothing left to wait on.
+    worker.unref();
+    const failAll = (error: Error) => {
+      for (const { reject } of waiting.values()) reject(error);
+      waiting.clear();
+    };
+    worker.on('message', (message: { id: number; error?: string }) => {
+      const request = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (waiting.size === 0) worker.unref();
+      if (message.error) request?.reject(new Error(`heartbeat write failed: ${message.error}`));
+      else request?.resolve();
+    });
+    worker.on('error', failAll);
+    const exited = new Promise<void>((resolve) =>
+      worker.once('exit', () => {
+        failAll(new Error('the heartbeat writer stopped'));
+        current = undefined;
+        resolve();
+      }),
+    );
+    current = { worker, exited };
+    return current;
+  }
 
   return {
     write(rows) {
-      if (failure) return Promise.reject(failure);
+      if (closing) return Promise.reject(new Error('the heartbeat writer is closed'));
+      const { worker } = thread();
       const id = ++sequence;
       return new Promise<void>((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        holdWhileWaiting();
+        worker.ref();
         worker.postMessage({ id, rows });
       });
     },
     async close() {
+      closing = true;
+      if (!current) return;
+      const { worker, exited } = current;
       // Held until it has closed its connection, or the process could end before it does.
       worker.ref();
-      if (!failure) worker.postMessage({ close: true });
+      worker.postMessage({ close: true });
       await exited;
     },
   };

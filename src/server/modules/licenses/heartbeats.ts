@@ -11,22 +11,30 @@ export interface HeartbeatsOptions {
 }
 
 /**
+ * A check-in is written at once, not with the next batch, when the machine's stored one is older
+ * than this. Seat reclaim takes machines unseen for a window of at least a day, so a live
+ * machine's stored check-in (at most this plus one flush interval, an hour at most, behind) can
+ * never make it look stale, on any instance.
+ */
+export const WRITE_AT_ONCE_AFTER_MS = 12 * 60 * 60 * 1000;
+
+/**
  * When each machine last checked in, kept in memory and written in batches every flush interval
  * instead of one write per check. A crash loses at most one interval of `last_seen_at`, which
- * only seat reclaim (a window of days) and the machine lists read; never a seat or a license.
+ * only the machine lists read (seat reclaim is safe, see {@link WRITE_AT_ONCE_AFTER_MS}); never a
+ * seat or a license.
  */
 export function createHeartbeats({ writer, flushIntervalMs, onFlushError }: HeartbeatsOptions) {
   let pending = new Map<string, string>();
   let running: Promise<void> | undefined;
+  /** Check-ins to write at once, gathered for the rest of this turn of the event loop. */
+  let urgent: { rows: Map<string, string>; written: Promise<void> } | undefined;
 
-  async function writePending(): Promise<void> {
-    if (pending.size === 0) return;
-    const batch = pending;
-    pending = new Map();
+  /** Writes `batch`; on failure keeps its rows for the next flush, unless a machine checked in again. */
+  async function write(batch: Map<string, string>): Promise<void> {
     try {
       await writer.write([...batch]);
     } catch (error) {
-      // Kept for the next flush, unless the machine checked in again meanwhile.
       for (const [id, seenAt] of batch) if (!pending.has(id)) pending.set(id, seenAt);
       throw error;
     }
@@ -35,7 +43,10 @@ export function createHeartbeats({ writer, flushIntervalMs, onFlushError }: Hear
   /** Writes what is pending now; one flush at a time, so a later call waits for the running one. */
   async function flush(): Promise<void> {
     while (running) await running.catch(() => undefined);
-    running = writePending();
+    if (pending.size === 0) return;
+    const batch = pending;
+    pending = new Map();
+    running = write(batch);
     try {
       await running;
     } finally {
@@ -51,13 +62,31 @@ export function createHeartbeats({ writer, flushIntervalMs, onFlushError }: Hear
     record(activationId: string, seenAt: string): void {
       pending.set(activationId, seenAt);
     },
-    /** A check-in not written yet, for the readers that must not mistake a live machine for a stale one. */
-    pendingSeenAt: (activationId: string): string | undefined => pending.get(activationId),
+    /**
+     * Writes the check-in before resolving, together with the others of this turn. A failed write
+     * is kept for the next flush and reported, never thrown: the check itself has succeeded.
+     */
+    recordNow(activationId: string, seenAt: string): Promise<void> {
+      pending.delete(activationId);
+      if (!urgent) {
+        const rows = new Map<string, string>();
+        const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          urgent = undefined;
+          return write(rows).catch((error: unknown) => {
+            onFlushError(error);
+          });
+        });
+        urgent = { rows, written };
+      }
+      urgent.rows.set(activationId, seenAt);
+      return urgent.written;
+    },
     flush,
     /** Stops the timer, writes what is pending and closes the writer (a clean shutdown loses nothing). */
     async close(): Promise<void> {
       clearInterval(timer);
       try {
+        await urgent?.written;
         await flush();
       } finally {
         await writer.close();

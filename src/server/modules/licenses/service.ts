@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { DownloadLinks } from '../downloads/signed-links.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
-import { createActivationService, type PendingCheckIn } from './activation-service.js';
+import { createActivationService } from './activation-service.js';
 import { createLicenseDownloadService } from './download-service.js';
 import { createLicensePlanService } from './plan-service.js';
 import { createLicenseReadService } from './read-service.js';
@@ -15,8 +15,6 @@ export interface LicensesServiceDeps {
   downloadLinks: DownloadLinks;
   /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for download links. */
   apiUrl: string;
-  /** A machine's check-in not yet written, so seat reclaim does not take a live machine's seat. */
-  pendingCheckIn?: PendingCheckIn;
 }
 
 /**
