@@ -2,6 +2,7 @@ import { Badge, Button, Group, Modal, Stack, Table, Text, Tooltip } from '@manti
 import { useState } from 'react';
 import type { Activation, License } from '../../../../../shared/api/licenses';
 import { licenseMessages } from '../../../../../shared/messages';
+import { ScrollRegion } from '../../../components/data-table/scroll-region';
 import { Notice } from '../../../components/data/notice';
 import { showToast } from '../../../components/data/toast';
 import { StatusBadge } from '../../../components/data/status-badge';
@@ -151,13 +152,7 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
         </Text>
       ) : null}
       {active.length > 0 || showFormer ? (
-        <Table.ScrollContainer
-          minWidth={680}
-          type="native"
-          tabIndex={0}
-          role="region"
-          aria-label="Machines table, scrolls sideways"
-        >
+        <ScrollRegion what="Machines" minWidth={680}>
           <Table verticalSpacing="sm" highlightOnHover aria-labelledby={headingId}>
             <Table.Thead>
               <Table.Tr>
@@ -173,7 +168,7 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
               {showFormer ? former.map(row) : null}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollRegion>
       ) : null}
       {former.length > 0 ? (
         <Group>

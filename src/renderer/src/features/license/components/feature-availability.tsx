@@ -1,5 +1,6 @@
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
+import { ScrollRegion } from '../../../components/data-table/scroll-region';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { formatNumber, limitText } from '../license-format';
 
@@ -25,13 +26,7 @@ export function FeatureAvailability({
         <Text size="sm">This plan includes no features yet.</Text>
       ) : (
         <Card withBorder padding="md">
-          <Table.ScrollContainer
-            minWidth={640}
-            type="native"
-            tabIndex={0}
-            role="region"
-            aria-label="Features table, scrolls sideways"
-          >
+          <ScrollRegion what="Features" minWidth={640}>
             <Table verticalSpacing="sm" aria-labelledby={headingId}>
               <Table.Thead>
                 <Table.Tr>
@@ -82,7 +77,7 @@ export function FeatureAvailability({
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollRegion>
         </Card>
       )}
     </Stack>
