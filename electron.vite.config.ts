@@ -9,8 +9,8 @@ import { precompressDirectory } from './scripts/precompress-assets.js';
 const RENDERER_ROOT = resolve(import.meta.dirname, 'src/renderer');
 const RENDERER_OUT_DIR = resolve(import.meta.dirname, 'out/renderer');
 const MANTINE_STYLES_DIR = resolve(import.meta.dirname, 'node_modules/@mantine/core/styles');
-/** A Mantine component's own module, `…/esm/components/Button/Button.mjs` (or `…/utils/…`). */
-const MANTINE_COMPONENT = /@mantine\/core\/esm\/(?:components|utils)\/(?:[^/]+\/)*([^/]+)\/\1\.mjs$/;
+/** The class names of one Mantine stylesheet, `…/esm/components/Button/Button.module.mjs`: each has its `Button.layer.css`. */
+const MANTINE_CLASSES = /@mantine\/core\/esm\/.+\/([^/]+)\.module\.mjs$/;
 
 /**
  * The screens people open first, by path: the build writes each a copy of index.html that
@@ -101,13 +101,12 @@ export default defineConfig({
       },
       {
         // Mantine's whole stylesheet is 290 KB, most of it for components the first screen never
-        // shows. Each component module imports its own (layered) styles instead, so they travel with
-        // the chunk that uses the component and load per route; main.tsx keeps the base styles.
-        // Appended, so the styles of the components it builds on come first, as Mantine asks.
+        // shows. The module of each stylesheet's class names imports those (layered) styles instead,
+        // so they travel with the chunk that uses them and load per route; main.tsx keeps the base.
         name: 'mantine-styles-per-component',
         enforce: 'pre',
         transform(code, id) {
-          const name = MANTINE_COMPONENT.exec(id.replaceAll('\\', '/'))?.[1];
+          const name = MANTINE_CLASSES.exec(id.replaceAll('\\', '/'))?.[1];
           if (!name || !existsSync(resolve(MANTINE_STYLES_DIR, `${name}.layer.css`))) return undefined;
           return { code: `${code}\nimport '@mantine/core/styles/${name}.layer.css';\n`, map: null };
         },
