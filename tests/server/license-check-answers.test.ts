@@ -17,15 +17,14 @@ import { createTestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import {
   activate,
+  activatedMachine,
   activationRow,
   DAY_MS,
   deactivate,
   expectActivation,
   expectRefusal,
-  giveLicense,
   licenseSuiteOptions,
   machine,
-  member,
   planByCode,
   statusOf,
   trackUsage,
@@ -43,13 +42,7 @@ async function check(s: TestServer, key: string, hardwareId: string) {
 describeOnEveryDatabase(
   'license checks: a signed answer kept per license and machine, renewed when anything in it changes',
   (server) => {
-    async function activated(s: TestServer, plan = 'pro-monthly') {
-      const owner = await member(s);
-      const license = await giveLicense(s, owner, plan);
-      const hw = machine();
-      expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
-      return { owner, license, hw };
-    }
+    const activated = activatedMachine;
 
     it('a repeated check gets the very same bytes while the lease is fresh, and a new lease after 10 % of its life', async () => {
       const s = server();

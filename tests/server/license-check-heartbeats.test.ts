@@ -4,23 +4,11 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
-import {
-  activate,
-  activationRow,
-  expectActivation,
-  giveLicense,
-  licenseSuiteOptions,
-  machine,
-  member,
-  statusOf,
-} from './license-helpers.js';
+import { activatedMachine, activationRow, licenseSuiteOptions, statusOf } from './license-helpers.js';
 
 async function checkedMachine(s: TestServer) {
-  const owner = await member(s);
-  const license = await giveLicense(s, owner, 'pro-monthly');
-  const hw = machine();
   s.clock.freeze();
-  expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+  const { license, hw } = await activatedMachine(s);
   s.clock.advance(90_000);
   expect((await statusOf(s, license.license_key, hw)).statusCode).toBe(200);
   return { license, hw, checkedAt: s.clock.now().toISOString() };

@@ -1,27 +1,26 @@
 import { expect, it } from 'vitest';
-import { describeOnEveryDatabase } from '../support/test-server.js';
+import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
-import { activate, expectActivation, giveLicense, machine, member } from './license-helpers.js';
+import { activatedMachine } from './license-helpers.js';
 
 const PER_MINUTE = 3;
+
+/** Checks of one activated machine sent from any address, the clock stopped 20 s into a minute. */
+async function checksFromAddresses(s: TestServer) {
+  const { license, hw } = await activatedMachine(s);
+  s.clock.freeze();
+  s.clock.advance(60_000 - (s.clock.now().getTime() % 60_000) + 20_000);
+  return (remoteAddress: string) =>
+    s.api({ path: `/licensing/status?license_key=${license.license_key}&hardware_id=${hw}`, remoteAddress });
+}
 
 describeOnEveryDatabase(
   `license checks: at most ${PER_MINUTE} a minute per address (LICENSE_CHECK_RATE_LIMIT_PER_MINUTE)`,
   (server) => {
     it('the next check from that address gets 429 with Retry-After until the minute ends; other addresses go on', async () => {
       const s = server();
-      const owner = await member(s);
-      const license = await giveLicense(s, owner, 'pro-monthly');
-      const hw = machine();
-      expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
-      // Stopped 20 s into a minute, so every check below falls in the same one.
-      s.clock.freeze();
-      s.clock.advance(60_000 - (s.clock.now().getTime() % 60_000) + 20_000);
-      const checkFrom = (remoteAddress: string) =>
-        s.api({
-          path: `/licensing/status?license_key=${license.license_key}&hardware_id=${hw}`,
-          remoteAddress,
-        });
+      const checkFrom = await checksFromAddresses(s);
+      // Every check below falls in the same minute.
       for (let count = 0; count < PER_MINUTE; count++) {
         const allowed = await checkFrom('203.0.113.7');
         expect(allowed.statusCode).toBe(200);
@@ -38,17 +37,7 @@ describeOnEveryDatabase(
 
     it('counts an IPv6 client by its /64, however it writes or varies the rest of its address', async () => {
       const s = server();
-      const owner = await member(s);
-      const license = await giveLicense(s, owner, 'pro-monthly');
-      const hw = machine();
-      expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
-      s.clock.freeze();
-      s.clock.advance(60_000 - (s.clock.now().getTime() % 60_000) + 20_000);
-      const checkFrom = (remoteAddress: string) =>
-        s.api({
-          path: `/licensing/status?license_key=${license.license_key}&hardware_id=${hw}`,
-          remoteAddress,
-        });
+      const checkFrom = await checksFromAddresses(s);
       for (const address of ['2001:db8:0:7::1', '2001:0db8:0000:0007:ffff::2', '2001:DB8:0:7:1:2:3:4'])
         expect((await checkFrom(address)).statusCode).toBe(200);
       expectApiError(await checkFrom('2001:db8:0:7::99'), 429, 'rate_limited');

@@ -126,6 +126,15 @@ export const activate = (
 export const activateBase = (s: TestServer, token: string, hardwareId: string) =>
   s.api({ method: 'POST', path: '/licenses/activate-base', token, body: { hardware_id: hardwareId } });
 
+/** A member holding a license of `plan`, activated on one new machine. */
+export async function activatedMachine(s: TestServer, plan = 'pro-monthly') {
+  const owner = await member(s);
+  const license = await giveLicense(s, owner, plan);
+  const hw = machine();
+  expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+  return { owner, license, hw };
+}
+
 /** The desktop's check: POST /licenses/validate (API key only, no sign-in). */
 export const validate = (s: TestServer, licenseKey: string, hardwareId: string) =>
   s.api({

@@ -11,6 +11,7 @@ import { expectApiError, securityEvents } from './auth-helpers.js';
 import {
   activate,
   activateBase,
+  activatedMachine,
   activationRow,
   activeSeats,
   DAY_MS,
@@ -41,13 +42,7 @@ describeOnEveryDatabase(
   (server) => {
     describe.each(checks)('$name', ({ check }) => {
       /** A pro license active on one machine. */
-      async function activated(s: TestServer) {
-        const owner = await member(s);
-        const license = await giveLicense(s, owner, 'pro-monthly');
-        const hw = machine();
-        expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
-        return { owner, license, hw };
-      }
+      const activated = (s: TestServer) => activatedMachine(s);
 
       it('an activated machine → valid: true, status active, a message, features and a lease', async () => {
         const s = server();
@@ -215,12 +210,9 @@ describeOnEveryDatabase(
     describe('heartbeats', () => {
       it('a valid check notes its time as last_seen_at, written with the next batch, never backwards', async () => {
         const s = server();
-        const owner = await member(s);
-        const license = await giveLicense(s, owner, 'pro-monthly');
-        const hw = machine();
         // Only the steps below move the clock, so the times compared do not depend on speed.
         s.clock.freeze();
-        expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+        const { license, hw } = await activatedMachine(s);
         const activatedAt = (await activationRow(s, license.id, hw))!.last_seen_at;
 
         s.clock.advance(30_000);
@@ -248,11 +240,8 @@ describeOnEveryDatabase(
     describe('heartbeats of a machine back after a long absence', () => {
       it('are written before the answer, so seat reclaim on any instance sees the machine', async () => {
         const s = server();
-        const owner = await member(s);
-        const license = await giveLicense(s, owner, 'pro-monthly');
-        const hw = machine();
         s.clock.freeze();
-        expectActivation(await activate(s, owner.token, license.license_key, hw), 201);
+        const { license, hw } = await activatedMachine(s);
         const activatedAt = (await activationRow(s, license.id, hw))!.last_seen_at;
 
         // Within 12 hours of the stored check-in: noted for the next batch.
