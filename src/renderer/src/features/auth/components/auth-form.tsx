@@ -1,6 +1,6 @@
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { homeFor, selectIsAuthenticated, selectUserRole } from '../auth-slice';
@@ -39,26 +39,6 @@ export function AuthForm(props: AuthFormProps) {
         </Stack>
       </form>
     </AuthCard>
-  );
-}
-
-/** A footer line: a question and the link that answers it ("New here? Create an account"). */
-export function AuthFooterLink({
-  prompt,
-  to,
-  children,
-}: {
-  prompt: string;
-  to: string;
-  children: ReactNode;
-}) {
-  return (
-    <Text size="sm">
-      {prompt}{' '}
-      <Anchor component={Link} to={to} fw={600}>
-        {children}
-      </Anchor>
-    </Text>
   );
 }
 

@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,7 +10,7 @@ import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
-import { AuthFooterLink, AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -65,9 +65,12 @@ export default function LoginPage() {
       title="Sign in"
       description="Welcome back. Sign in to manage your licenses, devices and plan."
       footer={
-        <AuthFooterLink prompt="New here?" to={portalPaths.register}>
-          Create an account
-        </AuthFooterLink>
+        <Text size="sm">
+          New here?{' '}
+          <Anchor component={Link} to={portalPaths.register} fw={600}>
+            Create an account
+          </Anchor>
+        </Text>
       }
       onSubmit={submit}
       submitting={form.submitting}

@@ -1,6 +1,7 @@
-import { Text, TextInput } from '@mantine/core';
+import { Anchor, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
@@ -11,7 +12,7 @@ import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signUp } from '../auth-calls';
-import { AuthFooterLink, AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { AuthOutcome, SignInLink } from '../components/auth-outcome';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { ResendVerification } from '../components/resend-verification';
@@ -100,9 +101,12 @@ export default function RegisterPage() {
       title="Create your account"
       description="One account for your licenses, devices and downloads."
       footer={
-        <AuthFooterLink prompt="Already have an account?" to={portalPaths.login}>
-          Sign in
-        </AuthFooterLink>
+        <Text size="sm">
+          Already have an account?{' '}
+          <Anchor component={Link} to={portalPaths.login} fw={600}>
+            Sign in
+          </Anchor>
+        </Text>
       }
       onSubmit={submit}
       submitting={form.submitting}
