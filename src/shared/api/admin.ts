@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { MAX_SEATS } from './plans.js';
 import { USER_ROLES, USER_STATUSES } from '../constants.js';
-import { displayText, emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
+import { emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
 import { activationSchema, LICENSE_STATUSES, licenseSchema } from './licenses.js';
-import { accountFields } from './users.js';
+import { accountFields, nameAndCompanyInput } from './users.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 
 /** Schemas of the admin API: users, licenses, security events and the dashboard. */
@@ -53,8 +53,7 @@ export const createAdminUserRequestSchema = z
     password: newPasswordSchema,
     role: z.enum(USER_ROLES).default('user'),
     status: z.enum(USER_STATUSES).default('active'),
-    full_name: displayText(100).nullable().optional(),
-    company: displayText(100).nullable().optional(),
+    ...nameAndCompanyInput,
     email_verified: z
       .boolean()
       .default(true)
@@ -66,8 +65,7 @@ export type CreateAdminUserRequest = z.input<typeof createAdminUserRequestSchema
 export const updateAdminUserRequestSchema = z
   .strictObject({
     email: emailSchema.optional(),
-    full_name: displayText(100).nullable().optional(),
-    company: displayText(100).nullable().optional(),
+    ...nameAndCompanyInput,
     role: z.enum(USER_ROLES).optional(),
     status: z.enum(USER_STATUSES).optional(),
     email_verified: z.boolean().optional(),

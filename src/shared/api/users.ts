@@ -59,11 +59,14 @@ export const userProfileSchema = z
   .meta({ id: 'UserProfile' });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 
+/** The name and company of an account as a change sends them: each optional, null clears it. */
+export const nameAndCompanyInput = {
+  full_name: displayText(100).nullable().optional(),
+  company: displayText(100).nullable().optional(),
+};
+
 export const updateProfileRequestSchema = z
-  .strictObject({
-    full_name: displayText(100).nullable().optional(),
-    company: displayText(100).nullable().optional(),
-  })
+  .strictObject(nameAndCompanyInput)
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
   .meta({ id: 'UpdateProfileRequest' });
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
