@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeApi, problem } from '../support/fake-api';
+import { validLicenseStatus } from '../support/api-answers';
 import {
-  activation,
   chat,
   LICENSE_ID,
   LICENSE_KEY,
@@ -46,20 +46,7 @@ describe('/dashboard', () => {
   it('shows the plan, this machine’s license status, seats, usage with a chart, and quick actions', async () => {
     withProLicense();
     api.on('GET /licensing/status', () => ({
-      json: {
-        valid: true,
-        status: 'active',
-        message: 'License is valid',
-        requires_activation: false,
-        license_id: LICENSE_ID,
-        license_key: LICENSE_KEY,
-        plan: license().plan,
-        expires_at: null,
-        features: [],
-        activation: activation({ hardware_id: THIS_MACHINE }),
-        lease: 'x.y.z',
-        lease_expires_at: '2030-01-01T00:00:00.000Z',
-      },
+      json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
     }));
     await openAsUser(api, '/dashboard', { licenseKey: LICENSE_KEY });
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, SLOW)).toBeTruthy();

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenseMessages } from '../../../src/shared/messages';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
+import { validLicenseStatus } from '../support/api-answers';
 import { type FakeApi, problem } from '../support/fake-api';
 import {
   activation,
@@ -79,20 +80,7 @@ describe('/licenses: the list', () => {
       ],
     }));
     api.on('GET /licensing/status', () => ({
-      json: {
-        valid: true,
-        status: 'active',
-        message: 'License is valid',
-        requires_activation: false,
-        license_id: LICENSE_ID,
-        license_key: LICENSE_KEY,
-        plan: license().plan,
-        expires_at: null,
-        features: [],
-        activation: activation({ hardware_id: THIS_MACHINE }),
-        lease: 'x.y.z',
-        lease_expires_at: '2030-01-01T00:00:00.000Z',
-      },
+      json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
     }));
     await openAsUser(api, '/licenses', { licenseKey: LICENSE_KEY });
 
