@@ -1,12 +1,24 @@
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
 
+/**
+ * One formatter per locale and options: making one costs about as much as rendering a plan card,
+ * and a page of plans asked for dozens with the same options.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = JSON.stringify([locale ?? null, options]);
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    formatters.set(key, format);
+  }
+  return format;
+}
+
 /** Digits of the currency's minor unit (2 for USD and INR, 0 for JPY), as Intl knows them. */
 function minorDigits(currency: string, locale?: string): number {
   try {
-    return (
-      new Intl.NumberFormat(locale, { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2
-    );
+    return numberFormat(locale, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     return 2;
   }
@@ -29,7 +41,7 @@ export function formatPlanPrice(
   const digits = minorDigits(plan.currency, locale);
   const value = plan.price_minor / 10 ** digits;
   try {
-    const amount = new Intl.NumberFormat(locale, {
+    const amount = numberFormat(locale, {
       style: 'currency',
       currency: plan.currency,
       // Whole prices read cleaner without ".00".
@@ -50,6 +62,6 @@ export function formatFeature(feature: PlanFeature, locale?: string): string {
   if (feature.kind === 'boolean') return feature.name;
   const unit = feature.unit ?? 'uses';
   if (feature.limit === null) return `${feature.name}: unlimited ${unit}`;
-  const count = new Intl.NumberFormat(locale).format(feature.limit);
+  const count = numberFormat(locale).format(feature.limit);
   return `${feature.name}: ${count} ${unit}${feature.period ? ` per ${feature.period}` : ''}`;
 }
