@@ -197,7 +197,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const services = {
     health: createHealthService({ db }),
     users: createUsersService({ db, clock }),
-    plans: createPlansService({ db, clock, onCatalogueChange }),
+    plans: createPlansService({
+      db,
+      clock,
+      onCatalogueChange,
+      paymentCurrency: config.payments.currency,
+    }),
     features: createFeaturesService({ db, clock, onCatalogueChange }),
     licenses: createLicensesService({
       db,

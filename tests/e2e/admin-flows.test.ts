@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import type { SecuritySeverity } from '../../src/server/db/tables.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';
-import { accessToken, callApiOk, seedCustomer } from './support/seed.js';
+import { accessToken, callApi, callApiOk, seedCustomer } from './support/seed.js';
 
 /**
  * Issue 6, "Must show": an administrator creates a user (who can then sign in), revokes a license
@@ -134,6 +134,37 @@ describePortal('administrators at work in the console', (portal) => {
     const pro = visitor.getByRole('article', { name: 'Pro', exact: true });
     await pro.getByText('Priority support', { exact: true }).waitFor();
     await pro.getByText('AI chat: 6,500 messages per month', { exact: true }).waitFor();
+  });
+
+  it('prices a new package only in the currency payments are taken in; the API refuses any other', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/packages');
+    await page.getByRole('heading', { level: 1, name: 'Packages' }).waitFor();
+    await page.getByRole('button', { name: 'New package' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New package' });
+    const currency = dialog.getByRole('combobox', { name: 'Currency' });
+    await expect.poll(() => currency.inputValue()).toBe('INR');
+    expect(await currency.locator('option').allTextContents()).toEqual(['INR']);
+    await dialog.getByText('Payments are taken in this currency (PAYMENT_CURRENCY).').waitFor();
+
+    // What the form cannot send, the API refuses with the setting's name.
+    const refused = await callApi(portal.server, {
+      method: 'POST',
+      path: '/plans',
+      token: await accessToken(portal.server, portal.server.admin),
+      body: {
+        code: 'dollars',
+        name: 'Dollars',
+        price_minor: 999,
+        currency: 'USD',
+        billing_interval: 'month',
+        max_activations: 1,
+      },
+    });
+    expect(refused.statusCode).toBe(400);
+    const body = refused.json<{ code: string; message: string }>();
+    expect(body.code).toBe('unsupported_currency');
+    expect(body.message).toContain('PAYMENT_CURRENCY');
   });
 
   it('filters security events by type and severity: the URL keeps the filter and every row matches', async () => {

@@ -276,12 +276,39 @@ describeOnEveryDatabase('plans', (server) => {
     });
   });
 
+  describe('the currency payments are taken in (PAYMENT_CURRENCY, INR here)', () => {
+    const unpayable = (response: Awaited<ReturnType<typeof post>>) => {
+      expectApiError(response, 400, 'unsupported_currency');
+      const { message } = response.json<{ message: string }>();
+      expect(message).toContain('PAYMENT_CURRENCY');
+      expect(message).toContain('INR');
+    };
+
+    it('a new plan in another currency is refused with a 400 naming PAYMENT_CURRENCY; nothing is written', async () => {
+      const body = paidPlan({ currency: 'USD' });
+      unpayable(await post(body));
+      unpayable(await post(freePlan({ currency: 'EUR' })));
+      expect(await planRowByCode(body.code)).toBeUndefined();
+    });
+
+    it('a plan cannot be moved to another currency, and one priced otherwise before can still be edited', async () => {
+      const plan = await createPlan(paidPlan());
+      unpayable(await put(plan.id, { currency: 'USD' }));
+      expect(await planRow(plan.id)).toMatchObject({ currency: 'INR' });
+      // A plan left in another currency (PAYMENT_CURRENCY changed since) keeps its other fields editable.
+      await server().app.db.updateTable('plans').set({ currency: 'USD' }).where('id', '=', plan.id).execute();
+      const renamed = await put(plan.id, { name: 'Renamed', currency: 'USD' });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect((await put(plan.id, { currency: 'INR' })).statusCode).toBe(200);
+    });
+  });
+
   describe('creating a plan', () => {
     it('creates it with its features and limits, upper-cases the currency and stores it', async () => {
       const body = paidPlan({
         name: 'Studio',
         description: 'For studios',
-        currency: 'usd',
+        currency: 'inr',
         sort_order: 7,
         features: [
           { feature_id: featureId('ai_chat'), limit: 250 },
@@ -294,7 +321,7 @@ describeOnEveryDatabase('plans', (server) => {
         name: 'Studio',
         description: 'For studios',
         price_minor: 49_900,
-        currency: 'USD',
+        currency: 'INR',
         billing_interval: 'month',
         max_activations: 2,
         is_public: true,
@@ -306,7 +333,7 @@ describeOnEveryDatabase('plans', (server) => {
         { key: 'ai_chat', kind: 'metered', limit: 250 },
         { key: 'code_assistant', kind: 'boolean', limit: null },
       ]);
-      expect(await planRow(plan.id)).toMatchObject({ code: body.code, currency: 'USD', price_minor: 49_900 });
+      expect(await planRow(plan.id)).toMatchObject({ code: body.code, currency: 'INR', price_minor: 49_900 });
       expect(await planFeatureRows(plan.id)).toEqual(
         [
           { feature_id: featureId('ai_chat'), limit_value: 250 },

@@ -69,6 +69,12 @@ let api: FakeApi;
 let plans: Plan[];
 let lists: RecordedRequest[];
 
+/** The payment settings as the server answers them: payments taken in `currency`. */
+const servePaymentCurrency = (currency: string) =>
+  api.on('GET /payments/config', () => ({
+    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency },
+  }));
+
 /** The plans API of the server over `plans`: list, detail, create and update (features replaced). */
 function servePlans() {
   lists = [];
@@ -83,6 +89,7 @@ function servePlans() {
   api.on('GET /admin/features', () => ({
     json: { data: features, total: features.length, page: 1, perPage: 100 },
   }));
+  servePaymentCurrency('INR');
   api.on('POST /plans', (request) => {
     const body = JSON.parse(request.body) as Partial<Plan>;
     const created = makePlan('plan-new', { ...body, features: [] });
@@ -262,6 +269,32 @@ describe('/admin/packages', () => {
     // Next step: its features, in the package's drawer.
     expect(await screen.findByRole('dialog', { name: 'Package Studio' })).toBeTruthy();
     expect(new URLSearchParams(router.state.location.search).get('package')).toBe('plan-new');
+  });
+
+  it('a new package is priced in the currency payments are taken in, the only one offered', async () => {
+    servePaymentCurrency('USD');
+    await open('/admin/packages');
+    await findCell('Pro');
+    fireEvent.click(screen.getAllByRole('button', { name: 'New package' })[0] as HTMLElement);
+    const dialog = await screen.findByRole('dialog', { name: 'New package' });
+    const currency = within(dialog).getByRole('combobox', { name: /^Currency/ }) as HTMLSelectElement;
+    await waitFor(() => expect(currency.value).toBe('USD'));
+    expect([...currency.options].map((option) => option.value)).toEqual(['USD']);
+  });
+
+  it('a package priced in another currency shows it as it is, and why it cannot be bought', async () => {
+    servePaymentCurrency('USD');
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const own = (await within(drawer).findByRole('combobox', { name: /^Currency/ })) as HTMLSelectElement;
+    expect(own.value).toBe('INR');
+    await waitFor(() =>
+      expect([...own.options].map((option) => option.textContent)).toEqual(['USD', 'INR (cannot be bought)']),
+    );
+    expect(
+      within(drawer).getByText('Payments are taken in USD: this package cannot be bought in INR.'),
+    ).toBeTruthy();
   });
 
   it('edits details (only what changed is sent) and shows a taken code on its field', async () => {

@@ -54,7 +54,26 @@ async function replaceFeatures(
 }
 
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
-export function createPlansService({ db, clock, onCatalogueChange = () => undefined }: CatalogueServiceDeps) {
+export interface PlansServiceDeps extends CatalogueServiceDeps {
+  /** The currency the payment account takes (PAYMENT_CURRENCY): the only one a plan may be priced in. */
+  paymentCurrency: string;
+}
+
+export function createPlansService({
+  db,
+  clock,
+  onCatalogueChange = () => undefined,
+  paymentCurrency,
+}: PlansServiceDeps) {
+  /** A plan priced in another currency could be shown but never bought. */
+  function refuseUnpayableCurrency(currency: string | undefined): void {
+    if (currency !== undefined && currency !== paymentCurrency)
+      throw badRequest(
+        'unsupported_currency',
+        `Plans are priced in ${paymentCurrency}, the currency payments are taken in (PAYMENT_CURRENCY); ${currency} cannot be charged.`,
+      );
+  }
+
   async function existing(id: string): Promise<Plan> {
     const plan = await findPlan(db, id);
     if (!plan) throw planNotFound();
@@ -80,6 +99,7 @@ export function createPlansService({ db, clock, onCatalogueChange = () => undefi
     get: existing,
 
     async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
+      refuseUnpayableCurrency(input.currency);
       const id = randomUUID();
       const now = isoNow(clock);
       await refuseDuplicate(
@@ -121,6 +141,7 @@ export function createPlansService({ db, clock, onCatalogueChange = () => undefi
 
     async update(id: string, changes: UpdatePlanInput, actor: AdminActor): Promise<Plan> {
       const current = await existing(id);
+      if (changes.currency !== current.currency) refuseUnpayableCurrency(changes.currency);
       const price = changes.price_minor ?? current.price_minor;
       const interval = changes.billing_interval ?? current.billing_interval;
       if ((interval === 'free') !== (price === 0)) {

@@ -8,4 +8,9 @@ export {
   paymentReference,
 } from './components/payment-format';
 export { PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
-export { type CurrentPlan, paymentMessages, paymentsApi } from './payments-endpoints';
+export {
+  type CurrentPlan,
+  paymentMessages,
+  paymentsApi,
+  useGetPaymentConfigQuery,
+} from './payments-endpoints';

@@ -24,6 +24,7 @@ import { changedFields } from '../../../components/forms/changed-fields';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { useGetPaymentConfigQuery } from '../../payments';
 import { planMessages } from '../../plans';
 import { formErrors } from '../features/form-errors';
 import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
@@ -56,6 +57,20 @@ const FIELDS = [
 ] as const;
 
 export const DEFAULT_CURRENCY = 'INR';
+
+/**
+ * The currency payments are taken in, plus a package's own when it differs (a package priced
+ * before PAYMENT_CURRENCY changed), so the form shows the package as it is and says why it
+ * cannot be bought. Until the payment settings are known, only the package's own.
+ */
+function currencyOptions(paymentCurrency: string | undefined, current: string) {
+  const currencies = paymentCurrency ? [paymentCurrency] : [];
+  if (current && !currencies.includes(current)) currencies.push(current);
+  return currencies.map((value) => ({
+    value,
+    label: !paymentCurrency || value === paymentCurrency ? value : `${value} (cannot be bought)`,
+  }));
+}
 
 const valuesOf = (plan: Plan | null): PackageValues => ({
   name: plan?.name ?? '',
@@ -130,6 +145,13 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
     validate: validatePackage,
     validateInputOnBlur: true,
   });
+  const paymentCurrency = useGetPaymentConfigQuery().data?.currency;
+
+  // A new package starts in the currency payments are taken in, once that is known.
+  useEffect(() => {
+    if (!plan && paymentCurrency && !form.isDirty('currency'))
+      form.setFieldValue('currency', paymentCurrency);
+  }, [plan, paymentCurrency]);
 
   // A saved package comes back as a new object: its values become the form's clean state.
   useEffect(() => {
@@ -230,15 +252,17 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             required
             {...form.getInputProps('price')}
           />
-          <TextInput
+          <NativeSelect
             label="Currency"
-            description="ISO 4217, e.g. INR."
+            description={
+              paymentCurrency && currency !== paymentCurrency
+                ? `Payments are taken in ${paymentCurrency}: this package cannot be bought in ${currency}.`
+                : 'Payments are taken in this currency (PAYMENT_CURRENCY).'
+            }
+            size="md"
             required
-            maxLength={3}
-            autoComplete="off"
-            spellCheck={false}
+            data={currencyOptions(paymentCurrency, plan?.currency ?? form.values.currency)}
             {...form.getInputProps('currency')}
-            onChange={(event) => form.setFieldValue('currency', event.currentTarget.value.toUpperCase())}
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
