@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { SecuritySeverity } from '../../src/server/db/tables.js';
+import type { featureStatsSchema } from '../../src/shared/api/features.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';
 import { accessToken, callApi, callApiOk, seedCustomer } from './support/seed.js';
@@ -165,6 +167,32 @@ describePortal('administrators at work in the console', (portal) => {
     const body = refused.json<{ code: string; message: string }>();
     expect(body.code).toBe('unsupported_currency');
     expect(body.message).toContain('PAYMENT_CURRENCY');
+  });
+
+  it('cannot delete a feature packages include: the button says which packages, on hover and keyboard focus', async () => {
+    const page = await adminPage();
+    await page.goto('/admin/features');
+    await page.getByRole('heading', { level: 1, name: 'Features' }).waitFor();
+    const remove = page.getByRole('button', { name: 'Delete Priority support', exact: true });
+    await remove.waitFor();
+    expect(await remove.getAttribute('aria-disabled')).toBe('true');
+    // Which packages include it, as the server says now (another test here adds it to Pro).
+    const stats = await callApiOk<z.infer<typeof featureStatsSchema>>(portal.server, {
+      path: '/admin/features/stats',
+      token: await accessToken(portal.server, portal.server.admin),
+    });
+    const packages = stats.by_feature.find((entry) => entry.key === 'priority_support')?.plan_names ?? [];
+    expect(packages.length).toBeGreaterThan(0);
+    const [them, list] =
+      packages.length === 1
+        ? ['that package', packages[0]]
+        : ['those packages', new Intl.ListFormat('en', { type: 'conjunction' }).format(packages)];
+    const reason = `Included in ${list}: remove it from ${them} first, on the Packages page.`;
+    await remove.focus();
+    await page.getByRole('tooltip').filter({ hasText: reason }).waitFor();
+    // Playwright will not click what says it is disabled; a person can, and nothing opens.
+    await remove.click({ force: true });
+    expect(await page.getByRole('dialog').count()).toBe(0);
   });
 
   it('filters security events by type and severity: the URL keeps the filter and every row matches', async () => {

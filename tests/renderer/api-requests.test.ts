@@ -209,7 +209,16 @@ describe('calls without another test', () => {
       total: 3,
       boolean: 1,
       metered: 2,
-      by_feature: [{ feature_id: 'f1', key: 'ai_chat', name: 'AI chat', plans: 2, usage_this_month: 40 }],
+      by_feature: [
+        {
+          feature_id: 'f1',
+          key: 'ai_chat',
+          name: 'AI chat',
+          plans: 2,
+          plan_names: ['Pro', 'Team'],
+          usage_this_month: 40,
+        },
+      ],
     };
     api.on('GET /admin/features/stats', () => ({ json: stats }));
     expect(await store.dispatch(adminApi.endpoints.getFeatureStats.initiate()).unwrap()).toEqual(stats);

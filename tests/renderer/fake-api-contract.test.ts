@@ -20,7 +20,16 @@ const featureStats = {
   total: 2,
   boolean: 1,
   metered: 1,
-  by_feature: [{ feature_id: 'f1', key: 'ai_chat', name: 'AI chat', plans: 2, usage_this_month: 40 }],
+  by_feature: [
+    {
+      feature_id: 'f1',
+      key: 'ai_chat',
+      name: 'AI chat',
+      plans: 2,
+      plan_names: ['Pro', 'Team'],
+      usage_this_month: 40,
+    },
+  ],
 };
 
 /** What the portal's own client gets for `GET path`: the status and body, whether it failed or not. */

@@ -376,7 +376,13 @@ describeOnEveryDatabase('admin features', (server) => {
         plans: 4,
         usage_this_month: 0,
       });
-      expect(stats.by_feature.find((item) => item.key === 'priority_support')).toMatchObject({ plans: 1 });
+      expect(stats.by_feature.find((item) => item.key === 'priority_support')).toMatchObject({
+        plans: 1,
+        plan_names: ['Team'],
+      });
+      const chat = stats.by_feature.find((item) => item.key === 'ai_chat');
+      expect(chat?.plan_names).toHaveLength(4);
+      expect(chat?.plan_names).toEqual(chat?.plan_names.toSorted());
     });
   });
 });

@@ -82,6 +82,9 @@ export const featureStatsSchema = z
         key: z.string(),
         name: z.string(),
         plans: z.number().int().describe('Plans that include the feature'),
+        plan_names: z
+          .array(z.string())
+          .describe('Their names: while there are any, the feature cannot be deleted'),
         usage_this_month: z.number().int().describe('Units used this calendar month across all licenses'),
       }),
     ),

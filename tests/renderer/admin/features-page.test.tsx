@@ -51,6 +51,7 @@ function serveCatalogue() {
         key: item.key,
         name: item.name,
         plans: item.key === 'ai_chat' ? 3 : 0,
+        plan_names: item.key === 'ai_chat' ? ['Base', 'Pro', 'Team'] : [],
         usage_this_month: item.key === 'ai_chat' ? 1234 : 0,
       })),
     },
@@ -199,32 +200,49 @@ describe('/admin/features', () => {
     expect(await screen.findByText('Feature saved')).toBeTruthy();
   });
 
-  it('delete asks first; the server’s refusal (feature in use) is shown; a free feature goes', async () => {
-    api.on('DELETE /admin/features/f-chat', () =>
-      problem(
-        409,
-        'This feature is included in Pro, Team. Remove it from those plans first.',
-        'feature_in_use',
-      ),
-    );
+  it('a feature packages include cannot be deleted: the button says why, to the keyboard too, and sends nothing', async () => {
+    await open('/admin/features');
+    await findCell('AI chat');
+    const remove = screen.getByRole('button', { name: 'Delete AI chat' });
+    expect(remove.getAttribute('aria-disabled')).toBe('true');
+    const reason =
+      'Included in Base, Pro, and Team: remove it from those packages first, on the Packages page.';
+    expect(document.getElementById(remove.getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
+    fireEvent.click(remove);
+    expect(screen.queryByRole('dialog', { name: 'Delete feature AI chat?' })).toBeNull();
+    fireEvent.focus(remove);
+    expect(await screen.findByRole('tooltip')).toHaveProperty('textContent', reason);
+    expect(api.calls('DELETE /admin/features/f-chat')).toHaveLength(0);
+  });
+
+  it('delete asks first; a refusal the list could not foresee (feature in use) is shown; a free feature goes', async () => {
+    // The list says no package includes Voice commands; one did by the time of the delete.
+    let refuse = true;
     api.on('DELETE /admin/features/f-voice', () => {
+      if (refuse)
+        return problem(
+          409,
+          'This feature is included in Pro. Remove it from that plan first.',
+          'feature_in_use',
+        );
       catalogue = catalogue.filter((item) => item.feature_id !== 'f-voice');
       return { status: 204, body: '' };
     });
     await open('/admin/features');
-    await findCell('AI chat');
+    await findCell('Voice commands');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Delete AI chat' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Delete feature AI chat?' });
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Voice commands' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete feature Voice commands?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete feature' }));
     expect(
-      await within(dialog).findByText(
-        'This feature is included in Pro, Team. Remove it from those plans first.',
-      ),
+      await within(dialog).findByText('This feature is included in Pro. Remove it from that plan first.'),
     ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete feature AI chat?' })).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Delete feature Voice commands?' })).toBeNull(),
+    );
 
+    refuse = false;
     fireEvent.click(screen.getByRole('button', { name: 'Delete Voice commands' }));
     dialog = await screen.findByRole('dialog', { name: 'Delete feature Voice commands?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete feature' }));
@@ -234,6 +252,6 @@ describe('/admin/features', () => {
         within(screen.getByRole('table', { name: 'Features' })).queryByText('Voice commands'),
       ).toBeNull(),
     );
-    expect(api.calls('DELETE /admin/features/f-chat')).toHaveLength(1);
+    expect(api.calls('DELETE /admin/features/f-voice')).toHaveLength(2);
   });
 });

@@ -80,14 +80,17 @@ export async function deleteFeature(db: DbOrTransaction, id: string): Promise<vo
 export const featureSummaries = (db: DbOrTransaction) =>
   db.selectFrom('features').select(['id', 'key', 'name', 'kind']).orderBy('name').execute();
 
-/** How many plans include each feature. */
-export async function planCountsByFeature(db: DbOrTransaction): Promise<Map<string, number>> {
+/** The names of the plans that include each feature, by feature id, in name order. */
+export async function planNamesByFeature(db: DbOrTransaction): Promise<Map<string, string[]>> {
   const rows = await db
     .selectFrom('plan_features')
-    .select(['feature_id', (eb) => eb.fn.countAll<number | string>().as('plans')])
-    .groupBy('feature_id')
+    .innerJoin('plans', 'plans.id', 'plan_features.plan_id')
+    .select(['plan_features.feature_id', 'plans.name'])
+    .orderBy('plans.name')
     .execute();
-  return new Map(rows.map((row) => [row.feature_id, Number(row.plans)]));
+  const names = new Map<string, string[]>();
+  for (const row of rows) names.set(row.feature_id, [...(names.get(row.feature_id) ?? []), row.name]);
+  return names;
 }
 
 /** Use of each feature counted in the periods starting at `periodStart`. */

@@ -20,7 +20,7 @@ import {
   findFeatureById,
   insertFeature,
   listFeatures,
-  planCountsByFeature,
+  planNamesByFeature,
   plansIncludingFeature,
   toFeature,
   updateFeature,
@@ -149,7 +149,7 @@ export function createFeaturesService({
     async stats() {
       const [features, plansOf, usedOf] = await Promise.all([
         featureSummaries(db),
-        planCountsByFeature(db),
+        planNamesByFeature(db),
         usageByFeature(db, currentPeriodStart('month', clock.now())),
       ]);
       return {
@@ -160,7 +160,8 @@ export function createFeaturesService({
           feature_id: feature.id,
           key: feature.key,
           name: feature.name,
-          plans: plansOf.get(feature.id) ?? 0,
+          plans: plansOf.get(feature.id)?.length ?? 0,
+          plan_names: plansOf.get(feature.id) ?? [],
           usage_this_month: usedOf.get(feature.id) ?? 0,
         })),
       };

@@ -1,5 +1,5 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
-import type { ComponentType, ReactNode } from 'react';
+import { ActionIcon, Group, Tooltip, VisuallyHidden } from '@mantine/core';
+import { type ComponentType, type ReactNode, useId } from 'react';
 import type { IconProps } from '../brand/icons';
 
 /** The icon buttons at the end of a table row, kept on one line. */
@@ -20,22 +20,47 @@ export interface RowActionProps {
   /** Destructive actions (delete, revoke) are red. */
   danger?: boolean;
   disabled?: boolean;
+  /**
+   * Why the action cannot be taken on this row. The button then stays focusable (so the reason can
+   * be read by keyboard and screen reader, as its tooltip and description) but does nothing.
+   */
+  unavailable?: string;
   onClick(): void;
 }
 
 /** One row action: an icon button named for its row, with its word as a tooltip. */
-export function RowAction({ label, tooltip, icon: Icon, danger = false, disabled, onClick }: RowActionProps) {
+export function RowAction({
+  label,
+  tooltip,
+  icon: Icon,
+  danger = false,
+  disabled,
+  unavailable,
+  onClick,
+}: RowActionProps) {
+  const reasonId = useId();
   return (
-    <Tooltip label={tooltip} withArrow>
+    // Shown on keyboard focus too: a sighted keyboard user reads the word (or the reason) as well.
+    <Tooltip
+      label={unavailable ?? tooltip}
+      withArrow
+      multiline
+      maw={320}
+      events={{ hover: true, focus: true, touch: false }}
+    >
       <ActionIcon
         variant="subtle"
         color={danger ? 'red' : 'gray'}
         size="lg"
         aria-label={label}
         disabled={disabled}
-        onClick={onClick}
+        data-disabled={unavailable ? true : undefined}
+        aria-disabled={unavailable ? true : undefined}
+        aria-describedby={unavailable ? reasonId : undefined}
+        onClick={unavailable ? undefined : onClick}
       >
         <Icon size={18} />
+        {unavailable ? <VisuallyHidden id={reasonId}>{unavailable}</VisuallyHidden> : null}
       </ActionIcon>
     </Tooltip>
   );

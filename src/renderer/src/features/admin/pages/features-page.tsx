@@ -28,6 +28,14 @@ const KIND_OPTIONS = [
 ];
 
 const created = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const listFormat = new Intl.ListFormat('en', { type: 'conjunction' });
+
+/** Why a feature cannot be deleted while packages include it (the server would refuse with 409). */
+function inUseReason(packages: string[]): string | undefined {
+  if (packages.length === 0) return undefined;
+  const them = packages.length === 1 ? 'that package' : 'those packages';
+  return `Included in ${listFormat.format(packages)}: remove it from ${them} first, on the Packages page.`;
+}
 
 export default function AdminFeaturesPage() {
   const list = useListQuery(LIST);
@@ -147,14 +155,13 @@ export default function AdminFeaturesPage() {
             tooltip="Delete"
             icon={TrashIcon}
             danger
+            unavailable={inUseReason(usage.get(feature.feature_id)?.plan_names ?? [])}
             onClick={() => setDeleting(feature)}
           />
         </RowActions>
       ),
     },
   ];
-
-  const inPackages = deleting ? (usage.get(deleting.feature_id)?.plans ?? 0) : 0;
 
   return (
     <ListPage
@@ -245,12 +252,6 @@ export default function AdminFeaturesPage() {
               <strong>{deleting.name}</strong> (<Code fz="xs">{deleting.key}</Code>) is removed from the
               catalogue and its recorded usage is deleted. This cannot be undone.
             </Text>
-            {inPackages > 0 ? (
-              <Text size="sm" c="dimmed">
-                It is included in {formatCount(inPackages)} package{inPackages === 1 ? '' : 's'}: remove it
-                from {inPackages === 1 ? 'that package' : 'them'} first, on the Packages page.
-              </Text>
-            ) : null}
           </Stack>
         ) : null}
       </ConfirmDialog>
