@@ -1,6 +1,7 @@
 // Preloaded into the server process by the benchmark (`node --import ./bench/server-probe.ts`): it
 // measures the event loop from inside, and answers snapshot requests over the IPC channel. It does
 // nothing when the process has no IPC channel, and never changes how the server behaves.
+import cluster from 'node:cluster';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { isSnapshotRequest, type ProbeSnapshot } from './probe-protocol.js';
 
@@ -33,6 +34,7 @@ if (process.send) {
     histogram.reset();
     process.send?.(snapshot);
   });
-  // The channel must not keep the server alive once it wants to exit.
-  process.channel?.unref();
+  // The channel must not keep the server alive once it wants to exit; but a cluster worker (the
+  // server's WORKERS mode) lives through that channel: its listening socket is the primary's.
+  if (!cluster.isWorker) process.channel?.unref();
 }

@@ -77,6 +77,35 @@ describe('heartbeats (in memory, with a writer that records its batches)', () =>
     await heartbeats.close();
   });
 
+  it('gather check-ins made at once while a write runs into one next write (one commit for many machines)', async () => {
+    const batches: [string, string][][] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writer: HeartbeatWriter = {
+      write: async (rows) => {
+        batches.push(rows);
+        if (batches.length === 1) await held;
+      },
+      close: async () => undefined,
+    };
+    const heartbeats = createHeartbeats({ writer, ...hourly, onFlushError: () => undefined });
+    /** A few turns of the event loop: ample for a write that is free to start. */
+    const turns = async () => {
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const first = heartbeats.recordNow('a', '2026-01-01T00:00:00.000Z');
+    await turns();
+    expect(batches).toHaveLength(1);
+    const later = ['b', 'c', 'd'].map((id) => heartbeats.recordNow(id, '2026-01-01T00:00:01.000Z'));
+    await turns();
+    // Still held by the first write: the three wait, together.
+    expect(batches).toHaveLength(1);
+    release();
+    await Promise.all([first, ...later]);
+    expect(batches.map((batch) => batch.map(([id]) => id))).toEqual([['a'], ['b', 'c', 'd']]);
+    await heartbeats.close();
+  });
+
   it('report a failed write made at once instead of failing the check, and keep it for the next flush', async () => {
     const { writer, batches } = recordingWriter(1);
     const reported: unknown[] = [];

@@ -27,8 +27,10 @@ export const WRITE_AT_ONCE_AFTER_MS = 12 * 60 * 60 * 1000;
 export function createHeartbeats({ writer, flushIntervalMs, onFlushError }: HeartbeatsOptions) {
   let pending = new Map<string, string>();
   let running: Promise<void> | undefined;
-  /** Check-ins to write at once, gathered for the rest of this turn of the event loop. */
-  let urgent: { rows: Map<string, string>; written: Promise<void> } | undefined;
+  /** Check-ins to write at once, gathered until the write before them has finished. */
+  let gathering: { rows: Map<string, string>; written: Promise<void> } | undefined;
+  /** The last write of check-ins made at once: the next starts when it has finished. */
+  let writingNow: Promise<void> = Promise.resolve();
 
   /** Writes `batch`; on failure keeps its rows for the next flush, unless a machine checked in again. */
   async function write(batch: Map<string, string>): Promise<void> {
@@ -68,25 +70,30 @@ export function createHeartbeats({ writer, flushIntervalMs, onFlushError }: Hear
      */
     recordNow(activationId: string, seenAt: string): Promise<void> {
       pending.delete(activationId);
-      if (!urgent) {
+      if (!gathering) {
         const rows = new Map<string, string>();
-        const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-          urgent = undefined;
-          return write(rows).catch((error: unknown) => {
-            onFlushError(error);
+        // One write at a time, each taking every check-in that arrived while the one before ran
+        // (and at least the rest of this turn): one commit for many machines under load.
+        const written = writingNow
+          .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+          .then(() => {
+            gathering = undefined;
+            return write(rows).catch((error: unknown) => {
+              onFlushError(error);
+            });
           });
-        });
-        urgent = { rows, written };
+        writingNow = written;
+        gathering = { rows, written };
       }
-      urgent.rows.set(activationId, seenAt);
-      return urgent.written;
+      gathering.rows.set(activationId, seenAt);
+      return gathering.written;
     },
     flush,
     /** Stops the timer, writes what is pending and closes the writer (a clean shutdown loses nothing). */
     async close(): Promise<void> {
       clearInterval(timer);
       try {
-        await urgent?.written;
+        await writingNow;
         await flush();
       } finally {
         await writer.close();
