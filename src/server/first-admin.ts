@@ -32,7 +32,10 @@ export async function ensureFirstAdmin(
   const passwordProblem =
     admin.password === undefined ? undefined : newPasswordProblem(admin.password, admin.email);
   if (passwordProblem) throw new ConfigError([`ADMIN_PASSWORD: ${passwordProblem}`]);
-  if (await findUserByEmail(db, admin.email)) {
+  const existing = await findUserByEmail(db, admin.email);
+  // Another instance on the same database, starting at the same moment, may have just created it.
+  if (existing?.role === 'admin') return undefined;
+  if (existing) {
     throw new ConfigError([
       `ADMIN_EMAIL ${admin.email} belongs to an existing non-admin account; choose another address or run ` +
         '`npm run cli -- create-admin --email <address>`',
