@@ -11,12 +11,10 @@ export type DbOrTransaction = Kysely<Database> | Transaction<Database>;
 export type DialectName = 'sqlite' | 'postgres';
 
 /**
- * The driver under Kysely, for the one path that must not pay for a query builder: the license
- * check reads its row with a prepared statement of its own.
+ * Where the database is, for the one path that must not pay for a query builder: the license
+ * check reads with a prepared statement of its own (on SQLite, over a connection of its own).
  */
-export type RawConnection =
-  | { dialect: 'sqlite'; file: string; connection: SqliteDatabase.Database }
-  | { dialect: 'postgres'; pool: pg.Pool };
+export type RawConnection = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; pool: pg.Pool };
 
 export interface DatabaseHandle {
   db: Db;
@@ -103,6 +101,6 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   return {
     db: new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
-    raw: { dialect: 'sqlite', file, connection: sqlite },
+    raw: { dialect: 'sqlite', file },
   };
 }

@@ -31,9 +31,6 @@ export function createCheckAnswers(maxEntries: number) {
       entries.set(key, answer);
       if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
     },
-    get size() {
-      return entries.size;
-    },
   };
 }
 

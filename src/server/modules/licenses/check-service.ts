@@ -8,6 +8,7 @@ import type { CheckAnswers, KeptAnswer } from './check-answers.js';
 import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
 import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
+import { currentPeriodStart } from './periods.js';
 import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
 import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
@@ -33,11 +34,7 @@ function createPeriodStarts() {
   return (now: Date) => {
     const day = Math.floor(now.getTime() / DAY_MS);
     if (day !== today) {
-      const [year, month, date] = [now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()];
-      starts = {
-        day: new Date(Date.UTC(year, month, date)).toISOString(),
-        month: new Date(Date.UTC(year, month, 1)).toISOString(),
-      };
+      starts = { day: currentPeriodStart('day', now), month: currentPeriodStart('month', now) };
       today = day;
     }
     return starts;
