@@ -9,7 +9,7 @@ import { licenseApi } from '../../src/renderer/src/features/license';
 import { plansApi } from '../../src/renderer/src/features/plans';
 import { userApi } from '../../src/renderer/src/features/user/user-endpoints';
 import { createServices } from '../../src/renderer/src/lib/services';
-import { healthy, paged, plan } from './support/api-answers';
+import { featureStats, healthy, paged, plan } from './support/api-answers';
 import { type Answer, FakeApi, problem, testUser } from './support/fake-api';
 import { inSeconds, makeJwt } from './support/jwt';
 import { tabServices } from './support/services';
@@ -205,21 +205,7 @@ describe('calls without another test', () => {
 
   it('GET /admin/features/stats is read for the admin features page', async () => {
     const { store } = await signedInTab(api);
-    const stats = {
-      total: 3,
-      boolean: 1,
-      metered: 2,
-      by_feature: [
-        {
-          feature_id: 'f1',
-          key: 'ai_chat',
-          name: 'AI chat',
-          plans: 2,
-          plan_names: ['Pro', 'Team'],
-          usage_this_month: 40,
-        },
-      ],
-    };
+    const stats = featureStats;
     api.on('GET /admin/features/stats', () => ({ json: stats }));
     expect(await store.dispatch(adminApi.endpoints.getFeatureStats.initiate()).unwrap()).toEqual(stats);
     expect(api.calls('GET /admin/features/stats')).toHaveLength(1);

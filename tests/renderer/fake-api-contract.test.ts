@@ -1,7 +1,7 @@
 import { isAxiosError } from 'axios';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiOperation, checkNoContractBreaks, takeContractBreaks } from './support/api-contract';
-import { feature, paged } from './support/api-answers';
+import { feature, featureStats, paged } from './support/api-answers';
 import { FakeApi, problem } from './support/fake-api';
 import { signedInTab } from './support/signed-in';
 
@@ -15,22 +15,6 @@ beforeEach(async () => {
   api = await new FakeApi().start();
 });
 afterEach(() => api.close());
-
-const featureStats = {
-  total: 2,
-  boolean: 1,
-  metered: 1,
-  by_feature: [
-    {
-      feature_id: 'f1',
-      key: 'ai_chat',
-      name: 'AI chat',
-      plans: 2,
-      plan_names: ['Pro', 'Team'],
-      usage_this_month: 40,
-    },
-  ],
-};
 
 /** What the portal's own client gets for `GET path`: the status and body, whether it failed or not. */
 async function answerTo(path: string): Promise<{ status?: number; data: unknown }> {

@@ -1,5 +1,6 @@
 import type { AdminLicense, AdminUser, AdminUserDetail } from '../../../src/shared/api/admin';
 import type { Feature } from '../../../src/shared/api/features';
+import type { FeatureStats } from '../../../src/renderer/src/features/admin/admin-endpoints';
 import type { HealthResponse } from '../../../src/shared/api/health';
 import type {
   Activation,
@@ -150,3 +151,20 @@ export const validLicenseStatus = (
   lease_expires_at: '2030-01-01T00:00:00.000Z',
   ...extra,
 });
+
+/** What `GET /admin/features/stats` answers: one metered feature in two packages. */
+export const featureStats: FeatureStats = {
+  total: 2,
+  boolean: 1,
+  metered: 1,
+  by_feature: [
+    {
+      feature_id: 'f1',
+      key: 'ai_chat',
+      name: 'AI chat',
+      plans: 2,
+      plan_names: ['Pro', 'Team'],
+      usage_this_month: 40,
+    },
+  ],
+};
