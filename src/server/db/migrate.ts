@@ -7,6 +7,7 @@ import * as payments from './migrations/0004-payments.js';
 import * as adminIndexes from './migrations/0005-admin-indexes.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as activationOwner from './migrations/0007-activation-owner.js';
+import * as subscriptions from './migrations/0008-subscriptions.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005-admin-indexes': adminIndexes,
   '0006-mail-outbox': mailOutbox,
   '0007-activation-owner': activationOwner,
+  '0008-subscriptions': subscriptions,
 };
 
 export class MigrationError extends Error {

@@ -136,6 +136,8 @@ export interface LicensesTable {
   metadata: string | null;
   revoked_reason: string | null;
   revoked_at: string | null;
+  /** Why the license is suspended (an unpaid subscription, say); told to its app and its owner. */
+  suspended_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -221,8 +223,68 @@ export interface PaymentsTable {
   created_at: string;
   updated_at: string;
   paid_at: string | null;
+  /** The subscription this payment is a charge of; null for a one-off purchase. */
+  subscription_id: string | null;
+  kind: Generated<PaymentKind>;
+  /** The period a subscription charge pays for. */
+  period_start: string | null;
+  period_end: string | null;
 }
 export type PaymentRow = Selectable<PaymentsTable>;
+
+/** A one-off purchase (one period, or a lifetime), or one charge of a subscription. */
+export type PaymentKind = 'purchase' | 'subscription';
+
+/**
+ * pending until its first charge; active while paid up; past_due after a failed charge (the license
+ * stays valid through the grace period); suspended once the grace period has ended unpaid (a later
+ * payment restores it); cancelled once it has ended.
+ */
+export type SubscriptionStatus = 'pending' | 'active' | 'past_due' | 'suspended' | 'cancelled';
+
+/** The sandbox's stand-in for the customer's card. */
+export type SandboxCard = 'succeeds' | 'declines';
+
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string | null;
+  plan_id: string;
+  /** The license the subscription keeps alive, issued by its first charge. */
+  license_id: string | null;
+  provider: PaymentProviderName;
+  provider_subscription_id: string;
+  status: SubscriptionStatus;
+  /** Period n ends at anchor + n billing intervals; null until the first charge. */
+  anchor_at: string | null;
+  /** Periods paid since the anchor. */
+  cycles: number;
+  current_period_start: string | null;
+  current_period_end: string | null;
+  /** 0 or 1: ends when the paid period does, with no further charge. */
+  cancel_at_period_end: number;
+  cancel_requested_at: string | null;
+  ended_at: string | null;
+  grace_ends_at: string | null;
+  next_retry_at: string | null;
+  failed_attempts: number;
+  /** How the customer pays, as shown to them (a card's brand and last digits). */
+  payment_method: string | null;
+  sandbox_card: SandboxCard | null;
+  /** Left over from a move to a cheaper plan; taken off the next charges. */
+  credit_minor: number;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** A notice the scheduler has given, once: a reminder, a grace-ending mail. */
+export interface ScheduledNoticesTable {
+  subject_id: string;
+  kind: string;
+  occasion: string;
+  created_at: string;
+}
 
 /** Webhook deliveries already handled, by the provider's event id: a redelivery is answered, not reapplied. */
 export interface PaymentWebhookEventsTable {
@@ -281,5 +343,7 @@ export interface Database {
   settings: SettingsTable;
   payments: PaymentsTable;
   payment_webhook_events: PaymentWebhookEventsTable;
+  subscriptions: SubscriptionsTable;
+  scheduled_notices: ScheduledNoticesTable;
   mail_outbox: MailOutboxTable;
 }

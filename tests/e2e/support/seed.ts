@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Insertable } from 'kysely';
 import type { TokenResponse } from '../../../src/shared/api/auth.js';
 import { generateLicenseKey } from '../../../src/shared/license-key.js';
 import { API_BASE_PATH } from '../../../src/shared/routes.js';
@@ -111,7 +112,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     created_at: createdAt(index),
     updated_at: createdAt(index),
   }));
-  const licenses: LicensesTable[] = indexes.map((index) => ({
+  const licenses: Insertable<LicensesTable>[] = indexes.map((index) => ({
     id: randomUUID(),
     license_key: generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes)),
     user_id: users[index]?.id ?? '',
@@ -127,7 +128,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     created_at: createdAt(index),
     updated_at: createdAt(index),
   }));
-  const payments: PaymentsTable[] = indexes.map((index) => {
+  const payments: Insertable<PaymentsTable>[] = indexes.map((index) => {
     const status = PAYMENT_STATUSES[index % PAYMENT_STATUSES.length] ?? 'paid';
     return {
       id: randomUUID(),

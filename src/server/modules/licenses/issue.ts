@@ -44,6 +44,7 @@ export async function issueLicense(
     metadata: input.metadata ? JSON.stringify(input.metadata) : null,
     revoked_reason: null,
     revoked_at: null,
+    suspended_reason: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Insertable } from 'kysely';
 import type {
   AdminPayment,
   adminPaymentListQuerySchema,
@@ -9,7 +10,7 @@ import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
-import type { PaymentRow, PaymentWebhookEventsTable } from '../../db/tables.js';
+import type { PaymentRow, PaymentsTable, PaymentWebhookEventsTable } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
 
 /** A payment row with the plan it buys (the plan is never deleted while payments refer to it). */
@@ -106,7 +107,7 @@ export async function markPaymentFailed(
 export const providerPaymentIdTaken = () =>
   conflict('provider_payment_id_in_use', 'This payment id is already recorded for another order');
 
-export async function insertPayment(db: DbOrTransaction, row: PaymentRow): Promise<void> {
+export async function insertPayment(db: DbOrTransaction, row: Insertable<PaymentsTable>): Promise<void> {
   await db.insertInto('payments').values(row).execute();
 }
 
