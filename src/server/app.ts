@@ -230,9 +230,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       provider: paymentProvider,
       currency: config.payments.currency,
+      invoicing: config.invoices,
       log: app.log,
     }),
-    paymentWebhooks: createWebhookHandler({ db, clock, provider: paymentProvider, log: app.log }),
+    paymentWebhooks: createWebhookHandler({
+      db,
+      clock,
+      provider: paymentProvider,
+      invoicing: config.invoices,
+      log: app.log,
+    }),
     adminPayments: createAdminPaymentsService({ db }),
     downloads: createDownloadsService({
       db,

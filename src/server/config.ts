@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../shared/constants.js';
+import type { InvoiceSettings } from './modules/invoices/settings.js';
 
 const commaList = z
   .string()
@@ -120,6 +121,11 @@ const corsOriginsSchema = commaList.transform((entries, context) => {
 
 const PAYMENT_PROVIDERS = ['razorpay', 'sandbox'] as const;
 
+/** The prefix of a series of invoice or credit note numbers (INV gives INV-000001). */
+const invoiceSeriesSchema = z
+  .string()
+  .regex(/^[A-Z0-9][A-Z0-9/-]{0,15}$/, 'must be 1 to 16 capital letters, digits, / or -, e.g. INV');
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -210,6 +216,21 @@ const environmentSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   PAYMENT_SANDBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SELLER_NAME: z.string().trim().min(1).max(200).default('Desktop AI Assistant'),
+  // Printed lines of the seller's address, separated by '|' (environment values hold no newlines well).
+  SELLER_ADDRESS: z.string().max(1000).default(''),
+  SELLER_TAX_ID: z.string().trim().min(1).max(50).optional(),
+  SELLER_EMAIL: z.email().optional(),
+  TAX_NAME: z.string().trim().min(1).max(40).default('GST'),
+  TAX_RATE_BASIS_POINTS: z.coerce
+    .number()
+    .int('must be a whole number of basis points (1800 is 18 %)')
+    .min(0, 'must be between 0 and 10000')
+    .max(10_000, 'must be between 0 and 10000')
+    .default(1800),
+  TAX_INCLUSIVE: z.enum(['true', 'false'], 'must be true or false').default('true'),
+  INVOICE_SERIES: invoiceSeriesSchema.default('INV'),
+  CREDIT_NOTE_SERIES: invoiceSeriesSchema.default('CN'),
 });
 
 /** Razorpay needs its key id and secret together; checked with the rest so every problem is listed at once. */
@@ -230,6 +251,13 @@ const checkedEnvironmentSchema = environmentSchema.superRefine(
         path: ['PAYMENT_PROVIDER'],
         message:
           'razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET; leave PAYMENT_PROVIDER unset to use the sandbox',
+      });
+    }
+    if (env.INVOICE_SERIES === env.CREDIT_NOTE_SERIES) {
+      context.addIssue({
+        code: 'custom',
+        path: ['CREDIT_NOTE_SERIES'],
+        message: 'must differ from INVOICE_SERIES: credit notes are numbered in a series of their own',
       });
     }
   },
@@ -294,6 +322,8 @@ export interface Config {
     /** Signs sandbox checkouts and webhooks; unset means generated into DATA_DIR/keys. */
     sandboxSecret: string | undefined;
   };
+  /** Seller details, tax and number series of invoices and credit notes. */
+  invoices: InvoiceSettings;
 }
 
 export class ConfigError extends Error {
@@ -369,6 +399,23 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
             }
           : undefined,
       sandboxSecret: env.PAYMENT_SANDBOX_SECRET,
+    },
+    invoices: {
+      seller: {
+        name: env.SELLER_NAME,
+        address: env.SELLER_ADDRESS.split('|')
+          .map((line) => line.trim())
+          .filter(Boolean),
+        taxId: env.SELLER_TAX_ID,
+        email: env.SELLER_EMAIL,
+      },
+      tax: {
+        name: env.TAX_NAME,
+        rateBasisPoints: env.TAX_RATE_BASIS_POINTS,
+        inclusive: env.TAX_INCLUSIVE === 'true',
+      },
+      invoiceSeries: env.INVOICE_SERIES,
+      creditNoteSeries: env.CREDIT_NOTE_SERIES,
     },
   };
 }

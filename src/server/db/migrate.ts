@@ -8,6 +8,7 @@ import * as adminIndexes from './migrations/0005-admin-indexes.js';
 import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as activationOwner from './migrations/0007-activation-owner.js';
 import * as subscriptions from './migrations/0008-subscriptions.js';
+import * as invoices from './migrations/0009-invoices.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006-mail-outbox': mailOutbox,
   '0007-activation-owner': activationOwner,
   '0008-subscriptions': subscriptions,
+  '0009-invoices': invoices,
 };
 
 export class MigrationError extends Error {

@@ -325,6 +325,80 @@ export interface MailOutboxTable {
 }
 export type MailOutboxRow = Selectable<MailOutboxTable>;
 
+/** A customer's billing name and address, printed on the invoices issued after it was saved. */
+export interface BillingDetailsTable {
+  user_id: string;
+  name: string;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  postal_code: string;
+  region: string | null;
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+  /** A GSTIN when the country is IN, else the country's own tax id. */
+  tax_id: string | null;
+  updated_at: string;
+}
+export type BillingDetailsRow = Selectable<BillingDetailsTable>;
+
+/** The last number issued in a series; incremented in the transaction that issues the next one. */
+export interface DocumentCountersTable {
+  series: string;
+  last_number: number;
+}
+
+/** What the administrator chose for the license when refunding. */
+export type RefundLicenseAction = 'keep' | 'revoke' | 'shorten';
+
+/** Money given back on a paid payment (recorded locally in the sandbox, through Razorpay otherwise). */
+export interface RefundsTable {
+  id: string;
+  payment_id: string;
+  amount_minor: number;
+  currency: string;
+  provider_refund_id: string | null;
+  reason: string | null;
+  license_action: RefundLicenseAction;
+  actor_id: string | null;
+  created_at: string;
+}
+export type RefundRow = Selectable<RefundsTable>;
+
+export type InvoiceKind = 'invoice' | 'credit_note';
+
+/** An invoice (one per paid payment) or a credit note (one per refund); amounts in minor units. */
+export interface InvoicesTable {
+  id: string;
+  kind: InvoiceKind;
+  series: string;
+  sequence: number;
+  /** `series-000042`: unique, never reused, no gaps within a series. */
+  number: string;
+  user_id: string | null;
+  payment_id: string | null;
+  refund_id: string | null;
+  /** The invoice a credit note corrects. */
+  invoice_id: string | null;
+  currency: string;
+  /** Before tax; negative on credit notes. */
+  subtotal_minor: number;
+  tax_minor: number;
+  total_minor: number;
+  tax_name: string;
+  tax_rate_bp: number;
+  /** 1 when the plan price included the tax. */
+  tax_inclusive: number;
+  /** JSON text of the seller's details at issue time. */
+  seller: string;
+  /** JSON text of the buyer's billing details at issue time. */
+  buyer: string;
+  /** JSON text of the lines. */
+  lines: string;
+  issued_at: string;
+}
+export type InvoiceRow = Selectable<InvoicesTable>;
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -346,4 +420,8 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   scheduled_notices: ScheduledNoticesTable;
   mail_outbox: MailOutboxTable;
+  billing_details: BillingDetailsTable;
+  document_counters: DocumentCountersTable;
+  refunds: RefundsTable;
+  invoices: InvoicesTable;
 }

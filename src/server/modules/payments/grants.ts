@@ -9,6 +9,8 @@ import {
   findLicenseById,
 } from '../licenses/repository.js';
 import { effectiveStatus } from '../licenses/views.js';
+import { issueInvoiceForPayment } from '../invoices/issue.js';
+import type { InvoiceSettings } from '../invoices/settings.js';
 import { findPlanRow } from '../plans/repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
 
@@ -26,13 +28,15 @@ const EXTENSION_ATTEMPTS = 5;
 /**
  * Marks the payment paid and grants its plan, exactly once however many verifies and webhooks
  * report it at the same time: the conditional UPDATE lets one caller win, and only the winner
- * grants. Run it inside a transaction so the grant commits with the status, or not at all.
+ * grants and issues the payment's invoice. Run it inside a transaction so the grant and the
+ * invoice (and its number) commit with the status, or not at all.
  */
 export async function settlePayment(
   trx: DbOrTransaction,
   clock: Clock,
   paymentId: string,
   providerPaymentId: string,
+  invoicing: InvoiceSettings,
 ): Promise<Settlement> {
   const now = clock.now().toISOString();
   const won = await claimPayment(trx, paymentId, providerPaymentId, now);
@@ -43,6 +47,8 @@ export async function settlePayment(
     const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
     return { outcome: 'already_paid', payment: current, license };
   }
+  // Every successful charge has its invoice, even one whose buyer has deleted the account since.
+  await issueInvoiceForPayment(trx, clock, invoicing, won.id);
   // The buyer's account was deleted between order and payment: the money is recorded, nobody to grant to.
   if (!won.user_id) return { outcome: 'granted', payment: won, license: undefined };
   const license = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });

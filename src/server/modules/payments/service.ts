@@ -19,6 +19,8 @@ import type { LicenseRow, PaymentRow, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toLicense } from '../licenses/views.js';
+import type { InvoiceSettings } from '../invoices/settings.js';
+import { chargeForPrice } from '../invoices/tax.js';
 import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
@@ -43,6 +45,8 @@ export interface PaymentsServiceDeps {
   provider: PaymentProvider | SandboxPaymentProvider;
   /** The currency the payment account takes (PAYMENT_CURRENCY). */
   currency: string;
+  /** Seller, tax and number series of the invoice every paid payment gets. */
+  invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
 }
 
@@ -67,7 +71,14 @@ const isSandbox = (provider: PaymentsServiceDeps['provider']): provider is Sandb
   provider.sandbox;
 
 /** Orders, checkout verification and the buyer's own payments. */
-export function createPaymentsService({ db, clock, provider, currency, log }: PaymentsServiceDeps) {
+export function createPaymentsService({
+  db,
+  clock,
+  provider,
+  currency,
+  invoicing,
+  log,
+}: PaymentsServiceDeps) {
   async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
     const row = await findOwnPayment(db, user.id, idOrOrderId);
     if (!row) throw paymentNotFound();
@@ -112,10 +123,12 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
         );
       }
       const id = randomUUID();
+      // The plan's price, plus the tax when prices are configured as exclusive of it.
+      const amount = chargeForPrice(plan.price_minor, invoicing.tax);
       let order;
       try {
         order = await provider.createOrder({
-          amount: plan.price_minor,
+          amount,
           currency: plan.currency,
           receipt: id,
           notes: { payment_id: id, plan_id: plan.id, user_id: user.id },
@@ -137,7 +150,7 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
         provider: provider.name,
         provider_order_id: order.orderId,
         provider_payment_id: null,
-        amount_minor: plan.price_minor,
+        amount_minor: amount,
         currency: plan.currency,
         status: 'created',
         license_id: null,
@@ -149,7 +162,7 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
       return {
         id,
         order_id: order.orderId,
-        amount: plan.price_minor,
+        amount,
         currency: plan.currency,
         key_id: provider.keyId,
         provider: provider.name,
@@ -240,7 +253,7 @@ export function createPaymentsService({ db, clock, provider, currency, log }: Pa
       }
       const settled = await db
         .transaction()
-        .execute((trx) => settlePayment(trx, clock, record.id, body.razorpay_payment_id));
+        .execute((trx) => settlePayment(trx, clock, record.id, body.razorpay_payment_id, invoicing));
       if (settled.outcome === 'paid_by_other') throw paidByOther();
       return answerWith(settled.payment, settled.license);
     },

@@ -10,6 +10,7 @@ import { refuseNulCharacters } from '../../nul-characters.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { createEventThrottle, recordSecurityEvent } from '../security/service.js';
+import type { InvoiceSettings } from '../invoices/settings.js';
 import { settlePayment } from './grants.js';
 import type { PaymentProvider } from './provider.js';
 import {
@@ -46,11 +47,13 @@ export function createWebhookHandler({
   db,
   clock,
   provider,
+  invoicing,
   log,
 }: {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
+  invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
 }) {
   // The webhook needs no API key, so anyone may post to it: a flood of unsigned posts must not
@@ -122,7 +125,7 @@ export function createWebhookHandler({
         reported: { amount: mismatch.amount, currency: mismatch.currency },
       });
     }
-    const settled = await settlePayment(trx, clock, payment.id, entity.id);
+    const settled = await settlePayment(trx, clock, payment.id, entity.id, invoicing);
     if (settled.outcome === 'paid_by_other') {
       // A second capture on one order means the buyer paid twice: someone has to refund it.
       return rejectEvent(trx, event, payment, meta, 'order_already_paid_by_another_payment', {

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { gstinProblem, normalizeGstin } from '../gstin.js';
+import { displayText, isoDateTimeSchema } from './common.js';
+import { pageQuerySchema, pagedSchema } from './paging.js';
+
+/** Region codes CLDR names that are not countries of ISO 3166-1 (groupings, unknown, user-assigned). */
+const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'ZZ', 'QO', 'XA', 'XB', 'XK']);
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** The English name of an ISO 3166-1 alpha-2 country code, or undefined for a code that is none. */
+export function countryName(code: string): string | undefined {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return undefined;
+  try {
+    return regionNames.of(code);
+  } catch {
+    return undefined;
+  }
+}
+
+export const countryCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(
+    (code) => countryName(code) !== undefined,
+    'Choose a country (ISO 3166-1 two-letter code, e.g. IN)',
+  );
+
+/** Tax ids other than a GSTIN: free text of letters, digits and the usual separators. */
+const OTHER_TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]*$/;
+export const TAX_ID_MAX_LENGTH = 30;
+
+const requiredText = (label: string, max: number) => displayText(max).min(1, `${label} is required`);
+const optionalText = (max: number) =>
+  displayText(max)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/**
+ * The billing details a customer saves: printed on every invoice issued afterwards. For India
+ * (`country` IN) the tax id is a GSTIN, checked in full (state code, PAN, check character).
+ */
+export const billingDetailsRequestSchema = z
+  .strictObject({
+    name: requiredText('Billing name', 200),
+    address_line1: requiredText('Address', 200),
+    address_line2: optionalText(200),
+    city: requiredText('City', 100),
+    postal_code: requiredText('Postal code', 20),
+    region: optionalText(100),
+    country: countryCodeSchema,
+    tax_id: z
+      .string()
+      .trim()
+      .max(40, 'Tax id is too long')
+      .nullish()
+      .transform((value) => (value ? value.toUpperCase() : null)),
+  })
+  .transform((details, context) => {
+    if (details.country === 'IN' && !/^[1-9][0-9]{5}$/.test(details.postal_code.replace(/\s+/g, ''))) {
+      context.addIssue({
+        code: 'custom',
+        path: ['postal_code'],
+        message: 'An Indian PIN code has 6 digits and does not start with 0',
+      });
+    }
+    if (details.tax_id === null) return details;
+    if (details.country === 'IN') {
+      const gstin = normalizeGstin(details.tax_id);
+      const problem = gstinProblem(gstin);
+      if (problem) context.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
+      return { ...details, tax_id: gstin };
+    }
+    if (details.tax_id.length > TAX_ID_MAX_LENGTH || !OTHER_TAX_ID.test(details.tax_id)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['tax_id'],
+        message: `A tax id has at most ${TAX_ID_MAX_LENGTH} letters, digits, spaces, dots, slashes or hyphens`,
+      });
+    }
+    return details;
+  })
+  .meta({ id: 'BillingDetailsRequest' });
+export type BillingDetailsRequest = z.input<typeof billingDetailsRequestSchema>;
+export type BillingDetailsInput = z.output<typeof billingDetailsRequestSchema>;
+
+export const billingDetailsSchema = z
+  .object({
+    name: z.string(),
+    address_line1: z.string(),
+    address_line2: z.string().nullable(),
+    city: z.string(),
+    postal_code: z.string(),
+    region: z.string().nullable(),
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    tax_id: z.string().nullable().describe('A GSTIN for India, else the country’s tax id'),
+    updated_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'BillingDetails' });
+export type BillingDetails = z.infer<typeof billingDetailsSchema>;
+
+export const billingDetailsAnswerSchema = z
+  .object({ details: billingDetailsSchema.nullable().describe('Null until the customer saves them') })
+  .meta({ id: 'BillingDetailsAnswer' });
+export type BillingDetailsAnswer = z.infer<typeof billingDetailsAnswerSchema>;
+
+export const INVOICE_KINDS = ['invoice', 'credit_note'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+
+const partySchema = z.object({
+  name: z.string().nullable(),
+  address: z.array(z.string()).describe('Printed lines'),
+  country: z.string().nullable(),
+  tax_id: z.string().nullable(),
+  email: z.string().nullable(),
+});
+
+export const invoiceLineSchema = z.object({
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_amount: z.number().int().describe('Before tax, in minor units'),
+  amount: z.number().int().describe('Before tax, in minor units; negative on credit notes'),
+});
+
+/** An invoice or credit note as issued; amounts in the currency's minor unit (paise, cents). */
+export const invoiceSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(INVOICE_KINDS),
+    number: z.string(),
+    issued_at: isoDateTimeSchema,
+    currency: z.string(),
+    subtotal: z.number().int(),
+    tax: z.number().int(),
+    total: z.number().int().describe('Negative on credit notes'),
+    tax_name: z.string(),
+    tax_rate_bp: z.number().int().describe('In basis points: 1800 is 18 %'),
+    tax_inclusive: z.boolean(),
+    payment_id: z.string().nullable().describe('The payment an invoice is for (also set on credit notes)'),
+    corrects: z
+      .object({ id: z.string(), number: z.string() })
+      .nullable()
+      .describe('The invoice a credit note corrects'),
+    seller: partySchema,
+    buyer: partySchema,
+    lines: z.array(invoiceLineSchema),
+  })
+  .meta({ id: 'Invoice' });
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+export const invoiceListQuerySchema = pageQuerySchema(['issued_at', 'number']).extend({
+  kind: z.enum(INVOICE_KINDS).optional(),
+});
+export const invoiceListSchema = pagedSchema(invoiceSchema).meta({ id: 'InvoiceList' });
+export type InvoiceList = z.infer<typeof invoiceListSchema>;
+
+export const REFUND_LICENSE_ACTIONS = ['keep', 'revoke', 'shorten'] as const;
+export type RefundLicenseAction = (typeof REFUND_LICENSE_ACTIONS)[number];
+
+/** An administrator's refund of a paid payment: all of it or part, and what becomes of the license. */
+export const refundRequestSchema = z
+  .strictObject({
+    amount: z
+      .number('amount must be a number of minor units (paise, cents)')
+      .int('amount must be a whole number of minor units (paise, cents)')
+      .min(1, 'amount must be at least 1')
+      .optional()
+      .describe('In minor units; leave it out to refund what is left to refund'),
+    license_action: z
+      .enum(REFUND_LICENSE_ACTIONS)
+      .describe('keep the license, revoke it (reason required), or shorten it to end now'),
+    reason: displayText(500).optional(),
+  })
+  .refine((body) => body.license_action !== 'revoke' || (body.reason ?? '').length > 0, {
+    message: 'Give a reason to revoke the license: the customer sees it',
+    path: ['reason'],
+  })
+  .meta({ id: 'RefundRequest' });
+export type RefundRequest = z.input<typeof refundRequestSchema>;
+
+export const refundSchema = z
+  .object({
+    id: z.string(),
+    payment_id: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    provider_refund_id: z.string().nullable(),
+    reason: z.string().nullable(),
+    license_action: z.enum(REFUND_LICENSE_ACTIONS),
+    actor_id: z.string().nullable(),
+    created_at: isoDateTimeSchema,
+    credit_note: z.object({ id: z.string(), number: z.string() }).nullable(),
+  })
+  .meta({ id: 'Refund' });
+export type Refund = z.infer<typeof refundSchema>;
+
+/** The refunds of one payment and what may still be refunded. */
+export const paymentRefundsSchema = z
+  .object({
+    payment_id: z.string(),
+    currency: z.string(),
+    paid: z.number().int(),
+    refunded: z.number().int(),
+    refundable: z.number().int(),
+    invoice: z.object({ id: z.string(), number: z.string() }).nullable(),
+    refunds: z.array(refundSchema),
+  })
+  .meta({ id: 'PaymentRefunds' });
+export type PaymentRefunds = z.infer<typeof paymentRefundsSchema>;
