@@ -40,8 +40,12 @@ const flattenPaths = (tree: object): string[] =>
 const routerPath = (path: string) => path.replace(/\{([A-Za-z]+)\}/g, ':$1');
 /** Operations that answer with a file rather than JSON. */
 const FILE_DOWNLOADS = [`get ${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '{token}')}`];
-/** Error bodies: the common one, or the license-check refusal that extends it with status fields. */
-const ERROR_SCHEMAS = ['#/components/schemas/ApiError', '#/components/schemas/LicenseRefusal'];
+/** Error bodies: the common one, or one that extends it (a license check's status, why a session ended). */
+const ERROR_SCHEMAS = [
+  '#/components/schemas/ApiError',
+  '#/components/schemas/LicenseRefusal',
+  '#/components/schemas/RefreshRefusal',
+];
 const EXPECTED_PATHS = flattenPaths(apiPaths);
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];

@@ -8,6 +8,7 @@ import {
   opaqueTokenSchema,
   signInNameSchema,
 } from './common.js';
+import { apiErrorSchema } from './errors.js';
 import { userProfileSchema } from './users.js';
 
 export const registerRequestSchema = z
@@ -55,6 +56,24 @@ export const tokenResponseSchema = z
   })
   .meta({ id: 'TokenResponse' });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** Why a session ended, as the refresh call tells a device whose session was ended elsewhere. */
+export const SESSION_END_REASONS = [
+  'signed_out',
+  'signed_out_everywhere',
+  'password_changed',
+  'password_reset',
+  'role_changed',
+  'account_disabled',
+  'session_reused',
+  'session_expired',
+] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+/** A refused refresh: the error body, with the reason when the token belonged to a session that ended. */
+export const refreshRefusalSchema = apiErrorSchema
+  .extend({ reason: z.enum(SESSION_END_REASONS).optional().describe('Why the session ended') })
+  .meta({ id: 'RefreshRefusal' });
 
 export const refreshRequestSchema = z
   .strictObject({ refresh_token: opaqueTokenSchema })

@@ -10,11 +10,11 @@ import { badRequest } from '../../http-error.js';
 import type { MailMessage, MailRequest } from '../../mail/message.js';
 import { accountExistsMail, mailKinds, verificationMail } from '../../mail/templates.js';
 import type { RequestMeta } from '../../request-meta.js';
-import { findUserByEmail, insertUser, updateUser, upsertSignUp } from '../users/repository.js';
+import { findUserByEmail, findUserById, insertUser, updateUser, upsertSignUp } from '../users/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { authAnswers, portalLink } from './answers.js';
-import { consumeEmailToken, issueEmailToken } from './email-tokens.js';
+import { consumeEmailToken, findEmailTokenOwner, issueEmailToken } from './email-tokens.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
 import type { AuthServiceDeps, NewAccount } from './service.js';
 
@@ -92,14 +92,22 @@ export function createAccounts(deps: AuthServiceDeps) {
       return authAnswers.registered;
     },
 
+    /**
+     * Confirms the address. A link opened again (a mail scanner got there first, a double click)
+     * whose account is already confirmed is answered as done, not as a dead link.
+     */
     async verifyRegistration(token: string, meta: RequestMeta): Promise<string> {
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
         const userId = await consumeEmailToken(trx, clock, token, 'verify_email');
-        if (!userId)
+        if (!userId) {
+          const owner = await findEmailTokenOwner(trx, token, 'verify_email');
+          const account = owner ? await findUserById(trx, owner) : undefined;
+          if (account && account.email_verified_at !== null) return authAnswers.alreadyVerified;
           throw badRequest(
             'invalid_verification_token',
-            'This confirmation link is invalid or has expired. Ask for a new one from the sign-in page.',
+            'This confirmation link is invalid or has expired. Ask for a new one.',
           );
+        }
         const now = isoNow(clock);
         await updateUser(trx, userId, { email_verified_at: now, updated_at: now });
         await recordSecurityEvent(trx, clock, {
@@ -108,8 +116,8 @@ export function createAccounts(deps: AuthServiceDeps) {
           userId,
           meta,
         });
+        return authAnswers.verified;
       });
-      return authAnswers.verified;
     },
 
     /** Queues the request alone: whether the address has an account is looked up when it is sent. */

@@ -70,6 +70,21 @@ export async function findUsableEmailTokenUser(
   return row?.user_id;
 }
 
+/** The user of a token for `purpose`, whether or not it is still usable. */
+export async function findEmailTokenUser(
+  db: DbOrTransaction,
+  tokenHash: string,
+  purpose: EmailTokenPurpose,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('email_tokens')
+    .select('user_id')
+    .where('token_hash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 /** Deletes tokens used or expired before `cutoff`; returns how many. */
 export async function deleteEmailTokensBefore(db: DbOrTransaction, cutoff: string): Promise<number> {
   const result = await db

@@ -6,6 +6,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 import type { EmailTokenPurpose } from '../../db/tables.js';
 import {
   deleteEmailTokensBefore,
+  findEmailTokenUser,
   findUsableEmailTokenUser,
   insertEmailToken,
   spendEmailToken,
@@ -52,6 +53,15 @@ export async function findUsableEmailToken(
   purpose: EmailTokenPurpose,
 ): Promise<string | undefined> {
   return findUsableEmailTokenUser(db, sha256(token), purpose, isoNow(clock));
+}
+
+/** The user a token was issued to, used or expired alike (to explain a link that no longer works). */
+export async function findEmailTokenOwner(
+  db: DbOrTransaction,
+  token: string,
+  purpose: EmailTokenPurpose,
+): Promise<string | undefined> {
+  return findEmailTokenUser(db, sha256(token), purpose);
 }
 
 // Used and expired links are kept a week, long enough to explain a "this link no longer works".

@@ -100,6 +100,14 @@ export const findTokenForRotation = (db: DbOrTransaction, tokenHash: string) =>
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
 
+/** How a session ended: its revocation reason and time, and its absolute end. */
+export const findFamilyEnd = (db: DbOrTransaction, familyId: string) =>
+  db
+    .selectFrom('refresh_token_families')
+    .select(['revoked_at as revokedAt', 'revoked_reason as revokedReason', 'expires_at as expiresAt'])
+    .where('id', '=', familyId)
+    .executeTakeFirst();
+
 /**
  * Takes the session's row lock and re-checks that it is live at `now`, in one statement: true
  * when it is. A concurrent revoke either commits first and is seen here, or waits for this

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SessionEndReason } from '../../../shared/api/auth.js';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../../shared/constants.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../clock.js';
 import { randomToken, sha256 } from '../../crypto.js';
@@ -6,6 +7,7 @@ import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { RequestMeta } from '../../request-meta.js';
 import {
   claimRefreshToken,
+  findFamilyEnd,
   findTokenForRotation,
   insertRefreshFamily,
   insertRefreshToken,
@@ -22,7 +24,33 @@ export interface IssuedRefreshToken {
 export type RotationResult =
   | { outcome: 'rotated'; userId: string; refresh: IssuedRefreshToken }
   | { outcome: 'invalid' }
+  /** The token belonged to a session that has ended; `reason` says why when it is known. */
+  | { outcome: 'ended'; reason: SessionEndReason | undefined }
   | { outcome: 'reused'; userId: string; familyId: string };
+
+/** The revocation reasons written by the services that end sessions, as the client is told them. */
+const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
+  logout: 'signed_out',
+  logout_everywhere: 'signed_out_everywhere',
+  password_changed: 'password_changed',
+  password_reset: 'password_reset',
+  role_changed: 'role_changed',
+  disabled: 'account_disabled',
+  account_unavailable: 'account_disabled',
+  reuse: 'session_reused',
+};
+
+/** Why the session `familyId` is no longer live at `now`. */
+async function endOf(
+  db: DbOrTransaction,
+  familyId: string,
+  now: string,
+): Promise<SessionEndReason | undefined> {
+  const family = await findFamilyEnd(db, familyId);
+  if (!family) return undefined;
+  if (family.revokedAt !== null) return family.revokedReason ? END_REASONS[family.revokedReason] : undefined;
+  return family.expiresAt <= now ? 'session_expired' : undefined;
+}
 
 async function addToken(db: DbOrTransaction, clock: Clock, familyId: string): Promise<string> {
   const token = randomToken();
@@ -66,7 +94,8 @@ export async function rotateRefreshToken(db: Db, clock: Clock, token: string): P
     if (!row) return { outcome: 'invalid' };
     // A concurrent revoke (a password reset, a logout) either commits first and is seen here, or
     // waits for this rotation and then revokes what it issued.
-    if (!(await lockLiveFamily(trx, row.familyId, isoNow(clock)))) return { outcome: 'invalid' };
+    if (!(await lockLiveFamily(trx, row.familyId, isoNow(clock))))
+      return { outcome: 'ended', reason: await endOf(trx, row.familyId, isoNow(clock)) };
     const claimed = await claimRefreshToken(trx, row.tokenId, isoNow(clock));
     if (row.usedAt !== null || !claimed) {
       await revokeFamily(trx, row.familyId, isoNow(clock), 'reuse');

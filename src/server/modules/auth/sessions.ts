@@ -1,9 +1,9 @@
-import type { TokenResponse } from '../../../shared/api/auth.js';
+import type { SessionEndReason, TokenResponse } from '../../../shared/api/auth.js';
 import { isoNow } from '../../clock.js';
 import { sha256 } from '../../crypto.js';
 import { authMessages } from '../../../shared/messages.js';
 import type { UserRow } from '../../db/tables.js';
-import { forbidden, unauthorized } from '../../http-error.js';
+import { forbidden, HttpError, unauthorized } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toUserProfile } from '../users/profile.js';
 import { bumpSessionVersion, findUserByEmail, findUserById } from '../users/repository.js';
@@ -27,7 +27,14 @@ import {
 } from './refresh-tokens-repository.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
 
-const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect email or password');
+/**
+ * A refresh token that gets nothing: the code stays `invalid_refresh_token` (as for an unknown
+ * token), and `reason` tells a device whose session was ended elsewhere why.
+ */
+const sessionEndedError = (reason: SessionEndReason | undefined) =>
+  new HttpError(401, 'invalid_refresh_token', authMessages.sessionExpired, {}, reason ? { reason } : {});
+
+const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect e-mail or password');
 
 /** Signing in and out, refreshing, and recognising the bearer of an access token. */
 export function createSessions(deps: AuthServiceDeps) {
@@ -120,7 +127,7 @@ export function createSessions(deps: AuthServiceDeps) {
       if (user.email_verified_at === null)
         throw forbidden(
           'email_not_verified',
-          'Confirm your email address before signing in: follow the link we sent when you registered.',
+          'Confirm your e-mail address before signing in: follow the link we sent when you registered.',
         );
       return startSession(user, meta);
     },
@@ -135,14 +142,22 @@ export function createSessions(deps: AuthServiceDeps) {
           meta,
           details: { family_id: result.familyId },
         });
-        throw unauthorized('refresh_token_reused', authMessages.sessionExpired);
+        throw new HttpError(
+          401,
+          'refresh_token_reused',
+          authMessages.sessionExpired,
+          {},
+          {
+            reason: 'session_reused' satisfies SessionEndReason,
+          },
+        );
       }
-      if (result.outcome === 'invalid')
-        throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
+      if (result.outcome === 'invalid') throw sessionEndedError(undefined);
+      if (result.outcome === 'ended') throw sessionEndedError(result.reason);
       const user = await findUserById(db, result.userId);
       if (!user || user.status !== 'active') {
         await revokeFamily(db, result.refresh.familyId, isoNow(clock), 'account_unavailable');
-        throw unauthorized('invalid_refresh_token', authMessages.sessionExpired);
+        throw sessionEndedError('account_disabled');
       }
       return tokenResponse(user, result.refresh);
     },
