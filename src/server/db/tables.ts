@@ -357,6 +357,8 @@ export interface RefundsTable {
   payment_id: string;
   amount_minor: number;
   currency: string;
+  /** `pending` while the provider is asked (the amount is already reserved), then `processed`. */
+  status: 'pending' | 'processed';
   provider_refund_id: string | null;
   reason: string | null;
   license_action: RefundLicenseAction;

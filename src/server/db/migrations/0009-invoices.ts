@@ -33,6 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('payment_id', 'text', (column) => column.notNull().references('payments.id'))
     .addColumn('amount_minor', 'integer', (column) => column.notNull())
     .addColumn('currency', 'text', (column) => column.notNull())
+    // `pending` while the provider is asked (its amount already counts against what is left to
+    // refund), `processed` once the provider took it and the credit note was issued.
+    .addColumn('status', 'text', (column) => column.notNull())
     .addColumn('provider_refund_id', 'text', (column) => column.unique())
     .addColumn('reason', 'text')
     .addColumn('license_action', 'text', (column) => column.notNull())

@@ -9,6 +9,15 @@ export interface CreateOrderInput {
   notes: Record<string, string>;
 }
 
+export interface RefundInput {
+  /** The provider's id of the captured payment. */
+  providerPaymentId: string;
+  /** In the currency's minor unit; at most what is left to refund of the payment. */
+  amount: number;
+  /** Our refund id, so the provider's dashboard links back to our record. */
+  notes: Record<string, string>;
+}
+
 export interface ProviderOrder {
   orderId: string;
   amount: number;
@@ -24,8 +33,12 @@ export interface PaymentProvider {
   readonly keyId: string;
   /** Creates an order for the amount; throws {@link PaymentProviderError} when the provider fails. */
   createOrder(input: CreateOrderInput): Promise<ProviderOrder>;
+  /** Refunds all or part of a captured payment; throws {@link PaymentProviderError} when refused. */
+  refundPayment(input: RefundInput): Promise<{ refundId: string }>;
   /** Whether `signature` is HMAC-SHA256(`orderId|paymentId`, key secret), compared in constant time. */
   isPaymentSignatureValid(orderId: string, paymentId: string, signature: string): boolean;
+  /** Whether `signature` is HMAC-SHA256(`paymentId|subscriptionId`, key secret), compared in constant time. */
+  isSubscriptionSignatureValid(subscriptionId: string, paymentId: string, signature: string): boolean;
   /** False when no webhook secret is configured: such webhooks cannot be trusted. */
   readonly acceptsWebhooks: boolean;
   /** Whether `signature` is HMAC-SHA256 of the raw body with the webhook secret. */

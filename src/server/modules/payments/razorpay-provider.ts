@@ -1,7 +1,7 @@
 import Razorpay from 'razorpay';
-import type { CreateOrderInput, PaymentProvider, ProviderOrder } from './provider.js';
+import type { CreateOrderInput, PaymentProvider, ProviderOrder, RefundInput } from './provider.js';
 import { PaymentProviderError } from './provider.js';
-import { paymentSignature, signatureMatches, webhookSignature } from './signatures.js';
+import { paymentSignature, signatureMatches, subscriptionSignature, webhookSignature } from './signatures.js';
 
 /** How long an order request to Razorpay may take before the buyer is told to try again. */
 const RAZORPAY_TIMEOUT_MS = 15_000;
@@ -62,8 +62,23 @@ export function createRazorpayProvider(settings: RazorpaySettings): PaymentProvi
       }
       return { orderId: order.id, amount, currency };
     },
+    /** `POST /v1/payments/:id/refund` (Razorpay's normal speed); the refund's id is kept on our record. */
+    async refundPayment({ providerPaymentId, amount, notes }: RefundInput): Promise<{ refundId: string }> {
+      let refund: { id?: unknown; amount?: unknown };
+      try {
+        refund = await client.payments.refund(providerPaymentId, { amount, notes });
+      } catch (error) {
+        throw new PaymentProviderError('Razorpay refused the refund', describeSdkError(error));
+      }
+      if (typeof refund.id !== 'string' || Number(refund.amount) !== amount) {
+        throw new PaymentProviderError('Razorpay answered an unexpected refund', refund);
+      }
+      return { refundId: refund.id };
+    },
     isPaymentSignatureValid: (orderId, paymentId, signature) =>
       signatureMatches(paymentSignature(orderId, paymentId, keySecret), signature),
+    isSubscriptionSignatureValid: (subscriptionId, paymentId, signature) =>
+      signatureMatches(subscriptionSignature(subscriptionId, paymentId, keySecret), signature),
     isWebhookSignatureValid: (rawBody, signature) =>
       webhookSecret !== undefined && signatureMatches(webhookSignature(rawBody, webhookSecret), signature),
   };

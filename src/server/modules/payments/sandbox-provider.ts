@@ -1,6 +1,6 @@
 import { randomToken } from '../../crypto.js';
 import type { CreateOrderInput, PaymentProvider, ProviderOrder } from './provider.js';
-import { paymentSignature, signatureMatches, webhookSignature } from './signatures.js';
+import { paymentSignature, signatureMatches, subscriptionSignature, webhookSignature } from './signatures.js';
 
 export const SANDBOX_KEY_ID = 'sandbox';
 
@@ -11,6 +11,8 @@ export interface SandboxPaymentProvider extends PaymentProvider {
   newPaymentId(): string;
   /** The signature Razorpay Checkout would hand the page for this order and payment. */
   signPayment(orderId: string, paymentId: string): string;
+  /** The signature Razorpay Checkout would hand the page for this subscription's first payment. */
+  signSubscription(subscriptionId: string, paymentId: string): string;
 }
 
 /**
@@ -27,9 +29,14 @@ export function createSandboxProvider(secret: string): SandboxPaymentProvider {
       return { orderId: `order_sandbox_${randomToken(12)}`, amount, currency };
     },
     newPaymentId: () => `pay_sandbox_${randomToken(12)}`,
+    // No money moved, so none goes back: the refund is recorded locally under a sandbox id.
+    refundPayment: async () => ({ refundId: `rfnd_sandbox_${randomToken(12)}` }),
     signPayment: (orderId, paymentId) => paymentSignature(orderId, paymentId, secret),
     isPaymentSignatureValid: (orderId, paymentId, signature) =>
       signatureMatches(paymentSignature(orderId, paymentId, secret), signature),
+    signSubscription: (subscriptionId, paymentId) => subscriptionSignature(subscriptionId, paymentId, secret),
+    isSubscriptionSignatureValid: (subscriptionId, paymentId, signature) =>
+      signatureMatches(subscriptionSignature(subscriptionId, paymentId, secret), signature),
     isWebhookSignatureValid: (rawBody, signature) =>
       signatureMatches(webhookSignature(rawBody, secret), signature),
   };
