@@ -7,7 +7,9 @@ import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailTransport } from './mail/mail-transport.js';
+import { createAttachmentResolvers } from './mail/attachments.js';
 import { createMailer } from './mail/mailer.js';
+import { createUnsubscribeLinks } from './mail/unsubscribe.js';
 import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-worker.js';
 import { startMaintenance } from './maintenance.js';
@@ -22,6 +24,8 @@ import { type AuthService, createAuthService } from './modules/auth/service.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { createHealthService } from './modules/health/service.js';
 import { usersRoutes } from './modules/users/routes.js';
+import { createUnsubscribeService } from './modules/users/unsubscribe.js';
+import { unsubscribeRoutes } from './modules/users/unsubscribe-routes.js';
 import { downloadRoutes } from './modules/downloads/routes.js';
 import { createDownloadsService } from './modules/downloads/service.js';
 import { createDownloadLinks } from './modules/downloads/signed-links.js';
@@ -122,6 +126,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       onConnectionError: (error) =>
         app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
     });
+  // Filled by the modules whose mail carries files (invoice PDFs); read by the worker when it sends.
+  const attachmentResolvers = createAttachmentResolvers();
   const mailOutbox = createMailOutboxWorker({
     db,
     dialect,
@@ -129,8 +135,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     transport: createMailTransport(config.mail, app.log),
     settings: config.mail,
     log: app.log,
+    attachments: attachmentResolvers,
   });
-  const mailer = createMailer(clock, config.publicUrl, dialect, mailOutbox.wake);
   const queuedMail =
     dialect === 'postgres' && config.databaseUrl
       ? listenForQueuedMail(config.databaseUrl, mailOutbox.wake, app.log)
@@ -160,6 +166,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const jwtSecret = new TextEncoder().encode(
     config.jwt.secret ?? loadOrCreateSecret(config.dataDir, 'jwt-secret'),
   );
+  const unsubscribeLinks = createUnsubscribeLinks(jwtSecret, config.publicUrl);
+  const mailer = createMailer({
+    clock,
+    publicUrl: config.publicUrl,
+    dialect,
+    wake: mailOutbox.wake,
+    attachments: attachmentResolvers,
+    unsubscribeLinks,
+  });
   const accessTokens = createAccessTokens(
     {
       secret: jwtSecret,
@@ -223,7 +238,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
     adminUsers: createAdminUsersService({ db, clock, passwords }),
-    adminLicenses: createAdminLicensesService({ db, clock }),
+    adminLicenses: createAdminLicensesService({ db, clock, mailer, publicUrl: config.publicUrl }),
     securityEvents: createSecurityEventsService({ db }),
     payments: createPaymentsService({
       db,
@@ -277,12 +292,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       addApiKeyCheck(api, {
         keys: config.apiKeys,
         // Razorpay's webhook sends no client key; its signature is checked instead.
-        exempt: [`${API_BASE_PATH}${apiPaths.health}`, `${API_BASE_PATH}${apiPaths.payments.webhook}`],
+        // Nor does a mail provider's one-click unsubscribe: its signed token is the credential.
+        exempt: [
+          `${API_BASE_PATH}${apiPaths.health}`,
+          `${API_BASE_PATH}${apiPaths.payments.webhook}`,
+          `${API_BASE_PATH}${apiPaths.notifications.unsubscribe}`,
+        ],
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
       await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
       await api.register(usersRoutes, { users: services.users });
+      await api.register(unsubscribeRoutes, {
+        unsubscribe: createUnsubscribeService({ db, links: unsubscribeLinks, users: services.users }),
+        publicUrl: config.publicUrl,
+      });
       await api.register(plansRoutes, { plans: services.plans });
       await api.register(featuresRoutes, { features: services.features });
       await api.register(licensesRoutes, { licenses: services.licenses });

@@ -26,6 +26,10 @@ export const apiPaths = {
     preferences: '/users/me/preferences',
     password: '/users/me/password',
   },
+  /** Opened from a mail, without a session or client key: the signed token is the credential. */
+  notifications: {
+    unsubscribe: '/notifications/unsubscribe',
+  },
   licenses: {
     list: '/licenses',
     detail: '/licenses/:id',

@@ -62,7 +62,7 @@ describeOnEveryDatabase(
       await s.api({ method: 'POST', path: '/auth/register', body: { email, password: STRONG_PASSWORD } });
       const [mail] = receivedBy(email);
       expect(mail, 'one mail reached the SMTP server').toBeDefined();
-      const parsed = parseMail(mail!.raw);
+      const parsed = await parseMail(mail!.raw);
       const [row] = await rowsTo(s, email);
       expect(parsed.headers.get('message-id')).toBe(row!.message_id);
       expect(parsed.headers.get('from')).toBe('Portal <portal@example.com>');
@@ -97,7 +97,7 @@ describeOnEveryDatabase(
       await s.app.mailOutbox.drain();
       const delivered = receivedBy(email).slice(before);
       expect(delivered).toHaveLength(1);
-      expect(parseMail(delivered[0]!.raw).headers.get('message-id')).toBe(reset!.message_id);
+      expect((await parseMail(delivered[0]!.raw)).headers.get('message-id')).toBe(reset!.message_id);
       expect((await rowsTo(s, email)).find((row) => row.id === reset!.id)).toMatchObject({
         status: 'sent',
         attempts: 2,

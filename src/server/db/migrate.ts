@@ -9,6 +9,7 @@ import * as mailOutbox from './migrations/0006-mail-outbox.js';
 import * as activationOwner from './migrations/0007-activation-owner.js';
 import * as subscriptions from './migrations/0008-subscriptions.js';
 import * as invoices from './migrations/0009-invoices.js';
+import * as customerMail from './migrations/0010-customer-mail.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007-activation-owner': activationOwner,
   '0008-subscriptions': subscriptions,
   '0009-invoices': invoices,
+  '0010-customer-mail': customerMail,
 };
 
 export class MigrationError extends Error {

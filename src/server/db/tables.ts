@@ -314,6 +314,10 @@ export interface MailOutboxTable {
   link: string | null;
   /** JSON of what a deferred mail needs to decide its content when the worker first takes it. */
   request: string | null;
+  /** JSON list of files to send with it: references resolved when sent, or bytes as base64. */
+  attachments: string | null;
+  /** Optional mail's one-click unsubscribe link (`List-Unsubscribe`). */
+  unsubscribe_url: string | null;
   status: MailStatus;
   attempts: Generated<number>;
   next_attempt_at: string;
@@ -401,6 +405,16 @@ export interface InvoicesTable {
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
 
+/** A device or network an account signed in from; a sign-in from one not seen lately is told to its owner. */
+export interface SignInSourcesTable {
+  user_id: string;
+  kind: 'device' | 'network';
+  /** "Chrome on Linux", or the address's network ("203.0.113.0/24", "2001:db8:1:2::/64"). */
+  value: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
@@ -422,6 +436,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   scheduled_notices: ScheduledNoticesTable;
   mail_outbox: MailOutboxTable;
+  sign_in_sources: SignInSourcesTable;
   billing_details: BillingDetailsTable;
   document_counters: DocumentCountersTable;
   refunds: RefundsTable;

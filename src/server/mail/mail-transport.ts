@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import type { ResolvedAttachment } from './attachments.js';
 import type { MailMessage } from './message.js';
 
-/** A queued mail with its content decided, as the worker hands it to a transport. */
-export interface OutgoingMail extends MailMessage {
+/** A queued mail with its content decided and its files resolved, as the worker hands it to a transport. */
+export interface OutgoingMail extends Omit<MailMessage, 'attachments'> {
   /** The queue id, which also names the mail's file in the outbox folder. */
   id: string;
   messageId: string;
+  attachments: ResolvedAttachment[];
 }
 
 export interface MailTransport {
@@ -42,8 +44,21 @@ export function createMailTransport(config: Config['mail'], log: FastifyBaseLogg
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
+        // With both, nodemailer writes multipart/alternative: text first, HTML preferred.
         ...(mail.html === undefined ? {} : { html: mail.html }),
         messageId: mail.messageId,
+        attachments: mail.attachments.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: Buffer.from(file.content),
+        })),
+        // One-click unsubscribe (RFC 8058): mail providers show their own button and POST to it.
+        ...(mail.unsubscribeUrl === undefined
+          ? {}
+          : {
+              list: { unsubscribe: mail.unsubscribeUrl },
+              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            }),
       });
       if (smtp) return;
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });

@@ -8,6 +8,28 @@ export interface MailMessage {
   html?: string;
   /** The link the mail is about, logged when mail goes to the file outbox so a local user can follow it. */
   link?: string;
+  /**
+   * Set on optional mail only: the one-click link that turns its notification preference off,
+   * sent as `List-Unsubscribe` with `List-Unsubscribe-Post` (RFC 8058).
+   */
+  unsubscribeUrl?: string;
+  attachments?: MailAttachment[];
+}
+
+/**
+ * A file sent with a mail: either its bytes (small files made once), or a reference that the
+ * worker turns into bytes when it sends the mail, through the resolver registered for the
+ * reference's kind (see attachments.ts): a PDF that can be rebuilt is not stored twice.
+ */
+export type MailAttachment = {
+  filename: string;
+  contentType: string;
+} & ({ content: Uint8Array; ref?: never } | { ref: AttachmentRef; content?: never });
+
+export interface AttachmentRef {
+  /** Names the resolver, e.g. `invoice_pdf`. */
+  kind: string;
+  id: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
 import { utc } from '../../shared/dates.js';
+import { storeAttachments } from './attachments.js';
 import type { MailMessage, MailRequest } from './message.js';
 
 let lastIdMs = 0;
@@ -36,6 +37,16 @@ function newRow(clock: Clock, messageIdDomain: string, kind: string, to: string)
 /** A worker's hold on a queued mail: every write of its outcome checks the hold is still its own. */
 export type MailClaim = Pick<MailOutboxRow, 'id' | 'claimed_until'>;
 
+/** The columns that hold a mail's decided content. */
+const messageColumns = (message: MailMessage) => ({
+  subject: message.subject,
+  text_body: message.text,
+  html_body: message.html ?? null,
+  link: message.link ?? null,
+  unsubscribe_url: message.unsubscribeUrl ?? null,
+  attachments: storeAttachments(message.attachments),
+});
+
 /** Queues a mail in the caller's transaction: it is sent if and only if that transaction commits. */
 export async function insertMail(
   db: DbOrTransaction,
@@ -47,10 +58,7 @@ export async function insertMail(
     .insertInto('mail_outbox')
     .values({
       ...newRow(clock, messageIdDomain, message.kind, message.to),
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html ?? null,
-      link: message.link ?? null,
+      ...messageColumns(message),
     })
     .execute();
 }
@@ -114,10 +122,7 @@ export async function fillMailContent(
     .updateTable('mail_outbox')
     .set({
       recipient: message.to,
-      subject: message.subject,
-      text_body: message.text,
-      html_body: message.html ?? null,
-      link: message.link ?? null,
+      ...messageColumns(message),
     })
     .where('id', '=', claim.id)
     .where('claimed_until', '=', claim.claimed_until)
@@ -139,7 +144,7 @@ export async function markMailDropped(db: DbOrTransaction, claim: MailClaim): Pr
 }
 
 /**
- * Records a sent mail, forgetting its body: a link in it opens an account for a while, and the
+ * Records a sent mail, forgetting its body and files: a link in it opens an account for a while, and the
  * database keeps only hashes of such tokens. False when the claim ran out and another worker
  * took the mail meanwhile.
  */
@@ -154,6 +159,8 @@ export async function markMailSent(db: DbOrTransaction, claim: MailClaim, now: D
       text_body: null,
       html_body: null,
       link: null,
+      // Files given as bytes (a diagnostics block) are the customer's: not kept once sent.
+      attachments: null,
     })
     .where('id', '=', claim.id)
     .where('claimed_until', '=', claim.claimed_until)
@@ -173,7 +180,16 @@ export async function markMailAttemptFailed(
   retryAt: Date | null,
 ): Promise<void> {
   const forget =
-    claim.request === null ? {} : { subject: null, text_body: null, html_body: null, link: null };
+    claim.request === null
+      ? {}
+      : {
+          subject: null,
+          text_body: null,
+          html_body: null,
+          link: null,
+          unsubscribe_url: null,
+          attachments: null,
+        };
   await db
     .updateTable('mail_outbox')
     .set({

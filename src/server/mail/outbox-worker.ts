@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
-import type { MailTransport, OutgoingMail } from './mail-transport.js';
+import { type AttachmentResolvers, readStoredAttachments } from './attachments.js';
+import type { MailTransport } from './mail-transport.js';
 import type { MailMessage, MailRequest } from './message.js';
 import {
   claimDueMails,
@@ -66,6 +67,8 @@ export function createMailOutboxWorker(deps: {
   transport: MailTransport;
   settings: MailOutboxSettings;
   log: FastifyBaseLogger;
+  /** Turn attachment references into bytes at send time (see attachments.ts). */
+  attachments: AttachmentResolvers;
 }): MailOutboxWorker {
   const { db, clock, transport, settings, log } = deps;
   let preparers: Record<string, MailPreparer> | undefined;
@@ -92,7 +95,11 @@ export function createMailOutboxWorker(deps: {
     try {
       const message = row.subject === null ? await prepare(row) : storedMessage(row);
       if (!message) return;
-      await sendWithin(SEND_DEADLINE_MS, { id: row.id, messageId: row.message_id, ...message });
+      // Inside the deadline too: a resolver that hangs (a PDF that never renders) fails the attempt.
+      await within(SEND_DEADLINE_MS, async () => {
+        const attachments = await deps.attachments.resolve(db, message.attachments ?? []);
+        await transport.send({ ...message, id: row.id, messageId: row.message_id, attachments });
+      });
     } catch (error) {
       if (error instanceof StaleClaim) return;
       await recordFailure(row, error);
@@ -123,7 +130,7 @@ export function createMailOutboxWorker(deps: {
   }
 
   /** A send that takes longer than the deadline counts as failed, well before the claim runs out. */
-  async function sendWithin(deadlineMs: number, mail: OutgoingMail): Promise<void> {
+  async function within(deadlineMs: number, send: () => Promise<void>): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
@@ -132,7 +139,7 @@ export function createMailOutboxWorker(deps: {
       );
     });
     try {
-      await Promise.race([transport.send(mail), deadline]);
+      await Promise.race([send(), deadline]);
     } finally {
       clearTimeout(timer);
     }
@@ -208,5 +215,7 @@ function storedMessage(row: MailOutboxRow): MailMessage {
     text: row.text_body ?? '',
     ...(row.html_body === null ? {} : { html: row.html_body }),
     ...(row.link === null ? {} : { link: row.link }),
+    ...(row.unsubscribe_url === null ? {} : { unsubscribeUrl: row.unsubscribe_url }),
+    attachments: readStoredAttachments(row.attachments),
   };
 }

@@ -1,52 +1,99 @@
 import { PRODUCT_NAME } from '../../shared/constants.js';
+import { composeMail } from './compose.js';
 import type { MailMessage } from './message.js';
 
-/** The kinds of mail the server sends; a queued mail records its kind. */
+/** The kinds of mail the server sends; a queued mail records its kind. Stable: logs and tests name them. */
 export const mailKinds = {
   verification: 'verification',
   accountExists: 'account_exists',
   passwordReset: 'password_reset',
   passwordChanged: 'password_changed',
+  // The customer's mail (customer-mails.ts).
+  receipt: 'receipt',
+  renewalReminder: 'renewal_reminder',
+  paymentFailed: 'payment_failed',
+  gracePeriodEnding: 'grace_period_ending',
+  licenseSuspended: 'license_suspended',
+  licenseRevoked: 'license_revoked',
+  licenseExpired: 'license_expired',
+  subscriptionCancelled: 'subscription_cancelled',
+  newSignIn: 'new_sign_in',
+  licenseExpiringSoon: 'license_expiring_soon',
 } as const;
+export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 
-const signature = `\n\n— The ${PRODUCT_NAME} team`;
+export const verificationMail = (to: string, link: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.verification,
+    to,
+    subject: `Confirm your ${PRODUCT_NAME} account`,
+    content: {
+      preview: 'Confirm your e-mail address to finish creating your account.',
+      heading: `Welcome to ${PRODUCT_NAME}`,
+      body: [{ paragraph: 'Confirm your e-mail address to finish creating your account.' }],
+      action: { label: 'Confirm my e-mail address', url: link },
+      after: [
+        { note: 'The link works once and expires in 24 hours. If you did not sign up, ignore this message.' },
+      ],
+    },
+  });
 
-export const verificationMail = (to: string, link: string): MailMessage => ({
-  kind: mailKinds.verification,
-  to,
-  link,
-  subject: `Confirm your ${PRODUCT_NAME} account`,
-  text:
-    `Welcome to ${PRODUCT_NAME}.\n\nConfirm your e-mail address to finish creating your account:\n\n${link}\n\n` +
-    `The link works once and expires in 24 hours. If you did not sign up, ignore this message.${signature}`,
-});
+export const accountExistsMail = (to: string, loginLink: string, resetLink: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.accountExists,
+    to,
+    link: loginLink,
+    subject: `You already have a ${PRODUCT_NAME} account`,
+    content: {
+      preview: 'Someone tried to create an account with this address, which already has one.',
+      heading: 'You already have an account',
+      body: [
+        {
+          paragraph: `Someone tried to create a ${PRODUCT_NAME} account with this address, which already has one.`,
+        },
+      ],
+      action: { label: 'Sign in', url: loginLink },
+      after: [
+        { paragraph: `Forgot your password? Choose a new one: ${resetLink}` },
+        { note: 'If this was not you, no action is needed.' },
+      ],
+    },
+  });
 
-export const accountExistsMail = (to: string, loginLink: string, resetLink: string): MailMessage => ({
-  kind: mailKinds.accountExists,
-  to,
-  link: loginLink,
-  subject: `You already have a ${PRODUCT_NAME} account`,
-  text:
-    `Someone tried to create a ${PRODUCT_NAME} account with this address, which already has one.\n\n` +
-    `Sign in: ${loginLink}\nForgot your password? ${resetLink}\n\nIf this was not you, no action is needed.${signature}`,
-});
+export const passwordResetMail = (to: string, link: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.passwordReset,
+    to,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    content: {
+      preview: 'Choose a new password for your account.',
+      heading: 'Reset your password',
+      body: [{ paragraph: `We received a request to reset the password of your ${PRODUCT_NAME} account.` }],
+      action: { label: 'Choose a new password', url: link },
+      after: [
+        {
+          note:
+            'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: ' +
+            'your password stays the same.',
+        },
+      ],
+    },
+  });
 
-export const passwordResetMail = (to: string, link: string): MailMessage => ({
-  kind: mailKinds.passwordReset,
-  to,
-  link,
-  subject: `Reset your ${PRODUCT_NAME} password`,
-  text:
-    `We received a request to reset the password of your ${PRODUCT_NAME} account.\n\n${link}\n\n` +
-    `The link works once and expires in 1 hour. If you did not ask for this, ignore this message: ` +
-    `your password stays the same.${signature}`,
-});
-
-export const passwordChangedMail = (to: string, resetLink: string): MailMessage => ({
-  kind: mailKinds.passwordChanged,
-  to,
-  subject: `Your ${PRODUCT_NAME} password was changed`,
-  text:
-    `The password of your ${PRODUCT_NAME} account was just changed and every device was signed out.\n\n` +
-    `If this was not you, reset your password now: ${resetLink}${signature}`,
-});
+export const passwordChangedMail = (to: string, resetLink: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.passwordChanged,
+    to,
+    subject: `Your ${PRODUCT_NAME} password was changed`,
+    content: {
+      preview: 'Every device was signed out.',
+      heading: 'Your password was changed',
+      body: [
+        {
+          paragraph: `The password of your ${PRODUCT_NAME} account was just changed and every device was signed out.`,
+        },
+        { paragraph: 'If this was not you, reset your password now.' },
+      ],
+      action: { label: 'Reset my password', url: resetLink },
+    },
+  });

@@ -176,7 +176,7 @@ export const refundRequestSchema = z
     path: ['reason'],
   })
   .meta({ id: 'RefundRequest' });
-export type RefundRequest = z.input<typeof refundRequestSchema>;
+export type RefundRequest = z.output<typeof refundRequestSchema>;
 
 export const refundSchema = z
   .object({
@@ -184,6 +184,9 @@ export const refundSchema = z
     payment_id: z.string(),
     amount: z.number().int(),
     currency: z.string(),
+    status: z
+      .enum(['pending', 'processed'])
+      .describe('pending while the provider is asked (its amount is already reserved)'),
     provider_refund_id: z.string().nullable(),
     reason: z.string().nullable(),
     license_action: z.enum(REFUND_LICENSE_ACTIONS),
@@ -199,9 +202,9 @@ export const paymentRefundsSchema = z
   .object({
     payment_id: z.string(),
     currency: z.string(),
-    paid: z.number().int(),
-    refunded: z.number().int(),
-    refundable: z.number().int(),
+    paid: z.number().int().describe('In minor units; 0 unless the payment is paid'),
+    refunded: z.number().int().describe('Refunds the provider took'),
+    refundable: z.number().int().describe('What may still be refunded (pending refunds are reserved)'),
     invoice: z.object({ id: z.string(), number: z.string() }).nullable(),
     refunds: z.array(refundSchema),
   })

@@ -8,11 +8,16 @@ import type {
 import type { Activation, License } from '../../../shared/api/licenses.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { portalPaths } from '../../../shared/routes.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { LicenseRow } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
+import { licenseRevokedMail } from '../../mail/customer-mails.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { portalLink } from '../auth/answers.js';
 import { issueLicense } from '../licenses/issue.js';
 import {
   activationsOfLicense,
@@ -44,7 +49,18 @@ const expiryInPast = () =>
   );
 
 /** Administrators' management of licenses (`/admin/licenses`). */
-export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock }) {
+export function createAdminLicensesService({
+  db,
+  clock,
+  mailer,
+  publicUrl,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Tells the owner of a revoked license, with the reason. */
+  mailer: Mailer;
+  publicUrl: string;
+}) {
   async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
     const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
     const emailOf = await emailsOfUsers(trx, [...new Set(rows.map((row) => row.user_id))]);
@@ -188,6 +204,23 @@ export function createAdminLicensesService({ db, clock }: { db: Db; clock: Clock
           userId: revoked.user_id,
           details: { license_id: id, reason },
         });
+        // In the same transaction: the owner is told exactly when the revocation holds.
+        const owner = await findUserById(trx, revoked.user_id);
+        const revokedPlan = await findPlanRowByIdOrCode(trx, revoked.plan_id);
+        if (owner) {
+          await mailer.queue(
+            trx,
+            licenseRevokedMail({
+              to: owner.email,
+              name: owner.full_name,
+              planName: revokedPlan?.name ?? PRODUCT_NAME,
+              licenseKey: revoked.license_key,
+              reason,
+              revokedAt: now,
+              supportUrl: portalLink(publicUrl, portalPaths.support),
+            }),
+          );
+        }
       });
       return detail(id);
     },

@@ -10,6 +10,7 @@ import { bumpSessionVersion, findUserByEmail, findUserById } from '../users/repo
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { invalidTokenError } from './access-tokens.js';
+import { alertOnNewSignIn } from './new-sign-in-alert.js';
 import { authAnswers } from './answers.js';
 import {
   admitLoginAttempt,
@@ -63,6 +64,7 @@ export function createSessions(deps: AuthServiceDeps) {
   async function startSession(user: UserRow, meta: RequestMeta): Promise<TokenResponse> {
     const refresh = await db.transaction().execute(async (trx) => {
       const issued = await startRefreshFamily(trx, clock, user.id, meta);
+      await alertOnNewSignIn(trx, deps, user, meta);
       await recordSecurityEvent(trx, clock, {
         type: securityEventTypes.loginSucceeded,
         severity: 'info',

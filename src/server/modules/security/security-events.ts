@@ -34,5 +34,6 @@ export const securityEventTypes = {
   planUpdated: 'plan_updated',
   planDeleted: 'plan_deleted',
   licensingSettingsChanged: 'licensing_settings_changed',
+  paymentRefunded: 'payment_refunded',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -57,6 +57,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       plan_updated: 'Package updated',
       plan_deleted: 'Package deleted',
       licensing_settings_changed: 'Licensing settings changed',
+      payment_refunded: 'Payment refunded',
     },
   },
 ];

@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentRefunds, RefundRequest } from '../../../shared/api/billing.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import type { PaymentRow, RefundRow } from '../../db/tables.js';
+import { conflict, HttpError, notFound } from '../../http-error.js';
+import { revokeLicense } from '../licenses/repository.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { PaymentProviderError } from '../payments/provider.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import { issueCreditNote, issueInvoiceForPayment } from './issue.js';
+import { findInvoiceRowOfPayment } from './repository.js';
+import type { InvoiceSettings } from './settings.js';
+
+const paymentNotFound = () => notFound('payment_not_found', 'Payment not found');
+
+const findPaymentForRefund = (db: DbOrTransaction, idOrOrderId: string): Promise<PaymentRow | undefined> =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrOrderId), eb('provider_order_id', '=', idOrOrderId)]))
+    .executeTakeFirst();
+
+/**
+ * Holds the payment until the transaction ends: on PostgreSQL a row lock (a second refund of the
+ * same payment waits here, then sees the first one's reservation); SQLite transactions already
+ * hold the database's write lock from their start.
+ */
+const lockPayment = (trx: DbOrTransaction, paymentId: string) =>
+  trx
+    .updateTable('payments')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', paymentId)
+    .execute();
+
+const refundsOfPayment = (db: DbOrTransaction, paymentId: string) =>
+  db
+    .selectFrom('refunds')
+    .leftJoin('invoices', 'invoices.refund_id', 'refunds.id')
+    .selectAll('refunds')
+    .select(['invoices.id as credit_note_id', 'invoices.number as credit_note_number'])
+    .where('refunds.payment_id', '=', paymentId)
+    .orderBy('refunds.created_at')
+    .orderBy('refunds.id')
+    .execute();
+
+/** Everything reserved or refunded on the payment, pending refunds included. */
+async function reservedOf(trx: DbOrTransaction, paymentId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('refunds')
+    .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
+    .where('payment_id', '=', paymentId)
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+/** Who may see the minor amount left, in the words of a 409. */
+const describeMinor = (amount: number, currency: string) => `${amount} (minor units of ${currency})`;
+
+/**
+ * Administrators' refunds of paid payments. The amount is reserved first (a pending refund,
+ * written while the payment is locked, so two refunds at once never exceed what was paid), the
+ * provider is asked, and then the credit note is issued and the license treated as the
+ * administrator chose, in one transaction with the security event.
+ */
+export function createRefundsService({
+  db,
+  clock,
+  provider,
+  invoicing,
+  log,
+}: {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider;
+  invoicing: InvoiceSettings;
+  log: FastifyBaseLogger;
+}) {
+  async function summary(paymentIdOrOrderId: string): Promise<PaymentRefunds> {
+    const payment = await findPaymentForRefund(db, paymentIdOrOrderId);
+    if (!payment) throw paymentNotFound();
+    const [rows, invoice] = await Promise.all([
+      refundsOfPayment(db, payment.id),
+      findInvoiceRowOfPayment(db, payment.id),
+    ]);
+    const paid = payment.status === 'paid' ? Number(payment.amount_minor) : 0;
+    const processed = rows.filter((row) => row.status === 'processed');
+    const reserved = rows.reduce((sum, row) => sum + Number(row.amount_minor), 0);
+    return {
+      payment_id: payment.id,
+      currency: payment.currency,
+      paid,
+      refunded: processed.reduce((sum, row) => sum + Number(row.amount_minor), 0),
+      refundable: Math.max(0, paid - reserved),
+      invoice: invoice ? { id: invoice.id, number: invoice.number } : null,
+      refunds: rows.map((row) => ({
+        id: row.id,
+        payment_id: row.payment_id,
+        amount: Number(row.amount_minor),
+        currency: row.currency,
+        status: row.status,
+        provider_refund_id: row.provider_refund_id,
+        reason: row.reason,
+        license_action: row.license_action,
+        actor_id: row.actor_id,
+        created_at: row.created_at,
+        credit_note:
+          row.credit_note_id && row.credit_note_number
+            ? { id: row.credit_note_id, number: row.credit_note_number }
+            : null,
+      })),
+    };
+  }
+
+  /** Checks the refund against the payment and reserves its amount as a pending refund. */
+  async function reserve(
+    actor: AdminActor,
+    idOrOrderId: string,
+    body: RefundRequest,
+  ): Promise<{
+    payment: PaymentRow;
+    refund: RefundRow;
+  }> {
+    return db.transaction().execute(async (trx) => {
+      const found = await findPaymentForRefund(trx, idOrOrderId);
+      if (!found) throw paymentNotFound();
+      await lockPayment(trx, found.id);
+      const payment = (await findPaymentForRefund(trx, found.id)) ?? found;
+      if (payment.status !== 'paid' || !payment.provider_payment_id)
+        throw conflict('payment_not_paid', 'Only a paid payment can be refunded');
+      if (payment.provider !== provider.name)
+        throw conflict(
+          'payment_provider_changed',
+          `This payment was taken by the ${payment.provider} provider, which this server no longer uses: refund it there`,
+        );
+      if (body.license_action !== 'keep' && !payment.license_id)
+        throw conflict(
+          'payment_has_no_license',
+          'This payment granted no license (its buyer deleted the account): refund it with license_action keep',
+        );
+      const paid = Number(payment.amount_minor);
+      const left = paid - (await reservedOf(trx, payment.id));
+      if (left <= 0) throw conflict('payment_fully_refunded', 'This payment is already refunded in full');
+      const amount = body.amount ?? left;
+      if (amount > left)
+        throw conflict(
+          'refund_exceeds_payment',
+          `At most ${describeMinor(left, payment.currency)} of this payment can still be refunded`,
+        );
+      // A payment from before invoices were issued gets its invoice now, so the credit note has one to correct.
+      await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
+      const refund: RefundRow = {
+        id: randomUUID(),
+        payment_id: payment.id,
+        amount_minor: amount,
+        currency: payment.currency,
+        status: 'pending',
+        provider_refund_id: null,
+        reason: body.reason ? body.reason : null,
+        license_action: body.license_action,
+        actor_id: actor.id,
+        created_at: isoNow(clock),
+      };
+      await trx.insertInto('refunds').values(refund).execute();
+      return { payment, refund };
+    });
+  }
+
+  /** Issues the credit note, treats the license and records the event, all or nothing. */
+  async function complete(
+    actor: AdminActor,
+    payment: PaymentRow,
+    refund: RefundRow,
+    providerRefundId: string,
+  ) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('refunds')
+        .set({ status: 'processed', provider_refund_id: providerRefundId })
+        .where('id', '=', refund.id)
+        .execute();
+      const invoice = await findInvoiceRowOfPayment(trx, payment.id);
+      if (!invoice) throw new Error(`payment ${payment.id} has no invoice to credit`);
+      const note = await issueCreditNote(trx, clock, invoicing, invoice, { ...refund, status: 'processed' });
+      const now = isoNow(clock);
+      let licenseOutcome: string = 'kept';
+      if (payment.license_id && refund.license_action === 'revoke') {
+        const revoked = await revokeLicense(
+          trx,
+          payment.license_id,
+          refund.reason ?? 'Payment refunded',
+          now,
+        );
+        licenseOutcome = revoked ? 'revoked' : 'already_revoked';
+      } else if (payment.license_id && refund.license_action === 'shorten') {
+        const shortened = await trx
+          .updateTable('licenses')
+          .set({ expires_at: now, updated_at: now })
+          .where('id', '=', payment.license_id)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+          .executeTakeFirst();
+        licenseOutcome = Number(shortened.numUpdatedRows) > 0 ? 'ends_now' : 'already_ended';
+      }
+      await recordAdminAction(trx, clock, actor, {
+        type: securityEventTypes.paymentRefunded,
+        severity: 'warning',
+        userId: payment.user_id,
+        details: {
+          payment_id: payment.id,
+          refund_id: refund.id,
+          provider_refund_id: providerRefundId,
+          amount: Number(refund.amount_minor),
+          currency: refund.currency,
+          credit_note: note.number,
+          license_id: payment.license_id,
+          license_action: refund.license_action,
+          license_outcome: licenseOutcome,
+          reason: refund.reason,
+        },
+      });
+    });
+  }
+
+  return {
+    refunds: summary,
+
+    async refund(actor: AdminActor, idOrOrderId: string, body: RefundRequest): Promise<PaymentRefunds> {
+      const { payment, refund } = await reserve(actor, idOrOrderId, body);
+      let providerRefundId: string;
+      try {
+        ({ refundId: providerRefundId } = await provider.refundPayment({
+          providerPaymentId: payment.provider_payment_id ?? '',
+          amount: Number(refund.amount_minor),
+          notes: { refund_id: refund.id, payment_id: payment.id },
+        }));
+      } catch (error) {
+        // Nothing was refunded: the reservation is given back.
+        await db.deleteFrom('refunds').where('id', '=', refund.id).where('status', '=', 'pending').execute();
+        if (!(error instanceof PaymentProviderError)) throw error;
+        log.error({ detail: error.detail, paymentId: payment.id }, error.message);
+        throw new HttpError(
+          502,
+          'payment_provider_unavailable',
+          'The payment provider refused or did not answer the refund. Nothing was refunded; try again in a minute.',
+        );
+      }
+      await complete(actor, payment, refund, providerRefundId);
+      return summary(payment.id);
+    },
+  };
+}
+
+export type RefundsService = ReturnType<typeof createRefundsService>;
