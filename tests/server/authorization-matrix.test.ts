@@ -76,6 +76,16 @@ const adminOnly = (status: number): Record<Caller, number> => ({
   admin: status,
 });
 
+/** The invoice of the fixture's payment. */
+const invoiceIdOf = async (f: Fixtures): Promise<string> =>
+  (
+    await f.s.app.db
+      .selectFrom('invoices')
+      .select('id')
+      .where('payment_id', '=', f.paymentId)
+      .executeTakeFirstOrThrow()
+  ).id;
+
 const NO_API_KEY_NEEDED = new Set([
   'GET /health',
   'GET /downloads/{token}',
@@ -473,6 +483,40 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ path: `/payments/admin/payments/${f.paymentId}` }),
     expect: adminOnly(200),
   },
+  'GET /payments/admin/payments/{id}/refunds': {
+    request: (f) => ({ path: `/payments/admin/payments/${f.paymentId}/refunds` }),
+    expect: adminOnly(200),
+  },
+  // One paisa of the fixture's payment, the license kept: the payment stays paid for the other rows.
+  'POST /payments/admin/payments/{id}/refunds': {
+    request: (f) => ({
+      path: `/payments/admin/payments/${f.paymentId}/refunds`,
+      body: { amount: 1, license_action: 'keep' },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /billing/details': { request: () => ({ path: '/billing/details' }), expect: signedIn(200) },
+  'PUT /billing/details': {
+    request: () => ({
+      path: '/billing/details',
+      body: { name: 'A', address_line1: 'B', city: 'C', postal_code: '560001', country: 'IN' },
+    }),
+    expect: signedIn(200),
+  },
+  'GET /billing/invoices': { request: () => ({ path: '/billing/invoices' }), expect: signedIn(200) },
+  // The owner's invoice: administrators read anyone's, another user finds none.
+  'GET /billing/invoices/{id}': {
+    request: async (f) => ({ path: `/billing/invoices/${await invoiceIdOf(f)}` }),
+    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
+  },
+  'GET /billing/invoices/{id}/pdf': {
+    request: async (f) => ({ path: `/billing/invoices/${await invoiceIdOf(f)}/pdf` }),
+    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
+  },
+  'GET /admin/users/{id}/invoices': {
+    request: (f) => ({ path: `/admin/users/${f.users.user.id}/invoices` }),
+    expect: adminOnly(200),
+  },
   'GET /admin/security-events': {
     request: () => ({ path: '/admin/security-events?perPage=5' }),
     expect: adminOnly(200),
@@ -590,7 +634,9 @@ describeOnEveryDatabase('authorization matrix', (server) => {
       expect(response.headers['content-type'] ?? '', 'every answer but a file is JSON').toMatch(
         response.statusCode === 204 || (path === '/downloads/{token}' && response.statusCode === 200)
           ? /^/
-          : /application\/json/,
+          : path === '/billing/invoices/{id}/pdf' && response.statusCode === 200
+            ? /^application\/pdf$/
+            : /application\/json/,
       );
     });
 
