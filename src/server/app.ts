@@ -8,7 +8,7 @@ import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailTransport } from './mail/mail-transport.js';
 import { createAttachmentResolvers } from './mail/attachments.js';
-import { createMailer } from './mail/mailer.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { createUnsubscribeLinks } from './mail/unsubscribe.js';
 import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-worker.js';
@@ -84,6 +84,8 @@ declare module 'fastify' {
     db: Db;
     /** Sends the queued mail; `drain()` waits until nothing is due. */
     mailOutbox: MailOutboxWorker;
+    /** Queues mail in a transaction; modules register their attachment resolvers on it. */
+    mailer: Mailer;
     authService: AuthService;
     /** Machines' check-ins waiting to be written; `flush()` writes them now. */
     heartbeats: Heartbeats;
@@ -267,6 +269,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   // Also sends the mail left queued when the server last stopped (or crashed).
   mailOutbox.start(auth.mailPreparers);
   app.decorate('mailOutbox', mailOutbox);
+  app.decorate('mailer', mailer);
   app.decorate('authService', auth);
   app.decorate('heartbeats', heartbeats);
 
