@@ -34,6 +34,9 @@ import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
 import { isLicenseCheckUrl, licensingRoutes } from './modules/licensing/routes.js';
 import { createLicensingSettingsService } from './modules/licensing/service.js';
+import { invoicesModule } from './modules/invoices/module.js';
+import { createRefundsService } from './modules/invoices/refunds.js';
+import { createBillingService } from './modules/invoices/service.js';
 import { createAdminPaymentsService } from './modules/payments/admin-service.js';
 import { createConfiguredProvider } from './modules/payments/configured-provider.js';
 import { paymentsModule, warnAboutPaymentProvider } from './modules/payments/module.js';
@@ -69,6 +72,9 @@ import { addRequestBodyRules } from './plugins/request-body-rules.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
+import { createScheduler, type Scheduler } from './scheduler.js';
+import { createSubscriptionsArea } from './modules/subscriptions/module.js';
+import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
 
 /** What tests and the entry point may supply instead of the defaults. */
 export interface AppOverrides {
@@ -89,6 +95,8 @@ declare module 'fastify' {
     authService: AuthService;
     /** Machines' check-ins waiting to be written; `flush()` writes them now. */
     heartbeats: Heartbeats;
+    /** Renewals, grace periods and reminders; `runOnce()` does what is due now. */
+    scheduler: Scheduler;
   }
 }
 
@@ -152,6 +160,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     onFlushError: (error) =>
       app.log.warn({ err: error }, 'machine check-ins not written; retried at the next flush'),
   });
+  // Set once the scheduler runs; it stops before the database closes.
+  let stopScheduler = async (): Promise<void> => {};
   app.addHook('onClose', async () => {
     // First: a mail send may take minutes, and a shutdown cut short must not lose the check-ins.
     await heartbeats
@@ -162,6 +172,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await queuedMail?.close();
     await mailOutbox.close();
     checkReads.close();
+    await stopScheduler();
     await db.destroy();
   });
 
@@ -211,6 +222,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
+  const subscriptionsArea = createSubscriptionsArea({
+    db,
+    clock,
+    provider: paymentProvider,
+    config,
+    log: app.log,
+  });
   const services = {
     health: createHealthService({ db }),
     users: createUsersService({ db, clock }),
@@ -258,6 +276,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       log: app.log,
     }),
     adminPayments: createAdminPaymentsService({ db }),
+    billing: createBillingService({ db, clock }),
+    refunds: createRefundsService({
+      db,
+      clock,
+      provider: paymentProvider,
+      invoicing: config.invoices,
+      log: app.log,
+    }),
     downloads: createDownloadsService({
       db,
       clock,
@@ -272,6 +298,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.decorate('mailer', mailer);
   app.decorate('authService', auth);
   app.decorate('heartbeats', heartbeats);
+  const scheduler = createScheduler({
+    db,
+    clock,
+    intervalMs: config.schedulerIntervalMs,
+    jobs: [...subscriptionsArea.jobs],
+    log: app.log,
+  });
+  app.decorate('scheduler', scheduler);
+  stopScheduler = () => scheduler.close();
 
   registerSecurityHeaders(app, { provider: config.payments.provider });
   await registerCompression(app);
@@ -324,6 +359,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         handleWebhook: services.paymentWebhooks,
         adminPayments: services.adminPayments,
       });
+      await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
+      await api.register(invoicesModule, { billing: services.billing, refunds: services.refunds });
       await api.register(licensingRoutes, {
         checks: services.licenseChecks,
         leases,

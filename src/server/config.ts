@@ -203,6 +203,13 @@ const environmentSchema = z.object({
     .max(60, 'must be at most 60')
     .default(5),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
+  SUBSCRIPTION_RETRY_DAYS: z
+    .string()
+    .regex(/^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$/, 'must be days after the first failure, e.g. 1,3,5')
+    .default('1,3,5'),
+  RENEWAL_REMINDER_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
+  SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RELEASES_DIR: z.string().min(1).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
   PAYMENT_CURRENCY: z
@@ -324,6 +331,16 @@ export interface Config {
   };
   /** Seller details, tax and number series of invoices and credit notes. */
   invoices: InvoiceSettings;
+  subscriptions: {
+    /** Days a license stays valid after a failed charge before it is suspended. */
+    graceDays: number;
+    /** Days after the first failed charge on which the sandbox charges again. */
+    retryDays: number[];
+    /** Days before a yearly renewal that the customer is reminded of it. */
+    reminderDays: number;
+  };
+  /** How often the scheduled work (renewals, grace periods, reminders) looks for what is due. */
+  schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -387,6 +404,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
     },
     workers: env.WORKERS,
+    subscriptions: {
+      graceDays: env.SUBSCRIPTION_GRACE_DAYS,
+      retryDays: env.SUBSCRIPTION_RETRY_DAYS.split(',')
+        .map(Number)
+        .filter((day) => day < env.SUBSCRIPTION_GRACE_DAYS)
+        .sort((a, b) => a - b),
+      reminderDays: env.RENEWAL_REMINDER_DAYS,
+    },
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_SECONDS * 1000,
     payments: {
       provider: env.PAYMENT_PROVIDER ?? (env.RAZORPAY_KEY_ID ? 'razorpay' : 'sandbox'),
       currency: env.PAYMENT_CURRENCY,

@@ -69,6 +69,26 @@ export const apiPaths = {
     config: '/payments/config',
     adminList: '/payments/admin/payments',
     adminDetail: '/payments/admin/payments/:id',
+    adminRefunds: '/payments/admin/payments/:id/refunds',
+  },
+  billing: {
+    details: '/billing/details',
+    invoices: '/billing/invoices',
+    invoice: '/billing/invoices/:id',
+    invoicePdf: '/billing/invoices/:id/pdf',
+  },
+  subscriptions: {
+    list: '/subscriptions',
+    verify: '/subscriptions/verify',
+    detail: '/subscriptions/:id',
+    cancel: '/subscriptions/:id/cancel',
+    resume: '/subscriptions/:id/resume',
+    planQuote: '/subscriptions/:id/plan/quote',
+    plan: '/subscriptions/:id/plan',
+    paymentMethod: '/subscriptions/:id/payment-method',
+    payNow: '/subscriptions/:id/pay',
+    sandboxCheckout: '/payments/sandbox/subscriptions/:id/complete',
+    sandboxRenew: '/subscriptions/:id/sandbox/renew',
   },
   admin: {
     dashboard: '/admin/dashboard',
@@ -85,6 +105,7 @@ export const apiPaths = {
     feature: '/admin/features/:id',
     featureStats: '/admin/features/stats',
     licensingSettings: '/admin/licensing/settings',
+    userInvoices: '/admin/users/:id/invoices',
   },
 } as const;
 
@@ -122,6 +143,7 @@ export const portalPaths = {
   licenseDetail: '/licenses/:licenseId',
   profile: '/profile',
   purchase: '/purchase',
+  billing: '/billing',
   support: '/support',
   admin: '/admin',
   adminUsers: '/admin/users',

@@ -181,6 +181,7 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
         status: 'active',
         expires_at: null,
         revoked_reason: null,
+        suspended_reason: null,
         updated_at: '2026-01-01T00:00:00.000Z',
         activation: {
           id: 'activation-1',

@@ -254,9 +254,11 @@ export interface SubscriptionsTable {
   provider: PaymentProviderName;
   provider_subscription_id: string;
   status: SubscriptionStatus;
-  /** Period n ends at anchor + n billing intervals; null until the first charge. */
+  /** Cycle anchor_cycle + n ends at anchor + n billing intervals; null until the first charge. */
   anchor_at: string | null;
-  /** Periods paid since the anchor. */
+  /** Cycles paid before the anchor. */
+  anchor_cycle: number;
+  /** Periods paid in all, each a cycle numbered from 1. */
   cycles: number;
   current_period_start: string | null;
   current_period_end: string | null;
@@ -277,6 +279,13 @@ export interface SubscriptionsTable {
   updated_at: string;
 }
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** Which server runs the scheduled work now; another takes over once `expires_at` has passed. */
+export interface SchedulerLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
 
 /** A notice the scheduler has given, once: a reminder, a grace-ending mail. */
 export interface ScheduledNoticesTable {
@@ -435,6 +444,7 @@ export interface Database {
   payment_webhook_events: PaymentWebhookEventsTable;
   subscriptions: SubscriptionsTable;
   scheduled_notices: ScheduledNoticesTable;
+  scheduler_leases: SchedulerLeasesTable;
   mail_outbox: MailOutboxTable;
   sign_in_sources: SignInSourcesTable;
   billing_details: BillingDetailsTable;

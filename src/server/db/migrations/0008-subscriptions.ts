@@ -15,9 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('provider', 'text', (column) => column.notNull())
     .addColumn('provider_subscription_id', 'text', (column) => column.notNull().unique())
     .addColumn('status', 'text', (column) => column.notNull())
-    // Periods are counted from the anchor (period n ends at anchor + n intervals), so a subscription
-    // started on 31 January renews on the last day of February and on 31 March again.
+    // Every paid period is a cycle, numbered from 1. Periods are counted from the anchor (cycle
+    // anchor_cycle + n ends at anchor + n intervals), so a subscription started on 31 January renews
+    // on the last day of February and on 31 March again; a plan change sets a new anchor.
     .addColumn('anchor_at', 'text')
+    .addColumn('anchor_cycle', 'integer', (column) => column.notNull().defaultTo(0))
     .addColumn('cycles', 'integer', (column) => column.notNull().defaultTo(0))
     .addColumn('current_period_start', 'text')
     .addColumn('current_period_end', 'text')
@@ -85,9 +87,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (column) => column.notNull())
     .addPrimaryKeyConstraint('scheduled_notices_pk', ['subject_id', 'kind', 'occasion'])
     .execute();
+
+  // Which server runs the scheduled work (renewal charges, grace periods, reminders): one at a time
+  // across instances, taken over when the holder stops renewing its lease.
+  await db.schema
+    .createTable('scheduler_leases')
+    .addColumn('name', 'text', (column) => column.primaryKey())
+    .addColumn('holder', 'text', (column) => column.notNull())
+    .addColumn('expires_at', 'text', (column) => column.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('scheduler_leases').execute();
   await db.schema.dropTable('scheduled_notices').execute();
   await db.schema.alterTable('licenses').dropColumn('suspended_reason').execute();
   await db.schema.dropIndex('payments_subscription_idx').execute();

@@ -8,7 +8,14 @@ export type UsageCell = [featureId: string, periodStart: string, total: number];
 /** What a license check reads: the license, this machine's activation (if any) and this period's usage. */
 export interface LicenseCheckRow extends Pick<
   LicenseRow,
-  'id' | 'license_key' | 'plan_id' | 'status' | 'expires_at' | 'revoked_reason' | 'updated_at'
+  | 'id'
+  | 'license_key'
+  | 'plan_id'
+  | 'status'
+  | 'expires_at'
+  | 'revoked_reason'
+  | 'suspended_reason'
+  | 'updated_at'
 > {
   activation: ActivationRow | null;
   usage: UsageCell[];
@@ -30,7 +37,7 @@ const SQLITE_CACHE_KIB = 64 * 1024;
 const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 
 const LICENSE_COLUMNS =
-  'l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason, l.updated_at';
+  'l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason, l.suspended_reason, l.updated_at';
 const ACTIVATION_COLUMNS = `a.id AS a_id, a.hardware_id AS a_hardware_id, a.device_name AS a_device_name,
   a.platform AS a_platform, a.app_version AS a_app_version, a.activated_at AS a_activated_at,
   a.last_seen_at AS a_last_seen_at, a.deactivated_at AS a_deactivated_at,
@@ -75,6 +82,7 @@ function toCheckRow(row: JoinedRow): LicenseCheckRow {
     status: row.status,
     expires_at: row.expires_at,
     revoked_reason: row.revoked_reason,
+    suspended_reason: row.suspended_reason,
     updated_at: row.updated_at,
     activation:
       row.a_id === null

@@ -45,7 +45,7 @@ const day = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** Why a license that is not active cannot be used. */
 export function inactiveLicense(
-  license: Pick<LicenseRow, 'revoked_reason' | 'expires_at'>,
+  license: Pick<LicenseRow, 'revoked_reason' | 'suspended_reason' | 'expires_at'>,
   status: Exclude<LicenseStatus, 'active'>,
 ): HttpError {
   switch (status) {
@@ -55,7 +55,10 @@ export function inactiveLicense(
         `This license was revoked${license.revoked_reason ? `: ${license.revoked_reason}` : ''}. Contact support if you think this is a mistake.`,
       );
     case 'suspended':
-      return licenseRefusal('suspended', 'This license is suspended. Contact support to restore it.');
+      return licenseRefusal(
+        'suspended',
+        license.suspended_reason ?? 'This license is suspended. Contact support to restore it.',
+      );
     case 'expired':
       return licenseRefusal(
         'expired',

@@ -9,6 +9,10 @@ export const hmacSha256Hex = (secret: string, message: string | Buffer): string 
 export const paymentSignature = (orderId: string, paymentId: string, keySecret: string): string =>
   hmacSha256Hex(keySecret, `${orderId}|${paymentId}`);
 
+/** Razorpay's subscription checkout signature: HMAC-SHA256(`payment_id|subscription_id`, key secret). */
+export const subscriptionSignature = (subscriptionId: string, paymentId: string, keySecret: string): string =>
+  hmacSha256Hex(keySecret, `${paymentId}|${subscriptionId}`);
+
 /** Razorpay's webhook signature: HMAC-SHA256 of the raw request body with the webhook secret. */
 export const webhookSignature = (rawBody: string | Buffer, webhookSecret: string): string =>
   hmacSha256Hex(webhookSecret, rawBody);

@@ -1,0 +1,170 @@
+import { sql, type Updateable } from 'kysely';
+import type { DbOrTransaction } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { PaymentRow, SubscriptionRow, SubscriptionsTable } from '../../db/tables.js';
+import type { PaymentWithPlan } from '../payments/repository.js';
+
+export const findSubscription = (db: DbOrTransaction, id: string): Promise<SubscriptionRow | undefined> =>
+  db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findSubscriptionByProviderId = (
+  db: DbOrTransaction,
+  providerSubscriptionId: string,
+): Promise<SubscriptionRow | undefined> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('provider_subscription_id', '=', providerSubscriptionId)
+    .executeTakeFirst();
+
+/** The user's own subscription by our id or the provider's. */
+export const findOwnSubscription = (
+  db: DbOrTransaction,
+  userId: string,
+  id: string,
+): Promise<SubscriptionRow | undefined> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('id', '=', id), eb('provider_subscription_id', '=', id)]))
+    .executeTakeFirst();
+
+export const subscriptionsOfUser = (db: DbOrTransaction, userId: string): Promise<SubscriptionRow[]> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '<>', 'pending')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+
+export async function insertSubscription(db: DbOrTransaction, row: SubscriptionRow): Promise<void> {
+  await db.insertInto('subscriptions').values(row).execute();
+}
+
+/** Changes a subscription and raises its version; with `version`, only if nothing changed it since. */
+export async function updateSubscription(
+  db: DbOrTransaction,
+  id: string,
+  changes: Omit<Updateable<SubscriptionsTable>, 'version'>,
+  where: { version?: number; statuses?: SubscriptionRow['status'][] } = {},
+): Promise<SubscriptionRow | undefined> {
+  let query = db
+    .updateTable('subscriptions')
+    .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
+    .where('id', '=', id);
+  if (where.version !== undefined) query = query.where('version', '=', where.version);
+  if (where.statuses) query = query.where('status', 'in', where.statuses);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** The payment of one charge, by the key the provider and we both derive for it. */
+export const findChargePayment = (db: DbOrTransaction, chargeKey: string): Promise<PaymentRow | undefined> =>
+  db.selectFrom('payments').selectAll().where('provider_order_id', '=', chargeKey).executeTakeFirst();
+
+export const findPaymentByProviderPaymentId = (
+  db: DbOrTransaction,
+  providerPaymentId: string,
+): Promise<PaymentRow | undefined> =>
+  db
+    .selectFrom('payments')
+    .selectAll()
+    .where('provider_payment_id', '=', providerPaymentId)
+    .executeTakeFirst();
+
+/**
+ * The payment row of a charge, created on first report: two reports of one charge at once both end
+ * up with the same row (the loser of the insert reads the winner's).
+ */
+export async function chargePaymentRow(db: DbOrTransaction, row: PaymentRow): Promise<PaymentRow> {
+  const existing = await findChargePayment(db, row.provider_order_id);
+  if (existing) return existing;
+  try {
+    await db.insertInto('payments').values(row).execute();
+    return row;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await findChargePayment(db, row.provider_order_id);
+    if (!raced) throw error;
+    return raced;
+  }
+}
+
+/** The amount last paid for a period of the subscription (what a plan change credits back). */
+export async function lastPaidCharge(
+  db: DbOrTransaction,
+  subscriptionId: string,
+): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'paid')
+    .orderBy('period_end', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Every charge of the subscription with its plan's code and name, newest first. */
+export const chargesOfSubscription = (
+  db: DbOrTransaction,
+  subscriptionId: string,
+): Promise<PaymentWithPlan[]> =>
+  db
+    .selectFrom('payments')
+    .innerJoin('plans', 'plans.id', 'payments.plan_id')
+    .selectAll('payments')
+    .select(['plans.code as plan_code', 'plans.name as plan_name'])
+    .where('payments.subscription_id', '=', subscriptionId)
+    .orderBy('payments.created_at', 'desc')
+    .orderBy('payments.id', 'desc')
+    .execute();
+
+/** Records that a notice was given; false when it already was (by this or another instance). */
+export async function takeNotice(
+  db: DbOrTransaction,
+  notice: { subjectId: string; kind: string; occasion: string; at: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('scheduled_notices')
+    .values({
+      subject_id: notice.subjectId,
+      kind: notice.kind,
+      occasion: notice.occasion,
+      created_at: notice.at,
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Subscriptions with work due at `now`, oldest first, a batch at a time. */
+export const dueSubscriptions = (
+  db: DbOrTransaction,
+  now: string,
+  limit: number,
+): Promise<SubscriptionRow[]> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        // The sandbox charges renewals itself; a provider's are reported by its webhooks.
+        eb.and([
+          eb('status', '=', 'active'),
+          eb('current_period_end', '<=', now),
+          eb.or([eb('provider', '=', 'sandbox'), eb('cancel_at_period_end', '=', 1)]),
+        ]),
+        eb.and([eb('status', '=', 'past_due'), eb('grace_ends_at', '<=', now)]),
+        eb.and([
+          eb('status', '=', 'past_due'),
+          eb('provider', '=', 'sandbox'),
+          eb('next_retry_at', '<=', now),
+        ]),
+      ]),
+    )
+    .orderBy(sql`coalesce(next_retry_at, current_period_end)`)
+    .limit(limit)
+    .execute();

@@ -1,0 +1,226 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  cancelSubscriptionRequestSchema,
+  changePlanRequestSchema,
+  createSubscriptionRequestSchema,
+  paymentMethodRequestSchema,
+  planChangeQuoteSchema,
+  sandboxSubscriptionCheckoutResultSchema,
+  subscriptionActivationSchema,
+  subscriptionCheckoutSchema,
+  subscriptionDetailSchema,
+  subscriptionIdParamsSchema,
+  subscriptionListSchema,
+  subscriptionSchema,
+  verifySubscriptionRequestSchema,
+} from '../../../shared/api/subscriptions.js';
+import { sandboxCheckoutRequestSchema } from '../../../shared/api/payments.js';
+import { apiPaths } from '../../../shared/routes.js';
+import { currentUser } from '../../plugins/authenticate.js';
+import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
+import { requestMeta } from '../../request-meta.js';
+import type { SubscriptionsService } from './service.js';
+
+const tags = ['subscriptions'];
+const paths = apiPaths.subscriptions;
+
+/** The signed-in customer's subscriptions: subscribe, see, cancel, resume, change plan, pay. */
+export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: SubscriptionsService }> = async (
+  app,
+  { subscriptions },
+) => {
+  app.addHook('onRequest', app.requireUser);
+  const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
+  const params = subscriptionIdParamsSchema;
+
+  app.get(
+    paths.list,
+    {
+      schema: {
+        tags,
+        summary: 'Your subscriptions, newest first (opened but unpaid ones left out)',
+        security: bearerSecurity,
+        response: { 200: subscriptionListSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => ({ data: await subscriptions.list(user(request)) }),
+  );
+
+  app.post(
+    paths.list,
+    {
+      schema: {
+        tags,
+        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorises the first charge',
+        description:
+          'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
+          'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
+          'subscribe to, is refused (409).',
+        security: bearerSecurity,
+        body: createSubscriptionRequestSchema,
+        response: { 201: subscriptionCheckoutSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await subscriptions.create(user(request), request.body)),
+  );
+
+  app.post(
+    paths.sandboxCheckout,
+    {
+      schema: {
+        tags,
+        summary: 'Sandbox checkout of a subscription: pay or decline its first charge (sandbox only)',
+        security: bearerSecurity,
+        params,
+        body: sandboxCheckoutRequestSchema,
+        response: {
+          200: sandboxSubscriptionCheckoutResultSchema,
+          ...errorResponses(400, 401, 404, 409, 415),
+        },
+      },
+    },
+    async (request) =>
+      subscriptions.completeSandboxCheckout(user(request), request.params.id, request.body.outcome),
+  );
+
+  app.post(
+    paths.verify,
+    {
+      schema: {
+        tags,
+        summary: 'Verify a subscription’s checkout and start it: the first charge issues the license, once',
+        description:
+          'The signature must be HMAC-SHA256(payment_id|subscription_id, key secret) for a subscription of ' +
+          'the caller. Sending the same verified payment again answers the same subscription and license.',
+        security: bearerSecurity,
+        body: verifySubscriptionRequestSchema,
+        response: { 200: subscriptionActivationSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => subscriptions.verify(user(request), request.body, requestMeta(request)),
+  );
+
+  app.get(
+    paths.detail,
+    {
+      schema: {
+        tags,
+        summary: 'One of your subscriptions with every charge',
+        security: bearerSecurity,
+        params,
+        response: { 200: subscriptionDetailSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => subscriptions.detail(user(request), request.params.id),
+  );
+
+  app.post(
+    paths.cancel,
+    {
+      schema: {
+        tags,
+        summary: 'Cancel: at the end of the paid period (default), or now',
+        security: bearerSecurity,
+        params,
+        body: cancelSubscriptionRequestSchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => subscriptions.cancel(user(request), request.params.id, request.body),
+  );
+
+  app.post(
+    paths.resume,
+    {
+      schema: {
+        tags,
+        summary: 'Take back a cancellation at period end, before the period ends',
+        security: bearerSecurity,
+        params,
+        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => subscriptions.resume(user(request), request.params.id),
+  );
+
+  app.post(
+    paths.planQuote,
+    {
+      schema: {
+        tags,
+        summary: 'What moving to another plan costs now (the unused part of the period credited)',
+        security: bearerSecurity,
+        params,
+        body: createSubscriptionRequestSchema,
+        response: { 200: planChangeQuoteSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => subscriptions.quote(user(request), request.params.id, request.body.plan_id),
+  );
+
+  app.post(
+    paths.plan,
+    {
+      schema: {
+        tags,
+        summary: 'Move to another plan now, paying the quoted amount',
+        description:
+          'Send the quote’s `due_now_minor` as `expected_due_now_minor`: when the price has changed since ' +
+          '(a renewal landed), the change is refused (409) and nothing is charged.',
+        security: bearerSecurity,
+        params,
+        body: changePlanRequestSchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => subscriptions.changePlan(user(request), request.params.id, request.body),
+  );
+
+  app.put(
+    paths.paymentMethod,
+    {
+      schema: {
+        tags,
+        summary: 'Sandbox: choose whether the card on file pays; an unpaid charge is retried at once',
+        security: bearerSecurity,
+        params,
+        body: paymentMethodRequestSchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) =>
+      subscriptions.setPaymentMethod(user(request), request.params.id, request.body.sandbox_card),
+  );
+
+  app.post(
+    paths.payNow,
+    {
+      schema: {
+        tags,
+        summary: 'Pay the outstanding charge now (past due or suspended)',
+        security: bearerSecurity,
+        params,
+        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => subscriptions.payNow(user(request), request.params.id),
+  );
+
+  app.post(
+    paths.sandboxRenew,
+    {
+      schema: {
+        tags,
+        summary: 'Sandbox: bring the next renewal (or retry, or end of grace) forward to now',
+        description:
+          'Moves the subscription’s dates back so its next event happens now, then lets it happen: a ' +
+          'renewal charged to the sandbox card, a retry, the end of the grace period, or the end of a ' +
+          'cancelled period. 404 when the server takes real payments.',
+        security: bearerSecurity,
+        params,
+        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => subscriptions.sandboxAdvance(request.params.id, user(request)),
+  );
+};

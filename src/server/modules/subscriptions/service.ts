@@ -1,0 +1,568 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type {
+  cancelSubscriptionRequestSchema,
+  PlanChangeQuote,
+  Subscription,
+  SubscriptionActivation,
+  SubscriptionCheckout,
+  SubscriptionDetail,
+  VerifySubscriptionRequest,
+} from '../../../shared/api/subscriptions.js';
+import type { Clock } from '../../clock.js';
+import { randomToken } from '../../crypto.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
+import type { RequestMeta } from '../../request-meta.js';
+import { countSeatsInUse, findLicenseById, updateLicense } from '../licenses/repository.js';
+import { toLicense } from '../licenses/views.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { toPayment } from '../payments/repository.js';
+import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
+import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { recordSecurityEvent } from '../security/service.js';
+import { periodOfCycle, quotePlanChange, type RecurringInterval, renewalAmount } from './billing-periods.js';
+import type { SubscriptionCharges } from './charges.js';
+import type { SubscriptionLifecycle } from './lifecycle.js';
+import {
+  chargesOfSubscription,
+  findOwnSubscription,
+  findSubscription,
+  insertSubscription,
+  lastPaidCharge,
+  subscriptionsOfUser,
+  updateSubscription,
+} from './repository.js';
+import {
+  chargeSandboxRenewal,
+  SANDBOX_DECLINE_REASON,
+  SANDBOX_DECLINING_METHOD,
+  SANDBOX_PAYMENT_METHOD,
+  sandboxPaymentId,
+} from './sandbox-billing.js';
+
+type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
+
+/** What else happens on a customer's change: mails. Runs in the same transaction. */
+export interface SubscriptionEffects {
+  cancelled?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
+}
+
+export interface SubscriptionsServiceDeps {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider | SandboxPaymentProvider;
+  /** The currency the payment account takes (PAYMENT_CURRENCY). */
+  currency: string;
+  charges: SubscriptionCharges;
+  lifecycle: SubscriptionLifecycle;
+  effects?: SubscriptionEffects;
+}
+
+const subscriptionNotFound = () => notFound('subscription_not_found', 'Subscription not found');
+const planUnavailable = () => notFound('plan_not_found', 'This plan is not available');
+const sandboxOnly = () =>
+  notFound('sandbox_disabled', 'The sandbox is off: this server takes real payments through Razorpay');
+const declined = (reason: string) =>
+  conflict('payment_declined', `The payment was declined: ${reason}. Nothing was charged.`);
+
+const isSandbox = (provider: SubscriptionsServiceDeps['provider']): provider is SandboxPaymentProvider =>
+  provider.sandbox;
+
+const LIVE: readonly SubscriptionRow['status'][] = ['active', 'past_due', 'suspended'];
+
+function recurring(plan: PlanRow): RecurringInterval | undefined {
+  return plan.billing_interval === 'month' || plan.billing_interval === 'year'
+    ? plan.billing_interval
+    : undefined;
+}
+
+/** The customer's side of subscriptions: subscribe, see, cancel, resume, change plan, pay. */
+export function createSubscriptionsService({
+  db,
+  clock,
+  provider,
+  currency,
+  charges,
+  lifecycle,
+  effects = {},
+}: SubscriptionsServiceDeps) {
+  async function planOf(row: SubscriptionRow): Promise<PlanRow> {
+    const plan = await findPlanRow(db, row.plan_id);
+    if (!plan) throw new Error(`plan ${row.plan_id} of subscription ${row.id} is gone`);
+    return plan;
+  }
+
+  async function toSubscription(row: SubscriptionRow): Promise<Subscription> {
+    const plan = await planOf(row);
+    const interval = recurring(plan) ?? 'month';
+    const charging = (row.status === 'active' && row.cancel_at_period_end === 0) || row.status === 'past_due';
+    const nextAt =
+      row.status === 'past_due' ? (row.next_retry_at ?? row.grace_ends_at) : row.current_period_end;
+    return {
+      id: row.id,
+      provider_subscription_id: row.provider_subscription_id,
+      provider: row.provider,
+      sandbox: row.provider === 'sandbox',
+      status: row.status,
+      plan: {
+        id: plan.id,
+        code: plan.code,
+        name: plan.name,
+        billing_interval: interval,
+        price_minor: Number(plan.price_minor),
+        currency: plan.currency,
+      },
+      license_id: row.license_id,
+      current_period_start: row.current_period_start,
+      current_period_end: row.current_period_end,
+      next_charge:
+        charging && nextAt
+          ? {
+              at: nextAt,
+              amount_minor: renewalAmount(Number(plan.price_minor), row.credit_minor).amountMinor,
+              currency: plan.currency,
+            }
+          : null,
+      cancel_at_period_end: row.cancel_at_period_end === 1,
+      cancel_requested_at: row.cancel_requested_at,
+      ended_at: row.ended_at,
+      grace_ends_at: row.grace_ends_at,
+      failed_attempts: row.failed_attempts,
+      payment_method: row.payment_method,
+      sandbox_card: row.sandbox_card,
+      credit_minor: row.credit_minor,
+      created_at: row.created_at,
+    };
+  }
+
+  async function own(user: UserRow, id: string): Promise<SubscriptionRow> {
+    const row = await findOwnSubscription(db, user.id, id);
+    if (!row) throw subscriptionNotFound();
+    return row;
+  }
+
+  async function recurringPlan(planId: string): Promise<PlanRow & { billing_interval: RecurringInterval }> {
+    const plan = await findOfferedPlanByIdOrCode(db, planId);
+    if (!plan) throw planUnavailable();
+    const interval = recurring(plan);
+    if (!interval || plan.price_minor <= 0)
+      throw conflict(
+        'plan_not_recurring',
+        `${plan.name} is not billed monthly or yearly: buy it once on the Purchase page instead`,
+      );
+    if (plan.currency !== currency)
+      throw conflict(
+        'currency_not_supported',
+        `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currency}`,
+      );
+    return { ...plan, billing_interval: interval };
+  }
+
+  /** The sandbox's card answer for a charge attempted now (the outstanding one, or the next). */
+  async function chargeNow(subscription: SubscriptionRow): Promise<SubscriptionRow> {
+    const outcome = await db.transaction().execute((trx) => chargeSandboxRenewal(trx, charges, subscription));
+    const after = await findSubscription(db, subscription.id);
+    if (!after) throw subscriptionNotFound();
+    if (outcome !== 'paid') throw declined(SANDBOX_DECLINE_REASON);
+    return after;
+  }
+
+  return {
+    toSubscription,
+
+    /** Opens a subscription to a monthly or yearly plan; Checkout then authorises its first charge. */
+    async create(user: UserRow, body: { plan_id: string }): Promise<SubscriptionCheckout> {
+      const plan = await recurringPlan(body.plan_id);
+      const live = (await subscriptionsOfUser(db, user.id)).find(
+        (row) => row.plan_id === plan.id && LIVE.includes(row.status),
+      );
+      if (live)
+        throw conflict(
+          'already_subscribed',
+          `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
+        );
+      if (!isSandbox(provider))
+        throw conflict(
+          'subscriptions_unavailable',
+          'Subscriptions through Razorpay are not enabled on this server yet; buy the plan for one period instead.',
+        );
+      const now = clock.now().toISOString();
+      const row: SubscriptionRow = {
+        id: randomUUID(),
+        user_id: user.id,
+        plan_id: plan.id,
+        license_id: null,
+        provider: provider.name,
+        provider_subscription_id: `sub_sandbox_${randomToken(12)}`,
+        status: 'pending',
+        anchor_at: null,
+        anchor_cycle: 0,
+        cycles: 0,
+        current_period_start: null,
+        current_period_end: null,
+        cancel_at_period_end: 0,
+        cancel_requested_at: null,
+        ended_at: null,
+        grace_ends_at: null,
+        next_retry_at: null,
+        failed_attempts: 0,
+        payment_method: null,
+        sandbox_card: 'succeeds',
+        credit_minor: 0,
+        version: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertSubscription(db, row);
+      return {
+        subscription: await toSubscription(row),
+        key_id: provider.keyId,
+        subscription_id: row.provider_subscription_id,
+        amount: Number(plan.price_minor),
+        currency: plan.currency,
+        sandbox: provider.sandbox,
+        prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
+      };
+    },
+
+    /** The sandbox's stand-in for Checkout authorising a subscription: its answer, or a decline. */
+    async completeSandboxCheckout(user: UserRow, id: string, outcome: 'pay' | 'decline') {
+      if (!isSandbox(provider)) throw sandboxOnly();
+      const row = await own(user, id);
+      if (row.status !== 'pending')
+        throw conflict('subscription_already_started', 'This subscription is already paid');
+      if (outcome === 'decline')
+        return {
+          error: { code: 'BAD_REQUEST_ERROR', description: SANDBOX_DECLINE_REASON, reason: 'payment_failed' },
+        };
+      const paymentId = sandboxPaymentId();
+      return {
+        razorpay_subscription_id: row.provider_subscription_id,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: provider.signSubscription(row.provider_subscription_id, paymentId),
+      };
+    },
+
+    /**
+     * Checks Checkout's signature against OUR subscription and settles the first charge once; a replay
+     * of the same verified payment answers the same subscription and license.
+     */
+    async verify(
+      user: UserRow,
+      body: VerifySubscriptionRequest,
+      meta: RequestMeta,
+    ): Promise<SubscriptionActivation> {
+      const row = await own(user, body.razorpay_subscription_id);
+      if (row.provider_subscription_id !== body.razorpay_subscription_id) throw subscriptionNotFound();
+      const valid = provider.isSubscriptionSignatureValid(
+        row.provider_subscription_id,
+        body.razorpay_payment_id,
+        body.razorpay_signature,
+      );
+      if (!valid) {
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.paymentVerificationFailed,
+          severity: 'warning',
+          userId: user.id,
+          meta,
+          details: {
+            subscription_id: row.id,
+            provider_subscription_id: row.provider_subscription_id,
+            provider_payment_id: body.razorpay_payment_id,
+          },
+        });
+        throw badRequest(
+          'invalid_signature',
+          'The payment could not be verified: its signature does not match this subscription. If money was taken, contact support with the subscription id.',
+        );
+      }
+      const plan = await planOf(row);
+      await db.transaction().execute(async (trx) => {
+        await updateSubscription(trx, row.id, { status: 'active' }, { statuses: ['pending'] });
+        await charges.settle(trx, {
+          subscriptionId: row.id,
+          cycle: 1,
+          providerPaymentId: body.razorpay_payment_id,
+          amountMinor: Number(plan.price_minor),
+          currency: plan.currency,
+          ...(row.provider === 'sandbox' ? { paymentMethod: SANDBOX_PAYMENT_METHOD } : {}),
+        });
+      });
+      const after = await findSubscription(db, row.id);
+      const license = after?.license_id ? await findLicenseById(db, after.license_id) : undefined;
+      if (!after || !license) throw new Error(`subscription ${row.id} was verified without a license`);
+      return {
+        subscription: await toSubscription(after),
+        license: await toLicense(db, license, clock.now()),
+      };
+    },
+
+    async list(user: UserRow): Promise<Subscription[]> {
+      return Promise.all((await subscriptionsOfUser(db, user.id)).map(toSubscription));
+    },
+
+    async detail(user: UserRow, id: string): Promise<SubscriptionDetail> {
+      const row = await own(user, id);
+      const history = await chargesOfSubscription(db, row.id);
+      return { ...(await toSubscription(row)), charges: history.map(toPayment) };
+    },
+
+    /**
+     * Cancels at the end of the paid period (the license runs to it; no further charge), or now
+     * (the license ends now). A subscription past due has no paid period left: it ends now.
+     */
+    async cancel(user: UserRow, id: string, body: CancelRequest): Promise<Subscription> {
+      const row = await own(user, id);
+      if (!LIVE.includes(row.status))
+        throw conflict('subscription_ended', 'This subscription has already ended');
+      const now = clock.now().toISOString();
+      const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
+      if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
+      const moved = await db.transaction().execute(async (trx) => {
+        const changed = await updateSubscription(
+          trx,
+          row.id,
+          atPeriodEnd
+            ? { cancel_at_period_end: 1, cancel_requested_at: now, updated_at: now }
+            : {
+                status: 'cancelled',
+                ended_at: now,
+                cancel_requested_at: now,
+                next_retry_at: null,
+                updated_at: now,
+              },
+          { statuses: [...LIVE] },
+        );
+        if (!changed) return undefined;
+        if (!atPeriodEnd && row.license_id) {
+          const license = await findLicenseById(trx, row.license_id);
+          if (license && (license.expires_at === null || license.expires_at > now))
+            await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
+        }
+        await effects.cancelled?.(trx, changed);
+        return changed;
+      });
+      if (!moved) throw conflict('subscription_ended', 'This subscription has already ended');
+      return toSubscription(moved);
+    },
+
+    /** Takes back a cancellation at period end, while the period lasts. */
+    async resume(user: UserRow, id: string): Promise<Subscription> {
+      const row = await own(user, id);
+      const now = clock.now().toISOString();
+      if (row.status !== 'active' || row.cancel_at_period_end !== 1 || (row.current_period_end ?? '') <= now)
+        throw conflict(
+          'subscription_not_resumable',
+          'Only a subscription cancelled at the end of a period that has not ended yet can be resumed',
+        );
+      const moved = await updateSubscription(
+        db,
+        row.id,
+        { cancel_at_period_end: 0, cancel_requested_at: null, updated_at: now },
+        { version: row.version },
+      );
+      if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
+      return toSubscription(moved);
+    },
+
+    /** What moving to another plan costs now: the unused part of the period credited, in minor units. */
+    async quote(user: UserRow, id: string, planId: string): Promise<PlanChangeQuote> {
+      return (await quoteFor(await own(user, id), planId)).quote;
+    },
+
+    /**
+     * Moves to another plan at once: a new period starts now, charged at the new price less the
+     * credit. Refused when the quote the customer saw no longer holds (a renewal or another change
+     * landed meanwhile), when the card declines, or when the new plan has fewer seats than are in use.
+     */
+    async changePlan(
+      user: UserRow,
+      id: string,
+      body: { plan_id: string; expected_due_now_minor?: number | undefined },
+    ): Promise<Subscription> {
+      const row = await own(user, id);
+      const { quote, plan } = await quoteFor(row, body.plan_id);
+      if (body.expected_due_now_minor !== undefined && body.expected_due_now_minor !== quote.due_now_minor)
+        throw conflict(
+          'quote_changed',
+          'The price of this change has changed since it was shown; review it again',
+        );
+      if (row.provider === 'sandbox' && row.sandbox_card === 'declines' && quote.due_now_minor > 0)
+        throw declined(SANDBOX_DECLINE_REASON);
+      if (!isSandbox(provider))
+        throw conflict(
+          'subscriptions_unavailable',
+          'Plan changes go through Razorpay, which is not enabled here yet',
+        );
+      const now = clock.now().toISOString();
+      const moved = await db.transaction().execute(async (trx) => {
+        if (row.license_id) {
+          const used = await countSeatsInUse(trx, row.license_id);
+          if (used > plan.max_activations)
+            throw conflict(
+              'too_many_activations',
+              `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this license is active on ${used}. Deactivate ${used - plan.max_activations} first.`,
+            );
+        }
+        // Only if nothing (a renewal, another change) moved it since the quote was computed.
+        const rebased = await updateSubscription(
+          trx,
+          row.id,
+          {
+            plan_id: plan.id,
+            anchor_at: now,
+            anchor_cycle: row.cycles,
+            credit_minor: quote.balance_after_minor,
+            cancel_at_period_end: 0,
+            cancel_requested_at: null,
+            updated_at: now,
+          },
+          { version: row.version, statuses: ['active'] },
+        );
+        if (!rebased)
+          throw conflict(
+            'subscription_changed',
+            'The subscription changed meanwhile; review the change again',
+          );
+        const settled = await charges.settle(trx, {
+          subscriptionId: row.id,
+          cycle: row.cycles + 1,
+          providerPaymentId: sandboxPaymentId(),
+          amountMinor: quote.due_now_minor,
+          currency: plan.currency,
+        });
+        if (settled.outcome !== 'paid') throw new Error(`the plan change of ${row.id} was settled twice`);
+        // The license follows the plan: its seats, and an expiry at the new period's end (earlier, too).
+        await updateLicense(trx, settled.license.id, {
+          plan_id: plan.id,
+          max_activations: plan.max_activations,
+          expires_at: quote.period_end,
+          updated_at: now,
+        });
+        return settled.subscription;
+      });
+      return toSubscription(moved);
+    },
+
+    /**
+     * Sandbox: chooses whether the card on file pays. A subscription past due or suspended is
+     * charged at once with the new card, as a provider does when the card is updated.
+     */
+    async setPaymentMethod(user: UserRow, id: string, card: SandboxCard): Promise<Subscription> {
+      if (!isSandbox(provider)) throw sandboxOnly();
+      const row = await own(user, id);
+      if (!LIVE.includes(row.status))
+        throw conflict('subscription_ended', 'This subscription has already ended');
+      const updated = await updateSubscription(db, row.id, {
+        sandbox_card: card,
+        payment_method: card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
+        updated_at: clock.now().toISOString(),
+      });
+      if (!updated) throw subscriptionNotFound();
+      if (card === 'succeeds' && (updated.status === 'past_due' || updated.status === 'suspended'))
+        return toSubscription(await chargeNow(updated));
+      return toSubscription(updated);
+    },
+
+    /** Pays what is outstanding now (past due or suspended) instead of waiting for the next retry. */
+    async payNow(user: UserRow, id: string): Promise<Subscription> {
+      if (!isSandbox(provider))
+        throw conflict(
+          'retry_by_provider',
+          'Razorpay retries the charge itself; update the card to pay sooner',
+        );
+      const row = await own(user, id);
+      if (row.status !== 'past_due' && row.status !== 'suspended')
+        throw conflict('nothing_due', 'Nothing is outstanding on this subscription');
+      return toSubscription(await chargeNow(row));
+    },
+
+    /**
+     * Sandbox time travel: moves the subscription's dates back so that its next event (renewal,
+     * retry, end of grace, end of a cancelled period) is now, then lets it happen. The whole cycle
+     * can so be shown in minutes; the dates of earlier charges stay as they were.
+     */
+    async sandboxAdvance(subscriptionId: string, user?: UserRow): Promise<Subscription> {
+      if (!isSandbox(provider)) throw sandboxOnly();
+      const row = user ? await own(user, subscriptionId) : await findSubscription(db, subscriptionId);
+      if (!row) throw subscriptionNotFound();
+      const next =
+        row.status === 'active'
+          ? row.current_period_end
+          : row.status === 'past_due'
+            ? [row.next_retry_at, row.grace_ends_at].filter((at): at is string => at !== null).sort()[0]
+            : undefined;
+      if (!next) throw conflict('nothing_due', `A ${row.status} subscription has no next renewal`);
+      const shift = Date.parse(next) - clock.now().getTime();
+      if (shift > 0) {
+        const back = (at: string | null) =>
+          at === null ? null : new Date(Date.parse(at) - shift).toISOString();
+        await db.transaction().execute(async (trx) => {
+          await updateSubscription(trx, row.id, {
+            anchor_at: back(row.anchor_at),
+            current_period_start: back(row.current_period_start),
+            current_period_end: back(row.current_period_end),
+            grace_ends_at: back(row.grace_ends_at),
+            next_retry_at: back(row.next_retry_at),
+          });
+          const license = row.license_id ? await findLicenseById(trx, row.license_id) : undefined;
+          if (license?.expires_at)
+            await updateLicense(trx, license.id, {
+              expires_at: back(license.expires_at),
+              updated_at: clock.now().toISOString(),
+            });
+        });
+      }
+      await lifecycle.advance(row.id);
+      const after = await findSubscription(db, row.id);
+      if (!after) throw subscriptionNotFound();
+      return toSubscription(after);
+    },
+  };
+
+  async function quoteFor(row: SubscriptionRow, planId: string) {
+    if (row.status !== 'active' || row.current_period_start === null || row.current_period_end === null)
+      throw conflict(
+        'subscription_not_active',
+        row.status === 'past_due' || row.status === 'suspended'
+          ? 'Pay the outstanding charge before changing the plan'
+          : 'Only an active subscription can change its plan',
+      );
+    const plan = await recurringPlan(planId);
+    if (plan.id === row.plan_id) throw conflict('same_plan', `You already subscribe to ${plan.name}`);
+    const paid = await lastPaidCharge(db, row.id);
+    const current = { start: row.current_period_start, end: row.current_period_end };
+    const now = clock.now();
+    const change = quotePlanChange({
+      paidMinor: paid?.period_end === current.end ? Number(paid.amount_minor) : 0,
+      period: current,
+      balanceMinor: row.credit_minor,
+      newPriceMinor: Number(plan.price_minor),
+      now,
+    });
+    const period = periodOfCycle({ anchorAt: now.toISOString(), anchorCycle: 0 }, plan.billing_interval, 1);
+    const quote: PlanChangeQuote = {
+      plan: {
+        id: plan.id,
+        code: plan.code,
+        name: plan.name,
+        billing_interval: plan.billing_interval,
+        price_minor: Number(plan.price_minor),
+        currency: plan.currency,
+      },
+      credit_minor: change.creditMinor,
+      balance_minor: row.credit_minor,
+      due_now_minor: change.dueNowMinor,
+      balance_after_minor: change.balanceAfterMinor,
+      currency: plan.currency,
+      period_start: period.start,
+      period_end: period.end,
+    };
+    return { quote, plan };
+  }
+}
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;

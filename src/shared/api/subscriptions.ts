@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { isoDateTimeSchema } from './common.js';
+import { licenseSchema } from './licenses.js';
+import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
+
+/**
+ * pending: opened, not yet paid. active: paid up. past_due: a charge failed; the license stays
+ * valid until `grace_ends_at` while the payment is retried. suspended: the grace period ended
+ * unpaid; the license is suspended until a payment succeeds. cancelled: ended.
+ */
+export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'past_due', 'suspended', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SANDBOX_CARDS = ['succeeds', 'declines'] as const;
+
+const planIdField = z.string().trim().min(1, 'plan_id is required').max(64, 'plan_id is too long');
+const providerIdField = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is required`)
+    .max(100, `${what} is too long`)
+    .regex(/^[A-Za-z0-9_-]+$/, `${what} is malformed`);
+
+const subscriptionPlanSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  billing_interval: z.enum(['month', 'year']),
+  price_minor: z.number().int(),
+  currency: z.string(),
+});
+
+export const subscriptionSchema = z
+  .object({
+    id: z.string(),
+    provider_subscription_id: z.string(),
+    provider: z.enum(PAYMENT_PROVIDERS),
+    sandbox: z.boolean().describe('True for sandbox subscriptions: no money moves'),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    plan: subscriptionPlanSchema,
+    license_id: z.string().nullable(),
+    current_period_start: isoDateTimeSchema.nullable(),
+    current_period_end: isoDateTimeSchema.nullable(),
+    next_charge: z
+      .object({
+        at: isoDateTimeSchema,
+        amount_minor: z.number().int().describe('The plan’s price less the kept balance'),
+        currency: z.string(),
+      })
+      .nullable()
+      .describe('Null once no further charge will be made (cancelled, or ending at period end)'),
+    cancel_at_period_end: z.boolean(),
+    cancel_requested_at: isoDateTimeSchema.nullable(),
+    ended_at: isoDateTimeSchema.nullable(),
+    grace_ends_at: isoDateTimeSchema.nullable().describe('While past due: when the license is suspended'),
+    failed_attempts: z.number().int(),
+    payment_method: z.string().nullable(),
+    sandbox_card: z.enum(SANDBOX_CARDS).nullable(),
+    credit_minor: z.number().int().describe('Kept from a move to a cheaper plan; taken off the next charges'),
+    created_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'Subscription' });
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionListSchema = z
+  .object({ data: z.array(subscriptionSchema) })
+  .meta({ id: 'SubscriptionList' });
+
+export const subscriptionDetailSchema = subscriptionSchema
+  .extend({ charges: z.array(paymentSchema).describe('Every charge, newest first') })
+  .meta({ id: 'SubscriptionDetail' });
+export type SubscriptionDetail = z.infer<typeof subscriptionDetailSchema>;
+
+export const createSubscriptionRequestSchema = z
+  .strictObject({ plan_id: planIdField })
+  .meta({ id: 'CreateSubscriptionRequest' });
+
+/** What the page opens Checkout with: the provider's subscription id instead of an order id. */
+export const subscriptionCheckoutSchema = z
+  .object({
+    subscription: subscriptionSchema,
+    key_id: z.string(),
+    subscription_id: z.string().describe('The provider’s subscription id, passed to the checkout'),
+    amount: z.number().int().describe('The first charge, in the currency’s minor unit'),
+    currency: z.string(),
+    sandbox: z.boolean(),
+    prefill: z.object({ email: z.string(), name: z.string().optional() }),
+  })
+  .meta({ id: 'SubscriptionCheckout' });
+export type SubscriptionCheckout = z.infer<typeof subscriptionCheckoutSchema>;
+
+/** What Razorpay Checkout hands the page after authorising a subscription; the sandbox answers the same. */
+export const verifySubscriptionRequestSchema = z
+  .strictObject({
+    razorpay_subscription_id: providerIdField('razorpay_subscription_id'),
+    razorpay_payment_id: providerIdField('razorpay_payment_id'),
+    razorpay_signature: z
+      .string()
+      .trim()
+      .min(1, 'razorpay_signature is required')
+      .max(256, 'razorpay_signature is too long'),
+  })
+  .meta({ id: 'VerifySubscriptionRequest' });
+export type VerifySubscriptionRequest = z.infer<typeof verifySubscriptionRequestSchema>;
+
+export const subscriptionActivationSchema = z
+  .object({ subscription: subscriptionSchema, license: licenseSchema })
+  .meta({ id: 'SubscriptionActivation' });
+export type SubscriptionActivation = z.infer<typeof subscriptionActivationSchema>;
+
+export const sandboxSubscriptionCheckoutResultSchema = z.union([
+  verifySubscriptionRequestSchema,
+  z.object({
+    error: z.object({ code: z.string(), description: z.string(), reason: z.string() }),
+  }),
+]);
+
+export const cancelSubscriptionRequestSchema = z
+  .strictObject({
+    at: z
+      .enum(['period_end', 'now'])
+      .describe(
+        'period_end (the default): no further charge, the license runs to the end of the paid period',
+      ),
+  })
+  .partial()
+  .meta({ id: 'CancelSubscriptionRequest' });
+
+export const changePlanRequestSchema = z
+  .strictObject({
+    plan_id: planIdField,
+    expected_due_now_minor: z
+      .number()
+      .int()
+      .min(0)
+      .describe('The amount the preview showed; refused (409) when the price has changed since')
+      .optional(),
+  })
+  .meta({ id: 'ChangeSubscriptionPlanRequest' });
+
+export const planChangeQuoteSchema = z
+  .object({
+    plan: subscriptionPlanSchema,
+    credit_minor: z.number().int().describe('The unused part of the current period'),
+    balance_minor: z.number().int().describe('Kept from earlier moves, used now too'),
+    due_now_minor: z.number().int().describe('Charged now'),
+    balance_after_minor: z.number().int().describe('Kept for the next charges'),
+    currency: z.string(),
+    period_start: isoDateTimeSchema,
+    period_end: isoDateTimeSchema,
+  })
+  .meta({ id: 'PlanChangeQuote' });
+export type PlanChangeQuote = z.infer<typeof planChangeQuoteSchema>;
+
+export const paymentMethodRequestSchema = z
+  .strictObject({
+    sandbox_card: z
+      .enum(SANDBOX_CARDS)
+      .describe('Sandbox only: whether the card on file pays or declines the next charges'),
+  })
+  .meta({ id: 'PaymentMethodRequest' });
+
+export const subscriptionIdParamsSchema = z.object({
+  id: z.string().trim().min(1).max(100).describe('Our subscription id or the provider’s'),
+});
