@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeEach, expect, it } from 'vitest';
+import { composeMail } from '../../src/server/mail/compose.js';
 import { parseMail, tokenFromMail } from '../support/outbox.js';
 import {
   describeOnEveryDatabase,
@@ -103,6 +104,51 @@ describeOnEveryDatabase(
         attempts: 2,
         last_error: null,
       });
+    });
+
+    it('delivers both parts, the files and the one-click unsubscribe headers to the mail server', async () => {
+      const s = server();
+      const email = uniqueEmail('smtp-parts');
+      const file = Buffer.from(Array.from({ length: 700 }, (_, index) => (index * 7) % 256));
+      s.app.mailer.registerAttachmentResolver('smtp_test_file', async () => file);
+      const unsubscribeUrl = s.app.mailer.unsubscribeUrl('some-user', 'billing');
+      await s.app.db.transaction().execute((trx) =>
+        s.app.mailer.queue(
+          trx,
+          composeMail({
+            kind: 'smtp_test',
+            to: email,
+            subject: 'Parts <and> files',
+            content: {
+              preview: 'Parts',
+              heading: 'Parts',
+              body: [{ paragraph: 'Hello <b>there</b>' }],
+              action: { label: 'Open', url: 'http://portal.test/billing?x=1&y=2' },
+            },
+            unsubscribe: { url: unsubscribeUrl, reason: 'Because billing reminders are on.' },
+            attachments: [
+              {
+                filename: 'a.bin',
+                contentType: 'application/octet-stream',
+                ref: { kind: 'smtp_test_file', id: '1' },
+              },
+            ],
+          }),
+        ),
+      );
+      await s.app.mailOutbox.drain();
+      const [mail] = receivedBy(email);
+      expect(mail, 'the mail reached the SMTP server').toBeDefined();
+      expect(mail!.raw).toMatch(/^Content-Type: multipart\/alternative;\s+boundary=/m);
+      expect(mail!.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r?$/m);
+      const parsed = await parseMail(mail!.raw);
+      expect(parsed.headers.get('list-unsubscribe')).toBe(`<${unsubscribeUrl}>`);
+      expect(parsed.text).toContain('Hello <b>there</b>');
+      expect(parsed.text).toContain('http://portal.test/billing?x=1&y=2');
+      expect(parsed.html).toContain('Hello &lt;b&gt;there&lt;/b&gt;');
+      expect(parsed.html).toContain('href="http://portal.test/billing?x=1&amp;y=2"');
+      expect(parsed.attachments).toHaveLength(1);
+      expect(parsed.attachments[0]!.content.equals(file)).toBe(true);
     });
   },
   { env: { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: 'Portal <portal@example.com>' } },
