@@ -212,7 +212,9 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
 
 /**
  * The HTML part. React's synchronous static renderer is enough for mail (no suspense, no
- * hydration): a few hundred microseconds per mail once warm, measured in mail-html.test.ts.
+ * hydration). Measured with NODE_ENV=production on the 2-core development machine: about 20 ms
+ * for the first mail of a process, then 0.5 ms (verification) to 2 ms (receipt) per mail: cheap
+ * enough to render when the mail is queued, never at send time.
  */
 export function renderMailHtml(content: MailContent, unsubscribe?: MailUnsubscribe): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(h(MailLayout, unsubscribe ? { content, unsubscribe } : { content }))}`;
