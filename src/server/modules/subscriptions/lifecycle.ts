@@ -5,7 +5,7 @@ import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { LicenseRow, SubscriptionRow } from '../../db/tables.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import type { SubscriptionCharges } from './charges.js';
-import { dueSubscriptions, findSubscription, updateSubscription } from './repository.js';
+import { dueSubscriptions, findSubscription, lockSubscription, updateSubscription } from './repository.js';
 import { chargeSandboxRenewal } from './sandbox-billing.js';
 
 /** Subscriptions handled per batch; the next batch follows at once while work is due. */
@@ -87,6 +87,7 @@ export function createSubscriptionLifecycle({
   /** Does what is due for one subscription, read again inside the transaction. */
   async function advance(id: string): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
+      await lockSubscription(trx, id);
       const subscription = await findSubscription(trx, id);
       if (!subscription) return false;
       const now = clock.now().toISOString();

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { ScheduledJob } from '../../scheduler.js';
+import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
@@ -19,12 +20,18 @@ export function createSubscriptionsArea({
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
-  config: Pick<Config, 'subscriptions' | 'payments'>;
+  config: Pick<Config, 'subscriptions' | 'payments' | 'invoices'>;
   log: FastifyBaseLogger;
 }) {
   const charges = createSubscriptionCharges({
     clock,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
+    effects: {
+      // Every paid charge gets its invoice in the transaction that settles it.
+      paid: async (trx, { payment }) => {
+        await issueInvoiceForPayment(trx, clock, config.invoices, payment.id);
+      },
+    },
   });
   const lifecycle = createSubscriptionLifecycle({ db, clock, charges, log });
   const service = createSubscriptionsService({

@@ -1,6 +1,5 @@
 import { sql, type Updateable } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
 import type { PaymentRow, SubscriptionRow, SubscriptionsTable } from '../../db/tables.js';
 import type { PaymentWithPlan } from '../payments/repository.js';
 
@@ -44,6 +43,19 @@ export async function insertSubscription(db: DbOrTransaction, row: SubscriptionR
   await db.insertInto('subscriptions').values(row).execute();
 }
 
+/**
+ * Takes the subscription's row lock for the rest of the transaction (an update that changes nothing
+ * still locks the row on PostgreSQL; SQLite runs one write transaction at a time anyway), so a
+ * renewal and a customer's cancellation or plan change happen one after the other, never interleaved.
+ */
+export async function lockSubscription(trx: DbOrTransaction, id: string): Promise<void> {
+  await trx
+    .updateTable('subscriptions')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Changes a subscription and raises its version; with `version`, only if nothing changed it since. */
 export async function updateSubscription(
   db: DbOrTransaction,
@@ -76,20 +88,17 @@ export const findPaymentByProviderPaymentId = (
 
 /**
  * The payment row of a charge, created on first report: two reports of one charge at once both end
- * up with the same row (the loser of the insert reads the winner's).
+ * up with the same row (the second insert waits for the first and does nothing, then reads it).
  */
 export async function chargePaymentRow(db: DbOrTransaction, row: PaymentRow): Promise<PaymentRow> {
-  const existing = await findChargePayment(db, row.provider_order_id);
-  if (existing) return existing;
-  try {
-    await db.insertInto('payments').values(row).execute();
-    return row;
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const raced = await findChargePayment(db, row.provider_order_id);
-    if (!raced) throw error;
-    return raced;
-  }
+  await db
+    .insertInto('payments')
+    .values(row)
+    .onConflict((conflict) => conflict.column('provider_order_id').doNothing())
+    .execute();
+  const stored = await findChargePayment(db, row.provider_order_id);
+  if (!stored) throw new Error(`the payment of charge ${row.provider_order_id} was not written`);
+  return stored;
 }
 
 /** The amount last paid for a period of the subscription (what a plan change credits back). */

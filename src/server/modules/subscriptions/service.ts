@@ -32,6 +32,7 @@ import {
   findSubscription,
   insertSubscription,
   lastPaidCharge,
+  lockSubscription,
   subscriptionsOfUser,
   updateSubscription,
 } from './repository.js';
@@ -66,7 +67,10 @@ const planUnavailable = () => notFound('plan_not_found', 'This plan is not avail
 const sandboxOnly = () =>
   notFound('sandbox_disabled', 'The sandbox is off: this server takes real payments through Razorpay');
 const declined = (reason: string) =>
-  conflict('payment_declined', `The payment was declined: ${reason}. Nothing was charged.`);
+  conflict(
+    'payment_declined',
+    `The payment was declined: ${reason}. Update the payment method and try again.`,
+  );
 
 const isSandbox = (provider: SubscriptionsServiceDeps['provider']): provider is SandboxPaymentProvider =>
   provider.sandbox;
@@ -163,7 +167,13 @@ export function createSubscriptionsService({
 
   /** The sandbox's card answer for a charge attempted now (the outstanding one, or the next). */
   async function chargeNow(subscription: SubscriptionRow): Promise<SubscriptionRow> {
-    const outcome = await db.transaction().execute((trx) => chargeSandboxRenewal(trx, charges, subscription));
+    const outcome = await db.transaction().execute(async (trx) => {
+      await lockSubscription(trx, subscription.id);
+      const current = await findSubscription(trx, subscription.id);
+      // Paid meanwhile (another tab, a retry): nothing is outstanding any more.
+      if (!current || (current.status !== 'past_due' && current.status !== 'suspended')) return 'paid';
+      return chargeSandboxRenewal(trx, charges, current);
+    });
     const after = await findSubscription(db, subscription.id);
     if (!after) throw subscriptionNotFound();
     if (outcome !== 'paid') throw declined(SANDBOX_DECLINE_REASON);
@@ -413,7 +423,8 @@ export function createSubscriptionsService({
           row.id,
           {
             plan_id: plan.id,
-            anchor_at: now,
+            // The quote's period, so the license and the subscription end at the very moment it showed.
+            anchor_at: quote.period_start,
             anchor_cycle: row.cycles,
             credit_minor: quote.balance_after_minor,
             cancel_at_period_end: 0,
