@@ -90,7 +90,13 @@ const NO_API_KEY_NEEDED = new Set([
   'GET /health',
   'GET /downloads/{token}',
   'POST /payments/razorpay/webhook',
+  'GET /notifications/unsubscribe',
+  'POST /notifications/unsubscribe',
 ]);
+
+/** The fixture user's unsubscribe link from product news, as an optional mail carries it. */
+const unsubscribePath = (f: Fixtures): string =>
+  new URL(f.s.app.mailer.unsubscribeUrl(f.users.user.id, 'product_updates')).href.replace(/^.*\/api\/v1/, '');
 
 let sequence = 0;
 const unique = (label: string) => `${label}-${process.pid}-${++sequence}`;
@@ -470,6 +476,19 @@ const MATRIX: Record<string, Row> = {
     expect: ownerOnly(200),
   },
   'GET /payments/history': { request: () => ({ path: '/payments/history' }), expect: signedIn(200) },
+  // Opened from a mail: the signed token in the link is the credential, whoever follows it.
+  'GET /notifications/unsubscribe': {
+    request: (f) => ({ path: unsubscribePath(f) }),
+    expect: everyone(200),
+  },
+  'POST /notifications/unsubscribe': {
+    request: (f) => ({
+      path: unsubscribePath(f),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    }),
+    expect: everyone(200),
+  },
   // Razorpay calls the webhook: its signature is the credential, so an unsigned call is a 400 for anyone.
   'POST /payments/razorpay/webhook': {
     request: () => ({ path: '/payments/razorpay/webhook', body: { event: 'payment.captured', payload: {} } }),
