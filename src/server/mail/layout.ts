@@ -24,7 +24,8 @@ const { light, dark } = mailBrand;
 const DARK_MODE_CSS = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
 @media (prefers-color-scheme: dark) {
-  .mail-page { background-color: ${dark.page} !important; }
+  .mail-page, .mail-page > table > tbody > tr > td { background-color: ${dark.page} !important; }
+  .mail-brand { color: ${dark.link} !important; }
   .mail-card { background-color: ${dark.card} !important; border-color: ${dark.border} !important; }
   .mail-text, .mail-heading, .mail-value { color: ${dark.text} !important; }
   .mail-dimmed, .mail-label { color: ${dark.dimmed} !important; }
@@ -33,7 +34,10 @@ const DARK_MODE_CSS = `
 }
 [data-ogsc] .mail-text, [data-ogsc] .mail-heading, [data-ogsc] .mail-value { color: ${dark.text} !important; }
 [data-ogsc] .mail-dimmed, [data-ogsc] .mail-label { color: ${dark.dimmed} !important; }
-[data-ogsc] .mail-link { color: ${dark.link} !important; }
+[data-ogsc] .mail-link, [data-ogsc] .mail-brand { color: ${dark.link} !important; }
+@media (max-width: 480px) {
+  .mail-card { padding: 20px !important; border-radius: 0 !important; }
+}
 `;
 
 const font: CSSProperties = { fontFamily: mailBrand.fontFamily };
@@ -128,6 +132,7 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
         h(
           Text,
           {
+            className: 'mail-brand',
             style: {
               ...font,
               color: light.primary,

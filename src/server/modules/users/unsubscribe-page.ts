@@ -17,7 +17,7 @@ button:focus-visible { outline: 3px solid ${light.link}; outline-offset: 2px; }
 @media (prefers-color-scheme: dark) {
   body { background: ${dark.page}; color: ${dark.text}; }
   main { background: ${dark.card}; border-color: ${dark.border}; }
-  a { color: ${dark.link}; }
+  a, .brand { color: ${dark.link}; }
 }
 `;
 
