@@ -46,7 +46,7 @@ export const billingDetailsRequestSchema = z
     address_line1: requiredText('Address', 200),
     address_line2: optionalText(200),
     city: requiredText('City', 100),
-    postal_code: requiredText('Postal code', 20),
+    postal_code: requiredText('Postal or PIN code', 20),
     region: optionalText(100),
     country: countryCodeSchema,
     tax_id: z

@@ -43,6 +43,8 @@ export const API_TAGS = [
   'SecurityEvent',
   'Dashboard',
   'ThisMachine',
+  'Billing',
+  'Invoice',
 ] as const;
 
 /**

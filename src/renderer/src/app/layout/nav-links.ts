@@ -27,6 +27,7 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Dashboard', to: portalPaths.dashboard, icon: GridIcon },
   { label: 'Licenses', to: portalPaths.licenses, icon: KeyIcon },
   { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
+  { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
   { label: 'Profile', to: portalPaths.profile, icon: UserIcon },
   { label: 'Support', to: portalPaths.support, icon: HelpIcon },
 ];

@@ -22,6 +22,7 @@ import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components
 import { LicenseStatusBadge } from '../../license';
 import { formatAmount, PaymentStatusBadge } from '../../payments';
 import { useGetLicenseSummaryQuery, useGetPaymentQuery } from '../admin-endpoints';
+import { RefundsSection } from '../billing/refunds-section';
 import { failureOf } from '../query-answer';
 import { PROVIDER_LABELS, paymentSteps, paymentTime } from './payment-labels';
 
@@ -229,6 +230,8 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
               </Text>
             )}
           </Stack>
+
+          {payment.status === 'paid' ? <RefundsSection payment={payment} /> : null}
         </Stack>
       )}
     </DetailDrawer>

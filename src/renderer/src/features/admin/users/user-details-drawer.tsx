@@ -25,6 +25,7 @@ import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatus
 import { PaymentStatusBadge } from '../../payments';
 import { useGetUserQuery, useListUserLicensesQuery, useListUserPaymentsQuery } from '../admin-endpoints';
 import { formatMoney } from '../dashboard/dashboard-data';
+import { CustomerInvoicesSection } from '../billing/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
 import { RoleBadge, UserStatusBadge } from './user-badges';
 import { displayName } from './user-format';
@@ -272,6 +273,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
           )}
           <LicensesSection userId={user.id} state={licenses} />
           <PaymentsSection userId={user.id} state={payments} />
+          <CustomerInvoicesSection userId={user.id} />
           <Group gap="sm">
             <Button variant="default" leftSection={<PencilIcon size={16} />} onClick={() => onEdit(user)}>
               Edit user

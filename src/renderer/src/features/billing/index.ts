@@ -1,0 +1,10 @@
+// The billing feature as other features and app/ see it: the invoice list with its PDF download
+// (the admin screens show a customer's invoices the same way) and how amounts are written.
+export { billingApi, billingMessages, useDownloadInvoicePdfMutation } from './billing-endpoints';
+export {
+  describeTax,
+  formatIssueDate,
+  formatMinorAmount,
+  INVOICE_KIND_LABELS,
+} from './components/invoice-format';
+export { InvoiceTable } from './components/invoice-table';
