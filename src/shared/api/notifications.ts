@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { notificationPreferencesSchema } from './users.js';
 
-/** The link of an optional mail: a signed token naming the account and one notification preference. */
-export const unsubscribeQuerySchema = z.strictObject({
+/**
+ * The link of an optional mail: a signed token naming the account and one notification
+ * preference. Not strict: a mail provider or link checker may add parameters of its own.
+ */
+export const unsubscribeQuerySchema = z.object({
   token: z.string().min(1, 'The unsubscribe link has no token').max(512, 'The unsubscribe link is malformed'),
 });
 
