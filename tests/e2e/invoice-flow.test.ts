@@ -58,7 +58,7 @@ describePortal(
 
       await page.goto('/billing');
       const table = page.getByRole('table', { name: 'Your invoices' });
-      const download = table.getByRole('button', { name: /^Download invoice INV-\d{6} as PDF$/ });
+      const download = table.getByRole('button', { name: /^Download PDF of invoice INV-\d{6}$/ });
       await download.waitFor();
       const number = /INV-\d{6}/.exec((await download.getAttribute('aria-label')) ?? '')?.[0];
       expect(number).toBeDefined();
@@ -99,7 +99,7 @@ describePortal(
         await page.goto('/billing');
         await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
         await page
-          .getByRole('button', { name: /^Download invoice INV-/ })
+          .getByRole('button', { name: /^Download PDF of invoice INV-/ })
           .first()
           .waitFor();
         // The download button is reached with Tab from the page's start.
@@ -107,7 +107,7 @@ describePortal(
         for (let step = 0; step < 60 && !reached; step++) {
           await page.keyboard.press('Tab');
           reached = await page.evaluate<boolean>(
-            "(document.activeElement?.getAttribute('aria-label') ?? '').startsWith('Download invoice')",
+            "(document.activeElement?.getAttribute('aria-label') ?? '').startsWith('Download PDF of invoice')",
           );
         }
         expect(reached, `${device.name}: the PDF download is reachable by keyboard`).toBe(true);
@@ -208,7 +208,7 @@ describePortal(
 
       // The customer sees the credit note beside the invoice, with its own PDF.
       await customer.goto('/billing');
-      await customer.getByRole('button', { name: /^Download credit note CN-\d{6} as PDF$/ }).waitFor();
+      await customer.getByRole('button', { name: /^Download PDF of credit note CN-\d{6}$/ }).waitFor();
     });
   },
   { timeout: 120_000 },

@@ -18,7 +18,7 @@ function KindBadge({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** Downloads the invoice's PDF with the session's token; a failure is told in a notification. */
+/** Downloads the invoice's PDF (its name starts with the visible text, as speech input expects) with the session's token; a failure is told in a notification. */
 function DownloadButton({ invoice }: { invoice: Invoice }) {
   const [download] = useDownloadInvoicePdfMutation();
   const [busy, setBusy] = useState(false);
@@ -42,7 +42,7 @@ function DownloadButton({ invoice }: { invoice: Invoice }) {
       size="compact-sm"
       loading={busy}
       onClick={() => void run()}
-      aria-label={`Download ${INVOICE_KIND_LABELS[invoice.kind].toLowerCase()} ${invoice.number} as PDF`}
+      aria-label={`Download PDF of ${INVOICE_KIND_LABELS[invoice.kind].toLowerCase()} ${invoice.number}`}
     >
       Download PDF
     </Button>
