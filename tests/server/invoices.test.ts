@@ -5,6 +5,7 @@ import {
   invoiceSchema,
 } from '../../src/shared/api/billing.js';
 import { buildApp } from '../../src/server/app.js';
+import { invoicePdfBytes } from '../../src/server/modules/invoices/attachment.js';
 import { takeNextNumber } from '../../src/server/modules/invoices/repository.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectValidationError, signInAsAdmin } from './admin-helpers.js';
@@ -195,6 +196,11 @@ describeOnEveryDatabase(
       expect(text).toContain('Asha Rao Consulting');
       expect(text).toContain('Pro plan, one month');
       expect(text).toContain('Prices include GST at 18%.');
+
+      // The same bytes for the receipt mail's attachment, rendered from the issued record by id.
+      const attached = Buffer.from(await invoicePdfBytes(s.app.db, invoice.id));
+      expect(await pdfText(attached)).toBe(text);
+      await expect(invoicePdfBytes(s.app.db, 'no-such-invoice')).rejects.toThrow(/does not exist/);
     });
 
     it("another customer's invoice is a 404 (JSON and PDF); an administrator may read it; unknown ids are 404", async () => {
