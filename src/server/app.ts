@@ -75,6 +75,7 @@ import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
+import type { SubscriptionsService } from './modules/subscriptions/service.js';
 
 /** What tests and the entry point may supply instead of the defaults. */
 export interface AppOverrides {
@@ -97,6 +98,8 @@ declare module 'fastify' {
     heartbeats: Heartbeats;
     /** Renewals, grace periods and reminders; `runOnce()` does what is due now. */
     scheduler: Scheduler;
+    /** The customers' subscriptions (the CLI's sandbox renewal uses it). */
+    subscriptions: SubscriptionsService;
   }
 }
 
@@ -306,6 +309,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log: app.log,
   });
   app.decorate('scheduler', scheduler);
+  app.decorate('subscriptions', subscriptionsArea.service);
   stopScheduler = () => scheduler.close();
 
   registerSecurityHeaders(app, { provider: config.payments.provider });

@@ -28,6 +28,10 @@ Commands:
                                             copy an installer into RELEASES_DIR and offer it for download
   rotate-keys                               start signing offline leases with a new key (old leases stay valid)
   retry-mail                                queue again the mail whose attempts ran out (after fixing SMTP)
+  sandbox-renew --subscription <id> [--card succeeds|declines]
+                                            sandbox only: bring a subscription's next renewal (or retry, or
+                                            end of grace) forward to now and let it happen; --card first
+                                            chooses whether the sandbox card pays
 
 Without --password a strong password is generated and printed once.
 The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
@@ -102,6 +106,35 @@ async function publish(config: Config, args: string[]): Promise<void> {
   }
 }
 
+const quietLevel = (config: Config) =>
+  ['fatal', 'error', 'silent'].includes(config.logLevel) ? config.logLevel : 'warn';
+
+async function sandboxRenew(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { subscription: { type: 'string' }, card: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.subscription) throw new UsageError('sandbox-renew needs --subscription <id>');
+  const card = values.card;
+  if (card !== undefined && card !== 'succeeds' && card !== 'declines')
+    throw new UsageError('--card is succeeds or declines');
+  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
+  try {
+    const after = await app.subscriptions.sandboxAdvance(values.subscription, card ? { card } : {});
+    const next = after.next_charge
+      ? `next charge ${after.next_charge.at} (${after.next_charge.amount_minor} ${after.next_charge.currency} minor units)`
+      : 'no further charge';
+    console.log(
+      `Subscription ${after.id} (${after.plan.name}) is ${after.status}: paid to ${after.current_period_end ?? '-'}, ${next}` +
+        (after.grace_ends_at ? `, grace until ${after.grace_ends_at}` : '') +
+        '.',
+    );
+  } finally {
+    await app.close();
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   const config = loadConfig();
@@ -148,13 +181,16 @@ async function run(argv: string[]): Promise<void> {
     );
     return;
   }
+  if (command === 'sandbox-renew') {
+    await sandboxRenew(config, args);
+    return;
+  }
   if (command !== 'create-admin' && command !== 'reset-password')
     throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
 
   const { email, password, generated } = parseEmailAndPassword(args);
   // Warnings and errors only, unless LOG_LEVEL asks for even less.
-  const quiet = ['fatal', 'error', 'silent'].includes(config.logLevel) ? config.logLevel : 'warn';
-  const app = await buildApp({ ...config, logLevel: quiet });
+  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
   try {
     const existing = await findUserByEmail(app.db, email);
     if (command === 'create-admin') {

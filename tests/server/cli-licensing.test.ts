@@ -1,29 +1,11 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/server/db/database.js';
 import { LEASE_KEYS_FILE } from '../../src/server/modules/licensing/lease-signer.js';
-import { childEnvironment } from '../support/child-environment.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/cli.ts', ...args],
-      { cwd: ROOT, env: childEnvironment(env), timeout: 25_000 },
-      (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { runCli } from '../support/run-cli.js';
 
 describe('CLI: publish-release and rotate-keys', () => {
   let dataDir = '';

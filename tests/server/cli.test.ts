@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
@@ -18,31 +17,7 @@ import {
   TEST_POSTGRES_URL,
 } from '../support/databases.js';
 import { STRONG_PASSWORD, WEB_API_KEY } from '../support/test-server.js';
-import { childEnvironment } from '../support/child-environment.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = 'src/server/cli.ts';
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI in its own Node process, as an operator would. */
-function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args],
-      { cwd: ROOT, env: childEnvironment(env), timeout: 25_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+import { runCli } from '../support/run-cli.js';
 
 const USAGE_LINE = 'Usage: npm run cli -- <command> [options]';
 const generatedPasswordOf = (stdout: string) => {

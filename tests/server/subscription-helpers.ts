@@ -71,10 +71,11 @@ export const subscriptionRow = (s: TestServer, id: string) =>
 export const licenseRow = (s: TestServer, id: string) =>
   s.app.db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
+/** The subscription's charges in the order they were made. */
 export const chargesOf = (s: TestServer, subscriptionId: string) =>
   s.app.db
     .selectFrom('payments')
     .selectAll()
     .where('subscription_id', '=', subscriptionId)
-    .orderBy('period_end')
+    .orderBy('created_at')
     .execute();

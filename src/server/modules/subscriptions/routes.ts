@@ -221,6 +221,6 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
       },
     },
-    async (request) => subscriptions.sandboxAdvance(request.params.id, user(request)),
+    async (request) => subscriptions.sandboxAdvance(request.params.id, { user: user(request) }),
   );
 };

@@ -30,6 +30,7 @@ import {
   chargesOfSubscription,
   findOwnSubscription,
   findSubscription,
+  findSubscriptionByProviderId,
   insertSubscription,
   lastPaidCharge,
   lockSubscription,
@@ -496,10 +497,22 @@ export function createSubscriptionsService({
      * retry, end of grace, end of a cancelled period) is now, then lets it happen. The whole cycle
      * can so be shown in minutes; the dates of earlier charges stay as they were.
      */
-    async sandboxAdvance(subscriptionId: string, user?: UserRow): Promise<Subscription> {
+    async sandboxAdvance(
+      subscriptionId: string,
+      options: { user?: UserRow; card?: SandboxCard } = {},
+    ): Promise<Subscription> {
       if (!isSandbox(provider)) throw sandboxOnly();
-      const row = user ? await own(user, subscriptionId) : await findSubscription(db, subscriptionId);
-      if (!row) throw subscriptionNotFound();
+      const found = options.user
+        ? await own(options.user, subscriptionId)
+        : ((await findSubscription(db, subscriptionId)) ??
+          (await findSubscriptionByProviderId(db, subscriptionId)));
+      if (!found) throw subscriptionNotFound();
+      const row = options.card
+        ? ((await updateSubscription(db, found.id, {
+            sandbox_card: options.card,
+            payment_method: options.card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
+          })) ?? found)
+        : found;
       const next =
         row.status === 'active'
           ? row.current_period_end
