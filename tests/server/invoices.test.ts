@@ -359,3 +359,43 @@ describeOnEveryDatabase(
   },
   { env: SELLER },
 );
+
+describeOnEveryDatabase(
+  'invoices with prices exclusive of tax (TAX_INCLUSIVE=false)',
+  (server) => {
+    it('the checkout charges price + 12 % VAT; the invoice shows the price as net, the VAT and the total paid', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const order = await openOrder(s, buyer.token, pro.id);
+      // 99 900 × 12 % = 11 988 added at checkout.
+      expect(order.amount).toBe(111_888);
+      const verified = expectVerified(
+        await verifyPayment(s, buyer.token, await payInSandbox(s, buyer.token, order.order_id)),
+      );
+      expect(verified.payment.amount).toBe(111_888);
+      const invoice = await invoiceOfPayment(s, buyer.token, verified.payment.id);
+      expect(invoice).toMatchObject({
+        subtotal: 99_900,
+        tax: 11_988,
+        total: 111_888,
+        tax_name: 'VAT',
+        tax_rate_bp: 1200,
+        tax_inclusive: false,
+        lines: [{ unit_amount: 99_900, amount: 99_900 }],
+      });
+      expect(invoice.number).toMatch(/^B2026-\d{6}$/);
+      const text = await pdfText(
+        expectPdf(
+          await s.api({ path: `/billing/invoices/${invoice.id}/pdf`, token: buyer.token }),
+          invoice.number,
+        ),
+      );
+      expect(text).toContain('VAT at 12% is added to the price.');
+      expect(text).toMatch(/Total\s+INR 1,118\.88/);
+    });
+  },
+  {
+    env: { TAX_INCLUSIVE: 'false', TAX_NAME: 'VAT', TAX_RATE_BASIS_POINTS: '1200', INVOICE_SERIES: 'B2026' },
+  },
+);
