@@ -230,6 +230,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     provider: paymentProvider,
     config,
+    mailer,
     log: app.log,
   });
   const services = {

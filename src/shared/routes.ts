@@ -144,6 +144,7 @@ export const portalPaths = {
   profile: '/profile',
   purchase: '/purchase',
   billing: '/billing',
+  subscriptions: '/subscriptions',
   support: '/support',
   admin: '/admin',
   adminUsers: '/admin/users',

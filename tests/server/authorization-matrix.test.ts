@@ -94,6 +94,37 @@ const NO_API_KEY_NEEDED = new Set([
   'POST /notifications/unsubscribe',
 ]);
 
+/** A subscription the fixture user opened but has not paid (the ones before ended now, so the plan is free to take). */
+async function openSubscriptionOf(f: Fixtures): Promise<string> {
+  const { token } = f.users.user;
+  const list = await f.s.api({ path: '/subscriptions', token });
+  for (const { id, status } of list.json<{ data: { id: string; status: string }[] }>().data)
+    if (status !== 'cancelled')
+      await f.s.api({ method: 'POST', path: `/subscriptions/${id}/cancel`, token, body: { at: 'now' } });
+  const opened = await f.s.api({
+    method: 'POST',
+    path: '/subscriptions',
+    token,
+    body: { plan_id: 'pro-monthly' },
+  });
+  return opened.json<{ subscription: { id: string } }>().subscription.id;
+}
+
+/** A new paid subscription of the fixture user's. */
+async function newSubscriptionOf(f: Fixtures): Promise<string> {
+  const { token } = f.users.user;
+  const id = await openSubscriptionOf(f);
+  const paid = await f.s.api({
+    method: 'POST',
+    path: `/payments/sandbox/subscriptions/${id}/complete`,
+    token,
+    body: { outcome: 'pay' },
+  });
+  const verified = await f.s.api({ method: 'POST', path: '/subscriptions/verify', token, body: paid.json() });
+  if (verified.statusCode !== 200) throw new Error(`subscribing failed: ${verified.body}`);
+  return id;
+}
+
 /** The fixture user's unsubscribe link from product news, as an optional mail carries it. */
 const unsubscribePath = (f: Fixtures): string =>
   new URL(f.s.app.mailer.unsubscribeUrl(f.users.user.id, 'product_updates')).href.replace(/^.*\/api\/v1/, '');
@@ -476,6 +507,83 @@ const MATRIX: Record<string, Row> = {
     expect: ownerOnly(200),
   },
   'GET /payments/history': { request: () => ({ path: '/payments/history' }), expect: signedIn(200) },
+  // Subscriptions: the customer's own; another user (and an administrator here) finds none (404).
+  'GET /subscriptions': { request: () => ({ path: '/subscriptions' }), expect: signedIn(200) },
+  'POST /subscriptions': {
+    request: () => ({ path: '/subscriptions', body: { plan_id: 'pro-yearly' } }),
+    expect: signedIn(201),
+  },
+  'POST /payments/sandbox/subscriptions/{id}/complete': {
+    request: async (f) => ({
+      path: `/payments/sandbox/subscriptions/${await openSubscriptionOf(f)}/complete`,
+      body: { outcome: 'pay' },
+    }),
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/verify': {
+    request: async (f) => {
+      const id = await openSubscriptionOf(f);
+      const paid = await f.s.api({
+        method: 'POST',
+        path: `/payments/sandbox/subscriptions/${id}/complete`,
+        token: f.users.user.token,
+        body: { outcome: 'pay' },
+      });
+      return { path: '/subscriptions/verify', body: paid.json() };
+    },
+    expect: ownerOnly(200),
+  },
+  'GET /subscriptions/{id}': {
+    request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}` }),
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/{id}/cancel': {
+    request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/cancel`, body: {} }),
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/{id}/resume': {
+    request: async (f) => {
+      const id = await newSubscriptionOf(f);
+      await f.s.api({
+        method: 'POST',
+        path: `/subscriptions/${id}/cancel`,
+        token: f.users.user.token,
+        body: {},
+      });
+      return { path: `/subscriptions/${id}/resume` };
+    },
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/{id}/plan/quote': {
+    request: async (f) => ({
+      path: `/subscriptions/${await newSubscriptionOf(f)}/plan/quote`,
+      body: { plan_id: 'pro-yearly' },
+    }),
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/{id}/plan': {
+    request: async (f) => ({
+      path: `/subscriptions/${await newSubscriptionOf(f)}/plan`,
+      body: { plan_id: 'pro-yearly' },
+    }),
+    expect: ownerOnly(200),
+  },
+  'PUT /subscriptions/{id}/payment-method': {
+    request: async (f) => ({
+      path: `/subscriptions/${await newSubscriptionOf(f)}/payment-method`,
+      body: { sandbox_card: 'succeeds' },
+    }),
+    expect: ownerOnly(200),
+  },
+  // Nothing is due on a paid-up subscription: its owner is told so, anybody else finds none.
+  'POST /subscriptions/{id}/pay': {
+    request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/pay` }),
+    expect: { ...ownerOnly(200), user: 409 },
+  },
+  'POST /subscriptions/{id}/sandbox/renew': {
+    request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/sandbox/renew` }),
+    expect: ownerOnly(200),
+  },
   // Opened from a mail: the signed token in the link is the credential, whoever follows it.
   'GET /notifications/unsubscribe': {
     request: (f) => ({ path: unsubscribePath(f) }),

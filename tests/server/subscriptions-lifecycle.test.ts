@@ -115,6 +115,9 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
     expect(pastDue).toMatchObject({ status: 'past_due', failed_attempts: 1, grace_ends_at: graceEnd });
     expect((await licenseRow(s, license.license_id)).expires_at).toBe(graceEnd);
     expect((await statusOf(s, license.license_key, hw)).statusCode).toBe(200);
+    const failedMail = await s.lastMailTo(buyer.email);
+    expect(failedMail.subject).toMatch(/^Payment failed for your Pro.* subscription$/);
+    expect(failedMail.text).toContain('/subscriptions');
 
     // The retries on days 1, 3 and 5 fail too; the license stays valid until the grace period ends.
     for (const day of [1, 3, 5]) {
@@ -124,6 +127,12 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
       expect((await subscriptionRow(s, subscription.id)).status).toBe('past_due');
     }
     expect((await subscriptionRow(s, subscription.id)).failed_attempts).toBe(4);
+    // One mail for the failure (the retries say nothing new), one two days before the grace period ends.
+    const subjects = (await s.outbox())
+      .filter((mail) => mail.to.includes(buyer.email))
+      .map((mail) => mail.subject);
+    expect(subjects.filter((subject) => subject.startsWith('Payment failed'))).toHaveLength(1);
+    expect(subjects.filter((subject) => / will be suspended on /.test(subject))).toHaveLength(1);
     expect((await statusOf(s, license.license_key, hw)).statusCode).toBe(200);
 
     await later(s, buyer, Date.parse(graceEnd) - s.clock.now().getTime() + 60_000);
@@ -138,6 +147,7 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
     expect(refusal.message).toMatch(
       /payment failed and the grace period ended on .* Update the payment method/,
     );
+    expect((await s.lastMailTo(buyer.email)).subject).toMatch(/^Your Pro.* license is suspended$/);
 
     const restored = await subscriptionCall(
       s,
@@ -186,6 +196,11 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
     });
     expect(await chargesOf(s, subscription.id)).toHaveLength(1);
     expect((await licenseRow(s, license.license_id)).expires_at).toBe(end);
+    const subjects = (await s.outbox())
+      .filter((mail) => mail.to.includes(buyer.email))
+      .map((mail) => mail.subject);
+    expect(subjects.filter((subject) => / subscription is cancelled$/.test(subject))).toHaveLength(2);
+    expect(subjects.at(-1)).toMatch(/^Your Pro.* license has expired$/);
     expectApiError(
       await s.api({ method: 'POST', path: `${path}/resume`, token: buyer.token }),
       409,

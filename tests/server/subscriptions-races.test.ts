@@ -14,6 +14,7 @@ function rulesOf(s: TestServer) {
     clock: s.clock,
     provider: createConfiguredProvider(s.config),
     config: s.config,
+    mailer: s.app.mailer,
     log,
   });
 }

@@ -2,11 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { ScheduledJob } from '../../scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
+import { createSubscriptionNotices } from './notices.js';
 import { createSubscriptionsService } from './service.js';
 
 /** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
@@ -15,25 +17,42 @@ export function createSubscriptionsArea({
   clock,
   provider,
   config,
+  mailer,
   log,
 }: {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
-  config: Pick<Config, 'subscriptions' | 'payments' | 'invoices'>;
+  config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
+  mailer: Mailer;
   log: FastifyBaseLogger;
 }) {
+  const notices = createSubscriptionNotices({
+    db,
+    clock,
+    mailer,
+    publicUrl: config.publicUrl,
+    reminderDays: config.subscriptions.reminderDays,
+  });
   const charges = createSubscriptionCharges({
     clock,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
     effects: {
-      // Every paid charge gets its invoice in the transaction that settles it.
-      paid: async (trx, { payment }) => {
-        await issueInvoiceForPayment(trx, clock, config.invoices, payment.id);
+      // Every paid charge gets its invoice, and the customer the receipt, in the transaction that settles it.
+      paid: async (trx, charge) => {
+        const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
+        await notices.paid(trx, charge, invoice);
       },
+      failed: notices.failed,
     },
   });
-  const lifecycle = createSubscriptionLifecycle({ db, clock, charges, log });
+  const lifecycle = createSubscriptionLifecycle({
+    db,
+    clock,
+    charges,
+    log,
+    effects: { suspended: notices.suspended, ended: notices.ended },
+  });
   const service = createSubscriptionsService({
     db,
     clock,
@@ -41,7 +60,11 @@ export function createSubscriptionsArea({
     currency: config.payments.currency,
     charges,
     lifecycle,
+    effects: { cancelled: notices.cancelled },
   });
-  const jobs: ScheduledJob[] = [{ name: 'subscriptions', run: () => lifecycle.runDue() }];
+  const jobs: ScheduledJob[] = [
+    { name: 'subscriptions', run: () => lifecycle.runDue() },
+    { name: 'subscription reminders', run: () => notices.sendReminders() },
+  ];
   return { charges, lifecycle, service, jobs };
 }

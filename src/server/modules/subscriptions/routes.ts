@@ -14,6 +14,7 @@ import {
   subscriptionSchema,
   verifySubscriptionRequestSchema,
 } from '../../../shared/api/subscriptions.js';
+import { noBodySchema } from '../../../shared/api/common.js';
 import { sandboxCheckoutRequestSchema } from '../../../shared/api/payments.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { currentUser } from '../../plugins/authenticate.js';
@@ -137,7 +138,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         summary: 'Take back a cancellation at period end, before the period ends',
         security: bearerSecurity,
         params,
-        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+        body: noBodySchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
       },
     },
     async (request) => subscriptions.resume(user(request), request.params.id),
@@ -200,7 +202,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         summary: 'Pay the outstanding charge now (past due or suspended)',
         security: bearerSecurity,
         params,
-        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+        body: noBodySchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
       },
     },
     async (request) => subscriptions.payNow(user(request), request.params.id),
@@ -218,7 +221,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
           'cancelled period. 404 when the server takes real payments.',
         security: bearerSecurity,
         params,
-        response: { 200: subscriptionSchema, ...errorResponses(401, 404, 409) },
+        body: noBodySchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
       },
     },
     async (request) => subscriptions.sandboxAdvance(request.params.id, { user: user(request) }),
