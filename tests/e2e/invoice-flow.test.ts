@@ -209,6 +209,41 @@ describePortal(
       // The customer sees the credit note beside the invoice, with its own PDF.
       await customer.goto('/billing');
       await customer.getByRole('button', { name: /^Download PDF of credit note CN-\d{6}$/ }).waitFor();
+
+      // The administrator finds both in the customer's details, each with its PDF.
+      for (const device of [
+        { name: 'desktop', options: { viewport: { width: 1440, height: 900 } } },
+        {
+          name: 'phone',
+          options: {
+            viewport: { width: 390, height: 844 },
+            isMobile: true,
+            hasTouch: true,
+            deviceScaleFactor: 2,
+          },
+        },
+      ]) {
+        const page = await portal.newPage({
+          ...device.options,
+          colorScheme: 'light',
+          reducedMotion: 'reduce',
+        });
+        await signIn(page, admin.email, admin.password);
+        await page.goto(`/admin/users?${new URLSearchParams({ search: user.email })}`);
+        await page.getByRole('button', { name: `Details of ${user.email}` }).click();
+        const drawer = page.getByRole('dialog', { name: /^User details/ });
+        const section = drawer.getByRole('region', { name: 'Invoices and credit notes' });
+        await section.getByRole('button', { name: /^Download PDF of credit note CN-\d{6}$/ }).waitFor();
+        await section.getByRole('button', { name: /^Download PDF of invoice INV-\d{6}$/ }).waitFor();
+        await section.scrollIntoViewIfNeeded();
+        for (const scheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
+          await page.screenshot({
+            path: await screenshotPath(`admin-customer-invoices-${device.name}-${scheme}`),
+          });
+        }
+      }
     });
   },
   { timeout: 120_000 },

@@ -27,7 +27,11 @@ export function CustomerInvoicesSection({ userId }: { userId: string }) {
         </Text>
       ) : (
         <>
-          <InvoiceTable invoices={invoices.data} label="The customer’s invoices and credit notes" />
+          <InvoiceTable
+            invoices={invoices.data}
+            label="The customer’s invoices and credit notes"
+            layout="cards"
+          />
           {invoices.total > SHOWN ? (
             <Text size="xs" c="dimmed">
               The newest {SHOWN} of {invoices.total}.

@@ -12,7 +12,11 @@ const TABLE_MIN_WIDTH = 680;
 
 function KindBadge({ invoice }: { invoice: Invoice }) {
   return (
-    <Badge variant="light" color={invoice.kind === 'credit_note' ? 'orange' : 'blue'}>
+    <Badge
+      variant="light"
+      color={invoice.kind === 'credit_note' ? 'orange' : 'blue'}
+      style={{ flexShrink: 0 }}
+    >
       {INVOICE_KIND_LABELS[invoice.kind]}
     </Badge>
   );
@@ -118,20 +122,22 @@ function InvoiceCard({ invoice }: { invoice: Invoice }) {
 }
 
 /**
- * Invoices and credit notes with their PDF: a table, or one card each on a phone. `invoices` is
- * null while they load (skeleton rows).
+ * Invoices and credit notes with their PDF: a table, or one card each on a phone (or always, in
+ * `cards` layout, for a narrow place such as a drawer). `invoices` is null while they load.
  */
 export function InvoiceTable({
   invoices,
   label,
   busy,
+  layout = 'auto',
 }: {
   invoices: Invoice[] | null;
   label: string;
   busy?: boolean;
+  layout?: 'auto' | 'cards';
 }) {
   const phone = useMediaQuery('(max-width: 36em)');
-  if (phone && invoices) {
+  if ((phone || layout === 'cards') && invoices) {
     return (
       <Stack
         component="ul"
