@@ -30,7 +30,7 @@ describePortal('administrators at work in the console', (portal) => {
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
     await page.getByRole('button', { name: 'New user' }).click();
     const dialog = page.getByRole('dialog', { name: 'New user' });
-    await dialog.getByRole('textbox', { name: 'Email' }).fill(email);
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email);
     await dialog.getByRole('textbox', { name: 'Full name' }).fill('Nora Newcomer');
     await dialog.getByRole('textbox', { name: 'Company' }).fill('Newcomer Ltd');
     await dialog.getByRole('textbox', { name: 'Password', exact: true }).fill(STRONG_PASSWORD);

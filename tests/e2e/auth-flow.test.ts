@@ -18,7 +18,7 @@ const accountMenu = (page: Page) => page.getByRole('button', { name: /^Account m
 async function expectSignInRefused(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   const form = page.locator('form');
-  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByRole('textbox', { name: 'E-mail' }).fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign in' }).click();
   await form.getByRole('alert').filter({ hasText: 'Could not sign in' }).waitFor();
@@ -32,12 +32,12 @@ describePortal('account journeys in the browser', (portal) => {
 
     await page.goto('/register');
     const form = page.locator('form');
-    await form.getByRole('textbox', { name: 'Email' }).fill(email);
+    await form.getByRole('textbox', { name: 'E-mail' }).fill(email);
     await form.getByRole('textbox', { name: 'Full name' }).fill('Grace Hopper');
     await form.getByRole('textbox', { name: 'Password', exact: true }).fill(STRONG_PASSWORD);
     await form.getByRole('textbox', { name: 'Confirm password' }).fill(STRONG_PASSWORD);
     await form.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
     // Registration does not sign in: the address must be confirmed first.
     expect(pathOf(page)).toBe('/register');
 
@@ -46,7 +46,7 @@ describePortal('account journeys in the browser', (portal) => {
 
     const link = await readVerificationLink(portal.server.outboxDir, email);
     await page.goto(link);
-    await page.getByRole('heading', { name: 'Email confirmed' }).waitFor();
+    await page.getByRole('heading', { name: 'E-mail confirmed' }).waitFor();
     await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await expectPath(page, '/login');
 
@@ -91,7 +91,7 @@ describePortal('account journeys in the browser', (portal) => {
     const page = await portal.newPage();
 
     await page.goto('/forgot-password');
-    await page.locator('form').getByRole('textbox', { name: 'Email' }).fill(user.email);
+    await page.locator('form').getByRole('textbox', { name: 'E-mail' }).fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page
       .getByText('If an account exists for that address, we sent a link to reset the password.')

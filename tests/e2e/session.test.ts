@@ -140,7 +140,7 @@ describePortal(
 
       await page.goto('/login');
       const form = page.locator('form');
-      await form.getByRole('textbox', { name: 'Email' }).fill(user.email);
+      await form.getByRole('textbox', { name: 'E-mail' }).fill(user.email);
       await form.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
       await form.getByRole('button', { name: 'Sign in' }).click();
 

@@ -121,7 +121,7 @@ describeOnEveryDatabase('admin users', (server) => {
       {
         rule: 'a valid address',
         body: { email: 'not-an-address', password: STRONG_PASSWORD },
-        says: 'valid email',
+        says: 'valid e-mail',
       },
       { rule: 'a long enough password', body: { password: 'short' }, says: 'at least 8' },
       { rule: 'a known role', body: { role: 'root' }, says: 'role' },
@@ -251,7 +251,7 @@ describeOnEveryDatabase('admin users', (server) => {
       { name: 'an empty body', body: {}, says: 'at least one field' },
       { name: 'an unknown role', body: { role: 'owner' }, says: 'role' },
       { name: 'an unknown field', body: { session_version: 0 }, says: 'session_version' },
-      { name: 'a bad address', body: { email: 'nope' }, says: 'valid email' },
+      { name: 'a bad address', body: { email: 'nope' }, says: 'valid e-mail' },
       { name: 'a password (not changed here)', body: { password: STRONG_PASSWORD }, says: 'password' },
     ])('$name → 400, nothing written', async ({ body, says }) => {
       const s = server();

@@ -28,6 +28,9 @@ const dark: MantineColorsTuple = [
   '#11121b',
 ];
 
+const LIGHT_CONTROL_BORDER = (colorVariable: string) =>
+  `calc(0.0625rem * var(--mantine-scale)) solid var(${colorVariable})`;
+
 export const theme = createTheme({
   primaryColor: 'iris',
   primaryShade: { light: 6, dark: 6 },
@@ -47,7 +50,19 @@ export const theme = createTheme({
   },
   defaultGradient: { from: 'iris.6', to: 'grape.6', deg: 135 },
   components: {
-    Button: { defaultProps: { fw: 600 } },
+    // A light button's tinted fill is about 1.1:1 against the card or page, so it gets an outline in
+    // its text colour (at least 3:1 against either, in light and dark) to be seen as a control.
+    Button: {
+      defaultProps: { fw: 600 },
+      vars: (_theme: unknown, props: { variant?: string }) => ({
+        root: props.variant === 'light' ? { '--button-bd': LIGHT_CONTROL_BORDER('--button-color') } : {},
+      }),
+    },
+    ActionIcon: {
+      vars: (_theme: unknown, props: { variant?: string }) => ({
+        root: props.variant === 'light' ? { '--ai-bd': LIGHT_CONTROL_BORDER('--ai-color') } : {},
+      }),
+    },
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
     Paper: { defaultProps: { radius: 'lg' } },

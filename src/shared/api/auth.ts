@@ -40,7 +40,7 @@ export const loginJsonRequestSchema = z
     password: currentPasswordSchema,
   })
   .refine((body) => body.email !== undefined || body.username !== undefined, {
-    message: 'Email is required',
+    message: 'Enter your e-mail address',
     path: ['email'],
   })
   .meta({ id: 'LoginJsonRequest' });

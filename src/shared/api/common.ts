@@ -6,8 +6,9 @@ export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .max(254, 'Email address is too long')
-  .pipe(z.email('Enter a valid email address'));
+  .min(1, 'Enter your e-mail address')
+  .max(254, 'E-mail address is too long')
+  .pipe(z.email('Enter a valid e-mail address'));
 
 /** Length is the only composition rule (NIST SP 800-63B); the server also refuses common passwords. */
 export const newPasswordSchema = z
@@ -42,8 +43,8 @@ export const displayText = (max: number) =>
 export const signInNameSchema = z
   .string()
   .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Email address is too long')
+  .min(1, 'Enter your e-mail address')
+  .max(254, 'E-mail address is too long')
   .regex(NO_CONTROL_CHARACTERS, 'Must not contain control characters');
 
 /** Calls whose input is all in the path, query or bearer token: no body, or an empty JSON object. */

@@ -51,7 +51,7 @@ export const PUBLIC_PAGES: readonly PublicPage[] = [
   {
     name: 'verify-registration',
     url: freshVerificationLink,
-    ready: (page) => heading(page, 'Email confirmed'),
+    ready: (page) => heading(page, 'E-mail confirmed'),
   },
 ];
 

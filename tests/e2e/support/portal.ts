@@ -109,7 +109,7 @@ export async function expectPath(page: Page, path: string, timeout = 10_000): Pr
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   const form = page.locator('form');
-  await form.getByRole('textbox', { name: 'Email' }).fill(email);
+  await form.getByRole('textbox', { name: 'E-mail' }).fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign in' }).click();
   await expect

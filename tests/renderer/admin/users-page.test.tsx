@@ -190,10 +190,10 @@ describe('/admin/users', { timeout: 90_000 }, () => {
     await openUsers();
     await userEvent.click(screen.getByRole('button', { name: 'New user' }));
     const dialog = await screen.findByRole('dialog', { name: 'New user' });
-    fill(within(dialog).getByLabelText(/^Email/), 'not-an-email');
+    fill(within(dialog).getByLabelText(/^E-mail/), 'not-an-email');
     fill(within(dialog).getByLabelText(/^Password/), 'short');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create user' }));
-    expect(await within(dialog).findByText('Enter a valid email address')).toBeTruthy();
+    expect(await within(dialog).findByText('Enter a valid e-mail address')).toBeTruthy();
     expect(within(dialog).getByText('Password must be at least 8 characters')).toBeTruthy();
     expect(api.calls('POST /admin/users')).toHaveLength(0);
   });
@@ -203,7 +203,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
     await listed('user1@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'New user' }));
     const dialog = await screen.findByRole('dialog', { name: 'New user' });
-    fill(within(dialog).getByLabelText(/^Email/), '  Grace@Example.com ');
+    fill(within(dialog).getByLabelText(/^E-mail/), '  Grace@Example.com ');
     fill(within(dialog).getByLabelText(/^Full name/), 'Grace Hopper');
     fill(within(dialog).getByLabelText(/^Password/), 'correct horse battery');
     await userEvent.selectOptions(within(dialog).getByLabelText(/^Role/), 'admin');
@@ -231,7 +231,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
     await openUsers();
     await userEvent.click(screen.getByRole('button', { name: 'New user' }));
     const dialog = await screen.findByRole('dialog', { name: 'New user' });
-    fill(within(dialog).getByLabelText(/^Email/), 'user1@example.com');
+    fill(within(dialog).getByLabelText(/^E-mail/), 'user1@example.com');
     fill(within(dialog).getByLabelText(/^Password/), 'correct horse battery');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create user' }));
     expect(

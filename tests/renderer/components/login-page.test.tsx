@@ -17,7 +17,7 @@ async function openLogin() {
   return view;
 }
 
-const emailField = () => screen.getByLabelText(/^Email/);
+const emailField = () => screen.getByLabelText(/^E-mail/);
 const passwordField = () => screen.getByLabelText(/^Password/);
 const submit = () => userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
 
@@ -35,7 +35,7 @@ describe('login page', () => {
   it('an empty submit shows the shared schema errors on both fields and sends nothing', async () => {
     await openLogin();
     await submit();
-    expect(await screen.findByText('Email is required')).toBeTruthy();
+    expect(await screen.findByText('Enter your e-mail address')).toBeTruthy();
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(emailField().getAttribute('aria-invalid')).toBe('true');
     expect(api.calls('POST /auth/login')).toHaveLength(0);
@@ -45,7 +45,7 @@ describe('login page', () => {
     const { router } = await openLogin();
     await waitFor(() => expect(document.activeElement).toBe(emailField()));
     await userEvent.tab();
-    expect(screen.queryByText('Email is required')).toBeNull();
+    expect(screen.queryByText('Enter your e-mail address')).toBeNull();
     expect(emailField().getAttribute('aria-invalid')).not.toBe('true');
     await userEvent.click(screen.getByRole('link', { name: 'Forgot your password?' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/forgot-password'));
@@ -57,7 +57,7 @@ describe('login page', () => {
     await userEvent.type(emailField(), 'a');
     await userEvent.clear(emailField());
     await userEvent.tab();
-    expect(await screen.findByText('Email is required')).toBeTruthy();
+    expect(await screen.findByText('Enter your e-mail address')).toBeTruthy();
     await userEvent.type(emailField(), 'ada@example.com');
     await userEvent.click(passwordField());
     await userEvent.tab();

@@ -28,8 +28,8 @@ describe('forgot-password page', () => {
     }));
     await openPortalPage(fakeApi(), '/forgot-password');
     await screen.findByRole('heading', { name: 'Reset your password' }, { timeout: 10_000 });
-    expect(field(/^Email/).autocomplete).toBe('email');
-    await userEvent.type(field(/^Email/), ' Ada@Example.com');
+    expect(field(/^E-mail/).autocomplete).toBe('email');
+    await userEvent.type(field(/^E-mail/), ' Ada@Example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
     expect(
       await screen.findByText('If an account exists for that address, we sent a link to reset the password.'),
@@ -42,9 +42,9 @@ describe('forgot-password page', () => {
   it('shows the zod error for a malformed address and sends nothing', async () => {
     await openPortalPage(fakeApi(), '/forgot-password');
     await screen.findByRole('heading', { name: 'Reset your password' }, { timeout: 10_000 });
-    await userEvent.type(field(/^Email/), 'ada@');
+    await userEvent.type(field(/^E-mail/), 'ada@');
     await userEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
-    expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
+    expect(await screen.findByText('Enter a valid e-mail address')).toBeTruthy();
     expect(fakeApi().calls('POST /auth/forgot-password')).toHaveLength(0);
   });
 });
@@ -158,7 +158,7 @@ describe('verify-registration page', () => {
         timeout: 10_000,
       }),
     ).toBeTruthy();
-    await userEvent.type(field(/^Email/), 'ada@example.com');
+    await userEvent.type(field(/^E-mail/), 'ada@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));
     expect(await screen.findByText('We sent a new link if we could.')).toBeTruthy();
   });

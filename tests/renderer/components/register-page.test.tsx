@@ -16,7 +16,7 @@ const field = (label: RegExp) => screen.getByLabelText(label) as HTMLInputElemen
 const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }));
 
 async function fill(values: { email: string; password: string; confirm: string; name?: string }) {
-  await userEvent.type(field(/^Email/), values.email);
+  await userEvent.type(field(/^E-mail/), values.email);
   if (values.name) await userEvent.type(field(/^Full name/), values.name);
   await userEvent.type(field(/^Password/), values.password);
   await userEvent.type(field(/^Confirm password/), values.confirm);
@@ -27,11 +27,11 @@ describe('register page', () => {
     await openRegister();
     const rules = screen.getByRole('list', { name: 'Rules for a new password' });
     expect(rules.textContent).toContain('8 to 128 characters');
-    expect(rules.textContent).toContain('Does not contain your email address');
+    expect(rules.textContent).toContain('Does not contain your e-mail address');
     expect(rules.textContent).toContain('Hard to guess');
     expect(field(/^Password/).autocomplete).toBe('new-password');
     expect(field(/^Confirm password/).autocomplete).toBe('new-password');
-    expect(field(/^Email/).autocomplete).toBe('email');
+    expect(field(/^E-mail/).autocomplete).toBe('email');
   });
 
   it('the strength meter follows the typed password', async () => {
@@ -48,7 +48,7 @@ describe('register page', () => {
     await openRegister();
     await fill({ email: 'not-an-address', password: 'short', confirm: 'different' });
     await submit();
-    expect(await screen.findByText('Enter a valid email address')).toBeTruthy();
+    expect(await screen.findByText('Enter a valid e-mail address')).toBeTruthy();
     expect(screen.getByText('Password must be at least 8 characters')).toBeTruthy();
     expect(screen.getByText('The passwords do not match')).toBeTruthy();
     expect(fakeApi().calls('POST /auth/register')).toHaveLength(0);
@@ -59,7 +59,7 @@ describe('register page', () => {
     await fill({ email: 'dana@example.com', password: 'Dana@Example.com', confirm: 'Dana@Example.com' });
     await submit();
     expect(
-      await screen.findByText('Choose a password that does not contain your email address'),
+      await screen.findByText('Choose a password that does not contain your e-mail address'),
     ).toBeTruthy();
     expect(fakeApi().calls('POST /auth/register')).toHaveLength(0);
   });
@@ -95,7 +95,7 @@ describe('register page', () => {
       confirm: 'violet harbour lamp 42',
     });
     await submit();
-    expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Check your e-mail' })).toBeTruthy();
     expect(screen.getByText('Check your inbox: we sent a link to confirm your email address.')).toBeTruthy();
     expect(store.getState().auth.isAuthenticated).toBe(false);
     expect(router.state.location.pathname).toBe('/register');

@@ -42,7 +42,7 @@ describe('sign-in form checks match the shared login schema', () => {
   );
 
   it('is keyed by the form fields', () => {
-    expect(validateSignIn.email('')).toBe('Email is required');
+    expect(validateSignIn.email('')).toBe('Enter your e-mail address');
     expect(validateSignIn.password('')).toBe('Password is required');
   });
 });

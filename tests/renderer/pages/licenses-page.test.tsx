@@ -201,7 +201,7 @@ describe('/licenses: activate by key', () => {
     await user.click(form.getByRole('button', { name: 'Activate' }));
 
     expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
-    expect(screen.getByText('Pro license: This machine is now activated.')).toBeTruthy();
+    expect(screen.getByText('It now uses your Pro license.')).toBeTruthy();
     const body = bodyOf(api, 'POST /licenses/activate');
     // The key as typed (trimmed; the server normalises case and dashes), this browser's id, a readable name.
     expect(body).toMatchObject({ license_key: LICENSE_KEY.toLowerCase(), hardware_id: THIS_MACHINE });

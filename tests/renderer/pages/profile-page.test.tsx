@@ -60,8 +60,8 @@ describe('profile page: details', () => {
     const { store } = await openProfile();
     await waitFor(() => expect(input('Full name').value).toBe('Ada Lovelace'), SLOW);
     expect(input('Company').value).toBe('Analytical Engines');
-    expect(input('Email').value).toBe(testUser.email);
-    expect(input('Email').readOnly).toBe(true);
+    expect(input('E-mail').value).toBe(testUser.email);
+    expect(input('E-mail').readOnly).toBe(true);
     const save = screen.getByRole('button', { name: 'Save profile' });
     expect(save.hasAttribute('disabled')).toBe(true);
 

@@ -282,7 +282,9 @@ describe('purchase page: sandbox checkout', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Decline' }));
 
     const alert = await dialog.findByRole('alert', {}, SLOW);
-    expect(alert.textContent).toContain('Payment declined in the sandbox checkout (no money moved)');
+    expect(alert.textContent).toContain('Payment declined in the sandbox checkout (no money moved).');
+    // Said once, not "Payment declined: Payment declined in …".
+    expect(alert.textContent).not.toContain('Payment declined: ');
     expect(body('POST /payments/sandbox/orders/order_sandbox_abc/complete')).toEqual({ outcome: 'decline' });
     expect(api.calls('POST /payments/razorpay/verify')).toHaveLength(0);
     // Still open on the same order, Pay and Decline both there.

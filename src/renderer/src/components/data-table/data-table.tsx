@@ -82,7 +82,7 @@ export function DataTable<Row>({
         verticalSpacing="sm"
         aria-label={label}
         aria-busy={loading}
-        className={loading && !firstLoad ? classes.reloading : undefined}
+        className={loading && !firstLoad ? `${classes.table} ${classes.reloading}` : classes.table}
       >
         <VisuallyHidden component="caption">{label}</VisuallyHidden>
         <Table.Thead>

@@ -1,9 +1,9 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 
 /**
- * A required email address: the email keyboard on phones, and the browser's saved address offered
+ * A required e-mail address: the e-mail keyboard on phones, and the browser's saved address offered
  * (an admin typing someone else's address passes `autoComplete="off"`).
  */
 export function EmailField(props: TextInputProps) {
-  return <TextInput label="Email" type="email" autoComplete="email" inputMode="email" required {...props} />;
+  return <TextInput label="E-mail" type="email" autoComplete="email" inputMode="email" required {...props} />;
 }

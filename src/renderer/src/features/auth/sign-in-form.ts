@@ -19,8 +19,8 @@ const NO_CONTROL_CHARACTERS = /^[^\p{Cc}\p{Cs}]*$/u;
 /** `signInNameSchema`: trimmed, required, bounded, no control characters. */
 export function signInNameError(value: string): string | null {
   const name = value.trim();
-  if (name.length < 1) return 'Email is required';
-  if (name.length > SIGN_IN_NAME_MAX_LENGTH) return 'Email address is too long';
+  if (name.length < 1) return 'Enter your e-mail address';
+  if (name.length > SIGN_IN_NAME_MAX_LENGTH) return 'E-mail address is too long';
   if (!NO_CONTROL_CHARACTERS.test(name)) return 'Must not contain control characters';
   return null;
 }

@@ -22,6 +22,16 @@ import {
 /** The brand colour (theme `iris.6`) for Razorpay's window. */
 const CHECKOUT_THEME_COLOR = '#4b57d6';
 
+/**
+ * "Payment declined: <why>.", once: the provider's description may already start with those words
+ * (the sandbox's "Payment declined in the sandbox checkout") or end with a full stop.
+ */
+export function declined(description: string): string {
+  const why = description.trim().replace(/[.\s]+$/, '');
+  if (/^payment declined\b/i.test(why)) return `${why}.`;
+  return why ? `Payment declined: ${why}.` : 'Payment declined.';
+}
+
 export type CheckoutState =
   | { step: 'idle' }
   /** Opening an order for `planId`. */
@@ -235,7 +245,7 @@ export function useCheckout({ onAbandoned }: CheckoutEvents = {}): Checkout {
           step: 'sandbox',
           order,
           busy: null,
-          problem: `Payment declined: ${result.failure.error.description}. You can pay again or close the checkout.`,
+          problem: `${declined(result.failure.error.description)} You can pay again or close the checkout.`,
         });
         return;
       }

@@ -84,10 +84,10 @@ export function UserPicker({ value, onChange, ...props }: UserPickerProps) {
       // At most 10 options: no inner scroll box (its region would not be keyboard-focusable).
       withScrollArea={false}
       nothingFoundMessage={
-        loading ? 'Searching…' : (failure ?? 'No user matches. Try part of the email or name.')
+        loading ? 'Searching…' : (failure ?? 'No user matches. Try part of the e-mail or name.')
       }
       rightSection={loading ? <Loader size={16} /> : undefined}
-      placeholder={props.placeholder ?? 'Search by email or name'}
+      placeholder={props.placeholder ?? 'Search by e-mail or name'}
     />
   );
 }

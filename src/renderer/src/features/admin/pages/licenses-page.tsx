@@ -186,7 +186,7 @@ export default function AdminLicensesPage() {
       list={list}
       result={licenses}
       noun="licenses"
-      searchPlaceholder="License key or owner email"
+      searchPlaceholder="License key or owner e-mail"
       filtered={list.filtered || query.sort !== LICENSES_LIST.defaultSort}
       filters={
         <>

@@ -150,7 +150,7 @@ export default function AdminUsersPage() {
       list={list}
       result={users}
       noun="users"
-      searchPlaceholder="Email, name or company"
+      searchPlaceholder="E-mail, name or company"
       filtered={list.filtered || query.sort !== USERS_LIST.defaultSort}
       filters={
         <>

@@ -70,7 +70,7 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
       <div>
         <PasswordField
           label="Password"
-          description="The user signs in with it; no email is sent, so pass it on securely."
+          description="The user signs in with it; no e-mail is sent, so pass it on securely."
           autoComplete="new-password"
           required
           {...form.getInputProps('password')}

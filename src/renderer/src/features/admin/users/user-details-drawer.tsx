@@ -241,7 +241,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
               <UserStatusBadge status={user.status} />
               {!user.email_verified && (
                 <Badge variant="outline" color="yellow.9" tt="none">
-                  Email not confirmed
+                  E-mail not confirmed
                 </Badge>
               )}
             </Group>

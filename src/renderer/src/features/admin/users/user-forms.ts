@@ -23,7 +23,7 @@ export const createUserFormSchema = z
   })
   .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that does not contain the email address',
+    message: 'Choose a password that does not contain the e-mail address',
     path: ['password'],
   });
 export type CreateUserValues = z.input<typeof createUserFormSchema>;

@@ -77,7 +77,7 @@ export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeter
         </Rule>
         {email !== undefined && (
           <Rule state={!typed || email === '' ? 'pending' : strength.containsEmail ? 'unmet' : 'met'}>
-            Does not contain your email address
+            Does not contain your e-mail address
           </Rule>
         )}
         <Rule state={!scored ? 'pending' : verdict.hardToGuess ? 'met' : 'unmet'}>

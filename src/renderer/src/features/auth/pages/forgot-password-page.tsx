@@ -49,7 +49,7 @@ export default function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthOutcome title="Check your email" tone="mail" message={NEUTRAL_ANSWER} footer={backToSignIn}>
+      <AuthOutcome title="Check your e-mail" tone="mail" message={NEUTRAL_ANSWER} footer={backToSignIn}>
         <Text size="sm" c="dimmed">
           The link works once and expires after an hour. Nothing arrived? Look in the spam folder, check the
           address <strong>{sentTo}</strong>, or ask again.
@@ -64,7 +64,7 @@ export default function ForgotPasswordPage() {
   return (
     <AuthForm
       title="Reset your password"
-      description="Enter the email address of your account and we will send you a link to choose a new password."
+      description="Enter the e-mail address of your account and we will send you a link to choose a new password."
       footer={backToSignIn}
       onSubmit={submit}
       submitting={form.submitting}

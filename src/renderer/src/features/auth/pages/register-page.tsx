@@ -28,7 +28,7 @@ export const registerFormSchema = z
   })
   .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that does not contain your email address',
+    message: 'Choose a password that does not contain your e-mail address',
     path: ['password'],
   })
   .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
@@ -42,7 +42,7 @@ const FIELDS = ['email', 'full_name', 'password', 'confirmPassword'] as const;
 function CheckYourEmail({ email, message }: { email: string; message: string }) {
   return (
     <AuthOutcome
-      title="Check your email"
+      title="Check your e-mail"
       tone="mail"
       message={message}
       footer={<SignInLink>Go to sign in</SignInLink>}
@@ -82,7 +82,7 @@ export default function RegisterPage() {
         const message =
           typeof answer === 'string'
             ? answer
-            : 'Check your inbox: we sent a link to confirm your email address.';
+            : 'Check your inbox: we sent a link to confirm your e-mail address.';
         setRegistered({ email, message });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, authMessages.registrationFailed, {}, FIELDS);
@@ -115,7 +115,7 @@ export default function RegisterPage() {
       failureTitle="Could not create the account"
       note={
         <Text size="xs" c="dimmed" ta="center">
-          We will email you a link to confirm the address before you can sign in.
+          We will e-mail you a link to confirm the address before you can sign in.
         </Text>
       }
     >

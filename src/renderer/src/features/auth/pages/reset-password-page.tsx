@@ -81,7 +81,7 @@ export default function ResetPasswordPage() {
 
   if (!opaqueTokenSchema.safeParse(token).success) {
     return (
-      <LinkProblem message="The link is missing its code or was cut short. Open the link from the email again, or ask for a new one." />
+      <LinkProblem message="The link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one." />
     );
   }
   if (deadLink) return <LinkProblem message={deadLink} />;

@@ -24,7 +24,7 @@ function verifyOnce(dispatch: AppDispatch, token: string): Promise<string> {
 }
 
 const MISSING_TOKEN =
-  'The confirmation link is missing its code or was cut short. Open the link from the email again, or ask for a new one below.';
+  'The confirmation link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one below.';
 
 export default function VerifyRegistrationPage() {
   const dispatch = useAppDispatch();
@@ -44,7 +44,7 @@ export default function VerifyRegistrationPage() {
         current &&
         setOutcome({
           state: 'failed',
-          message: toSubmitFailure(error, 'Could not confirm the email address.').message,
+          message: toSubmitFailure(error, 'Could not confirm the e-mail address.').message,
         }),
     );
     return () => {
@@ -54,7 +54,7 @@ export default function VerifyRegistrationPage() {
 
   if (outcome.state === 'verifying') {
     return (
-      <AuthCard title="Confirming your email">
+      <AuthCard title="Confirming your e-mail">
         <Stack align="center" gap="md" py="md" role="status">
           <Loader aria-hidden="true" />
           <Text c="dimmed">Checking the link…</Text>
@@ -65,7 +65,7 @@ export default function VerifyRegistrationPage() {
 
   if (outcome.state === 'verified') {
     return (
-      <AuthOutcome title="Email confirmed" tone="done" message={outcome.message}>
+      <AuthOutcome title="E-mail confirmed" tone="done" message={outcome.message}>
         <SignInButton />
       </AuthOutcome>
     );
@@ -73,13 +73,13 @@ export default function VerifyRegistrationPage() {
 
   return (
     <AuthOutcome
-      title="We could not confirm your email"
+      title="We could not confirm your e-mail"
       tone="problem"
       message={outcome.message}
       footer={<SignInLink>Back to sign in</SignInLink>}
     >
       <Text size="sm" c="dimmed">
-        Enter your address and we will send a new confirmation link.
+        Enter your e-mail address below and we will send you a new confirmation link.
       </Text>
       <ResendVerification />
     </AuthOutcome>

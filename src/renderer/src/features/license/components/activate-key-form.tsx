@@ -87,7 +87,7 @@ export function ActivateKeyForm() {
       if (result.data) {
         showToast({
           title: 'This machine is activated',
-          message: `${result.data.plan.name} license: ${result.data.message}.`,
+          message: `It now uses your ${result.data.plan.name} license.`,
         });
         form.reset();
         return;

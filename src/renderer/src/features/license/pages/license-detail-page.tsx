@@ -142,7 +142,7 @@ function ActivateHere({ license }: { license: License }) {
     if (result.data) {
       showToast({
         title: 'This machine is activated',
-        message: `${license.plan.name} license: ${result.data.message}.`,
+        message: `It now uses your ${license.plan.name} license.`,
       });
       void dispatch(recheckLicenseStatus());
       return;

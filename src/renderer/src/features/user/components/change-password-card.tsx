@@ -31,7 +31,7 @@ const passwordFormSchema = (email: string) =>
     })
     .refine((values) => !passwordContainsEmail(values.newPassword, email), {
       ...always,
-      message: 'Choose a password that does not contain your email address',
+      message: 'Choose a password that does not contain your e-mail address',
       path: ['newPassword'],
     })
     .refine((values) => values.confirmPassword === '' || values.newPassword === values.confirmPassword, {
@@ -70,9 +70,8 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
   const submit = form.onSubmit(
     async (values) => {
       setFailure(undefined);
-      let message: string;
       try {
-        message = await changeMyPassword({
+        await changeMyPassword({
           current_password: values.currentPassword,
           new_password: values.newPassword,
         }).unwrap();
@@ -88,7 +87,8 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
       notifications.show({
         color: 'teal',
         title: 'Password changed',
-        message: `${message} Every device was signed out: sign in again with the new password.`,
+        // One sentence: the server's answer says the same ("…every device was signed out…").
+        message: 'Every device was signed out, this one included: sign in again with the new password.',
         autoClose: 10_000,
       });
       await signOut(dispatch);

@@ -122,7 +122,7 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
         </Group>
       </Radio.Group>
       <Switch.Group
-        label="Email notifications"
+        label="E-mail notifications"
         description="What we e-mail you besides messages you ask for."
         value={NOTIFICATION_CHOICES.filter((choice) => shown.notifications[choice.key]).map(
           (choice) => choice.key,

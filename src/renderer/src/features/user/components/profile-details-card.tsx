@@ -69,7 +69,7 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
     >
       {failure ? <FormAlert title="Could not save the profile">{failure}</FormAlert> : null}
       <TextInput
-        label="Email"
+        label="E-mail"
         value={profile.email}
         readOnly
         description={
