@@ -2,7 +2,7 @@ import { type ComponentType, lazy, type LazyExoticComponent, Suspense, useMemo }
 import { type RouteObject, useRoutes } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
 import { AppLayout } from './layout/app-layout';
-import { PublicLayout } from '../components/layout/public-layout';
+import { PublicFrame } from './layout/public-frame';
 import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
@@ -74,7 +74,7 @@ export function createAppRoutes({
       ),
       children: [
         {
-          element: <PublicLayout />,
+          element: <PublicFrame />,
           children: [
             screen('landing'),
             {

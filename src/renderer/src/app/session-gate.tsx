@@ -5,12 +5,15 @@ import type { UserProfile } from '../../../shared/api/users';
 import { portalPaths } from '../../../shared/routes';
 import {
   initializeSession,
+  loadSignedOutNotice,
   selectIsAuthenticated,
+  type SignedOutReason,
   sessionCleared,
   signOut,
   tokensRefreshed,
   updateActivity,
 } from '../features/auth';
+import { sessionEndReason } from '../lib/api-client';
 import type { Services } from '../lib/services';
 import { useAppDispatch, useAppSelector } from '../lib/store-hooks';
 import { roleFromToken } from '../lib/token';
@@ -26,6 +29,11 @@ const PUBLIC_PATHS: readonly string[] = [
   portalPaths.resetPassword,
   portalPaths.verifyRegistration,
 ];
+
+/** Says why this device was signed out; the notice's code is downloaded only when it is needed. */
+function tellSignedOut(reason: SignedOutReason | undefined): void {
+  void loadSignedOutNotice().then(({ showSignedOutNotice }) => showSignedOutNotice(reason));
+}
 
 /**
  * Root of every route: connects the API client to the store and router, restores the session
@@ -44,17 +52,19 @@ export function SessionGate({ services }: { services: Services }) {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
 
   // A lost session goes to /landing and is signed out only once /landing shows:
-  // signing out first would let the route guards send the user to /login instead.
-  const [sessionLost, setSessionLost] = useState(false);
+  // signing out first would let the route guards send the user to /login instead. There, a
+  // notice says once why (the reason the server gave, when it gave one).
+  const [sessionLost, setSessionLost] = useState<{ reason: SignedOutReason | undefined } | null>(null);
   useEffect(() => {
     if (!sessionLost || pathname !== portalPaths.landing) return;
-    setSessionLost(false);
+    setSessionLost(null);
     dispatch(sessionCleared());
+    tellSignedOut(sessionLost.reason);
   }, [sessionLost, pathname, dispatch]);
 
   useEffect(() => {
-    const loseSession = () => {
-      setSessionLost(true);
+    const loseSession = (reason?: SignedOutReason) => {
+      setSessionLost({ reason });
       void navigate(portalPaths.landing, { replace: true });
     };
     services.client.setSessionHandlers({
@@ -79,6 +89,7 @@ export function SessionGate({ services }: { services: Services }) {
           if (result.outcome === 'invalid' && !PUBLIC_PATHS.includes(pathRef.current)) setSentToLanding(true);
           setReady(true);
         });
+        if (result.outcome === 'invalid') tellSignedOut(result.reason);
       });
   }, [dispatch]);
 
@@ -98,10 +109,13 @@ export function SessionGate({ services }: { services: Services }) {
         isAuthenticated: () => store.getState().auth.isAuthenticated,
         lastActivity: () => store.getState().auth.lastActivity,
         getAccessToken: () => services.tokens.getAccessToken(),
-        onInactive: () => void signOut(dispatch),
+        onInactive: () => {
+          void signOut(dispatch);
+          tellSignedOut('inactive');
+        },
         refresh: () =>
-          services.client.refreshTokens().catch(() => {
-            setSessionLost(true);
+          services.client.refreshTokens().catch((error: unknown) => {
+            setSessionLost({ reason: sessionEndReason(error) });
             void navigate(portalPaths.landing, { replace: true });
           }),
         markActive: () => dispatch(updateActivity(services.now())),

@@ -1,4 +1,5 @@
 import type { AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
+import type { SessionEndReason } from '../../../shared/api/auth';
 import { API_TIMEOUT_MS } from '../../../shared/constants';
 import { authMessages } from '../../../shared/messages';
 import { API_BASE_PATH, apiPaths, portalPaths, publicApiPaths } from '../../../shared/routes';
@@ -41,8 +42,11 @@ export interface ClientLogger {
 /** What the client tells the app about the session; set once the store and router exist. */
 export interface SessionHandlers {
   onTokensRefreshed?(tokens: SessionTokens): void;
-  /** The session could not be kept: tokens are already cleared; the app resets state and goes to /landing. */
-  onSessionLost?(): void;
+  /**
+   * The session could not be kept: tokens are already cleared; the app resets state and goes to
+   * /landing. `reason` is why the server ended it, when a refused refresh said so.
+   */
+  onSessionLost?(reason?: SessionEndReason): void;
   /** The portal path the user is on (on the sign-in pages a session-gone 403 is expected). */
   currentPath?(): string;
 }
@@ -80,6 +84,17 @@ export interface ApiClient {
    * page's JavaScript. A refusal rejects with the server's message, else `fallback`.
    */
   getPublic<T>(path: string, fallback: string): Promise<T>;
+}
+
+/**
+ * Why the server ended the session, from a refused refresh (its `reason`, see the refresh call's
+ * 401 answer); undefined for any other failure.
+ */
+export function sessionEndReason(error: unknown): SessionEndReason | undefined {
+  if (!isHttpError(error)) return undefined;
+  const data: unknown = error.response?.data;
+  const reason = data && typeof data === 'object' ? (data as { reason?: unknown }).reason : undefined;
+  return typeof reason === 'string' ? (reason as SessionEndReason) : undefined;
 }
 
 const pathOf = (url: string | undefined) => (url ?? '').split('?')[0] ?? '';
@@ -152,8 +167,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             current && current !== bearerOf(config) && isTokenValid(current, now())
               ? current
               : (await refreshTokens()).accessToken;
-        } catch {
-          await loseSession();
+        } catch (refreshError) {
+          await loseSession(sessionEndReason(refreshError));
           throw error;
         }
         config.retried = true;
@@ -206,9 +221,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return inFlight;
   };
 
-  const loseSession = async () => {
+  const loseSession = async (reason?: SessionEndReason) => {
     await tokens.clear();
-    handlers.onSessionLost?.();
+    handlers.onSessionLost?.(reason);
   };
 
   const http: HttpClient = {

@@ -5,10 +5,10 @@ import { PRODUCT_NAME } from '../../../../shared/constants';
 import { portalPaths } from '../../../../shared/routes';
 import { Logo } from '../../components/brand/logo';
 import { DotGrid } from '../../components/dot-grid/dot-grid';
-import { ColorSchemeToggle } from '../../components/layout/color-scheme-toggle';
 import { SkipLink } from '../../components/layout/skip-link';
 import { selectUserRole } from '../../features/auth';
 import { useAppSelector } from '../../lib/store-hooks';
+import { HeaderThemeToggle } from './header-theme-toggle';
 import { adminNavItems, isActive, userNavItems } from './nav-links';
 import { UserMenu } from './user-menu';
 import classes from './app-layout.module.css';
@@ -51,7 +51,7 @@ export function AppShellLayout() {
             </Link>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <ColorSchemeToggle />
+            <HeaderThemeToggle />
             <UserMenu />
           </Group>
         </Group>

@@ -1,6 +1,20 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 
-/** Mantine's PasswordInput (9.7) leaves aria-invalid off its inner input; screen readers need it. */
+/**
+ * Mantine's PasswordInput with what it leaves out: aria-invalid on its inner input, and a
+ * visibility toggle in the Tab order (Mantine takes it out) named for what it does; its pressed
+ * state says whether the password shows.
+ */
 export function PasswordField(props: PasswordInputProps) {
-  return <PasswordInput aria-invalid={props.error ? true : undefined} {...props} />;
+  return (
+    <PasswordInput
+      aria-invalid={props.error ? true : undefined}
+      visibilityToggleFocusable
+      {...props}
+      visibilityToggleButtonProps={{
+        'aria-label': 'Show password',
+        ...props.visibilityToggleButtonProps,
+      }}
+    />
+  );
 }

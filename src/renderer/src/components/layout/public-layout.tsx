@@ -1,5 +1,5 @@
 import { Anchor, Button, Container, Group, Text } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
@@ -13,8 +13,15 @@ const MAIN_ID = 'main-content';
 // Decoration behind the page: it arrives after the first screen's own code, not in the first download.
 const DotGrid = lazy(() => import('../dot-grid/dot-grid').then(({ DotGrid }) => ({ default: DotGrid })));
 
+interface PublicLayoutProps {
+  /** A signed-in visitor's way back in (e.g. "Open dashboard"), shown instead of sign-in and registration. */
+  home?: { to: string; label: string };
+  /** The theme switch to show, when it is not the local one (a signed-in visitor's saves to the account). */
+  themeToggle?: ReactNode;
+}
+
 /** Frame of the public pages: header with sign-in and registration, the page, a footer, dots behind. */
-export function PublicLayout() {
+export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
   // Phones have room for one button: the way to the other account page.
   const onLogin = useLocation().pathname === portalPaths.login;
   return (
@@ -35,19 +42,27 @@ export function PublicLayout() {
               <Logo />
             </Anchor>
             <Group gap="xs" wrap="nowrap">
-              <ColorSchemeToggle />
-              <Button
-                component={Link}
-                to={portalPaths.login}
-                variant="subtle"
-                px="sm"
-                visibleFrom={onLogin ? 'xs' : undefined}
-              >
-                Sign in
-              </Button>
-              <Button component={Link} to={portalPaths.register} visibleFrom={onLogin ? undefined : 'xs'}>
-                Create account
-              </Button>
+              {themeToggle ?? <ColorSchemeToggle />}
+              {home ? (
+                <Button component={Link} to={home.to}>
+                  {home.label}
+                </Button>
+              ) : (
+                <>
+                  <Button
+                    component={Link}
+                    to={portalPaths.login}
+                    variant="subtle"
+                    px="sm"
+                    visibleFrom={onLogin ? 'xs' : undefined}
+                  >
+                    Sign in
+                  </Button>
+                  <Button component={Link} to={portalPaths.register} visibleFrom={onLogin ? undefined : 'xs'}>
+                    Create account
+                  </Button>
+                </>
+              )}
             </Group>
           </Group>
         </Container>
@@ -62,12 +77,20 @@ export function PublicLayout() {
               © {new Date().getFullYear()} {PRODUCT_NAME}
             </Text>
             <Group gap="lg" component="nav" aria-label="Footer">
-              <Anchor component={Link} to={portalPaths.login} size="sm" c="dimmed">
-                Sign in
-              </Anchor>
-              <Anchor component={Link} to={portalPaths.register} size="sm" c="dimmed">
-                Create account
-              </Anchor>
+              {home ? (
+                <Anchor component={Link} to={home.to} size="sm" c="dimmed">
+                  {home.label}
+                </Anchor>
+              ) : (
+                <>
+                  <Anchor component={Link} to={portalPaths.login} size="sm" c="dimmed">
+                    Sign in
+                  </Anchor>
+                  <Anchor component={Link} to={portalPaths.register} size="sm" c="dimmed">
+                    Create account
+                  </Anchor>
+                </>
+              )}
               <Anchor href={API_DOCS_PATH} size="sm" c="dimmed">
                 API reference
               </Anchor>

@@ -33,3 +33,7 @@ export { PasswordStrengthMeter } from './components/lazy-password-strength-meter
  * 1 KB of its budget.
  */
 export const loadAuthEndpoints = () => import('./auth-endpoints');
+
+/** The notice of why this device was signed out, loaded when a session is lost (rarely needed). */
+export const loadSignedOutNotice = () => import('./signed-out-notice');
+export type { SignedOutReason } from './signed-out-notice';

@@ -1,4 +1,6 @@
+import type { SessionEndReason } from '../../../../shared/api/auth';
 import { authMessages } from '../../../../shared/messages';
+import { sessionEndReason } from '../../lib/api-client';
 import { serverMessage } from '../../lib/api-errors';
 import { createAppThunk } from '../../lib/create-app-thunk';
 import { runStorageMigrations } from '../../lib/storage-migrations';
@@ -27,7 +29,8 @@ export const refreshSession = createAppThunk('auth/refresh', async (_: void, { e
 export type SessionOutcome =
   | { outcome: 'restored'; identity: SessionIdentity }
   | { outcome: 'anonymous' }
-  | { outcome: 'invalid'; message: string };
+  /** The stored session could not be kept; `reason` is why the server ended it, when it said. */
+  | { outcome: 'invalid'; message: string; reason?: SessionEndReason };
 
 /**
  * Start-up: runs the one-time migrations, restores the session from secure storage,
@@ -55,7 +58,12 @@ export const initializeSession = createAppThunk(
       return { outcome: 'restored', identity: await identityFrom(extra, tokens.accessToken, tokens.user) };
     } catch (error) {
       await extra.tokens.clear();
-      return { outcome: 'invalid', message: serverMessage(error, authMessages.sessionExpired) };
+      const reason = sessionEndReason(error);
+      return {
+        outcome: 'invalid',
+        message: serverMessage(error, authMessages.sessionExpired),
+        ...(reason ? { reason } : {}),
+      };
     }
   },
 );

@@ -7,3 +7,9 @@ export {
   userReducer,
   type UserState,
 } from './user-slice';
+
+/**
+ * The signed-in header's theme switch (the account's theme applied and saved), loaded with the
+ * signed-in screens: it brings the user endpoints, which the first download does without.
+ */
+export const loadAccountThemeToggle = () => import('./account-theme');

@@ -22,6 +22,8 @@ import {
   ShieldIcon,
   SparkIcon,
 } from '../../../components/brand/icons';
+import { homeFor, selectIsAuthenticated, selectUserRole } from '../../auth';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { PublicPlans } from '../components/public-plans';
 import classes from './landing-page.module.css';
 
@@ -54,7 +56,22 @@ const HIGHLIGHTS: readonly Highlight[] = [
   },
 ];
 
+/** A signed-in visitor's way back in, in place of "Sign in" and "Create account"; null for a visitor. */
+function useSignedInHome(): { to: string; label: string; downloads: string } | null {
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const role = useAppSelector(selectUserRole);
+  if (!isAuthenticated) return null;
+  const admin = role === 'admin';
+  // A customer's downloads are on the licenses screen; administrators have none of their own.
+  return {
+    to: homeFor(role),
+    label: admin ? 'Open admin' : 'Open dashboard',
+    downloads: admin ? homeFor(role) : portalPaths.licenses,
+  };
+}
+
 export default function LandingPage() {
+  const home = useSignedInHome();
   return (
     <>
       <Container size="lg" pt={{ base: 48, sm: 96 }} pb={{ base: 48, sm: 80 }}>
@@ -72,14 +89,14 @@ export default function LandingPage() {
           <Group justify="center" gap="sm" mt="sm">
             <Button
               component={Link}
-              to={portalPaths.register}
+              to={home?.downloads ?? portalPaths.register}
               size="lg"
               leftSection={<DownloadIcon size={20} />}
             >
               Download the desktop app
             </Button>
-            <Button component={Link} to={portalPaths.login} size="lg" variant="default">
-              Sign in
+            <Button component={Link} to={home?.to ?? portalPaths.login} size="lg" variant="default">
+              {home?.label ?? 'Sign in'}
             </Button>
           </Group>
           <Text size="sm" c="dimmed">
@@ -135,21 +152,23 @@ export default function LandingPage() {
               Ready when you are
             </Title>
             <Text c="rgba(255, 255, 255, 0.9)" maw={520}>
-              Create an account, confirm your email, and download the app for your machine.
+              Create an account, confirm your e-mail, and download the app for your machine.
             </Text>
             <Group justify="center" gap="sm">
               <Button
                 component={Link}
-                to={portalPaths.register}
+                to={home?.to ?? portalPaths.register}
                 size="md"
                 variant="white"
                 rightSection={<ArrowRightIcon size={18} />}
               >
-                Create account
+                {home?.label ?? 'Create account'}
               </Button>
-              <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
-                Sign in
-              </Button>
+              {home ? null : (
+                <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
+                  Sign in
+                </Button>
+              )}
             </Group>
           </Stack>
         </Box>
