@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Invoice, paymentRefundsSchema } from '../../src/shared/api/billing.js';
+import { buildApp } from '../../src/server/app.js';
 import type { Config } from '../../src/server/config.js';
 import { createRazorpayProvider } from '../../src/server/modules/payments/razorpay-provider.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
@@ -168,6 +169,38 @@ describeOnEveryDatabase('refunds and credit notes (sandbox)', (server) => {
     }
     // Credit notes were numbered without gaps, in their own series.
     expect(await sequencesOf(s, 'CN')).toEqual(consecutive((await sequencesOf(s, 'CN')).length));
+  });
+
+  it('two app instances on one database refunding the same payment at once: one succeeds, one is refused', async () => {
+    const s = server();
+    const second = await buildApp(s.config, { clock: s.clock, logger: false });
+    try {
+      const admin = await signInAsAdmin(s);
+      const buyer = await member(s);
+      for (let round = 0; round < 3; round++) {
+        const { payment } = await buyInSandbox(s, buyer.token);
+        const body = { amount: 70_000, license_action: 'keep' };
+        const answers = await Promise.all([
+          refund(s, admin, payment.id, body),
+          second.inject({
+            method: 'POST',
+            url: `/api/v1/payments/admin/payments/${payment.id}/refunds`,
+            headers: { 'x-api-key': 'dap-web-public', authorization: `Bearer ${admin.token}` },
+            payload: body,
+          }),
+        ]);
+        expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409]);
+        const rows = await s.app.db
+          .selectFrom('refunds')
+          .selectAll()
+          .where('payment_id', '=', payment.id)
+          .execute();
+        expect(rows.map((row) => Number(row.amount_minor))).toEqual([70_000]);
+      }
+      expect(await sequencesOf(s, 'CN')).toEqual(consecutive((await sequencesOf(s, 'CN')).length));
+    } finally {
+      await second.close();
+    }
   });
 
   it('bad input and other states: 400 for the body, 404 for no payment, 409 unpaid, 403 for users', async () => {
