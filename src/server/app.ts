@@ -34,6 +34,7 @@ import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
 import { isLicenseCheckUrl, licensingRoutes } from './modules/licensing/routes.js';
 import { createLicensingSettingsService } from './modules/licensing/service.js';
+import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './modules/invoices/attachment.js';
 import { invoicesModule } from './modules/invoices/module.js';
 import { createRefundsService } from './modules/invoices/refunds.js';
 import { createBillingService } from './modules/invoices/service.js';
@@ -191,6 +192,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     attachments: attachmentResolvers,
     unsubscribeLinks,
   });
+  // The receipt mail's invoice PDF, rendered from the issued invoice when the worker sends it.
+  mailer.registerAttachmentResolver(INVOICE_PDF_ATTACHMENT, invoicePdfBytes);
   const accessTokens = createAccessTokens(
     {
       secret: jwtSecret,
@@ -277,6 +280,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       provider: paymentProvider,
       invoicing: config.invoices,
+      subscriptionEvents: subscriptionsArea.webhookEvents,
       log: app.log,
     }),
     adminPayments: createAdminPaymentsService({ db }),

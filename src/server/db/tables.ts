@@ -280,6 +280,17 @@ export interface SubscriptionsTable {
 }
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 
+/** One of our plans at one price, as the provider knows it. */
+export interface ProviderPlansTable {
+  provider: PaymentProviderName;
+  plan_id: string;
+  price_minor: number;
+  currency: string;
+  billing_interval: 'month' | 'year';
+  provider_plan_id: string;
+  created_at: string;
+}
+
 /** Which server runs the scheduled work now; another takes over once `expires_at` has passed. */
 export interface SchedulerLeasesTable {
   name: string;
@@ -445,6 +456,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   scheduled_notices: ScheduledNoticesTable;
   scheduler_leases: SchedulerLeasesTable;
+  provider_plans: ProviderPlansTable;
   mail_outbox: MailOutboxTable;
   sign_in_sources: SignInSourcesTable;
   billing_details: BillingDetailsTable;

@@ -168,12 +168,24 @@ const webhookOrderEntitySchema = z.looseObject({
   currency: z.string(),
   status: z.string().optional(),
 });
+/** A subscription as Razorpay's `subscription.*` events carry it (times in Unix seconds). */
+const webhookSubscriptionEntitySchema = z.looseObject({
+  id: z.string(),
+  status: z.string().optional(),
+  plan_id: z.string().optional(),
+  paid_count: z.number().int().min(0).optional(),
+  current_start: z.number().int().nullable().optional(),
+  current_end: z.number().int().nullable().optional(),
+  ended_at: z.number().int().nullable().optional(),
+  payment_method: z.string().nullable().optional(),
+});
 export const webhookEventSchema = z
   .looseObject({
     event: z.string().min(1),
     payload: z.looseObject({
       payment: z.looseObject({ entity: webhookPaymentEntitySchema }).optional(),
       order: z.looseObject({ entity: webhookOrderEntitySchema }).optional(),
+      subscription: z.looseObject({ entity: webhookSubscriptionEntitySchema }).optional(),
     }),
     created_at: z.number().int().optional(),
   })

@@ -58,7 +58,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .alterTable('payments')
-    .addColumn('subscription_id', 'text', (column) => column.references('subscriptions.id').onDelete('set null'))
+    .addColumn('subscription_id', 'text', (column) =>
+      column.references('subscriptions.id').onDelete('set null'),
+    )
     .execute();
   // purchase (one payment for one period or a lifetime), subscription (a subscription's charge).
   await db.schema
@@ -88,6 +90,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('scheduled_notices_pk', ['subject_id', 'kind', 'occasion'])
     .execute();
 
+  // Our plans as the provider knows them (Razorpay bills a subscription against a plan of its own):
+  // one per price, so a price change makes a new provider plan and running subscriptions keep theirs.
+  await db.schema
+    .createTable('provider_plans')
+    .addColumn('provider', 'text', (column) => column.notNull())
+    .addColumn('plan_id', 'text', (column) => column.notNull().references('plans.id'))
+    .addColumn('price_minor', 'integer', (column) => column.notNull())
+    .addColumn('currency', 'text', (column) => column.notNull())
+    .addColumn('billing_interval', 'text', (column) => column.notNull())
+    .addColumn('provider_plan_id', 'text', (column) => column.notNull())
+    .addColumn('created_at', 'text', (column) => column.notNull())
+    .addPrimaryKeyConstraint('provider_plans_pk', [
+      'provider',
+      'plan_id',
+      'price_minor',
+      'currency',
+      'billing_interval',
+    ])
+    .execute();
+
   // Which server runs the scheduled work (renewal charges, grace periods, reminders): one at a time
   // across instances, taken over when the holder stops renewing its lease.
   await db.schema
@@ -100,6 +122,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('scheduler_leases').execute();
+  await db.schema.dropTable('provider_plans').execute();
   await db.schema.dropTable('scheduled_notices').execute();
   await db.schema.alterTable('licenses').dropColumn('suspended_reason').execute();
   await db.schema.dropIndex('payments_subscription_idx').execute();

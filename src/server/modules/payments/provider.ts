@@ -24,6 +24,27 @@ export interface ProviderOrder {
   currency: string;
 }
 
+/** A subscription the provider bills by itself, each period, against a plan of its own. */
+export interface SubscriptionGateway {
+  /** Makes the provider's plan for one of ours at one price; answers its id. */
+  createPlan(input: {
+    name: string;
+    description: string;
+    amount: number;
+    currency: string;
+    interval: 'month' | 'year';
+    notes: Record<string, string>;
+  }): Promise<string>;
+  /** Opens a subscription to the provider's plan, authorised later through Checkout; answers its id. */
+  createSubscription(input: {
+    providerPlanId: string;
+    totalCount: number;
+    notes: Record<string, string>;
+  }): Promise<string>;
+  /** Cancels now, or at the end of the paid period (no further charge). */
+  cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;
+}
+
 /** The one interface the payments service talks to; `PAYMENT_PROVIDER` picks the implementation. */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
@@ -33,6 +54,8 @@ export interface PaymentProvider {
   readonly keyId: string;
   /** Creates an order for the amount; throws {@link PaymentProviderError} when the provider fails. */
   createOrder(input: CreateOrderInput): Promise<ProviderOrder>;
+  /** Recurring billing by the provider; absent for the sandbox, whose renewals the server simulates. */
+  readonly subscriptions?: SubscriptionGateway;
   /** Refunds all or part of a captured payment; throws {@link PaymentProviderError} when refused. */
   refundPayment(input: RefundInput): Promise<{ refundId: string }>;
   /** Whether `signature` is HMAC-SHA256(`orderId|paymentId`, key secret), compared in constant time. */

@@ -1,44 +1,10 @@
-import Razorpay from 'razorpay';
 import type { CreateOrderInput, PaymentProvider, ProviderOrder, RefundInput } from './provider.js';
 import { PaymentProviderError } from './provider.js';
+import { createSdkClient, describeSdkError, type RazorpaySettings } from './razorpay-sdk.js';
+import { createRazorpaySubscriptions } from './razorpay-subscriptions.js';
+
+export type { RazorpaySettings } from './razorpay-sdk.js';
 import { paymentSignature, signatureMatches, subscriptionSignature, webhookSignature } from './signatures.js';
-
-/** How long an order request to Razorpay may take before the buyer is told to try again. */
-const RAZORPAY_TIMEOUT_MS = 15_000;
-
-export interface RazorpaySettings {
-  keyId: string;
-  keySecret: string;
-  webhookSecret: string | undefined;
-  /** Another base URL for the Razorpay API (a local fake in tests); https://api.razorpay.com by default. */
-  apiUrl?: string;
-}
-
-/** The SDK keeps its axios instance on `api.rq`; only its defaults are touched (base URL, timeout). */
-interface SdkHttpClient {
-  rq?: { defaults: { baseURL?: string; timeout?: number } };
-}
-
-function createSdkClient({ keyId, keySecret, apiUrl }: RazorpaySettings): Razorpay {
-  const client = new Razorpay({ key_id: keyId, key_secret: keySecret });
-  const http = (client.api as unknown as SdkHttpClient).rq;
-  if (!http) throw new Error('The razorpay SDK no longer exposes api.rq; update razorpay-provider.ts');
-  http.defaults.timeout = RAZORPAY_TIMEOUT_MS;
-  if (apiUrl) http.defaults.baseURL = apiUrl;
-  return client;
-}
-
-/** What the SDK rejects with: `{ statusCode, error: { code, description } }`, or a network error. */
-function describeSdkError(error: unknown): string {
-  if (error && typeof error === 'object' && 'statusCode' in error) {
-    const { statusCode, error: body } = error as {
-      statusCode: unknown;
-      error?: { code?: unknown; description?: unknown };
-    };
-    return `HTTP ${String(statusCode)} ${String(body?.code ?? '')}: ${String(body?.description ?? '')}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Real payments through the official `razorpay` SDK (orders API, checkout and webhook signatures). */
 export function createRazorpayProvider(settings: RazorpaySettings): PaymentProvider {
@@ -49,6 +15,7 @@ export function createRazorpayProvider(settings: RazorpaySettings): PaymentProvi
     sandbox: false,
     keyId,
     acceptsWebhooks: webhookSecret !== undefined,
+    subscriptions: createRazorpaySubscriptions(client),
     async createOrder({ amount, currency, receipt, notes }: CreateOrderInput): Promise<ProviderOrder> {
       let order: { id?: unknown; amount?: unknown; currency?: unknown };
       try {

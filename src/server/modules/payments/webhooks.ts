@@ -12,6 +12,7 @@ import { securityEventTypes } from '../security/security-events.js';
 import { createEventThrottle, recordSecurityEvent } from '../security/service.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { settlePayment } from './grants.js';
+import type { SubscriptionWebhookEvents } from '../subscriptions/webhook-events.js';
 import type { PaymentProvider } from './provider.js';
 import {
   findPaymentByOrderId,
@@ -48,12 +49,15 @@ export function createWebhookHandler({
   clock,
   provider,
   invoicing,
+  subscriptionEvents,
   log,
 }: {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
   invoicing: InvoiceSettings;
+  /** The `subscription.*` events' handler (the subscriptions module's). */
+  subscriptionEvents?: SubscriptionWebhookEvents;
   log: FastifyBaseLogger;
 }) {
   // The webhook needs no API key, so anyone may post to it: a flood of unsigned posts must not
@@ -159,6 +163,10 @@ export function createWebhookHandler({
       case 'payment.failed':
         return failed(trx, event);
       default:
+        // A subscription's charges come as subscription.charged (their payment.captured names an
+        // order this server did not open, and is ignored above).
+        if (event.event.startsWith('subscription.') && subscriptionEvents)
+          return subscriptionEvents(trx, event, meta);
         return { outcome: 'ignored', paymentId: null };
     }
   }

@@ -10,6 +10,7 @@ import { createSubscriptionCharges } from './charges.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
 import { createSubscriptionsService } from './service.js';
+import { createSubscriptionWebhookEvents } from './webhook-events.js';
 
 /** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
 export function createSubscriptionsArea({
@@ -61,10 +62,12 @@ export function createSubscriptionsArea({
     charges,
     lifecycle,
     effects: { cancelled: notices.cancelled },
+    log,
   });
+  const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });
   const jobs: ScheduledJob[] = [
     { name: 'subscriptions', run: () => lifecycle.runDue() },
     { name: 'subscription reminders', run: () => notices.sendReminders() },
   ];
-  return { charges, lifecycle, service, jobs };
+  return { charges, lifecycle, service, webhookEvents, jobs };
 }

@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
-import type { PaymentRow, SubscriptionRow, SubscriptionsTable } from '../../db/tables.js';
+import type { PaymentRow, ProviderPlansTable, SubscriptionRow, SubscriptionsTable } from '../../db/tables.js';
 import type { PaymentWithPlan } from '../payments/repository.js';
 
 export const findSubscription = (db: DbOrTransaction, id: string): Promise<SubscriptionRow | undefined> =>
@@ -177,3 +177,32 @@ export const dueSubscriptions = (
     .orderBy(sql`coalesce(next_retry_at, current_period_end)`)
     .limit(limit)
     .execute();
+
+type ProviderPlanKey = Omit<ProviderPlansTable, 'provider_plan_id' | 'created_at'>;
+
+/** The provider's plan for one of ours at one price and interval, if one was made. */
+export async function findProviderPlan(
+  db: DbOrTransaction,
+  key: ProviderPlanKey,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('provider_plans')
+    .select('provider_plan_id')
+    .where('provider', '=', key.provider)
+    .where('plan_id', '=', key.plan_id)
+    .where('price_minor', '=', key.price_minor)
+    .where('currency', '=', key.currency)
+    .where('billing_interval', '=', key.billing_interval)
+    .executeTakeFirst();
+  return row?.provider_plan_id;
+}
+
+/** Keeps the provider's plan; when another was kept first, answers that one. */
+export async function saveProviderPlan(db: DbOrTransaction, row: ProviderPlansTable): Promise<string> {
+  await db
+    .insertInto('provider_plans')
+    .values(row)
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+  return (await findProviderPlan(db, row)) ?? row.provider_plan_id;
+}

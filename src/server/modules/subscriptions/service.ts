@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type {
   cancelSubscriptionRequestSchema,
@@ -13,11 +14,15 @@ import type { Clock } from '../../clock.js';
 import { randomToken } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
-import { badRequest, conflict, notFound } from '../../http-error.js';
+import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { countSeatsInUse, findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
-import type { PaymentProvider } from '../payments/provider.js';
+import {
+  PaymentProviderError,
+  type PaymentProvider,
+  type SubscriptionGateway,
+} from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
@@ -30,10 +35,12 @@ import {
   chargesOfSubscription,
   findOwnSubscription,
   findSubscription,
+  findProviderPlan,
   findSubscriptionByProviderId,
   insertSubscription,
   lastPaidCharge,
   lockSubscription,
+  saveProviderPlan,
   subscriptionsOfUser,
   updateSubscription,
 } from './repository.js';
@@ -61,6 +68,7 @@ export interface SubscriptionsServiceDeps {
   charges: SubscriptionCharges;
   lifecycle: SubscriptionLifecycle;
   effects?: SubscriptionEffects;
+  log: FastifyBaseLogger;
 }
 
 const subscriptionNotFound = () => notFound('subscription_not_found', 'Subscription not found');
@@ -75,6 +83,9 @@ const declined = (reason: string) =>
 
 const isSandbox = (provider: SubscriptionsServiceDeps['provider']): provider is SandboxPaymentProvider =>
   provider.sandbox;
+
+/** How many periods a provider's subscription runs before it must be renewed by hand (Razorpay needs a count). */
+const TOTAL_CYCLES: Record<RecurringInterval, number> = { month: 120, year: 10 };
 
 const LIVE: readonly SubscriptionRow['status'][] = ['active', 'past_due', 'suspended'];
 
@@ -93,6 +104,7 @@ export function createSubscriptionsService({
   charges,
   lifecycle,
   effects = {},
+  log,
 }: SubscriptionsServiceDeps) {
   async function planOf(row: SubscriptionRow): Promise<PlanRow> {
     const plan = await findPlanRow(db, row.plan_id);
@@ -195,19 +207,24 @@ export function createSubscriptionsService({
           'already_subscribed',
           `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
         );
-      if (!isSandbox(provider))
-        throw conflict(
-          'subscriptions_unavailable',
-          'Subscriptions through Razorpay are not enabled on this server yet; buy the plan for one period instead.',
-        );
+      const id = randomUUID();
+      const providerSubscriptionId = isSandbox(provider)
+        ? `sub_sandbox_${randomToken(12)}`
+        : await providerCall(async (gateway) =>
+            gateway.createSubscription({
+              providerPlanId: await providerPlanOf(gateway, plan),
+              totalCount: TOTAL_CYCLES[plan.billing_interval],
+              notes: { subscription_id: id, plan_id: plan.id, user_id: user.id },
+            }),
+          );
       const now = clock.now().toISOString();
       const row: SubscriptionRow = {
-        id: randomUUID(),
+        id,
         user_id: user.id,
         plan_id: plan.id,
         license_id: null,
         provider: provider.name,
-        provider_subscription_id: `sub_sandbox_${randomToken(12)}`,
+        provider_subscription_id: providerSubscriptionId,
         status: 'pending',
         anchor_at: null,
         anchor_cycle: 0,
@@ -221,7 +238,7 @@ export function createSubscriptionsService({
         next_retry_at: null,
         failed_attempts: 0,
         payment_method: null,
-        sandbox_card: 'succeeds',
+        sandbox_card: isSandbox(provider) ? 'succeeds' : null,
         credit_minor: 0,
         version: 0,
         created_at: now,
@@ -332,6 +349,11 @@ export function createSubscriptionsService({
       const now = clock.now().toISOString();
       const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
       if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
+      // The provider first: a cancellation it refused must not read as done here.
+      if (row.provider !== 'sandbox')
+        await providerCall((gateway) =>
+          gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd),
+        );
       const moved = await db.transaction().execute(async (trx) => {
         const changed = await updateSubscription(
           trx,
@@ -363,6 +385,11 @@ export function createSubscriptionsService({
     /** Takes back a cancellation at period end, while the period lasts. */
     async resume(user: UserRow, id: string): Promise<Subscription> {
       const row = await own(user, id);
+      if (row.provider !== 'sandbox')
+        throw conflict(
+          'resume_unavailable',
+          'Razorpay cannot take back a cancellation: subscribe again when the paid period ends',
+        );
       const now = clock.now().toISOString();
       if (row.status !== 'active' || row.cancel_at_period_end !== 1 || (row.current_period_end ?? '') <= now)
         throw conflict(
@@ -405,8 +432,8 @@ export function createSubscriptionsService({
         throw declined(SANDBOX_DECLINE_REASON);
       if (!isSandbox(provider))
         throw conflict(
-          'subscriptions_unavailable',
-          'Plan changes go through Razorpay, which is not enabled here yet',
+          'plan_change_unavailable',
+          'Changing the plan of a Razorpay subscription is not offered yet: cancel at period end and subscribe to the other plan',
         );
       const now = clock.now().toISOString();
       const moved = await db.transaction().execute(async (trx) => {
@@ -546,6 +573,54 @@ export function createSubscriptionsService({
       return toSubscription(after);
     },
   };
+
+  /** Asks the provider's subscriptions API; its refusal is a 502 that says nothing was changed. */
+  async function providerCall<T>(request: (gateway: SubscriptionGateway) => Promise<T>): Promise<T> {
+    const gateway = provider.subscriptions;
+    if (!gateway)
+      throw conflict('subscriptions_unavailable', 'This payment provider does not offer subscriptions here');
+    try {
+      return await request(gateway);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      log.error({ detail: error.detail }, error.message);
+      throw new HttpError(
+        502,
+        'payment_provider_unavailable',
+        'The payment provider could not be reached or refused the request. Nothing was changed; try again in a minute.',
+      );
+    }
+  }
+
+  /** The provider's plan for this plan at its current price, made on first use and kept. */
+  async function providerPlanOf(
+    gateway: SubscriptionGateway,
+    plan: PlanRow & { billing_interval: RecurringInterval },
+  ): Promise<string> {
+    const key = {
+      provider: provider.name,
+      plan_id: plan.id,
+      price_minor: Number(plan.price_minor),
+      currency: plan.currency,
+      billing_interval: plan.billing_interval,
+    };
+    const known = await findProviderPlan(db, key);
+    if (known) return known;
+    const providerPlanId = await gateway.createPlan({
+      name: plan.name,
+      description: plan.description ?? plan.name,
+      amount: key.price_minor,
+      currency: plan.currency,
+      interval: plan.billing_interval,
+      notes: { plan_id: plan.id, plan_code: plan.code },
+    });
+    // Two first subscribers at once may both make one; the first kept is the one used from then on.
+    return saveProviderPlan(db, {
+      ...key,
+      provider_plan_id: providerPlanId,
+      created_at: clock.now().toISOString(),
+    });
+  }
 
   async function quoteFor(row: SubscriptionRow, planId: string) {
     if (row.status !== 'active' || row.current_period_start === null || row.current_period_end === null)

@@ -1,0 +1,55 @@
+import type Razorpay from 'razorpay';
+import { PaymentProviderError, type SubscriptionGateway } from './provider.js';
+import { describeSdkError } from './razorpay-sdk.js';
+
+/** Razorpay's word for our billing intervals. */
+const PERIODS = { month: 'monthly', year: 'yearly' } as const;
+
+/** Razorpay Subscriptions through the official SDK: plans, subscriptions and their cancellation. */
+export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGateway {
+  async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw new PaymentProviderError(`Razorpay refused to ${what}`, describeSdkError(error));
+    }
+  }
+
+  return {
+    async createPlan({ name, description, amount, currency, interval, notes }) {
+      const plan = await call('create the plan', () =>
+        client.plans.create({
+          period: PERIODS[interval],
+          interval: 1,
+          item: { name, description, amount, currency },
+          notes,
+        }),
+      );
+      if (
+        typeof plan.id !== 'string' ||
+        Number(plan.item.amount) !== amount ||
+        plan.item.currency !== currency
+      )
+        throw new PaymentProviderError('Razorpay answered an unexpected plan', plan);
+      return plan.id;
+    },
+    async createSubscription({ providerPlanId, totalCount, notes }) {
+      const subscription = await call('create the subscription', () =>
+        client.subscriptions.create({
+          plan_id: providerPlanId,
+          total_count: totalCount,
+          customer_notify: 1,
+          notes,
+        }),
+      );
+      if (typeof subscription.id !== 'string' || subscription.plan_id !== providerPlanId)
+        throw new PaymentProviderError('Razorpay answered an unexpected subscription', subscription);
+      return subscription.id;
+    },
+    async cancelSubscription(subscriptionId, atPeriodEnd) {
+      await call('cancel the subscription', () =>
+        client.subscriptions.cancel(subscriptionId, atPeriodEnd ? 1 : 0),
+      );
+    },
+  };
+}

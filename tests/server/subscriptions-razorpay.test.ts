@@ -1,0 +1,388 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { subscriptionCheckoutSchema } from '../../src/shared/api/subscriptions.js';
+import type { Config } from '../../src/server/config.js';
+import { createRazorpayProvider } from '../../src/server/modules/payments/razorpay-provider.js';
+import { describeOnEveryDatabase, type TestServer, type TestServerOptions } from '../support/test-server.js';
+import { expectApiError } from './auth-helpers.js';
+import {
+  expectRefusal,
+  member,
+  planByCode,
+  statusOf,
+  activate,
+  machine,
+  expectActivation,
+} from './license-helpers.js';
+import { hmacHex, newEventId, postWebhook } from './payment-helpers.js';
+import { chargesOf, licenseRow, subscriptionRow } from './subscription-helpers.js';
+
+const KEY_ID = 'rzp_test_FakeSubs000001';
+const KEY_SECRET = 'fake-razorpay-subscriptions-key-secret';
+const WEBHOOK_SECRET = 'fake-razorpay-subscriptions-webhook-secret';
+
+interface FakeRequest {
+  method: string;
+  url: string;
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * A FAKE Razorpay API (Razorpay's servers cannot be reached from tests): plans, subscriptions and
+ * their cancellation, answered in the shapes of Razorpay's API reference, recording what was sent.
+ */
+function fakeRazorpaySubscriptionsApi() {
+  const requests: FakeRequest[] = [];
+  let refuse = false;
+  const readBody = async (request: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    return raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
+  };
+  const server = createServer((request, response) => {
+    void readBody(request).then((body) => {
+      const method = request.method ?? '';
+      const url = request.url ?? '';
+      requests.push({ method, url, body });
+      const send = (status: number, json: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(json));
+      };
+      if (refuse)
+        return send(500, { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble' } });
+      const now = Math.floor(Date.now() / 1000);
+      if (method === 'POST' && url === '/v1/plans' && body)
+        return send(200, {
+          id: `plan_Fake${randomBytes(5).toString('hex')}`,
+          entity: 'plan',
+          interval: body['interval'],
+          period: body['period'],
+          item: {
+            id: `item_Fake${randomBytes(5).toString('hex')}`,
+            active: true,
+            ...(body['item'] as object),
+          },
+          notes: body['notes'] ?? [],
+          created_at: now,
+        });
+      if (method === 'POST' && url === '/v1/subscriptions' && body)
+        return send(200, {
+          id: `sub_Fake${randomBytes(5).toString('hex')}`,
+          entity: 'subscription',
+          plan_id: body['plan_id'],
+          status: 'created',
+          total_count: body['total_count'],
+          paid_count: 0,
+          customer_notify: true,
+          short_url: 'https://rzp.io/i/fake',
+          notes: body['notes'] ?? [],
+          created_at: now,
+        });
+      const cancel = /^\/v1\/subscriptions\/(sub_\w+)\/cancel$/.exec(url);
+      if (method === 'POST' && cancel)
+        return send(200, { id: cancel[1], entity: 'subscription', status: 'cancelled', ended_at: now });
+      return send(404, {
+        error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found' },
+      });
+    });
+  });
+  return {
+    requests,
+    refuse: (next: boolean) => {
+      refuse = next;
+    },
+    start: () =>
+      new Promise<string>((done) =>
+        server.listen(0, '127.0.0.1', () =>
+          done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+        ),
+      ),
+    stop: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+const fake = fakeRazorpaySubscriptionsApi();
+let fakeUrl: string | undefined;
+beforeAll(async () => {
+  fakeUrl = await fake.start();
+});
+afterAll(async () => fake.stop());
+
+const razorpayServer: TestServerOptions = {
+  env: { RAZORPAY_KEY_ID: KEY_ID, RAZORPAY_KEY_SECRET: KEY_SECRET, RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET },
+  appOverrides: (config: Config) => {
+    const settings = config.payments.razorpay;
+    if (!settings || !fakeUrl) throw new Error('the Razorpay keys or the fake API are missing');
+    return { paymentProvider: createRazorpayProvider({ ...settings, apiUrl: fakeUrl }) };
+  },
+};
+
+/**
+ * A subscription webhook body in the format of Razorpay's webhook reference (`subscription.charged`
+ * carries the subscription and the payment; times are Unix seconds), signed with the webhook secret.
+ */
+function subscriptionEvent(
+  event: string,
+  subscription: { id: string; paidCount: number; status: string; endedAt?: number },
+  payment?: { id: string; amount: number; currency?: string; errorDescription?: string },
+) {
+  const now = Math.floor(Date.now() / 1000);
+  const body = JSON.stringify({
+    entity: 'event',
+    account_id: 'acc_FakeAccount01',
+    event,
+    contains: payment ? ['subscription', 'payment'] : ['subscription'],
+    payload: {
+      subscription: {
+        entity: {
+          id: subscription.id,
+          entity: 'subscription',
+          plan_id: 'plan_Fake',
+          status: subscription.status,
+          current_start: now,
+          current_end: now + 30 * 86_400,
+          ended_at: subscription.endedAt ?? null,
+          quantity: 1,
+          total_count: 120,
+          paid_count: subscription.paidCount,
+          remaining_count: 120 - subscription.paidCount,
+          payment_method: 'card',
+          customer_notify: true,
+          created_at: now - 60,
+          source: 'api',
+        },
+      },
+      ...(payment
+        ? {
+            payment: {
+              entity: {
+                id: payment.id,
+                entity: 'payment',
+                amount: payment.amount,
+                currency: payment.currency ?? 'INR',
+                status: payment.errorDescription ? 'failed' : 'captured',
+                order_id: `order_Fake${randomBytes(4).toString('hex')}`,
+                invoice_id: `inv_Fake${randomBytes(4).toString('hex')}`,
+                method: 'card',
+                card: { id: 'card_Fake', last4: '1111', network: 'Visa', type: 'credit' },
+                error_description: payment.errorDescription ?? null,
+                captured: !payment.errorDescription,
+                created_at: now,
+              },
+            },
+          }
+        : {}),
+    },
+    created_at: now,
+  });
+  return { body, signature: hmacHex(WEBHOOK_SECRET, body) };
+}
+
+const deliver = (s: TestServer, event: ReturnType<typeof subscriptionEvent>, eventId = newEventId()) =>
+  postWebhook(s, event.body, { signature: event.signature, eventId });
+
+describeOnEveryDatabase(
+  'subscriptions with Razorpay (fake Razorpay API; webhook payloads in Razorpay’s documented format)',
+  (server) => {
+    beforeEach(() => fake.refuse(false));
+
+    it('subscribing mirrors the plan once, opens a Razorpay subscription, and Checkout’s signature starts it', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const before = fake.requests.length;
+      const opened = await s.api({
+        method: 'POST',
+        path: '/subscriptions',
+        token: buyer.token,
+        body: { plan_id: pro.id },
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+      const checkout = subscriptionCheckoutSchema.parse(opened.json());
+      expect(checkout).toMatchObject({ key_id: KEY_ID, sandbox: false, amount: pro.price_minor });
+      expect(checkout.subscription_id).toMatch(/^sub_Fake/);
+      const sent = fake.requests.slice(before);
+      expect(sent.map((request) => `${request.method} ${request.url}`)).toEqual([
+        'POST /v1/plans',
+        'POST /v1/subscriptions',
+      ]);
+      expect(sent[0]?.body).toMatchObject({
+        period: 'monthly',
+        interval: 1,
+        item: { amount: pro.price_minor, currency: 'INR', name: pro.name },
+      });
+      expect(sent[1]?.body).toMatchObject({ plan_id: expect.stringMatching(/^plan_Fake/), total_count: 120 });
+
+      // A second subscriber to the same plan and price reuses the mirrored plan.
+      const other = await member(s);
+      const again = fake.requests.length;
+      await s.api({ method: 'POST', path: '/subscriptions', token: other.token, body: { plan_id: pro.id } });
+      expect(fake.requests.slice(again).map((request) => request.url)).toEqual(['/v1/subscriptions']);
+
+      // What Checkout hands the page: HMAC-SHA256(payment_id|subscription_id) with the key secret.
+      const paymentId = `pay_Fake${randomBytes(5).toString('hex')}`;
+      const verified = await s.api({
+        method: 'POST',
+        path: '/subscriptions/verify',
+        token: buyer.token,
+        body: {
+          razorpay_subscription_id: checkout.subscription_id,
+          razorpay_payment_id: paymentId,
+          razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${checkout.subscription_id}`),
+        },
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      expect(await subscriptionRow(s, checkout.subscription.id)).toMatchObject({
+        status: 'active',
+        cycles: 1,
+      });
+
+      // The same first charge reported by subscription.charged afterwards changes nothing.
+      const charged = subscriptionEvent(
+        'subscription.charged',
+        { id: checkout.subscription_id, paidCount: 1, status: 'active' },
+        { id: paymentId, amount: pro.price_minor },
+      );
+      expect((await deliver(s, charged)).json()).toEqual({ status: 'processed' });
+      expect(await chargesOf(s, checkout.subscription.id)).toHaveLength(1);
+      expect((await subscriptionRow(s, checkout.subscription.id)).payment_method).toBe('Card •••• 1111 (Visa)');
+    });
+
+    it('subscription.charged renews (once, redelivered or not, in any order); pending starts the grace period; cancelled ends it', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: pro.id },
+          })
+        ).json(),
+      );
+      const id = opened.subscription_id;
+      const subscriptionId = opened.subscription.id;
+
+      // The first charge arrives by webhook before the page verifies: the subscription starts anyway.
+      const first = subscriptionEvent(
+        'subscription.charged',
+        { id, paidCount: 1, status: 'active' },
+        { id: 'pay_FakeFirst1', amount: pro.price_minor },
+      );
+      expect((await deliver(s, first)).json()).toEqual({ status: 'processed' });
+      const started = await subscriptionRow(s, subscriptionId);
+      expect(started).toMatchObject({ status: 'active', cycles: 1, payment_method: 'Card •••• 1111 (Visa)' });
+      const license = await licenseRow(s, started.license_id as string);
+      expect(license.expires_at).toBe(started.current_period_end);
+
+      // The third cycle reported before the second: the license goes to the third's end and stays there.
+      const third = subscriptionEvent(
+        'subscription.charged',
+        { id, paidCount: 3, status: 'active' },
+        { id: 'pay_FakeThird3', amount: pro.price_minor },
+      );
+      const second = subscriptionEvent(
+        'subscription.charged',
+        { id, paidCount: 2, status: 'active' },
+        { id: 'pay_FakeSecond2', amount: pro.price_minor },
+      );
+      const thirdId = newEventId();
+      await deliver(s, third, thirdId);
+      await deliver(s, second);
+      expect((await deliver(s, third, thirdId)).json()).toEqual({ status: 'duplicate' });
+      // The same charge under another event id (Razorpay's replay after a timeout) is settled already.
+      await deliver(s, third);
+      const renewed = await subscriptionRow(s, subscriptionId);
+      expect(renewed.cycles).toBe(3);
+      expect((await licenseRow(s, license.id)).expires_at).toBe(renewed.current_period_end);
+      expect((await chargesOf(s, subscriptionId)).map((charge) => charge.status)).toEqual([
+        'paid',
+        'paid',
+        'paid',
+      ]);
+
+      // The fourth charge fails: past due with a grace period; Razorpay retries, so no retry of ours.
+      const pending = subscriptionEvent(
+        'subscription.pending',
+        { id, paidCount: 3, status: 'pending' },
+        {
+          id: 'pay_FakeFailed4',
+          amount: pro.price_minor,
+          errorDescription: 'Your card was declined',
+        },
+      );
+      expect((await deliver(s, pending)).json()).toEqual({ status: 'processed' });
+      expect(await subscriptionRow(s, subscriptionId)).toMatchObject({
+        status: 'past_due',
+        next_retry_at: null,
+      });
+      expect((await s.lastMailTo(buyer.email)).subject).toMatch(/^Payment failed/);
+
+      // Cancelled in Razorpay's dashboard: the subscription ends and the license with it.
+      const hw = machine();
+      expectActivation(await activate(s, buyer.token, license.license_key, hw), 201);
+      const endedAt = Math.floor(s.clock.now().getTime() / 1000);
+      const cancelled = subscriptionEvent('subscription.cancelled', {
+        id,
+        paidCount: 3,
+        status: 'cancelled',
+        endedAt,
+      });
+      expect((await deliver(s, cancelled)).json()).toEqual({ status: 'processed' });
+      expect((await subscriptionRow(s, subscriptionId)).status).toBe('cancelled');
+      s.clock.advance(1000);
+      expectRefusal(await statusOf(s, license.license_key, hw), 403, 'license_expired', 'expired');
+    });
+
+    it('a charge in another currency is rejected; a refused Razorpay call is a 502 and changes nothing', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: pro.id },
+          })
+        ).json(),
+      );
+      const wrong = subscriptionEvent(
+        'subscription.charged',
+        { id: opened.subscription_id, paidCount: 1, status: 'active' },
+        { id: 'pay_FakeUsd', amount: pro.price_minor, currency: 'USD' },
+      );
+      expect((await deliver(s, wrong)).json()).toEqual({ status: 'rejected' });
+      expect(await subscriptionRow(s, opened.subscription.id)).toMatchObject({
+        status: 'pending',
+        cycles: 0,
+      });
+
+      fake.refuse(true);
+      const other = await member(s);
+      expectApiError(
+        await s.api({
+          method: 'POST',
+          path: '/subscriptions',
+          token: other.token,
+          body: { plan_id: pro.id },
+        }),
+        502,
+        'payment_provider_unavailable',
+      );
+      const mine = await s.app.db
+        .selectFrom('subscriptions')
+        .select('id')
+        .where('user_id', '=', other.id)
+        .execute();
+      expect(mine).toEqual([]);
+    });
+  },
+  razorpayServer,
+);
