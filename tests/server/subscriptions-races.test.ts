@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.js';
 import { createConfiguredProvider } from '../../src/server/modules/payments/configured-provider.js';
 import { createSubscriptionsArea } from '../../src/server/modules/subscriptions/module.js';
 import { findSubscription } from '../../src/server/modules/subscriptions/repository.js';
@@ -77,6 +78,33 @@ describeOnEveryDatabase('subscriptions: races', (server) => {
     await Promise.all([first.lifecycle.advance(subscription.id), second.lifecycle.advance(subscription.id)]);
     expect((await subscriptionRow(s, subscription.id)).cycles).toBe(2);
     expect(await chargesOf(s, subscription.id)).toHaveLength(2);
+  });
+
+  it('two servers on one database: one holds the scheduler’s lease and renews; the other waits for it to expire', async () => {
+    const s = server();
+    const buyer = await member(s);
+    const { subscription } = await subscribe(s, buyer);
+    await later(
+      s,
+      buyer,
+      Date.parse(subscription.current_period_end as string) - s.clock.now().getTime() + 60_000,
+    );
+    const second = await buildApp(s.config, { clock: s.clock, logger: false });
+    try {
+      const ran = await Promise.all([s.app.scheduler.runOnce(), second.scheduler.runOnce()]);
+      expect(ran.filter(Boolean)).toHaveLength(1);
+      expect((await subscriptionRow(s, subscription.id)).cycles).toBe(2);
+      // The holder keeps it while it runs; once its lease has run out, the other takes over.
+      const holder = ran[0] ? s.app : second;
+      const other = ran[0] ? second : s.app;
+      expect(await other.scheduler.runOnce()).toBe(false);
+      expect(await holder.scheduler.runOnce()).toBe(true);
+      s.clock.advance(10 * 60_000);
+      expect(await other.scheduler.runOnce()).toBe(true);
+      expect(await holder.scheduler.runOnce()).toBe(false);
+    } finally {
+      await second.close();
+    }
   });
 
   it('a cancellation racing a renewal: either the renewal is charged and then cancelled at its end, or nothing is charged', async () => {
