@@ -1,6 +1,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './axe.js';
+import { controlContrastProblems } from './control-contrast.js';
 import { appliedColorScheme } from './pages.js';
 import { type Portal, screenshotPath, signIn, watchPage } from './portal.js';
 import type { Credentials } from './server.js';
@@ -159,6 +160,9 @@ export async function checkScreens(
         const rules = scheme === 'light' ? undefined : COLOUR_RULES;
         for (const violation of await blockingViolations(page, `${label} ${scheme}`, rules))
           result.problems.push(`${label} ${scheme}: axe\n${describeViolation(violation)}`);
+        // Light buttons and the current navigation item: at least 3:1 against what is behind them.
+        for (const problem of await controlContrastProblems(page))
+          result.problems.push(`${label} ${scheme}: control contrast ${problem}`);
       }
       if (device.name === 'phone') {
         const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(

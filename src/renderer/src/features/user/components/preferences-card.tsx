@@ -1,5 +1,4 @@
 import { Group, Radio, Stack, Switch } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useRef, useState } from 'react';
 import {
   defaultPreferences,
@@ -10,6 +9,7 @@ import {
 import { userMessages } from '../../../../../shared/messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
+import { showToast } from '../../../components/data/toast';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useApplyTheme } from '../use-color-scheme-preference';
@@ -72,7 +72,7 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
     }));
     try {
       await updateMyPreferences(change).unwrap();
-      notifications.show({ color: 'teal', title: 'Preferences saved', message: what });
+      showToast({ title: 'Preferences saved', message: what });
     } catch (error) {
       if (change.theme) applyTheme(saved.theme);
       setFailure(failureMessage(error, userMessages.updatePreferencesFailed));
