@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { pdfText } from '../server/invoice-helpers.js';
+import { blockingViolations, describeViolation, installAxe } from './support/axe.js';
 import { appliedColorScheme } from './support/pages.js';
 import { describePortal, screenshotPath, signIn } from './support/portal.js';
 
@@ -12,14 +13,27 @@ import { describePortal, screenshotPath, signIn } from './support/portal.js';
 
 const GSTIN = '27AAPFU0939F1ZV';
 
+/** No serious or critical axe-core violation in what the page shows now. */
+async function expectAccessible(page: Page, label: string) {
+  const violations = await blockingViolations(page, label);
+  expect(violations, violations.map(describeViolation).join('\n')).toEqual([]);
+}
+
+/**
+ * Buys Pro monthly on /purchase through the sandbox checkout: a one-payment purchase ('Buy Pro'),
+ * or the first charge of a subscription once monthly plans are sold as subscriptions. Either
+ * charge gets its invoice.
+ */
 async function buyPro(page: Page) {
   await page.goto('/purchase');
   await page.getByRole('heading', { level: 1, name: 'Purchase' }).waitFor();
-  await page.getByRole('button', { name: 'Buy Pro', exact: true }).click();
+  await page.getByRole('button', { name: /^(Buy Pro|Subscribe — ₹999 \/ month)$/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
   await dialog.getByRole('button', { name: 'Pay', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await page.getByRole('heading', { name: 'Payment successful: your Pro license is ready' }).waitFor();
+  await page
+    .getByRole('heading', { name: /^(Payment successful|Subscribed): your Pro license is ready$/ })
+    .waitFor();
 }
 
 describePortal(
@@ -94,6 +108,7 @@ describePortal(
           colorScheme: 'light',
           reducedMotion: 'reduce',
         });
+        await installAxe(page.context());
         await signIn(page, user.email, user.password);
         if (device.name === 'desktop') await buyPro(page);
         await page.goto('/billing');
@@ -119,6 +134,7 @@ describePortal(
             fullPage: true,
             animations: 'disabled',
           });
+          await expectAccessible(page, `billing ${device.name} ${scheme}`);
         }
         const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
           '({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth })',
@@ -157,6 +173,7 @@ describePortal(
           colorScheme: 'light',
           reducedMotion: 'reduce',
         });
+        await installAxe(page.context());
         await signIn(page, admin.email, admin.password);
         await page.goto(`/admin/payments?payment=${paymentId}`);
         const drawer = page.getByRole('dialog', { name: 'Payment details' });
@@ -173,6 +190,7 @@ describePortal(
           await page.screenshot({
             path: await screenshotPath(`admin-payment-refunds-${device.name}-${scheme}`),
           });
+          await expectAccessible(page, `admin-payment-refunds ${device.name} ${scheme}`);
         }
         if (device.name === 'phone') break;
 
@@ -191,6 +209,7 @@ describePortal(
           await page.screenshot({
             path: await screenshotPath(`admin-refund-dialog-${device.name}-${scheme}`),
           });
+          await expectAccessible(page, `admin-refund-dialog ${device.name} ${scheme}`);
         }
         await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
         await page.getByText(/credit note CN-\d{6} issued/).waitFor();
@@ -228,6 +247,7 @@ describePortal(
           colorScheme: 'light',
           reducedMotion: 'reduce',
         });
+        await installAxe(page.context());
         await signIn(page, admin.email, admin.password);
         await page.goto(`/admin/users?${new URLSearchParams({ search: user.email })}`);
         await page.getByRole('button', { name: `Details of ${user.email}` }).click();
@@ -242,6 +262,7 @@ describePortal(
           await page.screenshot({
             path: await screenshotPath(`admin-customer-invoices-${device.name}-${scheme}`),
           });
+          await expectAccessible(page, `admin-customer-invoices ${device.name} ${scheme}`);
         }
       }
     });

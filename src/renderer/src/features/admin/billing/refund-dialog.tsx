@@ -115,7 +115,7 @@ export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogPr
       }
       failureTitle="Could not refund"
       submitLabel="Refund"
-      submitColor="red"
+      submitColor="red.9"
       holdWhileSubmitting
       {...dialog}
     >

@@ -1,7 +1,8 @@
-import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminPayment } from '../../../../../shared/api/payments';
 import type { Refund } from '../../../../../shared/api/billing';
+import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatMinorAmount } from '../../billing';
 import { adminBillingMessages, useGetPaymentRefundsQuery } from './admin-billing-endpoints';
@@ -59,13 +60,13 @@ export function RefundsSection({ payment }: { payment: AdminPayment }) {
                       {money(refund.amount)} · {ACTION_LABELS[refund.license_action]}
                     </Text>
                     {refund.credit_note ? (
-                      <Badge variant="light" color="orange" tt="none">
+                      <StatusBadge tone="caution" size="md">
                         Credit note {refund.credit_note.number}
-                      </Badge>
+                      </StatusBadge>
                     ) : (
-                      <Badge variant="outline" color="gray" tt="none">
+                      <StatusBadge tone="neutral" size="md">
                         Pending
-                      </Badge>
+                      </StatusBadge>
                     )}
                   </Group>
                   <Text size="xs" c="dimmed">

@@ -1,8 +1,9 @@
-import { Badge, Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import type { Invoice } from '../../../../../shared/api/billing';
+import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { billingMessages, useDownloadInvoicePdfMutation } from '../billing-endpoints';
 import { describeTax, formatIssueDate, formatMinorAmount, INVOICE_KIND_LABELS } from './invoice-format';
@@ -11,14 +12,11 @@ const COLUMNS = ['Number', 'Date', 'Type', 'Tax', 'Total', 'PDF'] as const;
 const TABLE_MIN_WIDTH = 680;
 
 function KindBadge({ invoice }: { invoice: Invoice }) {
+  // A dot badge: the words keep the body colour, readable in both schemes (see StatusBadge).
   return (
-    <Badge
-      variant="light"
-      color={invoice.kind === 'credit_note' ? 'orange' : 'blue'}
-      style={{ flexShrink: 0 }}
-    >
+    <StatusBadge tone={invoice.kind === 'credit_note' ? 'caution' : 'info'} size="md">
       {INVOICE_KIND_LABELS[invoice.kind]}
-    </Badge>
+    </StatusBadge>
   );
 }
 
