@@ -76,6 +76,8 @@ import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
+import { adminSubscriptionsRoutes } from './modules/subscriptions/admin-routes.js';
+import { createAdminSubscriptionsService } from './modules/subscriptions/admin-service.js';
 import type { SubscriptionsService } from './modules/subscriptions/service.js';
 
 /** What tests and the entry point may supply instead of the defaults. */
@@ -369,6 +371,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         adminPayments: services.adminPayments,
       });
       await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
+      await api.register(adminSubscriptionsRoutes, {
+        adminSubscriptions: createAdminSubscriptionsService({
+          db,
+          clock,
+          subscriptions: subscriptionsArea.service,
+        }),
+      });
       await api.register(invoicesModule, { billing: services.billing, refunds: services.refunds });
       await api.register(licensingRoutes, {
         checks: services.licenseChecks,

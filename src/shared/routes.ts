@@ -107,6 +107,11 @@ export const apiPaths = {
     licensingSettings: '/admin/licensing/settings',
     userInvoices: '/admin/users/:id/invoices',
   },
+  adminSubscriptions: {
+    list: '/admin/subscriptions',
+    detail: '/admin/subscriptions/:id',
+    cancel: '/admin/subscriptions/:id/cancel',
+  },
 } as const;
 
 /** Fills the `:name` parameters of an API path: `pathWith(apiPaths.licenses.detail, { id })`. */
@@ -150,6 +155,7 @@ export const portalPaths = {
   adminUsers: '/admin/users',
   adminLicenses: '/admin/licenses',
   adminPayments: '/admin/payments',
+  adminSubscriptions: '/admin/subscriptions',
   adminFeatures: '/admin/features',
   adminPackages: '/admin/packages',
   adminSecurity: '/admin/security',

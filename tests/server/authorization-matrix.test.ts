@@ -584,6 +584,21 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/sandbox/renew` }),
     expect: ownerOnly(200),
   },
+  'GET /admin/subscriptions': {
+    request: () => ({ path: '/admin/subscriptions?perPage=5' }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/subscriptions/{id}': {
+    request: async (f) => ({ path: `/admin/subscriptions/${await newSubscriptionOf(f)}` }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/subscriptions/{id}/cancel': {
+    request: async (f) => ({
+      path: `/admin/subscriptions/${await newSubscriptionOf(f)}/cancel`,
+      body: { reason: 'Matrix check' },
+    }),
+    expect: adminOnly(200),
+  },
   // Opened from a mail: the signed token in the link is the credential, whoever follows it.
   'GET /notifications/unsubscribe': {
     request: (f) => ({ path: unsubscribePath(f) }),

@@ -205,6 +205,38 @@ const revenuePeriodSchema = z.object({
   totals: z.array(revenueTotalSchema).describe('One entry per currency paid in; empty when nothing was'),
 });
 
+/**
+ * Recurring revenue and its health. MRR is the monthly value of the active and past-due
+ * subscriptions at their plans' current prices (a yearly one counts a twelfth), per currency, in
+ * minor units rounded down.
+ */
+const subscriptionMetricsSchema = z.object({
+  active: z.number().int().describe('Subscriptions paid up now (status active)'),
+  mrr: z
+    .array(
+      z.object({
+        currency: z.string(),
+        amount_minor: z.number().int().describe('Monthly recurring revenue in minor units, rounded down'),
+        subscriptions: z.number().int().describe('Active and past-due subscriptions counted'),
+      }),
+    )
+    .describe('One entry per currency; empty when nothing recurs'),
+  churn: z.object({
+    window_days: z.number().int(),
+    ended: z
+      .number()
+      .int()
+      .describe('Of the subscriptions live at the window’s start, those that ended within it'),
+    live_at_start: z.number().int().describe('Subscriptions paid for and not ended at the window’s start'),
+    rate: z.number().nullable().describe('ended ÷ live_at_start (0 to 1); null when none was live'),
+  }),
+  failed_payments: z.object({
+    last_30_days: z.number().int().describe('Subscription charges that failed in the last 30 days'),
+    past_due: z.number().int().describe('Subscriptions past due now (in their grace period)'),
+    suspended: z.number().int().describe('Subscriptions suspended now (the grace period ended unpaid)'),
+  }),
+});
+
 export const dashboardStatsSchema = z
   .object({
     users: z.object({
@@ -228,6 +260,7 @@ export const dashboardStatsSchema = z
       by_day: z.array(revenuePeriodSchema).describe('The last 30 UTC days, oldest first'),
       by_month: z.array(revenuePeriodSchema).describe('The last 12 UTC months, oldest first'),
     }),
+    subscriptions: subscriptionMetricsSchema,
     security: z.object({
       by_severity: countsBy(SECURITY_SEVERITIES).describe('Events of the last 30 days'),
       recent: z.array(securityEventSchema).describe('The 10 newest events'),

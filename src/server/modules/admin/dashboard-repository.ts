@@ -88,3 +88,71 @@ export function revenueSince(db: DbOrTransaction, since: string, length: 7 | 10)
     .groupBy([period, 'currency'])
     .execute();
 }
+
+/**
+ * The plan prices of the subscriptions still billed (active and past due) per currency: the
+ * monthly ones and the yearly ones summed apart, so MRR is worked out in integers.
+ */
+export const recurringPrices = (db: DbOrTransaction) =>
+  db
+    .selectFrom('subscriptions')
+    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .select((eb) => [
+      'plans.currency as currency',
+      sql<
+        number | string | null
+      >`sum(case when ${sql.ref('plans.billing_interval')} = 'month' then ${sql.ref('plans.price_minor')} else 0 end)`.as(
+        'monthly',
+      ),
+      sql<
+        number | string | null
+      >`sum(case when ${sql.ref('plans.billing_interval')} = 'year' then ${sql.ref('plans.price_minor')} else 0 end)`.as(
+        'yearly',
+      ),
+      eb.fn.countAll<number | string>().as('subscriptions'),
+    ])
+    .where('subscriptions.status', 'in', ['active', 'past_due'])
+    .groupBy('plans.currency')
+    .execute();
+
+/**
+ * Subscriptions by status now, and the churn window's cohort: those live at `since` (a charge paid
+ * by then and not ended by then) and how many of them ended between `since` and `nowIso`.
+ */
+export const countSubscriptions = (db: DbOrTransaction, since: string, nowIso: string) =>
+  db
+    .selectFrom('subscriptions')
+    .select((eb) => {
+      const liveAtStart = eb.and([
+        eb.exists(
+          eb
+            .selectFrom('payments')
+            .select(sql.lit(1).as('paid'))
+            .whereRef('payments.subscription_id', '=', 'subscriptions.id')
+            .where('payments.status', '=', 'paid')
+            .where('payments.paid_at', '<=', since),
+        ),
+        eb.or([eb('subscriptions.ended_at', 'is', null), eb('subscriptions.ended_at', '>', since)]),
+      ]);
+      return [
+        eb.fn.countAll<number | string>().filterWhere('status', '=', 'active').as('active'),
+        eb.fn.countAll<number | string>().filterWhere('status', '=', 'past_due').as('past_due'),
+        eb.fn.countAll<number | string>().filterWhere('status', '=', 'suspended').as('suspended'),
+        eb.fn.countAll<number | string>().filterWhere(liveAtStart).as('live_at_start'),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere(eb.and([liveAtStart, eb('subscriptions.ended_at', '<=', nowIso)]))
+          .as('ended'),
+      ];
+    })
+    .executeTakeFirstOrThrow();
+
+/** Subscription charges that failed since `since` (a charge retried and then paid is paid, not failed). */
+export const countFailedCharges = (db: DbOrTransaction, since: string) =>
+  db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number | string>().as('failed'))
+    .where('kind', '=', 'subscription')
+    .where('status', '=', 'failed')
+    .where('updated_at', '>=', since)
+    .executeTakeFirstOrThrow();

@@ -5,14 +5,28 @@ import type { Db } from '../../db/database.js';
 import { countSecurityEventsBySeverity, recentSecurityEvents } from '../security/repository.js';
 import {
   countActivations,
+  countFailedCharges,
   countLicenses,
+  countSubscriptions,
   countUsers,
+  recurringPrices,
   type RevenueRow,
   revenueSince,
   revenueTotals,
 } from './dashboard-repository.js';
 
 const RECENT_EVENTS = 10;
+const CHURN_WINDOW_DAYS = 30;
+
+/** MRR per currency: monthly prices plus a twelfth of the yearly ones, rounded down, in integers. */
+const toMrr = (rows: Awaited<ReturnType<typeof recurringPrices>>): DashboardStats['subscriptions']['mrr'] =>
+  rows
+    .map((row) => ({
+      currency: row.currency,
+      amount_minor: Number(row.monthly ?? 0) + Math.floor(Number(row.yearly ?? 0) / 12),
+      subscriptions: Number(row.subscriptions),
+    }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
 
 type Totals = DashboardStats['revenue']['totals'];
 
@@ -58,7 +72,19 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
       const thirtyDaysAgo = utc(now).subtract(30, 'day').toISOString();
       const dayAgo = utc(now).subtract(1, 'day').toISOString();
 
-      const [users, licenses, activations, totals, daily, monthly, severities, recent] = await Promise.all([
+      const [
+        users,
+        licenses,
+        activations,
+        totals,
+        daily,
+        monthly,
+        severities,
+        recent,
+        recurring,
+        subscriptions,
+        failedCharges,
+      ] = await Promise.all([
         countUsers(db, thirtyDaysAgo),
         countLicenses(db, nowIso),
         countActivations(db, dayAgo),
@@ -67,7 +93,12 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         revenueSince(db, `${months[0]}-01T00:00:00.000Z`, 7),
         countSecurityEventsBySeverity(db, thirtyDaysAgo),
         recentSecurityEvents(db, RECENT_EVENTS),
+        recurringPrices(db),
+        countSubscriptions(db, thirtyDaysAgo, nowIso),
+        countFailedCharges(db, thirtyDaysAgo),
       ]);
+      const liveAtStart = Number(subscriptions.live_at_start);
+      const ended = Number(subscriptions.ended);
 
       const severityCount = (severity: string) => severities.get(severity) ?? 0;
       return {
@@ -93,6 +124,21 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
           totals: toTotals(totals),
           by_day: byPeriod(days, daily),
           by_month: byPeriod(months, monthly),
+        },
+        subscriptions: {
+          active: Number(subscriptions.active),
+          mrr: toMrr(recurring),
+          churn: {
+            window_days: CHURN_WINDOW_DAYS,
+            ended,
+            live_at_start: liveAtStart,
+            rate: liveAtStart === 0 ? null : ended / liveAtStart,
+          },
+          failed_payments: {
+            last_30_days: Number(failedCharges.failed),
+            past_due: Number(subscriptions.past_due),
+            suspended: Number(subscriptions.suspended),
+          },
         },
         security: {
           by_severity: {

@@ -35,5 +35,6 @@ export const securityEventTypes = {
   planDeleted: 'plan_deleted',
   licensingSettingsChanged: 'licensing_settings_changed',
   paymentRefunded: 'payment_refunded',
+  subscriptionCancelled: 'subscription_cancelled',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -193,6 +193,52 @@ export function createSubscriptionsService({
     return after;
   }
 
+  /**
+   * Cancels at the end of the paid period (the license runs to it; no further charge), or now
+   * (the license ends now). A subscription past due has no paid period left: it ends now.
+   */
+  async function cancelRow(
+    row: SubscriptionRow,
+    body: CancelRequest,
+    audit?: (trx: DbOrTransaction, cancelled: SubscriptionRow) => Promise<void>,
+  ): Promise<Subscription> {
+    if (!LIVE.includes(row.status))
+      throw conflict('subscription_ended', 'This subscription has already ended');
+    const now = clock.now().toISOString();
+    const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
+    if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
+    // The provider first: a cancellation it refused must not read as done here.
+    if (row.provider !== 'sandbox')
+      await providerCall((gateway) => gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd));
+    const moved = await db.transaction().execute(async (trx) => {
+      const changed = await updateSubscription(
+        trx,
+        row.id,
+        atPeriodEnd
+          ? { cancel_at_period_end: 1, cancel_requested_at: now, updated_at: now }
+          : {
+              status: 'cancelled',
+              ended_at: now,
+              cancel_requested_at: now,
+              next_retry_at: null,
+              updated_at: now,
+            },
+        { statuses: [...LIVE] },
+      );
+      if (!changed) return undefined;
+      if (!atPeriodEnd && row.license_id) {
+        const license = await findLicenseById(trx, row.license_id);
+        if (license && (license.expires_at === null || license.expires_at > now))
+          await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
+      }
+      await effects.cancelled?.(trx, changed);
+      await audit?.(trx, changed);
+      return changed;
+    });
+    if (!moved) throw conflict('subscription_ended', 'This subscription has already ended');
+    return toSubscription(moved);
+  }
+
   return {
     toSubscription,
 
@@ -343,43 +389,21 @@ export function createSubscriptionsService({
      * (the license ends now). A subscription past due has no paid period left: it ends now.
      */
     async cancel(user: UserRow, id: string, body: CancelRequest): Promise<Subscription> {
-      const row = await own(user, id);
-      if (!LIVE.includes(row.status))
-        throw conflict('subscription_ended', 'This subscription has already ended');
-      const now = clock.now().toISOString();
-      const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
-      if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
-      // The provider first: a cancellation it refused must not read as done here.
-      if (row.provider !== 'sandbox')
-        await providerCall((gateway) =>
-          gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd),
-        );
-      const moved = await db.transaction().execute(async (trx) => {
-        const changed = await updateSubscription(
-          trx,
-          row.id,
-          atPeriodEnd
-            ? { cancel_at_period_end: 1, cancel_requested_at: now, updated_at: now }
-            : {
-                status: 'cancelled',
-                ended_at: now,
-                cancel_requested_at: now,
-                next_retry_at: null,
-                updated_at: now,
-              },
-          { statuses: [...LIVE] },
-        );
-        if (!changed) return undefined;
-        if (!atPeriodEnd && row.license_id) {
-          const license = await findLicenseById(trx, row.license_id);
-          if (license && (license.expires_at === null || license.expires_at > now))
-            await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
-        }
-        await effects.cancelled?.(trx, changed);
-        return changed;
-      });
-      if (!moved) throw conflict('subscription_ended', 'This subscription has already ended');
-      return toSubscription(moved);
+      return cancelRow(await own(user, id), body);
+    },
+
+    /**
+     * An administrator's cancellation, by our id or the provider's, with the customer's rules;
+     * `audit` records it in the same transaction (nothing is recorded when nothing changed).
+     */
+    async cancelById(
+      id: string,
+      body: CancelRequest,
+      audit: (trx: DbOrTransaction, cancelled: SubscriptionRow) => Promise<void>,
+    ): Promise<Subscription> {
+      const row = (await findSubscription(db, id)) ?? (await findSubscriptionByProviderId(db, id));
+      if (!row) throw subscriptionNotFound();
+      return cancelRow(row, body, audit);
     },
 
     /** Takes back a cancellation at period end, while the period lasts. */
