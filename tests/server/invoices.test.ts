@@ -346,6 +346,32 @@ describeOnEveryDatabase(
       }
     });
 
+    it('deleting the customer keeps the invoice (for the accounts) and removes the billing details', async () => {
+      const s = server();
+      const admin = await signInAsAdmin(s);
+      const buyer = await member(s);
+      await putBillingDetails(s, buyer.token, indianDetails());
+      const { payment } = await buyInSandbox(s, buyer.token);
+      const invoice = await invoiceOfPayment(s, buyer.token, payment.id);
+      const deleted = await s.api({ method: 'DELETE', path: `/admin/users/${buyer.id}`, token: admin.token });
+      expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+      const row = await s.app.db
+        .selectFrom('invoices')
+        .selectAll()
+        .where('id', '=', invoice.id)
+        .executeTakeFirst();
+      expect(row).toMatchObject({ number: invoice.number, user_id: null, total_minor: 99_900 });
+      expect(JSON.parse(row!.buyer)).toEqual(invoice.buyer);
+      expect(
+        await s.app.db.selectFrom('billing_details').selectAll().where('user_id', '=', buyer.id).execute(),
+      ).toEqual([]);
+      // An administrator still downloads it.
+      expectPdf(
+        await s.api({ path: `/billing/invoices/${invoice.id}/pdf`, token: admin.token }),
+        invoice.number,
+      );
+    });
+
     it('the list pages, filters by kind and sorts by number', async () => {
       const s = server();
       const buyer = await member(s);
