@@ -109,11 +109,18 @@ export const subscriptionActivationSchema = z
   .meta({ id: 'SubscriptionActivation' });
 export type SubscriptionActivation = z.infer<typeof subscriptionActivationSchema>;
 
+/** The sandbox checkout's decline of a subscription's first charge, worded as Razorpay Checkout's. */
+export const sandboxSubscriptionDeclineSchema = z
+  .object({
+    error: z.object({ code: z.string(), description: z.string(), reason: z.string() }),
+  })
+  .meta({ id: 'SandboxSubscriptionDecline' });
+
+// Both answers are named: the OpenAPI document (and the renderer tests' fake API, which checks its
+// answers against it) refers to each by name.
 export const sandboxSubscriptionCheckoutResultSchema = z.union([
   verifySubscriptionRequestSchema,
-  z.object({
-    error: z.object({ code: z.string(), description: z.string(), reason: z.string() }),
-  }),
+  sandboxSubscriptionDeclineSchema,
 ]);
 
 export const cancelSubscriptionRequestSchema = z
