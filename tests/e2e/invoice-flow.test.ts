@@ -143,7 +143,7 @@ describePortal(
       }
     });
 
-    it('an administrator refunds a payment from its drawer: credit note issued, license revoked, on the customer’s /billing', async () => {
+    it('an administrator refunds part of a payment from its drawer: credit note issued, license revoked, on the customer’s /billing', async () => {
       const user = await portal.server.createUser({ fullName: 'Rita Refund' });
       const customer = await portal.newPage();
       await signIn(customer, user.email, user.password);
@@ -180,9 +180,9 @@ describePortal(
         await drawer.getByRole('heading', { name: 'Invoice and refunds' }).waitFor();
         await drawer.getByText(/Invoice INV-\d{6}/).waitFor();
         if (device.name === 'phone') {
-          // After the desktop's refund: the credit note is listed, and nothing is left to refund.
+          // After the desktop's partial refund: its credit note is listed, and the rest is refundable.
           await drawer.getByText(/Credit note CN-\d{6}/).waitFor();
-          expect(await drawer.getByRole('button', { name: 'Refund…' }).count()).toBe(0);
+          await drawer.getByText('₹500.00 refunded · ₹499.00 refundable').waitFor();
         }
         for (const scheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme: scheme });
@@ -192,12 +192,29 @@ describePortal(
           });
           await expectAccessible(page, `admin-payment-refunds ${device.name} ${scheme}`);
         }
-        if (device.name === 'phone') break;
-
         await drawer.getByRole('button', { name: 'Refund…' }).click();
         const dialog = page.getByRole('dialog', { name: 'Refund payment' });
         await dialog.waitFor();
-        expect(await dialog.getByRole('textbox', { name: /Amount/ }).inputValue()).toBe('999.00');
+        const amount = dialog.getByRole('textbox', { name: /Amount/ });
+        if (device.name === 'phone') {
+          // What is left, offered in full; looked at, then cancelled.
+          expect(await amount.inputValue()).toBe('499.00');
+          for (const scheme of ['light', 'dark'] as const) {
+            await page.emulateMedia({ colorScheme: scheme });
+            await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
+            await page.screenshot({ path: await screenshotPath(`admin-refund-dialog-phone-${scheme}`) });
+            await expectAccessible(page, `admin-refund-dialog phone ${scheme}`);
+          }
+          await dialog.getByRole('button', { name: 'Cancel' }).click();
+          await dialog.waitFor({ state: 'hidden' });
+          break;
+        }
+        expect(await amount.inputValue()).toBe('999.00');
+        // More than was paid is refused before anything is sent; then a part of it.
+        await amount.fill('1000');
+        await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+        await dialog.getByText('Enter an amount from ₹0.01 to ₹999.00').waitFor();
+        await amount.fill('500');
         // Revoking needs a reason: refused before anything is sent.
         await dialog.getByRole('radio', { name: 'Revoke the license' }).check();
         await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
@@ -212,7 +229,7 @@ describePortal(
           await expectAccessible(page, `admin-refund-dialog ${device.name} ${scheme}`);
         }
         await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
-        await page.getByText(/credit note CN-\d{6} issued/).waitFor();
+        await page.getByText(/^₹500\.00 refunded; credit note CN-\d{6} issued\.$/).waitFor();
         await dialog.waitFor({ state: 'hidden' });
         await drawer.getByText(/Credit note CN-\d{6}/).waitFor();
       }
