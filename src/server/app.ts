@@ -74,6 +74,8 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { couponsRoutes } from './modules/coupons/routes.js';
+import { createCouponsService } from './modules/coupons/service.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
 import { adminSubscriptionsRoutes } from './modules/subscriptions/admin-routes.js';
@@ -230,12 +232,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
+  const coupons = createCouponsService({ db, clock });
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
     provider: paymentProvider,
     config,
     mailer,
+    coupons,
     log: app.log,
   });
   const services = {
@@ -275,6 +279,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       provider: paymentProvider,
       currency: config.payments.currency,
       invoicing: config.invoices,
+      coupons,
       log: app.log,
     }),
     paymentWebhooks: createWebhookHandler({
@@ -371,6 +376,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         adminPayments: services.adminPayments,
       });
       await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
+      await api.register(couponsRoutes, { coupons });
       await api.register(adminSubscriptionsRoutes, {
         adminSubscriptions: createAdminSubscriptionsService({
           db,

@@ -77,6 +77,11 @@ export const apiPaths = {
     invoice: '/billing/invoices/:id',
     invoicePdf: '/billing/invoices/:id/pdf',
   },
+  coupons: {
+    preview: '/coupons/preview',
+    adminList: '/admin/coupons',
+    adminDetail: '/admin/coupons/:id',
+  },
   subscriptions: {
     list: '/subscriptions',
     verify: '/subscriptions/verify',

@@ -94,6 +94,25 @@ const NO_API_KEY_NEEDED = new Set([
   'POST /notifications/unsubscribe',
 ]);
 
+/** The fixture coupon (10% off, made once by the fixture administrator). */
+async function fixtureCoupon(f: Fixtures): Promise<{ id: string; code: string }> {
+  const existing = await f.s.app.db
+    .selectFrom('coupons')
+    .select(['id', 'code'])
+    .where('code', '=', 'MATRIX-FIXTURE')
+    .executeTakeFirst();
+  if (existing) return existing;
+  const created = await f.s.api({
+    method: 'POST',
+    path: '/admin/coupons',
+    token: f.users.admin.token,
+    body: { code: 'MATRIX-FIXTURE', percent_off: 10 },
+  });
+  return created.json<{ id: string; code: string }>();
+}
+const couponCodeOf = async (f: Fixtures) => (await fixtureCoupon(f)).code;
+const couponIdOf = async (f: Fixtures) => (await fixtureCoupon(f)).id;
+
 /** A subscription the fixture user opened but has not paid (the ones before ended now, so the plan is free to take). */
 async function openSubscriptionOf(f: Fixtures): Promise<string> {
   const { token } = f.users.user;
@@ -507,6 +526,26 @@ const MATRIX: Record<string, Row> = {
     expect: ownerOnly(200),
   },
   'GET /payments/history': { request: () => ({ path: '/payments/history' }), expect: signedIn(200) },
+  // Coupons: anyone signed in previews a code on a plan; administrators make and change them.
+  'POST /coupons/preview': {
+    request: async (f) => ({
+      path: '/coupons/preview',
+      body: { code: await couponCodeOf(f), plan_id: 'pro-monthly' },
+    }),
+    expect: signedIn(200),
+  },
+  'GET /admin/coupons': { request: () => ({ path: '/admin/coupons' }), expect: adminOnly(200) },
+  'POST /admin/coupons': {
+    request: () => ({ path: '/admin/coupons', body: { code: unique('matrix'), percent_off: 10 } }),
+    expect: adminOnly(201),
+  },
+  'PUT /admin/coupons/{id}': {
+    request: async (f) => ({
+      path: `/admin/coupons/${await couponIdOf(f)}`,
+      body: { description: 'Matrix' },
+    }),
+    expect: adminOnly(200),
+  },
   // Subscriptions: the customer's own; another user (and an administrator here) finds none (404).
   'GET /subscriptions': { request: () => ({ path: '/subscriptions' }), expect: signedIn(200) },
   'POST /subscriptions': {

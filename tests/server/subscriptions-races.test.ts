@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
+import { createCouponsService } from '../../src/server/modules/coupons/service.js';
 import { createConfiguredProvider } from '../../src/server/modules/payments/configured-provider.js';
 import { createSubscriptionsArea } from '../../src/server/modules/subscriptions/module.js';
 import { findSubscription } from '../../src/server/modules/subscriptions/repository.js';
@@ -16,6 +17,7 @@ function rulesOf(s: TestServer) {
     provider: createConfiguredProvider(s.config),
     config: s.config,
     mailer: s.app.mailer,
+    coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
     log,
   });
 }

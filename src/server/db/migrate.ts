@@ -10,6 +10,7 @@ import * as activationOwner from './migrations/0007-activation-owner.js';
 import * as subscriptions from './migrations/0008-subscriptions.js';
 import * as invoices from './migrations/0009-invoices.js';
 import * as customerMail from './migrations/0010-customer-mail.js';
+import * as coupons from './migrations/0011-coupons.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0008-subscriptions': subscriptions,
   '0009-invoices': invoices,
   '0010-customer-mail': customerMail,
+  '0011-coupons': coupons,
 };
 
 export class MigrationError extends Error {

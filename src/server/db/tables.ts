@@ -275,10 +275,41 @@ export interface SubscriptionsTable {
   /** Left over from a move to a cheaper plan; taken off the next charges. */
   credit_minor: number;
   version: number;
+  /** The coupon it was opened with (its duration says whether renewals are discounted too). */
+  coupon_id: string | null;
   created_at: string;
   updated_at: string;
 }
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
+
+/** A percentage or a fixed amount off; `once` on the first charge, `forever` on every charge. */
+export interface CouponsTable {
+  id: string;
+  code: string;
+  description: string | null;
+  percent_off: number | null;
+  amount_off_minor: number | null;
+  currency: string | null;
+  duration: 'once' | 'forever';
+  expires_at: string | null;
+  max_redemptions: number | null;
+  redeemed_count: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export type CouponRow = Selectable<CouponsTable>;
+
+/** One customer's use of a coupon, on an order or a subscription. */
+export interface CouponRedemptionsTable {
+  id: string;
+  coupon_id: string;
+  user_id: string | null;
+  payment_id: string | null;
+  subscription_id: string | null;
+  discount_minor: number;
+  created_at: string;
+}
 
 /** One of our plans at one price, as the provider knows it. */
 export interface ProviderPlansTable {
@@ -457,6 +488,8 @@ export interface Database {
   scheduled_notices: ScheduledNoticesTable;
   scheduler_leases: SchedulerLeasesTable;
   provider_plans: ProviderPlansTable;
+  coupons: CouponsTable;
+  coupon_redemptions: CouponRedemptionsTable;
   mail_outbox: MailOutboxTable;
   sign_in_sources: SignInSourcesTable;
   billing_details: BillingDetailsTable;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
+import { couponCodeField } from './coupons.js';
 import { licenseSchema } from './licenses.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 
@@ -35,11 +36,14 @@ export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 /** Only the plan: the amount and currency always come from the plan on the server. */
 export const createOrderRequestSchema = z
   .strictObject(
-    { plan_id: z.string().trim().min(1, 'plan_id is required').max(64, 'plan_id is too long') },
+    {
+      plan_id: z.string().trim().min(1, 'plan_id is required').max(64, 'plan_id is too long'),
+      coupon_code: couponCodeField,
+    },
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
-          ? `${issue.keys.join(', ')} cannot be sent: the price comes from the plan; send only plan_id`
+          ? `${issue.keys.join(', ')} cannot be sent: the price comes from the plan; send plan_id and, optionally, coupon_code`
           : undefined,
     },
   )

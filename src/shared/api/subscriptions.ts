@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
+import { couponCodeField } from './coupons.js';
 import { licenseSchema } from './licenses.js';
 import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
 
@@ -73,8 +74,10 @@ export const subscriptionDetailSchema = subscriptionSchema
 export type SubscriptionDetail = z.infer<typeof subscriptionDetailSchema>;
 
 export const createSubscriptionRequestSchema = z
-  .strictObject({ plan_id: planIdField })
+  .strictObject({ plan_id: planIdField, coupon_code: couponCodeField })
   .meta({ id: 'CreateSubscriptionRequest' });
+
+export const planQuoteRequestSchema = z.strictObject({ plan_id: planIdField }).meta({ id: 'PlanQuoteRequest' });
 
 /** What the page opens Checkout with: the provider's subscription id instead of an order id. */
 export const subscriptionCheckoutSchema = z

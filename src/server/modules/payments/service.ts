@@ -15,7 +15,9 @@ import type { Paged } from '../../../shared/api/paging.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
-import type { LicenseRow, PaymentRow, UserRow } from '../../db/tables.js';
+import type { CouponsService } from '../coupons/service.js';
+import type { Insertable } from 'kysely';
+import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toLicense } from '../licenses/views.js';
@@ -47,6 +49,8 @@ export interface PaymentsServiceDeps {
   currency: string;
   /** Seller, tax and number series of the invoice every paid payment gets. */
   invoicing: InvoiceSettings;
+  /** Redeems coupons given at checkout. */
+  coupons: CouponsService;
   log: FastifyBaseLogger;
 }
 
@@ -77,6 +81,7 @@ export function createPaymentsService({
   provider,
   currency,
   invoicing,
+  coupons,
   log,
 }: PaymentsServiceDeps) {
   async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
@@ -123,8 +128,15 @@ export function createPaymentsService({
         );
       }
       const id = randomUUID();
-      // The plan's price, plus the tax when prices are configured as exclusive of it.
-      const amount = chargeForPrice(plan.price_minor, invoicing.tax);
+      const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
+      const price = Number(plan.price_minor) - (coupon?.discountMinor ?? 0);
+      if (price <= 0)
+        throw conflict(
+          'coupon_covers_price',
+          'This coupon would make the purchase free, which a payment cannot be; ask support to issue the license',
+        );
+      // The plan's price (less the coupon), plus the tax when prices are configured as exclusive of it.
+      const amount = chargeForPrice(price, invoicing.tax);
       let order;
       try {
         order = await provider.createOrder({
@@ -143,7 +155,7 @@ export function createPaymentsService({
         );
       }
       const now = clock.now().toISOString();
-      await insertPayment(db, {
+      const record: Insertable<PaymentsTable> = {
         id,
         user_id: user.id,
         plan_id: plan.id,
@@ -158,6 +170,12 @@ export function createPaymentsService({
         created_at: now,
         updated_at: now,
         paid_at: null,
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertPayment(trx, record);
+        // Counted with the order, so of two checkouts racing for a coupon's last use one gets it.
+        if (body.coupon_code)
+          await coupons.redeem(trx, { code: body.coupon_code, user, plan, paymentId: id });
       });
       return {
         id,

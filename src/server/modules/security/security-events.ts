@@ -36,5 +36,6 @@ export const securityEventTypes = {
   licensingSettingsChanged: 'licensing_settings_changed',
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
+  couponChanged: 'coupon_changed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -7,6 +7,7 @@ import { issueLicense } from '../licenses/issue.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { claimPayment, markPaymentFailed } from '../payments/repository.js';
 import { findPlanRow } from '../plans/repository.js';
+import type { CyclePricing } from './cycle-amount.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import {
   chargePaymentRow,
@@ -89,10 +90,13 @@ function periodFor(subscription: SubscriptionRow, plan: PlanRow, cycle: number, 
 export function createSubscriptionCharges({
   clock,
   grace,
+  pricing,
   effects = {},
 }: {
   clock: Clock;
   grace: GraceSettings;
+  /** What each cycle costs (coupon, tax, kept balance). */
+  pricing: CyclePricing;
   effects?: ChargeEffects;
 }) {
   /** Issues the license on the first charge, or extends it to the period's end and lifts a suspension. */
@@ -126,6 +130,7 @@ export function createSubscriptionCharges({
   }
 
   return {
+    pricing,
     /**
      * Settles one charge exactly once, however many reports of it arrive and in whatever order:
      * the charge's payment row is claimed by one caller, and only that caller extends the license
@@ -218,7 +223,8 @@ export function createSubscriptionCharges({
         provider: subscription.provider,
         provider_order_id: chargeKey(subscription, report.cycle),
         provider_payment_id: null,
-        amount_minor: report.amountMinor ?? plan.price_minor,
+        amount_minor:
+          report.amountMinor ?? (await pricing.amountOf(trx, subscription, plan, report.cycle)).amountMinor,
         currency: plan.currency,
         status: 'created',
         license_id: subscription.license_id,

@@ -3,10 +3,12 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Mailer } from '../../mail/mailer.js';
+import type { CouponsService } from '../coupons/service.js';
 import type { ScheduledJob } from '../../scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { createSubscriptionCharges } from './charges.js';
+import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
 import { createSubscriptionsService } from './service.js';
@@ -19,6 +21,7 @@ export function createSubscriptionsArea({
   provider,
   config,
   mailer,
+  coupons,
   log,
 }: {
   db: Db;
@@ -26,18 +29,22 @@ export function createSubscriptionsArea({
   provider: PaymentProvider;
   config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
   mailer: Mailer;
+  coupons: CouponsService;
   log: FastifyBaseLogger;
 }) {
+  const pricing = createCyclePricing(config.invoices.tax);
   const notices = createSubscriptionNotices({
     db,
     clock,
     mailer,
     publicUrl: config.publicUrl,
     reminderDays: config.subscriptions.reminderDays,
+    pricing,
   });
   const charges = createSubscriptionCharges({
     clock,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
+    pricing,
     effects: {
       // Every paid charge gets its invoice, and the customer the receipt, in the transaction that settles it.
       paid: async (trx, charge) => {
@@ -62,6 +69,7 @@ export function createSubscriptionsArea({
     charges,
     lifecycle,
     effects: { cancelled: notices.cancelled },
+    coupons,
     log,
   });
   const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });

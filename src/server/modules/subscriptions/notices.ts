@@ -17,7 +17,7 @@ import { wantsMail } from '../../mail/preferences.js';
 import { findLicenseById } from '../licenses/repository.js';
 import { findPlanRow } from '../plans/repository.js';
 import { findUserById } from '../users/repository.js';
-import { renewalAmount } from './billing-periods.js';
+import type { CyclePricing } from './cycle-amount.js';
 import type { FailedCharge, PaidCharge } from './charges.js';
 import { takeNotice } from './repository.js';
 
@@ -37,6 +37,7 @@ export function createSubscriptionNotices({
   mailer,
   publicUrl,
   reminderDays,
+  pricing,
 }: {
   db: Db;
   clock: Clock;
@@ -44,6 +45,7 @@ export function createSubscriptionNotices({
   publicUrl: string;
   /** Days before a yearly renewal that the customer is reminded of it. */
   reminderDays: number;
+  pricing: CyclePricing;
 }) {
   const link = (path: string) => new URL(path, publicUrl).toString();
   const subscriptionUrl = link(portalPaths.subscriptions);
@@ -56,8 +58,8 @@ export function createSubscriptionNotices({
     return { user, plan, to: { to: user.email, name: user.full_name } };
   }
 
-  const nextAmount = (plan: PlanRow, subscription: SubscriptionRow) => ({
-    amountMinor: renewalAmount(Number(plan.price_minor), subscription.credit_minor).amountMinor,
+  const nextAmount = async (trx: DbOrTransaction, plan: PlanRow, subscription: SubscriptionRow) => ({
+    amountMinor: (await pricing.amountOf(trx, subscription, plan, subscription.cycles + 1)).amountMinor,
     currency: plan.currency,
   });
 
@@ -77,11 +79,14 @@ export function createSubscriptionNotices({
       user: UserRow,
       plan: PlanRow,
       to: { to: string; name: string | null },
+      amount: { amountMinor: number; currency: string },
     ) => Parameters<Mailer['queue']>[1] | undefined,
   ): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       const found = await parties(trx, subject);
-      const message = found ? mail(found.user, found.plan, found.to) : undefined;
+      const message = found
+        ? mail(found.user, found.plan, found.to, await nextAmount(trx, found.plan, subject))
+        : undefined;
       if (!message) return false;
       if (!(await takeNotice(trx, { subjectId: subject.id, kind, occasion, at: clock.now().toISOString() })))
         return false;
@@ -219,11 +224,11 @@ export function createSubscriptionNotices({
                 subscription,
                 'renewal_reminder',
                 subscription.current_period_end ?? '',
-                (user, plan, to) =>
+                (user, plan, to, amount) =>
                   wantsMail(user, 'billing') && subscription.current_period_end
                     ? renewalReminderMail({
                         ...to,
-                        ...nextAmount(plan, subscription),
+                        ...amount,
                         planName: plan.name,
                         renewsAt: subscription.current_period_end,
                         subscriptionUrl,
@@ -235,11 +240,11 @@ export function createSubscriptionNotices({
                 subscription,
                 'grace_ending',
                 subscription.grace_ends_at ?? '',
-                (_user, plan, to) =>
+                (_user, plan, to, amount) =>
                   subscription.grace_ends_at
                     ? gracePeriodEndingMail({
                         ...to,
-                        ...nextAmount(plan, subscription),
+                        ...amount,
                         planName: plan.name,
                         graceEndsAt: subscription.grace_ends_at,
                         subscriptionUrl,

@@ -2,7 +2,6 @@ import { randomToken } from '../../crypto.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { SubscriptionRow } from '../../db/tables.js';
 import { findPlanRow } from '../plans/repository.js';
-import { renewalAmount } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import { updateSubscription } from './repository.js';
 
@@ -25,7 +24,7 @@ export async function chargeSandboxRenewal(
   const plan = await findPlanRow(trx, subscription.plan_id);
   if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
   const cycle = subscription.cycles + 1;
-  const { amountMinor, balanceAfterMinor } = renewalAmount(plan.price_minor, subscription.credit_minor);
+  const { amountMinor, balanceAfterMinor } = await charges.pricing.amountOf(trx, subscription, plan, cycle);
   if (subscription.sandbox_card === 'declines' && amountMinor > 0) {
     const failed = await charges.fail(trx, {
       subscriptionId: subscription.id,

@@ -18,6 +18,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { countSeatsInUse, findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
+import type { CouponsService } from '../coupons/service.js';
 import {
   PaymentProviderError,
   type PaymentProvider,
@@ -28,7 +29,7 @@ import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
-import { periodOfCycle, quotePlanChange, type RecurringInterval, renewalAmount } from './billing-periods.js';
+import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import {
@@ -68,6 +69,8 @@ export interface SubscriptionsServiceDeps {
   charges: SubscriptionCharges;
   lifecycle: SubscriptionLifecycle;
   effects?: SubscriptionEffects;
+  /** Redeems coupons given at checkout. */
+  coupons: CouponsService;
   log: FastifyBaseLogger;
 }
 
@@ -104,6 +107,7 @@ export function createSubscriptionsService({
   charges,
   lifecycle,
   effects = {},
+  coupons,
   log,
 }: SubscriptionsServiceDeps) {
   async function planOf(row: SubscriptionRow): Promise<PlanRow> {
@@ -139,7 +143,7 @@ export function createSubscriptionsService({
         charging && nextAt
           ? {
               at: nextAt,
-              amount_minor: renewalAmount(Number(plan.price_minor), row.credit_minor).amountMinor,
+              amount_minor: (await charges.pricing.amountOf(db, row, plan, row.cycles + 1)).amountMinor,
               currency: plan.currency,
             }
           : null,
@@ -243,7 +247,10 @@ export function createSubscriptionsService({
     toSubscription,
 
     /** Opens a subscription to a monthly or yearly plan; Checkout then authorises its first charge. */
-    async create(user: UserRow, body: { plan_id: string }): Promise<SubscriptionCheckout> {
+    async create(
+      user: UserRow,
+      body: { plan_id: string; coupon_code?: string | undefined },
+    ): Promise<SubscriptionCheckout> {
       const plan = await recurringPlan(body.plan_id);
       const live = (await subscriptionsOfUser(db, user.id)).find(
         (row) => row.plan_id === plan.id && LIVE.includes(row.status),
@@ -253,12 +260,30 @@ export function createSubscriptionsService({
           'already_subscribed',
           `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
         );
+      const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
+      // Razorpay discounts every charge through a plan at the lower price; a first-charge-only discount
+      // is an offer made in its dashboard, which this server cannot make.
+      if (coupon && !isSandbox(provider) && coupon.coupon.duration === 'once')
+        throw conflict(
+          'coupon_not_supported',
+          `The coupon ${coupon.coupon.code} discounts the first charge only, which Razorpay subscriptions cannot take here`,
+        );
       const id = randomUUID();
       const providerSubscriptionId = isSandbox(provider)
         ? `sub_sandbox_${randomToken(12)}`
         : await providerCall(async (gateway) =>
             gateway.createSubscription({
-              providerPlanId: await providerPlanOf(gateway, plan),
+              providerPlanId: await providerPlanOf(
+                gateway,
+                plan,
+                // Every charge's amount: the coupon (every charge) and the tax (when exclusive) included.
+                await charges.pricing.grossOf(
+                  db,
+                  { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 },
+                  plan,
+                  2,
+                ),
+              ),
               totalCount: TOTAL_CYCLES[plan.billing_interval],
               notes: { subscription_id: id, plan_id: plan.id, user_id: user.id },
             }),
@@ -287,15 +312,21 @@ export function createSubscriptionsService({
         sandbox_card: isSandbox(provider) ? 'succeeds' : null,
         credit_minor: 0,
         version: 0,
+        coupon_id: coupon?.coupon.id ?? null,
         created_at: now,
         updated_at: now,
       };
-      await insertSubscription(db, row);
+      await db.transaction().execute(async (trx) => {
+        await insertSubscription(trx, row);
+        // Counted with the subscription, so of two checkouts racing for a coupon's last use one gets it.
+        if (body.coupon_code)
+          await coupons.redeem(trx, { code: body.coupon_code, user, plan, subscriptionId: id });
+      });
       return {
         subscription: await toSubscription(row),
         key_id: provider.keyId,
         subscription_id: row.provider_subscription_id,
-        amount: Number(plan.price_minor),
+        amount: (await charges.pricing.amountOf(db, row, plan, 1)).amountMinor,
         currency: plan.currency,
         sandbox: provider.sandbox,
         prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
@@ -360,7 +391,7 @@ export function createSubscriptionsService({
           subscriptionId: row.id,
           cycle: 1,
           providerPaymentId: body.razorpay_payment_id,
-          amountMinor: Number(plan.price_minor),
+          amountMinor: (await charges.pricing.amountOf(trx, row, plan, 1)).amountMinor,
           currency: plan.currency,
           ...(row.provider === 'sandbox' ? { paymentMethod: SANDBOX_PAYMENT_METHOD } : {}),
         });
@@ -620,11 +651,12 @@ export function createSubscriptionsService({
   async function providerPlanOf(
     gateway: SubscriptionGateway,
     plan: PlanRow & { billing_interval: RecurringInterval },
+    priceMinor: number,
   ): Promise<string> {
     const key = {
       provider: provider.name,
       plan_id: plan.id,
-      price_minor: Number(plan.price_minor),
+      price_minor: priceMinor,
       currency: plan.currency,
       billing_interval: plan.billing_interval,
     };
@@ -663,7 +695,7 @@ export function createSubscriptionsService({
       paidMinor: paid?.period_end === current.end ? Number(paid.amount_minor) : 0,
       period: current,
       balanceMinor: row.credit_minor,
-      newPriceMinor: Number(plan.price_minor),
+      newPriceMinor: await charges.pricing.grossOf(db, row, plan, row.cycles + 1),
       now,
     });
     const period = periodOfCycle({ anchorAt: now.toISOString(), anchorCycle: 0 }, plan.billing_interval, 1);

@@ -58,6 +58,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       plan_deleted: 'Package deleted',
       licensing_settings_changed: 'Licensing settings changed',
       payment_refunded: 'Payment refunded',
+      coupon_changed: 'Coupon changed',
       subscription_cancelled: 'Subscription cancelled',
     },
   },
