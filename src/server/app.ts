@@ -76,6 +76,7 @@ import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
 import { createCouponsService } from './modules/coupons/service.js';
+import { createReceipts } from './modules/invoices/receipts.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
 import { adminSubscriptionsRoutes } from './modules/subscriptions/admin-routes.js';
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     lockout: config.lockout,
   });
   const coupons = createCouponsService({ db, clock });
+  const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
@@ -240,6 +242,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     config,
     mailer,
     coupons,
+    receipts,
     log: app.log,
   });
   const services = {
@@ -280,6 +283,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       currency: config.payments.currency,
       invoicing: config.invoices,
       coupons,
+      receipts,
       log: app.log,
     }),
     paymentWebhooks: createWebhookHandler({
@@ -288,6 +292,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       provider: paymentProvider,
       invoicing: config.invoices,
       subscriptionEvents: subscriptionsArea.webhookEvents,
+      receipts,
       log: app.log,
     }),
     adminPayments: createAdminPaymentsService({ db }),

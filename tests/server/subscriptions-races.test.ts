@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { createCouponsService } from '../../src/server/modules/coupons/service.js';
+import { createReceipts } from '../../src/server/modules/invoices/receipts.js';
 import { createConfiguredProvider } from '../../src/server/modules/payments/configured-provider.js';
 import { createSubscriptionsArea } from '../../src/server/modules/subscriptions/module.js';
 import { findSubscription } from '../../src/server/modules/subscriptions/repository.js';
@@ -18,6 +19,7 @@ function rulesOf(s: TestServer) {
     config: s.config,
     mailer: s.app.mailer,
     coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
+    receipts: createReceipts({ mailer: s.app.mailer, publicUrl: s.config.publicUrl, clock: s.clock }),
     log,
   });
 }

@@ -45,7 +45,6 @@ export const API_TAGS = [
   'ThisMachine',
   'Billing',
   'Invoice',
-  'Subscription',
 ] as const;
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '../licenses/repository.js';
 import { effectiveStatus } from '../licenses/views.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
+import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { findPlanRow } from '../plans/repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
@@ -37,6 +38,7 @@ export async function settlePayment(
   paymentId: string,
   providerPaymentId: string,
   invoicing: InvoiceSettings,
+  receipts?: Receipts,
 ): Promise<Settlement> {
   const now = clock.now().toISOString();
   const won = await claimPayment(trx, paymentId, providerPaymentId, now);
@@ -48,11 +50,12 @@ export async function settlePayment(
     return { outcome: 'already_paid', payment: current, license };
   }
   // Every successful charge has its invoice, even one whose buyer has deleted the account since.
-  await issueInvoiceForPayment(trx, clock, invoicing, won.id);
+  const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id);
   // The buyer's account was deleted between order and payment: the money is recorded, nobody to grant to.
   if (!won.user_id) return { outcome: 'granted', payment: won, license: undefined };
   const license = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
   await setPaymentLicense(trx, won.id, license.id);
+  await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
   return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
 }
 

@@ -16,6 +16,7 @@ import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { CouponsService } from '../coupons/service.js';
+import type { Receipts } from '../invoices/receipts.js';
 import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
@@ -51,6 +52,8 @@ export interface PaymentsServiceDeps {
   invoicing: InvoiceSettings;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
+  /** Mails the receipt of each paid payment. */
+  receipts: Receipts;
   log: FastifyBaseLogger;
 }
 
@@ -82,6 +85,7 @@ export function createPaymentsService({
   currency,
   invoicing,
   coupons,
+  receipts,
   log,
 }: PaymentsServiceDeps) {
   async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
@@ -271,7 +275,9 @@ export function createPaymentsService({
       }
       const settled = await db
         .transaction()
-        .execute((trx) => settlePayment(trx, clock, record.id, body.razorpay_payment_id, invoicing));
+        .execute((trx) =>
+          settlePayment(trx, clock, record.id, body.razorpay_payment_id, invoicing, receipts),
+        );
       if (settled.outcome === 'paid_by_other') throw paidByOther();
       return answerWith(settled.payment, settled.license);
     },

@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { CouponsService } from '../coupons/service.js';
+import type { Receipts } from '../invoices/receipts.js';
 import type { ScheduledJob } from '../../scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { PaymentProvider } from '../payments/provider.js';
@@ -22,6 +23,7 @@ export function createSubscriptionsArea({
   config,
   mailer,
   coupons,
+  receipts,
   log,
 }: {
   db: Db;
@@ -30,6 +32,7 @@ export function createSubscriptionsArea({
   config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
   mailer: Mailer;
   coupons: CouponsService;
+  receipts: Receipts;
   log: FastifyBaseLogger;
 }) {
   const pricing = createCyclePricing(config.invoices.tax);
@@ -40,6 +43,7 @@ export function createSubscriptionsArea({
     publicUrl: config.publicUrl,
     reminderDays: config.subscriptions.reminderDays,
     pricing,
+    receipts,
   });
   const charges = createSubscriptionCharges({
     clock,

@@ -8,7 +8,6 @@ import {
   licenseExpiredMail,
   licenseSuspendedMail,
   paymentFailedMail,
-  receiptMail,
   renewalReminderMail,
   subscriptionCancelledMail,
 } from '../../mail/customer-mails.js';
@@ -18,6 +17,7 @@ import { findLicenseById } from '../licenses/repository.js';
 import { findPlanRow } from '../plans/repository.js';
 import { findUserById } from '../users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
+import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge } from './charges.js';
 import { takeNotice } from './repository.js';
 
@@ -38,6 +38,7 @@ export function createSubscriptionNotices({
   publicUrl,
   reminderDays,
   pricing,
+  receipts,
 }: {
   db: Db;
   clock: Clock;
@@ -46,6 +47,7 @@ export function createSubscriptionNotices({
   /** Days before a yearly renewal that the customer is reminded of it. */
   reminderDays: number;
   pricing: CyclePricing;
+  receipts: Receipts;
 }) {
   const link = (path: string) => new URL(path, publicUrl).toString();
   const subscriptionUrl = link(portalPaths.subscriptions);
@@ -96,26 +98,9 @@ export function createSubscriptionNotices({
   }
 
   return {
-    /** The receipt of a paid charge, with its invoice attached (nothing for a charge of nothing). */
-    async paid(trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow): Promise<void> {
-      if (Number(charge.payment.amount_minor) <= 0) return;
-      const found = await parties(trx, charge.subscription);
-      if (!found) return;
-      await mailer.queue(
-        trx,
-        receiptMail({
-          ...found.to,
-          amountMinor: Number(charge.payment.amount_minor),
-          currency: charge.payment.currency,
-          planName: found.plan.name,
-          paidAt: charge.payment.paid_at ?? clock.now(),
-          invoiceId: invoice.id,
-          invoiceNumber: invoice.number,
-          paidUntil: charge.payment.period_end,
-          billingUrl: link(portalPaths.billing),
-        }),
-      );
-    },
+    /** The receipt of a paid charge, with its invoice attached. */
+    paid: (trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow) =>
+      receipts.queue(trx, { payment: charge.payment, invoice, paidUntil: charge.payment.period_end }),
 
     /** A declined renewal: on the first failure of a period (the retries say nothing new). */
     async failed(trx: DbOrTransaction, charge: FailedCharge): Promise<void> {

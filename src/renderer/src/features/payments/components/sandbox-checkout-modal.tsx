@@ -6,30 +6,8 @@ import { formatAmount } from './payment-format';
 import { SandboxNotice } from './sandbox-notice';
 import { Notice } from '../../../components/data/alert-notice';
 
-/** What the sandbox checkout is paying: an order (one payment) or a subscription's first charge. */
-export interface SandboxCheckoutSubject {
-  planName: string;
-  /** In the currency's minor unit. */
-  amount: number;
-  currency: string;
-  /** "Order" or "Subscription", and the provider's id of it. */
-  reference: { label: string; id: string };
-  email?: string | undefined;
-  /** For a subscription: what is charged afterwards ("then ₹999 / month until you cancel"). */
-  recurring?: string | undefined;
-}
-
-/** The sandbox checkout's view of an order. */
-export const orderSubject = (order: PaymentOrder): SandboxCheckoutSubject => ({
-  planName: order.plan.name,
-  amount: order.amount,
-  currency: order.currency,
-  reference: { label: 'Order', id: order.order_id },
-  email: order.prefill?.email,
-});
-
 export interface SandboxCheckoutModalProps {
-  subject: SandboxCheckoutSubject | null;
+  order: PaymentOrder | null;
   /** Which answer is on its way. */
   busy: 'pay' | 'decline' | null;
   /** The last attempt's failure (a decline, or a refused verification). */
@@ -57,7 +35,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * "How the sandbox works"): labelled as a sandbox at every step, because no money moves.
  */
 export function SandboxCheckoutModal({
-  subject,
+  order,
   busy,
   problem,
   onPay,
@@ -66,7 +44,7 @@ export function SandboxCheckoutModal({
 }: SandboxCheckoutModalProps) {
   return (
     <Modal
-      opened={subject !== null}
+      opened={order !== null}
       onClose={onClose}
       title="Sandbox checkout"
       centered
@@ -76,37 +54,32 @@ export function SandboxCheckoutModal({
       closeButtonProps={{ 'aria-label': 'Close the sandbox checkout' }}
       size="md"
     >
-      {subject ? (
+      {order ? (
         <Stack gap="md">
           <SandboxNotice title="Sandbox: no real money" testId="sandbox-notice">
             This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
-            plan exactly as a real payment would; Decline answers as a declined card would.
+            plan exactly as a real payment would; Decline records a failed payment.
           </SandboxNotice>
           <Stack component="dl" gap={8} m={0}>
             <Row label="Plan">
               <Text size="sm" fw={600}>
-                {subject.planName}
+                {order.plan.name}
               </Text>
             </Row>
             <Row label="Amount">
               <Text size="sm" fw={600}>
-                {formatAmount(subject.amount, subject.currency)}{' '}
+                {formatAmount(order.amount, order.currency)}{' '}
                 <Text span size="xs" c="dimmed">
                   (test payment)
                 </Text>
               </Text>
             </Row>
-            {subject.recurring ? (
-              <Row label="Then">
-                <Text size="sm">{subject.recurring}</Text>
-              </Row>
-            ) : null}
-            <Row label={subject.reference.label}>
-              <Code fz="xs">{subject.reference.id}</Code>
+            <Row label="Order">
+              <Code fz="xs">{order.order_id}</Code>
             </Row>
-            {subject.email ? (
+            {order.prefill?.email ? (
               <Row label="Billed to">
-                <Text size="sm">{subject.email}</Text>
+                <Text size="sm">{order.prefill.email}</Text>
               </Row>
             ) : null}
           </Stack>
