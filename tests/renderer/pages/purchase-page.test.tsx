@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../src/shared/api/payments';
 import type { Plan } from '../../../src/shared/api/plans';
+import type { Subscription, SubscriptionCheckout } from '../../../src/shared/api/subscriptions';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeLicense } from '../support/signed-in';
@@ -41,9 +42,10 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   ...extra,
 });
 
+// Pro is paid once (monthly and yearly plans are subscriptions: Team here, and the tests at the end).
 const PLANS = [
   plan('base', { name: 'Base', price_minor: 0, billing_interval: 'free', max_activations: 1 }),
-  plan('pro', { name: 'Pro' }),
+  plan('pro', { name: 'Pro', billing_interval: 'lifetime' }),
   plan('team', { name: 'Team', price_minor: 4_999_000, billing_interval: 'year', max_activations: 10 }),
 ];
 
@@ -86,14 +88,72 @@ const proLicense = makeLicense('lic-pro', {
   expires_at: '2025-04-01T10:00:00.000Z',
 });
 
+const teamSubscription: Subscription = {
+  id: 'sub-1',
+  provider_subscription_id: 'sub_sandbox_team',
+  provider: 'sandbox',
+  sandbox: true,
+  status: 'active',
+  plan: {
+    id: 'team',
+    code: 'team',
+    name: 'Team',
+    billing_interval: 'year',
+    price_minor: 4_999_000,
+    currency: 'INR',
+  },
+  license_id: 'lic-team',
+  current_period_start: NOW,
+  current_period_end: '2026-03-01T10:00:00.000Z',
+  next_charge: { at: '2026-03-01T10:00:00.000Z', amount_minor: 4_999_000, currency: 'INR' },
+  cancel_at_period_end: false,
+  cancel_requested_at: null,
+  ended_at: null,
+  grace_ends_at: null,
+  failed_attempts: 0,
+  payment_method: 'Sandbox card •••• 4242',
+  sandbox_card: 'succeeds',
+  credit_minor: 0,
+  created_at: NOW,
+};
+
+const teamCheckout = (extra: Partial<SubscriptionCheckout> = {}): SubscriptionCheckout => ({
+  subscription: {
+    ...teamSubscription,
+    status: 'pending',
+    license_id: null,
+    current_period_start: null,
+    current_period_end: null,
+    next_charge: null,
+  },
+  key_id: 'sandbox',
+  subscription_id: 'sub_sandbox_team',
+  amount: 4_999_000,
+  currency: 'INR',
+  sandbox: true,
+  prefill: { email: 'ada@example.com', name: 'Ada' },
+  ...extra,
+});
+
+const teamLicense = makeLicense('lic-team', {
+  license_key: 'TEAMS-FGHJK-MNPQR-STVWX-YZ234',
+  plan_id: 'team',
+  plan: { id: 'team', code: 'team', name: 'Team', billing_interval: 'year' },
+  max_activations: 10,
+  expires_at: '2026-03-01T10:00:00.000Z',
+});
+
 let api: FakeApi;
 let payments: Payment[];
 let licenses: ReturnType<typeof makeLicense>[];
+let subscriptions: Subscription[];
 
 beforeEach(async () => {
   api = await new FakeApi().start();
   payments = [];
   licenses = [makeLicense('lic-base')];
+  subscriptions = [];
+  api.on('GET /subscriptions', () => ({ json: { data: subscriptions } }));
   api.on('GET /plans/public', () => ({ json: PLANS }));
   api.on('GET /payments/config', () => ({
     json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
@@ -144,7 +204,7 @@ describe('purchase page: plans', () => {
     await openPurchase();
     const pro = within(screen.getByRole('article', { name: 'Pro' }));
     expect(pro.getByText('₹999')).toBeTruthy();
-    expect(pro.getByText('per month')).toBeTruthy();
+    expect(pro.getByText('one-time payment')).toBeTruthy();
     expect(pro.getByText('Use on 3 devices at once')).toBeTruthy();
     expect(pro.getByText('AI chat: 5,000 messages per day')).toBeTruthy();
     expect(pro.getByRole('button', { name: 'Buy Pro' })).toBeTruthy();
@@ -158,6 +218,9 @@ describe('purchase page: plans', () => {
     const team = within(screen.getByRole('article', { name: 'Team' }));
     expect(team.getByText('per year')).toBeTruthy();
     expect(team.getByText('Use on 10 devices at once')).toBeTruthy();
+    // A yearly plan is a subscription.
+    expect(team.getByRole('button', { name: 'Subscribe — ₹49,990 / year' })).toBeTruthy();
+    expect(team.getByText('Renews every year until you cancel.')).toBeTruthy();
   });
 
   it('labels the sandbox on the page', async () => {
@@ -165,16 +228,22 @@ describe('purchase page: plans', () => {
     expect(screen.getByTestId('sandbox-banner').textContent).toContain('no real money');
   });
 
-  it('offers to renew the paid plan the user already has, and refuses plans in another currency', async () => {
+  it('marks the one-off plan the user owns and the plan subscribed to, and refuses plans in another currency', async () => {
     api.on('GET /licenses/current-plan', () => ({ json: { plan: PLANS[1], license: proLicense } }));
     api.on('GET /plans/public', () => ({
       json: [...PLANS, plan('usd', { name: 'Dollar plan', currency: 'USD' })],
     }));
+    subscriptions = [teamSubscription];
     await openPurchase();
     const pro = within(screen.getByRole('article', { name: 'Pro' }));
     expect(await pro.findByText('Current plan', {}, SLOW)).toBeTruthy();
-    expect(pro.getByRole('button', { name: 'Renew Pro' })).toBeTruthy();
-    expect(pro.getByText('Adds one month to your current license.')).toBeTruthy();
+    expect(pro.getByRole('button', { name: 'You own this plan' }).hasAttribute('disabled')).toBe(true);
+    // Subscribed already: the plan leads to its subscription rather than a second one.
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    expect(team.getByRole('link', { name: 'Manage subscription' }).getAttribute('href')).toBe(
+      '/subscriptions',
+    );
+    expect(team.queryByRole('button', { name: /^Subscribe/ })).toBeNull();
     const usd = within(screen.getByRole('article', { name: 'Dollar plan' }));
     expect(usd.getByRole('button', { name: 'Not available here' }).hasAttribute('disabled')).toBe(true);
     expect(usd.getByText('Priced in USD; this portal takes payments in INR.')).toBeTruthy();
@@ -493,5 +562,124 @@ describe('purchase page: payment history', () => {
     const table = within(screen.getByRole('table', { name: 'Your payments' }));
     expect(await table.findByText('pay_late', {}, SLOW)).toBeTruthy();
     expect(table.getByText('Paid')).toBeTruthy();
+  });
+});
+
+describe('purchase page: subscriptions', () => {
+  const signature = {
+    razorpay_subscription_id: 'sub_sandbox_team',
+    razorpay_payment_id: 'pay_sandbox_9',
+    razorpay_signature: 'sig',
+  };
+  beforeEach(() => {
+    api.on('POST /subscriptions', () => ({ status: 201, json: teamCheckout() }));
+    api.on('POST /subscriptions/verify', () => {
+      subscriptions = [teamSubscription];
+      licenses.push(teamLicense);
+      return { json: { subscription: teamSubscription, license: teamLicense } };
+    });
+  });
+
+  it('subscribes through the sandbox checkout: the plan only, pay, verify, then the subscription and its license', async () => {
+    api.on('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete', () => ({ json: signature }));
+    const { router } = await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe — ₹49,990 / year' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team' });
+    expect(dialog.getByText('₹49,990')).toBeTruthy();
+    expect(dialog.getByText('₹49,990 / year until you cancel')).toBeTruthy();
+    expect(dialog.getByText('sub_sandbox_team')).toBeTruthy();
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Pay' }));
+    const success = within(
+      await screen.findByRole('region', { name: /^Subscribed: your Team license is ready/ }, SLOW),
+    );
+    expect(body('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete')).toEqual({
+      outcome: 'pay',
+    });
+    expect(body('POST /subscriptions/verify')).toEqual(signature);
+    expect(success.getByTestId('purchased-license-key').textContent).toBe(teamLicense.license_key);
+    expect(success.getByText(/Next charge: ₹49,990 on Mar 1, 2026\./)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sandbox checkout' })).toBeNull(), SLOW);
+    // The plan now leads to its subscription.
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    expect(await team.findByRole('link', { name: 'Manage subscription' }, SLOW)).toBeTruthy();
+
+    await userEvent.click(success.getByRole('link', { name: 'Manage subscription' }));
+    expect(router.state.location.pathname).toBe('/subscriptions');
+  });
+
+  it('a declined first charge stays in the checkout, says so once, and starts nothing', async () => {
+    api.on('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete', () => ({
+      json: {
+        error: {
+          code: 'BAD_REQUEST_ERROR',
+          description: 'Payment declined in the sandbox checkout (no money moved)',
+          reason: 'payment_failed',
+        },
+      },
+    }));
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe — ₹49,990 / year' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    await userEvent.click(dialog.getByRole('button', { name: 'Decline' }));
+    const alert = await dialog.findByRole('alert', {}, SLOW);
+    expect(alert.textContent).toContain('Payment declined in the sandbox checkout (no money moved).');
+    expect(alert.textContent).not.toContain('Payment declined: ');
+    expect(api.calls('POST /subscriptions/verify')).toHaveLength(0);
+    expect(dialog.getByRole('button', { name: 'Pay' })).toBeTruthy();
+  });
+
+  it("shows the server's refusal to start a subscription", async () => {
+    api.on('POST /subscriptions', () =>
+      problem(
+        409,
+        'You already subscribe to Team. Change its plan or payment method on the Subscriptions page.',
+        'already_subscribed',
+      ),
+    );
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe — ₹49,990 / year' }));
+    const alert = await screen.findByRole('alert', {}, SLOW);
+    expect(alert.textContent).toContain('Could not start the subscription to Team');
+    expect(alert.textContent).toContain('You already subscribe to Team.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens Razorpay Checkout with the subscription id (no order), and verifies what it hands back', async () => {
+    api.on('GET /payments/config', () => ({
+      json: { provider: 'razorpay', key_id: 'rzp_test_123', sandbox: false, currency: 'INR' },
+    }));
+    api.on('POST /subscriptions', () => ({
+      status: 201,
+      json: teamCheckout({ key_id: 'rzp_test_123', subscription_id: 'sub_rzp_1', sandbox: false }),
+    }));
+    const opened: Record<string, unknown>[] = [];
+    window.Razorpay = class {
+      constructor(options: Record<string, unknown>) {
+        opened.push(options);
+      }
+      on() {}
+      open() {}
+    } as unknown as NonNullable<typeof window.Razorpay>;
+    await openPurchase();
+    await userEvent.click(screen.getByRole('button', { name: 'Subscribe — ₹49,990 / year' }));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    const options = opened[0] as { handler: (response: unknown) => void } & Record<string, unknown>;
+    expect(options).toMatchObject({ key: 'rzp_test_123', subscription_id: 'sub_rzp_1', description: 'Team' });
+    expect(options).not.toHaveProperty('order_id');
+    options.handler({
+      razorpay_payment_id: 'pay_rzp_9',
+      razorpay_subscription_id: 'sub_rzp_1',
+      razorpay_signature: 'sig',
+    });
+    expect(
+      await screen.findByRole('region', { name: /^Subscribed: your Team license is ready/ }, SLOW),
+    ).toBeTruthy();
+    expect(body('POST /subscriptions/verify')).toEqual({
+      razorpay_subscription_id: 'sub_rzp_1',
+      razorpay_payment_id: 'pay_rzp_9',
+      razorpay_signature: 'sig',
+    });
   });
 });

@@ -45,6 +45,7 @@ export const API_TAGS = [
   'ThisMachine',
   'Billing',
   'Invoice',
+  'Subscription',
 ] as const;
 
 /**

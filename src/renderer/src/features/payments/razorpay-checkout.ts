@@ -1,4 +1,5 @@
 import type { PaymentOrder, VerifyPaymentRequest } from '../../../../shared/api/payments';
+import type { SubscriptionCheckout, VerifySubscriptionRequest } from '../../../../shared/api/subscriptions';
 
 /**
  * Razorpay Checkout's script. PCI rules want it loaded from Razorpay itself (never bundled or
@@ -12,16 +13,19 @@ export interface RazorpayFailure {
   error: { code?: string; description?: string; reason?: string; metadata?: { payment_id?: string } };
 }
 
+/** Checkout is opened on an order (one payment) or on a subscription (its first charge and the mandate). */
 interface RazorpayOptions {
   key: string;
-  amount: number;
-  currency: string;
-  order_id: string;
+  /** An order's; a subscription's first charge comes from its plan on Razorpay's side. */
+  amount?: number;
+  currency?: string;
+  order_id?: string;
+  subscription_id?: string;
   name: string;
   description: string;
   prefill?: { email?: string; name?: string };
   theme?: { color?: string };
-  handler: (response: VerifyPaymentRequest) => void;
+  handler: (response: VerifyPaymentRequest & VerifySubscriptionRequest) => void;
   modal?: { ondismiss?: () => void; escape?: boolean; confirm_close?: boolean };
 }
 
@@ -64,9 +68,9 @@ export function loadRazorpayCheckout(doc: Document = document): Promise<Razorpay
   return loading;
 }
 
-export interface RazorpayCallbacks {
+export interface RazorpayCallbacks<Paid = VerifyPaymentRequest> {
   /** Checkout took the payment: verify these on the server. */
-  onPaid(response: VerifyPaymentRequest): void;
+  onPaid(response: Paid): void;
   /** An attempt failed; Razorpay keeps its window open so the buyer can try another way. */
   onFailed(failure: RazorpayFailure): void;
   /** The buyer closed the window without paying. */
@@ -90,6 +94,35 @@ export function openRazorpayCheckout(
     prefill: order.prefill,
     theme: { color: themeColor },
     handler: callbacks.onPaid,
+    modal: { ondismiss: callbacks.onDismissed, escape: true, confirm_close: true },
+  });
+  checkout.on('payment.failed', callbacks.onFailed);
+  checkout.open();
+}
+
+/**
+ * Opens Razorpay Checkout on a subscription the server created: Checkout authorises its first
+ * charge and hands back `razorpay_subscription_id`, `razorpay_payment_id` and the signature.
+ */
+export function openRazorpaySubscriptionCheckout(
+  Razorpay: RazorpayConstructor,
+  subscription: SubscriptionCheckout,
+  { productName, themeColor }: { productName: string; themeColor: string },
+  callbacks: RazorpayCallbacks<VerifySubscriptionRequest>,
+): void {
+  const checkout = new Razorpay({
+    key: subscription.key_id,
+    subscription_id: subscription.subscription_id,
+    name: productName,
+    description: subscription.subscription.plan.name,
+    prefill: subscription.prefill,
+    theme: { color: themeColor },
+    handler: (response) =>
+      callbacks.onPaid({
+        razorpay_subscription_id: response.razorpay_subscription_id,
+        razorpay_payment_id: response.razorpay_payment_id,
+        razorpay_signature: response.razorpay_signature,
+      }),
     modal: { ondismiss: callbacks.onDismissed, escape: true, confirm_close: true },
   });
   checkout.on('payment.failed', callbacks.onFailed);

@@ -6,8 +6,30 @@ import { formatAmount } from './payment-format';
 import { SandboxNotice } from './sandbox-notice';
 import { Notice } from '../../../components/data/alert-notice';
 
+/** What the sandbox checkout is paying: an order (one payment) or a subscription's first charge. */
+export interface SandboxCheckoutSubject {
+  planName: string;
+  /** In the currency's minor unit. */
+  amount: number;
+  currency: string;
+  /** "Order" or "Subscription", and the provider's id of it. */
+  reference: { label: string; id: string };
+  email?: string | undefined;
+  /** For a subscription: what is charged afterwards ("then ₹999 / month until you cancel"). */
+  recurring?: string | undefined;
+}
+
+/** The sandbox checkout's view of an order. */
+export const orderSubject = (order: PaymentOrder): SandboxCheckoutSubject => ({
+  planName: order.plan.name,
+  amount: order.amount,
+  currency: order.currency,
+  reference: { label: 'Order', id: order.order_id },
+  email: order.prefill?.email,
+});
+
 export interface SandboxCheckoutModalProps {
-  order: PaymentOrder | null;
+  subject: SandboxCheckoutSubject | null;
   /** Which answer is on its way. */
   busy: 'pay' | 'decline' | null;
   /** The last attempt's failure (a decline, or a refused verification). */
@@ -35,7 +57,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * "How the sandbox works"): labelled as a sandbox at every step, because no money moves.
  */
 export function SandboxCheckoutModal({
-  order,
+  subject,
   busy,
   problem,
   onPay,
@@ -44,7 +66,7 @@ export function SandboxCheckoutModal({
 }: SandboxCheckoutModalProps) {
   return (
     <Modal
-      opened={order !== null}
+      opened={subject !== null}
       onClose={onClose}
       title="Sandbox checkout"
       centered
@@ -54,32 +76,37 @@ export function SandboxCheckoutModal({
       closeButtonProps={{ 'aria-label': 'Close the sandbox checkout' }}
       size="md"
     >
-      {order ? (
+      {subject ? (
         <Stack gap="md">
           <SandboxNotice title="Sandbox: no real money" testId="sandbox-notice">
             This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
-            plan exactly as a real payment would; Decline records a failed payment.
+            plan exactly as a real payment would; Decline answers as a declined card would.
           </SandboxNotice>
           <Stack component="dl" gap={8} m={0}>
             <Row label="Plan">
               <Text size="sm" fw={600}>
-                {order.plan.name}
+                {subject.planName}
               </Text>
             </Row>
             <Row label="Amount">
               <Text size="sm" fw={600}>
-                {formatAmount(order.amount, order.currency)}{' '}
+                {formatAmount(subject.amount, subject.currency)}{' '}
                 <Text span size="xs" c="dimmed">
                   (test payment)
                 </Text>
               </Text>
             </Row>
-            <Row label="Order">
-              <Code fz="xs">{order.order_id}</Code>
+            {subject.recurring ? (
+              <Row label="Then">
+                <Text size="sm">{subject.recurring}</Text>
+              </Row>
+            ) : null}
+            <Row label={subject.reference.label}>
+              <Code fz="xs">{subject.reference.id}</Code>
             </Row>
-            {order.prefill?.email ? (
+            {subject.email ? (
               <Row label="Billed to">
-                <Text size="sm">{order.prefill.email}</Text>
+                <Text size="sm">{subject.email}</Text>
               </Row>
             ) : null}
           </Stack>

@@ -4,6 +4,7 @@ import { type ReactNode, useCallback } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentConfig } from '../../../../../shared/api/payments';
 import type { Plan } from '../../../../../shared/api/plans';
+import type { Subscription } from '../../../../../shared/api/subscriptions';
 import { portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/alert-notice';
 import { HeaderedPage } from '../../../components/layout/page-header';
@@ -11,10 +12,12 @@ import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, planMessages, useGetPublicPlansQuery } from '../../plans';
+import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { PaymentHistory } from '../components/payment-history';
 import { formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
-import { SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
+import { orderSubject, SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
+import { SubscriptionSuccess } from '../components/subscription-success';
 import { SandboxNotice } from '../components/sandbox-notice';
 import {
   type CurrentPlan,
@@ -23,12 +26,15 @@ import {
   useGetPaymentConfigQuery,
 } from '../payments-endpoints';
 import { type Checkout, useCheckout } from '../use-checkout';
+import { isRecurringPlan, type Subscribe, subscriptionSubject, useSubscribe } from '../use-subscribe';
 
 interface Catalogue {
   plans: Plan[];
   config: PaymentConfig;
   /** Null when it could not be read: the plans are still on sale, just not marked. */
   current: CurrentPlan | null;
+  /** The user's live subscriptions; empty when they could not be read. */
+  subscriptions: Subscription[];
 }
 
 /**
@@ -39,11 +45,17 @@ function useCatalogue() {
   const plans = useGetPublicPlansQuery();
   const config = useGetPaymentConfigQuery();
   const current = useGetCurrentPlanSummaryQuery();
+  const subscriptions = useGetSubscriptionsQuery();
   const failure = plans.error ?? config.error;
   const failed = failure !== undefined && !plans.isFetching && !config.isFetching;
   const loaded: Catalogue | null =
-    plans.data && config.data && !current.isLoading
-      ? { plans: plans.data, config: config.data, current: current.data ?? null }
+    plans.data && config.data && !current.isLoading && !subscriptions.isLoading
+      ? {
+          plans: plans.data,
+          config: config.data,
+          current: current.data ?? null,
+          subscriptions: (subscriptions.data ?? []).filter(isLive),
+        }
       : null;
   const reload = () => {
     if (plans.isError) void plans.refetch();
@@ -56,17 +68,72 @@ function useCatalogue() {
   };
 }
 
-const INTERVAL_WORDS: Partial<Record<Plan['billing_interval'], string>> = { month: 'month', year: 'year' };
+const INTERVAL_WORDS: Record<'month' | 'year', string> & Partial<Record<Plan['billing_interval'], string>> = {
+  month: 'month',
+  year: 'year',
+};
 
-/** The button (and a line under it) that gets `plan`: buy, renew, activate free, or why not. */
+const isBusy = (step: string) => step !== 'idle' && step !== 'succeeded';
+
+/** A monthly or yearly plan: subscribe, or manage the subscription the user has. */
+function subscriptionAction(
+  plan: Plan & { billing_interval: 'month' | 'year' },
+  { subscriptions, config }: Catalogue,
+  subscribe: Subscribe,
+  busy: boolean,
+): { action: ReactNode; note?: ReactNode } {
+  const own = subscriptions.find((subscription) => subscription.plan.id === plan.id);
+  if (own)
+    return {
+      action: (
+        <Button component={Link} to={portalPaths.subscriptions} fullWidth variant="light">
+          Manage subscription
+        </Button>
+      ),
+      note: 'You subscribe to this plan: change or cancel it on the Subscriptions page.',
+    };
+  const loading = subscribe.state.step === 'creating' && subscribe.state.planId === plan.id;
+  const other = subscriptions[0];
+  return {
+    action: (
+      <Button
+        fullWidth
+        h="auto"
+        mih={36}
+        py={6}
+        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        loading={loading}
+        disabled={busy && !loading}
+        onClick={() => void subscribe.subscribe(plan, config)}
+      >
+        {`Subscribe — ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`}
+      </Button>
+    ),
+    note: other ? (
+      <>
+        You subscribe to {other.plan.name}: to move to this plan instead,{' '}
+        <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
+          change plan on the Subscriptions page
+        </Anchor>
+        .
+      </>
+    ) : (
+      `Renews every ${INTERVAL_WORDS[plan.billing_interval]} until you cancel.`
+    ),
+  };
+}
+
+/** The button (and a line under it) that gets `plan`: subscribe, buy, activate free, or why not. */
 function planAction(
   plan: Plan,
-  { config, current }: Catalogue,
+  catalogue: Catalogue,
   checkout: Checkout,
+  subscribe: Subscribe,
 ): { action: ReactNode; note?: ReactNode } {
+  const { config, current } = catalogue;
   const isCurrent = current?.plan?.id === plan.id;
   const { state } = checkout;
-  const busy = state.step !== 'idle' && state.step !== 'succeeded';
+  const busy = isBusy(state.step) || isBusy(subscribe.state.step);
   const free = plan.billing_interval === 'free' || plan.price_minor === 0;
 
   if (free) {
@@ -110,6 +177,14 @@ function planAction(
         </Button>
       ),
     };
+
+  if (isRecurringPlan(plan))
+    return subscriptionAction(
+      plan as Plan & { billing_interval: 'month' | 'year' },
+      catalogue,
+      subscribe,
+      busy,
+    );
 
   const loading = state.step === 'creating' && state.planId === plan.id;
   const interval = INTERVAL_WORDS[plan.billing_interval];
@@ -166,9 +241,27 @@ export default function PurchasePage() {
     });
   }, []);
   const checkout = useCheckout({ onAbandoned });
-  const { state, notice } = checkout;
+  const subscribe = useSubscribe({ onAbandoned });
+  const { state } = checkout;
   const { loaded } = catalogue;
   const sandboxOpen = state.step === 'sandbox' ? state : null;
+  const subscriptionOpen = subscribe.state.step === 'sandbox' ? subscribe.state : null;
+  // One checkout runs at a time: its notice, and the sandbox dialog's answers go to it.
+  const notice = checkout.notice ?? subscribe.notice;
+  const dismissNotice = checkout.notice ? checkout.dismissNotice : subscribe.dismissNotice;
+  const sandbox = subscriptionOpen
+    ? {
+        subject: subscriptionSubject(subscriptionOpen.checkout),
+        busy: subscriptionOpen.busy,
+        problem: subscriptionOpen.problem,
+        flow: subscribe,
+      }
+    : {
+        subject: sandboxOpen ? orderSubject(sandboxOpen.order) : null,
+        busy: sandboxOpen?.busy ?? null,
+        problem: sandboxOpen?.problem ?? null,
+        flow: checkout,
+      };
 
   return (
     <HeaderedPage
@@ -192,13 +285,13 @@ export default function PurchasePage() {
           role="alert"
           withCloseButton
           closeButtonLabel="Dismiss this message"
-          onClose={checkout.dismissNotice}
+          onClose={dismissNotice}
         >
           {notice.message}
         </Notice>
       ) : null}
 
-      {state.step === 'verifying' ? (
+      {state.step === 'verifying' || subscribe.state.step === 'verifying' ? (
         <Notice color="blue" variant="light" title="Confirming your payment…" role="status">
           The payment went through; the license server is checking it. This takes a moment.
         </Notice>
@@ -206,6 +299,14 @@ export default function PurchasePage() {
 
       {state.step === 'succeeded' ? (
         <PurchaseSuccess verification={state.verification} onDone={checkout.reset} />
+      ) : null}
+
+      {subscribe.state.step === 'succeeded' ? (
+        <SubscriptionSuccess
+          activation={subscribe.state.activation}
+          sandbox={subscribe.state.sandbox}
+          onDone={subscribe.reset}
+        />
       ) : null}
 
       <Stack gap="md" component="section" aria-labelledby="plans-title">
@@ -247,7 +348,7 @@ export default function PurchasePage() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(loaded.plans.length, 4) }} spacing="lg">
             {loaded.plans.map((plan) => {
-              const { action, note } = planAction(plan, loaded, checkout);
+              const { action, note } = planAction(plan, loaded, checkout, subscribe);
               return (
                 <PlanCard
                   key={plan.id}
@@ -273,12 +374,12 @@ export default function PurchasePage() {
       <PaymentHistory />
 
       <SandboxCheckoutModal
-        order={sandboxOpen?.order ?? null}
-        busy={sandboxOpen?.busy ?? null}
-        problem={sandboxOpen?.problem ?? null}
-        onPay={() => void checkout.pay()}
-        onDecline={() => void checkout.decline()}
-        onClose={checkout.closeSandbox}
+        subject={sandbox.subject}
+        busy={sandbox.busy}
+        problem={sandbox.problem}
+        onPay={() => void sandbox.flow.pay()}
+        onDecline={() => void sandbox.flow.decline()}
+        onClose={sandbox.flow.closeSandbox}
       />
     </HeaderedPage>
   );

@@ -1,0 +1,105 @@
+import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import type { Subscription } from '../../../../../shared/api/subscriptions';
+import { showToast } from '../../../components/data/toast';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { failureMessage } from '../../../lib/api-errors';
+import { formatDate } from '../../payments';
+import { subscriptionMessages, useCancelSubscriptionMutation } from '../subscriptions-endpoints';
+
+type When = 'period_end' | 'now';
+
+/**
+ * Cancelling, with what happens to the license either way: at the end of the paid period (the
+ * default; it keeps working until then and can be resumed) or now (it stops now). A subscription
+ * whose payment failed has no paid period left, so it can only end now.
+ */
+export function CancelDialog({
+  subscription,
+  opened,
+  onClose,
+}: {
+  subscription: Subscription;
+  opened: boolean;
+  onClose(): void;
+}) {
+  const [cancel, { isLoading }] = useCancelSubscriptionMutation();
+  const paidUp = subscription.status === 'active';
+  const [when, setWhen] = useState<When>(paidUp ? 'period_end' : 'now');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (opened) {
+      setWhen(paidUp ? 'period_end' : 'now');
+      setProblem(null);
+    }
+  }, [opened, paidUp]);
+  const end = subscription.current_period_end ? formatDate(subscription.current_period_end) : null;
+
+  const confirm = async () => {
+    setProblem(null);
+    try {
+      await cancel({ id: subscription.id, at: when }).unwrap();
+    } catch (error) {
+      setProblem(failureMessage(error, subscriptionMessages.cancelFailed));
+      return;
+    }
+    showToast({
+      title: 'Subscription cancelled',
+      message:
+        when === 'period_end' && end
+          ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
+          : `${subscription.plan.name} has ended and its license no longer works.`,
+    });
+    onClose();
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !isLoading && onClose()}
+      title={`Cancel ${subscription.plan.name}?`}
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack gap="md">
+        {problem ? <FormAlert title="Not cancelled">{problem}</FormAlert> : null}
+        <Radio.Group
+          value={when}
+          onChange={(value) => setWhen(value as When)}
+          label="When should it end?"
+          name="cancel-when"
+        >
+          <Stack gap="sm" mt="xs">
+            {paidUp ? (
+              <Radio
+                value="period_end"
+                label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
+                description="No further charge. Your license keeps working until then and expires afterwards. You can resume the subscription before that date."
+              />
+            ) : null}
+            <Radio
+              value="now"
+              label="Now"
+              description={
+                paidUp
+                  ? 'The subscription ends and its license stops working today. The rest of the period is not refunded.'
+                  : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
+              }
+            />
+          </Stack>
+        </Radio.Group>
+        <Text size="sm" c="dimmed">
+          Your invoices stay on the Billing page.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={isLoading} data-autofocus>
+            Keep subscription
+          </Button>
+          <Button color="red.9" onClick={() => void confirm()} loading={isLoading}>
+            {when === 'now' ? 'Cancel now' : 'Cancel at period end'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,248 @@
+import { Box, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import type { Plan } from '../../../../../shared/api/plans';
+import type { PlanChangeQuote, Subscription } from '../../../../../shared/api/subscriptions';
+import { Notice } from '../../../components/data/alert-notice';
+import { showToast } from '../../../components/data/toast';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { failureMessage, isApiFailure } from '../../../lib/api-errors';
+import { formatDate } from '../../payments';
+import { formatRecurringPrice, formatMoney } from '../subscription-format';
+import {
+  subscriptionMessages,
+  useChangeSubscriptionPlanMutation,
+  useQuotePlanChangeMutation,
+} from '../subscriptions-endpoints';
+
+/** A plan a subscription can move to: billed monthly or yearly. */
+export type RecurringPlan = Plan & { billing_interval: 'month' | 'year' };
+
+function QuoteRow({
+  label,
+  children,
+  strong = false,
+}: {
+  label: string;
+  children: ReactNode;
+  strong?: boolean;
+}) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="md" align="baseline">
+      <Text component="dt" size="sm" c={strong ? undefined : 'dimmed'} fw={strong ? 600 : undefined}>
+        {label}
+      </Text>
+      <Text component="dd" m={0} size="sm" fw={strong ? 700 : 500} ta="right">
+        {children}
+      </Text>
+    </Group>
+  );
+}
+
+/** The quote as the customer confirms it: credit, balance, due now, what is kept, the new period. */
+export function QuoteSummary({ quote }: { quote: PlanChangeQuote }) {
+  const money = (minor: number) => formatMoney(minor, quote.currency);
+  return (
+    <Stack component="dl" gap={6} m={0} data-testid="plan-change-quote">
+      <QuoteRow label={`${quote.plan.name} price`}>
+        {formatRecurringPrice(quote.plan.price_minor, quote.currency, quote.plan.billing_interval)}
+      </QuoteRow>
+      <QuoteRow label="Credit for the unused part of this period">− {money(quote.credit_minor)}</QuoteRow>
+      {quote.balance_minor > 0 ? (
+        <QuoteRow label="Balance kept from earlier changes">− {money(quote.balance_minor)}</QuoteRow>
+      ) : null}
+      <QuoteRow label="Due now" strong>
+        {money(quote.due_now_minor)}
+      </QuoteRow>
+      <QuoteRow label="Balance kept for your next charges">{money(quote.balance_after_minor)}</QuoteRow>
+      <QuoteRow label="New period">
+        {formatDate(quote.period_start)} – {formatDate(quote.period_end)}
+      </QuoteRow>
+    </Stack>
+  );
+}
+
+/** Holds the quote's place while it loads, at about its height, so the dialog does not jump. */
+function QuoteSkeleton() {
+  return (
+    <Stack gap={10} aria-busy="true" aria-label="Working out the price of the change">
+      {Array.from({ length: 5 }, (_, index) => (
+        <Skeleton key={index} height={16} />
+      ))}
+    </Stack>
+  );
+}
+
+type QuoteState =
+  | { step: 'idle' }
+  | { step: 'loading' }
+  | { step: 'ready'; quote: PlanChangeQuote }
+  | { step: 'failed'; message: string };
+
+/**
+ * Changing a subscription's plan (or switching it between monthly and yearly): pick a plan, see
+ * what it costs now (the unused part of the period credited, the balance kept), confirm. When the
+ * price moved since the quote (a renewal landed), the server refuses with `quote_changed`: the
+ * dialog says so and shows the new quote to confirm again.
+ */
+export function ChangePlanDialog({
+  subscription,
+  plans,
+  initialPlanId,
+  title = 'Change plan',
+  opened,
+  onClose,
+}: {
+  subscription: Subscription;
+  /** The plans it may move to (monthly or yearly, not its own). */
+  plans: RecurringPlan[];
+  initialPlanId?: string | null;
+  title?: string;
+  opened: boolean;
+  onClose(): void;
+}) {
+  const [requestQuote] = useQuotePlanChangeMutation();
+  const [changePlan, { isLoading: changing }] = useChangeSubscriptionPlanMutation();
+  const [planId, setPlanId] = useState<string | null>(null);
+  const [quote, setQuote] = useState<QuoteState>({ step: 'idle' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [repriced, setRepriced] = useState<string | null>(null);
+  // Only the newest quote request may fill the dialog (the customer may click through plans).
+  const latest = useRef(0);
+
+  const loadQuote = useCallback(
+    async (id: string) => {
+      const request = ++latest.current;
+      setQuote({ step: 'loading' });
+      try {
+        const answer = await requestQuote({ id: subscription.id, planId: id }).unwrap();
+        if (request === latest.current) setQuote({ step: 'ready', quote: answer });
+      } catch (error) {
+        if (request === latest.current)
+          setQuote({ step: 'failed', message: failureMessage(error, subscriptionMessages.quoteFailed) });
+      }
+    },
+    [requestQuote, subscription.id],
+  );
+
+  useEffect(() => {
+    if (!opened) return;
+    const first = initialPlanId ?? null;
+    setPlanId(first);
+    setProblem(null);
+    setRepriced(null);
+    setQuote({ step: 'idle' });
+    if (first) void loadQuote(first);
+  }, [opened, initialPlanId, loadQuote]);
+
+  const choose = (id: string) => {
+    setPlanId(id);
+    setProblem(null);
+    setRepriced(null);
+    void loadQuote(id);
+  };
+
+  const confirm = async () => {
+    if (quote.step !== 'ready' || !planId) return;
+    setProblem(null);
+    setRepriced(null);
+    try {
+      await changePlan({
+        id: subscription.id,
+        planId,
+        expectedDueNowMinor: quote.quote.due_now_minor,
+      }).unwrap();
+    } catch (error) {
+      if (isApiFailure(error) && error.code === 'quote_changed') {
+        setRepriced(error.message);
+        void loadQuote(planId);
+        return;
+      }
+      setProblem(failureMessage(error, subscriptionMessages.changePlanFailed));
+      return;
+    }
+    const paid = quote.quote.due_now_minor;
+    showToast({
+      title: `Now on ${quote.quote.plan.name}`,
+      message:
+        paid > 0
+          ? `${formatMoney(paid, quote.quote.currency)} was charged; the new period runs until ${formatDate(quote.quote.period_end)}.`
+          : `Nothing was charged now; the new period runs until ${formatDate(quote.quote.period_end)}.`,
+    });
+    onClose();
+  };
+
+  const ready = quote.step === 'ready' ? quote.quote : null;
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !changing && onClose()}
+      title={`${title}: ${subscription.plan.name}`}
+      centered
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack gap="md">
+        {problem ? <FormAlert title="The plan was not changed">{problem}</FormAlert> : null}
+        {repriced ? (
+          <Notice color="yellow" title="The price changed" role="alert">
+            {repriced}. The new quote is below; nothing was charged.
+          </Notice>
+        ) : null}
+        {plans.length === 0 ? (
+          <Text size="sm">No other monthly or yearly plan is on sale right now.</Text>
+        ) : (
+          <Radio.Group value={planId} onChange={choose} label="Move to" name="change-plan">
+            <Stack gap="xs" mt="xs">
+              {plans.map((plan) => (
+                <Radio
+                  key={plan.id}
+                  value={plan.id}
+                  label={`${plan.name} — ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`}
+                  description={plan.description}
+                />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
+        <Box
+          aria-live="polite"
+          p="md"
+          style={{
+            border: '1px solid var(--mantine-color-default-border)',
+            borderRadius: 'var(--mantine-radius-md)',
+            minHeight: 168,
+          }}
+        >
+          {quote.step === 'idle' ? (
+            <Text size="sm" c="dimmed">
+              Choose a plan to see what it costs now. The unused part of your current period is credited.
+            </Text>
+          ) : quote.step === 'loading' ? (
+            <QuoteSkeleton />
+          ) : quote.step === 'failed' ? (
+            <Text size="sm" c="var(--mantine-color-error)" role="alert">
+              {quote.message}
+            </Text>
+          ) : (
+            <QuoteSummary quote={quote.quote} />
+          )}
+        </Box>
+        <Text size="xs" c="dimmed">
+          The change takes effect at once: a new period starts today and the license follows the new plan.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={changing} data-autofocus>
+            Keep current plan
+          </Button>
+          <Button onClick={() => void confirm()} loading={changing} disabled={!ready}>
+            {ready
+              ? ready.due_now_minor > 0
+                ? `Change and pay ${formatMoney(ready.due_now_minor, ready.currency)}`
+                : 'Change plan'
+              : 'Change plan'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

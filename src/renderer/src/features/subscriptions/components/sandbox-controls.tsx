@@ -1,0 +1,135 @@
+import { Button, Group, Radio, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import type { Subscription } from '../../../../../shared/api/subscriptions';
+import { showToast } from '../../../components/data/toast';
+import { failureMessage } from '../../../lib/api-errors';
+import { formatDate, SandboxBadge } from '../../payments';
+import { describeSubscriptionStatus } from '../subscription-format';
+import {
+  subscriptionMessages,
+  useSetSandboxCardMutation,
+  useSimulateRenewalMutation,
+} from '../subscriptions-endpoints';
+
+type Card = 'succeeds' | 'declines';
+
+const CARD_LABELS: Record<Card, string> = {
+  succeeds: 'Pays (test card •••• 4242)',
+  declines: 'Declines',
+};
+
+/** What a simulated step did, in a sentence. */
+function outcome(before: Subscription, after: Subscription): string {
+  if (after.status === 'cancelled') return `${after.plan.name} has ended.`;
+  if (after.status === 'suspended') return 'The grace period ended: the license is suspended.';
+  if (after.status === 'past_due') return 'The renewal charge was declined: the subscription is past due.';
+  if (before.status !== 'active') return 'The charge went through: the subscription is active again.';
+  return after.current_period_end
+    ? `Renewed: paid until ${formatDate(after.current_period_end)}.`
+    : 'Renewed.';
+}
+
+/**
+ * The sandbox's controls, on sandbox subscriptions only: whether the card on file pays, and the
+ * next renewal (or retry, or end of grace) brought forward to now, so the whole cycle can be shown
+ * in minutes. Nothing here moves money.
+ */
+export function SandboxControls({ subscription }: { subscription: Subscription }) {
+  const [setCard, cardCall] = useSetSandboxCardMutation();
+  const [simulate, simulateCall] = useSimulateRenewalMutation();
+  const [pendingCard, setPendingCard] = useState<Card | null>(null);
+  const card = pendingCard ?? subscription.sandbox_card ?? 'succeeds';
+  // The choice shows until the refreshed subscription carries it (or the change was refused).
+  useEffect(() => setPendingCard(null), [subscription.sandbox_card]);
+  const legendId = `sandbox-controls-${subscription.id}`;
+
+  const chooseCard = async (next: Card) => {
+    setPendingCard(next);
+    try {
+      const after = await setCard({ id: subscription.id, card: next }).unwrap();
+      if (subscription.status !== 'active' && after.status === 'active')
+        showToast({ title: 'Payment received', message: `${after.plan.name} is active again.` });
+    } catch (error) {
+      setPendingCard(null);
+      notifications.show({
+        color: 'red',
+        title: 'The card was not changed',
+        message: failureMessage(error, subscriptionMessages.paymentMethodFailed),
+      });
+    }
+  };
+
+  const renew = async () => {
+    try {
+      const after = await simulate(subscription.id).unwrap();
+      showToast({
+        title: 'Simulated',
+        message: outcome(subscription, after),
+        tone: describeSubscriptionStatus(after).tone === 'positive' ? 'success' : 'error',
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Nothing was simulated',
+        message: failureMessage(error, subscriptionMessages.sandboxRenewFailed),
+      });
+    }
+  };
+
+  return (
+    <Stack
+      component="section"
+      aria-labelledby={legendId}
+      gap="sm"
+      p="md"
+      style={{
+        border: '1px dashed var(--mantine-color-orange-outline)',
+        borderRadius: 'var(--mantine-radius-md)',
+      }}
+    >
+      <Group gap="xs">
+        <Text id={legendId} fw={600} size="sm">
+          Sandbox controls
+        </Text>
+        <SandboxBadge />
+      </Group>
+      <Text size="xs" c="dimmed">
+        Test tools of the payment sandbox: no money moves. Real subscriptions renew on their own.
+      </Text>
+      <Group gap="lg" align="flex-end" wrap="wrap">
+        <Radio.Group
+          label="Sandbox card"
+          value={card}
+          onChange={(value) => void chooseCard(value as Card)}
+          name={`sandbox-card-${subscription.id}`}
+        >
+          <Group gap="md" mt={6}>
+            {(['succeeds', 'declines'] as const).map((value) => (
+              <Radio
+                key={value}
+                value={value}
+                label={CARD_LABELS[value]}
+                disabled={cardCall.isLoading || simulateCall.isLoading}
+              />
+            ))}
+          </Group>
+        </Radio.Group>
+        <Button
+          variant="light"
+          color="orange"
+          size="sm"
+          onClick={() => void renew()}
+          loading={simulateCall.isLoading}
+          disabled={cardCall.isLoading}
+        >
+          Simulate next renewal
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed">
+        Simulate brings the next event forward to now: the renewal charge, a retry of a failed charge, the end
+        of the grace period, or the end of a cancelled subscription.
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,283 @@
+import { Anchor, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { Subscription } from '../../../../../shared/api/subscriptions';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { AlertIcon } from '../../../components/brand/icons';
+import { Notice } from '../../../components/data/alert-notice';
+import { StatusBadge } from '../../../components/data/status-badge';
+import { showToast } from '../../../components/data/toast';
+import { failureMessage } from '../../../lib/api-errors';
+import { formatDate, SandboxBadge } from '../../payments';
+import {
+  describeSubscriptionStatus,
+  formatRecurringPrice,
+  INTERVAL_ADJECTIVES,
+  isLive,
+  type StatusNotice,
+  formatMoney,
+} from '../subscription-format';
+import {
+  subscriptionMessages,
+  usePayOutstandingMutation,
+  useResumeSubscriptionMutation,
+} from '../subscriptions-endpoints';
+import { CancelDialog } from './cancel-dialog';
+import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
+import { ChargeHistory } from './charge-history';
+import { SandboxControls } from './sandbox-controls';
+
+/** One term of the card's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */
+function Term({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text component="dt" size="xs" c="dimmed" fw={500} tt="uppercase" lts={0.4}>
+        {label}
+      </Text>
+      <Box component="dd" m={0} mt={2}>
+        {children}
+      </Box>
+    </div>
+  );
+}
+
+const NOTICE_COLORS: Record<StatusNotice['tone'], string> = {
+  danger: 'red',
+  warning: 'yellow',
+  info: 'blue',
+};
+
+/** The plan of the other interval in the same tier ("pro-monthly" ↔ "pro-yearly"), when one is on sale. */
+export function counterpartPlan(
+  current: Subscription['plan'],
+  plans: readonly RecurringPlan[],
+): RecurringPlan | undefined {
+  const stem = (code: string) => code.toLowerCase().replace(/[-_ ]?(monthly|yearly|annual|month|year)$/, '');
+  return plans.find(
+    (plan) =>
+      plan.id !== current.id &&
+      plan.billing_interval !== current.billing_interval &&
+      stem(plan.code) === stem(current.code),
+  );
+}
+
+type Dialog = { kind: 'cancel' } | { kind: 'plan'; planId: string | null; title: string } | null;
+
+/** A subscription as a card: its state and what to do about it, its dates and money, its actions and charges. */
+export function SubscriptionCard({
+  subscription,
+  plans,
+}: {
+  subscription: Subscription;
+  /** The monthly and yearly plans on sale, for changing plan. */
+  plans: readonly RecurringPlan[];
+}) {
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [resume, resumeCall] = useResumeSubscriptionMutation();
+  const [payNow, payCall] = usePayOutstandingMutation();
+  const status = describeSubscriptionStatus(subscription);
+  const { plan } = subscription;
+  const titleId = `subscription-${subscription.id}`;
+  const live = isLive(subscription);
+  const changeable = subscription.status === 'active' && !subscription.cancel_at_period_end;
+  const others = plans.filter(
+    (candidate) => candidate.id !== plan.id && candidate.currency === plan.currency,
+  );
+  const counterpart = counterpartPlan(plan, others);
+
+  const runResume = async () => {
+    try {
+      await resume(subscription.id).unwrap();
+      showToast({ title: 'Subscription resumed', message: `${plan.name} renews as before.` });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Not resumed',
+        message: failureMessage(error, subscriptionMessages.resumeFailed),
+      });
+    }
+  };
+
+  const runPayNow = async () => {
+    try {
+      await payNow(subscription.id).unwrap();
+      showToast({
+        title: 'Payment received',
+        message: `${plan.name} is active and its license works again.`,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'The payment did not go through',
+        message: failureMessage(error, subscriptionMessages.payNowFailed),
+      });
+    }
+  };
+
+  const canPay = status.notice?.canPayNow ?? false;
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      component="article"
+      aria-labelledby={titleId}
+      data-testid="subscription-card"
+    >
+      <Stack gap="md">
+        <Group justify="space-between" align="flex-start" gap="sm">
+          <Stack gap={2}>
+            <Title order={2} size="h4" id={titleId}>
+              {plan.name}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {INTERVAL_ADJECTIVES[plan.billing_interval]} ·{' '}
+              {formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}
+            </Text>
+          </Stack>
+          <Group gap={6}>
+            <StatusBadge tone={status.tone} data-testid="subscription-status">
+              {status.label}
+            </StatusBadge>
+            {subscription.sandbox ? <SandboxBadge /> : null}
+          </Group>
+        </Group>
+
+        {status.notice ? (
+          <Notice
+            color={NOTICE_COLORS[status.notice.tone]}
+            icon={<AlertIcon size={20} />}
+            title={status.notice.title}
+            role={status.notice.tone === 'info' ? 'status' : 'alert'}
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{status.notice.message}</Text>
+              {canPay ? (
+                <Button
+                  size="xs"
+                  color={status.notice.tone === 'danger' ? 'red.9' : undefined}
+                  onClick={() => void runPayNow()}
+                  loading={payCall.isLoading}
+                >
+                  Pay now
+                  {subscription.next_charge
+                    ? ` ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)}`
+                    : ''}
+                </Button>
+              ) : null}
+            </Stack>
+          </Notice>
+        ) : null}
+
+        <Box
+          component="dl"
+          m={0}
+          style={{
+            display: 'grid',
+            gridTemplateColumns: 'repeat(auto-fit, minmax(180px, 1fr))',
+            gap: 'var(--mantine-spacing-md) var(--mantine-spacing-xl)',
+          }}
+        >
+          <Term label="Current period">
+            <Text size="sm">
+              {subscription.current_period_start && subscription.current_period_end
+                ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
+                : '—'}
+            </Text>
+          </Term>
+          <Term label="Next charge">
+            <Text size="sm" data-testid="next-charge">
+              {subscription.next_charge
+                ? `${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}`
+                : subscription.status === 'cancelled'
+                  ? subscription.ended_at
+                    ? `None: ended on ${formatDate(subscription.ended_at)}`
+                    : 'None'
+                  : subscription.cancel_at_period_end && subscription.current_period_end
+                    ? `None: ends on ${formatDate(subscription.current_period_end)}`
+                    : 'None'}
+            </Text>
+          </Term>
+          <Term label="Payment method">
+            <Text size="sm">{subscription.payment_method ?? 'None on file'}</Text>
+          </Term>
+          <Term label="Kept credit">
+            <Text size="sm">
+              {subscription.credit_minor > 0
+                ? `${formatMoney(subscription.credit_minor, plan.currency)}, taken off the next charges`
+                : 'None'}
+            </Text>
+          </Term>
+          {subscription.license_id ? (
+            <Term label="License">
+              <Anchor
+                component={Link}
+                to={pathWith(portalPaths.licenseDetail, { licenseId: subscription.license_id })}
+                size="sm"
+                underline="always"
+              >
+                View the license
+              </Anchor>
+            </Term>
+          ) : null}
+        </Box>
+
+        {live ? (
+          <Group gap="sm" wrap="wrap">
+            {changeable ? (
+              <Button
+                variant="default"
+                size="sm"
+                onClick={() => setDialog({ kind: 'plan', planId: null, title: 'Change plan' })}
+              >
+                Change plan…
+              </Button>
+            ) : null}
+            {changeable && counterpart ? (
+              <Button
+                variant="default"
+                size="sm"
+                onClick={() =>
+                  setDialog({
+                    kind: 'plan',
+                    planId: counterpart.id,
+                    title: counterpart.billing_interval === 'year' ? 'Switch to yearly' : 'Switch to monthly',
+                  })
+                }
+              >
+                {counterpart.billing_interval === 'year' ? 'Switch to yearly…' : 'Switch to monthly…'}
+              </Button>
+            ) : null}
+            {subscription.cancel_at_period_end && subscription.status === 'active' ? (
+              <Button size="sm" onClick={() => void runResume()} loading={resumeCall.isLoading}>
+                Resume subscription
+              </Button>
+            ) : (
+              <Button variant="default" size="sm" onClick={() => setDialog({ kind: 'cancel' })}>
+                Cancel subscription…
+              </Button>
+            )}
+          </Group>
+        ) : null}
+
+        {subscription.sandbox && live ? <SandboxControls subscription={subscription} /> : null}
+
+        <ChargeHistory subscriptionId={subscription.id} headingId={`${titleId}-charges`} />
+      </Stack>
+
+      <CancelDialog
+        subscription={subscription}
+        opened={dialog?.kind === 'cancel'}
+        onClose={() => setDialog(null)}
+      />
+      <ChangePlanDialog
+        subscription={subscription}
+        plans={others}
+        initialPlanId={dialog?.kind === 'plan' ? dialog.planId : null}
+        title={dialog?.kind === 'plan' ? dialog.title : 'Change plan'}
+        opened={dialog?.kind === 'plan'}
+        onClose={() => setDialog(null)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import type { Subscription } from '../../../../shared/api/subscriptions';
+import type { StatusTone } from '../../components/data/status-badge';
+import { formatAmount, formatDate, formatDateTime } from '../payments';
+
+type Interval = Subscription['plan']['billing_interval'];
+
+/** "month" / "year": the words a price is per. */
+export const INTERVAL_WORDS: Record<Interval, string> = { month: 'month', year: 'year' };
+/** "Monthly" / "Yearly": how a subscription is billed. */
+export const INTERVAL_ADJECTIVES: Record<Interval, string> = { month: 'Monthly', year: 'Yearly' };
+
+const zeroFormats = new Map<string, Intl.NumberFormat>();
+
+/** An amount in minor units: "₹999", "₹8,167.12", and "₹0" (never "Free": a credit or charge of nothing). */
+export function formatMoney(minor: number, currency: string): string {
+  if (minor !== 0) return formatAmount(minor, currency);
+  let format = zeroFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 0 });
+    zeroFormats.set(currency, format);
+  }
+  return format.format(0);
+}
+
+/** "₹999 / month". */
+export const formatRecurringPrice = (priceMinor: number, currency: string, interval: Interval): string =>
+  `${formatMoney(priceMinor, currency)} / ${INTERVAL_WORDS[interval]}`;
+
+/** What the customer must know about a subscription's state, and what to do about it. */
+export interface StatusNotice {
+  tone: 'danger' | 'warning' | 'info';
+  title: string;
+  message: string;
+  /** Paying the outstanding charge now would fix it. */
+  canPayNow: boolean;
+}
+
+export interface StatusDisplay {
+  label: string;
+  tone: StatusTone;
+  notice: StatusNotice | null;
+}
+
+/**
+ * A subscription's status for people: the badge's words and tone, and, when something needs the
+ * customer (a failed payment, a suspension, a cancellation under way), what happens by when.
+ */
+export function describeSubscriptionStatus(subscription: Subscription): StatusDisplay {
+  const { status, plan } = subscription;
+  const due = subscription.next_charge
+    ? formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)
+    : formatMoney(plan.price_minor, plan.currency);
+  switch (status) {
+    case 'pending':
+      return {
+        label: 'Awaiting first payment',
+        tone: 'neutral',
+        notice: {
+          tone: 'info',
+          title: 'Not started',
+          message:
+            'The first payment was not completed, so no license was issued. Subscribe again on the Purchase page.',
+          canPayNow: false,
+        },
+      };
+    case 'active':
+      if (!subscription.cancel_at_period_end) return { label: 'Active', tone: 'positive', notice: null };
+      return {
+        label: 'Ends at period end',
+        tone: 'caution',
+        notice: {
+          tone: 'info',
+          title: subscription.current_period_end
+            ? `Cancelled: ends on ${formatDate(subscription.current_period_end)}`
+            : 'Cancelled at the end of the period',
+          message:
+            'No further charge will be made. Your license stays valid until then and expires afterwards; resume before that date to keep it.',
+          canPayNow: false,
+        },
+      };
+    case 'past_due': {
+      const by = subscription.grace_ends_at ? formatDateTime(subscription.grace_ends_at) : null;
+      const attempts = subscription.failed_attempts;
+      return {
+        label: 'Past due',
+        tone: 'caution',
+        notice: {
+          tone: 'warning',
+          title: by ? `Payment failed: pay by ${by}` : 'Payment failed',
+          message:
+            `The charge of ${due} was declined${attempts > 1 ? ` (${attempts} attempts)` : ''}. ` +
+            `Your license stays valid${by ? ` until ${by}` : ' for now'} while the payment is retried; after that it is suspended. ` +
+            'Pay now, or update the payment method.',
+          canPayNow: true,
+        },
+      };
+    }
+    case 'suspended':
+      return {
+        label: 'Suspended',
+        tone: 'negative',
+        notice: {
+          tone: 'danger',
+          title: 'License suspended: payment needed',
+          message:
+            `The payment of ${due} failed and the grace period ended` +
+            `${subscription.grace_ends_at ? ` on ${formatDateTime(subscription.grace_ends_at)}` : ''}. ` +
+            'Your license does not work until it is paid: pay now, or update the payment method. It is restored as soon as a payment goes through.',
+          canPayNow: true,
+        },
+      };
+    case 'cancelled':
+      return {
+        label: 'Ended',
+        tone: 'neutral',
+        notice: null,
+      };
+  }
+}
+
+/** Whether the subscription can still change (plan, payment method, cancel). */
+export const isLive = (subscription: Pick<Subscription, 'status'>): boolean =>
+  subscription.status === 'active' ||
+  subscription.status === 'past_due' ||
+  subscription.status === 'suspended';

@@ -1,0 +1,283 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Plan } from '../../../src/shared/api/plans';
+import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
+import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import { FakeApi, problem } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+
+const NOW = '2026-11-27T10:00:00.000Z';
+const SLOW = { timeout: 8000 };
+
+const plan = (id: string, name: string, price: number, interval: 'month' | 'year'): Plan => ({
+  id,
+  code: id,
+  name,
+  description: `${name} plan`,
+  price_minor: price,
+  currency: 'INR',
+  billing_interval: interval,
+  max_activations: 3,
+  is_public: true,
+  is_active: true,
+  sort_order: 0,
+  features: [],
+  archived_at: null,
+  created_at: NOW,
+  updated_at: NOW,
+});
+
+const PLANS = [
+  plan('pro-monthly', 'Pro', 99_900, 'month'),
+  plan('pro-yearly', 'Pro (yearly)', 999_000, 'year'),
+  plan('team-yearly', 'Team', 4_999_000, 'year'),
+];
+
+const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
+  id: 'sub-1',
+  provider_subscription_id: 'sub_sandbox_abc',
+  provider: 'sandbox',
+  sandbox: true,
+  status: 'active',
+  plan: {
+    id: 'pro-monthly',
+    code: 'pro-monthly',
+    name: 'Pro',
+    billing_interval: 'month',
+    price_minor: 99_900,
+    currency: 'INR',
+  },
+  license_id: 'lic-pro',
+  current_period_start: '2026-11-20T10:00:00.000Z',
+  current_period_end: '2026-12-20T10:00:00.000Z',
+  next_charge: { at: '2026-12-20T10:00:00.000Z', amount_minor: 99_900, currency: 'INR' },
+  cancel_at_period_end: false,
+  cancel_requested_at: null,
+  ended_at: null,
+  grace_ends_at: null,
+  failed_attempts: 0,
+  payment_method: 'Sandbox card •••• 4242',
+  sandbox_card: 'succeeds',
+  credit_minor: 0,
+  created_at: NOW,
+  ...extra,
+});
+
+const quote = (dueNow: number, credit: number): PlanChangeQuote => ({
+  plan: {
+    id: 'pro-yearly',
+    code: 'pro-yearly',
+    name: 'Pro (yearly)',
+    billing_interval: 'year',
+    price_minor: 999_000,
+    currency: 'INR',
+  },
+  credit_minor: credit,
+  balance_minor: 0,
+  due_now_minor: dueNow,
+  balance_after_minor: 0,
+  currency: 'INR',
+  period_start: NOW,
+  period_end: '2027-11-27T10:00:00.000Z',
+});
+
+let api: FakeApi;
+let current: Subscription;
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+  current = subscription();
+  api.on('GET /plans/public', () => ({ json: PLANS }));
+  api.on('GET /subscriptions', () => ({ json: { data: [current] } }));
+  api.on('GET /subscriptions/sub-1', () => ({ json: { ...current, charges: [] } }));
+  api.on('GET /billing/invoices', () => ({ json: { data: [], total: 0, page: 1, perPage: 100 } }));
+});
+afterEach(async () => {
+  notifications.clean();
+  await api.close();
+});
+
+async function openSubscriptions() {
+  const services = await servicesFor(api, 'user');
+  renderApp(services, '/subscriptions');
+  await screen.findByRole('heading', { level: 1, name: 'Subscriptions' }, { timeout: 10_000 });
+  return within(await screen.findByRole('article', { name: 'Pro' }, { timeout: 10_000 }));
+}
+
+const body = (route: string, index = 0) => JSON.parse(api.calls(route)[index]?.body ?? 'null') as unknown;
+
+describe('subscription status for people', () => {
+  it('says what a failed payment means and by when, and what to do', () => {
+    const pastDue = describeSubscriptionStatus(
+      subscription({ status: 'past_due', grace_ends_at: '2026-12-04T10:00:00.000Z', failed_attempts: 2 }),
+    );
+    expect(pastDue).toMatchObject({ label: 'Past due', tone: 'caution' });
+    expect(pastDue.notice).toMatchObject({ tone: 'warning', canPayNow: true });
+    expect(pastDue.notice?.title).toMatch(/^Payment failed: pay by Dec 4, 2026/);
+    expect(pastDue.notice?.message).toContain('The charge of ₹999 was declined (2 attempts)');
+    expect(pastDue.notice?.message).toContain('after that it is suspended');
+
+    const suspended = describeSubscriptionStatus(
+      subscription({ status: 'suspended', next_charge: null, grace_ends_at: '2026-12-04T10:00:00.000Z' }),
+    );
+    expect(suspended).toMatchObject({ label: 'Suspended', tone: 'negative' });
+    expect(suspended.notice).toMatchObject({ tone: 'danger', title: 'License suspended: payment needed' });
+    expect(suspended.notice?.message).toContain('grace period ended on Dec 4, 2026');
+
+    expect(describeSubscriptionStatus(subscription())).toEqual({
+      label: 'Active',
+      tone: 'positive',
+      notice: null,
+    });
+    const ending = describeSubscriptionStatus(
+      subscription({ cancel_at_period_end: true, next_charge: null }),
+    );
+    expect(ending.label).toBe('Ends at period end');
+    expect(ending.notice?.title).toBe('Cancelled: ends on Dec 20, 2026');
+    expect(describeSubscriptionStatus(subscription({ status: 'cancelled' })).label).toBe('Ended');
+  });
+});
+
+describe('subscriptions page', () => {
+  it('shows an active subscription: period, next charge, payment method, credit, and its actions', async () => {
+    current = subscription({ credit_minor: 12_345 });
+    const card = await openSubscriptions();
+    expect(card.getByTestId('subscription-status').textContent).toBe('Active');
+    expect(card.getByText('Monthly · ₹999 / month')).toBeTruthy();
+    expect(card.getByTestId('next-charge').textContent).toBe('₹999 on Dec 20, 2026');
+    expect(card.getByText('Sandbox card •••• 4242')).toBeTruthy();
+    expect(card.getByText('₹123.45, taken off the next charges')).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Change plan…' })).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Switch to yearly…' })).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Cancel subscription…' })).toBeTruthy();
+    expect(card.queryByRole('button', { name: /^Pay now/ })).toBeNull();
+    // The sandbox's controls, marked as such.
+    const sandbox = within(card.getByRole('region', { name: 'Sandbox controls' }));
+    expect(sandbox.getByText(/no money moves/)).toBeTruthy();
+    expect(sandbox.getByRole('button', { name: 'Simulate next renewal' })).toBeTruthy();
+  });
+
+  it('has no sandbox controls for a real subscription', async () => {
+    current = subscription({
+      sandbox: false,
+      provider: 'razorpay',
+      sandbox_card: null,
+      payment_method: 'Visa •••• 1111',
+    });
+    const card = await openSubscriptions();
+    expect(card.getByText('Visa •••• 1111')).toBeTruthy();
+    expect(card.queryByRole('region', { name: 'Sandbox controls' })).toBeNull();
+    expect(card.queryByText('Sandbox')).toBeNull();
+  });
+
+  it('flags a past-due subscription with the date and pays it now', async () => {
+    current = subscription({
+      status: 'past_due',
+      grace_ends_at: '2026-12-04T10:00:00.000Z',
+      failed_attempts: 1,
+      sandbox_card: 'declines',
+    });
+    api.on('POST /subscriptions/sub-1/pay', () => {
+      current = subscription();
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    expect(card.getByTestId('subscription-status').textContent).toBe('Past due');
+    const alert = card.getByRole('alert');
+    expect(alert.textContent).toMatch(/Payment failed: pay by Dec 4, 2026/);
+    await userEvent.click(within(alert).getByRole('button', { name: 'Pay now ₹999' }));
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Active'), SLOW);
+    expect(api.calls('POST /subscriptions/sub-1/pay')).toHaveLength(1);
+  });
+
+  it("shows the server's refusal when paying now fails", async () => {
+    current = subscription({
+      status: 'suspended',
+      next_charge: null,
+      grace_ends_at: '2026-12-04T10:00:00.000Z',
+    });
+    api.on('POST /subscriptions/sub-1/pay', () =>
+      problem(
+        409,
+        'The payment was declined: card declined. Update the payment method and try again.',
+        'payment_declined',
+      ),
+    );
+    const card = await openSubscriptions();
+    expect(card.getByTestId('subscription-status').textContent).toBe('Suspended');
+    await userEvent.click(within(card.getByRole('alert')).getByRole('button', { name: 'Pay now' }));
+    expect(await screen.findByText(/Update the payment method and try again/, {}, SLOW)).toBeTruthy();
+  });
+});
+
+describe('change plan dialog', () => {
+  it('shows the quote before confirming, and on quote_changed says so and shows the new quote', async () => {
+    let quotes = 0;
+    api.on('POST /subscriptions/sub-1/plan/quote', () => {
+      quotes += 1;
+      return { json: quotes === 1 ? quote(916_345, 82_655) : quote(920_010, 78_990) };
+    });
+    let attempts = 0;
+    api.on('POST /subscriptions/sub-1/plan', () => {
+      attempts += 1;
+      if (attempts === 1)
+        return problem(
+          409,
+          'The price of this change has changed since it was shown; review it again',
+          'quote_changed',
+        );
+      current = subscription({ plan: quote(0, 0).plan, current_period_end: '2027-11-27T10:00:00.000Z' });
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Switch to yearly…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Switch to yearly: Pro' }, SLOW));
+    expect(
+      (dialog.getByRole('radio', { name: /^Pro \(yearly\) — ₹9,990 \/ year/ }) as HTMLInputElement).checked,
+    ).toBe(true);
+    const summary = within(await dialog.findByTestId('plan-change-quote', {}, SLOW));
+    expect(body('POST /subscriptions/sub-1/plan/quote')).toEqual({ plan_id: 'pro-yearly' });
+    expect(summary.getByText('Credit for the unused part of this period').nextSibling?.textContent).toBe(
+      '− ₹826.55',
+    );
+    expect(summary.getByText('Due now').nextSibling?.textContent).toBe('₹9,163.45');
+    expect(summary.getByText('Balance kept for your next charges').nextSibling?.textContent).toBe('₹0');
+    expect(summary.getByText('New period').nextSibling?.textContent).toBe('Nov 27, 2026 – Nov 27, 2027');
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Change and pay ₹9,163.45' }));
+    // Refused: the price moved. Nothing was changed; the new quote is shown to confirm again.
+    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toContain('The price changed');
+    expect(body('POST /subscriptions/sub-1/plan')).toEqual({
+      plan_id: 'pro-yearly',
+      expected_due_now_minor: 916_345,
+    });
+    const again = await dialog.findByRole('button', { name: 'Change and pay ₹9,200.10' }, SLOW);
+    expect(quotes).toBe(2);
+    await userEvent.click(again);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    expect(body('POST /subscriptions/sub-1/plan', 1)).toEqual({
+      plan_id: 'pro-yearly',
+      expected_due_now_minor: 920_010,
+    });
+    expect(await screen.findByText('Now on Pro (yearly)', {}, SLOW)).toBeTruthy();
+  });
+
+  it('lists the other plans and asks for a quote for the one chosen; a refused quote is said', async () => {
+    api.on('POST /subscriptions/sub-1/plan/quote', (request) =>
+      (JSON.parse(request.body) as { plan_id: string }).plan_id === 'team-yearly'
+        ? problem(409, 'Team allows 10 machines', 'too_many_activations')
+        : { json: quote(916_345, 82_655) },
+    );
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Change plan…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Change plan: Pro' }, SLOW));
+    const radios = dialog.getAllByRole('radio').map((radio) => radio.getAttribute('value'));
+    expect(radios).toEqual(['pro-yearly', 'team-yearly']);
+    expect(dialog.getByRole('button', { name: 'Change plan' }).hasAttribute('disabled')).toBe(true);
+    await userEvent.click(dialog.getByRole('radio', { name: /^Team/ }));
+    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toBe('Team allows 10 machines');
+    expect(dialog.getByRole('button', { name: 'Change plan' }).hasAttribute('disabled')).toBe(true);
+  });
+});
