@@ -321,3 +321,35 @@ export async function seedCustomer(
 
   return { ...credentials, id: user.id, fullName, licenseId, licenseKey, hardwareId };
 }
+
+/**
+ * Subscribes the customer to `planCode` in the sandbox through the API, as the portal's checkout
+ * does: open the subscription, pay in the sandbox checkout, verify. Returns the subscription's id.
+ */
+export async function seedSubscription(
+  server: PortalServer,
+  customer: Credentials,
+  planCode: string,
+): Promise<string> {
+  const token = await accessToken(server, customer);
+  const plan = await planByCode(server, planCode);
+  const opened = await callApiOk<{ subscription_id: string }>(server, {
+    method: 'POST',
+    path: '/subscriptions',
+    token,
+    body: { plan_id: plan.id },
+  });
+  const paid = await callApiOk<Record<string, string>>(server, {
+    method: 'POST',
+    path: `/payments/sandbox/subscriptions/${encodeURIComponent(opened.subscription_id)}/complete`,
+    token,
+    body: { outcome: 'pay' },
+  });
+  const verified = await callApiOk<{ subscription: { id: string } }>(server, {
+    method: 'POST',
+    path: '/subscriptions/verify',
+    token,
+    body: paid,
+  });
+  return verified.subscription.id;
+}

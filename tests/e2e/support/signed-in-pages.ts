@@ -27,6 +27,7 @@ export const USER_SCREENS: readonly SignedInScreen[] = [
   { name: 'license-detail', path: ({ licenseId }) => `/licenses/${licenseId}`, heading: 'Pro license' },
   { name: 'profile', path: () => '/profile', heading: 'Profile' },
   { name: 'purchase', path: () => '/purchase', heading: 'Purchase' },
+  { name: 'subscriptions', path: () => '/subscriptions', heading: 'Subscriptions' },
   { name: 'billing', path: () => '/billing', heading: 'Billing' },
   { name: 'support', path: () => '/support', heading: 'Support' },
 ];

@@ -86,7 +86,17 @@ function subscriptionAction(
   if (own)
     return {
       action: (
-        <Button component={Link} to={portalPaths.subscriptions} fullWidth variant="light">
+        <Button
+          component={Link}
+          to={portalPaths.subscriptions}
+          fullWidth
+          variant="light"
+          // Wraps in a narrow card instead of being cut off.
+          h="auto"
+          mih={36}
+          py={6}
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        >
           Manage subscription
         </Button>
       ),

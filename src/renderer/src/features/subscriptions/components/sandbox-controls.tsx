@@ -116,8 +116,7 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
           </Group>
         </Radio.Group>
         <Button
-          variant="light"
-          color="orange"
+          variant="default"
           size="sm"
           onClick={() => void renew()}
           loading={simulateCall.isLoading}

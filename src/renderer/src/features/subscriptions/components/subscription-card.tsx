@@ -253,7 +253,7 @@ export function SubscriptionCard({
                 Resume subscription
               </Button>
             ) : (
-              <Button variant="subtle" color="red.9" size="sm" onClick={() => setDialog({ kind: 'cancel' })}>
+              <Button variant="default" size="sm" onClick={() => setDialog({ kind: 'cancel' })}>
                 Cancel subscription…
               </Button>
             )}
