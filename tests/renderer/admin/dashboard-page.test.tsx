@@ -65,6 +65,15 @@ const stats: DashboardStats = {
       },
     ],
   },
+  subscriptions: {
+    active: 42,
+    mrr: [
+      { currency: 'INR', amount_minor: 4_663_00, subscriptions: 40 },
+      { currency: 'USD', amount_minor: 17_16, subscriptions: 2 },
+    ],
+    churn: { window_days: 30, ended: 1, live_at_start: 6, rate: 1 / 6 },
+    failed_payments: { last_30_days: 3, past_due: 2, suspended: 1 },
+  },
   generated_at: new Date(NOW).toISOString(),
 };
 
@@ -98,6 +107,44 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect((await section('Active licenses')).getByText('700')).toBeTruthy();
     expect((await section('Activations')).getByText('9 activated in the last 24 hours')).toBeTruthy();
     expect((await section('Revenue')).getByText(/45,999/)).toBeTruthy();
+  });
+
+  it('shows MRR per currency as money, active subscriptions, churn as a percentage of n of m, and failed payments, from the same one call', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await openOverview();
+    const mrr = await section('Monthly recurring revenue');
+    expect(await mrr.findByText(/4,663/, {}, { timeout: 10_000 })).toBeTruthy();
+    expect(mrr.getByText(/17\.16/)).toBeTruthy();
+    expect(mrr.getByText(/from 42 subscriptions billed/)).toBeTruthy();
+    expect((await section('Active subscriptions')).getByText('42')).toBeTruthy();
+    const churn = await section('Churn, last 30 days');
+    expect(churn.getByText('16.7%')).toBeTruthy();
+    expect(churn.getByText('1 of 6 live 30 days ago ended since')).toBeTruthy();
+    const failed = await section('Failed payments');
+    expect(failed.getByText('3')).toBeTruthy();
+    expect(failed.getByText('2 past due · 1 suspended now')).toBeTruthy();
+    expect(api.calls('GET /admin/dashboard')).toHaveLength(1);
+  });
+
+  it('with no subscriptions the figures say so rather than 0 %', async () => {
+    api.on('GET /admin/dashboard', () => ({
+      json: {
+        ...stats,
+        subscriptions: {
+          active: 0,
+          mrr: [],
+          churn: { window_days: 30, ended: 0, live_at_start: 0, rate: null },
+          failed_payments: { last_30_days: 0, past_due: 0, suspended: 0 },
+        },
+      },
+    }));
+    await openOverview();
+    expect(
+      await (await section('Monthly recurring revenue')).findByText('None yet', {}, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(
+      (await section('Churn, last 30 days')).getByText('No subscription was live 30 days ago'),
+    ).toBeTruthy();
   });
 
   it('every chart has a summary line and its numbers as a table; revenue switches between 30 days and 12 months', async () => {

@@ -40,6 +40,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
   { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
   { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
+  { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },
   { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
   { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
   { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },

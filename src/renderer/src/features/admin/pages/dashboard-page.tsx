@@ -7,9 +7,10 @@ import { LicenseStatusPanel } from '../dashboard/license-status-panel';
 import { RevenuePanel } from '../dashboard/revenue-panel';
 import { RecentEventsPanel, SeverityPanel } from '../dashboard/security-panels';
 import { StatCards } from '../dashboard/stat-cards';
+import { SubscriptionCards } from '../dashboard/subscription-cards';
 import { failureOf } from '../query-answer';
 
-/** `/admin`: accounts, licenses, machines, revenue and security at a glance (GET /admin/dashboard). */
+/** `/admin`: accounts, licenses, machines, revenue, subscriptions and security at a glance (GET /admin/dashboard, one call). */
 export default function AdminDashboardPage() {
   const answer = useGetDashboardQuery();
   const stats = answer.data ?? null;
@@ -21,7 +22,7 @@ export default function AdminDashboardPage() {
   return (
     <PageFrame
       title="Overview"
-      description="Accounts, licenses, revenue and security at a glance."
+      description="Accounts, licenses, revenue, subscriptions and security at a glance."
       actions={
         <Button
           variant="default"
@@ -55,6 +56,7 @@ export default function AdminDashboardPage() {
         </Text>
       )}
       {(stats || loading) && <StatCards stats={stats} />}
+      {(stats || loading) && <SubscriptionCards subscriptions={stats?.subscriptions ?? null} />}
       {stats ? (
         <Grid gap="md">
           {/* Two columns that each flow on their own: the long event list does not stretch the small panels. */}

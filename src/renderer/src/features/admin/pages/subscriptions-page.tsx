@@ -1,0 +1,176 @@
+import { Box, Button, Text } from '@mantine/core';
+import type { AdminSubscription } from '../../../../../shared/api/admin-subscriptions';
+import { SUBSCRIPTION_STATUSES } from '../../../../../shared/api/subscriptions';
+import type { Column } from '../../../components/data-table/data-table';
+import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
+import { FilterSelect } from '../../../components/data-table/filter-select';
+import { ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { formatAmount } from '../../payments';
+import { PackageFilter } from '../payments/package-filter';
+import { paymentTime } from '../payments/payment-labels';
+import { useDetailParam } from '../payments/use-detail-param';
+import { pagedResult } from '../query-answer';
+import { UserFilter } from '../security/user-filter';
+import { useListAdminSubscriptionsQuery } from '../subscriptions/admin-subscriptions-endpoints';
+import { SubscriptionDrawer } from '../subscriptions/subscription-drawer';
+import {
+  intervalLabel,
+  periodDate,
+  SUBSCRIPTION_STATUS_LABELS,
+  SubscriptionStatusBadge,
+} from '../subscriptions/subscription-labels';
+
+const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
+  sortFields: ['created_at', 'current_period_end', 'status'],
+  defaultSort: '-created_at',
+  filters: ['status', 'planId', 'userId', 'from', 'to'],
+};
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'Any but unpaid' },
+  ...SUBSCRIPTION_STATUSES.map((status) => ({
+    value: status,
+    label: SUBSCRIPTION_STATUS_LABELS[status].label,
+  })),
+];
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
+/** `/admin/subscriptions`: every customer's subscriptions; the drawer shows charges, invoices and cancels. */
+export default function AdminSubscriptionsPage() {
+  const list = useListQuery(LIST);
+  const { query, setFilter } = list;
+  const detail = useDetailParam('subscription');
+  const subscriptions = pagedResult(useListAdminSubscriptionsQuery(list.params));
+
+  const columns: Column<AdminSubscription>[] = [
+    {
+      key: 'customer',
+      header: 'Customer',
+      render: (row) =>
+        row.user_email ?? (
+          <Text span size="sm" c="dimmed">
+            Deleted account
+          </Text>
+        ),
+    },
+    {
+      key: 'plan',
+      header: 'Package',
+      render: (row) => (
+        <>
+          {row.plan.name}
+          <Text size="xs" c="dimmed" style={nowrap}>
+            {formatAmount(row.plan.price_minor, row.plan.currency)} {row.plan.currency} ·{' '}
+            {intervalLabel(row.plan.billing_interval)}
+          </Text>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      sortField: 'status',
+      render: (row) => (
+        <Box style={{ minWidth: 'max-content' }}>
+          <SubscriptionStatusBadge subscription={row} size="md" />
+        </Box>
+      ),
+    },
+    {
+      key: 'period',
+      header: 'Current period',
+      sortField: 'current_period_end',
+      render: (row) =>
+        row.current_period_start && row.current_period_end ? (
+          <Text span size="sm" style={nowrap}>
+            {periodDate(row.current_period_start)} – {periodDate(row.current_period_end)}
+          </Text>
+        ) : (
+          <Text span size="sm" c="dimmed">
+            None
+          </Text>
+        ),
+    },
+    {
+      key: 'next',
+      header: 'Next charge',
+      render: (row) =>
+        row.next_charge ? (
+          <Text span size="sm" style={nowrap}>
+            {formatAmount(row.next_charge.amount_minor, row.next_charge.currency)}{' '}
+            <Text span size="xs" c="dimmed">
+              {row.next_charge.currency} · {paymentTime(row.next_charge.at)}
+            </Text>
+          </Text>
+        ) : (
+          <Text span size="sm" c="dimmed">
+            None
+          </Text>
+        ),
+    },
+    {
+      key: 'details',
+      header: 'Details',
+      render: (row) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => detail.open(row.id)}
+          aria-label={`View the subscription of ${row.user_email ?? 'a deleted account'} to ${row.plan.name}`}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Subscriptions"
+      description="Monthly and yearly plans customers pay for: where each stands, its next charge, its charges and invoices."
+      list={list}
+      result={subscriptions}
+      noun="subscriptions"
+      searchPlaceholder="E-mail or subscription id"
+      filters={
+        <>
+          <FilterSelect
+            list={list}
+            filter="status"
+            label="Status"
+            data={STATUS_OPTIONS}
+            style={{ flex: '1 1 150px' }}
+          />
+          <PackageFilter value={query.filters.planId} onChange={(planId) => setFilter('planId', planId)} />
+          <UserFilter value={query.filters.userId} onChange={(userId) => setFilter('userId', userId)} />
+          <DateRangeFilter from={query.filters.from} to={query.filters.to} onChange={list.setFilters} />
+        </>
+      }
+      note={
+        query.filters.from || query.filters.to ? (
+          <Text size="xs" c="dimmed" mt={-8}>
+            Dates are when the subscription was opened, whole days in UTC.
+          </Text>
+        ) : null
+      }
+      noMatchesHint="Check the spelling of the e-mail or subscription id, widen the dates, or clear the filters."
+      empty={{
+        title: 'No subscriptions yet',
+        text: 'A subscription appears here once a customer pays for a monthly or yearly plan.',
+      }}
+      table={{
+        columns,
+        rowKey: (row) => row.id,
+        skeletonRows: Math.min(query.perPage, 10),
+      }}
+    >
+      <SubscriptionDrawer
+        id={detail.id}
+        known={subscriptions.page?.data.find((row) => row.id === detail.id)}
+        onClose={detail.close}
+      />
+    </ListPage>
+  );
+}

@@ -1,0 +1,142 @@
+import { Radio, Stack, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState } from 'react';
+import {
+  ADMIN_CANCEL_REASON_MAX_LENGTH,
+  type AdminSubscription,
+} from '../../../../../shared/api/admin-subscriptions';
+import { FormDialog } from '../../../components/forms/form-dialog';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import {
+  adminSubscriptionMessages,
+  useCancelAdminSubscriptionMutation,
+} from './admin-subscriptions-endpoints';
+import { periodDate } from './subscription-labels';
+
+export interface CancelSubscriptionDialogProps {
+  subscription: AdminSubscription | null;
+  onClose: () => void;
+}
+
+type When = 'period_end' | 'now';
+
+/**
+ * Cancels a customer's subscription with the reason kept in the security log: at the end of the
+ * paid period (no further charge) or now (the license ends now). The customer is mailed.
+ */
+export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscriptionDialogProps) {
+  const [cancel, { isLoading }] = useCancelAdminSubscriptionMutation();
+  const [when, setWhen] = useState<When>('period_end');
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  useEffect(() => {
+    setWhen('period_end');
+    setReason('');
+    setReasonError(undefined);
+    setFailure(undefined);
+  }, [subscription]);
+
+  // Only an active subscription has a paid period to run out; past due or suspended ones end now.
+  const canWait = subscription?.status === 'active' && !subscription.cancel_at_period_end;
+  const at: When = canWait ? when : 'now';
+
+  const submit = async (event?: React.FormEvent) => {
+    event?.preventDefault();
+    if (!subscription) return;
+    if (!reason.trim()) {
+      setReasonError('Say why you cancel it: the reason is kept in the security log');
+      document.getElementById('cancel-subscription-reason')?.focus();
+      return;
+    }
+    setFailure(undefined);
+    try {
+      await cancel({ id: subscription.id, body: { at, reason: reason.trim() } }).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'Subscription cancelled',
+        message:
+          at === 'now'
+            ? 'It has ended and its license with it. The customer is told by e-mail.'
+            : 'It will not renew; the license runs to the end of the paid period. The customer is told by e-mail.',
+      });
+      onClose();
+    } catch (error) {
+      setFailure(toSubmitFailure(error, adminSubscriptionMessages.cancelFailed).message);
+    }
+  };
+
+  return (
+    <FormDialog
+      opened={subscription !== null}
+      ready={subscription !== null}
+      onClose={onClose}
+      title="Cancel subscription?"
+      onSubmit={(event) => void submit(event)}
+      intro={
+        subscription && (
+          <Text size="sm">
+            {subscription.plan.name} of{' '}
+            <strong style={{ overflowWrap: 'anywhere' }}>
+              {subscription.user_email ?? 'a deleted account'}
+            </strong>
+            . No further charge is made. To give money back, refund a charge from the list below the
+            subscription.
+          </Text>
+        )
+      }
+      failure={failure}
+      failureTitle="Could not cancel the subscription"
+      submitLabel={at === 'now' ? 'Cancel now' : 'Cancel at period end'}
+      submitColor="red.9"
+      submitting={isLoading}
+    >
+      <Stack gap="md">
+        {canWait ? (
+          <Radio.Group
+            label="When"
+            value={when}
+            onChange={(value) => setWhen(value as When)}
+            name="cancel-when"
+          >
+            <Stack gap="xs" mt="xs">
+              <Radio
+                value="period_end"
+                label={`At the end of the paid period${subscription?.current_period_end ? ` (${periodDate(subscription.current_period_end)})` : ''}`}
+                description="The license works until then."
+              />
+              <Radio value="now" label="Now" description="The license ends now." />
+            </Stack>
+          </Radio.Group>
+        ) : (
+          <Text size="sm">
+            {subscription?.status === 'active'
+              ? 'It already ends at the end of its period; cancelling now ends it and its license now.'
+              : 'It is not paid up, so it ends now, and its license with it.'}
+          </Text>
+        )}
+        <div>
+          <Textarea
+            id="cancel-subscription-reason"
+            label="Reason"
+            description="Kept in the security log with your name."
+            required
+            rows={3}
+            maxLength={ADMIN_CANCEL_REASON_MAX_LENGTH}
+            data-autofocus
+            value={reason}
+            error={reasonError}
+            onChange={(event) => {
+              setReason(event.currentTarget.value);
+              setReasonError(undefined);
+            }}
+            inputWrapperOrder={['label', 'description', 'input', 'error']}
+          />
+          <Text size="xs" c="dimmed" ta="right" mt={4}>
+            {reason.length} / {ADMIN_CANCEL_REASON_MAX_LENGTH}
+          </Text>
+        </div>
+      </Stack>
+    </FormDialog>
+  );
+}

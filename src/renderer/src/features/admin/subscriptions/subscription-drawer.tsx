@@ -1,0 +1,241 @@
+import { Alert, Anchor, Button, Code, DataList, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { skipToken } from '@reduxjs/toolkit/query/react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type {
+  AdminSubscription,
+  AdminSubscriptionDetail,
+} from '../../../../../shared/api/admin-subscriptions';
+import { portalPaths } from '../../../../../shared/routes';
+import { AlertIcon } from '../../../components/brand/icons';
+import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
+import { InvoiceTable } from '../../billing';
+import { formatAmount, PaymentStatusBadge, SandboxBadge } from '../../payments';
+import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
+import { failureOf } from '../query-answer';
+import { useGetAdminSubscriptionQuery } from './admin-subscriptions-endpoints';
+import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
+import { intervalLabel, periodDate, SubscriptionStatusBadge } from './subscription-labels';
+
+const none = <NoValue />;
+
+const money = (amount: number, currency: string) => `${formatAmount(amount, currency)} ${currency}`;
+
+/** The payments screen with this charge's drawer open: its refunds and the refund dialog are there. */
+const paymentLink = (paymentId: string) =>
+  `${portalPaths.adminPayments}?${new URLSearchParams({ payment: paymentId })}`;
+
+/** Each charge of the subscription, newest first, with the way to refund it. */
+function Charges({ subscription }: { subscription: AdminSubscriptionDetail }) {
+  if (subscription.charges.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        No charge yet: the checkout was never paid.
+      </Text>
+    );
+  return (
+    <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+      {subscription.charges.map((charge) => (
+        <Paper component="li" key={charge.id} withBorder radius="md" p="sm">
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Stack gap={2}>
+              <Text fw={600} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {money(charge.amount, charge.currency)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                <time dateTime={charge.paid_at ?? charge.updated_at}>
+                  {paymentTime(charge.paid_at ?? charge.updated_at)}
+                </time>
+              </Text>
+            </Stack>
+            <PaymentStatusBadge payment={{ status: charge.status, sandbox: false }} />
+          </Group>
+          {charge.status === 'failed' && charge.failure_reason ? (
+            <Text size="xs" c="dimmed" mt={4}>
+              {charge.failure_reason}
+            </Text>
+          ) : null}
+          <Anchor
+            component={Link}
+            to={paymentLink(charge.id)}
+            size="sm"
+            fw={600}
+            mt={6}
+            display="inline-block"
+            // The visible words, then which charge: every card has such a link.
+            aria-label={`${charge.status === 'paid' ? 'Refund or view the payment' : 'View the payment'} of ${paymentTime(charge.created_at)}`}
+          >
+            {charge.status === 'paid' ? 'Refund or view the payment' : 'View the payment'}
+          </Anchor>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+export interface SubscriptionDrawerProps {
+  /** The subscription id in the URL, or null when closed. */
+  id: string | null;
+  /** The list's row of it, shown at once while the full record loads. */
+  known: AdminSubscription | undefined;
+  onClose: () => void;
+}
+
+/** One subscription: plan, customer, period and next charge, its charges, invoices and credit notes; cancel. */
+export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerProps) {
+  const answer = useGetAdminSubscriptionQuery(id ?? skipToken);
+  const detail = answer.currentData?.id === id ? answer.currentData : undefined;
+  const subscription: AdminSubscription | undefined = detail ?? known;
+  const error = !subscription ? failureOf(answer) : null;
+  const [cancelling, setCancelling] = useState<AdminSubscription | null>(null);
+  const live = subscription
+    ? subscription.status === 'active' ||
+      subscription.status === 'past_due' ||
+      subscription.status === 'suspended'
+    : false;
+
+  return (
+    <DetailDrawer
+      opened={id !== null}
+      onClose={onClose}
+      size="lg"
+      fullScreen="(max-width: 40em)"
+      title="Subscription details"
+      closeLabel="Close subscription details"
+      error={error}
+      errorHint="The subscription could not be loaded. The link may be wrong."
+      loading={!subscription && 'Loading the subscription'}
+    >
+      {subscription && (
+        <Stack gap="lg">
+          <Stack gap={6}>
+            <Text fz={24} fw={700} lh={1.2}>
+              {subscription.plan.name}
+            </Text>
+            <Group gap="sm">
+              <SubscriptionStatusBadge subscription={subscription} />
+              {subscription.sandbox ? <SandboxBadge /> : null}
+            </Group>
+            <Text size="sm" c="dimmed">
+              {money(subscription.plan.price_minor, subscription.plan.currency)} ·{' '}
+              {intervalLabel(subscription.plan.billing_interval)}
+            </Text>
+          </Stack>
+
+          {subscription.status === 'past_due' && subscription.grace_ends_at ? (
+            <Alert color="yellow" variant="light" icon={<AlertIcon />} title="Payment failed">
+              {subscription.failed_attempts} failed attempt{subscription.failed_attempts === 1 ? '' : 's'}.
+              The license is suspended on {paymentTime(subscription.grace_ends_at)} unless a payment succeeds.
+            </Alert>
+          ) : null}
+          {subscription.status === 'suspended' ? (
+            <Alert color="red" variant="light" icon={<AlertIcon />} title="Suspended">
+              The grace period ended unpaid; the license is suspended until a payment succeeds.
+            </Alert>
+          ) : null}
+
+          <DataList labelWidth={130} size="sm" withDivider>
+            <Field label="Customer">
+              {subscription.user_email ? (
+                <Anchor
+                  component={Link}
+                  to={`${portalPaths.adminUsers}?${new URLSearchParams({ search: subscription.user_email })}`}
+                  size="sm"
+                  style={{ overflowWrap: 'anywhere' }}
+                >
+                  {subscription.user_email}
+                </Anchor>
+              ) : (
+                'Deleted account'
+              )}
+            </Field>
+            <Field label="Current period">
+              {subscription.current_period_start && subscription.current_period_end
+                ? `${periodDate(subscription.current_period_start)} – ${periodDate(subscription.current_period_end)}`
+                : none}
+            </Field>
+            <Field label="Next charge">
+              {subscription.next_charge ? (
+                <>
+                  {money(subscription.next_charge.amount_minor, subscription.next_charge.currency)}
+                  <Text size="xs" c="dimmed">
+                    on {paymentTime(subscription.next_charge.at)}
+                  </Text>
+                </>
+              ) : (
+                <Text span size="sm" c="dimmed">
+                  None{subscription.cancel_at_period_end ? ': cancelled at period end' : ''}
+                </Text>
+              )}
+            </Field>
+            <Field label="Payment method">{subscription.payment_method ?? none}</Field>
+            <Field label="Provider">
+              {PROVIDER_LABELS[subscription.provider]}
+              <Code fz="xs" display="block" mt={2} style={{ overflowWrap: 'anywhere' }}>
+                {subscription.provider_subscription_id}
+              </Code>
+            </Field>
+            {subscription.credit_minor > 0 ? (
+              <Field label="Credit kept">
+                {money(subscription.credit_minor, subscription.plan.currency)}
+              </Field>
+            ) : null}
+            <Field label="Started">{paymentTime(subscription.created_at)}</Field>
+            {subscription.cancel_requested_at ? (
+              <Field label="Cancel asked">{paymentTime(subscription.cancel_requested_at)}</Field>
+            ) : null}
+            {subscription.ended_at ? <Field label="Ended">{paymentTime(subscription.ended_at)}</Field> : null}
+            <Field label="License">
+              {subscription.license_id ? (
+                <Anchor
+                  component={Link}
+                  to={`${portalPaths.adminLicenses}?${new URLSearchParams({ userId: subscription.user_id ?? '' })}`}
+                  size="sm"
+                >
+                  Open the customer’s licenses
+                </Anchor>
+              ) : (
+                none
+              )}
+            </Field>
+          </DataList>
+
+          {live ? (
+            <Group>
+              <Button variant="default" color="red" onClick={() => setCancelling(subscription)}>
+                Cancel subscription…
+              </Button>
+            </Group>
+          ) : null}
+
+          <Stack gap="sm" component="section" aria-labelledby="subscription-charges-title">
+            <Title order={3} size="h5" id="subscription-charges-title">
+              Charges
+            </Title>
+            {detail ? <Charges subscription={detail} /> : <Text size="sm">Loading the charges…</Text>}
+          </Stack>
+
+          <Stack gap="sm" component="section" aria-labelledby="subscription-invoices-title">
+            <Title order={3} size="h5" id="subscription-invoices-title">
+              Invoices and credit notes
+            </Title>
+            {!detail ? (
+              <Text size="sm">Loading the invoices…</Text>
+            ) : detail.invoices.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No invoices yet.
+              </Text>
+            ) : (
+              <InvoiceTable
+                invoices={detail.invoices}
+                label="The subscription’s invoices and credit notes"
+                layout="cards"
+              />
+            )}
+          </Stack>
+        </Stack>
+      )}
+      <CancelSubscriptionDialog subscription={cancelling} onClose={() => setCancelling(null)} />
+    </DetailDrawer>
+  );
+}

@@ -1,0 +1,262 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AdminSubscription, AdminSubscriptionDetail } from '../../../src/shared/api/admin-subscriptions';
+import type { Invoice } from '../../../src/shared/api/billing';
+import type { AdminPayment } from '../../../src/shared/api/payments';
+import { adminUserDetail, plan } from '../support/api-answers';
+import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+
+// The page is lazy and the session gate runs first: under a loaded machine that takes more than a second.
+configure({ asyncUtilTimeout: 5000 });
+
+const USER_ID = '7f1c2a4e-1b2c-4d3e-8f90-123456789abc';
+const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9, 30)).toISOString();
+
+const makeSubscription = (index: number, extra: Partial<AdminSubscription> = {}): AdminSubscription => ({
+  id: `sub-${index}`,
+  provider_subscription_id: `sub_sandbox_${index}`,
+  provider: 'sandbox',
+  sandbox: true,
+  status: 'active',
+  plan: {
+    id: 'plan-pro',
+    code: 'pro-monthly',
+    name: 'Pro',
+    billing_interval: 'month',
+    price_minor: 99_900,
+    currency: 'INR',
+  },
+  license_id: `lic-${index}`,
+  current_period_start: at(1),
+  current_period_end: at(30),
+  next_charge: { at: at(30), amount_minor: 99_900, currency: 'INR' },
+  cancel_at_period_end: false,
+  cancel_requested_at: null,
+  ended_at: null,
+  grace_ends_at: null,
+  failed_attempts: 0,
+  payment_method: 'Sandbox card •••• 4242',
+  sandbox_card: 'succeeds',
+  credit_minor: 0,
+  created_at: at(1),
+  user_id: USER_ID,
+  user_email: `customer${index}@example.com`,
+  ...extra,
+});
+
+const charge = (id: string, extra: Partial<AdminPayment> = {}): AdminPayment => ({
+  id,
+  order_id: `sub_sandbox_1#1`,
+  payment_id: `pay_sandbox_${id}`,
+  provider: 'sandbox',
+  sandbox: true,
+  status: 'paid',
+  amount: 99_900,
+  currency: 'INR',
+  plan_id: 'plan-pro',
+  plan: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' },
+  license_id: 'lic-1',
+  failure_reason: null,
+  created_at: at(1),
+  updated_at: at(1),
+  paid_at: at(1),
+  user_id: USER_ID,
+  user_email: 'customer1@example.com',
+  ...extra,
+});
+
+const party = { name: null, address: [], country: null, tax_id: null, email: null };
+const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
+  id: `inv-${number}`,
+  kind: 'invoice',
+  number,
+  issued_at: at(1),
+  currency: 'INR',
+  subtotal: 84_661,
+  tax: 15_239,
+  total: 99_900,
+  tax_name: 'GST',
+  tax_rate_bp: 1800,
+  tax_inclusive: true,
+  payment_id: 'pay-1',
+  corrects: null,
+  seller: party,
+  buyer: party,
+  lines: [{ description: 'Pro', quantity: 1, unit_amount: 84_661, amount: 84_661 }],
+  ...extra,
+});
+
+const detailOf = (subscription: AdminSubscription): AdminSubscriptionDetail => ({
+  ...subscription,
+  charges: [
+    charge('pay-2', { status: 'failed', paid_at: null, failure_reason: 'Card declined', created_at: at(2) }),
+    charge('pay-1'),
+  ],
+  invoices: [
+    invoice('CN-000001', {
+      kind: 'credit_note',
+      total: -10_000,
+      subtotal: -8_475,
+      tax: -1_525,
+      corrects: { id: 'inv-INV-000001', number: 'INV-000001' },
+    }),
+    invoice('INV-000001'),
+  ],
+});
+
+let api: FakeApi;
+let lists: RecordedRequest[];
+
+function serveList(total = 30) {
+  lists = [];
+  api.on('GET /admin/subscriptions', (request) => {
+    lists.push(request);
+    const page = Number(request.query.get('page') ?? 1);
+    const perPage = Number(request.query.get('perPage') ?? 10);
+    const start = (page - 1) * perPage;
+    const data = Array.from({ length: Math.max(0, Math.min(perPage, total - start)) }, (_, offset) =>
+      makeSubscription(start + offset + 1),
+    );
+    return { json: { data, total, page, perPage } };
+  });
+}
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+  api.on(`GET /admin/users/${USER_ID}`, () => ({
+    json: adminUserDetail(USER_ID, { email: 'customer1@example.com' }),
+  }));
+  api.on('GET /plans/plan-pro', () => ({
+    json: plan('plan-pro', {
+      code: 'pro-monthly',
+      name: 'Pro',
+      price_minor: 99_900,
+      billing_interval: 'month',
+    }),
+  }));
+  api.on('GET /admin/subscriptions/sub-1', () => ({ json: detailOf(makeSubscription(1)) }));
+  serveList();
+});
+afterEach(() => api.close());
+
+async function open(path: string) {
+  const services = await servicesFor(api, 'admin');
+  const view = renderApp(services, path);
+  await screen.findByRole('heading', { level: 1, name: 'Subscriptions' }, { timeout: 10_000 });
+  return view;
+}
+
+const lastList = () => lists[lists.length - 1] as RecordedRequest;
+const table = () => screen.findByRole('table', { name: 'Subscriptions' });
+
+describe('/admin/subscriptions', { timeout: 60_000 }, () => {
+  it('sends the URL’s page, size, search, sort and filters to the server and lists customer, package, status, period and next charge', async () => {
+    await open(
+      `/admin/subscriptions?page=2&perPage=5&search=customer&sort=current_period_end&status=past_due&planId=plan-pro&userId=${USER_ID}`,
+    );
+    await waitFor(() => expect(lists.length).toBeGreaterThan(0));
+    expect(Object.fromEntries(lastList().query)).toEqual({
+      page: '2',
+      perPage: '5',
+      search: 'customer',
+      sort: 'current_period_end',
+      status: 'past_due',
+      planId: 'plan-pro',
+      userId: USER_ID,
+    });
+    const rows = within(await table());
+    expect(await rows.findByText('customer6@example.com')).toBeTruthy();
+    expect(rows.getAllByText('Pro').length).toBe(5);
+    expect(rows.getAllByText('Active').length).toBe(5);
+    expect(rows.getAllByText(/999/).length).toBeGreaterThan(0);
+    expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('past_due');
+  });
+
+  it('a subscription ending at period end and one without a next charge say so', async () => {
+    api.on('GET /admin/subscriptions', () => ({
+      json: {
+        data: [
+          makeSubscription(1, { cancel_at_period_end: true, next_charge: null }),
+          makeSubscription(2, {
+            status: 'cancelled',
+            next_charge: null,
+            current_period_start: null,
+            current_period_end: null,
+            ended_at: at(3),
+          }),
+        ],
+        total: 2,
+        page: 1,
+        perPage: 10,
+      },
+    }));
+    await open('/admin/subscriptions');
+    const rows = within(await table());
+    expect(await rows.findByText('Ends at period end')).toBeTruthy();
+    expect(rows.getByText('Cancelled')).toBeTruthy();
+    expect(rows.getAllByText('None').length).toBe(3);
+  });
+
+  it('the drawer shows the charges with a way to refund each through its payment, and the invoices and credit notes', async () => {
+    await open('/admin/subscriptions');
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'View the subscription of customer1@example.com to Pro' }),
+    );
+    const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
+    expect(await drawer.findByText('sub_sandbox_1')).toBeTruthy();
+    expect(drawer.getByText('Sandbox card •••• 4242')).toBeTruthy();
+    expect(await drawer.findByText('Card declined')).toBeTruthy();
+    const refund = await drawer.findByRole('link', { name: /^Refund or view the payment of/ });
+    expect(refund.getAttribute('href')).toBe('/admin/payments?payment=pay-1');
+    expect(drawer.getByRole('link', { name: /^View the payment of/ }).getAttribute('href')).toBe(
+      '/admin/payments?payment=pay-2',
+    );
+    expect(drawer.getByText('CN-000001')).toBeTruthy();
+    expect(drawer.getAllByText(/INV-000001/).length).toBeGreaterThan(0);
+    expect(api.calls('GET /admin/subscriptions/sub-1').length).toBeGreaterThan(0);
+  });
+
+  it('cancelling asks for a reason, then posts when and why; the server’s refusal is shown', async () => {
+    const user = userEvent.setup();
+    await open('/admin/subscriptions?subscription=sub-1');
+    const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
+    await user.click(await drawer.findByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel subscription?' }));
+    await user.click(dialog.getByRole('button', { name: 'Cancel at period end' }));
+    expect(await dialog.findByText(/Say why you cancel it/)).toBeTruthy();
+    expect(api.calls('POST /admin/subscriptions/sub-1/cancel')).toHaveLength(0);
+
+    api.on('POST /admin/subscriptions/sub-1/cancel', () =>
+      problem(409, 'This subscription has already ended', 'subscription_ended'),
+    );
+    await user.click(dialog.getByRole('radio', { name: 'Now' }));
+    await user.type(dialog.getByRole('textbox', { name: /Reason/ }), 'Chargeback from the bank');
+    await user.click(dialog.getByRole('button', { name: 'Cancel now' }));
+    expect(await dialog.findByText('This subscription has already ended')).toBeTruthy();
+    const [refused] = api.calls('POST /admin/subscriptions/sub-1/cancel');
+    expect(JSON.parse(refused!.body)).toEqual({ at: 'now', reason: 'Chargeback from the bank' });
+
+    const cancelled = detailOf(
+      makeSubscription(1, { status: 'cancelled', next_charge: null, ended_at: at(5) }),
+    );
+    api.on('POST /admin/subscriptions/sub-1/cancel', () => ({ json: cancelled }));
+    api.on('GET /admin/subscriptions/sub-1', () => ({ json: cancelled }));
+    await user.click(dialog.getByRole('button', { name: 'Cancel now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancel subscription?' })).toBeNull());
+    expect(await screen.findByText('Subscription cancelled')).toBeTruthy();
+    // Refetched after the write: the drawer shows the end, and no cancel button any more.
+    expect(await drawer.findByText('Ended')).toBeTruthy();
+    expect(drawer.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();
+  });
+
+  it('an unknown subscription in the URL says it could not be loaded', async () => {
+    api.on('GET /admin/subscriptions/sub-gone', () =>
+      problem(404, 'Subscription not found', 'subscription_not_found'),
+    );
+    await open('/admin/subscriptions?subscription=sub-gone');
+    const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
+    expect(await drawer.findByText('Subscription not found')).toBeTruthy();
+  });
+});
