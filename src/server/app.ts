@@ -77,6 +77,7 @@ import { createScheduler, type Scheduler } from './scheduler.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
 import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
+import { createLicenseExpiryNotices } from './modules/licenses/expiry-notices.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
 import { adminSubscriptionsRoutes } from './modules/subscriptions/admin-routes.js';
@@ -322,7 +323,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     db,
     clock,
     intervalMs: config.schedulerIntervalMs,
-    jobs: [...subscriptionsArea.jobs],
+    jobs: [
+      ...subscriptionsArea.jobs,
+      {
+        name: 'license expiry notices',
+        run: createLicenseExpiryNotices({
+          db,
+          clock,
+          mailer,
+          publicUrl: config.publicUrl,
+          reminderDays: config.subscriptions.expiryReminderDays,
+        }).run,
+      },
+    ],
     log: app.log,
   });
   app.decorate('scheduler', scheduler);

@@ -209,6 +209,7 @@ const environmentSchema = z.object({
     .regex(/^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$/, 'must be days after the first failure, e.g. 1,3,5')
     .default('1,3,5'),
   RENEWAL_REMINDER_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
+  LICENSE_EXPIRY_REMINDER_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
   SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RELEASES_DIR: z.string().min(1).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
@@ -338,6 +339,8 @@ export interface Config {
     retryDays: number[];
     /** Days before a yearly renewal that the customer is reminded of it. */
     reminderDays: number;
+    /** Days before a license bought once expires that its owner is told. */
+    expiryReminderDays: number;
   };
   /** How often the scheduled work (renewals, grace periods, reminders) looks for what is due. */
   schedulerIntervalMs: number;
@@ -411,6 +414,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         .filter((day) => day < env.SUBSCRIPTION_GRACE_DAYS)
         .sort((a, b) => a - b),
       reminderDays: env.RENEWAL_REMINDER_DAYS,
+      expiryReminderDays: env.LICENSE_EXPIRY_REMINDER_DAYS,
     },
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_SECONDS * 1000,
     payments: {

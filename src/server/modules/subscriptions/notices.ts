@@ -19,7 +19,7 @@ import { findUserById } from '../users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge } from './charges.js';
-import { takeNotice } from './repository.js';
+import { takeNotice } from '../../scheduled-notices.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
 const GRACE_WARNING_DAYS = 2;

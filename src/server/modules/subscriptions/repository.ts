@@ -131,24 +131,6 @@ export const chargesOfSubscription = (
     .orderBy('payments.id', 'desc')
     .execute();
 
-/** Records that a notice was given; false when it already was (by this or another instance). */
-export async function takeNotice(
-  db: DbOrTransaction,
-  notice: { subjectId: string; kind: string; occasion: string; at: string },
-): Promise<boolean> {
-  const inserted = await db
-    .insertInto('scheduled_notices')
-    .values({
-      subject_id: notice.subjectId,
-      kind: notice.kind,
-      occasion: notice.occasion,
-      created_at: notice.at,
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
 /** Subscriptions with work due at `now`, oldest first, a batch at a time. */
 export const dueSubscriptions = (
   db: DbOrTransaction,
