@@ -258,13 +258,20 @@ describePortal(
       expect(lastCharge).toEqual({ amount_minor: quote.due_now_minor, status: 'paid' });
       await expect.poll(() => yearly.getByTestId('next-charge').innerText()).toMatch(/^₹9,990 on /);
 
-      // Cancel at period end: no further charge; the license runs to the end of the period.
-      await yearly.getByRole('button', { name: 'Cancel subscription…' }).click();
+      // Cancel at period end, by keyboard: no further charge; the license runs to the end of the period.
+      await yearly.getByRole('button', { name: 'Cancel subscription…' }).focus();
+      await page.keyboard.press('Enter');
       const cancel = page.getByRole('dialog', { name: 'Cancel Pro (yearly)?' });
       expect(await cancel.getByRole('radio', { name: /^At the end of the paid period/ }).isChecked()).toBe(
         true,
       );
-      await cancel.getByRole('button', { name: 'Cancel at period end' }).click();
+      // The dialog starts on "Keep subscription"; the next Tab reaches the confirmation.
+      await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Keep subscription');
+      await page.keyboard.press('Tab');
+      await expect
+        .poll(() => page.evaluate('document.activeElement?.textContent'))
+        .toBe('Cancel at period end');
+      await page.keyboard.press('Enter');
       await cancel.waitFor({ state: 'hidden' });
       await expect.poll(() => badge(yearly).innerText()).toBe('Ends at period end');
       await yearly.getByRole('button', { name: 'Resume subscription' }).waitFor();
