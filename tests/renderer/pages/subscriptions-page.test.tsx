@@ -281,3 +281,60 @@ describe('change plan dialog', () => {
     expect(dialog.getByRole('button', { name: 'Change plan' }).hasAttribute('disabled')).toBe(true);
   });
 });
+
+describe('cancel and resume', () => {
+  it('cancels at the end of the period by default, saying what happens to the license, or now when chosen', async () => {
+    api.on('POST /subscriptions/sub-1/cancel', (request) => {
+      const { at } = JSON.parse(request.body) as { at: string };
+      current =
+        at === 'now'
+          ? subscription({ status: 'cancelled', ended_at: NOW, next_charge: null })
+          : subscription({ cancel_at_period_end: true, cancel_requested_at: NOW, next_charge: null });
+      return { json: current };
+    });
+    api.on('POST /subscriptions/sub-1/resume', () => {
+      current = subscription();
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    const atEnd = dialog.getByRole('radio', { name: 'At the end of the paid period (Dec 20, 2026)' });
+    expect((atEnd as HTMLInputElement).checked).toBe(true);
+    expect(dialog.getByText(/Your license keeps working until then and expires afterwards/)).toBeTruthy();
+    expect(dialog.getByText(/its license stops working today/)).toBeTruthy();
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel at period end' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    expect(body('POST /subscriptions/sub-1/cancel')).toEqual({ at: 'period_end' });
+    await waitFor(
+      () => expect(card.getByTestId('subscription-status').textContent).toBe('Ends at period end'),
+      SLOW,
+    );
+    expect(card.getByTestId('next-charge').textContent).toBe('None: ends on Dec 20, 2026');
+
+    // Taken back while the period lasts.
+    await userEvent.click(card.getByRole('button', { name: 'Resume subscription' }));
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Active'), SLOW);
+    expect(api.calls('POST /subscriptions/sub-1/resume')).toHaveLength(1);
+
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const again = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    await userEvent.click(again.getByRole('radio', { name: 'Now' }));
+    await userEvent.click(again.getByRole('button', { name: 'Cancel now' }));
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Ended'), SLOW);
+    expect(body('POST /subscriptions/sub-1/cancel', 1)).toEqual({ at: 'now' });
+    // An ended subscription offers nothing more to do.
+    expect(card.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();
+    expect(card.queryByRole('region', { name: 'Sandbox controls' })).toBeNull();
+  });
+
+  it('a past-due subscription can only end now: nothing of the paid period is left', async () => {
+    current = subscription({ status: 'past_due', grace_ends_at: '2026-12-04T10:00:00.000Z' });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    expect(dialog.queryByRole('radio', { name: /^At the end/ })).toBeNull();
+    expect((dialog.getByRole('radio', { name: 'Now' }) as HTMLInputElement).checked).toBe(true);
+    expect(dialog.getByRole('button', { name: 'Cancel now' })).toBeTruthy();
+  });
+});
