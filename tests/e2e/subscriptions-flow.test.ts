@@ -113,10 +113,12 @@ describePortal(
       const checkout = page.getByRole('dialog', { name: 'Sandbox checkout' });
       await checkout.getByText('₹999 / month until you cancel').waitFor();
       await checkout.getByText(/^sub_sandbox_/).waitFor();
+      await shoot(page, 'subscribe-checkout-desktop', false);
       await checkout.getByRole('button', { name: 'Pay', exact: true }).click();
       await checkout.waitFor({ state: 'hidden' });
       await page.getByRole('heading', { name: 'Subscribed: your Pro license is ready' }).waitFor();
       const licenseKey = (await page.getByTestId('purchased-license-key').innerText()).trim();
+      await shoot(page, 'subscribe-success-desktop', false);
       const first = await licenseOf(licenseKey);
       expect(first.status).toBe('active');
       // The plan now leads to its subscription instead of a second one.
