@@ -163,6 +163,13 @@ describePortal(
       expect(await header.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
       expect(await header.getByRole('link', { name: 'Create account' }).count()).toBe(0);
       expect(await page.getByRole('main').getByRole('link', { name: 'Sign in' }).count()).toBe(0);
+      // A plan leads to the purchase screen, not to registration.
+      expect(
+        await page
+          .getByRole('link', { name: /^Get started with / })
+          .first()
+          .getAttribute('href'),
+      ).toBe('/purchase');
       await shoot(page, 'landing-signed-in-desktop-light');
       await header.getByRole('link', { name: 'Open dashboard' }).click();
       await expectPath(page, '/dashboard');

@@ -60,7 +60,7 @@ export interface ListPageProps<Row> {
    * footer's count and the no-matches state.
    */
   noun: string;
-  /** What the search looks in ("Email, name or company"). */
+  /** What the search looks in ("E-mail, name or company"). */
   searchPlaceholder: string;
   /** The toolbar's filter controls. */
   filters?: ReactNode;

@@ -78,7 +78,7 @@ export function supportDetails(input: SupportDetailsInput): [label: string, valu
   lines.push(
     [input.kind === 'desktop' ? 'Hardware id' : 'Browser id', input.hardwareId ?? 'unknown'],
     ['User id', input.user?.id ?? 'unknown'],
-    ['Email', input.user?.email ?? 'unknown'],
+    ['E-mail', input.user?.email ?? 'unknown'],
     ['License key', input.licenseKey ? maskLicenseKey(input.licenseKey) : 'none on this machine'],
     ['License status', status],
     ['Time', input.now.toISOString()],

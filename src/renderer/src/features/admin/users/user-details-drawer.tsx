@@ -246,7 +246,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
               )}
             </Group>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
-              <Fact label="Email">{user.email}</Fact>
+              <Fact label="E-mail">{user.email}</Fact>
               <Fact label="Full name">{user.full_name || '—'}</Fact>
               <Fact label="Company">{user.company || '—'}</Fact>
               <Fact label="Created">{formatDate(user.created_at)}</Fact>

@@ -5,7 +5,8 @@ import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { formatPlanPrice } from '../plan-format';
-import { useAppDispatch } from '../../../lib/store-hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
+import { selectIsAuthenticated } from '../../auth';
 import { readPublicPlans } from '../public-plans-read';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
 
@@ -13,15 +14,16 @@ type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'
 
 const SKELETON_CARDS = 3;
 
-/** The way in from the landing page: every plan starts with an account. */
+/** The way in from the landing page: every plan starts with an account (signed in: with the purchase screen). */
 function SignUpAction({ plan }: { plan: Plan }) {
+  const signedIn = useAppSelector(selectIsAuthenticated);
   const free = formatPlanPrice(plan).amount === 'Free';
   // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
   const action = free ? 'Start free' : 'Get started';
   return (
     <Button
       component={Link}
-      to={portalPaths.register}
+      to={signedIn ? portalPaths.purchase : portalPaths.register}
       variant={free ? 'default' : 'filled'}
       fullWidth
       aria-label={`${action} with ${plan.name}`}
