@@ -8,7 +8,6 @@ import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatAmount } from '../../payments';
 import { PackageFilter } from '../payments/package-filter';
-import { paymentTime } from '../payments/payment-labels';
 import { useDetailParam } from '../payments/use-detail-param';
 import { pagedResult } from '../query-answer';
 import { UserFilter } from '../security/user-filter';
@@ -98,12 +97,17 @@ export default function AdminSubscriptionsPage() {
       header: 'Next charge',
       render: (row) =>
         row.next_charge ? (
-          <Text span size="sm" style={nowrap}>
-            {formatAmount(row.next_charge.amount_minor, row.next_charge.currency)}{' '}
-            <Text span size="xs" c="dimmed">
-              {row.next_charge.currency} · {paymentTime(row.next_charge.at)}
+          <>
+            <Text span size="sm" style={nowrap}>
+              {formatAmount(row.next_charge.amount_minor, row.next_charge.currency)}{' '}
+              <Text span size="xs" c="dimmed">
+                {row.next_charge.currency}
+              </Text>
             </Text>
-          </Text>
+            <Text size="xs" c="dimmed" style={nowrap}>
+              {periodDate(row.next_charge.at)}
+            </Text>
+          </>
         ) : (
           <Text span size="sm" c="dimmed">
             None
