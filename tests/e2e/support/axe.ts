@@ -61,3 +61,23 @@ export async function blockingViolations(
     );
   return blocking;
 }
+
+/**
+ * The text whose contrast axe could not decide (it reports it as "incomplete", never as a
+ * violation): text over a picture or an unknown background. None may be left outside the charts
+ * (axe cannot judge text inside or beside an SVG drawing), or a regression there would pass unseen.
+ */
+export async function undecidedContrast(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(
+    `axe.run(document, { runOnly: ['color-contrast'] }).then((result) =>
+      result.incomplete.flatMap((rule) =>
+        rule.nodes
+          .filter((node) => {
+            const element = document.querySelector(node.target.join(' '));
+            return !element || !element.closest('svg, [class*="mantine-"][class*="Chart"]');
+          })
+          .map((node) => JSON.stringify(node.target) + ' ' + (node.failureSummary || '').replace(/\\s+/g, ' ')),
+      ),
+    )`,
+  );
+}

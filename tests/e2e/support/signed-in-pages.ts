@@ -1,6 +1,6 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './axe.js';
+import { blockingViolations, COLOUR_RULES, describeViolation, installAxe, undecidedContrast } from './axe.js';
 import { controlContrastProblems } from './control-contrast.js';
 import { appliedColorScheme } from './pages.js';
 import { type Portal, screenshotPath, signIn, watchPage } from './portal.js';
@@ -162,6 +162,10 @@ export async function checkScreens(
         const rules = scheme === 'light' ? undefined : COLOUR_RULES;
         for (const violation of await blockingViolations(page, `${label} ${scheme}`, rules))
           result.problems.push(`${label} ${scheme}: axe\n${describeViolation(violation)}`);
+        // In dark mode every text's contrast is decided, so the rule really judges the dark palette.
+        if (scheme === 'dark')
+          for (const node of await undecidedContrast(page))
+            result.problems.push(`${label} ${scheme}: contrast undecided ${node}`);
         // Light buttons and the current navigation item: at least 3:1 against what is behind them.
         for (const problem of await controlContrastProblems(page))
           result.problems.push(`${label} ${scheme}: control contrast ${problem}`);
