@@ -286,6 +286,35 @@ describePortal(
         expect(overlaps(toastBox, close), 'the toast would cover the drawer’s close button').toBe(false);
       });
 
+    it('the screens these points changed, at 1440×900 and 390×844 in light and dark (test-results/screenshots/issue16-*)', async () => {
+      const views = [
+        { who: customer, paths: ['/landing', '/dashboard', '/profile'] },
+        { who: portal.server.admin, paths: ['/admin/users'] },
+      ];
+      let count = 0;
+      for (const [device, options] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const)
+        for (const { who, paths } of views) {
+          const page = await portal.newPage({ ...options, colorScheme: 'light', reducedMotion: 'reduce' });
+          await signIn(page, who.email, who.password);
+          for (const path of paths) {
+            await page.goto(path);
+            await page.getByRole('heading', { level: 1 }).first().waitFor();
+            await page.waitForLoadState('networkidle');
+            for (const scheme of ['light', 'dark'] as const) {
+              await page.emulateMedia({ colorScheme: scheme });
+              await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
+              await shoot(page, `${path.slice(1).replace('/', '-')}-${device}-${scheme}`);
+              count++;
+            }
+          }
+          await page.context().close();
+        }
+      expect(count).toBe(16);
+    });
+
     it('18. the password visibility toggle is reached with Tab, named for what it does, and works from the keyboard', async () => {
       const page = await portal.newPage({ ...DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
       await page.goto('/login');
