@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { CouponPreview, couponPreviewRequestSchema } from '../../../../shared/api/coupons';
 import type { License } from '../../../../shared/api/licenses';
 import type { Paged } from '../../../../shared/api/paging';
 import type {
@@ -29,7 +31,17 @@ export const paymentMessages = {
   fetchStatusFailed: 'Failed to fetch payment status',
   fetchHistoryFailed: 'Failed to fetch payments',
   fetchCurrentPlanFailed: 'Failed to fetch current plan',
+  previewCouponFailed: 'The coupon could not be checked',
 } as const;
+
+/** POST /coupons/preview's body: the code as typed (the server reads it in capitals) and the plan. */
+export type CouponPreviewRequest = z.input<typeof couponPreviewRequestSchema>;
+
+/** What a checkout is opened with: the plan, and the code of a coupon the buyer applied. */
+export interface CheckoutRequest {
+  planId: string;
+  couponCode?: string;
+}
 
 export type SandboxCheckoutResult =
   { outcome: 'paid'; checkout: VerifyPaymentRequest } | { outcome: 'declined'; failure: CheckoutFailure };
@@ -58,12 +70,15 @@ export const paymentsApi = api.injectEndpoints({
         extraOptions: { fallback: paymentMessages.fetchCurrentPlanFailed },
         providesTags: ['License'],
       }),
-      /** POST /payments/razorpay/create-order with the plan only: the price always comes from the plan. */
-      createPaymentOrder: build.mutation<PaymentOrder, string>({
-        query: (planId) => ({
+      /**
+       * POST /payments/razorpay/create-order with the plan and, if one was applied, the coupon's
+       * code: the price always comes from the plan (and the coupon), never from the page.
+       */
+      createPaymentOrder: build.mutation<PaymentOrder, CheckoutRequest>({
+        query: ({ planId, couponCode }) => ({
           url: apiPaths.payments.createOrder,
           method: 'POST',
-          body: { plan_id: planId },
+          body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
         }),
         extraOptions: { fallback: paymentMessages.createOrderFailed },
         // The new order is in the history, not completed.
@@ -120,6 +135,14 @@ export const paymentsApi = api.injectEndpoints({
             );
         },
       }),
+      /** POST /coupons/preview: what a coupon takes off a plan, before buying (nothing is redeemed). */
+      // A read, though a POST: the answer follows the code and plan asked about, and is not kept
+      // once the field lets go of it (an administrator may archive the coupon meanwhile).
+      previewCoupon: build.query<CouponPreview, CouponPreviewRequest>({
+        query: (body) => ({ url: apiPaths.coupons.preview, method: 'POST', body }),
+        extraOptions: { fallback: paymentMessages.previewCouponFailed },
+        keepUnusedDataFor: 0,
+      }),
       /** GET /payments/history: the user's payments, newest first, paged. */
       getPaymentHistory: build.query<Paged<Payment>, PaymentHistoryQuery>({
         query: ({ page, perPage, status }) => ({
@@ -141,6 +164,7 @@ export const {
   useGetCurrentPlanSummaryQuery,
   useGetPaymentHistoryQuery,
   useCreatePaymentOrderMutation,
+  usePreviewCouponQuery,
   useCompleteSandboxCheckoutMutation,
   useVerifyPaymentMutation,
 } = paymentsApi;

@@ -54,7 +54,8 @@ export interface CheckoutNotice {
 export interface Checkout {
   state: CheckoutState;
   notice: CheckoutNotice | null;
-  buy(plan: Plan, config: PaymentConfig): Promise<void>;
+  /** Opens an order for `plan`, with the code of the coupon the buyer applied to it, if any. */
+  buy(plan: Plan, config: PaymentConfig, couponCode?: string): Promise<void>;
   pay(): Promise<void>;
   decline(): Promise<void>;
   /** Closes the sandbox checkout without paying (the order stays as it is). */
@@ -204,13 +205,13 @@ export function useCheckout({ onAbandoned }: CheckoutEvents = {}): Checkout {
   );
 
   const buy = useCallback(
-    async (plan: Plan, config: PaymentConfig) => {
+    async (plan: Plan, config: PaymentConfig, couponCode?: string) => {
       if (current.current.step !== 'idle' && current.current.step !== 'succeeded') return;
       setNotice(null);
       update({ step: 'creating', planId: plan.id });
       let order: PaymentOrder;
       try {
-        order = await createOrder(plan.id).unwrap();
+        order = await createOrder({ planId: plan.id, couponCode }).unwrap();
       } catch (error) {
         update({ step: 'idle' });
         setNotice({

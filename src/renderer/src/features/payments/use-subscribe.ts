@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { License } from '../../../../shared/api/licenses';
+import type { CouponPreview } from '../../../../shared/api/coupons';
 import type { PaymentConfig } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import type {
@@ -56,7 +57,8 @@ export type SubscribeState =
 export interface Subscribe {
   state: SubscribeState;
   notice: CheckoutNotice | null;
-  subscribe(plan: Plan, config: PaymentConfig): Promise<void>;
+  /** Opens a subscription to `plan`, with the code of the coupon the buyer applied to it, if any. */
+  subscribe(plan: Plan, config: PaymentConfig, couponCode?: string): Promise<void>;
   pay(): Promise<void>;
   decline(): Promise<void>;
   closeSandbox(): void;
@@ -64,16 +66,23 @@ export interface Subscribe {
   reset(): void;
 }
 
-/** The sandbox checkout's view of a subscription's first charge. */
-export const subscriptionSubject = (checkout: SubscriptionCheckout): SandboxCheckoutSubject => {
+/**
+ * The sandbox checkout's view of a subscription's first charge; with an every-charge coupon, the
+ * later charges are the discounted price too.
+ */
+export const subscriptionSubject = (
+  checkout: SubscriptionCheckout,
+  coupon?: Pick<CouponPreview, 'duration' | 'amount_after_minor'> | null,
+): SandboxCheckoutSubject => {
   const { plan } = checkout.subscription;
+  const recurringMinor = coupon?.duration === 'forever' ? coupon.amount_after_minor : plan.price_minor;
   return {
     planName: plan.name,
     amount: checkout.amount,
     currency: checkout.currency,
     reference: { label: 'Subscription', id: checkout.subscription_id },
     email: checkout.prefill.email,
-    recurring: `${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)} until you cancel`,
+    recurring: `${formatRecurringPrice(recurringMinor, plan.currency, plan.billing_interval)} until you cancel`,
   };
 };
 
@@ -178,13 +187,13 @@ export function useSubscribe({ onAbandoned }: { onAbandoned?(): void } = {}): Su
   );
 
   const subscribe = useCallback(
-    async (plan: Plan, config: PaymentConfig) => {
+    async (plan: Plan, config: PaymentConfig, couponCode?: string) => {
       if (current.current.step !== 'idle' && current.current.step !== 'succeeded') return;
       setNotice(null);
       update({ step: 'creating', planId: plan.id });
       let checkout: SubscriptionCheckout;
       try {
-        checkout = await create(plan.id).unwrap();
+        checkout = await create({ planId: plan.id, couponCode }).unwrap();
       } catch (error) {
         update({ step: 'idle' });
         setNotice({

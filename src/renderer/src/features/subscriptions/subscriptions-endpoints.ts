@@ -52,9 +52,16 @@ export const subscriptionsApi = api.injectEndpoints({
         extraOptions: { fallback: subscriptionMessages.fetchDetailFailed },
         providesTags: ['Subscription', 'Payment'],
       }),
-      /** POST /subscriptions with the plan only: a pending subscription and what Checkout opens with. */
-      createSubscription: build.mutation<SubscriptionCheckout, string>({
-        query: (planId) => ({ url: apiPaths.subscriptions.list, method: 'POST', body: { plan_id: planId } }),
+      /**
+       * POST /subscriptions with the plan and, if one was applied, a coupon's code: a pending
+       * subscription and what Checkout opens with.
+       */
+      createSubscription: build.mutation<SubscriptionCheckout, { planId: string; couponCode?: string }>({
+        query: ({ planId, couponCode }) => ({
+          url: apiPaths.subscriptions.list,
+          method: 'POST',
+          body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
+        }),
         extraOptions: { fallback: subscriptionMessages.createFailed },
       }),
       /** POST /payments/sandbox/subscriptions/{id}/complete: what Razorpay Checkout would hand the page. */

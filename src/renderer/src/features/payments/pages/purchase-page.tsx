@@ -1,6 +1,6 @@
 import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useCallback } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentConfig } from '../../../../../shared/api/payments';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -13,8 +13,9 @@ import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, planMessages, useGetPublicPlansQuery } from '../../plans';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
+import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
 import { PaymentHistory } from '../components/payment-history';
-import { formatDate } from '../components/payment-format';
+import { formatAmount, formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
 import { orderSubject, SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
 import { SubscriptionSuccess } from '../components/subscription-success';
@@ -26,6 +27,7 @@ import {
   useGetPaymentConfigQuery,
 } from '../payments-endpoints';
 import { type Checkout, useCheckout } from '../use-checkout';
+import { type CouponField as CouponFieldState, useCoupon } from '../use-coupon';
 import { isRecurringPlan, type Subscribe, subscriptionSubject, useSubscribe } from '../use-subscribe';
 
 interface Catalogue {
@@ -81,6 +83,7 @@ function subscriptionAction(
   { subscriptions, config }: Catalogue,
   subscribe: Subscribe,
   busy: boolean,
+  coupon: CouponFieldState,
 ): { action: ReactNode; note?: ReactNode } {
   const own = subscriptions.find((subscription) => subscription.plan.id === plan.id);
   if (own)
@@ -104,6 +107,13 @@ function subscriptionAction(
     };
   const loading = subscribe.state.step === 'creating' && subscribe.state.planId === plan.id;
   const other = subscriptions[0];
+  const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
+  const price = discount
+    ? discount.duration === 'forever'
+      ? formatRecurringPrice(discount.amount_after_minor, plan.currency, plan.billing_interval)
+      : `${formatAmount(discount.amount_after_minor, plan.currency)} ${couponPeriod(discount, plan)}`
+    : formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
+  const renews = `Renews every ${INTERVAL_WORDS[plan.billing_interval]} until you cancel.`;
   return {
     action: (
       <Button
@@ -114,9 +124,9 @@ function subscriptionAction(
         styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
         loading={loading}
         disabled={busy && !loading}
-        onClick={() => void subscribe.subscribe(plan, config)}
+        onClick={() => void subscribe.subscribe(plan, config, coupon.codeFor(plan))}
       >
-        {`Subscribe — ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`}
+        {`Subscribe — ${price}`}
       </Button>
     ),
     note: other ? (
@@ -127,8 +137,14 @@ function subscriptionAction(
         </Anchor>
         .
       </>
+    ) : discount ? (
+      `Coupon ${discount.code}: ${couponPriceText(discount, plan)}${
+        discount.duration === 'once'
+          ? `, then ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`
+          : ''
+      }. ${renews}`
     ) : (
-      `Renews every ${INTERVAL_WORDS[plan.billing_interval]} until you cancel.`
+      renews
     ),
   };
 }
@@ -139,6 +155,7 @@ function planAction(
   catalogue: Catalogue,
   checkout: Checkout,
   subscribe: Subscribe,
+  coupon: CouponFieldState,
 ): { action: ReactNode; note?: ReactNode } {
   const { config, current } = catalogue;
   const isCurrent = current?.plan?.id === plan.id;
@@ -194,10 +211,13 @@ function planAction(
       catalogue,
       subscribe,
       busy,
+      coupon,
     );
 
   const loading = state.step === 'creating' && state.planId === plan.id;
   const interval = INTERVAL_WORDS[plan.billing_interval];
+  const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
+  const name = isCurrent ? `Renew ${plan.name}` : `Buy ${plan.name}`;
   return {
     action: (
       <Button
@@ -210,13 +230,33 @@ function planAction(
         variant={isCurrent ? 'light' : 'filled'}
         loading={loading}
         disabled={busy && !loading}
-        onClick={() => void checkout.buy(plan, config)}
+        onClick={() => void checkout.buy(plan, config, coupon.codeFor(plan))}
       >
-        {isCurrent ? `Renew ${plan.name}` : `Buy ${plan.name}`}
+        {discount ? `${name} — ${formatAmount(discount.amount_after_minor, plan.currency)}` : name}
       </Button>
     ),
-    note: isCurrent && interval ? `Adds one ${interval} to your current license.` : undefined,
+    note:
+      [
+        discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)}.` : '',
+        isCurrent && interval ? `Adds one ${interval} to your current license.` : '',
+      ]
+        .filter(Boolean)
+        .join(' ') || undefined,
   };
+}
+
+/** The plans a coupon can be applied to: those the page offers to buy or subscribe to now. */
+function couponPlans(catalogue: Catalogue | null): Plan[] {
+  if (!catalogue) return [];
+  const { plans, config, current, subscriptions } = catalogue;
+  return plans.filter(
+    (plan) =>
+      plan.billing_interval !== 'free' &&
+      plan.price_minor > 0 &&
+      plan.currency === config.currency &&
+      !(current?.plan?.id === plan.id && plan.billing_interval === 'lifetime') &&
+      !subscriptions.some((subscription) => subscription.plan.id === plan.id),
+  );
 }
 
 function CurrentPlanLine({ current }: { current: CurrentPlan | null }) {
@@ -254,6 +294,14 @@ export default function PurchasePage() {
   const subscribe = useSubscribe({ onAbandoned });
   const { state } = checkout;
   const { loaded } = catalogue;
+  const discountable = couponPlans(loaded);
+  const coupon = useCoupon(discountable);
+  const { remove: removeCoupon } = coupon;
+  const bought = state.step === 'succeeded' || subscribe.state.step === 'succeeded';
+  // Redeemed with the purchase: the next one is at the full price unless another code is given.
+  useEffect(() => {
+    if (bought) removeCoupon();
+  }, [bought, removeCoupon]);
   const sandboxOpen = state.step === 'sandbox' ? state : null;
   const subscriptionOpen = subscribe.state.step === 'sandbox' ? subscribe.state : null;
   // One checkout runs at a time: its notice, and the sandbox dialog's answers go to it.
@@ -261,7 +309,12 @@ export default function PurchasePage() {
   const dismissNotice = checkout.notice ? checkout.dismissNotice : subscribe.dismissNotice;
   const sandbox = subscriptionOpen
     ? {
-        subject: subscriptionSubject(subscriptionOpen.checkout),
+        subject: subscriptionSubject(
+          subscriptionOpen.checkout,
+          coupon.applied?.planId === subscriptionOpen.checkout.subscription.plan.id
+            ? coupon.applied.preview
+            : null,
+        ),
         busy: subscriptionOpen.busy,
         problem: subscriptionOpen.problem,
         flow: subscribe,
@@ -327,6 +380,8 @@ export default function PurchasePage() {
           {loaded ? <CurrentPlanLine current={loaded.current} /> : null}
         </div>
 
+        {loaded ? <CouponField coupon={coupon} plans={discountable} /> : null}
+
         {catalogue.failure !== null ? (
           <ErrorAlert title="Plans could not be loaded">
             <Stack gap="xs" align="flex-start">
@@ -358,7 +413,7 @@ export default function PurchasePage() {
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(loaded.plans.length, 4) }} spacing="lg">
             {loaded.plans.map((plan) => {
-              const { action, note } = planAction(plan, loaded, checkout, subscribe);
+              const { action, note } = planAction(plan, loaded, checkout, subscribe, coupon);
               return (
                 <PlanCard
                   key={plan.id}

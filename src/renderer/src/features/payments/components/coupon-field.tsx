@@ -1,0 +1,144 @@
+import { Box, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useEffect, useId, useRef } from 'react';
+import type { CouponPreview } from '../../../../../shared/api/coupons';
+import type { Plan } from '../../../../../shared/api/plans';
+import { CheckIcon } from '../../../components/brand/icons';
+import type { CouponField as CouponFieldState } from '../use-coupon';
+import { formatAmount } from './payment-format';
+
+const INTERVAL_WORDS: Partial<Record<Plan['billing_interval'], string>> = { month: 'month', year: 'year' };
+
+/** "first month", "every year", or nothing for a plan paid once. */
+export function couponPeriod(preview: Pick<CouponPreview, 'duration'>, plan: Pick<Plan, 'billing_interval'>) {
+  const word = INTERVAL_WORDS[plan.billing_interval];
+  if (!word) return '';
+  return preview.duration === 'forever' ? `every ${word}` : `first ${word}`;
+}
+
+/** "₹999 → ₹799 first month": the price before and after the coupon, as one line of text. */
+export function couponPriceText(preview: CouponPreview, plan: Pick<Plan, 'billing_interval'>): string {
+  const period = couponPeriod(preview, plan);
+  const before = formatAmount(preview.amount_minor, preview.currency);
+  const after = formatAmount(preview.amount_after_minor, preview.currency);
+  return `${before} → ${after}${period ? ` ${period}` : ''}`;
+}
+
+function AppliedLine({ preview, plan }: { preview: CouponPreview; plan: Plan }) {
+  const period = couponPeriod(preview, plan);
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" role="status" data-testid="coupon-applied">
+      <Box c="teal" mt={2} style={{ flexShrink: 0 }}>
+        <CheckIcon size={18} />
+      </Box>
+      <Text size="sm">
+        <strong>{preview.code}</strong> on {plan.name}:{' '}
+        <Text span size="sm" td="line-through" c="dimmed">
+          {formatAmount(preview.amount_minor, preview.currency)}
+        </Text>{' '}
+        → <strong>{formatAmount(preview.amount_after_minor, preview.currency)}</strong>
+        {period ? ` ${period}` : ''}
+        {preview.description ? (
+          <Text span size="sm" c="dimmed">
+            {' '}
+            ({preview.description})
+          </Text>
+        ) : null}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * "I have a coupon": a code checked on one of the plans on sale, the price before and after it,
+ * and the server's refusal beside the field. The plan's checkout then opens with the code.
+ */
+export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans: readonly Plan[] }) {
+  const regionId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const { opened } = coupon;
+  const wasOpened = useRef(opened);
+  // Opening the field puts the keyboard in it; the first render (closed) moves nothing.
+  useEffect(() => {
+    if (opened && !wasOpened.current) input.current?.focus();
+    wasOpened.current = opened;
+  }, [opened]);
+
+  const plan = plans.find((item) => item.id === coupon.planId) ?? plans[0];
+  if (!plan) return null;
+  const applied = coupon.applied && coupon.applied.planId === plan.id ? coupon.applied.preview : null;
+
+  return (
+    <Stack gap="xs" maw={560}>
+      <div>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          px={4}
+          aria-expanded={opened}
+          aria-controls={regionId}
+          onClick={() => coupon.setOpened(!opened)}
+        >
+          I have a coupon
+        </Button>
+      </div>
+      {opened ? (
+        <Paper withBorder radius="md" p="md">
+          <Stack
+            gap="sm"
+            id={regionId}
+            component="form"
+            aria-label="Coupon"
+            onSubmit={(event) => {
+              event.preventDefault();
+              coupon.apply();
+            }}
+          >
+            {plans.length > 1 ? (
+              <NativeSelect
+                label="Apply to"
+                data={plans.map((item) => ({ value: item.id, label: item.name }))}
+                value={plan.id}
+                onChange={(event) => coupon.choosePlan(event.currentTarget.value)}
+              />
+            ) : null}
+            <TextInput
+              ref={input}
+              label="Coupon code"
+              description={plans.length > 1 ? undefined : `For ${plan.name}.`}
+              value={coupon.code}
+              onChange={(event) => coupon.setCode(event.currentTarget.value)}
+              error={coupon.error}
+              maxLength={40}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              styles={{
+                input: { textTransform: 'uppercase', fontFamily: 'var(--mantine-font-family-monospace)' },
+              }}
+              inputContainer={(field) => (
+                <Group gap="xs" wrap="nowrap" align="flex-start">
+                  <Box style={{ flex: 1, minWidth: 0 }}>{field}</Box>
+                  {applied ? (
+                    <Button
+                      type="button"
+                      variant="default"
+                      aria-label={`Remove coupon ${applied.code}`}
+                      onClick={coupon.remove}
+                    >
+                      Remove
+                    </Button>
+                  ) : (
+                    <Button type="submit" variant="light" loading={coupon.checking}>
+                      Apply
+                    </Button>
+                  )}
+                </Group>
+              )}
+            />
+            {applied ? <AppliedLine preview={applied} plan={plan} /> : null}
+          </Stack>
+        </Paper>
+      ) : null}
+    </Stack>
+  );
+}
