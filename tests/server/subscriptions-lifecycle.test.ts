@@ -171,6 +171,36 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
     expect((await statusOf(s, license.license_key, hw)).statusCode).toBe(200);
   });
 
+  it('after a sandbox run through grace and suspension, the restoring charge pays the current period (a plan change credits it)', async () => {
+    const s = server();
+    const buyer = await member(s);
+    const yearly = await planByCode(s, 'pro-yearly');
+    const { subscription } = await subscribe(s, buyer);
+    const path = `/subscriptions/${subscription.id}`;
+    await subscriptionCall(s, buyer, 'PUT', `${path}/payment-method`, { sandbox_card: 'declines' });
+    for (let step = 0; step < 6 && (await subscriptionRow(s, subscription.id)).status !== 'suspended'; step++)
+      await subscriptionCall(s, buyer, 'POST', `${path}/sandbox/renew`);
+    expect((await subscriptionRow(s, subscription.id)).status).toBe('suspended');
+    const suspended = await subscriptionCall(s, buyer, 'PUT', `${path}/payment-method`, {
+      sandbox_card: 'declines',
+    });
+    expect(suspended.next_charge).toMatchObject({ amount_minor: subscription.plan.price_minor });
+
+    const restored = await subscriptionCall(s, buyer, 'PUT', `${path}/payment-method`, {
+      sandbox_card: 'succeeds',
+    });
+    expect(restored.status).toBe('active');
+    const paid = (await chargesOf(s, subscription.id)).filter((charge) => charge.status === 'paid');
+    expect(paid.at(-1)?.period_end).toBe(restored.current_period_end);
+    const quote = await s.api({
+      method: 'POST',
+      path: `${path}/plan/quote`,
+      token: buyer.token,
+      body: { plan_id: yearly.id },
+    });
+    expect(quote.json<{ credit_minor: number }>().credit_minor).toBeGreaterThan(0);
+  });
+
   it('cancel at period end, resume, cancel again: the license runs to the period end and no renewal is charged', async () => {
     const s = server();
     const buyer = await member(s);

@@ -188,7 +188,15 @@ export function createSubscriptionCharges({
       if (!moved) throw new Error(`subscription ${subscription.id} is gone`);
       await trx
         .updateTable('payments')
-        .set({ license_id: license.id, amount_minor: report.amountMinor, currency: report.currency })
+        // What was paid, for the period it pays for now: a failed attempt may have written the row
+        // before the sandbox moved the dates, or for a different amount.
+        .set({
+          license_id: license.id,
+          amount_minor: report.amountMinor,
+          currency: report.currency,
+          period_start: period.start,
+          period_end: period.end,
+        })
         .where('id', '=', won.id)
         .execute();
       const payment = {
@@ -196,6 +204,8 @@ export function createSubscriptionCharges({
         license_id: license.id,
         amount_minor: report.amountMinor,
         currency: report.currency,
+        period_start: period.start,
+        period_end: period.end,
       };
       await effects.paid?.(trx, { payment, subscription: moved, license, restored });
       return { outcome: 'paid', payment, subscription: moved, license };

@@ -101,20 +101,19 @@ export async function chargePaymentRow(db: DbOrTransaction, row: PaymentRow): Pr
   return stored;
 }
 
-/** The amount last paid for a period of the subscription (what a plan change credits back). */
-export async function lastPaidCharge(
+/** The paid charge of the period that ends at `periodEnd` (what a plan change credits back). */
+export const paidChargeOfPeriod = (
   db: DbOrTransaction,
   subscriptionId: string,
-): Promise<PaymentRow | undefined> {
-  return db
+  periodEnd: string,
+): Promise<PaymentRow | undefined> =>
+  db
     .selectFrom('payments')
     .selectAll()
     .where('subscription_id', '=', subscriptionId)
     .where('status', '=', 'paid')
-    .orderBy('period_end', 'desc')
-    .limit(1)
+    .where('period_end', '=', periodEnd)
     .executeTakeFirst();
-}
 
 /** Every charge of the subscription with its plan's code and name, newest first. */
 export const chargesOfSubscription = (

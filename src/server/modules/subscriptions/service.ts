@@ -39,7 +39,7 @@ import {
   findProviderPlan,
   findSubscriptionByProviderId,
   insertSubscription,
-  lastPaidCharge,
+  paidChargeOfPeriod,
   lockSubscription,
   saveProviderPlan,
   subscriptionsOfUser,
@@ -119,9 +119,17 @@ export function createSubscriptionsService({
   async function toSubscription(row: SubscriptionRow): Promise<Subscription> {
     const plan = await planOf(row);
     const interval = recurring(plan) ?? 'month';
-    const charging = (row.status === 'active' && row.cancel_at_period_end === 0) || row.status === 'past_due';
+    const charging =
+      (row.status === 'active' && row.cancel_at_period_end === 0) ||
+      row.status === 'past_due' ||
+      row.status === 'suspended';
+    // Past due: the next retry (or the end of grace); suspended: due now, until paid.
     const nextAt =
-      row.status === 'past_due' ? (row.next_retry_at ?? row.grace_ends_at) : row.current_period_end;
+      row.status === 'past_due'
+        ? (row.next_retry_at ?? row.grace_ends_at)
+        : row.status === 'suspended'
+          ? clock.now().toISOString()
+          : row.current_period_end;
     return {
       id: row.id,
       provider_subscription_id: row.provider_subscription_id,
@@ -688,11 +696,11 @@ export function createSubscriptionsService({
       );
     const plan = await recurringPlan(planId);
     if (plan.id === row.plan_id) throw conflict('same_plan', `You already subscribe to ${plan.name}`);
-    const paid = await lastPaidCharge(db, row.id);
     const current = { start: row.current_period_start, end: row.current_period_end };
+    const paid = await paidChargeOfPeriod(db, row.id, current.end);
     const now = clock.now();
     const change = quotePlanChange({
-      paidMinor: paid?.period_end === current.end ? Number(paid.amount_minor) : 0,
+      paidMinor: paid ? Number(paid.amount_minor) : 0,
       period: current,
       balanceMinor: row.credit_minor,
       newPriceMinor: await charges.pricing.grossOf(db, row, plan, row.cycles + 1),
