@@ -224,6 +224,8 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
     await user.click(await drawer.findByRole('button', { name: 'Cancel subscription…' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Cancel subscription?' }));
+    // The way out says what it keeps: "Cancel" beside "Cancel now" would be ambiguous.
+    expect(dialog.getByRole('button', { name: 'Keep subscription' })).toBeTruthy();
     await user.click(dialog.getByRole('button', { name: 'Cancel at period end' }));
     expect(await dialog.findByText(/Say why you cancel it/)).toBeTruthy();
     expect(api.calls('POST /admin/subscriptions/sub-1/cancel')).toHaveLength(0);

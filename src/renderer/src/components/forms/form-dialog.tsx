@@ -15,6 +15,8 @@ export interface FormDialogProps {
   failure?: string | null;
   failureTitle: string;
   submitLabel: string;
+  /** The button that closes without submitting ("Keep subscription" where the submit cancels one). */
+  cancelLabel?: string;
   submitting: boolean;
   submitDisabled?: boolean;
   /** A destructive submit is red. */
@@ -41,6 +43,7 @@ export function FormDialog({
   failure,
   failureTitle,
   submitLabel,
+  cancelLabel = 'Cancel',
   submitting,
   submitDisabled,
   submitColor,
@@ -65,7 +68,7 @@ export function FormDialog({
             {children}
             <Group justify="flex-end" gap="sm" mt="xs">
               <Button variant="default" onClick={onClose} disabled={held}>
-                Cancel
+                {cancelLabel}
               </Button>
               <Button type="submit" color={submitColor} loading={submitting} disabled={submitDisabled}>
                 {submitLabel}

@@ -89,6 +89,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
       failureTitle="Could not cancel the subscription"
       submitLabel={at === 'now' ? 'Cancel now' : 'Cancel at period end'}
       submitColor="red.9"
+      cancelLabel="Keep subscription"
       submitting={isLoading}
     >
       <Stack gap="md">
