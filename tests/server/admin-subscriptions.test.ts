@@ -231,6 +231,33 @@ describeOnEveryDatabase('admin: subscriptions list, detail and cancel', (server)
     // The customer is told, as when they cancel themselves.
     expect((await s.lastMailTo(buyer.email)).subject).toMatch(/cancel/i);
   });
+
+  it('two administrators cancelling now at once: one ends it, the other is told it has ended; one event', async () => {
+    const s = server();
+    const first = await signInAsAdmin(s);
+    const second = await signInAsAdmin(s);
+    const buyer = await member(s);
+    const { subscription } = await subscribe(s, buyer, 'pro-monthly');
+
+    const answers = await Promise.all([
+      cancel(s, first, subscription.id, { at: 'now', reason: 'First' }),
+      cancel(s, second, subscription.id, { at: 'now', reason: 'Second' }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).toSorted()).toEqual([200, 409]);
+    expectApiError(
+      answers.find((answer) => answer.statusCode === 409)!,
+      409,
+      'subscription_ended',
+    );
+    expect((await subscriptionRow(s, subscription.id)).status).toBe('cancelled');
+    const events = await s.app.db
+      .selectFrom('security_events')
+      .select('actor_id')
+      .where('type', '=', 'subscription_cancelled')
+      .where('user_id', '=', buyer.id)
+      .execute();
+    expect(events).toHaveLength(1);
+  });
 });
 
 /**
