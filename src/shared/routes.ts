@@ -161,6 +161,7 @@ export const portalPaths = {
   adminLicenses: '/admin/licenses',
   adminPayments: '/admin/payments',
   adminSubscriptions: '/admin/subscriptions',
+  adminCoupons: '/admin/coupons',
   adminFeatures: '/admin/features',
   adminPackages: '/admin/packages',
   adminSecurity: '/admin/security',

@@ -54,6 +54,7 @@ const cases: [string, Visitor, string, string][] = [
   ['an admin on /profile goes to /admin', 'admin', '/profile', '/admin'],
   ['a user reaches license details', 'user', '/licenses/L1', '/licenses/L1'],
   ['an admin reaches /admin/packages', 'admin', '/admin/packages', '/admin/packages'],
+  ['an admin reaches /admin/coupons', 'admin', '/admin/coupons', '/admin/coupons'],
 ];
 
 describe('Routes and guards', () => {

@@ -39,6 +39,7 @@ export const ADMIN_SCREENS: readonly SignedInScreen[] = [
   { name: 'admin-licenses', path: () => '/admin/licenses', heading: 'Licenses' },
   { name: 'admin-payments', path: () => '/admin/payments', heading: 'Payments' },
   { name: 'admin-subscriptions', path: () => '/admin/subscriptions', heading: 'Subscriptions' },
+  { name: 'admin-coupons', path: () => '/admin/coupons', heading: 'Coupons' },
   { name: 'admin-features', path: () => '/admin/features', heading: 'Features' },
   { name: 'admin-packages', path: () => '/admin/packages', heading: 'Packages' },
   { name: 'admin-security', path: () => '/admin/security', heading: 'Security events' },

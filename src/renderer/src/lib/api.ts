@@ -46,6 +46,7 @@ export const API_TAGS = [
   'Billing',
   'Invoice',
   'Subscription',
+  'Coupon',
 ] as const;
 
 /**

@@ -11,6 +11,7 @@ import {
   RefreshIcon,
   ShieldIcon,
   SparkIcon,
+  TicketIcon,
   UserIcon,
   UsersIcon,
 } from '../../components/brand/icons';
@@ -41,6 +42,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
   { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
   { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },
+  { label: 'Coupons', to: portalPaths.adminCoupons, icon: TicketIcon },
   { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
   { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
   { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },

@@ -244,3 +244,12 @@ export const RefreshIcon = (props: IconProps) => (
     <path d="M20 11a8 8 0 0 0-14.9-3.5M4 4v3.5h3.5M4 13a8 8 0 0 0 14.9 3.5M20 20v-3.5h-3.5" />
   </Icon>
 );
+
+export const TicketIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 7a2 2 0 0 1 2-2h12a2 2 0 0 1 2 2v2.5a2.5 2.5 0 0 0 0 5V17a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-2.5a2.5 2.5 0 0 0 0-5Z" />
+    <path d="m9.5 14.5 5-5" />
+    <circle cx="9.5" cy="9.5" r=".6" />
+    <circle cx="14.5" cy="14.5" r=".6" />
+  </Icon>
+);

@@ -1,0 +1,269 @@
+import { Code, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMemo, useState } from 'react';
+import type { Coupon } from '../../../../../shared/api/coupons';
+import type { Paged } from '../../../../../shared/api/paging';
+import { BanIcon, PencilIcon, RefreshIcon } from '../../../components/brand/icons';
+import { StatusBadge } from '../../../components/data/status-badge';
+import type { Column } from '../../../components/data-table/data-table';
+import { FilterSelect } from '../../../components/data-table/filter-select';
+import { ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { RowAction, RowActions } from '../../../components/data-table/row-actions';
+import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
+import { formatDate, useGetPaymentConfigQuery } from '../../payments';
+import { useListAdminCouponsQuery, useUpdateAdminCouponMutation } from '../coupons/admin-coupons-endpoints';
+import { CouponFormModal } from '../coupons/coupon-form-modal';
+import { couponDiscount, couponState, DURATION_LABELS, redeemedOfLimit } from '../coupons/coupon-format';
+import { errorText, failureOf } from '../query-answer';
+
+type CouponFilter = 'state';
+
+const LIST: ListQuerySpec<CouponFilter> = {
+  sortFields: ['code', 'created_at', 'expires_at', 'redeemed_count'],
+  defaultSort: '-created_at',
+  filters: ['state'],
+};
+
+const STATE_OPTIONS = [
+  { value: '', label: 'Any state' },
+  { value: 'usable', label: 'Not archived' },
+  { value: 'archived', label: 'Archived' },
+];
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
+const SORTS: Record<string, (a: Coupon, b: Coupon) => number> = {
+  code: (a, b) => a.code.localeCompare(b.code),
+  created_at: (a, b) => a.created_at.localeCompare(b.created_at),
+  // No expiry sorts after every date.
+  expires_at: (a, b) => (a.expires_at ?? '9999').localeCompare(b.expires_at ?? '9999'),
+  redeemed_count: (a, b) => a.redeemed_count - b.redeemed_count,
+};
+
+/**
+ * The coupons as the list frame shows a server page: the server answers them all at once (there
+ * are few), so search, the filter, the sort and paging happen here, from the URL like other lists.
+ */
+function pageOf(
+  coupons: Coupon[],
+  query: ReturnType<typeof useListQuery<CouponFilter>>['query'],
+): Paged<Coupon> {
+  const search = query.search.trim().toLowerCase();
+  const matching = coupons.filter(
+    (coupon) =>
+      (!search ||
+        coupon.code.toLowerCase().includes(search) ||
+        (coupon.description ?? '').toLowerCase().includes(search)) &&
+      (query.filters.state === '' || (query.filters.state === 'archived') === coupon.archived),
+  );
+  const field = query.sort.replace(/^-/, '');
+  const compare = SORTS[field];
+  if (compare) matching.sort((a, b) => (query.sort.startsWith('-') ? -compare(a, b) : compare(a, b)));
+  const start = (query.page - 1) * query.perPage;
+  return {
+    data: matching.slice(start, start + query.perPage),
+    total: matching.length,
+    page: query.page,
+    perPage: query.perPage,
+  };
+}
+
+/** `/admin/coupons`: the coupons customers type on Purchase; create, change, archive. */
+export default function AdminCouponsPage() {
+  const list = useListQuery(LIST);
+  const { query } = list;
+  const answer = useListAdminCouponsQuery();
+  const config = useGetPaymentConfigQuery();
+  const page = useMemo(() => (answer.data ? pageOf(answer.data, query) : null), [answer.data, query]);
+  const [updateCoupon] = useUpdateAdminCouponMutation();
+
+  /** `null`: closed; `'new'`: creating; a coupon: editing it. */
+  const [editing, setEditing] = useState<Coupon | 'new' | null>(null);
+  const [archiving, setArchiving] = useState<Coupon | null>(null);
+
+  const restore = async (coupon: Coupon) => {
+    try {
+      await updateCoupon({ id: coupon.id, changes: { archived: false } }).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'Coupon restored',
+        message: `Customers can use ${coupon.code} again.`,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: `Could not restore ${coupon.code}`,
+        message: errorText(error),
+      });
+    }
+  };
+
+  const columns: Column<Coupon>[] = [
+    {
+      key: 'code',
+      header: 'Code',
+      sortField: 'code',
+      render: (coupon) => (
+        <Stack gap={2}>
+          <Code fz="sm" fw={600} style={nowrap}>
+            {coupon.code}
+          </Code>
+          {coupon.description ? (
+            <Text size="xs" c="dimmed" lineClamp={2} maw={280}>
+              {coupon.description}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      key: 'discount',
+      header: 'Discount',
+      render: (coupon) => (
+        <Text span size="sm" style={nowrap}>
+          {couponDiscount(coupon)}
+        </Text>
+      ),
+    },
+    {
+      key: 'duration',
+      header: 'Duration',
+      render: (coupon) => (
+        <Text span size="sm" style={nowrap}>
+          {DURATION_LABELS[coupon.duration].label}
+        </Text>
+      ),
+    },
+    {
+      key: 'expires',
+      header: 'Expires',
+      sortField: 'expires_at',
+      render: (coupon) =>
+        coupon.expires_at ? (
+          <Text span size="sm" style={nowrap}>
+            {formatDate(coupon.expires_at)}
+          </Text>
+        ) : (
+          <Text span size="sm" c="dimmed">
+            Never
+          </Text>
+        ),
+    },
+    {
+      key: 'redeemed',
+      header: 'Redeemed',
+      sortField: 'redeemed_count',
+      align: 'right',
+      render: (coupon) => <span style={nowrap}>{redeemedOfLimit(coupon)}</span>,
+    },
+    {
+      key: 'state',
+      header: 'State',
+      render: (coupon) => {
+        const state = couponState(coupon);
+        return (
+          <StatusBadge tone={state.tone} size="md">
+            {state.label}
+          </StatusBadge>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (coupon) => (
+        <RowActions align="left">
+          <RowAction
+            label={`Edit ${coupon.code}`}
+            tooltip="Edit"
+            icon={PencilIcon}
+            onClick={() => setEditing(coupon)}
+          />
+          {coupon.archived ? (
+            <RowAction
+              label={`Restore ${coupon.code}`}
+              tooltip="Restore"
+              icon={RefreshIcon}
+              onClick={() => void restore(coupon)}
+            />
+          ) : (
+            <RowAction
+              label={`Archive ${coupon.code}`}
+              tooltip="Archive"
+              icon={BanIcon}
+              danger
+              onClick={() => setArchiving(coupon)}
+            />
+          )}
+        </RowActions>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Coupons"
+      description="Codes customers type on the Purchase page: a percentage or an amount off the first charge or every charge."
+      create={{ label: 'New coupon', onClick: () => setEditing('new') }}
+      list={list}
+      result={{
+        page,
+        loading: answer.isFetching,
+        error: failureOf(answer),
+        reload: () => void answer.refetch(),
+      }}
+      noun="coupons"
+      searchPlaceholder="Code or description"
+      filters={
+        <FilterSelect
+          list={list}
+          filter="state"
+          label="State"
+          data={STATE_OPTIONS}
+          style={{ flex: '1 1 150px' }}
+        />
+      }
+      noMatchesHint="Try another code, or clear the filters."
+      empty={{
+        title: 'No coupons yet',
+        text: 'Create a coupon; customers enter its code on the Purchase page.',
+      }}
+      table={{ columns, rowKey: (coupon) => coupon.id, skeletonRows: Math.min(query.perPage, 5) }}
+    >
+      <CouponFormModal
+        coupon={editing === 'new' ? null : editing}
+        opened={editing !== null}
+        currency={config.data?.currency ?? 'INR'}
+        onClose={() => setEditing(null)}
+        onSaved={() => setEditing(null)}
+      />
+
+      <ConfirmDialog
+        centered
+        opened={archiving !== null}
+        title={archiving ? `Archive coupon ${archiving.code}?` : 'Archive coupon'}
+        confirmLabel="Archive coupon"
+        failureTitle="Could not archive the coupon"
+        onClose={() => setArchiving(null)}
+        onConfirm={async () => {
+          if (!archiving) return;
+          await updateCoupon({ id: archiving.id, changes: { archived: true } }).unwrap();
+          notifications.show({
+            color: 'teal',
+            title: 'Coupon archived',
+            message: `${archiving.code} is no longer accepted.`,
+          });
+          setArchiving(null);
+        }}
+      >
+        {archiving ? (
+          <Text size="sm">
+            Customers can no longer use <Code fz="xs">{archiving.code}</Code>. Subscriptions that already have
+            it keep their discount (redeemed so far: {redeemedOfLimit(archiving)}). You can restore it later.
+          </Text>
+        ) : null}
+      </ConfirmDialog>
+    </ListPage>
+  );
+}
