@@ -123,6 +123,9 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     const failed = await section('Failed payments');
     expect(failed.getByText('3')).toBeTruthy();
     expect(failed.getByText('2 past due · 1 suspended now')).toBeTruthy();
+    expect(failed.getByRole('link', { name: 'View the past-due subscriptions' }).getAttribute('href')).toBe(
+      '/admin/subscriptions?status=past_due',
+    );
     expect(api.calls('GET /admin/dashboard')).toHaveLength(1);
   });
 

@@ -1,5 +1,7 @@
-import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import type { DashboardStats } from '../../../../../shared/api/admin';
+import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, ChartIcon, RefreshIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
 import { formatCount, formatMoney } from './dashboard-data';
@@ -61,6 +63,9 @@ export function SubscriptionCards({ subscriptions }: { subscriptions: Subscripti
           <>
             <Figure>{formatCount(subscriptions.active)}</Figure>
             <Detail>paid up now</Detail>
+            <Anchor component={Link} to={portalPaths.adminSubscriptions} size="sm" fw={600} mt="auto">
+              Manage subscriptions
+            </Anchor>
           </>
         )}
       </StatCard>
@@ -85,6 +90,17 @@ export function SubscriptionCards({ subscriptions }: { subscriptions: Subscripti
               {formatCount(subscriptions.failed_payments.past_due)} past due ·{' '}
               {formatCount(subscriptions.failed_payments.suspended)} suspended now
             </Detail>
+            {subscriptions.failed_payments.past_due > 0 ? (
+              <Anchor
+                component={Link}
+                to={`${portalPaths.adminSubscriptions}?status=past_due`}
+                size="sm"
+                fw={600}
+                mt="auto"
+              >
+                View the past-due subscriptions
+              </Anchor>
+            ) : null}
           </>
         )}
       </StatCard>
