@@ -14,44 +14,34 @@ import type { Clock } from '../../clock.js';
 import { randomToken } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
-import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
-import { countSeatsInUse, findLicenseById, updateLicense } from '../licenses/repository.js';
+import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
 import type { CouponsService } from '../coupons/service.js';
-import {
-  PaymentProviderError,
-  type PaymentProvider,
-  type SubscriptionGateway,
-} from '../payments/provider.js';
+import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
-import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
+import type { RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
+import { createPlanChanges } from './plan-change.js';
+import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
+import { LIVE, subscriptionNotFound } from './refusals.js';
+import { createSandboxControls } from './sandbox-controls.js';
 import {
   chargesOfSubscription,
   findOwnSubscription,
   findSubscription,
-  findProviderPlan,
   findSubscriptionByProviderId,
   insertSubscription,
-  paidChargeOfPeriod,
-  lockSubscription,
-  saveProviderPlan,
   subscriptionsOfUser,
   updateSubscription,
 } from './repository.js';
-import {
-  chargeSandboxRenewal,
-  SANDBOX_DECLINE_REASON,
-  SANDBOX_DECLINING_METHOD,
-  SANDBOX_PAYMENT_METHOD,
-  sandboxPaymentId,
-} from './sandbox-billing.js';
+import { SANDBOX_PAYMENT_METHOD } from './sandbox-billing.js';
 
 type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
 
@@ -74,23 +64,10 @@ export interface SubscriptionsServiceDeps {
   log: FastifyBaseLogger;
 }
 
-const subscriptionNotFound = () => notFound('subscription_not_found', 'Subscription not found');
 const planUnavailable = () => notFound('plan_not_found', 'This plan is not available');
-const sandboxOnly = () =>
-  notFound('sandbox_disabled', 'The sandbox is off: this server takes real payments through Razorpay');
-const declined = (reason: string) =>
-  conflict(
-    'payment_declined',
-    `The payment was declined: ${reason}. Update the payment method and try again.`,
-  );
 
 const isSandbox = (provider: SubscriptionsServiceDeps['provider']): provider is SandboxPaymentProvider =>
   provider.sandbox;
-
-/** How many periods a provider's subscription runs before it must be renewed by hand (Razorpay needs a count). */
-const TOTAL_CYCLES: Record<RecurringInterval, number> = { month: 120, year: 10 };
-
-const LIVE: readonly SubscriptionRow['status'][] = ['active', 'past_due', 'suspended'];
 
 function recurring(plan: PlanRow): RecurringInterval | undefined {
   return plan.billing_interval === 'month' || plan.billing_interval === 'year'
@@ -190,20 +167,9 @@ export function createSubscriptionsService({
     return { ...plan, billing_interval: interval };
   }
 
-  /** The sandbox's card answer for a charge attempted now (the outstanding one, or the next). */
-  async function chargeNow(subscription: SubscriptionRow): Promise<SubscriptionRow> {
-    const outcome = await db.transaction().execute(async (trx) => {
-      await lockSubscription(trx, subscription.id);
-      const current = await findSubscription(trx, subscription.id);
-      // Paid meanwhile (another tab, a retry): nothing is outstanding any more.
-      if (!current || (current.status !== 'past_due' && current.status !== 'suspended')) return 'paid';
-      return chargeSandboxRenewal(trx, charges, current);
-    });
-    const after = await findSubscription(db, subscription.id);
-    if (!after) throw subscriptionNotFound();
-    if (outcome !== 'paid') throw declined(SANDBOX_DECLINE_REASON);
-    return after;
-  }
+  const providers = createProviderSubscriptions({ db, clock, provider, log });
+  const planChanges = createPlanChanges({ db, clock, provider, charges, recurringPlan });
+  const sandbox = createSandboxControls({ db, clock, provider, charges, lifecycle });
 
   /**
    * Cancels at the end of the paid period (the license runs to it; no further charge), or now
@@ -221,7 +187,9 @@ export function createSubscriptionsService({
     if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
     // The provider first: a cancellation it refused must not read as done here.
     if (row.provider !== 'sandbox')
-      await providerCall((gateway) => gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd));
+      await providers.call((gateway) =>
+        gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd),
+      );
     const moved = await db.transaction().execute(async (trx) => {
       const changed = await updateSubscription(
         trx,
@@ -279,9 +247,9 @@ export function createSubscriptionsService({
       const id = randomUUID();
       const providerSubscriptionId = isSandbox(provider)
         ? `sub_sandbox_${randomToken(12)}`
-        : await providerCall(async (gateway) =>
+        : await providers.call(async (gateway) =>
             gateway.createSubscription({
-              providerPlanId: await providerPlanOf(
+              providerPlanId: await providers.planFor(
                 gateway,
                 plan,
                 // Every charge's amount: the coupon (every charge) and the tax (when exclusive) included.
@@ -338,24 +306,6 @@ export function createSubscriptionsService({
         currency: plan.currency,
         sandbox: provider.sandbox,
         prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
-      };
-    },
-
-    /** The sandbox's stand-in for Checkout authorising a subscription: its answer, or a decline. */
-    async completeSandboxCheckout(user: UserRow, id: string, outcome: 'pay' | 'decline') {
-      if (!isSandbox(provider)) throw sandboxOnly();
-      const row = await own(user, id);
-      if (row.status !== 'pending')
-        throw conflict('subscription_already_started', 'This subscription is already paid');
-      if (outcome === 'decline')
-        return {
-          error: { code: 'BAD_REQUEST_ERROR', description: SANDBOX_DECLINE_REASON, reason: 'payment_failed' },
-        };
-      const paymentId = sandboxPaymentId();
-      return {
-        razorpay_subscription_id: row.provider_subscription_id,
-        razorpay_payment_id: paymentId,
-        razorpay_signature: provider.signSubscription(row.provider_subscription_id, paymentId),
       };
     },
 
@@ -471,7 +421,7 @@ export function createSubscriptionsService({
 
     /** What moving to another plan costs now: the unused part of the period credited, in minor units. */
     async quote(user: UserRow, id: string, planId: string): Promise<PlanChangeQuote> {
-      return (await quoteFor(await own(user, id), planId)).quote;
+      return planChanges.quote(await own(user, id), planId);
     },
 
     /**
@@ -484,248 +434,33 @@ export function createSubscriptionsService({
       id: string,
       body: { plan_id: string; expected_due_now_minor?: number | undefined },
     ): Promise<Subscription> {
-      const row = await own(user, id);
-      const { quote, plan } = await quoteFor(row, body.plan_id);
-      if (body.expected_due_now_minor !== undefined && body.expected_due_now_minor !== quote.due_now_minor)
-        throw conflict(
-          'quote_changed',
-          'The price of this change has changed since it was shown; review it again',
-        );
-      if (row.provider === 'sandbox' && row.sandbox_card === 'declines' && quote.due_now_minor > 0)
-        throw declined(SANDBOX_DECLINE_REASON);
-      if (!isSandbox(provider))
-        throw conflict(
-          'plan_change_unavailable',
-          'Changing the plan of a Razorpay subscription is not offered yet: cancel at period end and subscribe to the other plan',
-        );
-      const now = clock.now().toISOString();
-      const moved = await db.transaction().execute(async (trx) => {
-        if (row.license_id) {
-          const used = await countSeatsInUse(trx, row.license_id);
-          if (used > plan.max_activations)
-            throw conflict(
-              'too_many_activations',
-              `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this license is active on ${used}. Deactivate ${used - plan.max_activations} first.`,
-            );
-        }
-        // Only if nothing (a renewal, another change) moved it since the quote was computed.
-        const rebased = await updateSubscription(
-          trx,
-          row.id,
-          {
-            plan_id: plan.id,
-            // The quote's period, so the license and the subscription end at the very moment it showed.
-            anchor_at: quote.period_start,
-            anchor_cycle: row.cycles,
-            credit_minor: quote.balance_after_minor,
-            cancel_at_period_end: 0,
-            cancel_requested_at: null,
-            updated_at: now,
-          },
-          { version: row.version, statuses: ['active'] },
-        );
-        if (!rebased)
-          throw conflict(
-            'subscription_changed',
-            'The subscription changed meanwhile; review the change again',
-          );
-        const settled = await charges.settle(trx, {
-          subscriptionId: row.id,
-          cycle: row.cycles + 1,
-          providerPaymentId: sandboxPaymentId(),
-          amountMinor: quote.due_now_minor,
-          currency: plan.currency,
-        });
-        if (settled.outcome !== 'paid') throw new Error(`the plan change of ${row.id} was settled twice`);
-        // The license follows the plan: its seats, and an expiry at the new period's end (earlier, too).
-        await updateLicense(trx, settled.license.id, {
-          plan_id: plan.id,
-          max_activations: plan.max_activations,
-          expires_at: quote.period_end,
-          updated_at: now,
-        });
-        return settled.subscription;
-      });
-      return toSubscription(moved);
+      return toSubscription(await planChanges.change(await own(user, id), body));
     },
 
-    /**
-     * Sandbox: chooses whether the card on file pays. A subscription past due or suspended is
-     * charged at once with the new card, as a provider does when the card is updated.
-     */
-    async setPaymentMethod(user: UserRow, id: string, card: SandboxCard): Promise<Subscription> {
-      if (!isSandbox(provider)) throw sandboxOnly();
-      const row = await own(user, id);
-      if (!LIVE.includes(row.status))
-        throw conflict('subscription_ended', 'This subscription has already ended');
-      const updated = await updateSubscription(db, row.id, {
-        sandbox_card: card,
-        payment_method: card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
-        updated_at: clock.now().toISOString(),
-      });
-      if (!updated) throw subscriptionNotFound();
-      if (card === 'succeeds' && (updated.status === 'past_due' || updated.status === 'suspended'))
-        return toSubscription(await chargeNow(updated));
-      return toSubscription(updated);
-    },
+    completeSandboxCheckout: async (user: UserRow, id: string, outcome: 'pay' | 'decline') =>
+      sandbox.completeCheckout(await own(user, id), outcome),
+
+    /** Sandbox: whether the card pays; one that does settles what is outstanding at once. */
+    setPaymentMethod: async (user: UserRow, id: string, card: SandboxCard): Promise<Subscription> =>
+      toSubscription(await sandbox.setCard(await own(user, id), card)),
 
     /** Pays what is outstanding now (past due or suspended) instead of waiting for the next retry. */
-    async payNow(user: UserRow, id: string): Promise<Subscription> {
-      if (!isSandbox(provider))
-        throw conflict(
-          'retry_by_provider',
-          'Razorpay retries the charge itself; update the card to pay sooner',
-        );
-      const row = await own(user, id);
-      if (row.status !== 'past_due' && row.status !== 'suspended')
-        throw conflict('nothing_due', 'Nothing is outstanding on this subscription');
-      return toSubscription(await chargeNow(row));
-    },
+    payNow: async (user: UserRow, id: string): Promise<Subscription> =>
+      toSubscription(await sandbox.payNow(await own(user, id))),
 
-    /**
-     * Sandbox time travel: moves the subscription's dates back so that its next event (renewal,
-     * retry, end of grace, end of a cancelled period) is now, then lets it happen. The whole cycle
-     * can so be shown in minutes; the dates of earlier charges stay as they were.
-     */
+    /** Sandbox: the next renewal (or retry, or end of grace) now; by our id or the provider's, or the owner's. */
     async sandboxAdvance(
       subscriptionId: string,
       options: { user?: UserRow; card?: SandboxCard } = {},
     ): Promise<Subscription> {
-      if (!isSandbox(provider)) throw sandboxOnly();
       const found = options.user
         ? await own(options.user, subscriptionId)
         : ((await findSubscription(db, subscriptionId)) ??
           (await findSubscriptionByProviderId(db, subscriptionId)));
       if (!found) throw subscriptionNotFound();
-      const row = options.card
-        ? ((await updateSubscription(db, found.id, {
-            sandbox_card: options.card,
-            payment_method: options.card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
-          })) ?? found)
-        : found;
-      const next =
-        row.status === 'active'
-          ? row.current_period_end
-          : row.status === 'past_due'
-            ? [row.next_retry_at, row.grace_ends_at].filter((at): at is string => at !== null).sort()[0]
-            : undefined;
-      if (!next) throw conflict('nothing_due', `A ${row.status} subscription has no next renewal`);
-      const shift = Date.parse(next) - clock.now().getTime();
-      if (shift > 0) {
-        const back = (at: string | null) =>
-          at === null ? null : new Date(Date.parse(at) - shift).toISOString();
-        await db.transaction().execute(async (trx) => {
-          await updateSubscription(trx, row.id, {
-            anchor_at: back(row.anchor_at),
-            current_period_start: back(row.current_period_start),
-            current_period_end: back(row.current_period_end),
-            grace_ends_at: back(row.grace_ends_at),
-            next_retry_at: back(row.next_retry_at),
-          });
-          const license = row.license_id ? await findLicenseById(trx, row.license_id) : undefined;
-          if (license?.expires_at)
-            await updateLicense(trx, license.id, {
-              expires_at: back(license.expires_at),
-              updated_at: clock.now().toISOString(),
-            });
-        });
-      }
-      await lifecycle.advance(row.id);
-      const after = await findSubscription(db, row.id);
-      if (!after) throw subscriptionNotFound();
-      return toSubscription(after);
+      return toSubscription(await sandbox.advance(found, options.card));
     },
   };
-
-  /** Asks the provider's subscriptions API; its refusal is a 502 that says nothing was changed. */
-  async function providerCall<T>(request: (gateway: SubscriptionGateway) => Promise<T>): Promise<T> {
-    const gateway = provider.subscriptions;
-    if (!gateway)
-      throw conflict('subscriptions_unavailable', 'This payment provider does not offer subscriptions here');
-    try {
-      return await request(gateway);
-    } catch (error) {
-      if (!(error instanceof PaymentProviderError)) throw error;
-      log.error({ detail: error.detail }, error.message);
-      throw new HttpError(
-        502,
-        'payment_provider_unavailable',
-        'The payment provider could not be reached or refused the request. Nothing was changed; try again in a minute.',
-      );
-    }
-  }
-
-  /** The provider's plan for this plan at its current price, made on first use and kept. */
-  async function providerPlanOf(
-    gateway: SubscriptionGateway,
-    plan: PlanRow & { billing_interval: RecurringInterval },
-    priceMinor: number,
-  ): Promise<string> {
-    const key = {
-      provider: provider.name,
-      plan_id: plan.id,
-      price_minor: priceMinor,
-      currency: plan.currency,
-      billing_interval: plan.billing_interval,
-    };
-    const known = await findProviderPlan(db, key);
-    if (known) return known;
-    const providerPlanId = await gateway.createPlan({
-      name: plan.name,
-      description: plan.description ?? plan.name,
-      amount: key.price_minor,
-      currency: plan.currency,
-      interval: plan.billing_interval,
-      notes: { plan_id: plan.id, plan_code: plan.code },
-    });
-    // Two first subscribers at once may both make one; the first kept is the one used from then on.
-    return saveProviderPlan(db, {
-      ...key,
-      provider_plan_id: providerPlanId,
-      created_at: clock.now().toISOString(),
-    });
-  }
-
-  async function quoteFor(row: SubscriptionRow, planId: string) {
-    if (row.status !== 'active' || row.current_period_start === null || row.current_period_end === null)
-      throw conflict(
-        'subscription_not_active',
-        row.status === 'past_due' || row.status === 'suspended'
-          ? 'Pay the outstanding charge before changing the plan'
-          : 'Only an active subscription can change its plan',
-      );
-    const plan = await recurringPlan(planId);
-    if (plan.id === row.plan_id) throw conflict('same_plan', `You already subscribe to ${plan.name}`);
-    const current = { start: row.current_period_start, end: row.current_period_end };
-    const paid = await paidChargeOfPeriod(db, row.id, current.end);
-    const now = clock.now();
-    const change = quotePlanChange({
-      paidMinor: paid ? Number(paid.amount_minor) : 0,
-      period: current,
-      balanceMinor: row.credit_minor,
-      newPriceMinor: await charges.pricing.grossOf(db, row, plan, row.cycles + 1),
-      now,
-    });
-    const period = periodOfCycle({ anchorAt: now.toISOString(), anchorCycle: 0 }, plan.billing_interval, 1);
-    const quote: PlanChangeQuote = {
-      plan: {
-        id: plan.id,
-        code: plan.code,
-        name: plan.name,
-        billing_interval: plan.billing_interval,
-        price_minor: Number(plan.price_minor),
-        currency: plan.currency,
-      },
-      credit_minor: change.creditMinor,
-      balance_minor: row.credit_minor,
-      due_now_minor: change.dueNowMinor,
-      balance_after_minor: change.balanceAfterMinor,
-      currency: plan.currency,
-      period_start: period.start,
-      period_end: period.end,
-    };
-    return { quote, plan };
-  }
 }
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
