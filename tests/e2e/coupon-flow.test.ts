@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import type { SubscriptionCheckout } from '../../src/shared/api/subscriptions';
+import type { SubscriptionCheckout } from '../../src/shared/api/subscriptions.js';
 import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './support/axe.js';
 import { appliedColorScheme } from './support/pages.js';
 import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
@@ -36,7 +36,7 @@ async function photograph(page: Page, name: string) {
       await page.emulateMedia({ colorScheme: scheme });
       await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
       // No sideways scrolling on a phone.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
         size.viewport.width,
       );
       await page.screenshot({ path: await screenshotPath(`${name}-${size.name}-${scheme}`), fullPage: true });
@@ -66,6 +66,7 @@ describePortal(
       await dialog.getByRole('textbox', { name: 'Percentage off' }).fill('20');
       await dialog.getByRole('textbox', { name: 'Description' }).fill('Spring sale');
       await dialog.getByRole('textbox', { name: 'Redemption limit' }).fill('100');
+      await photograph(admin, 'coupons-admin-new');
       await dialog.getByRole('button', { name: 'Create coupon' }).click();
       await dialog.waitFor({ state: 'hidden' });
       const row = admin.getByRole('row').filter({ hasText: CODE });

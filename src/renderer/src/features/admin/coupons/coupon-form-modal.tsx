@@ -1,4 +1,13 @@
-import { Group, NumberInput, Radio, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Group,
+  NumberInput,
+  Radio,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import type { FormErrors } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
@@ -226,7 +235,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
             {...form.getInputProps('code')}
           />
           <Stack gap={6}>
-            <Text size="sm" fw={500} id="coupon-kind-label">
+            <Text size="md" fw={600} id="coupon-kind-label">
               Discount
             </Text>
             <SegmentedControl
@@ -241,6 +250,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
           {amount ? (
             <Group grow align="flex-start" wrap="wrap">
               <NumberInput
+                size="md"
                 label="Amount off"
                 description="In the currency’s main unit (₹100, not paise)."
                 required
@@ -261,6 +271,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
             </Group>
           ) : (
             <NumberInput
+              size="md"
               label="Percentage off"
               description="A whole number; the discount is rounded down to the smallest coin."
               required
@@ -271,7 +282,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
               {...form.getInputProps('percent')}
             />
           )}
-          <Radio.Group label="Applies to" required {...form.getInputProps('duration')}>
+          <Radio.Group label="Applies to" size="md" required {...form.getInputProps('duration')}>
             <Stack gap="xs" mt="xs">
               <Radio
                 value="once"
@@ -287,24 +298,23 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
           </Radio.Group>
         </>
       )}
-      <Group grow align="flex-start" wrap="wrap">
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
         <TextInput
           type="date"
           label="Expires"
           description="Optional: last day it is accepted."
-          miw={180}
           data-autofocus={coupon ? true : undefined}
           {...form.getInputProps('expires_on')}
         />
         <NumberInput
+          size="md"
           label="Redemption limit"
           description="Optional: how many times in all."
           min={1}
           allowDecimal={false}
-          miw={180}
           {...form.getInputProps('limit')}
         />
-      </Group>
+      </SimpleGrid>
       <TextInput
         label="Description"
         description="Optional; customers see it beside the price."

@@ -95,6 +95,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
           >
             {plans.length > 1 ? (
               <NativeSelect
+                size="md"
                 label="Apply to"
                 data={plans.map((item) => ({ value: item.id, label: item.name }))}
                 value={plan.id}
@@ -121,6 +122,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
                   {applied ? (
                     <Button
                       type="button"
+                      size="md"
                       variant="default"
                       aria-label={`Remove coupon ${applied.code}`}
                       onClick={coupon.remove}
@@ -128,7 +130,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
                       Remove
                     </Button>
                   ) : (
-                    <Button type="submit" variant="light" loading={coupon.checking}>
+                    <Button type="submit" size="md" variant="light" loading={coupon.checking}>
                       Apply
                     </Button>
                   )}
