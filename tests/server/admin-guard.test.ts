@@ -45,6 +45,12 @@ const routes: GuardedRoute[] = [
     body: () => ({ full_name: 'Changed by an admin' }),
     success: 200,
   },
+  {
+    method: 'GET',
+    path: admin.userInvoices,
+    url: (t) => pathWith(admin.userInvoices, { id: t.userId }),
+    success: 200,
+  },
   { method: 'DELETE', path: admin.user, url: (t) => pathWith(admin.user, { id: t.userId }), success: 204 },
   { method: 'GET', path: admin.licenses, url: () => `${admin.licenses}?status=active`, success: 200 },
   {
