@@ -83,9 +83,15 @@ export default function AdminSubscriptionsPage() {
       sortField: 'current_period_end',
       render: (row) =>
         row.current_period_start && row.current_period_end ? (
-          <Text span size="sm" style={nowrap}>
-            {periodDate(row.current_period_start)} – {periodDate(row.current_period_end)}
-          </Text>
+          // Two lines: the dates stay whole, and the column stays narrow on a phone.
+          <>
+            <Text size="sm" style={nowrap}>
+              {periodDate(row.current_period_start)} –
+            </Text>
+            <Text size="sm" style={nowrap}>
+              {periodDate(row.current_period_end)}
+            </Text>
+          </>
         ) : (
           <Text span size="sm" c="dimmed">
             None
