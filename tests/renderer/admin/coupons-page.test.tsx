@@ -40,6 +40,7 @@ beforeEach(async () => {
       expires_at: '2099-06-30T18:29:59.999Z',
     }),
     coupon('oldie', { archived: true }),
+    coupon('past', { expires_at: '2024-12-31T18:29:59.999Z', max_redemptions: 5 }),
   ];
   api.on('GET /payments/config', () => ({
     json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
@@ -83,6 +84,28 @@ async function openCreate() {
 }
 
 describe('/admin/coupons', () => {
+  it("an expired coupon's limit can still be changed; a new expiry must not be in the past", async () => {
+    api.on('PUT /admin/coupons/past', (request) => ({
+      json: { ...coupons[3], ...(JSON.parse(request.body) as Partial<Coupon>) },
+    }));
+    await open();
+    expect(within(await rowOf('PAST')).getByText('Expired')).toBeTruthy();
+    fireEvent.click(within(await rowOf('PAST')).getByRole('button', { name: 'Edit PAST' }));
+    const edit = within(await screen.findByRole('dialog', { name: 'Edit coupon PAST' }));
+    const limit = edit.getByRole('textbox', { name: /^Redemption limit/ });
+    await userEvent.clear(limit);
+    await userEvent.type(limit, '9');
+    fireEvent.change(edit.getByLabelText(/^Expires/), { target: { value: '2020-01-01' } });
+    fireEvent.click(edit.getByRole('button', { name: 'Save changes' }));
+    expect(await edit.findByText('Choose today or a later day')).toBeTruthy();
+    expect(api.calls('PUT /admin/coupons/past')).toHaveLength(0);
+    // Back to the day it had: only the limit is sent.
+    fireEvent.change(edit.getByLabelText(/^Expires/), { target: { value: '2024-12-31' } });
+    fireEvent.click(edit.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(api.calls('PUT /admin/coupons/past')).toHaveLength(1));
+    expect(JSON.parse(api.calls('PUT /admin/coupons/past')[0]?.body ?? '')).toEqual({ max_redemptions: 9 });
+  });
+
   it('lists code, discount, duration, expiry, redeemed of limit and state; the filter is in the URL', async () => {
     const { router } = await open();
     const welcome = within(await rowOf('WELCOME'));

@@ -187,6 +187,8 @@ describe('purchase page: a coupon', () => {
     expect(form.queryByText('The coupon OLD10 has expired')).toBeNull();
     await userEvent.click(form.getByRole('button', { name: 'Remove coupon SPRING20' }));
     expect(screen.getByRole('button', { name: 'Buy Pro' })).toBeTruthy();
+    // The keyboard stays in the field, ready for another code.
+    expect(document.activeElement).toBe(form.getByRole('textbox', { name: 'Coupon code' }));
     expect((form.getByRole('textbox', { name: 'Coupon code' }) as HTMLInputElement).value).toBe('');
     expect(screen.queryByTestId('coupon-applied')).toBeNull();
   });

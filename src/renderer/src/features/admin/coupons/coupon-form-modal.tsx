@@ -122,7 +122,10 @@ function toUpdateRequest(values: CouponValues) {
 
 const isFutureDay = (day: string) => local(day).isValid() && local(day).endOf('day').valueOf() > Date.now();
 
-function validateFor(editing: boolean) {
+function validateFor(coupon: Coupon | null) {
+  const editing = coupon !== null;
+  // An expired coupon's other fields can still be changed: only a new expiry must be ahead.
+  const savedDay = coupon?.expires_at ? dayOf(coupon.expires_at) : '';
   return (values: CouponValues): FormErrors => {
     const errors: FormErrors = editing
       ? formErrors(updateCouponRequestSchema.safeParse(toUpdateRequest(values)), FIELD_NAMES)
@@ -131,7 +134,8 @@ function validateFor(editing: boolean) {
     if (!editing && values.kind === 'percent' && values.percent === '')
       errors.percent = 'Enter the percentage off';
     if (!editing && values.kind === 'amount' && values.amount === '') errors.amount = 'Enter the amount off';
-    if (values.expires_on && !isFutureDay(values.expires_on)) errors.expires_on = 'Choose a day after today';
+    if (values.expires_on && values.expires_on !== savedDay && !isFutureDay(values.expires_on))
+      errors.expires_on = 'Choose today or a later day';
     return errors;
   };
 }
@@ -156,7 +160,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
     : adminCouponMessages.createCouponFailed;
   const { form, restart, dialog } = useDialogForm<CouponValues>({
     initialValues: valuesOf(coupon, currency),
-    validate: validateFor(editing),
+    validate: validateFor(coupon),
     fields: FIELDS,
     failedMessage,
     save: async (values) => {

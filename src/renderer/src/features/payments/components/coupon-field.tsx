@@ -125,7 +125,11 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
                       size="md"
                       variant="default"
                       aria-label={`Remove coupon ${applied.code}`}
-                      onClick={coupon.remove}
+                      onClick={() => {
+                        coupon.remove();
+                        // The button goes with the coupon: the keyboard stays in the field.
+                        input.current?.focus();
+                      }}
                     >
                       Remove
                     </Button>
