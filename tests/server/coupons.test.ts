@@ -1,12 +1,10 @@
 import { expect, it } from 'vitest';
 import { couponPreviewSchema, couponSchema } from '../../src/shared/api/coupons.js';
 import { paymentOrderSchema } from '../../src/shared/api/payments.js';
-import { subscriptionCheckoutSchema } from '../../src/shared/api/subscriptions.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { type Member, member, planByCode } from './license-helpers.js';
-import { chargesOf, DAY, later, subscriptionRow } from './subscription-helpers.js';
-import { verifySubscriptionRequestSchema } from '../../src/shared/api/subscriptions.js';
+import { chargesOf, DAY, later, subscribe, subscriptionRow } from './subscription-helpers.js';
 
 let codeSequence = 0;
 const newCode = (label: string) => `${label}-${process.pid}-${++codeSequence}`.toUpperCase();
@@ -24,32 +22,6 @@ const order = (s: TestServer, who: Member, planId: string, couponCode?: string) 
     token: who.token,
     body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
   });
-
-/** Subscribes through the sandbox with a coupon and answers the subscription's id. */
-async function subscribeWith(s: TestServer, who: Member, planId: string, couponCode: string) {
-  const opened = await s.api({
-    method: 'POST',
-    path: '/subscriptions',
-    token: who.token,
-    body: { plan_id: planId, coupon_code: couponCode },
-  });
-  expect(opened.statusCode, opened.body).toBe(201);
-  const checkout = subscriptionCheckoutSchema.parse(opened.json());
-  const paid = await s.api({
-    method: 'POST',
-    path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
-    token: who.token,
-    body: { outcome: 'pay' },
-  });
-  const verified = await s.api({
-    method: 'POST',
-    path: '/subscriptions/verify',
-    token: who.token,
-    body: verifySubscriptionRequestSchema.parse(paid.json()),
-  });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return checkout;
-}
 
 describeOnEveryDatabase('coupons', (server) => {
   it('an administrator creates coupons; bad ones are refused with the reason; others may not', async () => {
@@ -162,7 +134,7 @@ describeOnEveryDatabase('coupons', (server) => {
       [forever, pro.price_minor - Math.floor(pro.price_minor / 10)],
     ] as const) {
       const buyer = await member(s);
-      const checkout = await subscribeWith(s, buyer, pro.id, coupon.code);
+      const { checkout } = await subscribe(s, buyer, 'pro-monthly', { couponCode: coupon.code });
       const first = pro.price_minor - (coupon === once ? 5000 : Math.floor(pro.price_minor / 10));
       expect(checkout.amount).toBe(first);
       const row = await subscriptionRow(s, checkout.subscription.id);

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import {
   type Subscription,
   type SubscriptionActivation,
+  type SubscriptionCheckout,
   subscriptionActivationSchema,
   subscriptionCheckoutSchema,
   subscriptionSchema,
@@ -19,13 +20,14 @@ export async function subscribe(
   s: TestServer,
   who: Member,
   planCode = 'pro-monthly',
-): Promise<SubscriptionActivation> {
+  options: { couponCode?: string } = {},
+): Promise<SubscriptionActivation & { checkout: SubscriptionCheckout }> {
   const plan = await planByCode(s, planCode);
   const opened = await s.api({
     method: 'POST',
     path: '/subscriptions',
     token: who.token,
-    body: { plan_id: plan.id },
+    body: { plan_id: plan.id, ...(options.couponCode ? { coupon_code: options.couponCode } : {}) },
   });
   expect(opened.statusCode, opened.body).toBe(201);
   const checkout = subscriptionCheckoutSchema.parse(opened.json());
@@ -43,7 +45,7 @@ export async function subscribe(
     body: verifySubscriptionRequestSchema.parse(paid.json()),
   });
   expect(verified.statusCode, verified.body).toBe(200);
-  return subscriptionActivationSchema.parse(verified.json());
+  return { ...subscriptionActivationSchema.parse(verified.json()), checkout };
 }
 
 /** Sends a subscription request and returns the subscription it answers (200 expected). */

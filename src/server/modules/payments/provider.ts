@@ -1,4 +1,5 @@
 import type { PaymentProviderName } from '../../../shared/api/payments.js';
+import { HttpError } from '../../http-error.js';
 
 export interface CreateOrderInput {
   /** In the currency's minor unit, taken from the plan. */
@@ -77,4 +78,21 @@ export class PaymentProviderError extends Error {
     super(message);
     this.name = 'PaymentProviderError';
   }
+}
+
+/**
+ * What the buyer is told when the provider could not be reached or refused: a 502 saying nothing
+ * was charged or changed; the provider's own answer goes to the log, not to the client.
+ */
+export function providerUnavailable(
+  error: PaymentProviderError,
+  log: { error(details: object, message: string): void },
+  what: string,
+): HttpError {
+  log.error({ detail: error.detail }, error.message);
+  return new HttpError(
+    502,
+    'payment_provider_unavailable',
+    `The payment provider could not ${what}. Nothing was charged or changed; try again in a minute.`,
+  );
 }

@@ -19,7 +19,7 @@ import type { CouponsService } from '../coupons/service.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../db/tables.js';
-import { badRequest, conflict, HttpError, notFound } from '../../http-error.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { toLicense } from '../licenses/views.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
@@ -28,7 +28,7 @@ import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { settlePayment } from './grants.js';
-import { type PaymentProvider, PaymentProviderError } from './provider.js';
+import { type PaymentProvider, PaymentProviderError, providerUnavailable } from './provider.js';
 import {
   findOwnPayment,
   findPaymentById,
@@ -151,12 +151,7 @@ export function createPaymentsService({
         });
       } catch (error) {
         if (!(error instanceof PaymentProviderError)) throw error;
-        log.error({ detail: error.detail }, error.message);
-        throw new HttpError(
-          502,
-          'payment_provider_unavailable',
-          'The payment provider could not open the order. Nothing was charged; try again in a minute.',
-        );
+        throw providerUnavailable(error, log, 'open the order');
       }
       const now = clock.now().toISOString();
       const record: Insertable<PaymentsTable> = {

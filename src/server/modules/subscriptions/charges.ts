@@ -87,6 +87,37 @@ function periodFor(subscription: SubscriptionRow, plan: PlanRow, cycle: number, 
   return periodOfCycle(anchor, recurringInterval(plan), cycle);
 }
 
+/** The payment row of one charge as first reported (claimed, or marked failed, afterwards). */
+function newChargeRow(
+  subscription: SubscriptionRow,
+  plan: PlanRow,
+  cycle: number,
+  period: BillingPeriod,
+  price: { amountMinor: number; currency: string },
+  now: Date,
+): PaymentRow {
+  return {
+    id: randomUUID(),
+    user_id: subscription.user_id,
+    plan_id: plan.id,
+    provider: subscription.provider,
+    provider_order_id: chargeKey(subscription, cycle),
+    provider_payment_id: null,
+    amount_minor: price.amountMinor,
+    currency: price.currency,
+    status: 'created',
+    license_id: subscription.license_id,
+    failure_reason: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    paid_at: null,
+    subscription_id: subscription.id,
+    kind: 'subscription',
+    period_start: period.start,
+    period_end: period.end,
+  };
+}
+
 export function createSubscriptionCharges({
   clock,
   grace,
@@ -146,26 +177,17 @@ export function createSubscriptionCharges({
       if (replay?.status === 'paid') return { outcome: 'already_paid', payment: replay, subscription };
 
       const period = periodFor(subscription, plan, report.cycle, now);
-      const row = await chargePaymentRow(trx, {
-        id: randomUUID(),
-        user_id: subscription.user_id,
-        plan_id: plan.id,
-        provider: subscription.provider,
-        provider_order_id: chargeKey(subscription, report.cycle),
-        provider_payment_id: null,
-        amount_minor: report.amountMinor,
-        currency: report.currency,
-        status: 'created',
-        license_id: subscription.license_id,
-        failure_reason: null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-        paid_at: null,
-        subscription_id: subscription.id,
-        kind: 'subscription',
-        period_start: period.start,
-        period_end: period.end,
-      });
+      const row = await chargePaymentRow(
+        trx,
+        newChargeRow(
+          subscription,
+          plan,
+          report.cycle,
+          period,
+          { amountMinor: report.amountMinor, currency: report.currency },
+          now,
+        ),
+      );
       const won = await claimPayment(trx, row.id, report.providerPaymentId, now.toISOString());
       if (!won) return { outcome: 'already_paid', payment: row, subscription };
 
@@ -226,27 +248,12 @@ export function createSubscriptionCharges({
       if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
       const now = clock.now();
       const period = periodFor(subscription, plan, report.cycle, now);
-      const row = await chargePaymentRow(trx, {
-        id: randomUUID(),
-        user_id: subscription.user_id,
-        plan_id: plan.id,
-        provider: subscription.provider,
-        provider_order_id: chargeKey(subscription, report.cycle),
-        provider_payment_id: null,
-        amount_minor:
-          report.amountMinor ?? (await pricing.amountOf(trx, subscription, plan, report.cycle)).amountMinor,
-        currency: plan.currency,
-        status: 'created',
-        license_id: subscription.license_id,
-        failure_reason: null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-        paid_at: null,
-        subscription_id: subscription.id,
-        kind: 'subscription',
-        period_start: period.start,
-        period_end: period.end,
-      });
+      const amountMinor =
+        report.amountMinor ?? (await pricing.amountOf(trx, subscription, plan, report.cycle)).amountMinor;
+      const row = await chargePaymentRow(
+        trx,
+        newChargeRow(subscription, plan, report.cycle, period, { amountMinor, currency: plan.currency }, now),
+      );
       if (row.status === 'paid') return undefined;
       await markPaymentFailed(trx, row.id, {
         providerPaymentId: report.providerPaymentId,

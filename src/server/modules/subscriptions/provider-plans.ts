@@ -2,10 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { PlanRow } from '../../db/tables.js';
-import { conflict, HttpError } from '../../http-error.js';
+import { conflict } from '../../http-error.js';
 import {
   type PaymentProvider,
   PaymentProviderError,
+  providerUnavailable,
   type SubscriptionGateway,
 } from '../payments/provider.js';
 import type { RecurringInterval } from './billing-periods.js';
@@ -35,12 +36,7 @@ export function createProviderSubscriptions({
       return await request(gateway);
     } catch (error) {
       if (!(error instanceof PaymentProviderError)) throw error;
-      log.error({ detail: error.detail }, error.message);
-      throw new HttpError(
-        502,
-        'payment_provider_unavailable',
-        'The payment provider could not be reached or refused the request. Nothing was changed; try again in a minute.',
-      );
+      throw providerUnavailable(error, log, 'be reached or refused the request');
     }
   }
 
