@@ -102,7 +102,7 @@ describeOnEveryDatabase(
           .updateTable('licenses')
           .set({
             status: 'revoked',
-            revoked_reason: 'Refunded payment',
+            revoked_reason: 'Refunded payment; write to us to restore.',
             revoked_at: s.clock.now().toISOString(),
           })
           .where('id', '=', license.id)
@@ -114,7 +114,10 @@ describeOnEveryDatabase(
           'license_revoked',
           'revoked',
         );
-        expect(body.message).toContain('This license was revoked: Refunded payment');
+        // The reason's own full stop is not doubled ("restore.. Contact support").
+        expect(body.message).toBe(
+          'This license was revoked: Refunded payment; write to us to restore. Contact support if you think this is a mistake.',
+        );
         expect(await licensingTables(s)).toEqual(before);
       });
 

@@ -49,11 +49,14 @@ export function inactiveLicense(
   status: Exclude<LicenseStatus, 'active'>,
 ): HttpError {
   switch (status) {
-    case 'revoked':
+    case 'revoked': {
+      // An administrator's reason may end with its own full stop: one, not "restore.. Contact support".
+      const reason = license.revoked_reason?.trim().replace(/[.\s]+$/, '');
       return licenseRefusal(
         'revoked',
-        `This license was revoked${license.revoked_reason ? `: ${license.revoked_reason}` : ''}. Contact support if you think this is a mistake.`,
+        `This license was revoked${reason ? `: ${reason}` : ''}. Contact support if you think this is a mistake.`,
       );
+    }
     case 'suspended':
       return licenseRefusal(
         'suspended',

@@ -19,7 +19,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       signed_out_everywhere: 'Signed out everywhere',
       user_registered: 'Account registered',
       sign_up_for_existing_account: 'Sign-up with a confirmed address',
-      email_verified: 'Email confirmed',
+      email_verified: 'E-mail confirmed',
       admin_created: 'Administrator created',
     },
   },
