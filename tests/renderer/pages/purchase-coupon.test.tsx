@@ -159,6 +159,25 @@ describe('purchase page: a coupon', () => {
     expect(body('POST /subscriptions')).toEqual({ plan_id: 'monthly', coupon_code: 'ALWAYS20' });
   });
 
+  it('a coupon refused when the order is opened (used up since the preview) goes back to the full price, the reason by the field', async () => {
+    api.on('POST /coupons/preview', () => ({ json: preview() }));
+    api.on('POST /payments/razorpay/create-order', () =>
+      problem(409, 'This coupon has been used as often as it allows', 'coupon_exhausted'),
+    );
+    const form = await openCoupon();
+    const input = form.getByRole('textbox', { name: 'Coupon code' });
+    await userEvent.type(input, 'spring20{Enter}');
+    await userEvent.click(await screen.findByRole('button', { name: 'Buy Pro — ₹799' }, SLOW));
+    // Said where the buyer is (the page's alert) and beside the field.
+    expect((await screen.findByRole('alert', {}, SLOW)).textContent).toContain(
+      'This coupon has been used as often as it allows',
+    );
+    expect(form.getByText('This coupon has been used as often as it allows')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Buy Pro' })).toBeTruthy();
+    expect(screen.queryByTestId('coupon-applied')).toBeNull();
+  });
+
   it("shows the server's refusal next to the field, and removing the code goes back to the full price", async () => {
     api.on('POST /coupons/preview', (request) =>
       (JSON.parse(request.body) as { code: string }).code === 'OLD10'

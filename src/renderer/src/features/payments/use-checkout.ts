@@ -8,7 +8,7 @@ import type {
 } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import { PRODUCT_NAME } from '../../../../shared/constants';
-import { failureMessage } from '../../lib/api-errors';
+import { failureMessage, isApiFailure } from '../../lib/api-errors';
 import { type AppDispatch, useAppDispatch } from '../../lib/store-hooks';
 import { refreshLicenses, setCurrentLicense } from '../license';
 import {
@@ -68,6 +68,13 @@ export interface Checkout {
 export interface CheckoutEvents {
   /** The buyer closed a checkout without paying. */
   onAbandoned?(): void;
+  /** The server refused the coupon the checkout was opened with (`coupon_*`): its message. */
+  onCouponRefused?(message: string): void;
+}
+
+/** The server's message when `error` refuses a coupon (used up since the preview, say), else null. */
+export function couponRefusal(error: unknown): string | null {
+  return isApiFailure(error) && error.code?.startsWith('coupon_') ? error.message : null;
 }
 
 /** The licenses of the user past the cache: a license was issued a moment ago. */
@@ -84,16 +91,16 @@ async function freshLicenses(dispatch: AppDispatch): Promise<License[]> {
  * → verify → the new license. Each step's failure says what happened and that nothing was charged
  * where that is so.
  */
-export function useCheckout({ onAbandoned }: CheckoutEvents = {}): Checkout {
+export function useCheckout({ onAbandoned, onCouponRefused }: CheckoutEvents = {}): Checkout {
   const dispatch = useAppDispatch();
   const [createOrder] = useCreatePaymentOrderMutation();
   const [completeSandbox] = useCompleteSandboxCheckoutMutation();
   const [verifyPayment] = useVerifyPaymentMutation();
   const [state, setState] = useState<CheckoutState>({ step: 'idle' });
   const [notice, setNotice] = useState<CheckoutNotice | null>(null);
-  const events = useRef({ onAbandoned });
+  const events = useRef({ onAbandoned, onCouponRefused });
   useEffect(() => {
-    events.current = { onAbandoned };
+    events.current = { onAbandoned, onCouponRefused };
   });
   // Razorpay reports to the page what the server learns by webhook: the history may have changed.
   const paymentChanged = useCallback(
@@ -214,6 +221,8 @@ export function useCheckout({ onAbandoned }: CheckoutEvents = {}): Checkout {
         order = await createOrder({ planId: plan.id, couponCode }).unwrap();
       } catch (error) {
         update({ step: 'idle' });
+        const refused = couponRefusal(error);
+        if (refused) events.current.onCouponRefused?.(refused);
         setNotice({
           tone: 'error',
           title: `Could not start the checkout for ${plan.name}`,

@@ -27,6 +27,8 @@ export interface CouponField {
   apply(): void;
   /** Clears the code: every plan is at its full price again. */
   remove(): void;
+  /** The checkout refused the applied code after all: back to the full price, the reason by the field. */
+  refuse(message: string): void;
   /** The server is checking the code. */
   checking: boolean;
   /** Why the code cannot be used: the field's own check, or the server's refusal. */
@@ -56,6 +58,11 @@ export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
     setCodeState('');
     setSubmitted(null);
     setInvalid(null);
+  }, []);
+
+  const refuse = useCallback((message: string) => {
+    setSubmitted(null);
+    setInvalid(message);
   }, []);
 
   const setOpened = useCallback(
@@ -117,6 +124,7 @@ export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
     choosePlan,
     apply: () => check(planId),
     remove,
+    refuse,
     checking: current && answer.isFetching,
     error: invalid ?? refusal,
     applied,

@@ -21,7 +21,7 @@ import {
   useVerifySubscriptionMutation,
 } from '../subscriptions';
 import type { SandboxCheckoutSubject } from './components/sandbox-checkout-modal';
-import type { CheckoutNotice } from './use-checkout';
+import { type CheckoutEvents, type CheckoutNotice, couponRefusal } from './use-checkout';
 
 /** The brand colour (theme `iris.6`) for Razorpay's window, as for orders. */
 const CHECKOUT_THEME_COLOR = '#4b57d6';
@@ -99,16 +99,16 @@ async function freshLicenses(dispatch: AppDispatch): Promise<License[]> {
  * subscription → Checkout (the sandbox dialog, or Razorpay Checkout opened with `subscription_id`)
  * → verify → the subscription and its license. Each failure says what happened.
  */
-export function useSubscribe({ onAbandoned }: { onAbandoned?(): void } = {}): Subscribe {
+export function useSubscribe({ onAbandoned, onCouponRefused }: CheckoutEvents = {}): Subscribe {
   const dispatch = useAppDispatch();
   const [create] = useCreateSubscriptionMutation();
   const [completeSandbox] = useCompleteSandboxSubscriptionMutation();
   const [verifySubscription] = useVerifySubscriptionMutation();
   const [state, setState] = useState<SubscribeState>({ step: 'idle' });
   const [notice, setNotice] = useState<CheckoutNotice | null>(null);
-  const events = useRef({ onAbandoned });
+  const events = useRef({ onAbandoned, onCouponRefused });
   useEffect(() => {
-    events.current = { onAbandoned };
+    events.current = { onAbandoned, onCouponRefused };
   });
   const current = useRef(state);
   const update = useCallback((next: SubscribeState) => {
@@ -196,6 +196,8 @@ export function useSubscribe({ onAbandoned }: { onAbandoned?(): void } = {}): Su
         checkout = await create({ planId: plan.id, couponCode }).unwrap();
       } catch (error) {
         update({ step: 'idle' });
+        const refused = couponRefusal(error);
+        if (refused) events.current.onCouponRefused?.(refused);
         setNotice({
           tone: 'error',
           title: `Could not start the subscription to ${plan.name}`,

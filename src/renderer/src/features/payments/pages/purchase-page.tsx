@@ -290,13 +290,13 @@ export default function PurchasePage() {
       message: 'No payment was taken. Buy the plan whenever you are ready.',
     });
   }, []);
-  const checkout = useCheckout({ onAbandoned });
-  const subscribe = useSubscribe({ onAbandoned });
-  const { state } = checkout;
   const { loaded } = catalogue;
   const discountable = couponPlans(loaded);
   const coupon = useCoupon(discountable);
-  const { remove: removeCoupon } = coupon;
+  const { remove: removeCoupon, refuse: onCouponRefused } = coupon;
+  const checkout = useCheckout({ onAbandoned, onCouponRefused });
+  const subscribe = useSubscribe({ onAbandoned, onCouponRefused });
+  const { state } = checkout;
   const bought = state.step === 'succeeded' || subscribe.state.step === 'succeeded';
   // Redeemed with the purchase: the next one is at the full price unless another code is given.
   useEffect(() => {
