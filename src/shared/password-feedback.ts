@@ -20,7 +20,7 @@ export const passwordFeedbackTexts: TranslationKeys = {
     wordByItself: 'A single word is easy to guess.',
     namesByThemselves: 'Names on their own are easy to guess.',
     commonNames: 'Common names are easy to guess.',
-    userInputs: 'It is built on your email address.',
+    userInputs: 'It is built on your e-mail address.',
     pwned: 'This password appeared in a data breach.',
   },
   suggestions: {

@@ -44,7 +44,7 @@ export interface NewPasswordVerdict {
 }
 
 const CONTAINS_EMAIL =
-  'This password contains the email address or the name before its @. Choose one that does not.';
+  'This password contains the e-mail address or the name before its @. Choose one that does not.';
 const TOO_EASY = 'This password is too common or too easy to guess.';
 const WHAT_TO_DO = 'Choose a longer phrase that is unique to this account.';
 

@@ -266,7 +266,7 @@ describe('CLI mistakes', slow, () => {
     [
       'the address as password',
       ['reset-password', '--email', 'alice@example.com', '--password', 'Alice@Example.com'],
-      '--password: This password contains the email address',
+      '--password: This password contains the e-mail address',
     ],
     ['an unknown command', ['frobnicate'], 'Unknown command: frobnicate'],
     ['no command', [], 'No command given'],

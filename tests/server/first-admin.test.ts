@@ -107,7 +107,7 @@ function defineFirstAdminSuite(dialect: DialectUnderTest): void {
 
   const tooEasy = /^ADMIN_PASSWORD: This password is too common or too easy to guess\./;
   const containsEmail =
-    /^ADMIN_PASSWORD: This password contains the email address or the name before its @\./;
+    /^ADMIN_PASSWORD: This password contains the e-mail address or the name before its @\./;
   it.each([
     ['a common ADMIN_PASSWORD', 'boss@example.com', 'password123', tooEasy],
     [

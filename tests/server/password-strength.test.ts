@@ -40,7 +40,7 @@ describeOnEveryDatabase('new passwords must be hard to guess', (server) => {
     it.each(WITH_EMAIL_NAME)('refuses %s for jonathan.smith@…, saying why', async (password) => {
       const error = expectApiError(await register(emailAt('register'), password), 400, 'password_too_common');
       expect(error.message).toBe(
-        'This password contains the email address or the name before its @. Choose one that does not.',
+        'This password contains the e-mail address or the name before its @. Choose one that does not.',
       );
     });
 
