@@ -47,15 +47,15 @@ describeOnEveryDatabase('coupons', (server) => {
     expectApiError(await post({ code: newCode('nocur'), amount_off_minor: 100 }), 400, 'validation_error');
     expectApiError(await post({ code: 'x', percent_off: 5 }), 400, 'validation_error');
     expectApiError(await post({ code: newCode('pct'), percent_off: 101 }), 400, 'validation_error');
-    expectApiError(
-      await post({
-        code: newCode('past'),
-        percent_off: 5,
-        expires_at: new Date(s.clock.now().getTime() - DAY).toISOString(),
-      }),
-      400,
-      'validation_error',
-    );
+    const past = await post({
+      code: newCode('past'),
+      percent_off: 5,
+      expires_at: new Date(s.clock.now().getTime() - DAY).toISOString(),
+    });
+    expectApiError(past, 400, 'validation_error');
+    expect(past.json<{ errors: { field: string }[] }>().errors).toEqual([
+      { field: 'expires_at', message: 'expires_at must be in the future' },
+    ]);
     expectApiError(await post({ code, percent_off: 5 }), 409, 'coupon_code_taken');
     const user = await member(s);
     expectApiError(await post({ code: newCode('user'), percent_off: 5 }, user.token), 403, 'admin_required');
@@ -94,6 +94,13 @@ describeOnEveryDatabase('coupons', (server) => {
     expect(paymentOrderSchema.parse(opened.json()).amount).toBe(pro.price_minor - discount);
     expectApiError(await order(s, buyer, pro.id, coupon.code), 409, 'coupon_already_used');
     expectApiError(await order(s, buyer, pro.id, 'NO-SUCH-CODE'), 404, 'coupon_not_found');
+    const dollars = await createCoupon(s, admin, {
+      code: newCode('usd'),
+      amount_off_minor: 10000,
+      currency: 'USD',
+    });
+    const other = expectApiError(await order(s, buyer, pro.id, dollars.code), 409, 'coupon_not_applicable');
+    expect(other.message).toContain('$100.00 off, and this price is in INR');
 
     const expiring = await createCoupon(s, admin, {
       code: newCode('soon'),
@@ -110,8 +117,8 @@ describeOnEveryDatabase('coupons', (server) => {
       body: { archived: true },
     });
     expect(couponSchema.parse(archived.json()).archived).toBe(true);
-    const other = await member(s);
-    expectApiError(await order(s, other, pro.id, coupon.code), 404, 'coupon_not_found');
+    const latecomer = await member(s);
+    expectApiError(await order(s, latecomer, pro.id, coupon.code), 404, 'coupon_not_found');
   });
 
   it('a subscription coupon discounts the first charge only (once) or every charge (forever)', async () => {

@@ -10,7 +10,8 @@ import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import { refuseDuplicate } from '../../db/errors.js';
 import type { CouponRow, PlanRow, UserRow } from '../../db/tables.js';
-import { badRequest, conflict, notFound } from '../../http-error.js';
+import { conflict, HttpError, notFound } from '../../http-error.js';
+import { formatMoney } from '../../mail/formatting.js';
 import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
 import { type AdminActor, recordAdminAction } from '../security/service.js';
 import { securityEventTypes } from '../security/security-events.js';
@@ -75,7 +76,7 @@ export function createCouponsService({ db, clock }: { db: Db; clock: Clock }) {
     if (discountMinor === 0)
       throw conflict(
         'coupon_not_applicable',
-        `The coupon ${coupon.code} takes ${coupon.amount_off_minor ?? 0} off in ${coupon.currency ?? '-'}, not in ${price.currency}`,
+        `The coupon ${coupon.code} takes ${formatMoney(Number(coupon.amount_off_minor ?? 0), coupon.currency ?? price.currency)} off, and this price is in ${price.currency}`,
       );
     return { coupon, discountMinor };
   }
@@ -142,8 +143,16 @@ export function createCouponsService({ db, clock }: { db: Db; clock: Clock }) {
 
       async create(actor: AdminActor, body: CreateCoupon): Promise<Coupon> {
         const now = clock.now().toISOString();
-        if (body.expires_at !== undefined && new Date(body.expires_at).toISOString() <= now)
-          throw badRequest('validation_error', 'expires_at must be in the future');
+        if (body.expires_at !== undefined && new Date(body.expires_at).toISOString() <= now) {
+          const message = 'expires_at must be in the future';
+          throw new HttpError(
+            400,
+            'validation_error',
+            message,
+            {},
+            { errors: [{ field: 'expires_at', message }] },
+          );
+        }
         const row = {
           id: randomUUID(),
           code: body.code,
