@@ -21,4 +21,3 @@ export async function takeNotice(
     .executeTakeFirst();
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }
-

@@ -248,7 +248,9 @@ describeOnEveryDatabase(
       );
       expect((await deliver(s, charged)).json()).toEqual({ status: 'processed' });
       expect(await chargesOf(s, checkout.subscription.id)).toHaveLength(1);
-      expect((await subscriptionRow(s, checkout.subscription.id)).payment_method).toBe('Card •••• 1111 (Visa)');
+      expect((await subscriptionRow(s, checkout.subscription.id)).payment_method).toBe(
+        'Card •••• 1111 (Visa)',
+      );
     });
 
     it('subscription.charged renews (once, redelivered or not, in any order); pending starts the grace period; cancelled ends it', async () => {

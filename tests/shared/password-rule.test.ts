@@ -47,7 +47,8 @@ describe('the new-password rule shared by the server and the portal', () => {
       acceptable: false,
       containsEmail: true,
       score: 0,
-      problem: 'This password contains the e-mail address or the name before its @. Choose one that does not.',
+      problem:
+        'This password contains the e-mail address or the name before its @. Choose one that does not.',
     });
   });
 

@@ -77,7 +77,9 @@ export const createSubscriptionRequestSchema = z
   .strictObject({ plan_id: planIdField, coupon_code: couponCodeField })
   .meta({ id: 'CreateSubscriptionRequest' });
 
-export const planQuoteRequestSchema = z.strictObject({ plan_id: planIdField }).meta({ id: 'PlanQuoteRequest' });
+export const planQuoteRequestSchema = z
+  .strictObject({ plan_id: planIdField })
+  .meta({ id: 'PlanQuoteRequest' });
 
 /** What the page opens Checkout with: the provider's subscription id instead of an order id. */
 export const subscriptionCheckoutSchema = z
