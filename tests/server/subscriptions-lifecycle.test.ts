@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { subscriptionDetailSchema, subscriptionListSchema } from '../../src/shared/api/subscriptions.js';
+import {
+  subscriptionCheckoutSchema,
+  subscriptionDetailSchema,
+  subscriptionListSchema,
+} from '../../src/shared/api/subscriptions.js';
 import { utc } from '../../src/shared/dates.js';
 import { unusedCredit } from '../../src/server/modules/subscriptions/billing-periods.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
@@ -68,6 +72,48 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
       409,
       'already_subscribed',
     );
+  });
+
+  it('a first charge declined at checkout is in the history as failed; paying afterwards starts the subscription on the same charge', async () => {
+    const s = server();
+    const buyer = await member(s);
+    const pro = await planByCode(s, 'pro-monthly');
+    const opened = await s.api({
+      method: 'POST',
+      path: '/subscriptions',
+      token: buyer.token,
+      body: { plan_id: pro.id },
+    });
+    const { subscription, subscription_id: providerId } = subscriptionCheckoutSchema.parse(opened.json());
+    const checkout = (outcome: 'pay' | 'decline') =>
+      s.api({
+        method: 'POST',
+        path: `/payments/sandbox/subscriptions/${providerId}/complete`,
+        token: buyer.token,
+        body: { outcome },
+      });
+    expect((await checkout('decline')).json()).toMatchObject({ error: { reason: 'payment_failed' } });
+    expect((await chargesOf(s, subscription.id)).map((charge) => charge.status)).toEqual(['failed']);
+    expect(await subscriptionRow(s, subscription.id)).toMatchObject({
+      status: 'pending',
+      cycles: 0,
+      failed_attempts: 0,
+    });
+
+    const paid = await checkout('pay');
+    const verified = await s.api({
+      method: 'POST',
+      path: '/subscriptions/verify',
+      token: buyer.token,
+      body: paid.json(),
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const after = await subscriptionRow(s, subscription.id);
+    expect(after).toMatchObject({ status: 'active', cycles: 1 });
+    const charges = await chargesOf(s, subscription.id);
+    expect(charges.map((charge) => [charge.status, charge.period_end])).toEqual([
+      ['paid', after.current_period_end],
+    ]);
   });
 
   it('renewals are charged when the period ends, once however often the scheduler runs', async () => {

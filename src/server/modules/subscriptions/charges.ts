@@ -243,7 +243,10 @@ export function createSubscriptionCharges({
       const subscription = await findSubscription(trx, report.subscriptionId);
       if (!subscription) throw new Error(`subscription ${report.subscriptionId} is gone`);
       if (subscription.cycles >= report.cycle) return undefined;
-      if (subscription.status !== 'active' && subscription.status !== 'past_due') return undefined;
+      // A first charge declined at checkout is recorded (the customer's history shows it) and nothing more.
+      const declinedAtCheckout = subscription.status === 'pending' && report.cycle === 1;
+      if (subscription.status !== 'active' && subscription.status !== 'past_due' && !declinedAtCheckout)
+        return undefined;
       const plan = await findPlanRow(trx, subscription.plan_id);
       if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
       const now = clock.now();
@@ -260,6 +263,7 @@ export function createSubscriptionCharges({
         reason: report.reason,
         at: now.toISOString(),
       });
+      if (declinedAtCheckout) return undefined;
       const firstFailure = subscription.status === 'active';
       const graceStart =
         subscription.grace_ends_at === null

@@ -57,10 +57,19 @@ export function createSandboxControls({
       if (!isSandbox(provider)) throw sandboxOnly();
       if (row.status !== 'pending')
         throw conflict('subscription_already_started', 'This subscription is already paid');
-      if (outcome === 'decline')
+      if (outcome === 'decline') {
+        await db.transaction().execute((trx) =>
+          charges.fail(trx, {
+            subscriptionId: row.id,
+            cycle: 1,
+            providerPaymentId: sandboxPaymentId(),
+            reason: SANDBOX_DECLINE_REASON,
+          }),
+        );
         return {
           error: { code: 'BAD_REQUEST_ERROR', description: SANDBOX_DECLINE_REASON, reason: 'payment_failed' },
         };
+      }
       const paymentId = sandboxPaymentId();
       return {
         razorpay_subscription_id: row.provider_subscription_id,
