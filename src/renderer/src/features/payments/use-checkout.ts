@@ -19,8 +19,8 @@ import {
   useVerifyPaymentMutation,
 } from './payments-endpoints';
 
-/** The brand colour (theme `iris.6`) for Razorpay's window. */
-const CHECKOUT_THEME_COLOR = '#4b57d6';
+/** The brand colour (theme `iris.6`) for Razorpay's window, for orders and subscriptions alike. */
+export const CHECKOUT_THEME_COLOR = '#4b57d6';
 
 /**
  * "Payment declined: <why>.", once: the provider's description may already start with those words

@@ -21,21 +21,17 @@ import {
   useVerifySubscriptionMutation,
 } from '../subscriptions';
 import type { SandboxCheckoutSubject } from './components/sandbox-checkout-modal';
-import { type CheckoutEvents, type CheckoutNotice, couponRefusal } from './use-checkout';
-
-/** The brand colour (theme `iris.6`) for Razorpay's window, as for orders. */
-const CHECKOUT_THEME_COLOR = '#4b57d6';
+import {
+  CHECKOUT_THEME_COLOR,
+  type CheckoutEvents,
+  type CheckoutNotice,
+  couponRefusal,
+  declined,
+} from './use-checkout';
 
 /** A plan billed monthly or yearly: bought as a subscription. */
 export const isRecurringPlan = (plan: Pick<Plan, 'billing_interval' | 'price_minor'>): boolean =>
   (plan.billing_interval === 'month' || plan.billing_interval === 'year') && plan.price_minor > 0;
-
-/** "Payment declined: <why>." once, whatever the provider's wording. */
-function declined(description: string): string {
-  const why = description.trim().replace(/[.\s]+$/, '');
-  if (/^payment declined\b/i.test(why)) return `${why}.`;
-  return why ? `Payment declined: ${why}.` : 'Payment declined.';
-}
 
 export type SubscribeState =
   | { step: 'idle' }
