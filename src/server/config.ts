@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../shared/constants.js';
+import { ACCESS_TOKEN_TTL_SECONDS, LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../shared/constants.js';
 import type { InvoiceSettings } from './modules/invoices/settings.js';
 
 const commaList = z
@@ -209,7 +209,12 @@ const environmentSchema = z.object({
     .regex(/^\s*\d{1,2}(\s*,\s*\d{1,2})*\s*$/, 'must be days after the first failure, e.g. 1,3,5')
     .default('1,3,5'),
   RENEWAL_REMINDER_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
-  LICENSE_EXPIRY_REMINDER_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
+  LICENSE_EXPIRY_REMINDER_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60, 'must be at most 60')
+    .default(LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT),
   SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RELEASES_DIR: z.string().min(1).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),

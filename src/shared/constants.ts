@@ -34,3 +34,9 @@ export const USER_ROLES = ['user', 'admin'] as const;
 export const USER_STATUSES = ['active', 'disabled'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 export const DEFAULT_ROLE: UserRole = 'user';
+
+/**
+ * Days before a license bought once expires that its owner is reminded: the server's default for
+ * LICENSE_EXPIRY_REMINDER_DAYS, and the window in which the portal flags a license as expiring soon.
+ */
+export const LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT = 7;
