@@ -1,19 +1,13 @@
-import { Skeleton, Stack, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { NativeSelect, Skeleton, Stack, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ChevronDownIcon } from '../brand/icons';
+import type { Column } from './columns';
 import classes from './data-table.module.css';
 import { RetryAlert } from './retry-alert';
+import { RowCards } from './row-cards';
+import { useCardLayout } from './use-card-layout';
 
-export interface Column<Row> {
-  /** Unique within the table. */
-  key: string;
-  header: string;
-  /** The server's sort field for this column; the header becomes a sort button. */
-  sortField?: string;
-  render: (row: Row) => ReactNode;
-  /** Kept out of the phone layout's card when it only repeats what another column shows. */
-  align?: 'left' | 'right';
-}
+export type { Column } from './columns';
 
 export interface DataTableProps<Row> {
   /** The table's accessible name (also its caption for screen readers). */
@@ -41,10 +35,42 @@ const directionOf = (sort: string | undefined, field: string): Direction =>
 /** Ascending first, then descending, then back to ascending. */
 const nextSort = (sort: string | undefined, field: string) => (sort === field ? `-${field}` : field);
 
+/** On cards there are no headers to click: the sortable columns in a picker, each way round. */
+function SortPicker<Row>({
+  columns,
+  sort,
+  onSort,
+}: {
+  columns: readonly Column<Row>[];
+  sort: string;
+  onSort: (sort: string) => void;
+}) {
+  const options = columns
+    .filter((column) => column.sortField)
+    .flatMap((column) => [
+      { value: column.sortField!, label: `${column.header}, ascending` },
+      { value: `-${column.sortField!}`, label: `${column.header}, descending` },
+    ]);
+  if (options.length === 0) return null;
+  // A list's own default order may be on a field no column shows.
+  if (!options.some((option) => option.value === sort))
+    options.unshift({ value: sort, label: 'Default order' });
+  return (
+    <NativeSelect
+      label="Sort by"
+      data={options}
+      value={sort}
+      onChange={(event) => onSort(event.currentTarget.value)}
+      w={{ base: '100%', xs: 260 }}
+    />
+  );
+}
+
 /**
  * One server-paged table: sortable headers (buttons with aria-sort), skeleton rows on the
  * first load, the previous rows dimmed while the next page loads, an empty state and an error
- * with a retry. Wide tables scroll inside their own box, never the page.
+ * with a retry. Wide tables scroll inside their own box, never the page; below the `sm`
+ * breakpoint the rows are cards with their actions in sight, sorted with a picker.
  */
 export function DataTable<Row>({
   label,
@@ -59,6 +85,7 @@ export function DataTable<Row>({
   empty,
   skeletonRows = 5,
 }: DataTableProps<Row>) {
+  const cards = useCardLayout();
   if (error)
     return (
       <RetryAlert title={error} onRetry={onRetry}>
@@ -71,6 +98,21 @@ export function DataTable<Row>({
     return (
       <Stack align="center" gap="xs" py="xl" className={classes.empty}>
         {empty}
+      </Stack>
+    );
+
+  if (cards)
+    return (
+      <Stack gap="sm">
+        {sort && onSort ? <SortPicker columns={columns} sort={sort} onSort={onSort} /> : null}
+        <RowCards
+          label={label}
+          columns={columns}
+          rows={rows}
+          rowKey={rowKey}
+          busy={loading}
+          skeletonCards={Math.min(skeletonRows, 4)}
+        />
       </Stack>
     );
 

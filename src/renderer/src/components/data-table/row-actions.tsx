@@ -1,9 +1,17 @@
-import { ActionIcon, Group, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Group, Tooltip, VisuallyHidden } from '@mantine/core';
 import { type ComponentType, type ReactNode, useId } from 'react';
 import type { IconProps } from '../brand/icons';
+import { useRowActionsLayout } from './row-actions-layout';
 
-/** The icon buttons at the end of a table row, kept on one line. */
+/** The icon buttons at the end of a table row, kept on one line (on a card: buttons that may wrap). */
 export function RowActions({ align = 'right', children }: { align?: 'left' | 'right'; children: ReactNode }) {
+  const buttons = useRowActionsLayout() === 'buttons';
+  if (buttons)
+    return (
+      <Group gap="xs" wrap="wrap">
+        {children}
+      </Group>
+    );
   return (
     <Group gap={4} justify={align === 'right' ? 'flex-end' : 'flex-start'} wrap="nowrap">
       {children}
@@ -28,7 +36,10 @@ export interface RowActionProps {
   onClick(): void;
 }
 
-/** One row action: an icon button named for its row, with its word as a tooltip. */
+/**
+ * One row action: an icon button named for its row, with its word as a tooltip; on a card (a phone)
+ * a button showing its icon and word.
+ */
 export function RowAction({
   label,
   tooltip,
@@ -39,6 +50,34 @@ export function RowAction({
   onClick,
 }: RowActionProps) {
   const reasonId = useId();
+  const layout = useRowActionsLayout();
+  const reason = unavailable ? <VisuallyHidden id={reasonId}>{unavailable}</VisuallyHidden> : null;
+  const common = {
+    color: danger ? 'red' : 'gray',
+    'aria-label': label,
+    disabled,
+    'data-disabled': unavailable ? true : undefined,
+    'aria-disabled': unavailable ? true : undefined,
+    'aria-describedby': unavailable ? reasonId : undefined,
+    onClick: unavailable ? undefined : onClick,
+  } as const;
+  if (layout === 'buttons')
+    return (
+      // The word is shown; a reason why the action is unavailable is a tooltip on touch as well.
+      <Tooltip
+        label={unavailable}
+        disabled={!unavailable}
+        withArrow
+        multiline
+        maw={280}
+        events={{ hover: true, focus: true, touch: true }}
+      >
+        <Button variant="light" size="sm" leftSection={<Icon size={16} />} {...common}>
+          {tooltip}
+          {reason}
+        </Button>
+      </Tooltip>
+    );
   return (
     // Shown on keyboard focus too: a sighted keyboard user reads the word (or the reason) as well.
     <Tooltip
@@ -48,19 +87,9 @@ export function RowAction({
       maw={320}
       events={{ hover: true, focus: true, touch: false }}
     >
-      <ActionIcon
-        variant="subtle"
-        color={danger ? 'red' : 'gray'}
-        size="lg"
-        aria-label={label}
-        disabled={disabled}
-        data-disabled={unavailable ? true : undefined}
-        aria-disabled={unavailable ? true : undefined}
-        aria-describedby={unavailable ? reasonId : undefined}
-        onClick={unavailable ? undefined : onClick}
-      >
+      <ActionIcon variant="subtle" size="lg" {...common}>
         <Icon size={18} />
-        {unavailable ? <VisuallyHidden id={reasonId}>{unavailable}</VisuallyHidden> : null}
+        {reason}
       </ActionIcon>
     </Tooltip>
   );

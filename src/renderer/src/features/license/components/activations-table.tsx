@@ -1,8 +1,9 @@
-import { Badge, Button, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import type { Activation, License } from '../../../../../shared/api/licenses';
 import { licenseMessages } from '../../../../../shared/messages';
-import { ScrollRegion } from '../../../components/data-table/scroll-region';
+import type { Column } from '../../../components/data-table/columns';
+import { ResponsiveTable } from '../../../components/data-table/responsive-table';
 import { Notice } from '../../../components/data/notice';
 import { showToast } from '../../../components/data/toast';
 import { StatusBadge } from '../../../components/data/status-badge';
@@ -90,58 +91,71 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
     setTarget(null);
   };
 
-  const row = (activation: Activation) => {
-    const current = isThis(activation);
-    const gone = activation.deactivated_at !== null;
-    return (
-      <Table.Tr key={activation.activation_id}>
-        <Table.Td>
-          <MachineCell activation={activation} isThis={current} />
-        </Table.Td>
-        <Table.Td>
+  const columns: Column<Activation>[] = [
+    {
+      key: 'machine',
+      header: 'Machine',
+      render: (activation) => <MachineCell activation={activation} isThis={isThis(activation)} />,
+    },
+    {
+      key: 'platform',
+      header: 'Platform',
+      render: (activation) => (
+        <>
           <Text size="sm">{activation.platform || 'Not reported'}</Text>
           {activation.app_version ? (
             <Text size="xs" c="dimmed">
               App {activation.app_version}
             </Text>
           ) : null}
-        </Table.Td>
-        <Table.Td>
-          <Text size="sm">{formatDate(activation.activated_at)}</Text>
-        </Table.Td>
-        <Table.Td>
-          <Tooltip label={formatDateTime(activation.last_seen_at)} withArrow>
-            <Text size="sm" component="span" tabIndex={0}>
-              {formatRelative(activation.last_seen_at)}
+        </>
+      ),
+    },
+    {
+      key: 'activated',
+      header: 'Activated',
+      render: (activation) => <Text size="sm">{formatDate(activation.activated_at)}</Text>,
+    },
+    {
+      key: 'lastSeen',
+      header: 'Last seen',
+      render: (activation) => (
+        <Tooltip label={formatDateTime(activation.last_seen_at)} withArrow>
+          <Text size="sm" component="span" tabIndex={0}>
+            {formatRelative(activation.last_seen_at)}
+          </Text>
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'seat',
+      header: 'Seat',
+      // On a phone's card the seat's button is in sight at the card's foot.
+      card: 'actions',
+      render: (activation) =>
+        activation.deactivated_at !== null ? (
+          <Stack gap={2}>
+            <StatusBadge tone="neutral" size="md">
+              Deactivated
+            </StatusBadge>
+            <Text size="xs" c="dimmed">
+              {formatDate(activation.deactivated_at)}
+              {activation.deactivated_reason ? `, ${REASONS[activation.deactivated_reason]}` : ''}
             </Text>
-          </Tooltip>
-        </Table.Td>
-        <Table.Td>
-          {gone ? (
-            <Stack gap={2}>
-              <StatusBadge tone="neutral" size="md">
-                Deactivated
-              </StatusBadge>
-              <Text size="xs" c="dimmed">
-                {formatDate(activation.deactivated_at as string)}
-                {activation.deactivated_reason ? `, ${REASONS[activation.deactivated_reason]}` : ''}
-              </Text>
-            </Stack>
-          ) : (
-            <Button
-              variant="light"
-              color="red"
-              size="xs"
-              onClick={() => setTarget(activation)}
-              aria-label={`Deactivate ${machineName(activation)}${current ? ' (this machine)' : ''}`}
-            >
-              Deactivate
-            </Button>
-          )}
-        </Table.Td>
-      </Table.Tr>
-    );
-  };
+          </Stack>
+        ) : (
+          <Button
+            variant="light"
+            color="red"
+            size="xs"
+            onClick={() => setTarget(activation)}
+            aria-label={`Deactivate ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
+          >
+            Deactivate
+          </Button>
+        ),
+    },
+  ];
 
   return (
     <>
@@ -152,23 +166,14 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
         </Text>
       ) : null}
       {active.length > 0 || showFormer ? (
-        <ScrollRegion what="Machines" minWidth={680}>
-          <Table verticalSpacing="sm" highlightOnHover aria-labelledby={headingId}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Machine</Table.Th>
-                <Table.Th scope="col">Platform</Table.Th>
-                <Table.Th scope="col">Activated</Table.Th>
-                <Table.Th scope="col">Last seen</Table.Th>
-                <Table.Th scope="col">Seat</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {active.map(row)}
-              {showFormer ? former.map(row) : null}
-            </Table.Tbody>
-          </Table>
-        </ScrollRegion>
+        <ResponsiveTable
+          what="Machines"
+          labelledBy={headingId}
+          columns={columns}
+          rows={showFormer ? [...active, ...former] : active}
+          rowKey={(activation) => activation.activation_id}
+          minWidth={680}
+        />
       ) : null}
       {former.length > 0 ? (
         <Group>
