@@ -14,6 +14,7 @@ import { formatDateTime, formatRelative, seatsText } from '../../license';
 import { adminApi, useDeactivateActivationMutation, useGetLicenseQuery } from '../admin-endpoints';
 import { selectAdmin } from '../admin-slice';
 import { failureOf } from '../query-answer';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 export interface ActivationsDrawerProps {
   /** The license whose machines to show (from the list row); null keeps the drawer closed. */
@@ -121,8 +122,8 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
         {license && (
           <Stack gap="md">
             <Stack gap={2}>
-              <Code fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-                {license.license_key}
+              <Code fz="sm" style={{ whiteSpace: 'normal' }}>
+                <LicenseKeyText value={license.license_key} />
               </Code>
               <Text size="sm" c="dimmed">
                 {license.plan.name} · {license.user_email ?? 'deleted account'} ·{' '}

@@ -8,6 +8,7 @@ import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useRevokeLicenseMutation } from '../admin-endpoints';
 import { REVOKE_REASON_MAX_LENGTH, revokeFormSchema } from './license-forms';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 export interface RevokeLicenseModalProps {
   license: AdminLicense | null;
@@ -64,9 +65,11 @@ export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicens
       intro={
         license && (
           <Text size="sm">
-            <strong style={{ overflowWrap: 'anywhere' }}>{license.license_key}</strong> ({license.plan.name},{' '}
-            {license.user_email ?? 'deleted account'}) stops working on every machine at once. Revoking is
-            final: to restore access, issue a new license.
+            <strong>
+              <LicenseKeyText value={license.license_key} />
+            </strong>{' '}
+            ({license.plan.name}, {license.user_email ?? 'deleted account'}) stops working on every machine at
+            once. Revoking is final: to restore access, issue a new license.
           </Text>
         )
       }

@@ -22,6 +22,7 @@ import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
 import { UserPicker } from '../licenses/user-picker';
 import { pagedResult } from '../query-answer';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 type LicenseFilter = 'status' | 'planId' | 'userId' | 'from' | 'to';
 
@@ -77,8 +78,8 @@ export default function AdminLicensesPage() {
       header: 'License key',
       render: (license) => (
         <Stack gap={2} align="flex-start">
-          <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
-            {license.license_key}
+          <Code fz="xs">
+            <LicenseKeyText value={license.license_key} />
           </Code>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             Issued <time dateTime={license.created_at}>{formatDate(license.created_at)}</time>

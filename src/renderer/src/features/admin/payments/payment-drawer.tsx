@@ -25,6 +25,7 @@ import { useGetLicenseSummaryQuery, useGetPaymentQuery } from '../admin-endpoint
 import { RefundsSection } from '../billing/refunds-section';
 import { failureOf } from '../query-answer';
 import { PROVIDER_LABELS, paymentSteps, paymentTime } from './payment-labels';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 function CopyableId({ value, what }: { value: string; what: string }) {
   return (
@@ -61,8 +62,8 @@ function GrantedLicense({ licenseId }: { licenseId: string }) {
     <Paper withBorder p="md" radius="md">
       <Stack gap="xs">
         <Group justify="space-between" gap="sm">
-          <Code fz="sm" style={{ overflowWrap: 'anywhere' }} data-testid="granted-license-key">
-            {license.license_key}
+          <Code fz="sm" data-testid="granted-license-key">
+            <LicenseKeyText value={license.license_key} />
           </Code>
           <LicenseStatusBadge status={license.status} size="md" />
         </Group>

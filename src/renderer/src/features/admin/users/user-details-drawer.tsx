@@ -29,6 +29,7 @@ import { CustomerInvoicesSection } from '../billing/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
 import { RoleBadge, UserStatusBadge } from './user-badges';
 import { displayName } from './user-format';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 export interface UserDetailsDrawerProps {
   /** The account to show (from the list row); null keeps the drawer closed. */
@@ -171,8 +172,8 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
             <Text size="sm" fw={600}>
               {license.plan.name}
             </Text>
-            <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>
-              {license.license_key}
+            <Code fz="xs" style={{ whiteSpace: 'normal' }}>
+              <LicenseKeyText value={license.license_key} />
             </Code>
           </Stack>
           <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>

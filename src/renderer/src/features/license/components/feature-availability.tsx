@@ -1,8 +1,63 @@
-import { Card, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Stack, Text, Title } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
-import { ScrollRegion } from '../../../components/data-table/scroll-region';
+import type { Column } from '../../../components/data-table/columns';
+import { ResponsiveTable } from '../../../components/data-table/responsive-table';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { formatNumber, limitText } from '../license-format';
+
+const COLUMNS: Column<FeatureUsage>[] = [
+  {
+    key: 'feature',
+    header: 'Feature',
+    render: (feature) => (
+      <>
+        <Text size="sm" fw={600}>
+          {feature.name}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {feature.kind === 'metered' ? 'Metered' : 'On/off'}
+        </Text>
+      </>
+    ),
+  },
+  {
+    key: 'availability',
+    header: 'Availability',
+    render: (feature) => (
+      <>
+        <StatusBadge tone={feature.available ? 'positive' : 'negative'} size="md">
+          {feature.available ? 'Available' : 'Unavailable'}
+        </StatusBadge>
+        {feature.available ? null : (
+          <Text size="xs" c="dimmed" mt={4}>
+            {feature.message}
+          </Text>
+        )}
+      </>
+    ),
+  },
+  { key: 'limit', header: 'Limit', render: (feature) => <Text size="sm">{limitText(feature)}</Text> },
+  {
+    key: 'used',
+    header: 'Used this period',
+    render: (feature) => (
+      <Text size="sm">{feature.kind === 'metered' ? formatNumber(feature.used) : '—'}</Text>
+    ),
+  },
+  {
+    key: 'remaining',
+    header: 'Remaining',
+    render: (feature) => (
+      <Text size="sm">
+        {feature.kind !== 'metered'
+          ? '—'
+          : feature.remaining === null
+            ? 'Unlimited'
+            : formatNumber(feature.remaining)}
+      </Text>
+    ),
+  },
+];
 
 /** The plan's features on this license: available or not, the limit, and this period's use. */
 export function FeatureAvailability({
@@ -26,58 +81,14 @@ export function FeatureAvailability({
         <Text size="sm">This plan includes no features yet.</Text>
       ) : (
         <Card withBorder padding="md">
-          <ScrollRegion what="Features" minWidth={640}>
-            <Table verticalSpacing="sm" aria-labelledby={headingId}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Feature</Table.Th>
-                  <Table.Th scope="col">Availability</Table.Th>
-                  <Table.Th scope="col">Limit</Table.Th>
-                  <Table.Th scope="col">Used this period</Table.Th>
-                  <Table.Th scope="col">Remaining</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {features.map((feature) => (
-                  <Table.Tr key={feature.feature_id}>
-                    <Table.Th scope="row" fw={600}>
-                      <Text size="sm" fw={600}>
-                        {feature.name}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {feature.kind === 'metered' ? 'Metered' : 'On/off'}
-                      </Text>
-                    </Table.Th>
-                    <Table.Td>
-                      <StatusBadge tone={feature.available ? 'positive' : 'negative'} size="md">
-                        {feature.available ? 'Available' : 'Unavailable'}
-                      </StatusBadge>
-                      {feature.available ? null : (
-                        <Text size="xs" c="dimmed" mt={4}>
-                          {feature.message}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{limitText(feature)}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{feature.kind === 'metered' ? formatNumber(feature.used) : '—'}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {feature.kind !== 'metered'
-                          ? '—'
-                          : feature.remaining === null
-                            ? 'Unlimited'
-                            : formatNumber(feature.remaining)}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollRegion>
+          <ResponsiveTable
+            what="Features"
+            labelledBy={headingId}
+            columns={COLUMNS}
+            rows={features}
+            rowKey={(feature) => feature.feature_id}
+            minWidth={640}
+          />
         </Card>
       )}
     </Stack>

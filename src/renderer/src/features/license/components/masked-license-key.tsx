@@ -2,6 +2,7 @@ import { ActionIcon, Code, CopyButton, Group, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { maskLicenseKey } from '../../../../../shared/license-key';
 import { CheckIcon, CopyIcon, EyeIcon, EyeOffIcon } from '../../../components/brand/icons';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 export interface MaskedLicenseKeyProps {
   licenseKey: string;
@@ -17,14 +18,8 @@ export function MaskedLicenseKey({ licenseKey, initiallyRevealed = false }: Mask
   const [revealed, setRevealed] = useState(initiallyRevealed);
   return (
     <Group gap={4} wrap="nowrap" align="center" miw={0}>
-      <Code
-        fz="sm"
-        py={4}
-        px={8}
-        style={{ wordBreak: 'break-all', whiteSpace: 'normal' }}
-        data-testid="license-key"
-      >
-        {revealed ? licenseKey : maskLicenseKey(licenseKey)}
+      <Code fz="sm" py={4} px={8} style={{ whiteSpace: 'normal' }} data-testid="license-key">
+        <LicenseKeyText value={revealed ? licenseKey : maskLicenseKey(licenseKey)} />
       </Code>
       <Tooltip label={revealed ? 'Hide key' : 'Show key'} withArrow>
         <ActionIcon

@@ -6,6 +6,7 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
 import { formatAmount, formatDate, paymentReference } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 /** One term of the license's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */
 function Row({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -70,8 +71,8 @@ export function PurchaseSuccess({
         >
           <Row label="License key" wide>
             <Group gap="xs" wrap="wrap">
-              <Code fz="sm" style={{ wordBreak: 'break-all' }} data-testid="purchased-license-key">
-                {license.license_key}
+              <Code fz="sm" data-testid="purchased-license-key">
+                <LicenseKeyText value={license.license_key} />
               </Code>
               <CopyButton value={license.license_key}>
                 {({ copied, copy }) => (

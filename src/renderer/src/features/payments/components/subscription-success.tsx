@@ -7,6 +7,7 @@ import { CheckIcon } from '../../../components/brand/icons';
 import { formatMoney, formatRecurringPrice } from '../../subscriptions';
 import { formatDate } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 /**
  * After a subscription's first payment: what was started (plan, price, next charge), the license
@@ -56,8 +57,8 @@ export function SubscriptionSuccess({
             License key
           </Text>
           <Group gap="xs" wrap="wrap">
-            <Code fz="sm" style={{ wordBreak: 'break-all' }} data-testid="purchased-license-key">
-              {license.license_key}
+            <Code fz="sm" data-testid="purchased-license-key">
+              <LicenseKeyText value={license.license_key} />
             </Code>
             <CopyButton value={license.license_key}>
               {({ copied, copy }) => (
