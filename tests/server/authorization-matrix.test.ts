@@ -14,7 +14,13 @@ import {
   uniqueEmail,
 } from '../support/test-server.js';
 import { activateBase, signIn, type SignedIn } from './admin-helpers.js';
-import { expectVerified, openOrder, payInSandbox, verifyPayment } from './payment-helpers.js';
+import {
+  declineInSandbox,
+  expectVerified,
+  openOrder,
+  payInSandbox,
+  verifyPayment,
+} from './payment-helpers.js';
 
 /**
  * Who may call what: every operation of the OpenAPI document has a row with the status each kind
@@ -190,6 +196,18 @@ const newPlan = async (f: Fixtures) =>
   );
 
 const newUser = async (f: Fixtures) => (await signIn(f.s, 'user', 'matrix-victim')).id;
+
+/** An account whose e-mail address is not confirmed yet, made by the fixture administrator. */
+const newUnconfirmedUser = async (f: Fixtures) =>
+  String(
+    (
+      await adminCall(f, 'POST', '/admin/users', {
+        email: uniqueEmail('matrix-unconfirmed'),
+        password: STRONG_PASSWORD,
+        email_verified: false,
+      })
+    ).id,
+  );
 
 const newLicenseOf = async (f: Fixtures, userId = f.users.user.id) =>
   String(
@@ -375,6 +393,13 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: ownerOnly(404),
   },
+  'PATCH /licenses/{id}/activations/{activationId}': {
+    request: (f) => ({
+      path: `/licenses/${f.licenseId}/activations/${f.activationId}`,
+      body: { label: 'Matrix machine' },
+    }),
+    expect: ownerOnly(200),
+  },
   'GET /licenses/{id}/usage': {
     request: (f) => ({ path: `/licenses/${f.licenseId}/usage` }),
     expect: ownerOnly(200),
@@ -446,6 +471,10 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/admin/users/${await newUser(f)}`, body: { full_name: 'Edited' } }),
     expect: adminOnly(200),
   },
+  'POST /admin/users/{id}/resend-confirmation': {
+    request: async (f) => ({ path: `/admin/users/${await newUnconfirmedUser(f)}/resend-confirmation` }),
+    expect: adminOnly(202),
+  },
   'DELETE /admin/users/{id}': {
     request: async (f) => ({ path: `/admin/users/${await newUser(f)}` }),
     expect: adminOnly(204),
@@ -500,6 +529,13 @@ const MATRIX: Record<string, Row> = {
     },
     expect: adminOnly(200),
   },
+  'PATCH /admin/licenses/{id}/activations/{activationId}': {
+    request: (f) => ({
+      path: `/admin/licenses/${f.licenseId}/activations/${f.activationId}`,
+      body: { label: 'Named by an administrator' },
+    }),
+    expect: adminOnly(200),
+  },
   // Payments: buyers see only their own; an administrator looks through /payments/admin.
   'GET /payments/config': { request: () => ({ path: '/payments/config' }), expect: signedIn(200) },
   'POST /payments/razorpay/create-order': {
@@ -526,6 +562,15 @@ const MATRIX: Record<string, Row> = {
     expect: ownerOnly(200),
   },
   'GET /payments/history': { request: () => ({ path: '/payments/history' }), expect: signedIn(200) },
+  // A declined order of the owner's: only the owner may hide it.
+  'POST /payments/history/{id}/dismiss': {
+    request: async (f) => {
+      const order = await openOrder(f.s, f.users.user.token, 'pro-monthly');
+      await declineInSandbox(f.s, f.users.user.token, order.order_id);
+      return { path: `/payments/history/${order.id}/dismiss` };
+    },
+    expect: ownerOnly(200),
+  },
   // Coupons: anyone signed in previews a code on a plan; administrators make and change them.
   'POST /coupons/preview': {
     request: async (f) => ({
@@ -613,6 +658,25 @@ const MATRIX: Record<string, Row> = {
       body: { sandbox_card: 'succeeds' },
     }),
     expect: ownerOnly(200),
+  },
+  // The sandbox has no card to change (its controls choose whether it pays): its owner is told so.
+  'POST /subscriptions/{id}/card-change': {
+    request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/card-change` }),
+    expect: { ...ownerOnly(200), user: 409 },
+  },
+  'POST /subscriptions/{id}/card-change/verify': {
+    request: async (f) => {
+      const id = await newSubscriptionOf(f);
+      return {
+        path: `/subscriptions/${id}/card-change/verify`,
+        body: {
+          razorpay_subscription_id: id,
+          razorpay_payment_id: 'pay_Matrix01',
+          razorpay_signature: 'sig',
+        },
+      };
+    },
+    expect: { ...ownerOnly(200), user: 409 },
   },
   // Nothing is due on a paid-up subscription: its owner is told so, anybody else finds none.
   'POST /subscriptions/{id}/pay': {

@@ -30,8 +30,8 @@ interface FakeRequest {
 }
 
 /**
- * A FAKE Razorpay API (Razorpay's servers cannot be reached from tests): plans, subscriptions and
- * their cancellation, answered in the shapes of Razorpay's API reference, recording what was sent.
+ * A FAKE Razorpay API (Razorpay's servers cannot be reached from tests): plans, subscriptions,
+ * their cancellation and payments, answered in the shapes of Razorpay's API reference, recording what was sent.
  */
 function fakeRazorpaySubscriptionsApi() {
   const requests: FakeRequest[] = [];
@@ -79,6 +79,19 @@ function fakeRazorpaySubscriptionsApi() {
           customer_notify: true,
           short_url: 'https://rzp.io/i/fake',
           notes: body['notes'] ?? [],
+          created_at: now,
+        });
+      // The payment that authorised a new card (Checkout's `subscription_card_change`).
+      const payment = /^\/v1\/payments\/(pay_\w+)$/.exec(url);
+      if (method === 'GET' && payment)
+        return send(200, {
+          id: payment[1],
+          entity: 'payment',
+          amount: 0,
+          currency: 'INR',
+          status: 'refunded',
+          method: 'card',
+          card: { id: 'card_FakeNew', last4: '4242', network: 'MasterCard', type: 'credit' },
           created_at: now,
         });
       const cancel = /^\/v1\/subscriptions\/(sub_\w+)\/cancel$/.exec(url);
@@ -384,6 +397,102 @@ describeOnEveryDatabase(
         .where('user_id', '=', other.id)
         .execute();
       expect(mine).toEqual([]);
+    });
+    it('a card change: Checkout’s signed answer shows the new card; a forged or another subscription’s answer changes nothing', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: pro.id },
+          })
+        ).json(),
+      );
+      const id = opened.subscription.id;
+      const path = `/subscriptions/${id}/card-change`;
+      // Not started yet: there is no card to change.
+      expectApiError(
+        await s.api({ method: 'POST', path, token: buyer.token }),
+        409,
+        'subscription_not_started',
+      );
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: opened.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeCardFirst', amount: pro.price_minor },
+        ),
+      );
+
+      const checkout = await s.api({ method: 'POST', path, token: buyer.token });
+      expect(checkout.statusCode, checkout.body).toBe(200);
+      expect(checkout.json()).toEqual({
+        key_id: KEY_ID,
+        subscription_id: opened.subscription_id,
+        prefill: { email: buyer.email },
+      });
+      const stranger = await member(s);
+      expectApiError(
+        await s.api({ method: 'POST', path, token: stranger.token }),
+        404,
+        'subscription_not_found',
+      );
+
+      const paymentId = 'pay_FakeCardNew1';
+      const signed = {
+        razorpay_subscription_id: opened.subscription_id,
+        razorpay_payment_id: paymentId,
+        razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${opened.subscription_id}`),
+      };
+      const forged = {
+        ...signed,
+        razorpay_signature: hmacHex('not-the-key-secret', `${paymentId}|${opened.subscription_id}`),
+      };
+      expectApiError(
+        await s.api({ method: 'POST', path: `${path}/verify`, token: buyer.token, body: forged }),
+        400,
+        'invalid_signature',
+      );
+      expectApiError(
+        await s.api({
+          method: 'POST',
+          path: `${path}/verify`,
+          token: buyer.token,
+          body: { ...signed, razorpay_subscription_id: 'sub_FakeSomeoneElse' },
+        }),
+        404,
+        'subscription_not_found',
+      );
+      expect((await subscriptionRow(s, id)).payment_method).toBe('Card •••• 1111 (Visa)');
+
+      const verified = await s.api({
+        method: 'POST',
+        path: `${path}/verify`,
+        token: buyer.token,
+        body: signed,
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      expect(verified.json()).toMatchObject({ id, payment_method: 'Card •••• 4242 (MasterCard)' });
+      expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', url: `/v1/payments/${paymentId}` });
+
+      // Razorpay unreachable: a 502, and the card shown stays the one on record.
+      await s.app.db
+        .updateTable('subscriptions')
+        .set({ payment_method: 'Card •••• 1111 (Visa)' })
+        .where('id', '=', id)
+        .execute();
+      fake.refuse(true);
+      expectApiError(
+        await s.api({ method: 'POST', path: `${path}/verify`, token: buyer.token, body: signed }),
+        502,
+        'payment_provider_unavailable',
+      );
+      expect((await subscriptionRow(s, id)).payment_method).toBe('Card •••• 1111 (Visa)');
     });
   },
   razorpayServer,

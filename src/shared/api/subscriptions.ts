@@ -173,6 +173,19 @@ export const paymentMethodRequestSchema = z
   })
   .meta({ id: 'PaymentMethodRequest' });
 
+/**
+ * What Razorpay Checkout opens with to change a subscription's card (`subscription_card_change`):
+ * the customer authorises the new card; Razorpay then charges it, an outstanding charge at once.
+ */
+export const cardChangeCheckoutSchema = z
+  .object({
+    key_id: z.string(),
+    subscription_id: z.string().describe('The provider’s subscription id, passed to the checkout'),
+    prefill: z.object({ email: z.string(), name: z.string().optional() }),
+  })
+  .meta({ id: 'CardChangeCheckout' });
+export type CardChangeCheckout = z.infer<typeof cardChangeCheckoutSchema>;
+
 export const subscriptionIdParamsSchema = z.object({
   id: z.string().trim().min(1).max(100).describe('Our subscription id or the provider’s'),
 });

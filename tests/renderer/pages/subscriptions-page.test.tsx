@@ -212,6 +212,115 @@ describe('subscriptions page', () => {
   });
 });
 
+describe('Razorpay: changing the card', () => {
+  const razorpay = (extra: Partial<Subscription> = {}) =>
+    subscription({
+      sandbox: false,
+      provider: 'razorpay',
+      provider_subscription_id: 'sub_RzpLive01',
+      sandbox_card: null,
+      payment_method: 'Card •••• 1111 (Visa)',
+      ...extra,
+    });
+
+  /** Stands in for checkout.js (Razorpay's script cannot load here): records how Checkout was opened. */
+  function fakeCheckoutScript() {
+    const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
+    window.Razorpay = class {
+      entry: (typeof opened)[number];
+      constructor(options: Record<string, unknown>) {
+        this.entry = { options };
+        opened.push(this.entry);
+      }
+      on(_event: string, listener: (response: unknown) => void) {
+        this.entry.failed = listener;
+      }
+      open() {}
+    } as unknown as NonNullable<typeof window.Razorpay>;
+    return opened;
+  }
+  afterEach(() => {
+    delete window.Razorpay;
+  });
+
+  it('opens Checkout in card-change mode on the subscription, verifies its answer and shows the new card', async () => {
+    current = razorpay();
+    api.on('POST /subscriptions/sub-1/card-change', () => ({
+      json: {
+        key_id: 'rzp_test_123',
+        subscription_id: 'sub_RzpLive01',
+        prefill: { email: 'user@example.com' },
+      },
+    }));
+    api.on('POST /subscriptions/sub-1/card-change/verify', () => {
+      current = razorpay({ payment_method: 'Card •••• 4242 (MasterCard)' });
+      return { json: current };
+    });
+    const opened = fakeCheckoutScript();
+    const card = await openSubscriptions();
+    // Razorpay retries by itself: no "Pay now", and no sandbox card choice.
+    expect(card.queryByRole('button', { name: /^Pay now/ })).toBeNull();
+    await userEvent.click(card.getByRole('button', { name: 'Update card…' }));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    const options = opened[0]!.options as {
+      key: string;
+      subscription_id: string;
+      subscription_card_change: number;
+      handler: (response: unknown) => void;
+    };
+    expect(options).toMatchObject({
+      key: 'rzp_test_123',
+      subscription_id: 'sub_RzpLive01',
+      subscription_card_change: 1,
+    });
+    const answer = {
+      razorpay_subscription_id: 'sub_RzpLive01',
+      razorpay_payment_id: 'pay_RzpCard01',
+      razorpay_signature: 'signed-by-razorpay',
+    };
+    options.handler(answer);
+    expect(await card.findByText('Card •••• 4242 (MasterCard)', {}, SLOW)).toBeTruthy();
+    expect(body('POST /subscriptions/sub-1/card-change/verify')).toEqual(answer);
+    expect(
+      await screen.findByText(/Pro is charged to Card •••• 4242 \(MasterCard\) from now on/, {}, SLOW),
+    ).toBeTruthy();
+  });
+
+  it('a past-due Razorpay subscription offers the card change in its notice, and a refused verify says so with the reference', async () => {
+    current = razorpay({ status: 'past_due', grace_ends_at: '2026-12-04T10:00:00.000Z', failed_attempts: 1 });
+    api.on('POST /subscriptions/sub-1/card-change', () => ({
+      json: {
+        key_id: 'rzp_test_123',
+        subscription_id: 'sub_RzpLive01',
+        prefill: { email: 'user@example.com' },
+      },
+    }));
+    api.on('POST /subscriptions/sub-1/card-change/verify', () =>
+      problem(
+        400,
+        'The payment could not be verified: its signature does not match this subscription.',
+        'invalid_signature',
+      ),
+    );
+    const opened = fakeCheckoutScript();
+    const card = await openSubscriptions();
+    const alert = card.getByRole('alert');
+    expect(alert.textContent).toMatch(/Update the card: Razorpay charges it at once/);
+    expect(card.queryByRole('button', { name: 'Update card…' })).toBeNull();
+    await userEvent.click(within(alert).getByRole('button', { name: 'Update card' }));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    (opened[0]!.options as { handler: (response: unknown) => void }).handler({
+      razorpay_subscription_id: 'sub_RzpLive01',
+      razorpay_payment_id: 'pay_RzpForged',
+      razorpay_signature: 'forged',
+    });
+    expect(
+      await screen.findByText(/signature does not match.*Your payment reference is pay_RzpForged/, {}, SLOW),
+    ).toBeTruthy();
+    expect(card.getByText('Card •••• 1111 (Visa)')).toBeTruthy();
+  });
+});
+
 describe('change plan dialog', () => {
   it('shows the quote before confirming, and on quote_changed says so and shows the new quote', async () => {
     let quotes = 0;

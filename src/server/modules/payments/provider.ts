@@ -44,6 +44,8 @@ export interface SubscriptionGateway {
   }): Promise<string>;
   /** Cancels now, or at the end of the paid period (no further charge). */
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;
+  /** The payment's method in the portal's words ("Card •••• 1111 (Visa)"), read from the provider. */
+  paymentMethodOf(paymentId: string): Promise<string | undefined>;
 }
 
 /** The one interface the payments service talks to; `PAYMENT_PROVIDER` picks the implementation. */

@@ -1,11 +1,12 @@
 import type Razorpay from 'razorpay';
+import { describePaymentMethod } from './payment-method.js';
 import { PaymentProviderError, type SubscriptionGateway } from './provider.js';
 import { describeSdkError } from './razorpay-sdk.js';
 
 /** Razorpay's word for our billing intervals. */
 const PERIODS = { month: 'monthly', year: 'yearly' } as const;
 
-/** Razorpay Subscriptions through the official SDK: plans, subscriptions and their cancellation. */
+/** Razorpay Subscriptions through the official SDK: plans, subscriptions, their cancellation and cards. */
 export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGateway {
   async function call<T>(what: string, request: () => Promise<T>): Promise<T> {
     try {
@@ -50,6 +51,12 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
       await call('cancel the subscription', () =>
         client.subscriptions.cancel(subscriptionId, atPeriodEnd ? 1 : 0),
       );
+    },
+    async paymentMethodOf(paymentId) {
+      const payment = await call('show the payment', () => client.payments.fetch(paymentId));
+      if (payment.id !== paymentId)
+        throw new PaymentProviderError('Razorpay answered another payment', payment);
+      return describePaymentMethod(payment as unknown as Record<string, unknown>);
     },
   };
 }

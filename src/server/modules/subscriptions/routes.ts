@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   cancelSubscriptionRequestSchema,
+  cardChangeCheckoutSchema,
   changePlanRequestSchema,
   createSubscriptionRequestSchema,
   paymentMethodRequestSchema,
@@ -193,6 +194,43 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     },
     async (request) =>
       subscriptions.setPaymentMethod(user(request), request.params.id, request.body.sandbox_card),
+  );
+
+  app.post(
+    paths.cardChange,
+    {
+      schema: {
+        tags,
+        summary: 'Razorpay: what Checkout opens with to change the card the subscription is charged to',
+        description:
+          'Open Razorpay Checkout with `subscription_id` and `subscription_card_change: 1`, then send its ' +
+          'answer to the verify call. Razorpay charges the new card from then on, an outstanding charge at ' +
+          'once. 409 for a sandbox subscription (its controls choose whether the card pays).',
+        security: bearerSecurity,
+        params,
+        body: noBodySchema,
+        response: { 200: cardChangeCheckoutSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => subscriptions.openCardChange(user(request), request.params.id),
+  );
+
+  app.post(
+    paths.cardChangeVerify,
+    {
+      schema: {
+        tags,
+        summary: 'Razorpay: verify Checkout’s card change and show the new card',
+        description:
+          'The signature must be HMAC-SHA256(payment_id|subscription_id, key secret) for this subscription.',
+        security: bearerSecurity,
+        params,
+        body: verifySubscriptionRequestSchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415, 502) },
+      },
+    },
+    async (request) =>
+      subscriptions.confirmCardChange(user(request), request.params.id, request.body, requestMeta(request)),
   );
 
   app.post(

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type {
   cancelSubscriptionRequestSchema,
+  CardChangeCheckout,
   PlanChangeQuote,
   Subscription,
   SubscriptionActivation,
@@ -14,7 +15,7 @@ import type { Clock } from '../../clock.js';
 import { randomToken } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
-import { badRequest, conflict, notFound } from '../../http-error.js';
+import { conflict, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
@@ -23,11 +24,11 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
-import { securityEventTypes } from '../security/security-events.js';
-import { recordSecurityEvent } from '../security/service.js';
 import type { RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
+import { createCardChanges } from './card-change.js';
+import { checkCheckoutSignature } from './checkout-signature.js';
 import { createPlanChanges } from './plan-change.js';
 import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { LIVE, subscriptionNotFound } from './refusals.js';
@@ -169,6 +170,7 @@ export function createSubscriptionsService({
 
   const providers = createProviderSubscriptions({ db, clock, provider, log });
   const planChanges = createPlanChanges({ db, clock, provider, charges, recurringPlan });
+  const cardChanges = createCardChanges({ db, clock, provider, providers });
   const sandbox = createSandboxControls({ db, clock, provider, charges, lifecycle });
 
   /**
@@ -319,29 +321,7 @@ export function createSubscriptionsService({
       meta: RequestMeta,
     ): Promise<SubscriptionActivation> {
       const row = await own(user, body.razorpay_subscription_id);
-      if (row.provider_subscription_id !== body.razorpay_subscription_id) throw subscriptionNotFound();
-      const valid = provider.isSubscriptionSignatureValid(
-        row.provider_subscription_id,
-        body.razorpay_payment_id,
-        body.razorpay_signature,
-      );
-      if (!valid) {
-        await recordSecurityEvent(db, clock, {
-          type: securityEventTypes.paymentVerificationFailed,
-          severity: 'warning',
-          userId: user.id,
-          meta,
-          details: {
-            subscription_id: row.id,
-            provider_subscription_id: row.provider_subscription_id,
-            provider_payment_id: body.razorpay_payment_id,
-          },
-        });
-        throw badRequest(
-          'invalid_signature',
-          'The payment could not be verified: its signature does not match this subscription. If money was taken, contact support with the subscription id.',
-        );
-      }
+      await checkCheckoutSignature({ db, clock, provider }, user, row, body, meta);
       const plan = await planOf(row);
       await db.transaction().execute(async (trx) => {
         await updateSubscription(trx, row.id, { status: 'active' }, { statuses: ['pending'] });
@@ -439,6 +419,19 @@ export function createSubscriptionsService({
 
     completeSandboxCheckout: async (user: UserRow, id: string, outcome: 'pay' | 'decline') =>
       sandbox.completeCheckout(await own(user, id), outcome),
+
+    /** Razorpay: what Checkout opens with to authorise another card for the subscription. */
+    openCardChange: async (user: UserRow, id: string): Promise<CardChangeCheckout> =>
+      cardChanges.open(user, await own(user, id)),
+
+    /** Razorpay: checks Checkout's answer and shows the new card. */
+    confirmCardChange: async (
+      user: UserRow,
+      id: string,
+      answer: VerifySubscriptionRequest,
+      meta: RequestMeta,
+    ): Promise<Subscription> =>
+      toSubscription(await cardChanges.confirm(user, await own(user, id), answer, meta)),
 
     /** Sandbox: whether the card pays; one that does settles what is outstanding at once. */
     setPaymentMethod: async (user: UserRow, id: string, card: SandboxCard): Promise<Subscription> =>

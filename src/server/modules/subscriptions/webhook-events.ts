@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
+import { describePaymentMethod } from '../payments/payment-method.js';
 import { findPlanRow } from '../plans/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
@@ -16,15 +17,6 @@ export interface SubscriptionEventOutcome {
 }
 
 const ignored: SubscriptionEventOutcome = { outcome: 'ignored', paymentId: null };
-
-/** How the customer paid, as Razorpay's payment says it ("card •••• 1111 (Visa)", "upi"). */
-function paymentMethodOf(payment: Record<string, unknown>): string | undefined {
-  const method = typeof payment['method'] === 'string' ? payment['method'] : undefined;
-  const card = payment['card'] as { last4?: unknown; network?: unknown } | undefined;
-  if (method === 'card' && card && typeof card.last4 === 'string')
-    return `Card •••• ${card.last4}${typeof card.network === 'string' ? ` (${card.network})` : ''}`;
-  return method;
-}
 
 const fromUnixSeconds = (seconds: number | null | undefined): string | undefined =>
   typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : undefined;
@@ -88,7 +80,7 @@ export function createSubscriptionWebhookEvents({
         }
         if (subscription.status === 'pending')
           await updateSubscription(trx, subscription.id, { status: 'active' }, { statuses: ['pending'] });
-        const method = paymentMethodOf(payment);
+        const method = describePaymentMethod(payment);
         const settled = await charges.settle(trx, {
           subscriptionId: subscription.id,
           cycle: paidCount,

@@ -8,6 +8,7 @@ export {
   paymentReference,
 } from './components/payment-format';
 export { PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
+export { useCardChange } from './use-card-change';
 export {
   type CurrentPlan,
   paymentMessages,

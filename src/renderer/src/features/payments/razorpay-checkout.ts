@@ -1,5 +1,9 @@
 import type { PaymentOrder, VerifyPaymentRequest } from '../../../../shared/api/payments';
-import type { SubscriptionCheckout, VerifySubscriptionRequest } from '../../../../shared/api/subscriptions';
+import type {
+  CardChangeCheckout,
+  SubscriptionCheckout,
+  VerifySubscriptionRequest,
+} from '../../../../shared/api/subscriptions';
 
 /**
  * Razorpay Checkout's script. PCI rules want it loaded from Razorpay itself (never bundled or
@@ -21,6 +25,8 @@ interface RazorpayOptions {
   currency?: string;
   order_id?: string;
   subscription_id?: string;
+  /** Opened on a live subscription: authorises another card instead of a first charge. */
+  subscription_card_change?: 0 | 1;
   name: string;
   description: string;
   prefill?: { email?: string; name?: string };
@@ -127,4 +133,34 @@ export function openRazorpaySubscriptionCheckout(
   });
   checkout.on('payment.failed', callbacks.onFailed);
   checkout.open();
+}
+
+/**
+ * Opens Razorpay Checkout on a live subscription to authorise another card: Razorpay charges it
+ * from then on (an outstanding charge at once) and hands back the same three fields as a first charge.
+ */
+export function openRazorpayCardChange(
+  Razorpay: RazorpayConstructor,
+  checkout: CardChangeCheckout,
+  { productName, description, themeColor }: { productName: string; description: string; themeColor: string },
+  callbacks: RazorpayCallbacks<VerifySubscriptionRequest>,
+): void {
+  const cardWindow = new Razorpay({
+    key: checkout.key_id,
+    subscription_id: checkout.subscription_id,
+    subscription_card_change: 1,
+    name: productName,
+    description,
+    prefill: checkout.prefill,
+    theme: { color: themeColor },
+    handler: (response) =>
+      callbacks.onPaid({
+        razorpay_subscription_id: response.razorpay_subscription_id,
+        razorpay_payment_id: response.razorpay_payment_id,
+        razorpay_signature: response.razorpay_signature,
+      }),
+    modal: { ondismiss: callbacks.onDismissed, escape: true, confirm_close: true },
+  });
+  cardWindow.on('payment.failed', callbacks.onFailed);
+  cardWindow.open();
 }

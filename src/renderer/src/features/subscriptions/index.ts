@@ -6,6 +6,8 @@ export {
   subscriptionMessages,
   subscriptionsApi,
   useCompleteSandboxSubscriptionMutation,
+  useConfirmCardChangeMutation,
+  useOpenCardChangeMutation,
   useCreateSubscriptionMutation,
   useGetSubscriptionsQuery,
   useVerifySubscriptionMutation,

@@ -90,8 +90,10 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
           message:
             `The charge of ${due} was declined${attempts > 1 ? ` (${attempts} attempts)` : ''}. ` +
             `Your license stays valid${by ? ` until ${by}` : ' for now'} while the payment is retried; after that it is suspended. ` +
-            'Pay now, or update the payment method.',
-          canPayNow: true,
+            (subscription.sandbox
+              ? 'Pay now, or update the payment method.'
+              : 'Update the card: Razorpay charges it at once.'),
+          canPayNow: subscription.sandbox,
         },
       };
     }
@@ -105,8 +107,8 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
           message:
             `The payment of ${due} failed and the grace period ended` +
             `${subscription.grace_ends_at ? ` on ${formatDateTime(subscription.grace_ends_at)}` : ''}. ` +
-            'Your license does not work until it is paid: pay now, or update the payment method. It is restored as soon as a payment goes through.',
-          canPayNow: true,
+            `Your license does not work until it is paid: ${subscription.sandbox ? 'pay now, or update the payment method' : 'update the card and Razorpay charges it at once'}. It is restored as soon as a payment goes through.`,
+          canPayNow: subscription.sandbox,
         },
       };
     case 'cancelled':

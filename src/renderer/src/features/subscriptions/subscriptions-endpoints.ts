@@ -1,4 +1,5 @@
 import type {
+  CardChangeCheckout,
   PlanChangeQuote,
   Subscription,
   SubscriptionActivation,
@@ -139,6 +140,21 @@ export const subscriptionsApi = api.injectEndpoints({
         extraOptions: { fallback: subscriptionMessages.paymentMethodFailed },
         invalidatesTags: [...WRITE_TAGS],
       }),
+      /** POST /subscriptions/{id}/card-change (Razorpay): what Checkout opens with to authorise another card. */
+      openCardChange: build.mutation<CardChangeCheckout, string>({
+        query: (id) => ({ url: pathWith(apiPaths.subscriptions.cardChange, { id }), method: 'POST' }),
+        extraOptions: { fallback: subscriptionMessages.paymentMethodFailed },
+      }),
+      /** POST /subscriptions/{id}/card-change/verify (Razorpay): Checkout's answer; the new card shown. */
+      confirmCardChange: build.mutation<Subscription, { id: string; answer: VerifySubscriptionRequest }>({
+        query: ({ id, answer }) => ({
+          url: pathWith(apiPaths.subscriptions.cardChangeVerify, { id }),
+          method: 'POST',
+          body: answer,
+        }),
+        extraOptions: { fallback: subscriptionMessages.paymentMethodFailed },
+        invalidatesTags: [...WRITE_TAGS],
+      }),
       /** POST /subscriptions/{id}/pay: pays what is outstanding (past due or suspended). */
       payOutstanding: build.mutation<Subscription, string>({
         query: (id) => ({ url: pathWith(apiPaths.subscriptions.payNow, { id }), method: 'POST' }),
@@ -169,6 +185,8 @@ export const {
   useQuotePlanChangeMutation,
   useChangeSubscriptionPlanMutation,
   useSetSandboxCardMutation,
+  useOpenCardChangeMutation,
+  useConfirmCardChangeMutation,
   usePayOutstandingMutation,
   useSimulateRenewalMutation,
 } = subscriptionsApi;

@@ -9,7 +9,7 @@ import { Notice } from '../../../components/data/alert-notice';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { showToast } from '../../../components/data/toast';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate, SandboxBadge } from '../../payments';
+import { formatDate, SandboxBadge, useCardChange } from '../../payments';
 import {
   describeSubscriptionStatus,
   formatRecurringPrice,
@@ -76,6 +76,7 @@ export function SubscriptionCard({
   const [dialog, setDialog] = useState<Dialog>(null);
   const [resume, resumeCall] = useResumeSubscriptionMutation();
   const [payNow, payCall] = usePayOutstandingMutation();
+  const cardChange = useCardChange(subscription);
   const status = describeSubscriptionStatus(subscription);
   const { plan } = subscription;
   const titleId = `subscription-${subscription.id}`;
@@ -116,6 +117,10 @@ export function SubscriptionCard({
   };
 
   const canPay = status.notice?.canPayNow ?? false;
+  // Razorpay takes a new card through its Checkout (an outstanding charge is paid with it at once).
+  const canChangeCard = !subscription.sandbox && live;
+  // Past due or suspended, the notice offers it beside what is owed; otherwise the actions do.
+  const cardChangeInNotice = canChangeCard && !!status.notice && status.notice.tone !== 'info';
   return (
     <Card
       withBorder
@@ -163,6 +168,16 @@ export function SubscriptionCard({
                   {subscription.next_charge
                     ? ` ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)}`
                     : ''}
+                </Button>
+              ) : null}
+              {cardChangeInNotice ? (
+                <Button
+                  size="xs"
+                  color={status.notice.tone === 'danger' ? 'red.9' : undefined}
+                  onClick={() => void cardChange.start()}
+                  loading={cardChange.busy}
+                >
+                  Update card
                 </Button>
               ) : null}
             </Stack>
@@ -246,6 +261,16 @@ export function SubscriptionCard({
                 }
               >
                 {counterpart.billing_interval === 'year' ? 'Switch to yearly…' : 'Switch to monthly…'}
+              </Button>
+            ) : null}
+            {canChangeCard && !cardChangeInNotice ? (
+              <Button
+                variant="default"
+                size="sm"
+                onClick={() => void cardChange.start()}
+                loading={cardChange.busy}
+              >
+                Update card…
               </Button>
             ) : null}
             {subscription.cancel_at_period_end && subscription.status === 'active' ? (
