@@ -274,7 +274,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
-    adminUsers: createAdminUsersService({ db, clock, passwords }),
+    adminUsers: createAdminUsersService({ db, clock, passwords, mailer }),
     adminLicenses: createAdminLicensesService({ db, clock, mailer, publicUrl: config.publicUrl }),
     securityEvents: createSecurityEventsService({ db }),
     payments: createPaymentsService({

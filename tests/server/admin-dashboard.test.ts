@@ -119,6 +119,7 @@ describeOnEveryDatabase(
       expect(after.users).toEqual({
         total: before.users.total + 3,
         active: before.users.active + 2,
+        unconfirmed: before.users.unconfirmed,
         disabled: before.users.disabled + 1,
         admins: before.users.admins + 1,
         new_last_30_days: before.users.new_last_30_days + 3,

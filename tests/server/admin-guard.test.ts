@@ -15,7 +15,7 @@ interface Targets {
 }
 
 interface GuardedRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   /** The request an administrator makes, and the status it gets. */
   url: (t: Targets) => string;
@@ -51,6 +51,12 @@ const routes: GuardedRoute[] = [
     url: (t) => pathWith(admin.userInvoices, { id: t.userId }),
     success: 200,
   },
+  {
+    method: 'POST',
+    path: admin.resendConfirmation,
+    url: (t) => pathWith(admin.resendConfirmation, { id: t.userId }),
+    success: 202,
+  },
   { method: 'DELETE', path: admin.user, url: (t) => pathWith(admin.user, { id: t.userId }), success: 204 },
   { method: 'GET', path: admin.licenses, url: () => `${admin.licenses}?status=active`, success: 200 },
   {
@@ -84,6 +90,13 @@ const routes: GuardedRoute[] = [
     method: 'POST',
     path: admin.deactivateActivation,
     url: (t) => at(admin.deactivateActivation, t),
+    success: 200,
+  },
+  {
+    method: 'PATCH',
+    path: admin.activation,
+    url: (t) => at(admin.activation, t),
+    body: () => ({ label: 'Front desk' }),
     success: 200,
   },
   {
@@ -126,6 +139,8 @@ describeOnEveryDatabase('admin API guard', (server) => {
       .select('id')
       .where('user_id', '=', owner.id)
       .executeTakeFirstOrThrow();
+    // The address unconfirmed, so that a confirmation link can be sent again.
+    await s.app.db.updateTable('users').set({ email_verified_at: null }).where('id', '=', owner.id).execute();
     return {
       userId: owner.id,
       licenseId: license.id,

@@ -42,6 +42,7 @@ describeOnEveryDatabase('the last administrator', (server) => {
       db: s.app.db,
       clock: s.clock,
       passwords: createPasswordHasher(s.config.passwordHashing),
+      mailer: s.app.mailer,
     });
   };
   const demote = (s: TestServer, actor: SignedIn, target: SignedIn) =>

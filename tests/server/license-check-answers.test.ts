@@ -187,6 +187,7 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
           id: 'activation-1',
           license_id: 'license-1',
           hardware_id: 'machine-1',
+          label: null,
           device_name: null,
           platform: null,
           app_version: null,

@@ -11,6 +11,7 @@ import * as subscriptions from './migrations/0008-subscriptions.js';
 import * as invoices from './migrations/0009-invoices.js';
 import * as customerMail from './migrations/0010-customer-mail.js';
 import * as coupons from './migrations/0011-coupons.js';
+import * as machineNames from './migrations/0012-machine-names.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009-invoices': invoices,
   '0010-customer-mail': customerMail,
   '0011-coupons': coupons,
+  '0012-machine-names': machineNames,
 };
 
 export class MigrationError extends Error {

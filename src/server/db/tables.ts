@@ -161,6 +161,8 @@ export interface ActivationsTable {
   deactivated_reason: DeactivationReason | null;
   /** The account that last activated the machine and holds its seat; null once that account is gone. */
   activated_by: string | null;
+  /** The name the license's owner gave the machine; activating it again keeps it. */
+  label: string | null;
 }
 export type ActivationRow = Selectable<ActivationsTable>;
 export type ActivationUpdate = Updateable<ActivationsTable>;

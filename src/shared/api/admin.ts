@@ -13,6 +13,10 @@ export type SecuritySeverityName = (typeof SECURITY_SEVERITIES)[number];
 
 export const userIdSchema = z.uuid('Not a user id');
 
+/** An account's e-mail address: confirmed through its link (or by an administrator), or not yet. */
+export const EMAIL_VERIFICATION_STATES = ['confirmed', 'unconfirmed'] as const;
+export type EmailVerificationState = (typeof EMAIL_VERIFICATION_STATES)[number];
+
 /** An account as administrators see it: no preferences (those are the user's own business). */
 export const adminUserSchema = z
   .object({
@@ -43,9 +47,22 @@ export const adminUserListQuerySchema = pageQuerySchema([
   'role',
   'status',
 ])
-  .extend({ role: z.enum(USER_ROLES).optional(), status: z.enum(USER_STATUSES).optional(), ...dateRange })
+  .extend({
+    role: z.enum(USER_ROLES).optional(),
+    status: z.enum(USER_STATUSES).optional(),
+    verification: z
+      .enum(EMAIL_VERIFICATION_STATES)
+      .optional()
+      .describe('Whether the account’s e-mail address is confirmed'),
+    ...dateRange,
+  })
   .refine(orderedRange, rangeProblem);
 export const adminUserListSchema = pagedSchema(adminUserSchema).meta({ id: 'AdminUserList' });
+
+/** The answer to a resent confirmation mail. */
+export const resendConfirmationResponseSchema = z
+  .object({ message: z.string() })
+  .meta({ id: 'ResendConfirmationResponse' });
 
 export const createAdminUserRequestSchema = z
   .strictObject({
@@ -241,7 +258,8 @@ export const dashboardStatsSchema = z
   .object({
     users: z.object({
       total: z.number().int(),
-      active: z.number().int(),
+      active: z.number().int().describe('Enabled accounts whose e-mail address is confirmed'),
+      unconfirmed: z.number().int().describe('Enabled accounts whose e-mail address is not confirmed yet'),
       disabled: z.number().int(),
       admins: z.number().int(),
       new_last_30_days: z.number().int(),

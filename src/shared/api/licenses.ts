@@ -39,6 +39,7 @@ export const hardwareIdSchema = z
   .regex(/^[A-Za-z0-9._:-]+$/, 'Hardware id may contain letters, digits, ".", "_", ":" and "-"');
 
 export const licenseIdSchema = z.uuid('Not a license id');
+export const activationIdSchema = z.uuid('Not a machine id');
 
 const deviceFields = {
   device_name: displayText(100).optional(),
@@ -51,7 +52,11 @@ export const activationSchema = z
     activation_id: z.string(),
     license_id: z.string(),
     hardware_id: z.string(),
-    device_name: z.string().nullable(),
+    label: z
+      .string()
+      .nullable()
+      .describe('The name the owner gave the machine; shown in preference to device_name'),
+    device_name: z.string().nullable().describe('The name the device reported when it was last activated'),
     platform: z.string().nullable(),
     app_version: z.string().nullable(),
     activated_at: isoDateTimeSchema,
@@ -187,6 +192,22 @@ export const licenseRefusalSchema = apiErrorSchema
   })
   .meta({ id: 'LicenseRefusal' });
 export type LicenseRefusal = z.infer<typeof licenseRefusalSchema>;
+
+export const MACHINE_LABEL_MAX = 64;
+
+/** A name for a machine: trimmed, 1 to 64 characters, no control characters. */
+export const machineLabelSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name for the machine')
+  .max(MACHINE_LABEL_MAX, `A machine name must be at most ${MACHINE_LABEL_MAX} characters`)
+  .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'A machine name must not contain control characters');
+
+/** Names a machine; null drops the name, and the machine goes by the name its device reports. */
+export const renameActivationRequestSchema = z
+  .strictObject({ label: machineLabelSchema.nullable() })
+  .meta({ id: 'RenameActivationRequest' });
+export type RenameActivationRequest = z.infer<typeof renameActivationRequestSchema>;
 
 export const deactivateRequestSchema = z
   .strictObject({

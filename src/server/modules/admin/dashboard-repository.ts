@@ -9,13 +9,27 @@ export interface RevenueRow {
   payments: number | string;
 }
 
-/** Accounts by status and role, and those created since `recentSince`. */
+/**
+ * Accounts by status and role, and those created since `recentSince`. Enabled accounts count as
+ * active once their e-mail address is confirmed, as unconfirmed until then.
+ */
 export const countUsers = (db: DbOrTransaction, recentSince: string) =>
   db
     .selectFrom('users')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('total'),
-      eb.fn.countAll<number | string>().filterWhere('status', '=', 'active').as('active'),
+      eb.fn
+        .countAll<number | string>()
+        .filterWhere((inner) =>
+          inner.and([inner('status', '=', 'active'), inner('email_verified_at', 'is not', null)]),
+        )
+        .as('active'),
+      eb.fn
+        .countAll<number | string>()
+        .filterWhere((inner) =>
+          inner.and([inner('status', '=', 'active'), inner('email_verified_at', 'is', null)]),
+        )
+        .as('unconfirmed'),
       eb.fn.countAll<number | string>().filterWhere('status', '=', 'disabled').as('disabled'),
       eb.fn.countAll<number | string>().filterWhere('role', '=', 'admin').as('admins'),
       eb.fn.countAll<number | string>().filterWhere('created_at', '>=', recentSince).as('recent'),

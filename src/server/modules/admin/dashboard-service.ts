@@ -105,6 +105,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         users: {
           total: Number(users.total),
           active: Number(users.active),
+          unconfirmed: Number(users.unconfirmed),
           disabled: Number(users.disabled),
           admins: Number(users.admins),
           new_last_30_days: Number(users.recent),

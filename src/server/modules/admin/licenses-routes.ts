@@ -9,6 +9,7 @@ import {
   revokeLicenseQuerySchema,
   updateAdminLicenseRequestSchema,
 } from '../../../shared/api/admin.js';
+import { renameActivationRequestSchema } from '../../../shared/api/licenses.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
@@ -127,5 +128,27 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
       },
     },
     async (request) => licenses.deactivate(actorOf(request), request.params.id, request.params.activationId),
+  );
+
+  app.patch(
+    paths.activation,
+    {
+      schema: {
+        tags,
+        summary: 'Name one machine of a license (null drops the name)',
+        description: 'Activating the same machine again keeps the name.',
+        security: bearerSecurity,
+        params: params.extend({ activationId: recordIdSchema }),
+        body: renameActivationRequestSchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) =>
+      licenses.renameActivation(
+        actorOf(request),
+        request.params.id,
+        request.params.activationId,
+        request.body.label,
+      ),
   );
 };

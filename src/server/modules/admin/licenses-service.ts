@@ -27,6 +27,7 @@ import {
   findLicenseById,
   lockLicense,
   revokeLicense,
+  updateActivation,
   updateLicense,
 } from '../licenses/repository.js';
 import { toActivation, toLicenses } from '../licenses/views.js';
@@ -251,6 +252,36 @@ export function createAdminLicensesService({
             activation_id: activationId,
             hardware_id: activation.hardware_id,
             device_name: activation.device_name,
+          },
+        });
+      });
+      return detail(id);
+    },
+
+    /** Names a machine of any license (null drops the name), as its owner may; recorded as an admin action. */
+    async renameActivation(
+      actor: AdminActor,
+      id: string,
+      activationId: string,
+      label: string | null,
+    ): Promise<AdminLicense> {
+      await db.transaction().execute(async (trx) => {
+        const license = await findLicenseById(trx, id);
+        if (!license) throw licenseNotFound();
+        const activation = await findActivationOfLicense(trx, id, { activationId });
+        if (!activation) throw notFound('activation_not_found', 'This license has no such activation');
+        if (activation.label === label) return;
+        await updateActivation(trx, activationId, { label });
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.activationRenamed,
+          severity: 'info',
+          userId: license.user_id,
+          details: {
+            license_id: id,
+            activation_id: activationId,
+            hardware_id: activation.hardware_id,
+            from: activation.label,
+            to: label,
           },
         });
       });

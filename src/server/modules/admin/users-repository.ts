@@ -54,6 +54,12 @@ export async function listAdminUsers(
     select = select.where(matchesSearch(['users.email', 'users.full_name', 'users.company'], query.search));
   if (query.role) select = select.where('users.role', '=', query.role);
   if (query.status) select = select.where('users.status', '=', query.status);
+  if (query.verification)
+    select = select.where(
+      'users.email_verified_at',
+      query.verification === 'confirmed' ? 'is not' : 'is',
+      null,
+    );
   if (query.from) select = select.where('users.created_at', '>=', query.from);
   if (query.to) select = select.where('users.created_at', '<=', query.to);
   const sort = query.sort ?? { field: 'created_at', direction: 'desc' };

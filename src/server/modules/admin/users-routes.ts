@@ -5,9 +5,10 @@ import {
   adminUserListQuerySchema,
   adminUserListSchema,
   createAdminUserRequestSchema,
+  resendConfirmationResponseSchema,
   updateAdminUserRequestSchema,
 } from '../../../shared/api/admin.js';
-import { idParamsSchema as params } from '../../../shared/api/common.js';
+import { idParamsSchema as params, noBodySchema } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
@@ -28,7 +29,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     {
       schema: {
         tags,
-        summary: 'List users (paged; filter by role, status and creation dates)',
+        summary: 'List users (paged; filter by role, status, e-mail confirmation and creation dates)',
         security: bearerSecurity,
         querystring: adminUserListQuerySchema,
         response: { 200: adminUserListSchema, ...errorResponses(400, 401, 403) },
@@ -82,6 +83,28 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
       },
     },
     async (request) => users.update(actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    paths.resendConfirmation,
+    {
+      schema: {
+        tags,
+        summary: 'Send the account a new e-mail confirmation link',
+        description:
+          'Queued like the link at sign-up. A confirmed or disabled account answers 409. To confirm ' +
+          'the address without a mail, `PUT /admin/users/{id}` with `email_verified: true`.',
+        security: bearerSecurity,
+        params,
+        body: noBodySchema,
+        response: {
+          202: resendConfirmationResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 415),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await users.resendConfirmation(actorOf(request), request.params.id)),
   );
 
   app.delete(

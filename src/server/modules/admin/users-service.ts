@@ -14,6 +14,8 @@ import type { Db, DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation, refuseDuplicate } from '../../db/errors.js';
 import type { UserRow, UserUpdate } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { mailKinds } from '../../mail/templates.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../auth/password-policy.js';
 import { revokeAllFamiliesOfUser } from '../auth/refresh-tokens-repository.js';
@@ -57,10 +59,12 @@ export function createAdminUsersService({
   db,
   clock,
   passwords,
+  mailer,
 }: {
   db: Db;
   clock: Clock;
   passwords: PasswordHasher;
+  mailer: Mailer;
 }) {
   async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminUserDetail> {
     const row = await findAdminUser(trx, id);
@@ -214,6 +218,32 @@ export function createAdminUsersService({
         throw error;
       }
       return detail(id);
+    },
+
+    /**
+     * Sends the account a new confirmation link, through the outbox as at sign-up (the link is made
+     * when the mail is sent). Refused with 409 for a confirmed or disabled account: it gets no link.
+     */
+    async resendConfirmation(actor: AdminActor, id: string): Promise<{ message: string }> {
+      await db.transaction().execute(async (trx) => {
+        const current = await findUserById(trx, id);
+        if (!current) throw userNotFound();
+        if (current.email_verified_at !== null)
+          throw conflict('email_already_confirmed', 'This account’s e-mail address is already confirmed');
+        if (current.status !== 'active')
+          throw conflict(
+            'account_disabled',
+            'This account is disabled: enable it before sending a confirmation link',
+          );
+        await mailer.queueRequest(trx, { kind: mailKinds.verification, to: current.email });
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.confirmationMailResent,
+          severity: 'info',
+          userId: id,
+          details: { email: current.email },
+        });
+      });
+      return { message: 'A new confirmation link is on its way to the account’s e-mail address' };
     },
 
     /**

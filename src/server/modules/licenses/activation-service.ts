@@ -146,6 +146,7 @@ export function createActivationService({
             deactivated_at: null,
             deactivated_reason: null,
             activated_by: userId,
+            label: null,
           });
       for (const seat of reclaimed) {
         await recordSecurityEvent(trx, clock, {
@@ -203,6 +204,23 @@ export function createActivationService({
     return activationResult(row, activation, created, user);
   }
 
+  /**
+   * A machine the user may manage: any machine of the user's own license, or one the user
+   * activated with a key its owner shared. Someone else's license, or machine, reads as not found.
+   */
+  async function machineOf(
+    user: UserRow,
+    id: string,
+    target: { activationId: string } | { hardwareId: string },
+  ): Promise<{ row: LicenseRow; activation: ActivationRow }> {
+    const row = await findLicenseById(db, id);
+    const owned = row?.user_id === user.id;
+    if (!row || (!owned && !(await hasActivatedOn(db, row.id, user.id)))) throw licenseNotFound();
+    const activation = await findActivationOfLicense(db, row.id, target, owned ? undefined : user.id);
+    if (!activation) throw notFound('activation_not_found', 'This machine is not activated on this license');
+    return { row, activation };
+  }
+
   return {
     /**
      * Any signed-in holder of a key may activate a machine on it: team members share their owner's
@@ -225,23 +243,27 @@ export function createActivationService({
       id: string,
       target: { hardware_id?: string | undefined; activation_id?: string | undefined },
     ) {
-      const row = await findLicenseById(db, id);
-      const owned = row?.user_id === user.id;
-      // Someone else's license reads as not found, unless the user took a seat on it.
-      if (!row || (!owned && !(await hasActivatedOn(db, row.id, user.id)))) throw licenseNotFound();
-      const activation = await findActivationOfLicense(
-        db,
-        row.id,
+      const { row, activation } = await machineOf(
+        user,
+        id,
         target.activation_id
           ? { activationId: target.activation_id }
           : { hardwareId: target.hardware_id ?? '' },
-        owned ? undefined : user.id,
       );
-      if (!activation)
-        throw notFound('activation_not_found', 'This machine is not activated on this license');
       if (activation.deactivated_at === null) {
         await deactivateActivation(db, activation.id, clock.now().toISOString(), 'user');
       }
+      return toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
+    },
+
+    /**
+     * Names a machine (null drops the name): the owner names any machine of the license, someone
+     * who activated with a shared key only their own. Another account's machine reads as not found.
+     * The name outlives deactivation and a later activation of the same machine.
+     */
+    async rename(user: UserRow, id: string, activationId: string, label: string | null) {
+      const { row, activation } = await machineOf(user, id, { activationId });
+      if (activation.label !== label) await updateActivation(db, activation.id, { label });
       return toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
     },
   };

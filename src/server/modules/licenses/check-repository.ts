@@ -41,7 +41,7 @@ const LICENSE_COLUMNS =
 const ACTIVATION_COLUMNS = `a.id AS a_id, a.hardware_id AS a_hardware_id, a.device_name AS a_device_name,
   a.platform AS a_platform, a.app_version AS a_app_version, a.activated_at AS a_activated_at,
   a.last_seen_at AS a_last_seen_at, a.deactivated_at AS a_deactivated_at,
-  a.deactivated_reason AS a_deactivated_reason, a.activated_by AS a_activated_by`;
+  a.deactivated_reason AS a_deactivated_reason, a.activated_by AS a_activated_by, a.label AS a_label`;
 
 /**
  * The usage counters of both periods as one text, `feature period total` triples joined by
@@ -99,6 +99,7 @@ function toCheckRow(row: JoinedRow): LicenseCheckRow {
             deactivated_at: row.a_deactivated_at,
             deactivated_reason: row.a_deactivated_reason,
             activated_by: row.a_activated_by,
+            label: row.a_label,
           },
     usage: usageCells(row.usage),
   };

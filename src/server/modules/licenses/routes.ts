@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   activateBaseLicenseRequestSchema,
+  activationIdSchema,
   activateLicenseRequestSchema,
   activatePlanRequestSchema,
   activationResultSchema,
@@ -17,6 +18,7 @@ import {
   licenseRefusalSchema,
   licenseSchema,
   licenseUsageSchema,
+  renameActivationRequestSchema,
   trackUsageRequestSchema,
   trackUsageResponseSchema,
   usageQuerySchema,
@@ -165,6 +167,25 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
       },
     },
     async (request) => licenses.deactivate(user(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    paths.activation,
+    {
+      schema: {
+        tags,
+        summary: 'Name a machine (null drops the name)',
+        description:
+          'The name is shown in preference to the name the device reports, and activating the same ' +
+          'machine again keeps it. Another account’s machine answers 404.',
+        security: bearerSecurity,
+        params: idParams.extend({ activationId: activationIdSchema }),
+        body: renameActivationRequestSchema,
+        response: { 200: licenseSchema, ...errorResponses(400, 401, 404, 415) },
+      },
+    },
+    async (request) =>
+      licenses.rename(user(request), request.params.id, request.params.activationId, request.body.label),
   );
 
   app.get(

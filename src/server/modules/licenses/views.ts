@@ -22,6 +22,7 @@ export const toActivation = (row: ActivationRow): Activation => ({
   activation_id: row.id,
   license_id: row.license_id,
   hardware_id: row.hardware_id,
+  label: row.label,
   device_name: row.device_name,
   platform: row.platform,
   app_version: row.app_version,
