@@ -494,6 +494,56 @@ describeOnEveryDatabase(
       );
       expect((await subscriptionRow(s, id)).payment_method).toBe('Card •••• 1111 (Visa)');
     });
+    it('a renewal Razorpay has not reported yet keeps the license valid for the grace period, once; the report then moves it on', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: pro.id },
+          })
+        ).json(),
+      );
+      const id = opened.subscription.id;
+      const charged = (paidCount: number, paymentId: string) =>
+        deliver(
+          s,
+          subscriptionEvent(
+            'subscription.charged',
+            { id: opened.subscription_id, paidCount, status: 'active' },
+            { id: paymentId, amount: pro.price_minor },
+          ),
+        );
+      await charged(1, 'pay_FakeAwaitFirst');
+      const started = await subscriptionRow(s, id);
+      const firstEnd = started.current_period_end as string;
+      expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(firstEnd);
+
+      // The period ends; Razorpay charges, but its webhook has not arrived.
+      s.clock.advance(Date.parse(firstEnd) - s.clock.now().getTime() + 60_000);
+      await s.app.scheduler.runOnce();
+      const graceEnd = new Date(Date.parse(firstEnd) + 7 * 86_400_000).toISOString();
+      expect(await subscriptionRow(s, id)).toMatchObject({
+        status: 'active',
+        grace_ends_at: graceEnd,
+        cycles: 1,
+      });
+      const waiting = await licenseRow(s, started.license_id as string);
+      expect(waiting).toMatchObject({ status: 'active', expires_at: graceEnd });
+      // Run again: nothing more moves.
+      await s.app.scheduler.runOnce();
+      expect((await subscriptionRow(s, id)).grace_ends_at).toBe(graceEnd);
+
+      await charged(2, 'pay_FakeAwaitSecond');
+      const renewed = await subscriptionRow(s, id);
+      expect(renewed).toMatchObject({ status: 'active', grace_ends_at: null, cycles: 2 });
+      expect(Date.parse(renewed.current_period_end as string)).toBeGreaterThan(Date.parse(graceEnd));
+      expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(renewed.current_period_end);
+    });
   },
   razorpayServer,
 );

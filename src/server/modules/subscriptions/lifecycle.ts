@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { utc } from '../../../shared/dates.js';
 import { longDateFormat } from '../licenses/usage.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
@@ -28,8 +29,9 @@ export const unpaidSuspensionReason = (graceEndedAt: string) =>
   `page to restore it.`;
 
 /**
- * The work time brings to subscriptions: sandbox renewals and retries fall due, grace periods run
- * out (the license is suspended), and subscriptions cancelled at period end end. Every step is a
+ * The work time brings to subscriptions: sandbox renewals and retries fall due, a provider's renewal
+ * is awaited, grace periods run out (the license is suspended), and subscriptions cancelled at
+ * period end end. Every step is a
  * conditional change in its own transaction, so running it twice, or on two servers at once,
  * does each thing once; whatever fell due while no server ran is done on the next run.
  */
@@ -37,15 +39,40 @@ export function createSubscriptionLifecycle({
   db,
   clock,
   charges,
+  graceDays,
   log,
   effects = {},
 }: {
   db: Db;
   clock: Clock;
   charges: SubscriptionCharges;
+  /** SUBSCRIPTION_GRACE_DAYS: how long a license outlives its period while the renewal is unpaid. */
+  graceDays: number;
   log: FastifyBaseLogger;
   effects?: LifecycleEffects;
 }) {
+  /**
+   * A provider's renewal is charged when the period ends and reported by a webhook some time later:
+   * until then (at most the grace period) the license stays valid, as it would after a failed charge,
+   * instead of reading expired to the app for the minutes or hours the report takes.
+   */
+  async function awaitProviderRenewal(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<boolean> {
+    if (subscription.current_period_end === null) return false;
+    const now = clock.now().toISOString();
+    const graceEndsAt = utc(subscription.current_period_end).add(graceDays, 'day').toISOString();
+    const moved = await updateSubscription(
+      trx,
+      subscription.id,
+      { grace_ends_at: graceEndsAt, updated_at: now },
+      { version: subscription.version, statuses: ['active'] },
+    );
+    if (!moved) return false;
+    const license = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
+    if (license && license.expires_at !== null && license.expires_at < graceEndsAt)
+      await updateLicense(trx, license.id, { expires_at: graceEndsAt, updated_at: now });
+    return true;
+  }
+
   async function suspendUnpaid(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<boolean> {
     const now = clock.now().toISOString();
     const moved = await updateSubscription(
@@ -100,7 +127,10 @@ export function createSubscriptionLifecycle({
       const periodOver = subscription.current_period_end !== null && subscription.current_period_end <= now;
       if (subscription.status === 'active' && periodOver && subscription.cancel_at_period_end === 1)
         return endCancelled(trx, subscription);
-      if (subscription.provider !== 'sandbox') return false;
+      if (subscription.provider !== 'sandbox')
+        return subscription.status === 'active' && periodOver && subscription.grace_ends_at === null
+          ? awaitProviderRenewal(trx, subscription)
+          : false;
       const retryDue =
         subscription.status === 'past_due' &&
         subscription.next_retry_at !== null &&

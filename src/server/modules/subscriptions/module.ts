@@ -62,6 +62,7 @@ export function createSubscriptionsArea({
     db,
     clock,
     charges,
+    graceDays: config.subscriptions.graceDays,
     log,
     effects: { suspended: notices.suspended, ended: notices.ended },
   });

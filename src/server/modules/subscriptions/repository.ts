@@ -147,6 +147,13 @@ export const dueSubscriptions = (
           eb('current_period_end', '<=', now),
           eb.or([eb('provider', '=', 'sandbox'), eb('cancel_at_period_end', '=', 1)]),
         ]),
+        // A provider's renewal not reported yet: the license is kept valid for the grace period, once.
+        eb.and([
+          eb('status', '=', 'active'),
+          eb('current_period_end', '<=', now),
+          eb('provider', '!=', 'sandbox'),
+          eb('grace_ends_at', 'is', null),
+        ]),
         eb.and([eb('status', '=', 'past_due'), eb('grace_ends_at', '<=', now)]),
         eb.and([
           eb('status', '=', 'past_due'),
