@@ -285,6 +285,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       invoicing: config.invoices,
       coupons,
       receipts,
+      checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
       log: app.log,
     }),
     paymentWebhooks: createWebhookHandler({
@@ -296,7 +297,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       receipts,
       log: app.log,
     }),
-    adminPayments: createAdminPaymentsService({ db }),
+    adminPayments: createAdminPaymentsService({
+      db,
+      clock,
+      checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
+    }),
     billing: createBillingService({ db, clock }),
     refunds: createRefundsService({
       db,

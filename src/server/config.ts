@@ -229,6 +229,13 @@ const environmentSchema = z.object({
   RAZORPAY_KEY_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(8, 'must be at least 8 characters').optional(),
   PAYMENT_SANDBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CHECKOUT_EXPIRY_MINUTES: z.coerce
+    .number()
+    .int('must be a whole number of minutes')
+    .min(1, 'must be between 1 and 10080 (a week)')
+    .max(10_080, 'must be between 1 and 10080 (a week)')
+    .default(60),
+  SUPPORT_EMAIL: z.email('must be an e-mail address').optional(),
   SELLER_NAME: z.string().trim().min(1).max(200).default('Desktop AI Assistant'),
   // Printed lines of the seller's address, separated by '|' (environment values hold no newlines well).
   SELLER_ADDRESS: z.string().max(1000).default(''),
@@ -334,7 +341,11 @@ export interface Config {
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
     /** Signs sandbox checkouts and webhooks; unset means generated into DATA_DIR/keys. */
     sandboxSecret: string | undefined;
+    /** An order left unpaid this long reads as expired (a late payment still settles it). */
+    checkoutExpiryMinutes: number;
   };
+  /** Where support requests are mailed; unset keeps them for administrators only. */
+  supportEmail: string | undefined;
   /** Seller details, tax and number series of invoices and credit notes. */
   invoices: InvoiceSettings;
   subscriptions: {
@@ -434,7 +445,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
             }
           : undefined,
       sandboxSecret: env.PAYMENT_SANDBOX_SECRET,
+      checkoutExpiryMinutes: env.CHECKOUT_EXPIRY_MINUTES,
     },
+    supportEmail: env.SUPPORT_EMAIL,
     invoices: {
       seller: {
         name: env.SELLER_NAME,

@@ -395,6 +395,7 @@ describe('loadConfig', () => {
         currency: 'INR',
         razorpay: undefined,
         sandboxSecret: undefined,
+        checkoutExpiryMinutes: 60,
       });
     });
 

@@ -12,6 +12,8 @@ import * as invoices from './migrations/0009-invoices.js';
 import * as customerMail from './migrations/0010-customer-mail.js';
 import * as coupons from './migrations/0011-coupons.js';
 import * as machineNames from './migrations/0012-machine-names.js';
+import * as checkoutExpiry from './migrations/0013-checkout-expiry.js';
+import * as supportRequests from './migrations/0014-support-requests.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '0010-customer-mail': customerMail,
   '0011-coupons': coupons,
   '0012-machine-names': machineNames,
+  '0013-checkout-expiry': checkoutExpiry,
+  '0014-support-requests': supportRequests,
 };
 
 export class MigrationError extends Error {

@@ -234,6 +234,15 @@ export interface PaymentsTable {
 }
 export type PaymentRow = Selectable<PaymentsTable>;
 
+/**
+ * The buyer's side of an order, kept apart from {@link PaymentsTable} so a charge built in code
+ * need not name it: when the customer hid this expired or failed order from their history
+ * (cleared if it is paid late).
+ */
+export interface PaymentDismissalColumns {
+  dismissed_at: Generated<string | null>;
+}
+
 /** A one-off purchase (one period, or a lifetime), or one charge of a subscription. */
 export type PaymentKind = 'purchase' | 'subscription';
 
@@ -371,6 +380,8 @@ export interface MailOutboxTable {
   attachments: string | null;
   /** Optional mail's one-click unsubscribe link (`List-Unsubscribe`). */
   unsubscribe_url: string | null;
+  /** Where a reply goes when not to the sender (a support request: the customer's address). */
+  reply_to: Generated<string | null>;
   status: MailStatus;
   attempts: Generated<number>;
   next_attempt_at: string;
@@ -381,6 +392,26 @@ export interface MailOutboxTable {
   sent_at: string | null;
 }
 export type MailOutboxRow = Selectable<MailOutboxTable>;
+
+/** A customer's message from the portal's contact form. */
+export interface SupportRequestsTable {
+  id: string;
+  /** What the customer quotes in later mail, e.g. `SR-7KQ2M4PX`. */
+  reference: string;
+  /** Null once the account is deleted. */
+  user_id: string | null;
+  /** The customer's address when they wrote: replies go there. */
+  email: string;
+  topic: string;
+  subject: string;
+  message: string;
+  /** The app and account information, only when the customer agreed to send it. */
+  diagnostics: string | null;
+  handled_at: string | null;
+  handled_by: string | null;
+  created_at: string;
+}
+export type SupportRequestRow = Selectable<SupportRequestsTable>;
 
 /** A customer's billing name and address, printed on the invoices issued after it was saved. */
 export interface BillingDetailsTable {
@@ -484,7 +515,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   releases: ReleasesTable;
   settings: SettingsTable;
-  payments: PaymentsTable;
+  payments: PaymentsTable & PaymentDismissalColumns;
   payment_webhook_events: PaymentWebhookEventsTable;
   subscriptions: SubscriptionsTable;
   scheduled_notices: ScheduledNoticesTable;
@@ -493,6 +524,7 @@ export interface Database {
   coupons: CouponsTable;
   coupon_redemptions: CouponRedemptionsTable;
   mail_outbox: MailOutboxTable;
+  support_requests: SupportRequestsTable;
   sign_in_sources: SignInSourcesTable;
   billing_details: BillingDetailsTable;
   document_counters: DocumentCountersTable;

@@ -7,8 +7,14 @@ import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } f
 /** `razorpay` takes real money; `sandbox` imitates it with a local secret so a fresh install can buy plans. */
 export const PAYMENT_PROVIDERS = ['razorpay', 'sandbox'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
-export const PAYMENT_STATUSES = ['created', 'paid', 'failed'] as const;
+/**
+ * `expired`: an order left unpaid longer than the server's CHECKOUT_EXPIRY_MINUTES (never a
+ * subscription's charge). A late payment of it is still honoured and makes it `paid`.
+ */
+export const PAYMENT_STATUSES = ['created', 'paid', 'failed', 'expired'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** A one-off purchase, or one charge of a subscription. */
+export const PAYMENT_KINDS = ['purchase', 'subscription'] as const;
 
 const sandboxFlag = z
   .boolean()
@@ -90,6 +96,7 @@ export const paymentSchema = z
     provider: z.enum(PAYMENT_PROVIDERS),
     sandbox: sandboxFlag,
     status: z.enum(PAYMENT_STATUSES),
+    kind: z.enum(PAYMENT_KINDS),
     amount: z.number().int(),
     currency: z.string(),
     plan_id: z.string(),
@@ -99,6 +106,9 @@ export const paymentSchema = z
     created_at: isoDateTimeSchema,
     updated_at: isoDateTimeSchema,
     paid_at: isoDateTimeSchema.nullable(),
+    dismissed_at: isoDateTimeSchema
+      .nullable()
+      .describe('When the buyer dismissed this expired or failed order from their history'),
   })
   .meta({ id: 'Payment' });
 export type Payment = z.infer<typeof paymentSchema>;
@@ -135,6 +145,10 @@ export const paymentIdParamsSchema = z.object({
 
 export const paymentHistoryQuerySchema = pageQuerySchema(['created_at', 'amount', 'status']).extend({
   status: z.enum(PAYMENT_STATUSES).optional(),
+  dismissed: z
+    .enum(['hide', 'include'], 'dismissed must be hide or include')
+    .default('hide')
+    .describe('Dismissed orders are left out unless `include`'),
 });
 export const paymentListSchema = pagedSchema(paymentSchema).meta({ id: 'PaymentList' });
 

@@ -3,22 +3,35 @@ import type { AdminPayment, adminPaymentListQuerySchema } from '../../../shared/
 import type { Paged } from '../../../shared/api/paging.js';
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http-error.js';
-import { findAdminPayment, listAdminPayments, toAdminPayment } from './repository.js';
+import type { Clock } from '../../clock.js';
+import { adminPaymentView, findAdminPayment, listAdminPayments } from './repository.js';
+import { expiredBefore } from './service.js';
 
 type AdminPaymentListQuery = z.output<typeof adminPaymentListQuerySchema>;
 
 /** Every payment, for administrators (`/payments/admin/payments`). */
-export function createAdminPaymentsService({ db }: { db: Db }) {
+export function createAdminPaymentsService({
+  db,
+  clock,
+  checkoutExpiryMinutes,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Orders left unpaid this long read as expired, as the buyer sees them. */
+  checkoutExpiryMinutes: number;
+}) {
+  const cutoff = () => expiredBefore(clock.now(), checkoutExpiryMinutes);
   return {
     async list(query: AdminPaymentListQuery): Promise<Paged<AdminPayment>> {
-      const page = await listAdminPayments(db, query);
-      return { ...page, data: page.data.map(toAdminPayment) };
+      const before = cutoff();
+      const page = await listAdminPayments(db, query, before);
+      return { ...page, data: page.data.map((row) => adminPaymentView(row, before)) };
     },
 
     async get(idOrOrderId: string): Promise<AdminPayment> {
       const row = await findAdminPayment(db, idOrOrderId);
       if (!row) throw notFound('payment_not_found', 'Payment not found');
-      return toAdminPayment(row);
+      return adminPaymentView(row, cutoff());
     },
   };
 }

@@ -5,8 +5,11 @@ import type {
   adminPaymentListQuerySchema,
   Payment,
   paymentHistoryQuerySchema,
+  PaymentStatus,
 } from '../../../shared/api/payments.js';
 import type { Paged } from '../../../shared/api/paging.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/tables.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
@@ -14,16 +17,53 @@ import type { PaymentRow, PaymentsTable, PaymentWebhookEventsTable } from '../..
 import { conflict } from '../../http-error.js';
 
 /** A payment row with the plan it buys (the plan is never deleted while payments refer to it). */
-export type PaymentWithPlan = PaymentRow & { plan_code: string; plan_name: string };
+export type PaymentWithPlan = PaymentRow & {
+  dismissed_at: string | null;
+  plan_code: string;
+  plan_name: string;
+};
 export type PaymentWithUser = PaymentWithPlan & { user_email: string | null };
 
-export const toPayment = (row: PaymentWithPlan): Payment => ({
+/**
+ * An order left unpaid since `expiredBefore` (an ISO time: now less CHECKOUT_EXPIRY_MINUTES) is
+ * expired. Worked out when read, so every instance agrees without a job; the row stays `created`,
+ * and a late payment still settles it. A subscription's charge never expires this way.
+ */
+export const isExpiredOrder = (
+  row: Pick<PaymentRow, 'status' | 'kind' | 'created_at'>,
+  expiredBefore: string | undefined,
+): boolean =>
+  expiredBefore !== undefined &&
+  row.status === 'created' &&
+  row.kind === 'purchase' &&
+  row.created_at <= expiredBefore;
+
+/** The same rule in SQL (ISO times compare as text on both databases). */
+const expiredOrder = (eb: ExpressionBuilder<Database, 'payments'>, expiredBefore: string) =>
+  eb.and([
+    eb('payments.status', '=', 'created'),
+    eb('payments.kind', '=', 'purchase'),
+    eb('payments.created_at', '<=', expiredBefore),
+  ]);
+
+/** Filters by the status a payment reads as, `expired` included. */
+const withStatus =
+  (expiredBefore: string, status: PaymentStatus) => (eb: ExpressionBuilder<Database, 'payments'>) => {
+    if (status === 'expired') return expiredOrder(eb, expiredBefore);
+    if (status === 'created')
+      return eb.and([eb('payments.status', '=', 'created'), eb.not(expiredOrder(eb, expiredBefore))]);
+    return eb('payments.status', '=', status);
+  };
+
+/** The API's view of a payment, expired orders told apart when `expiredBefore` is given (see {@link isExpiredOrder}). */
+export const paymentView = (row: PaymentWithPlan, expiredBefore: string | undefined): Payment => ({
   id: row.id,
   order_id: row.provider_order_id,
   payment_id: row.provider_payment_id,
   provider: row.provider,
   sandbox: row.provider === 'sandbox',
-  status: row.status,
+  status: isExpiredOrder(row, expiredBefore) ? 'expired' : row.status,
+  kind: row.kind,
   amount: Number(row.amount_minor),
   currency: row.currency,
   plan_id: row.plan_id,
@@ -33,13 +73,19 @@ export const toPayment = (row: PaymentWithPlan): Payment => ({
   created_at: row.created_at,
   updated_at: row.updated_at,
   paid_at: row.paid_at,
+  dismissed_at: row.dismissed_at,
 });
 
-export const toAdminPayment = (row: PaymentWithUser): AdminPayment => ({
-  ...toPayment(row),
+/** The API's view of a payment as it is stored (a subscription's charge, which never expires). */
+export const toPayment = (row: PaymentWithPlan): Payment => paymentView(row, undefined);
+
+export const adminPaymentView = (row: PaymentWithUser, expiredBefore: string | undefined): AdminPayment => ({
+  ...paymentView(row, expiredBefore),
   user_id: row.user_id,
   user_email: row.user_email,
 });
+
+export const toAdminPayment = (row: PaymentWithUser): AdminPayment => adminPaymentView(row, undefined);
 
 /** Payments joined with their plan's code and name. */
 const paymentsWithPlan = (db: DbOrTransaction) =>
@@ -114,14 +160,16 @@ export async function insertPayment(db: DbOrTransaction, row: Insertable<Payment
 export const findPaymentRow = (db: DbOrTransaction, id: string): Promise<PaymentRow> =>
   db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-/** One page of the user's own payments, newest first unless sorted otherwise. */
+/** One page of the user's own payments, newest first unless sorted otherwise; dismissed ones only when asked. */
 export async function paymentHistory(
   db: DbOrTransaction,
   userId: string,
   query: z.output<typeof paymentHistoryQuerySchema>,
+  expiredBefore: string,
 ): Promise<Paged<PaymentWithPlan>> {
   let select = paymentsWithPlan(db).where('payments.user_id', '=', userId);
-  if (query.status) select = select.where('payments.status', '=', query.status);
+  if (query.status) select = select.where(withStatus(expiredBefore, query.status));
+  if (query.dismissed === 'hide') select = select.where('payments.dismissed_at', 'is', null);
   const sort = query.sort ?? { field: 'created_at', direction: 'desc' };
   const column = sort.field === 'amount' ? 'payments.amount_minor' : (`payments.${sort.field}` as const);
   select = select.orderBy(column, sort.direction).orderBy('payments.id', sort.direction);
@@ -138,6 +186,7 @@ const adminSortColumns = {
 export async function listAdminPayments(
   db: DbOrTransaction,
   query: z.output<typeof adminPaymentListQuerySchema>,
+  expiredBefore: string,
 ): Promise<Paged<PaymentWithUser>> {
   let select = paymentsWithUser(db);
   if (query.search) {
@@ -148,7 +197,7 @@ export async function listAdminPayments(
       ),
     );
   }
-  if (query.status) select = select.where('payments.status', '=', query.status);
+  if (query.status) select = select.where(withStatus(expiredBefore, query.status));
   if (query.userId) select = select.where('payments.user_id', '=', query.userId);
   if (query.planId) select = select.where('payments.plan_id', '=', query.planId);
   if (query.from) select = select.where('payments.created_at', '>=', query.from);
@@ -187,6 +236,8 @@ export async function claimPayment(
         paid_at: now,
         updated_at: now,
         failure_reason: null,
+        // A dismissed order paid late is back in its owner's history.
+        dismissed_at: null,
       })
       .where('id', '=', paymentId)
       .where('status', '<>', 'paid')
@@ -196,6 +247,29 @@ export async function claimPayment(
     if (isUniqueViolation(error)) throw providerPaymentIdTaken();
     throw error;
   }
+}
+
+/**
+ * Hides the user's expired or failed order from their history; true when it did. Conditional, so
+ * an order paid meanwhile (a late payment) is never hidden.
+ */
+export async function dismissOrder(
+  db: DbOrTransaction,
+  userId: string,
+  paymentId: string,
+  expiredBefore: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ dismissed_at: now })
+    .where('id', '=', paymentId)
+    .where('user_id', '=', userId)
+    .where('dismissed_at', 'is', null)
+    .where((eb) => eb.or([eb('payments.status', '=', 'failed'), expiredOrder(eb, expiredBefore)]))
+    .where('kind', '=', 'purchase')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function setPaymentLicense(

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { noBodySchema } from '../../../shared/api/common.js';
 import {
   createOrderRequestSchema,
   paymentConfigSchema,
@@ -123,5 +124,25 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
       },
     },
     async (request) => payments.history(user(request), request.query),
+  );
+
+  app.post(
+    paths.dismiss,
+    {
+      schema: {
+        tags,
+        summary: 'Hide one of your expired or failed orders from your payment history',
+        description:
+          'The order stays recorded (`dismissed=include` lists it) and a late payment still settles it. ' +
+          'A paid order (409 `payment_already_completed`), a checkout not yet expired (409 ' +
+          '`payment_in_progress`) and a subscription’s charge (409 `payment_not_dismissable`) are ' +
+          'refused; another customer’s order is 404.',
+        security: bearerSecurity,
+        params: paymentIdParamsSchema,
+        body: noBodySchema,
+        response: { 200: paymentSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => payments.dismiss(user(request), request.params.id),
   );
 };

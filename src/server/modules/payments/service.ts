@@ -30,13 +30,14 @@ import { recordSecurityEvent } from '../security/service.js';
 import { settlePayment } from './grants.js';
 import { type PaymentProvider, PaymentProviderError, providerUnavailable } from './provider.js';
 import {
+  dismissOrder,
   findOwnPayment,
   findPaymentById,
   insertPayment,
   markPaymentFailed,
   paymentHistory,
+  paymentView,
   type PaymentWithPlan,
-  toPayment,
 } from './repository.js';
 import type { SandboxPaymentProvider } from './sandbox-provider.js';
 
@@ -54,8 +55,14 @@ export interface PaymentsServiceDeps {
   coupons: CouponsService;
   /** Mails the receipt of each paid payment. */
   receipts: Receipts;
+  /** An order left unpaid this long reads as expired (CHECKOUT_EXPIRY_MINUTES). */
+  checkoutExpiryMinutes: number;
   log: FastifyBaseLogger;
 }
+
+/** The moment before which an unpaid order counts as expired. */
+export const expiredBefore = (now: Date, checkoutExpiryMinutes: number): string =>
+  new Date(now.getTime() - checkoutExpiryMinutes * 60_000).toISOString();
 
 export const SANDBOX_DECLINE_REASON = 'Payment declined in the sandbox checkout (no money moved)';
 
@@ -86,8 +93,12 @@ export function createPaymentsService({
   invoicing,
   coupons,
   receipts,
+  checkoutExpiryMinutes,
   log,
 }: PaymentsServiceDeps) {
+  const cutoff = () => expiredBefore(clock.now(), checkoutExpiryMinutes);
+  const view = (row: PaymentWithPlan) => paymentView(row, cutoff());
+
   async function ownPayment(user: UserRow, idOrOrderId: string): Promise<PaymentWithPlan> {
     const row = await findOwnPayment(db, user.id, idOrOrderId);
     if (!row) throw paymentNotFound();
@@ -98,12 +109,12 @@ export function createPaymentsService({
     payment: PaymentRow,
     license: LicenseRow | undefined,
   ): Promise<PaymentVerification> {
-    const view = await findPaymentById(db, payment.id);
-    if (!view || !license) throw new Error(`payment ${payment.id} was settled without a license`);
+    const row = await findPaymentById(db, payment.id);
+    if (!row || !license) throw new Error(`payment ${payment.id} was settled without a license`);
     return {
-      payment: toPayment(view),
+      payment: view(row),
       license: await toLicense(db, license, clock.now()),
-      sandbox: view.provider === 'sandbox',
+      sandbox: row.provider === 'sandbox',
     };
   }
 
@@ -227,7 +238,7 @@ export function createPaymentsService({
           step: 'payment_authorization',
           metadata: { order_id: orderId, payment_id: paymentId },
         },
-        payment: toPayment(failed),
+        payment: view(failed),
       };
       return failure;
     },
@@ -278,11 +289,41 @@ export function createPaymentsService({
     },
 
     status: async (user: UserRow, idOrOrderId: string): Promise<Payment> =>
-      toPayment(await ownPayment(user, idOrOrderId)),
+      view(await ownPayment(user, idOrOrderId)),
 
     async history(user: UserRow, query: HistoryQuery): Promise<Paged<Payment>> {
-      const page = await paymentHistory(db, user.id, query);
-      return { ...page, data: page.data.map(toPayment) };
+      const before = cutoff();
+      const page = await paymentHistory(db, user.id, query, before);
+      return { ...page, data: page.data.map((row) => paymentView(row, before)) };
+    },
+
+    /**
+     * Hides the buyer's expired or failed order from their history (the record stays; a late
+     * payment still settles it and brings it back). Dismissing it again answers the same.
+     */
+    async dismiss(user: UserRow, idOrOrderId: string): Promise<Payment> {
+      const row = await ownPayment(user, idOrOrderId);
+      const before = cutoff();
+      const current = paymentView(row, before);
+      if (current.dismissed_at) return current;
+      if (row.kind !== 'purchase')
+        throw conflict(
+          'payment_not_dismissable',
+          'A subscription’s charge stays in your history: pay it or cancel the subscription instead',
+        );
+      if (current.status === 'paid')
+        throw conflict('payment_already_completed', 'This order is paid, so it stays in your history');
+      if (current.status === 'created')
+        throw conflict(
+          'payment_in_progress',
+          'This checkout may still be completed; it can be dismissed once it has expired',
+        );
+      const dismissed = await dismissOrder(db, user.id, row.id, before, clock.now().toISOString());
+      const after = await ownPayment(user, row.id);
+      // Paid between the read and the update: the late payment wins.
+      if (!dismissed && after.status === 'paid')
+        throw conflict('payment_already_completed', 'This order is paid, so it stays in your history');
+      return paymentView(after, before);
     },
   };
 }

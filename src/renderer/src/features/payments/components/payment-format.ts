@@ -16,6 +16,7 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { label: string; color
   paid: { label: 'Paid', color: 'teal' },
   failed: { label: 'Failed', color: 'red' },
   created: { label: 'Not completed', color: 'gray' },
+  expired: { label: 'Expired', color: 'orange' },
 };
 
 /** The reference support asks for: the provider's payment id once there is one, else the order id. */
