@@ -299,18 +299,49 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
       endedDaysAgo?: number;
       /** Its charges: when paid (days ago), or failed (days ago, and a purchase rather than a charge). */
       charges: { paidDaysAgo?: number; failedDaysAgo?: number; purchase?: boolean }[];
+      coupon?: string;
     };
+    const coupon = async (values: {
+      percent_off?: number;
+      amount_off_minor?: number;
+      duration: 'once' | 'forever';
+    }) => {
+      const id = randomUUID();
+      await s.app.db
+        .insertInto('coupons')
+        .values({
+          id,
+          code: `MRR${id.slice(0, 8).toUpperCase()}`,
+          description: null,
+          percent_off: values.percent_off ?? null,
+          amount_off_minor: values.amount_off_minor ?? null,
+          currency: values.amount_off_minor === undefined ? null : 'INR',
+          duration: values.duration,
+          expires_at: null,
+          max_redemptions: null,
+          redeemed_count: 1,
+          archived_at: null,
+          created_at: ago(100),
+          updated_at: ago(100),
+        })
+        .execute();
+      return id;
+    };
+    // Every charge 20% off; every charge 1,001 off; half off the first charge only (spent since).
+    const twentyOff = await coupon({ percent_off: 20, duration: 'forever' });
+    const fixedOff = await coupon({ amount_off_minor: 1_001, duration: 'forever' });
+    const firstHalf = await coupon({ percent_off: 50, duration: 'once' });
     const seeds: Record<string, Seed> = {
       // Live at the window's start (paid before it, not ended then), still billed: in MRR.
-      a: { plan: inrMonthly, status: 'active', charges: [{ paidDaysAgo: 40 }] },
-      b: { plan: inrYearly, status: 'active', charges: [{ paidDaysAgo: 100 }] },
+      a: { plan: inrMonthly, status: 'active', charges: [{ paidDaysAgo: 40 }], coupon: twentyOff },
+      b: { plan: inrYearly, status: 'active', charges: [{ paidDaysAgo: 100 }], coupon: fixedOff },
       c: { plan: inrYearly, status: 'past_due', charges: [{ paidDaysAgo: 200 }, { failedDaysAgo: 3 }] },
       // Live at the start and ended within the window: the one churned.
       d: { plan: inrMonthly, status: 'cancelled', endedDaysAgo: 10, charges: [{ paidDaysAgo: 35 }] },
       // Ended before the window: in nothing.
       e: { plan: inrMonthly, status: 'cancelled', endedDaysAgo: 40, charges: [{ paidDaysAgo: 70 }] },
       // Started within the window: in MRR, not in the churn cohort.
-      f: { plan: inrMonthly, status: 'active', charges: [{ paidDaysAgo: 5 }] },
+      f: { plan: inrMonthly, status: 'active', charges: [{ paidDaysAgo: 5 }], coupon: firstHalf },
       // Suspended: live at the start, not billed now (not in MRR); its failure is too old to count.
       g: { plan: usdMonthly, status: 'suspended', charges: [{ paidDaysAgo: 50 }, { failedDaysAgo: 45 }] },
       h: { plan: usdYearly, status: 'active', charges: [{ paidDaysAgo: 60 }, { failedDaysAgo: 29 }] },
@@ -355,6 +386,7 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
           sandbox_card: null,
           credit_minor: 0,
           version: 0,
+          coupon_id: seed.coupon ?? null,
           created_at: created,
           updated_at: created,
         } as never)
@@ -394,8 +426,9 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
       // a, b, f, h, i, l
       active: 6,
       mrr: [
-        // Monthly a, f, l: 3 × 999 = 2997; yearly b, c: 20 002 / 12 = 1666.83 → 1666. 4663 from 5.
-        { currency: 'INR', amount_minor: 2997 + 1666, subscriptions: 5 },
+        // Monthly a (999 less 20% = 800), f (its first-charge coupon spent: 999), l (999): 2798;
+        // yearly b (10 001 less 1 001 = 9000), c (10 001): 19 001 / 12 = 1583.42 → 1583. 4381 from 5.
+        { currency: 'INR', amount_minor: 2798 + 1583, subscriptions: 5 },
         // Monthly i: 1550; yearly h: 2000 / 12 = 166.67 → 166. 1716 from 2 (g is suspended).
         { currency: 'USD', amount_minor: 1550 + 166, subscriptions: 2 },
       ],

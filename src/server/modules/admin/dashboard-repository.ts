@@ -104,29 +104,34 @@ export function revenueSince(db: DbOrTransaction, since: string, length: 7 | 10)
 }
 
 /**
- * The plan prices of the subscriptions still billed (active and past due) per currency: the
- * monthly ones and the yearly ones summed apart, so MRR is worked out in integers.
+ * The subscriptions still billed (active and past due), counted per plan and coupon: few groups
+ * however many subscriptions, from which MRR is worked out in integers with each coupon's discount.
  */
-export const recurringPrices = (db: DbOrTransaction) =>
+export const billedSubscriptionGroups = (db: DbOrTransaction) =>
   db
     .selectFrom('subscriptions')
     .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .leftJoin('coupons', 'coupons.id', 'subscriptions.coupon_id')
     .select((eb) => [
       'plans.currency as currency',
-      sql<
-        number | string | null
-      >`sum(case when ${sql.ref('plans.billing_interval')} = 'month' then ${sql.ref('plans.price_minor')} else 0 end)`.as(
-        'monthly',
-      ),
-      sql<
-        number | string | null
-      >`sum(case when ${sql.ref('plans.billing_interval')} = 'year' then ${sql.ref('plans.price_minor')} else 0 end)`.as(
-        'yearly',
-      ),
+      'plans.billing_interval as billing_interval',
+      'plans.price_minor as price_minor',
+      'coupons.percent_off as percent_off',
+      'coupons.amount_off_minor as amount_off_minor',
+      'coupons.currency as coupon_currency',
+      'coupons.duration as coupon_duration',
       eb.fn.countAll<number | string>().as('subscriptions'),
     ])
     .where('subscriptions.status', 'in', ['active', 'past_due'])
-    .groupBy('plans.currency')
+    .groupBy([
+      'plans.currency',
+      'plans.billing_interval',
+      'plans.price_minor',
+      'coupons.percent_off',
+      'coupons.amount_off_minor',
+      'coupons.currency',
+      'coupons.duration',
+    ])
     .execute();
 
 /**

@@ -2,14 +2,15 @@ import type { DashboardStats } from '../../../shared/api/admin.js';
 import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
+import { discountOf } from '../coupons/discount.js';
 import { countSecurityEventsBySeverity, recentSecurityEvents } from '../security/repository.js';
 import {
+  billedSubscriptionGroups,
   countActivations,
   countFailedCharges,
   countLicenses,
   countSubscriptions,
   countUsers,
-  recurringPrices,
   type RevenueRow,
   revenueSince,
   revenueTotals,
@@ -18,15 +19,45 @@ import {
 const RECENT_EVENTS = 10;
 const CHURN_WINDOW_DAYS = 30;
 
-/** MRR per currency: monthly prices plus a twelfth of the yearly ones, rounded down, in integers. */
-const toMrr = (rows: Awaited<ReturnType<typeof recurringPrices>>): DashboardStats['subscriptions']['mrr'] =>
-  rows
-    .map((row) => ({
-      currency: row.currency,
-      amount_minor: Number(row.monthly ?? 0) + Math.floor(Number(row.yearly ?? 0) / 12),
-      subscriptions: Number(row.subscriptions),
+/**
+ * MRR per currency: what each billed subscription is charged per cycle (its plan's price less an
+ * every-charge coupon; a first-charge one is spent), monthly ones plus a twelfth of the yearly
+ * ones, rounded down, in integers.
+ */
+function toMrr(
+  groups: Awaited<ReturnType<typeof billedSubscriptionGroups>>,
+): DashboardStats['subscriptions']['mrr'] {
+  const byCurrency = new Map<string, { monthly: number; yearly: number; subscriptions: number }>();
+  for (const group of groups) {
+    const price = Number(group.price_minor);
+    const count = Number(group.subscriptions);
+    const discount =
+      group.coupon_duration === 'forever'
+        ? discountOf(
+            {
+              percent_off: group.percent_off === null ? null : Number(group.percent_off),
+              amount_off_minor: group.amount_off_minor === null ? null : Number(group.amount_off_minor),
+              currency: group.coupon_currency,
+            },
+            price,
+            group.currency,
+          )
+        : 0;
+    const sums = byCurrency.get(group.currency) ?? { monthly: 0, yearly: 0, subscriptions: 0 };
+    if (group.billing_interval === 'month') sums.monthly += (price - discount) * count;
+    else if (group.billing_interval === 'year') sums.yearly += (price - discount) * count;
+    else continue;
+    sums.subscriptions += count;
+    byCurrency.set(group.currency, sums);
+  }
+  return [...byCurrency]
+    .map(([currency, sums]) => ({
+      currency,
+      amount_minor: sums.monthly + Math.floor(sums.yearly / 12),
+      subscriptions: sums.subscriptions,
     }))
     .sort((a, b) => a.currency.localeCompare(b.currency));
+}
 
 type Totals = DashboardStats['revenue']['totals'];
 
@@ -93,7 +124,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         revenueSince(db, `${months[0]}-01T00:00:00.000Z`, 7),
         countSecurityEventsBySeverity(db, thirtyDaysAgo),
         recentSecurityEvents(db, RECENT_EVENTS),
-        recurringPrices(db),
+        billedSubscriptionGroups(db),
         countSubscriptions(db, thirtyDaysAgo, nowIso),
         countFailedCharges(db, thirtyDaysAgo),
       ]);
