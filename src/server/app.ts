@@ -75,6 +75,8 @@ import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
+import { supportRoutes } from './modules/support/routes.js';
+import { createSupportService } from './modules/support/service.js';
 import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
 import { createLicenseExpiryNotices } from './modules/licenses/expiry-notices.js';
@@ -400,6 +402,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       });
       await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
       await api.register(couponsRoutes, { coupons });
+      await api.register(supportRoutes, {
+        support: createSupportService({ db, clock, mailer, supportEmail: config.supportEmail }),
+      });
       await api.register(adminSubscriptionsRoutes, {
         adminSubscriptions: createAdminSubscriptionsService({
           db,

@@ -118,6 +118,13 @@ export const apiPaths = {
     licensingSettings: '/admin/licensing/settings',
     userInvoices: '/admin/users/:id/invoices',
   },
+  support: {
+    requests: '/support/requests',
+  },
+  adminSupport: {
+    list: '/admin/support-requests',
+    handled: '/admin/support-requests/:id/handled',
+  },
   adminSubscriptions: {
     list: '/admin/subscriptions',
     detail: '/admin/subscriptions/:id',
@@ -168,6 +175,7 @@ export const portalPaths = {
   adminPayments: '/admin/payments',
   adminSubscriptions: '/admin/subscriptions',
   adminCoupons: '/admin/coupons',
+  adminSupportRequests: '/admin/support-requests',
   adminFeatures: '/admin/features',
   adminPackages: '/admin/packages',
   adminSecurity: '/admin/security',

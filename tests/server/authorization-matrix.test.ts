@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -686,6 +687,47 @@ const MATRIX: Record<string, Row> = {
   'POST /subscriptions/{id}/sandbox/renew': {
     request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/sandbox/renew` }),
     expect: ownerOnly(200),
+  },
+  // Support: anyone signed in writes (each caller a fresh account, clear of the hourly limit);
+  // administrators read the requests and mark them handled.
+  'POST /support/requests': {
+    request: () => ({
+      path: '/support/requests',
+      freshAccount: true,
+      body: {
+        topic: 'Something else',
+        subject: 'Matrix request',
+        message: 'A support request written by the authorization matrix.',
+      },
+    }),
+    expect: signedIn(201),
+  },
+  'GET /admin/support-requests': {
+    request: () => ({ path: '/admin/support-requests?perPage=5' }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/support-requests/{id}/handled': {
+    request: async (f) => {
+      const id = randomUUID();
+      await f.s.app.db
+        .insertInto('support_requests')
+        .values({
+          id,
+          reference: `SR-${id.slice(0, 8).toUpperCase()}`,
+          user_id: f.users.otherUser.id,
+          email: f.users.otherUser.email,
+          topic: 'Something else',
+          subject: 'Handled?',
+          message: 'A request for an administrator to handle.',
+          diagnostics: null,
+          handled_at: null,
+          handled_by: null,
+          created_at: f.s.clock.now().toISOString(),
+        })
+        .execute();
+      return { path: `/admin/support-requests/${id}/handled`, body: { handled: true } };
+    },
+    expect: adminOnly(200),
   },
   'GET /admin/subscriptions': {
     request: () => ({ path: '/admin/subscriptions?perPage=5' }),

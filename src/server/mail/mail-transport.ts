@@ -47,6 +47,7 @@ export function createMailTransport(config: Config['mail'], log: FastifyBaseLogg
         // With both, nodemailer writes multipart/alternative: text first, HTML preferred.
         ...(mail.html === undefined ? {} : { html: mail.html }),
         messageId: mail.messageId,
+        ...(mail.replyTo === undefined ? {} : { replyTo: mail.replyTo }),
         attachments: mail.attachments.map((file) => ({
           filename: file.filename,
           contentType: file.contentType,

@@ -13,6 +13,8 @@ export interface MailMessage {
    * sent as `List-Unsubscribe` with `List-Unsubscribe-Post` (RFC 8058).
    */
   unsubscribeUrl?: string;
+  /** Where a reply goes instead of the sender (a support request's mail: the customer). */
+  replyTo?: string;
   attachments?: MailAttachment[];
 }
 

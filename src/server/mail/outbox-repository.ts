@@ -44,6 +44,7 @@ const messageColumns = (message: MailMessage) => ({
   html_body: message.html ?? null,
   link: message.link ?? null,
   unsubscribe_url: message.unsubscribeUrl ?? null,
+  reply_to: message.replyTo ?? null,
   attachments: storeAttachments(message.attachments),
 });
 

@@ -216,6 +216,7 @@ function storedMessage(row: MailOutboxRow): MailMessage {
     ...(row.html_body === null ? {} : { html: row.html_body }),
     ...(row.link === null ? {} : { link: row.link }),
     ...(row.unsubscribe_url === null ? {} : { unsubscribeUrl: row.unsubscribe_url }),
+    ...(row.reply_to === null ? {} : { replyTo: row.reply_to }),
     attachments: readStoredAttachments(row.attachments),
   };
 }

@@ -19,6 +19,8 @@ export const mailKinds = {
   subscriptionCancelled: 'subscription_cancelled',
   newSignIn: 'new_sign_in',
   licenseExpiringSoon: 'license_expiring_soon',
+  // To the support address (modules/support/mail.ts).
+  supportRequest: 'support_request',
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 
