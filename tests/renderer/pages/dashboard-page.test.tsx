@@ -1,14 +1,19 @@
 import { screen, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeApi, problem } from '../support/fake-api';
 import { validLicenseStatus } from '../support/api-answers';
+import { localStorageKeys } from '../../../src/shared/storage-keys';
 import {
+  activation,
+  bodyOf,
   chat,
   LICENSE_ID,
   LICENSE_KEY,
   license,
   openAsUser,
+  OTHER_LICENSE_ID,
   proPlan,
   SLOW,
   startLicenseApi,
@@ -19,7 +24,11 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await startLicenseApi();
 });
-afterEach(() => api.close());
+afterEach(async () => {
+  // A toast outlives its test otherwise: the notifications store is shared.
+  notifications.clean();
+  await api.close();
+});
 
 const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -43,7 +52,7 @@ function withProLicense() {
 const tile = async (name: string) => within(await screen.findByRole('region', { name }, SLOW));
 
 describe('/dashboard', () => {
-  it('shows the plan, this machine’s license status, seats, usage with a chart, and quick actions', async () => {
+  it('shows the plan, this machine (activated with which license), seats, the licenses, usage with a chart, and quick actions', async () => {
     withProLicense();
     api.on('GET /licensing/status', () => ({
       json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
@@ -59,9 +68,13 @@ describe('/dashboard', () => {
     expect(plan.getByText(/per month/)).toBeTruthy();
     expect(plan.getByText(/^Expires on/)).toBeTruthy();
 
-    const status = await tile('License status');
-    expect(await status.findByText('Valid', undefined, SLOW)).toBeTruthy();
-    expect(status.getByTestId('license-status-message').textContent).toBe('License is valid');
+    const machine = await tile('This machine');
+    expect(await machine.findByText('Activated here', undefined, SLOW)).toBeTruthy();
+    expect(machine.getByTestId('machine-summary').textContent).toBe('This machine uses your Pro license.');
+    expect(machine.getByRole('link', { name: 'Open the license' }).getAttribute('href')).toBe(
+      `/licenses/${LICENSE_ID}`,
+    );
+    expect(machine.queryByRole('button', { name: 'Activate this machine' })).toBeNull();
     // The check is for this browser's id and the key it keeps.
     const [check] = api.calls('GET /licensing/status');
     expect(check?.query.get('hardware_id')).toBe(THIS_MACHINE);
@@ -72,6 +85,11 @@ describe('/dashboard', () => {
     expect(seats.getByRole('link', { name: 'Manage machines' }).getAttribute('href')).toBe(
       `/licenses/${LICENSE_ID}`,
     );
+
+    const held = within((await tile('Your licenses')).getByRole('article', { name: 'Pro license' }));
+    expect(held.getByText('Active')).toBeTruthy();
+    expect(held.getByText('On this machine')).toBeTruthy();
+    expect(held.queryByTestId('license-flag')).toBeNull();
 
     const usage = await tile('Usage this period');
     expect(await usage.findByText('AI chat', undefined, SLOW)).toBeTruthy();
@@ -86,28 +104,150 @@ describe('/dashboard', () => {
     expect(api.calls(`GET /licenses/${LICENSE_ID}/usage`)[0]?.query.get('days')).toBe('30');
 
     const actions = await tile('Quick actions');
-    expect(actions.getByRole('link', { name: 'Activate this machine' }).getAttribute('href')).toBe(
-      '/licenses',
-    );
+    expect(actions.getByRole('link', { name: 'Manage licenses' }).getAttribute('href')).toBe('/licenses');
     expect(actions.getByRole('link', { name: 'Download the app' }).getAttribute('href')).toBe(
       `/licenses/${LICENSE_ID}#downloads`,
     );
     expect(actions.getByRole('link', { name: 'Upgrade plan' }).getAttribute('href')).toBe('/purchase');
   });
 
-  it('this machine without a key: “Not activated here” with the not-configured message, and the way to activate', async () => {
+  it('this machine without a key: “Not activated here” apart from the active license, and one click activates it', async () => {
     withProLicense();
-    await openAsUser(api, '/dashboard');
-    const status = await tile('License status');
-    expect(await status.findByText('Not activated here', undefined, SLOW)).toBeTruthy();
-    expect(status.getByTestId('license-status-message').textContent).toBe('No license configured');
-    expect(status.getByRole('link', { name: 'Activate this machine' }).getAttribute('href')).toBe(
-      '/licenses',
+    let activated = false;
+    api.on('POST /licenses/activate', () => {
+      activated = true;
+      return {
+        status: 201,
+        json: {
+          ...license({ activations_used: 3 }),
+          activation: activation({ hardware_id: THIS_MACHINE }),
+          lease: 'x.y.z',
+          lease_expires_at: '2030-01-01T00:00:00.000Z',
+          message: 'This machine is now activated',
+        },
+      };
+    });
+    api.on('GET /licensing/status', () =>
+      activated
+        ? { json: validLicenseStatus(LICENSE_ID, { plan: license().plan }) }
+        : problem(500, 'not expected before the activation'),
     );
+    const { services } = await openAsUser(api, '/dashboard');
+    const machine = await tile('This machine');
+    expect(await machine.findByText('Not activated here', undefined, SLOW)).toBeTruthy();
+    expect(machine.getByTestId('machine-summary').textContent).toBe(
+      'No license is activated on this machine.',
+    );
+    // The license's own status is elsewhere, in its own words: no "No license configured" beside "Active".
+    expect(machine.queryByText('No license configured')).toBeNull();
+    expect(machine.queryByText('Active')).toBeNull();
+    const held = within((await tile('Your licenses')).getByRole('article', { name: 'Pro license' }));
+    expect(held.getByText('Active')).toBeTruthy();
+    expect(held.queryByText('On this machine')).toBeNull();
     expect(api.calls('GET /licensing/status')).toHaveLength(0);
+
+    // One license with a free seat: the button activates it directly, with its key, for this browser.
+    expect(machine.getByTestId('machine-next-step').textContent).toBe(
+      'Takes one seat of your Pro license (2 of 3 seats in use).',
+    );
+    await userEvent.setup().click(machine.getByRole('button', { name: 'Activate this machine' }));
+    expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
+    expect(screen.getByText('It now uses your Pro license.')).toBeTruthy();
+    expect(bodyOf(api, 'POST /licenses/activate')).toMatchObject({
+      license_key: LICENSE_KEY,
+      hardware_id: THIS_MACHINE,
+    });
+    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
+    expect(await machine.findByText('Activated here', undefined, SLOW)).toBeTruthy();
+    expect(machine.getByTestId('machine-summary').textContent).toBe('This machine uses your Pro license.');
   });
 
-  it('a refused check shows the server’s reason as not valid', async () => {
+  it('several licenses that could be used here: it asks which before activating', async () => {
+    const pro = license({ activations_used: 1 });
+    const team = license({
+      license_id: OTHER_LICENSE_ID,
+      license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234',
+      plan: { id: 'plan-team', code: 'team-yearly', name: 'Team', billing_interval: 'year' },
+      created_at: '2025-11-01T09:00:00.000Z',
+    });
+    api.on('GET /licenses', () => ({ json: [pro, team] }));
+    api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: pro } }));
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+      json: { license_id: LICENSE_ID, usage_info: { features: pro.usage_info.features }, history: [] },
+    }));
+    api.on('POST /licenses/activate', () => ({
+      status: 201,
+      json: {
+        ...team,
+        activation: activation({ license_id: OTHER_LICENSE_ID, hardware_id: THIS_MACHINE }),
+        lease: 'x.y.z',
+        lease_expires_at: '2030-01-01T00:00:00.000Z',
+        message: 'This machine is now activated',
+      },
+    }));
+    api.on('GET /licensing/status', () => ({
+      json: validLicenseStatus(OTHER_LICENSE_ID, { plan: team.plan }),
+    }));
+    await openAsUser(api, '/dashboard');
+    const machine = await tile('This machine');
+    const user = userEvent.setup();
+    await user.click(await machine.findByRole('button', { name: 'Activate this machine' }, SLOW));
+    expect(await machine.findByText('Choose the license this machine should use')).toBeTruthy();
+    expect(api.calls('POST /licenses/activate')).toHaveLength(0);
+
+    const choice = machine.getByRole('combobox', { name: 'License to use here' });
+    expect([...(choice as HTMLSelectElement).options].map((option) => option.textContent)).toEqual([
+      'Choose one of your licenses',
+      // Active ones, the newest first.
+      'Team · ABCDE-•••••-•••••-•••••-YZ234 · 1 of 3 seats in use',
+      'Pro · JSA7W-•••••-•••••-•••••-WY4K5 · 1 of 3 seats in use',
+    ]);
+    await user.selectOptions(choice, OTHER_LICENSE_ID);
+    await user.click(machine.getByRole('button', { name: 'Activate this machine' }));
+    expect(await machine.findByText('Activated here', undefined, SLOW)).toBeTruthy();
+    expect(bodyOf(api, 'POST /licenses/activate')['license_key']).toBe(team.license_key);
+    expect(machine.getByTestId('machine-summary').textContent).toBe('This machine uses your Team license.');
+  });
+
+  it('flags a suspended, a revoked and an expiring license, each with what to do', async () => {
+    const soon = new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString();
+    const licenses = [
+      license({ expires_at: soon }),
+      license({ license_id: OTHER_LICENSE_ID, status: 'suspended' }),
+      license({
+        license_id: '8b3c4d5e-6f7a-4b2c-8d3e-4f5a6b7c8d9e',
+        status: 'revoked',
+        revoked_reason: 'Refunded on request.',
+        revoked_at: '2025-11-02T10:00:00.000Z',
+        plan: { id: 'plan-team', code: 'team-yearly', name: 'Team', billing_interval: 'year' },
+      }),
+    ];
+    api.on('GET /licenses', () => ({ json: licenses }));
+    api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: licenses[0] } }));
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [] },
+    }));
+    await openAsUser(api, '/dashboard');
+    const list = await tile('Your licenses');
+    const flags = await list.findAllByTestId('license-flag', undefined, SLOW);
+    expect(flags.map((flag) => flag.getAttribute('data-flag'))).toEqual(['expiring', 'suspended', 'revoked']);
+    const [expiring, suspended, revoked] = flags.map((flag) => within(flag));
+    expect(expiring?.getByText(/^Expires in \d days$/)).toBeTruthy();
+    expect(expiring?.getByRole('link', { name: 'Renew: Pro license' }).getAttribute('href')).toBe(
+      '/purchase',
+    );
+    expect(suspended?.getByText('This license is suspended')).toBeTruthy();
+    expect(suspended?.getByRole('link', { name: 'Contact support: Pro license' }).getAttribute('href')).toBe(
+      '/support',
+    );
+    expect(revoked?.getByText('This license was revoked')).toBeTruthy();
+    expect(revoked?.getByText(/^Reason given: Refunded on request\. /)).toBeTruthy();
+    expect(revoked?.getByRole('link', { name: 'Contact support: Team license' })).toBeTruthy();
+    // Nothing here depends on a subscription: none is read.
+    expect(api.calls('GET /subscriptions')).toHaveLength(0);
+  });
+
+  it('a refused check shows the server’s reason, and the licenses that could be used instead', async () => {
     withProLicense();
     api.on('GET /licensing/status', () => ({
       status: 403,
@@ -121,11 +261,12 @@ describe('/dashboard', () => {
       },
     }));
     await openAsUser(api, '/dashboard', { licenseKey: LICENSE_KEY });
-    const status = await tile('License status');
-    expect(await status.findByText('Not valid', undefined, SLOW)).toBeTruthy();
+    const status = await tile('This machine');
+    expect(await status.findByText('Not activated here', undefined, SLOW)).toBeTruthy();
     expect(status.getByTestId('license-status-message').textContent).toBe(
       'This license was revoked: chargeback. Contact support if you think this is a mistake.',
     );
+    expect(status.getByRole('button', { name: 'Activate this machine' })).toBeTruthy();
   });
 
   it('a user without a license gets the empty state: the free Base license and the paid plans', async () => {

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { licenseMessages } from '../../../src/shared/messages';
@@ -24,6 +25,8 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   vi.restoreAllMocks();
+  // A toast outlives its test otherwise: the notifications store is shared.
+  notifications.clean();
   await api.close();
 });
 
@@ -105,6 +108,77 @@ describe('/licenses: the list', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await licenseCard('Pro license')).toBeTruthy();
     expect(screen.queryByText('The license store is restarting')).toBeNull();
+  });
+});
+
+describe('/licenses: “Activate on this machine” on a card', () => {
+  it('activates the license here in one click (no key to copy), then marks it active on this machine', async () => {
+    let activated = false;
+    api.on('GET /licenses', () => ({ json: [license({ activations_used: activated ? 2 : 1 })] }));
+    api.on('POST /licenses/activate', () => {
+      activated = true;
+      return {
+        status: 201,
+        json: {
+          ...license({ activations_used: 2 }),
+          activation: activation({ hardware_id: THIS_MACHINE }),
+          lease: 'x.y.z',
+          lease_expires_at: '2030-01-01T00:00:00.000Z',
+          message: 'This machine is now activated',
+        },
+      };
+    });
+    api.on('GET /licensing/status', () => ({
+      json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
+    }));
+    const { services } = await openAsUser(api, '/licenses');
+    const card = await licenseCard('Pro license');
+    await userEvent
+      .setup()
+      .click(await card.findByRole('button', { name: 'Activate the Pro license on this machine' }, SLOW));
+
+    expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
+    expect(bodyOf(api, 'POST /licenses/activate')).toMatchObject({
+      license_key: LICENSE_KEY,
+      hardware_id: THIS_MACHINE,
+    });
+    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
+    expect(await card.findByText('Active on this machine', undefined, SLOW)).toBeTruthy();
+    // Already used here: nothing left to activate.
+    expect(card.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+  });
+
+  it('a full license: the button is disabled and says why; revoked, suspended and expired ones have none', async () => {
+    api.on('GET /licenses', () => ({
+      json: [
+        license({ activations_used: 3 }),
+        license({ license_id: OTHER_LICENSE_ID, status: 'suspended' }),
+        license({
+          license_id: '8b3c4d5e-6f7a-4b2c-8d3e-4f5a6b7c8d9e',
+          status: 'revoked',
+          revoked_reason: 'Chargeback',
+          plan: { id: 'plan-team', code: 'team-yearly', name: 'Team', billing_interval: 'year' },
+        }),
+      ],
+    }));
+    await openAsUser(api, '/licenses');
+    const [full, suspended, revoked] = (await screen.findAllByRole('article', undefined, SLOW)).map((card) =>
+      within(card),
+    );
+    const button = full?.getByRole('button', { name: 'Activate the Pro license on this machine' });
+    expect(button?.hasAttribute('disabled')).toBe(true);
+    const reason = full?.getByTestId('activation-blocked');
+    expect(reason?.textContent).toMatch(/^All 3 seats are in use\. /);
+    expect(button?.getAttribute('aria-describedby')).toBe(reason?.id);
+    expect(full?.getByRole('link', { name: 'Free a seat' }).getAttribute('href')).toBe(
+      `/licenses/${LICENSE_ID}`,
+    );
+
+    expect(suspended?.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+    expect(suspended?.getByText('This license is suspended')).toBeTruthy();
+    expect(revoked?.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+    expect(revoked?.getByText(/^Reason given: Chargeback\. /)).toBeTruthy();
+    expect(api.calls('POST /licenses/activate')).toHaveLength(0);
   });
 });
 

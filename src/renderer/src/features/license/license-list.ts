@@ -1,5 +1,6 @@
 import { licenseMessages } from '../../../../shared/messages';
 import { failureMessage } from '../../lib/api-errors';
+import type { LicenseRecord } from './license-endpoints';
 
 export type ListLoad = { status: 'loading' } | { status: 'ready' } | { status: 'failed'; error: string };
 
@@ -14,3 +15,9 @@ export function listState(list: { data?: unknown; isError: boolean; error?: unkn
   if (!Array.isArray(list.data)) return { status: 'failed', error: licenseMessages.invalidResponseFormat };
   return { status: 'ready' };
 }
+
+const STATUS_ORDER = { active: 0, suspended: 1, expired: 2, revoked: 3 } as const;
+
+/** Active licenses first, then the newest. */
+export const byRelevance = (a: LicenseRecord, b: LicenseRecord) =>
+  STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.created_at.localeCompare(a.created_at);

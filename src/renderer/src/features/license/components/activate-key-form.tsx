@@ -8,22 +8,14 @@ import { normalizeLicenseKey } from '../../../../../shared/license-key';
 import { licenseMessages } from '../../../../../shared/messages';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/notice';
-import { showToast } from '../../../components/data/toast';
 import { ArrowRightIcon } from '../../../components/brand/icons';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
-import { type LicenseRecord, refreshLicenses, useActivateLicenseMutation } from '../license-endpoints';
+import { useActivateLicenseMutation } from '../license-endpoints';
+import { type ActivationRefusal, refusalWithSeats, showActivated } from '../use-activate-here';
 
 const activateFormSchema = z.object({ licenseKey: licenseKeyInputSchema });
-
-/** Why an activation was refused, and the license it was about when it is one of the user's. */
-export interface ActivationRefusal {
-  message: string;
-  license: LicenseRecord | null;
-  /** Every seat of that license is taken: the way out is to free one on its details page. */
-  seatsFull: boolean;
-}
 
 const sameKey = (typed: string, key: string) =>
   (normalizeLicenseKey(typed) ?? typed.trim().toUpperCase()) === key.toUpperCase();
@@ -85,25 +77,12 @@ export function ActivateKeyForm() {
       const { licenseKey } = activateFormSchema.parse(values);
       const result = await activate({ license_key: licenseKey });
       if (result.data) {
-        showToast({
-          title: 'This machine is activated',
-          message: `It now uses your ${result.data.plan.name} license.`,
-        });
+        showActivated(result.data.plan.name);
         form.reset();
         return;
       }
       const message = failureMessage(result.error, licenseMessages.activationFailed);
-      // Fresh seat counts tell a full license from other refusals, and give the way out.
-      const licenses: LicenseRecord[] = await dispatch(refreshLicenses())
-        .unwrap()
-        .then(
-          (list) => (Array.isArray(list) ? list : []),
-          () => [],
-        );
-      const license = licenses.find((item) => sameKey(licenseKey, item.license_key)) ?? null;
-      const seatsFull =
-        !!license && license.status === 'active' && license.activations_used >= license.max_activations;
-      setRefusal({ message, license, seatsFull });
+      setRefusal(await refusalWithSeats(dispatch, message, (item) => sameKey(licenseKey, item.license_key)));
     },
     () => form.getInputNode('licenseKey')?.focus(),
   );

@@ -3,9 +3,13 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { ArrowRightIcon } from '../../../components/brand/icons';
+import type { LicenseCheckResult } from '../../../../../shared/bridge';
+import { ActivateOnThisMachine } from './activate-on-this-machine';
+import { LicenseFlagAlert } from './license-flag-alert';
 import { LicenseStatusBadge } from './license-status-badge';
 import { MaskedLicenseKey } from './masked-license-key';
 import { SeatMeter } from './seat-meter';
+import { type LicenseFlag, activationOption } from '../license-flags';
 import { expiryText } from '../license-format';
 import type { LicenseRecord } from '../license-slice';
 
@@ -22,10 +26,23 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
   );
 }
 
-/** One license in the list: plan, status, key (masked, reveal, copy), expiry, seats and a link to its details. */
-export function LicenseCard({ license, onThisMachine }: { license: LicenseRecord; onThisMachine: boolean }) {
+/**
+ * One license in the list: plan, status and what to do about it, key (masked, reveal, copy),
+ * expiry, seats, a link to its details and "Activate on this machine" where that applies.
+ * `check` is this machine's status check: it tells whether this machine uses the license.
+ */
+export function LicenseCard({
+  license,
+  check,
+  flag,
+}: {
+  license: LicenseRecord;
+  check: LicenseCheckResult | null;
+  flag?: LicenseFlag;
+}) {
   const titleId = useId();
   const name = `${license.plan.name} license`;
+  const option = activationOption(license, check);
   return (
     <Card withBorder padding="lg" component="article" aria-labelledby={titleId}>
       <Stack gap="md">
@@ -36,7 +53,7 @@ export function LicenseCard({ license, onThisMachine }: { license: LicenseRecord
                 {name}
               </Title>
               <LicenseStatusBadge status={license.status} size="md" />
-              {onThisMachine ? (
+              {option.kind === 'here' ? (
                 <Badge variant="light" color="iris" size="md" tt="none">
                   Active on this machine
                 </Badge>
@@ -57,6 +74,7 @@ export function LicenseCard({ license, onThisMachine }: { license: LicenseRecord
             Details
           </Button>
         </Group>
+        {flag ? <LicenseFlagAlert flag={flag} licenseName={name} /> : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
           <Field label="License key">
             <MaskedLicenseKey licenseKey={license.license_key} />
@@ -65,6 +83,7 @@ export function LicenseCard({ license, onThisMachine }: { license: LicenseRecord
             <SeatMeter used={license.activations_used} allowed={license.max_activations} />
           </Field>
         </SimpleGrid>
+        <ActivateOnThisMachine license={license} option={option} />
       </Stack>
     </Card>
   );

@@ -18,7 +18,9 @@ import { Link } from 'react-router-dom';
 import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { checkBadge } from '../license-format';
+import { selectLicenses } from '../license-slice';
 import { useThisMachine } from '../use-this-machine';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -28,7 +30,8 @@ function nextStep(result: LicenseCheckResult): ReactNode {
   if (result.status === 'not_configured')
     return (
       <>
-        No license is set up on this machine yet. Activate one of your licenses here, or{' '}
+        No license is activated on this machine yet. Use “Activate on this machine” on one of your licenses,
+        enter a key, or{' '}
         <Anchor component={Link} to={portalPaths.purchase} underline="always">
           get a plan
         </Anchor>{' '}
@@ -52,7 +55,16 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function LicenseStatusView({ result, checking }: { result: LicenseCheckResult | null; checking: boolean }) {
+function LicenseStatusView({
+  result,
+  checking,
+  planName,
+}: {
+  result: LicenseCheckResult | null;
+  checking: boolean;
+  /** The plan of the user's license this machine uses, when it is one of theirs. */
+  planName: string | undefined;
+}) {
   if (!result)
     return checking ? (
       <Group gap="xs">
@@ -75,6 +87,13 @@ function LicenseStatusView({ result, checking }: { result: LicenseCheckResult | 
           {result.message}
         </Text>
       </Group>
+      {result.valid ? (
+        <Text size="sm" fw={500} data-testid="machine-license">
+          {planName
+            ? `Activated here with your ${planName} license.`
+            : 'Activated here with a license shared with you.'}
+        </Text>
+      ) : null}
       {step ? (
         <Text size="sm" c="dimmed">
           {step}
@@ -100,6 +119,10 @@ function LicenseStatusView({ result, checking }: { result: LicenseCheckResult | 
 export function ThisMachineCard() {
   const headingId = useId();
   const { machine, machineLoading, machineError, result, checking, checkAgain } = useThisMachine();
+  const licenses = useAppSelector(selectLicenses);
+  const used = result?.valid
+    ? (Array.isArray(licenses) ? licenses : []).find((license) => license.license_id === result.license_id)
+    : undefined;
   const desktop = machine?.kind === 'desktop';
 
   return (
@@ -174,7 +197,7 @@ export function ThisMachineCard() {
 
           <Row label="License status">
             <div aria-live="polite">
-              <LicenseStatusView result={result} checking={checking} />
+              <LicenseStatusView result={result} checking={checking} planName={used?.plan.name} />
             </div>
           </Row>
 

@@ -14,7 +14,6 @@ import type { ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import type { Plan } from '../../../../../shared/api/plans';
-import type { LicenseCheckResult } from '../../../../../shared/bridge';
 import { licenseMessages } from '../../../../../shared/messages';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -25,13 +24,11 @@ import {
   DeviceIcon,
   DownloadIcon,
   KeyIcon,
-  ShieldIcon,
   SparkIcon,
 } from '../../../components/brand/icons';
 import { LoadingBlock } from '../../../components/data/loading-block';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { StatCard } from '../../../components/data/stat-card';
-import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
@@ -39,8 +36,9 @@ import { formatPlanPrice } from '../../plans';
 import { BaseLicenseOffer } from '../components/base-license-offer';
 import { LicensesLoadFailure } from '../components/licenses-load-failure';
 import { FeatureUsageMeter } from '../components/feature-usage-meter';
-import { LicenseStatusBadge } from '../components/license-status-badge';
+import { LicenseSummaryList } from '../components/license-summary-list';
 import { SeatMeter } from '../components/seat-meter';
+import { ThisMachineTile } from '../components/this-machine-tile';
 import { SERIES_COLORS, UsageChart } from '../components/usage-chart';
 import {
   type LicenseRecord,
@@ -50,20 +48,13 @@ import {
   useListMyLicensesQuery,
 } from '../license-endpoints';
 import { expiryText, isLicense, isMetered } from '../license-format';
-import { listState } from '../license-list';
+import { byRelevance, listState } from '../license-list';
 import { selectLicenses, selectLicenseStatus } from '../license-slice';
 import { dailyUsage } from '../usage-history';
+import { useLicenseFlags } from '../use-license-flags';
 
 /** Days of daily usage the dashboard charts. */
 const DASHBOARD_USAGE_DAYS = 30;
-
-/** This machine's check in words: valid or not, and the tone of its badge. */
-function machineVerdict(result: LicenseCheckResult): { label: string; tone: StatusTone } {
-  if (result.valid) return { label: result.offline ? 'Valid (offline)' : 'Valid', tone: 'positive' };
-  if (result.status === 'not_configured') return { label: 'Not activated here', tone: 'neutral' };
-  if (result.status === 'error') return { label: 'Not checked', tone: 'caution' };
-  return { label: 'Not valid', tone: 'negative' };
-}
 
 function CurrentPlanTile({
   plan,
@@ -91,50 +82,6 @@ function CurrentPlanTile({
       <Anchor component={Link} to={portalPaths.purchase} size="sm" fw={600}>
         Compare plans
       </Anchor>
-    </StatCard>
-  );
-}
-
-function StatusTile({
-  license,
-  check,
-  checking,
-}: {
-  license: LicenseRecord | null;
-  check: LicenseCheckResult | null;
-  checking: boolean;
-}) {
-  const verdict = check ? machineVerdict(check) : null;
-  return (
-    <StatCard label="License status" icon={<ShieldIcon size={18} />} loading={checking && !check}>
-      <Stack gap={6} style={{ flex: 1 }}>
-        <Group gap="xs" wrap="wrap">
-          {verdict ? (
-            <StatusBadge tone={verdict.tone} data-testid="machine-verdict">
-              {verdict.label}
-            </StatusBadge>
-          ) : null}
-        </Group>
-        {check ? (
-          <Text size="sm" data-testid="license-status-message" aria-live="polite">
-            {check.message}
-          </Text>
-        ) : null}
-        <Text size="xs" c="dimmed">
-          Checked for this machine.
-        </Text>
-        {license ? (
-          <Group gap={6} wrap="wrap">
-            <Text size="sm">{license.plan.name} license:</Text>
-            <LicenseStatusBadge status={license.status} size="sm" />
-          </Group>
-        ) : null}
-      </Stack>
-      {check && !check.valid ? (
-        <Anchor component={Link} to={portalPaths.licenses} size="sm" fw={600}>
-          Activate this machine
-        </Anchor>
-      ) : null}
     </StatCard>
   );
 }
@@ -271,7 +218,10 @@ function QuickActions({ actions }: { actions: QuickAction[] }) {
   );
 }
 
-/** /dashboard: plan, license status, seats, usage this period and quick actions. */
+/**
+ * /dashboard: plan, this machine (activated here or not, and activation), seats, the licenses
+ * with their own status and flags, usage this period and quick actions.
+ */
 export default function DashboardPage() {
   const user = useAppSelector(selectCurrentUser);
   const check = useAppSelector(selectLicenseStatus);
@@ -284,6 +234,8 @@ export default function DashboardPage() {
   const licenses: LicenseRecord[] = load.status === 'ready' && Array.isArray(stored) ? stored : [];
   const currentLicense = isLicense(current.data?.license) ? current.data.license : null;
   const currentPlan: Plan | null = current.data?.plan ?? null;
+  const flags = useLicenseFlags(licenses);
+  const sorted = [...licenses].sort(byRelevance);
 
   // The license the dashboard is about: the one giving the current plan, else the newest one held.
   const featured: LicenseRecord | null =
@@ -301,15 +253,21 @@ export default function DashboardPage() {
     ? pathWith(portalPaths.licenseDetail, { licenseId: featured.license_id })
     : null;
   const actions: QuickAction[] = [
-    {
-      title: 'Activate this machine',
-      text: check?.valid
-        ? 'This machine is activated. Add another with your license key.'
-        : 'Use your license here with its key.',
-      to: portalPaths.licenses,
-      label: 'Activate this machine',
-      icon: KeyIcon,
-    },
+    noLicense
+      ? {
+          title: 'Activate this machine',
+          text: 'Use a license here with its key.',
+          to: portalPaths.licenses,
+          label: 'Activate this machine',
+          icon: KeyIcon,
+        }
+      : {
+          title: 'Keys and seats',
+          text: 'Each license’s key, its seats and the machines that use them.',
+          to: portalPaths.licenses,
+          label: 'Manage licenses',
+          icon: KeyIcon,
+        },
     {
       title: 'Get the desktop app',
       text: 'Installers for Windows, macOS and Linux, checked by SHA-256.',
@@ -361,9 +319,10 @@ export default function DashboardPage() {
         <>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
             <CurrentPlanTile plan={currentPlan} license={featured} loading={loading} />
-            <StatusTile license={featured} check={check} checking={checking} />
+            <ThisMachineTile check={check} checking={checking} licenses={sorted} />
             <SeatsTile license={featured} loading={loading} />
           </SimpleGrid>
+          {licenses.length > 0 ? <LicenseSummaryList licenses={sorted} check={check} flags={flags} /> : null}
           <UsageSection
             features={usageValue?.usage_info.features ?? featured?.usage_info.features ?? []}
             history={usageValue?.history ?? []}

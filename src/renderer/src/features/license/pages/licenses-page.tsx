@@ -12,14 +12,9 @@ import { BaseLicenseOffer } from '../components/base-license-offer';
 import { LicenseCard } from '../components/license-card';
 import { ThisMachineCard } from '../components/this-machine-card';
 import { type LicenseRecord, useListMyLicensesQuery } from '../license-endpoints';
-import { listState } from '../license-list';
+import { byRelevance, listState } from '../license-list';
 import { selectLicenses, selectLicenseStatus } from '../license-slice';
-
-const STATUS_ORDER = { active: 0, suspended: 1, expired: 2, revoked: 3 } as const;
-
-/** Active licenses first, then the newest. */
-const byRelevance = (a: LicenseRecord, b: LicenseRecord) =>
-  STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || b.created_at.localeCompare(a.created_at);
+import { useLicenseFlags } from '../use-license-flags';
 
 function LicenseSkeletons() {
   return (
@@ -53,7 +48,7 @@ export default function LicensesPage() {
 
   const sorted = [...licenses].sort(byRelevance);
   const hasBase = licenses.some((license) => license.plan.code === BASE_PLAN_CODE);
-  const activeHere = machineStatus?.valid ? machineStatus.license_id : undefined;
+  const flags = useLicenseFlags(licenses);
 
   return (
     <Stack gap="xl" maw={1080}>
@@ -89,7 +84,8 @@ export default function LicensesPage() {
           <LicenseCard
             key={license.license_id}
             license={license}
-            onThisMachine={activeHere === license.license_id}
+            check={machineStatus}
+            flag={flags.get(license.license_id)}
           />
         ))}
         {load.status === 'ready' && sorted.length > 0 && !hasBase ? (

@@ -1,0 +1,159 @@
+import type { License } from '../../../../shared/api/licenses';
+import type { Subscription } from '../../../../shared/api/subscriptions';
+import type { LicenseCheckResult } from '../../../../shared/bridge';
+import { LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../../../../shared/constants';
+import { formatDate } from './license-format';
+
+const DAY_MS = 86_400_000;
+const relativeDays = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** Where the customer goes to fix what a flag says. */
+export type FlagAction = 'support' | 'payment' | 'renew' | 'resume';
+
+/** Something wrong (or about to be) with a license, in words, and what to do about it. */
+export interface LicenseFlag {
+  kind: 'revoked' | 'suspended' | 'expired' | 'expiring';
+  tone: 'danger' | 'warning' | 'caution';
+  title: string;
+  message: string;
+  /** The ways out, the first the main one. */
+  actions: FlagAction[];
+}
+
+type FlaggedLicense = Pick<
+  License,
+  'status' | 'expires_at' | 'revoked_reason' | 'revoked_at' | 'subscription_id' | 'license_id'
+>;
+
+const startOfDay = (time: number) => {
+  const day = new Date(time);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
+};
+
+/**
+ * Calendar days from now to `expiresAt` in local time (0 today, 1 tomorrow); null when it has
+ * passed or is not a date.
+ */
+export function daysLeft(expiresAt: string, now: number): number | null {
+  const end = new Date(expiresAt).getTime();
+  if (Number.isNaN(end) || end <= now) return null;
+  // Rounded: a day across a daylight-saving change is 23 or 25 hours long.
+  return Math.round((startOfDay(end) - startOfDay(now)) / DAY_MS);
+}
+
+/**
+ * Whether the license runs out at `expires_at` rather than renewing: a license bought once does; a
+ * subscription's renews unless it is set to end (or has ended). Unknown subscriptions are taken
+ * to renew, so a subscriber is not warned by mistake.
+ */
+function endsAtExpiry(license: FlaggedLicense, subscription: Subscription | undefined): boolean {
+  if (!license.subscription_id) return true;
+  if (!subscription) return false;
+  return subscription.cancel_at_period_end || subscription.status === 'cancelled';
+}
+
+/**
+ * A license to flag: revoked (with the administrator's reason), suspended (an unpaid subscription
+ * is restored by paying; anything else by support), expired, or active and running out within the
+ * expiry-reminder window. Null when there is nothing to say.
+ */
+export function licenseFlag(
+  license: FlaggedLicense,
+  {
+    now = Date.now(),
+    subscription,
+    windowDays = LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT,
+  }: { now?: number; subscription?: Subscription; windowDays?: number } = {},
+): LicenseFlag | null {
+  switch (license.status) {
+    case 'revoked': {
+      const reason = license.revoked_reason?.trim().replace(/[.\s]+$/, '');
+      return {
+        kind: 'revoked',
+        tone: 'danger',
+        title: 'This license was revoked',
+        message: `${reason ? `Reason given: ${reason}. ` : ''}Its machines can no longer use it. Contact support if you think this is a mistake.`,
+        actions: ['support'],
+      };
+    }
+    case 'suspended': {
+      if (subscription?.status === 'suspended')
+        return {
+          kind: 'suspended',
+          tone: 'warning',
+          title: 'Suspended: the subscription is unpaid',
+          message:
+            'The subscription’s payment failed and its grace period has ended, so its machines cannot use this license. Update the payment method to restore it.',
+          actions: ['payment'],
+        };
+      // A subscription not read (yet) may be the unpaid one: both ways out are offered.
+      const maybeUnpaid = !!license.subscription_id && !subscription;
+      return {
+        kind: 'suspended',
+        tone: 'warning',
+        title: 'This license is suspended',
+        message: maybeUnpaid
+          ? 'Its machines cannot use this license for now. If a subscription payment failed, update the payment method; otherwise contact support to restore it.'
+          : 'Its machines cannot use this license for now. Contact support to restore it.',
+        actions: maybeUnpaid ? ['payment', 'support'] : ['support'],
+      };
+    }
+    case 'expired':
+      return {
+        kind: 'expired',
+        tone: 'caution',
+        title: 'This license has expired',
+        message: `This license expired${license.expires_at ? ` on ${formatDate(license.expires_at)}` : ''}. Renew it to use it again.`,
+        actions: ['renew'],
+      };
+    case 'active': {
+      if (!license.expires_at) return null;
+      const days = daysLeft(license.expires_at, now);
+      if (days === null || days > windowDays || !endsAtExpiry(license, subscription)) return null;
+      const when = relativeDays.format(days, 'day');
+      return {
+        kind: 'expiring',
+        tone: 'caution',
+        title: `Expires ${when}`,
+        message: license.subscription_id
+          ? `The subscription ends on ${formatDate(license.expires_at)}, and this license with it. Resume the subscription to keep it.`
+          : `This license expires on ${formatDate(license.expires_at)}. Renew it to keep using it.`,
+        actions: license.subscription_id ? ['resume'] : ['renew'],
+      };
+    }
+  }
+}
+
+/** The licenses whose flag depends on their subscription's state (so it is worth reading). */
+export const needsSubscription = (license: FlaggedLicense, now = Date.now()): boolean =>
+  !!license.subscription_id &&
+  (license.status === 'suspended' ||
+    (license.status === 'active' &&
+      !!license.expires_at &&
+      (daysLeft(license.expires_at, now) ?? Infinity) <= LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT));
+
+/** Whether this machine's check says it uses `license`. */
+export const activeHere = (check: LicenseCheckResult | null, license: Pick<License, 'license_id'>) =>
+  !!check?.valid && check.license_id === license.license_id;
+
+/**
+ * Whether "Activate on this machine" applies to a license, and when it does not, why: only an
+ * active license not already in use here can be activated; a full one names the way out.
+ */
+export type ActivationOption =
+  { kind: 'available' } | { kind: 'here' } | { kind: 'unusable' } | { kind: 'full'; reason: string };
+
+export function activationOption(
+  license: Pick<License, 'license_id' | 'status' | 'activations_used' | 'max_activations'>,
+  check: LicenseCheckResult | null,
+): ActivationOption {
+  if (activeHere(check, license)) return { kind: 'here' };
+  if (license.status !== 'active') return { kind: 'unusable' };
+  if (license.activations_used >= license.max_activations)
+    return {
+      kind: 'full',
+      reason: `All ${license.max_activations} seat${license.max_activations === 1 ? ' is' : 's are'} in use. Deactivate a machine on the license’s details page to make room for this one.`,
+    };
+  return { kind: 'available' };
+}
