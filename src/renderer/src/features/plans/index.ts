@@ -14,3 +14,4 @@ export {
 export { planMessages } from './plan-messages';
 export { formatFeature, formatPlanPrice, formatSeats } from './plan-format';
 export { PlanCard, PlanCardSkeleton, type PlanCardProps } from './components/plan-card';
+export { balancedColumns, PlanGrid } from './components/plan-grid';

@@ -11,7 +11,7 @@ import { HeaderedPage } from '../../../components/layout/page-header';
 import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { PlanCard, PlanCardSkeleton, planMessages, useGetPublicPlansQuery } from '../../plans';
+import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
 import { PaymentHistory } from '../components/payment-history';
@@ -411,7 +411,7 @@ export default function PurchasePage() {
             .
           </Text>
         ) : (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(loaded.plans.length, 4) }} spacing="lg">
+          <PlanGrid count={loaded.plans.length}>
             {loaded.plans.map((plan) => {
               const { action, note } = planAction(plan, loaded, checkout, subscribe, coupon);
               return (
@@ -425,7 +425,7 @@ export default function PurchasePage() {
                 />
               );
             })}
-          </SimpleGrid>
+          </PlanGrid>
         )}
 
         {loaded && !loaded.config.sandbox ? (

@@ -8,6 +8,7 @@ import { formatPlanPrice } from '../plan-format';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { selectIsAuthenticated } from '../../auth';
 import { readPublicPlans } from '../public-plans-read';
+import { PlanGrid } from './plan-grid';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
 
 type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
@@ -90,10 +91,10 @@ export function PublicPlans() {
   }
 
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2, lg: Math.min(plans.length, 4) }} spacing="lg">
+    <PlanGrid count={plans.length}>
       {plans.map((plan) => (
         <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} />} />
       ))}
-    </SimpleGrid>
+    </PlanGrid>
   );
 }
