@@ -26,7 +26,7 @@ const months = Array.from({ length: 12 }, (_, index) => ({
 const NOW = Date.now();
 
 const stats: DashboardStats = {
-  users: { total: 1234, active: 1200, disabled: 34, admins: 3, new_last_30_days: 57 },
+  users: { total: 1234, active: 1180, unconfirmed: 20, disabled: 34, admins: 3, new_last_30_days: 57 },
   licenses: { total: 900, active: 700, by_status: { active: 700, suspended: 20, revoked: 30, expired: 150 } },
   activations: { active: 812, last_24h: 9 },
   revenue: {
@@ -104,6 +104,8 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     const users = await section('Users');
     expect(await users.findByText('1,234', {}, { timeout: 10_000 })).toBeTruthy();
     expect(users.getByText('57 new in the last 30 days')).toBeTruthy();
+    // Accounts whose e-mail is not confirmed are counted apart from the active ones.
+    expect(users.getByText('1,180 active · 20 unconfirmed · 34 disabled · 3 admins')).toBeTruthy();
     expect((await section('Active licenses')).getByText('700')).toBeTruthy();
     expect((await section('Activations')).getByText('9 activated in the last 24 hours')).toBeTruthy();
     expect((await section('Revenue')).getByText(/45,999/)).toBeTruthy();

@@ -53,6 +53,7 @@ const activation = (id: string, extra: Partial<Activation> = {}): Activation => 
   activation_id: id,
   license_id: 'L1',
   hardware_id: `hw-${id}-0123456789abcdef`,
+  label: null,
   device_name: `Laptop ${id}`,
   platform: 'linux',
   app_version: '2.0.0',

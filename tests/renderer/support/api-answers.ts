@@ -87,6 +87,7 @@ export const activation = (id: string, extra: Partial<Activation> = {}): Activat
   activation_id: id,
   license_id: 'L1',
   hardware_id: 'hw-test-machine-0001',
+  label: null,
   device_name: null,
   platform: null,
   app_version: null,

@@ -48,6 +48,7 @@ export const activation = (extra: Partial<Activation> = {}): Activation => ({
   activation_id: 'act-1',
   license_id: LICENSE_ID,
   hardware_id: 'hw-work-laptop-9999',
+  label: null,
   device_name: 'Work laptop',
   platform: 'Windows',
   app_version: '1.4.0',

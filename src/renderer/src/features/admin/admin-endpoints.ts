@@ -26,6 +26,9 @@ import type { AdminLicense, ListParams } from './admin-types';
 export type FeatureStats = z.infer<typeof featureStatsSchema>;
 
 const paths = apiPaths.admin;
+/** Shown when these fail without the server saying why. */
+const RESEND_CONFIRMATION_FAILED = 'Could not send a new confirmation link';
+const RENAME_ACTIVATION_FAILED = 'Could not rename the machine';
 const at = (path: string, id: string) => pathWith(path, { id });
 
 /** A failed admin call shows the server's message, else the error's own, else the call's fallback. */
@@ -327,6 +330,26 @@ export const adminApi = api.injectEndpoints({
         extraOptions: failing(adminMessages.fetchPaymentsFailed),
         providesTags: listed('AdminPayment'),
       }),
+      /** Queues a new confirmation link to an unconfirmed account; answers the server's message. */
+      resendConfirmation: build.mutation<{ message: string }, string>({
+        query: (id) => ({ url: at(paths.resendConfirmation, id), method: 'POST' }),
+        extraOptions: failing(RESEND_CONFIRMATION_FAILED),
+        // Recorded as an administrator's action: the security lists and the overview change.
+        invalidatesTags: () => ['SecurityEvent', 'Dashboard'],
+      }),
+      /** Names a machine of a license (null drops the name); answers the license. */
+      renameActivation: build.mutation<
+        AdminLicense,
+        { id: string; activationId: string; label: string | null }
+      >({
+        query: ({ id, activationId, label }) => ({
+          url: pathWith(paths.activation, { id, activationId }),
+          method: 'PATCH',
+          body: { label },
+        }),
+        extraOptions: failing(RENAME_ACTIVATION_FAILED),
+        invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
+      }),
     };
     // Only this module's names: `adminApi.endpoints` also lists what other features injected.
     recordEndpointArea('admin', Object.keys(endpoints));
@@ -362,4 +385,6 @@ export const {
   useSearchUsersQuery,
   useListUserLicensesQuery,
   useListUserPaymentsQuery,
+  useResendConfirmationMutation,
+  useRenameActivationMutation,
 } = adminApi;

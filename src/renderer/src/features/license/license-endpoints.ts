@@ -64,6 +64,9 @@ export const downloadMessages = {
   checksumUnavailable: 'This browser cannot compute checksums here (Web Crypto needs HTTPS).',
 } as const;
 
+/** Shown when naming a machine fails without the server saying why. */
+export const RENAME_MACHINE_FAILED = 'Could not rename the machine';
+
 export const MACHINE_UNREADABLE = 'Could not read this machine’s details';
 
 /** No stored key (or machine id) is answered here, without asking anyone. */
@@ -238,6 +241,24 @@ export const licenseApi = api.injectEndpoints({
         extraOptions: { fallback: licenseMessages.deactivationFailed },
         invalidatesTags: (result, _error, { activationId }) =>
           result ? [LIST, CURRENT_PLAN, ...(activationId ? [] : [THIS_MACHINE])] : [],
+        onQueryStarted: async (_args, { dispatch, queryFulfilled }) => {
+          const license = await settled(queryFulfilled);
+          if (license) dispatch(keepLicense(license));
+        },
+      }),
+
+      /** Names a machine of the license (null drops the name); answers the license with its machines. */
+      renameMachine: build.mutation<
+        LicenseRecord,
+        { licenseId: string; activationId: string; label: string | null }
+      >({
+        query: ({ licenseId, activationId, label }) => ({
+          url: pathWith(apiPaths.licenses.activation, { id: licenseId, activationId }),
+          method: 'PATCH',
+          body: { label },
+        }),
+        extraOptions: { fallback: RENAME_MACHINE_FAILED },
+        invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN] : []),
         onQueryStarted: async (_args, { dispatch, queryFulfilled }) => {
           const license = await settled(queryFulfilled);
           if (license) dispatch(keepLicense(license));
@@ -430,6 +451,7 @@ export const {
   useActivateLicenseMutation,
   useActivateBaseLicenseMutation,
   useDeactivateLicenseMutation,
+  useRenameMachineMutation,
   useGetLicenseUsageQuery,
   useGetCurrentPlanQuery,
   useCheckLicenseStatusQuery,

@@ -31,8 +31,9 @@ export function StatCards({ stats }: { stats: DashboardStats | null }) {
           <>
             <Figure>{formatCount(stats.users.total)}</Figure>
             <Detail>
-              {formatCount(stats.users.active)} active · {formatCount(stats.users.disabled)} disabled ·{' '}
-              {formatCount(stats.users.admins)} admin{stats.users.admins === 1 ? '' : 's'}
+              {formatCount(stats.users.active)} active · {formatCount(stats.users.unconfirmed)} unconfirmed ·{' '}
+              {formatCount(stats.users.disabled)} disabled · {formatCount(stats.users.admins)} admin
+              {stats.users.admins === 1 ? '' : 's'}
             </Detail>
             <Detail>{formatCount(stats.users.new_last_30_days)} new in the last 30 days</Detail>
           </>

@@ -1,4 +1,4 @@
-import { Anchor, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
@@ -18,17 +18,17 @@ import { CreateUserModal } from '../users/create-user-modal';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 import { DeleteUserModal } from '../users/delete-user-modal';
 import { EditUserModal } from '../users/edit-user-modal';
-import { RoleBadge, UserStatusBadge } from '../users/user-badges';
+import { RoleBadge, UnconfirmedBadge, UserStatusBadge } from '../users/user-badges';
 import { UserDetailsDrawer } from '../users/user-details-drawer';
-import { ROLE_OPTIONS, USER_STATUS_OPTIONS } from '../users/user-format';
+import { ROLE_OPTIONS, USER_STATUS_OPTIONS, VERIFICATION_OPTIONS } from '../users/user-format';
 
-type UserFilter = 'role' | 'status' | 'from' | 'to';
+type UserFilter = 'role' | 'status' | 'verification' | 'from' | 'to';
 
 // The server's sort fields of GET /admin/users (adminUserListQuerySchema); newest accounts first.
 const USERS_LIST: ListQuerySpec<UserFilter> = {
   sortFields: ['created_at', 'updated_at', 'email', 'full_name', 'role', 'status'],
   defaultSort: '-created_at',
-  filters: ['role', 'status', 'from', 'to'],
+  filters: ['role', 'status', 'verification', 'from', 'to'],
 };
 
 /** `/admin/users`: every account, with search, filters, sort and paging kept in the URL. */
@@ -80,7 +80,12 @@ export default function AdminUsersPage() {
       key: 'status',
       header: 'Status',
       sortField: 'status',
-      render: (user) => <UserStatusBadge status={user.status} />,
+      render: (user) => (
+        <Group gap={6} wrap="wrap">
+          <UserStatusBadge status={user.status} />
+          {!user.email_verified && <UnconfirmedBadge />}
+        </Group>
+      ),
     },
     {
       key: 'created',
@@ -168,6 +173,13 @@ export default function AdminUsersPage() {
             data={[{ value: '', label: 'All statuses' }, ...USER_STATUS_OPTIONS]}
             w={{ base: HALF_ROW, xs: 160 }}
           />
+          <FilterSelect
+            list={list}
+            filter="verification"
+            label="E-mail"
+            data={[{ value: '', label: 'Confirmed or not' }, ...VERIFICATION_OPTIONS]}
+            w={{ base: HALF_ROW, xs: 170 }}
+          />
           <DateRangeFilter
             from={query.filters.from}
             to={query.filters.to}
@@ -210,6 +222,7 @@ export default function AdminUsersPage() {
         onClose={() => setViewing(null)}
         onEdit={setEditing}
         onDelete={setDeleting}
+        onChanged={(saved) => setViewing((current) => (current?.id === saved.id ? saved : current))}
       />
     </ListPage>
   );

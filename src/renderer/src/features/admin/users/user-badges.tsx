@@ -17,6 +17,22 @@ export function RoleBadge({ role }: { role: AdminUser['role'] }) {
   );
 }
 
+/** An account whose e-mail address is not confirmed yet: it cannot sign in until it is. */
+export function UnconfirmedBadge() {
+  return (
+    <Badge
+      variant="outline"
+      color="yellow.9"
+      tt="none"
+      size="md"
+      style={{ minWidth: 'max-content' }}
+      title="The e-mail address is not confirmed yet"
+    >
+      Unconfirmed
+    </Badge>
+  );
+}
+
 export function UserStatusBadge({ status }: { status: AdminUser['status'] }) {
   return (
     <StatusBadge tone={status === 'active' ? 'positive' : 'neutral'} size="md">

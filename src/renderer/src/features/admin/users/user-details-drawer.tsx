@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Code,
   Group,
@@ -13,21 +12,29 @@ import {
   Title,
 } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { AdminLicense, AdminUser } from '../../../../../shared/api/admin';
+import type { AdminLicense, AdminUser, AdminUserDetail } from '../../../../../shared/api/admin';
 import type { Paged } from '../../../../../shared/api/paging';
 import type { AdminPayment } from '../../../../../shared/api/payments';
 import { portalPaths } from '../../../../../shared/routes';
-import { AlertIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
+import { AlertIcon, CheckIcon, MailIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
+import { showToast } from '../../../components/data/toast';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatusBadge } from '../../license';
 import { PaymentStatusBadge } from '../../payments';
-import { useGetUserQuery, useListUserLicensesQuery, useListUserPaymentsQuery } from '../admin-endpoints';
+import {
+  useGetUserQuery,
+  useListUserLicensesQuery,
+  useListUserPaymentsQuery,
+  useResendConfirmationMutation,
+  useUpdateUserMutation,
+} from '../admin-endpoints';
 import { formatMoney } from '../dashboard/dashboard-data';
 import { CustomerInvoicesSection } from '../billing/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
-import { RoleBadge, UserStatusBadge } from './user-badges';
+import { RoleBadge, UnconfirmedBadge, UserStatusBadge } from './user-badges';
 import { displayName } from './user-format';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
@@ -37,6 +44,8 @@ export interface UserDetailsDrawerProps {
   onClose: () => void;
   onEdit: (user: AdminUser) => void;
   onDelete: (user: AdminUser) => void;
+  /** The account after a change made here (its address marked as confirmed). */
+  onChanged: (user: AdminUserDetail) => void;
 }
 
 type Load<T> = { data: T | null; error: string | null };
@@ -215,10 +224,84 @@ function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<
 }
 
 /**
+ * An account whose address is not confirmed cannot sign in: the administrator sends a new link
+ * (through the outbox, as at sign-up) or vouches for the address. Both are recorded as their actions.
+ */
+function ConfirmationSection({
+  user,
+  onChanged,
+}: {
+  user: AdminUser;
+  onChanged: (user: AdminUserDetail) => void;
+}) {
+  const [resend, resending] = useResendConfirmationMutation();
+  const [update, confirming] = useUpdateUserMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const disabled = user.status !== 'active';
+
+  const sendLink = async () => {
+    setFailure(null);
+    try {
+      const answer = await resend(user.id).unwrap();
+      showToast({ title: 'Confirmation link sent', message: `${answer.message}: ${user.email}.` });
+    } catch (error) {
+      setFailure(toSubmitFailure(error, 'Could not send a new confirmation link').message);
+    }
+  };
+
+  const markConfirmed = async () => {
+    setFailure(null);
+    try {
+      const saved = await update({ id: user.id, changes: { email_verified: true } }).unwrap();
+      showToast({ title: 'E-mail confirmed', message: `${saved.email} can sign in now.` });
+      onChanged(saved);
+    } catch (error) {
+      setFailure(toSubmitFailure(error, 'Could not mark the address as confirmed').message);
+    }
+  };
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="user-confirmation-heading">
+      <Stack gap="sm">
+        <Title order={3} size="h5" id="user-confirmation-heading">
+          E-mail not confirmed
+        </Title>
+        <Text size="sm">
+          {disabled
+            ? 'This account is disabled. Enable it before sending a confirmation link.'
+            : 'This person has not opened the confirmation link yet, so they cannot sign in. Send a new link, or mark the address as confirmed if you know it is theirs.'}
+        </Text>
+        {failure && <SectionError message={failure} />}
+        <Group gap="sm">
+          <Button
+            variant="default"
+            leftSection={<MailIcon size={16} />}
+            onClick={() => void sendLink()}
+            loading={resending.isLoading}
+            disabled={disabled || confirming.isLoading}
+          >
+            Resend confirmation
+          </Button>
+          <Button
+            variant="light"
+            leftSection={<CheckIcon size={16} />}
+            onClick={() => void markConfirmed()}
+            loading={confirming.isLoading}
+            disabled={resending.isLoading}
+          >
+            Mark as confirmed
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
  * A user's details: the account, counts of licenses, machines and payments, the newest licenses
  * and payments with links to the full lists (filtered by this user), and Edit / Delete.
  */
-export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetailsDrawerProps) {
+export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }: UserDetailsDrawerProps) {
   const id = user?.id ?? skipToken;
   // Through the slice: the account becomes its selectedUser. A change to the account (any admin
   // write) reads all three again.
@@ -240,11 +323,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
             <Group gap="xs">
               <RoleBadge role={user.role} />
               <UserStatusBadge status={user.status} />
-              {!user.email_verified && (
-                <Badge variant="outline" color="yellow.9" tt="none">
-                  E-mail not confirmed
-                </Badge>
-              )}
+              {!user.email_verified && <UnconfirmedBadge />}
             </Group>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
               <Fact label="E-mail">{user.email}</Fact>
@@ -263,6 +342,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete }: UserDetai
               <Fact label="Updated">{formatDateTime(user.updated_at)}</Fact>
             </SimpleGrid>
           </Stack>
+          {!user.email_verified && <ConfirmationSection user={user} onChanged={onChanged} />}
           {detail.error ? (
             <SectionError message={detail.error} />
           ) : (

@@ -1,4 +1,4 @@
-import type { AdminUser } from '../../../../../shared/api/admin';
+import type { AdminUser, EmailVerificationState } from '../../../../../shared/api/admin';
 import type { UserRole } from '../../../../../shared/constants';
 
 /** How the admin screens name roles and account states. */
@@ -15,6 +15,15 @@ export const ROLE_OPTIONS = [
 export const USER_STATUS_OPTIONS = [
   { value: 'active', label: USER_STATUS_LABELS.active },
   { value: 'disabled', label: USER_STATUS_LABELS.disabled },
+];
+
+export const VERIFICATION_LABELS: Record<EmailVerificationState, string> = {
+  confirmed: 'E-mail confirmed',
+  unconfirmed: 'Unconfirmed',
+};
+export const VERIFICATION_OPTIONS = [
+  { value: 'confirmed', label: VERIFICATION_LABELS.confirmed },
+  { value: 'unconfirmed', label: VERIFICATION_LABELS.unconfirmed },
 ];
 
 /** The name people know an account by: its full name, else its e-mail. */

@@ -9,12 +9,22 @@ import { showToast } from '../../../components/data/toast';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
-import { recheckLicenseStatus, useDeactivateLicenseMutation } from '../license-endpoints';
+import { PencilIcon } from '../../../components/brand/icons';
+import {
+  recheckLicenseStatus,
+  useDeactivateLicenseMutation,
+  useRenameMachineMutation,
+} from '../license-endpoints';
 import { formatDate, formatDateTime, formatRelative, seatsText } from '../license-format';
+import { RenameMachineModal } from './rename-machine-modal';
 
-/** The name a machine goes by: what it reported, else the end of its hardware id. */
-export const machineName = (activation: Pick<Activation, 'device_name' | 'hardware_id'>) =>
-  activation.device_name || `Machine …${activation.hardware_id.slice(-6)}`;
+/**
+ * The name a machine goes by: the one its owner gave it, else what it reported, else the end of
+ * its hardware id.
+ */
+export const machineName = (
+  activation: Pick<Activation, 'device_name' | 'hardware_id'> & { label?: string | null },
+) => activation.label || activation.device_name || `Machine …${activation.hardware_id.slice(-6)}`;
 
 const REASONS: Record<NonNullable<Activation['deactivated_reason']>, string> = {
   user: 'by you',
@@ -31,10 +41,12 @@ interface ActivationsTableProps {
 }
 
 function MachineCell({ activation, isThis }: { activation: Activation; isThis: boolean }) {
+  // A named machine shows, under its name, the name its device reports.
+  const reported = activation.label ? activation.device_name : null;
   return (
     <Stack gap={2}>
       <Group gap={6} wrap="wrap">
-        <Text size="sm" fw={600}>
+        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }} data-testid="machine-name">
           {machineName(activation)}
         </Text>
         {isThis ? (
@@ -43,6 +55,11 @@ function MachineCell({ activation, isThis }: { activation: Activation; isThis: b
           </Badge>
         ) : null}
       </Group>
+      {reported ? (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="machine-reported-name">
+          {reported}
+        </Text>
+      ) : null}
       <Text size="xs" c="dimmed" ff="monospace" title={activation.hardware_id}>
         ID …{activation.hardware_id.slice(-10)}
       </Text>
@@ -57,6 +74,8 @@ function MachineCell({ activation, isThis }: { activation: Activation; isThis: b
 export function ActivationsTable({ license, activations, thisHardwareId, headingId }: ActivationsTableProps) {
   const dispatch = useAppDispatch();
   const [deactivate, { isLoading: pending }] = useDeactivateLicenseMutation();
+  const [renameMachine] = useRenameMachineMutation();
+  const [renaming, setRenaming] = useState<Activation | null>(null);
   const [target, setTarget] = useState<Activation | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [showFormer, setShowFormer] = useState(false);
@@ -130,32 +149,48 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
     {
       key: 'seat',
       header: 'Seat',
-      // On a phone's card the seat's button is in sight at the card's foot.
+      // On a phone's card the seat's buttons are in sight at the card's foot.
       card: 'actions',
-      render: (activation) =>
-        activation.deactivated_at !== null ? (
-          <Stack gap={2}>
-            <StatusBadge tone="neutral" size="md">
-              Deactivated
-            </StatusBadge>
-            <Text size="xs" c="dimmed">
-              {formatDate(activation.deactivated_at)}
-              {activation.deactivated_reason ? `, ${REASONS[activation.deactivated_reason]}` : ''}
-            </Text>
-          </Stack>
-        ) : (
+      render: (activation) => (
+        <Group gap="xs" wrap="wrap" align="flex-start">
           <Button
-            variant="light"
-            color="red"
+            variant="default"
             size="xs"
-            onClick={() => setTarget(activation)}
-            aria-label={`Deactivate ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
+            leftSection={<PencilIcon size={14} />}
+            onClick={() => setRenaming(activation)}
+            aria-label={`Rename ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
           >
-            Deactivate
+            Rename
           </Button>
-        ),
+          {seatOf(activation)}
+        </Group>
+      ),
     },
   ];
+
+  function seatOf(activation: Activation) {
+    return activation.deactivated_at !== null ? (
+      <Stack gap={2}>
+        <StatusBadge tone="neutral" size="md">
+          Deactivated
+        </StatusBadge>
+        <Text size="xs" c="dimmed">
+          {formatDate(activation.deactivated_at)}
+          {activation.deactivated_reason ? `, ${REASONS[activation.deactivated_reason]}` : ''}
+        </Text>
+      </Stack>
+    ) : (
+      <Button
+        variant="light"
+        color="red"
+        size="xs"
+        onClick={() => setTarget(activation)}
+        aria-label={`Deactivate ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
+      >
+        Deactivate
+      </Button>
+    );
+  }
 
   return (
     <>
@@ -189,6 +224,22 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
           </Button>
         </Group>
       ) : null}
+
+      <RenameMachineModal
+        license={license}
+        activation={renaming}
+        currentName={renaming ? machineName(renaming) : ''}
+        onClose={() => setRenaming(null)}
+        save={(label) =>
+          renaming
+            ? renameMachine({
+                licenseId: license.license_id,
+                activationId: renaming.activation_id,
+                label,
+              }).unwrap()
+            : Promise.resolve()
+        }
+      />
 
       <Modal
         opened={target !== null}
