@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
-import { mailLauncher, maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
+import { maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
 import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -170,36 +170,79 @@ describe('support page: help and contact', () => {
     await waitFor(() => expect(panel?.closest('[aria-hidden="true"]')).toBeNull());
   });
 
-  it('checks the request, then opens the e-mail app with it and the details', async () => {
-    const open = vi.spyOn(mailLauncher, 'open').mockImplementation(() => undefined);
+  it('checks the request, sends it to the server with the details only when ticked, and says what happens next', async () => {
+    let sequence = 0;
+    api.on('POST /support/requests', (request) => {
+      sequence += 1;
+      const body = JSON.parse(request.body) as { diagnostics?: string };
+      return {
+        status: 201,
+        json: {
+          id: `req-${sequence}`,
+          reference: `SR-ABCDEFG${sequence}`,
+          reply_to: testUser.email,
+          diagnostics_included: body.diagnostics !== undefined,
+          created_at: '2026-11-27T10:00:00.000Z',
+        },
+      };
+    });
     await openSupport({ licenseKey: KEY });
     await details();
     const contact = within(screen.getByRole('region', { name: 'Contact support' }));
-    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
+    await userEvent.click(contact.getByRole('button', { name: 'Send request' }));
     expect(await contact.findByText('Write a short subject')).toBeTruthy();
     expect(contact.getByText(/Describe the problem in a few words/)).toBeTruthy();
-    expect(open).not.toHaveBeenCalled();
+    expect(api.calls('POST /support/requests')).toHaveLength(0);
 
+    // Sent without the details: the box starts unticked.
     await userEvent.selectOptions(contact.getByLabelText('Topic'), 'Billing and payments');
     await userEvent.type(contact.getByLabelText(/^Subject/), 'Charged twice');
     await userEvent.type(contact.getByLabelText(/^Message/), 'My card was charged twice for Pro yesterday.');
-    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
+    await userEvent.click(contact.getByRole('button', { name: 'Send request' }));
+    const sent = within(await contact.findByTestId('support-request-sent'));
+    expect(sent.getByText('SR-ABCDEFG1')).toBeTruthy();
+    expect(sent.getByText(testUser.email)).toBeTruthy();
+    expect(sent.getByText('The app and account information was not sent.')).toBeTruthy();
+    const first = JSON.parse(api.calls('POST /support/requests')[0]!.body) as Record<string, unknown>;
+    expect(first).toEqual({
+      topic: 'Billing and payments',
+      subject: 'Charged twice',
+      message: 'My card was charged twice for Pro yesterday.',
+    });
 
-    expect(open).toHaveBeenCalledTimes(1);
-    const href = open.mock.calls[0]![0];
-    expect(href.startsWith('mailto:')).toBe(true);
-    const query = new URLSearchParams(href.slice(href.indexOf('?') + 1));
-    expect(query.get('subject')).toBe('[Desktop AI Assistant] Billing and payments: Charged twice');
-    const mailBody = query.get('body') ?? '';
-    expect(mailBody).toContain('My card was charged twice for Pro yesterday.');
-    expect(mailBody).toContain(`User id: ${testUser.id}`);
-    expect(mailBody).toContain('License key: ABCDE-•••••-•••••-•••••-YZ234');
-    expect(await contact.findByText('E-mail ready')).toBeTruthy();
-
-    // Without the details when the user says so.
+    // Another request, with the details ticked: the block goes with it.
+    await userEvent.click(sent.getByRole('button', { name: 'Write another request' }));
+    await userEvent.type(contact.getByLabelText(/^Subject/), 'Activation fails');
+    await userEvent.type(
+      contact.getByLabelText(/^Message/),
+      'Activating on my laptop says the key is unknown.',
+    );
     await userEvent.click(contact.getByRole('checkbox', { name: /Include the app and account information/ }));
-    await userEvent.click(contact.getByRole('button', { name: 'Write e-mail' }));
-    const second = open.mock.calls[1]![0];
-    expect(new URLSearchParams(second.slice(second.indexOf('?') + 1)).get('body')).not.toContain('User id');
+    await userEvent.click(contact.getByRole('button', { name: 'Send request' }));
+    const again = within(await contact.findByTestId('support-request-sent'));
+    expect(again.getByText('SR-ABCDEFG2')).toBeTruthy();
+    expect(again.getByText('The app and account information was sent with it.')).toBeTruthy();
+    const second = JSON.parse(api.calls('POST /support/requests')[1]!.body) as { diagnostics?: string };
+    expect(second.diagnostics).toContain(`User id: ${testUser.id}`);
+    expect(second.diagnostics).toContain('License key: ABCDE-•••••-•••••-•••••-YZ234');
+    expect(second.diagnostics).not.toContain(KEY);
+  });
+
+  it("shows the server's refusal and keeps what was typed", async () => {
+    api.on('POST /support/requests', () => ({
+      status: 429,
+      json: {
+        detail: 'Too many requests. Try again in 1 hour.',
+        message: 'Too many requests. Try again in 1 hour.',
+        code: 'rate_limited',
+      },
+    }));
+    await openSupport();
+    const contact = within(screen.getByRole('region', { name: 'Contact support' }));
+    await userEvent.type(contact.getByLabelText(/^Subject/), 'Charged twice');
+    await userEvent.type(contact.getByLabelText(/^Message/), 'My card was charged twice for Pro yesterday.');
+    await userEvent.click(contact.getByRole('button', { name: 'Send request' }));
+    expect(await contact.findByText('Too many requests. Try again in 1 hour.', {}, SLOW)).toBeTruthy();
+    expect((contact.getByLabelText(/^Subject/) as HTMLInputElement).value).toBe('Charged twice');
   });
 });

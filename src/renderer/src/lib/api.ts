@@ -47,6 +47,7 @@ export const API_TAGS = [
   'Invoice',
   'Subscription',
   'Coupon',
+  'SupportRequest',
 ] as const;
 
 /**

@@ -1,13 +1,6 @@
 import type { AppInfo, LicenseCheckResult } from '../../../../shared/bridge';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 
-/**
- * Where support requests go: set `VITE_SUPPORT_EMAIL` when building the portal. The server has no
- * contact endpoint, so the portal writes the request as an e-mail; without an address the e-mail
- * app opens with the message ready and the recipient left for the user to fill in.
- */
-export const SUPPORT_EMAIL = String(import.meta.env.VITE_SUPPORT_EMAIL ?? '').trim();
-
 /** `7KQ2M-•••••-•••••-•••••-XY9Z4`: enough to tell keys apart, not enough to use one. */
 export function maskLicenseKey(key: string): string {
   const groups = key.split('-');
@@ -88,31 +81,3 @@ export function supportDetails(input: SupportDetailsInput): [label: string, valu
 
 export const formatDetails = (lines: [string, string][]): string =>
   lines.map(([label, value]) => `${label}: ${value}`).join('\n');
-
-/** Mail clients cut long mailto: links: the message is shortened first, the details are kept whole. */
-const MAX_BODY = 1800;
-
-export function buildMailto({
-  to,
-  subject,
-  message,
-  details,
-}: {
-  to: string;
-  subject: string;
-  message: string;
-  details: string | null;
-}): string {
-  const tail = details ? `\n\n--\n${details}` : '';
-  const room = Math.max(200, MAX_BODY - tail.length);
-  const text = message.length > room ? `${message.slice(0, room - 1)}…` : message;
-  const query = `subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(text + tail)}`;
-  return `mailto:${to ? encodeURIComponent(to).replace('%40', '@') : ''}?${query}`;
-}
-
-/** Opens the user's e-mail app (a seam tests replace: jsdom cannot follow mailto: links). */
-export const mailLauncher = {
-  open(href: string): void {
-    window.location.assign(href);
-  },
-};

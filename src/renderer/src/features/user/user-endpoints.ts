@@ -1,4 +1,5 @@
 import type { HealthResponse } from '../../../../shared/api/health';
+import type { SupportRequestBody, SupportRequestReceipt } from '../../../../shared/api/support';
 import type {
   ChangePasswordRequest,
   Preferences,
@@ -15,6 +16,7 @@ import { attempt } from '../../lib/api-errors';
 // The fallbacks when the server gives no message.
 export const changePasswordFailed = 'Could not change the password';
 export const signOutEverywhereFailed = 'Could not sign out of every device';
+export const sendSupportRequestFailed = 'Your request could not be sent';
 
 const messageOr = (fallback: string) => (answer: { message?: string } | undefined) =>
   answer?.message || fallback;
@@ -64,6 +66,11 @@ export const userApi = api.injectEndpoints({
         transformResponse: messageOr('Signed out on every device'),
         extraOptions: { fallback: signOutEverywhereFailed },
       }),
+      /** POST /support/requests: stored for support and mailed to them, with Reply-To the account's address. */
+      sendSupportRequest: build.mutation<SupportRequestReceipt, SupportRequestBody>({
+        query: (body) => ({ url: apiPaths.support.requests, method: 'POST', body }),
+        extraOptions: { fallback: sendSupportRequestFailed },
+      }),
       /** GET /health: the server's version (the version of the portal it serves), for support requests. */
       fetchServerVersion: build.query<string, void>({
         query: () => ({ url: apiPaths.health }),
@@ -83,4 +90,5 @@ export const {
   useChangeMyPasswordMutation,
   useSignOutEverywhereMutation,
   useFetchServerVersionQuery,
+  useSendSupportRequestMutation,
 } = userApi;

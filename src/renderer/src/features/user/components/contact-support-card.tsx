@@ -1,72 +1,92 @@
-import {
-  Button,
-  Checkbox,
-  CopyButton,
-  Group,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Checkbox, Code, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
 import { z } from 'zod';
-import { PRODUCT_NAME } from '../../../../../shared/constants';
+import {
+  SUPPORT_MESSAGE_MAX,
+  SUPPORT_SUBJECT_MAX,
+  SUPPORT_TOPICS,
+  supportRequestBodySchema,
+  type SupportRequestReceipt,
+} from '../../../../../shared/api/support';
 import { Notice } from '../../../components/data/alert-notice';
-import { MailIcon } from '../../../components/brand/icons';
+import { CheckIcon, MailIcon } from '../../../components/brand/icons';
+import { ErrorAlert } from '../../../components/forms/error-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { SectionCard } from '../../../components/layout/section-card';
-import { buildMailto, mailLauncher, SUPPORT_EMAIL } from '../support-details';
+import { sendSupportRequestFailed, useSendSupportRequestMutation } from '../user-endpoints';
 
-export const SUPPORT_TOPICS = [
-  'Licensing and activation',
-  'Billing and payments',
-  'Account and sign-in',
-  'Desktop app problem',
-  'Something else',
-] as const;
-
-const NO_CONTROL = /^[^\p{Cc}]*$/u;
-const contactSchema = z.object({
-  topic: z.enum(SUPPORT_TOPICS),
-  subject: z
-    .string()
-    .trim()
-    .min(3, 'Write a short subject')
-    .max(120, 'Keep the subject under 120 characters')
-    .regex(NO_CONTROL, 'Must not contain control characters'),
-  message: z
-    .string()
-    .trim()
-    .min(20, 'Describe the problem in a few words (at least 20 characters)')
-    .max(1500, 'Keep the message under 1,500 characters; attach longer logs to the e-mail'),
-  includeDetails: z.boolean(),
-});
+const contactSchema = supportRequestBodySchema
+  .pick({ topic: true, subject: true, message: true })
+  .extend({ includeDetails: z.boolean() });
 type ContactValues = z.input<typeof contactSchema>;
 const FIELDS = ['topic', 'subject', 'message'] as const;
+const INITIAL: ContactValues = { topic: SUPPORT_TOPICS[0], subject: '', message: '', includeDetails: false };
+
+/** What the customer is told once the request is stored: its reference, and where the reply comes. */
+function RequestSent({ receipt, onAnother }: { receipt: SupportRequestReceipt; onAnother: () => void }) {
+  return (
+    <Notice
+      color="teal"
+      variant="light"
+      icon={<CheckIcon size={20} />}
+      title="Request sent"
+      role="status"
+      data-testid="support-request-sent"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          Your reference is <Code fz="sm">{receipt.reference}</Code>. Support replies by e-mail to{' '}
+          <strong style={{ overflowWrap: 'anywhere' }}>{receipt.reply_to}</strong>; quote the reference if you
+          write again about this.
+        </Text>
+        <Text size="sm">
+          {receipt.diagnostics_included
+            ? 'The app and account information was sent with it.'
+            : 'The app and account information was not sent.'}
+        </Text>
+        <Button size="xs" variant="white" onClick={onAnother}>
+          Write another request
+        </Button>
+      </Stack>
+    </Notice>
+  );
+}
 
 /**
- * The server has no contact endpoint, so a support request is an e-mail: this writes it (topic,
- * subject, message and, if wanted, the details above) and opens the user's e-mail app with it.
+ * Sends a support request to the server (POST /support/requests), which keeps it for support and
+ * mails it to them; the app and account information goes with it only when the box is ticked.
  */
 export function ContactSupportCard({ details }: { details: string | null }) {
-  const [opened, setOpened] = useState<{ href: string; text: string } | null>(null);
+  const [send, { isLoading }] = useSendSupportRequestMutation();
+  const [receipt, setReceipt] = useState<SupportRequestReceipt | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ContactValues>({
-    initialValues: { topic: SUPPORT_TOPICS[0], subject: '', message: '', includeDetails: true },
+    initialValues: INITIAL,
     validate: schemaResolver(contactSchema, { sync: true }),
     validateInputOnBlur: ['subject', 'message'],
   });
 
   const submit = form.onSubmit(
-    (values) => {
+    async (values) => {
       const { topic, subject, message, includeDetails } = contactSchema.parse(values);
-      const fullSubject = `[${PRODUCT_NAME}] ${topic}: ${subject}`;
-      const attached = includeDetails ? details : null;
-      const href = buildMailto({ to: SUPPORT_EMAIL, subject: fullSubject, message, details: attached });
-      const text = `Subject: ${fullSubject}\n\n${message}${attached ? `\n\n--\n${attached}` : ''}`;
-      setOpened({ href, text });
-      mailLauncher.open(href);
+      setProblem(null);
+      try {
+        const sent = await send({
+          topic,
+          subject,
+          message,
+          ...(includeDetails && details ? { diagnostics: details } : {}),
+        }).unwrap();
+        setReceipt(sent);
+        form.setValues(INITIAL);
+        form.resetDirty();
+      } catch (error) {
+        const failure = toSubmitFailure(error, sendSupportRequestFailed, {}, FIELDS);
+        form.setErrors(failure.fieldErrors);
+        setProblem(failure.message);
+      }
     },
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
@@ -75,56 +95,43 @@ export function ContactSupportCard({ details }: { details: string | null }) {
     <SectionCard
       headingId="contact-support-title"
       title="Contact support"
-      description={
-        SUPPORT_EMAIL ? (
-          <>
-            Your e-mail app opens with the request addressed to <strong>{SUPPORT_EMAIL}</strong>; check it and
-            press send.
-          </>
-        ) : (
-          'Your e-mail app opens with the request written out; add your support contact’s address and press send.'
-        )
-      }
-      onSubmit={submit}
+      description="Your request goes to our support team from here; they reply by e-mail to your account’s address."
+      onSubmit={receipt ? undefined : submit}
     >
-      <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
-      <TextInput label="Subject" required maxLength={120} {...form.getInputProps('subject')} />
-      <Textarea
-        size="md"
-        label="Message"
-        description="What happened, what you expected, and the steps that lead there."
-        required
-        rows={5}
-        maxLength={1500}
-        {...form.getInputProps('message')}
-      />
-      <Checkbox
-        label="Include the app and account information"
-        description="The app and account information on this page: versions, ids and the masked license key."
-        {...form.getInputProps('includeDetails', { type: 'checkbox' })}
-      />
-      {opened ? (
-        <Notice color="blue" variant="light" icon={<MailIcon size={20} />} title="E-mail ready" role="status">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">
-              Your e-mail app should have opened with the message. Nothing opened (or this is the desktop
-              app)? Copy the message and send it from any e-mail account.
-            </Text>
-            <CopyButton value={opened.text}>
-              {({ copied, copy }) => (
-                <Button size="xs" variant="white" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy message'}
-                </Button>
-              )}
-            </CopyButton>
-          </Stack>
-        </Notice>
-      ) : null}
-      <Group justify="flex-end">
-        <Button type="submit" leftSection={<MailIcon size={16} />}>
-          Write e-mail
-        </Button>
-      </Group>
+      {receipt ? (
+        <RequestSent receipt={receipt} onAnother={() => setReceipt(null)} />
+      ) : (
+        <>
+          <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
+          <TextInput
+            label="Subject"
+            required
+            maxLength={SUPPORT_SUBJECT_MAX}
+            {...form.getInputProps('subject')}
+          />
+          <Textarea
+            size="md"
+            label="Message"
+            description="What happened, what you expected, and the steps that lead there."
+            required
+            rows={5}
+            maxLength={SUPPORT_MESSAGE_MAX}
+            {...form.getInputProps('message')}
+          />
+          <Checkbox
+            label="Include the app and account information"
+            description="The app and account information on this page: versions, ids and the masked license key."
+            disabled={!details}
+            {...form.getInputProps('includeDetails', { type: 'checkbox' })}
+          />
+          {problem ? <ErrorAlert title="Not sent">{problem}</ErrorAlert> : null}
+          <Group justify="flex-end">
+            <Button type="submit" leftSection={<MailIcon size={16} />} loading={isLoading}>
+              Send request
+            </Button>
+          </Group>
+        </>
+      )}
     </SectionCard>
   );
 }
