@@ -247,6 +247,59 @@ describe('/dashboard', () => {
     expect(api.calls('GET /subscriptions')).toHaveLength(0);
   });
 
+  it('a license suspended because its subscription went unpaid says to update the payment method', async () => {
+    const suspended = license({ status: 'suspended', subscription_id: 'sub-1' });
+    api.on('GET /licenses', () => ({ json: [suspended] }));
+    api.on('GET /licenses/current-plan', () => ({ json: { plan: null, license: null } }));
+    api.on('GET /subscriptions', () => ({
+      json: {
+        data: [
+          {
+            id: 'sub-1',
+            provider_subscription_id: 'sub_sandbox_abc',
+            provider: 'sandbox',
+            sandbox: true,
+            status: 'suspended',
+            plan: {
+              id: 'plan-pro',
+              code: 'pro-monthly',
+              name: 'Pro',
+              billing_interval: 'month',
+              price_minor: 1999,
+              currency: 'USD',
+            },
+            license_id: LICENSE_ID,
+            current_period_start: '2025-10-01T09:00:00.000Z',
+            current_period_end: '2025-11-01T09:00:00.000Z',
+            next_charge: { at: '2025-11-01T09:00:00.000Z', amount_minor: 1999, currency: 'USD' },
+            cancel_at_period_end: false,
+            cancel_requested_at: null,
+            ended_at: null,
+            grace_ends_at: '2025-11-08T09:00:00.000Z',
+            failed_attempts: 3,
+            payment_method: 'Sandbox card •••• 0002',
+            sandbox_card: 'declines',
+            credit_minor: 0,
+            created_at: '2025-10-01T09:00:00.000Z',
+          },
+        ],
+      },
+    }));
+    await openAsUser(api, '/dashboard');
+    const list = await tile('Your licenses');
+    const flag = within(await list.findByTestId('license-flag', undefined, SLOW));
+    expect(await flag.findByText('Suspended: the subscription is unpaid', undefined, SLOW)).toBeTruthy();
+    expect(flag.getByRole('link', { name: 'Update payment method: Pro license' }).getAttribute('href')).toBe(
+      '/subscriptions',
+    );
+    expect(flag.queryByRole('link', { name: /^Contact support/ })).toBeNull();
+    // Suspended: nothing this machine could be activated with.
+    const machine = await tile('This machine');
+    expect((await machine.findByTestId('machine-next-step', undefined, SLOW)).textContent).toBe(
+      'None of your licenses can be used right now. Get a plan to use this machine.',
+    );
+  });
+
   it('a refused check shows the server’s reason, and the licenses that could be used instead', async () => {
     withProLicense();
     api.on('GET /licensing/status', () => ({
