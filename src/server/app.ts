@@ -238,6 +238,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
+  const refunds = createRefundsService({
+    db,
+    clock,
+    provider: paymentProvider,
+    invoicing: config.invoices,
+    log: app.log,
+  });
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
@@ -246,6 +253,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     mailer,
     coupons,
     receipts,
+    refundCredit: refunds.refundCredit,
     log: app.log,
   });
   const services = {
@@ -305,13 +313,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       checkoutExpiryMinutes: config.payments.checkoutExpiryMinutes,
     }),
     billing: createBillingService({ db, clock }),
-    refunds: createRefundsService({
-      db,
-      clock,
-      provider: paymentProvider,
-      invoicing: config.invoices,
-      log: app.log,
-    }),
+    refunds,
     downloads: createDownloadsService({
       db,
       clock,

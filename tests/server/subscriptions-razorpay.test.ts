@@ -15,6 +15,7 @@ import {
   activate,
   machine,
   expectActivation,
+  signInAgain,
 } from './license-helpers.js';
 import { hmacHex, newEventId, postWebhook } from './payment-helpers.js';
 import { chargesOf, licenseRow, subscriptionRow } from './subscription-helpers.js';
@@ -36,6 +37,8 @@ interface FakeRequest {
 function fakeRazorpaySubscriptionsApi() {
   const requests: FakeRequest[] = [];
   let refuse = false;
+  let refuseRefunds = false;
+  const cancelled = new Set<string>();
   const readBody = async (request: IncomingMessage) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -95,8 +98,43 @@ function fakeRazorpaySubscriptionsApi() {
           created_at: now,
         });
       const cancel = /^\/v1\/subscriptions\/(sub_\w+)\/cancel$/.exec(url);
-      if (method === 'POST' && cancel)
+      if (method === 'POST' && cancel) {
+        // Razorpay refuses to cancel twice.
+        if (cancelled.has(cancel[1] ?? ''))
+          return send(400, {
+            error: {
+              code: 'BAD_REQUEST_ERROR',
+              description: 'Subscription is not cancellable in cancelled status.',
+            },
+          });
+        cancelled.add(cancel[1] ?? '');
         return send(200, { id: cancel[1], entity: 'subscription', status: 'cancelled', ended_at: now });
+      }
+      const subscription = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url);
+      if (method === 'GET' && subscription)
+        return send(200, {
+          id: subscription[1],
+          entity: 'subscription',
+          plan_id: 'plan_Fake',
+          status: cancelled.has(subscription[1] ?? '') ? 'cancelled' : 'active',
+          created_at: now,
+        });
+      const refund = /^\/v1\/payments\/(pay_\w+)\/refund$/.exec(url);
+      if (method === 'POST' && refund && body) {
+        if (refuseRefunds)
+          return send(502, { error: { code: 'GATEWAY_ERROR', description: 'The bank did not answer' } });
+        return send(200, {
+          id: `rfnd_Fake${randomBytes(5).toString('hex')}`,
+          entity: 'refund',
+          amount: body['amount'],
+          currency: 'INR',
+          payment_id: refund[1],
+          notes: body['notes'],
+          status: 'processed',
+          speed_processed: 'normal',
+          created_at: now,
+        });
+      }
       return send(404, {
         error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found' },
       });
@@ -106,6 +144,9 @@ function fakeRazorpaySubscriptionsApi() {
     requests,
     refuse: (next: boolean) => {
       refuse = next;
+    },
+    refuseRefunds: (next: boolean) => {
+      refuseRefunds = next;
     },
     start: () =>
       new Promise<string>((done) =>
@@ -200,7 +241,10 @@ const deliver = (s: TestServer, event: ReturnType<typeof subscriptionEvent>, eve
 describeOnEveryDatabase(
   'subscriptions with Razorpay (fake Razorpay API; webhook payloads in Razorpay’s documented format)',
   (server) => {
-    beforeEach(() => fake.refuse(false));
+    beforeEach(() => {
+      fake.refuse(false);
+      fake.refuseRefunds(false);
+    });
 
     it('subscribing mirrors the plan once, opens a Razorpay subscription, and Checkout’s signature starts it', async () => {
       const s = server();
@@ -543,6 +587,284 @@ describeOnEveryDatabase(
       expect(renewed).toMatchObject({ status: 'active', grace_ends_at: null, cycles: 2 });
       expect(Date.parse(renewed.current_period_end as string)).toBeGreaterThan(Date.parse(graceEnd));
       expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(renewed.current_period_end);
+    });
+    it('a plan change replaces the subscription: the new plan is paid in full through Checkout, takes over the license, and the old one is cancelled at Razorpay with its unused part refunded, once', async () => {
+      const s = server();
+      s.clock.freeze();
+      const buyer = await member(s);
+      const monthly = await planByCode(s, 'pro-monthly');
+      const yearly = await planByCode(s, 'pro-yearly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: monthly.id },
+          })
+        ).json(),
+      );
+      const oldId = opened.subscription.id;
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: opened.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeMonthly1', amount: monthly.price_minor },
+        ),
+      );
+      const licenseId = (await subscriptionRow(s, oldId)).license_id as string;
+      s.clock.advance(5 * 60_000);
+
+      const quoted = await s.api({
+        method: 'POST',
+        path: `/subscriptions/${oldId}/plan/quote`,
+        token: buyer.token,
+        body: { plan_id: yearly.id },
+      });
+      expect(quoted.statusCode, quoted.body).toBe(200);
+      const quote = quoted.json<{ credit_minor: number; refund_minor: number; due_now_minor: number }>();
+      // The new plan in full now; the unused part of the month goes back to the card instead.
+      expect(quote.due_now_minor).toBe(yearly.price_minor);
+      expect(quote.credit_minor).toBeGreaterThan(0);
+      expect(quote.credit_minor).toBeLessThan(monthly.price_minor);
+      expect(quote).toMatchObject({
+        refund_minor: quote.credit_minor,
+        balance_minor: 0,
+        balance_after_minor: 0,
+      });
+
+      const before = fake.requests.length;
+      const changed = await s.api({
+        method: 'POST',
+        path: `/subscriptions/${oldId}/plan`,
+        token: buyer.token,
+        body: { plan_id: yearly.id, expected_due_now_minor: quote.due_now_minor },
+      });
+      expect(changed.statusCode, changed.body).toBe(202);
+      const replacement = subscriptionCheckoutSchema.parse(changed.json());
+      expect(replacement).toMatchObject({ amount: yearly.price_minor, sandbox: false, key_id: KEY_ID });
+      expect(fake.requests.slice(before).map((request) => `${request.method} ${request.url}`)).toEqual([
+        'POST /v1/plans',
+        'POST /v1/subscriptions',
+      ]);
+      // Nothing moves until the new plan is paid.
+      expect(await subscriptionRow(s, oldId)).toMatchObject({
+        status: 'active',
+        closeout_refund_minor: null,
+      });
+      expect((await licenseRow(s, licenseId)).plan_id).toBe(monthly.id);
+
+      const paymentId = 'pay_FakeYearly1';
+      const verified = await s.api({
+        method: 'POST',
+        path: '/subscriptions/verify',
+        token: buyer.token,
+        body: {
+          razorpay_subscription_id: replacement.subscription_id,
+          razorpay_payment_id: paymentId,
+          razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${replacement.subscription_id}`),
+        },
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      const moved = await subscriptionRow(s, replacement.subscription.id);
+      // The same license, now on the yearly plan, to the end of the new year.
+      expect(moved).toMatchObject({ status: 'active', license_id: licenseId, cycles: 1 });
+      expect(await licenseRow(s, licenseId)).toMatchObject({
+        plan_id: yearly.id,
+        subscription_id: moved.id,
+        expires_at: moved.current_period_end,
+        status: 'active',
+      });
+      const old = await subscriptionRow(s, oldId);
+      expect(old).toMatchObject({ status: 'cancelled', closeout_refund_minor: quote.credit_minor });
+      expect(old.provider_closed_at).not.toBeNull();
+      const closing = fake.requests.slice(before + 2).map((request) => `${request.method} ${request.url}`);
+      expect(closing).toEqual([
+        `POST /v1/subscriptions/${opened.subscription_id}/cancel`,
+        'POST /v1/payments/pay_FakeMonthly1/refund',
+      ]);
+      expect(fake.requests.at(-1)?.body).toMatchObject({ amount: quote.credit_minor });
+      const refunds = await s.app.db
+        .selectFrom('refunds')
+        .selectAll()
+        .where('id', '=', `plan-change-${oldId}`)
+        .execute();
+      expect(refunds).toMatchObject([
+        { status: 'processed', amount_minor: quote.credit_minor, actor_id: null },
+      ]);
+      const creditNotes = await s.app.db
+        .selectFrom('invoices')
+        .select(['number', 'refund_id'])
+        .where('refund_id', '=', `plan-change-${oldId}`)
+        .execute();
+      expect(creditNotes).toHaveLength(1);
+
+      // Razorpay's reports of both changes, and the scheduler, change nothing more.
+      const after = fake.requests.length;
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: replacement.subscription_id, paidCount: 1, status: 'active' },
+          { id: paymentId, amount: yearly.price_minor },
+        ),
+      );
+      await deliver(
+        s,
+        subscriptionEvent('subscription.cancelled', {
+          id: opened.subscription_id,
+          paidCount: 1,
+          status: 'cancelled',
+          endedAt: Math.floor(s.clock.now().getTime() / 1000),
+        }),
+      );
+      await s.app.scheduler.runOnce();
+      expect(fake.requests.length).toBe(after);
+      expect((await licenseRow(s, licenseId)).expires_at).toBe(moved.current_period_end);
+      expect(await chargesOf(s, moved.id)).toHaveLength(1);
+    });
+
+    it('a replaced subscription Razorpay would not close yet is closed by the scheduler later, refunded once', async () => {
+      const s = server();
+      // The fake API's log is shared by the runs on each database, and this test's payment ids are fixed.
+      const start = fake.requests.length;
+      s.clock.freeze();
+      const buyer = await member(s);
+      const monthly = await planByCode(s, 'pro-monthly');
+      const yearly = await planByCode(s, 'pro-yearly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: monthly.id },
+          })
+        ).json(),
+      );
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: opened.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeLaterMonthly', amount: monthly.price_minor },
+        ),
+      );
+      s.clock.advance(5 * 60_000);
+      const replacement = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: `/subscriptions/${opened.subscription.id}/plan`,
+            token: buyer.token,
+            body: { plan_id: yearly.id },
+          })
+        ).json(),
+      );
+      fake.refuseRefunds(true);
+      // The new plan's first charge reported by webhook (the page was closed): it takes over all the same.
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: replacement.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeLaterYearly', amount: yearly.price_minor },
+        ),
+      );
+      const old = await subscriptionRow(s, opened.subscription.id);
+      expect(old.status).toBe('cancelled');
+      expect(old.closeout_refund_minor).toBeGreaterThan(0);
+      await s.app.scheduler.runOnce();
+      // Cancelled at Razorpay, but the refund was refused: not closed yet, and nothing kept reserved.
+      expect((await subscriptionRow(s, old.id)).provider_closed_at).toBeNull();
+      expect(
+        await s.app.db.selectFrom('refunds').selectAll().where('id', '=', `plan-change-${old.id}`).execute(),
+      ).toEqual([]);
+
+      fake.refuseRefunds(false);
+      await s.app.scheduler.runOnce();
+      await s.app.scheduler.runOnce();
+      expect((await subscriptionRow(s, old.id)).provider_closed_at).not.toBeNull();
+      const refunds = fake.requests
+        .slice(start)
+        .filter((request) => request.url === '/v1/payments/pay_FakeLaterMonthly/refund');
+      // Refused once, then made once; the second cancel was answered "already cancelled" and counted as done.
+      expect(refunds).toHaveLength(2);
+      expect(
+        fake.requests.filter(
+          (request) => request.url === `/v1/subscriptions/${opened.subscription_id}/cancel`,
+        ),
+      ).toHaveLength(2);
+      expect(
+        await s.app.db
+          .selectFrom('refunds')
+          .select(['status', 'amount_minor'])
+          .where('id', '=', `plan-change-${old.id}`)
+          .execute(),
+      ).toEqual([{ status: 'processed', amount_minor: old.closeout_refund_minor }]);
+    });
+    it('a renewal charged while a plan change is being paid: the whole renewed period is refunded, not the smaller quote', async () => {
+      const s = server();
+      s.clock.freeze();
+      const buyer = await member(s);
+      const monthly = await planByCode(s, 'pro-monthly');
+      const yearly = await planByCode(s, 'pro-yearly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: monthly.id },
+          })
+        ).json(),
+      );
+      const charged = (id: string, paidCount: number, paymentId: string, amount: number) =>
+        deliver(
+          s,
+          subscriptionEvent(
+            'subscription.charged',
+            { id, paidCount, status: 'active' },
+            { id: paymentId, amount },
+          ),
+        );
+      await charged(opened.subscription_id, 1, 'pay_FakeRaceFirst', monthly.price_minor);
+      const first = await subscriptionRow(s, opened.subscription.id);
+      // Near the end of the month: little is left of it.
+      s.clock.advance(Date.parse(first.current_period_end as string) - s.clock.now().getTime() - 10 * 60_000);
+      const { token } = await signInAgain(s, buyer);
+      const quote = (
+        await s.api({
+          method: 'POST',
+          path: `/subscriptions/${opened.subscription.id}/plan/quote`,
+          token,
+          body: { plan_id: yearly.id },
+        })
+      ).json<{ refund_minor: number }>();
+      expect(quote.refund_minor).toBeLessThan(monthly.price_minor / 100);
+      const replacement = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: `/subscriptions/${opened.subscription.id}/plan`,
+            token,
+            body: { plan_id: yearly.id },
+          })
+        ).json(),
+      );
+      // Razorpay renews the old one before the new plan is paid.
+      s.clock.advance(20 * 60_000);
+      await charged(opened.subscription_id, 2, 'pay_FakeRaceSecond', monthly.price_minor);
+      await charged(replacement.subscription_id, 1, 'pay_FakeRaceYearly', yearly.price_minor);
+      const old = await subscriptionRow(s, opened.subscription.id);
+      expect(old).toMatchObject({ status: 'cancelled', cycles: 2 });
+      expect(old.closeout_refund_minor).toBeGreaterThan(monthly.price_minor - monthly.price_minor / 100);
+      await s.app.scheduler.runOnce();
+      const refund = fake.requests.filter(
+        (request) => request.url === '/v1/payments/pay_FakeRaceSecond/refund',
+      );
+      expect(refund.at(-1)?.body).toMatchObject({ amount: old.closeout_refund_minor });
     });
   },
   razorpayServer,

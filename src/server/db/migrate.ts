@@ -14,6 +14,7 @@ import * as coupons from './migrations/0011-coupons.js';
 import * as machineNames from './migrations/0012-machine-names.js';
 import * as checkoutExpiry from './migrations/0013-checkout-expiry.js';
 import * as supportRequests from './migrations/0014-support-requests.js';
+import * as subscriptionReplacement from './migrations/0015-subscription-replacement.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012-machine-names': machineNames,
   '0013-checkout-expiry': checkoutExpiry,
   '0014-support-requests': supportRequests,
+  '0015-subscription-replacement': subscriptionReplacement,
 };
 
 export class MigrationError extends Error {

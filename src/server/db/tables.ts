@@ -288,6 +288,14 @@ export interface SubscriptionsTable {
   version: number;
   /** The coupon it was opened with (its duration says whether renewals are discounted too). */
   coupon_id: string | null;
+  /** A Razorpay plan change: the subscription whose license this one takes over on its first charge. */
+  replaces_subscription_id: string | null;
+  /** The credit quoted for the replaced subscription's unused period, refunded when it is closed. */
+  replacement_credit_minor: number;
+  /** On a replaced subscription: the refund still owed, until the provider's side is closed. */
+  closeout_refund_minor: number | null;
+  /** On a replaced subscription: when the provider cancelled it and the refund went out. */
+  provider_closed_at: string | null;
   created_at: string;
   updated_at: string;
 }

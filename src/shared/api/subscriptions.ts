@@ -158,6 +158,12 @@ export const planChangeQuoteSchema = z
     balance_minor: z.number().int().describe('Kept from earlier moves, used now too'),
     due_now_minor: z.number().int().describe('Charged now'),
     balance_after_minor: z.number().int().describe('Kept for the next charges'),
+    refund_minor: z
+      .number()
+      .int()
+      .describe(
+        'Refunded to the card the current period was paid with (Razorpay: the credit is refunded, and the new plan is paid in full through Checkout)',
+      ),
     currency: z.string(),
     period_start: isoDateTimeSchema,
     period_end: isoDateTimeSchema,

@@ -6,6 +6,7 @@ import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
 import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
 import { FakeApi, problem } from '../support/fake-api';
+import { makeLicense } from '../support/signed-in';
 import { renderApp, servicesFor } from '../support/render-app';
 
 const NOW = '2026-11-27T10:00:00.000Z';
@@ -78,6 +79,7 @@ const quote = (dueNow: number, credit: number): PlanChangeQuote => ({
   balance_minor: 0,
   due_now_minor: dueNow,
   balance_after_minor: 0,
+  refund_minor: 0,
   currency: 'INR',
   period_start: NOW,
   period_end: '2027-11-27T10:00:00.000Z',
@@ -212,37 +214,38 @@ describe('subscriptions page', () => {
   });
 });
 
-describe('Razorpay: changing the card', () => {
-  const razorpay = (extra: Partial<Subscription> = {}) =>
-    subscription({
-      sandbox: false,
-      provider: 'razorpay',
-      provider_subscription_id: 'sub_RzpLive01',
-      sandbox_card: null,
-      payment_method: 'Card •••• 1111 (Visa)',
-      ...extra,
-    });
+afterEach(() => {
+  delete window.Razorpay;
+});
 
-  /** Stands in for checkout.js (Razorpay's script cannot load here): records how Checkout was opened. */
-  function fakeCheckoutScript() {
-    const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
-    window.Razorpay = class {
-      entry: (typeof opened)[number];
-      constructor(options: Record<string, unknown>) {
-        this.entry = { options };
-        opened.push(this.entry);
-      }
-      on(_event: string, listener: (response: unknown) => void) {
-        this.entry.failed = listener;
-      }
-      open() {}
-    } as unknown as NonNullable<typeof window.Razorpay>;
-    return opened;
-  }
-  afterEach(() => {
-    delete window.Razorpay;
+const razorpay = (extra: Partial<Subscription> = {}) =>
+  subscription({
+    sandbox: false,
+    provider: 'razorpay',
+    provider_subscription_id: 'sub_RzpLive01',
+    sandbox_card: null,
+    payment_method: 'Card •••• 1111 (Visa)',
+    ...extra,
   });
 
+/** Stands in for checkout.js (Razorpay's script cannot load here): records how Checkout was opened. */
+function fakeCheckoutScript() {
+  const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
+  window.Razorpay = class {
+    entry: (typeof opened)[number];
+    constructor(options: Record<string, unknown>) {
+      this.entry = { options };
+      opened.push(this.entry);
+    }
+    on(_event: string, listener: (response: unknown) => void) {
+      this.entry.failed = listener;
+    }
+    open() {}
+  } as unknown as NonNullable<typeof window.Razorpay>;
+  return opened;
+}
+
+describe('Razorpay: changing the card', () => {
   it('opens Checkout in card-change mode on the subscription, verifies its answer and shows the new card', async () => {
     current = razorpay();
     api.on('POST /subscriptions/sub-1/card-change', () => ({
@@ -371,6 +374,74 @@ describe('change plan dialog', () => {
       expected_due_now_minor: 920_010,
     });
     expect(await screen.findByText('Now on Pro (yearly)', {}, SLOW)).toBeTruthy();
+  });
+
+  it('Razorpay: the credit is refunded to the card, the new plan is paid in Razorpay’s window, then it takes over', async () => {
+    current = razorpay();
+    api.on('POST /subscriptions/sub-1/plan/quote', () => ({
+      json: { ...quote(999_000, 82_655), refund_minor: 82_655 },
+    }));
+    const moved = razorpay({
+      id: 'sub-2',
+      provider_subscription_id: 'sub_RzpNew01',
+      plan: quote(0, 0).plan,
+      current_period_end: '2027-11-27T10:00:00.000Z',
+    });
+    api.on('POST /subscriptions/sub-1/plan', () => ({
+      status: 202,
+      json: {
+        subscription: { ...moved, status: 'pending' },
+        key_id: 'rzp_test_123',
+        subscription_id: 'sub_RzpNew01',
+        amount: 999_000,
+        currency: 'INR',
+        sandbox: false,
+        prefill: { email: 'user@example.com' },
+      },
+    }));
+    api.on('POST /subscriptions/verify', () => ({
+      json: { subscription: moved, license: makeLicense('lic-pro') },
+    }));
+    const opened = fakeCheckoutScript();
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Switch to yearly…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Switch to yearly: Pro' }, SLOW));
+    const summary = within(await dialog.findByTestId('plan-change-quote', {}, SLOW));
+    expect(
+      summary.getByText('Credit for the unused part of this period, refunded to your card').nextSibling
+        ?.textContent,
+    ).toBe('₹826.55');
+    expect(summary.getByText('Due now').nextSibling?.textContent).toBe('₹9,990');
+    expect(summary.queryByText('Balance kept for your next charges')).toBeNull();
+    expect(dialog.getByText(/Razorpay’s window opens to pay the new plan/)).toBeTruthy();
+
+    // Closed without paying: nothing changed, and the dialog says so.
+    await userEvent.click(dialog.getByRole('button', { name: 'Change and pay ₹9,990' }));
+    await waitFor(() => expect(opened).toHaveLength(1), SLOW);
+    const first = opened[0]!.options as { subscription_id: string; modal: { ondismiss: () => void } };
+    expect(first.subscription_id).toBe('sub_RzpNew01');
+    first.modal.ondismiss();
+    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toMatch(
+      /payment window was closed: nothing was charged and you stay on Pro/,
+    );
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Change and pay ₹9,990' }));
+    await waitFor(() => expect(opened).toHaveLength(2), SLOW);
+    const answer = {
+      razorpay_subscription_id: 'sub_RzpNew01',
+      razorpay_payment_id: 'pay_RzpYearly',
+      razorpay_signature: 'signed-by-razorpay',
+    };
+    (opened[1]!.options as { handler: (response: unknown) => void }).handler(answer);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    expect(body('POST /subscriptions/verify')).toEqual(answer);
+    expect(
+      await screen.findByText(
+        /₹9,990 was charged and ₹826.55 for the unused part of Pro is refunded to your card/,
+        {},
+        SLOW,
+      ),
+    ).toBeTruthy();
   });
 
   it('lists the other plans and asks for a quote for the one chosen; a refused quote is said', async () => {

@@ -9,7 +9,7 @@ import { revokeLicense } from '../licenses/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../security/security-events.js';
-import { type AdminActor, recordAdminAction } from '../security/service.js';
+import { type AdminActor, recordAdminAction, recordSecurityEvent } from '../security/service.js';
 import { issueCreditNote, issueInvoiceForPayment } from './issue.js';
 import { findInvoiceRowOfPayment } from './repository.js';
 import type { InvoiceSettings } from './settings.js';
@@ -114,11 +114,15 @@ export function createRefundsService({
     };
   }
 
-  /** Checks the refund against the payment and reserves its amount as a pending refund. */
+  /**
+   * Checks the refund against the payment and reserves its amount as a pending refund; `actor` is
+   * null for the server's own refunds (a plan change's credit), whose `refundId` is fixed by the caller.
+   */
   async function reserve(
-    actor: AdminActor,
+    actor: AdminActor | null,
     idOrOrderId: string,
     body: RefundRequest,
+    refundId: string = randomUUID(),
   ): Promise<{
     payment: PaymentRow;
     refund: RefundRow;
@@ -152,7 +156,7 @@ export function createRefundsService({
       // A payment from before invoices were issued gets its invoice now, so the credit note has one to correct.
       await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
       const refund: RefundRow = {
-        id: randomUUID(),
+        id: refundId,
         payment_id: payment.id,
         amount_minor: amount,
         currency: payment.currency,
@@ -160,7 +164,7 @@ export function createRefundsService({
         provider_refund_id: null,
         reason: body.reason ? body.reason : null,
         license_action: body.license_action,
-        actor_id: actor.id,
+        actor_id: actor?.id ?? null,
         created_at: isoNow(clock),
       };
       await trx.insertInto('refunds').values(refund).execute();
@@ -170,7 +174,7 @@ export function createRefundsService({
 
   /** Issues the credit note, treats the license and records the event, all or nothing. */
   async function complete(
-    actor: AdminActor,
+    actor: AdminActor | null,
     payment: PaymentRow,
     refund: RefundRow,
     providerRefundId: string,
@@ -203,9 +207,9 @@ export function createRefundsService({
           .executeTakeFirst();
         licenseOutcome = Number(shortened.numUpdatedRows) > 0 ? 'ends_now' : 'already_ended';
       }
-      await recordAdminAction(trx, clock, actor, {
+      const event = {
         type: securityEventTypes.paymentRefunded,
-        severity: 'warning',
+        severity: actor ? ('warning' as const) : ('info' as const),
         userId: payment.user_id,
         details: {
           payment_id: payment.id,
@@ -219,8 +223,26 @@ export function createRefundsService({
           license_outcome: licenseOutcome,
           reason: refund.reason,
         },
-      });
+      };
+      if (actor) await recordAdminAction(trx, clock, actor, event);
+      else await recordSecurityEvent(trx, clock, event);
     });
+  }
+
+  /** Asks the provider; a refusal gives a new reservation back and says nothing was refunded. */
+  async function askProvider(payment: PaymentRow, refund: RefundRow, reserved: boolean): Promise<string> {
+    try {
+      const { refundId } = await provider.refundPayment({
+        providerPaymentId: payment.provider_payment_id ?? '',
+        amount: Number(refund.amount_minor),
+        notes: { refund_id: refund.id, payment_id: payment.id },
+      });
+      return refundId;
+    } catch (error) {
+      if (reserved)
+        await db.deleteFrom('refunds').where('id', '=', refund.id).where('status', '=', 'pending').execute();
+      throw error;
+    }
   }
 
   return {
@@ -230,14 +252,8 @@ export function createRefundsService({
       const { payment, refund } = await reserve(actor, idOrOrderId, body);
       let providerRefundId: string;
       try {
-        ({ refundId: providerRefundId } = await provider.refundPayment({
-          providerPaymentId: payment.provider_payment_id ?? '',
-          amount: Number(refund.amount_minor),
-          notes: { refund_id: refund.id, payment_id: payment.id },
-        }));
+        providerRefundId = await askProvider(payment, refund, true);
       } catch (error) {
-        // Nothing was refunded: the reservation is given back.
-        await db.deleteFrom('refunds').where('id', '=', refund.id).where('status', '=', 'pending').execute();
         if (!(error instanceof PaymentProviderError)) throw error;
         log.error({ detail: error.detail, paymentId: payment.id }, error.message);
         throw new HttpError(
@@ -248,6 +264,43 @@ export function createRefundsService({
       }
       await complete(actor, payment, refund, providerRefundId);
       return summary(payment.id);
+    },
+
+    /**
+     * The server's own refund of part of a payment (a plan change's credit), at most what is left
+     * to refund, under the caller's `refundId`: asked again after a failure, it refunds once. A
+     * provider's refusal is thrown (PaymentProviderError) for the caller to try again later.
+     */
+    async refundCredit(input: {
+      paymentId: string;
+      amountMinor: number;
+      reason: string;
+      refundId: string;
+    }): Promise<void> {
+      const earlier = await db
+        .selectFrom('refunds')
+        .selectAll()
+        .where('id', '=', input.refundId)
+        .executeTakeFirst();
+      if (earlier?.status === 'processed') return;
+      let reserved: { payment: PaymentRow; refund: RefundRow };
+      if (earlier) {
+        // A refund left pending by a crash is asked for again.
+        const payment = await findPaymentForRefund(db, earlier.payment_id);
+        if (!payment) throw new Error(`payment ${earlier.payment_id} of refund ${earlier.id} is gone`);
+        reserved = { payment, refund: earlier };
+      } else {
+        const amount = Math.min(input.amountMinor, (await summary(input.paymentId)).refundable);
+        if (amount <= 0) return;
+        reserved = await reserve(
+          null,
+          input.paymentId,
+          { amount, reason: input.reason, license_action: 'keep' },
+          input.refundId,
+        );
+      }
+      const providerRefundId = await askProvider(reserved.payment, reserved.refund, !earlier);
+      await complete(null, reserved.payment, reserved.refund, providerRefundId);
     },
   };
 }

@@ -46,6 +46,8 @@ export interface SubscriptionGateway {
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;
   /** The payment's method in the portal's words ("Card •••• 1111 (Visa)"), read from the provider. */
   paymentMethodOf(paymentId: string): Promise<string | undefined>;
+  /** The subscription's status at the provider ("active", "cancelled", …). */
+  statusOf(subscriptionId: string): Promise<string>;
 }
 
 /** The one interface the payments service talks to; `PAYMENT_PROVIDER` picks the implementation. */

@@ -52,6 +52,14 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         client.subscriptions.cancel(subscriptionId, atPeriodEnd ? 1 : 0),
       );
     },
+    async statusOf(subscriptionId) {
+      const subscription = await call('show the subscription', () =>
+        client.subscriptions.fetch(subscriptionId),
+      );
+      if (subscription.id !== subscriptionId || typeof subscription.status !== 'string')
+        throw new PaymentProviderError('Razorpay answered another subscription', subscription);
+      return subscription.status;
+    },
     async paymentMethodOf(paymentId) {
       const payment = await call('show the payment', () => client.payments.fetch(paymentId));
       if (payment.id !== paymentId)

@@ -8,6 +8,7 @@ import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { claimPayment, markPaymentFailed } from '../payments/repository.js';
 import { findPlanRow } from '../plans/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
+import { takeOverReplaced } from './replacement-takeover.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import {
   chargePaymentRow,
@@ -130,12 +131,16 @@ export function createSubscriptionCharges({
   pricing: CyclePricing;
   effects?: ChargeEffects;
 }) {
-  /** Issues the license on the first charge, or extends it to the period's end and lifts a suspension. */
+  /**
+   * Issues the license on the first charge, or extends it to the period's end and lifts a
+   * suspension; a license taken over from a replaced subscription moves to this plan and period.
+   */
   async function grant(
     trx: DbOrTransaction,
     subscription: SubscriptionRow,
     plan: PlanRow,
     period: BillingPeriod,
+    takenOver = false,
   ): Promise<LicenseRow> {
     const now = clock.now().toISOString();
     const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
@@ -152,7 +157,11 @@ export function createSubscriptionCharges({
     // A revoked license stays revoked; one suspended for an unpaid subscription comes back.
     const lift = current.status === 'suspended' && current.suspended_reason !== null;
     const updated = await updateLicense(trx, current.id, {
-      expires_at: later(current.expires_at, period.end),
+      // Taken over: the old period's unused part is refunded, so the license ends with the new period.
+      expires_at: takenOver ? period.end : later(current.expires_at, period.end),
+      ...(takenOver
+        ? { plan_id: plan.id, max_activations: plan.max_activations, subscription_id: subscription.id }
+        : {}),
       ...(lift ? { status: 'active', suspended_reason: null } : {}),
       updated_at: now,
     });
@@ -191,7 +200,14 @@ export function createSubscriptionCharges({
       const won = await claimPayment(trx, row.id, report.providerPaymentId, now.toISOString());
       if (!won) return { outcome: 'already_paid', payment: row, subscription };
 
-      const license = await grant(trx, subscription, plan, period);
+      const replaced = await takeOverReplaced(trx, subscription, now.toISOString());
+      const license = await grant(
+        trx,
+        replaced ? { ...subscription, license_id: replaced.license_id } : subscription,
+        plan,
+        period,
+        replaced !== undefined,
+      );
       const restored = subscription.status === 'past_due' || subscription.status === 'suspended';
       const newest = report.cycle >= subscription.cycles;
       const moved = await updateSubscription(trx, subscription.id, {

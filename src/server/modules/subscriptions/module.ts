@@ -12,6 +12,7 @@ import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
+import type { RefundCredit } from './replacements.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
 
@@ -24,6 +25,7 @@ export function createSubscriptionsArea({
   mailer,
   coupons,
   receipts,
+  refundCredit,
   log,
 }: {
   db: Db;
@@ -33,6 +35,8 @@ export function createSubscriptionsArea({
   mailer: Mailer;
   coupons: CouponsService;
   receipts: Receipts;
+  /** Refunds a replaced subscription's credit (Razorpay plan changes), through the invoices area's refunds. */
+  refundCredit: RefundCredit;
   log: FastifyBaseLogger;
 }) {
   const pricing = createCyclePricing(config.invoices.tax);
@@ -75,11 +79,13 @@ export function createSubscriptionsArea({
     lifecycle,
     effects: { cancelled: notices.cancelled },
     coupons,
+    refundCredit,
     log,
   });
   const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });
   const jobs: ScheduledJob[] = [
     { name: 'subscriptions', run: () => lifecycle.runDue() },
+    { name: 'replaced subscriptions', run: () => service.closeOutReplaced() },
     { name: 'subscription reminders', run: () => notices.sendReminders() },
   ];
   return { charges, lifecycle, service, webhookEvents, jobs };

@@ -1,9 +1,8 @@
 import type { PlanChangeQuote } from '../../../shared/api/subscriptions.js';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
-import type { PaymentProvider } from '../payments/provider.js';
 import { countSeatsInUse, updateLicense } from '../licenses/repository.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
@@ -11,24 +10,49 @@ import { paidChargeOfPeriod, updateSubscription } from './repository.js';
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-billing.js';
 import { declined } from './refusals.js';
 
+/** What a plan change did: moved the subscription (sandbox), or opened its replacement (Razorpay). */
+export type PlanChangeOutcome =
+  | { kind: 'changed'; subscription: SubscriptionRow }
+  /** A new subscription to the new plan, authorised and paid in Checkout; it takes over on that charge. */
+  | { kind: 'replacement'; replacement: SubscriptionRow; dueNowMinor: number };
+
 /**
  * Moving a subscription to another plan at once: the quote (the unused part of the current period
- * credited, in integer minor units) and the change itself, charged at the quote.
+ * credited, in integer minor units) and the change itself, charged at the quote. The sandbox moves
+ * the subscription in place, taking the credit off the new price. Razorpay cannot (its plan update
+ * is refused for most Indian cards), so there the credit is refunded and a new subscription to the
+ * new plan is paid in full through Checkout; it takes over the license when that charge is paid.
  */
 export function createPlanChanges({
   db,
   clock,
-  provider,
   charges,
   recurringPlan,
+  openReplacement,
 }: {
   db: Db;
   clock: Clock;
-  provider: PaymentProvider;
   charges: SubscriptionCharges;
   /** The offered monthly or yearly plan by id or code, or the reason it cannot be subscribed to. */
   recurringPlan: (planId: string) => Promise<PlanRow & { billing_interval: RecurringInterval }>;
+  /** Razorpay: opens the new subscription that replaces `row` once its first charge is paid. */
+  openReplacement: (
+    row: SubscriptionRow,
+    plan: PlanRow & { billing_interval: RecurringInterval },
+    quote: PlanChangeQuote,
+  ) => Promise<SubscriptionRow>;
 }) {
+  /** The license keeps its machines: a plan with fewer seats than are in use is refused. */
+  async function refuseTooFewSeats(trx: DbOrTransaction, row: SubscriptionRow, plan: PlanRow) {
+    if (!row.license_id) return;
+    const used = await countSeatsInUse(trx, row.license_id);
+    if (used > plan.max_activations)
+      throw conflict(
+        'too_many_activations',
+        `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this license is active on ${used}. Deactivate ${used - plan.max_activations} first.`,
+      );
+  }
+
   async function quoteFor(row: SubscriptionRow, planId: string) {
     if (row.status !== 'active' || row.current_period_start === null || row.current_period_end === null)
       throw conflict(
@@ -42,13 +66,19 @@ export function createPlanChanges({
     const current = { start: row.current_period_start, end: row.current_period_end };
     const paid = await paidChargeOfPeriod(db, row.id, current.end);
     const now = clock.now();
-    const change = quotePlanChange({
+    const replaces = row.provider !== 'sandbox';
+    const newPriceMinor = await charges.pricing.grossOf(db, row, plan, row.cycles + 1);
+    const inPlace = quotePlanChange({
       paidMinor: paid ? Number(paid.amount_minor) : 0,
       period: current,
-      balanceMinor: row.credit_minor,
-      newPriceMinor: await charges.pricing.grossOf(db, row, plan, row.cycles + 1),
+      // A replacement starts afresh: nothing kept is carried over, the credit is refunded instead.
+      balanceMinor: replaces ? 0 : row.credit_minor,
+      newPriceMinor,
       now,
     });
+    const change = replaces
+      ? { creditMinor: inPlace.creditMinor, dueNowMinor: newPriceMinor, balanceAfterMinor: 0 }
+      : inPlace;
     const period = periodOfCycle({ anchorAt: now.toISOString(), anchorCycle: 0 }, plan.billing_interval, 1);
     const quote: PlanChangeQuote = {
       plan: {
@@ -60,9 +90,10 @@ export function createPlanChanges({
         currency: plan.currency,
       },
       credit_minor: change.creditMinor,
-      balance_minor: row.credit_minor,
+      balance_minor: replaces ? 0 : row.credit_minor,
       due_now_minor: change.dueNowMinor,
       balance_after_minor: change.balanceAfterMinor,
+      refund_minor: replaces ? change.creditMinor : 0,
       currency: plan.currency,
       period_start: period.start,
       period_end: period.end,
@@ -77,13 +108,14 @@ export function createPlanChanges({
 
     /**
      * Moves to another plan at once: a new period starts now, charged at the new price less the
-     * credit. Refused when the quote the customer saw no longer holds (a renewal or another change
-     * landed meanwhile), when the card declines, or when the new plan has fewer seats than are in use.
+     * credit (Razorpay: the replacement is opened for Checkout). Refused when the quote the customer
+     * saw no longer holds (a renewal or another change landed meanwhile), when the card declines,
+     * or when the new plan has fewer seats than are in use.
      */
     async change(
       row: SubscriptionRow,
       body: { plan_id: string; expected_due_now_minor?: number | undefined },
-    ): Promise<SubscriptionRow> {
+    ): Promise<PlanChangeOutcome> {
       const { quote, plan } = await quoteFor(row, body.plan_id);
       if (body.expected_due_now_minor !== undefined && body.expected_due_now_minor !== quote.due_now_minor)
         throw conflict(
@@ -92,21 +124,14 @@ export function createPlanChanges({
         );
       if (row.provider === 'sandbox' && row.sandbox_card === 'declines' && quote.due_now_minor > 0)
         throw declined(SANDBOX_DECLINE_REASON);
-      if (!provider.sandbox)
-        throw conflict(
-          'plan_change_unavailable',
-          'Changing the plan of a Razorpay subscription is not offered yet: cancel at period end and subscribe to the other plan',
-        );
+      if (row.provider !== 'sandbox') {
+        await refuseTooFewSeats(db, row, plan);
+        const replacement = await openReplacement(row, plan, quote);
+        return { kind: 'replacement', replacement, dueNowMinor: quote.due_now_minor };
+      }
       const now = clock.now().toISOString();
       const moved = await db.transaction().execute(async (trx) => {
-        if (row.license_id) {
-          const used = await countSeatsInUse(trx, row.license_id);
-          if (used > plan.max_activations)
-            throw conflict(
-              'too_many_activations',
-              `${plan.name} allows ${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}, but this license is active on ${used}. Deactivate ${used - plan.max_activations} first.`,
-            );
-        }
+        await refuseTooFewSeats(trx, row, plan);
         // Only if nothing (a renewal, another change) moved it since the quote was computed.
         const rebased = await updateSubscription(
           trx,
@@ -145,7 +170,7 @@ export function createPlanChanges({
         });
         return settled.subscription;
       });
-      return moved;
+      return { kind: 'changed', subscription: moved };
     },
   };
 }

@@ -194,3 +194,14 @@ export async function saveProviderPlan(db: DbOrTransaction, row: ProviderPlansTa
     .execute();
   return (await findProviderPlan(db, row)) ?? row.provider_plan_id;
 }
+
+/** Subscriptions replaced by a Razorpay plan change whose provider side is not closed yet. */
+export const replacedAwaitingCloseOut = (db: DbOrTransaction): Promise<SubscriptionRow[]> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('closeout_refund_minor', 'is not', null)
+    .where('provider_closed_at', 'is', null)
+    .orderBy('updated_at')
+    .limit(100)
+    .execute();

@@ -170,14 +170,26 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         summary: 'Move to another plan now, paying the quoted amount',
         description:
           'Send the quote’s `due_now_minor` as `expected_due_now_minor`: when the price has changed since ' +
-          '(a renewal landed), the change is refused (409) and nothing is charged.',
+          '(a renewal landed), the change is refused (409) and nothing is charged. The sandbox moves the ' +
+          'subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open ' +
+          'Checkout with its `subscription_id` and verify it as a new subscription; when that first charge ' +
+          'is paid, it takes over the license, and the old subscription is cancelled at Razorpay with the ' +
+          'quoted credit (`refund_minor`) refunded.',
         security: bearerSecurity,
         params,
         body: changePlanRequestSchema,
-        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415) },
+        response: {
+          200: subscriptionSchema,
+          202: subscriptionCheckoutSchema,
+          ...errorResponses(400, 401, 404, 409, 415, 502),
+        },
       },
     },
-    async (request) => subscriptions.changePlan(user(request), request.params.id, request.body),
+    async (request, reply) => {
+      const outcome = await subscriptions.changePlan(user(request), request.params.id, request.body);
+      if ('checkout' in outcome) return reply.code(202).send(outcome.checkout);
+      return outcome.changed;
+    },
   );
 
   app.put(

@@ -29,7 +29,9 @@ import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { createCardChanges } from './card-change.js';
 import { checkCheckoutSignature } from './checkout-signature.js';
+import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
+import { createReplacements, type RefundCredit } from './replacements.js';
 import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { LIVE, subscriptionNotFound } from './refusals.js';
 import { createSandboxControls } from './sandbox-controls.js';
@@ -62,6 +64,8 @@ export interface SubscriptionsServiceDeps {
   effects?: SubscriptionEffects;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
+  /** Refunds a replaced subscription's credit (Razorpay plan changes). */
+  refundCredit: RefundCredit;
   log: FastifyBaseLogger;
 }
 
@@ -86,6 +90,7 @@ export function createSubscriptionsService({
   lifecycle,
   effects = {},
   coupons,
+  refundCredit,
   log,
 }: SubscriptionsServiceDeps) {
   async function planOf(row: SubscriptionRow): Promise<PlanRow> {
@@ -169,7 +174,29 @@ export function createSubscriptionsService({
   }
 
   const providers = createProviderSubscriptions({ db, clock, provider, log });
-  const planChanges = createPlanChanges({ db, clock, provider, charges, recurringPlan });
+  const replacements = createReplacements({ db, clock, providers, refundCredit, log });
+  const planChanges = createPlanChanges({
+    db,
+    clock,
+    charges,
+    recurringPlan,
+    openReplacement: replacements.open,
+  });
+
+  /** What Checkout opens with for a pending subscription; `amount` is its first charge. */
+  const checkoutFor = async (
+    user: UserRow,
+    row: SubscriptionRow,
+    amount: number,
+  ): Promise<SubscriptionCheckout> => ({
+    subscription: await toSubscription(row),
+    key_id: provider.keyId,
+    subscription_id: row.provider_subscription_id,
+    amount,
+    currency: (await planOf(row)).currency,
+    sandbox: provider.sandbox,
+    prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
+  });
   const cardChanges = createCardChanges({ db, clock, provider, providers });
   const sandbox = createSandboxControls({ db, clock, provider, charges, lifecycle });
 
@@ -266,49 +293,22 @@ export function createSubscriptionsService({
               notes: { subscription_id: id, plan_id: plan.id, user_id: user.id },
             }),
           );
-      const now = clock.now().toISOString();
-      const row: SubscriptionRow = {
+      const row = pendingSubscriptionRow({
         id,
-        user_id: user.id,
-        plan_id: plan.id,
-        license_id: null,
+        userId: user.id,
+        planId: plan.id,
         provider: provider.name,
-        provider_subscription_id: providerSubscriptionId,
-        status: 'pending',
-        anchor_at: null,
-        anchor_cycle: 0,
-        cycles: 0,
-        current_period_start: null,
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        cancel_requested_at: null,
-        ended_at: null,
-        grace_ends_at: null,
-        next_retry_at: null,
-        failed_attempts: 0,
-        payment_method: null,
-        sandbox_card: isSandbox(provider) ? 'succeeds' : null,
-        credit_minor: 0,
-        version: 0,
-        coupon_id: coupon?.coupon.id ?? null,
-        created_at: now,
-        updated_at: now,
-      };
+        providerSubscriptionId,
+        couponId: coupon?.coupon.id ?? null,
+        now: clock.now().toISOString(),
+      });
       await db.transaction().execute(async (trx) => {
         await insertSubscription(trx, row);
         // Counted with the subscription, so of two checkouts racing for a coupon's last use one gets it.
         if (body.coupon_code)
           await coupons.redeem(trx, { code: body.coupon_code, user, plan, subscriptionId: id });
       });
-      return {
-        subscription: await toSubscription(row),
-        key_id: provider.keyId,
-        subscription_id: row.provider_subscription_id,
-        amount: (await charges.pricing.amountOf(db, row, plan, 1)).amountMinor,
-        currency: plan.currency,
-        sandbox: provider.sandbox,
-        prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
-      };
+      return checkoutFor(user, row, (await charges.pricing.amountOf(db, row, plan, 1)).amountMinor);
     },
 
     /**
@@ -337,6 +337,17 @@ export function createSubscriptionsService({
       const after = await findSubscription(db, row.id);
       const license = after?.license_id ? await findLicenseById(db, after.license_id) : undefined;
       if (!after || !license) throw new Error(`subscription ${row.id} was verified without a license`);
+      // A plan change's replacement took over: the old subscription is closed at Razorpay now (or,
+      // if Razorpay does not answer, by the scheduler's next run).
+      if (after.replaces_subscription_id)
+        await replacements
+          .closeOut(after.replaces_subscription_id)
+          .catch((error: unknown) =>
+            log.warn(
+              { err: error, subscriptionId: after.replaces_subscription_id },
+              'closing the replaced subscription failed; retried later',
+            ),
+          );
       return {
         subscription: await toSubscription(after),
         license: await toLicense(db, license, clock.now()),
@@ -408,14 +419,21 @@ export function createSubscriptionsService({
      * Moves to another plan at once: a new period starts now, charged at the new price less the
      * credit. Refused when the quote the customer saw no longer holds (a renewal or another change
      * landed meanwhile), when the card declines, or when the new plan has fewer seats than are in use.
+     * On Razorpay the answer is the replacement's checkout instead: paying it makes the change.
      */
     async changePlan(
       user: UserRow,
       id: string,
       body: { plan_id: string; expected_due_now_minor?: number | undefined },
-    ): Promise<Subscription> {
-      return toSubscription(await planChanges.change(await own(user, id), body));
+    ): Promise<{ changed: Subscription } | { checkout: SubscriptionCheckout }> {
+      const outcome = await planChanges.change(await own(user, id), body);
+      return outcome.kind === 'changed'
+        ? { changed: await toSubscription(outcome.subscription) }
+        : { checkout: await checkoutFor(user, outcome.replacement, outcome.dueNowMinor) };
     },
+
+    /** Closes at Razorpay the subscriptions replaced by plan changes (the scheduler's job). */
+    closeOutReplaced: () => replacements.closeOutDue(),
 
     completeSandboxCheckout: async (user: UserRow, id: string, outcome: 'pay' | 'decline') =>
       sandbox.completeCheckout(await own(user, id), outcome),

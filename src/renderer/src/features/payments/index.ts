@@ -9,6 +9,7 @@ export {
 } from './components/payment-format';
 export { PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
 export { useCardChange } from './use-card-change';
+export { useReplacementCheckout } from './use-replacement-checkout';
 export {
   type CurrentPlan,
   paymentMessages,

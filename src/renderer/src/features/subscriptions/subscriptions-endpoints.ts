@@ -117,9 +117,12 @@ export const subscriptionsApi = api.injectEndpoints({
         }),
         extraOptions: { fallback: subscriptionMessages.quoteFailed },
       }),
-      /** POST /subscriptions/{id}/plan: moves now, charging the quoted amount (409 quote_changed if it moved). */
+      /**
+       * POST /subscriptions/{id}/plan: moves now, charging the quoted amount (409 quote_changed if it
+       * moved); Razorpay answers the new subscription's checkout instead, which makes the change once paid.
+       */
       changeSubscriptionPlan: build.mutation<
-        Subscription,
+        Subscription | SubscriptionCheckout,
         { id: string; planId: string; expectedDueNowMinor: number }
       >({
         query: ({ id, planId, expectedDueNowMinor }) => ({

@@ -1,12 +1,16 @@
 import { Box, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
-import type { PlanChangeQuote, Subscription } from '../../../../../shared/api/subscriptions';
+import type {
+  PlanChangeQuote,
+  Subscription,
+  SubscriptionCheckout,
+} from '../../../../../shared/api/subscriptions';
 import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage, isApiFailure } from '../../../lib/api-errors';
-import { formatDate } from '../../payments';
+import { formatDate, useReplacementCheckout } from '../../payments';
 import { formatRecurringPrice, formatMoney } from '../subscription-format';
 import {
   subscriptionMessages,
@@ -38,22 +42,34 @@ function QuoteRow({
   );
 }
 
-/** The quote as the customer confirms it: credit, balance, due now, what is kept, the new period. */
+/**
+ * The quote as the customer confirms it: credit, balance, due now, what is kept, the new period.
+ * With Razorpay the credit is refunded to the card rather than taken off the new price.
+ */
 export function QuoteSummary({ quote }: { quote: PlanChangeQuote }) {
   const money = (minor: number) => formatMoney(minor, quote.currency);
+  const refunded = quote.refund_minor > 0;
   return (
     <Stack component="dl" gap={6} m={0} data-testid="plan-change-quote">
       <QuoteRow label={`${quote.plan.name} price`}>
         {formatRecurringPrice(quote.plan.price_minor, quote.currency, quote.plan.billing_interval)}
       </QuoteRow>
-      <QuoteRow label="Credit for the unused part of this period">− {money(quote.credit_minor)}</QuoteRow>
+      {refunded ? (
+        <QuoteRow label="Credit for the unused part of this period, refunded to your card">
+          {money(quote.refund_minor)}
+        </QuoteRow>
+      ) : (
+        <QuoteRow label="Credit for the unused part of this period">− {money(quote.credit_minor)}</QuoteRow>
+      )}
       {quote.balance_minor > 0 ? (
         <QuoteRow label="Balance kept from earlier changes">− {money(quote.balance_minor)}</QuoteRow>
       ) : null}
       <QuoteRow label="Due now" strong>
         {money(quote.due_now_minor)}
       </QuoteRow>
-      <QuoteRow label="Balance kept for your next charges">{money(quote.balance_after_minor)}</QuoteRow>
+      {refunded ? null : (
+        <QuoteRow label="Balance kept for your next charges">{money(quote.balance_after_minor)}</QuoteRow>
+      )}
       <QuoteRow label="New period">
         {formatDate(quote.period_start)} – {formatDate(quote.period_end)}
       </QuoteRow>
@@ -101,7 +117,10 @@ export function ChangePlanDialog({
   onClose(): void;
 }) {
   const [requestQuote] = useQuotePlanChangeMutation();
-  const [changePlan, { isLoading: changing }] = useChangeSubscriptionPlanMutation();
+  const [changePlan, { isLoading: opening }] = useChangeSubscriptionPlanMutation();
+  const payReplacement = useReplacementCheckout();
+  const [paying, setPaying] = useState(false);
+  const changing = opening || paying;
   const [planId, setPlanId] = useState<string | null>(null);
   const [quote, setQuote] = useState<QuoteState>({ step: 'idle' });
   const [problem, setProblem] = useState<string | null>(null);
@@ -145,8 +164,9 @@ export function ChangePlanDialog({
     if (quote.step !== 'ready' || !planId) return;
     setProblem(null);
     setRepriced(null);
+    let answer: Subscription | SubscriptionCheckout;
     try {
-      await changePlan({
+      answer = await changePlan({
         id: subscription.id,
         planId,
         expectedDueNowMinor: quote.quote.due_now_minor,
@@ -161,6 +181,26 @@ export function ChangePlanDialog({
       return;
     }
     const paid = quote.quote.due_now_minor;
+    if ('key_id' in answer) {
+      // Razorpay: the new plan's subscription is paid in its window, and then takes over.
+      setPaying(true);
+      const result = await payReplacement(answer);
+      setPaying(false);
+      if (result.outcome !== 'paid') {
+        setProblem(
+          result.outcome === 'dismissed'
+            ? `The payment window was closed: nothing was charged and you stay on ${subscription.plan.name}.`
+            : result.message,
+        );
+        return;
+      }
+      showToast({
+        title: `Now on ${quote.quote.plan.name}`,
+        message: `${formatMoney(paid, quote.quote.currency)} was charged${quote.quote.refund_minor > 0 ? ` and ${formatMoney(quote.quote.refund_minor, quote.quote.currency)} for the unused part of ${subscription.plan.name} is refunded to your card` : ''}; the new period runs until ${formatDate(result.activation.subscription.current_period_end ?? quote.quote.period_end)}.`,
+      });
+      onClose();
+      return;
+    }
     showToast({
       title: `Now on ${quote.quote.plan.name}`,
       message:
@@ -228,7 +268,9 @@ export function ChangePlanDialog({
           )}
         </Box>
         <Text size="xs" c="dimmed">
-          The change takes effect at once: a new period starts today and the license follows the new plan.
+          {subscription.sandbox
+            ? 'The change takes effect at once: a new period starts today and the license follows the new plan.'
+            : 'Razorpay’s window opens to pay the new plan. Once paid, a new period starts today, the license follows the new plan, your current subscription ends and the credit is refunded to your card.'}
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={changing} data-autofocus>
