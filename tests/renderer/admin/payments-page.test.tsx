@@ -27,6 +27,8 @@ const makePayment = (index: number, extra: Partial<AdminPayment> = {}): AdminPay
   created_at: new Date(Date.UTC(2025, 0, 1, 10, index)).toISOString(),
   updated_at: new Date(Date.UTC(2025, 0, 1, 10, index)).toISOString(),
   paid_at: new Date(Date.UTC(2025, 0, 1, 10, index, 30)).toISOString(),
+  kind: 'purchase',
+  dismissed_at: null,
   user_id: USER_ID,
   user_email: `buyer${index}@example.com`,
   ...extra,

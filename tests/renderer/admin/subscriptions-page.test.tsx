@@ -62,6 +62,8 @@ const charge = (id: string, extra: Partial<AdminPayment> = {}): AdminPayment => 
   created_at: at(1),
   updated_at: at(1),
   paid_at: at(1),
+  kind: 'subscription',
+  dismissed_at: null,
   user_id: USER_ID,
   user_email: 'customer1@example.com',
   ...extra,

@@ -341,6 +341,8 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             created_at: '2025-01-02T00:00:00.000Z',
             updated_at: '2025-01-02T00:00:00.000Z',
             paid_at: '2025-01-02T00:00:00.000Z',
+            kind: 'purchase',
+            dismissed_at: null,
             user_id: user.id,
             user_email: user.email,
           },

@@ -77,6 +77,8 @@ const payment = (id: string, extra: Partial<Payment> = {}): Payment => ({
   created_at: NOW,
   updated_at: NOW,
   paid_at: null,
+  kind: 'purchase',
+  dismissed_at: null,
   ...extra,
 });
 

@@ -32,6 +32,7 @@ export const paymentMessages = {
   fetchHistoryFailed: 'Failed to fetch payments',
   fetchCurrentPlanFailed: 'Failed to fetch current plan',
   previewCouponFailed: 'The coupon could not be checked',
+  dismissFailed: 'The order could not be dismissed',
 } as const;
 
 /** POST /coupons/preview's body: the code as typed (the server reads it in capitals) and the plan. */
@@ -143,6 +144,15 @@ export const paymentsApi = api.injectEndpoints({
         extraOptions: { fallback: paymentMessages.previewCouponFailed },
         keepUnusedDataFor: 0,
       }),
+      /**
+       * POST /payments/history/{id}/dismiss: hides an expired or failed order from the history
+       * (the record stays; a late payment still settles it).
+       */
+      dismissPayment: build.mutation<Payment, string>({
+        query: (id) => ({ url: pathWith(apiPaths.payments.dismiss, { id }), method: 'POST', body: {} }),
+        extraOptions: { fallback: paymentMessages.dismissFailed },
+        invalidatesTags: ['Payment'],
+      }),
       /** GET /payments/history: the user's payments, newest first, paged. */
       getPaymentHistory: build.query<Paged<Payment>, PaymentHistoryQuery>({
         query: ({ page, perPage, status }) => ({
@@ -167,4 +177,5 @@ export const {
   usePreviewCouponQuery,
   useCompleteSandboxCheckoutMutation,
   useVerifyPaymentMutation,
+  useDismissPaymentMutation,
 } = paymentsApi;

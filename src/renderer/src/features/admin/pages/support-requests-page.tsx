@@ -65,7 +65,15 @@ export default function AdminSupportRequestsPage() {
       ),
     },
     { key: 'topic', header: 'Topic', render: (request) => request.topic },
-    { key: 'reference', header: 'Reference', render: (request) => <Code fz="xs">{request.reference}</Code> },
+    {
+      key: 'reference',
+      header: 'Reference',
+      render: (request) => (
+        <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
+          {request.reference}
+        </Code>
+      ),
+    },
     { key: 'state', header: 'State', render: (request) => <SupportStateBadge request={request} /> },
     {
       key: 'actions',

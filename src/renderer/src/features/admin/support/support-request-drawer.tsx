@@ -133,8 +133,9 @@ export function SupportRequestDrawer({
               </Text>
             )}
           </Stack>
-          <Text size="xs" c="dimmed">
-            Reply from your mail: the request was mailed to the support address with Reply-To {request.email}.
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            Reply by e-mail to {request.email}: when SUPPORT_EMAIL is set, the request’s mail there has this
+            address as its Reply-To.
           </Text>
         </Stack>
       )}

@@ -25,12 +25,34 @@ import { ErrorAlert } from '../../../components/forms/error-alert';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
-import { paymentMessages, paymentsApi, useGetPaymentHistoryQuery } from '../payments-endpoints';
+import {
+  paymentMessages,
+  paymentsApi,
+  useDismissPaymentMutation,
+  useGetPaymentHistoryQuery,
+} from '../payments-endpoints';
 import { formatAmount, formatDateTime, PAYMENT_STATUS_LABELS, paymentReference } from './payment-format';
 import { PaymentStatusBadge } from './payment-status-badge';
 
 /** Asks the server for one payment's current status; the answer replaces the listed row. */
 type CheckPayment = (id: string) => Promise<Payment>;
+
+/** Starting a new checkout for the plan of an expired or failed order (the purchase page's checkout). */
+export interface RetryOrder {
+  retry(payment: Payment): void;
+  /** A checkout is already under way: one at a time. */
+  busy: boolean;
+}
+
+/** What a row can do besides show itself. */
+interface RowActions {
+  check: CheckPayment;
+  retry: RetryOrder | undefined;
+}
+
+/** An order the buyer may try again or put away: expired or failed, and not a subscription's charge. */
+const isClosedOrder = (payment: Payment) =>
+  payment.kind === 'purchase' && (payment.status === 'expired' || payment.status === 'failed');
 
 const STATUS_OPTIONS = [
   { value: '', label: 'All payments' },
@@ -63,7 +85,9 @@ function CheckStatusButton({ payment, check }: { payment: Payment; check: CheckP
         message:
           fresh.status === 'created'
             ? 'This checkout was not completed, and nothing was charged for it. Buy the plan again to pay.'
-            : `The payment for ${fresh.plan.name} is ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}.`,
+            : fresh.status === 'expired'
+              ? 'This checkout was not completed in time, and nothing was charged. Retry to buy the plan.'
+              : `The payment for ${fresh.plan.name} is ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}.`,
       });
     } catch (error) {
       notifications.show({
@@ -88,7 +112,74 @@ function CheckStatusButton({ payment, check }: { payment: Payment; check: CheckP
   );
 }
 
-function PaymentRow({ payment, check }: { payment: Payment; check: CheckPayment }) {
+function DismissButton({ payment }: { payment: Payment }) {
+  const [dismiss, { isLoading }] = useDismissPaymentMutation();
+  const run = async () => {
+    try {
+      await dismiss(payment.id).unwrap();
+      notifications.show({
+        color: 'gray',
+        title: 'Order dismissed',
+        message: `The ${payment.plan.name} order no longer shows here. Nothing was charged for it.`,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not dismiss the order',
+        message: failureMessage(error, paymentMessages.dismissFailed),
+      });
+    }
+  };
+  return (
+    <Button
+      variant="subtle"
+      color="gray"
+      size="compact-xs"
+      onClick={() => void run()}
+      loading={isLoading}
+      aria-label={`Dismiss order ${payment.order_id}`}
+    >
+      Dismiss
+    </Button>
+  );
+}
+
+/** Retry (a new checkout for the same plan) and Dismiss, under an expired or failed order. */
+function ClosedOrderActions({ payment, retry }: { payment: Payment; retry: RetryOrder | undefined }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      {retry ? (
+        <Button
+          variant="light"
+          size="compact-xs"
+          onClick={() => retry.retry(payment)}
+          disabled={retry.busy}
+          aria-label={`Retry: buy ${payment.plan.name} again`}
+        >
+          Retry
+        </Button>
+      ) : null}
+      <DismissButton payment={payment} />
+    </Group>
+  );
+}
+
+/** Why the row reads as it does, under the status, for orders that did not go through. */
+function StatusNote({ payment }: { payment: Payment }) {
+  const note =
+    payment.status === 'failed'
+      ? payment.failure_reason
+      : payment.status === 'expired'
+        ? 'The checkout was not completed in time. Nothing was charged.'
+        : null;
+  return note ? (
+    <Text size="xs" c="dimmed" maw={240}>
+      {note}
+    </Text>
+  ) : null;
+}
+
+function PaymentRow({ payment, check, retry }: { payment: Payment } & RowActions) {
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
@@ -101,12 +192,9 @@ function PaymentRow({ payment, check }: { payment: Payment; check: CheckPayment 
       <Table.Td>
         <Stack gap={2} align="flex-start">
           <PaymentStatusBadge payment={payment} />
-          {payment.status === 'failed' && payment.failure_reason ? (
-            <Text size="xs" c="dimmed" maw={240}>
-              {payment.failure_reason}
-            </Text>
-          ) : null}
+          <StatusNote payment={payment} />
           {payment.status === 'created' ? <CheckStatusButton payment={payment} check={check} /> : null}
+          {isClosedOrder(payment) ? <ClosedOrderActions payment={payment} retry={retry} /> : null}
         </Stack>
       </Table.Td>
       <Table.Td>
@@ -134,7 +222,7 @@ function LicenseLink({ licenseId }: { licenseId: string }) {
   );
 }
 
-function PaymentCard({ payment, check }: { payment: Payment; check: CheckPayment }) {
+function PaymentCard({ payment, check, retry }: { payment: Payment } & RowActions) {
   return (
     <Card withBorder padding="sm" radius="md" component="li">
       <Stack gap={6}>
@@ -150,16 +238,13 @@ function PaymentCard({ payment, check }: { payment: Payment; check: CheckPayment
           {formatDateTime(payment.paid_at ?? payment.created_at)}
         </Text>
         <PaymentStatusBadge payment={payment} />
-        {payment.status === 'failed' && payment.failure_reason ? (
-          <Text size="xs" c="dimmed">
-            {payment.failure_reason}
-          </Text>
-        ) : null}
+        <StatusNote payment={payment} />
         <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
           {paymentReference(payment)}
         </Code>
         <Group gap="sm">
           {payment.status === 'created' ? <CheckStatusButton payment={payment} check={check} /> : null}
+          {isClosedOrder(payment) ? <ClosedOrderActions payment={payment} retry={retry} /> : null}
           {payment.license_id ? <LicenseLink licenseId={payment.license_id} /> : null}
         </Group>
       </Stack>
@@ -167,8 +252,17 @@ function PaymentCard({ payment, check }: { payment: Payment; check: CheckPayment
   );
 }
 
-/** GET /payments/history on /purchase: status filter, pages, each payment's status and license. */
-export function PaymentHistory({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number }) {
+/**
+ * GET /payments/history on /purchase: status filter, pages, each payment's status and license;
+ * an expired or failed order can be retried (with `retry`) or dismissed.
+ */
+export function PaymentHistory({
+  perPage = DEFAULT_PAGE_SIZE,
+  retry,
+}: {
+  perPage?: number;
+  retry?: RetryOrder;
+}) {
   const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<PaymentStatus | null>(null);
@@ -255,7 +349,7 @@ export function PaymentHistory({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: numb
           aria-busy={refreshing}
         >
           {data.data.map((payment) => (
-            <PaymentCard key={payment.id} payment={payment} check={check} />
+            <PaymentCard key={payment.id} payment={payment} check={check} retry={retry} />
           ))}
         </Stack>
       ) : (
@@ -277,7 +371,9 @@ export function PaymentHistory({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: numb
             </Table.Thead>
             <Table.Tbody>
               {data ? (
-                data.data.map((payment) => <PaymentRow key={payment.id} payment={payment} check={check} />)
+                data.data.map((payment) => (
+                  <PaymentRow key={payment.id} payment={payment} check={check} retry={retry} />
+                ))
               ) : (
                 <SkeletonRows rows={3} />
               )}

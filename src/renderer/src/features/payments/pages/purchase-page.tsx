@@ -1,6 +1,6 @@
 import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useCallback, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentConfig } from '../../../../../shared/api/payments';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -14,7 +14,7 @@ import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
-import { PaymentHistory } from '../components/payment-history';
+import { PaymentHistory, type RetryOrder } from '../components/payment-history';
 import { formatAmount, formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
 import { orderSubject, SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
@@ -297,6 +297,25 @@ export default function PurchasePage() {
   const checkout = useCheckout({ onAbandoned, onCouponRefused });
   const subscribe = useSubscribe({ onAbandoned, onCouponRefused });
   const { state } = checkout;
+  // Retry on an expired or failed order: a new checkout for its plan, if the plan is still on sale.
+  const retry = useMemo<RetryOrder>(
+    () => ({
+      busy: state.step !== 'idle' && state.step !== 'succeeded',
+      retry(payment) {
+        const plan = loaded?.plans.find((offered) => offered.id === payment.plan.id);
+        if (!loaded || !plan) {
+          notifications.show({
+            color: 'gray',
+            title: `${payment.plan.name} is not on sale now`,
+            message: 'Choose one of the plans above instead.',
+          });
+          return;
+        }
+        void checkout.buy(plan, loaded.config);
+      },
+    }),
+    [state.step, loaded, checkout],
+  );
   const bought = state.step === 'succeeded' || subscribe.state.step === 'succeeded';
   // Redeemed with the purchase: the next one is at the full price unless another code is given.
   useEffect(() => {
@@ -436,7 +455,7 @@ export default function PurchasePage() {
         ) : null}
       </Stack>
 
-      <PaymentHistory />
+      <PaymentHistory retry={retry} />
 
       <SandboxCheckoutModal
         subject={sandbox.subject}
