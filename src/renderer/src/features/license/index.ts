@@ -18,4 +18,5 @@ export {
   STATUS_LABELS,
 } from './license-format';
 export { LicenseStatusBadge } from './components/license-status-badge';
+export { RenameMachineModal } from './components/rename-machine-modal';
 export { LicenseTroubleshooter } from './components/license-troubleshooter';

@@ -10,8 +10,13 @@ import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
-import { formatDateTime, formatRelative, seatsText } from '../../license';
-import { adminApi, useDeactivateActivationMutation, useGetLicenseQuery } from '../admin-endpoints';
+import { formatDateTime, formatRelative, RenameMachineModal, seatsText } from '../../license';
+import {
+  adminApi,
+  useDeactivateActivationMutation,
+  useGetLicenseQuery,
+  useRenameActivationMutation,
+} from '../admin-endpoints';
 import { selectAdmin } from '../admin-slice';
 import { failureOf } from '../query-answer';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
@@ -22,9 +27,11 @@ export interface ActivationsDrawerProps {
   onClose: () => void;
 }
 
-/** A machine's name for people: its device name, else the start of its hardware id. */
+/** A machine's name for people: the one its owner gave, its device name, else the start of its hardware id. */
 export const machineName = (activation: Activation) =>
-  activation.device_name?.trim() || `Machine ${activation.hardware_id.slice(0, 12)}`;
+  activation.label?.trim() ||
+  activation.device_name?.trim() ||
+  `Machine ${activation.hardware_id.slice(0, 12)}`;
 
 const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, string> = {
   user: 'by its user',
@@ -32,7 +39,15 @@ const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, stri
   reclaimed: 'unused; its seat went to another machine',
 };
 
-function ActivationCard({ activation, onDeactivate }: { activation: Activation; onDeactivate: () => void }) {
+function ActivationCard({
+  activation,
+  onDeactivate,
+  onRename,
+}: {
+  activation: Activation;
+  onDeactivate: () => void;
+  onRename: () => void;
+}) {
   const active = activation.deactivated_at === null;
   const name = machineName(activation);
   return (
@@ -43,6 +58,11 @@ function ActivationCard({ activation, onDeactivate }: { activation: Activation; 
             <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
               {name}
             </Text>
+            {activation.label && activation.device_name && (
+              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                Reports itself as {activation.device_name}
+              </Text>
+            )}
             <Text size="xs" c="dimmed">
               {[activation.platform, activation.app_version && `version ${activation.app_version}`]
                 .filter(Boolean)
@@ -66,8 +86,11 @@ function ActivationCard({ activation, onDeactivate }: { activation: Activation; 
         <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} title="Hardware id">
           {activation.hardware_id}
         </Code>
-        {active && (
-          <Group justify="flex-end">
+        <Group justify="flex-end" gap="xs">
+          <Button size="xs" variant="default" onClick={onRename} aria-label={`Rename ${name}`}>
+            Rename
+          </Button>
+          {active && (
             <Button
               size="xs"
               variant="light"
@@ -77,8 +100,8 @@ function ActivationCard({ activation, onDeactivate }: { activation: Activation; 
             >
               Deactivate
             </Button>
-          </Group>
-        )}
+          )}
+        </Group>
       </Stack>
     </Paper>
   );
@@ -97,6 +120,8 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
   const error = failureOf(answer);
   const [confirming, setConfirming] = useState<Activation | null>(null);
   const [deactivate] = useDeactivateActivationMutation();
+  const [renaming, setRenaming] = useState<Activation | null>(null);
+  const [renameActivation] = useRenameActivationMutation();
 
   const current = selected && selected.license_id === id ? selected : (answer.currentData ?? null);
   const activations = current?.activations ?? null;
@@ -151,6 +176,7 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
                     key={activation.activation_id}
                     activation={activation}
                     onDeactivate={() => setConfirming(activation)}
+                    onRename={() => setRenaming(activation)}
                   />
                 ))}
               </Stack>
@@ -158,6 +184,22 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
           </Stack>
         )}
       </DetailDrawer>
+      {current && (
+        <RenameMachineModal
+          license={current}
+          activation={renaming}
+          currentName={renaming ? machineName(renaming) : ''}
+          onClose={() => setRenaming(null)}
+          save={async (label) => {
+            if (!id || !renaming) return;
+            await renameActivation({ id, activationId: renaming.activation_id, label }).unwrap();
+            // The machines again, with the new name.
+            void dispatch(
+              adminApi.endpoints.getLicenseActivations.initiate(id, { subscribe: false, forceRefetch: true }),
+            );
+          }}
+        />
+      )}
       <ConfirmDialog
         opened={confirming !== null}
         onClose={() => setConfirming(null)}

@@ -24,12 +24,6 @@ export function machineLabelProblem(value: string): string | null {
   return checked.success ? null : (checked.error.issues[0]?.message ?? 'Not a machine name');
 }
 
-/** What the device itself reports, for the line under a named machine and the field's hint. */
-export function deviceDescription(activation: Pick<Activation, 'device_name' | 'platform'>): string | null {
-  const parts = [activation.device_name, activation.platform].filter(Boolean);
-  return parts.length > 0 ? parts.join(' · ') : null;
-}
-
 export interface RenameMachineModalProps {
   license: License;
   /** The machine being named; null keeps the dialog closed. */
@@ -77,7 +71,7 @@ export function RenameMachineModal({
     if (activation) restart({ label: activation.label ?? '' });
   }, [activation, restart]);
 
-  const reported = activation ? deviceDescription(activation) : null;
+  const reported = activation?.device_name || null;
 
   return (
     <FormDialog
@@ -90,7 +84,7 @@ export function RenameMachineModal({
       submitLabel="Save name"
       intro={
         <Text size="sm">
-          Give this machine of your {license.plan.name} license a name you will recognise. It keeps the name
+          Give this machine of the {license.plan.name} license a name that tells it apart. It keeps the name
           when it is activated again.
         </Text>
       }
