@@ -83,7 +83,8 @@ export function LicenseCard({
             <SeatMeter used={license.activations_used} allowed={license.max_activations} />
           </Field>
         </SimpleGrid>
-        <ActivateOnThisMachine license={license} option={option} />
+        {/* Until this machine is checked, it is not known whether it already uses the license. */}
+        {check ? <ActivateOnThisMachine license={license} option={option} /> : null}
       </Stack>
     </Card>
   );

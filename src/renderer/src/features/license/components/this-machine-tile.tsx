@@ -144,28 +144,33 @@ export function ThisMachineTile({
   check,
   checking,
   licenses,
+  loading,
 }: {
   check: LicenseCheckResult | null;
   checking: boolean;
   licenses: LicenseRecord[];
+  /** The licenses are still being read: what this machine can be activated with is not known yet. */
+  loading: boolean;
 }) {
   const used = check?.valid ? licenses.find((license) => license.license_id === check.license_id) : undefined;
   const state = check ? machineState(check, used) : null;
   return (
-    <StatCard label="This machine" icon={<DeviceIcon size={18} />} loading={checking && !check}>
+    <StatCard label="This machine" icon={<DeviceIcon size={18} />} loading={(checking && !check) || loading}>
       {check && state ? (
-        <Stack gap="sm" style={{ flex: 1 }} aria-live="polite">
-          <StatusBadge tone={state.tone} data-testid="machine-verdict" style={{ alignSelf: 'flex-start' }}>
-            {state.label}
-          </StatusBadge>
-          <Text size="sm" fw={500} data-testid="machine-summary">
-            {state.summary}
-          </Text>
-          {state.detail ? (
-            <Text size="sm" data-testid="license-status-message">
-              {state.detail}
+        <Stack gap="sm" style={{ flex: 1 }}>
+          <Stack gap="sm" aria-live="polite">
+            <StatusBadge tone={state.tone} data-testid="machine-verdict" style={{ alignSelf: 'flex-start' }}>
+              {state.label}
+            </StatusBadge>
+            <Text size="sm" fw={500} data-testid="machine-summary">
+              {state.summary}
             </Text>
-          ) : null}
+            {state.detail ? (
+              <Text size="sm" data-testid="license-status-message">
+                {state.detail}
+              </Text>
+            ) : null}
+          </Stack>
           {check.valid ? (
             used ? (
               <Anchor

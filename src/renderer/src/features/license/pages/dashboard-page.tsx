@@ -319,7 +319,12 @@ export default function DashboardPage() {
         <>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
             <CurrentPlanTile plan={currentPlan} license={featured} loading={loading} />
-            <ThisMachineTile check={check} checking={checking} licenses={sorted} />
+            <ThisMachineTile
+              check={check}
+              checking={checking}
+              licenses={sorted}
+              loading={load.status === 'loading'}
+            />
             <SeatsTile license={featured} loading={loading} />
           </SimpleGrid>
           {licenses.length > 0 ? <LicenseSummaryList licenses={sorted} check={check} flags={flags} /> : null}
