@@ -1,4 +1,4 @@
-import { TextInput } from '@mantine/core';
+import { Group, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -32,8 +32,14 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
     if (usable && ordered) onChange(next);
   };
 
+  // One unit in the filter bar: the two fields wrap to a new row together, never one alone.
   return (
-    <>
+    <Group
+      gap="sm"
+      wrap="nowrap"
+      align="flex-start"
+      style={{ flex: '2 1 320px', minWidth: 0, maxWidth: 460 }}
+    >
       <TextInput
         type="date"
         label={labels.from}
@@ -41,7 +47,7 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
         max={draft.to || undefined}
         onChange={(event) => change('from', event.currentTarget.value)}
         error={reversed ? `${labels.from} must be on or before ${labels.to}` : undefined}
-        style={{ flex: '1 1 150px', maxWidth: 220, minWidth: 0 }}
+        style={{ flex: '1 1 0', minWidth: 0 }}
       />
       <TextInput
         type="date"
@@ -49,8 +55,8 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
         value={draft.to}
         min={draft.from || undefined}
         onChange={(event) => change('to', event.currentTarget.value)}
-        style={{ flex: '1 1 150px', maxWidth: 220, minWidth: 0 }}
+        style={{ flex: '1 1 0', minWidth: 0 }}
       />
-    </>
+    </Group>
   );
 }

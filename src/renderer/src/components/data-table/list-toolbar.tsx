@@ -50,7 +50,7 @@ export function ListToolbar({
             onSearch(text);
           }
         }}
-        style={{ flex: '1 1 220px', minWidth: 0 }}
+        style={{ flex: '1 1 180px', minWidth: 0 }}
         maxLength={200}
       />
       {children}

@@ -33,7 +33,7 @@ export function UserFilter({ value, onChange }: { value: string; onChange: (user
       useOption={useUserOption}
       nothingFound="No user matches"
       clearLabel="Clear the user filter"
-      style={{ flex: '1 1 220px', minWidth: 0 }}
+      style={{ flex: '1 1 200px', minWidth: 0 }}
     />
   );
 }
