@@ -78,7 +78,7 @@ export default function AdminLicensesPage() {
       header: 'License key',
       render: (license) => (
         <Stack gap={2} align="flex-start">
-          <Code fz="xs">
+          <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
             <LicenseKeyText value={license.license_key} />
           </Code>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
