@@ -84,7 +84,7 @@ export function CreateLicenseModal({
         required
         size="md"
         data-autofocus
-        comboboxProps={{ withinPortal: true }}
+        inline
         value={form.values.user_id}
         onChange={(id) => form.setFieldValue('user_id', id)}
         error={form.errors.user_id}

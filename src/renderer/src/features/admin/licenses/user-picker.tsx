@@ -12,10 +12,21 @@ export interface UserPickerProps extends Omit<
 > {
   /** The chosen account's id (or null). */
   value: string | null;
+  /**
+   * In a form: the options open in the form's flow under the field and push the fields below
+   * down, instead of a layer over them (a filter bar keeps the layer, so the list does not jump).
+   */
+  inline?: boolean;
   onChange: (id: string | null, user: Pick<AdminUser, 'id' | 'email'> | null) => void;
 }
 
 type Option = { value: string; label: string };
+
+/** The dropdown rendered where the field is and laid out in the flow (its floating position unused). */
+const INLINE_OPTIONS: SelectProps['comboboxProps'] = {
+  withinPortal: false,
+  styles: { dropdown: { position: 'static', marginTop: 4 } },
+};
 const optionOf = (user: Pick<AdminUser, 'id' | 'email' | 'full_name'>): Option => ({
   value: user.id,
   label: user.full_name ? `${user.email} (${user.full_name})` : user.email,
@@ -26,7 +37,7 @@ const optionOf = (user: Pick<AdminUser, 'id' | 'email' | 'full_name'>): Option =
  * (`GET /admin/users?search=…`), 250 ms after the last key. A value that arrives from a link
  * (an id) is shown by its e-mail.
  */
-export function UserPicker({ value, onChange, ...props }: UserPickerProps) {
+export function UserPicker({ value, onChange, inline = false, ...props }: UserPickerProps) {
   const [search, setSearch] = useState('');
   // Nothing is searched before the field is first used.
   const [query, setQuery] = useState<string | null>(null);
@@ -61,6 +72,7 @@ export function UserPicker({ value, onChange, ...props }: UserPickerProps) {
   return (
     <Select
       {...props}
+      comboboxProps={inline ? INLINE_OPTIONS : props.comboboxProps}
       searchable
       clearable
       data={data}
