@@ -1,5 +1,7 @@
 import { Alert, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { useEffect } from 'react';
 import { AlertIcon, RefreshIcon } from '../../../components/brand/icons';
+import { preloadCharts } from '../../../components/charts/lazy-charts';
 import { PageFrame } from '../../../components/layout/page-frame';
 import { formatDateTime, formatRelative } from '../../license';
 import { useGetDashboardQuery } from '../admin-endpoints';
@@ -13,6 +15,8 @@ import { failureOf } from '../query-answer';
 /** `/admin`: accounts, licenses, machines, revenue, subscriptions and security at a glance (GET /admin/dashboard, one call). */
 export default function AdminDashboardPage() {
   const answer = useGetDashboardQuery();
+  // The charts' code downloads alongside the figures, not after them: no chart skeleton is left waiting.
+  useEffect(preloadCharts, []);
   const stats = answer.data ?? null;
   const loading = answer.isFetching;
   const error = failureOf(answer);
