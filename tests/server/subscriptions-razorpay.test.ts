@@ -866,6 +866,79 @@ describeOnEveryDatabase(
       );
       expect(refund.at(-1)?.body).toMatchObject({ amount: old.closeout_refund_minor });
     });
+    it('a cancellation at period end stays ours until a day before the end, so it can be resumed; then Razorpay is told once and the period runs out', async () => {
+      const s = server();
+      s.clock.freeze();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = subscriptionCheckoutSchema.parse(
+        (
+          await s.api({
+            method: 'POST',
+            path: '/subscriptions',
+            token: buyer.token,
+            body: { plan_id: pro.id },
+          })
+        ).json(),
+      );
+      const id = opened.subscription.id;
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: opened.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeResumeFirst', amount: pro.price_minor },
+        ),
+      );
+      const { current_period_end: periodEnd, license_id: licenseId } = await subscriptionRow(s, id);
+      const cancelAtRazorpay = () =>
+        fake.requests.filter(
+          (request) => request.url === `/v1/subscriptions/${opened.subscription_id}/cancel`,
+        );
+      const cancel = (token: string) =>
+        s.api({ method: 'POST', path: `/subscriptions/${id}/cancel`, token, body: { at: 'period_end' } });
+      const resume = (token: string) => s.api({ method: 'POST', path: `/subscriptions/${id}/resume`, token });
+
+      expect((await cancel(buyer.token)).statusCode).toBe(200);
+      expect(await subscriptionRow(s, id)).toMatchObject({
+        cancel_at_period_end: 1,
+        provider_closed_at: null,
+      });
+      expect(cancelAtRazorpay()).toEqual([]);
+      const resumed = await resume(buyer.token);
+      expect(resumed.statusCode, resumed.body).toBe(200);
+      expect(resumed.json()).toMatchObject({ cancel_at_period_end: false, status: 'active' });
+      expect(cancelAtRazorpay()).toEqual([]);
+
+      // Cancelled again; a day before the end the scheduler tells Razorpay, once.
+      expect((await cancel(buyer.token)).statusCode).toBe(200);
+      s.clock.advance(Date.parse(periodEnd as string) - s.clock.now().getTime() - 23 * 3_600_000);
+      const { token } = await signInAgain(s, buyer);
+      await s.app.scheduler.runOnce();
+      await s.app.scheduler.runOnce();
+      expect(cancelAtRazorpay()).toHaveLength(1);
+      const stopped = await subscriptionRow(s, id);
+      expect(stopped).toMatchObject({ status: 'active', cancel_at_period_end: 1 });
+      expect(stopped.provider_closed_at).not.toBeNull();
+      expectApiError(await resume(token), 409, 'resume_unavailable');
+      // Razorpay's report of that stop ends nothing early.
+      await deliver(
+        s,
+        subscriptionEvent('subscription.cancelled', {
+          id: opened.subscription_id,
+          paidCount: 1,
+          status: 'cancelled',
+          endedAt: Math.floor(s.clock.now().getTime() / 1000),
+        }),
+      );
+      expect((await subscriptionRow(s, id)).status).toBe('active');
+      expect((await licenseRow(s, licenseId as string)).expires_at).toBe(periodEnd);
+
+      s.clock.advance(24 * 3_600_000);
+      await s.app.scheduler.runOnce();
+      expect(await subscriptionRow(s, id)).toMatchObject({ status: 'cancelled', ended_at: periodEnd });
+      expect(cancelAtRazorpay()).toHaveLength(1);
+    });
   },
   razorpayServer,
 );

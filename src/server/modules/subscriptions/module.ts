@@ -12,7 +12,7 @@ import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
-import type { RefundCredit } from './replacements.js';
+import type { RefundCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
 
@@ -85,7 +85,7 @@ export function createSubscriptionsArea({
   const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });
   const jobs: ScheduledJob[] = [
     { name: 'subscriptions', run: () => lifecycle.runDue() },
-    { name: 'replaced subscriptions', run: () => service.closeOutReplaced() },
+    { name: 'subscriptions at Razorpay', run: () => service.closeAtProvider() },
     { name: 'subscription reminders', run: () => notices.sendReminders() },
   ];
   return { charges, lifecycle, service, webhookEvents, jobs };

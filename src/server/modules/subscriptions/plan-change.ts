@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { PlanChangeQuote } from '../../../shared/api/subscriptions.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
@@ -6,7 +7,9 @@ import { conflict } from '../../http-error.js';
 import { countSeatsInUse, updateLicense } from '../licenses/repository.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
-import { paidChargeOfPeriod, updateSubscription } from './repository.js';
+import { pendingSubscriptionRow } from './new-subscription.js';
+import { type ProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
+import { insertSubscription, paidChargeOfPeriod, updateSubscription } from './repository.js';
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-billing.js';
 import { declined } from './refusals.js';
 
@@ -28,20 +31,49 @@ export function createPlanChanges({
   clock,
   charges,
   recurringPlan,
-  openReplacement,
+  providers,
 }: {
   db: Db;
   clock: Clock;
   charges: SubscriptionCharges;
   /** The offered monthly or yearly plan by id or code, or the reason it cannot be subscribed to. */
   recurringPlan: (planId: string) => Promise<PlanRow & { billing_interval: RecurringInterval }>;
-  /** Razorpay: opens the new subscription that replaces `row` once its first charge is paid. */
-  openReplacement: (
+  /** Razorpay's calls: the replacing subscription is opened there. */
+  providers: ProviderSubscriptions;
+}) {
+  /**
+   * Razorpay: opens the new subscription that replaces `row`. It takes over the license when its
+   * first charge is paid (replacement-takeover.ts); the old one is then closed at Razorpay and its
+   * unused credit refunded (provider-closing.ts).
+   */
+  async function openReplacement(
     row: SubscriptionRow,
     plan: PlanRow & { billing_interval: RecurringInterval },
     quote: PlanChangeQuote,
-  ) => Promise<SubscriptionRow>;
-}) {
+  ): Promise<SubscriptionRow> {
+    const id = randomUUID();
+    const providerSubscriptionId = await providers.call(async (gateway) =>
+      gateway.createSubscription({
+        // Every charge of the new plan, its every-charge coupon and exclusive tax included.
+        providerPlanId: await providers.planFor(gateway, plan, quote.due_now_minor),
+        totalCount: TOTAL_CYCLES[plan.billing_interval],
+        notes: { subscription_id: id, plan_id: plan.id, user_id: row.user_id ?? '', replaces: row.id },
+      }),
+    );
+    const replacement = pendingSubscriptionRow({
+      id,
+      userId: row.user_id,
+      planId: plan.id,
+      provider: row.provider,
+      providerSubscriptionId,
+      couponId: row.coupon_id,
+      now: clock.now().toISOString(),
+      replaces: { subscriptionId: row.id, creditMinor: quote.credit_minor },
+    });
+    await insertSubscription(db, replacement);
+    return replacement;
+  }
+
   /** The license keeps its machines: a plan with fewer seats than are in use is refused. */
   async function refuseTooFewSeats(trx: DbOrTransaction, row: SubscriptionRow, plan: PlanRow) {
     if (!row.license_id) return;

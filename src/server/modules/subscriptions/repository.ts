@@ -195,13 +195,27 @@ export async function saveProviderPlan(db: DbOrTransaction, row: ProviderPlansTa
   return (await findProviderPlan(db, row)) ?? row.provider_plan_id;
 }
 
-/** Subscriptions replaced by a Razorpay plan change whose provider side is not closed yet. */
-export const replacedAwaitingCloseOut = (db: DbOrTransaction): Promise<SubscriptionRow[]> =>
+/**
+ * Subscriptions Razorpay must be told charge no more: replaced by a plan change, ended at the
+ * customer's request, or cancelled at a period end before `stopBefore`; not yet closed there.
+ */
+export const dueAtProvider = (db: DbOrTransaction, stopBefore: string): Promise<SubscriptionRow[]> =>
   db
     .selectFrom('subscriptions')
     .selectAll()
-    .where('closeout_refund_minor', 'is not', null)
+    .where('provider', '!=', 'sandbox')
     .where('provider_closed_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('closeout_refund_minor', 'is not', null),
+        eb.and([eb('status', '=', 'cancelled'), eb('cancel_requested_at', 'is not', null)]),
+        eb.and([
+          eb('status', '=', 'active'),
+          eb('cancel_at_period_end', '=', 1),
+          eb('current_period_end', '<=', stopBefore),
+        ]),
+      ]),
+    )
     .orderBy('updated_at')
     .limit(100)
     .execute();

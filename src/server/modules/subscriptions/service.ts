@@ -31,7 +31,7 @@ import { createCardChanges } from './card-change.js';
 import { checkCheckoutSignature } from './checkout-signature.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
-import { createReplacements, type RefundCredit } from './replacements.js';
+import { createProviderClosing, type RefundCredit, withinStopNotice } from './provider-closing.js';
 import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { LIVE, subscriptionNotFound } from './refusals.js';
 import { createSandboxControls } from './sandbox-controls.js';
@@ -174,14 +174,8 @@ export function createSubscriptionsService({
   }
 
   const providers = createProviderSubscriptions({ db, clock, provider, log });
-  const replacements = createReplacements({ db, clock, providers, refundCredit, log });
-  const planChanges = createPlanChanges({
-    db,
-    clock,
-    charges,
-    recurringPlan,
-    openReplacement: replacements.open,
-  });
+  const closing = createProviderClosing({ db, clock, providers, refundCredit, log });
+  const planChanges = createPlanChanges({ db, clock, charges, recurringPlan, providers });
 
   /** What Checkout opens with for a pending subscription; `amount` is its first charge. */
   const checkoutFor = async (
@@ -214,24 +208,23 @@ export function createSubscriptionsService({
     const now = clock.now().toISOString();
     const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
     if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
-    // The provider first: a cancellation it refused must not read as done here.
-    if (row.provider !== 'sandbox')
-      await providers.call((gateway) =>
-        gateway.cancelSubscription(row.provider_subscription_id, atPeriodEnd),
-      );
+    // Razorpay is told at once of a cancellation now, and of one at period end only a day before
+    // that end (the scheduler does it), so that until then it can be taken back. The provider
+    // first: a cancellation it refused must not read as done here.
+    const stopAtProvider = row.provider !== 'sandbox' && (!atPeriodEnd || withinStopNotice(row, clock.now()));
+    if (stopAtProvider)
+      await providers.call((gateway) => gateway.cancelSubscription(row.provider_subscription_id, false));
     const moved = await db.transaction().execute(async (trx) => {
       const changed = await updateSubscription(
         trx,
         row.id,
-        atPeriodEnd
-          ? { cancel_at_period_end: 1, cancel_requested_at: now, updated_at: now }
-          : {
-              status: 'cancelled',
-              ended_at: now,
-              cancel_requested_at: now,
-              next_retry_at: null,
-              updated_at: now,
-            },
+        {
+          ...(atPeriodEnd
+            ? { cancel_at_period_end: 1, cancel_requested_at: now }
+            : { status: 'cancelled', ended_at: now, cancel_requested_at: now, next_retry_at: null }),
+          ...(stopAtProvider ? { provider_closed_at: now } : {}),
+          updated_at: now,
+        },
         { statuses: [...LIVE] },
       );
       if (!changed) return undefined;
@@ -340,8 +333,8 @@ export function createSubscriptionsService({
       // A plan change's replacement took over: the old subscription is closed at Razorpay now (or,
       // if Razorpay does not answer, by the scheduler's next run).
       if (after.replaces_subscription_id)
-        await replacements
-          .closeOut(after.replaces_subscription_id)
+        await closing
+          .close(after.replaces_subscription_id)
           .catch((error: unknown) =>
             log.warn(
               { err: error, subscriptionId: after.replaces_subscription_id },
@@ -386,13 +379,21 @@ export function createSubscriptionsService({
       return cancelRow(row, body, audit);
     },
 
-    /** Takes back a cancellation at period end, while the period lasts. */
+    /**
+     * Takes back a cancellation at period end, while the period lasts (on Razorpay, until it was
+     * told to stop, a day before the end).
+     */
     async resume(user: UserRow, id: string): Promise<Subscription> {
       const row = await own(user, id);
-      if (row.provider !== 'sandbox')
+      // Razorpay is told to stop a day before the period ends (provider-closing.ts) and cannot take
+      // that back; refusing from then on leaves no moment in which both could happen.
+      if (
+        row.provider !== 'sandbox' &&
+        (row.provider_closed_at !== null || withinStopNotice(row, clock.now()))
+      )
         throw conflict(
           'resume_unavailable',
-          'Razorpay cannot take back a cancellation: subscribe again when the paid period ends',
+          'Razorpay stops charging a cancelled subscription a day before its period ends and cannot take that back: subscribe again when the paid period ends',
         );
       const now = clock.now().toISOString();
       if (row.status !== 'active' || row.cancel_at_period_end !== 1 || (row.current_period_end ?? '') <= now)
@@ -432,8 +433,8 @@ export function createSubscriptionsService({
         : { checkout: await checkoutFor(user, outcome.replacement, outcome.dueNowMinor) };
     },
 
-    /** Closes at Razorpay the subscriptions replaced by plan changes (the scheduler's job). */
-    closeOutReplaced: () => replacements.closeOutDue(),
+    /** Tells Razorpay which subscriptions charge no more (the scheduler's job). */
+    closeAtProvider: () => closing.closeDue(),
 
     completeSandboxCheckout: async (user: UserRow, id: string, outcome: 'pay' | 'decline') =>
       sandbox.completeCheckout(await own(user, id), outcome),

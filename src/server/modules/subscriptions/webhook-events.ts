@@ -108,6 +108,8 @@ export function createSubscriptionWebhookEvents({
       case 'subscription.cancelled':
       case 'subscription.completed': {
         if (subscription.status === 'cancelled') return ignored;
+        // Cancelled at period end (and so stopped at Razorpay a day early): the paid period runs to its end.
+        if (subscription.cancel_at_period_end === 1) return ignored;
         const endedAt = fromUnixSeconds(entity.ended_at) ?? clock.now().toISOString();
         await updateSubscription(trx, subscription.id, {
           status: 'cancelled',
