@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import type { License } from '../../src/shared/api/licenses';
-import { localStorageKeys } from '../../src/shared/storage-keys';
+import type { License } from '../../src/shared/api/licenses.js';
+import { localStorageKeys } from '../../src/shared/storage-keys.js';
 import { blockingViolations, installAxe } from './support/axe.js';
 import { controlContrastProblems } from './support/control-contrast.js';
 import { describePortal, screenshotPath, signIn } from './support/portal.js';
@@ -59,7 +59,7 @@ const ownLicense = async (server: PortalServer, who: Credentials, licenseId: str
 
 /** This browser's id: what its activation is recorded under. */
 const browserHardwareId = (page: Page) =>
-  page.evaluate((key) => localStorage.getItem(key), localStorageKeys.hardwareId);
+  page.evaluate<string | null>(`localStorage.getItem(${JSON.stringify(localStorageKeys.hardwareId)})`);
 
 const machineTile = (page: Page) => page.getByRole('region', { name: 'This machine' });
 const licensesList = (page: Page) => page.getByRole('region', { name: 'Your licenses' });
@@ -159,7 +159,7 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     expect(await text(list.getByRole('article', { name: 'Team license' }))).toContain('Revoked');
 
     // The words fit the phone's width: nothing runs off to the side.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
 
     // Only the active one can take this machine: the dashboard activates it directly.
