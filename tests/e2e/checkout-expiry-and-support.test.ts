@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
-import { describePortal, type Portal, screenshotPath, signIn } from './support/portal.js';
+import type { BrowserContextOptions } from 'playwright-core';
+import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './support/axe.js';
+import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
 import type { Credentials } from './support/server.js';
 
 /**
@@ -26,13 +28,30 @@ async function shoot(page: Page, name: string, target?: Locator) {
   else await page.screenshot({ path, fullPage: false, animations: 'disabled' });
 }
 
-/** Light, then dark: the same screen in both schemes. */
+/** No serious or critical axe violation on the page: every rule, or only the colour ones. */
+async function expectAccessible(page: Page, label: string, rules?: readonly string[]) {
+  const blocking = await blockingViolations(page, label, rules);
+  expect(blocking.map(describeViolation), label).toEqual([]);
+}
+
+/** Light, then dark: the same screen in both schemes, photographed and checked with axe. */
 async function shootBoth(page: Page, name: string, target?: Locator) {
   await page.emulateMedia({ colorScheme: 'light' });
   await shoot(page, `${name}-light`, target);
+  await expectAccessible(page, `${name} light`);
   await page.emulateMedia({ colorScheme: 'dark' });
   await shoot(page, `${name}-dark`, target);
+  await expectAccessible(page, `${name} dark`, COLOUR_RULES);
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** A page in a fresh context with axe-core loaded. */
+async function checkedPage(portal: Portal, options: BrowserContextOptions): Promise<Page> {
+  const context = await portal.newContext({ ...options, colorScheme: 'light', reducedMotion: 'reduce' });
+  await installAxe(context);
+  const page = await context.newPage();
+  watchPage(page);
+  return page;
 }
 
 async function apiToken(portal: Portal, who: Credentials): Promise<string> {
@@ -103,7 +122,7 @@ describePortal(
         ['phone', PHONE],
         ['desktop', DESKTOP],
       ] as const) {
-        const page = await portal.newPage({ ...options, colorScheme: 'light', reducedMotion: 'reduce' });
+        const page = await checkedPage(portal, options);
         await signIn(page, user.email, user.password);
         await page.goto('/purchase');
         const history = page.getByRole('region', { name: 'Payment history' });
@@ -162,7 +181,7 @@ describePortal(
     it('a support request sent from the portal reaches the admin screen and the mail, diagnostics only when ticked', async () => {
       const { server } = portal;
       const user = await server.createUser({ fullName: 'Sam Support' });
-      const page = await portal.newPage({ ...DESKTOP, colorScheme: 'light', reducedMotion: 'reduce' });
+      const page = await checkedPage(portal, DESKTOP);
       await signIn(page, user.email, user.password);
       await page.goto('/support');
       const contact = page.getByRole('region', { name: 'Contact support' });
@@ -200,7 +219,7 @@ describePortal(
       expect(secondReference).not.toBe(firstReference);
 
       // The phone, both schemes.
-      const phone = await portal.newPage({ ...PHONE, colorScheme: 'light', reducedMotion: 'reduce' });
+      const phone = await checkedPage(portal, PHONE);
       await signIn(phone, user.email, user.password);
       await phone.goto('/support');
       const phoneContact = phone.getByRole('region', { name: 'Contact support' });
@@ -229,7 +248,7 @@ describePortal(
         ['desktop', DESKTOP],
         ['phone', PHONE],
       ] as const) {
-        const admin = await portal.newPage({ ...options, colorScheme: 'light', reducedMotion: 'reduce' });
+        const admin = await checkedPage(portal, options);
         await signIn(admin, server.admin.email, server.admin.password);
         await admin.goto('/admin/support-requests');
         await admin.getByRole('heading', { level: 1, name: 'Support requests' }).waitFor();
