@@ -939,6 +939,69 @@ describeOnEveryDatabase(
       expect(await subscriptionRow(s, id)).toMatchObject({ status: 'cancelled', ended_at: periodEnd });
       expect(cancelAtRazorpay()).toHaveLength(1);
     });
+    it('a first-charge-only coupon on Razorpay: the first period is paid upfront at authorisation, and Razorpay’s own charges start a period later at the full price', async () => {
+      const s = server();
+      s.clock.freeze();
+      const admin = await member(s, 'admin');
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const code = `HALF${randomBytes(3).toString('hex').toUpperCase()}`;
+      const made = await s.api({
+        method: 'POST',
+        path: '/admin/coupons',
+        token: admin.token,
+        body: { code, percent_off: 50, duration: 'once' },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const half = Math.ceil(pro.price_minor / 2);
+      const before = fake.requests.length;
+      const opened = await s.api({
+        method: 'POST',
+        path: '/subscriptions',
+        token: buyer.token,
+        body: { plan_id: pro.id, coupon_code: code },
+      });
+      expect(opened.statusCode, opened.body).toBe(201);
+      const checkout = subscriptionCheckoutSchema.parse(opened.json());
+      expect(checkout.amount).toBe(half);
+      const created = fake.requests.slice(before).find((request) => request.url === '/v1/subscriptions');
+      expect(created?.body).toMatchObject({
+        addons: [{ item: { amount: half, currency: 'INR' } }],
+      });
+      // The page was closed: Razorpay's `authenticated` report carries the upfront payment.
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.authenticated',
+          { id: checkout.subscription_id, paidCount: 0, status: 'authenticated' },
+          { id: 'pay_FakeUpfront', amount: half },
+        ),
+      );
+      const started = await subscriptionRow(s, checkout.subscription.id);
+      expect(started).toMatchObject({ status: 'active', cycles: 1, provider_cycle_offset: 1 });
+      expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(started.current_period_end);
+      // Razorpay's own charges start when this first period ends.
+      expect(Number(created?.body?.['start_at'])).toBe(
+        Math.floor(Date.parse(started.current_period_end as string) / 1000),
+      );
+
+      // Razorpay's first charge (its paid_count 1) is our second period, at the full price.
+      s.clock.advance(Date.parse(started.current_period_end as string) - s.clock.now().getTime() + 60_000);
+      await deliver(
+        s,
+        subscriptionEvent(
+          'subscription.charged',
+          { id: checkout.subscription_id, paidCount: 1, status: 'active' },
+          { id: 'pay_FakeFullSecond', amount: pro.price_minor },
+        ),
+      );
+      const renewed = await subscriptionRow(s, checkout.subscription.id);
+      expect(renewed.cycles).toBe(2);
+      expect(
+        (await chargesOf(s, renewed.id)).map((charge) => Number(charge.amount_minor)).sort((a, b) => a - b),
+      ).toEqual([half, pro.price_minor].sort((a, b) => a - b));
+      expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(renewed.current_period_end);
+    });
   },
   razorpayServer,
 );

@@ -294,8 +294,10 @@ export interface SubscriptionsTable {
   replacement_credit_minor: number;
   /** On a replaced subscription: the refund still owed, until the provider's side is closed. */
   closeout_refund_minor: number | null;
-  /** On a replaced subscription: when the provider cancelled it and the refund went out. */
+  /** When the provider was told to charge it no more (and a replaced one's credit was refunded). */
   provider_closed_at: string | null;
+  /** Periods paid before the provider's own charges start (1 when the first was an upfront amount). */
+  provider_cycle_offset: number;
   created_at: string;
   updated_at: string;
 }

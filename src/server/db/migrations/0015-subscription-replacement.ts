@@ -3,7 +3,9 @@ import type { Kysely } from 'kysely';
 // Razorpay cannot move a subscription to another plan mid-period for most Indian cards, so a plan
 // change there opens a new subscription to the new plan, which takes over the old one's license
 // when its first charge is paid; the old one is then cancelled at Razorpay and the unused part of
-// its period refunded. These columns link the two and record that the old one was closed.
+// its period refunded. These columns link the two and record when Razorpay was told to stop
+// charging. And a first-charge-only coupon on Razorpay is an upfront amount paid at authorisation,
+// with Razorpay's own charges starting a period later: its charge count is then one behind ours.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -19,6 +21,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('subscriptions').addColumn('closeout_refund_minor', 'integer').execute();
   await db.schema.alterTable('subscriptions').addColumn('provider_closed_at', 'text').execute();
   await db.schema
+    .alterTable('subscriptions')
+    .addColumn('provider_cycle_offset', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
+  await db.schema
     .createIndex('subscriptions_replaces_idx')
     .on('subscriptions')
     .column('replaces_subscription_id')
@@ -28,6 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('subscriptions_replaces_idx').execute();
   for (const column of [
+    'provider_cycle_offset',
     'provider_closed_at',
     'closeout_refund_minor',
     'replacement_credit_minor',

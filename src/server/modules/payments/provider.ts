@@ -41,6 +41,11 @@ export interface SubscriptionGateway {
     providerPlanId: string;
     totalCount: number;
     notes: Record<string, string>;
+    /**
+     * A first period charged apart, at authorisation (a first-charge-only discount): the plan's own
+     * charges start at `startAt` (Unix seconds), a period later.
+     */
+    upfront?: { amount: number; currency: string; name: string; startAt: number };
   }): Promise<string>;
   /** Cancels now, or at the end of the paid period (no further charge). */
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;

@@ -34,13 +34,22 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         throw new PaymentProviderError('Razorpay answered an unexpected plan', plan);
       return plan.id;
     },
-    async createSubscription({ providerPlanId, totalCount, notes }) {
+    async createSubscription({ providerPlanId, totalCount, notes, upfront }) {
       const subscription = await call('create the subscription', () =>
         client.subscriptions.create({
           plan_id: providerPlanId,
           total_count: totalCount,
           customer_notify: 1,
           notes,
+          // Razorpay charges an add-on with a future start at authorisation: the first period, alone.
+          ...(upfront
+            ? {
+                start_at: upfront.startAt,
+                addons: [
+                  { item: { name: upfront.name, amount: upfront.amount, currency: upfront.currency } },
+                ],
+              }
+            : {}),
         }),
       );
       if (typeof subscription.id !== 'string' || subscription.plan_id !== providerPlanId)

@@ -11,6 +11,8 @@ export function pendingSubscriptionRow(input: {
   now: string;
   /** A Razorpay plan change: the subscription it replaces and the credit quoted for it. */
   replaces?: { subscriptionId: string; creditMinor: number };
+  /** Periods paid before the provider's own charges start (a first charge paid upfront). */
+  providerCycleOffset?: number;
 }): SubscriptionRow {
   return {
     id: input.id,
@@ -40,6 +42,7 @@ export function pendingSubscriptionRow(input: {
     replacement_credit_minor: input.replaces?.creditMinor ?? 0,
     closeout_refund_minor: null,
     provider_closed_at: null,
+    provider_cycle_offset: input.providerCycleOffset ?? 0,
     created_at: input.now,
     updated_at: input.now,
   };

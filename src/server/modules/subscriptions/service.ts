@@ -24,7 +24,7 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
-import type { RecurringInterval } from './billing-periods.js';
+import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { createCardChanges } from './card-change.js';
@@ -259,14 +259,11 @@ export function createSubscriptionsService({
           `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
         );
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
-      // Razorpay discounts every charge through a plan at the lower price; a first-charge-only discount
-      // is an offer made in its dashboard, which this server cannot make.
-      if (coupon && !isSandbox(provider) && coupon.coupon.duration === 'once')
-        throw conflict(
-          'coupon_not_supported',
-          `The coupon ${coupon.coupon.code} discounts the first charge only, which Razorpay subscriptions cannot take here`,
-        );
       const id = randomUUID();
+      const priced = { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 };
+      // Razorpay discounts every charge through a plan at the lower price. A first-charge-only discount
+      // is paid upfront at authorisation, with the plan's own charges starting a period later.
+      const firstApart = !isSandbox(provider) && coupon?.coupon.duration === 'once';
       const providerSubscriptionId = isSandbox(provider)
         ? `sub_sandbox_${randomToken(12)}`
         : await providers.call(async (gateway) =>
@@ -275,15 +272,28 @@ export function createSubscriptionsService({
                 gateway,
                 plan,
                 // Every charge's amount: the coupon (every charge) and the tax (when exclusive) included.
-                await charges.pricing.grossOf(
-                  db,
-                  { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 },
-                  plan,
-                  2,
-                ),
+                await charges.pricing.grossOf(db, priced, plan, 2),
               ),
               totalCount: TOTAL_CYCLES[plan.billing_interval],
               notes: { subscription_id: id, plan_id: plan.id, user_id: user.id },
+              ...(firstApart
+                ? {
+                    upfront: {
+                      amount: await charges.pricing.grossOf(db, priced, plan, 1),
+                      currency: plan.currency,
+                      name: `${plan.name}: first ${plan.billing_interval} (coupon ${coupon.coupon.code})`,
+                      startAt: Math.floor(
+                        Date.parse(
+                          periodOfCycle(
+                            { anchorAt: clock.now().toISOString(), anchorCycle: 0 },
+                            plan.billing_interval,
+                            1,
+                          ).end,
+                        ) / 1000,
+                      ),
+                    },
+                  }
+                : {}),
             }),
           );
       const row = pendingSubscriptionRow({
@@ -294,6 +304,7 @@ export function createSubscriptionsService({
         providerSubscriptionId,
         couponId: coupon?.coupon.id ?? null,
         now: clock.now().toISOString(),
+        providerCycleOffset: firstApart ? 1 : 0,
       });
       await db.transaction().execute(async (trx) => {
         await insertSubscription(trx, row);

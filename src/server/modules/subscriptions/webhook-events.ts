@@ -55,11 +55,19 @@ export function createSubscriptionWebhookEvents({
     await lockSubscription(trx, found.id);
     const subscription = (await findSubscriptionByProviderId(trx, entity.id)) ?? found;
     const payment = event.payload.payment?.entity;
-    const paidCount = entity.paid_count ?? subscription.cycles;
+    // Our cycles count a first period paid upfront (a first-charge coupon); Razorpay's do not.
+    const paidCount =
+      entity.paid_count === undefined || entity.paid_count === null
+        ? subscription.cycles
+        : entity.paid_count + subscription.provider_cycle_offset;
 
-    switch (event.event) {
+    // A first period paid upfront is the authorisation's payment, reported with `authenticated`
+    // (Razorpay's own first charge comes a period later, with `charged`).
+    const upfront = event.event === 'subscription.authenticated' && subscription.provider_cycle_offset > 0;
+    switch (upfront ? 'subscription.charged' : event.event) {
       case 'subscription.charged': {
-        if (!payment || paidCount < 1) return ignored;
+        const cycle = upfront ? 1 : paidCount;
+        if (!payment || cycle < 1) return ignored;
         const plan = await findPlanRow(trx, subscription.plan_id);
         if (!plan || payment.currency !== plan.currency) {
           // Money in another currency than the plan's is not what was sold: nothing is granted.
@@ -83,7 +91,7 @@ export function createSubscriptionWebhookEvents({
         const method = describePaymentMethod(payment);
         const settled = await charges.settle(trx, {
           subscriptionId: subscription.id,
-          cycle: paidCount,
+          cycle,
           providerPaymentId: payment.id,
           amountMinor: payment.amount,
           currency: payment.currency,
