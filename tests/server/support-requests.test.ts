@@ -82,16 +82,21 @@ describeOnEveryDatabase(
       });
     });
 
-    it('without the diagnostics: no file in the mail and none stored', async () => {
+    it('without the diagnostics: no file in the mail and none stored; what was typed is text in the HTML part', async () => {
       const s = server();
       const customer = await member(s);
-      const response = await send(s, customer.token, request);
+      const response = await send(s, customer.token, {
+        ...request,
+        message: 'The page shows <img src=x onerror=alert(1)> where my invoice should be.',
+      });
       expect(response.statusCode, response.body).toBe(201);
       const receipt = supportRequestReceiptSchema.parse(response.json());
       expect(receipt.diagnostics_included).toBe(false);
       const mail = (await supportMails(s)).find((each) => each.subject.includes(receipt.reference));
       expect(mail?.attachments).toEqual([]);
       expect(mail?.text).toContain('chose not to send the app and account information');
+      expect(mail?.html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+      expect(mail?.html).not.toContain('<img src=x');
       const row = await s.app.db
         .selectFrom('support_requests')
         .selectAll()
