@@ -567,6 +567,47 @@ describe('purchase page: payment history', () => {
   });
 });
 
+describe('purchase page: expired orders', () => {
+  it('an expired order says so, with Retry (a new checkout for its plan) and Dismiss (POST …/dismiss)', async () => {
+    payments = [payment('p-old', { status: 'expired' }), payment('p-gone', { status: 'expired' })];
+    api.on('POST /payments/history/p-gone/dismiss', () => {
+      const dismissed = payment('p-gone', { status: 'expired', dismissed_at: NOW });
+      payments = payments.filter((item) => item.id !== 'p-gone');
+      return { json: dismissed };
+    });
+    await openPurchase();
+    const table = within(await screen.findByRole('table', { name: 'Your payments' }, SLOW));
+    expect(await table.findAllByText('Expired', {}, SLOW)).toHaveLength(2);
+    expect(table.getAllByText('The checkout was not completed in time. Nothing was charged.')).toHaveLength(
+      2,
+    );
+    expect(table.queryByRole('button', { name: /Check the status/ })).toBeNull();
+
+    await userEvent.click(table.getByRole('button', { name: 'Dismiss order order_p-gone' }));
+    expect(await screen.findByText('Order dismissed', {}, SLOW)).toBeTruthy();
+    await waitFor(
+      () => expect(table.queryByRole('button', { name: 'Dismiss order order_p-gone' })).toBeNull(),
+      SLOW,
+    );
+    expect(api.calls('POST /payments/history/p-gone/dismiss')).toHaveLength(1);
+
+    await userEvent.click(table.getByRole('button', { name: 'Retry: buy Pro again' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    expect(dialog.getByText('Pro')).toBeTruthy();
+    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro' });
+  });
+
+  it("a subscription's charge offers neither", async () => {
+    payments = [
+      payment('p-sub', { status: 'failed', kind: 'subscription', failure_reason: 'Card declined' }),
+    ];
+    await openPurchase();
+    const table = within(await screen.findByRole('table', { name: 'Your payments' }, SLOW));
+    await table.findByText('Card declined', {}, SLOW);
+    expect(table.queryByRole('button', { name: /Retry|Dismiss/ })).toBeNull();
+  });
+});
+
 describe('purchase page: subscriptions', () => {
   const signature = {
     razorpay_subscription_id: 'sub_sandbox_team',
