@@ -1002,6 +1002,63 @@ describeOnEveryDatabase(
       ).toEqual([half, pro.price_minor].sort((a, b) => a - b));
       expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(renewed.current_period_end);
     });
+    it('Razorpay’s payment.* and invoice.* reports of a subscription’s charge are acknowledged and left to its subscription.* report (documented formats)', async () => {
+      const s = server();
+      const now = Math.floor(Date.now() / 1000);
+      const payment = {
+        id: 'pay_FakeInvoiceCharge',
+        entity: 'payment',
+        amount: 99_900,
+        currency: 'INR',
+        status: 'captured',
+        order_id: 'order_FakeRazorpayMade',
+        invoice_id: 'inv_FakeSubscriptionCycle',
+        method: 'card',
+        captured: true,
+        created_at: now,
+      };
+      const signed = (event: string, payload: Record<string, unknown>) => {
+        const body = JSON.stringify({
+          entity: 'event',
+          account_id: 'acc_FakeAccount01',
+          event,
+          contains: Object.keys(payload),
+          payload,
+          created_at: now,
+        });
+        return { body, signature: hmacHex(WEBHOOK_SECRET, body) };
+      };
+      for (const [event, payload] of [
+        ['payment.captured', { payment: { entity: payment } }],
+        ['payment.failed', { payment: { entity: { ...payment, status: 'failed', captured: false } } }],
+        [
+          'invoice.paid',
+          {
+            payment: { entity: payment },
+            invoice: {
+              entity: {
+                id: 'inv_FakeSubscriptionCycle',
+                entity: 'invoice',
+                subscription_id: 'sub_FakeElsewhere',
+                status: 'paid',
+                amount: 99_900,
+                currency: 'INR',
+              },
+            },
+          },
+        ],
+      ] as const) {
+        const response = await deliver(s, signed(event, payload));
+        expect(response.json(), event).toEqual({ status: 'ignored' });
+      }
+      // None was taken for a rejected (mismatched or unknown) payment.
+      const rejected = await s.app.db
+        .selectFrom('security_events')
+        .select('details')
+        .where('type', '=', 'payment_webhook_rejected')
+        .execute();
+      expect(rejected.filter((row) => row.details?.includes('pay_FakeInvoiceCharge'))).toEqual([]);
+    });
   },
   razorpayServer,
 );

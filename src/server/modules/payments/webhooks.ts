@@ -116,6 +116,9 @@ export function createWebhookHandler({
     }
     const payment = await findPaymentByOrderId(trx, orderId);
     if (!payment) {
+      // A subscription's charge (Razorpay bills it through an invoice): its `subscription.charged`
+      // report, which says which period it pays, settles it.
+      if (typeof entity['invoice_id'] === 'string') return { outcome: 'ignored', paymentId: null };
       log.warn(
         { event: event.event, orderId },
         'payment webhook for an order this server did not open; ignored',
@@ -147,6 +150,9 @@ export function createWebhookHandler({
   async function failed(trx: DbOrTransaction, event: WebhookEvent): Promise<Handled> {
     const entity = event.payload.payment?.entity;
     const payment = entity?.order_id ? await findPaymentByOrderId(trx, entity.order_id) : undefined;
+    // A subscription's failed charge: its `subscription.pending` report starts the grace period.
+    if (entity && !payment && typeof entity['invoice_id'] === 'string')
+      return { outcome: 'ignored', paymentId: null };
     if (!entity || !payment) {
       log.warn({ event: event.event }, 'payment.failed for an order this server did not open; ignored');
       return { outcome: 'ignored', paymentId: null };
