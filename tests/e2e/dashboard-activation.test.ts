@@ -180,11 +180,11 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     const thisMachine = page.getByRole('region', { name: 'This machine' });
     await thisMachine.getByText('Not configured').waitFor();
 
-    await card.getByRole('button', { name: 'Activate the Pro license on this machine' }).waitFor();
+    await card.getByRole('button', { name: 'Activate on this machine: Pro license' }).waitFor();
     await shoot(page, 'card-before-phone-dark');
-    await card.getByRole('button', { name: 'Activate the Pro license on this machine' }).click();
+    await card.getByRole('button', { name: 'Activate on this machine: Pro license' }).click();
     await card.getByText('Active on this machine').waitFor();
-    expect(await card.getByRole('button', { name: /on this machine$/ }).count()).toBe(0);
+    expect(await card.getByRole('button', { name: /^Activate on this machine/ }).count()).toBe(0);
     await thisMachine.getByText('Activated here with your Pro license.').waitFor();
 
     const hardwareId = await browserHardwareId(page);

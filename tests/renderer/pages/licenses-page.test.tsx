@@ -135,7 +135,7 @@ describe('/licenses: “Activate on this machine” on a card', () => {
     const card = await licenseCard('Pro license');
     await userEvent
       .setup()
-      .click(await card.findByRole('button', { name: 'Activate the Pro license on this machine' }, SLOW));
+      .click(await card.findByRole('button', { name: 'Activate on this machine: Pro license' }, SLOW));
 
     expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
     expect(bodyOf(api, 'POST /licenses/activate')).toMatchObject({
@@ -145,7 +145,7 @@ describe('/licenses: “Activate on this machine” on a card', () => {
     expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
     expect(await card.findByText('Active on this machine', undefined, SLOW)).toBeTruthy();
     // Already used here: nothing left to activate.
-    expect(card.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+    expect(card.queryByRole('button', { name: /^Activate on this machine/ })).toBeNull();
   });
 
   it('a full license: the button is disabled and says why; revoked, suspended and expired ones have none', async () => {
@@ -165,7 +165,7 @@ describe('/licenses: “Activate on this machine” on a card', () => {
     const [full, suspended, revoked] = (await screen.findAllByRole('article', undefined, SLOW)).map((card) =>
       within(card),
     );
-    const button = full?.getByRole('button', { name: 'Activate the Pro license on this machine' });
+    const button = full?.getByRole('button', { name: 'Activate on this machine: Pro license' });
     expect(button?.hasAttribute('disabled')).toBe(true);
     const reason = full?.getByTestId('activation-blocked');
     expect(reason?.textContent).toMatch(/^All 3 seats are in use\. /);
@@ -174,9 +174,9 @@ describe('/licenses: “Activate on this machine” on a card', () => {
       `/licenses/${LICENSE_ID}`,
     );
 
-    expect(suspended?.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+    expect(suspended?.queryByRole('button', { name: /^Activate on this machine/ })).toBeNull();
     expect(suspended?.getByText('This license is suspended')).toBeTruthy();
-    expect(revoked?.queryByRole('button', { name: /on this machine$/ })).toBeNull();
+    expect(revoked?.queryByRole('button', { name: /^Activate on this machine/ })).toBeNull();
     expect(revoked?.getByText(/^Reason given: Chargeback\. /)).toBeTruthy();
     expect(api.calls('POST /licenses/activate')).toHaveLength(0);
   });

@@ -32,7 +32,7 @@ export function ActivateOnThisMachine({
           loading={activating}
           disabled={option.kind === 'full'}
           leftSection={<KeyIcon size={18} />}
-          aria-label={`Activate the ${name} on this machine`}
+          aria-label={`Activate on this machine: ${name}`}
           aria-describedby={option.kind === 'full' ? reasonId : undefined}
         >
           Activate on this machine
