@@ -20,6 +20,8 @@ function rulesOf(s: TestServer) {
     mailer: s.app.mailer,
     coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
     receipts: createReceipts({ mailer: s.app.mailer, publicUrl: s.config.publicUrl, clock: s.clock }),
+    // The sandbox has no plan changes by replacement, so nothing is ever refunded here.
+    refundCredit: () => Promise.reject(new Error('the sandbox refunds no plan-change credit')),
     log,
   });
 }

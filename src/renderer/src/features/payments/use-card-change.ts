@@ -9,7 +9,7 @@ import {
   useConfirmCardChangeMutation,
   useOpenCardChangeMutation,
 } from '../subscriptions';
-import { CHECKOUT_THEME_COLOR, declined } from './use-checkout';
+import { CHECKOUT_THEME_COLOR, declined } from './checkout-flow';
 
 export interface CardChange {
   /** Opens Razorpay Checkout to authorise another card for the subscription. */

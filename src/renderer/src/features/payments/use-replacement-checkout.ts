@@ -3,7 +3,7 @@ import type { SubscriptionActivation, SubscriptionCheckout } from '../../../../s
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { failureMessage } from '../../lib/api-errors';
 import { subscriptionMessages, useVerifySubscriptionMutation } from '../subscriptions';
-import { CHECKOUT_THEME_COLOR } from './use-checkout';
+import { CHECKOUT_THEME_COLOR } from './checkout-flow';
 
 export type ReplacementCheckoutResult =
   | { outcome: 'paid'; activation: SubscriptionActivation }

@@ -124,7 +124,7 @@ function subscriptionAction(
         styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
         loading={loading}
         disabled={busy && !loading}
-        onClick={() => void subscribe.subscribe(plan, config, coupon.codeFor(plan))}
+        onClick={() => void subscribe.start(plan, config, coupon.codeFor(plan))}
       >
         {`Subscribe — ${price}`}
       </Button>
@@ -230,7 +230,7 @@ function planAction(
         variant={isCurrent ? 'light' : 'filled'}
         loading={loading}
         disabled={busy && !loading}
-        onClick={() => void checkout.buy(plan, config, coupon.codeFor(plan))}
+        onClick={() => void checkout.start(plan, config, coupon.codeFor(plan))}
       >
         {discount ? `${name} — ${formatAmount(discount.amount_after_minor, plan.currency)}` : name}
       </Button>
@@ -311,7 +311,7 @@ export default function PurchasePage() {
           });
           return;
         }
-        void checkout.buy(plan, loaded.config);
+        void checkout.start(plan, loaded.config);
       },
     }),
     [state.step, loaded, checkout],
@@ -329,8 +329,8 @@ export default function PurchasePage() {
   const sandbox = subscriptionOpen
     ? {
         subject: subscriptionSubject(
-          subscriptionOpen.checkout,
-          coupon.applied?.planId === subscriptionOpen.checkout.subscription.plan.id
+          subscriptionOpen.opened,
+          coupon.applied?.planId === subscriptionOpen.opened.subscription.plan.id
             ? coupon.applied.preview
             : null,
         ),
@@ -339,7 +339,7 @@ export default function PurchasePage() {
         flow: subscribe,
       }
     : {
-        subject: sandboxOpen ? orderSubject(sandboxOpen.order) : null,
+        subject: sandboxOpen ? orderSubject(sandboxOpen.opened) : null,
         busy: sandboxOpen?.busy ?? null,
         problem: sandboxOpen?.problem ?? null,
         flow: checkout,
@@ -380,13 +380,13 @@ export default function PurchasePage() {
       ) : null}
 
       {state.step === 'succeeded' ? (
-        <PurchaseSuccess verification={state.verification} onDone={checkout.reset} />
+        <PurchaseSuccess verification={state.done} onDone={checkout.reset} />
       ) : null}
 
       {subscribe.state.step === 'succeeded' ? (
         <SubscriptionSuccess
-          activation={subscribe.state.activation}
-          sandbox={subscribe.state.sandbox}
+          activation={subscribe.state.done}
+          sandbox={subscribe.state.done.subscription.sandbox}
           onDone={subscribe.reset}
         />
       ) : null}
