@@ -82,7 +82,13 @@ describePortal(
       await page.keyboard.press('Enter');
       const dialog = page.getByRole('dialog', { name: 'Rename Chrome on Linux' });
       const field = dialog.getByRole('textbox', { name: 'Machine name' });
-      await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+      await expect
+        .poll(() =>
+          page.evaluate(
+            "`${document.activeElement?.tagName}:${document.activeElement?.labels?.[0]?.textContent ?? ''}`",
+          ),
+        )
+        .toBe('INPUT:Machine name');
 
       // A name with a control character is refused in the dialog, nothing is sent.
       await field.fill('Office\u0007laptop');
@@ -134,9 +140,14 @@ describePortal(
         await shot.goto(`/licenses/${owner.licenseId}`);
         const heading = shot.getByRole('heading', { name: 'Machines' }).first();
         await shot.getByText('Office laptop', { exact: true }).first().waitFor();
-        // The machines at the top of the screen, whichever element scrolls.
-        await heading.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-        await expect.poll(async () => Math.round((await heading.boundingBox())?.y ?? -1)).toBeLessThan(200);
+        // The machines in sight, whichever element scrolls.
+        await shot.evaluate("document.getElementById('machines-title')?.scrollIntoView({ block: 'center' })");
+        await expect
+          .poll(async () => {
+            const y = (await heading.boundingBox())?.y ?? -1;
+            return y >= 0 && y < look.viewport.height / 2 + 50;
+          })
+          .toBe(true);
         await shoot(shot, `machines-${look.name}`);
         await shot.getByRole('button', { name: 'Rename Office laptop' }).first().click();
         await shot.getByRole('dialog', { name: 'Rename Office laptop' }).waitFor();
