@@ -184,6 +184,25 @@ describe('/licenses/{licenseId}: details and machines', () => {
   });
 });
 
+describe('/licenses/{licenseId}: flags, as on the dashboard', () => {
+  it('a suspended license says so and points to support; one expiring soon says when and offers renewal', async () => {
+    withMachines({ status: 'suspended' });
+    const { unmount } = await openAsUser(api, PATH);
+    const suspended = within(await screen.findByTestId('license-flag', undefined, SLOW));
+    expect(suspended.getByText('This license is suspended')).toBeTruthy();
+    expect(suspended.getByRole('link', { name: 'Contact support: Pro license' }).getAttribute('href')).toBe(
+      '/support',
+    );
+    unmount();
+
+    withMachines({ expires_at: new Date(Date.now() + 2 * 86_400_000 + 3_600_000).toISOString() });
+    await openAsUser(api, PATH);
+    const expiring = within(await screen.findByTestId('license-flag', undefined, SLOW));
+    expect(expiring.getByText(/^Expires (in 2 days|in 3 days)$/)).toBeTruthy();
+    expect(expiring.getByRole('link', { name: 'Renew: Pro license' }).getAttribute('href')).toBe('/purchase');
+  });
+});
+
 describe('/licenses/{licenseId}: not found', () => {
   it('an id the user does not hold: a clear not-found state with the way back', async () => {
     const missing = '00000000-0000-4000-8000-000000000000';

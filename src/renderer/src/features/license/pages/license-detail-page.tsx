@@ -10,7 +10,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import type { FeatureUsage, License } from '../../../../../shared/api/licenses';
 import { licenseMessages } from '../../../../../shared/messages';
@@ -27,6 +27,7 @@ import { RefusalAlert } from '../components/activate-key-form';
 import { ActivationsTable } from '../components/activations-table';
 import { FeatureAvailability } from '../components/feature-availability';
 import { LicenseDownloads } from '../components/license-downloads';
+import { LicenseFlagAlert } from '../components/license-flag-alert';
 import { LicenseStatusBadge } from '../components/license-status-badge';
 import { LicenseUsageSection } from '../components/license-usage-section';
 import { MaskedLicenseKey } from '../components/masked-license-key';
@@ -41,6 +42,7 @@ import {
   useListMyLicensesQuery,
 } from '../license-endpoints';
 import { expiryText, formatDate, formatDateTime, isLicense } from '../license-format';
+import { useLicenseFlags } from '../use-license-flags';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,8 +82,13 @@ function DetailSkeleton() {
   );
 }
 
-/** Why a license cannot be used (revoked, suspended, expired), with the administrator's reason. */
+/**
+ * Why a license cannot be used (revoked, suspended, expired), with the administrator's reason, or
+ * that it expires soon: a suspension is fixed by paying when its subscription went unpaid, else by
+ * support, as the dashboard says.
+ */
 function StatusNotice({ license }: { license: License }) {
+  const flags = useLicenseFlags(useMemo(() => [license], [license]));
   if (license.status === 'revoked')
     return (
       <Notice tone="danger" title="This license was revoked">
@@ -102,18 +109,6 @@ function StatusNotice({ license }: { license: License }) {
         </Stack>
       </Notice>
     );
-  if (license.status === 'suspended')
-    return (
-      <Notice tone="caution" title="This license is suspended">
-        <Text size="sm">
-          Its machines cannot use it for now.{' '}
-          <Anchor component={Link} to={portalPaths.support} size="sm" underline="always">
-            Contact support
-          </Anchor>{' '}
-          to restore it.
-        </Text>
-      </Notice>
-    );
   if (license.status === 'expired')
     return (
       <Notice tone="caution" title="This license has expired">
@@ -126,7 +121,8 @@ function StatusNotice({ license }: { license: License }) {
         </Text>
       </Notice>
     );
-  return null;
+  const flag = flags.get(license.license_id);
+  return flag ? <LicenseFlagAlert flag={flag} licenseName={`${license.plan.name} license`} /> : null;
 }
 
 /** "Activate this machine" on this license, when this machine does not use it yet. */
