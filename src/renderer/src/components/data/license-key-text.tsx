@@ -1,19 +1,9 @@
 /**
- * A license key (or its masked form) that wraps only between its dash-separated groups, never inside
- * one: each group with its dash is an unbreakable inline block, and a line may break between blocks
- * (not inside a parent that is `nowrap`, which keeps the key on one line). Selecting and copying the
- * text gives the key as written: no break character is added.
+ * A license key (or its masked form) that wraps only after a dash, never inside a group: one text
+ * node (searched, selected and copied as written) whose break opportunities are the line-breaking
+ * rules' own, after hyphens, with the "break anywhere" of a narrow container turned off for it.
+ * A parent that is `nowrap` keeps the key on one line.
  */
 export function LicenseKeyText({ value }: { value: string }) {
-  const groups = value.split('-');
-  return (
-    <>
-      {groups.map((group, index) => (
-        // Groups repeat in a masked key ("•••••"): the position is the identity.
-        <span key={index} style={{ display: 'inline-block', whiteSpace: 'nowrap' }}>
-          {index < groups.length - 1 ? `${group}-` : group}
-        </span>
-      ))}
-    </>
-  );
+  return <span style={{ wordBreak: 'normal', overflowWrap: 'normal' }}>{value}</span>;
 }
