@@ -132,6 +132,7 @@ export default function AdminPackagesPage() {
     {
       key: 'manage',
       header: 'Manage',
+      card: 'actions',
       render: (plan) => (
         <Button
           size="xs"

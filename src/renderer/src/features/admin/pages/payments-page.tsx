@@ -95,6 +95,7 @@ export default function AdminPaymentsPage() {
     {
       key: 'details',
       header: 'Details',
+      card: 'actions',
       render: (payment) => (
         <Button
           size="xs"

@@ -94,6 +94,7 @@ export default function AdminSecurityPage() {
     {
       key: 'details',
       header: 'Details',
+      card: 'actions',
       render: (event) => (
         <Button
           size="xs"

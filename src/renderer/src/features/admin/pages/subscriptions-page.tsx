@@ -1,5 +1,4 @@
-import { Box, Button, Stack, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Box, Button, Text } from '@mantine/core';
 import type { AdminSubscription } from '../../../../../shared/api/admin-subscriptions';
 import { SUBSCRIPTION_STATUSES } from '../../../../../shared/api/subscriptions';
 import type { Column } from '../../../components/data-table/data-table';
@@ -135,39 +134,10 @@ export default function AdminSubscriptionsPage() {
     {
       key: 'details',
       header: 'Details',
+      card: 'actions',
       render: viewButton,
     },
   ];
-
-  // A phone gets one column, each subscription with its button: a table that fits the screen, with
-  // nothing scrolled out of sight sideways.
-  const phoneColumns: Column<AdminSubscription>[] = [
-    {
-      key: 'subscription',
-      header: 'Subscription',
-      render: (row) => (
-        <Stack gap={4}>
-          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {row.user_email ?? 'Deleted account'}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {row.plan.name} · {formatAmount(row.plan.price_minor, row.plan.currency)} {row.plan.currency} ·{' '}
-            {intervalLabel(row.plan.billing_interval)}
-          </Text>
-          <Box>
-            <SubscriptionStatusBadge subscription={row} size="md" />
-          </Box>
-          <Text size="xs" c="dimmed">
-            {row.next_charge
-              ? `Next charge ${formatAmount(row.next_charge.amount_minor, row.next_charge.currency)} ${row.next_charge.currency} on ${periodDate(row.next_charge.at)}`
-              : 'No further charge'}
-          </Text>
-          <Box>{viewButton(row)}</Box>
-        </Stack>
-      ),
-    },
-  ];
-  const phone = useMediaQuery('(max-width: 36em)');
 
   return (
     <ListPage
@@ -204,7 +174,7 @@ export default function AdminSubscriptionsPage() {
         text: 'A subscription appears here once a customer pays for a monthly or yearly plan.',
       }}
       table={{
-        columns: phone ? phoneColumns : columns,
+        columns,
         rowKey: (row) => row.id,
         skeletonRows: Math.min(query.perPage, 10),
       }}
