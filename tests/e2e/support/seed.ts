@@ -83,6 +83,36 @@ const BATCH = 200;
 
 const padded = (index: number) => String(index).padStart(4, '0');
 
+/** What makes a seeding repeatable (the screen baselines): a fixed tag and a seeded random source. */
+export interface SeedOptions {
+  tag?: string;
+  random?: (bytes: Uint8Array) => Uint8Array;
+}
+
+/** A version 4 UUID from `fill`'s bytes. */
+function uuidFrom(fill: (bytes: Uint8Array) => Uint8Array): string {
+  const bytes = fill(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A repeatable stand-in for crypto's random bytes (mulberry32): the same seed, the same bytes. */
+export function seededRandom(seed: number): (bytes: Uint8Array) => Uint8Array {
+  let state = seed >>> 0;
+  return (bytes) => {
+    for (let index = 0; index < bytes.length; index += 1) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      bytes[index] = ((t ^ (t >>> 14)) >>> 0) & 0xff;
+    }
+    return bytes;
+  };
+}
+
 /**
  * Writes `count` (1 000 by default) rows straight into each table an admin list shows: users,
  * licenses (one per seeded user), payments, security events, features and plans (packages), in
@@ -90,15 +120,21 @@ const padded = (index: number) => String(index).padStart(4, '0');
  * plans and features are not public, so the user screens and the public plans stay as they were.
  * Row `i` is created `i` minutes before now, so the newest-first lists start with row 0.
  */
-export async function seedAdminLists(server: PortalServer, count = 1000): Promise<SeededLists> {
-  const tag = `s${randomBytes(3).toString('hex')}`;
+export async function seedAdminLists(
+  server: PortalServer,
+  count = 1000,
+  options: SeedOptions = {},
+): Promise<SeededLists> {
+  const tag = options.tag ?? `s${randomBytes(3).toString('hex')}`;
+  const fill = options.random ?? ((bytes: Uint8Array) => webcrypto.getRandomValues(bytes));
+  const newId = options.random ? () => uuidFrom(fill) : randomUUID;
   const now = server.clock.now().getTime();
   const createdAt = (index: number) => new Date(now - (index + 1) * MINUTE_MS).toISOString();
   const indexes = Array.from({ length: count }, (_, index) => index);
   const pro = await planByCode(server, 'pro-monthly');
 
   const users: NewUserRow[] = indexes.map((index) => ({
-    id: randomUUID(),
+    id: newId(),
     email: `seed-user-${padded(index)}.${tag}@example.com`,
     password_hash: 'not-a-real-hash',
     role: 'user',
@@ -113,8 +149,8 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     updated_at: createdAt(index),
   }));
   const licenses: Insertable<LicensesTable>[] = indexes.map((index) => ({
-    id: randomUUID(),
-    license_key: generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes)),
+    id: newId(),
+    license_key: generateLicenseKey(fill),
     user_id: users[index]?.id ?? '',
     plan_id: pro.id,
     subscription_id: null,
@@ -131,7 +167,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
   const payments: Insertable<PaymentsTable>[] = indexes.map((index) => {
     const status = PAYMENT_STATUSES[index % PAYMENT_STATUSES.length] ?? 'paid';
     return {
-      id: randomUUID(),
+      id: newId(),
       user_id: users[index]?.id ?? null,
       plan_id: pro.id,
       provider: 'sandbox',
@@ -148,7 +184,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     };
   });
   const events: SecurityEventsTable[] = indexes.map((index) => ({
-    id: randomUUID(),
+    id: newId(),
     type: EVENT_TYPES[index % EVENT_TYPES.length] ?? 'login_failed',
     severity: SEVERITIES[index % SEVERITIES.length] ?? 'info',
     user_id: users[index]?.id ?? null,
@@ -159,7 +195,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     created_at: createdAt(index),
   }));
   const features: FeaturesTable[] = indexes.map((index) => ({
-    id: randomUUID(),
+    id: newId(),
     key: `seed_feature_${padded(index)}_${tag}`,
     name: `Seeded feature ${padded(index)}`,
     description: `A feature written by the e2e seed ${tag}`,
@@ -170,7 +206,7 @@ export async function seedAdminLists(server: PortalServer, count = 1000): Promis
     updated_at: createdAt(index),
   }));
   const plans: PlansTable[] = indexes.map((index) => ({
-    id: randomUUID(),
+    id: newId(),
     code: `seed-plan-${padded(index)}-${tag}`,
     name: `Seeded package ${padded(index)}`,
     description: `A package written by the e2e seed ${tag}`,
