@@ -49,7 +49,7 @@ describe('/licenses/{licenseId}: naming a machine', () => {
     const machines = within(screen.getByRole('table', { name: 'Machines' }));
     expect(machines.getByTestId('machine-name').textContent).toBe('Office laptop');
     expect(machines.getByTestId('machine-reported-name').textContent).toBe('Chrome on Linux');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
   });
 
   it('a name with a control character or over 64 characters is refused before anything is sent', async () => {
