@@ -1,6 +1,7 @@
 import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
+import classes from './data-table.module.css';
 
 /** The width of a filter that shares a row with another on a phone (the toolbar's gap is 12 px). */
 export const HALF_ROW = 'calc(50% - 6px)';
@@ -50,7 +51,7 @@ export function ListToolbar({
             onSearch(text);
           }
         }}
-        style={{ flex: '1 1 180px', minWidth: 0 }}
+        className={classes.search}
         maxLength={200}
       />
       {children}
