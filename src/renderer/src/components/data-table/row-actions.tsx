@@ -61,6 +61,9 @@ export function RowAction({
     'aria-describedby': unavailable ? reasonId : undefined,
     onClick: unavailable ? undefined : onClick,
   } as const;
+  // A card shows what can be done: an action disabled for this row (a revoked license's Edit) is
+  // left out, its state is on the card already; one unavailable for a reason stays, to tell it.
+  if (layout === 'buttons' && disabled) return null;
   if (layout === 'buttons')
     return (
       // The word is shown; a reason why the action is unavailable is a tooltip on touch as well.
@@ -72,7 +75,12 @@ export function RowAction({
         maw={280}
         events={{ hover: true, focus: true, touch: true }}
       >
-        <Button variant="light" size="sm" leftSection={<Icon size={16} />} {...common}>
+        <Button
+          variant={unavailable ? 'default' : 'light'}
+          size="sm"
+          leftSection={<Icon size={16} />}
+          {...common}
+        >
           {tooltip}
           {reason}
         </Button>
