@@ -43,7 +43,10 @@ describePortal(
         // The navigation leads there (on a phone, through the menu).
         await page.goto(`/admin/subscriptions?search=${encodeURIComponent(customer.email)}`);
         await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
-        const table = page.getByRole('table', { name: 'Subscriptions' });
+        // A table on a desktop, a list of cards on a phone.
+        const table = page
+          .getByRole('table', { name: 'Subscriptions' })
+          .or(page.getByRole('list', { name: 'Subscriptions' }));
         await table.getByText(customer.email).first().waitFor();
         await expect.poll(() => table.getByText('Active').count()).toBe(1);
         for (const scheme of ['light', 'dark'] as const) {

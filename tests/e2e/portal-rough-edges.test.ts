@@ -273,7 +273,13 @@ describePortal(
         const admin = await portal.newPage({ ...options, colorScheme: 'dark', reducedMotion: 'reduce' });
         await signIn(admin, portal.server.admin.email, portal.server.admin.password);
         await admin.goto('/admin/users');
-        await admin.getByRole('table', { name: 'Users' }).getByRole('row').nth(1).waitFor();
+        // A table's first row on a desktop, the first card on a phone.
+        await admin
+          .getByRole('table', { name: 'Users' })
+          .getByRole('row')
+          .nth(1)
+          .or(admin.getByRole('list', { name: 'Users' }).getByRole('listitem').first())
+          .waitFor();
         await admin
           .getByRole('button', { name: /^Details of / })
           .first()
