@@ -8,6 +8,7 @@ import { createRazorpayProvider } from '../../src/server/modules/payments/razorp
 import { describeOnEveryDatabase, type TestServer, type TestServerOptions } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {
+  type Member,
   expectRefusal,
   member,
   planByCode,
@@ -238,6 +239,35 @@ function subscriptionEvent(
 const deliver = (s: TestServer, event: ReturnType<typeof subscriptionEvent>, eventId = newEventId()) =>
   postWebhook(s, event.body, { signature: event.signature, eventId });
 
+/** Opens a Razorpay subscription of `buyer` to `plan` (not paid yet): what Checkout would open with. */
+async function openSubscription(s: TestServer, buyer: Member, plan: { id: string }) {
+  const opened = await s.api({
+    method: 'POST',
+    path: '/subscriptions',
+    token: buyer.token,
+    body: { plan_id: plan.id },
+  });
+  expect(opened.statusCode, opened.body).toBe(201);
+  return subscriptionCheckoutSchema.parse(opened.json());
+}
+
+/** Razorpay's `subscription.charged` report of its charge `paidCount`, paid by `paymentId`. */
+const charged = (
+  s: TestServer,
+  subscriptionId: string,
+  paidCount: number,
+  paymentId: string,
+  amount: number,
+) =>
+  deliver(
+    s,
+    subscriptionEvent(
+      'subscription.charged',
+      { id: subscriptionId, paidCount, status: 'active' },
+      { id: paymentId, amount },
+    ),
+  );
+
 describeOnEveryDatabase(
   'subscriptions with Razorpay (fake Razorpay API; webhook payloads in Razorpay’s documented format)',
   (server) => {
@@ -298,12 +328,12 @@ describeOnEveryDatabase(
       });
 
       // The same first charge reported by subscription.charged afterwards changes nothing.
-      const charged = subscriptionEvent(
+      const report = subscriptionEvent(
         'subscription.charged',
         { id: checkout.subscription_id, paidCount: 1, status: 'active' },
         { id: paymentId, amount: pro.price_minor },
       );
-      expect((await deliver(s, charged)).json()).toEqual({ status: 'processed' });
+      expect((await deliver(s, report)).json()).toEqual({ status: 'processed' });
       expect(await chargesOf(s, checkout.subscription.id)).toHaveLength(1);
       expect((await subscriptionRow(s, checkout.subscription.id)).payment_method).toBe(
         'Card •••• 1111 (Visa)',
@@ -314,16 +344,7 @@ describeOnEveryDatabase(
       const s = server();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: pro.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, pro);
       const id = opened.subscription_id;
       const subscriptionId = opened.subscription.id;
 
@@ -402,16 +423,7 @@ describeOnEveryDatabase(
       const s = server();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: pro.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, pro);
       const wrong = subscriptionEvent(
         'subscription.charged',
         { id: opened.subscription_id, paidCount: 1, status: 'active' },
@@ -446,16 +458,7 @@ describeOnEveryDatabase(
       const s = server();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: pro.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, pro);
       const id = opened.subscription.id;
       const path = `/subscriptions/${id}/card-change`;
       // Not started yet: there is no card to change.
@@ -464,14 +467,7 @@ describeOnEveryDatabase(
         409,
         'subscription_not_started',
       );
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: opened.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeCardFirst', amount: pro.price_minor },
-        ),
-      );
+      await charged(s, opened.subscription_id, 1, 'pay_FakeCardFirst', pro.price_minor);
 
       const checkout = await s.api({ method: 'POST', path, token: buyer.token });
       expect(checkout.statusCode, checkout.body).toBe(200);
@@ -542,27 +538,9 @@ describeOnEveryDatabase(
       const s = server();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: pro.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, pro);
       const id = opened.subscription.id;
-      const charged = (paidCount: number, paymentId: string) =>
-        deliver(
-          s,
-          subscriptionEvent(
-            'subscription.charged',
-            { id: opened.subscription_id, paidCount, status: 'active' },
-            { id: paymentId, amount: pro.price_minor },
-          ),
-        );
-      await charged(1, 'pay_FakeAwaitFirst');
+      await charged(s, opened.subscription_id, 1, 'pay_FakeAwaitFirst', pro.price_minor);
       const started = await subscriptionRow(s, id);
       const firstEnd = started.current_period_end as string;
       expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(firstEnd);
@@ -582,7 +560,7 @@ describeOnEveryDatabase(
       await s.app.scheduler.runOnce();
       expect((await subscriptionRow(s, id)).grace_ends_at).toBe(graceEnd);
 
-      await charged(2, 'pay_FakeAwaitSecond');
+      await charged(s, opened.subscription_id, 2, 'pay_FakeAwaitSecond', pro.price_minor);
       const renewed = await subscriptionRow(s, id);
       expect(renewed).toMatchObject({ status: 'active', grace_ends_at: null, cycles: 2 });
       expect(Date.parse(renewed.current_period_end as string)).toBeGreaterThan(Date.parse(graceEnd));
@@ -594,25 +572,9 @@ describeOnEveryDatabase(
       const buyer = await member(s);
       const monthly = await planByCode(s, 'pro-monthly');
       const yearly = await planByCode(s, 'pro-yearly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: monthly.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, monthly);
       const oldId = opened.subscription.id;
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: opened.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeMonthly1', amount: monthly.price_minor },
-        ),
-      );
+      await charged(s, opened.subscription_id, 1, 'pay_FakeMonthly1', monthly.price_minor);
       const licenseId = (await subscriptionRow(s, oldId)).license_id as string;
       s.clock.advance(5 * 60_000);
 
@@ -702,14 +664,7 @@ describeOnEveryDatabase(
 
       // Razorpay's reports of both changes, and the scheduler, change nothing more.
       const after = fake.requests.length;
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: replacement.subscription_id, paidCount: 1, status: 'active' },
-          { id: paymentId, amount: yearly.price_minor },
-        ),
-      );
+      await charged(s, replacement.subscription_id, 1, paymentId, yearly.price_minor);
       await deliver(
         s,
         subscriptionEvent('subscription.cancelled', {
@@ -733,24 +688,8 @@ describeOnEveryDatabase(
       const buyer = await member(s);
       const monthly = await planByCode(s, 'pro-monthly');
       const yearly = await planByCode(s, 'pro-yearly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: monthly.id },
-          })
-        ).json(),
-      );
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: opened.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeLaterMonthly', amount: monthly.price_minor },
-        ),
-      );
+      const opened = await openSubscription(s, buyer, monthly);
+      await charged(s, opened.subscription_id, 1, 'pay_FakeLaterMonthly', monthly.price_minor);
       s.clock.advance(5 * 60_000);
       const replacement = subscriptionCheckoutSchema.parse(
         (
@@ -764,14 +703,7 @@ describeOnEveryDatabase(
       );
       fake.refuseRefunds(true);
       // The new plan's first charge reported by webhook (the page was closed): it takes over all the same.
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: replacement.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeLaterYearly', amount: yearly.price_minor },
-        ),
-      );
+      await charged(s, replacement.subscription_id, 1, 'pay_FakeLaterYearly', yearly.price_minor);
       const old = await subscriptionRow(s, opened.subscription.id);
       expect(old.status).toBe('cancelled');
       expect(old.closeout_refund_minor).toBeGreaterThan(0);
@@ -810,26 +742,8 @@ describeOnEveryDatabase(
       const buyer = await member(s);
       const monthly = await planByCode(s, 'pro-monthly');
       const yearly = await planByCode(s, 'pro-yearly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: monthly.id },
-          })
-        ).json(),
-      );
-      const charged = (id: string, paidCount: number, paymentId: string, amount: number) =>
-        deliver(
-          s,
-          subscriptionEvent(
-            'subscription.charged',
-            { id, paidCount, status: 'active' },
-            { id: paymentId, amount },
-          ),
-        );
-      await charged(opened.subscription_id, 1, 'pay_FakeRaceFirst', monthly.price_minor);
+      const opened = await openSubscription(s, buyer, monthly);
+      await charged(s, opened.subscription_id, 1, 'pay_FakeRaceFirst', monthly.price_minor);
       const first = await subscriptionRow(s, opened.subscription.id);
       // Near the end of the month: little is left of it.
       s.clock.advance(Date.parse(first.current_period_end as string) - s.clock.now().getTime() - 10 * 60_000);
@@ -855,8 +769,8 @@ describeOnEveryDatabase(
       );
       // Razorpay renews the old one before the new plan is paid.
       s.clock.advance(20 * 60_000);
-      await charged(opened.subscription_id, 2, 'pay_FakeRaceSecond', monthly.price_minor);
-      await charged(replacement.subscription_id, 1, 'pay_FakeRaceYearly', yearly.price_minor);
+      await charged(s, opened.subscription_id, 2, 'pay_FakeRaceSecond', monthly.price_minor);
+      await charged(s, replacement.subscription_id, 1, 'pay_FakeRaceYearly', yearly.price_minor);
       const old = await subscriptionRow(s, opened.subscription.id);
       expect(old).toMatchObject({ status: 'cancelled', cycles: 2 });
       expect(old.closeout_refund_minor).toBeGreaterThan(monthly.price_minor - monthly.price_minor / 100);
@@ -871,25 +785,9 @@ describeOnEveryDatabase(
       s.clock.freeze();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
-      const opened = subscriptionCheckoutSchema.parse(
-        (
-          await s.api({
-            method: 'POST',
-            path: '/subscriptions',
-            token: buyer.token,
-            body: { plan_id: pro.id },
-          })
-        ).json(),
-      );
+      const opened = await openSubscription(s, buyer, pro);
       const id = opened.subscription.id;
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: opened.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeResumeFirst', amount: pro.price_minor },
-        ),
-      );
+      await charged(s, opened.subscription_id, 1, 'pay_FakeResumeFirst', pro.price_minor);
       const { current_period_end: periodEnd, license_id: licenseId } = await subscriptionRow(s, id);
       const cancelAtRazorpay = () =>
         fake.requests.filter(
@@ -987,14 +885,7 @@ describeOnEveryDatabase(
 
       // Razorpay's first charge (its paid_count 1) is our second period, at the full price.
       s.clock.advance(Date.parse(started.current_period_end as string) - s.clock.now().getTime() + 60_000);
-      await deliver(
-        s,
-        subscriptionEvent(
-          'subscription.charged',
-          { id: checkout.subscription_id, paidCount: 1, status: 'active' },
-          { id: 'pay_FakeFullSecond', amount: pro.price_minor },
-        ),
-      );
+      await charged(s, checkout.subscription_id, 1, 'pay_FakeFullSecond', pro.price_minor);
       const renewed = await subscriptionRow(s, checkout.subscription.id);
       expect(renewed.cycles).toBe(2);
       expect(

@@ -43,6 +43,7 @@ export const ADMIN_SCREENS: readonly SignedInScreen[] = [
   { name: 'admin-features', path: () => '/admin/features', heading: 'Features' },
   { name: 'admin-packages', path: () => '/admin/packages', heading: 'Packages' },
   { name: 'admin-security', path: () => '/admin/security', heading: 'Security events' },
+  { name: 'admin-support-requests', path: () => '/admin/support-requests', heading: 'Support requests' },
 ];
 
 export const DEVICES = [

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Payment } from '../../../src/shared/api/payments';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { Subscription, SubscriptionCheckout } from '../../../src/shared/api/subscriptions';
+import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeLicense } from '../support/signed-in';
@@ -420,23 +421,6 @@ describe('purchase page: Razorpay Checkout', () => {
     }));
   });
 
-  /** Stands in for checkout.js: records how Checkout was opened. */
-  function fakeRazorpay() {
-    const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
-    window.Razorpay = class {
-      entry: (typeof opened)[number];
-      constructor(options: Record<string, unknown>) {
-        this.entry = { options };
-        opened.push(this.entry);
-      }
-      on(_event: string, listener: (response: unknown) => void) {
-        this.entry.failed = listener;
-      }
-      open() {}
-    } as unknown as NonNullable<typeof window.Razorpay>;
-    return opened;
-  }
-
   it('loads checkout.js only on a click to buy, opens it on the order, verifies and shows the license', async () => {
     api.on('POST /payments/razorpay/verify', () => ({
       json: {
@@ -461,7 +445,7 @@ describe('purchase page: Razorpay Checkout', () => {
       return found;
     }, SLOW);
     expect(script.src).toBe('https://checkout.razorpay.com/v1/checkout.js');
-    const opened = fakeRazorpay();
+    const opened = fakeRazorpayCheckout();
     script.dispatchEvent(new Event('load'));
     await waitFor(() => expect(opened).toHaveLength(1), SLOW);
     const options = opened[0]!.options as {
@@ -491,7 +475,7 @@ describe('purchase page: Razorpay Checkout', () => {
 
   it('a failed attempt and a dismissal are shown; the order status is checked after the window closes', async () => {
     api.on('GET /payments/status/order_rzp_1', () => ({ json: payment('pay-1', { status: 'failed' }) }));
-    const opened = fakeRazorpay();
+    const opened = fakeRazorpayCheckout();
     await openPurchase();
     await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
     await waitFor(() => expect(opened).toHaveLength(1), SLOW);

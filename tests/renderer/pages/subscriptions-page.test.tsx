@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
 import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { makeLicense } from '../support/signed-in';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -228,23 +229,6 @@ const razorpay = (extra: Partial<Subscription> = {}) =>
     ...extra,
   });
 
-/** Stands in for checkout.js (Razorpay's script cannot load here): records how Checkout was opened. */
-function fakeCheckoutScript() {
-  const opened: { options: Record<string, unknown>; failed?: (response: unknown) => void }[] = [];
-  window.Razorpay = class {
-    entry: (typeof opened)[number];
-    constructor(options: Record<string, unknown>) {
-      this.entry = { options };
-      opened.push(this.entry);
-    }
-    on(_event: string, listener: (response: unknown) => void) {
-      this.entry.failed = listener;
-    }
-    open() {}
-  } as unknown as NonNullable<typeof window.Razorpay>;
-  return opened;
-}
-
 describe('Razorpay: changing the card', () => {
   it('opens Checkout in card-change mode on the subscription, verifies its answer and shows the new card', async () => {
     current = razorpay();
@@ -259,7 +243,7 @@ describe('Razorpay: changing the card', () => {
       current = razorpay({ payment_method: 'Card •••• 4242 (MasterCard)' });
       return { json: current };
     });
-    const opened = fakeCheckoutScript();
+    const opened = fakeRazorpayCheckout();
     const card = await openSubscriptions();
     // Razorpay retries by itself: no "Pay now", and no sandbox card choice.
     expect(card.queryByRole('button', { name: /^Pay now/ })).toBeNull();
@@ -305,7 +289,7 @@ describe('Razorpay: changing the card', () => {
         'invalid_signature',
       ),
     );
-    const opened = fakeCheckoutScript();
+    const opened = fakeRazorpayCheckout();
     const card = await openSubscriptions();
     const alert = card.getByRole('alert');
     expect(alert.textContent).toMatch(/Update the card: Razorpay charges it at once/);
@@ -402,7 +386,7 @@ describe('change plan dialog', () => {
     api.on('POST /subscriptions/verify', () => ({
       json: { subscription: moved, license: makeLicense('lic-pro') },
     }));
-    const opened = fakeCheckoutScript();
+    const opened = fakeRazorpayCheckout();
     const card = await openSubscriptions();
     await userEvent.click(card.getByRole('button', { name: 'Switch to yearly…' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Switch to yearly: Pro' }, SLOW));

@@ -1,9 +1,5 @@
 import type { PaymentOrder, VerifyPaymentRequest } from '../../../../shared/api/payments';
-import type {
-  CardChangeCheckout,
-  SubscriptionCheckout,
-  VerifySubscriptionRequest,
-} from '../../../../shared/api/subscriptions';
+import type { CardChangeCheckout, VerifySubscriptionRequest } from '../../../../shared/api/subscriptions';
 
 /**
  * Razorpay Checkout's script. PCI rules want it loaded from Razorpay itself (never bundled or
@@ -107,20 +103,27 @@ export function openRazorpayCheckout(
 }
 
 /**
- * Opens Razorpay Checkout on a subscription the server created: Checkout authorises its first
- * charge and hands back `razorpay_subscription_id`, `razorpay_payment_id` and the signature.
+ * Opens Razorpay Checkout on a subscription: to authorise its first charge (a subscription the
+ * server just opened), or with `cardChange` to authorise another card for a live one (Razorpay
+ * charges it from then on, an outstanding charge at once). Either way Checkout hands back
+ * `razorpay_subscription_id`, `razorpay_payment_id` and the signature.
  */
 export function openRazorpaySubscriptionCheckout(
   Razorpay: RazorpayConstructor,
-  subscription: SubscriptionCheckout,
-  { productName, themeColor }: { productName: string; themeColor: string },
+  subscription: Pick<CardChangeCheckout, 'key_id' | 'subscription_id' | 'prefill'> & { description: string },
+  {
+    productName,
+    themeColor,
+    cardChange = false,
+  }: { productName: string; themeColor: string; cardChange?: boolean },
   callbacks: RazorpayCallbacks<VerifySubscriptionRequest>,
 ): void {
   const checkout = new Razorpay({
     key: subscription.key_id,
     subscription_id: subscription.subscription_id,
+    ...(cardChange ? { subscription_card_change: 1 as const } : {}),
     name: productName,
-    description: subscription.subscription.plan.name,
+    description: subscription.description,
     prefill: subscription.prefill,
     theme: { color: themeColor },
     handler: (response) =>
@@ -133,34 +136,4 @@ export function openRazorpaySubscriptionCheckout(
   });
   checkout.on('payment.failed', callbacks.onFailed);
   checkout.open();
-}
-
-/**
- * Opens Razorpay Checkout on a live subscription to authorise another card: Razorpay charges it
- * from then on (an outstanding charge at once) and hands back the same three fields as a first charge.
- */
-export function openRazorpayCardChange(
-  Razorpay: RazorpayConstructor,
-  checkout: CardChangeCheckout,
-  { productName, description, themeColor }: { productName: string; description: string; themeColor: string },
-  callbacks: RazorpayCallbacks<VerifySubscriptionRequest>,
-): void {
-  const cardWindow = new Razorpay({
-    key: checkout.key_id,
-    subscription_id: checkout.subscription_id,
-    subscription_card_change: 1,
-    name: productName,
-    description,
-    prefill: checkout.prefill,
-    theme: { color: themeColor },
-    handler: (response) =>
-      callbacks.onPaid({
-        razorpay_subscription_id: response.razorpay_subscription_id,
-        razorpay_payment_id: response.razorpay_payment_id,
-        razorpay_signature: response.razorpay_signature,
-      }),
-    modal: { ondismiss: callbacks.onDismissed, escape: true, confirm_close: true },
-  });
-  cardWindow.on('payment.failed', callbacks.onFailed);
-  cardWindow.open();
 }

@@ -51,14 +51,10 @@ export function useCardChange(subscription: Subscription): CardChange {
     try {
       const razorpay = await import('./razorpay-checkout');
       const Razorpay = await razorpay.loadRazorpayCheckout();
-      razorpay.openRazorpayCardChange(
+      razorpay.openRazorpaySubscriptionCheckout(
         Razorpay,
-        checkout,
-        {
-          productName: PRODUCT_NAME,
-          description: `New card for ${subscription.plan.name}`,
-          themeColor: CHECKOUT_THEME_COLOR,
-        },
+        { ...checkout, description: `New card for ${subscription.plan.name}` },
+        { productName: PRODUCT_NAME, themeColor: CHECKOUT_THEME_COLOR, cardChange: true },
         {
           onPaid: (answer) => {
             void confirm({ id: subscription.id, answer })

@@ -36,7 +36,7 @@ export function useReplacementCheckout(): (
       return new Promise<ReplacementCheckoutResult>((resolve) => {
         opened.razorpay.openRazorpaySubscriptionCheckout(
           opened.Razorpay,
-          checkout,
+          { ...checkout, description: checkout.subscription.plan.name },
           { productName: PRODUCT_NAME, themeColor: CHECKOUT_THEME_COLOR },
           {
             onPaid: (answer) =>

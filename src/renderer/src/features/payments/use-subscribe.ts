@@ -67,7 +67,7 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
       async openRazorpay(razorpay, checkout, options, callbacks) {
         razorpay.openRazorpaySubscriptionCheckout(
           await razorpay.loadRazorpayCheckout(),
-          checkout,
+          { ...checkout, description: checkout.subscription.plan.name },
           options,
           callbacks,
         );

@@ -177,7 +177,7 @@ export default function AdminUsersPage() {
             list={list}
             filter="verification"
             label="E-mail"
-            data={[{ value: '', label: 'Confirmed or not' }, ...VERIFICATION_OPTIONS]}
+            data={[{ value: '', label: 'All accounts' }, ...VERIFICATION_OPTIONS]}
             w={{ base: HALF_ROW, xs: 170 }}
           />
           <DateRangeFilter
