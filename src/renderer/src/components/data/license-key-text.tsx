@@ -1,9 +1,22 @@
+import { Fragment } from 'react';
+
 /**
- * A license key (or its masked form) that wraps only after a dash, never inside a group: one text
- * node (searched, selected and copied as written) whose break opportunities are the line-breaking
- * rules' own, after hyphens, with the "break anywhere" of a narrow container turned off for it.
- * A parent that is `nowrap` keeps the key on one line.
+ * A license key (or its masked form) that wraps only after a dash, never inside a group. The
+ * break opportunities are `<wbr>`s after each dash (the line-breaking rules alone give none before
+ * a group that starts with a digit), and breaking anywhere else is turned off. The groups stay
+ * text of one element, so the key is found, selected and copied as written. A parent that is
+ * `nowrap` keeps the key on one line.
  */
 export function LicenseKeyText({ value }: { value: string }) {
-  return <span style={{ wordBreak: 'normal', overflowWrap: 'normal' }}>{value}</span>;
+  const groups = value.split('-');
+  return (
+    <span style={{ wordBreak: 'keep-all', overflowWrap: 'normal' }}>
+      {groups.map((group, index) => (
+        <Fragment key={index}>
+          {index < groups.length - 1 ? `${group}-` : group}
+          {index < groups.length - 1 ? <wbr /> : null}
+        </Fragment>
+      ))}
+    </span>
+  );
 }

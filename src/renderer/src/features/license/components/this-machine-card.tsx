@@ -1,3 +1,4 @@
+import { LicenseKeyText } from '../../../components/data/license-key-text';
 import {
   Alert,
   Anchor,
@@ -186,7 +187,9 @@ export function ThisMachineCard() {
           <Row label="License key">
             {machine ? (
               machine.licenseKey ? (
-                <Code style={{ wordBreak: 'break-all' }}>{machine.licenseKey}</Code>
+                <Code>
+                  <LicenseKeyText value={machine.licenseKey} />
+                </Code>
               ) : (
                 <Text size="sm">None on this machine</Text>
               )
