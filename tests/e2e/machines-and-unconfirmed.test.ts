@@ -3,6 +3,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { readOutbox } from '../support/outbox.js';
+import { appliedColorScheme } from './support/pages.js';
 import { describePortal, type Portal, screenshotPath, signIn } from './support/portal.js';
 import { accessToken, callApi, callApiOk, seedCustomer } from './support/seed.js';
 
@@ -14,19 +15,24 @@ import { accessToken, callApi, callApiOk, seedCustomer } from './support/seed.js
  * land in test-results/screenshots/issue16-machines-*.png and issue16-unconfirmed-*.png.
  */
 
-const LOOKS = [
-  { name: 'desktop-light', viewport: { width: 1440, height: 900 }, colorScheme: 'light' },
-  { name: 'desktop-dark', viewport: { width: 1440, height: 900 }, colorScheme: 'dark' },
-  { name: 'phone-light', viewport: { width: 390, height: 844 }, colorScheme: 'light', isMobile: true },
-  { name: 'phone-dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true },
+const DEVICES = [
+  { name: 'desktop', viewport: { width: 1440, height: 900 } },
+  { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },
 ] as const;
+const SCHEMES = ['light', 'dark'] as const;
 
-const contextOf = (look: (typeof LOOKS)[number]): BrowserContextOptions => ({
-  viewport: look.viewport,
-  colorScheme: look.colorScheme,
+const contextOf = (device: (typeof DEVICES)[number]): BrowserContextOptions => ({
+  viewport: device.viewport,
+  colorScheme: 'light',
   reducedMotion: 'reduce',
-  ...('isMobile' in look ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  ...('isMobile' in device ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
 });
+
+/** Shows the page in `scheme` (the account follows the device's choice) and waits until it applies. */
+async function showIn(page: Page, scheme: (typeof SCHEMES)[number]) {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
+}
 
 async function shoot(page: Page, name: string, fullPage = false) {
   await page.mouse.move(0, 0).catch(() => undefined);
@@ -69,7 +75,7 @@ describePortal(
       await activateMachine(portal, token, owner.licenseKey, first, 'Chrome on Linux');
       await activateMachine(portal, token, owner.licenseKey, second, 'Chrome on Linux');
 
-      const page = await portal.newPage({ ...contextOf(LOOKS[0]) });
+      const page = await portal.newPage({ ...contextOf(DEVICES[0]) });
       await signIn(page, owner.email, owner.password);
       await page.goto(`/licenses/${owner.licenseId}`);
       const machines = page.getByRole('table', { name: 'Machines' });
@@ -134,8 +140,9 @@ describePortal(
       await stale.getByRole('button', { name: 'Cancel' }).click();
       await stale.waitFor({ state: 'hidden' });
 
-      for (const look of LOOKS) {
-        const shot = await portal.newPage(contextOf(look));
+      // One sign-in per device; each scheme is the device's choice, switched in place.
+      for (const device of DEVICES) {
+        const shot = await portal.newPage(contextOf(device));
         await signIn(shot, owner.email, owner.password);
         await shot.goto(`/licenses/${owner.licenseId}`);
         const heading = shot.getByRole('heading', { name: 'Machines' }).first();
@@ -145,13 +152,20 @@ describePortal(
         await expect
           .poll(async () => {
             const y = (await heading.boundingBox())?.y ?? -1;
-            return y >= 0 && y < look.viewport.height / 2 + 50;
+            return y >= 0 && y < device.viewport.height / 2 + 50;
           })
           .toBe(true);
-        await shoot(shot, `machines-${look.name}`);
-        await shot.getByRole('button', { name: 'Rename Office laptop' }).first().click();
-        await shot.getByRole('dialog', { name: 'Rename Office laptop' }).waitFor();
-        await shoot(shot, `machines-dialog-${look.name}`);
+        for (const scheme of SCHEMES) {
+          await showIn(shot, scheme);
+          await shoot(shot, `machines-${device.name}-${scheme}`);
+          await shot.getByRole('button', { name: 'Rename Office laptop' }).first().click();
+          const dialog = shot.getByRole('dialog', { name: 'Rename Office laptop' });
+          await dialog.waitFor();
+          await shoot(shot, `machines-dialog-${device.name}-${scheme}`);
+          await shot.keyboard.press('Escape');
+          await dialog.waitFor({ state: 'hidden' });
+        }
+        await shot.context().close();
       }
     });
 
@@ -174,7 +188,7 @@ describePortal(
       const before = (await stats()).users;
       expect(before.unconfirmed).toBeGreaterThanOrEqual(1);
 
-      const page = await portal.newPage(contextOf(LOOKS[0]));
+      const page = await portal.newPage(contextOf(DEVICES[0]));
       await signIn(page, portal.server.admin.email, portal.server.admin.password);
       await page.goto('/admin');
       const usersCard = page.getByText(/ active · \d+ unconfirmed · /).first();
@@ -249,28 +263,32 @@ describePortal(
         )
         .toContain(`${after.active} active · ${after.unconfirmed} unconfirmed ·`);
 
-      // Another unconfirmed account for the screenshots of each look.
+      // Another unconfirmed account for the screenshots on each device, light and dark.
       const other = uniqueEmail('unconfirmed-shot');
       await callApiOk(portal.server, {
         method: 'POST',
         path: '/auth/register',
         body: { email: other, password: STRONG_PASSWORD, full_name: 'Otto Outstanding' },
       });
-      for (const look of LOOKS) {
-        const shot = await portal.newPage(contextOf(look));
+      for (const device of DEVICES) {
+        const shot = await portal.newPage(contextOf(device));
         await signIn(shot, portal.server.admin.email, portal.server.admin.password);
-        await shot.goto('/admin');
-        await shot
-          .getByText(/ active · \d+ unconfirmed · /)
-          .first()
-          .waitFor();
-        await shoot(shot, `unconfirmed-overview-${look.name}`);
-        await shot.goto('/admin/users?verification=unconfirmed');
-        await shot.getByText(other).first().waitFor();
-        await shoot(shot, `unconfirmed-list-${look.name}`);
-        await shot.getByRole('button', { name: 'Otto Outstanding' }).first().click();
-        await shot.getByRole('heading', { name: 'E-mail not confirmed' }).waitFor();
-        await shoot(shot, `unconfirmed-drawer-${look.name}`);
+        for (const scheme of SCHEMES) {
+          await showIn(shot, scheme);
+          await shot.goto('/admin');
+          await shot
+            .getByText(/ active · \d+ unconfirmed · /)
+            .first()
+            .waitFor();
+          await shoot(shot, `unconfirmed-overview-${device.name}-${scheme}`);
+          await shot.goto('/admin/users?verification=unconfirmed');
+          await shot.getByText(other).first().waitFor();
+          await shoot(shot, `unconfirmed-list-${device.name}-${scheme}`);
+          await shot.getByRole('button', { name: 'Otto Outstanding' }).first().click();
+          await shot.getByRole('heading', { name: 'E-mail not confirmed' }).waitFor();
+          await shoot(shot, `unconfirmed-drawer-${device.name}-${scheme}`);
+        }
+        await shot.context().close();
       }
     });
   },

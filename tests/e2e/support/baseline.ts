@@ -27,15 +27,21 @@ const rel = (path: string) => relative(REPO_ROOT, path);
 /**
  * Compares a screenshot with its baseline `name`.png. Returns the problem (a missing baseline, a
  * different size, too many changed pixels: the actual picture and a diff are written next to each
- * other and named), or null when it matches. With UPDATE_SCREEN_BASELINES=1 it writes the baseline.
+ * other and named), or null when it matches. With UPDATE_SCREEN_BASELINES=1 it writes the baseline
+ * of each screen that no longer matches, and leaves the others' files as they are.
  */
 export async function compareWithBaseline(name: string, picture: Buffer): Promise<string | null> {
   const baselinePath = join(BASELINES_DIR, `${name}.png`);
-  if (UPDATING) {
+  const problem = await differenceFrom(baselinePath, name, picture);
+  if (!UPDATING) return problem;
+  if (problem) {
     await mkdir(BASELINES_DIR, { recursive: true });
     await writeFile(baselinePath, picture);
-    return null;
   }
+  return null;
+}
+
+async function differenceFrom(baselinePath: string, name: string, picture: Buffer): Promise<string | null> {
   await mkdir(ACTUAL_DIR, { recursive: true });
   const actualPath = join(ACTUAL_DIR, `${name}.actual.png`);
   if (!existsSync(baselinePath)) {

@@ -78,8 +78,8 @@ export default function AdminLicensesPage() {
       header: 'License key',
       render: (license) => (
         <Stack gap={2} align="flex-start">
-          <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
-            <LicenseKeyText value={license.license_key} />
+          <Code fz="xs">
+            <LicenseKeyText value={license.license_key} noWrap />
           </Code>
           <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
             Issued <time dateTime={license.created_at}>{formatDate(license.created_at)}</time>
