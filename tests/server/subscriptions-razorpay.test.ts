@@ -892,6 +892,20 @@ describeOnEveryDatabase(
         (await chargesOf(s, renewed.id)).map((charge) => Number(charge.amount_minor)).sort((a, b) => a - b),
       ).toEqual([half, pro.price_minor].sort((a, b) => a - b));
       expect((await licenseRow(s, started.license_id as string)).expires_at).toBe(renewed.current_period_end);
+
+      // A plan change afterwards: the first-charge coupon is spent, so the new plan is paid in full.
+      const { token } = await signInAgain(s, buyer);
+      const yearly = await planByCode(s, 'pro-yearly');
+      const changed = await s.api({
+        method: 'POST',
+        path: `/subscriptions/${renewed.id}/plan`,
+        token,
+        body: { plan_id: yearly.id },
+      });
+      expect(changed.statusCode, changed.body).toBe(202);
+      const replacement = subscriptionCheckoutSchema.parse(changed.json());
+      expect(replacement.amount).toBe(yearly.price_minor);
+      expect((await subscriptionRow(s, replacement.subscription.id)).coupon_id).toBeNull();
     });
     it('Razorpay’s payment.* and invoice.* reports of a subscription’s charge are acknowledged and left to its subscription.* report (documented formats)', async () => {
       const s = server();

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
+import { findCoupon } from '../coupons/repository.js';
 import { countSeatsInUse, updateLicense } from '../licenses/repository.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
@@ -60,13 +61,15 @@ export function createPlanChanges({
         notes: { subscription_id: id, plan_id: plan.id, user_id: row.user_id ?? '', replaces: row.id },
       }),
     );
+    // An every-charge coupon goes on discounting; a first-charge one was spent on the first charge.
+    const coupon = row.coupon_id ? await findCoupon(db, row.coupon_id) : undefined;
     const replacement = pendingSubscriptionRow({
       id,
       userId: row.user_id,
       planId: plan.id,
       provider: row.provider,
       providerSubscriptionId,
-      couponId: row.coupon_id,
+      couponId: coupon?.duration === 'forever' ? coupon.id : null,
       now: clock.now().toISOString(),
       replaces: { subscriptionId: row.id, creditMinor: quote.credit_minor },
     });
