@@ -17,7 +17,8 @@ import * as supportRequests from './migrations/0014-support-requests.js';
 import * as subscriptionReplacement from './migrations/0015-subscription-replacement.js';
 
 /** Every migration, in order; imported statically so the compiled server and tests see the same set. */
-const migrations: Record<string, Migration> = {
+/** Every migration by name, applied in name order. */
+export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-licensing': licensing,
   '0003-default-catalogue': defaultCatalogue,

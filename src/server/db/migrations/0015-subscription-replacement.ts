@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Razorpay cannot move a subscription to another plan mid-period for most Indian cards, so a plan
 // change there opens a new subscription to the new plan, which takes over the old one's license
@@ -24,6 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('subscriptions')
     .addColumn('provider_cycle_offset', 'integer', (column) => column.notNull().defaultTo(0))
     .execute();
+  // Before this, a cancellation was sent to Razorpay when the customer asked: those are stopped there.
+  await sql`
+    update subscriptions set provider_closed_at = coalesce(cancel_requested_at, ended_at, updated_at)
+    where provider <> 'sandbox' and (cancel_at_period_end = 1 or status = 'cancelled')
+  `.execute(db);
   await db.schema
     .createIndex('subscriptions_replaces_idx')
     .on('subscriptions')
