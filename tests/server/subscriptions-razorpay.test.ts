@@ -239,6 +239,13 @@ function subscriptionEvent(
 const deliver = (s: TestServer, event: ReturnType<typeof subscriptionEvent>, eventId = newEventId()) =>
   postWebhook(s, event.body, { signature: event.signature, eventId });
 
+/** What Checkout hands the page for `paymentId` on a subscription: HMAC-SHA256(payment_id|subscription_id). */
+const signedAnswer = (subscriptionId: string, paymentId: string) => ({
+  razorpay_subscription_id: subscriptionId,
+  razorpay_payment_id: paymentId,
+  razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${subscriptionId}`),
+});
+
 /** Opens a Razorpay subscription of `buyer` to `plan` (not paid yet): what Checkout would open with. */
 async function openSubscription(s: TestServer, buyer: Member, plan: { id: string }) {
   const opened = await s.api({
@@ -315,11 +322,7 @@ describeOnEveryDatabase(
         method: 'POST',
         path: '/subscriptions/verify',
         token: buyer.token,
-        body: {
-          razorpay_subscription_id: checkout.subscription_id,
-          razorpay_payment_id: paymentId,
-          razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${checkout.subscription_id}`),
-        },
+        body: signedAnswer(checkout.subscription_id, paymentId),
       });
       expect(verified.statusCode, verified.body).toBe(200);
       expect(await subscriptionRow(s, checkout.subscription.id)).toMatchObject({
@@ -484,11 +487,7 @@ describeOnEveryDatabase(
       );
 
       const paymentId = 'pay_FakeCardNew1';
-      const signed = {
-        razorpay_subscription_id: opened.subscription_id,
-        razorpay_payment_id: paymentId,
-        razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${opened.subscription_id}`),
-      };
+      const signed = signedAnswer(opened.subscription_id, paymentId);
       const forged = {
         ...signed,
         razorpay_signature: hmacHex('not-the-key-secret', `${paymentId}|${opened.subscription_id}`),
@@ -622,11 +621,7 @@ describeOnEveryDatabase(
         method: 'POST',
         path: '/subscriptions/verify',
         token: buyer.token,
-        body: {
-          razorpay_subscription_id: replacement.subscription_id,
-          razorpay_payment_id: paymentId,
-          razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${replacement.subscription_id}`),
-        },
+        body: signedAnswer(replacement.subscription_id, paymentId),
       });
       expect(verified.statusCode, verified.body).toBe(200);
       const moved = await subscriptionRow(s, replacement.subscription.id);
