@@ -20,11 +20,31 @@ export const apiPaths = {
     forgotPassword: '/auth/forgot-password',
     resetPassword: '/auth/reset-password',
     changePassword: '/auth/change-password',
+    /** The second step of a sign-in that needs a second factor: the challenge and a code. */
+    loginSecondFactor: '/auth/login/second-factor',
+    /** Options for a passkey sign-in (or a passkey as the second factor of a challenge). */
+    passkeyLoginOptions: '/auth/passkeys/options',
+    passkeyLogin: '/auth/passkeys/login',
+    /** A fresh proof (password, code or passkey) that lets this session make sensitive changes. */
+    stepUp: '/auth/step-up',
+    stepUpPasskeyOptions: '/auth/step-up/passkey-options',
   },
   users: {
     me: '/users/me',
     preferences: '/users/me/preferences',
     password: '/users/me/password',
+  },
+  /** The signed-in account's own factors and tokens. */
+  accountSecurity: {
+    twoFactor: '/users/me/two-factor',
+    totp: '/users/me/two-factor/totp',
+    totpConfirm: '/users/me/two-factor/totp/confirm',
+    recoveryCodes: '/users/me/two-factor/recovery-codes',
+    passkeys: '/users/me/passkeys',
+    passkeyRegistrationOptions: '/users/me/passkeys/options',
+    passkey: '/users/me/passkeys/:passkeyId',
+    apiTokens: '/users/me/api-tokens',
+    apiToken: '/users/me/api-tokens/:tokenId',
   },
   /** Opened from a mail, without a session or client key: the signed token is the credential. */
   notifications: {
@@ -117,6 +137,18 @@ export const apiPaths = {
     featureStats: '/admin/features/stats',
     licensingSettings: '/admin/licensing/settings',
     userInvoices: '/admin/users/:id/invoices',
+    securitySettings: '/admin/settings/security',
+    apiTokens: '/admin/api-tokens',
+    apiToken: '/admin/api-tokens/:tokenId',
+  },
+  adminWebhooks: {
+    endpoints: '/admin/webhooks',
+    endpoint: '/admin/webhooks/:endpointId',
+    rotateSecret: '/admin/webhooks/:endpointId/rotate-secret',
+    deliveries: '/admin/webhooks/:endpointId/deliveries',
+    delivery: '/admin/webhooks/deliveries/:deliveryId',
+    redeliver: '/admin/webhooks/deliveries/:deliveryId/redeliver',
+    eventTypes: '/admin/webhooks/event-types',
   },
   support: {
     requests: '/support/requests',
@@ -149,6 +181,9 @@ export const publicApiPaths: readonly string[] = [
   apiPaths.auth.forgotPassword,
   apiPaths.auth.resetPassword,
   apiPaths.auth.verifyRegistration,
+  apiPaths.auth.loginSecondFactor,
+  apiPaths.auth.passkeyLoginOptions,
+  apiPaths.auth.passkeyLogin,
   apiPaths.health,
 ];
 
@@ -179,4 +214,8 @@ export const portalPaths = {
   adminFeatures: '/admin/features',
   adminPackages: '/admin/packages',
   adminSecurity: '/admin/security',
+  adminWebhooks: '/admin/webhooks',
+  adminApiTokens: '/admin/api-tokens',
+  /** Two-factor sign-in, passkeys and API tokens; where an administrator without a second factor is sent when the platform requires one. */
+  profileSecurity: '/profile/security',
 } as const;

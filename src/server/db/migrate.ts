@@ -15,9 +15,11 @@ import * as machineNames from './migrations/0012-machine-names.js';
 import * as checkoutExpiry from './migrations/0013-checkout-expiry.js';
 import * as supportRequests from './migrations/0014-support-requests.js';
 import * as subscriptionReplacement from './migrations/0015-subscription-replacement.js';
+import * as accountSecurity from './migrations/0016-account-security.js';
+import * as apiTokens from './migrations/0017-api-tokens.js';
+import * as webhooks from './migrations/0018-webhooks.js';
 
-/** Every migration, in order; imported statically so the compiled server and tests see the same set. */
-/** Every migration by name, applied in name order. */
+/** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-licensing': licensing,
@@ -34,6 +36,9 @@ export const migrations: Record<string, Migration> = {
   '0013-checkout-expiry': checkoutExpiry,
   '0014-support-requests': supportRequests,
   '0015-subscription-replacement': subscriptionReplacement,
+  '0016-account-security': accountSecurity,
+  '0017-api-tokens': apiTokens,
+  '0018-webhooks': webhooks,
 };
 
 export class MigrationError extends Error {

@@ -1,4 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ApiTokenTables } from './tables-api-tokens.js';
+import type { WebhookTables } from './tables-webhooks.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -34,6 +36,12 @@ export interface RefreshTokenFamiliesTable {
   revoked_reason: string | null;
   user_agent: string | null;
   ip: string | null;
+  /** When the sign-in that started the session happened (null for sessions from before 0016). */
+  authenticated_at: string | null;
+  /** When the session last proved itself again with a password, code or passkey. */
+  stepped_up_at: string | null;
+  /** JSON array of the sign-in's methods ("pwd", "otp", "webauthn"). */
+  methods: string | null;
 }
 
 export interface RefreshTokensTable {
@@ -509,7 +517,59 @@ export interface SignInSourcesTable {
   last_seen_at: string;
 }
 
-export interface Database {
+/** An account's authenticator app; `secret_ciphertext` is AES-GCM under the server's two-factor key. */
+export interface TotpAuthenticatorsTable {
+  user_id: string;
+  secret_ciphertext: string;
+  confirmed_at: string | null;
+  /** The last time step a code was accepted for; codes of that step or earlier are replays. */
+  last_used_step: number | null;
+  created_at: string;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** A WebAuthn credential; `credential_id` and `public_key` are base64url. */
+export interface PasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: string;
+  sign_count: number;
+  /** JSON array of transports, or null. */
+  transports: string | null;
+  device_type: string;
+  backed_up: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+export type PasskeyRow = Selectable<PasskeysTable>;
+
+export type AuthChallengeKind = 'second_factor' | 'passkey_sign_in' | 'passkey_registration' | 'step_up';
+
+/** A short-lived, single-use challenge: a sign-in waiting for its second factor, or a WebAuthn ceremony's. */
+export interface AuthChallengesTable {
+  id: string;
+  kind: AuthChallengeKind;
+  user_id: string | null;
+  /** SHA-256 of the token the client holds, when it holds one. */
+  token_hash: string | null;
+  webauthn_challenge: string | null;
+  attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export type AuthChallengeRow = Selectable<AuthChallengesTable>;
+
+export interface Database extends ApiTokenTables, WebhookTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
@@ -540,4 +600,8 @@ export interface Database {
   document_counters: DocumentCountersTable;
   refunds: RefundsTable;
   invoices: InvoicesTable;
+  totp_authenticators: TotpAuthenticatorsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  auth_challenges: AuthChallengesTable;
 }

@@ -21,11 +21,13 @@ export async function insertRefreshFamily(
     expires_at: string;
     user_agent: string | null;
     ip: string;
+    authenticated_at: string;
+    methods: string;
   },
 ): Promise<void> {
   await db
     .insertInto('refresh_token_families')
-    .values({ ...row, revoked_at: null, revoked_reason: null })
+    .values({ ...row, revoked_at: null, revoked_reason: null, stepped_up_at: null })
     .execute();
 }
 

@@ -15,6 +15,9 @@ import {
   revokeFamily,
 } from './refresh-tokens-repository.js';
 
+/** How a sign-in proved who it is, as RFC 8176 names the methods. */
+export type SignInMethod = 'pwd' | 'otp' | 'webauthn';
+
 export interface IssuedRefreshToken {
   token: string;
   familyId: string;
@@ -69,6 +72,7 @@ export async function startRefreshFamily(
   clock: Clock,
   userId: string,
   meta: RequestMeta,
+  methods: readonly SignInMethod[],
 ): Promise<IssuedRefreshToken> {
   const familyId = randomUUID();
   const expiresAt = isoAfterSeconds(clock, REFRESH_TOKEN_TTL_SECONDS);
@@ -79,6 +83,8 @@ export async function startRefreshFamily(
     expires_at: expiresAt,
     user_agent: meta.userAgent,
     ip: meta.ip,
+    authenticated_at: isoNow(clock),
+    methods: JSON.stringify(methods),
   });
   return { token: await addToken(db, clock, familyId), familyId, expiresAt };
 }

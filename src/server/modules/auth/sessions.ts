@@ -19,7 +19,12 @@ import {
   recordLoginFailure,
   recordLoginSuccess,
 } from './login-throttle.js';
-import { type IssuedRefreshToken, rotateRefreshToken, startRefreshFamily } from './refresh-tokens.js';
+import {
+  type IssuedRefreshToken,
+  rotateRefreshToken,
+  type SignInMethod,
+  startRefreshFamily,
+} from './refresh-tokens.js';
 import {
   findFamilyOfToken,
   findUserOfLiveSession,
@@ -61,15 +66,21 @@ export function createSessions(deps: AuthServiceDeps) {
     };
   }
 
-  async function startSession(user: UserRow, meta: RequestMeta): Promise<TokenResponse> {
+  /** Signs in an account that has proved who it is with `methods`: a new session and its tokens. */
+  async function startSession(
+    user: UserRow,
+    meta: RequestMeta,
+    methods: readonly SignInMethod[],
+  ): Promise<TokenResponse> {
     const refresh = await db.transaction().execute(async (trx) => {
-      const issued = await startRefreshFamily(trx, clock, user.id, meta);
+      const issued = await startRefreshFamily(trx, clock, user.id, meta, methods);
       await alertOnNewSignIn(trx, deps, user, meta);
       await recordSecurityEvent(trx, clock, {
         type: securityEventTypes.loginSucceeded,
         severity: 'info',
         userId: user.id,
         meta,
+        details: { methods },
       });
       return issued;
     });
@@ -77,6 +88,8 @@ export function createSessions(deps: AuthServiceDeps) {
   }
 
   return {
+    startSession,
+
     async login(emailInput: string, password: string, meta: RequestMeta): Promise<TokenResponse> {
       const email = emailInput.trim().toLowerCase();
       const user = await findUserByEmail(db, email);
@@ -131,7 +144,7 @@ export function createSessions(deps: AuthServiceDeps) {
           'email_not_verified',
           'Confirm your e-mail address before signing in: follow the link we sent when you registered.',
         );
-      return startSession(user, meta);
+      return startSession(user, meta, ['pwd']);
     },
 
     async refresh(refreshToken: string, meta: RequestMeta): Promise<TokenResponse> {
