@@ -23,9 +23,18 @@ export interface AuthServiceDeps {
   lockout: LockoutPolicy;
 }
 
+/** The API token a request was made with, when it was made with one rather than a session. */
+export interface ApiTokenIdentity {
+  id: string;
+  kind: 'personal' | 'platform';
+  scopes: readonly string[];
+}
+
 export interface AuthenticatedUser {
   user: UserRow;
   claims: AccessTokenClaims;
+  /** Set when the bearer was an API token: its scopes decide what the request may reach. */
+  apiToken?: ApiTokenIdentity;
 }
 
 export interface NewAccount {
