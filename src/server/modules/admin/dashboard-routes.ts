@@ -15,6 +15,7 @@ export const adminDashboardRoutes: FastifyPluginAsyncZod<{ dashboard: DashboardS
     apiPaths.admin.dashboard,
     {
       schema: {
+        operationId: 'adminGetDashboard',
         tags: ['admin'],
         summary: 'System figures: users, licenses, activations, revenue by period, recent security events',
         security: bearerSecurity,

@@ -29,6 +29,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.licenses,
     {
       schema: {
+        operationId: 'adminListLicenses',
         tags,
         summary: 'List licenses (paged; filter by status, plan, user and creation dates)',
         description:
@@ -45,6 +46,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.licenses,
     {
       schema: {
+        operationId: 'adminCreateLicense',
         tags,
         summary: 'Issue a license of a plan to a user',
         security: bearerSecurity,
@@ -59,6 +61,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.license,
     {
       schema: {
+        operationId: 'adminGetLicense',
         tags,
         summary: 'One license with its activations',
         security: bearerSecurity,
@@ -73,6 +76,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.license,
     {
       schema: {
+        operationId: 'adminUpdateLicense',
         tags,
         summary: 'Change a license’s status (active or suspended), expiry, seats or plan',
         description: 'A revoked license is final (409). Fewer seats than machines in use is refused (409).',
@@ -89,6 +93,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.revokeLicense,
     {
       schema: {
+        operationId: 'adminRevokeLicense',
         tags,
         summary: 'Revoke a license for good; the reason (query) is shown to its owner',
         security: bearerSecurity,
@@ -105,6 +110,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.licenseActivations,
     {
       schema: {
+        operationId: 'adminListLicenseMachines',
         tags,
         summary: 'The machines of a license, active ones first',
         security: bearerSecurity,
@@ -119,6 +125,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.deactivateActivation,
     {
       schema: {
+        operationId: 'adminDeactivateLicenseMachine',
         tags,
         summary: 'Deactivate one machine of a license, freeing its seat',
         security: bearerSecurity,
@@ -134,6 +141,7 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
     paths.activation,
     {
       schema: {
+        operationId: 'adminRenameLicenseMachine',
         tags,
         summary: 'Name one machine of a license (null drops the name)',
         description: 'Activating the same machine again keeps the name.',

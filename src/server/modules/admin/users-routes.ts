@@ -28,6 +28,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.users,
     {
       schema: {
+        operationId: 'adminListUsers',
         tags,
         summary: 'List users (paged; filter by role, status, e-mail confirmation and creation dates)',
         security: bearerSecurity,
@@ -42,6 +43,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.users,
     {
       schema: {
+        operationId: 'adminCreateUser',
         tags,
         summary: 'Create a user',
         description: 'The password must pass the same policy as at registration. No e-mail is sent.',
@@ -57,6 +59,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.user,
     {
       schema: {
+        operationId: 'adminGetUser',
         tags,
         summary: 'One user with counts of licenses, active activations and payments',
         security: bearerSecurity,
@@ -71,6 +74,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.user,
     {
       schema: {
+        operationId: 'adminUpdateUser',
         tags,
         summary: 'Update a user',
         description:
@@ -89,6 +93,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.resendConfirmation,
     {
       schema: {
+        operationId: 'adminResendConfirmation',
         tags,
         summary: 'Send the account a new e-mail confirmation link',
         description:
@@ -111,6 +116,7 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
     paths.user,
     {
       schema: {
+        operationId: 'adminDeleteUser',
         tags,
         summary: 'Delete a user with their sessions, licenses and activations',
         description:

@@ -24,6 +24,7 @@ export const couponsRoutes: FastifyPluginAsyncZod<{ coupons: CouponsService }> =
     {
       onRequest: app.requireUser,
       schema: {
+        operationId: 'previewCoupon',
         tags,
         summary: 'What a coupon takes off a plan, before buying (nothing is redeemed)',
         description:
@@ -42,6 +43,7 @@ export const couponsRoutes: FastifyPluginAsyncZod<{ coupons: CouponsService }> =
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'adminListCoupons',
         tags,
         summary: 'Every coupon, newest first, with how often each was redeemed',
         security: bearerSecurity,
@@ -56,6 +58,7 @@ export const couponsRoutes: FastifyPluginAsyncZod<{ coupons: CouponsService }> =
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'adminCreateCoupon',
         tags,
         summary: 'Create a coupon: a percentage or an amount off, once or on every charge',
         security: bearerSecurity,
@@ -72,6 +75,7 @@ export const couponsRoutes: FastifyPluginAsyncZod<{ coupons: CouponsService }> =
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'adminUpdateCoupon',
         tags,
         summary: 'Change a coupon’s description, expiry or limit, or archive it (no longer accepted)',
         security: bearerSecurity,

@@ -19,8 +19,11 @@ export const downloadRoutes: FastifyPluginAsyncZod<{ downloads: DownloadsService
     apiPaths.downloads.file,
     {
       schema: {
+        operationId: 'downloadInstaller',
         tags: ['licenses'],
         summary: 'Download an installer through a signed link',
+        // The signed link in the path is the credential: no API key, no bearer token.
+        security: [],
         params: z.object({ token: z.string().min(1).max(1024) }),
         response: {
           200: z.any().describe('The installer (application/octet-stream)'),

@@ -28,6 +28,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.features,
     {
       schema: {
+        operationId: 'adminListFeatures',
         tags,
         summary: 'List features (paged)',
         security: bearerSecurity,
@@ -42,6 +43,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.featureStats,
     {
       schema: {
+        operationId: 'adminGetFeatureStats',
         tags,
         summary: 'Feature counts, plans using each and use this month',
         security: bearerSecurity,
@@ -55,6 +57,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.features,
     {
       schema: {
+        operationId: 'adminCreateFeature',
         tags,
         summary: 'Create a feature',
         security: bearerSecurity,
@@ -69,6 +72,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.feature,
     {
       schema: {
+        operationId: 'adminGetFeature',
         tags,
         summary: 'One feature',
         security: bearerSecurity,
@@ -83,6 +87,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.feature,
     {
       schema: {
+        operationId: 'adminUpdateFeature',
         tags,
         summary: 'Update a feature',
         security: bearerSecurity,
@@ -98,6 +103,7 @@ export const featuresRoutes: FastifyPluginAsyncZod<{ features: FeaturesService }
     paths.feature,
     {
       schema: {
+        operationId: 'adminDeleteFeature',
         tags,
         summary: 'Delete a feature that no plan includes',
         security: bearerSecurity,

@@ -10,6 +10,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ health: HealthService }> = as
     apiPaths.health,
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['health'],
         summary: 'Server and database status',
         security: [],

@@ -31,6 +31,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     paths.details,
     {
       schema: {
+        operationId: 'getBillingDetails',
         tags,
         summary: 'Your billing details (null until saved)',
         security: bearerSecurity,
@@ -44,6 +45,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     paths.details,
     {
       schema: {
+        operationId: 'updateBillingDetails',
         tags,
         summary: 'Save your billing details; printed on the invoices issued from now on',
         description:
@@ -61,6 +63,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     paths.invoices,
     {
       schema: {
+        operationId: 'listInvoices',
         tags,
         summary: 'Your invoices and credit notes, newest first (paged)',
         security: bearerSecurity,
@@ -75,6 +78,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     paths.invoice,
     {
       schema: {
+        operationId: 'getInvoice',
         tags,
         summary: 'One of your invoices or credit notes (administrators: anyone’s)',
         security: bearerSecurity,
@@ -89,6 +93,7 @@ export const billingRoutes: FastifyPluginAsyncZod<{ billing: BillingService }> =
     paths.invoicePdf,
     {
       schema: {
+        operationId: 'getInvoicePdf',
         tags,
         summary: 'An invoice or credit note as PDF (its owner, or an administrator)',
         security: bearerSecurity,
@@ -122,6 +127,7 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
     apiPaths.admin.userInvoices,
     {
       schema: {
+        operationId: 'adminListUserInvoices',
         tags: ['billing', 'admin'],
         summary: 'A customer’s invoices and credit notes, newest first (paged)',
         security: bearerSecurity,
@@ -137,6 +143,7 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
     apiPaths.payments.adminRefunds,
     {
       schema: {
+        operationId: 'adminListPaymentRefunds',
         tags: ['payments', 'admin'],
         summary: 'A payment’s refunds, its invoice, and what may still be refunded',
         security: bearerSecurity,
@@ -151,6 +158,7 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
     apiPaths.payments.adminRefunds,
     {
       schema: {
+        operationId: 'adminRefundPayment',
         tags: ['payments', 'admin'],
         summary: 'Refund all or part of a paid payment; issues a credit note',
         description:

@@ -48,6 +48,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.list,
     {
       schema: {
+        operationId: 'listLicenses',
         tags,
         summary: 'The signed-in user’s licenses',
         security: bearerSecurity,
@@ -61,6 +62,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.currentPlan,
     {
       schema: {
+        operationId: 'getCurrentPlan',
         tags,
         summary: 'The plan of the user’s best active license',
         security: bearerSecurity,
@@ -74,6 +76,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.activate,
     {
       schema: {
+        operationId: 'activateLicense',
         tags,
         summary: 'Activate this machine on a license key (idempotent per machine)',
         description: 'Over the seat limit the answer is 409 with a message naming the limit.',
@@ -101,6 +104,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.activateBase,
     {
       schema: {
+        operationId: 'activateBaseLicense',
         tags,
         summary: 'Activate the free Base license (one per user) on this machine',
         security: bearerSecurity,
@@ -127,6 +131,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.activatePlan,
     {
       schema: {
+        operationId: 'activatePlan',
         tags,
         summary: 'Activate a plan: free plans at once, paid plans after payment',
         security: bearerSecurity,
@@ -144,6 +149,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.detail,
     {
       schema: {
+        operationId: 'getLicense',
         tags,
         summary: 'One of the user’s licenses, with its machines',
         security: bearerSecurity,
@@ -158,6 +164,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.deactivate,
     {
       schema: {
+        operationId: 'deactivateLicenseMachine',
         tags,
         summary: 'Free the seat of one machine',
         security: bearerSecurity,
@@ -173,6 +180,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.activation,
     {
       schema: {
+        operationId: 'renameLicenseMachine',
         tags,
         summary: 'Name a machine (null drops the name)',
         description:
@@ -192,6 +200,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.usage,
     {
       schema: {
+        operationId: 'getLicenseUsage',
         tags,
         summary: 'Use this period per feature, and per day over the last `days`',
         security: bearerSecurity,
@@ -207,6 +216,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.usage,
     {
       schema: {
+        operationId: 'trackLicenseUsage',
         tags,
         summary: 'Track use of a metered feature (featureId, usageAmount, usageData)',
         description:
@@ -230,6 +240,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.features,
     {
       schema: {
+        operationId: 'listLicenseFeatures',
         tags,
         summary: 'The license’s features with availability and use this period',
         security: bearerSecurity,
@@ -244,6 +255,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.feature,
     {
       schema: {
+        operationId: 'checkLicenseFeature',
         tags,
         summary: 'Check one feature (by id or key): available, limit, used, remaining',
         security: bearerSecurity,
@@ -258,6 +270,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.plan,
     {
       schema: {
+        operationId: 'changeLicensePlan',
         tags,
         summary: 'Change the license’s plan (free plans; paid ones through a purchase)',
         security: bearerSecurity,
@@ -273,6 +286,7 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
     paths.download,
     {
       schema: {
+        operationId: 'getLicenseDownloads',
         tags,
         summary: 'Newest desktop installers with signed links, sizes and SHA-256 checksums',
         security: bearerSecurity,

@@ -72,6 +72,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       {
         ...route,
         schema: {
+          operationId: 'validateLicense',
           tags: ['licenses'],
           summary: 'Validate a license key on a machine',
           description:
@@ -89,6 +90,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       {
         ...route,
         schema: {
+          operationId: 'getLicensingStatus',
           tags,
           summary: 'License status of a machine (query: license_key, hardware_id)',
           security: apiKeySecurity,
@@ -104,6 +106,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
     apiPaths.licensing.publicKey,
     {
       schema: {
+        operationId: 'getLeaseSigningKeys',
         tags,
         summary: 'Keys that verify offline leases (JWK set, active key first)',
         security: apiKeySecurity,
@@ -121,6 +124,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       apiPaths.admin.licensingSettings,
       {
         schema: {
+          operationId: 'adminGetLicensingSettings',
           tags,
           summary: 'Licensing settings (seat reclaim window)',
           security: bearerSecurity,
@@ -133,6 +137,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       apiPaths.admin.licensingSettings,
       {
         schema: {
+          operationId: 'adminUpdateLicensingSettings',
           tags,
           summary: 'Change the licensing settings',
           security: bearerSecurity,

@@ -23,6 +23,7 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ adminPayments: AdminPa
     paths.adminList,
     {
       schema: {
+        operationId: 'adminListPayments',
         tags,
         summary: 'List payments (paged; search by order id, payment id or e-mail)',
         security: bearerSecurity,
@@ -37,6 +38,7 @@ export const adminPaymentsRoutes: FastifyPluginAsyncZod<{ adminPayments: AdminPa
     paths.adminDetail,
     {
       schema: {
+        operationId: 'adminGetPayment',
         tags,
         summary: 'One payment with its buyer, plan and license',
         security: bearerSecurity,

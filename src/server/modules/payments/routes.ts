@@ -35,6 +35,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.config,
     {
       schema: {
+        operationId: 'getPaymentConfig',
         tags,
         summary: 'Which checkout to show: Razorpay, or the sandbox (no money moves)',
         security: bearerSecurity,
@@ -48,6 +49,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.createOrder,
     {
       schema: {
+        operationId: 'createRazorpayOrder',
         tags,
         summary: 'Open an order for a paid plan; the amount comes from the plan',
         description:
@@ -65,6 +67,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.sandboxCheckout,
     {
       schema: {
+        operationId: 'completeSandboxOrder',
         tags,
         summary: 'Sandbox checkout: pay or decline an order without money (sandbox provider only)',
         description:
@@ -85,6 +88,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.verify,
     {
       schema: {
+        operationId: 'verifyRazorpayPayment',
         tags,
         summary: 'Verify a checkout and grant (or extend) the plan’s license, once',
         description:
@@ -102,6 +106,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.status,
     {
       schema: {
+        operationId: 'getPaymentStatus',
         tags,
         summary: 'One of your payments, by payment id or order id',
         security: bearerSecurity,
@@ -116,6 +121,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.history,
     {
       schema: {
+        operationId: 'listPayments',
         tags,
         summary: 'Your payments, newest first (paged)',
         security: bearerSecurity,
@@ -130,6 +136,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     paths.dismiss,
     {
       schema: {
+        operationId: 'dismissPayment',
         tags,
         summary: 'Hide one of your expired or failed orders from your payment history',
         description:

@@ -46,6 +46,7 @@ export const paymentWebhookRoutes: FastifyPluginAsyncZod<{ handleWebhook: Webhoo
       config: { rateLimit: { max: WEBHOOKS_PER_MINUTE, timeWindow: '1 minute' } },
       validatorCompiler: bodyKeptRaw,
       schema: {
+        operationId: 'receiveRazorpayWebhook',
         tags: ['payments'],
         summary: 'Razorpay webhook: payment.captured, order.paid, payment.failed',
         description:

@@ -24,6 +24,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     paths.public,
     {
       schema: {
+        operationId: 'listPublicPlans',
         tags,
         summary: 'Plans on offer, in display order',
         security: apiKeySecurity,
@@ -37,6 +38,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
     paths.publicDetail,
     {
       schema: {
+        operationId: 'getPublicPlan',
         tags,
         summary: 'One plan on offer',
         security: apiKeySecurity,
@@ -55,6 +57,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.list,
       {
         schema: {
+          operationId: 'adminListPlans',
           tags,
           summary: 'All plans, archived ones included (paged)',
           security: bearerSecurity,
@@ -69,6 +72,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.stats,
       {
         schema: {
+          operationId: 'adminGetPlanStats',
           tags,
           summary: 'Plan counts and licenses per plan',
           security: bearerSecurity,
@@ -82,6 +86,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.detail,
       {
         schema: {
+          operationId: 'adminGetPlan',
           tags,
           summary: 'One plan',
           security: bearerSecurity,
@@ -96,6 +101,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.list,
       {
         schema: {
+          operationId: 'adminCreatePlan',
           tags,
           summary: 'Create a plan',
           security: bearerSecurity,
@@ -110,6 +116,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.detail,
       {
         schema: {
+          operationId: 'adminUpdatePlan',
           tags,
           summary: 'Update a plan; `features` replaces its features and limits',
           security: bearerSecurity,
@@ -125,6 +132,7 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       paths.detail,
       {
         schema: {
+          operationId: 'adminDeletePlan',
           tags,
           summary: 'Delete a plan, or archive it when licenses refer to it',
           security: bearerSecurity,

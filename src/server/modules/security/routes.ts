@@ -38,6 +38,7 @@ export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{
     paths.securityEvents,
     {
       schema: {
+        operationId: 'adminListSecurityEvents',
         tags,
         summary: 'Security events (paged; filter by type, severity, user and dates)',
         description: `Known types: ${knownTypes.join(', ')}.`,
@@ -53,6 +54,7 @@ export const adminSecurityEventsRoutes: FastifyPluginAsyncZod<{
     paths.securityEvent,
     {
       schema: {
+        operationId: 'adminGetSecurityEvent',
         tags,
         summary: 'One security event',
         security: bearerSecurity,

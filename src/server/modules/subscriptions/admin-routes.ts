@@ -24,6 +24,7 @@ export const adminSubscriptionsRoutes: FastifyPluginAsyncZod<{
     paths.list,
     {
       schema: {
+        operationId: 'adminListSubscriptions',
         tags,
         summary: 'List subscriptions (paged; filter by status, plan, user and creation dates)',
         description:
@@ -41,6 +42,7 @@ export const adminSubscriptionsRoutes: FastifyPluginAsyncZod<{
     paths.detail,
     {
       schema: {
+        operationId: 'adminGetSubscription',
         tags,
         summary: 'One subscription with its charges, invoices and credit notes',
         description: 'Refund a charge through POST /payments/admin/payments/{id}/refunds.',
@@ -56,6 +58,7 @@ export const adminSubscriptionsRoutes: FastifyPluginAsyncZod<{
     paths.cancel,
     {
       schema: {
+        operationId: 'adminCancelSubscription',
         tags,
         summary: 'Cancel a customer’s subscription at the end of its period or now, with a reason',
         description:

@@ -40,6 +40,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.list,
     {
       schema: {
+        operationId: 'listSubscriptions',
         tags,
         summary: 'Your subscriptions, newest first (opened but unpaid ones left out)',
         security: bearerSecurity,
@@ -53,6 +54,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.list,
     {
       schema: {
+        operationId: 'createSubscription',
         tags,
         summary: 'Subscribe to a monthly or yearly plan; Checkout then authorises the first charge',
         description:
@@ -71,6 +73,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.sandboxCheckout,
     {
       schema: {
+        operationId: 'completeSandboxSubscription',
         tags,
         summary: 'Sandbox checkout of a subscription: pay or decline its first charge (sandbox only)',
         security: bearerSecurity,
@@ -90,6 +93,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.verify,
     {
       schema: {
+        operationId: 'verifySubscription',
         tags,
         summary: 'Verify a subscription’s checkout and start it: the first charge issues the license, once',
         description:
@@ -107,6 +111,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.detail,
     {
       schema: {
+        operationId: 'getSubscription',
         tags,
         summary: 'One of your subscriptions with every charge',
         security: bearerSecurity,
@@ -121,6 +126,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.cancel,
     {
       schema: {
+        operationId: 'cancelSubscription',
         tags,
         summary: 'Cancel: at the end of the paid period (default), or now',
         security: bearerSecurity,
@@ -136,6 +142,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.resume,
     {
       schema: {
+        operationId: 'resumeSubscription',
         tags,
         summary: 'Take back a cancellation at period end, before the period ends',
         security: bearerSecurity,
@@ -151,6 +158,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.planQuote,
     {
       schema: {
+        operationId: 'quoteSubscriptionPlanChange',
         tags,
         summary: 'What moving to another plan costs now (the unused part of the period credited)',
         security: bearerSecurity,
@@ -166,6 +174,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.plan,
     {
       schema: {
+        operationId: 'changeSubscriptionPlan',
         tags,
         summary: 'Move to another plan now, paying the quoted amount',
         description:
@@ -196,6 +205,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.paymentMethod,
     {
       schema: {
+        operationId: 'setSandboxSubscriptionPaymentMethod',
         tags,
         summary: 'Sandbox: choose whether the card on file pays; an unpaid charge is retried at once',
         security: bearerSecurity,
@@ -212,6 +222,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.cardChange,
     {
       schema: {
+        operationId: 'startSubscriptionCardChange',
         tags,
         summary: 'Razorpay: what Checkout opens with to change the card the subscription is charged to',
         description:
@@ -231,6 +242,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.cardChangeVerify,
     {
       schema: {
+        operationId: 'verifySubscriptionCardChange',
         tags,
         summary: 'Razorpay: verify Checkout’s card change and show the new card',
         description:
@@ -249,6 +261,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.payNow,
     {
       schema: {
+        operationId: 'paySubscription',
         tags,
         summary: 'Pay the outstanding charge now (past due or suspended)',
         security: bearerSecurity,
@@ -264,6 +277,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     paths.sandboxRenew,
     {
       schema: {
+        operationId: 'renewSandboxSubscription',
         tags,
         summary: 'Sandbox: bring the next renewal (or retry, or end of grace) forward to now',
         description:

@@ -34,6 +34,7 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
         },
       },
       schema: {
+        operationId: 'createSupportRequest',
         tags,
         summary: 'Send a support request: stored, and mailed to support with Reply-To your address',
         description:
@@ -54,6 +55,7 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'adminListSupportRequests',
         tags,
         summary: 'Support requests, newest first (paged), open or handled ones when asked',
         description: '`search` matches the reference, the customer’s address or the subject.',
@@ -70,6 +72,7 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     {
       onRequest: app.requireAdmin,
       schema: {
+        operationId: 'adminSetSupportRequestHandled',
         tags,
         summary: 'Mark a support request handled, or open again',
         security: bearerSecurity,

@@ -24,6 +24,7 @@ export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app
     paths.me,
     {
       schema: {
+        operationId: 'getCurrentUser',
         tags,
         summary: 'The signed-in user',
         security: bearerSecurity,
@@ -37,6 +38,7 @@ export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app
     paths.me,
     {
       schema: {
+        operationId: 'updateProfile',
         tags,
         summary: 'Update the profile',
         security: bearerSecurity,
@@ -51,6 +53,7 @@ export const usersRoutes: FastifyPluginAsyncZod<UsersRoutesOptions> = async (app
     paths.preferences,
     {
       schema: {
+        operationId: 'updatePreferences',
         tags,
         summary: 'Update preferences; only the keys sent change',
         security: bearerSecurity,

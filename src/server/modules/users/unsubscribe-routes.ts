@@ -52,6 +52,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod<UnsubscribeRoutesOptions> 
     apiPaths.notifications.unsubscribe,
     {
       schema: {
+        operationId: 'previewUnsubscribe',
         tags,
         summary:
           'What an unsubscribe link would turn off (changes nothing; a browser gets a page with a button)',
@@ -67,6 +68,7 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod<UnsubscribeRoutesOptions> 
     apiPaths.notifications.unsubscribe,
     {
       schema: {
+        operationId: 'unsubscribe',
         tags,
         summary: 'Turn off the notification preference an unsubscribe link names (RFC 8058 one-click)',
         security: [],
