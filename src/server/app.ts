@@ -59,6 +59,7 @@ import { adminSecurityEventsRoutes } from './modules/security/routes.js';
 import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
+import { stepUpPlugin } from './plugins/step-up.js';
 import {
   registerErrorHandler,
   sendFrameworkError,
@@ -366,6 +367,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   await registerRateLimit(app, config.redisUrl);
   await registerOpenApi(app);
   await app.register(authenticatePlugin, { auth });
+  await app.register(stepUpPlugin, { db, clock });
 
   const rateLimitPerMinute = config.authRateLimitPerMinute;
   await app.register(

@@ -40,3 +40,9 @@ export const DEFAULT_ROLE: UserRole = 'user';
  * LICENSE_EXPIRY_REMINDER_DAYS, and the window in which the portal flags a license as expiring soon.
  */
 export const LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT = 7;
+
+/**
+ * How long after signing in, or after proving itself again (step-up), a session may make
+ * sensitive changes: e-mail, password, factors, API tokens, refunds, revocations, roles.
+ */
+export const STEP_UP_WINDOW_SECONDS = 10 * 60;
