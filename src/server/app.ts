@@ -15,6 +15,8 @@ import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-wor
 import { startMaintenance } from './maintenance.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { passkeyRoutes } from './modules/auth/passkey-routes.js';
+import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { createDashboardService } from './modules/admin/dashboard-service.js';
@@ -59,8 +61,6 @@ import { adminSecurityEventsRoutes } from './modules/security/routes.js';
 import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
-import { apiTokensRoutes } from './modules/api-tokens/routes.js';
-import { createApiTokensService } from './modules/api-tokens/service.js';
 import { stepUpPlugin } from './plugins/step-up.js';
 import {
   registerErrorHandler,
@@ -368,8 +368,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
   await registerRateLimit(app, config.redisUrl);
   await registerOpenApi(app);
-  const apiTokens = createApiTokensService({ db, clock });
-  await app.register(authenticatePlugin, { auth, apiTokens });
+  await app.register(authenticatePlugin, { auth });
   await app.register(stepUpPlugin, { db, clock });
 
   const rateLimitPerMinute = config.authRateLimitPerMinute;
@@ -388,6 +387,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       });
       await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, { auth, rateLimitPerMinute });
+      await api.register(passkeyRoutes, {
+        passkeys: createPasskeys({
+          db,
+          clock,
+          rp: relyingPartyOf(config.publicUrl),
+          lockout: config.lockout,
+          startSession: auth.startSession,
+        }),
+        rateLimitPerMinute,
+      });
       await api.register(usersRoutes, { users: services.users });
       await api.register(unsubscribeRoutes, {
         unsubscribe: createUnsubscribeService({ db, links: unsubscribeLinks, users: services.users }),
@@ -428,7 +437,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         clock,
       });
       await api.register(downloadRoutes, { downloads: services.downloads });
-      await api.register(apiTokensRoutes, { apiTokens });
     },
     { prefix: API_BASE_PATH },
   );

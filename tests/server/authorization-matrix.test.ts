@@ -215,18 +215,39 @@ const newLicenseOf = async (f: Fixtures, userId = f.users.user.id) =>
     (await adminCall(f, 'POST', '/admin/licenses', { user_id: userId, plan_id: f.proPlanId })).license_id,
   );
 
-/** A new personal API token of the fixture user's, for the rows that revoke one. */
-async function apiTokenIdOf(f: Fixtures): Promise<string> {
-  const response = await f.s.api({
-    method: 'POST',
-    path: '/users/me/api-tokens',
-    token: f.users.user.token,
-    body: { name: unique('matrix-token'), scopes: ['licenses:read'], expires_in_days: 30 },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ api_token: { id: string } }>().api_token.id;
+/** A passkey row of the fixture user's (its key is never used: these rows only name it). */
+async function passkeyOf(f: Fixtures): Promise<string> {
+  const id = randomUUID();
+  await f.s.app.db
+    .insertInto('passkeys')
+    .values({
+      id,
+      user_id: f.users.user.id,
+      credential_id: randomUUID(),
+      public_key: 'AA',
+      sign_count: 0,
+      transports: null,
+      device_type: 'singleDevice',
+      backed_up: 0,
+      name: 'Matrix key',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    })
+    .execute();
+  return id;
 }
-const newApiTokenBody = (scope: string) => ({ name: unique('token'), scopes: [scope], expires_in_days: 30 });
+
+/** A ceremony token nobody was given, and an assertion of the right shape. */
+const strayPasskeyAnswer = {
+  ceremony: 'x'.repeat(43),
+  response: {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+    clientExtensionResults: {},
+  },
+};
 
 const MATRIX: Record<string, Row> = {
   // Health and accounts
@@ -317,6 +338,52 @@ const MATRIX: Record<string, Row> = {
   'PUT /users/me/preferences': {
     request: () => ({ path: '/users/me/preferences', body: { theme: 'dark' } }),
     expect: signedIn(200),
+  },
+
+  // Passkeys
+  'GET /users/me/passkeys': { request: () => ({ path: '/users/me/passkeys' }), expect: signedIn(200) },
+  'POST /users/me/passkeys/options': {
+    request: () => ({ path: '/users/me/passkeys/options' }),
+    expect: signedIn(200),
+  },
+  'POST /users/me/passkeys': {
+    request: () => ({
+      path: '/users/me/passkeys',
+      body: {
+        ceremony: 'x'.repeat(43),
+        name: 'Matrix key',
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', attestationObject: 'AAAA' },
+          clientExtensionResults: {},
+        },
+      },
+    }),
+    expect: signedIn(400),
+  },
+  'PATCH /users/me/passkeys/{passkeyId}': {
+    request: async (f) => ({ path: `/users/me/passkeys/${await passkeyOf(f)}`, body: { name: 'Renamed' } }),
+    expect: ownerOnly(200),
+  },
+  'DELETE /users/me/passkeys/{passkeyId}': {
+    request: async (f) => ({ path: `/users/me/passkeys/${await passkeyOf(f)}` }),
+    expect: ownerOnly(204),
+  },
+  'POST /auth/passkeys/options': { request: () => ({ path: '/auth/passkeys/options' }), expect: everyone(200) },
+  'POST /auth/passkeys/login': {
+    request: () => ({ path: '/auth/passkeys/login', body: strayPasskeyAnswer }),
+    expect: everyone(400),
+  },
+  'POST /auth/step-up/passkey-options': {
+    // A fresh account has no passkey to offer.
+    request: () => ({ path: '/auth/step-up/passkey-options', freshAccount: true }),
+    expect: signedIn(400),
+  },
+  'POST /auth/step-up/passkey': {
+    request: () => ({ path: '/auth/step-up/passkey', body: strayPasskeyAnswer }),
+    expect: signedIn(400),
   },
 
   // Plans
@@ -823,26 +890,6 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /admin/security-events/{id}': {
     request: (f) => ({ path: `/admin/security-events/${f.securityEventId}` }),
-    expect: adminOnly(200),
-  },
-  // API tokens: anyone signed in keeps personal ones; administrators make platform ones and
-  // revoke anyone's. No API token reaches these rows, whatever its scopes.
-  'GET /users/me/api-tokens': { request: () => ({ path: '/users/me/api-tokens' }), expect: signedIn(200) },
-  'POST /users/me/api-tokens': {
-    request: () => ({ path: '/users/me/api-tokens', body: newApiTokenBody('licenses:read') }),
-    expect: signedIn(201),
-  },
-  'DELETE /users/me/api-tokens/{tokenId}': {
-    request: async (f) => ({ path: `/users/me/api-tokens/${await apiTokenIdOf(f)}` }),
-    expect: ownerOnly(200),
-  },
-  'GET /admin/api-tokens': { request: () => ({ path: '/admin/api-tokens?perPage=5' }), expect: adminOnly(200) },
-  'POST /admin/api-tokens': {
-    request: () => ({ path: '/admin/api-tokens', body: newApiTokenBody('admin:read') }),
-    expect: adminOnly(201),
-  },
-  'DELETE /admin/api-tokens/{tokenId}': {
-    request: async (f) => ({ path: `/admin/api-tokens/${await apiTokenIdOf(f)}` }),
     expect: adminOnly(200),
   },
 };

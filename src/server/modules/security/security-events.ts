@@ -39,9 +39,9 @@ export const securityEventTypes = {
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
   couponChanged: 'coupon_changed',
-  // API tokens: made and revoked (actor_id is who did it), and every call made with one.
-  apiTokenCreated: 'api_token_created',
-  apiTokenRevoked: 'api_token_revoked',
-  apiTokenUsed: 'api_token_used',
+  // Passkeys: added and removed by their owner; a counter that did not move forward is refused.
+  passkeyAdded: 'passkey_added',
+  passkeyRemoved: 'passkey_removed',
+  passkeyCounterRegressed: 'passkey_counter_regressed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];
