@@ -61,6 +61,8 @@ import { adminSecurityEventsRoutes } from './modules/security/routes.js';
 import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
+import { apiTokensRoutes } from './modules/api-tokens/routes.js';
+import { createApiTokensService } from './modules/api-tokens/service.js';
 import { stepUpPlugin } from './plugins/step-up.js';
 import {
   registerErrorHandler,
@@ -368,7 +370,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }
   await registerRateLimit(app, config.redisUrl);
   await registerOpenApi(app);
-  await app.register(authenticatePlugin, { auth });
+  const apiTokens = createApiTokensService({ db, clock });
+  await app.register(authenticatePlugin, { auth, apiTokens });
   await app.register(stepUpPlugin, { db, clock });
 
   const rateLimitPerMinute = config.authRateLimitPerMinute;
@@ -437,6 +440,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         clock,
       });
       await api.register(downloadRoutes, { downloads: services.downloads });
+      await api.register(apiTokensRoutes, { apiTokens });
     },
     { prefix: API_BASE_PATH },
   );

@@ -4,9 +4,12 @@ import type { FastifyRequest } from 'fastify';
 export interface RequestMeta {
   ip: string;
   userAgent: string | null;
+  /** The API token the request was made with, if any: its events are attributed to it. */
+  apiTokenId?: string;
 }
 
 export const requestMeta = (request: FastifyRequest): RequestMeta => ({
   ip: request.ip,
   userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+  ...(request.auth?.apiToken ? { apiTokenId: request.auth.apiToken.id } : {}),
 });

@@ -215,6 +215,19 @@ const newLicenseOf = async (f: Fixtures, userId = f.users.user.id) =>
     (await adminCall(f, 'POST', '/admin/licenses', { user_id: userId, plan_id: f.proPlanId })).license_id,
   );
 
+/** A new personal API token of the fixture user's, for the rows that revoke one. */
+async function apiTokenIdOf(f: Fixtures): Promise<string> {
+  const response = await f.s.api({
+    method: 'POST',
+    path: '/users/me/api-tokens',
+    token: f.users.user.token,
+    body: { name: unique('matrix-token'), scopes: ['licenses:read'], expires_in_days: 30 },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ api_token: { id: string } }>().api_token.id;
+}
+const newApiTokenBody = (scope: string) => ({ name: unique('token'), scopes: [scope], expires_in_days: 30 });
+
 /** A passkey row of the fixture user's (its key is never used: these rows only name it). */
 async function passkeyOf(f: Fixtures): Promise<string> {
   const id = randomUUID();
@@ -890,6 +903,26 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /admin/security-events/{id}': {
     request: (f) => ({ path: `/admin/security-events/${f.securityEventId}` }),
+    expect: adminOnly(200),
+  },
+  // API tokens: anyone signed in keeps personal ones; administrators make platform ones and
+  // revoke anyone's. No API token reaches these rows, whatever its scopes.
+  'GET /users/me/api-tokens': { request: () => ({ path: '/users/me/api-tokens' }), expect: signedIn(200) },
+  'POST /users/me/api-tokens': {
+    request: () => ({ path: '/users/me/api-tokens', body: newApiTokenBody('licenses:read') }),
+    expect: signedIn(201),
+  },
+  'DELETE /users/me/api-tokens/{tokenId}': {
+    request: async (f) => ({ path: `/users/me/api-tokens/${await apiTokenIdOf(f)}` }),
+    expect: ownerOnly(200),
+  },
+  'GET /admin/api-tokens': { request: () => ({ path: '/admin/api-tokens?perPage=5' }), expect: adminOnly(200) },
+  'POST /admin/api-tokens': {
+    request: () => ({ path: '/admin/api-tokens', body: newApiTokenBody('admin:read') }),
+    expect: adminOnly(201),
+  },
+  'DELETE /admin/api-tokens/{tokenId}': {
+    request: async (f) => ({ path: `/admin/api-tokens/${await apiTokenIdOf(f)}` }),
     expect: adminOnly(200),
   },
 };

@@ -1,7 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../http-error.js';
+import { assertTokenMayCall } from '../modules/api-tokens/scopes.js';
+import type { ApiTokensService } from '../modules/api-tokens/service.js';
+import { looksLikeApiToken } from '../modules/api-tokens/token-format.js';
 import type { AuthenticatedUser, AuthService } from '../modules/auth/service.js';
+import { requestMeta } from '../request-meta.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,16 +31,57 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return token;
 }
 
-/** Route guards: `preHandler: app.requireUser` (401 without a valid token) or `app.requireAdmin` (then 403). */
-export const authenticatePlugin = fp<{ auth: AuthService }>(
-  async (app, { auth }) => {
+/**
+ * Route guards: `preHandler: app.requireUser` (401 without a valid token) or `app.requireAdmin` (then 403).
+ *
+ * The bearer is a session's access token or an API token (`aap_…`). An API token must be live and
+ * hold the scope of every OpenAPI tag of the operation (403 `insufficient_scope` otherwise), and
+ * each call made with one is written to the security log once answered.
+ */
+export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensService }>(
+  async (app, { auth, apiTokens }) => {
     app.decorateRequest('auth', null);
+    /** The name of the API token of the request, for the security log. */
+    const tokenNames = new WeakMap<FastifyRequest, string>();
 
     async function authenticate(request: FastifyRequest): Promise<void> {
       const token = bearerToken(request);
       if (!token) throw unauthorized('not_authenticated', 'Not authenticated');
-      request.auth = await auth.authenticate(token);
+      if (!looksLikeApiToken(token)) {
+        request.auth = await auth.authenticate(token);
+        return;
+      }
+      const { caller, name } = await apiTokens.authenticate(token, request.ip);
+      // Attributed even when the scope check below refuses the call.
+      request.auth = caller;
+      tokenNames.set(request, name);
+      assertTokenMayCall(
+        caller.apiToken?.scopes ?? [],
+        request.routeOptions.schema?.tags ?? [],
+        request.method,
+      );
     }
+
+    app.addHook('onResponse', async (request, reply) => {
+      const token = request.auth?.apiToken;
+      if (!token) return;
+      try {
+        await apiTokens.recordCall({
+          tokenId: token.id,
+          name: tokenNames.get(request) ?? '',
+          userId: request.auth?.user.id ?? '',
+          method: request.method,
+          route: request.routeOptions.url ?? request.url,
+          statusCode: reply.statusCode,
+          meta: requestMeta(request),
+        });
+      } catch (error) {
+        request.log.error(
+          { err: error },
+          'the call made with an API token was not written to the security log',
+        );
+      }
+    });
 
     app.decorate('requireUser', authenticate);
     // An expired or broken token makes the caller anonymous rather than refused: signing out

@@ -43,5 +43,9 @@ export const securityEventTypes = {
   passkeyAdded: 'passkey_added',
   passkeyRemoved: 'passkey_removed',
   passkeyCounterRegressed: 'passkey_counter_regressed',
+  // API tokens: made and revoked (actor_id is who did it), and every call made with one.
+  apiTokenCreated: 'api_token_created',
+  apiTokenRevoked: 'api_token_revoked',
+  apiTokenUsed: 'api_token_used',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -29,6 +29,9 @@ export async function recordSecurityEvent(
   clock: Clock,
   event: SecurityEventInput,
 ): Promise<void> {
+  // An event of a request made with an API token names the token.
+  const apiTokenId = event.meta?.apiTokenId;
+  const details = apiTokenId ? { ...event.details, api_token_id: apiTokenId } : event.details;
   await insertSecurityEvent(db, {
     id: randomUUID(),
     type: event.type,
@@ -37,7 +40,7 @@ export async function recordSecurityEvent(
     actor_id: event.actorId ?? null,
     ip: event.meta?.ip ?? null,
     user_agent: event.meta?.userAgent ?? null,
-    details: event.details ? JSON.stringify(event.details) : null,
+    details: details ? JSON.stringify(details) : null,
     created_at: isoNow(clock),
   });
 }
