@@ -365,4 +365,34 @@ describeOnEveryDatabase('passkeys', (server) => {
     const families = await familiesOf(s, account.id);
     expect(families.some((family) => family.stepped_up_at !== null)).toBe(true);
   });
+
+  it('removes a passkey only after a recent sign-in or step-up, which a passkey can give', async () => {
+    const s = server();
+    const account = await newAccount(s);
+    const passkey = await addPasskey(s, account);
+    const remove = () =>
+      s.api({ method: 'DELETE', path: `/users/me/passkeys/${passkey.id}`, token: account.token });
+    // The sign-in was eleven minutes ago: longer than a sensitive change allows.
+    await s.app.db
+      .updateTable('refresh_token_families')
+      .set({ authenticated_at: new Date(s.clock.now().getTime() - 11 * 60_000).toISOString() })
+      .where('user_id', '=', account.id)
+      .execute();
+    expectApiError(await remove(), 403, 'step_up_required');
+
+    const started = await s.api({
+      method: 'POST',
+      path: '/auth/step-up/passkey-options',
+      token: account.token,
+    });
+    const { ceremony, options } = started.json<PasskeyCeremony>();
+    const stepped = await s.api({
+      method: 'POST',
+      path: '/auth/step-up/passkey',
+      token: account.token,
+      body: { ceremony, response: account.authenticator.assert(options, HERE) },
+    });
+    expect(stepped.statusCode, stepped.body).toBe(200);
+    expect((await remove()).statusCode).toBe(204);
+  });
 });

@@ -123,10 +123,13 @@ export const passkeyRoutes: FastifyPluginAsyncZod<PasskeyRoutesOptions> = async 
     paths.passkey,
     {
       onRequest: app.requireUser,
+      // Taking a way of signing in away is a sensitive change: a recent sign-in or step-up first.
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'removePasskey',
         tags,
-        summary: 'Remove one of the caller’s passkeys; it signs in no more',
+        summary:
+          'Remove one of the caller’s passkeys; it signs in no more. Needs a recent sign-in or step-up.',
         security: bearerSecurity,
         params: passkeyParamsSchema,
         response: { 204: z.null().describe('Removed'), ...errorResponses(401, 403, 404) },
