@@ -15,8 +15,13 @@ import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-wor
 import { startMaintenance } from './maintenance.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
-import { passkeyRoutes } from './modules/auth/passkey-routes.js';
-import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
+import { createSecondFactorSignIn } from './modules/auth/second-factor-sign-in.js';
+import { createSecuritySettingsService } from './modules/auth/security-settings.js';
+import { securitySettingsRoutes } from './modules/auth/security-settings-routes.js';
+import { createStepUp } from './modules/auth/step-up.js';
+import { createSecretCipher } from './modules/auth/totp.js';
+import { twoFactorRoutes } from './modules/auth/two-factor-routes.js';
+import { createTwoFactorService } from './modules/auth/two-factor-service.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { createDashboardService } from './modules/admin/dashboard-service.js';
@@ -241,6 +246,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
+  const twoFactor = createTwoFactorService({
+    db,
+    clock,
+    cipher: createSecretCipher(config.twoFactorKey ?? loadOrCreateSecret(config.dataDir, 'two-factor-key')),
+  });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
@@ -389,16 +399,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
       await api.register(healthRoutes, { health: services.health });
-      await api.register(authRoutes, { auth, rateLimitPerMinute });
-      await api.register(passkeyRoutes, {
-        passkeys: createPasskeys({
+      await api.register(authRoutes, {
+        auth,
+        rateLimitPerMinute,
+        secondFactorSignIn: createSecondFactorSignIn({
           db,
           clock,
-          rp: relyingPartyOf(config.publicUrl),
           lockout: config.lockout,
+          twoFactor,
           startSession: auth.startSession,
         }),
-        rateLimitPerMinute,
+        stepUp: createStepUp({ db, clock, lockout: config.lockout, passwords, twoFactor }),
+      });
+      await api.register(twoFactorRoutes, { twoFactor, rateLimitPerMinute });
+      await api.register(securitySettingsRoutes, {
+        settings: createSecuritySettingsService({ db, clock }),
       });
       await api.register(usersRoutes, { users: services.users });
       await api.register(unsubscribeRoutes, {

@@ -21,9 +21,19 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       sign_up_for_existing_account: 'Sign-up with a confirmed address',
       email_verified: 'E-mail confirmed',
       admin_created: 'Administrator created',
-      passkey_added: 'Passkey added',
-      passkey_removed: 'Passkey removed',
-      passkey_counter_regressed: 'Passkey counter went back',
+    },
+  },
+  {
+    group: 'Two-factor and step-up',
+    types: {
+      two_factor_enabled: 'Authenticator app enabled',
+      two_factor_disabled: 'Authenticator app removed',
+      recovery_codes_regenerated: 'Recovery codes made anew',
+      recovery_code_used: 'Recovery code used',
+      second_factor_failed: 'Wrong second factor',
+      stepped_up: 'Identity confirmed for a sensitive change',
+      step_up_failed: 'Identity confirmation failed',
+      security_settings_changed: 'Security settings changed',
     },
   },
   {
