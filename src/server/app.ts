@@ -15,6 +15,8 @@ import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-wor
 import { startMaintenance } from './maintenance.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { passkeyRoutes } from './modules/auth/passkey-routes.js';
+import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
 import { createSecondFactorSignIn } from './modules/auth/second-factor-sign-in.js';
 import { createSecuritySettingsService } from './modules/auth/security-settings.js';
 import { securitySettingsRoutes } from './modules/auth/security-settings-routes.js';
@@ -414,6 +416,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(twoFactorRoutes, { twoFactor, rateLimitPerMinute });
       await api.register(securitySettingsRoutes, {
         settings: createSecuritySettingsService({ db, clock }),
+      });
+      await api.register(passkeyRoutes, {
+        passkeys: createPasskeys({
+          db,
+          clock,
+          rp: relyingPartyOf(config.publicUrl),
+          lockout: config.lockout,
+          startSession: auth.startSession,
+        }),
+        rateLimitPerMinute,
       });
       await api.register(usersRoutes, { users: services.users });
       await api.register(unsubscribeRoutes, {

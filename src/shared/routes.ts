@@ -28,6 +28,8 @@ export const apiPaths = {
     /** A fresh proof (password, code or passkey) that lets this session make sensitive changes. */
     stepUp: '/auth/step-up',
     stepUpPasskeyOptions: '/auth/step-up/passkey-options',
+    /** A passkey's answer to the step-up options: the passkey's way to the same proof. */
+    stepUpPasskey: '/auth/step-up/passkey',
   },
   users: {
     me: '/users/me',

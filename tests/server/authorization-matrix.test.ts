@@ -228,6 +228,40 @@ async function apiTokenIdOf(f: Fixtures): Promise<string> {
 }
 const newApiTokenBody = (scope: string) => ({ name: unique('token'), scopes: [scope], expires_in_days: 30 });
 
+/** A passkey row of the fixture user's (its key is never used: these rows only name it). */
+async function passkeyOf(f: Fixtures): Promise<string> {
+  const id = randomUUID();
+  await f.s.app.db
+    .insertInto('passkeys')
+    .values({
+      id,
+      user_id: f.users.user.id,
+      credential_id: randomUUID(),
+      public_key: 'AA',
+      sign_count: 0,
+      transports: null,
+      device_type: 'singleDevice',
+      backed_up: 0,
+      name: 'Matrix key',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+    })
+    .execute();
+  return id;
+}
+
+/** A ceremony token nobody was given, and an assertion of the right shape. */
+const strayPasskeyAnswer = {
+  ceremony: 'x'.repeat(43),
+  response: {
+    id: 'AAAA',
+    rawId: 'AAAA',
+    type: 'public-key',
+    response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+    clientExtensionResults: {},
+  },
+};
+
 const MATRIX: Record<string, Row> = {
   // Health and accounts
   'GET /health': { request: () => ({ path: '/health' }), expect: everyone(200) },
@@ -317,6 +351,52 @@ const MATRIX: Record<string, Row> = {
   'PUT /users/me/preferences': {
     request: () => ({ path: '/users/me/preferences', body: { theme: 'dark' } }),
     expect: signedIn(200),
+  },
+
+  // Passkeys
+  'GET /users/me/passkeys': { request: () => ({ path: '/users/me/passkeys' }), expect: signedIn(200) },
+  'POST /users/me/passkeys/options': {
+    request: () => ({ path: '/users/me/passkeys/options' }),
+    expect: signedIn(200),
+  },
+  'POST /users/me/passkeys': {
+    request: () => ({
+      path: '/users/me/passkeys',
+      body: {
+        ceremony: 'x'.repeat(43),
+        name: 'Matrix key',
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'e30', attestationObject: 'AAAA' },
+          clientExtensionResults: {},
+        },
+      },
+    }),
+    expect: signedIn(400),
+  },
+  'PATCH /users/me/passkeys/{passkeyId}': {
+    request: async (f) => ({ path: `/users/me/passkeys/${await passkeyOf(f)}`, body: { name: 'Renamed' } }),
+    expect: ownerOnly(200),
+  },
+  'DELETE /users/me/passkeys/{passkeyId}': {
+    request: async (f) => ({ path: `/users/me/passkeys/${await passkeyOf(f)}` }),
+    expect: ownerOnly(204),
+  },
+  'POST /auth/passkeys/options': { request: () => ({ path: '/auth/passkeys/options' }), expect: everyone(200) },
+  'POST /auth/passkeys/login': {
+    request: () => ({ path: '/auth/passkeys/login', body: strayPasskeyAnswer }),
+    expect: everyone(400),
+  },
+  'POST /auth/step-up/passkey-options': {
+    // A fresh account has no passkey to offer.
+    request: () => ({ path: '/auth/step-up/passkey-options', freshAccount: true }),
+    expect: signedIn(400),
+  },
+  'POST /auth/step-up/passkey': {
+    request: () => ({ path: '/auth/step-up/passkey', body: strayPasskeyAnswer }),
+    expect: signedIn(400),
   },
 
   // Plans

@@ -39,6 +39,10 @@ export const securityEventTypes = {
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
   couponChanged: 'coupon_changed',
+  // Passkeys: added and removed by their owner; a counter that did not move forward is refused.
+  passkeyAdded: 'passkey_added',
+  passkeyRemoved: 'passkey_removed',
+  passkeyCounterRegressed: 'passkey_counter_regressed',
   // Two-factor sign-in and step-up: an authenticator app enabled or removed, recovery codes made
   // anew or used, a wrong second factor, a session proving itself again, the platform's setting.
   twoFactorEnabled: 'two_factor_enabled',

@@ -21,6 +21,9 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       sign_up_for_existing_account: 'Sign-up with a confirmed address',
       email_verified: 'E-mail confirmed',
       admin_created: 'Administrator created',
+      passkey_added: 'Passkey added',
+      passkey_removed: 'Passkey removed',
+      passkey_counter_regressed: 'Passkey counter went back',
     },
   },
   {
