@@ -13,17 +13,17 @@ import { createUnsubscribeLinks } from './mail/unsubscribe.js';
 import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './mail/outbox-worker.js';
 import { startMaintenance } from './maintenance.js';
+import { type HostResolver, systemResolver } from './modules/webhooks/address-guard.js';
+import {
+  createWebhookDeliveryWorker,
+  type WebhookDeliveryWorker,
+} from './modules/webhooks/delivery-worker.js';
+import { webhooksRoutes } from './modules/webhooks/routes.js';
+import { createWebhooksService } from './modules/webhooks/service.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { passkeyRoutes } from './modules/auth/passkey-routes.js';
 import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
-import { createSecondFactorSignIn } from './modules/auth/second-factor-sign-in.js';
-import { createSecuritySettingsService } from './modules/auth/security-settings.js';
-import { securitySettingsRoutes } from './modules/auth/security-settings-routes.js';
-import { createStepUp } from './modules/auth/step-up.js';
-import { createSecretCipher } from './modules/auth/totp.js';
-import { twoFactorRoutes } from './modules/auth/two-factor-routes.js';
-import { createTwoFactorService } from './modules/auth/two-factor-service.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { createDashboardService } from './modules/admin/dashboard-service.js';
@@ -105,6 +105,8 @@ export interface AppOverrides {
   logger?: boolean;
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   paymentProvider?: PaymentProvider;
+  /** Resolves webhook endpoints' host names (tests play DNS, e.g. a name that turns private). */
+  webhookResolver?: HostResolver;
 }
 
 declare module 'fastify' {
@@ -121,6 +123,8 @@ declare module 'fastify' {
     scheduler: Scheduler;
     /** The customers' subscriptions (the CLI's sandbox renewal uses it). */
     subscriptions: SubscriptionsService;
+    /** Sends queued webhook deliveries; `drain()` sends what is due now. */
+    webhookDeliveries: WebhookDeliveryWorker;
   }
 }
 
@@ -186,6 +190,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   // Set once the scheduler runs; it stops before the database closes.
   let stopScheduler = async (): Promise<void> => {};
+  // Set once the webhook worker runs; a delivery in flight finishes before the database closes.
+  let stopWebhooks = async (): Promise<void> => {};
   app.addHook('onClose', async () => {
     // First: a mail send may take minutes, and a shutdown cut short must not lose the check-ins.
     await heartbeats
@@ -197,6 +203,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await mailOutbox.close();
     checkReads.close();
     await stopScheduler();
+    await stopWebhooks();
     await db.destroy();
   });
 
@@ -247,11 +254,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     mailer,
     publicUrl: config.publicUrl,
     lockout: config.lockout,
-  });
-  const twoFactor = createTwoFactorService({
-    db,
-    clock,
-    cipher: createSecretCipher(config.twoFactorKey ?? loadOrCreateSecret(config.dataDir, 'two-factor-key')),
   });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
@@ -366,6 +368,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.decorate('scheduler', scheduler);
   app.decorate('subscriptions', subscriptionsArea.service);
+  const webhookPolicy = {
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    resolver: overrides.webhookResolver ?? systemResolver,
+  };
+  const webhookDeliveries = createWebhookDeliveryWorker({
+    db,
+    dialect,
+    clock,
+    mailer,
+    settings: { ...config.webhooks, ...webhookPolicy, publicUrl: config.publicUrl },
+    log: app.log,
+  });
+  // Also sends what was left queued when the server last stopped.
+  webhookDeliveries.start();
+  app.decorate('webhookDeliveries', webhookDeliveries);
+  stopWebhooks = () => webhookDeliveries.close();
   stopScheduler = () => scheduler.close();
 
   registerSecurityHeaders(app, { provider: config.payments.provider });
@@ -401,22 +419,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
       await api.register(healthRoutes, { health: services.health });
-      await api.register(authRoutes, {
-        auth,
-        rateLimitPerMinute,
-        secondFactorSignIn: createSecondFactorSignIn({
-          db,
-          clock,
-          lockout: config.lockout,
-          twoFactor,
-          startSession: auth.startSession,
-        }),
-        stepUp: createStepUp({ db, clock, lockout: config.lockout, passwords, twoFactor }),
-      });
-      await api.register(twoFactorRoutes, { twoFactor, rateLimitPerMinute });
-      await api.register(securitySettingsRoutes, {
-        settings: createSecuritySettingsService({ db, clock }),
-      });
+      await api.register(authRoutes, { auth, rateLimitPerMinute });
       await api.register(passkeyRoutes, {
         passkeys: createPasskeys({
           db,
@@ -467,6 +470,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         clock,
       });
       await api.register(downloadRoutes, { downloads: services.downloads });
+      await api.register(webhooksRoutes, {
+        webhooks: createWebhooksService({ db, clock, policy: webhookPolicy, wake: webhookDeliveries.wake }),
+      });
       await api.register(apiTokensRoutes, { apiTokens });
     },
     { prefix: API_BASE_PATH },

@@ -138,8 +138,6 @@ const environmentSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('desktop-ai-assistant-portal'),
   JWT_AUDIENCE: z.string().min(1).default('desktop-ai-assistant'),
-  // The key that encrypts authenticator-app secrets at rest; generated in DATA_DIR/keys when unset.
-  TWO_FACTOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -251,6 +249,13 @@ const environmentSchema = z.object({
     .max(10_000, 'must be between 0 and 10000')
     .default(1800),
   TAX_INCLUSIVE: z.enum(['true', 'false'], 'must be true or false').default('true'),
+  // Outgoing webhooks. Private targets (loopback, private networks) are allowed by default only
+  // outside production; in production they are refused at registration and at every delivery.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], 'must be true or false').optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000, 'must be at most 60000').default(10_000),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().int().min(1).max(90, 'must be at most 90').default(5),
   INVOICE_SERIES: invoiceSeriesSchema.default('INV'),
   CREDIT_NOTE_SERIES: invoiceSeriesSchema.default('CN'),
 });
@@ -298,8 +303,6 @@ export interface Config {
   /** `undefined` selects the SQLite file `portal.sqlite` in {@link dataDir}. */
   databaseUrl: string | undefined;
   jwt: { secret: string | undefined; issuer: string; audience: string; accessTtlSeconds: number };
-  /** Encrypts authenticator-app secrets; `undefined` uses the generated DATA_DIR/keys/two-factor-key. */
-  twoFactorKey: string | undefined;
   apiKeys: { client: string; key: string }[];
   mail: {
     smtpUrl: string | undefined;
@@ -364,6 +367,16 @@ export interface Config {
   };
   /** How often the scheduled work (renewals, grace periods, reminders) looks for what is due. */
   schedulerIntervalMs: number;
+  webhooks: {
+    /** Loopback and private addresses may be targets (development); false refuses them (SSRF). */
+    allowPrivateTargets: boolean;
+    /** One attempt's whole exchange. */
+    timeoutMs: number;
+    pollIntervalMs: number;
+    /** Failed deliveries in a row, or days of failures, after which an endpoint is disabled. */
+    disableAfterFailures: number;
+    disableAfterMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -398,7 +411,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       audience: env.JWT_AUDIENCE,
       accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     },
-    twoFactorKey: env.TWO_FACTOR_KEY,
     apiKeys: env.API_KEYS,
     mail: {
       smtpUrl: env.SMTP_URL,
@@ -438,6 +450,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       expiryReminderDays: env.LICENSE_EXPIRY_REMINDER_DAYS,
     },
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_SECONDS * 1000,
+    webhooks: {
+      allowPrivateTargets:
+        env.WEBHOOK_ALLOW_PRIVATE_TARGETS === undefined
+          ? env.NODE_ENV !== 'production'
+          : env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      disableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterMs: env.WEBHOOK_DISABLE_AFTER_DAYS * 86_400_000,
+    },
     payments: {
       provider: env.PAYMENT_PROVIDER ?? (env.RAZORPAY_KEY_ID ? 'razorpay' : 'sandbox'),
       currency: env.PAYMENT_CURRENCY,

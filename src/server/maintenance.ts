@@ -4,6 +4,7 @@ import type { DbOrTransaction } from './db/database.js';
 import { pruneMailOutbox } from './mail/outbox-repository.js';
 import { pruneEmailTokens } from './modules/auth/email-tokens.js';
 import { type LockoutPolicy, pruneLoginThrottles } from './modules/auth/login-throttle.js';
+import { pruneWebhookHistory, WEBHOOK_HISTORY_DAYS } from './modules/webhooks/repository.js';
 
 const HOUR_MS = 60 * 60_000;
 // Shortly after start, not during it: the first run should not compete with migrations or the
@@ -14,6 +15,8 @@ export interface PrunedRows {
   loginThrottles: number;
   emailTokens: number;
   mails: number;
+  /** Webhook events (with their deliveries and attempts) older than 30 days. */
+  webhookEvents: number;
 }
 
 /**
@@ -31,6 +34,10 @@ export async function pruneExpiredRows(
     loginThrottles: await pruneLoginThrottles(db, clock, lockout),
     emailTokens: await pruneEmailTokens(db, clock),
     mails: await pruneMailOutbox(db, clock),
+    webhookEvents: await pruneWebhookHistory(
+      db,
+      new Date(clock.now().getTime() - WEBHOOK_HISTORY_DAYS * 86_400_000).toISOString(),
+    ),
   };
 }
 

@@ -151,6 +151,7 @@ export const apiPaths = {
     delivery: '/admin/webhooks/deliveries/:deliveryId',
     redeliver: '/admin/webhooks/deliveries/:deliveryId/redeliver',
     eventTypes: '/admin/webhooks/event-types',
+    test: '/admin/webhooks/:endpointId/test',
   },
   support: {
     requests: '/support/requests',

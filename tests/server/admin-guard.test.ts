@@ -12,6 +12,8 @@ interface Targets {
   activationId: string;
   eventId: string;
   planId: string;
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
 }
 
 interface GuardedRoute {
@@ -111,7 +113,40 @@ const routes: GuardedRoute[] = [
     url: (t) => pathWith(admin.securityEvent, { id: t.eventId }),
     success: 200,
   },
+  ...webhookRoutes(),
 ];
+
+/** The webhook endpoints' admin API (apiPaths.adminWebhooks). */
+function webhookRoutes(): GuardedRoute[] {
+  const hooks = apiPaths.adminWebhooks;
+  const endpoint = (path: string) => (t: Targets) => pathWith(path, { endpointId: t.webhookEndpointId });
+  const delivery = (path: string) => (t: Targets) => pathWith(path, { deliveryId: t.webhookDeliveryId });
+  return [
+    { method: 'GET', path: hooks.eventTypes, url: () => hooks.eventTypes, success: 200 },
+    { method: 'GET', path: hooks.endpoints, url: () => `${hooks.endpoints}?sort=-created_at`, success: 200 },
+    {
+      method: 'POST',
+      path: hooks.endpoints,
+      url: () => hooks.endpoints,
+      body: () => ({ url: 'https://127.0.0.1:9/guard', event_types: ['license.created'] }),
+      success: 201,
+    },
+    { method: 'GET', path: hooks.endpoint, url: endpoint(hooks.endpoint), success: 200 },
+    {
+      method: 'PATCH',
+      path: hooks.endpoint,
+      url: endpoint(hooks.endpoint),
+      body: () => ({ description: 'Changed by an admin' }),
+      success: 200,
+    },
+    { method: 'POST', path: hooks.rotateSecret, url: endpoint(hooks.rotateSecret), success: 200 },
+    { method: 'POST', path: hooks.test, url: endpoint(hooks.test), success: 202 },
+    { method: 'GET', path: hooks.deliveries, url: endpoint(hooks.deliveries), success: 200 },
+    { method: 'GET', path: hooks.delivery, url: delivery(hooks.delivery), success: 200 },
+    { method: 'POST', path: hooks.redeliver, url: delivery(hooks.redeliver), success: 202 },
+    { method: 'DELETE', path: hooks.endpoint, url: endpoint(hooks.endpoint), success: 204 },
+  ];
+}
 
 describeOnEveryDatabase('admin API guard', (server) => {
   let administrator: SignedIn;
@@ -141,7 +176,41 @@ describeOnEveryDatabase('admin API guard', (server) => {
       .executeTakeFirstOrThrow();
     // The address unconfirmed, so that a confirmation link can be sent again.
     await s.app.db.updateTable('users').set({ email_verified_at: null }).where('id', '=', owner.id).execute();
+    // A webhook endpoint (a closed local port) with one failed delivery, written directly.
+    const hook = await s.api({
+      method: 'POST',
+      path: apiPaths.adminWebhooks.endpoints,
+      token: administrator.token,
+      body: { url: 'https://127.0.0.1:9/guard', event_types: ['license.created'] },
+    });
+    const webhookEndpointId = hook.json<{ id: string }>().id;
+    const webhookEventId = `msg_guard${owner.id.replaceAll('-', '')}`;
+    const webhookDeliveryId = `guard-${owner.id}`;
+    const now = new Date().toISOString();
+    await s.app.db
+      .insertInto('webhook_events')
+      .values({ id: webhookEventId, type: 'license.created', payload: '{}', created_at: now })
+      .execute();
+    await s.app.db
+      .insertInto('webhook_deliveries')
+      .values({
+        id: webhookDeliveryId,
+        endpoint_id: webhookEndpointId,
+        event_id: webhookEventId,
+        redelivery_of: null,
+        status: 'failed',
+        attempts: 8,
+        next_attempt_at: now,
+        claimed_until: null,
+        last_status_code: null,
+        last_error: 'connect ECONNREFUSED',
+        created_at: now,
+        completed_at: now,
+      })
+      .execute();
     return {
+      webhookEndpointId,
+      webhookDeliveryId,
       userId: owner.id,
       licenseId: license.id,
       activationId: activation.id,
@@ -152,7 +221,10 @@ describeOnEveryDatabase('admin API guard', (server) => {
 
   it('covers every admin path of src/shared/routes.ts but the features, licensing settings and payments', () => {
     const others: string[] = [admin.features, admin.feature, admin.featureStats, admin.licensingSettings];
-    const owned = Object.values(admin).filter((path) => !others.includes(path));
+    const owned = [
+      ...Object.values(admin).filter((path) => !others.includes(path)),
+      ...Object.values(apiPaths.adminWebhooks),
+    ];
     expect(new Set(routes.map((route) => route.path))).toEqual(new Set(owned));
   });
 

@@ -117,6 +117,46 @@ async function fixtureCoupon(f: Fixtures): Promise<{ id: string; code: string }>
   });
   return created.json<{ id: string; code: string }>();
 }
+/** A new webhook endpoint (on a closed local port, so its deliveries fail at once), made by the fixture administrator. */
+async function webhookEndpointOf(f: Fixtures): Promise<string> {
+  const created = await f.s.api({
+    method: 'POST',
+    path: '/admin/webhooks',
+    token: f.users.admin.token,
+    body: { url: 'https://127.0.0.1:9/matrix', event_types: ['license.created'] },
+  });
+  return created.json<{ id: string }>().id;
+}
+
+/** A delivery of a queued event to a new endpoint, written directly (the worker leaves it alone until due). */
+async function webhookDeliveryOf(f: Fixtures): Promise<string> {
+  const endpointId = await webhookEndpointOf(f);
+  const eventId = `msg_matrix${randomUUID().replaceAll('-', '')}`;
+  const id = randomUUID();
+  const later = new Date(Date.now() + 86_400_000).toISOString();
+  await f.s.app.db
+    .insertInto('webhook_events')
+    .values({ id: eventId, type: 'license.created', payload: '{}', created_at: later })
+    .execute();
+  await f.s.app.db
+    .insertInto('webhook_deliveries')
+    .values({
+      id,
+      endpoint_id: endpointId,
+      event_id: eventId,
+      redelivery_of: null,
+      status: 'failed',
+      attempts: 8,
+      next_attempt_at: later,
+      claimed_until: null,
+      last_status_code: null,
+      last_error: 'connect ECONNREFUSED',
+      created_at: later,
+      completed_at: later,
+    })
+    .execute();
+  return id;
+}
 const couponCodeOf = async (f: Fixtures) => (await fixtureCoupon(f)).code;
 const couponIdOf = async (f: Fixtures) => (await fixtureCoupon(f)).id;
 
@@ -794,6 +834,53 @@ const MATRIX: Record<string, Row> = {
       },
     }),
     expect: signedIn(201),
+  },
+  'GET /admin/webhooks/event-types': {
+    request: () => ({ path: '/admin/webhooks/event-types' }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/webhooks': { request: () => ({ path: '/admin/webhooks?perPage=5' }), expect: adminOnly(200) },
+  'POST /admin/webhooks': {
+    request: () => ({
+      path: '/admin/webhooks',
+      body: { url: 'https://127.0.0.1:9/matrix', event_types: ['payment.paid'] },
+    }),
+    expect: adminOnly(201),
+  },
+  'GET /admin/webhooks/{endpointId}': {
+    request: async (f) => ({ path: `/admin/webhooks/${await webhookEndpointOf(f)}` }),
+    expect: adminOnly(200),
+  },
+  'PATCH /admin/webhooks/{endpointId}': {
+    request: async (f) => ({
+      path: `/admin/webhooks/${await webhookEndpointOf(f)}`,
+      body: { description: 'Changed by the matrix' },
+    }),
+    expect: adminOnly(200),
+  },
+  'DELETE /admin/webhooks/{endpointId}': {
+    request: async (f) => ({ path: `/admin/webhooks/${await webhookEndpointOf(f)}` }),
+    expect: adminOnly(204),
+  },
+  'POST /admin/webhooks/{endpointId}/rotate-secret': {
+    request: async (f) => ({ path: `/admin/webhooks/${await webhookEndpointOf(f)}/rotate-secret` }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/webhooks/{endpointId}/test': {
+    request: async (f) => ({ path: `/admin/webhooks/${await webhookEndpointOf(f)}/test` }),
+    expect: adminOnly(202),
+  },
+  'GET /admin/webhooks/{endpointId}/deliveries': {
+    request: async (f) => ({ path: `/admin/webhooks/${await webhookEndpointOf(f)}/deliveries` }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/webhooks/deliveries/{deliveryId}': {
+    request: async (f) => ({ path: `/admin/webhooks/deliveries/${await webhookDeliveryOf(f)}` }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/webhooks/deliveries/{deliveryId}/redeliver': {
+    request: async (f) => ({ path: `/admin/webhooks/deliveries/${await webhookDeliveryOf(f)}/redeliver` }),
+    expect: adminOnly(202),
   },
   'GET /admin/support-requests': {
     request: () => ({ path: '/admin/support-requests?perPage=5' }),

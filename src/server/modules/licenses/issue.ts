@@ -7,6 +7,8 @@ import { isUniqueViolation } from '../../db/errors.js';
 import type { LicenseRow, PlanRow } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
 import { findOfferedPlanByCode } from '../plans/repository.js';
+import { licenseEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 import { expiryAfterInterval } from './periods.js';
 import { findBaseLicense, insertLicense } from './repository.js';
 
@@ -49,6 +51,7 @@ export async function issueLicense(
     updated_at: now.toISOString(),
   };
   await insertLicense(db, row);
+  await queueWebhookEvent(db, clock, { type: 'license.created', data: licenseEventData(row) });
   return row;
 }
 

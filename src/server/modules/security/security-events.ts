@@ -39,20 +39,17 @@ export const securityEventTypes = {
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
   couponChanged: 'coupon_changed',
+  // Outgoing webhooks: administrators' changes to endpoints, and an endpoint disabled after failures.
+  webhookEndpointCreated: 'webhook_endpoint_created',
+  webhookEndpointUpdated: 'webhook_endpoint_updated',
+  webhookEndpointDeleted: 'webhook_endpoint_deleted',
+  webhookSecretRotated: 'webhook_secret_rotated',
+  webhookRedelivered: 'webhook_redelivered',
+  webhookEndpointDisabled: 'webhook_endpoint_disabled',
   // Passkeys: added and removed by their owner; a counter that did not move forward is refused.
   passkeyAdded: 'passkey_added',
   passkeyRemoved: 'passkey_removed',
   passkeyCounterRegressed: 'passkey_counter_regressed',
-  // Two-factor sign-in and step-up: an authenticator app enabled or removed, recovery codes made
-  // anew or used, a wrong second factor, a session proving itself again, the platform's setting.
-  twoFactorEnabled: 'two_factor_enabled',
-  twoFactorDisabled: 'two_factor_disabled',
-  recoveryCodesRegenerated: 'recovery_codes_regenerated',
-  recoveryCodeUsed: 'recovery_code_used',
-  secondFactorFailed: 'second_factor_failed',
-  steppedUp: 'stepped_up',
-  stepUpFailed: 'step_up_failed',
-  securitySettingsChanged: 'security_settings_changed',
   // API tokens: made and revoked (actor_id is who did it), and every call made with one.
   apiTokenCreated: 'api_token_created',
   apiTokenRevoked: 'api_token_revoked',
