@@ -24,6 +24,13 @@ import { createAccessTokens } from './modules/auth/access-tokens.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { passkeyRoutes } from './modules/auth/passkey-routes.js';
 import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
+import { createSecondFactorSignIn } from './modules/auth/second-factor-sign-in.js';
+import { createSecuritySettingsService } from './modules/auth/security-settings.js';
+import { securitySettingsRoutes } from './modules/auth/security-settings-routes.js';
+import { createStepUp } from './modules/auth/step-up.js';
+import { createSecretCipher } from './modules/auth/totp.js';
+import { twoFactorRoutes } from './modules/auth/two-factor-routes.js';
+import { createTwoFactorService } from './modules/auth/two-factor-service.js';
 import { createPasswordHasher } from './modules/auth/password-hasher.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { createDashboardService } from './modules/admin/dashboard-service.js';
@@ -255,6 +262,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     publicUrl: config.publicUrl,
     lockout: config.lockout,
   });
+  const twoFactor = createTwoFactorService({
+    db,
+    clock,
+    cipher: createSecretCipher(config.twoFactorKey ?? loadOrCreateSecret(config.dataDir, 'two-factor-key')),
+  });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
@@ -419,7 +431,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
       });
       await api.register(healthRoutes, { health: services.health });
-      await api.register(authRoutes, { auth, rateLimitPerMinute });
+      await api.register(authRoutes, {
+        auth,
+        rateLimitPerMinute,
+        secondFactorSignIn: createSecondFactorSignIn({
+          db,
+          clock,
+          lockout: config.lockout,
+          twoFactor,
+          startSession: auth.startSession,
+        }),
+        stepUp: createStepUp({ db, clock, lockout: config.lockout, passwords, twoFactor }),
+      });
+      await api.register(twoFactorRoutes, { twoFactor, rateLimitPerMinute });
+      await api.register(securitySettingsRoutes, {
+        settings: createSecuritySettingsService({ db, clock }),
+      });
       await api.register(passkeyRoutes, {
         passkeys: createPasskeys({
           db,

@@ -138,6 +138,8 @@ const environmentSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('desktop-ai-assistant-portal'),
   JWT_AUDIENCE: z.string().min(1).default('desktop-ai-assistant'),
+  // The key that encrypts authenticator-app secrets at rest; generated in DATA_DIR/keys when unset.
+  TWO_FACTOR_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -303,6 +305,8 @@ export interface Config {
   /** `undefined` selects the SQLite file `portal.sqlite` in {@link dataDir}. */
   databaseUrl: string | undefined;
   jwt: { secret: string | undefined; issuer: string; audience: string; accessTtlSeconds: number };
+  /** Encrypts authenticator-app secrets; `undefined` uses the generated DATA_DIR/keys/two-factor-key. */
+  twoFactorKey: string | undefined;
   apiKeys: { client: string; key: string }[];
   mail: {
     smtpUrl: string | undefined;
@@ -411,6 +415,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       audience: env.JWT_AUDIENCE,
       accessTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
     },
+    twoFactorKey: env.TWO_FACTOR_KEY,
     apiKeys: env.API_KEYS,
     mail: {
       smtpUrl: env.SMTP_URL,

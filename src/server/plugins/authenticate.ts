@@ -98,6 +98,14 @@ export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensSe
       if (request.auth?.user.role !== 'admin') {
         throw forbidden('admin_required', 'You do not have permission to access this resource');
       }
+      // When the platform requires it, an administrator without a second factor enrols before
+      // anything else: the account's own routes (two-factor, profile, sign-in) stay open.
+      if (await auth.mustEnrolSecondFactor(request.auth.user)) {
+        throw forbidden(
+          'two_factor_enrolment_required',
+          'Set up two-factor sign-in for your account before using the admin console.',
+        );
+      }
     });
   },
   { name: 'authenticate' },

@@ -19,7 +19,10 @@ declare module 'fastify' {
 }
 
 export const stepUpRequiredError = () =>
-  forbidden('step_up_required', 'Confirm it is you: enter your password or a code from your authenticator app.');
+  forbidden(
+    'step_up_required',
+    'Confirm it is you: enter your password or a code from your authenticator app.',
+  );
 
 /** Whether the session proved who it is recently enough for a sensitive change. */
 export async function sessionIsFresh(db: DbOrTransaction, clock: Clock, sessionId: string): Promise<boolean> {

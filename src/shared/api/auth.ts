@@ -57,6 +57,33 @@ export const tokenResponseSchema = z
   .meta({ id: 'TokenResponse' });
 export type TokenResponse = z.infer<typeof tokenResponseSchema>;
 
+/** The ways a pending sign-in can prove its second factor. */
+export const SECOND_FACTOR_METHODS = ['totp', 'recovery_code', 'passkey'] as const;
+export type SecondFactorMethod = (typeof SECOND_FACTOR_METHODS)[number];
+
+/**
+ * The first step of a sign-in to an account with a second factor: the password was right, no
+ * tokens yet; `challenge` goes to /auth/login/second-factor with a code within `expires_in`.
+ */
+export const secondFactorRequiredSchema = z
+  .object({
+    second_factor_required: z.literal(true),
+    challenge: z.string().describe('Short-lived and single-use: send it back with the second factor'),
+    methods: z.array(z.enum(SECOND_FACTOR_METHODS)),
+    expires_in: z.number().int().describe('Seconds the challenge stays valid'),
+  })
+  .meta({ id: 'SecondFactorRequired' });
+export type SecondFactorRequired = z.infer<typeof secondFactorRequiredSchema>;
+
+/** What a password sign-in answers: tokens, or the challenge of a second step. */
+export const loginResponseSchema = z
+  .union([tokenResponseSchema, secondFactorRequiredSchema])
+  .meta({ id: 'LoginResponse' });
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const isSecondFactorRequired = (answer: LoginResponse): answer is SecondFactorRequired =>
+  'second_factor_required' in answer;
+
 /** Why a session ended, as the refresh call tells a device whose session was ended elsewhere. */
 export const SESSION_END_REASONS = [
   'signed_out',

@@ -5,6 +5,7 @@ import {
   emailOnlyRequestSchema,
   loginFormSchema,
   loginJsonRequestSchema,
+  loginResponseSchema,
   logoutRequestSchema,
   refreshRefusalSchema,
   refreshRequestSchema,
@@ -22,10 +23,21 @@ import { unauthorized } from '../../http-error.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { bearerToken, currentUser } from '../../plugins/authenticate.js';
 import { requestMeta } from '../../request-meta.js';
+import {
+  secondFactorLoginRequestSchema,
+  stepUpRequestSchema,
+  stepUpResponseSchema,
+} from '../../../shared/api/two-factor.js';
+import type { SecondFactorSignIn } from './second-factor-sign-in.js';
 import type { AuthService } from './service.js';
+import type { StepUp } from './step-up.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
+  /** The second step of a sign-in to an account with a second factor. */
+  secondFactorSignIn: SecondFactorSignIn;
+  /** A fresh proof that lets the session make sensitive changes. */
+  stepUp: StepUp;
   /** Requests per minute and client address on the routes that guess passwords or send mail. */
   rateLimitPerMinute: number;
 }
@@ -34,7 +46,7 @@ const tags = ['auth'];
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, rateLimitPerMinute },
+  { auth, secondFactorSignIn, stepUp, rateLimitPerMinute },
 ) => {
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
   // Both sign-in routes guess the same passwords, so one limiter (one count per address) guards both.
@@ -54,12 +66,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       {
         onRequest: signInLimit,
         schema: {
+          operationId: 'signInWithForm',
           tags,
           summary: 'Sign in with a form (OAuth2 password flow); `username` is the e-mail',
+          description:
+            'An account with a second factor gets no tokens yet: `second_factor_required` and a challenge for /auth/login/second-factor.',
           security: apiKeySecurity,
           consumes: ['application/x-www-form-urlencoded'],
           body: loginFormSchema,
-          response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
+          response: { 200: loginResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
         },
       },
       async (request) => auth.login(request.body.username, request.body.password, requestMeta(request)),
@@ -71,11 +86,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       onRequest: signInLimit,
       schema: {
+        operationId: 'signIn',
         tags,
         summary: 'Sign in with JSON',
+        description:
+          'An account with a second factor gets no tokens yet: `second_factor_required` and a challenge for /auth/login/second-factor.',
         security: apiKeySecurity,
         body: loginJsonRequestSchema,
-        response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
+        response: { 200: loginResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
       },
     },
     async (request) =>
@@ -86,11 +104,53 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       ),
   );
 
+  // Guesses codes as the sign-in guesses passwords: the same limiter, the same lockout.
+  app.post(
+    paths.loginSecondFactor,
+    {
+      onRequest: signInLimit,
+      schema: {
+        operationId: 'completeSecondFactorSignIn',
+        tags,
+        summary: 'Second step of a sign-in: the challenge and a code from the app (or a recovery code)',
+        description:
+          'Each code works once (a replay within its 30 seconds is refused), as does each recovery code. Wrong codes count toward the sign-in lockout; a challenge dies after a few of them or after five minutes (401 `challenge_expired`).',
+        security: apiKeySecurity,
+        body: secondFactorLoginRequestSchema,
+        response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 415, 429) },
+      },
+    },
+    async (request) => {
+      const { challenge, ...answer } = request.body;
+      return secondFactorSignIn.complete(challenge, answer, requestMeta(request));
+    },
+  );
+
+  app.post(
+    paths.stepUp,
+    {
+      onRequest: signInLimit,
+      preHandler: app.requireUser,
+      schema: {
+        operationId: 'stepUp',
+        tags,
+        summary: 'Confirm it is you (password, app code or recovery code) before a sensitive change',
+        description:
+          'Sensitive changes answer 403 `step_up_required` unless the session signed in or stepped up within the last 10 minutes.',
+        security: bearerSecurity,
+        body: stepUpRequestSchema,
+        response: { 200: stepUpResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
+      },
+    },
+    async (request) => stepUp.stepUp(currentUser(request), request.body, requestMeta(request)),
+  );
+
   app.post(
     paths.register,
     {
       config: limited,
       schema: {
+        operationId: 'register',
         tags,
         summary: 'Create an account; a confirmation link is e-mailed. Answers alike for taken addresses.',
         security: apiKeySecurity,
@@ -107,6 +167,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: limited,
       schema: {
+        operationId: 'verifyRegistration',
         tags,
         summary: 'Confirm the e-mail address with the token from the confirmation link',
         security: apiKeySecurity,
@@ -122,6 +183,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: limited,
       schema: {
+        operationId: 'resendVerification',
         tags,
         summary: 'Send a new confirmation link to an unconfirmed account',
         security: apiKeySecurity,
@@ -134,12 +196,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   );
 
   // Clients also call /auth/refresh-token; both names refresh alike.
-  for (const url of [paths.refresh, paths.refreshToken]) {
+  for (const [url, operationId] of [
+    [paths.refresh, 'refreshSession'],
+    [paths.refreshToken, 'refreshSessionWithToken'],
+  ] as const) {
     app.post(
       url,
       {
         config: limited,
         schema: {
+          operationId,
           tags,
           summary: 'Exchange a refresh token for new tokens; each refresh token works once',
           security: apiKeySecurity,
@@ -156,6 +222,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       preHandler: app.optionalUser,
       schema: {
+        operationId: 'signOut',
         tags,
         summary: 'End the session of a refresh token',
         security: bearerSecurity,
@@ -171,6 +238,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       onRequest: app.requireUser,
       schema: {
+        operationId: 'signOutEverywhere',
         tags,
         summary: 'Sign out on every device: ends all sessions of the caller, this one included',
         security: bearerSecurity,
@@ -187,6 +255,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     paths.validateToken,
     {
       schema: {
+        operationId: 'validateToken',
         tags,
         summary: 'Check an access token (the body `token`, else the bearer token)',
         security: bearerSecurity,
@@ -208,6 +277,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: limited,
       schema: {
+        operationId: 'requestPasswordReset',
         tags,
         summary: 'E-mail a password reset link. Answers alike for unknown addresses.',
         security: apiKeySecurity,
@@ -224,6 +294,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
     {
       config: limited,
       schema: {
+        operationId: 'resetPassword',
         tags,
         summary: 'Set a new password with the token from the reset link; signs out every device',
         security: apiKeySecurity,
@@ -237,21 +308,24 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   );
 
   // Clients know one operation under two names: POST /auth/change-password and PUT /users/me/password.
-  for (const [method, url] of [
-    ['POST', paths.changePassword],
-    ['PUT', apiPaths.users.password],
+  for (const [method, url, operationId] of [
+    ['POST', paths.changePassword, 'changePassword'],
+    ['PUT', apiPaths.users.password, 'updatePassword'],
   ] as const) {
     app.route({
       method,
       url,
       config: limited,
       onRequest: app.requireUser,
+      preHandler: app.requireStepUp,
       schema: {
+        operationId,
         tags,
         summary: 'Change the password; signs out every device',
+        description: 'Needs a recent sign-in or step-up (403 `step_up_required`).',
         security: bearerSecurity,
         body: changePasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 415, 429) },
+        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },
       },
       handler: async (request) => ({
         message: await auth.changePassword(

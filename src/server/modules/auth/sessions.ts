@@ -1,4 +1,4 @@
-import type { SessionEndReason, TokenResponse } from '../../../shared/api/auth.js';
+import type { LoginResponse, SessionEndReason, TokenResponse } from '../../../shared/api/auth.js';
 import { isoNow } from '../../clock.js';
 import { sha256 } from '../../crypto.js';
 import { authMessages } from '../../../shared/messages.js';
@@ -12,6 +12,8 @@ import { recordSecurityEvent } from '../security/service.js';
 import { invalidTokenError } from './access-tokens.js';
 import { alertOnNewSignIn } from './new-sign-in-alert.js';
 import { authAnswers } from './answers.js';
+import { secondFactorChallengeFor } from './second-factor-sign-in.js';
+import { hasSecondFactor, mustEnrolSecondFactor } from './two-factor-service.js';
 import {
   admitLoginAttempt,
   cancelLoginAttempt,
@@ -90,7 +92,14 @@ export function createSessions(deps: AuthServiceDeps) {
   return {
     startSession,
 
-    async login(emailInput: string, password: string, meta: RequestMeta): Promise<TokenResponse> {
+    /** Whether the platform requires a second factor of this account and it has none yet. */
+    mustEnrolSecondFactor: (user: UserRow): Promise<boolean> => mustEnrolSecondFactor(db, user),
+
+    /**
+     * The password step of a sign-in: tokens, or for an account with a second factor a
+     * short-lived challenge for /auth/login/second-factor (and no tokens).
+     */
+    async login(emailInput: string, password: string, meta: RequestMeta): Promise<LoginResponse> {
       const email = emailInput.trim().toLowerCase();
       const user = await findUserByEmail(db, email);
       // Counted before the slow password check, so a burst cannot outrun the count.
@@ -135,8 +144,12 @@ export function createSessions(deps: AuthServiceDeps) {
         if (locks[0]) throw lockedOutError(locks[0].until, clock.now());
         throw invalidCredentials();
       }
-      // The right password is no guess, whatever the account's state says next.
-      await recordLoginSuccess(db, attempt);
+      // The right password is no guess, whatever the account's state says next. With a second
+      // factor to come, the attempt is only given back: the count of wrong codes from this
+      // address stands until the second step succeeds.
+      const secondStep = await hasSecondFactor(db, user.id);
+      if (secondStep) await cancelLoginAttempt(db, attempt);
+      else await recordLoginSuccess(db, attempt);
       if (user.status !== 'active')
         throw forbidden('account_disabled', 'This account is disabled. Contact support.');
       if (user.email_verified_at === null)
@@ -144,6 +157,10 @@ export function createSessions(deps: AuthServiceDeps) {
           'email_not_verified',
           'Confirm your e-mail address before signing in: follow the link we sent when you registered.',
         );
+      if (secondStep) {
+        const challenge = await secondFactorChallengeFor(db, clock, user);
+        if (challenge) return challenge;
+      }
       return startSession(user, meta, ['pwd']);
     },
 

@@ -50,6 +50,16 @@ export const securityEventTypes = {
   passkeyAdded: 'passkey_added',
   passkeyRemoved: 'passkey_removed',
   passkeyCounterRegressed: 'passkey_counter_regressed',
+  // Two-factor sign-in and step-up: an authenticator app enabled or removed, recovery codes made
+  // anew or used, a wrong second factor, a session proving itself again, the platform's setting.
+  twoFactorEnabled: 'two_factor_enabled',
+  twoFactorDisabled: 'two_factor_disabled',
+  recoveryCodesRegenerated: 'recovery_codes_regenerated',
+  recoveryCodeUsed: 'recovery_code_used',
+  secondFactorFailed: 'second_factor_failed',
+  steppedUp: 'stepped_up',
+  stepUpFailed: 'step_up_failed',
+  securitySettingsChanged: 'security_settings_changed',
   // API tokens: made and revoked (actor_id is who did it), and every call made with one.
   apiTokenCreated: 'api_token_created',
   apiTokenRevoked: 'api_token_revoked',

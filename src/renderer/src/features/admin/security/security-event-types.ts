@@ -27,6 +27,19 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
     },
   },
   {
+    group: 'Two-factor and step-up',
+    types: {
+      two_factor_enabled: 'Authenticator app enabled',
+      two_factor_disabled: 'Authenticator app removed',
+      recovery_codes_regenerated: 'Recovery codes made anew',
+      recovery_code_used: 'Recovery code used',
+      second_factor_failed: 'Wrong second factor',
+      stepped_up: 'Identity confirmed for a sensitive change',
+      step_up_failed: 'Identity confirmation failed',
+      security_settings_changed: 'Security settings changed',
+    },
+  },
+  {
     group: 'Licenses and seats',
     types: {
       activation_limit_reached: 'Seat limit reached',

@@ -1,0 +1,68 @@
+import type { SecuritySettings } from '../../../shared/api/two-factor.js';
+import { type Clock, isoNow } from '../../clock.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
+import { conflict } from '../../http-error.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { type AdminActor, recordAdminAction } from '../security/service.js';
+import { hasSecondFactor } from './two-factor-service.js';
+
+/** The platform's security settings, one row of the `settings` table. */
+const SETTINGS_KEY = 'security';
+
+export const defaultSecuritySettings: SecuritySettings = { require_admin_two_factor: false };
+
+export async function readSecuritySettings(db: DbOrTransaction): Promise<SecuritySettings> {
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', SETTINGS_KEY)
+    .executeTakeFirst();
+  if (!row) return defaultSecuritySettings;
+  return { ...defaultSecuritySettings, ...(JSON.parse(row.value) as Partial<SecuritySettings>) };
+}
+
+export async function writeSecuritySettings(
+  db: DbOrTransaction,
+  clock: Clock,
+  settings: SecuritySettings,
+): Promise<SecuritySettings> {
+  const value = JSON.stringify(settings);
+  const now = isoNow(clock);
+  await db
+    .insertInto('settings')
+    .values({ key: SETTINGS_KEY, value, updated_at: now })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: now }))
+    .execute();
+  return settings;
+}
+
+/** The platform's security settings administrators may change. */
+export function createSecuritySettingsService({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    read: (): Promise<SecuritySettings> => readSecuritySettings(db),
+
+    /**
+     * Replaces the settings. Requiring two-factor of administrators is refused to one who has
+     * none yet: they would lock themselves out of the setting they just changed.
+     */
+    change: (actor: AdminActor, settings: SecuritySettings): Promise<SecuritySettings> =>
+      db.transaction().execute(async (trx) => {
+        if (settings.require_admin_two_factor && !(await hasSecondFactor(trx, actor.id)))
+          throw conflict(
+            'two_factor_required_first',
+            'Set up two-factor authentication for your own account before requiring it of every administrator.',
+          );
+        const before = await readSecuritySettings(trx);
+        const after = await writeSecuritySettings(trx, clock, settings);
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.securitySettingsChanged,
+          severity: 'warning',
+          userId: null,
+          details: { before, after },
+        });
+        return after;
+      }),
+  };
+}
+
+export type SecuritySettingsService = ReturnType<typeof createSecuritySettingsService>;
