@@ -34,6 +34,9 @@ export { PasswordStrengthMeter } from './components/lazy-password-strength-meter
  */
 export const loadAuthEndpoints = () => import('./auth-endpoints');
 
+/** Signing in with a passkey (its endpoints and the browser's WebAuthn calls), loaded when first used. */
+export const loadPasskeySignIn = () => import('./passkey-sign-in');
+
 /** The notice of why this device was signed out, loaded when a session is lost (rarely needed). */
 export const loadSignedOutNotice = () => import('./signed-out-notice');
 export type { SignedOutReason } from './signed-out-notice';

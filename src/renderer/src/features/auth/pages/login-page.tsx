@@ -11,6 +11,7 @@ import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
+import { PasskeySignInButton } from '../components/passkey-sign-in-button';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -77,6 +78,7 @@ export default function LoginPage() {
       submitLabel="Sign in"
       failure={failure}
       failureTitle="Could not sign in"
+      note={<PasskeySignInButton />}
     >
       <EmailField autoFocus {...form.getInputProps('email')} />
       <Stack gap={6}>

@@ -1,0 +1,59 @@
+import { Button, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { failureMessage } from '../../../lib/api-errors';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { loadPasskeySignIn } from '../index';
+
+/** The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md). */
+const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
+const browserHasPasskeys = () => typeof window !== 'undefined' && 'PublicKeyCredential' in window;
+
+interface PasskeySignInButtonProps {
+  /** The second-factor challenge of a password sign-in: the passkey completes that sign-in. */
+  challenge?: string;
+  label?: string;
+}
+
+/**
+ * Signs in with a passkey (or, given `challenge`, completes a password sign-in with one). On the
+ * desktop it says where passkeys work instead; in a browser without WebAuthn it shows nothing.
+ */
+export function PasskeySignInButton({
+  challenge,
+  label = 'Sign in with a passkey',
+}: PasskeySignInButtonProps) {
+  const dispatch = useAppDispatch();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  if (onDesktop())
+    return (
+      <Text size="sm" c="dimmed" ta="center">
+        Passkeys work in your browser: open the portal there to sign in with one.
+      </Text>
+    );
+  if (!browserHasPasskeys()) return null;
+
+  const signIn = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { signInWithPasskey } = await loadPasskeySignIn();
+      await signInWithPasskey(dispatch, challenge);
+      // Signed in: the page's own effect takes the visitor home.
+    } catch (error) {
+      setFailure(failureMessage(error, 'Could not sign in with a passkey'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Stack gap="xs">
+      {failure && <FormAlert title="Passkey sign-in failed">{failure}</FormAlert>}
+      <Button variant="default" size="md" fullWidth loading={busy} onClick={() => void signIn()}>
+        {label}
+      </Button>
+    </Stack>
+  );
+}
