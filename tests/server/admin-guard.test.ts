@@ -1,6 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, pathWith } from '../../src/shared/routes.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
+import {
+  describeOnEveryDatabase,
+  STRONG_PASSWORD,
+  type TestServer,
+  uniqueEmail,
+} from '../support/test-server.js';
 import { adminTableCounts, type SignedIn, signIn, signInAsAdmin, signInAsUser } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';
 import { activate, giveLicense, machine } from './license-helpers.js';
@@ -113,6 +118,7 @@ const routes: GuardedRoute[] = [
     url: (t) => pathWith(admin.securityEvent, { id: t.eventId }),
     success: 200,
   },
+  ...apiTokenRoutes(),
   ...webhookRoutes(),
 ];
 
@@ -148,6 +154,57 @@ function webhookRoutes(): GuardedRoute[] {
   ];
 }
 
+/** The API tokens' admin paths: every account's tokens, platform tokens, revoking anyone's. */
+function apiTokenRoutes(): GuardedRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: admin.apiTokens,
+      url: () => `${admin.apiTokens}?status=all&kind=personal`,
+      success: 200,
+    },
+    {
+      method: 'POST',
+      path: admin.apiTokens,
+      url: () => admin.apiTokens,
+      body: () => ({ name: 'Guard', scopes: ['admin:read'], expires_in_days: 30 }),
+      success: 201,
+    },
+    {
+      method: 'DELETE',
+      path: admin.apiToken,
+      url: (t) => pathWith(admin.apiToken, { tokenId: guardTokenId(t.userId) }),
+      success: 200,
+    },
+  ];
+}
+
+const guardTokenId = (userId: string) => `guard-token-${userId}`;
+
+/** A personal token of the target's, written directly (its secret is never used). */
+async function insertGuardToken(s: TestServer, userId: string): Promise<void> {
+  const now = new Date();
+  await s.app.db
+    .insertInto('api_tokens')
+    .values({
+      id: guardTokenId(userId),
+      user_id: userId,
+      kind: 'personal',
+      name: 'Guard target',
+      token_hash: `guard-${userId}`,
+      prefix: 'aap_guar',
+      last_four: 'd000',
+      scopes: '["licenses:read"]',
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+      last_used_at: null,
+      last_used_ip: null,
+      revoked_at: null,
+      revoked_by: null,
+    })
+    .execute();
+}
+
 describeOnEveryDatabase('admin API guard', (server) => {
   let administrator: SignedIn;
   let user: SignedIn;
@@ -176,6 +233,7 @@ describeOnEveryDatabase('admin API guard', (server) => {
       .executeTakeFirstOrThrow();
     // The address unconfirmed, so that a confirmation link can be sent again.
     await s.app.db.updateTable('users').set({ email_verified_at: null }).where('id', '=', owner.id).execute();
+    await insertGuardToken(s, owner.id);
     // A webhook endpoint (a closed local port) with one failed delivery, written directly.
     const hook = await s.api({
       method: 'POST',

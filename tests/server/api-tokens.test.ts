@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { expect, it, vi } from 'vitest';
-import { API_TOKEN_PATTERN, type ApiToken, type CreatedApiToken } from '../../src/shared/api/api-tokens.js';
+import {
+  API_TOKEN_PATTERN,
+  type ApiToken,
+  CUSTOMER_SCOPE_TAGS,
+  type CreatedApiToken,
+  NEVER_TOKEN_TAGS,
+  PLATFORM_ONLY_SCOPE_TAGS,
+  PUBLIC_TAGS,
+} from '../../src/shared/api/api-tokens.js';
+import { OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
 import { LAST_USED_RESOLUTION_MS } from '../../src/server/modules/api-tokens/service.js';
 import { generateApiToken, hasValidChecksum } from '../../src/server/modules/api-tokens/token-format.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
@@ -36,6 +45,55 @@ async function usesOf(s: TestServer, tokenId: string) {
 }
 
 describeOnEveryDatabase('API tokens', (server) => {
+  it('classifies every tag a route uses: customer, platform only, never, or public', async () => {
+    const document = (await server().app.inject(OPENAPI_DOCUMENT_PATH)).json<{
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    }>();
+    const used = new Set(
+      Object.values(document.paths).flatMap((operations) =>
+        Object.values(operations).flatMap((operation) => operation.tags ?? []),
+      ),
+    );
+    const classified: string[] = [
+      ...CUSTOMER_SCOPE_TAGS,
+      ...PLATFORM_ONLY_SCOPE_TAGS,
+      ...NEVER_TOKEN_TAGS,
+      ...PUBLIC_TAGS,
+    ];
+    expect(
+      [...used].filter((tag) => !classified.includes(tag)),
+      'tags no list names',
+    ).toEqual([]);
+    expect(new Set(classified).size, 'a tag in two lists').toBe(classified.length);
+    const untagged = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, operation]) => (operation.tags ?? []).length === 0)
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(untagged, 'operations without a tag').toEqual([]);
+  });
+
+  it('asks for a recent sign-in or step-up before creating a token', async () => {
+    const s = server();
+    const user = await signIn(s, 'user', 'tokens-step-up');
+    const long = new Date(s.clock.now().getTime() - DAY_MS).toISOString();
+    await s.app.db
+      .updateTable('refresh_token_families')
+      .set({ authenticated_at: long, stepped_up_at: null })
+      .where('user_id', '=', user.id)
+      .execute();
+    const response = await s.api({
+      method: 'POST',
+      path: '/users/me/api-tokens',
+      token: user.token,
+      body: { name: 'x', scopes: ['users:read'], expires_in_days: 30 },
+    });
+    expectApiError(response, 403, 'step_up_required');
+    expect(
+      await s.app.db.selectFrom('api_tokens').select('id').where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+  });
+
   it('creates a personal token shown once, stores only its hash, lists and revokes it', async () => {
     const s = server();
     const user = await signIn(s, 'user', 'tokens-owner');

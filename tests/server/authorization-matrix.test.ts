@@ -7,6 +7,9 @@ import type { ActivationResult } from '../../src/shared/api/licenses.js';
 import type { VerifyPaymentRequest } from '../../src/shared/api/payments.js';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
 import { publishRelease } from '../../src/server/modules/downloads/releases.js';
+import { grantableScopes, type ApiTokenKind } from '../../src/shared/api/api-tokens.js';
+import { scopesNeeded } from '../../src/server/modules/api-tokens/scopes.js';
+import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
 import {
   type ApiRequest,
   describeOnEveryDatabase,
@@ -31,6 +34,11 @@ import {
  * Callers: `anonymous` sends the API key but no bearer token; `user` owns the fixtures (a license
  * with a machine, a payment); `otherUser` is a second signed-in user; `admin` an administrator.
  * Without the API key every operation is refused with 401 except the ones in NO_API_KEY_NEEDED.
+ *
+ * API tokens: every operation behind a bearer token is also called with the user's and the other
+ * user's personal tokens and the administrator's platform token, each holding exactly the scopes
+ * the operation's tags need (the answer is the session's), and with one token per needed scope
+ * lacking it (403 `insufficient_scope`). Operations tokens never reach refuse a token holding every scope.
  */
 type Caller = 'anonymous' | 'user' | 'otherUser' | 'admin';
 const CALLERS: readonly Caller[] = ['anonymous', 'user', 'otherUser', 'admin'];
@@ -57,6 +65,8 @@ type Request = Omit<ApiRequest, 'method' | 'path' | 'token'> & { path: string; f
 interface Row {
   request: (f: Fixtures, caller: Caller) => Request | Promise<Request>;
   expect: Record<Caller, number>;
+  /** What a token with the needed scopes gets where a second call differs from the session's first. */
+  tokenExpect?: Partial<Record<Caller, number>>;
 }
 
 /** Statuses of a route open to anyone holding the API key: the same answer whoever asks. */
@@ -255,17 +265,30 @@ const newLicenseOf = async (f: Fixtures, userId = f.users.user.id) =>
     (await adminCall(f, 'POST', '/admin/licenses', { user_id: userId, plan_id: f.proPlanId })).license_id,
   );
 
-/** A new personal API token of the fixture user's, for the rows that revoke one. */
-async function apiTokenIdOf(f: Fixtures): Promise<string> {
-  const response = await f.s.api({
-    method: 'POST',
-    path: '/users/me/api-tokens',
-    token: f.users.user.token,
-    body: { name: unique('matrix-token'), scopes: ['licenses:read'], expires_in_days: 30 },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ api_token: { id: string } }>().api_token.id;
+/** A new API token of an account's, made directly (no session or step-up involved). */
+async function mintToken(
+  s: TestServer,
+  userId: string,
+  kind: ApiTokenKind,
+  scopes: readonly string[],
+): Promise<{ id: string; token: string }> {
+  const owner = await s.app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  const created = await createApiTokensService({ db: s.app.db, clock: s.clock }).create(
+    owner,
+    kind,
+    { name: unique('matrix-token'), scopes: [...scopes], expires_in_days: 30 },
+    { ip: '127.0.0.1', userAgent: null },
+  );
+  return { id: created.api_token.id, token: created.token };
 }
+
+/** A new personal API token of the fixture user's, for the rows that revoke one. */
+const apiTokenIdOf = async (f: Fixtures): Promise<string> =>
+  (await mintToken(f.s, f.users.user.id, 'personal', ['licenses:read'])).id;
 const newApiTokenBody = (scope: string) => ({ name: unique('token'), scopes: [scope], expires_in_days: 30 });
 
 /** A passkey row of the fixture user's (its key is never used: these rows only name it). */
@@ -346,16 +369,24 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: everyone(200),
   },
+  // The body's refresh token is the credential; a bearer token the route may not use (an API
+  // token's) only leaves the caller anonymous.
   'POST /auth/logout': {
     request: async (f) => ({ path: '/auth/logout', body: { refreshToken: await freshRefreshToken(f.s) } }),
     expect: everyone(200),
+    tokenExpect: { user: 200, otherUser: 200, admin: 200 },
   },
   'POST /auth/logout-all': {
     request: () => ({ path: '/auth/logout-all', freshAccount: true }),
     expect: signedIn(200),
   },
   // The body's token, else the bearer token: an anonymous caller with neither is told 401.
-  'POST /auth/validate-token': { request: () => ({ path: '/auth/validate-token' }), expect: signedIn(200) },
+  // An API token is not a session's access token: it is not valid here (401).
+  'POST /auth/validate-token': {
+    request: () => ({ path: '/auth/validate-token' }),
+    expect: signedIn(200),
+    tokenExpect: { user: 401, otherUser: 401, admin: 401 },
+  },
   'POST /auth/forgot-password': {
     request: () => ({ path: '/auth/forgot-password', body: { email: uniqueEmail('matrix-forgot') } }),
     expect: everyone(202),
@@ -510,10 +541,12 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: { anonymous: 401, user: 200, otherUser: 409, admin: 409 },
   },
-  // Each signed-in caller has (or gets) a Base license of their own.
+  // Each signed-in caller has (or gets) a Base license of their own: the token's call, after the
+  // session's, finds it there.
   'POST /licenses/activate-base': {
     request: (f) => ({ path: '/licenses/activate-base', body: { hardware_id: f.hardwareId } }),
     expect: { anonymous: 401, user: 200, otherUser: 201, admin: 201 },
+    tokenExpect: { otherUser: 200, admin: 200 },
   },
   'POST /licenses/activate-plan': {
     request: () => ({ path: '/licenses/activate-plan', body: { planId: 'base' } }),
@@ -995,17 +1028,25 @@ const MATRIX: Record<string, Row> = {
   // API tokens: anyone signed in keeps personal ones; administrators make platform ones and
   // revoke anyone's. No API token reaches these rows, whatever its scopes.
   'GET /users/me/api-tokens': { request: () => ({ path: '/users/me/api-tokens' }), expect: signedIn(200) },
+  // Creating needs a recent sign-in: each caller a fresh account, however long the matrix has run.
   'POST /users/me/api-tokens': {
-    request: () => ({ path: '/users/me/api-tokens', body: newApiTokenBody('licenses:read') }),
+    request: () => ({
+      path: '/users/me/api-tokens',
+      freshAccount: true,
+      body: newApiTokenBody('licenses:read'),
+    }),
     expect: signedIn(201),
   },
   'DELETE /users/me/api-tokens/{tokenId}': {
     request: async (f) => ({ path: `/users/me/api-tokens/${await apiTokenIdOf(f)}` }),
     expect: ownerOnly(200),
   },
-  'GET /admin/api-tokens': { request: () => ({ path: '/admin/api-tokens?perPage=5' }), expect: adminOnly(200) },
+  'GET /admin/api-tokens': {
+    request: () => ({ path: '/admin/api-tokens?perPage=5' }),
+    expect: adminOnly(200),
+  },
   'POST /admin/api-tokens': {
-    request: () => ({ path: '/admin/api-tokens', body: newApiTokenBody('admin:read') }),
+    request: () => ({ path: '/admin/api-tokens', freshAccount: true, body: newApiTokenBody('admin:read') }),
     expect: adminOnly(201),
   },
   'DELETE /admin/api-tokens/{tokenId}': {
@@ -1015,7 +1056,52 @@ const MATRIX: Record<string, Row> = {
 };
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, unknown>>;
+  paths: Record<string, Record<string, { tags?: string[]; security?: Record<string, unknown>[] }>>;
+}
+
+/** What decides a token's fate at an operation: its tags, and whether it reads a bearer token at all. */
+interface OperationAccess {
+  tags: string[];
+  bearer: boolean;
+}
+
+function operationAccess(document: OpenApiDocument): Record<string, OperationAccess> {
+  return Object.fromEntries(
+    Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([method]) => HTTP_METHODS.has(method))
+        .map(([method, operation]) => [
+          `${method.toUpperCase()} ${path.slice(API_BASE_PATH.length)}`,
+          {
+            tags: operation.tags ?? [],
+            bearer: (operation.security ?? []).some((requirement) => 'bearerAuth' in requirement),
+          },
+        ]),
+    ),
+  );
+}
+
+/** The token kind each signed-in caller holds: customers personal ones, the administrator a platform one. */
+const TOKEN_KIND: Record<Exclude<Caller, 'anonymous'>, ApiTokenKind> = {
+  user: 'personal',
+  otherUser: 'personal',
+  admin: 'platform',
+};
+
+/**
+ * The scope sets that each lack one needed scope: a write scope swapped for the same tag's
+ * read scope (reading does not grant writing), a read scope left out (with an unrelated scope
+ * so the token holds something).
+ */
+function lackingOne(needed: string[], kind: ApiTokenKind): string[][] {
+  return needed.map((scope) => {
+    const rest = needed.filter((other) => other !== scope);
+    if (scope.endsWith(':write')) return [...rest, scope.replace(/:write$/, ':read')];
+    const unrelated = grantableScopes(kind).find(
+      (other) => !needed.some((n) => n.split(':')[0] === other.split(':')[0]),
+    );
+    return rest.length > 0 ? rest : [unrelated ?? 'support:read'];
+  });
 }
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch']);
@@ -1083,12 +1169,14 @@ async function setUp(s: TestServer, releasesDir: string): Promise<Fixtures> {
 describeOnEveryDatabase('authorization matrix', (server) => {
   let fixtures: Fixtures;
   let documented: string[];
+  let access: Record<string, OperationAccess>;
   let scratch = '';
 
   beforeAll(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'portal-matrix-'));
     const response = await server().app.inject(OPENAPI_DOCUMENT_PATH);
     documented = documentedOperations(response.json<OpenApiDocument>());
+    access = operationAccess(response.json<OpenApiDocument>());
     fixtures = await setUp(server(), scratch);
   });
   afterAll(() => rm(scratch, { recursive: true, force: true }));
@@ -1125,6 +1213,48 @@ describeOnEveryDatabase('authorization matrix', (server) => {
             ? /^application\/pdf$/
             : /application\/json/,
       );
+    });
+
+    it('answers API tokens holding the scopes it needs as the session, and refuses one lacking any', async () => {
+      const { tags, bearer } = access[operation] ?? { tags: [], bearer: false };
+      if (!bearer) return; // Open without a bearer token: a token grants nothing here.
+      const { s } = fixtures;
+      const callAs = async (caller: Exclude<Caller, 'anonymous'>, scopes: readonly string[]) => {
+        const { freshAccount, ...sent } = await row.request(fixtures, caller);
+        const ownerId = freshAccount
+          ? (await signIn(s, caller === 'admin' ? 'admin' : 'user', `matrix-token-${caller}`)).id
+          : fixtures.users[caller].id;
+        const { token } = await mintToken(s, ownerId, TOKEN_KIND[caller], scopes);
+        return s.api({ ...sent, method, token });
+      };
+      const expectInsufficientScope = (response: Awaited<ReturnType<typeof callAs>>, label: string) => {
+        expect(response.statusCode, `${label}: ${response.body}`).toBe(403);
+        expect(response.json<{ code: string }>().code, label).toBe('insufficient_scope');
+      };
+      const needed = scopesNeeded(tags, method ?? 'GET');
+      for (const caller of ['user', 'otherUser', 'admin'] as const) {
+        const kind = TOKEN_KIND[caller];
+        const grantable: readonly string[] = grantableScopes(kind);
+        if (needed.length === 0 || !needed.every((scope) => grantable.includes(scope))) {
+          // No token of this kind can hold what the operation needs: even one holding every scope is refused.
+          const response = await callAs(caller, grantable);
+          const label = `${kind} token with every scope → ${operation}`;
+          if (row.tokenExpect?.[caller] === undefined) expectInsufficientScope(response, label);
+          else expect(response.statusCode, `${label}: ${response.body}`).toBe(row.tokenExpect[caller]);
+          continue;
+        }
+        const response = await callAs(caller, needed);
+        expect(
+          response.statusCode,
+          `${kind} token of ${caller} [${needed.join(' ')}] → ${operation}: ${response.body}`,
+        ).toBe(row.tokenExpect?.[caller] ?? row.expect[caller]);
+        for (const scopes of lackingOne(needed, kind)) {
+          expectInsufficientScope(
+            await callAs(caller, scopes),
+            `${kind} token [${scopes.join(' ')}] → ${operation}`,
+          );
+        }
+      }
     });
 
     it(`is ${NO_API_KEY_NEEDED.has(operation) ? 'open' : 'refused with 401'} without the API key`, async () => {

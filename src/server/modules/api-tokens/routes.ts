@@ -46,11 +46,15 @@ export const apiTokensRoutes: FastifyPluginAsyncZod<{ apiTokens: ApiTokensServic
     apiPaths.accountSecurity.apiTokens,
     {
       onRequest: app.requireUser,
+      // A stolen session cannot quietly mint itself a long-lived credential.
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'createApiToken',
         tags,
         summary: 'Create a personal API token for your own licences, machines and billing',
-        description: `${shownOnce} A personal token acts as a customer, even when its owner is an administrator.`,
+        description:
+          `${shownOnce} A personal token acts as a customer, even when its owner is an administrator. ` +
+          'Needs a recent sign-in or step-up (403 `step_up_required`).',
         security: bearerSecurity,
         body: createApiTokenBodySchema,
         response: { 201: createdApiTokenSchema, ...errorResponses(400, 401, 403, 415) },
@@ -106,13 +110,16 @@ export const apiTokensRoutes: FastifyPluginAsyncZod<{ apiTokens: ApiTokensServic
     apiPaths.admin.apiTokens,
     {
       onRequest: app.requireAdmin,
+      // A stolen session cannot quietly mint itself a long-lived credential.
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'createPlatformApiToken',
         tags,
         summary: 'Create a platform API token that acts as you, an administrator',
         description:
           `${shownOnce} A platform token may also carry the admin and webhooks scopes; it stops ` +
-          'working if its owner stops being an administrator.',
+          'working if its owner stops being an administrator. Needs a recent sign-in or step-up ' +
+          '(403 `step_up_required`).',
         security: bearerSecurity,
         body: createApiTokenBodySchema,
         response: { 201: createdApiTokenSchema, ...errorResponses(400, 401, 403, 415) },
