@@ -92,6 +92,8 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
   app.post(
     paths.revokeLicense,
     {
+      // A revocation cannot be undone: a recent sign-in or step-up first.
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'adminRevokeLicense',
         tags,

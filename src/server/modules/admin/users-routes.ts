@@ -73,6 +73,12 @@ export const adminUsersRoutes: FastifyPluginAsyncZod<{ users: AdminUsersService 
   app.put(
     paths.user,
     {
+      // A role change needs a recent sign-in or step-up; other edits do not.
+      preHandler: async (request, reply) => {
+        const { role } = request.body;
+        if (role !== undefined && role !== (await users.get(request.params.id)).role)
+          await app.requireStepUp(request, reply);
+      },
       schema: {
         operationId: 'adminUpdateUser',
         tags,

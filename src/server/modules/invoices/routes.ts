@@ -157,6 +157,8 @@ export const adminBillingRoutes: FastifyPluginAsyncZod<{
   app.post(
     apiPaths.payments.adminRefunds,
     {
+      // Money leaves: a recent sign-in or step-up first.
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'adminRefundPayment',
         tags: ['payments', 'admin'],
