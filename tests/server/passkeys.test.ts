@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import type { PasskeyCeremony, Passkey, PasskeyList } from '../../src/shared/api/passkeys.js';
-import { issueChallenge } from '../../src/server/modules/auth/challenges.js';
-import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
+import { describeOnEveryDatabase, STRONG_PASSWORD, type TestServer } from '../support/test-server.js';
 import { expectApiError, expectTokens, familiesOf, securityEvents, userByEmail } from './auth-helpers.js';
 import { createSoftAuthenticator, type SoftAuthenticator } from './support/soft-authenticator.js';
 
@@ -59,10 +58,18 @@ const signIn = (s: TestServer, body: unknown, remoteAddress?: string) =>
 const listPasskeys = async (s: TestServer, account: Account) =>
   (await s.api({ path: '/users/me/passkeys', token: account.token })).json<PasskeyList>().data;
 
-/** A password sign-in waiting for its second factor, as the password step leaves it. */
-const secondFactorChallenge = async (s: TestServer, account: Account) =>
-  (await issueChallenge(s.app.db, s.clock, { kind: 'second_factor', userId: account.id, ttlSeconds: 300 }))
-    .token;
+/** The password step of an account with a passkey: it answers a challenge for the second factor. */
+async function secondFactorChallenge(s: TestServer, account: Account): Promise<string> {
+  const response = await s.api({
+    method: 'POST',
+    path: '/auth/login/json',
+    body: { email: account.email, password: STRONG_PASSWORD },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const answer = response.json<{ second_factor_required: boolean; challenge: string; methods: string[] }>();
+  expect(answer).toMatchObject({ second_factor_required: true, methods: ['passkey'] });
+  return answer.challenge;
+}
 
 describeOnEveryDatabase('passkeys', (server) => {
   it('registers a named passkey, lists it, and signs in with it without an e-mail or password', async () => {
@@ -223,7 +230,7 @@ describeOnEveryDatabase('passkeys', (server) => {
     expectApiError(
       await s.api({ method: 'POST', path: '/auth/passkeys/options', body: { challenge } }),
       401,
-      'second_factor_expired',
+      'challenge_expired',
     );
     // A passwordless ceremony cannot stand in for a second factor's (nor the reverse).
     const passwordless = await signInOptions(s);

@@ -38,6 +38,7 @@ import {
   renamePasskeyRow,
 } from './passkeys-repository.js';
 import type { SignInMethod } from './refresh-tokens.js';
+import { SECOND_FACTOR_MAX_WRONG_ANSWERS } from './second-factor-sign-in.js';
 import { recordStepUp } from './step-up-repository.js';
 
 /** Where passkeys are valid: the RP id (PUBLIC_URL's host name) and the page origins allowed to use them. */
@@ -70,8 +71,9 @@ const CEREMONY_TIMEOUT_MS = CEREMONY_TTL_SECONDS * 1000;
 
 const ceremonyExpired = () =>
   badRequest('passkey_ceremony_expired', 'This passkey request has expired or was already used. Try again.');
+// Worded as the code's second step words it: the person starts again from the password.
 const secondFactorExpired = () =>
-  unauthorized('second_factor_expired', 'This sign-in has expired. Enter your e-mail and password again.');
+  unauthorized('challenge_expired', 'This sign-in has expired. Sign in again with your password.');
 const unknownPasskey = () =>
   unauthorized('passkey_not_recognised', 'This passkey is not registered with any account here.');
 const passkeyRefused = () =>
@@ -441,7 +443,9 @@ export function createPasskeys(deps: PasskeysDeps) {
           meta,
           onFailure: async (refused, reason) => {
             outcome.judged = true;
-            if (pendingId) await recordWrongAnswer(db, pendingId);
+            // As with wrong codes, a few wrong answers end the sign-in: it starts again from the password.
+            if (pendingId && (await recordWrongAnswer(db, pendingId)) >= SECOND_FACTOR_MAX_WRONG_ANSWERS)
+              await useChallenge(db, clock, 'second_factor', input.challenge ?? '');
             await signInFailure(refused, attempt, meta, reason);
           },
         }));
