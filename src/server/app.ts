@@ -411,7 +411,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     });
   }
   await registerRateLimit(app, config.redisUrl);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
   const apiTokens = createApiTokensService({ db, clock });
   await app.register(authenticatePlugin, { auth, apiTokens });
   await app.register(stepUpPlugin, { db, clock });
