@@ -8,6 +8,7 @@ import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
+import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
 import { type LazySliceName, SliceLoader } from './slice-loader';
 
 // The slices each area's screens use, loaded when the area is first entered (not on /landing or /login).
@@ -28,6 +29,7 @@ const pages = {
   licenses: lazy(() => import('../features/license/pages/licenses-page')),
   licenseDetail: lazy(() => import('../features/license/pages/license-detail-page')),
   profile: lazy(() => import('../features/user/pages/profile-page')),
+  profileSecurity: lazy(() => import('../features/user/pages/security-page')),
   purchase: lazy(() => import('../features/payments/pages/purchase-page')),
   billing: lazy(() => import('../features/billing/pages/billing-page')),
   subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
@@ -42,6 +44,7 @@ const pages = {
   adminFeatures: lazy(() => import('../features/admin/pages/features-page')),
   adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
   adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
+  adminApiTokens: lazy(() => import('../features/admin/pages/api-tokens-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
 export interface AppRoutesOptions {
@@ -118,24 +121,35 @@ export function createAppRoutes({
           ],
         },
         {
+          // Every signed-in account, administrators included: where a second factor is enrolled.
+          element: <RequireAuth />,
+          children: [{ element: <AppLayout />, children: [screen('profileSecurity')] }],
+        },
+        {
           element: <RequireAdmin />,
           children: [
             {
-              element: <AppLayout />,
+              element: <RequireTwoFactorEnrolment />,
               children: [
                 {
-                  element: <SliceLoader slices={ADMIN_SLICES} />,
+                  element: <AppLayout />,
                   children: [
-                    screen('admin'),
-                    screen('adminUsers'),
-                    screen('adminLicenses'),
-                    screen('adminPayments'),
-                    screen('adminSubscriptions'),
-                    screen('adminCoupons'),
-                    screen('adminSupportRequests'),
-                    screen('adminFeatures'),
-                    screen('adminPackages'),
-                    screen('adminSecurity'),
+                    {
+                      element: <SliceLoader slices={ADMIN_SLICES} />,
+                      children: [
+                        screen('admin'),
+                        screen('adminUsers'),
+                        screen('adminLicenses'),
+                        screen('adminPayments'),
+                        screen('adminSubscriptions'),
+                        screen('adminCoupons'),
+                        screen('adminSupportRequests'),
+                        screen('adminFeatures'),
+                        screen('adminPackages'),
+                        screen('adminSecurity'),
+                        screen('adminApiTokens'),
+                      ],
+                    },
                   ],
                 },
               ],

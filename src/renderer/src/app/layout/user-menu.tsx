@@ -1,7 +1,7 @@
 import { Avatar, Badge, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { portalPaths } from '../../../../shared/routes';
-import { ChevronDownIcon, LogoutIcon, UserIcon } from '../../components/brand/icons';
+import { ChevronDownIcon, LogoutIcon, ShieldIcon, UserIcon } from '../../components/brand/icons';
 import { selectCurrentUser, selectUserRole, signOut } from '../../features/auth';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import classes from './user-menu.module.css';
@@ -70,6 +70,9 @@ export function UserMenu() {
             Profile and preferences
           </Menu.Item>
         )}
+        <Menu.Item component={Link} to={portalPaths.profileSecurity} leftSection={<ShieldIcon size={16} />}>
+          Security
+        </Menu.Item>
         <Menu.Item leftSection={<LogoutIcon size={16} />} onClick={() => void leave()}>
           Sign out
         </Menu.Item>

@@ -13,3 +13,6 @@ export {
  * signed-in screens: it brings the user endpoints, which the first download does without.
  */
 export const loadAccountThemeToggle = () => import('./account-theme');
+
+/** Sends an administrator without a required second factor to enrol first; loaded with the admin screens. */
+export const loadTwoFactorEnrolmentCheck = () => import('./two-factor/enrolment-check');

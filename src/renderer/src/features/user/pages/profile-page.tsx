@@ -1,4 +1,6 @@
 import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { portalPaths } from '../../../../../shared/routes';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
@@ -10,6 +12,23 @@ import { useFetchMyProfileQuery } from '../user-endpoints';
 import { selectPreferences, selectUserError, selectUserProfile } from '../user-slice';
 
 const PASSWORD_SECTION_ID = 'change-password';
+
+/** The way to /profile/security: two-factor sign-in, passkeys and API tokens have a page of their own. */
+function SecurityLinkCard() {
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="xs" align="flex-start">
+        <Text fw={600}>Two-factor sign-in, passkeys and API tokens</Text>
+        <Text size="sm" c="dimmed">
+          Protect your account with a second step at sign-in, and manage what may act for you.
+        </Text>
+        <Button component={Link} to={portalPaths.profileSecurity} variant="light">
+          Security settings
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
 
 function CardSkeleton({ lines }: { lines: number }) {
   return (
@@ -61,6 +80,7 @@ export default function ProfilePage() {
           </Stack>
           <Stack gap="lg">
             <ChangePasswordCard email={profile.email} id={PASSWORD_SECTION_ID} />
+            <SecurityLinkCard />
             <SessionsCard />
           </Stack>
         </SimpleGrid>

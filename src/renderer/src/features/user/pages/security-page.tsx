@@ -1,0 +1,23 @@
+import { Stack } from '@mantine/core';
+import { HeaderedPage } from '../../../components/layout/page-header';
+import { PasskeysSection } from '../passkeys/passkeys-section';
+import { TwoFactorSection } from '../two-factor/two-factor-section';
+
+/**
+ * /profile/security: how the account signs in and what may act for it. Each part is a section of
+ * its own, one line each below.
+ */
+export default function SecurityPage() {
+  return (
+    <HeaderedPage
+      size="lg"
+      title="Security"
+      description="Two-factor sign-in, passkeys and API tokens: how you sign in, and what may act for you."
+    >
+      <Stack gap="lg">
+        <TwoFactorSection />
+        <PasskeysSection />
+      </Stack>
+    </HeaderedPage>
+  );
+}
