@@ -48,6 +48,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
   { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
   { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },
+  { label: 'API tokens', to: portalPaths.adminApiTokens, icon: KeyIcon },
 ];
 
 /** Whether `item` is the current screen (license details count as Licenses). */

@@ -1,0 +1,257 @@
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { type FormEvent, useEffect, useState } from 'react';
+import {
+  API_TOKEN_EXPIRY_CHOICES_DAYS,
+  API_TOKEN_NAME_MAX,
+  type ApiTokenKind,
+  type CreateApiTokenBody,
+  type CreatedApiToken,
+  CUSTOMER_SCOPE_TAGS,
+  PLATFORM_SCOPE_TAGS,
+} from '../../../../shared/api/api-tokens';
+import { failureMessage, isApiFailure } from '../../lib/api-errors';
+import { AlertIcon } from '../brand/icons';
+import { FormAlert } from '../forms/form-alert';
+import { ScopePicker } from './scope-picker';
+
+export interface CreateApiTokenDialogProps {
+  opened: boolean;
+  onClose: () => void;
+  kind: ApiTokenKind;
+  /** Creates the token; rejects with the server's refusal (`step_up_required` asks for a proof first). */
+  create: (body: CreateApiTokenBody) => Promise<CreatedApiToken>;
+  /** Proves the session again with the password or an authenticator code. */
+  stepUp: (proof: { password: string } | { code: string }) => Promise<void>;
+}
+
+type Phase = 'form' | 'confirm' | 'created';
+
+/**
+ * Naming a token, choosing its scopes and expiry, then the token itself, shown this once with a
+ * copy button. A session that signed in more than a few minutes ago confirms it is its owner
+ * (password or authenticator code) before the token is made.
+ */
+export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: CreateApiTokenDialogProps) {
+  const [phase, setPhase] = useState<Phase>('form');
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [days, setDays] = useState<string>('90');
+  const [proof, setProof] = useState('');
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string; proof?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedApiToken | null>(null);
+
+  useEffect(() => {
+    if (!opened) return;
+    setPhase('form');
+    setName('');
+    setScopes([]);
+    setDays('90');
+    setProof('');
+    setErrors({});
+    setFailure(null);
+    setCreated(null);
+  }, [opened]);
+
+  const body = (): CreateApiTokenBody => ({ name: name.trim(), scopes, expires_in_days: Number(days) });
+
+  const createNow = async () => {
+    try {
+      setCreated(await create(body()));
+      setPhase('created');
+    } catch (error) {
+      if (isApiFailure(error) && error.code === 'step_up_required') {
+        setPhase('confirm');
+        return;
+      }
+      throw error;
+    }
+  };
+
+  const run = async (work: () => Promise<void>, fallback: string) => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await work();
+    } catch (error) {
+      setFailure(failureMessage(error, fallback));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitForm = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problems = {
+      ...(name.trim() === '' ? { name: 'Name the token after where it is used, e.g. "Build server"' } : {}),
+      ...(scopes.length === 0 ? { scopes: 'Choose at least one area to read or write' } : {}),
+    };
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    void run(createNow, 'Could not create the token');
+  };
+
+  const submitProof = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = proof.trim();
+    if (value === '') {
+      setErrors({ proof: 'Enter your password or a code from your authenticator app' });
+      return;
+    }
+    setErrors({});
+    void run(async () => {
+      await stepUp(/^\d{6}$/.test(value) ? { code: value } : { password: proof });
+      setProof('');
+      await createNow();
+    }, 'Could not confirm it is you');
+  };
+
+  const title =
+    phase === 'created'
+      ? 'Copy your new token'
+      : kind === 'platform'
+        ? 'New platform token'
+        : 'New personal API token';
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !busy && onClose()}
+      title={title}
+      size="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      // The token must not vanish by a stray click outside once it is shown.
+      closeOnClickOutside={phase !== 'created'}
+    >
+      {phase === 'form' && (
+        <form onSubmit={submitForm} noValidate>
+          <Stack gap="md">
+            {failure && <FormAlert title="Could not create the token">{failure}</FormAlert>}
+            <TextInput
+              label="Name"
+              description="Where the token is used, so you know which to revoke"
+              value={name}
+              maxLength={API_TOKEN_NAME_MAX}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={errors.name}
+              data-autofocus
+              required
+            />
+            <div>
+              <Text size="sm" fw={500} id="token-expiry-label">
+                Expires after
+              </Text>
+              <SegmentedControl
+                aria-labelledby="token-expiry-label"
+                value={days}
+                onChange={setDays}
+                data={API_TOKEN_EXPIRY_CHOICES_DAYS.map((choice) => ({
+                  value: String(choice),
+                  label: choice === 365 ? '1 year' : `${choice} days`,
+                }))}
+              />
+            </div>
+            <div>
+              <Text size="sm" fw={500} mb={4}>
+                Scopes
+              </Text>
+              <Text size="xs" c="dimmed" mb="xs">
+                {kind === 'platform'
+                  ? 'The token acts as you, an administrator, but only in the areas chosen here.'
+                  : 'The token reaches only your own account, and only the areas chosen here.'}{' '}
+                Write includes read. Sign-in, two-factor, passkeys and tokens are never reachable with a
+                token.
+              </Text>
+              <ScopePicker
+                areas={kind === 'platform' ? PLATFORM_SCOPE_TAGS : CUSTOMER_SCOPE_TAGS}
+                value={scopes}
+                onChange={setScopes}
+                error={errors.scopes}
+              />
+            </div>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={onClose} disabled={busy}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy}>
+                Create token
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+
+      {phase === 'confirm' && (
+        <form onSubmit={submitProof} noValidate>
+          <Stack gap="md">
+            <Text size="sm">
+              A new token is a new way into your account: confirm it is you first. You signed in more than ten
+              minutes ago.
+            </Text>
+            {failure && <FormAlert title="Not confirmed">{failure}</FormAlert>}
+            <PasswordInput
+              label="Password or authenticator code"
+              autoComplete="current-password"
+              value={proof}
+              onChange={(event) => setProof(event.currentTarget.value)}
+              error={errors.proof}
+              data-autofocus
+            />
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setPhase('form')} disabled={busy}>
+                Back
+              </Button>
+              <Button type="submit" loading={busy}>
+                Confirm and create
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+
+      {phase === 'created' && created && (
+        <Stack gap="md">
+          <Alert color="yellow" icon={<AlertIcon />} title="Copy it now: it is shown only this once">
+            Only a fingerprint of the token is kept, so nobody can show it to you again. Store it in a secret
+            manager; if it is lost, revoke it and create another.
+          </Alert>
+          <Code
+            block
+            aria-label="Your new API token"
+            data-testid="new-api-token"
+            style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+          >
+            {created.token}
+          </Code>
+          <Text size="sm" c="dimmed">
+            Send it as <Code>Authorization: Bearer {created.api_token.prefix}…</Code> with your requests. It
+            expires on {new Date(created.api_token.expires_at).toLocaleDateString()}.
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <CopyButton value={created.token}>
+              {({ copied, copy }) => (
+                <Button variant="light" onClick={copy} color={copied ? 'teal' : undefined}>
+                  {copied ? 'Copied' : 'Copy token'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={onClose}>I have stored it</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

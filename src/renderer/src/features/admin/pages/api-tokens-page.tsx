@@ -1,0 +1,259 @@
+import { Badge, Button, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { AdminApiToken, ApiToken } from '../../../../../shared/api/api-tokens';
+import { ApiTokenList, tokenHint } from '../../../components/api-tokens/api-token-list';
+import { CreateApiTokenDialog } from '../../../components/api-tokens/create-api-token-dialog';
+import { LoadingBlock } from '../../../components/data/loading-block';
+import { StatusBadge } from '../../../components/data/status-badge';
+import type { Column } from '../../../components/data-table/data-table';
+import { FilterSelect } from '../../../components/data-table/filter-select';
+import { ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
+import { SectionCard } from '../../../components/layout/section-card';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { selectCurrentUser } from '../../auth';
+import {
+  adminApiTokenMessages,
+  useCreatePlatformApiTokenMutation,
+  useListAllApiTokensQuery,
+  useRevokeAnyApiTokenMutation,
+  useStepUpForPlatformTokenMutation,
+} from '../api-tokens/admin-api-tokens-endpoints';
+import { pagedResult } from '../query-answer';
+
+const LIST: ListQuerySpec<'kind' | 'status'> = {
+  sortFields: ['created_at', 'last_used_at', 'expires_at'],
+  defaultSort: '-created_at',
+  filters: ['kind', 'status'],
+};
+
+const KIND_OPTIONS = [
+  { value: '', label: 'Personal and platform' },
+  { value: 'personal', label: 'Personal' },
+  { value: 'platform', label: 'Platform' },
+];
+const STATUS_OPTIONS = [
+  { value: '', label: 'Active' },
+  { value: 'inactive', label: 'Revoked or expired' },
+  { value: 'all', label: 'All' },
+];
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+/** The administrator's own platform tokens: made here, revoked here. */
+function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<void> }) {
+  const me = useAppSelector(selectCurrentUser);
+  const mine = useListAllApiTokensQuery(
+    { user_id: me?.id ?? '', kind: 'platform', status: 'active', perPage: 100 },
+    { skip: !me?.id },
+  );
+  const [create] = useCreatePlatformApiTokenMutation();
+  const [stepUp] = useStepUpForPlatformTokenMutation();
+  const [creating, setCreating] = useState(false);
+  const tokens = mine.data?.data ?? [];
+  return (
+    <SectionCard
+      headingId="platform-tokens-title"
+      title="Your platform tokens"
+      description="Tokens that act as you, an administrator, in the areas you choose (admin and webhooks included). They stop working if you stop being an administrator."
+      actions={<Button onClick={() => setCreating(true)}>New platform token</Button>}
+    >
+      {mine.isLoading ? (
+        <LoadingBlock label="Loading your platform tokens">
+          <Skeleton height={100} radius="md" />
+        </LoadingBlock>
+      ) : tokens.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          You have no active platform token.
+        </Text>
+      ) : (
+        <ApiTokenList tokens={tokens} revoke={revoke} />
+      )}
+      <CreateApiTokenDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        kind="platform"
+        create={(body) => create(body).unwrap()}
+        stepUp={async (proof) => {
+          await stepUp(proof).unwrap();
+        }}
+      />
+    </SectionCard>
+  );
+}
+
+export default function AdminApiTokensPage() {
+  const list = useListQuery(LIST);
+  const tokens = pagedResult(useListAllApiTokensQuery(list.params));
+  const [revokeToken] = useRevokeAnyApiTokenMutation();
+  const [revoking, setRevoking] = useState<AdminApiToken | null>(null);
+
+  const revoke = async (token: ApiToken) => {
+    await revokeToken(token.id).unwrap();
+    notifications.show({ color: 'teal', title: 'Token revoked', message: `${token.name} no longer works.` });
+  };
+
+  const columns: Column<AdminApiToken>[] = [
+    {
+      key: 'token',
+      header: 'Token',
+      render: (token) => (
+        <Stack gap={2}>
+          <Text span size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+            {token.name}
+          </Text>
+          <Code fz="xs" w="fit-content" style={{ whiteSpace: 'nowrap' }}>
+            {tokenHint(token)}
+          </Code>
+        </Stack>
+      ),
+    },
+    {
+      key: 'owner',
+      header: 'Owner',
+      render: (token) => (
+        <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {token.owner_email}
+        </Text>
+      ),
+    },
+    {
+      key: 'kind',
+      header: 'Kind',
+      render: (token) =>
+        token.kind === 'platform' ? (
+          <Badge variant="light" color="iris" tt="none">
+            Platform
+          </Badge>
+        ) : (
+          'Personal'
+        ),
+    },
+    {
+      key: 'scopes',
+      header: 'Scopes',
+      render: (token) => (
+        <Text span size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+          {token.scopes.join(' ')}
+        </Text>
+      ),
+    },
+    {
+      key: 'last_used',
+      header: 'Last used',
+      sortField: 'last_used_at',
+      render: (token) =>
+        token.last_used_at ? (
+          <Text span size="sm">
+            <time dateTime={token.last_used_at}>{dateTime.format(new Date(token.last_used_at))}</time>
+            {token.last_used_ip ? ` · ${token.last_used_ip}` : ''}
+          </Text>
+        ) : (
+          'Never'
+        ),
+    },
+    {
+      key: 'expires',
+      header: 'Expires',
+      sortField: 'expires_at',
+      render: (token) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <time dateTime={token.expires_at}>{date.format(new Date(token.expires_at))}</time>
+        </Text>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'State',
+      render: (token) => (
+        <StatusBadge
+          tone={token.status === 'active' ? 'positive' : token.status === 'revoked' ? 'negative' : 'neutral'}
+          size="md"
+        >
+          {token.status === 'active' ? 'Active' : token.status === 'revoked' ? 'Revoked' : 'Expired'}
+        </StatusBadge>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (token) =>
+        token.status === 'active' ? (
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              size="xs"
+              color="red"
+              variant="light"
+              onClick={() => setRevoking(token)}
+              aria-label={`Revoke ${token.name} of ${token.owner_email}`}
+            >
+              Revoke
+            </Button>
+          </Group>
+        ) : null,
+    },
+  ];
+
+  return (
+    <ListPage
+      title="API tokens"
+      description="Every account's API tokens. Revoke one that leaked: calls made with it are refused at once, and each call made with a token is in the security log."
+      header={<MyPlatformTokens revoke={revoke} />}
+      list={list}
+      result={tokens}
+      noun="API tokens"
+      searchPlaceholder="Name, aap_… characters or owner e-mail"
+      filters={
+        <>
+          <FilterSelect
+            list={list}
+            filter="kind"
+            label="Kind"
+            data={KIND_OPTIONS}
+            style={{ flex: '1 1 170px' }}
+          />
+          <FilterSelect
+            list={list}
+            filter="status"
+            label="State"
+            data={STATUS_OPTIONS}
+            style={{ flex: '1 1 170px' }}
+          />
+        </>
+      }
+      noMatchesHint="Check the name or e-mail, or clear the filters."
+      empty={{
+        title: 'No active API tokens',
+        text: 'Tokens appear here when a customer creates one on their Security page or an administrator creates a platform token.',
+      }}
+      table={{
+        columns,
+        rowKey: (token) => token.id,
+        skeletonRows: Math.min(list.query.perPage, 10),
+      }}
+    >
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={`Revoke ${revoking?.name ?? 'token'}?`}
+        confirmLabel="Revoke token"
+        failureTitle="Could not revoke the token"
+        fallback={adminApiTokenMessages.revokeFailed}
+        centered
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          await revoke(revoking);
+          setRevoking(null);
+        }}
+      >
+        <Text size="sm">
+          {revoking ? <Code>{tokenHint(revoking)}</Code> : 'The token'} of {revoking?.owner_email} stops
+          working at once. The owner needs a new token for whatever used it.
+        </Text>
+      </ConfirmDialog>
+    </ListPage>
+  );
+}

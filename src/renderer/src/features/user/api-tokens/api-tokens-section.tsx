@@ -1,0 +1,79 @@
+import { Button, Code, Skeleton, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { API_TOKEN_PATTERN } from '../../../../../shared/api/api-tokens';
+import { ApiTokenList } from '../../../components/api-tokens/api-token-list';
+import { CreateApiTokenDialog } from '../../../components/api-tokens/create-api-token-dialog';
+import { LoadingBlock } from '../../../components/data/loading-block';
+import { RetryNotice } from '../../../components/data/retry-notice';
+import { SectionCard } from '../../../components/layout/section-card';
+import { failureMessage } from '../../../lib/api-errors';
+import {
+  apiTokenMessages,
+  useCreateApiTokenMutation,
+  useListApiTokensQuery,
+  useRevokeApiTokenMutation,
+  useStepUpForApiTokenMutation,
+} from './api-tokens-endpoints';
+
+/** The Security page's personal API tokens: for scripts reaching the account's own licences and machines. */
+export function ApiTokensSection() {
+  const tokens = useListApiTokensQuery();
+  const [create] = useCreateApiTokenMutation();
+  const [revoke] = useRevokeApiTokenMutation();
+  const [stepUp] = useStepUpForApiTokenMutation();
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <SectionCard
+      id="api-tokens"
+      headingId="api-tokens-title"
+      title="API tokens"
+      description={
+        <>
+          Let a script or tool use the API as you, only in the areas you choose. Send the token as{' '}
+          <Code>Authorization: Bearer aap_…</Code>. Every call made with a token is in your security log.
+        </>
+      }
+      actions={<Button onClick={() => setCreating(true)}>New token</Button>}
+    >
+      {tokens.isLoading ? (
+        <LoadingBlock label="Loading your API tokens">
+          <Skeleton height={120} radius="md" />
+        </LoadingBlock>
+      ) : tokens.isError ? (
+        <RetryNotice
+          title={apiTokenMessages.listFailed}
+          message={failureMessage(tokens.error, apiTokenMessages.listFailed)}
+          onRetry={() => void tokens.refetch()}
+        />
+      ) : (tokens.data ?? []).length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No tokens yet. A token starts with <Code>aap_</Code> and matches{' '}
+          <Code>{API_TOKEN_PATTERN.source}</Code>, so secret scanners can spot one that leaked.
+        </Text>
+      ) : (
+        <ApiTokenList
+          tokens={tokens.data ?? []}
+          revoke={async (token) => {
+            await revoke(token.id).unwrap();
+            notifications.show({
+              color: 'teal',
+              title: 'Token revoked',
+              message: `${token.name} no longer works.`,
+            });
+          }}
+        />
+      )}
+      <CreateApiTokenDialog
+        opened={creating}
+        onClose={() => setCreating(false)}
+        kind="personal"
+        create={(body) => create(body).unwrap()}
+        stepUp={async (proof) => {
+          await stepUp(proof).unwrap();
+        }}
+      />
+    </SectionCard>
+  );
+}
