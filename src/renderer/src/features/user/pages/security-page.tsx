@@ -1,5 +1,6 @@
 import { Stack } from '@mantine/core';
 import { HeaderedPage } from '../../../components/layout/page-header';
+import { ApiTokensSection } from '../api-tokens/api-tokens-section';
 import { PasskeysSection } from '../passkeys/passkeys-section';
 import { TwoFactorSection } from '../two-factor/two-factor-section';
 
@@ -17,6 +18,7 @@ export default function SecurityPage() {
       <Stack gap="lg">
         <TwoFactorSection />
         <PasskeysSection />
+        <ApiTokensSection />
       </Stack>
     </HeaderedPage>
   );
