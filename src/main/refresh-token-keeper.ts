@@ -57,6 +57,7 @@ const logoutEverywhere: AuthCallRole = { endsSession: (status) => status >= 200 
 const ROLES = new Map<string, AuthCallRole>([
   [apiPaths.auth.login, signIn],
   [apiPaths.auth.loginJson, signIn],
+  [apiPaths.auth.loginSecondFactor, signIn],
   [apiPaths.auth.refresh, refresh],
   [apiPaths.auth.refreshToken, refresh],
   [apiPaths.auth.logout, logout],

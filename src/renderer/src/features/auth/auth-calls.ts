@@ -1,7 +1,7 @@
 import type { RegisterRequest } from '../../../../shared/api/auth';
 import type { Services } from '../../lib/services';
 import type { AppDispatch } from '../../lib/store-hooks';
-import { sessionCleared } from './auth-slice';
+import { sessionCleared, tokensRefreshed } from './auth-slice';
 import type { SignInValues } from './sign-in-form';
 
 /*
@@ -12,8 +12,19 @@ import type { SignInValues } from './sign-in-form';
 import { loadAuthEndpoints } from './index';
 const endpoints = async () => (await loadAuthEndpoints()).authApi.endpoints;
 
+/** The password step: who signed in, or (`secondFactor`) the challenge of a second step. */
 export const signIn = async (dispatch: AppDispatch, credentials: SignInValues) =>
   dispatch((await endpoints()).login.initiate(credentials)).unwrap();
+
+/** The second step of a sign-in; the identity arrives as a refresh's does, so every slice takes it in. */
+export async function completeSecondFactor(
+  dispatch: AppDispatch,
+  body: { challenge: string; code: string } | { challenge: string; recovery_code: string },
+) {
+  const identity = await dispatch((await endpoints()).completeSecondFactor.initiate(body)).unwrap();
+  dispatch(tokensRefreshed(identity));
+  return identity;
+}
 
 /** Registration does not sign in: the address must be confirmed first. */
 export const signUp = async (dispatch: AppDispatch, body: RegisterRequest) =>

@@ -1,5 +1,6 @@
 import type { AxiosResponse } from 'axios';
-import type { RegisterRequest } from '../../../../shared/api/auth';
+import type { RegisterRequest, SecondFactorMethod } from '../../../../shared/api/auth';
+import type { SecondFactorLoginRequest } from '../../../../shared/api/two-factor';
 import { authMessages } from '../../../../shared/messages';
 import { apiPaths } from '../../../../shared/routes';
 import { localStorageKeys } from '../../../../shared/storage-keys';
@@ -45,6 +46,26 @@ function notJson(response: AxiosResponse): ApiFailure | null {
   return message === null ? null : { message, status: response.status, fieldErrors: {} };
 }
 
+/** A password sign-in to an account with a second factor: no tokens yet, the challenge of the second step. */
+export interface SecondFactorStep {
+  secondFactor: { challenge: string; methods: SecondFactorMethod[]; expiresIn: number };
+}
+export type SignInAnswer = SessionIdentity | SecondFactorStep;
+
+/** The first step's answer when it asks for a second factor (`second_factor_required`). */
+function secondFactorStepOf(body: unknown): SecondFactorStep | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const answer = body as Record<string, unknown>;
+  if (answer['second_factor_required'] !== true || typeof answer['challenge'] !== 'string') return null;
+  return {
+    secondFactor: {
+      challenge: answer['challenge'],
+      methods: Array.isArray(answer['methods']) ? (answer['methods'] as SecondFactorMethod[]) : ['totp'],
+      expiresIn: typeof answer['expires_in'] === 'number' ? answer['expires_in'] : 300,
+    },
+  };
+}
+
 /**
  * Signing in and out, registration and the account e-mails' links. Sign-in keeps the tokens and
  * answers who signed in; sign-out forgets the tokens whether or not the server answered.
@@ -52,8 +73,11 @@ function notJson(response: AxiosResponse): ApiFailure | null {
 export const authApi = api.injectEndpoints({
   endpoints: (build) => {
     const endpoints = {
-      /** POST /auth/login as the OAuth2 form: the e-mail goes as `username`. */
-      login: build.mutation<SessionIdentity, SignInValues>({
+      /**
+       * POST /auth/login as the OAuth2 form: the e-mail goes as `username`. An account with a
+       * second factor answers the challenge of the second step instead of tokens.
+       */
+      login: build.mutation<SignInAnswer, SignInValues>({
         queryFn: async ({ email, password }, queryApi) => {
           const services = servicesOf(queryApi);
           const options = { fallback: authMessages.loginFailed };
@@ -70,11 +94,34 @@ export const authApi = api.injectEndpoints({
           }
           const refused = notJson(response);
           if (refused) return { error: refused };
+          const secondStep = secondFactorStepOf(response.data);
+          if (secondStep) return { data: secondStep };
           return attempt(async () => {
             const tokens = readTokenResponse(response.data, authMessages.noTokenReceived);
             await services.tokens.save(tokens);
             return identityFrom(services, tokens.accessToken, tokens.user);
           }, options);
+        },
+      }),
+      /**
+       * POST /auth/login/second-factor: the challenge and a code (or a recovery code); keeps the
+       * tokens as the password sign-in does and answers who signed in.
+       */
+      completeSecondFactor: build.mutation<SessionIdentity, SecondFactorLoginRequest>({
+        queryFn: (body, queryApi) => {
+          const services = servicesOf(queryApi);
+          return attempt(
+            async () => {
+              const { data } = await services.client.http.post<unknown>(
+                apiPaths.auth.loginSecondFactor,
+                body,
+              );
+              const tokens = readTokenResponse(data, authMessages.noTokenReceived);
+              await services.tokens.save(tokens);
+              return identityFrom(services, tokens.accessToken, tokens.user);
+            },
+            { fallback: authMessages.loginFailed },
+          );
         },
       }),
       /** POST /auth/register: answers the server's message; the account still needs confirming. */

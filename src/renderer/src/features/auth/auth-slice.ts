@@ -26,7 +26,11 @@ const endpoint = <Answer>(name: string) => ({
   fulfilled: endpointAction<Answer>(name, 'fulfilled'),
   rejected: endpointAction<ApiFailure | undefined>(name, 'rejected'),
 });
-const login = endpoint<SessionIdentity>('login');
+/** A sign-in answers who signed in, or (`secondFactor`) that a second step is needed first. */
+const login = endpoint<SessionIdentity | { secondFactor: unknown }>('login');
+/** A password sign-in that signed in (not one that waits for its second factor). */
+const loginSignedIn = (action: UnknownAction): action is PayloadAction<SessionIdentity> =>
+  login.fulfilled(action) && !('secondFactor' in action.payload);
 const register = endpoint<string>('register');
 const logout = endpoint<null>('logout');
 /** The user endpoints whose answer is the new profile (the auth user follows it). */
@@ -96,7 +100,11 @@ export const authSlice = createSlice({
         state.error = payload.outcome === 'invalid' ? payload.message : null;
       })
       .addMatcher(isAnyOf(login.pending, register.pending, logout.pending), started)
-      .addMatcher(login.fulfilled, (state, action) => signedIn(state, action.payload))
+      .addMatcher(loginSignedIn, (state, action) => signedIn(state, action.payload))
+      // Waiting for the second factor: nobody is signed in yet, and nothing failed.
+      .addMatcher(login.fulfilled, (state, action) => {
+        if ('secondFactor' in action.payload) state.status = 'idle';
+      })
       .addMatcher(login.rejected, (state, action) => {
         state.status = 'failed';
         state.error = failureOf(action);
@@ -127,7 +135,7 @@ export const authReducer = authSlice.reducer;
 /** The session ended: signed out here (answered or not), or lost. Every slice of the user's data resets. */
 export const sessionEnded = isAnyOf(logout.fulfilled, logout.rejected, sessionCleared);
 /** Someone signed in, or the session was refreshed: the identity is in the action's payload. */
-export const identityArrived = isAnyOf(login.fulfilled, refreshSession.fulfilled, tokensRefreshed);
+export const identityArrived = isAnyOf(loginSignedIn, refreshSession.fulfilled, tokensRefreshed);
 
 /** Where a signed-in user belongs: /admin for admins, else /dashboard. */
 export const homeFor = (role: string | null) =>

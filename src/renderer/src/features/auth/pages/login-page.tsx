@@ -2,6 +2,7 @@ import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import type { SecondFactorMethod } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
 import { portalPaths } from '../../../../../shared/routes';
 import { EmailField } from '../../../components/forms/email-field';
@@ -12,6 +13,7 @@ import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { PasskeySignInButton } from '../components/passkey-sign-in-button';
+import { SecondFactorForm } from '../components/second-factor-form';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -19,6 +21,10 @@ const FIELDS = ['email', 'password'] as const;
 export default function LoginPage() {
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
+  // The second step of an account with a second factor: its challenge and the ways to answer it.
+  const [secondStep, setSecondStep] = useState<{ challenge: string; methods: SecondFactorMethod[] } | null>(
+    null,
+  );
   // Fields the user has typed in. Leaving one of those checks it; leaving an untouched empty field
   // (the e-mail has focus on load) does not, so an error never appears and shifts the links below
   // just as the user clicks one. Submitting checks everything.
@@ -49,7 +55,12 @@ export default function LoginPage() {
     async (values) => {
       setFailure(undefined);
       try {
-        await signIn(dispatch, { email: values.email.trim(), password: values.password });
+        const answer = await signIn(dispatch, { email: values.email.trim(), password: values.password });
+        if ('secondFactor' in answer) {
+          form.setFieldValue('password', '');
+          edited.current.delete('password');
+          setSecondStep(answer.secondFactor);
+        }
       } catch (error) {
         setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
         form.setFieldValue('password', '');
@@ -60,6 +71,18 @@ export default function LoginPage() {
     },
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
+
+  if (secondStep)
+    return (
+      <SecondFactorForm
+        challenge={secondStep.challenge}
+        methods={secondStep.methods}
+        onRestart={(message) => {
+          setSecondStep(null);
+          setFailure(message);
+        }}
+      />
+    );
 
   return (
     <AuthForm
