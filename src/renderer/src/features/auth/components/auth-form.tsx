@@ -1,4 +1,4 @@
-import { Button, Stack } from '@mantine/core';
+import { Button, Divider, Stack } from '@mantine/core';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { FormAlert } from '../../../components/forms/form-alert';
@@ -21,6 +21,8 @@ interface AuthFormProps {
   children: ReactNode;
   /** A line under the submit button. */
   note?: ReactNode;
+  /** Under the form, inside the card: another way in that is not part of the form (a passkey). */
+  aside?: ReactNode;
 }
 
 /** A sign-in, registration or recovery form: the card, the refusal alert, the fields and one submit button. */
@@ -38,6 +40,12 @@ export function AuthForm(props: AuthFormProps) {
           {props.note}
         </Stack>
       </form>
+      {props.aside && (
+        <Stack gap="md" mt="md">
+          <Divider label="or" labelPosition="center" />
+          {props.aside}
+        </Stack>
+      )}
     </AuthCard>
   );
 }

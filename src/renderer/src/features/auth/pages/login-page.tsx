@@ -101,7 +101,7 @@ export default function LoginPage() {
       submitLabel="Sign in"
       failure={failure}
       failureTitle="Could not sign in"
-      note={<PasskeySignInButton />}
+      aside={<PasskeySignInButton />}
     >
       <EmailField autoFocus {...form.getInputProps('email')} />
       <Stack gap={6}>
