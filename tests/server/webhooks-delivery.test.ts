@@ -6,7 +6,7 @@ import {
 } from '../../src/shared/api/webhooks.js';
 import { MAX_ATTEMPTS, webhookRetryDelayMs } from '../../src/server/modules/webhooks/delivery-worker.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
-import { signIn, signInAgain, type SignedIn } from './admin-helpers.js';
+import { activateBase, signIn, signInAgain, type SignedIn } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';
 import {
   createEndpoint,
@@ -49,6 +49,7 @@ describeOnEveryDatabase(
       server().clock.freeze();
       // Earlier tests moved the clock hours ahead: their tokens have expired.
       admin = await signInAgain(server(), admin);
+      owner = await signInAgain(server(), owner);
     });
     afterEach(async () => {
       await receiver.close();
@@ -152,6 +153,78 @@ describeOnEveryDatabase(
       expect(receiver.received).toHaveLength(5);
       expect(receiver.received[4]).toMatchObject({ verifiedId: delivery!.event_id, replay: true });
       expect(receiver.received.slice(0, 4).every((request) => !request.replay)).toBe(true);
+    });
+
+    it('queues the events of real changes to the endpoints subscribed to them: activation, suspension, revocation', async () => {
+      const s = server();
+      const endpoint = await createEndpoint(s, admin.token, {
+        url: receiver.url,
+        event_types: [
+          'license.created',
+          'license.updated',
+          'license.suspended',
+          'license.revoked',
+          'activation.created',
+          'activation.deleted',
+        ],
+      });
+      // Subscribed to nothing that happens here: it gets nothing.
+      const other = await createEndpoint(s, admin.token, {
+        url: `${receiver.url}/other`,
+        event_types: ['payment.refunded'],
+      });
+      receiver.secrets = [endpoint.secret, other.secret];
+      const hardwareId = `hw-hooks-${Date.now()}`;
+      const activation = await activateBase(s, owner, hardwareId);
+      const licenseId = activation.license_id;
+      const deactivated = await s.api({
+        method: 'POST',
+        path: `/licenses/${licenseId}/deactivate`,
+        token: owner.token,
+        body: { hardware_id: hardwareId },
+      });
+      expect(deactivated.statusCode, deactivated.body).toBe(200);
+      const suspended = await s.api({
+        method: 'PUT',
+        path: `/admin/licenses/${licenseId}`,
+        token: admin.token,
+        body: { status: 'suspended' },
+      });
+      expect(suspended.statusCode, suspended.body).toBe(200);
+      const revoked = await s.api({
+        method: 'POST',
+        path: `/admin/licenses/${licenseId}/revoke?reason=Chargeback`,
+        token: admin.token,
+      });
+      expect(revoked.statusCode, revoked.body).toBe(200);
+      await deliverUntilSettled(s);
+
+      expect(receiver.received.every((request) => request.path === '/' && request.verifiedId !== null)).toBe(
+        true,
+      );
+      const events = receiver.received.map(
+        (request) =>
+          JSON.parse(request.body) as {
+            type: string;
+            data: Record<string, { id?: string; license_id?: string; status?: string }>;
+          },
+      );
+      // Deliveries run in parallel, so they may arrive in any order: a receiver must not rely on their order.
+      expect(events.map((event) => event.type).sort()).toEqual(
+        [
+          'license.created',
+          'activation.created',
+          'activation.deleted',
+          'license.updated',
+          'license.suspended',
+          'license.revoked',
+        ].sort(),
+      );
+      const ofType = (type: string) => events.find((event) => event.type === type)!.data;
+      expect(ofType('activation.created').activation).toMatchObject({ license_id: licenseId });
+      expect(ofType('license.suspended').license).toMatchObject({ id: licenseId, status: 'suspended' });
+      expect(ofType('license.revoked').license).toMatchObject({ id: licenseId, status: 'revoked' });
+      expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(6);
     });
 
     it('counts an endpoint that does not answer within the timeout as failed and retries it', async () => {

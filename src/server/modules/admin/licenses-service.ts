@@ -36,6 +36,8 @@ import { findUserById } from '../users/repository.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { type AdminActor, recordAdminAction } from '../security/service.js';
 import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';
+import { activationEventData, licenseEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 
 type LicenseListQuery = z.output<typeof adminLicenseListQuerySchema>;
 type CreateLicenseInput = z.output<typeof createAdminLicenseRequestSchema>;
@@ -169,7 +171,15 @@ export function createAdminLicensesService({
           set.max_activations = seats;
         }
         if (Object.keys(set).length === 0) return;
-        await updateLicense(trx, id, { ...set, updated_at: isoNow(clock) });
+        const updated = await updateLicense(trx, id, { ...set, updated_at: isoNow(clock) });
+        if (updated) {
+          await queueWebhookEvent(trx, clock, { type: 'license.updated', data: licenseEventData(updated) });
+          if (set.status === 'suspended')
+            await queueWebhookEvent(trx, clock, {
+              type: 'license.suspended',
+              data: licenseEventData(updated),
+            });
+        }
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.licenseUpdated,
           severity: set.status === 'suspended' ? 'warning' : 'info',
@@ -205,6 +215,7 @@ export function createAdminLicensesService({
           userId: revoked.user_id,
           details: { license_id: id, reason },
         });
+        await queueWebhookEvent(trx, clock, { type: 'license.revoked', data: licenseEventData(revoked) });
         // In the same transaction: the owner is told exactly when the revocation holds.
         const owner = await findUserById(trx, revoked.user_id);
         const revokedPlan = await findPlanRowByIdOrCode(trx, revoked.plan_id);
@@ -242,7 +253,15 @@ export function createAdminLicensesService({
         if (activation.deactivated_at !== null) {
           throw conflict('activation_not_active', 'This machine is already deactivated');
         }
-        await deactivateActivation(trx, activationId, isoNow(clock), 'admin');
+        const at = isoNow(clock);
+        await deactivateActivation(trx, activationId, at, 'admin');
+        await queueWebhookEvent(trx, clock, {
+          type: 'activation.deleted',
+          data: activationEventData(
+            { ...activation, deactivated_at: at, deactivated_reason: 'admin' },
+            license.user_id,
+          ),
+        });
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.activationDeactivated,
           severity: 'info',

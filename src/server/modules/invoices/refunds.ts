@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { licenseEventData, paymentEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentRefunds, RefundRequest } from '../../../shared/api/billing.js';
 import { type Clock, isoNow } from '../../clock.js';
@@ -198,6 +200,8 @@ export function createRefundsService({
           now,
         );
         licenseOutcome = revoked ? 'revoked' : 'already_revoked';
+        if (revoked)
+          await queueWebhookEvent(trx, clock, { type: 'license.revoked', data: licenseEventData(revoked) });
       } else if (payment.license_id && refund.license_action === 'shorten') {
         const shortened = await trx
           .updateTable('licenses')
@@ -226,6 +230,20 @@ export function createRefundsService({
       };
       if (actor) await recordAdminAction(trx, clock, actor, event);
       else await recordSecurityEvent(trx, clock, event);
+      await queueWebhookEvent(trx, clock, {
+        type: 'payment.refunded',
+        data: paymentEventData(payment, {
+          refund: {
+            id: refund.id,
+            amount_minor: Number(refund.amount_minor),
+            currency: refund.currency,
+            reason: refund.reason,
+            credit_note: note.number,
+            license_action: refund.license_action,
+            license_outcome: licenseOutcome,
+          },
+        }),
+      });
     });
   }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { activationEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 import type {
   ActivateBaseLicenseRequest,
   ActivateLicenseRequest,
@@ -148,6 +150,10 @@ export function createActivationService({
             activated_by: userId,
             label: null,
           });
+      await queueWebhookEvent(trx, clock, {
+        type: 'activation.created',
+        data: activationEventData(activation, license.user_id),
+      });
       for (const seat of reclaimed) {
         await recordSecurityEvent(trx, clock, {
           type: securityEventTypes.seatReclaimed,
@@ -251,7 +257,17 @@ export function createActivationService({
           : { hardwareId: target.hardware_id ?? '' },
       );
       if (activation.deactivated_at === null) {
-        await deactivateActivation(db, activation.id, clock.now().toISOString(), 'user');
+        const at = clock.now().toISOString();
+        await db.transaction().execute(async (trx) => {
+          await deactivateActivation(trx, activation.id, at, 'user');
+          await queueWebhookEvent(trx, clock, {
+            type: 'activation.deleted',
+            data: activationEventData(
+              { ...activation, deactivated_at: at, deactivated_reason: 'user' },
+              row.user_id,
+            ),
+          });
+        });
       }
       return toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
     },

@@ -1,4 +1,7 @@
 import { utc } from '../../../shared/dates.js';
+import { findLicenseById } from './repository.js';
+import { licenseEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
@@ -74,6 +77,11 @@ export function createLicenseExpiryNotices({
         at: clock.now().toISOString(),
       });
       if (taken) await mailer.queue(trx, message);
+      if (taken && kind === 'license_expired') {
+        const row = await findLicenseById(trx, license.id);
+        if (row)
+          await queueWebhookEvent(trx, clock, { type: 'license.expired', data: licenseEventData(row) });
+      }
       return taken;
     });
   }

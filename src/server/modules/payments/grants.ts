@@ -14,6 +14,8 @@ import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { findPlanRow } from '../plans/repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
+import { paymentEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 
 /** How a capture of a payment ended for the caller that reported it. */
 export type Settlement =
@@ -56,6 +58,10 @@ export async function settlePayment(
   const license = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
   await setPaymentLicense(trx, won.id, license.id);
   await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
+  await queueWebhookEvent(trx, clock, {
+    type: 'payment.paid',
+    data: paymentEventData({ ...won, license_id: license.id }),
+  });
   return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
 }
 

@@ -15,6 +15,7 @@ import { createSubscriptionNotices } from './notices.js';
 import type { RefundCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
+import { createSubscriptionWebhookEffects } from '../webhooks/subscription-events.js';
 
 /** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
 export function createSubscriptionsArea({
@@ -49,6 +50,8 @@ export function createSubscriptionsArea({
     pricing,
     receipts,
   });
+  // Outgoing webhooks of each change, queued beside its mail in the same transaction.
+  const hooks = createSubscriptionWebhookEffects(clock);
   const charges = createSubscriptionCharges({
     clock,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
@@ -58,8 +61,12 @@ export function createSubscriptionsArea({
       paid: async (trx, charge) => {
         const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
         await notices.paid(trx, charge, invoice);
+        await hooks.paid(trx, charge);
       },
-      failed: notices.failed,
+      failed: async (trx, charge) => {
+        await notices.failed(trx, charge);
+        await hooks.failed(trx, charge);
+      },
     },
   });
   const lifecycle = createSubscriptionLifecycle({
@@ -68,7 +75,16 @@ export function createSubscriptionsArea({
     charges,
     graceDays: config.subscriptions.graceDays,
     log,
-    effects: { suspended: notices.suspended, ended: notices.ended },
+    effects: {
+      suspended: async (trx, subscription, license) => {
+        await notices.suspended(trx, subscription, license);
+        await hooks.suspended(trx, subscription, license);
+      },
+      ended: async (trx, subscription) => {
+        await notices.ended(trx, subscription);
+        await hooks.ended(trx, subscription);
+      },
+    },
   });
   const service = createSubscriptionsService({
     db,
@@ -77,7 +93,12 @@ export function createSubscriptionsArea({
     currency: config.payments.currency,
     charges,
     lifecycle,
-    effects: { cancelled: notices.cancelled },
+    effects: {
+      cancelled: async (trx, subscription) => {
+        await notices.cancelled(trx, subscription);
+        await hooks.cancelled(trx, subscription);
+      },
+    },
     coupons,
     refundCredit,
     log,

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { portalPaths } from '../../../../shared/routes';
 import {
+  ArrowRightIcon,
   CardIcon,
   CartIcon,
   GaugeIcon,
@@ -45,6 +46,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },
   { label: 'Coupons', to: portalPaths.adminCoupons, icon: TicketIcon },
   { label: 'Support requests', to: portalPaths.adminSupportRequests, icon: MailIcon },
+  { label: 'Webhooks', to: portalPaths.adminWebhooks, icon: ArrowRightIcon },
   { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
   { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
   { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },

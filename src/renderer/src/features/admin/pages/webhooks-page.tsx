@@ -1,0 +1,288 @@
+import { Code, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { WebhookEndpoint, WebhookEndpointWithSecret } from '../../../../../shared/api/webhooks';
+import {
+  ArrowRightIcon,
+  BanIcon,
+  CheckIcon,
+  KeyIcon,
+  MailIcon,
+  PencilIcon,
+  TrashIcon,
+} from '../../../components/brand/icons';
+import { StatusBadge } from '../../../components/data/status-badge';
+import type { Column } from '../../../components/data-table/data-table';
+import { ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { RowAction, RowActions } from '../../../components/data-table/row-actions';
+import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
+import { errorText, pagedResult } from '../query-answer';
+import {
+  useDeleteWebhookEndpointMutation,
+  useListWebhookEndpointsQuery,
+  useRotateWebhookSecretMutation,
+  useSendTestWebhookMutation,
+  useUpdateWebhookEndpointMutation,
+} from '../webhooks/admin-webhooks-endpoints';
+import { DeliveriesDrawer } from '../webhooks/deliveries-drawer';
+import { EndpointFormModal } from '../webhooks/endpoint-form-modal';
+import { SecretDialog } from '../webhooks/secret-dialog';
+import { endpointState, formatMoment } from '../webhooks/webhook-format';
+
+const LIST: ListQuerySpec<never> = {
+  sortFields: ['created_at', 'url'],
+  defaultSort: '-created_at',
+  filters: [],
+};
+
+/** `/admin/webhooks`: endpoints that receive the portal's events, their secrets and delivery logs. */
+export default function AdminWebhooksPage() {
+  const list = useListQuery(LIST);
+  const endpoints = pagedResult(useListWebhookEndpointsQuery(list.params));
+  const [updateEndpoint] = useUpdateWebhookEndpointMutation();
+  const [deleteEndpoint] = useDeleteWebhookEndpointMutation();
+  const [rotateSecret] = useRotateWebhookSecretMutation();
+  const [sendTest] = useSendTestWebhookMutation();
+
+  /** `null`: closed; `'new'`: adding; an endpoint: editing it. */
+  const [editing, setEditing] = useState<WebhookEndpoint | 'new' | null>(null);
+  const [secret, setSecret] = useState<{ endpoint: WebhookEndpointWithSecret; rotated: boolean } | null>(
+    null,
+  );
+  const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
+  const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
+
+  const setEnabled = async (endpoint: WebhookEndpoint, enabled: boolean) => {
+    try {
+      await updateEndpoint({ id: endpoint.id, changes: { enabled } }).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: enabled ? 'Endpoint enabled' : 'Endpoint disabled',
+        message: enabled
+          ? `${endpoint.url} receives events again; deliveries that waited go out now.`
+          : `${endpoint.url} receives nothing until it is enabled again.`,
+      });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not change the endpoint', message: errorText(error) });
+    }
+  };
+
+  const test = async (endpoint: WebhookEndpoint) => {
+    try {
+      await sendTest(endpoint.id).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'Test event queued',
+        message: `A webhook.test event is on its way to ${endpoint.url}; its delivery shows in the log.`,
+      });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not send a test event', message: errorText(error) });
+    }
+  };
+
+  const columns: Column<WebhookEndpoint>[] = [
+    {
+      key: 'url',
+      header: 'Endpoint',
+      sortField: 'url',
+      render: (endpoint) => (
+        <Stack gap={2} maw={420}>
+          <Code fz="sm" style={{ wordBreak: 'break-all' }}>
+            {endpoint.url}
+          </Code>
+          {endpoint.description ? (
+            <Text size="xs" c="dimmed" lineClamp={2}>
+              {endpoint.description}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      key: 'events',
+      header: 'Events',
+      render: (endpoint) => (
+        <Text size="sm" title={endpoint.event_types.join(', ')}>
+          {endpoint.event_types.length === 1
+            ? endpoint.event_types[0]
+            : `${endpoint.event_types.length} events`}
+        </Text>
+      ),
+    },
+    {
+      key: 'state',
+      header: 'Status',
+      render: (endpoint) => {
+        const state = endpointState(endpoint);
+        return (
+          <Stack gap={2}>
+            <StatusBadge tone={state.tone} size="md">
+              {state.label}
+            </StatusBadge>
+            {!endpoint.enabled && endpoint.disabled_reason ? (
+              <Text size="xs" c="dimmed" maw={220}>
+                {endpoint.disabled_reason}
+              </Text>
+            ) : null}
+            {endpoint.consecutive_failures > 0 ? (
+              <Text size="xs" c="dimmed">
+                {endpoint.consecutive_failures} failed in a row
+              </Text>
+            ) : null}
+          </Stack>
+        );
+      },
+    },
+    {
+      key: 'created',
+      header: 'Added',
+      sortField: 'created_at',
+      render: (endpoint) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatMoment(endpoint.created_at)}
+        </Text>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      render: (endpoint) => (
+        <RowActions align="left">
+          <RowAction
+            label={`Deliveries to ${endpoint.url}`}
+            tooltip="Deliveries"
+            icon={ArrowRightIcon}
+            onClick={() => setLogOf(endpoint)}
+          />
+          <RowAction
+            label={`Send a test event to ${endpoint.url}`}
+            tooltip="Send test event"
+            icon={MailIcon}
+            onClick={() => void test(endpoint)}
+          />
+          <RowAction
+            label={`Edit ${endpoint.url}`}
+            tooltip="Edit"
+            icon={PencilIcon}
+            onClick={() => setEditing(endpoint)}
+          />
+          <RowAction
+            label={`Rotate the signing secret of ${endpoint.url}`}
+            tooltip="Rotate secret"
+            icon={KeyIcon}
+            onClick={() => setRotating(endpoint)}
+          />
+          {endpoint.enabled ? (
+            <RowAction
+              label={`Disable ${endpoint.url}`}
+              tooltip="Disable"
+              icon={BanIcon}
+              onClick={() => void setEnabled(endpoint, false)}
+            />
+          ) : (
+            <RowAction
+              label={`Enable ${endpoint.url}`}
+              tooltip="Enable"
+              icon={CheckIcon}
+              onClick={() => void setEnabled(endpoint, true)}
+            />
+          )}
+          <RowAction
+            label={`Delete ${endpoint.url}`}
+            tooltip="Delete"
+            icon={TrashIcon}
+            danger
+            onClick={() => setDeleting(endpoint)}
+          />
+        </RowActions>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Webhooks"
+      description="Endpoints that receive the portal's events (licenses, activations, payments, subscriptions), signed as Standard Webhooks describe and retried for about a day."
+      create={{ label: 'Add endpoint', onClick: () => setEditing('new') }}
+      list={list}
+      result={endpoints}
+      noun="endpoints"
+      searchPlaceholder="URL or description"
+      noMatchesHint="Try another URL, or clear the search."
+      empty={{
+        title: 'No webhook endpoints yet',
+        text: 'Add an endpoint to have the portal tell another system when licenses, payments or subscriptions change.',
+      }}
+      table={{ columns, rowKey: (endpoint) => endpoint.id, skeletonRows: Math.min(list.query.perPage, 5) }}
+    >
+      <EndpointFormModal
+        endpoint={editing === 'new' ? null : editing}
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        onCreated={(created) => {
+          setEditing(null);
+          setSecret({ endpoint: created, rotated: false });
+        }}
+        onSaved={() => {
+          setEditing(null);
+          notifications.show({
+            color: 'teal',
+            title: 'Endpoint saved',
+            message: 'The changes apply to new events.',
+          });
+        }}
+      />
+      <SecretDialog
+        endpoint={secret?.endpoint ?? null}
+        rotated={secret?.rotated ?? false}
+        onClose={() => setSecret(null)}
+      />
+      <DeliveriesDrawer endpoint={logOf} onClose={() => setLogOf(null)} />
+
+      <ConfirmDialog
+        centered
+        opened={rotating !== null}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        failureTitle="Could not rotate the secret"
+        onClose={() => setRotating(null)}
+        onConfirm={async () => {
+          if (!rotating) return;
+          const rotated = await rotateSecret(rotating.id).unwrap();
+          setRotating(null);
+          setSecret({ endpoint: rotated, rotated: true });
+        }}
+      >
+        <Text size="sm">
+          A new secret signs every delivery to <Code>{rotating?.url}</Code> from now on. The current one keeps
+          signing too for 24 hours, so the receiver can switch over without missing any.
+        </Text>
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        centered
+        opened={deleting !== null}
+        title="Delete this endpoint?"
+        confirmLabel="Delete endpoint"
+        failureTitle="Could not delete the endpoint"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          await deleteEndpoint(deleting.id).unwrap();
+          notifications.show({
+            color: 'teal',
+            title: 'Endpoint deleted',
+            message: `${deleting.url} receives nothing more.`,
+          });
+          setDeleting(null);
+        }}
+      >
+        <Text size="sm">
+          <Code>{deleting?.url}</Code> will receive nothing more, and its delivery log is deleted with it.
+        </Text>
+      </ConfirmDialog>
+    </ListPage>
+  );
+}

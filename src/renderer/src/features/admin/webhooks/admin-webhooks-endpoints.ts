@@ -1,0 +1,116 @@
+import type { Paged } from '../../../../../shared/api/paging';
+import type {
+  CreateWebhookEndpointBody,
+  UpdateWebhookEndpointBody,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEventTypeList,
+} from '../../../../../shared/api/webhooks';
+import { apiPaths, pathWith } from '../../../../../shared/routes';
+import type { ListParams } from '../../../components/data-table/list-query';
+import { api } from '../../../lib/api';
+import { recordEndpointArea } from '../../../lib/api-actions';
+
+// The fallbacks of the administrators' webhook calls, shown when the server gives no message.
+export const adminWebhookMessages = {
+  fetchEndpointsFailed: 'Failed to fetch the webhook endpoints',
+  fetchEventTypesFailed: 'Failed to fetch the webhook events',
+  createEndpointFailed: 'Failed to add the endpoint',
+  updateEndpointFailed: 'Failed to save the endpoint',
+  deleteEndpointFailed: 'Failed to delete the endpoint',
+  rotateSecretFailed: 'Failed to rotate the signing secret',
+  sendTestFailed: 'Failed to send a test event',
+  fetchDeliveriesFailed: 'Failed to fetch the deliveries',
+  fetchDeliveryFailed: 'Failed to fetch the delivery',
+  redeliverFailed: 'Failed to send the delivery again',
+} as const;
+
+const paths = apiPaths.adminWebhooks;
+
+// Deliveries change on their own (the worker sends and retries), so their lists and details are
+// read again whenever a screen shows them, and every write here invalidates them.
+const ENDPOINT = 'AdminWebhookEndpoint' as const;
+const DELIVERY = 'AdminWebhookDelivery' as const;
+
+/** Administrators: webhook endpoints, their secrets, their delivery log and redeliveries. */
+export const adminWebhooksApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      listWebhookEventTypes: build.query<WebhookEventTypeList['data'], void>({
+        query: () => ({ url: paths.eventTypes }),
+        transformResponse: (answer: WebhookEventTypeList) => answer.data,
+        extraOptions: { fallback: adminWebhookMessages.fetchEventTypesFailed },
+      }),
+      listWebhookEndpoints: build.query<Paged<WebhookEndpoint>, ListParams>({
+        query: (params) => ({ url: paths.endpoints, params }),
+        extraOptions: { fallback: adminWebhookMessages.fetchEndpointsFailed },
+        providesTags: [ENDPOINT],
+      }),
+      createWebhookEndpoint: build.mutation<WebhookEndpointWithSecret, CreateWebhookEndpointBody>({
+        query: (body) => ({ url: paths.endpoints, method: 'POST', body }),
+        extraOptions: { fallback: adminWebhookMessages.createEndpointFailed },
+        invalidatesTags: [ENDPOINT, 'SecurityEvent'],
+      }),
+      updateWebhookEndpoint: build.mutation<
+        WebhookEndpoint,
+        { id: string; changes: UpdateWebhookEndpointBody }
+      >({
+        query: ({ id, changes }) => ({
+          url: pathWith(paths.endpoint, { endpointId: id }),
+          method: 'PATCH',
+          body: changes,
+        }),
+        extraOptions: { fallback: adminWebhookMessages.updateEndpointFailed },
+        invalidatesTags: [ENDPOINT, DELIVERY, 'SecurityEvent'],
+      }),
+      deleteWebhookEndpoint: build.mutation<void, string>({
+        query: (id) => ({ url: pathWith(paths.endpoint, { endpointId: id }), method: 'DELETE' }),
+        extraOptions: { fallback: adminWebhookMessages.deleteEndpointFailed },
+        invalidatesTags: [ENDPOINT, DELIVERY, 'SecurityEvent'],
+      }),
+      rotateWebhookSecret: build.mutation<WebhookEndpointWithSecret, string>({
+        query: (id) => ({ url: pathWith(paths.rotateSecret, { endpointId: id }), method: 'POST', body: {} }),
+        extraOptions: { fallback: adminWebhookMessages.rotateSecretFailed },
+        invalidatesTags: [ENDPOINT, 'SecurityEvent'],
+      }),
+      sendTestWebhook: build.mutation<WebhookDeliveryDetail, string>({
+        query: (id) => ({ url: pathWith(paths.test, { endpointId: id }), method: 'POST', body: {} }),
+        extraOptions: { fallback: adminWebhookMessages.sendTestFailed },
+        invalidatesTags: [DELIVERY],
+      }),
+      listWebhookDeliveries: build.query<Paged<WebhookDelivery>, { endpointId: string } & ListParams>({
+        query: ({ endpointId, ...params }) => ({ url: pathWith(paths.deliveries, { endpointId }), params }),
+        extraOptions: { fallback: adminWebhookMessages.fetchDeliveriesFailed },
+        providesTags: [DELIVERY],
+      }),
+      getWebhookDelivery: build.query<WebhookDeliveryDetail, string>({
+        query: (id) => ({ url: pathWith(paths.delivery, { deliveryId: id }) }),
+        extraOptions: { fallback: adminWebhookMessages.fetchDeliveryFailed },
+        providesTags: [DELIVERY],
+      }),
+      redeliverWebhook: build.mutation<WebhookDeliveryDetail, string>({
+        query: (id) => ({ url: pathWith(paths.redeliver, { deliveryId: id }), method: 'POST', body: {} }),
+        extraOptions: { fallback: adminWebhookMessages.redeliverFailed },
+        invalidatesTags: [DELIVERY, 'SecurityEvent'],
+      }),
+    };
+    // The admin area: working here keeps the session alive like the other admin screens.
+    recordEndpointArea('admin', Object.keys(endpoints));
+    return endpoints;
+  },
+});
+
+export const {
+  useListWebhookEventTypesQuery,
+  useListWebhookEndpointsQuery,
+  useCreateWebhookEndpointMutation,
+  useUpdateWebhookEndpointMutation,
+  useDeleteWebhookEndpointMutation,
+  useRotateWebhookSecretMutation,
+  useSendTestWebhookMutation,
+  useListWebhookDeliveriesQuery,
+  useGetWebhookDeliveryQuery,
+  useRedeliverWebhookMutation,
+} = adminWebhooksApi;

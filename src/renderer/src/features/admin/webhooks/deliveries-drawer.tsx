@@ -1,0 +1,274 @@
+import {
+  Accordion,
+  Button,
+  Code,
+  Group,
+  Pagination,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../../../../shared/api/webhooks';
+import { RefreshIcon } from '../../../components/brand/icons';
+import { StatusBadge } from '../../../components/data/status-badge';
+import { DetailDrawer } from '../../../components/drawer/detail-drawer';
+import { errorText, failureOf } from '../query-answer';
+import {
+  useGetWebhookDeliveryQuery,
+  useListWebhookDeliveriesQuery,
+  useRedeliverWebhookMutation,
+} from './admin-webhooks-endpoints';
+import { deliveryState, formatMoment, headerLines, prettyBody } from './webhook-format';
+
+const PER_PAGE = 20;
+const STATUS_FILTERS = [
+  { value: '', label: 'All' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'pending', label: 'Retrying' },
+  { value: 'succeeded', label: 'Delivered' },
+];
+
+const blockStyle = {
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-all',
+  maxHeight: 240,
+  overflow: 'auto',
+} as const;
+
+function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
+  const outcome = attempt.response_status !== null ? `HTTP ${attempt.response_status}` : 'No answer';
+  return (
+    <Stack
+      gap={6}
+      p="sm"
+      style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 8 }}
+    >
+      <Group justify="space-between" gap="xs" wrap="wrap">
+        <Text fw={600} size="sm">
+          Attempt {attempt.attempt} · {outcome} · {attempt.duration_ms} ms
+        </Text>
+        <Text size="xs" c="dimmed">
+          {formatMoment(attempt.started_at)}
+        </Text>
+      </Group>
+      {attempt.error ? (
+        <Text size="sm" c="red">
+          {attempt.error}
+        </Text>
+      ) : null}
+      {attempt.next_attempt_at ? (
+        <Text size="xs" c="dimmed">
+          Next attempt {formatMoment(attempt.next_attempt_at)}
+        </Text>
+      ) : null}
+      <Text size="xs" fw={600}>
+        Request headers
+      </Text>
+      <Code block style={blockStyle}>
+        {`POST ${attempt.url}\n${headerLines(attempt.request_headers)}`}
+      </Code>
+      {attempt.response_status !== null ? (
+        <>
+          <Text size="xs" fw={600}>
+            Response
+          </Text>
+          <Code block style={blockStyle}>
+            {`${headerLines(attempt.response_headers)}\n\n${attempt.response_body ?? ''}`}
+          </Code>
+        </>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** One delivery's payload and attempts, read when its panel opens; and "Send again". */
+function DeliveryDetail({
+  delivery,
+  endpointEnabled,
+}: {
+  delivery: WebhookDelivery;
+  endpointEnabled: boolean;
+}) {
+  const detail = useGetWebhookDeliveryQuery(delivery.id);
+  const [redeliver, redelivering] = useRedeliverWebhookMutation();
+  const failure = failureOf(detail);
+  const send = async () => {
+    try {
+      await redeliver(delivery.id).unwrap();
+      notifications.show({
+        color: 'teal',
+        title: 'Queued to send again',
+        message: `With the same webhook-id (${delivery.event_id}), so the receiver can tell it had it.`,
+      });
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not send it again', message: errorText(error) });
+    }
+  };
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+          webhook-id <Code>{delivery.event_id}</Code>
+        </Text>
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<RefreshIcon size={14} />}
+          loading={redelivering.isLoading}
+          disabled={!endpointEnabled}
+          title={endpointEnabled ? undefined : 'Enable the endpoint to send again'}
+          onClick={() => void send()}
+        >
+          Send again
+        </Button>
+      </Group>
+      {failure ? (
+        <Text c="red" size="sm" role="alert">
+          {failure}
+        </Text>
+      ) : !detail.data ? (
+        <Text size="sm" c="dimmed">
+          Loading…
+        </Text>
+      ) : (
+        <>
+          <Text size="xs" fw={600}>
+            Payload
+          </Text>
+          <Code block style={blockStyle}>
+            {prettyBody(detail.data.payload)}
+          </Code>
+          {detail.data.attempt_log.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              Not tried yet.
+            </Text>
+          ) : (
+            detail.data.attempt_log.map((attempt) => <AttemptView key={attempt.attempt} attempt={attempt} />)
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+/** An endpoint's delivery log: newest first, each with its attempts, request and response. */
+export function DeliveriesDrawer({
+  endpoint,
+  onClose,
+}: {
+  endpoint: WebhookEndpoint | null;
+  onClose: () => void;
+}) {
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState('');
+  // Only the open delivery's attempts are read.
+  const [open, setOpen] = useState<string | null>(null);
+  const deliveries = useListWebhookDeliveriesQuery(
+    { endpointId: endpoint?.id ?? '', page, perPage: PER_PAGE, ...(status ? { status } : {}) },
+    { skip: !endpoint, refetchOnMountOrArgChange: true },
+  );
+  const failure = failureOf(deliveries);
+  const pages = Math.max(1, Math.ceil((deliveries.data?.total ?? 0) / PER_PAGE));
+  return (
+    <DetailDrawer
+      opened={endpoint !== null}
+      onClose={() => {
+        setPage(1);
+        setStatus('');
+        onClose();
+      }}
+      title="Deliveries"
+      closeLabel="Close the deliveries"
+      size="xl"
+      fullScreen="(max-width: 48em)"
+      error={failure}
+      loading={deliveries.isLoading ? 'Loading the deliveries' : false}
+    >
+      {endpoint ? (
+        <Stack gap="md">
+          <Text size="sm" style={{ wordBreak: 'break-all' }}>
+            <Code>{endpoint.url}</Code>
+          </Text>
+          <Group justify="space-between" wrap="wrap">
+            <SegmentedControl
+              size="xs"
+              aria-label="Show deliveries"
+              value={status}
+              onChange={(value) => {
+                setStatus(value);
+                setPage(1);
+              }}
+              data={STATUS_FILTERS}
+            />
+            <Button
+              size="xs"
+              variant="subtle"
+              onClick={() => void deliveries.refetch()}
+              loading={deliveries.isFetching}
+            >
+              Refresh
+            </Button>
+          </Group>
+          {deliveries.data && deliveries.data.data.length === 0 ? (
+            <Stack gap={4} py="lg" ta="center">
+              <Title order={4}>No deliveries</Title>
+              <Text size="sm" c="dimmed">
+                Events the endpoint subscribed to appear here as they happen; try “Send test event”.
+              </Text>
+            </Stack>
+          ) : (
+            <Accordion variant="separated" chevronPosition="left" value={open} onChange={setOpen}>
+              {(deliveries.data?.data ?? []).map((delivery) => {
+                const state = deliveryState(delivery);
+                return (
+                  <Accordion.Item key={delivery.id} value={delivery.id}>
+                    <Accordion.Control>
+                      <Group justify="space-between" gap="xs" wrap="wrap">
+                        <Group gap="xs" wrap="wrap">
+                          <StatusBadge tone={state.tone} size="md">
+                            {state.label}
+                          </StatusBadge>
+                          <Text size="sm" ff="monospace">
+                            {delivery.event_type}
+                          </Text>
+                          {delivery.redelivery_of ? (
+                            <Text size="xs" c="dimmed">
+                              sent again
+                            </Text>
+                          ) : null}
+                        </Group>
+                        <Text size="xs" c="dimmed">
+                          {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}
+                          {delivery.last_status_code !== null
+                            ? ` · HTTP ${delivery.last_status_code}`
+                            : ''} · {formatMoment(delivery.created_at)}
+                        </Text>
+                      </Group>
+                    </Accordion.Control>
+                    <Accordion.Panel>
+                      {open === delivery.id ? (
+                        <DeliveryDetail delivery={delivery} endpointEnabled={endpoint.enabled} />
+                      ) : null}
+                    </Accordion.Panel>
+                  </Accordion.Item>
+                );
+              })}
+            </Accordion>
+          )}
+          {pages > 1 ? (
+            <Pagination
+              value={page}
+              onChange={setPage}
+              total={pages}
+              size="sm"
+              aria-label="Pages of deliveries"
+            />
+          ) : null}
+        </Stack>
+      ) : null}
+    </DetailDrawer>
+  );
+}
