@@ -107,18 +107,14 @@ type Document = {
   components?: { schemas?: Record<string, unknown> };
 };
 
-/** Every operation of a document, with its path and method. */
-export function operationsOf<T extends Document>(
-  document: T,
-): { path: string; method: string; operation: Operation & Record<string, unknown> }[] {
+/** Every operation of a document, with its path and method (typed as the caller reads them). */
+export function operationsOf<Op extends object = Operation>(
+  document: Pick<Document, 'paths'>,
+): { path: string; method: string; operation: Op }[] {
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     Object.entries(item ?? {})
       .filter(([method]) => HTTP_METHODS.includes(method))
-      .map(([method, operation]) => ({
-        path,
-        method,
-        operation: operation as Operation & Record<string, unknown>,
-      })),
+      .map(([method, operation]) => ({ path, method, operation: operation as Op })),
   );
 }
 

@@ -4,6 +4,7 @@ import { QUERY_CACHE_SECONDS } from '../../../shared/constants';
 import { announceApi, API_REDUCER_PATH } from './api-actions';
 import { type ApiCallOptions, type ApiFailure, attempt } from './api-errors';
 import type { Services } from './services';
+import { promptStepUp, STEP_UP_REQUIRED } from './step-up-prompt';
 
 /** One call as an endpoint describes it; the axios client adds the base path, API key and bearer. */
 export interface ApiRequest {
@@ -16,16 +17,25 @@ export interface ApiRequest {
 /** The app's services, which the store hands every endpoint as its extra argument. */
 export const servicesOf = (api: Pick<BaseQueryApi, 'extra'>) => api.extra as Services;
 
-/** Every endpoint's call goes through the one axios client (its interceptors keep the session). */
-const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiFailure, ApiCallOptions> = (
+/**
+ * Every endpoint's call goes through the one axios client (its interceptors keep the session). A
+ * change the server refuses until the session proves itself again (403 `step_up_required`) asks
+ * for the password or a code (see lib/step-up-prompt.ts) and is sent once more when it was given.
+ */
+const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiFailure, ApiCallOptions> = async (
   { url, method = 'GET', body, params },
   api,
   options = {},
-) =>
-  attempt(
-    async () => (await servicesOf(api).client.http.request({ url, method, data: body, params })).data,
-    options,
-  );
+) => {
+  const call = () =>
+    attempt(
+      async () => (await servicesOf(api).client.http.request({ url, method, data: body, params })).data,
+      options,
+    );
+  const answer = await call();
+  if ('error' in answer && answer.error.code === STEP_UP_REQUIRED && (await promptStepUp())) return call();
+  return answer;
+};
 
 /** What a write can make stale; each read names what it shows. */
 export const API_TAGS = [

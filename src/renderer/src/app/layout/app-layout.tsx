@@ -1,5 +1,9 @@
 import { lazy, Suspense } from 'react';
+import { loadStepUpHost } from '../../features/user';
 import { PageLoading } from '../loading-screens';
+
+// The step-up dialog: asks for the password or a code when a sensitive change needs a recent sign-in.
+const StepUpHost = lazy(loadStepUpHost);
 
 // The signed-in shell (AppShell, menus and their positioning library) is only needed after
 // sign-in, so it stays out of the first download of /landing and /login.
@@ -12,6 +16,7 @@ export function AppLayout() {
   return (
     <Suspense fallback={<PageLoading />}>
       <AppShellLayout />
+      <StepUpHost />
     </Suspense>
   );
 }

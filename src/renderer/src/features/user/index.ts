@@ -16,3 +16,6 @@ export const loadAccountThemeToggle = () => import('./account-theme');
 
 /** Sends an administrator without a required second factor to enrol first; loaded with the admin screens. */
 export const loadTwoFactorEnrolmentCheck = () => import('./two-factor/enrolment-check');
+
+/** The step-up dialog (asks for the password or a code when a change needs it), mounted with the signed-in layout. */
+export const loadStepUpHost = () => import('./two-factor/step-up-dialog');

@@ -1,0 +1,139 @@
+import { Anchor, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { PasswordField } from '../../../components/forms/password-field';
+import { failureMessage } from '../../../lib/api-errors';
+import { setStepUpPrompt } from '../../../lib/step-up-prompt';
+import { TotpCodeInput } from './two-factor-section';
+import { twoFactorMessages, useGetTwoFactorStatusQuery, useStepUpMutation } from './two-factor-endpoints';
+
+type Method = 'password' | 'code' | 'recovery_code';
+
+/**
+ * The dialog of step-up, mounted once in the signed-in layout: when a change answers 403
+ * `step_up_required`, it asks for the password or a code, calls /auth/step-up, and the change is
+ * sent again (lib/api.ts). Closing it leaves the change refused.
+ */
+export default function StepUpHost() {
+  const [opened, setOpened] = useState(false);
+  const [method, setMethod] = useState<Method>('password');
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const settle = useRef<((proved: boolean) => void) | null>(null);
+  const status = useGetTwoFactorStatusQuery(undefined, { skip: !opened });
+  const [stepUp, steppingUp] = useStepUpMutation();
+  const hasTotp = status.data?.totp_enabled ?? false;
+
+  useEffect(
+    () =>
+      setStepUpPrompt(
+        () =>
+          new Promise<boolean>((resolve) => {
+            settle.current = resolve;
+            setMethod('password');
+            setValue('');
+            setError(null);
+            setOpened(true);
+          }),
+      ),
+    [],
+  );
+
+  const finish = (proved: boolean) => {
+    setOpened(false);
+    settle.current?.(proved);
+    settle.current = null;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const typed = method === 'password' ? value : value.trim();
+    if (!typed) {
+      setError(method === 'password' ? 'Enter your password' : 'Enter the code');
+      return;
+    }
+    setError(null);
+    try {
+      await stepUp(
+        method === 'password'
+          ? { password: typed }
+          : method === 'code'
+            ? { code: typed }
+            : { recovery_code: typed },
+      ).unwrap();
+      finish(true);
+    } catch (failure) {
+      setError(failureMessage(failure, twoFactorMessages.stepUpFailed));
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={() => finish(false)} title="Confirm it is you" centered>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Stack gap="sm">
+          <Text size="sm">
+            This change needs a recent sign-in. Confirm with your password
+            {hasTotp ? ' or a code from your authenticator app' : ''}; it lasts ten minutes.
+          </Text>
+          {hasTotp ? (
+            <SegmentedControl
+              value={method === 'recovery_code' ? 'code' : method}
+              onChange={(next) => {
+                setMethod(next as Method);
+                setValue('');
+                setError(null);
+              }}
+              data={[
+                { value: 'password', label: 'Password' },
+                { value: 'code', label: 'Authenticator code' },
+              ]}
+              fullWidth
+            />
+          ) : null}
+          {method === 'password' ? (
+            <PasswordField
+              label="Password"
+              autoComplete="current-password"
+              value={value}
+              onChange={(event) => setValue(event.currentTarget.value)}
+              error={error ?? undefined}
+              data-autofocus
+            />
+          ) : method === 'code' ? (
+            <TotpCodeInput value={value} onChange={setValue} error={error} autoFocus />
+          ) : (
+            <TextInput
+              label="Recovery code"
+              value={value}
+              onChange={(event) => setValue(event.currentTarget.value)}
+              autoComplete="off"
+              error={error ?? undefined}
+              data-autofocus
+            />
+          )}
+          {hasTotp && method !== 'password' ? (
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              onClick={() => {
+                setMethod(method === 'code' ? 'recovery_code' : 'code');
+                setValue('');
+                setError(null);
+              }}
+            >
+              {method === 'code' ? 'Use a recovery code instead' : 'Use a code from the app'}
+            </Anchor>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => finish(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={steppingUp.isLoading}>
+              Confirm
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
