@@ -2,6 +2,9 @@ import { Stack } from '@mantine/core';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { ApiTokensSection } from '../api-tokens/api-tokens-section';
 import { PasskeysSection } from '../passkeys/passkeys-section';
+import { useAppSelector } from '../../../lib/store-hooks';
+import { selectUserRole } from '../../auth';
+import { AdminTwoFactorPolicySection } from '../two-factor/admin-policy-section';
 import { TwoFactorSection } from '../two-factor/two-factor-section';
 
 /**
@@ -9,6 +12,7 @@ import { TwoFactorSection } from '../two-factor/two-factor-section';
  * its own, one line each below.
  */
 export default function SecurityPage() {
+  const isAdmin = useAppSelector(selectUserRole) === 'admin';
   return (
     <HeaderedPage
       size="lg"
@@ -17,6 +21,7 @@ export default function SecurityPage() {
     >
       <Stack gap="lg">
         <TwoFactorSection />
+        {isAdmin ? <AdminTwoFactorPolicySection /> : null}
         <PasskeysSection />
         <ApiTokensSection />
       </Stack>

@@ -1,5 +1,6 @@
 import type {
   RecoveryCodes,
+  SecuritySettings,
   StepUpRequest,
   StepUpResponse,
   TotpEnrolment,
@@ -17,6 +18,8 @@ export const twoFactorMessages = {
   disableFailed: 'Could not remove the authenticator app',
   regenerateFailed: 'Could not make new recovery codes',
   stepUpFailed: 'Could not confirm it is you',
+  settingsFailed: 'Could not load the security settings',
+  saveSettingsFailed: 'Could not save the security settings',
 } as const;
 
 /** The signed-in account's authenticator app and recovery codes, and step-up. */
@@ -59,6 +62,17 @@ export const twoFactorApi = api.enhanceEndpoints({ addTagTypes: ['TwoFactor'] })
         query: (body) => ({ url: apiPaths.auth.stepUp, method: 'POST', body }),
         extraOptions: { fallback: twoFactorMessages.stepUpFailed },
       }),
+      /** GET /admin/settings/security (administrators): whether administrators must use two-factor. */
+      getSecuritySettings: build.query<SecuritySettings, void>({
+        query: () => ({ url: apiPaths.admin.securitySettings }),
+        extraOptions: { fallback: twoFactorMessages.settingsFailed },
+        providesTags: ['TwoFactor'],
+      }),
+      updateSecuritySettings: build.mutation<SecuritySettings, SecuritySettings>({
+        query: (body) => ({ url: apiPaths.admin.securitySettings, method: 'PUT', body }),
+        extraOptions: { fallback: twoFactorMessages.saveSettingsFailed },
+        invalidatesTags: ['TwoFactor'],
+      }),
     };
     // Only this module's names: `twoFactorApi.endpoints` also lists what other features injected.
     recordEndpointArea('twoFactor', Object.keys(endpoints));
@@ -73,4 +87,6 @@ export const {
   useDisableTotpMutation,
   useRegenerateRecoveryCodesMutation,
   useStepUpMutation,
+  useGetSecuritySettingsQuery,
+  useUpdateSecuritySettingsMutation,
 } = twoFactorApi;
