@@ -87,7 +87,8 @@ const STATUS_DESCRIPTIONS: Record<string, string> = {
   '400': 'Bad request: the input is refused (`errors` names each field)',
   '401': 'Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token',
   '402': 'Payment required',
-  '403': 'Forbidden: the caller may not do this',
+  '403':
+    'Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`)',
   '404': 'Not found',
   '409': 'Conflict with the current state',
   '410': 'Gone',
@@ -128,10 +129,16 @@ const refsIn = (value: unknown, into: string[] = []): string[] => {
   return into;
 };
 
+const errorResponse = () => ({
+  description: '',
+  content: { 'application/json': { schema: { $ref: ERROR_REF } } },
+});
+
 /**
  * Finishes the generated document for clients and linters:
  * - an operation behind the API key can always answer 401 (the key check runs before any route),
- *   so it is documented where the route left it out;
+ *   and one taking a bearer token 403 (an API token without the operation's scope), so these are
+ *   documented where the route left them out;
  * - responses get a description of their status instead of the generator's "Default Response";
  * - component schemas no operation reaches are dropped: zod registers an input and an output
  *   form of every schema, and a request body uses only the one, a response only the other.
@@ -139,11 +146,10 @@ const refsIn = (value: unknown, into: string[] = []): string[] => {
 export function finishOpenApiDocument<T extends Document>(document: T): T {
   for (const { operation } of operationsOf(document)) {
     const responses = (operation.responses ??= {});
-    if (operation.security?.some((requirement) => 'apiKey' in requirement) && !responses['401'])
-      responses['401'] = {
-        description: '',
-        content: { 'application/json': { schema: { $ref: ERROR_REF } } },
-      };
+    const requires = (scheme: string) => operation.security?.some((requirement) => scheme in requirement);
+    if (requires('apiKey') && !responses['401']) responses['401'] = errorResponse();
+    // Any operation taking a bearer token refuses an API token without its scope: 403 insufficient_scope.
+    if (requires('bearerAuth') && !responses['403']) responses['403'] = errorResponse();
     for (const [status, response] of Object.entries(responses))
       if (!response.description || response.description === 'Default Response')
         response.description = STATUS_DESCRIPTIONS[status] ?? `HTTP ${status}`;
