@@ -6,7 +6,7 @@ import { AlertIcon } from '../../../components/brand/icons';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { SectionCard } from '../../../components/layout/section-card';
-import { failureMessage, isApiFailure } from '../../../lib/api-errors';
+import { failureMessage } from '../../../lib/api-errors';
 import {
   passkeyMessages,
   useFinishPasskeyRegistrationMutation,
@@ -14,8 +14,6 @@ import {
   useRemovePasskeyMutation,
   useRenamePasskeyMutation,
   useStartPasskeyRegistrationMutation,
-  useStartPasskeyStepUpMutation,
-  useStepUpWithPasskeyMutation,
 } from './passkey-endpoints';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -312,25 +310,12 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
 }
 
 /**
- * Removal is a sensitive change: a session that signed in more than a few minutes ago confirms
- * it is still its owner first, here with one of the account's passkeys.
+ * Removal is a sensitive change: a session that signed in more than ten minutes ago is asked to
+ * confirm it is still its owner (the step-up dialog, where a passkey is one of the ways), then the
+ * removal goes through.
  */
 function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; onClose: () => void }) {
   const [remove] = useRemovePasskeyMutation();
-  const [startStepUp] = useStartPasskeyStepUpMutation();
-  const [stepUp] = useStepUpWithPasskeyMutation();
-
-  const removeNow = async (id: string) => {
-    try {
-      await remove(id).unwrap();
-    } catch (failed) {
-      if (!(isApiFailure(failed) && failed.code === 'step_up_required')) throw failed;
-      const { signWithPasskey } = await ceremonies();
-      const { ceremony, options } = await startStepUp().unwrap();
-      await stepUp({ ceremony, response: await signWithPasskey(options) }).unwrap();
-      await remove(id).unwrap();
-    }
-  };
 
   return (
     <ConfirmDialog
@@ -343,7 +328,7 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
       onClose={onClose}
       onConfirm={async () => {
         if (!passkey) return;
-        await removeNow(passkey.id);
+        await remove(passkey.id).unwrap();
         notifications.show({
           color: 'teal',
           title: 'Passkey removed',
@@ -357,7 +342,7 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
         delete it there too.
       </Text>
       <Text size="sm" c="dimmed">
-        If you signed in more than ten minutes ago, your browser first asks you to confirm with a passkey.
+        If you signed in more than ten minutes ago, you are first asked to confirm it is you.
       </Text>
     </ConfirmDialog>
   );

@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { PasswordField } from '../../../components/forms/password-field';
 import { failureMessage } from '../../../lib/api-errors';
 import { setStepUpPrompt } from '../../../lib/step-up-prompt';
+import { PasskeyStepUpButton } from '../passkeys/passkey-step-up-button';
 import { TotpCodeInput } from './two-factor-section';
 import { twoFactorMessages, useGetTwoFactorStatusQuery, useStepUpMutation } from './two-factor-endpoints';
 
@@ -124,6 +125,7 @@ export default function StepUpHost() {
               {method === 'code' ? 'Use a recovery code instead' : 'Use a code from the app'}
             </Anchor>
           ) : null}
+          {(status.data?.passkeys ?? 0) > 0 ? <PasskeyStepUpButton onProved={() => finish(true)} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => finish(false)}>
               Cancel
