@@ -120,6 +120,14 @@ const routes: GuardedRoute[] = [
   },
   ...apiTokenRoutes(),
   ...webhookRoutes(),
+  { method: 'GET', path: admin.securitySettings, url: () => admin.securitySettings, success: 200 },
+  {
+    method: 'PUT',
+    path: admin.securitySettings,
+    url: () => admin.securitySettings,
+    body: () => ({ require_admin_two_factor: false }),
+    success: 200,
+  },
 ];
 
 /** The webhook endpoints' admin API (apiPaths.adminWebhooks). */

@@ -470,6 +470,49 @@ const MATRIX: Record<string, Row> = {
     expect: signedIn(400),
   },
 
+  // Two-factor sign-in and step-up. No API token reaches these rows, whatever its scopes.
+  'POST /auth/login/second-factor': {
+    request: () => ({
+      path: '/auth/login/second-factor',
+      body: { challenge: 'x'.repeat(43), code: '123456' },
+    }),
+    expect: everyone(401),
+  },
+  'POST /auth/step-up': {
+    request: () => ({ path: '/auth/step-up', body: { password: STRONG_PASSWORD } }),
+    expect: signedIn(200),
+  },
+  'GET /users/me/two-factor': { request: () => ({ path: '/users/me/two-factor' }), expect: signedIn(200) },
+  'POST /users/me/two-factor/totp': {
+    request: () => ({ path: '/users/me/two-factor/totp', freshAccount: true }),
+    expect: signedIn(200),
+  },
+  // A fresh account has started no enrolment and has no app to remove nor codes to renew.
+  'POST /users/me/two-factor/totp/confirm': {
+    request: () => ({
+      path: '/users/me/two-factor/totp/confirm',
+      freshAccount: true,
+      body: { code: '123456' },
+    }),
+    expect: signedIn(409),
+  },
+  'DELETE /users/me/two-factor/totp': {
+    request: () => ({ path: '/users/me/two-factor/totp', freshAccount: true, body: { code: '123456' } }),
+    expect: signedIn(409),
+  },
+  'POST /users/me/two-factor/recovery-codes': {
+    request: () => ({ path: '/users/me/two-factor/recovery-codes', freshAccount: true }),
+    expect: signedIn(409),
+  },
+  'GET /admin/settings/security': {
+    request: () => ({ path: '/admin/settings/security' }),
+    expect: adminOnly(200),
+  },
+  'PUT /admin/settings/security': {
+    request: () => ({ path: '/admin/settings/security', body: { require_admin_two_factor: false } }),
+    expect: adminOnly(200),
+  },
+
   // Plans
   'GET /plans/public': { request: () => ({ path: '/plans/public' }), expect: everyone(200) },
   'GET /plans/public/{id}': {
