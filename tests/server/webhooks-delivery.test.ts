@@ -287,6 +287,14 @@ describeOnEveryDatabase(
       );
       expect(mails.map((mail) => mail.to).join(' ')).toContain(admin.email);
       expect(mails[0]!.text).toContain('Failed deliveries in a row: 2');
+      const disabledEvents = await s.app.db
+        .selectFrom('security_events')
+        .select(['severity', 'details'])
+        .where('type', '=', 'webhook_endpoint_disabled')
+        .where('details', 'like', `%${endpoint.id}%`)
+        .execute();
+      expect(disabledEvents).toHaveLength(1);
+      expect(disabledEvents[0]!.severity).toBe('warning');
 
       // Disabled: a new event is not queued for it, and a redelivery is refused until it is enabled.
       expect((await createLicense({ ...s, api: (r) => s.api({ ...r, token }) })).statusCode).toBe(201);

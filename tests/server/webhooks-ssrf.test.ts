@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.js';
 import {
   checkEndpointUrl,
   isForbiddenAddress,
@@ -65,6 +66,25 @@ describe('addresses webhooks may not reach in production', () => {
     await expect(
       checkEndpointUrl('http://localhost:3000/hooks', { allowPrivateTargets: false, resolver }),
     ).rejects.toThrow(/https/);
+  });
+});
+
+describe('WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  it('is off in production unless set, on elsewhere, and only true or false', () => {
+    expect(loadConfig({}).webhooks.allowPrivateTargets).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).webhooks.allowPrivateTargets).toBe(true);
+    expect(
+      loadConfig({ NODE_ENV: 'development', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).webhooks
+        .allowPrivateTargets,
+    ).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS/,
+    );
+    expect(loadConfig({}).webhooks).toMatchObject({
+      timeoutMs: 10_000,
+      disableAfterFailures: 10,
+      disableAfterMs: 5 * 86_400_000,
+    });
   });
 });
 

@@ -85,6 +85,9 @@ export const webhookEndpointSchema = z
       .nullable()
       .describe('Why it was disabled (an administrator, or repeated failures)'),
     consecutive_failures: z.number().int().describe('Deliveries failed in a row since the last success'),
+    failing_since: isoDateTimeSchema
+      .nullable()
+      .describe('When attempts started failing with no success since; null while it delivers'),
     previous_secret_expires_at: isoDateTimeSchema
       .nullable()
       .describe('Until then deliveries are signed with the previous secret too'),

@@ -4,6 +4,8 @@ import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../../db/database.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/tables-webhooks.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { securityEventTypes } from '../security/security-events.js';
+import { recordSecurityEvent } from '../security/service.js';
 import { type AddressPolicy, DeliveryTargetRefused, resolveDeliveryTarget } from './address-guard.js';
 import { type SendOutcome, sendWebhookRequest } from './http-sender.js';
 import { webhookDisabledMail } from './mail.js';
@@ -243,6 +245,17 @@ export function createWebhookDeliveryWorker(deps: {
       .executeTakeFirst();
     if (Number(disabled.numUpdatedRows) === 0) return;
     log.warn({ endpoint: endpointId, failures: updated.consecutive_failures }, 'webhook endpoint disabled');
+    await recordSecurityEvent(trx, clock, {
+      type: securityEventTypes.webhookEndpointDisabled,
+      severity: 'warning',
+      details: {
+        endpoint_id: endpointId,
+        url: updated.url,
+        failures: updated.consecutive_failures,
+        failing_since: updated.failing_since,
+        last_error: reason,
+      },
+    });
     const admins = await trx
       .selectFrom('users')
       .select('email')

@@ -55,6 +55,7 @@ export const toWebhookEndpoint = (row: WebhookEndpointRow, now: Date): WebhookEn
   disabled_at: row.disabled_at,
   disabled_reason: row.disabled_reason,
   consecutive_failures: Number(row.consecutive_failures),
+  failing_since: row.failing_since,
   previous_secret_expires_at:
     row.previous_secret_expires_at && row.previous_secret_expires_at > now.toISOString()
       ? row.previous_secret_expires_at

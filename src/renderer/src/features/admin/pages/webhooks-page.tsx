@@ -28,7 +28,7 @@ import {
 import { DeliveriesDrawer } from '../webhooks/deliveries-drawer';
 import { EndpointFormModal } from '../webhooks/endpoint-form-modal';
 import { SecretDialog } from '../webhooks/secret-dialog';
-import { endpointState, formatMoment } from '../webhooks/webhook-format';
+import { endpointState, formatDay, formatMoment } from '../webhooks/webhook-format';
 
 const LIST: ListQuerySpec<never> = {
   sortFields: ['created_at', 'url'],
@@ -88,10 +88,10 @@ export default function AdminWebhooksPage() {
       header: 'Endpoint',
       sortField: 'url',
       render: (endpoint) => (
-        <Stack gap={2} maw={420}>
-          <Code fz="sm" style={{ wordBreak: 'break-all' }}>
+        <Stack gap={2} miw={200} maw={420}>
+          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
             {endpoint.url}
-          </Code>
+          </Text>
           {endpoint.description ? (
             <Text size="xs" c="dimmed" lineClamp={2}>
               {endpoint.description}
@@ -126,9 +126,12 @@ export default function AdminWebhooksPage() {
                 {endpoint.disabled_reason}
               </Text>
             ) : null}
-            {endpoint.consecutive_failures > 0 ? (
+            {endpoint.enabled && endpoint.failing_since ? (
               <Text size="xs" c="dimmed">
-                {endpoint.consecutive_failures} failed in a row
+                Failing since {formatMoment(endpoint.failing_since)}
+                {endpoint.consecutive_failures > 0
+                  ? `, ${endpoint.consecutive_failures} ${endpoint.consecutive_failures === 1 ? 'delivery' : 'deliveries'} failed`
+                  : ''}
               </Text>
             ) : null}
           </Stack>
@@ -141,7 +144,7 @@ export default function AdminWebhooksPage() {
       sortField: 'created_at',
       render: (endpoint) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatMoment(endpoint.created_at)}
+          {formatDay(endpoint.created_at)}
         </Text>
       ),
     },

@@ -7,7 +7,8 @@ export function endpointState(endpoint: WebhookEndpoint): { label: string; tone:
     return endpoint.disabled_reason?.startsWith('Disabled automatically')
       ? { label: 'Disabled (failing)', tone: 'negative' }
       : { label: 'Disabled', tone: 'neutral' };
-  if (endpoint.consecutive_failures > 0) return { label: 'Failing', tone: 'caution' };
+  if (endpoint.consecutive_failures > 0 || endpoint.failing_since)
+    return { label: 'Failing', tone: 'caution' };
   return { label: 'Enabled', tone: 'positive' };
 }
 
@@ -25,6 +26,9 @@ export const deliveryState = (delivery: WebhookDelivery) =>
 
 export const formatMoment = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export const formatDay = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 /** Pretty JSON when the text is JSON, else the text as it came. */
 export function prettyBody(text: string | null): string {
