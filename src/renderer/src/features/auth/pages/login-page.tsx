@@ -1,6 +1,6 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { SecondFactorMethod } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
@@ -13,10 +13,15 @@ import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { PasskeySignInButton } from '../components/passkey-sign-in-button';
-import { SecondFactorForm } from '../components/second-factor-form';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
+
+// The second step shows only after a password, for accounts with a second factor: it stays out of
+// the page's first download, which is on a budget (tests/e2e/bundle-budget.test.ts).
+const SecondFactorForm = /* @__PURE__ */ lazy(() =>
+  import('../components/second-factor-form').then((module) => ({ default: module.SecondFactorForm })),
+);
 
 export default function LoginPage() {
   const dispatch = useAppDispatch();
@@ -74,14 +79,16 @@ export default function LoginPage() {
 
   if (secondStep)
     return (
-      <SecondFactorForm
-        challenge={secondStep.challenge}
-        methods={secondStep.methods}
-        onRestart={(message) => {
-          setSecondStep(null);
-          setFailure(message);
-        }}
-      />
+      <Suspense fallback={null}>
+        <SecondFactorForm
+          challenge={secondStep.challenge}
+          methods={secondStep.methods}
+          onRestart={(message) => {
+            setSecondStep(null);
+            setFailure(message);
+          }}
+        />
+      </Suspense>
     );
 
   return (
