@@ -69,7 +69,8 @@ function defineCliSuite(dialect: DialectUnderTest): void {
   }
 
   it('migrate applies the migrations, then reports the database up to date', async () => {
-    const first = await runCli(['migrate'], env);
+    // Once a process started as `npm run cli` starts it; the other commands run in this process.
+    const first = await runCli(['migrate'], env, { via: dialect === 'sqlite' ? 'process' : 'in-process' });
     expect(first).toMatchObject({ code: 0, stderr: '' });
     expect(first.stdout).toMatch(/^Applied: .*0001-accounts/m);
     if (dialect === 'sqlite') expect(existsSync(join(dataDir, SQLITE_FILE_NAME))).toBe(true);
@@ -79,7 +80,10 @@ function defineCliSuite(dialect: DialectUnderTest): void {
   });
 
   it('create-admin without --password prints a generated password that signs in as admin', async () => {
-    const result = await runCli(['create-admin', '--email', 'Ops@Example.com'], env);
+    // A process (once): its stdout is where log records would show.
+    const result = await runCli(['create-admin', '--email', 'Ops@Example.com'], env, {
+      via: dialect === 'sqlite' ? 'process' : 'in-process',
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('Administrator created.');
@@ -238,7 +242,7 @@ function defineCliSuite(dialect: DialectUnderTest): void {
   });
 }
 
-// Each CLI run is a fresh Node process (about 1-2 s, more on a busy machine); some tests make three.
+// A CLI run in a process of its own takes seconds on a busy machine; some tests make three runs.
 const slow = { timeout: 90_000 };
 
 describe('CLI [sqlite]', slow, () => defineCliSuite('sqlite'));
@@ -277,7 +281,8 @@ describe('CLI mistakes', slow, () => {
     ],
     ['an option without its value', ['create-admin', '--email'], "'--email <value>' argument missing"],
   ])('%s exits 1 with the usage text', async (_case, args, problem) => {
-    const result = await runCli(args, env);
+    // The exit code of a real process once; the same answer in this process for the others.
+    const result = await runCli(args, env, { via: args.length === 0 ? 'process' : 'in-process' });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(problem);
@@ -286,11 +291,11 @@ describe('CLI mistakes', slow, () => {
   });
 
   it('a bad environment exits 1 naming every bad variable', async () => {
-    const result = await runCli(['migrate'], {
-      ...env,
-      DATABASE_URL: 'mysql://x',
-      JWT_SECRET: randomBytes(4).toString('hex'),
-    });
+    const result = await runCli(
+      ['migrate'],
+      { ...env, DATABASE_URL: 'mysql://x', JWT_SECRET: randomBytes(4).toString('hex') },
+      { via: 'process' },
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Invalid configuration:');
     expect(result.stderr).toContain('  - DATABASE_URL: ');

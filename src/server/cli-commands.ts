@@ -1,0 +1,247 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
+import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
+import { buildApp } from './app.js';
+import { systemClock } from './clock.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { isUniqueViolation } from './db/errors.js';
+import { migrateToLatest } from './db/migrate.js';
+import { requeueFailedMails } from './mail/outbox-repository.js';
+import { publishRelease } from './modules/downloads/releases.js';
+import { rotateLeaseKeys } from './modules/licensing/lease-signer.js';
+import { generatePassword } from './first-admin.js';
+import { newPasswordProblem } from './modules/auth/password-policy.js';
+import { findUserByEmail, updateUser } from './modules/users/repository.js';
+import { securityEventTypes } from './modules/security/security-events.js';
+import { recordSecurityEvent } from './modules/security/service.js';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  migrate                                   bring the database schema up to date
+  create-admin --email <e> [--password <p>] create an administrator (or promote an existing account)
+  reset-password --email <e> [--password <p>] set a new password and sign the account out everywhere
+  publish-release --platform <linux|windows|macos> --version <v> <file>
+                                            copy an installer into RELEASES_DIR and offer it for download
+  rotate-keys                               start signing offline leases with a new key (old leases stay valid)
+  retry-mail                                queue again the mail whose attempts ran out (after fixing SMTP)
+  sandbox-renew --subscription <id> [--card succeeds|declines]
+                                            sandbox only: bring a subscription's next renewal (or retry, or
+                                            end of grace) forward to now and let it happen; --card first
+                                            chooses whether the sandbox card pays
+
+Without --password a strong password is generated and printed once.
+The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
+
+class UsageError extends Error {}
+
+function parseEmailAndPassword(args: string[]): { email: string; password: string; generated: boolean } {
+  let values: { email?: string | undefined; password?: string | undefined };
+  try {
+    ({ values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } } }));
+  } catch (error) {
+    // Unknown options and missing values are usage mistakes too: answer with the usage text.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const email = emailSchema.safeParse(values.email ?? '');
+  if (!email.success) throw new UsageError('--email must be a valid e-mail address');
+  if (values.password !== undefined) {
+    const password = newPasswordSchema.safeParse(values.password);
+    if (!password.success)
+      throw new UsageError(`--password: ${password.error.issues[0]?.message ?? 'invalid'}`);
+    // The same rule as every other new password: an operator's choice is no exception.
+    const problem = newPasswordProblem(password.data, email.data);
+    if (problem) throw new UsageError(`--password: ${problem}`);
+    return { email: email.data, password: password.data, generated: false };
+  }
+  return { email: email.data, password: generatePassword(), generated: true };
+}
+
+const passwordLine = (password: string, generated: boolean) =>
+  generated ? `Password: ${password}   (shown only this once)` : 'Password: as given';
+
+async function publish(config: Config, args: string[]): Promise<void> {
+  let values: { platform?: string | undefined; version?: string | undefined };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args,
+      options: { platform: { type: 'string' }, version: { type: 'string' } },
+      allowPositionals: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const platform = z.enum(DOWNLOAD_PLATFORMS).safeParse(values.platform);
+  if (!platform.success) throw new UsageError(`--platform must be one of ${DOWNLOAD_PLATFORMS.join(', ')}`);
+  const version = values.version ?? '';
+  if (!/^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$/.test(version))
+    throw new UsageError('--version must look like 1.2.3');
+  const [file, ...extra] = positionals;
+  if (!file || extra.length > 0) throw new UsageError('give exactly one installer file');
+  if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
+  const { db } = createDatabase(config);
+  try {
+    await migrateToLatest(db);
+    const release = await publishRelease(db, config.licensing.releasesDir, {
+      platform: platform.data,
+      version,
+      file,
+      now: new Date(),
+    });
+    console.log(
+      `Published ${release.file_name} for ${release.platform} ${release.version}: ` +
+        `${release.size_bytes} bytes, SHA-256 ${release.sha256}`,
+    );
+  } catch (error) {
+    if (isUniqueViolation(error) || (error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`${platform.data} ${version} is already published`);
+    }
+    throw error;
+  } finally {
+    await db.destroy();
+  }
+}
+
+const quietLevel = (config: Config) =>
+  ['fatal', 'error', 'silent'].includes(config.logLevel) ? config.logLevel : 'warn';
+
+async function sandboxRenew(config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { subscription: { type: 'string' }, card: { type: 'string' } },
+    strict: true,
+  });
+  if (!values.subscription) throw new UsageError('sandbox-renew needs --subscription <id>');
+  const card = values.card;
+  if (card !== undefined && card !== 'succeeds' && card !== 'declines')
+    throw new UsageError('--card is succeeds or declines');
+  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
+  try {
+    const after = await app.subscriptions.sandboxAdvance(values.subscription, card ? { card } : {});
+    const next = after.next_charge
+      ? `next charge ${after.next_charge.at} (${after.next_charge.amount_minor} ${after.next_charge.currency} minor units)`
+      : 'no further charge';
+    console.log(
+      `Subscription ${after.id} (${after.plan.name}) is ${after.status}: paid to ${after.current_period_end ?? '-'}, ${next}` +
+        (after.grace_ends_at ? `, grace until ${after.grace_ends_at}` : '') +
+        '.',
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const [command, ...args] = argv;
+  const config = loadConfig(env);
+  if (command === 'migrate') {
+    const { db } = createDatabase(config);
+    try {
+      const results = await migrateToLatest(db);
+      const applied = (results ?? [])
+        .filter((result) => result.status === 'Success')
+        .map((result) => result.migrationName);
+      console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+    } finally {
+      await db.destroy();
+    }
+    return;
+  }
+  if (command === 'retry-mail') {
+    const { db } = createDatabase(config);
+    try {
+      await migrateToLatest(db);
+      const count = await requeueFailedMails(db, new Date());
+      console.log(
+        count === 0
+          ? 'No mail has run out of attempts.'
+          : `${count} mail${count === 1 ? '' : 's'} queued again; the server sends them at its next look at the queue.`,
+      );
+    } finally {
+      await db.destroy();
+    }
+    return;
+  }
+  if (command === 'publish-release') {
+    await publish(config, args);
+    return;
+  }
+  if (command === 'rotate-keys') {
+    if (config.licensing.signingKey) {
+      throw new UsageError('LEASE_SIGNING_KEY is set: rotate by setting a new key there (and restarting)');
+    }
+    const { kid, retired } = await rotateLeaseKeys(config.dataDir, systemClock);
+    console.log(
+      `New lease signing key ${kid} is active after a restart of every server instance.\n` +
+        `Still served for verification: ${retired.join(', ') || 'none'}.`,
+    );
+    return;
+  }
+  if (command === 'sandbox-renew') {
+    await sandboxRenew(config, args);
+    return;
+  }
+  if (command !== 'create-admin' && command !== 'reset-password')
+    throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+
+  const { email, password, generated } = parseEmailAndPassword(args);
+  // Warnings and errors only, unless LOG_LEVEL asks for even less.
+  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
+  try {
+    const existing = await findUserByEmail(app.db, email);
+    if (command === 'create-admin') {
+      let adminId: string;
+      if (existing) {
+        const now = new Date().toISOString();
+        // An administrator who cannot sign in is no use: promoting confirms the address too.
+        await updateUser(app.db, existing.id, {
+          role: 'admin',
+          email_verified_at: existing.email_verified_at ?? now,
+          updated_at: now,
+        });
+        adminId = existing.id;
+        const confirmed = existing.email_verified_at ? '' : ', e-mail address marked as confirmed';
+        console.log(`${email} is now an administrator (password unchanged${confirmed}).`);
+      } else {
+        const admin = await app.authService.createAccount({ email, password, role: 'admin', verified: true });
+        adminId = admin.id;
+        console.log(`Administrator created.\nEmail:    ${email}\n${passwordLine(password, generated)}`);
+      }
+      await recordSecurityEvent(app.db, systemClock, {
+        type: securityEventTypes.adminCreated,
+        severity: 'warning',
+        userId: adminId,
+        details: { email, via: 'cli' },
+      });
+      return;
+    }
+    if (!existing) throw new UsageError(`No account with the e-mail ${email}`);
+    await app.authService.setPasswordByOperator(email, password);
+    console.log(
+      `Password reset; every session of ${email} was signed out.\n${passwordLine(password, generated)}`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * Runs one command line (what follows `npm run cli --`) with `env` as the settings, as the CLI
+ * does; answers the exit code, having said on stderr what went wrong. The tests run most commands
+ * this way, in their own process.
+ */
+export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    await run(argv, env);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ConfigError) console.error(error.message);
+    else console.error(error instanceof Error ? error.message : error);
+    return 1;
+  }
+}
