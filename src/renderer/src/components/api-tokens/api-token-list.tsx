@@ -78,7 +78,7 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
               <Code w="fit-content">{tokenHint(token)}</Code>
               <Group gap={6} wrap="wrap" aria-label="Scopes">
                 {token.scopes.map((scope) => (
-                  <Badge key={scope} variant="outline" color="gray" tt="none" fw={500}>
+                  <Badge key={scope} variant="default" tt="none" fw={500}>
                     {scope}
                   </Badge>
                 ))}

@@ -5,7 +5,6 @@ import {
   CopyButton,
   Group,
   Modal,
-  PasswordInput,
   SegmentedControl,
   Stack,
   Text,
@@ -30,26 +29,27 @@ export interface CreateApiTokenDialogProps {
   opened: boolean;
   onClose: () => void;
   kind: ApiTokenKind;
-  /** Creates the token; rejects with the server's refusal (`step_up_required` asks for a proof first). */
+  /**
+   * Creates the token; rejects with the server's refusal. A session that signed in long ago is
+   * asked to confirm it is you by the step-up dialog (lib/api.ts) before the call is sent again.
+   */
   create: (body: CreateApiTokenBody) => Promise<CreatedApiToken>;
-  /** Proves the session again with the password or an authenticator code. */
-  stepUp: (proof: { password: string } | { code: string }) => Promise<void>;
 }
 
-type Phase = 'form' | 'confirm' | 'created';
+type Phase = 'form' | 'created';
+
+const expiryDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /**
  * Naming a token, choosing its scopes and expiry, then the token itself, shown this once with a
- * copy button. A session that signed in more than a few minutes ago confirms it is its owner
- * (password or authenticator code) before the token is made.
+ * copy button.
  */
-export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: CreateApiTokenDialogProps) {
+export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateApiTokenDialogProps) {
   const [phase, setPhase] = useState<Phase>('form');
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
   const [days, setDays] = useState<string>('90');
-  const [proof, setProof] = useState('');
-  const [errors, setErrors] = useState<{ name?: string; scopes?: string; proof?: string }>({});
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
@@ -60,7 +60,6 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: 
     setName('');
     setScopes([]);
     setDays('90');
-    setProof('');
     setErrors({});
     setFailure(null);
     setCreated(null);
@@ -69,25 +68,17 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: 
   const body = (): CreateApiTokenBody => ({ name: name.trim(), scopes, expires_in_days: Number(days) });
 
   const createNow = async () => {
+    setBusy(true);
+    setFailure(null);
     try {
       setCreated(await create(body()));
       setPhase('created');
     } catch (error) {
-      if (isApiFailure(error) && error.code === 'step_up_required') {
-        setPhase('confirm');
-        return;
-      }
-      throw error;
-    }
-  };
-
-  const run = async (work: () => Promise<void>, fallback: string) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await work();
-    } catch (error) {
-      setFailure(failureMessage(error, fallback));
+      setFailure(
+        isApiFailure(error) && error.code === 'step_up_required'
+          ? 'Not created: confirm it is you when asked, then try again.'
+          : failureMessage(error, 'Could not create the token'),
+      );
     } finally {
       setBusy(false);
     }
@@ -101,22 +92,7 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: 
     };
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
-    void run(createNow, 'Could not create the token');
-  };
-
-  const submitProof = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = proof.trim();
-    if (value === '') {
-      setErrors({ proof: 'Enter your password or a code from your authenticator app' });
-      return;
-    }
-    setErrors({});
-    void run(async () => {
-      await stepUp(/^\d{6}$/.test(value) ? { code: value } : { password: proof });
-      setProof('');
-      await createNow();
-    }, 'Could not confirm it is you');
+    void createNow();
   };
 
   const title =
@@ -194,34 +170,6 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: 
         </form>
       )}
 
-      {phase === 'confirm' && (
-        <form onSubmit={submitProof} noValidate>
-          <Stack gap="md">
-            <Text size="sm">
-              A new token is a new way into your account: confirm it is you first. You signed in more than ten
-              minutes ago.
-            </Text>
-            {failure && <FormAlert title="Not confirmed">{failure}</FormAlert>}
-            <PasswordInput
-              label="Password or authenticator code"
-              autoComplete="current-password"
-              value={proof}
-              onChange={(event) => setProof(event.currentTarget.value)}
-              error={errors.proof}
-              data-autofocus
-            />
-            <Group justify="flex-end" gap="sm">
-              <Button variant="default" onClick={() => setPhase('form')} disabled={busy}>
-                Back
-              </Button>
-              <Button type="submit" loading={busy}>
-                Confirm and create
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-
       {phase === 'created' && created && (
         <Stack gap="md">
           <Alert color="yellow" icon={<AlertIcon />} title="Copy it now: it is shown only this once">
@@ -238,7 +186,7 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create, stepUp }: 
           </Code>
           <Text size="sm" c="dimmed">
             Send it as <Code>Authorization: Bearer {created.api_token.prefix}…</Code> with your requests. It
-            expires on {new Date(created.api_token.expires_at).toLocaleDateString()}.
+            expires on {expiryDate.format(new Date(created.api_token.expires_at))}.
           </Text>
           <Group justify="flex-end" gap="sm">
             <CopyButton value={created.token}>

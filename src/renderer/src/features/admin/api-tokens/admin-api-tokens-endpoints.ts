@@ -5,7 +5,6 @@ import type {
   CreatedApiToken,
 } from '../../../../../shared/api/api-tokens';
 import type { Paged } from '../../../../../shared/api/paging';
-import type { StepUpRequest } from '../../../../../shared/api/two-factor';
 import { apiPaths, pathWith } from '../../../../../shared/routes';
 import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
@@ -16,7 +15,6 @@ export const adminApiTokenMessages = {
   fetchFailed: 'Failed to fetch API tokens',
   createFailed: 'Could not create the platform token',
   revokeFailed: 'Could not revoke the token',
-  stepUpFailed: 'Could not confirm it is you',
 } as const;
 
 /** Administrators: every account's API tokens (to find and revoke a leaked one) and their own platform tokens. */
@@ -39,11 +37,6 @@ export const adminApiTokensApi = api.enhanceEndpoints({ addTagTypes: ['ApiToken'
         extraOptions: { fallback: adminApiTokenMessages.revokeFailed },
         invalidatesTags: ['ApiToken'],
       }),
-      /** POST /auth/step-up, before a new platform token. */
-      stepUpForPlatformToken: build.mutation<unknown, StepUpRequest>({
-        query: (body) => ({ url: apiPaths.auth.stepUp, method: 'POST', body }),
-        extraOptions: { fallback: adminApiTokenMessages.stepUpFailed },
-      }),
     };
     // The admin area: working here keeps the session alive like the other admin screens.
     recordEndpointArea('admin', Object.keys(endpoints));
@@ -51,9 +44,5 @@ export const adminApiTokensApi = api.enhanceEndpoints({ addTagTypes: ['ApiToken'
   },
 });
 
-export const {
-  useListAllApiTokensQuery,
-  useCreatePlatformApiTokenMutation,
-  useRevokeAnyApiTokenMutation,
-  useStepUpForPlatformTokenMutation,
-} = adminApiTokensApi;
+export const { useListAllApiTokensQuery, useCreatePlatformApiTokenMutation, useRevokeAnyApiTokenMutation } =
+  adminApiTokensApi;

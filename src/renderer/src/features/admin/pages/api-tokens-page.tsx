@@ -19,7 +19,6 @@ import {
   useCreatePlatformApiTokenMutation,
   useListAllApiTokensQuery,
   useRevokeAnyApiTokenMutation,
-  useStepUpForPlatformTokenMutation,
 } from '../api-tokens/admin-api-tokens-endpoints';
 import { pagedResult } from '../query-answer';
 
@@ -51,7 +50,6 @@ function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<voi
     { skip: !me?.id },
   );
   const [create] = useCreatePlatformApiTokenMutation();
-  const [stepUp] = useStepUpForPlatformTokenMutation();
   const [creating, setCreating] = useState(false);
   const tokens = mine.data?.data ?? [];
   return (
@@ -77,9 +75,6 @@ function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<voi
         onClose={() => setCreating(false)}
         kind="platform"
         create={(body) => create(body).unwrap()}
-        stepUp={async (proof) => {
-          await stepUp(proof).unwrap();
-        }}
       />
     </SectionCard>
   );

@@ -4,7 +4,6 @@ import type {
   CreateApiTokenBody,
   CreatedApiToken,
 } from '../../../../../shared/api/api-tokens';
-import type { StepUpRequest } from '../../../../../shared/api/two-factor';
 import { apiPaths, pathWith } from '../../../../../shared/routes';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
@@ -14,7 +13,6 @@ export const apiTokenMessages = {
   listFailed: 'Could not load your API tokens',
   createFailed: 'Could not create the token',
   revokeFailed: 'Could not revoke the token',
-  stepUpFailed: 'Could not confirm it is you',
 } as const;
 
 /** The signed-in account's personal API tokens: the list, creating one (shown once) and revoking. */
@@ -40,20 +38,10 @@ export const apiTokensApi = api.enhanceEndpoints({ addTagTypes: ['ApiToken'] }).
         extraOptions: { fallback: apiTokenMessages.revokeFailed },
         invalidatesTags: ['ApiToken'],
       }),
-      /** POST /auth/step-up with the password or an authenticator code, before a new token. */
-      stepUpForApiToken: build.mutation<unknown, StepUpRequest>({
-        query: (body) => ({ url: apiPaths.auth.stepUp, method: 'POST', body }),
-        extraOptions: { fallback: apiTokenMessages.stepUpFailed },
-      }),
     };
     recordEndpointArea('user', Object.keys(endpoints));
     return endpoints;
   },
 });
 
-export const {
-  useListApiTokensQuery,
-  useCreateApiTokenMutation,
-  useRevokeApiTokenMutation,
-  useStepUpForApiTokenMutation,
-} = apiTokensApi;
+export const { useListApiTokensQuery, useCreateApiTokenMutation, useRevokeApiTokenMutation } = apiTokensApi;

@@ -13,7 +13,6 @@ import {
   useCreateApiTokenMutation,
   useListApiTokensQuery,
   useRevokeApiTokenMutation,
-  useStepUpForApiTokenMutation,
 } from './api-tokens-endpoints';
 
 /** The Security page's personal API tokens: for scripts reaching the account's own licences and machines. */
@@ -21,7 +20,6 @@ export function ApiTokensSection() {
   const tokens = useListApiTokensQuery();
   const [create] = useCreateApiTokenMutation();
   const [revoke] = useRevokeApiTokenMutation();
-  const [stepUp] = useStepUpForApiTokenMutation();
   const [creating, setCreating] = useState(false);
 
   return (
@@ -70,9 +68,6 @@ export function ApiTokensSection() {
         onClose={() => setCreating(false)}
         kind="personal"
         create={(body) => create(body).unwrap()}
-        stepUp={async (proof) => {
-          await stepUp(proof).unwrap();
-        }}
       />
     </SectionCard>
   );
