@@ -2759,6 +2759,8 @@ export interface components {
       disabled_reason: string | null;
       /** @description Deliveries failed in a row since the last success */
       consecutive_failures: number;
+      /** @description When attempts started failing with no success since; null while it delivers */
+      failing_since: string | null;
       /** @description Until then deliveries are signed with the previous secret too */
       previous_secret_expires_at: string | null;
       /** @description ISO 8601 date and time, UTC */
@@ -2777,6 +2779,8 @@ export interface components {
       disabled_reason: string | null;
       /** @description Deliveries failed in a row since the last success */
       consecutive_failures: number;
+      /** @description When attempts started failing with no success since; null while it delivers */
+      failing_since: string | null;
       /** @description Until then deliveries are signed with the previous secret too */
       previous_secret_expires_at: string | null;
       /** @description ISO 8601 date and time, UTC */
