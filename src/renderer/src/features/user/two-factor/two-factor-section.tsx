@@ -58,7 +58,7 @@ export function TotpCodeInput({
       autoFocus={autoFocus}
       data-autofocus={autoFocus || undefined}
       styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.2em' } }}
-      w={{ base: '100%', xs: 240 }}
+      w={{ base: '100%', xs: 300 }}
     />
   );
 }
@@ -108,7 +108,7 @@ function EnrolPanel({
           radius="sm"
         />
         <Text size="sm">Or type this key into the app:</Text>
-        <Group gap="xs" wrap="nowrap" align="center">
+        <Group gap="xs" align="center">
           <Text ff="monospace" size="sm" data-testid="totp-secret" style={{ wordBreak: 'break-all' }}>
             {enrolment.secret}
           </Text>
