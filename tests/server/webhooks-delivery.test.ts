@@ -4,10 +4,12 @@ import {
   webhookDeliveryDetailSchema,
   webhookEndpointWithSecretSchema,
 } from '../../src/shared/api/webhooks.js';
+import { pruneExpiredRows } from '../../src/server/maintenance.js';
 import { MAX_ATTEMPTS, webhookRetryDelayMs } from '../../src/server/modules/webhooks/delivery-worker.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { activateBase, signIn, signInAgain, type SignedIn } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';
+import { buyInSandbox, indianDetails, putBillingDetails } from './invoice-helpers.js';
 import {
   createEndpoint,
   deliverUntilSettled,
@@ -225,6 +227,119 @@ describeOnEveryDatabase(
       expect(ofType('license.suspended').license).toMatchObject({ id: licenseId, status: 'suspended' });
       expect(ofType('license.revoked').license).toMatchObject({ id: licenseId, status: 'revoked' });
       expect(new Set(receiver.received.map((request) => request.headers['webhook-id'])).size).toBe(6);
+    });
+
+    it('tells of a purchase and its refund: payment.paid with the license it granted, then payment.refunded and license.revoked', async () => {
+      const s = server();
+      const endpoint = await createEndpoint(s, admin.token, {
+        url: receiver.url,
+        event_types: ['payment.paid', 'payment.refunded', 'license.revoked'],
+      });
+      receiver.secrets = [endpoint.secret];
+      const buyer = await signIn(s, 'user', 'hooks-buyer');
+      await putBillingDetails(s, buyer.token, indianDetails());
+      const { payment, license } = await buyInSandbox(s, buyer.token);
+      const refunded = await s.api({
+        method: 'POST',
+        path: `/payments/admin/payments/${payment.id}/refunds`,
+        token: admin.token,
+        body: { license_action: 'revoke', reason: 'Charged twice' },
+      });
+      expect(refunded.statusCode, refunded.body).toBe(201);
+      await deliverUntilSettled(s);
+
+      expect(receiver.received.every((request) => request.verifiedId !== null)).toBe(true);
+      const events = receiver.received.map(
+        (request) =>
+          JSON.parse(request.body) as { type: string; data: Record<string, Record<string, unknown>> },
+      );
+      expect(events.map((event) => event.type).sort()).toEqual([
+        'license.revoked',
+        'payment.paid',
+        'payment.refunded',
+      ]);
+      const ofType = (type: string) => events.find((event) => event.type === type)!.data;
+      expect(ofType('payment.paid').payment).toMatchObject({
+        id: payment.id,
+        status: 'paid',
+        user_id: buyer.id,
+        license_id: license.license_id,
+      });
+      expect(ofType('payment.refunded').payment).toMatchObject({
+        id: payment.id,
+        refund: { license_action: 'revoke', license_outcome: 'revoked', reason: 'Charged twice' },
+      });
+      expect(ofType('license.revoked').license).toMatchObject({ id: license.license_id, status: 'revoked' });
+    });
+
+    it('keeps the delivery log 30 days: maintenance prunes older finished events with their deliveries and attempts', async () => {
+      const s = server();
+      const endpoint = await createEndpoint(s, admin.token, {
+        url: receiver.url,
+        event_types: ['license.created'],
+      });
+      const now = s.clock.now().getTime();
+      const at = (days: number) => new Date(now - days * 86_400_000).toISOString();
+      const write = async (name: string, days: number, status: 'succeeded' | 'pending') => {
+        const eventId = `msg_prune_${name}_${now}`;
+        await s.app.db
+          .insertInto('webhook_events')
+          .values({ id: eventId, type: 'license.created', payload: '{}', created_at: at(days) })
+          .execute();
+        await s.app.db
+          .insertInto('webhook_deliveries')
+          .values({
+            id: `${eventId}-d`,
+            endpoint_id: endpoint.id,
+            event_id: eventId,
+            redelivery_of: null,
+            status,
+            attempts: 1,
+            next_attempt_at: new Date(now + 86_400_000).toISOString(),
+            claimed_until: null,
+            last_status_code: 200,
+            last_error: null,
+            created_at: at(days),
+            completed_at: status === 'pending' ? null : at(days),
+          })
+          .execute();
+        await s.app.db
+          .insertInto('webhook_attempts')
+          .values({
+            id: `${eventId}-a`,
+            delivery_id: `${eventId}-d`,
+            attempt: 1,
+            url: receiver.url,
+            request_headers: '{}',
+            request_body: '{}',
+            response_status: 200,
+            response_headers: '{}',
+            response_body: '',
+            error: null,
+            duration_ms: 3,
+            started_at: at(days),
+            next_attempt_at: null,
+          })
+          .execute();
+        return eventId;
+      };
+      const old = await write('old', 31, 'succeeded');
+      const recent = await write('recent', 29, 'succeeded');
+      const oldButPending = await write('pending', 31, 'pending');
+      const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+      expect(pruned.webhookEvents).toBeGreaterThanOrEqual(1);
+      const events = await s.app.db
+        .selectFrom('webhook_events')
+        .select('id')
+        .where('id', 'like', 'msg_prune_%')
+        .execute();
+      expect(events.map((event) => event.id).sort()).toEqual([oldButPending, recent].sort());
+      const attempts = await s.app.db
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('id', '=', `${old}-a`)
+        .execute();
+      expect(attempts).toEqual([]);
     });
 
     it('counts an endpoint that does not answer within the timeout as failed and retries it', async () => {
