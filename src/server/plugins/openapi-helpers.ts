@@ -141,7 +141,8 @@ const errorResponse = () => ({
  *   documented where the route left them out;
  * - responses get a description of their status instead of the generator's "Default Response";
  * - component schemas no operation reaches are dropped: zod registers an input and an output
- *   form of every schema, and a request body uses only the one, a response only the other.
+ *   form of every schema, and a request body uses only the one, a response only the other; the
+ *   rest are sorted by name.
  */
 export function finishOpenApiDocument<T extends Document>(document: T): T {
   for (const { operation } of operationsOf(document)) {
@@ -166,7 +167,13 @@ export function finishOpenApiDocument<T extends Document>(document: T): T {
       reached.add(name);
       refsIn(schemas[name], pending);
     }
-    for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
+    // Sorted by name: the order zod registered them in follows module loading, which differs
+    // between entry points (the server, a script, a test), and generated clients must not.
+    const kept = Object.entries(schemas)
+      .filter(([name]) => reached.has(name))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const name of Object.keys(schemas)) delete schemas[name];
+    Object.assign(schemas, Object.fromEntries(kept));
   }
   return document;
 }
