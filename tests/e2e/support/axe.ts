@@ -37,6 +37,16 @@ export async function installAxe(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: await readFile(AXE_PATH, 'utf8') });
 }
 
+/**
+ * Puts axe-core into the page as it is now, unless it is there already (a client-side navigation
+ * keeps it; a load does not). Evaluated by the browser's tools, which the portal's CSP does not
+ * govern; unlike installAxe, no other page load of the context pays for it.
+ */
+export async function ensureAxe(page: Page): Promise<void> {
+  if (await page.evaluate<boolean>("typeof axe !== 'undefined'")) return;
+  await page.evaluate(await readFile(AXE_PATH, 'utf8'));
+}
+
 /** The rules whose outcome depends on the colours, the only ones a change of colour scheme can change. */
 export const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
@@ -62,22 +72,38 @@ export async function blockingViolations(
   return blocking;
 }
 
+/** The text of undecided contrast outside the charts, as lines; `result` is in the page. */
+const UNDECIDED_OUTSIDE_CHARTS = `result.incomplete
+  .filter((rule) => rule.id === 'color-contrast')
+  .flatMap((rule) =>
+    rule.nodes
+      .filter((node) => {
+        const element = document.querySelector(node.target.join(' '));
+        return !element || !element.closest('svg, [class*="mantine-"][class*="Chart"]');
+      })
+      .map((node) => JSON.stringify(node.target) + ' ' + (node.failureSummary || '').replace(/\\s+/g, ' ')),
+  )`;
+
 /**
- * The text whose contrast axe could not decide (it reports it as "incomplete", never as a
- * violation): text over a picture or an unknown background. None may be left outside the charts
- * (axe cannot judge text inside or beside an SVG drawing), or a regression there would pass unseen.
+ * The colour rules in one axe run (what a change of colour scheme can change): the serious and
+ * critical violations (all logged, as blockingViolations does), and the text whose contrast axe
+ * could not decide (it reports it as "incomplete", never as a violation: text over a picture or an
+ * unknown background). None of that may be left outside the charts (axe cannot judge text inside
+ * or beside an SVG drawing), or a regression there would pass unseen.
  */
-export async function undecidedContrast(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(
-    `axe.run(document, { runOnly: ['color-contrast'] }).then((result) =>
-      result.incomplete.flatMap((rule) =>
-        rule.nodes
-          .filter((node) => {
-            const element = document.querySelector(node.target.join(' '));
-            return !element || !element.closest('svg, [class*="mantine-"][class*="Chart"]');
-          })
-          .map((node) => JSON.stringify(node.target) + ' ' + (node.failureSummary || '').replace(/\\s+/g, ' ')),
-      ),
-    )`,
+export async function colourRuleProblems(
+  page: Page,
+  label: string,
+): Promise<{ blocking: AxeViolation[]; undecided: string[] }> {
+  const options = JSON.stringify({ runOnly: COLOUR_RULES, resultTypes: ['violations', 'incomplete'] });
+  const { violations, undecided } = await page.evaluate<{ violations: AxeViolation[]; undecided: string[] }>(
+    `axe.run(document, ${options}).then((result) => ({ violations: result.violations, undecided: ${UNDECIDED_OUTSIDE_CHARTS} }))`,
   );
+  const blocking = violations.filter((violation) => BLOCKING.has(violation.impact ?? ''));
+  if (violations.length > 0)
+    console.info(
+      `[a11y] ${label}: ${blocking.length} serious/critical, ${violations.length - blocking.length} minor/moderate\n` +
+        violations.map(describeViolation).join('\n'),
+    );
+  return { blocking, undecided };
 }
