@@ -10,6 +10,8 @@ import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import type { SubscriptionCharges } from './charges.js';
 import { findSubscriptionByProviderId, lockSubscription, updateSubscription } from './repository.js';
+import { subscriptionEventData } from '../webhooks/event-data.js';
+import { queueWebhookEvent } from '../webhooks/queue.js';
 
 export interface SubscriptionEventOutcome {
   outcome: 'processed' | 'ignored' | 'rejected';
@@ -119,12 +121,17 @@ export function createSubscriptionWebhookEvents({
         // Cancelled at period end (and so stopped at Razorpay a day early): the paid period runs to its end.
         if (subscription.cancel_at_period_end === 1) return ignored;
         const endedAt = fromUnixSeconds(entity.ended_at) ?? clock.now().toISOString();
-        await updateSubscription(trx, subscription.id, {
+        const cancelled = await updateSubscription(trx, subscription.id, {
           status: 'cancelled',
           ended_at: endedAt,
           next_retry_at: null,
           updated_at: clock.now().toISOString(),
         });
+        if (cancelled)
+          await queueWebhookEvent(trx, clock, {
+            type: 'subscription.cancelled',
+            data: subscriptionEventData(cancelled),
+          });
         // Ended before the paid period did (cancelled at once in Razorpay's dashboard): so does the license.
         const license = subscription.license_id
           ? await findLicenseById(trx, subscription.license_id)
