@@ -455,7 +455,10 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/users/me/passkeys/${await passkeyOf(f)}` }),
     expect: ownerOnly(204),
   },
-  'POST /auth/passkeys/options': { request: () => ({ path: '/auth/passkeys/options' }), expect: everyone(200) },
+  'POST /auth/passkeys/options': {
+    request: () => ({ path: '/auth/passkeys/options' }),
+    expect: everyone(200),
+  },
   'POST /auth/passkeys/login': {
     request: () => ({ path: '/auth/passkeys/login', body: strayPasskeyAnswer }),
     expect: everyone(400),
@@ -1262,15 +1265,21 @@ describeOnEveryDatabase('authorization matrix', (server) => {
       const { tags, bearer } = access[operation] ?? { tags: [], bearer: false };
       if (!bearer) return; // Open without a bearer token: a token grants nothing here.
       const { s } = fixtures;
-      const callAs = async (caller: Exclude<Caller, 'anonymous'>, scopes: readonly string[]) => {
+      // One request (and one account, where the row needs a fresh one) per caller, sent with a
+      // token of each scope set: a refused scope stops the call before it changes anything, so
+      // the calls refused for lacking a scope go first and the one allowed goes last.
+      const callerOf = async (caller: Exclude<Caller, 'anonymous'>) => {
         const { freshAccount, ...sent } = await row.request(fixtures, caller);
         const ownerId = freshAccount
           ? (await signIn(s, caller === 'admin' ? 'admin' : 'user', `matrix-token-${caller}`)).id
           : fixtures.users[caller].id;
-        const { token } = await mintToken(s, ownerId, TOKEN_KIND[caller], scopes);
-        return s.api({ ...sent, method, token });
+        return async (scopes: readonly string[]) => {
+          const { token } = await mintToken(s, ownerId, TOKEN_KIND[caller], scopes);
+          return s.api({ ...sent, method, token });
+        };
       };
-      const expectInsufficientScope = (response: Awaited<ReturnType<typeof callAs>>, label: string) => {
+      type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof callerOf>>>>;
+      const expectInsufficientScope = (response: Answer, label: string) => {
         expect(response.statusCode, `${label}: ${response.body}`).toBe(403);
         expect(response.json<{ code: string }>().code, label).toBe('insufficient_scope');
       };
@@ -1278,25 +1287,26 @@ describeOnEveryDatabase('authorization matrix', (server) => {
       for (const caller of ['user', 'otherUser', 'admin'] as const) {
         const kind = TOKEN_KIND[caller];
         const grantable: readonly string[] = grantableScopes(kind);
+        const callWith = await callerOf(caller);
         if (needed.length === 0 || !needed.every((scope) => grantable.includes(scope))) {
           // No token of this kind can hold what the operation needs: even one holding every scope is refused.
-          const response = await callAs(caller, grantable);
+          const response = await callWith(grantable);
           const label = `${kind} token with every scope → ${operation}`;
           if (row.tokenExpect?.[caller] === undefined) expectInsufficientScope(response, label);
           else expect(response.statusCode, `${label}: ${response.body}`).toBe(row.tokenExpect[caller]);
           continue;
         }
-        const response = await callAs(caller, needed);
+        for (const scopes of lackingOne(needed, kind)) {
+          expectInsufficientScope(
+            await callWith(scopes),
+            `${kind} token [${scopes.join(' ')}] → ${operation}`,
+          );
+        }
+        const response = await callWith(needed);
         expect(
           response.statusCode,
           `${kind} token of ${caller} [${needed.join(' ')}] → ${operation}: ${response.body}`,
         ).toBe(row.tokenExpect?.[caller] ?? row.expect[caller]);
-        for (const scopes of lackingOne(needed, kind)) {
-          expectInsufficientScope(
-            await callAs(caller, scopes),
-            `${kind} token [${scopes.join(' ')}] → ${operation}`,
-          );
-        }
       }
     });
 
