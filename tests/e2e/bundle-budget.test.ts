@@ -6,9 +6,10 @@ import { describePortal } from './support/portal.js';
 /**
  * Issue "Portal core", Speed: initial JavaScript of /landing and /login at most 150 KB gzip; issue
  * 14 asks for 100 KB, out of reach while React and React DOM alone are 67 KB of it (see
- * bench/README.md), so the budget holds what the first screens need today.
+ * bench/README.md), so the budget is the issue's 150 KB: the sign-in screen's other ways in (a
+ * passkey button; the second step loads only when asked for) took it past the 148 KB it needed before.
  */
-const BUDGET_KB = 148;
+const BUDGET_KB = 150;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 interface Script {
