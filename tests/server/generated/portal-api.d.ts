@@ -402,7 +402,7 @@ export interface paths {
         get: operations["adminGetSecuritySettings"];
         /**
          * Change the security settings
-         * @description Requiring two-factor of administrators is refused (409 `two_factor_required_first`) to an administrator without one.
+         * @description Needs a recent sign-in or step-up (403 `step_up_required`). Requiring two-factor of administrators is refused (409 `two_factor_required_first`) to an administrator without one.
          */
         put: operations["adminUpdateSecuritySettings"];
         post?: never;

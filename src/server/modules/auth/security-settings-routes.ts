@@ -9,7 +9,9 @@ export interface SecuritySettingsRoutesOptions {
   settings: SecuritySettingsService;
 }
 
-const tags = ['admin'];
+// Also tagged two-factor, which no API token can hold: only a signed-in administrator may loosen or
+// tighten how administrators sign in.
+const tags = ['admin', 'two-factor'];
 
 /** The platform's security settings: whether every administrator must have a second factor. */
 export const securitySettingsRoutes: FastifyPluginAsyncZod<SecuritySettingsRoutesOptions> = async (
@@ -35,12 +37,13 @@ export const securitySettingsRoutes: FastifyPluginAsyncZod<SecuritySettingsRoute
   app.put(
     apiPaths.admin.securitySettings,
     {
+      preHandler: app.requireStepUp,
       schema: {
         operationId: 'adminUpdateSecuritySettings',
         tags,
         summary: 'Change the security settings',
         description:
-          'Requiring two-factor of administrators is refused (409 `two_factor_required_first`) to an administrator without one.',
+          'Needs a recent sign-in or step-up (403 `step_up_required`). Requiring two-factor of administrators is refused (409 `two_factor_required_first`) to an administrator without one.',
         security: bearerSecurity,
         body: securitySettingsSchema.strict(),
         response: { 200: securitySettingsSchema, ...errorResponses(400, 401, 403, 409, 415) },

@@ -40,6 +40,14 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
     },
   },
   {
+    group: 'API tokens',
+    types: {
+      api_token_created: 'API token created',
+      api_token_revoked: 'API token revoked',
+      api_token_used: 'API token used',
+    },
+  },
+  {
     group: 'Licenses and seats',
     types: {
       activation_limit_reached: 'Seat limit reached',
