@@ -1,6 +1,7 @@
 import type { SecuritySettings } from '../../../shared/api/two-factor.js';
-import { type Clock, isoNow } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
+import { readSettingsRow, writeSettingsRow } from '../../db/settings.js';
 import { conflict } from '../../http-error.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { type AdminActor, recordAdminAction } from '../security/service.js';
@@ -11,30 +12,14 @@ const SETTINGS_KEY = 'security';
 
 export const defaultSecuritySettings: SecuritySettings = { require_admin_two_factor: false };
 
-export async function readSecuritySettings(db: DbOrTransaction): Promise<SecuritySettings> {
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', SETTINGS_KEY)
-    .executeTakeFirst();
-  if (!row) return defaultSecuritySettings;
-  return { ...defaultSecuritySettings, ...(JSON.parse(row.value) as Partial<SecuritySettings>) };
-}
+export const readSecuritySettings = (db: DbOrTransaction): Promise<SecuritySettings> =>
+  readSettingsRow(db, SETTINGS_KEY, defaultSecuritySettings);
 
-export async function writeSecuritySettings(
+export const writeSecuritySettings = (
   db: DbOrTransaction,
   clock: Clock,
   settings: SecuritySettings,
-): Promise<SecuritySettings> {
-  const value = JSON.stringify(settings);
-  const now = isoNow(clock);
-  await db
-    .insertInto('settings')
-    .values({ key: SETTINGS_KEY, value, updated_at: now })
-    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: now }))
-    .execute();
-  return settings;
-}
+): Promise<SecuritySettings> => writeSettingsRow(db, clock, SETTINGS_KEY, settings);
 
 /** The platform's security settings administrators may change. */
 export function createSecuritySettingsService({ db, clock }: { db: Db; clock: Clock }) {

@@ -1,0 +1,31 @@
+import { type Clock, isoNow } from '../clock.js';
+import type { DbOrTransaction } from './database.js';
+
+// Each area keeps its settings as one JSON row of the `settings` table, under its own key; what the
+// row lacks (a setting added since it was written) comes from the area's defaults.
+
+export async function readSettingsRow<T extends object>(
+  db: DbOrTransaction,
+  key: string,
+  defaults: T,
+): Promise<T> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  if (!row) return defaults;
+  return { ...defaults, ...(JSON.parse(row.value) as Partial<T>) };
+}
+
+export async function writeSettingsRow<T extends object>(
+  db: DbOrTransaction,
+  clock: Clock,
+  key: string,
+  settings: T,
+): Promise<T> {
+  const value = JSON.stringify(settings);
+  const now = isoNow(clock);
+  await db
+    .insertInto('settings')
+    .values({ key, value, updated_at: now })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: now }))
+    .execute();
+  return settings;
+}
