@@ -218,6 +218,8 @@ describeInChromium('passkeys in Chromium', { timeout: 90_000 }, () => {
     await form.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
     await form.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+    // Its only second factor is the passkey: no code field to fill in.
+    expect(await page.getByRole('textbox').count()).toBe(0);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/dashboard');
     expect(await latestSignInMethods(account.id)).toEqual(['pwd', 'webauthn']);

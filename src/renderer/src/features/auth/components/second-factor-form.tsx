@@ -27,6 +27,8 @@ export function SecondFactorForm({
 }) {
   const dispatch = useAppDispatch();
   const hasTotp = methods.includes('totp');
+  // An account whose only second factor is a passkey has no code to type.
+  const takesCodes = hasTotp || methods.includes('recovery_code');
   const [useRecovery, setUseRecovery] = useState(!hasTotp && methods.includes('recovery_code'));
   const [value, setValue] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
@@ -81,9 +83,11 @@ export function SecondFactorForm({
     <AuthCard
       title="Two-step sign-in"
       description={
-        useRecovery
-          ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
-          : 'Enter the 6-digit code from the authenticator app on your phone.'
+        !takesCodes
+          ? 'Confirm it is you with your passkey.'
+          : useRecovery
+            ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
+            : 'Enter the 6-digit code from the authenticator app on your phone.'
       }
       footer={
         <Anchor component="button" type="button" size="sm" onClick={() => onRestart()}>
@@ -94,7 +98,7 @@ export function SecondFactorForm({
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
           {failure ? <FormAlert title="Could not sign in">{failure}</FormAlert> : null}
-          {useRecovery ? (
+          {!takesCodes ? null : useRecovery ? (
             <TextInput
               ref={input}
               key="recovery"
@@ -125,9 +129,11 @@ export function SecondFactorForm({
               styles={{ input: { letterSpacing: '0.2em' } }}
             />
           )}
-          <Button type="submit" size="md" fullWidth loading={submitting}>
-            Verify
-          </Button>
+          {takesCodes ? (
+            <Button type="submit" size="md" fullWidth loading={submitting}>
+              Verify
+            </Button>
+          ) : null}
           {hasTotp && methods.includes('recovery_code') ? (
             <Anchor component="button" type="button" size="sm" onClick={switchMethod} ta="center">
               {useRecovery ? 'Use a code from your authenticator app' : 'Use a recovery code'}
@@ -135,9 +141,11 @@ export function SecondFactorForm({
           ) : null}
           {methods.includes('passkey') ? (
             <>
-              <Text size="sm" c="dimmed" ta="center">
-                or
-              </Text>
+              {takesCodes ? (
+                <Text size="sm" c="dimmed" ta="center">
+                  or
+                </Text>
+              ) : null}
               <PasskeySignInButton challenge={challenge} label="Use a passkey" />
             </>
           ) : null}
