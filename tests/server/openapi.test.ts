@@ -260,20 +260,20 @@ function defineBrowserSuite(): void {
       await expect
         .poll(
           async () => {
-            for (const id of await page
-              .locator('.opblock')
-              .evaluateAll((blocks) => blocks.map((block) => block.id)))
-              drawn.add(id.slice(id.lastIndexOf('-') + 1));
-            await page.evaluate(() => {
-              const atBottom = window.scrollY + window.innerHeight >= document.body.scrollHeight - 1;
-              window.scrollTo(0, atBottom ? 0 : window.scrollY + window.innerHeight / 2);
-            });
+            const ids = (await page.evaluate(
+              `[...document.querySelectorAll('.opblock')].map((block) => block.id)`,
+            )) as string[];
+            for (const id of ids) drawn.add(id.slice(id.lastIndexOf('-') + 1));
+            await page.evaluate(
+              `window.scrollTo(0, window.scrollY + window.innerHeight >= document.body.scrollHeight - 1
+                ? 0 : window.scrollY + window.innerHeight / 2)`,
+            );
             return everyOperationId.filter((id) => !drawn.has(id));
           },
           { timeout: 60_000 },
         )
         .toEqual([]);
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
 
       await mkdir(resolve(SCREENSHOT, '..'), { recursive: true });
       await page.screenshot({ path: SCREENSHOT });
