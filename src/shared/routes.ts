@@ -160,6 +160,33 @@ export const apiPaths = {
     list: '/admin/support-requests',
     handled: '/admin/support-requests/:id/handled',
   },
+  /** Organisations the caller belongs to, and (for owners and admins) their members, invitations and seats. */
+  organisations: {
+    list: '/organisations',
+    detail: '/organisations/:organisationId',
+    members: '/organisations/:organisationId/members',
+    member: '/organisations/:organisationId/members/:userId',
+    memberSeat: '/organisations/:organisationId/members/:userId/seat',
+    transferOwnership: '/organisations/:organisationId/transfer-ownership',
+    leave: '/organisations/:organisationId/leave',
+    invitations: '/organisations/:organisationId/invitations',
+    invitation: '/organisations/:organisationId/invitations/:invitationId',
+    resendInvitation: '/organisations/:organisationId/invitations/:invitationId/resend',
+    seatQuote: '/organisations/:organisationId/seats/quote',
+    seats: '/organisations/:organisationId/seats',
+    /** A member activates the machine they call from on their seat, by being signed in. */
+    activateSeat: '/organisations/:organisationId/seat/activate',
+  },
+  /** The invitation link's calls: the token in the body is the credential. */
+  invitations: {
+    preview: '/invitations/preview',
+    accept: '/invitations/accept',
+    signUp: '/invitations/sign-up',
+  },
+  adminOrganisations: {
+    list: '/admin/organisations',
+    detail: '/admin/organisations/:organisationId',
+  },
   adminSubscriptions: {
     list: '/admin/subscriptions',
     detail: '/admin/subscriptions/:id',
@@ -188,6 +215,8 @@ export const publicApiPaths: readonly string[] = [
   apiPaths.auth.passkeyLoginOptions,
   apiPaths.auth.passkeyLogin,
   apiPaths.health,
+  apiPaths.invitations.preview,
+  apiPaths.invitations.signUp,
 ];
 
 /** The portal's screens; the links in e-mails point at these. */
@@ -219,6 +248,11 @@ export const portalPaths = {
   adminSecurity: '/admin/security',
   adminWebhooks: '/admin/webhooks',
   adminApiTokens: '/admin/api-tokens',
+  organisations: '/organisations',
+  organisationDetail: '/organisations/:organisationId',
+  /** The invitation mail's link; the token follows in the fragment (`#token=…`), which no server log sees. */
+  acceptInvitation: '/invitations/accept',
+  adminOrganisations: '/admin/organisations',
   /** Two-factor sign-in, passkeys and API tokens; where an administrator without a second factor is sent when the platform requires one. */
   profileSecurity: '/profile/security',
 } as const;

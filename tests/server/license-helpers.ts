@@ -80,6 +80,7 @@ export async function createPlan(
     is_active: 1,
     sort_order: 100,
     archived_at: null,
+    seat_based: 0,
     created_at: now,
     updated_at: now,
   };

@@ -113,7 +113,14 @@ describeOnEveryDatabase('plans', (server) => {
       const response = await s.api({ path: '/plans/public' });
       expect(response.statusCode).toBe(200);
       const plans = publicPlanListSchema.parse(response.json());
-      expect(plans.map((plan) => plan.code)).toEqual(['base', 'pro-monthly', 'pro-yearly', 'team-yearly']);
+      expect(plans.map((plan) => plan.code)).toEqual([
+        'base',
+        'pro-monthly',
+        'pro-yearly',
+        'team-yearly',
+        'business-monthly',
+      ]);
+      expect(plans.map((plan) => plan.seat_based)).toEqual([false, false, false, false, true]);
 
       const [base, ...paid] = plans;
       expect(base).toMatchObject({

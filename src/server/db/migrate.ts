@@ -18,6 +18,7 @@ import * as subscriptionReplacement from './migrations/0015-subscription-replace
 import * as accountSecurity from './migrations/0016-account-security.js';
 import * as apiTokens from './migrations/0017-api-tokens.js';
 import * as webhooks from './migrations/0018-webhooks.js';
+import * as organisations from './migrations/0019-organisations.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0016-account-security': accountSecurity,
   '0017-api-tokens': apiTokens,
   '0018-webhooks': webhooks,
+  '0019-organisations': organisations,
 };
 
 export class MigrationError extends Error {

@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApiTokenTables } from './tables-api-tokens.js';
+import type { OrganisationTables } from './tables-organisations.js';
 import type { WebhookTables } from './tables-webhooks.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
@@ -119,6 +120,8 @@ export interface PlansTable {
   archived_at: string | null;
   created_at: string;
   updated_at: string;
+  /** 0 or 1: priced per seat and sold to organisations; `max_activations` is then machines per seat. */
+  seat_based: Generated<number>;
 }
 export type PlanRow = Selectable<PlansTable>;
 
@@ -146,14 +149,18 @@ export interface LicensesTable {
   revoked_at: string | null;
   /** Why the license is suspended (an unpaid subscription, say); told to its app and its owner. */
   suspended_reason: string | null;
+  /** The organisation whose members share the license's named seats; null for a personal license. */
+  organisation_id: Generated<string | null>;
+  /** Named seats bought, on an organisation's license; null otherwise. */
+  seats: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
 export type LicenseRow = Selectable<LicensesTable>;
 export type LicenseUpdate = Updateable<LicensesTable>;
 
-/** Who freed a machine's seat: its user, an administrator, or another machine reclaiming it. */
-export type DeactivationReason = 'user' | 'admin' | 'reclaimed';
+/** Who freed a machine's seat: its user, an administrator, another machine reclaiming it, or its organisation taking back the member's seat. */
+export type DeactivationReason = 'user' | 'admin' | 'reclaimed' | 'seat_removed';
 
 /** One machine on one license; a seat is taken while `deactivated_at` is null. */
 export interface ActivationsTable {
@@ -304,6 +311,10 @@ export interface SubscriptionsTable {
   closeout_refund_minor: number | null;
   /** When the provider was told to charge it no more (and a replaced one's credit was refunded). */
   provider_closed_at: string | null;
+  /** The organisation it was bought for (a seat-based plan); null for a customer's own. */
+  organisation_id: Generated<string | null>;
+  /** Seats paid for each cycle: 1 unless the plan is seat-based. */
+  seats: Generated<number>;
   /** Periods paid before the provider's own charges start (1 when the first was an upfront amount). */
   provider_cycle_offset: number;
   created_at: string;
@@ -569,7 +580,7 @@ export interface AuthChallengesTable {
 }
 export type AuthChallengeRow = Selectable<AuthChallengesTable>;
 
-export interface Database extends ApiTokenTables, WebhookTables {
+export interface Database extends ApiTokenTables, WebhookTables, OrganisationTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

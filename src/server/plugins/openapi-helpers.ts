@@ -46,6 +46,16 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
     description:
       'License checks of a machine by key and hardware id, the keys that verify offline leases, and their settings.',
   },
+  {
+    name: 'organisations',
+    description:
+      'Organisations with named seats: members and roles, invitations, seats bought and assigned, and a member activating a machine on their seat.',
+  },
+  {
+    name: 'invitations',
+    description:
+      'An organisation invitation’s link: what it offers, accepting it, and creating an account from it; the token in the body is the credential.',
+  },
   { name: 'plans', description: 'The plans on offer; every plan, for administrators.' },
   { name: 'features', description: 'The features plans include and meter (administrators).' },
   {

@@ -19,13 +19,14 @@ export const CUSTOMER_SCOPE_TAGS = [
   'features',
   'support',
   'coupons',
+  'organisations',
 ] as const;
 /** What only an administrator's platform token may also carry. */
 export const PLATFORM_ONLY_SCOPE_TAGS = ['admin', 'webhooks'] as const;
 /** Never reachable with a token: signing in, factors, passwords, and the tokens themselves. */
 export const NEVER_TOKEN_TAGS = ['auth', 'two-factor', 'passkeys', 'api-tokens'] as const;
 /** Tags of routes open without a bearer token, where a token grants nothing. */
-export const PUBLIC_TAGS = ['health', 'notifications'] as const;
+export const PUBLIC_TAGS = ['health', 'notifications', 'invitations'] as const;
 
 export type ScopeTag = (typeof CUSTOMER_SCOPE_TAGS)[number] | (typeof PLATFORM_ONLY_SCOPE_TAGS)[number];
 export const PLATFORM_SCOPE_TAGS: readonly ScopeTag[] = [...CUSTOMER_SCOPE_TAGS, ...PLATFORM_ONLY_SCOPE_TAGS];

@@ -62,7 +62,7 @@ export const activationSchema = z
     activated_at: isoDateTimeSchema,
     last_seen_at: isoDateTimeSchema,
     deactivated_at: isoDateTimeSchema.nullable(),
-    deactivated_reason: z.enum(['user', 'admin', 'reclaimed']).nullable(),
+    deactivated_reason: z.enum(['user', 'admin', 'reclaimed', 'seat_removed']).nullable(),
   })
   .meta({ id: 'Activation' });
 export type Activation = z.infer<typeof activationSchema>;

@@ -37,6 +37,8 @@ export const planSchema = z
     billing_interval: z.enum(BILLING_INTERVALS),
     /** Seat limit: how many machines a license of this plan may be active on at once. */
     max_activations: z.number().int(),
+    /** Priced per seat and sold to organisations; `max_activations` is then machines per seat. */
+    seat_based: z.boolean(),
     is_public: z.boolean(),
     is_active: z.boolean(),
     sort_order: z.number().int(),

@@ -205,7 +205,7 @@ export async function seedAdminLists(
     created_at: createdAt(index),
     updated_at: createdAt(index),
   }));
-  const plans: PlansTable[] = indexes.map((index) => ({
+  const plans: Insertable<PlansTable>[] = indexes.map((index) => ({
     id: newId(),
     code: `seed-plan-${padded(index)}-${tag}`,
     name: `Seeded package ${padded(index)}`,
@@ -219,6 +219,7 @@ export async function seedAdminLists(
     is_active: index % 4 === 3 ? 0 : 1,
     sort_order: 1000 + index,
     archived_at: null,
+    seat_based: 0,
     created_at: createdAt(index),
     updated_at: createdAt(index),
   }));

@@ -21,6 +21,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   currency: 'INR',
   billing_interval: 'month',
   max_activations: 3,
+  seat_based: false,
   is_public: true,
   is_active: true,
   sort_order: 0,

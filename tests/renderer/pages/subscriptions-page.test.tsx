@@ -22,6 +22,7 @@ const plan = (id: string, name: string, price: number, interval: 'month' | 'year
   currency: 'INR',
   billing_interval: interval,
   max_activations: 3,
+  seat_based: false,
   is_public: true,
   is_active: true,
   sort_order: 0,

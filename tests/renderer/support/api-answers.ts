@@ -40,6 +40,7 @@ export const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   currency: 'INR',
   billing_interval: 'free',
   max_activations: 1,
+  seat_based: false,
   is_public: true,
   is_active: true,
   sort_order: 0,

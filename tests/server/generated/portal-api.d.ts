@@ -2260,7 +2260,7 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             last_seen_at: string;
             deactivated_at: string | null;
-            deactivated_reason: ("user" | "admin" | "reclaimed") | null;
+            deactivated_reason: ("user" | "admin" | "reclaimed" | "seat_removed") | null;
         };
         ActivationResult: {
             license_id: string;
@@ -3379,6 +3379,7 @@ export interface components {
             /** @enum {string} */
             billing_interval: "month" | "year" | "lifetime" | "free";
             max_activations: number;
+            seat_based: boolean;
             is_public: boolean;
             is_active: boolean;
             sort_order: number;

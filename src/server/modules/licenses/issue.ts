@@ -23,6 +23,8 @@ export interface IssueLicenseInput {
   expiresAt?: string | null;
   /** An administrator's choice instead of the plan's seat limit. */
   maxActivations?: number;
+  /** An organisation's license of a seat-based plan, with the named seats bought. */
+  organisation?: { id: string; seats: number };
 }
 
 /** Creates a license of a plan with a fresh key (used by plan activation, payments and admins). */
@@ -47,6 +49,8 @@ export async function issueLicense(
     revoked_reason: null,
     revoked_at: null,
     suspended_reason: null,
+    organisation_id: input.organisation?.id ?? null,
+    seats: input.organisation?.seats ?? null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

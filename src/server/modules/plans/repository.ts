@@ -52,6 +52,7 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   currency: row.currency,
   billing_interval: row.billing_interval,
   max_activations: row.max_activations,
+  seat_based: row.seat_based === 1,
   is_public: row.is_public === 1,
   is_active: row.is_active === 1,
   sort_order: row.sort_order,

@@ -118,6 +118,7 @@ export function createPlansService({
               is_active: input.is_active ? 1 : 0,
               sort_order: input.sort_order,
               archived_at: null,
+              seat_based: 0,
               created_at: now,
               updated_at: now,
             });

@@ -8,6 +8,8 @@ export function pendingSubscriptionRow(input: {
   provider: PaymentProviderName;
   providerSubscriptionId: string;
   couponId: string | null;
+  /** A seat-based plan bought for an organisation, and the seats bought. */
+  organisation?: { id: string; seats: number };
   now: string;
   /** A Razorpay plan change: the subscription it replaces and the credit quoted for it. */
   replaces?: { subscriptionId: string; creditMinor: number };
@@ -43,6 +45,8 @@ export function pendingSubscriptionRow(input: {
     closeout_refund_minor: null,
     provider_closed_at: null,
     provider_cycle_offset: input.providerCycleOffset ?? 0,
+    organisation_id: input.organisation?.id ?? null,
+    seats: input.organisation?.seats ?? 1,
     created_at: input.now,
     updated_at: input.now,
   };

@@ -88,6 +88,7 @@ export const basePlan: Plan = {
   currency: 'INR',
   billing_interval: 'free',
   max_activations: 1,
+  seat_based: false,
   is_public: true,
   is_active: true,
   sort_order: 0,

@@ -13,6 +13,7 @@ export const SCOPE_AREA_LABELS: Record<ScopeTag, string> = {
   features: 'Features',
   support: 'Support requests',
   coupons: 'Coupons',
+  organisations: 'Organisations and seats',
   admin: 'Administration',
   webhooks: 'Webhooks',
 };

@@ -37,6 +37,7 @@ const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, stri
   user: 'by its user',
   admin: 'by an administrator',
   reclaimed: 'unused; its seat went to another machine',
+  seat_removed: 'when its user’s seat was taken back',
 };
 
 function ActivationCard({
