@@ -17,6 +17,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.renewed',
   'subscription.past_due',
   'subscription.cancelled',
+  'organisation.created',
+  'organisation.updated',
+  'organisation.member_joined',
+  'organisation.member_removed',
+  'organisation.seats_changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -35,6 +40,11 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'subscription.renewed': 'A subscription was charged for a new period',
   'subscription.past_due': 'A subscription charge failed',
   'subscription.cancelled': 'A subscription was cancelled',
+  'organisation.created': 'An organisation was created',
+  'organisation.updated': 'An organisation’s name, billing details or ownership changed',
+  'organisation.member_joined': 'Someone joined an organisation (an invitation was accepted)',
+  'organisation.member_removed': 'A member left or was removed from an organisation',
+  'organisation.seats_changed': 'An organisation bought seats, or a seat was assigned or taken back',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

@@ -1164,7 +1164,7 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
         put?: never;
@@ -2840,7 +2840,7 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
@@ -3943,7 +3943,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };

@@ -64,5 +64,20 @@ export const securityEventTypes = {
   apiTokenCreated: 'api_token_created',
   apiTokenRevoked: 'api_token_revoked',
   apiTokenUsed: 'api_token_used',
+  // Organisations: every change names its actor (actor_id) and the account concerned (user_id);
+  // details carry the organisation's id.
+  organisationCreated: 'organisation_created',
+  organisationUpdated: 'organisation_updated',
+  organisationInvitationSent: 'organisation_invitation_sent',
+  organisationInvitationResent: 'organisation_invitation_resent',
+  organisationInvitationRevoked: 'organisation_invitation_revoked',
+  organisationMemberJoined: 'organisation_member_joined',
+  organisationMemberRemoved: 'organisation_member_removed',
+  organisationMemberLeft: 'organisation_member_left',
+  organisationRoleChanged: 'organisation_role_changed',
+  organisationOwnershipTransferred: 'organisation_ownership_transferred',
+  organisationSeatAssigned: 'organisation_seat_assigned',
+  organisationSeatUnassigned: 'organisation_seat_unassigned',
+  organisationSeatsChanged: 'organisation_seats_changed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -99,6 +99,24 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       webhook_endpoint_disabled: 'Webhook endpoint disabled after failures',
     },
   },
+  {
+    group: 'Organisations',
+    types: {
+      organisation_created: 'Organisation created',
+      organisation_updated: 'Organisation changed',
+      organisation_invitation_sent: 'Invitation sent',
+      organisation_invitation_resent: 'Invitation sent again',
+      organisation_invitation_revoked: 'Invitation revoked',
+      organisation_member_joined: 'Member joined',
+      organisation_member_removed: 'Member removed',
+      organisation_member_left: 'Member left',
+      organisation_role_changed: 'Member’s role changed',
+      organisation_ownership_transferred: 'Ownership transferred',
+      organisation_seat_assigned: 'Seat assigned',
+      organisation_seat_unassigned: 'Seat taken back',
+      organisation_seats_changed: 'Seats bought',
+    },
+  },
 ];
 
 const LABELS: Readonly<Record<string, string>> = Object.assign(
