@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { portalPaths } from '../../../../shared/routes';
 import {
   ArrowRightIcon,
+  BuildingIcon,
   CardIcon,
   CartIcon,
   GaugeIcon,
@@ -41,6 +42,7 @@ export const userNavItems: readonly NavItem[] = [
 export const adminNavItems: readonly NavItem[] = [
   { label: 'Overview', to: portalPaths.admin, icon: GaugeIcon, exact: true },
   { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
+  { label: 'Organisations', to: portalPaths.adminOrganisations, icon: BuildingIcon },
   { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
   { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
   { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },

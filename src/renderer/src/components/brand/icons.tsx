@@ -253,3 +253,10 @@ export const TicketIcon = (props: IconProps) => (
     <circle cx="14.5" cy="14.5" r=".6" />
   </Icon>
 );
+
+export const BuildingIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M4 21V5a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v16M16 9h2a2 2 0 0 1 2 2v10M3 21h18" />
+    <path d="M8 7h4M8 11h4M8 15h4" />
+  </Icon>
+);

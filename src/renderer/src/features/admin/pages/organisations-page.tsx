@@ -1,0 +1,124 @@
+import { Anchor, Button, Text } from '@mantine/core';
+import type { Column } from '../../../components/data-table/data-table';
+import { ListPage } from '../../../components/data-table/list-page';
+import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
+import { formatDate, formatNumber } from '../../license';
+import {
+  type AdminOrganisationSummary,
+  useListAdminOrganisationsQuery,
+} from '../organisations/admin-organisations-endpoints';
+import { OrganisationDrawer } from '../organisations/organisation-drawer';
+import { SeatsUsed } from '../organisations/organisation-format';
+import { useDetailParam } from '../payments/use-detail-param';
+import { pagedResult } from '../query-answer';
+
+// The server's sort fields of GET /admin/organisations (adminOrganisationListQuerySchema); newest first.
+const LIST: ListQuerySpec<never> = {
+  sortFields: ['created_at', 'name'],
+  defaultSort: '-created_at',
+  filters: [],
+};
+
+const nowrap = { whiteSpace: 'nowrap' } as const;
+
+/** `/admin/organisations`: every organisation with its owner and seats; the drawer shows members and acts on them. */
+export default function AdminOrganisationsPage() {
+  const list = useListQuery(LIST);
+  const { query } = list;
+  const detail = useDetailParam('organisation');
+  const organisations = pagedResult(useListAdminOrganisationsQuery(list.params));
+
+  const columns: Column<AdminOrganisationSummary>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      sortField: 'name',
+      render: (row) => (
+        <Anchor
+          component="button"
+          type="button"
+          fw={600}
+          size="sm"
+          ta="left"
+          onClick={() => detail.open(row.id)}
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {row.name}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'owner',
+      header: 'Owner',
+      render: (row) =>
+        row.owner_email ?? (
+          <Text span size="sm" c="dimmed">
+            None
+          </Text>
+        ),
+    },
+    {
+      key: 'members',
+      header: 'Members',
+      render: (row) => (
+        <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+          {formatNumber(row.members_count)}
+        </Text>
+      ),
+    },
+    { key: 'seats', header: 'Seats used', render: (row) => <SeatsUsed seats={row.seats} /> },
+    {
+      key: 'created',
+      header: 'Created',
+      sortField: 'created_at',
+      render: (row) => (
+        <Text size="sm" component="time" dateTime={row.created_at} style={nowrap}>
+          {formatDate(row.created_at)}
+        </Text>
+      ),
+    },
+    {
+      key: 'details',
+      header: 'Details',
+      card: 'actions',
+      render: (row) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => detail.open(row.id)}
+          aria-label={`View the organisation ${row.name}`}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <ListPage
+      title="Organisations"
+      description="Customers’ teams: their owner, members and named seats, invitations and subscription."
+      list={list}
+      result={organisations}
+      noun="organisations"
+      searchPlaceholder="Name or member e-mail"
+      filtered={list.filtered || query.sort !== LIST.defaultSort}
+      noMatchesHint="Check the spelling of the name or e-mail, or clear the search."
+      empty={{
+        title: 'No organisations yet',
+        text: 'An organisation appears here once a customer creates one to buy seats for a team.',
+      }}
+      table={{
+        columns,
+        rowKey: (row) => row.id,
+        skeletonRows: Math.min(query.perPage, 10),
+      }}
+    >
+      <OrganisationDrawer
+        id={detail.id}
+        known={organisations.page?.data.find((row) => row.id === detail.id)}
+        onClose={detail.close}
+      />
+    </ListPage>
+  );
+}
