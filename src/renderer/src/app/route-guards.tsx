@@ -3,11 +3,25 @@ import { portalPaths } from '../../../shared/routes';
 import { homeFor, selectIsAuthenticated, selectUserRole } from '../features/auth';
 import { useAppSelector } from '../lib/store-hooks';
 
-/** Login, register and forgot-password: an authenticated visitor is sent home. */
+/**
+ * The page that sent a visitor to sign in and expects them back (an invitation's link, which
+ * passes `{ returnTo }` as the navigation's state); only a path of this portal.
+ */
+const returnPathOf = (state: unknown): string | null => {
+  const path = (state as { returnTo?: unknown } | null)?.returnTo;
+  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') ? path : null;
+};
+
+/** Login, register and forgot-password: an authenticated visitor is sent home, or back where they came from. */
 export function RedirectIfAuthenticated() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
-  return isAuthenticated ? <Navigate to={homeFor(role)} replace /> : <Outlet />;
+  const location = useLocation();
+  return isAuthenticated ? (
+    <Navigate to={returnPathOf(location.state) ?? homeFor(role)} replace />
+  ) : (
+    <Outlet />
+  );
 }
 
 /**

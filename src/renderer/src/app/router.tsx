@@ -34,6 +34,9 @@ const pages = {
   billing: lazy(() => import('../features/billing/pages/billing-page')),
   subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
   support: lazy(() => import('../features/user/pages/support-page')),
+  organisations: lazy(() => import('../features/organisations/pages/organisations-page')),
+  organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
+  acceptInvitation: lazy(() => import('../features/organisations/pages/accept-invitation-page')),
   admin: lazy(() => import('../features/admin/pages/dashboard-page')),
   adminUsers: lazy(() => import('../features/admin/pages/users-page')),
   adminLicenses: lazy(() => import('../features/admin/pages/licenses-page')),
@@ -92,6 +95,8 @@ export function createAppRoutes({
             },
             screen('resetPassword'),
             screen('verifyRegistration'),
+            // Signed in or not: the page itself tells who may join and how.
+            screen('acceptInvitation'),
           ],
         },
         {
@@ -113,6 +118,8 @@ export function createAppRoutes({
                         screen('purchase'),
                         screen('billing'),
                         screen('subscriptions'),
+                        screen('organisations'),
+                        screen('organisationDetail'),
                         screen('support'),
                       ],
                     },

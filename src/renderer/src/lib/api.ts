@@ -60,6 +60,7 @@ export const API_TAGS = [
   'SupportRequest',
   'AdminWebhookEndpoint',
   'AdminWebhookDelivery',
+  'Organisation',
   'AdminOrganisation',
 ] as const;
 

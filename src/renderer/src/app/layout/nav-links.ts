@@ -34,6 +34,7 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
   { label: 'Subscriptions', to: portalPaths.subscriptions, icon: RefreshIcon },
   { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
+  { label: 'Organisations', to: portalPaths.organisations, icon: BuildingIcon },
   { label: 'Profile', to: portalPaths.profile, icon: UserIcon },
   { label: 'Support', to: portalPaths.support, icon: HelpIcon },
 ];

@@ -24,6 +24,8 @@ export {
   type SessionOutcome,
 } from './session-thunks';
 export { signOut } from './auth-calls';
+/** Who fresh tokens belong to: for a call that answers like a sign-in (an invitation's sign-up). */
+export { identityFrom } from './identity';
 export { PasswordStrengthMeter } from './components/lazy-password-strength-meter';
 
 /**

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { type ReactNode, useMemo, useState } from 'react';
 import {
   type BillingDetails,
+  type BillingDetailsRequest,
   billingDetailsRequestSchema,
   countryName,
 } from '../../../../../shared/api/billing';
@@ -80,9 +81,28 @@ function validateBilling(values: BillingValues): Record<string, ReactNode> {
   return errors;
 }
 
-/** The customer's billing name and address (PUT /billing/details); India's tax id is a GSTIN. */
-export function BillingDetailsCard({ details }: { details: BillingDetails | null }) {
-  const [saveBillingDetails] = useSaveBillingDetailsMutation();
+export interface BillingDetailsCardProps {
+  details: BillingDetails | null;
+  /**
+   * Where the details are saved; the customer's own (PUT /billing/details) unless given (an
+   * organisation's are saved on the organisation). Rejects with the endpoint's failure.
+   */
+  save?: (details: BillingDetailsRequest) => Promise<BillingDetails>;
+  /** The line under the heading, when the details are not the customer's own. */
+  description?: string;
+  /** Whose details these are, for the card's heading id (one page may show two). */
+  headingId?: string;
+}
+
+/** A billing name and address (the customer's own by default); India's tax id is a GSTIN. */
+export function BillingDetailsCard({
+  details,
+  save,
+  description = 'The name, address and tax id printed on your invoices. Invoices already issued keep the details they were issued with.',
+  headingId = 'billing-details-title',
+}: BillingDetailsCardProps) {
+  const [saveOwnDetails] = useSaveBillingDetailsMutation();
+  const saveBillingDetails = save ?? ((request: BillingDetailsRequest) => saveOwnDetails(request).unwrap());
   const [failure, setFailure] = useState<string>();
   const countries = useMemo(countryOptions, []);
   const form = useForm<BillingValues>({
@@ -103,7 +123,7 @@ export function BillingDetailsCard({ details }: { details: BillingDetails | null
           address_line2: values.address_line2 || null,
           region: values.region || null,
           tax_id: values.tax_id || null,
-        }).unwrap();
+        });
         const next = toValues(saved);
         form.setValues(next);
         form.resetDirty(next);
@@ -128,12 +148,7 @@ export function BillingDetailsCard({ details }: { details: BillingDetails | null
   );
 
   return (
-    <SectionCard
-      headingId="billing-details-title"
-      title="Billing details"
-      description="The name, address and tax id printed on your invoices. Invoices already issued keep the details they were issued with."
-      onSubmit={submit}
-    >
+    <SectionCard headingId={headingId} title="Billing details" description={description} onSubmit={submit}>
       {failure ? <FormAlert title="Could not save the billing details">{failure}</FormAlert> : null}
       <TextInput
         label="Billing name"

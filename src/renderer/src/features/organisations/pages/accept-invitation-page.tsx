@@ -1,0 +1,317 @@
+import {
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { type ReactNode, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { z } from 'zod';
+import { type InvitationPreview, invitationSignUpBodySchema } from '../../../../../shared/api/organisations';
+import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { LoadingBlock } from '../../../components/data/loading-block';
+import { Notice } from '../../../components/data/notice';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { PasswordField } from '../../../components/forms/password-field';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { failureMessage } from '../../../lib/api-errors';
+import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
+import {
+  PasswordStrengthMeter,
+  selectCurrentUser,
+  selectIsAuthenticated,
+  signOut,
+  tokensRefreshed,
+} from '../../auth';
+import { formatDate } from '../../license';
+import {
+  organisationMessages,
+  organisationsApi,
+  useAcceptInvitationMutation,
+  useInvitationSignUpMutation,
+  usePreviewInvitationQuery,
+} from '../organisations-endpoints';
+
+/** The link's token: in the fragment (`#token=…`), which never reaches a server's log. */
+const tokenOf = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('token') ?? '';
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+function InvitationCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Container size={520} px="md" py={{ base: 'xl', sm: 64 }}>
+      <Paper withBorder shadow="md" p={{ base: 'lg', xs: 'xl' }}>
+        <Stack gap="md">
+          <Title order={1} fz={{ base: 24, xs: 28 }} style={{ overflowWrap: 'anywhere' }}>
+            {title}
+          </Title>
+          {children}
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}
+
+/** Who invites whom, to what, until when. */
+function InvitationFacts({ preview }: { preview: InvitationPreview }) {
+  return (
+    <Text size="sm" data-testid="invitation-facts">
+      {preview.invited_by ?? 'An administrator of the organisation'} invited{' '}
+      <strong style={{ overflowWrap: 'anywhere' }}>{preview.email}</strong> to join{' '}
+      <strong>{preview.organisation_name}</strong> as {preview.role === 'admin' ? 'an admin' : 'a member'},
+      with a seat. The link works until {formatDate(preview.expires_at)}.
+    </Text>
+  );
+}
+
+const signUpFormSchema = z
+  .object({
+    full_name: z.string().max(100, 'At most 100 characters'),
+    password: invitationSignUpBodySchema.shape.password,
+    confirmPassword: z.string().min(1, 'Type the password again'),
+    email: z.string(),
+  })
+  .refine((values) => !passwordContainsEmail(values.password, values.email), {
+    when: () => true,
+    message: 'Choose a password that does not contain your e-mail address',
+    path: ['password'],
+  })
+  .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
+    when: () => true,
+    message: 'The passwords do not match',
+    path: ['confirmPassword'],
+  });
+const SIGN_UP_FIELDS = ['full_name', 'password', 'confirmPassword'] as const;
+
+/**
+ * An invitee without an account creates one here: the link proves the address, so there is no
+ * confirmation mail. The answer is a sign-in: the session starts as the sign-in form's does, and
+ * the new member lands on the organisation's page.
+ */
+function SignUpForm({ token, preview }: { token: string; preview: InvitationPreview }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const [signUp] = useInvitationSignUpMutation();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm({
+    initialValues: { full_name: '', password: '', confirmPassword: '', email: preview.email },
+    validate: schemaResolver(signUpFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  const submit = form.onSubmit(
+    async ({ full_name, password }) => {
+      setFailure(undefined);
+      try {
+        const name = full_name.trim();
+        const identity = await signUp({ token, password, ...(name ? { full_name: name } : {}) }).unwrap();
+        dispatch(tokensRefreshed(identity));
+        // A new account belongs to one organisation: the one it just joined.
+        const joined = await dispatch(organisationsApi.endpoints.getOrganisations.initiate()).unwrap();
+        const organisation =
+          joined.find((item) => item.name === preview.organisation_name) ?? joined[0] ?? null;
+        void navigate(
+          organisation
+            ? pathWith(portalPaths.organisationDetail, { organisationId: organisation.id })
+            : portalPaths.organisations,
+          { replace: true },
+        );
+      } catch (error) {
+        const { message, fieldErrors } = toSubmitFailure(
+          error,
+          organisationMessages.signUpFailed,
+          {},
+          SIGN_UP_FIELDS,
+        );
+        setFailure(message);
+        form.setErrors(fieldErrors);
+        focusFirstError(fieldErrors, form.getInputNode, SIGN_UP_FIELDS);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, SIGN_UP_FIELDS),
+  );
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Create your account">
+      <Stack gap="md">
+        <Text size="sm">
+          Create your account for <strong style={{ overflowWrap: 'anywhere' }}>{preview.email}</strong> to
+          join. This link proves the address, so you are signed in straight away.
+        </Text>
+        {failure ? <FormAlert title="The account was not created">{failure}</FormAlert> : null}
+        <TextInput
+          label="Full name"
+          description="Optional; the organisation’s members see it."
+          autoComplete="name"
+          {...form.getInputProps('full_name')}
+        />
+        <div>
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <PasswordStrengthMeter password={form.values.password} email={preview.email} />
+        </div>
+        <PasswordField
+          label="Confirm password"
+          autoComplete="new-password"
+          required
+          {...form.getInputProps('confirmPassword')}
+        />
+        <Button type="submit" size="md" fullWidth loading={form.submitting}>
+          Create account and join {preview.organisation_name}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** Signed in with the invited address: join with one click. */
+function JoinButton({ token, preview }: { token: string; preview: InvitationPreview }) {
+  const navigate = useNavigate();
+  const [accept, { isLoading }] = useAcceptInvitationMutation();
+  const [failure, setFailure] = useState<string | null>(null);
+  const join = async () => {
+    setFailure(null);
+    try {
+      const { organisation } = await accept(token).unwrap();
+      void navigate(pathWith(portalPaths.organisationDetail, { organisationId: organisation.id }), {
+        replace: true,
+      });
+    } catch (error) {
+      setFailure(failureMessage(error, organisationMessages.acceptFailed));
+    }
+  };
+  return (
+    <Stack gap="md">
+      {failure ? <FormAlert title="You did not join">{failure}</FormAlert> : null}
+      <Button size="md" onClick={() => void join()} loading={isLoading} data-autofocus>
+        Join {preview.organisation_name}
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * /invitations/accept#token=…: what the invitation offers, and the way in for whoever opened it:
+ * join (signed in with the invited address), sign out (signed in as someone else), sign in and
+ * come back (the address has an account), or create the account here.
+ */
+export default function AcceptInvitationPage() {
+  const location = useLocation();
+  const dispatch = useAppDispatch();
+  const token = tokenOf(location.hash);
+  const isAuthenticated = useAppSelector(selectIsAuthenticated);
+  const user = useAppSelector(selectCurrentUser);
+  const preview = usePreviewInvitationQuery(token, { skip: !token });
+  const [signingOut, setSigningOut] = useState(false);
+
+  if (!token)
+    return (
+      <InvitationCard title="This link is incomplete">
+        <Notice tone="danger" title="No invitation in this link" urgent>
+          Open the link from the invitation e-mail again, whole; or ask whoever invited you to send it again.
+        </Notice>
+      </InvitationCard>
+    );
+
+  if (preview.isError)
+    return (
+      <InvitationCard title="This invitation cannot be used">
+        <Notice tone="danger" title="The link does not work" urgent>
+          <Text size="sm" data-testid="invitation-refusal">
+            {failureMessage(preview.error, organisationMessages.previewFailed)}
+          </Text>
+        </Notice>
+        <Text size="sm">
+          Ask the organisation’s owner or an admin to send you a new invitation.{' '}
+          {isAuthenticated ? (
+            <Anchor component={Link} to={portalPaths.organisations}>
+              Your organisations
+            </Anchor>
+          ) : null}
+        </Text>
+      </InvitationCard>
+    );
+
+  const invitation = preview.currentData;
+  if (!invitation)
+    return (
+      <InvitationCard title="Invitation">
+        <LoadingBlock label="Reading the invitation">
+          <Stack gap="sm">
+            <Skeleton height={16} />
+            <Skeleton height={16} width="70%" />
+            <Skeleton height={42} />
+          </Stack>
+        </LoadingBlock>
+      </InvitationCard>
+    );
+
+  const title = `Join ${invitation.organisation_name}`;
+  const returnHere = { returnTo: `${location.pathname}${location.hash}` };
+
+  if (isAuthenticated && user && sameAddress(user.email, invitation.email))
+    return (
+      <InvitationCard title={title}>
+        <InvitationFacts preview={invitation} />
+        <JoinButton token={token} preview={invitation} />
+      </InvitationCard>
+    );
+
+  if (isAuthenticated)
+    return (
+      <InvitationCard title={title}>
+        <InvitationFacts preview={invitation} />
+        <Notice tone="warning" title="This invitation is for another account" urgent>
+          You are signed in as <strong style={{ overflowWrap: 'anywhere' }}>{user?.email}</strong>, and the
+          invitation is for <strong style={{ overflowWrap: 'anywhere' }}>{invitation.email}</strong>. Sign
+          out, then open the link again to join with that address.
+        </Notice>
+        <Group>
+          <Button
+            variant="default"
+            loading={signingOut}
+            onClick={() => {
+              setSigningOut(true);
+              void signOut(dispatch).finally(() => setSigningOut(false));
+            }}
+          >
+            Sign out
+          </Button>
+        </Group>
+      </InvitationCard>
+    );
+
+  if (invitation.account_exists)
+    return (
+      <InvitationCard title={title}>
+        <InvitationFacts preview={invitation} />
+        <Text size="sm">
+          Sign in as <strong style={{ overflowWrap: 'anywhere' }}>{invitation.email}</strong> to accept; you
+          come back here to join.
+        </Text>
+        <Button component={Link} to={portalPaths.login} state={returnHere} size="md">
+          Sign in to join
+        </Button>
+      </InvitationCard>
+    );
+
+  return (
+    <InvitationCard title={title}>
+      <InvitationFacts preview={invitation} />
+      <SignUpForm token={token} preview={invitation} />
+    </InvitationCard>
+  );
+}

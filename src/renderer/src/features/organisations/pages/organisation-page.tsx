@@ -1,0 +1,198 @@
+import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { Organisation } from '../../../../../shared/api/organisations';
+import { portalPaths } from '../../../../../shared/routes';
+import { ArrowLeftIcon, CartIcon, PlusIcon } from '../../../components/brand/icons';
+import { LoadingBlock } from '../../../components/data/loading-block';
+import { Notice } from '../../../components/data/notice';
+import { RetryNotice } from '../../../components/data/retry-notice';
+import { failureMessage } from '../../../lib/api-errors';
+import { BillingDetailsCard } from '../../billing';
+import { BuySeatsDialog } from '../components/buy-seats-dialog';
+import { InvitationsSection } from '../components/invitations-section';
+import { LeaveSection } from '../components/leave-section';
+import { MembersSection } from '../components/members-section';
+import { canManage, membersText, pendingText, ROLE_LABELS, seatsUsedText } from '../organisation-format';
+import {
+  organisationMessages,
+  useGetInvitationsQuery,
+  useGetMembersQuery,
+  useGetOrganisationQuery,
+  useUpdateOrganisationMutation,
+} from '../organisations-endpoints';
+
+function Header({ organisation, onBuySeats }: { organisation: Organisation; onBuySeats(): void }) {
+  const pending = pendingText(organisation.seats);
+  const manage = canManage(organisation);
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap" gap="md">
+      <Stack gap={4} maw={720}>
+        <Anchor component={Link} to={portalPaths.organisations} size="sm">
+          <Group gap={4} component="span" wrap="nowrap">
+            <ArrowLeftIcon size={14} />
+            Organisations
+          </Group>
+        </Anchor>
+        <Group gap="sm" align="center" wrap="wrap">
+          <Title order={1} fz={{ base: 26, sm: 32 }} style={{ overflowWrap: 'anywhere' }}>
+            {organisation.name}
+          </Title>
+          {organisation.role ? (
+            <Badge variant="light" color="iris" tt="none">
+              {ROLE_LABELS[organisation.role]}
+            </Badge>
+          ) : null}
+        </Group>
+        <Text c="dimmed" data-testid="organisation-summary">
+          <Text span fw={600} c="var(--mantine-color-text)" data-testid="organisation-seats">
+            {seatsUsedText(organisation.seats)}
+          </Text>
+          {pending ? ` · ${pending}` : ''} · {membersText(organisation.members_count)}
+        </Text>
+      </Stack>
+      {manage && organisation.license_id !== null ? (
+        <Button leftSection={<PlusIcon size={18} />} onClick={onBuySeats}>
+          Buy more seats
+        </Button>
+      ) : null}
+    </Group>
+  );
+}
+
+/** An organisation without a licence yet: what its owner or admins do next. */
+function NoLicence({ organisation }: { organisation: Organisation }) {
+  return (
+    <Notice tone="info" title="No seats yet">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          {canManage(organisation)
+            ? `Buy the Business plan for ${organisation.name}: you choose the number of seats, each one a person who activates the app by signing in. Invitations can be sent once it has seats.`
+            : `${organisation.name} has not bought its seats yet. Its owner or an admin buys the Business plan.`}
+        </Text>
+        {canManage(organisation) ? (
+          <Button
+            component={Link}
+            to={`${portalPaths.purchase}?organisation=${encodeURIComponent(organisation.id)}`}
+            size="sm"
+            leftSection={<CartIcon size={16} />}
+          >
+            Buy the Business plan
+          </Button>
+        ) : null}
+      </Stack>
+    </Notice>
+  );
+}
+
+function PageSkeleton() {
+  return (
+    <LoadingBlock label="Loading the organisation">
+      <Stack gap="lg">
+        <Skeleton height={34} width="45%" />
+        <Skeleton height={16} width="30%" />
+        <Card withBorder padding="lg">
+          <Stack gap="sm">
+            <Skeleton height={22} width="25%" />
+            <Skeleton height={40} />
+            <Skeleton height={40} />
+          </Stack>
+        </Card>
+      </Stack>
+    </LoadingBlock>
+  );
+}
+
+function OrganisationScreen({ organisation }: { organisation: Organisation }) {
+  const manage = canManage(organisation);
+  const members = useGetMembersQuery(organisation.id);
+  // Only the owner and admins see the invitations (the server refuses members).
+  const invitations = useGetInvitationsQuery(organisation.id, { skip: !manage });
+  const [updateOrganisation] = useUpdateOrganisationMutation();
+  const [buying, setBuying] = useState(false);
+
+  return (
+    <Stack gap="xl">
+      <Header organisation={organisation} onBuySeats={() => setBuying(true)} />
+      {organisation.license_id === null ? <NoLicence organisation={organisation} /> : null}
+      {members.currentData ? (
+        <MembersSection organisation={organisation} members={members.currentData} />
+      ) : members.isError ? (
+        <RetryNotice
+          title="The members could not be loaded"
+          message={failureMessage(members.error, organisationMessages.fetchMembersFailed)}
+          onRetry={() => void members.refetch()}
+        />
+      ) : (
+        <LoadingBlock label="Loading the members">
+          <Skeleton height={120} />
+        </LoadingBlock>
+      )}
+      {manage ? (
+        invitations.currentData ? (
+          <InvitationsSection organisation={organisation} invitations={invitations.currentData} />
+        ) : invitations.isError ? (
+          <RetryNotice
+            title="The invitations could not be loaded"
+            message={failureMessage(invitations.error, organisationMessages.fetchInvitationsFailed)}
+            onRetry={() => void invitations.refetch()}
+          />
+        ) : (
+          <LoadingBlock label="Loading the invitations">
+            <Skeleton height={120} />
+          </LoadingBlock>
+        )
+      ) : null}
+      {manage ? (
+        <BillingDetailsCard
+          key={organisation.billing_details?.updated_at ?? 'none'}
+          details={organisation.billing_details}
+          headingId="organisation-billing-title"
+          description={`The name, address and tax id printed on ${organisation.name}’s invoices. Invoices already issued keep the details they were issued with.`}
+          save={async (billing_details) => {
+            const saved = await updateOrganisation({
+              organisationId: organisation.id,
+              billing_details,
+            }).unwrap();
+            if (!saved.billing_details) throw new Error(organisationMessages.updateFailed);
+            return saved.billing_details;
+          }}
+        />
+      ) : null}
+      {organisation.role !== null ? <LeaveSection organisation={organisation} /> : null}
+      {manage && organisation.seats ? (
+        <BuySeatsDialog organisation={organisation} opened={buying} onClose={() => setBuying(false)} />
+      ) : null}
+    </Stack>
+  );
+}
+
+/** /organisations/:organisationId: one organisation's seats, members, invitations and billing details. */
+export default function OrganisationPage() {
+  const { organisationId = '' } = useParams();
+  const organisation = useGetOrganisationQuery(organisationId, { refetchOnMountOrArgChange: true });
+
+  return (
+    <Stack gap="xl" maw={1080}>
+      {organisation.currentData ? (
+        <OrganisationScreen organisation={organisation.currentData} />
+      ) : organisation.isError ? (
+        <Stack gap="md">
+          <Title order={1} fz={{ base: 26, sm: 32 }}>
+            Organisation
+          </Title>
+          <RetryNotice
+            title="The organisation could not be loaded"
+            message={failureMessage(organisation.error, organisationMessages.fetchFailed)}
+            onRetry={() => void organisation.refetch()}
+          />
+          <Anchor component={Link} to={portalPaths.organisations} size="sm">
+            Back to your organisations
+          </Anchor>
+        </Stack>
+      ) : (
+        <PageSkeleton />
+      )}
+    </Stack>
+  );
+}
