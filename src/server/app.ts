@@ -100,6 +100,8 @@ import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
 import { createLicenseExpiryNotices } from './modules/licenses/expiry-notices.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
+import { seatPurchaseRoutes } from './modules/organisations/seat-purchase-routes.js';
+import { createSeatPurchases } from './modules/organisations/seat-purchase-service.js';
 import { subscriptionsRoutes } from './modules/subscriptions/routes.js';
 import { adminSubscriptionsRoutes } from './modules/subscriptions/admin-routes.js';
 import { createAdminSubscriptionsService } from './modules/subscriptions/admin-service.js';
@@ -477,6 +479,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         adminPayments: services.adminPayments,
       });
       await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
+      await api.register(seatPurchaseRoutes, {
+        seatPurchases: createSeatPurchases({
+          db,
+          clock,
+          provider: paymentProvider,
+          pricing: subscriptionsArea.charges.pricing,
+          invoices: config.invoices,
+        }),
+      });
       await api.register(couponsRoutes, { coupons });
       await api.register(supportRoutes, {
         support: createSupportService({ db, clock, mailer, supportEmail: config.supportEmail }),

@@ -201,6 +201,69 @@ async function newSubscriptionOf(f: Fixtures): Promise<string> {
   return id;
 }
 
+/**
+ * The fixture user's organisation (they own it) with a live Business subscription, bought by the
+ * fixture administrator so that no row about the user's own subscriptions ends it; bought again
+ * if one did.
+ */
+async function billedOrganisationOf(f: Fixtures): Promise<{ id: string; seats: number }> {
+  const { s } = f;
+  const now = s.clock.now().toISOString();
+  let organisation = await s.app.db
+    .selectFrom('organisations')
+    .select('id')
+    .where('name', '=', 'Matrix organisation')
+    .executeTakeFirst();
+  if (!organisation) {
+    organisation = { id: randomUUID() };
+    await s.app.db
+      .insertInto('organisations')
+      .values({
+        id: organisation.id,
+        name: 'Matrix organisation',
+        billing_details: null,
+        created_by: f.users.user.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await s.app.db
+      .insertInto('organisation_members')
+      .values({
+        organisation_id: organisation.id,
+        user_id: f.users.user.id,
+        role: 'owner',
+        seat_assigned_at: null,
+        joined_at: now,
+      })
+      .execute();
+  }
+  const live = await s.app.db
+    .selectFrom('subscriptions')
+    .select('seats')
+    .where('organisation_id', '=', organisation.id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (live) return { id: organisation.id, seats: live.seats };
+  const { token } = f.users.admin;
+  const opened = await s.api({
+    method: 'POST',
+    path: '/subscriptions',
+    token,
+    body: { plan_id: 'business-monthly', organisation_id: organisation.id, seats: 1 },
+  });
+  const id = opened.json<{ subscription: { id: string } }>().subscription.id;
+  const paid = await s.api({
+    method: 'POST',
+    path: `/payments/sandbox/subscriptions/${id}/complete`,
+    token,
+    body: { outcome: 'pay' },
+  });
+  const verified = await s.api({ method: 'POST', path: '/subscriptions/verify', token, body: paid.json() });
+  if (verified.statusCode !== 200) throw new Error(`buying for the organisation failed: ${verified.body}`);
+  return { id: organisation.id, seats: 1 };
+}
+
 /** The fixture user's unsubscribe link from product news, as an optional mail carries it. */
 const unsubscribePath = (f: Fixtures): string =>
   new URL(f.s.app.mailer.unsubscribeUrl(f.users.user.id, 'product_updates')).href.replace(/^.*\/api\/v1/, '');
@@ -899,6 +962,26 @@ const MATRIX: Record<string, Row> = {
   'POST /subscriptions/{id}/sandbox/renew': {
     request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/sandbox/renew` }),
     expect: ownerOnly(200),
+  },
+  // Buying seats: the fixture user owns the organisation, the other user is an outsider (404), a
+  // platform administrator may act for it; each request asks for one seat more than it has.
+  // (Organisation members and admins: tests/server/organisation-purchase-roles.test.ts.)
+  'POST /organisations/{organisationId}/seats/quote': {
+    request: async (f) => {
+      const organisation = await billedOrganisationOf(f);
+      return {
+        path: `/organisations/${organisation.id}/seats/quote`,
+        body: { seats: organisation.seats + 1 },
+      };
+    },
+    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
+  },
+  'POST /organisations/{organisationId}/seats': {
+    request: async (f) => {
+      const organisation = await billedOrganisationOf(f);
+      return { path: `/organisations/${organisation.id}/seats`, body: { seats: organisation.seats + 1 } };
+    },
+    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
   },
   // Support: anyone signed in writes (each caller a fresh account, clear of the hourly limit);
   // administrators read the requests and mark them handled.

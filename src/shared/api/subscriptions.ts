@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
 import { couponCodeField } from './coupons.js';
 import { licenseSchema } from './licenses.js';
+import { MAX_SEATS, organisationIdSchema } from './organisations.js';
 import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
 
 /**
@@ -74,7 +75,18 @@ export const subscriptionDetailSchema = subscriptionSchema
 export type SubscriptionDetail = z.infer<typeof subscriptionDetailSchema>;
 
 export const createSubscriptionRequestSchema = z
-  .strictObject({ plan_id: planIdField, coupon_code: couponCodeField })
+  .strictObject({
+    plan_id: planIdField,
+    coupon_code: couponCodeField,
+    /** A seat-based plan is bought for an organisation the caller owns or administers, and only so. */
+    organisation_id: organisationIdSchema.optional(),
+    seats: z
+      .number('Enter a number of seats')
+      .int('Whole seats')
+      .min(1, 'At least one seat')
+      .max(MAX_SEATS, `At most ${MAX_SEATS} seats`)
+      .optional(),
+  })
   .meta({ id: 'CreateSubscriptionRequest' });
 
 export const planQuoteRequestSchema = z

@@ -1617,6 +1617,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{organisationId}/seats/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What raising the organisation’s seats to a new total costs now, and from the next period
+         * @description Send the new total. `due_now_minor` is the seats added for the rest of the current period (prorated); `next_charge_minor` is every seat for each later period. Fewer seats than are assigned: 409 `seats_in_use`; fewer than bought: 409 `seats_reduction_unsupported`. For the organisation’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organisation does not exist (404).
+         */
+        post: operations["quoteOrganisationSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise the organisation’s seats to a new total, paying the prorated amount now
+         * @description Charges what the quote shows as due now, then raises the subscription’s and the license’s seats (and its machine limit) together; the next periods charge every seat. Seats are only added: paying for fewer is refused, the bought seats stay until the subscription ends. A declined card: 409 `payment_declined`. For the organisation’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organisation does not exist (404).
+         */
+        post: operations["buyOrganisationSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/coupons/preview": {
         parameters: {
             query?: never;
@@ -2836,6 +2876,9 @@ export interface components {
             plan_id: string;
             /** @description A coupon code, in any case */
             coupon_code?: string;
+            /** Format: uuid */
+            organisation_id?: string;
+            seats?: number;
         };
         CreateWebhookEndpointBodyInput: {
             url: string;
@@ -3225,6 +3268,27 @@ export interface components {
         };
         MessageResponse: {
             message: string;
+        };
+        Organisation: {
+            id: string;
+            name: string;
+            role: ("owner" | "admin" | "member") | null;
+            members_count: number;
+            seats: components["schemas"]["OrganisationSeats"] | null;
+            /** @description The organisation’s seat-based license, once bought */
+            license_id: string | null;
+            subscription_id: string | null;
+            billing_details: components["schemas"]["BillingDetails"] | null;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            updated_at: string;
+        };
+        OrganisationSeats: {
+            bought: number;
+            assigned: number;
+            pending_invitations: number;
+            machines_per_seat: number;
         };
         Passkey: {
             id: string;
@@ -3629,6 +3693,21 @@ export interface components {
                 description: string;
                 reason: string;
             };
+        };
+        SeatChangeBodyInput: {
+            seats: number;
+        };
+        SeatQuote: {
+            seats_from: number;
+            seats_to: number;
+            currency: string;
+            /** @description One seat for a whole billing period */
+            per_seat_minor: number;
+            /** @description Charged now for the rest of the current period (prorated) */
+            due_now_minor: number;
+            /** @description Each later period, for every seat */
+            next_charge_minor: number;
+            period_end: string | null;
         };
         SecondFactorLoginRequestInput: {
             challenge: string;
@@ -10761,6 +10840,166 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    quoteOrganisationSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatChangeBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatQuote"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    buyOrganisationSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SeatChangeBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organisation"];
                 };
             };
             /** @description Bad request: the input is refused (`errors` names each field) */

@@ -3,6 +3,7 @@ import { countryName, type Invoice } from '../../../shared/api/billing.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { BillingDetailsRow, InvoiceRow, PaymentRow, PlanRow, RefundRow } from '../../db/tables.js';
+import { seatsAddedBy } from '../organisations/seat-purchase-charge.js';
 import { findPlanRow } from '../plans/repository.js';
 import { findUserById } from '../users/repository.js';
 import {
@@ -74,6 +75,32 @@ async function buyerOf(trx: DbOrTransaction, userId: string | null): Promise<Par
 }
 
 /**
+ * An organisation's subscription is billed to the organisation: its billing details when it has
+ * saved them (the paying account's e-mail beside them), else the paying account's; and its seats.
+ */
+async function organisationBilling(
+  trx: DbOrTransaction,
+  payment: PaymentRow,
+): Promise<{ details: BillingDetailsRow | undefined; seats: number } | undefined> {
+  if (!payment.subscription_id) return undefined;
+  const subscription = await trx
+    .selectFrom('subscriptions')
+    .innerJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
+    .select(['subscriptions.seats', 'organisations.billing_details', 'organisations.id'])
+    .where('subscriptions.id', '=', payment.subscription_id)
+    .executeTakeFirst();
+  if (!subscription) return undefined;
+  const details = subscription.billing_details
+    ? {
+        ...(JSON.parse(subscription.billing_details) as Omit<BillingDetailsRow, 'user_id' | 'updated_at'>),
+        user_id: payment.user_id ?? '',
+        updated_at: payment.created_at,
+      }
+    : undefined;
+  return { details, seats: subscription.seats };
+}
+
+/**
  * The invoice of a paid payment, issued once: if the payment already has one it is returned as
  * it is, else the next number of the invoice series is taken and the invoice written, with the
  * seller, the buyer's billing details and the tax as they are now. Call it in the transaction
@@ -96,12 +123,19 @@ export async function issueInvoiceForPayment(
   if (!payment) throw new Error(`payment ${paymentId} does not exist`);
   if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
   const plan = await findPlanRow(trx, payment.plan_id);
-  const buyer = await buyerOf(trx, payment.user_id);
+  const organisation = await organisationBilling(trx, payment);
+  const buyer = organisation?.details
+    ? buyerParty(organisation.details, await findUserById(trx, payment.user_id ?? ''))
+    : await buyerOf(trx, payment.user_id);
   const { rateBasisPoints, inclusive, name: taxName } = settings.tax;
   const split = splitGross(Number(payment.amount_minor), rateBasisPoints);
-  const description = plan
-    ? `${plan.name} plan, ${INTERVAL_WORDS[plan.billing_interval]}`
-    : `Plan ${payment.plan_id}`;
+  const seats = organisation ? `, ${organisation.seats} seat${organisation.seats === 1 ? '' : 's'}` : '';
+  const added = seatsAddedBy(payment);
+  const description = !plan
+    ? `Plan ${payment.plan_id}`
+    : added
+      ? `${plan.name} plan, ${added.to - added.from} seat${added.to - added.from === 1 ? '' : 's'} added (${added.from} to ${added.to}) for the rest of the period`
+      : `${plan.name} plan, ${INTERVAL_WORDS[plan.billing_interval]}${seats}`;
   const lines: Line[] = [{ description, quantity: 1, unit_amount: split.netMinor, amount: split.netMinor }];
   const series = settings.invoiceSeries;
   const sequence = await takeNextNumber(trx, series);

@@ -46,6 +46,8 @@ export interface SubscriptionGateway {
      * charges start at `startAt` (Unix seconds), a period later.
      */
     upfront?: { amount: number; currency: string; name: string; startAt: number };
+    /** Seats of a seat-based plan: the provider charges the plan's (per-seat) amount this many times. */
+    quantity?: number;
   }): Promise<string>;
   /** Cancels now, or at the end of the paid period (no further charge). */
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;

@@ -34,13 +34,14 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         throw new PaymentProviderError('Razorpay answered an unexpected plan', plan);
       return plan.id;
     },
-    async createSubscription({ providerPlanId, totalCount, notes, upfront }) {
+    async createSubscription({ providerPlanId, totalCount, notes, upfront, quantity }) {
       const subscription = await call('create the subscription', () =>
         client.subscriptions.create({
           plan_id: providerPlanId,
           total_count: totalCount,
           customer_notify: 1,
           notes,
+          ...(quantity !== undefined ? { quantity } : {}),
           // Razorpay charges an add-on with a future start at authorisation: the first period, alone.
           ...(upfront
             ? {

@@ -9,6 +9,7 @@ import { claimPayment, markPaymentFailed } from '../payments/repository.js';
 import { findPlanRow } from '../plans/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import { takeOverReplaced } from './replacement-takeover.js';
+import { issueOrganisationLicense } from '../organisations/seat-purchase-license.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import {
   chargePaymentRow,
@@ -145,6 +146,8 @@ export function createSubscriptionCharges({
     const now = clock.now().toISOString();
     const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
     if (!current) {
+      if (subscription.organisation_id !== null)
+        return issueOrganisationLicense(trx, clock, subscription, plan, period.end);
       if (!subscription.user_id) throw new Error(`subscription ${subscription.id} has no owner`);
       return issueLicense(trx, clock, {
         userId: subscription.user_id,

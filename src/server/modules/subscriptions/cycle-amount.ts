@@ -6,7 +6,8 @@ import type { TaxSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { renewalAmount } from './billing-periods.js';
 
-type Priced = Pick<SubscriptionRow, 'coupon_id' | 'credit_minor'>;
+/** `seats` (1 when left out) multiplies a seat-based plan's per-seat price. */
+type Priced = Pick<SubscriptionRow, 'coupon_id' | 'credit_minor'> & { seats?: number };
 type Price = Pick<PlanRow, 'price_minor' | 'currency'>;
 
 /** What a subscription's charges come to, with the coupon and the tax as configured. */
@@ -14,7 +15,9 @@ export function createCyclePricing(tax: Pick<TaxSettings, 'rateBasisPoints' | 'i
   /**
    * The charge for cycle `cycle` before any kept balance: the plan's price less the coupon's
    * discount when it applies to that charge (the first only, or every one), plus the tax when
-   * prices are exclusive of it, as one-off purchases are charged.
+   * prices are exclusive of it, as one-off purchases are charged. A seat-based subscription pays
+   * that for every seat: the coupon comes off each seat's price, so the total is always a whole
+   * multiple of one seat's charge, as Razorpay charges its per-seat plan `quantity` times.
    */
   async function grossOf(
     db: DbOrTransaction,
@@ -25,7 +28,7 @@ export function createCyclePricing(tax: Pick<TaxSettings, 'rateBasisPoints' | 'i
     const price = Number(plan.price_minor);
     const coupon = subscription.coupon_id ? await findCoupon(db, subscription.coupon_id) : undefined;
     const discount = coupon && appliesToCharge(coupon, cycle) ? discountOf(coupon, price, plan.currency) : 0;
-    return chargeForPrice(price - discount, tax);
+    return chargeForPrice(price - discount, tax) * (subscription.seats ?? 1);
   }
 
   return {

@@ -98,6 +98,12 @@ export function createPlanChanges({
       );
     const plan = await recurringPlan(planId);
     if (plan.id === row.plan_id) throw conflict('same_plan', `You already subscribe to ${plan.name}`);
+    // An organisation's seats are bought on its page; a personal plan cannot carry them, nor the reverse.
+    if (row.organisation_id !== null || plan.seat_based === 1)
+      throw conflict(
+        'plan_change_unavailable',
+        'A plan priced per seat is bought for an organisation and keeps its plan: change its seats on the organisation’s page',
+      );
     const current = { start: row.current_period_start, end: row.current_period_end };
     const paid = await paidChargeOfPeriod(db, row.id, current.end);
     const now = clock.now();

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type {
   cancelSubscriptionRequestSchema,
+  createSubscriptionRequestSchema,
   CardChangeCheckout,
   PlanChangeQuote,
   Subscription,
@@ -15,7 +16,7 @@ import type { Clock } from '../../clock.js';
 import { randomToken } from '../../crypto.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
-import { conflict, notFound } from '../../http-error.js';
+import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
@@ -24,6 +25,8 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
+import { organisationForBilling } from '../organisations/seat-purchase-access.js';
+import { findOrganisationLicense } from '../organisations/seats-repository.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
@@ -47,6 +50,7 @@ import {
 import { SANDBOX_PAYMENT_METHOD } from './sandbox-billing.js';
 
 type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
+type CreateRequest = z.output<typeof createSubscriptionRequestSchema>;
 
 /** What else happens on a customer's change: mails. Runs in the same transaction. */
 export interface SubscriptionEffects {
@@ -173,6 +177,47 @@ export function createSubscriptionsService({
     return { ...plan, billing_interval: interval };
   }
 
+  /**
+   * Who a checkout buys for: a seat-based plan is bought for an organisation, with its seats, by its
+   * owner or an admin, once (a second live subscription would issue a second license); any other
+   * plan for the caller alone.
+   */
+  async function buyerOrganisation(
+    user: UserRow,
+    plan: PlanRow,
+    body: CreateRequest,
+  ): Promise<{ id: string; seats: number } | undefined> {
+    if (plan.seat_based !== 1) {
+      if (body.organisation_id !== undefined || body.seats !== undefined)
+        throw badRequest(
+          'plan_not_seat_based',
+          `${plan.name} is not sold per seat: buy it for yourself, without an organisation or seats`,
+        );
+      return undefined;
+    }
+    if (body.organisation_id === undefined)
+      throw badRequest(
+        'organisation_required',
+        `${plan.name} is priced per seat and sold to organisations: choose the organisation it is for`,
+      );
+    if (body.seats === undefined)
+      throw badRequest('seats_required', `Choose how many seats of ${plan.name} to buy`);
+    const organisation = await organisationForBilling(db, user, body.organisation_id);
+    const live = await db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('organisation_id', '=', organisation.id)
+      .where('status', 'in', [...LIVE])
+      .executeTakeFirst();
+    const license = await findOrganisationLicense(db, organisation.id);
+    if (live || (license && (license.expires_at === null || license.expires_at > clock.now().toISOString())))
+      throw conflict(
+        'organisation_already_subscribed',
+        `${organisation.name} already has a subscription: buy more seats on its page instead`,
+      );
+    return { id: organisation.id, seats: body.seats };
+  }
+
   const providers = createProviderSubscriptions({ db, clock, provider, log });
   const closing = createProviderClosing({ db, clock, providers, refundCredit, log });
   const planChanges = createPlanChanges({ db, clock, charges, recurringPlan, providers });
@@ -245,22 +290,24 @@ export function createSubscriptionsService({
     toSubscription,
 
     /** Opens a subscription to a monthly or yearly plan; Checkout then authorises its first charge. */
-    async create(
-      user: UserRow,
-      body: { plan_id: string; coupon_code?: string | undefined },
-    ): Promise<SubscriptionCheckout> {
+    async create(user: UserRow, body: CreateRequest): Promise<SubscriptionCheckout> {
       const plan = await recurringPlan(body.plan_id);
-      const live = (await subscriptionsOfUser(db, user.id)).find(
-        (row) => row.plan_id === plan.id && LIVE.includes(row.status),
-      );
-      if (live)
-        throw conflict(
-          'already_subscribed',
-          `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
+      const organisation = await buyerOrganisation(user, plan, body);
+      if (!organisation) {
+        const live = (await subscriptionsOfUser(db, user.id)).find(
+          (row) => row.plan_id === plan.id && LIVE.includes(row.status),
         );
+        if (live)
+          throw conflict(
+            'already_subscribed',
+            `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
+          );
+      }
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
       const id = randomUUID();
       const priced = { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 };
+      // Razorpay's plan is priced for one seat and charged `quantity` times (cycle-amount.ts).
+      const seats = organisation?.seats ?? 1;
       // Razorpay discounts every charge through a plan at the lower price. A first-charge-only discount
       // is paid upfront at authorisation, with the plan's own charges starting a period later.
       const firstApart = !isSandbox(provider) && coupon?.coupon.duration === 'once';
@@ -275,11 +322,17 @@ export function createSubscriptionsService({
                 await charges.pricing.grossOf(db, priced, plan, 2),
               ),
               totalCount: TOTAL_CYCLES[plan.billing_interval],
-              notes: { subscription_id: id, plan_id: plan.id, user_id: user.id },
+              notes: {
+                subscription_id: id,
+                plan_id: plan.id,
+                user_id: user.id,
+                ...(organisation ? { organisation_id: organisation.id } : {}),
+              },
+              ...(organisation ? { quantity: seats } : {}),
               ...(firstApart
                 ? {
                     upfront: {
-                      amount: await charges.pricing.grossOf(db, priced, plan, 1),
+                      amount: await charges.pricing.grossOf(db, { ...priced, seats }, plan, 1),
                       currency: plan.currency,
                       name: `${plan.name}: first ${plan.billing_interval} (coupon ${coupon.coupon.code})`,
                       startAt: Math.floor(
@@ -303,6 +356,7 @@ export function createSubscriptionsService({
         provider: provider.name,
         providerSubscriptionId,
         couponId: coupon?.coupon.id ?? null,
+        ...(organisation ? { organisation } : {}),
         now: clock.now().toISOString(),
         providerCycleOffset: firstApart ? 1 : 0,
       });

@@ -1,0 +1,42 @@
+import type { Clock } from '../../clock.js';
+import type { DbOrTransaction } from '../../db/database.js';
+import type { LicenseRow, PlanRow, SubscriptionRow } from '../../db/tables.js';
+import { issueLicense } from '../licenses/issue.js';
+import { organisationOwnerId } from './seat-purchase-access.js';
+import { countAssignedSeats, lockOrganisation } from './seats-repository.js';
+
+/**
+ * The license an organisation's first charge issues: its seats, room for every seat's machines,
+ * held by the owner (who is seated at once, so the buyer can use what they bought). Runs in the
+ * transaction that settles the charge, under the organisation's lock.
+ */
+export async function issueOrganisationLicense(
+  trx: DbOrTransaction,
+  clock: Clock,
+  subscription: SubscriptionRow,
+  plan: PlanRow,
+  expiresAt: string,
+): Promise<LicenseRow> {
+  const organisationId = subscription.organisation_id;
+  if (organisationId === null) throw new Error(`subscription ${subscription.id} is not an organisation's`);
+  await lockOrganisation(trx, organisationId);
+  const ownerId = await organisationOwnerId(trx, organisationId);
+  const license = await issueLicense(trx, clock, {
+    userId: ownerId,
+    plan,
+    subscriptionId: subscription.id,
+    expiresAt,
+    maxActivations: subscription.seats * plan.max_activations,
+    organisation: { id: organisationId, seats: subscription.seats },
+    metadata: { subscription_id: subscription.id, organisation_id: organisationId },
+  });
+  if ((await countAssignedSeats(trx, organisationId)) < subscription.seats)
+    await trx
+      .updateTable('organisation_members')
+      .set({ seat_assigned_at: clock.now().toISOString() })
+      .where('organisation_id', '=', organisationId)
+      .where('user_id', '=', ownerId)
+      .where('seat_assigned_at', 'is', null)
+      .execute();
+  return license;
+}
