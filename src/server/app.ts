@@ -61,6 +61,7 @@ import { createPaymentsService } from './modules/payments/service.js';
 import { createWebhookHandler } from './modules/payments/webhooks.js';
 import type { PaymentProvider } from './modules/payments/provider.js';
 import { licensesRoutes } from './modules/licenses/routes.js';
+import { seatActivationRoutes } from './modules/licenses/seat-activation-routes.js';
 import { createCheckAnswers } from './modules/licenses/check-answers.js';
 import { createLicenseCheckReads } from './modules/licenses/check-repository.js';
 import { createLicenseChecksService } from './modules/licenses/check-service.js';
@@ -467,6 +468,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(plansRoutes, { plans: services.plans });
       await api.register(featuresRoutes, { features: services.features });
       await api.register(licensesRoutes, { licenses: services.licenses });
+      await api.register(seatActivationRoutes, { seats: services.licenses });
       await api.register(adminRoutes, {
         dashboard: services.dashboard,
         users: services.adminUsers,

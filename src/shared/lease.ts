@@ -1,5 +1,6 @@
 import { base64url, decodeProtectedHeader, type JWK, importJWK, jwtVerify, errors as joseErrors } from 'jose';
 import type { LeaseSigningKeys } from './api/licenses.js';
+import type { SeatHolder } from './api/organisations.js';
 
 /**
  * The offline lease: what the server vouched for about one license on one machine, signed with
@@ -14,6 +15,11 @@ export interface LeaseClaims {
   plan: { id: string; code: string; name: string };
   features: { key: string; kind: 'boolean' | 'metered'; limit: number | null }[];
   license_expires_at: string | null;
+  /**
+   * On an organisation's license: the organisation and the member whose seat the machine is on.
+   * Absent on personal licenses and on leases signed before organisations existed.
+   */
+  seat?: SeatHolder;
   iat: number;
   exp: number;
   iss: string;

@@ -183,6 +183,8 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
         revoked_reason: null,
         suspended_reason: null,
         updated_at: '2026-01-01T00:00:00.000Z',
+        organisation_id: null,
+        organisation_name: null,
         activation: {
           id: 'activation-1',
           license_id: 'license-1',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
+import { seatHolderSchema } from './organisations.js';
 import { BILLING_INTERVALS, planSchema } from './plans.js';
 
 export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired'] as const;
@@ -97,10 +98,25 @@ export const licensePlanSummarySchema = z.object({
   billing_interval: z.enum(BILLING_INTERVALS),
 });
 
+/**
+ * The key as a member of the license's organisation sees it: members activate by signing in and
+ * never see the organisation's key, so it keeps only the key's shape.
+ */
+export const MASKED_LICENSE_KEY = '*****-*****-*****-*****-*****';
+
+/** The organisation a license belongs to: its members' seats are on it. */
+export const licenseOrganisationSchema = z
+  .object({ id: z.string(), name: z.string() })
+  .meta({ id: 'LicenseOrganisation' });
+
 export const licenseSchema = z
   .object({
     license_id: z.string(),
-    license_key: z.string(),
+    license_key: z
+      .string()
+      .describe(
+        `Masked (${MASKED_LICENSE_KEY}) when a member of the license's organisation looks: members activate by signing in`,
+      ),
     user_id: z
       .string()
       .nullable()
@@ -122,6 +138,9 @@ export const licenseSchema = z
       .array(activationSchema)
       .optional()
       .describe('The machines; someone other than the owner sees only the ones they activated'),
+    organisation: licenseOrganisationSchema
+      .nullable()
+      .describe('The organisation that provides the license to its members; null for a personal license'),
   })
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;
@@ -137,6 +156,12 @@ export const activateBaseLicenseRequestSchema = z
   .strictObject({ hardware_id: hardwareIdSchema, ...deviceFields })
   .meta({ id: 'ActivateBaseLicenseRequest' });
 export type ActivateBaseLicenseRequest = z.infer<typeof activateBaseLicenseRequestSchema>;
+
+/** A member activates the machine they call from on their seat of the organisation's license. */
+export const activateSeatRequestSchema = z
+  .strictObject({ hardware_id: hardwareIdSchema, ...deviceFields })
+  .meta({ id: 'ActivateSeatRequest' });
+export type ActivateSeatRequest = z.infer<typeof activateSeatRequestSchema>;
 
 /** The license with the machine's activation and a signed offline lease for it. */
 export const activationResultSchema = licenseSchema
@@ -174,6 +199,11 @@ export const licenseStatusSchema = z
     expires_at: isoDateTimeSchema.nullable(),
     features: z.array(featureUsageSchema),
     activation_id: z.string(),
+    seat: seatHolderSchema
+      .nullable()
+      .describe(
+        'On an organisation’s license: the organisation and the member whose seat this machine is on',
+      ),
     lease: z.string(),
     lease_expires_at: isoDateTimeSchema,
   })

@@ -45,6 +45,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   revoked_at: null,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
+  organisation: null,
   usage_info: { features: [] },
   ...extra,
 });

@@ -149,6 +149,7 @@ export const validLicenseStatus = (
   expires_at: null,
   features: [],
   activation_id: 'A1',
+  seat: null,
   lease: 'header.lease.signature',
   lease_expires_at: '2030-01-01T00:00:00.000Z',
   ...extra,

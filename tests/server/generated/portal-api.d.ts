@@ -959,6 +959,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{organisationId}/seat/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate this machine on my seat of the organisation’s license (idempotent per machine)
+         * @description For members holding a seat: no key is typed. The answer carries the key the app checks with, and a lease naming the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organisation.
+         */
+        post: operations["activateOrganisationSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/dashboard": {
         parameters: {
             query?: never;
@@ -2285,6 +2305,12 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ActivateSeatRequestInput: {
+            hardware_id: string;
+            device_name?: string;
+            platform?: string;
+            app_version?: string;
+        };
         Activation: {
             activation_id: string;
             license_id: string;
@@ -2304,6 +2330,7 @@ export interface components {
         };
         ActivationResult: {
             license_id: string;
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
             license_key: string;
             /** @description The owner; null when seen by someone else who activated with a key the owner shared */
             user_id: string | null;
@@ -2331,6 +2358,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description The organisation that provides the license to its members; null for a personal license */
+            organisation: components["schemas"]["LicenseOrganisation"] | null;
             activation: components["schemas"]["Activation"];
             /** @description Ed25519-signed compact JWS; verify with GET /licensing/public-key */
             lease: string;
@@ -2377,6 +2406,7 @@ export interface components {
         };
         AdminLicense: {
             license_id: string;
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
             license_key: string;
             user_id: string;
             plan_id: string;
@@ -2403,6 +2433,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description The organisation that provides the license to its members; null for a personal license */
+            organisation: components["schemas"]["LicenseOrganisation"] | null;
             user_email: string | null;
         };
         AdminLicenseList: {
@@ -3160,6 +3192,7 @@ export interface components {
         };
         License: {
             license_id: string;
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
             license_key: string;
             /** @description The owner; null when seen by someone else who activated with a key the owner shared */
             user_id: string | null;
@@ -3187,12 +3220,18 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description The organisation that provides the license to its members; null for a personal license */
+            organisation: components["schemas"]["LicenseOrganisation"] | null;
         };
         LicenseFeatures: {
             license_id: string;
             features: components["schemas"]["FeatureUsage"][];
         };
         LicenseList: components["schemas"]["License"][];
+        LicenseOrganisation: {
+            id: string;
+            name: string;
+        };
         LicenseRefusal: {
             detail: string;
             message: string;
@@ -3228,6 +3267,8 @@ export interface components {
             expires_at: string | null;
             features: components["schemas"]["FeatureUsage"][];
             activation_id: string;
+            /** @description On an organisation’s license: the organisation and the member whose seat this machine is on */
+            seat: components["schemas"]["SeatHolder"] | null;
             lease: string;
             /** @description ISO 8601 date and time, UTC */
             lease_expires_at: string;
@@ -3696,6 +3737,12 @@ export interface components {
         };
         SeatChangeBodyInput: {
             seats: number;
+        };
+        SeatHolder: {
+            organisation_id: string;
+            organisation_name: string;
+            /** @description The member holding the seat this machine is activated on */
+            user_id: string;
         };
         SeatQuote: {
             seats_from: number;
@@ -8067,6 +8114,95 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+        };
+    };
+    activateOrganisationSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActivateSeatRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivationResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivationResult"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
         };

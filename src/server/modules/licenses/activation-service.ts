@@ -10,7 +10,7 @@ import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow, LicenseRow, UserRow } from '../../db/tables.js';
-import { conflict, notFound } from '../../http-error.js';
+import { conflict, forbidden, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
 import { readLicensingSettings } from '../licensing/repository.js';
@@ -204,6 +204,23 @@ export function createActivationService({
     };
   }
 
+  /**
+   * An organisation's key is not for typing: its members activate on their seats by signing in,
+   * which is how the organisation knows whose machine is whose.
+   */
+  async function refuseOrganisationKey(row: LicenseRow): Promise<void> {
+    if (row.organisation_id === null) return;
+    const organisation = await db
+      .selectFrom('organisations')
+      .select('name')
+      .where('id', '=', row.organisation_id)
+      .executeTakeFirst();
+    throw forbidden(
+      'activate_by_sign_in',
+      `This is ${organisation?.name ?? 'an organisation'}'s license: sign in with the account you were invited with and choose Activate on this machine.`,
+    );
+  }
+
   async function activateOn(row: LicenseRow, device: Device, user: UserRow, meta: RequestMeta | null) {
     access.assertActive(row);
     const { activation, created } = await activateMachine(row, device, meta, user.id);
@@ -233,7 +250,9 @@ export function createActivationService({
      * key. The answer shows them their own machines only, never the owner's account or machines.
      */
     async activate(user: UserRow, body: ActivateLicenseRequest, meta: RequestMeta | null) {
-      return activateOn(await access.byKey(body.license_key), body, user, meta);
+      const row = await access.byKey(body.license_key);
+      await refuseOrganisationKey(row);
+      return activateOn(row, body, user, meta);
     },
 
     async activateBase(user: UserRow, body: ActivateBaseLicenseRequest, meta: RequestMeta | null) {

@@ -16,7 +16,10 @@ export interface LicenseCheckRow extends Pick<
   | 'revoked_reason'
   | 'suspended_reason'
   | 'updated_at'
+  | 'organisation_id'
 > {
+  /** The name of the organisation whose license it is (null for a personal license). */
+  organisation_name: string | null;
   activation: ActivationRow | null;
   usage: UsageCell[];
 }
@@ -36,8 +39,8 @@ export interface LicenseCheckReads {
 const SQLITE_CACHE_KIB = 64 * 1024;
 const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 
-const LICENSE_COLUMNS =
-  'l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason, l.suspended_reason, l.updated_at';
+const LICENSE_COLUMNS = `l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason,
+  l.suspended_reason, l.updated_at, l.organisation_id, o.name AS organisation_name`;
 const ACTIVATION_COLUMNS = `a.id AS a_id, a.hardware_id AS a_hardware_id, a.device_name AS a_device_name,
   a.platform AS a_platform, a.app_version AS a_app_version, a.activated_at AS a_activated_at,
   a.last_seen_at AS a_last_seen_at, a.deactivated_at AS a_deactivated_at,
@@ -52,13 +55,18 @@ const usageColumn = (concat: string, day: string, month: string) =>
   `(SELECT ${concat}(u.feature_id || ' ' || u.period_start || ' ' || u.total, ' ') FROM usage_counters u
     WHERE u.license_id = l.id AND u.period_start IN (${day}, ${month})) AS usage`;
 
-/** One statement: the license by key, the machine's activation and the usage counters of both periods. */
+/**
+ * One statement: the license by key, its organisation's name (a team member's answer names it),
+ * the machine's activation and the usage counters of both periods.
+ */
 const SQLITE_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usageColumn('group_concat', '@day', '@month')}
   FROM licenses l LEFT JOIN activations a ON a.license_id = l.id AND a.hardware_id = @hardware
+  LEFT JOIN organisations o ON o.id = l.organisation_id
   WHERE l.license_key = @key`;
 
 const POSTGRES_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usageColumn('string_agg', '$3', '$4')}
   FROM licenses l LEFT JOIN activations a ON a.license_id = l.id AND a.hardware_id = $2
+  LEFT JOIN organisations o ON o.id = l.organisation_id
   WHERE l.license_key = $1`;
 
 type JoinedRow = Omit<LicenseCheckRow, 'activation' | 'usage'> & {
@@ -84,6 +92,8 @@ function toCheckRow(row: JoinedRow): LicenseCheckRow {
     revoked_reason: row.revoked_reason,
     suspended_reason: row.suspended_reason,
     updated_at: row.updated_at,
+    organisation_id: row.organisation_id,
+    organisation_name: row.organisation_name,
     activation:
       row.a_id === null
         ? null

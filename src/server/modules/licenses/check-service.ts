@@ -1,4 +1,5 @@
 import type { FeatureUsage, LicenseStatusAnswer } from '../../../shared/api/licenses.js';
+import type { SeatHolder } from '../../../shared/api/organisations.js';
 import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../clock.js';
 import type { ActivationRow } from '../../db/tables.js';
@@ -53,6 +54,16 @@ const usageKeyOf = (row: LicenseCheckRow): string =>
 /** Feature blocks kept at most: one per plan, day and distinct usage in use, so a few hundred suffice. */
 const MAX_FEATURE_BLOCKS = 1_000;
 
+/** Whose seat the machine is on, on an organisation's license: the member who activated it. */
+const seatOf = (row: LicenseCheckRow, activation: ActivationRow): SeatHolder | null =>
+  row.organisation_id === null || activation.activated_by === null
+    ? null
+    : {
+        organisation_id: row.organisation_id,
+        organisation_name: row.organisation_name ?? '',
+        user_id: activation.activated_by,
+      };
+
 /** Everything a valid answer is made of but the check's time: equal states give equal answers. */
 function stateOf(
   row: LicenseCheckRow,
@@ -69,6 +80,11 @@ function stateOf(
     // Any write to the license (a suspension lifted, a plan changed back) gets a fresh lease.
     row.updated_at,
     activation.id,
+    // The seat the answer and its lease name: a renamed organisation, or the machine on another
+    // member's seat, gets a fresh lease.
+    row.organisation_id,
+    row.organisation_name,
+    activation.activated_by,
     catalogue.fingerprint,
     keyId,
     periods.day,
@@ -115,10 +131,14 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     state: string,
     features: FeatureUsage[],
   ): Promise<KeptAnswer> {
-    const signed = await leaseFor(leases, row, activation.hardware_id, {
-      plan: catalogue.plan,
-      usage_info: { features },
-    });
+    const seat = seatOf(row, activation);
+    const signed = await leaseFor(
+      leases,
+      row,
+      activation.hardware_id,
+      { plan: catalogue.plan, usage_info: { features } },
+      seat,
+    );
     const answer: LicenseStatusAnswer = {
       valid: true,
       status: 'active',
@@ -129,6 +149,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       expires_at: row.expires_at,
       features,
       activation_id: activation.id,
+      seat,
       lease: signed.lease,
       lease_expires_at: signed.expiresAt,
     };
@@ -153,7 +174,8 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       const status = effectiveStatus(row, now);
       if (status !== 'active') throw inactiveLicense(row, status);
       const activation = row.activation;
-      if (!activation || activation.deactivated_at !== null) throw machineRefusal(activation ?? undefined);
+      if (!activation || activation.deactivated_at !== null)
+        throw machineRefusal(activation ?? undefined, row.organisation_name);
 
       const seenAt = now.toISOString();
       // A machine back after a long absence is written at once, so seat reclaim on any instance

@@ -1,13 +1,18 @@
 import type { License } from '../../../shared/api/licenses.js';
+import type { SeatHolder } from '../../../shared/api/organisations.js';
 import type { LicenseRow } from '../../db/tables.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
 
-/** A signed offline lease of the license for one machine, carrying its plan and feature limits. */
+/**
+ * A signed offline lease of the license for one machine, carrying its plan and feature limits,
+ * and on an organisation's license the member whose seat the machine is on.
+ */
 export const leaseFor = (
   leases: LeaseSigner,
   row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at'>,
   hardwareId: string,
   license: Pick<License, 'plan' | 'usage_info'>,
+  seat: SeatHolder | null = null,
 ) =>
   leases.sign({
     licenseId: row.id,
@@ -20,4 +25,5 @@ export const leaseFor = (
       limit: feature.limit,
     })),
     licenseExpiresAt: row.expires_at,
+    seat,
   });

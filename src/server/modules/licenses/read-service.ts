@@ -2,19 +2,32 @@ import type { License } from '../../../shared/api/licenses.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/tables.js';
-import { createLicenseAccess } from './access.js';
-import { licensesOfUser } from './repository.js';
+import { licenseNotFound } from './access.js';
+import { findOwnLicense, findSeatLicense, licensesOfUser, seatLicensesOfUser } from './repository.js';
 import { toLicense, toLicenses } from './views.js';
 
-/** The signed-in user's own licenses, as lists and in detail. */
+/**
+ * The signed-in user's licenses, as lists and in detail: their own, and the licenses of the
+ * organisations where they hold a seat, shown as a member sees them (their own machines, no key).
+ */
 export function createLicenseReadService({ db, clock }: { db: Db; clock: Clock }) {
-  const access = createLicenseAccess({ db, clock });
   return {
-    list: async (user: UserRow): Promise<License[]> =>
-      toLicenses(db, await licensesOfUser(db, user.id), clock.now()),
+    list: async (user: UserRow): Promise<License[]> => {
+      const now = clock.now();
+      const [own, seats] = await Promise.all([licensesOfUser(db, user.id), seatLicensesOfUser(db, user.id)]);
+      return [
+        ...(await toLicenses(db, own, now)),
+        ...(await toLicenses(db, seats, now, { viewerId: user.id })),
+      ];
+    },
 
-    get: async (user: UserRow, id: string): Promise<License> =>
-      toLicense(db, await access.own(user, id), clock.now(), { withActivations: true }),
+    get: async (user: UserRow, id: string): Promise<License> => {
+      const own = await findOwnLicense(db, user.id, id);
+      if (own) return toLicense(db, own, clock.now(), { withActivations: true });
+      const seat = await findSeatLicense(db, user.id, id);
+      if (!seat) throw licenseNotFound();
+      return toLicense(db, seat, clock.now(), { withActivations: true, viewerId: user.id });
+    },
   };
 }
 

@@ -70,12 +70,26 @@ export function inactiveLicense(
   }
 }
 
-/** Why this machine cannot use a license that is otherwise fine. */
-export function machineRefusal(activation: ActivationRow | undefined): HttpError {
+/**
+ * Why this machine cannot use a license that is otherwise fine. `organisationName` names the
+ * organisation of a team license, whose member's seat was taken back.
+ */
+export function machineRefusal(
+  activation: ActivationRow | undefined,
+  organisationName: string | null = null,
+): HttpError {
   if (!activation) {
     return licenseRefusal(
       'not_activated',
       'This machine is not activated for this license. Activate it to use the license here.',
+    );
+  }
+  if (activation.deactivated_reason === 'seat_removed') {
+    const organisation = organisationName ?? 'the organisation';
+    return licenseRefusal(
+      'deactivated',
+      `Your seat in ${organisation} was taken back, so this machine is no longer activated. ` +
+        `Ask ${organisation}'s administrators for a seat, then sign in and choose Activate on this machine.`,
     );
   }
   const why =

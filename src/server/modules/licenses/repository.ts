@@ -81,6 +81,52 @@ export async function seatsInUse(db: DbOrTransaction, licenseIds: string[]): Pro
   return new Map(rows.map((row) => [row.license_id, Number(row.used)]));
 }
 
+/** The names of organisations by id, for the licenses they provide. */
+export async function organisationNames(
+  db: DbOrTransaction,
+  organisationIds: string[],
+): Promise<Map<string, string>> {
+  if (organisationIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('organisations')
+    .select(['id', 'name'])
+    .where('id', 'in', organisationIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/**
+ * The licenses of the organisations where the user holds a seat without owning the license (its
+ * owner has it among their own), not revoked.
+ */
+export const seatLicensesOfUser = (db: DbOrTransaction, userId: string): Promise<LicenseRow[]> =>
+  db
+    .selectFrom('licenses')
+    .innerJoin('organisation_members as m', 'm.organisation_id', 'licenses.organisation_id')
+    .selectAll('licenses')
+    .where('m.user_id', '=', userId)
+    .where('m.seat_assigned_at', 'is not', null)
+    .where('licenses.user_id', '!=', userId)
+    .where('licenses.status', '!=', 'revoked')
+    .orderBy('licenses.created_at', 'desc')
+    .orderBy('licenses.id')
+    .execute();
+
+/** A license of an organisation where the user holds a seat, by id; anything else reads as not found. */
+export const findSeatLicense = (
+  db: DbOrTransaction,
+  userId: string,
+  id: string,
+): Promise<LicenseRow | undefined> =>
+  db
+    .selectFrom('licenses')
+    .innerJoin('organisation_members as m', 'm.organisation_id', 'licenses.organisation_id')
+    .selectAll('licenses')
+    .where('licenses.id', '=', id)
+    .where('m.user_id', '=', userId)
+    .where('m.seat_assigned_at', 'is not', null)
+    .executeTakeFirst();
+
 export async function insertLicense(db: DbOrTransaction, row: LicenseRow): Promise<void> {
   await db.insertInto('licenses').values(row).execute();
 }

@@ -6,6 +6,7 @@ import { createActivationService } from './activation-service.js';
 import { createLicenseDownloadService } from './download-service.js';
 import { createLicensePlanService } from './plan-service.js';
 import { createLicenseReadService } from './read-service.js';
+import { createSeatActivationService } from './seat-activation-service.js';
 import { createUsageService } from './usage-service.js';
 
 export interface LicensesServiceDeps {
@@ -26,6 +27,7 @@ export function createLicensesService(deps: LicensesServiceDeps) {
   return {
     ...createLicenseReadService(deps),
     ...createActivationService(deps),
+    ...createSeatActivationService(deps),
     ...createUsageService(deps),
     ...createLicensePlanService(deps),
     ...createLicenseDownloadService(deps),

@@ -1,9 +1,14 @@
-import type { Activation, License, LicenseStatus } from '../../../shared/api/licenses.js';
+import {
+  type Activation,
+  type License,
+  type LicenseStatus,
+  MASKED_LICENSE_KEY,
+} from '../../../shared/api/licenses.js';
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
 import { featuresOfPlans, planSummaries, type PlanSummary } from '../plans/repository.js';
-import { activationsOfLicense, seatsInUse } from './repository.js';
+import { activationsOfLicense, organisationNames, seatsInUse } from './repository.js';
 import { featureUsages } from './usage.js';
 import { currentTotals } from './usage-repository.js';
 
@@ -39,6 +44,7 @@ export interface LicenseViewOptions {
    * The account looking, when it may not be the owner. Someone who activated with a key its owner
    * shared sees neither the owner's account nor the owner's other machines: only the machines
    * they activated themselves. Left out, the license is shown in full (to its owner or an admin).
+   * A member of the license's organisation sees its key masked as well.
    */
   viewerId?: string;
 }
@@ -56,11 +62,15 @@ export async function toLicenses(
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const planIds = [...new Set(rows.map((row) => row.plan_id))];
-  const [plans, features, seats, totals] = await Promise.all([
+  const organisationIds = [
+    ...new Set(rows.flatMap((row) => (row.organisation_id === null ? [] : [row.organisation_id]))),
+  ];
+  const [plans, features, seats, totals, organisations] = await Promise.all([
     planSummaries(db, planIds),
     featuresOfPlans(db, planIds),
     seatsInUse(db, ids),
     currentTotals(db, ids, now),
+    organisationNames(db, organisationIds),
   ]);
   const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
   return Promise.all(
@@ -68,9 +78,11 @@ export async function toLicenses(
       const status = effectiveStatus(row, now);
       const planFeatures: PlanFeature[] = features.get(row.plan_id) ?? [];
       const seenByOwner = viewerId === undefined || viewerId === row.user_id;
+      const organisationName =
+        row.organisation_id === null ? undefined : organisations.get(row.organisation_id);
       const license: License = {
         license_id: row.id,
-        license_key: row.license_key,
+        license_key: seenByOwner || row.organisation_id === null ? row.license_key : MASKED_LICENSE_KEY,
         user_id: seenByOwner ? row.user_id : null,
         plan_id: row.plan_id,
         plan: planOf.get(row.plan_id) ?? {
@@ -89,6 +101,8 @@ export async function toLicenses(
         created_at: row.created_at,
         updated_at: row.updated_at,
         usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
+        organisation:
+          row.organisation_id === null ? null : { id: row.organisation_id, name: organisationName ?? '' },
       };
       if (withActivations) {
         const machines = await activationsOfLicense(db, row.id);

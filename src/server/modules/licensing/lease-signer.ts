@@ -39,6 +39,8 @@ export interface LeaseInput {
   plan: { id: string; code: string; name: string };
   features: LeaseClaims['features'];
   licenseExpiresAt: string | null;
+  /** The organisation and member whose seat the machine is on, on an organisation's license. */
+  seat?: LeaseClaims['seat'] | null;
 }
 
 export interface LeaseSigner {
@@ -183,6 +185,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         plan: input.plan,
         features: input.features,
         license_expires_at: input.licenseExpiresAt,
+        ...(input.seat ? { seat: input.seat } : {}),
         sub: input.licenseId,
         iss: options.issuer,
         aud: LEASE_AUDIENCE,
