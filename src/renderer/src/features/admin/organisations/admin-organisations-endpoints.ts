@@ -2,6 +2,9 @@ import type { z } from 'zod';
 import type {
   adminOrganisationDetailSchema,
   adminOrganisationListSchema,
+  Invitation,
+  Organisation,
+  OrganisationMember,
 } from '../../../../../shared/api/organisations';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { apiPaths, pathWith } from '../../../../../shared/routes';
@@ -41,9 +44,10 @@ export interface InvitationRef {
 
 /*
  * A change to an organisation's members or seats also ends machines (a seat taken back), moves its
- * license to a new owner (a transfer), and is written to the security log: those screens read again.
+ * license to a new owner (a transfer), and is written to the security log: those screens read again,
+ * and so does the customer's organisation page of an administrator who is a member too.
  */
-const CHANGED = ['AdminOrganisation', 'AdminLicense', 'AdminUser', 'SecurityEvent'] as const;
+const CHANGED = ['AdminOrganisation', 'Organisation', 'AdminLicense', 'AdminUser', 'SecurityEvent'] as const;
 
 /**
  * Administrators: every organisation, and support on any of them. The writes are the customer
@@ -78,25 +82,25 @@ export const adminOrganisationsApi = api.injectEndpoints({
         invalidatesTags: [...CHANGED],
       }),
       /** PUT /organisations/{organisationId}/members/{userId}/seat: refused when every seat is taken. */
-      adminAssignOrganisationSeat: build.mutation<unknown, MemberRef>({
+      adminAssignOrganisationSeat: build.mutation<OrganisationMember, MemberRef>({
         query: (member) => ({ url: pathWith(paths.memberSeat, { ...member }), method: 'PUT' }),
         extraOptions: { fallback: adminOrganisationMessages.assignSeatFailed },
         invalidatesTags: [...CHANGED],
       }),
       /** DELETE /organisations/{organisationId}/members/{userId}/seat: the member's machines stop at their next check. */
-      adminUnassignOrganisationSeat: build.mutation<unknown, MemberRef>({
+      adminUnassignOrganisationSeat: build.mutation<OrganisationMember, MemberRef>({
         query: (member) => ({ url: pathWith(paths.memberSeat, { ...member }), method: 'DELETE' }),
         extraOptions: { fallback: adminOrganisationMessages.unassignSeatFailed },
         invalidatesTags: [...CHANGED],
       }),
       /** DELETE /organisations/{organisationId}/invitations/{invitationId}: the link stops working. */
-      adminRevokeOrganisationInvitation: build.mutation<unknown, InvitationRef>({
+      adminRevokeOrganisationInvitation: build.mutation<Invitation, InvitationRef>({
         query: (invitation) => ({ url: pathWith(paths.invitation, { ...invitation }), method: 'DELETE' }),
         extraOptions: { fallback: adminOrganisationMessages.revokeInvitationFailed },
         invalidatesTags: [...CHANGED],
       }),
       /** POST /organisations/{organisationId}/transfer-ownership: the member becomes owner, the owner an admin. */
-      adminTransferOrganisationOwnership: build.mutation<unknown, MemberRef>({
+      adminTransferOrganisationOwnership: build.mutation<Organisation, MemberRef>({
         query: ({ organisationId, userId }) => ({
           url: pathWith(paths.transferOwnership, { organisationId }),
           method: 'POST',
