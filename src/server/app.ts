@@ -96,6 +96,12 @@ import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
 import { supportRoutes } from './modules/support/routes.js';
+import { adminOrganisationsRoutes } from './modules/organisations/admin-routes.js';
+import { createAdminOrganisationsService } from './modules/organisations/admin-service.js';
+import { invitationRoutes } from './modules/organisations/invitation-routes.js';
+import { createInvitationsService } from './modules/organisations/invitations.js';
+import { organisationsRoutes } from './modules/organisations/routes.js';
+import { createOrganisationsService } from './modules/organisations/service.js';
 import { createSupportService } from './modules/support/service.js';
 import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
@@ -514,6 +520,23 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         webhooks: createWebhooksService({ db, clock, policy: webhookPolicy, wake: webhookDeliveries.wake }),
       });
       await api.register(apiTokensRoutes, { apiTokens });
+      const invitations = createInvitationsService({
+        db,
+        clock,
+        mailer,
+        publicUrl: config.publicUrl,
+        ttlHours: config.organisationInvitationTtlHours,
+        passwords,
+        auth,
+      });
+      await api.register(organisationsRoutes, {
+        organisations: createOrganisationsService({ db, clock }),
+        invitations,
+      });
+      await api.register(invitationRoutes, { invitations, rateLimitPerMinute });
+      await api.register(adminOrganisationsRoutes, {
+        adminOrganisations: createAdminOrganisationsService({ db, clock }),
+      });
     },
     { prefix: API_BASE_PATH },
   );

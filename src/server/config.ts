@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_INVITATION_TTL_HOURS } from '../shared/api/organisations.js';
 import { ACCESS_TOKEN_TTL_SECONDS, LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../shared/constants.js';
 import type { InvoiceSettings } from './modules/invoices/settings.js';
 
@@ -238,6 +239,12 @@ const environmentSchema = z.object({
     .max(10_080, 'must be between 1 and 10080 (a week)')
     .default(60),
   SUPPORT_EMAIL: z.email('must be an e-mail address').optional(),
+  ORGANISATION_INVITATION_TTL_HOURS: z.coerce
+    .number()
+    .int('must be a whole number of hours')
+    .min(1, 'must be between 1 and 2160 (90 days)')
+    .max(2160, 'must be between 1 and 2160 (90 days)')
+    .default(DEFAULT_INVITATION_TTL_HOURS),
   SELLER_NAME: z.string().trim().min(1).max(200).default('Desktop AI Assistant'),
   // Printed lines of the seller's address, separated by '|' (environment values hold no newlines well).
   SELLER_ADDRESS: z.string().max(1000).default(''),
@@ -357,6 +364,8 @@ export interface Config {
   };
   /** Where support requests are mailed; unset keeps them for administrators only. */
   supportEmail: string | undefined;
+  /** How long an organisation invitation's link works, in hours. */
+  organisationInvitationTtlHours: number;
   /** Seller details, tax and number series of invoices and credit notes. */
   invoices: InvoiceSettings;
   subscriptions: {
@@ -480,6 +489,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       checkoutExpiryMinutes: env.CHECKOUT_EXPIRY_MINUTES,
     },
     supportEmail: env.SUPPORT_EMAIL,
+    organisationInvitationTtlHours: env.ORGANISATION_INVITATION_TTL_HOURS,
     invoices: {
       seller: {
         name: env.SELLER_NAME,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, pathWith } from '../../src/shared/routes.js';
 import {
@@ -19,6 +20,8 @@ interface Targets {
   planId: string;
   webhookEndpointId: string;
   webhookDeliveryId: string;
+  releaseId: string;
+  organisationId: string;
 }
 
 interface GuardedRoute {
@@ -120,6 +123,8 @@ const routes: GuardedRoute[] = [
   },
   ...apiTokenRoutes(),
   ...webhookRoutes(),
+  ...releaseRoutes(),
+  ...organisationRoutes(),
   { method: 'GET', path: admin.securitySettings, url: () => admin.securitySettings, success: 200 },
   {
     method: 'PUT',
@@ -162,6 +167,21 @@ function webhookRoutes(): GuardedRoute[] {
   ];
 }
 
+/** The desktop releases' admin API (apiPaths.adminReleases). */
+function releaseRoutes(): GuardedRoute[] {
+  const releases = apiPaths.adminReleases;
+  return [
+    { method: 'GET', path: releases.list, url: () => `${releases.list}?platform=linux`, success: 200 },
+    {
+      method: 'PATCH',
+      path: releases.detail,
+      url: (t) => pathWith(releases.detail, { releaseId: t.releaseId }),
+      body: () => ({ rollout_percent: 100, release_notes: 'Changed by an admin' }),
+      success: 200,
+    },
+  ];
+}
+
 /** The API tokens' admin paths: every account's tokens, platform tokens, revoking anyone's. */
 function apiTokenRoutes(): GuardedRoute[] {
   return [
@@ -182,6 +202,25 @@ function apiTokenRoutes(): GuardedRoute[] {
       method: 'DELETE',
       path: admin.apiToken,
       url: (t) => pathWith(admin.apiToken, { tokenId: guardTokenId(t.userId) }),
+      success: 200,
+    },
+  ];
+}
+
+/** The organisations' admin paths: the list and one organisation's detail. */
+function organisationRoutes(): GuardedRoute[] {
+  const paths = apiPaths.adminOrganisations;
+  return [
+    {
+      method: 'GET',
+      path: paths.list,
+      url: () => `${paths.list}?search=guard&sort=-created_at`,
+      success: 200,
+    },
+    {
+      method: 'GET',
+      path: paths.detail,
+      url: (t) => pathWith(paths.detail, { organisationId: t.organisationId }),
       success: 200,
     },
   ];
@@ -274,9 +313,56 @@ describeOnEveryDatabase('admin API guard', (server) => {
         completed_at: now,
       })
       .execute();
+    // An organisation the target owns, written directly.
+    const organisationId = randomUUID();
+    await s.app.db
+      .insertInto('organisations')
+      .values({
+        id: organisationId,
+        name: 'Guard organisation',
+        billing_details: null,
+        created_by: owner.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await s.app.db
+      .insertInto('organisation_members')
+      .values({
+        organisation_id: organisationId,
+        user_id: owner.id,
+        role: 'owner',
+        seat_assigned_at: null,
+        joined_at: now,
+      })
+      .execute();
+    // A desktop release, written directly (no file: the admin API only reads and changes the row).
+    const releaseId = randomUUID();
+    await s.app.db
+      .insertInto('releases')
+      .values({
+        id: releaseId,
+        platform: 'linux',
+        version: `0.0.1-guard.${releaseId.slice(0, 8)}`,
+        file_name: 'guard.AppImage',
+        size_bytes: 1,
+        sha256: '00',
+        published_at: now,
+        channel: 'stable',
+        sha512: null,
+        rollout_percent: 10,
+        paused_at: null,
+        yanked_at: null,
+        release_notes: '',
+        checks: 0,
+        downloads: 0,
+      })
+      .execute();
     return {
+      organisationId,
       webhookEndpointId,
       webhookDeliveryId,
+      releaseId,
       userId: owner.id,
       licenseId: license.id,
       activationId: activation.id,
@@ -290,6 +376,8 @@ describeOnEveryDatabase('admin API guard', (server) => {
     const owned = [
       ...Object.values(admin).filter((path) => !others.includes(path)),
       ...Object.values(apiPaths.adminWebhooks),
+      ...Object.values(apiPaths.adminReleases),
+      ...Object.values(apiPaths.adminOrganisations),
     ];
     expect(new Set(routes.map((route) => route.path))).toEqual(new Set(owned));
   });

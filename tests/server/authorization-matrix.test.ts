@@ -18,6 +18,13 @@ import {
   uniqueEmail,
 } from '../support/test-server.js';
 import { activateBase, signIn, type SignedIn } from './admin-helpers.js';
+import {
+  invitationTokenFor,
+  newOrganisationContext,
+  ORGANISATION_CALLERS,
+  type OrganisationCaller,
+  type OrganisationContext,
+} from './organisation-helpers.js';
 import { addMember, seatOrganisation } from './organisation-seat-helpers.js';
 import {
   declineInSandbox,
@@ -68,7 +75,40 @@ interface Row {
   expect: Record<Caller, number>;
   /** What a token with the needed scopes gets where a second call differs from the session's first. */
   tokenExpect?: Partial<Record<Caller, number>>;
+  /** An organisation's operation: what each organisation role gets, each on a fresh organisation. */
+  organisationRoles?: {
+    request: (o: OrganisationContext) => Request | Promise<Request>;
+    expect: Record<OrganisationCaller, number>;
+  };
 }
+
+/**
+ * A row of an organisation's operation, on a fresh organisation the fixture user owns (with an
+ * admin, a member and a seated member to act on, and a pending invitation): the other user is an
+ * outsider, the administrator a platform administrator. Every organisation role calls it too.
+ */
+function organisationRow(
+  request: (o: OrganisationContext) => Request | Promise<Request>,
+  roles: Record<OrganisationCaller, number>,
+): Row {
+  return {
+    request: async (f) => request(await newOrganisationContext(f.s, f.users.user)),
+    expect: { anonymous: 401, user: roles.owner, otherUser: roles.outsider, admin: roles.platformAdmin },
+    organisationRoles: { request, expect: roles },
+  };
+}
+/** Statuses of an operation for the organisation's owner and admins (and platform administrators), members refused. */
+const managers = (status: number): Record<OrganisationCaller, number> => ({
+  owner: status,
+  orgAdmin: status,
+  member: 403,
+  outsider: 404,
+  platformAdmin: status,
+});
+const anyMember = (status: number): Record<OrganisationCaller, number> => ({
+  ...managers(status),
+  member: status,
+});
 
 /** Statuses of a route open to anyone holding the API key: the same answer whoever asks. */
 const everyone = (status: number): Record<Caller, number> => ({
@@ -1002,6 +1042,118 @@ const MATRIX: Record<string, Row> = {
     },
     expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
   },
+  // Organisations: an outsider is told the organisation does not exist (404), a member may look
+  // and leave, owners and admins manage, the owner alone transfers ownership.
+  'POST /organisations': {
+    request: () => ({ path: '/organisations', body: { name: 'Matrix created organisation' } }),
+    expect: signedIn(201),
+  },
+  'GET /organisations': { request: () => ({ path: '/organisations' }), expect: signedIn(200) },
+  'GET /organisations/{organisationId}': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}` }),
+    anyMember(200),
+  ),
+  'PATCH /organisations/{organisationId}': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}`, body: { name: 'Matrix renamed' } }),
+    managers(200),
+  ),
+  'GET /organisations/{organisationId}/members': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/members` }),
+    anyMember(200),
+  ),
+  'PATCH /organisations/{organisationId}/members/{userId}': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/members/${o.accounts.target.id}`,
+      body: { role: 'admin' },
+    }),
+    managers(200),
+  ),
+  'DELETE /organisations/{organisationId}/members/{userId}': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/members/${o.accounts.target.id}` }),
+    managers(204),
+  ),
+  // The owner holds no seat yet: assigning one is a real change.
+  'PUT /organisations/{organisationId}/members/{userId}/seat': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/members/${o.owner.id}/seat` }),
+    managers(200),
+  ),
+  'DELETE /organisations/{organisationId}/members/{userId}/seat': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/members/${o.accounts.target.id}/seat` }),
+    managers(200),
+  ),
+  'POST /organisations/{organisationId}/transfer-ownership': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/transfer-ownership`,
+      body: { user_id: o.accounts.target.id },
+    }),
+    { ...managers(200), orgAdmin: 403 },
+  ),
+  // The owner transfers first (409); a platform administrator is no member to leave (409).
+  'POST /organisations/{organisationId}/leave': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/leave` }),
+    { owner: 409, orgAdmin: 204, member: 204, outsider: 404, platformAdmin: 409 },
+  ),
+  'GET /organisations/{organisationId}/invitations': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/invitations` }),
+    managers(200),
+  ),
+  'POST /organisations/{organisationId}/invitations': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/invitations`,
+      body: { email: uniqueEmail('matrix-invitee') },
+    }),
+    managers(201),
+  ),
+  'DELETE /organisations/{organisationId}/invitations/{invitationId}': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/invitations/${o.invitationId}` }),
+    managers(200),
+  ),
+  'POST /organisations/{organisationId}/invitations/{invitationId}/resend': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/invitations/${o.invitationId}/resend` }),
+    managers(200),
+  ),
+  // The link's token is the credential: open to anyone holding it.
+  'POST /invitations/preview': {
+    request: async (f) => ({
+      path: '/invitations/preview',
+      body: { token: await invitationTokenFor(f.s, uniqueEmail('matrix-preview')) },
+    }),
+    expect: everyone(200),
+  },
+  // Each caller accepts an invitation to its own address.
+  'POST /invitations/accept': {
+    request: async (f, caller) => ({
+      path: '/invitations/accept',
+      body: {
+        token: await invitationTokenFor(
+          f.s,
+          caller === 'anonymous' ? uniqueEmail('matrix-accept') : f.users[caller].email,
+        ),
+      },
+    }),
+    expect: signedIn(200),
+  },
+  'POST /invitations/sign-up': {
+    request: async (f) => ({
+      path: '/invitations/sign-up',
+      body: {
+        token: await invitationTokenFor(f.s, uniqueEmail('matrix-sign-up')),
+        password: STRONG_PASSWORD,
+        full_name: 'Matrix Invitee',
+      },
+    }),
+    expect: everyone(200),
+  },
+  'GET /admin/organisations': {
+    request: () => ({ path: '/admin/organisations?search=matrix&sort=name' }),
+    expect: adminOnly(200),
+  },
+  'GET /admin/organisations/{organisationId}': {
+    request: async (f) => ({
+      path: `/admin/organisations/${(await newOrganisationContext(f.s, f.users.user)).organisationId}`,
+    }),
+    expect: adminOnly(200),
+  },
   // Support: anyone signed in writes (each caller a fresh account, clear of the hourly limit);
   // administrators read the requests and mark them handled.
   'POST /support/requests': {
@@ -1411,6 +1563,27 @@ describeOnEveryDatabase('authorization matrix', (server) => {
         ).toBe(row.tokenExpect?.[caller] ?? row.expect[caller]);
       }
     });
+
+    const organisationRoles = row.organisationRoles;
+    if (organisationRoles)
+      it.each(ORGANISATION_CALLERS)('answers the organisation’s %s as the matrix says', async (role) => {
+        const context = await newOrganisationContext(fixtures.s, fixtures.users.user);
+        const callers: Record<OrganisationCaller, SignedIn> = {
+          owner: fixtures.users.user,
+          orgAdmin: context.accounts.orgAdmin,
+          member: context.accounts.member,
+          outsider: fixtures.users.otherUser,
+          platformAdmin: fixtures.users.admin,
+        };
+        const response = await fixtures.s.api({
+          ...(await organisationRoles.request(context)),
+          method,
+          token: callers[role].token,
+        });
+        expect(response.statusCode, `${role} → ${operation}: ${response.body}`).toBe(
+          organisationRoles.expect[role],
+        );
+      });
 
     it(`is ${NO_API_KEY_NEEDED.has(operation) ? 'open' : 'refused with 401'} without the API key`, async () => {
       const request = await row.request(fixtures, 'admin');

@@ -21,6 +21,8 @@ export const mailKinds = {
   licenseExpiringSoon: 'license_expiring_soon',
   // To the support address (modules/support/mail.ts).
   supportRequest: 'support_request',
+  // An invitation to join an organisation (modules/organisations/mail.ts).
+  organisationInvitation: 'organisation_invitation',
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 

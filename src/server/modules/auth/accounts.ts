@@ -75,6 +75,9 @@ export function createAccounts(deps: AuthServiceDeps) {
   }
 
   return {
+    /** A new account's row, for a caller that inserts it in its own transaction (an invitation's sign-up). */
+    newAccountRow: newUserRow,
+
     /** Creates an account directly (first admin, CLI); the caller has checked nobody holds the e-mail. */
     async createAccount(account: NewAccount): Promise<UserRow> {
       const user = newUserRow(account, await passwords.hash(account.password));

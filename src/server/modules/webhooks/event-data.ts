@@ -64,3 +64,9 @@ export const subscriptionEventData = (subscription: SubscriptionRow) => ({
     ended_at: subscription.ended_at,
   },
 });
+
+/** An organisation's event: which organisation, and the account and seat it is about where there is one. */
+export const organisationEventData = (
+  organisation: { id: string; name: string },
+  extra: Record<string, unknown> = {},
+) => ({ organisation: { id: organisation.id, name: organisation.name }, ...extra });
