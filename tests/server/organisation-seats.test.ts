@@ -110,12 +110,19 @@ describeOnEveryDatabase(
         user_id: null,
         organisation: { id: org.id, name: org.name },
       });
+      expect(provided?.activations?.map((item) => item.hardware_id)).toEqual([aliceHw]);
       const detail = await s.api({ path: `/licenses/${org.license.id}`, token: alice.token });
       expect(detail.statusCode, detail.body).toBe(200);
       const license = licenseSchema.parse(detail.json());
       expect(license.license_key).toBe(MASKED_LICENSE_KEY);
       expect(license.activations?.map((item) => item.hardware_id)).toEqual([aliceHw]);
       expect(detail.body).not.toContain(org.license.license_key);
+      // The license's features and usage are hers to read as well; nobody else's.
+      for (const path of ['features', 'usage']) {
+        const read = await s.api({ path: `/licenses/${org.license.id}/${path}`, token: alice.token });
+        expect(read.statusCode, read.body).toBe(200);
+        expect(read.body).not.toContain(org.license.license_key);
+      }
 
       // The owner sees the license whole; a member without a seat does not see it at all.
       const owners = licenseListSchema.parse(
@@ -132,6 +139,11 @@ describeOnEveryDatabase(
       expect(none.some((item) => item.license_id === org.license.id)).toBe(false);
       expectApiError(
         await s.api({ path: `/licenses/${org.license.id}`, token: seatless.token }),
+        404,
+        'license_not_found',
+      );
+      expectApiError(
+        await s.api({ path: `/licenses/${org.license.id}/features`, token: seatless.token }),
         404,
         'license_not_found',
       );

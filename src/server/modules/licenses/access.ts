@@ -4,7 +4,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 import type { LicenseRow, UserRow } from '../../db/tables.js';
 import { notFound } from '../../http-error.js';
 import { inactiveLicense, invalidKey, unknownKey } from './refusals.js';
-import { findLicenseByKey, findOwnLicense } from './repository.js';
+import { findLicenseByKey, findOwnLicense, findSeatLicense } from './repository.js';
 import { effectiveStatus } from './views.js';
 
 export const licenseNotFound = () => notFound('license_not_found', 'License not found');
@@ -15,6 +15,16 @@ export function createLicenseAccess({ db, clock }: { db: DbOrTransaction; clock:
     /** The user's own license; another user's reads as not found. */
     async own(user: UserRow, id: string): Promise<LicenseRow> {
       const row = await findOwnLicense(db, user.id, id);
+      if (!row) throw licenseNotFound();
+      return row;
+    },
+
+    /**
+     * A license the user uses: their own, or their organisation's while they hold a seat on it
+     * (its features, usage and installers are theirs to use as well). Another reads as not found.
+     */
+    async usable(user: UserRow, id: string): Promise<LicenseRow> {
+      const row = (await findOwnLicense(db, user.id, id)) ?? (await findSeatLicense(db, user.id, id));
       if (!row) throw licenseNotFound();
       return row;
     },

@@ -21,7 +21,7 @@ export function createLicenseDownloadService({ db, clock, downloadLinks, apiUrl 
   return {
     /** Signed links to the newest installers, for holders of an active license. */
     async download(user: UserRow, id: string, platform: DownloadPlatform | undefined) {
-      const row = await access.own(user, id);
+      const row = await access.usable(user, id);
       access.assertActive(row);
       const releases = await latestReleases(db, platform);
       if (releases.length === 0) {

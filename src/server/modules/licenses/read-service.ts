@@ -17,7 +17,8 @@ export function createLicenseReadService({ db, clock }: { db: Db; clock: Clock }
       const [own, seats] = await Promise.all([licensesOfUser(db, user.id), seatLicensesOfUser(db, user.id)]);
       return [
         ...(await toLicenses(db, own, now)),
-        ...(await toLicenses(db, seats, now, { viewerId: user.id })),
+        // With the member's own machines, which the Licenses page lists on the card.
+        ...(await toLicenses(db, seats, now, { viewerId: user.id, withActivations: true })),
       ];
     },
 

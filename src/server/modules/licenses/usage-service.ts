@@ -51,7 +51,7 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     async usage(user: UserRow, id: string, days: number) {
-      const row = await access.own(user, id);
+      const row = await access.usable(user, id);
       const now = clock.now();
       const since = utc(now)
         .startOf('day')
@@ -64,7 +64,7 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
 
     /** Counts use of a metered feature against this period's limit, atomically. */
     async trackUsage(user: UserRow, id: string, body: TrackUsageInput) {
-      const row = await access.own(user, id);
+      const row = await access.usable(user, id);
       access.assertActive(row);
       const { usage: feature, included } = await featureOf(row, body.featureId);
       if (!included) throw new HttpError(403, 'feature_not_included', feature.message);
@@ -119,12 +119,12 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     async features(user: UserRow, id: string) {
-      const license = await toLicense(db, await access.own(user, id), clock.now());
+      const license = await toLicense(db, await access.usable(user, id), clock.now());
       return { license_id: license.license_id, features: license.usage_info.features };
     },
 
     featureCheck: async (user: UserRow, id: string, featureId: string) =>
-      (await featureOf(await access.own(user, id), featureId)).usage,
+      (await featureOf(await access.usable(user, id), featureId)).usage,
   };
 }
 
