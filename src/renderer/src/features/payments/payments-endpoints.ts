@@ -12,6 +12,7 @@ import type {
   VerifyPaymentRequest,
 } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
+import type { SubscriptionCheckout } from '../../../../shared/api/subscriptions';
 import { apiPaths, pathWith } from '../../../../shared/routes';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api } from '../../lib/api';
@@ -42,6 +43,12 @@ export type CouponPreviewRequest = z.input<typeof couponPreviewRequestSchema>;
 export interface CheckoutRequest {
   planId: string;
   couponCode?: string;
+}
+
+/** A seat-based plan's checkout: the organisation it is bought for and how many seats. */
+export interface OrganisationCheckoutRequest extends CheckoutRequest {
+  organisationId: string;
+  seats: number;
 }
 
 export type SandboxCheckoutResult =
@@ -136,6 +143,23 @@ export const paymentsApi = api.injectEndpoints({
             );
         },
       }),
+      /**
+       * POST /subscriptions for a seat-based plan: bought for an organisation the buyer owns or
+       * administers, with its seats (the server refuses anything else, and says why).
+       */
+      createOrganisationSubscription: build.mutation<SubscriptionCheckout, OrganisationCheckoutRequest>({
+        query: ({ planId, couponCode, organisationId, seats }) => ({
+          url: apiPaths.subscriptions.list,
+          method: 'POST',
+          body: {
+            plan_id: planId,
+            organisation_id: organisationId,
+            seats,
+            ...(couponCode ? { coupon_code: couponCode } : {}),
+          },
+        }),
+        extraOptions: { fallback: paymentMessages.createOrderFailed },
+      }),
       /** POST /coupons/preview: what a coupon takes off a plan, before buying (nothing is redeemed). */
       // A read, though a POST: the answer follows the code and plan asked about, and is not kept
       // once the field lets go of it (an administrator may archive the coupon meanwhile).
@@ -174,6 +198,7 @@ export const {
   useGetCurrentPlanSummaryQuery,
   useGetPaymentHistoryQuery,
   useCreatePaymentOrderMutation,
+  useCreateOrganisationSubscriptionMutation,
   usePreviewCouponQuery,
   useCompleteSandboxCheckoutMutation,
   useVerifyPaymentMutation,

@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { CouponPreview } from '../../../../shared/api/coupons';
+import type { PaymentConfig } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import type {
   SubscriptionActivation,
@@ -16,12 +17,27 @@ import {
 } from '../subscriptions';
 import { type CheckoutEvents, type CheckoutFlow, type CheckoutKind, useCheckoutFlow } from './checkout-flow';
 import type { SandboxCheckoutSubject } from './components/sandbox-checkout-modal';
+import { useCreateOrganisationSubscriptionMutation } from './payments-endpoints';
 
 /** A plan billed monthly or yearly: bought as a subscription. */
 export const isRecurringPlan = (plan: Pick<Plan, 'billing_interval' | 'price_minor'>): boolean =>
   (plan.billing_interval === 'month' || plan.billing_interval === 'year') && plan.price_minor > 0;
 
-export type Subscribe = CheckoutFlow<SubscriptionCheckout, SubscriptionActivation>;
+/** Who a seat-based plan is bought for: the organisation, and how many seats. */
+export interface OrganisationTarget {
+  organisationId: string;
+  seats: number;
+}
+
+export type Subscribe = CheckoutFlow<SubscriptionCheckout, SubscriptionActivation> & {
+  /** Subscribes `plan` (seat-based) for an organisation, through the same checkout. */
+  startForOrganisation(
+    plan: Plan,
+    config: PaymentConfig,
+    target: OrganisationTarget,
+    couponCode?: string,
+  ): Promise<void>;
+};
 
 /**
  * The sandbox checkout's view of a subscription's first charge; with an every-charge coupon, the
@@ -30,9 +46,11 @@ export type Subscribe = CheckoutFlow<SubscriptionCheckout, SubscriptionActivatio
 export const subscriptionSubject = (
   checkout: SubscriptionCheckout,
   coupon?: Pick<CouponPreview, 'duration' | 'amount_after_minor'> | null,
+  seats = 1,
 ): SandboxCheckoutSubject => {
   const { plan } = checkout.subscription;
-  const recurringMinor = coupon?.duration === 'forever' ? coupon.amount_after_minor : plan.price_minor;
+  const recurringMinor =
+    (coupon?.duration === 'forever' ? coupon.amount_after_minor : plan.price_minor) * seats;
   return {
     planName: plan.name,
     amount: checkout.amount,
@@ -51,11 +69,17 @@ export const subscriptionSubject = (
 export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
   const dispatch = useAppDispatch();
   const [create] = useCreateSubscriptionMutation();
+  const [createForOrganisation] = useCreateOrganisationSubscriptionMutation();
+  // Set by startForOrganisation for the checkout it opens; cleared by a plain start.
+  const target = useRef<OrganisationTarget | null>(null);
   const [completeSandbox] = useCompleteSandboxSubscriptionMutation();
   const [verifySubscription] = useVerifySubscriptionMutation();
   const kind = useMemo<CheckoutKind<SubscriptionCheckout, SubscriptionActivation, VerifySubscriptionRequest>>(
     () => ({
-      open: (plan, couponCode) => create({ planId: plan.id, couponCode }).unwrap(),
+      open: (plan, couponCode) =>
+        target.current
+          ? createForOrganisation({ planId: plan.id, couponCode, ...target.current }).unwrap()
+          : create({ planId: plan.id, couponCode }).unwrap(),
       startFailedTitle: (plan) => `Could not start the subscription to ${plan.name}`,
       isSandbox: (checkout) => checkout.sandbox,
       async completeSandbox(checkout, outcome) {
@@ -77,9 +101,25 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
         `The first payment for ${checkout.subscription.plan.name} could not be verified.`,
       licenseOf: (activation) => activation.license,
       // A webhook may have started it meanwhile: the Subscriptions page reads it fresh.
-      changed: () => dispatch(subscriptionsApi.util.invalidateTags(['Subscription', 'License', 'Payment'])),
+      // An organisation's purchase changes its seats and license on its page too.
+      changed: () =>
+        dispatch(
+          subscriptionsApi.util.invalidateTags(['Subscription', 'License', 'Payment', 'Organisation']),
+        ),
     }),
-    [completeSandbox, create, dispatch, verifySubscription],
+    [completeSandbox, create, createForOrganisation, dispatch, verifySubscription],
   );
-  return useCheckoutFlow(kind, events);
+  const flow = useCheckoutFlow(kind, events);
+  const { start } = flow;
+  return {
+    ...flow,
+    start(plan: Plan, config: PaymentConfig, couponCode?: string) {
+      target.current = null;
+      return start(plan, config, couponCode);
+    },
+    startForOrganisation(plan: Plan, config: PaymentConfig, chosen: OrganisationTarget, couponCode?: string) {
+      target.current = chosen;
+      return start(plan, config, couponCode);
+    },
+  };
 }

@@ -33,10 +33,14 @@ const PERIODS: Record<Plan['billing_interval'], string> = {
 
 /** A plan's price for people: "$19", "₹1,499.50", or "Free", and what it is per. */
 export function formatPlanPrice(
-  plan: Pick<Plan, 'price_minor' | 'currency' | 'billing_interval'>,
+  plan: Pick<Plan, 'price_minor' | 'currency' | 'billing_interval'> & { seat_based?: boolean },
   locale?: string,
 ): { amount: string; period: string } {
-  const period = PERIODS[plan.billing_interval];
+  // A seat-based plan's price is for one seat: "per seat / month".
+  const period =
+    plan.seat_based && (plan.billing_interval === 'month' || plan.billing_interval === 'year')
+      ? `per seat / ${plan.billing_interval}`
+      : PERIODS[plan.billing_interval];
   if (plan.billing_interval === 'free' || plan.price_minor === 0) return { amount: 'Free', period };
   const digits = minorDigits(plan.currency, locale);
   const value = plan.price_minor / 10 ** digits;
@@ -54,8 +58,10 @@ export function formatPlanPrice(
   }
 }
 
-export const formatSeats = (seats: number): string =>
-  `Use on ${seats} device${seats === 1 ? '' : 's'} at once`;
+export const formatSeats = (seats: number, seatBased = false): string =>
+  seatBased
+    ? `Named seats, each on ${seats} device${seats === 1 ? '' : 's'} at once`
+    : `Use on ${seats} device${seats === 1 ? '' : 's'} at once`;
 
 /** "Voice commands", "AI chat: 1,000 messages per day", "AI chat: unlimited messages". */
 export function formatFeature(feature: PlanFeature, locale?: string): string {

@@ -1,6 +1,6 @@
 import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useCallback, useEffect, useMemo } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentConfig } from '../../../../../shared/api/payments';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -14,6 +14,7 @@ import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
+import { OrganisationPurchaseDialog } from '../components/organisation-purchase-dialog';
 import { PaymentHistory, type RetryOrder } from '../components/payment-history';
 import { formatAmount, formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
@@ -149,6 +150,41 @@ function subscriptionAction(
   };
 }
 
+/** One seat's price each period, after the coupon applied to the plan when it discounts every charge. */
+function seatPrice(plan: Plan, coupon: CouponFieldState): number {
+  const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
+  return discount?.duration === 'forever' ? discount.amount_after_minor : plan.price_minor;
+}
+
+/** A seat-based plan: bought for an organisation, asked for in a dialog before the checkout. */
+function seatPlanAction(
+  plan: Plan & { billing_interval: 'month' | 'year' },
+  subscribe: Subscribe,
+  busy: boolean,
+  coupon: CouponFieldState,
+  buyForOrganisation: (plan: Plan & { billing_interval: 'month' | 'year' }) => void,
+): { action: ReactNode; note?: ReactNode } {
+  const loading = subscribe.state.step === 'creating' && subscribe.state.planId === plan.id;
+  const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
+  return {
+    action: (
+      <Button
+        fullWidth
+        h="auto"
+        mih={36}
+        py={6}
+        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        loading={loading}
+        disabled={busy && !loading}
+        onClick={() => buyForOrganisation(plan)}
+      >
+        Buy for an organisation
+      </Button>
+    ),
+    note: `${discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)} a seat. ` : ''}For organisations: choose yours and the number of seats. Renews every ${INTERVAL_WORDS[plan.billing_interval]} until cancelled.`,
+  };
+}
+
 /** The button (and a line under it) that gets `plan`: subscribe, buy, activate free, or why not. */
 function planAction(
   plan: Plan,
@@ -156,6 +192,7 @@ function planAction(
   checkout: Checkout,
   subscribe: Subscribe,
   coupon: CouponFieldState,
+  buyForOrganisation: (plan: Plan & { billing_interval: 'month' | 'year' }) => void,
 ): { action: ReactNode; note?: ReactNode } {
   const { config, current } = catalogue;
   const isCurrent = current?.plan?.id === plan.id;
@@ -205,6 +242,14 @@ function planAction(
       ),
     };
 
+  if (isRecurringPlan(plan) && plan.seat_based)
+    return seatPlanAction(
+      plan as Plan & { billing_interval: 'month' | 'year' },
+      subscribe,
+      busy,
+      coupon,
+      buyForOrganisation,
+    );
   if (isRecurringPlan(plan))
     return subscriptionAction(
       plan as Plan & { billing_interval: 'month' | 'year' },
@@ -255,7 +300,8 @@ function couponPlans(catalogue: Catalogue | null): Plan[] {
       plan.price_minor > 0 &&
       plan.currency === config.currency &&
       !(current?.plan?.id === plan.id && plan.billing_interval === 'lifetime') &&
-      !subscriptions.some((subscription) => subscription.plan.id === plan.id),
+      // One may buy a seat-based plan again, for another organisation.
+      (plan.seat_based || !subscriptions.some((subscription) => subscription.plan.id === plan.id)),
   );
 }
 
@@ -297,6 +343,11 @@ export default function PurchasePage() {
   const checkout = useCheckout({ onAbandoned, onCouponRefused });
   const subscribe = useSubscribe({ onAbandoned, onCouponRefused });
   const { state } = checkout;
+  // The seat-based plan whose organisation and seats are being chosen, and the seats then bought.
+  const [forOrganisation, setForOrganisation] = useState<
+    (Plan & { billing_interval: 'month' | 'year' }) | null
+  >(null);
+  const [seatsBought, setSeatsBought] = useState(1);
   // Retry on an expired or failed order: a new checkout for its plan, if the plan is still on sale.
   const retry = useMemo<RetryOrder>(
     () => ({
@@ -333,6 +384,9 @@ export default function PurchasePage() {
           coupon.applied?.planId === subscriptionOpen.opened.subscription.plan.id
             ? coupon.applied.preview
             : null,
+          loaded?.plans.find((plan) => plan.id === subscriptionOpen.opened.subscription.plan.id)?.seat_based
+            ? seatsBought
+            : 1,
         ),
         busy: subscriptionOpen.busy,
         problem: subscriptionOpen.problem,
@@ -432,7 +486,14 @@ export default function PurchasePage() {
         ) : (
           <PlanGrid count={loaded.plans.length}>
             {loaded.plans.map((plan) => {
-              const { action, note } = planAction(plan, loaded, checkout, subscribe, coupon);
+              const { action, note } = planAction(
+                plan,
+                loaded,
+                checkout,
+                subscribe,
+                coupon,
+                setForOrganisation,
+              );
               return (
                 <PlanCard
                   key={plan.id}
@@ -456,6 +517,23 @@ export default function PurchasePage() {
       </Stack>
 
       <PaymentHistory retry={retry} />
+
+      <OrganisationPurchaseDialog
+        plan={forOrganisation}
+        seatPriceMinor={forOrganisation ? seatPrice(forOrganisation, coupon) : 0}
+        onClose={() => setForOrganisation(null)}
+        onContinue={(target) => {
+          if (!forOrganisation || !loaded) return;
+          setForOrganisation(null);
+          setSeatsBought(target.seats);
+          void subscribe.startForOrganisation(
+            forOrganisation,
+            loaded.config,
+            target,
+            coupon.codeFor(forOrganisation),
+          );
+        }}
+      />
 
       <SandboxCheckoutModal
         subject={sandbox.subject}

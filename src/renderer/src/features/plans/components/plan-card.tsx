@@ -62,7 +62,7 @@ export function PlanCard({ plan, action, note, current = false, compact = false 
           icon={<CheckIcon size={16} className={classes.check} />}
           aria-label={compact ? `What ${plan.name} includes` : undefined}
         >
-          <List.Item>{formatSeats(plan.max_activations)}</List.Item>
+          <List.Item>{formatSeats(plan.max_activations, plan.seat_based)}</List.Item>
           {plan.features.map((feature) => (
             <List.Item key={feature.feature_id}>{formatFeature(feature)}</List.Item>
           ))}
