@@ -8,6 +8,7 @@ import type {
 } from '../../src/shared/api/organisations.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { buildApp } from '../../src/server/app.js';
+import { loadConfig } from '../../src/server/config.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,
@@ -336,3 +337,28 @@ describeOnEveryDatabase('organisation invitations', (server) => {
     });
   });
 });
+
+describeOnEveryDatabase(
+  'organisation invitations with ORGANISATION_INVITATION_TTL_HOURS',
+  (server) => {
+    it('a link works for the hours configured, and a re-send starts them again', async () => {
+      const s = server();
+      const { owner, organisation } = await organisationWithSeats(s, 2);
+      const { invitation, token } = await inviteAndReadLink(s, owner, organisation.id, uniqueEmail('brief'));
+      expect(Date.parse(invitation.expires_at) - Date.parse(invitation.sent_at)).toBe(2 * HOUR_MS);
+      s.clock.advance(2 * HOUR_MS - 1000);
+      expect((await preview(s, token)).statusCode).toBe(200);
+      s.clock.advance(2000);
+      expectRefusal(await preview(s, token), 410, 'invitation_expired');
+    });
+
+    it('refuses a value that is not a whole number of hours from 1 to 2160', () => {
+      for (const value of ['0', '2161', '1.5', 'a week'])
+        expect(() => loadConfig({ ORGANISATION_INVITATION_TTL_HOURS: value })).toThrow(
+          /ORGANISATION_INVITATION_TTL_HOURS/,
+        );
+      expect(loadConfig({}).organisationInvitationTtlHours).toBe(7 * 24);
+    });
+  },
+  { env: { ORGANISATION_INVITATION_TTL_HOURS: '2' } },
+);
