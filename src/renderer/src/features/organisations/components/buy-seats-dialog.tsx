@@ -42,7 +42,7 @@ export function SeatQuoteSummary({ quote }: { quote: SeatQuote }) {
       <QuoteRow label="Seats">
         {quote.seats_from} → {quote.seats_to}
       </QuoteRow>
-      <QuoteRow label="Price of a seat">{money(quote.per_seat_minor)} a period</QuoteRow>
+      <QuoteRow label="Price of a seat">{money(quote.per_seat_minor)} each period</QuoteRow>
       <QuoteRow
         label={quote.period_end ? `Due now, until ${formatDate(quote.period_end)}` : 'Due now'}
         strong

@@ -71,12 +71,7 @@ function NoLicence({ organisation }: { organisation: Organisation }) {
             : `${organisation.name} has not bought its seats yet. Its owner or an admin buys the Business plan.`}
         </Text>
         {canManage(organisation) ? (
-          <Button
-            component={Link}
-            to={`${portalPaths.purchase}?organisation=${encodeURIComponent(organisation.id)}`}
-            size="sm"
-            leftSection={<CartIcon size={16} />}
-          >
+          <Button component={Link} to={portalPaths.purchase} size="sm" leftSection={<CartIcon size={16} />}>
             Buy the Business plan
           </Button>
         ) : null}

@@ -1,0 +1,112 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeApi, problem } from '../support/fake-api';
+import { renderApp, servicesFor } from '../support/render-app';
+import { makeOrganisation, MEMBERS, ORG_ID, OTHER_ID } from './fixtures';
+
+let api: FakeApi;
+
+beforeEach(async () => {
+  api = await new FakeApi().start();
+});
+afterEach(async () => {
+  notifications.clean();
+  await api.close();
+});
+
+async function openList() {
+  const services = await servicesFor(api, 'user');
+  const view = renderApp(services, '/organisations');
+  await screen.findByRole('heading', { level: 1, name: 'Organisations' });
+  return view;
+}
+
+describe('organisations list', () => {
+  it('shows each organisation with the caller’s role and the seats used of bought', async () => {
+    api.on('GET /organisations', () => ({
+      json: [
+        makeOrganisation(),
+        makeOrganisation({
+          id: OTHER_ID,
+          name: 'Beta Labs',
+          role: 'member',
+          members_count: 1,
+          seats: null,
+          license_id: null,
+          subscription_id: null,
+        }),
+      ],
+    }));
+    await openList();
+    const acme = within(await screen.findByRole('article', { name: 'Acme Studio' }));
+    expect(acme.getByText('Owner')).toBeTruthy();
+    expect(acme.getByTestId('organisation-seats').textContent).toBe(
+      '2 of 3 seats used · 1 pending invitation',
+    );
+    expect(acme.getByText('3 members')).toBeTruthy();
+    expect(acme.getByRole('link', { name: 'Acme Studio' }).getAttribute('href')).toBe(
+      `/organisations/${ORG_ID}`,
+    );
+    const beta = within(screen.getByRole('article', { name: 'Beta Labs' }));
+    expect(beta.getByText('Member')).toBeTruthy();
+    expect(beta.getByTestId('organisation-seats').textContent).toBe('No seats yet');
+    expect(beta.getByText('1 member')).toBeTruthy();
+  });
+
+  it('offers to create the first one, and lands on its page once created', async () => {
+    let created = false;
+    api.on('GET /organisations', () => ({ json: created ? [makeOrganisation()] : [] }));
+    api.on('POST /organisations', () => {
+      created = true;
+      return {
+        status: 201,
+        json: makeOrganisation({ members_count: 1, seats: null, license_id: null, subscription_id: null }),
+      };
+    });
+    api.on(`GET /organisations/${ORG_ID}`, () => ({
+      json: makeOrganisation({ members_count: 1, seats: null, license_id: null, subscription_id: null }),
+    }));
+    api.on(`GET /organisations/${ORG_ID}/members`, () => ({ json: [MEMBERS[0]] }));
+    api.on(`GET /organisations/${ORG_ID}/invitations`, () => ({ json: [] }));
+    const { router } = await openList();
+    await screen.findByRole('heading', { name: 'No organisation yet' });
+    await userEvent.click(screen.getByRole('button', { name: 'Create organisation' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    // The name is checked before anything is sent.
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    expect(await dialog.findByText('Give the organisation a name')).toBeTruthy();
+    expect(api.calls('POST /organisations')).toHaveLength(0);
+    await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), '  Acme Studio ');
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/organisations/${ORG_ID}`));
+    expect(JSON.parse(api.calls('POST /organisations')[0]?.body ?? '{}')).toEqual({ name: 'Acme Studio' });
+    await screen.findByRole('heading', { level: 1, name: 'Acme Studio' });
+    // No licence yet: the way to buy the Business plan.
+    expect(screen.getByRole('link', { name: 'Buy the Business plan' }).getAttribute('href')).toBe(
+      '/purchase',
+    );
+  });
+
+  it('keeps the server’s refusal in the create dialog', async () => {
+    api.on('GET /organisations', () => ({ json: [] }));
+    api.on('POST /organisations', () =>
+      problem(403, 'Your account cannot create organisations', 'forbidden'),
+    );
+    await openList();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create organisation' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), 'Acme');
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    expect((await dialog.findByRole('alert')).textContent).toContain(
+      'Your account cannot create organisations',
+    );
+  });
+
+  it('says why the list could not be loaded', async () => {
+    api.on('GET /organisations', () => problem(500, 'The database is not answering', 'internal'));
+    await openList();
+    expect((await screen.findByRole('alert')).textContent).toContain('The database is not answering');
+  });
+});
