@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenResponse } from '../../../shared/api/auth.js';
 import type {
+  AssignableOrganisationRole,
   Invitation,
   InvitationPreview,
-  InviteMemberBody,
   Organisation,
 } from '../../../shared/api/organisations.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../clock.js';
@@ -108,7 +108,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
   async function queueMail(
     trx: DbOrTransaction,
     organisation: OrganisationRow,
-    invitation: { email: string; role: 'admin' | 'member'; expires_at: string },
+    invitation: { email: string; role: AssignableOrganisationRole; expires_at: string },
     inviter: UserRow,
     token: string,
   ) {
@@ -206,7 +206,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     /** Invites an address; refused while every seat is taken or promised to a pending invitation. */
     async invite(
       organisationId: string,
-      body: { email: string; role: InviteMemberBody['role'] & string },
+      body: { email: string; role: AssignableOrganisationRole },
       actor: OrganisationActor,
     ): Promise<Invitation> {
       const email = body.email.toLowerCase();

@@ -1,3 +1,4 @@
+import type { AssignableOrganisationRole } from '../../../shared/api/organisations.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { composeMail } from '../../mail/compose.js';
@@ -17,7 +18,7 @@ export const invitationMail = (input: {
   to: string;
   organisationName: string;
   inviter: string | null;
-  role: 'admin' | 'member';
+  role: AssignableOrganisationRole;
   link: string;
   expiresAt: string;
 }): MailMessage =>
