@@ -80,13 +80,52 @@ describe('organisations list', () => {
     expect(api.calls('POST /organisations')).toHaveLength(0);
     await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), '  Acme Studio ');
     await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    // Then, optionally, its billing details: skipped here.
+    const billing = within(await screen.findByRole('dialog', { name: 'Billing details for Acme Studio' }));
+    expect(billing.getByRole('region', { name: 'Billing details' })).toBeTruthy();
+    await userEvent.click(billing.getByRole('button', { name: 'Skip for now' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/organisations/${ORG_ID}`));
     expect(JSON.parse(api.calls('POST /organisations')[0]?.body ?? '{}')).toEqual({ name: 'Acme Studio' });
+    expect(api.calls(`PATCH /organisations/${ORG_ID}`)).toHaveLength(0);
     await screen.findByRole('heading', { level: 1, name: 'Acme Studio' });
     // No licence yet: the way to buy the Business plan.
     expect(screen.getByRole('link', { name: 'Buy the Business plan' }).getAttribute('href')).toBe(
       '/purchase',
     );
+  });
+
+  it('saves billing details given right after creating, on the organisation', async () => {
+    const acme = makeOrganisation({ members_count: 1, seats: null, license_id: null, subscription_id: null });
+    api.on('GET /organisations', () => ({ json: [] }));
+    api.on('POST /organisations', () => ({ status: 201, json: acme }));
+    api.on(`PATCH /organisations/${ORG_ID}`, (request) => ({
+      json: {
+        ...acme,
+        billing_details: {
+          ...(JSON.parse(request.body) as { billing_details: object }).billing_details,
+          updated_at: '2026-11-27T11:00:00.000Z',
+        },
+      },
+    }));
+    api.on(`GET /organisations/${ORG_ID}`, () => ({ json: acme }));
+    api.on(`GET /organisations/${ORG_ID}/members`, () => ({ json: [MEMBERS[0]] }));
+    api.on(`GET /organisations/${ORG_ID}/invitations`, () => ({ json: [] }));
+    const { router } = await openList();
+    await userEvent.click(await screen.findByRole('button', { name: 'Create organisation' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), 'Acme Studio');
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    const billing = within(await screen.findByRole('dialog', { name: 'Billing details for Acme Studio' }));
+    await userEvent.type(billing.getByRole('textbox', { name: /Billing name/ }), 'Acme Studio LLP');
+    await userEvent.type(billing.getByRole('textbox', { name: /^Address\s*\*?$/ }), '12 MG Road');
+    await userEvent.type(billing.getByRole('textbox', { name: /City/ }), 'Bengaluru');
+    await userEvent.type(billing.getByRole('textbox', { name: /PIN code/ }), '560001');
+    await userEvent.click(billing.getByRole('button', { name: 'Save billing details' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/organisations/${ORG_ID}`));
+    expect(JSON.parse(api.calls(`PATCH /organisations/${ORG_ID}`)[0]?.body ?? '{}')).toMatchObject({
+      billing_details: { name: 'Acme Studio LLP', city: 'Bengaluru', postal_code: '560001', country: 'IN' },
+    });
+    expect(api.calls('PUT /billing/details')).toHaveLength(0);
   });
 
   it('keeps the server’s refusal in the create dialog', async () => {

@@ -1,23 +1,72 @@
-import { TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
-import { createOrganisationBodySchema } from '../../../../../shared/api/organisations';
+import { createOrganisationBodySchema, type Organisation } from '../../../../../shared/api/organisations';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { showToast } from '../../../components/data/toast';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
-import { organisationMessages, useCreateOrganisationMutation } from '../organisations-endpoints';
+import { BillingDetailsCard } from '../../billing';
+import {
+  organisationMessages,
+  useCreateOrganisationMutation,
+  useUpdateOrganisationMutation,
+} from '../organisations-endpoints';
 
 const nameSchema = z.object({ name: createOrganisationBodySchema.shape.name });
 
 /**
- * Creating an organisation: its name is enough. The caller becomes its owner and lands on its page,
- * where the billing details for its invoices, seats and invitations follow.
+ * The second, optional step: the billing details its invoices will carry, with the billing form
+ * the customer's own details use. Skipped, they can be added on the organisation's page later.
+ */
+function BillingStep({ organisation, onDone }: { organisation: Organisation; onDone(): void }) {
+  const [updateOrganisation] = useUpdateOrganisationMutation();
+  const [saved, setSaved] = useState(false);
+  const left = useRef(false);
+  // Leave once the form has taken in what was saved (it resets itself after a save), and only once.
+  useEffect(() => {
+    if (!saved || left.current) return;
+    left.current = true;
+    onDone();
+  }, [saved, onDone]);
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        {organisation.name} is created and you are its owner. Add the billing details its invoices carry now,
+        or later on its page.
+      </Text>
+      <BillingDetailsCard
+        details={organisation.billing_details}
+        headingId="new-organisation-billing-title"
+        description="Optional. Printed on the organisation’s invoices."
+        save={async (billing_details) => {
+          const answer = await updateOrganisation({
+            organisationId: organisation.id,
+            billing_details,
+          }).unwrap();
+          if (!answer.billing_details) throw new Error(organisationMessages.updateFailed);
+          setSaved(true);
+          return answer.billing_details;
+        }}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Skip for now
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/**
+ * Creating an organisation: its name, then (optionally) its billing details. The caller becomes its
+ * owner and lands on its page, where seats and invitations follow.
  */
 export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const [createOrganisation] = useCreateOrganisationMutation();
+  const [created, setCreated] = useState<Organisation | null>(null);
   const navigate = useNavigate();
   const { form, restart, dialog } = useDialogForm({
     initialValues: { name: '' },
@@ -25,16 +74,35 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     fields: ['name'],
     failedMessage: organisationMessages.createFailed,
     save: async ({ name }) => {
-      const created = await createOrganisation({ name: name.trim() }).unwrap();
-      showToast({ title: 'Organisation created', message: `You are the owner of ${created.name}.` });
-      onClose();
-      void navigate(pathWith(portalPaths.organisationDetail, { organisationId: created.id }));
+      const organisation = await createOrganisation({ name: name.trim() }).unwrap();
+      showToast({ title: 'Organisation created', message: `You are the owner of ${organisation.name}.` });
+      setCreated(organisation);
     },
   });
 
   useEffect(() => {
-    if (opened) restart({ name: '' });
+    if (!opened) return;
+    restart({ name: '' });
+    setCreated(null);
   }, [opened, restart]);
+
+  if (created) {
+    const open = () => {
+      onClose();
+      void navigate(pathWith(portalPaths.organisationDetail, { organisationId: created.id }));
+    };
+    return (
+      <Modal
+        opened={opened}
+        onClose={open}
+        title={`Billing details for ${created.name}`}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <BillingStep organisation={created} onDone={open} />
+      </Modal>
+    );
+  }
 
   return (
     <FormDialog
@@ -48,7 +116,7 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     >
       <TextInput
         label="Name"
-        description="As your team knows it; you can change it later. Billing details for its invoices are added on its page."
+        description="As your team knows it; you can change it later."
         required
         data-autofocus
         autoComplete="organization"
