@@ -108,6 +108,7 @@ export const MASKED_LICENSE_KEY = '*****-*****-*****-*****-*****';
 export const licenseOrganisationSchema = z
   .object({ id: z.string(), name: z.string() })
   .meta({ id: 'LicenseOrganisation' });
+export type LicenseOrganisation = z.infer<typeof licenseOrganisationSchema>;
 
 export const licenseSchema = z
   .object({

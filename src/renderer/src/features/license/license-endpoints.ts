@@ -1,13 +1,14 @@
 import type { z } from 'zod';
-import type {
-  ActivationResult,
-  FeatureUsage,
-  License,
-  LicenseRefusal,
-  LicenseStatusAnswer,
-  licenseUsageSchema,
-  Release,
-  trackUsageResponseSchema,
+import {
+  type ActivationResult,
+  type FeatureUsage,
+  type License,
+  type LicenseRefusal,
+  type LicenseStatusAnswer,
+  type licenseUsageSchema,
+  MASKED_LICENSE_KEY,
+  type Release,
+  type trackUsageResponseSchema,
 } from '../../../../shared/api/licenses';
 import type { Plan } from '../../../../shared/api/plans';
 import { type AppInfo, type LicenseCheckResult, toLicenseCheckResult } from '../../../../shared/bridge';
@@ -150,6 +151,34 @@ export const licenseApi = api.injectEndpoints({
             const result = (await client.http.post<ActivationResult>(apiPaths.licenses.activate, body)).data;
             await platform.setLicenseKey(result.license_key);
             return result;
+          }, options),
+        extraOptions: { fallback: licenseMessages.activationFailed },
+        invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN, THIS_MACHINE] : []),
+        onQueryStarted: async (_args, { dispatch, queryFulfilled }) => {
+          const answer = await settled(queryFulfilled);
+          if (!answer) return;
+          const { activation: _a, lease: _l, lease_expires_at: _e, message: _m, ...license } = answer;
+          dispatch(keepLicense(license));
+        },
+      }),
+
+      /**
+       * Activates THIS machine on the member's seat of an organisation's license, by being signed in:
+       * no key is typed. The answer's key is kept on the platform, which checks with it, and is
+       * masked in what the portal keeps, so no screen shows it.
+       */
+      activateSeat: build.mutation<ActivationResult, { organisationId: string }>({
+        queryFn: ({ organisationId }, queryApi, options) =>
+          attempt(async () => {
+            const { platform, client } = servicesOf(queryApi);
+            const [device, hardware_id] = await Promise.all([
+              describeDevice(platform),
+              platform.getHardwareId(),
+            ]);
+            const path = pathWith(apiPaths.organisations.activateSeat, { organisationId });
+            const result = (await client.http.post<ActivationResult>(path, { ...device, hardware_id })).data;
+            await platform.setLicenseKey(result.license_key);
+            return { ...result, license_key: MASKED_LICENSE_KEY };
           }, options),
         extraOptions: { fallback: licenseMessages.activationFailed },
         invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN, THIS_MACHINE] : []),
@@ -449,6 +478,7 @@ export const {
   useListMyLicensesQuery,
   useGetMyLicenseQuery,
   useActivateLicenseMutation,
+  useActivateSeatMutation,
   useActivateBaseLicenseMutation,
   useDeactivateLicenseMutation,
   useRenameMachineMutation,

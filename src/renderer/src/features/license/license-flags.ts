@@ -157,3 +157,15 @@ export function activationOption(
     };
   return { kind: 'available' };
 }
+
+/**
+ * "Activate on this machine" for an organisation's license: on the user's own seat, whose machines
+ * the server counts per member, so the license's seats in use say nothing about room for this one.
+ */
+export function seatActivationOption(
+  license: Pick<License, 'license_id' | 'status'>,
+  check: LicenseCheckResult | null,
+): ActivationOption {
+  if (activeHere(check, license)) return { kind: 'here' };
+  return license.status === 'active' ? { kind: 'available' } : { kind: 'unusable' };
+}

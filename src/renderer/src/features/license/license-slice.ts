@@ -67,6 +67,7 @@ const {
   listMyLicenses,
   getMyLicense,
   activateLicense,
+  activateSeat,
   activateBaseLicense,
   validateLicense,
   deactivateLicense,
@@ -87,6 +88,7 @@ const tracked = [
   listMyLicenses,
   getMyLicense,
   activateLicense,
+  activateSeat,
   activateBaseLicense,
   validateLicense,
   deactivateLicense,
@@ -147,7 +149,7 @@ export const licenseSlice = createSlice({
           message: 'License deactivated on this device',
         };
       })
-      .addMatcher(activateLicense.matchFulfilled, (state, action) => {
+      .addMatcher(isAnyOf(activateLicense.matchFulfilled, activateSeat.matchFulfilled), (state, action) => {
         const {
           activation: _activation,
           lease: _lease,

@@ -3,7 +3,12 @@ import { licenseMessages } from '../../../../shared/messages';
 import { showToast } from '../../components/data/toast';
 import { failureMessage } from '../../lib/api-errors';
 import { useAppDispatch } from '../../lib/store-hooks';
-import { type LicenseRecord, refreshLicenses, useActivateLicenseMutation } from './license-endpoints';
+import {
+  type LicenseRecord,
+  refreshLicenses,
+  useActivateLicenseMutation,
+  useActivateSeatMutation,
+} from './license-endpoints';
 
 /** Why an activation was refused, and the license it was about when it is one of the user's. */
 export interface ActivationRefusal {
@@ -40,25 +45,42 @@ export async function refusalWithSeats(
 
 /**
  * "Activate on this machine" for one of the user's licenses: the same activation as the key form
- * (this machine's hardware id, the key kept here), without the key being copied. Says so in a
- * toast when done; a refusal is kept for the caller to show with its way out.
+ * (this machine's hardware id, the key kept here), without the key being copied. An organisation's
+ * license is activated on the user's seat by being signed in, as its key is for no one to type.
+ * Says so in a toast when done; a refusal is kept for the caller to show with its way out.
  */
 export function useActivateHere() {
   const dispatch = useAppDispatch();
   const [activate, { isLoading }] = useActivateLicenseMutation();
+  const [activateSeat, { isLoading: seatLoading }] = useActivateSeatMutation();
   const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
 
   async function activateHere(license: LicenseRecord): Promise<boolean> {
     setRefusal(null);
-    const result = await activate({ license_key: license.license_key });
+    const { organisation } = license;
+    const result = organisation
+      ? await activateSeat({ organisationId: organisation.id })
+      : await activate({ license_key: license.license_key });
     if (result.data) {
-      showActivated(result.data.plan.name);
+      if (organisation)
+        showToast({
+          title: 'This machine is activated',
+          message: `It now uses the ${result.data.plan.name} license ${organisation.name} provides.`,
+        });
+      else showActivated(result.data.plan.name);
       return true;
     }
     const message = failureMessage(result.error, licenseMessages.activationFailed);
-    setRefusal(await refusalWithSeats(dispatch, message, (item) => item.license_id === license.license_id));
+    const found = await refusalWithSeats(dispatch, message, (item) => item.license_id === license.license_id);
+    // A seat's machines are counted per member: the license's other seats being full says nothing.
+    setRefusal(organisation ? { ...found, seatsFull: false } : found);
     return false;
   }
 
-  return { activateHere, activating: isLoading, refusal, clearRefusal: () => setRefusal(null) };
+  return {
+    activateHere,
+    activating: isLoading || seatLoading,
+    refusal,
+    clearRefusal: () => setRefusal(null),
+  };
 }

@@ -8,8 +8,9 @@ import { ActivateOnThisMachine } from './activate-on-this-machine';
 import { LicenseFlagAlert } from './license-flag-alert';
 import { LicenseStatusBadge } from './license-status-badge';
 import { MaskedLicenseKey } from './masked-license-key';
+import { ProvidedBy, SeatMachines } from './provided-license';
 import { SeatMeter } from './seat-meter';
-import { type LicenseFlag, activationOption } from '../license-flags';
+import { type LicenseFlag, activationOption, seatActivationOption } from '../license-flags';
 import { expiryText } from '../license-format';
 import type { LicenseRecord } from '../license-slice';
 
@@ -28,8 +29,10 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 
 /**
  * One license in the list: plan, status and what to do about it, key (masked, reveal, copy),
- * expiry, seats, a link to its details and "Activate on this machine" where that applies.
- * `check` is this machine's status check: it tells whether this machine uses the license.
+ * expiry, seats, a link to its details and "Activate on this machine" where that applies. An
+ * organisation's license shows who provides it and the user's own machines on their seat instead
+ * of the key and the seats. `check` is this machine's status check: it tells whether this machine
+ * uses the license.
  */
 export function LicenseCard({
   license,
@@ -42,7 +45,8 @@ export function LicenseCard({
 }) {
   const titleId = useId();
   const name = `${license.plan.name} license`;
-  const option = activationOption(license, check);
+  const { organisation } = license;
+  const option = organisation ? seatActivationOption(license, check) : activationOption(license, check);
   return (
     <Card withBorder padding="lg" component="article" aria-labelledby={titleId}>
       <Stack gap="md">
@@ -75,14 +79,25 @@ export function LicenseCard({
           </Button>
         </Group>
         {flag ? <LicenseFlagAlert flag={flag} licenseName={name} /> : null}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <Field label="License key">
-            <MaskedLicenseKey licenseKey={license.license_key} />
-          </Field>
-          <Field label="Seats">
-            <SeatMeter used={license.activations_used} allowed={license.max_activations} />
-          </Field>
-        </SimpleGrid>
+        {organisation ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+            <Field label="License">
+              <ProvidedBy organisation={organisation} />
+            </Field>
+            <Field label="Your machines">
+              <SeatMachines license={license} />
+            </Field>
+          </SimpleGrid>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+            <Field label="License key">
+              <MaskedLicenseKey licenseKey={license.license_key} />
+            </Field>
+            <Field label="Seats">
+              <SeatMeter used={license.activations_used} allowed={license.max_activations} />
+            </Field>
+          </SimpleGrid>
+        )}
         {/* Until this machine is checked, it is not known whether it already uses the license. */}
         {check ? <ActivateOnThisMachine license={license} option={option} /> : null}
       </Stack>

@@ -186,7 +186,10 @@ export function ThisMachineCard() {
 
           <Row label="License key">
             {machine ? (
-              machine.licenseKey ? (
+              used?.organisation ? (
+                // An organisation's key is kept by the app for its checks, and shown to no member.
+                <Text size="sm">Kept by the app: {used.organisation.name} provides this license</Text>
+              ) : machine.licenseKey ? (
                 <Code>
                   <LicenseKeyText value={machine.licenseKey} />
                 </Code>

@@ -30,7 +30,9 @@ import { LicenseDownloads } from '../components/license-downloads';
 import { LicenseFlagAlert } from '../components/license-flag-alert';
 import { LicenseStatusBadge } from '../components/license-status-badge';
 import { LicenseUsageSection } from '../components/license-usage-section';
+import { ActivateOnThisMachine } from '../components/activate-on-this-machine';
 import { MaskedLicenseKey } from '../components/masked-license-key';
+import { ProvidedBy } from '../components/provided-license';
 import { SeatMeter } from '../components/seat-meter';
 import {
   recheckLicenseStatus,
@@ -298,9 +300,15 @@ export default function LicenseDetailPage() {
             </Title>
             <DataList orientation="vertical" gap="md">
               <DataList.Item>
-                <DataList.ItemLabel>License key</DataList.ItemLabel>
+                <DataList.ItemLabel>
+                  {license.organisation ? 'Provided by' : 'License key'}
+                </DataList.ItemLabel>
                 <DataList.ItemValue>
-                  <MaskedLicenseKey licenseKey={license.license_key} />
+                  {license.organisation ? (
+                    <ProvidedBy organisation={license.organisation} />
+                  ) : (
+                    <MaskedLicenseKey licenseKey={license.license_key} />
+                  )}
                 </DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
@@ -332,17 +340,30 @@ export default function LicenseDetailPage() {
             <Title order={2} size="h3" id="license-seats-title">
               Seats
             </Title>
-            <SeatMeter used={license.activations_used} allowed={license.max_activations} size="md" />
-            <Text size="sm" c="dimmed">
-              Each machine that uses the license takes a seat. Deactivate a machine you no longer use to free
-              its seat for another.
-            </Text>
+            {license.organisation ? (
+              <Text size="sm" c="dimmed">
+                Your seat in {license.organisation.name} lets you use the license on a few machines of your
+                own. Deactivate one you no longer use to make room for another.
+              </Text>
+            ) : (
+              <>
+                <SeatMeter used={license.activations_used} allowed={license.max_activations} size="md" />
+                <Text size="sm" c="dimmed">
+                  Each machine that uses the license takes a seat. Deactivate a machine you no longer use to
+                  free its seat for another.
+                </Text>
+              </>
+            )}
             {activeHere ? (
               <Text size="sm" fw={600} data-testid="this-machine-active">
                 This machine is activated on this license.
               </Text>
             ) : license.status === 'active' ? (
-              <ActivateHere license={license} />
+              license.organisation ? (
+                <ActivateOnThisMachine license={license} option={{ kind: 'available' }} />
+              ) : (
+                <ActivateHere license={license} />
+              )
             ) : null}
           </Stack>
         </Card>
