@@ -45,6 +45,11 @@ import { unsubscribeRoutes } from './modules/users/unsubscribe-routes.js';
 import { downloadRoutes } from './modules/downloads/routes.js';
 import { createDownloadsService } from './modules/downloads/service.js';
 import { createDownloadLinks } from './modules/downloads/signed-links.js';
+import { adminReleasesRoutes } from './modules/downloads/admin-routes.js';
+import { createAdminReleasesService } from './modules/downloads/admin-releases.js';
+import { createUpdateFeedService } from './modules/downloads/update-feed.js';
+import { createUpdateLinks } from './modules/downloads/update-links.js';
+import { updateRoutes } from './modules/downloads/update-routes.js';
 import { featuresRoutes } from './modules/features/routes.js';
 import { createFeaturesService } from './modules/features/service.js';
 import { createLeaseSigner } from './modules/licensing/lease-signer.js';
@@ -437,7 +442,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           `${API_BASE_PATH}${apiPaths.payments.webhook}`,
           `${API_BASE_PATH}${apiPaths.notifications.unsubscribe}`,
         ],
-        exemptPrefixes: [`${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`],
+        // Nor do download links and electron-updater's feed requests: their signed token is.
+        exemptPrefixes: [
+          `${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`,
+          `${API_BASE_PATH}${apiPaths.updates.feedBase.replace(':token/', '')}`,
+        ],
       });
       await api.register(healthRoutes, { health: services.health });
       await api.register(authRoutes, {
@@ -516,6 +525,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         clock,
       });
       await api.register(downloadRoutes, { downloads: services.downloads });
+      await api.register(updateRoutes, {
+        updates: createUpdateFeedService({
+          db,
+          clock,
+          links: createUpdateLinks(jwtSecret),
+          releasesDir: config.licensing.releasesDir,
+          apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+        }),
+      });
+      await api.register(adminReleasesRoutes, { releases: createAdminReleasesService({ db, clock }) });
       await api.register(webhooksRoutes, {
         webhooks: createWebhooksService({ db, clock, policy: webhookPolicy, wake: webhookDeliveries.wake }),
       });

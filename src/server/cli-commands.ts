@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import semver from 'semver';
 import { z } from 'zod';
 import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
+import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/releases.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
@@ -24,8 +26,10 @@ Commands:
   migrate                                   bring the database schema up to date
   create-admin --email <e> [--password <p>] create an administrator (or promote an existing account)
   reset-password --email <e> [--password <p>] set a new password and sign the account out everywhere
-  publish-release --platform <linux|windows|macos> --version <v> <file>
-                                            copy an installer into RELEASES_DIR and offer it for download
+  publish-release --platform <linux|windows|macos> --version <v> [--channel stable|beta]
+                  [--rollout <0-100>] [--notes <text> | --notes-file <path>] <file>
+                                            copy an installer into RELEASES_DIR, offer it for download
+                                            (stable) and as an update to --rollout % of machines (100)
   rotate-keys                               start signing offline leases with a new key (old leases stay valid)
   retry-mail                                queue again the mail whose attempts ran out (after fixing SMTP)
   sandbox-renew --subscription <id> [--card succeeds|declines]
@@ -64,12 +68,26 @@ const passwordLine = (password: string, generated: boolean) =>
   generated ? `Password: ${password}   (shown only this once)` : 'Password: as given';
 
 async function publish(config: Config, args: string[]): Promise<void> {
-  let values: { platform?: string | undefined; version?: string | undefined };
+  let values: {
+    platform?: string | undefined;
+    version?: string | undefined;
+    channel?: string | undefined;
+    rollout?: string | undefined;
+    notes?: string | undefined;
+    'notes-file'?: string | undefined;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args,
-      options: { platform: { type: 'string' }, version: { type: 'string' } },
+      options: {
+        platform: { type: 'string' },
+        version: { type: 'string' },
+        channel: { type: 'string' },
+        rollout: { type: 'string' },
+        notes: { type: 'string' },
+        'notes-file': { type: 'string' },
+      },
       allowPositionals: true,
     }));
   } catch (error) {
@@ -78,8 +96,25 @@ async function publish(config: Config, args: string[]): Promise<void> {
   const platform = z.enum(DOWNLOAD_PLATFORMS).safeParse(values.platform);
   if (!platform.success) throw new UsageError(`--platform must be one of ${DOWNLOAD_PLATFORMS.join(', ')}`);
   const version = values.version ?? '';
-  if (!/^[0-9A-Za-z][0-9A-Za-z.+-]{0,39}$/.test(version))
-    throw new UsageError('--version must look like 1.2.3');
+  // electron-updater compares versions as semver, so an update's version must be one.
+  if (!releaseVersionSchema.safeParse(version).success || semver.valid(version) !== version)
+    throw new UsageError(
+      '--version must look like 1.2.3 (semantic versioning: 2.0.0-beta.1 for a pre-release)',
+    );
+  const channel = z.enum(RELEASE_CHANNELS).safeParse(values.channel ?? 'stable');
+  if (!channel.success) throw new UsageError(`--channel must be one of ${RELEASE_CHANNELS.join(', ')}`);
+  const rolloutText = values.rollout ?? '100';
+  if (!/^\d{1,3}$/.test(rolloutText) || Number(rolloutText) > 100)
+    throw new UsageError('--rollout must be a whole percentage from 0 to 100');
+  const rollout = Number(rolloutText);
+  if (values.notes !== undefined && values['notes-file'] !== undefined)
+    throw new UsageError('give --notes or --notes-file, not both');
+  const notesFile = values['notes-file'];
+  if (notesFile !== undefined && !existsSync(notesFile)) throw new UsageError(`No such file: ${notesFile}`);
+  const notes = releaseNotesSchema.safeParse(
+    notesFile === undefined ? (values.notes ?? '') : readFileSync(notesFile, 'utf8'),
+  );
+  if (!notes.success) throw new UsageError(notes.error.issues[0]?.message ?? 'release notes are not valid');
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError('give exactly one installer file');
   if (!existsSync(file)) throw new UsageError(`No such file: ${file}`);
@@ -90,11 +125,15 @@ async function publish(config: Config, args: string[]): Promise<void> {
       platform: platform.data,
       version,
       file,
+      channel: channel.data,
+      rolloutPercent: rollout,
+      releaseNotes: notes.data.trim(),
       now: new Date(),
     });
     console.log(
-      `Published ${release.file_name} for ${release.platform} ${release.version}: ` +
-        `${release.size_bytes} bytes, SHA-256 ${release.sha256}`,
+      `Published ${release.file_name} for ${release.platform} ${release.version} (${release.channel}, ` +
+        `rollout ${release.rollout_percent} %): ${release.size_bytes} bytes, SHA-256 ${release.sha256}, ` +
+        `SHA-512 ${release.sha512 ?? ''}`,
     );
   } catch (error) {
     if (isUniqueViolation(error) || (error as NodeJS.ErrnoException).code === 'EEXIST') {

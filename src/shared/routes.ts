@@ -75,6 +75,20 @@ export const apiPaths = {
   downloads: {
     file: '/downloads/:token',
   },
+  /**
+   * Updates through electron-updater: a machine's check (key and hardware id) answers a feed URL
+   * whose signed token is the credential of the feed's files, as electron-updater fetches them.
+   */
+  updates: {
+    check: '/updates/check',
+    feedBase: '/update-feed/:token/',
+    channelFile: '/update-feed/:token/:channelFile',
+    file: '/update-feed/:token/files/:releaseId/:fileName',
+  },
+  adminReleases: {
+    list: '/admin/releases',
+    detail: '/admin/releases/:releaseId',
+  },
   plans: {
     public: '/plans/public',
     publicDetail: '/plans/public/:id',

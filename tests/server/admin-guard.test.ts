@@ -20,6 +20,7 @@ interface Targets {
   planId: string;
   webhookEndpointId: string;
   webhookDeliveryId: string;
+  releaseId: string;
   organisationId: string;
 }
 
@@ -122,6 +123,7 @@ const routes: GuardedRoute[] = [
   },
   ...apiTokenRoutes(),
   ...webhookRoutes(),
+  ...releaseRoutes(),
   ...organisationRoutes(),
   { method: 'GET', path: admin.securitySettings, url: () => admin.securitySettings, success: 200 },
   {
@@ -162,6 +164,21 @@ function webhookRoutes(): GuardedRoute[] {
     { method: 'GET', path: hooks.delivery, url: delivery(hooks.delivery), success: 200 },
     { method: 'POST', path: hooks.redeliver, url: delivery(hooks.redeliver), success: 202 },
     { method: 'DELETE', path: hooks.endpoint, url: endpoint(hooks.endpoint), success: 204 },
+  ];
+}
+
+/** The desktop releases' admin API (apiPaths.adminReleases). */
+function releaseRoutes(): GuardedRoute[] {
+  const releases = apiPaths.adminReleases;
+  return [
+    { method: 'GET', path: releases.list, url: () => `${releases.list}?platform=linux`, success: 200 },
+    {
+      method: 'PATCH',
+      path: releases.detail,
+      url: (t) => pathWith(releases.detail, { releaseId: t.releaseId }),
+      body: () => ({ rollout_percent: 100, release_notes: 'Changed by an admin' }),
+      success: 200,
+    },
   ];
 }
 
@@ -319,10 +336,33 @@ describeOnEveryDatabase('admin API guard', (server) => {
         joined_at: now,
       })
       .execute();
+    // A desktop release, written directly (no file: the admin API only reads and changes the row).
+    const releaseId = randomUUID();
+    await s.app.db
+      .insertInto('releases')
+      .values({
+        id: releaseId,
+        platform: 'linux',
+        version: `0.0.1-guard.${releaseId.slice(0, 8)}`,
+        file_name: 'guard.AppImage',
+        size_bytes: 1,
+        sha256: '00',
+        published_at: now,
+        channel: 'stable',
+        sha512: null,
+        rollout_percent: 10,
+        paused_at: null,
+        yanked_at: null,
+        release_notes: '',
+        checks: 0,
+        downloads: 0,
+      })
+      .execute();
     return {
       organisationId,
       webhookEndpointId,
       webhookDeliveryId,
+      releaseId,
       userId: owner.id,
       licenseId: license.id,
       activationId: activation.id,
@@ -336,6 +376,7 @@ describeOnEveryDatabase('admin API guard', (server) => {
     const owned = [
       ...Object.values(admin).filter((path) => !others.includes(path)),
       ...Object.values(apiPaths.adminWebhooks),
+      ...Object.values(apiPaths.adminReleases),
       ...Object.values(apiPaths.adminOrganisations),
     ];
     expect(new Set(routes.map((route) => route.path))).toEqual(new Set(owned));

@@ -147,10 +147,31 @@ const invoiceIdOf = async (f: Fixtures): Promise<string> =>
 const NO_API_KEY_NEEDED = new Set([
   'GET /health',
   'GET /downloads/{token}',
+  'GET /update-feed/{token}/{channelFile}',
+  'GET /update-feed/{token}/files/{releaseId}/{fileName}',
   'POST /payments/razorpay/webhook',
   'GET /notifications/unsubscribe',
   'POST /notifications/unsubscribe',
 ]);
+
+/** The update feed (its path below /api/v1, ending in /) a check from the fixture's machine answers. */
+async function updateFeedOf(f: Fixtures): Promise<string> {
+  const checked = await f.s.api({
+    method: 'POST',
+    path: '/updates/check',
+    body: { license_key: f.licenseKey, hardware_id: f.hardwareId, platform: 'windows' },
+  });
+  return new URL(checked.json<{ feed_url: string }>().feed_url).pathname.slice(API_BASE_PATH.length);
+}
+
+/** The fixture's published Windows release. */
+const fixtureReleaseOf = (f: Fixtures) =>
+  f.s.app.db
+    .selectFrom('releases')
+    .select(['id', 'file_name'])
+    .where('platform', '=', 'windows')
+    .where('version', '=', '1.0.0')
+    .executeTakeFirstOrThrow();
 
 /** The fixture coupon (10% off, made once by the fixture administrator). */
 async function fixtureCoupon(f: Fixtures): Promise<{ id: string; code: string }> {
@@ -786,6 +807,33 @@ const MATRIX: Record<string, Row> = {
   'GET /downloads/{token}': {
     request: (f) => ({ path: `/downloads/${f.downloadToken}` }),
     expect: everyone(200),
+  },
+  // Updates: the check's key and machine are the credentials, then the feed's signed token.
+  'POST /updates/check': {
+    request: (f) => ({
+      path: '/updates/check',
+      body: { license_key: f.licenseKey, hardware_id: f.hardwareId, platform: 'windows' },
+    }),
+    expect: everyone(200),
+  },
+  'GET /update-feed/{token}/{channelFile}': {
+    request: async (f) => ({ path: `${await updateFeedOf(f)}latest.yml` }),
+    expect: everyone(200),
+  },
+  'GET /update-feed/{token}/files/{releaseId}/{fileName}': {
+    request: async (f) => {
+      const release = await fixtureReleaseOf(f);
+      return { path: `${await updateFeedOf(f)}files/${release.id}/${encodeURIComponent(release.file_name)}` };
+    },
+    expect: everyone(200),
+  },
+  'GET /admin/releases': { request: () => ({ path: '/admin/releases' }), expect: adminOnly(200) },
+  'PATCH /admin/releases/{releaseId}': {
+    request: async (f) => ({
+      path: `/admin/releases/${(await fixtureReleaseOf(f)).id}`,
+      body: { release_notes: 'Edited by the matrix' },
+    }),
+    expect: adminOnly(200),
   },
 
   // Administration
@@ -1507,7 +1555,8 @@ describeOnEveryDatabase('authorization matrix', (server) => {
       const response = await fixtures.s.api({ ...sent, method, token });
       expect(response.statusCode, `${caller} → ${operation}: ${response.body}`).toBe(row.expect[caller]);
       expect(response.headers['content-type'] ?? '', 'every answer but a file is JSON').toMatch(
-        response.statusCode === 204 || (path === '/downloads/{token}' && response.statusCode === 200)
+        response.statusCode === 204 ||
+          ((path === '/downloads/{token}' || path.startsWith('/update-feed/')) && response.statusCode === 200)
           ? /^/
           : path === '/billing/invoices/{id}/pdf' && response.statusCode === 200
             ? /^application\/pdf$/

@@ -59,6 +59,8 @@ const KEPT_WARNINGS: { ruleId: string; pointer: string; why: string }[] = [
 const OPEN_OPERATIONS = [
   'getHealth', // monitoring
   'downloadInstaller', // the signed link is the credential
+  'getUpdateChannelFile', // electron-updater's feed: the signed token in the path is the credential
+  'downloadUpdateFile',
   'previewUnsubscribe', // the signed token of a mail's link is the credential
   'unsubscribe',
   'receiveRazorpayWebhook', // signed by Razorpay over the raw body

@@ -19,6 +19,7 @@ import * as accountSecurity from './migrations/0016-account-security.js';
 import * as apiTokens from './migrations/0017-api-tokens.js';
 import * as webhooks from './migrations/0018-webhooks.js';
 import * as organisations from './migrations/0019-organisations.js';
+import * as releaseChannels from './migrations/0020-release-channels.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0017-api-tokens': apiTokens,
   '0018-webhooks': webhooks,
   '0019-organisations': organisations,
+  '0020-release-channels': releaseChannels,
 };
 
 export class MigrationError extends Error {

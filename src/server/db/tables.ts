@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApiTokenTables } from './tables-api-tokens.js';
 import type { OrganisationTables } from './tables-organisations.js';
+import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
@@ -200,7 +201,7 @@ export interface UsageCountersTable {
   total: number;
 }
 
-export interface ReleasesTable {
+export interface ReleasesTable extends ReleaseUpdateColumns {
   id: string;
   platform: 'windows' | 'macos' | 'linux';
   version: string;
@@ -580,7 +581,7 @@ export interface AuthChallengesTable {
 }
 export type AuthChallengeRow = Selectable<AuthChallengesTable>;
 
-export interface Database extends ApiTokenTables, WebhookTables, OrganisationTables {
+export interface Database extends ApiTokenTables, WebhookTables, OrganisationTables, ReleaseTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

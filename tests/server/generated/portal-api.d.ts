@@ -1184,7 +1184,7 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
         put?: never;
@@ -2048,6 +2048,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/updates/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A machine's update check: counts its version and answers its update feed URL
+         * @description Needs an active license with this machine activated (else 403 with the reason, as the license check gives it). Give the answer's feed_url to electron-updater's generic provider.
+         */
+        post: operations["checkForUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/update-feed/{token}/{channelFile}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An update channel file (latest.yml, latest-mac.yml, beta-linux.yml…) for electron-updater
+         * @description electron-builder's generic update format: the version offered to this machine (staged rollouts decided per machine), its file with SHA-512 and size, the release date and notes.
+         */
+        get: operations["getUpdateChannelFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/update-feed/{token}/files/{releaseId}/{fileName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The file a channel file names, for electron-updater to download and verify */
+        get: operations["downloadUpdateFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Desktop releases per platform and channel, with rollout, counters and notes */
+        get: operations["adminListReleases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/releases/{releaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Raise, pause, resume or yank a release, or edit its notes
+         * @description The rollout only goes up (409 `rollout_lowered`); a yanked release is never offered again and machines on it are offered the previous good one; it takes no further change (409).
+         */
+        patch: operations["adminUpdateRelease"];
+        trace?: never;
+    };
     "/api/v1/admin/webhooks/event-types": {
         parameters: {
             query?: never;
@@ -2844,6 +2938,40 @@ export interface components {
             page: number;
             perPage: number;
         };
+        AdminRelease: {
+            id: string;
+            /** @enum {string} */
+            platform: "windows" | "macos" | "linux";
+            /** @enum {string} */
+            channel: "stable" | "beta";
+            version: string;
+            file_name: string;
+            size_bytes: number;
+            sha256: string;
+            /** @description Null for a release published before updates: never offered */
+            sha512: string | null;
+            rollout_percent: number;
+            /**
+             * @description yanked, else paused, else rolling_out below 100 %; not_updatable without a SHA-512
+             * @enum {string}
+             */
+            state: "live" | "rolling_out" | "paused" | "yanked" | "not_updatable";
+            paused_at: string | null;
+            yanked_at: string | null;
+            release_notes: string;
+            /** @description Update checks from machines running this release */
+            checks: number;
+            /** @description Downloads of the file through the update feed */
+            downloads: number;
+            /** @description Machines that reported running this release */
+            installs: number;
+            /** @description ISO 8601 date and time, UTC */
+            published_at: string;
+        };
+        AdminReleaseList: {
+            /** @description By platform, channel, newest first */
+            releases: components["schemas"]["AdminRelease"][];
+        };
         AdminSubscription: {
             id: string;
             provider_subscription_id: string;
@@ -2966,6 +3094,18 @@ export interface components {
             total: number;
             page: number;
             perPage: number;
+        };
+        AdminUpdateReleaseBodyInput: {
+            /** @description Only raised: a machine let in is never sent back (pause the release instead) */
+            rollout_percent?: number;
+            /** @description A paused release is offered to no new machine */
+            paused?: boolean;
+            /**
+             * @description Withdraws the release for good: machines on it are offered the previous good one
+             * @constant
+             */
+            yanked?: true;
+            release_notes?: string;
         };
         AdminUser: {
             id: string;
@@ -4460,6 +4600,20 @@ export interface components {
             /** @enum {string} */
             status?: "active" | "disabled";
             email_verified?: boolean;
+        };
+        UpdateCheckRequestInput: {
+            license_key: string;
+            hardware_id: string;
+            /** @enum {string} */
+            platform: "windows" | "macos" | "linux";
+            /** @description The version the app runs: counted as an install of that release */
+            current_version?: string;
+        };
+        UpdateCheckResponse: {
+            /** @description electron-updater's generic provider URL (`setFeedURL({ provider: 'generic', url, channel })`); it serves `latest*.yml` and `beta*.yml` and the files they name until feed_expires_at */
+            feed_url: string;
+            /** @description ISO 8601 date and time, UTC */
+            feed_expires_at: string;
         };
         UpdateCouponRequestInput: {
             description?: string | null;
@@ -13051,6 +13205,279 @@ export interface operations {
             };
             /** @description Gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    checkForUpdates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCheckRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateCheckResponse"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getUpdateChannelFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                channelFile: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description YAML (text/yaml) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    downloadUpdateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+                releaseId: string;
+                fileName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (application/octet-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminListReleases: {
+        parameters: {
+            query?: {
+                platform?: "windows" | "macos" | "linux";
+                channel?: "stable" | "beta";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminReleaseList"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminUpdateRelease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                releaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUpdateReleaseBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminRelease"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,26 +4,48 @@ import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadPlatform } from '../../../shared/api/licenses.js';
+import type { ReleaseChannel } from '../../../shared/api/releases.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { ReleaseRow } from '../../db/tables.js';
 import { insertRelease } from './repository.js';
 
-async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
-  return hash.digest('hex');
+/** The SHA-256 (hex, what the portal's downloads show) and SHA-512 (base64, what electron-updater checks) in one read. */
+async function digestsOfFile(path: string): Promise<{ sha256: string; sha512: string }> {
+  const sha256 = createHash('sha256');
+  const sha512 = createHash('sha512');
+  await pipeline(createReadStream(path), async function* (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      sha256.update(chunk);
+      sha512.update(chunk);
+    }
+    yield* [];
+  });
+  return { sha256: sha256.digest('hex'), sha512: sha512.digest('base64') };
+}
+
+export interface PublishInput {
+  platform: DownloadPlatform;
+  version: string;
+  file: string;
+  /** Stable unless given. */
+  channel?: ReleaseChannel;
+  /** Share of machines (0–100) the update is offered to at first; all unless given. */
+  rolloutPercent?: number;
+  releaseNotes?: string;
+  now: Date;
 }
 
 /**
  * Copies an installer into the releases folder and records it (`cli publish-release`). The file
  * is stored under `<platform>/<version>/<name>` and checksummed after the copy, so the recorded
- * checksum is that of the bytes the server will send. A version already published is refused
- * (EEXIST or a unique violation) and its file left untouched.
+ * checksums (SHA-256 for downloads, SHA-512 for updates) are those of the bytes the server will
+ * send. A version already published is refused (EEXIST or a unique violation) and its file left
+ * untouched.
  */
 export async function publishRelease(
   db: DbOrTransaction,
   releasesDir: string,
-  input: { platform: DownloadPlatform; version: string; file: string; now: Date },
+  input: PublishInput,
 ): Promise<ReleaseRow> {
   const fileName = basename(input.file);
   const directory = join(releasesDir, input.platform, input.version);
@@ -32,7 +54,7 @@ export async function publishRelease(
   const draft = `${target}.${randomUUID()}.part`;
   await copyFile(input.file, draft);
   try {
-    const [{ size }, sha256] = await Promise.all([stat(draft), sha256OfFile(draft)]);
+    const [{ size }, { sha256, sha512 }] = await Promise.all([stat(draft), digestsOfFile(draft)]);
     // Linking fails when the file exists: a published installer is never replaced under its checksum.
     await link(draft, target);
     const row: ReleaseRow = {
@@ -43,6 +65,14 @@ export async function publishRelease(
       size_bytes: size,
       sha256,
       published_at: input.now.toISOString(),
+      channel: input.channel ?? 'stable',
+      sha512,
+      rollout_percent: input.rolloutPercent ?? 100,
+      paused_at: null,
+      yanked_at: null,
+      release_notes: input.releaseNotes ?? '',
+      checks: 0,
+      downloads: 0,
     };
     try {
       await insertRelease(db, row);

@@ -39,6 +39,8 @@ export const securityEventTypes = {
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
   couponChanged: 'coupon_changed',
+  // A desktop release's rollout raised, paused or resumed, its notes edited, or the release yanked.
+  releaseChanged: 'release_changed',
   // Outgoing webhooks: administrators' changes to endpoints, and an endpoint disabled after failures.
   webhookEndpointCreated: 'webhook_endpoint_created',
   webhookEndpointUpdated: 'webhook_endpoint_updated',

@@ -86,6 +86,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       payment_refunded: 'Payment refunded',
       coupon_changed: 'Coupon changed',
       subscription_cancelled: 'Subscription cancelled',
+      release_changed: 'Desktop release changed',
     },
   },
   {
