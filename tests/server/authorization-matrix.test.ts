@@ -25,7 +25,6 @@ import {
   type OrganisationCaller,
   type OrganisationContext,
 } from './organisation-helpers.js';
-import { addMember, seatOrganisation } from './organisation-seat-helpers.js';
 import {
   declineInSandbox,
   expectVerified,
@@ -373,17 +372,6 @@ const newPlan = async (f: Fixtures) =>
 
 const newUser = async (f: Fixtures) => (await signIn(f.s, 'user', 'matrix-victim')).id;
 
-/**
- * A new organisation where the fixture user is a member holding a seat: the user activates on it,
- * the other user is an outsider (404) and the administrator a platform administrator without a
- * seat (403 `no_seat`).
- */
-async function seatOrganisationOf(f: Fixtures): Promise<string> {
-  const org = await seatOrganisation(f.s, { id: await newUser(f) });
-  await addMember(f.s, org, f.users.user);
-  return org.id;
-}
-
 /** An account whose e-mail address is not confirmed yet, made by the fixture administrator. */
 const newUnconfirmedUser = async (f: Fixtures) =>
   String(
@@ -730,13 +718,14 @@ const MATRIX: Record<string, Row> = {
     expect: { anonymous: 401, user: 200, otherUser: 201, admin: 201 },
     tokenExpect: { otherUser: 200, admin: 200 },
   },
-  'POST /organisations/{organisationId}/seat/activate': {
-    request: async (f) => ({
-      path: `/organisations/${await seatOrganisationOf(f)}/seat/activate`,
+  'POST /organisations/{organisationId}/seat/activate': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/seat/activate`,
       body: { hardware_id: `hw-matrix-${randomUUID()}` },
     }),
-    expect: { anonymous: 401, user: 201, otherUser: 404, admin: 403 },
-  },
+    // The owner of a fresh organisation holds no seat yet; a platform administrator holds none either.
+    { owner: 403, orgAdmin: 201, member: 201, outsider: 404, platformAdmin: 403 },
+  ),
   'POST /licenses/activate-plan': {
     request: () => ({ path: '/licenses/activate-plan', body: { planId: 'base' } }),
     expect: signedIn(200),
