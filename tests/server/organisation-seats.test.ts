@@ -344,6 +344,31 @@ describeOnEveryDatabase(
       expectActivation(await activateSeat(s, carol.token, org.id, hw), 201);
     });
 
+    it('removed through the organisation’s own route: the member’s machine is refused at its next check, the seat free', async () => {
+      const s = server();
+      const org = await organisation(s);
+      const alice = await join(s, org);
+      const hw = machine('alice');
+      expectActivation(await activateSeat(s, alice.token, org.id, hw), 201);
+      const before = await countAssignedSeats(s.app.db, org.id);
+
+      const removed = await s.api({
+        method: 'DELETE',
+        path: `/organisations/${org.id}/members/${alice.id}`,
+        token: org.owner.token,
+      });
+      expect([200, 204], removed.body).toContain(removed.statusCode);
+      const refusal = expectRefusal(
+        await statusOf(s, org.license.license_key, hw),
+        403,
+        'machine_deactivated',
+        'deactivated',
+      );
+      expect(refusal.message).toContain(`Your seat in ${org.name} was taken back`);
+      expect(await countAssignedSeats(s.app.db, org.id)).toBe(before - 1);
+      expectApiError(await activateSeat(s, alice.token, org.id, machine()), 404, 'organisation_not_found');
+    });
+
     it('a removed member’s offline machine keeps working on its lease until the lease expires', async () => {
       const s = server();
       const org = await organisation(s);
