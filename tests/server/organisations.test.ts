@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation, OrganisationMember } from '../../src/shared/api/organisations.js';
+import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { type SignedIn, signIn } from './admin-helpers.js';
 import { securityEvents } from './auth-helpers.js';
@@ -437,6 +438,24 @@ describeOnEveryDatabase('organisations', (server) => {
         409,
         'not_a_member',
       );
+    });
+
+    it('an administrator’s personal API token acts as a customer: outside the organisation, it is not found', async () => {
+      const s = server();
+      const { organisation } = await team(s);
+      const platformAdmin = await signIn(s, 'admin', 'org-personal-token');
+      const owner = await s.app.db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', platformAdmin.id)
+        .executeTakeFirstOrThrow();
+      const { token } = await createApiTokensService({ db: s.app.db, clock: s.clock }).create(
+        owner,
+        'personal',
+        { name: 'Scripts', scopes: ['organisations:read'], expires_in_days: 30 },
+        { ip: '127.0.0.1', userAgent: null },
+      );
+      expectRefusal(await s.api({ path: path(organisation.id), token }), 404, 'organisation_not_found');
     });
   });
 });
