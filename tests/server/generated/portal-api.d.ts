@@ -13277,13 +13277,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description YAML (text/yaml) */
+            /** @description The channel file (text/yaml) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/json": unknown;
                 };
             };
             /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */

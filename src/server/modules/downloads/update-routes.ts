@@ -51,7 +51,7 @@ export const updateRoutes: FastifyPluginAsyncZod<{ updates: UpdateFeedService }>
         security: [],
         params: z.object({ token: tokenSchema, channelFile: z.string().min(1).max(64) }),
         response: {
-          200: z.string().describe('YAML (text/yaml)'),
+          200: z.any().describe('The channel file (text/yaml)'),
           ...errorResponses(403, 404, 410),
         },
       },
