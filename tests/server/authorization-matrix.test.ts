@@ -7,6 +7,7 @@ import type { ActivationResult } from '../../src/shared/api/licenses.js';
 import type { VerifyPaymentRequest } from '../../src/shared/api/payments.js';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
 import { publishRelease } from '../../src/server/modules/downloads/releases.js';
+import { pendingSubscriptionRow } from '../../src/server/modules/subscriptions/new-subscription.js';
 import { grantableScopes, type ApiTokenKind } from '../../src/shared/api/api-tokens.js';
 import { scopesNeeded } from '../../src/server/modules/api-tokens/scopes.js';
 import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
@@ -263,66 +264,42 @@ async function newSubscriptionOf(f: Fixtures): Promise<string> {
 }
 
 /**
- * The fixture user's organisation (they own it) with a live Business subscription, bought by the
- * fixture administrator so that no row about the user's own subscriptions ends it; bought again
- * if one did.
+ * The seats of a fresh role organisation once it subscribes: its license (given as buying does) is
+ * put on an active sandbox subscription of the Business plan, paid up to a month from now.
  */
-async function billedOrganisationOf(f: Fixtures): Promise<{ id: string; seats: number }> {
-  const { s } = f;
-  const now = s.clock.now().toISOString();
-  let organisation = await s.app.db
-    .selectFrom('organisations')
-    .select('id')
-    .where('name', '=', 'Matrix organisation')
-    .executeTakeFirst();
-  if (!organisation) {
-    organisation = { id: randomUUID() };
-    await s.app.db
-      .insertInto('organisations')
-      .values({
-        id: organisation.id,
-        name: 'Matrix organisation',
-        billing_details: null,
-        created_by: f.users.user.id,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await s.app.db
-      .insertInto('organisation_members')
-      .values({
-        organisation_id: organisation.id,
-        user_id: f.users.user.id,
-        role: 'owner',
-        seat_assigned_at: null,
-        joined_at: now,
-      })
-      .execute();
-  }
-  const live = await s.app.db
-    .selectFrom('subscriptions')
-    .select('seats')
-    .where('organisation_id', '=', organisation.id)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  if (live) return { id: organisation.id, seats: live.seats };
-  const { token } = f.users.admin;
-  const opened = await s.api({
-    method: 'POST',
-    path: '/subscriptions',
-    token,
-    body: { plan_id: 'business-monthly', organisation_id: organisation.id, seats: 1 },
-  });
-  const id = opened.json<{ subscription: { id: string } }>().subscription.id;
-  const paid = await s.api({
-    method: 'POST',
-    path: `/payments/sandbox/subscriptions/${id}/complete`,
-    token,
-    body: { outcome: 'pay' },
-  });
-  const verified = await s.api({ method: 'POST', path: '/subscriptions/verify', token, body: paid.json() });
-  if (verified.statusCode !== 200) throw new Error(`buying for the organisation failed: ${verified.body}`);
-  return { id: organisation.id, seats: 1 };
+async function billedSeatsOf(o: OrganisationContext): Promise<number> {
+  const { s } = o;
+  const license = await s.app.db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('organisation_id', '=', o.organisationId)
+    .executeTakeFirstOrThrow();
+  if (license.subscription_id) return license.seats ?? 1;
+  const now = s.clock.now();
+  const id = randomUUID();
+  await s.app.db
+    .insertInto('subscriptions')
+    .values({
+      ...pendingSubscriptionRow({
+        id,
+        userId: o.owner.id,
+        planId: license.plan_id,
+        provider: 'sandbox',
+        providerSubscriptionId: `sub_sandbox_matrix${id.slice(0, 8)}`,
+        couponId: null,
+        organisation: { id: o.organisationId, seats: license.seats ?? 1 },
+        now: now.toISOString(),
+      }),
+      status: 'active',
+      license_id: license.id,
+      cycles: 1,
+      anchor_at: now.toISOString(),
+      current_period_start: now.toISOString(),
+      current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    })
+    .execute();
+  await s.app.db.updateTable('licenses').set({ subscription_id: id }).where('id', '=', license.id).execute();
+  return license.seats ?? 1;
 }
 
 /** The fixture user's unsubscribe link from product news, as an optional mail carries it. */
@@ -1059,26 +1036,21 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/subscriptions/${await newSubscriptionOf(f)}/sandbox/renew` }),
     expect: ownerOnly(200),
   },
-  // Buying seats: the fixture user owns the organisation, the other user is an outsider (404), a
-  // platform administrator may act for it; each request asks for one seat more than it has.
-  // (Organisation members and admins: tests/server/organisation-purchase-roles.test.ts.)
-  'POST /organisations/{organisationId}/seats/quote': {
-    request: async (f) => {
-      const organisation = await billedOrganisationOf(f);
-      return {
-        path: `/organisations/${organisation.id}/seats/quote`,
-        body: { seats: organisation.seats + 1 },
-      };
-    },
-    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
-  },
-  'POST /organisations/{organisationId}/seats': {
-    request: async (f) => {
-      const organisation = await billedOrganisationOf(f);
-      return { path: `/organisations/${organisation.id}/seats`, body: { seats: organisation.seats + 1 } };
-    },
-    expect: { anonymous: 401, user: 200, otherUser: 404, admin: 200 },
-  },
+  // Buying seats, for a subscribed role organisation: each request asks for one seat more than it has.
+  'POST /organisations/{organisationId}/seats/quote': organisationRow(
+    async (o) => ({
+      path: `/organisations/${o.organisationId}/seats/quote`,
+      body: { seats: (await billedSeatsOf(o)) + 1 },
+    }),
+    managers(200),
+  ),
+  'POST /organisations/{organisationId}/seats': organisationRow(
+    async (o) => ({
+      path: `/organisations/${o.organisationId}/seats`,
+      body: { seats: (await billedSeatsOf(o)) + 1 },
+    }),
+    managers(200),
+  ),
   // Organisations: an outsider is told the organisation does not exist (404), a member may look
   // and leave, owners and admins manage, the owner alone transfers ownership.
   'POST /organisations': {

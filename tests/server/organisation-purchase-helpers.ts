@@ -1,10 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import {
-  organisationSchema,
-  seatQuoteSchema,
-  type OrganisationRole,
-} from '../../src/shared/api/organisations.js';
+import { organisationSchema, seatQuoteSchema } from '../../src/shared/api/organisations.js';
 import {
   subscriptionActivationSchema,
   subscriptionCheckoutSchema,
@@ -12,6 +7,7 @@ import {
 } from '../../src/shared/api/subscriptions.js';
 import type { TestServer } from '../support/test-server.js';
 import { type Member, member, planByCode } from './license-helpers.js';
+import { addMember, createOrganisation } from './organisation-helpers.js';
 
 /** Shared set-up of the suites that buy an organisation's plan and seats (organisation-purchase*). */
 
@@ -23,25 +19,12 @@ export interface TestOrganisation {
   member: Member;
 }
 
-/** An organisation written straight to the database, with an owner, an admin and a member (no seats yet). */
+/** An organisation made through the API, with an owner, an admin and a member (no seats yet). */
 export async function organisationWithRoles(s: TestServer, name = 'Acme'): Promise<TestOrganisation> {
-  const now = s.clock.now().toISOString();
   const [owner, admin, plain] = [await member(s), await member(s), await member(s)];
-  const id = randomUUID();
-  await s.app.db
-    .insertInto('organisations')
-    .values({ id, name, billing_details: null, created_by: owner.id, created_at: now, updated_at: now })
-    .execute();
-  const roles: [Member, OrganisationRole][] = [
-    [owner, 'owner'],
-    [admin, 'admin'],
-    [plain, 'member'],
-  ];
-  for (const [who, role] of roles)
-    await s.app.db
-      .insertInto('organisation_members')
-      .values({ organisation_id: id, user_id: who.id, role, seat_assigned_at: null, joined_at: now })
-      .execute();
+  const { id } = await createOrganisation(s, owner, name);
+  await addMember(s, id, admin.id, 'admin', { seat: false });
+  await addMember(s, id, plain.id, 'member', { seat: false });
   return { id, owner, admin, member: plain };
 }
 
@@ -128,18 +111,4 @@ export async function seatMembers(s: TestServer, organisationId: string, ...who:
       .where('organisation_id', '=', organisationId)
       .where('user_id', '=', person.id)
       .execute();
-}
-
-/** Adds an account to the organisation as a plain member. */
-export async function addMember(s: TestServer, organisationId: string, who: Member) {
-  await s.app.db
-    .insertInto('organisation_members')
-    .values({
-      organisation_id: organisationId,
-      user_id: who.id,
-      role: 'member',
-      seat_assigned_at: null,
-      joined_at: s.clock.now().toISOString(),
-    })
-    .execute();
 }

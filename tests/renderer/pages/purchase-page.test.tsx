@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Organisation } from '../../../src/shared/api/organisations';
 import type { Payment } from '../../../src/shared/api/payments';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { Subscription, SubscriptionCheckout } from '../../../src/shared/api/subscriptions';
@@ -709,5 +710,98 @@ describe('purchase page: subscriptions', () => {
       razorpay_payment_id: 'pay_rzp_9',
       razorpay_signature: 'sig',
     });
+  });
+});
+
+describe('purchase page: a seat-based plan for an organisation', () => {
+  const business = plan('business', {
+    name: 'Business',
+    price_minor: 149_900,
+    max_activations: 2,
+    seat_based: true,
+  });
+  const organisation = (id: string, extra: Partial<Organisation> = {}): Organisation => ({
+    id,
+    name: id,
+    role: 'owner',
+    members_count: 3,
+    seats: null,
+    license_id: null,
+    subscription_id: null,
+    billing_details: null,
+    created_at: NOW,
+    updated_at: NOW,
+    ...extra,
+  });
+  let organisations: Organisation[];
+  beforeEach(() => {
+    organisations = [];
+    api.on('GET /plans/public', () => ({ json: [...PLANS, business] }));
+    api.on('GET /organisations', () => ({ json: organisations }));
+  });
+
+  it('is priced per seat and asks for an organisation and seats, then subscribes for it with the total', async () => {
+    organisations = [
+      organisation('Acme'),
+      organisation('Member only', { role: 'member' }),
+      organisation('Subscribed', { role: 'admin', subscription_id: 'sub-x' }),
+    ];
+    const checkout = teamCheckout({
+      subscription: {
+        ...teamCheckout().subscription,
+        plan: {
+          ...teamSubscription.plan,
+          id: 'business',
+          code: 'business',
+          name: 'Business',
+          billing_interval: 'month',
+          price_minor: 149_900,
+        },
+      },
+      amount: 4 * 149_900,
+    });
+    api.on('POST /subscriptions', () => ({ status: 201, json: checkout }));
+    await openPurchase();
+    const card = within(screen.getByRole('article', { name: 'Business' }));
+    expect(card.getByText('per seat / month')).toBeTruthy();
+    expect(card.getByText('Named seats, each on 2 devices at once')).toBeTruthy();
+
+    await userEvent.click(card.getByRole('button', { name: 'Buy for an organisation' }));
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Buy Business for an organisation' }, SLOW),
+    );
+    // The only organisation one may buy for is chosen already, with a seat per member.
+    const select = await dialog.findByLabelText(/^Organisation/, {}, SLOW);
+    expect((select as HTMLInputElement).value).toBe('Acme');
+    const seats = dialog.getByLabelText(/^Seats/);
+    expect((seats as HTMLInputElement).value).toBe('3');
+    expect(dialog.getByTestId('organisation-total').textContent).toBe('3 seats: ₹4,497 / month');
+    await userEvent.clear(seats);
+    await userEvent.type(seats, '4');
+    expect(dialog.getByTestId('organisation-total').textContent).toBe('4 seats: ₹5,996 / month');
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Continue to payment' }));
+    const sandbox = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'business', organisation_id: 'Acme', seats: 4 });
+    expect(sandbox.getByText('₹5,996 / month until you cancel')).toBeTruthy();
+  });
+
+  it('without an organisation to buy for, links to creating one', async () => {
+    organisations = [organisation('Member only', { role: 'member' })];
+    const { router } = await openPurchase();
+    await userEvent.click(
+      within(screen.getByRole('article', { name: 'Business' })).getByRole('button', {
+        name: 'Buy for an organisation',
+      }),
+    );
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Buy Business for an organisation' }, SLOW),
+    );
+    expect((await dialog.findByTestId('no-organisation', {}, SLOW)).textContent).toMatch(
+      /own or administer no organisation/,
+    );
+    expect(dialog.getByRole('button', { name: 'Continue to payment' }).hasAttribute('disabled')).toBe(true);
+    await userEvent.click(dialog.getByRole('link', { name: 'Create an organisation' }));
+    expect(router.state.location.pathname).toBe('/organisations');
   });
 });

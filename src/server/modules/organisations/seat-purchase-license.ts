@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { LicenseRow, PlanRow, SubscriptionRow } from '../../db/tables.js';
 import { issueLicense } from '../licenses/issue.js';
-import { organisationOwnerId } from './seat-purchase-access.js';
+import { findOwner } from './repository.js';
 import { countAssignedSeats, lockOrganisation } from './seats-repository.js';
 
 /**
@@ -20,7 +20,9 @@ export async function issueOrganisationLicense(
   const organisationId = subscription.organisation_id;
   if (organisationId === null) throw new Error(`subscription ${subscription.id} is not an organisation's`);
   await lockOrganisation(trx, organisationId);
-  const ownerId = await organisationOwnerId(trx, organisationId);
+  const owner = await findOwner(trx, organisationId);
+  if (!owner) throw new Error(`organisation ${organisationId} has no owner`);
+  const ownerId = owner.user_id;
   const license = await issueLicense(trx, clock, {
     userId: ownerId,
     plan,

@@ -20,9 +20,9 @@ import { updateSubscription } from '../subscriptions/repository.js';
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../subscriptions/sandbox-billing.js';
 import { paymentEventData } from '../webhooks/event-data.js';
 import { queueWebhookEvent } from '../webhooks/queue.js';
-import { organisationForBilling } from './seat-purchase-access.js';
+import { assertManages, organisationAccess } from './access.js';
 import { seatChargeKey } from './seat-purchase-charge.js';
-import { organisationView } from './seat-purchase-view.js';
+import { organisationView } from './views.js';
 import { countAssignedSeats, findOrganisationLicense, lockOrganisation } from './seats-repository.js';
 
 export interface SeatPurchaseDeps {
@@ -150,7 +150,9 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
 
   return {
     async quote(user: UserRow, organisationId: string, seats: number): Promise<SeatQuote> {
-      const organisation = await organisationForBilling(db, user, organisationId);
+      const access = await organisationAccess(db, organisationId, user);
+      assertManages(access);
+      const { organisation } = access;
       const { subscription } = await liveSubscription(db, organisation);
       return (await quoteFor(db, organisation, subscription, seats)).quote;
     },
@@ -162,7 +164,9 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
       seats: number,
       meta: RequestMeta,
     ): Promise<Organisation> {
-      const organisation = await organisationForBilling(db, user, organisationId);
+      const access = await organisationAccess(db, organisationId, user);
+      assertManages(access);
+      const { organisation } = access;
       const first = await liveSubscription(db, organisation);
       if (first.subscription.provider !== 'sandbox' || !provider.sandbox)
         throw conflict(
@@ -211,7 +215,7 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
         });
         await queueWebhookEvent(trx, clock, { type: 'organisation.seats_changed', data: details });
       });
-      return organisationView(db, organisation.id, user, clock);
+      return organisationView(db, organisation, access.role, clock.now().toISOString());
     },
   };
 }

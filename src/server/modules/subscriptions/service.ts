@@ -25,7 +25,7 @@ import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findOfferedPlanByIdOrCode, findPlanRow } from '../plans/repository.js';
-import { organisationForBilling } from '../organisations/seat-purchase-access.js';
+import { assertManages, organisationAccess } from '../organisations/access.js';
 import { findOrganisationLicense } from '../organisations/seats-repository.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
@@ -202,7 +202,9 @@ export function createSubscriptionsService({
       );
     if (body.seats === undefined)
       throw badRequest('seats_required', `Choose how many seats of ${plan.name} to buy`);
-    const organisation = await organisationForBilling(db, user, body.organisation_id);
+    const access = await organisationAccess(db, body.organisation_id, user);
+    assertManages(access);
+    const { organisation } = access;
     const live = await db
       .selectFrom('subscriptions')
       .select('id')
