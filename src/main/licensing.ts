@@ -150,6 +150,8 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
       requires_activation: false,
       license_id: claims.sub,
       expires_at: claims.license_expires_at,
+      // The seat the lease names, so an offline member still sees whose license it is.
+      ...(claims.seat ? { seat: claims.seat } : {}),
       offline: {
         lease_expires_at: new Date(claims.exp * 1000).toISOString(),
         grace_remaining_seconds: remainingSeconds,

@@ -6,6 +6,7 @@ import {
   LICENSE_CHECK_STATUSES,
   type LicenseStatusAnswer,
 } from './api/licenses.js';
+import { seatHolderSchema } from './api/organisations.js';
 import { type BridgeChannel, bridgeChannels } from './bridge-channels.js';
 
 export {
@@ -37,6 +38,8 @@ export const licenseCheckResultSchema = z.object({
   license_id: z.string().optional(),
   expires_at: isoDateTimeSchema.nullable().optional(),
   features: z.array(featureUsageSchema).optional(),
+  /** On an organisation's license: the organisation and the member whose seat this machine is on. */
+  seat: seatHolderSchema.optional(),
   offline: z
     .object({
       lease_expires_at: isoDateTimeSchema,
@@ -55,6 +58,7 @@ export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckR
   license_id: answer.license_id,
   expires_at: answer.expires_at,
   features: answer.features,
+  ...(answer.seat ? { seat: answer.seat } : {}),
 });
 
 const licenseKeySchema = z.string().trim().min(1).max(64);

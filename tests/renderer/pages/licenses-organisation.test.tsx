@@ -141,4 +141,19 @@ describe('/licenses: a license an organisation provides', () => {
     expect(await business.findByText(message, undefined, SLOW)).toBeTruthy();
     expect(business.getByText('Could not activate this machine')).toBeTruthy();
   });
+
+  it('“This machine” names the organisation from its check, not the key the app keeps', async () => {
+    api.on('GET /licenses', () => ({ json: [] }));
+    api.on('GET /licensing/status', () => ({
+      json: validLicenseStatus(LICENSE_ID, {
+        plan: provided().plan,
+        seat: { organisation_id: ORGANISATION.id, organisation_name: ORGANISATION.name, user_id: 'u1' },
+      }),
+    }));
+    await openAsUser(api, '/licenses', { licenseKey: LICENSE_KEY });
+    expect(
+      await screen.findByText('Kept by the app: Acme Research provides this license', undefined, SLOW),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toContain(LICENSE_KEY);
+  });
 });

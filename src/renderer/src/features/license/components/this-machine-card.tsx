@@ -125,6 +125,8 @@ export function ThisMachineCard() {
     ? (Array.isArray(licenses) ? licenses : []).find((license) => license.license_id === result.license_id)
     : undefined;
   const desktop = machine?.kind === 'desktop';
+  // Whose license this machine uses, when an organisation provides it (the check names the seat).
+  const providedBy = used?.organisation?.name ?? result?.seat?.organisation_name;
 
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={headingId}>
@@ -186,9 +188,9 @@ export function ThisMachineCard() {
 
           <Row label="License key">
             {machine ? (
-              used?.organisation ? (
+              providedBy ? (
                 // An organisation's key is kept by the app for its checks, and shown to no member.
-                <Text size="sm">Kept by the app: {used.organisation.name} provides this license</Text>
+                <Text size="sm">Kept by the app: {providedBy} provides this license</Text>
               ) : machine.licenseKey ? (
                 <Code>
                   <LicenseKeyText value={machine.licenseKey} />
