@@ -53,3 +53,33 @@ export const canTransfer = (organisation: Pick<Organisation, 'role'>): boolean =
   organisation.role === 'owner' || organisation.role === null;
 
 export const membersText = (count: number) => plural(count, 'member');
+
+/*
+ * Dates as the other screens write them, written here rather than taken from the license feature:
+ * its index brings the license screens' state and plan cards along, which the invitation page (a
+ * newcomer's first page) would download for three dates.
+ */
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86_400],
+  ['month', 30 * 86_400],
+  ['week', 7 * 86_400],
+  ['day', 86_400],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** "Dec 4, 2026". */
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+/** "Dec 4, 2026, 10:00 AM". */
+export const formatDateTime = (iso: string) => dateTimeFormat.format(new Date(iso));
+
+/** "5 minutes ago", "yesterday", "just now". */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  for (const [unit, size] of RELATIVE_STEPS)
+    if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
+  return 'just now';
+}

@@ -9,8 +9,8 @@ import {
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate } from '../../license';
 import { formatMoney } from '../../subscriptions';
+import { formatDate } from '../organisation-format';
 import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from '../organisations-endpoints';
 
 function QuoteRow({

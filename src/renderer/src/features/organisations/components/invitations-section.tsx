@@ -22,8 +22,7 @@ import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate } from '../../license';
-import { freeSeats, INVITATION_STATUS, ROLE_LABELS } from '../organisation-format';
+import { formatDate, freeSeats, INVITATION_STATUS, ROLE_LABELS } from '../organisation-format';
 import {
   organisationMessages,
   useResendInvitationMutation,

@@ -18,8 +18,14 @@ import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
-import { formatDateTime, formatRelative } from '../../license';
-import { canManage, canTransfer, ROLE_DESCRIPTIONS, ROLE_LABELS } from '../organisation-format';
+import {
+  canManage,
+  canTransfer,
+  formatDateTime,
+  formatRelative,
+  ROLE_DESCRIPTIONS,
+  ROLE_LABELS,
+} from '../organisation-format';
 import {
   organisationMessages,
   useChangeMemberRoleMutation,

@@ -32,7 +32,7 @@ import {
   signOut,
   tokensRefreshed,
 } from '../../auth';
-import { formatDate } from '../../license';
+import { formatDate } from '../organisation-format';
 import {
   organisationMessages,
   organisationsApi,
