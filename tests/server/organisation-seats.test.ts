@@ -10,7 +10,8 @@ import {
 import { verifyLease } from '../../src/shared/lease.js';
 import { issueLicense } from '../../src/server/modules/licenses/issue.js';
 import { countAssignedSeats } from '../../src/server/modules/organisations/seats-repository.js';
-import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
+import { buildApp } from '../../src/server/app.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {
   activate,
@@ -433,6 +434,37 @@ describeOnEveryDatabase(
           .where('deactivated_at', 'is', null)
           .execute();
         expect(active).toHaveLength(PER_SEAT);
+      }
+    });
+
+    it('two instances on one database, the same member’s two machines at once for the last place: exactly one', async () => {
+      const s = server();
+      const org = await organisation(s);
+      const alice = await join(s, org);
+      expectActivation(await activateSeat(s, alice.token, org.id, machine('first')), 201);
+      // The second instance: its own app and connection pool on the same database and clock.
+      const second = await buildApp(s.config, { clock: s.clock, logger: false });
+      try {
+        const racing = [machine('x'), machine('y')];
+        const [one, other] = await Promise.all([
+          activateSeat(s, alice.token, org.id, racing[0] as string),
+          second.inject({
+            method: 'POST',
+            url: `/api/v1/organisations/${org.id}/seat/activate`,
+            headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${alice.token}` },
+            payload: { hardware_id: racing[1] },
+          }),
+        ]);
+        expect([one.statusCode, other.statusCode].sort()).toEqual([201, 409]);
+        const active = await s.app.db
+          .selectFrom('activations')
+          .select('hardware_id')
+          .where('activated_by', '=', alice.id)
+          .where('deactivated_at', 'is', null)
+          .execute();
+        expect(active).toHaveLength(PER_SEAT);
+      } finally {
+        await second.close();
       }
     });
   },
