@@ -300,6 +300,17 @@ describeOnEveryDatabase(
       const verified = await verifyLease(renamed.lease, { keys, hardwareId: hw, nowSeconds: nowSeconds(s) });
       expect(verified.ok && verified.claims.seat?.organisation_name).toBe('Renamed Ltd');
 
+      // The machine passing to another member's seat changes the answer as well.
+      const bob = await join(s, org);
+      expect((await deactivate(s, alice.token, org.license.id, hw)).statusCode).toBe(200);
+      expectActivation(await activateSeat(s, bob.token, org.id, hw), 201);
+      const moved = licenseStatusSchema.parse((await statusOf(s, org.license.license_key, hw)).json());
+      expect(moved.seat).toEqual({
+        organisation_id: org.id,
+        organisation_name: 'Renamed Ltd',
+        user_id: bob.id,
+      });
+
       // A personal license's answer and lease name no seat.
       const personal = await member(s);
       const own = await issueLicense(s.app.db, s.clock, {
