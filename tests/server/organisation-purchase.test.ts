@@ -3,7 +3,7 @@ import { chargeForPrice } from '../../src/server/modules/invoices/tax.js';
 import { unusedCredit } from '../../src/server/modules/subscriptions/billing-periods.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
-import { member, planByCode } from './license-helpers.js';
+import { type Member, member, planByCode } from './license-helpers.js';
 import {
   buyForOrganisation,
   buySeats,
@@ -157,6 +157,36 @@ describeOnEveryDatabase('organisations: buying the Business plan and seats', (se
     expect(subscription.next_charge?.amount_minor).toBe(4 * perSeat);
   });
 
+  it('of two checkouts opened for one organisation, only the first paid starts; the other is refused before paying', async () => {
+    const s = server();
+    const org = await organisationWithRoles(s);
+    const opened = await Promise.all([
+      openOrganisationCheckout(s, org.owner, { organisation_id: org.id, seats: 2 }),
+      openOrganisationCheckout(s, org.admin, { organisation_id: org.id, seats: 3 }),
+    ]);
+    const [first, second] = opened.map((response) => {
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ subscription_id: string }>().subscription_id;
+    });
+    const pay = (who: Member, id: string) =>
+      s.api({
+        method: 'POST',
+        path: `/payments/sandbox/subscriptions/${id}/complete`,
+        token: who.token,
+        body: { outcome: 'pay' },
+      });
+    const paid = await pay(org.owner, first!);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const verified = await s.api({
+      method: 'POST',
+      path: '/subscriptions/verify',
+      token: org.owner.token,
+      body: paid.json(),
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expectApiError(await pay(org.admin, second!), 409, 'organisation_already_subscribed');
+  });
+
   it('a platform administrator may buy for any organisation; its license still belongs to the owner', async () => {
     const s = server();
     const org = await organisationWithRoles(s);
@@ -174,6 +204,14 @@ describeOnEveryDatabase('organisations: buying the Business plan and seats', (se
     await later(s, org.owner, 10 * DAY);
     await later(s, org.admin, 0);
 
+    const platformAdmin = await member(s, 'admin');
+    const endpoint = await s.api({
+      method: 'POST',
+      path: '/admin/webhooks',
+      token: platformAdmin.token,
+      body: { url: 'https://127.0.0.1:9/seats', event_types: ['organisation.seats_changed'] },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
     const quote = expectQuote(await quoteSeats(s, org.admin, org.id, 5));
     const period = {
       start: subscription.current_period_start as string,
@@ -219,6 +257,19 @@ describeOnEveryDatabase('organisations: buying the Business plan and seats', (se
       seats_from: 3,
       seats_to: 5,
       charged_minor: quote.due_now_minor,
+    });
+
+    const hook = await s.app.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('type', '=', 'organisation.seats_changed')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(hook.payload).data).toMatchObject({
+      organisation: { id: org.id, name: 'Acme' },
+      user_id: org.admin.id,
+      change: 'bought',
+      seats_from: 3,
+      seats_to: 5,
     });
 
     await later(s, org.owner, 25 * DAY);

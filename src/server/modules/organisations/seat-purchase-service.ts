@@ -18,7 +18,7 @@ import type { CyclePricing } from '../subscriptions/cycle-amount.js';
 import { declined, LIVE } from '../subscriptions/refusals.js';
 import { updateSubscription } from '../subscriptions/repository.js';
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../subscriptions/sandbox-billing.js';
-import { paymentEventData } from '../webhooks/event-data.js';
+import { organisationEventData, paymentEventData } from '../webhooks/event-data.js';
 import { queueWebhookEvent } from '../webhooks/queue.js';
 import { assertManages, organisationAccess } from './access.js';
 import { seatChargeKey } from './seat-purchase-charge.js';
@@ -195,8 +195,7 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
         });
         const payment =
           quote.due_now_minor > 0 ? await charge(trx, moved, plan, quote, license.id) : undefined;
-        const details = {
-          organisation_id: organisation.id,
+        const bought = {
           seats_from: quote.seats_from,
           seats_to: quote.seats_to,
           charged_minor: quote.due_now_minor,
@@ -211,9 +210,12 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
           actorId: user.id,
           userId: user.id,
           meta,
-          details,
+          details: { organisation_id: organisation.id, ...bought },
         });
-        await queueWebhookEvent(trx, clock, { type: 'organisation.seats_changed', data: details });
+        await queueWebhookEvent(trx, clock, {
+          type: 'organisation.seats_changed',
+          data: organisationEventData(organisation, { user_id: user.id, change: 'bought', ...bought }),
+        });
       });
       return organisationView(db, organisation, access.role, clock.now().toISOString());
     },

@@ -57,6 +57,20 @@ export function createSandboxControls({
       if (!isSandbox(provider)) throw sandboxOnly();
       if (row.status !== 'pending')
         throw conflict('subscription_already_started', 'This subscription is already paid');
+      // Two checkouts opened for one organisation: once one is paid, the other would be a second license.
+      if (outcome === 'pay' && row.organisation_id !== null) {
+        const live = await db
+          .selectFrom('subscriptions')
+          .select('id')
+          .where('organisation_id', '=', row.organisation_id)
+          .where('status', 'in', [...LIVE])
+          .executeTakeFirst();
+        if (live)
+          throw conflict(
+            'organisation_already_subscribed',
+            'This organisation has a subscription already (paid in another checkout): buy more seats on its page instead',
+          );
+      }
       if (outcome === 'decline') {
         await db.transaction().execute((trx) =>
           charges.fail(trx, {
