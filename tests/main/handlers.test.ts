@@ -272,6 +272,30 @@ describeWithKeyring(
         expect((await readState(statePath)).lease?.token).toBe(lease);
       });
 
+      it('offline on a lease naming a seat of an organisation → the result names the seat too', async () => {
+        const { statePath, license, hardwareId } = await licensedMachine();
+        const kid = server.leaseKeys.keys[0]?.kid ?? '';
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        const seat = { organisation_id: 'org-1', organisation_name: 'Acme Research', user_id: 'member-1' };
+        await writeLease(statePath, {
+          token: await signLease(server.signingKey, kid, {
+            sub: license.license_id,
+            hwid: hardwareId,
+            kfp: keyFingerprint(license.license_key),
+            iat: nowSeconds,
+            exp: nowSeconds + 7 * DAY,
+            seat,
+          }),
+        });
+        machineOffsetMs = DAY_MS;
+        const offline = await offlineTwin(statePath);
+        expect(await offline.dispatch(bridgeChannels.checkLicenseStatus, [])).toMatchObject({
+          valid: true,
+          license_id: license.license_id,
+          seat,
+        });
+      });
+
       it('offline by timeout (the server accepts and never answers) → also answered from the lease', async () => {
         const { statePath } = await licensedMachine();
         const silent = await startSilentServer();
