@@ -344,14 +344,54 @@ describePortal(
         await signIn(admin, portal.server.admin.email, portal.server.admin.password);
         await admin.goto(`/admin/organisations?${new URLSearchParams({ search: owner.email })}`);
         await admin.getByRole('heading', { level: 1, name: 'Organisations' }).waitFor();
-        await admin.getByRole('button', { name: `View the organisation ${organisationName}` }).click();
+        // By keyboard: the row's View opens the drawer, Escape closes it.
+        const view = admin.getByRole('button', { name: `View the organisation ${organisationName}` });
+        await view.focus();
+        await admin.keyboard.press('Enter');
         const drawer = admin.getByRole('dialog', { name: 'Organisation details' });
         await drawer.getByText('1 of 5 seats used', { exact: false }).waitFor();
         await drawer.getByText(otherEmail).waitFor();
         await drawer.getByText('Business').waitFor();
         if (device === 'phone') await noSidewaysScroll(admin);
         await shoot(admin, `admin-organisation-drawer-${device}`, false);
-        await drawer.getByRole('button', { name: 'Close organisation details' }).click();
+        if (device === 'desktop') {
+          // An administrator acts as the owner may, through the owner's own routes: the owner's seat
+          // taken back and given again.
+          await drawer.getByRole('button', { name: 'Take back the seat of Olga Owner' }).click();
+          const takeBack = admin.getByRole('dialog', { name: 'Take back the seat of Olga Owner?' });
+          await takeBack.getByRole('button', { name: 'Take back seat' }).click();
+          await takeBack.waitFor({ state: 'hidden' });
+          await drawer.getByText('0 of 5 seats used', { exact: false }).waitFor();
+          expect(await seatsOf(organisationId)).toBe(0);
+          await drawer.getByRole('button', { name: 'Assign a seat to Olga Owner' }).click();
+          await drawer.getByText('1 of 5 seats used', { exact: false }).waitFor();
+          expect(await seatsOf(organisationId)).toBe(1);
+          // Both are security events with the administrator as their actor and the owner as the account.
+          const [adminId, ownerId] = await Promise.all(
+            [portal.server.admin.email, owner.email].map(
+              async (email) =>
+                (
+                  await db()
+                    .selectFrom('users')
+                    .select('id')
+                    .where('email', '=', email)
+                    .executeTakeFirstOrThrow()
+                ).id,
+            ),
+          );
+          const events = await db()
+            .selectFrom('security_events')
+            .select('type')
+            .where('actor_id', '=', adminId!)
+            .where('user_id', '=', ownerId!)
+            .orderBy('created_at')
+            .execute();
+          expect(events.map((event) => event.type)).toEqual([
+            'organisation_seat_unassigned',
+            'organisation_seat_assigned',
+          ]);
+        }
+        await admin.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
         if (device === 'phone') await noSidewaysScroll(admin);
         await shoot(admin, `admin-organisations-${device}`);
