@@ -156,4 +156,28 @@ describe('/licenses: a license an organisation provides', () => {
     ).toBeTruthy();
     expect(document.body.textContent).not.toContain(LICENSE_KEY);
   });
+
+  it('the dashboard’s “Activate this machine” uses the member’s seat as well', async () => {
+    api.on('GET /licenses', () => ({ json: [provided()] }));
+    api.on(ACTIVATE_SEAT, () => ({
+      status: 201,
+      json: {
+        ...provided(),
+        license_key: LICENSE_KEY,
+        activation: activation({ hardware_id: THIS_MACHINE }),
+        lease: 'x.y.z',
+        lease_expires_at: '2030-01-01T00:00:00.000Z',
+        message: 'This machine is now activated on your seat',
+      },
+    }));
+    await openAsUser(api, '/dashboard');
+    const machine = within(await screen.findByRole('region', { name: 'This machine' }, SLOW));
+    expect((await machine.findByTestId('machine-next-step', undefined, SLOW)).textContent).toBe(
+      'Uses your seat of the Business license Acme Research provides.',
+    );
+    await userEvent.setup().click(machine.getByRole('button', { name: 'Activate this machine' }));
+    expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
+    expect(bodyOf(api, ACTIVATE_SEAT)).toEqual(expect.objectContaining({ hardware_id: THIS_MACHINE }));
+    expect(api.calls('POST /licenses/activate')).toHaveLength(0);
+  });
 });

@@ -8,7 +8,7 @@ import { DeviceIcon, KeyIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import type { LicenseRecord } from '../license-endpoints';
-import { activationOption } from '../license-flags';
+import { activationOption, seatActivationOption } from '../license-flags';
 import { seatsText } from '../license-format';
 import { useActivateHere } from '../use-activate-here';
 import { RefusalAlert } from './activate-key-form';
@@ -48,8 +48,11 @@ function machineState(
   };
 }
 
+/** How the choice names a license: an organisation's by who provides it, as its key is not shown. */
 const optionLabel = (license: LicenseRecord) =>
-  `${license.plan.name} · ${maskLicenseKey(license.license_key)} · ${seatsText(license.activations_used, license.max_activations)}`;
+  license.organisation
+    ? `${license.plan.name} · provided by ${license.organisation.name}`
+    : `${license.plan.name} · ${maskLicenseKey(license.license_key)} · ${seatsText(license.activations_used, license.max_activations)}`;
 
 /**
  * "Activate this machine" on the dashboard: with one license that can take this machine it
@@ -59,7 +62,10 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
   const { activateHere, activating, refusal } = useActivateHere();
   const [chosen, setChosen] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
-  const options = licenses.map((license) => ({ license, option: activationOption(license, check) }));
+  const options = licenses.map((license) => ({
+    license,
+    option: license.organisation ? seatActivationOption(license, check) : activationOption(license, check),
+  }));
   const available = options.filter(({ option }) => option.kind === 'available').map(({ license }) => license);
   const full = options.find(({ option }) => option.kind === 'full')?.license;
 
@@ -103,7 +109,11 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
 
   return (
     <Stack gap="xs">
-      {single ? (
+      {single?.organisation ? (
+        <Text size="sm" c="dimmed" data-testid="machine-next-step">
+          Uses your seat of the {single.plan.name} license {single.organisation.name} provides.
+        </Text>
+      ) : single ? (
         <Text size="sm" c="dimmed" data-testid="machine-next-step">
           Takes one seat of your {single.plan.name} license (
           {seatsText(single.activations_used, single.max_activations)}).
