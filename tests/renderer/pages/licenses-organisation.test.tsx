@@ -181,3 +181,38 @@ describe('/licenses: a license an organisation provides', () => {
     expect(api.calls('POST /licenses/activate')).toHaveLength(0);
   });
 });
+
+describe('/licenses/:id: a license an organisation provides', () => {
+  it('names who provides it instead of the key, and activates this machine on the member’s seat', async () => {
+    api.on(`GET /licenses/${LICENSE_ID}`, () => ({ json: provided() }));
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [] },
+    }));
+    api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({
+      json: { license_id: LICENSE_ID, releases: [] },
+    }));
+    api.on(ACTIVATE_SEAT, () => ({
+      status: 201,
+      json: {
+        ...provided(),
+        license_key: LICENSE_KEY,
+        activation: activation({ hardware_id: THIS_MACHINE }),
+        lease: 'x.y.z',
+        lease_expires_at: '2030-01-01T00:00:00.000Z',
+        message: 'This machine is now activated on your seat',
+      },
+    }));
+    await openAsUser(api, `/licenses/${LICENSE_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Business license' }, SLOW)).toBeTruthy();
+    expect(screen.getByTestId('provided-by').textContent).toBe('Provided by Acme Research');
+    expect(screen.queryByTestId('license-key')).toBeNull();
+    expect(screen.getByText('Work laptop')).toBeTruthy();
+
+    await userEvent
+      .setup()
+      .click(screen.getByRole('button', { name: 'Activate on this machine: Business license' }));
+    expect(await screen.findByText('This machine is activated', undefined, SLOW)).toBeTruthy();
+    expect(bodyOf(api, ACTIVATE_SEAT)).toEqual(expect.objectContaining({ hardware_id: THIS_MACHINE }));
+    expect(document.body.textContent).not.toContain(LICENSE_KEY);
+  });
+});
