@@ -205,7 +205,7 @@ export function InvitationsSection({
         return (
           <RowActions>
             <RowAction
-              label={`Send the invitation to ${invitation.email} again`}
+              label={`Send again the invitation to ${invitation.email}`}
               tooltip="Send again"
               icon={MailIcon}
               disabled={!open || resending === invitation.id}

@@ -193,7 +193,7 @@ export function MembersSection({
     return (
       <RowActions>
         <RowAction
-          label={`Change the role of ${name}`}
+          label={`Change role of ${name}`}
           tooltip="Change role"
           icon={PencilIcon}
           unavailable={isOwner ? 'The owner’s role changes only by a transfer of ownership' : undefined}
@@ -201,14 +201,14 @@ export function MembersSection({
         />
         {member.has_seat ? (
           <RowAction
-            label={`Take back the seat of ${name}`}
+            label={`Take back seat of ${name}`}
             tooltip="Take back seat"
             icon={BanIcon}
             onClick={() => setPending({ action: 'takeSeat', member })}
           />
         ) : (
           <RowAction
-            label={`Assign a seat to ${name}`}
+            label={`Assign seat to ${name}`}
             tooltip="Assign seat"
             icon={KeyIcon}
             disabled={assigning === member.user_id}
@@ -218,7 +218,7 @@ export function MembersSection({
         )}
         {transfer ? (
           <RowAction
-            label={`Make ${name} the owner`}
+            label={`Transfer ownership to ${name}`}
             tooltip="Transfer ownership"
             icon={ArrowRightIcon}
             unavailable={isOwner ? 'Already the owner' : undefined}

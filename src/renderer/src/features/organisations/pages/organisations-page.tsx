@@ -20,7 +20,7 @@ function OrganisationCard({ organisation }: { organisation: Organisation }) {
     <Card withBorder padding="lg" component="article" aria-labelledby={headingId}>
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-          <Title order={3} size="h4" id={headingId} style={{ overflowWrap: 'anywhere' }}>
+          <Title order={2} size="h4" id={headingId} style={{ overflowWrap: 'anywhere' }}>
             <Anchor
               component={Link}
               to={pathWith(portalPaths.organisationDetail, { organisationId: organisation.id })}
