@@ -214,7 +214,7 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
     api.on(`DELETE ${seat}`, () => ({
       json: { ...ana, has_seat: false, seat_assigned_at: null, machines: [] },
     }));
-    await user.click(await view.findByRole('button', { name: 'Take back the seat of ana@example.com' }));
+    await user.click(await view.findByRole('button', { name: 'Take back seat of ana@example.com' }));
     const takeBack = within(
       await screen.findByRole('dialog', { name: 'Take back the seat of ana@example.com?' }),
     );
@@ -223,7 +223,7 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
 
     const assign = `/organisations/${ORG_ID}/members/${SEATLESS_ID}/seat`;
     api.on(`PUT ${assign}`, () => problem(409, 'Every seat is taken', 'seats_full'));
-    await user.click(view.getByRole('button', { name: 'Assign a seat to Ben' }));
+    await user.click(view.getByRole('button', { name: 'Assign seat to Ben' }));
     expect(await view.findByText('Every seat is taken')).toBeTruthy();
     expect(api.calls(`PUT ${assign}`)).toHaveLength(1);
 
@@ -231,7 +231,7 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
     api.on(`DELETE ${invitation}`, () => ({
       json: { ...detail().invitations[0]!, status: 'revoked' },
     }));
-    await user.click(view.getByRole('button', { name: 'Revoke the invitation of cleo@example.com' }));
+    await user.click(view.getByRole('button', { name: 'Revoke invitation of cleo@example.com' }));
     const revoke = within(
       await screen.findByRole('dialog', { name: 'Revoke the invitation of cleo@example.com?' }),
     );

@@ -137,7 +137,7 @@ function Members({ organisation, onAction }: MembersProps) {
                       size="xs"
                       variant="default"
                       onClick={() => onAction({ kind: 'unassign', member })}
-                      aria-label={`Take back the seat of ${name}`}
+                      aria-label={`Take back seat of ${name}`}
                     >
                       Take back seat
                     </Button>
@@ -149,7 +149,7 @@ function Members({ organisation, onAction }: MembersProps) {
                       loading={assigning.isLoading && assigning.originalArgs?.userId === member.user_id}
                       disabled={!seatsFree}
                       title={seatsFree ? undefined : 'Every seat bought is taken'}
-                      aria-label={`Assign a seat to ${name}`}
+                      aria-label={`Assign seat to ${name}`}
                     >
                       Assign seat
                     </Button>
@@ -222,7 +222,7 @@ function Invitations({ organisation, onAction }: MembersProps) {
                     variant="default"
                     color="red"
                     onClick={() => onAction({ kind: 'revoke', invitation })}
-                    aria-label={`Revoke the invitation of ${invitation.email}`}
+                    aria-label={`Revoke invitation of ${invitation.email}`}
                   >
                     Revoke
                   </Button>
