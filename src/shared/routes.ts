@@ -262,6 +262,7 @@ export const portalPaths = {
   adminSecurity: '/admin/security',
   adminWebhooks: '/admin/webhooks',
   adminApiTokens: '/admin/api-tokens',
+  adminReleases: '/admin/releases',
   organisations: '/organisations',
   organisationDetail: '/organisations/:organisationId',
   /** The invitation mail's link; the token follows in the fragment (`#token=…`), which no server log sees. */

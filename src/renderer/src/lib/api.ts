@@ -62,6 +62,7 @@ export const API_TAGS = [
   'AdminWebhookDelivery',
   'Organisation',
   'AdminOrganisation',
+  'AdminRelease',
 ] as const;
 
 /**

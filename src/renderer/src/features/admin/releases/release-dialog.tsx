@@ -1,0 +1,168 @@
+import { Button, Divider, Group, NumberInput, Stack, Switch, Text, Textarea } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { type FormEvent, useEffect, useState } from 'react';
+import type { DownloadPlatform } from '../../../../../shared/api/licenses';
+import {
+  type AdminRelease,
+  type AdminUpdateReleaseBody,
+  MAX_RELEASE_NOTES,
+} from '../../../../../shared/api/releases';
+import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
+import { FormDialog } from '../../../components/forms/form-dialog';
+import { failureMessage } from '../../../lib/api-errors';
+import { adminReleaseMessages, useUpdateReleaseMutation } from './admin-releases-endpoints';
+
+export const PLATFORM_LABELS: Record<DownloadPlatform, string> = {
+  windows: 'Windows',
+  macos: 'macOS',
+  linux: 'Linux',
+};
+
+export const releaseName = (release: Pick<AdminRelease, 'platform' | 'channel' | 'version'>) =>
+  `${release.version} (${PLATFORM_LABELS[release.platform]}, ${release.channel})`;
+
+/** Only what the administrator changed is sent, so an untouched rollout is never "lowered". */
+function changesOf(
+  release: AdminRelease,
+  rollout: number,
+  paused: boolean,
+  notes: string,
+): AdminUpdateReleaseBody {
+  return {
+    ...(rollout !== release.rollout_percent ? { rollout_percent: rollout } : {}),
+    ...(paused !== (release.paused_at !== null) ? { paused } : {}),
+    ...(notes !== release.release_notes ? { release_notes: notes } : {}),
+  };
+}
+
+/**
+ * A release's rollout, pause and notes, and yanking it. The rollout can only go up (the server
+ * refuses less), so the field starts at the current value and goes no lower.
+ */
+export function ReleaseDialog({ release, onClose }: { release: AdminRelease | null; onClose: () => void }) {
+  const [update, { isLoading }] = useUpdateReleaseMutation();
+  const [rollout, setRollout] = useState(100);
+  const [paused, setPaused] = useState(false);
+  const [notes, setNotes] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [yanking, setYanking] = useState(false);
+
+  useEffect(() => {
+    if (!release) return;
+    setRollout(release.rollout_percent);
+    setPaused(release.paused_at !== null);
+    setNotes(release.release_notes);
+    setFailure(null);
+  }, [release]);
+
+  if (!release) return null;
+  const yanked = release.yanked_at !== null;
+  const changes = changesOf(release, rollout, paused, notes);
+
+  const submit = async (event?: FormEvent<HTMLFormElement>) => {
+    event?.preventDefault();
+    setFailure(null);
+    try {
+      await update({ id: release.id, body: changes }).unwrap();
+      notifications.show({ color: 'teal', title: 'Release changed', message: releaseName(release) });
+      onClose();
+    } catch (error) {
+      setFailure(failureMessage(error, adminReleaseMessages.updateFailed));
+    }
+  };
+
+  const yank = async () => {
+    await update({ id: release.id, body: { yanked: true } }).unwrap();
+    notifications.show({ color: 'teal', title: 'Release yanked', message: releaseName(release) });
+    setYanking(false);
+    onClose();
+  };
+
+  return (
+    <>
+      <FormDialog
+        opened={!yanking}
+        onClose={onClose}
+        title={`Release ${release.version}`}
+        size="lg"
+        intro={
+          <Text size="sm" c="dimmed">
+            {PLATFORM_LABELS[release.platform]}, {release.channel} channel · {release.file_name}
+          </Text>
+        }
+        onSubmit={(event) => void submit(event)}
+        failure={failure}
+        failureTitle="Not changed"
+        submitLabel="Save"
+        submitting={isLoading}
+        submitDisabled={yanked || Object.keys(changes).length === 0}
+        holdWhileSubmitting
+      >
+        <NumberInput
+          label="Rollout"
+          description="Share of machines offered this release. It can only be raised: pause it to stop offering it."
+          suffix=" %"
+          min={release.rollout_percent}
+          max={100}
+          step={5}
+          clampBehavior="strict"
+          allowDecimal={false}
+          value={rollout}
+          onChange={(value) => setRollout(typeof value === 'number' ? value : release.rollout_percent)}
+          disabled={yanked}
+        />
+        <Switch
+          label="Paused"
+          description="A paused release is offered to no new machine; machines already on it keep it."
+          checked={paused}
+          onChange={(event) => setPaused(event.currentTarget.checked)}
+          disabled={yanked}
+        />
+        <Textarea
+          label="Release notes"
+          description="Shown in the app before it restarts into this version."
+          rows={6}
+          maxLength={MAX_RELEASE_NOTES}
+          value={notes}
+          onChange={(event) => setNotes(event.currentTarget.value)}
+          disabled={yanked}
+        />
+        <Divider />
+        <Stack gap={4}>
+          <Group justify="space-between" wrap="wrap" gap="sm">
+            <Text size="sm" fw={600}>
+              Yank this release
+            </Text>
+            <Button
+              color="red"
+              variant="light"
+              onClick={() => setYanking(true)}
+              disabled={yanked || isLoading}
+            >
+              Yank…
+            </Button>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {yanked
+              ? 'This release was yanked: it is offered to no machine and cannot change any more.'
+              : 'Withdraws it for good: it is never offered again, its file can no longer be downloaded, and machines running it are offered the previous good release.'}
+          </Text>
+        </Stack>
+      </FormDialog>
+      <ConfirmDialog
+        opened={yanking}
+        title={`Yank ${releaseName(release)}?`}
+        confirmLabel="Yank release"
+        onConfirm={yank}
+        onClose={() => setYanking(false)}
+        failureTitle="Not yanked"
+        fallback={adminReleaseMessages.updateFailed}
+      >
+        <Text size="sm">
+          No machine is offered {release.version} again and its file answers as withdrawn. Machines running it
+          go back to the newest good release below it. This cannot be undone.
+        </Text>
+      </ConfirmDialog>
+    </>
+  );
+}
