@@ -125,6 +125,13 @@ describeOnEveryDatabase(
         expect(read.body).not.toContain(org.license.license_key);
       }
 
+      // Her seat gives her the plan, as a license of her own would.
+      const current = await s.api({ path: '/licenses/current-plan', token: alice.token });
+      expect(current.json()).toMatchObject({
+        plan: { code: 'business-monthly' },
+        license: { license_id: org.license.id, license_key: MASKED_LICENSE_KEY },
+      });
+
       // The owner sees the license whole; a member without a seat does not see it at all.
       const owners = licenseListSchema.parse(
         (await s.api({ path: '/licenses', token: org.owner.token })).json(),

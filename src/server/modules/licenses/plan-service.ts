@@ -9,7 +9,7 @@ import { findOfferedPlanByIdOrCode, plansByIds, withFeatures } from '../plans/re
 import { createLicenseAccess, licenseNotFound } from './access.js';
 import { ensureBaseLicense, issueLicense } from './issue.js';
 import { expiryAfterInterval } from './periods.js';
-import { countSeatsInUse, licensesOfUser, updateLicense } from './repository.js';
+import { countSeatsInUse, licensesOfUser, seatLicensesOfUser, updateLicense } from './repository.js';
 import { effectiveStatus, toLicense } from './views.js';
 
 type ActivatePlanInput = z.output<typeof activatePlanRequestSchema>;
@@ -50,9 +50,9 @@ export function createLicensePlanService({ db, clock }: { db: Db; clock: Clock }
     /** The plan of the user's best active license: the priciest, then the newest. */
     async currentPlan(user: UserRow): Promise<{ plan: Plan | null; license: License | null }> {
       const now = clock.now();
-      const active = (await licensesOfUser(db, user.id)).filter(
-        (row) => effectiveStatus(row, now) === 'active',
-      );
+      // A seat of an organisation's license gives its plan as much as a license of one's own.
+      const [own, seats] = await Promise.all([licensesOfUser(db, user.id), seatLicensesOfUser(db, user.id)]);
+      const active = [...own, ...seats].filter((row) => effectiveStatus(row, now) === 'active');
       if (active.length === 0) return { plan: null, license: null };
       const plans = await withFeatures(
         db,
@@ -64,7 +64,7 @@ export function createLicensePlanService({ db, clock }: { db: Db; clock: Clock }
       )[0] as LicenseRow;
       return {
         plan: plans.find((plan) => plan.id === best.plan_id) ?? null,
-        license: await toLicense(db, best, now),
+        license: await toLicense(db, best, now, best.user_id === user.id ? {} : { viewerId: user.id }),
       };
     },
 
