@@ -58,7 +58,7 @@ const UNUSABLE_LEASE: ReadonlySet<LeaseProblem> = new Set([
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The key fingerprint a lease carries (the server's keyFingerprint of the canonical key). */
-const keyFingerprint = (licenseKey: string) =>
+export const keyFingerprint = (licenseKey: string) =>
   createHash('sha256')
     .update(normalizeLicenseKey(licenseKey) ?? licenseKey)
     .digest()

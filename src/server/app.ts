@@ -82,6 +82,8 @@ import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { apiTokensRoutes } from './modules/api-tokens/routes.js';
+import { offlineActivationRoutes } from './modules/offline-activation/routes.js';
+import { createOfflineActivationService } from './modules/offline-activation/service.js';
 import { createApiTokensService } from './modules/api-tokens/service.js';
 import { stepUpPlugin } from './plugins/step-up.js';
 import {
@@ -539,6 +541,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         webhooks: createWebhooksService({ db, clock, policy: webhookPolicy, wake: webhookDeliveries.wake }),
       });
       await api.register(apiTokensRoutes, { apiTokens });
+      await api.register(offlineActivationRoutes, {
+        offline: createOfflineActivationService({ db, clock, leases, licenses: services.licenses }),
+      });
       const invitations = createInvitationsService({
         db,
         clock,

@@ -20,6 +20,11 @@ export interface LeaseClaims {
    * Absent on personal licenses and on leases signed before organisations existed.
    */
   seat?: SeatHolder;
+  /**
+   * On a license file for a machine that never goes online: the nonce of the request it answers.
+   * Such a lease lives longer than the online ones, so the app takes it only as a license file.
+   */
+  offline?: { nonce: string };
   iat: number;
   exp: number;
   iss: string;

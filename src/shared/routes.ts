@@ -89,6 +89,13 @@ export const apiPaths = {
     list: '/admin/releases',
     detail: '/admin/releases/:releaseId',
   },
+  /** Activation by file for machines that never go online: a request file in, a license file out. */
+  offlineActivation: {
+    activate: '/licenses/offline-activations',
+    deactivate: '/licenses/offline-deactivations',
+    adminActivate: '/admin/offline-activations',
+    adminDeactivate: '/admin/offline-deactivations',
+  },
   plans: {
     public: '/plans/public',
     publicDetail: '/plans/public/:id',
@@ -263,6 +270,8 @@ export const portalPaths = {
   adminWebhooks: '/admin/webhooks',
   adminApiTokens: '/admin/api-tokens',
   adminReleases: '/admin/releases',
+  offlineActivation: '/offline-activation',
+  adminOfflineActivation: '/admin/offline-activation',
   organisations: '/organisations',
   organisationDetail: '/organisations/:organisationId',
   /** The invitation mail's link; the token follows in the fragment (`#token=…`), which no server log sees. */

@@ -10,6 +10,7 @@ import {
 import { adminTableCounts, type SignedIn, signIn, signInAsAdmin, signInAsUser } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';
 import { activate, giveLicense, machine } from './license-helpers.js';
+import { proofBody, requestBody } from './offline-activation-helpers.js';
 
 /** What one admin route needs: the ids of a fresh user, license, activation and event. */
 interface Targets {
@@ -22,6 +23,9 @@ interface Targets {
   webhookDeliveryId: string;
   releaseId: string;
   organisationId: string;
+  /** An activation request file for the target's license, and a signed-out proof of another. */
+  offlineRequest: Record<string, unknown>;
+  offlineProof: Record<string, unknown>;
 }
 
 interface GuardedRoute {
@@ -124,6 +128,7 @@ const routes: GuardedRoute[] = [
   ...apiTokenRoutes(),
   ...webhookRoutes(),
   ...releaseRoutes(),
+  ...offlineActivationRoutes(),
   ...organisationRoutes(),
   { method: 'GET', path: admin.securitySettings, url: () => admin.securitySettings, success: 200 },
   {
@@ -177,6 +182,27 @@ function releaseRoutes(): GuardedRoute[] {
       path: releases.detail,
       url: (t) => pathWith(releases.detail, { releaseId: t.releaseId }),
       body: () => ({ rollout_percent: 100, release_notes: 'Changed by an admin' }),
+      success: 200,
+    },
+  ];
+}
+
+/** Activation by file for any license: a request file in, a license file out; a proof frees the seat. */
+function offlineActivationRoutes(): GuardedRoute[] {
+  const offline = apiPaths.offlineActivation;
+  return [
+    {
+      method: 'POST',
+      path: offline.adminActivate,
+      url: () => offline.adminActivate,
+      body: (t) => t.offlineRequest,
+      success: 201,
+    },
+    {
+      method: 'POST',
+      path: offline.adminDeactivate,
+      url: () => offline.adminDeactivate,
+      body: (t) => t.offlineProof,
       success: 200,
     },
   ];
@@ -359,6 +385,8 @@ describeOnEveryDatabase('admin API guard', (server) => {
       })
       .execute();
     return {
+      offlineRequest: await requestBody(s, license.license_key),
+      offlineProof: await proofBody(s, administrator.token, license.license_key),
       organisationId,
       webhookEndpointId,
       webhookDeliveryId,
@@ -377,6 +405,8 @@ describeOnEveryDatabase('admin API guard', (server) => {
       ...Object.values(admin).filter((path) => !others.includes(path)),
       ...Object.values(apiPaths.adminWebhooks),
       ...Object.values(apiPaths.adminReleases),
+      apiPaths.offlineActivation.adminActivate,
+      apiPaths.offlineActivation.adminDeactivate,
       ...Object.values(apiPaths.adminOrganisations),
     ];
     expect(new Set(routes.map((route) => route.path))).toEqual(new Set(owned));

@@ -19,6 +19,7 @@ import {
   uniqueEmail,
 } from '../support/test-server.js';
 import { activateBase, signIn, type SignedIn } from './admin-helpers.js';
+import { requestBody } from './offline-activation-helpers.js';
 import {
   invitationTokenFor,
   newOrganisationContext,
@@ -132,6 +133,29 @@ const adminOnly = (status: number): Record<Caller, number> => ({
   user: 403,
   otherUser: 403,
   admin: status,
+});
+
+/** One activation request file of the fixture's machine per route, the same on every call. */
+const offlineRequests = new WeakMap<Fixtures, Map<string, Promise<Record<string, unknown>>>>();
+function offlineRequestOf(f: Fixtures, route: 'customer' | 'admin'): Promise<Record<string, unknown>> {
+  const ofFixture = offlineRequests.get(f) ?? new Map<string, Promise<Record<string, unknown>>>();
+  offlineRequests.set(f, ofFixture);
+  const body =
+    ofFixture.get(route) ??
+    requestBody(f.s, f.licenseKey).then((request) => ({ ...request, hardware_id: f.hardwareId }));
+  ofFixture.set(route, body);
+  return body;
+}
+/** A well-formed signed-out proof of a license file the server never issued. */
+const unknownProof = (f: Fixtures) => ({
+  format: 'desktop-ai-assistant.offline-deactivation-proof',
+  version: 1,
+  license_id: f.licenseId,
+  hardware_id: f.hardwareId,
+  nonce: 'n'.repeat(43),
+  lease_id: randomUUID(),
+  deactivated_at: new Date(0).toISOString(),
+  signature: 's'.repeat(86),
 });
 
 /** The invoice of the fixture's payment. */
@@ -800,6 +824,32 @@ const MATRIX: Record<string, Row> = {
       body: { release_notes: 'Edited by the matrix' },
     }),
     expect: adminOnly(200),
+  },
+
+  // Activation by file. A request file for the fixture's machine (the user's seat): its owner gets
+  // the license file (again as 200 with a token), anyone else presenting the machine finds it held
+  // as online; an administrator's own route takes a second request of the same machine for the
+  // owner. The proof names no license file, so every signed-in caller gets 404.
+  'POST /licenses/offline-activations': {
+    request: async (f) => ({
+      path: '/licenses/offline-activations',
+      body: await offlineRequestOf(f, 'customer'),
+    }),
+    expect: { anonymous: 401, user: 201, otherUser: 409, admin: 409 },
+    tokenExpect: { user: 200 },
+  },
+  'POST /admin/offline-activations': {
+    request: async (f) => ({ path: '/admin/offline-activations', body: await offlineRequestOf(f, 'admin') }),
+    expect: adminOnly(201),
+    tokenExpect: { admin: 200 },
+  },
+  'POST /licenses/offline-deactivations': {
+    request: (f) => ({ path: '/licenses/offline-deactivations', body: unknownProof(f) }),
+    expect: signedIn(404),
+  },
+  'POST /admin/offline-deactivations': {
+    request: (f) => ({ path: '/admin/offline-deactivations', body: unknownProof(f) }),
+    expect: adminOnly(404),
   },
 
   // Administration

@@ -20,6 +20,7 @@ import * as apiTokens from './migrations/0017-api-tokens.js';
 import * as webhooks from './migrations/0018-webhooks.js';
 import * as organisations from './migrations/0019-organisations.js';
 import * as releaseChannels from './migrations/0020-release-channels.js';
+import * as offlineActivation from './migrations/0021-offline-activation.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0018-webhooks': webhooks,
   '0019-organisations': organisations,
   '0020-release-channels': releaseChannels,
+  '0021-offline-activation': offlineActivation,
 };
 
 export class MigrationError extends Error {

@@ -41,6 +41,8 @@ export interface LeaseInput {
   licenseExpiresAt: string | null;
   /** The organisation and member whose seat the machine is on, on an organisation's license. */
   seat?: LeaseClaims['seat'] | null;
+  /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
+  offline?: { nonce: string; lifetimeSeconds: number };
 }
 
 export interface LeaseSigner {
@@ -176,7 +178,8 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
       const licenseEnd = input.licenseExpiresAt
         ? Math.floor(Date.parse(input.licenseExpiresAt) / 1000)
         : Infinity;
-      const expiresAt = Math.min(issuedAt + options.ttlSeconds, licenseEnd);
+      const lifetime = input.offline?.lifetimeSeconds ?? options.ttlSeconds;
+      const expiresAt = Math.min(issuedAt + lifetime, licenseEnd);
       // The compact JWS that jose's SignJWT makes, signed synchronously with node:crypto: jose goes
       // through WebCrypto, whose promise job costs several times the Ed25519 signature itself.
       const claims = {
@@ -186,6 +189,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         features: input.features,
         license_expires_at: input.licenseExpiresAt,
         ...(input.seat ? { seat: input.seat } : {}),
+        ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
         sub: input.licenseId,
         iss: options.issuer,
         aud: LEASE_AUDIENCE,
