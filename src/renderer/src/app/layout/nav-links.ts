@@ -11,6 +11,7 @@ import {
   HelpIcon,
   KeyIcon,
   MailIcon,
+  OfflineIcon,
   PackageIcon,
   RefreshIcon,
   ShieldIcon,
@@ -38,6 +39,7 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Organisations', to: portalPaths.organisations, icon: BuildingIcon },
   { label: 'Profile', to: portalPaths.profile, icon: UserIcon },
   { label: 'Support', to: portalPaths.support, icon: HelpIcon },
+  { label: 'Offline activation', to: portalPaths.offlineActivation, icon: OfflineIcon },
 ];
 
 /** The administrator's screens. */
@@ -52,6 +54,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Support requests', to: portalPaths.adminSupportRequests, icon: MailIcon },
   { label: 'Webhooks', to: portalPaths.adminWebhooks, icon: ArrowRightIcon },
   { label: 'Releases', to: portalPaths.adminReleases, icon: DownloadIcon },
+  { label: 'Offline activation', to: portalPaths.adminOfflineActivation, icon: OfflineIcon },
   { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
   { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
   { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },
