@@ -12,6 +12,7 @@ import { createLicenseStateFile } from './license-state.js';
 import { createLicenseChecker } from './licensing.js';
 import { createLicensingApi, type FetchLike } from './licensing-api.js';
 import type { SecretStore } from './secret-store.js';
+import type { UpdateService } from './updater-service.js';
 
 /** The handler of every bridge channel, taking the arguments after their zod schema parsed them. */
 export type BridgeHandlers = {
@@ -39,6 +40,8 @@ export interface HandlerDeps {
   leasePublicKeys: LeaseSigningKeys | undefined;
   now?: () => Date;
   app: Pick<AppInfo, 'version' | 'platform'>;
+  /** The app's own updates (electron-updater, fed by the portal: updater-service.ts). */
+  updates: UpdateService;
   log?: (message: string) => void;
 }
 
@@ -82,5 +85,10 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
       serverUrl: deps.serverUrl,
       tokenStorage: deps.secrets.kind,
     }),
+    [bridgeChannels.getUpdateState]: async () => deps.updates.state(),
+    [bridgeChannels.checkForUpdates]: () => deps.updates.checkNow(),
+    [bridgeChannels.installUpdate]: async () => deps.updates.install(),
+    [bridgeChannels.getUpdateChannel]: () => deps.updates.channel(),
+    [bridgeChannels.setUpdateChannel]: (channel) => deps.updates.setChannel(channel),
   };
 }

@@ -11,15 +11,21 @@ import {
   session,
   shell,
 } from 'electron';
-import { bridgeChannels } from '../shared/bridge.js';
+import electronUpdater from 'electron-updater';
+import { bridgeChannels, bridgeEvents } from '../shared/bridge.js';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlCheck } from './app-origin.js';
 import { createAppProtocolHandler } from './app-protocol.js';
 import { DesktopConfigError, loadDesktopConfig, PRODUCT_NAME } from './desktop-config.js';
 import { createHandlers } from './handlers.js';
+import { createHardwareIdProvider } from './hardware-id.js';
 import { createBridgeDispatcher, createSenderCheck, registerBridgeIpc } from './ipc.js';
 import { openSecretStore } from './keychain.js';
+import { createLicenseStateFile } from './license-state.js';
 import { startPeriodicLicenseCheck } from './periodic-license-check.js';
 import { denyAllPermissions, hardenWebContents } from './security.js';
+import { createUpdateCheckApi } from './updater-api.js';
+import { createUpdateService } from './updater-service.js';
+import { createUpdateSettingsFile } from './updater-settings.js';
 import { MIN_WINDOW_SIZE, readWindowState, restoreWindowState, writeWindowState } from './window-state.js';
 
 // Wiring only: every decision lives in a module that tests run without Electron.
@@ -120,15 +126,41 @@ async function start(): Promise<void> {
       fetch: (input, init) => net.fetch(input, init),
     }),
   );
+  const licenseStatePath = join(userData, 'license-state.json');
+  const licenseState = createLicenseStateFile(licenseStatePath, config.serverUrl);
+  // electron-updater's updater for this system (NSIS, DMG, AppImage, deb), made once the app is ready.
+  const { autoUpdater } = electronUpdater;
+  autoUpdater.logger = { info: log, warn: log, error: log };
+  const updates = createUpdateService({
+    updater: autoUpdater,
+    api: createUpdateCheckApi({
+      serverUrl: config.serverUrl,
+      apiKey: config.apiKey,
+      fetch: (input, init) => net.fetch(input, init),
+      timeoutMs: config.requestTimeoutMs,
+    }),
+    settings: createUpdateSettingsFile(join(userData, 'update-settings.json')),
+    licenseKey: async () => (await licenseState.read()).license_key,
+    hardwareId: createHardwareIdProvider(),
+    app: { version: app.getVersion(), platform: process.platform },
+    log,
+  });
+  // Every change reaches the app's own windows; main checked it against the contract.
+  updates.onChange((state) => {
+    for (const window of BrowserWindow.getAllWindows())
+      if (isAppUrl(window.webContents.getURL()))
+        window.webContents.send(bridgeEvents.updateStateChanged, state);
+  });
   const handlers = createHandlers({
     secrets,
     serverUrl: config.serverUrl,
     apiKey: config.apiKey,
     fetch: (input, init) => net.fetch(input, init),
     requestTimeoutMs: config.requestTimeoutMs,
-    licenseStatePath: join(userData, 'license-state.json'),
+    licenseStatePath,
     leasePublicKeys: config.leasePublicKeys,
     app: { version: app.getVersion(), platform: process.platform },
+    updates,
     log,
   });
   registerBridgeIpc({
@@ -142,7 +174,11 @@ async function start(): Promise<void> {
     intervalMs: config.licenseCheckIntervalMs,
     log,
   });
-  app.on('before-quit', () => periodic.stop());
+  updates.start();
+  app.on('before-quit', () => {
+    periodic.stop();
+    updates.stop();
+  });
 
   const entryUrl = config.devServerUrl ?? APP_ENTRY_URL;
   await createMainWindow(entryUrl);

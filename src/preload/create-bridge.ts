@@ -1,11 +1,13 @@
-import { bridgeChannels, isBridgeChannel } from '../shared/bridge-channels.js';
-import type { BridgeInvoke, DesktopBridge } from '../shared/bridge.js';
+import { bridgeChannels, bridgeEvents, isBridgeChannel } from '../shared/bridge-channels.js';
+import type { BridgeInvoke, BridgeListen, DesktopBridge, UpdateState } from '../shared/bridge.js';
 
 /**
  * The `window.desktop` object: one method per channel of the contract, nothing else.
- * `invoke` is Electron's `ipcRenderer.invoke` in the preload, or any transport in a test.
+ * `invoke` is Electron's `ipcRenderer.invoke` in the preload, or any transport in a test; `listen`
+ * is `ipcRenderer.on` for the few messages main sends unasked (main checks them against the
+ * contract before sending).
  */
-export function createBridge(invoke: BridgeInvoke): DesktopBridge {
+export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): DesktopBridge {
   // Only the contract's channels ever reach the transport, whatever the caller passes around.
   const call: BridgeInvoke = (channel, ...args) => {
     if (!isBridgeChannel(channel))
@@ -20,6 +22,13 @@ export function createBridge(invoke: BridgeInvoke): DesktopBridge {
     getLicenseKey: () => call(bridgeChannels.getLicenseKey),
     setLicenseKey: (key) => call(bridgeChannels.setLicenseKey, key),
     getAppInfo: () => call(bridgeChannels.getAppInfo),
+    getUpdateState: () => call(bridgeChannels.getUpdateState),
+    onUpdateStateChange: (listener) =>
+      listen(bridgeEvents.updateStateChanged, (state) => listener(state as UpdateState)),
+    checkForUpdates: () => call(bridgeChannels.checkForUpdates),
+    installUpdate: () => call(bridgeChannels.installUpdate),
+    getUpdateChannel: () => call(bridgeChannels.getUpdateChannel),
+    setUpdateChannel: (channel) => call(bridgeChannels.setUpdateChannel, channel),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

@@ -12,10 +12,24 @@ export const bridgeChannels = {
   getLicenseKey: 'desktop:license-key:get',
   setLicenseKey: 'desktop:license-key:set',
   getAppInfo: 'desktop:app-info:get',
+  getUpdateState: 'desktop:updates:state',
+  checkForUpdates: 'desktop:updates:check',
+  installUpdate: 'desktop:updates:install',
+  getUpdateChannel: 'desktop:updates:channel:get',
+  setUpdateChannel: 'desktop:updates:channel:set',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 
 const knownChannels: ReadonlySet<string> = new Set(Object.values(bridgeChannels));
+
+/**
+ * What main sends the app's window unasked (`webContents.send`), apart from the channels it answers:
+ * the renderer only listens to these, through the bridge's subscription methods.
+ */
+export const bridgeEvents = {
+  updateStateChanged: 'desktop:updates:changed',
+} as const;
+export type BridgeEvent = (typeof bridgeEvents)[keyof typeof bridgeEvents];
 
 /** Whether `value` names a channel of the bridge (anything else is refused on both sides). */
 export const isBridgeChannel = (value: unknown): value is BridgeChannel =>

@@ -7,12 +7,15 @@ import {
   type LicenseStatusAnswer,
 } from './api/licenses.js';
 import { seatHolderSchema } from './api/organisations.js';
-import { type BridgeChannel, bridgeChannels } from './bridge-channels.js';
+import { RELEASE_CHANNELS, type ReleaseChannel } from './api/releases.js';
+import { type BridgeChannel, type BridgeEvent, bridgeChannels } from './bridge-channels.js';
 
 export {
   BRIDGE_CHANNEL_PREFIX,
   type BridgeChannel,
+  type BridgeEvent,
   bridgeChannels,
+  bridgeEvents,
   DESKTOP_REFRESH_TOKEN_PLACEHOLDER,
   isBridgeChannel,
 } from './bridge-channels.js';
@@ -81,6 +84,35 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+/**
+ * Where the app's own update stands (electron-updater in main, fed by the portal): `idle` between
+ * checks (with why there was nothing to check, when there was not), then `checking`, `available`,
+ * `downloading` in the background and `downloaded` (its SHA-512 verified), which waits for the
+ * user's "Restart to update"; `error` says what failed.
+ */
+export const updateStateSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('idle'),
+    /** When the last check ended with nothing newer; null before the first. */
+    checked_at: isoDateTimeSchema.nullable(),
+    /** Why updates are not being checked here (no license yet, a development build…). */
+    note: z.string().optional(),
+  }),
+  z.object({ status: z.literal('checking') }),
+  z.object({ status: z.literal('available'), version: z.string(), release_notes: z.string() }),
+  z.object({
+    status: z.literal('downloading'),
+    version: z.string(),
+    release_notes: z.string(),
+    percent: z.number().min(0).max(100),
+  }),
+  z.object({ status: z.literal('downloaded'), version: z.string(), release_notes: z.string() }),
+  z.object({ status: z.literal('error'), message: z.string() }),
+]);
+export type UpdateState = z.infer<typeof updateStateSchema>;
+
+export const updateChannelSchema = z.enum(RELEASE_CHANNELS);
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -90,6 +122,11 @@ export const bridgeContract = {
   [bridgeChannels.getLicenseKey]: { args: z.tuple([]), result: licenseKeySchema.nullable() },
   [bridgeChannels.setLicenseKey]: { args: z.tuple([licenseKeySchema.nullable()]), result: z.void() },
   [bridgeChannels.getAppInfo]: { args: z.tuple([]), result: appInfoSchema },
+  [bridgeChannels.getUpdateState]: { args: z.tuple([]), result: updateStateSchema },
+  [bridgeChannels.checkForUpdates]: { args: z.tuple([]), result: updateStateSchema },
+  [bridgeChannels.installUpdate]: { args: z.tuple([]), result: z.boolean() },
+  [bridgeChannels.getUpdateChannel]: { args: z.tuple([]), result: updateChannelSchema },
+  [bridgeChannels.setUpdateChannel]: { args: z.tuple([updateChannelSchema]), result: updateChannelSchema },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -101,6 +138,12 @@ export type BridgeInvoke = <Channel extends BridgeChannel>(
   channel: Channel,
   ...args: BridgeArgs<Channel>
 ) => Promise<BridgeResult<Channel>>;
+
+/**
+ * How the preload hears what main sends unasked (Electron's `ipcRenderer.on`, or a test double):
+ * calls `listener` with each message of `event` and returns the function that stops listening.
+ */
+export type BridgeListen = (event: BridgeEvent, listener: (payload: unknown) => void) => () => void;
 
 /** `window.desktop`: present only inside the desktop shell. */
 export interface DesktopBridge {
@@ -117,6 +160,17 @@ export interface DesktopBridge {
   setLicenseKey(key: string | null): Promise<void>;
   /** Version, platform, server and where the refresh token is kept (memory only: sign-in will not persist). */
   getAppInfo(): Promise<AppInfo>;
+  /** Where the app's own update stands now. */
+  getUpdateState(): Promise<UpdateState>;
+  /** Calls `listener` with every change of the update state; returns the function that stops it. */
+  onUpdateStateChange(listener: (state: UpdateState) => void): () => void;
+  /** Checks now (unless a check or download is under way) and answers the state it left. */
+  checkForUpdates(): Promise<UpdateState>;
+  /** Quits and installs the downloaded update; false (nothing happens) when none is downloaded. */
+  installUpdate(): Promise<boolean>;
+  getUpdateChannel(): Promise<ReleaseChannel>;
+  /** Keeps the channel for the next checks and checks on it at once; answers the channel kept. */
+  setUpdateChannel(channel: ReleaseChannel): Promise<ReleaseChannel>;
 }
 
 declare global {

@@ -24,6 +24,7 @@ import {
   startKeyringSession,
 } from '../main/support/keyring-session.js';
 import { refusedUrl } from '../main/support/licensing-server.js';
+import { updateServiceForTests } from '../main/support/fake-app-updater.js';
 import { RENDERER_BUILD_DIR } from './support/build.js';
 import { installDesktopBridge, routeApiThroughAppProtocol } from './support/desktop-bridge.js';
 import { describePortal, type Portal, pathOf, screenshotPath, signIn } from './support/portal.js';
@@ -85,6 +86,11 @@ function desktopSuite(portal: Portal) {
       licenseStatePath: statePath,
       leasePublicKeys,
       app: { version: '0.1.0', platform: process.platform },
+      updates: updateServiceForTests({
+        serverUrl: portal.server.baseUrl,
+        licenseStatePath: statePath,
+        settingsPath: join(dir, 'update-settings.json'),
+      }).service,
       ...overrides,
     });
 

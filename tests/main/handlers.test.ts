@@ -18,6 +18,7 @@ import { noTrustedKeysLog } from '../../src/main/licensing.js';
 import { type IntervalTimer, startPeriodicLicenseCheck } from '../../src/main/periodic-license-check.js';
 import type { SecretStore } from '../../src/main/secret-store.js';
 import { keyringMissingReason, type KeyringSession, startKeyringSession } from './support/keyring-session.js';
+import { updateServiceForTests } from './support/fake-app-updater.js';
 import {
   foreignKey,
   keyFingerprint,
@@ -84,6 +85,11 @@ describeWithKeyring(
         leasePublicKeys: server.leaseKeys,
         now: machineNow,
         app: { version: '0.1.0', platform: process.platform },
+        updates: updateServiceForTests({
+          serverUrl: server.baseUrl,
+          licenseStatePath: join(dir, `license-state-${stateSequence}.json`),
+          settingsPath: join(dir, `update-settings-${stateSequence}.json`),
+        }).service,
         ...overrides,
       };
       const handlers = createHandlers(deps);

@@ -2,7 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type BridgeInvoke, bridgeChannels } from '../../src/shared/bridge.js';
+import {
+  type BridgeInvoke,
+  type BridgeListen,
+  bridgeChannels,
+  bridgeEvents,
+  type UpdateState,
+} from '../../src/shared/bridge.js';
+import { updateNotes, type UpdateService } from '../../src/main/updater-service.js';
 import { APP_ENTRY_URL, createAppUrlCheck } from '../../src/main/app-origin.js';
 import { createHandlers } from '../../src/main/handlers.js';
 import type { BridgeHandlers } from '../../src/main/handlers.js';
@@ -16,6 +23,7 @@ import {
 } from '../../src/main/ipc.js';
 import { createMemorySecretStore, type SecretStore } from '../../src/main/secret-store.js';
 import { createBridge } from '../../src/preload/create-bridge.js';
+import { FakeAppUpdater, updateInfo, updateServiceForTests } from './support/fake-app-updater.js';
 import { refusedUrl } from './support/licensing-server.js';
 
 type Listener = (event: IpcInvokeEventLike, ...args: unknown[]) => unknown;
@@ -59,6 +67,8 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
   let handlers: BridgeHandlers;
   let ipcMain: FakeIpcMain;
   let statePath: string;
+  let updater: FakeAppUpdater;
+  let updates: UpdateService;
   /** The server URL: the keychain account of the refresh token. */
   let serverUrl: string;
 
@@ -71,6 +81,13 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     secrets = createMemorySecretStore();
     statePath = join(dir, `state-${Math.random().toString(36).slice(2)}.json`);
     serverUrl = await refusedUrl();
+    updater = new FakeAppUpdater();
+    updates = updateServiceForTests({
+      serverUrl,
+      licenseStatePath: statePath,
+      settingsPath: join(dir, `updates-${Math.random().toString(36).slice(2)}.json`),
+      updater,
+    }).service;
     handlers = createHandlers({
       secrets,
       serverUrl,
@@ -79,6 +96,7 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
       licenseStatePath: statePath,
       leasePublicKeys: undefined,
       app: { version: '1.2.3', platform: 'linux' },
+      updates,
     });
     ipcMain = new FakeIpcMain();
     registerBridgeIpc({
@@ -196,13 +214,23 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     expect(other.listeners.size).toBe(0);
   });
 
-  describe('createBridge(invoke): window.desktop as the preload builds it', () => {
+  describe('createBridge(invoke, listen): window.desktop as the preload builds it', () => {
     /** The preload's transport, here straight into the fake ipcMain as the app's top frame. */
     const invokeAsApp: BridgeInvoke = (channel, ...args) =>
       ipcMain.invoke(fakeWindow(APP_ENTRY_URL).fromTopFrame(), channel, ...args) as never;
+    /** The preload's `ipcRenderer.on`, here a list the test sends main's messages through. */
+    const sent = new Map<string, ((payload: unknown) => void)[]>();
+    const listen: BridgeListen = (event, listener) => {
+      sent.set(event, [...(sent.get(event) ?? []), listener]);
+      return () =>
+        sent.set(
+          event,
+          (sent.get(event) ?? []).filter((other) => other !== listener),
+        );
+    };
 
     it('has exactly the DesktopBridge methods, frozen, and no generic invoke', () => {
-      const bridge = createBridge(invokeAsApp);
+      const bridge = createBridge(invokeAsApp, listen);
       expect(Object.keys(bridge).sort()).toEqual(
         [
           'checkLicenseStatus',
@@ -212,6 +240,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'getLicenseKey',
           'hasSession',
           'setLicenseKey',
+          'getUpdateState',
+          'onUpdateStateChange',
+          'checkForUpdates',
+          'installUpdate',
+          'getUpdateChannel',
+          'setUpdateChannel',
         ].sort(),
       );
       expect(Object.isFrozen(bridge)).toBe(true);
@@ -221,7 +255,7 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     });
 
     it('round-trips every method through the wrapper to the real handlers', async () => {
-      const bridge = createBridge(invokeAsApp);
+      const bridge = createBridge(invokeAsApp, listen);
       expect(await bridge.getHardwareId()).toMatch(/^[0-9a-f]{64}$/);
       expect(await bridge.hasSession()).toBe(false);
       await secrets.set(serverUrl, 'token-kept-by-main');
@@ -242,8 +276,66 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     });
 
     it('a bad argument from the page is refused by main, with the reason', async () => {
-      const bridge = createBridge(invokeAsApp);
+      const bridge = createBridge(invokeAsApp, listen);
       await expect(bridge.setLicenseKey('')).rejects.toThrow(/Invalid arguments for desktop:license-key:set/);
+      await expect(bridge.setUpdateChannel('nightly' as never)).rejects.toThrow(
+        /Invalid arguments for desktop:updates:channel:set/,
+      );
+      const app = fakeWindow(APP_ENTRY_URL).fromTopFrame();
+      await expect(ipcMain.invoke(app, bridgeChannels.installUpdate, true)).rejects.toThrow(
+        /Invalid arguments for desktop:updates:install/,
+      );
+      await expect(ipcMain.invoke(app, bridgeChannels.setUpdateChannel)).rejects.toThrow(/Invalid arguments/);
+      await expect(
+        ipcMain.invoke(fakeWindow('https://evil.example/').fromTopFrame(), bridgeChannels.installUpdate),
+      ).rejects.toThrow(/only answered to the app's own window/);
+      expect(updater.installs).toEqual([]);
+    });
+
+    it('the update channels: state, channel kept by main, check, restart only with a downloaded update, and changes pushed to the page', async () => {
+      // What index.ts does with every change: send it to the app's window, where the preload listens.
+      updates.onChange((state) => {
+        for (const listener of sent.get(bridgeEvents.updateStateChanged) ?? []) listener(state);
+      });
+      const bridge = createBridge(invokeAsApp, listen);
+      const seen: UpdateState[] = [];
+      const stop = bridge.onUpdateStateChange((state) => seen.push(state));
+
+      expect(await bridge.getUpdateState()).toEqual({ status: 'idle', checked_at: null });
+      expect(await bridge.getUpdateChannel()).toBe('stable');
+      // No license key on this machine yet: nothing to ask the server, said quietly.
+      expect(await bridge.checkForUpdates()).toEqual({
+        status: 'idle',
+        checked_at: null,
+        note: updateNotes.noLicense,
+      });
+      expect(await bridge.installUpdate()).toBe(false);
+      expect(await bridge.setUpdateChannel('beta')).toBe('beta');
+      expect(await bridge.getUpdateChannel()).toBe('beta');
+      expect(seen.map((state) => state.status)).toContain('checking');
+
+      // A key, but the server cannot be reached: an error the page can show.
+      await bridge.setLicenseKey('ABCDE-FGHJK-MNPQR-STVWX-YZ234');
+      expect(await bridge.checkForUpdates()).toMatchObject({
+        status: 'error',
+        message: expect.stringMatching(
+          /^Could not check for updates: the update server could not be reached/,
+        ),
+      });
+      expect(seen.at(-1)).toMatchObject({ status: 'error' });
+
+      // electron-updater reports a downloaded update (driven here by the fake): restart installs it.
+      updater.emit('update-downloaded', { ...updateInfo('1.3.0', 'Notes'), downloadedFile: '/tmp/x' });
+      expect(await bridge.getUpdateState()).toEqual({
+        status: 'downloaded',
+        version: '1.3.0',
+        release_notes: 'Notes',
+      });
+      expect(await bridge.installUpdate()).toBe(true);
+      expect(updater.installs).toEqual([{ isSilent: false, isForceRunAfter: true }]);
+      stop();
+      updater.emit('checking-for-update');
+      expect(seen.at(-1)).toMatchObject({ status: 'downloaded' });
     });
 
     it('only ever sends the contract’s channels to the transport', async () => {
@@ -252,8 +344,10 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
         sent.push(channel);
         return undefined as never;
       };
-      const bridge = createBridge(recordingInvoke);
-      for (const method of Object.values(bridge) as (() => Promise<unknown>)[])
+      const bridge = createBridge(recordingInvoke, listen);
+      const { onUpdateStateChange, ...calls } = bridge;
+      expect(typeof onUpdateStateChange).toBe('function');
+      for (const method of Object.values(calls) as (() => Promise<unknown>)[])
         await method().catch(() => undefined);
       expect(sent.sort()).toEqual(Object.values(bridgeChannels).sort());
     });

@@ -20,6 +20,7 @@ import type { SecretStore } from '../../src/main/secret-store.js';
 import { createBridge } from '../../src/preload/create-bridge.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { keyringMissingReason, type KeyringSession, startKeyringSession } from './support/keyring-session.js';
+import { updateServiceForTests } from './support/fake-app-updater.js';
 import { type LicensingServer, startLicensingServer } from './support/licensing-server.js';
 
 const describeWithKeyring = keyringMissingReason ? describe.skip : describe;
@@ -84,9 +85,17 @@ describeWithKeyring(
           licenseStatePath: join(dir, 'license-state.json'),
           leasePublicKeys: server.leaseKeys,
           app: { version: '0.1.0', platform: process.platform },
+          updates: updateServiceForTests({
+            serverUrl: server.baseUrl,
+            licenseStatePath: join(dir, 'license-state.json'),
+            settingsPath: join(dir, 'update-settings.json'),
+          }).service,
         }),
       );
-      bridge = createBridge((channel, ...args) => dispatch(channel, args) as never);
+      bridge = createBridge(
+        (channel, ...args) => dispatch(channel, args) as never,
+        () => () => undefined,
+      );
     });
     afterAll(async () => {
       await server?.close();
@@ -144,13 +153,19 @@ describeWithKeyring(
 
     it('the bridge has no way to read or write the refresh token: it tells only whether a session exists', async () => {
       expect(Object.keys(bridge).sort()).toEqual([
+        'checkForUpdates',
         'checkLicenseStatus',
         'forgetSession',
         'getAppInfo',
         'getHardwareId',
         'getLicenseKey',
+        'getUpdateChannel',
+        'getUpdateState',
         'hasSession',
+        'installUpdate',
+        'onUpdateStateChange',
         'setLicenseKey',
+        'setUpdateChannel',
       ]);
       for (const channel of Object.values(bridgeChannels)) expect(channel).not.toMatch(/token/i);
       expect(bridgeContract[bridgeChannels.hasSession].result.safeParse('a-refresh-token').success).toBe(

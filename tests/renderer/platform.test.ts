@@ -10,6 +10,7 @@ import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
 import { licenseApi } from '../../src/renderer/src/features/license';
 import { FakeApi } from './support/fake-api';
+import { fakeUpdateBridge } from './support/fake-update-bridge';
 import { tabServices } from './support/services';
 
 let api: FakeApi;
@@ -46,6 +47,7 @@ function memoryBridge(status: LicenseCheckResult) {
       serverUrl: 'https://portal.example.com',
       tokenStorage: 'memory' as const,
     }),
+    ...fakeUpdateBridge().bridge,
   };
   return { bridge, state };
 }

@@ -25,6 +25,8 @@ export interface LicensingServer {
   clock: TestClock;
   /** http://127.0.0.1:<port> */
   baseUrl: string;
+  /** Where publish-release keeps the installers (RELEASES_DIR). */
+  releasesDir: string;
   /** What GET /api/v1/licensing/public-key serves: the keys a build of the desktop pins. */
   leaseKeys: LeaseSigningKeys;
   /** The server's own lease signing key (configured as LEASE_SIGNING_KEY), to sign odd leases with. */
@@ -35,8 +37,15 @@ export interface LicensingServer {
   close(): Promise<void>;
 }
 
-export async function startLicensingServer(): Promise<LicensingServer> {
+/**
+ * `publicUrlIsOwn`: PUBLIC_URL is the server's own loopback address (else http://portal.test), for
+ * tests that follow the URLs it answers, such as the update feed's.
+ */
+export async function startLicensingServer(
+  options: { publicUrlIsOwn?: boolean } = {},
+): Promise<LicensingServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'desktop-server-'));
+  const publicUrl = options.publicUrlIsOwn ? await refusedUrl() : 'http://portal.test';
   const signingKey = generateKeyPairSync('ed25519').privateKey;
   const config = loadConfig({
     LEASE_SIGNING_KEY: JSON.stringify(signingKey.export({ format: 'jwk' })),
@@ -47,11 +56,14 @@ export async function startLicensingServer(): Promise<LicensingServer> {
     AUTH_RATE_LIMIT_PER_MINUTE: '10000',
     LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000',
     WEB_DIR: join(dataDir, 'no-web-build'),
-    PUBLIC_URL: 'http://portal.test',
+    PUBLIC_URL: publicUrl,
   });
   const clock = createTestClock();
   const app = await buildApp(config, { clock, logger: false });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({
+    port: options.publicUrlIsOwn ? Number(new URL(publicUrl).port) : 0,
+    host: '127.0.0.1',
+  });
   const baseUrl = address.replace('localhost', '127.0.0.1');
   const keysResponse = await fetch(`${baseUrl}/api/v1/licensing/public-key`, {
     headers: { 'x-api-key': DESKTOP_API_KEY },
@@ -74,6 +86,7 @@ export async function startLicensingServer(): Promise<LicensingServer> {
     app,
     clock,
     baseUrl,
+    releasesDir: config.licensing.releasesDir,
     leaseKeys,
     signingKey,
     async activatedLicense(hardwareId) {

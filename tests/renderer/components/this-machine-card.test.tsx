@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import { FakeApi, testUser } from '../support/fake-api';
+import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
 
@@ -35,6 +36,7 @@ function desktopBridge(status: LicenseCheckResult, overrides: Partial<DesktopBri
       serverUrl: 'https://portal.example.com',
       tokenStorage: 'os-keychain',
     }),
+    ...fakeUpdateBridge().bridge,
     ...overrides,
   };
 }

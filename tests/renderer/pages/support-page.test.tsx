@@ -6,6 +6,7 @@ import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/brid
 import { maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
 import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
+import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
 
@@ -133,6 +134,7 @@ describe('support page: app and account information', () => {
         serverUrl: 'https://portal.example.com',
         tokenStorage: 'os-keychain' as const,
       }),
+      ...fakeUpdateBridge().bridge,
     } satisfies DesktopBridge;
     const { services } = tabServices(api.baseURL, { bridge });
     const issued = api.issue();

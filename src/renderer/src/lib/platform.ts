@@ -26,7 +26,20 @@ export interface Platform {
   checkLicenseStatus: (() => Promise<LicenseCheckResult>) | null;
   /** The desktop's version, server and token storage; null on the web. */
   getAppInfo(): Promise<AppInfo | null>;
+  /** The desktop app's own updates (main's electron-updater); null on the web, which has none. */
+  updates: DesktopUpdates | null;
 }
+
+/** What the portal may do with the desktop app's updates: follow them, check, restart, pick a channel. */
+export type DesktopUpdates = Pick<
+  DesktopBridge,
+  | 'getUpdateState'
+  | 'onUpdateStateChange'
+  | 'checkForUpdates'
+  | 'installUpdate'
+  | 'getUpdateChannel'
+  | 'setUpdateChannel'
+>;
 
 export interface PlatformOptions {
   bridge?: DesktopBridge | undefined;
@@ -51,6 +64,14 @@ export function createPlatform({
       setLicenseKey: (key) => bridge.setLicenseKey(key),
       checkLicenseStatus: () => bridge.checkLicenseStatus(),
       getAppInfo: () => bridge.getAppInfo(),
+      updates: {
+        getUpdateState: () => bridge.getUpdateState(),
+        onUpdateStateChange: (listener) => bridge.onUpdateStateChange(listener),
+        checkForUpdates: () => bridge.checkForUpdates(),
+        installUpdate: () => bridge.installUpdate(),
+        getUpdateChannel: () => bridge.getUpdateChannel(),
+        setUpdateChannel: (channel) => bridge.setUpdateChannel(channel),
+      },
     };
   }
   return {
@@ -78,5 +99,6 @@ export function createPlatform({
     },
     checkLicenseStatus: null,
     getAppInfo: async () => null,
+    updates: null,
   };
 }

@@ -1,5 +1,6 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { portalPaths } from '../../../../shared/routes';
@@ -7,6 +8,7 @@ import { Logo } from '../../components/brand/logo';
 import { DotGrid } from '../../components/dot-grid/dot-grid';
 import { SkipLink } from '../../components/layout/skip-link';
 import { selectUserRole } from '../../features/auth';
+import { loadUpdateIndicator } from '../../features/desktop-updates';
 import { useAppSelector } from '../../lib/store-hooks';
 import { HeaderThemeToggle } from './header-theme-toggle';
 import { adminNavItems, isActive, userNavItems } from './nav-links';
@@ -14,6 +16,10 @@ import { UserMenu } from './user-menu';
 import classes from './app-layout.module.css';
 
 const MAIN_ID = 'main-content';
+
+const UpdateIndicator = lazy(() =>
+  loadUpdateIndicator().then((module) => ({ default: module.UpdateIndicator })),
+);
 
 /** The signed-in shell: header with user menu, a navbar of the role's screens (a drawer on phones). */
 export function AppShellLayout() {
@@ -51,6 +57,9 @@ export function AppShellLayout() {
             </Link>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            <Suspense fallback={null}>
+              <UpdateIndicator />
+            </Suspense>
             <HeaderThemeToggle />
             <UserMenu />
           </Group>

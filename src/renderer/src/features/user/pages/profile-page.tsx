@@ -1,9 +1,11 @@
 import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
+import { loadDesktopUpdatesCard } from '../../desktop-updates';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileDetailsCard } from '../components/profile-details-card';
@@ -12,6 +14,11 @@ import { useFetchMyProfileQuery } from '../user-endpoints';
 import { selectPreferences, selectUserError, selectUserProfile } from '../user-slice';
 
 const PASSWORD_SECTION_ID = 'change-password';
+
+// Shown in the desktop app only (the card renders nothing on the web).
+const DesktopUpdatesCard = lazy(() =>
+  loadDesktopUpdatesCard().then((module) => ({ default: module.DesktopUpdatesCard })),
+);
 
 /** The way to /profile/security: two-factor sign-in, passkeys and API tokens have a page of their own. */
 function SecurityLinkCard() {
@@ -77,6 +84,9 @@ export default function ProfilePage() {
               profile={profile}
             />
             <PreferencesCard preferences={preferences} />
+            <Suspense fallback={null}>
+              <DesktopUpdatesCard />
+            </Suspense>
           </Stack>
           <Stack gap="lg">
             <ChangePasswordCard email={profile.email} id={PASSWORD_SECTION_ID} />
