@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ interface BuilderConfig {
   productName?: string;
   files?: string[];
   electronFuses?: Record<string, boolean>;
+  publish?: { provider?: string };
   linux?: { target?: string[]; icon?: string };
   win?: { target?: string; icon?: string };
   mac?: { target?: string; icon?: string };
@@ -71,6 +72,11 @@ describe('electron-vite build of main, preload and renderer', () => {
       'node-machine-id',
     ]);
     expect(main).toContain('"keytar"');
+    // CommonJS bundled in (electron-updater and its js-yaml, semver…) requires Node's own modules only.
+    const required = [...main.matchAll(/require\("([^"]+)"\)/g)].map((match) => match[1] ?? '');
+    expect(required.filter((name) => !isBuiltin(name) && name !== 'electron' && name !== 'keytar')).toEqual(
+      [],
+    );
   });
 
   it('the preload is one CommonJS file for the sandbox: requires only electron, exposes window.desktop', () => {
@@ -105,6 +111,10 @@ describe('electron-builder.yml', () => {
     expect(config.mac?.target).toBe('dmg');
     for (const icon of [config.linux?.icon, config.win?.icon, config.mac?.icon])
       expect(existsSync(join(REPO_ROOT, icon ?? 'missing')), icon).toBe(true);
+  });
+
+  it('has a generic publish entry, so the build carries the app-update.yml electron-updater reads', () => {
+    expect(config.publish).toMatchObject({ provider: 'generic' });
   });
 
   it('sets the fuses: no run-as-node, no NODE_OPTIONS, no inspect flags, asar integrity, app only from asar', () => {
