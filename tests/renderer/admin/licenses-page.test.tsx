@@ -19,6 +19,7 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   currency: 'USD',
   billing_interval: 'month',
   max_activations: 3,
+  seat_based: false,
   is_public: true,
   is_active: true,
   sort_order: 0,

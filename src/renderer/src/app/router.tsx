@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type LazyExoticComponent, Suspense, useMemo } from 'react';
+import { type ComponentType, lazy, type LazyExoticComponent, type ReactNode, Suspense, useMemo } from 'react';
 import { type RouteObject, useRoutes } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
 import { AppLayout } from './layout/app-layout';
@@ -10,6 +10,7 @@ import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserO
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
 import { type LazySliceName, SliceLoader } from './slice-loader';
+import type { AdminScreenName } from './admin-screens';
 
 // The slices each area's screens use, loaded when the area is first entered (not on /landing or /login).
 const USER_SLICES: readonly LazySliceName[] = ['license'];
@@ -40,21 +41,10 @@ const pages = {
   offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
   // The same page: an administrator's uploads go to the admin routes, for any license.
   adminOfflineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
-  admin: lazy(() => import('../features/admin/pages/dashboard-page')),
-  adminUsers: lazy(() => import('../features/admin/pages/users-page')),
-  adminLicenses: lazy(() => import('../features/admin/pages/licenses-page')),
-  adminPayments: lazy(() => import('../features/admin/pages/payments-page')),
-  adminSubscriptions: lazy(() => import('../features/admin/pages/subscriptions-page')),
-  adminOrganisations: lazy(() => import('../features/admin/pages/organisations-page')),
-  adminCoupons: lazy(() => import('../features/admin/pages/coupons-page')),
-  adminSupportRequests: lazy(() => import('../features/admin/pages/support-requests-page')),
-  adminWebhooks: lazy(() => import('../features/admin/pages/webhooks-page')),
-  adminReleases: lazy(() => import('../features/admin/pages/releases-page')),
-  adminFeatures: lazy(() => import('../features/admin/pages/features-page')),
-  adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
-  adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
-  adminApiTokens: lazy(() => import('../features/admin/pages/api-tokens-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
+
+// The administrators' screens come through one lazy table of their own (admin-screens.tsx).
+const AdminScreen = lazy(() => import('./admin-screens'));
 
 export interface AppRoutesOptions {
   services: Services;
@@ -67,19 +57,20 @@ export function createAppRoutes({
   reload = () => window.location.reload(),
 }: AppRoutesOptions): RouteObject[] {
   // Each screen has its own error boundary, so a failing page leaves the layout and navigation usable.
+  const framed = (path: string, page: ReactNode): RouteObject => ({
+    path,
+    element: (
+      <RouteErrorBoundary onReload={reload}>
+        <Suspense fallback={<PageLoading />}>{page}</Suspense>
+      </RouteErrorBoundary>
+    ),
+  });
   const screen = (name: keyof typeof pages): RouteObject => {
     const Page = pages[name];
-    return {
-      path: portalPaths[name],
-      element: (
-        <RouteErrorBoundary onReload={reload}>
-          <Suspense fallback={<PageLoading />}>
-            <Page />
-          </Suspense>
-        </RouteErrorBoundary>
-      ),
-    };
+    return framed(portalPaths[name], <Page />);
   };
+  const adminScreen = (name: AdminScreenName): RouteObject =>
+    framed(portalPaths[name], <AdminScreen name={name} />);
 
   return [
     {
@@ -151,20 +142,20 @@ export function createAppRoutes({
                     {
                       element: <SliceLoader slices={ADMIN_SLICES} />,
                       children: [
-                        screen('admin'),
-                        screen('adminUsers'),
-                        screen('adminLicenses'),
-                        screen('adminPayments'),
-                        screen('adminSubscriptions'),
-                        screen('adminOrganisations'),
-                        screen('adminCoupons'),
-                        screen('adminSupportRequests'),
-                        screen('adminWebhooks'),
-                        screen('adminReleases'),
-                        screen('adminFeatures'),
-                        screen('adminPackages'),
-                        screen('adminSecurity'),
-                        screen('adminApiTokens'),
+                        adminScreen('admin'),
+                        adminScreen('adminUsers'),
+                        adminScreen('adminLicenses'),
+                        adminScreen('adminPayments'),
+                        adminScreen('adminSubscriptions'),
+                        adminScreen('adminOrganisations'),
+                        adminScreen('adminCoupons'),
+                        adminScreen('adminSupportRequests'),
+                        adminScreen('adminWebhooks'),
+                        adminScreen('adminReleases'),
+                        adminScreen('adminFeatures'),
+                        adminScreen('adminPackages'),
+                        adminScreen('adminSecurity'),
+                        adminScreen('adminApiTokens'),
                         screen('adminOfflineActivation'),
                       ],
                     },

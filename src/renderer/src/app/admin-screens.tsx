@@ -1,0 +1,31 @@
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import type { portalPaths } from '../../../shared/routes';
+
+// The administrators' screens, one lazy chunk each. This table is itself loaded lazily, by the
+// router's first admin route: every lazy import carries the list of files to preload with it, and
+// kept in the router these lists would be in every visitor's first download (/landing, /login),
+// which has a budget of 150 KB that each admin screen was eating into.
+const pages = {
+  admin: lazy(() => import('../features/admin/pages/dashboard-page')),
+  adminUsers: lazy(() => import('../features/admin/pages/users-page')),
+  adminLicenses: lazy(() => import('../features/admin/pages/licenses-page')),
+  adminPayments: lazy(() => import('../features/admin/pages/payments-page')),
+  adminSubscriptions: lazy(() => import('../features/admin/pages/subscriptions-page')),
+  adminOrganisations: lazy(() => import('../features/admin/pages/organisations-page')),
+  adminCoupons: lazy(() => import('../features/admin/pages/coupons-page')),
+  adminSupportRequests: lazy(() => import('../features/admin/pages/support-requests-page')),
+  adminWebhooks: lazy(() => import('../features/admin/pages/webhooks-page')),
+  adminReleases: lazy(() => import('../features/admin/pages/releases-page')),
+  adminFeatures: lazy(() => import('../features/admin/pages/features-page')),
+  adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
+  adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
+  adminApiTokens: lazy(() => import('../features/admin/pages/api-tokens-page')),
+} satisfies Partial<Record<keyof typeof portalPaths, LazyExoticComponent<ComponentType>>>;
+
+export type AdminScreenName = keyof typeof pages;
+
+/** Draws one administrators' screen by its name in `portalPaths`. */
+export default function AdminScreen({ name }: { name: AdminScreenName }) {
+  const Page = pages[name];
+  return <Page />;
+}
