@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
+import { API_BASE_PATH, apiPaths, UPDATE_FEED_PREFIX } from '../shared/routes.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
@@ -447,7 +447,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         // Nor do download links and electron-updater's feed requests: their signed token is.
         exemptPrefixes: [
           `${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`,
-          `${API_BASE_PATH}${apiPaths.updates.feedBase.replace(':token/', '')}`,
+          `${API_BASE_PATH}${UPDATE_FEED_PREFIX}`,
         ],
       });
       await api.register(healthRoutes, { health: services.health });

@@ -81,7 +81,6 @@ export const apiPaths = {
    */
   updates: {
     check: '/updates/check',
-    feedBase: '/update-feed/:token/',
     channelFile: '/update-feed/:token/:channelFile',
     file: '/update-feed/:token/files/:releaseId/:fileName',
   },
@@ -214,6 +213,12 @@ export const apiPaths = {
     cancel: '/admin/subscriptions/:id/cancel',
   },
 } as const;
+
+/**
+ * Where electron-updater's generic provider reads a machine's feed: `<prefix><token>/`, the
+ * channel files and the files they name below it (`apiPaths.updates.channelFile`, `.file`).
+ */
+export const UPDATE_FEED_PREFIX = '/update-feed/';
 
 /** Fills the `:name` parameters of an API path: `pathWith(apiPaths.licenses.detail, { id })`. */
 export function pathWith(path: string, params: Record<string, string | number>): string {

@@ -1,5 +1,6 @@
 import type { UpdateCheckRequest, UpdateCheckResponse } from '../../../shared/api/releases.js';
 import { normalizeLicenseKey } from '../../../shared/license-key.js';
+import { UPDATE_FEED_PREFIX } from '../../../shared/routes.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { ActivationRow } from '../../db/tables.js';
@@ -101,7 +102,7 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
         expiresAt,
       });
       return {
-        feed_url: `${apiUrl}/update-feed/${token}/`,
+        feed_url: `${apiUrl}${UPDATE_FEED_PREFIX}${token}/`,
         feed_expires_at: new Date(expiresAt * 1000).toISOString(),
       };
     },
