@@ -18,6 +18,7 @@ import { type InvitationPreview, invitationSignUpBodySchema } from '../../../../
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { LoadingBlock } from '../../../components/data/loading-block';
+import { wrappingLabel } from '../../../components/forms/wrapping-label';
 import { Notice } from '../../../components/data/notice';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
@@ -169,7 +170,7 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
           required
           {...form.getInputProps('confirmPassword')}
         />
-        <Button type="submit" size="md" fullWidth loading={form.submitting}>
+        <Button type="submit" size="md" fullWidth loading={form.submitting} {...wrappingLabel}>
           Create account and join {preview.organisation_name}
         </Button>
       </Stack>
@@ -196,7 +197,7 @@ function JoinButton({ token, preview }: { token: string; preview: InvitationPrev
   return (
     <Stack gap="md">
       {failure ? <FormAlert title="You did not join">{failure}</FormAlert> : null}
-      <Button size="md" onClick={() => void join()} loading={isLoading} data-autofocus>
+      <Button size="md" onClick={() => void join()} loading={isLoading} data-autofocus {...wrappingLabel}>
         Join {preview.organisation_name}
       </Button>
     </Stack>

@@ -7,6 +7,7 @@ import type { Plan } from '../../../../../shared/api/plans';
 import type { Subscription } from '../../../../../shared/api/subscriptions';
 import { portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/alert-notice';
+import { wrappingLabel } from '../../../components/forms/wrapping-label';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
@@ -90,17 +91,7 @@ function subscriptionAction(
   if (own)
     return {
       action: (
-        <Button
-          component={Link}
-          to={portalPaths.subscriptions}
-          fullWidth
-          variant="light"
-          // Wraps in a narrow card instead of being cut off.
-          h="auto"
-          mih={36}
-          py={6}
-          styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
-        >
+        <Button component={Link} to={portalPaths.subscriptions} fullWidth variant="light" {...wrappingLabel}>
           Manage subscription
         </Button>
       ),
@@ -119,10 +110,7 @@ function subscriptionAction(
     action: (
       <Button
         fullWidth
-        h="auto"
-        mih={36}
-        py={6}
-        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        {...wrappingLabel}
         loading={loading}
         disabled={busy && !loading}
         onClick={() => void subscribe.start(plan, config, coupon.codeFor(plan))}
@@ -170,10 +158,7 @@ function seatPlanAction(
     action: (
       <Button
         fullWidth
-        h="auto"
-        mih={36}
-        py={6}
-        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        {...wrappingLabel}
         loading={loading}
         disabled={busy && !loading}
         onClick={() => buyForOrganisation(plan)}
@@ -267,11 +252,7 @@ function planAction(
     action: (
       <Button
         fullWidth
-        // Long plan names wrap instead of being cut off.
-        h="auto"
-        mih={36}
-        py={6}
-        styles={{ label: { whiteSpace: 'normal', textAlign: 'center', lineHeight: 1.3 } }}
+        {...wrappingLabel}
         variant={isCurrent ? 'light' : 'filled'}
         loading={loading}
         disabled={busy && !loading}
