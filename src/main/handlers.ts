@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { z } from 'zod';
 import type { LeaseSigningKeys } from '../shared/api/licenses.js';
 import {
@@ -11,6 +13,7 @@ import { createHardwareIdProvider, type MachineIdSource } from './hardware-id.js
 import { createLicenseStateFile } from './license-state.js';
 import { createLicenseChecker } from './licensing.js';
 import { createLicensingApi, type FetchLike } from './licensing-api.js';
+import { createOfflineActivation, withLicenseFile } from './offline-activation.js';
 import type { SecretStore } from './secret-store.js';
 import type { UpdateService } from './updater-service.js';
 
@@ -33,6 +36,8 @@ export interface HandlerDeps {
   requestTimeoutMs: number;
   /** JSON file of the license key and the last lease (in the app's user data). */
   licenseStatePath: string;
+  /** Activation by file's JSON file; beside the license state unless given. */
+  offlineActivationPath?: string;
   /**
    * The only keys leases are verified with: built into the app (MAIN_VITE_LEASE_PUBLIC_KEYS) or, in
    * development and tests, given at run time. Undefined: online checks only, no offline use.
@@ -52,7 +57,16 @@ export interface HandlerDeps {
 export function createHandlers(deps: HandlerDeps): BridgeHandlers {
   const hardwareId = createHardwareIdProvider(deps.machineId);
   const state = createLicenseStateFile(deps.licenseStatePath, deps.serverUrl);
-  const licensing = createLicenseChecker({
+  const now = deps.now ?? (() => new Date());
+  const offline = createOfflineActivation({
+    path: deps.offlineActivationPath ?? join(dirname(deps.licenseStatePath), 'offline-activation.json'),
+    hardwareId,
+    trustedKeys: deps.leasePublicKeys,
+    now,
+    app: deps.app,
+    deviceName: hostname,
+  });
+  const online = createLicenseChecker({
     api: createLicensingApi({
       serverUrl: deps.serverUrl,
       apiKey: deps.apiKey,
@@ -62,9 +76,11 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     state,
     hardwareId,
     trustedKeys: deps.leasePublicKeys,
-    now: deps.now ?? (() => new Date()),
+    now,
     log: deps.log,
   });
+  // A machine activated by file answers from its license file; any other, as before.
+  const licensing = withLicenseFile(online, offline);
   const account = deps.serverUrl;
 
   return {
@@ -90,5 +106,24 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     [bridgeChannels.installUpdate]: async () => deps.updates.install(),
     [bridgeChannels.getUpdateChannel]: () => deps.updates.channel(),
     [bridgeChannels.setUpdateChannel]: (channel) => deps.updates.setChannel(channel),
+    async [bridgeChannels.writeOfflineActivationRequest](licenseKey) {
+      const file = await offline.writeRequest(licenseKey);
+      return { file_name: file.fileName, contents: file.contents };
+    },
+    async [bridgeChannels.importOfflineLicenseFile](contents) {
+      const outcome = await offline.importLicenseFile(contents);
+      if (!outcome.ok) return { imported: false, message: outcome.message };
+      // The key the request named is the machine's key from now on, as if typed in.
+      const current = await offline.current();
+      if (current)
+        await state.update((s) =>
+          s.license_key === current.license_key ? s : { ...s, license_key: current.license_key, lease: null },
+        );
+      return { imported: true, message: outcome.result.message };
+    },
+    async [bridgeChannels.signOutOfflineLicense]() {
+      const file = await offline.signOut();
+      return file ? { file_name: file.fileName, contents: file.contents } : null;
+    },
   };
 }

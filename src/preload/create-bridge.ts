@@ -29,6 +29,10 @@ export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): Deskto
     installUpdate: () => call(bridgeChannels.installUpdate),
     getUpdateChannel: () => call(bridgeChannels.getUpdateChannel),
     setUpdateChannel: (channel) => call(bridgeChannels.setUpdateChannel, channel),
+    writeOfflineActivationRequest: (licenseKey) =>
+      call(bridgeChannels.writeOfflineActivationRequest, licenseKey),
+    importOfflineLicenseFile: (contents) => call(bridgeChannels.importOfflineLicenseFile, contents),
+    signOutOfflineLicense: () => call(bridgeChannels.signOutOfflineLicense),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

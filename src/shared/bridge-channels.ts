@@ -17,6 +17,9 @@ export const bridgeChannels = {
   installUpdate: 'desktop:updates:install',
   getUpdateChannel: 'desktop:updates:channel:get',
   setUpdateChannel: 'desktop:updates:channel:set',
+  writeOfflineActivationRequest: 'desktop:offline:request',
+  importOfflineLicenseFile: 'desktop:offline:import',
+  signOutOfflineLicense: 'desktop:offline:sign-out',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 

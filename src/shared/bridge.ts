@@ -7,6 +7,7 @@ import {
   type LicenseStatusAnswer,
 } from './api/licenses.js';
 import { seatHolderSchema } from './api/organisations.js';
+import { OFFLINE_FILE_MAX_BYTES } from './offline-files.js';
 import { RELEASE_CHANNELS, type ReleaseChannel } from './api/releases.js';
 import { type BridgeChannel, type BridgeEvent, bridgeChannels } from './bridge-channels.js';
 
@@ -113,6 +114,14 @@ export type UpdateState = z.infer<typeof updateStateSchema>;
 
 export const updateChannelSchema = z.enum(RELEASE_CHANNELS);
 
+/** A file main wrote for a machine without network, for the user to save and carry to the portal. */
+export const offlineFileSchema = z.object({ file_name: z.string(), contents: z.string() });
+export type OfflineFile = z.infer<typeof offlineFileSchema>;
+
+/** Whether a license file was taken, and what to tell the user either way. */
+export const offlineImportResultSchema = z.object({ imported: z.boolean(), message: z.string() });
+export type OfflineImportResult = z.infer<typeof offlineImportResultSchema>;
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -127,6 +136,15 @@ export const bridgeContract = {
   [bridgeChannels.installUpdate]: { args: z.tuple([]), result: z.boolean() },
   [bridgeChannels.getUpdateChannel]: { args: z.tuple([]), result: updateChannelSchema },
   [bridgeChannels.setUpdateChannel]: { args: z.tuple([updateChannelSchema]), result: updateChannelSchema },
+  [bridgeChannels.writeOfflineActivationRequest]: {
+    args: z.tuple([licenseKeySchema]),
+    result: offlineFileSchema,
+  },
+  [bridgeChannels.importOfflineLicenseFile]: {
+    args: z.tuple([z.string().max(OFFLINE_FILE_MAX_BYTES)]),
+    result: offlineImportResultSchema,
+  },
+  [bridgeChannels.signOutOfflineLicense]: { args: z.tuple([]), result: offlineFileSchema.nullable() },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -171,6 +189,15 @@ export interface DesktopBridge {
   getUpdateChannel(): Promise<ReleaseChannel>;
   /** Keeps the channel for the next checks and checks on it at once; answers the channel kept. */
   setUpdateChannel(channel: ReleaseChannel): Promise<ReleaseChannel>;
+  /**
+   * Activation by file, for a machine without network: the activation request for the key, as a
+   * file to save and upload in the portal from another device.
+   */
+  writeOfflineActivationRequest(licenseKey: string): Promise<OfflineFile>;
+  /** Checks and keeps the license file the portal answered; from then on the status comes from it. */
+  importOfflineLicenseFile(contents: string): Promise<OfflineImportResult>;
+  /** Forgets the license file and answers the signed-out proof that frees its seat (null without one). */
+  signOutOfflineLicense(): Promise<OfflineFile | null>;
 }
 
 declare global {

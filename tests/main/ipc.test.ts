@@ -246,6 +246,9 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'installUpdate',
           'getUpdateChannel',
           'setUpdateChannel',
+          'writeOfflineActivationRequest',
+          'importOfflineLicenseFile',
+          'signOutOfflineLicense',
         ].sort(),
       );
       expect(Object.isFrozen(bridge)).toBe(true);

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
+import { createHandlers } from '../../src/main/handlers.js';
+import { createBridgeDispatcher } from '../../src/main/ipc.js';
 import { createLicenseStateFile } from '../../src/main/license-state.js';
+import { createMemorySecretStore } from '../../src/main/secret-store.js';
+import { bridgeChannels } from '../../src/shared/bridge.js';
 import { createLicenseChecker } from '../../src/main/licensing.js';
 import { createOfflineActivation, withLicenseFile } from '../../src/main/offline-activation.js';
 import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
@@ -17,6 +22,7 @@ import {
   uploadProof,
   uploadRequest,
 } from '../server/offline-activation-helpers.js';
+import { updateServiceForTests } from './support/fake-app-updater.js';
 import { foreignKey, keyFingerprint, signLease } from './support/licensing-server.js';
 
 const DAY_MS = 86_400_000;
@@ -202,6 +208,66 @@ describeOnEveryDatabase(
         .where('deactivated_at', 'is', null)
         .execute();
       expect(seats).toHaveLength(0);
+    });
+  },
+  licenseSuiteOptions,
+);
+
+describeOnEveryDatabase(
+  'desktop main: activation by file through the bridge handlers',
+  (server) => {
+    it('writes the request, imports the license file, answers the status from it with no server, and signs out', async () => {
+      const s = server();
+      const owner = await member(s);
+      const license = await giveLicense(s, owner, 'pro-yearly');
+      const dir = await mkdtemp(join(tmpdir(), 'offline-handlers-'));
+      const statePath = join(dir, 'license-state.json');
+      const keys = leaseSigningKeysSchema.parse((await s.api({ path: '/licensing/public-key' })).json());
+      // The license server is a closed port: this machine never reaches it.
+      const serverUrl = 'http://127.0.0.1:9';
+      const handlers = createHandlers({
+        secrets: createMemorySecretStore(),
+        serverUrl,
+        apiKey: DESKTOP_API_KEY,
+        requestTimeoutMs: 2000,
+        licenseStatePath: statePath,
+        leasePublicKeys: keys,
+        now: () => s.clock.now(),
+        app: { version: '1.4.2', platform: 'linux' },
+        updates: updateServiceForTests({
+          serverUrl,
+          licenseStatePath: statePath,
+          settingsPath: join(dir, 'update-settings.json'),
+        }).service,
+      });
+      const dispatch = createBridgeDispatcher(handlers);
+      const call = (channel: string, ...args: unknown[]) => dispatch(channel, args);
+
+      const request = (await call(bridgeChannels.writeOfflineActivationRequest, license.license_key)) as {
+        file_name: string;
+        contents: string;
+      };
+      expect(request.file_name).toMatch(/\.activation-request\.json$/);
+      const result = expectLicenseFile(await uploadRequest(s, owner.token, request.contents), 201);
+
+      expect(await call(bridgeChannels.importOfflineLicenseFile, 'not a license file')).toMatchObject({
+        imported: false,
+      });
+      expect(
+        await call(bridgeChannels.importOfflineLicenseFile, JSON.stringify(result.license_file)),
+      ).toMatchObject({ imported: true });
+      expect(await call(bridgeChannels.getLicenseKey)).toBe(license.license_key);
+      expect(await call(bridgeChannels.checkLicenseStatus)).toMatchObject({
+        valid: true,
+        status: 'active',
+        license_id: license.id,
+      });
+
+      const proof = (await call(bridgeChannels.signOutOfflineLicense)) as { contents: string };
+      expect((await uploadProof(s, owner.token, proof.contents)).statusCode).toBe(200);
+      expect(await call(bridgeChannels.signOutOfflineLicense)).toBeNull();
+      // Without its license file, the check goes back to the server, which it cannot reach.
+      expect(await call(bridgeChannels.checkLicenseStatus)).toMatchObject({ valid: false, status: 'error' });
     });
   },
   licenseSuiteOptions,

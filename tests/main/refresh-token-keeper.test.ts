@@ -162,10 +162,13 @@ describeWithKeyring(
         'getUpdateChannel',
         'getUpdateState',
         'hasSession',
+        'importOfflineLicenseFile',
         'installUpdate',
         'onUpdateStateChange',
         'setLicenseKey',
         'setUpdateChannel',
+        'signOutOfflineLicense',
+        'writeOfflineActivationRequest',
       ]);
       for (const channel of Object.values(bridgeChannels)) expect(channel).not.toMatch(/token/i);
       expect(bridgeContract[bridgeChannels.hasSession].result.safeParse('a-refresh-token').success).toBe(

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DesktopBridge } from '../../src/shared/bridge';
 import { FakeApi, testUser } from './support/fake-api';
 import { fakeUpdateBridge } from './support/fake-update-bridge';
+import { offlineBridgeMethods } from './support/fake-offline-bridge';
 import { renderApp, servicesFor } from './support/render-app';
 import { tabServices } from './support/services';
 
@@ -32,6 +33,7 @@ function desktopBridge() {
       tokenStorage: 'os-keychain',
     }),
     ...updates.bridge,
+    ...offlineBridgeMethods,
   };
   return { bridge, ...updates };
 }

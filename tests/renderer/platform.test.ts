@@ -11,6 +11,7 @@ import { makeFullStore } from './support/store';
 import { licenseApi } from '../../src/renderer/src/features/license';
 import { FakeApi } from './support/fake-api';
 import { fakeUpdateBridge } from './support/fake-update-bridge';
+import { offlineBridgeMethods } from './support/fake-offline-bridge';
 import { tabServices } from './support/services';
 
 let api: FakeApi;
@@ -48,6 +49,7 @@ function memoryBridge(status: LicenseCheckResult) {
       tokenStorage: 'memory' as const,
     }),
     ...fakeUpdateBridge().bridge,
+    ...offlineBridgeMethods,
   };
   return { bridge, state };
 }

@@ -4,6 +4,7 @@ import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/brid
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
+import { offlineBridgeMethods } from '../support/fake-offline-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
 
@@ -37,6 +38,7 @@ function desktopBridge(status: LicenseCheckResult, overrides: Partial<DesktopBri
       tokenStorage: 'os-keychain',
     }),
     ...fakeUpdateBridge().bridge,
+    ...offlineBridgeMethods,
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ import { maskLicenseKey } from '../../../src/renderer/src/features/user/support-
 import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
+import { offlineBridgeMethods } from '../support/fake-offline-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
 
@@ -135,6 +136,7 @@ describe('support page: app and account information', () => {
         tokenStorage: 'os-keychain' as const,
       }),
       ...fakeUpdateBridge().bridge,
+      ...offlineBridgeMethods,
     } satisfies DesktopBridge;
     const { services } = tabServices(api.baseURL, { bridge });
     const issued = api.issue();
