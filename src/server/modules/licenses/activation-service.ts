@@ -42,7 +42,8 @@ export interface Device {
   app_version?: string | undefined;
 }
 
-const deviceColumns = (device: Device) => ({
+/** The device's reported fields that were sent, to update a machine's row with. */
+export const deviceColumns = (device: Device) => ({
   ...(device.device_name === undefined ? {} : { device_name: device.device_name }),
   ...(device.platform === undefined ? {} : { platform: device.platform }),
   ...(device.app_version === undefined ? {} : { app_version: device.app_version }),
@@ -54,7 +55,7 @@ const machineHeldElsewhere = () =>
     'This machine is already activated on this license by another account. Ask the license owner to free it.',
   );
 
-const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
+export const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
 /** Frees the seats of machines unseen for longer than the configured window, oldest first. */
 async function reclaimStaleSeats(

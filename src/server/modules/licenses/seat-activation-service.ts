@@ -6,6 +6,7 @@ import type { UserRow } from '../../db/tables.js';
 import { conflict, forbidden, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import type { LeaseSigner } from '../licensing/lease-signer.js';
+import { organisationNotFound } from '../organisations/access.js';
 import {
   findMembership,
   findOrganisationLicense,
@@ -17,13 +18,10 @@ import { recordSecurityEvent } from '../security/service.js';
 import { activationEventData } from '../webhooks/event-data.js';
 import { queueWebhookEvent } from '../webhooks/queue.js';
 import { createLicenseAccess } from './access.js';
+import { deviceColumns, machines } from './activation-service.js';
 import { leaseFor } from './lease.js';
 import { findActivation, insertActivation, lockLicense, updateActivation } from './repository.js';
 import { toActivation, toLicense } from './views.js';
-
-const organisationNotFound = () => notFound('organisation_not_found', 'Organisation not found');
-
-const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
 async function organisationName(db: DbOrTransaction, organisationId: string): Promise<string> {
   const row = await db
@@ -105,9 +103,7 @@ export function createSeatActivationService({
             );
           }
           const activation = await updateActivation(trx, existing.id, {
-            ...(device.device_name === undefined ? {} : { device_name: device.device_name }),
-            ...(device.platform === undefined ? {} : { platform: device.platform }),
-            ...(device.app_version === undefined ? {} : { app_version: device.app_version }),
+            ...deviceColumns(device),
             last_seen_at: now,
           });
           return { kind: 'activated' as const, license, name, activation, created: false };
