@@ -234,7 +234,9 @@ export function createOfflineActivationService({
       });
       const at = clock.now().toISOString();
       if (!(await markOfflineDeactivated(db, record.id, at, uploader.user.id))) throw proofSpent();
-      const machine = view.activations?.find((activation) => activation.activation_id === record.activation_id);
+      const machine = view.activations?.find(
+        (activation) => activation.activation_id === record.activation_id,
+      );
       return {
         license_id: record.license_id,
         hardware_id: record.hardware_id,
