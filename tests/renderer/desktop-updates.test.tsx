@@ -35,7 +35,7 @@ function desktopBridge() {
     ...updates.bridge,
     ...offlineBridgeMethods,
   };
-  return { bridge, ...updates };
+  return { ...updates, bridge };
 }
 
 async function openAsDesktopUser(bridge: DesktopBridge, path = '/profile') {

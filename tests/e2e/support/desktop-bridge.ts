@@ -2,10 +2,14 @@ import { build } from 'esbuild';
 import type { BrowserContext } from 'playwright-core';
 import { APP_ORIGIN } from '../../../src/main/app-origin.js';
 import type { BridgeDispatch } from '../../../src/main/ipc.js';
+import type { BridgeEvent } from '../../../src/shared/bridge.js';
 import { REPO_ROOT } from './build.js';
 
 /** Name of the Playwright binding that stands in for Electron IPC. */
 const INVOKE_BINDING = '__desktopBridgeInvoke';
+
+/** Name of the page function that stands in for main's `webContents.send`. */
+const SEND_FUNCTION = '__desktopBridgeSend';
 
 let bundled: Promise<string> | undefined;
 
@@ -19,8 +23,17 @@ function bridgeScript(): Promise<string> {
       contents: `
         import { createBridge } from './src/preload/create-bridge.ts';
         const invoke = (channel, ...args) => window.${INVOKE_BINDING}(channel, args);
-        // Main sends these pages nothing unasked: the update service's events are tested in Node.
-        const listen = () => () => undefined;
+        // ipcRenderer.on's part: listeners per event, reached by sendToDesktopPages as webContents.send.
+        const listeners = new Map();
+        const listen = (event, listener) => {
+          const set = listeners.get(event) ?? new Set();
+          set.add(listener);
+          listeners.set(event, set);
+          return () => set.delete(listener);
+        };
+        Object.defineProperty(window, '${SEND_FUNCTION}', {
+          value: (event, payload) => listeners.get(event)?.forEach((listener) => listener(payload)),
+        });
         Object.defineProperty(window, 'desktop', { value: createBridge(invoke, listen), writable: false, configurable: false });
       `,
       resolveDir: REPO_ROOT,
@@ -48,6 +61,16 @@ export async function installDesktopBridge(
     dispatch()(channel, Array.isArray(args) ? args : []),
   );
   await context.addInitScript({ content: await bridgeScript() });
+}
+
+/** What main's `webContents.send(event, payload)` does, to every page of the context. */
+export async function sendToDesktopPages(
+  context: BrowserContext,
+  event: BridgeEvent,
+  payload: unknown,
+): Promise<void> {
+  const script = `window.${SEND_FUNCTION}(${JSON.stringify(event)}, ${JSON.stringify(payload)})`;
+  await Promise.all(context.pages().map((page) => page.evaluate(script)));
 }
 
 /** An API answer as the page received it. */

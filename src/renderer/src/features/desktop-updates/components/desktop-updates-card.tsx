@@ -1,21 +1,11 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Progress,
-  SegmentedControl,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { ReleaseChannel } from '../../../../../shared/api/releases';
 import type { UpdateState } from '../../../../../shared/bridge';
 import { local } from '../../../../../shared/dates';
 import { AlertIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
 import {
   useCheckForDesktopUpdatesMutation,
   useGetDesktopUpdateChannelQuery,
@@ -47,7 +37,7 @@ function describe(state: UpdateState): string {
     case 'downloading':
       return `Downloading version ${state.version}: ${state.percent} %.`;
     case 'downloaded':
-      return `Version ${state.version} is downloaded and verified. Restart the app to update; your work here is signed in again after the restart.`;
+      return `Version ${state.version} is downloaded and verified. Restart the app to update.`;
     case 'error':
       return state.message;
   }
@@ -93,19 +83,21 @@ export function DesktopUpdatesCard() {
   const failure = checking.error ?? installing.error ?? settingChannel.error;
 
   return (
-    <Card
-      withBorder
-      padding="lg"
-      component="section"
+    <div
       id={APP_UPDATES_SECTION_ID}
-      aria-labelledby={titleId}
       ref={section}
       tabIndex={-1}
+      // Scrolled to from the header's sign: clear of the fixed header.
+      style={{
+        scrollMarginTop: 'calc(60px + var(--mantine-spacing-md))',
+        borderRadius: 'var(--mantine-radius-default)',
+      }}
     >
-      <Stack gap="md">
-        <Title order={2} size="h4" id={titleId}>
-          App updates
-        </Title>
+      <SectionCard
+        headingId={titleId}
+        title="App updates"
+        description="New versions download in the background; you choose when to restart."
+      >
         <Group gap="xs" wrap="nowrap" align="flex-start">
           {state.status === 'checking' ? <Loader size="xs" mt={4} aria-hidden="true" /> : null}
           <Text size="sm" role="status" aria-live="polite" c={state.status === 'error' ? 'red' : undefined}>
@@ -165,7 +157,7 @@ export function DesktopUpdatesCard() {
             Beta brings new versions before they reach everyone, and may be less polished.
           </Text>
         </Stack>
-      </Stack>
-    </Card>
+      </SectionCard>
+    </div>
   );
 }
