@@ -276,6 +276,8 @@ export const portalPaths = {
   adminApiTokens: '/admin/api-tokens',
   adminReleases: '/admin/releases',
   offlineActivation: '/offline-activation',
+  /** The desktop app's side, open without signing in: a machine without network cannot sign in. */
+  offlineThisMachine: '/offline-activation/this-machine',
   adminOfflineActivation: '/admin/offline-activation',
   organisations: '/organisations',
   organisationDetail: '/organisations/:organisationId',

@@ -41,6 +41,7 @@ const pages = {
   offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
   // The same page: an administrator's uploads go to the admin routes, for any license.
   adminOfflineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
+  offlineThisMachine: lazy(() => import('../features/offline-activation/pages/this-machine-offline-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
 // The administrators' screens come through one lazy table of their own (admin-screens.tsx).
@@ -92,6 +93,8 @@ export function createAppRoutes({
             screen('verifyRegistration'),
             // Signed in or not: the page itself tells who may join and how.
             screen('acceptInvitation'),
+            // Signed in or not: a machine without network cannot sign in.
+            screen('offlineThisMachine'),
           ],
         },
         {

@@ -28,7 +28,15 @@ export interface Platform {
   getAppInfo(): Promise<AppInfo | null>;
   /** The desktop app's own updates (main's electron-updater); null on the web, which has none. */
   updates: DesktopUpdates | null;
+  /** Activation by file for a desktop without network (main writes and reads the files); null on the web. */
+  offline: DesktopOfflineActivation | null;
 }
+
+/** What the portal may do for a desktop without network: write a request, import, sign out by file. */
+export type DesktopOfflineActivation = Pick<
+  DesktopBridge,
+  'writeOfflineActivationRequest' | 'importOfflineLicenseFile' | 'signOutOfflineLicense'
+>;
 
 /** What the portal may do with the desktop app's updates: follow them, check, restart, pick a channel. */
 export type DesktopUpdates = Pick<
@@ -72,6 +80,11 @@ export function createPlatform({
         getUpdateChannel: () => bridge.getUpdateChannel(),
         setUpdateChannel: (channel) => bridge.setUpdateChannel(channel),
       },
+      offline: {
+        writeOfflineActivationRequest: (key) => bridge.writeOfflineActivationRequest(key),
+        importOfflineLicenseFile: (contents) => bridge.importOfflineLicenseFile(contents),
+        signOutOfflineLicense: () => bridge.signOutOfflineLicense(),
+      },
     };
   }
   return {
@@ -100,5 +113,6 @@ export function createPlatform({
     checkLicenseStatus: null,
     getAppInfo: async () => null,
     updates: null,
+    offline: null,
   };
 }

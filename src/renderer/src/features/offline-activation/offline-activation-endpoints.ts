@@ -2,14 +2,22 @@ import type {
   OfflineActivationResult,
   OfflineDeactivationResult,
 } from '../../../../shared/api/offline-activation';
+import type { OfflineFile, OfflineImportResult } from '../../../../shared/bridge';
 import { apiPaths } from '../../../../shared/routes';
-import { api } from '../../lib/api';
+import { api, servicesOf } from '../../lib/api';
+import { attempt } from '../../lib/api-errors';
 
 // The fallbacks of the activation-by-file calls, shown when the server gives no message.
 export const offlineActivationMessages = {
   activateFailed: 'Could not activate the machine from this file',
   deactivateFailed: 'Could not sign the machine out with this file',
+  requestFailed: 'Could not write the activation request',
+  importFailed: 'Could not import the license file',
+  signOutFailed: 'Could not sign this machine out',
 } as const;
+
+/** The desktop's side, which only main can do: refused on the web, which has no machine to activate. */
+const desktopOnly = () => new Error('Activation by file happens in the desktop app.');
 
 /** Who uploads: the customer for their own licenses, an administrator for any license. */
 export type Uploader = 'customer' | 'admin';
@@ -42,8 +50,45 @@ export const offlineActivationApi = api.injectEndpoints({
       extraOptions: { fallback: offlineActivationMessages.deactivateFailed },
       invalidatesTags: ['License'],
     }),
+
+    /** This machine's activation request, written by main for the key. */
+    writeOfflineActivationRequest: build.mutation<OfflineFile, string>({
+      queryFn: (licenseKey, queryApi, options) =>
+        attempt(async () => {
+          const { offline } = servicesOf(queryApi).platform;
+          if (!offline) throw desktopOnly();
+          return offline.writeOfflineActivationRequest(licenseKey);
+        }, options),
+      extraOptions: { fallback: offlineActivationMessages.requestFailed },
+    }),
+    importOfflineLicenseFile: build.mutation<OfflineImportResult, string>({
+      queryFn: (contents, queryApi, options) =>
+        attempt(async () => {
+          const { offline } = servicesOf(queryApi).platform;
+          if (!offline) throw desktopOnly();
+          return offline.importOfflineLicenseFile(contents);
+        }, options),
+      extraOptions: { fallback: offlineActivationMessages.importFailed },
+      invalidatesTags: ['License'],
+    }),
+    /** Forgets the license file; the answer is the proof to upload, null when there was none. */
+    signOutOfflineLicense: build.mutation<OfflineFile | null, void>({
+      queryFn: (_args, queryApi, options) =>
+        attempt(async () => {
+          const { offline } = servicesOf(queryApi).platform;
+          if (!offline) throw desktopOnly();
+          return offline.signOutOfflineLicense();
+        }, options),
+      extraOptions: { fallback: offlineActivationMessages.signOutFailed },
+      invalidatesTags: ['License'],
+    }),
   }),
 });
 
-export const { useUploadOfflineActivationRequestMutation, useUploadOfflineDeactivationProofMutation } =
-  offlineActivationApi;
+export const {
+  useUploadOfflineActivationRequestMutation,
+  useUploadOfflineDeactivationProofMutation,
+  useWriteOfflineActivationRequestMutation,
+  useImportOfflineLicenseFileMutation,
+  useSignOutOfflineLicenseMutation,
+} = offlineActivationApi;

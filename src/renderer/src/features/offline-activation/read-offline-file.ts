@@ -16,9 +16,12 @@ export async function readOfflineFile(file: File): Promise<{ json: unknown } | {
 
 /** Offers the JSON as a file download, named as the app expects it. */
 export function downloadJson(fileName: string, value: unknown): void {
-  const url = URL.createObjectURL(
-    new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' }),
-  );
+  downloadText(fileName, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Offers text as a file download (in the desktop app, a save dialog). */
+export function downloadText(fileName: string, contents: string): void {
+  const url = URL.createObjectURL(new Blob([contents], { type: 'application/json' }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

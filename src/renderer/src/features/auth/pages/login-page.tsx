@@ -16,6 +16,8 @@ import { PasskeySignInButton } from '../components/passkey-sign-in-button';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
+/** Only the desktop app can activate its machine by file (see features/offline-activation). */
+const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
 // The second step shows only after a password, for accounts with a second factor: it stays out of
 // the page's first download, which is on a budget (tests/e2e/bundle-budget.test.ts).
@@ -96,12 +98,21 @@ export default function LoginPage() {
       title="Sign in"
       description="Welcome back. Sign in to manage your licenses, devices and plan."
       footer={
-        <Text size="sm">
-          New here?{' '}
-          <Anchor component={Link} to={portalPaths.register} fw={600}>
-            Create an account
-          </Anchor>
-        </Text>
+        <>
+          <Text size="sm">
+            New here?{' '}
+            <Anchor component={Link} to={portalPaths.register} fw={600}>
+              Create an account
+            </Anchor>
+          </Text>
+          {onDesktop() ? (
+            <Text size="sm">
+              <Anchor component={Link} to={portalPaths.offlineThisMachine}>
+                No network on this computer? Activate it by file
+              </Anchor>
+            </Text>
+          ) : null}
+        </>
       }
       onSubmit={submit}
       submitting={form.submitting}
