@@ -208,7 +208,8 @@ function desktopSuite(portal: Portal) {
       const methods = Object.keys(window.desktop);
       const answers = [];
       for (const method of methods)
-        if (method !== 'forgetSession' && method !== 'setLicenseKey')
+        // onUpdateStateChange subscribes (it answers a function, no promise): nothing to read there.
+        if (method !== 'forgetSession' && method !== 'setLicenseKey' && method !== 'onUpdateStateChange')
           answers.push(await window.desktop[method]().catch((error) => String(error)));
       return { methods, answers: JSON.stringify(answers) };
     })()`);

@@ -20,7 +20,7 @@ interface BuilderConfig {
   publish?: { provider?: string };
   linux?: { target?: string[]; icon?: string };
   win?: { target?: string; icon?: string };
-  mac?: { target?: string; icon?: string };
+  mac?: { target?: string[]; icon?: string };
 }
 
 // electron-builder's own loader and schema check (the same `npm run dist` runs first).
@@ -103,12 +103,12 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
   });
 
-  it('names the product as main does, and targets AppImage + deb, NSIS and DMG with icons that exist', () => {
+  it('names the product as main does, and targets AppImage + deb, NSIS and DMG (+ the zip macOS updates from) with icons that exist', () => {
     expect(config.productName).toBe(PRODUCT_NAME);
     expect(config.appId).toBe('com.desktopaiassistant.portal');
     expect(config.linux?.target).toEqual(['AppImage', 'deb']);
     expect(config.win?.target).toBe('nsis');
-    expect(config.mac?.target).toBe('dmg');
+    expect(config.mac?.target).toEqual(['dmg', 'zip']);
     for (const icon of [config.linux?.icon, config.win?.icon, config.mac?.icon])
       expect(existsSync(join(REPO_ROOT, icon ?? 'missing')), icon).toBe(true);
   });
