@@ -135,6 +135,13 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
 
   /** The version being fetched, from the last `update-available`. */
   let offered: { version: string; release_notes: string } | undefined;
+  /** The update downloaded and verified, waiting for a restart. */
+  let ready: Extract<UpdateState, { status: 'downloaded' }> | undefined;
+
+  /** A check or download failed: said, unless an update is ready, which a failed check leaves ready. */
+  function fail(message: string) {
+    set(ready ?? { status: 'error', message });
+  }
 
   updater.on('checking-for-update', () => set({ status: 'checking' }));
   updater.on('update-available', (info: UpdateInfo) => {
@@ -153,11 +160,12 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
   });
   updater.on('update-downloaded', (info: UpdateInfo) => {
     log(`Updates: version ${info.version} is downloaded and verified; it waits for a restart`);
-    set({
+    ready = {
       status: 'downloaded',
       version: info.version,
       release_notes: releaseNotesText(info.releaseNotes) || (offered?.release_notes ?? ''),
-    });
+    };
+    set(ready);
   });
   updater.on('error', (error: Error) => {
     if (isNothingOffered(error)) {
@@ -165,7 +173,7 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
       return;
     }
     log(`Updates: ${error.message.split('\n')[0] ?? 'failed'}`);
-    set({ status: 'error', message: describeUpdaterError(error) });
+    fail(describeUpdaterError(error));
   });
 
   async function check(): Promise<void> {
@@ -186,12 +194,9 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
         // Not this app's fault and nothing to retry soon: said quietly where updates are shown.
         return set({ status: 'idle', checked_at: null, note: outcome.message });
       case 'unreachable':
-        return set({
-          status: 'error',
-          message: `Could not check for updates: ${outcome.reason}. It will be tried again later.`,
-        });
+        return fail(`Could not check for updates: ${outcome.reason}. It will be tried again later.`);
       case 'failed':
-        return set({ status: 'error', message: outcome.message });
+        return fail(outcome.message);
       case 'feed':
         break;
     }
@@ -222,7 +227,7 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     running ??= check()
       .catch((error: unknown) => {
         log(`Updates: the ${reason} check failed: ${(error as Error).message}`);
-        set({ status: 'error', message: describeUpdaterError(error) });
+        fail(describeUpdaterError(error));
       })
       .finally(() => {
         running = undefined;

@@ -172,6 +172,21 @@ describe('update service with a fake AppUpdater (emits electron-updater’s even
     expect(service.install()).toBe(false);
   });
 
+  it('a check that fails after an update was downloaded leaves that update ready to install', async () => {
+    updater.next = { kind: 'offer', info: updateInfo('1.1.0', 'Faster start.') };
+    const done = settled(service);
+    service.start();
+    await done;
+    updater.finishDownload();
+    api.outcome = { kind: 'unreachable', reason: 'the server did not answer' };
+    expect(await service.checkNow()).toEqual({
+      status: 'downloaded',
+      version: '1.1.0',
+      release_notes: 'Faster start.',
+    });
+    expect(service.install()).toBe(true);
+  });
+
   it('a download whose SHA-512 does not match (electron-updater’s ERR_CHECKSUM_MISMATCH) is an error, and nothing can be installed', async () => {
     updater.next = { kind: 'offer', info: updateInfo('1.1.0') };
     await service.checkNow();
