@@ -159,4 +159,41 @@ describePortal('offline activation by file, end to end', (portal) => {
     expect(await refused.textContent()).toContain('already signed out');
     expect(await activeSeats()).toEqual([]);
   });
+
+  it('the upload page and the app’s own screen fit a phone and a desktop, light and dark, and take a file by keyboard', async () => {
+    const server = portal.server;
+    const owner = await server.createUser({ fullName: 'Phone Owner' });
+    const page = await portal.newPage({ viewport: { width: 1280, height: 900 } });
+    await signIn(page, owner.email, owner.password);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize(viewport);
+        await page.goto('/offline-activation');
+        await page.getByRole('region', { name: 'Give a machine’s seat back' }).waitFor();
+        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+        expect(width, 'no sideways scroll').toBeLessThanOrEqual(viewport.width);
+        await page.screenshot({
+          path: await screenshotPath(`offline-activation-${viewport.width}-${colorScheme}`),
+          fullPage: true,
+        });
+      }
+    }
+    // By keyboard: the file button takes the focus and opens the chooser with Space.
+    const button = page
+      .getByRole('region', { name: 'Activate a machine' })
+      .getByRole('button', { name: /Activation request file/ });
+    await button.focus();
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button.press('Space')]);
+    expect(chooser.isMultiple()).toBe(false);
+
+    const signedOut = await portal.newPage({ viewport: { width: 390, height: 844 } });
+    await signedOut.goto('/offline-activation/this-machine');
+    await signedOut.getByRole('heading', { level: 1, name: 'Activate this machine by file' }).waitFor();
+    expect(await signedOut.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  });
 });

@@ -49,8 +49,8 @@ function ActivateMachine({ as }: { as: Uploader }) {
         </Title>
         <List type="ordered" size="sm" spacing={4}>
           <List.Item>
-            In the app on the machine without network, choose Activate by file and save the activation
-            request.
+            In the app on the machine without network, follow “No network on this computer? Activate it by
+            file” on its sign-in page and choose Save activation request.
           </List.Item>
           <List.Item>Bring the file here (a USB stick will do) and choose it below.</List.Item>
           <List.Item>
@@ -118,8 +118,9 @@ function GiveSeatBack({ as }: { as: Uploader }) {
           Give a machine’s seat back
         </Title>
         <Text size="sm">
-          In the app, choose Sign out by file: the machine forgets its license file and saves a signed-out
-          proof. Upload that proof here to free the seat for another machine.
+          On the app’s “Activate this machine by file” screen, Sign out and save the proof makes the machine
+          forget its license file and save a signed-out proof. Upload that proof here to free the seat for
+          another machine.
         </Text>
         <FileInput
           label="Signed-out proof"
