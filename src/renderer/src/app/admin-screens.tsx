@@ -20,6 +20,8 @@ const pages = {
   adminPackages: lazy(() => import('../features/admin/pages/packages-page')),
   adminSecurity: lazy(() => import('../features/admin/pages/security-page')),
   adminApiTokens: lazy(() => import('../features/admin/pages/api-tokens-page')),
+  // The customers' page: an administrator's uploads go to the admin routes, for any license.
+  adminOfflineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, LazyExoticComponent<ComponentType>>>;
 
 export type AdminScreenName = keyof typeof pages;

@@ -39,8 +39,6 @@ const pages = {
   organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
   acceptInvitation: lazy(() => import('../features/organisations/pages/accept-invitation-page')),
   offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
-  // The same page: an administrator's uploads go to the admin routes, for any license.
-  adminOfflineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
   offlineThisMachine: lazy(() => import('../features/offline-activation/pages/this-machine-offline-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
@@ -159,7 +157,7 @@ export function createAppRoutes({
                         adminScreen('adminPackages'),
                         adminScreen('adminSecurity'),
                         adminScreen('adminApiTokens'),
-                        screen('adminOfflineActivation'),
+                        adminScreen('adminOfflineActivation'),
                       ],
                     },
                   ],
