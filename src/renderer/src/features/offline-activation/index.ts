@@ -1,2 +1,0 @@
-// Activation by file as app/ sees it: its page is loaded lazily by the router.
-export { offlineActivationApi } from './offline-activation-endpoints';
