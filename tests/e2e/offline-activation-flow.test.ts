@@ -187,7 +187,9 @@ describePortal('offline activation by file, end to end', (portal) => {
       .getByRole('region', { name: 'Activate a machine' })
       .getByRole('button', { name: /Activation request file/ });
     await button.focus();
-    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await page.evaluate<string | null>('document.activeElement?.id ?? null')).toBe(
+      await button.getAttribute('id'),
+    );
     const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button.press('Space')]);
     expect(chooser.isMultiple()).toBe(false);
 

@@ -226,6 +226,14 @@ describeOnEveryDatabase(
           409,
           'offline_request_mismatch',
         );
+        // Nor for another license: refused before a seat of that license is taken.
+        const other = await giveLicense(s, owner, await createPlan(s, { interval: 'lifetime', seats: 3 }));
+        expectApiError(
+          await uploadRequest(s, owner.token, { ...body, license_key: other.license_key }),
+          409,
+          'offline_request_mismatch',
+        );
+        expect(await activeSeats(s, other.id)).toHaveLength(0);
       });
     });
 

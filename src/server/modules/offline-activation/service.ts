@@ -142,10 +142,13 @@ export function createOfflineActivationService({
     ): Promise<OfflineActivationResult> {
       const existing = await findOfflineActivationByNonce(db, request.nonce);
       if (existing?.deactivated_at) throw requestSpent();
+      // Checked before any seat is taken: a request reusing a nonce must not activate anything.
       if (
         existing &&
         (existing.hardware_id !== request.hardware_id ||
-          !sameKey(existing.installation_key, request.installation_key))
+          !sameKey(existing.installation_key, request.installation_key) ||
+          (await findLicenseById(db, existing.license_id))?.license_key !==
+            normalizeLicenseKey(request.license_key))
       )
         throw requestMismatch();
 
@@ -164,10 +167,7 @@ export function createOfflineActivationService({
       };
       const { created: _created, ...result } = await licenses.activate(user, device, meta);
       const deviceName = result.activation.device_name ?? request.device_name ?? null;
-      if (existing) {
-        if (existing.license_id !== result.license_id) throw requestMismatch();
-        return answer(existing, deviceName, false);
-      }
+      if (existing) return answer(existing, deviceName, false);
 
       const row = await findLicenseById(db, result.license_id);
       if (!row) throw notFound('license_not_found', 'License not found');
