@@ -10,6 +10,7 @@ import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserO
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
 import { type LazySliceName, SliceLoader } from './slice-loader';
+import type { AccountScreenName } from './account-screens';
 import type { AdminScreenName } from './admin-screens';
 
 // The slices each area's screens use, loaded when the area is first entered (not on /landing or /login).
@@ -26,23 +27,12 @@ const pages = {
   forgotPassword: lazy(() => import('../features/auth/pages/forgot-password-page')),
   resetPassword: lazy(() => import('../features/auth/pages/reset-password-page')),
   verifyRegistration: lazy(() => import('../features/auth/pages/verify-registration-page')),
-  dashboard: lazy(() => import('../features/license/pages/dashboard-page')),
-  licenses: lazy(() => import('../features/license/pages/licenses-page')),
-  licenseDetail: lazy(() => import('../features/license/pages/license-detail-page')),
-  profile: lazy(() => import('../features/user/pages/profile-page')),
-  profileSecurity: lazy(() => import('../features/user/pages/security-page')),
-  purchase: lazy(() => import('../features/payments/pages/purchase-page')),
-  billing: lazy(() => import('../features/billing/pages/billing-page')),
-  subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
-  support: lazy(() => import('../features/user/pages/support-page')),
-  organisations: lazy(() => import('../features/organisations/pages/organisations-page')),
-  organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
   acceptInvitation: lazy(() => import('../features/organisations/pages/accept-invitation-page')),
-  offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
   offlineThisMachine: lazy(() => import('../features/offline-activation/pages/this-machine-offline-page')),
 } satisfies Partial<Record<keyof typeof portalPaths, Page>>;
 
-// The administrators' screens come through one lazy table of their own (admin-screens.tsx).
+// The signed-in screens come through lazy tables of their own (account-screens.tsx, admin-screens.tsx).
+const AccountScreen = lazy(() => import('./account-screens'));
 const AdminScreen = lazy(() => import('./admin-screens'));
 
 export interface AppRoutesOptions {
@@ -68,6 +58,8 @@ export function createAppRoutes({
     const Page = pages[name];
     return framed(portalPaths[name], <Page />);
   };
+  const accountScreen = (name: AccountScreenName): RouteObject =>
+    framed(portalPaths[name], <AccountScreen name={name} />);
   const adminScreen = (name: AdminScreenName): RouteObject =>
     framed(portalPaths[name], <AdminScreen name={name} />);
 
@@ -107,17 +99,17 @@ export function createAppRoutes({
                     {
                       element: <SliceLoader slices={USER_SLICES} />,
                       children: [
-                        screen('dashboard'),
-                        screen('licenses'),
-                        screen('licenseDetail'),
-                        screen('profile'),
-                        screen('purchase'),
-                        screen('billing'),
-                        screen('subscriptions'),
-                        screen('organisations'),
-                        screen('organisationDetail'),
-                        screen('support'),
-                        screen('offlineActivation'),
+                        accountScreen('dashboard'),
+                        accountScreen('licenses'),
+                        accountScreen('licenseDetail'),
+                        accountScreen('profile'),
+                        accountScreen('purchase'),
+                        accountScreen('billing'),
+                        accountScreen('subscriptions'),
+                        accountScreen('organisations'),
+                        accountScreen('organisationDetail'),
+                        accountScreen('support'),
+                        accountScreen('offlineActivation'),
                       ],
                     },
                   ],
@@ -129,7 +121,7 @@ export function createAppRoutes({
         {
           // Every signed-in account, administrators included: where a second factor is enrolled.
           element: <RequireAuth />,
-          children: [{ element: <AppLayout />, children: [screen('profileSecurity')] }],
+          children: [{ element: <AppLayout />, children: [accountScreen('profileSecurity')] }],
         },
         {
           element: <RequireAdmin />,

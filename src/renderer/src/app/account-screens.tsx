@@ -1,0 +1,28 @@
+import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import type { portalPaths } from '../../../shared/routes';
+
+// The screens of a signed-in account, one lazy chunk each. Like the administrators' (see
+// admin-screens.tsx), this table is loaded by the router's first signed-in route, so the preload
+// lists its lazy imports carry stay out of the first download of /landing and /login.
+const pages = {
+  dashboard: lazy(() => import('../features/license/pages/dashboard-page')),
+  licenses: lazy(() => import('../features/license/pages/licenses-page')),
+  licenseDetail: lazy(() => import('../features/license/pages/license-detail-page')),
+  profile: lazy(() => import('../features/user/pages/profile-page')),
+  profileSecurity: lazy(() => import('../features/user/pages/security-page')),
+  purchase: lazy(() => import('../features/payments/pages/purchase-page')),
+  billing: lazy(() => import('../features/billing/pages/billing-page')),
+  subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
+  support: lazy(() => import('../features/user/pages/support-page')),
+  organisations: lazy(() => import('../features/organisations/pages/organisations-page')),
+  organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
+  offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),
+} satisfies Partial<Record<keyof typeof portalPaths, LazyExoticComponent<ComponentType>>>;
+
+export type AccountScreenName = keyof typeof pages;
+
+/** Draws one signed-in account's screen by its name in `portalPaths`. */
+export default function AccountScreen({ name }: { name: AccountScreenName }) {
+  const Page = pages[name];
+  return <Page />;
+}
