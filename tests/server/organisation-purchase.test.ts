@@ -96,6 +96,43 @@ describeOnEveryDatabase('organisations: buying the Business plan and seats', (se
     ]);
   });
 
+  it('the owner’s subscription follows a transfer of ownership: the new owner sees and manages it, the old one no longer', async () => {
+    const s = server();
+    const org = await organisationWithRoles(s);
+    const { subscription, license } = await buyForOrganisation(s, org.owner, org.id, 2);
+    const transferred = await s.api({
+      method: 'POST',
+      path: `/organisations/${org.id}/transfer-ownership`,
+      token: org.owner.token,
+      body: { user_id: org.admin.id },
+    });
+    expect(transferred.statusCode, transferred.body).toBe(200);
+    expect(await subscriptionRow(s, subscription.id)).toMatchObject({ user_id: org.admin.id });
+    expect(await licenseRow(s, license.license_id)).toMatchObject({ user_id: org.admin.id });
+
+    const ids = async (who: typeof org.owner) => {
+      const response = await s.api({ path: '/subscriptions', token: who.token });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json() as { data: { id: string }[] }).data.map((row) => row.id);
+    };
+    expect(await ids(org.admin)).toContain(subscription.id);
+    expect(await ids(org.owner)).not.toContain(subscription.id);
+    const cancelled = await subscriptionCall(
+      s,
+      org.admin,
+      'POST',
+      `/subscriptions/${subscription.id}/cancel`,
+      {},
+    );
+    expect(cancelled.cancel_at_period_end).toBe(true);
+    const refused = await s.api({
+      method: 'POST',
+      path: `/subscriptions/${subscription.id}/resume`,
+      token: org.owner.token,
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
   it('refuses a seat-based plan without an organisation, a personal plan with one, members, outsiders and a second subscription', async () => {
     const s = server();
     const org = await organisationWithRoles(s);

@@ -132,17 +132,28 @@ export const activeMachinesOf = (
         .orderBy('id')
         .execute();
 
-/** The organisation's licenses change owner with the organisation. */
-export async function setOrganisationLicensesOwner(
+/**
+ * The organisation's licenses change owner with the organisation, and so do the subscriptions the
+ * previous owner held for it: the new owner manages them, gets their mail and pays from then on.
+ */
+export async function transferOrganisationHoldings(
   db: DbOrTransaction,
   organisationId: string,
   userId: string,
+  previousOwnerId: string | null,
   now: string,
 ): Promise<void> {
   await db
     .updateTable('licenses')
     .set({ user_id: userId, updated_at: now })
     .where('organisation_id', '=', organisationId)
+    .execute();
+  if (previousOwnerId === null) return;
+  await db
+    .updateTable('subscriptions')
+    .set({ user_id: userId, updated_at: now })
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', previousOwnerId)
     .execute();
 }
 

@@ -23,7 +23,7 @@ import {
   insertOrganisation,
   listMembers,
   organisationsOf,
-  setOrganisationLicensesOwner,
+  transferOrganisationHoldings,
   updateMember,
   updateOrganisation,
 } from './repository.js';
@@ -322,7 +322,7 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
         // One owner per organisation is a unique index: the old owner steps down first.
         if (owner) await updateMember(trx, organisationId, owner.user_id, { role: 'admin' });
         await updateMember(trx, organisationId, userId, { role: 'owner' });
-        await setOrganisationLicensesOwner(trx, organisationId, userId, now);
+        await transferOrganisationHoldings(trx, organisationId, userId, owner?.user_id ?? null, now);
         await updateOrganisation(trx, organisationId, { updated_at: now });
         await recordOrganisationChange(trx, clock, {
           type: securityEventTypes.organisationOwnershipTransferred,
