@@ -1,4 +1,14 @@
-import { Anchor, Button, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  getDefaultZIndex,
+  Group,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { PasswordField } from '../../../components/forms/password-field';
 import { failureMessage } from '../../../lib/api-errors';
@@ -68,7 +78,15 @@ export default function StepUpHost() {
   };
 
   return (
-    <Modal opened={opened} onClose={() => finish(false)} title="Confirm it is you" centered>
+    <Modal
+      opened={opened}
+      onClose={() => finish(false)}
+      title="Confirm it is you"
+      centered
+      // Asked for in the middle of another dialog's action (a new API token, a refund): above it,
+      // whichever of the two was put in the page first.
+      zIndex={getDefaultZIndex('modal') + 1}
+    >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
           <Text size="sm">
