@@ -249,7 +249,7 @@ describeOnEveryDatabase('admin features', (server) => {
       const seeded = await featureRowByKey('ai_chat');
       const error = expectApiError(await remove(seeded?.id ?? ''), 409, 'feature_in_use');
       expect(error.message).toBe(
-        'This feature is included in Base, Pro, Pro (yearly), Team. Remove it from those plans first.',
+        'This feature is included in Base, Business, Pro, Pro (yearly), Team. Remove it from those plans first.',
       );
       expect(await featureRow(seeded?.id ?? '')).toBeDefined();
     });
@@ -373,15 +373,15 @@ describeOnEveryDatabase('admin features', (server) => {
       expect(stats.metered).toBe(rows.filter((row) => row.kind === 'metered').length);
       expect(stats.by_feature).toHaveLength(rows.length);
       expect(stats.by_feature.find((item) => item.key === 'ai_chat')).toMatchObject({
-        plans: 4,
+        plans: 5,
         usage_this_month: 0,
       });
       expect(stats.by_feature.find((item) => item.key === 'priority_support')).toMatchObject({
-        plans: 1,
-        plan_names: ['Team'],
+        plans: 2,
+        plan_names: ['Business', 'Team'],
       });
       const chat = stats.by_feature.find((item) => item.key === 'ai_chat');
-      expect(chat?.plan_names).toHaveLength(4);
+      expect(chat?.plan_names).toHaveLength(5);
       expect(chat?.plan_names).toEqual(chat?.plan_names.toSorted());
     });
   });
