@@ -1,13 +1,7 @@
 import { Alert, Button, Card, FileInput, List, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
-import type {
-  OfflineActivationResult,
-  OfflineDeactivationResult,
-} from '../../../../../shared/api/offline-activation';
 import { DownloadIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { PageHeader } from '../../../components/layout/page-header';
-import { failureMessage } from '../../../lib/api-errors';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectUserRole } from '../../auth';
 import {
@@ -16,30 +10,18 @@ import {
   useUploadOfflineActivationRequestMutation,
   useUploadOfflineDeactivationProofMutation,
 } from '../offline-activation-endpoints';
-import { downloadJson, readOfflineFile } from '../read-offline-file';
+import { downloadJson } from '../read-offline-file';
+import { useOfflineFileUpload } from '../use-offline-file-upload';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** Uploading a request file: the seat is taken and the license file is offered for download. */
 function ActivateMachine({ as }: { as: Uploader }) {
   const [upload, state] = useUploadOfflineActivationRequestMutation();
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [result, setResult] = useState<OfflineActivationResult | null>(null);
-
-  async function choose(chosen: File | null) {
-    setFile(chosen);
-    setProblem(null);
-    setResult(null);
-    if (!chosen) return;
-    const read = await readOfflineFile(chosen);
-    if ('problem' in read) return setProblem(read.problem);
-    try {
-      setResult(await upload({ as, file: read.json }).unwrap());
-    } catch (error) {
-      setProblem(failureMessage(error, offlineActivationMessages.activateFailed));
-    }
-  }
+  const { file, problem, result, choose } = useOfflineFileUpload(
+    (json) => upload({ as, file: json }).unwrap(),
+    offlineActivationMessages.activateFailed,
+  );
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="offline-activate-heading">
@@ -93,23 +75,10 @@ function ActivateMachine({ as }: { as: Uploader }) {
 /** Uploading a signed-out proof: the machine's seat is freed. */
 function GiveSeatBack({ as }: { as: Uploader }) {
   const [upload, state] = useUploadOfflineDeactivationProofMutation();
-  const [file, setFile] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [result, setResult] = useState<OfflineDeactivationResult | null>(null);
-
-  async function choose(chosen: File | null) {
-    setFile(chosen);
-    setProblem(null);
-    setResult(null);
-    if (!chosen) return;
-    const read = await readOfflineFile(chosen);
-    if ('problem' in read) return setProblem(read.problem);
-    try {
-      setResult(await upload({ as, file: read.json }).unwrap());
-    } catch (error) {
-      setProblem(failureMessage(error, offlineActivationMessages.deactivateFailed));
-    }
-  }
+  const { file, problem, result, choose } = useOfflineFileUpload(
+    (json) => upload({ as, file: json }).unwrap(),
+    offlineActivationMessages.deactivateFailed,
+  );
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="offline-deactivate-heading">
