@@ -1,38 +1,18 @@
 import { Box, Button, Group, Modal, NumberInput, Skeleton, Stack, Text } from '@mantine/core';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   MAX_SEATS,
   type Organisation,
   type SeatQuote,
   seatChangeBodySchema,
 } from '../../../../../shared/api/organisations';
+import { QuoteRow } from '../../../components/data/quote-row';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatMoney } from '../../subscriptions';
 import { formatDate } from '../organisation-format';
 import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from '../organisations-endpoints';
-
-function QuoteRow({
-  label,
-  children,
-  strong = false,
-}: {
-  label: string;
-  children: ReactNode;
-  strong?: boolean;
-}) {
-  return (
-    <Group justify="space-between" wrap="nowrap" gap="md" align="baseline">
-      <Text component="dt" size="sm" c={strong ? undefined : 'dimmed'} fw={strong ? 600 : undefined}>
-        {label}
-      </Text>
-      <Text component="dd" m={0} size="sm" fw={strong ? 700 : 500} ta="right">
-        {children}
-      </Text>
-    </Group>
-  );
-}
 
 /** The price of a new seat total: per seat, due now for the rest of the period, and each charge after. */
 export function SeatQuoteSummary({ quote }: { quote: SeatQuote }) {

@@ -1,11 +1,12 @@
 import { Box, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
 import type {
   PlanChangeQuote,
   Subscription,
   SubscriptionCheckout,
 } from '../../../../../shared/api/subscriptions';
+import { QuoteRow } from '../../../components/data/quote-row';
 import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
@@ -20,27 +21,6 @@ import {
 
 /** A plan a subscription can move to: billed monthly or yearly. */
 export type RecurringPlan = Plan & { billing_interval: 'month' | 'year' };
-
-function QuoteRow({
-  label,
-  children,
-  strong = false,
-}: {
-  label: string;
-  children: ReactNode;
-  strong?: boolean;
-}) {
-  return (
-    <Group justify="space-between" wrap="nowrap" gap="md" align="baseline">
-      <Text component="dt" size="sm" c={strong ? undefined : 'dimmed'} fw={strong ? 600 : undefined}>
-        {label}
-      </Text>
-      <Text component="dd" m={0} size="sm" fw={strong ? 700 : 500} ta="right">
-        {children}
-      </Text>
-    </Group>
-  );
-}
 
 /**
  * The quote as the customer confirms it: credit, balance, due now, what is kept, the new period.
