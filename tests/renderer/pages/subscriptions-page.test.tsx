@@ -36,6 +36,7 @@ const PLANS = [
   plan('pro-monthly', 'Pro', 99_900, 'month'),
   plan('pro-yearly', 'Pro (yearly)', 999_000, 'year'),
   plan('team-yearly', 'Team', 4_999_000, 'year'),
+  { ...plan('business-monthly', 'Business', 149_900, 'month'), seat_based: true },
 ];
 
 const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
@@ -429,7 +430,7 @@ describe('change plan dialog', () => {
     ).toBeTruthy();
   });
 
-  it('lists the other plans and asks for a quote for the one chosen; a refused quote is said', async () => {
+  it('lists the other plans (not a per-seat one, sold to organisations) and asks for a quote for the one chosen; a refused quote is said', async () => {
     api.on('POST /subscriptions/sub-1/plan/quote', (request) =>
       (JSON.parse(request.body) as { plan_id: string }).plan_id === 'team-yearly'
         ? problem(409, 'Team allows 10 machines', 'too_many_activations')

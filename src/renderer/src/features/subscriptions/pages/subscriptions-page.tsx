@@ -33,9 +33,13 @@ function SubscriptionSkeleton() {
 export default function SubscriptionsPage() {
   const subscriptions = useGetSubscriptionsQuery(undefined, { refetchOnMountOrArgChange: true });
   const plans = useGetPublicPlansQuery();
+  // What a subscription may move to: a personal monthly or yearly plan. A per-seat plan is bought
+  // for an organisation on its own page, and the server refuses a move to one.
   const recurring = (plans.data ?? []).filter(
     (plan): plan is RecurringPlan =>
-      (plan.billing_interval === 'month' || plan.billing_interval === 'year') && plan.price_minor > 0,
+      (plan.billing_interval === 'month' || plan.billing_interval === 'year') &&
+      plan.price_minor > 0 &&
+      !plan.seat_based,
   );
   const list = subscriptions.currentData ?? subscriptions.data;
 
