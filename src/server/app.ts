@@ -301,6 +301,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     coupons,
     receipts,
     refundCredit: refunds.refundCredit,
+    reserveCredit: refunds.reserveCredit,
     log: app.log,
   });
   const services = {
@@ -381,6 +382,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     intervalMs: config.schedulerIntervalMs,
     jobs: [
       ...subscriptionsArea.jobs,
+      // The server's own refunds (a refused second subscription, a cancellation now) the provider did not take yet.
+      { name: 'refunds left pending', run: () => refunds.retryPending() },
       {
         name: 'license expiry notices',
         run: createLicenseExpiryNotices({

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { createCouponsService } from '../../src/server/modules/coupons/service.js';
 import { createReceipts } from '../../src/server/modules/invoices/receipts.js';
+import { createRefundsService } from '../../src/server/modules/invoices/refunds.js';
 import { createConfiguredProvider } from '../../src/server/modules/payments/configured-provider.js';
 import { createSubscriptionsArea } from '../../src/server/modules/subscriptions/module.js';
 import { findSubscription } from '../../src/server/modules/subscriptions/repository.js';
@@ -12,16 +13,24 @@ import { chargesOf, later, licenseRow, subscribe, subscriptionRow } from './subs
 /** The server's own subscription rules on its database, built as the server builds them, to run two at once. */
 function rulesOf(s: TestServer) {
   const log = { error: () => undefined } as unknown as Parameters<typeof createSubscriptionsArea>[0]['log'];
+  const provider = createConfiguredProvider(s.config);
+  const refunds = createRefundsService({
+    db: s.app.db,
+    clock: s.clock,
+    provider,
+    invoicing: s.config.invoices,
+    log,
+  });
   return createSubscriptionsArea({
     db: s.app.db,
     clock: s.clock,
-    provider: createConfiguredProvider(s.config),
+    provider,
     config: s.config,
     mailer: s.app.mailer,
     coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
     receipts: createReceipts({ mailer: s.app.mailer, publicUrl: s.config.publicUrl, clock: s.clock }),
-    // The sandbox has no plan changes by replacement, so nothing is ever refunded here.
-    refundCredit: () => Promise.reject(new Error('the sandbox refunds no plan-change credit')),
+    refundCredit: refunds.refundCredit,
+    reserveCredit: refunds.reserveCredit,
     log,
   });
 }

@@ -19,7 +19,7 @@ import {
   signInAgain,
 } from './license-helpers.js';
 import { hmacHex, newEventId, postWebhook } from './payment-helpers.js';
-import { chargesOf, licenseRow, subscriptionRow } from './subscription-helpers.js';
+import { chargesOf, later, licenseRow, subscriptionRow } from './subscription-helpers.js';
 
 const KEY_ID = 'rzp_test_FakeSubs000001';
 const KEY_SECRET = 'fake-razorpay-subscriptions-key-secret';
@@ -341,6 +341,48 @@ describeOnEveryDatabase(
       expect((await subscriptionRow(s, checkout.subscription.id)).payment_method).toBe(
         'Card •••• 1111 (Visa)',
       );
+    });
+
+    it('two Checkouts of one plan both charged, reported by webhook: the first starts the subscription; the second is refused, cancelled at Razorpay and refunded there in full by the scheduler, and its verify answers 409', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const first = await openSubscription(s, buyer, pro);
+      const second = await openSubscription(s, buyer, pro);
+      const [paidFirst, paidSecond] = ['pay_FakeDupFirst1', 'pay_FakeDupSecond1'];
+      expect((await charged(s, first.subscription_id, 1, paidFirst, pro.price_minor)).statusCode).toBe(200);
+      expect((await charged(s, second.subscription_id, 1, paidSecond, pro.price_minor)).statusCode).toBe(200);
+      expect(await subscriptionRow(s, first.subscription.id)).toMatchObject({ status: 'active' });
+      const refused = await subscriptionRow(s, second.subscription.id);
+      expect(refused).toMatchObject({ status: 'cancelled', license_id: null });
+      const secondCharge = await s.app.db
+        .selectFrom('payments')
+        .selectAll()
+        .where('provider_payment_id', '=', paidSecond)
+        .executeTakeFirstOrThrow();
+      expect(secondCharge.status).toBe('paid');
+      const refundOf = () =>
+        s.app.db.selectFrom('refunds').selectAll().where('payment_id', '=', secondCharge.id).execute();
+      // Reserved with the refusal; the scheduler asks Razorpay once the request had its chance.
+      expect(await refundOf()).toMatchObject([{ status: 'pending', amount_minor: pro.price_minor }]);
+      const verified = await s.api({
+        method: 'POST',
+        path: '/subscriptions/verify',
+        token: buyer.token,
+        body: signedAnswer(second.subscription_id, paidSecond),
+      });
+      expect(verified.statusCode, verified.body).toBe(409);
+      expect(verified.json()).toMatchObject({ code: 'already_subscribed' });
+      const before = fake.requests.length;
+      await later(s, buyer, 11 * 60_000);
+      await s.app.scheduler.runOnce();
+      const sent = fake.requests.slice(before).map((request) => `${request.method} ${request.url}`);
+      expect(sent).toContain(`POST /v1/subscriptions/${second.subscription_id}/cancel`);
+      expect(sent).toContain(`POST /v1/payments/${paidSecond}/refund`);
+      expect(sent).not.toContain(`POST /v1/payments/${paidFirst}/refund`);
+      expect(await refundOf()).toMatchObject([{ status: 'processed', amount_minor: pro.price_minor }]);
+      const mail = await s.lastMailTo(buyer.email);
+      expect(mail.subject).toContain('payment is refunded');
     });
 
     it('subscription.charged renews (once, redelivered or not, in any order); pending starts the grace period; cancelled ends it', async () => {

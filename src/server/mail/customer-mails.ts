@@ -300,6 +300,8 @@ export const subscriptionCancelledMail = (
     /** When the license stops: the end of the paid period, or now for an immediate cancellation. */
     endsAt: Moment;
     immediately: boolean;
+    /** Ended now: the unused part of the paid period, refunded. */
+    refund?: MailAmount | undefined;
     subscriptionUrl: string;
   },
 ): MailMessage =>
@@ -323,6 +325,13 @@ export const subscriptionCancelledMail = (
                 input.endsAt,
               )}.`,
             },
+        ...(input.refund
+          ? [
+              {
+                paragraph: `The unused part of the period you paid for, ${money(input.refund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
         input.immediately
           ? { paragraph: 'You can subscribe again at any time.' }
           : { paragraph: 'Changed your mind? You can resume the subscription until then.' },
@@ -331,6 +340,38 @@ export const subscriptionCancelledMail = (
         label: input.immediately ? 'View plans' : 'Resume subscription',
         url: input.subscriptionUrl,
       },
+    },
+  });
+
+/**
+ * A second subscription to a plan the customer already subscribes to was paid (two checkouts open
+ * at once): it was not started, and its payment is refunded in full.
+ */
+export const duplicateSubscriptionRefundedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      paidAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.duplicateSubscriptionRefunded,
+    to: input.to,
+    subject: `Your second ${input.planName} payment is refunded`,
+    content: {
+      preview: `You already subscribe to ${input.planName}; ${money(input)} is refunded in full.`,
+      heading: 'Your second payment is refunded',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `On ${formatDateTime(input.paidAt)} a second subscription to ${input.planName} was paid, most likely in another tab or by a repeated click. You already subscribe to ${input.planName}, so the second one was not started and will not be charged again.`,
+        },
+        {
+          paragraph: `Its payment of ${money(input)} is refunded in full to the payment method you paid with; the credit note is on the Billing page. Your subscription continues unchanged.`,
+        },
+      ],
+      action: { label: 'View subscriptions', url: input.subscriptionUrl },
     },
   });
 

@@ -17,6 +17,7 @@ export const mailKinds = {
   licenseRevoked: 'license_revoked',
   licenseExpired: 'license_expired',
   subscriptionCancelled: 'subscription_cancelled',
+  duplicateSubscriptionRefunded: 'duplicate_subscription_refunded',
   newSignIn: 'new_sign_in',
   licenseExpiringSoon: 'license_expiring_soon',
   // To the support address (modules/support/mail.ts).

@@ -60,6 +60,12 @@ export const subscriptionSchema = z
     payment_method: z.string().nullable(),
     sandbox_card: z.enum(SANDBOX_CARDS).nullable(),
     credit_minor: z.number().int().describe('Kept from a move to a cheaper plan; taken off the next charges'),
+    cancel_now_refund_minor: z
+      .number()
+      .int()
+      .describe(
+        'What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left)',
+      ),
     created_at: isoDateTimeSchema,
   })
   .meta({ id: 'Subscription' });

@@ -280,6 +280,7 @@ describe('/dashboard', () => {
             payment_method: 'Sandbox card •••• 0002',
             sandbox_card: 'declines',
             credit_minor: 0,
+            cancel_now_refund_minor: 0,
             created_at: '2025-10-01T09:00:00.000Z',
           },
         ],

@@ -119,6 +119,7 @@ const teamSubscription: Subscription = {
   payment_method: 'Sandbox card •••• 4242',
   sandbox_card: 'succeeds',
   credit_minor: 0,
+  cancel_now_refund_minor: 0,
   created_at: NOW,
 };
 

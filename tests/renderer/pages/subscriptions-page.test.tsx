@@ -4,7 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
-import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import {
+  describeSubscriptionStatus,
+  formatMoney,
+} from '../../../src/renderer/src/features/subscriptions/subscription-format';
 import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { makeLicense } from '../support/signed-in';
@@ -65,6 +68,7 @@ const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   payment_method: 'Sandbox card •••• 4242',
   sandbox_card: 'succeeds',
   credit_minor: 0,
+  cancel_now_refund_minor: 0,
   created_at: NOW,
   ...extra,
 });
@@ -492,6 +496,27 @@ describe('cancel and resume', () => {
     // An ended subscription offers nothing more to do.
     expect(card.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();
     expect(card.queryByRole('region', { name: 'Sandbox controls' })).toBeNull();
+  });
+
+  it('says what happens to the money before the customer confirms: the unused part refunded now, nothing at period end', async () => {
+    current = subscription({ cancel_now_refund_minor: 96_570 });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    expect(dialog.getByText(/No further charge, and nothing is refunded\./)).toBeTruthy();
+    const now = dialog.getByText(/its license stops working today/).textContent ?? '';
+    expect(now).toContain(
+      `about ${formatMoney(96_570, 'INR')}, is refunded to the payment method you paid with`,
+    );
+    expect(now).toContain('credit note');
+  });
+
+  it('with nothing left of the paid period, cancelling now says nothing is refunded', async () => {
+    current = subscription({ cancel_now_refund_minor: 0 });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    expect(dialog.getByText(/Nothing is left of the paid period to refund\./)).toBeTruthy();
   });
 
   it('a past-due subscription can only end now: nothing of the paid period is left', async () => {

@@ -3091,6 +3091,8 @@ export interface components {
             sandbox_card: ("succeeds" | "declines") | null;
             /** @description Kept from a move to a cheaper plan; taken off the next charges */
             credit_minor: number;
+            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -3136,6 +3138,8 @@ export interface components {
             sandbox_card: ("succeeds" | "declines") | null;
             /** @description Kept from a move to a cheaper plan; taken off the next charges */
             credit_minor: number;
+            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -4585,6 +4589,8 @@ export interface components {
             sandbox_card: ("succeeds" | "declines") | null;
             /** @description Kept from a move to a cheaper plan; taken off the next charges */
             credit_minor: number;
+            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
         };
@@ -4645,6 +4651,8 @@ export interface components {
             sandbox_card: ("succeeds" | "declines") | null;
             /** @description Kept from a move to a cheaper plan; taken off the next charges */
             credit_minor: number;
+            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Every charge, newest first */

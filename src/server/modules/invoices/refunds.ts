@@ -58,6 +58,17 @@ async function reservedOf(trx: DbOrTransaction, paymentId: string): Promise<numb
   return Number(row?.total ?? 0);
 }
 
+/** The server's own refund of part of a payment, under an id the caller fixes so it happens once. */
+export interface RefundCreditInput {
+  paymentId: string;
+  amountMinor: number;
+  reason: string;
+  refundId: string;
+}
+
+/** How long a server refund may stay pending before the scheduler asks the provider again. */
+export const PENDING_RETRY_AFTER_MS = 10 * 60 * 1000;
+
 /** Who may see the minor amount left, in the words of a 409. */
 const describeMinor = (amount: number, currency: string) => `${amount} (minor units of ${currency})`;
 
@@ -117,62 +128,66 @@ export function createRefundsService({
   }
 
   /**
-   * Checks the refund against the payment and reserves its amount as a pending refund; `actor` is
-   * null for the server's own refunds (a plan change's credit), whose `refundId` is fixed by the caller.
+   * Checks the refund against the payment and reserves its amount as a pending refund, in the
+   * caller's transaction; `actor` is null for the server's own refunds, whose `refundId` is fixed
+   * by the caller.
    */
-  async function reserve(
+  async function reserveIn(
+    trx: DbOrTransaction,
+    actor: AdminActor | null,
+    idOrOrderId: string,
+    body: RefundRequest,
+    refundId: string,
+  ): Promise<{ payment: PaymentRow; refund: RefundRow }> {
+    const found = await findPaymentForRefund(trx, idOrOrderId);
+    if (!found) throw paymentNotFound();
+    await lockPayment(trx, found.id);
+    const payment = (await findPaymentForRefund(trx, found.id)) ?? found;
+    if (payment.status !== 'paid' || !payment.provider_payment_id)
+      throw conflict('payment_not_paid', 'Only a paid payment can be refunded');
+    if (payment.provider !== provider.name)
+      throw conflict(
+        'payment_provider_changed',
+        `This payment was taken by the ${payment.provider} provider, which this server no longer uses: refund it there`,
+      );
+    if (body.license_action !== 'keep' && !payment.license_id)
+      throw conflict(
+        'payment_has_no_license',
+        'This payment granted no license (its buyer deleted the account): refund it with license_action keep',
+      );
+    const paid = Number(payment.amount_minor);
+    const left = paid - (await reservedOf(trx, payment.id));
+    if (left <= 0) throw conflict('payment_fully_refunded', 'This payment is already refunded in full');
+    const amount = body.amount ?? left;
+    if (amount > left)
+      throw conflict(
+        'refund_exceeds_payment',
+        `At most ${describeMinor(left, payment.currency)} of this payment can still be refunded`,
+      );
+    // A payment from before invoices were issued gets its invoice now, so the credit note has one to correct.
+    await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
+    const refund: RefundRow = {
+      id: refundId,
+      payment_id: payment.id,
+      amount_minor: amount,
+      currency: payment.currency,
+      status: 'pending',
+      provider_refund_id: null,
+      reason: body.reason ? body.reason : null,
+      license_action: body.license_action,
+      actor_id: actor?.id ?? null,
+      created_at: isoNow(clock),
+    };
+    await trx.insertInto('refunds').values(refund).execute();
+    return { payment, refund };
+  }
+
+  const reserve = (
     actor: AdminActor | null,
     idOrOrderId: string,
     body: RefundRequest,
     refundId: string = randomUUID(),
-  ): Promise<{
-    payment: PaymentRow;
-    refund: RefundRow;
-  }> {
-    return db.transaction().execute(async (trx) => {
-      const found = await findPaymentForRefund(trx, idOrOrderId);
-      if (!found) throw paymentNotFound();
-      await lockPayment(trx, found.id);
-      const payment = (await findPaymentForRefund(trx, found.id)) ?? found;
-      if (payment.status !== 'paid' || !payment.provider_payment_id)
-        throw conflict('payment_not_paid', 'Only a paid payment can be refunded');
-      if (payment.provider !== provider.name)
-        throw conflict(
-          'payment_provider_changed',
-          `This payment was taken by the ${payment.provider} provider, which this server no longer uses: refund it there`,
-        );
-      if (body.license_action !== 'keep' && !payment.license_id)
-        throw conflict(
-          'payment_has_no_license',
-          'This payment granted no license (its buyer deleted the account): refund it with license_action keep',
-        );
-      const paid = Number(payment.amount_minor);
-      const left = paid - (await reservedOf(trx, payment.id));
-      if (left <= 0) throw conflict('payment_fully_refunded', 'This payment is already refunded in full');
-      const amount = body.amount ?? left;
-      if (amount > left)
-        throw conflict(
-          'refund_exceeds_payment',
-          `At most ${describeMinor(left, payment.currency)} of this payment can still be refunded`,
-        );
-      // A payment from before invoices were issued gets its invoice now, so the credit note has one to correct.
-      await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
-      const refund: RefundRow = {
-        id: refundId,
-        payment_id: payment.id,
-        amount_minor: amount,
-        currency: payment.currency,
-        status: 'pending',
-        provider_refund_id: null,
-        reason: body.reason ? body.reason : null,
-        license_action: body.license_action,
-        actor_id: actor?.id ?? null,
-        created_at: isoNow(clock),
-      };
-      await trx.insertInto('refunds').values(refund).execute();
-      return { payment, refund };
-    });
-  }
+  ) => db.transaction().execute((trx) => reserveIn(trx, actor, idOrOrderId, body, refundId));
 
   /** Issues the credit note, treats the license and records the event, all or nothing. */
   async function complete(
@@ -263,6 +278,38 @@ export function createRefundsService({
     }
   }
 
+  /**
+   * The server's own refund of part of a payment (a plan change's credit), at most what is left
+   * to refund, under the caller's `refundId`: asked again after a failure, it refunds once. A
+   * provider's refusal is thrown (PaymentProviderError) for the caller to try again later.
+   */
+  async function refundCredit(input: RefundCreditInput): Promise<void> {
+    const earlier = await db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('id', '=', input.refundId)
+      .executeTakeFirst();
+    if (earlier?.status === 'processed') return;
+    let reserved: { payment: PaymentRow; refund: RefundRow };
+    if (earlier) {
+      // A refund left pending by a crash is asked for again.
+      const payment = await findPaymentForRefund(db, earlier.payment_id);
+      if (!payment) throw new Error(`payment ${earlier.payment_id} of refund ${earlier.id} is gone`);
+      reserved = { payment, refund: earlier };
+    } else {
+      const amount = Math.min(input.amountMinor, (await summary(input.paymentId)).refundable);
+      if (amount <= 0) return;
+      reserved = await reserve(
+        null,
+        input.paymentId,
+        { amount, reason: input.reason, license_action: 'keep' },
+        input.refundId,
+      );
+    }
+    const providerRefundId = await askProvider(reserved.payment, reserved.refund, !earlier);
+    await complete(null, reserved.payment, reserved.refund, providerRefundId);
+  }
+
   return {
     refunds: summary,
 
@@ -284,41 +331,70 @@ export function createRefundsService({
       return summary(payment.id);
     },
 
+    refundCredit,
+
     /**
-     * The server's own refund of part of a payment (a plan change's credit), at most what is left
-     * to refund, under the caller's `refundId`: asked again after a failure, it refunds once. A
-     * provider's refusal is thrown (PaymentProviderError) for the caller to try again later.
+     * Reserves the server's own refund of part of a payment in the caller's transaction, so it
+     * commits with the change that owes it (a second subscription refused, a cancellation now);
+     * `refundCredit` with the same `refundId` then asks the provider, after the commit. At most what
+     * is left to refund; nothing when nothing is left, or when it was reserved already.
      */
-    async refundCredit(input: {
-      paymentId: string;
-      amountMinor: number;
-      reason: string;
-      refundId: string;
-    }): Promise<void> {
-      const earlier = await db
+    async reserveCredit(trx: DbOrTransaction, input: RefundCreditInput): Promise<number> {
+      const earlier = await trx
         .selectFrom('refunds')
-        .selectAll()
+        .select('amount_minor')
         .where('id', '=', input.refundId)
         .executeTakeFirst();
-      if (earlier?.status === 'processed') return;
-      let reserved: { payment: PaymentRow; refund: RefundRow };
-      if (earlier) {
-        // A refund left pending by a crash is asked for again.
-        const payment = await findPaymentForRefund(db, earlier.payment_id);
-        if (!payment) throw new Error(`payment ${earlier.payment_id} of refund ${earlier.id} is gone`);
-        reserved = { payment, refund: earlier };
-      } else {
-        const amount = Math.min(input.amountMinor, (await summary(input.paymentId)).refundable);
-        if (amount <= 0) return;
-        reserved = await reserve(
-          null,
-          input.paymentId,
-          { amount, reason: input.reason, license_action: 'keep' },
-          input.refundId,
-        );
+      if (earlier) return Number(earlier.amount_minor);
+      await lockPayment(trx, input.paymentId);
+      const payment = await findPaymentForRefund(trx, input.paymentId);
+      if (!payment || payment.status !== 'paid') return 0;
+      const amount = Math.min(
+        input.amountMinor,
+        Number(payment.amount_minor) - (await reservedOf(trx, payment.id)),
+      );
+      if (amount <= 0) return 0;
+      await reserveIn(
+        trx,
+        null,
+        payment.id,
+        { amount, reason: input.reason, license_action: 'keep' },
+        input.refundId,
+      );
+      return amount;
+    },
+
+    /**
+     * The server's own refunds still pending a while after they were reserved (the provider did not
+     * answer, or the server stopped before asking): asked again, each under its own id. The scheduler
+     * runs it; a refund younger than `PENDING_RETRY_AFTER_MS` is left to the request that reserved it.
+     */
+    async retryPending(): Promise<number> {
+      const before = new Date(clock.now().getTime() - PENDING_RETRY_AFTER_MS).toISOString();
+      const pending = await db
+        .selectFrom('refunds')
+        .select(['id', 'payment_id', 'amount_minor', 'reason'])
+        .where('status', '=', 'pending')
+        .where('actor_id', 'is', null)
+        .where('created_at', '<=', before)
+        .orderBy('created_at')
+        .limit(100)
+        .execute();
+      let done = 0;
+      for (const row of pending) {
+        try {
+          await refundCredit({
+            paymentId: row.payment_id,
+            amountMinor: Number(row.amount_minor),
+            reason: row.reason ?? '',
+            refundId: row.id,
+          });
+          done++;
+        } catch (error) {
+          log.warn({ err: error, refundId: row.id }, 'a pending refund failed again; retried later');
+        }
       }
-      const providerRefundId = await askProvider(reserved.payment, reserved.refund, !earlier);
-      await complete(null, reserved.payment, reserved.refund, providerRefundId);
+      return done;
     },
   };
 }

@@ -8,6 +8,7 @@ import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { claimPayment, markPaymentFailed } from '../payments/repository.js';
 import { findPlanRow } from '../plans/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
+import { liveTwinOf } from './duplicates.js';
 import { takeOverReplaced } from './replacement-takeover.js';
 import { issueOrganisationLicense } from '../organisations/seat-purchase-license.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
@@ -42,6 +43,8 @@ export interface FailedChargeReport {
 /** What else happens when a charge is paid or fails: invoices, mails. Runs in the same transaction. */
 export interface ChargeEffects {
   paid?(trx: DbOrTransaction, charge: PaidCharge): Promise<void>;
+  /** A paid first charge that would have started a second subscription: its refund and mail. */
+  refused?(trx: DbOrTransaction, charge: RefusedCharge): Promise<void>;
   failed?(trx: DbOrTransaction, charge: FailedCharge): Promise<void>;
 }
 
@@ -51,6 +54,14 @@ export interface PaidCharge {
   license: LicenseRow;
   /** True when the payment lifted a suspension or ended a grace period. */
   restored: boolean;
+}
+
+export interface RefusedCharge {
+  payment: PaymentRow;
+  /** The subscription the charge would have started, now cancelled. */
+  subscription: SubscriptionRow;
+  /** The live subscription of the same plan (or organisation) that stays. */
+  twin: SubscriptionRow;
 }
 
 export interface FailedCharge {
@@ -63,7 +74,9 @@ export interface FailedCharge {
 export type ChargeOutcome =
   | { outcome: 'paid'; payment: PaymentRow; subscription: SubscriptionRow; license: LicenseRow }
   /** This charge was already settled: a replay, answered with what it did. */
-  | { outcome: 'already_paid'; payment: PaymentRow; subscription: SubscriptionRow };
+  | { outcome: 'already_paid'; payment: PaymentRow; subscription: SubscriptionRow }
+  /** Paid, but the buyer already had this subscription: recorded, refunded, and nothing started. */
+  | { outcome: 'refused'; payment: PaymentRow; subscription: SubscriptionRow; twin: SubscriptionRow };
 
 export interface GraceSettings {
   graceDays: number;
@@ -172,6 +185,35 @@ export function createSubscriptionCharges({
     return updated;
   }
 
+  /** Records a paid charge that would have started a second subscription, and cancels that subscription. */
+  async function refuse(
+    trx: DbOrTransaction,
+    subscription: SubscriptionRow,
+    won: PaymentRow,
+    report: ChargeReport,
+    twin: SubscriptionRow,
+  ): Promise<ChargeOutcome> {
+    const now = clock.now().toISOString();
+    await trx
+      .updateTable('payments')
+      .set({ amount_minor: report.amountMinor, currency: report.currency })
+      .where('id', '=', won.id)
+      .execute();
+    const payment = { ...won, amount_minor: report.amountMinor, currency: report.currency };
+    // Cancelled at once and never licensed; on Razorpay the scheduler stops it there (provider-closing.ts).
+    const cancelled = await updateSubscription(trx, subscription.id, {
+      status: 'cancelled',
+      ended_at: subscription.ended_at ?? now,
+      cancel_requested_at: subscription.cancel_requested_at ?? now,
+      next_retry_at: null,
+      ...(report.paymentMethod ? { payment_method: report.paymentMethod } : {}),
+      updated_at: now,
+    });
+    if (!cancelled) throw new Error(`subscription ${subscription.id} is gone`);
+    await effects.refused?.(trx, { payment, subscription: cancelled, twin });
+    return { outcome: 'refused', payment, subscription: cancelled, twin };
+  }
+
   return {
     pricing,
     /**
@@ -202,6 +244,11 @@ export function createSubscriptionCharges({
       );
       const won = await claimPayment(trx, row.id, report.providerPaymentId, now.toISOString());
       if (!won) return { outcome: 'already_paid', payment: row, subscription };
+
+      // Two checkouts of one plan both paid (two tabs, a double click): the first to settle starts
+      // the subscription; this one records the money, refunds it and starts nothing.
+      const twin = await liveTwinOf(trx, subscription);
+      if (twin) return refuse(trx, subscription, won, report, twin);
 
       const replaced = await takeOverReplaced(trx, subscription, now.toISOString());
       const license = await grant(

@@ -7,12 +7,14 @@ import type { CouponsService } from '../coupons/service.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { ScheduledJob } from '../../scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
+import { findPlanRow } from '../plans/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
-import type { RefundCredit } from './provider-closing.js';
+import { duplicateRefundId, duplicateRefundReason } from './duplicates.js';
+import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
 import { createSubscriptionWebhookEffects } from '../webhooks/subscription-events.js';
@@ -27,6 +29,7 @@ export function createSubscriptionsArea({
   coupons,
   receipts,
   refundCredit,
+  reserveCredit,
   log,
 }: {
   db: Db;
@@ -38,6 +41,8 @@ export function createSubscriptionsArea({
   receipts: Receipts;
   /** Refunds a replaced subscription's credit (Razorpay plan changes), through the invoices area's refunds. */
   refundCredit: RefundCredit;
+  /** Reserves a refund in a transaction (a refused second subscription, a cancellation now). */
+  reserveCredit: ReserveCredit;
   log: FastifyBaseLogger;
 }) {
   const pricing = createCyclePricing(config.invoices.tax);
@@ -62,6 +67,18 @@ export function createSubscriptionsArea({
         const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
         await notices.paid(trx, charge, invoice);
         await hooks.paid(trx, charge);
+      },
+      // A second subscription to the same plan: its payment is invoiced and refunded in full, and the customer told.
+      refused: async (trx, charge) => {
+        await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
+        const plan = await findPlanRow(trx, charge.subscription.plan_id);
+        await reserveCredit(trx, {
+          paymentId: charge.payment.id,
+          amountMinor: Number(charge.payment.amount_minor),
+          reason: duplicateRefundReason(plan?.name ?? charge.subscription.plan_id),
+          refundId: duplicateRefundId(charge.payment.id),
+        });
+        await notices.refused(trx, charge);
       },
       failed: async (trx, charge) => {
         await notices.failed(trx, charge);
@@ -94,13 +111,14 @@ export function createSubscriptionsArea({
     charges,
     lifecycle,
     effects: {
-      cancelled: async (trx, subscription) => {
-        await notices.cancelled(trx, subscription);
+      cancelled: async (trx, subscription, refund) => {
+        await notices.cancelled(trx, subscription, refund);
         await hooks.cancelled(trx, subscription);
       },
     },
     coupons,
     refundCredit,
+    reserveCredit,
     log,
   });
   const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { InvoiceRow, LicenseRow, PlanRow, SubscriptionRow, UserRow } from '../../db/tables.js';
 import {
+  duplicateSubscriptionRefundedMail,
   gracePeriodEndingMail,
   licenseExpiredMail,
   licenseSuspendedMail,
@@ -18,7 +19,7 @@ import { findPlanRow } from '../plans/repository.js';
 import { findUserById } from '../users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
-import type { FailedCharge, PaidCharge } from './charges.js';
+import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
 import { takeNotice } from '../../scheduled-notices.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
@@ -154,7 +155,28 @@ export function createSubscriptionNotices({
       );
     },
 
-    async cancelled(trx: DbOrTransaction, subscription: SubscriptionRow) {
+    /** A second subscription to the same plan was paid: not started, its payment refunded. */
+    async refused(trx: DbOrTransaction, charge: RefusedCharge): Promise<void> {
+      const found = await parties(trx, charge.subscription);
+      if (!found) return;
+      await mailer.queue(
+        trx,
+        duplicateSubscriptionRefundedMail({
+          ...found.to,
+          amountMinor: Number(charge.payment.amount_minor),
+          currency: charge.payment.currency,
+          planName: found.plan.name,
+          paidAt: charge.payment.paid_at ?? clock.now(),
+          subscriptionUrl,
+        }),
+      );
+    },
+
+    async cancelled(
+      trx: DbOrTransaction,
+      subscription: SubscriptionRow,
+      refund?: { amountMinor: number; currency: string },
+    ) {
       const found = await parties(trx, subscription);
       if (!found) return;
       const immediately = subscription.status === 'cancelled';
@@ -165,6 +187,7 @@ export function createSubscriptionNotices({
           planName: found.plan.name,
           endsAt: (immediately ? subscription.ended_at : subscription.current_period_end) ?? clock.now(),
           immediately,
+          refund,
           subscriptionUrl,
         }),
       );

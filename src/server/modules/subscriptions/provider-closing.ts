@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { SubscriptionRow } from '../../db/tables.js';
 import type { ProviderSubscriptions } from './provider-plans.js';
 import { dueAtProvider, findSubscription, paidChargeOfPeriod, updateSubscription } from './repository.js';
@@ -22,6 +22,15 @@ export type RefundCredit = (input: {
   reason: string;
   refundId: string;
 }) => Promise<void>;
+
+/**
+ * Reserves such a refund in the caller's transaction, so it commits with the change that owes it;
+ * `RefundCredit` under the same `refundId` asks the provider afterwards. Answers the amount reserved.
+ */
+export type ReserveCredit = (
+  trx: DbOrTransaction,
+  input: { paymentId: string; amountMinor: number; reason: string; refundId: string },
+) => Promise<number>;
 
 /** Whether a subscription cancelled at period end is close enough to that end for Razorpay to be told. */
 export const withinStopNotice = (row: Pick<SubscriptionRow, 'current_period_end'>, now: Date): boolean =>

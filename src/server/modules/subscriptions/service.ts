@@ -34,7 +34,14 @@ import { createCardChanges } from './card-change.js';
 import { checkCheckoutSignature } from './checkout-signature.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
-import { createProviderClosing, type RefundCredit, withinStopNotice } from './provider-closing.js';
+import { CANCEL_REFUND_REASON, cancelNowRefund, cancelRefundId } from './cancel-refund.js';
+import { alreadySubscribed, duplicateRefundId, duplicateRefundReason } from './duplicates.js';
+import {
+  createProviderClosing,
+  type RefundCredit,
+  type ReserveCredit,
+  withinStopNotice,
+} from './provider-closing.js';
 import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { LIVE, subscriptionNotFound } from './refusals.js';
 import { createSandboxControls } from './sandbox-controls.js';
@@ -54,7 +61,12 @@ type CreateRequest = z.output<typeof createSubscriptionRequestSchema>;
 
 /** What else happens on a customer's change: mails. Runs in the same transaction. */
 export interface SubscriptionEffects {
-  cancelled?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
+  /** `refund`: what a cancellation now gives back of the paid period, when anything. */
+  cancelled?(
+    trx: DbOrTransaction,
+    subscription: SubscriptionRow,
+    refund?: { amountMinor: number; currency: string },
+  ): Promise<void>;
 }
 
 export interface SubscriptionsServiceDeps {
@@ -68,8 +80,10 @@ export interface SubscriptionsServiceDeps {
   effects?: SubscriptionEffects;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
-  /** Refunds a replaced subscription's credit (Razorpay plan changes). */
+  /** Refunds a replaced subscription's credit (Razorpay plan changes), and what is reserved below. */
   refundCredit: RefundCredit;
+  /** Reserves a refund in a transaction: a cancellation now's unused period. */
+  reserveCredit: ReserveCredit;
   log: FastifyBaseLogger;
 }
 
@@ -95,6 +109,7 @@ export function createSubscriptionsService({
   effects = {},
   coupons,
   refundCredit,
+  reserveCredit,
   log,
 }: SubscriptionsServiceDeps) {
   async function planOf(row: SubscriptionRow): Promise<PlanRow> {
@@ -150,8 +165,19 @@ export function createSubscriptionsService({
       payment_method: row.payment_method,
       sandbox_card: row.sandbox_card,
       credit_minor: row.credit_minor,
+      cancel_now_refund_minor: (await cancelNowRefund(db, row, clock.now()))?.amountMinor ?? 0,
       created_at: row.created_at,
     };
+  }
+
+  /**
+   * Asks the provider for a refund reserved with a change that just committed; one it refuses or
+   * does not answer stays pending and the scheduler asks again (refunds.ts, retryPending).
+   */
+  async function refundReserved(input: Parameters<RefundCredit>[0]): Promise<void> {
+    await refundCredit(input).catch((error: unknown) =>
+      log.warn({ err: error, refundId: input.refundId }, 'a refund failed; retried later'),
+    );
   }
 
   async function own(user: UserRow, id: string): Promise<SubscriptionRow> {
@@ -280,12 +306,31 @@ export function createSubscriptionsService({
         if (license && (license.expires_at === null || license.expires_at > now))
           await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
       }
-      await effects.cancelled?.(trx, changed);
+      // Ended now: the unused part of the paid period goes back, reserved with the cancellation.
+      const owed = atPeriodEnd ? undefined : await cancelNowRefund(trx, row, clock.now());
+      const refund = owed && {
+        paymentId: owed.payment.id,
+        amountMinor: await reserveCredit(trx, {
+          paymentId: owed.payment.id,
+          amountMinor: owed.amountMinor,
+          reason: CANCEL_REFUND_REASON,
+          refundId: cancelRefundId(row.id),
+        }),
+        currency: owed.payment.currency,
+      };
+      await effects.cancelled?.(trx, changed, refund?.amountMinor ? refund : undefined);
       await audit?.(trx, changed);
-      return changed;
+      return { changed, refund };
     });
     if (!moved) throw conflict('subscription_ended', 'This subscription has already ended');
-    return toSubscription(moved);
+    if (moved.refund?.amountMinor)
+      await refundReserved({
+        paymentId: moved.refund.paymentId,
+        amountMinor: moved.refund.amountMinor,
+        reason: CANCEL_REFUND_REASON,
+        refundId: cancelRefundId(row.id),
+      });
+    return toSubscription(moved.changed);
   }
 
   return {
@@ -383,9 +428,9 @@ export function createSubscriptionsService({
       const row = await own(user, body.razorpay_subscription_id);
       await checkCheckoutSignature({ db, clock, provider }, user, row, body, meta);
       const plan = await planOf(row);
-      await db.transaction().execute(async (trx) => {
+      const settled = await db.transaction().execute(async (trx) => {
         await updateSubscription(trx, row.id, { status: 'active' }, { statuses: ['pending'] });
-        await charges.settle(trx, {
+        return charges.settle(trx, {
           subscriptionId: row.id,
           cycle: 1,
           providerPaymentId: body.razorpay_payment_id,
@@ -395,6 +440,29 @@ export function createSubscriptionsService({
         });
       });
       const after = await findSubscription(db, row.id);
+      // A second subscription to a plan already subscribed (paid now, or in a replay of that verify,
+      // or reported first by the webhook): refused, its payment refunded.
+      if (after?.license_id === null && after.status === 'cancelled') {
+        const payment = settled.payment;
+        if (settled.outcome === 'refused') {
+          await refundReserved({
+            paymentId: payment.id,
+            amountMinor: Number(payment.amount_minor),
+            reason: duplicateRefundReason(plan.name),
+            refundId: duplicateRefundId(payment.id),
+          });
+          // Razorpay is told at once that it charges no more (or by the scheduler's next run).
+          await closing
+            .close(row.id)
+            .catch((error: unknown) =>
+              log.warn({ err: error, subscriptionId: row.id }, 'closing a refused subscription failed'),
+            );
+        }
+        throw alreadySubscribed(plan.name, {
+          amountMinor: Number(payment.amount_minor),
+          currency: payment.currency,
+        });
+      }
       const license = after?.license_id ? await findLicenseById(db, after.license_id) : undefined;
       if (!after || !license) throw new Error(`subscription ${row.id} was verified without a license`);
       // A plan change's replacement took over: the old subscription is closed at Razorpay now (or,

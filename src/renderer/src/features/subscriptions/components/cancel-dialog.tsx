@@ -5,14 +5,16 @@ import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate } from '../../payments';
+import { formatMoney } from '../subscription-format';
 import { subscriptionMessages, useCancelSubscriptionMutation } from '../subscriptions-endpoints';
 
 type When = 'period_end' | 'now';
 
 /**
- * Cancelling, with what happens to the license either way: at the end of the paid period (the
- * default; it keeps working until then and can be resumed) or now (it stops now). A subscription
- * whose payment failed has no paid period left, so it can only end now.
+ * Cancelling, with what happens to the license and the money either way: at the end of the paid
+ * period (the default; it keeps working until then, can be resumed, nothing is refunded) or now (it
+ * stops now and the unused part of the period is refunded, the amount the server worked out when
+ * the page loaded). A subscription whose payment failed has no paid period left, so it can only end now.
  */
 export function CancelDialog({
   subscription,
@@ -34,6 +36,13 @@ export function CancelDialog({
     }
   }, [opened, paidUp]);
   const end = subscription.current_period_end ? formatDate(subscription.current_period_end) : null;
+  const refund = subscription.cancel_now_refund_minor;
+  const refundText = refund > 0 ? formatMoney(refund, subscription.plan.currency) : null;
+  const nowDescription = !paidUp
+    ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
+    : refundText
+      ? `The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
+      : 'The subscription ends and its license stops working today. Nothing is left of the paid period to refund.';
 
   const confirm = async () => {
     setProblem(null);
@@ -48,7 +57,9 @@ export function CancelDialog({
       message:
         when === 'period_end' && end
           ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
-          : `${subscription.plan.name} has ended and its license no longer works.`,
+          : `${subscription.plan.name} has ended and its license no longer works.${
+              refundText && paidUp ? ` About ${refundText} is refunded.` : ''
+            }`,
     });
     onClose();
   };
@@ -74,18 +85,10 @@ export function CancelDialog({
               <Radio
                 value="period_end"
                 label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
-                description="No further charge. Your license keeps working until then and expires afterwards. You can resume the subscription before that date."
+                description="No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date."
               />
             ) : null}
-            <Radio
-              value="now"
-              label="Now"
-              description={
-                paidUp
-                  ? 'The subscription ends and its license stops working today. The rest of the period is not refunded.'
-                  : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
-              }
-            />
+            <Radio value="now" label="Now" description={nowDescription} />
           </Stack>
         </Radio.Group>
         <Text size="sm" c="dimmed">
