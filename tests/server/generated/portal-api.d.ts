@@ -1628,7 +1628,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: bring the next renewal (or retry, or end of grace) forward to now
-         * @description Moves the subscription’s dates back so its next event happens now, then lets it happen: a renewal charged to the sandbox card, a retry, the end of the grace period, or the end of a cancelled period. 404 when the server takes real payments.
+         * @description Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is charged to the sandbox card now, for the period a real renewal pays: from the end of the paid period, one month or year. The end of the grace period or of a cancelled period is brought forward by moving the subscription’s dates back. 404 when the server takes real payments.
          */
         post: operations["renewSandboxSubscription"];
         delete?: never;

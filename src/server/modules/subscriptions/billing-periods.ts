@@ -30,6 +30,17 @@ export function periodOfCycle(
 export const anchorOf = (row: Pick<SubscriptionRow, 'anchor_at' | 'anchor_cycle'>) =>
   row.anchor_at === null ? undefined : { anchorAt: row.anchor_at, anchorCycle: row.anchor_cycle };
 
+/**
+ * The anchor from which the cycle after `cycle` starts exactly at `end` and runs one interval, as a
+ * plan change re-anchors at its new period's start. For dates moved by anything but whole intervals
+ * (the sandbox's time travel moves them by milliseconds, and months differ in length): the anchor
+ * moved with them would start the next period before or after `end`.
+ */
+export const anchorEndingCycle = (
+  end: string,
+  cycle: number,
+): Pick<SubscriptionRow, 'anchor_at' | 'anchor_cycle'> => ({ anchor_at: end, anchor_cycle: cycle });
+
 /** The part of a paid period not yet used at `now`, as a share of the amount paid, rounded down. */
 export function unusedCredit(paidMinor: number, period: BillingPeriod, now: Date): number {
   const start = Date.parse(period.start);

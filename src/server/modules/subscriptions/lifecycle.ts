@@ -111,9 +111,12 @@ export function createSubscriptionLifecycle({
     return true;
   }
 
-  /** Does what is due for one subscription, read again inside the transaction. */
-  async function advance(id: string): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
+  /**
+   * Does what is due for one subscription, read again under its lock inside the transaction: the
+   * caller's when given (the sandbox moves the dates and lets them fall due in one), or its own.
+   */
+  async function advance(id: string, within?: DbOrTransaction): Promise<boolean> {
+    const step = async (trx: DbOrTransaction) => {
       await lockSubscription(trx, id);
       const subscription = await findSubscription(trx, id);
       if (!subscription) return false;
@@ -138,7 +141,8 @@ export function createSubscriptionLifecycle({
       if ((subscription.status === 'active' && periodOver) || retryDue)
         return (await chargeSandboxRenewal(trx, charges, subscription)) !== 'unchanged';
       return false;
-    });
+    };
+    return within ? step(within) : db.transaction().execute(step);
   }
 
   return {

@@ -1,10 +1,11 @@
 import type { Clock } from '../../clock.js';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { SandboxCard, SubscriptionRow } from '../../db/tables.js';
 import { conflict } from '../../http-error.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
+import { anchorEndingCycle } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { declined, LIVE, sandboxOnly, subscriptionNotFound } from './refusals.js';
@@ -49,6 +50,58 @@ export function createSandboxControls({
     if (!after) throw subscriptionNotFound();
     if (outcome !== 'paid') throw declined(SANDBOX_DECLINE_REASON);
     return after;
+  }
+
+  /**
+   * Moves the subscription's dates and its license's expiry `shift` milliseconds back, for an end
+   * (of the grace period, of a cancelled period) that should happen now. The paid period is
+   * anchored where it now ends, so a charge that restores the subscription afterwards pays the
+   * period from there, as a late renewal does (the anchor moved by the same milliseconds would
+   * start it before or after: months differ in length).
+   */
+  async function moveBack(trx: DbOrTransaction, row: SubscriptionRow, shift: number): Promise<void> {
+    if (shift <= 0) return;
+    const back = (at: string | null) => (at === null ? null : new Date(Date.parse(at) - shift).toISOString());
+    const end = back(row.current_period_end);
+    const now = clock.now().toISOString();
+    await updateSubscription(trx, row.id, {
+      ...(end === null ? {} : anchorEndingCycle(end, row.cycles)),
+      current_period_start: back(row.current_period_start),
+      current_period_end: end,
+      grace_ends_at: back(row.grace_ends_at),
+      next_retry_at: back(row.next_retry_at),
+      updated_at: now,
+    });
+    const license = row.license_id ? await findLicenseById(trx, row.license_id) : undefined;
+    if (license?.expires_at)
+      await updateLicense(trx, license.id, { expires_at: back(license.expires_at), updated_at: now });
+  }
+
+  /**
+   * Makes the subscription's next event happen now. A renewal, or a retry of a failed one, is
+   * charged now exactly as the lifecycle charges it when due: for the next cycle, whose period
+   * starts where the paid one ends and counts calendar months from the anchor, so the paid period
+   * and the license only ever move on. An end comes forward by moving the dates back to now.
+   */
+  async function happenNow(trx: DbOrTransaction, row: SubscriptionRow): Promise<void> {
+    if (row.provider !== 'sandbox')
+      throw conflict('not_sandbox_subscription', 'This subscription is billed by Razorpay, not the sandbox');
+    const now = clock.now().toISOString();
+    const graceOver = row.grace_ends_at !== null && row.grace_ends_at <= now;
+    const retryFirst =
+      row.next_retry_at !== null && (row.grace_ends_at === null || row.next_retry_at < row.grace_ends_at);
+    if (
+      (row.status === 'active' && row.cancel_at_period_end === 0) ||
+      (row.status === 'past_due' && !graceOver && retryFirst)
+    ) {
+      await chargeSandboxRenewal(trx, charges, row);
+      return;
+    }
+    const end =
+      row.status === 'active' ? row.current_period_end : row.status === 'past_due' ? row.grace_ends_at : null;
+    if (end === null) throw conflict('nothing_due', `A ${row.status} subscription has no next renewal`);
+    await moveBack(trx, row, Date.parse(end) - clock.now().getTime());
+    await lifecycle.advance(row.id, trx);
   }
 
   return {
@@ -124,49 +177,29 @@ export function createSandboxControls({
     },
 
     /**
-     * Sandbox time travel: moves the subscription's dates back so that its next event (renewal,
-     * retry, end of grace, end of a cancelled period) is now, then lets it happen. The whole cycle
-     * can so be shown in minutes; the dates of earlier charges stay as they were.
+     * Sandbox: the subscription's next event (renewal, retry, end of grace, end of a cancelled
+     * period) now, so the whole cycle can be shown in minutes. One transaction under the
+     * subscription's lock, as a real renewal and a cancellation take it: whatever another request
+     * (on this server or another) does to the subscription comes wholly before or after, and a
+     * refusal keeps nothing, not even the card given with it.
      */
     async advance(found: SubscriptionRow, card?: SandboxCard): Promise<SubscriptionRow> {
       if (!isSandbox(provider)) throw sandboxOnly();
-      const row = card
-        ? ((await updateSubscription(db, found.id, {
-            sandbox_card: card,
-            payment_method: card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
-          })) ?? found)
-        : found;
-      const next =
-        row.status === 'active'
-          ? row.current_period_end
-          : row.status === 'past_due'
-            ? [row.next_retry_at, row.grace_ends_at].filter((at): at is string => at !== null).sort()[0]
-            : undefined;
-      if (!next) throw conflict('nothing_due', `A ${row.status} subscription has no next renewal`);
-      const shift = Date.parse(next) - clock.now().getTime();
-      if (shift > 0) {
-        const back = (at: string | null) =>
-          at === null ? null : new Date(Date.parse(at) - shift).toISOString();
-        await db.transaction().execute(async (trx) => {
-          await updateSubscription(trx, row.id, {
-            anchor_at: back(row.anchor_at),
-            current_period_start: back(row.current_period_start),
-            current_period_end: back(row.current_period_end),
-            grace_ends_at: back(row.grace_ends_at),
-            next_retry_at: back(row.next_retry_at),
-          });
-          const license = row.license_id ? await findLicenseById(trx, row.license_id) : undefined;
-          if (license?.expires_at)
-            await updateLicense(trx, license.id, {
-              expires_at: back(license.expires_at),
-              updated_at: clock.now().toISOString(),
-            });
-        });
-      }
-      await lifecycle.advance(row.id);
-      const after = await findSubscription(db, row.id);
-      if (!after) throw subscriptionNotFound();
-      return after;
+      return db.transaction().execute(async (trx) => {
+        await lockSubscription(trx, found.id);
+        const current = await findSubscription(trx, found.id);
+        if (!current) throw subscriptionNotFound();
+        const row = card
+          ? ((await updateSubscription(trx, current.id, {
+              sandbox_card: card,
+              payment_method: card === 'succeeds' ? SANDBOX_PAYMENT_METHOD : SANDBOX_DECLINING_METHOD,
+            })) ?? current)
+          : current;
+        await happenNow(trx, row);
+        const after = await findSubscription(trx, row.id);
+        if (!after) throw subscriptionNotFound();
+        return after;
+      });
     },
   };
 }
