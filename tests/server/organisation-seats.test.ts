@@ -8,6 +8,8 @@ import {
   MASKED_LICENSE_KEY,
 } from '../../src/shared/api/licenses.js';
 import { verifyLease } from '../../src/shared/lease.js';
+import { LICENSE_KEY_PATTERN } from '../../src/shared/license-key.js';
+import { keyFingerprint } from '../../src/main/licensing.js';
 import { issueLicense } from '../../src/server/modules/licenses/issue.js';
 import { countAssignedSeats } from '../../src/server/modules/organisations/seats-repository.js';
 import { buildApp } from '../../src/server/app.js';
@@ -54,20 +56,22 @@ const nowSeconds = (s: TestServer) => Math.floor(s.clock.now().getTime() / 1000)
 describeOnEveryDatabase(
   'organisation seats: members activate by signing in',
   (server) => {
-    it('a member activates this machine on their seat: the key for the app, a lease naming the seat, idempotent', async () => {
+    it('a member activates this machine on their seat: a seat key for the app, a lease naming the seat, idempotent', async () => {
       const s = server();
       const org = await organisation(s);
       const alice = await join(s, org);
       const hw = machine('alice');
 
-      const result = expectActivation(
-        await activateSeat(s, alice.token, org.id, hw, { device_name: 'Alice laptop', platform: 'linux' }),
-        201,
-      );
+      const activated = await activateSeat(s, alice.token, org.id, hw, {
+        device_name: 'Alice laptop',
+        platform: 'linux',
+      });
+      // The organisation's key is nowhere in the answer: the app checks with this machine's seat key.
+      expect(activated.body).not.toContain(org.license.license_key);
+      const result = expectActivation(activated, 201);
+      expect(result.license_key).toMatch(LICENSE_KEY_PATTERN);
       expect(result).toMatchObject({
         license_id: org.license.id,
-        // The app checks with the key; no screen shows it.
-        license_key: org.license.license_key,
         user_id: null,
         subscription_id: null,
         organisation: { id: org.id, name: org.name },
@@ -90,9 +94,81 @@ describeOnEveryDatabase(
         });
       }
 
-      const again = expectActivation(await activateSeat(s, alice.token, org.id, hw), 200);
+      const repeated = await activateSeat(s, alice.token, org.id, hw);
+      expect(repeated.body).not.toContain(org.license.license_key);
+      const again = expectActivation(repeated, 200);
       expect(again.activation.activation_id).toBe(result.activation.activation_id);
       expect(again.message).toBe('This machine was already activated');
+    });
+
+    it('the machine checks its seat with its seat key, bound to it; every answer a member gets leaves the organisation’s key out', async () => {
+      const s = server();
+      const org = await organisation(s);
+      const alice = await join(s, org);
+      const hw = machine('alice');
+      const { license_key: seatKey } = expectActivation(await activateSeat(s, alice.token, org.id, hw), 201);
+      expect(seatKey).not.toBe(org.license.license_key);
+
+      // Both checks the app makes answer with the seat and a lease bound to the seat key, as the
+      // desktop verifies it (src/main/licensing.ts), and nothing of the organisation's key.
+      for (const response of [await validate(s, seatKey, hw), await statusOf(s, seatKey, hw)]) {
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.body).not.toContain(org.license.license_key);
+        const answer = licenseStatusSchema.parse(response.json());
+        expect(answer).toMatchObject({
+          valid: true,
+          license_id: org.license.id,
+          seat: { organisation_id: org.id, user_id: alice.id },
+        });
+        const lease = await verifyLease(answer.lease ?? '', {
+          keys: await publicKeys(s),
+          hardwareId: hw,
+          nowSeconds: nowSeconds(s),
+        });
+        expect(lease.ok && lease.claims.kfp).toBe(keyFingerprint(seatKey));
+      }
+      // The key is this machine's: with another hardware id it is no key at all.
+      expectRefusal(await validate(s, seatKey, machine('elsewhere')), 404, 'license_not_found', 'not_found');
+
+      // Every other answer a member reads: licences, the organisation, its members, the current plan.
+      for (const path of [
+        '/licenses',
+        `/licenses/${org.license.id}`,
+        `/licenses/${org.license.id}/features`,
+        `/licenses/${org.license.id}/usage`,
+        '/licenses/current-plan',
+        '/organisations',
+        `/organisations/${org.id}`,
+        `/organisations/${org.id}/members`,
+      ]) {
+        const read = await s.api({ path, token: alice.token });
+        expect(read.statusCode, `${path}: ${read.body}`).toBe(200);
+        expect(read.body, path).not.toContain(org.license.license_key);
+        expect(read.body, path).not.toContain(seatKey);
+      }
+
+      // Activating again hands out a fresh seat key; the one before stops working.
+      const { license_key: freshKey } = expectActivation(await activateSeat(s, alice.token, org.id, hw), 200);
+      expect(freshKey).not.toBe(seatKey);
+      expectRefusal(await validate(s, seatKey, hw), 404, 'license_not_found', 'not_found');
+      expect((await validate(s, freshKey, hw)).statusCode).toBe(200);
+
+      // The app asks for updates with the same key.
+      const updates = await s.api({
+        method: 'POST',
+        path: '/updates/check',
+        body: { license_key: freshKey, hardware_id: hw, platform: 'linux' },
+      });
+      expect(updates.statusCode, updates.body).toBe(200);
+      expect(updates.json<{ feed_url: string }>().feed_url).toContain('/update-feed/');
+
+      // Her seat taken back, the seat key's check is refused with the reason, as the key's is.
+      await takeSeatBack(s, org, alice);
+      const refused = await validate(s, freshKey, hw);
+      expect(expectRefusal(refused, 403, 'machine_deactivated', 'deactivated').detail).toContain(
+        'taken back',
+      );
+      expect(refused.body).not.toContain(org.license.license_key);
     });
 
     it('the member sees the licence as provided by the organisation, with their own machines and no key', async () => {

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation, OrganisationMember } from '../../src/shared/api/organisations.js';
 import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
-import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
+import {
+  describeOnEveryDatabase,
+  type TestServer,
+  uniqueEmail,
+  WEB_API_KEY,
+} from '../support/test-server.js';
 import { type SignedIn, signIn } from './admin-helpers.js';
 import { securityEvents } from './auth-helpers.js';
-import { addMember, createOrganisation, expectRefusal, giveSeats } from './organisation-helpers.js';
+import { countAssignedSeats } from '../../src/server/modules/organisations/seats-repository.js';
+import { API_BASE_PATH } from '../../src/shared/routes.js';
+import { buildApp } from '../../src/server/app.js';
+import {
+  acceptInvitation,
+  addMember,
+  createOrganisation,
+  expectRefusal,
+  giveSeats,
+  inviteAndReadLink,
+} from './organisation-helpers.js';
 
 const billing = {
   name: 'Acme Research Pvt Ltd',
@@ -330,6 +345,105 @@ describeOnEveryDatabase('organisations', (server) => {
         409,
         'no_seats',
       );
+    });
+
+    it('does not give by hand a seat promised to a pending invitation; the invitee still joins', async () => {
+      const s = server();
+      // Three seats: the admin and the member hold two, an invitation is promised the third.
+      const { owner, admin, organisation } = await team(s);
+      const invitee = await signIn(s, 'user', 'org-promised');
+      const { token } = await inviteAndReadLink(s, admin, organisation.id, invitee.email);
+      const ownerSeat = path(organisation.id, `/members/${owner.id}/seat`);
+      const refused = await s.api({ method: 'PUT', path: ownerSeat, token: admin.token });
+      expectRefusal(refused, 409, 'seats_full');
+      expect(refused.json<{ detail: string }>().detail).toContain('pending invitation');
+      const members = await s.api({ path: path(organisation.id, '/members'), token: owner.token });
+      expect(members.json<OrganisationMember[]>().find((m) => m.user_id === owner.id)?.has_seat).toBe(false);
+      const joined = await acceptInvitation(s, invitee, token);
+      expect(joined.statusCode, joined.body).toBe(200);
+      expect(await countAssignedSeats(s.app.db, organisation.id)).toBe(3);
+      // Revoked, the promise is gone: the seat it kept is free for a hand assignment again.
+      await s.api({
+        method: 'DELETE',
+        path: path(organisation.id, `/members/${invitee.id}/seat`),
+        token: owner.token,
+      });
+      const next = await inviteAndReadLink(s, owner, organisation.id, uniqueEmail('org-withdrawn'));
+      expectRefusal(await s.api({ method: 'PUT', path: ownerSeat, token: owner.token }), 409, 'seats_full');
+      await s.api({
+        method: 'DELETE',
+        path: path(organisation.id, `/invitations/${next.invitation.id}`),
+        token: owner.token,
+      });
+      const given = await s.api({ method: 'PUT', path: ownerSeat, token: owner.token });
+      expect(given.statusCode, given.body).toBe(200);
+      expect(given.json<OrganisationMember>().has_seat).toBe(true);
+    });
+
+    it('two instances on one database, the last seat given by hand against an invitation accepted: the invitee joins, never more seats than bought', async () => {
+      const s = server();
+      for (let round = 0; round < 3; round++) {
+        const { owner, admin, organisation } = await team(s);
+        const invitee = await signIn(s, 'user', 'org-racing-invitee');
+        const { token } = await inviteAndReadLink(s, admin, organisation.id, invitee.email);
+        // Built once the mail is read, so that its outbox worker cannot take the mail first.
+        const second = await buildApp(s.config, { clock: s.clock, logger: false });
+        try {
+          const [given, accepted] = await Promise.all([
+            s.api({
+              method: 'PUT',
+              path: path(organisation.id, `/members/${owner.id}/seat`),
+              token: admin.token,
+            }),
+            second.inject({
+              method: 'POST',
+              url: `${API_BASE_PATH}/invitations/accept`,
+              headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${invitee.token}` },
+              payload: { token },
+            }),
+          ]);
+          expectRefusal(given, 409, 'seats_full');
+          expect(accepted.statusCode, accepted.body).toBe(200);
+        } finally {
+          await second.close();
+        }
+        expect(await countAssignedSeats(s.app.db, organisation.id)).toBe(3);
+      }
+    });
+
+    it('the owner’s seat is not an admin’s to take back; the owner may give it up', async () => {
+      const s = server();
+      const { owner, admin, member, organisation, licenseId } = await team(s);
+      const ownerSeat = path(organisation.id, `/members/${owner.id}/seat`);
+      expect((await s.api({ method: 'PUT', path: ownerSeat, token: owner.token })).statusCode).toBe(200);
+      const machine = await machineOf(s, licenseId, owner, 'owner-desktop');
+      expectRefusal(
+        await s.api({ method: 'DELETE', path: ownerSeat, token: admin.token }),
+        409,
+        'owner_seat_fixed',
+      );
+      expectRefusal(
+        await s.api({ method: 'DELETE', path: ownerSeat, token: member.token }),
+        403,
+        'organisation_admin_required',
+      );
+      const kept = await s.app.db
+        .selectFrom('activations')
+        .select(['deactivated_at'])
+        .where('id', '=', machine)
+        .executeTakeFirstOrThrow();
+      expect(kept.deactivated_at).toBeNull();
+      expect(
+        await securityEvents(s, { type: 'organisation_seat_unassigned', userId: owner.id }),
+      ).toHaveLength(0);
+      // The owner gives it up (ending their machine); a platform administrator may, as the owner.
+      const freed = await s.api({ method: 'DELETE', path: ownerSeat, token: owner.token });
+      expect(freed.json<OrganisationMember>()).toMatchObject({ has_seat: false, machines: [] });
+      expect((await s.api({ method: 'PUT', path: ownerSeat, token: owner.token })).statusCode).toBe(200);
+      const platformAdmin = await signIn(s, 'admin', 'org-owner-seat-admin');
+      const byPlatform = await s.api({ method: 'DELETE', path: ownerSeat, token: platformAdmin.token });
+      expect(byPlatform.statusCode, byPlatform.body).toBe(200);
+      expect(byPlatform.json<OrganisationMember>().has_seat).toBe(false);
     });
 
     it('transfers ownership (owner only); the licence follows the new owner', async () => {

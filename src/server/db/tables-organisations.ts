@@ -44,8 +44,16 @@ export type OrganisationInvitationRow = Selectable<OrganisationInvitationsTable>
 // The organisations' tables, kept apart from tables.ts so their change stays in one place. The
 // columns 0019 adds to licenses (organisation_id, seats), subscriptions (organisation_id, seats)
 // and plans (seat_based) are declared with those tables.
+/** The SHA-256 of the key a member's machine checks its seat with (migration 0023). */
+export interface SeatKeysTable {
+  activation_id: string;
+  key_hash: string;
+  created_at: string;
+}
+
 export interface OrganisationTables {
   organisations: OrganisationsTable;
+  seat_keys: SeatKeysTable;
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;
 }

@@ -970,7 +970,7 @@ export interface paths {
         put?: never;
         /**
          * Activate this machine on my seat of the organisation’s license (idempotent per machine)
-         * @description For members holding a seat: no key is typed. The answer carries the key the app checks with, and a lease naming the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organisation.
+         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organisation’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organisation.
          */
         post: operations["activateOrganisationSeat"];
         delete?: never;
@@ -2551,13 +2551,13 @@ export interface paths {
         get?: never;
         /**
          * Give a member one of the seats bought
-         * @description 409 `seats_full` when every seat is held, `no_seats` before the organisation buys any. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description 409 `seats_full` when every seat is held or promised to a pending invitation, `no_seats` before the organisation buys any. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         put: operations["assignOrganisationSeat"];
         post?: never;
         /**
          * Take a member’s seat back: their machines on it stop at their next check
-         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description The owner’s seat is given up only by the owner (409 `owner_seat_fixed` for admins). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         delete: operations["unassignOrganisationSeat"];
         options?: never;
@@ -15593,6 +15593,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import type { Db } from '../../db/database.js';
 import type { ActivationRow } from '../../db/tables.js';
 import { HttpError, notFound } from '../../http-error.js';
 import { inactiveLicense, invalidKey, machineRefusal } from '../licenses/refusals.js';
+import { findSeatKeyLicenseId } from '../licenses/seat-keys.js';
 import { effectiveStatus } from '../licenses/views.js';
 import { channelFileYaml, parseChannelFile } from './channel-files.js';
 import { releaseFilePath } from './releases.js';
@@ -76,12 +77,19 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
     return { grant, activation: activation as ActivationRow };
   }
 
+  /** A member's machine asks with its seat key (never the organisation's): the license it is on. */
+  async function seatKeyLicense(key: string, hardwareId: string) {
+    const licenseId = await findSeatKeyLicenseId(db, key, hardwareId);
+    return licenseId ? findLicenseForUpdates(db, { id: licenseId }) : undefined;
+  }
+
   return {
     async check(body: UpdateCheckRequest): Promise<UpdateCheckResponse> {
       const key = normalizeLicenseKey(body.license_key);
       if (!key) throw invalidKey();
       const now = clock.now();
-      const license = await findLicenseForUpdates(db, { key });
+      const license =
+        (await findLicenseForUpdates(db, { key })) ?? (await seatKeyLicense(key, body.hardware_id));
       const activation = license && (await findActivationOf(db, license.id, body.hardware_id));
       assertMayUpdate(license, activation, now);
       const machine = activation as ActivationRow;

@@ -1,4 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
+import { sha256 } from '../../crypto.js';
 import type { RawConnection } from '../../db/database.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
 
@@ -25,7 +26,10 @@ export interface LicenseCheckRow extends Pick<
 }
 
 export interface LicenseCheckReads {
-  /** The row of a normalized key on one machine, with the usage of the given day and month periods. */
+  /**
+   * The row of a normalized key (a license's, or a member machine's seat key) on one machine, with
+   * the usage of the given day and month periods.
+   */
   read(
     key: string,
     hardwareId: string,
@@ -69,6 +73,22 @@ const POSTGRES_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usag
   LEFT JOIN organisations o ON o.id = l.organisation_id
   WHERE l.license_key = $1`;
 
+/**
+ * The same row through a member's seat key (see seat-keys.ts): its SHA-256 names one activation,
+ * which must be this machine's, and the license it is on.
+ */
+const SQLITE_SEAT_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usageColumn('group_concat', '@day', '@month')}
+  FROM seat_keys k JOIN activations a ON a.id = k.activation_id AND a.hardware_id = @hardware
+  JOIN licenses l ON l.id = a.license_id
+  LEFT JOIN organisations o ON o.id = l.organisation_id
+  WHERE k.key_hash = @key`;
+
+const POSTGRES_SEAT_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usageColumn('string_agg', '$3', '$4')}
+  FROM seat_keys k JOIN activations a ON a.id = k.activation_id AND a.hardware_id = $2
+  JOIN licenses l ON l.id = a.license_id
+  LEFT JOIN organisations o ON o.id = l.organisation_id
+  WHERE k.key_hash = $1`;
+
 type JoinedRow = Omit<LicenseCheckRow, 'activation' | 'usage'> & {
   [K in keyof ActivationRow as `a_${K}`]: ActivationRow[K] | null;
 } & { usage: string | null };
@@ -82,10 +102,15 @@ function usageCells(text: string | null): UsageCell[] {
   return cells;
 }
 
-function toCheckRow(row: JoinedRow): LicenseCheckRow {
+/**
+ * A read row as the check uses it. Read through a seat key, the key the machine presented stands
+ * in for the organisation's: the lease binds to it (its fingerprint), and the answer never holds
+ * the organisation's.
+ */
+function toCheckRow(row: JoinedRow, seatKey?: string): LicenseCheckRow {
   return {
     id: row.id,
-    license_key: row.license_key,
+    license_key: seatKey ?? row.license_key,
     plan_id: row.plan_id,
     status: row.status,
     expires_at: row.expires_at,
@@ -131,7 +156,14 @@ export function createLicenseCheckReads(raw: RawConnection): LicenseCheckReads {
           values: [key, hardwareId, dayStart, monthStart],
         });
         const row = result.rows[0];
-        return row ? toCheckRow(row) : undefined;
+        if (row) return toCheckRow(row);
+        const seat = await raw.pool.query<JoinedRow>({
+          name: 'license-seat-check',
+          text: POSTGRES_SEAT_CHECK,
+          values: [sha256(key), hardwareId, dayStart, monthStart],
+        });
+        const seatRow = seat.rows[0];
+        return seatRow ? toCheckRow(seatRow, key) : undefined;
       },
       close: () => undefined,
     };
@@ -144,10 +176,17 @@ export function createLicenseCheckReads(raw: RawConnection): LicenseCheckReads {
     { key: string; hardware: string; day: string; month: string },
     JoinedRow
   >(SQLITE_CHECK);
+  const seatStatement = connection.prepare<
+    { key: string; hardware: string; day: string; month: string },
+    JoinedRow
+  >(SQLITE_SEAT_CHECK);
   return {
     read(key, hardwareId, dayStart, monthStart) {
-      const row = statement.get({ key, hardware: hardwareId, day: dayStart, month: monthStart });
-      return Promise.resolve(row ? toCheckRow(row) : undefined);
+      const params = { key, hardware: hardwareId, day: dayStart, month: monthStart };
+      const row = statement.get(params);
+      if (row) return Promise.resolve(toCheckRow(row));
+      const seatRow = seatStatement.get({ ...params, key: sha256(key) });
+      return Promise.resolve(seatRow ? toCheckRow(seatRow, key) : undefined);
     },
     close: () => connection.close(),
   };

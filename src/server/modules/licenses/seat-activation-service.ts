@@ -20,6 +20,7 @@ import { queueWebhookEvent } from '../webhooks/queue.js';
 import { createLicenseAccess } from './access.js';
 import { deviceColumns, machines } from './activation-service.js';
 import { leaseFor } from './lease.js';
+import { issueSeatKey } from './seat-keys.js';
 import { findActivation, insertActivation, lockLicense, updateActivation } from './repository.js';
 import { toActivation, toLicense } from './views.js';
 
@@ -106,7 +107,8 @@ export function createSeatActivationService({
             ...deviceColumns(device),
             last_seen_at: now,
           });
-          return { kind: 'activated' as const, license, name, activation, created: false };
+          const seatKey = await issueSeatKey(trx, clock, activation.id);
+          return { kind: 'activated' as const, license, name, activation, seatKey, created: false };
         }
 
         const plan = await findPlanRow(trx, license.plan_id);
@@ -137,7 +139,8 @@ export function createSeatActivationService({
           type: 'activation.created',
           data: activationEventData(activation, license.user_id),
         });
-        return { kind: 'activated' as const, license, name, activation, created: true };
+        const seatKey = await issueSeatKey(trx, clock, activation.id);
+        return { kind: 'activated' as const, license, name, activation, seatKey, created: true };
       });
 
       if (outcome.kind === 'full') {
@@ -163,15 +166,22 @@ export function createSeatActivationService({
         );
       }
 
-      const { license: row, name, activation, created } = outcome;
+      const { license: row, name, activation, seatKey, created } = outcome;
       const license = await toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
       const seat = { organisation_id: organisationId, organisation_name: name, user_id: user.id };
-      const signed = await leaseFor(leases, row, activation.hardware_id, license, seat);
+      // The lease binds to the key the machine checks with: its seat key, not the organisation's.
+      const signed = await leaseFor(
+        leases,
+        { ...row, license_key: seatKey },
+        activation.hardware_id,
+        license,
+        seat,
+      );
       return {
         ...license,
-        // The app checks the license with its key and the machine, so this answer carries the key
-        // that no screen of a member shows.
-        license_key: row.license_key,
+        // The app checks the license with a key and the machine: this machine's own seat key, so
+        // a member never holds the organisation's (with it and a hardware id anyone could check).
+        license_key: seatKey,
         activation: toActivation(activation),
         lease: signed.lease,
         lease_expires_at: signed.expiresAt,

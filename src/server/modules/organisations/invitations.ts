@@ -38,7 +38,7 @@ import {
 } from './repository.js';
 import {
   countAssignedSeats,
-  countPendingInvitations,
+  countSeatsTaken,
   findMembership,
   findOrganisationLicense,
   lockOrganisation,
@@ -99,10 +99,8 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
   async function assertSeatForInvitation(trx: DbOrTransaction, organisationId: string): Promise<void> {
     const license = await findOrganisationLicense(trx, organisationId);
     if (!license) throw noSeats();
-    const taken =
-      (await countAssignedSeats(trx, organisationId)) +
-      (await countPendingInvitations(trx, organisationId, isoNow(clock)));
-    if (taken >= (license.seats ?? 0)) throw seatsFull();
+    const { held, pending } = await countSeatsTaken(trx, organisationId, isoNow(clock));
+    if (held + pending >= (license.seats ?? 0)) throw seatsFull();
   }
 
   async function queueMail(
@@ -156,6 +154,8 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       throw conflict('already_member', `You are already a member of ${organisation.name}.`);
     const license = await findOrganisationLicense(trx, organisation.id);
     if (!license) throw noSeats();
+    // The invitation accepted is one of the pending ones its seat was promised to: only seats held
+    // count against it (a seat given by hand or another invitation counted it as promised).
     if ((await countAssignedSeats(trx, organisation.id)) >= (license.seats ?? 0))
       throw conflict(
         'seats_full',

@@ -3,7 +3,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 import type { LicenseRow, PlanRow, SubscriptionRow } from '../../db/tables.js';
 import { issueLicense } from '../licenses/issue.js';
 import { findOwner } from './repository.js';
-import { countAssignedSeats, lockOrganisation } from './seats-repository.js';
+import { countSeatsTaken, lockOrganisation } from './seats-repository.js';
 
 /**
  * The license an organisation's first charge issues: its seats, room for every seat's machines,
@@ -32,7 +32,9 @@ export async function issueOrganisationLicense(
     organisation: { id: organisationId, seats: subscription.seats },
     metadata: { subscription_id: subscription.id, organisation_id: organisationId },
   });
-  if ((await countAssignedSeats(trx, organisationId)) < subscription.seats)
+  // Invitations still pending from an earlier license were promised their seats first.
+  const { held, pending } = await countSeatsTaken(trx, organisationId, clock.now().toISOString());
+  if (held + pending < subscription.seats)
     await trx
       .updateTable('organisation_members')
       .set({ seat_assigned_at: clock.now().toISOString() })

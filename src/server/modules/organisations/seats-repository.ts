@@ -74,3 +74,19 @@ export async function countPendingInvitations(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Seats held plus seats promised to pending invitations: every seat decision (an invitation, a seat
+ * given by hand, the owner's seat at the first charge) counts both, so a seat promised to an
+ * invitee is never given away and their link keeps working.
+ */
+export async function countSeatsTaken(
+  db: DbOrTransaction,
+  organisationId: string,
+  nowIso: string,
+): Promise<{ held: number; pending: number }> {
+  return {
+    held: await countAssignedSeats(db, organisationId),
+    pending: await countPendingInvitations(db, organisationId, nowIso),
+  };
+}

@@ -29,7 +29,7 @@ import {
 } from './repository.js';
 import { endSeatMachines } from './seat-take-back.js';
 import {
-  countAssignedSeats,
+  countSeatsTaken,
   findMembership,
   findOrganisationLicense,
   lockOrganisation,
@@ -47,6 +47,13 @@ const memberNotFound = () =>
 
 export const seatsFull = () =>
   conflict('seats_full', 'Every seat of the organisation is taken: buy more seats or free one first.');
+/** Free seats that pending invitations will take: giving one away would break an invitee's link. */
+export const seatsPromised = (pending: number) =>
+  conflict(
+    'seats_full',
+    `Every free seat is promised to ${pending === 1 ? 'a pending invitation' : `${pending} pending invitations`}: ` +
+      'revoke an invitation, take a seat back or buy more seats first.',
+  );
 export const noSeats = () =>
   conflict('no_seats', 'The organisation has no seats yet: buy the Business plan for it first.');
 
@@ -265,7 +272,10 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
         if (member.seat_assigned_at !== null) return;
         const license = await findOrganisationLicense(trx, organisationId);
         if (!license) throw noSeats();
-        if ((await countAssignedSeats(trx, organisationId)) >= (license.seats ?? 0)) throw seatsFull();
+        const { held, pending } = await countSeatsTaken(trx, organisationId, isoNow(clock));
+        const seats = license.seats ?? 0;
+        if (held >= seats) throw seatsFull();
+        if (held + pending >= seats) throw seatsPromised(pending);
         await updateMember(trx, organisationId, userId, { seat_assigned_at: isoNow(clock) });
         await recordOrganisationChange(trx, clock, {
           type: securityEventTypes.organisationSeatAssigned,
@@ -287,6 +297,10 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
       await underLock(organisationId, actor, async (trx, access) => {
         assertManages(access);
         const member = await memberOf(trx, organisationId, userId);
+        // As the owner's role and membership, the owner's seat is not an admin's to end (it would
+        // end the owner's machines); the owner may give it up, and a platform administrator as them.
+        if (member.role === 'owner' && !access.ownerPowers)
+          throw conflict('owner_seat_fixed', 'The owner’s seat stays theirs: only the owner may give it up.');
         if (member.seat_assigned_at === null) return;
         const machinesEnded = await freeSeat(trx, organisationId, userId, true);
         await recordOrganisationChange(trx, clock, {

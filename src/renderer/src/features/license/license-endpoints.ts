@@ -164,8 +164,8 @@ export const licenseApi = api.injectEndpoints({
 
       /**
        * Activates THIS machine on the member's seat of an organisation's license, by being signed in:
-       * no key is typed. The answer's key is kept on the platform, which checks with it, and is
-       * masked in what the portal keeps, so no screen shows it.
+       * no key is typed. The answer's key (this machine's own seat key, never the organisation's)
+       * is kept on the platform, which checks with it, and is masked in what the portal keeps.
        */
       activateSeat: build.mutation<ActivationResult, { organisationId: string }>({
         queryFn: ({ organisationId }, queryApi, options) =>
