@@ -426,7 +426,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       maxAge: 600,
     });
   }
-  await registerRateLimit(app, config.redisUrl);
+  await registerRateLimit(app, config);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const apiTokens = createApiTokensService({ db, clock });
   await app.register(authenticatePlugin, { auth, apiTokens });

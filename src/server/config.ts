@@ -177,6 +177,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
+  // Begins every key the server writes to Redis, so deployments sharing one Redis keep apart.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _, ., : or -, e.g. portal-eu:')
+    .default('portal:'),
   TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(64 * 1024),
@@ -328,6 +333,8 @@ export interface Config {
   bootstrapAdmin: { email: string; password: string | undefined };
   corsOrigins: string[];
   redisUrl: string | undefined;
+  /** Begins every Redis key (ioredis adds it), e.g. `portal:rate-limit:sign-in:203.0.113.7`. */
+  redisKeyPrefix: string;
   /** Which peers may set the client address with X-Forwarded-For; see {@link TrustProxy}. */
   trustProxy: TrustProxy;
   logLevel: string;
@@ -437,6 +444,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bootstrapAdmin: { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD },
     corsOrigins: env.CORS_ORIGINS,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
