@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_INVITATION_TTL_HOURS } from '../shared/api/organisations.js';
 import { ACCESS_TOKEN_TTL_SECONDS, LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../shared/constants.js';
+import { judgeNewPassword } from '../shared/password-rule.js';
 import type { InvoiceSettings } from './modules/invoices/settings.js';
 
 const commaList = z
@@ -294,6 +295,14 @@ const checkedEnvironmentSchema = environmentSchema.superRefine(
           'razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET; leave PAYMENT_PROVIDER unset to use the sandbox',
       });
     }
+    // The rule of every new password (length, not common, not the address): checked here, so a bad
+    // one stops the start with the other bad settings, before the data folder or database exist.
+    const adminPasswordProblem =
+      env.ADMIN_PASSWORD === undefined
+        ? undefined
+        : judgeNewPassword(env.ADMIN_PASSWORD, env.ADMIN_EMAIL.toLowerCase()).problem;
+    if (adminPasswordProblem)
+      context.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: adminPasswordProblem });
     if (env.INVOICE_SERIES === env.CREDIT_NOTE_SERIES) {
       context.addIssue({
         code: 'custom',
