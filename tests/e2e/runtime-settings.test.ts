@@ -5,16 +5,17 @@ import { describePortal, expectPath, signIn } from './support/portal.js';
 /** A web key the build has never heard of: only the server that sends the page knows it. */
 const SITE_WEB_KEY = 'site-web-key-changed-2026';
 
-/** Records every CSP violation the page reports (as a report endpoint would receive them). */
+/** Collects every CSP violation the page reports (what a report endpoint would receive). */
+const CSP_VIOLATIONS_SCRIPT = `
+  window.cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (event) =>
+    window.cspViolations.push(event.effectiveDirective + ' ' + event.blockedURI + ' ' + event.sourceFile + ':' + event.lineNumber),
+  );
+`;
+
 async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (event) =>
-      seen.push(`${event.effectiveDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
-    );
-  });
-  return () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+  await page.addInitScript({ content: CSP_VIOLATIONS_SCRIPT });
+  return () => page.evaluate<string[]>('window.cspViolations');
 }
 
 describePortal(
@@ -37,9 +38,11 @@ describePortal(
       const user = await portal.server.createUser();
       const page = await portal.newPage();
       const violations = await recordCspViolations(page);
-      await page.goto('/landing');
-      await page.waitForLoadState('networkidle');
-      expect(await violations()).toEqual([]);
+      for (const path of ['/landing', '/login', '/register']) {
+        await page.goto(path, { waitUntil: 'networkidle' });
+        await page.locator('form, h1').first().waitFor();
+        expect({ path, violations: await violations() }).toEqual({ path, violations: [] });
+      }
       await signIn(page, user.email, user.password);
       await expectPath(page, '/dashboard');
       await page.waitForLoadState('networkidle');

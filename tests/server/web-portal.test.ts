@@ -137,7 +137,10 @@ describe('web portal with its key set where the server runs', () => {
     async (webDir) => {
       await writeFile(join(webDir, 'index.html'), INDEX_HTML);
       await mkdir(join(webDir, 'routes', 'landing'), { recursive: true });
-      await writeFile(join(webDir, 'routes', 'landing', 'index.html'), INDEX_HTML.replace('Portal', 'Landing'));
+      await writeFile(
+        join(webDir, 'routes', 'landing', 'index.html'),
+        INDEX_HTML.replace('Portal', 'Landing'),
+      );
     },
     { API_KEYS: 'desktop:dap-desktop-public,web:site-key-"<&>-2026' },
   );

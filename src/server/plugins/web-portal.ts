@@ -39,9 +39,14 @@ interface Page {
  * script: the CSP allows no inline script.
  */
 function pageWithKey(html: string, webApiKey: string | undefined): Page {
-  const meta = webApiKey ? `<meta name="${API_KEY_META_NAME}" content="${escapeAttribute(webApiKey)}" />` : '';
+  const meta = webApiKey
+    ? `<meta name="${API_KEY_META_NAME}" content="${escapeAttribute(webApiKey)}" />`
+    : '';
   const withKey = meta ? html.replace(/<head>/i, (head) => `${head}${meta}`) : html;
-  return { html: withKey, etag: `"${createHash('sha256').update(withKey).digest('base64url').slice(0, 27)}"` };
+  return {
+    html: withKey,
+    etag: `"${createHash('sha256').update(withKey).digest('base64url').slice(0, 27)}"`,
+  };
 }
 
 /**

@@ -37,7 +37,10 @@ export interface ServicesOptions {
  * loads the page from its own files without it, and its main process sends its own key anyway.
  */
 function servedApiKey(): string | undefined {
-  return globalThis.document?.querySelector<HTMLMetaElement>(`meta[name="${API_KEY_META_NAME}"]`)?.content || undefined;
+  return (
+    globalThis.document?.querySelector<HTMLMetaElement>(`meta[name="${API_KEY_META_NAME}"]`)?.content ||
+    undefined
+  );
 }
 
 export function createServices(options: ServicesOptions = {}): Services {
