@@ -429,7 +429,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       maxAge: 600,
     });
   }
-  await registerRateLimit(app, config.redisUrl);
+  await registerRateLimit(app, config);
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   const apiTokens = createApiTokensService({ db, clock });
   await app.register(authenticatePlugin, { auth, apiTokens });
@@ -568,7 +568,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     { prefix: API_BASE_PATH },
   );
 
-  const servePortal = await registerWebPortal(app, config.webDir);
+  // The portal sends the `web:` key of API_KEYS; the server hands it over with the page.
+  const webApiKey = config.apiKeys.find(({ client }) => client === 'web')?.key;
+  const servePortal = await registerWebPortal(app, config.webDir, webApiKey);
   app.setNotFoundHandler((request, reply) =>
     servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
   );

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_INVITATION_TTL_HOURS } from '../shared/api/organisations.js';
 import { ACCESS_TOKEN_TTL_SECONDS, LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../shared/constants.js';
+import { judgeNewPassword } from '../shared/password-rule.js';
 import type { InvoiceSettings } from './modules/invoices/settings.js';
 
 const commaList = z
@@ -177,6 +178,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// URL')
     .optional(),
+  // Begins every key the server writes to Redis, so deployments sharing one Redis keep apart.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w.:-]{1,64}$/, 'must be 1 to 64 letters, digits, _, ., : or -, e.g. portal-eu:')
+    .default('portal:'),
   TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT_BYTES: positiveInt(64 * 1024),
@@ -289,6 +295,14 @@ const checkedEnvironmentSchema = environmentSchema.superRefine(
           'razorpay needs RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET; leave PAYMENT_PROVIDER unset to use the sandbox',
       });
     }
+    // The rule of every new password (length, not common, not the address): checked here, so a bad
+    // one stops the start with the other bad settings, before the data folder or database exist.
+    const adminPasswordProblem =
+      env.ADMIN_PASSWORD === undefined
+        ? undefined
+        : judgeNewPassword(env.ADMIN_PASSWORD, env.ADMIN_EMAIL.toLowerCase()).problem;
+    if (adminPasswordProblem)
+      context.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: adminPasswordProblem });
     if (env.INVOICE_SERIES === env.CREDIT_NOTE_SERIES) {
       context.addIssue({
         code: 'custom',
@@ -328,6 +342,8 @@ export interface Config {
   bootstrapAdmin: { email: string; password: string | undefined };
   corsOrigins: string[];
   redisUrl: string | undefined;
+  /** Begins every Redis key (ioredis adds it), e.g. `portal:rate-limit:sign-in:203.0.113.7`. */
+  redisKeyPrefix: string;
   /** Which peers may set the client address with X-Forwarded-For; see {@link TrustProxy}. */
   trustProxy: TrustProxy;
   logLevel: string;
@@ -437,6 +453,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bootstrapAdmin: { email: env.ADMIN_EMAIL.toLowerCase(), password: env.ADMIN_PASSWORD },
     corsOrigins: env.CORS_ORIGINS,
     redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,

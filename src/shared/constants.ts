@@ -46,3 +46,9 @@ export const LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT = 7;
  * sensitive changes: e-mail, password, factors, API tokens, refunds, revocations, roles.
  */
 export const STEP_UP_WINDOW_SECONDS = 10 * 60;
+
+/**
+ * The `<meta name=…>` in which the server hands the web portal its X-API-Key (the `web:` entry of
+ * API_KEYS), so the key is set where the server runs, not when the portal is built.
+ */
+export const API_KEY_META_NAME = 'portal-api-key';

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -13,6 +14,7 @@ const LIMIT = 3;
 
 async function startInstance(
   redisUrl: string,
+  env: Record<string, string> = {},
 ): Promise<{ app: FastifyInstance; cleanup: () => Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-redis-'));
   const config = loadConfig({
@@ -22,6 +24,7 @@ async function startInstance(
     AUTH_RATE_LIMIT_PER_MINUTE: String(LIMIT),
     REDIS_URL: redisUrl,
     WEB_DIR: join(dataDir, 'no-web-build'),
+    ...env,
   });
   const app = await buildApp(config, { logger: false });
   return {
@@ -79,6 +82,65 @@ suite(
 
     it('keeps other addresses unaffected', async () => {
       expect((await attemptLogin(second.app, freshAddress())).statusCode).toBe(401);
+    });
+  },
+);
+
+suite(
+  `Redis keys of two deployments on one Redis${TEST_REDIS_URL ? '' : ' [skipped: TEST_REDIS_URL is not set]'}`,
+  () => {
+    // Fresh prefixes per run, so keys left by an earlier run cannot be mistaken for this one's.
+    const run = randomBytes(4).toString('hex');
+    const [east, west] = [`test-${run}-east:`, `test-${run}-west:`];
+    let first: Awaited<ReturnType<typeof startInstance>>;
+    let second: Awaited<ReturnType<typeof startInstance>>;
+    let redis: Redis;
+
+    beforeAll(async () => {
+      first = await startInstance(TEST_REDIS_URL ?? '', { REDIS_KEY_PREFIX: east });
+      second = await startInstance(TEST_REDIS_URL ?? '', { REDIS_KEY_PREFIX: west });
+      redis = new Redis(TEST_REDIS_URL ?? '');
+    });
+    afterAll(async () => {
+      await first?.cleanup();
+      await second?.cleanup();
+      if (redis) {
+        const left = [...(await redis.keys(`${east}*`)), ...(await redis.keys(`${west}*`))];
+        if (left.length > 0) await redis.del(...left);
+        redis.disconnect();
+      }
+    });
+
+    it("keeps their counters apart: one deployment's attempts do not count against the other's", async () => {
+      const address = freshAddress();
+      const onFirst = [];
+      for (let attempt = 0; attempt <= LIMIT; attempt++)
+        onFirst.push((await attemptLogin(first.app, address)).statusCode);
+      expect(onFirst).toEqual([401, 401, 401, 429]);
+      // The same address on the other deployment starts from nothing.
+      expect((await attemptLogin(second.app, address)).statusCode).toBe(401);
+    });
+
+    it("names every key with the deployment's prefix, the limit and the address", async () => {
+      const address = freshAddress();
+      await attemptLogin(first.app, address);
+      expect(await redis.keys(`*${address}`)).toEqual([`${east}rate-limit:sign-in:${address}`]);
+      expect(await redis.keys(`*undefined*`)).toEqual([]);
+    });
+
+    it("names a route's own limit by its method and path", async () => {
+      const address = freshAddress();
+      const response = await second.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/register',
+        headers: { 'x-api-key': WEB_API_KEY },
+        payload: { email: 'not an address', password: 'x' },
+        remoteAddress: address,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(await redis.keys(`*${address}`)).toEqual([
+        `${west}rate-limit:POST/api/v1/auth/register-${address}`,
+      ]);
     });
   },
 );

@@ -9,11 +9,16 @@ import { loadConfig } from '../../src/server/config.js';
 
 const INDEX_HTML =
   '<!doctype html><html><head><title>Portal</title></head><body><div id="root"></div></body></html>';
+/** The shell as served: the build's with the web key of API_KEYS (the default here) in its head. */
+const SERVED_HTML = INDEX_HTML.replace(
+  '<head>',
+  '<head><meta name="portal-api-key" content="dap-web-public" />',
+);
 const APP_JS = 'console.log("portal bundle abc123");';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** An app on SQLite in a temp dir whose WEB_DIR is prepared by `prepareWebDir`. */
-function useApp(prepareWebDir: (webDir: string) => Promise<void>) {
+function useApp(prepareWebDir: (webDir: string) => Promise<void>, env: Record<string, string> = {}) {
   let app: FastifyInstance | undefined;
   let dataDir = '';
   beforeAll(async () => {
@@ -29,6 +34,7 @@ function useApp(prepareWebDir: (webDir: string) => Promise<void>) {
       WEB_DIR: webDir,
       JWT_SECRET: randomBytes(32).toString('base64url'),
       LOG_LEVEL: 'silent',
+      ...env,
     });
     app = await buildApp(config, { logger: false });
   });
@@ -71,7 +77,7 @@ describe('web portal with a build', () => {
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(response.body).toBe(INDEX_HTML);
+      expect(response.body).toBe(SERVED_HTML);
     },
   );
 
@@ -126,6 +132,53 @@ describe('web portal with a build', () => {
   });
 });
 
+describe('web portal with its key set where the server runs', () => {
+  const inject = useApp(
+    async (webDir) => {
+      await writeFile(join(webDir, 'index.html'), INDEX_HTML);
+      await mkdir(join(webDir, 'routes', 'landing'), { recursive: true });
+      await writeFile(
+        join(webDir, 'routes', 'landing', 'index.html'),
+        INDEX_HTML.replace('Portal', 'Landing'),
+      );
+    },
+    { API_KEYS: 'desktop:dap-desktop-public,web:site-key-"<&>-2026' },
+  );
+
+  it.each(['/', '/dashboard', '/index.html', '/landing'])(
+    'GET %s hands the portal the web key of API_KEYS, escaped, in a meta tag',
+    async (url) => {
+      const response = await inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain(
+        '<head><meta name="portal-api-key" content="site-key-&quot;&lt;&amp;&gt;-2026" />',
+      );
+    },
+  );
+
+  it('sends the page built for the path, with the key too', async () => {
+    expect((await inject('/landing')).body).toContain('<title>Landing</title>');
+    expect((await inject('/dashboard')).body).toContain('<title>Portal</title>');
+  });
+
+  it('never serves a page as the build wrote it, without the key', async () => {
+    expect((await inject('/routes/landing/index.html')).statusCode).toBe(404);
+  });
+});
+
+describe('web portal without a web key in API_KEYS', () => {
+  const inject = useApp(
+    async (webDir) => {
+      await writeFile(join(webDir, 'index.html'), INDEX_HTML);
+    },
+    { API_KEYS: 'desktop:dap-desktop-public' },
+  );
+
+  it('sends the page without a key (the desktop shell still works; the web portal cannot sign in)', async () => {
+    expect((await inject('/')).body).toBe(INDEX_HTML);
+  });
+});
+
 describe('web portal over a real socket', () => {
   let app: FastifyInstance | undefined;
   let dataDir = '';
@@ -152,7 +205,7 @@ describe('web portal over a real socket', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(await page.text()).toBe(INDEX_HTML);
+    expect(await page.text()).toBe(SERVED_HTML);
 
     const asset = await fetch(`${base}/assets/app-abc123.js`);
     expect(asset.status).toBe(200);

@@ -1,3 +1,5 @@
+// Before any module builds a zod schema (see the file).
+import './lib/zod-config';
 // Mantine's base styles; each component's own come with the chunk that uses it (electron.vite.config.ts).
 import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';

@@ -1,4 +1,5 @@
 import type { DesktopBridge } from '../../../shared/bridge';
+import { API_KEY_META_NAME } from '../../../shared/constants';
 import { type ApiClient, type ClientLogger, createApiClient, DEFAULT_API_KEY } from './api-client';
 import type { CookieJar } from './cookies';
 import type { LockManagerLike } from './locks';
@@ -30,6 +31,18 @@ export interface ServicesOptions {
   now?: () => number;
 }
 
+/**
+ * The web client's key as the server that sent the page names it (API_KEYS, see
+ * src/server/plugins/web-portal.ts), so changing API_KEYS needs no new build. The desktop shell
+ * loads the page from its own files without it, and its main process sends its own key anyway.
+ */
+function servedApiKey(): string | undefined {
+  return (
+    globalThis.document?.querySelector<HTMLMetaElement>(`meta[name="${API_KEY_META_NAME}"]`)?.content ||
+    undefined
+  );
+}
+
 export function createServices(options: ServicesOptions = {}): Services {
   const session = options.session ?? globalThis.sessionStorage;
   const local = options.local ?? globalThis.localStorage;
@@ -41,7 +54,7 @@ export function createServices(options: ServicesOptions = {}): Services {
   const client = createApiClient({
     tokens,
     baseURL: options.baseURL,
-    apiKey: options.apiKey ?? import.meta.env.VITE_API_KEY ?? DEFAULT_API_KEY,
+    apiKey: options.apiKey ?? servedApiKey() ?? DEFAULT_API_KEY,
     locks: options.locks,
     logger: options.logger,
     now,
