@@ -80,6 +80,7 @@ import { createUsersService } from './modules/users/service.js';
 import { adminSecurityEventsRoutes } from './modules/security/routes.js';
 import { createSecurityEventsService } from './modules/security/service.js';
 import { addApiKeyCheck } from './plugins/api-key.js';
+import { addPathRules, MAX_PATH_SEGMENT_LENGTH } from './plugins/path-rules.js';
 import { authenticatePlugin } from './plugins/authenticate.js';
 import { apiTokensRoutes } from './modules/api-tokens/routes.js';
 import { offlineActivationRoutes } from './modules/offline-activation/routes.js';
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     forceCloseConnections: 'idle',
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: writeClientError,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
   });
   // The API reads JSON (and one form route): a text/plain body gets 415 like any other type
   // instead of reaching the schemas as a string.
@@ -178,6 +180,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before every route and plugin, so malformed paths are refused alike everywhere.
+  addPathRules(app);
 
   const clock = overrides.clock ?? systemClock;
   const { db, dialect, raw } =

@@ -4,6 +4,7 @@ import type { DbOrTransaction } from './db/database.js';
 import { pruneMailOutbox } from './mail/outbox-repository.js';
 import { pruneEmailTokens } from './modules/auth/email-tokens.js';
 import { type LockoutPolicy, pruneLoginThrottles } from './modules/auth/login-throttle.js';
+import { expireHeldDeliveries } from './modules/webhooks/held-deliveries.js';
 import { pruneWebhookHistory, WEBHOOK_HISTORY_DAYS } from './modules/webhooks/repository.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -17,6 +18,8 @@ export interface PrunedRows {
   mails: number;
   /** Webhook events (with their deliveries and attempts) older than 30 days. */
   webhookEvents: number;
+  /** Deliveries given up after waiting too long for a disabled endpoint. */
+  heldWebhookDeliveries: number;
 }
 
 /**
@@ -34,6 +37,7 @@ export async function pruneExpiredRows(
     loginThrottles: await pruneLoginThrottles(db, clock, lockout),
     emailTokens: await pruneEmailTokens(db, clock),
     mails: await pruneMailOutbox(db, clock),
+    heldWebhookDeliveries: await expireHeldDeliveries(db, clock.now()),
     webhookEvents: await pruneWebhookHistory(
       db,
       new Date(clock.now().getTime() - WEBHOOK_HISTORY_DAYS * 86_400_000).toISOString(),

@@ -221,7 +221,7 @@ describeOnEveryDatabase(
             data: Record<string, { id?: string; license_id?: string; status?: string }>;
           },
       );
-      // Deliveries run in parallel, so they may arrive in any order: a receiver must not rely on their order.
+      // Raised at the same instant (the test clock stands still), so their order among themselves is not defined.
       expect(events.map((event) => event.type).sort()).toEqual(
         [
           'license.created',
@@ -421,9 +421,16 @@ describeOnEveryDatabase(
       expect(disabledEvents).toHaveLength(1);
       expect(disabledEvents[0]!.severity).toBe('warning');
 
-      // Disabled: a new event is not queued for it, and a redelivery is refused until it is enabled.
+      // Disabled: a new event is queued for it and held, and a redelivery is refused until it is enabled.
       expect((await createLicense({ ...s, api: (r) => s.api({ ...r, token }) })).statusCode).toBe(201);
-      expect(await deliveriesOf(s, token, endpoint.id)).toHaveLength(2);
+      await s.app.webhookDeliveries.drain();
+      expect(receiver.received).toHaveLength(2 * MAX_ATTEMPTS);
+      const held = await deliveriesOf(s, token, endpoint.id);
+      expect(held.map((delivery) => [delivery.status, delivery.attempts])).toEqual([
+        ['pending', 0],
+        ['failed', MAX_ATTEMPTS],
+        ['failed', MAX_ATTEMPTS],
+      ]);
       expectApiError(
         await s.api({
           method: 'POST',
@@ -440,6 +447,12 @@ describeOnEveryDatabase(
         body: { enabled: true },
       });
       expect(enabled.json()).toMatchObject({ enabled: true, consecutive_failures: 0, disabled_reason: null });
+      // Enabled again: what waited is sent.
+      await deliverUntilSettled(s);
+      expect(receiver.received).toHaveLength(2 * MAX_ATTEMPTS + 1);
+      expect(receiver.received.at(-1)).toMatchObject({ verifiedId: held[0]!.event_id, replay: false });
+      const [sent] = await deliveriesOf(s, await adminToken(s), endpoint.id);
+      expect(sent).toMatchObject({ id: held[0]!.id, status: 'succeeded', attempts: 1 });
     });
 
     it('signs with both secrets for a day after a rotation, then with the new one only', async () => {

@@ -12,6 +12,24 @@ import { createEndpoint, deliveriesOf, type Receiver, startReceiver } from './we
 
 const PUBLIC_ADDRESS = '93.184.216.34';
 
+/**
+ * IPv6 addresses that lead to a private IPv4 one: each form of embedding, with the private
+ * address it carries. Refused at registration and again at delivery after DNS.
+ */
+const EMBEDDED_PRIVATE_IPV6 = [
+  ['::127.0.0.1', 'IPv4-compatible loopback'],
+  ['::10.0.0.1', 'IPv4-compatible private'],
+  ['::ffff:0:a00:1', 'IPv4-translated 10.0.0.1'],
+  ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+  ['64:ff9b::7f00:1', 'NAT64 127.0.0.1'],
+  ['64:ff9b:1::a00:1', 'local-use NAT64 10.0.0.1'],
+  ['2002:7f00:1::1', '6to4 of 127.0.0.1'],
+  ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
+  ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo client 127.0.0.1 (inverted)'],
+  ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'Teredo client 10.0.0.1 (inverted)'],
+  ['2001:0:a00:1:8000:63bf:f7f7:f7f7', 'Teredo server 10.0.0.1'],
+] as const;
+
 describe('addresses webhooks may not reach in production', () => {
   it.each([
     '127.0.0.1',
@@ -37,6 +55,11 @@ describe('addresses webhooks may not reach in production', () => {
     '64:ff9b::a9fe:a9fe',
     '[::1]',
     'not-an-address',
+    ...EMBEDDED_PRIVATE_IPV6.map(([address]) => address),
+    '64:ff9b:1:1::808:808', // local-use NAT64 in a layout whose IPv4 cannot be told
+    '2001:db8::1', // documentation
+    '3fff::1', // documentation (RFC 9637)
+    '5f00::1', // segment routing, not a host
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
@@ -48,6 +71,11 @@ describe('addresses webhooks may not reach in production', () => {
     '100.128.0.1',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
+    '::8.8.8.8',
+    '64:ff9b::808:808', // NAT64 of a public address (a DNS64 resolver answers these)
+    '64:ff9b:1::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7', // Teredo: public server, public client 8.8.8.8
   ])('allows %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
   });
@@ -126,6 +154,7 @@ describeOnEveryDatabase(
       ['https://[::ffff:127.0.0.1]/in', 'webhook_url_private'],
       ['https://[fd00::1]/in', 'webhook_url_private'],
       ['https://internal.example.test/in', 'webhook_url_private'],
+      ...EMBEDDED_PRIVATE_IPV6.map(([address]) => [`https://[${address}]/in`, 'webhook_url_private']),
     ])('refuses %s at registration (%s)', async (url, code) => {
       dns.set('internal.example.test', '192.168.10.20');
       const s = server();
@@ -176,6 +205,44 @@ describeOnEveryDatabase(
         'webhook_url_private',
       );
     });
+
+    it.each(EMBEDDED_PRIVATE_IPV6)(
+      'refuses at delivery a name that DNS now answers with %s (%s): nothing is sent',
+      async (address) => {
+        const s = server();
+        dns.set('hooks.example.test', PUBLIC_ADDRESS);
+        const endpoint = await createEndpoint(s, admin.token, {
+          url: 'https://hooks.example.test/in',
+          event_types: ['license.created'],
+        });
+        // Registered with a name too: a name answering with the embedded form is refused as well.
+        dns.set('embedded.example.test', address);
+        expectApiError(
+          await s.api({
+            method: 'POST',
+            path: '/admin/webhooks',
+            token: admin.token,
+            body: { url: 'https://embedded.example.test/in', event_types: ['license.created'] },
+          }),
+          400,
+          'webhook_url_private',
+        );
+        dns.set('hooks.example.test', address);
+        const test = await s.api({
+          method: 'POST',
+          path: `/admin/webhooks/${endpoint.id}/test`,
+          token: admin.token,
+        });
+        expect(test.statusCode, test.body).toBe(202);
+        await s.app.webhookDeliveries.drain();
+        const [delivery] = await deliveriesOf(s, admin.token, endpoint.id);
+        expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null });
+        expect(delivery!.last_error).toBe(
+          `refused: hooks.example.test resolves to ${address}, a private, loopback or link-local address`,
+        );
+        expect(receiver.received).toEqual([]);
+      },
+    );
   },
   {
     env: {

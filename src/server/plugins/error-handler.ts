@@ -5,6 +5,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ApiError } from '../../shared/api/errors.js';
 import { authMessages } from '../../shared/messages.js';
 import { HttpError } from '../http-error.js';
+import { uriTooLong } from './path-rules.js';
 
 const problem = (
   code: string,
@@ -44,6 +45,10 @@ const UNSTORABLE_TEXT_SQLSTATES = new Set(['22021', '22P05']);
 
 /** Requests Fastify refuses before routing (e.g. a malformed percent-encoded URL). */
 export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const tooLong = uriTooLong();
+    return reply.code(tooLong.statusCode).send(problem(tooLong.code, tooLong.message));
+  }
   const status =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   return reply

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /** One address a host name stands for. */
 export interface ResolvedAddress {
@@ -18,59 +19,60 @@ export const systemResolver: HostResolver = async (hostname) =>
 
 // Addresses a webhook must never reach from the server in production: the server's own machine,
 // its private networks and the cloud's metadata service (169.254.169.254), and what cannot be a
-// public host at all (unspecified, documentation, multicast, reserved).
-const forbidden = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this network", including the unspecified 0.0.0.0
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, and the broadcast address
-] as const)
-  forbidden.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // old site-local
-  ['ff00::', 8], // multicast
-] as const)
-  forbidden.addSubnet(network, prefix, 'ipv6');
+// public host at all (unspecified, documentation, multicast, reserved). ipaddr.js names the
+// special-purpose ranges; only its plain `unicast` (and for IPv6 only inside 2000::/3, the global
+// unicast block) is a public host.
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const NAT64_LOCAL_USE = ipaddr.parseCIDR('64:ff9b:1::/48');
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped, IPv4-compatible or NAT64), if any. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1] ?? '0', 16);
-  const low = Number.parseInt(hex[2] ?? '0', 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+const ipv4Of = (high: number, low: number) => new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+/**
+ * The IPv4 addresses an IPv6 address leads to, for the forms that carry one: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), IPv4-compatible (::a.b.c.d), NAT64
+ * (64:ff9b::/96 and the local-use 64:ff9b:1::/48, in its /96 layout), 6to4 (2002:AABB:CCDD::)
+ * and Teredo (2001:0:server:…:client, the client's address inverted in the last 32 bits). A
+ * request to such an address reaches the IPv4 one, so that is what must be public. Undefined
+ * for addresses that carry none; null for a form whose IPv4 cannot be told (refused).
+ */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null | undefined {
+  const parts = address.parts;
+  const last = () => ipv4Of(parts[6] ?? 0, parts[7] ?? 0);
+  switch (address.range()) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [last()];
+    case 'rfc6052':
+      // The local-use prefix may put the IPv4 elsewhere (RFC 6052's shorter layouts): only the
+      // /96 layout, with zeros between prefix and address, is read; any other is refused.
+      if (address.match(NAT64_LOCAL_USE) && parts.slice(3, 6).some((part) => part !== 0)) return null;
+      return [last()];
+    case '6to4':
+      return [ipv4Of(parts[1] ?? 0, parts[2] ?? 0)];
+    case 'teredo':
+      return [
+        ipv4Of(parts[2] ?? 0, parts[3] ?? 0),
+        ipv4Of(~(parts[6] ?? 0) & 0xffff, ~(parts[7] ?? 0) & 0xffff),
+      ];
+    default:
+      // IPv4-compatible (deprecated, ::/96): includes :: and ::1, which map into 0.0.0.0/8.
+      return parts.slice(0, 6).every((part) => part === 0) ? [last()] : undefined;
+  }
 }
+
+const isPublicIpv4 = (address: ipaddr.IPv4) => address.range() === 'unicast';
 
 /** True for any address a webhook may not be sent to in production (IPv4 and IPv6). */
 export function isForbiddenAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return forbidden.check(bare, 'ipv4');
-  if (family !== 6) return true;
-  const inner = embeddedIpv4(bare);
-  if (inner) return forbidden.check(inner, 'ipv4');
-  return forbidden.check(bare, 'ipv6');
+  if (isIP(bare) === 0) return true;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === 'ipv4') return !isPublicIpv4(parsed as ipaddr.IPv4);
+  const v6 = parsed as ipaddr.IPv6;
+  const inner = embeddedIpv4(v6);
+  if (inner === null) return true;
+  if (inner) return !inner.every(isPublicIpv4);
+  return v6.range() !== 'unicast' || !v6.match(GLOBAL_UNICAST_V6);
 }
 
 /** The host of a URL as a resolver or isIP wants it (IPv6 without brackets). */

@@ -109,15 +109,16 @@ export function createWebhookDeliveryWorker(deps: {
   let wokenWhileRunning = false;
   let closed = false;
 
-  async function deliver(row: WebhookDeliveryRow): Promise<void> {
+  /** Makes one attempt; true when the endpoint took it (2xx). */
+  async function deliver(row: WebhookDeliveryRow): Promise<boolean> {
     const [endpoint, event] = await Promise.all([
       findEndpoint(db, row.endpoint_id),
       findEvent(db, row.event_id),
     ]);
-    if (!endpoint || !event) return; // Deleted meanwhile: its deliveries went with it.
+    if (!endpoint || !event) return false; // Deleted meanwhile: its deliveries went with it.
     if (endpoint.disabled_at !== null) {
       await releaseDeliveryClaims(db, [row]);
-      return;
+      return false;
     }
     const startedAt = clock.now();
     const url = new URL(endpoint.url);
@@ -186,7 +187,7 @@ export function createWebhookDeliveryWorker(deps: {
           { delivery: row.id },
           'webhook attempt finished after its claim ran out; another worker took it',
         );
-        return;
+        return false;
       }
       throw error;
     }
@@ -195,6 +196,26 @@ export function createWebhookDeliveryWorker(deps: {
         { delivery: row.id, endpoint: endpoint.id, attempt: row.attempts, retry_at: retryAt, reason },
         retryAt ? 'webhook delivery failed; will retry' : 'webhook delivery failed; attempts used up',
       );
+    return succeeded;
+  }
+
+  /**
+   * One endpoint's share of a batch, oldest first and one at a time, so it receives them in the
+   * order they were raised. After a failure the rest are given back untried: they are taken
+   * again at once, so a failing endpoint costs one timeout per pass, not one per delivery.
+   */
+  async function deliverInOrder(rows: WebhookDeliveryRow[]): Promise<void> {
+    for (const [index, row] of rows.entries()) {
+      const delivered = await deliver(row).catch((error: unknown) => {
+        // The claim runs out and the delivery is tried again: nothing is lost.
+        log.warn({ delivery: row.id, err: error }, 'could not record a webhook attempt');
+        return false;
+      });
+      if (!delivered) {
+        await releaseDeliveryClaims(db, rows.slice(index + 1));
+        return;
+      }
+    }
   }
 
   /**
@@ -290,14 +311,10 @@ export function createWebhookDeliveryWorker(deps: {
       );
       if (batch.length === 0) return;
       // Endpoints are independent: one slow endpoint does not hold up the others in the batch.
-      await Promise.all(
-        batch.map((row) =>
-          deliver(row).catch((error: unknown) =>
-            // The claim runs out and the delivery is tried again: nothing is lost.
-            log.warn({ delivery: row.id, err: error }, 'could not record a webhook attempt'),
-          ),
-        ),
-      );
+      const byEndpoint = new Map<string, WebhookDeliveryRow[]>();
+      for (const row of batch)
+        byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
+      await Promise.all([...byEndpoint.values()].map(deliverInOrder));
     }
   }
 

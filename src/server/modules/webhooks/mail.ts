@@ -1,6 +1,7 @@
 import { composeMail } from '../../mail/compose.js';
 import { formatDateTime } from '../../mail/formatting.js';
 import type { MailMessage } from '../../mail/message.js';
+import { MAX_HELD_DELIVERIES_PER_ENDPOINT, MAX_HELD_DELIVERY_AGE_DAYS } from './held-deliveries.js';
 
 /** The kind the outbox records for this mail; stable, logs and tests name it. */
 export const WEBHOOK_DISABLED_MAIL_KIND = 'webhook_endpoint_disabled';
@@ -27,7 +28,8 @@ export const webhookDisabledMail = (input: {
         {
           paragraph:
             'Deliveries to this endpoint failed every attempt for too long, so the portal stopped sending to it. ' +
-            'Events that happen while it is disabled are not queued for it.',
+            `Events that happen while it is disabled wait for it (at most ${MAX_HELD_DELIVERIES_PER_ENDPOINT}, ` +
+            `for up to ${MAX_HELD_DELIVERY_AGE_DAYS} days) and are sent, oldest first, when it is enabled again.`,
         },
         {
           details: [

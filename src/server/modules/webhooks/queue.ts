@@ -1,7 +1,8 @@
 import type { WebhookEventType } from '../../../shared/api/webhooks.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
-import { enabledEndpoints, insertDelivery, insertEvent } from './repository.js';
+import { dropHeldOverflow } from './held-deliveries.js';
+import { insertDelivery, insertEvent, subscribableEndpoints } from './repository.js';
 import { newMessageId } from './signing.js';
 
 /** An event as the change that causes it describes it; `data` is the payload's `data`. */
@@ -16,16 +17,17 @@ export const webhookPayload = (type: string, timestamp: Date, data: Record<strin
 
 /**
  * Queues an event in the caller's transaction, like mail: it is delivered if and only if the
- * change that caused it commits. One delivery per enabled endpoint subscribed to the type;
- * nothing is written when no endpoint wants it. Answers the event's id (its `webhook-id`), or
- * null when nothing was queued.
+ * change that caused it commits. One delivery per endpoint subscribed to the type, a disabled
+ * one included: its delivery is held until it is enabled again, within the bounds of
+ * held-deliveries.ts. Nothing is written when no endpoint wants it. Answers the event's id (its
+ * `webhook-id`), or null when nothing was queued.
  */
 export async function queueWebhookEvent(
   trx: DbOrTransaction,
   clock: Clock,
   event: WebhookEventInput,
 ): Promise<string | null> {
-  const endpoints = (await enabledEndpoints(trx)).filter((endpoint) =>
+  const endpoints = (await subscribableEndpoints(trx)).filter((endpoint) =>
     (JSON.parse(endpoint.event_types) as string[]).includes(event.type),
   );
   if (endpoints.length === 0) return null;
@@ -37,7 +39,9 @@ export async function queueWebhookEvent(
     payload: webhookPayload(event.type, now, event.data),
     created_at: now.toISOString(),
   });
-  for (const endpoint of endpoints)
+  for (const endpoint of endpoints) {
     await insertDelivery(trx, { endpointId: endpoint.id, eventId: id, now: now.toISOString() });
+    if (endpoint.disabled_at !== null) await dropHeldOverflow(trx, endpoint.id, now);
+  }
   return id;
 }

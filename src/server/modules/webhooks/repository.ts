@@ -48,9 +48,12 @@ export async function listEndpoints(
   return fetchPage(select, query);
 }
 
-/** The enabled endpoints, for queueing an event to those that subscribed to its type. */
-export const enabledEndpoints = (db: DbOrTransaction) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('disabled_at', 'is', null).execute();
+/**
+ * Every endpoint, enabled or not, for queueing an event to those that subscribed to its type: a
+ * disabled one holds its deliveries until it is enabled again (see held-deliveries.ts).
+ */
+export const subscribableEndpoints = (db: DbOrTransaction) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'event_types', 'disabled_at']).execute();
 
 export async function insertEvent(db: DbOrTransaction, row: WebhookEventRow): Promise<void> {
   await db.insertInto('webhook_events').values(row).execute();
@@ -148,7 +151,9 @@ export async function claimDueDeliveries(
       'in',
       db.selectFrom('webhook_endpoints').select('id').where('disabled_at', 'is', null),
     )
+    // Oldest first: what waited for an endpoint goes out in the order it was raised.
     .orderBy('next_attempt_at')
+    .orderBy('created_at')
     .orderBy('id')
     .limit(limit)
     .$if(dialect === 'postgres', (query) => query.forUpdate().skipLocked());
@@ -158,7 +163,12 @@ export async function claimDueDeliveries(
     .where('id', 'in', due)
     .returningAll()
     .execute();
-  return claimed.sort((a, b) => (a.next_attempt_at < b.next_attempt_at ? -1 : a.id < b.id ? -1 : 1));
+  return claimed.sort(
+    (a, b) =>
+      a.next_attempt_at.localeCompare(b.next_attempt_at) ||
+      a.created_at.localeCompare(b.created_at) ||
+      a.id.localeCompare(b.id),
+  );
 }
 
 /** One delivery's claim: every write of its outcome checks the claim is still this worker's. */

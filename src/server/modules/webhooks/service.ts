@@ -23,6 +23,7 @@ import { badRequest, conflict, notFound } from '../../http-error.js';
 import { securityEventTypes } from '../security/security-events.js';
 import { type AdminActor, recordAdminAction } from '../security/service.js';
 import { type AddressPolicy, checkEndpointUrl, EndpointUrlRefused } from './address-guard.js';
+import { expireHeldDeliveries, releaseHeldDeliveries } from './held-deliveries.js';
 import { webhookPayload } from './queue.js';
 import {
   attemptsOf,
@@ -194,8 +195,14 @@ export function createWebhooksService(deps: {
         });
       if (body.enabled === false && current.disabled_at === null)
         Object.assign(set, { disabled_at: now, disabled_reason: 'Disabled by an administrator' });
+      const enabling = body.enabled === true && current.disabled_at !== null;
       if (Object.keys(set).length > 0) {
         await db.transaction().execute(async (trx) => {
+          if (enabling) {
+            // What waited too long is given up; the rest is due now, to go out oldest first.
+            await expireHeldDeliveries(trx, clock.now(), id);
+            await releaseHeldDeliveries(trx, id, clock.now());
+          }
           await updateEndpoint(trx, id, { ...set, updated_at: now });
           await recordAdminAction(trx, clock, actor, {
             type: securityEventTypes.webhookEndpointUpdated,
@@ -216,7 +223,7 @@ export function createWebhooksService(deps: {
           });
         });
         // Deliveries held back while it was disabled go out now.
-        if (body.enabled === true) deps.wake();
+        if (enabling) deps.wake();
       }
       return toWebhookEndpoint(await endpoint(id), clock.now());
     },
