@@ -127,6 +127,8 @@ export interface AppOverrides {
   clock?: Clock;
   database?: DatabaseHandle;
   logger?: boolean;
+  /** Where the log goes instead of standard output (tests read what the server logged). */
+  logStream?: { write(line: string): void };
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   paymentProvider?: PaymentProvider;
   /** Resolves webhook endpoints' host names (tests play DNS, e.g. a name that turns private). */
@@ -161,6 +163,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            ...(overrides.logStream ? { stream: overrides.logStream } : {}),
           },
     bodyLimit: config.bodyLimitBytes,
     // Every desktop checks its license in the background: a log line per check would drown the rest
