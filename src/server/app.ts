@@ -101,6 +101,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { resolveTwoFactorKey } from './two-factor-key.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
 import { supportRoutes } from './modules/support/routes.js';
 import { adminOrganisationsRoutes } from './modules/organisations/admin-routes.js';
@@ -281,7 +282,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const twoFactor = createTwoFactorService({
     db,
     clock,
-    cipher: createSecretCipher(config.twoFactorKey ?? loadOrCreateSecret(config.dataDir, 'two-factor-key')),
+    cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
