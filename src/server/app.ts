@@ -100,6 +100,7 @@ import { addRequestBodyRules } from './plugins/request-body-rules.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
+import { registerSessionBindingCookie } from './plugins/session-binding-cookie.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
 import { resolveTwoFactorKey } from './two-factor-key.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
@@ -416,6 +417,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   stopScheduler = () => scheduler.close();
 
   registerSecurityHeaders(app, { provider: config.payments.provider });
+  const bindingCookie = registerSessionBindingCookie(app, { publicUrl: config.publicUrl });
   await registerCompression(app);
   addNoStoreToApiAnswers(app);
   addRequestBodyRules(app);
@@ -455,6 +457,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(authRoutes, {
         auth,
         rateLimitPerMinute,
+        bindingCookie,
         secondFactorSignIn: createSecondFactorSignIn({
           db,
           clock,
