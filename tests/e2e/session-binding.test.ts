@@ -36,7 +36,7 @@ describePortal('a web session is bound to the browser that signed in', (portal) 
     // The binding cookie is out of the page's reach: HttpOnly, SameSite=Strict.
     const binding = (await own.cookies()).find((cookie) => cookie.name === 'dap_session_binding');
     expect(binding).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth' });
-    expect(await page.evaluate(() => document.cookie)).not.toContain('dap_session_binding');
+    expect(await page.evaluate<string>('document.cookie')).not.toContain('dap_session_binding');
 
     // Another browser (the thief's) on the same origin, holding the copied token but not the cookie.
     const thief = await portal.newPage();
