@@ -101,7 +101,9 @@ import { addRequestBodyRules } from './plugins/request-body-rules.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { isPortalRoute, registerWebPortal } from './plugins/web-portal.js';
 import { loadOrCreateSecret } from './secrets.js';
+import { registerSessionBindingCookie } from './plugins/session-binding-cookie.js';
 import { createScheduler, type Scheduler } from './scheduler.js';
+import { resolveTwoFactorKey } from './two-factor-key.js';
 import { couponsRoutes } from './modules/coupons/routes.js';
 import { supportRoutes } from './modules/support/routes.js';
 import { adminOrganisationsRoutes } from './modules/organisations/admin-routes.js';
@@ -288,7 +290,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const twoFactor = createTwoFactorService({
     db,
     clock,
-    cipher: createSecretCipher(config.twoFactorKey ?? loadOrCreateSecret(config.dataDir, 'two-factor-key')),
+    cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
@@ -425,6 +427,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   stopScheduler = () => scheduler.close();
 
   registerSecurityHeaders(app, { provider: config.payments.provider });
+  const bindingCookie = registerSessionBindingCookie(app, { publicUrl: config.publicUrl });
   await registerCompression(app);
   addNoStoreToApiAnswers(app);
   addRequestBodyRules(app);
@@ -464,6 +467,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(authRoutes, {
         auth,
         rateLimitPerMinute,
+        bindingCookie,
         secondFactorSignIn: createSecondFactorSignIn({
           db,
           clock,

@@ -106,7 +106,11 @@ describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
         Array.from({ length: 20 }, () =>
           fetch(`${base}/api/v1/auth/refresh`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', 'x-api-key': WEB_API_KEY },
+            headers: {
+              'content-type': 'application/json',
+              'x-api-key': WEB_API_KEY,
+              cookie: s.bindingCookieOf(session.refresh_token) ?? '',
+            },
             body: JSON.stringify({ refresh_token: session.refresh_token }),
           }),
         ),

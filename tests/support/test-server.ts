@@ -29,6 +29,8 @@ export interface ApiRequest {
   remoteAddress?: string;
   /** Leave out the X-API-Key header. */
   withoutApiKey?: boolean;
+  /** Send a refresh token without the binding cookie its sign-in set (as a thief would). */
+  withoutBindingCookie?: boolean;
 }
 
 /** A running server on a fresh database, its clock, its outbox, and request helpers. */
@@ -49,6 +51,8 @@ export interface TestServer {
     password?: string;
   }): Promise<{ email: string; password: string }>;
   login(email: string, password: string): Promise<TokenResponse>;
+  /** The `name=value` binding cookie set with a refresh token's session, as its browser holds it. */
+  bindingCookieOf(refreshToken: string): string | undefined;
   /** Starts listening on a free loopback port for tests that need a real socket. */
   listen(): Promise<string>;
 }
@@ -94,21 +98,38 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       await rm(dataDir, { recursive: true, force: true });
     };
 
+    // Each session signed in through `api` is its own browser: the binding cookie set with its
+    // tokens goes along whenever one of its refresh tokens is sent, and moves on to the next token
+    // of a rotation (refresh token → `name=value`).
+    const bindingCookies = new Map<string, string>();
+    const rememberBinding = (presented: string | undefined, response: LightMyRequestResponse) => {
+      if (response.statusCode !== 200 || !response.body.includes('"refresh_token"')) return;
+      const issued = response.json<{ refresh_token?: unknown }>().refresh_token;
+      const set = response.cookies.find((cookie) => cookie.name.endsWith('dap_session_binding'));
+      const cookie = set ? `${set.name}=${set.value}` : presented && bindingCookies.get(presented);
+      if (typeof issued === 'string' && cookie) bindingCookies.set(issued, cookie);
+    };
+
     // Waits for the work the server does after answering (mail, registration writes), so a
     // test reads the state a person would find a moment later.
     const api: TestServer['api'] = async (request) => {
+      const body = request.body as { refresh_token?: unknown } | undefined;
+      const presented = typeof body?.refresh_token === 'string' ? body.refresh_token : undefined;
+      const binding = presented && !request.withoutBindingCookie ? bindingCookies.get(presented) : undefined;
       const response = await app.inject({
         method: request.method ?? 'GET',
         url: `${API_BASE_PATH}${request.path}`,
         headers: {
           ...(request.withoutApiKey ? {} : { 'x-api-key': WEB_API_KEY }),
           ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
+          ...(binding ? { cookie: binding } : {}),
           ...request.headers,
         },
         ...(request.body === undefined ? {} : { payload: request.body as InjectOptions['payload'] }),
         ...(request.remoteAddress ? { remoteAddress: request.remoteAddress } : {}),
       });
       await app.mailOutbox.drain();
+      rememberBinding(presented, response);
       return response;
     };
 
@@ -140,6 +161,7 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       outbox,
       lastMailTo,
       login,
+      bindingCookieOf: (refreshToken) => bindingCookies.get(refreshToken),
       async createVerifiedUser(user = {}) {
         const email = user.email ?? uniqueEmail();
         const password = user.password ?? STRONG_PASSWORD;

@@ -21,6 +21,7 @@ import * as webhooks from './migrations/0018-webhooks.js';
 import * as organisations from './migrations/0019-organisations.js';
 import * as releaseChannels from './migrations/0020-release-channels.js';
 import * as offlineActivation from './migrations/0021-offline-activation.js';
+import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0019-organisations': organisations,
   '0020-release-channels': releaseChannels,
   '0021-offline-activation': offlineActivation,
+  '0022-web-session-binding': webSessionBinding,
   '0023-seat-keys': seatKeys,
 };
 

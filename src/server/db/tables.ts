@@ -45,6 +45,8 @@ export interface RefreshTokenFamiliesTable {
   stepped_up_at: string | null;
   /** JSON array of the sign-in's methods ("pwd", "otp", "webauthn"). */
   methods: string | null;
+  /** SHA-256 of the web session's binding cookie; null for other clients' sessions (0022). */
+  binding_hash: string | null;
 }
 
 export interface RefreshTokensTable {

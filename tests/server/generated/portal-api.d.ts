@@ -163,7 +163,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for new tokens; each refresh token works once */
+        /**
+         * Exchange a refresh token for new tokens; each refresh token works once
+         * @description A session signed in with the web client key is bound to the HttpOnly cookie set with its tokens: without that cookie its refresh token is refused (401), whichever key presents it.
+         */
         post: operations["refreshSession"];
         delete?: never;
         options?: never;
@@ -180,7 +183,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange a refresh token for new tokens; each refresh token works once */
+        /**
+         * Exchange a refresh token for new tokens; each refresh token works once
+         * @description A session signed in with the web client key is bound to the HttpOnly cookie set with its tokens: without that cookie its refresh token is refused (401), whichever key presents it.
+         */
         post: operations["refreshSessionWithToken"];
         delete?: never;
         options?: never;

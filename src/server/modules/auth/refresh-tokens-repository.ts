@@ -23,6 +23,7 @@ export async function insertRefreshFamily(
     ip: string;
     authenticated_at: string;
     methods: string;
+    binding_hash: string | null;
   },
 ): Promise<void> {
   await db
@@ -98,6 +99,7 @@ export const findTokenForRotation = (db: DbOrTransaction, tokenHash: string) =>
       'family.id as familyId',
       'family.user_id as userId',
       'family.expires_at as expiresAt',
+      'family.binding_hash as bindingHash',
     ])
     .where('refresh_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();

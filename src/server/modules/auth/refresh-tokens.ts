@@ -14,6 +14,7 @@ import {
   lockLiveFamily,
   revokeFamily,
 } from './refresh-tokens-repository.js';
+import { bindingHolds, type SessionBinding } from './session-binding.js';
 
 /** How a sign-in proved who it is, as RFC 8176 names the methods. */
 export type SignInMethod = 'pwd' | 'otp' | 'webauthn';
@@ -27,6 +28,8 @@ export interface IssuedRefreshToken {
 export type RotationResult =
   | { outcome: 'rotated'; userId: string; refresh: IssuedRefreshToken }
   | { outcome: 'invalid' }
+  /** A bound session's token presented without its browser's binding cookie: refused, not spent. */
+  | { outcome: 'unbound' }
   /** The token belonged to a session that has ended; `reason` says why when it is known. */
   | { outcome: 'ended'; reason: SessionEndReason | undefined }
   | { outcome: 'reused'; userId: string; familyId: string };
@@ -66,13 +69,17 @@ async function addToken(db: DbOrTransaction, clock: Clock, familyId: string): Pr
   return token;
 }
 
-/** Starts a session: a new family whose absolute life no rotation extends. */
+/**
+ * Starts a session: a new family whose absolute life no rotation extends, bound to `binding`'s
+ * cookie when the client is the web (every rotation of the family stays bound to it).
+ */
 export async function startRefreshFamily(
   db: DbOrTransaction,
   clock: Clock,
   userId: string,
   meta: RequestMeta,
   methods: readonly SignInMethod[],
+  binding: SessionBinding | null,
 ): Promise<IssuedRefreshToken> {
   const familyId = randomUUID();
   const expiresAt = isoAfterSeconds(clock, REFRESH_TOKEN_TTL_SECONDS);
@@ -85,6 +92,7 @@ export async function startRefreshFamily(
     ip: meta.ip,
     authenticated_at: isoNow(clock),
     methods: JSON.stringify(methods),
+    binding_hash: binding?.hash ?? null,
   });
   return { token: await addToken(db, clock, familyId), familyId, expiresAt };
 }
@@ -94,10 +102,18 @@ export async function startRefreshFamily(
  * again (a thief or the owner racing one) revokes the family. The single winner among concurrent
  * presentations is decided by the conditional update, on SQLite and PostgreSQL alike.
  */
-export async function rotateRefreshToken(db: Db, clock: Clock, token: string): Promise<RotationResult> {
+export async function rotateRefreshToken(
+  db: Db,
+  clock: Clock,
+  token: string,
+  presented: { client: string | null | undefined; secret: string | undefined },
+): Promise<RotationResult> {
   return db.transaction().execute(async (trx) => {
     const row = await findTokenForRotation(trx, sha256(token));
     if (!row) return { outcome: 'invalid' };
+    // Checked before the token is spent: a copied token tried elsewhere neither works nor ends
+    // the session of the browser it was taken from.
+    if (!bindingHolds(row.bindingHash, presented)) return { outcome: 'unbound' };
     // A concurrent revoke (a password reset, a logout) either commits first and is seen here, or
     // waits for this rotation and then revokes what it issued.
     if (!(await lockLiveFamily(trx, row.familyId, isoNow(clock))))

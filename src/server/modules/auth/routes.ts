@@ -28,6 +28,7 @@ import {
   stepUpRequestSchema,
   stepUpResponseSchema,
 } from '../../../shared/api/two-factor.js';
+import type { SessionBindingCookie } from '../../plugins/session-binding-cookie.js';
 import type { SecondFactorSignIn } from './second-factor-sign-in.js';
 import type { AuthService } from './service.js';
 import type { StepUp } from './step-up.js';
@@ -40,13 +41,15 @@ export interface AuthRoutesOptions {
   stepUp: StepUp;
   /** Requests per minute and client address on the routes that guess passwords or send mail. */
   rateLimitPerMinute: number;
+  /** The cookie a web session's refresh tokens are bound to. */
+  bindingCookie: SessionBindingCookie;
 }
 
 const tags = ['auth'];
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, secondFactorSignIn, stepUp, rateLimitPerMinute },
+  { auth, secondFactorSignIn, stepUp, rateLimitPerMinute, bindingCookie },
 ) => {
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
   // Both sign-in routes guess the same passwords, so one limiter (one count per address) guards both.
@@ -208,12 +211,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
           operationId,
           tags,
           summary: 'Exchange a refresh token for new tokens; each refresh token works once',
+          description:
+            'A session signed in with the web client key is bound to the HttpOnly cookie set with its tokens: without that cookie its refresh token is refused (401), whichever key presents it.',
           security: apiKeySecurity,
           body: refreshRequestSchema,
           response: { 200: tokenResponseSchema, ...errorResponses(400, 429), 401: refreshRefusalSchema },
         },
       },
-      async (request) => auth.refresh(request.body.refresh_token, requestMeta(request)),
+      async (request) =>
+        auth.refresh(request.body.refresh_token, requestMeta(request), bindingCookie.read(request)),
     );
   }
 
@@ -230,7 +236,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         response: { 200: messageResponseSchema, ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({ message: await auth.logout(request.body.refreshToken, request.auth?.user.id) }),
+    async (request, reply) => {
+      bindingCookie.clear(reply);
+      return { message: await auth.logout(request.body.refreshToken, request.auth?.user.id) };
+    },
   );
 
   app.post(
@@ -246,9 +255,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         response: { 200: messageResponseSchema, ...errorResponses(401) },
       },
     },
-    async (request) => ({
-      message: await auth.logoutEverywhere(currentUser(request).user.id, requestMeta(request)),
-    }),
+    async (request, reply) => {
+      bindingCookie.clear(reply);
+      return { message: await auth.logoutEverywhere(currentUser(request).user.id, requestMeta(request)) };
+    },
   );
 
   app.post(

@@ -34,6 +34,7 @@ import {
   revokeFamily,
 } from './refresh-tokens-repository.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
+import { attachBinding, newSessionBinding } from './session-binding.js';
 
 /**
  * A refresh token that gets nothing: the code stays `invalid_refresh_token` (as for an unknown
@@ -74,8 +75,9 @@ export function createSessions(deps: AuthServiceDeps) {
     meta: RequestMeta,
     methods: readonly SignInMethod[],
   ): Promise<TokenResponse> {
+    const binding = newSessionBinding(meta.client);
     const refresh = await db.transaction().execute(async (trx) => {
-      const issued = await startRefreshFamily(trx, clock, user.id, meta, methods);
+      const issued = await startRefreshFamily(trx, clock, user.id, meta, methods, binding);
       await alertOnNewSignIn(trx, deps, user, meta);
       await recordSecurityEvent(trx, clock, {
         type: securityEventTypes.loginSucceeded,
@@ -86,7 +88,8 @@ export function createSessions(deps: AuthServiceDeps) {
       });
       return issued;
     });
-    return tokenResponse(user, refresh);
+    // The binding's secret goes beside the answer, to its cookie (session-binding-cookie.ts).
+    return attachBinding(await tokenResponse(user, refresh), binding);
   }
 
   return {
@@ -164,8 +167,16 @@ export function createSessions(deps: AuthServiceDeps) {
       return startSession(user, meta, ['pwd']);
     },
 
-    async refresh(refreshToken: string, meta: RequestMeta): Promise<TokenResponse> {
-      const result = await rotateRefreshToken(db, clock, refreshToken);
+    /** `bindingSecret`: the web session's binding cookie, when the request carried one. */
+    async refresh(
+      refreshToken: string,
+      meta: RequestMeta,
+      bindingSecret: string | undefined,
+    ): Promise<TokenResponse> {
+      const result = await rotateRefreshToken(db, clock, refreshToken, {
+        client: meta.client,
+        secret: bindingSecret,
+      });
       if (result.outcome === 'reused') {
         await recordSecurityEvent(db, clock, {
           type: securityEventTypes.refreshTokenReuse,
@@ -184,7 +195,7 @@ export function createSessions(deps: AuthServiceDeps) {
           },
         );
       }
-      if (result.outcome === 'invalid') throw sessionEndedError(undefined);
+      if (result.outcome === 'invalid' || result.outcome === 'unbound') throw sessionEndedError(undefined);
       if (result.outcome === 'ended') throw sessionEndedError(result.reason);
       const user = await findUserById(db, result.userId);
       if (!user || user.status !== 'active') {

@@ -4,12 +4,25 @@ import QRCode from 'qrcode';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { TOTP_DIGITS, TOTP_PERIOD_SECONDS } from '../../../shared/api/two-factor.js';
 import type { Clock } from '../../clock.js';
+import { conflict } from '../../http-error.js';
 
 /**
  * Authenticator-app codes (TOTP, RFC 6238: SHA-1, 6 digits, 30-second steps, as every app
  * supports) and the encryption of their secrets at rest (AES-256-GCM under the server's
- * two-factor key), so a copy of the database alone cannot compute anybody's codes.
+ * two-factor key): with TWO_FACTOR_KEY set, or on SQLite, a copy of the database alone cannot
+ * compute anybody's codes (on PostgreSQL a generated key is kept in the database, see two-factor-key.ts).
  */
+
+/**
+ * A secret this server cannot decrypt: sealed under another TWO_FACTOR_KEY. The person can still
+ * sign in with a recovery code or a passkey; the message names the setting for whoever runs it.
+ */
+export const unreadableSecretError = () =>
+  conflict(
+    'two_factor_key_mismatch',
+    'This server cannot read your authenticator app secret: it was sealed with a different TWO_FACTOR_KEY. ' +
+      'Use a recovery code or a passkey, and ask the administrator to give every instance the same TWO_FACTOR_KEY.',
+  );
 
 /** Steps either side of now a code is accepted for: clocks of phones drift. */
 const ACCEPTED_DRIFT_STEPS = 1;
@@ -30,11 +43,17 @@ export function createSecretCipher(key: string): SecretCipher {
       return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
     },
     decrypt(sealed) {
-      const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
-      if (!iv || !tag || !body) throw new Error('malformed two-factor secret');
-      const decipher = createDecipheriv('aes-256-gcm', aesKey, iv);
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+      try {
+        const [iv, tag, body] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+        if (!iv || !tag || !body) throw new Error('malformed two-factor secret');
+        const decipher = createDecipheriv('aes-256-gcm', aesKey, iv);
+        decipher.setAuthTag(tag);
+        return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+      } catch {
+        // GCM refuses a secret sealed under another key ("unable to authenticate data"): that is
+        // instances or restarts with different keys, a fault of the setting, not of the caller.
+        throw unreadableSecretError();
+      }
     },
   };
 }
