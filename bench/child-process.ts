@@ -35,6 +35,8 @@ export interface ChildOptions {
   afterStop?: () => void;
   /** The loopback port to listen on (a restart keeps its address); a free one when unset. */
   port?: number;
+  /** How long start-up may take (default 60 s). */
+  startupTimeoutMs?: number;
 }
 
 export interface ChildHandle {
@@ -206,7 +208,7 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
     },
   };
 
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
   for (;;) {
     if (hasExited(child)) {
       await stop();

@@ -64,6 +64,8 @@ const startInstance = (label: string, port?: number) =>
     repoRoot,
     entry: 'src/server/main.ts',
     readyPath: '/api/v1/health',
+    // Two servers compiling through tsx at once on a busy 2-core machine can take minutes.
+    startupTimeoutMs: 240_000,
     env: instanceEnv,
     ...(port ? { port } : {}),
   });
