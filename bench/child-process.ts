@@ -33,6 +33,10 @@ export interface ChildOptions {
   passThrough?: string[];
   /** Run once the process has stopped, e.g. to remove a throw-away data directory. */
   afterStop?: () => void;
+  /** The loopback port to listen on (a restart keeps its address); a free one when unset. */
+  port?: number;
+  /** How long start-up may take (default 60 s). */
+  startupTimeoutMs?: number;
 }
 
 export interface ChildHandle {
@@ -108,7 +112,7 @@ const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || c
 export async function startChild(options: ChildOptions): Promise<ChildHandle> {
   const entry = join(options.repoRoot, options.entry);
   if (!existsSync(entry)) throw new Error(`${entry} is missing`);
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const probe = pathToFileURL(join(options.repoRoot, 'bench/server-probe.ts')).href;
   const args = [
     ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
@@ -204,7 +208,7 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
     },
   };
 
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const deadline = Date.now() + (options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS);
   for (;;) {
     if (hasExited(child)) {
       await stop();

@@ -33,6 +33,8 @@ export async function startServer(options: ServerOptions): Promise<ServerHandle>
         NODE_ENV: 'production',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // Nothing balances load in front of it: stop at once.
+        SHUTDOWN_DRAIN_SECONDS: '0',
         ADMIN_EMAIL: options.adminEmail,
         ADMIN_PASSWORD: options.adminPassword,
         AUTH_RATE_LIMIT_PER_MINUTE: '1000000',

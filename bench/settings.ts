@@ -20,7 +20,7 @@ export interface BenchSettings {
 
 export const HEALTH_P99_TARGET_MS = 50;
 
-function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
+export function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -30,7 +30,8 @@ function integerFromEnv(name: string, fallback: number, min: number, max: number
   return value;
 }
 
-const flagFromEnv = (name: string): boolean => ['1', 'true', 'yes'].includes(process.env[name]?.trim() ?? '');
+export const flagFromEnv = (name: string): boolean =>
+  ['1', 'true', 'yes'].includes(process.env[name]?.trim() ?? '');
 
 /** Phases are capped at 30 s so a whole run (three phases, warm-up, start-up) stays under two minutes. */
 export function readSettings(): BenchSettings {

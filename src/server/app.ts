@@ -5,6 +5,7 @@ import { API_BASE_PATH, apiPaths, UPDATE_FEED_PREFIX } from '../shared/routes.js
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { createDatabase, type DatabaseHandle, type Db } from './db/database.js';
+import { createDrain, type Drain } from './drain.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createMailTransport } from './mail/mail-transport.js';
 import { createAttachmentResolvers } from './mail/attachments.js';
@@ -153,6 +154,8 @@ declare module 'fastify' {
     subscriptions: SubscriptionsService;
     /** Sends queued webhook deliveries; `drain()` sends what is due now. */
     webhookDeliveries: WebhookDeliveryWorker;
+    /** Begun on SIGTERM: readiness fails while requests are still served (see shutdown.ts). */
+    drain: Drain;
   }
 }
 
@@ -175,6 +178,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     }),
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
+    // A request that reaches a closing server on a keep-alive connection is served like any other
+    // (the database closes only after the last connection): Fastify's own 503 has a body of its
+    // own shape, and a balancer that does not retry would count it as lost.
+    return503OnClosing: false,
     frameworkErrors: sendFrameworkError,
     clientErrorHandler: writeClientError,
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
@@ -313,8 +320,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     reserveCredit: refunds.reserveCredit,
     log: app.log,
   });
+  const drain = createDrain();
+  app.decorate('drain', drain);
   const services = {
-    health: createHealthService({ db }),
+    health: createHealthService({ db, drain }),
     users: createUsersService({ db, clock }),
     plans: createPlansService({
       db,

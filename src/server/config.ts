@@ -212,6 +212,12 @@ const environmentSchema = z.object({
     .max(60, 'must be at most 60')
     .default(5),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  // After SIGTERM: readiness fails while requests are still served, until the balancer has noticed.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce
+    .number()
+    .min(0, 'must be between 0 and 300')
+    .max(300, 'must be between 0 and 300')
+    .default(5),
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(60, 'must be at most 60').default(7),
   SUBSCRIPTION_RETRY_DAYS: z
     .string()
@@ -367,6 +373,8 @@ export interface Config {
   };
   /** Server processes sharing the port (node:cluster); 1 runs the server in this process. */
   workers: number;
+  /** How long a server told to stop (SIGTERM) keeps serving with failing readiness first. */
+  shutdownDrainMs: number;
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
@@ -471,6 +479,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
     },
     workers: env.WORKERS,
+    shutdownDrainMs: Math.round(env.SHUTDOWN_DRAIN_SECONDS * 1000),
     subscriptions: {
       graceDays: env.SUBSCRIPTION_GRACE_DAYS,
       retryDays: env.SUBSCRIPTION_RETRY_DAYS.split(',')

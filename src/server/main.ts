@@ -4,7 +4,9 @@ import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { ensureFirstAdmin } from './first-admin.js';
 import { runClusterPrimary } from './server-cluster.js';
+import { stopOnSignals } from './shutdown.js';
 
+/** How long requests in flight may take to finish once the listener has closed (after the drain). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** First-start work done once per deployment: the production mail warning and the first administrator. */
@@ -36,30 +38,7 @@ async function serve(config: Config, { isClusterWorker }: { isClusterWorker: boo
   // In a cluster the primary has done this before starting the workers.
   if (!isClusterWorker) await prepare(app, config);
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    const forced = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    forced.unref();
-    // close() leaves open a keep-alive connection whose request was still running when it began
-    // (fastify/fastify#7044), which would hold the exit until the forced one; close those as they go idle.
-    const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-    closeIdle.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while shutting down');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  stopOnSignals(app, { drainMs: config.shutdownDrainMs, graceMs: SHUTDOWN_GRACE_MS });
 
   await app.listen({ port: config.port, host: config.host });
   if (!isClusterWorker)

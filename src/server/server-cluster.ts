@@ -13,7 +13,8 @@ const log = (message: string) => process.stdout.write(`[cluster] ${message}\n`);
  * WORKERS=N: N server processes share the port (node:cluster hands out connections), for a
  * machine with cores to spare. Each worker is a whole server with its own caches, heartbeat batch
  * and in-memory rate-limit counters (set REDIS_URL to share the sign-in limits). A worker that
- * crashes is replaced; SIGTERM or SIGINT stops them all, each finishing its requests.
+ * crashes is replaced; SIGTERM or SIGINT stops them all, passed on as it came: on SIGTERM each
+ * worker drains first (see shutdown.ts), on SIGINT it stops at once; each finishes its requests.
  */
 export function runClusterPrimary(config: Config, shutdownGraceMs: number): void {
   let stopping = false;
@@ -41,24 +42,26 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
     restarts = [...restarts.filter((at) => now - at < RESTART_WINDOW_MS), now];
     if (lived < MIN_WORKER_LIFETIME_MS || restarts.length > MAX_RESTARTS) {
       log(`worker ${worker.process.pid} stopped (${why}) and keeps stopping; stopping the cluster`);
-      stop(1);
+      stop(1, 'SIGTERM');
       return;
     }
     log(`worker ${worker.process.pid} stopped (${why}); starting a new one`);
     fork();
   });
 
-  const stop = (code: number) => {
+  const stop = (code: number, signal: 'SIGTERM' | 'SIGINT') => {
+    // Also a SIGINT during a SIGTERM's drain: the workers cut it short.
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     if (stopping) return;
     stopping = true;
     exitCode = code;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    const forced = setTimeout(() => process.exit(1), shutdownGraceMs + 2_000);
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    const forced = setTimeout(() => process.exit(1), drainMs + shutdownGraceMs + 2_000);
     forced.unref();
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
   };
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
+  process.on('SIGINT', () => stop(0, 'SIGINT'));
+  process.on('SIGTERM', () => stop(0, 'SIGTERM'));
 
   for (let index = 0; index < config.workers; index++) fork();
   log(`${config.workers} server processes at ${config.publicUrl}`);

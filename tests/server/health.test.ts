@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { healthResponseSchema } from '../../src/shared/api/health.js';
+import { healthResponseSchema, healthUnavailableSchema } from '../../src/shared/api/health.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 
 describeOnEveryDatabase('GET /health', (server) => {
@@ -17,5 +17,17 @@ describeOnEveryDatabase('GET /health', (server) => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
     expect(await response.json()).toMatchObject({ status: 'ok' });
+  });
+});
+
+describeOnEveryDatabase('GET /health while draining to stop', (server) => {
+  it('answers 503 shutting_down in the error shape, with the status fields, while the database answers', async () => {
+    server().app.drain.begin();
+    const response = await server().api({ path: '/health', withoutApiKey: true });
+    expect(response.statusCode).toBe(503);
+    const body = healthUnavailableSchema.parse(response.json());
+    expect(body).toMatchObject({ status: 'unavailable', database: 'ok', code: 'shutting_down' });
+    expect(body.detail).toBe(body.message);
+    expect(body.message).toContain('shutting down');
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,6 +75,46 @@ const readUntilClosed = (socket: Socket) =>
     socket.once('close', () => done(received));
   });
 
+/** A server that drains for longer than any test runs: SIGINT ends the drain, never a timer. */
+const ENDLESS_DRAIN = { SHUTDOWN_DRAIN_SECONDS: '300' };
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One GET over `agent` (keep-alive or a fresh connection), with the error a client would see. */
+const get = (port: number, path: string, agent: Agent | false) =>
+  new Promise<Answer>((done, fail) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, agent, headers: { 'x-api-key': WEB_API_KEY } },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => done({ status: response.statusCode ?? 0, headers: response.headers, body }));
+        response.on('error', fail);
+      },
+    );
+    request.on('error', fail);
+    request.end();
+  });
+
+/** The raw request that starts a sign-in and holds back the rest of its body. */
+function beginSlowLogin(port: number, body: string): string {
+  return (
+    'POST /api/v1/auth/login/json HTTP/1.1\r\n' +
+    `Host: 127.0.0.1:${port}\r\n` +
+    'Content-Type: application/json\r\n' +
+    `X-API-Key: ${WEB_API_KEY}\r\n` +
+    // The server's "100 Continue" shows it has taken the request in, however slow the machine.
+    'Expect: 100-continue\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+    body.slice(0, 10)
+  );
+}
+
 const FIRST_ADMIN_BANNER = 'First administrator created.';
 const NO_SMTP_WARNING = 'SMTP_URL is not set: mail is written to ';
 
@@ -99,8 +140,11 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     return env;
   }
 
-  it('on SIGTERM finishes the in-flight request, refuses new connections and exits 0', async () => {
-    const server = startChildServer(await installation(), await freePort());
+  it('on SIGTERM without a drain finishes the in-flight request, refuses new connections and exits 0', async () => {
+    const server = startChildServer(
+      { ...(await installation()), SHUTDOWN_DRAIN_SECONDS: '0' },
+      await freePort(),
+    );
     await waitUntilHealthy(server);
 
     // A slow client: headers and half of the body now, the rest after the signal.
@@ -136,6 +180,104 @@ function defineServerSuite(dialect: DialectUnderTest): void {
 
     expect(await exitWithin(server, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     expect(await connectionRefused(server.port)).toBe(true);
+    expect(server.output.stderr).toBe('');
+  });
+
+  it('on SIGTERM fails readiness first and keeps answering keep-alive and new connections; SIGINT ends the drain', async () => {
+    const server = startChildServer({ ...(await installation()), ...ENDLESS_DRAIN }, await freePort());
+    await waitUntilHealthy(server);
+
+    // Four clients on keep-alive connections, asking without pause before, at and after the signal.
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    const answers: Answer[] = [];
+    const failures: unknown[] = [];
+    let asking = true;
+    const client = async () => {
+      while (asking) {
+        try {
+          answers.push(await get(server.port, '/api/v1/plans/public', agent));
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    await expect.poll(() => answers.length).toBeGreaterThanOrEqual(8);
+
+    server.child.kill('SIGTERM');
+    // Readiness fails while the listener still takes connections (this poll opens a new one each time).
+    let readiness: Answer | undefined;
+    await expect
+      .poll(async () => (readiness = await get(server.port, '/api/v1/health', false)).status, {
+        timeout: EXIT_DEADLINE_MS,
+      })
+      .toBe(503);
+    expect(JSON.parse(readiness?.body ?? '')).toMatchObject({
+      status: 'unavailable',
+      database: 'ok',
+      code: 'shutting_down',
+      detail: expect.stringContaining('shutting down') as unknown,
+      message: expect.stringContaining('shutting down') as unknown,
+    });
+    // The keep-alive clients go on being answered, and kept alive, after readiness has failed.
+    const answeredBefore = answers.length;
+    await expect.poll(() => answers.length).toBeGreaterThanOrEqual(answeredBefore + 8);
+    asking = false;
+    await Promise.all(clients);
+    expect(failures).toEqual([]);
+    expect(answers.map((answer) => answer.status).every((status) => status === 200)).toBe(true);
+    expect(answers.at(-1)?.headers['connection']).toBe('keep-alive');
+    expect(server.child.exitCode).toBeNull();
+
+    // SIGINT ends the drain: the listener closes, the request in flight is still answered.
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
+    await new Promise((done) => socket.once('connect', done));
+    const response = readUntilClosed(socket);
+    const interim = firstAnswer(socket);
+    socket.write(beginSlowLogin(server.port, body));
+    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    server.child.kill('SIGINT');
+    await expect.poll(() => connectionRefused(server.port), { timeout: EXIT_DEADLINE_MS }).toBe(true);
+    socket.write(body.slice(10));
+    const raw = await response;
+    expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+    expect(raw).toContain('"code":"invalid_credentials"');
+    agent.destroy();
+    expect(await exitWithin(server, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
+    expect(server.output.stderr).toBe('');
+  });
+
+  it('answers a request that reaches it on a keep-alive connection after the listener closed by its route, not a bare 503', async () => {
+    const server = startChildServer(await installation(), await freePort());
+    await waitUntilHealthy(server);
+
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
+    await new Promise((done) => socket.once('connect', done));
+    const response = readUntilClosed(socket);
+    const interim = firstAnswer(socket);
+    socket.write(beginSlowLogin(server.port, body));
+    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+
+    server.child.kill('SIGTERM');
+    await expect.poll(() => connectionRefused(server.port), { timeout: EXIT_DEADLINE_MS }).toBe(true);
+    // The rest of the sign-in and, pipelined behind it, a second request on the same connection.
+    socket.write(
+      body.slice(10) +
+        'GET /api/v1/plans/public HTTP/1.1\r\n' +
+        `Host: 127.0.0.1:${server.port}\r\n` +
+        `X-API-Key: ${WEB_API_KEY}\r\n\r\n`,
+    );
+    const raw = await response;
+    // Each answer follows the previous body directly, not at the start of a line.
+    const statuses = [...raw.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+    expect(statuses).toEqual(['100', '401', '200']);
+    expect(raw).toContain('"code":"invalid_credentials"');
+    expect(raw).not.toContain('Service Unavailable');
+    // The last answer says the connection ends with it.
+    expect(raw.slice(raw.lastIndexOf('HTTP/1.1 200'))).toMatch(/\r\nconnection: close\r\n/i);
+    expect(await exitWithin(server, EXIT_DEADLINE_MS)).toEqual({ code: 0, signal: null });
     expect(server.output.stderr).toBe('');
   });
 

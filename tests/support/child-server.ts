@@ -27,11 +27,20 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts `node --import tsx src/server/main.ts` on loopback; `env` wins over `port`. */
+/**
+ * Starts `node --import tsx src/server/main.ts` on loopback; `env` wins over `port`. SIGTERM stops
+ * it without the drain a load balancer needs (SHUTDOWN_DRAIN_SECONDS=0) unless `env` sets one.
+ */
 export function startChildServer(env: Record<string, string>, port: number): RunningServer {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: childEnvironment({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env }),
+    env: childEnvironment({
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+      ...env,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

@@ -3722,6 +3722,21 @@ export interface components {
             version: string;
             uptime_seconds: number;
         };
+        HealthUnavailable: {
+            /** @constant */
+            status: "unavailable";
+            /** @enum {string} */
+            database: "ok" | "unreachable";
+            version: string;
+            uptime_seconds: number;
+            detail: string;
+            message: string;
+            /**
+             * @description shutting_down: the server is draining before it stops; send requests to another instance
+             * @enum {string}
+             */
+            code: "shutting_down" | "database_unreachable";
+        };
         InvitationPreview: {
             organisation_name: string;
             email: string;
@@ -5050,7 +5065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["HealthUnavailable"];
                 };
             };
         };
