@@ -112,7 +112,7 @@ describePortal(
         await photograph(page, `${name}-${scheme}`, {
           scheme,
           fullPage: !drawer,
-          accessible: drawer ? 'drawer' : true,
+          accessible: drawer ? 'decided' : true,
         });
       }
       await page.emulateMedia({ colorScheme: 'light' });

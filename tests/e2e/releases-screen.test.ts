@@ -90,7 +90,7 @@ describePortal(
           await showScheme(page, scheme);
           await photograph(page, `admin-releases-dialog-${device.name}-${scheme}`, {
             scheme,
-            accessible: 'drawer',
+            accessible: 'decided',
             shows: [
               dialog.getByRole('textbox', { name: 'Rollout' }),
               dialog.getByRole('button', { name: 'Save' }),

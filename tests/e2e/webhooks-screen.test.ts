@@ -107,7 +107,7 @@ describePortal(
           await showScheme(page, scheme);
           await photograph(page, `admin-webhooks-deliveries-${device.name}-${scheme}`, {
             scheme,
-            accessible: 'drawer',
+            accessible: 'decided',
             shows: [
               drawer.getByText(/Attempt 1 · HTTP 500/),
               drawer.getByRole('button', { name: 'Send again' }),
@@ -124,7 +124,7 @@ describePortal(
           await showScheme(page, scheme);
           await photograph(page, `admin-webhooks-add-${device.name}-${scheme}`, {
             scheme,
-            accessible: 'drawer',
+            accessible: 'decided',
             shows: [dialog.getByRole('textbox', { name: 'URL' })],
           });
         }
