@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { blockingViolations, describeViolation, installAxe } from './support/axe.js';
-import { appliedColorScheme } from './support/pages.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 import { seedCustomer, seedSubscription } from './support/seed.js';
 import { DEVICES } from './support/signed-in-pages.js';
 
@@ -50,11 +50,8 @@ describePortal(
         await table.getByText(customer.email).first().waitFor();
         await expect.poll(() => table.getByText('Active').count()).toBe(1);
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-subscriptions-${device.name}-${scheme}`),
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `admin-subscriptions-${device.name}-${scheme}`, { scheme });
           await expectAccessible(page, `admin-subscriptions ${device.name} ${scheme}`);
           expect(await overflow(page), `${device.name} ${scheme}: sideways scroll`).toBeLessThanOrEqual(0);
         }
@@ -70,11 +67,8 @@ describePortal(
         await refundLink.waitFor();
         await drawer.getByText(/^INV-/).first().waitFor();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-subscription-drawer-${device.name}-${scheme}`),
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `admin-subscription-drawer-${device.name}-${scheme}`, { scheme });
           await expectAccessible(page, `admin-subscription-drawer ${device.name} ${scheme}`);
         }
         await page.emulateMedia({ colorScheme: 'light' });
@@ -95,8 +89,12 @@ describePortal(
         await page.keyboard.press('Enter');
         const dialog = page.getByRole('dialog', { name: 'Cancel subscription?' });
         await dialog.getByRole('textbox', { name: /Reason/ }).waitFor();
-        await page.screenshot({
-          path: await screenshotPath(`admin-subscription-cancel-${device.name}-light`),
+        await photograph(page, `admin-subscription-cancel-${device.name}-light`, {
+          scheme: 'light',
+          shows: [
+            dialog.getByRole('textbox', { name: /Reason/ }),
+            dialog.getByRole('radio', { name: /^Now/ }),
+          ],
         });
         await expectAccessible(page, `admin-subscription-cancel ${device.name}`);
         await dialog.getByRole('radio', { name: /^Now/ }).check();
@@ -141,11 +139,11 @@ describePortal(
         /1paid up now/,
       );
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-        await page.screenshot({
-          path: await screenshotPath(`admin-overview-subscriptions-${scheme}`),
+        await showScheme(page, scheme);
+        await photograph(page, `admin-overview-subscriptions-${scheme}`, {
+          scheme,
           fullPage: true,
+          accessible: true,
         });
       }
       expect(calls).toHaveLength(1);

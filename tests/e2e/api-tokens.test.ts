@@ -3,7 +3,8 @@ import { expect, it } from 'vitest';
 import { API_TOKEN_PATTERN } from '../../src/shared/api/api-tokens.js';
 import { API_BASE_PATH, portalPaths } from '../../src/shared/routes.js';
 import { WEB_API_KEY } from '../support/test-server.js';
-import { describePortal, type Portal, screenshotPath, signIn } from './support/portal.js';
+import { photograph } from './support/photograph.js';
+import { describePortal, type Portal, signIn } from './support/portal.js';
 
 /**
  * API tokens in Chromium against the real server: a customer makes a personal token on the
@@ -68,7 +69,10 @@ describePortal(
       await form.waitFor({ state: 'hidden' });
 
       const token = await createThroughDialog(page, 'Build server');
-      await page.screenshot({ path: await screenshotPath('api-tokens-created-1280-light') });
+      const shown = page.getByRole('dialog', { name: 'Copy your new token' });
+      await photograph(page, 'api-tokens-created-1280-light', {
+        shows: [shown.getByTestId('new-api-token'), shown.getByRole('button', { name: 'I have stored it' })],
+      });
       await page.getByRole('button', { name: 'I have stored it' }).click();
 
       const item = section.getByRole('listitem').filter({ hasText: 'Build server' });
@@ -81,7 +85,7 @@ describePortal(
       expect(await callWith(portal, token, '/subscriptions')).toBe(403);
       await page.reload();
       await expect.poll(() => item.textContent()).toContain('127.0.0.1');
-      await page.screenshot({ path: await screenshotPath('api-tokens-security-1280-light'), fullPage: true });
+      await photograph(page, 'api-tokens-security-1280-light', { fullPage: true, shows: [item] });
 
       await item.getByRole('button', { name: 'Revoke Build server' }).click();
       await page
@@ -127,21 +131,23 @@ describePortal(
           await page.goto(portalPaths.profileSecurity);
           const section = page.getByRole('region', { name: 'API tokens' });
           await section.getByRole('listitem').first().waitFor();
-          const width = await page.evaluate('document.documentElement.scrollWidth');
-          expect(width, 'no sideways scroll').toBeLessThanOrEqual(viewport.width);
-          await section.screenshot({
-            path: await screenshotPath(`api-tokens-section-${viewport.width}-${colorScheme}`),
+          // The scheme applied and readable, no sideways scroll, the token's revoke button on screen.
+          await photograph(page, `api-tokens-section-${viewport.width}-${colorScheme}`, {
+            scheme: colorScheme,
+            target: section,
+            accessible: true,
+            shows: [section.getByRole('button', { name: /^Revoke/ }).first()],
           });
 
           await admin.emulateMedia({ colorScheme });
           await admin.setViewportSize(viewport);
           await admin.goto(portalPaths.adminApiTokens);
           await admin.getByText(user.email).first().waitFor();
-          const adminWidth = await admin.evaluate('document.documentElement.scrollWidth');
-          expect(adminWidth, 'no sideways scroll').toBeLessThanOrEqual(viewport.width);
-          await admin.screenshot({
-            path: await screenshotPath(`api-tokens-admin-${viewport.width}-${colorScheme}`),
+          await photograph(admin, `api-tokens-admin-${viewport.width}-${colorScheme}`, {
+            scheme: colorScheme,
             fullPage: true,
+            accessible: true,
+            shows: [admin.getByRole('button', { name: /^Revoke/ }).first()],
           });
         }
       }

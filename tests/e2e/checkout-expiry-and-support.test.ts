@@ -4,7 +4,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
 import type { BrowserContextOptions } from 'playwright-core';
 import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './support/axe.js';
-import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, type Portal, signIn, watchPage } from './support/portal.js';
 import type { Credentials } from './support/server.js';
 
 /**
@@ -21,27 +22,23 @@ const API_KEY = { 'x-api-key': 'dap-web-public' };
 const SUPPORT_ADDRESS = 'support-desk@example.com';
 const LIFETIME = { code: 'pro-lifetime', name: 'Pro Lifetime' };
 
-async function shoot(page: Page, name: string, target?: Locator) {
-  await page.mouse.move(0, 0);
-  const path = await screenshotPath(`issue16-${name}`);
-  if (target) await target.screenshot({ path, animations: 'disabled' });
-  else await page.screenshot({ path, fullPage: false, animations: 'disabled' });
-}
-
 /** No serious or critical axe violation on the page: every rule, or only the colour ones. */
 async function expectAccessible(page: Page, label: string, rules?: readonly string[]) {
   const blocking = await blockingViolations(page, label, rules);
   expect(blocking.map(describeViolation), label).toEqual([]);
 }
 
-/** Light, then dark: the same screen in both schemes, photographed and checked with axe. */
+/**
+ * Light, then dark: the same screen in both schemes, checked (the scheme applied, no sideways
+ * scroll, the target on screen: photograph; axe) and photographed.
+ */
 async function shootBoth(page: Page, name: string, target?: Locator) {
-  await page.emulateMedia({ colorScheme: 'light' });
-  await shoot(page, `${name}-light`, target);
-  await expectAccessible(page, `${name} light`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await shoot(page, `${name}-dark`, target);
-  await expectAccessible(page, `${name} dark`, COLOUR_RULES);
+  await page.mouse.move(0, 0);
+  for (const scheme of ['light', 'dark'] as const) {
+    await showScheme(page, scheme);
+    await photograph(page, `issue16-${name}-${scheme}`, { scheme, ...(target ? { target } : {}) });
+    await expectAccessible(page, `${name} ${scheme}`, scheme === 'dark' ? COLOUR_RULES : undefined);
+  }
   await page.emulateMedia({ colorScheme: 'light' });
 }
 

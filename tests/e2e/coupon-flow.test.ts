@@ -2,8 +2,8 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import type { SubscriptionCheckout } from '../../src/shared/api/subscriptions.js';
 import { blockingViolations, COLOUR_RULES, describeViolation, installAxe } from './support/axe.js';
-import { appliedColorScheme } from './support/pages.js';
-import { describePortal, type Portal, screenshotPath, signIn, watchPage } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, type Portal, signIn, watchPage } from './support/portal.js';
 
 /**
  * Issue 15, point 5 in the portal: an administrator makes a 20% coupon on the Coupons screen, a
@@ -28,18 +28,14 @@ async function axePage(portal: Portal): Promise<Page> {
 }
 
 /** Photographs the screen at both sizes, light and dark, with no serious or critical axe violation. */
-async function photograph(page: Page, name: string) {
+async function photographAll(page: Page, name: string) {
   const problems: string[] = [];
   for (const size of SIZES) {
     await page.setViewportSize(size.viewport);
     for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-      // No sideways scrolling on a phone.
-      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
-        size.viewport.width,
-      );
-      await page.screenshot({ path: await screenshotPath(`${name}-${size.name}-${scheme}`), fullPage: true });
+      await showScheme(page, scheme);
+      // The scheme applied, no sideways scrolling on a phone (photograph checks both).
+      await photograph(page, `${name}-${size.name}-${scheme}`, { scheme, fullPage: true });
       const rules = scheme === 'light' ? undefined : COLOUR_RULES;
       for (const violation of await blockingViolations(page, `${name} ${size.name} ${scheme}`, rules))
         problems.push(`${size.name} ${scheme}: ${describeViolation(violation)}`);
@@ -66,7 +62,7 @@ describePortal(
       await dialog.getByRole('textbox', { name: 'Percentage off' }).fill('20');
       await dialog.getByRole('textbox', { name: 'Description' }).fill('Spring sale');
       await dialog.getByRole('textbox', { name: 'Redemption limit' }).fill('100');
-      await photograph(admin, 'coupons-admin-new');
+      await photographAll(admin, 'coupons-admin-new');
       await dialog.getByRole('button', { name: 'Create coupon' }).click();
       await dialog.waitFor({ state: 'hidden' });
       const row = admin.getByRole('row').filter({ hasText: CODE });
@@ -74,7 +70,7 @@ describePortal(
       expect(await row.innerText()).toMatch(
         /20% off[\s\S]*First charge[\s\S]*Never[\s\S]*0 of 100[\s\S]*Active/,
       );
-      await photograph(admin, 'coupons-admin');
+      await photographAll(admin, 'coupons-admin');
 
       const customer = await server.createUser({ fullName: 'Cora Coupon' });
       const page = await axePage(portal);
@@ -94,7 +90,7 @@ describePortal(
         .getByRole('article', { name: 'Pro', exact: true })
         .getByRole('button', { name: 'Subscribe — ₹799.20 first month' });
       await subscribe.waitFor();
-      await photograph(page, 'coupons-purchase');
+      await photographAll(page, 'coupons-purchase');
 
       const opened = page.waitForResponse(
         (response) =>

@@ -4,7 +4,8 @@ import type { License } from '../../src/shared/api/licenses.js';
 import { localStorageKeys } from '../../src/shared/storage-keys.js';
 import { blockingViolations, installAxe } from './support/axe.js';
 import { controlContrastProblems } from './support/control-contrast.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, type PhotographOptions } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 import { accessToken, callApiOk, planByCode, seedCustomer } from './support/seed.js';
 import type { Credentials, PortalServer } from './support/server.js';
 
@@ -19,13 +20,10 @@ const DESKTOP = { viewport: { width: 1440, height: 900 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const DAY_MS = 86_400_000;
 
-async function shoot(page: Page, name: string) {
+/** Checks what the picture claims (photograph: scheme, no sideways scroll, `shows` on screen), then saves it. */
+async function shoot(page: Page, name: string, options: PhotographOptions) {
   await page.mouse.move(0, 0);
-  await page.screenshot({
-    path: await screenshotPath(`dashboard-activation-${name}`),
-    fullPage: true,
-    animations: 'disabled',
-  });
+  await photograph(page, `dashboard-activation-${name}`, { fullPage: true, ...options });
 }
 
 const userIdOf = async (server: PortalServer, email: string) =>
@@ -107,7 +105,10 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     const held = licensesList(page).getByRole('article', { name: 'Pro license' });
     expect(await text(held)).toContain('Active');
     expect(await held.getByText('On this machine').count()).toBe(0);
-    await shoot(page, 'not-activated-desktop-light');
+    await shoot(page, 'not-activated-desktop-light', {
+      scheme: 'light',
+      shows: [machine.getByRole('button', { name: 'Activate this machine' }), held],
+    });
 
     // One license with free seats: the dashboard's button activates it, nothing to copy or paste.
     expect(await text(machine.getByTestId('machine-next-step'))).toBe(
@@ -168,7 +169,15 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     expect(await text(machine.getByTestId('machine-next-step'))).toBe(
       'Takes one seat of your Pro license (0 of 3 seats in use).',
     );
-    await shoot(page, 'flags-phone-light');
+    await shoot(page, 'flags-phone-light', {
+      scheme: 'light',
+      shows: [
+        list.locator('[data-flag="expiring"]'),
+        list.locator('[data-flag="suspended"]'),
+        list.locator('[data-flag="revoked"]'),
+        machine.getByTestId('machine-next-step'),
+      ],
+    });
   });
 
   it('“Activate on this machine” on a license card activates it: the card and this machine’s panel say so, and the API has it (phone)', async () => {
@@ -181,7 +190,10 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     await thisMachine.getByText('Not configured').waitFor();
 
     await card.getByRole('button', { name: 'Activate on this machine: Pro license' }).waitFor();
-    await shoot(page, 'card-before-phone-dark');
+    await shoot(page, 'card-before-phone-dark', {
+      scheme: 'dark',
+      shows: [card.getByRole('button', { name: 'Activate on this machine: Pro license' })],
+    });
     await card.getByRole('button', { name: 'Activate on this machine: Pro license' }).click();
     await card.getByText('Active on this machine').waitFor();
     expect(await card.getByRole('button', { name: /^Activate on this machine/ }).count()).toBe(0);
@@ -194,7 +206,10 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
         (activation) => activation.hardware_id === hardwareId && activation.deactivated_at === null,
       ),
     ).toBe(true);
-    await shoot(page, 'card-activated-phone-dark');
+    await shoot(page, 'card-activated-phone-dark', {
+      scheme: 'dark',
+      shows: [card.getByText('Active on this machine')],
+    });
 
     // The dashboard agrees.
     await page.goto('/dashboard');
@@ -218,7 +233,7 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
         await licensesList(page).getByTestId('license-flag').nth(2).waitFor();
         await machineTile(page).getByTestId('machine-verdict').waitFor();
         await page.waitForLoadState('networkidle');
-        await shoot(page, `dashboard-${device}-${scheme}`);
+        await shoot(page, `dashboard-${device}-${scheme}`, { scheme });
         // The flags' words and buttons stay readable (WCAG AA) and named in both schemes.
         expect(await blockingViolations(page, `dashboard (${device}, ${scheme})`)).toEqual([]);
         expect(await controlContrastProblems(page)).toEqual([]);

@@ -27,7 +27,8 @@ import { refusedUrl } from '../main/support/licensing-server.js';
 import { updateServiceForTests } from '../main/support/fake-app-updater.js';
 import { RENDERER_BUILD_DIR } from './support/build.js';
 import { installDesktopBridge, routeApiThroughAppProtocol } from './support/desktop-bridge.js';
-import { describePortal, type Portal, pathOf, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, type Portal, pathOf, signIn } from './support/portal.js';
 
 const require = createRequire(import.meta.url);
 const expectedHardwareId = () =>
@@ -271,7 +272,10 @@ function desktopSuite(portal: Portal) {
     expect(await card.getByTestId('license-status-message').textContent()).toBe(fromMain.message);
     expect(await card.getByText(license.license_key).count()).toBe(1);
     expect(await card.getByText('Hardware id', { exact: true }).count()).toBe(1);
-    await page.screenshot({ path: await screenshotPath('desktop-this-machine-phone'), fullPage: true });
+    await photograph(page, 'desktop-this-machine-phone', {
+      fullPage: true,
+      shows: [card.getByTestId('hardware-id'), card.getByTestId('license-status-message')],
+    });
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The network goes down: main answers from the signed lease, and the card says so.
@@ -289,10 +293,14 @@ function desktopSuite(portal: Portal) {
       await expect
         .poll(() => card.getByText(/Connect to the internet before .* to keep using it/).count())
         .toBe(1);
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.screenshot({
-        path: await screenshotPath('desktop-this-machine-offline-dark'),
+      await showScheme(page, 'dark');
+      await photograph(page, 'desktop-this-machine-offline-dark', {
+        scheme: 'dark',
         fullPage: true,
+        shows: [
+          card.getByTestId('license-status-message'),
+          card.getByRole('button', { name: 'Check again' }),
+        ],
       });
     } finally {
       dispatch = createBridgeDispatcher(online);

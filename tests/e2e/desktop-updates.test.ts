@@ -17,7 +17,8 @@ import {
   routeApiThroughAppProtocol,
   sendToDesktopPages,
 } from './support/desktop-bridge.js';
-import { describePortal, pathOf, screenshotPath, signIn } from './support/portal.js';
+import { photograph } from './support/photograph.js';
+import { describePortal, pathOf, signIn } from './support/portal.js';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -118,7 +119,19 @@ describePortal(
       expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       expect(await seriousAxeViolations(page)).toEqual([]);
       // As arrived from the header's sign: the section's title clear of the fixed header.
-      await page.screenshot({ path: await screenshotPath('desktop-updates-phone-dark') });
+      const header = await page.locator('header').first().boundingBox();
+      const title = await section.getByRole('heading').first().boundingBox();
+      expect(header && title, 'the header and the section title are laid out').toBeTruthy();
+      expect(title!.y, 'the section title lies below the fixed header').toBeGreaterThanOrEqual(
+        header!.y + header!.height - 0.5,
+      );
+      await photograph(page, 'desktop-updates-phone-dark', {
+        scheme: 'dark',
+        shows: [
+          section.getByRole('heading').first(),
+          section.getByRole('button', { name: 'Restart to update' }),
+        ],
+      });
 
       expect(updater.installs).toEqual([]);
       await section.getByRole('button', { name: 'Restart to update' }).focus();

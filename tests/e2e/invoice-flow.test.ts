@@ -3,8 +3,8 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { pdfText } from '../server/invoice-helpers.js';
 import { blockingViolations, describeViolation, installAxe } from './support/axe.js';
-import { appliedColorScheme } from './support/pages.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 
 /**
  * Issue 15, item 4 in the browser: billing details (the GSTIN checked as it is typed) → a plan
@@ -127,13 +127,8 @@ describePortal(
         }
         expect(reached, `${device.name}: the PDF download is reachable by keyboard`).toBe(true);
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`billing-${device.name}-${scheme}`),
-            fullPage: true,
-            animations: 'disabled',
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `billing-${device.name}-${scheme}`, { scheme, fullPage: true });
           await expectAccessible(page, `billing ${device.name} ${scheme}`);
         }
         const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
@@ -185,11 +180,8 @@ describePortal(
           await drawer.getByText('₹500.00 refunded · ₹499.00 refundable').waitFor();
         }
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-payment-refunds-${device.name}-${scheme}`),
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `admin-payment-refunds-${device.name}-${scheme}`, { scheme });
           await expectAccessible(page, `admin-payment-refunds ${device.name} ${scheme}`);
         }
         await drawer.getByRole('button', { name: 'Refund…' }).click();
@@ -200,9 +192,8 @@ describePortal(
           // What is left, offered in full; looked at, then cancelled.
           expect(await amount.inputValue()).toBe('499.00');
           for (const scheme of ['light', 'dark'] as const) {
-            await page.emulateMedia({ colorScheme: scheme });
-            await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-            await page.screenshot({ path: await screenshotPath(`admin-refund-dialog-phone-${scheme}`) });
+            await showScheme(page, scheme);
+            await photograph(page, `admin-refund-dialog-phone-${scheme}`, { scheme, shows: [amount] });
             await expectAccessible(page, `admin-refund-dialog phone ${scheme}`);
           }
           await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -221,11 +212,8 @@ describePortal(
         await dialog.getByText('Give a reason to revoke the license').waitFor();
         await dialog.getByRole('textbox', { name: 'Reason' }).fill('Bought by mistake');
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-refund-dialog-${device.name}-${scheme}`),
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `admin-refund-dialog-${device.name}-${scheme}`, { scheme });
           await expectAccessible(page, `admin-refund-dialog ${device.name} ${scheme}`);
         }
         await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
@@ -274,11 +262,8 @@ describePortal(
         await section.getByRole('button', { name: /^Download PDF of invoice INV-\d{6}$/ }).waitFor();
         await section.scrollIntoViewIfNeeded();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-customer-invoices-${device.name}-${scheme}`),
-          });
+          await showScheme(page, scheme);
+          await photograph(page, `admin-customer-invoices-${device.name}-${scheme}`, { scheme });
           await expectAccessible(page, `admin-customer-invoices ${device.name} ${scheme}`);
         }
       }

@@ -4,7 +4,8 @@ import { expect, it } from 'vitest';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { readOutbox } from '../support/outbox.js';
 import { appliedColorScheme } from './support/pages.js';
-import { describePortal, type Portal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, type PhotographOptions } from './support/photograph.js';
+import { describePortal, type Portal, signIn } from './support/portal.js';
 import { accessToken, callApi, callApiOk, seedCustomer } from './support/seed.js';
 
 /**
@@ -34,9 +35,10 @@ async function showIn(page: Page, scheme: (typeof SCHEMES)[number]) {
   await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
 }
 
-async function shoot(page: Page, name: string, fullPage = false) {
+/** Checks what the picture claims (photograph: scheme, no sideways scroll, `shows` on screen), then saves it. */
+async function shoot(page: Page, name: string, options: PhotographOptions) {
   await page.mouse.move(0, 0).catch(() => undefined);
-  await page.screenshot({ path: await screenshotPath(`issue16-${name}`), fullPage, animations: 'disabled' });
+  await photograph(page, `issue16-${name}`, options);
 }
 
 /** What the desktop app sends when it activates this machine (again). */
@@ -100,7 +102,10 @@ describePortal(
       await field.fill('Office\u0007laptop');
       await page.keyboard.press('Enter');
       await dialog.getByText('A machine name must not contain control characters').waitFor();
-      await shoot(page, 'machines-rename-refused-desktop-light');
+      await shoot(page, 'machines-rename-refused-desktop-light', {
+        scheme: 'light',
+        shows: [dialog.getByText('A machine name must not contain control characters'), field],
+      });
 
       await field.fill('  Office laptop  ');
       await page.keyboard.press('Enter');
@@ -157,11 +162,17 @@ describePortal(
           .toBe(true);
         for (const scheme of SCHEMES) {
           await showIn(shot, scheme);
-          await shoot(shot, `machines-${device.name}-${scheme}`);
+          await shoot(shot, `machines-${device.name}-${scheme}`, {
+            scheme,
+            shows: [heading, shot.getByRole('button', { name: 'Rename Office laptop' }).first()],
+          });
           await shot.getByRole('button', { name: 'Rename Office laptop' }).first().click();
           const dialog = shot.getByRole('dialog', { name: 'Rename Office laptop' });
           await dialog.waitFor();
-          await shoot(shot, `machines-dialog-${device.name}-${scheme}`);
+          await shoot(shot, `machines-dialog-${device.name}-${scheme}`, {
+            scheme,
+            shows: [dialog.getByRole('textbox', { name: 'Machine name' })],
+          });
           await shot.keyboard.press('Escape');
           await dialog.waitFor({ state: 'hidden' });
         }
@@ -215,7 +226,7 @@ describePortal(
       expect(count).toBeGreaterThanOrEqual(1);
       for (let index = 0; index < count; index += 1)
         expect(await rows.nth(index).getByText('Unconfirmed', { exact: true }).count()).toBe(1);
-      await shoot(page, 'unconfirmed-list-filtered-desktop-light');
+      await shoot(page, 'unconfirmed-list-filtered-desktop-light', { scheme: 'light', shows: [row] });
 
       // The drawer: a new link through the outbox, then the address marked as confirmed.
       await row.getByRole('button', { name: 'Una Unconfirmed' }).click();
@@ -233,7 +244,10 @@ describePortal(
             (await readOutbox(portal.server.outboxDir)).filter((mail) => mail.to.includes(email)).length,
         )
         .toBe(mailsBefore.length + 1);
-      await shoot(page, 'unconfirmed-drawer-desktop-light');
+      await shoot(page, 'unconfirmed-drawer-desktop-light', {
+        scheme: 'light',
+        shows: [drawer.getByRole('button', { name: 'Mark as confirmed' })],
+      });
 
       await drawer.getByRole('button', { name: 'Mark as confirmed' }).click();
       await page.getByText(`${email} can sign in now.`).first().waitFor();
@@ -280,13 +294,22 @@ describePortal(
             .getByText(/ active · \d+ unconfirmed · /)
             .first()
             .waitFor();
-          await shoot(shot, `unconfirmed-overview-${device.name}-${scheme}`);
+          await shoot(shot, `unconfirmed-overview-${device.name}-${scheme}`, {
+            scheme,
+            shows: [shot.getByText(/ active · \d+ unconfirmed · /).first()],
+          });
           await shot.goto('/admin/users?verification=unconfirmed');
           await shot.getByText(other).first().waitFor();
-          await shoot(shot, `unconfirmed-list-${device.name}-${scheme}`);
+          await shoot(shot, `unconfirmed-list-${device.name}-${scheme}`, {
+            scheme,
+            shows: [shot.getByText(other).first()],
+          });
           await shot.getByRole('button', { name: 'Otto Outstanding' }).first().click();
           await shot.getByRole('heading', { name: 'E-mail not confirmed' }).waitFor();
-          await shoot(shot, `unconfirmed-drawer-${device.name}-${scheme}`);
+          await shoot(shot, `unconfirmed-drawer-${device.name}-${scheme}`, {
+            scheme,
+            shows: [shot.getByRole('button', { name: 'Mark as confirmed' })],
+          });
         }
         await shot.context().close();
       }

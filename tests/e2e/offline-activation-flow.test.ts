@@ -10,7 +10,8 @@ import { createLicenseChecker } from '../../src/main/licensing.js';
 import { createLicensingApi } from '../../src/main/licensing-api.js';
 import { createOfflineActivation, withLicenseFile } from '../../src/main/offline-activation.js';
 import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 import { accessToken, callApiOk, planByCode } from './support/seed.js';
 
 /**
@@ -108,7 +109,10 @@ describePortal('offline activation by file, end to end', (portal) => {
     await done.waitFor();
     expect(await done.textContent()).toContain('Lab bench 3 can work offline until');
     expect(await activeSeats()).toEqual([{ hardware_id: hardwareId, device_name: 'Lab bench 3' }]);
-    await page.screenshot({ path: await screenshotPath('offline-activation-license-file'), fullPage: true });
+    await photograph(page, 'offline-activation-license-file', {
+      fullPage: true,
+      shows: [done, done.getByRole('button', { name: 'Download license file' })],
+    });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       done.getByRole('button', { name: 'Download license file' }).click(),
@@ -149,7 +153,7 @@ describePortal('offline activation by file, end to end', (portal) => {
     await freed.waitFor();
     expect(await freed.textContent()).toContain('Lab bench 3 no longer holds a seat');
     expect(await activeSeats()).toEqual([]);
-    await page.screenshot({ path: await screenshotPath('offline-activation-signed-out'), fullPage: true });
+    await photograph(page, 'offline-activation-signed-out', { fullPage: true, shows: [freed] });
 
     // The same proof again (uploaded afresh) is refused, and the seat stays free.
     await page.reload();
@@ -174,11 +178,16 @@ describePortal('offline activation by file, end to end', (portal) => {
         await page.setViewportSize(viewport);
         await page.goto('/offline-activation');
         await page.getByRole('region', { name: 'Give a machine’s seat back' }).waitFor();
-        const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-        expect(width, 'no sideways scroll').toBeLessThanOrEqual(viewport.width);
-        await page.screenshot({
-          path: await screenshotPath(`offline-activation-${viewport.width}-${colorScheme}`),
+        await showScheme(page, colorScheme);
+        // Fits: the scheme applied and readable, no sideways scroll, both file buttons on screen.
+        await photograph(page, `offline-activation-${viewport.width}-${colorScheme}`, {
+          scheme: colorScheme,
           fullPage: true,
+          accessible: true,
+          shows: [
+            page.getByRole('button', { name: /Activation request file/ }),
+            page.getByRole('button', { name: /Signed-out proof/ }),
+          ],
         });
       }
     }
@@ -196,6 +205,14 @@ describePortal('offline activation by file, end to end', (portal) => {
     const signedOut = await portal.newPage({ viewport: { width: 390, height: 844 } });
     await signedOut.goto('/offline-activation/this-machine');
     await signedOut.getByRole('heading', { level: 1, name: 'Activate this machine by file' }).waitFor();
-    expect(await signedOut.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    for (const scheme of ['light', 'dark'] as const) {
+      await showScheme(signedOut, scheme);
+      await photograph(signedOut, `offline-activation-this-machine-390-${scheme}`, {
+        scheme,
+        fullPage: true,
+        accessible: true,
+        shows: [signedOut.getByRole('heading', { level: 1, name: 'Activate this machine by file' })],
+      });
+    }
   });
 });

@@ -3,9 +3,8 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { type OutboxMail, readOutbox } from '../support/outbox.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
-import { appliedColorScheme } from './support/pages.js';
-import { describePortal, expectPath, screenshotPath, signIn, watchPage } from './support/portal.js';
-import { screenProblems } from './support/signed-in-pages.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, expectPath, signIn, watchPage } from './support/portal.js';
 
 /**
  * Issue 18, "Must show", in Chromium on the sandbox, through the portal: an owner creates an
@@ -95,39 +94,28 @@ describePortal(
       return `${url.pathname}${url.hash}`;
     }
 
+    /** Both schemes of what the page shows: each checked (photograph) and saved for a human. */
     async function shoot(page: Page, name: string, fullPage = true) {
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-        await page.screenshot({
-          path: await screenshotPath(`${name}-${scheme}`),
-          fullPage,
-          animations: 'disabled',
-        });
+        await showScheme(page, scheme);
+        await photograph(page, `${name}-${scheme}`, { scheme, fullPage });
       }
       await page.emulateMedia({ colorScheme: 'light' });
     }
 
     /** The administrators' screens as issue 6 checks every screen: axe, contrast undecided in dark, control contrast. */
     async function shootChecked(page: Page, name: string, { drawer = false } = {}) {
-      const problems: string[] = [];
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-        const found = await screenProblems(page, name, scheme);
+        await showScheme(page, scheme);
         // A drawer's overlay lies over the screen behind it, so axe cannot decide that text's
         // contrast; the drawer's own text it decides and judges.
-        problems.push(
-          ...(drawer ? found.filter((problem) => !problem.includes('contrast undecided')) : found),
-        );
-        await page.screenshot({
-          path: await screenshotPath(`${name}-${scheme}`),
+        await photograph(page, `${name}-${scheme}`, {
+          scheme,
           fullPage: !drawer,
-          animations: 'disabled',
+          accessible: drawer ? 'decided' : true,
         });
       }
       await page.emulateMedia({ colorScheme: 'light' });
-      expect(problems).toEqual([]);
     }
 
     async function noSidewaysScroll(page: Page) {

@@ -13,14 +13,8 @@ import { launchChromium } from '../support/chromium.js';
 import { createTestClock } from '../support/test-clock.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { ensureRendererBuild, snapshotRendererBuild } from './support/build.js';
-import {
-  chromiumMissingReason,
-  expectPath,
-  pathOf,
-  screenshotPath,
-  signIn,
-  watchPage,
-} from './support/portal.js';
+import { photograph } from './support/photograph.js';
+import { chromiumMissingReason, expectPath, pathOf, signIn, watchPage } from './support/portal.js';
 
 /**
  * Passkeys in Chromium with its virtual authenticator (DevTools protocol WebAuthn domain): the
@@ -172,7 +166,9 @@ describeInChromium('passkeys in Chromium', { timeout: 90_000 }, () => {
       credentials[0]?.credentialId.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''),
     );
 
-    await page.screenshot({ path: await screenshotPath('passkeys-security-1280-light') });
+    await photograph(page, 'passkeys-security-1280-light', {
+      shows: [item.getByRole('button', { name: 'Remove Chromium test key' })],
+    });
 
     // Sign out, then sign in without typing anything: the browser offers the passkey.
     await signOut(page);
@@ -232,14 +228,23 @@ describeInChromium('passkeys in Chromium', { timeout: 90_000 }, () => {
     const account = await newAccount();
     await signIn(page, account.email, account.password);
     await addPasskeyFromSecurityPage(page, 'A phone with a rather long passkey name');
-    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-    expect(overflow as number).toBeLessThanOrEqual(0);
-    await passkeysSection(page).screenshot({ path: await screenshotPath('passkeys-security-390-dark') });
+    // In dark: applied and readable, no sideways scroll, the long name's Remove button on screen.
+    await photograph(page, 'passkeys-security-390-dark', {
+      scheme: 'dark',
+      target: passkeysSection(page),
+      accessible: true,
+      shows: [passkeysSection(page).getByRole('button', { name: /^Remove A phone with/ })],
+    });
 
     const signedOut = await newPage({ width: 390, height: 844 });
     await signedOut.emulateMedia({ colorScheme: 'dark' });
     await signedOut.goto('/login');
-    await signedOut.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
-    await signedOut.screenshot({ path: await screenshotPath('passkeys-login-390-dark') });
+    const passkeyButton = signedOut.getByRole('button', { name: 'Sign in with a passkey' });
+    await passkeyButton.waitFor();
+    await photograph(signedOut, 'passkeys-login-390-dark', {
+      scheme: 'dark',
+      accessible: true,
+      shows: [passkeyButton],
+    });
   });
 });

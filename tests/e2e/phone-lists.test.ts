@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 import { seedCustomer } from './support/seed.js';
 
 /**
@@ -65,7 +66,11 @@ describePortal('issue 16 point 7: lists on a phone', (portal) => {
       '({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth })',
     );
     expect(scrollWidth, 'no sideways scroll').toBeLessThanOrEqual(innerWidth);
-    await page.screenshot({ path: await screenshotPath('issue16-phone-machines'), fullPage: true });
+    await photograph(page, 'issue16-phone-machines', {
+      scheme: 'light',
+      fullPage: true,
+      shows: [deactivate],
+    });
 
     // Revealed, the key is made to wrap: every group stays on one line, and it does wrap.
     await page

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { publishRelease } from '../../src/server/modules/downloads/releases.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 
 const DEVICES = [
   { name: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
@@ -14,9 +15,6 @@ const DEVICES = [
     options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
   },
 ] as const;
-
-const appliedScheme = (page: Page) =>
-  page.evaluate<string | null>('document.documentElement.getAttribute("data-mantine-color-scheme")');
 
 async function noSidewaysScroll(page: Page, label: string) {
   const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
@@ -73,11 +71,12 @@ describePortal(
         await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Releases' }).count()).toBe(1);
         await page.getByText('1.6.0-beta.1').first().waitFor();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-releases-${device.name}-${scheme}`),
+          await showScheme(page, scheme);
+          await photograph(page, `admin-releases-${device.name}-${scheme}`, {
+            scheme,
             fullPage: true,
+            accessible: true,
+            shows: [page.getByRole('button', { name: 'Manage 1.5.0 (Linux, stable)' }).first()],
           });
         }
         await noSidewaysScroll(page, 'the releases list');
@@ -88,10 +87,14 @@ describePortal(
         const dialog = page.getByRole('dialog', { name: 'Release 1.5.0' });
         await dialog.getByRole('textbox', { name: 'Rollout' }).waitFor();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-releases-dialog-${device.name}-${scheme}`),
+          await showScheme(page, scheme);
+          await photograph(page, `admin-releases-dialog-${device.name}-${scheme}`, {
+            scheme,
+            accessible: 'decided',
+            shows: [
+              dialog.getByRole('textbox', { name: 'Rollout' }),
+              dialog.getByRole('button', { name: 'Save' }),
+            ],
           });
         }
         await noSidewaysScroll(page, 'the release dialog');

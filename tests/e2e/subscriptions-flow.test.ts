@@ -4,8 +4,8 @@ import { expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { type OutboxMail, readOutbox } from '../support/outbox.js';
 import { pdfText } from '../server/invoice-helpers.js';
-import { appliedColorScheme } from './support/pages.js';
-import { describePortal, expectPath, screenshotPath, signIn, watchPage } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, expectPath, signIn, watchPage } from './support/portal.js';
 
 /**
  * Issue 15, "Must show", in Chromium on the sandbox, through the portal: subscribe to Pro monthly →
@@ -79,15 +79,11 @@ describePortal(
       expect((await answered).status()).toBe(200);
     }
 
-    async function shoot(page: Page, name: string, fullPage = true) {
+    /** Both schemes of what the page shows: each checked (photograph) and saved for a human. */
+    async function shoot(page: Page, name: string, fullPage = true, shows: Locator[] = []) {
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect.poll(() => appliedColorScheme(page)).toBe(scheme);
-        await page.screenshot({
-          path: await screenshotPath(`${name}-${scheme}`),
-          fullPage,
-          animations: 'disabled',
-        });
+        await showScheme(page, scheme);
+        await photograph(page, `${name}-${scheme}`, { scheme, fullPage, shows });
       }
       await page.emulateMedia({ colorScheme: 'light' });
     }
@@ -213,11 +209,13 @@ describePortal(
       await phoneCard.getByRole('button', { name: /^Pay now/ }).waitFor();
       await phoneCard.getByRole('button', { name: 'Simulate next renewal' }).waitFor();
       await phoneCard.getByRole('list', { name: 'Charges' }).waitFor();
-      const width = await phone.evaluate<{ scrollWidth: number; innerWidth: number }>(
-        '({ scrollWidth: document.scrollingElement.scrollWidth, innerWidth: window.innerWidth })',
-      );
-      expect(width.scrollWidth).toBeLessThanOrEqual(width.innerWidth);
-      await shoot(phone, 'subscriptions-suspended-phone');
+      // photograph checks there is no sideways scroll and that these lie within the screen's width.
+      await shoot(phone, 'subscriptions-suspended-phone', true, [
+        phoneCard.getByRole('alert').filter({ hasText: 'License suspended: payment needed' }),
+        phoneCard.getByRole('button', { name: /^Pay now/ }),
+        phoneCard.getByRole('button', { name: 'Simulate next renewal' }),
+        phoneCard.getByRole('list', { name: 'Charges' }),
+      ]);
 
       // A card that pays: the outstanding charge goes through at once and the license works again.
       await chooseCard(page, card, /^Pays/);

@@ -4,7 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WebhookEndpointWithSecret } from '../../src/shared/api/webhooks.js';
 import { accessToken, callApiOk } from './support/seed.js';
-import { describePortal, screenshotPath, signIn } from './support/portal.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { describePortal, signIn } from './support/portal.js';
 
 const DEVICES = [
   { name: 'desktop', options: { viewport: { width: 1280, height: 800 } } },
@@ -13,9 +14,6 @@ const DEVICES = [
     options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
   },
 ] as const;
-
-const appliedScheme = (page: Page) =>
-  page.evaluate<string | null>('document.documentElement.getAttribute("data-mantine-color-scheme")');
 
 async function noSidewaysScroll(page: Page, label: string) {
   const { scrollWidth, innerWidth } = await page.evaluate<{ scrollWidth: number; innerWidth: number }>(
@@ -84,11 +82,12 @@ describePortal(
         await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Webhooks' }).count()).toBe(1);
         await page.getByText('Data warehouse (failing)').first().waitFor();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-webhooks-${device.name}-${scheme}`),
+          await showScheme(page, scheme);
+          await photograph(page, `admin-webhooks-${device.name}-${scheme}`, {
+            scheme,
             fullPage: true,
+            accessible: true,
+            shows: [page.getByRole('button', { name: 'Add endpoint' }).first()],
           });
         }
         await noSidewaysScroll(page, 'the webhooks list');
@@ -105,10 +104,14 @@ describePortal(
         await drawer.getByText(/Attempt 1 · HTTP 500/).waitFor();
         await expect.poll(() => drawer.getByRole('button', { name: 'Send again' }).isEnabled()).toBe(true);
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-webhooks-deliveries-${device.name}-${scheme}`),
+          await showScheme(page, scheme);
+          await photograph(page, `admin-webhooks-deliveries-${device.name}-${scheme}`, {
+            scheme,
+            accessible: 'decided',
+            shows: [
+              drawer.getByText(/Attempt 1 · HTTP 500/),
+              drawer.getByRole('button', { name: 'Send again' }),
+            ],
           });
         }
         await page.keyboard.press('Escape');
@@ -118,10 +121,11 @@ describePortal(
         const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
         await dialog.getByRole('checkbox', { name: /license\.created/ }).waitFor();
         for (const scheme of ['light', 'dark'] as const) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await expect.poll(() => appliedScheme(page)).toBe(scheme);
-          await page.screenshot({
-            path: await screenshotPath(`admin-webhooks-add-${device.name}-${scheme}`),
+          await showScheme(page, scheme);
+          await photograph(page, `admin-webhooks-add-${device.name}-${scheme}`, {
+            scheme,
+            accessible: 'decided',
+            shows: [dialog.getByRole('textbox', { name: 'URL' })],
           });
         }
         // Refused before anything is sent: a plain-http URL and no events.

@@ -13,8 +13,9 @@ afterEach(() => api.close());
 async function landsOn(visitor: Visitor, from: string, expected: string) {
   const { router } = renderApp(await servicesFor(api, visitor), from);
   await waitFor(() => expect(router.state.location.pathname).toBe(expected), { timeout: 5000 });
-  // Stays there: no redirect loop follows.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Stays there: no redirect loop follows. Waited for is what a guard redirects upon: the screen
+  // itself rendered past the session gate (its h1), by then every guard above it has decided.
+  await screen.findByRole('heading', { level: 1 }, { timeout: 15_000 });
   expect(router.state.location.pathname).toBe(expected);
 }
 

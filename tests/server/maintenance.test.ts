@@ -49,6 +49,18 @@ async function addEmailToken(s: TestServer, userId: string, expiresMs: number, u
   return id;
 }
 
+/** Resolves after `count` ticks of an interval of `periodMs` started now. */
+const ticksOf = (periodMs: number, count: number) =>
+  new Promise<void>((resolve) => {
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+      if (ticks < count) return;
+      clearInterval(timer);
+      resolve();
+    }, periodMs);
+  });
+
 const remainingThrottles = async (s: TestServer, keys: readonly string[]) =>
   (await s.app.db.selectFrom('login_throttles').select('key').where('key', 'in', keys).execute()).map(
     (row) => row.key,
@@ -163,6 +175,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
   });
 
   it('runs on a timer once started and stops when the server closes', async () => {
+    const INTERVAL_MS = 20;
     const s = server();
     let runs = 0;
     // Every run reads the clock first, so its reads count the runs.
@@ -175,7 +188,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     const host = Fastify({ logger: false });
     startMaintenance(host, s.app.db, countingClock, {
       lockout: s.config.lockout,
-      intervalMs: 20,
+      intervalMs: INTERVAL_MS,
       firstRunDelayMs: 0,
     });
     const stale = await addThrottle(s, -2 * s.config.lockout.minutes * MINUTE_MS, null);
@@ -183,7 +196,10 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     await expect.poll(() => remainingThrottles(s, [stale]), { timeout: 5000 }).toEqual([]);
     await host.close();
     const runsAtClose = runs;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for what would run it again, not for a guessed time: ticks of the same period, started
+    // after the close. Node fires timers of one period in the order they were scheduled, so a
+    // maintenance tick still scheduled would fire (and run, reading the clock) before each of them.
+    await ticksOf(INTERVAL_MS, 3);
     expect(runs).toBe(runsAtClose);
   });
 });

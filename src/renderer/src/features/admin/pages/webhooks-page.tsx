@@ -161,7 +161,7 @@ export default function AdminWebhooksPage() {
           />
           <RowAction
             label={`Send a test event to ${endpoint.url}`}
-            tooltip="Send test event"
+            tooltip="Send a test event"
             icon={MailIcon}
             onClick={() => void test(endpoint)}
           />
@@ -173,7 +173,7 @@ export default function AdminWebhooksPage() {
           />
           <RowAction
             label={`Rotate the signing secret of ${endpoint.url}`}
-            tooltip="Rotate secret"
+            tooltip="Rotate the signing secret"
             icon={KeyIcon}
             onClick={() => setRotating(endpoint)}
           />

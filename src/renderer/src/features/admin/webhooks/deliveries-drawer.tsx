@@ -55,7 +55,7 @@ function AttemptView({ attempt }: { attempt: WebhookAttempt }) {
         </Text>
       </Group>
       {attempt.error ? (
-        <Text size="sm" c="red">
+        <Text size="sm" c="var(--mantine-color-error)">
           {attempt.error}
         </Text>
       ) : null}
@@ -126,7 +126,7 @@ function DeliveryDetail({
         </Button>
       </Group>
       {failure ? (
-        <Text c="red" size="sm" role="alert">
+        <Text c="var(--mantine-color-error)" size="sm" role="alert">
           {failure}
         </Text>
       ) : !detail.data ? (
@@ -216,7 +216,7 @@ export function DeliveriesDrawer({
             <Stack gap={4} py="lg" ta="center">
               <Title order={4}>No deliveries</Title>
               <Text size="sm" c="dimmed">
-                Events the endpoint subscribed to appear here as they happen; try “Send test event”.
+                Events the endpoint subscribed to appear here as they happen; try “Send a test event”.
               </Text>
             </Stack>
           ) : (

@@ -181,7 +181,7 @@ export default function ThisMachineOfflinePage() {
         <Text>
           This is done in the desktop app on the machine without network. To upload its files, sign in and
           open{' '}
-          <Anchor component={Link} to={portalPaths.offlineActivation}>
+          <Anchor component={Link} to={portalPaths.offlineActivation} underline="always">
             Offline activation
           </Anchor>
           .
