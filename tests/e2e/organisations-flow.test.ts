@@ -302,6 +302,9 @@ describePortal(
       await later.getByRole('button', { name: 'Buy more seats' }).click();
       const buy = later.getByRole('dialog', { name: `Buy more seats for ${organisationName}` });
       await buy.getByRole('textbox', { name: 'Seats in total' }).fill('5');
+      // The price is the rest of the period's as of the moment it is asked, to the paisa: the clock
+      // stands still from the quote to the purchase, so a slow machine's pace cannot move it.
+      portal.server.clock.freeze();
       const quoted = later.waitForResponse((response) => response.url().includes('/seats/quote'));
       await buy.getByRole('button', { name: 'Show the price' }).click();
       const quote = (await (await quoted).json()) as {
@@ -338,6 +341,7 @@ describePortal(
         .orderBy('created_at', 'desc')
         .executeTakeFirstOrThrow();
       expect(charged).toEqual({ amount_minor: quote.due_now_minor, status: 'paid' });
+      portal.server.clock.resume();
       const grown = await db()
         .selectFrom('licenses')
         .select(['seats', 'max_activations'])
