@@ -15,13 +15,13 @@ import { type Member, planByCode, signInAgain } from './license-helpers.js';
 
 export const DAY = 24 * 60 * 60 * 1000;
 
-/** Subscribes to a plan in the sandbox: open, pay in the sandbox checkout, verify. */
-export async function subscribe(
+/** Opens a checkout of a plan and pays it in the sandbox: what the page then sends to verify. */
+export async function paidCheckout(
   s: TestServer,
   who: Member,
   planCode = 'pro-monthly',
   options: { couponCode?: string } = {},
-): Promise<SubscriptionActivation & { checkout: SubscriptionCheckout }> {
+) {
   const plan = await planByCode(s, planCode);
   const opened = await s.api({
     method: 'POST',
@@ -38,11 +38,22 @@ export async function subscribe(
     body: { outcome: 'pay' },
   });
   expect(paid.statusCode, paid.body).toBe(200);
+  return { checkout, answer: verifySubscriptionRequestSchema.parse(paid.json()) };
+}
+
+/** Subscribes to a plan in the sandbox: open, pay in the sandbox checkout, verify. */
+export async function subscribe(
+  s: TestServer,
+  who: Member,
+  planCode = 'pro-monthly',
+  options: { couponCode?: string } = {},
+): Promise<SubscriptionActivation & { checkout: SubscriptionCheckout }> {
+  const { checkout, answer } = await paidCheckout(s, who, planCode, options);
   const verified = await s.api({
     method: 'POST',
     path: '/subscriptions/verify',
     token: who.token,
-    body: verifySubscriptionRequestSchema.parse(paid.json()),
+    body: answer,
   });
   expect(verified.statusCode, verified.body).toBe(200);
   return { ...subscriptionActivationSchema.parse(verified.json()), checkout };

@@ -1,34 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import {
-  subscriptionCheckoutSchema,
-  verifySubscriptionRequestSchema,
-} from '../../src/shared/api/subscriptions.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { type Member, member, planByCode } from './license-helpers.js';
-import { subscribe } from './subscription-helpers.js';
-
-/** Opens a checkout of `planCode` and pays it in the sandbox: what the page then verifies. */
-async function paidCheckout(s: TestServer, who: Member, planCode = 'pro-monthly') {
-  const plan = await planByCode(s, planCode);
-  const opened = await s.api({
-    method: 'POST',
-    path: '/subscriptions',
-    token: who.token,
-    body: { plan_id: plan.id },
-  });
-  expect(opened.statusCode, opened.body).toBe(201);
-  const checkout = subscriptionCheckoutSchema.parse(opened.json());
-  const paid = await s.api({
-    method: 'POST',
-    path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
-    token: who.token,
-    body: { outcome: 'pay' },
-  });
-  expect(paid.statusCode, paid.body).toBe(200);
-  return { checkout, answer: verifySubscriptionRequestSchema.parse(paid.json()) };
-}
+import { paidCheckout, subscribe } from './subscription-helpers.js';
 
 /** Verifies on the test server, or on another instance of it when `on` is given. */
 async function verify(s: TestServer, who: Member, answer: unknown, on?: FastifyInstance) {
