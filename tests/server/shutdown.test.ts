@@ -115,6 +115,22 @@ function beginSlowLogin(port: number, body: string): string {
   );
 }
 
+/**
+ * Opens a connection and starts a sign-in whose body it holds back, once the server has taken the
+ * request in ("100 Continue"): a request in flight. Write `rest` to finish it; `response` is all the
+ * connection receives until it closes.
+ */
+async function startSignInInFlight(port: number) {
+  const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+  const socket = createConnection({ port, host: '127.0.0.1' });
+  await new Promise((done) => socket.once('connect', done));
+  const response = readUntilClosed(socket);
+  const interim = firstAnswer(socket);
+  socket.write(beginSlowLogin(port, body));
+  expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+  return { socket, response, rest: body.slice(10) };
+}
+
 const FIRST_ADMIN_BANNER = 'First administrator created.';
 const NO_SMTP_WARNING = 'SMTP_URL is not set: mail is written to ';
 
@@ -148,22 +164,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     await waitUntilHealthy(server);
 
     // A slow client: headers and half of the body now, the rest after the signal.
-    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
-    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
-    await new Promise((done) => socket.once('connect', done));
-    const response = readUntilClosed(socket);
-    const interim = firstAnswer(socket);
-    socket.write(
-      'POST /api/v1/auth/login/json HTTP/1.1\r\n' +
-        `Host: 127.0.0.1:${server.port}\r\n` +
-        'Content-Type: application/json\r\n' +
-        `X-API-Key: ${WEB_API_KEY}\r\n` +
-        // The server's "100 Continue" shows it has taken the request in, however slow the machine.
-        'Expect: 100-continue\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
-        body.slice(0, 10),
-    );
-    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    const { socket, response, rest } = await startSignInInFlight(server.port);
 
     server.child.kill('SIGTERM');
     // The listener closes at once while the request is still being received …
@@ -173,7 +174,7 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     // … but the process waits for the request instead of dropping it.
     expect(await exitWithin(server, 500)).toBe('timeout');
 
-    socket.write(body.slice(10));
+    socket.write(rest);
     const raw = await response;
     expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
     expect(raw).toContain('"code":"invalid_credentials"');
@@ -230,16 +231,10 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     expect(server.child.exitCode).toBeNull();
 
     // SIGINT ends the drain: the listener closes, the request in flight is still answered.
-    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
-    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
-    await new Promise((done) => socket.once('connect', done));
-    const response = readUntilClosed(socket);
-    const interim = firstAnswer(socket);
-    socket.write(beginSlowLogin(server.port, body));
-    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    const { socket, response, rest } = await startSignInInFlight(server.port);
     server.child.kill('SIGINT');
     await expect.poll(() => connectionRefused(server.port), { timeout: EXIT_DEADLINE_MS }).toBe(true);
-    socket.write(body.slice(10));
+    socket.write(rest);
     const raw = await response;
     expect(raw).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
     expect(raw).toContain('"code":"invalid_credentials"');
@@ -252,19 +247,13 @@ function defineServerSuite(dialect: DialectUnderTest): void {
     const server = startChildServer(await installation(), await freePort());
     await waitUntilHealthy(server);
 
-    const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
-    const socket = createConnection({ port: server.port, host: '127.0.0.1' });
-    await new Promise((done) => socket.once('connect', done));
-    const response = readUntilClosed(socket);
-    const interim = firstAnswer(socket);
-    socket.write(beginSlowLogin(server.port, body));
-    expect(await interim).toMatch(/^HTTP\/1\.1 100 Continue\r\n/);
+    const { socket, response, rest } = await startSignInInFlight(server.port);
 
     server.child.kill('SIGTERM');
     await expect.poll(() => connectionRefused(server.port), { timeout: EXIT_DEADLINE_MS }).toBe(true);
     // The rest of the sign-in and, pipelined behind it, a second request on the same connection.
     socket.write(
-      body.slice(10) +
+      rest +
         'GET /api/v1/plans/public HTTP/1.1\r\n' +
         `Host: 127.0.0.1:${server.port}\r\n` +
         `X-API-Key: ${WEB_API_KEY}\r\n\r\n`,
