@@ -157,9 +157,18 @@ export const cancelSubscriptionRequestSchema = z
   .partial()
   .meta({ id: 'CancelSubscriptionRequest' });
 
+/** How long a plan-change quote holds: confirmed within it, the change is charged what it showed. */
+export const PLAN_CHANGE_QUOTE_VALIDITY_MINUTES = 10;
+
 export const changePlanRequestSchema = z
   .strictObject({
     plan_id: planIdField,
+    quote_id: z
+      .uuid('quote_id is malformed')
+      .describe(
+        'The quote the customer saw: charged exactly its `due_now_minor` while it holds (until `expires_at`); refused (409) once it expired (`quote_expired`) or when the subscription changed since (`quote_changed`)',
+      )
+      .optional(),
     expected_due_now_minor: z
       .number()
       .int()
@@ -171,6 +180,10 @@ export const changePlanRequestSchema = z
 
 export const planChangeQuoteSchema = z
   .object({
+    id: z.string().describe('Send it as `quote_id` to confirm the change at this price'),
+    expires_at: isoDateTimeSchema.describe(
+      `Until when the quote holds (${PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes after it was made)`,
+    ),
     plan: subscriptionPlanSchema,
     credit_minor: z.number().int().describe('The unused part of the current period'),
     balance_minor: z.number().int().describe('Kept from earlier moves, used now too'),

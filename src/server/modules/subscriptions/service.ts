@@ -560,7 +560,7 @@ export function createSubscriptionsService({
     async changePlan(
       user: UserRow,
       id: string,
-      body: { plan_id: string; expected_due_now_minor?: number | undefined },
+      body: { plan_id: string; quote_id?: string | undefined; expected_due_now_minor?: number | undefined },
     ): Promise<{ changed: Subscription } | { checkout: SubscriptionCheckout }> {
       const outcome = await planChanges.change(await own(user, id), body);
       return outcome.kind === 'changed'
