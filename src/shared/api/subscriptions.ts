@@ -59,7 +59,18 @@ export const subscriptionSchema = z
     failed_attempts: z.number().int(),
     payment_method: z.string().nullable(),
     sandbox_card: z.enum(SANDBOX_CARDS).nullable(),
-    credit_minor: z.number().int().describe('Kept from a move to a cheaper plan; taken off the next charges'),
+    credit_minor: z
+      .number()
+      .int()
+      .describe(
+        'Kept from a move to a cheaper plan; taken off the next charges while the subscription renews',
+      ),
+    cancel_credit_refund_minor: z
+      .number()
+      .int()
+      .describe(
+        'What cancelling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends',
+      ),
     cancel_now_refund_minor: z
       .number()
       .int()

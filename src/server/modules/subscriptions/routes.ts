@@ -130,6 +130,11 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         operationId: 'cancelSubscription',
         tags,
         summary: 'Cancel: at the end of the paid period (default), or now',
+        description:
+          'Cancelling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, ' +
+          'the credit kept from a move to a cheaper plan is refunded (`cancel_credit_refund_minor`), each ' +
+          'refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Cancelling at ' +
+          'period end twice, or twice at once, refunds once.',
         security: bearerSecurity,
         params,
         body: cancelSubscriptionRequestSchema,
