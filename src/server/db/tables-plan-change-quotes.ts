@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 
-/** A plan change's quote as shown to the customer, kept while it holds (migration 0024). */
+/** A plan change's quote as shown to the customer, kept while it holds (migration 0025). */
 export interface PlanChangeQuotesTable {
   id: string;
   subscription_id: string;

@@ -51,7 +51,7 @@ export const subscriptionSchema = z
         currency: z.string(),
       })
       .nullable()
-      .describe('Null once no further charge will be made (cancelled, or ending at period end)'),
+      .describe('Null once no further charge will be made (canceled, or ending at period end)'),
     cancel_at_period_end: z.boolean(),
     cancel_requested_at: isoDateTimeSchema.nullable(),
     ended_at: isoDateTimeSchema.nullable(),
@@ -69,13 +69,13 @@ export const subscriptionSchema = z
       .number()
       .int()
       .describe(
-        'What cancelling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends',
+        'What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends',
       ),
     cancel_now_refund_minor: z
       .number()
       .int()
       .describe(
-        'What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left)',
+        'What canceling now would refund at this moment: the unused part of the paid period (0 when none is left)',
       ),
     created_at: isoDateTimeSchema,
   })

@@ -9,7 +9,7 @@ import type { PaymentRow, SubscriptionRow } from '../../db/tables.js';
 export const creditRefundId = (subscriptionId: string, version: number, share: number) =>
   `credit-${subscriptionId}-${version}-${share}`;
 
-export const CREDIT_REFUND_REASON = 'Credit kept from a move to a cheaper plan, refunded on cancelling';
+export const CREDIT_REFUND_REASON = 'Credit kept from a move to a cheaper plan, refunded on canceling';
 
 /** Part of the kept credit, refunded from one of the subscription's paid charges. */
 export interface CreditShare {

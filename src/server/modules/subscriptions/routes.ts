@@ -57,7 +57,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
       schema: {
         operationId: 'createSubscription',
         tags,
-        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorises the first charge',
+        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge',
         description:
           'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
           'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
@@ -131,9 +131,9 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         tags,
         summary: 'Cancel: at the end of the paid period (default), or now',
         description:
-          'Cancelling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, ' +
+          'Canceling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, ' +
           'the credit kept from a move to a cheaper plan is refunded (`cancel_credit_refund_minor`), each ' +
-          'refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Cancelling at ' +
+          'refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Canceling at ' +
           'period end twice, or twice at once, refunds once.',
         security: bearerSecurity,
         params,
@@ -192,7 +192,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
           'again, and refused (409 `quote_changed`) when it differs from `expected_due_now_minor`. The sandbox moves the ' +
           'subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open ' +
           'Checkout with its `subscription_id` and verify it as a new subscription; when that first charge ' +
-          'is paid, it takes over the license, and the old subscription is cancelled at Razorpay with the ' +
+          'is paid, it takes over the license, and the old subscription is canceled at Razorpay with the ' +
           'quoted credit (`refund_minor`) refunded.',
         security: bearerSecurity,
         params,
@@ -293,7 +293,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         description:
           'Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is ' +
           'charged to the sandbox card now, for the period a real renewal pays: from the end of the ' +
-          'paid period, one month or year. The end of the grace period or of a cancelled period is ' +
+          'paid period, one month or year. The end of the grace period or of a canceled period is ' +
           'brought forward by moving the subscription’s dates back. 404 when the server takes real payments.',
         security: bearerSecurity,
         params,

@@ -164,7 +164,7 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
                 </>
               ) : (
                 <Text span size="sm" c="dimmed">
-                  None{subscription.cancel_at_period_end ? ': cancelled at period end' : ''}
+                  None{subscription.cancel_at_period_end ? ': canceled at period end' : ''}
                 </Text>
               )}
             </Field>
@@ -182,7 +182,7 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
                   <Text size="xs" c="dimmed">
                     {subscription.status === 'cancelled' || subscription.cancel_at_period_end
                       ? 'Not refunded automatically'
-                      : `${money(subscription.cancel_credit_refund_minor, subscription.plan.currency)} refunded on cancelling`}
+                      : `${money(subscription.cancel_credit_refund_minor, subscription.plan.currency)} refunded on canceling`}
                   </Text>
                 </>
               ) : (
