@@ -24,6 +24,7 @@ import * as offlineActivation from './migrations/0021-offline-activation.js';
 import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
 import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-plan.js';
+import * as planChangeQuotes from './migrations/0025-plan-change-quotes.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '0022-web-session-binding': webSessionBinding,
   '0023-seat-keys': seatKeys,
   '0024-us-spelling-business-plan': usSpellingBusinessPlan,
+  '0025-plan-change-quotes': planChangeQuotes,
 };
 
 export class MigrationError extends Error {

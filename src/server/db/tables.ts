@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApiTokenTables } from './tables-api-tokens.js';
 import type { OfflineActivationTables } from './tables-offline-activation.js';
 import type { OrganisationTables } from './tables-organisations.js';
+import type { PlanChangeQuoteTables } from './tables-plan-change-quotes.js';
 import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 
@@ -585,7 +586,13 @@ export interface AuthChallengesTable {
 export type AuthChallengeRow = Selectable<AuthChallengesTable>;
 
 export interface Database
-  extends ApiTokenTables, WebhookTables, OrganisationTables, ReleaseTables, OfflineActivationTables {
+  extends
+    ApiTokenTables,
+    WebhookTables,
+    OrganisationTables,
+    ReleaseTables,
+    OfflineActivationTables,
+    PlanChangeQuoteTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

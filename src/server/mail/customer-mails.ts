@@ -302,6 +302,10 @@ export const subscriptionCancelledMail = (
     immediately: boolean;
     /** Ended now: the unused part of the paid period, refunded. */
     refund?: MailAmount | undefined;
+    /** The credit kept from a move to a cheaper plan, refunded. */
+    creditRefund?: MailAmount | undefined;
+    /** The part of that credit that could not be refunded: taken off no charge once it ends. */
+    creditKept?: MailAmount | undefined;
     subscriptionUrl: string;
   },
 ): MailMessage =>
@@ -329,6 +333,22 @@ export const subscriptionCancelledMail = (
           ? [
               {
                 paragraph: `The unused part of the period you paid for, ${money(input.refund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditRefund
+          ? [
+              {
+                paragraph: `The credit kept from your earlier move to a cheaper plan, ${money(input.creditRefund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditKept
+          ? [
+              {
+                paragraph: input.immediately
+                  ? `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. Contact support if you want it back.`
+                  : `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. It is taken off your next charge only if you resume the subscription before ${formatDate(input.endsAt)}; otherwise, contact support if you want it back.`,
               },
             ]
           : []),

@@ -1487,7 +1487,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel: at the end of the paid period (default), or now */
+        /**
+         * Cancel: at the end of the paid period (default), or now
+         * @description Canceling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, the credit kept from a move to a cheaper plan is refunded (`cancel_credit_refund_minor`), each refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Canceling at period end twice, or twice at once, refunds once.
+         */
         post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
@@ -1521,7 +1524,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What moving to another plan costs now (the unused part of the period credited) */
+        /**
+         * What moving to another plan costs now (the unused part of the period credited)
+         * @description The quote is kept for 10 minutes (`expires_at`): confirm it with its `id` as `quote_id` to be charged exactly this.
+         */
         post: operations["quoteSubscriptionPlanChange"];
         delete?: never;
         options?: never;
@@ -1540,7 +1546,7 @@ export interface paths {
         put?: never;
         /**
          * Move to another plan now, paying the quoted amount
-         * @description Send the quote’s `due_now_minor` as `expected_due_now_minor`: when the price has changed since (a renewal landed), the change is refused (409) and nothing is charged. The sandbox moves the subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open Checkout with its `subscription_id` and verify it as a new subscription; when that first charge is paid, it takes over the license, and the old subscription is canceled at Razorpay with the quoted credit (`refund_minor`) refunded.
+         * @description Send the quote’s `id` as `quote_id`: while the quote holds (until its `expires_at`, 10 minutes), the change is charged exactly its `due_now_minor`; once it expired (`quote_expired`), or when the subscription changed since (a renewal landed: `quote_changed`), the change is refused (409) and nothing is charged. Without `quote_id` the price is worked out again, and refused (409 `quote_changed`) when it differs from `expected_due_now_minor`. The sandbox moves the subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open Checkout with its `subscription_id` and verify it as a new subscription; when that first charge is paid, it takes over the license, and the old subscription is canceled at Razorpay with the quoted credit (`refund_minor`) refunded.
          */
         post: operations["changeSubscriptionPlan"];
         delete?: never;
@@ -3095,8 +3101,10 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
@@ -3142,8 +3150,10 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
@@ -3353,6 +3363,11 @@ export interface components {
         };
         ChangeSubscriptionPlanRequestInput: {
             plan_id: string;
+            /**
+             * Format: uuid
+             * @description The quote the customer saw: charged exactly its `due_now_minor` while it holds (until `expires_at`); refused (409) once it expired (`quote_expired`) or when the subscription changed since (`quote_changed`)
+             */
+            quote_id?: string;
             /** @description The amount the preview showed; refused (409) when the price has changed since */
             expected_due_now_minor?: number;
         };
@@ -4242,6 +4257,10 @@ export interface components {
             updated_at: string;
         };
         PlanChangeQuote: {
+            /** @description Send it as `quote_id` to confirm the change at this price */
+            id: string;
+            /** @description Until when the quote holds (10 minutes after it was made) */
+            expires_at: string;
             plan: {
                 id: string;
                 code: string;
@@ -4608,8 +4627,10 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
@@ -4670,8 +4691,10 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */

@@ -111,8 +111,8 @@ export function createSubscriptionsArea({
     charges,
     lifecycle,
     effects: {
-      cancelled: async (trx, subscription, refund) => {
-        await notices.cancelled(trx, subscription, refund);
+      cancelled: async (trx, subscription, money) => {
+        await notices.cancelled(trx, subscription, money);
         await hooks.cancelled(trx, subscription);
       },
     },

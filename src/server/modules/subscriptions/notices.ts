@@ -20,6 +20,7 @@ import { findUserById } from '../users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
+import type { CancelledMoney } from './service.js';
 import { takeNotice } from '../../scheduled-notices.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
@@ -172,11 +173,8 @@ export function createSubscriptionNotices({
       );
     },
 
-    async cancelled(
-      trx: DbOrTransaction,
-      subscription: SubscriptionRow,
-      refund?: { amountMinor: number; currency: string },
-    ) {
+    /** A cancellation, with what it refunded (the unused period, the kept credit) and what it could not. */
+    async cancelled(trx: DbOrTransaction, subscription: SubscriptionRow, money: CancelledMoney) {
       const found = await parties(trx, subscription);
       if (!found) return;
       const immediately = subscription.status === 'cancelled';
@@ -187,7 +185,7 @@ export function createSubscriptionNotices({
           planName: found.plan.name,
           endsAt: (immediately ? subscription.ended_at : subscription.current_period_end) ?? clock.now(),
           immediately,
-          refund,
+          ...money,
           subscriptionUrl,
         }),
       );
