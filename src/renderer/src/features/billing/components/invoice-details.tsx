@@ -113,6 +113,8 @@ export function InvoiceDetails({
                 component={Link}
                 to={pathWith(portalPaths.organisationDetail, { organisationId: invoice.organisation.id })}
                 size="xs"
+                // Underlined: in a line of text the link is told apart by more than its colour.
+                underline="always"
               >
                 Manage its billing details
               </Anchor>
