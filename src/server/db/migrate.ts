@@ -23,7 +23,8 @@ import * as releaseChannels from './migrations/0020-release-channels.js';
 import * as offlineActivation from './migrations/0021-offline-activation.js';
 import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
-import * as invoiceLineItems from './migrations/0024-invoice-line-items.js';
+import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-plan.js';
+import * as invoiceLineItems from './migrations/0025-invoice-line-items.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -50,7 +51,8 @@ export const migrations: Record<string, Migration> = {
   '0021-offline-activation': offlineActivation,
   '0022-web-session-binding': webSessionBinding,
   '0023-seat-keys': seatKeys,
-  '0024-invoice-line-items': invoiceLineItems,
+  '0024-us-spelling-business-plan': usSpellingBusinessPlan,
+  '0025-invoice-line-items': invoiceLineItems,
 };
 
 export class MigrationError extends Error {
