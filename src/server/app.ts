@@ -116,6 +116,7 @@ import { createOrganisationsService } from './modules/organisations/service.js';
 import { createSupportService } from './modules/support/service.js';
 import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
+import { taxInvoiceWarning } from './modules/invoices/settings.js';
 import { createLicenseExpiryNotices } from './modules/licenses/expiry-notices.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { seatPurchaseRoutes } from './modules/organisations/seat-purchase-routes.js';
@@ -300,6 +301,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
+  const notTaxInvoices = taxInvoiceWarning(config.invoices);
+  if (notTaxInvoices) app.log.warn(notTaxInvoices);
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
     db,

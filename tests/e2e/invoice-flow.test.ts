@@ -83,7 +83,7 @@ describePortal(
       const text = await pdfText(await readFile((await file.path())!));
       expect(text).toContain(number);
       expect(text).toMatch(/Total\s+INR 999\.00/);
-      expect(text).toMatch(/GST 18%\s+INR 152\.39/);
+      expect(text).toMatch(/GST 18% \(included\)\s+INR 152\.39/);
       expect(text).toContain(`GSTIN: ${GSTIN}`);
       expect(text).toContain('Asha Rao Consulting');
       expect(text).toContain('700016 Kolkata');

@@ -25,6 +25,7 @@ import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
 import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-plan.js';
 import * as planChangeQuotes from './migrations/0025-plan-change-quotes.js';
+import * as invoiceLineItems from './migrations/0026-invoice-line-items.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0023-seat-keys': seatKeys,
   '0024-us-spelling-business-plan': usSpellingBusinessPlan,
   '0025-plan-change-quotes': planChangeQuotes,
+  '0026-invoice-line-items': invoiceLineItems,
 };
 
 export class MigrationError extends Error {

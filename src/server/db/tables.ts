@@ -520,6 +520,19 @@ export interface InvoicesTable {
   /** JSON text of the lines. */
   lines: string;
   issued_at: string;
+  /** 1 when the lines' amounts include the tax; 0 (invoices issued before itemising): before tax. */
+  lines_include_tax: Generated<number>;
+  /** JSON text of the tax by kind (`InvoiceTaxLine[]`); null on older invoices (one line of `tax_name`). */
+  taxes: Generated<string | null>;
+  /** The place of supply as printed, e.g. `Karnataka (29)`; null when the tax is not India's GST. */
+  place_of_supply: Generated<string | null>;
+  /** The provider's payment id (else its order id) that paid the invoice. */
+  payment_reference: Generated<string | null>;
+  /** The service period the charge pays for; null for a lifetime and on credit notes. */
+  period_start: Generated<string | null>;
+  period_end: Generated<string | null>;
+  /** The organisation billed, when the purchase was an organisation's. */
+  organisation_id: Generated<string | null>;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
 

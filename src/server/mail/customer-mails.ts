@@ -57,6 +57,8 @@ export const receiptMail = (
       paidUntil?: Moment | null;
       /** Where the customer finds their invoices and subscription. */
       billingUrl: string;
+      /** The invoice's lines and tax by kind, as printed on it, with amounts already written. */
+      items?: Array<{ label: string; value: string }>;
     },
 ): MailMessage =>
   composeMail({
@@ -71,6 +73,7 @@ export const receiptMail = (
         {
           paragraph: `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
         },
+        ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
         {
           details: [
             { label: 'Amount paid', value: money(input) },

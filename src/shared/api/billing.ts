@@ -115,28 +115,85 @@ const partySchema = z.object({
   email: z.string().nullable(),
 });
 
-export const invoiceLineSchema = z.object({
-  description: z.string(),
-  quantity: z.number().int(),
-  unit_amount: z.number().int().describe('Before tax, in minor units'),
-  amount: z.number().int().describe('Before tax, in minor units; negative on credit notes'),
-});
+export const INVOICE_LINE_KINDS = ['item', 'discount', 'credit', 'adjustment'] as const;
+export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
+
+export const invoiceLineSchema = z
+  .object({
+    kind: z
+      .enum(INVOICE_LINE_KINDS)
+      .describe(
+        'item: what was bought (a plan, seats); discount: a coupon; credit: credit from earlier payments taken off; ' +
+          'adjustment: a difference between the lines and what was charged. Invoices issued before itemising have item lines only',
+      ),
+    description: z.string(),
+    quantity: z.number().int().describe('Seats for a seat-based plan, else 1'),
+    unit_amount: z
+      .int()
+      .describe(
+        'Per unit, in minor units: the list price of one seat on an item line; negative on discounts',
+      ),
+    amount: z
+      .number()
+      .int()
+      .describe('quantity × unit_amount, in minor units; negative on discounts, credit and credit notes'),
+    coupon_code: z.string().nullable().describe('The coupon of a discount line'),
+  })
+  .meta({ id: 'InvoiceLine' });
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
+export const invoiceTaxLineSchema = z
+  .object({
+    name: z
+      .string()
+      .describe('CGST, SGST, UTGST or IGST for India’s GST by place of supply; else the tax’s name'),
+    rate_bp: z.number().int().describe('In basis points: 900 is 9 %'),
+    amount: z.number().int().describe('In minor units; negative on credit notes'),
+  })
+  .meta({ id: 'InvoiceTaxLine' });
+export type InvoiceTaxLine = z.infer<typeof invoiceTaxLineSchema>;
 
 /** An invoice or credit note as issued; amounts in the currency's minor unit (paise, cents). */
 export const invoiceSchema = z
   .object({
     id: z.string(),
     kind: z.enum(INVOICE_KINDS),
+    title: z
+      .string()
+      .describe(
+        'Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note',
+      ),
     number: z.string(),
     issued_at: isoDateTimeSchema,
     currency: z.string(),
-    subtotal: z.number().int(),
+    subtotal: z.number().int().describe('The taxable value: the total before tax'),
     tax: z.number().int(),
-    total: z.number().int().describe('Negative on credit notes'),
+    total: z.number().int().describe('What was charged; negative on credit notes'),
     tax_name: z.string(),
     tax_rate_bp: z.number().int().describe('In basis points: 1800 is 18 %'),
     tax_inclusive: z.boolean(),
+    lines_include_tax: z
+      .boolean()
+      .describe(
+        'True: the lines’ amounts include the tax (prices inclusive of it) and add up to `total`; false: they are before tax and add up to `subtotal`',
+      ),
+    taxes: z.array(invoiceTaxLineSchema).describe('The tax by kind; they add up to `tax`'),
+    place_of_supply: z
+      .string()
+      .nullable()
+      .describe('For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India'),
     payment_id: z.string().nullable().describe('The payment an invoice is for (also set on credit notes)'),
+    payment_reference: z.string().nullable().describe('The payment provider’s reference of that payment'),
+    service_period: z
+      .object({ start: isoDateTimeSchema, end: isoDateTimeSchema })
+      .nullable()
+      .describe('The period the charge pays for; null for a lifetime and on credit notes'),
+    organisation: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .describe(
+        'The organisation billed for its purchase; its page is where its billing details are managed',
+      ),
     corrects: z
       .object({ id: z.string(), number: z.string() })
       .nullable()

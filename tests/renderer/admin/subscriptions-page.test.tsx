@@ -75,6 +75,7 @@ const party = { name: null, address: [], country: null, tax_id: null, email: nul
 const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
   id: `inv-${number}`,
   kind: 'invoice',
+  title: 'Tax invoice',
   number,
   issued_at: at(1),
   currency: 'INR',
@@ -84,11 +85,19 @@ const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
   tax_name: 'GST',
   tax_rate_bp: 1800,
   tax_inclusive: true,
+  lines_include_tax: true,
+  taxes: [{ name: 'IGST', rate_bp: 1800, amount: 15_239 }],
+  place_of_supply: 'Maharashtra (27)',
   payment_id: 'pay-1',
+  payment_reference: 'pay_sandbox_1',
+  service_period: null,
+  organisation: null,
   corrects: null,
   seller: party,
   buyer: party,
-  lines: [{ description: 'Pro', quantity: 1, unit_amount: 84_661, amount: 84_661 }],
+  lines: [
+    { kind: 'item', description: 'Pro', quantity: 1, unit_amount: 99_900, amount: 99_900, coupon_code: null },
+  ],
   ...extra,
 });
 

@@ -3784,20 +3784,43 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "invoice" | "credit_note";
+            /** @description Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note */
+            title: string;
             number: string;
             /** @description ISO 8601 date and time, UTC */
             issued_at: string;
             currency: string;
+            /** @description The taxable value: the total before tax */
             subtotal: number;
             tax: number;
-            /** @description Negative on credit notes */
+            /** @description What was charged; negative on credit notes */
             total: number;
             tax_name: string;
             /** @description In basis points: 1800 is 18 % */
             tax_rate_bp: number;
             tax_inclusive: boolean;
+            /** @description True: the lines’ amounts include the tax (prices inclusive of it) and add up to `total`; false: they are before tax and add up to `subtotal` */
+            lines_include_tax: boolean;
+            /** @description The tax by kind; they add up to `tax` */
+            taxes: components["schemas"]["InvoiceTaxLine"][];
+            /** @description For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India */
+            place_of_supply: string | null;
             /** @description The payment an invoice is for (also set on credit notes) */
             payment_id: string | null;
+            /** @description The payment provider’s reference of that payment */
+            payment_reference: string | null;
+            /** @description The period the charge pays for; null for a lifetime and on credit notes */
+            service_period: {
+                /** @description ISO 8601 date and time, UTC */
+                start: string;
+                /** @description ISO 8601 date and time, UTC */
+                end: string;
+            } | null;
+            /** @description The organisation billed for its purchase; its page is where its billing details are managed */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
             /** @description The invoice a credit note corrects */
             corrects: {
                 id: string;
@@ -3819,20 +3842,37 @@ export interface components {
                 tax_id: string | null;
                 email: string | null;
             };
-            lines: {
-                description: string;
-                quantity: number;
-                /** @description Before tax, in minor units */
-                unit_amount: number;
-                /** @description Before tax, in minor units; negative on credit notes */
-                amount: number;
-            }[];
+            lines: components["schemas"]["InvoiceLine"][];
+        };
+        InvoiceLine: {
+            /**
+             * @description item: what was bought (a plan, seats); discount: a coupon; credit: credit from earlier payments taken off; adjustment: a difference between the lines and what was charged. Invoices issued before itemising have item lines only
+             * @enum {string}
+             */
+            kind: "item" | "discount" | "credit" | "adjustment";
+            description: string;
+            /** @description Seats for a seat-based plan, else 1 */
+            quantity: number;
+            /** @description Per unit, in minor units: the list price of one seat on an item line; negative on discounts */
+            unit_amount: number;
+            /** @description quantity × unit_amount, in minor units; negative on discounts, credit and credit notes */
+            amount: number;
+            /** @description The coupon of a discount line */
+            coupon_code: string | null;
         };
         InvoiceList: {
             data: components["schemas"]["Invoice"][];
             total: number;
             page: number;
             perPage: number;
+        };
+        InvoiceTaxLine: {
+            /** @description CGST, SGST, UTGST or IGST for India’s GST by place of supply; else the tax’s name */
+            name: string;
+            /** @description In basis points: 900 is 9 % */
+            rate_bp: number;
+            /** @description In minor units; negative on credit notes */
+            amount: number;
         };
         LeaseSigningKeys: {
             keys: {
