@@ -3320,6 +3320,7 @@ export interface components {
             address_line2?: string | null;
             city: string;
             postal_code: string;
+            /** @description For India (IN), a state or union territory of the GST list: its name or its two-digit GST code (saved by name) */
             region?: string | null;
             country: string;
             tax_id?: string | null;
