@@ -2,7 +2,7 @@ import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { InvoiceRow, PaymentRow } from '../../db/tables.js';
-import { receiptMail } from '../../mail/customer-mails.js';
+import { type ReceiptSeats, receiptMail } from '../../mail/customer-mails.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { findPlanRow } from '../plans/repository.js';
 import { findUserById } from '../users/repository.js';
@@ -21,11 +21,17 @@ export function createReceipts({
   return {
     /**
      * Queues the receipt in the transaction that settled the payment, so it is sent exactly when the
-     * payment is recorded; nothing for a charge of nothing, or for an account deleted since.
+     * payment is recorded; nothing for a charge of nothing, or for an account deleted since. Seats
+     * bought for an organisation say so (`seats`).
      */
     async queue(
       trx: DbOrTransaction,
-      charge: { payment: PaymentRow; invoice: InvoiceRow; paidUntil: string | null },
+      charge: {
+        payment: PaymentRow;
+        invoice: InvoiceRow;
+        paidUntil: string | null;
+        seats?: ReceiptSeats | undefined;
+      },
     ): Promise<void> {
       const { payment, invoice } = charge;
       if (Number(payment.amount_minor) <= 0 || !payment.user_id) return;
@@ -45,6 +51,7 @@ export function createReceipts({
           invoiceNumber: invoice.number,
           paidUntil: charge.paidUntil,
           billingUrl,
+          seats: charge.seats,
         }),
       );
     },
