@@ -73,6 +73,9 @@ const toValues = (details: BillingDetails | null): BillingValues => {
   };
 };
 
+/** The theme's size of a text input (theme.ts): the selects take it too, so every field is one size. */
+const FIELD_SIZE = 'md';
+
 /** A field's help under its input, so the inputs of one row line up whatever their help says. */
 const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
 
@@ -182,6 +185,7 @@ export function BillingDetailsCard({
             {...form.getInputProps('name')}
           />
           <NativeSelect
+            size={FIELD_SIZE}
             label="Country"
             autoComplete="country"
             required
@@ -218,6 +222,7 @@ export function BillingDetailsCard({
           />
           {india ? (
             <NativeSelect
+              size={FIELD_SIZE}
               label="State"
               description="With its GST state code"
               inputWrapperOrder={BELOW}
