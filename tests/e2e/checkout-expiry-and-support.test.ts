@@ -287,7 +287,7 @@ describePortal(
         await view.goto('/support');
         const mine = view.getByRole('region', { name: 'Your requests' });
         const item = (reference: string) => mine.getByRole('listitem').filter({ hasText: reference });
-        await item(secondReference).getByText('Handled').waitFor();
+        await item(secondReference).getByText('Handled', { exact: true }).waitFor();
         expect(await item(firstReference).innerText()).toContain('Open');
         expect(await item(firstReference).innerText()).toContain('Charged twice');
         expect(await mine.getByRole('listitem').count()).toBe(2);
