@@ -531,11 +531,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           provider: paymentProvider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: config.invoices,
+          receipts,
         }),
       });
       await api.register(couponsRoutes, { coupons });
       await api.register(supportRoutes, {
-        support: createSupportService({ db, clock, mailer, supportEmail: config.supportEmail }),
+        support: createSupportService({
+          db,
+          clock,
+          mailer,
+          publicUrl: config.publicUrl,
+          supportEmail: config.supportEmail,
+        }),
       });
       await api.register(adminSubscriptionsRoutes, {
         adminSubscriptions: createAdminSubscriptionsService({
@@ -580,7 +587,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         auth,
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock }),
+        organisations: createOrganisationsService({ db, clock, mailer, publicUrl: config.publicUrl }),
         invitations,
       });
       await api.register(invitationRoutes, { invitations, rateLimitPerMinute });

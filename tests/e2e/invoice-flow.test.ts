@@ -53,7 +53,9 @@ describePortal(
       await form.getByRole('textbox', { name: 'Address', exact: true }).fill('4 Park Street');
       await form.getByRole('textbox', { name: 'City' }).fill('Kolkata');
       await form.getByRole('textbox', { name: 'PIN code' }).fill('700016');
-      await form.getByRole('textbox', { name: 'State' }).fill('West Bengal');
+      // India's state is chosen from the GST list, each with its GST code.
+      await form.getByRole('combobox', { name: 'State' }).selectOption('West Bengal');
+      expect(await form.getByRole('combobox', { name: 'State' }).inputValue()).toBe('West Bengal');
       expect(await form.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('IN');
 
       // A mistyped GSTIN is refused as soon as the field is left, saying what is wrong.

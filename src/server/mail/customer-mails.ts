@@ -45,7 +45,19 @@ const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
 
 const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
 
-/** Receipt of a successful charge, with its invoice attached (resolved when sent, see attachments.ts). */
+/** Seats bought for an organisation mid-period: the receipt says how many and for whom. */
+export interface ReceiptSeats {
+  organisationName: string;
+  from: number;
+  to: number;
+}
+
+const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+
+/**
+ * Receipt of a successful charge, with its invoice attached (resolved when sent, see
+ * attachments.ts). With `seats`, the charge is for seats added to an organisation's subscription.
+ */
 export const receiptMail = (
   input: MailRecipient &
     MailAmount & {
@@ -59,25 +71,38 @@ export const receiptMail = (
       billingUrl: string;
       /** The invoice's lines and tax by kind, as printed on it, with amounts already written. */
       items?: Array<{ label: string; value: string }>;
+      seats?: ReceiptSeats | undefined;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const { seats } = input;
+  const added = seats ? seats.to - seats.from : 0;
+  return composeMail({
     kind: mailKinds.receipt,
     to: input.to,
     subject: `Your ${PRODUCT_NAME} receipt ${input.invoiceNumber}`,
     content: {
-      preview: `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
+      preview: seats
+        ? `${money(input)} paid for ${seatCount(added)} more for ${seats.organisationName}. Your invoice is attached.`
+        : `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
       heading: 'Thank you for your payment',
       body: [
         greeting(input.name),
         {
-          paragraph: `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
+          paragraph: seats
+            ? `We received your payment for ${seatCount(added)} more on ${seats.organisationName}’s ${input.planName} subscription, charged for what is left of the current period. Your invoice is attached to this mail.`
+            : `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
         },
         ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
         {
           details: [
             { label: 'Amount paid', value: money(input) },
             { label: 'Plan', value: input.planName },
+            ...(seats
+              ? [
+                  { label: 'Organization', value: seats.organisationName },
+                  { label: 'Seats', value: `${seats.from} → ${seats.to} (${added} added)` },
+                ]
+              : []),
             { label: 'Paid on', value: formatDate(input.paidAt) },
             ...(input.paidUntil ? [{ label: 'Paid until', value: formatDate(input.paidUntil) }] : []),
             { label: 'Invoice', value: input.invoiceNumber },
@@ -94,6 +119,7 @@ export const receiptMail = (
       },
     ],
   });
+};
 
 /** Optional (`billing`): a subscription renews soon (7 days before a yearly renewal by default). */
 export const renewalReminderMail = (
@@ -363,6 +389,42 @@ export const subscriptionCancelledMail = (
         label: input.immediately ? 'View plans' : 'Resume subscription',
         url: input.subscriptionUrl,
       },
+    },
+  });
+
+/** A cancellation at period end was taken back: the subscription renews as before. */
+export const subscriptionResumedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      /** The next charge, of `amountMinor`. */
+      renewsAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionResumed,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is resumed`,
+    content: {
+      preview: `It renews on ${formatDate(input.renewsAt)}: ${money(input)}.`,
+      heading: 'Your subscription is resumed',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} subscription is no longer canceled: your license keeps working, and the subscription renews on ${formatDate(
+            input.renewsAt,
+          )} with your saved payment method.`,
+        },
+        {
+          details: [
+            { label: 'Next charge', value: money(input) },
+            { label: 'Renews on', value: formatDate(input.renewsAt) },
+          ],
+        },
+        { paragraph: 'If you did not mean to resume it, you can cancel it again on your subscription page.' },
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
     },
   });
 

@@ -1751,7 +1751,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your own support requests, newest first (paged), each open or handled
+         * @description Only the caller’s own requests. `search` matches the reference or the subject.
+         */
+        get: operations["listSupportRequests"];
         put?: never;
         /**
          * Send a support request: stored, and mailed to support with Reply-To your address
@@ -3330,6 +3334,7 @@ export interface components {
             address_line2?: string | null;
             city: string;
             postal_code: string;
+            /** @description For India (IN), a state or union territory of the GST list: its name or its two-digit GST code (saved by name) */
             region?: string | null;
             country: string;
             tax_id?: string | null;
@@ -4745,6 +4750,20 @@ export interface components {
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
         };
+        SupportRequest: {
+            id: string;
+            reference: string;
+            topic: string;
+            subject: string;
+            /**
+             * @description handled once support marked it so
+             * @enum {string}
+             */
+            state: "open" | "handled";
+            handled_at: string | null;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+        };
         SupportRequestBodyInput: {
             /** @enum {string} */
             topic: "Licensing and activation" | "Billing and payments" | "Account and sign-in" | "Desktop app problem" | "Something else";
@@ -4755,6 +4774,12 @@ export interface components {
         };
         SupportRequestHandledBodyInput: {
             handled: boolean;
+        };
+        SupportRequestList: {
+            data: components["schemas"]["SupportRequest"][];
+            total: number;
+            page: number;
+            perPage: number;
         };
         SupportRequestReceipt: {
             id: string;
@@ -12286,6 +12311,58 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSupportRequests: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+                search?: string;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportRequestList"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

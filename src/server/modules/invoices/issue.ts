@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { countryName, type Invoice, type InvoiceTaxLine } from '../../../shared/api/billing.js';
+import type { Invoice, InvoiceTaxLine } from '../../../shared/api/billing.js';
+import { countryName, currentCountryCode } from '../../../shared/countries.js';
 import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type {
@@ -73,7 +74,7 @@ export function buyerParty(
       details.region,
       countryName(details.country) ?? details.country,
     ].filter((line): line is string => Boolean(line)),
-    country: details.country,
+    country: currentCountryCode(details.country) ?? details.country,
     tax_id: details.tax_id,
     email: account?.email ?? null,
   };

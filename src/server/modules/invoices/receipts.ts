@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { InvoiceRow, PaymentRow } from '../../db/tables.js';
 import type { Invoice } from '../../../shared/api/billing.js';
-import { receiptMail } from '../../mail/customer-mails.js';
+import { type ReceiptSeats, receiptMail } from '../../mail/customer-mails.js';
 import { formatMoney } from '../../mail/formatting.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { findPlanRow } from '../plans/repository.js';
@@ -49,11 +49,17 @@ export function createReceipts({
   return {
     /**
      * Queues the receipt in the transaction that settled the payment, so it is sent exactly when the
-     * payment is recorded; nothing for a charge of nothing, or for an account deleted since.
+     * payment is recorded; nothing for a charge of nothing, or for an account deleted since. Seats
+     * bought for an organisation say so (`seats`).
      */
     async queue(
       trx: DbOrTransaction,
-      charge: { payment: PaymentRow; invoice: InvoiceRow; paidUntil: string | null },
+      charge: {
+        payment: PaymentRow;
+        invoice: InvoiceRow;
+        paidUntil: string | null;
+        seats?: ReceiptSeats | undefined;
+      },
     ): Promise<void> {
       const { payment, invoice } = charge;
       if (Number(payment.amount_minor) <= 0 || !payment.user_id) return;
@@ -74,6 +80,7 @@ export function createReceipts({
           paidUntil: charge.paidUntil,
           billingUrl,
           items: receiptItems(invoice),
+          seats: charge.seats,
         }),
       );
     },

@@ -5,17 +5,22 @@ import type {
   Organisation,
   OrganisationMember,
 } from '../../../shared/api/organisations.js';
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { portalPaths } from '../../../shared/routes.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { SecuritySeverity, UserRow } from '../../db/tables.js';
 import type { OrganisationRow } from '../../db/tables-organisations.js';
 import { conflict, forbidden, notFound } from '../../http-error.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { securityEventTypes, type SecurityEventType } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { organisationEventData } from '../webhooks/event-data.js';
 import { queueWebhookEvent, type WebhookEventInput } from '../webhooks/queue.js';
+import { findUserById } from '../users/repository.js';
 import { assertManages, organisationAccess, type OrganisationAccess } from './access.js';
+import { memberRemovedMail } from './mail.js';
 import {
   deleteMember,
   findOwner,
@@ -87,8 +92,16 @@ export async function recordOrganisationChange(
     });
 }
 
+export interface OrganisationsServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** Tells a removed member, in the removal's transaction. */
+  mailer: Mailer;
+  publicUrl: string;
+}
+
 /** Organisations, their members, roles, seats assigned by hand, ownership and leaving. */
-export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock }) {
+export function createOrganisationsService({ db, clock, mailer, publicUrl }: OrganisationsServiceDeps) {
   /** Runs `work` in a transaction that holds the organisation's lock, after checking the caller's access. */
   const underLock = <T>(
     organisationId: string,
@@ -229,7 +242,10 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
       return memberAnswer(organisationId, userId);
     },
 
-    /** Removes a member (not the owner): their seat is freed and their machines on it end. */
+    /**
+     * Removes a member (not the owner): their seat is freed and their machines on it end, and they
+     * are told by mail in the same transaction.
+     */
     async removeMember(organisationId: string, userId: string, actor: OrganisationActor): Promise<void> {
       await underLock(organisationId, actor, async (trx, access) => {
         assertManages(access);
@@ -241,6 +257,23 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
           );
         await deleteMember(trx, organisationId, userId);
         const machinesEnded = await freeSeat(trx, organisationId, userId, false);
+        const removed = await findUserById(trx, userId);
+        if (removed)
+          await mailer.queue(
+            trx,
+            memberRemovedMail({
+              to: removed.email,
+              name: removed.full_name,
+              organisationName: access.organisation.name,
+              // A platform administrator acting as the owner is not named to the customer.
+              removedBy: access.membership
+                ? (actor.user.full_name ?? actor.user.email)
+                : `An administrator of ${PRODUCT_NAME}`,
+              hadSeat: member.seat_assigned_at !== null,
+              machinesEnded,
+              purchaseUrl: new URL(portalPaths.purchase, publicUrl).toString(),
+            }),
+          );
         await recordOrganisationChange(trx, clock, {
           type: securityEventTypes.organisationMemberRemoved,
           severity: 'warning',

@@ -115,6 +115,7 @@ export function createSubscriptionsArea({
         await notices.cancelled(trx, subscription, money);
         await hooks.cancelled(trx, subscription);
       },
+      resumed: (trx, subscription) => notices.resumed(trx, subscription),
     },
     coupons,
     refundCredit,

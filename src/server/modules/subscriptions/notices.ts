@@ -11,6 +11,7 @@ import {
   paymentFailedMail,
   renewalReminderMail,
   subscriptionCancelledMail,
+  subscriptionResumedMail,
 } from '../../mail/customer-mails.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { wantsMail } from '../../mail/preferences.js';
@@ -186,6 +187,22 @@ export function createSubscriptionNotices({
           endsAt: (immediately ? subscription.ended_at : subscription.current_period_end) ?? clock.now(),
           immediately,
           ...money,
+          subscriptionUrl,
+        }),
+      );
+    },
+
+    /** A cancellation at period end was taken back: what the next charge is, and when. */
+    async resumed(trx: DbOrTransaction, subscription: SubscriptionRow) {
+      const found = await parties(trx, subscription);
+      if (!found || !subscription.current_period_end) return;
+      await mailer.queue(
+        trx,
+        subscriptionResumedMail({
+          ...found.to,
+          ...(await nextAmount(trx, found.plan, subscription)),
+          planName: found.plan.name,
+          renewsAt: subscription.current_period_end,
           subscriptionUrl,
         }),
       );

@@ -74,6 +74,8 @@ export interface CancelledMoney {
 /** What else happens on a customer's change: mails. Runs in the same transaction. */
 export interface SubscriptionEffects {
   cancelled?(trx: DbOrTransaction, subscription: SubscriptionRow, money: CancelledMoney): Promise<void>;
+  /** A cancellation at period end was taken back. */
+  resumed?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
 }
 
 /** A refund reserved in a cancellation's transaction, asked of the provider after it commits. */
@@ -604,12 +606,17 @@ export function createSubscriptionsService({
           'subscription_not_resumable',
           'Only a subscription canceled at the end of a period that has not ended yet can be resumed',
         );
-      const moved = await updateSubscription(
-        db,
-        row.id,
-        { cancel_at_period_end: 0, cancel_requested_at: null, updated_at: now },
-        { version: row.version },
-      );
+      // The customer's mail is queued with the change: it exists exactly when the change committed.
+      const moved = await db.transaction().execute(async (trx) => {
+        const changed = await updateSubscription(
+          trx,
+          row.id,
+          { cancel_at_period_end: 0, cancel_requested_at: null, updated_at: now },
+          { version: row.version },
+        );
+        if (changed) await effects.resumed?.(trx, changed);
+        return changed;
+      });
       if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
       return toSubscription(moved);
     },
