@@ -6,6 +6,8 @@ import { PublicFrame } from './layout/public-frame';
 import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
+import { ScreenFocusScope, ScreenHeadingFocus, ScreenTitle } from './screen-focus';
+import type { ScreenName } from './screen-titles';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
@@ -45,23 +47,26 @@ export function createAppRoutes({
   services,
   reload = () => window.location.reload(),
 }: AppRoutesOptions): RouteObject[] {
-  // Each screen has its own error boundary, so a failing page leaves the layout and navigation usable.
-  const framed = (path: string, page: ReactNode): RouteObject => ({
-    path,
+  // Each screen has its own error boundary, so a failing page leaves the layout and navigation
+  // usable; its own title, and (once its page is there) focus on its heading after a navigation.
+  const framed = (name: ScreenName, page: ReactNode): RouteObject => ({
+    path: portalPaths[name],
     element: (
       <RouteErrorBoundary onReload={reload}>
-        <Suspense fallback={<PageLoading />}>{page}</Suspense>
+        <ScreenTitle screen={name} />
+        <Suspense fallback={<PageLoading />}>
+          {page}
+          <ScreenHeadingFocus />
+        </Suspense>
       </RouteErrorBoundary>
     ),
   });
   const screen = (name: keyof typeof pages): RouteObject => {
     const Page = pages[name];
-    return framed(portalPaths[name], <Page />);
+    return framed(name, <Page />);
   };
-  const accountScreen = (name: AccountScreenName): RouteObject =>
-    framed(portalPaths[name], <AccountScreen name={name} />);
-  const adminScreen = (name: AdminScreenName): RouteObject =>
-    framed(portalPaths[name], <AdminScreen name={name} />);
+  const accountScreen = (name: AccountScreenName): RouteObject => framed(name, <AccountScreen name={name} />);
+  const adminScreen = (name: AdminScreenName): RouteObject => framed(name, <AdminScreen name={name} />);
 
   return [
     {
@@ -172,5 +177,5 @@ export function createAppRoutes({
  */
 export function AppRoutes({ services, reload }: AppRoutesOptions) {
   const routes = useMemo(() => createAppRoutes({ services, reload }), [services, reload]);
-  return useRoutes(routes);
+  return <ScreenFocusScope>{useRoutes(routes)}</ScreenFocusScope>;
 }
