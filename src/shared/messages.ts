@@ -70,3 +70,15 @@ export const renderErrorMessages = {
   text: 'An error occurred while rendering this page. Please try refreshing the page or contact support if the problem persists.',
   refreshButton: 'Refresh Page',
 } as const;
+
+/** What the portal says when the server does not answer at all (no connection, server down). */
+export const unreachableMessages = {
+  title: 'Can’t reach the server',
+  /** A call's failure (its alert's message). */
+  message: 'Can’t reach the server. Check your connection; we will try again.',
+  /** The screen that could not be loaded. */
+  text: 'This screen could not be loaded because the server did not answer. Check your connection; we keep trying and show the screen as soon as the server is back.',
+  retryButton: 'Try again',
+  /** After a retry that failed as well. */
+  stillUnreachable: 'Still no answer from the server.',
+} as const;

@@ -2,12 +2,21 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Component, type ReactNode, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { renderErrorMessages } from '../../../shared/messages';
+import { isUnreachable } from '../lib/server-reachability';
+import { ServerUnreachable } from './server-unreachable';
 
-/** The 'Something went wrong' screen, shown when a route fails to render (or its page fails to load). */
+/**
+ * The 'Something went wrong' screen, shown when a route fails to render; a screen whose code could
+ * not be downloaded (the server does not answer) says so instead, and loads again once it does.
+ */
 export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
+  const unreachable = isUnreachable(error);
   useEffect(() => {
-    console.error('Route render failed', error);
-  }, [error]);
+    if (unreachable) console.warn('Route could not be loaded: the server does not answer', error);
+    else console.error('Route render failed', error);
+  }, [error, unreachable]);
+  // React keeps a lazy screen whose download failed as failed: the page is loaded again instead.
+  if (unreachable) return <ServerUnreachable onBack={onReload} />;
   return (
     <Center mih="60vh" p="md">
       <Stack align="center" maw={520} ta="center" role="alert">
