@@ -9,7 +9,7 @@ export const SCREEN_TITLES: Record<ScreenName, string> = {
   landing: 'Your AI assistant on the desktop',
   login: 'Sign in',
   register: 'Create account',
-  forgotPassword: 'Forgot password',
+  forgotPassword: 'Reset your password',
   resetPassword: 'Choose a new password',
   verifyRegistration: 'Confirm your e-mail',
   acceptInvitation: 'Invitation',
