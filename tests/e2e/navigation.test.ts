@@ -23,10 +23,9 @@ import { callApi } from './support/seed.js';
 
 /** What has focus: its tag and text. */
 const focused = (page: Page) =>
-  page.evaluate(() => ({
-    tag: document.activeElement?.tagName.toLowerCase() ?? null,
-    text: document.activeElement?.textContent?.trim() ?? null,
-  }));
+  page.evaluate<{ tag: string | null; text: string | null }>(
+    '({ tag: document.activeElement?.tagName.toLowerCase() ?? null, text: document.activeElement?.textContent?.trim() ?? null })',
+  );
 
 /** Registers through the form of `page` (already on /register). */
 async function register(page: Page, email: string): Promise<void> {
@@ -73,7 +72,7 @@ describePortal('navigation, titles, theme and an absent server in the browser', 
     await checkout.getByText('₹999 / month until you cancel').waitFor();
     expect(new URL(confirmed.url()).search).toBe('');
     expect(
-      await confirmed.evaluate(() => localStorage.getItem('desktop_ai_assistant_return_path')),
+      await confirmed.evaluate<string | null>("localStorage.getItem('desktop_ai_assistant_return_path')"),
     ).toBeNull();
   });
 
@@ -176,13 +175,8 @@ describePortal('navigation, titles, theme and an absent server in the browser', 
     // The portal's JavaScript never arrives: what is painted is index.html, its styles and its inline script.
     await page.route('**/assets/*.js', () => undefined);
     await page.goto('/landing', { waitUntil: 'commit' });
-    const first = await page.evaluate(
-      () =>
-        (
-          window as unknown as {
-            __firstFrame: Promise<{ scheme: string; background: string; portalStarted: boolean }>;
-          }
-        ).__firstFrame,
+    const first = await page.evaluate<{ scheme: string; background: string; portalStarted: boolean }>(
+      'window.__firstFrame',
     );
     expect(first.scheme).toBe('dark');
     expect(first.portalStarted).toBe(false);

@@ -15,7 +15,11 @@ export function RedirectIfAuthenticated() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   const location = useLocation();
-  return isAuthenticated ? <LeaveSignInPages to={destinationAfterSignIn(location, homeFor(role))} /> : <Outlet />;
+  return isAuthenticated ? (
+    <LeaveSignInPages to={destinationAfterSignIn(location, homeFor(role))} />
+  ) : (
+    <Outlet />
+  );
 }
 
 /** Goes to `to`; the destination kept for after the sign-in is spent. */

@@ -21,7 +21,11 @@ export function safeReturnPath(value: unknown): string | null {
   if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
     return null;
   const path = value.split(/[?#]/)[0];
-  const signInPages: readonly string[] = [portalPaths.login, portalPaths.register, portalPaths.forgotPassword];
+  const signInPages: readonly string[] = [
+    portalPaths.login,
+    portalPaths.register,
+    portalPaths.forgotPassword,
+  ];
   return path && !signInPages.includes(path) ? value : null;
 }
 

@@ -12,7 +12,13 @@ export const CHECKOUT_PARAMS = {
  * The purchase screen opening a checkout: `plan`'s, and for a seat-based plan the organisation's
  * (with no plan, the one seat-based plan on sale): `/purchase?plan=…&organisation=…`.
  */
-export function checkoutPath({ planId, organisationId }: { planId?: string; organisationId?: string }): string {
+export function checkoutPath({
+  planId,
+  organisationId,
+}: {
+  planId?: string;
+  organisationId?: string;
+}): string {
   const query = new URLSearchParams();
   if (planId) query.set(CHECKOUT_PARAMS.plan, planId);
   if (organisationId) query.set(CHECKOUT_PARAMS.organisation, organisationId);
