@@ -77,7 +77,7 @@ export const unreachableMessages = {
   /** A call's failure (its alert's message). */
   message: 'Can’t reach the server. Check your connection; we will try again.',
   /** The screen that could not be loaded. */
-  text: 'This screen could not be loaded because the server did not answer. Check your connection; we keep trying and show the screen as soon as the server is back.',
+  text: 'This screen could not be loaded: the server did not answer. Check your connection, then try again.',
   retryButton: 'Try again',
   /** After a retry that failed as well. */
   stillUnreachable: 'Still no answer from the server.',

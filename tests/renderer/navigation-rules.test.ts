@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { unreachableMessages } from '../../src/shared/messages';
-import { focusMainHeading } from '../../src/renderer/src/app/screen-focus';
-import { documentTitle, SCREEN_TITLES } from '../../src/renderer/src/app/screen-titles';
+import { focusMainHeading } from '../../src/renderer/src/app/focus-main-heading';
+import { documentTitle, PUBLIC_SCREEN_TITLES } from '../../src/renderer/src/app/screen-titles';
 import { pagedResult } from '../../src/renderer/src/features/admin/query-answer';
 import {
   destinationAfterSignIn,
@@ -12,7 +12,8 @@ import {
   withNext,
 } from '../../src/renderer/src/features/auth/return-path';
 import { adminMessage, toApiFailure, UNREACHABLE_CODE } from '../../src/renderer/src/lib/api-errors';
-import { isUnreachable, watchUntilReachable } from '../../src/renderer/src/lib/server-reachability';
+import { watchUntilReachable } from '../../src/renderer/src/lib/reachability-watch';
+import { isUnreachable } from '../../src/renderer/src/lib/server-reachability';
 
 /** Issue 27, points 11, 12 and 16: the rules behind the portal's navigation, in isolation. */
 
@@ -121,10 +122,10 @@ describe('a server that does not answer', () => {
 });
 
 describe('screen titles and focus', () => {
-  it('every screen has a title of its own', () => {
-    const titles = Object.values(SCREEN_TITLES);
+  it('every public screen has a title of its own (the signed-in ones are typed into their tables)', () => {
+    const titles = Object.values(PUBLIC_SCREEN_TITLES);
     expect(new Set(titles).size).toBe(titles.length);
-    expect(documentTitle('licenses')).toBe('Licenses · Desktop AI Assistant');
+    expect(documentTitle('Licenses')).toBe('Licenses · Desktop AI Assistant');
   });
 
   it('focuses the main heading, waiting for it when the page draws it later, but leaves a focused field alone', async () => {

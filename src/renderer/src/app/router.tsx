@@ -7,7 +7,7 @@ import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
 import { ScreenFocusScope, ScreenHeadingFocus, ScreenTitle } from './screen-focus';
-import type { ScreenName } from './screen-titles';
+import { PUBLIC_SCREEN_TITLES } from './screen-titles';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
@@ -49,11 +49,11 @@ export function createAppRoutes({
 }: AppRoutesOptions): RouteObject[] {
   // Each screen has its own error boundary, so a failing page leaves the layout and navigation
   // usable; its own title, and (once its page is there) focus on its heading after a navigation.
-  const framed = (name: ScreenName, page: ReactNode): RouteObject => ({
-    path: portalPaths[name],
+  const framed = (path: string, page: ReactNode, title?: ReactNode): RouteObject => ({
+    path,
     element: (
       <RouteErrorBoundary onReload={reload}>
-        <ScreenTitle screen={name} />
+        {title}
         <Suspense fallback={<PageLoading />}>
           {page}
           <ScreenHeadingFocus />
@@ -63,10 +63,13 @@ export function createAppRoutes({
   });
   const screen = (name: keyof typeof pages): RouteObject => {
     const Page = pages[name];
-    return framed(name, <Page />);
+    return framed(portalPaths[name], <Page />, <ScreenTitle title={PUBLIC_SCREEN_TITLES[name]} />);
   };
-  const accountScreen = (name: AccountScreenName): RouteObject => framed(name, <AccountScreen name={name} />);
-  const adminScreen = (name: AdminScreenName): RouteObject => framed(name, <AdminScreen name={name} />);
+  // The signed-in screens' tables set their titles themselves.
+  const accountScreen = (name: AccountScreenName): RouteObject =>
+    framed(portalPaths[name], <AccountScreen name={name} />);
+  const adminScreen = (name: AdminScreenName): RouteObject =>
+    framed(portalPaths[name], <AdminScreen name={name} />);
 
   return [
     {

@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { unreachableMessages } from '../../../shared/messages';
-import { serverAnswers, watchUntilReachable } from '../lib/server-reachability';
+import { serverAnswers } from '../lib/server-reachability';
 
 export interface ServerUnreachableProps {
   /** What to do once the server answers (load the screen again). */
@@ -12,16 +12,12 @@ export interface ServerUnreachableProps {
 
 /**
  * "Can't reach the server": a screen that could not be loaded because the server did not answer.
- * It checks again by itself (and when the browser is back online), and "Try again" checks now.
+ * "Try again" checks the server and, when it answers, loads the screen; so does the browser coming
+ * back online. (The watch with growing pauses stays with the API client, out of the first download.)
  */
 export function ServerUnreachable({ onBack, probe = () => serverAnswers() }: ServerUnreachableProps) {
   const [checking, setChecking] = useState(false);
   const [stillAway, setStillAway] = useState(false);
-
-  useEffect(() => {
-    const watch = watchUntilReachable({ onBack, probe });
-    return () => watch.stop();
-  }, [onBack, probe]);
 
   const retry = async () => {
     setChecking(true);
@@ -30,6 +26,13 @@ export function ServerUnreachable({ onBack, probe = () => serverAnswers() }: Ser
     if (back) onBack();
     else setStillAway(true);
   };
+  const retryRef = useRef(retry);
+  retryRef.current = retry;
+  useEffect(() => {
+    const online = () => void retryRef.current();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, []);
 
   return (
     <Center mih="60vh" p="md">

@@ -3,7 +3,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { QUERY_CACHE_SECONDS } from '../../../shared/constants';
 import { announceApi, API_REDUCER_PATH } from './api-actions';
 import { type ApiCallOptions, type ApiFailure, attempt, UNREACHABLE_CODE } from './api-errors';
-import { type ReachabilityWatch, watchUntilReachable } from './server-reachability';
+import { type ReachabilityWatch, watchUntilReachable } from './reachability-watch';
 import type { Services } from './services';
 import { promptStepUp, STEP_UP_REQUIRED } from './step-up-prompt';
 

@@ -27,8 +27,10 @@ const SecondFactorForm = /* @__PURE__ */ lazy(() =>
   import('../components/second-factor-form').then((module) => ({ default: module.SecondFactorForm })),
 );
 // Only after a sign-in refused for an unconfirmed address (it brings zod): out of the first download too.
-const ResendVerification = /* @__PURE__ */ lazy(() =>
-  import('../components/resend-verification').then((module) => ({ default: module.ResendVerification })),
+const ResendAfterUnconfirmedSignIn = /* @__PURE__ */ lazy(() =>
+  import('../components/resend-verification').then((module) => ({
+    default: module.ResendAfterUnconfirmedSignIn,
+  })),
 );
 
 /** The server's refusal of a sign-in whose e-mail address is not confirmed yet. */
@@ -144,10 +146,7 @@ export default function LoginPage() {
       followUp={
         unconfirmed ? (
           <Suspense fallback={null}>
-            <Text size="sm">
-              No link in your inbox? We can send a new one to <strong>{unconfirmed}</strong>.
-            </Text>
-            <ResendVerification email={unconfirmed} />
+            <ResendAfterUnconfirmedSignIn email={unconfirmed} />
           </Suspense>
         ) : null
       }
