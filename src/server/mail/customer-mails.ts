@@ -308,20 +308,20 @@ export const subscriptionCancelledMail = (
   composeMail({
     kind: mailKinds.subscriptionCancelled,
     to: input.to,
-    subject: `Your ${input.planName} subscription is cancelled`,
+    subject: `Your ${input.planName} subscription is canceled`,
     content: {
       preview: input.immediately
         ? 'Your subscription ended today.'
         : `Your license stays active until ${formatDate(input.endsAt)}.`,
-      heading: 'Your subscription is cancelled',
+      heading: 'Your subscription is canceled',
       body: [
         greeting(input.name),
         input.immediately
           ? {
-              paragraph: `Your ${input.planName} subscription was cancelled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+              paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
             }
           : {
-              paragraph: `Your ${input.planName} subscription was cancelled. You will not be charged again, and your license stays active until ${formatDateTime(
+              paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
                 input.endsAt,
               )}.`,
             },

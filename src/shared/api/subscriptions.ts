@@ -51,7 +51,7 @@ export const subscriptionSchema = z
         currency: z.string(),
       })
       .nullable()
-      .describe('Null once no further charge will be made (cancelled, or ending at period end)'),
+      .describe('Null once no further charge will be made (canceled, or ending at period end)'),
     cancel_at_period_end: z.boolean(),
     cancel_requested_at: isoDateTimeSchema.nullable(),
     ended_at: isoDateTimeSchema.nullable(),
@@ -64,7 +64,7 @@ export const subscriptionSchema = z
       .number()
       .int()
       .describe(
-        'What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left)',
+        'What canceling now would refund at this moment: the unused part of the paid period (0 when none is left)',
       ),
     created_at: isoDateTimeSchema,
   })

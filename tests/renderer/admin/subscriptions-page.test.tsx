@@ -198,7 +198,7 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     await open('/admin/subscriptions');
     const rows = within(await table());
     expect(await rows.findByText('Ends at period end')).toBeTruthy();
-    expect(rows.getByText('Cancelled')).toBeTruthy();
+    expect(rows.getByText('Canceled')).toBeTruthy();
     expect(rows.getAllByText('None').length).toBe(3);
   });
 
@@ -250,7 +250,7 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     api.on('GET /admin/subscriptions/sub-1', () => ({ json: cancelled }));
     await user.click(dialog.getByRole('button', { name: 'Cancel now' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancel subscription?' })).toBeNull());
-    expect(await screen.findByText('Subscription cancelled')).toBeTruthy();
+    expect(await screen.findByText('Subscription canceled')).toBeTruthy();
     // Refetched after the write: the drawer shows the end, and no cancel button any more.
     expect(await drawer.findByText('Ended')).toBeTruthy();
     expect(drawer.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();

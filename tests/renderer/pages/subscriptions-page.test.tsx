@@ -144,7 +144,7 @@ describe('subscription status for people', () => {
       subscription({ cancel_at_period_end: true, next_charge: null }),
     );
     expect(ending.label).toBe('Ends at period end');
-    expect(ending.notice?.title).toBe('Cancelled: ends on Dec 20, 2026');
+    expect(ending.notice?.title).toBe('Canceled: ends on Dec 20, 2026');
     expect(describeSubscriptionStatus(subscription({ status: 'cancelled' })).label).toBe('Ended');
   });
 });

@@ -34,7 +34,7 @@ export const invitationMail = (input: {
           paragraph:
             `${input.inviter ?? 'An administrator'} invited you to join ${input.organisationName} on ` +
             `${PRODUCT_NAME} as ${input.role === 'admin' ? 'an administrator' : 'a member'}. ` +
-            'Joining gives you a seat on its licence: you then activate the app by signing in.',
+            'Joining gives you a seat on its license: you then activate the app by signing in.',
         },
       ],
       action: { label: 'Accept the invitation', url: input.link },

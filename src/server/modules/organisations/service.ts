@@ -43,10 +43,10 @@ export interface OrganisationActor {
 }
 
 const memberNotFound = () =>
-  notFound('member_not_found', 'That account is not a member of this organisation');
+  notFound('member_not_found', 'That account is not a member of this organization');
 
 export const seatsFull = () =>
-  conflict('seats_full', 'Every seat of the organisation is taken: buy more seats or free one first.');
+  conflict('seats_full', 'Every seat of the organization is taken: buy more seats or free one first.');
 /** Free seats that pending invitations will take: giving one away would break an invitee's link. */
 export const seatsPromised = (pending: number) =>
   conflict(
@@ -55,7 +55,7 @@ export const seatsPromised = (pending: number) =>
       'revoke an invitation, take a seat back or buy more seats first.',
   );
 export const noSeats = () =>
-  conflict('no_seats', 'The organisation has no seats yet: buy the Business plan for it first.');
+  conflict('no_seats', 'The organization has no seats yet: buy the Business plan for it first.');
 
 /** The security event and the webhook event of one change, in its transaction. */
 export async function recordOrganisationChange(
@@ -328,7 +328,7 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
     ): Promise<Organisation> {
       await underLock(organisationId, actor, async (trx, access) => {
         if (!access.ownerPowers)
-          throw forbidden('owner_only', 'Only the owner may transfer ownership of the organisation.');
+          throw forbidden('owner_only', 'Only the owner may transfer ownership of the organization.');
         const target = await memberOf(trx, organisationId, userId);
         if (target.role === 'owner') return;
         const owner = await findOwner(trx, organisationId);
@@ -358,7 +358,7 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
     async leave(organisationId: string, actor: OrganisationActor): Promise<void> {
       await underLock(organisationId, actor, async (trx, access) => {
         const member = access.membership;
-        if (!member) throw conflict('not_a_member', 'You are not a member of this organisation.');
+        if (!member) throw conflict('not_a_member', 'You are not a member of this organization.');
         if (member.role === 'owner')
           throw conflict(
             'owner_cannot_leave',

@@ -102,7 +102,7 @@ export function createPlanChanges({
     if (row.organisation_id !== null || plan.seat_based === 1)
       throw conflict(
         'plan_change_unavailable',
-        'A plan priced per seat is bought for an organisation and keeps its plan: change its seats on the organisation’s page',
+        'A plan priced per seat is bought for an organization and keeps its plan: change its seats on the organization’s page',
       );
     const current = { start: row.current_period_start, end: row.current_period_end };
     const paid = await paidChargeOfPeriod(db, row.id, current.end);

@@ -56,7 +56,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
       schema: {
         operationId: 'createSubscription',
         tags,
-        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorises the first charge',
+        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge',
         description:
           'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
           'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
@@ -182,7 +182,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
           '(a renewal landed), the change is refused (409) and nothing is charged. The sandbox moves the ' +
           'subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open ' +
           'Checkout with its `subscription_id` and verify it as a new subscription; when that first charge ' +
-          'is paid, it takes over the license, and the old subscription is cancelled at Razorpay with the ' +
+          'is paid, it takes over the license, and the old subscription is canceled at Razorpay with the ' +
           'quoted credit (`refund_minor`) refunded.',
         security: bearerSecurity,
         params,
@@ -283,7 +283,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         description:
           'Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is ' +
           'charged to the sandbox card now, for the period a real renewal pays: from the end of the ' +
-          'paid period, one month or year. The end of the grace period or of a cancelled period is ' +
+          'paid period, one month or year. The end of the grace period or of a canceled period is ' +
           'brought forward by moving the subscription’s dates back. 404 when the server takes real payments.',
         security: bearerSecurity,
         params,

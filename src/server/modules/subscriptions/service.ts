@@ -217,14 +217,14 @@ export function createSubscriptionsService({
       if (body.organisation_id !== undefined || body.seats !== undefined)
         throw badRequest(
           'plan_not_seat_based',
-          `${plan.name} is not sold per seat: buy it for yourself, without an organisation or seats`,
+          `${plan.name} is not sold per seat: buy it for yourself, without an organization or seats`,
         );
       return undefined;
     }
     if (body.organisation_id === undefined)
       throw badRequest(
         'organisation_required',
-        `${plan.name} is priced per seat and sold to organisations: choose the organisation it is for`,
+        `${plan.name} is priced per seat and sold to organizations: choose the organization it is for`,
       );
     if (body.seats === undefined)
       throw badRequest('seats_required', `Choose how many seats of ${plan.name} to buy`);
@@ -528,13 +528,13 @@ export function createSubscriptionsService({
       )
         throw conflict(
           'resume_unavailable',
-          'Razorpay stops charging a cancelled subscription a day before its period ends and cannot take that back: subscribe again when the paid period ends',
+          'Razorpay stops charging a canceled subscription a day before its period ends and cannot take that back: subscribe again when the paid period ends',
         );
       const now = clock.now().toISOString();
       if (row.status !== 'active' || row.cancel_at_period_end !== 1 || (row.current_period_end ?? '') <= now)
         throw conflict(
           'subscription_not_resumable',
-          'Only a subscription cancelled at the end of a period that has not ended yet can be resumed',
+          'Only a subscription canceled at the end of a period that has not ended yet can be resumed',
         );
       const moved = await updateSubscription(
         db,

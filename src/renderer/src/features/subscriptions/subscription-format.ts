@@ -71,8 +71,8 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
         notice: {
           tone: 'info',
           title: subscription.current_period_end
-            ? `Cancelled: ends on ${formatDate(subscription.current_period_end)}`
-            : 'Cancelled at the end of the period',
+            ? `Canceled: ends on ${formatDate(subscription.current_period_end)}`
+            : 'Canceled at the end of the period',
           message:
             'No further charge will be made. Your license stays valid until then and expires afterwards; resume before that date to keep it.',
           canPayNow: false,

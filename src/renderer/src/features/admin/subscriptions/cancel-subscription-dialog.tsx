@@ -54,7 +54,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
       await cancel({ id: subscription.id, body: { at, reason: reason.trim() } }).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Subscription cancelled',
+        title: 'Subscription canceled',
         message:
           at === 'now'
             ? 'It has ended and its license with it. The customer is told by e-mail.'
@@ -112,7 +112,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
         ) : (
           <Text size="sm">
             {subscription?.status === 'active'
-              ? 'It already ends at the end of its period; cancelling now ends it and its license now.'
+              ? 'It already ends at the end of its period; canceling now ends it and its license now.'
               : 'It is not paid up, so it ends now, and its license with it.'}
           </Text>
         )}

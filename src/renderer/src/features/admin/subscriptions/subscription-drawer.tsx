@@ -164,7 +164,7 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
                 </>
               ) : (
                 <Text span size="sm" c="dimmed">
-                  None{subscription.cancel_at_period_end ? ': cancelled at period end' : ''}
+                  None{subscription.cancel_at_period_end ? ': canceled at period end' : ''}
                 </Text>
               )}
             </Field>

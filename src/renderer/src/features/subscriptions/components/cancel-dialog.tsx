@@ -53,7 +53,7 @@ export function CancelDialog({
       return;
     }
     showToast({
-      title: 'Subscription cancelled',
+      title: 'Subscription canceled',
       message:
         when === 'period_end' && end
           ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
@@ -73,7 +73,7 @@ export function CancelDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="Not cancelled">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title="Not canceled">{problem}</FormAlert> : null}
         <Radio.Group
           value={when}
           onChange={(value) => setWhen(value as When)}
