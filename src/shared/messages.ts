@@ -74,11 +74,10 @@ export const renderErrorMessages = {
 /** What the portal says when the server does not answer at all (no connection, server down). */
 export const unreachableMessages = {
   title: 'Can’t reach the server',
-  /** A call's failure (its alert's message). */
-  message: 'Can’t reach the server. Check your connection; we will try again.',
-  /** The screen that could not be loaded. */
-  text: 'This screen could not be loaded: the server did not answer. Check your connection, then try again.',
+  /** A call's failure. */
+  message: 'Can’t reach the server. Check your connection, then try again.',
+  /** A screen that could not be loaded. */
+  text: 'The server did not answer, so this screen could not be loaded. Check your connection.',
   retryButton: 'Try again',
-  /** After a retry that failed as well. */
-  stillUnreachable: 'Still no answer from the server.',
+  stillUnreachable: 'Still no answer.',
 } as const;
