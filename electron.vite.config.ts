@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { OutputBundle, OutputChunk } from 'rolldown';
 import { portalPaths } from './src/shared/routes.js';
+import { THEME_BOOT_SCRIPT } from './src/shared/theme-boot.js';
 import { precompressDirectory } from './scripts/precompress-assets.js';
 
 const RENDERER_ROOT = resolve(import.meta.dirname, 'src/renderer');
@@ -53,6 +54,9 @@ function firstScreenHtml(bundle: OutputBundle, indexHtml: string, pageSource: st
   return indexHtml.replace('</head>', `  ${[...new Set(links)].join('\n    ')}\n  </head>`);
 }
 
+/** Where index.html wants the theme's boot script. */
+const THEME_BOOT_MARKER = '<!-- theme-boot-script -->';
+
 /** The CommonJS builds recharts gets instead of the portal's ES modules (see 'charts-own-state-libraries'). */
 const RECHARTS_OWN_COPIES: Record<string, string> = {
   '@reduxjs/toolkit': '@reduxjs/toolkit/dist/cjs/index.js',
@@ -87,6 +91,16 @@ export default defineConfig({
     plugins: [
       react(),
       { name: 'absolute-base', enforce: 'post', config: () => ({ base: '/' }) },
+      {
+        // The saved theme, applied before the first paint (src/shared/theme-boot.ts), where
+        // index.html marks its place: in the head, before the styles, so the first frame is already
+        // in the right colours. Both CSPs allow exactly this text by its hash.
+        name: 'theme-boot-script',
+        transformIndexHtml(html) {
+          if (!html.includes(THEME_BOOT_MARKER)) throw new Error(`index.html has no ${THEME_BOOT_MARKER}`);
+          return html.replace(THEME_BOOT_MARKER, `<script>${THEME_BOOT_SCRIPT}</script>`);
+        },
+      },
       {
         // axios picks its XHR adapter in every browser (it is tried first), so its fetch adapter and
         // stream helpers are dead weight in the portal's downloads (about 4 KB gzip).

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { Session, WebContents } from 'electron';
+import { THEME_BOOT_SCRIPT } from '../shared/theme-boot.js';
 import { isAllowedExternalUrl } from './external-links.js';
 
 /**
@@ -13,10 +15,13 @@ const RAZORPAY = {
   img: 'https://cdn.razorpay.com',
 };
 
+/** index.html's inline script that applies the saved theme before the first paint, allowed by its hash. */
+const THEME_BOOT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+
 /** The renderer's Content Security Policy under app:// (the same rules the API server sends). */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  `script-src 'self' ${RAZORPAY.script}`,
+  `script-src 'self' ${THEME_BOOT_SCRIPT_SOURCE} ${RAZORPAY.script}`,
   // Inline styles are needed by the UI kit's style props.
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: ${RAZORPAY.img}`,

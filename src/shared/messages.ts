@@ -70,3 +70,14 @@ export const renderErrorMessages = {
   text: 'An error occurred while rendering this page. Please try refreshing the page or contact support if the problem persists.',
   refreshButton: 'Refresh Page',
 } as const;
+
+/** What the portal says when the server does not answer at all (no connection, server down). */
+export const unreachableMessages = {
+  title: 'Can’t reach the server',
+  /** A call's failure. */
+  message: 'Can’t reach the server. Check your connection, then try again.',
+  /** A screen that could not be loaded. */
+  text: 'The server did not answer, so this screen could not be loaded. Check your connection.',
+  retryButton: 'Try again',
+  stillUnreachable: 'Still no answer.',
+} as const;

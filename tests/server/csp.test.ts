@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY as DESKTOP_CSP } from '../../src/main/security.js';
+import { THEME_BOOT_SCRIPT } from '../../src/shared/theme-boot.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 
 /** Parses a CSP header into directive → sources. */
@@ -28,10 +32,13 @@ const RAZORPAY = {
 };
 const RAZORPAY_HOST = /^https:\/\/[a-z-]+\.razorpay\.com$/;
 
+/** index.html's one inline script (the saved theme before the first paint), allowed by its hash alone. */
+const THEME_BOOT = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+
 /** Razorpay's hosts are allowed where Checkout needs them, and nothing else is loosened. */
 function expectRazorpayOnly(csp: Map<string, string[]>, { self }: { self: { frame: boolean } }) {
   expect(csp.get('default-src')).toEqual(["'self'"]);
-  expect(csp.get('script-src')).toEqual(["'self'", ...RAZORPAY.script]);
+  expect(csp.get('script-src')).toEqual(["'self'", THEME_BOOT, ...RAZORPAY.script]);
   expect(csp.get('connect-src')).toEqual(["'self'", ...RAZORPAY.connect]);
   expect(csp.get('img-src')).toEqual(["'self'", 'data:', ...RAZORPAY.img]);
   expect(csp.get('frame-src')).toEqual(self.frame ? ["'self'", ...RAZORPAY.frame] : RAZORPAY.frame);
@@ -73,7 +80,7 @@ describeOnEveryDatabase(
 describeOnEveryDatabase('Content-Security-Policy of a server with the sandbox checkout', (server) => {
   it.each(['/api/v1/health', '/purchase'])('%s allows nothing outside the portal', async (url) => {
     const csp = directives((await server().app.inject({ url })).headers['content-security-policy']);
-    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual(["'self'", THEME_BOOT]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('frame-src')).toEqual(["'self'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
@@ -84,5 +91,16 @@ describeOnEveryDatabase('Content-Security-Policy of a server with the sandbox ch
 describe('Content-Security-Policy of the desktop renderer (Razorpay Checkout)', () => {
   it('allows Razorpay Checkout, keeps the portal itself frame-free, and loosens nothing else', () => {
     expectRazorpayOnly(directives(DESKTOP_CSP), { self: { frame: false } });
+  });
+});
+
+describe('the inline script of index.html', () => {
+  it('is in the source with its marker, which the build replaces with exactly the text the policies hash', async () => {
+    const source = await readFile(join(import.meta.dirname, '../../src/renderer/index.html'), 'utf8');
+    expect(source).toContain('<!-- theme-boot-script -->');
+    expect(source).not.toMatch(/<script>/);
+    // The hash is of the very text: any change to it changes the hash both policies send.
+    expect(THEME_BOOT).toMatch(/^'sha256-[A-Za-z0-9+/]{43}='$/);
+    expect(directives(DESKTOP_CSP).get('script-src')).toContain(THEME_BOOT);
   });
 });

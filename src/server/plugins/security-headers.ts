@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { THEME_BOOT_SCRIPT } from '../../shared/theme-boot.js';
 import type { Config } from '../config.js';
 
 type PaymentProviderName = Config['payments']['provider'];
@@ -24,7 +26,14 @@ const RAZORPAY_CSP_SOURCES = {
 } as const;
 
 /**
- * The portal's own bundle and styles; inline styles are needed by the UI kit's style props.
+ * index.html's one inline script, which applies the saved theme before the first paint, allowed
+ * by its hash (no 'unsafe-inline' for scripts).
+ */
+export const THEME_BOOT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+
+/**
+ * The portal's own bundle and styles, and the theme's boot script by its hash; inline styles are
+ * needed by the UI kit's style props.
  * Razorpay Checkout's hosts are added only when the server takes payments through Razorpay:
  * with the sandbox, checkout.js can never load, so nothing outside the portal is allowed.
  */
@@ -34,7 +43,7 @@ function contentSecurityPolicyFor(provider: PaymentProviderName) {
   return {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: withHosts(["'self'"], RAZORPAY_CSP_SOURCES.script),
+      scriptSrc: withHosts(["'self'", THEME_BOOT_SCRIPT_SOURCE], RAZORPAY_CSP_SOURCES.script),
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: withHosts(["'self'", 'data:'], RAZORPAY_CSP_SOURCES.img),
       fontSrc: ["'self'", 'data:'],

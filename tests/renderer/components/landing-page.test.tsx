@@ -63,14 +63,15 @@ describe('landing page', () => {
     expect(within(base).getByText('AI chat: 100 messages per month')).toBeTruthy();
   });
 
-  it('offers the download, sign-in and registration: downloads need an account', async () => {
+  it('offers the download (through signing in, not registration), sign-in and registration', async () => {
     await openPortalPage(api, '/landing');
     const download = await screen.findByRole(
       'link',
       { name: 'Download the desktop app' },
       { timeout: 10_000 },
     );
-    expect(download.getAttribute('href')).toBe('/register');
+    // Signed in, the licenses screen sends #downloads on to the installers of the user's license.
+    expect(download.getAttribute('href')).toBe('/login?next=%2Flicenses%23downloads');
     const main = within(screen.getByRole('main'));
     expect(main.getAllByRole('link', { name: 'Sign in' })[0]?.getAttribute('href')).toBe('/login');
     expect(main.getByRole('link', { name: /Create account/ }).getAttribute('href')).toBe('/register');

@@ -88,9 +88,9 @@ describe('organisations list', () => {
     expect(JSON.parse(api.calls('POST /organisations')[0]?.body ?? '{}')).toEqual({ name: 'Acme Studio' });
     expect(api.calls(`PATCH /organisations/${ORG_ID}`)).toHaveLength(0);
     await screen.findByRole('heading', { level: 1, name: 'Acme Studio' });
-    // No licence yet: the way to buy the Business plan.
+    // No licence yet: the way to buy the Business plan, the purchase screen opening its checkout.
     expect(screen.getByRole('link', { name: 'Buy the Business plan' }).getAttribute('href')).toBe(
-      '/purchase',
+      `/purchase?organisation=${ORG_ID}`,
     );
   });
 

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { portalPaths } from '../../../shared/routes';
+import { ScreenTitle } from './screen-focus';
 
 // The screens of a signed-in account, one lazy chunk each. Like the administrators' (see
 // admin-screens.tsx), this table is loaded by the router's first signed-in route, so the preload
@@ -21,8 +22,29 @@ const pages = {
 
 export type AccountScreenName = keyof typeof pages;
 
-/** Draws one signed-in account's screen by its name in `portalPaths`. */
+/** Each screen's title in the browser's tab (see `documentTitle`). */
+const titles: Record<AccountScreenName, string> = {
+  dashboard: 'Dashboard',
+  licenses: 'Licenses',
+  licenseDetail: 'License details',
+  profile: 'Profile',
+  profileSecurity: 'Security',
+  purchase: 'Purchase',
+  billing: 'Billing',
+  subscriptions: 'Subscriptions',
+  support: 'Support',
+  organisations: 'Organizations',
+  organisationDetail: 'Organization',
+  offlineActivation: 'Offline activation',
+};
+
+/** Draws one signed-in account's screen by its name in `portalPaths`, with its title. */
 export default function AccountScreen({ name }: { name: AccountScreenName }) {
   const Page = pages[name];
-  return <Page />;
+  return (
+    <>
+      <ScreenTitle title={titles[name]} />
+      <Page />
+    </>
+  );
 }

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { portalPaths } from '../../../shared/routes';
+import { ScreenTitle } from './screen-focus';
 
 // The administrators' screens, one lazy chunk each. This table is itself loaded lazily, by the
 // router's first admin route: every lazy import carries the list of files to preload with it, and
@@ -26,8 +27,32 @@ const pages = {
 
 export type AdminScreenName = keyof typeof pages;
 
-/** Draws one administrators' screen by its name in `portalPaths`. */
+/** Each screen's title in the browser's tab (see `documentTitle`). */
+const titles: Record<AdminScreenName, string> = {
+  admin: 'Overview · Admin',
+  adminUsers: 'Users · Admin',
+  adminLicenses: 'Licenses · Admin',
+  adminPayments: 'Payments · Admin',
+  adminSubscriptions: 'Subscriptions · Admin',
+  adminOrganisations: 'Organizations · Admin',
+  adminCoupons: 'Coupons · Admin',
+  adminSupportRequests: 'Support requests · Admin',
+  adminWebhooks: 'Webhooks · Admin',
+  adminReleases: 'Releases · Admin',
+  adminFeatures: 'Features · Admin',
+  adminPackages: 'Packages · Admin',
+  adminSecurity: 'Security · Admin',
+  adminApiTokens: 'API tokens · Admin',
+  adminOfflineActivation: 'Offline activation · Admin',
+};
+
+/** Draws one administrators' screen by its name in `portalPaths`, with its title. */
 export default function AdminScreen({ name }: { name: AdminScreenName }) {
   const Page = pages[name];
-  return <Page />;
+  return (
+    <>
+      <ScreenTitle title={titles[name]} />
+      <Page />
+    </>
+  );
 }

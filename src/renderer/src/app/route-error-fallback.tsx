@@ -1,21 +1,87 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
-import { Component, type ReactNode, useEffect } from 'react';
+import { Component, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { renderErrorMessages } from '../../../shared/messages';
+import { renderErrorMessages, unreachableMessages } from '../../../shared/messages';
+import { isUnreachable, serverAnswers } from '../lib/server-reachability';
 
-/** The 'Something went wrong' screen, shown when a route fails to render (or its page fails to load). */
-export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
-  useEffect(() => {
-    console.error('Route render failed', error);
-  }, [error]);
+/** A screen in place of a route's page: what happened, in words, and the one thing to do. */
+function FailureScreen(props: { title: string; text: string; note?: string; action: ReactNode }) {
   return (
     <Center mih="60vh" p="md">
       <Stack align="center" maw={520} ta="center" role="alert">
-        <Title order={1}>{renderErrorMessages.title}</Title>
-        <Text>{renderErrorMessages.text}</Text>
-        <Button onClick={onReload}>{renderErrorMessages.refreshButton}</Button>
+        <Title order={1}>{props.title}</Title>
+        <Text>{props.text}</Text>
+        {props.note ? (
+          <Text size="sm" c="dimmed" role="status">
+            {props.note}
+          </Text>
+        ) : null}
+        {props.action}
       </Stack>
     </Center>
+  );
+}
+
+/**
+ * "Can't reach the server": a screen whose code could not be downloaded. "Try again" (and the
+ * browser coming back online) checks the server's health and, when it answers, calls `onBack`.
+ * The watch with growing pauses stays with the API client, out of the first download.
+ */
+export function ServerUnreachable({
+  onBack,
+  probe = serverAnswers,
+}: {
+  onBack: () => void;
+  /** The health check (a test's); the server's `/health` by default. */
+  probe?: () => Promise<boolean>;
+}) {
+  const [checking, setChecking] = useState(false);
+  const [stillAway, setStillAway] = useState(false);
+  const retry = useRef(async () => undefined as void);
+  retry.current = async () => {
+    setChecking(true);
+    const back = await probe();
+    setChecking(false);
+    if (back) onBack();
+    else setStillAway(true);
+  };
+  useEffect(() => {
+    const online = () => void retry.current();
+    window.addEventListener('online', online);
+    return () => window.removeEventListener('online', online);
+  }, []);
+  return (
+    <FailureScreen
+      title={unreachableMessages.title}
+      text={unreachableMessages.text}
+      note={stillAway ? unreachableMessages.stillUnreachable : undefined}
+      action={
+        <Button onClick={() => void retry.current()} loading={checking}>
+          {unreachableMessages.retryButton}
+        </Button>
+      }
+    />
+  );
+}
+
+/**
+ * The 'Something went wrong' screen, shown when a route fails to render; a screen whose code could
+ * not be downloaded (the server does not answer) says so instead, and loads again once it does.
+ */
+export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
+  const unreachable = isUnreachable(error);
+  useEffect(() => {
+    if (unreachable) console.warn('Route could not be loaded: the server does not answer', error);
+    else console.error('Route render failed', error);
+  }, [error, unreachable]);
+  // React keeps a lazy screen whose download failed as failed: the page is loaded again instead.
+  if (unreachable) return <ServerUnreachable onBack={onReload} />;
+  return (
+    <FailureScreen
+      title={renderErrorMessages.title}
+      text={renderErrorMessages.text}
+      action={<Button onClick={onReload}>{renderErrorMessages.refreshButton}</Button>}
+    />
   );
 }
 

@@ -1,27 +1,31 @@
+import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { portalPaths } from '../../../shared/routes';
-import { homeFor, selectIsAuthenticated, selectUserRole } from '../features/auth';
+import {
+  destinationAfterSignIn,
+  forgetReturnPath,
+  homeFor,
+  selectIsAuthenticated,
+  selectUserRole,
+} from '../features/auth';
 import { useAppSelector } from '../lib/store-hooks';
 
-/**
- * The page that sent a visitor to sign in and expects them back (an invitation's link, which
- * passes `{ returnTo }` as the navigation's state); only a path of this portal.
- */
-const returnPathOf = (state: unknown): string | null => {
-  const path = (state as { returnTo?: unknown } | null)?.returnTo;
-  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') ? path : null;
-};
-
-/** Login, register and forgot-password: an authenticated visitor is sent home, or back where they came from. */
+/** Login, register and forgot-password: an authenticated visitor is sent on (see `destinationAfterSignIn`). */
 export function RedirectIfAuthenticated() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   const location = useLocation();
   return isAuthenticated ? (
-    <Navigate to={returnPathOf(location.state) ?? homeFor(role)} replace />
+    <LeaveSignInPages to={destinationAfterSignIn(location, homeFor(role))} />
   ) : (
     <Outlet />
   );
+}
+
+/** Goes to `to`; the destination kept for after the sign-in is spent. */
+function LeaveSignInPages({ to }: { to: string }) {
+  useEffect(forgetReturnPath, []);
+  return <Navigate to={to} replace />;
 }
 
 /**

@@ -6,6 +6,8 @@ import { PublicFrame } from './layout/public-frame';
 import type { Services } from '../lib/services';
 import { PageLoading } from './loading-screens';
 import { RouteErrorBoundary } from './route-error-fallback';
+import { ScreenFocusScope, ScreenHeadingFocus, ScreenTitle } from './screen-focus';
+import { PUBLIC_SCREEN_TITLES } from './screen-titles';
 import { HomeRedirect, RedirectIfAuthenticated, RequireAdmin, RequireAuth, UserOnly } from './route-guards';
 import { SessionGate } from './session-gate';
 import { RequireTwoFactorEnrolment } from './two-factor-enrolment-guard';
@@ -45,19 +47,25 @@ export function createAppRoutes({
   services,
   reload = () => window.location.reload(),
 }: AppRoutesOptions): RouteObject[] {
-  // Each screen has its own error boundary, so a failing page leaves the layout and navigation usable.
-  const framed = (path: string, page: ReactNode): RouteObject => ({
+  // Each screen has its own error boundary, so a failing page leaves the layout and navigation
+  // usable; its own title, and (once its page is there) focus on its heading after a navigation.
+  const framed = (path: string, page: ReactNode, title?: ReactNode): RouteObject => ({
     path,
     element: (
       <RouteErrorBoundary onReload={reload}>
-        <Suspense fallback={<PageLoading />}>{page}</Suspense>
+        {title}
+        <Suspense fallback={<PageLoading />}>
+          {page}
+          <ScreenHeadingFocus />
+        </Suspense>
       </RouteErrorBoundary>
     ),
   });
   const screen = (name: keyof typeof pages): RouteObject => {
     const Page = pages[name];
-    return framed(portalPaths[name], <Page />);
+    return framed(portalPaths[name], <Page />, <ScreenTitle title={PUBLIC_SCREEN_TITLES[name]} />);
   };
+  // The signed-in screens' tables set their titles themselves.
   const accountScreen = (name: AccountScreenName): RouteObject =>
     framed(portalPaths[name], <AccountScreen name={name} />);
   const adminScreen = (name: AdminScreenName): RouteObject =>
@@ -172,5 +180,5 @@ export function createAppRoutes({
  */
 export function AppRoutes({ services, reload }: AppRoutesOptions) {
   const routes = useMemo(() => createAppRoutes({ services, reload }), [services, reload]);
-  return useRoutes(routes);
+  return <ScreenFocusScope>{useRoutes(routes)}</ScreenFocusScope>;
 }

@@ -1,5 +1,10 @@
 import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
+import { unreachableMessages } from '../../../shared/messages';
+import { isUnreachable } from './server-reachability';
+
+/** The code of a failure that never reached the server (see `isUnreachable`). */
+export const UNREACHABLE_CODE = 'server_unreachable';
 
 /**
  * A failure the client raises itself, without an axios error to read (a refresh with no token, a
@@ -52,9 +57,10 @@ export function errorBody(error: unknown): Partial<ApiError> {
   return body;
 }
 
-/** The server's message is preferred, else the fallback. */
+/** The server's message is preferred, else the fallback; with no server, that it cannot be reached. */
 export function serverMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) return error.message;
+  if (isUnreachable(error)) return unreachableMessages.message;
   const body = errorBody(error);
   return body.message || body.detail || fallback;
 }
@@ -62,12 +68,17 @@ export function serverMessage(error: unknown, fallback: string): string {
 /** Base activation: the server's detail is preferred over its message. */
 export function serverDetail(error: unknown, fallback: string): string {
   if (error instanceof ApiRequestError) return error.message;
+  if (isUnreachable(error)) return unreachableMessages.message;
   const body = errorBody(error);
   return body.detail || body.message || fallback;
 }
 
-/** Admin calls: the server's message, else the error's own message, else the fallback. */
+/**
+ * Admin calls: the server's message, else the error's own message, else the fallback; with no
+ * server, that it cannot be reached (never axios's bare "Network Error").
+ */
 export function adminMessage(error: unknown, fallback: string): string {
+  if (isUnreachable(error)) return unreachableMessages.message;
   const body = errorBody(error);
   if (body.message || body.detail) return (body.message || body.detail) as string;
   if (error instanceof Error && error.message) return error.message;
@@ -104,6 +115,7 @@ export function toApiFailure(error: unknown, options: ApiCallOptions = {}): ApiF
   const status = isHttpError(error) ? error.response?.status : undefined;
   if (status !== undefined) failure.status = status;
   if (body.code !== undefined) failure.code = body.code;
+  else if (isUnreachable(error)) failure.code = UNREACHABLE_CODE;
   return failure;
 }
 

@@ -2,7 +2,8 @@ import type { BaseQueryApi, BaseQueryFn } from '@reduxjs/toolkit/query';
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { QUERY_CACHE_SECONDS } from '../../../shared/constants';
 import { announceApi, API_REDUCER_PATH } from './api-actions';
-import { type ApiCallOptions, type ApiFailure, attempt } from './api-errors';
+import { type ApiCallOptions, type ApiFailure, attempt, UNREACHABLE_CODE } from './api-errors';
+import { type ReachabilityWatch, watchUntilReachable } from './reachability-watch';
 import type { Services } from './services';
 import { promptStepUp, STEP_UP_REQUIRED } from './step-up-prompt';
 
@@ -16,6 +17,21 @@ export interface ApiRequest {
 
 /** The app's services, which the store hands every endpoint as its extra argument. */
 export const servicesOf = (api: Pick<BaseQueryApi, 'extra'>) => api.extra as Services;
+
+/**
+ * While a call found no server, its health is checked until it answers; then every screen's reads
+ * are fetched again (RTK Query's reconnect, see `refetchOnReconnect`), so a screen that said it
+ * cannot reach the server fills in by itself. One watch at a time.
+ */
+let watch: ReachabilityWatch | null = null;
+function retryWhenServerIsBack(dispatch: BaseQueryApi['dispatch']): void {
+  watch ??= watchUntilReachable({
+    onBack: () => {
+      watch = null;
+      dispatch(api.internalActions.onOnline());
+    },
+  });
+}
 
 /**
  * Every endpoint's call goes through the one axios client (its interceptors keep the session). A
@@ -34,6 +50,7 @@ const axiosBaseQuery: BaseQueryFn<ApiRequest, unknown, ApiFailure, ApiCallOption
     );
   const answer = await call();
   if ('error' in answer && answer.error.code === STEP_UP_REQUIRED && (await promptStepUp())) return call();
+  if ('error' in answer && answer.error.code === UNREACHABLE_CODE) retryWhenServerIsBack(api.dispatch);
   return answer;
 };
 
@@ -73,6 +90,8 @@ export const api = createApi({
   reducerPath: API_REDUCER_PATH,
   baseQuery: axiosBaseQuery,
   keepUnusedDataFor: QUERY_CACHE_SECONDS,
+  // Reads are fetched again when the server answers after an outage (see `retryWhenServerIsBack`).
+  refetchOnReconnect: true,
   tagTypes: API_TAGS,
   endpoints: () => ({}),
 });

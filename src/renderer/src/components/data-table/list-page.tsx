@@ -155,7 +155,8 @@ export function ListPage<Row>({
           )
         }
       />
-      <ListFooter noun={noun} result={result.page} query={query} list={list} />
+      {/* Under a failure the pages and their count would be the last answer's, not this query's. */}
+      {result.error ? null : <ListFooter noun={noun} result={result.page} query={query} list={list} />}
       {children}
     </PageFrame>
   );

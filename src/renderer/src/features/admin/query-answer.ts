@@ -25,10 +25,13 @@ export const failureOf = (answer: QueryAnswer<unknown>): string | null =>
  * state (a date range that ends before it starts) that kept the query from being sent.
  */
 export function pagedResult<Row>(answer: QueryAnswer<Paged<Row>>, problem?: string | null): PagedResult<Row> {
+  const error = problem ?? failureOf(answer);
   return {
-    page: answer.data ?? null,
+    // A failed read shows no page: the last one's rows and "Showing 1–10 of 42" would not be
+    // what the failure is about (another page, filter or sort).
+    page: error ? null : (answer.data ?? null),
     loading: !problem && answer.isFetching,
-    error: problem ?? failureOf(answer),
+    error,
     reload: () => {
       if (!problem) void answer.refetch();
     },

@@ -24,6 +24,13 @@ export {
   type SessionOutcome,
 } from './session-thunks';
 export { signOut } from './auth-calls';
+export {
+  destinationAfterSignIn,
+  forgetReturnPath,
+  nextOf,
+  rememberReturnPath,
+  withNext,
+} from './return-path';
 /** Who fresh tokens belong to: for a call that answers like a sign-in (an invitation's sign-up). */
 export { identityFrom } from './identity';
 export { PasswordStrengthMeter } from './components/lazy-password-strength-meter';

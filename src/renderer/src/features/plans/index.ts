@@ -15,3 +15,4 @@ export { planMessages } from './plan-messages';
 export { formatFeature, formatPlanPrice, formatSeats } from './plan-format';
 export { PlanCard, PlanCardSkeleton, type PlanCardProps } from './components/plan-card';
 export { balancedColumns, PlanGrid } from './components/plan-grid';
+export { CHECKOUT_PARAMS, checkoutPath } from './checkout-link';

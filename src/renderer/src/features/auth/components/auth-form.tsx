@@ -1,9 +1,10 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { homeFor, selectIsAuthenticated, selectUserRole } from '../auth-slice';
+import { destinationAfterSignIn, forgetReturnPath } from '../return-path';
 import { AuthCard } from './auth-card';
 
 interface AuthFormProps {
@@ -21,6 +22,8 @@ interface AuthFormProps {
   children: ReactNode;
   /** A line under the submit button. */
   note?: ReactNode;
+  /** Right under the form, inside the card: what to do about the last refusal (a form of its own). */
+  followUp?: ReactNode;
   /** Under the form, inside the card: another way in that is not part of the form (a passkey). */
   aside?: ReactNode;
 }
@@ -40,6 +43,7 @@ export function AuthForm(props: AuthFormProps) {
           {props.note}
         </Stack>
       </form>
+      {props.followUp ? <Stack mt="md">{props.followUp}</Stack> : null}
       {props.aside && (
         <Stack gap="md" mt="md">
           {/* Plain text, not Mantine's Divider: the sign-in page's first download is on a budget. */}
@@ -53,12 +57,19 @@ export function AuthForm(props: AuthFormProps) {
   );
 }
 
-/** A signed-in visitor of a sign-in page, or one who just signed in there, goes to their home screen. */
+/**
+ * A signed-in visitor of a sign-in page, or one who just signed in, goes on: where they were going
+ * (see `destinationAfterSignIn`), else their home screen.
+ */
 export function useGoHomeWhenSignedIn(): void {
   const navigate = useNavigate();
+  const location = useLocation();
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   useEffect(() => {
-    if (isAuthenticated) void navigate(homeFor(role), { replace: true });
-  }, [isAuthenticated, role, navigate]);
+    if (!isAuthenticated) return;
+    const destination = destinationAfterSignIn(location, homeFor(role));
+    forgetReturnPath();
+    void navigate(destination, { replace: true });
+  }, [isAuthenticated, role, navigate, location]);
 }

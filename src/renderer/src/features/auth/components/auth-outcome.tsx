@@ -37,10 +37,21 @@ export function AuthOutcome({ title, tone, message, children, footer }: AuthOutc
   );
 }
 
-/** The way back to the sign-in page, as a footer link. */
-export function SignInLink({ children }: { children: ReactNode }) {
+/**
+ * The way back to the sign-in page, as a footer link; `to` keeps where the visitor was going (a
+ * `next`), `email` the address they typed.
+ */
+export function SignInLink({
+  children,
+  to = portalPaths.login,
+  email,
+}: {
+  children: ReactNode;
+  to?: string;
+  email?: string;
+}) {
   return (
-    <Anchor component={Link} to={portalPaths.login} fw={600}>
+    <Anchor component={Link} to={to} state={email ? { email } : undefined} fw={600}>
       {children}
     </Anchor>
   );

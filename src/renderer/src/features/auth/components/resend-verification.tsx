@@ -1,4 +1,4 @@
-import { Alert, Button, Stack } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
@@ -58,5 +58,17 @@ export function ResendVerification({ email }: { email?: string }) {
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/** After a sign-in refused because `email` is not confirmed yet: a new link for it, in one click. */
+export function ResendAfterUnconfirmedSignIn({ email }: { email: string }) {
+  return (
+    <>
+      <Text size="sm">
+        No link in your inbox? We can send a new one to <strong>{email}</strong>.
+      </Text>
+      <ResendVerification email={email} />
+    </>
   );
 }

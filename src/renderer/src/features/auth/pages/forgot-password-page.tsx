@@ -1,6 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import { emailOnlyRequestSchema } from '../../../../../shared/api/auth';
 import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
@@ -9,6 +10,7 @@ import { useAppDispatch } from '../../../lib/store-hooks';
 import { requestPasswordReset } from '../auth-calls';
 import { AuthForm } from '../components/auth-form';
 import { AuthOutcome, SignInLink } from '../components/auth-outcome';
+import { passedEmail } from '../passed-email';
 
 /** The same words whatever the address: the page never tells whether an account exists. */
 const NEUTRAL_ANSWER = 'If an account exists for that address, we sent a link to reset the password.';
@@ -18,8 +20,10 @@ export default function ForgotPasswordPage() {
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
+  // The address typed on the sign-in page, when the visitor came from there.
+  const { state } = useLocation();
   const form = useForm({
-    initialValues: { email: '' },
+    initialValues: { email: passedEmail(state) },
     validate: schemaResolver(emailOnlyRequestSchema, { sync: true }),
     validateInputOnBlur: true,
   });

@@ -1,7 +1,7 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { lazy, Suspense, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import type { SecondFactorMethod } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
 import { portalPaths } from '../../../../../shared/routes';
@@ -13,6 +13,8 @@ import { useAppDispatch } from '../../../lib/store-hooks';
 import { signIn } from '../auth-calls';
 import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { PasskeySignInButton } from '../components/passkey-sign-in-button';
+import { passedEmail } from '../passed-email';
+import { nextOf, withNext } from '../return-path';
 import { type SignInValues, validateSignIn } from '../sign-in-form';
 
 const FIELDS = ['email', 'password'] as const;
@@ -24,10 +26,24 @@ const onDesktop = () => typeof window !== 'undefined' && window.desktop !== unde
 const SecondFactorForm = /* @__PURE__ */ lazy(() =>
   import('../components/second-factor-form').then((module) => ({ default: module.SecondFactorForm })),
 );
+// Only after a sign-in refused for an unconfirmed address (it brings zod): out of the first download too.
+const ResendAfterUnconfirmedSignIn = /* @__PURE__ */ lazy(() =>
+  import('../components/resend-verification').then((module) => ({
+    default: module.ResendAfterUnconfirmedSignIn,
+  })),
+);
+
+/** The server's refusal of a sign-in whose e-mail address is not confirmed yet. */
+const EMAIL_NOT_VERIFIED = 'email_not_verified';
 
 export default function LoginPage() {
   const dispatch = useAppDispatch();
+  const location = useLocation();
+  // Where the visitor was going (kept through "Create an account"), see `destinationAfterSignIn`.
+  const next = nextOf(location.search);
   const [failure, setFailure] = useState<string>();
+  // The address a sign-in was refused for because it is not confirmed: a new link is offered.
+  const [unconfirmed, setUnconfirmed] = useState<string>();
   // The second step of an account with a second factor: its challenge and the ways to answer it.
   const [secondStep, setSecondStep] = useState<{ challenge: string; methods: SecondFactorMethod[] } | null>(
     null,
@@ -37,7 +53,7 @@ export default function LoginPage() {
   // just as the user clicks one. Submitting checks everything.
   const edited = useRef(new Set<string>());
   const form = useForm<SignInValues>({
-    initialValues: { email: '', password: '' },
+    initialValues: { email: passedEmail(location.state), password: '' },
     // The shared login schema's rules, checked by hand so this page does not load zod.
     validate: validateSignIn,
     enhanceGetInputProps: ({ field, inputProps }) => {
@@ -61,15 +77,20 @@ export default function LoginPage() {
   const submit = form.onSubmit(
     async (values) => {
       setFailure(undefined);
+      setUnconfirmed(undefined);
+      const email = values.email.trim();
       try {
-        const answer = await signIn(dispatch, { email: values.email.trim(), password: values.password });
+        const answer = await signIn(dispatch, { email, password: values.password });
         if ('secondFactor' in answer) {
           form.setFieldValue('password', '');
           edited.current.delete('password');
           setSecondStep(answer.secondFactor);
         }
       } catch (error) {
-        setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
+        const refusal = toSubmitFailure(error, authMessages.loginFailed);
+        setFailure(refusal.message);
+        // The e-mail stays as typed; the password is asked again.
+        if (refusal.code === EMAIL_NOT_VERIFIED) setUnconfirmed(email);
         form.setFieldValue('password', '');
         // Empty again, as on load: leaving it untouched is not an error.
         edited.current.delete('password');
@@ -93,6 +114,9 @@ export default function LoginPage() {
       </Suspense>
     );
 
+  // The address typed here goes along to the other sign-in pages.
+  const typed = form.values.email.trim() ? { email: form.values.email.trim() } : undefined;
+
   return (
     <AuthForm
       title="Sign in"
@@ -101,7 +125,7 @@ export default function LoginPage() {
         <>
           <Text size="sm">
             New here?{' '}
-            <Anchor component={Link} to={portalPaths.register} fw={600}>
+            <Anchor component={Link} to={withNext(portalPaths.register, next)} state={typed} fw={600}>
               Create an account
             </Anchor>
           </Text>
@@ -119,6 +143,13 @@ export default function LoginPage() {
       submitLabel="Sign in"
       failure={failure}
       failureTitle="Could not sign in"
+      followUp={
+        unconfirmed ? (
+          <Suspense fallback={null}>
+            <ResendAfterUnconfirmedSignIn email={unconfirmed} />
+          </Suspense>
+        ) : null
+      }
       aside={<PasskeySignInButton />}
     >
       <EmailField autoFocus {...form.getInputProps('email')} />
@@ -130,7 +161,7 @@ export default function LoginPage() {
           {...form.getInputProps('password')}
         />
         <Group justify="flex-end">
-          <Anchor component={Link} to={portalPaths.forgotPassword} size="sm">
+          <Anchor component={Link} to={portalPaths.forgotPassword} state={typed} size="sm">
             Forgot your password?
           </Anchor>
         </Group>

@@ -1,7 +1,7 @@
 import { Anchor, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { z } from 'zod';
 import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
@@ -16,6 +16,8 @@ import { AuthForm, useGoHomeWhenSignedIn } from '../components/auth-form';
 import { AuthOutcome, SignInLink } from '../components/auth-outcome';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { ResendVerification } from '../components/resend-verification';
+import { passedEmail } from '../passed-email';
+import { nextOf, rememberReturnPath, withNext } from '../return-path';
 
 // Cross-field checks run even while another field is still wrong (`when`), so every problem shows at once.
 const always = { when: () => true };
@@ -39,13 +41,17 @@ export const registerFormSchema = z
 type RegisterValues = z.input<typeof registerFormSchema>;
 const FIELDS = ['email', 'full_name', 'password', 'confirmPassword'] as const;
 
-function CheckYourEmail({ email, message }: { email: string; message: string }) {
+function CheckYourEmail({ email, message, next }: { email: string; message: string; next: string | null }) {
   return (
     <AuthOutcome
       title="Check your e-mail"
       tone="mail"
       message={message}
-      footer={<SignInLink>Go to sign in</SignInLink>}
+      footer={
+        <SignInLink to={withNext(portalPaths.login, next)} email={email}>
+          Go to sign in
+        </SignInLink>
+      }
     >
       <Text size="sm" c="dimmed">
         We sent it to <strong>{email}</strong>. Follow the link to confirm the address, then sign in. Nothing
@@ -60,13 +66,17 @@ export default function RegisterPage() {
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
   const [registered, setRegistered] = useState<{ email: string; message: string }>();
+  const location = useLocation();
   const form = useForm<RegisterValues>({
-    initialValues: { email: '', full_name: '', password: '', confirmPassword: '' },
+    initialValues: { email: passedEmail(location.state), full_name: '', password: '', confirmPassword: '' },
     validate: schemaResolver(registerFormSchema, { sync: true }),
     validateInputOnBlur: true,
   });
 
   useGoHomeWhenSignedIn();
+
+  // Where the visitor was going (a plan's checkout).
+  const next = nextOf(location.search);
 
   const submit = form.onSubmit(
     async (values) => {
@@ -83,6 +93,9 @@ export default function RegisterPage() {
           typeof answer === 'string'
             ? answer
             : 'Check your inbox: we sent a link to confirm your e-mail address.';
+        // Kept in this browser, so signing in after the e-mail confirmation, whose link opens a
+        // new page, still goes there.
+        if (next) rememberReturnPath(next);
         setRegistered({ email, message });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, authMessages.registrationFailed, {}, FIELDS);
@@ -94,7 +107,7 @@ export default function RegisterPage() {
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
 
-  if (registered) return <CheckYourEmail {...registered} />;
+  if (registered) return <CheckYourEmail {...registered} next={next} />;
 
   return (
     <AuthForm
@@ -103,7 +116,12 @@ export default function RegisterPage() {
       footer={
         <Text size="sm">
           Already have an account?{' '}
-          <Anchor component={Link} to={portalPaths.login} fw={600}>
+          <Anchor
+            component={Link}
+            to={withNext(portalPaths.login, next)}
+            state={form.values.email ? { email: form.values.email.trim() } : undefined}
+            fw={600}
+          >
             Sign in
           </Anchor>
         </Text>
@@ -116,6 +134,9 @@ export default function RegisterPage() {
       note={
         <Text size="xs" c="dimmed" ta="center">
           We will e-mail you a link to confirm the address before you can sign in.
+          {next?.startsWith(portalPaths.purchase)
+            ? ' Once you have signed in, you go straight on to the checkout of the plan you chose.'
+            : ''}
         </Text>
       }
     >

@@ -1,7 +1,7 @@
 import { Button, Card, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
-import { Link } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { BASE_PLAN_CODE } from '../../../../../shared/api/plans';
-import { portalPaths } from '../../../../../shared/routes';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { PageHeader } from '../../../components/layout/page-header';
 import { CartIcon } from '../../../components/brand/icons';
 import { LoadingBlock } from '../../../components/data/loading-block';
@@ -49,6 +49,17 @@ export default function LicensesPage() {
   const sorted = [...licenses].sort(byRelevance);
   const hasBase = licenses.some((license) => license.plan.code === BASE_PLAN_CODE);
   const flags = useLicenseFlags(licenses);
+
+  // "Download the desktop app" (/landing) comes here as #downloads: the downloads are those of the
+  // most relevant license; without one, this page's free Base license is the way to them.
+  const downloadsOf = useLocation().hash === '#downloads' ? sorted[0] : undefined;
+  if (downloadsOf)
+    return (
+      <Navigate
+        to={`${pathWith(portalPaths.licenseDetail, { licenseId: downloadsOf.license_id })}#downloads`}
+        replace
+      />
+    );
 
   return (
     <Stack gap="xl" maw={1080}>

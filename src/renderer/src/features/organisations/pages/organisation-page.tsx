@@ -9,6 +9,7 @@ import { Notice } from '../../../components/data/notice';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { failureMessage } from '../../../lib/api-errors';
 import { BillingDetailsCard } from '../../billing';
+import { checkoutPath } from '../../plans';
 import { BuySeatsDialog } from '../components/buy-seats-dialog';
 import { InvitationsSection } from '../components/invitations-section';
 import { LeaveSection } from '../components/leave-section';
@@ -71,7 +72,12 @@ function NoLicence({ organisation }: { organisation: Organisation }) {
             : `${organisation.name} has not bought its seats yet. Its owner or an admin buys the Business plan.`}
         </Text>
         {canManage(organisation) ? (
-          <Button component={Link} to={portalPaths.purchase} size="sm" leftSection={<CartIcon size={16} />}>
+          <Button
+            component={Link}
+            to={checkoutPath({ organisationId: organisation.id })}
+            size="sm"
+            leftSection={<CartIcon size={16} />}
+          >
             Buy the Business plan
           </Button>
         ) : null}

@@ -17,6 +17,8 @@ const canBuyFor = (organisation: Organisation) =>
 export interface OrganisationPurchaseDialogProps {
   /** The seat-based plan being bought; null while the dialog is closed. */
   plan: (Plan & { billing_interval: 'month' | 'year' }) | null;
+  /** The organisation to choose when the dialog opens (an organisation's "Buy the Business plan"). */
+  organisationId?: string | null;
   /** One seat's price for each period, after a coupon applied to the plan (the plan's price without one). */
   seatPriceMinor: number;
   onClose(): void;
@@ -29,6 +31,7 @@ export interface OrganisationPurchaseDialogProps {
  */
 export function OrganisationPurchaseDialog({
   plan,
+  organisationId: linkedOrganisation = null,
   seatPriceMinor,
   onClose,
   onContinue,
@@ -38,10 +41,14 @@ export function OrganisationPurchaseDialog({
   const [organisationId, setOrganisationId] = useState<string | null>(null);
   const [seats, setSeats] = useState<number | string>(1);
   const chosen = eligible.find((organisation) => organisation.id === organisationId) ?? null;
-  // The one organisation there is is chosen already; a choice starts with a seat per member.
+  // The organisation the buyer came from, or the one there is, is chosen already; a choice starts
+  // with a seat per member.
   useEffect(() => {
-    if (!organisationId && eligible.length === 1) setOrganisationId(eligible[0]?.id ?? null);
-  }, [eligible, organisationId]);
+    if (organisationId) return;
+    const linked = eligible.find((organisation) => organisation.id === linkedOrganisation);
+    if (linked) setOrganisationId(linked.id);
+    else if (eligible.length === 1) setOrganisationId(eligible[0]?.id ?? null);
+  }, [eligible, organisationId, linkedOrganisation]);
   useEffect(() => {
     if (chosen) setSeats(Math.max(1, chosen.members_count));
   }, [chosen]);

@@ -29,6 +29,7 @@ import {
   useGetPaymentConfigQuery,
 } from '../payments-endpoints';
 import { type Checkout, useCheckout } from '../use-checkout';
+import { useCheckoutLink } from '../use-checkout-link';
 import { type CouponField as CouponFieldState, useCoupon } from '../use-coupon';
 import { isRecurringPlan, type Subscribe, subscriptionSubject, useSubscribe } from '../use-subscribe';
 
@@ -329,6 +330,15 @@ export default function PurchasePage() {
     (Plan & { billing_interval: 'month' | 'year' }) | null
   >(null);
   const [seatsBought, setSeatsBought] = useState(1);
+  // The organisation a checkout link named, chosen already when the seat-based plan's dialog opens.
+  const [linkedOrganisation, setLinkedOrganisation] = useState<string | null>(null);
+  // Reached through a checkout link: the linked plan's checkout opens once the plans are there.
+  useCheckoutLink(loaded ? { offered: discountable, config: loaded.config } : null, {
+    buyForOrganisation: setForOrganisation,
+    subscribe: (plan, config) => void subscribe.start(plan, config),
+    buy: (plan, config) => void checkout.start(plan, config),
+    chooseOrganisation: setLinkedOrganisation,
+  });
   // Retry on an expired or failed order: a new checkout for its plan, if the plan is still on sale.
   const retry = useMemo<RetryOrder>(
     () => ({
@@ -501,6 +511,7 @@ export default function PurchasePage() {
 
       <OrganisationPurchaseDialog
         plan={forOrganisation}
+        organisationId={linkedOrganisation}
         seatPriceMinor={forOrganisation ? seatPrice(forOrganisation, coupon) : 0}
         onClose={() => setForOrganisation(null)}
         onContinue={(target) => {

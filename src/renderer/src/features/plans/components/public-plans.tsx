@@ -6,7 +6,8 @@ import { portalPaths } from '../../../../../shared/routes';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { formatPlanPrice } from '../plan-format';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
-import { selectIsAuthenticated } from '../../auth';
+import { selectIsAuthenticated, withNext } from '../../auth';
+import { checkoutPath } from '../checkout-link';
 import { readPublicPlans } from '../public-plans-read';
 import { PlanGrid } from './plan-grid';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
@@ -15,16 +16,21 @@ type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'
 
 const SKELETON_CARDS = 3;
 
-/** The way in from the landing page: every plan starts with an account (signed in: with the purchase screen). */
+/**
+ * The way in from the landing page: every plan starts with an account, and a paid one then goes on
+ * to its checkout, through registration, the e-mail confirmation and signing in (signed in: there
+ * at once).
+ */
 function SignUpAction({ plan }: { plan: Plan }) {
   const signedIn = useAppSelector(selectIsAuthenticated);
   const free = formatPlanPrice(plan).amount === 'Free';
   // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
   const action = free ? 'Start free' : 'Get started';
+  const checkout = free ? portalPaths.purchase : checkoutPath({ planId: plan.id });
   return (
     <Button
       component={Link}
-      to={signedIn ? portalPaths.purchase : portalPaths.register}
+      to={signedIn ? checkout : withNext(portalPaths.register, free ? null : checkout)}
       variant={free ? 'default' : 'filled'}
       fullWidth
       aria-label={`${action} with ${plan.name}`}

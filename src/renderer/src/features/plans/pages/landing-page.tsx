@@ -22,7 +22,7 @@ import {
   ShieldIcon,
   SparkIcon,
 } from '../../../components/brand/icons';
-import { homeFor, selectIsAuthenticated, selectUserRole } from '../../auth';
+import { homeFor, selectIsAuthenticated, selectUserRole, withNext } from '../../auth';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { PublicPlans } from '../components/public-plans';
 import classes from './landing-page.module.css';
@@ -56,17 +56,23 @@ const HIGHLIGHTS: readonly Highlight[] = [
   },
 ];
 
+/**
+ * Where a customer's downloads are: the licenses screen sends `#downloads` on to its most relevant
+ * license's installers (or, without a license, offers the free one that brings them).
+ */
+const DOWNLOADS = `${portalPaths.licenses}#downloads`;
+
 /** A signed-in visitor's way back in, in place of "Sign in" and "Create account"; null for a visitor. */
 function useSignedInHome(): { to: string; label: string; downloads: string } | null {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   if (!isAuthenticated) return null;
   const admin = role === 'admin';
-  // A customer's downloads are on the licenses screen; administrators have none of their own.
+  // Administrators have no downloads of their own.
   return {
     to: homeFor(role),
     label: admin ? 'Open admin' : 'Open dashboard',
-    downloads: admin ? homeFor(role) : portalPaths.licenses,
+    downloads: admin ? homeFor(role) : DOWNLOADS,
   };
 }
 
@@ -89,7 +95,7 @@ export default function LandingPage() {
           <Group justify="center" gap="sm" mt="sm">
             <Button
               component={Link}
-              to={home?.downloads ?? portalPaths.register}
+              to={home?.downloads ?? withNext(portalPaths.login, DOWNLOADS)}
               size="lg"
               leftSection={<DownloadIcon size={20} />}
             >

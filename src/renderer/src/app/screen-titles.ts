@@ -1,0 +1,22 @@
+import { PRODUCT_NAME } from '../../../shared/constants';
+import type { portalPaths } from '../../../shared/routes';
+
+/** What a screen is called in the browser's tab and history: "Licenses · Desktop AI Assistant". */
+export const documentTitle = (title: string): string => `${title} · ${PRODUCT_NAME}`;
+
+/**
+ * The public screens' titles. The signed-in screens' are in their lazy tables
+ * (account-screens.tsx, admin-screens.tsx), out of the first download of /landing and /login.
+ */
+export const PUBLIC_SCREEN_TITLES = {
+  landing: 'Your AI assistant on the desktop',
+  login: 'Sign in',
+  register: 'Create account',
+  forgotPassword: 'Reset your password',
+  resetPassword: 'Choose a new password',
+  verifyRegistration: 'Confirm your e-mail',
+  acceptInvitation: 'Invitation',
+  offlineThisMachine: 'Activate this machine by file',
+} satisfies Partial<Record<keyof typeof portalPaths, string>>;
+
+export type PublicScreenName = keyof typeof PUBLIC_SCREEN_TITLES;
