@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
@@ -18,7 +18,7 @@ import { CreateUserModal } from '../users/create-user-modal';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 import { DeleteUserModal } from '../users/delete-user-modal';
 import { EditUserModal } from '../users/edit-user-modal';
-import { RoleBadge, UnconfirmedBadge, UserStatusBadge } from '../users/user-badges';
+import { AccountStateBadge, RoleBadge } from '../users/user-badges';
 import { UserDetailsDrawer } from '../users/user-details-drawer';
 import { ROLE_OPTIONS, USER_STATUS_OPTIONS, VERIFICATION_OPTIONS } from '../users/user-format';
 
@@ -80,12 +80,7 @@ export default function AdminUsersPage() {
       key: 'status',
       header: 'Status',
       sortField: 'status',
-      render: (user) => (
-        <Group gap={6} wrap="wrap">
-          <UserStatusBadge status={user.status} />
-          {!user.email_verified && <UnconfirmedBadge />}
-        </Group>
-      ),
+      render: (user) => <AccountStateBadge user={user} />,
     },
     {
       key: 'created',
