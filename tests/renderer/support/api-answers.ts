@@ -67,6 +67,8 @@ export const adminUser = (id: string, extra: Partial<AdminUser> = {}): AdminUser
 
 export const adminUserDetail = (id: string, extra: Partial<AdminUserDetail> = {}): AdminUserDetail => ({
   ...adminUser(id),
+  email_verified_at: '2025-01-01T10:00:00.000Z',
+  second_factors: { authenticator_app: false, passkeys: 0 },
   counts: { licenses: 0, active_activations: 0, payments: 0 },
   ...extra,
 });
