@@ -100,6 +100,7 @@ export const apiPaths = {
     publicDetail: '/plans/public/:id',
     list: '/plans',
     detail: '/plans/:id',
+    publish: '/plans/:id/publish',
     stats: '/plans/stats',
   },
   payments: {

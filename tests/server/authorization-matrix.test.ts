@@ -672,6 +672,11 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/plans/${await newPlan(f)}` }),
     expect: adminOnly(200),
   },
+  // Pro is published already: publishing it again answers it as it is, changing nothing.
+  'POST /plans/{id}/publish': {
+    request: (f) => ({ path: `/plans/${f.proPlanId}/publish` }),
+    expect: adminOnly(200),
+  },
 
   // Features
   'GET /admin/features': { request: () => ({ path: '/admin/features' }), expect: adminOnly(200) },

@@ -23,6 +23,7 @@ import * as releaseChannels from './migrations/0020-release-channels.js';
 import * as offlineActivation from './migrations/0021-offline-activation.js';
 import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
+import * as planDrafts from './migrations/0024-plan-drafts.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0021-offline-activation': offlineActivation,
   '0022-web-session-binding': webSessionBinding,
   '0023-seat-keys': seatKeys,
+  '0024-plan-drafts': planDrafts,
 };
 
 export class MigrationError extends Error {

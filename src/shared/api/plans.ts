@@ -41,6 +41,9 @@ export const planSchema = z
     seat_based: z.boolean(),
     is_public: z.boolean(),
     is_active: z.boolean(),
+    is_draft: z
+      .boolean()
+      .describe('A new plan is a draft until it is published with its features: not listed, not sold'),
     sort_order: z.number().int(),
     features: z.array(planFeatureSchema),
     archived_at: isoDateTimeSchema.nullable(),
@@ -142,7 +145,7 @@ export const planListQuerySchema = pageQuerySchema([
   'price_minor',
   'created_at',
 ]).extend({
-  status: z.enum(['active', 'inactive', 'archived', 'all']).default('all'),
+  status: z.enum(['active', 'inactive', 'draft', 'archived', 'all']).default('all'),
 });
 export const planListSchema = pagedSchema(planSchema).meta({ id: 'PlanList' });
 export const publicPlanListSchema = z.array(planSchema).meta({ id: 'PublicPlanList' });
@@ -160,7 +163,8 @@ export const deletePlanResponseSchema = z
 export const planStatsSchema = z
   .object({
     total: z.number().int(),
-    active: z.number().int(),
+    active: z.number().int().describe('Published plans on sale'),
+    draft: z.number().int().describe('Plans not published yet'),
     public: z.number().int(),
     archived: z.number().int(),
     by_plan: z.array(

@@ -680,6 +680,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/plans/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft plan: it is listed and sold from now on
+         * @description A plan is created as a draft. Publishing needs at least one feature (409 `plan_without_features`) and refuses an archived plan (409 `plan_archived`); a published plan is answered as it is.
+         */
+        post: operations["adminPublishPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/features": {
         parameters: {
             query?: never;
@@ -3230,6 +3250,15 @@ export interface components {
             created_at: string;
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
+            /** @description When the address was confirmed (by its link or an administrator); null while it is not */
+            email_verified_at: string | null;
+            /** @description How the account proves a sign-in beyond its password */
+            second_factors: {
+                /** @description An authenticator app is enrolled and confirmed */
+                authenticator_app: boolean;
+                /** @description Passkeys registered to the account */
+                passkeys: number;
+            };
             counts: {
                 licenses: number;
                 /** @description Machines holding a seat on any of the licenses */
@@ -4233,6 +4262,8 @@ export interface components {
             seat_based: boolean;
             is_public: boolean;
             is_active: boolean;
+            /** @description A new plan is a draft until it is published with its features: not listed, not sold */
+            is_draft: boolean;
             sort_order: number;
             features: components["schemas"]["PlanFeature"][];
             archived_at: string | null;
@@ -4288,7 +4319,10 @@ export interface components {
         };
         PlanStats: {
             total: number;
+            /** @description Published plans on sale */
             active: number;
+            /** @description Plans not published yet */
+            draft: number;
             public: number;
             archived: number;
             by_plan: {
@@ -7271,7 +7305,7 @@ export interface operations {
                 perPage?: number;
                 search?: string;
                 sort?: string;
-                status?: "active" | "inactive" | "archived" | "all";
+                status?: "active" | "inactive" | "draft" | "archived" | "all";
             };
             header?: never;
             path?: never;
@@ -7593,6 +7627,73 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminPublishPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
