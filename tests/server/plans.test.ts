@@ -391,8 +391,12 @@ describeOnEveryDatabase('plans', (server) => {
       { rule: 'no negative price', change: { price_minor: -1 }, says: 'A price cannot be negative' },
       { rule: 'no huge price', change: { price_minor: 100_000_000_01 }, says: 'Price is too large' },
       { rule: 'whole prices', change: { price_minor: 10.5 }, says: 'Prices are whole numbers' },
-      { rule: 'at least one seat', change: { max_activations: 0 }, says: 'A plan needs at least one seat' },
-      { rule: 'at most 1000 seats', change: { max_activations: 1001 }, says: 'at most 1000 seats' },
+      {
+        rule: 'at least one machine',
+        change: { max_activations: 0 },
+        says: 'A plan allows at least one machine',
+      },
+      { rule: 'at most 1000 machines', change: { max_activations: 1001 }, says: 'at most 1000 machines' },
       { rule: 'three-letter currency', change: { currency: 'RUPEE' }, says: 'three-letter ISO 4217' },
       { rule: 'letters-only currency', change: { currency: 'U5D' }, says: 'three-letter ISO 4217' },
       { rule: 'known billing interval', change: { billing_interval: 'weekly' }, says: 'billing_interval' },
@@ -511,7 +515,7 @@ describeOnEveryDatabase('plans', (server) => {
     it('refuses invalid changes: another plan’s code → 409, bad fields → 400, nothing → 400, unknown plan → 404', async () => {
       const plan = await createPlan(paidPlan());
       expectApiError(await put(plan.id, { code: 'pro-monthly' }), 409, 'plan_code_taken');
-      expect(expectValidationError(await put(plan.id, { max_activations: 1001 }))).toContain('1000 seats');
+      expect(expectValidationError(await put(plan.id, { max_activations: 1001 }))).toContain('1000 machines');
       expect(expectValidationError(await put(plan.id, { currency: 'EURO' }))).toContain('three-letter');
       expect(expectValidationError(await put(plan.id, { price_minor: -10 }))).toContain('negative');
       expect(expectValidationError(await put(plan.id, {}))).toContain('Send at least one field to change');

@@ -35,7 +35,7 @@ export const planSchema = z
     price_minor: z.number().int(),
     currency: z.string(),
     billing_interval: z.enum(BILLING_INTERVALS),
-    /** Seat limit: how many machines a license of this plan may be active on at once. */
+    /** Machine limit: how many machines a license of this plan may be active on at once. */
     max_activations: z.number().int(),
     /** Priced per seat and sold to organisations; `max_activations` is then machines per seat. */
     seat_based: z.boolean(),
@@ -95,9 +95,9 @@ const planFields = {
   billing_interval: z.enum(BILLING_INTERVALS),
   max_activations: z
     .number()
-    .int('Seat limits are whole numbers')
-    .min(1, 'A plan needs at least one seat')
-    .max(MAX_SEATS, `A plan can have at most ${MAX_SEATS} seats`),
+    .int('Machine limits are whole numbers')
+    .min(1, 'A plan allows at least one machine')
+    .max(MAX_SEATS, `A plan allows at most ${MAX_SEATS} machines at once`),
   is_public: z.boolean().default(true),
   is_active: z.boolean().default(true),
   sort_order: z.number().int().min(0).max(1_000_000).default(0),

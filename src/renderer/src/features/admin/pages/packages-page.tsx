@@ -10,7 +10,7 @@ import { type ListQuerySpec, useListQuery } from '../../../components/data-table
 import { formatPlanPrice, type PlanListParams, useCreatePlanMutation, useListPlansQuery } from '../../plans';
 import { PackageDetailsForm } from '../packages/package-details-form';
 import { PackageDrawer } from '../packages/package-drawer';
-import { packageState } from '../packages/package-format';
+import { machinesText, packageState } from '../packages/package-format';
 import { useDetailParam } from '../payments/use-detail-param';
 import { pagedResult } from '../query-answer';
 
@@ -22,6 +22,7 @@ const LIST: ListQuerySpec<'status'> = {
 
 const STATUS_OPTIONS = [
   { value: '', label: 'All packages' },
+  { value: 'draft', label: 'Draft' },
   { value: 'active', label: 'Active' },
   { value: 'inactive', label: 'Inactive' },
   { value: 'archived', label: 'Archived' },
@@ -43,7 +44,7 @@ export default function AdminPackagesPage() {
     notifications.show({
       color: 'teal',
       title: 'Package created',
-      message: `${plan.name} is ready: choose its features and limits.`,
+      message: `${plan.name} is a draft: choose its features and limits, then publish it to sell it.`,
     });
     setCreating(false);
     detail.open(plan.id);
@@ -96,7 +97,17 @@ export default function AdminPackagesPage() {
         );
       },
     },
-    { key: 'seats', header: 'Seats', align: 'right', render: (plan) => number.format(plan.max_activations) },
+    {
+      key: 'machines',
+      header: 'Machines',
+      align: 'right',
+      render: (plan) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={machinesText(plan)}>
+          {number.format(plan.max_activations)}
+          {plan.seat_based ? ' per seat' : ''}
+        </Text>
+      ),
+    },
     {
       key: 'features',
       header: 'Features',
@@ -149,7 +160,7 @@ export default function AdminPackagesPage() {
   return (
     <ListPage
       title="Packages"
-      description="What customers buy: price, seats, and the features and limits each package includes."
+      description="What customers buy: price, machines, and the features and limits each package includes."
       create={{ label: 'New package', onClick: () => setCreating(true) }}
       list={list}
       result={packages}
@@ -167,7 +178,7 @@ export default function AdminPackagesPage() {
       noMatchesHint="Try another name or code, or clear the filters."
       empty={{
         title: 'No packages yet',
-        text: 'Create a package, then choose the features it includes. Customers see it on the Purchase page.',
+        text: 'Create a package, choose the features it includes and publish it. Customers then see it on the Purchase page.',
       }}
       table={{
         columns,
@@ -184,7 +195,8 @@ export default function AdminPackagesPage() {
       >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Features and limits are chosen next, once the package exists.
+            The package starts as a draft that customers do not see. Choose its features and limits next, then
+            publish it.
           </Text>
           <PackageDetailsForm
             plan={null}
