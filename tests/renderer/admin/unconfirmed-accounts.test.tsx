@@ -136,3 +136,41 @@ describe('/admin/users: the drawer says how the account signs in', { timeout: 90
     expect(drawer.queryByRole('heading', { name: 'E-mail not confirmed' })).toBeNull();
   });
 });
+
+describe('/admin/users: Export CSV', { timeout: 90_000 }, () => {
+  it('asks the server for every page of the filtered list and saves them as one CSV file', async () => {
+    const blobs: Blob[] = [];
+    const created = URL.createObjectURL;
+    const revoked = URL.revokeObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      blobs.push(blob);
+      return 'blob:users';
+    };
+    URL.revokeObjectURL = () => undefined;
+    try {
+      await openUsers('/admin/users?verification=unconfirmed');
+      await rowOf(pending.email);
+      const user = userEvent.setup();
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+      expect(await screen.findByText('CSV exported', {}, { timeout: 5000 })).toBeTruthy();
+
+      const exported = api.calls('GET /admin/users').at(-1)!.query;
+      expect(Object.fromEntries(exported)).toMatchObject({
+        verification: 'unconfirmed',
+        page: '1',
+        perPage: '100',
+      });
+      expect(blobs).toHaveLength(1);
+      const text = (await blobs[0]!.text()).replace(/^\uFEFF/, '');
+      const lines = text.split('\r\n');
+      expect(lines[0]).toBe('E-mail,Name,Company,Role,Status,E-mail confirmed,Created,Last sign-in,ID');
+      expect(lines[1]).toBe(
+        `${pending.email},Una Unconfirmed,,User,Unconfirmed,No,${pending.created_at},,${pending.id}`,
+      );
+      expect(lines.slice(2)).toEqual(['']);
+    } finally {
+      URL.createObjectURL = created;
+      URL.revokeObjectURL = revoked;
+    }
+  });
+});

@@ -18,8 +18,10 @@ export function accountState(user: Pick<AdminUser, 'status' | 'email_verified'>)
   label: string;
   tone: StatusTone;
 } {
-  if (user.status === 'disabled') return { key: 'disabled', label: USER_STATUS_LABELS.disabled, tone: 'neutral' };
-  if (!user.email_verified) return { key: 'unconfirmed', label: VERIFICATION_LABELS.unconfirmed, tone: 'caution' };
+  if (user.status === 'disabled')
+    return { key: 'disabled', label: USER_STATUS_LABELS.disabled, tone: 'neutral' };
+  if (!user.email_verified)
+    return { key: 'unconfirmed', label: VERIFICATION_LABELS.unconfirmed, tone: 'caution' };
   return { key: 'active', label: USER_STATUS_LABELS.active, tone: 'positive' };
 }
 
