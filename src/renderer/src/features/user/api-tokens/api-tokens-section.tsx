@@ -47,8 +47,8 @@ export function ApiTokensSection() {
         />
       ) : (tokens.data ?? []).length === 0 ? (
         <Text size="sm" c="dimmed">
-          No tokens yet. Every token starts with <Code>{API_TOKEN_PREFIX}</Code> and ends with a checksum,
-          so secret scanners can spot one that leaked.
+          No tokens yet. Every token starts with <Code>{API_TOKEN_PREFIX}</Code> and ends with a checksum, so
+          secret scanners can spot one that leaked.
         </Text>
       ) : (
         <ApiTokenList
