@@ -30,12 +30,19 @@ const SEVERITY_OPTIONS = [
   ...SECURITY_SEVERITIES.map((severity) => ({ value: severity, label: SEVERITY_LABELS[severity].label })),
 ];
 
-const person = (email: string | null, id: string | null) =>
-  personName(email, id) ?? (
+// A long address wraps within its column, so the row fits a 1,440 px screen without scrolling.
+const person = (email: string | null, id: string | null) => {
+  const name = personName(email, id);
+  return name ? (
+    <Text span size="sm" display="inline-block" maw={220} style={{ overflowWrap: 'anywhere' }}>
+      {name}
+    </Text>
+  ) : (
     <Text span c="dimmed">
       —
     </Text>
   );
+};
 
 /** The security events as a CSV file: times in ISO 8601 (UTC), details as JSON. */
 const EVENTS_CSV: CsvColumn<SecurityEvent>[] = [
