@@ -117,6 +117,7 @@ import { createOrganisationsService } from './modules/organisations/service.js';
 import { createSupportService } from './modules/support/service.js';
 import { createCouponsService } from './modules/coupons/service.js';
 import { createReceipts } from './modules/invoices/receipts.js';
+import { taxInvoiceWarning } from './modules/invoices/settings.js';
 import { createLicenseExpiryNotices } from './modules/licenses/expiry-notices.js';
 import { createSubscriptionsArea } from './modules/subscriptions/module.js';
 import { seatPurchaseRoutes } from './modules/organisations/seat-purchase-routes.js';
@@ -301,6 +302,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
+  const notTaxInvoices = taxInvoiceWarning(config.invoices);
+  if (notTaxInvoices) app.log.warn(notTaxInvoices);
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
     db,
@@ -530,11 +533,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           provider: paymentProvider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: config.invoices,
+          receipts,
         }),
       });
       await api.register(couponsRoutes, { coupons });
       await api.register(supportRoutes, {
-        support: createSupportService({ db, clock, mailer, supportEmail: config.supportEmail }),
+        support: createSupportService({
+          db,
+          clock,
+          mailer,
+          publicUrl: config.publicUrl,
+          supportEmail: config.supportEmail,
+        }),
       });
       await api.register(adminSubscriptionsRoutes, {
         adminSubscriptions: createAdminSubscriptionsService({
@@ -579,7 +589,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         auth,
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock }),
+        organisations: createOrganisationsService({ db, clock, mailer, publicUrl: config.publicUrl }),
         invitations,
       });
       await api.register(invitationRoutes, { invitations, rateLimitPerMinute });

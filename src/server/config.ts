@@ -3,7 +3,11 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_INVITATION_TTL_HOURS } from '../shared/api/organisations.js';
-import { ACCESS_TOKEN_TTL_SECONDS, LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../shared/constants.js';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT,
+  PRODUCT_NAME,
+} from '../shared/constants.js';
 import { judgeNewPassword } from '../shared/password-rule.js';
 import type { InvoiceSettings } from './modules/invoices/settings.js';
 
@@ -21,6 +25,20 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 
 /** Sign-ins that may wait for a hash (about 5–10 s of work on one core) before new ones get 503. */
 const PASSWORD_HASH_QUEUE_LIMIT = 256;
+
+/** MAIL_FROM: `address` or `Name <address>`, the address one local part, one @ and a host, no spaces. */
+const MAIL_FROM_PATTERN = /^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
+/**
+ * The sender when MAIL_FROM is unset: no-reply@ the host PUBLIC_URL names, so mail from a deployed
+ * portal does not come from `localhost`; no-reply@localhost while PUBLIC_URL is unset or names an
+ * IP address, which no mailbox is at.
+ */
+export function defaultMailFrom(publicUrl: string | undefined): string {
+  const host = publicUrl ? new URL(publicUrl).hostname : '';
+  const named = host !== '' && isIP(host.replace(/^\[|\]$/g, '')) === 0;
+  return `${PRODUCT_NAME} <no-reply@${named ? host : 'localhost'}>`;
+}
 
 /** Client keys accepted in X-API-Key when API_KEYS is unset; the web and desktop builds send these. */
 export const DEFAULT_API_KEYS = ['web:dap-web-public', 'desktop:dap-desktop-public'] as const;
@@ -161,7 +179,15 @@ const environmentSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
-  MAIL_FROM: z.string().min(3).default('Desktop AI Assistant <no-reply@localhost>'),
+  // Unset: no-reply@ the host PUBLIC_URL names (see defaultMailFrom).
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(
+      MAIL_FROM_PATTERN,
+      'must be an address, alone or as Name <address>, e.g. Portal <no-reply@example.com>',
+    )
+    .optional(),
   MAIL_OUTBOX_DIR: z.string().min(1).optional(),
   // Mail queued by another instance, or due for a retry, waits at most this long.
   MAIL_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -452,7 +478,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     apiKeys: env.API_KEYS,
     mail: {
       smtpUrl: env.SMTP_URL,
-      from: env.MAIL_FROM,
+      from: env.MAIL_FROM ?? defaultMailFrom(env.PUBLIC_URL),
       outboxDir: resolve(env.MAIL_OUTBOX_DIR ?? resolve(dataDir, 'outbox')),
       pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
       maxAttempts: env.MAIL_MAX_ATTEMPTS,

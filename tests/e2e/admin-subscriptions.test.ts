@@ -103,7 +103,7 @@ describePortal(
         await page.keyboard.press('Enter');
         await dialog.waitFor({ state: 'hidden' });
         await drawer.getByText('Ended', { exact: true }).waitFor();
-        await expect.poll(() => table.getByText('Cancelled').count()).toBe(1);
+        await expect.poll(() => table.getByText('Canceled').count()).toBe(1);
         const event = await portal.server.app.db
           .selectFrom('security_events')
           .select(['actor_id', 'details'])

@@ -278,6 +278,34 @@ describePortal(
           .executeTakeFirstOrThrow();
         expect(firstRow.diagnostics).toBeNull();
       }
+
+      // The customer's own list on the Support page: both requests, the one marked handled says so.
+      for (const [device, view] of [
+        ['desktop', page],
+        ['phone', phone],
+      ] as const) {
+        await view.goto('/support');
+        const mine = view.getByRole('region', { name: 'Your requests' });
+        const item = (reference: string) => mine.getByRole('listitem').filter({ hasText: reference });
+        await item(secondReference).getByText('Handled', { exact: true }).waitFor();
+        expect(await item(firstReference).innerText()).toContain('Open');
+        expect(await item(firstReference).innerText()).toContain('Charged twice');
+        expect(await mine.getByRole('listitem').count()).toBe(2);
+        await mine.scrollIntoViewIfNeeded();
+        await shootBoth(view, `support-my-requests-${device}`, mine);
+      }
+
+      // Each request was acknowledged to the customer, Reply-To the support address.
+      const acknowledgements = (await readOutbox(server.outboxDir)).filter(
+        (mail) => mail.to.includes(user.email) && mail.subject.includes('We received your request'),
+      );
+      expect(acknowledgements.map((mail) => mail.subject).sort()).toEqual(
+        [
+          `[${firstReference}] We received your request: Charged twice`,
+          `[${secondReference}] We received your request: Activation fails`,
+        ].sort(),
+      );
+      for (const mail of acknowledgements) expect(mail.headers.get('reply-to')).toContain(SUPPORT_ADDRESS);
     });
   },
   { env: { SUPPORT_EMAIL: SUPPORT_ADDRESS }, timeout: 180_000 },

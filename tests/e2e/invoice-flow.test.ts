@@ -53,7 +53,9 @@ describePortal(
       await form.getByRole('textbox', { name: 'Address', exact: true }).fill('4 Park Street');
       await form.getByRole('textbox', { name: 'City' }).fill('Kolkata');
       await form.getByRole('textbox', { name: 'PIN code' }).fill('700016');
-      await form.getByRole('textbox', { name: 'State' }).fill('West Bengal');
+      // India's state is chosen from the GST list, each with its GST code.
+      await form.getByRole('combobox', { name: 'State' }).selectOption('West Bengal');
+      expect(await form.getByRole('combobox', { name: 'State' }).inputValue()).toBe('West Bengal');
       expect(await form.getByRole('combobox', { name: 'Country' }).inputValue()).toBe('IN');
 
       // A mistyped GSTIN is refused as soon as the field is left, saying what is wrong.
@@ -83,7 +85,7 @@ describePortal(
       const text = await pdfText(await readFile((await file.path())!));
       expect(text).toContain(number);
       expect(text).toMatch(/Total\s+INR 999\.00/);
-      expect(text).toMatch(/GST 18%\s+INR 152\.39/);
+      expect(text).toMatch(/GST 18% \(included\)\s+INR 152\.39/);
       expect(text).toContain(`GSTIN: ${GSTIN}`);
       expect(text).toContain('Asha Rao Consulting');
       expect(text).toContain('700016 Kolkata');

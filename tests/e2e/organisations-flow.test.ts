@@ -146,10 +146,10 @@ describePortal(
       watchPage(ownerPage);
       await signIn(ownerPage, owner.email, owner.password);
       await ownerPage.goto('/organisations');
-      await ownerPage.getByRole('button', { name: 'Create organisation' }).first().click();
-      const create = ownerPage.getByRole('dialog', { name: 'Create organisation' });
+      await ownerPage.getByRole('button', { name: 'Create organization' }).first().click();
+      const create = ownerPage.getByRole('dialog', { name: 'Create organization' });
       await create.getByRole('textbox', { name: 'Name' }).fill(organisationName);
-      await create.getByRole('button', { name: 'Create organisation' }).click();
+      await create.getByRole('button', { name: 'Create organization' }).click();
       // Then the billing details its invoices carry.
       const billing = ownerPage.getByRole('dialog', { name: `Billing details for ${organisationName}` });
       await billing.getByRole('textbox', { name: 'Billing name' }).fill('Acme Tools Private Limited');
@@ -165,10 +165,10 @@ describePortal(
       await ownerPage.getByRole('link', { name: 'Buy the Business plan' }).click();
       await expectPath(ownerPage, '/purchase');
       const business = ownerPage.getByRole('article', { name: 'Business', exact: true });
-      await business.getByRole('button', { name: 'Buy for an organisation' }).click();
-      const choose = ownerPage.getByRole('dialog', { name: 'Buy Business for an organisation' });
+      await business.getByRole('button', { name: 'Buy for an organization' }).click();
+      const choose = ownerPage.getByRole('dialog', { name: 'Buy Business for an organization' });
       // Its only organisation is chosen already.
-      await expect.poll(() => choose.getByLabel('Organisation').first().inputValue()).toBe(organisationName);
+      await expect.poll(() => choose.getByLabel('Organization').first().inputValue()).toBe(organisationName);
       await choose.getByRole('textbox', { name: 'Seats' }).fill('3');
       await expect
         .poll(() => choose.getByTestId('organisation-total').innerText())
@@ -358,12 +358,12 @@ describePortal(
         const admin = await portal.newPage(options);
         await signIn(admin, portal.server.admin.email, portal.server.admin.password);
         await admin.goto(`/admin/organisations?${new URLSearchParams({ search: owner.email })}`);
-        await admin.getByRole('heading', { level: 1, name: 'Organisations' }).waitFor();
+        await admin.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
         // By keyboard: the row's View opens the drawer, Escape closes it.
-        const view = admin.getByRole('button', { name: `View the organisation ${organisationName}` });
+        const view = admin.getByRole('button', { name: `View the organization ${organisationName}` });
         await view.focus();
         await admin.keyboard.press('Enter');
-        const drawer = admin.getByRole('dialog', { name: 'Organisation details' });
+        const drawer = admin.getByRole('dialog', { name: 'Organization details' });
         await drawer.getByText('1 of 5 seats used', { exact: false }).waitFor();
         await drawer.getByText(otherEmail).waitFor();
         await drawer.getByText('Business').waitFor();

@@ -213,7 +213,7 @@ describeInChromium('passkeys in Chromium', { timeout: 90_000 }, () => {
     await form.getByRole('textbox', { name: 'E-mail' }).fill(account.email);
     await form.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
     await form.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
     // Its only second factor is the passkey: no code field to fill in.
     expect(await page.getByRole('textbox').count()).toBe(0);
     await page.getByRole('button', { name: 'Use a passkey' }).click();

@@ -25,7 +25,7 @@ async function passwordStep(page: Page, email: string, password: string): Promis
   await form.getByRole('textbox', { name: 'E-mail' }).fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Two-step sign-in' }).waitFor();
+  await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
   expect(pathOf(page)).toBe('/login');
 }
 

@@ -1228,8 +1228,8 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: adminOnly(200),
   },
-  // Support: anyone signed in writes (each caller a fresh account, clear of the hourly limit);
-  // administrators read the requests and mark them handled.
+  // Support: anyone signed in writes (each caller a fresh account, clear of the hourly limit) and
+  // reads their own; administrators read every request and mark them handled.
   'POST /support/requests': {
     request: () => ({
       path: '/support/requests',
@@ -1241,6 +1241,11 @@ const MATRIX: Record<string, Row> = {
       },
     }),
     expect: signedIn(201),
+  },
+  // Each caller's own requests, never another account's (support-requests.test.ts shows whose).
+  'GET /support/requests': {
+    request: () => ({ path: '/support/requests?perPage=5' }),
+    expect: signedIn(200),
   },
   'GET /admin/webhooks/event-types': {
     request: () => ({ path: '/admin/webhooks/event-types' }),

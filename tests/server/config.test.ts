@@ -112,6 +112,39 @@ describe('loadConfig', () => {
     expect(config.bootstrapAdmin.email).toBe('owner@example.com');
   });
 
+  describe('the mail sender (MAIL_FROM)', () => {
+    it('is no-reply@ the host PUBLIC_URL names when unset', () => {
+      expect(loadConfig({ PUBLIC_URL: 'https://portal.example.com:8443/app' }).mail.from).toBe(
+        'Desktop AI Assistant <no-reply@portal.example.com>',
+      );
+    });
+
+    it('is no-reply@localhost without PUBLIC_URL, or when PUBLIC_URL is an IP address', () => {
+      expect(loadConfig({}).mail.from).toBe('Desktop AI Assistant <no-reply@localhost>');
+      expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).mail.from).toBe(
+        'Desktop AI Assistant <no-reply@localhost>',
+      );
+      expect(loadConfig({ PUBLIC_URL: 'http://[::1]:8080' }).mail.from).toBe(
+        'Desktop AI Assistant <no-reply@localhost>',
+      );
+    });
+
+    it('is taken as set, alone or with a name, over the one PUBLIC_URL would give', () => {
+      const env = { PUBLIC_URL: 'https://portal.example.com' };
+      expect(loadConfig({ ...env, MAIL_FROM: 'Billing <billing@example.com>' }).mail.from).toBe(
+        'Billing <billing@example.com>',
+      );
+      expect(loadConfig({ ...env, MAIL_FROM: ' billing@example.com ' }).mail.from).toBe(
+        'billing@example.com',
+      );
+    });
+
+    it('refuses a value that holds no address, naming the variable', () => {
+      for (const MAIL_FROM of ['Portal', 'Portal <portal>', 'no reply@example.com'])
+        expect(variablesNamed(problemsOf({ MAIL_FROM }))).toEqual(['MAIL_FROM']);
+    });
+  });
+
   it('lists every bad variable in one ConfigError', () => {
     const environment = {
       PORT: 'abc',

@@ -130,7 +130,8 @@ describeOnEveryDatabase(
       const buyer = await member(s);
       await putBillingDetails(s, buyer.token, indianDetails());
       const pro = await planByCode(s, 'pro-monthly');
-      const { payment } = await buyInSandbox(s, buyer.token);
+      s.clock.freeze();
+      const { payment, license } = await buyInSandbox(s, buyer.token);
 
       const invoice = await invoiceOfPayment(s, buyer.token, payment.id);
       expect(invoice).toMatchObject({
@@ -157,8 +158,27 @@ describeOnEveryDatabase(
           tax_id: VALID_GSTIN,
           email: buyer.email,
         },
-        lines: [{ description: 'Pro plan, one month', quantity: 1, unit_amount: 84_661, amount: 84_661 }],
+        title: 'Tax invoice',
+        // Prices include the tax, so the lines do: the list price the customer saw.
+        lines_include_tax: true,
+        lines: [
+          {
+            kind: 'item',
+            description: 'Pro plan, one month',
+            quantity: 1,
+            unit_amount: 99_900,
+            amount: 99_900,
+            coupon_code: null,
+          },
+        ],
+        // The buyer's GSTIN is Maharashtra's (27), the seller's Karnataka's (29): inter-state, IGST.
+        place_of_supply: 'Maharashtra (27)',
+        taxes: [{ name: 'IGST', rate_bp: 1800, amount: 15_239 }],
+        payment_reference: expect.stringMatching(/^pay_sandbox_/),
+        organisation: null,
       });
+      // A one-off month: the month the new license runs for.
+      expect(invoice.service_period).toEqual({ start: s.clock.now().toISOString(), end: license.expires_at });
       expect(invoice.number).toMatch(/^INV-\d{6}$/);
       expect(invoice.subtotal + invoice.tax).toBe(invoice.total);
 
@@ -189,10 +209,11 @@ describeOnEveryDatabase(
       expect(text).toContain('Tax invoice');
       expect(text).toContain(invoice.number);
       expect(text).toMatch(/Total\s+INR 999\.00/);
-      expect(text).toMatch(/GST 18%\s+INR 152\.39/);
-      expect(text).toMatch(/Subtotal\s+INR 846\.61/);
+      expect(text).toMatch(/IGST 18% \(included\)\s+INR 152\.39/);
+      expect(text).toMatch(/Taxable value\s+INR 846\.61/);
+      expect(text).toMatch(/Pro plan, one month\s+1\s+INR 999\.00\s+INR 999\.00/);
       expect(text).toContain(`GSTIN: ${VALID_GSTIN}`);
-      expect(text).toContain(`Tax id: ${SELLER.SELLER_TAX_ID}`);
+      expect(text).toContain(`GSTIN: ${SELLER.SELLER_TAX_ID}`);
       expect(text).toContain('Asha Rao Consulting');
       expect(text).toContain('Pro plan, one month');
       expect(text).toContain('Prices include GST at 18%.');

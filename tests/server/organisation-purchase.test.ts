@@ -79,7 +79,11 @@ describeOnEveryDatabase('organisations: buying the Business plan and seats', (se
     expect(charge).toMatchObject({ status: 'paid', amount_minor: 3 * perSeat });
     const invoice = await invoiceOf(s, charge!.id);
     expect(JSON.parse(invoice.buyer)).toMatchObject({ name: billing.name, tax_id: billing.tax_id });
-    expect(JSON.parse(invoice.lines)[0].description).toMatch(/Business plan, one month, 3 seats/);
+    expect(JSON.parse(invoice.lines)[0]).toMatchObject({
+      description: 'Business plan, monthly subscription, per seat',
+      quantity: 3,
+      unit_amount: 149_900,
+    });
 
     // Every renewal is all the seats.
     await later(s, org.admin, 31 * DAY);

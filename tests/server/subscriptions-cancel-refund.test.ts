@@ -66,7 +66,7 @@ describeOnEveryDatabase(
       expect(refunds[0]?.credit_note).toBeTruthy();
       expect((await licenseRow(s, license.license_id)).expires_at).toBe(s.clock.now().toISOString());
       const mail = await s.lastMailTo(buyer.email);
-      expect(mail.subject).toContain('is cancelled');
+      expect(mail.subject).toContain('is canceled');
       expect(mail.text).toContain('is refunded to the payment method you paid with');
 
       // Cancelled again: refused, and nothing more is refunded.

@@ -275,7 +275,7 @@ describeOnEveryDatabase('subscriptions: the sandbox lifecycle', (server) => {
     const subjects = (await s.outbox())
       .filter((mail) => mail.to.includes(buyer.email))
       .map((mail) => mail.subject);
-    expect(subjects.filter((subject) => / subscription is cancelled$/.test(subject))).toHaveLength(2);
+    expect(subjects.filter((subject) => / subscription is canceled$/.test(subject))).toHaveLength(2);
     expect(subjects.at(-1)).toMatch(/^Your Pro.* license has expired$/);
     expectApiError(
       await s.api({ method: 'POST', path: `${path}/resume`, token: buyer.token }),

@@ -3,6 +3,7 @@ import {
   adminSupportRequestListSchema,
   adminSupportRequestSchema,
   SUPPORT_MESSAGE_MAX,
+  supportRequestListSchema,
   supportRequestReceiptSchema,
 } from '../../src/shared/api/support.js';
 import { loadConfig } from '../../src/server/config.js';
@@ -151,6 +152,96 @@ describeOnEveryDatabase(
       );
     });
 
+    it('acknowledges the request to the customer: the reference, a copy of what they wrote, Reply-To support', async () => {
+      const s = server();
+      const customer = await member(s);
+      const response = await send(s, customer.token, {
+        ...request,
+        message: 'The page shows <b>nothing</b> where my invoice should be.\n\nSince Monday.',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const receipt = supportRequestReceiptSchema.parse(response.json());
+      const mails = (await s.outbox()).filter((mail) => mail.to.includes(customer.email));
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(mail.subject).toBe(`[${receipt.reference}] We received your request: Charged twice`);
+      expect(mail.headers.get('reply-to')).toContain(SUPPORT_ADDRESS);
+      expect(mail.text).toContain(`Reference: ${receipt.reference}`);
+      expect(mail.text).toContain('Topic: Billing and payments');
+      expect(mail.text).toContain('Since Monday.');
+      expect(mail.text).toContain('/support');
+      expect(mail.html).toContain('&lt;b&gt;nothing&lt;/b&gt;');
+      expect(mail.attachments).toEqual([]);
+      const kinds = await s.app.db
+        .selectFrom('mail_outbox')
+        .select('kind')
+        .where('recipient', '=', customer.email)
+        .execute();
+      expect(kinds.map((row) => row.kind)).toEqual(['support_request_received']);
+    });
+
+    it("lists the customer's own requests, newest first, each open or handled; never another account's", async () => {
+      const s = server();
+      const customer = await member(s);
+      const other = await member(s);
+      const admin = await member(s, 'admin');
+      const first = supportRequestReceiptSchema.parse((await send(s, customer.token, request)).json());
+      s.clock.advance(60_000);
+      const second = supportRequestReceiptSchema.parse(
+        (await send(s, customer.token, { ...request, subject: 'Invoice address' })).json(),
+      );
+      const theirs = supportRequestReceiptSchema.parse((await send(s, other.token, request)).json());
+      const handled = await s.api({
+        method: 'PUT',
+        path: `/admin/support-requests/${first.id}/handled`,
+        token: admin.token,
+        body: { handled: true },
+      });
+      expect(handled.statusCode, handled.body).toBe(200);
+
+      const list = async (who: { token: string }, query = '') => {
+        const response = await s.api({ path: `/support/requests${query}`, token: who.token });
+        expect(response.statusCode, response.body).toBe(200);
+        return supportRequestListSchema.parse(response.json());
+      };
+      const mine = await list(customer);
+      expect(mine.total).toBe(2);
+      expect(mine.data.map((item) => item.reference)).toEqual([second.reference, first.reference]);
+      expect(mine.data[0]).toEqual({
+        id: second.id,
+        reference: second.reference,
+        topic: 'Billing and payments',
+        subject: 'Invoice address',
+        state: 'open',
+        handled_at: null,
+        created_at: second.created_at,
+      });
+      expect(mine.data[1]).toMatchObject({ id: first.id, state: 'handled', handled_at: expect.any(String) });
+      // What the customer sees holds nothing for support's eyes only.
+      expect(Object.keys(mine.data[1]!)).not.toContain('diagnostics');
+      expect(Object.keys(mine.data[1]!)).not.toContain('handled_by_email');
+
+      expect((await list(other)).data.map((item) => item.id)).toEqual([theirs.id]);
+      expect((await list(admin)).data).toEqual([]);
+      expect((await list(customer, `?search=${first.reference}`)).data.map((item) => item.id)).toEqual([
+        first.id,
+      ]);
+      expect((await list(customer, '?sort=created_at&perPage=1')).data.map((item) => item.id)).toEqual([
+        first.id,
+      ]);
+      expectApiError(await s.api({ path: '/support/requests' }), 401, 'not_authenticated');
+      expectApiError(
+        await s.api({ path: '/support/requests?perPage=0', token: customer.token }),
+        400,
+        'validation_error',
+      );
+      expectApiError(
+        await s.api({ path: '/support/requests?sort=email', token: customer.token }),
+        400,
+        'validation_error',
+      );
+    });
+
     it('refuses bad input with 400 JSON and stores nothing', async () => {
       const s = server();
       const customer = await member(s);
@@ -197,7 +288,7 @@ describeOnEveryDatabase(
 );
 
 describeOnEveryDatabase('support requests without SUPPORT_EMAIL', (server) => {
-  it('are stored for administrators and mailed nowhere', async () => {
+  it('are stored for administrators, acknowledged to the customer, and mailed to no support address', async () => {
     const s = server();
     const customer = await member(s);
     const admin = await member(s, 'admin');
@@ -205,7 +296,12 @@ describeOnEveryDatabase('support requests without SUPPORT_EMAIL', (server) => {
     const response = await send(s, customer.token, request);
     expect(response.statusCode, response.body).toBe(201);
     const receipt = supportRequestReceiptSchema.parse(response.json());
-    expect((await s.outbox()).length).toBe(before);
+    const written = (await s.outbox()).slice(before);
+    expect(written.map((mail) => mail.to)).toEqual([expect.stringContaining(customer.email)]);
+    expect(written[0]?.subject).toBe(`[${receipt.reference}] We received your request: Charged twice`);
+    // No support address to reply to: the customer is told how to add something instead.
+    expect(written[0]?.headers.has('reply-to')).toBe(false);
+    expect(written[0]?.text).toContain('send another request from the Support page');
     const queued = await s.app.db
       .selectFrom('mail_outbox')
       .select('id')

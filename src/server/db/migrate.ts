@@ -23,7 +23,10 @@ import * as releaseChannels from './migrations/0020-release-channels.js';
 import * as offlineActivation from './migrations/0021-offline-activation.js';
 import * as webSessionBinding from './migrations/0022-web-session-binding.js';
 import * as seatKeys from './migrations/0023-seat-keys.js';
-import * as planDrafts from './migrations/0024-plan-drafts.js';
+import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-plan.js';
+import * as planChangeQuotes from './migrations/0025-plan-change-quotes.js';
+import * as invoiceLineItems from './migrations/0026-invoice-line-items.js';
+import * as planDrafts from './migrations/0027-plan-drafts.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -50,7 +53,10 @@ export const migrations: Record<string, Migration> = {
   '0021-offline-activation': offlineActivation,
   '0022-web-session-binding': webSessionBinding,
   '0023-seat-keys': seatKeys,
-  '0024-plan-drafts': planDrafts,
+  '0024-us-spelling-business-plan': usSpellingBusinessPlan,
+  '0025-plan-change-quotes': planChangeQuotes,
+  '0026-invoice-line-items': invoiceLineItems,
+  '0027-plan-drafts': planDrafts,
 };
 
 export class MigrationError extends Error {

@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ApiTokenTables } from './tables-api-tokens.js';
 import type { OfflineActivationTables } from './tables-offline-activation.js';
 import type { OrganisationTables } from './tables-organisations.js';
+import type { PlanChangeQuoteTables } from './tables-plan-change-quotes.js';
 import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 
@@ -126,7 +127,7 @@ export interface PlansTable {
   updated_at: string;
   /** 0 or 1: priced per seat and sold to organisations; `max_activations` is then machines per seat. */
   seat_based: Generated<number>;
-  /** 0 or 1: a plan created by an administrator is a draft, neither listed nor sold, until published (0024). */
+  /** 0 or 1: a plan created by an administrator is a draft, neither listed nor sold, until published (0027). */
   draft: Generated<number>;
 }
 export type PlanRow = Selectable<PlansTable>;
@@ -521,6 +522,19 @@ export interface InvoicesTable {
   /** JSON text of the lines. */
   lines: string;
   issued_at: string;
+  /** 1 when the lines' amounts include the tax; 0 (invoices issued before itemising): before tax. */
+  lines_include_tax: Generated<number>;
+  /** JSON text of the tax by kind (`InvoiceTaxLine[]`); null on older invoices (one line of `tax_name`). */
+  taxes: Generated<string | null>;
+  /** The place of supply as printed, e.g. `Karnataka (29)`; null when the tax is not India's GST. */
+  place_of_supply: Generated<string | null>;
+  /** The provider's payment id (else its order id) that paid the invoice. */
+  payment_reference: Generated<string | null>;
+  /** The service period the charge pays for; null for a lifetime and on credit notes. */
+  period_start: Generated<string | null>;
+  period_end: Generated<string | null>;
+  /** The organisation billed, when the purchase was an organisation's. */
+  organisation_id: Generated<string | null>;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
 
@@ -587,7 +601,13 @@ export interface AuthChallengesTable {
 export type AuthChallengeRow = Selectable<AuthChallengesTable>;
 
 export interface Database
-  extends ApiTokenTables, WebhookTables, OrganisationTables, ReleaseTables, OfflineActivationTables {
+  extends
+    ApiTokenTables,
+    WebhookTables,
+    OrganisationTables,
+    ReleaseTables,
+    OfflineActivationTables,
+    PlanChangeQuoteTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

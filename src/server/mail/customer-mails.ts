@@ -45,7 +45,19 @@ const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
 
 const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
 
-/** Receipt of a successful charge, with its invoice attached (resolved when sent, see attachments.ts). */
+/** Seats bought for an organisation mid-period: the receipt says how many and for whom. */
+export interface ReceiptSeats {
+  organisationName: string;
+  from: number;
+  to: number;
+}
+
+const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+
+/**
+ * Receipt of a successful charge, with its invoice attached (resolved when sent, see
+ * attachments.ts). With `seats`, the charge is for seats added to an organisation's subscription.
+ */
 export const receiptMail = (
   input: MailRecipient &
     MailAmount & {
@@ -57,24 +69,40 @@ export const receiptMail = (
       paidUntil?: Moment | null;
       /** Where the customer finds their invoices and subscription. */
       billingUrl: string;
+      /** The invoice's lines and tax by kind, as printed on it, with amounts already written. */
+      items?: Array<{ label: string; value: string }>;
+      seats?: ReceiptSeats | undefined;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const { seats } = input;
+  const added = seats ? seats.to - seats.from : 0;
+  return composeMail({
     kind: mailKinds.receipt,
     to: input.to,
     subject: `Your ${PRODUCT_NAME} receipt ${input.invoiceNumber}`,
     content: {
-      preview: `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
+      preview: seats
+        ? `${money(input)} paid for ${seatCount(added)} more for ${seats.organisationName}. Your invoice is attached.`
+        : `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
       heading: 'Thank you for your payment',
       body: [
         greeting(input.name),
         {
-          paragraph: `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
+          paragraph: seats
+            ? `We received your payment for ${seatCount(added)} more on ${seats.organisationName}’s ${input.planName} subscription, charged for what is left of the current period. Your invoice is attached to this mail.`
+            : `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
         },
+        ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
         {
           details: [
             { label: 'Amount paid', value: money(input) },
             { label: 'Plan', value: input.planName },
+            ...(seats
+              ? [
+                  { label: 'Organization', value: seats.organisationName },
+                  { label: 'Seats', value: `${seats.from} → ${seats.to} (${added} added)` },
+                ]
+              : []),
             { label: 'Paid on', value: formatDate(input.paidAt) },
             ...(input.paidUntil ? [{ label: 'Paid until', value: formatDate(input.paidUntil) }] : []),
             { label: 'Invoice', value: input.invoiceNumber },
@@ -91,6 +119,7 @@ export const receiptMail = (
       },
     ],
   });
+};
 
 /** Optional (`billing`): a subscription renews soon (7 days before a yearly renewal by default). */
 export const renewalReminderMail = (
@@ -302,26 +331,30 @@ export const subscriptionCancelledMail = (
     immediately: boolean;
     /** Ended now: the unused part of the paid period, refunded. */
     refund?: MailAmount | undefined;
+    /** The credit kept from a move to a cheaper plan, refunded. */
+    creditRefund?: MailAmount | undefined;
+    /** The part of that credit that could not be refunded: taken off no charge once it ends. */
+    creditKept?: MailAmount | undefined;
     subscriptionUrl: string;
   },
 ): MailMessage =>
   composeMail({
     kind: mailKinds.subscriptionCancelled,
     to: input.to,
-    subject: `Your ${input.planName} subscription is cancelled`,
+    subject: `Your ${input.planName} subscription is canceled`,
     content: {
       preview: input.immediately
         ? 'Your subscription ended today.'
         : `Your license stays active until ${formatDate(input.endsAt)}.`,
-      heading: 'Your subscription is cancelled',
+      heading: 'Your subscription is canceled',
       body: [
         greeting(input.name),
         input.immediately
           ? {
-              paragraph: `Your ${input.planName} subscription was cancelled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+              paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
             }
           : {
-              paragraph: `Your ${input.planName} subscription was cancelled. You will not be charged again, and your license stays active until ${formatDateTime(
+              paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
                 input.endsAt,
               )}.`,
             },
@@ -329,6 +362,22 @@ export const subscriptionCancelledMail = (
           ? [
               {
                 paragraph: `The unused part of the period you paid for, ${money(input.refund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditRefund
+          ? [
+              {
+                paragraph: `The credit kept from your earlier move to a cheaper plan, ${money(input.creditRefund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditKept
+          ? [
+              {
+                paragraph: input.immediately
+                  ? `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. Contact support if you want it back.`
+                  : `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. It is taken off your next charge only if you resume the subscription before ${formatDate(input.endsAt)}; otherwise, contact support if you want it back.`,
               },
             ]
           : []),
@@ -340,6 +389,42 @@ export const subscriptionCancelledMail = (
         label: input.immediately ? 'View plans' : 'Resume subscription',
         url: input.subscriptionUrl,
       },
+    },
+  });
+
+/** A cancellation at period end was taken back: the subscription renews as before. */
+export const subscriptionResumedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      /** The next charge, of `amountMinor`. */
+      renewsAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionResumed,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is resumed`,
+    content: {
+      preview: `It renews on ${formatDate(input.renewsAt)}: ${money(input)}.`,
+      heading: 'Your subscription is resumed',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} subscription is no longer canceled: your license keeps working, and the subscription renews on ${formatDate(
+            input.renewsAt,
+          )} with your saved payment method.`,
+        },
+        {
+          details: [
+            { label: 'Next charge', value: money(input) },
+            { label: 'Renews on', value: formatDate(input.renewsAt) },
+          ],
+        },
+        { paragraph: 'If you did not mean to resume it, you can cancel it again on your subscription page.' },
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
     },
   });
 

@@ -17,13 +17,18 @@ export const mailKinds = {
   licenseRevoked: 'license_revoked',
   licenseExpired: 'license_expired',
   subscriptionCancelled: 'subscription_cancelled',
+  subscriptionResumed: 'subscription_resumed',
   duplicateSubscriptionRefunded: 'duplicate_subscription_refunded',
   newSignIn: 'new_sign_in',
   licenseExpiringSoon: 'license_expiring_soon',
-  // To the support address (modules/support/mail.ts).
+  // To the support address, and its acknowledgement to the customer (modules/support/mail.ts).
   supportRequest: 'support_request',
-  // An invitation to join an organisation (modules/organisations/mail.ts).
+  supportRequestReceived: 'support_request_received',
+  // Organisations (modules/organisations/mail.ts): an invitation, a member removed (to them), a
+  // member joined (to the owner).
   organisationInvitation: 'organisation_invitation',
+  organisationMemberRemoved: 'organisation_member_removed',
+  organisationMemberJoined: 'organisation_member_joined',
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 

@@ -49,12 +49,12 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   {
     name: 'organisations',
     description:
-      'Organisations with named seats: members and roles, invitations, seats bought and assigned, and a member activating a machine on their seat.',
+      'Organizations with named seats: members and roles, invitations, seats bought and assigned, and a member activating a machine on their seat.',
   },
   {
     name: 'invitations',
     description:
-      'An organisation invitation’s link: what it offers, accepting it, and creating an account from it; the token in the body is the credential.',
+      'An organization invitation’s link: what it offers, accepting it, and creating an account from it; the token in the body is the credential.',
   },
   { name: 'plans', description: 'The plans on offer; every plan, for administrators.' },
   { name: 'features', description: 'The features plans include and meter (administrators).' },

@@ -1,30 +1,22 @@
 import { z } from 'zod';
+import { isCountryCode } from '../countries.js';
+import { findGstState } from '../gst-states.js';
 import { gstinProblem, normalizeGstin } from '../gstin.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { pageQuerySchema, pagedSchema } from './paging.js';
 
-/** Region codes CLDR names that are not countries of ISO 3166-1 (groupings, unknown, user-assigned). */
-const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'ZZ', 'QO', 'XA', 'XB', 'XK']);
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-
-/** The English name of an ISO 3166-1 alpha-2 country code, or undefined for a code that is none. */
-export function countryName(code: string): string | undefined {
-  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return undefined;
-  try {
-    return regionNames.of(code);
-  } catch {
-    return undefined;
-  }
-}
+export { countryName } from '../countries.js';
 
 export const countryCodeSchema = z
   .string()
   .trim()
   .toUpperCase()
-  .refine(
-    (code) => countryName(code) !== undefined,
-    'Choose a country (ISO 3166-1 two-letter code, e.g. IN)',
-  );
+  .refine(isCountryCode, 'Choose a country from the list (ISO 3166-1 two-letter code, e.g. IN)');
+
+/** An Indian PIN code: 6 digits, the first not 0 (spaces people type are dropped). */
+export const INDIAN_PIN = /^[1-9][0-9]{5}$/;
+export const INDIAN_PIN_PROBLEM = 'An Indian PIN code has exactly 6 digits and does not start with 0';
+export const INDIAN_STATE_PROBLEM = 'Choose a state or union territory from the GST list';
 
 /** Tax ids other than a GSTIN: free text of letters, digits and the usual separators. */
 const OTHER_TAX_ID = /^[A-Z0-9][A-Z0-9 ./-]*$/;
@@ -36,9 +28,30 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => (value ? value : null));
 
+type SentDetails = {
+  postal_code: string;
+  region: string | null;
+};
+
+/**
+ * An Indian address: the PIN code as its 6 digits, and the state, when given, one of the GST list
+ * saved by its name (whether its name, its GST code or a former name was sent). The state stays
+ * optional for the API: clients from before the list send none.
+ */
+function indianAddress<T extends SentDetails>(details: T, context: z.RefinementCtx): T {
+  const pin = details.postal_code.replace(/\s+/g, '');
+  if (!INDIAN_PIN.test(pin))
+    context.addIssue({ code: 'custom', path: ['postal_code'], message: INDIAN_PIN_PROBLEM });
+  const state = details.region === null ? undefined : findGstState(details.region);
+  if (details.region !== null && !state)
+    context.addIssue({ code: 'custom', path: ['region'], message: INDIAN_STATE_PROBLEM });
+  return { ...details, postal_code: pin, region: state?.name ?? details.region };
+}
+
 /**
  * The billing details a customer saves: printed on every invoice issued afterwards. For India
- * (`country` IN) the tax id is a GSTIN, checked in full (state code, PAN, check character).
+ * (`country` IN) the PIN code has 6 digits, the region is a state of the GST list (see
+ * gst-states.ts) and the tax id is a GSTIN, checked in full (state code, PAN, check character).
  */
 export const billingDetailsRequestSchema = z
   .strictObject({
@@ -47,7 +60,9 @@ export const billingDetailsRequestSchema = z
     address_line2: optionalText(200),
     city: requiredText('City', 100),
     postal_code: requiredText('Postal or PIN code', 20),
-    region: optionalText(100),
+    region: optionalText(100).describe(
+      'For India (IN), a state or union territory of the GST list: its name or its two-digit GST code (saved by name)',
+    ),
     country: countryCodeSchema,
     tax_id: z
       .string()
@@ -56,14 +71,8 @@ export const billingDetailsRequestSchema = z
       .nullish()
       .transform((value) => (value ? value.toUpperCase() : null)),
   })
-  .transform((details, context) => {
-    if (details.country === 'IN' && !/^[1-9][0-9]{5}$/.test(details.postal_code.replace(/\s+/g, ''))) {
-      context.addIssue({
-        code: 'custom',
-        path: ['postal_code'],
-        message: 'An Indian PIN code has 6 digits and does not start with 0',
-      });
-    }
+  .transform((sent, context) => {
+    const details = sent.country === 'IN' ? indianAddress(sent, context) : sent;
     if (details.tax_id === null) return details;
     if (details.country === 'IN') {
       const gstin = normalizeGstin(details.tax_id);
@@ -115,28 +124,85 @@ const partySchema = z.object({
   email: z.string().nullable(),
 });
 
-export const invoiceLineSchema = z.object({
-  description: z.string(),
-  quantity: z.number().int(),
-  unit_amount: z.number().int().describe('Before tax, in minor units'),
-  amount: z.number().int().describe('Before tax, in minor units; negative on credit notes'),
-});
+export const INVOICE_LINE_KINDS = ['item', 'discount', 'credit', 'adjustment'] as const;
+export type InvoiceLineKind = (typeof INVOICE_LINE_KINDS)[number];
+
+export const invoiceLineSchema = z
+  .object({
+    kind: z
+      .enum(INVOICE_LINE_KINDS)
+      .describe(
+        'item: what was bought (a plan, seats); discount: a coupon; credit: credit from earlier payments taken off; ' +
+          'adjustment: a difference between the lines and what was charged. Invoices issued before itemising have item lines only',
+      ),
+    description: z.string(),
+    quantity: z.number().int().describe('Seats for a seat-based plan, else 1'),
+    unit_amount: z
+      .int()
+      .describe(
+        'Per unit, in minor units: the list price of one seat on an item line; negative on discounts',
+      ),
+    amount: z
+      .number()
+      .int()
+      .describe('quantity × unit_amount, in minor units; negative on discounts, credit and credit notes'),
+    coupon_code: z.string().nullable().describe('The coupon of a discount line'),
+  })
+  .meta({ id: 'InvoiceLine' });
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
+export const invoiceTaxLineSchema = z
+  .object({
+    name: z
+      .string()
+      .describe('CGST, SGST, UTGST or IGST for India’s GST by place of supply; else the tax’s name'),
+    rate_bp: z.number().int().describe('In basis points: 900 is 9 %'),
+    amount: z.number().int().describe('In minor units; negative on credit notes'),
+  })
+  .meta({ id: 'InvoiceTaxLine' });
+export type InvoiceTaxLine = z.infer<typeof invoiceTaxLineSchema>;
 
 /** An invoice or credit note as issued; amounts in the currency's minor unit (paise, cents). */
 export const invoiceSchema = z
   .object({
     id: z.string(),
     kind: z.enum(INVOICE_KINDS),
+    title: z
+      .string()
+      .describe(
+        'Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note',
+      ),
     number: z.string(),
     issued_at: isoDateTimeSchema,
     currency: z.string(),
-    subtotal: z.number().int(),
+    subtotal: z.number().int().describe('The taxable value: the total before tax'),
     tax: z.number().int(),
-    total: z.number().int().describe('Negative on credit notes'),
+    total: z.number().int().describe('What was charged; negative on credit notes'),
     tax_name: z.string(),
     tax_rate_bp: z.number().int().describe('In basis points: 1800 is 18 %'),
     tax_inclusive: z.boolean(),
+    lines_include_tax: z
+      .boolean()
+      .describe(
+        'True: the lines’ amounts include the tax (prices inclusive of it) and add up to `total`; false: they are before tax and add up to `subtotal`',
+      ),
+    taxes: z.array(invoiceTaxLineSchema).describe('The tax by kind; they add up to `tax`'),
+    place_of_supply: z
+      .string()
+      .nullable()
+      .describe('For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India'),
     payment_id: z.string().nullable().describe('The payment an invoice is for (also set on credit notes)'),
+    payment_reference: z.string().nullable().describe('The payment provider’s reference of that payment'),
+    service_period: z
+      .object({ start: isoDateTimeSchema, end: isoDateTimeSchema })
+      .nullable()
+      .describe('The period the charge pays for; null for a lifetime and on credit notes'),
+    organisation: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .describe(
+        'The organisation billed for its purchase; its page is where its billing details are managed',
+      ),
     corrects: z
       .object({ id: z.string(), number: z.string() })
       .nullable()

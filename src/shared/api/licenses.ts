@@ -116,7 +116,7 @@ export const licenseSchema = z
     license_key: z
       .string()
       .describe(
-        `Masked (${MASKED_LICENSE_KEY}) when a member of the license's organisation looks: members activate by signing in`,
+        `Masked (${MASKED_LICENSE_KEY}) when a member of the license's organization looks: members activate by signing in`,
       ),
     user_id: z
       .string()
@@ -141,7 +141,7 @@ export const licenseSchema = z
       .describe('The machines; someone other than the owner sees only the ones they activated'),
     organisation: licenseOrganisationSchema
       .nullable()
-      .describe('The organisation that provides the license to its members; null for a personal license'),
+      .describe('The organization that provides the license to its members; null for a personal license'),
   })
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;
@@ -203,7 +203,7 @@ export const licenseStatusSchema = z
     seat: seatHolderSchema
       .nullable()
       .describe(
-        'On an organisation’s license: the organisation and the member whose seat this machine is on',
+        'On an organization’s license: the organization and the member whose seat this machine is on',
       ),
     lease: z.string(),
     lease_expires_at: isoDateTimeSchema,

@@ -25,14 +25,14 @@ export const MAX_SEATS = 1000;
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-export const organisationIdSchema = z.uuid('Not an organisation id');
+export const organisationIdSchema = z.uuid('Not an organization id');
 export const organisationParamsSchema = z.object({ organisationId: organisationIdSchema });
 export const memberParamsSchema = organisationParamsSchema.extend({ userId: z.uuid('Not an account id') });
 export const invitationParamsSchema = organisationParamsSchema.extend({
   invitationId: z.uuid('Not an invitation id'),
 });
 
-const organisationNameSchema = displayText(ORGANISATION_NAME_MAX).min(1, 'Give the organisation a name');
+const organisationNameSchema = displayText(ORGANISATION_NAME_MAX).min(1, 'Give the organization a name');
 
 export const createOrganisationBodySchema = z
   .strictObject({
@@ -71,7 +71,7 @@ export const organisationSchema = z
     role: z.enum(ORGANISATION_ROLES).nullable(),
     members_count: z.number().int(),
     seats: organisationSeatsSchema.nullable(),
-    license_id: z.string().nullable().describe('The organisation’s seat-based license, once bought'),
+    license_id: z.string().nullable().describe('The organization’s seat-based license, once bought'),
     subscription_id: z.string().nullable(),
     billing_details: billingDetailsSchema.nullable(),
     created_at: isoDateTimeSchema,

@@ -51,7 +51,7 @@ export const subscriptionSchema = z
         currency: z.string(),
       })
       .nullable()
-      .describe('Null once no further charge will be made (cancelled, or ending at period end)'),
+      .describe('Null once no further charge will be made (canceled, or ending at period end)'),
     cancel_at_period_end: z.boolean(),
     cancel_requested_at: isoDateTimeSchema.nullable(),
     ended_at: isoDateTimeSchema.nullable(),
@@ -59,12 +59,23 @@ export const subscriptionSchema = z
     failed_attempts: z.number().int(),
     payment_method: z.string().nullable(),
     sandbox_card: z.enum(SANDBOX_CARDS).nullable(),
-    credit_minor: z.number().int().describe('Kept from a move to a cheaper plan; taken off the next charges'),
+    credit_minor: z
+      .number()
+      .int()
+      .describe(
+        'Kept from a move to a cheaper plan; taken off the next charges while the subscription renews',
+      ),
+    cancel_credit_refund_minor: z
+      .number()
+      .int()
+      .describe(
+        'What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends',
+      ),
     cancel_now_refund_minor: z
       .number()
       .int()
       .describe(
-        'What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left)',
+        'What canceling now would refund at this moment: the unused part of the paid period (0 when none is left)',
       ),
     created_at: isoDateTimeSchema,
   })
@@ -157,9 +168,18 @@ export const cancelSubscriptionRequestSchema = z
   .partial()
   .meta({ id: 'CancelSubscriptionRequest' });
 
+/** How long a plan-change quote holds: confirmed within it, the change is charged what it showed. */
+export const PLAN_CHANGE_QUOTE_VALIDITY_MINUTES = 10;
+
 export const changePlanRequestSchema = z
   .strictObject({
     plan_id: planIdField,
+    quote_id: z
+      .uuid('quote_id is malformed')
+      .describe(
+        'The quote the customer saw: charged exactly its `due_now_minor` while it holds (until `expires_at`); refused (409) once it expired (`quote_expired`) or when the subscription changed since (`quote_changed`)',
+      )
+      .optional(),
     expected_due_now_minor: z
       .number()
       .int()
@@ -171,6 +191,10 @@ export const changePlanRequestSchema = z
 
 export const planChangeQuoteSchema = z
   .object({
+    id: z.string().describe('Send it as `quote_id` to confirm the change at this price'),
+    expires_at: isoDateTimeSchema.describe(
+      `Until when the quote holds (${PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes after it was made)`,
+    ),
     plan: subscriptionPlanSchema,
     credit_minor: z.number().int().describe('The unused part of the current period'),
     balance_minor: z.number().int().describe('Kept from earlier moves, used now too'),

@@ -70,6 +70,25 @@ export const supportRequestReceiptSchema = z
 export type SupportRequestReceipt = z.infer<typeof supportRequestReceiptSchema>;
 
 export const SUPPORT_REQUEST_STATES = ['open', 'handled'] as const;
+export type SupportRequestState = (typeof SUPPORT_REQUEST_STATES)[number];
+
+/** One of the customer's own requests, as they see it: what they asked and whether it was handled. */
+export const supportRequestSchema = z
+  .object({
+    id: z.string(),
+    reference: z.string(),
+    topic: z.string(),
+    subject: z.string(),
+    state: z.enum(SUPPORT_REQUEST_STATES).describe('handled once support marked it so'),
+    handled_at: isoDateTimeSchema.nullable(),
+    created_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'SupportRequest' });
+export type SupportRequest = z.infer<typeof supportRequestSchema>;
+
+export const supportRequestListQuerySchema = pageQuerySchema(['created_at']);
+export const supportRequestListSchema = pagedSchema(supportRequestSchema).meta({ id: 'SupportRequestList' });
+export type SupportRequestList = z.infer<typeof supportRequestListSchema>;
 
 export const adminSupportRequestSchema = z
   .object({

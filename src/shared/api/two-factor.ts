@@ -26,7 +26,7 @@ export const recoveryCodeSchema = z
 export const twoFactorStatusSchema = z
   .object({
     totp_enabled: z.boolean().describe('An authenticator app is confirmed'),
-    totp_pending: z.boolean().describe('Enrolment started and waits for its confirmation code'),
+    totp_pending: z.boolean().describe('Enrollment started and waits for its confirmation code'),
     recovery_codes_left: z.number().int(),
     passkeys: z.number().int().describe('How many passkeys the account has'),
     required: z.boolean().describe('The platform requires a second factor of this account'),

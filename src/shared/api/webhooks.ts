@@ -39,12 +39,12 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'subscription.created': 'A subscription started',
   'subscription.renewed': 'A subscription was charged for a new period',
   'subscription.past_due': 'A subscription charge failed',
-  'subscription.cancelled': 'A subscription was cancelled',
-  'organisation.created': 'An organisation was created',
-  'organisation.updated': 'An organisation’s name, billing details or ownership changed',
-  'organisation.member_joined': 'Someone joined an organisation (an invitation was accepted)',
-  'organisation.member_removed': 'A member left or was removed from an organisation',
-  'organisation.seats_changed': 'An organisation bought seats, or a seat was assigned or taken back',
+  'subscription.cancelled': 'A subscription was canceled',
+  'organisation.created': 'An organization was created',
+  'organisation.updated': 'An organization’s name, billing details or ownership changed',
+  'organisation.member_joined': 'Someone joined an organization (an invitation was accepted)',
+  'organisation.member_removed': 'A member left or was removed from an organization',
+  'organisation.seats_changed': 'An organization bought seats, or a seat was assigned or taken back',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

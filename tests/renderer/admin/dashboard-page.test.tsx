@@ -214,7 +214,7 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     const recent = await section('Recent security events');
     expect(recent.getByText('License revoked')).toBeTruthy();
     expect(recent.getByText('ada@example.com, by admin@example.com · 203.0.113.9')).toBeTruthy();
-    expect(recent.getByText('Refresh token reuse')).toBeTruthy();
+    expect(recent.getByText('Refresh token reused')).toBeTruthy();
     expect(recent.getByText('Critical')).toBeTruthy();
     expect(recent.getByText('5 minutes ago')).toBeTruthy();
     expect(recent.getByRole('link', { name: 'View all security events' }).getAttribute('href')).toBe(

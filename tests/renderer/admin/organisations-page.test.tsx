@@ -126,12 +126,12 @@ afterEach(() => api.close());
 async function open(path: string) {
   const services = await servicesFor(api, 'admin');
   const view = renderApp(services, path);
-  await screen.findByRole('heading', { level: 1, name: 'Organisations' }, { timeout: 10_000 });
+  await screen.findByRole('heading', { level: 1, name: 'Organizations' }, { timeout: 10_000 });
   return view;
 }
 
 const lastList = () => lists[lists.length - 1] as RecordedRequest;
-const drawer = async () => within(await screen.findByRole('dialog', { name: 'Organisation details' }));
+const drawer = async () => within(await screen.findByRole('dialog', { name: 'Organization details' }));
 
 describe('/admin/organisations', { timeout: 60_000 }, () => {
   it('sends the page, search and sort to the server and lists name, owner, members, seats used of bought and created', async () => {
@@ -143,7 +143,7 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
       search: 'ana@example.com',
       sort: 'name',
     });
-    const rows = within(await screen.findByRole('table', { name: 'Organisations' }));
+    const rows = within(await screen.findByRole('table', { name: 'Organizations' }));
     expect(await rows.findByRole('button', { name: 'Team 1' })).toBeTruthy();
     expect(rows.getByText('owner1@example.com')).toBeTruthy();
     expect(rows.getAllByText('2 of 3').length).toBe(4);
@@ -154,14 +154,14 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
   it('typing a search asks the server for it', async () => {
     const user = userEvent.setup();
     await open('/admin/organisations');
-    await user.type(await screen.findByRole('searchbox', { name: 'Search organisations' }), 'ana@');
+    await user.type(await screen.findByRole('searchbox', { name: 'Search organizations' }), 'ana@');
     await waitFor(() => expect(lastList().query.get('search')).toBe('ana@'));
   });
 
   it('the drawer shows members with role, seat and machines last seen, the invitations and the subscription', async () => {
     const user = userEvent.setup();
     await open('/admin/organisations');
-    await user.click(await screen.findByRole('button', { name: 'View the organisation Team 1' }));
+    await user.click(await screen.findByRole('button', { name: 'View the organization Team 1' }));
     const view = await drawer();
     expect(await view.findByText('Olga Owner')).toBeTruthy();
     expect(view.getByText('2 of 3 seats used · 1 invitation pending · 2 machines per seat')).toBeTruthy();
@@ -184,13 +184,13 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
     await open(`/admin/organisations?organisation=${ORG_ID}`);
     const view = await drawer();
     api.on(`DELETE /organisations/${ORG_ID}/members/${MEMBER_ID}`, () =>
-      problem(404, 'Organisation not found', 'organisation_not_found'),
+      problem(404, 'Organization not found', 'organisation_not_found'),
     );
     await user.click(await view.findByRole('button', { name: 'Remove ana@example.com' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Remove ana@example.com from Team 1?' }));
     expect(dialog.getByText(/machine stops working at the next license check/)).toBeTruthy();
     await user.click(dialog.getByRole('button', { name: 'Remove member' }));
-    expect(await dialog.findByText('Organisation not found')).toBeTruthy();
+    expect(await dialog.findByText('Organization not found')).toBeTruthy();
 
     api.on(`DELETE /organisations/${ORG_ID}/members/${MEMBER_ID}`, () => ({ status: 204 }));
     const after = detail();
@@ -269,9 +269,9 @@ describe('/admin/organisations', { timeout: 60_000 }, () => {
   it('an unknown organisation in the URL says it could not be loaded', async () => {
     const gone = '11111111-2222-4333-8444-555555555555';
     api.on(`GET /admin/organisations/${gone}`, () =>
-      problem(404, 'Organisation not found', 'organisation_not_found'),
+      problem(404, 'Organization not found', 'organisation_not_found'),
     );
     await open(`/admin/organisations?organisation=${gone}`);
-    expect(await (await drawer()).findByText('Organisation not found')).toBeTruthy();
+    expect(await (await drawer()).findByText('Organization not found')).toBeTruthy();
   });
 });

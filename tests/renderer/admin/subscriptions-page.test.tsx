@@ -41,6 +41,7 @@ const makeSubscription = (index: number, extra: Partial<AdminSubscription> = {})
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  cancel_credit_refund_minor: 0,
   created_at: at(1),
   user_id: USER_ID,
   user_email: `customer${index}@example.com`,
@@ -74,6 +75,7 @@ const party = { name: null, address: [], country: null, tax_id: null, email: nul
 const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
   id: `inv-${number}`,
   kind: 'invoice',
+  title: 'Tax invoice',
   number,
   issued_at: at(1),
   currency: 'INR',
@@ -83,11 +85,19 @@ const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
   tax_name: 'GST',
   tax_rate_bp: 1800,
   tax_inclusive: true,
+  lines_include_tax: true,
+  taxes: [{ name: 'IGST', rate_bp: 1800, amount: 15_239 }],
+  place_of_supply: 'Maharashtra (27)',
   payment_id: 'pay-1',
+  payment_reference: 'pay_sandbox_1',
+  service_period: null,
+  organisation: null,
   corrects: null,
   seller: party,
   buyer: party,
-  lines: [{ description: 'Pro', quantity: 1, unit_amount: 84_661, amount: 84_661 }],
+  lines: [
+    { kind: 'item', description: 'Pro', quantity: 1, unit_amount: 99_900, amount: 99_900, coupon_code: null },
+  ],
   ...extra,
 });
 
@@ -198,7 +208,7 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     await open('/admin/subscriptions');
     const rows = within(await table());
     expect(await rows.findByText('Ends at period end')).toBeTruthy();
-    expect(rows.getByText('Cancelled')).toBeTruthy();
+    expect(rows.getByText('Canceled')).toBeTruthy();
     expect(rows.getAllByText('None').length).toBe(3);
   });
 
@@ -250,7 +260,7 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     api.on('GET /admin/subscriptions/sub-1', () => ({ json: cancelled }));
     await user.click(dialog.getByRole('button', { name: 'Cancel now' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Cancel subscription?' })).toBeNull());
-    expect(await screen.findByText('Subscription cancelled')).toBeTruthy();
+    expect(await screen.findByText('Subscription canceled')).toBeTruthy();
     // Refetched after the write: the drawer shows the end, and no cancel button any more.
     expect(await drawer.findByText('Ended')).toBeTruthy();
     expect(drawer.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();

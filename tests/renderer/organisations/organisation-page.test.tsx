@@ -64,7 +64,7 @@ describe('organisation page: the owner', () => {
     expect(invitationsTable.getByText('Pending')).toBeTruthy();
     // The owner cannot leave, and is told why.
     expect(screen.getByText(/As its owner you cannot leave/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Leave organisation' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Leave organization' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Buy more seats' })).toBeTruthy();
   });
 
@@ -100,7 +100,7 @@ describe('organisation page: the owner', () => {
     let refuse = true;
     api.on(`POST ${BASE}/transfer-ownership`, () =>
       refuse
-        ? problem(409, 'Bea Jones must hold a seat to own the organisation', 'conflict')
+        ? problem(409, 'Bea Jones must hold a seat to own the organization', 'conflict')
         : { json: { ...organisation, role: 'admin' } },
     );
     await openOrganisation();
@@ -108,7 +108,7 @@ describe('organisation page: the owner', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Make Bea Jones the owner?' }));
     await userEvent.click(dialog.getByRole('button', { name: 'Transfer ownership' }));
     expect((await dialog.findByRole('alert')).textContent).toContain(
-      'Bea Jones must hold a seat to own the organisation',
+      'Bea Jones must hold a seat to own the organization',
     );
     refuse = false;
     await userEvent.click(dialog.getByRole('button', { name: 'Transfer ownership' }));
@@ -228,9 +228,9 @@ describe('organisation page: admins and members', () => {
     const { router } = await openOrganisation();
     expect(row('Bea Jones').getByRole('button', { name: 'Remove Bea Jones' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: /^Transfer ownership/ })).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: 'Leave organisation' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Leave organization' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Leave Acme Studio?' }));
-    await userEvent.click(dialog.getByRole('button', { name: 'Leave organisation' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Leave organization' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/organisations'));
     expect(api.calls(`POST ${BASE}/leave`)).toHaveLength(1);
   });
@@ -243,7 +243,7 @@ describe('organisation page: admins and members', () => {
     expect(screen.queryByRole('table', { name: 'Invitations' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Billing details' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Buy more seats' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Leave organisation' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Leave organization' })).toBeTruthy();
     expect(api.calls(`GET ${BASE}/invitations`)).toHaveLength(0);
   });
 
@@ -251,16 +251,16 @@ describe('organisation page: admins and members', () => {
     organisation = makeOrganisation({ role: 'member' });
     api.on(`POST ${BASE}/leave`, () => problem(409, 'Leaving is not possible right now', 'conflict'));
     await openOrganisation();
-    await userEvent.click(screen.getByRole('button', { name: 'Leave organisation' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Leave organization' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Leave Acme Studio?' }));
-    await userEvent.click(dialog.getByRole('button', { name: 'Leave organisation' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Leave organization' }));
     expect((await dialog.findByRole('alert')).textContent).toContain('Leaving is not possible right now');
   });
 
   it('tells an outsider the organisation was not found', async () => {
-    api.on(`GET ${BASE}`, () => problem(404, 'Organisation not found', 'organisation_not_found'));
+    api.on(`GET ${BASE}`, () => problem(404, 'Organization not found', 'organisation_not_found'));
     const services = await servicesFor(api, 'user');
     renderApp(services, BASE);
-    expect((await screen.findByRole('alert')).textContent).toContain('Organisation not found');
+    expect((await screen.findByRole('alert')).textContent).toContain('Organization not found');
   });
 });

@@ -19,7 +19,7 @@ afterEach(async () => {
 async function openList() {
   const services = await servicesFor(api, 'user');
   const view = renderApp(services, '/organisations');
-  await screen.findByRole('heading', { level: 1, name: 'Organisations' });
+  await screen.findByRole('heading', { level: 1, name: 'Organizations' });
   return view;
 }
 
@@ -71,15 +71,15 @@ describe('organisations list', () => {
     api.on(`GET /organisations/${ORG_ID}/members`, () => ({ json: [MEMBERS[0]] }));
     api.on(`GET /organisations/${ORG_ID}/invitations`, () => ({ json: [] }));
     const { router } = await openList();
-    await screen.findByRole('heading', { name: 'No organisation yet' });
-    await userEvent.click(screen.getByRole('button', { name: 'Create organisation' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    await screen.findByRole('heading', { name: 'No organization yet' });
+    await userEvent.click(screen.getByRole('button', { name: 'Create organization' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organization' }));
     // The name is checked before anything is sent.
-    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
-    expect(await dialog.findByText('Give the organisation a name')).toBeTruthy();
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organization' }));
+    expect(await dialog.findByText('Give the organization a name')).toBeTruthy();
     expect(api.calls('POST /organisations')).toHaveLength(0);
     await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), '  Acme Studio ');
-    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organization' }));
     // Then, optionally, its billing details: skipped here.
     const billing = within(await screen.findByRole('dialog', { name: 'Billing details for Acme Studio' }));
     expect(billing.getByRole('region', { name: 'Billing details' })).toBeTruthy();
@@ -111,10 +111,10 @@ describe('organisations list', () => {
     api.on(`GET /organisations/${ORG_ID}/members`, () => ({ json: [MEMBERS[0]] }));
     api.on(`GET /organisations/${ORG_ID}/invitations`, () => ({ json: [] }));
     const { router } = await openList();
-    await userEvent.click(await screen.findByRole('button', { name: 'Create organisation' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create organization' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organization' }));
     await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), 'Acme Studio');
-    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organization' }));
     const billing = within(await screen.findByRole('dialog', { name: 'Billing details for Acme Studio' }));
     await userEvent.type(billing.getByRole('textbox', { name: /Billing name/ }), 'Acme Studio LLP');
     await userEvent.type(billing.getByRole('textbox', { name: /^Address\s*\*?$/ }), '12 MG Road');
@@ -131,15 +131,15 @@ describe('organisations list', () => {
   it('keeps the server’s refusal in the create dialog', async () => {
     api.on('GET /organisations', () => ({ json: [] }));
     api.on('POST /organisations', () =>
-      problem(403, 'Your account cannot create organisations', 'forbidden'),
+      problem(403, 'Your account cannot create organizations', 'forbidden'),
     );
     await openList();
-    await userEvent.click(await screen.findByRole('button', { name: 'Create organisation' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create organisation' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Create organization' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create organization' }));
     await userEvent.type(dialog.getByRole('textbox', { name: /Name/ }), 'Acme');
-    await userEvent.click(dialog.getByRole('button', { name: 'Create organisation' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Create organization' }));
     expect((await dialog.findByRole('alert')).textContent).toContain(
-      'Your account cannot create organisations',
+      'Your account cannot create organizations',
     );
   });
 

@@ -121,6 +121,7 @@ const teamSubscription: Subscription = {
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  cancel_credit_refund_minor: 0,
   created_at: NOW,
 };
 
@@ -263,10 +264,10 @@ describe('purchase page: plans', () => {
 
   it('says what failed and offers a retry when the plans cannot be loaded', async () => {
     let fail = true;
-    api.on('GET /plans/public', () => (fail ? problem(503, 'Catalogue offline') : { json: PLANS }));
+    api.on('GET /plans/public', () => (fail ? problem(503, 'Catalog offline') : { json: PLANS }));
     const services = await servicesFor(api, 'user');
     renderApp(services, '/purchase');
-    expect(await screen.findByText('Catalogue offline', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText('Catalog offline', {}, { timeout: 10_000 })).toBeTruthy();
     fail = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('article', { name: 'Pro' }, SLOW)).toBeTruthy();
@@ -768,12 +769,12 @@ describe('purchase page: a seat-based plan for an organisation', () => {
     expect(card.getByText('per seat / month')).toBeTruthy();
     expect(card.getByText('Named seats, each on 2 devices at once')).toBeTruthy();
 
-    await userEvent.click(card.getByRole('button', { name: 'Buy for an organisation' }));
+    await userEvent.click(card.getByRole('button', { name: 'Buy for an organization' }));
     const dialog = within(
-      await screen.findByRole('dialog', { name: 'Buy Business for an organisation' }, SLOW),
+      await screen.findByRole('dialog', { name: 'Buy Business for an organization' }, SLOW),
     );
     // The only organisation one may buy for is chosen already, with a seat per member.
-    const select = await dialog.findByLabelText(/^Organisation/, {}, SLOW);
+    const select = await dialog.findByLabelText(/^Organization/, {}, SLOW);
     expect((select as HTMLInputElement).value).toBe('Acme');
     const seats = dialog.getByLabelText(/^Seats/);
     expect((seats as HTMLInputElement).value).toBe('3');
@@ -793,17 +794,17 @@ describe('purchase page: a seat-based plan for an organisation', () => {
     const { router } = await openPurchase();
     await userEvent.click(
       within(screen.getByRole('article', { name: 'Business' })).getByRole('button', {
-        name: 'Buy for an organisation',
+        name: 'Buy for an organization',
       }),
     );
     const dialog = within(
-      await screen.findByRole('dialog', { name: 'Buy Business for an organisation' }, SLOW),
+      await screen.findByRole('dialog', { name: 'Buy Business for an organization' }, SLOW),
     );
     expect((await dialog.findByTestId('no-organisation', {}, SLOW)).textContent).toMatch(
-      /own or administer no organisation/,
+      /own or administer no organization/,
     );
     expect(dialog.getByRole('button', { name: 'Continue to payment' }).hasAttribute('disabled')).toBe(true);
-    await userEvent.click(dialog.getByRole('link', { name: 'Create an organisation' }));
+    await userEvent.click(dialog.getByRole('link', { name: 'Create an organization' }));
     expect(router.state.location.pathname).toBe('/organisations');
   });
 });

@@ -70,11 +70,14 @@ const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  cancel_credit_refund_minor: 0,
   created_at: NOW,
   ...extra,
 });
 
 const quote = (dueNow: number, credit: number): PlanChangeQuote => ({
+  id: `quote-${dueNow}`,
+  expires_at: '2026-11-27T10:10:00.000Z',
   plan: {
     id: 'pro-yearly',
     code: 'pro-yearly',
@@ -145,20 +148,22 @@ describe('subscription status for people', () => {
       subscription({ cancel_at_period_end: true, next_charge: null }),
     );
     expect(ending.label).toBe('Ends at period end');
-    expect(ending.notice?.title).toBe('Cancelled: ends on Dec 20, 2026');
+    expect(ending.notice?.title).toBe('Canceled: ends on Dec 20, 2026');
     expect(describeSubscriptionStatus(subscription({ status: 'cancelled' })).label).toBe('Ended');
   });
 });
 
 describe('subscriptions page', () => {
   it('shows an active subscription: period, next charge, payment method, credit, and its actions', async () => {
-    current = subscription({ credit_minor: 12_345 });
+    current = subscription({ credit_minor: 12_345, cancel_credit_refund_minor: 12_345 });
     const card = await openSubscriptions();
     expect(card.getByTestId('subscription-status').textContent).toBe('Active');
     expect(card.getByText('Monthly · ₹999 / month')).toBeTruthy();
     expect(card.getByTestId('next-charge').textContent).toBe('₹999 on Dec 20, 2026');
     expect(card.getByText('Sandbox card •••• 4242')).toBeTruthy();
-    expect(card.getByText('₹123.45, taken off the next charges')).toBeTruthy();
+    expect(card.getByTestId('kept-credit').textContent).toBe(
+      '₹123.45, taken off the next charges (refunded if you cancel)',
+    );
     expect(card.getByRole('button', { name: 'Change plan…' })).toBeTruthy();
     expect(card.getByRole('button', { name: 'Switch to yearly…' })).toBeTruthy();
     expect(card.getByRole('button', { name: 'Cancel subscription…' })).toBeTruthy();
@@ -316,7 +321,7 @@ describe('Razorpay: changing the card', () => {
 });
 
 describe('change plan dialog', () => {
-  it('shows the quote before confirming, and on quote_changed says so and shows the new quote', async () => {
+  it('shows the quote and until when it holds before confirming, confirms it by its id, and on quote_changed says so and shows the new quote', async () => {
     let quotes = 0;
     api.on('POST /subscriptions/sub-1/plan/quote', () => {
       quotes += 1;
@@ -348,13 +353,16 @@ describe('change plan dialog', () => {
     expect(summary.getByText('Due now').nextSibling?.textContent).toBe('₹9,163.45');
     expect(summary.getByText('Balance kept for your next charges').nextSibling?.textContent).toBe('₹0');
     expect(summary.getByText('New period').nextSibling?.textContent).toBe('Nov 27, 2026 – Nov 27, 2027');
+    expect(summary.getByTestId('plan-change-quote-validity').textContent).toMatch(
+      /^This price holds for 10 minutes, until .+: confirm by then and exactly ₹9,163\.45 is charged\.$/,
+    );
 
     await userEvent.click(dialog.getByRole('button', { name: 'Change and pay ₹9,163.45' }));
     // Refused: the price moved. Nothing was changed; the new quote is shown to confirm again.
-    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toContain('The price changed');
+    expect((await dialog.findByRole('alert', {}, SLOW)).textContent).toContain('The quote no longer holds');
     expect(body('POST /subscriptions/sub-1/plan')).toEqual({
       plan_id: 'pro-yearly',
-      expected_due_now_minor: 916_345,
+      quote_id: 'quote-916345',
     });
     const again = await dialog.findByRole('button', { name: 'Change and pay ₹9,200.10' }, SLOW);
     expect(quotes).toBe(2);
@@ -362,9 +370,42 @@ describe('change plan dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
     expect(body('POST /subscriptions/sub-1/plan', 1)).toEqual({
       plan_id: 'pro-yearly',
-      expected_due_now_minor: 920_010,
+      quote_id: 'quote-920010',
     });
     expect(await screen.findByText('Now on Pro (yearly)', {}, SLOW)).toBeTruthy();
+  });
+
+  it('an expired quote is refused: the dialog says so, nothing was charged, and the new quote is confirmed by its own id', async () => {
+    let quotes = 0;
+    api.on('POST /subscriptions/sub-1/plan/quote', () => {
+      quotes += 1;
+      return { json: quotes === 1 ? quote(916_345, 82_655) : quote(917_000, 82_000) };
+    });
+    let attempts = 0;
+    api.on('POST /subscriptions/sub-1/plan', () => {
+      attempts += 1;
+      if (attempts === 1)
+        return problem(
+          409,
+          'This price held for 10 minutes and has expired; review the new price',
+          'quote_expired',
+        );
+      current = subscription({ plan: quote(0, 0).plan, current_period_end: '2027-11-27T10:00:00.000Z' });
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    await userEvent.click(card.getByRole('button', { name: 'Switch to yearly…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Switch to yearly: Pro' }, SLOW));
+    await userEvent.click(await dialog.findByRole('button', { name: 'Change and pay ₹9,163.45' }, SLOW));
+    const alert = await dialog.findByRole('alert', {}, SLOW);
+    expect(alert.textContent).toContain('This price held for 10 minutes and has expired');
+    expect(alert.textContent).toContain('nothing was charged');
+    await userEvent.click(await dialog.findByRole('button', { name: 'Change and pay ₹9,170' }, SLOW));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    expect(body('POST /subscriptions/sub-1/plan', 1)).toEqual({
+      plan_id: 'pro-yearly',
+      quote_id: 'quote-917000',
+    });
   });
 
   it('Razorpay: the credit is refunded to the card, the new plan is paid in Razorpay’s window, then it takes over', async () => {
@@ -510,6 +551,74 @@ describe('cancel and resume', () => {
       `about ${formatMoney(96_570, 'INR')}, is refunded to the payment method you paid with`,
     );
     expect(now).toContain('credit note');
+  });
+
+  it('with kept credit, says before confirming that it is refunded either way, and the toast and card agree after', async () => {
+    current = subscription({
+      credit_minor: 3_920_077,
+      cancel_credit_refund_minor: 3_920_077,
+      next_charge: { at: '2026-12-20T10:00:00.000Z', amount_minor: 0, currency: 'INR' },
+    });
+    api.on('POST /subscriptions/sub-1/cancel', () => {
+      current = subscription({
+        cancel_at_period_end: true,
+        cancel_requested_at: NOW,
+        next_charge: null,
+        credit_minor: 0,
+      });
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    expect(card.getByTestId('kept-credit').textContent).toBe(
+      '₹39,200.77, taken off the next charges (refunded if you cancel)',
+    );
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    expect(dialog.getByTestId('cancel-credit').textContent).toBe(
+      'Your kept credit' +
+        'Your kept credit of ₹39,200.77 is refunded to the payment method you paid with, with a credit note on the Billing page, whichever you choose.',
+    );
+    // Only the paid period is not refunded at its end; the credit is.
+    expect(dialog.getByText(/No further charge, and nothing of the paid period is refunded\./)).toBeTruthy();
+    expect(dialog.queryByText(/No further charge, and nothing is refunded\./)).toBeNull();
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel at period end' }));
+    expect(await screen.findByText(/Your kept credit of ₹39,200\.77 is refunded\./, {}, SLOW)).toBeTruthy();
+    await waitFor(() => expect(card.getByTestId('kept-credit').textContent).toBe('None'), SLOW);
+  });
+
+  it('with kept credit that cannot all be refunded, says plainly what happens to the rest before confirming, and the card says it after', async () => {
+    current = subscription({ credit_minor: 50_000, cancel_credit_refund_minor: 20_000 });
+    api.on('POST /subscriptions/sub-1/cancel', () => {
+      current = subscription({
+        cancel_at_period_end: true,
+        cancel_requested_at: NOW,
+        next_charge: null,
+        credit_minor: 30_000,
+      });
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    expect(card.getByTestId('kept-credit').textContent).toBe(
+      '₹500, taken off the next charges (₹200 of it refunded if you cancel)',
+    );
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    const credit = dialog.getByTestId('cancel-credit').textContent ?? '';
+    expect(credit).toContain(
+      '₹200 of your kept credit of ₹500 is refunded to the payment method you paid with',
+    );
+    expect(credit).toContain(
+      'The other ₹300 can’t be refunded automatically: the payments it came from were refunded already or were taken by another payment provider. Once the subscription ends, it is taken off no charge. Contact support before you cancel if you want it back.',
+    );
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel at period end' }));
+    await waitFor(
+      () => expect(card.getByTestId('kept-credit').textContent).toMatch(/^₹300, not refunded automatically/),
+      SLOW,
+    );
+    // No longer "taken off the next charges": there are none, unless it is resumed.
+    expect(card.getByTestId('kept-credit').textContent).toContain(
+      'It is taken off the next charge only if you resume before Dec 20, 2026',
+    );
   });
 
   it('with nothing left of the paid period, cancelling now says nothing is refunded', async () => {

@@ -398,7 +398,7 @@ export interface paths {
         put?: never;
         /**
          * Start setting up an authenticator app: its secret, otpauth URI and QR code
-         * @description Starting again replaces an enrolment that was not confirmed. Confirm with a first code.
+         * @description Starting again replaces an enrollment that was not confirmed. Confirm with a first code.
          */
         post: operations["startTotpEnrolment"];
         /**
@@ -1046,8 +1046,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate this machine on my seat of the organisation’s license (idempotent per machine)
-         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organisation’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organisation.
+         * Activate this machine on my seat of the organization’s license (idempotent per machine)
+         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organization’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organization.
          */
         post: operations["activateOrganisationSeat"];
         delete?: never;
@@ -1485,7 +1485,7 @@ export interface paths {
         get: operations["listSubscriptions"];
         put?: never;
         /**
-         * Subscribe to a monthly or yearly plan; Checkout then authorises the first charge
+         * Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge
          * @description Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it hands back to verify. A plan that is not billed monthly or yearly, or one you already subscribe to, is refused (409).
          */
         post: operations["createSubscription"];
@@ -1558,7 +1558,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel: at the end of the paid period (default), or now */
+        /**
+         * Cancel: at the end of the paid period (default), or now
+         * @description Canceling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, the credit kept from a move to a cheaper plan is refunded (`cancel_credit_refund_minor`), each refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Canceling at period end twice, or twice at once, refunds once.
+         */
         post: operations["cancelSubscription"];
         delete?: never;
         options?: never;
@@ -1592,7 +1595,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What moving to another plan costs now (the unused part of the period credited) */
+        /**
+         * What moving to another plan costs now (the unused part of the period credited)
+         * @description The quote is kept for 10 minutes (`expires_at`): confirm it with its `id` as `quote_id` to be charged exactly this.
+         */
         post: operations["quoteSubscriptionPlanChange"];
         delete?: never;
         options?: never;
@@ -1611,7 +1617,7 @@ export interface paths {
         put?: never;
         /**
          * Move to another plan now, paying the quoted amount
-         * @description Send the quote’s `due_now_minor` as `expected_due_now_minor`: when the price has changed since (a renewal landed), the change is refused (409) and nothing is charged. The sandbox moves the subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open Checkout with its `subscription_id` and verify it as a new subscription; when that first charge is paid, it takes over the license, and the old subscription is cancelled at Razorpay with the quoted credit (`refund_minor`) refunded.
+         * @description Send the quote’s `id` as `quote_id`: while the quote holds (until its `expires_at`, 10 minutes), the change is charged exactly its `due_now_minor`; once it expired (`quote_expired`), or when the subscription changed since (a renewal landed: `quote_changed`), the change is refused (409) and nothing is charged. Without `quote_id` the price is worked out again, and refused (409 `quote_changed`) when it differs from `expected_due_now_minor`. The sandbox moves the subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open Checkout with its `subscription_id` and verify it as a new subscription; when that first charge is paid, it takes over the license, and the old subscription is canceled at Razorpay with the quoted credit (`refund_minor`) refunded.
          */
         post: operations["changeSubscriptionPlan"];
         delete?: never;
@@ -1705,7 +1711,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: bring the next renewal (or retry, or end of grace) forward to now
-         * @description Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is charged to the sandbox card now, for the period a real renewal pays: from the end of the paid period, one month or year. The end of the grace period or of a cancelled period is brought forward by moving the subscription’s dates back. 404 when the server takes real payments.
+         * @description Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is charged to the sandbox card now, for the period a real renewal pays: from the end of the paid period, one month or year. The end of the grace period or of a canceled period is brought forward by moving the subscription’s dates back. 404 when the server takes real payments.
          */
         post: operations["renewSandboxSubscription"];
         delete?: never;
@@ -1724,8 +1730,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * What raising the organisation’s seats to a new total costs now, and from the next period
-         * @description Send the new total. `due_now_minor` is the seats added for the rest of the current period (prorated); `next_charge_minor` is every seat for each later period. Fewer seats than are assigned: 409 `seats_in_use`; fewer than bought: 409 `seats_reduction_unsupported`. For the organisation’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organisation does not exist (404).
+         * What raising the organization’s seats to a new total costs now, and from the next period
+         * @description Send the new total. `due_now_minor` is the seats added for the rest of the current period (prorated); `next_charge_minor` is every seat for each later period. Fewer seats than are assigned: 409 `seats_in_use`; fewer than bought: 409 `seats_reduction_unsupported`. For the organization’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organization does not exist (404).
          */
         post: operations["quoteOrganisationSeats"];
         delete?: never;
@@ -1744,8 +1750,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Raise the organisation’s seats to a new total, paying the prorated amount now
-         * @description Charges what the quote shows as due now, then raises the subscription’s and the license’s seats (and its machine limit) together; the next periods charge every seat. Seats are only added: paying for fewer is refused, the bought seats stay until the subscription ends. A declined card: 409 `payment_declined`. For the organisation’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organisation does not exist (404).
+         * Raise the organization’s seats to a new total, paying the prorated amount now
+         * @description Charges what the quote shows as due now, then raises the subscription’s and the license’s seats (and its machine limit) together; the next periods charge every seat. Seats are only added: paying for fewer is refused, the bought seats stay until the subscription ends. A declined card: 409 `payment_declined`. For the organization’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organization does not exist (404).
          */
         post: operations["buyOrganisationSeats"];
         delete?: never;
@@ -1816,7 +1822,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your own support requests, newest first (paged), each open or handled
+         * @description Only the caller’s own requests. `search` matches the reference or the subject.
+         */
+        get: operations["listSupportRequests"];
         put?: never;
         /**
          * Send a support request: stored, and mailed to support with Reply-To your address
@@ -2384,7 +2394,7 @@ export interface paths {
         get: operations["listApiTokens"];
         put?: never;
         /**
-         * Create a personal API token for your own licences, machines and billing
+         * Create a personal API token for your own licenses, machines and billing
          * @description The answer holds the token itself, the only time it is shown: only its SHA-256 is kept. Send it as `Authorization: Bearer aap_…`. Each scope is `<tag>:read` or `<tag>:write` for an OpenAPI tag; an operation needs the scope of every tag it carries, and write implies read. A personal token acts as a customer, even when its owner is an administrator. Needs a recent sign-in or step-up (403 `step_up_required`).
          */
         post: operations["createApiToken"];
@@ -2463,7 +2473,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an activation request file and get the license file for that machine
-         * @description The body is the activation request file the desktop app wrote on a machine without network. The seat is taken as by an online activation (the same seat limit and refusals; an organisation's license is activated by its members signing in, so its key is refused). The answer is the license file to import in the app: a lease signed as the online ones, bound to the machine, for the plan's offline lifetime (never past the license's end). The same request uploaded again answers the same file on the same seat (200 instead of 201).
+         * @description The body is the activation request file the desktop app wrote on a machine without network. The seat is taken as by an online activation (the same seat limit and refusals; an organization's license is activated by its members signing in, so its key is refused). The answer is the license file to import in the app: a lease signed as the online ones, bound to the machine, for the plan's offline lifetime (never past the license's end). The same request uploaded again answers the same file on the same seat (200 instead of 201).
          */
         post: operations["uploadOfflineActivationRequest"];
         delete?: never;
@@ -2483,7 +2493,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a machine's signed-out proof to free its seat
-         * @description The body is the signed-out proof the desktop app wrote when it forgot its license file, signed with the key that travelled in its request. It frees the seat once; the same proof again is 409.
+         * @description The body is the signed-out proof the desktop app wrote when it forgot its license file, signed with the key that traveled in its request. It frees the seat once; the same proof again is 409.
          */
         post: operations["uploadOfflineDeactivationProof"];
         delete?: never;
@@ -2503,7 +2513,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an activation request file for any license; the seat is the license owner's
-         * @description The body is the activation request file the desktop app wrote on a machine without network. The seat is taken as by an online activation (the same seat limit and refusals; an organisation's license is activated by its members signing in, so its key is refused). The answer is the license file to import in the app: a lease signed as the online ones, bound to the machine, for the plan's offline lifetime (never past the license's end). The same request uploaded again answers the same file on the same seat (200 instead of 201).
+         * @description The body is the activation request file the desktop app wrote on a machine without network. The seat is taken as by an online activation (the same seat limit and refusals; an organization's license is activated by its members signing in, so its key is refused). The answer is the license file to import in the app: a lease signed as the online ones, bound to the machine, for the plan's offline lifetime (never past the license's end). The same request uploaded again answers the same file on the same seat (200 instead of 201).
          */
         post: operations["adminUploadOfflineActivationRequest"];
         delete?: never;
@@ -2523,7 +2533,7 @@ export interface paths {
         put?: never;
         /**
          * Upload any machine's signed-out proof to free its seat
-         * @description The body is the signed-out proof the desktop app wrote when it forgot its license file, signed with the key that travelled in its request. It frees the seat once; the same proof again is 409.
+         * @description The body is the signed-out proof the desktop app wrote when it forgot its license file, signed with the key that traveled in its request. It frees the seat once; the same proof again is 409.
          */
         post: operations["adminUploadOfflineDeactivationProof"];
         delete?: never;
@@ -2539,10 +2549,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisations you belong to, with your role in each */
+        /** The organizations you belong to, with your role in each */
         get: operations["listOrganisations"];
         put?: never;
-        /** Create an organisation; you become its owner */
+        /** Create an organization; you become its owner */
         post: operations["createOrganisation"];
         delete?: never;
         options?: never;
@@ -2558,8 +2568,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An organisation you belong to: its seats, licence and billing details
-         * @description An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * An organization you belong to: its seats, license and billing details
+         * @description An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         get: operations["getOrganisation"];
         put?: never;
@@ -2568,8 +2578,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename an organisation or change the billing details its invoices carry
-         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * Rename an organization or change the billing details its invoices carry
+         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         patch: operations["updateOrganisation"];
         trace?: never;
@@ -2582,8 +2592,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The members, their roles, seats and active machines on the organisation’s licence
-         * @description An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * The members, their roles, seats and active machines on the organization’s license
+         * @description An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         get: operations["listOrganisationMembers"];
         put?: never;
@@ -2606,14 +2616,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member: their seat is freed and their machines on it stop at their next check
-         * @description The owner cannot be removed (409 `owner_cannot_be_removed`). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description The owner cannot be removed (409 `owner_cannot_be_removed`). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         delete: operations["removeOrganisationMember"];
         options?: never;
         head?: never;
         /**
          * Make a member an admin, or an admin a member
-         * @description The owner’s role changes only by a transfer of ownership (409 `owner_role_fixed`). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description The owner’s role changes only by a transfer of ownership (409 `owner_role_fixed`). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         patch: operations["changeOrganisationMemberRole"];
         trace?: never;
@@ -2628,13 +2638,13 @@ export interface paths {
         get?: never;
         /**
          * Give a member one of the seats bought
-         * @description 409 `seats_full` when every seat is held or promised to a pending invitation, `no_seats` before the organisation buys any. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description 409 `seats_full` when every seat is held or promised to a pending invitation, `no_seats` before the organization buys any. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         put: operations["assignOrganisationSeat"];
         post?: never;
         /**
          * Take a member’s seat back: their machines on it stop at their next check
-         * @description The owner’s seat is given up only by the owner (409 `owner_seat_fixed` for admins). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description The owner’s seat is given up only by the owner (409 `owner_seat_fixed` for admins). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         delete: operations["unassignOrganisationSeat"];
         options?: never;
@@ -2653,7 +2663,7 @@ export interface paths {
         put?: never;
         /**
          * Make another member the owner; you stay on as an admin
-         * @description The owner only (403 `owner_only`); the organisation’s licence passes to the new owner. An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description The owner only (403 `owner_only`); the organization’s license passes to the new owner. An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         post: operations["transferOrganisationOwnership"];
         delete?: never;
@@ -2672,8 +2682,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Leave an organisation: your seat is freed and your machines on it stop
-         * @description The owner transfers ownership first (409 `owner_cannot_leave`). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * Leave an organization: your seat is freed and your machines on it stop
+         * @description The owner transfers ownership first (409 `owner_cannot_leave`). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         post: operations["leaveOrganisation"];
         delete?: never;
@@ -2690,14 +2700,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The organisation’s invitations, newest first, with their status
-         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * The organization’s invitations, newest first, with their status
+         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         get: operations["listOrganisationInvitations"];
         put?: never;
         /**
          * Invite someone by e-mail: the mail’s link lets them join with a seat
-         * @description Refused while every seat is held or promised to a pending invitation (409 `seats_full`), before the organisation has seats (409 `no_seats`), and for a member or an address already invited (409). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description Refused while every seat is held or promised to a pending invitation (409 `seats_full`), before the organization has seats (409 `no_seats`), and for a member or an address already invited (409). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         post: operations["inviteOrganisationMember"];
         delete?: never;
@@ -2718,7 +2728,7 @@ export interface paths {
         post?: never;
         /**
          * Withdraw an invitation: its link stops working
-         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         delete: operations["revokeOrganisationInvitation"];
         options?: never;
@@ -2737,7 +2747,7 @@ export interface paths {
         put?: never;
         /**
          * Send an invitation again with a fresh link and expiry; the old link stops working
-         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         post: operations["resendOrganisationInvitation"];
         delete?: never;
@@ -2814,7 +2824,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every organisation (paged), newest first unless sorted otherwise
+         * Every organization (paged), newest first unless sorted otherwise
          * @description `search` matches part of the name or of a member’s e-mail address.
          */
         get: operations["adminListOrganisations"];
@@ -2833,7 +2843,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One organisation with its members, invitations, seats and subscription */
+        /** One organization with its members, invitations, seats and subscription */
         get: operations["adminGetOrganisation"];
         put?: never;
         post?: never;
@@ -2914,7 +2924,7 @@ export interface components {
         };
         ActivationResult: {
             license_id: string;
-            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organization looks: members activate by signing in */
             license_key: string;
             /** @description The owner; null when seen by someone else who activated with a key the owner shared */
             user_id: string | null;
@@ -2942,7 +2952,7 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
-            /** @description The organisation that provides the license to its members; null for a personal license */
+            /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             activation: components["schemas"]["Activation"];
             /** @description Ed25519-signed compact JWS; verify with GET /licensing/public-key */
@@ -2990,7 +3000,7 @@ export interface components {
         };
         AdminLicense: {
             license_id: string;
-            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organization looks: members activate by signing in */
             license_key: string;
             user_id: string;
             plan_id: string;
@@ -3017,7 +3027,7 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
-            /** @description The organisation that provides the license to its members; null for a personal license */
+            /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             user_email: string | null;
         };
@@ -3033,7 +3043,7 @@ export interface components {
             role: ("owner" | "admin" | "member") | null;
             members_count: number;
             seats: components["schemas"]["OrganisationSeats"] | null;
-            /** @description The organisation’s seat-based license, once bought */
+            /** @description The organization’s seat-based license, once bought */
             license_id: string | null;
             subscription_id: string | null;
             billing_details: components["schemas"]["BillingDetails"] | null;
@@ -3064,7 +3074,7 @@ export interface components {
             role: ("owner" | "admin" | "member") | null;
             members_count: number;
             seats: components["schemas"]["OrganisationSeats"] | null;
-            /** @description The organisation’s seat-based license, once bought */
+            /** @description The organization’s seat-based license, once bought */
             license_id: string | null;
             subscription_id: string | null;
             billing_details: components["schemas"]["BillingDetails"] | null;
@@ -3168,7 +3178,7 @@ export interface components {
             license_id: string | null;
             current_period_start: string | null;
             current_period_end: string | null;
-            /** @description Null once no further charge will be made (cancelled, or ending at period end) */
+            /** @description Null once no further charge will be made (canceled, or ending at period end) */
             next_charge: {
                 /** @description ISO 8601 date and time, UTC */
                 at: string;
@@ -3184,9 +3194,11 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
-            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
+            /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
@@ -3215,7 +3227,7 @@ export interface components {
             license_id: string | null;
             current_period_start: string | null;
             current_period_end: string | null;
-            /** @description Null once no further charge will be made (cancelled, or ending at period end) */
+            /** @description Null once no further charge will be made (canceled, or ending at period end) */
             next_charge: {
                 /** @description ISO 8601 date and time, UTC */
                 at: string;
@@ -3231,9 +3243,11 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
-            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
+            /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
@@ -3418,6 +3432,7 @@ export interface components {
             address_line2?: string | null;
             city: string;
             postal_code: string;
+            /** @description For India (IN), a state or union territory of the GST list: its name or its two-digit GST code (saved by name) */
             region?: string | null;
             country: string;
             tax_id?: string | null;
@@ -3451,6 +3466,11 @@ export interface components {
         };
         ChangeSubscriptionPlanRequestInput: {
             plan_id: string;
+            /**
+             * Format: uuid
+             * @description The quote the customer saw: charged exactly its `due_now_minor` while it holds (until `expires_at`); refused (409) once it expired (`quote_expired`) or when the subscription changed since (`quote_changed`)
+             */
+            quote_id?: string;
             /** @description The amount the preview showed; refused (409) when the price has changed since */
             expected_due_now_minor?: number;
         };
@@ -3867,20 +3887,43 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "invoice" | "credit_note";
+            /** @description Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note */
+            title: string;
             number: string;
             /** @description ISO 8601 date and time, UTC */
             issued_at: string;
             currency: string;
+            /** @description The taxable value: the total before tax */
             subtotal: number;
             tax: number;
-            /** @description Negative on credit notes */
+            /** @description What was charged; negative on credit notes */
             total: number;
             tax_name: string;
             /** @description In basis points: 1800 is 18 % */
             tax_rate_bp: number;
             tax_inclusive: boolean;
+            /** @description True: the lines’ amounts include the tax (prices inclusive of it) and add up to `total`; false: they are before tax and add up to `subtotal` */
+            lines_include_tax: boolean;
+            /** @description The tax by kind; they add up to `tax` */
+            taxes: components["schemas"]["InvoiceTaxLine"][];
+            /** @description For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India */
+            place_of_supply: string | null;
             /** @description The payment an invoice is for (also set on credit notes) */
             payment_id: string | null;
+            /** @description The payment provider’s reference of that payment */
+            payment_reference: string | null;
+            /** @description The period the charge pays for; null for a lifetime and on credit notes */
+            service_period: {
+                /** @description ISO 8601 date and time, UTC */
+                start: string;
+                /** @description ISO 8601 date and time, UTC */
+                end: string;
+            } | null;
+            /** @description The organisation billed for its purchase; its page is where its billing details are managed */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
             /** @description The invoice a credit note corrects */
             corrects: {
                 id: string;
@@ -3902,20 +3945,37 @@ export interface components {
                 tax_id: string | null;
                 email: string | null;
             };
-            lines: {
-                description: string;
-                quantity: number;
-                /** @description Before tax, in minor units */
-                unit_amount: number;
-                /** @description Before tax, in minor units; negative on credit notes */
-                amount: number;
-            }[];
+            lines: components["schemas"]["InvoiceLine"][];
+        };
+        InvoiceLine: {
+            /**
+             * @description item: what was bought (a plan, seats); discount: a coupon; credit: credit from earlier payments taken off; adjustment: a difference between the lines and what was charged. Invoices issued before itemising have item lines only
+             * @enum {string}
+             */
+            kind: "item" | "discount" | "credit" | "adjustment";
+            description: string;
+            /** @description Seats for a seat-based plan, else 1 */
+            quantity: number;
+            /** @description Per unit, in minor units: the list price of one seat on an item line; negative on discounts */
+            unit_amount: number;
+            /** @description quantity × unit_amount, in minor units; negative on discounts, credit and credit notes */
+            amount: number;
+            /** @description The coupon of a discount line */
+            coupon_code: string | null;
         };
         InvoiceList: {
             data: components["schemas"]["Invoice"][];
             total: number;
             page: number;
             perPage: number;
+        };
+        InvoiceTaxLine: {
+            /** @description CGST, SGST, UTGST or IGST for India’s GST by place of supply; else the tax’s name */
+            name: string;
+            /** @description In basis points: 900 is 9 % */
+            rate_bp: number;
+            /** @description In minor units; negative on credit notes */
+            amount: number;
         };
         LeaseSigningKeys: {
             keys: {
@@ -3933,7 +3993,7 @@ export interface components {
         };
         License: {
             license_id: string;
-            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organisation looks: members activate by signing in */
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organization looks: members activate by signing in */
             license_key: string;
             /** @description The owner; null when seen by someone else who activated with a key the owner shared */
             user_id: string | null;
@@ -3961,7 +4021,7 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
-            /** @description The organisation that provides the license to its members; null for a personal license */
+            /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
         };
         LicenseFeatures: {
@@ -4008,7 +4068,7 @@ export interface components {
             expires_at: string | null;
             features: components["schemas"]["FeatureUsage"][];
             activation_id: string;
-            /** @description On an organisation’s license: the organisation and the member whose seat this machine is on */
+            /** @description On an organization’s license: the organization and the member whose seat this machine is on */
             seat: components["schemas"]["SeatHolder"] | null;
             lease: string;
             /** @description ISO 8601 date and time, UTC */
@@ -4128,7 +4188,7 @@ export interface components {
             role: ("owner" | "admin" | "member") | null;
             members_count: number;
             seats: components["schemas"]["OrganisationSeats"] | null;
-            /** @description The organisation’s seat-based license, once bought */
+            /** @description The organization’s seat-based license, once bought */
             license_id: string | null;
             subscription_id: string | null;
             billing_details: components["schemas"]["BillingDetails"] | null;
@@ -4342,6 +4402,10 @@ export interface components {
             updated_at: string;
         };
         PlanChangeQuote: {
+            /** @description Send it as `quote_id` to confirm the change at this price */
+            id: string;
+            /** @description Until when the quote holds (10 minutes after it was made) */
+            expires_at: string;
             plan: {
                 id: string;
                 code: string;
@@ -4700,7 +4764,7 @@ export interface components {
             license_id: string | null;
             current_period_start: string | null;
             current_period_end: string | null;
-            /** @description Null once no further charge will be made (cancelled, or ending at period end) */
+            /** @description Null once no further charge will be made (canceled, or ending at period end) */
             next_charge: {
                 /** @description ISO 8601 date and time, UTC */
                 at: string;
@@ -4716,9 +4780,11 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
-            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
+            /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
@@ -4762,7 +4828,7 @@ export interface components {
             license_id: string | null;
             current_period_start: string | null;
             current_period_end: string | null;
-            /** @description Null once no further charge will be made (cancelled, or ending at period end) */
+            /** @description Null once no further charge will be made (canceled, or ending at period end) */
             next_charge: {
                 /** @description ISO 8601 date and time, UTC */
                 at: string;
@@ -4778,9 +4844,11 @@ export interface components {
             failed_attempts: number;
             payment_method: string | null;
             sandbox_card: ("succeeds" | "declines") | null;
-            /** @description Kept from a move to a cheaper plan; taken off the next charges */
+            /** @description Kept from a move to a cheaper plan; taken off the next charges while the subscription renews */
             credit_minor: number;
-            /** @description What cancelling now would refund at this moment: the unused part of the paid period (0 when none is left) */
+            /** @description What canceling (at period end or now) would refund of `credit_minor`, with a credit note; the rest (`credit_minor` less this) cannot be refunded and is not taken off any charge once the subscription ends */
+            cancel_credit_refund_minor: number;
+            /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
@@ -4789,6 +4857,20 @@ export interface components {
         };
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
+        };
+        SupportRequest: {
+            id: string;
+            reference: string;
+            topic: string;
+            subject: string;
+            /**
+             * @description handled once support marked it so
+             * @enum {string}
+             */
+            state: "open" | "handled";
+            handled_at: string | null;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
         };
         SupportRequestBodyInput: {
             /** @enum {string} */
@@ -4800,6 +4882,12 @@ export interface components {
         };
         SupportRequestHandledBodyInput: {
             handled: boolean;
+        };
+        SupportRequestList: {
+            data: components["schemas"]["SupportRequest"][];
+            total: number;
+            page: number;
+            perPage: number;
         };
         SupportRequestReceipt: {
             id: string;
@@ -4854,7 +4942,7 @@ export interface components {
         TwoFactorStatus: {
             /** @description An authenticator app is confirmed */
             totp_enabled: boolean;
-            /** @description Enrolment started and waits for its confirmation code */
+            /** @description Enrollment started and waits for its confirmation code */
             totp_pending: boolean;
             recovery_codes_left: number;
             /** @description How many passkeys the account has */
@@ -12536,6 +12624,58 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSupportRequests: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+                search?: string;
+                sort?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportRequestList"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

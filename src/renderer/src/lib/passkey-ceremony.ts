@@ -41,7 +41,7 @@ function inWords(error: unknown): PasskeyCeremonyError {
   const name = error instanceof Error ? error.name : '';
   if (name === 'NotAllowedError' || name === 'AbortError')
     return new PasskeyCeremonyError(
-      'The passkey request was cancelled or timed out. Try again when you are ready.',
+      'The passkey request was canceled or timed out. Try again when you are ready.',
       {
         cause: error,
       },

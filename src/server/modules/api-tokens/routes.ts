@@ -51,7 +51,7 @@ export const apiTokensRoutes: FastifyPluginAsyncZod<{ apiTokens: ApiTokensServic
       schema: {
         operationId: 'createApiToken',
         tags,
-        summary: 'Create a personal API token for your own licences, machines and billing',
+        summary: 'Create a personal API token for your own licenses, machines and billing',
         description:
           `${shownOnce} A personal token acts as a customer, even when its owner is an administrator. ` +
           'Needs a recent sign-in or step-up (403 `step_up_required`).',

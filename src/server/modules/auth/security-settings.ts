@@ -35,7 +35,7 @@ export function createSecuritySettingsService({ db, clock }: { db: Db; clock: Cl
         if (settings.require_admin_two_factor && !(await hasSecondFactor(trx, actor.id)))
           throw conflict(
             'two_factor_required_first',
-            'Set up two-factor authentication for your own account before requiring it of every administrator.',
+            'Set up two-factor sign-in for your own account before requiring it of every administrator.',
           );
         const before = await readSecuritySettings(trx);
         const after = await writeSecuritySettings(trx, clock, settings);

@@ -60,7 +60,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod<TwoFactorRoutesOptions> = as
         tags,
         summary: 'Start setting up an authenticator app: its secret, otpauth URI and QR code',
         description:
-          'Starting again replaces an enrolment that was not confirmed. Confirm with a first code.',
+          'Starting again replaces an enrollment that was not confirmed. Confirm with a first code.',
         security: bearerSecurity,
         body: noBodySchema,
         response: { 200: totpEnrolmentSchema, ...errorResponses(400, 401, 409, 415) },

@@ -75,8 +75,17 @@ export const formatIssueDate = (iso: string): string => dateFormat.format(new Da
 /** `GSTIN` for an Indian party, the neutral `Tax id` otherwise. */
 const taxIdLabel = (country: string | null) => (country === 'IN' ? 'GSTIN' : 'Tax id');
 
-export const invoiceTitle = (invoice: Pick<Invoice, 'kind' | 'tax_rate_bp'>): string =>
-  invoice.kind === 'credit_note' ? 'Credit note' : invoice.tax_rate_bp > 0 ? 'Tax invoice' : 'Invoice';
+/** `1 January 2026 to 1 February 2026`. */
+export const formatPeriod = (period: { start: string; end: string }): string =>
+  `${formatIssueDate(period.start)} to ${formatIssueDate(period.end)}`;
+
+/** `CGST 9%`, with `(included)` when the prices include it. */
+export const taxLabel = (tax: { name: string; rate_bp: number }, included: boolean): string =>
+  `${tax.name} ${formatRate(tax.rate_bp)}${included ? ' (included)' : ''}`;
+
+/** `GSTIN` when the seller's tax id is one (two digits of a state, then the PAN), else `Tax id`. */
+const sellerTaxIdLabel = (taxId: string) =>
+  /^\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]Z[0-9A-Z]$/.test(taxId) ? 'GSTIN' : 'Tax id';
 
 /** The PDF's file name: `INV-000042.pdf`. */
 export const invoiceFileName = (invoice: Pick<Invoice, 'number'>): string =>
@@ -89,7 +98,7 @@ const RULE = '#cbd2d9';
 
 /** Renders an invoice or credit note to PDF bytes. */
 export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
-  const title = invoiceTitle(invoice);
+  const title = invoice.title;
   const issued = new Date(invoice.issued_at);
   const doc = new PDFDocument({
     size: 'A4',
@@ -124,6 +133,8 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     `Number: ${invoice.number}`,
     `Date: ${formatIssueDate(invoice.issued_at)}`,
     ...(invoice.corrects ? [`Corrects invoice: ${invoice.corrects.number}`] : []),
+    ...(invoice.place_of_supply ? [`Place of supply: ${invoice.place_of_supply}`] : []),
+    ...(invoice.payment_reference ? [`Payment reference: ${invoice.payment_reference}`] : []),
   ];
   doc.text(facts.join('\n'), left, doc.y + 4, { width, align: 'right' });
   const afterFacts = doc.y;
@@ -138,7 +149,9 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
   doc.font('Helvetica').fontSize(10).fillColor(MUTED);
   const sellerLines = [
     ...invoice.seller.address,
-    ...(invoice.seller.tax_id ? [`Tax id: ${invoice.seller.tax_id}`] : []),
+    ...(invoice.seller.tax_id
+      ? [`${sellerTaxIdLabel(invoice.seller.tax_id)}: ${invoice.seller.tax_id}`]
+      : []),
     ...(invoice.seller.email ? [invoice.seller.email] : []),
   ];
   if (sellerLines.length > 0) doc.text(sellerLines.map(printable).join('\n'), { width: width / 2 });
@@ -155,6 +168,14 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     ...(invoice.buyer.email && invoice.buyer.name ? [invoice.buyer.email] : []),
   ];
   if (buyerLines.length > 0) doc.text(buyerLines.map(printable).join('\n'), { width });
+  // An organisation billed without its billing details: say so, and where they are added.
+  if (invoice.organisation && invoice.buyer.address.length === 0)
+    doc
+      .fillColor(MUTED)
+      .text(
+        "No billing address or tax id was on file for this organization. Its owner or an admin can add them on the organization's page in the portal; later invoices carry them.",
+        { width },
+      );
 
   // The lines.
   y = doc.y + 24;
@@ -179,9 +200,18 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     .lineWidth(1)
     .stroke();
   doc.font('Helvetica').fontSize(10).fillColor(INK);
-  for (const line of invoice.lines) {
+  const period = invoice.service_period;
+  for (const [index, line] of invoice.lines.entries()) {
     y += 8;
-    doc.text(printable(line.description), columns.description, y, { width: width * 0.52 });
+    doc.fillColor(INK).text(printable(line.description), columns.description, y, { width: width * 0.52 });
+    // The service period under what was bought (the first item line).
+    if (period && index === invoice.lines.findIndex((each) => each.kind === 'item'))
+      doc
+        .fillColor(MUTED)
+        .fontSize(9)
+        .text(`Service period: ${formatPeriod(period)}`, { width: width * 0.52 })
+        .fontSize(10)
+        .fillColor(INK);
     const rowBottom = doc.y;
     doc.text(String(line.quantity), columns.quantity, y, { width: width * 0.1, align: 'right' });
     doc.text(money(line.unit_amount), columns.unit, y, { width: unitWidth, align: 'right' });
@@ -207,9 +237,10 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
     doc.text(money(amount), columns.amount, y, { width: amountWidth, align: 'right' });
     y = doc.y;
   };
-  total('Subtotal', invoice.subtotal);
-  if (invoice.tax_rate_bp > 0 || invoice.tax !== 0)
-    total(`${printable(invoice.tax_name)} ${formatRate(invoice.tax_rate_bp)}`, invoice.tax);
+  // Lines with the tax in them already add up to the total: the taxable value and the tax by kind
+  // are what the total contains. Lines before tax add up to the taxable value, and the tax is added.
+  total('Taxable value', invoice.subtotal);
+  for (const tax of invoice.taxes) total(printable(taxLabel(tax, invoice.lines_include_tax)), tax.amount);
   total(invoice.kind === 'credit_note' ? 'Total credited' : 'Total', invoice.total, true);
 
   // What the reader needs to know about the amounts.

@@ -7,6 +7,7 @@ import type {
   invoiceListQuerySchema,
 } from '../../../shared/api/billing.js';
 import type { Paged } from '../../../shared/api/paging.js';
+import { currentCountryCode } from '../../../shared/countries.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { BillingDetailsRow, UserRow } from '../../db/tables.js';
@@ -23,6 +24,7 @@ import {
 
 type InvoiceListQuery = z.output<typeof invoiceListQuerySchema>;
 
+/** As saved; a country saved under a code since withdrawn (DD, YU…) reads as the current one. */
 const toBillingDetails = (row: BillingDetailsRow): BillingDetails => ({
   name: row.name,
   address_line1: row.address_line1,
@@ -30,7 +32,7 @@ const toBillingDetails = (row: BillingDetailsRow): BillingDetails => ({
   city: row.city,
   postal_code: row.postal_code,
   region: row.region,
-  country: row.country,
+  country: currentCountryCode(row.country) ?? row.country,
   tax_id: row.tax_id,
   updated_at: row.updated_at,
 });

@@ -30,3 +30,16 @@ export interface InvoiceSettings {
   /** Series of credit note numbers, numbered apart from invoices. */
   creditNoteSeries: string;
 }
+
+/**
+ * Why the invoices are not tax invoices, when they are not: without the seller's tax registration
+ * (`SELLER_TAX_ID`, a GSTIN in India) a document may not be called a tax invoice, so each is
+ * titled "Invoice". Logged as a warning when the server starts; undefined when all is well.
+ */
+export function taxInvoiceWarning(settings: Pick<InvoiceSettings, 'seller'>): string | undefined {
+  if (settings.seller.taxId) return undefined;
+  return (
+    'SELLER_TAX_ID is not set: invoices are issued as "Invoice", not as tax invoices. Set SELLER_TAX_ID ' +
+    'to the seller’s GSTIN (or other tax registration) to issue tax invoices from then on.'
+  );
+}

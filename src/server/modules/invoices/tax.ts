@@ -89,3 +89,57 @@ export function refundTaxShare(input: {
   const taxMinor = Math.max(0, Math.min(refundMinor, cumulativeTax - taxCreditedBeforeMinor));
   return { netMinor: refundMinor - taxMinor, taxMinor, grossMinor: refundMinor };
 }
+
+/** One kind of tax on an invoice: `CGST` at 900 basis points, say, and its amount. */
+export interface TaxLine {
+  name: string;
+  rateBasisPoints: number;
+  amountMinor: number;
+}
+
+/**
+ * India's GST by place of supply. Within the seller's state the tax is shared half and half
+ * between the centre (CGST) and the state (SGST; UTGST in a union territory without a
+ * legislature); across states, and out of India, it is all integrated tax (IGST). The halves of
+ * an odd amount differ by one minor unit (the central half takes it), so they add up to the tax.
+ */
+export function gstLines(
+  taxMinor: number,
+  rateBasisPoints: number,
+  supply: { intraState: boolean; unionTerritoryTax: boolean },
+): TaxLine[] {
+  checkAmount(taxMinor);
+  checkRate(rateBasisPoints);
+  if (!supply.intraState) return [{ name: 'IGST', rateBasisPoints, amountMinor: taxMinor }];
+  const central = divideHalfUp(taxMinor, 2);
+  const centralRate = Math.ceil(rateBasisPoints / 2);
+  return [
+    { name: 'CGST', rateBasisPoints: centralRate, amountMinor: central },
+    {
+      name: supply.unionTerritoryTax ? 'UTGST' : 'SGST',
+      rateBasisPoints: rateBasisPoints - centralRate,
+      amountMinor: taxMinor - central,
+    },
+  ];
+}
+
+/**
+ * `taxMinor` shared in proportion to `parts` (the tax kinds of an invoice, to credit a refund's
+ * tax by kind): each share rounded half up, the last taking what is left, so the shares add up.
+ */
+export function shareTax(taxMinor: number, parts: readonly number[]): number[] {
+  checkAmount(taxMinor);
+  const whole = parts.reduce((sum, part) => sum + part, 0);
+  let left = taxMinor;
+  return parts.map((part, index) => {
+    checkAmount(part);
+    const share =
+      index === parts.length - 1
+        ? left
+        : whole === 0
+          ? 0
+          : Math.min(left, divideHalfUp(taxMinor * part, whole));
+    left -= share;
+    return share;
+  });
+}

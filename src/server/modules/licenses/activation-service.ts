@@ -218,7 +218,7 @@ export function createActivationService({
       .executeTakeFirst();
     throw forbidden(
       'activate_by_sign_in',
-      `This is ${organisation?.name ?? 'an organisation'}'s license: sign in with the account you were invited with and choose Activate on this machine.`,
+      `This is ${organisation?.name ?? 'an organization'}'s license: sign in with the account you were invited with and choose Activate on this machine.`,
     );
   }
 

@@ -85,7 +85,7 @@ export function machineRefusal(
     );
   }
   if (activation.deactivated_reason === 'seat_removed') {
-    const organisation = organisationName ?? 'the organisation';
+    const organisation = organisationName ?? 'the organization';
     return licenseRefusal(
       'deactivated',
       `Your seat in ${organisation} was taken back, so this machine is no longer activated. ` +

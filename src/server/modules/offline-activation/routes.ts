@@ -21,13 +21,13 @@ const bodyLimit = OFFLINE_FILE_MAX_BYTES;
 const requestDescription =
   'The body is the activation request file the desktop app wrote on a machine without network. ' +
   'The seat is taken as by an online activation (the same seat limit and refusals; an ' +
-  "organisation's license is activated by its members signing in, so its key is refused). The " +
+  "organization's license is activated by its members signing in, so its key is refused). The " +
   'answer is the license file to import in the app: a lease signed as the online ones, bound to the ' +
   "machine, for the plan's offline lifetime (never past the license's end). The same request uploaded " +
   'again answers the same file on the same seat (200 instead of 201).';
 const proofDescription =
   'The body is the signed-out proof the desktop app wrote when it forgot its license file, signed ' +
-  'with the key that travelled in its request. It frees the seat once; the same proof again is 409.';
+  'with the key that traveled in its request. It frees the seat once; the same proof again is 409.';
 
 /** Activation by file: customers for their own licenses, administrators for any. */
 export const offlineActivationRoutes: FastifyPluginAsyncZod<{ offline: OfflineActivationService }> = async (

@@ -19,7 +19,7 @@ export interface OrganisationAccess {
   ownerPowers: boolean;
 }
 
-export const organisationNotFound = () => notFound('organisation_not_found', 'Organisation not found');
+export const organisationNotFound = () => notFound('organisation_not_found', 'Organization not found');
 
 /**
  * The caller's access to an organisation. An outsider is told it does not exist (never 403, so
@@ -51,6 +51,6 @@ export function assertManages(access: OrganisationAccess): void {
   if (!access.manages)
     throw forbidden(
       'organisation_admin_required',
-      'Only the organisation’s owner and admins may do this. Ask one of them.',
+      'Only the organization’s owner and admins may do this. Ask one of them.',
     );
 }

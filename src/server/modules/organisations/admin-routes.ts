@@ -22,7 +22,7 @@ export const adminOrganisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'adminListOrganisations',
         tags,
-        summary: 'Every organisation (paged), newest first unless sorted otherwise',
+        summary: 'Every organization (paged), newest first unless sorted otherwise',
         description: '`search` matches part of the name or of a member’s e-mail address.',
         security: bearerSecurity,
         querystring: adminOrganisationListQuerySchema,
@@ -39,7 +39,7 @@ export const adminOrganisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'adminGetOrganisation',
         tags,
-        summary: 'One organisation with its members, invitations, seats and subscription',
+        summary: 'One organization with its members, invitations, seats and subscription',
         security: bearerSecurity,
         params: organisationParamsSchema,
         response: { 200: adminOrganisationDetailSchema, ...errorResponses(400, 401, 403, 404) },

@@ -22,11 +22,12 @@ import { securityEventTypes } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { findUserByEmail, insertUser } from '../users/repository.js';
 import { assertManages, organisationAccess } from './access.js';
-import { invitationLink, invitationMail } from './mail.js';
+import { invitationLink, invitationMail, memberJoinedMail, organisationLink } from './mail.js';
 import {
   findInvitation,
   findInvitationByTokenHash,
   findOrganisation,
+  findOwner,
   findPendingInvitationTo,
   insertInvitation,
   insertMember,
@@ -129,6 +130,31 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     return invitationView(row, isoNow(clock));
   }
 
+  /** The owner learns who joined and how many seats are taken now, in the join's transaction. */
+  async function tellOwner(
+    trx: DbOrTransaction,
+    organisation: OrganisationRow,
+    joined: UserRow,
+    role: AssignableOrganisationRole,
+    seats: number,
+  ): Promise<void> {
+    const owner = await findOwner(trx, organisation.id);
+    if (!owner || owner.user_id === joined.id) return;
+    await mailer.queue(
+      trx,
+      memberJoinedMail({
+        to: owner.email,
+        name: owner.full_name,
+        organisationName: organisation.name,
+        member: joined.full_name ? `${joined.full_name} (${joined.email})` : joined.email,
+        role,
+        seatsHeld: await countAssignedSeats(trx, organisation.id),
+        seats,
+        organisationUrl: organisationLink(deps.publicUrl, organisation.id),
+      }),
+    );
+  }
+
   /**
    * Joins `user` to the invitation's organisation with its role and a seat, spending the link,
    * under the organisation's lock: of two acceptances of the last seat exactly one joins.
@@ -172,6 +198,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       seat_assigned_at: now,
       joined_at: now,
     });
+    await tellOwner(trx, organisation, user, found.role, license.seats ?? 0);
     await recordOrganisationChange(trx, clock, {
       type: securityEventTypes.organisationMemberJoined,
       actor: { user, meta },

@@ -34,7 +34,7 @@ export const invitationMail = (input: {
           paragraph:
             `${input.inviter ?? 'An administrator'} invited you to join ${input.organisationName} on ` +
             `${PRODUCT_NAME} as ${input.role === 'admin' ? 'an administrator' : 'a member'}. ` +
-            'Joining gives you a seat on its licence: you then activate the app by signing in.',
+            'Joining gives you a seat on its license: you then activate the app by signing in.',
         },
       ],
       action: { label: 'Accept the invitation', url: input.link },
@@ -43,6 +43,100 @@ export const invitationMail = (input: {
           note:
             `The link works once, until ${formatDateTime(input.expiresAt)}. Without an account yet, ` +
             'you create one from the link. If you did not expect this, ignore this message.',
+        },
+      ],
+    },
+  });
+
+/** Where an organisation's members and seats are managed. */
+export const organisationLink = (publicUrl: string, organisationId: string): string =>
+  new URL(
+    portalPaths.organisationDetail.replace(':organisationId', encodeURIComponent(organisationId)),
+    publicUrl,
+  ).toString();
+
+const hello = (name: string | null) => ({ paragraph: name?.trim() ? `Hello ${name.trim()},` : 'Hello,' });
+
+function seatFreed(hadSeat: boolean, machinesEnded: number): string {
+  if (!hadSeat) return 'You held no seat on its license, so none of your machines is affected.';
+  if (machinesEnded === 0) return 'Your seat on its license is freed.';
+  const machines = machinesEnded === 1 ? 'the machine' : `the ${machinesEnded} machines`;
+  return `Your seat on its license is freed, and ${machines} you activated with it stop working at the next license check.`;
+}
+
+/** To a member an administrator removed: their seat is gone, and so are their machines on it. */
+export const memberRemovedMail = (input: {
+  to: string;
+  name: string | null;
+  organisationName: string;
+  /** Who removed them: a name or an address. */
+  removedBy: string;
+  hadSeat: boolean;
+  machinesEnded: number;
+  /** Where they may buy a license of their own. */
+  purchaseUrl: string;
+}): MailMessage =>
+  composeMail({
+    kind: mailKinds.organisationMemberRemoved,
+    to: input.to,
+    subject: `You were removed from ${input.organisationName} on ${PRODUCT_NAME}`,
+    content: {
+      preview: `${input.removedBy} removed you from ${input.organisationName}.`,
+      heading: `You are no longer a member of ${input.organisationName}`,
+      body: [
+        hello(input.name),
+        {
+          paragraph: `${input.removedBy} removed you from ${input.organisationName} on ${PRODUCT_NAME}.`,
+        },
+        { paragraph: seatFreed(input.hadSeat, input.machinesEnded) },
+        {
+          paragraph:
+            'Your account stays yours. To keep using the app, buy a license of your own or ask the organization to invite you again.',
+        },
+      ],
+      action: { label: 'See plans', url: input.purchaseUrl },
+      after: [{ note: 'If you think this is a mistake, contact the organization’s administrators.' }],
+    },
+  });
+
+/** To the owner: someone accepted an invitation and took a seat. */
+export const memberJoinedMail = (input: {
+  to: string;
+  name: string | null;
+  organisationName: string;
+  /** The new member: a name and address, or the address. */
+  member: string;
+  role: AssignableOrganisationRole;
+  seatsHeld: number;
+  seats: number;
+  organisationUrl: string;
+}): MailMessage =>
+  composeMail({
+    kind: mailKinds.organisationMemberJoined,
+    to: input.to,
+    subject: `${input.member} joined ${input.organisationName}`,
+    content: {
+      preview: `${input.seatsHeld} of ${input.seats} seats are now taken.`,
+      heading: `${input.member} joined ${input.organisationName}`,
+      body: [
+        hello(input.name),
+        {
+          paragraph: `${input.member} accepted the invitation to ${input.organisationName} and joined as ${
+            input.role === 'admin' ? 'an administrator' : 'a member'
+          }, with a seat on its license.`,
+        },
+        {
+          details: [
+            { label: 'Member', value: input.member },
+            { label: 'Role', value: input.role === 'admin' ? 'Administrator' : 'Member' },
+            { label: 'Seats taken', value: `${input.seatsHeld} of ${input.seats}` },
+          ],
+        },
+      ],
+      action: { label: 'View members', url: input.organisationUrl },
+      after: [
+        {
+          note: 'You receive this because you own the organization. If you did not expect this member, remove them on its page.',
         },
       ],
     },

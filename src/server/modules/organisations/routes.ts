@@ -29,7 +29,7 @@ const tags = ['organisations'];
 const paths = apiPaths.organisations;
 
 const outsiders =
-  'An account outside the organisation gets 404 `organisation_not_found`; a platform administrator may act as its owner.';
+  'An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.';
 const managers = `Owners and admins only (403 \`organisation_admin_required\` for members). ${outsiders}`;
 
 const actorOf = (request: FastifyRequest): OrganisationActor => ({
@@ -49,7 +49,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'createOrganisation',
         tags,
-        summary: 'Create an organisation; you become its owner',
+        summary: 'Create an organization; you become its owner',
         security: bearerSecurity,
         body: createOrganisationBodySchema,
         response: { 201: organisationSchema, ...errorResponses(400, 401, 403, 415) },
@@ -66,7 +66,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'listOrganisations',
         tags,
-        summary: 'The organisations you belong to, with your role in each',
+        summary: 'The organizations you belong to, with your role in each',
         security: bearerSecurity,
         response: { 200: organisationListSchema, ...errorResponses(401, 403) },
       },
@@ -81,7 +81,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'getOrganisation',
         tags,
-        summary: 'An organisation you belong to: its seats, licence and billing details',
+        summary: 'An organization you belong to: its seats, license and billing details',
         description: outsiders,
         security: bearerSecurity,
         params: organisationParamsSchema,
@@ -98,7 +98,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'updateOrganisation',
         tags,
-        summary: 'Rename an organisation or change the billing details its invoices carry',
+        summary: 'Rename an organization or change the billing details its invoices carry',
         description: managers,
         security: bearerSecurity,
         params: organisationParamsSchema,
@@ -116,7 +116,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'listOrganisationMembers',
         tags,
-        summary: 'The members, their roles, seats and active machines on the organisation’s licence',
+        summary: 'The members, their roles, seats and active machines on the organization’s license',
         description: outsiders,
         security: bearerSecurity,
         params: organisationParamsSchema,
@@ -182,7 +182,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
         operationId: 'assignOrganisationSeat',
         tags,
         summary: 'Give a member one of the seats bought',
-        description: `409 \`seats_full\` when every seat is held or promised to a pending invitation, \`no_seats\` before the organisation buys any. ${managers}`,
+        description: `409 \`seats_full\` when every seat is held or promised to a pending invitation, \`no_seats\` before the organization buys any. ${managers}`,
         security: bearerSecurity,
         params: memberParamsSchema,
         body: noBodySchema,
@@ -219,7 +219,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
         operationId: 'transferOrganisationOwnership',
         tags,
         summary: 'Make another member the owner; you stay on as an admin',
-        description: `The owner only (403 \`owner_only\`); the organisation’s licence passes to the new owner. ${outsiders}`,
+        description: `The owner only (403 \`owner_only\`); the organization’s license passes to the new owner. ${outsiders}`,
         security: bearerSecurity,
         params: organisationParamsSchema,
         body: transferOwnershipBodySchema,
@@ -237,7 +237,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'leaveOrganisation',
         tags,
-        summary: 'Leave an organisation: your seat is freed and your machines on it stop',
+        summary: 'Leave an organization: your seat is freed and your machines on it stop',
         description: `The owner transfers ownership first (409 \`owner_cannot_leave\`). ${outsiders}`,
         security: bearerSecurity,
         params: organisationParamsSchema,
@@ -258,7 +258,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'listOrganisationInvitations',
         tags,
-        summary: 'The organisation’s invitations, newest first, with their status',
+        summary: 'The organization’s invitations, newest first, with their status',
         description: managers,
         security: bearerSecurity,
         params: organisationParamsSchema,
@@ -278,7 +278,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
         summary: 'Invite someone by e-mail: the mail’s link lets them join with a seat',
         description:
           'Refused while every seat is held or promised to a pending invitation (409 `seats_full`), ' +
-          `before the organisation has seats (409 \`no_seats\`), and for a member or an address already invited (409). ${managers}`,
+          `before the organization has seats (409 \`no_seats\`), and for a member or an address already invited (409). ${managers}`,
         security: bearerSecurity,
         params: organisationParamsSchema,
         body: inviteMemberBodySchema,

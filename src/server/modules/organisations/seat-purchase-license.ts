@@ -18,10 +18,10 @@ export async function issueOrganisationLicense(
   expiresAt: string,
 ): Promise<LicenseRow> {
   const organisationId = subscription.organisation_id;
-  if (organisationId === null) throw new Error(`subscription ${subscription.id} is not an organisation's`);
+  if (organisationId === null) throw new Error(`subscription ${subscription.id} is not an organization's`);
   await lockOrganisation(trx, organisationId);
   const owner = await findOwner(trx, organisationId);
-  if (!owner) throw new Error(`organisation ${organisationId} has no owner`);
+  if (!owner) throw new Error(`organization ${organisationId} has no owner`);
   const ownerId = owner.user_id;
   const license = await issueLicense(trx, clock, {
     userId: ownerId,

@@ -15,8 +15,8 @@ const tags = ['organisations'];
 const paths = apiPaths.organisations;
 
 const who =
-  'For the organisation’s owner and admins (and platform administrators); a member is refused ' +
-  '(403 `organisation_admin_required`), anyone else is told the organisation does not exist (404).';
+  'For the organization’s owner and admins (and platform administrators); a member is refused ' +
+  '(403 `organisation_admin_required`), anyone else is told the organization does not exist (404).';
 
 /** Buying more seats for an organisation's subscription: the quote, then the purchase. */
 export const seatPurchaseRoutes: FastifyPluginAsyncZod<{ seatPurchases: SeatPurchases }> = async (
@@ -31,7 +31,7 @@ export const seatPurchaseRoutes: FastifyPluginAsyncZod<{ seatPurchases: SeatPurc
       schema: {
         operationId: 'quoteOrganisationSeats',
         tags,
-        summary: 'What raising the organisation’s seats to a new total costs now, and from the next period',
+        summary: 'What raising the organization’s seats to a new total costs now, and from the next period',
         description:
           `Send the new total. \`due_now_minor\` is the seats added for the rest of the current period ` +
           `(prorated); \`next_charge_minor\` is every seat for each later period. Fewer seats than are ` +
@@ -52,7 +52,7 @@ export const seatPurchaseRoutes: FastifyPluginAsyncZod<{ seatPurchases: SeatPurc
       schema: {
         operationId: 'buyOrganisationSeats',
         tags,
-        summary: 'Raise the organisation’s seats to a new total, paying the prorated amount now',
+        summary: 'Raise the organization’s seats to a new total, paying the prorated amount now',
         description:
           'Charges what the quote shows as due now, then raises the subscription’s and the license’s ' +
           'seats (and its machine limit) together; the next periods charge every seat. Seats are only ' +

@@ -7,6 +7,7 @@ import type { OrganisationRow } from '../../db/tables-organisations.js';
 import { conflict } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
+import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { updateLicense } from '../licenses/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
@@ -32,6 +33,8 @@ export interface SeatPurchaseDeps {
   /** What each seat costs per cycle (coupon and tax), as the subscription's charges are priced. */
   pricing: CyclePricing;
   invoices: InvoiceSettings;
+  /** The receipt of the seats' charge, with its invoice, queued in the purchase's transaction. */
+  receipts: Receipts;
 }
 
 const noSubscription = (organisation: OrganisationRow) =>
@@ -48,7 +51,7 @@ const noSubscription = (organisation: OrganisationRow) =>
  * decided again under the organisation's lock, so two purchases at once are both applied in turn
  * (the second from the first's total) or the second is refused; none is lost.
  */
-export function createSeatPurchases({ db, clock, provider, pricing, invoices }: SeatPurchaseDeps) {
+export function createSeatPurchases({ db, clock, provider, pricing, invoices, receipts }: SeatPurchaseDeps) {
   async function liveSubscription(trx: DbOrTransaction, organisation: OrganisationRow) {
     const subscription = await trx
       .selectFrom('subscriptions')
@@ -113,9 +116,13 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
     return { quote, plan };
   }
 
-  /** The prorated charge of the seats added, paid at once (the sandbox card pays or declines). */
+  /**
+   * The prorated charge of the seats added, paid at once (the sandbox card pays or declines): its
+   * invoice, and the receipt with the invoice attached to the subscription's payer.
+   */
   async function charge(
     trx: DbOrTransaction,
+    organisation: OrganisationRow,
     subscription: SubscriptionRow,
     plan: PlanRow,
     quote: SeatQuote,
@@ -143,7 +150,13 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
       period_end: quote.period_end,
     };
     await trx.insertInto('payments').values(payment).execute();
-    await issueInvoiceForPayment(trx, clock, invoices, payment.id);
+    const invoice = await issueInvoiceForPayment(trx, clock, invoices, payment.id);
+    await receipts.queue(trx, {
+      payment,
+      invoice,
+      paidUntil: quote.period_end,
+      seats: { organisationName: organisation.name, from: quote.seats_from, to: quote.seats_to },
+    });
     await queueWebhookEvent(trx, clock, { type: 'payment.paid', data: paymentEventData(payment) });
     return payment;
   }
@@ -194,7 +207,9 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices }: 
           updated_at: now,
         });
         const payment =
-          quote.due_now_minor > 0 ? await charge(trx, moved, plan, quote, license.id) : undefined;
+          quote.due_now_minor > 0
+            ? await charge(trx, organisation, moved, plan, quote, license.id)
+            : undefined;
         const bought = {
           seats_from: quote.seats_from,
           seats_to: quote.seats_to,

@@ -5,17 +5,22 @@ import type {
   Organisation,
   OrganisationMember,
 } from '../../../shared/api/organisations.js';
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { portalPaths } from '../../../shared/routes.js';
 import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { SecuritySeverity, UserRow } from '../../db/tables.js';
 import type { OrganisationRow } from '../../db/tables-organisations.js';
 import { conflict, forbidden, notFound } from '../../http-error.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { RequestMeta } from '../../request-meta.js';
 import { securityEventTypes, type SecurityEventType } from '../security/security-events.js';
 import { recordSecurityEvent } from '../security/service.js';
 import { organisationEventData } from '../webhooks/event-data.js';
 import { queueWebhookEvent, type WebhookEventInput } from '../webhooks/queue.js';
+import { findUserById } from '../users/repository.js';
 import { assertManages, organisationAccess, type OrganisationAccess } from './access.js';
+import { memberRemovedMail } from './mail.js';
 import {
   deleteMember,
   findOwner,
@@ -43,10 +48,10 @@ export interface OrganisationActor {
 }
 
 const memberNotFound = () =>
-  notFound('member_not_found', 'That account is not a member of this organisation');
+  notFound('member_not_found', 'That account is not a member of this organization');
 
 export const seatsFull = () =>
-  conflict('seats_full', 'Every seat of the organisation is taken: buy more seats or free one first.');
+  conflict('seats_full', 'Every seat of the organization is taken: buy more seats or free one first.');
 /** Free seats that pending invitations will take: giving one away would break an invitee's link. */
 export const seatsPromised = (pending: number) =>
   conflict(
@@ -55,7 +60,7 @@ export const seatsPromised = (pending: number) =>
       'revoke an invitation, take a seat back or buy more seats first.',
   );
 export const noSeats = () =>
-  conflict('no_seats', 'The organisation has no seats yet: buy the Business plan for it first.');
+  conflict('no_seats', 'The organization has no seats yet: buy the Business plan for it first.');
 
 /** The security event and the webhook event of one change, in its transaction. */
 export async function recordOrganisationChange(
@@ -87,8 +92,16 @@ export async function recordOrganisationChange(
     });
 }
 
+export interface OrganisationsServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** Tells a removed member, in the removal's transaction. */
+  mailer: Mailer;
+  publicUrl: string;
+}
+
 /** Organisations, their members, roles, seats assigned by hand, ownership and leaving. */
-export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock }) {
+export function createOrganisationsService({ db, clock, mailer, publicUrl }: OrganisationsServiceDeps) {
   /** Runs `work` in a transaction that holds the organisation's lock, after checking the caller's access. */
   const underLock = <T>(
     organisationId: string,
@@ -229,7 +242,10 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
       return memberAnswer(organisationId, userId);
     },
 
-    /** Removes a member (not the owner): their seat is freed and their machines on it end. */
+    /**
+     * Removes a member (not the owner): their seat is freed and their machines on it end, and they
+     * are told by mail in the same transaction.
+     */
     async removeMember(organisationId: string, userId: string, actor: OrganisationActor): Promise<void> {
       await underLock(organisationId, actor, async (trx, access) => {
         assertManages(access);
@@ -241,6 +257,23 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
           );
         await deleteMember(trx, organisationId, userId);
         const machinesEnded = await freeSeat(trx, organisationId, userId, false);
+        const removed = await findUserById(trx, userId);
+        if (removed)
+          await mailer.queue(
+            trx,
+            memberRemovedMail({
+              to: removed.email,
+              name: removed.full_name,
+              organisationName: access.organisation.name,
+              // A platform administrator acting as the owner is not named to the customer.
+              removedBy: access.membership
+                ? (actor.user.full_name ?? actor.user.email)
+                : `An administrator of ${PRODUCT_NAME}`,
+              hadSeat: member.seat_assigned_at !== null,
+              machinesEnded,
+              purchaseUrl: new URL(portalPaths.purchase, publicUrl).toString(),
+            }),
+          );
         await recordOrganisationChange(trx, clock, {
           type: securityEventTypes.organisationMemberRemoved,
           severity: 'warning',
@@ -328,7 +361,7 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
     ): Promise<Organisation> {
       await underLock(organisationId, actor, async (trx, access) => {
         if (!access.ownerPowers)
-          throw forbidden('owner_only', 'Only the owner may transfer ownership of the organisation.');
+          throw forbidden('owner_only', 'Only the owner may transfer ownership of the organization.');
         const target = await memberOf(trx, organisationId, userId);
         if (target.role === 'owner') return;
         const owner = await findOwner(trx, organisationId);
@@ -358,7 +391,7 @@ export function createOrganisationsService({ db, clock }: { db: Db; clock: Clock
     async leave(organisationId: string, actor: OrganisationActor): Promise<void> {
       await underLock(organisationId, actor, async (trx, access) => {
         const member = access.membership;
-        if (!member) throw conflict('not_a_member', 'You are not a member of this organisation.');
+        if (!member) throw conflict('not_a_member', 'You are not a member of this organization.');
         if (member.role === 'owner')
           throw conflict(
             'owner_cannot_leave',

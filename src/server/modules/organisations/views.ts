@@ -17,13 +17,19 @@ import {
   type MemberWithAccount,
   planMachinesPerSeat,
 } from './repository.js';
+import { currentCountryCode } from '../../../shared/countries.js';
 import { countAssignedSeats, countPendingInvitations, findOrganisationLicense } from './seats-repository.js';
 
 // How organisations, members and invitations are answered: rows never leave the module.
 
-/** The billing details an organisation's invoices carry, stored as JSON without `updated_at`. */
+/**
+ * The billing details an organisation's invoices carry, stored as JSON without `updated_at`; a
+ * country saved under a code since withdrawn reads as the current one.
+ */
 export function organisationBillingDetails(row: OrganisationRow): BillingDetailsInput | null {
-  return row.billing_details === null ? null : (JSON.parse(row.billing_details) as BillingDetailsInput);
+  if (row.billing_details === null) return null;
+  const details = JSON.parse(row.billing_details) as BillingDetailsInput;
+  return { ...details, country: currentCountryCode(details.country) ?? details.country };
 }
 
 const billingDetailsOf = (row: OrganisationRow): BillingDetails | null => {

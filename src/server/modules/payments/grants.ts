@@ -9,7 +9,7 @@ import {
   findLicenseById,
 } from '../licenses/repository.js';
 import { effectiveStatus } from '../licenses/views.js';
-import { issueInvoiceForPayment } from '../invoices/issue.js';
+import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { findPlanRow } from '../plans/repository.js';
@@ -51,12 +51,16 @@ export async function settlePayment(
     const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
     return { outcome: 'already_paid', payment: current, license };
   }
-  // Every successful charge has its invoice, even one whose buyer has deleted the account since.
-  const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id);
-  // The buyer's account was deleted between order and payment: the money is recorded, nobody to grant to.
-  if (!won.user_id) return { outcome: 'granted', payment: won, license: undefined };
-  const license = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
+  // The buyer's account was deleted between order and payment: the money is recorded and
+  // invoiced (every successful charge has its invoice), nobody to grant to.
+  if (!won.user_id) {
+    await issueInvoiceForPayment(trx, clock, invoicing, won.id);
+    return { outcome: 'granted', payment: won, license: undefined };
+  }
+  const { license, period } = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
   await setPaymentLicense(trx, won.id, license.id);
+  // Issued once the grant says which period the payment bought, for the invoice's service period.
+  const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id, { period });
   await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
   await queueWebhookEvent(trx, clock, {
     type: 'payment.paid',
@@ -68,12 +72,13 @@ export async function settlePayment(
 /**
  * Extends the buyer's active license of the plan by one billing interval (from its expiry, or from
  * now if that is later); issues a new license when there is none, or when the plan never expires.
+ * Answers the license and the period the payment bought (null for a lifetime).
  */
 async function grantPaidPlan(
   trx: DbOrTransaction,
   clock: Clock,
   payment: PaymentRow & { user_id: string },
-): Promise<LicenseRow> {
+): Promise<{ license: LicenseRow; period: ServicePeriod | null }> {
   const plan = await findPlanRow(trx, payment.plan_id);
   if (!plan) throw new Error(`plan ${payment.plan_id} of payment ${payment.id} is gone`);
   const interval = plan.billing_interval;
@@ -92,12 +97,20 @@ async function grantPaidPlan(
         expires_at: expiryAfterInterval(interval, from),
         updated_at: now.toISOString(),
       });
-      if (extended) return extended;
+      if (extended)
+        return {
+          license: extended,
+          period: extended.expires_at ? { start: from.toISOString(), end: extended.expires_at } : null,
+        };
     }
   }
-  return issueLicense(trx, clock, {
+  const license = await issueLicense(trx, clock, {
     userId: payment.user_id,
     plan,
     metadata: { payment_id: payment.id, order_id: payment.provider_order_id },
   });
+  return {
+    license,
+    period: license.expires_at ? { start: license.created_at, end: license.expires_at } : null,
+  };
 }

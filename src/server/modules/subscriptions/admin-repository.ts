@@ -5,7 +5,7 @@ import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
 import type { SubscriptionRow } from '../../db/tables.js';
-import type { InvoiceWithOrigin } from '../invoices/repository.js';
+import { type InvoiceWithOrigin, invoicesWithOrigin } from '../invoices/repository.js';
 import type { PaymentWithUser } from '../payments/repository.js';
 
 export type SubscriptionWithUser = SubscriptionRow & { user_email: string | null };
@@ -85,11 +85,7 @@ export async function invoicesOfPayments(
   paymentIds: string[],
 ): Promise<InvoiceWithOrigin[]> {
   if (paymentIds.length === 0) return [];
-  return db
-    .selectFrom('invoices')
-    .leftJoin('invoices as origin', 'origin.id', 'invoices.invoice_id')
-    .selectAll('invoices')
-    .select(['origin.number as corrects_number', 'origin.payment_id as corrects_payment_id'])
+  return invoicesWithOrigin(db)
     .where((eb) =>
       eb.or([eb('invoices.payment_id', 'in', paymentIds), eb('origin.payment_id', 'in', paymentIds)]),
     )

@@ -6,7 +6,7 @@ import { paidChargeOfPeriod } from './repository.js';
 /** The id of the refund a cancellation now makes: one per subscription, however often it is asked. */
 export const cancelRefundId = (subscriptionId: string) => `cancel-${subscriptionId}`;
 
-export const CANCEL_REFUND_REASON = 'Unused part of the paid period, refunded on cancelling now';
+export const CANCEL_REFUND_REASON = 'Unused part of the paid period, refunded on canceling now';
 
 /**
  * What cancelling now gives back: the unused part of the paid period, in proportion to what its

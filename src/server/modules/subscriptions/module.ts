@@ -111,10 +111,11 @@ export function createSubscriptionsArea({
     charges,
     lifecycle,
     effects: {
-      cancelled: async (trx, subscription, refund) => {
-        await notices.cancelled(trx, subscription, refund);
+      cancelled: async (trx, subscription, money) => {
+        await notices.cancelled(trx, subscription, money);
         await hooks.cancelled(trx, subscription);
       },
+      resumed: (trx, subscription) => notices.resumed(trx, subscription),
     },
     coupons,
     refundCredit,

@@ -11,6 +11,7 @@ import {
   paymentFailedMail,
   renewalReminderMail,
   subscriptionCancelledMail,
+  subscriptionResumedMail,
 } from '../../mail/customer-mails.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { wantsMail } from '../../mail/preferences.js';
@@ -20,6 +21,7 @@ import { findUserById } from '../users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
+import type { CancelledMoney } from './service.js';
 import { takeNotice } from '../../scheduled-notices.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
@@ -172,11 +174,8 @@ export function createSubscriptionNotices({
       );
     },
 
-    async cancelled(
-      trx: DbOrTransaction,
-      subscription: SubscriptionRow,
-      refund?: { amountMinor: number; currency: string },
-    ) {
+    /** A cancellation, with what it refunded (the unused period, the kept credit) and what it could not. */
+    async cancelled(trx: DbOrTransaction, subscription: SubscriptionRow, money: CancelledMoney) {
       const found = await parties(trx, subscription);
       if (!found) return;
       const immediately = subscription.status === 'cancelled';
@@ -187,7 +186,23 @@ export function createSubscriptionNotices({
           planName: found.plan.name,
           endsAt: (immediately ? subscription.ended_at : subscription.current_period_end) ?? clock.now(),
           immediately,
-          refund,
+          ...money,
+          subscriptionUrl,
+        }),
+      );
+    },
+
+    /** A cancellation at period end was taken back: what the next charge is, and when. */
+    async resumed(trx: DbOrTransaction, subscription: SubscriptionRow) {
+      const found = await parties(trx, subscription);
+      if (!found || !subscription.current_period_end) return;
+      await mailer.queue(
+        trx,
+        subscriptionResumedMail({
+          ...found.to,
+          ...(await nextAmount(trx, found.plan, subscription)),
+          planName: found.plan.name,
+          renewsAt: subscription.current_period_end,
           subscriptionUrl,
         }),
       );

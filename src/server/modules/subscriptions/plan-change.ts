@@ -1,20 +1,36 @@
 import { randomUUID } from 'node:crypto';
-import type { PlanChangeQuote } from '../../../shared/api/subscriptions.js';
+import {
+  PLAN_CHANGE_QUOTE_VALIDITY_MINUTES,
+  type PlanChangeQuote,
+} from '../../../shared/api/subscriptions.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../db/tables.js';
-import { conflict } from '../../http-error.js';
+import { conflict, notFound } from '../../http-error.js';
 import { findCoupon } from '../coupons/repository.js';
 import { countSeatsInUse, updateLicense } from '../licenses/repository.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
 import { type ProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
+import { findPlanChangeQuote, savePlanChangeQuote } from './quote-repository.js';
 import { insertSubscription, paidChargeOfPeriod, updateSubscription } from './repository.js';
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-billing.js';
 import { declined } from './refusals.js';
 
 /** What a plan change did: moved the subscription (sandbox), or opened its replacement (Razorpay). */
+type MovablePlan = PlanRow & { billing_interval: RecurringInterval };
+
+/** The plan as a quote shows it. */
+const quotedPlan = (plan: MovablePlan): PlanChangeQuote['plan'] => ({
+  id: plan.id,
+  code: plan.code,
+  name: plan.name,
+  billing_interval: plan.billing_interval,
+  price_minor: Number(plan.price_minor),
+  currency: plan.currency,
+});
+
 export type PlanChangeOutcome =
   | { kind: 'changed'; subscription: SubscriptionRow }
   /** A new subscription to the new plan, authorised and paid in Checkout; it takes over on that charge. */
@@ -38,7 +54,7 @@ export function createPlanChanges({
   clock: Clock;
   charges: SubscriptionCharges;
   /** The offered monthly or yearly plan by id or code, or the reason it cannot be subscribed to. */
-  recurringPlan: (planId: string) => Promise<PlanRow & { billing_interval: RecurringInterval }>;
+  recurringPlan: (planId: string) => Promise<MovablePlan>;
   /** Razorpay's calls: the replacing subscription is opened there. */
   providers: ProviderSubscriptions;
 }) {
@@ -49,8 +65,8 @@ export function createPlanChanges({
    */
   async function openReplacement(
     row: SubscriptionRow,
-    plan: PlanRow & { billing_interval: RecurringInterval },
-    quote: PlanChangeQuote,
+    plan: MovablePlan,
+    quote: Pick<PlanChangeQuote, 'due_now_minor' | 'credit_minor'>,
   ): Promise<SubscriptionRow> {
     const id = randomUUID();
     const providerSubscriptionId = await providers.call(async (gateway) =>
@@ -88,7 +104,8 @@ export function createPlanChanges({
       );
   }
 
-  async function quoteFor(row: SubscriptionRow, planId: string) {
+  /** The plan `row` may move to now, or the reason it may not. */
+  async function planToMoveTo(row: SubscriptionRow, planId: string) {
     if (row.status !== 'active' || row.current_period_start === null || row.current_period_end === null)
       throw conflict(
         'subscription_not_active',
@@ -102,9 +119,17 @@ export function createPlanChanges({
     if (row.organisation_id !== null || plan.seat_based === 1)
       throw conflict(
         'plan_change_unavailable',
-        'A plan priced per seat is bought for an organisation and keeps its plan: change its seats on the organisation’s page',
+        'A plan priced per seat is bought for an organization and keeps its plan: change its seats on the organization’s page',
       );
-    const current = { start: row.current_period_start, end: row.current_period_end };
+    return { plan, current: { start: row.current_period_start, end: row.current_period_end } };
+  }
+
+  /** What the move costs at this moment, worked out afresh (not kept: `quote` keeps it). */
+  async function quoteFor(
+    row: SubscriptionRow,
+    planId: string,
+  ): Promise<{ quote: Omit<PlanChangeQuote, 'id' | 'expires_at'>; plan: MovablePlan }> {
+    const { plan, current } = await planToMoveTo(row, planId);
     const paid = await paidChargeOfPeriod(db, row.id, current.end);
     const now = clock.now();
     const replaces = row.provider !== 'sandbox';
@@ -121,15 +146,8 @@ export function createPlanChanges({
       ? { creditMinor: inPlace.creditMinor, dueNowMinor: newPriceMinor, balanceAfterMinor: 0 }
       : inPlace;
     const period = periodOfCycle({ anchorAt: now.toISOString(), anchorCycle: 0 }, plan.billing_interval, 1);
-    const quote: PlanChangeQuote = {
-      plan: {
-        id: plan.id,
-        code: plan.code,
-        name: plan.name,
-        billing_interval: plan.billing_interval,
-        price_minor: Number(plan.price_minor),
-        currency: plan.currency,
-      },
+    const quote = {
+      plan: quotedPlan(plan),
       credit_minor: change.creditMinor,
       balance_minor: replaces ? 0 : row.credit_minor,
       due_now_minor: change.dueNowMinor,
@@ -142,22 +160,103 @@ export function createPlanChanges({
     return { quote, plan };
   }
 
+  /**
+   * The kept quote `quoteId`, as it was shown, while it holds: refused once it expired, when it is
+   * for another plan, or when the subscription changed since it was made (its version moved).
+   */
+  async function keptQuote(
+    row: SubscriptionRow,
+    planId: string,
+    quoteId: string,
+  ): Promise<{ quote: PlanChangeQuote; plan: MovablePlan }> {
+    const { plan } = await planToMoveTo(row, planId);
+    const kept = await findPlanChangeQuote(db, row.id, quoteId);
+    if (!kept)
+      throw notFound('quote_not_found', 'This price quote is not known here: ask for the price again');
+    if (kept.plan_id !== plan.id)
+      throw conflict(
+        'quote_plan_mismatch',
+        `This price quote is not for ${plan.name}: ask for its price again`,
+      );
+    if (kept.expires_at <= clock.now().toISOString())
+      throw conflict(
+        'quote_expired',
+        `This price held for ${PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes and has expired; review the new price`,
+      );
+    if (kept.subscription_version !== row.version)
+      throw conflict(
+        'quote_changed',
+        'The subscription changed since this price was shown (a renewal or another change); review the new price',
+      );
+    return {
+      plan,
+      quote: {
+        id: kept.id,
+        expires_at: kept.expires_at,
+        plan: quotedPlan(plan),
+        credit_minor: Number(kept.credit_minor),
+        balance_minor: Number(kept.balance_minor),
+        due_now_minor: Number(kept.due_now_minor),
+        balance_after_minor: Number(kept.balance_after_minor),
+        refund_minor: Number(kept.refund_minor),
+        currency: kept.currency,
+        period_start: kept.period_start,
+        period_end: kept.period_end,
+      },
+    };
+  }
+
   return {
-    /** What moving to another plan costs now. */
-    quote: async (row: SubscriptionRow, planId: string): Promise<PlanChangeQuote> =>
-      (await quoteFor(row, planId)).quote,
+    /**
+     * What moving to another plan costs now, kept for `PLAN_CHANGE_QUOTE_VALIDITY_MINUTES`: confirmed
+     * with its id within that time, the change is charged exactly this.
+     */
+    async quote(row: SubscriptionRow, planId: string): Promise<PlanChangeQuote> {
+      const { quote, plan } = await quoteFor(row, planId);
+      const now = clock.now();
+      const kept = {
+        ...quote,
+        id: randomUUID(),
+        expires_at: new Date(now.getTime() + PLAN_CHANGE_QUOTE_VALIDITY_MINUTES * 60_000).toISOString(),
+      };
+      await savePlanChangeQuote(
+        db,
+        {
+          id: kept.id,
+          subscription_id: row.id,
+          subscription_version: row.version,
+          plan_id: plan.id,
+          credit_minor: kept.credit_minor,
+          balance_minor: kept.balance_minor,
+          due_now_minor: kept.due_now_minor,
+          balance_after_minor: kept.balance_after_minor,
+          refund_minor: kept.refund_minor,
+          currency: kept.currency,
+          period_start: kept.period_start,
+          period_end: kept.period_end,
+          created_at: now.toISOString(),
+          expires_at: kept.expires_at,
+        },
+        now.toISOString(),
+      );
+      return kept;
+    },
 
     /**
-     * Moves to another plan at once: a new period starts now, charged at the new price less the
-     * credit (Razorpay: the replacement is opened for Checkout). Refused when the quote the customer
-     * saw no longer holds (a renewal or another change landed meanwhile), when the card declines,
-     * or when the new plan has fewer seats than are in use.
+     * Moves to another plan at once: a new period starts (when the quote said), charged what the
+     * quote showed (Razorpay: the replacement is opened for Checkout). With `quote_id`, the kept
+     * quote is charged while it holds; without, the price is worked out again and must equal
+     * `expected_due_now_minor` when given. Refused when the quote no longer holds (expired, or a
+     * renewal or another change landed meanwhile), when the card declines, or when the new plan has
+     * fewer seats than are in use.
      */
     async change(
       row: SubscriptionRow,
-      body: { plan_id: string; expected_due_now_minor?: number | undefined },
+      body: { plan_id: string; quote_id?: string | undefined; expected_due_now_minor?: number | undefined },
     ): Promise<PlanChangeOutcome> {
-      const { quote, plan } = await quoteFor(row, body.plan_id);
+      const { quote, plan } = body.quote_id
+        ? await keptQuote(row, body.plan_id, body.quote_id)
+        : await quoteFor(row, body.plan_id);
       if (body.expected_due_now_minor !== undefined && body.expected_due_now_minor !== quote.due_now_minor)
         throw conflict(
           'quote_changed',

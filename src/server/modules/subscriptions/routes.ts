@@ -5,6 +5,7 @@ import {
   changePlanRequestSchema,
   createSubscriptionRequestSchema,
   paymentMethodRequestSchema,
+  PLAN_CHANGE_QUOTE_VALIDITY_MINUTES,
   planChangeQuoteSchema,
   planQuoteRequestSchema,
   sandboxSubscriptionCheckoutResultSchema,
@@ -56,7 +57,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
       schema: {
         operationId: 'createSubscription',
         tags,
-        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorises the first charge',
+        summary: 'Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge',
         description:
           'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
           'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
@@ -129,6 +130,11 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         operationId: 'cancelSubscription',
         tags,
         summary: 'Cancel: at the end of the paid period (default), or now',
+        description:
+          'Canceling now refunds the unused part of the paid period (`cancel_now_refund_minor`). Either way, ' +
+          'the credit kept from a move to a cheaper plan is refunded (`cancel_credit_refund_minor`), each ' +
+          'refund with a credit note; what of it cannot be refunded stays as `credit_minor`. Canceling at ' +
+          'period end twice, or twice at once, refunds once.',
         security: bearerSecurity,
         params,
         body: cancelSubscriptionRequestSchema,
@@ -161,6 +167,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         operationId: 'quoteSubscriptionPlanChange',
         tags,
         summary: 'What moving to another plan costs now (the unused part of the period credited)',
+        description: `The quote is kept for ${PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes (\`expires_at\`): confirm it with its \`id\` as \`quote_id\` to be charged exactly this.`,
         security: bearerSecurity,
         params,
         body: planQuoteRequestSchema,
@@ -178,11 +185,14 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         tags,
         summary: 'Move to another plan now, paying the quoted amount',
         description:
-          'Send the quote’s `due_now_minor` as `expected_due_now_minor`: when the price has changed since ' +
-          '(a renewal landed), the change is refused (409) and nothing is charged. The sandbox moves the ' +
+          'Send the quote’s `id` as `quote_id`: while the quote holds (until its `expires_at`, ' +
+          `${PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes), the change is charged exactly its \`due_now_minor\`; once it ` +
+          'expired (`quote_expired`), or when the subscription changed since (a renewal landed: `quote_changed`), ' +
+          'the change is refused (409) and nothing is charged. Without `quote_id` the price is worked out ' +
+          'again, and refused (409 `quote_changed`) when it differs from `expected_due_now_minor`. The sandbox moves the ' +
           'subscription at once (200). Razorpay answers 202 with a new subscription to the new plan: open ' +
           'Checkout with its `subscription_id` and verify it as a new subscription; when that first charge ' +
-          'is paid, it takes over the license, and the old subscription is cancelled at Razorpay with the ' +
+          'is paid, it takes over the license, and the old subscription is canceled at Razorpay with the ' +
           'quoted credit (`refund_minor`) refunded.',
         security: bearerSecurity,
         params,
@@ -283,7 +293,7 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         description:
           'Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is ' +
           'charged to the sandbox card now, for the period a real renewal pays: from the end of the ' +
-          'paid period, one month or year. The end of the grace period or of a cancelled period is ' +
+          'paid period, one month or year. The end of the grace period or of a canceled period is ' +
           'brought forward by moving the subscription’s dates back. 404 when the server takes real payments.',
         security: bearerSecurity,
         params,

@@ -121,7 +121,7 @@ export function createSandboxControls({
         if (live)
           throw conflict(
             'organisation_already_subscribed',
-            'This organisation has a subscription already (paid in another checkout): buy more seats on its page instead',
+            'This organization has a subscription already (paid in another checkout): buy more seats on its page instead',
           );
       }
       if (outcome === 'decline') {

@@ -35,6 +35,7 @@ import { checkCheckoutSignature } from './checkout-signature.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
 import { CANCEL_REFUND_REASON, cancelNowRefund, cancelRefundId } from './cancel-refund.js';
+import { CREDIT_REFUND_REASON, creditRefundId, creditRefunds } from './credit-refund.js';
 import { alreadySubscribed, duplicateRefundId, duplicateRefundReason } from './duplicates.js';
 import {
   createProviderClosing,
@@ -51,6 +52,7 @@ import {
   findSubscription,
   findSubscriptionByProviderId,
   insertSubscription,
+  lockSubscription,
   subscriptionsOfUser,
   updateSubscription,
 } from './repository.js';
@@ -59,15 +61,35 @@ import { SANDBOX_PAYMENT_METHOD } from './sandbox-billing.js';
 type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
 type CreateRequest = z.output<typeof createSubscriptionRequestSchema>;
 
+/** What a cancellation does with money, each part only when it is more than nothing. */
+export interface CancelledMoney {
+  /** Ended now: the unused part of the paid period, refunded. */
+  refund?: { amountMinor: number; currency: string };
+  /** The credit kept from a move to a cheaper plan, refunded. */
+  creditRefund?: { amountMinor: number; currency: string };
+  /** The part of that credit no charge could take back: not refunded, and taken off no charge. */
+  creditKept?: { amountMinor: number; currency: string };
+}
+
 /** What else happens on a customer's change: mails. Runs in the same transaction. */
 export interface SubscriptionEffects {
-  /** `refund`: what a cancellation now gives back of the paid period, when anything. */
-  cancelled?(
-    trx: DbOrTransaction,
-    subscription: SubscriptionRow,
-    refund?: { amountMinor: number; currency: string },
-  ): Promise<void>;
+  cancelled?(trx: DbOrTransaction, subscription: SubscriptionRow, money: CancelledMoney): Promise<void>;
+  /** A cancellation at period end was taken back. */
+  resumed?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
 }
+
+/** A refund reserved in a cancellation's transaction, asked of the provider after it commits. */
+interface ReservedRefund {
+  kind: 'period' | 'credit';
+  paymentId: string;
+  amountMinor: number;
+  currency: string;
+  reason: string;
+  refundId: string;
+}
+
+const sumOf = (refunds: readonly ReservedRefund[]) =>
+  refunds.reduce((sum, refund) => sum + refund.amountMinor, 0);
 
 export interface SubscriptionsServiceDeps {
   db: Db;
@@ -165,6 +187,9 @@ export function createSubscriptionsService({
       payment_method: row.payment_method,
       sandbox_card: row.sandbox_card,
       credit_minor: row.credit_minor,
+      cancel_credit_refund_minor: LIVE.includes(row.status)
+        ? (await creditRefunds(db, row, provider.name)).refundMinor
+        : 0,
       cancel_now_refund_minor: (await cancelNowRefund(db, row, clock.now()))?.amountMinor ?? 0,
       created_at: row.created_at,
     };
@@ -217,14 +242,14 @@ export function createSubscriptionsService({
       if (body.organisation_id !== undefined || body.seats !== undefined)
         throw badRequest(
           'plan_not_seat_based',
-          `${plan.name} is not sold per seat: buy it for yourself, without an organisation or seats`,
+          `${plan.name} is not sold per seat: buy it for yourself, without an organization or seats`,
         );
       return undefined;
     }
     if (body.organisation_id === undefined)
       throw badRequest(
         'organisation_required',
-        `${plan.name} is priced per seat and sold to organisations: choose the organisation it is for`,
+        `${plan.name} is priced per seat and sold to organizations: choose the organization it is for`,
       );
     if (body.seats === undefined)
       throw badRequest('seats_required', `Choose how many seats of ${plan.name} to buy`);
@@ -269,7 +294,9 @@ export function createSubscriptionsService({
 
   /**
    * Cancels at the end of the paid period (the license runs to it; no further charge), or now
-   * (the license ends now). A subscription past due has no paid period left: it ends now.
+   * (the license ends now, and the unused part of the paid period is refunded). A subscription past
+   * due has no paid period left: it ends now. Either way the credit kept from a move to a cheaper
+   * plan is refunded with credit notes (credit-refund.ts), as `cancel_credit_refund_minor` said.
    */
   async function cancelRow(
     row: SubscriptionRow,
@@ -288,6 +315,48 @@ export function createSubscriptionsService({
     if (stopAtProvider)
       await providers.call((gateway) => gateway.cancelSubscription(row.provider_subscription_id, false));
     const moved = await db.transaction().execute(async (trx) => {
+      // Under the row's lock, read again: of two cancellations at once, the second sees the first.
+      await lockSubscription(trx, row.id);
+      const current = await findSubscription(trx, row.id);
+      if (!current || !LIVE.includes(current.status)) return undefined;
+      if (atPeriodEnd && current.cancel_at_period_end === 1) return { changed: current, refunds: [] };
+      // Ended now: the unused part of the paid period goes back, reserved with the cancellation.
+      const owed = atPeriodEnd ? undefined : await cancelNowRefund(trx, current, clock.now());
+      const refunds: ReservedRefund[] = [];
+      if (owed)
+        refunds.push({
+          kind: 'period',
+          paymentId: owed.payment.id,
+          currency: owed.payment.currency,
+          reason: CANCEL_REFUND_REASON,
+          refundId: cancelRefundId(row.id),
+          amountMinor: await reserveCredit(trx, {
+            paymentId: owed.payment.id,
+            amountMinor: owed.amountMinor,
+            reason: CANCEL_REFUND_REASON,
+            refundId: cancelRefundId(row.id),
+          }),
+        });
+      // The credit kept from a move to a cheaper plan would be taken off charges that now never
+      // come: it goes back too, from the charges that paid it. What none can take stays on the row.
+      const credit = await creditRefunds(trx, current, provider.name);
+      for (const [index, share] of credit.shares.entries()) {
+        const refundId = creditRefundId(row.id, current.version, index + 1);
+        refunds.push({
+          kind: 'credit',
+          paymentId: share.payment.id,
+          currency: share.payment.currency,
+          reason: CREDIT_REFUND_REASON,
+          refundId,
+          amountMinor: await reserveCredit(trx, {
+            paymentId: share.payment.id,
+            amountMinor: share.amountMinor,
+            reason: CREDIT_REFUND_REASON,
+            refundId,
+          }),
+        });
+      }
+      const creditRefunded = sumOf(refunds.filter((refund) => refund.kind === 'credit'));
       const changed = await updateSubscription(
         trx,
         row.id,
@@ -296,40 +365,41 @@ export function createSubscriptionsService({
             ? { cancel_at_period_end: 1, cancel_requested_at: now }
             : { status: 'cancelled', ended_at: now, cancel_requested_at: now, next_retry_at: null }),
           ...(stopAtProvider ? { provider_closed_at: now } : {}),
+          ...(creditRefunded > 0 ? { credit_minor: current.credit_minor - creditRefunded } : {}),
           updated_at: now,
         },
-        { statuses: [...LIVE] },
+        { version: current.version },
       );
-      if (!changed) return undefined;
+      if (!changed) throw new Error(`subscription ${row.id} changed under its lock`);
       if (!atPeriodEnd && row.license_id) {
         const license = await findLicenseById(trx, row.license_id);
         if (license && (license.expires_at === null || license.expires_at > now))
           await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
       }
-      // Ended now: the unused part of the paid period goes back, reserved with the cancellation.
-      const owed = atPeriodEnd ? undefined : await cancelNowRefund(trx, row, clock.now());
-      const refund = owed && {
-        paymentId: owed.payment.id,
-        amountMinor: await reserveCredit(trx, {
-          paymentId: owed.payment.id,
-          amountMinor: owed.amountMinor,
-          reason: CANCEL_REFUND_REASON,
-          refundId: cancelRefundId(row.id),
-        }),
-        currency: owed.payment.currency,
-      };
-      await effects.cancelled?.(trx, changed, refund?.amountMinor ? refund : undefined);
+      const planCurrency = (await findPlanRow(trx, changed.plan_id))?.currency ?? currency;
+      const periodRefunded = sumOf(refunds.filter((refund) => refund.kind === 'period'));
+      await effects.cancelled?.(trx, changed, {
+        ...(periodRefunded > 0 ? { refund: { amountMinor: periodRefunded, currency: planCurrency } } : {}),
+        ...(creditRefunded > 0
+          ? { creditRefund: { amountMinor: creditRefunded, currency: planCurrency } }
+          : {}),
+        ...(changed.credit_minor > 0
+          ? { creditKept: { amountMinor: changed.credit_minor, currency: planCurrency } }
+          : {}),
+      });
       await audit?.(trx, changed);
-      return { changed, refund };
+      return { changed, refunds };
     });
     if (!moved) throw conflict('subscription_ended', 'This subscription has already ended');
-    if (moved.refund?.amountMinor)
-      await refundReserved({
-        paymentId: moved.refund.paymentId,
-        amountMinor: moved.refund.amountMinor,
-        reason: CANCEL_REFUND_REASON,
-        refundId: cancelRefundId(row.id),
-      });
+    // Each reserved refund is asked of the provider after the commit (a failure is retried later).
+    for (const refund of moved.refunds)
+      if (refund.amountMinor > 0)
+        await refundReserved({
+          paymentId: refund.paymentId,
+          amountMinor: refund.amountMinor,
+          reason: refund.reason,
+          refundId: refund.refundId,
+        });
     return toSubscription(moved.changed);
   }
 
@@ -528,20 +598,25 @@ export function createSubscriptionsService({
       )
         throw conflict(
           'resume_unavailable',
-          'Razorpay stops charging a cancelled subscription a day before its period ends and cannot take that back: subscribe again when the paid period ends',
+          'Razorpay stops charging a canceled subscription a day before its period ends and cannot take that back: subscribe again when the paid period ends',
         );
       const now = clock.now().toISOString();
       if (row.status !== 'active' || row.cancel_at_period_end !== 1 || (row.current_period_end ?? '') <= now)
         throw conflict(
           'subscription_not_resumable',
-          'Only a subscription cancelled at the end of a period that has not ended yet can be resumed',
+          'Only a subscription canceled at the end of a period that has not ended yet can be resumed',
         );
-      const moved = await updateSubscription(
-        db,
-        row.id,
-        { cancel_at_period_end: 0, cancel_requested_at: null, updated_at: now },
-        { version: row.version },
-      );
+      // The customer's mail is queued with the change: it exists exactly when the change committed.
+      const moved = await db.transaction().execute(async (trx) => {
+        const changed = await updateSubscription(
+          trx,
+          row.id,
+          { cancel_at_period_end: 0, cancel_requested_at: null, updated_at: now },
+          { version: row.version },
+        );
+        if (changed) await effects.resumed?.(trx, changed);
+        return changed;
+      });
       if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
       return toSubscription(moved);
     },
@@ -560,7 +635,7 @@ export function createSubscriptionsService({
     async changePlan(
       user: UserRow,
       id: string,
-      body: { plan_id: string; expected_due_now_minor?: number | undefined },
+      body: { plan_id: string; quote_id?: string | undefined; expected_due_now_minor?: number | undefined },
     ): Promise<{ changed: Subscription } | { checkout: SubscriptionCheckout }> {
       const outcome = await planChanges.change(await own(user, id), body);
       return outcome.kind === 'changed'

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import type { adminSupportRequestListQuerySchema } from '../../../shared/api/support.js';
+import type {
+  adminSupportRequestListQuerySchema,
+  supportRequestListQuerySchema,
+} from '../../../shared/api/support.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
@@ -44,6 +47,21 @@ export async function listSupportRequests(
   const direction = query.sort?.direction ?? 'desc';
   select = select.orderBy('support_requests.created_at', direction).orderBy('support_requests.id', direction);
   return fetchPage(select, query);
+}
+
+/** One page of one account's own requests, newest first unless sorted otherwise; `search` as the admins'. */
+export async function listSupportRequestsOfUser(
+  db: DbOrTransaction,
+  userId: string,
+  query: z.output<typeof supportRequestListQuerySchema>,
+): Promise<Paged<SupportRequestRow>> {
+  let select = db.selectFrom('support_requests').selectAll().where('user_id', '=', userId);
+  if (query.search)
+    select = select.where(
+      matchesSearch(['support_requests.reference', 'support_requests.subject'], query.search),
+    );
+  const direction = query.sort?.direction ?? 'desc';
+  return fetchPage(select.orderBy('created_at', direction).orderBy('id', direction), query);
 }
 
 /** Marks a request handled (by `adminId`) or open again; false when there is no such request. */

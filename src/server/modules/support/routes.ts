@@ -6,6 +6,8 @@ import {
   adminSupportRequestSchema,
   supportRequestBodySchema,
   supportRequestHandledBodySchema,
+  supportRequestListQuerySchema,
+  supportRequestListSchema,
   supportRequestReceiptSchema,
 } from '../../../shared/api/support.js';
 import { apiPaths } from '../../../shared/routes.js';
@@ -18,7 +20,10 @@ const tags = ['support'];
 /** Requests one account may send in an hour: enough for follow-ups, too few to flood the support inbox. */
 export const SUPPORT_REQUESTS_PER_HOUR = 10;
 
-/** A signed-in customer writes to support; administrators read the requests and mark them handled. */
+/**
+ * A signed-in customer writes to support and sees their own requests; administrators read them all
+ * and mark them handled.
+ */
 export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> = async (app, { support }) => {
   app.post(
     apiPaths.support.requests,
@@ -48,6 +53,23 @@ export const supportRoutes: FastifyPluginAsyncZod<{ support: SupportService }> =
     },
     async (request, reply) =>
       reply.code(201).send(await support.send(currentUser(request).user, request.body)),
+  );
+
+  app.get(
+    apiPaths.support.requests,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        operationId: 'listSupportRequests',
+        tags,
+        summary: 'Your own support requests, newest first (paged), each open or handled',
+        description: 'Only the caller’s own requests. `search` matches the reference or the subject.',
+        security: bearerSecurity,
+        querystring: supportRequestListQuerySchema,
+        response: { 200: supportRequestListSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => support.listOwn(currentUser(request).user, request.query),
   );
 
   app.get(

@@ -4,25 +4,30 @@ import type { Paged } from '../../../shared/api/paging.js';
 import type {
   AdminSupportRequest,
   adminSupportRequestListQuerySchema,
+  SupportRequest,
   SupportRequestBody,
+  supportRequestListQuerySchema,
   SupportRequestReceipt,
 } from '../../../shared/api/support.js';
+import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { UserRow } from '../../db/tables.js';
+import type { SupportRequestRow, UserRow } from '../../db/tables.js';
 import { notFound } from '../../http-error.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { supportRequestMail } from './mail.js';
+import { supportRequestMail, supportRequestReceivedMail } from './mail.js';
 import {
   findSupportRequest,
   insertSupportRequest,
   listSupportRequests,
+  listSupportRequestsOfUser,
   setSupportRequestHandled,
   type SupportRequestWithHandler,
 } from './repository.js';
 
 type ListQuery = z.output<typeof adminSupportRequestListQuerySchema>;
+type OwnListQuery = z.output<typeof supportRequestListQuerySchema>;
 
 /** Letters and digits nobody misreads on the phone (no I, L, O, U, 0 or 1). */
 const REFERENCE_ALPHABET = 'ABCDEFGHJKMNPQRSTVWXYZ23456789';
@@ -34,6 +39,16 @@ export function newSupportReference(): string {
   for (const byte of bytes) code += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
   return `SR-${code}`;
 }
+
+const toSupportRequest = (row: SupportRequestRow): SupportRequest => ({
+  id: row.id,
+  reference: row.reference,
+  topic: row.topic,
+  subject: row.subject,
+  state: row.handled_at ? 'handled' : 'open',
+  handled_at: row.handled_at,
+  created_at: row.created_at,
+});
 
 const toAdminSupportRequest = (row: SupportRequestWithHandler): AdminSupportRequest => ({
   id: row.id,
@@ -54,16 +69,20 @@ export interface SupportServiceDeps {
   db: Db;
   clock: Clock;
   mailer: Mailer;
+  /** PUBLIC_URL: the acknowledgement links to the Support page. */
+  publicUrl: string;
   /** SUPPORT_EMAIL: where requests are mailed; unset keeps them for administrators only. */
   supportEmail: string | undefined;
 }
 
 /** The customer's support requests and the administrators' list of them. */
-export function createSupportService({ db, clock, mailer, supportEmail }: SupportServiceDeps) {
+export function createSupportService({ db, clock, mailer, publicUrl, supportEmail }: SupportServiceDeps) {
+  const supportUrl = new URL(portalPaths.support, publicUrl).toString();
   return {
     /**
-     * Stores the request and, in the same transaction, queues its mail to the support address:
-     * the mail exists if and only if the request does, and the answer never waits for delivery.
+     * Stores the request and, in the same transaction, queues its mail to the support address and
+     * the acknowledgement to the customer: the mail exists if and only if the request does, and
+     * the answer never waits for delivery.
      */
     async send(user: UserRow, body: SupportRequestBody): Promise<SupportRequestReceipt> {
       const now = clock.now();
@@ -85,6 +104,20 @@ export function createSupportService({ db, clock, mailer, supportEmail }: Suppor
         try {
           await db.transaction().execute(async (trx) => {
             await insertSupportRequest(trx, row);
+            await mailer.queue(
+              trx,
+              supportRequestReceivedMail({
+                to: user.email,
+                name: user.full_name,
+                reference: row.reference,
+                topic: row.topic,
+                subject: row.subject,
+                message: row.message,
+                sentAt: now,
+                supportUrl,
+                replyTo: supportEmail,
+              }),
+            );
             if (supportEmail)
               await mailer.queue(
                 trx,
@@ -115,6 +148,12 @@ export function createSupportService({ db, clock, mailer, supportEmail }: Suppor
           created_at: row.created_at,
         };
       }
+    },
+
+    /** The caller's own requests and whether each was handled; nobody else's. */
+    async listOwn(user: UserRow, query: OwnListQuery): Promise<Paged<SupportRequest>> {
+      const page = await listSupportRequestsOfUser(db, user.id, query);
+      return { ...page, data: page.data.map(toSupportRequest) };
     },
 
     admin: {

@@ -36,7 +36,7 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
   { label: 'Subscriptions', to: portalPaths.subscriptions, icon: RefreshIcon },
   { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
-  { label: 'Organisations', to: portalPaths.organisations, icon: BuildingIcon },
+  { label: 'Organizations', to: portalPaths.organisations, icon: BuildingIcon },
   // Exact: Security, under /profile/security, has its own link.
   { label: 'Profile', to: portalPaths.profile, icon: UserIcon, exact: true },
   { label: 'Security', to: portalPaths.profileSecurity, icon: ShieldIcon },
@@ -48,7 +48,7 @@ export const userNavItems: readonly NavItem[] = [
 export const adminNavItems: readonly NavItem[] = [
   { label: 'Overview', to: portalPaths.admin, icon: GaugeIcon, exact: true },
   { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
-  { label: 'Organisations', to: portalPaths.adminOrganisations, icon: BuildingIcon },
+  { label: 'Organizations', to: portalPaths.adminOrganisations, icon: BuildingIcon },
   { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
   { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
   { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },

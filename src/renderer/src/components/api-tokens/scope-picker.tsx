@@ -4,7 +4,7 @@ import type { ScopeTag } from '../../../../shared/api/api-tokens';
 /** What each area's scopes reach, in the words of the portal's screens. */
 export const SCOPE_AREA_LABELS: Record<ScopeTag, string> = {
   licenses: 'Licenses and machines',
-  licensing: 'Licence checks',
+  licensing: 'License checks',
   users: 'Profile',
   billing: 'Billing and invoices',
   subscriptions: 'Subscriptions',
@@ -13,7 +13,7 @@ export const SCOPE_AREA_LABELS: Record<ScopeTag, string> = {
   features: 'Features',
   support: 'Support requests',
   coupons: 'Coupons',
-  organisations: 'Organisations and seats',
+  organisations: 'Organizations and seats',
   admin: 'Administration',
   webhooks: 'Webhooks',
 };

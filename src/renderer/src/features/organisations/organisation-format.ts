@@ -15,7 +15,7 @@ export const ROLE_LABELS: Record<OrganisationRole, string> = {
 /** What each role may do, in a line: shown where a role is chosen. */
 export const ROLE_DESCRIPTIONS: Record<'admin' | 'member', string> = {
   admin: 'Invites and removes people, assigns seats, buys seats and edits billing details',
-  member: 'Uses a seat and sees the organisation and its members',
+  member: 'Uses a seat and sees the organization and its members',
 };
 
 export const INVITATION_STATUS: Record<InvitationStatus, { label: string; tone: StatusTone }> = {

@@ -19,24 +19,24 @@ import { identityFrom, type SessionIdentity } from '../auth';
 
 // The fallbacks of the organisation calls, shown when the server gives no message.
 export const organisationMessages = {
-  fetchListFailed: 'Failed to fetch your organisations',
-  fetchFailed: 'Failed to fetch the organisation',
+  fetchListFailed: 'Failed to fetch your organizations',
+  fetchFailed: 'Failed to fetch the organization',
   fetchMembersFailed: 'Failed to fetch the members',
   fetchInvitationsFailed: 'Failed to fetch the invitations',
-  createFailed: 'Could not create the organisation',
-  updateFailed: 'Could not save the organisation',
+  createFailed: 'Could not create the organization',
+  updateFailed: 'Could not save the organization',
   changeRoleFailed: 'Could not change the role',
   seatFailed: 'Could not change the seat',
   removeFailed: 'Could not remove the member',
   transferFailed: 'Could not transfer the ownership',
-  leaveFailed: 'Could not leave the organisation',
+  leaveFailed: 'Could not leave the organization',
   inviteFailed: 'Could not send the invitation',
   resendFailed: 'Could not send the invitation again',
   revokeFailed: 'Could not revoke the invitation',
   quoteFailed: 'Could not price the seats',
   buySeatsFailed: 'Could not buy the seats',
   previewFailed: 'This invitation link does not work',
-  acceptFailed: 'Could not join the organisation',
+  acceptFailed: 'Could not join the organization',
   signUpFailed: 'Could not create the account',
 } as const;
 

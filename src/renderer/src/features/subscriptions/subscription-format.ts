@@ -71,8 +71,8 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
         notice: {
           tone: 'info',
           title: subscription.current_period_end
-            ? `Cancelled: ends on ${formatDate(subscription.current_period_end)}`
-            : 'Cancelled at the end of the period',
+            ? `Canceled: ends on ${formatDate(subscription.current_period_end)}`
+            : 'Canceled at the end of the period',
           message:
             'No further charge will be made. Your license stays valid until then and expires afterwards; resume before that date to keep it.',
           canPayNow: false,
@@ -125,3 +125,62 @@ export const isLive = (subscription: Pick<Subscription, 'status'>): boolean =>
   subscription.status === 'active' ||
   subscription.status === 'past_due' ||
   subscription.status === 'suspended';
+
+/** Why credit cannot be refunded automatically, in the customer's words. */
+const CREDIT_NOT_REFUNDABLE =
+  'the payments it came from were refunded already or were taken by another payment provider';
+
+/** What cancelling does with the credit kept from a move to a cheaper plan: refunded, and kept back. */
+export function creditOnCancel(subscription: Subscription): { refundMinor: number; keptMinor: number } {
+  const refundMinor = Math.min(subscription.cancel_credit_refund_minor, subscription.credit_minor);
+  return { refundMinor, keptMinor: Math.max(subscription.credit_minor - refundMinor, 0) };
+}
+
+/**
+ * The card's "Kept credit": the balance, and what becomes of it in the subscription's state: taken
+ * off the next charges while it renews (and what cancelling would refund), and once it ends or will
+ * end, that what is left could not be refunded.
+ */
+export function describeCredit(subscription: Subscription): string {
+  const { credit_minor: credit, plan } = subscription;
+  if (credit <= 0) return 'None';
+  const money = (minor: number) => formatMoney(minor, plan.currency);
+  if (subscription.status === 'cancelled')
+    return `${money(credit)}, not refunded automatically (${CREDIT_NOT_REFUNDABLE}). Contact support to get it back.`;
+  if (subscription.cancel_at_period_end)
+    return `${money(credit)}, not refunded automatically (${CREDIT_NOT_REFUNDABLE}). It is taken off the next charge only if you resume${
+      subscription.current_period_end ? ` before ${formatDate(subscription.current_period_end)}` : ''
+    }; otherwise, contact support to get it back.`;
+  const { refundMinor } = creditOnCancel(subscription);
+  return `${money(credit)}, taken off the next charges (${
+    refundMinor >= credit
+      ? 'refunded if you cancel'
+      : refundMinor > 0
+        ? `${money(refundMinor)} of it refunded if you cancel`
+        : 'not refundable if you cancel'
+  })`;
+}
+
+/**
+ * What the cancel dialog says of the kept credit before the customer confirms: what is refunded
+ * (either way), and plainly what happens to what cannot be; null without credit.
+ */
+export function describeCreditOnCancel(subscription: Subscription): string | null {
+  if (subscription.credit_minor <= 0) return null;
+  const money = (minor: number) => formatMoney(minor, subscription.plan.currency);
+  const { refundMinor, keptMinor } = creditOnCancel(subscription);
+  const refunded =
+    refundMinor > 0
+      ? `${keptMinor > 0 ? `${money(refundMinor)} of your kept credit of ${money(subscription.credit_minor)}` : `Your kept credit of ${money(refundMinor)}`} is refunded to the payment method you paid with, with a credit note on the Billing page, whichever you choose.`
+      : '';
+  const kept =
+    keptMinor > 0
+      ? `${refundMinor > 0 ? `The other ${money(keptMinor)}` : `Your kept credit of ${money(keptMinor)}`} can’t be refunded automatically: ${CREDIT_NOT_REFUNDABLE}. Once the subscription ends, it is taken off no charge. Contact support before you cancel if you want it back.`
+      : '';
+  return [refunded, kept].filter(Boolean).join(' ');
+}
+
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/** "2:32 PM": until when a quote holds. */
+export const formatTime = (iso: string): string => timeOnly.format(new Date(iso));

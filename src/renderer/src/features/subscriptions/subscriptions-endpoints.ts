@@ -118,17 +118,18 @@ export const subscriptionsApi = api.injectEndpoints({
         extraOptions: { fallback: subscriptionMessages.quoteFailed },
       }),
       /**
-       * POST /subscriptions/{id}/plan: moves now, charging the quoted amount (409 quote_changed if it
-       * moved); Razorpay answers the new subscription's checkout instead, which makes the change once paid.
+       * POST /subscriptions/{id}/plan: moves now, charging exactly the kept quote's amount while it
+       * holds (409 quote_expired after, quote_changed when the subscription changed since); Razorpay
+       * answers the new subscription's checkout instead, which makes the change once paid.
        */
       changeSubscriptionPlan: build.mutation<
         Subscription | SubscriptionCheckout,
-        { id: string; planId: string; expectedDueNowMinor: number }
+        { id: string; planId: string; quoteId: string }
       >({
-        query: ({ id, planId, expectedDueNowMinor }) => ({
+        query: ({ id, planId, quoteId }) => ({
           url: pathWith(apiPaths.subscriptions.plan, { id }),
           method: 'POST',
-          body: { plan_id: planId, expected_due_now_minor: expectedDueNowMinor },
+          body: { plan_id: planId, quote_id: quoteId },
         }),
         extraOptions: { fallback: subscriptionMessages.changePlanFailed },
         invalidatesTags: [...WRITE_TAGS],

@@ -1,5 +1,9 @@
 import type { HealthResponse } from '../../../../shared/api/health';
-import type { SupportRequestBody, SupportRequestReceipt } from '../../../../shared/api/support';
+import type {
+  SupportRequestBody,
+  SupportRequestList,
+  SupportRequestReceipt,
+} from '../../../../shared/api/support';
 import type {
   ChangePasswordRequest,
   Preferences,
@@ -17,6 +21,7 @@ import { attempt } from '../../lib/api-errors';
 export const changePasswordFailed = 'Could not change the password';
 export const signOutEverywhereFailed = 'Could not sign out of every device';
 export const sendSupportRequestFailed = 'Your request could not be sent';
+export const fetchSupportRequestsFailed = 'Your support requests could not be loaded';
 
 const messageOr = (fallback: string) => (answer: { message?: string } | undefined) =>
   answer?.message || fallback;
@@ -70,6 +75,13 @@ export const userApi = api.injectEndpoints({
       sendSupportRequest: build.mutation<SupportRequestReceipt, SupportRequestBody>({
         query: (body) => ({ url: apiPaths.support.requests, method: 'POST', body }),
         extraOptions: { fallback: sendSupportRequestFailed },
+        invalidatesTags: ['SupportRequest'],
+      }),
+      /** GET /support/requests: the account's own requests, newest first, each open or handled. */
+      fetchMySupportRequests: build.query<SupportRequestList, { page: number; perPage: number }>({
+        query: ({ page, perPage }) => ({ url: apiPaths.support.requests, params: { page, perPage } }),
+        extraOptions: { fallback: fetchSupportRequestsFailed },
+        providesTags: ['SupportRequest'],
       }),
       /** GET /health: the server's version (the version of the portal it serves), for support requests. */
       fetchServerVersion: build.query<string, void>({
@@ -91,4 +103,5 @@ export const {
   useSignOutEverywhereMutation,
   useFetchServerVersionQuery,
   useSendSupportRequestMutation,
+  useFetchMySupportRequestsQuery,
 } = userApi;

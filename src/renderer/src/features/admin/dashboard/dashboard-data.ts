@@ -175,12 +175,6 @@ export const severityData = (bySeverity: DashboardStats['security']['by_severity
     color: SEVERITY_CHART[severity].color,
   }));
 
-/** "login_failed" → "Login failed". */
-export const eventTypeLabel = (type: string) => {
-  const words = type.replace(/[_-]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
 /** "3 active, 1 suspended, 2 expired and 0 revoked" */
 export function listSentence(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');

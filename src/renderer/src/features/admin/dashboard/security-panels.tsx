@@ -7,7 +7,8 @@ import { ChartPanel } from '../../../components/charts/chart-panel';
 import { SeverityBars } from '../../../components/charts/lazy-charts';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import { formatDateTime, formatRelative } from '../../license';
-import { eventTypeLabel, formatCount, listSentence, SEVERITY_CHART, severityData } from './dashboard-data';
+import { eventTypeLabel } from '../security/security-event-types';
+import { formatCount, listSentence, SEVERITY_CHART, severityData } from './dashboard-data';
 import classes from './dashboard.module.css';
 
 const SEVERITY_TONES: Record<SecurityEvent['severity'], StatusTone> = {

@@ -18,8 +18,8 @@ export type AdminOrganisationDetail = z.infer<typeof adminOrganisationDetailSche
 
 // The fallbacks of the administrators' organisation calls, shown when the server gives no message.
 export const adminOrganisationMessages = {
-  fetchOrganisationsFailed: 'Failed to fetch organisations',
-  fetchOrganisationFailed: 'Failed to fetch the organisation',
+  fetchOrganisationsFailed: 'Failed to fetch organizations',
+  fetchOrganisationFailed: 'Failed to fetch the organization',
   removeMemberFailed: 'The member could not be removed',
   assignSeatFailed: 'The seat could not be assigned',
   unassignSeatFailed: 'The seat could not be taken back',

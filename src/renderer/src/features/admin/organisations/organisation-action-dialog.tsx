@@ -29,7 +29,7 @@ export interface OrganisationActionDialogProps {
 const machinesLine = (member: OrganisationMemberRow) =>
   member.machines.length === 0
     ? 'They have no machine on it now.'
-    : `Their ${member.machines.length === 1 ? 'machine stops' : `${member.machines.length} machines stop`} working at the next license check, with a message naming the organisation.`;
+    : `Their ${member.machines.length === 1 ? 'machine stops' : `${member.machines.length} machines stop`} working at the next license check, with a message naming the organization.`;
 
 /**
  * Removing a member, taking back a seat and revoking an invitation: each names who it concerns and

@@ -250,7 +250,7 @@ function Subscription({ organisation }: { organisation: AdminOrganisationDetail 
   if (!subscription)
     return (
       <Text size="sm" c="dimmed">
-        No subscription: the organisation has not bought seats yet.
+        No subscription: the organization has not bought seats yet.
       </Text>
     );
   return (
@@ -309,11 +309,11 @@ export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerPro
       onClose={onClose}
       size="lg"
       fullScreen="(max-width: 40em)"
-      title="Organisation details"
-      closeLabel="Close organisation details"
+      title="Organization details"
+      closeLabel="Close organization details"
       error={error}
-      errorHint="The organisation could not be loaded. It may have been deleted, or the link is wrong."
-      loading={!organisation && 'Loading the organisation'}
+      errorHint="The organization could not be loaded. It may have been deleted, or the link is wrong."
+      loading={!organisation && 'Loading the organization'}
     >
       {organisation && (
         <Stack gap="lg">

@@ -55,7 +55,7 @@ export function TransferOwnershipDialog({
       }}
     >
       <Text size="sm">
-        The new owner holds the organisation’s license and its billing;{' '}
+        The new owner holds the organization’s license and its billing;{' '}
         {owner ? memberName(owner) : 'the owner'} stays as an admin.
       </Text>
       <NativeSelect

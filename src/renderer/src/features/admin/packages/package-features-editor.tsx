@@ -167,7 +167,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
   if (catalogue.error)
     return (
       <RetryAlert title={catalogue.error} onRetry={catalogue.retry}>
-        The feature catalogue could not be loaded.
+        The feature catalog could not be loaded.
       </RetryAlert>
     );
 
@@ -179,7 +179,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
             ? `${number.format(included)} of ${number.format(features.length)} features included${
                 changed > 0 ? ` · ${changed} unsaved change${changed === 1 ? '' : 's'}` : ''
               }`
-            : 'Loading the feature catalogue…'}
+            : 'Loading the feature catalog…'}
         </Text>
         <Group gap="sm">
           {changed > 0 ? (
@@ -321,7 +321,7 @@ export function PackageFeaturesEditor({ plan, onSaved }: PackageFeaturesEditorPr
                 <Table.Td colSpan={3}>
                   <Text size="sm" c="dimmed" ta="center" py="md">
                     {features.length === 0
-                      ? 'The catalogue has no features yet: create them on the Features page.'
+                      ? 'The catalog has no features yet: create them on the Features page.'
                       : 'No feature matches this filter.'}
                   </Text>
                 </Table.Td>

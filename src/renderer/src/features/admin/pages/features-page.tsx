@@ -197,7 +197,7 @@ export default function AdminFeaturesPage() {
               {stats.stats ? formatCount(stats.stats.total) : '—'}
             </Text>
             <Text size="sm" c="dimmed">
-              {stats.error ?? 'In the catalogue'}
+              {stats.error ?? 'In the catalog'}
             </Text>
           </StatCard>
           <StatCard label="On/off features" loading={!stats.stats && !stats.error}>
@@ -270,7 +270,7 @@ export default function AdminFeaturesPage() {
           <Stack gap="xs">
             <Text size="sm">
               <strong>{deleting.name}</strong> (<Code fz="xs">{deleting.key}</Code>) is removed from the
-              catalogue and its recorded usage is deleted. This cannot be undone.
+              catalog and its recorded usage is deleted. This cannot be undone.
             </Text>
           </Stack>
         ) : null}

@@ -100,7 +100,7 @@ export default function AdminOrganisationsPage() {
           size="xs"
           variant="light"
           onClick={() => detail.open(row.id)}
-          aria-label={`View the organisation ${row.name}`}
+          aria-label={`View the organization ${row.name}`}
         >
           View
         </Button>
@@ -110,17 +110,17 @@ export default function AdminOrganisationsPage() {
 
   return (
     <ListPage
-      title="Organisations"
+      title="Organizations"
       description="Customers’ teams: their owner, members and named seats, invitations and subscription."
       list={list}
       result={organisations}
-      noun="organisations"
+      noun="organizations"
       searchPlaceholder="Name or member e-mail"
       filtered={list.filtered || query.sort !== LIST.defaultSort}
       noMatchesHint="Check the spelling of the name or e-mail, or clear the search."
       empty={{
-        title: 'No organisations yet',
-        text: 'An organisation appears here once a customer creates one to buy seats for a team.',
+        title: 'No organizations yet',
+        text: 'An organization appears here once a customer creates one to buy seats for a team.',
       }}
       csv={{
         name: 'organizations',

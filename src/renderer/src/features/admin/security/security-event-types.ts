@@ -86,7 +86,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       licensing_settings_changed: 'Licensing settings changed',
       payment_refunded: 'Payment refunded',
       coupon_changed: 'Coupon changed',
-      subscription_cancelled: 'Subscription cancelled',
+      subscription_cancelled: 'Subscription canceled',
       release_changed: 'Desktop release changed',
     },
   },
@@ -102,10 +102,10 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
     },
   },
   {
-    group: 'Organisations',
+    group: 'Organizations',
     types: {
-      organisation_created: 'Organisation created',
-      organisation_updated: 'Organisation changed',
+      organisation_created: 'Organization created',
+      organisation_updated: 'Organization changed',
       organisation_invitation_sent: 'Invitation sent',
       organisation_invitation_resent: 'Invitation sent again',
       organisation_invitation_revoked: 'Invitation revoked',
@@ -128,8 +128,17 @@ const LABELS: Readonly<Record<string, string>> = Object.assign(
 
 export const SECURITY_EVENT_TYPES: readonly string[] = Object.keys(LABELS);
 
-/** "Sign-in failed"; a type this portal does not know yet is shown as the server names it. */
-export const eventTypeLabel = (type: string): string => LABELS[type] ?? type;
+/**
+ * A security event's type in words ("login_failed" → "Sign-in failed"): the one formatter of event
+ * types, so the dashboard's overview and the Security page name an event alike. A type this portal
+ * does not know yet is shown in words made from its name ("new_thing" → "New thing").
+ */
+export const eventTypeLabel = (type: string): string => {
+  const known = LABELS[type];
+  if (known !== undefined) return known;
+  const words = type.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 /** The choices of the "Event type" filter, grouped. */
 export const eventTypeOptions = SECURITY_EVENT_GROUPS.map(({ group, types }) => ({

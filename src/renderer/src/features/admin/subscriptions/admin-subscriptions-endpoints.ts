@@ -14,7 +14,7 @@ import type { ListParams } from '../admin-types';
 export const adminSubscriptionMessages = {
   fetchSubscriptionsFailed: 'Failed to fetch subscriptions',
   fetchSubscriptionFailed: 'Failed to fetch the subscription',
-  cancelFailed: 'The subscription could not be cancelled',
+  cancelFailed: 'The subscription could not be canceled',
 } as const;
 
 const paths = apiPaths.adminSubscriptions;

@@ -6,6 +6,7 @@ import {
   type AdminSubscription,
 } from '../../../../../shared/api/admin-subscriptions';
 import { FormDialog } from '../../../components/forms/form-dialog';
+import { formatAmount } from '../../payments';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import {
   adminSubscriptionMessages,
@@ -19,6 +20,22 @@ export interface CancelSubscriptionDialogProps {
 }
 
 type When = 'period_end' | 'now';
+
+/** What cancelling does with the customer's kept credit, either way: refunded, and what cannot be. */
+function creditSentence(subscription: AdminSubscription): string {
+  const money = (minor: number) =>
+    `${formatAmount(minor, subscription.plan.currency)} ${subscription.plan.currency}`;
+  const refund = Math.min(subscription.cancel_credit_refund_minor, subscription.credit_minor);
+  const kept = subscription.credit_minor - refund;
+  return [
+    refund > 0 ? `Its kept credit of ${money(refund)} is refunded with a credit note.` : '',
+    kept > 0
+      ? `${money(kept)} of kept credit cannot be refunded automatically (its payments were refunded already or taken by another provider).`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /**
  * Cancels a customer's subscription with the reason kept in the security log: at the end of the
@@ -54,7 +71,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
       await cancel({ id: subscription.id, body: { at, reason: reason.trim() } }).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Subscription cancelled',
+        title: 'Subscription canceled',
         message:
           at === 'now'
             ? 'It has ended and its license with it. The customer is told by e-mail.'
@@ -82,6 +99,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
             </strong>
             . No further charge is made. To give money back, refund a charge from the list below the
             subscription.
+            {subscription.credit_minor > 0 ? ` ${creditSentence(subscription)}` : null}
           </Text>
         )
       }
@@ -112,7 +130,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
         ) : (
           <Text size="sm">
             {subscription?.status === 'active'
-              ? 'It already ends at the end of its period; cancelling now ends it and its license now.'
+              ? 'It already ends at the end of its period; canceling now ends it and its license now.'
               : 'It is not paid up, so it ends now, and its license with it.'}
           </Text>
         )}

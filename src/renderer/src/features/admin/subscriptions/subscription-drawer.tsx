@@ -164,7 +164,7 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
                 </>
               ) : (
                 <Text span size="sm" c="dimmed">
-                  None{subscription.cancel_at_period_end ? ': cancelled at period end' : ''}
+                  None{subscription.cancel_at_period_end ? ': canceled at period end' : ''}
                 </Text>
               )}
             </Field>
@@ -175,11 +175,20 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
                 {subscription.provider_subscription_id}
               </Code>
             </Field>
-            {subscription.credit_minor > 0 ? (
-              <Field label="Credit kept">
-                {money(subscription.credit_minor, subscription.plan.currency)}
-              </Field>
-            ) : null}
+            <Field label="Credit kept">
+              {subscription.credit_minor > 0 ? (
+                <>
+                  {money(subscription.credit_minor, subscription.plan.currency)}
+                  <Text size="xs" c="dimmed">
+                    {subscription.status === 'cancelled' || subscription.cancel_at_period_end
+                      ? 'Not refunded automatically'
+                      : `${money(subscription.cancel_credit_refund_minor, subscription.plan.currency)} refunded on canceling`}
+                  </Text>
+                </>
+              ) : (
+                none
+              )}
+            </Field>
             <Field label="Started">{paymentTime(subscription.created_at)}</Field>
             {subscription.cancel_requested_at ? (
               <Field label="Cancel asked">{paymentTime(subscription.cancel_requested_at)}</Field>

@@ -7,7 +7,7 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, { label: str
   active: { label: 'Active', tone: 'positive' },
   past_due: { label: 'Past due', tone: 'caution' },
   suspended: { label: 'Suspended', tone: 'negative' },
-  cancelled: { label: 'Cancelled', tone: 'neutral' },
+  cancelled: { label: 'Canceled', tone: 'neutral' },
   pending: { label: 'Not paid yet', tone: 'info' },
 };
 

@@ -81,7 +81,7 @@ export function SecondFactorForm({
 
   return (
     <AuthCard
-      title="Two-step sign-in"
+      title="Two-factor sign-in"
       description={
         !takesCodes
           ? 'Confirm it is you with your passkey.'

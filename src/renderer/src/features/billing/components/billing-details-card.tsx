@@ -1,13 +1,17 @@
 import { Button, Group, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { type ReactNode, useMemo, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import {
   type BillingDetails,
   type BillingDetailsRequest,
   billingDetailsRequestSchema,
-  countryName,
+  INDIAN_PIN,
+  INDIAN_PIN_PROBLEM,
+  INDIAN_STATE_PROBLEM,
 } from '../../../../../shared/api/billing';
+import { COUNTRIES, currentCountryCode } from '../../../../../shared/countries';
+import { findGstState, GST_STATES } from '../../../../../shared/gst-states';
 import { gstinProblem, normalizeGstin } from '../../../../../shared/gstin';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
@@ -26,57 +30,75 @@ interface BillingValues {
   tax_id: string;
 }
 
+/** In the order they are shown (the first with an error takes the focus). */
 const FIELDS = [
   'name',
+  'country',
   'address_line1',
   'address_line2',
   'city',
   'postal_code',
   'region',
-  'country',
   'tax_id',
 ] as const;
 
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** The maintained ISO 3166-1 list the server checks against (shared/countries.ts), by name. */
+const COUNTRY_OPTIONS = COUNTRIES.map(({ code, name }) => ({ value: code, label: name }));
 
-/** Every ISO 3166-1 country the browser can name, by name. */
-function countryOptions(): { value: string; label: string }[] {
-  const options: { value: string; label: string }[] = [];
-  for (const first of LETTERS)
-    for (const second of LETTERS) {
-      const code = `${first}${second}`;
-      const label = countryName(code);
-      if (label) options.push({ value: code, label });
-    }
-  return options.sort((a, b) => a.label.localeCompare(b.label));
-}
+/** India's states and union territories by name, each with its GST code; the first option asks. */
+const STATE_OPTIONS = [
+  { value: '', label: 'Choose a state', disabled: true },
+  ...[...GST_STATES]
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
+    .map(({ code, name }) => ({ value: name, label: `${name} (${code})` })),
+];
 
-const toValues = (details: BillingDetails | null): BillingValues => ({
-  name: details?.name ?? '',
-  address_line1: details?.address_line1 ?? '',
-  address_line2: details?.address_line2 ?? '',
-  city: details?.city ?? '',
-  postal_code: details?.postal_code ?? '',
-  region: details?.region ?? '',
-  country: details?.country ?? 'IN',
-  tax_id: details?.tax_id ?? '',
-});
+/**
+ * The form's values from what was saved. A country saved under a withdrawn code reads as the
+ * current one (an unknown one as none, so the form asks); an Indian state typed before the list
+ * was offered is matched to it where it names one, else left for the customer to choose.
+ */
+const toValues = (details: BillingDetails | null): BillingValues => {
+  const country = details ? (currentCountryCode(details.country) ?? '') : 'IN';
+  const region = details?.region ?? '';
+  return {
+    name: details?.name ?? '',
+    address_line1: details?.address_line1 ?? '',
+    address_line2: details?.address_line2 ?? '',
+    city: details?.city ?? '',
+    postal_code: details?.postal_code ?? '',
+    region: country === 'IN' ? (findGstState(region)?.name ?? '') : region,
+    country,
+    tax_id: details?.tax_id ?? '',
+  };
+};
+
+/** The theme's size of a text input (theme.ts): the selects take it too, so every field is one size. */
+const FIELD_SIZE = 'md';
+
+/** A field's help under its input, so the inputs of one row line up whatever their help says. */
+const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
+
+/** Shown only while the saved country is not on the list (a code nobody can choose any more). */
+const NO_COUNTRY = { value: '', label: 'Choose a country', disabled: true };
 
 const schemaRules = schemaResolver(billingDetailsRequestSchema, { sync: true });
 
 /**
- * The server's rules (the shared schema), plus the GSTIN and PIN code checks on their own: the
- * schema makes those only once every other field is valid, and a customer should see a mistyped
- * GSTIN as soon as they leave the field.
+ * The server's rules (the shared schema), plus India's on their own: the schema makes those only
+ * once every other field is valid, and a customer should see a mistyped GSTIN as soon as they
+ * leave the field. The form also asks for the state, which the API leaves optional.
  */
 function validateBilling(values: BillingValues): Record<string, ReactNode> {
   const errors: Record<string, ReactNode> = { ...schemaRules(values) };
-  if (values.country.trim().toUpperCase() === 'IN') {
+  if (!values.country) errors['country'] ??= 'Choose a country';
+  if (values.country === 'IN') {
     const gstin = normalizeGstin(values.tax_id);
     const problem = gstin ? gstinProblem(gstin) : undefined;
     if (problem) errors['tax_id'] ??= problem;
-    if (values.postal_code.trim() && !/^[1-9][0-9]{5}$/.test(values.postal_code.replace(/\s+/g, '')))
-      errors['postal_code'] ??= 'An Indian PIN code has 6 digits and does not start with 0';
+    if (values.postal_code.trim() && !INDIAN_PIN.test(values.postal_code.replace(/\s+/g, '')))
+      errors['postal_code'] ??= INDIAN_PIN_PROBLEM;
+    if (!findGstState(values.region)) errors['region'] ??= INDIAN_STATE_PROBLEM;
   }
   return errors;
 }
@@ -104,7 +126,6 @@ export function BillingDetailsCard({
   const [saveOwnDetails] = useSaveBillingDetailsMutation();
   const saveBillingDetails = save ?? ((request: BillingDetailsRequest) => saveOwnDetails(request).unwrap());
   const [failure, setFailure] = useState<string>();
-  const countries = useMemo(countryOptions, []);
   const form = useForm<BillingValues>({
     initialValues: toValues(details),
     validate: validateBilling,
@@ -150,57 +171,87 @@ export function BillingDetailsCard({
   return (
     <SectionCard headingId={headingId} title="Billing details" description={description} onSubmit={submit}>
       {failure ? <FormAlert title="Could not save the billing details">{failure}</FormAlert> : null}
-      <TextInput
-        label="Billing name"
-        description="A person or a company"
-        autoComplete="organization"
-        required
-        {...form.getInputProps('name')}
-      />
-      <TextInput
-        label="Address"
-        autoComplete="address-line1"
-        required
-        {...form.getInputProps('address_line1')}
-      />
-      <TextInput
-        label="Address, second line"
-        autoComplete="address-line2"
-        {...form.getInputProps('address_line2')}
-      />
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-        <TextInput label="City" autoComplete="address-level2" required {...form.getInputProps('city')} />
-        <TextInput
-          label={india ? 'PIN code' : 'Postal code'}
-          autoComplete="postal-code"
-          inputMode={india ? 'numeric' : 'text'}
-          required
-          {...form.getInputProps('postal_code')}
-        />
-        <TextInput
-          label={india ? 'State' : 'State or region'}
-          autoComplete="address-level1"
-          {...form.getInputProps('region')}
-        />
-        <NativeSelect
-          label="Country"
-          autoComplete="country"
-          required
-          data={countries}
-          {...form.getInputProps('country')}
-        />
-      </SimpleGrid>
-      <TextInput
-        label={india ? 'GSTIN' : 'Tax id'}
-        description={
-          india
-            ? 'Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.'
-            : 'Optional. Your VAT number or other tax registration.'
-        }
-        autoCapitalize="characters"
-        spellCheck={false}
-        {...form.getInputProps('tax_id')}
-      />
+      {/* Every field the same width: two columns where the card is wide enough, one where it is not
+          (a phone, the create-organisation dialog), each description under its field so the
+          inputs of a row line up. */}
+      <div style={{ containerType: 'inline-size' }}>
+        <SimpleGrid type="container" cols={{ base: 1, '34rem': 2 }} spacing="md" verticalSpacing="md">
+          <TextInput
+            label="Billing name"
+            description="A person or a company"
+            inputWrapperOrder={BELOW}
+            autoComplete="organization"
+            required
+            {...form.getInputProps('name')}
+          />
+          <NativeSelect
+            size={FIELD_SIZE}
+            label="Country"
+            autoComplete="country"
+            required
+            data={form.values.country ? COUNTRY_OPTIONS : [NO_COUNTRY, ...COUNTRY_OPTIONS]}
+            {...form.getInputProps('country')}
+            onChange={(event) => {
+              const country = event.currentTarget.value;
+              // A state of one country means nothing in another: the region starts again.
+              if ((country === 'IN') !== india) form.setFieldValue('region', '');
+              form.setFieldValue('country', country);
+            }}
+          />
+          <TextInput
+            label="Address"
+            autoComplete="address-line1"
+            required
+            {...form.getInputProps('address_line1')}
+          />
+          <TextInput
+            label="Address, second line"
+            autoComplete="address-line2"
+            {...form.getInputProps('address_line2')}
+          />
+          <TextInput label="City" autoComplete="address-level2" required {...form.getInputProps('city')} />
+          <TextInput
+            label={india ? 'PIN code' : 'Postal code'}
+            description={india ? '6 digits' : undefined}
+            inputWrapperOrder={BELOW}
+            autoComplete="postal-code"
+            inputMode={india ? 'numeric' : 'text'}
+            maxLength={india ? 7 : 20}
+            required
+            {...form.getInputProps('postal_code')}
+          />
+          {india ? (
+            <NativeSelect
+              size={FIELD_SIZE}
+              label="State"
+              description="With its GST state code"
+              inputWrapperOrder={BELOW}
+              autoComplete="address-level1"
+              required
+              data={STATE_OPTIONS}
+              {...form.getInputProps('region')}
+            />
+          ) : (
+            <TextInput
+              label="State or region"
+              autoComplete="address-level1"
+              {...form.getInputProps('region')}
+            />
+          )}
+          <TextInput
+            label={india ? 'GSTIN' : 'Tax id'}
+            description={
+              india
+                ? 'Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.'
+                : 'Optional. Your VAT number or other tax registration.'
+            }
+            inputWrapperOrder={BELOW}
+            autoCapitalize="characters"
+            spellCheck={false}
+            {...form.getInputProps('tax_id')}
+          />
+        </SimpleGrid>
+      </div>
       <Group justify="flex-end">
         <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
           Save billing details

@@ -6,10 +6,11 @@ import type { Invoice } from '../../../../../shared/api/billing';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { billingMessages, useDownloadInvoicePdfMutation } from '../billing-endpoints';
+import { InvoiceDetailsButton } from './invoice-details';
 import { describeTax, formatIssueDate, formatMinorAmount, INVOICE_KIND_LABELS } from './invoice-format';
 
-const COLUMNS = ['Number', 'Date', 'Type', 'Tax', 'Total', 'PDF'] as const;
-const TABLE_MIN_WIDTH = 680;
+const COLUMNS = ['Number', 'Date', 'Type', 'Tax', 'Total', 'Documents'] as const;
+const TABLE_MIN_WIDTH = 760;
 
 function KindBadge({ invoice }: { invoice: Invoice }) {
   // A dot badge: the words keep the body colour, readable in both schemes (see StatusBadge).
@@ -53,7 +54,17 @@ function DownloadButton({ invoice }: { invoice: Invoice }) {
 
 const amount = (invoice: Invoice, value: number) => formatMinorAmount(value, invoice.currency);
 
-function InvoiceRow({ invoice }: { invoice: Invoice }) {
+/** What an invoice offers: its itemised details, and its PDF. */
+function Actions({ invoice, organisationLinks }: { invoice: Invoice; organisationLinks: boolean }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <InvoiceDetailsButton invoice={invoice} organisationLink={organisationLinks} />
+      <DownloadButton invoice={invoice} />
+    </Group>
+  );
+}
+
+function InvoiceRow({ invoice, organisationLinks }: { invoice: Invoice; organisationLinks: boolean }) {
   return (
     <Table.Tr>
       <Table.Td style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
@@ -63,6 +74,11 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
         {invoice.corrects ? (
           <Text size="xs" c="dimmed">
             Corrects {invoice.corrects.number}
+          </Text>
+        ) : null}
+        {invoice.organisation ? (
+          <Text size="xs" c="dimmed">
+            Billed to {invoice.organisation.name}
           </Text>
         ) : null}
       </Table.Td>
@@ -82,13 +98,13 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        <DownloadButton invoice={invoice} />
+        <Actions invoice={invoice} organisationLinks={organisationLinks} />
       </Table.Td>
     </Table.Tr>
   );
 }
 
-function InvoiceCard({ invoice }: { invoice: Invoice }) {
+function InvoiceCard({ invoice, organisationLinks }: { invoice: Invoice; organisationLinks: boolean }) {
   return (
     <Card withBorder padding="sm" radius="md" component="li">
       <Stack gap={6}>
@@ -111,28 +127,35 @@ function InvoiceCard({ invoice }: { invoice: Invoice }) {
             Corrects {invoice.corrects.number}
           </Text>
         ) : null}
-        <Group>
-          <DownloadButton invoice={invoice} />
-        </Group>
+        {invoice.organisation ? (
+          <Text size="xs" c="dimmed">
+            Billed to {invoice.organisation.name}
+          </Text>
+        ) : null}
+        <Actions invoice={invoice} organisationLinks={organisationLinks} />
       </Stack>
     </Card>
   );
 }
 
 /**
- * Invoices and credit notes with their PDF: a table, or one card each on a phone (or always, in
- * `cards` layout, for a narrow place such as a drawer). `invoices` is null while they load.
+ * Invoices and credit notes with their itemised details and PDF: a table, or one card each on a
+ * phone (or always, in `cards` layout, for a narrow place such as a drawer). `invoices` is null
+ * while they load. `organisationLinks` points an organisation's invoices to its page (the
+ * customer's own list; administrators reach organisations from their own screens).
  */
 export function InvoiceTable({
   invoices,
   label,
   busy,
   layout = 'auto',
+  organisationLinks = false,
 }: {
   invoices: Invoice[] | null;
   label: string;
   busy?: boolean;
   layout?: 'auto' | 'cards';
+  organisationLinks?: boolean;
 }) {
   const phone = useMediaQuery('(max-width: 36em)');
   if ((phone || layout === 'cards') && invoices) {
@@ -147,7 +170,7 @@ export function InvoiceTable({
         aria-busy={busy}
       >
         {invoices.map((invoice) => (
-          <InvoiceCard key={invoice.id} invoice={invoice} />
+          <InvoiceCard key={invoice.id} invoice={invoice} organisationLinks={organisationLinks} />
         ))}
       </Stack>
     );
@@ -166,7 +189,9 @@ export function InvoiceTable({
         </Table.Thead>
         <Table.Tbody>
           {invoices
-            ? invoices.map((invoice) => <InvoiceRow key={invoice.id} invoice={invoice} />)
+            ? invoices.map((invoice) => (
+                <InvoiceRow key={invoice.id} invoice={invoice} organisationLinks={organisationLinks} />
+              ))
             : Array.from({ length: 3 }, (_, row) => (
                 <Table.Tr key={row} aria-hidden="true">
                   {COLUMNS.map((column) => (

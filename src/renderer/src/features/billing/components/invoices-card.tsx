@@ -22,7 +22,7 @@ export function InvoicesCard({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number
     <SectionCard
       headingId="invoices-title"
       title="Invoices"
-      description="One invoice for every payment, and a credit note for every refund. Download them as PDF for your records."
+      description="One invoice for every payment, and a credit note for every refund. Open one to see what it itemizes, or download it as PDF for your records."
       actions={
         <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
           Refresh
@@ -47,7 +47,12 @@ export function InvoicesCard({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number
           py="lg"
         />
       ) : (
-        <InvoiceTable invoices={data?.data ?? null} label="Your invoices" busy={refreshing} />
+        <InvoiceTable
+          invoices={data?.data ?? null}
+          label="Your invoices"
+          busy={refreshing}
+          organisationLinks
+        />
       )}
       {data && totalPages > 1 ? (
         <Group justify="flex-end">

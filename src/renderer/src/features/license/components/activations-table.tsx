@@ -30,7 +30,7 @@ const REASONS: Record<NonNullable<Activation['deactivated_reason']>, string> = {
   user: 'by you',
   admin: 'by an administrator',
   reclaimed: 'unused, its seat was reclaimed',
-  seat_removed: 'when your seat in the organisation was taken back',
+  seat_removed: 'when your seat in the organization was taken back',
 };
 
 interface ActivationsTableProps {

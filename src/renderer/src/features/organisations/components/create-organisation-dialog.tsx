@@ -40,7 +40,7 @@ function BillingStep({ organisation, onDone }: { organisation: Organisation; onD
       <BillingDetailsCard
         details={organisation.billing_details}
         headingId="new-organisation-billing-title"
-        description="Optional. Printed on the organisation’s invoices."
+        description="Optional. Printed on the organization’s invoices."
         save={async (billing_details) => {
           const answer = await updateOrganisation({
             organisationId: organisation.id,
@@ -75,7 +75,7 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     failedMessage: organisationMessages.createFailed,
     save: async ({ name }) => {
       const organisation = await createOrganisation({ name: name.trim() }).unwrap();
-      showToast({ title: 'Organisation created', message: `You are the owner of ${organisation.name}.` });
+      showToast({ title: 'Organization created', message: `You are the owner of ${organisation.name}.` });
       setCreated(organisation);
     },
   });
@@ -108,10 +108,10 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="Create organisation"
+      title="Create organization"
       {...dialog}
-      failureTitle="The organisation was not created"
-      submitLabel="Create organisation"
+      failureTitle="The organization was not created"
+      submitLabel="Create organization"
       holdWhileSubmitting
     >
       <TextInput

@@ -104,7 +104,7 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
         </Group>
         <Text size="xs" c="dimmed" data-testid="free-seats">
           {organisation.seats === null
-            ? 'Invitations can be sent once the organisation has seats.'
+            ? 'Invitations can be sent once the organization has seats.'
             : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
         </Text>
       </Stack>

@@ -22,7 +22,7 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
   return (
     <SectionCard
       headingId="leave-title"
-      title="Leave organisation"
+      title="Leave organization"
       description={
         owner
           ? 'As its owner you cannot leave: make another member the owner first (Transfer ownership, in the members’ list), then leave.'
@@ -36,7 +36,7 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
             leftSection={<LogoutIcon size={16} />}
             onClick={() => setConfirming(true)}
           >
-            Leave organisation
+            Leave organization
           </Button>
         )
       }
@@ -45,14 +45,14 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
       <ConfirmDialog
         opened={confirming}
         title={`Leave ${organisation.name}?`}
-        confirmLabel="Leave organisation"
-        failureTitle="You are still in the organisation"
+        confirmLabel="Leave organization"
+        failureTitle="You are still in the organization"
         fallback={organisationMessages.leaveFailed}
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
           await leave({ organisationId: organisation.id }).unwrap();
           showToast({
-            title: 'You left the organisation',
+            title: 'You left the organization',
             message: `You are no longer in ${organisation.name}.`,
           });
           setConfirming(false);

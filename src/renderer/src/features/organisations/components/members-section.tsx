@@ -212,7 +212,7 @@ export function MembersSection({
             tooltip="Assign seat"
             icon={KeyIcon}
             disabled={assigning === member.user_id}
-            unavailable={organisation.seats === null ? 'The organisation has no seats yet' : undefined}
+            unavailable={organisation.seats === null ? 'The organization has no seats yet' : undefined}
             onClick={() => void assignSeat(member)}
           />
         )}
@@ -234,7 +234,7 @@ export function MembersSection({
             isOwner
               ? 'The owner cannot be removed: transfer the ownership first'
               : isMe
-                ? 'To go yourself, leave the organisation'
+                ? 'To go yourself, leave the organization'
                 : undefined
           }
           onClick={() => setPending({ action: 'remove', member })}
@@ -301,8 +301,8 @@ export function MembersSection({
       title="Members"
       description={
         manage
-          ? 'Everyone in the organisation. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
-          : 'Everyone in the organisation, with their role and seat. Its owner and admins manage it.'
+          ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
+          : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
       }
     >
       {problem ? (

@@ -66,7 +66,7 @@ function InvitationCard({ title, children }: { title: string; children: ReactNod
 function InvitationFacts({ preview }: { preview: InvitationPreview }) {
   return (
     <Text size="sm" data-testid="invitation-facts">
-      {preview.invited_by ?? 'An administrator of the organisation'} invited{' '}
+      {preview.invited_by ?? 'An administrator of the organization'} invited{' '}
       <strong style={{ overflowWrap: 'anywhere' }}>{preview.email}</strong> to join{' '}
       <strong>{preview.organisation_name}</strong> as {preview.role === 'admin' ? 'an admin' : 'a member'},
       with a seat. The link works until {formatDate(preview.expires_at)}.
@@ -151,7 +151,7 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
         {failure ? <FormAlert title="The account was not created">{failure}</FormAlert> : null}
         <TextInput
           label="Full name"
-          description="Optional; the organisation’s members see it."
+          description="Optional; the organization’s members see it."
           autoComplete="name"
           {...form.getInputProps('full_name')}
         />
@@ -236,10 +236,10 @@ export default function AcceptInvitationPage() {
           </Text>
         </Notice>
         <Text size="sm">
-          Ask the organisation’s owner or an admin to send you a new invitation.{' '}
+          Ask the organization’s owner or an admin to send you a new invitation.{' '}
           {isAuthenticated ? (
             <Anchor component={Link} to={portalPaths.organisations}>
-              Your organisations
+              Your organizations
             </Anchor>
           ) : null}
         </Text>

@@ -31,7 +31,7 @@ function Header({ organisation, onBuySeats }: { organisation: Organisation; onBu
         <Anchor component={Link} to={portalPaths.organisations} size="sm">
           <Group gap={4} component="span" wrap="nowrap">
             <ArrowLeftIcon size={14} />
-            Organisations
+            Organizations
           </Group>
         </Anchor>
         <Group gap="sm" align="center" wrap="wrap">
@@ -82,7 +82,7 @@ function NoLicence({ organisation }: { organisation: Organisation }) {
 
 function PageSkeleton() {
   return (
-    <LoadingBlock label="Loading the organisation">
+    <LoadingBlock label="Loading the organization">
       <Stack gap="lg">
         <Skeleton height={34} width="45%" />
         <Skeleton height={16} width="30%" />
@@ -174,15 +174,15 @@ export default function OrganisationPage() {
       ) : organisation.isError ? (
         <Stack gap="md">
           <Title order={1} fz={{ base: 26, sm: 32 }}>
-            Organisation
+            Organization
           </Title>
           <RetryNotice
-            title="The organisation could not be loaded"
+            title="The organization could not be loaded"
             message={failureMessage(organisation.error, organisationMessages.fetchFailed)}
             onRetry={() => void organisation.refetch()}
           />
           <Anchor component={Link} to={portalPaths.organisations} size="sm">
-            Back to your organisations
+            Back to your organizations
           </Anchor>
         </Stack>
       ) : (

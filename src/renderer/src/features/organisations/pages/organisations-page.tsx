@@ -55,25 +55,25 @@ export default function OrganisationsPage() {
 
   const create = (
     <Button leftSection={<PlusIcon size={18} />} onClick={() => setCreating(true)}>
-      Create organisation
+      Create organization
     </Button>
   );
 
   return (
     <Stack gap="xl" maw={1080}>
       <PageHeader
-        title="Organisations"
+        title="Organizations"
         description="Teams you belong to: their members, seats and invitations. A team buys the Business plan for its people, one named seat each."
         actions={organisations && organisations.length > 0 ? create : undefined}
       />
       {list.isError && organisations === undefined ? (
         <RetryNotice
-          title="Your organisations could not be loaded"
+          title="Your organizations could not be loaded"
           message={failureMessage(list.error, organisationMessages.fetchListFailed)}
           onRetry={() => void list.refetch()}
         />
       ) : organisations === undefined ? (
-        <LoadingBlock label="Loading your organisations">
+        <LoadingBlock label="Loading your organizations">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {[0, 1].map((item) => (
               <Card key={item} withBorder padding="lg">
@@ -88,13 +88,13 @@ export default function OrganisationsPage() {
         </LoadingBlock>
       ) : organisations.length === 0 ? (
         <EmptyStateCard
-          title="No organisation yet"
+          title="No organization yet"
           icon={<UsersIcon size={28} />}
           description="Create one to buy seats for your team and invite its people by e-mail. An invitation you receive brings you into someone else’s."
           actions={create}
         />
       ) : (
-        <section aria-label="Your organisations">
+        <section aria-label="Your organizations">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             {organisations.map((organisation) => (
               <OrganisationCard key={organisation.id} organisation={organisation} />

@@ -56,7 +56,7 @@ export function OrganisationPurchaseDialog({
     <Modal
       opened={plan !== null}
       onClose={onClose}
-      title={plan ? `Buy ${plan.name} for an organisation` : ''}
+      title={plan ? `Buy ${plan.name} for an organization` : ''}
       centered
       styles={{ title: { fontWeight: 700 } }}
     >
@@ -65,12 +65,12 @@ export function OrganisationPurchaseDialog({
           <Text size="sm">
             {plan.name} is priced per seat:{' '}
             {formatRecurringPrice(seatPriceMinor, plan.currency, plan.billing_interval)} for each person you
-            give a seat to. Its license belongs to the organisation, and you assign the seats to its members.
+            give a seat to. Its license belongs to the organization, and you assign the seats to its members.
           </Text>
           {organisations.isLoading ? (
-            <Skeleton h={60} aria-label="Loading your organisations" />
+            <Skeleton h={60} aria-label="Loading your organizations" />
           ) : organisations.error ? (
-            <ErrorAlert title="Your organisations could not be loaded">
+            <ErrorAlert title="Your organizations could not be loaded">
               <Stack gap="xs" align="flex-start">
                 <Text size="sm">
                   {failureMessage(organisations.error, organisationMessages.fetchListFailed)}
@@ -82,17 +82,17 @@ export function OrganisationPurchaseDialog({
             </ErrorAlert>
           ) : eligible.length === 0 ? (
             <Text size="sm" data-testid="no-organisation">
-              You own or administer no organisation without a subscription.{' '}
+              You own or administer no organization without a subscription.{' '}
               <Anchor component={Link} to={portalPaths.organisations} underline="always" fz="inherit">
-                Create an organisation
+                Create an organization
               </Anchor>{' '}
               first, then come back to buy its seats.
             </Text>
           ) : (
             <>
               <Select
-                label="Organisation"
-                placeholder="Choose an organisation"
+                label="Organization"
+                placeholder="Choose an organization"
                 data={eligible.map((organisation) => ({ value: organisation.id, label: organisation.name }))}
                 value={organisationId}
                 onChange={setOrganisationId}

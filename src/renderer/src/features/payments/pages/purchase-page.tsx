@@ -163,10 +163,10 @@ function seatPlanAction(
         disabled={busy && !loading}
         onClick={() => buyForOrganisation(plan)}
       >
-        Buy for an organisation
+        Buy for an organization
       </Button>
     ),
-    note: `${discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)} a seat. ` : ''}For organisations: choose yours and the number of seats. Renews every ${INTERVAL_WORDS[plan.billing_interval]} until cancelled.`,
+    note: `${discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)} a seat. ` : ''}For organizations: choose yours and the number of seats. Renews every ${INTERVAL_WORDS[plan.billing_interval]} until canceled.`,
   };
 }
 

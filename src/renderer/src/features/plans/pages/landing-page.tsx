@@ -37,7 +37,7 @@ const HIGHLIGHTS: readonly Highlight[] = [
   {
     icon: SparkIcon,
     title: 'Help where you work',
-    text: 'Draft, summarise and rewrite in a native desktop app, one shortcut away from whatever you are doing.',
+    text: 'Draft, summarize and rewrite in a native desktop app, one shortcut away from whatever you are doing.',
   },
   {
     icon: OfflineIcon,

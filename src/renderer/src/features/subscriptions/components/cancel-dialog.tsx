@@ -1,20 +1,23 @@
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { Subscription } from '../../../../../shared/api/subscriptions';
+import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate } from '../../payments';
-import { formatMoney } from '../subscription-format';
+import { creditOnCancel, describeCreditOnCancel, formatMoney } from '../subscription-format';
 import { subscriptionMessages, useCancelSubscriptionMutation } from '../subscriptions-endpoints';
 
 type When = 'period_end' | 'now';
 
 /**
  * Cancelling, with what happens to the license and the money either way: at the end of the paid
- * period (the default; it keeps working until then, can be resumed, nothing is refunded) or now (it
- * stops now and the unused part of the period is refunded, the amount the server worked out when
- * the page loaded). A subscription whose payment failed has no paid period left, so it can only end now.
+ * period (the default; it keeps working until then, can be resumed, nothing of the period is
+ * refunded) or now (it stops now and the unused part of the period is refunded, the amount the
+ * server worked out when the page loaded). Either way the credit kept from a move to a cheaper plan
+ * is refunded, and what of it cannot be is said plainly before the customer confirms. A subscription
+ * whose payment failed has no paid period left, so it can only end now.
  */
 export function CancelDialog({
   subscription,
@@ -38,8 +41,14 @@ export function CancelDialog({
   const end = subscription.current_period_end ? formatDate(subscription.current_period_end) : null;
   const refund = subscription.cancel_now_refund_minor;
   const refundText = refund > 0 ? formatMoney(refund, subscription.plan.currency) : null;
+  const credit = creditOnCancel(subscription);
+  const creditText = describeCreditOnCancel(subscription);
+  const creditRefundText =
+    credit.refundMinor > 0 ? formatMoney(credit.refundMinor, subscription.plan.currency) : null;
   const nowDescription = !paidUp
-    ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
+    ? creditRefundText
+      ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
+      : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
     : refundText
       ? `The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
       : 'The subscription ends and its license stops working today. Nothing is left of the paid period to refund.';
@@ -53,13 +62,13 @@ export function CancelDialog({
       return;
     }
     showToast({
-      title: 'Subscription cancelled',
+      title: 'Subscription canceled',
       message:
-        when === 'period_end' && end
+        (when === 'period_end' && end
           ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
           : `${subscription.plan.name} has ended and its license no longer works.${
               refundText && paidUp ? ` About ${refundText} is refunded.` : ''
-            }`,
+            }`) + (creditRefundText ? ` Your kept credit of ${creditRefundText} is refunded.` : ''),
     });
     onClose();
   };
@@ -73,7 +82,7 @@ export function CancelDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="Not cancelled">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title="Not canceled">{problem}</FormAlert> : null}
         <Radio.Group
           value={when}
           onChange={(value) => setWhen(value as When)}
@@ -85,12 +94,25 @@ export function CancelDialog({
               <Radio
                 value="period_end"
                 label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
-                description="No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date."
+                description={
+                  creditRefundText
+                    ? 'No further charge, and nothing of the paid period is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date; the refunded credit is not taken off later charges.'
+                    : 'No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date.'
+                }
               />
             ) : null}
             <Radio value="now" label="Now" description={nowDescription} />
           </Stack>
         </Radio.Group>
+        {creditText ? (
+          <Notice
+            color={credit.keptMinor > 0 ? 'yellow' : 'blue'}
+            title="Your kept credit"
+            data-testid="cancel-credit"
+          >
+            <Text size="sm">{creditText}</Text>
+          </Notice>
+        ) : null}
         <Text size="sm" c="dimmed">
           Your invoices stay on the Billing page.
         </Text>

@@ -1,10 +1,11 @@
 import { Box, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
-import type {
-  PlanChangeQuote,
-  Subscription,
-  SubscriptionCheckout,
+import {
+  PLAN_CHANGE_QUOTE_VALIDITY_MINUTES,
+  type PlanChangeQuote,
+  type Subscription,
+  type SubscriptionCheckout,
 } from '../../../../../shared/api/subscriptions';
 import { QuoteRow } from '../../../components/data/quote-row';
 import { Notice } from '../../../components/data/alert-notice';
@@ -12,7 +13,7 @@ import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage, isApiFailure } from '../../../lib/api-errors';
 import { formatDate, useReplacementCheckout } from '../../payments';
-import { formatRecurringPrice, formatMoney } from '../subscription-format';
+import { formatMoney, formatRecurringPrice, formatTime } from '../subscription-format';
 import {
   subscriptionMessages,
   useChangeSubscriptionPlanMutation,
@@ -53,6 +54,10 @@ export function QuoteSummary({ quote }: { quote: PlanChangeQuote }) {
       <QuoteRow label="New period">
         {formatDate(quote.period_start)} – {formatDate(quote.period_end)}
       </QuoteRow>
+      <Text size="xs" c="dimmed" data-testid="plan-change-quote-validity">
+        This price holds for {PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes, until{' '}
+        {formatTime(quote.expires_at)}: confirm by then and exactly {money(quote.due_now_minor)} is charged.
+      </Text>
     </Stack>
   );
 }
@@ -74,11 +79,15 @@ type QuoteState =
   | { step: 'ready'; quote: PlanChangeQuote }
   | { step: 'failed'; message: string };
 
+/** The server's refusals that mean the quote shown no longer holds: a new one is shown instead. */
+const STALE_QUOTE_CODES = new Set(['quote_expired', 'quote_changed', 'subscription_changed']);
+
 /**
  * Changing a subscription's plan (or switching it between monthly and yearly): pick a plan, see
- * what it costs now (the unused part of the period credited, the balance kept), confirm. When the
- * price moved since the quote (a renewal landed), the server refuses with `quote_changed`: the
- * dialog says so and shows the new quote to confirm again.
+ * what it costs now (the unused part of the period credited, the balance kept), confirm. The quote
+ * is confirmed by its id, so the change is charged exactly what it showed while it holds (10
+ * minutes). Once it expired, or when the subscription changed since (a renewal landed), the server
+ * refuses it: the dialog says so and shows a new quote to confirm again.
  */
 export function ChangePlanDialog({
   subscription,
@@ -146,13 +155,9 @@ export function ChangePlanDialog({
     setRepriced(null);
     let answer: Subscription | SubscriptionCheckout;
     try {
-      answer = await changePlan({
-        id: subscription.id,
-        planId,
-        expectedDueNowMinor: quote.quote.due_now_minor,
-      }).unwrap();
+      answer = await changePlan({ id: subscription.id, planId, quoteId: quote.quote.id }).unwrap();
     } catch (error) {
-      if (isApiFailure(error) && error.code === 'quote_changed') {
+      if (isApiFailure(error) && error.code !== undefined && STALE_QUOTE_CODES.has(error.code)) {
         setRepriced(error.message);
         void loadQuote(planId);
         return;
@@ -204,7 +209,7 @@ export function ChangePlanDialog({
       <Stack gap="md">
         {problem ? <FormAlert title="The plan was not changed">{problem}</FormAlert> : null}
         {repriced ? (
-          <Notice color="yellow" title="The price changed" role="alert">
+          <Notice color="yellow" title="The quote no longer holds" role="alert">
             {repriced}. The new quote is below; nothing was charged.
           </Notice>
         ) : null}

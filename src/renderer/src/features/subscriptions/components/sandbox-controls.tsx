@@ -127,7 +127,7 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
       </Group>
       <Text size="xs" c="dimmed">
         Simulate brings the next event forward to now: the renewal charge, a retry of a failed charge, the end
-        of the grace period, or the end of a cancelled subscription.
+        of the grace period, or the end of a canceled subscription.
       </Text>
     </Stack>
   );

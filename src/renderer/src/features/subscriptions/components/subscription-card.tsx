@@ -11,6 +11,7 @@ import { showToast } from '../../../components/data/toast';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate, SandboxBadge, useCardChange } from '../../payments';
 import {
+  describeCredit,
   describeSubscriptionStatus,
   formatRecurringPrice,
   INTERVAL_ADJECTIVES,
@@ -217,10 +218,8 @@ export function SubscriptionCard({
             <Text size="sm">{subscription.payment_method ?? 'None on file'}</Text>
           </Term>
           <Term label="Kept credit">
-            <Text size="sm">
-              {subscription.credit_minor > 0
-                ? `${formatMoney(subscription.credit_minor, plan.currency)}, taken off the next charges`
-                : 'None'}
+            <Text size="sm" data-testid="kept-credit">
+              {describeCredit(subscription)}
             </Text>
           </Term>
           {subscription.license_id ? (

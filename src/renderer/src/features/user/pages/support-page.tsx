@@ -6,6 +6,7 @@ import { selectCurrentUser } from '../../auth';
 import { LicenseTroubleshooter, useListMyLicensesQuery, useThisMachine } from '../../license';
 import { ContactSupportCard } from '../components/contact-support-card';
 import { HelpTopics } from '../components/help-topics';
+import { MySupportRequestsCard } from '../components/my-support-requests-card';
 import { SupportInfoCard } from '../components/support-info-card';
 import { formatDetails, supportDetails } from '../support-details';
 import { useFetchServerVersionQuery } from '../user-endpoints';
@@ -42,7 +43,7 @@ export default function SupportPage() {
     <HeaderedPage
       size="xl"
       title="Support"
-      description="Answers to common questions, a check of this machine’s license, and a way to reach us."
+      description="Answers to common questions, a check of this machine’s license, a way to reach us and your requests so far."
     >
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
         <Stack gap="lg">
@@ -57,6 +58,7 @@ export default function SupportPage() {
         </Stack>
         <Stack gap="lg">
           <SupportInfoCard lines={lines} />
+          <MySupportRequestsCard />
           <ContactSupportCard details={lines ? formatDetails(lines) : null} />
         </Stack>
       </SimpleGrid>
