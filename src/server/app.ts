@@ -22,6 +22,7 @@ import {
 import { webhooksRoutes } from './modules/webhooks/routes.js';
 import { createWebhooksService } from './modules/webhooks/service.js';
 import { createAccessTokens } from './modules/auth/access-tokens.js';
+import { createAccountSessions } from './modules/auth/account-sessions.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { passkeyRoutes } from './modules/auth/passkey-routes.js';
 import { createPasskeys, relyingPartyOf } from './modules/auth/passkeys.js';
@@ -488,6 +489,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           startSession: auth.startSession,
         }),
         stepUp: createStepUp({ db, clock, lockout: config.lockout, passwords, twoFactor }),
+        sessions: createAccountSessions({ db, clock }),
       });
       await api.register(twoFactorRoutes, { twoFactor, rateLimitPerMinute });
       await api.register(securitySettingsRoutes, {

@@ -16,6 +16,8 @@ export const apiPaths = {
     refreshToken: '/auth/refresh-token',
     logout: '/auth/logout',
     logoutAll: '/auth/logout-all',
+    /** Ends every session of the caller but the one making the request. */
+    logoutOthers: '/auth/logout-others',
     validateToken: '/auth/validate-token',
     forgotPassword: '/auth/forgot-password',
     resetPassword: '/auth/reset-password',
@@ -35,6 +37,9 @@ export const apiPaths = {
     me: '/users/me',
     preferences: '/users/me/preferences',
     password: '/users/me/password',
+    /** The caller's live sessions (devices signed in), each of which it may end. */
+    sessions: '/users/me/sessions',
+    session: '/users/me/sessions/:id',
   },
   /** The signed-in account's own factors and tokens. */
   accountSecurity: {
@@ -100,6 +105,7 @@ export const apiPaths = {
     publicDetail: '/plans/public/:id',
     list: '/plans',
     detail: '/plans/:id',
+    publish: '/plans/:id/publish',
     stats: '/plans/stats',
   },
   payments: {

@@ -147,9 +147,11 @@ describePortal('administrators at work in the console', (portal) => {
     const currency = dialog.getByRole('combobox', { name: 'Currency' });
     await expect.poll(() => currency.inputValue()).toBe('INR');
     expect(await currency.locator('option').allTextContents()).toEqual(['INR']);
-    await dialog.getByText('Payments are taken in this currency (PAYMENT_CURRENCY).').waitFor();
+    // In words: no setting's name is shown in the console.
+    await dialog.getByText('The currency payments are taken in.', { exact: true }).waitFor();
+    expect(await dialog.getByText('PAYMENT_CURRENCY').count()).toBe(0);
 
-    // What the form cannot send, the API refuses with the setting's name.
+    // What the form cannot send, the API refuses, naming the currency payments are taken in.
     const refused = await callApi(portal.server, {
       method: 'POST',
       path: '/plans',
@@ -166,7 +168,8 @@ describePortal('administrators at work in the console', (portal) => {
     expect(refused.statusCode).toBe(400);
     const body = refused.json<{ code: string; message: string }>();
     expect(body.code).toBe('unsupported_currency');
-    expect(body.message).toContain('PAYMENT_CURRENCY');
+    expect(body.message).toContain('the currency payments are taken in');
+    expect(body.message).not.toContain('PAYMENT_CURRENCY');
   });
 
   it('cannot delete a feature packages include: the button says which packages, on hover and keyboard focus', async () => {

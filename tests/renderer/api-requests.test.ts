@@ -211,7 +211,7 @@ describe('calls without another test', () => {
     expect(api.calls('GET /admin/features/stats')).toHaveLength(1);
   });
 
-  const stats = { total: 1, active: 1, public: 1, archived: 0, by_plan: [] };
+  const stats = { total: 1, active: 1, draft: 0, public: 1, archived: 0, by_plan: [] };
   const deleted = { id: 'p1', outcome: 'deleted', message: 'Plan deleted' };
   type TabStore = Awaited<ReturnType<typeof signedInTab>>['store'];
   const planCalls: [string, string, (store: TabStore) => Promise<unknown>, unknown, number?][] = [
@@ -257,6 +257,12 @@ describe('calls without another test', () => {
       'DELETE /plans/p1',
       (s) => s.dispatch(plans.deletePlan.initiate('p1')).unwrap(),
       deleted,
+    ],
+    [
+      'POST /plans/{id}/publish',
+      'POST /plans/p1/publish',
+      (s) => s.dispatch(plans.publishPlan.initiate('p1')).unwrap(),
+      plan('p1'),
     ],
     [
       'GET /plans/stats',

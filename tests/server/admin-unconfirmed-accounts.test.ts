@@ -12,8 +12,15 @@ import {
   type TestServer,
   uniqueEmail,
 } from '../support/test-server.js';
-import { eventsAbout, expectValidationError, signInAsAdmin, type SignedIn } from './admin-helpers.js';
+import {
+  eventsAbout,
+  expectValidationError,
+  signInAsAdmin,
+  signInAsUser,
+  type SignedIn,
+} from './admin-helpers.js';
 import { expectApiError, mailsTo, userByEmail } from './auth-helpers.js';
+import { enrolTotp } from './two-factor-helpers.js';
 
 /** Someone who signed up and has not opened the confirmation link yet. */
 async function unconfirmedSignUp(s: TestServer, label = 'unconfirmed') {
@@ -162,6 +169,42 @@ describeOnEveryDatabase('administrators and accounts whose e-mail is not confirm
         unconfirmed: before.users.unconfirmed,
         disabled: before.users.disabled + 1,
       });
+    });
+  });
+
+  describe('GET /admin/users/:id: confirmation and second factors', () => {
+    it('says when the address was confirmed and which second factors the account has', async () => {
+      const s = server();
+      const admin = await signInAsAdmin(s);
+      const pending = await unconfirmedSignUp(s, 'detail-state');
+      const detail = async (id: string) => {
+        const response = await s.api({ path: `/admin/users/${id}`, token: admin.token });
+        expect(response.statusCode, response.body).toBe(200);
+        return adminUserDetailSchema.parse(response.json());
+      };
+
+      expect(await detail(pending.id)).toMatchObject({
+        email_verified: false,
+        email_verified_at: null,
+        second_factors: { authenticator_app: false, passkeys: 0 },
+      });
+
+      // Frozen, so the time the server writes is the time read here.
+      s.clock.freeze();
+      const confirmedAt = s.clock.now().toISOString();
+      const marked = await s.api({
+        method: 'PUT',
+        path: `/admin/users/${pending.id}`,
+        token: admin.token,
+        body: { email_verified: true },
+      });
+      expect(marked.statusCode, marked.body).toBe(200);
+      expect((await detail(pending.id)).email_verified_at).toBe(confirmedAt);
+
+      // An account that enrolled an authenticator app reads as such (its passkeys stay 0).
+      const member = await signInAsUser(s, 'detail-totp');
+      await enrolTotp(s, member.token);
+      expect((await detail(member.id)).second_factors).toEqual({ authenticator_app: true, passkeys: 0 });
     });
   });
 });

@@ -505,6 +505,16 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ path: '/auth/logout-all', freshAccount: true }),
     expect: signedIn(200),
   },
+  'POST /auth/logout-others': {
+    request: () => ({ path: '/auth/logout-others', freshAccount: true }),
+    expect: signedIn(200),
+  },
+  'GET /users/me/sessions': { request: () => ({ path: '/users/me/sessions' }), expect: signedIn(200) },
+  // A session of no one: each caller is told it has no such session (it never ends another's).
+  'DELETE /users/me/sessions/{id}': {
+    request: () => ({ path: '/users/me/sessions/00000000-0000-4000-8000-000000000000' }),
+    expect: signedIn(404),
+  },
   // The body's token, else the bearer token: an anonymous caller with neither is told 401.
   // An API token is not a session's access token: it is not valid here (401).
   'POST /auth/validate-token': {
@@ -670,6 +680,11 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /plans/{id}': {
     request: async (f) => ({ path: `/plans/${await newPlan(f)}` }),
+    expect: adminOnly(200),
+  },
+  // Pro is published already: publishing it again answers it as it is, changing nothing.
+  'POST /plans/{id}/publish': {
+    request: (f) => ({ path: `/plans/${f.proPlanId}/publish` }),
     expect: adminOnly(200),
   },
 

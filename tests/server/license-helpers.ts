@@ -81,6 +81,8 @@ export async function createPlan(
     sort_order: 100,
     archived_at: null,
     seat_based: 0,
+    // On sale at once, as the plans tests' own rows are.
+    draft: 0,
     created_at: now,
     updated_at: now,
   };

@@ -53,6 +53,13 @@ const KEPT_WARNINGS: { ruleId: string; pointer: string; why: string }[] = [
       'match /admin/webhooks/deliveries/rotate-secret, but the router takes the literal `deliveries` first ' +
       'and no endpoint is called `deliveries` (ids are made by the server)',
   },
+  {
+    ruleId: 'no-ambiguous-paths',
+    pointer: `#/paths/~1api~1v1~1plans~1{id}~1publish`,
+    why:
+      '/plans/public/{id} and /plans/{id}/publish would both match /plans/public/publish, but the router ' +
+      'takes the literal `public` first and no plan is called `public` (ids are made by the server)',
+  },
 ];
 
 /** Operations anyone may call without even the client key; any other must name its credentials. */

@@ -65,6 +65,13 @@ describeOnEveryDatabase('plans', (server) => {
     return planSchema.parse(response.json());
   };
 
+  /** Puts a plan on sale, as the console's Publish does once it has its features. */
+  const publish = async (id: string): Promise<Plan> => {
+    const response = await server().api({ method: 'POST', path: `/plans/${id}/publish`, token: admin.token });
+    expect(response.statusCode, response.body).toBe(200);
+    return planSchema.parse(response.json());
+  };
+
   const planRow = (id: string) =>
     server().app.db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
   const planRowByCode = (code: string) =>
@@ -86,8 +93,12 @@ describeOnEveryDatabase('plans', (server) => {
 
   /** A free plan that `holder` holds a license of (so deleting it must archive it). */
   async function planWithLicense(holder: SignedIn): Promise<{ plan: Plan; license: License }> {
-    const plan = await createPlan(
-      freePlan({ name: 'Licensed plan', features: [{ feature_id: featureId('ai_chat'), limit: 5 }] }),
+    const plan = await publish(
+      (
+        await createPlan(
+          freePlan({ name: 'Licensed plan', features: [{ feature_id: featureId('ai_chat'), limit: 5 }] }),
+        )
+      ).id,
     );
     const activated = await server().api({
       method: 'POST',
@@ -176,12 +187,17 @@ describeOnEveryDatabase('plans', (server) => {
     let archived: Plan;
 
     beforeAll(async () => {
+      // Published, so each is kept off the catalogue for its own reason only.
+      const onSale = async (body: CreatePlanRequest) =>
+        publish(
+          (await createPlan({ ...body, features: [{ feature_id: featureId('ai_chat'), limit: null }] })).id,
+        );
       offered = [
-        await createPlan(paidPlan({ name: 'Between base and pro', sort_order: 5 })),
-        await createPlan(paidPlan({ name: 'Last', sort_order: 900_000 })),
+        await onSale(paidPlan({ name: 'Between base and pro', sort_order: 5 })),
+        await onSale(paidPlan({ name: 'Last', sort_order: 900_000 })),
       ];
-      hidden = await createPlan(paidPlan({ name: 'Hidden', is_public: false, sort_order: 1 }));
-      inactive = await createPlan(paidPlan({ name: 'Inactive', is_active: false, sort_order: 1 }));
+      hidden = await onSale(paidPlan({ name: 'Hidden', is_public: false, sort_order: 1 }));
+      inactive = await onSale(paidPlan({ name: 'Inactive', is_active: false, sort_order: 1 }));
       ({ plan: archived } = await planWithLicense(user));
       expect((await deletePlan(archived.id)).outcome).toBe('archived');
     });
@@ -287,11 +303,13 @@ describeOnEveryDatabase('plans', (server) => {
     const unpayable = (response: Awaited<ReturnType<typeof post>>) => {
       expectApiError(response, 400, 'unsupported_currency');
       const { message } = response.json<{ message: string }>();
-      expect(message).toContain('PAYMENT_CURRENCY');
+      // In words: an administrator reads it in the console, where a setting's name means nothing.
+      expect(message).toContain('the currency payments are taken in');
+      expect(message).not.toContain('PAYMENT_CURRENCY');
       expect(message).toContain('INR');
     };
 
-    it('a new plan in another currency is refused with a 400 naming PAYMENT_CURRENCY; nothing is written', async () => {
+    it('a new plan in another currency is refused with a 400 naming the payments’ currency; nothing is written', async () => {
       const body = paidPlan({ currency: 'USD' });
       unpayable(await post(body));
       unpayable(await post(freePlan({ currency: 'EUR' })));
@@ -373,8 +391,12 @@ describeOnEveryDatabase('plans', (server) => {
       { rule: 'no negative price', change: { price_minor: -1 }, says: 'A price cannot be negative' },
       { rule: 'no huge price', change: { price_minor: 100_000_000_01 }, says: 'Price is too large' },
       { rule: 'whole prices', change: { price_minor: 10.5 }, says: 'Prices are whole numbers' },
-      { rule: 'at least one seat', change: { max_activations: 0 }, says: 'A plan needs at least one seat' },
-      { rule: 'at most 1000 seats', change: { max_activations: 1001 }, says: 'at most 1000 seats' },
+      {
+        rule: 'at least one machine',
+        change: { max_activations: 0 },
+        says: 'A plan allows at least one machine',
+      },
+      { rule: 'at most 1000 machines', change: { max_activations: 1001 }, says: 'at most 1000 machines' },
       { rule: 'three-letter currency', change: { currency: 'RUPEE' }, says: 'three-letter ISO 4217' },
       { rule: 'letters-only currency', change: { currency: 'U5D' }, says: 'three-letter ISO 4217' },
       { rule: 'known billing interval', change: { billing_interval: 'weekly' }, says: 'billing_interval' },
@@ -493,7 +515,7 @@ describeOnEveryDatabase('plans', (server) => {
     it('refuses invalid changes: another plan’s code → 409, bad fields → 400, nothing → 400, unknown plan → 404', async () => {
       const plan = await createPlan(paidPlan());
       expectApiError(await put(plan.id, { code: 'pro-monthly' }), 409, 'plan_code_taken');
-      expect(expectValidationError(await put(plan.id, { max_activations: 1001 }))).toContain('1000 seats');
+      expect(expectValidationError(await put(plan.id, { max_activations: 1001 }))).toContain('1000 machines');
       expect(expectValidationError(await put(plan.id, { currency: 'EURO' }))).toContain('three-letter');
       expect(expectValidationError(await put(plan.id, { price_minor: -10 }))).toContain('negative');
       expect(expectValidationError(await put(plan.id, {}))).toContain('Send at least one field to change');
@@ -631,9 +653,11 @@ describeOnEveryDatabase('plans', (server) => {
               sort_order: 500,
               price_minor: 1000 * ((index * 7) % 13) + 100,
               is_active: index % 4 !== 0,
+              features: [{ feature_id: featureId('ai_chat'), limit: null }],
             }),
           ),
         );
+        await publish(created.at(-1)!.id);
       }
     });
 
@@ -750,7 +774,10 @@ describeOnEveryDatabase('plans', (server) => {
       const rows = await s.app.db.selectFrom('plans').selectAll().execute();
       expect(stats.total).toBe(rows.length);
       expect(stats.archived).toBe(rows.filter((row) => row.archived_at).length);
-      expect(stats.active).toBe(rows.filter((row) => row.is_active === 1 && !row.archived_at).length);
+      expect(stats.active).toBe(
+        rows.filter((row) => row.is_active === 1 && row.draft === 0 && !row.archived_at).length,
+      );
+      expect(stats.draft).toBe(rows.filter((row) => row.draft === 1 && !row.archived_at).length);
       expect(stats.public).toBe(rows.filter((row) => row.is_public === 1 && !row.archived_at).length);
       expect(stats.archived).toBeGreaterThan(0);
       expect(stats.by_plan).toHaveLength(rows.length);

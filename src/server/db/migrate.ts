@@ -26,6 +26,7 @@ import * as seatKeys from './migrations/0023-seat-keys.js';
 import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-plan.js';
 import * as planChangeQuotes from './migrations/0025-plan-change-quotes.js';
 import * as invoiceLineItems from './migrations/0026-invoice-line-items.js';
+import * as planDrafts from './migrations/0027-plan-drafts.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0024-us-spelling-business-plan': usSpellingBusinessPlan,
   '0025-plan-change-quotes': planChangeQuotes,
   '0026-invoice-line-items': invoiceLineItems,
+  '0027-plan-drafts': planDrafts,
 };
 
 export class MigrationError extends Error {

@@ -127,6 +127,8 @@ export interface PlansTable {
   updated_at: string;
   /** 0 or 1: priced per seat and sold to organisations; `max_activations` is then machines per seat. */
   seat_based: Generated<number>;
+  /** 0 or 1: a plan created by an administrator is a draft, neither listed nor sold, until published (0027). */
+  draft: Generated<number>;
 }
 export type PlanRow = Selectable<PlansTable>;
 

@@ -30,6 +30,15 @@ export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const adminUserDetailSchema = adminUserSchema
   .extend({
+    email_verified_at: isoDateTimeSchema
+      .nullable()
+      .describe('When the address was confirmed (by its link or an administrator); null while it is not'),
+    second_factors: z
+      .object({
+        authenticator_app: z.boolean().describe('An authenticator app is enrolled and confirmed'),
+        passkeys: z.number().int().describe('Passkeys registered to the account'),
+      })
+      .describe('How the account proves a sign-in beyond its password'),
     counts: z.object({
       licenses: z.number().int(),
       active_activations: z.number().int().describe('Machines holding a seat on any of the licenses'),

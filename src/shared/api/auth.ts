@@ -4,6 +4,7 @@ import {
   currentPasswordSchema,
   displayText,
   emailSchema,
+  isoDateTimeSchema,
   newPasswordSchema,
   opaqueTokenSchema,
   signInNameSchema,
@@ -88,6 +89,7 @@ export const isSecondFactorRequired = (answer: LoginResponse): answer is SecondF
 export const SESSION_END_REASONS = [
   'signed_out',
   'signed_out_everywhere',
+  'signed_out_elsewhere',
   'password_changed',
   'password_reset',
   'role_changed',
@@ -147,3 +149,27 @@ export interface AccessTokenClaims {
   /** The session (refresh family) the token was issued from: once it ends, so does the token. */
   sid: string;
 }
+
+/** A live session of the caller's account: one sign-in on one device, until it ends. */
+export const accountSessionSchema = z
+  .object({
+    id: z.string(),
+    device: z.string().describe('The browser and system it signed in with, e.g. "Chrome on Linux"'),
+    ip: z.string().nullable().describe('The address it signed in from'),
+    signed_in_at: isoDateTimeSchema,
+    last_active_at: isoDateTimeSchema.describe('When it last renewed its access (or signed in)'),
+    expires_at: isoDateTimeSchema.describe('When it ends without activity at the latest'),
+    current: z.boolean().describe('The session making this request'),
+  })
+  .meta({ id: 'AccountSession' });
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+export const accountSessionListSchema = z
+  .object({ data: z.array(accountSessionSchema) })
+  .meta({ id: 'AccountSessionList' });
+
+export const signedOutOthersSchema = z
+  .object({ message: z.string(), ended: z.number().int().describe('Sessions that ended') })
+  .meta({ id: 'SignedOutOthers' });
+
+export const sessionParamsSchema = z.object({ id: z.uuid('Not a session id') });

@@ -35,12 +35,15 @@ export const planSchema = z
     price_minor: z.number().int(),
     currency: z.string(),
     billing_interval: z.enum(BILLING_INTERVALS),
-    /** Seat limit: how many machines a license of this plan may be active on at once. */
+    /** Machine limit: how many machines a license of this plan may be active on at once. */
     max_activations: z.number().int(),
     /** Priced per seat and sold to organisations; `max_activations` is then machines per seat. */
     seat_based: z.boolean(),
     is_public: z.boolean(),
     is_active: z.boolean(),
+    is_draft: z
+      .boolean()
+      .describe('A new plan is a draft until it is published with its features: not listed, not sold'),
     sort_order: z.number().int(),
     features: z.array(planFeatureSchema),
     archived_at: isoDateTimeSchema.nullable(),
@@ -92,9 +95,9 @@ const planFields = {
   billing_interval: z.enum(BILLING_INTERVALS),
   max_activations: z
     .number()
-    .int('Seat limits are whole numbers')
-    .min(1, 'A plan needs at least one seat')
-    .max(MAX_SEATS, `A plan can have at most ${MAX_SEATS} seats`),
+    .int('Machine limits are whole numbers')
+    .min(1, 'A plan allows at least one machine')
+    .max(MAX_SEATS, `A plan allows at most ${MAX_SEATS} machines at once`),
   is_public: z.boolean().default(true),
   is_active: z.boolean().default(true),
   sort_order: z.number().int().min(0).max(1_000_000).default(0),
@@ -142,7 +145,7 @@ export const planListQuerySchema = pageQuerySchema([
   'price_minor',
   'created_at',
 ]).extend({
-  status: z.enum(['active', 'inactive', 'archived', 'all']).default('all'),
+  status: z.enum(['active', 'inactive', 'draft', 'archived', 'all']).default('all'),
 });
 export const planListSchema = pagedSchema(planSchema).meta({ id: 'PlanList' });
 export const publicPlanListSchema = z.array(planSchema).meta({ id: 'PublicPlanList' });
@@ -160,7 +163,8 @@ export const deletePlanResponseSchema = z
 export const planStatsSchema = z
   .object({
     total: z.number().int(),
-    active: z.number().int(),
+    active: z.number().int().describe('Published plans on sale'),
+    draft: z.number().int().describe('Plans not published yet'),
     public: z.number().int(),
     archived: z.number().int(),
     by_plan: z.array(

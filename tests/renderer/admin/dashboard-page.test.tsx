@@ -184,6 +184,30 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     ).toBeTruthy();
   });
 
+  it('a severity with no events draws no bar, only its name and 0', async () => {
+    api.on('GET /admin/dashboard', () => ({
+      json: { ...stats, security: { ...stats.security, by_severity: { info: 7, warning: 0, critical: 0 } } },
+    }));
+    await openOverview();
+    const region = await screen.findByRole(
+      'region',
+      { name: 'Security events by severity' },
+      { timeout: 10_000 },
+    );
+    // The bars are drawn for the eye (the table says the same); each bar holds its severity's name.
+    const barOf = async (name: string) =>
+      (
+        await within(region).findAllByText(name, { selector: '[aria-hidden="true"] *' }, { timeout: 10_000 })
+      )[0] as HTMLElement;
+    const info = await barOf('Info');
+    expect(info.hasAttribute('data-empty')).toBe(false);
+    for (const name of ['Warning', 'Critical']) {
+      const bar = await barOf(name);
+      expect(bar.getAttribute('data-empty'), name).toBe('true');
+      expect(bar.style.backgroundColor, name).toBe('transparent');
+    }
+  });
+
   it('lists the newest security events and links to the security screen', async () => {
     api.on('GET /admin/dashboard', () => ({ json: stats }));
     await openOverview();

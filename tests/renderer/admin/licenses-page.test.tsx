@@ -22,6 +22,7 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [],
   archived_at: null,

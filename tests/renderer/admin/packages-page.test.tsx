@@ -58,6 +58,7 @@ const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [],
   archived_at: null,
@@ -93,12 +94,21 @@ function servePlans() {
   servePaymentCurrency('INR');
   api.on('POST /plans', (request) => {
     const body = JSON.parse(request.body) as Partial<Plan>;
-    const created = makePlan('plan-new', { ...body, features: [] });
+    // As the server does: a new package is a draft until it is published.
+    const created = makePlan('plan-new', { ...body, features: [], is_draft: true });
     plans = [...plans, created];
     api.on('GET /plans/plan-new', () => ({ json: plans.find((plan) => plan.id === 'plan-new') }));
     return { status: 201, json: created };
   });
   for (const plan of plans) {
+    api.on(`POST /plans/${plan.id}/publish`, () => {
+      const current = plans.find((item) => item.id === plan.id) as Plan;
+      if (current.features.length === 0)
+        return problem(409, 'Choose at least one feature for this plan first', 'plan_without_features');
+      const published = { ...current, is_draft: false };
+      plans = plans.map((item) => (item.id === plan.id ? published : item));
+      return { json: published };
+    });
     api.on(`GET /plans/${plan.id}`, () => ({ json: plans.find((item) => item.id === plan.id) }));
     api.on(`PUT /plans/${plan.id}`, (request) => {
       const body = JSON.parse(request.body) as Partial<Plan> & {
@@ -218,6 +228,37 @@ describe('/admin/packages', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Save features' }));
     await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(2));
     expect(lastBody('PUT /plans/plan-pro')).toEqual({ features: [] });
+  });
+
+  it('a draft says it is not on sale, and is published once it has a feature', async () => {
+    plans = [...plans, makePlan('plan-draft', { code: 'studio', name: 'Studio', is_draft: true })];
+    servePlans();
+    await open('/admin/packages');
+    const row = (await findCell('Studio')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Draft')).toBeTruthy();
+    expect(within(row).queryByText('Active')).toBeNull();
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Manage Studio' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Package Studio' });
+    expect(await within(drawer).findByText('Draft: not on sale yet')).toBeTruthy();
+    const publish = within(drawer).getByRole('button', { name: 'Publish package' }) as HTMLButtonElement;
+    expect(publish.disabled).toBe(true);
+    expect(within(drawer).getByText(/Choose at least one feature first/)).toBeTruthy();
+
+    fireEvent.click(await within(drawer).findByRole('checkbox', { name: 'Include Voice commands' }));
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save features' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-draft')).toHaveLength(1));
+    await waitFor(() => expect(publish.disabled).toBe(false));
+    fireEvent.click(publish);
+    await waitFor(() => expect(api.calls('POST /plans/plan-draft/publish')).toHaveLength(1));
+    expect(await screen.findByText('Studio is on the purchase page now.')).toBeTruthy();
+    await waitFor(() => expect(within(drawer).queryByText('Draft: not on sale yet')).toBeNull());
+  });
+
+  it('the draft filter goes to the server', async () => {
+    await open('/admin/packages?status=draft');
+    await waitFor(() => expect(lists.length).toBeGreaterThan(0));
+    expect(lastList().query.get('status')).toBe('draft');
   });
 
   it('shows the server’s refusal of the features', async () => {

@@ -6,6 +6,12 @@ import type { AdminUser } from '../../../src/shared/api/admin';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
+/** What the detail adds about signing in: a confirmed address and no second factor. */
+const signInState = {
+  email_verified_at: '2025-01-01T10:00:00.000Z',
+  second_factors: { authenticator_app: false, passkeys: 0 },
+};
+
 /** An account as GET /admin/users lists it. */
 const account = (index: number, extra: Partial<AdminUser> = {}): AdminUser => ({
   id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
@@ -56,17 +62,23 @@ class UsersBackend {
       this.users.unshift(created);
       return {
         status: 201,
-        json: { ...created, counts: { licenses: 0, active_activations: 0, payments: 0 } },
+        json: { ...created, ...signInState, counts: { licenses: 0, active_activations: 0, payments: 0 } },
       };
     });
     for (const user of this.users) {
       api.on(`GET /admin/users/${user.id}`, () => ({
-        json: { ...this.find(user.id), counts: { licenses: 2, active_activations: 1, payments: 3 } },
+        json: {
+          ...this.find(user.id),
+          ...signInState,
+          counts: { licenses: 2, active_activations: 1, payments: 3 },
+        },
       }));
       api.on(`PUT /admin/users/${user.id}`, (request) => {
         const saved = { ...this.find(user.id)!, ...(JSON.parse(request.body) as object) };
         this.users = this.users.map((item) => (item.id === user.id ? saved : item));
-        return { json: { ...saved, counts: { licenses: 0, active_activations: 0, payments: 0 } } };
+        return {
+          json: { ...saved, ...signInState, counts: { licenses: 0, active_activations: 0, payments: 0 } },
+        };
       });
       api.on(`DELETE /admin/users/${user.id}`, () => {
         this.users = this.users.filter((item) => item.id !== user.id);

@@ -52,6 +52,22 @@ function withProLicense() {
 const tile = async (name: string) => within(await screen.findByRole('region', { name }, SLOW));
 
 describe('/dashboard', () => {
+  it('a period with no usage says so in words instead of drawing an empty chart', async () => {
+    withProLicense();
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
+      json: { license_id: LICENSE_ID, usage_info: { features: license().usage_info.features }, history: [] },
+    }));
+    api.on('GET /licensing/status', () => ({
+      json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
+    }));
+    await openAsUser(api, '/dashboard', { licenseKey: LICENSE_KEY });
+    const usage = await tile('Usage this period');
+    const chart = await usage.findByRole('figure', { name: 'Daily use over the last 30 days' }, SLOW);
+    expect(within(chart).getByText(/^No usage yet in this period/)).toBeTruthy();
+    expect(chart.querySelector('svg')).toBeNull();
+    expect(within(chart).getByTestId('usage-chart-summary').textContent).toBe('AI chat: no use.');
+  });
+
   it('shows the plan, this machine (activated with which license), seats, the licenses, usage with a chart, and quick actions', async () => {
     withProLicense();
     api.on('GET /licensing/status', () => ({

@@ -24,6 +24,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [],
   archived_at: null,

@@ -28,6 +28,7 @@ const plan = (id: string, name: string, price: number, interval: 'month' | 'year
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [],
   archived_at: null,

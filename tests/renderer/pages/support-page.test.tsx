@@ -9,6 +9,7 @@ import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { offlineBridgeMethods } from '../support/fake-offline-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
+import { makeLicense } from '../support/signed-in';
 import { tabServices } from '../support/services';
 
 const SLOW = { timeout: 8000 };
@@ -22,6 +23,7 @@ beforeEach(async () => {
   api.on('GET /health', () => ({
     json: { status: 'ok', database: 'ok', version: '1.4.2', uptime_seconds: 10 },
   }));
+  api.on('GET /licenses', () => ({ json: [] }));
   copied = [];
   Object.defineProperty(navigator, 'clipboard', {
     configurable: true,
@@ -48,16 +50,55 @@ const details = async () => {
 };
 
 describe('support page: license troubleshooting', () => {
-  it('answers the not-configured status without asking the server when no key is stored', async () => {
+  it('with no key stored and no license yet, says so without asking the server', async () => {
     await openSupport();
     const check = within(screen.getByRole('region', { name: 'License check' }));
-    expect((await check.findByTestId('support-license-status', {}, SLOW)).textContent).toBe(
-      'No license configured',
+    await waitFor(
+      () =>
+        expect(check.getByTestId('support-license-status').textContent).toBe(
+          'Your account has no license yet.',
+        ),
+      SLOW,
     );
-    expect(check.getByText('Not configured')).toBeTruthy();
+    expect(check.getByText('No license yet')).toBeTruthy();
+    expect(check.queryByText(/not configured/i)).toBeNull();
     expect(check.getByRole('link', { name: 'Licenses page' }).getAttribute('href')).toBe('/licenses');
     expect(check.getByRole('link', { name: 'Purchase page' }).getAttribute('href')).toBe('/purchase');
     expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it('with no key stored here, names the account’s licenses and their state, never "not configured"', async () => {
+    api.on('GET /licenses', () => ({
+      json: [
+        makeLicense('L1', {
+          plan_id: 'plan-pro',
+          plan: { id: 'plan-pro', code: 'pro', name: 'Pro', billing_interval: 'month' },
+        }),
+        makeLicense('L2', { status: 'expired' }),
+      ],
+    }));
+    await openSupport();
+    const check = within(screen.getByRole('region', { name: 'License check' }));
+    await waitFor(
+      () =>
+        expect(check.getByTestId('support-license-status').textContent).toBe(
+          'Your account has 2 licenses (1 active); none is activated on this browser.',
+        ),
+      SLOW,
+    );
+    expect(check.getByText('Not activated on this browser')).toBeTruthy();
+    const listed = within(check.getByRole('list', { name: 'Your licenses' }));
+    expect(listed.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'Pro: Active',
+      'Base: Expired',
+    ]);
+    expect(check.queryByText(/not configured/i)).toBeNull();
+    expect(api.calls('GET /licensing/status')).toHaveLength(0);
+
+    const block = await details();
+    await waitFor(() => expect(block.textContent).toContain('Pro (active), Base (expired)'), SLOW);
+    expect(block.textContent).toContain('no license key on this browser');
+    expect(block.textContent).not.toContain('not_configured');
   });
 
   it("checks a stored key with GET /licensing/status and says what to do about the server's answer", async () => {

@@ -43,6 +43,7 @@ export const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [],
   archived_at: null,
@@ -67,6 +68,8 @@ export const adminUser = (id: string, extra: Partial<AdminUser> = {}): AdminUser
 
 export const adminUserDetail = (id: string, extra: Partial<AdminUserDetail> = {}): AdminUserDetail => ({
   ...adminUser(id),
+  email_verified_at: '2025-01-01T10:00:00.000Z',
+  second_factors: { authenticator_app: false, passkeys: 0 },
   counts: { licenses: 0, active_activations: 0, payments: 0 },
   ...extra,
 });

@@ -228,6 +228,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/logout-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out everywhere else: ends every session of the caller but this one */
+        post: operations["signOutOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s live sessions: device, address, sign-in and last activity */
+        get: operations["listAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller’s sessions: that device must sign in again */
+        delete: operations["revokeAccountSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/validate-token": {
         parameters: {
             query?: never;
@@ -675,6 +726,26 @@ export interface paths {
         post?: never;
         /** Delete a plan, or archive it when licenses refer to it */
         delete: operations["adminDeletePlan"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/plans/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft plan: it is listed and sold from now on
+         * @description A plan is created as a draft. Publishing needs at least one feature (409 `plan_without_features`) and refuses an archived plan (409 `plan_archived`); a published plan is answered as it is.
+         */
+        post: operations["adminPublishPlan"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1190,7 +1261,7 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
         put?: never;
@@ -2790,6 +2861,24 @@ export interface components {
             organisation: components["schemas"]["Organisation"];
             message: string;
         };
+        AccountSession: {
+            id: string;
+            /** @description The browser and system it signed in with, e.g. "Chrome on Linux" */
+            device: string;
+            /** @description The address it signed in from */
+            ip: string | null;
+            /** @description ISO 8601 date and time, UTC */
+            signed_in_at: string;
+            /** @description When it last renewed its access (or signed in) */
+            last_active_at: string;
+            /** @description When it ends without activity at the latest */
+            expires_at: string;
+            /** @description The session making this request */
+            current: boolean;
+        };
+        AccountSessionList: {
+            data: components["schemas"]["AccountSession"][];
+        };
         ActivateBaseLicenseRequestInput: {
             hardware_id: string;
             device_name?: string;
@@ -3244,6 +3333,15 @@ export interface components {
             created_at: string;
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
+            /** @description When the address was confirmed (by its link or an administrator); null while it is not */
+            email_verified_at: string | null;
+            /** @description How the account proves a sign-in beyond its password */
+            second_factors: {
+                /** @description An authenticator app is enrolled and confirmed */
+                authenticator_app: boolean;
+                /** @description Passkeys registered to the account */
+                passkeys: number;
+            };
             counts: {
                 licenses: number;
                 /** @description Machines holding a seat on any of the licenses */
@@ -4293,6 +4391,8 @@ export interface components {
             seat_based: boolean;
             is_public: boolean;
             is_active: boolean;
+            /** @description A new plan is a draft until it is published with its features: not listed, not sold */
+            is_draft: boolean;
             sort_order: number;
             features: components["schemas"]["PlanFeature"][];
             archived_at: string | null;
@@ -4352,7 +4452,10 @@ export interface components {
         };
         PlanStats: {
             total: number;
+            /** @description Published plans on sale */
             active: number;
+            /** @description Plans not published yet */
+            draft: number;
             public: number;
             archived: number;
             by_plan: {
@@ -4446,7 +4549,7 @@ export interface components {
              * @description Why the session ended
              * @enum {string}
              */
-            reason?: "signed_out" | "signed_out_everywhere" | "password_changed" | "password_reset" | "role_changed" | "account_disabled" | "session_reused" | "session_expired";
+            reason?: "signed_out" | "signed_out_everywhere" | "signed_out_elsewhere" | "password_changed" | "password_reset" | "role_changed" | "account_disabled" | "session_reused" | "session_expired";
         };
         RefreshRequestInput: {
             refresh_token: string;
@@ -4621,6 +4724,11 @@ export interface components {
         SecuritySettings: {
             /** @description Every administrator must have a second factor before using the admin API */
             require_admin_two_factor: boolean;
+        };
+        SignedOutOthers: {
+            message: string;
+            /** @description Sessions that ended */
+            ended: number;
         };
         StepUpRequestInput: {
             password: string;
@@ -5773,6 +5881,144 @@ export interface operations {
             };
             /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    signOutOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOutOthers"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSessionList"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    revokeAccountSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponse"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7359,7 +7605,7 @@ export interface operations {
                 perPage?: number;
                 search?: string;
                 sort?: string;
-                status?: "active" | "inactive" | "archived" | "all";
+                status?: "active" | "inactive" | "draft" | "archived" | "all";
             };
             header?: never;
             path?: never;
@@ -7681,6 +7927,73 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminPublishPlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Plan"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -19,6 +19,7 @@ import { mailKinds } from '../../mail/templates.js';
 import type { PasswordHasher } from '../auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../auth/password-policy.js';
 import { revokeAllFamiliesOfUser } from '../auth/refresh-tokens-repository.js';
+import { secondFactorsOf } from '../auth/two-factor-service.js';
 import { accountFields } from '../users/profile.js';
 import {
   bumpSessionVersion,
@@ -69,8 +70,13 @@ export function createAdminUsersService({
   async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminUserDetail> {
     const row = await findAdminUser(trx, id);
     if (!row) throw userNotFound();
-    const counts = await countsOfUser(trx, id);
-    return { ...toAdminUser(row), counts };
+    const [counts, factors] = await Promise.all([countsOfUser(trx, id), secondFactorsOf(trx, id)]);
+    return {
+      ...toAdminUser(row),
+      email_verified_at: row.email_verified_at,
+      second_factors: { authenticator_app: factors.totp, passkeys: factors.passkeys },
+      counts,
+    };
   }
 
   /** Ends every access token and session of the user (a role change or a disabled account). */

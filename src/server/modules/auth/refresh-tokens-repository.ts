@@ -138,3 +138,83 @@ export async function claimRefreshToken(db: DbOrTransaction, tokenId: string, at
     .executeTakeFirst();
   return claimed.numUpdatedRows > 0n;
 }
+
+/** A live session of an account as its owner lists it. */
+export interface LiveSessionRow {
+  id: string;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  authenticated_at: string | null;
+  expires_at: string;
+  /** When its newest refresh token was issued: the last time the session was renewed. */
+  last_refreshed_at: string | null;
+}
+
+/** The account's sessions that are neither revoked nor past their life at `now`, newest activity first. */
+export function listLiveSessionsOfUser(
+  db: DbOrTransaction,
+  userId: string,
+  now: string,
+): Promise<LiveSessionRow[]> {
+  return db
+    .selectFrom('refresh_token_families as session')
+    .select([
+      'session.id',
+      'session.user_agent',
+      'session.ip',
+      'session.created_at',
+      'session.authenticated_at',
+      'session.expires_at',
+      (eb) =>
+        eb
+          .selectFrom('refresh_tokens')
+          .select((inner) => inner.fn.max('refresh_tokens.created_at').as('newest'))
+          .whereRef('refresh_tokens.family_id', '=', 'session.id')
+          .as('last_refreshed_at'),
+    ])
+    .where('session.user_id', '=', userId)
+    .where('session.revoked_at', 'is', null)
+    .where('session.expires_at', '>', now)
+    .orderBy('session.created_at', 'desc')
+    .orderBy('session.id')
+    .execute();
+}
+
+/** Ends one live session of the user; false when the user has no such live session. */
+export async function revokeSessionOfUser(
+  db: DbOrTransaction,
+  userId: string,
+  sessionId: string,
+  at: string,
+  reason: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_token_families')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Ends every live session of the user but `keepId`; answers how many ended. */
+export async function revokeOtherSessionsOfUser(
+  db: DbOrTransaction,
+  userId: string,
+  keepId: string,
+  at: string,
+  reason: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('refresh_token_families')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -38,6 +38,7 @@ export type RotationResult =
 const END_REASONS: Readonly<Record<string, SessionEndReason>> = {
   logout: 'signed_out',
   logout_everywhere: 'signed_out_everywhere',
+  revoked_by_owner: 'signed_out_elsewhere',
   password_changed: 'password_changed',
   password_reset: 'password_reset',
   role_changed: 'role_changed',

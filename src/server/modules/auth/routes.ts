@@ -12,6 +12,9 @@ import {
   resetPasswordRequestSchema,
   tokenResponseSchema,
   validateTokenRequestSchema,
+  accountSessionListSchema,
+  sessionParamsSchema,
+  signedOutOthersSchema,
   validateTokenResponseSchema,
   verifyRegistrationRequestSchema,
   registerRequestSchema,
@@ -30,6 +33,7 @@ import {
 } from '../../../shared/api/two-factor.js';
 import type { SessionBindingCookie } from '../../plugins/session-binding-cookie.js';
 import type { SecondFactorSignIn } from './second-factor-sign-in.js';
+import type { AccountSessions } from './account-sessions.js';
 import type { AuthService } from './service.js';
 import type { StepUp } from './step-up.js';
 
@@ -43,13 +47,15 @@ export interface AuthRoutesOptions {
   rateLimitPerMinute: number;
   /** The cookie a web session's refresh tokens are bound to. */
   bindingCookie: SessionBindingCookie;
+  /** The caller's own sessions: listed, and ended one by one or all but this one. */
+  sessions: AccountSessions;
 }
 
 const tags = ['auth'];
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { auth, secondFactorSignIn, stepUp, rateLimitPerMinute, bindingCookie },
+  { auth, secondFactorSignIn, stepUp, rateLimitPerMinute, bindingCookie, sessions },
 ) => {
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
   // Both sign-in routes guess the same passwords, so one limiter (one count per address) guards both.
@@ -259,6 +265,61 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       bindingCookie.clear(reply);
       return { message: await auth.logoutEverywhere(currentUser(request).user.id, requestMeta(request)) };
     },
+  );
+
+  app.post(
+    paths.logoutOthers,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        operationId: 'signOutOtherSessions',
+        tags,
+        summary: 'Sign out everywhere else: ends every session of the caller but this one',
+        security: bearerSecurity,
+        body: noBodySchema,
+        response: { 200: signedOutOthersSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const { user, claims } = currentUser(request);
+      return sessions.revokeOthers(user.id, claims.sid, requestMeta(request));
+    },
+  );
+
+  app.get(
+    apiPaths.users.sessions,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        operationId: 'listAccountSessions',
+        tags,
+        summary: 'The caller’s live sessions: device, address, sign-in and last activity',
+        security: bearerSecurity,
+        response: { 200: accountSessionListSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const { user, claims } = currentUser(request);
+      return { data: await sessions.list(user.id, claims.sid) };
+    },
+  );
+
+  app.delete(
+    apiPaths.users.session,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        operationId: 'revokeAccountSession',
+        tags,
+        summary: 'End one of the caller’s sessions: that device must sign in again',
+        security: bearerSecurity,
+        params: sessionParamsSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => ({
+      message: await sessions.revoke(currentUser(request).user.id, request.params.id, requestMeta(request)),
+    }),
   );
 
   app.post(

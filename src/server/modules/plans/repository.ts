@@ -55,6 +55,7 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   seat_based: row.seat_based === 1,
   is_public: row.is_public === 1,
   is_active: row.is_active === 1,
+  is_draft: row.draft === 1,
   sort_order: row.sort_order,
   features,
   archived_at: row.archived_at,
@@ -86,18 +87,19 @@ export async function findPlan(db: DbOrTransaction, id: string): Promise<Plan | 
   return row ? (await withFeatures(db, [row]))[0] : undefined;
 }
 
-/** Plans people can buy or activate: public, active and not archived. */
+/** Plans people can buy or activate: published, public, active and not archived. */
 const offeredPlans = (db: DbOrTransaction) =>
   db
     .selectFrom('plans')
     .selectAll()
+    .where('draft', '=', 0)
     .where('is_public', '=', 1)
     .where('is_active', '=', 1)
     .where('archived_at', 'is', null);
 
 /**
- * A plan a customer may take, named by id or by code: only one on offer. A hidden, inactive or
- * archived plan reads as unknown, so a customer cannot tell it exists; administrators grant those.
+ * A plan a customer may take, named by id or by code: only one on offer. A draft, hidden, inactive
+ * or archived plan reads as unknown, so a customer cannot tell it exists; administrators grant those.
  */
 export const findOfferedPlanByIdOrCode = (db: DbOrTransaction, idOrCode: string) =>
   offeredPlans(db)
@@ -140,9 +142,12 @@ export async function listPlans(
   let select = db.selectFrom('plans').selectAll();
   if (query.search) select = select.where(matchesSearch(['code', 'name', 'description'], query.search));
   if (query.status === 'archived') select = select.where('archived_at', 'is not', null);
-  if (query.status === 'active') select = select.where('archived_at', 'is', null).where('is_active', '=', 1);
+  // A draft is neither active nor inactive until it is published.
+  if (query.status === 'draft') select = select.where('archived_at', 'is', null).where('draft', '=', 1);
+  if (query.status === 'active')
+    select = select.where('archived_at', 'is', null).where('draft', '=', 0).where('is_active', '=', 1);
   if (query.status === 'inactive')
-    select = select.where('archived_at', 'is', null).where('is_active', '=', 0);
+    select = select.where('archived_at', 'is', null).where('draft', '=', 0).where('is_active', '=', 0);
   const sort = query.sort ?? { field: 'sort_order', direction: 'asc' };
   return fetchPage(select.orderBy(sort.field, sort.direction).orderBy('id'), query);
 }
@@ -161,6 +166,17 @@ export async function updatePlan(
   changes: Updateable<PlansTable>,
 ): Promise<void> {
   await db.updateTable('plans').set(changes).where('id', '=', id).execute();
+}
+
+/** Publishes the plan if it is still a draft; false when it was not (published meanwhile, or gone). */
+export async function publishDraft(db: DbOrTransaction, id: string, nowIso: string): Promise<boolean> {
+  const result = await db
+    .updateTable('plans')
+    .set({ draft: 0, updated_at: nowIso })
+    .where('id', '=', id)
+    .where('draft', '=', 1)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function deletePlan(db: DbOrTransaction, id: string): Promise<void> {

@@ -128,6 +128,23 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
       async (request) => plans.update(request.params.id, request.body, actorOf(request)),
     );
 
+    admin.post(
+      paths.publish,
+      {
+        schema: {
+          operationId: 'adminPublishPlan',
+          tags,
+          summary: 'Publish a draft plan: it is listed and sold from now on',
+          description:
+            'A plan is created as a draft. Publishing needs at least one feature (409 `plan_without_features`) and refuses an archived plan (409 `plan_archived`); a published plan is answered as it is.',
+          security: bearerSecurity,
+          params,
+          response: { 200: planSchema, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => plans.publish(request.params.id, actorOf(request)),
+    );
+
     admin.delete(
       paths.detail,
       {

@@ -26,6 +26,7 @@ import {
   licenseCountsByPlan,
   listOfferedPlans,
   listPlans,
+  publishDraft,
   replacePlanFeatures,
   updatePlan,
   withFeatures,
@@ -37,6 +38,11 @@ type UpdatePlanInput = z.output<typeof updatePlanRequestSchema>;
 type PlanFeaturesInput = CreatePlanInput['features'];
 
 const planNotFound = () => notFound('plan_not_found', 'Plan not found');
+const withoutFeatures = () =>
+  conflict(
+    'plan_without_features',
+    'Choose at least one feature for this plan first: a plan on sale must include something.',
+  );
 const duplicateCode = (code: string) =>
   conflict('plan_code_taken', `A plan with the code "${code}" already exists`);
 
@@ -70,7 +76,7 @@ export function createPlansService({
     if (currency !== undefined && currency !== paymentCurrency)
       throw badRequest(
         'unsupported_currency',
-        `Plans are priced in ${paymentCurrency}, the currency payments are taken in (PAYMENT_CURRENCY); ${currency} cannot be charged.`,
+        `Plans are priced in ${paymentCurrency}, the currency payments are taken in; ${currency} cannot be charged.`,
       );
   }
 
@@ -119,6 +125,8 @@ export function createPlansService({
               sort_order: input.sort_order,
               archived_at: null,
               seat_based: 0,
+              // Not on sale until published, once it has its features.
+              draft: 1,
               created_at: now,
               updated_at: now,
             });
@@ -148,6 +156,8 @@ export function createPlansService({
       if ((interval === 'free') !== (price === 0)) {
         throw badRequest('validation_error', 'A free plan has price 0 and a paid plan a price above 0');
       }
+      // A published plan is sold for what it includes: it cannot be emptied.
+      if (!current.is_draft && changes.features?.length === 0) throw withoutFeatures();
       await refuseDuplicate(
         () =>
           db.transaction().execute(async (trx) => {
@@ -168,6 +178,32 @@ export function createPlansService({
           }),
         () => duplicateCode(changes.code ?? current.code),
       );
+      onCatalogueChange();
+      return existing(id);
+    },
+
+    /**
+     * Puts a draft on sale: it must include at least one feature and be priced in the currency
+     * payments are taken in. Publishing a published plan answers it as it is.
+     */
+    async publish(id: string, actor: AdminActor): Promise<Plan> {
+      const current = await existing(id);
+      if (current.archived_at)
+        throw conflict('plan_archived', 'This plan is archived; archived plans are not sold again.');
+      if (!current.is_draft) return current;
+      if (current.features.length === 0) throw withoutFeatures();
+      refuseUnpayableCurrency(current.currency);
+      await db.transaction().execute(async (trx) => {
+        // Conditional, so two administrators publishing at once record it once.
+        const published = await publishDraft(trx, id, isoNow(clock));
+        if (!published) return;
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.planUpdated,
+          severity: 'info',
+          userId: null,
+          details: { plan_id: id, code: current.code, changes: { published: true } },
+        });
+      });
       onCatalogueChange();
       return existing(id);
     },
@@ -222,7 +258,8 @@ export function createPlansService({
       const [plans, byPlan] = await Promise.all([allPlans(db), licenseCountsByPlan(db, isoNow(clock))]);
       return {
         total: plans.length,
-        active: plans.filter((plan) => plan.is_active === 1 && !plan.archived_at).length,
+        active: plans.filter((plan) => plan.is_active === 1 && plan.draft === 0 && !plan.archived_at).length,
+        draft: plans.filter((plan) => plan.draft === 1 && !plan.archived_at).length,
         public: plans.filter((plan) => plan.is_public === 1 && !plan.archived_at).length,
         archived: plans.filter((plan) => plan.archived_at).length,
         by_plan: plans.map((plan) => ({

@@ -6,6 +6,8 @@ export const securityEventTypes = {
   refreshTokenReuse: 'refresh_token_reuse',
   passwordChanged: 'password_changed',
   signedOutEverywhere: 'signed_out_everywhere',
+  // The owner ended one of their other sessions, or all of them but the current one.
+  sessionRevoked: 'session_revoked',
   passwordReset: 'password_reset',
   passwordResetRequested: 'password_reset_requested',
   userRegistered: 'user_registered',

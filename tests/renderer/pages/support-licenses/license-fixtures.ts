@@ -92,6 +92,7 @@ export const basePlan: Plan = {
   seat_based: false,
   is_public: true,
   is_active: true,
+  is_draft: false,
   sort_order: 0,
   features: [
     {

@@ -37,7 +37,9 @@ export const userNavItems: readonly NavItem[] = [
   { label: 'Subscriptions', to: portalPaths.subscriptions, icon: RefreshIcon },
   { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
   { label: 'Organizations', to: portalPaths.organisations, icon: BuildingIcon },
-  { label: 'Profile', to: portalPaths.profile, icon: UserIcon },
+  // Exact: Security, under /profile/security, has its own link.
+  { label: 'Profile', to: portalPaths.profile, icon: UserIcon, exact: true },
+  { label: 'Security', to: portalPaths.profileSecurity, icon: ShieldIcon },
   { label: 'Support', to: portalPaths.support, icon: HelpIcon },
   { label: 'Offline activation', to: portalPaths.offlineActivation, icon: OfflineIcon },
 ];

@@ -7,6 +7,12 @@ export interface SeverityBarsProps {
 
 const number = new Intl.NumberFormat();
 
+/**
+ * A category with no count draws no bar: its name stands on the panel in the body colour, where a
+ * filled bar of the minimum width would read as some events.
+ */
+const emptyBar = { backgroundColor: 'transparent', color: 'var(--mantine-color-text)' };
+
 /** Counts per category as labelled horizontal bars (name in the bar, count beside it). */
 export default function SeverityBars({ data }: SeverityBarsProps) {
   // The panel's table says the same to screen readers; the bars are for the eye.
@@ -18,6 +24,7 @@ export default function SeverityBars({ data }: SeverityBarsProps) {
         valueLabel="Events"
         minBarSize={96}
         autoContrast
+        getBarProps={(item) => (item.value === 0 ? { style: emptyBar, 'data-empty': true } : {})}
         valueFormatter={(value) => number.format(value)}
       />
     </div>

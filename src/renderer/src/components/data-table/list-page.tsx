@@ -4,6 +4,7 @@ import type { Paged } from '../../../../shared/api/paging';
 import { PlusIcon } from '../brand/icons';
 import { PageFrame } from '../layout/page-frame';
 import { type Column, DataTable } from './data-table';
+import { ExportCsvButton, type ListCsv } from './export-csv-button';
 import { ListFooter } from './list-pagination';
 import type { ListQuery } from './list-query';
 import { ListToolbar } from './list-toolbar';
@@ -78,6 +79,8 @@ export interface ListPageProps<Row> {
     rowKey: (row: Row) => string;
     skeletonRows?: number;
   };
+  /** Export the rows the search and filters select as a CSV file (every page of them). */
+  csv?: ListCsv<Row>;
   /** Above the toolbar (the list's numbers). */
   header?: ReactNode;
   /** Between the toolbar and the table (how the filters read). */
@@ -105,6 +108,7 @@ export function ListPage<Row>({
   table,
   header,
   note,
+  csv,
   children,
 }: ListPageProps<Row>) {
   const { query } = list;
@@ -115,10 +119,15 @@ export function ListPage<Row>({
       title={title}
       description={description}
       actions={
-        create && (
-          <Button leftSection={<PlusIcon size={16} />} onClick={create.onClick}>
-            {create.label}
-          </Button>
+        (create || csv) && (
+          <>
+            {csv && <ExportCsvButton csv={csv} noun={noun} />}
+            {create && (
+              <Button leftSection={<PlusIcon size={16} />} onClick={create.onClick}>
+                {create.label}
+              </Button>
+            )}
+          </>
         )
       }
     >

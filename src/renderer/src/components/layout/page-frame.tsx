@@ -1,5 +1,6 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import classes from './heading-plate.module.css';
 
 export interface PageFrameProps {
   title: string;
@@ -14,7 +15,7 @@ export function PageFrame({ title, description, actions, children }: PageFramePr
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-end" gap="sm" wrap="wrap">
-        <Stack gap={4}>
+        <Stack gap={4} className={classes.plate}>
           <Title order={1}>{title}</Title>
           <Text c="dimmed">{description}</Text>
         </Stack>

@@ -1,5 +1,6 @@
 import { Container, type ContainerProps, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import classes from './heading-plate.module.css';
 
 /** A signed-in screen's title (the page's one h1), what it is for, and optional actions. */
 export function PageHeader({
@@ -13,7 +14,7 @@ export function PageHeader({
 }) {
   return (
     <Group justify="space-between" align="flex-end" wrap="wrap" gap="md">
-      <Stack gap={4} maw={720}>
+      <Stack gap={4} maw={740} className={classes.plate}>
         <Title order={1} fz={{ base: 26, sm: 32 }}>
           {title}
         </Title>

@@ -37,3 +37,15 @@ export function pagedResult<Row>(answer: QueryAnswer<Paged<Row>>, problem?: stri
     },
   };
 }
+
+/** A lazy list query's trigger (`endpoints.listX.useLazyQuery()`): reads one page on demand. */
+type PageTrigger<Args, Row> = (args: Args) => { unwrap(): Promise<Paged<Row>> };
+
+/**
+ * One page of a screen's list as its search and filters select it, read through the screen's own
+ * endpoint: what the CSV export asks for, page after page.
+ */
+export const pagesOf =
+  <Args extends object, Row>(trigger: PageTrigger<Args, Row>, params: Args) =>
+  (page: number, perPage: number): Promise<Paged<Row>> =>
+    trigger({ ...params, page, perPage }).unwrap();

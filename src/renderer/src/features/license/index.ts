@@ -7,7 +7,7 @@ export {
   type LicenseRecord,
   type LicenseState,
 } from './license-slice';
-export { licenseApi, refreshLicenses } from './license-endpoints';
+export { licenseApi, refreshLicenses, useListMyLicensesQuery } from './license-endpoints';
 export { useThisMachine } from './use-this-machine';
 export {
   formatDate,
@@ -16,6 +16,7 @@ export {
   formatRelative,
   seatsText,
   STATUS_LABELS,
+  summarizeCheck,
 } from './license-format';
 export { LicenseStatusBadge } from './components/license-status-badge';
 export { RenameMachineModal } from './components/rename-machine-modal';

@@ -122,3 +122,38 @@ export function checkBadge(result: LicenseCheckResult): { label: string; color: 
   if (result.status === 'error') return { label: 'Not checked', color: 'orange' };
   return { label: 'Not valid', color: 'red' };
 }
+
+/** What a license check says as a person reads it, when this machine holds no key but the account may. */
+export interface CheckSummary {
+  label: string;
+  color: string;
+  message: string;
+}
+
+/**
+ * A license check as the Support page shows it. With no key stored on this machine the check's own
+ * answer is "No license configured"; what matters then is the account's licenses, so the summary
+ * says how many there are and that none is activated here (or that there are none yet).
+ */
+export function summarizeCheck(
+  result: LicenseCheckResult,
+  licenses: readonly Pick<License, 'status' | 'plan'>[] | null,
+  where: 'browser' | 'computer',
+): CheckSummary {
+  if (result.status !== 'not_configured') return { ...checkBadge(result), message: result.message };
+  if (licenses === null)
+    return {
+      label: `No license on this ${where}`,
+      color: 'gray',
+      message: `No license key is stored on this ${where}.`,
+    };
+  if (licenses.length === 0)
+    return { label: 'No license yet', color: 'gray', message: 'Your account has no license yet.' };
+  const usable = licenses.filter((license) => license.status === 'active').length;
+  const count = `${formatNumber(licenses.length)} license${licenses.length === 1 ? '' : 's'}`;
+  return {
+    label: `Not activated on this ${where}`,
+    color: usable > 0 ? 'iris' : 'gray',
+    message: `Your account has ${count} (${formatNumber(usable)} active); none is activated on this ${where}.`,
+  };
+}

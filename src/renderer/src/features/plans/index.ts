@@ -9,6 +9,7 @@ export {
   useGetPublicPlanQuery,
   useGetPublicPlansQuery,
   useListPlansQuery,
+  usePublishPlanMutation,
   useUpdatePlanMutation,
 } from './plans-endpoints';
 export { planMessages } from './plan-messages';

@@ -4,5 +4,6 @@ export const planMessages = {
   fetchPlanFailed: 'Failed to fetch plan',
   savePlanFailed: 'Failed to save plan',
   deletePlanFailed: 'Failed to delete plan',
+  publishPlanFailed: 'Failed to publish plan',
   fetchPlanStatsFailed: 'Failed to fetch plan statistics',
 } as const;

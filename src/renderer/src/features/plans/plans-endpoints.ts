@@ -24,7 +24,7 @@ export interface PlanListParams {
   perPage?: number;
   search?: string;
   sort?: string;
-  status?: 'active' | 'inactive' | 'archived' | 'all';
+  status?: 'active' | 'inactive' | 'draft' | 'archived' | 'all';
 }
 
 /**
@@ -79,6 +79,12 @@ export const plansApi = api.injectEndpoints({
         extraOptions: { fallback: planMessages.savePlanFailed },
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
+      /** POST /plans/{id}/publish: a draft with at least one feature goes on sale. */
+      publishPlan: build.mutation<Plan, string>({
+        query: (id) => ({ url: pathWith(apiPaths.plans.publish, { id }), method: 'POST' }),
+        extraOptions: { fallback: planMessages.publishPlanFailed },
+        invalidatesTags: [...PLAN_WRITE_TAGS],
+      }),
       /** DELETE /plans/{id}: a plan that licenses refer to is archived instead (see the answer's outcome). */
       deletePlan: build.mutation<DeletePlanResponse, string>({
         query: (id) => ({ url: pathWith(apiPaths.plans.detail, { id }), method: 'DELETE' }),
@@ -101,4 +107,5 @@ export const {
   useCreatePlanMutation,
   useUpdatePlanMutation,
   useDeletePlanMutation,
+  usePublishPlanMutation,
 } = plansApi;

@@ -1,3 +1,4 @@
+import type { License } from '../../../../shared/api/licenses';
 import type { AppInfo, LicenseCheckResult } from '../../../../shared/bridge';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 
@@ -38,6 +39,14 @@ export function describeBrowser(userAgent: string): string {
   return system ? `${named} on ${system}` : named;
 }
 
+/** The check's answer in words: "valid", or why not ("no license key on this browser"), then its message. */
+function statusLine(status: LicenseCheckResult, kind: 'web' | 'desktop'): string {
+  if (status.valid) return `valid: ${status.message}`;
+  if (status.status === 'not_configured')
+    return `no license key on this ${kind === 'desktop' ? 'computer' : 'browser'}`;
+  return `${status.status.replaceAll('_', ' ')}: ${status.message}`;
+}
+
 export interface SupportDetailsInput {
   kind: 'web' | 'desktop';
   appInfo: AppInfo | null;
@@ -46,6 +55,8 @@ export interface SupportDetailsInput {
   hardwareId: string | null;
   licenseKey: string | null;
   status: LicenseCheckResult | null;
+  /** The account's licenses, once read (their plan and status are listed; never their keys). */
+  licenses?: readonly Pick<License, 'status' | 'plan'>[] | null;
   user: { id: string; email: string } | null;
   now: Date;
 }
@@ -60,9 +71,7 @@ export function supportDetails(input: SupportDetailsInput): [label: string, valu
     input.kind === 'desktop' && input.appInfo
       ? `${PLATFORM_NAMES[input.appInfo.platform] ?? input.appInfo.platform} (desktop app)`
       : describeBrowser(input.userAgent);
-  const status = input.status
-    ? `${input.status.status}${input.status.valid ? ' (valid)' : ''}: ${input.status.message}`
-    : 'not checked';
+  const status = input.status ? statusLine(input.status, input.kind) : 'not checked';
   const lines: [string, string][] = [
     ['App', app],
     ['Platform', platform],
@@ -74,6 +83,14 @@ export function supportDetails(input: SupportDetailsInput): [label: string, valu
     ['E-mail', input.user?.email ?? 'unknown'],
     ['License key', input.licenseKey ? maskLicenseKey(input.licenseKey) : 'none on this machine'],
     ['License status', status],
+    [
+      'Account licenses',
+      !input.licenses
+        ? 'unknown'
+        : input.licenses.length === 0
+          ? 'none'
+          : input.licenses.map((license) => `${license.plan.name} (${license.status})`).join(', '),
+    ],
     ['Time', input.now.toISOString()],
   );
   return lines;

@@ -60,7 +60,7 @@ export const DEFAULT_CURRENCY = 'INR';
 
 /**
  * The currency payments are taken in, plus a package's own when it differs (a package priced
- * before PAYMENT_CURRENCY changed), so the form shows the package as it is and says why it
+ * before the payments' currency setting changed), so the form shows the package as it is and says why it
  * cannot be bought. Until the payment settings are known, only the package's own.
  */
 function currencyOptions(paymentCurrency: string | undefined, current: string) {
@@ -113,7 +113,7 @@ export function validatePackage(values: PackageValues): FormErrors {
   });
   if (numberOr(values.price) === undefined) errors.price = 'Enter a price (0 for a free package)';
   if (numberOr(values.max_activations) === undefined)
-    errors.max_activations = 'Enter how many devices at once';
+    errors.max_activations = 'Enter how many machines at once';
   return errors;
 }
 
@@ -137,7 +137,7 @@ export interface PackageDetailsFormProps {
   onCancel?: () => void;
 }
 
-/** Name, code, price, billing, seats and visibility of a package, checked with the shared request schema. */
+/** Name, code, price, billing, machines and visibility of a package, checked with the shared request schema. */
 export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: PackageDetailsFormProps) {
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<PackageValues>({
@@ -257,7 +257,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             description={
               paymentCurrency && currency !== paymentCurrency
                 ? `Payments are taken in ${paymentCurrency}: this package cannot be bought in ${currency}.`
-                : 'Payments are taken in this currency (PAYMENT_CURRENCY).'
+                : 'The currency payments are taken in.'
             }
             size="md"
             required
@@ -267,8 +267,8 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <NumberInput
-            label="Seats"
-            description={`Devices a license may be active on at once (1–${MAX_SEATS}).`}
+            label="Machines per license"
+            description={`How many machines one license may be active on at once (1–${MAX_SEATS}).`}
             size="md"
             min={1}
             max={MAX_SEATS}

@@ -11,7 +11,8 @@ import { formatPlanPrice, useDeletePlanMutation, useGetPlanQuery, useUpdatePlanM
 import { failureOf } from '../query-answer';
 import { PackageDetailsForm } from './package-details-form';
 import { PackageFeaturesEditor } from './package-features-editor';
-import { packageState } from './package-format';
+import { machinesText, packageState } from './package-format';
+import { PackagePublishPanel } from './package-publish-panel';
 
 export interface PackageDrawerProps {
   /** The package id in the URL, or null when closed. */
@@ -96,9 +97,11 @@ export function PackageDrawer({ id, known, onClose }: PackageDrawerProps) {
                 {shown.is_public ? 'Public' : 'Hidden'}
               </StatusBadge>
               <Text size="sm" c="dimmed">
-                {shown.max_activations} seat{shown.max_activations === 1 ? '' : 's'} · code {shown.code}
+                {machinesText(shown)} · code {shown.code}
               </Text>
             </Group>
+
+            {plan ? <PackagePublishPanel plan={plan} onPublished={saved} /> : null}
 
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               <Tabs.List>

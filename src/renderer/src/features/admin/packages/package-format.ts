@@ -25,12 +25,17 @@ export const toMinor = (major: number, currency: string) => Math.round(major * 1
 /** 99950 paise → 999.5. */
 export const toMajor = (minor: number, currency: string) => minor / 10 ** minorDigits(currency);
 
-/** Where a package stands: archived beats inactive beats on sale. */
-export function packageState(plan: Pick<Plan, 'archived_at' | 'is_active'>): {
+/** Where a package stands: archived beats draft beats inactive beats on sale. */
+export function packageState(plan: Pick<Plan, 'archived_at' | 'is_active' | 'is_draft'>): {
   label: string;
   tone: StatusTone;
 } {
   if (plan.archived_at) return { label: 'Archived', tone: 'neutral' };
+  if (plan.is_draft) return { label: 'Draft', tone: 'info' };
   if (!plan.is_active) return { label: 'Inactive', tone: 'caution' };
   return { label: 'Active', tone: 'positive' };
 }
+
+/** "2 machines at once": what a package's `max_activations` means, per seat for an organization's package. */
+export const machinesText = (plan: Pick<Plan, 'max_activations' | 'seat_based'>) =>
+  `${plan.max_activations} machine${plan.max_activations === 1 ? '' : 's'}${plan.seat_based ? ' per seat' : ''} at once`;

@@ -19,8 +19,10 @@ import {
   useCreatePlatformApiTokenMutation,
   useListAllApiTokensQuery,
   useRevokeAnyApiTokenMutation,
+  adminApiTokensApi,
 } from '../api-tokens/admin-api-tokens-endpoints';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'kind' | 'status'> = {
   sortFields: ['created_at', 'last_used_at', 'expires_at'],
@@ -80,9 +82,25 @@ function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<voi
   );
 }
 
+/** The API tokens as a CSV file (their prefix and last four only, never a token). */
+const TOKENS_CSV: CsvColumn<AdminApiToken>[] = [
+  { header: 'Name', value: (token) => token.name },
+  { header: 'Owner', value: (token) => token.owner_email },
+  { header: 'Kind', value: (token) => token.kind },
+  { header: 'Token', value: (token) => `${token.prefix}…${token.last_four}` },
+  { header: 'Scopes', value: (token) => token.scopes.join('; ') },
+  { header: 'Status', value: (token) => token.status },
+  { header: 'Created', value: (token) => token.created_at },
+  { header: 'Expires', value: (token) => token.expires_at },
+  { header: 'Last used', value: (token) => token.last_used_at },
+  { header: 'Last used from', value: (token) => token.last_used_ip },
+  { header: 'ID', value: (token) => token.id },
+];
+
 export default function AdminApiTokensPage() {
   const list = useListQuery(LIST);
   const tokens = pagedResult(useListAllApiTokensQuery(list.params));
+  const [readTokens] = adminApiTokensApi.endpoints.listAllApiTokens.useLazyQuery();
   const [revokeToken] = useRevokeAnyApiTokenMutation();
   const [revoking, setRevoking] = useState<AdminApiToken | null>(null);
 
@@ -224,6 +242,7 @@ export default function AdminApiTokensPage() {
         title: 'No active API tokens',
         text: 'Tokens appear here when a customer creates one on their Security page or an administrator creates a platform token.',
       }}
+      csv={{ name: 'api-tokens', columns: TOKENS_CSV, fetchPage: pagesOf(readTokens, list.params) }}
       table={{
         columns,
         rowKey: (token) => token.id,

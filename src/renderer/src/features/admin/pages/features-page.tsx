@@ -11,10 +11,16 @@ import { FilterSelect } from '../../../components/data-table/filter-select';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
-import { useDeleteFeatureMutation, useGetFeatureStatsQuery, useListFeaturesQuery } from '../admin-endpoints';
+import {
+  adminApi,
+  useDeleteFeatureMutation,
+  useGetFeatureStatsQuery,
+  useListFeaturesQuery,
+} from '../admin-endpoints';
 import { formatCount, KIND_LABELS, meteredUnit } from '../features/feature-format';
 import { FeatureFormModal } from '../features/feature-form-modal';
-import { failureOf, pagedResult } from '../query-answer';
+import { failureOf, pagedResult, pagesOf } from '../query-answer';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'kind'> = {
   sortFields: ['name', 'key', 'kind', 'created_at'],
@@ -37,10 +43,23 @@ function inUseReason(packages: string[]): string | undefined {
   return `Included in ${listFormat.format(packages)}: remove it from ${them} first, on the Packages page.`;
 }
 
+/** The features list as a CSV file. */
+const FEATURES_CSV: CsvColumn<Feature>[] = [
+  { header: 'Name', value: (feature) => feature.name },
+  { header: 'Key', value: (feature) => feature.key },
+  { header: 'Kind', value: (feature) => feature.kind },
+  { header: 'Period', value: (feature) => feature.period },
+  { header: 'Unit', value: (feature) => feature.unit },
+  { header: 'Description', value: (feature) => feature.description },
+  { header: 'Created', value: (feature) => feature.created_at },
+  { header: 'ID', value: (feature) => feature.feature_id },
+];
+
 export default function AdminFeaturesPage() {
   const list = useListQuery(LIST);
   const { query } = list;
   const features = pagedResult(useListFeaturesQuery(list.params));
+  const [readFeatures] = adminApi.endpoints.listFeatures.useLazyQuery();
   // Counts per kind, and per feature its packages and this month's use.
   const statsAnswer = useGetFeatureStatsQuery();
   const stats = { stats: statsAnswer.data ?? null, error: failureOf(statsAnswer) };
@@ -216,6 +235,7 @@ export default function AdminFeaturesPage() {
         title: 'No features yet',
         text: 'Create the first feature, then include it in packages with a limit.',
       }}
+      csv={{ name: 'features', columns: FEATURES_CSV, fetchPage: pagesOf(readFeatures, list.params) }}
       table={{
         columns,
         rowKey: (feature) => feature.feature_id,

@@ -13,16 +13,17 @@ import { type ListQuerySpec, useListQuery } from '../../../components/data-table
 import { HALF_ROW } from '../../../components/data-table/list-toolbar';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
-import { useListLicensesQuery } from '../admin-endpoints';
+import { adminApi, useListLicensesQuery } from '../admin-endpoints';
 import { ActivationsDrawer } from '../licenses/activations-drawer';
 import { CreateLicenseModal } from '../licenses/create-license-modal';
 import { EditLicenseModal } from '../licenses/edit-license-modal';
 import { planLabel, usePlans } from '../licenses/plan-options';
 import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
 import { UserPicker } from '../licenses/user-picker';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 type LicenseFilter = 'status' | 'planId' | 'userId' | 'from' | 'to';
 
@@ -59,12 +60,27 @@ function Expiry({ license }: { license: AdminLicense }) {
   );
 }
 
+/** The licenses list as a CSV file: one row per license, times in ISO 8601 (UTC). */
+const LICENSES_CSV: CsvColumn<AdminLicense>[] = [
+  { header: 'License key', value: (license) => license.license_key },
+  { header: 'Owner', value: (license) => license.user_email },
+  { header: 'Plan', value: (license) => license.plan.name },
+  { header: 'Status', value: (license) => license.status },
+  { header: 'Machines in use', value: (license) => license.activations_used },
+  { header: 'Machines allowed', value: (license) => license.max_activations },
+  { header: 'Expires', value: (license) => license.expires_at },
+  { header: 'Created', value: (license) => license.created_at },
+  { header: 'Revoke reason', value: (license) => license.revoked_reason },
+  { header: 'ID', value: (license) => license.license_id },
+];
+
 /** `/admin/licenses`: every license, with search, filters, sort and paging kept in the URL (`?userId=` included). */
 export default function AdminLicensesPage() {
   const list = useListQuery(LICENSES_LIST);
   const { query } = list;
   const range = rangeCheckedParams(list);
   const licenses = pagedResult(useListLicensesQuery(range.params), range.problem);
+  const [readLicenses] = adminApi.endpoints.listLicenses.useLazyQuery();
   const { plans, error: plansError } = usePlans();
 
   const [creating, setCreating] = useState(false);
@@ -234,6 +250,11 @@ export default function AdminLicensesPage() {
         title: 'No licenses yet',
         text: 'Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.',
       }}
+      csv={
+        range.problem
+          ? undefined
+          : { name: 'licenses', columns: LICENSES_CSV, fetchPage: pagesOf(readLicenses, list.params) }
+      }
       table={{ columns, rowKey: (license) => license.license_id }}
     >
       <CreateLicenseModal

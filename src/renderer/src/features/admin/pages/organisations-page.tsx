@@ -5,12 +5,14 @@ import { type ListQuerySpec, useListQuery } from '../../../components/data-table
 import { formatDate, formatNumber } from '../../license';
 import {
   type AdminOrganisationSummary,
+  adminOrganisationsApi,
   useListAdminOrganisationsQuery,
 } from '../organisations/admin-organisations-endpoints';
 import { OrganisationDrawer } from '../organisations/organisation-drawer';
 import { SeatsUsed } from '../organisations/organisation-format';
 import { useDetailParam } from '../payments/use-detail-param';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 // The server's sort fields of GET /admin/organisations (adminOrganisationListQuerySchema); newest first.
 const LIST: ListQuerySpec<never> = {
@@ -21,12 +23,24 @@ const LIST: ListQuerySpec<never> = {
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
+/** The organizations list as a CSV file: one row per organization, times in ISO 8601 (UTC). */
+const ORGANISATIONS_CSV: CsvColumn<AdminOrganisationSummary>[] = [
+  { header: 'Name', value: (organisation) => organisation.name },
+  { header: 'Owner', value: (organisation) => organisation.owner_email },
+  { header: 'Members', value: (organisation) => organisation.members_count },
+  { header: 'Seats assigned', value: (organisation) => organisation.seats?.assigned },
+  { header: 'Seats bought', value: (organisation) => organisation.seats?.bought },
+  { header: 'Created', value: (organisation) => organisation.created_at },
+  { header: 'ID', value: (organisation) => organisation.id },
+];
+
 /** `/admin/organisations`: every organisation with its owner and seats; the drawer shows members and acts on them. */
 export default function AdminOrganisationsPage() {
   const list = useListQuery(LIST);
   const { query } = list;
   const detail = useDetailParam('organisation');
   const organisations = pagedResult(useListAdminOrganisationsQuery(list.params));
+  const [readOrganisations] = adminOrganisationsApi.endpoints.listAdminOrganisations.useLazyQuery();
 
   const columns: Column<AdminOrganisationSummary>[] = [
     {
@@ -107,6 +121,11 @@ export default function AdminOrganisationsPage() {
       empty={{
         title: 'No organizations yet',
         text: 'An organization appears here once a customer creates one to buy seats for a team.',
+      }}
+      csv={{
+        name: 'organizations',
+        columns: ORGANISATIONS_CSV,
+        fetchPage: pagesOf(readOrganisations, list.params),
       }}
       table={{
         columns,

@@ -7,12 +7,19 @@ import type { Column } from '../../../components/data-table/data-table';
 import { ListPage } from '../../../components/data-table/list-page';
 import { FilterSelect } from '../../../components/data-table/filter-select';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
-import { formatPlanPrice, type PlanListParams, useCreatePlanMutation, useListPlansQuery } from '../../plans';
+import {
+  formatPlanPrice,
+  type PlanListParams,
+  plansApi,
+  useCreatePlanMutation,
+  useListPlansQuery,
+} from '../../plans';
 import { PackageDetailsForm } from '../packages/package-details-form';
 import { PackageDrawer } from '../packages/package-drawer';
-import { packageState } from '../packages/package-format';
+import { machinesText, packageState } from '../packages/package-format';
 import { useDetailParam } from '../payments/use-detail-param';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
+import { csvAmount, type CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'status'> = {
   sortFields: ['sort_order', 'name', 'code', 'price_minor', 'created_at'],
@@ -22,6 +29,7 @@ const LIST: ListQuerySpec<'status'> = {
 
 const STATUS_OPTIONS = [
   { value: '', label: 'All packages' },
+  { value: 'draft', label: 'Draft' },
   { value: 'active', label: 'Active' },
   { value: 'inactive', label: 'Inactive' },
   { value: 'archived', label: 'Archived' },
@@ -29,12 +37,29 @@ const STATUS_OPTIONS = [
 
 const number = new Intl.NumberFormat();
 
+/** The packages list as a CSV file: prices in the currency's major unit. */
+const PACKAGES_CSV: CsvColumn<Plan>[] = [
+  { header: 'Name', value: (plan) => plan.name },
+  { header: 'Code', value: (plan) => plan.code },
+  { header: 'Price', value: (plan) => csvAmount(plan.price_minor, plan.currency) },
+  { header: 'Currency', value: (plan) => plan.currency },
+  { header: 'Billing', value: (plan) => plan.billing_interval },
+  { header: 'Machines at once', value: (plan) => plan.max_activations },
+  { header: 'Per seat', value: (plan) => (plan.seat_based ? 'Yes' : 'No') },
+  { header: 'Features', value: (plan) => plan.features.map((feature) => feature.name).join('; ') },
+  { header: 'Status', value: (plan) => packageState(plan).label },
+  { header: 'Shown on the purchase page', value: (plan) => (plan.is_public ? 'Yes' : 'No') },
+  { header: 'Display order', value: (plan) => plan.sort_order },
+  { header: 'ID', value: (plan) => plan.id },
+];
+
 export default function AdminPackagesPage() {
   const list = useListQuery(LIST);
   const { query } = list;
   const detail = useDetailParam('package');
   // Packages are the plans of the catalogue; they are not kept in the admin slice.
   const packages = pagedResult(useListPlansQuery(list.params as PlanListParams));
+  const [readPackages] = plansApi.endpoints.listPlans.useLazyQuery();
   const [createPackage] = useCreatePlanMutation();
   const [creating, setCreating] = useState(false);
 
@@ -43,7 +68,7 @@ export default function AdminPackagesPage() {
     notifications.show({
       color: 'teal',
       title: 'Package created',
-      message: `${plan.name} is ready: choose its features and limits.`,
+      message: `${plan.name} is a draft: choose its features and limits, then publish it to sell it.`,
     });
     setCreating(false);
     detail.open(plan.id);
@@ -96,7 +121,17 @@ export default function AdminPackagesPage() {
         );
       },
     },
-    { key: 'seats', header: 'Seats', align: 'right', render: (plan) => number.format(plan.max_activations) },
+    {
+      key: 'machines',
+      header: 'Machines',
+      align: 'right',
+      render: (plan) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={machinesText(plan)}>
+          {number.format(plan.max_activations)}
+          {plan.seat_based ? ' per seat' : ''}
+        </Text>
+      ),
+    },
     {
       key: 'features',
       header: 'Features',
@@ -149,7 +184,7 @@ export default function AdminPackagesPage() {
   return (
     <ListPage
       title="Packages"
-      description="What customers buy: price, seats, and the features and limits each package includes."
+      description="What customers buy: price, machines, and the features and limits each package includes."
       create={{ label: 'New package', onClick: () => setCreating(true) }}
       list={list}
       result={packages}
@@ -167,7 +202,12 @@ export default function AdminPackagesPage() {
       noMatchesHint="Try another name or code, or clear the filters."
       empty={{
         title: 'No packages yet',
-        text: 'Create a package, then choose the features it includes. Customers see it on the Purchase page.',
+        text: 'Create a package, choose the features it includes and publish it. Customers then see it on the Purchase page.',
+      }}
+      csv={{
+        name: 'packages',
+        columns: PACKAGES_CSV,
+        fetchPage: pagesOf(readPackages, list.params as PlanListParams),
       }}
       table={{
         columns,
@@ -184,7 +224,8 @@ export default function AdminPackagesPage() {
       >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            Features and limits are chosen next, once the package exists.
+            The package starts as a draft that customers do not see. Choose its features and limits next, then
+            publish it.
           </Text>
           <PackageDetailsForm
             plan={null}

@@ -6,13 +6,14 @@ import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { formatAmount, PAYMENT_STATUS_LABELS, PaymentStatusBadge, SandboxBadge } from '../../payments';
-import { useListPaymentsQuery } from '../admin-endpoints';
+import { adminApi, useListPaymentsQuery } from '../admin-endpoints';
 import { PackageFilter } from '../payments/package-filter';
 import { PaymentDrawer } from '../payments/payment-drawer';
 import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
 import { useDetailParam } from '../payments/use-detail-param';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
 import { UserFilter } from '../security/user-filter';
+import { csvAmount, type CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
   sortFields: ['created_at', 'amount', 'status'],
@@ -25,11 +26,31 @@ const STATUS_OPTIONS = [
   ...PAYMENT_STATUSES.map((status) => ({ value: status, label: PAYMENT_STATUS_LABELS[status].label })),
 ];
 
+/** The payments list as a CSV file: amounts in the currency's major unit, times in ISO 8601 (UTC). */
+const PAYMENTS_CSV: CsvColumn<AdminPayment>[] = [
+  { header: 'Created', value: (payment) => payment.created_at },
+  { header: 'Paid', value: (payment) => payment.paid_at },
+  { header: 'Customer', value: (payment) => payment.user_email },
+  { header: 'Plan', value: (payment) => payment.plan.name },
+  { header: 'Kind', value: (payment) => payment.kind },
+  { header: 'Status', value: (payment) => PAYMENT_STATUS_LABELS[payment.status].label },
+  { header: 'Amount', value: (payment) => csvAmount(payment.amount, payment.currency) },
+  { header: 'Currency', value: (payment) => payment.currency },
+  {
+    header: 'Provider',
+    value: (payment) => (payment.sandbox ? `${payment.provider} (sandbox)` : payment.provider),
+  },
+  { header: 'Order', value: (payment) => payment.order_id },
+  { header: 'Provider payment', value: (payment) => payment.payment_id },
+  { header: 'ID', value: (payment) => payment.id },
+];
+
 export default function AdminPaymentsPage() {
   const list = useListQuery(LIST);
   const { query, setFilter } = list;
   const detail = useDetailParam('payment');
   const payments = pagedResult(useListPaymentsQuery(list.params));
+  const [readPayments] = adminApi.endpoints.listPayments.useLazyQuery();
 
   const columns: Column<AdminPayment>[] = [
     {
@@ -143,6 +164,7 @@ export default function AdminPaymentsPage() {
         title: 'No payments yet',
         text: 'Payments appear here as soon as a customer opens a checkout on the Purchase page.',
       }}
+      csv={{ name: 'payments', columns: PAYMENTS_CSV, fetchPage: pagesOf(readPayments, list.params) }}
       table={{
         columns,
         rowKey: (payment) => payment.id,

@@ -9,9 +9,12 @@ import { type ListQuerySpec, useListQuery } from '../../../components/data-table
 import { formatAmount } from '../../payments';
 import { PackageFilter } from '../payments/package-filter';
 import { useDetailParam } from '../payments/use-detail-param';
-import { pagedResult } from '../query-answer';
+import { pagedResult, pagesOf } from '../query-answer';
 import { UserFilter } from '../security/user-filter';
-import { useListAdminSubscriptionsQuery } from '../subscriptions/admin-subscriptions-endpoints';
+import {
+  adminSubscriptionsApi,
+  useListAdminSubscriptionsQuery,
+} from '../subscriptions/admin-subscriptions-endpoints';
 import { SubscriptionDrawer } from '../subscriptions/subscription-drawer';
 import {
   intervalLabel,
@@ -19,6 +22,7 @@ import {
   SUBSCRIPTION_STATUS_LABELS,
   SubscriptionStatusBadge,
 } from '../subscriptions/subscription-labels';
+import { csvAmount, type CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
   sortFields: ['created_at', 'current_period_end', 'status'],
@@ -36,12 +40,46 @@ const STATUS_OPTIONS = [
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
 
+/** The subscriptions list as a CSV file: amounts in the currency's major unit, times in ISO 8601 (UTC). */
+const SUBSCRIPTIONS_CSV: CsvColumn<AdminSubscription>[] = [
+  { header: 'Customer', value: (subscription) => subscription.user_email },
+  { header: 'Plan', value: (subscription) => subscription.plan.name },
+  { header: 'Billing', value: (subscription) => subscription.plan.billing_interval },
+  { header: 'Status', value: (subscription) => subscription.status },
+  {
+    header: 'Cancels at period end',
+    value: (subscription) => (subscription.cancel_at_period_end ? 'Yes' : 'No'),
+  },
+  { header: 'Period start', value: (subscription) => subscription.current_period_start },
+  { header: 'Period end', value: (subscription) => subscription.current_period_end },
+  { header: 'Next charge', value: (subscription) => subscription.next_charge?.at },
+  {
+    header: 'Next charge amount',
+    value: (subscription) =>
+      subscription.next_charge
+        ? csvAmount(subscription.next_charge.amount_minor, subscription.next_charge.currency)
+        : null,
+  },
+  {
+    header: 'Currency',
+    value: (subscription) => subscription.next_charge?.currency ?? subscription.plan.currency,
+  },
+  {
+    header: 'Provider',
+    value: (subscription) =>
+      subscription.sandbox ? `${subscription.provider} (sandbox)` : subscription.provider,
+  },
+  { header: 'Provider subscription', value: (subscription) => subscription.provider_subscription_id },
+  { header: 'ID', value: (subscription) => subscription.id },
+];
+
 /** `/admin/subscriptions`: every customer's subscriptions; the drawer shows charges, invoices and cancels. */
 export default function AdminSubscriptionsPage() {
   const list = useListQuery(LIST);
   const { query, setFilter } = list;
   const detail = useDetailParam('subscription');
   const subscriptions = pagedResult(useListAdminSubscriptionsQuery(list.params));
+  const [readSubscriptions] = adminSubscriptionsApi.endpoints.listAdminSubscriptions.useLazyQuery();
 
   const viewButton = (row: AdminSubscription) => (
     <Button
@@ -172,6 +210,11 @@ export default function AdminSubscriptionsPage() {
       empty={{
         title: 'No subscriptions yet',
         text: 'A subscription appears here once a customer pays for a monthly or yearly plan.',
+      }}
+      csv={{
+        name: 'subscriptions',
+        columns: SUBSCRIPTIONS_CSV,
+        fetchPage: pagesOf(readSubscriptions, list.params),
       }}
       table={{
         columns,

@@ -5,14 +5,15 @@ import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { useDetailParam } from '../payments/use-detail-param';
-import { pagedResult } from '../query-answer';
-import { useListSupportRequestsQuery } from '../support/admin-support-endpoints';
+import { pagedResult, pagesOf } from '../query-answer';
+import { adminSupportApi, useListSupportRequestsQuery } from '../support/admin-support-endpoints';
 import {
   HandledButton,
   requestTime,
   SupportRequestDrawer,
   SupportStateBadge,
 } from '../support/support-request-drawer';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<'state'> = {
   sortFields: ['created_at'],
@@ -29,10 +30,24 @@ const STATE_OPTIONS = [
   ...SUPPORT_REQUEST_STATES.map((state) => ({ value: state, label: STATE_LABELS[state] })),
 ];
 
+/** The support requests as a CSV file, their messages included. */
+const REQUESTS_CSV: CsvColumn<AdminSupportRequest>[] = [
+  { header: 'Reference', value: (request) => request.reference },
+  { header: 'Received', value: (request) => request.created_at },
+  { header: 'From', value: (request) => request.email },
+  { header: 'Topic', value: (request) => request.topic },
+  { header: 'Subject', value: (request) => request.subject },
+  { header: 'Message', value: (request) => request.message },
+  { header: 'State', value: (request) => request.state },
+  { header: 'Handled', value: (request) => request.handled_at },
+  { header: 'Handled by', value: (request) => request.handled_by_email },
+];
+
 export default function AdminSupportRequestsPage() {
   const list = useListQuery(LIST);
   const detail = useDetailParam('request');
   const requests = pagedResult(useListSupportRequestsQuery(list.params));
+  const [readRequests] = adminSupportApi.endpoints.listSupportRequests.useLazyQuery();
   const shown = requests.page?.data.find((request) => request.id === detail.id) ?? null;
 
   const columns: Column<AdminSupportRequest>[] = [
@@ -116,6 +131,7 @@ export default function AdminSupportRequestsPage() {
         title: 'No support requests yet',
         text: 'Requests appear here as soon as a customer sends one from the Support page.',
       }}
+      csv={{ name: 'support-requests', columns: REQUESTS_CSV, fetchPage: pagesOf(readRequests, list.params) }}
       table={{
         columns,
         rowKey: (request) => request.id,

@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { EyeIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
@@ -12,15 +12,35 @@ import { RowAction, RowActions } from '../../../components/data-table/row-action
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
 import { formatDate, formatDateTime, formatRelative } from '../../license';
-import { useListUsersQuery } from '../admin-endpoints';
-import { pagedResult } from '../query-answer';
+import { adminApi, useListUsersQuery } from '../admin-endpoints';
+import { pagedResult, pagesOf } from '../query-answer';
 import { CreateUserModal } from '../users/create-user-modal';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
 import { DeleteUserModal } from '../users/delete-user-modal';
 import { EditUserModal } from '../users/edit-user-modal';
-import { RoleBadge, UnconfirmedBadge, UserStatusBadge } from '../users/user-badges';
+import { AccountStateBadge, RoleBadge } from '../users/user-badges';
 import { UserDetailsDrawer } from '../users/user-details-drawer';
-import { ROLE_OPTIONS, USER_STATUS_OPTIONS, VERIFICATION_OPTIONS } from '../users/user-format';
+import {
+  accountState,
+  ROLE_LABELS,
+  ROLE_OPTIONS,
+  USER_STATUS_OPTIONS,
+  VERIFICATION_OPTIONS,
+} from '../users/user-format';
+import type { CsvColumn } from '../../../components/data-table/csv';
+
+/** The users list as a CSV file: one row per account, times in ISO 8601 (UTC). */
+const USERS_CSV: CsvColumn<AdminUser>[] = [
+  { header: 'E-mail', value: (user) => user.email },
+  { header: 'Name', value: (user) => user.full_name },
+  { header: 'Company', value: (user) => user.company },
+  { header: 'Role', value: (user) => ROLE_LABELS[user.role] },
+  { header: 'Status', value: (user) => accountState(user).label },
+  { header: 'E-mail confirmed', value: (user) => (user.email_verified ? 'Yes' : 'No') },
+  { header: 'Created', value: (user) => user.created_at },
+  { header: 'Last sign-in', value: (user) => user.last_sign_in_at },
+  { header: 'ID', value: (user) => user.id },
+];
 
 type UserFilter = 'role' | 'status' | 'verification' | 'from' | 'to';
 
@@ -37,6 +57,7 @@ export default function AdminUsersPage() {
   const { query } = list;
   const range = rangeCheckedParams(list);
   const users = pagedResult(useListUsersQuery(range.params), range.problem);
+  const [readUsers] = adminApi.endpoints.listUsers.useLazyQuery();
   const me = useAppSelector(selectCurrentUser);
 
   const [creating, setCreating] = useState(false);
@@ -80,12 +101,7 @@ export default function AdminUsersPage() {
       key: 'status',
       header: 'Status',
       sortField: 'status',
-      render: (user) => (
-        <Group gap={6} wrap="wrap">
-          <UserStatusBadge status={user.status} />
-          {!user.email_verified && <UnconfirmedBadge />}
-        </Group>
-      ),
+      render: (user) => <AccountStateBadge user={user} />,
     },
     {
       key: 'created',
@@ -194,6 +210,11 @@ export default function AdminUsersPage() {
         text: 'Accounts appear here as people register, or create one yourself.',
       }}
       table={{ columns, rowKey: (user) => user.id }}
+      csv={
+        range.problem
+          ? undefined
+          : { name: 'users', columns: USERS_CSV, fetchPage: pagesOf(readUsers, list.params) }
+      }
     >
       <CreateUserModal
         opened={creating}

@@ -17,18 +17,20 @@ import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
-import { errorText, pagedResult } from '../query-answer';
+import { errorText, pagedResult, pagesOf } from '../query-answer';
 import {
   useDeleteWebhookEndpointMutation,
   useListWebhookEndpointsQuery,
   useRotateWebhookSecretMutation,
   useSendTestWebhookMutation,
   useUpdateWebhookEndpointMutation,
+  adminWebhooksApi,
 } from '../webhooks/admin-webhooks-endpoints';
 import { DeliveriesDrawer } from '../webhooks/deliveries-drawer';
 import { EndpointFormModal } from '../webhooks/endpoint-form-modal';
 import { SecretDialog } from '../webhooks/secret-dialog';
 import { endpointState, formatDay, formatMoment } from '../webhooks/webhook-format';
+import type { CsvColumn } from '../../../components/data-table/csv';
 
 const LIST: ListQuerySpec<never> = {
   sortFields: ['created_at', 'url'],
@@ -36,10 +38,23 @@ const LIST: ListQuerySpec<never> = {
   filters: [],
 };
 
+/** The webhook endpoints as a CSV file (no secrets: the list never holds them). */
+const ENDPOINTS_CSV: CsvColumn<WebhookEndpoint>[] = [
+  { header: 'URL', value: (endpoint) => endpoint.url },
+  { header: 'Description', value: (endpoint) => endpoint.description },
+  { header: 'Events', value: (endpoint) => endpoint.event_types.join('; ') },
+  { header: 'Enabled', value: (endpoint) => (endpoint.enabled ? 'Yes' : 'No') },
+  { header: 'Disabled reason', value: (endpoint) => endpoint.disabled_reason },
+  { header: 'Failures in a row', value: (endpoint) => endpoint.consecutive_failures },
+  { header: 'Created', value: (endpoint) => endpoint.created_at },
+  { header: 'ID', value: (endpoint) => endpoint.id },
+];
+
 /** `/admin/webhooks`: endpoints that receive the portal's events, their secrets and delivery logs. */
 export default function AdminWebhooksPage() {
   const list = useListQuery(LIST);
   const endpoints = pagedResult(useListWebhookEndpointsQuery(list.params));
+  const [readEndpoints] = adminWebhooksApi.endpoints.listWebhookEndpoints.useLazyQuery();
   const [updateEndpoint] = useUpdateWebhookEndpointMutation();
   const [deleteEndpoint] = useDeleteWebhookEndpointMutation();
   const [rotateSecret] = useRotateWebhookSecretMutation();
@@ -217,6 +232,11 @@ export default function AdminWebhooksPage() {
       empty={{
         title: 'No webhook endpoints yet',
         text: 'Add an endpoint to have the portal tell another system when licenses, payments or subscriptions change.',
+      }}
+      csv={{
+        name: 'webhook-endpoints',
+        columns: ENDPOINTS_CSV,
+        fetchPage: pagesOf(readEndpoints, list.params),
       }}
       table={{ columns, rowKey: (endpoint) => endpoint.id, skeletonRows: Math.min(list.query.perPage, 5) }}
     >

@@ -17,6 +17,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       password_reset: 'Password reset',
       password_reset_requested: 'Password reset requested',
       signed_out_everywhere: 'Signed out everywhere',
+      session_revoked: 'Other sessions signed out',
       user_registered: 'Account registered',
       sign_up_for_existing_account: 'Sign-up with a confirmed address',
       email_verified: 'E-mail confirmed',

@@ -134,8 +134,8 @@ export function SupportRequestDrawer({
             )}
           </Stack>
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            Reply by e-mail to {request.email}: when SUPPORT_EMAIL is set, the request’s mail there has this
-            address as its Reply-To.
+            Reply by e-mail to {request.email}. When the server has a support mailbox, the request’s mail
+            there has this address as its Reply-To.
           </Text>
         </Stack>
       )}

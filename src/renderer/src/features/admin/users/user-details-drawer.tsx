@@ -34,7 +34,7 @@ import {
 import { formatMoney } from '../dashboard/dashboard-data';
 import { CustomerInvoicesSection } from '../billing/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
-import { RoleBadge, UnconfirmedBadge, UserStatusBadge } from './user-badges';
+import { AccountStateBadge, RoleBadge } from './user-badges';
 import { displayName } from './user-format';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
@@ -223,6 +223,39 @@ function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<
   );
 }
 
+/** Whether the address is confirmed, and since when once the account's details are read. */
+function ConfirmationFact({ user, detail }: { user: AdminUser; detail: AdminUserDetail | null }) {
+  if (!user.email_verified) return <>Not confirmed yet</>;
+  const at = detail?.id === user.id ? detail.email_verified_at : null;
+  return at ? (
+    <>
+      Confirmed on{' '}
+      <time dateTime={at} title={formatDateTime(at)}>
+        {formatDate(at)}
+      </time>
+    </>
+  ) : (
+    <>Confirmed</>
+  );
+}
+
+/** "Authenticator app and 2 passkeys", or "Off": what the account proves a sign-in with beyond its password. */
+export function secondFactorsText(factors: AdminUserDetail['second_factors']): string {
+  const parts = [
+    ...(factors.authenticator_app ? ['Authenticator app'] : []),
+    ...(factors.passkeys > 0
+      ? [`${formatNumber(factors.passkeys)} passkey${factors.passkeys === 1 ? '' : 's'}`]
+      : []),
+  ];
+  return parts.length === 0 ? 'Off: password only' : `On: ${parts.join(' and ')}`;
+}
+
+function SecondFactorsFact({ detail, failed }: { detail: AdminUserDetail | null; failed: boolean }) {
+  if (detail) return <>{secondFactorsText(detail.second_factors)}</>;
+  if (failed) return <>Not known</>;
+  return <Skeleton component="span" display="inline-block" height={14} width={120} aria-label="Loading" />;
+}
+
 /**
  * An account whose address is not confirmed cannot sign in: the administrator sends a new link
  * (through the outbox, as at sign-up) or vouches for the address. Both are recorded as their actions.
@@ -322,8 +355,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
           <Stack gap="xs">
             <Group gap="xs">
               <RoleBadge role={user.role} />
-              <UserStatusBadge status={user.status} />
-              {!user.email_verified && <UnconfirmedBadge />}
+              <AccountStateBadge user={user} />
             </Group>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
               <Fact label="E-mail">{user.email}</Fact>
@@ -340,6 +372,12 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
                 )}
               </Fact>
               <Fact label="Updated">{formatDateTime(user.updated_at)}</Fact>
+              <Fact label="E-mail address">
+                <ConfirmationFact user={user} detail={detail.data} />
+              </Fact>
+              <Fact label="Two-factor sign-in">
+                <SecondFactorsFact detail={detail.data} failed={detail.error !== null} />
+              </Fact>
             </SimpleGrid>
           </Stack>
           {!user.email_verified && <ConfirmationSection user={user} onChanged={onChanged} />}

@@ -1,5 +1,6 @@
 import type { AdminUser, EmailVerificationState } from '../../../../../shared/api/admin';
 import type { UserRole } from '../../../../../shared/constants';
+import type { StatusTone } from '../../../components/data/status-badge';
 
 /** How the admin screens name roles and account states. */
 export const ROLE_LABELS: Record<UserRole, string> = { user: 'User', admin: 'Administrator' };
@@ -7,6 +8,22 @@ export const USER_STATUS_LABELS: Record<AdminUser['status'], string> = {
   active: 'Active',
   disabled: 'Disabled',
 };
+
+/**
+ * One state per account: a disabled account is disabled whatever its address; an enabled one whose
+ * address is not confirmed cannot sign in yet, so it reads "Unconfirmed", never also "Active".
+ */
+export function accountState(user: Pick<AdminUser, 'status' | 'email_verified'>): {
+  key: 'active' | 'disabled' | 'unconfirmed';
+  label: string;
+  tone: StatusTone;
+} {
+  if (user.status === 'disabled')
+    return { key: 'disabled', label: USER_STATUS_LABELS.disabled, tone: 'neutral' };
+  if (!user.email_verified)
+    return { key: 'unconfirmed', label: VERIFICATION_LABELS.unconfirmed, tone: 'caution' };
+  return { key: 'active', label: USER_STATUS_LABELS.active, tone: 'positive' };
+}
 
 export const ROLE_OPTIONS = [
   { value: 'user', label: ROLE_LABELS.user },

@@ -6,7 +6,8 @@ import { portalPaths } from '../../../../../shared/routes';
 import { OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
 import { SectionCard } from '../../../components/layout/section-card';
-import { checkBadge } from '../license-format';
+import type { License } from '../../../../../shared/api/licenses';
+import { STATUS_LABELS, summarizeCheck } from '../license-format';
 
 const toLicenses = (
   <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
@@ -20,13 +21,20 @@ const toPurchase = (
 );
 
 /** What to try for each answer of the status check, including each refusal the README lists. */
-function stepsFor(result: LicenseCheckResult): ReactNode[] {
+function stepsFor(result: LicenseCheckResult, hasLicenses: boolean): ReactNode[] {
   if (result.valid)
     return result.offline
       ? ['Nothing to fix now. Connect to the internet before the offline lease runs out to keep working.']
       : ['Nothing to fix: this machine’s license is valid. If a feature still fails, contact support below.'];
   switch (result.status) {
     case 'not_configured':
+      if (hasLicenses)
+        return [
+          <>
+            To use one of your licenses here, open the {toLicenses} and activate it on this machine. The
+            desktop app activates itself when you sign in to it.
+          </>,
+        ];
       return [
         <>
           Open the {toLicenses} and activate one of your licenses on this machine (the free Base plan works
@@ -75,13 +83,17 @@ export function LicenseTroubleshooter({
   checking,
   onCheck,
   kind,
+  licenses = null,
 }: {
   result: LicenseCheckResult | null;
   checking: boolean;
   onCheck(): void;
   kind: 'web' | 'desktop' | null;
+  /** The account's licenses, once read: a machine with no key then says what the account has. */
+  licenses?: readonly Pick<License, 'license_id' | 'status' | 'plan'>[] | null;
 }) {
-  const badge = result ? checkBadge(result) : null;
+  const badge = result ? summarizeCheck(result, licenses, kind === 'desktop' ? 'computer' : 'browser') : null;
+  const listLicenses = result?.status === 'not_configured' && licenses && licenses.length > 0;
   return (
     <SectionCard
       headingId="license-check-title"
@@ -97,13 +109,22 @@ export function LicenseTroubleshooter({
         {result && badge ? (
           <Stack gap="sm">
             <Group gap="xs" wrap="wrap">
-              <Badge variant="dot" color={badge.color} size="lg">
+              <Badge variant="dot" color={badge.color} size="lg" tt="none">
                 {badge.label}
               </Badge>
               <Text size="sm" data-testid="support-license-status">
-                {result.message}
+                {badge.message}
               </Text>
             </Group>
+            {listLicenses ? (
+              <List size="sm" spacing={2} aria-label="Your licenses">
+                {licenses.map((license) => (
+                  <List.Item key={license.license_id}>
+                    {license.plan.name}: {STATUS_LABELS[license.status]}
+                  </List.Item>
+                ))}
+              </List>
+            ) : null}
             {result.offline ? (
               <Notice
                 variant="light"
@@ -121,7 +142,7 @@ export function LicenseTroubleshooter({
                 What to do
               </Text>
               <List size="sm" spacing={4} mt={4}>
-                {stepsFor(result).map((step, index) => (
+                {stepsFor(result, !!licenses && licenses.length > 0).map((step, index) => (
                   <List.Item key={index}>{step}</List.Item>
                 ))}
               </List>

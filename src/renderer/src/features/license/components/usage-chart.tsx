@@ -1,4 +1,4 @@
-import { Skeleton, Text, VisuallyHidden } from '@mantine/core';
+import { Center, Skeleton, Text, VisuallyHidden } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { formatNumber } from '../license-format';
 import { usageSummary } from '../usage-history';
@@ -19,9 +19,11 @@ export interface UsageChartProps extends UsageBarChartProps {
 
 /** A usage chart in a figure, with a text summary of every series for those who cannot see it. */
 export function UsageChart({ caption, showCaption = false, ...chart }: UsageChartProps) {
-  const summary = chart.series
-    .map((series) => {
-      const { total, peak } = usageSummary(chart.data, series.name);
+  const totals = chart.series.map((series) => ({ series, ...usageSummary(chart.data, series.name) }));
+  // Nothing used in the whole period: words, not a frame of empty bars.
+  const unused = totals.every(({ peak }) => !peak);
+  const summary = totals
+    .map(({ series, total, peak }) => {
       const unit = chart.unit ? ` ${chart.unit}` : '';
       return peak
         ? `${series.label}: ${formatNumber(total)}${unit} in total, most on ${peak.day} (${formatNumber(Number(peak[series.name]))}).`
@@ -38,9 +40,24 @@ export function UsageChart({ caption, showCaption = false, ...chart }: UsageChar
       ) : (
         <VisuallyHidden component="figcaption">{caption}</VisuallyHidden>
       )}
-      <Suspense fallback={<Skeleton height={height} radius="md" />}>
-        <UsageBarChart {...chart} />
-      </Suspense>
+      {unused ? (
+        <Center
+          mih={Math.min(height, 120)}
+          p="md"
+          style={{
+            border: '1px dashed var(--mantine-color-default-border)',
+            borderRadius: 'var(--mantine-radius-md)',
+          }}
+        >
+          <Text size="sm" c="dimmed" ta="center">
+            No usage yet in this period. It shows here once the desktop app is used.
+          </Text>
+        </Center>
+      ) : (
+        <Suspense fallback={<Skeleton height={height} radius="md" />}>
+          <UsageBarChart {...chart} />
+        </Suspense>
+      )}
       <VisuallyHidden>
         <p data-testid="usage-chart-summary">{summary}</p>
       </VisuallyHidden>

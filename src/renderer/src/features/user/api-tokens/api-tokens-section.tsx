@@ -1,7 +1,7 @@
 import { Button, Code, Skeleton, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { API_TOKEN_PATTERN } from '../../../../../shared/api/api-tokens';
+import { API_TOKEN_PREFIX } from '../../../../../shared/api/api-tokens';
 import { ApiTokenList } from '../../../components/api-tokens/api-token-list';
 import { CreateApiTokenDialog } from '../../../components/api-tokens/create-api-token-dialog';
 import { LoadingBlock } from '../../../components/data/loading-block';
@@ -47,8 +47,8 @@ export function ApiTokensSection() {
         />
       ) : (tokens.data ?? []).length === 0 ? (
         <Text size="sm" c="dimmed">
-          No tokens yet. A token starts with <Code>aap_</Code> and matches{' '}
-          <Code>{API_TOKEN_PATTERN.source}</Code>, so secret scanners can spot one that leaked.
+          No tokens yet. Every token starts with <Code>{API_TOKEN_PREFIX}</Code> and ends with a checksum, so
+          secret scanners can spot one that leaked.
         </Text>
       ) : (
         <ApiTokenList

@@ -51,7 +51,8 @@ export function SessionsCard() {
       description={
         <>
           Signed in on a shared or lost device? Sign out of every device at once: the desktop app and every
-          browser must sign in again. Sessions also end after 30 minutes without activity.
+          browser must sign in again. Sessions also end after 30 minutes without activity. The Security page
+          lists each device signed in, to sign out one at a time.
         </>
       }
     >

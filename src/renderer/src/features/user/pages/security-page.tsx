@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { ApiTokensSection } from '../api-tokens/api-tokens-section';
 import { PasskeysSection } from '../passkeys/passkeys-section';
+import { ActiveSessionsSection } from '../sessions/active-sessions-section';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectUserRole } from '../../auth';
 import { AdminTwoFactorPolicySection } from '../two-factor/admin-policy-section';
@@ -17,9 +18,10 @@ export default function SecurityPage() {
     <HeaderedPage
       size="lg"
       title="Security"
-      description="Two-factor sign-in, passkeys and API tokens: how you sign in, and what may act for you."
+      description="Where you are signed in, two-factor sign-in, passkeys and API tokens: how you sign in, and what may act for you."
     >
       <Stack gap="lg">
+        <ActiveSessionsSection />
         <TwoFactorSection />
         {isAdmin ? <AdminTwoFactorPolicySection /> : null}
         <PasskeysSection />

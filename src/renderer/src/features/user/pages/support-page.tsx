@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
-import { LicenseTroubleshooter, useThisMachine } from '../../license';
+import { LicenseTroubleshooter, useListMyLicensesQuery, useThisMachine } from '../../license';
 import { ContactSupportCard } from '../components/contact-support-card';
 import { HelpTopics } from '../components/help-topics';
 import { MySupportRequestsCard } from '../components/my-support-requests-card';
@@ -16,6 +16,8 @@ export default function SupportPage() {
   // This machine and its license check, both read again on each visit and by 'Check license status'.
   const { machine: found, machineError, result: status, checking, checkedAt, checkAgain } = useThisMachine();
   const serverVersion = useFetchServerVersionQuery().data ?? null;
+  // The account's licenses: a machine with no key says what the account has instead of "not configured".
+  const licenses = useListMyLicensesQuery().data ?? null;
   const machineFailed = machineError !== null;
 
   const lines = useMemo(
@@ -29,11 +31,12 @@ export default function SupportPage() {
             hardwareId: found?.hardwareId ?? null,
             licenseKey: found?.licenseKey ?? null,
             status,
+            licenses,
             user: user ? { id: user.id, email: user.email } : null,
             now: new Date(checkedAt ?? Date.now()),
           })
         : null,
-    [found, machineFailed, serverVersion, status, user, checkedAt],
+    [found, machineFailed, serverVersion, status, licenses, user, checkedAt],
   );
 
   return (
@@ -50,6 +53,7 @@ export default function SupportPage() {
             checking={checking}
             onCheck={checkAgain}
             kind={found?.kind ?? null}
+            licenses={licenses}
           />
         </Stack>
         <Stack gap="lg">
