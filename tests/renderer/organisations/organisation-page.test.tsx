@@ -185,7 +185,7 @@ describe('organisation page: the owner', () => {
           address_line2: null,
           city: 'Bengaluru',
           postal_code: '560001',
-          region: null,
+          region: 'Karnataka',
           country: 'IN',
           tax_id: null,
           updated_at: '2026-11-27T11:00:00.000Z',
@@ -201,6 +201,7 @@ describe('organisation page: the owner', () => {
     await userEvent.type(billing.getByRole('textbox', { name: /^Address\s*\*?$/ }), '12 MG Road');
     await userEvent.type(billing.getByRole('textbox', { name: /City/ }), 'Bengaluru');
     await userEvent.type(billing.getByRole('textbox', { name: /PIN code/ }), '560001');
+    await userEvent.selectOptions(billing.getByRole('combobox', { name: /State/ }), 'Karnataka');
     await userEvent.click(billing.getByRole('button', { name: 'Save billing details' }));
     await waitFor(() =>
       expect(body(`PATCH ${BASE}`)).toEqual({
@@ -210,7 +211,7 @@ describe('organisation page: the owner', () => {
           address_line2: null,
           city: 'Bengaluru',
           postal_code: '560001',
-          region: null,
+          region: 'Karnataka',
           country: 'IN',
           tax_id: null,
         },

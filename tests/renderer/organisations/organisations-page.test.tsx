@@ -120,6 +120,7 @@ describe('organisations list', () => {
     await userEvent.type(billing.getByRole('textbox', { name: /^Address\s*\*?$/ }), '12 MG Road');
     await userEvent.type(billing.getByRole('textbox', { name: /City/ }), 'Bengaluru');
     await userEvent.type(billing.getByRole('textbox', { name: /PIN code/ }), '560001');
+    await userEvent.selectOptions(billing.getByRole('combobox', { name: /State/ }), 'Karnataka');
     await userEvent.click(billing.getByRole('button', { name: 'Save billing details' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/organisations/${ORG_ID}`));
     expect(JSON.parse(api.calls(`PATCH /organisations/${ORG_ID}`)[0]?.body ?? '{}')).toMatchObject({
