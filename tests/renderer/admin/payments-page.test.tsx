@@ -159,8 +159,14 @@ describe('/admin/payments', () => {
     expect(lists.filter((list) => list.query.has('to'))).toHaveLength(0);
     // Picked in the calendar, which opens on the month of the range's start.
     await userEvent.click(screen.getByLabelText('To'));
+    // Only the To field's calendar is open (the From field's closes when it loses focus).
+    const calendar = await waitFor(() => {
+      const open = document.querySelectorAll<HTMLElement>('[data-dates-dropdown]');
+      expect(open).toHaveLength(1);
+      return open[0] as HTMLElement;
+    });
     await userEvent.click(
-      await screen.findByRole('button', { name: readersDayText.format('2025-02-28'), hidden: true }),
+      within(calendar).getByRole('button', { name: readersDayText.format('2025-02-28'), hidden: true }),
     );
     await waitFor(() => expect(lastList().query.get('to')).toBe('2025-02-28'));
     expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe(readersDayText.format('2025-02-28'));
