@@ -104,7 +104,11 @@ describeOnEveryDatabase('charge summaries: prices include the tax', (server) => 
   it('a lifetime purchase says what it charged and no next charge', async () => {
     const s = server();
     const buyer = await member(s);
-    const plan = await createPlan(s, { price: 2_499_900, interval: 'lifetime', features: { code_assistant: null } });
+    const plan = await createPlan(s, {
+      price: 2_499_900,
+      interval: 'lifetime',
+      features: { code_assistant: null },
+    });
     const order = await openOrder(s, buyer.token, plan.id);
     const verified = expectVerified(
       await verifyPayment(s, buyer.token, await payInSandbox(s, buyer.token, order.order_id)),

@@ -16,7 +16,9 @@ export const chargeSummarySchema = z
     list_price_minor: z
       .number()
       .int()
-      .describe('One unit (seat) at the list price, in the invoice lines’ own terms (see `lines_include_tax`)'),
+      .describe(
+        'One unit (seat) at the list price, in the invoice lines’ own terms (see `lines_include_tax`)',
+      ),
     unit_price_minor: z.number().int().describe('One unit (seat) after the coupon, in the same terms'),
     discount: z
       .object({
@@ -28,7 +30,9 @@ export const chargeSummarySchema = z
     credit_minor: z
       .number()
       .int()
-      .describe('Credit from earlier payments taken off (negative), or an adjustment (positive); 0 when none'),
+      .describe(
+        'Credit from earlier payments taken off (negative), or an adjustment (positive); 0 when none',
+      ),
     taxes: z.array(invoiceTaxLineSchema).describe('The tax by kind; empty when none was charged'),
     lines_include_tax: z
       .boolean()

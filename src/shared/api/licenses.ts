@@ -130,7 +130,9 @@ export const licenseSchema = z
     expires_at: isoDateTimeSchema.nullable(),
     renews: z
       .boolean()
-      .describe('True when an active subscription will renew the license at `expires_at` (not canceled, paid up)'),
+      .describe(
+        'True when an active subscription will renew the license at `expires_at` (not canceled, paid up)',
+      ),
     max_activations: z.number().int(),
     activations_used: z.number().int(),
     revoked_reason: z.string().nullable(),

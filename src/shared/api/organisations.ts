@@ -207,7 +207,9 @@ export const seatPurchaseSchema = organisationSchema
   .extend({
     charge: chargeSummarySchema
       .nullable()
-      .describe('What the seats added charged today (prorated), as its invoice says; null when nothing was due'),
+      .describe(
+        'What the seats added charged today (prorated), as its invoice says; null when nothing was due',
+      ),
   })
   .meta({ id: 'SeatPurchase' });
 export type SeatPurchase = z.infer<typeof seatPurchaseSchema>;

@@ -56,7 +56,9 @@ export async function chargeSummaryOf(
     list_price_minor: listPrice,
     unit_price_minor: listPrice - unitDiscount,
     discount:
-      discountMinor > 0 ? { coupon_code: discounts[0]?.coupon_code ?? null, amount_minor: discountMinor } : null,
+      discountMinor > 0
+        ? { coupon_code: discounts[0]?.coupon_code ?? null, amount_minor: discountMinor }
+        : null,
     credit_minor: lines
       .filter((line) => line.kind === 'credit' || line.kind === 'adjustment')
       .reduce((sum, line) => sum + line.amount, 0),
