@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  expiryText,
   formatDate,
   formatDateTime,
   formatRelative,
@@ -21,5 +22,33 @@ describe('date formatting of the license and admin screens', () => {
     expect(formatDate('2025-06-01T12:00:00Z')).toMatch(/2025/);
     expect(formatDateTime('2025-06-01T12:00:00Z')).toMatch(/2025/);
     expect(formatRelative('2025-06-01T11:55:00Z', now)).toBe('5 minutes ago');
+  });
+});
+
+describe('a license’s validity in words', () => {
+  const future = '2099-03-01T10:00:00.000Z';
+  const day = formatDate(future);
+  const base = { status: 'active' as const, expires_at: future, revoked_at: null, renews: false };
+
+  it('says "Renews on" when an active subscription will renew it, "Expires on" otherwise', () => {
+    expect(expiryText({ ...base, renews: true })).toBe(`Renews on ${day}`);
+    expect(expiryText(base)).toBe(`Expires on ${day}`);
+  });
+
+  it('says "Expired on" for a license past its end, even one that was renewing', () => {
+    expect(
+      expiryText({ ...base, status: 'expired', expires_at: '2020-01-01T00:00:00.000Z', renews: true }),
+    ).toBe(`Expired on ${formatDate('2020-01-01T00:00:00.000Z')}`);
+  });
+
+  it('never says "Never expires" of a revoked lifetime license: it says when it was revoked', () => {
+    expect(expiryText({ ...base, expires_at: null })).toBe('Never expires');
+    const revokedAt = '2025-05-02T09:00:00.000Z';
+    expect(expiryText({ ...base, expires_at: null, status: 'revoked', revoked_at: revokedAt })).toBe(
+      `Revoked on ${formatDate(revokedAt)}`,
+    );
+    expect(expiryText({ ...base, status: 'revoked', revoked_at: revokedAt, renews: true })).toBe(
+      `Revoked on ${formatDate(revokedAt)}`,
+    );
   });
 });

@@ -128,6 +128,11 @@ export const licenseSchema = z
     /** Effective status: an active license past its expiry reads as expired. */
     status: z.enum(LICENSE_STATUSES),
     expires_at: isoDateTimeSchema.nullable(),
+    renews: z
+      .boolean()
+      .describe(
+        'True when an active subscription will renew the license at `expires_at` (not canceled, paid up)',
+      ),
     max_activations: z.number().int(),
     activations_used: z.number().int(),
     revoked_reason: z.string().nullable(),

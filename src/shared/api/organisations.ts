@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chargeSummarySchema } from './charges.js';
 import { billingDetailsRequestSchema, billingDetailsSchema } from './billing.js';
 import {
   displayText,
@@ -200,6 +201,18 @@ export const seatQuoteSchema = z
   })
   .meta({ id: 'SeatQuote' });
 export type SeatQuote = z.infer<typeof seatQuoteSchema>;
+
+/** A seat purchase's answer: the organisation with its new seats, and what the seats added charged today. */
+export const seatPurchaseSchema = organisationSchema
+  .extend({
+    charge: chargeSummarySchema
+      .nullable()
+      .describe(
+        'What the seats added charged today (prorated), as its invoice says; null when nothing was due',
+      ),
+  })
+  .meta({ id: 'SeatPurchase' });
+export type SeatPurchase = z.infer<typeof seatPurchaseSchema>;
 
 /** `search` matches part of the name or of a member's e-mail. */
 export const adminOrganisationListQuerySchema = pageQuerySchema(['created_at', 'name']);

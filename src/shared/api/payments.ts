@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
+import { chargeSummarySchema } from './charges.js';
 import { couponCodeField } from './coupons.js';
 import { licenseSchema } from './licenses.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
@@ -114,7 +115,12 @@ export const paymentSchema = z
 export type Payment = z.infer<typeof paymentSchema>;
 
 export const paymentVerificationSchema = z
-  .object({ payment: paymentSchema, license: licenseSchema, sandbox: sandboxFlag })
+  .object({
+    payment: paymentSchema,
+    license: licenseSchema,
+    sandbox: sandboxFlag,
+    charge: chargeSummarySchema.nullable().describe('What the payment charged, as its invoice says'),
+  })
   .meta({ id: 'PaymentVerification' });
 export type PaymentVerification = z.infer<typeof paymentVerificationSchema>;
 

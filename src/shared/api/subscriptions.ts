@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
+import { chargeSummarySchema } from './charges.js';
 import { couponCodeField } from './coupons.js';
 import { licenseSchema } from './licenses.js';
 import { MAX_SEATS, organisationIdSchema } from './organisations.js';
@@ -103,6 +104,12 @@ export const createSubscriptionRequestSchema = z
       .min(1, 'At least one seat')
       .max(MAX_SEATS, `At most ${MAX_SEATS} seats`)
       .optional(),
+    confirm_lifetime_overlap: z
+      .boolean('confirm_lifetime_overlap must be true or false')
+      .optional()
+      .describe(
+        'True when the buyer knows a lifetime license they own already includes every feature of this plan; without it that purchase is refused with 409 `lifetime_license_owned`',
+      ),
   })
   .meta({ id: 'CreateSubscriptionRequest' });
 
@@ -139,7 +146,13 @@ export const verifySubscriptionRequestSchema = z
 export type VerifySubscriptionRequest = z.infer<typeof verifySubscriptionRequestSchema>;
 
 export const subscriptionActivationSchema = z
-  .object({ subscription: subscriptionSchema, license: licenseSchema })
+  .object({
+    subscription: subscriptionSchema,
+    license: licenseSchema,
+    charge: chargeSummarySchema
+      .nullable()
+      .describe('What the first charge took today, as its invoice says, and the next charge'),
+  })
   .meta({ id: 'SubscriptionActivation' });
 export type SubscriptionActivation = z.infer<typeof subscriptionActivationSchema>;
 

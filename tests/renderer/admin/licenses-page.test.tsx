@@ -41,6 +41,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   subscription_id: null,
   status: 'active',
   expires_at: '2099-01-31T23:59:59.999Z',
+  renews: false,
   max_activations: 3,
   activations_used: 1,
   revoked_reason: null,

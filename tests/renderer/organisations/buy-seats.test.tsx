@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChargeSummary } from '../../../src/shared/api/charges';
 import type { Organisation, SeatQuote } from '../../../src/shared/api/organisations';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -50,7 +51,22 @@ describe('buy more seats', () => {
     }));
     api.on(`POST ${BASE}/seats`, () => {
       organisation = makeOrganisation({ seats: { ...organisation.seats!, bought: 5 } });
-      return { json: organisation };
+      // What the payment took, as its invoice says (the prorated line, tax included).
+      const charge: ChargeSummary = {
+        currency: 'INR',
+        description: 'Business plan: 2 seats added (3 to 5), prorated for the rest of the period',
+        quantity: 1,
+        list_price_minor: 50_000,
+        unit_price_minor: 50_000,
+        discount: null,
+        credit_minor: 0,
+        taxes: [{ name: 'IGST', rate_bp: 1800, amount: 7_627 }],
+        lines_include_tax: true,
+        charged_today_minor: 50_000,
+        invoice_number: 'INV-000007',
+        next_charge: { amount_minor: 250_000, at: '2026-12-20T10:00:00.000Z' },
+      };
+      return { json: { ...organisation, charge } };
     });
     const dialog = await openDialog();
     const total = dialog.getByRole('textbox', { name: 'Seats in total' });
@@ -70,6 +86,11 @@ describe('buy more seats', () => {
     await waitFor(() =>
       expect(screen.getByTestId('organisation-seats').textContent).toBe('2 of 5 seats used'),
     );
+    expect(
+      await screen.findByText(
+        '₹500 charged today for the rest of this period; the next charge is ₹2,500 on Dec 20, 2026.',
+      ),
+    ).toBeTruthy();
   });
 
   it('refuses a total that is not more than now before asking, and shows the server’s refusals', async () => {

@@ -68,6 +68,7 @@ describe('/licenses/{licenseId}: details and machines', () => {
     const details = await section('Details');
     expect(details.getByTestId('license-key').textContent).toBe('JSA7W-•••••-•••••-•••••-WY4K5');
     expect(details.getByText('Pro (billed monthly)')).toBeTruthy();
+    expect(details.getByText('Validity')).toBeTruthy();
     expect(details.getByText(/^Expires on/)).toBeTruthy();
     expect((await section('Seats')).getByText('2 of 3 seats in use')).toBeTruthy();
     expect((await section('Seats')).getByTestId('this-machine-active')).toBeTruthy();

@@ -99,6 +99,31 @@ describe('/licenses: the list', () => {
     expect(screen.queryByRole('button', { name: 'Activate the free Base license' })).toBeNull();
   });
 
+  it('a license its subscription renews says "Renews on"; a revoked lifetime one says when it was revoked', async () => {
+    api.on('GET /licenses', () => ({
+      json: [
+        license({ renews: true }),
+        license({
+          license_id: 'lic-life',
+          license_key: 'LIFEX-FGHJK-MNPQR-STVWX-YZ234',
+          plan_id: 'pro-life',
+          plan: { id: 'pro-life', code: 'pro-life', name: 'Lifetime', billing_interval: 'lifetime' },
+          expires_at: null,
+          status: 'revoked',
+          revoked_at: '2025-05-02T09:00:00.000Z',
+          revoked_reason: 'Refunded',
+        }),
+      ],
+    }));
+    await openAsUser(api, '/licenses');
+    const pro = await licenseCard('Pro license');
+    expect(pro.getByText(/Monthly plan · Renews on/)).toBeTruthy();
+    expect(pro.queryByText(/Expires on/)).toBeNull();
+    const lifetime = await licenseCard('Lifetime license');
+    expect(lifetime.getByText(/Lifetime plan · Revoked on /)).toBeTruthy();
+    expect(lifetime.queryByText(/Never expires/)).toBeNull();
+  });
+
   it('a failed load shows the server message and tries again on request', async () => {
     api.on('GET /licenses', () => problem(503, 'The license store is restarting'));
     await openAsUser(api, '/licenses');

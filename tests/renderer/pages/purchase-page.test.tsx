@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChargeSummary } from '../../../src/shared/api/charges';
 import type { Organisation } from '../../../src/shared/api/organisations';
 import type { Payment } from '../../../src/shared/api/payments';
 import type { Plan } from '../../../src/shared/api/plans';
@@ -151,6 +152,35 @@ const teamLicense = makeLicense('lic-team', {
   expires_at: '2026-03-01T10:00:00.000Z',
 });
 
+/** What a payment charged, as the server reads it from the invoice. */
+const chargeSummary = (extra: Partial<ChargeSummary> = {}): ChargeSummary => ({
+  currency: 'INR',
+  description: 'Pro plan, lifetime',
+  quantity: 1,
+  list_price_minor: 99_900,
+  unit_price_minor: 99_900,
+  discount: null,
+  credit_minor: 0,
+  taxes: [{ name: 'IGST', rate_bp: 1800, amount: 15_239 }],
+  lines_include_tax: true,
+  charged_today_minor: 99_900,
+  invoice_number: 'INV-000001',
+  next_charge: null,
+  ...extra,
+});
+
+/** The Team plan's first year with a 20 % first-charge coupon: ₹39,992 today, then ₹49,990. */
+const teamCharge = chargeSummary({
+  description: 'Team plan, yearly subscription',
+  list_price_minor: 4_999_000,
+  unit_price_minor: 3_999_200,
+  discount: { coupon_code: 'SAVE20', amount_minor: 999_800 },
+  taxes: [{ name: 'IGST', rate_bp: 1800, amount: 610_047 }],
+  charged_today_minor: 3_999_200,
+  invoice_number: 'INV-000002',
+  next_charge: { amount_minor: 4_999_000, at: '2026-03-01T10:00:00.000Z' },
+});
+
 let api: FakeApi;
 let payments: Payment[];
 let licenses: ReturnType<typeof makeLicense>[];
@@ -292,7 +322,7 @@ describe('purchase page: sandbox checkout', () => {
       });
       payments[0] = paid;
       licenses.push(proLicense);
-      return { json: { payment: paid, license: proLicense, sandbox: true } };
+      return { json: { payment: paid, license: proLicense, sandbox: true, charge: chargeSummary() } };
     });
     const { store, router } = await openPurchase();
 
@@ -437,6 +467,7 @@ describe('purchase page: Razorpay Checkout', () => {
         }),
         license: proLicense,
         sandbox: false,
+        charge: chargeSummary(),
       },
     }));
     await openPurchase();
@@ -608,7 +639,7 @@ describe('purchase page: subscriptions', () => {
     api.on('POST /subscriptions/verify', () => {
       subscriptions = [teamSubscription];
       licenses.push(teamLicense);
-      return { json: { subscription: teamSubscription, license: teamLicense } };
+      return { json: { subscription: teamSubscription, license: teamLicense, charge: teamCharge } };
     });
   });
 
@@ -632,6 +663,17 @@ describe('purchase page: subscriptions', () => {
     expect(body('POST /subscriptions/verify')).toEqual(signature);
     expect(success.getByTestId('purchased-license-key').textContent).toBe(teamLicense.license_key);
     expect(success.getByText(/Next charge: ₹49,990 on Mar 1, 2026\./)).toBeTruthy();
+    // What the coupon made of today's charge, line by line as the invoice has it.
+    expect(success.getByTestId('subscription-charged').textContent).toContain(
+      '₹39,992 charged today for Team',
+    );
+    const lines = within(success.getByTestId('charge-lines'));
+    expect(lines.getByText('Team plan, yearly subscription')).toBeTruthy();
+    expect(lines.getByText('₹49,990')).toBeTruthy();
+    expect(lines.getByText('Coupon SAVE20')).toBeTruthy();
+    expect(lines.getByText('−₹9,998')).toBeTruthy();
+    expect(lines.getByText('Including IGST 18%')).toBeTruthy();
+    expect(lines.getByTestId('charged-today').textContent).toBe('₹39,992');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Sandbox checkout' })).toBeNull(), SLOW);
     // The plan now leads to its subscription.
     const team = within(screen.getByRole('article', { name: 'Team' }));
@@ -639,6 +681,43 @@ describe('purchase page: subscriptions', () => {
 
     await userEvent.click(success.getByRole('link', { name: 'Manage subscription' }));
     expect(router.state.location.pathname).toBe('/subscriptions');
+  });
+
+  it('tells an owner of a lifetime plan that covers the subscription before paying, and sends the confirmation when they go on', async () => {
+    // Pro (lifetime here) gives everything Team gives.
+    licenses = [
+      makeLicense('lic-life', {
+        plan_id: 'pro',
+        plan: { id: 'pro', code: 'pro', name: 'Pro', billing_interval: 'lifetime' },
+        expires_at: null,
+      }),
+    ];
+    api.on('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete', () => ({ json: signature }));
+    await openPurchase();
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    expect((await team.findByTestId('lifetime-overlap', {}, SLOW)).textContent).toContain(
+      'You already own a lifetime Pro license, which includes everything in Team',
+    );
+    expect(team.queryByRole('button', { name: 'Subscribe — ₹49,990 / year' })).toBeNull();
+    await userEvent.click(team.getByRole('button', { name: 'Subscribe anyway — ₹49,990 / year' }));
+    await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW);
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', confirm_lifetime_overlap: true });
+  });
+
+  it('says nothing of a lifetime license that is revoked', async () => {
+    licenses = [
+      makeLicense('lic-life', {
+        plan_id: 'pro',
+        plan: { id: 'pro', code: 'pro', name: 'Pro', billing_interval: 'lifetime' },
+        expires_at: null,
+        status: 'revoked',
+        revoked_at: NOW,
+      }),
+    ];
+    await openPurchase();
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    expect(await team.findByRole('button', { name: 'Subscribe — ₹49,990 / year' }, SLOW)).toBeTruthy();
+    expect(team.queryByTestId('lifetime-overlap')).toBeNull();
   });
 
   it('a declined first charge stays in the checkout, says so once, and starts nothing', async () => {
@@ -787,6 +866,93 @@ describe('purchase page: a seat-based plan for an organisation', () => {
     const sandbox = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
     expect(body('POST /subscriptions')).toEqual({ plan_id: 'business', organisation_id: 'Acme', seats: 4 });
     expect(sandbox.getByText('₹5,996 / month until you cancel')).toBeTruthy();
+  });
+
+  it('after paying, says 3 seats × ₹1,349 and ₹4,047 charged today, and points the owner to their seat, not the key', async () => {
+    organisations = [organisation('Acme')];
+    const businessPlan = { ...teamSubscription.plan, id: 'business', code: 'business', name: 'Business' };
+    const subscription: Subscription = {
+      ...teamSubscription,
+      id: 'sub-biz',
+      plan: { ...businessPlan, billing_interval: 'month', price_minor: 149_900 },
+      next_charge: { at: '2026-01-04T10:00:00.000Z', amount_minor: 404_700, currency: 'INR' },
+    };
+    const bizLicense = makeLicense('lic-biz', {
+      license_key: 'BIZZZ-FGHJK-MNPQR-STVWX-YZ234',
+      plan_id: 'business',
+      plan: { id: 'business', code: 'business', name: 'Business', billing_interval: 'month' },
+      organisation: { id: 'Acme', name: 'Acme' },
+      expires_at: '2026-01-04T10:00:00.000Z',
+      renews: true,
+    });
+    api.on('POST /subscriptions', () => ({
+      status: 201,
+      json: teamCheckout({
+        subscription: { ...teamCheckout().subscription, plan: subscription.plan },
+        amount: 404_700,
+      }),
+    }));
+    api.on('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete', () => ({
+      json: {
+        razorpay_subscription_id: 'sub_sandbox_team',
+        razorpay_payment_id: 'pay_sandbox_9',
+        razorpay_signature: 'sig',
+      },
+    }));
+    api.on('POST /subscriptions/verify', () => ({
+      json: {
+        subscription,
+        license: bizLicense,
+        charge: chargeSummary({
+          description: 'Business plan, monthly subscription, per seat',
+          quantity: 3,
+          list_price_minor: 149_900,
+          unit_price_minor: 134_900,
+          discount: { coupon_code: 'TEAM150', amount_minor: 45_000 },
+          taxes: [
+            { name: 'CGST', rate_bp: 900, amount: 30_867 },
+            { name: 'SGST', rate_bp: 900, amount: 30_867 },
+          ],
+          charged_today_minor: 404_700,
+          next_charge: { amount_minor: 404_700, at: '2026-01-04T10:00:00.000Z' },
+        }),
+      },
+    }));
+    await openPurchase();
+    await userEvent.click(
+      within(screen.getByRole('article', { name: 'Business' })).getByRole('button', {
+        name: 'Buy for an organization',
+      }),
+    );
+    const dialog = within(
+      await screen.findByRole('dialog', { name: 'Buy Business for an organization' }, SLOW),
+    );
+    await dialog.findByLabelText(/^Organization/, {}, SLOW);
+    await userEvent.click(dialog.getByRole('button', { name: 'Continue to payment' }));
+    const sandbox = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    await userEvent.click(sandbox.getByRole('button', { name: 'Pay' }));
+    const success = within(
+      await screen.findByRole('region', { name: /^Subscribed: your Business license is ready/ }, SLOW),
+    );
+    expect(success.getByTestId('subscription-charged').textContent).toContain(
+      '₹4,047 charged today for Business',
+    );
+    expect(success.getByTestId('subscription-charged').textContent).not.toContain('₹1,499 / month,');
+    const lines = within(success.getByTestId('charge-lines'));
+    expect(lines.getByText('3 seats × ₹1,499')).toBeTruthy();
+    expect(lines.getByText('3 seats × ₹1,349')).toBeTruthy();
+    expect(lines.getByText('−₹450')).toBeTruthy();
+    expect(lines.getByText('Including CGST 9%')).toBeTruthy();
+    expect(lines.getByTestId('charged-today').textContent).toBe('₹4,047');
+    expect(success.getByTestId('next-charge').textContent).toMatch(/^Next charge: ₹4,047 on /);
+    // The organization's key is refused for activation: the owner is sent to their seat instead.
+    expect(success.queryByTestId('purchased-license-key')).toBeNull();
+    expect(success.queryByText(bizLicense.license_key)).toBeNull();
+    expect(
+      within(success.getByTestId('organisation-seat')).getByRole('button', {
+        name: 'Activate on this machine: Business license',
+      }),
+    ).toBeTruthy();
   });
 
   it('without an organisation to buy for, links to creating one', async () => {

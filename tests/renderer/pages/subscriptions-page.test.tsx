@@ -432,7 +432,7 @@ describe('change plan dialog', () => {
       },
     }));
     api.on('POST /subscriptions/verify', () => ({
-      json: { subscription: moved, license: makeLicense('lic-pro') },
+      json: { subscription: moved, license: makeLicense('lic-pro'), charge: null },
     }));
     const opened = fakeRazorpayCheckout();
     const card = await openSubscriptions();

@@ -34,6 +34,7 @@ export const makeLicense = (id: string, extra: object = {}) => ({
   subscription_id: null,
   status: 'active',
   expires_at: null,
+  renews: false,
   max_activations: 1,
   activations_used: 0,
   revoked_reason: null,

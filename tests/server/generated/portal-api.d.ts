@@ -1486,7 +1486,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge
-         * @description Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it hands back to verify. A plan that is not billed monthly or yearly, or one you already subscribe to, is refused (409).
+         * @description Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it hands back to verify. A plan that is not billed monthly or yearly, or one you already subscribe to, is refused (409); so is a plan whose every feature a lifetime license you own already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -2941,6 +2941,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended" | "revoked" | "expired";
             expires_at: string | null;
+            /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
+            renews: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3016,6 +3018,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended" | "revoked" | "expired";
             expires_at: string | null;
+            /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
+            renews: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3474,6 +3478,38 @@ export interface components {
             /** @description The amount the preview showed; refused (409) when the price has changed since */
             expected_due_now_minor?: number;
         };
+        ChargeSummary: {
+            currency: string;
+            /** @description What was bought, as the invoice names it */
+            description: string;
+            /** @description Seats of a seat-based plan, else 1 */
+            quantity: number;
+            /** @description One unit (seat) at the list price, in the invoice lines’ own terms (see `lines_include_tax`) */
+            list_price_minor: number;
+            /** @description One unit (seat) after the coupon, in the same terms */
+            unit_price_minor: number;
+            /** @description Null when no coupon took anything off */
+            discount: {
+                coupon_code: string | null;
+                /** @description The whole discount, all units together; positive */
+                amount_minor: number;
+            } | null;
+            /** @description Credit from earlier payments taken off (negative), or an adjustment (positive); 0 when none */
+            credit_minor: number;
+            /** @description The tax by kind; empty when none was charged */
+            taxes: components["schemas"]["InvoiceTaxLine"][];
+            /** @description True when prices include the tax (the taxes are then part of the lines, not added) */
+            lines_include_tax: boolean;
+            /** @description What the payment took: the invoice’s total */
+            charged_today_minor: number;
+            invoice_number: string | null;
+            /** @description The subscription’s next charge; null for a one-off purchase or when none follows */
+            next_charge: {
+                amount_minor: number;
+                /** @description ISO 8601 date and time, UTC */
+                at: string;
+            } | null;
+        };
         CheckoutFailure: {
             error: {
                 code: string;
@@ -3629,6 +3665,8 @@ export interface components {
             /** Format: uuid */
             organisation_id?: string;
             seats?: number;
+            /** @description True when the buyer knows a lifetime license they own already includes every feature of this plan; without it that purchase is refused with 409 `lifetime_license_owned` */
+            confirm_lifetime_overlap?: boolean;
         };
         CreateWebhookEndpointBodyInput: {
             url: string;
@@ -4010,6 +4048,8 @@ export interface components {
             /** @enum {string} */
             status: "active" | "suspended" | "revoked" | "expired";
             expires_at: string | null;
+            /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
+            renews: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -4377,6 +4417,8 @@ export interface components {
             license: components["schemas"]["License"];
             /** @description True for sandbox payments: no money moved. Show it, never mistake one for a real payment. */
             sandbox: boolean;
+            /** @description What the payment charged, as its invoice says */
+            charge: components["schemas"]["ChargeSummary"] | null;
         };
         Plan: {
             id: string;
@@ -4667,6 +4709,23 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             last_seen_at: string;
         };
+        SeatPurchase: {
+            id: string;
+            name: string;
+            role: ("owner" | "admin" | "member") | null;
+            members_count: number;
+            seats: components["schemas"]["OrganisationSeats"] | null;
+            /** @description The organization’s seat-based license, once bought */
+            license_id: string | null;
+            subscription_id: string | null;
+            billing_details: components["schemas"]["BillingDetails"] | null;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            updated_at: string;
+            /** @description What the seats added charged today (prorated), as its invoice says; null when nothing was due */
+            charge: components["schemas"]["ChargeSummary"] | null;
+        };
         SeatQuote: {
             seats_from: number;
             seats_to: number;
@@ -4792,6 +4851,8 @@ export interface components {
         SubscriptionActivation: {
             subscription: components["schemas"]["Subscription"];
             license: components["schemas"]["License"];
+            /** @description What the first charge took today, as its invoice says, and the next charge */
+            charge: components["schemas"]["ChargeSummary"] | null;
         };
         SubscriptionCheckout: {
             subscription: components["schemas"]["Subscription"];
@@ -12331,7 +12392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Organisation"];
+                    "application/json": components["schemas"]["SeatPurchase"];
                 };
             };
             /** @description Bad request: the input is refused (`errors` names each field) */

@@ -301,3 +301,19 @@ export const updateActivation = (
   changes: ActivationUpdate,
 ): Promise<ActivationRow> =>
   db.updateTable('activations').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+/**
+ * Of these licenses, those an active subscription will renew: paid up and not canceled at the
+ * period's end (a past-due one may still lapse, so it does not count).
+ */
+export async function renewingLicenseIds(db: DbOrTransaction, licenseIds: string[]): Promise<Set<string>> {
+  if (licenseIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('license_id')
+    .where('license_id', 'in', licenseIds)
+    .where('status', '=', 'active')
+    .where('cancel_at_period_end', '=', 0)
+    .execute();
+  return new Set(rows.flatMap((row) => (row.license_id === null ? [] : [row.license_id])));
+}

@@ -8,7 +8,7 @@ import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { ActivationRow, LicenseRow } from '../../db/tables.js';
 import { featuresOfPlans, planSummaries, type PlanSummary } from '../plans/repository.js';
-import { activationsOfLicense, organisationNames, seatsInUse } from './repository.js';
+import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
 import { featureUsages } from './usage.js';
 import { currentTotals } from './usage-repository.js';
 
@@ -65,12 +65,13 @@ export async function toLicenses(
   const organisationIds = [
     ...new Set(rows.flatMap((row) => (row.organisation_id === null ? [] : [row.organisation_id]))),
   ];
-  const [plans, features, seats, totals, organisations] = await Promise.all([
+  const [plans, features, seats, totals, organisations, renewing] = await Promise.all([
     planSummaries(db, planIds),
     featuresOfPlans(db, planIds),
     seatsInUse(db, ids),
     currentTotals(db, ids, now),
     organisationNames(db, organisationIds),
+    renewingLicenseIds(db, ids),
   ]);
   const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
   return Promise.all(
@@ -94,6 +95,7 @@ export async function toLicenses(
         subscription_id: seenByOwner ? row.subscription_id : null,
         status,
         expires_at: row.expires_at,
+        renews: status === 'active' && row.expires_at !== null && renewing.has(row.id),
         max_activations: row.max_activations,
         activations_used: seats.get(row.id) ?? 0,
         revoked_reason: row.revoked_reason,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   organisationParamsSchema,
-  organisationSchema,
+  seatPurchaseSchema,
   seatChangeBodySchema,
   seatQuoteSchema,
 } from '../../../shared/api/organisations.js';
@@ -61,7 +61,7 @@ export const seatPurchaseRoutes: FastifyPluginAsyncZod<{ seatPurchases: SeatPurc
         security: bearerSecurity,
         params: organisationParamsSchema,
         body: seatChangeBodySchema,
-        response: { 200: organisationSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+        response: { 200: seatPurchaseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
     async (request) =>

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Organisation, SeatQuote } from '../../../shared/api/organisations.js';
+import type { SeatPurchase, SeatQuote } from '../../../shared/api/organisations.js';
 import type { Clock } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PaymentRow, PlanRow, SubscriptionRow, UserRow } from '../../db/tables.js';
 import type { OrganisationRow } from '../../db/tables-organisations.js';
 import { conflict } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
+import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
@@ -176,7 +177,7 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices, re
       organisationId: string,
       seats: number,
       meta: RequestMeta,
-    ): Promise<Organisation> {
+    ): Promise<SeatPurchase> {
       const access = await organisationAccess(db, organisationId, user);
       assertManages(access);
       const { organisation } = access;
@@ -186,7 +187,7 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices, re
           'seats_change_unavailable',
           'Seats of a subscription paid through Razorpay cannot be added here yet: contact support to change them',
         );
-      await db.transaction().execute(async (trx) => {
+      const paid = await db.transaction().execute(async (trx) => {
         await lockOrganisation(trx, organisation.id);
         // Decided again under the lock: another purchase may have landed since the first read.
         const { subscription, license } = await liveSubscription(trx, organisation);
@@ -231,8 +232,20 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices, re
           type: 'organisation.seats_changed',
           data: organisationEventData(organisation, { user_id: user.id, change: 'bought', ...bought }),
         });
+        return payment ? { payment, quote } : undefined;
       });
-      return organisationView(db, organisation, access.role, clock.now().toISOString());
+      return {
+        ...(await organisationView(db, organisation, access.role, clock.now().toISOString())),
+        charge: paid
+          ? await chargeSummaryOf(
+              db,
+              paid.payment.id,
+              paid.quote.period_end
+                ? { amount_minor: paid.quote.next_charge_minor, at: paid.quote.period_end }
+                : null,
+            )
+          : null,
+      };
     },
   };
 }

@@ -16,6 +16,7 @@ import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/database.js';
 import type { CouponsService } from '../coupons/service.js';
+import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../db/tables.js';
@@ -115,6 +116,7 @@ export function createPaymentsService({
       payment: view(row),
       license: await toLicense(db, license, clock.now()),
       sandbox: row.provider === 'sandbox',
+      charge: await chargeSummaryOf(db, row.id, null),
     };
   }
 

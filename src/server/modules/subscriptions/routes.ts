@@ -61,7 +61,8 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         description:
           'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
           'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
-          'subscribe to, is refused (409).',
+          'subscribe to, is refused (409); so is a plan whose every feature a lifetime license you own ' +
+          'already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true.',
         security: bearerSecurity,
         body: createSubscriptionRequestSchema,
         response: { 201: subscriptionCheckoutSchema, ...errorResponses(400, 401, 404, 409, 415) },

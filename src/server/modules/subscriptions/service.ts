@@ -18,6 +18,7 @@ import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../db/tables.js';
 import { badRequest, conflict, notFound } from '../../http-error.js';
 import type { RequestMeta } from '../../request-meta.js';
+import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import { findLicenseById, updateLicense } from '../licenses/repository.js';
 import { toLicense } from '../licenses/views.js';
 import type { CouponsService } from '../coupons/service.js';
@@ -36,6 +37,7 @@ import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
 import { CANCEL_REFUND_REASON, cancelNowRefund, cancelRefundId } from './cancel-refund.js';
 import { CREDIT_REFUND_REASON, creditRefundId, creditRefunds } from './credit-refund.js';
+import { assertNoLifetimeOverlap } from './lifetime-overlap.js';
 import { alreadySubscribed, duplicateRefundId, duplicateRefundReason } from './duplicates.js';
 import {
   createProviderClosing,
@@ -419,6 +421,7 @@ export function createSubscriptionsService({
             'already_subscribed',
             `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
           );
+        await assertNoLifetimeOverlap(db, user, plan, body.confirm_lifetime_overlap === true);
       }
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
       const id = randomUUID();
@@ -546,9 +549,16 @@ export function createSubscriptionsService({
               'closing the replaced subscription failed; retried later',
             ),
           );
+      const subscription = await toSubscription(after);
+      const next = subscription.next_charge;
       return {
-        subscription: await toSubscription(after),
+        subscription,
         license: await toLicense(db, license, clock.now()),
+        charge: await chargeSummaryOf(
+          db,
+          settled.payment.id,
+          next ? { amount_minor: next.amount_minor, at: next.at } : null,
+        ),
       };
     },
 

@@ -69,6 +69,7 @@ export const license = (extra: Partial<License> = {}): License => ({
   subscription_id: null,
   status: 'active',
   expires_at: '2030-01-15T00:00:00.000Z',
+  renews: false,
   max_activations: 3,
   activations_used: 1,
   revoked_reason: null,

@@ -21,3 +21,5 @@ export {
 export { LicenseStatusBadge } from './components/license-status-badge';
 export { RenameMachineModal } from './components/rename-machine-modal';
 export { LicenseTroubleshooter } from './components/license-troubleshooter';
+export { ActivateOnThisMachine } from './components/activate-on-this-machine';
+export { expiryText } from './license-format';

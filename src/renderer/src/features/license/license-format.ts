@@ -73,13 +73,21 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
   expired: 'Expired',
 };
 
-/** "Never expires", "Renews on Jan 3, 2026" or "Expired on Jan 3, 2026". */
-export function expiryText(license: Pick<License, 'expires_at' | 'status'>): string {
+/**
+ * A license's validity in words: "Revoked on Jan 3, 2026" for a revoked one (even a lifetime
+ * license, which then no longer "never expires"), "Never expires", "Expired on …", "Renews on …"
+ * when an active subscription will renew it, else "Expires on …".
+ */
+export function expiryText(
+  license: Pick<License, 'expires_at' | 'status' | 'revoked_at'> & { renews?: boolean },
+): string {
+  if (license.status === 'revoked')
+    return license.revoked_at ? `Revoked on ${formatDate(license.revoked_at)}` : 'Revoked';
   if (!license.expires_at) return 'Never expires';
   const day = formatDate(license.expires_at);
   if (license.status === 'expired' || new Date(license.expires_at).getTime() < Date.now())
     return `Expired on ${day}`;
-  return `Expires on ${day}`;
+  return license.renews ? `Renews on ${day}` : `Expires on ${day}`;
 }
 
 export const seatsText = (used: number, allowed: number) =>

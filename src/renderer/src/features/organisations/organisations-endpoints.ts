@@ -5,6 +5,7 @@ import type {
   InvitationPreview,
   InviteMemberBody,
   Organisation,
+  SeatPurchase,
   OrganisationMember,
   SeatQuote,
   UpdateOrganisationBody,
@@ -173,7 +174,7 @@ export const organisationsApi = api.injectEndpoints({
         }),
         extraOptions: { fallback: organisationMessages.quoteFailed },
       }),
-      buySeats: build.mutation<Organisation, OrganisationId & { seats: number }>({
+      buySeats: build.mutation<SeatPurchase, OrganisationId & { seats: number }>({
         query: ({ organisationId, seats }) => ({
           url: pathWith(apiPaths.organisations.seats, { organisationId }),
           method: 'POST',

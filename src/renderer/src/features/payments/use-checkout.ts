@@ -61,7 +61,7 @@ export function useCheckout(events: CheckoutEvents = {}): Checkout {
         const license = (await freshLicenses(dispatch)).find(
           (item) => item.license_id === payment.license_id,
         );
-        return license ? { payment, license, sandbox: payment.sandbox } : undefined;
+        return license ? { payment, license, sandbox: payment.sandbox, charge: null } : undefined;
       },
       // Razorpay reports to the page what the server learns by webhook: the history may have changed.
       changed: () => dispatch(paymentsApi.util.invalidateTags(['Payment'])),

@@ -37,6 +37,8 @@ export type Subscribe = CheckoutFlow<SubscriptionCheckout, SubscriptionActivatio
     target: OrganisationTarget,
     couponCode?: string,
   ): Promise<void>;
+  /** Subscribes `plan` although a lifetime license the buyer owns covers it (they were told so). */
+  startDespiteLifetime(plan: Plan, config: PaymentConfig, couponCode?: string): Promise<void>;
 };
 
 /**
@@ -72,6 +74,8 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
   const [createForOrganisation] = useCreateOrganisationSubscriptionMutation();
   // Set by startForOrganisation for the checkout it opens; cleared by a plain start.
   const target = useRef<OrganisationTarget | null>(null);
+  // Set by startDespiteLifetime: the buyer was told a lifetime license covers the plan and went on.
+  const despiteLifetime = useRef(false);
   const [completeSandbox] = useCompleteSandboxSubscriptionMutation();
   const [verifySubscription] = useVerifySubscriptionMutation();
   const kind = useMemo<CheckoutKind<SubscriptionCheckout, SubscriptionActivation, VerifySubscriptionRequest>>(
@@ -79,7 +83,11 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
       open: (plan, couponCode) =>
         target.current
           ? createForOrganisation({ planId: plan.id, couponCode, ...target.current }).unwrap()
-          : create({ planId: plan.id, couponCode }).unwrap(),
+          : create({
+              planId: plan.id,
+              couponCode,
+              ...(despiteLifetime.current ? { confirmLifetimeOverlap: true } : {}),
+            }).unwrap(),
       startFailedTitle: (plan) => `Could not start the subscription to ${plan.name}`,
       isSandbox: (checkout) => checkout.sandbox,
       async completeSandbox(checkout, outcome) {
@@ -115,10 +123,18 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
     ...flow,
     start(plan: Plan, config: PaymentConfig, couponCode?: string) {
       target.current = null;
+      despiteLifetime.current = false;
+      return start(plan, config, couponCode);
+    },
+    /** Subscribes although a lifetime license the buyer owns covers the plan: they were told. */
+    startDespiteLifetime(plan: Plan, config: PaymentConfig, couponCode?: string) {
+      target.current = null;
+      despiteLifetime.current = true;
       return start(plan, config, couponCode);
     },
     startForOrganisation(plan: Plan, config: PaymentConfig, chosen: OrganisationTarget, couponCode?: string) {
       target.current = chosen;
+      despiteLifetime.current = false;
       return start(plan, config, couponCode);
     },
   };

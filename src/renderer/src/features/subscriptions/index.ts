@@ -13,3 +13,4 @@ export {
   useVerifySubscriptionMutation,
 } from './subscriptions-endpoints';
 export { formatMoney, formatRecurringPrice, isLive } from './subscription-format';
+export { ChargeLines, chargedTodayText } from './components/charge-lines';

@@ -57,11 +57,19 @@ export const subscriptionsApi = api.injectEndpoints({
        * POST /subscriptions with the plan and, if one was applied, a coupon's code: a pending
        * subscription and what Checkout opens with.
        */
-      createSubscription: build.mutation<SubscriptionCheckout, { planId: string; couponCode?: string }>({
-        query: ({ planId, couponCode }) => ({
+      createSubscription: build.mutation<
+        SubscriptionCheckout,
+        { planId: string; couponCode?: string; confirmLifetimeOverlap?: boolean }
+      >({
+        query: ({ planId, couponCode, confirmLifetimeOverlap }) => ({
           url: apiPaths.subscriptions.list,
           method: 'POST',
-          body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
+          body: {
+            plan_id: planId,
+            ...(couponCode ? { coupon_code: couponCode } : {}),
+            // Sent only when the buyer was told of their lifetime license and went on.
+            ...(confirmLifetimeOverlap ? { confirm_lifetime_overlap: true } : {}),
+          },
         }),
         extraOptions: { fallback: subscriptionMessages.createFailed },
       }),

@@ -318,7 +318,7 @@ export default function LicenseDetailPage() {
                 </DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
-                <DataList.ItemLabel>Expiry</DataList.ItemLabel>
+                <DataList.ItemLabel>Validity</DataList.ItemLabel>
                 <DataList.ItemValue>{expiryText(license)}</DataList.ItemValue>
               </DataList.Item>
               {license.subscription_id ? (

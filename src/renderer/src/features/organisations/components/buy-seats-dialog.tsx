@@ -10,7 +10,7 @@ import { QuoteRow } from '../../../components/data/quote-row';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatMoney } from '../../subscriptions';
+import { chargedTodayText, formatMoney } from '../../subscriptions';
 import { formatDate } from '../organisation-format';
 import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from '../organisations-endpoints';
 
@@ -103,10 +103,17 @@ export function BuySeatsDialog({
     if (quote.step !== 'ready') return;
     setProblem(null);
     try {
-      await buySeats({ organisationId: organisation.id, seats: quote.quote.seats_to }).unwrap();
+      const { charge } = await buySeats({
+        organisationId: organisation.id,
+        seats: quote.quote.seats_to,
+      }).unwrap();
+      // What the payment actually took, as its invoice says; the quote only when nothing was charged.
+      const next = charge?.next_charge;
       showToast({
         title: `${quote.quote.seats_to} seats`,
-        message: `${formatMoney(quote.quote.due_now_minor, quote.quote.currency)} was charged for the rest of this period; the next charge is ${formatMoney(quote.quote.next_charge_minor, quote.quote.currency)}.`,
+        message: charge
+          ? `${chargedTodayText(charge)} for the rest of this period${next ? `; the next charge is ${formatMoney(next.amount_minor, charge.currency)} on ${formatDate(next.at)}` : ''}.`
+          : `Nothing was due for the rest of this period; the next charge is ${formatMoney(quote.quote.next_charge_minor, quote.quote.currency)}.`,
       });
       onClose();
     } catch (error) {

@@ -4,7 +4,9 @@ import { Link } from 'react-router-dom';
 import type { PaymentVerification } from '../../../../../shared/api/payments';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
-import { formatAmount, formatDate, paymentReference } from './payment-format';
+import { expiryText } from '../../license';
+import { ChargeLines, chargedTodayText } from '../../subscriptions';
+import { formatAmount, paymentReference } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
@@ -33,7 +35,7 @@ export function PurchaseSuccess({
   verification: PaymentVerification;
   onDone(): void;
 }) {
-  const { payment, license } = verification;
+  const { payment, license, charge } = verification;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const licensePath = pathWith(portalPaths.licenseDetail, { licenseId: license.license_id });
@@ -51,13 +53,15 @@ export function PurchaseSuccess({
             </Title>
             <Group gap="xs">
               <Text size="sm" c="dimmed">
-                {formatAmount(payment.amount, payment.currency)} paid for {payment.plan.name}. Reference{' '}
-                <Code fz="xs">{paymentReference(payment)}</Code>
+                {charge ? chargedTodayText(charge) : `${formatAmount(payment.amount, payment.currency)} paid`}{' '}
+                for {payment.plan.name}. Reference <Code fz="xs">{paymentReference(payment)}</Code>
               </Text>
               {verification.sandbox ? <SandboxBadge /> : null}
             </Group>
           </Stack>
         </Group>
+
+        {charge ? <ChargeLines charge={charge} /> : null}
 
         <Box
           component="dl"
@@ -88,8 +92,8 @@ export function PurchaseSuccess({
               {license.status}
             </Text>
           </Row>
-          <Row label="Valid until">
-            <Text size="sm">{license.expires_at ? formatDate(license.expires_at) : 'No end date'}</Text>
+          <Row label="Validity">
+            <Text size="sm">{expiryText(license)}</Text>
           </Row>
           <Row label="Machines">
             <Text size="sm">

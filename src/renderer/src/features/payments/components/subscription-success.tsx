@@ -4,15 +4,18 @@ import { Link } from 'react-router-dom';
 import type { SubscriptionActivation } from '../../../../../shared/api/subscriptions';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
-import { formatMoney, formatRecurringPrice } from '../../subscriptions';
+import { ActivateOnThisMachine, expiryText } from '../../license';
+import { ChargeLines, chargedTodayText, formatMoney, formatRecurringPrice } from '../../subscriptions';
 import { formatDate } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 /**
- * After a subscription's first payment: what was started (plan, price, next charge), the license
- * it issued with its key, and the way to the Subscriptions page. Takes the focus so screen readers
- * announce it.
+ * After a subscription's first payment: what was charged today (with the coupon, seats and tax, as
+ * the invoice says) and what is charged next, the license it issued, and the way to the
+ * Subscriptions page. A personal license shows its key; an organization's is used on the owner's
+ * seat by signing in (its key is refused), so it offers "Activate on this machine" instead. Takes
+ * the focus so screen readers announce it.
  */
 export function SubscriptionSuccess({
   activation,
@@ -23,8 +26,9 @@ export function SubscriptionSuccess({
   sandbox: boolean;
   onDone(): void;
 }) {
-  const { subscription, license } = activation;
+  const { subscription, license, charge } = activation;
   const { plan } = subscription;
+  const { organisation } = license;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -40,10 +44,11 @@ export function SubscriptionSuccess({
               Subscribed: your {plan.name} license is ready
             </Title>
             <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                {formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}, renewed
-                automatically until you cancel.
-                {subscription.next_charge
+              <Text size="sm" c="dimmed" data-testid="subscription-charged">
+                {charge ? `${chargedTodayText(charge)} for ${plan.name}; ` : ''}
+                {formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}
+                {organisation ? ' per seat' : ''}, renewed automatically until you cancel.
+                {!charge && subscription.next_charge
                   ? ` Next charge: ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}.`
                   : ''}
               </Text>
@@ -52,27 +57,39 @@ export function SubscriptionSuccess({
           </Stack>
         </Group>
 
-        <Stack gap={4}>
-          <Text size="xs" c="dimmed" fw={500} tt="uppercase" lts={0.4}>
-            License key
-          </Text>
-          <Group gap="xs" wrap="wrap">
-            <Code fz="sm" data-testid="purchased-license-key">
-              <LicenseKeyText value={license.license_key} />
-            </Code>
-            <CopyButton value={license.license_key}>
-              {({ copied, copy }) => (
-                <Button variant="light" size="compact-sm" onClick={copy} aria-label="Copy the license key">
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
-          <Text size="sm">
-            Valid until {license.expires_at ? formatDate(license.expires_at) : 'further notice'}, and extended
-            with each renewal. Activate it in the desktop app or on the license’s page.
-          </Text>
-        </Stack>
+        {charge ? <ChargeLines charge={charge} /> : null}
+
+        {organisation ? (
+          <Stack gap="xs" data-testid="organisation-seat">
+            <Text size="sm">
+              The license belongs to {organisation.name}, and you hold one of its seats. Use it on this
+              machine by activating it here (no key to type), then give the other seats to members on the
+              organization’s page.
+            </Text>
+            <ActivateOnThisMachine license={license} option={{ kind: 'available' }} />
+          </Stack>
+        ) : (
+          <Stack gap={4}>
+            <Text size="xs" c="dimmed" fw={500} tt="uppercase" lts={0.4}>
+              License key
+            </Text>
+            <Group gap="xs" wrap="wrap">
+              <Code fz="sm" data-testid="purchased-license-key">
+                <LicenseKeyText value={license.license_key} />
+              </Code>
+              <CopyButton value={license.license_key}>
+                {({ copied, copy }) => (
+                  <Button variant="light" size="compact-sm" onClick={copy} aria-label="Copy the license key">
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
+            </Group>
+            <Text size="sm">
+              {expiryText(license)}. Activate it in the desktop app or on the license’s page.
+            </Text>
+          </Stack>
+        )}
 
         <Group gap="sm">
           <Button component={Link} to={portalPaths.subscriptions}>

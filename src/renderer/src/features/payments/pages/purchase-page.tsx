@@ -13,6 +13,9 @@ import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
+import type { License } from '../../../../../shared/api/licenses';
+import { coveringLifetime } from '../../../../../shared/plan-coverage';
+import { useListMyLicensesQuery } from '../../license';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
 import { OrganisationPurchaseDialog } from '../components/organisation-purchase-dialog';
@@ -40,6 +43,8 @@ interface Catalogue {
   current: CurrentPlan | null;
   /** The user's live subscriptions; empty when they could not be read. */
   subscriptions: Subscription[];
+  /** The lifetime licenses the user holds, with their plans' features; empty when unknown. */
+  lifetimes: HeldLifetime[];
 }
 
 /**
@@ -51,15 +56,17 @@ function useCatalogue() {
   const config = useGetPaymentConfigQuery();
   const current = useGetCurrentPlanSummaryQuery();
   const subscriptions = useGetSubscriptionsQuery();
+  const licenses = useListMyLicensesQuery();
   const failure = plans.error ?? config.error;
   const failed = failure !== undefined && !plans.isFetching && !config.isFetching;
   const loaded: Catalogue | null =
-    plans.data && config.data && !current.isLoading && !subscriptions.isLoading
+    plans.data && config.data && !current.isLoading && !subscriptions.isLoading && !licenses.isLoading
       ? {
           plans: plans.data,
           config: config.data,
           current: current.data ?? null,
           subscriptions: (subscriptions.data ?? []).filter(isLive),
+          lifetimes: heldLifetimes(licenses.data ?? [], plans.data),
         }
       : null;
   const reload = () => {
@@ -73,6 +80,25 @@ function useCatalogue() {
   };
 }
 
+/** A lifetime license the user holds, with the features of its plan as sold. */
+interface HeldLifetime {
+  planName: string;
+  features: Plan['features'];
+}
+
+/** Lifetime licenses in use (not revoked or expired) whose plan the catalog still describes. */
+function heldLifetimes(licenses: readonly License[], plans: readonly Plan[]): HeldLifetime[] {
+  return licenses.flatMap((license) => {
+    const plan = plans.find((offered) => offered.id === license.plan_id);
+    return license.status === 'active' &&
+      license.organisation === null &&
+      license.expires_at === null &&
+      plan?.billing_interval === 'lifetime'
+      ? [{ planName: plan.name, features: plan.features }]
+      : [];
+  });
+}
+
 const INTERVAL_WORDS: Record<'month' | 'year', string> & Partial<Record<Plan['billing_interval'], string>> = {
   month: 'month',
   year: 'year',
@@ -83,7 +109,7 @@ const isBusy = (step: string) => step !== 'idle' && step !== 'succeeded';
 /** A monthly or yearly plan: subscribe, or manage the subscription the user has. */
 function subscriptionAction(
   plan: Plan & { billing_interval: 'month' | 'year' },
-  { subscriptions, config }: Catalogue,
+  { subscriptions, config, lifetimes }: Catalogue,
   subscribe: Subscribe,
   busy: boolean,
   coupon: CouponFieldState,
@@ -100,6 +126,7 @@ function subscriptionAction(
     };
   const loading = subscribe.state.step === 'creating' && subscribe.state.planId === plan.id;
   const other = subscriptions[0];
+  const covering = coveringLifetime(lifetimes, plan.features);
   const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
   const price = discount
     ? discount.duration === 'forever'
@@ -114,12 +141,24 @@ function subscriptionAction(
         {...wrappingLabel}
         loading={loading}
         disabled={busy && !loading}
-        onClick={() => void subscribe.start(plan, config, coupon.codeFor(plan))}
+        variant={covering ? 'light' : 'filled'}
+        onClick={() =>
+          void (covering ? subscribe.startDespiteLifetime : subscribe.start)(
+            plan,
+            config,
+            coupon.codeFor(plan),
+          )
+        }
       >
-        {`Subscribe — ${price}`}
+        {covering ? `Subscribe anyway — ${price}` : `Subscribe — ${price}`}
       </Button>
     ),
-    note: other ? (
+    note: covering ? (
+      <Text component="span" fz="inherit" c="orange.8" data-testid="lifetime-overlap">
+        You already own a lifetime {covering.planName} license, which includes everything in {plan.name} for
+        good. Subscribe only if you want to pay for it again every {INTERVAL_WORDS[plan.billing_interval]}.
+      </Text>
+    ) : other ? (
       <>
         You subscribe to {other.plan.name}: to move to this plan instead,{' '}
         <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
