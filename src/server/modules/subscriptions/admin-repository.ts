@@ -6,7 +6,7 @@ import type { DbOrTransaction } from '../../db/database.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
 import type { SubscriptionRow } from '../../db/tables.js';
 import { type InvoiceWithOrigin, invoicesWithOrigin } from '../invoices/repository.js';
-import type { PaymentWithUser } from '../payments/repository.js';
+import { type PaymentWithUser, paymentsWithUser } from '../payments/repository.js';
 
 export type SubscriptionWithUser = SubscriptionRow & { user_email: string | null };
 
@@ -68,12 +68,7 @@ export const findAdminSubscription = (
 
 /** Every charge of a subscription with its plan and payer, newest first. */
 export const chargesWithUser = (db: DbOrTransaction, subscriptionId: string): Promise<PaymentWithUser[]> =>
-  db
-    .selectFrom('payments')
-    .innerJoin('plans', 'plans.id', 'payments.plan_id')
-    .leftJoin('users', 'users.id', 'payments.user_id')
-    .selectAll('payments')
-    .select(['plans.code as plan_code', 'plans.name as plan_name', 'users.email as user_email'])
+  paymentsWithUser(db)
     .where('payments.subscription_id', '=', subscriptionId)
     .orderBy('payments.created_at', 'desc')
     .orderBy('payments.id', 'desc')
