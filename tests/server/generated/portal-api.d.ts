@@ -3097,6 +3097,8 @@ export interface components {
             /** @enum {string} */
             kind: "purchase" | "subscription";
             amount: number;
+            /** @description Refunded of the amount so far, in minor units (processed refunds only); 0 when none */
+            refunded: number;
             currency: string;
             plan_id: string;
             plan: {
@@ -3677,8 +3679,13 @@ export interface components {
                 /** @description All time, per currency */
                 totals: {
                     currency: string;
-                    /** @description Sum of paid payments in the currency’s minor unit */
+                    /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                     amount_minor: number;
+                    /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                    gross_minor: number;
+                    /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                    refunded_minor: number;
+                    /** @description Payments that charged something */
                     payments: number;
                 }[];
                 /** @description The last 30 UTC days, oldest first */
@@ -3688,8 +3695,13 @@ export interface components {
                     /** @description One entry per currency paid in; empty when nothing was */
                     totals: {
                         currency: string;
-                        /** @description Sum of paid payments in the currency’s minor unit */
+                        /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                         amount_minor: number;
+                        /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                        gross_minor: number;
+                        /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                        refunded_minor: number;
+                        /** @description Payments that charged something */
                         payments: number;
                     }[];
                 }[];
@@ -3700,8 +3712,13 @@ export interface components {
                     /** @description One entry per currency paid in; empty when nothing was */
                     totals: {
                         currency: string;
-                        /** @description Sum of paid payments in the currency’s minor unit */
+                        /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                         amount_minor: number;
+                        /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                        gross_minor: number;
+                        /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                        refunded_minor: number;
+                        /** @description Payments that charged something */
                         payments: number;
                     }[];
                 }[];
@@ -4295,6 +4312,8 @@ export interface components {
             /** @enum {string} */
             kind: "purchase" | "subscription";
             amount: number;
+            /** @description Refunded of the amount so far, in minor units (processed refunds only); 0 when none */
+            refunded: number;
             currency: string;
             plan_id: string;
             plan: {
