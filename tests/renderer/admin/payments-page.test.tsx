@@ -19,6 +19,7 @@ const makePayment = (index: number, extra: Partial<AdminPayment> = {}): AdminPay
   sandbox: true,
   status: 'paid',
   amount: 99_900,
+  refunded: 0,
   currency: 'INR',
   plan_id: 'plan-pro',
   plan: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' },

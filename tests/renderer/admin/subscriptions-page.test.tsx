@@ -56,6 +56,7 @@ const charge = (id: string, extra: Partial<AdminPayment> = {}): AdminPayment => 
   sandbox: true,
   status: 'paid',
   amount: 99_900,
+  refunded: 0,
   currency: 'INR',
   plan_id: 'plan-pro',
   plan: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' },

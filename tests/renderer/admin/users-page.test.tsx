@@ -346,6 +346,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             sandbox: true,
             status: 'paid',
             amount: 149900,
+            refunded: 0,
             currency: 'INR',
             plan_id: 'p1',
             plan: { id: 'p1', code: 'pro', name: 'Pro' },
