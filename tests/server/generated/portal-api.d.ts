@@ -3207,6 +3207,13 @@ export interface components {
             /** @description Null once the account was deleted */
             user_id: string | null;
             user_email: string | null;
+            /** @description Seats paid for each cycle: 1 unless the plan is priced per seat */
+            seats: number;
+            /** @description The organization it was bought for (a seat-based plan); null for a customer’s own */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
         };
         AdminSubscriptionDetail: {
             id: string;
@@ -3256,6 +3263,13 @@ export interface components {
             /** @description Null once the account was deleted */
             user_id: string | null;
             user_email: string | null;
+            /** @description Seats paid for each cycle: 1 unless the plan is priced per seat */
+            seats: number;
+            /** @description The organization it was bought for (a seat-based plan); null for a customer’s own */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
             /** @description Every charge (a payment), newest first; refund one through /payments/admin/payments/{id}/refunds */
             charges: components["schemas"]["AdminPayment"][];
             /** @description The invoices of the charges and the credit notes of their refunds, newest first */

@@ -8,7 +8,10 @@ import type { SubscriptionRow } from '../../db/tables.js';
 import { type InvoiceWithOrigin, invoicesWithOrigin } from '../invoices/repository.js';
 import { type PaymentWithUser, paymentsWithUser } from '../payments/repository.js';
 
-export type SubscriptionWithUser = SubscriptionRow & { user_email: string | null };
+export type SubscriptionWithUser = SubscriptionRow & {
+  user_email: string | null;
+  organisation_name: string | null;
+};
 
 /** A subscription's period end, with none (pending or ended) sorting after every dated one. */
 const sortColumns = {
@@ -21,8 +24,9 @@ const subscriptionsWithUser = (db: DbOrTransaction) =>
   db
     .selectFrom('subscriptions')
     .leftJoin('users', 'users.id', 'subscriptions.user_id')
+    .leftJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
     .selectAll('subscriptions')
-    .select('users.email as user_email');
+    .select(['users.email as user_email', 'organisations.name as organisation_name']);
 
 /**
  * One page of every customer's subscriptions. Without a status filter the pending ones (opened
