@@ -102,7 +102,20 @@ export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema
 
 /** A license with its owner's e-mail (null once the account is gone); the detail adds activations. */
 export const adminLicenseSchema = licenseSchema
-  .extend({ user_id: z.string(), user_email: z.string().nullable() })
+  .extend({
+    user_id: z.string(),
+    user_email: z.string().nullable(),
+    seats: z
+      .object({
+        bought: z.number().int().describe('Seats the organization paid for'),
+        held: z.number().int().describe('Members holding a seat now'),
+        machines_per_seat: z.number().int().describe('Machines each seat may activate'),
+      })
+      .nullable()
+      .describe(
+        'A Business (organization) license’s seats; null for a personal one, whose max_activations are machines',
+      ),
+  })
   .meta({ id: 'AdminLicense' });
 export type AdminLicense = z.infer<typeof adminLicenseSchema>;
 
@@ -230,7 +243,9 @@ export const revenueTotalSchema = z.object({
   refunded_minor: z
     .number()
     .int()
-    .describe('Refunded of those payments so far (processed refunds), counted in the period they were paid in'),
+    .describe(
+      'Refunded of those payments so far (processed refunds), counted in the period they were paid in',
+    ),
   payments: z.number().int().describe('Payments that charged something'),
 });
 

@@ -48,6 +48,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
   organisation: null,
+  seats: null,
   usage_info: { features: [] },
   ...extra,
 });
@@ -209,7 +210,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect(row.getByText('ada@example.com')).toBeTruthy();
     expect(row.getByText('Pro')).toBeTruthy();
     expect(row.getByText('Active')).toBeTruthy();
-    expect(row.getByText('1 / 3')).toBeTruthy();
+    expect(row.getByText('1 / 3 machines')).toBeTruthy();
     expect(screen.getByText('Showing 1–10 of 23 licenses')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await listed(keyOf(23))).toBeTruthy();
@@ -219,6 +220,22 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
       expect(Object.fromEntries(lastList().query)).toMatchObject({ page: '1', status: 'revoked' }),
     );
     expect(await screen.findByText('No licenses match these filters')).toBeTruthy();
+  });
+
+  it('a Business license shows the seats its organization bought and holds, its machines apart', async () => {
+    backend.update('L1', {
+      organisation: { id: 'org-1', name: 'Acme Labs' },
+      seats: { bought: 5, held: 3, machines_per_seat: 2 },
+      max_activations: 10,
+      activations_used: 4,
+    });
+    await openLicenses();
+    const row = within((await listed(keyOf(1))).closest('tr')!);
+    expect(row.getByText('3 of 5 seats held')).toBeTruthy();
+    expect(row.getByText('4 / 10 machines')).toBeTruthy();
+    const personal = within((await listed(keyOf(2))).closest('tr')!);
+    expect(personal.getByText('1 / 3 machines')).toBeTruthy();
+    expect(personal.queryByText(/seats? held/)).toBeNull();
   });
 
   it('Revoke requires a reason; the revoked license shows it, and the reason goes as query text', async () => {

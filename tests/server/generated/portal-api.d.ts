@@ -3030,6 +3030,15 @@ export interface components {
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             user_email: string | null;
+            /** @description A Business (organization) license’s seats; null for a personal one, whose max_activations are machines */
+            seats: {
+                /** @description Seats the organization paid for */
+                bought: number;
+                /** @description Members holding a seat now */
+                held: number;
+                /** @description Machines each seat may activate */
+                machines_per_seat: number;
+            } | null;
         };
         AdminLicenseList: {
             data: components["schemas"]["AdminLicense"][];
