@@ -99,3 +99,14 @@ export async function seatsHeldByOrganisation(
     .execute();
   return new Map(rows.map((row) => [row.organisation_id, Number(row.held)]));
 }
+
+/** A seat-based plan's machines per seat (its `max_activations`), per plan id. */
+export async function machinesPerSeat(db: DbOrTransaction, planIds: string[]): Promise<Map<string, number>> {
+  if (planIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('plans')
+    .select(['id', 'max_activations'])
+    .where('id', 'in', planIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, Number(row.max_activations)]));
+}

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/api/admin.js';
 import type { Activation, License } from '../../../shared/api/licenses.js';
 import type { Paged } from '../../../shared/api/paging.js';
-import { seatsHeldByOrganisation } from './licenses-repository.js';
+import { machinesPerSeat, seatsHeldByOrganisation } from './licenses-repository.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
@@ -68,9 +68,11 @@ export function createAdminLicensesService({
   async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
     const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
     const emailOf = await emailsOfUsers(trx, [...new Set(rows.map((row) => row.user_id))]);
+    const business = rows.filter((row) => row.organisation_id && row.seats);
     const heldOf = await seatsHeldByOrganisation(trx, [
-      ...new Set(rows.flatMap((row) => (row.organisation_id ? [row.organisation_id] : []))),
+      ...new Set(business.map((row) => row.organisation_id as string)),
     ]);
+    const perSeatOf = await machinesPerSeat(trx, [...new Set(business.map((row) => row.plan_id))]);
     return rows.map((row, index): AdminLicense => {
       const bought = row.organisation_id && row.seats ? Number(row.seats) : null;
       return {
@@ -83,7 +85,7 @@ export function createAdminLicensesService({
             : {
                 bought,
                 held: heldOf.get(row.organisation_id ?? '') ?? 0,
-                machines_per_seat: Math.floor(Number(row.max_activations) / bought),
+                machines_per_seat: perSeatOf.get(row.plan_id) ?? 1,
               },
       };
     });
