@@ -73,8 +73,11 @@ export default defineConfig({
       // Bundled into out/main; only the two CommonJS packages main loads with require stay outside
       // (keytar is native and optional), so the packaged app ships just those in node_modules.
       // electron-updater comes with its own js-yaml and semver (other majors than the server's),
-      // which must be bundled from its folder, not required from the top-level node_modules.
-      externalizeDeps: { exclude: ['jose', 'zod', 'electron-updater', 'js-yaml', 'semver'] },
+      // which must be bundled from its folder, not required from the top-level node_modules. The
+      // shared API schemas name billing countries, so i18n-iso-countries' English list comes too.
+      externalizeDeps: {
+        exclude: ['jose', 'zod', 'electron-updater', 'js-yaml', 'semver', 'i18n-iso-countries'],
+      },
     },
   },
   preload: {

@@ -69,9 +69,12 @@ describePortal('issue 16: this machine apart from the licenses, and activation i
     // A customer with one license of each kind the dashboard flags.
     flagged = await portal.server.createUser({ fullName: 'Flora Flags' });
     const userId = await userIdOf(portal.server, flagged.email);
-    const now = portal.server.clock.now().getTime();
+    // Noon (UTC, the browser's zone here) three calendar days on: "in 3 days" whatever the hour
+    // the test runs at, even a minute before midnight.
+    const now = portal.server.clock.now();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     await issueLicense(portal.server, userId, 'pro-monthly', {
-      expires_at: new Date(now + 3 * DAY_MS + 2 * 3_600_000).toISOString(),
+      expires_at: new Date(today + 3 * DAY_MS + 12 * 3_600_000).toISOString(),
     });
     const suspended = await issueLicense(portal.server, userId, 'pro-yearly');
     const revoked = await issueLicense(portal.server, userId, 'team-yearly');

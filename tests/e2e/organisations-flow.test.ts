@@ -156,6 +156,7 @@ describePortal(
       await billing.getByRole('textbox', { name: 'Address', exact: true }).fill('12 MG Road');
       await billing.getByRole('textbox', { name: 'City' }).fill('Bengaluru');
       await billing.getByRole('textbox', { name: 'PIN code' }).fill('560001');
+      await billing.getByRole('combobox', { name: /^State/ }).selectOption('Karnataka');
       await billing.getByRole('button', { name: 'Save billing details' }).click();
       await ownerPage.getByRole('heading', { level: 1, name: organisationName }).waitFor();
       const organisationId = new URL(ownerPage.url()).pathname.split('/').pop()!;

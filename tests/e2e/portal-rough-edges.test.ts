@@ -164,13 +164,13 @@ describePortal(
       expect(await header.getByRole('link', { name: 'Sign in' }).count()).toBe(0);
       expect(await header.getByRole('link', { name: 'Create account' }).count()).toBe(0);
       expect(await page.getByRole('main').getByRole('link', { name: 'Sign in' }).count()).toBe(0);
-      // A plan leads to the purchase screen, not to registration.
+      // A plan leads to its checkout on the purchase screen, not to registration.
       expect(
         await page
           .getByRole('link', { name: /^Get started with / })
           .first()
           .getAttribute('href'),
-      ).toBe('/purchase');
+      ).toMatch(/^\/purchase\?plan=[0-9a-f-]{36}$/);
       await shoot(page, 'landing-signed-in-desktop-light', {
         scheme: 'light',
         shows: [header.getByRole('link', { name: 'Open dashboard' })],

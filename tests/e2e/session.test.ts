@@ -199,7 +199,7 @@ describePortal(
       expect(await page.evaluate('window.__beforeRefresh'), 'the page was reloaded').toBeUndefined();
     });
 
-    it('shows the fallback inside the layout when a screen fails to load, and recovers after Refresh Page', async () => {
+    it('says the server cannot be reached, inside the layout, when a screen fails to load, and recovers after Try again', async () => {
       const user = await portal.server.createUser();
       const page = await portal.newPage({ reducedMotion: 'reduce' });
       await signIn(page, user.email, user.password);
@@ -212,18 +212,19 @@ describePortal(
         .getByRole('link', { name: /licen[cs]es/i })
         .first()
         .click();
-      await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+      // A screen whose code did not arrive says so, never "Something went wrong".
+      await page.getByRole('heading', { name: 'Can’t reach the server' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Something went wrong' }).count()).toBe(0);
       // Only the screen failed: the signed-in shell with its navigation is still there.
       await accountMenu(page).waitFor();
 
+      // Try again asks the server's health and, as it answers, loads the page again.
       await page.unroute('**/assets/licenses-page-*.js');
-      await Promise.all([
-        page.waitForEvent('load'),
-        page.getByRole('button', { name: 'Refresh Page' }).click(),
-      ]);
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Try again' }).click()]);
       await expectPath(page, '/licenses');
       await accountMenu(page).waitFor();
-      expect(await page.getByRole('heading', { name: 'Something went wrong' }).count()).toBe(0);
+      expect(await page.getByRole('heading', { name: 'Can’t reach the server' }).count()).toBe(0);
+      await page.getByRole('heading', { name: 'Licenses', level: 1 }).waitFor();
     });
 
     it('keeps two tabs signed in when both refresh their tokens at the same moment', async () => {

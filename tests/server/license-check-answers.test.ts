@@ -47,6 +47,12 @@ describeOnEveryDatabase(
     it('a repeated check gets the very same bytes while the lease is fresh, and a new lease after 10 % of its life', async () => {
       const s = server();
       s.clock.freeze();
+      // From noon (UTC), so the minute stepped over never crosses a day, and with it the usage
+      // periods the answer is made of: run a minute before midnight, it would be a new answer.
+      const now = s.clock.now();
+      s.clock.advance(
+        Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 12) - now.getTime(),
+      );
       const { license, hw } = await activated(s);
       const first = await check(s, license.license_key, hw);
       s.clock.advance(60_000);

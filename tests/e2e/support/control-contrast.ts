@@ -40,6 +40,8 @@ const IN_PAGE = `(selector) => {
     const rect = element.getBoundingClientRect();
     const style = getComputedStyle(element);
     if (rect.width === 0 || rect.height === 0 || style.visibility === 'hidden') continue;
+    // WCAG 1.4.11 does not ask it of an inactive control (a disabled button).
+    if (element.disabled || element.getAttribute('aria-disabled') === 'true') continue;
     const surround = behind(element);
     const fill = over(parse(style.backgroundColor), surround);
     const border = parseFloat(style.borderTopWidth) >= 1 ? over(parse(style.borderTopColor), surround) : surround;
@@ -54,8 +56,8 @@ const IN_PAGE = `(selector) => {
 
 /**
  * WCAG 1.4.11 for the tinted controls axe does not judge (its colour-contrast rule is about text):
- * each visible one must stand out from what is behind it by at least 3:1, by its fill or by its
- * border. Returns one line per control that does not, with its ratio.
+ * each visible one that is not disabled must stand out from what is behind it by at least 3:1, by
+ * its fill or by its border. Returns one line per control that does not, with its ratio.
  */
 export async function controlContrastProblems(page: Page, selector = TINTED_CONTROLS): Promise<string[]> {
   return page.evaluate<string[]>(`(${IN_PAGE})(${JSON.stringify(selector)})`);

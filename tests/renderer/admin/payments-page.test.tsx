@@ -1,5 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readersDayText } from '../../../src/renderer/src/components/forms/day-text';
 import type { AdminPayment } from '../../../src/shared/api/payments';
 import { adminUserDetail, plan } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
@@ -165,10 +167,27 @@ describe('/admin/payments', () => {
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'paid' } });
     await waitFor(() => expect(lastList().query.get('status')).toBe('paid'));
     expect(lastList().query.get('page')).toBe('1');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-02-01' } });
+    // Typed as the portal writes dates (the reader's locale): the server still gets YYYY-MM-DD.
+    const from = screen.getByLabelText('From');
+    await userEvent.type(from, readersDayText.format('2025-02-01'));
     await waitFor(() => expect(lastList().query.get('from')).toBe('2025-02-01'));
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-02-28' } });
+    // A day half typed sends nothing.
+    expect(lists.filter((list) => list.query.has('to'))).toHaveLength(0);
+    // Picked in the calendar, which opens on the month of the range's start.
+    await userEvent.click(screen.getByLabelText('To'));
+    // Only the To field's calendar is open (the From field's closes when it loses focus).
+    const calendar = await waitFor(() => {
+      const open = document.querySelectorAll<HTMLElement>('[data-dates-dropdown]');
+      expect(open).toHaveLength(1);
+      return open[0] as HTMLElement;
+    });
+    await userEvent.click(
+      within(calendar).getByRole('button', { name: readersDayText.format('2025-02-28'), hidden: true }),
+    );
     await waitFor(() => expect(lastList().query.get('to')).toBe('2025-02-28'));
+    expect((screen.getByLabelText('To') as HTMLInputElement).value).toBe(readersDayText.format('2025-02-28'));
+    await userEvent.tab();
+    expect((from as HTMLInputElement).value).toBe(readersDayText.format('2025-02-01'));
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({
       status: 'paid',
       from: '2025-02-01',

@@ -9,7 +9,7 @@ import {
   publicPlanListSchema,
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
-import { idParamsSchema as params } from '../../../shared/api/common.js';
+import { idParamsSchema as params, noBodySchema } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../plugins/openapi-helpers.js';
 import { actorOf } from '../security/admin-actor.js';
@@ -139,7 +139,8 @@ export const plansRoutes: FastifyPluginAsyncZod<{ plans: PlansService }> = async
             'A plan is created as a draft. Publishing needs at least one feature (409 `plan_without_features`) and refuses an archived plan (409 `plan_archived`); a published plan is answered as it is.',
           security: bearerSecurity,
           params,
-          response: { 200: planSchema, ...errorResponses(400, 401, 403, 404, 409) },
+          body: noBodySchema,
+          response: { 200: planSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
         },
       },
       async (request) => plans.publish(request.params.id, actorOf(request)),

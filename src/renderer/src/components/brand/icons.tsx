@@ -1,40 +1,8 @@
-import type { SVGProps } from 'react';
+import { Icon, type IconProps } from './icon';
 
 /** Small inline line icons (24-unit grid, currentColor): the portal ships no icon library. */
-export type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 20, children, ...props }: IconProps) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
-
-export const SunIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <circle cx="12" cy="12" r="4" />
-    <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-  </Icon>
-);
-
-export const MoonIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M20 14.5A8 8 0 0 1 9.5 4a8 8 0 1 0 10.5 10.5Z" />
-  </Icon>
-);
+export type { IconProps } from './icon';
+export { MoonIcon, SunIcon } from './scheme-icons';
 
 export const CheckIcon = (props: IconProps) => (
   <Icon {...props}>

@@ -1,7 +1,7 @@
-import { Group, TextInput } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { useEffect, useState } from 'react';
+import { DayInput } from '../forms/day-input';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DEFAULT_LABELS = { from: 'From', to: 'To' };
 
 export interface DateRangeFilterProps {
@@ -15,7 +15,8 @@ export interface DateRangeFilterProps {
 }
 
 /**
- * "From" and "To" day pickers (the browser's own, keyboard usable). A range that ends before it
+ * "From" and "To" day fields, written as the portal writes dates (typed, or picked in a
+ * calendar; each gives `YYYY-MM-DD` or '' for no bound). A range that ends before it
  * starts is shown as a mistake and not sent, so the list never turns into a 400.
  */
 export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }: DateRangeFilterProps) {
@@ -26,10 +27,9 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
   const change = (bound: 'from' | 'to', value: string) => {
     const next = { ...draft, [bound]: value };
     setDraft(next);
-    const usable = value === '' || DAY.test(value);
     const ordered = next.from === '' || next.to === '' || next.from <= next.to;
     // Mending a reversed range applies the other bound too, which was held back until now.
-    if (usable && ordered) onChange(next);
+    if (ordered) onChange(next);
   };
 
   // One unit in the filter bar: the two fields wrap to a new row together, never one alone.
@@ -40,21 +40,21 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
       align="flex-start"
       style={{ flex: '2 1 320px', minWidth: 0, maxWidth: 460 }}
     >
-      <TextInput
-        type="date"
+      <DayInput
         label={labels.from}
         value={draft.from}
-        max={draft.to || undefined}
-        onChange={(event) => change('from', event.currentTarget.value)}
+        openOn={draft.to}
+        clearable
+        onChange={(day) => change('from', day)}
         error={reversed ? `${labels.from} must be on or before ${labels.to}` : undefined}
         style={{ flex: '1 1 0', minWidth: 0 }}
       />
-      <TextInput
-        type="date"
+      <DayInput
         label={labels.to}
         value={draft.to}
-        min={draft.from || undefined}
-        onChange={(event) => change('to', event.currentTarget.value)}
+        openOn={draft.from}
+        clearable
+        onChange={(day) => change('to', day)}
         style={{ flex: '1 1 0', minWidth: 0 }}
       />
     </Group>

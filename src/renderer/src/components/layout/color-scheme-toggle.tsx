@@ -1,5 +1,5 @@
 import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { MoonIcon, SunIcon } from '../brand/icons';
+import { MoonIcon, SunIcon } from '../brand/scheme-icons';
 
 /**
  * Switches between light and dark. Without `onChange` the choice stays in this browser (Mantine's

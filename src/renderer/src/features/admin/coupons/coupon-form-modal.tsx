@@ -18,6 +18,7 @@ import {
 } from '../../../../../shared/api/coupons';
 import { local } from '../../../../../shared/dates';
 import { changedFields } from '../../../components/forms/changed-fields';
+import { DayInput } from '../../../components/forms/day-input';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
@@ -303,12 +304,13 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
         </>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-        <TextInput
-          type="date"
+        <DayInput
           label="Expires"
           description="Optional: last day it is accepted."
+          clearable
           data-autofocus={coupon ? true : undefined}
           {...form.getInputProps('expires_on')}
+          value={form.getValues().expires_on}
         />
         <NumberInput
           size="md"

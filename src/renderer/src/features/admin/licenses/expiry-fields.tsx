@@ -1,5 +1,6 @@
-import { Group, NativeSelect, TextInput } from '@mantine/core';
+import { Group, NativeSelect } from '@mantine/core';
 import type { GetInputPropsReturnType } from '@mantine/form';
+import { DayInput } from '../../../components/forms/day-input';
 import type { ExpiryChoice } from './license-forms';
 
 const LABELS: Record<ExpiryChoice, string> = {
@@ -27,13 +28,13 @@ export function ExpiryFields({ choices, choice, choiceProps, dateProps }: Expiry
         {...choiceProps}
       />
       {choice === 'date' && (
-        <TextInput
-          type="date"
+        <DayInput
           label="Expiry date"
           description="The license ends at the end of this day."
           required
           miw={200}
           {...dateProps}
+          value={String(dateProps.value ?? '')}
         />
       )}
     </Group>
