@@ -347,7 +347,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     });
     const row = within((await listed(keyOf(3))).closest('tr')!);
     await waitFor(() => expect(row.getByText('Suspended')).toBeTruthy());
-    expect(row.getByText('2 / 10')).toBeTruthy();
+    expect(row.getByText('2 / 10 machines')).toBeTruthy();
   });
 
   it('Edit: the server’s refusal shows in the form', async () => {
@@ -392,6 +392,6 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
       expect(within(drawer).queryByRole('button', { name: 'Deactivate Laptop A1' })).toBeNull(),
     );
     expect(within(drawer).getByText('0 of 3 seats in use', { exact: false })).toBeTruthy();
-    await waitFor(() => expect(within(table()).getAllByText('0 / 3').length).toBeGreaterThan(0));
+    await waitFor(() => expect(within(table()).getAllByText('0 / 3 machines').length).toBeGreaterThan(0));
   });
 });

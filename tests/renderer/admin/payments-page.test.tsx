@@ -223,6 +223,7 @@ describe('/admin/payments', () => {
       json: {
         ...makeLicense('lic-3', { license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234' }),
         user_email: 'buyer3@example.com',
+        seats: null,
       },
     }));
     const { router } = await open('/admin/payments');

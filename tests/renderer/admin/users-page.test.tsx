@@ -327,6 +327,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             created_at: '2025-01-01T00:00:00.000Z',
             updated_at: '2025-01-01T00:00:00.000Z',
             organisation: null,
+            seats: null,
             usage_info: { features: [] },
           },
         ],
