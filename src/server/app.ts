@@ -311,6 +311,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     provider: paymentProvider,
     invoicing: config.invoices,
     log: app.log,
+    mailer,
+    publicUrl: config.publicUrl,
   });
   const subscriptionsArea = createSubscriptionsArea({
     db,

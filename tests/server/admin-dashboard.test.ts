@@ -142,18 +142,18 @@ describeOnEveryDatabase(
       // No other test writes payments in this suite, so the figures are exact.
       expect(before.revenue.totals).toEqual([]);
       expect(after.revenue.totals).toEqual([
-        { currency: 'INR', amount_minor: 1500, payments: 2 },
-        { currency: 'USD', amount_minor: 2700, payments: 2 },
+        { currency: 'INR', amount_minor: 1500, gross_minor: 1500, refunded_minor: 0, payments: 2 },
+        { currency: 'USD', amount_minor: 2700, gross_minor: 2700, refunded_minor: 0, payments: 2 },
       ]);
       const day = (ms: number) => iso(ms).slice(0, 10);
       expect(after.revenue.by_day).toHaveLength(30);
       expect(after.revenue.by_day.at(-1)).toEqual({
         period: day(now),
-        totals: [{ currency: 'INR', amount_minor: 1000, payments: 1 }],
+        totals: [{ currency: 'INR', amount_minor: 1000, gross_minor: 1000, refunded_minor: 0, payments: 1 }],
       });
       expect(after.revenue.by_day[0]?.period).toBe(day(now - 29 * DAY_MS));
       expect(after.revenue.by_day.find((entry) => entry.period === day(now - 3 * DAY_MS))?.totals).toEqual([
-        { currency: 'INR', amount_minor: 500, payments: 1 },
+        { currency: 'INR', amount_minor: 500, gross_minor: 500, refunded_minor: 0, payments: 1 },
       ]);
       const dailyTotal = after.revenue.by_day
         .flatMap((entry) => entry.totals)

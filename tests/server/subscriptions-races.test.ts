@@ -20,6 +20,8 @@ function rulesOf(s: TestServer) {
     provider,
     invoicing: s.config.invoices,
     log,
+    mailer: s.app.mailer,
+    publicUrl: s.config.publicUrl,
   });
   return createSubscriptionsArea({
     db: s.app.db,

@@ -460,6 +460,68 @@ export const duplicateSubscriptionRefundedMail = (
     },
   });
 
+/**
+ * Receipt of an administrator's refund (whole or part of a payment), with the credit note that
+ * corrects the invoice attached (resolved when sent, like the receipt's invoice). `amountMinor` is
+ * this refund; `paidMinor` the payment it is part of and `refundedMinor` all refunded of it so far.
+ */
+export const refundReceiptMail = (
+  input: MailRecipient &
+    MailAmount & {
+      paidMinor: number;
+      refundedMinor: number;
+      planName: string;
+      paidAt: Moment;
+      refundedAt: Moment;
+      invoiceNumber: string;
+      creditNoteId: string;
+      creditNoteNumber: string;
+      billingUrl: string;
+    },
+): MailMessage => {
+  const paid = money({ amountMinor: input.paidMinor, currency: input.currency });
+  const whole = input.refundedMinor >= input.paidMinor;
+  return composeMail({
+    kind: mailKinds.refundReceipt,
+    to: input.to,
+    subject: `Your ${PRODUCT_NAME} refund ${input.creditNoteNumber}`,
+    content: {
+      preview: `${money(input)} of your ${paid} payment for ${input.planName} is refunded. Your credit note is attached.`,
+      heading: 'Your refund is on its way',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `We refunded ${money(input)} of your ${paid} payment for ${input.planName} to the payment method you paid with. Your bank may take 5 to 7 working days to show it. The credit note that corrects invoice ${input.invoiceNumber} is attached to this mail.`,
+        },
+        {
+          details: [
+            { label: 'Refunded now', value: money(input) },
+            {
+              label: 'Payment',
+              value: whole
+                ? `${paid}, refunded in full`
+                : `${paid}, ${money({ amountMinor: input.refundedMinor, currency: input.currency })} refunded so far`,
+            },
+            { label: 'Plan', value: input.planName },
+            { label: 'Paid on', value: formatDate(input.paidAt) },
+            { label: 'Refunded on', value: formatDate(input.refundedAt) },
+            { label: 'Invoice', value: input.invoiceNumber },
+            { label: 'Credit note', value: input.creditNoteNumber },
+          ],
+        },
+      ],
+      action: { label: 'View billing', url: input.billingUrl },
+    },
+    attachments: [
+      {
+        filename: `credit-note-${input.creditNoteNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`,
+        contentType: 'application/pdf',
+        ref: { kind: 'invoice_pdf', id: input.creditNoteId },
+      },
+    ],
+  });
+};
+
 /** Optional (`security_alerts`): the account signed in from a device or network not seen lately. */
 export const newSignInMail = (
   input: MailRecipient & {

@@ -19,6 +19,7 @@ export const mailKinds = {
   subscriptionCancelled: 'subscription_cancelled',
   subscriptionResumed: 'subscription_resumed',
   duplicateSubscriptionRefunded: 'duplicate_subscription_refunded',
+  refundReceipt: 'refund_receipt',
   newSignIn: 'new_sign_in',
   licenseExpiringSoon: 'license_expiring_soon',
   // To the support address, and its acknowledgement to the customer (modules/support/mail.ts).

@@ -12,6 +12,15 @@ export const adminSubscriptionSchema = subscriptionSchema
   .extend({
     user_id: z.string().nullable().describe('Null once the account was deleted'),
     user_email: z.string().nullable(),
+    seats: z
+      .number()
+      .int()
+      .min(1)
+      .describe('Seats paid for each cycle: 1 unless the plan is priced per seat'),
+    organisation: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .describe('The organization it was bought for (a seat-based plan); null for a customer’s own'),
   })
   .meta({ id: 'AdminSubscription' });
 export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;

@@ -102,7 +102,20 @@ export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema
 
 /** A license with its owner's e-mail (null once the account is gone); the detail adds activations. */
 export const adminLicenseSchema = licenseSchema
-  .extend({ user_id: z.string(), user_email: z.string().nullable() })
+  .extend({
+    user_id: z.string(),
+    user_email: z.string().nullable(),
+    seats: z
+      .object({
+        bought: z.number().int().describe('Seats the organization paid for'),
+        held: z.number().int().describe('Members holding a seat now'),
+        machines_per_seat: z.number().int().describe('Machines each seat may activate'),
+      })
+      .nullable()
+      .describe(
+        'A Business (organization) license’s seats; null for a personal one, whose max_activations are machines',
+      ),
+  })
   .meta({ id: 'AdminLicense' });
 export type AdminLicense = z.infer<typeof adminLicenseSchema>;
 
@@ -222,8 +235,18 @@ const countsBy = <Key extends string>(keys: readonly [Key, ...Key[]]) =>
 
 export const revenueTotalSchema = z.object({
   currency: z.string(),
-  amount_minor: z.number().int().describe('Sum of paid payments in the currency’s minor unit'),
-  payments: z.number().int(),
+  amount_minor: z
+    .number()
+    .int()
+    .describe('Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit'),
+  gross_minor: z.number().int().describe('Sum of the payments that charged something (a ₹0 one is none)'),
+  refunded_minor: z
+    .number()
+    .int()
+    .describe(
+      'Refunded of those payments so far (processed refunds), counted in the period they were paid in',
+    ),
+  payments: z.number().int().describe('Payments that charged something'),
 });
 
 const revenuePeriodSchema = z.object({
@@ -233,8 +256,8 @@ const revenuePeriodSchema = z.object({
 
 /**
  * Recurring revenue and its health. MRR is the monthly value of the active and past-due
- * subscriptions at their plans' current prices (a yearly one counts a twelfth), per currency, in
- * minor units rounded down.
+ * subscriptions at their plans' current prices before tax, times their seats, less coupons that
+ * recur on every charge (a yearly one counts a twelfth), per currency, in minor units rounded down.
  */
 const subscriptionMetricsSchema = z.object({
   active: z.number().int().describe('Subscriptions paid up now (status active)'),

@@ -99,6 +99,10 @@ export const paymentSchema = z
     status: z.enum(PAYMENT_STATUSES),
     kind: z.enum(PAYMENT_KINDS),
     amount: z.number().int(),
+    refunded: z
+      .number()
+      .int()
+      .describe('Refunded of the amount so far, in minor units (processed refunds only); 0 when none'),
     currency: z.string(),
     plan_id: z.string(),
     plan: planSummarySchema,

@@ -11,15 +11,18 @@ const days = Array.from({ length: 30 }, (_, index) => {
     period: day,
     totals:
       index === 2
-        ? [{ currency: 'INR', amount_minor: 150_000, payments: 2 }]
+        ? [{ currency: 'INR', amount_minor: 150_000, gross_minor: 150_000, refunded_minor: 0, payments: 2 }]
         : index === 9
-          ? [{ currency: 'INR', amount_minor: 49_900, payments: 1 }]
+          ? [{ currency: 'INR', amount_minor: 49_900, gross_minor: 49_900, refunded_minor: 0, payments: 1 }]
           : [],
   };
 });
 const months = Array.from({ length: 12 }, (_, index) => ({
   period: `2025-${String(index + 1).padStart(2, '0')}`,
-  totals: index === 10 ? [{ currency: 'INR', amount_minor: 199_900, payments: 3 }] : [],
+  totals:
+    index === 10
+      ? [{ currency: 'INR', amount_minor: 199_900, gross_minor: 199_900, refunded_minor: 0, payments: 3 }]
+      : [],
 }));
 
 /** "5 minutes ago" is measured from Date.now(), which each test stops here (timers still run). */
@@ -30,7 +33,15 @@ const stats: DashboardStats = {
   licenses: { total: 900, active: 700, by_status: { active: 700, suspended: 20, revoked: 30, expired: 150 } },
   activations: { active: 812, last_24h: 9 },
   revenue: {
-    totals: [{ currency: 'INR', amount_minor: 4_599_900, payments: 41 }],
+    totals: [
+      {
+        currency: 'INR',
+        amount_minor: 4_599_900,
+        gross_minor: 5_099_900,
+        refunded_minor: 500_000,
+        payments: 41,
+      },
+    ],
     by_day: days,
     by_month: months,
   },
@@ -108,7 +119,11 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(users.getByText('1,180 active · 20 unconfirmed · 34 disabled · 3 admins')).toBeTruthy();
     expect((await section('Active licenses')).getByText('700')).toBeTruthy();
     expect((await section('Activations')).getByText('9 activated in the last 24 hours')).toBeTruthy();
-    expect((await section('Revenue')).getByText(/45,999/)).toBeTruthy();
+    const revenue = await section('Revenue');
+    // Net of refunds, with the gross paid and the refunded beside it.
+    expect(revenue.getByText('₹45,999')).toBeTruthy();
+    expect(revenue.getByText('net of refunds, all time, from 41 paid payments')).toBeTruthy();
+    expect(revenue.getByText('₹50,999 gross · ₹5,000 refunded')).toBeTruthy();
   });
 
   it('shows MRR per currency as money, active subscriptions, churn as a percentage of n of m, and failed payments, from the same one call', async () => {

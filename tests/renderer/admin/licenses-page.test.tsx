@@ -49,6 +49,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
   organisation: null,
+  seats: null,
   usage_info: { features: [] },
   ...extra,
 });
@@ -210,7 +211,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect(row.getByText('ada@example.com')).toBeTruthy();
     expect(row.getByText('Pro')).toBeTruthy();
     expect(row.getByText('Active')).toBeTruthy();
-    expect(row.getByText('1 / 3')).toBeTruthy();
+    expect(row.getByText('1 / 3 machines')).toBeTruthy();
     expect(screen.getByText('Showing 1–10 of 23 licenses')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(await listed(keyOf(23))).toBeTruthy();
@@ -220,6 +221,22 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
       expect(Object.fromEntries(lastList().query)).toMatchObject({ page: '1', status: 'revoked' }),
     );
     expect(await screen.findByText('No licenses match these filters')).toBeTruthy();
+  });
+
+  it('a Business license shows the seats its organization bought and holds, its machines apart', async () => {
+    backend.update('L1', {
+      organisation: { id: 'org-1', name: 'Acme Labs' },
+      seats: { bought: 5, held: 3, machines_per_seat: 2 },
+      max_activations: 10,
+      activations_used: 4,
+    });
+    await openLicenses();
+    const row = within((await listed(keyOf(1))).closest('tr')!);
+    expect(row.getByText('3 of 5 seats held')).toBeTruthy();
+    expect(row.getByText('4 / 10 machines')).toBeTruthy();
+    const personal = within((await listed(keyOf(2))).closest('tr')!);
+    expect(personal.getByText('1 / 3 machines')).toBeTruthy();
+    expect(personal.queryByText(/seats? held/)).toBeNull();
   });
 
   it('Revoke requires a reason; the revoked license shows it, and the reason goes as query text', async () => {
@@ -331,7 +348,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     });
     const row = within((await listed(keyOf(3))).closest('tr')!);
     await waitFor(() => expect(row.getByText('Suspended')).toBeTruthy());
-    expect(row.getByText('2 / 10')).toBeTruthy();
+    expect(row.getByText('2 / 10 machines')).toBeTruthy();
   });
 
   it('Edit: the server’s refusal shows in the form', async () => {
@@ -376,6 +393,6 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
       expect(within(drawer).queryByRole('button', { name: 'Deactivate Laptop A1' })).toBeNull(),
     );
     expect(within(drawer).getByText('0 of 3 seats in use', { exact: false })).toBeTruthy();
-    await waitFor(() => expect(within(table()).getAllByText('0 / 3').length).toBeGreaterThan(0));
+    await waitFor(() => expect(within(table()).getAllByText('0 / 3 machines').length).toBeGreaterThan(0));
   });
 });

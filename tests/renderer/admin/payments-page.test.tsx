@@ -21,6 +21,7 @@ const makePayment = (index: number, extra: Partial<AdminPayment> = {}): AdminPay
   sandbox: true,
   status: 'paid',
   amount: 99_900,
+  refunded: 0,
   currency: 'INR',
   plan_id: 'plan-pro',
   plan: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' },
@@ -145,6 +146,21 @@ describe('/admin/payments', () => {
     expect(realRow.textContent).toContain('₹49,990');
   });
 
+  it('a partly refunded payment reads "Partially refunded ₹5,000 of ₹14,999" in the list', async () => {
+    api.on('GET /payments/admin/payments', () => ({
+      json: {
+        data: [makePayment(1, { amount: 1_499_900, refunded: 500_000 })],
+        total: 1,
+        page: 1,
+        perPage: 10,
+      },
+    }));
+    await open('/admin/payments');
+    const row = (await findCell('buyer1@example.com')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Partially refunded ₹5,000 of ₹14,999')).toBeTruthy();
+    expect(within(row).queryByText('Paid')).toBeNull();
+  });
+
   it('filters by status and date range: one request each, the URL keeps them, page 1 again', async () => {
     const { router } = await open('/admin/payments?page=5');
     await findCell('buyer41@example.com');
@@ -207,6 +223,7 @@ describe('/admin/payments', () => {
       json: {
         ...makeLicense('lic-3', { license_key: 'ABCDE-FGHJK-MNPQR-STVWX-YZ234' }),
         user_email: 'buyer3@example.com',
+        seats: null,
       },
     }));
     const { router } = await open('/admin/payments');

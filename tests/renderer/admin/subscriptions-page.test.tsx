@@ -45,6 +45,8 @@ const makeSubscription = (index: number, extra: Partial<AdminSubscription> = {})
   created_at: at(1),
   user_id: USER_ID,
   user_email: `customer${index}@example.com`,
+  seats: 1,
+  organisation: null,
   ...extra,
 });
 
@@ -56,6 +58,7 @@ const charge = (id: string, extra: Partial<AdminPayment> = {}): AdminPayment => 
   sandbox: true,
   status: 'paid',
   amount: 99_900,
+  refunded: 0,
   currency: 'INR',
   plan_id: 'plan-pro',
   plan: { id: 'plan-pro', code: 'pro-monthly', name: 'Pro' },
@@ -185,6 +188,28 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     expect(rows.getAllByText('Active').length).toBe(5);
     expect(rows.getAllByText(/999/).length).toBeGreaterThan(0);
     expect((screen.getByRole('combobox', { name: 'Status' }) as HTMLSelectElement).value).toBe('past_due');
+  });
+
+  it('lists the seats of each subscription and the organization a seat-based one was bought for', async () => {
+    api.on('GET /admin/subscriptions', () => ({
+      json: {
+        data: [
+          makeSubscription(1, { seats: 5, organisation: { id: 'org-1', name: 'Acme Labs' } }),
+          makeSubscription(2),
+        ],
+        total: 2,
+        page: 1,
+        perPage: 10,
+      },
+    }));
+    await open('/admin/subscriptions');
+    const rows = within(await table());
+    const business = (await rows.findByText('customer1@example.com')).closest('tr') as HTMLElement;
+    expect(business.textContent).toContain('5 seats');
+    expect(within(business).getByText('Acme Labs')).toBeTruthy();
+    const personal = rows.getByText('customer2@example.com').closest('tr') as HTMLElement;
+    expect(personal.textContent).toContain('1 seat');
+    expect(within(personal).queryByText('Acme Labs')).toBeNull();
   });
 
   it('a subscription ending at period end and one without a next charge say so', async () => {

@@ -74,6 +74,7 @@ const payment = (id: string, extra: Partial<Payment> = {}): Payment => ({
   sandbox: true,
   status: 'created',
   amount: 99_900,
+  refunded: 0,
   currency: 'INR',
   plan_id: 'pro',
   plan: { id: 'pro', code: 'pro', name: 'Pro' },
@@ -564,6 +565,23 @@ describe('purchase page: payment history', () => {
     const last = api.calls('GET /payments/history').at(-1);
     expect(last?.query.get('status')).toBe('failed');
     expect(last?.query.get('page')).toBe('1');
+  });
+
+  it('says what was refunded of a payment: partly, in full, and a ₹0 plan change is no charge', async () => {
+    payments = [
+      payment('p-part', { status: 'paid', payment_id: 'pay_part', amount: 1_499_900, refunded: 500_000 }),
+      payment('p-whole', { status: 'paid', payment_id: 'pay_whole', amount: 99_900, refunded: 99_900 }),
+      payment('p-zero', { status: 'paid', payment_id: 'pay_zero', amount: 0, refunded: 0 }),
+      payment('p-paid', { status: 'paid', payment_id: 'pay_paid', amount: 99_900, refunded: 0 }),
+    ];
+    await openPurchase();
+    const table = await screen.findByRole('table', { name: 'Your payments' }, SLOW);
+    const row = async (reference: string) =>
+      within((await within(table).findByText(reference, {}, SLOW)).closest('tr')!);
+    expect((await row('pay_part')).getByText('Partially refunded ₹5,000 of ₹14,999')).toBeTruthy();
+    expect((await row('pay_whole')).getByText('Refunded')).toBeTruthy();
+    expect((await row('pay_zero')).getByText('No charge')).toBeTruthy();
+    expect((await row('pay_paid')).getByText('Paid')).toBeTruthy();
   });
 
   it('an empty history says what to do', async () => {

@@ -117,6 +117,7 @@ export const adminLicense = (id: string, extra: Partial<AdminLicense> = {}): Adm
   ...(makeLicense(id) as License),
   user_id: 'user-1',
   user_email: 'ada@example.com',
+  seats: null,
   ...extra,
 });
 

@@ -3034,6 +3034,15 @@ export interface components {
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             user_email: string | null;
+            /** @description A Business (organization) license’s seats; null for a personal one, whose max_activations are machines */
+            seats: {
+                /** @description Seats the organization paid for */
+                bought: number;
+                /** @description Members holding a seat now */
+                held: number;
+                /** @description Machines each seat may activate */
+                machines_per_seat: number;
+            } | null;
         };
         AdminLicenseList: {
             data: components["schemas"]["AdminLicense"][];
@@ -3101,6 +3110,8 @@ export interface components {
             /** @enum {string} */
             kind: "purchase" | "subscription";
             amount: number;
+            /** @description Refunded of the amount so far, in minor units (processed refunds only); 0 when none */
+            refunded: number;
             currency: string;
             plan_id: string;
             plan: {
@@ -3209,6 +3220,13 @@ export interface components {
             /** @description Null once the account was deleted */
             user_id: string | null;
             user_email: string | null;
+            /** @description Seats paid for each cycle: 1 unless the plan is priced per seat */
+            seats: number;
+            /** @description The organization it was bought for (a seat-based plan); null for a customer’s own */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
         };
         AdminSubscriptionDetail: {
             id: string;
@@ -3258,6 +3276,13 @@ export interface components {
             /** @description Null once the account was deleted */
             user_id: string | null;
             user_email: string | null;
+            /** @description Seats paid for each cycle: 1 unless the plan is priced per seat */
+            seats: number;
+            /** @description The organization it was bought for (a seat-based plan); null for a customer’s own */
+            organisation: {
+                id: string;
+                name: string;
+            } | null;
             /** @description Every charge (a payment), newest first; refund one through /payments/admin/payments/{id}/refunds */
             charges: components["schemas"]["AdminPayment"][];
             /** @description The invoices of the charges and the credit notes of their refunds, newest first */
@@ -3715,8 +3740,13 @@ export interface components {
                 /** @description All time, per currency */
                 totals: {
                     currency: string;
-                    /** @description Sum of paid payments in the currency’s minor unit */
+                    /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                     amount_minor: number;
+                    /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                    gross_minor: number;
+                    /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                    refunded_minor: number;
+                    /** @description Payments that charged something */
                     payments: number;
                 }[];
                 /** @description The last 30 UTC days, oldest first */
@@ -3726,8 +3756,13 @@ export interface components {
                     /** @description One entry per currency paid in; empty when nothing was */
                     totals: {
                         currency: string;
-                        /** @description Sum of paid payments in the currency’s minor unit */
+                        /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                         amount_minor: number;
+                        /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                        gross_minor: number;
+                        /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                        refunded_minor: number;
+                        /** @description Payments that charged something */
                         payments: number;
                     }[];
                 }[];
@@ -3738,8 +3773,13 @@ export interface components {
                     /** @description One entry per currency paid in; empty when nothing was */
                     totals: {
                         currency: string;
-                        /** @description Sum of paid payments in the currency’s minor unit */
+                        /** @description Net revenue: paid less refunded (gross_minor − refunded_minor), in the currency’s minor unit */
                         amount_minor: number;
+                        /** @description Sum of the payments that charged something (a ₹0 one is none) */
+                        gross_minor: number;
+                        /** @description Refunded of those payments so far (processed refunds), counted in the period they were paid in */
+                        refunded_minor: number;
+                        /** @description Payments that charged something */
                         payments: number;
                     }[];
                 }[];
@@ -4335,6 +4375,8 @@ export interface components {
             /** @enum {string} */
             kind: "purchase" | "subscription";
             amount: number;
+            /** @description Refunded of the amount so far, in minor units (processed refunds only); 0 when none */
+            refunded: number;
             currency: string;
             plan_id: string;
             plan: {

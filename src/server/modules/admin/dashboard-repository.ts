@@ -1,13 +1,34 @@
 import { sql } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
 
-/** Paid revenue per currency (and period, when grouped by one). */
+/** Revenue per currency (and period, when grouped by one): gross paid, refunded of it, and net. */
 export interface RevenueRow {
   period: string;
   currency: string;
   amount: number | string | null;
+  refunded: number | string | null;
   payments: number | string;
 }
+
+/**
+ * Payments that charged something (a plan change whose credit covered it, paid at ₹0, is no
+ * payment), each with what was refunded of it so far (processed refunds only).
+ */
+const chargedPayments = (db: DbOrTransaction) =>
+  db
+    .selectFrom('payments')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('refunds')
+          .select((inner) => ['payment_id', inner.fn.sum<number | string>('amount_minor').as('refunded')])
+          .where('status', '=', 'processed')
+          .groupBy('payment_id')
+          .as('refunded_of'),
+      (join) => join.onRef('refunded_of.payment_id', '=', 'payments.id'),
+    )
+    .where('payments.status', '=', 'paid')
+    .where('payments.amount_minor', '>', 0);
 
 /**
  * Accounts by status and role, and those created since `recentSince`. Enabled accounts count as
@@ -73,39 +94,40 @@ export const countActivations = (db: DbOrTransaction, recentSince: string) =>
     ])
     .executeTakeFirstOrThrow();
 
-/** Everything ever paid, per currency. */
+/** Everything ever charged, per currency, with what was refunded of it. */
 export const revenueTotals = (db: DbOrTransaction): Promise<Omit<RevenueRow, 'period'>[]> =>
-  db
-    .selectFrom('payments')
+  chargedPayments(db)
     .select((eb) => [
-      'currency',
-      eb.fn.sum<number | string | null>('amount_minor').as('amount'),
+      'payments.currency as currency',
+      eb.fn.sum<number | string | null>('payments.amount_minor').as('amount'),
+      eb.fn.sum<number | string | null>('refunded_of.refunded').as('refunded'),
       eb.fn.countAll<number | string>().as('payments'),
     ])
-    .where('status', '=', 'paid')
-    .groupBy('currency')
+    .groupBy('payments.currency')
     .execute();
 
-/** Paid revenue per currency and period, `length` characters of `paid_at` naming the period. */
+/**
+ * Revenue per currency and the period it was paid in, `length` characters of `paid_at` naming the
+ * period; a payment's refunds count against the period it was paid in.
+ */
 export function revenueSince(db: DbOrTransaction, since: string, length: 7 | 10): Promise<RevenueRow[]> {
-  const period = sql<string>`substr(${sql.ref('paid_at')}, 1, ${sql.lit(length)})`;
-  return db
-    .selectFrom('payments')
+  const period = sql<string>`substr(${sql.ref('payments.paid_at')}, 1, ${sql.lit(length)})`;
+  return chargedPayments(db)
     .select((eb) => [
       period.as('period'),
-      'currency',
-      eb.fn.sum<number | string | null>('amount_minor').as('amount'),
+      'payments.currency as currency',
+      eb.fn.sum<number | string | null>('payments.amount_minor').as('amount'),
+      eb.fn.sum<number | string | null>('refunded_of.refunded').as('refunded'),
       eb.fn.countAll<number | string>().as('payments'),
     ])
-    .where('status', '=', 'paid')
-    .where('paid_at', '>=', since)
-    .groupBy([period, 'currency'])
+    .where('payments.paid_at', '>=', since)
+    .groupBy([period, 'payments.currency'])
     .execute();
 }
 
 /**
- * The subscriptions still billed (active and past due), counted per plan and coupon: few groups
- * however many subscriptions, from which MRR is worked out in integers with each coupon's discount.
+ * The subscriptions still billed (active and past due), counted per plan and coupon with the seats
+ * they pay for (1 each unless seat-based): few groups however many subscriptions, from which MRR is worked out in integers with each coupon's discount.
  */
 export const billedSubscriptionGroups = (db: DbOrTransaction) =>
   db
@@ -121,6 +143,7 @@ export const billedSubscriptionGroups = (db: DbOrTransaction) =>
       'coupons.currency as coupon_currency',
       'coupons.duration as coupon_duration',
       eb.fn.countAll<number | string>().as('subscriptions'),
+      eb.fn.sum<number | string>('subscriptions.seats').as('seats'),
     ])
     .where('subscriptions.status', 'in', ['active', 'past_due'])
     .groupBy([

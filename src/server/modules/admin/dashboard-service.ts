@@ -20,8 +20,9 @@ const RECENT_EVENTS = 10;
 const CHURN_WINDOW_DAYS = 30;
 
 /**
- * MRR per currency: what each billed subscription is charged per cycle (its plan's price less an
- * every-charge coupon; a first-charge one is spent), monthly ones plus a twelfth of the yearly
+ * MRR per currency: what each billed subscription is charged per cycle before tax (its plan's price
+ * less an every-charge coupon, percent or amount, taken off each seat's price as its charges are; a
+ * first-charge one is spent) times the seats it pays for, monthly ones plus a twelfth of the yearly
  * ones, rounded down, in integers.
  */
 function toMrr(
@@ -31,6 +32,7 @@ function toMrr(
   for (const group of groups) {
     const price = Number(group.price_minor);
     const count = Number(group.subscriptions);
+    const seats = Number(group.seats);
     const discount =
       group.coupon_duration === 'forever'
         ? discountOf(
@@ -44,8 +46,8 @@ function toMrr(
           )
         : 0;
     const sums = byCurrency.get(group.currency) ?? { monthly: 0, yearly: 0, subscriptions: 0 };
-    if (group.billing_interval === 'month') sums.monthly += (price - discount) * count;
-    else if (group.billing_interval === 'year') sums.yearly += (price - discount) * count;
+    if (group.billing_interval === 'month') sums.monthly += (price - discount) * seats;
+    else if (group.billing_interval === 'year') sums.yearly += (price - discount) * seats;
     else continue;
     sums.subscriptions += count;
     byCurrency.set(group.currency, sums);
@@ -78,13 +80,20 @@ const lastMonths = (now: Date, months: number) =>
       .format('YYYY-MM'),
   );
 
+/** Net of refunds as `amount_minor`, with the gross paid and the refunded beside it. */
 const toTotals = (rows: Omit<RevenueRow, 'period'>[]): Totals =>
   rows
-    .map((row) => ({
-      currency: row.currency,
-      amount_minor: Number(row.amount ?? 0),
-      payments: Number(row.payments),
-    }))
+    .map((row) => {
+      const gross = Number(row.amount ?? 0);
+      const refunded = Number(row.refunded ?? 0);
+      return {
+        currency: row.currency,
+        amount_minor: gross - refunded,
+        gross_minor: gross,
+        refunded_minor: refunded,
+        payments: Number(row.payments),
+      };
+    })
     .sort((a, b) => a.currency.localeCompare(b.currency));
 
 /** Every period of the window, with an empty list where nothing was paid, so charts need no gap filling. */

@@ -83,3 +83,30 @@ export async function emailsOfUsers(db: DbOrTransaction, userIds: string[]): Pro
   const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', userIds).execute();
   return new Map(rows.map((row) => [row.id, row.email]));
 }
+
+/** Members holding a seat now, per organisation (none listed for one where nobody does). */
+export async function seatsHeldByOrganisation(
+  db: DbOrTransaction,
+  organisationIds: string[],
+): Promise<Map<string, number>> {
+  if (organisationIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('organisation_members')
+    .select((eb) => ['organisation_id', eb.fn.countAll<number | string>().as('held')])
+    .where('organisation_id', 'in', organisationIds)
+    .where('seat_assigned_at', 'is not', null)
+    .groupBy('organisation_id')
+    .execute();
+  return new Map(rows.map((row) => [row.organisation_id, Number(row.held)]));
+}
+
+/** A seat-based plan's machines per seat (its `max_activations`), per plan id. */
+export async function machinesPerSeat(db: DbOrTransaction, planIds: string[]): Promise<Map<string, number>> {
+  if (planIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('plans')
+    .select(['id', 'max_activations'])
+    .where('id', 'in', planIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, Number(row.max_activations)]));
+}

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/api/admin.js';
 import type { Activation, License } from '../../../shared/api/licenses.js';
 import type { Paged } from '../../../shared/api/paging.js';
+import { machinesPerSeat, seatsHeldByOrganisation } from './licenses-repository.js';
 import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { portalPaths } from '../../../shared/routes.js';
@@ -67,11 +68,27 @@ export function createAdminLicensesService({
   async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
     const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
     const emailOf = await emailsOfUsers(trx, [...new Set(rows.map((row) => row.user_id))]);
-    return rows.map((row, index): AdminLicense => ({
-      ...(licenses[index] as License),
-      user_id: row.user_id,
-      user_email: emailOf.get(row.user_id) ?? null,
-    }));
+    const business = rows.filter((row) => row.organisation_id && row.seats);
+    const heldOf = await seatsHeldByOrganisation(trx, [
+      ...new Set(business.map((row) => row.organisation_id as string)),
+    ]);
+    const perSeatOf = await machinesPerSeat(trx, [...new Set(business.map((row) => row.plan_id))]);
+    return rows.map((row, index): AdminLicense => {
+      const bought = row.organisation_id && row.seats ? Number(row.seats) : null;
+      return {
+        ...(licenses[index] as License),
+        user_id: row.user_id,
+        user_email: emailOf.get(row.user_id) ?? null,
+        seats:
+          bought === null
+            ? null
+            : {
+                bought,
+                held: heldOf.get(row.organisation_id ?? '') ?? 0,
+                machines_per_seat: perSeatOf.get(row.plan_id) ?? 1,
+              },
+      };
+    });
   }
 
   async function detail(id: string, trx: DbOrTransaction = db): Promise<AdminLicense> {

@@ -7,7 +7,12 @@ import { type Clock, isoNow } from '../../clock.js';
 import type { Db, DbOrTransaction } from '../../db/database.js';
 import type { PaymentRow, RefundRow } from '../../db/tables.js';
 import { conflict, HttpError, notFound } from '../../http-error.js';
+import { portalPaths } from '../../../shared/routes.js';
+import { refundReceiptMail } from '../../mail/customer-mails.js';
+import type { Mailer } from '../../mail/mailer.js';
 import { revokeLicense } from '../licenses/repository.js';
+import { findPlanRow } from '../plans/repository.js';
+import { findUserById } from '../users/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../security/security-events.js';
@@ -84,13 +89,63 @@ export function createRefundsService({
   provider,
   invoicing,
   log,
+  mailer,
+  publicUrl,
 }: {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
   invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
+  /** Mails the customer a refund receipt with the credit note, for an administrator's refund. */
+  mailer: Mailer;
+  publicUrl: string;
 }) {
+  const billingUrl = new URL(portalPaths.billing, publicUrl).toString();
+
+  /**
+   * Queues the refund receipt in the transaction that issues the credit note, so it is sent exactly
+   * when the refund is recorded; nothing for an account deleted since.
+   */
+  async function queueRefundReceipt(
+    trx: DbOrTransaction,
+    payment: PaymentRow,
+    refund: RefundRow,
+    invoice: { number: string },
+    note: { id: string; number: string },
+  ) {
+    if (!payment.user_id) return;
+    const [user, plan, refunded] = await Promise.all([
+      findUserById(trx, payment.user_id),
+      findPlanRow(trx, payment.plan_id),
+      trx
+        .selectFrom('refunds')
+        .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
+        .where('payment_id', '=', payment.id)
+        .where('status', '=', 'processed')
+        .executeTakeFirst(),
+    ]);
+    if (!user || !plan) return;
+    await mailer.queue(
+      trx,
+      refundReceiptMail({
+        to: user.email,
+        name: user.full_name,
+        amountMinor: Number(refund.amount_minor),
+        currency: refund.currency,
+        paidMinor: Number(payment.amount_minor),
+        refundedMinor: Number(refunded?.total ?? 0),
+        planName: plan.name,
+        paidAt: payment.paid_at ?? payment.created_at,
+        refundedAt: clock.now(),
+        invoiceNumber: invoice.number,
+        creditNoteId: note.id,
+        creditNoteNumber: note.number,
+        billingUrl,
+      }),
+    );
+  }
+
   async function summary(paymentIdOrOrderId: string): Promise<PaymentRefunds> {
     const payment = await findPaymentForRefund(db, paymentIdOrOrderId);
     if (!payment) throw paymentNotFound();
@@ -143,6 +198,11 @@ export function createRefundsService({
     if (!found) throw paymentNotFound();
     await lockPayment(trx, found.id);
     const payment = (await findPaymentForRefund(trx, found.id)) ?? found;
+    if (payment.status === 'paid' && Number(payment.amount_minor) <= 0)
+      throw conflict(
+        'payment_not_charged',
+        'This payment charged nothing (a plan change its credit paid for): there is nothing to refund',
+      );
     if (payment.status !== 'paid' || !payment.provider_payment_id)
       throw conflict('payment_not_paid', 'Only a paid payment can be refunded');
     if (payment.provider !== provider.name)
@@ -205,6 +265,8 @@ export function createRefundsService({
       const invoice = await findInvoiceRowOfPayment(trx, payment.id);
       if (!invoice) throw new Error(`payment ${payment.id} has no invoice to credit`);
       const note = await issueCreditNote(trx, clock, invoicing, invoice, { ...refund, status: 'processed' });
+      // The server's own refunds (a plan change's credit, a second subscription) say so in their own mail.
+      if (actor) await queueRefundReceipt(trx, payment, refund, invoice, note);
       const now = isoNow(clock);
       let licenseOutcome: string = 'kept';
       if (payment.license_id && refund.license_action === 'revoke') {

@@ -21,6 +21,8 @@ export type PaymentWithPlan = PaymentRow & {
   dismissed_at: string | null;
   plan_code: string;
   plan_name: string;
+  /** Processed refunds of the payment, in minor units (a pending one is not refunded yet). */
+  refunded_minor: number | string | null;
 };
 export type PaymentWithUser = PaymentWithPlan & { user_email: string | null };
 
@@ -65,6 +67,7 @@ export const paymentView = (row: PaymentWithPlan, expiredBefore: string | undefi
   status: isExpiredOrder(row, expiredBefore) ? 'expired' : row.status,
   kind: row.kind,
   amount: Number(row.amount_minor),
+  refunded: Number(row.refunded_minor ?? 0),
   currency: row.currency,
   plan_id: row.plan_id,
   plan: { id: row.plan_id, code: row.plan_code, name: row.plan_name },
@@ -87,16 +90,25 @@ export const adminPaymentView = (row: PaymentWithUser, expiredBefore: string | u
 
 export const toAdminPayment = (row: PaymentWithUser): AdminPayment => adminPaymentView(row, undefined);
 
-/** Payments joined with their plan's code and name. */
-const paymentsWithPlan = (db: DbOrTransaction) =>
+/** Payments joined with their plan's code and name, and what was refunded of each. */
+export const paymentsWithPlan = (db: DbOrTransaction) =>
   db
     .selectFrom('payments')
     .innerJoin('plans', 'plans.id', 'payments.plan_id')
     .selectAll('payments')
-    .select(['plans.code as plan_code', 'plans.name as plan_name']);
+    .select((eb) => [
+      'plans.code as plan_code',
+      'plans.name as plan_name',
+      eb
+        .selectFrom('refunds')
+        .select((inner) => inner.fn.sum<number | string | null>('refunds.amount_minor').as('refunded'))
+        .whereRef('refunds.payment_id', '=', 'payments.id')
+        .where('refunds.status', '=', 'processed')
+        .as('refunded_minor'),
+    ]);
 
 /** Payments joined with their plan and the buyer's e-mail (null once the account is deleted). */
-const paymentsWithUser = (db: DbOrTransaction) =>
+export const paymentsWithUser = (db: DbOrTransaction) =>
   paymentsWithPlan(db).leftJoin('users', 'users.id', 'payments.user_id').select('users.email as user_email');
 
 export const findPaymentById = (db: DbOrTransaction, id: string): Promise<PaymentWithPlan | undefined> =>

@@ -6,9 +6,12 @@ import type { DbOrTransaction } from '../../db/database.js';
 import { fetchPage, matchesSearch } from '../../db/paging.js';
 import type { SubscriptionRow } from '../../db/tables.js';
 import { type InvoiceWithOrigin, invoicesWithOrigin } from '../invoices/repository.js';
-import type { PaymentWithUser } from '../payments/repository.js';
+import { type PaymentWithUser, paymentsWithUser } from '../payments/repository.js';
 
-export type SubscriptionWithUser = SubscriptionRow & { user_email: string | null };
+export type SubscriptionWithUser = SubscriptionRow & {
+  user_email: string | null;
+  organisation_name: string | null;
+};
 
 /** A subscription's period end, with none (pending or ended) sorting after every dated one. */
 const sortColumns = {
@@ -21,8 +24,9 @@ const subscriptionsWithUser = (db: DbOrTransaction) =>
   db
     .selectFrom('subscriptions')
     .leftJoin('users', 'users.id', 'subscriptions.user_id')
+    .leftJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
     .selectAll('subscriptions')
-    .select('users.email as user_email');
+    .select(['users.email as user_email', 'organisations.name as organisation_name']);
 
 /**
  * One page of every customer's subscriptions. Without a status filter the pending ones (opened
@@ -68,12 +72,7 @@ export const findAdminSubscription = (
 
 /** Every charge of a subscription with its plan and payer, newest first. */
 export const chargesWithUser = (db: DbOrTransaction, subscriptionId: string): Promise<PaymentWithUser[]> =>
-  db
-    .selectFrom('payments')
-    .innerJoin('plans', 'plans.id', 'payments.plan_id')
-    .leftJoin('users', 'users.id', 'payments.user_id')
-    .selectAll('payments')
-    .select(['plans.code as plan_code', 'plans.name as plan_name', 'users.email as user_email'])
+  paymentsWithUser(db)
     .where('payments.subscription_id', '=', subscriptionId)
     .orderBy('payments.created_at', 'desc')
     .orderBy('payments.id', 'desc')

@@ -42,11 +42,16 @@ export function createAdminSubscriptionsService({
   subscriptions: SubscriptionsService;
 }) {
   async function withUser(row: SubscriptionWithUser): Promise<AdminSubscription> {
-    const { user_email: userEmail, ...subscription } = row;
+    const { user_email: userEmail, organisation_name: organisationName, ...subscription } = row;
     return {
       ...(await subscriptions.toSubscription(subscription)),
       user_id: row.user_id,
       user_email: userEmail,
+      seats: Number(row.seats),
+      organisation:
+        row.organisation_id && organisationName !== null
+          ? { id: row.organisation_id, name: organisationName }
+          : null,
     };
   }
 

@@ -1,7 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { DbOrTransaction } from '../../db/database.js';
 import type { PaymentRow, ProviderPlansTable, SubscriptionRow, SubscriptionsTable } from '../../db/tables.js';
-import type { PaymentWithPlan } from '../payments/repository.js';
+import { type PaymentWithPlan, paymentsWithPlan } from '../payments/repository.js';
 
 export const findSubscription = (db: DbOrTransaction, id: string): Promise<SubscriptionRow | undefined> =>
   db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -120,11 +120,7 @@ export const chargesOfSubscription = (
   db: DbOrTransaction,
   subscriptionId: string,
 ): Promise<PaymentWithPlan[]> =>
-  db
-    .selectFrom('payments')
-    .innerJoin('plans', 'plans.id', 'payments.plan_id')
-    .selectAll('payments')
-    .select(['plans.code as plan_code', 'plans.name as plan_name'])
+  paymentsWithPlan(db)
     .where('payments.subscription_id', '=', subscriptionId)
     .orderBy('payments.created_at', 'desc')
     .orderBy('payments.id', 'desc')

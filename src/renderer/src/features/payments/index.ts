@@ -7,7 +7,7 @@ export {
   PAYMENT_STATUS_LABELS,
   paymentReference,
 } from './components/payment-format';
-export { PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
+export { paymentStatusText, PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
 export { useCardChange } from './use-card-change';
 export { useReplacementCheckout } from './use-replacement-checkout';
 export {

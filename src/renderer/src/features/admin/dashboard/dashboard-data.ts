@@ -40,6 +40,18 @@ export function totalsText(totals: readonly RevenueTotal[]): string {
   return paid.map((total) => formatMoney(total.amount_minor, total.currency)).join(' · ');
 }
 
+/** "₹17,499 gross · ₹7,500 refunded" per currency, beside the net; null when nothing was paid. */
+export function grossAndRefundedText(totals: readonly RevenueTotal[]): string | null {
+  const paid = totals.filter((total) => total.gross_minor > 0);
+  if (paid.length === 0) return null;
+  return paid
+    .map(
+      (total) =>
+        `${formatMoney(total.gross_minor, total.currency)} gross · ${formatMoney(total.refunded_minor, total.currency)} refunded`,
+    )
+    .join(' · ');
+}
+
 const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
@@ -84,7 +96,10 @@ export function revenueChartData(
     ]),
   ];
   const sums = new Map<string, RevenueTotal>(
-    currencies.map((currency) => [currency, { currency, amount_minor: 0, payments: 0 }]),
+    currencies.map((currency) => [
+      currency,
+      { currency, amount_minor: 0, gross_minor: 0, refunded_minor: 0, payments: 0 },
+    ]),
   );
   let best: RevenueChartData['best'] = null;
   let bestAmount = 0;
@@ -99,6 +114,8 @@ export function revenueChartData(
       row[total.currency] = toMajor(total.amount_minor, total.currency);
       const sum = sums.get(total.currency)!;
       sum.amount_minor += total.amount_minor;
+      sum.gross_minor += total.gross_minor;
+      sum.refunded_minor += total.refunded_minor;
       sum.payments += total.payments;
       if (total.currency === currencies[0] && total.amount_minor > bestAmount) {
         bestAmount = total.amount_minor;

@@ -2,7 +2,7 @@ import { SimpleGrid, Text } from '@mantine/core';
 import type { DashboardStats } from '../../../../../shared/api/admin';
 import { CardIcon, DeviceIcon, KeyIcon, UsersIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
-import { formatCount, totalsText } from './dashboard-data';
+import { formatCount, grossAndRefundedText, totalsText } from './dashboard-data';
 
 function Figure({ children }: { children: React.ReactNode }) {
   return (
@@ -67,8 +67,11 @@ export function StatCards({ stats }: { stats: DashboardStats | null }) {
           <>
             <Figure>{totalsText(stats.revenue.totals)}</Figure>
             <Detail>
-              all time, from {formatCount(payments)} paid payment{payments === 1 ? '' : 's'}
+              net of refunds, all time, from {formatCount(payments)} paid payment{payments === 1 ? '' : 's'}
             </Detail>
+            {grossAndRefundedText(stats.revenue.totals) ? (
+              <Detail>{grossAndRefundedText(stats.revenue.totals)}</Detail>
+            ) : null}
           </>
         )}
       </StatCard>

@@ -153,7 +153,9 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
               </Code>
               <Text size="sm" c="dimmed">
                 {license.plan.name} · {license.user_email ?? 'deleted account'} ·{' '}
-                {seatsText((current ?? license).activations_used, (current ?? license).max_activations)}
+                {license.seats
+                  ? `${license.seats.held} of ${license.seats.bought} seats held · ${license.seats.machines_per_seat} machine${license.seats.machines_per_seat === 1 ? '' : 's'} a seat · ${(current ?? license).activations_used} of ${(current ?? license).max_activations} machines in use`
+                  : seatsText((current ?? license).activations_used, (current ?? license).max_activations)}
               </Text>
             </Stack>
             {error ? (

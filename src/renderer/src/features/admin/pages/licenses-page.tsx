@@ -66,6 +66,8 @@ const LICENSES_CSV: CsvColumn<AdminLicense>[] = [
   { header: 'Owner', value: (license) => license.user_email },
   { header: 'Plan', value: (license) => license.plan.name },
   { header: 'Status', value: (license) => license.status },
+  { header: 'Seats bought', value: (license) => license.seats?.bought },
+  { header: 'Seats held', value: (license) => license.seats?.held },
   { header: 'Machines in use', value: (license) => license.activations_used },
   { header: 'Machines allowed', value: (license) => license.max_activations },
   { header: 'Expires', value: (license) => license.expires_at },
@@ -148,11 +150,23 @@ export default function AdminLicensesPage() {
       key: 'seats',
       header: 'Seats',
       align: 'right',
-      render: (license) => (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)}
-        </Text>
-      ),
+      // A Business license counts the seats its organization bought and holds; a personal one, machines.
+      render: (license) =>
+        license.seats ? (
+          <>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {formatNumber(license.seats.held)} of {formatNumber(license.seats.bought)} seat
+              {license.seats.bought === 1 ? '' : 's'} held
+            </Text>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)} machines
+            </Text>
+          </>
+        ) : (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)} machines
+          </Text>
+        ),
     },
     {
       key: 'expires',

@@ -5,7 +5,13 @@ import { DateRangeFilter } from '../../../components/data-table/date-range-filte
 import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
-import { formatAmount, PAYMENT_STATUS_LABELS, PaymentStatusBadge, SandboxBadge } from '../../payments';
+import {
+  formatAmount,
+  PAYMENT_STATUS_LABELS,
+  PaymentStatusBadge,
+  paymentStatusText,
+  SandboxBadge,
+} from '../../payments';
 import { adminApi, useListPaymentsQuery } from '../admin-endpoints';
 import { PackageFilter } from '../payments/package-filter';
 import { PaymentDrawer } from '../payments/payment-drawer';
@@ -33,7 +39,7 @@ const PAYMENTS_CSV: CsvColumn<AdminPayment>[] = [
   { header: 'Customer', value: (payment) => payment.user_email },
   { header: 'Plan', value: (payment) => payment.plan.name },
   { header: 'Kind', value: (payment) => payment.kind },
-  { header: 'Status', value: (payment) => PAYMENT_STATUS_LABELS[payment.status].label },
+  { header: 'Status', value: (payment) => paymentStatusText(payment).label },
   { header: 'Amount', value: (payment) => csvAmount(payment.amount, payment.currency) },
   { header: 'Currency', value: (payment) => payment.currency },
   {
@@ -95,7 +101,7 @@ export default function AdminPaymentsPage() {
       // Badges keep their words: the column is as wide as its longest badge, never "PA…".
       render: (payment) => (
         <Box style={{ minWidth: 'max-content' }}>
-          <PaymentStatusBadge payment={{ status: payment.status, sandbox: false }} />
+          <PaymentStatusBadge payment={{ ...payment, sandbox: false }} />
         </Box>
       ),
     },

@@ -44,6 +44,8 @@ const nowrap = { whiteSpace: 'nowrap' } as const;
 const SUBSCRIPTIONS_CSV: CsvColumn<AdminSubscription>[] = [
   { header: 'Customer', value: (subscription) => subscription.user_email },
   { header: 'Plan', value: (subscription) => subscription.plan.name },
+  { header: 'Seats', value: (subscription) => subscription.seats },
+  { header: 'Organization', value: (subscription) => subscription.organisation?.name },
   { header: 'Billing', value: (subscription) => subscription.plan.billing_interval },
   { header: 'Status', value: (subscription) => subscription.status },
   {
@@ -113,6 +115,20 @@ export default function AdminSubscriptionsPage() {
             {formatAmount(row.plan.price_minor, row.plan.currency)} {row.plan.currency} ·{' '}
             {intervalLabel(row.plan.billing_interval)}
           </Text>
+        </>
+      ),
+    },
+    {
+      key: 'seats',
+      header: 'Seats',
+      render: (row) => (
+        <>
+          {row.seats} seat{row.seats === 1 ? '' : 's'}
+          {row.organisation ? (
+            <Text size="xs" c="dimmed">
+              {row.organisation.name}
+            </Text>
+          ) : null}
         </>
       ),
     },

@@ -48,7 +48,7 @@ function Charges({ subscription }: { subscription: AdminSubscriptionDetail }) {
                 </time>
               </Text>
             </Stack>
-            <PaymentStatusBadge payment={{ status: charge.status, sandbox: false }} />
+            <PaymentStatusBadge payment={{ ...charge, sandbox: false }} />
           </Group>
           {charge.status === 'failed' && charge.failure_reason ? (
             <Text size="xs" c="dimmed" mt={4}>
