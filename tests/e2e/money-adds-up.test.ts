@@ -34,8 +34,9 @@ describePortal(
       return response;
     }
     const tokenOf = async (email: string, password: string) =>
-      (await call('POST', '/auth/login/json', undefined, { email, password })).json<{ access_token: string }>()
-        .access_token;
+      (await call('POST', '/auth/login/json', undefined, { email, password })).json<{
+        access_token: string;
+      }>().access_token;
 
     it('3 seats with a 10% coupon: the success panel, the invoice PDF, the receipt mail and the MRR agree', async () => {
       const { server } = portal;
@@ -74,7 +75,9 @@ describePortal(
       const choose = page.getByRole('dialog', { name: 'Buy Business for an organization' });
       await expect.poll(() => choose.getByLabel('Organization').first().inputValue()).toBe('Sums Right');
       await choose.getByRole('textbox', { name: 'Seats' }).fill('3');
-      await expect.poll(() => choose.getByTestId('organisation-total').innerText()).toMatch(/^3 seats: ₹4,047\.30/);
+      await expect
+        .poll(() => choose.getByTestId('organisation-total').innerText())
+        .toMatch(/^3 seats: ₹4,047\.30/);
       await choose.getByRole('button', { name: 'Continue to payment' }).click();
       const sandbox = page.getByRole('dialog', { name: 'Sandbox checkout' });
       await sandbox.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -92,9 +95,11 @@ describePortal(
       expect(await success.getByTestId('charged-today').innerText()).toBe(TOTAL);
       expect(await success.getByTestId('next-charge').innerText()).toMatch(/^Next charge: ₹4,047\.30 on /);
       // The owner is sent to activate with their seat, never shown the organization's key.
-      await success.getByRole('link', { name: /Activate on this machine/ }).or(
-        success.getByRole('button', { name: /Activate on this machine/ }),
-      ).first().waitFor();
+      await success
+        .getByRole('link', { name: /Activate on this machine/ })
+        .or(success.getByRole('button', { name: /Activate on this machine/ }))
+        .first()
+        .waitFor();
       const licenseKey = (
         await server.app.db
           .selectFrom('licenses')
@@ -110,10 +115,14 @@ describePortal(
         data: { id: string; number: string }[];
       }>().data;
       expect(invoice).toBeDefined();
-      const pdf = await pdfText((await call('GET', `/billing/invoices/${invoice!.id}/pdf`, ownerToken)).rawPayload);
+      const pdf = await pdfText(
+        (await call('GET', `/billing/invoices/${invoice!.id}/pdf`, ownerToken)).rawPayload,
+      );
       const flat = pdf.replace(/[ \t]+/g, ' ');
       expect(flat).toContain('Sums Right Private Limited');
-      expect(flat).toMatch(/Business plan, monthly subscription, per seat 3 (INR|₹) ?1,499\.00 (INR|₹) ?4,497\.00/);
+      expect(flat).toMatch(
+        /Business plan, monthly subscription, per seat 3 (INR|₹) ?1,499\.00 (INR|₹) ?4,497\.00/,
+      );
       expect(flat).toMatch(/Coupon TEAM10: 10% off each seat 3 -?(INR|₹) ?-?149\.90 -?(INR|₹) ?-?449\.70/);
       expect(flat).toMatch(/CGST 9% .*308\.69/);
       expect(flat).toMatch(/SGST 9% .*308\.69/);
@@ -122,7 +131,8 @@ describePortal(
       // The receipt mail says the same and carries that invoice.
       await server.app.mailOutbox.drain();
       const receipts = (await readOutbox(server.outboxDir)).filter(
-        (mail) => mail.to.includes(owner.email) && mail.subject === `Your ${PRODUCT_NAME} receipt ${invoice!.number}`,
+        (mail) =>
+          mail.to.includes(owner.email) && mail.subject === `Your ${PRODUCT_NAME} receipt ${invoice!.number}`,
       );
       expect(receipts).toHaveLength(1);
       const receipt = receipts[0]!;
