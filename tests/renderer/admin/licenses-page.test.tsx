@@ -330,7 +330,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     await listed(keyOf(3));
     await userEvent.click(screen.getByRole('button', { name: `Edit ${keyOf(3)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Edit license' });
-    const seats = within(dialog).getByLabelText(/^Seats/);
+    const seats = within(dialog).getByLabelText(/^Machines/);
     await userEvent.clear(seats);
     await userEvent.type(seats, '1');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));

@@ -1,11 +1,15 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
 import { MAX_SEATS } from '../../../../../shared/api/plans';
 
-/** "Seats": how many machines a license may be active on at once, a whole number up to {@link MAX_SEATS}. */
+/**
+ * "Machines": how many machines a license may be active on at once, a whole number up to
+ * {@link MAX_SEATS}. The API calls it `seats`; the screen does not, as a seat is a person's place in
+ * an organization.
+ */
 export function SeatsInput({ min = 1, ...props }: Omit<NumberInputProps, 'label' | 'max'>) {
   return (
     <NumberInput
-      label="Seats"
+      label="Machines"
       size="md"
       min={min}
       max={MAX_SEATS}

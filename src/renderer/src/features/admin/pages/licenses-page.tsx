@@ -148,7 +148,7 @@ export default function AdminLicensesPage() {
     },
     {
       key: 'seats',
-      header: 'Seats',
+      header: 'Seats and machines',
       align: 'right',
       // A Business license counts the seats its organization bought and holds; a personal one, machines.
       render: (license) =>
