@@ -7,7 +7,8 @@ export type SignedOutReason = SessionEndReason | 'inactive';
 const BECAUSE: Record<SignedOutReason, string> = {
   signed_out: 'You were signed out because this session was ended on another device.',
   signed_out_everywhere: 'You were signed out because your account was signed out on every device.',
-  signed_out_elsewhere: 'You were signed out because you ended this session from another device signed in to your account.',
+  signed_out_elsewhere:
+    'You were signed out because you ended this session from another device signed in to your account.',
   password_changed: 'You were signed out because your password was changed.',
   password_reset: 'You were signed out because your password was reset.',
   role_changed: 'You were signed out because an administrator changed your account’s role.',
