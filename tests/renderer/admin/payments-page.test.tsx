@@ -173,9 +173,11 @@ describe('/admin/payments', () => {
     await waitFor(() => expect(lastList().query.get('from')).toBe('2025-02-01'));
     // A day half typed sends nothing.
     expect(lists.filter((list) => list.query.has('to'))).toHaveLength(0);
-    // Picked in the calendar, which opens on the month of the range's start.
+    // Picked in the calendar, which opens on the month of the range's start. The From field's
+    // calendar is closed first (it closes as the field loses focus), so the one open is the To's.
+    fireEvent.blur(from);
+    await waitFor(() => expect(document.querySelectorAll('[data-dates-dropdown]')).toHaveLength(0));
     await userEvent.click(screen.getByLabelText('To'));
-    // Only the To field's calendar is open (the From field's closes when it loses focus).
     const calendar = await waitFor(() => {
       const open = document.querySelectorAll<HTMLElement>('[data-dates-dropdown]');
       expect(open).toHaveLength(1);

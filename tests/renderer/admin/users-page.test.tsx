@@ -328,6 +328,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             updated_at: '2025-01-01T00:00:00.000Z',
             organisation: null,
             seats: null,
+            renews: false,
             usage_info: { features: [] },
           },
         ],
