@@ -32,7 +32,8 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
     if (ordered) onChange(next);
   };
 
-  // One unit in the filter bar: the two fields wrap to a new row together, never one alone.
+  // One unit in the filter bar: the two fields wrap to a new row together, never one alone, and
+  // are the size of the bar's other filters.
   return (
     <Group
       gap="sm"
@@ -41,6 +42,7 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
       style={{ flex: '2 1 320px', minWidth: 0, maxWidth: 460 }}
     >
       <DayInput
+        size="md"
         label={labels.from}
         value={draft.from}
         openOn={draft.to}
@@ -50,6 +52,7 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
         style={{ flex: '1 1 0', minWidth: 0 }}
       />
       <DayInput
+        size="md"
         label={labels.to}
         value={draft.to}
         openOn={draft.from}
