@@ -1,4 +1,4 @@
-import { Box, Button, Card, Code, CopyButton, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Box, Button, Card, Code, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { PaymentVerification } from '../../../../../shared/api/payments';
@@ -8,7 +8,7 @@ import { expiryText } from '../../license';
 import { ChargeLines, chargedTodayText } from '../../subscriptions';
 import { formatAmount, paymentReference } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
-import { LicenseKeyText } from '../../../components/data/license-key-text';
+import { LicenseKeyCopy } from './license-key-copy';
 
 /** One term of the license's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */
 function Row({ label, children, wide = false }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -74,18 +74,7 @@ export function PurchaseSuccess({
           data-testid="purchased-license"
         >
           <Row label="License key" wide>
-            <Group gap="xs" wrap="wrap">
-              <Code fz="sm" data-testid="purchased-license-key">
-                <LicenseKeyText value={license.license_key} />
-              </Code>
-              <CopyButton value={license.license_key}>
-                {({ copied, copy }) => (
-                  <Button variant="light" size="compact-sm" onClick={copy} aria-label="Copy the license key">
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <LicenseKeyCopy licenseKey={license.license_key} />
           </Row>
           <Row label="Status">
             <Text size="sm" tt="capitalize">

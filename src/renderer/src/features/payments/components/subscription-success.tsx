@@ -1,4 +1,4 @@
-import { Button, Card, Code, CopyButton, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import type { SubscriptionActivation } from '../../../../../shared/api/subscriptions';
@@ -8,7 +8,7 @@ import { ActivateOnThisMachine, expiryText } from '../../license';
 import { ChargeLines, chargedTodayText, formatMoney, formatRecurringPrice } from '../../subscriptions';
 import { formatDate } from './payment-format';
 import { SandboxBadge } from './payment-status-badge';
-import { LicenseKeyText } from '../../../components/data/license-key-text';
+import { LicenseKeyCopy } from './license-key-copy';
 
 /**
  * After a subscription's first payment: what was charged today (with the coupon, seats and tax, as
@@ -73,18 +73,7 @@ export function SubscriptionSuccess({
             <Text size="xs" c="dimmed" fw={500} tt="uppercase" lts={0.4}>
               License key
             </Text>
-            <Group gap="xs" wrap="wrap">
-              <Code fz="sm" data-testid="purchased-license-key">
-                <LicenseKeyText value={license.license_key} />
-              </Code>
-              <CopyButton value={license.license_key}>
-                {({ copied, copy }) => (
-                  <Button variant="light" size="compact-sm" onClick={copy} aria-label="Copy the license key">
-                    {copied ? 'Copied' : 'Copy'}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <LicenseKeyCopy licenseKey={license.license_key} />
             <Text size="sm">
               {expiryText(license)}. Activate it in the desktop app or on the license’s page.
             </Text>

@@ -1,0 +1,20 @@
+import { Button, Code, CopyButton, Group } from '@mantine/core';
+import { LicenseKeyText } from '../../../components/data/license-key-text';
+
+/** A license key just bought, with a button that copies it: what a success panel shows of it. */
+export function LicenseKeyCopy({ licenseKey }: { licenseKey: string }) {
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Code fz="sm" data-testid="purchased-license-key">
+        <LicenseKeyText value={licenseKey} />
+      </Code>
+      <CopyButton value={licenseKey}>
+        {({ copied, copy }) => (
+          <Button variant="light" size="compact-sm" onClick={copy} aria-label="Copy the license key">
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
+  );
+}
