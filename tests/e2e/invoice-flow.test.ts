@@ -5,6 +5,7 @@ import { pdfText } from '../server/invoice-helpers.js';
 import { blockingViolations, describeViolation, installAxe } from './support/axe.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';
+import { buyPro } from './support/purchase.js';
 
 /**
  * Issue 15, item 4 in the browser: billing details (the GSTIN checked as it is typed) → a plan
@@ -17,23 +18,6 @@ const GSTIN = '27AAPFU0939F1ZV';
 async function expectAccessible(page: Page, label: string) {
   const violations = await blockingViolations(page, label);
   expect(violations, violations.map(describeViolation).join('\n')).toEqual([]);
-}
-
-/**
- * Buys Pro monthly on /purchase through the sandbox checkout: a one-payment purchase ('Buy Pro'),
- * or the first charge of a subscription once monthly plans are sold as subscriptions. Either
- * charge gets its invoice.
- */
-async function buyPro(page: Page) {
-  await page.goto('/purchase');
-  await page.getByRole('heading', { level: 1, name: 'Purchase' }).waitFor();
-  await page.getByRole('button', { name: /^(Buy Pro|Subscribe — ₹999 \/ month)$/ }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
-  await dialog.getByRole('button', { name: 'Pay', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  await page
-    .getByRole('heading', { name: /^(Payment successful|Subscribed): your Pro license is ready$/ })
-    .waitFor();
 }
 
 describePortal(

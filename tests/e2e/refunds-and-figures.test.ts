@@ -1,9 +1,9 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { pdfText } from '../server/invoice-helpers.js';
 import { readOutbox } from '../support/outbox.js';
 import { describePortal, signIn } from './support/portal.js';
+import { buyPro } from './support/purchase.js';
 
 /*
  * Issue 27, points 4 and 5 in Chromium: an administrator refunds part of a payment → the customer
@@ -12,19 +12,6 @@ import { describePortal, signIn } from './support/portal.js';
  * refund with the gross and the refunded beside it. Every wait is on what the page or the outbox
  * shows, never on a time.
  */
-
-/** Buys Pro monthly on /purchase through the sandbox checkout (a purchase or a subscription's first charge). */
-async function buyPro(page: Page) {
-  await page.goto('/purchase');
-  await page.getByRole('heading', { level: 1, name: 'Purchase' }).waitFor();
-  await page.getByRole('button', { name: /^(Buy Pro|Subscribe — ₹999 \/ month)$/ }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sandbox checkout' });
-  await dialog.getByRole('button', { name: 'Pay', exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  await page
-    .getByRole('heading', { name: /^(Payment successful|Subscribed): your Pro license is ready$/ })
-    .waitFor();
-}
 
 describePortal(
   'refunds and the administrators’ figures',

@@ -1,9 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import type { ChargeSummary } from '../../../../../shared/api/charges';
 import { QuoteRow } from '../../../components/data/quote-row';
+import { formatDate } from '../../payments';
 import { formatMoney } from '../subscription-format';
 
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const percent = (basisPoints: number) => `${basisPoints / 100}%`;
 const times = (quantity: number, unit: string, money: string) =>
   quantity === 1 ? money : `${quantity} ${unit}s × ${money}`;
@@ -59,8 +59,7 @@ export function ChargeLines({ charge, unit = 'seat' }: { charge: ChargeSummary; 
       </Stack>
       {charge.next_charge ? (
         <Text size="sm" data-testid="next-charge">
-          Next charge: {money(charge.next_charge.amount_minor)} on{' '}
-          {dateOnly.format(new Date(charge.next_charge.at))}.
+          Next charge: {money(charge.next_charge.amount_minor)} on {formatDate(charge.next_charge.at)}.
         </Text>
       ) : null}
     </Stack>
