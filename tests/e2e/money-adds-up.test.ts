@@ -4,6 +4,7 @@ import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { pdfText } from '../server/invoice-helpers.js';
 import { readOutbox } from '../support/outbox.js';
 import { WEB_API_KEY } from '../support/test-server.js';
+import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';
 
 /**
@@ -93,6 +94,9 @@ describePortal(
       expect(lines).toContain(`Including CGST 9% ${HALF_TAX}`);
       expect(lines).toContain(`Including SGST 9% ${HALF_TAX}`);
       expect(await success.getByTestId('charged-today').innerText()).toBe(TOTAL);
+      expect(await success.getByTestId('subscription-charged').innerText()).toBe(
+        `${TOTAL} charged today for Business; ${TOTAL} / month, renewed automatically until you cancel.`,
+      );
       expect(await success.getByTestId('next-charge').innerText()).toMatch(/^Next charge: ₹4,047\.30 on /);
       // The owner is sent to activate with their seat, never shown the organization's key.
       await success
@@ -109,6 +113,21 @@ describePortal(
           .executeTakeFirstOrThrow()
       ).license_key;
       expect(await success.innerText()).not.toContain(licenseKey);
+      // The panel at a desktop's and a phone's width, light and dark, with axe's checks.
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        await page.setViewportSize(viewport);
+        for (const scheme of ['light', 'dark'] as const) {
+          await showScheme(page, scheme);
+          await photograph(page, `organization-success-${viewport.width}-${scheme}`, {
+            scheme,
+            shows: [success],
+            accessible: 'decided',
+          });
+        }
+      }
 
       // The invoice as a PDF: the organization is the buyer, 3 × the list price, the coupon, the tax.
       const [invoice] = (await call('GET', '/billing/invoices', ownerToken)).json<{

@@ -29,6 +29,11 @@ export function SubscriptionSuccess({
   const { subscription, license, charge } = activation;
   const { plan } = subscription;
   const { organisation } = license;
+  // What each renewal charges: the next charge as the server worked it out (seats, a coupon that
+  // recurs), else the plan's price a seat.
+  const recurringPrice = charge?.next_charge
+    ? formatRecurringPrice(charge.next_charge.amount_minor, plan.currency, plan.billing_interval)
+    : `${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}${organisation ? ' per seat' : ''}`;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -46,8 +51,7 @@ export function SubscriptionSuccess({
             <Group gap="xs">
               <Text size="sm" c="dimmed" data-testid="subscription-charged">
                 {charge ? `${chargedTodayText(charge)} for ${plan.name}; ` : ''}
-                {formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}
-                {organisation ? ' per seat' : ''}, renewed automatically until you cancel.
+                {recurringPrice}, renewed automatically until you cancel.
                 {!charge && subscription.next_charge
                   ? ` Next charge: ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}.`
                   : ''}
