@@ -62,6 +62,13 @@ export default class StallReporter implements Reporter {
   }
 
   private touch(testModule: TestModule, doing: string): void {
+    // A worker sends its events in batches without waiting for the last one to be handled, so a
+    // test's result can reach a reporter after its file's end: a finished file is not running.
+    const state = testModule.state();
+    if (state !== 'pending' && state !== 'queued') {
+      this.running.delete(testModule.id);
+      return;
+    }
     this.running.set(testModule.id, { file: testModule.moduleId, doing, since: Date.now() });
   }
 
