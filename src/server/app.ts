@@ -65,6 +65,8 @@ import { createAdminPaymentsService } from './billing/payments/admin-service.js'
 import { createConfiguredProvider } from './billing/payments/configured-provider.js';
 import { paymentsModule, warnAboutPaymentProvider } from './billing/payments/module.js';
 import { createPaymentsService } from './billing/payments/service.js';
+import { createDomainEvents, type DomainEvent } from './domain-events.js';
+import type { EventBus } from './platform/events.js';
 import { createWebhookHandler } from './billing/payments/webhooks.js';
 import type { PaymentProvider } from './billing/payments/provider.js';
 import { licensesRoutes } from './licensing/licenses/routes.js';
@@ -158,6 +160,8 @@ declare module 'fastify' {
     webhookDeliveries: WebhookDeliveryWorker;
     /** Begun on SIGTERM: readiness fails while requests are still served (see shutdown.ts). */
     drain: Drain;
+    /** What the contexts announce, with the outgoing webhooks listening. */
+    events: EventBus<DomainEvent>;
   }
 }
 
@@ -302,12 +306,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
+  const events = createDomainEvents(clock);
+  app.decorate('events', events);
   const notTaxInvoices = taxInvoiceWarning(config.invoices);
   if (notTaxInvoices) app.log.warn(notTaxInvoices);
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
     db,
     clock,
+    events,
     provider: paymentProvider,
     invoicing: config.invoices,
     log: app.log,
@@ -317,6 +324,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
+    events,
     provider: paymentProvider,
     config,
     mailer,
@@ -341,6 +349,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licenses: createLicensesService({
       db,
       clock,
+      events,
       leases,
       downloadLinks,
       apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
@@ -357,11 +366,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
     adminUsers: createAdminUsersService({ db, clock, passwords, mailer }),
-    adminLicenses: createAdminLicensesService({ db, clock, mailer, publicUrl: config.publicUrl }),
+    adminLicenses: createAdminLicensesService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
     securityEvents: createSecurityEventsService({ db }),
     payments: createPaymentsService({
       db,
       clock,
+      events,
       provider: paymentProvider,
       currency: config.payments.currency,
       invoicing: config.invoices,
@@ -373,6 +383,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     paymentWebhooks: createWebhookHandler({
       db,
       clock,
+      events,
       provider: paymentProvider,
       invoicing: config.invoices,
       subscriptionEvents: subscriptionsArea.webhookEvents,
@@ -413,6 +424,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         run: createLicenseExpiryNotices({
           db,
           clock,
+          events,
           mailer,
           publicUrl: config.publicUrl,
           reminderDays: config.subscriptions.expiryReminderDays,
@@ -532,6 +544,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         seatPurchases: createSeatPurchases({
           db,
           clock,
+          events,
           provider: paymentProvider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: config.invoices,
@@ -584,6 +597,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const invitations = createInvitationsService({
         db,
         clock,
+        events,
         mailer,
         publicUrl: config.publicUrl,
         ttlHours: config.organisationInvitationTtlHours,
@@ -591,7 +605,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         auth,
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock, mailer, publicUrl: config.publicUrl }),
+        organisations: createOrganisationsService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
         invitations,
       });
       await api.register(invitationRoutes, { invitations, rateLimitPerMinute });
