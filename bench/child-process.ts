@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isSnapshot, type ProbeSnapshot, type ProbeSnapshotRequest } from './probe-protocol.js';
-import { configVariableNames } from '../src/server/config.js';
+import { configVariableNames } from '../src/server/platform/config.js';
 
 export const LOOPBACK_HOST = '127.0.0.1';
 

@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { createDatabase, SQLITE_FILE_NAME } from '../src/server/db/database.js';
-import { migrateToLatest } from '../src/server/db/migrate.js';
-import { currentPeriodStart } from '../src/server/modules/licenses/periods.js';
+import { createDatabase, SQLITE_FILE_NAME } from '../src/server/platform/db/database.js';
+import { migrateToLatest } from '../src/server/platform/db/migrate.js';
+import { currentPeriodStart } from '../src/server/licensing/licenses/periods.js';
 import { generateLicenseKey } from '../src/shared/license-key.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..');

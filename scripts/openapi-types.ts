@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString, COMMENT_HEADER, type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/server/platform/config.js';
 import { OPENAPI_DOCUMENT_PATH } from '../src/shared/routes.js';
 
 export const GENERATED_TYPES_FILE = resolve(import.meta.dirname, '../tests/server/generated/portal-api.d.ts');

@@ -6,19 +6,19 @@ import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
 import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/releases.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
-import { systemClock } from './clock.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDatabase } from './db/database.js';
-import { isUniqueViolation } from './db/errors.js';
-import { migrateToLatest } from './db/migrate.js';
-import { requeueFailedMails } from './mail/outbox-repository.js';
-import { publishRelease } from './modules/downloads/releases.js';
-import { rotateLeaseKeys } from './modules/licensing/lease-signer.js';
-import { generatePassword } from './first-admin.js';
-import { newPasswordProblem } from './modules/auth/password-policy.js';
-import { findUserByEmail, updateUser } from './modules/users/repository.js';
-import { securityEventTypes } from './modules/security/security-events.js';
-import { recordSecurityEvent } from './modules/security/service.js';
+import { systemClock } from './platform/clock.js';
+import { type Config, ConfigError, loadConfig } from './platform/config.js';
+import { createDatabase } from './platform/db/database.js';
+import { isUniqueViolation } from './platform/db/errors.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { requeueFailedMails } from './platform/mail/outbox-repository.js';
+import { publishRelease } from './distribution/releases.js';
+import { rotateLeaseKeys } from './licensing/leases/lease-signer.js';
+import { generatePassword } from './identity/first-admin.js';
+import { newPasswordProblem } from './identity/auth/password-policy.js';
+import { findUserByEmail, updateUser } from './identity/users/repository.js';
+import { securityEventTypes } from './platform/security-log/security-events.js';
+import { recordSecurityEvent } from './platform/security-log/service.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 

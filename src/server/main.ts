@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { ensureFirstAdmin } from './first-admin.js';
+import { type Config, ConfigError, loadConfig } from './platform/config.js';
+import { ensureFirstAdmin } from './identity/first-admin.js';
 import { runClusterPrimary } from './server-cluster.js';
 import { stopOnSignals } from './shutdown.js';
 

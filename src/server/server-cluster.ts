@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from './config.js';
+import type { Config } from './platform/config.js';
 
 /** A worker that dies sooner than this after its start is not restarted in a loop: the primary exits. */
 const MIN_WORKER_LIFETIME_MS = 5_000;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import type { SecuritySeverity } from '../../src/server/db/tables.js';
+import type { SecuritySeverity } from '../../src/server/platform/db/tables.js';
 import type { featureStatsSchema } from '../../src/shared/api/features.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';

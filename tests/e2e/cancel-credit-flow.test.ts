@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { formatMoney } from '../../src/server/mail/formatting.js';
+import { formatMoney } from '../../src/server/platform/mail/formatting.js';
 import { readOutbox } from '../support/outbox.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn, watchPage } from './support/portal.js';

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { portalPaths } from '../../src/shared/routes.js';
 import { launchChromium } from '../support/chromium.js';
 import { createTestClock } from '../support/test-clock.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { SANDBOX_DECLINE_REASON } from '../../src/server/modules/payments/service.js';
+import { SANDBOX_DECLINE_REASON } from '../../src/server/billing/payments/service.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';
 import type { PortalServer } from './support/server.js';
 

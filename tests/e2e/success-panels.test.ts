@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { issueLicense } from '../../src/server/modules/licenses/issue.js';
+import { issueLicense } from '../../src/server/licensing/licenses/issue.js';
 import { describePortal, signIn } from './support/portal.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   loadDesktopConfig,
 } from '../../src/main/desktop-config.js';
 import type { LeaseSigningKeys } from '../../src/shared/api/licenses.js';
-import { DEFAULT_API_KEYS } from '../../src/server/config.js';
+import { DEFAULT_API_KEYS } from '../../src/server/platform/config.js';
 
 describe('desktop configuration from the environment', () => {
   it('defaults: the local development server, hourly checks, the desktop API key the server knows', () => {

@@ -9,8 +9,8 @@ import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
 import { createUpdateCheckApi } from '../../src/main/updater-api.js';
 import { createUpdateService, type UpdateService } from '../../src/main/updater-service.js';
 import { createUpdateSettingsFile } from '../../src/main/updater-settings.js';
-import { publishRelease, releaseFilePath } from '../../src/server/modules/downloads/releases.js';
-import type { ReleaseRow } from '../../src/server/db/tables.js';
+import { publishRelease, releaseFilePath } from '../../src/server/distribution/releases.js';
+import type { ReleaseRow } from '../../src/server/platform/db/tables.js';
 import { nodeUpdater } from '../server/update-feed-helpers.js';
 import { type LicensingServer, startLicensingServer } from './support/licensing-server.js';
 

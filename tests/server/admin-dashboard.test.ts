@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { type DashboardStats, dashboardStatsSchema } from '../../src/shared/api/admin.js';
-import type { PaymentStatus } from '../../src/server/db/tables.js';
+import type { PaymentStatus } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { signIn, signInAsAdmin } from './admin-helpers.js';
 import {

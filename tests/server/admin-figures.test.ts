@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { dashboardStatsSchema } from '../../src/shared/api/admin.js';
 import { adminPaymentListSchema } from '../../src/shared/api/payments.js';
-import type { PaymentStatus } from '../../src/server/db/tables.js';
+import type { PaymentStatus } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { signInAsAdmin } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';

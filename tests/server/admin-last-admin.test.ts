@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/server/http-error.js';
-import { createPasswordHasher } from '../../src/server/modules/auth/password-hasher.js';
-import { createAdminUsersService } from '../../src/server/modules/admin/users-service.js';
+import { HttpError } from '../../src/server/platform/http-error.js';
+import { createPasswordHasher } from '../../src/server/identity/auth/password-hasher.js';
+import { createAdminUsersService } from '../../src/server/admin/users-service.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { type SignedIn, signIn } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';

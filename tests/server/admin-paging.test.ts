@@ -5,7 +5,7 @@ import {
   adminUserListSchema,
   securityEventListSchema,
 } from '../../src/shared/api/admin.js';
-import type { LicenseRow, UserRow } from '../../src/server/db/tables.js';
+import type { LicenseRow, UserRow } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectValidationError, type SignedIn, signIn, signInAsAdmin } from './admin-helpers.js';
 import { giveLicense, licenseSuiteOptions } from './license-helpers.js';

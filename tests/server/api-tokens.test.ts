@@ -10,8 +10,8 @@ import {
   PUBLIC_TAGS,
 } from '../../src/shared/api/api-tokens.js';
 import { OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
-import { LAST_USED_RESOLUTION_MS } from '../../src/server/modules/api-tokens/service.js';
-import { generateApiToken, hasValidChecksum } from '../../src/server/modules/api-tokens/token-format.js';
+import { LAST_USED_RESOLUTION_MS } from '../../src/server/identity/api-tokens/service.js';
+import { generateApiToken, hasValidChecksum } from '../../src/server/identity/api-tokens/token-format.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { activateBase, signIn, type SignedIn } from './admin-helpers.js';
 import { expectApiError, securityEvents } from './auth-helpers.js';

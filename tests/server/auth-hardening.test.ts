@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/server/http-error.js';
-import { createPasswordHasher } from '../../src/server/modules/auth/password-hasher.js';
-import { assertAcceptableNewPassword } from '../../src/server/modules/auth/password-policy.js';
+import { HttpError } from '../../src/server/platform/http-error.js';
+import { createPasswordHasher } from '../../src/server/identity/auth/password-hasher.js';
+import { assertAcceptableNewPassword } from '../../src/server/identity/auth/password-policy.js';
 import { tokenFromMail } from '../support/outbox.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 import { expectApiError, expectTokens, loginJson, mailsTo, securityEvents } from './auth-helpers.js';

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { type TokenResponse, tokenResponseSchema } from '../../src/shared/api/auth.js';
 import { type ApiError, apiErrorSchema } from '../../src/shared/api/errors.js';
-import type { SecurityEventRow } from '../../src/server/db/tables.js';
+import type { SecurityEventRow } from '../../src/server/platform/db/tables.js';
 import type { OutboxMail } from '../support/outbox.js';
 import type { TestServer } from '../support/test-server.js';
 

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivationResult } from '../../src/shared/api/licenses.js';
 import type { VerifyPaymentRequest } from '../../src/shared/api/payments.js';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
-import { publishRelease } from '../../src/server/modules/downloads/releases.js';
-import { pendingSubscriptionRow } from '../../src/server/modules/subscriptions/new-subscription.js';
+import { publishRelease } from '../../src/server/distribution/releases.js';
+import { pendingSubscriptionRow } from '../../src/server/billing/subscriptions/new-subscription.js';
 import { grantableScopes, type ApiTokenKind } from '../../src/shared/api/api-tokens.js';
-import { scopesNeeded } from '../../src/server/modules/api-tokens/scopes.js';
-import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
+import { scopesNeeded } from '../../src/server/identity/api-tokens/scopes.js';
+import { createApiTokensService } from '../../src/server/identity/api-tokens/service.js';
 import {
   type ApiRequest,
   describeOnEveryDatabase,

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiError, apiErrorSchema } from '../../src/shared/api/errors.js';
-import type { Database } from '../../src/server/db/tables.js';
+import type { Database } from '../../src/server/platform/db/tables.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,

@@ -3,8 +3,8 @@ import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/server/db/database.js';
-import { LEASE_KEYS_FILE } from '../../src/server/modules/licensing/lease-signer.js';
+import { createDatabase } from '../../src/server/platform/db/database.js';
+import { LEASE_KEYS_FILE } from '../../src/server/licensing/leases/lease-signer.js';
 import { runCli } from '../support/run-cli.js';
 
 // One test starts the CLI as a process of its own: seconds on a busy machine.

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
-import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
-import { findUserByEmail } from '../../src/server/modules/users/repository.js';
+import { loadConfig } from '../../src/server/platform/config.js';
+import { SQLITE_FILE_NAME } from '../../src/server/platform/db/database.js';
+import { findUserByEmail } from '../../src/server/identity/users/repository.js';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import {
   createPostgresDatabase,

@@ -7,8 +7,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDirectory } from '../../scripts/precompress-assets.js';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../src/server/plugins/compression.js';
+import { loadConfig } from '../../src/server/platform/config.js';
+import { COMPRESSION_THRESHOLD_BYTES } from '../../src/server/platform/http/compression.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 
 /** A page and a script big enough to be worth compressing, written as a build would leave them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyLimit } from '../../src/server/concurrency-limit.js';
+import { ConcurrencyLimit } from '../../src/server/platform/concurrency-limit.js';
 
 /** A task that runs until the test releases it, recording when it started. */
 function controllableTask(log: string[], name: string) {

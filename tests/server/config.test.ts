@@ -3,9 +3,14 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_API_KEYS, loadConfig, type TrustProxy } from '../../src/server/config.js';
-import { createDatabase } from '../../src/server/db/database.js';
-import { loadOrCreateSecret } from '../../src/server/secrets.js';
+import {
+  ConfigError,
+  DEFAULT_API_KEYS,
+  loadConfig,
+  type TrustProxy,
+} from '../../src/server/platform/config.js';
+import { createDatabase } from '../../src/server/platform/db/database.js';
+import { loadOrCreateSecret } from '../../src/server/platform/secrets.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../src/shared/constants.js';
 import { availableParallelism } from 'node:os';
 
@@ -516,7 +521,7 @@ describe('loadOrCreateSecret', () => {
     'gives instances starting together one secret and leaves no draft behind',
     { timeout: 60_000 },
     async () => {
-      const script = `import { loadOrCreateSecret } from './src/server/secrets.ts';
+      const script = `import { loadOrCreateSecret } from './src/server/platform/secrets.ts';
       process.stdout.write(loadOrCreateSecret(${JSON.stringify(dataDir)}, 'jwt-secret'));`;
       const run = () =>
         new Promise<string>((done, fail) =>

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
-import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
+import { loadConfig } from '../../src/server/platform/config.js';
+import { SQLITE_FILE_NAME } from '../../src/server/platform/db/database.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/test-server.js';
 
 /** The permission bits of a file or directory, e.g. `0600`. */

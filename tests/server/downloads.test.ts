@@ -4,9 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishRelease, releaseFilePath } from '../../src/server/modules/downloads/releases.js';
-import { DOWNLOAD_LINK_TTL_SECONDS } from '../../src/server/modules/downloads/signed-links.js';
-import type { ReleaseRow } from '../../src/server/db/tables.js';
+import { publishRelease, releaseFilePath } from '../../src/server/distribution/releases.js';
+import { DOWNLOAD_LINK_TTL_SECONDS } from '../../src/server/distribution/signed-links.js';
+import type { ReleaseRow } from '../../src/server/platform/db/tables.js';
 import {
   type DownloadPlatform,
   downloadResponseSchema,

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { type Config, ConfigError, loadConfig } from '../../src/server/config.js';
-import { ensureFirstAdmin } from '../../src/server/first-admin.js';
-import { countAdmins, findUserByEmail } from '../../src/server/modules/users/repository.js';
+import { type Config, ConfigError, loadConfig } from '../../src/server/platform/config.js';
+import { ensureFirstAdmin } from '../../src/server/identity/first-admin.js';
+import { countAdmins, findUserByEmail } from '../../src/server/identity/users/repository.js';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import {
   createPostgresDatabase,

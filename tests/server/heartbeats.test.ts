@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHeartbeats, type HeartbeatWriter } from '../../src/server/modules/licenses/heartbeats.js';
+import { createHeartbeats, type HeartbeatWriter } from '../../src/server/licensing/licenses/heartbeats.js';
 
 /** A writer that records each batch and fails the batches it is told to. */
 function recordingWriter(failures = 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminLicenseSchema } from '../../src/shared/api/admin.js';
 import { licenseSchema } from '../../src/shared/api/licenses.js';
-import type { PlanRow } from '../../src/server/db/tables.js';
+import type { PlanRow } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { signInAsAdmin } from './admin-helpers.js';
 import {

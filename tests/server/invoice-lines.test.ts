@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type ChargeFacts, itemiseCharge } from '../../src/server/modules/invoices/itemise.js';
-import { taxBreakdown } from '../../src/server/modules/invoices/place-of-supply.js';
-import type { InvoiceSettings } from '../../src/server/modules/invoices/settings.js';
-import { gstLines, shareTax } from '../../src/server/modules/invoices/tax.js';
+import { type ChargeFacts, itemiseCharge } from '../../src/server/billing/invoices/itemise.js';
+import { taxBreakdown } from '../../src/server/billing/invoices/place-of-supply.js';
+import type { InvoiceSettings } from '../../src/server/billing/invoices/settings.js';
+import { gstLines, shareTax } from '../../src/server/billing/invoices/tax.js';
 
 const inclusive = { name: 'GST', rateBasisPoints: 1800, inclusive: true };
 const exclusive = { ...inclusive, inclusive: false };

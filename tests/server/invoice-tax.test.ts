@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../../src/server/config.js';
-import { formatMinor, formatRate, printable } from '../../src/server/modules/invoices/pdf.js';
+import { loadConfig, ConfigError } from '../../src/server/platform/config.js';
+import { formatMinor, formatRate, printable } from '../../src/server/billing/invoices/pdf.js';
 import {
   chargeForPrice,
   refundTaxShare,
   splitGross,
   taxOnNet,
-} from '../../src/server/modules/invoices/tax.js';
+} from '../../src/server/billing/invoices/tax.js';
 
 describe('invoice tax in integer minor units', () => {
   it('rounds the tax half up to the minor unit; net + tax is always the gross', () => {

@@ -5,8 +5,8 @@ import {
   invoiceSchema,
 } from '../../src/shared/api/billing.js';
 import { buildApp } from '../../src/server/app.js';
-import { invoicePdfBytes } from '../../src/server/modules/invoices/attachment.js';
-import { takeNextNumber } from '../../src/server/modules/invoices/repository.js';
+import { invoicePdfBytes } from '../../src/server/billing/invoices/attachment.js';
+import { takeNextNumber } from '../../src/server/billing/invoices/repository.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectValidationError, signInAsAdmin } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { ConfigError } from '../../src/server/config.js';
+import { ConfigError } from '../../src/server/platform/config.js';
 import {
   createLeaseSigner,
   LEASE_KEYS_FILE,
   type LeaseInput,
   rotateLeaseKeys,
-} from '../../src/server/modules/licensing/lease-signer.js';
+} from '../../src/server/licensing/leases/lease-signer.js';
 import {
   type ActivationResult,
   type LeaseSigningKeys,

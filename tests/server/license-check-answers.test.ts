@@ -7,12 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { licenseStatusSchema } from '../../src/shared/api/licenses.js';
 import { generateLicenseKey } from '../../src/shared/license-key.js';
 import type { LeaseClaims } from '../../src/shared/lease.js';
-import { createCheckAnswers } from '../../src/server/modules/licenses/check-answers.js';
-import type { LicenseCheckRow } from '../../src/server/modules/licenses/check-repository.js';
-import { createLicenseChecksService } from '../../src/server/modules/licenses/check-service.js';
-import { createHeartbeats } from '../../src/server/modules/licenses/heartbeats.js';
-import { createLeaseSigner, rotateLeaseKeys } from '../../src/server/modules/licensing/lease-signer.js';
-import type { PlanCatalogueCache } from '../../src/server/modules/plans/catalogue-cache.js';
+import { createCheckAnswers } from '../../src/server/licensing/licenses/check-answers.js';
+import type { LicenseCheckRow } from '../../src/server/licensing/licenses/check-repository.js';
+import { createLicenseChecksService } from '../../src/server/licensing/licenses/check-service.js';
+import { createHeartbeats } from '../../src/server/licensing/licenses/heartbeats.js';
+import { createLeaseSigner, rotateLeaseKeys } from '../../src/server/licensing/leases/lease-signer.js';
+import type { PlanCatalogueCache } from '../../src/server/catalogue/plans/catalogue-cache.js';
 import { createTestClock } from '../support/test-clock.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { SQLITE_FILE_NAME } from '../../src/server/db/database.js';
+import { SQLITE_FILE_NAME } from '../../src/server/platform/db/database.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { activatedMachine, activationRow, licenseSuiteOptions, statusOf } from './license-helpers.js';
 

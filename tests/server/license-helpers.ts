@@ -8,8 +8,8 @@ import {
   licenseRefusalSchema,
   type LicenseRefusal,
 } from '../../src/shared/api/licenses.js';
-import type { LicenseRow, PlanRow } from '../../src/server/db/tables.js';
-import { issueLicense } from '../../src/server/modules/licenses/issue.js';
+import type { LicenseRow, PlanRow } from '../../src/server/platform/db/tables.js';
+import { issueLicense } from '../../src/server/licensing/licenses/issue.js';
 import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 

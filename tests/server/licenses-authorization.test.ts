@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { licenseListSchema } from '../../src/shared/api/licenses.js';
-import type { LicenseRow } from '../../src/server/db/tables.js';
+import type { LicenseRow } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

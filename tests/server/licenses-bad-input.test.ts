@@ -1,7 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateLicenseKey } from '../../src/shared/license-key.js';
-import type { LicenseRow } from '../../src/server/db/tables.js';
+import type { LicenseRow } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

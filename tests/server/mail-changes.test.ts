@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { formatMoney } from '../../src/server/mail/formatting.js';
-import { mailKinds } from '../../src/server/mail/templates.js';
+import { formatMoney } from '../../src/server/platform/mail/formatting.js';
+import { mailKinds } from '../../src/server/platform/mail/templates.js';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import type { OutboxMail } from '../support/outbox.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';

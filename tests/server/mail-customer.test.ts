@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { composeMail } from '../../src/server/mail/compose.js';
-import { SIGN_IN_MEMORY_DAYS } from '../../src/server/modules/auth/new-sign-in-alert.js';
+import { composeMail } from '../../src/server/platform/mail/compose.js';
+import { SIGN_IN_MEMORY_DAYS } from '../../src/server/identity/auth/new-sign-in-alert.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { parseMail, type ParsedMail } from '../support/outbox.js';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Db } from '../../src/server/db/database.js';
+import { createDatabase, type Db } from '../../src/server/platform/db/database.js';
 import {
   createPostgresDatabase,
   type DialectUnderTest,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeEach, expect, it } from 'vitest';
-import { composeMail } from '../../src/server/mail/compose.js';
+import { composeMail } from '../../src/server/platform/mail/compose.js';
 import { parseMail, tokenFromMail } from '../support/outbox.js';
 import {
   describeOnEveryDatabase,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { mailBrand } from '../../src/server/mail/brand.js';
+import { mailBrand } from '../../src/server/platform/mail/brand.js';
 import {
   gracePeriodEndingMail,
   licenseExpiredMail,
@@ -12,17 +12,17 @@ import {
   receiptMail,
   renewalReminderMail,
   subscriptionCancelledMail,
-} from '../../src/server/mail/customer-mails.js';
-import { formatDate, formatDateTime, formatMoney } from '../../src/server/mail/formatting.js';
-import type { MailMessage } from '../../src/server/mail/message.js';
+} from '../../src/server/platform/mail/customer-mails.js';
+import { formatDate, formatDateTime, formatMoney } from '../../src/server/platform/mail/formatting.js';
+import type { MailMessage } from '../../src/server/platform/mail/message.js';
 import {
   accountExistsMail,
   mailKinds,
   passwordChangedMail,
   passwordResetMail,
   verificationMail,
-} from '../../src/server/mail/templates.js';
-import { createUnsubscribeLinks } from '../../src/server/mail/unsubscribe.js';
+} from '../../src/server/platform/mail/templates.js';
+import { createUnsubscribeLinks } from '../../src/server/platform/mail/unsubscribe.js';
 
 // Every template, rendered for real: both parts, what each says, and that nothing a person typed
 // becomes markup. Content is checked by assertion, not by snapshot.

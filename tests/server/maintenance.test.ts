@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { expect, it } from 'vitest';
-import type { Clock } from '../../src/server/clock.js';
-import { insertMail } from '../../src/server/mail/outbox-repository.js';
-import { pruneExpiredRows, startMaintenance } from '../../src/server/maintenance.js';
+import type { Clock } from '../../src/server/platform/clock.js';
+import { insertMail } from '../../src/server/platform/mail/outbox-repository.js';
+import { pruneExpiredRows, startMaintenance } from '../../src/server/platform/maintenance.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator } from 'kysely';
 import { expect, it } from 'vitest';
-import { createDatabase } from '../../src/server/db/database.js';
-import { migrateToLatest, migrations } from '../../src/server/db/migrate.js';
+import { createDatabase } from '../../src/server/platform/db/database.js';
+import { migrateToLatest, migrations } from '../../src/server/platform/db/migrate.js';
 
 /**
  * Migration 0015 on a SQLite database that has subscriptions from before it: a Razorpay

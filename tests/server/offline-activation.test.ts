@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
 import { verifyLease } from '../../src/shared/lease.js';
 import { OFFLINE_FILE_MAX_BYTES, offlineDeactivationProofSchema } from '../../src/shared/offline-files.js';
-import type { PlanRow } from '../../src/server/db/tables.js';
+import type { PlanRow } from '../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

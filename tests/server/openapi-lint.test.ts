@@ -1,6 +1,6 @@
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { beforeAll, expect, it } from 'vitest';
-import { operationsOf } from '../../src/server/plugins/openapi-helpers.js';
+import { operationsOf } from '../../src/server/platform/http/openapi-helpers.js';
 import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../src/shared/routes.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 

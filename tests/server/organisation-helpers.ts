@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Invitation, Organisation } from '../../src/shared/api/organisations.js';
 import type { OrganisationRole } from '../../src/shared/api/organisations.js';
-import { issueLicense } from '../../src/server/modules/licenses/issue.js';
+import { issueLicense } from '../../src/server/licensing/licenses/issue.js';
 import type { OutboxMail } from '../support/outbox.js';
 import type { TestServer } from '../support/test-server.js';
 import { type SignedIn, signIn } from './admin-helpers.js';

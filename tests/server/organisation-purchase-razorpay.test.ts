@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { subscriptionCheckoutSchema } from '../../src/shared/api/subscriptions.js';
-import type { PaymentProvider, SubscriptionGateway } from '../../src/server/modules/payments/provider.js';
-import { chargeForPrice } from '../../src/server/modules/invoices/tax.js';
+import type { PaymentProvider, SubscriptionGateway } from '../../src/server/billing/payments/provider.js';
+import { chargeForPrice } from '../../src/server/billing/invoices/tax.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { planByCode } from './license-helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chargeForPrice } from '../../src/server/modules/invoices/tax.js';
-import { unusedCredit } from '../../src/server/modules/subscriptions/billing-periods.js';
+import { chargeForPrice } from '../../src/server/billing/invoices/tax.js';
+import { unusedCredit } from '../../src/server/billing/subscriptions/billing-periods.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { type Member, member, planByCode } from './license-helpers.js';

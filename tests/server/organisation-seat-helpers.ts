@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OrganisationRole } from '../../src/shared/api/organisations.js';
-import type { LicenseRow } from '../../src/server/db/tables.js';
-import { issueLicense } from '../../src/server/modules/licenses/issue.js';
+import type { LicenseRow } from '../../src/server/platform/db/tables.js';
+import { issueLicense } from '../../src/server/licensing/licenses/issue.js';
 import type { TestServer } from '../support/test-server.js';
 import { type Member, member, planByCode } from './license-helpers.js';
 

@@ -10,8 +10,8 @@ import {
 import { verifyLease } from '../../src/shared/lease.js';
 import { LICENSE_KEY_PATTERN } from '../../src/shared/license-key.js';
 import { keyFingerprint } from '../../src/main/licensing.js';
-import { issueLicense } from '../../src/server/modules/licenses/issue.js';
-import { countAssignedSeats } from '../../src/server/modules/organisations/seats-repository.js';
+import { issueLicense } from '../../src/server/licensing/licenses/issue.js';
+import { countAssignedSeats } from '../../src/server/licensing/organisations/seats-repository.js';
 import { buildApp } from '../../src/server/app.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';

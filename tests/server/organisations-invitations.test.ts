@@ -8,7 +8,7 @@ import type {
 } from '../../src/shared/api/organisations.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Organisation, OrganisationMember } from '../../src/shared/api/organisations.js';
-import { createApiTokensService } from '../../src/server/modules/api-tokens/service.js';
+import { createApiTokensService } from '../../src/server/identity/api-tokens/service.js';
 import {
   describeOnEveryDatabase,
   type TestServer,
@@ -9,7 +9,7 @@ import {
 } from '../support/test-server.js';
 import { type SignedIn, signIn } from './admin-helpers.js';
 import { securityEvents } from './auth-helpers.js';
-import { countAssignedSeats } from '../../src/server/modules/organisations/seats-repository.js';
+import { countAssignedSeats } from '../../src/server/licensing/organisations/seats-repository.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { buildApp } from '../../src/server/app.js';
 import {

@@ -11,7 +11,7 @@ import {
   paymentVerificationSchema,
   type VerifyPaymentRequest,
 } from '../../src/shared/api/payments.js';
-import { loadOrCreateSecret } from '../../src/server/secrets.js';
+import { loadOrCreateSecret } from '../../src/server/platform/secrets.js';
 import { type TestServer, WEB_API_KEY } from '../support/test-server.js';
 
 /** Shared set-up of the payments suites (tests/server/payments-*.test.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminPaymentListSchema, paymentListSchema, paymentSchema } from '../../src/shared/api/payments.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { member } from './license-helpers.js';

@@ -7,7 +7,7 @@ import {
   paymentVerificationSchema,
 } from '../../src/shared/api/payments.js';
 import { utc } from '../../src/shared/dates.js';
-import { SANDBOX_DECLINE_REASON } from '../../src/server/modules/payments/service.js';
+import { SANDBOX_DECLINE_REASON } from '../../src/server/billing/payments/service.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { expectValidationError } from './admin-helpers.js';

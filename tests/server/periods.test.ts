@@ -3,7 +3,7 @@ import {
   currentPeriodStart,
   expiryAfterInterval,
   periodEnd,
-} from '../../src/server/modules/licenses/periods.js';
+} from '../../src/server/licensing/licenses/periods.js';
 
 const at = (iso: string) => new Date(iso);
 

@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { clientAddressKey } from '../../src/server/plugins/rate-limit.js';
+import { clientAddressKey } from '../../src/server/platform/http/rate-limit.js';
 
 /** What Fastify's request reports once its socket has closed: no address. */
 const requestWithoutAddress = { ip: undefined } as unknown as FastifyRequest;

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { WEB_API_KEY } from '../support/test-server.js';
 
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];

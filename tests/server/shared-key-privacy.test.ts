@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { licenseListSchema, licenseSchema } from '../../src/shared/api/licenses.js';
-import type { LicenseRow } from '../../src/server/db/tables.js';
-import * as activationOwner from '../../src/server/db/migrations/0007-activation-owner.js';
+import type { LicenseRow } from '../../src/server/platform/db/tables.js';
+import * as activationOwner from '../../src/server/platform/db/migrations/0007-activation-owner.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

@@ -4,9 +4,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle, SQLITE_FILE_NAME } from '../../src/server/db/database.js';
-import { migrateToLatest } from '../../src/server/db/migrate.js';
-import { createHeartbeatWriter } from '../../src/server/modules/licenses/heartbeat-repository.js';
+import {
+  createDatabase,
+  type DatabaseHandle,
+  SQLITE_FILE_NAME,
+} from '../../src/server/platform/db/database.js';
+import { migrateToLatest } from '../../src/server/platform/db/migrate.js';
+import { createHeartbeatWriter } from '../../src/server/licensing/licenses/heartbeat-repository.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

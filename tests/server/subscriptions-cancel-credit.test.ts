@@ -4,7 +4,7 @@ import {
   type Subscription,
   subscriptionSchema,
 } from '../../src/shared/api/subscriptions.js';
-import { formatMoney } from '../../src/server/mail/formatting.js';
+import { formatMoney } from '../../src/server/platform/mail/formatting.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { signInAsAdmin } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';

@@ -5,7 +5,7 @@ import {
   subscriptionListSchema,
 } from '../../src/shared/api/subscriptions.js';
 import { utc } from '../../src/shared/dates.js';
-import { unusedCredit } from '../../src/server/modules/subscriptions/billing-periods.js';
+import { unusedCredit } from '../../src/server/billing/subscriptions/billing-periods.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app.js';
-import { createCouponsService } from '../../src/server/modules/coupons/service.js';
-import { createReceipts } from '../../src/server/modules/invoices/receipts.js';
-import { createRefundsService } from '../../src/server/modules/invoices/refunds.js';
-import { createConfiguredProvider } from '../../src/server/modules/payments/configured-provider.js';
-import { createSubscriptionsArea } from '../../src/server/modules/subscriptions/module.js';
-import { findSubscription } from '../../src/server/modules/subscriptions/repository.js';
+import { createCouponsService } from '../../src/server/catalogue/coupons/service.js';
+import { createReceipts } from '../../src/server/billing/invoices/receipts.js';
+import { createRefundsService } from '../../src/server/billing/invoices/refunds.js';
+import { createConfiguredProvider } from '../../src/server/billing/payments/configured-provider.js';
+import { createSubscriptionsArea } from '../../src/server/billing/subscriptions/module.js';
+import { findSubscription } from '../../src/server/billing/subscriptions/repository.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { member, planByCode } from './license-helpers.js';
 import { chargesOf, later, licenseRow, subscribe, subscriptionRow } from './subscription-helpers.js';

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { subscriptionCheckoutSchema } from '../../src/shared/api/subscriptions.js';
-import type { Config } from '../../src/server/config.js';
-import { createRazorpayProvider } from '../../src/server/modules/payments/razorpay-provider.js';
+import type { Config } from '../../src/server/platform/config.js';
+import { createRazorpayProvider } from '../../src/server/billing/payments/razorpay-provider.js';
 import { describeOnEveryDatabase, type TestServer, type TestServerOptions } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import {

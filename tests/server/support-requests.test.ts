@@ -6,9 +6,9 @@ import {
   supportRequestListSchema,
   supportRequestReceiptSchema,
 } from '../../src/shared/api/support.js';
-import { loadConfig } from '../../src/server/config.js';
-import { SUPPORT_REQUESTS_PER_HOUR } from '../../src/server/modules/support/routes.js';
-import { DIAGNOSTICS_FILENAME } from '../../src/server/modules/support/mail.js';
+import { loadConfig } from '../../src/server/platform/config.js';
+import { SUPPORT_REQUESTS_PER_HOUR } from '../../src/server/support/routes.js';
+import { DIAGNOSTICS_FILENAME } from '../../src/server/support/mail.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { expectApiError } from './auth-helpers.js';
 import { member } from './license-helpers.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { SecondFactorRequired } from '../../src/shared/api/auth.js';
 import { buildApp } from '../../src/server/app.js';
-import { createSecretCipher } from '../../src/server/modules/auth/totp.js';
+import { createSecretCipher } from '../../src/server/identity/auth/totp.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, WEB_API_KEY } from '../support/test-server.js';
 import { signInAsUser } from './admin-helpers.js';

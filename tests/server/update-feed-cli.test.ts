@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase } from '../../src/server/db/database.js';
+import { createDatabase } from '../../src/server/platform/db/database.js';
 import { runCli } from '../support/run-cli.js';
 
 describe('CLI: publish-release for updates (channel, rollout, notes)', { timeout: 60_000 }, () => {

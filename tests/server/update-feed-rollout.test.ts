@@ -3,9 +3,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishRelease } from '../../src/server/modules/downloads/releases.js';
-import { chooseOffer, inRollout, rolloutBucket } from '../../src/server/modules/downloads/rollout.js';
-import type { ReleaseRow } from '../../src/server/db/tables.js';
+import { publishRelease } from '../../src/server/distribution/releases.js';
+import { chooseOffer, inRollout, rolloutBucket } from '../../src/server/distribution/rollout.js';
+import type { ReleaseRow } from '../../src/server/platform/db/tables.js';
 import { downloadResponseSchema } from '../../src/shared/api/licenses.js';
 import {
   type AdminRelease,

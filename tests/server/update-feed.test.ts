@@ -8,9 +8,9 @@ import { CancellationToken } from 'builder-util-runtime';
 import { GenericProvider } from 'electron-updater/out/providers/GenericProvider.js';
 import { parseUpdateInfo } from 'electron-updater/out/providers/Provider.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishRelease, releaseFilePath } from '../../src/server/modules/downloads/releases.js';
-import { UPDATE_FEED_TTL_SECONDS } from '../../src/server/modules/downloads/update-links.js';
-import type { ReleaseRow } from '../../src/server/db/tables.js';
+import { publishRelease, releaseFilePath } from '../../src/server/distribution/releases.js';
+import { UPDATE_FEED_TTL_SECONDS } from '../../src/server/distribution/update-links.js';
+import type { ReleaseRow } from '../../src/server/platform/db/tables.js';
 import {
   type AdminRelease,
   adminReleaseListSchema,

@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { pruneExpiredRows } from '../../src/server/maintenance.js';
+import { pruneExpiredRows } from '../../src/server/platform/maintenance.js';
 import {
   HELD_TOO_LONG_ERROR,
   HELD_TOO_MANY_ERROR,
   MAX_HELD_DELIVERIES_PER_ENDPOINT,
   MAX_HELD_DELIVERY_AGE_DAYS,
-} from '../../src/server/modules/webhooks/held-deliveries.js';
+} from '../../src/server/integrations/webhooks/held-deliveries.js';
 import type { WebhookEndpointWithSecret } from '../../src/shared/api/webhooks.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { signIn, signInAgain, type SignedIn } from './admin-helpers.js';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import {
   checkEndpointUrl,
   isForbiddenAddress,
   type ResolvedAddress,
-} from '../../src/server/modules/webhooks/address-guard.js';
+} from '../../src/server/integrations/webhooks/address-guard.js';
 import { describeOnEveryDatabase } from '../support/test-server.js';
 import { signIn, signInAgain, type SignedIn } from './admin-helpers.js';
 import { expectApiError } from './auth-helpers.js';

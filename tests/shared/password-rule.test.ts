@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generatePassword } from '../../src/server/first-admin.js';
+import { generatePassword } from '../../src/server/identity/first-admin.js';
 import { passwordContainsEmail } from '../../src/shared/password-email-rule.js';
 import { judgeNewPassword, MIN_PASSWORD_SCORE } from '../../src/shared/password-rule.js';
 import { STRONG_PASSWORD } from '../support/test-server.js';

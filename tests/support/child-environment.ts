@@ -1,4 +1,4 @@
-import { configVariableNames } from '../../src/server/config.js';
+import { configVariableNames } from '../../src/server/platform/config.js';
 
 /**
  * The environment for a child server or CLI process: this process's, without any setting the

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/server/clock.js';
+import type { Clock } from '../../src/server/platform/clock.js';
 
 /** Real time plus an offset that tests move forward to reach expiries without waiting. */
 export interface TestClock extends Clock {

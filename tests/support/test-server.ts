@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { type AppOverrides, buildApp } from '../../src/server/app.js';
-import { type Config, loadConfig } from '../../src/server/config.js';
+import { type Config, loadConfig } from '../../src/server/platform/config.js';
 import {
   createPostgresDatabase,
   type DialectUnderTest,

@@ -13,7 +13,7 @@ import type {
   SecurityEventsTable,
   SecuritySeverity,
   NewUserRow,
-} from '../../../src/server/db/tables.js';
+} from '../../../src/server/platform/db/tables.js';
 import { STRONG_PASSWORD, uniqueEmail, WEB_API_KEY } from '../../support/test-server.js';
 import type { Credentials, PortalServer } from './server.js';
 

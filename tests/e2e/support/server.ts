@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/server/app.js';
-import { type Config, loadConfig } from '../../../src/server/config.js';
+import { type Config, loadConfig } from '../../../src/server/platform/config.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
 import { snapshotRendererBuild } from './build.js';

@@ -15,7 +15,7 @@ import { LEASE_ALGORITHM, LEASE_AUDIENCE, LEASE_TYPE, type LeaseClaims } from '.
 import { DESKTOP_API_KEY } from '../../../src/main/desktop-config.js';
 import type { TokenResponse } from '../../../src/shared/api/auth.js';
 import { buildApp } from '../../../src/server/app.js';
-import { loadConfig } from '../../../src/server/config.js';
+import { loadConfig } from '../../../src/server/platform/config.js';
 import { createTestClock, type TestClock } from '../../support/test-clock.js';
 import { STRONG_PASSWORD, uniqueEmail, WEB_API_KEY } from '../../support/test-server.js';
 

@@ -77,7 +77,7 @@ const findCell = async (text: string) =>
 describe('/admin/security', () => {
   it('knows every event type the server records (the filter offers exactly those)', async () => {
     // Read at run time: the renderer's type check covers no server code.
-    const serverModule = '../../../src/server/modules/security/security-events';
+    const serverModule = '../../../src/server/platform/security-log/security-events';
     const { securityEventTypes } = (await import(/* @vite-ignore */ serverModule)) as {
       securityEventTypes: Record<string, string>;
     };

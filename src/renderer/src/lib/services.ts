@@ -33,7 +33,7 @@ export interface ServicesOptions {
 
 /**
  * The web client's key as the server that sent the page names it (API_KEYS, see
- * src/server/plugins/web-portal.ts), so changing API_KEYS needs no new build. The desktop shell
+ * src/server/platform/http/web-portal.ts), so changing API_KEYS needs no new build. The desktop shell
  * loads the page from its own files without it, and its main process sends its own key anyway.
  */
 function servedApiKey(): string | undefined {

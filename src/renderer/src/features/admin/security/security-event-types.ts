@@ -2,7 +2,7 @@ import type { SecuritySeverityName } from '../../../../../shared/api/admin';
 import type { StatusTone } from '../../../components/data/status-badge';
 
 /**
- * The event types the server records (src/server/modules/security/security-events.ts; a test
+ * The event types the server records (src/server/platform/security-log/security-events.ts; a test
  * keeps the two lists equal), grouped and named for people. The server refuses unknown types.
  */
 export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Record<string, string>> }[] = [

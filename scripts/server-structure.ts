@@ -1,0 +1,145 @@
+/**
+ * Counts what docs/architecture.md promises of the server's shape, from the code's own imports:
+ * cycles between its parts, one part reading another's repository or tables, SQL written outside
+ * a repository, and the length of app.ts. `npm run structure` prints them; the structure test
+ * (tests/lint/server-structure.test.ts) holds them to what is allowed today.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ServerFile {
+  /** Path from the server's root, with `/`: `billing/payments/service.ts`. */
+  path: string;
+  text: string;
+}
+
+export interface Structure {
+  parts: string[];
+  /** Each a list of parts that import one another round a circle (a strongly connected set). */
+  cycles: string[][];
+  /** `from -> to` where a file of one part imports another part's repository or tables. */
+  foreignRepositoryImports: string[];
+  /** Files that build queries but are not repositories. */
+  queriesOutsideRepositories: string[];
+}
+
+/** The part a file belongs to: its context folder (`billing`), or the file itself at the top. */
+export function partOf(path: string): string {
+  const [first, second] = path.split('/');
+  if (first === 'modules' && second) return `modules/${second}`;
+  return first ?? path;
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The server files a file imports, by their paths. */
+export function importsOf(file: ServerFile): string[] {
+  const targets: string[] = [];
+  for (const match of file.text.matchAll(IMPORT)) {
+    const target = join(dirname(file.path), match[1]!).replace(/\.js$/, '.ts');
+    // An import leaving the server (shared/) is not part of its shape.
+    if (!target.startsWith('..')) targets.push(target);
+  }
+  return targets;
+}
+
+const isRepository = (path: string) => /(^|[/-])repository\.ts$/.test(path);
+/** A context's own tables; those still in the shared db/ folder belong to nobody yet. */
+const isOwnedTables = (path: string) => /(^|\/)tables[^/]*\.ts$/.test(path) && !isDatabasePlumbing(path);
+const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`|\bsql\.raw\(/;
+/** Schema changes and the database's own plumbing are not queries a repository should hold. */
+const isDatabasePlumbing = (path: string) => path.startsWith('db/') || path.startsWith('platform/db/');
+
+/** Strongly connected sets of more than one part (Tarjan's algorithm). */
+function circles(edges: Map<string, Set<string>>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  let next = 0;
+  const visit = (node: string) => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const to of edges.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const circle: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        circle.push(member);
+      } while (member !== node);
+      if (circle.length > 1) found.push(circle.sort());
+    }
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return found.sort((a, b) => b.length - a.length || a[0]!.localeCompare(b[0]!));
+}
+
+export function measure(files: ServerFile[]): Structure {
+  const known = new Set(files.map((file) => file.path));
+  const edges = new Map<string, Set<string>>();
+  const foreign = new Set<string>();
+  for (const file of files) {
+    const from = partOf(file.path);
+    if (!edges.has(from)) edges.set(from, new Set());
+    for (const target of importsOf(file)) {
+      if (!known.has(target)) continue;
+      const to = partOf(target);
+      if (to === from) continue;
+      edges.get(from)!.add(to);
+      if (isRepository(target) || isOwnedTables(target)) foreign.add(`${file.path} -> ${target}`);
+    }
+  }
+  return {
+    parts: [...edges.keys()].sort(),
+    cycles: circles(edges),
+    foreignRepositoryImports: [...foreign].sort(),
+    queriesOutsideRepositories: files
+      .filter((file) => !isRepository(file.path) && !isDatabasePlumbing(file.path) && QUERY.test(file.text))
+      .map((file) => file.path)
+      .sort(),
+  };
+}
+
+/** Every TypeScript file under `root`, by its path from there. */
+export function readServer(root: string): ServerFile[] {
+  const files: ServerFile[] = [];
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) {
+        files.push({ path: relative(root, path).split('\\').join('/'), text: readFileSync(path, 'utf8') });
+      }
+    }
+  };
+  walk(root);
+  return files;
+}
+
+export const SERVER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../src/server');
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const structure = measure(readServer(SERVER_ROOT));
+  const appLines = readFileSync(join(SERVER_ROOT, 'app.ts'), 'utf8').split('\n').length - 1;
+  const list = (items: string[]) => items.map((item) => `  ${item}`).join('\n');
+  console.log(`Parts of the server: ${structure.parts.length}`);
+  console.log(`Cycles between parts: ${structure.cycles.length}`);
+  for (const cycle of structure.cycles) console.log(`  ${cycle.length} parts: ${cycle.join(', ')}`);
+  console.log(`Imports of another part's repository or tables: ${structure.foreignRepositoryImports.length}`);
+  if (process.argv.includes('--list')) console.log(list(structure.foreignRepositoryImports));
+  console.log(`Files outside repositories that query: ${structure.queriesOutsideRepositories.length}`);
+  if (process.argv.includes('--list')) console.log(list(structure.queriesOutsideRepositories));
+  console.log(`Lines of app.ts: ${appLines}`);
+}

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import type { Invoice, InvoiceTaxLine } from '../../../shared/api/billing.js';
+import { countryName, currentCountryCode } from '../../../shared/countries.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type {
+  BillingDetailsRow,
+  CouponRow,
+  InvoiceRow,
+  PaymentRow,
+  PlanRow,
+  RefundRow,
+} from '../../platform/db/tables.js';
+import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
+import { findCoupon } from '../../catalogue/coupons/repository.js';
+import { seatsAddedBy } from '../../licensing/organisations/seat-purchase-charge.js';
+import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findUserById } from '../../identity/users/repository.js';
+import { type ChargeCoupon, itemiseCharge } from './itemise.js';
+import { taxBreakdown } from './place-of-supply.js';
+import {
+  creditNotesOf,
+  findBillingDetails,
+  findInvoiceRowOfPayment,
+  insertInvoice,
+  takeNextNumber,
+  taxLinesOf,
+} from './repository.js';
+import type { InvoiceSettings, SellerDetails } from './settings.js';
+import { refundTaxShare, shareTax, type TaxLine } from './tax.js';
+
+type Party = Invoice['buyer'];
+type Line = Invoice['lines'][number];
+
+/** `INV-000042`: the series, then the sequence padded to six digits (more once past 999 999). */
+export const documentNumber = (series: string, sequence: number): string =>
+  `${series}-${String(sequence).padStart(6, '0')}`;
+
+const storedTaxLine = (tax: TaxLine): InvoiceTaxLine => ({
+  name: tax.name,
+  rate_bp: tax.rateBasisPoints,
+  amount: tax.amountMinor,
+});
+
+const sellerParty = (seller: SellerDetails): Party => ({
+  name: seller.name,
+  address: seller.address,
+  country: null,
+  tax_id: seller.taxId ?? null,
+  email: seller.email ?? null,
+});
+
+/** The buyer as printed: billing details when saved, else the account's name and e-mail. */
+export function buyerParty(
+  details: BillingDetailsRow | undefined,
+  account: { email: string; full_name: string | null } | undefined,
+): Party {
+  if (!details) {
+    return {
+      name: account?.full_name ?? null,
+      address: [],
+      country: null,
+      tax_id: null,
+      email: account?.email ?? null,
+    };
+  }
+  const cityLine = [details.postal_code, details.city].filter(Boolean).join(' ');
+  return {
+    name: details.name,
+    address: [
+      details.address_line1,
+      details.address_line2,
+      cityLine,
+      details.region,
+      countryName(details.country) ?? details.country,
+    ].filter((line): line is string => Boolean(line)),
+    country: currentCountryCode(details.country) ?? details.country,
+    tax_id: details.tax_id,
+    email: account?.email ?? null,
+  };
+}
+
+async function buyerOf(trx: DbOrTransaction, userId: string | null) {
+  if (!userId) return { party: buyerParty(undefined, undefined), details: undefined };
+  const [details, account] = await Promise.all([findBillingDetails(trx, userId), findUserById(trx, userId)]);
+  return { party: buyerParty(details, account), details };
+}
+
+/** The subscription a charge belongs to, with its organisation (name and billing details) if it has one. */
+async function subscriptionOf(trx: DbOrTransaction, payment: PaymentRow) {
+  if (!payment.subscription_id) return undefined;
+  return trx
+    .selectFrom('subscriptions')
+    .leftJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
+    .select([
+      'subscriptions.seats',
+      'subscriptions.coupon_id',
+      'subscriptions.organisation_id',
+      'organisations.name as organisation_name',
+      'organisations.billing_details',
+    ])
+    .where('subscriptions.id', '=', payment.subscription_id)
+    .executeTakeFirst();
+}
+
+type ChargedSubscription = NonNullable<Awaited<ReturnType<typeof subscriptionOf>>>;
+
+/**
+ * An organisation's purchase is billed to the organisation: its billing details when it has
+ * saved them (the paying account's e-mail beside them), else its name alone, so the invoice never
+ * reads as the payer's own (the PDF says where its details are added).
+ */
+async function organisationBuyer(
+  trx: DbOrTransaction,
+  payment: PaymentRow,
+  subscription: ChargedSubscription,
+) {
+  const account = payment.user_id ? await findUserById(trx, payment.user_id) : undefined;
+  if (!subscription.billing_details)
+    return {
+      party: {
+        name: subscription.organisation_name,
+        address: [],
+        country: null,
+        tax_id: null,
+        email: account?.email ?? null,
+      },
+      details: undefined,
+    };
+  const details: BillingDetailsRow = {
+    ...(JSON.parse(subscription.billing_details) as Omit<BillingDetailsRow, 'user_id' | 'updated_at'>),
+    user_id: payment.user_id ?? '',
+    updated_at: payment.created_at,
+  };
+  return { party: buyerParty(details, account), details };
+}
+
+/** The cycle of a subscription's charge, from its key (`<provider subscription>#<cycle>`). */
+const cycleOf = (payment: Pick<PaymentRow, 'provider_order_id'>): number | undefined => {
+  const match = /#(\d+)$/.exec(payment.provider_order_id);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** The coupon of a charge: the one redeemed on a purchase, or the subscription's when it applies to this cycle. */
+async function couponOf(
+  trx: DbOrTransaction,
+  payment: PaymentRow,
+  subscription: ChargedSubscription | undefined,
+  plan: PlanRow | undefined,
+): Promise<ChargeCoupon | undefined> {
+  if (!plan) return undefined;
+  if (!subscription) {
+    const redeemed = await trx
+      .selectFrom('coupon_redemptions')
+      .select(['coupon_id', 'discount_minor'])
+      .where('payment_id', '=', payment.id)
+      .executeTakeFirst();
+    const coupon = redeemed ? await findCoupon(trx, redeemed.coupon_id) : undefined;
+    return coupon && redeemed ? couponFacts(coupon, Number(redeemed.discount_minor)) : undefined;
+  }
+  const coupon = subscription.coupon_id ? await findCoupon(trx, subscription.coupon_id) : undefined;
+  if (!coupon || !appliesToCharge(coupon, cycleOf(payment) ?? 1)) return undefined;
+  return couponFacts(coupon, discountOf(coupon, Number(plan.price_minor), plan.currency));
+}
+
+const couponFacts = (coupon: CouponRow, unitDiscountMinor: number): ChargeCoupon => ({
+  code: coupon.code,
+  percentOff: coupon.percent_off,
+  amountOffMinor: coupon.amount_off_minor === null ? null : Number(coupon.amount_off_minor),
+  unitDiscountMinor,
+});
+
+/** The service period a charge pays for, when the caller or the payment knows it. */
+export interface ServicePeriod {
+  start: string;
+  end: string;
+}
+
+/**
+ * The invoice of a paid payment, issued once: if the payment already has one it is returned as
+ * it is, else the next number of the invoice series is taken and the invoice written, with the
+ * seller, the buyer's billing details, the lines and the tax as they are now. Call it in the
+ * transaction that marks the payment paid (after winning that claim, so one caller issues), so
+ * the invoice commits with the payment or not at all, and its number is never skipped. `period`
+ * is the service period of a one-off purchase (a subscription's charge carries its own).
+ */
+export async function issueInvoiceForPayment(
+  trx: DbOrTransaction,
+  clock: Clock,
+  settings: InvoiceSettings,
+  paymentId: string,
+  options: { period?: ServicePeriod | null } = {},
+): Promise<InvoiceRow> {
+  const existing = await findInvoiceRowOfPayment(trx, paymentId);
+  if (existing) return existing;
+  const payment: PaymentRow | undefined = await trx
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', paymentId)
+    .executeTakeFirst();
+  if (!payment) throw new Error(`payment ${paymentId} does not exist`);
+  if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
+  const plan = await findPlanRow(trx, payment.plan_id);
+  const subscription = await subscriptionOf(trx, payment);
+  const organisation = subscription?.organisation_id ? subscription : undefined;
+  const buyer = organisation
+    ? await organisationBuyer(trx, payment, organisation)
+    : await buyerOf(trx, payment.user_id);
+  const seatBased = plan ? Number(plan.seat_based) === 1 : false;
+  const { lines, split, linesIncludeTax } = itemiseCharge(
+    {
+      plan,
+      planId: payment.plan_id,
+      recurring: subscription !== undefined,
+      quantity: seatBased && subscription ? Number(subscription.seats) : 1,
+      perSeat: seatBased,
+      coupon: await couponOf(trx, payment, subscription, plan),
+      seatsAdded: seatsAddedBy(payment),
+      chargedMinor: Number(payment.amount_minor),
+      currency: payment.currency,
+    },
+    settings.tax,
+  );
+  const { taxes, placeOfSupply } = taxBreakdown(
+    settings,
+    { country: buyer.party.country, tax_id: buyer.party.tax_id, region: buyer.details?.region ?? null },
+    split.taxMinor,
+  );
+  const period =
+    payment.period_start && payment.period_end
+      ? { start: payment.period_start, end: payment.period_end }
+      : (options.period ?? null);
+  const { rateBasisPoints, inclusive, name: taxName } = settings.tax;
+  const series = settings.invoiceSeries;
+  const sequence = await takeNextNumber(trx, series);
+  const row: InvoiceRow = {
+    id: randomUUID(),
+    kind: 'invoice',
+    series,
+    sequence,
+    number: documentNumber(series, sequence),
+    user_id: payment.user_id,
+    payment_id: payment.id,
+    refund_id: null,
+    invoice_id: null,
+    currency: payment.currency,
+    subtotal_minor: split.netMinor,
+    tax_minor: split.taxMinor,
+    total_minor: split.grossMinor,
+    tax_name: taxName,
+    tax_rate_bp: rateBasisPoints,
+    tax_inclusive: inclusive ? 1 : 0,
+    seller: JSON.stringify(sellerParty(settings.seller)),
+    buyer: JSON.stringify(buyer.party),
+    lines: JSON.stringify(lines),
+    issued_at: clock.now().toISOString(),
+    lines_include_tax: linesIncludeTax ? 1 : 0,
+    taxes: JSON.stringify(taxes.map(storedTaxLine)),
+    place_of_supply: placeOfSupply,
+    payment_reference: payment.provider_payment_id ?? payment.provider_order_id,
+    period_start: period?.start ?? null,
+    period_end: period?.end ?? null,
+    organisation_id: organisation?.organisation_id ?? null,
+  };
+  await insertInvoice(trx, row);
+  return row;
+}
+
+/**
+ * The credit note of a refund: the negative of the refunded amount, with its share of the
+ * invoice's tax (see {@link refundTaxShare}), numbered in the credit note series. The buyer is
+ * the invoice's, as it was printed; the seller is the current one.
+ */
+export async function issueCreditNote(
+  trx: DbOrTransaction,
+  clock: Clock,
+  settings: InvoiceSettings,
+  invoice: InvoiceRow,
+  refund: RefundRow,
+): Promise<InvoiceRow> {
+  const earlier = (await creditNotesOf(trx, invoice.id)).filter((note) => note.refund_id !== refund.id);
+  const share = refundTaxShare({
+    invoiceGrossMinor: Number(invoice.total_minor),
+    invoiceTaxMinor: Number(invoice.tax_minor),
+    refundedBeforeMinor: -earlier.reduce((sum, note) => sum + Number(note.total_minor), 0),
+    taxCreditedBeforeMinor: -earlier.reduce((sum, note) => sum + Number(note.tax_minor), 0),
+    refundMinor: Number(refund.amount_minor),
+  });
+  const full = share.grossMinor === Number(invoice.total_minor);
+  const lines: Line[] = [
+    {
+      kind: 'item',
+      description: `${full ? 'Refund' : 'Partial refund'} of invoice ${invoice.number}`,
+      quantity: 1,
+      unit_amount: -share.netMinor,
+      amount: -share.netMinor,
+      coupon_code: null,
+    },
+  ];
+  // The tax credited by the kinds the invoice charged (CGST and SGST, say), in proportion.
+  const invoiceTaxes = taxLinesOf(invoice);
+  const credited = shareTax(
+    share.taxMinor,
+    invoiceTaxes.map((tax) => tax.amount),
+  );
+  const taxes = invoiceTaxes.map((tax, index) => ({ ...tax, amount: -(credited[index] ?? 0) }));
+  const series = settings.creditNoteSeries;
+  const sequence = await takeNextNumber(trx, series);
+  const row: InvoiceRow = {
+    id: randomUUID(),
+    kind: 'credit_note',
+    series,
+    sequence,
+    number: documentNumber(series, sequence),
+    user_id: invoice.user_id,
+    payment_id: null,
+    refund_id: refund.id,
+    invoice_id: invoice.id,
+    currency: invoice.currency,
+    subtotal_minor: -share.netMinor,
+    tax_minor: -share.taxMinor,
+    total_minor: -share.grossMinor,
+    tax_name: invoice.tax_name,
+    tax_rate_bp: invoice.tax_rate_bp,
+    tax_inclusive: invoice.tax_inclusive,
+    seller: JSON.stringify(sellerParty(settings.seller)),
+    buyer: invoice.buyer,
+    lines: JSON.stringify(lines),
+    issued_at: clock.now().toISOString(),
+    lines_include_tax: 0,
+    taxes: JSON.stringify(taxes),
+    place_of_supply: invoice.place_of_supply,
+    payment_reference: invoice.payment_reference,
+    period_start: null,
+    period_end: null,
+    organisation_id: invoice.organisation_id,
+  };
+  await insertInvoice(trx, row);
+  return row;
+}

@@ -1,0 +1,136 @@
+import type { InvoiceLine } from '../../../shared/api/billing.js';
+import type { PlanRow } from '../../platform/db/tables.js';
+import { formatMinor, formatRate } from './pdf.js';
+import type { TaxSettings } from './settings.js';
+import { chargeForPrice, splitGross, type TaxSplit } from './tax.js';
+
+/**
+ * An invoice's lines from what was bought and what was charged, in minor units that add up
+ * exactly. The lines are in the prices' own terms: including the tax when prices include it (the
+ * ₹999 the customer saw), before tax when the tax is added. What was bought is the plan's list
+ * price times its seats, the coupon's discount comes off each seat, and anything the charge
+ * differs by (credit kept from earlier payments, taken off) is a line of its own, so the lines
+ * always come to what was charged.
+ */
+
+/** The coupon of a charge, as its discount line names it. */
+export interface ChargeCoupon {
+  code: string;
+  percentOff: number | null;
+  amountOffMinor: number | null;
+  /** Off each unit (seat) of the list price. */
+  unitDiscountMinor: number;
+}
+
+export interface ChargeFacts {
+  plan: Pick<PlanRow, 'name' | 'billing_interval' | 'price_minor'> | undefined;
+  planId: string;
+  /** A subscription's charge (monthly, yearly) rather than a one-off purchase of one period. */
+  recurring: boolean;
+  /** Seats of a seat-based plan's charge, else 1. */
+  quantity: number;
+  perSeat: boolean;
+  coupon: ChargeCoupon | undefined;
+  /** A charge for seats added mid-period: prorated, so one line for the whole amount. */
+  seatsAdded: { from: number; to: number } | undefined;
+  chargedMinor: number;
+  currency: string;
+}
+
+export interface Itemised {
+  lines: InvoiceLine[];
+  /** What the charge comes to before tax, its tax and the charge itself. */
+  split: TaxSplit;
+  /** True when the lines' amounts include the tax. */
+  linesIncludeTax: boolean;
+}
+
+const ONE_OFF_WORDS: Record<PlanRow['billing_interval'], string> = {
+  month: 'one month',
+  year: 'one year',
+  lifetime: 'lifetime',
+  free: 'free',
+};
+const RECURRING_WORDS: Record<PlanRow['billing_interval'], string> = {
+  month: 'monthly subscription',
+  year: 'yearly subscription',
+  lifetime: 'lifetime',
+  free: 'free',
+};
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+const line = (
+  kind: InvoiceLine['kind'],
+  description: string,
+  quantity: number,
+  unitAmount: number,
+  couponCode: string | null = null,
+): InvoiceLine => ({
+  kind,
+  description,
+  quantity,
+  unit_amount: unitAmount,
+  amount: quantity * unitAmount,
+  coupon_code: couponCode,
+});
+
+function couponWords(coupon: ChargeCoupon, currency: string, perSeat: boolean): string {
+  const off =
+    coupon.percentOff !== null
+      ? `${formatRate(coupon.percentOff * 100)} off`
+      : `${formatMinor(coupon.amountOffMinor ?? coupon.unitDiscountMinor, currency)} off`;
+  return `Coupon ${coupon.code}: ${off}${perSeat ? ' each seat' : ''}`;
+}
+
+/** The whole charge as one line (a prorated seat purchase, a plan no longer known). */
+function singleLine(facts: ChargeFacts, description: string, tax: TaxSettings): Itemised {
+  const split = splitGross(facts.chargedMinor, tax.rateBasisPoints);
+  const amount = tax.inclusive ? split.grossMinor : split.netMinor;
+  return { lines: [line('item', description, 1, amount)], split, linesIncludeTax: tax.inclusive };
+}
+
+export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
+  const { plan, quantity, coupon, currency } = facts;
+  if (!plan) return singleLine(facts, `Plan ${facts.planId}`, tax);
+  if (facts.seatsAdded) {
+    const added = facts.seatsAdded.to - facts.seatsAdded.from;
+    return singleLine(
+      facts,
+      `${plan.name} plan: ${plural(added, 'seat')} added (${facts.seatsAdded.from} to ${facts.seatsAdded.to}), prorated for the rest of the period`,
+      tax,
+    );
+  }
+  const unitPrice = Number(plan.price_minor);
+  const unitDiscount = coupon?.unitDiscountMinor ?? 0;
+  const words = (facts.recurring ? RECURRING_WORDS : ONE_OFF_WORDS)[plan.billing_interval];
+  const lines = [
+    line('item', `${plan.name} plan, ${words}${facts.perSeat ? ', per seat' : ''}`, quantity, unitPrice),
+  ];
+  if (coupon && unitDiscount > 0)
+    lines.push(
+      line('discount', couponWords(coupon, currency, facts.perSeat), quantity, -unitDiscount, coupon.code),
+    );
+  const listed = (unitPrice - unitDiscount) * quantity;
+  const expected = chargeForPrice(unitPrice - unitDiscount, tax) * quantity;
+  const charged = facts.chargedMinor;
+
+  if (charged === expected) {
+    // Prices exclusive of tax: the tax is what was added to each seat's price, so the lines stay
+    // the taxable value exactly (splitting the total again could move a paisa between them).
+    const split: TaxSplit = tax.inclusive
+      ? splitGross(charged, tax.rateBasisPoints)
+      : { netMinor: listed, taxMinor: charged - listed, grossMinor: charged };
+    return { lines, split, linesIncludeTax: tax.inclusive };
+  }
+  // The charge differs from the price: credit from earlier payments taken off (a move to a cheaper
+  // plan, a plan change's unused period), or, should a provider charge more, an adjustment.
+  const split = splitGross(charged, tax.rateBasisPoints);
+  const difference = (tax.inclusive ? charged : split.netMinor) - listed;
+  lines.push(
+    difference < 0
+      ? line('credit', 'Credit from earlier payments', 1, difference)
+      : line('adjustment', 'Adjustment to the amount charged', 1, difference),
+  );
+  return { lines, split, linesIncludeTax: tax.inclusive };
+}

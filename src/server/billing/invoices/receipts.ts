@@ -1,0 +1,90 @@
+import { portalPaths } from '../../../shared/routes.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { InvoiceRow, PaymentRow } from '../../platform/db/tables.js';
+import type { Invoice } from '../../../shared/api/billing.js';
+import { type ReceiptSeats, receiptMail } from '../../platform/mail/customer-mails.js';
+import { formatMoney } from '../../platform/mail/formatting.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findUserById } from '../../identity/users/repository.js';
+import { taxLabel } from './pdf.js';
+import { taxLinesOf } from './repository.js';
+
+/**
+ * The invoice's lines as the receipt lists them, the same as the PDF: each line (`3 × ₹1,499.00`
+ * when more than one), the tax by kind, and what was paid.
+ */
+export function receiptItems(invoice: InvoiceRow): Array<{ label: string; value: string }> {
+  const money = (amount: number) => formatMoney(amount, invoice.currency);
+  const lines = JSON.parse(invoice.lines) as Array<
+    Pick<Invoice['lines'][number], 'description' | 'quantity' | 'unit_amount' | 'amount'>
+  >;
+  const included = Number(invoice.lines_include_tax) === 1;
+  return [
+    ...lines.map((line) => ({
+      label: line.description,
+      value:
+        line.quantity === 1
+          ? money(line.amount)
+          : `${line.quantity} × ${money(line.unit_amount)} = ${money(line.amount)}`,
+    })),
+    { label: 'Taxable value', value: money(Number(invoice.subtotal_minor)) },
+    ...taxLinesOf(invoice).map((tax) => ({ label: taxLabel(tax, included), value: money(tax.amount) })),
+    { label: 'Total', value: money(Number(invoice.total_minor)) },
+  ];
+}
+
+/** The receipt of a paid charge, with its invoice attached: one-off purchases and subscription charges alike. */
+export function createReceipts({
+  mailer,
+  publicUrl,
+  clock,
+}: {
+  mailer: Mailer;
+  publicUrl: string;
+  clock: Clock;
+}) {
+  const billingUrl = new URL(portalPaths.billing, publicUrl).toString();
+  return {
+    /**
+     * Queues the receipt in the transaction that settled the payment, so it is sent exactly when the
+     * payment is recorded; nothing for a charge of nothing, or for an account deleted since. Seats
+     * bought for an organisation say so (`seats`).
+     */
+    async queue(
+      trx: DbOrTransaction,
+      charge: {
+        payment: PaymentRow;
+        invoice: InvoiceRow;
+        paidUntil: string | null;
+        seats?: ReceiptSeats | undefined;
+      },
+    ): Promise<void> {
+      const { payment, invoice } = charge;
+      if (Number(payment.amount_minor) <= 0 || !payment.user_id) return;
+      const user = await findUserById(trx, payment.user_id);
+      const plan = await findPlanRow(trx, payment.plan_id);
+      if (!user || !plan) return;
+      await mailer.queue(
+        trx,
+        receiptMail({
+          to: user.email,
+          name: user.full_name,
+          amountMinor: Number(payment.amount_minor),
+          currency: payment.currency,
+          planName: plan.name,
+          paidAt: payment.paid_at ?? clock.now(),
+          invoiceId: invoice.id,
+          invoiceNumber: invoice.number,
+          paidUntil: charge.paidUntil,
+          billingUrl,
+          items: receiptItems(invoice),
+          seats: charge.seats,
+        }),
+      );
+    },
+  };
+}
+
+export type Receipts = ReturnType<typeof createReceipts>;

@@ -1,0 +1,116 @@
+import type { Clock } from '../../platform/clock.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
+import { expiryAfterInterval } from '../../licensing/licenses/periods.js';
+import { issueLicense } from '../../licensing/licenses/issue.js';
+import {
+  activePaidLicensesOfPlan,
+  extendLicenseIfUnchanged,
+  findLicenseById,
+} from '../../licensing/licenses/repository.js';
+import { effectiveStatus } from '../../licensing/licenses/views.js';
+import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
+import type { Receipts } from '../invoices/receipts.js';
+import type { InvoiceSettings } from '../invoices/settings.js';
+import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
+import { paymentEventData } from '../../integrations/webhooks/event-data.js';
+import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
+
+/** How a capture of a payment ended for the caller that reported it. */
+export type Settlement =
+  | { outcome: 'granted'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by this very provider payment: a replay, answered with what it granted. */
+  | { outcome: 'already_paid'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by another provider payment of the same order. */
+  | { outcome: 'paid_by_other'; payment: PaymentRow };
+
+/** Optimistic retries of an extension that raced another one on the same license. */
+const EXTENSION_ATTEMPTS = 5;
+
+/**
+ * Marks the payment paid and grants its plan, exactly once however many verifies and webhooks
+ * report it at the same time: the conditional UPDATE lets one caller win, and only the winner
+ * grants and issues the payment's invoice. Run it inside a transaction so the grant and the
+ * invoice (and its number) commit with the status, or not at all.
+ */
+export async function settlePayment(
+  trx: DbOrTransaction,
+  clock: Clock,
+  paymentId: string,
+  providerPaymentId: string,
+  invoicing: InvoiceSettings,
+  receipts?: Receipts,
+): Promise<Settlement> {
+  const now = clock.now().toISOString();
+  const won = await claimPayment(trx, paymentId, providerPaymentId, now);
+  if (!won) {
+    const current = await findPaymentRow(trx, paymentId);
+    if (current.provider_payment_id !== providerPaymentId)
+      return { outcome: 'paid_by_other', payment: current };
+    const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
+    return { outcome: 'already_paid', payment: current, license };
+  }
+  // The buyer's account was deleted between order and payment: the money is recorded and
+  // invoiced (every successful charge has its invoice), nobody to grant to.
+  if (!won.user_id) {
+    await issueInvoiceForPayment(trx, clock, invoicing, won.id);
+    return { outcome: 'granted', payment: won, license: undefined };
+  }
+  const { license, period } = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
+  await setPaymentLicense(trx, won.id, license.id);
+  // Issued once the grant says which period the payment bought, for the invoice's service period.
+  const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id, { period });
+  await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
+  await queueWebhookEvent(trx, clock, {
+    type: 'payment.paid',
+    data: paymentEventData({ ...won, license_id: license.id }),
+  });
+  return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
+}
+
+/**
+ * Extends the buyer's active license of the plan by one billing interval (from its expiry, or from
+ * now if that is later); issues a new license when there is none, or when the plan never expires.
+ * Answers the license and the period the payment bought (null for a lifetime).
+ */
+async function grantPaidPlan(
+  trx: DbOrTransaction,
+  clock: Clock,
+  payment: PaymentRow & { user_id: string },
+): Promise<{ license: LicenseRow; period: ServicePeriod | null }> {
+  const plan = await findPlanRow(trx, payment.plan_id);
+  if (!plan) throw new Error(`plan ${payment.plan_id} of payment ${payment.id} is gone`);
+  const interval = plan.billing_interval;
+  if (interval === 'month' || interval === 'year') {
+    for (let attempt = 0; attempt < EXTENSION_ATTEMPTS; attempt++) {
+      const now = clock.now();
+      const active = await activePaidLicensesOfPlan(trx, payment.user_id, plan.id);
+      const current = active.find((row) => effectiveStatus(row, now) === 'active');
+      if (!current) break;
+      const from =
+        current.expires_at && Date.parse(current.expires_at) > now.getTime()
+          ? new Date(current.expires_at)
+          : now;
+      // Only if unchanged since it was read: another payment extending it at the same moment retries.
+      const extended = await extendLicenseIfUnchanged(trx, current.id, current.expires_at, {
+        expires_at: expiryAfterInterval(interval, from),
+        updated_at: now.toISOString(),
+      });
+      if (extended)
+        return {
+          license: extended,
+          period: extended.expires_at ? { start: from.toISOString(), end: extended.expires_at } : null,
+        };
+    }
+  }
+  const license = await issueLicense(trx, clock, {
+    userId: payment.user_id,
+    plan,
+    metadata: { payment_id: payment.id, order_id: payment.provider_order_id },
+  });
+  return {
+    license,
+    period: license.expires_at ? { start: license.created_at, end: license.expires_at } : null,
+  };
+}

@@ -1,0 +1,132 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { CouponsService } from '../../catalogue/coupons/service.js';
+import type { Receipts } from '../invoices/receipts.js';
+import type { ScheduledJob } from '../../platform/scheduler.js';
+import { issueInvoiceForPayment } from '../invoices/issue.js';
+import { findPlanRow } from '../../catalogue/plans/repository.js';
+import type { PaymentProvider } from '../payments/provider.js';
+import { createSubscriptionCharges } from './charges.js';
+import { createCyclePricing } from './cycle-amount.js';
+import { createSubscriptionLifecycle } from './lifecycle.js';
+import { createSubscriptionNotices } from './notices.js';
+import { duplicateRefundId, duplicateRefundReason } from './duplicates.js';
+import type { RefundCredit, ReserveCredit } from './provider-closing.js';
+import { createSubscriptionsService } from './service.js';
+import { createSubscriptionWebhookEvents } from './webhook-events.js';
+import { createSubscriptionWebhookEffects } from '../../integrations/webhooks/subscription-events.js';
+
+/** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
+export function createSubscriptionsArea({
+  db,
+  clock,
+  provider,
+  config,
+  mailer,
+  coupons,
+  receipts,
+  refundCredit,
+  reserveCredit,
+  log,
+}: {
+  db: Db;
+  clock: Clock;
+  provider: PaymentProvider;
+  config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
+  mailer: Mailer;
+  coupons: CouponsService;
+  receipts: Receipts;
+  /** Refunds a replaced subscription's credit (Razorpay plan changes), through the invoices area's refunds. */
+  refundCredit: RefundCredit;
+  /** Reserves a refund in a transaction (a refused second subscription, a cancellation now). */
+  reserveCredit: ReserveCredit;
+  log: FastifyBaseLogger;
+}) {
+  const pricing = createCyclePricing(config.invoices.tax);
+  const notices = createSubscriptionNotices({
+    db,
+    clock,
+    mailer,
+    publicUrl: config.publicUrl,
+    reminderDays: config.subscriptions.reminderDays,
+    pricing,
+    receipts,
+  });
+  // Outgoing webhooks of each change, queued beside its mail in the same transaction.
+  const hooks = createSubscriptionWebhookEffects(clock);
+  const charges = createSubscriptionCharges({
+    clock,
+    grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
+    pricing,
+    effects: {
+      // Every paid charge gets its invoice, and the customer the receipt, in the transaction that settles it.
+      paid: async (trx, charge) => {
+        const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
+        await notices.paid(trx, charge, invoice);
+        await hooks.paid(trx, charge);
+      },
+      // A second subscription to the same plan: its payment is invoiced and refunded in full, and the customer told.
+      refused: async (trx, charge) => {
+        await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
+        const plan = await findPlanRow(trx, charge.subscription.plan_id);
+        await reserveCredit(trx, {
+          paymentId: charge.payment.id,
+          amountMinor: Number(charge.payment.amount_minor),
+          reason: duplicateRefundReason(plan?.name ?? charge.subscription.plan_id),
+          refundId: duplicateRefundId(charge.payment.id),
+        });
+        await notices.refused(trx, charge);
+      },
+      failed: async (trx, charge) => {
+        await notices.failed(trx, charge);
+        await hooks.failed(trx, charge);
+      },
+    },
+  });
+  const lifecycle = createSubscriptionLifecycle({
+    db,
+    clock,
+    charges,
+    graceDays: config.subscriptions.graceDays,
+    log,
+    effects: {
+      suspended: async (trx, subscription, license) => {
+        await notices.suspended(trx, subscription, license);
+        await hooks.suspended(trx, subscription, license);
+      },
+      ended: async (trx, subscription) => {
+        await notices.ended(trx, subscription);
+        await hooks.ended(trx, subscription);
+      },
+    },
+  });
+  const service = createSubscriptionsService({
+    db,
+    clock,
+    provider,
+    currency: config.payments.currency,
+    charges,
+    lifecycle,
+    effects: {
+      cancelled: async (trx, subscription, money) => {
+        await notices.cancelled(trx, subscription, money);
+        await hooks.cancelled(trx, subscription);
+      },
+      resumed: (trx, subscription) => notices.resumed(trx, subscription),
+    },
+    coupons,
+    refundCredit,
+    reserveCredit,
+    log,
+  });
+  const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });
+  const jobs: ScheduledJob[] = [
+    { name: 'subscriptions', run: () => lifecycle.runDue() },
+    { name: 'subscriptions at Razorpay', run: () => service.closeAtProvider() },
+    { name: 'subscription reminders', run: () => notices.sendReminders() },
+  ];
+  return { charges, lifecycle, service, webhookEvents, jobs };
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Paged } from '../../../shared/api/paging.js';
+import type {
+  createPlanRequestSchema,
+  Plan,
+  planListQuerySchema,
+  updatePlanRequestSchema,
+} from '../../../shared/api/plans.js';
+import { isoNow } from '../../platform/clock.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors.js';
+import { badRequest, conflict, notFound } from '../../platform/http-error.js';
+import { existingFeatureIds } from '../features/repository.js';
+import type { CatalogueServiceDeps } from '../features/service.js';
+import { planHasLicenses } from '../../licensing/licenses/repository.js';
+import { securityEventTypes } from '../../platform/security-log/security-events.js';
+import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
+import {
+  allPlans,
+  deletePlan,
+  findOfferedPlan,
+  findPlan,
+  findPlanRow,
+  insertPlan,
+  licenseCountsByPlan,
+  listOfferedPlans,
+  listPlans,
+  publishDraft,
+  replacePlanFeatures,
+  updatePlan,
+  withFeatures,
+} from './repository.js';
+
+type PlanListQuery = z.output<typeof planListQuerySchema>;
+type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
+type UpdatePlanInput = z.output<typeof updatePlanRequestSchema>;
+type PlanFeaturesInput = CreatePlanInput['features'];
+
+const planNotFound = () => notFound('plan_not_found', 'Plan not found');
+const withoutFeatures = () =>
+  conflict(
+    'plan_without_features',
+    'Choose at least one feature for this plan first: a plan on sale must include something.',
+  );
+const duplicateCode = (code: string) =>
+  conflict('plan_code_taken', `A plan with the code "${code}" already exists`);
+
+/** Replaces the plan's features, refusing ids that name no feature. */
+async function replaceFeatures(
+  db: DbOrTransaction,
+  planId: string,
+  features: PlanFeaturesInput,
+): Promise<void> {
+  const ids = features.map((feature) => feature.feature_id);
+  const known = await existingFeatureIds(db, ids);
+  const missing = ids.filter((id) => !known.includes(id));
+  if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
+  await replacePlanFeatures(db, planId, features);
+}
+
+/** Plans (the admin console calls them packages): the public catalogue and its administration. */
+export interface PlansServiceDeps extends CatalogueServiceDeps {
+  /** The currency the payment account takes (PAYMENT_CURRENCY): the only one a plan may be priced in. */
+  paymentCurrency: string;
+}
+
+export function createPlansService({
+  db,
+  clock,
+  onCatalogueChange = () => undefined,
+  paymentCurrency,
+}: PlansServiceDeps) {
+  /** A plan priced in another currency could be shown but never bought. */
+  function refuseUnpayableCurrency(currency: string | undefined): void {
+    if (currency !== undefined && currency !== paymentCurrency)
+      throw badRequest(
+        'unsupported_currency',
+        `Plans are priced in ${paymentCurrency}, the currency payments are taken in; ${currency} cannot be charged.`,
+      );
+  }
+
+  async function existing(id: string): Promise<Plan> {
+    const plan = await findPlan(db, id);
+    if (!plan) throw planNotFound();
+    return plan;
+  }
+
+  return {
+    async listPublic(): Promise<Plan[]> {
+      return withFeatures(db, await listOfferedPlans(db));
+    },
+
+    async getPublic(id: string): Promise<Plan> {
+      const row = await findOfferedPlan(db, id);
+      if (!row) throw planNotFound();
+      return (await withFeatures(db, [row]))[0] as Plan;
+    },
+
+    async list(query: PlanListQuery): Promise<Paged<Plan>> {
+      const page = await listPlans(db, query);
+      return { ...page, data: await withFeatures(db, page.data) };
+    },
+
+    get: existing,
+
+    async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
+      refuseUnpayableCurrency(input.currency);
+      const id = randomUUID();
+      const now = isoNow(clock);
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await insertPlan(trx, {
+              id,
+              code: input.code,
+              name: input.name,
+              description: input.description,
+              price_minor: input.price_minor,
+              currency: input.currency,
+              billing_interval: input.billing_interval,
+              max_activations: input.max_activations,
+              is_public: input.is_public ? 1 : 0,
+              is_active: input.is_active ? 1 : 0,
+              sort_order: input.sort_order,
+              archived_at: null,
+              seat_based: 0,
+              // Not on sale until published, once it has its features.
+              draft: 1,
+              created_at: now,
+              updated_at: now,
+            });
+            await replaceFeatures(trx, id, input.features);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.planCreated,
+              severity: 'info',
+              userId: null,
+              details: {
+                plan_id: id,
+                code: input.code,
+                price_minor: input.price_minor,
+                currency: input.currency,
+              },
+            });
+          }),
+        () => duplicateCode(input.code),
+      );
+      return existing(id);
+    },
+
+    async update(id: string, changes: UpdatePlanInput, actor: AdminActor): Promise<Plan> {
+      const current = await existing(id);
+      if (changes.currency !== current.currency) refuseUnpayableCurrency(changes.currency);
+      const price = changes.price_minor ?? current.price_minor;
+      const interval = changes.billing_interval ?? current.billing_interval;
+      if ((interval === 'free') !== (price === 0)) {
+        throw badRequest('validation_error', 'A free plan has price 0 and a paid plan a price above 0');
+      }
+      // A published plan is sold for what it includes: it cannot be emptied.
+      if (!current.is_draft && changes.features?.length === 0) throw withoutFeatures();
+      await refuseDuplicate(
+        () =>
+          db.transaction().execute(async (trx) => {
+            const { features, is_public, is_active, ...fields } = changes;
+            await updatePlan(trx, id, {
+              ...fields,
+              ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
+              ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
+              updated_at: isoNow(clock),
+            });
+            if (features) await replaceFeatures(trx, id, features);
+            await recordAdminAction(trx, clock, actor, {
+              type: securityEventTypes.planUpdated,
+              severity: 'info',
+              userId: null,
+              details: { plan_id: id, code: changes.code ?? current.code, changes },
+            });
+          }),
+        () => duplicateCode(changes.code ?? current.code),
+      );
+      onCatalogueChange();
+      return existing(id);
+    },
+
+    /**
+     * Puts a draft on sale: it must include at least one feature and be priced in the currency
+     * payments are taken in. Publishing a published plan answers it as it is.
+     */
+    async publish(id: string, actor: AdminActor): Promise<Plan> {
+      const current = await existing(id);
+      if (current.archived_at)
+        throw conflict('plan_archived', 'This plan is archived; archived plans are not sold again.');
+      if (!current.is_draft) return current;
+      if (current.features.length === 0) throw withoutFeatures();
+      refuseUnpayableCurrency(current.currency);
+      await db.transaction().execute(async (trx) => {
+        // Conditional, so two administrators publishing at once record it once.
+        const published = await publishDraft(trx, id, isoNow(clock));
+        if (!published) return;
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.planUpdated,
+          severity: 'info',
+          userId: null,
+          details: { plan_id: id, code: current.code, changes: { published: true } },
+        });
+      });
+      onCatalogueChange();
+      return existing(id);
+    },
+
+    /** Deletes a plan no license refers to; one with licenses is archived instead, so they keep working. */
+    async remove(
+      id: string,
+      actor: AdminActor,
+    ): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
+      const row = await findPlanRow(db, id);
+      if (!row) throw planNotFound();
+      const inUse = await planHasLicenses(db, id);
+      const recordRemoval = (trx: DbOrTransaction, outcome: 'deleted' | 'archived') =>
+        recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.planDeleted,
+          severity: 'warning',
+          userId: null,
+          details: { plan_id: id, code: row.code, name: row.name, outcome },
+        });
+      if (!inUse) {
+        try {
+          await db.transaction().execute(async (trx) => {
+            await deletePlan(trx, id);
+            await recordRemoval(trx, 'deleted');
+          });
+          onCatalogueChange();
+          return { id, outcome: 'deleted', message: `Plan ${row.name} deleted` };
+        } catch (error) {
+          // A license of the plan was issued a moment ago: archive it like any plan in use.
+          if (!isForeignKeyViolation(error)) throw error;
+        }
+      }
+      const now = isoNow(clock);
+      await db.transaction().execute(async (trx) => {
+        await updatePlan(trx, id, {
+          archived_at: row.archived_at ?? now,
+          is_active: 0,
+          is_public: 0,
+          updated_at: now,
+        });
+        await recordRemoval(trx, 'archived');
+      });
+      onCatalogueChange();
+      return {
+        id,
+        outcome: 'archived',
+        message: `Plan ${row.name} has licenses, so it was archived: it is no longer offered and its licenses keep working`,
+      };
+    },
+
+    async stats() {
+      const [plans, byPlan] = await Promise.all([allPlans(db), licenseCountsByPlan(db, isoNow(clock))]);
+      return {
+        total: plans.length,
+        active: plans.filter((plan) => plan.is_active === 1 && plan.draft === 0 && !plan.archived_at).length,
+        draft: plans.filter((plan) => plan.draft === 1 && !plan.archived_at).length,
+        public: plans.filter((plan) => plan.is_public === 1 && !plan.archived_at).length,
+        archived: plans.filter((plan) => plan.archived_at).length,
+        by_plan: plans.map((plan) => ({
+          plan_id: plan.id,
+          code: plan.code,
+          name: plan.name,
+          active_licenses: byPlan.get(plan.id)?.active ?? 0,
+          total_licenses: byPlan.get(plan.id)?.total ?? 0,
+        })),
+      };
+    },
+  };
+}
+
+export type PlansService = ReturnType<typeof createPlansService>;

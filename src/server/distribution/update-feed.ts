@@ -1,0 +1,169 @@
+import type { UpdateCheckRequest, UpdateCheckResponse } from '../../shared/api/releases.js';
+import { normalizeLicenseKey } from '../../shared/license-key.js';
+import { UPDATE_FEED_PREFIX } from '../../shared/routes.js';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import type { ActivationRow } from '../platform/db/tables.js';
+import { HttpError, notFound } from '../platform/http-error.js';
+import { inactiveLicense, invalidKey, machineRefusal } from '../licensing/licenses/refusals.js';
+import { findSeatKeyLicenseId } from '../licensing/licenses/seat-keys.js';
+import { effectiveStatus } from '../licensing/licenses/views.js';
+import { channelFileYaml, parseChannelFile } from './channel-files.js';
+import { releaseFilePath } from './releases.js';
+import {
+  countReleaseEvent,
+  findActivation,
+  findActivationOf,
+  findLicenseForUpdates,
+  findRelease,
+  findReleaseByVersion,
+  platformReleases,
+  recordInstall,
+} from './repository.js';
+import { chooseOffer } from './rollout.js';
+import { UPDATE_FEED_TTL_SECONDS, type UpdateLinks } from './update-links.js';
+
+export interface UpdateFeedDeps {
+  db: Db;
+  clock: Clock;
+  links: UpdateLinks;
+  releasesDir: string;
+  /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for feed URLs. */
+  apiUrl: string;
+}
+
+const feedExpired = () =>
+  new HttpError(
+    410,
+    'update_feed_expired',
+    'This update feed link has expired or is not genuine. Check for updates again to get a new one.',
+  );
+
+const unknownLicense = () =>
+  new HttpError(403, 'license_not_found', 'Updates need a valid license: no license has this key.');
+
+type UpdatingLicense = NonNullable<Awaited<ReturnType<typeof findLicenseForUpdates>>>;
+
+/**
+ * Only a machine activated on an active license gets updates. Refusals are the license check's own
+ * (403 with the reason and what to do), so the app can show the same message in both places.
+ */
+function assertMayUpdate(
+  license: UpdatingLicense | undefined,
+  activation: ActivationRow | undefined,
+  now: Date,
+): asserts license is UpdatingLicense {
+  if (!license) throw unknownLicense();
+  const status = effectiveStatus(license, now);
+  if (status !== 'active') throw inactiveLicense(license, status);
+  if (!activation || activation.deactivated_at !== null)
+    throw machineRefusal(activation, license.organisation_name);
+}
+
+/**
+ * Updates through electron-updater's generic provider. A machine's check (key, hardware id, the
+ * version it runs) is counted and answered with a feed URL carrying a signed token; the channel
+ * files and the files they name are served under it, after the license and machine are checked
+ * again, so a license revoked or a machine deactivated since gets nothing more.
+ */
+export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl }: UpdateFeedDeps) {
+  /** The machine behind a feed token, still allowed to update; 410 for an expired or forged token. */
+  async function machineOf(token: string) {
+    const grant = links.verify(token, Math.floor(clock.now().getTime() / 1000));
+    if (!grant) throw feedExpired();
+    const activation = await findActivation(db, grant.activationId);
+    const license = activation && (await findLicenseForUpdates(db, { id: activation.license_id }));
+    assertMayUpdate(license, activation, clock.now());
+    return { grant, activation: activation as ActivationRow };
+  }
+
+  /** A member's machine asks with its seat key (never the organisation's): the license it is on. */
+  async function seatKeyLicense(key: string, hardwareId: string) {
+    const licenseId = await findSeatKeyLicenseId(db, key, hardwareId);
+    return licenseId ? findLicenseForUpdates(db, { id: licenseId }) : undefined;
+  }
+
+  return {
+    async check(body: UpdateCheckRequest): Promise<UpdateCheckResponse> {
+      const key = normalizeLicenseKey(body.license_key);
+      if (!key) throw invalidKey();
+      const now = clock.now();
+      const license =
+        (await findLicenseForUpdates(db, { key })) ?? (await seatKeyLicense(key, body.hardware_id));
+      const activation = license && (await findActivationOf(db, license.id, body.hardware_id));
+      assertMayUpdate(license, activation, now);
+      const machine = activation as ActivationRow;
+      const current =
+        body.current_version === undefined
+          ? undefined
+          : await findReleaseByVersion(db, body.platform, body.current_version);
+      if (current) {
+        await db.transaction().execute(async (trx) => {
+          await countReleaseEvent(trx, current.id, 'checks');
+          await recordInstall(trx, current.id, machine.id, now.toISOString());
+        });
+      }
+      const expiresAt = Math.floor(now.getTime() / 1000) + UPDATE_FEED_TTL_SECONDS;
+      const token = links.sign({
+        activationId: machine.id,
+        currentReleaseId: current?.id ?? null,
+        expiresAt,
+      });
+      return {
+        feed_url: `${apiUrl}${UPDATE_FEED_PREFIX}${token}/`,
+        feed_expires_at: new Date(expiresAt * 1000).toISOString(),
+      };
+    },
+
+    /** The YAML of a channel file (`latest.yml`, `beta-mac.yml`…) for the machine behind the token. */
+    async channelFile(token: string, name: string): Promise<string> {
+      const { grant, activation } = await machineOf(token);
+      const wanted = parseChannelFile(name);
+      if (!wanted) {
+        throw notFound(
+          'update_channel_not_found',
+          `There is no update channel file ${name}: the feed serves latest.yml, latest-mac.yml, ` +
+            'latest-linux.yml and their beta-… counterparts',
+        );
+      }
+      const releases = await platformReleases(db, wanted.platform);
+      const offer = chooseOffer({
+        releases,
+        channel: wanted.channel,
+        hardwareId: activation.hardware_id,
+        current: releases.find((release) => release.id === grant.currentReleaseId),
+      });
+      if (!offer?.sha512) {
+        throw notFound(
+          'no_update_available',
+          `No ${wanted.channel} release for ${wanted.platform} is available to this machine yet`,
+        );
+      }
+      return channelFileYaml({ ...offer, sha512: offer.sha512 });
+    },
+
+    /**
+     * Where a release's file lies, for a download through the feed, counted. A yanked release is
+     * gone (410); a paused one or one outside the machine's rollout is still served, since the feed
+     * decides what is offered and a download started before a pause may finish.
+     */
+    async file(token: string, releaseId: string, fileName: string): Promise<string> {
+      await machineOf(token);
+      const release = await findRelease(db, releaseId);
+      if (!release || release.file_name !== fileName) {
+        throw notFound('release_not_found', 'This release is not available');
+      }
+      if (release.yanked_at !== null) {
+        throw new HttpError(
+          410,
+          'release_yanked',
+          `Version ${release.version} was withdrawn and can no longer be downloaded`,
+        );
+      }
+      await countReleaseEvent(db, release.id, 'downloads');
+      return releaseFilePath(releasesDir, release);
+    },
+  };
+}
+
+export type UpdateFeedService = ReturnType<typeof createUpdateFeedService>;

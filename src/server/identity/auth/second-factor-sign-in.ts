@@ -1,0 +1,130 @@
+import type { SecondFactorMethod, SecondFactorRequired, TokenResponse } from '../../../shared/api/auth.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/tables.js';
+import { unauthorized } from '../../platform/http-error.js';
+import type { RequestMeta } from '../../platform/request-meta.js';
+import { findUserById } from '../users/repository.js';
+import { securityEventTypes } from '../../platform/security-log/security-events.js';
+import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { findChallenge, issueChallenge, recordWrongAnswer, useChallenge } from './challenges.js';
+import {
+  admitLoginAttempt,
+  lockedOutError,
+  type LockoutPolicy,
+  recordLoginFailure,
+  recordLoginSuccess,
+} from './login-throttle.js';
+import { countUnusedRecoveryCodes } from './recovery-codes.js';
+import type { SignInMethod } from './refresh-tokens.js';
+import type { SecondFactorAnswer, TwoFactorService } from './two-factor-service.js';
+import { secondFactorsOf } from './two-factor-service.js';
+
+/**
+ * The second step of a sign-in: the first step (the password) answered a short-lived challenge
+ * instead of tokens; this one takes the challenge and a code. Wrong codes count in the same
+ * throttle and lockout as wrong passwords, and a challenge dies after a few of them.
+ */
+
+/** How long the first step's challenge waits for the second factor. */
+export const SECOND_FACTOR_CHALLENGE_TTL_SECONDS = 5 * 60;
+/** Wrong answers one challenge takes before it dies (the sign-in starts again with the password). */
+export const SECOND_FACTOR_MAX_WRONG_ANSWERS = 5;
+
+const challengeGone = () =>
+  unauthorized('challenge_expired', 'This sign-in has expired. Sign in again with your password.');
+const wrongCode = () => unauthorized('invalid_code', 'That code is not right. Try again.');
+
+export interface SecondFactorSignInDeps {
+  db: Db;
+  clock: Clock;
+  lockout: LockoutPolicy;
+  twoFactor: TwoFactorService;
+  startSession(user: UserRow, meta: RequestMeta, methods: readonly SignInMethod[]): Promise<TokenResponse>;
+}
+
+/** The first step's answer for an account with a second factor, or undefined when it has none. */
+export async function secondFactorChallengeFor(
+  db: Db,
+  clock: Clock,
+  user: UserRow,
+): Promise<SecondFactorRequired | undefined> {
+  const factors = await secondFactorsOf(db, user.id);
+  if (!factors.totp && factors.passkeys === 0) return undefined;
+  const methods: SecondFactorMethod[] = [];
+  if (factors.totp) methods.push('totp');
+  if ((await countUnusedRecoveryCodes(db, user.id)) > 0) methods.push('recovery_code');
+  if (factors.passkeys > 0) methods.push('passkey');
+  const challenge = await issueChallenge(db, clock, {
+    kind: 'second_factor',
+    userId: user.id,
+    ttlSeconds: SECOND_FACTOR_CHALLENGE_TTL_SECONDS,
+  });
+  return {
+    second_factor_required: true,
+    challenge: challenge.token,
+    methods,
+    expires_in: SECOND_FACTOR_CHALLENGE_TTL_SECONDS,
+  };
+}
+
+export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
+  const { db, clock, lockout, twoFactor } = deps;
+
+  return {
+    async complete(
+      challengeToken: string,
+      answer: SecondFactorAnswer,
+      meta: RequestMeta,
+    ): Promise<TokenResponse> {
+      const challenge = await findChallenge(db, clock, 'second_factor', challengeToken);
+      const user = challenge?.user_id ? await findUserById(db, challenge.user_id) : undefined;
+      if (!challenge || !user || user.status !== 'active') throw challengeGone();
+
+      const admission = await admitLoginAttempt(db, clock, lockout, {
+        email: user.email,
+        ip: meta.ip,
+        userId: user.id,
+      });
+      if (!admission.admitted) throw lockedOutError(admission.retryAt, clock.now());
+
+      // The factor is spent and the challenge used together: a code is never spent on a
+      // challenge a concurrent request used first.
+      const outcome = await db.transaction().execute(async (trx) => {
+        const method = await twoFactor.verifySecondFactor(trx, user.id, answer, meta);
+        if (!method) return 'wrong' as const;
+        if (!(await useChallenge(trx, clock, 'second_factor', challengeToken))) throw challengeGone();
+        return method;
+      });
+
+      if (outcome === 'wrong') {
+        const locks = await recordLoginFailure(db, clock, lockout, admission.attempt);
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.secondFactorFailed,
+          severity: 'warning',
+          userId: user.id,
+          meta,
+          details: { method: 'recovery_code' in answer ? 'recovery_code' : 'totp', step: 'sign_in' },
+        });
+        for (const lock of locks)
+          await recordSecurityEvent(db, clock, {
+            type: securityEventTypes.accountLocked,
+            severity: 'warning',
+            userId: user.id,
+            meta,
+            details: { email: user.email, scope: lock.scope, locked_until: lock.until.toISOString() },
+          });
+        // A challenge takes a few wrong answers, then the sign-in starts again from the password.
+        if ((await recordWrongAnswer(db, challenge.id)) >= SECOND_FACTOR_MAX_WRONG_ANSWERS)
+          await useChallenge(db, clock, 'second_factor', challengeToken);
+        if (locks[0]) throw lockedOutError(locks[0].until, clock.now());
+        throw wrongCode();
+      }
+
+      await recordLoginSuccess(db, admission.attempt);
+      return deps.startSession(user, meta, ['pwd', 'otp']);
+    },
+  };
+}
+
+export type SecondFactorSignIn = ReturnType<typeof createSecondFactorSignIn>;

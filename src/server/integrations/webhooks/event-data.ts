@@ -1,0 +1,72 @@
+import type { ActivationRow, LicenseRow, PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
+
+// What each event's `data` says about the thing that changed: ids and state a receiver can act on,
+// never secrets (the license key activates machines, so it is left out).
+
+export const licenseEventData = (license: LicenseRow) => ({
+  license: {
+    id: license.id,
+    user_id: license.user_id,
+    plan_id: license.plan_id,
+    subscription_id: license.subscription_id,
+    status: license.status,
+    expires_at: license.expires_at,
+    max_activations: license.max_activations,
+    suspended_reason: license.suspended_reason,
+    revoked_reason: license.revoked_reason,
+    created_at: license.created_at,
+  },
+});
+
+export const activationEventData = (activation: ActivationRow, userId: string | null) => ({
+  activation: {
+    id: activation.id,
+    license_id: activation.license_id,
+    user_id: userId,
+    hardware_id: activation.hardware_id,
+    device_name: activation.device_name,
+    platform: activation.platform,
+    activated_at: activation.activated_at,
+    deactivated_at: activation.deactivated_at,
+    deactivated_reason: activation.deactivated_reason,
+  },
+});
+
+export const paymentEventData = (payment: PaymentRow, extra: Record<string, unknown> = {}) => ({
+  payment: {
+    id: payment.id,
+    user_id: payment.user_id,
+    plan_id: payment.plan_id,
+    provider: payment.provider,
+    provider_payment_id: payment.provider_payment_id,
+    amount_minor: Number(payment.amount_minor),
+    currency: payment.currency,
+    status: payment.status,
+    kind: payment.kind,
+    license_id: payment.license_id,
+    subscription_id: payment.subscription_id,
+    paid_at: payment.paid_at,
+    ...extra,
+  },
+});
+
+export const subscriptionEventData = (subscription: SubscriptionRow) => ({
+  subscription: {
+    id: subscription.id,
+    user_id: subscription.user_id,
+    plan_id: subscription.plan_id,
+    license_id: subscription.license_id,
+    provider: subscription.provider,
+    status: subscription.status,
+    current_period_start: subscription.current_period_start,
+    current_period_end: subscription.current_period_end,
+    cancel_at_period_end: subscription.cancel_at_period_end === 1,
+    ended_at: subscription.ended_at,
+  },
+});
+
+/** An organisation's event: which organisation, and the account and seat it is about where there is one. */
+export const organisationEventData = (
+  organisation: { id: string; name: string },
+  extra: Record<string, unknown> = {},
+) => ({ organisation: { id: organisation.id, name: organisation.name }, ...extra });

@@ -1,0 +1,208 @@
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  randomUUID,
+  sign as signBytes,
+} from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { LeaseSigningKeys } from '../../../shared/api/licenses.js';
+import { LEASE_ALGORITHM, LEASE_AUDIENCE, LEASE_TYPE, type LeaseClaims } from '../../../shared/lease.js';
+import type { Clock } from '../../platform/clock.js';
+import { ConfigError } from '../../platform/config.js';
+
+/** Retired keys still served for verification, so leases signed before a rotation stay valid. */
+const RETIRED_KEYS_KEPT = 3;
+export const LEASE_KEYS_FILE = 'lease-signing-keys.json';
+
+interface StoredKey {
+  kid: string;
+  /** Private JWK (OKP, Ed25519). */
+  jwk: JWK;
+  created_at: string;
+}
+interface KeyFile {
+  active: string;
+  keys: StoredKey[];
+}
+
+type PublicJwk = LeaseSigningKeys['keys'][number];
+
+export interface LeaseInput {
+  licenseId: string;
+  licenseKey: string;
+  hardwareId: string;
+  plan: { id: string; code: string; name: string };
+  features: LeaseClaims['features'];
+  licenseExpiresAt: string | null;
+  /** The organisation and member whose seat the machine is on, on an organisation's license. */
+  seat?: LeaseClaims['seat'] | null;
+  /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
+  offline?: { nonce: string; lifetimeSeconds: number };
+}
+
+export interface LeaseSigner {
+  sign(input: LeaseInput): Promise<{ lease: string; expiresAt: string }>;
+  /** The key new leases are signed with: a lease kept for reuse is reusable only under this key. */
+  readonly activeKeyId: string;
+  /** The verification keys, active first (`GET /licensing/public-key`). */
+  publicKeys(): LeaseSigningKeys;
+}
+
+/** The part of a key fingerprint a lease carries: binds it to the key without revealing it. */
+export const keyFingerprint = (licenseKey: string) =>
+  createHash('sha256').update(licenseKey).digest().subarray(0, 16).toString('base64url');
+
+async function newStoredKey(now: Date): Promise<StoredKey> {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' }) as JWK;
+  return { kid: await calculateJwkThumbprint(jwk), jwk, created_at: now.toISOString() };
+}
+
+function toPublicJwk(key: KeyObject, kid: string): PublicJwk {
+  const { x } = createPublicKey(key).export({ format: 'jwk' }) as { x: string };
+  return { kty: 'OKP', crv: 'Ed25519', x, kid, alg: LEASE_ALGORITHM, use: 'sig' };
+}
+
+function readKeyFile(file: string): KeyFile {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
+    if (!parsed.keys.some((key) => key.kid === parsed.active)) throw new Error('no active key');
+    return parsed;
+  } catch (error) {
+    throw new ConfigError([
+      `The lease signing keys in ${file} cannot be read (${error instanceof Error ? error.message : String(error)}). ` +
+        'Restore the file from a backup, or delete it to generate a new key (desktop apps then need to go online once), ' +
+        'or set LEASE_SIGNING_KEY.',
+    ]);
+  }
+}
+
+/** Writes the whole file under a private name and links it into place, so no reader sees half of it. */
+function writeKeyFile(file: string, content: KeyFile, { replace }: { replace: boolean }): void {
+  const draft = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  writeFileSync(draft, `${JSON.stringify(content, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+  try {
+    if (replace) rmSync(file, { force: true });
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
+}
+
+/** Loads the keys from DATA_DIR/keys, creating the first on a fresh install. */
+export async function loadKeyFile(dataDir: string, clock: Clock): Promise<KeyFile> {
+  const directory = join(dataDir, 'keys');
+  const file = join(directory, LEASE_KEYS_FILE);
+  if (!existsSync(file)) {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const key = await newStoredKey(clock.now());
+    writeKeyFile(file, { active: key.kid, keys: [key] }, { replace: false });
+  }
+  return readKeyFile(file);
+}
+
+/** Adds a new active key and keeps the last few retired ones for verification (`cli rotate-keys`). */
+export async function rotateLeaseKeys(
+  dataDir: string,
+  clock: Clock,
+): Promise<{ kid: string; retired: string[] }> {
+  const current = await loadKeyFile(dataDir, clock);
+  const key = await newStoredKey(clock.now());
+  const kept = current.keys
+    .toSorted((a, b) => b.created_at.localeCompare(a.created_at))
+    .slice(0, RETIRED_KEYS_KEPT);
+  writeKeyFile(
+    join(dataDir, 'keys', LEASE_KEYS_FILE),
+    { active: key.kid, keys: [key, ...kept] },
+    { replace: true },
+  );
+  return { kid: key.kid, retired: kept.map((stored) => stored.kid) };
+}
+
+/** A configured key: a private JWK (JSON) or a PKCS#8 PEM of an Ed25519 key. */
+async function configuredKey(text: string): Promise<StoredKey> {
+  try {
+    const key = text.trim().startsWith('{')
+      ? createPrivateKey({ key: JSON.parse(text) as JWK & { kty: string }, format: 'jwk' })
+      : createPrivateKey(text);
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`an ${key.asymmetricKeyType} key, not Ed25519`);
+    const jwk = key.export({ format: 'jwk' }) as JWK;
+    return { kid: await calculateJwkThumbprint(jwk), jwk, created_at: new Date(0).toISOString() };
+  } catch (error) {
+    throw new ConfigError([
+      `LEASE_SIGNING_KEY: not an Ed25519 private key as JWK or PKCS#8 PEM (${error instanceof Error ? error.message : String(error)})`,
+    ]);
+  }
+}
+
+export interface LeaseSignerOptions {
+  dataDir: string;
+  configuredKey: string | undefined;
+  issuer: string;
+  ttlSeconds: number;
+  clock: Clock;
+}
+
+export async function createLeaseSigner(options: LeaseSignerOptions): Promise<LeaseSigner> {
+  const file = options.configuredKey
+    ? { active: '', keys: [await configuredKey(options.configuredKey)] }
+    : await loadKeyFile(options.dataDir, options.clock);
+  const activeKid = file.active || (file.keys[0] as StoredKey).kid;
+  const keyObjects = file.keys.map((stored) => ({
+    kid: stored.kid,
+    key: createPrivateKey({ key: stored.jwk as JWK & { kty: string }, format: 'jwk' }),
+  }));
+  const active = keyObjects.find((stored) => stored.kid === activeKid) as { kid: string; key: KeyObject };
+  const publicKeys: LeaseSigningKeys = {
+    keys: [active, ...keyObjects.filter((stored) => stored.kid !== activeKid)].map((stored) =>
+      toPublicJwk(stored.key, stored.kid),
+    ),
+  };
+
+  const base64url = (text: string) => Buffer.from(text).toString('base64url');
+  const protectedHeader = base64url(
+    JSON.stringify({ alg: LEASE_ALGORITHM, kid: active.kid, typ: LEASE_TYPE }),
+  );
+
+  return {
+    async sign(input) {
+      const issuedAt = Math.floor(options.clock.now().getTime() / 1000);
+      // A lease never outlives the license it vouches for.
+      const licenseEnd = input.licenseExpiresAt
+        ? Math.floor(Date.parse(input.licenseExpiresAt) / 1000)
+        : Infinity;
+      const lifetime = input.offline?.lifetimeSeconds ?? options.ttlSeconds;
+      const expiresAt = Math.min(issuedAt + lifetime, licenseEnd);
+      // The compact JWS that jose's SignJWT makes, signed synchronously with node:crypto: jose goes
+      // through WebCrypto, whose promise job costs several times the Ed25519 signature itself.
+      const claims = {
+        kfp: keyFingerprint(input.licenseKey),
+        hwid: input.hardwareId,
+        plan: input.plan,
+        features: input.features,
+        license_expires_at: input.licenseExpiresAt,
+        ...(input.seat ? { seat: input.seat } : {}),
+        ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
+        sub: input.licenseId,
+        iss: options.issuer,
+        aud: LEASE_AUDIENCE,
+        iat: issuedAt,
+        exp: expiresAt,
+        jti: randomUUID(),
+      };
+      const signingInput = `${protectedHeader}.${base64url(JSON.stringify(claims))}`;
+      const signature = signBytes(null, Buffer.from(signingInput), active.key).toString('base64url');
+      const lease = `${signingInput}.${signature}`;
+      return { lease, expiresAt: new Date(expiresAt * 1000).toISOString() };
+    },
+    publicKeys: () => publicKeys,
+    activeKeyId: active.kid,
+  };
+}

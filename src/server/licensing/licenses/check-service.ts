@@ -1,0 +1,200 @@
+import type { FeatureUsage, LicenseStatusAnswer } from '../../../shared/api/licenses.js';
+import type { SeatHolder } from '../../../shared/api/organisations.js';
+import { normalizeLicenseKey } from '../../../shared/license-key.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ActivationRow } from '../../platform/db/tables.js';
+import type { LeaseSigner } from '../leases/lease-signer.js';
+import type { CachedPlan, PlanCatalogueCache } from '../../catalogue/plans/catalogue-cache.js';
+import type { CheckAnswers, KeptAnswer } from './check-answers.js';
+import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
+import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
+import { leaseFor } from './lease.js';
+import { currentPeriodStart } from './periods.js';
+import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
+import { featureUsages } from './usage.js';
+import { counterKey, type UsageTotals } from './usage-repository.js';
+import { effectiveStatus } from './views.js';
+
+export interface LicenseChecksDeps {
+  clock: Clock;
+  leases: LeaseSigner;
+  planCatalogue: PlanCatalogueCache;
+  reads: LicenseCheckReads;
+  heartbeats: Heartbeats;
+  answers: CheckAnswers;
+  /** Share of a lease's lifetime (0–1) after which a kept answer is signed anew. */
+  leaseReuseShare: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The starts of today's and this month's usage periods (UTC), worked out once a day. */
+function createPeriodStarts() {
+  let today = -1;
+  let starts = { day: '', month: '' };
+  return (now: Date) => {
+    const day = Math.floor(now.getTime() / DAY_MS);
+    if (day !== today) {
+      starts = { day: currentPeriodStart('day', now), month: currentPeriodStart('month', now) };
+      today = day;
+    }
+    return starts;
+  };
+}
+
+/** This period's usage as one text, equal for equal usage whatever order the rows came in. */
+const usageKeyOf = (row: LicenseCheckRow): string =>
+  row.usage.length === 0
+    ? ''
+    : row.usage
+        .map((cell) => cell.join(':'))
+        .sort()
+        .join(' ');
+
+/** Feature blocks kept at most: one per plan, day and distinct usage in use, so a few hundred suffice. */
+const MAX_FEATURE_BLOCKS = 1_000;
+
+/** Whose seat the machine is on, on an organisation's license: the member who activated it. */
+const seatOf = (row: LicenseCheckRow, activation: ActivationRow): SeatHolder | null =>
+  row.organisation_id === null || activation.activated_by === null
+    ? null
+    : {
+        organisation_id: row.organisation_id,
+        organisation_name: row.organisation_name ?? '',
+        user_id: activation.activated_by,
+      };
+
+/** Everything a valid answer is made of but the check's time: equal states give equal answers. */
+function stateOf(
+  row: LicenseCheckRow,
+  activation: ActivationRow,
+  catalogue: CachedPlan,
+  keyId: string,
+  periods: { day: string; month: string },
+  usage: string,
+): string {
+  return JSON.stringify([
+    row.license_key,
+    row.plan_id,
+    row.expires_at,
+    // Any write to the license (a suspension lifted, a plan changed back) gets a fresh lease.
+    row.updated_at,
+    activation.id,
+    // The seat the answer and its lease name: a renamed organisation, or the machine on another
+    // member's seat, gets a fresh lease.
+    row.organisation_id,
+    row.organisation_name,
+    activation.activated_by,
+    catalogue.fingerprint,
+    keyId,
+    periods.day,
+    periods.month,
+    usage,
+  ]);
+}
+
+/**
+ * License checks from machines (`/licenses/validate`, `/licensing/status`), the hot path of every
+ * desktop. One read per check; the answer, with its signed lease, is kept per license and machine
+ * as the bytes sent, and sent again while nothing it was made from has changed and the lease is
+ * fresh. The machine's check-in is noted in memory and written with the next batch of heartbeats.
+ */
+export function createLicenseChecksService(deps: LicenseChecksDeps) {
+  const { clock, leases, planCatalogue, reads, heartbeats, answers, leaseReuseShare } = deps;
+  const periodStarts = createPeriodStarts();
+  // The features block depends only on the plan, the day and the usage: every license of a plan
+  // with the same usage today (most often none) shares one, built once.
+  const featureBlocks = new Map<string, FeatureUsage[]>();
+
+  function featuresFor(row: LicenseCheckRow, catalogue: CachedPlan, now: Date, day: string, usage: string) {
+    const key = `${catalogue.fingerprint} ${day} ${usage}`;
+    let features = featureBlocks.get(key);
+    if (!features) {
+      const totals: UsageTotals = new Map(
+        row.usage.map(([featureId, periodStart, total]) => [
+          counterKey(row.id, featureId, periodStart),
+          total,
+        ]),
+      );
+      features = featureUsages(row.id, catalogue.features, totals, now, true);
+      if (featureBlocks.size >= MAX_FEATURE_BLOCKS) featureBlocks.clear();
+      featureBlocks.set(key, features);
+    }
+    return features;
+  }
+
+  async function answerFor(
+    row: LicenseCheckRow,
+    activation: ActivationRow,
+    catalogue: CachedPlan,
+    now: Date,
+    state: string,
+    features: FeatureUsage[],
+  ): Promise<KeptAnswer> {
+    const seat = seatOf(row, activation);
+    const signed = await leaseFor(
+      leases,
+      row,
+      activation.hardware_id,
+      { plan: catalogue.plan, usage_info: { features } },
+      seat,
+    );
+    const answer: LicenseStatusAnswer = {
+      valid: true,
+      status: 'active',
+      message: 'License is valid',
+      requires_activation: false,
+      license_id: row.id,
+      plan: catalogue.plan,
+      expires_at: row.expires_at,
+      features,
+      activation_id: activation.id,
+      seat,
+      lease: signed.lease,
+      lease_expires_at: signed.expiresAt,
+    };
+    const signedAtMs = now.getTime();
+    const lifetimeMs = Date.parse(signed.expiresAt) - signedAtMs;
+    return {
+      state,
+      body: Buffer.from(JSON.stringify(answer)),
+      renewAtMs: signedAtMs + lifetimeMs * leaseReuseShare,
+    };
+  }
+
+  return {
+    /** Answers a license check from a machine (JSON, as bytes), and notes the machine's check-in. */
+    async validate(body: { license_key: string; hardware_id: string }): Promise<Buffer> {
+      const key = normalizeLicenseKey(body.license_key);
+      if (!key) throw invalidKey();
+      const now = clock.now();
+      const periods = periodStarts(now);
+      const row = await reads.read(key, body.hardware_id, periods.day, periods.month);
+      if (!row) throw unknownKey();
+      const status = effectiveStatus(row, now);
+      if (status !== 'active') throw inactiveLicense(row, status);
+      const activation = row.activation;
+      if (!activation || activation.deactivated_at !== null)
+        throw machineRefusal(activation ?? undefined, row.organisation_name);
+
+      const seenAt = now.toISOString();
+      // A machine back after a long absence is written at once, so seat reclaim on any instance
+      // sees it; every other check-in goes with the next batch.
+      if (now.getTime() - Date.parse(activation.last_seen_at) > WRITE_AT_ONCE_AFTER_MS)
+        await heartbeats.recordNow(activation.id, seenAt);
+      else heartbeats.record(activation.id, seenAt);
+      const catalogue = await planCatalogue.get(row.plan_id);
+      const usage = usageKeyOf(row);
+      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage);
+      let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
+      if (!answer) {
+        const features = featuresFor(row, catalogue, now, periods.day, usage);
+        answer = await answerFor(row, activation, catalogue, now, state, features);
+        answers.set(row.id, activation.hardware_id, answer);
+      }
+      return answer.body;
+    },
+  };
+}
+
+export type LicenseChecksService = ReturnType<typeof createLicenseChecksService>;

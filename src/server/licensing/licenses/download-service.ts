@@ -1,0 +1,53 @@
+import type { DownloadPlatform } from '../../../shared/api/licenses.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/tables.js';
+import { notFound } from '../../platform/http-error.js';
+import { latestReleases } from '../../distribution/repository.js';
+import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from '../../distribution/signed-links.js';
+import { createLicenseAccess } from './access.js';
+
+export interface LicenseDownloadDeps {
+  db: Db;
+  clock: Clock;
+  downloadLinks: DownloadLinks;
+  /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for download links. */
+  apiUrl: string;
+}
+
+/** The installers a license holder may download, behind short-lived signed links. */
+export function createLicenseDownloadService({ db, clock, downloadLinks, apiUrl }: LicenseDownloadDeps) {
+  const access = createLicenseAccess({ db, clock });
+  return {
+    /** Signed links to the newest installers, for holders of an active license. */
+    async download(user: UserRow, id: string, platform: DownloadPlatform | undefined) {
+      const row = await access.usable(user, id);
+      access.assertActive(row);
+      const releases = await latestReleases(db, platform);
+      if (releases.length === 0) {
+        throw notFound(
+          'release_not_found',
+          platform
+            ? `No desktop release has been published for ${platform} yet`
+            : 'No desktop release has been published yet',
+        );
+      }
+      const expiresAt = Math.floor(clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SECONDS;
+      return {
+        license_id: row.id,
+        releases: releases.map((release) => ({
+          platform: release.platform,
+          version: release.version,
+          file_name: release.file_name,
+          size_bytes: release.size_bytes,
+          sha256: release.sha256,
+          published_at: release.published_at,
+          url: `${apiUrl}/downloads/${downloadLinks.sign({ releaseId: release.id, userId: user.id, expiresAt })}`,
+          url_expires_at: new Date(expiresAt * 1000).toISOString(),
+        })),
+      };
+    },
+  };
+}
+
+export type LicenseDownloadService = ReturnType<typeof createLicenseDownloadService>;

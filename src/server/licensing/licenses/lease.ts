@@ -1,0 +1,29 @@
+import type { License } from '../../../shared/api/licenses.js';
+import type { SeatHolder } from '../../../shared/api/organisations.js';
+import type { LicenseRow } from '../../platform/db/tables.js';
+import type { LeaseSigner } from '../leases/lease-signer.js';
+
+/**
+ * A signed offline lease of the license for one machine, carrying its plan and feature limits,
+ * and on an organisation's license the member whose seat the machine is on.
+ */
+export const leaseFor = (
+  leases: LeaseSigner,
+  row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at'>,
+  hardwareId: string,
+  license: Pick<License, 'plan' | 'usage_info'>,
+  seat: SeatHolder | null = null,
+) =>
+  leases.sign({
+    licenseId: row.id,
+    licenseKey: row.license_key,
+    hardwareId,
+    plan: { id: license.plan.id, code: license.plan.code, name: license.plan.name },
+    features: license.usage_info.features.map((feature) => ({
+      key: feature.key,
+      kind: feature.kind,
+      limit: feature.limit,
+    })),
+    licenseExpiresAt: row.expires_at,
+    seat,
+  });

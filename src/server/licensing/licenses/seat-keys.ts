@@ -1,0 +1,43 @@
+import { webcrypto } from 'node:crypto';
+import { generateLicenseKey } from '../../../shared/license-key.js';
+import type { Clock } from '../../platform/clock.js';
+import { sha256 } from '../../platform/crypto.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+
+/**
+ * Seat keys: what a member's machine checks its seat with (`/licenses/validate`, `/licensing/status`,
+ * the update feed) in place of the organisation's key, which no member sees. Shaped as a license
+ * key so the apps keep and send it as one; it works only with its machine's hardware id, and only
+ * its SHA-256 is stored.
+ */
+
+/** A fresh seat key for the activation; the one it had before stops working. */
+export async function issueSeatKey(
+  trx: DbOrTransaction,
+  clock: Clock,
+  activationId: string,
+): Promise<string> {
+  const key = generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes));
+  await trx.deleteFrom('seat_keys').where('activation_id', '=', activationId).execute();
+  await trx
+    .insertInto('seat_keys')
+    .values({ activation_id: activationId, key_hash: sha256(key), created_at: clock.now().toISOString() })
+    .execute();
+  return key;
+}
+
+/** The license a normalized seat key and its machine are on, if the key is one. */
+export async function findSeatKeyLicenseId(
+  db: DbOrTransaction,
+  key: string,
+  hardwareId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('seat_keys')
+    .innerJoin('activations', 'activations.id', 'seat_keys.activation_id')
+    .select('activations.license_id')
+    .where('seat_keys.key_hash', '=', sha256(key))
+    .where('activations.hardware_id', '=', hardwareId)
+    .executeTakeFirst();
+  return row?.license_id;
+}

@@ -1,0 +1,127 @@
+import {
+  type Activation,
+  type License,
+  type LicenseStatus,
+  MASKED_LICENSE_KEY,
+} from '../../../shared/api/licenses.js';
+import type { PlanFeature } from '../../../shared/api/plans.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { ActivationRow, LicenseRow } from '../../platform/db/tables.js';
+import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/plans/repository.js';
+import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
+import { featureUsages } from './usage.js';
+import { currentTotals } from './usage-repository.js';
+
+/** The status people see: an active license past its expiry is expired, whatever the row says. */
+export function effectiveStatus(
+  license: Pick<LicenseRow, 'status' | 'expires_at'>,
+  now: Date,
+): LicenseStatus {
+  if (license.status === 'active' && license.expires_at !== null && license.expires_at <= now.toISOString()) {
+    return 'expired';
+  }
+  return license.status;
+}
+
+export const toActivation = (row: ActivationRow): Activation => ({
+  activation_id: row.id,
+  license_id: row.license_id,
+  hardware_id: row.hardware_id,
+  label: row.label,
+  device_name: row.device_name,
+  platform: row.platform,
+  app_version: row.app_version,
+  activated_at: row.activated_at,
+  last_seen_at: row.last_seen_at,
+  deactivated_at: row.deactivated_at,
+  deactivated_reason: row.deactivated_reason,
+});
+
+export interface LicenseViewOptions {
+  /** Adds the machines (the detail view). */
+  withActivations?: boolean;
+  /**
+   * The account looking, when it may not be the owner. Someone who activated with a key its owner
+   * shared sees neither the owner's account nor the owner's other machines: only the machines
+   * they activated themselves. Left out, the license is shown in full (to its owner or an admin).
+   * A member of the license's organisation sees its key masked as well.
+   */
+  viewerId?: string;
+}
+
+/**
+ * Licenses as the API shows them: with their plan, seats in use and this period's usage per
+ * feature; `withActivations` adds the machines (the detail view).
+ */
+export async function toLicenses(
+  db: DbOrTransaction,
+  rows: LicenseRow[],
+  now: Date,
+  { withActivations = false, viewerId }: LicenseViewOptions = {},
+): Promise<License[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const planIds = [...new Set(rows.map((row) => row.plan_id))];
+  const organisationIds = [
+    ...new Set(rows.flatMap((row) => (row.organisation_id === null ? [] : [row.organisation_id]))),
+  ];
+  const [plans, features, seats, totals, organisations, renewing] = await Promise.all([
+    planSummaries(db, planIds),
+    featuresOfPlans(db, planIds),
+    seatsInUse(db, ids),
+    currentTotals(db, ids, now),
+    organisationNames(db, organisationIds),
+    renewingLicenseIds(db, ids),
+  ]);
+  const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
+  return Promise.all(
+    rows.map(async (row) => {
+      const status = effectiveStatus(row, now);
+      const planFeatures: PlanFeature[] = features.get(row.plan_id) ?? [];
+      const seenByOwner = viewerId === undefined || viewerId === row.user_id;
+      const organisationName =
+        row.organisation_id === null ? undefined : organisations.get(row.organisation_id);
+      const license: License = {
+        license_id: row.id,
+        license_key: seenByOwner || row.organisation_id === null ? row.license_key : MASKED_LICENSE_KEY,
+        user_id: seenByOwner ? row.user_id : null,
+        plan_id: row.plan_id,
+        plan: planOf.get(row.plan_id) ?? {
+          id: row.plan_id,
+          code: 'unknown',
+          name: 'Unknown plan',
+          billing_interval: 'free',
+        },
+        subscription_id: seenByOwner ? row.subscription_id : null,
+        status,
+        expires_at: row.expires_at,
+        renews: status === 'active' && row.expires_at !== null && renewing.has(row.id),
+        max_activations: row.max_activations,
+        activations_used: seats.get(row.id) ?? 0,
+        revoked_reason: row.revoked_reason,
+        revoked_at: row.revoked_at,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
+        organisation:
+          row.organisation_id === null ? null : { id: row.organisation_id, name: organisationName ?? '' },
+      };
+      if (withActivations) {
+        const machines = await activationsOfLicense(db, row.id);
+        license.activations = machines
+          .filter((machine) => seenByOwner || machine.activated_by === viewerId)
+          .map(toActivation);
+      }
+      return license;
+    }),
+  );
+}
+
+export async function toLicense(
+  db: DbOrTransaction,
+  row: LicenseRow,
+  now: Date,
+  options: LicenseViewOptions = {},
+): Promise<License> {
+  return (await toLicenses(db, [row], now, options))[0] as License;
+}

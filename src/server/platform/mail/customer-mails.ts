@@ -1,0 +1,595 @@
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { composeMail } from './compose.js';
+import type { MailBlock } from './content.js';
+import { formatDate, formatDateTime, formatMoney } from './formatting.js';
+import type { MailMessage } from './message.js';
+import { unsubscribeReasons } from './preferences.js';
+import { mailKinds } from './templates.js';
+
+/*
+ * The customer's mail (issue 15, item 6). Each function takes what the mail says and returns
+ * the mail with both parts made; the caller queues it in the transaction of the change that
+ * causes it (`mailer.queue(trx, receiptMail({...}))`).
+ *
+ * - Amounts are integers in the currency's minor unit with the ISO currency code; moments are
+ *   ISO-8601 strings or Dates, written on the UTC calendar.
+ * - Links are whole URLs the caller makes (`portalLink(publicUrl, path)`), so the templates
+ *   know nothing of routes.
+ * - Optional mail (renewal reminder, expiring soon, new sign-in) takes `unsubscribeUrl`
+ *   (`mailer.unsubscribeUrl(user.id, preference)`) and is queued only when `wantsMail(user,
+ *   preference)`; the rest is transactional: always sent, no unsubscribe link.
+ * - Anything a person typed (a name, an administrator's reason, a browser's user agent) is
+ *   plain text: the HTML part escapes it.
+ */
+
+/** Who the mail is to: the address, and the account's name when it has one. */
+export interface MailRecipient {
+  to: string;
+  name?: string | null;
+}
+
+/** A price: `{ amountMinor: 49900, currency: 'INR' }` is ₹499.00. */
+export interface MailAmount {
+  amountMinor: number;
+  currency: string;
+}
+
+type Moment = Date | string;
+
+const greeting = (name: string | null | undefined): MailBlock => ({
+  paragraph: name?.trim() ? `Hello ${name.trim()},` : 'Hello,',
+});
+
+/** Enough of a license key to tell licenses apart, never the whole key: a mail is not a safe place for it. */
+const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
+
+const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
+
+/** Seats bought for an organisation mid-period: the receipt says how many and for whom. */
+export interface ReceiptSeats {
+  organisationName: string;
+  from: number;
+  to: number;
+}
+
+const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+
+/**
+ * Receipt of a successful charge, with its invoice attached (resolved when sent, see
+ * attachments.ts). With `seats`, the charge is for seats added to an organisation's subscription.
+ */
+export const receiptMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      paidAt: Moment;
+      invoiceId: string;
+      invoiceNumber: string;
+      /** The end of the period the charge pays for; absent for one-off purchases. */
+      paidUntil?: Moment | null;
+      /** Where the customer finds their invoices and subscription. */
+      billingUrl: string;
+      /** The invoice's lines and tax by kind, as printed on it, with amounts already written. */
+      items?: Array<{ label: string; value: string }>;
+      seats?: ReceiptSeats | undefined;
+    },
+): MailMessage => {
+  const { seats } = input;
+  const added = seats ? seats.to - seats.from : 0;
+  return composeMail({
+    kind: mailKinds.receipt,
+    to: input.to,
+    subject: `Your ${PRODUCT_NAME} receipt ${input.invoiceNumber}`,
+    content: {
+      preview: seats
+        ? `${money(input)} paid for ${seatCount(added)} more for ${seats.organisationName}. Your invoice is attached.`
+        : `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
+      heading: 'Thank you for your payment',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: seats
+            ? `We received your payment for ${seatCount(added)} more on ${seats.organisationName}’s ${input.planName} subscription, charged for what is left of the current period. Your invoice is attached to this mail.`
+            : `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
+        },
+        ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
+        {
+          details: [
+            { label: 'Amount paid', value: money(input) },
+            { label: 'Plan', value: input.planName },
+            ...(seats
+              ? [
+                  { label: 'Organization', value: seats.organisationName },
+                  { label: 'Seats', value: `${seats.from} → ${seats.to} (${added} added)` },
+                ]
+              : []),
+            { label: 'Paid on', value: formatDate(input.paidAt) },
+            ...(input.paidUntil ? [{ label: 'Paid until', value: formatDate(input.paidUntil) }] : []),
+            { label: 'Invoice', value: input.invoiceNumber },
+          ],
+        },
+      ],
+      action: { label: 'View billing', url: input.billingUrl },
+    },
+    attachments: [
+      {
+        filename: `invoice-${input.invoiceNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`,
+        contentType: 'application/pdf',
+        ref: { kind: 'invoice_pdf', id: input.invoiceId },
+      },
+    ],
+  });
+};
+
+/** Optional (`billing`): a subscription renews soon (7 days before a yearly renewal by default). */
+export const renewalReminderMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      renewsAt: Moment;
+      subscriptionUrl: string;
+      unsubscribeUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.renewalReminder,
+    to: input.to,
+    subject: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}`,
+    content: {
+      preview: `${money(input)} will be charged on ${formatDate(input.renewsAt)}.`,
+      heading: 'Your subscription renews soon',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}. Nothing needs doing: we charge your saved payment method.`,
+        },
+        {
+          details: [
+            { label: 'Amount', value: money(input) },
+            { label: 'Renews on', value: formatDate(input.renewsAt) },
+          ],
+        },
+        { paragraph: 'To change plan, update your payment method or cancel, open your subscription.' },
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+    },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+  });
+
+/** A renewal charge failed: what happens next, and the link that fixes it. */
+export const paymentFailedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      /** The provider's reason, when it gave one ("card declined"). */
+      reason?: string | null;
+      /** When the charge is tried again, if it is. */
+      nextRetryAt?: Moment | null;
+      /** The license stays valid until then; after that it is suspended. */
+      graceEndsAt: Moment;
+      /** The subscription page, where the payment method is updated. */
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.paymentFailed,
+    to: input.to,
+    subject: `Payment failed for your ${input.planName} subscription`,
+    content: {
+      preview: `Update your payment method before ${formatDate(input.graceEndsAt)} to keep your license.`,
+      heading: 'Your payment did not go through',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `We could not charge ${money(input)} for your ${input.planName} subscription${input.reason ? `: ${input.reason}` : '.'}`,
+        },
+        {
+          paragraph: `Your license keeps working until ${formatDateTime(input.graceEndsAt)}. ${
+            input.nextRetryAt ? `We will try again on ${formatDate(input.nextRetryAt)}. ` : ''
+          }To fix it now, update your payment method on your subscription page.`,
+        },
+      ],
+      action: { label: 'Update payment method', url: input.subscriptionUrl },
+      after: [
+        {
+          note: 'If the payment still fails when the grace period ends, the license is suspended until it is paid.',
+        },
+      ],
+    },
+  });
+
+/** The grace period after a failed payment ends soon. */
+export const gracePeriodEndingMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      graceEndsAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.gracePeriodEnding,
+    to: input.to,
+    subject: `Your ${input.planName} license will be suspended on ${formatDate(input.graceEndsAt)}`,
+    content: {
+      preview: `Pay ${money(input)} before ${formatDate(input.graceEndsAt)} to keep using ${PRODUCT_NAME}.`,
+      heading: 'Your grace period ends soon',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `The payment of ${money(input)} for your ${input.planName} subscription is still due. On ${formatDateTime(
+            input.graceEndsAt,
+          )} your license will be suspended and ${PRODUCT_NAME} will stop working on your machines.`,
+        },
+        { paragraph: 'Update your payment method to keep it running.' },
+      ],
+      action: { label: 'Update payment method', url: input.subscriptionUrl },
+    },
+  });
+
+/** The license was suspended (an unpaid subscription); a payment restores it. */
+export const licenseSuspendedMail = (
+  input: MailRecipient & {
+    planName: string;
+    licenseKey: string;
+    /** Why, in a sentence ("The payment for your subscription is overdue."). */
+    reason: string;
+    /** Where the customer restores it (the subscription page). */
+    fixUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.licenseSuspended,
+    to: input.to,
+    subject: `Your ${input.planName} license is suspended`,
+    content: {
+      preview: 'Your license is suspended until the payment is made.',
+      heading: 'Your license is suspended',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) is suspended: ${PRODUCT_NAME} no longer runs with it.`,
+        },
+        { details: [{ label: 'Reason', value: input.reason }] },
+        {
+          paragraph:
+            'Your license, machines and settings are kept: it works again as soon as the payment is made.',
+        },
+      ],
+      action: { label: 'Restore my license', url: input.fixUrl },
+    },
+  });
+
+/** An administrator revoked the license, with the reason they gave. */
+export const licenseRevokedMail = (
+  input: MailRecipient & {
+    planName: string;
+    licenseKey: string;
+    reason: string;
+    revokedAt: Moment;
+    /** Where to ask about it. */
+    supportUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.licenseRevoked,
+    to: input.to,
+    subject: `Your ${input.planName} license was revoked`,
+    content: {
+      preview: `Reason: ${input.reason}`,
+      heading: 'Your license was revoked',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `An administrator revoked your ${input.planName} license (${keyEnding(input.licenseKey)}) on ${formatDateTime(
+            input.revokedAt,
+          )}. ${PRODUCT_NAME} no longer runs with it.`,
+        },
+        { details: [{ label: 'Reason', value: input.reason }] },
+        { paragraph: 'If you think this is a mistake, contact support and quote the reason above.' },
+      ],
+      action: { label: 'Contact support', url: input.supportUrl },
+    },
+  });
+
+/** The license reached its end date (a one-off plan, or a subscription that was cancelled). */
+export const licenseExpiredMail = (
+  input: MailRecipient & {
+    planName: string;
+    licenseKey: string;
+    expiredAt: Moment;
+    /** Where to buy or renew. */
+    renewUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.licenseExpired,
+    to: input.to,
+    subject: `Your ${input.planName} license has expired`,
+    content: {
+      preview: `It expired on ${formatDate(input.expiredAt)}. Renew to keep using ${input.planName}.`,
+      heading: 'Your license has expired',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expired on ${formatDateTime(
+            input.expiredAt,
+          )}. Its features are no longer available on your machines.`,
+        },
+        { paragraph: 'Renew it or choose another plan to continue.' },
+      ],
+      action: { label: 'Renew', url: input.renewUrl },
+    },
+  });
+
+/** A subscription was cancelled: at the end of the paid period, or at once. */
+export const subscriptionCancelledMail = (
+  input: MailRecipient & {
+    planName: string;
+    /** When the license stops: the end of the paid period, or now for an immediate cancellation. */
+    endsAt: Moment;
+    immediately: boolean;
+    /** Ended now: the unused part of the paid period, refunded. */
+    refund?: MailAmount | undefined;
+    /** The credit kept from a move to a cheaper plan, refunded. */
+    creditRefund?: MailAmount | undefined;
+    /** The part of that credit that could not be refunded: taken off no charge once it ends. */
+    creditKept?: MailAmount | undefined;
+    subscriptionUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionCancelled,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is canceled`,
+    content: {
+      preview: input.immediately
+        ? 'Your subscription ended today.'
+        : `Your license stays active until ${formatDate(input.endsAt)}.`,
+      heading: 'Your subscription is canceled',
+      body: [
+        greeting(input.name),
+        input.immediately
+          ? {
+              paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+            }
+          : {
+              paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
+                input.endsAt,
+              )}.`,
+            },
+        ...(input.refund
+          ? [
+              {
+                paragraph: `The unused part of the period you paid for, ${money(input.refund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditRefund
+          ? [
+              {
+                paragraph: `The credit kept from your earlier move to a cheaper plan, ${money(input.creditRefund)}, is refunded to the payment method you paid with; the credit note is on the Billing page.`,
+              },
+            ]
+          : []),
+        ...(input.creditKept
+          ? [
+              {
+                paragraph: input.immediately
+                  ? `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. Contact support if you want it back.`
+                  : `${money(input.creditKept)} of credit kept from an earlier plan change could not be refunded automatically: the payments it came from were refunded already or taken by another payment provider. It is taken off your next charge only if you resume the subscription before ${formatDate(input.endsAt)}; otherwise, contact support if you want it back.`,
+              },
+            ]
+          : []),
+        input.immediately
+          ? { paragraph: 'You can subscribe again at any time.' }
+          : { paragraph: 'Changed your mind? You can resume the subscription until then.' },
+      ],
+      action: {
+        label: input.immediately ? 'View plans' : 'Resume subscription',
+        url: input.subscriptionUrl,
+      },
+    },
+  });
+
+/** A cancellation at period end was taken back: the subscription renews as before. */
+export const subscriptionResumedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      /** The next charge, of `amountMinor`. */
+      renewsAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionResumed,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is resumed`,
+    content: {
+      preview: `It renews on ${formatDate(input.renewsAt)}: ${money(input)}.`,
+      heading: 'Your subscription is resumed',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} subscription is no longer canceled: your license keeps working, and the subscription renews on ${formatDate(
+            input.renewsAt,
+          )} with your saved payment method.`,
+        },
+        {
+          details: [
+            { label: 'Next charge', value: money(input) },
+            { label: 'Renews on', value: formatDate(input.renewsAt) },
+          ],
+        },
+        { paragraph: 'If you did not mean to resume it, you can cancel it again on your subscription page.' },
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+    },
+  });
+
+/**
+ * A second subscription to a plan the customer already subscribes to was paid (two checkouts open
+ * at once): it was not started, and its payment is refunded in full.
+ */
+export const duplicateSubscriptionRefundedMail = (
+  input: MailRecipient &
+    MailAmount & {
+      planName: string;
+      paidAt: Moment;
+      subscriptionUrl: string;
+    },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.duplicateSubscriptionRefunded,
+    to: input.to,
+    subject: `Your second ${input.planName} payment is refunded`,
+    content: {
+      preview: `You already subscribe to ${input.planName}; ${money(input)} is refunded in full.`,
+      heading: 'Your second payment is refunded',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `On ${formatDateTime(input.paidAt)} a second subscription to ${input.planName} was paid, most likely in another tab or by a repeated click. You already subscribe to ${input.planName}, so the second one was not started and will not be charged again.`,
+        },
+        {
+          paragraph: `Its payment of ${money(input)} is refunded in full to the payment method you paid with; the credit note is on the Billing page. Your subscription continues unchanged.`,
+        },
+      ],
+      action: { label: 'View subscriptions', url: input.subscriptionUrl },
+    },
+  });
+
+/**
+ * Receipt of an administrator's refund (whole or part of a payment), with the credit note that
+ * corrects the invoice attached (resolved when sent, like the receipt's invoice). `amountMinor` is
+ * this refund; `paidMinor` the payment it is part of and `refundedMinor` all refunded of it so far.
+ */
+export const refundReceiptMail = (
+  input: MailRecipient &
+    MailAmount & {
+      paidMinor: number;
+      refundedMinor: number;
+      planName: string;
+      paidAt: Moment;
+      refundedAt: Moment;
+      invoiceNumber: string;
+      creditNoteId: string;
+      creditNoteNumber: string;
+      billingUrl: string;
+    },
+): MailMessage => {
+  const paid = money({ amountMinor: input.paidMinor, currency: input.currency });
+  const whole = input.refundedMinor >= input.paidMinor;
+  return composeMail({
+    kind: mailKinds.refundReceipt,
+    to: input.to,
+    subject: `Your ${PRODUCT_NAME} refund ${input.creditNoteNumber}`,
+    content: {
+      preview: `${money(input)} of your ${paid} payment for ${input.planName} is refunded. Your credit note is attached.`,
+      heading: 'Your refund is on its way',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `We refunded ${money(input)} of your ${paid} payment for ${input.planName} to the payment method you paid with. Your bank may take 5 to 7 working days to show it. The credit note that corrects invoice ${input.invoiceNumber} is attached to this mail.`,
+        },
+        {
+          details: [
+            { label: 'Refunded now', value: money(input) },
+            {
+              label: 'Payment',
+              value: whole
+                ? `${paid}, refunded in full`
+                : `${paid}, ${money({ amountMinor: input.refundedMinor, currency: input.currency })} refunded so far`,
+            },
+            { label: 'Plan', value: input.planName },
+            { label: 'Paid on', value: formatDate(input.paidAt) },
+            { label: 'Refunded on', value: formatDate(input.refundedAt) },
+            { label: 'Invoice', value: input.invoiceNumber },
+            { label: 'Credit note', value: input.creditNoteNumber },
+          ],
+        },
+      ],
+      action: { label: 'View billing', url: input.billingUrl },
+    },
+    attachments: [
+      {
+        filename: `credit-note-${input.creditNoteNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`,
+        contentType: 'application/pdf',
+        ref: { kind: 'invoice_pdf', id: input.creditNoteId },
+      },
+    ],
+  });
+};
+
+/** Optional (`security_alerts`): the account signed in from a device or network not seen lately. */
+export const newSignInMail = (
+  input: MailRecipient & {
+    /** "Chrome on Linux". */
+    device: string;
+    /** The client's address as the server saw it. */
+    ipAddress: string;
+    signedInAt: Moment;
+    /** Where to change the password if it was not them. */
+    resetPasswordUrl: string;
+    unsubscribeUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.newSignIn,
+    to: input.to,
+    subject: `New sign-in to your ${PRODUCT_NAME} account`,
+    content: {
+      preview: `${input.device}, ${formatDateTime(input.signedInAt)}`,
+      heading: 'New sign-in to your account',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${PRODUCT_NAME} account was just signed in to from a device or network it has not used lately.`,
+        },
+        {
+          details: [
+            { label: 'Device', value: input.device },
+            { label: 'Address', value: input.ipAddress },
+            { label: 'When', value: formatDateTime(input.signedInAt) },
+          ],
+        },
+        {
+          paragraph:
+            'If this was you, there is nothing to do. If it was not, change your password now: every device is then signed out.',
+        },
+      ],
+      action: { label: 'Change my password', url: input.resetPasswordUrl },
+    },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.security_alerts },
+  });
+
+/** Optional (`billing`): a one-off license expires soon. */
+export const licenseExpiringSoonMail = (
+  input: MailRecipient & {
+    planName: string;
+    licenseKey: string;
+    expiresAt: Moment;
+    renewUrl: string;
+    unsubscribeUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.licenseExpiringSoon,
+    to: input.to,
+    subject: `Your ${input.planName} license expires on ${formatDate(input.expiresAt)}`,
+    content: {
+      preview: `Renew before ${formatDate(input.expiresAt)} to keep using ${input.planName}.`,
+      heading: 'Your license expires soon',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expires on ${formatDateTime(
+            input.expiresAt,
+          )}. Renew it before then to keep its features without a break.`,
+        },
+      ],
+      action: { label: 'Renew', url: input.renewUrl },
+    },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+  });

@@ -1,0 +1,110 @@
+import { PRODUCT_NAME } from '../../../shared/constants.js';
+import { composeMail } from './compose.js';
+import type { MailMessage } from './message.js';
+
+/** The kinds of mail the server sends; a queued mail records its kind. Stable: logs and tests name them. */
+export const mailKinds = {
+  verification: 'verification',
+  accountExists: 'account_exists',
+  passwordReset: 'password_reset',
+  passwordChanged: 'password_changed',
+  // The customer's mail (customer-mails.ts).
+  receipt: 'receipt',
+  renewalReminder: 'renewal_reminder',
+  paymentFailed: 'payment_failed',
+  gracePeriodEnding: 'grace_period_ending',
+  licenseSuspended: 'license_suspended',
+  licenseRevoked: 'license_revoked',
+  licenseExpired: 'license_expired',
+  subscriptionCancelled: 'subscription_cancelled',
+  subscriptionResumed: 'subscription_resumed',
+  duplicateSubscriptionRefunded: 'duplicate_subscription_refunded',
+  refundReceipt: 'refund_receipt',
+  newSignIn: 'new_sign_in',
+  licenseExpiringSoon: 'license_expiring_soon',
+  // To the support address, and its acknowledgement to the customer (modules/support/mail.ts).
+  supportRequest: 'support_request',
+  supportRequestReceived: 'support_request_received',
+  // Organisations (modules/organisations/mail.ts): an invitation, a member removed (to them), a
+  // member joined (to the owner).
+  organisationInvitation: 'organisation_invitation',
+  organisationMemberRemoved: 'organisation_member_removed',
+  organisationMemberJoined: 'organisation_member_joined',
+} as const;
+export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
+
+export const verificationMail = (to: string, link: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.verification,
+    to,
+    subject: `Confirm your ${PRODUCT_NAME} account`,
+    content: {
+      preview: 'Confirm your e-mail address to finish creating your account.',
+      heading: `Welcome to ${PRODUCT_NAME}`,
+      body: [{ paragraph: 'Confirm your e-mail address to finish creating your account.' }],
+      action: { label: 'Confirm my e-mail address', url: link },
+      after: [
+        { note: 'The link works once and expires in 24 hours. If you did not sign up, ignore this message.' },
+      ],
+    },
+  });
+
+export const accountExistsMail = (to: string, loginLink: string, resetLink: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.accountExists,
+    to,
+    link: loginLink,
+    subject: `You already have a ${PRODUCT_NAME} account`,
+    content: {
+      preview: 'Someone tried to create an account with this address, which already has one.',
+      heading: 'You already have an account',
+      body: [
+        {
+          paragraph: `Someone tried to create a ${PRODUCT_NAME} account with this address, which already has one.`,
+        },
+      ],
+      action: { label: 'Sign in', url: loginLink },
+      after: [
+        { paragraph: `Forgot your password? Choose a new one: ${resetLink}` },
+        { note: 'If this was not you, no action is needed.' },
+      ],
+    },
+  });
+
+export const passwordResetMail = (to: string, link: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.passwordReset,
+    to,
+    subject: `Reset your ${PRODUCT_NAME} password`,
+    content: {
+      preview: 'Choose a new password for your account.',
+      heading: 'Reset your password',
+      body: [{ paragraph: `We received a request to reset the password of your ${PRODUCT_NAME} account.` }],
+      action: { label: 'Choose a new password', url: link },
+      after: [
+        {
+          note:
+            'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: ' +
+            'your password stays the same.',
+        },
+      ],
+    },
+  });
+
+export const passwordChangedMail = (to: string, resetLink: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.passwordChanged,
+    to,
+    subject: `Your ${PRODUCT_NAME} password was changed`,
+    content: {
+      preview: 'Every device was signed out.',
+      heading: 'Your password was changed',
+      body: [
+        {
+          paragraph: `The password of your ${PRODUCT_NAME} account was just changed and every device was signed out.`,
+        },
+        { paragraph: 'If this was not you, reset your password now.' },
+      ],
+      action: { label: 'Reset my password', url: resetLink },
+    },
+  });
