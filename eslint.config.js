@@ -81,6 +81,91 @@ const portalLayers = {
   },
 };
 
+const SERVER = 'src/server';
+
+// The server's contexts and what each may use (docs/architecture.md): licences and money are what
+// the coming capabilities add to, so nothing points up at them from below, and integrations only
+// listen. The files at the server's root compose them all.
+const SERVER_CONTEXTS = {
+  platform: [],
+  identity: ['platform'],
+  catalogue: ['platform'],
+  licensing: ['catalogue', 'identity', 'platform'],
+  billing: ['licensing', 'catalogue', 'identity', 'platform'],
+  distribution: ['licensing', 'platform'],
+  integrations: ['platform'],
+  support: ['identity', 'platform'],
+  admin: [
+    'billing',
+    'catalogue',
+    'distribution',
+    'identity',
+    'integrations',
+    'licensing',
+    'platform',
+    'support',
+  ],
+};
+const contextNames = Object.keys(SERVER_CONTEXTS);
+
+const serverContexts = {
+  plugins: { boundaries },
+  settings: {
+    'boundaries/elements': [
+      ...contextNames.map((name) => ({ type: name, pattern: `${SERVER}/${name}`, partialMatch: false })),
+    ],
+    'boundaries/files': [
+      { category: 'composition', pattern: `**/${SERVER}/*.ts` },
+      {
+        category: 'repository',
+        pattern: [`**/${SERVER}/**/*repository.ts`, `**/${SERVER}/!(platform)/**/tables*.ts`],
+      },
+    ],
+    'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+    // The server imports `./file.js` for `./file.ts` (NodeNext), which TypeScript's resolver follows.
+    'import/resolver': { typescript: { project: 'tsconfig.server.json' } },
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'allow',
+        policies: contextNames.flatMap((name) => {
+          const others = contextNames.filter((other) => other !== name);
+          const above = others.filter((other) => !SERVER_CONTEXTS[name].includes(other));
+          return [
+            ...(above.length > 0
+              ? [
+                  {
+                    from: { element: { type: name } },
+                    disallow: { to: { element: { types: { anyOf: above } } } },
+                    message: `The ${name} context may use ${SERVER_CONTEXTS[name].join(', ') || 'nothing above it'}: this import runs upward or sideways (docs/architecture.md).`,
+                  },
+                ]
+              : []),
+            {
+              from: { element: { type: name } },
+              disallow: { to: { file: { categories: { anyOf: ['composition'] } } } },
+              message: 'A context imports none of the files at the server root: they compose the contexts.',
+            },
+            {
+              from: { element: { type: name } },
+              disallow: {
+                to: {
+                  element: { types: { anyOf: others } },
+                  file: { categories: { anyOf: ['repository'] } },
+                },
+              },
+              message:
+                "A context's repositories and tables are its own: ask the context through its index.ts instead.",
+            },
+          ];
+        }),
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'coverage/', 'test-results/'] },
   js.configs.recommended,
@@ -104,4 +189,5 @@ export default tseslint.config(
     rules: forbidPrograms('server', 'main', 'preload'),
   },
   { files: [`${RENDERER}/**`], ...portalLayers },
+  { files: [`${SERVER}/**`], ...serverContexts },
 );

@@ -1,8 +1,8 @@
 /**
  * Counts what docs/architecture.md promises of the server's shape, from the code's own imports:
  * cycles between its parts, one part reading another's repository or tables, SQL written outside
- * a repository, and the length of app.ts. `npm run structure` prints them; the structure test
- * (tests/lint/server-structure.test.ts) holds them to what is allowed today.
+ * a repository, and the length of app.ts. `npm run structure` prints them; with `--check` (part of
+ * `npm run lint`) it fails on a cycle between contexts that is not one of today's known ones.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -43,6 +43,9 @@ export function importsOf(file: ServerFile): string[] {
   }
   return targets;
 }
+
+/** The comment eslint.config.js's direction rule is silenced with, where an import predates it. */
+export const DEBT = 'debt of the move into contexts';
 
 const isRepository = (path: string) => /(^|[/-])repository\.ts$/.test(path);
 /** A context's own tables; those still in the shared db/ folder belong to nobody yet. */
@@ -128,10 +131,31 @@ export function readServer(root: string): ServerFile[] {
   return files;
 }
 
+/**
+ * The cycle the move into contexts started from, made by the imports eslint.config.js still lets
+ * through as debts. It may shrink or go; a new cycle, or a part joining it, fails the check.
+ */
+export const KNOWN_CYCLES: readonly (readonly string[])[] = [
+  ['billing', 'catalogue', 'distribution', 'identity', 'integrations', 'licensing', 'platform'],
+];
+
+/** Cycles that are not within one known cycle. */
+export function newCycles(structure: Structure, known = KNOWN_CYCLES): string[][] {
+  return structure.cycles.filter(
+    (cycle) => !known.some((allowed) => cycle.every((part) => allowed.includes(part))),
+  );
+}
+
 export const SERVER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../src/server');
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const structure = measure(readServer(SERVER_ROOT));
+  if (process.argv.includes('--check')) {
+    const added = newCycles(structure);
+    for (const cycle of added)
+      console.error(`A new cycle between parts of the server: ${cycle.join(' -> ')}`);
+    process.exit(added.length > 0 ? 1 : 0);
+  }
   const appLines = readFileSync(join(SERVER_ROOT, 'app.ts'), 'utf8').split('\n').length - 1;
   const list = (items: string[]) => items.map((item) => `  ${item}`).join('\n');
   console.log(`Parts of the server: ${structure.parts.length}`);
@@ -141,5 +165,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (process.argv.includes('--list')) console.log(list(structure.foreignRepositoryImports));
   console.log(`Files outside repositories that query: ${structure.queriesOutsideRepositories.length}`);
   if (process.argv.includes('--list')) console.log(list(structure.queriesOutsideRepositories));
+  const debts = readServer(SERVER_ROOT).reduce((count, file) => count + file.text.split(DEBT).length - 1, 0);
+  console.log(`Imports that break the direction, let through as debts: ${debts}`);
   console.log(`Lines of app.ts: ${appLines}`);
 }

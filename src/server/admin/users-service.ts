@@ -18,6 +18,7 @@ import type { Mailer } from '../platform/mail/mailer.js';
 import { mailKinds } from '../platform/mail/templates.js';
 import type { PasswordHasher } from '../identity/auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../identity/auth/password-policy.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { revokeAllFamiliesOfUser } from '../identity/auth/refresh-tokens-repository.js';
 import { secondFactorsOf } from '../identity/auth/two-factor-service.js';
 import { accountFields } from '../identity/users/profile.js';
@@ -27,6 +28,7 @@ import {
   findUserById,
   insertUser,
   updateUser,
+  // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 } from '../identity/users/repository.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';

@@ -9,6 +9,7 @@ import {
   PRODUCT_NAME,
 } from '../../shared/constants.js';
 import { judgeNewPassword } from '../../shared/password-rule.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { InvoiceSettings } from '../billing/invoices/settings.js';
 
 const commaList = z

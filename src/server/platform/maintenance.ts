@@ -2,10 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { DbOrTransaction } from './db/database.js';
 import { pruneMailOutbox } from './mail/outbox-repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { deleteExpiredChallenges } from '../identity/auth/challenges-repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { pruneEmailTokens } from '../identity/auth/email-tokens.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { type LockoutPolicy, pruneLoginThrottles } from '../identity/auth/login-throttle.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { expireHeldDeliveries } from '../integrations/webhooks/held-deliveries.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { pruneWebhookHistory, WEBHOOK_HISTORY_DAYS } from '../integrations/webhooks/repository.js';
 
 const HOUR_MS = 60 * 60_000;

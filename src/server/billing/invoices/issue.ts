@@ -12,9 +12,12 @@ import type {
   RefundRow,
 } from '../../platform/db/tables.js';
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findCoupon } from '../../catalogue/coupons/repository.js';
 import { seatsAddedBy } from '../../licensing/organisations/seat-purchase-charge.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../../identity/users/repository.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
 import { taxBreakdown } from './place-of-supply.js';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { licenseEventData, paymentEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentRefunds, RefundRequest } from '../../../shared/api/billing.js';
@@ -10,8 +12,11 @@ import { conflict, HttpError, notFound } from '../../platform/http-error.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { refundReceiptMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { revokeLicense } from '../../licensing/licenses/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../../identity/users/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';

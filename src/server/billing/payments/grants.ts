@@ -7,14 +7,18 @@ import {
   activePaidLicensesOfPlan,
   extendLicenseIfUnchanged,
   findLicenseById,
+  // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 } from '../../licensing/licenses/repository.js';
 import { effectiveStatus } from '../../licensing/licenses/views.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { paymentEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 
 /** How a capture of a payment ended for the caller that reported it. */

@@ -2,7 +2,9 @@ import { planCovers } from '../../../shared/plan-coverage.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, UserRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { licensesOfUser } from '../../licensing/licenses/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { featuresOfPlans, plansByIds } from '../../catalogue/plans/repository.js';
 
 /**

@@ -7,6 +7,7 @@ import type { CouponsService } from '../../catalogue/coupons/service.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { ScheduledJob } from '../../platform/scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { createSubscriptionCharges } from './charges.js';
@@ -17,6 +18,7 @@ import { duplicateRefundId, duplicateRefundReason } from './duplicates.js';
 import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { createSubscriptionWebhookEffects } from '../../integrations/webhooks/subscription-events.js';
 
 /** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */

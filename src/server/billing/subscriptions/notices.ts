@@ -15,14 +15,17 @@ import {
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { wantsMail } from '../../platform/mail/preferences.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findLicenseById } from '../../licensing/licenses/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../../identity/users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
 import type { CancelledMoney } from './service.js';
-import { takeNotice } from '../../scheduled-notices.js';
+import { takeNotice } from '../../platform/scheduled-notices.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
 const GRACE_WARNING_DAYS = 2;

@@ -3,14 +3,18 @@ import type { WebhookEvent } from '../../../shared/api/payments.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
 import { describePaymentMethod } from '../payments/payment-method.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { SubscriptionCharges } from './charges.js';
 import { findSubscriptionByProviderId, lockSubscription, updateSubscription } from './repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { subscriptionEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 
 export interface SubscriptionEventOutcome {

@@ -11,6 +11,7 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { refuseDuplicate } from '../../platform/db/errors.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { currentPeriodStart } from '../../licensing/licenses/periods.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';

@@ -13,6 +13,7 @@ import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import { existingFeatureIds } from '../features/repository.js';
 import type { CatalogueServiceDeps } from '../features/service.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { planHasLicenses } from '../../licensing/licenses/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { FailedCharge, PaidCharge } from '../../billing/subscriptions/charges.js';
 import { licenseEventData, paymentEventData, subscriptionEventData } from './event-data.js';
 import { queueWebhookEvent } from './queue.js';

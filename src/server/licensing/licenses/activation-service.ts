@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { activationEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import type {
   ActivateBaseLicenseRequest,

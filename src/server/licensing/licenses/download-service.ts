@@ -3,7 +3,9 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/http-error.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { latestReleases } from '../../distribution/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from '../../distribution/signed-links.js';
 import { createLicenseAccess } from './access.js';
 

@@ -1,6 +1,8 @@
 import { utc } from '../../../shared/dates.js';
 import { findLicenseById } from './repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { licenseEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
@@ -8,7 +10,7 @@ import type { Db } from '../../platform/db/database.js';
 import { licenseExpiredMail, licenseExpiringSoonMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { wantsMail } from '../../platform/mail/preferences.js';
-import { takeNotice } from '../../scheduled-notices.js';
+import { takeNotice } from '../../platform/scheduled-notices.js';
 
 /** Licenses looked at per pass and kind. */
 const BATCH = 500;

@@ -12,10 +12,13 @@ import {
   findOrganisationLicense,
   lockOrganisation,
 } from '../organisations/seats-repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { activationEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { createLicenseAccess } from './access.js';
 import { deviceColumns, machines } from './activation-service.js';

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { DownloadLinks } from '../../distribution/signed-links.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { createActivationService } from './activation-service.js';

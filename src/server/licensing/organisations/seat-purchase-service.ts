@@ -6,21 +6,34 @@ import type { PaymentRow, PlanRow, SubscriptionRow, UserRow } from '../../platfo
 import type { OrganisationRow } from '../../platform/db/tables-organisations.js';
 import { conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { chargeSummaryOf } from '../../billing/invoices/charge-summary.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { issueInvoiceForPayment } from '../../billing/invoices/issue.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { Receipts } from '../../billing/invoices/receipts.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { InvoiceSettings } from '../../billing/invoices/settings.js';
 import { updateLicense } from '../licenses/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { PaymentProvider } from '../../billing/payments/provider.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { unusedCredit } from '../../billing/subscriptions/billing-periods.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { CyclePricing } from '../../billing/subscriptions/cycle-amount.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { declined, LIVE } from '../../billing/subscriptions/refusals.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { updateSubscription } from '../../billing/subscriptions/repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../../billing/subscriptions/sandbox-billing.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { organisationEventData, paymentEventData } from '../../integrations/webhooks/event-data.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { assertManages, organisationAccess } from './access.js';
 import { seatChargeKey } from './seat-purchase-charge.js';

@@ -1,4 +1,5 @@
 import type { UserRow } from '../db/tables.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { readPreferences } from '../../identity/users/profile.js';
 import type { NotificationPreference } from './unsubscribe.js';
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { currentUser } from '../../identity/plugins/authenticate.js';
 import { requestMeta } from '../request-meta.js';
 import type { AdminActor } from './service.js';

@@ -1,4 +1,4 @@
-import type { DbOrTransaction } from './platform/db/database.js';
+import type { DbOrTransaction } from './db/database.js';
 
 /**
  * Records that the scheduler gave a notice (a reminder, an expiry mail) about a subject on an
