@@ -1,6 +1,6 @@
 import type { TestCase, TestModule } from 'vitest/node';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import StallReporter from '../support/stall-reporter.js';
+import StallReporter from './stall-reporter.js';
 
 /** Just what the reporter reads of Vitest's module and test entities (no second Vitest can run here). */
 function moduleInState(id: string) {
