@@ -49,6 +49,24 @@ async function addEmailToken(s: TestServer, userId: string, expiresMs: number, u
   return id;
 }
 
+async function addChallenge(s: TestServer, expiresMs: number) {
+  const id = randomUUID();
+  await s.app.db
+    .insertInto('auth_challenges')
+    .values({
+      id,
+      kind: 'passkey_sign_in',
+      user_id: null,
+      token_hash: `hash-${id}`,
+      webauthn_challenge: `challenge-${id}`,
+      created_at: at(s, expiresMs - 5 * MINUTE_MS),
+      expires_at: at(s, expiresMs),
+      used_at: null,
+    })
+    .execute();
+  return id;
+}
+
 /** Resolves after `count` ticks of an interval of `periodMs` started now. */
 const ticksOf = (periodMs: number, count: number) =>
   new Promise<void>((resolve) => {
@@ -143,6 +161,22 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
       .where('recipient', 'in', recipients)
       .execute();
     expect(remaining.map((row) => row.recipient).sort()).toEqual([failedLongAgo, sentLately].sort());
+  });
+
+  it('deletes sign-in and passkey challenges once expired and keeps live ones', async () => {
+    const s = server();
+    const expired = await addChallenge(s, -MINUTE_MS);
+    const live = await addChallenge(s, MINUTE_MS);
+
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+
+    expect(pruned.authChallenges).toBeGreaterThanOrEqual(1);
+    const remaining = await s.app.db
+      .selectFrom('auth_challenges')
+      .select('id')
+      .where('id', 'in', [expired, live])
+      .execute();
+    expect(remaining.map((row) => row.id)).toEqual([live]);
   });
 
   it('prunes the counts that real sign-ins leave, once their window is over', async () => {

@@ -3,6 +3,8 @@ import type { Clock } from './clock.js';
 import type { DbOrTransaction } from './db/database.js';
 import { pruneMailOutbox } from './mail/outbox-repository.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
+import { deleteExpiredChallenges } from '../identity/auth/challenges-repository.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { pruneEmailTokens } from '../identity/auth/email-tokens.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { type LockoutPolicy, pruneLoginThrottles } from '../identity/auth/login-throttle.js';
@@ -20,6 +22,8 @@ export interface PrunedRows {
   loginThrottles: number;
   emailTokens: number;
   mails: number;
+  /** Second-factor, passkey and step-up challenges past their expiry. */
+  authChallenges: number;
   /** Webhook events (with their deliveries and attempts) older than 30 days. */
   webhookEvents: number;
   /** Deliveries given up after waiting too long for a disabled endpoint. */
@@ -29,8 +33,10 @@ export interface PrunedRows {
 /**
  * Deletes rows nothing reads any more: sign-in counts whose window and lock are over (random
  * names typed at the sign-in form would otherwise grow the table without bound), e-mail link
- * tokens used or expired over a week ago, and mail sent or dropped over a week ago (addresses
- * typed into the reset form would grow the outbox the same way).
+ * tokens used or expired over a week ago, mail sent or dropped over a week ago (addresses
+ * typed into the reset form would grow the outbox the same way), and second-factor, passkey and
+ * step-up challenges once expired (nothing reads one then, and a ceremony started but never
+ * finished leaves its row behind).
  */
 export async function pruneExpiredRows(
   db: DbOrTransaction,
@@ -41,6 +47,7 @@ export async function pruneExpiredRows(
     loginThrottles: await pruneLoginThrottles(db, clock, lockout),
     emailTokens: await pruneEmailTokens(db, clock),
     mails: await pruneMailOutbox(db, clock),
+    authChallenges: await deleteExpiredChallenges(db, clock.now().toISOString()),
     heldWebhookDeliveries: await expireHeldDeliveries(db, clock.now()),
     webhookEvents: await pruneWebhookHistory(
       db,
