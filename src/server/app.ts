@@ -14,6 +14,7 @@ import { createUnsubscribeLinks } from './platform/mail/unsubscribe.js';
 import { listenForQueuedMail } from './platform/mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './platform/mail/outbox-worker.js';
 import { startMaintenance } from './platform/maintenance.js';
+import { expiredRowPrunes } from './pruning.js';
 import { type HostResolver, systemResolver } from './integrations/webhooks/address-guard.js';
 import {
   createWebhookDeliveryWorker,
@@ -622,6 +623,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setNotFoundHandler((request, reply) =>
     servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
   );
-  startMaintenance(app, db, clock, { lockout: config.lockout });
+  startMaintenance(app, db, clock, { prunes: expiredRowPrunes(config.lockout) });
   return app;
 }

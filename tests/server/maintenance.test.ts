@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../src/server/platform/clock.js';
 import { insertMail } from '../../src/server/platform/mail/outbox-repository.js';
-import { pruneExpiredRows, startMaintenance } from '../../src/server/platform/maintenance.js';
+import { startMaintenance } from '../../src/server/platform/maintenance.js';
+import { expiredRowPrunes, pruneExpiredRows } from '../../src/server/pruning.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,
@@ -221,7 +222,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     };
     const host = Fastify({ logger: false });
     startMaintenance(host, s.app.db, countingClock, {
-      lockout: s.config.lockout,
+      prunes: expiredRowPrunes(s.config.lockout),
       intervalMs: INTERVAL_MS,
       firstRunDelayMs: 0,
     });

@@ -4,7 +4,7 @@ import {
   webhookDeliveryDetailSchema,
   webhookEndpointWithSecretSchema,
 } from '../../src/shared/api/webhooks.js';
-import { pruneExpiredRows } from '../../src/server/platform/maintenance.js';
+import { pruneExpiredRows } from '../../src/server/pruning.js';
 import { MAX_ATTEMPTS, webhookRetryDelayMs } from '../../src/server/integrations/webhooks/delivery-worker.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
 import { activateBase, signIn, signInAgain, type SignedIn } from './admin-helpers.js';
