@@ -13,7 +13,7 @@ import { findPlanRow } from '../../catalogue/plans/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import { liveTwinOf } from './duplicates.js';
 import { takeOverReplaced } from './replacement-takeover.js';
-import { issueOrganisationLicense } from '../../licensing/organisations/seat-purchase-license.js';
+import { issueOrganisationLicense } from '../../licensing/index.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import {
   chargePaymentRow,

@@ -9,7 +9,7 @@ import { apiPaths } from '../../../shared/routes.js';
 import { currentUser } from '../../identity/plugins/authenticate.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
-import type { SeatPurchases } from './seat-purchase-service.js';
+import type { SeatPurchases } from './service.js';
 
 const tags = ['organisations'];
 const paths = apiPaths.organisations;

@@ -1,7 +1,3 @@
-import type { EventPublisher } from '../../platform/events.js';
-import type { LicensingEvent } from '../events.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { BillingEvent } from '../../billing/events.js';
 import { randomUUID } from 'node:crypto';
 import type { SeatPurchase, SeatQuote } from '../../../shared/api/organisations.js';
 import type { Clock } from '../../platform/clock.js';
@@ -10,41 +6,38 @@ import type { PaymentRow, PlanRow, SubscriptionRow, UserRow } from '../../platfo
 import type { OrganisationRow } from '../../platform/db/tables-organisations.js';
 import { conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { chargeSummaryOf } from '../../billing/invoices/charge-summary.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { issueInvoiceForPayment } from '../../billing/invoices/issue.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { Receipts } from '../../billing/invoices/receipts.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { InvoiceSettings } from '../../billing/invoices/settings.js';
-import { updateLicense } from '../licenses/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { PaymentProvider } from '../../billing/payments/provider.js';
+import { chargeSummaryOf } from '../invoices/charge-summary.js';
+import { issueInvoiceForPayment } from '../invoices/issue.js';
+import type { Receipts } from '../invoices/receipts.js';
+import type { InvoiceSettings } from '../invoices/settings.js';
+import type { PaymentProvider } from '../payments/provider.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { unusedCredit } from '../../billing/subscriptions/billing-periods.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { CyclePricing } from '../../billing/subscriptions/cycle-amount.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { declined, LIVE } from '../../billing/subscriptions/refusals.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateSubscription } from '../../billing/subscriptions/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../../billing/subscriptions/sandbox-billing.js';
-import { assertManages, organisationAccess } from './access.js';
-import { seatChargeKey } from './seat-purchase-charge.js';
-import { organisationView } from './views.js';
-import { countAssignedSeats, findOrganisationLicense, lockOrganisation } from './seats-repository.js';
+import { unusedCredit } from '../subscriptions/billing-periods.js';
+import type { CyclePricing } from '../subscriptions/cycle-amount.js';
+import { declined } from '../subscriptions/refusals.js';
+import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../subscriptions/sandbox-billing.js';
+import {
+  assertManages,
+  countAssignedSeats,
+  findOrganisationLicense,
+  lockOrganisation,
+  organisationAccess,
+  organisationView,
+  setSeats,
+} from '../../licensing/index.js';
+import type { BillingEvents } from '../events.js';
+import { insertPayment } from '../payments/repository.js';
+import { findLiveSubscriptionOfOrganisation, updateSubscription } from '../subscriptions/repository.js';
+import { seatChargeKey } from './charge-key.js';
 
 export interface SeatPurchaseDeps {
   db: Db;
   clock: Clock;
   /** Announces the seats' charge and the seats bought. */
-  events: EventPublisher<LicensingEvent | BillingEvent>;
+  events: BillingEvents;
   provider: PaymentProvider;
   /** What each seat costs per cycle (coupon and tax), as the subscription's charges are priced. */
   pricing: CyclePricing;
@@ -77,13 +70,7 @@ export function createSeatPurchases({
   receipts,
 }: SeatPurchaseDeps) {
   async function liveSubscription(trx: DbOrTransaction, organisation: OrganisationRow) {
-    const subscription = await trx
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('organisation_id', '=', organisation.id)
-      .where('status', 'in', [...LIVE])
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const subscription = await findLiveSubscriptionOfOrganisation(trx, organisation.id);
     const license = await findOrganisationLicense(trx, organisation.id);
     if (!subscription || !license || license.subscription_id !== subscription.id)
       throw noSubscription(organisation);
@@ -173,7 +160,7 @@ export function createSeatPurchases({
       period_start: now,
       period_end: quote.period_end,
     };
-    await trx.insertInto('payments').values(payment).execute();
+    await insertPayment(trx, payment);
     const invoice = await issueInvoiceForPayment(trx, clock, invoices, payment.id);
     await receipts.queue(trx, {
       payment,
@@ -225,11 +212,7 @@ export function createSeatPurchases({
           { version: subscription.version, statuses: ['active'] },
         );
         if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
-        await updateLicense(trx, license.id, {
-          seats,
-          max_activations: seats * plan.max_activations,
-          updated_at: now,
-        });
+        await setSeats(trx, clock, license, { seats, machinesPerSeat: plan.max_activations });
         const payment =
           quote.due_now_minor > 0
             ? await charge(trx, organisation, moved, plan, quote, license.id)

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { issueLicense } from '../licenses/issue.js';
+import { updateLicense } from '../licenses/repository.js';
 import { findOwner } from './repository.js';
 import { countSeatsTaken, lockOrganisation } from './seats-repository.js';
 
@@ -45,4 +46,21 @@ export async function issueOrganisationLicense(
       .where('seat_assigned_at', 'is', null)
       .execute();
   return license;
+}
+
+/**
+ * Gives an organisation's license the seats bought: each seat brings the machines the plan gives
+ * a seat. Runs in the transaction that charges them, under the organisation's lock.
+ */
+export async function setSeats(
+  trx: DbOrTransaction,
+  clock: Clock,
+  license: Pick<LicenseRow, 'id'>,
+  { seats, machinesPerSeat }: { seats: number; machinesPerSeat: number },
+): Promise<void> {
+  await updateLicense(trx, license.id, {
+    seats,
+    max_activations: seats * machinesPerSeat,
+    updated_at: clock.now().toISOString(),
+  });
 }

@@ -1,0 +1,18 @@
+// What other contexts may use of licensing (docs/architecture.md): a context imports this file,
+// never licensing's own folders.
+
+export type {
+  ActivationEvent,
+  LicenseEvent,
+  LicensingEvent,
+  LicensingEvents,
+  OrganisationEvent,
+} from './events.js';
+export { assertManages, type OrganisationAccess, organisationAccess } from './organisations/access.js';
+export { issueOrganisationLicense, setSeats } from './organisations/seat-grants.js';
+export {
+  countAssignedSeats,
+  findOrganisationLicense,
+  lockOrganisation,
+} from './organisations/seats-repository.js';
+export { organisationView } from './organisations/views.js';
