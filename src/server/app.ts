@@ -14,6 +14,7 @@ import { createUnsubscribeLinks } from './platform/mail/unsubscribe.js';
 import { listenForQueuedMail } from './platform/mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './platform/mail/outbox-worker.js';
 import { startMaintenance } from './platform/maintenance.js';
+import { expiredRowPrunes } from './pruning.js';
 import { type HostResolver, systemResolver } from './integrations/webhooks/address-guard.js';
 import {
   createWebhookDeliveryWorker,
@@ -65,6 +66,8 @@ import { createAdminPaymentsService } from './billing/payments/admin-service.js'
 import { createConfiguredProvider } from './billing/payments/configured-provider.js';
 import { paymentsModule, warnAboutPaymentProvider } from './billing/payments/module.js';
 import { createPaymentsService } from './billing/payments/service.js';
+import { createDomainEvents, type DomainEvent } from './domain-events.js';
+import type { EventBus } from './platform/events.js';
 import { createWebhookHandler } from './billing/payments/webhooks.js';
 import type { PaymentProvider } from './billing/payments/provider.js';
 import { licensesRoutes } from './licensing/licenses/routes.js';
@@ -158,6 +161,8 @@ declare module 'fastify' {
     webhookDeliveries: WebhookDeliveryWorker;
     /** Begun on SIGTERM: readiness fails while requests are still served (see shutdown.ts). */
     drain: Drain;
+    /** What the contexts announce, with the outgoing webhooks listening. */
+    events: EventBus<DomainEvent>;
   }
 }
 
@@ -302,12 +307,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
+  const events = createDomainEvents(clock);
+  app.decorate('events', events);
   const notTaxInvoices = taxInvoiceWarning(config.invoices);
   if (notTaxInvoices) app.log.warn(notTaxInvoices);
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
     db,
     clock,
+    events,
     provider: paymentProvider,
     invoicing: config.invoices,
     log: app.log,
@@ -317,6 +325,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
+    events,
     provider: paymentProvider,
     config,
     mailer,
@@ -341,6 +350,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licenses: createLicensesService({
       db,
       clock,
+      events,
       leases,
       downloadLinks,
       apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
@@ -357,11 +367,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
     adminUsers: createAdminUsersService({ db, clock, passwords, mailer }),
-    adminLicenses: createAdminLicensesService({ db, clock, mailer, publicUrl: config.publicUrl }),
+    adminLicenses: createAdminLicensesService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
     securityEvents: createSecurityEventsService({ db }),
     payments: createPaymentsService({
       db,
       clock,
+      events,
       provider: paymentProvider,
       currency: config.payments.currency,
       invoicing: config.invoices,
@@ -373,6 +384,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     paymentWebhooks: createWebhookHandler({
       db,
       clock,
+      events,
       provider: paymentProvider,
       invoicing: config.invoices,
       subscriptionEvents: subscriptionsArea.webhookEvents,
@@ -413,6 +425,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         run: createLicenseExpiryNotices({
           db,
           clock,
+          events,
           mailer,
           publicUrl: config.publicUrl,
           reminderDays: config.subscriptions.expiryReminderDays,
@@ -532,6 +545,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         seatPurchases: createSeatPurchases({
           db,
           clock,
+          events,
           provider: paymentProvider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: config.invoices,
@@ -584,6 +598,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const invitations = createInvitationsService({
         db,
         clock,
+        events,
         mailer,
         publicUrl: config.publicUrl,
         ttlHours: config.organisationInvitationTtlHours,
@@ -591,7 +606,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         auth,
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock, mailer, publicUrl: config.publicUrl }),
+        organisations: createOrganisationsService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
         invitations,
       });
       await api.register(invitationRoutes, { invitations, rateLimitPerMinute });
@@ -608,6 +623,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setNotFoundHandler((request, reply) =>
     servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
   );
-  startMaintenance(app, db, clock, { lockout: config.lockout });
+  startMaintenance(app, db, clock, { prunes: expiredRowPrunes(config.lockout) });
   return app;
 }

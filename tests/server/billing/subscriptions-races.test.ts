@@ -17,6 +17,7 @@ function rulesOf(s: TestServer) {
   const refunds = createRefundsService({
     db: s.app.db,
     clock: s.clock,
+    events: s.app.events,
     provider,
     invoicing: s.config.invoices,
     log,
@@ -26,6 +27,7 @@ function rulesOf(s: TestServer) {
   return createSubscriptionsArea({
     db: s.app.db,
     clock: s.clock,
+    events: s.app.events,
     provider,
     config: s.config,
     mailer: s.app.mailer,

@@ -105,7 +105,7 @@ export async function giveLicense(
   extra: { subscriptionId?: string } = {},
 ): Promise<LicenseRow> {
   const planRow = typeof plan === 'string' ? await planByCode(s, plan) : plan;
-  return issueLicense(s.app.db, s.clock, {
+  return issueLicense(s.app.db, s.clock, s.app.events, {
     userId: owner.id,
     plan: planRow,
     subscriptionId: extra.subscriptionId ?? null,

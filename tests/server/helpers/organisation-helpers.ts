@@ -38,7 +38,7 @@ export async function giveSeats(s: TestServer, organisationId: string, seats: nu
     .where('organisation_id', '=', organisationId)
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow();
-  const license = await issueLicense(s.app.db, s.clock, {
+  const license = await issueLicense(s.app.db, s.clock, s.app.events, {
     userId: owner.user_id,
     plan,
     organisation: { id: organisationId, seats },

@@ -54,7 +54,7 @@ export async function seatOrganisation(
     .values({ id, name, billing_details: null, created_by: owner.id, created_at: now, updated_at: now })
     .execute();
   await addMember(s, { id }, owner, { role: 'owner' });
-  const license = await issueLicense(s.app.db, s.clock, {
+  const license = await issueLicense(s.app.db, s.clock, s.app.events, {
     userId: owner.id,
     plan: await planByCode(s, 'business-monthly'),
     organisation: { id, seats },

@@ -4,7 +4,7 @@ import {
   webhookDeliveryDetailSchema,
   webhookEndpointWithSecretSchema,
 } from '../../../src/shared/api/webhooks.js';
-import { pruneExpiredRows } from '../../../src/server/platform/maintenance.js';
+import { pruneExpiredRows } from '../../../src/server/pruning.js';
 import {
   MAX_ATTEMPTS,
   webhookRetryDelayMs,

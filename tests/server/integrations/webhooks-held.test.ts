@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { pruneExpiredRows } from '../../../src/server/platform/maintenance.js';
+import { pruneExpiredRows } from '../../../src/server/pruning.js';
 import {
   HELD_TOO_LONG_ERROR,
   HELD_TOO_MANY_ERROR,

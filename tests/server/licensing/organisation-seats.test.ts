@@ -396,7 +396,7 @@ describeOnEveryDatabase(
 
       // A personal license's answer and lease name no seat.
       const personal = await member(s);
-      const own = await issueLicense(s.app.db, s.clock, {
+      const own = await issueLicense(s.app.db, s.clock, s.app.events, {
         userId: personal.id,
         plan: await planByCode(s, 'pro-monthly'),
       });

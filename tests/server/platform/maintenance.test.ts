@@ -3,7 +3,8 @@ import Fastify from 'fastify';
 import { expect, it } from 'vitest';
 import type { Clock } from '../../../src/server/platform/clock.js';
 import { insertMail } from '../../../src/server/platform/mail/outbox-repository.js';
-import { pruneExpiredRows, startMaintenance } from '../../../src/server/platform/maintenance.js';
+import { startMaintenance } from '../../../src/server/platform/maintenance.js';
+import { expiredRowPrunes, pruneExpiredRows } from '../../../src/server/pruning.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,
@@ -44,6 +45,24 @@ async function addEmailToken(s: TestServer, userId: string, expiresMs: number, u
       created_at: at(s, expiresMs - 60 * MINUTE_MS),
       expires_at: at(s, expiresMs),
       used_at: usedMs === null ? null : at(s, usedMs),
+    })
+    .execute();
+  return id;
+}
+
+async function addChallenge(s: TestServer, expiresMs: number) {
+  const id = randomUUID();
+  await s.app.db
+    .insertInto('auth_challenges')
+    .values({
+      id,
+      kind: 'passkey_sign_in',
+      user_id: null,
+      token_hash: `hash-${id}`,
+      webauthn_challenge: `challenge-${id}`,
+      created_at: at(s, expiresMs - 5 * MINUTE_MS),
+      expires_at: at(s, expiresMs),
+      used_at: null,
     })
     .execute();
   return id;
@@ -145,6 +164,22 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     expect(remaining.map((row) => row.recipient).sort()).toEqual([failedLongAgo, sentLately].sort());
   });
 
+  it('deletes sign-in and passkey challenges once expired and keeps live ones', async () => {
+    const s = server();
+    const expired = await addChallenge(s, -MINUTE_MS);
+    const live = await addChallenge(s, MINUTE_MS);
+
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+
+    expect(pruned.authChallenges).toBeGreaterThanOrEqual(1);
+    const remaining = await s.app.db
+      .selectFrom('auth_challenges')
+      .select('id')
+      .where('id', 'in', [expired, live])
+      .execute();
+    expect(remaining.map((row) => row.id)).toEqual([live]);
+  });
+
   it('prunes the counts that real sign-ins leave, once their window is over', async () => {
     const s = server();
     const { email } = await s.createVerifiedUser();
@@ -187,7 +222,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     };
     const host = Fastify({ logger: false });
     startMaintenance(host, s.app.db, countingClock, {
-      lockout: s.config.lockout,
+      prunes: expiredRowPrunes(s.config.lockout),
       intervalMs: INTERVAL_MS,
       firstRunDelayMs: 0,
     });

@@ -1,3 +1,4 @@
+import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
@@ -137,11 +138,14 @@ function newChargeRow(
 
 export function createSubscriptionCharges({
   clock,
+  events,
   grace,
   pricing,
   effects = {},
 }: {
   clock: Clock;
+  /** Announces the licenses the charges issue. */
+  events: BillingEvents;
   grace: GraceSettings;
   /** What each cycle costs (coupon, tax, kept balance). */
   pricing: CyclePricing;
@@ -162,9 +166,9 @@ export function createSubscriptionCharges({
     const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
     if (!current) {
       if (subscription.organisation_id !== null)
-        return issueOrganisationLicense(trx, clock, subscription, plan, period.end);
+        return issueOrganisationLicense(trx, clock, events, subscription, plan, period.end);
       if (!subscription.user_id) throw new Error(`subscription ${subscription.id} has no owner`);
-      return issueLicense(trx, clock, {
+      return issueLicense(trx, clock, events, {
         userId: subscription.user_id,
         plan,
         subscriptionId: subscription.id,

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import type { DownloadLinks } from '../../distribution/signed-links.js';
+import type { LicensingEvents } from '../events.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { createActivationService } from './activation-service.js';
 import { createLicenseDownloadService } from './download-service.js';
@@ -13,6 +14,8 @@ import { createUsageService } from './usage-service.js';
 export interface LicensesServiceDeps {
   db: Db;
   clock: Clock;
+  /** Announces licenses issued and machines activated or deactivated. */
+  events: LicensingEvents;
   leases: LeaseSigner;
   downloadLinks: DownloadLinks;
   /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for download links. */

@@ -1,3 +1,4 @@
+import type { LicensingEvents } from '../events.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
@@ -13,6 +14,7 @@ import { countSeatsTaken, lockOrganisation } from './seats-repository.js';
 export async function issueOrganisationLicense(
   trx: DbOrTransaction,
   clock: Clock,
+  events: LicensingEvents,
   subscription: SubscriptionRow,
   plan: PlanRow,
   expiresAt: string,
@@ -23,7 +25,7 @@ export async function issueOrganisationLicense(
   const owner = await findOwner(trx, organisationId);
   if (!owner) throw new Error(`organization ${organisationId} has no owner`);
   const ownerId = owner.user_id;
-  const license = await issueLicense(trx, clock, {
+  const license = await issueLicense(trx, clock, events, {
     userId: ownerId,
     plan,
     subscriptionId: subscription.id,

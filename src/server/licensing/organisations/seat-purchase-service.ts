@@ -1,3 +1,7 @@
+import type { EventPublisher } from '../../platform/events.js';
+import type { LicensingEvent } from '../events.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
+import type { BillingEvent } from '../../billing/events.js';
 import { randomUUID } from 'node:crypto';
 import type { SeatPurchase, SeatQuote } from '../../../shared/api/organisations.js';
 import type { Clock } from '../../platform/clock.js';
@@ -31,10 +35,6 @@ import { declined, LIVE } from '../../billing/subscriptions/refusals.js';
 import { updateSubscription } from '../../billing/subscriptions/repository.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../../billing/subscriptions/sandbox-billing.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { organisationEventData, paymentEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { assertManages, organisationAccess } from './access.js';
 import { seatChargeKey } from './seat-purchase-charge.js';
 import { organisationView } from './views.js';
@@ -43,6 +43,8 @@ import { countAssignedSeats, findOrganisationLicense, lockOrganisation } from '.
 export interface SeatPurchaseDeps {
   db: Db;
   clock: Clock;
+  /** Announces the seats' charge and the seats bought. */
+  events: EventPublisher<LicensingEvent | BillingEvent>;
   provider: PaymentProvider;
   /** What each seat costs per cycle (coupon and tax), as the subscription's charges are priced. */
   pricing: CyclePricing;
@@ -65,7 +67,15 @@ const noSubscription = (organisation: OrganisationRow) =>
  * decided again under the organisation's lock, so two purchases at once are both applied in turn
  * (the second from the first's total) or the second is refused; none is lost.
  */
-export function createSeatPurchases({ db, clock, provider, pricing, invoices, receipts }: SeatPurchaseDeps) {
+export function createSeatPurchases({
+  db,
+  clock,
+  events,
+  provider,
+  pricing,
+  invoices,
+  receipts,
+}: SeatPurchaseDeps) {
   async function liveSubscription(trx: DbOrTransaction, organisation: OrganisationRow) {
     const subscription = await trx
       .selectFrom('subscriptions')
@@ -171,7 +181,7 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices, re
       paidUntil: quote.period_end,
       seats: { organisationName: organisation.name, from: quote.seats_from, to: quote.seats_to },
     });
-    await queueWebhookEvent(trx, clock, { type: 'payment.paid', data: paymentEventData(payment) });
+    await events.publish(trx, { type: 'payment.paid', payment: payment });
     return payment;
   }
 
@@ -241,9 +251,10 @@ export function createSeatPurchases({ db, clock, provider, pricing, invoices, re
           meta,
           details: { organisation_id: organisation.id, ...bought },
         });
-        await queueWebhookEvent(trx, clock, {
+        await events.publish(trx, {
           type: 'organisation.seats_changed',
-          data: organisationEventData(organisation, { user_id: user.id, change: 'bought', ...bought }),
+          organisation: organisation,
+          details: { user_id: user.id, change: 'bought', ...bought },
         });
         return payment ? { payment, quote } : undefined;
       });

@@ -2,8 +2,8 @@ import { useCallback } from 'react';
 import type { SubscriptionActivation, SubscriptionCheckout } from '../../../../shared/api/subscriptions';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { failureMessage } from '../../lib/api-errors';
-import { subscriptionMessages, useVerifySubscriptionMutation } from '../subscriptions';
-import { CHECKOUT_THEME_COLOR } from './checkout-flow';
+import { CHECKOUT_THEME_COLOR } from '../../lib/checkout-window';
+import { subscriptionMessages, useVerifySubscriptionMutation } from './subscriptions-endpoints';
 
 export type ReplacementCheckoutResult =
   | { outcome: 'paid'; activation: SubscriptionActivation }
@@ -24,7 +24,7 @@ export function useReplacementCheckout(): (
     async (checkout) => {
       let opened;
       try {
-        const razorpay = await import('./razorpay-checkout');
+        const razorpay = await import('../../lib/razorpay-checkout');
         opened = { razorpay, Razorpay: await razorpay.loadRazorpayCheckout() };
       } catch {
         return {

@@ -1,6 +1,14 @@
 import { Badge, Group } from '@mantine/core';
-import type { Payment } from '../../../../../shared/api/payments';
-import { formatAmount, PAYMENT_STATUS_LABELS } from './payment-format';
+import type { Payment, PaymentStatus } from '../../../../shared/api/payments';
+import { formatAmount } from '../../lib/format-money';
+
+/** What each payment status means to the buyer. */
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { label: string; color: string }> = {
+  paid: { label: 'Paid', color: 'teal' },
+  failed: { label: 'Failed', color: 'red' },
+  created: { label: 'Not completed', color: 'gray' },
+  expired: { label: 'Expired', color: 'orange' },
+};
 
 /** What the badge needs of a payment: its status, and what it charged and what was refunded of it. */
 export type PaymentBadgeFacts = Pick<Payment, 'status' | 'sandbox' | 'amount' | 'refunded' | 'currency'>;

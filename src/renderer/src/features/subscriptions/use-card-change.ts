@@ -4,12 +4,12 @@ import type { Subscription } from '../../../../shared/api/subscriptions';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { showToast } from '../../components/data/toast';
 import { failureMessage } from '../../lib/api-errors';
+import { CHECKOUT_THEME_COLOR, declined } from '../../lib/checkout-window';
 import {
   subscriptionMessages,
   useConfirmCardChangeMutation,
   useOpenCardChangeMutation,
-} from '../subscriptions';
-import { CHECKOUT_THEME_COLOR, declined } from './checkout-flow';
+} from './subscriptions-endpoints';
 
 export interface CardChange {
   /** Opens Razorpay Checkout to authorise another card for the subscription. */
@@ -49,7 +49,7 @@ export function useCardChange(subscription: Subscription): CardChange {
       return;
     }
     try {
-      const razorpay = await import('./razorpay-checkout');
+      const razorpay = await import('../../lib/razorpay-checkout');
       const Razorpay = await razorpay.loadRazorpayCheckout();
       razorpay.openRazorpaySubscriptionCheckout(
         Razorpay,

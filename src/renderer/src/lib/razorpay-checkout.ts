@@ -1,5 +1,5 @@
-import type { PaymentOrder, VerifyPaymentRequest } from '../../../../shared/api/payments';
-import type { CardChangeCheckout, VerifySubscriptionRequest } from '../../../../shared/api/subscriptions';
+import type { PaymentOrder, VerifyPaymentRequest } from '../../../shared/api/payments';
+import type { CardChangeCheckout, VerifySubscriptionRequest } from '../../../shared/api/subscriptions';
 
 /**
  * Razorpay Checkout's script. PCI rules want it loaded from Razorpay itself (never bundled or
