@@ -10,6 +10,7 @@ import type {
   PaymentRow,
   PlanRow,
   RefundRow,
+  SubscriptionRow,
 } from '../../platform/db/tables.js';
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
@@ -90,8 +91,24 @@ async function buyerOf(trx: DbOrTransaction, userId: string | null) {
 }
 
 /** The subscription a charge belongs to, with its organisation (name and billing details) if it has one. */
-async function subscriptionOf(trx: DbOrTransaction, payment: PaymentRow) {
+async function subscriptionOf(trx: DbOrTransaction, payment: PaymentRow, known?: SubscriptionRow) {
   if (!payment.subscription_id) return undefined;
+  if (known?.id === payment.subscription_id) {
+    const organisation = known.organisation_id
+      ? await trx
+          .selectFrom('organisations')
+          .select(['name', 'billing_details'])
+          .where('id', '=', known.organisation_id)
+          .executeTakeFirst()
+      : undefined;
+    return {
+      seats: known.seats,
+      coupon_id: known.coupon_id,
+      organisation_id: known.organisation_id,
+      organisation_name: organisation?.name ?? null,
+      billing_details: organisation?.billing_details ?? null,
+    };
+  }
   return trx
     .selectFrom('subscriptions')
     .leftJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
@@ -192,19 +209,23 @@ export async function issueInvoiceForPayment(
   clock: Clock,
   settings: InvoiceSettings,
   paymentId: string,
-  options: { period?: ServicePeriod | null } = {},
+  options: {
+    period?: ServicePeriod | null;
+    /** The rows the settling already holds (the payment as it now is, its plan and subscription). */
+    known?: { payment?: PaymentRow; plan?: PlanRow; subscription?: SubscriptionRow };
+  } = {},
 ): Promise<InvoiceRow> {
   const existing = await findInvoiceRowOfPayment(trx, paymentId);
   if (existing) return existing;
-  const payment: PaymentRow | undefined = await trx
-    .selectFrom('payments')
-    .selectAll()
-    .where('id', '=', paymentId)
-    .executeTakeFirst();
+  const { known = {} } = options;
+  const payment: PaymentRow | undefined =
+    known.payment?.id === paymentId
+      ? known.payment
+      : await trx.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
   if (!payment) throw new Error(`payment ${paymentId} does not exist`);
   if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
-  const plan = await findPlanRow(trx, payment.plan_id);
-  const subscription = await subscriptionOf(trx, payment);
+  const plan = known.plan?.id === payment.plan_id ? known.plan : await findPlanRow(trx, payment.plan_id);
+  const subscription = await subscriptionOf(trx, payment, known.subscription);
   const organisation = subscription?.organisation_id ? subscription : undefined;
   const buyer = organisation
     ? await organisationBuyer(trx, payment, organisation)

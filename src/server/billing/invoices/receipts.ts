@@ -1,7 +1,7 @@
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { InvoiceRow, PaymentRow } from '../../platform/db/tables.js';
+import type { InvoiceRow, PaymentRow, PlanRow } from '../../platform/db/tables.js';
 import type { Invoice } from '../../../shared/api/billing.js';
 import { type ReceiptSeats, receiptMail } from '../../platform/mail/customer-mails.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
@@ -61,12 +61,15 @@ export function createReceipts({
         invoice: InvoiceRow;
         paidUntil: string | null;
         seats?: ReceiptSeats | undefined;
+        /** The payment's plan, when the caller holds it already. */
+        plan?: PlanRow;
       },
     ): Promise<void> {
       const { payment, invoice } = charge;
       if (Number(payment.amount_minor) <= 0 || !payment.user_id) return;
       const user = await findUserById(trx, payment.user_id);
-      const plan = await findPlanRow(trx, payment.plan_id);
+      const plan =
+        charge.plan?.id === payment.plan_id ? charge.plan : await findPlanRow(trx, payment.plan_id);
       if (!user || !plan) return;
       await mailer.queue(
         trx,

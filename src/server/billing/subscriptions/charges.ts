@@ -31,6 +31,15 @@ export interface ChargeReport {
   paymentMethod?: string;
 }
 
+/**
+ * Rows the caller already read in this transaction, passed along instead of read again: the
+ * subscription as it is now (read under its lock, after the caller's own changes to it) and its plan.
+ */
+export interface KnownRows {
+  subscription?: SubscriptionRow;
+  plan?: PlanRow;
+}
+
 export interface FailedChargeReport {
   subscriptionId: string;
   cycle: number;
@@ -51,6 +60,8 @@ export interface ChargeEffects {
 export interface PaidCharge {
   payment: PaymentRow;
   subscription: SubscriptionRow;
+  /** The subscription's plan, as the charge was settled with it. */
+  plan: PlanRow;
   license: LicenseRow;
   /** True when the payment lifted a suspension or ended a grace period. */
   restored: boolean;
@@ -184,10 +195,10 @@ export function createSubscriptionCharges({
      * the charge's payment row is claimed by one caller, and only that caller extends the license
      * (to the end of the charge's period, never back) and moves the subscription on.
      */
-    async settle(trx: DbOrTransaction, report: ChargeReport): Promise<ChargeOutcome> {
-      const subscription = await findSubscription(trx, report.subscriptionId);
+    async settle(trx: DbOrTransaction, report: ChargeReport, known: KnownRows = {}): Promise<ChargeOutcome> {
+      const subscription = known.subscription ?? (await findSubscription(trx, report.subscriptionId));
       if (!subscription) throw new Error(`subscription ${report.subscriptionId} is gone`);
-      const plan = await findPlanRow(trx, subscription.plan_id);
+      const plan = known.plan ?? (await findPlanRow(trx, subscription.plan_id));
       if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
       const now = clock.now();
       const replay = await findPaymentByProviderPaymentId(trx, report.providerPaymentId);
@@ -257,7 +268,7 @@ export function createSubscriptionCharges({
         period_start: period.start,
         period_end: period.end,
       };
-      await effects.paid?.(trx, { payment, subscription: moved, license, restored });
+      await effects.paid?.(trx, { payment, subscription: moved, plan, license, restored });
       return { outcome: 'paid', payment, subscription: moved, license };
     },
 

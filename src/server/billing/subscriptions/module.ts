@@ -70,7 +70,9 @@ export function createSubscriptionsArea({
     effects: {
       // Every paid charge gets its invoice, and the customer the receipt, in the transaction that settles it.
       paid: async (trx, charge) => {
-        const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
+        const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id, {
+          known: { payment: charge.payment, plan: charge.plan, subscription: charge.subscription },
+        });
         await notices.paid(trx, charge, invoice);
         await hooks.paid(trx, charge);
       },

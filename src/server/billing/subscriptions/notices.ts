@@ -106,7 +106,12 @@ export function createSubscriptionNotices({
   return {
     /** The receipt of a paid charge, with its invoice attached. */
     paid: (trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow) =>
-      receipts.queue(trx, { payment: charge.payment, invoice, paidUntil: charge.payment.period_end }),
+      receipts.queue(trx, {
+        payment: charge.payment,
+        invoice,
+        paidUntil: charge.payment.period_end,
+        plan: charge.plan,
+      }),
 
     /** A declined renewal: on the first failure of a period (the retries say nothing new). */
     async failed(trx: DbOrTransaction, charge: FailedCharge): Promise<void> {

@@ -295,13 +295,17 @@ export function createPlanChanges({
             'subscription_changed',
             'The subscription changed meanwhile; review the change again',
           );
-        const settled = await charges.settle(trx, {
-          subscriptionId: row.id,
-          cycle: row.cycles + 1,
-          providerPaymentId: sandboxPaymentId(),
-          amountMinor: quote.due_now_minor,
-          currency: plan.currency,
-        });
+        const settled = await charges.settle(
+          trx,
+          {
+            subscriptionId: row.id,
+            cycle: row.cycles + 1,
+            providerPaymentId: sandboxPaymentId(),
+            amountMinor: quote.due_now_minor,
+            currency: plan.currency,
+          },
+          { subscription: rebased, plan },
+        );
         if (settled.outcome !== 'paid') throw new Error(`the plan change of ${row.id} was settled twice`);
         // The license follows the plan: its seats, and an expiry at the new period's end (earlier, too).
         await updateLicense(trx, settled.license.id, {

@@ -36,13 +36,17 @@ export async function chargeSandboxRenewal(
     });
     return failed ? 'failed' : 'unchanged';
   }
-  const settled = await charges.settle(trx, {
-    subscriptionId: subscription.id,
-    cycle,
-    providerPaymentId: sandboxPaymentId(),
-    amountMinor,
-    currency: plan.currency,
-  });
+  const settled = await charges.settle(
+    trx,
+    {
+      subscriptionId: subscription.id,
+      cycle,
+      providerPaymentId: sandboxPaymentId(),
+      amountMinor,
+      currency: plan.currency,
+    },
+    { plan },
+  );
   if (settled.outcome !== 'paid') return 'unchanged';
   if (balanceAfterMinor !== subscription.credit_minor)
     await updateSubscription(trx, subscription.id, { credit_minor: balanceAfterMinor });

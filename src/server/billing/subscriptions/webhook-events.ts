@@ -92,17 +92,24 @@ export function createSubscriptionWebhookEvents({
           });
           return { outcome: 'rejected', paymentId: null };
         }
-        if (subscription.status === 'pending')
-          await updateSubscription(trx, subscription.id, { status: 'active' }, { statuses: ['pending'] });
+        // Read under the subscription's lock, so passed on to the settling as it is.
+        const current =
+          subscription.status === 'pending'
+            ? await updateSubscription(trx, subscription.id, { status: 'active' }, { statuses: ['pending'] })
+            : subscription;
         const method = describePaymentMethod(payment);
-        const settled = await charges.settle(trx, {
-          subscriptionId: subscription.id,
-          cycle,
-          providerPaymentId: payment.id,
-          amountMinor: payment.amount,
-          currency: payment.currency,
-          ...(method ? { paymentMethod: method } : {}),
-        });
+        const settled = await charges.settle(
+          trx,
+          {
+            subscriptionId: subscription.id,
+            cycle,
+            providerPaymentId: payment.id,
+            amountMinor: payment.amount,
+            currency: payment.currency,
+            ...(method ? { paymentMethod: method } : {}),
+          },
+          { subscription: current, plan },
+        );
         // Verify settled it first, knowing nothing of the card: the webhook tells how it was paid.
         if (settled.outcome === 'already_paid' && method && method !== subscription.payment_method)
           await updateSubscription(trx, subscription.id, { payment_method: method });
