@@ -76,6 +76,7 @@ import { createLicenseChecksService } from './licensing/licenses/check-service.j
 import { createHeartbeatWriter } from './licensing/licenses/heartbeat-repository.js';
 import { createHeartbeats, type Heartbeats } from './licensing/licenses/heartbeats.js';
 import { createLicensesService } from './licensing/licenses/service.js';
+import { createPlanInUse } from './licensing/licenses/plan-in-use.js';
 import { createDownloadPermission } from './licensing/index.js';
 import { plansRoutes } from './catalogue/plans/routes.js';
 import { createPlansService } from './catalogue/plans/service.js';
@@ -338,6 +339,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       onCatalogueChange,
       paymentCurrency: config.payments.currency,
+      planInUse: createPlanInUse(db),
     }),
     features: createFeaturesService({ db, clock, onCatalogueChange }),
     licenses: createLicensesService({ db, clock, leases }),
