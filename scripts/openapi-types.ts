@@ -2,7 +2,7 @@
  * Writes the TypeScript types of the portal API (tests/server/generated/portal-api.d.ts) from the
  * OpenAPI document the server serves, for clients made with openapi-fetch:
  * `npm run openapi:types` (from a server built here), or `npm run openapi:types -- <document URL>`.
- * tests/server/openapi-client.test.ts fails while the committed file differs from what this writes.
+ * tests/server/platform/openapi-client.test.ts fails while the committed file differs from what this writes.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -14,6 +14,7 @@ import { createUnsubscribeLinks } from './platform/mail/unsubscribe.js';
 import { listenForQueuedMail } from './platform/mail/queued-mail-notifications.js';
 import { createMailOutboxWorker, type MailOutboxWorker } from './platform/mail/outbox-worker.js';
 import { startMaintenance } from './platform/maintenance.js';
+import { expiredRowPrunes } from './pruning.js';
 import { type HostResolver, systemResolver } from './integrations/webhooks/address-guard.js';
 import {
   createWebhookDeliveryWorker,
@@ -66,6 +67,8 @@ import { createAdminPaymentsService } from './billing/payments/admin-service.js'
 import { createConfiguredProvider } from './billing/payments/configured-provider.js';
 import { paymentsModule, warnAboutPaymentProvider } from './billing/payments/module.js';
 import { createPaymentsService } from './billing/payments/service.js';
+import { createDomainEvents, type DomainEvent } from './domain-events.js';
+import type { EventBus } from './platform/events.js';
 import { createWebhookHandler } from './billing/payments/webhooks.js';
 import type { PaymentProvider } from './billing/payments/provider.js';
 import { licensesRoutes } from './licensing/licenses/routes.js';
@@ -123,8 +126,8 @@ import { createReceipts } from './billing/invoices/receipts.js';
 import { taxInvoiceWarning } from './billing/invoices/settings.js';
 import { createLicenseExpiryNotices } from './licensing/licenses/expiry-notices.js';
 import { createSubscriptionsArea } from './billing/subscriptions/module.js';
-import { seatPurchaseRoutes } from './licensing/organisations/seat-purchase-routes.js';
-import { createSeatPurchases } from './licensing/organisations/seat-purchase-service.js';
+import { seatPurchaseRoutes } from './billing/seat-purchases/routes.js';
+import { createSeatPurchases } from './billing/seat-purchases/service.js';
 import { subscriptionsRoutes } from './billing/subscriptions/routes.js';
 import { adminSubscriptionsRoutes } from './billing/subscriptions/admin-routes.js';
 import { createAdminSubscriptionsService } from './billing/subscriptions/admin-service.js';
@@ -161,6 +164,8 @@ declare module 'fastify' {
     webhookDeliveries: WebhookDeliveryWorker;
     /** Begun on SIGTERM: readiness fails while requests are still served (see shutdown.ts). */
     drain: Drain;
+    /** What the contexts announce, with the outgoing webhooks listening. */
+    events: EventBus<DomainEvent>;
   }
 }
 
@@ -305,12 +310,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     cipher: createSecretCipher(await resolveTwoFactorKey({ db, dialect }, clock, config)),
   });
   const coupons = createCouponsService({ db, clock });
+  const events = createDomainEvents(clock);
+  app.decorate('events', events);
   const notTaxInvoices = taxInvoiceWarning(config.invoices);
   if (notTaxInvoices) app.log.warn(notTaxInvoices);
   const receipts = createReceipts({ mailer, publicUrl: config.publicUrl, clock });
   const refunds = createRefundsService({
     db,
     clock,
+    events,
     provider: paymentProvider,
     invoicing: config.invoices,
     log: app.log,
@@ -320,6 +328,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const subscriptionsArea = createSubscriptionsArea({
     db,
     clock,
+    events,
     provider: paymentProvider,
     config,
     mailer,
@@ -342,7 +351,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       planInUse: createPlanInUse(db),
     }),
     features: createFeaturesService({ db, clock, onCatalogueChange }),
-    licenses: createLicensesService({ db, clock, leases }),
+    licenses: createLicensesService({ db, clock, events, leases }),
     licenseDownloads: createLicenseDownloadsService({
       db,
       clock,
@@ -362,11 +371,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     licensingSettings: createLicensingSettingsService({ db, clock }),
     dashboard: createDashboardService({ db, clock }),
     adminUsers: createAdminUsersService({ db, clock, passwords, mailer }),
-    adminLicenses: createAdminLicensesService({ db, clock, mailer, publicUrl: config.publicUrl }),
+    adminLicenses: createAdminLicensesService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
     securityEvents: createSecurityEventsService({ db }),
     payments: createPaymentsService({
       db,
       clock,
+      events,
       provider: paymentProvider,
       currency: config.payments.currency,
       invoicing: config.invoices,
@@ -378,6 +388,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     paymentWebhooks: createWebhookHandler({
       db,
       clock,
+      events,
       provider: paymentProvider,
       invoicing: config.invoices,
       subscriptionEvents: subscriptionsArea.webhookEvents,
@@ -418,6 +429,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         run: createLicenseExpiryNotices({
           db,
           clock,
+          events,
           mailer,
           publicUrl: config.publicUrl,
           reminderDays: config.subscriptions.expiryReminderDays,
@@ -540,6 +552,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         seatPurchases: createSeatPurchases({
           db,
           clock,
+          events,
           provider: paymentProvider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: config.invoices,
@@ -592,6 +605,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       const invitations = createInvitationsService({
         db,
         clock,
+        events,
         mailer,
         publicUrl: config.publicUrl,
         ttlHours: config.organisationInvitationTtlHours,
@@ -599,7 +613,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         auth,
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock, mailer, publicUrl: config.publicUrl }),
+        organisations: createOrganisationsService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
         invitations,
       });
       await api.register(invitationRoutes, { invitations, rateLimitPerMinute });
@@ -616,6 +630,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.setNotFoundHandler((request, reply) =>
     servePortal && isPortalRoute(request) ? servePortal(request, reply) : sendNotFound(request, reply),
   );
-  startMaintenance(app, db, clock, { lockout: config.lockout });
+  startMaintenance(app, db, clock, { prunes: expiredRowPrunes(config.lockout) });
   return app;
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { pdfText } from '../server/invoice-helpers.js';
+import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { blockingViolations, describeViolation, installAxe } from './support/axe.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
-import { pdfText } from '../server/invoice-helpers.js';
+import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { readOutbox } from '../support/outbox.js';
 import { WEB_API_KEY } from '../support/test-server.js';
 import { photograph, showScheme } from './support/photograph.js';

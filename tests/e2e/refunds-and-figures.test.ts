@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
-import { pdfText } from '../server/invoice-helpers.js';
+import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { readOutbox } from '../support/outbox.js';
 import { describePortal, signIn } from './support/portal.js';
 import { buyPro } from './support/purchase.js';

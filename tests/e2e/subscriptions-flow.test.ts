@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../src/shared/constants.js';
 import { type OutboxMail, readOutbox } from '../support/outbox.js';
-import { pdfText } from '../server/invoice-helpers.js';
+import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, expectPath, signIn, watchPage } from './support/portal.js';
 

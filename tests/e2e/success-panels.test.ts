@@ -115,7 +115,7 @@ describePortal(
         .values(features.map((row) => ({ ...row, plan_id: lifetime.id })))
         .execute();
       const customer = await server.createUser({ fullName: 'Lena Lifetime' });
-      await issueLicense(db, server.clock, {
+      await issueLicense(db, server.clock, server.app.events, {
         userId: await userIdOf(customer.email),
         plan: { ...lifetime, billing_interval: 'lifetime' },
         expiresAt: null,

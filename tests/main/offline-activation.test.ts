@@ -14,14 +14,14 @@ import { createOfflineActivation, withLicenseFile } from '../../src/main/offline
 import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
 import { type OfflineLicenseFile } from '../../src/shared/offline-files.js';
 import { describeOnEveryDatabase, type TestServer } from '../support/test-server.js';
-import { giveLicense, licenseSuiteOptions, member } from '../server/license-helpers.js';
+import { giveLicense, licenseSuiteOptions, member } from '../server/helpers/license-helpers.js';
 import {
   expectLicenseFile,
   type OfflineMachine,
   offlineMachine,
   uploadProof,
   uploadRequest,
-} from '../server/offline-activation-helpers.js';
+} from '../server/helpers/offline-activation-helpers.js';
 import { updateServiceForTests } from './support/fake-app-updater.js';
 import { foreignKey, keyFingerprint, signLease } from './support/licensing-server.js';
 

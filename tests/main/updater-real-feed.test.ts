@@ -11,7 +11,7 @@ import { createUpdateService, type UpdateService } from '../../src/main/updater-
 import { createUpdateSettingsFile } from '../../src/main/updater-settings.js';
 import { publishRelease, releaseFilePath } from '../../src/server/distribution/releases.js';
 import type { ReleaseRow } from '../../src/server/platform/db/tables.js';
-import { nodeUpdater } from '../server/update-feed-helpers.js';
+import { nodeUpdater } from '../server/distribution/update-feed-helpers.js';
 import { type LicensingServer, startLicensingServer } from './support/licensing-server.js';
 
 const HARDWARE_ID = 'c'.repeat(64);

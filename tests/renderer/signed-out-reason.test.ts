@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_END_REASONS, type SessionEndReason } from '../../src/shared/api/auth';
 import { signedOutMessage } from '../../src/renderer/src/features/auth/signed-out-notice';
-import { declined } from '../../src/renderer/src/features/payments/checkout-flow';
+import { declined } from '../../src/renderer/src/lib/checkout-window';
 import { FakeApi, problem } from './support/fake-api';
 import { signedInTab } from './support/signed-in';
 

@@ -39,9 +39,8 @@ import { findPlanRowByIdOrCode } from '../catalogue/plans/repository.js';
 import { findUserById } from '../identity/users/repository.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
+import type { LicensingEvents } from '../licensing/events.js';
 import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';
-import { activationEventData, licenseEventData } from '../integrations/webhooks/event-data.js';
-import { queueWebhookEvent } from '../integrations/webhooks/queue.js';
 
 type LicenseListQuery = z.output<typeof adminLicenseListQuerySchema>;
 type CreateLicenseInput = z.output<typeof createAdminLicenseRequestSchema>;
@@ -59,11 +58,14 @@ const expiryInPast = () =>
 export function createAdminLicensesService({
   db,
   clock,
+  events,
   mailer,
   publicUrl,
 }: {
   db: Db;
   clock: Clock;
+  /** Announces what an administrator did to a license (its webhooks listen). */
+  events: LicensingEvents;
   /** Tells the owner of a revoked license, with the reason. */
   mailer: Mailer;
   publicUrl: string;
@@ -126,7 +128,7 @@ export function createAdminLicensesService({
           const owner = await findUserById(trx, input.user_id);
           if (!owner) throw notFound('user_not_found', 'User not found');
           const planRow = await plan(trx, input.plan_id);
-          const row = await issueLicense(trx, clock, {
+          const row = await issueLicense(trx, clock, events, {
             userId: owner.id,
             plan: planRow,
             // The free Base license stays one per user, whoever issues it.
@@ -193,12 +195,9 @@ export function createAdminLicensesService({
         if (Object.keys(set).length === 0) return;
         const updated = await updateLicense(trx, id, { ...set, updated_at: isoNow(clock) });
         if (updated) {
-          await queueWebhookEvent(trx, clock, { type: 'license.updated', data: licenseEventData(updated) });
+          await events.publish(trx, { type: 'license.updated', license: updated });
           if (set.status === 'suspended')
-            await queueWebhookEvent(trx, clock, {
-              type: 'license.suspended',
-              data: licenseEventData(updated),
-            });
+            await events.publish(trx, { type: 'license.suspended', license: updated });
         }
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.licenseUpdated,
@@ -235,7 +234,7 @@ export function createAdminLicensesService({
           userId: revoked.user_id,
           details: { license_id: id, reason },
         });
-        await queueWebhookEvent(trx, clock, { type: 'license.revoked', data: licenseEventData(revoked) });
+        await events.publish(trx, { type: 'license.revoked', license: revoked });
         // In the same transaction: the owner is told exactly when the revocation holds.
         const owner = await findUserById(trx, revoked.user_id);
         const revokedPlan = await findPlanRowByIdOrCode(trx, revoked.plan_id);
@@ -275,12 +274,10 @@ export function createAdminLicensesService({
         }
         const at = isoNow(clock);
         await deactivateActivation(trx, activationId, at, 'admin');
-        await queueWebhookEvent(trx, clock, {
+        await events.publish(trx, {
           type: 'activation.deleted',
-          data: activationEventData(
-            { ...activation, deactivated_at: at, deactivated_reason: 'admin' },
-            license.user_id,
-          ),
+          activation: { ...activation, deactivated_at: at, deactivated_reason: 'admin' },
+          userId: license.user_id,
         });
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.activationDeactivated,

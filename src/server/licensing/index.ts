@@ -1,5 +1,20 @@
-/**
- * The licensing context as the contexts that may use it see it (docs/architecture.md): only what
- * one of them asks of it is exported here, and nothing else of licensing is imported from outside.
- */
+// What other contexts may use of licensing (docs/architecture.md): a context imports this file,
+// never licensing's own folders.
+
+export type {
+  ActivationEvent,
+  LicenseEvent,
+  LicensingEvent,
+  LicensingEvents,
+  OrganisationEvent,
+} from './events.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
+export { extendThroughGrace, grantPeriod, type PeriodGrant } from './licenses/period-grants.js';
+export { assertManages, type OrganisationAccess, organisationAccess } from './organisations/access.js';
+export { issueOrganisationLicense, setSeats } from './organisations/seat-grants.js';
+export {
+  countAssignedSeats,
+  findOrganisationLicense,
+  lockOrganisation,
+} from './organisations/seats-repository.js';
+export { organisationView } from './organisations/views.js';

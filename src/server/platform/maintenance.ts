@@ -1,57 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './clock.js';
 import type { DbOrTransaction } from './db/database.js';
-import { pruneMailOutbox } from './mail/outbox-repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { pruneEmailTokens } from '../identity/auth/email-tokens.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { type LockoutPolicy, pruneLoginThrottles } from '../identity/auth/login-throttle.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { expireHeldDeliveries } from '../integrations/webhooks/held-deliveries.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { pruneWebhookHistory, WEBHOOK_HISTORY_DAYS } from '../integrations/webhooks/repository.js';
 
 const HOUR_MS = 60 * 60_000;
 // Shortly after start, not during it: the first run should not compete with migrations or the
 // first requests, yet a server restarted often still gets pruned.
 const FIRST_RUN_DELAY_MS = 30_000;
 
-export interface PrunedRows {
-  loginThrottles: number;
-  emailTokens: number;
-  mails: number;
-  /** Webhook events (with their deliveries and attempts) older than 30 days. */
-  webhookEvents: number;
-  /** Deliveries given up after waiting too long for a disabled endpoint. */
-  heldWebhookDeliveries: number;
-}
+/** Deletes rows of one kind that nothing reads any more; answers how many. */
+export type Prune = (db: DbOrTransaction, clock: Clock) => Promise<number>;
 
 /**
- * Deletes rows nothing reads any more: sign-in counts whose window and lock are over (random
- * names typed at the sign-in form would otherwise grow the table without bound), e-mail link
- * tokens used or expired over a week ago, and mail sent or dropped over a week ago (addresses
- * typed into the reset form would grow the outbox the same way).
+ * Runs each prune in turn (the contexts give theirs at composition, each knowing its own tables)
+ * and answers how many rows each deleted, by name.
  */
-export async function pruneExpiredRows(
+export async function runPrunes<P extends Record<string, Prune>>(
   db: DbOrTransaction,
   clock: Clock,
-  lockout: LockoutPolicy,
-): Promise<PrunedRows> {
-  return {
-    loginThrottles: await pruneLoginThrottles(db, clock, lockout),
-    emailTokens: await pruneEmailTokens(db, clock),
-    mails: await pruneMailOutbox(db, clock),
-    heldWebhookDeliveries: await expireHeldDeliveries(db, clock.now()),
-    webhookEvents: await pruneWebhookHistory(
-      db,
-      new Date(clock.now().getTime() - WEBHOOK_HISTORY_DAYS * 86_400_000).toISOString(),
-    ),
-  };
+  prunes: P,
+): Promise<{ [K in keyof P]: number }> {
+  const pruned = {} as { [K in keyof P]: number };
+  for (const name of Object.keys(prunes) as (keyof P)[]) pruned[name] = await prunes[name]!(db, clock);
+  return pruned;
 }
 
 export interface MaintenanceOptions {
-  /** The sign-in lockout policy, whose window tells which counts are over. */
-  lockout: LockoutPolicy;
+  /** What to prune, by name (the names go into the debug log of each run). */
+  prunes: Record<string, Prune>;
   intervalMs?: number;
   firstRunDelayMs?: number;
 }
@@ -65,12 +40,12 @@ export function startMaintenance(
   app: FastifyInstance,
   db: DbOrTransaction,
   clock: Clock,
-  { lockout, intervalMs = HOUR_MS, firstRunDelayMs = FIRST_RUN_DELAY_MS }: MaintenanceOptions,
+  { prunes, intervalMs = HOUR_MS, firstRunDelayMs = FIRST_RUN_DELAY_MS }: MaintenanceOptions,
 ): void {
   let running: Promise<void> | undefined;
   const run = () => {
     // A slow run is not stacked upon: the next tick finds what this one left.
-    running ??= pruneExpiredRows(db, clock, lockout)
+    running ??= runPrunes(db, clock, prunes)
       .then((pruned) => app.log.debug({ pruned }, 'maintenance: pruned expired rows'))
       .catch((error: unknown) => app.log.warn({ err: error }, 'maintenance: pruning failed'))
       .finally(() => {

@@ -5,7 +5,7 @@ import { openPortalPage, usePasswordPageApi } from './portal-page';
 
 /**
  * The strength meter beside a new password gives the server's verdict before anyone submits:
- * the same inputs the server refuses (tests/server/password-strength.test.ts) show as refused here.
+ * the same inputs the server refuses (tests/server/identity/password-strength.test.ts) show as refused here.
  */
 const EMAIL = 'jonathan.smith@example.com';
 

@@ -4,10 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
-import {
-  describeSubscriptionStatus,
-  formatMoney,
-} from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import { formatMoney } from '../../../src/renderer/src/lib/format-money';
 import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
 import { makeLicense } from '../support/signed-in';

@@ -5,7 +5,7 @@ import {
   type PaymentBadgeFacts,
   PaymentStatusBadge,
   paymentStatusText,
-} from '../../../src/renderer/src/features/payments/components/payment-status-badge';
+} from '../../../src/renderer/src/components/data/payment-status-badge';
 
 const paid = (facts: Partial<PaymentBadgeFacts> = {}): PaymentBadgeFacts => ({
   status: 'paid',

@@ -14,7 +14,7 @@ import type {
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findCoupon } from '../../catalogue/coupons/repository.js';
-import { seatsAddedBy } from '../../licensing/organisations/seat-purchase-charge.js';
+import { seatsAddedBy } from '../seat-purchases/charge-key.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)

@@ -1,8 +1,5 @@
+import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { licenseEventData, paymentEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentRefunds, RefundRequest } from '../../../shared/api/billing.js';
 import { type Clock, isoNow } from '../../platform/clock.js';
@@ -95,6 +92,7 @@ const describeMinor = (amount: number, currency: string) => `${amount} (minor un
 export function createRefundsService({
   db,
   clock,
+  events,
   provider,
   invoicing,
   log,
@@ -103,6 +101,8 @@ export function createRefundsService({
 }: {
   db: Db;
   clock: Clock;
+  /** Announces the refund, and the license it revoked. */
+  events: BillingEvents;
   provider: PaymentProvider;
   invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
@@ -286,8 +286,7 @@ export function createRefundsService({
           now,
         );
         licenseOutcome = revoked ? 'revoked' : 'already_revoked';
-        if (revoked)
-          await queueWebhookEvent(trx, clock, { type: 'license.revoked', data: licenseEventData(revoked) });
+        if (revoked) await events.publish(trx, { type: 'license.revoked', license: revoked });
       } else if (payment.license_id && refund.license_action === 'shorten') {
         const shortened = await trx
           .updateTable('licenses')
@@ -316,9 +315,10 @@ export function createRefundsService({
       };
       if (actor) await recordAdminAction(trx, clock, actor, event);
       else await recordSecurityEvent(trx, clock, event);
-      await queueWebhookEvent(trx, clock, {
+      await events.publish(trx, {
         type: 'payment.refunded',
-        data: paymentEventData(payment, {
+        payment,
+        details: {
           refund: {
             id: refund.id,
             amount_minor: Number(refund.amount_minor),
@@ -328,7 +328,7 @@ export function createRefundsService({
             license_action: refund.license_action,
             license_outcome: licenseOutcome,
           },
-        }),
+        },
       });
     });
   }

@@ -15,11 +15,8 @@ import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
+import type { BillingEvents } from '../events.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { paymentEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 
 /** How a capture of a payment ended for the caller that reported it. */
 export type Settlement =
@@ -41,6 +38,7 @@ const EXTENSION_ATTEMPTS = 5;
 export async function settlePayment(
   trx: DbOrTransaction,
   clock: Clock,
+  events: BillingEvents,
   paymentId: string,
   providerPaymentId: string,
   invoicing: InvoiceSettings,
@@ -61,15 +59,12 @@ export async function settlePayment(
     await issueInvoiceForPayment(trx, clock, invoicing, won.id);
     return { outcome: 'granted', payment: won, license: undefined };
   }
-  const { license, period } = await grantPaidPlan(trx, clock, { ...won, user_id: won.user_id });
+  const { license, period } = await grantPaidPlan(trx, clock, events, { ...won, user_id: won.user_id });
   await setPaymentLicense(trx, won.id, license.id);
   // Issued once the grant says which period the payment bought, for the invoice's service period.
   const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id, { period });
   await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
-  await queueWebhookEvent(trx, clock, {
-    type: 'payment.paid',
-    data: paymentEventData({ ...won, license_id: license.id }),
-  });
+  await events.publish(trx, { type: 'payment.paid', payment: { ...won, license_id: license.id } });
   return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
 }
 
@@ -81,6 +76,7 @@ export async function settlePayment(
 async function grantPaidPlan(
   trx: DbOrTransaction,
   clock: Clock,
+  events: BillingEvents,
   payment: PaymentRow & { user_id: string },
 ): Promise<{ license: LicenseRow; period: ServicePeriod | null }> {
   const plan = await findPlanRow(trx, payment.plan_id);
@@ -108,7 +104,7 @@ async function grantPaidPlan(
         };
     }
   }
-  const license = await issueLicense(trx, clock, {
+  const license = await issueLicense(trx, clock, events, {
     userId: payment.user_id,
     plan,
     metadata: { payment_id: payment.id, order_id: payment.provider_order_id },

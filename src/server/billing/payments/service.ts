@@ -1,3 +1,4 @@
+import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -48,6 +49,8 @@ type HistoryQuery = z.output<typeof paymentHistoryQuerySchema>;
 export interface PaymentsServiceDeps {
   db: Db;
   clock: Clock;
+  /** Announces the payment and the license it grants. */
+  events: BillingEvents;
   provider: PaymentProvider | SandboxPaymentProvider;
   /** The currency the payment account takes (PAYMENT_CURRENCY). */
   currency: string;
@@ -90,6 +93,7 @@ const isSandbox = (provider: PaymentsServiceDeps['provider']): provider is Sandb
 export function createPaymentsService({
   db,
   clock,
+  events,
   provider,
   currency,
   invoicing,
@@ -285,7 +289,7 @@ export function createPaymentsService({
       const settled = await db
         .transaction()
         .execute((trx) =>
-          settlePayment(trx, clock, record.id, body.razorpay_payment_id, invoicing, receipts),
+          settlePayment(trx, clock, events, record.id, body.razorpay_payment_id, invoicing, receipts),
         );
       if (settled.outcome === 'paid_by_other') throw paidByOther();
       return answerWith(settled.payment, settled.license);

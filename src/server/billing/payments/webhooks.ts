@@ -1,3 +1,4 @@
+import type { BillingEvents } from '../events.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '../../../shared/api/payments.js';
 import { webhookEventSchema } from '../../../shared/api/payments.js';
@@ -48,6 +49,7 @@ type Handled = { outcome: Exclude<WebhookOutcome, 'duplicate'>; paymentId: strin
 export function createWebhookHandler({
   db,
   clock,
+  events,
   provider,
   invoicing,
   subscriptionEvents,
@@ -56,6 +58,8 @@ export function createWebhookHandler({
 }: {
   db: Db;
   clock: Clock;
+  /** Announces the payment and the license it grants. */
+  events: BillingEvents;
   provider: PaymentProvider;
   invoicing: InvoiceSettings;
   /** The `subscription.*` events' handler (the subscriptions module's). */
@@ -136,7 +140,7 @@ export function createWebhookHandler({
         reported: { amount: mismatch.amount, currency: mismatch.currency },
       });
     }
-    const settled = await settlePayment(trx, clock, payment.id, entity.id, invoicing, receipts);
+    const settled = await settlePayment(trx, clock, events, payment.id, entity.id, invoicing, receipts);
     if (settled.outcome === 'paid_by_other') {
       // A second capture on one order means the buyer paid twice: someone has to refund it.
       return rejectEvent(trx, event, payment, meta, 'order_already_paid_by_another_payment', {

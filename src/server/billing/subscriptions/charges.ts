@@ -1,18 +1,16 @@
+import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { issueLicense } from '../../licensing/licenses/issue.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
 import { claimPayment, markPaymentFailed } from '../payments/repository.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import type { CyclePricing } from './cycle-amount.js';
 import { liveTwinOf } from './duplicates.js';
 import { takeOverReplaced } from './replacement-takeover.js';
-import { issueOrganisationLicense } from '../../licensing/organisations/seat-purchase-license.js';
+import { extendThroughGrace, grantPeriod } from '../../licensing/index.js';
 import { anchorOf, type BillingPeriod, periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import {
   chargePaymentRow,
@@ -137,56 +135,19 @@ function newChargeRow(
 
 export function createSubscriptionCharges({
   clock,
+  events,
   grace,
   pricing,
   effects = {},
 }: {
   clock: Clock;
+  /** Announces the licenses the charges issue. */
+  events: BillingEvents;
   grace: GraceSettings;
   /** What each cycle costs (coupon, tax, kept balance). */
   pricing: CyclePricing;
   effects?: ChargeEffects;
 }) {
-  /**
-   * Issues the license on the first charge, or extends it to the period's end and lifts a
-   * suspension; a license taken over from a replaced subscription moves to this plan and period.
-   */
-  async function grant(
-    trx: DbOrTransaction,
-    subscription: SubscriptionRow,
-    plan: PlanRow,
-    period: BillingPeriod,
-    takenOver = false,
-  ): Promise<LicenseRow> {
-    const now = clock.now().toISOString();
-    const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
-    if (!current) {
-      if (subscription.organisation_id !== null)
-        return issueOrganisationLicense(trx, clock, subscription, plan, period.end);
-      if (!subscription.user_id) throw new Error(`subscription ${subscription.id} has no owner`);
-      return issueLicense(trx, clock, {
-        userId: subscription.user_id,
-        plan,
-        subscriptionId: subscription.id,
-        expiresAt: period.end,
-        metadata: { subscription_id: subscription.id },
-      });
-    }
-    // A revoked license stays revoked; one suspended for an unpaid subscription comes back.
-    const lift = current.status === 'suspended' && current.suspended_reason !== null;
-    const updated = await updateLicense(trx, current.id, {
-      // Taken over: the old period's unused part is refunded, so the license ends with the new period.
-      expires_at: takenOver ? period.end : later(current.expires_at, period.end),
-      ...(takenOver
-        ? { plan_id: plan.id, max_activations: plan.max_activations, subscription_id: subscription.id }
-        : {}),
-      ...(lift ? { status: 'active', suspended_reason: null } : {}),
-      updated_at: now,
-    });
-    if (!updated) throw new Error(`license ${current.id} is gone`);
-    return updated;
-  }
-
   /** Records a paid charge that would have started a second subscription, and cancels that subscription. */
   async function refuse(
     trx: DbOrTransaction,
@@ -253,13 +214,12 @@ export function createSubscriptionCharges({
       if (twin) return refuse(trx, subscription, won, report, twin);
 
       const replaced = await takeOverReplaced(trx, subscription, now.toISOString());
-      const license = await grant(
-        trx,
-        replaced ? { ...subscription, license_id: replaced.license_id } : subscription,
+      const license = await grantPeriod(trx, clock, events, {
+        subscription: replaced ? { ...subscription, license_id: replaced.license_id } : subscription,
         plan,
-        period,
-        replaced !== undefined,
-      );
+        periodEnd: period.end,
+        takenOver: replaced !== undefined,
+      });
       const restored = subscription.status === 'past_due' || subscription.status === 'suspended';
       const newest = report.cycle >= subscription.cycles;
       const moved = await updateSubscription(trx, subscription.id, {
@@ -357,14 +317,7 @@ export function createSubscriptionCharges({
       );
       // Another report moved it meanwhile: that one's effects stand.
       if (!moved) return undefined;
-      if (subscription.license_id) {
-        const license = await findLicenseById(trx, subscription.license_id);
-        if (license)
-          await updateLicense(trx, license.id, {
-            expires_at: later(license.expires_at, graceEndsAt),
-            updated_at: now.toISOString(),
-          });
-      }
+      if (subscription.license_id) await extendThroughGrace(trx, clock, subscription.license_id, graceEndsAt);
       const payment = { ...row, status: 'failed' as const, failure_reason: report.reason };
       const failed = { payment, subscription: moved, firstFailure };
       await effects.failed?.(trx, failed);

@@ -10,6 +10,8 @@ import { issueInvoiceForPayment } from '../invoices/issue.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
+import type { BillingEvents } from '../events.js';
+import { createSubscriptionAnnouncements } from './announcements.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
@@ -18,13 +20,12 @@ import { duplicateRefundId, duplicateRefundReason } from './duplicates.js';
 import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { createSubscriptionWebhookEffects } from '../../integrations/webhooks/subscription-events.js';
 
 /** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
 export function createSubscriptionsArea({
   db,
   clock,
+  events,
   provider,
   config,
   mailer,
@@ -36,6 +37,8 @@ export function createSubscriptionsArea({
 }: {
   db: Db;
   clock: Clock;
+  /** Where the subscriptions' changes are announced (the webhooks listen). */
+  events: BillingEvents;
   provider: PaymentProvider;
   config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
   mailer: Mailer;
@@ -57,10 +60,11 @@ export function createSubscriptionsArea({
     pricing,
     receipts,
   });
-  // Outgoing webhooks of each change, queued beside its mail in the same transaction.
-  const hooks = createSubscriptionWebhookEffects(clock);
+  // Each change announced beside its mail, in the same transaction.
+  const hooks = createSubscriptionAnnouncements(events);
   const charges = createSubscriptionCharges({
     clock,
+    events,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
     pricing,
     effects: {
@@ -124,7 +128,7 @@ export function createSubscriptionsArea({
     reserveCredit,
     log,
   });
-  const webhookEvents = createSubscriptionWebhookEvents({ clock, charges, log });
+  const webhookEvents = createSubscriptionWebhookEvents({ clock, events, charges, log });
   const jobs: ScheduledJob[] = [
     { name: 'subscriptions', run: () => lifecycle.runDue() },
     { name: 'subscriptions at Razorpay', run: () => service.closeAtProvider() },

@@ -7,9 +7,23 @@ import type {
   SubscriptionsTable,
 } from '../../platform/db/tables.js';
 import { type PaymentWithPlan, paymentsWithPlan } from '../payments/repository.js';
+import { LIVE } from './refusals.js';
 
 export const findSubscription = (db: DbOrTransaction, id: string): Promise<SubscriptionRow | undefined> =>
   db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** An organisation's newest subscription that still charges (active, past due or suspended). */
+export const findLiveSubscriptionOfOrganisation = (
+  db: DbOrTransaction,
+  organisationId: string,
+): Promise<SubscriptionRow | undefined> =>
+  db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('status', 'in', [...LIVE])
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
 
 export const findSubscriptionByProviderId = (
   db: DbOrTransaction,

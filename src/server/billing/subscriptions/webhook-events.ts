@@ -1,3 +1,4 @@
+import type { BillingEvents } from '../events.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '../../../shared/api/payments.js';
 import type { Clock } from '../../platform/clock.js';
@@ -12,10 +13,6 @@ import { securityEventTypes } from '../../platform/security-log/security-events.
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { SubscriptionCharges } from './charges.js';
 import { findSubscriptionByProviderId, lockSubscription, updateSubscription } from './repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { subscriptionEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 
 export interface SubscriptionEventOutcome {
   outcome: 'processed' | 'ignored' | 'rejected';
@@ -36,10 +33,13 @@ const fromUnixSeconds = (seconds: number | null | undefined): string | undefined
  */
 export function createSubscriptionWebhookEvents({
   clock,
+  events,
   charges,
   log,
 }: {
   clock: Clock;
+  /** Announces a subscription cancelled at Razorpay. */
+  events: BillingEvents;
   charges: SubscriptionCharges;
   log: FastifyBaseLogger;
 }) {
@@ -131,11 +131,7 @@ export function createSubscriptionWebhookEvents({
           next_retry_at: null,
           updated_at: clock.now().toISOString(),
         });
-        if (cancelled)
-          await queueWebhookEvent(trx, clock, {
-            type: 'subscription.cancelled',
-            data: subscriptionEventData(cancelled),
-          });
+        if (cancelled) await events.publish(trx, { type: 'subscription.cancelled', subscription: cancelled });
         // Ended before the paid period did (cancelled at once in Razorpay's dashboard): so does the license.
         const license = subscription.license_id
           ? await findLicenseById(trx, subscription.license_id)

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../../platform/db/database.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../platform/db/tables-webhooks.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { createOutboxConsumer } from '../../platform/outbox-consumer.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { type AddressPolicy, DeliveryTargetRefused, resolveDeliveryTarget } from './address-guard.js';
@@ -104,10 +105,6 @@ export function createWebhookDeliveryWorker(deps: {
 }): WebhookDeliveryWorker {
   const { db, clock, settings, log } = deps;
   const claimMs = settings.timeoutMs + 60_000;
-  let poll: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let wokenWhileRunning = false;
-  let closed = false;
 
   /** Makes one attempt; true when the endpoint took it (2xx). */
   async function deliver(row: WebhookDeliveryRow): Promise<boolean> {
@@ -200,25 +197,6 @@ export function createWebhookDeliveryWorker(deps: {
   }
 
   /**
-   * One endpoint's share of a batch, oldest first and one at a time, so it receives them in the
-   * order they were raised. After a failure the rest are given back untried: they are taken
-   * again at once, so a failing endpoint costs one timeout per pass, not one per delivery.
-   */
-  async function deliverInOrder(rows: WebhookDeliveryRow[]): Promise<void> {
-    for (const [index, row] of rows.entries()) {
-      const delivered = await deliver(row).catch((error: unknown) => {
-        // The claim runs out and the delivery is tried again: nothing is lost.
-        log.warn({ delivery: row.id, err: error }, 'could not record a webhook attempt');
-        return false;
-      });
-      if (!delivered) {
-        await releaseDeliveryClaims(db, rows.slice(index + 1));
-        return;
-      }
-    }
-  }
-
-  /**
    * A success clears the endpoint's failures; a failed attempt starts the failing period; a
    * delivery that used up its attempts counts, and disables the endpoint when it is the Nth in a
    * row or the failures have lasted too long. The counter is raised in SQL, so two workers
@@ -299,56 +277,30 @@ export function createWebhookDeliveryWorker(deps: {
       );
   }
 
-  async function sendDue(): Promise<void> {
-    while (!closed) {
-      const now = clock.now();
-      const batch = await claimDueDeliveries(
-        db,
-        deps.dialect,
-        now,
-        new Date(now.getTime() + claimMs),
-        BATCH_SIZE,
-      );
-      if (batch.length === 0) return;
-      // Endpoints are independent: one slow endpoint does not hold up the others in the batch.
-      const byEndpoint = new Map<string, WebhookDeliveryRow[]>();
-      for (const row of batch)
-        byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), row]);
-      await Promise.all([...byEndpoint.values()].map(deliverInOrder));
-    }
-  }
-
-  function run(): Promise<void> {
-    running ??= sendDue()
-      .catch((error: unknown) => log.warn({ err: error }, 'webhooks: could not read the queue'))
-      .finally(() => {
-        running = undefined;
-        if (wokenWhileRunning && !closed) {
-          wokenWhileRunning = false;
-          void run();
-        }
-      });
-    return running;
-  }
-
-  return {
-    start() {
-      poll = setInterval(() => void run(), settings.pollIntervalMs).unref();
-      void run();
+  return createOutboxConsumer({
+    queue: {
+      claim: (now, claimedUntil) => claimDueDeliveries(db, deps.dialect, now, claimedUntil, BATCH_SIZE),
+      process: (row) =>
+        deliver(row).catch((error: unknown) => {
+          // The claim runs out and the delivery is tried again: nothing is lost.
+          log.warn({ delivery: row.id, err: error }, 'could not record a webhook attempt');
+          return false;
+        }),
+      release: (rows) => releaseDeliveryClaims(db, rows),
+      /**
+       * Endpoints are independent: one slow endpoint does not hold up the others in the batch.
+       * Each receives its share oldest first and one at a time, in the order they were raised.
+       * After a failure the rest are given back untried: they are taken again at once, so a
+       * failing endpoint costs one timeout per pass, not one per delivery.
+       */
+      laneOf: (row) => row.endpoint_id,
     },
-    wake() {
-      if (closed) return;
-      if (running) wokenWhileRunning = true;
-      else void run();
-    },
-    async drain() {
-      do await run();
-      while (running);
-    },
-    async close() {
-      closed = true;
-      clearInterval(poll);
-      await running;
-    },
-  };
+    clock,
+    claimMs,
+    pollIntervalMs: settings.pollIntervalMs,
+    // A closing worker finishes the batch it holds (each endpoint's share stops at its first failure).
+    releaseUntriedOnClose: false,
+    log,
+    name: 'webhooks',
+  });
 }

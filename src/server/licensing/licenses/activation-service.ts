@@ -1,8 +1,5 @@
+import type { LicensingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { activationEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import type {
   ActivateBaseLicenseRequest,
   ActivateLicenseRequest,
@@ -82,10 +79,13 @@ async function reclaimStaleSeats(
 export function createActivationService({
   db,
   clock,
+  events,
   leases,
 }: {
   db: Db;
   clock: Clock;
+  /** Announces machines activated and deactivated, and Base licenses issued on first use. */
+  events: LicensingEvents;
   leases: LeaseSigner;
 }) {
   const access = createLicenseAccess({ db, clock });
@@ -153,9 +153,10 @@ export function createActivationService({
             activated_by: userId,
             label: null,
           });
-      await queueWebhookEvent(trx, clock, {
+      await events.publish(trx, {
         type: 'activation.created',
-        data: activationEventData(activation, license.user_id),
+        activation: activation,
+        userId: license.user_id,
       });
       for (const seat of reclaimed) {
         await recordSecurityEvent(trx, clock, {
@@ -259,7 +260,7 @@ export function createActivationService({
     },
 
     async activateBase(user: UserRow, body: ActivateBaseLicenseRequest, meta: RequestMeta | null) {
-      return activateOn((await ensureBaseLicense(db, clock, user.id)).row, body, user, meta);
+      return activateOn((await ensureBaseLicense(db, clock, events, user.id)).row, body, user, meta);
     },
 
     /**
@@ -282,12 +283,10 @@ export function createActivationService({
         const at = clock.now().toISOString();
         await db.transaction().execute(async (trx) => {
           await deactivateActivation(trx, activation.id, at, 'user');
-          await queueWebhookEvent(trx, clock, {
+          await events.publish(trx, {
             type: 'activation.deleted',
-            data: activationEventData(
-              { ...activation, deactivated_at: at, deactivated_reason: 'user' },
-              row.user_id,
-            ),
+            activation: { ...activation, deactivated_at: at, deactivated_reason: 'user' },
+            userId: row.user_id,
           });
         });
       }

@@ -1,9 +1,6 @@
+import type { LicensingEvents } from '../events.js';
 import { utc } from '../../../shared/dates.js';
 import { findLicenseById } from './repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { licenseEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
@@ -27,12 +24,15 @@ const CATCH_UP_DAYS = 30;
 export function createLicenseExpiryNotices({
   db,
   clock,
+  events,
   mailer,
   publicUrl,
   reminderDays,
 }: {
   db: Db;
   clock: Clock;
+  /** Announces each license as it expires. */
+  events: LicensingEvents;
   mailer: Mailer;
   publicUrl: string;
   /** Days before the expiry that the owner is told it is coming. */
@@ -81,8 +81,7 @@ export function createLicenseExpiryNotices({
       if (taken) await mailer.queue(trx, message);
       if (taken && kind === 'license_expired') {
         const row = await findLicenseById(trx, license.id);
-        if (row)
-          await queueWebhookEvent(trx, clock, { type: 'license.expired', data: licenseEventData(row) });
+        if (row) await events.publish(trx, { type: 'license.expired', license: row });
       }
       return taken;
     });

@@ -8,10 +8,7 @@ import type { LicenseRow, PlanRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findOfferedPlanByCode } from '../../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { licenseEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
+import type { LicensingEvents } from '../events.js';
 import { expiryAfterInterval } from './periods.js';
 import { findBaseLicense, insertLicense } from './repository.js';
 
@@ -34,6 +31,7 @@ export interface IssueLicenseInput {
 export async function issueLicense(
   db: DbOrTransaction,
   clock: Clock,
+  events: LicensingEvents,
   input: IssueLicenseInput,
 ): Promise<LicenseRow> {
   const now = clock.now();
@@ -58,7 +56,7 @@ export async function issueLicense(
     updated_at: now.toISOString(),
   };
   await insertLicense(db, row);
-  await queueWebhookEvent(db, clock, { type: 'license.created', data: licenseEventData(row) });
+  await events.publish(db, { type: 'license.created', license: row });
   return row;
 }
 
@@ -66,6 +64,7 @@ export async function issueLicense(
 export async function ensureBaseLicense(
   db: Db,
   clock: Clock,
+  events: LicensingEvents,
   userId: string,
 ): Promise<{ row: LicenseRow; created: boolean }> {
   const existing = await findBaseLicense(db, userId);
@@ -73,7 +72,7 @@ export async function ensureBaseLicense(
   const plan = await findOfferedPlanByCode(db, BASE_PLAN_CODE);
   if (!plan) throw conflict('base_plan_unavailable', 'The free Base plan is not available at the moment');
   try {
-    const row = await issueLicense(db, clock, { userId, plan, baseOwnerId: userId });
+    const row = await issueLicense(db, clock, events, { userId, plan, baseOwnerId: userId });
     return { row, created: true };
   } catch (error) {
     // A second request of the same user won the race: theirs is the one Base license.

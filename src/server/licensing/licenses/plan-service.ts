@@ -1,3 +1,4 @@
+import type { LicensingEvents } from '../events.js';
 import type { z } from 'zod';
 import type { activatePlanRequestSchema, License } from '../../../shared/api/licenses.js';
 import { BASE_PLAN_CODE, type Plan } from '../../../shared/api/plans.js';
@@ -24,7 +25,16 @@ const paymentRequired = (plan: { name: string }) =>
   );
 
 /** Which plans a user's licenses are on: taking a free plan, the current plan, moving a license. */
-export function createLicensePlanService({ db, clock }: { db: Db; clock: Clock }) {
+export function createLicensePlanService({
+  db,
+  clock,
+  events,
+}: {
+  db: Db;
+  clock: Clock;
+  /** Announces the licenses issued. */
+  events: LicensingEvents;
+}) {
   const access = createLicenseAccess({ db, clock });
 
   return {
@@ -37,14 +47,14 @@ export function createLicensePlanService({ db, clock }: { db: Db; clock: Clock }
       if (!plan) throw planUnavailable();
       if (plan.price_minor > 0) throw paymentRequired(plan);
       if (plan.code === BASE_PLAN_CODE) {
-        const { row, created } = await ensureBaseLicense(db, clock, user.id);
+        const { row, created } = await ensureBaseLicense(db, clock, events, user.id);
         return { license: await toLicense(db, row, clock.now()), created };
       }
       const existing = (await licensesOfUser(db, user.id)).find(
         (row) => row.plan_id === plan.id && effectiveStatus(row, clock.now()) === 'active',
       );
       if (existing) return { license: await toLicense(db, existing, clock.now()), created: false };
-      const row = await issueLicense(db, clock, { userId: user.id, plan, metadata: body.userInfo });
+      const row = await issueLicense(db, clock, events, { userId: user.id, plan, metadata: body.userInfo });
       return { license: await toLicense(db, row, clock.now()), created: true };
     },
 

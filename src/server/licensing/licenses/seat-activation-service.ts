@@ -1,3 +1,4 @@
+import type { LicensingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { ActivateSeatRequest, ActivationResult } from '../../../shared/api/licenses.js';
 import type { Clock } from '../../platform/clock.js';
@@ -16,10 +17,6 @@ import {
 import { findPlanRow } from '../../catalogue/plans/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { activationEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { createLicenseAccess } from './access.js';
 import { deviceColumns, machines } from './activation-service.js';
 import { leaseFor } from './lease.js';
@@ -55,10 +52,13 @@ async function countMachinesOf(db: DbOrTransaction, licenseId: string, userId: s
 export function createSeatActivationService({
   db,
   clock,
+  events,
   leases,
 }: {
   db: Db;
   clock: Clock;
+  /** Announces the machines activated on seats. */
+  events: LicensingEvents;
   leases: LeaseSigner;
 }) {
   const access = createLicenseAccess({ db, clock });
@@ -138,9 +138,10 @@ export function createSeatActivationService({
               label: null,
               ...fields,
             });
-        await queueWebhookEvent(trx, clock, {
+        await events.publish(trx, {
           type: 'activation.created',
-          data: activationEventData(activation, license.user_id),
+          activation: activation,
+          userId: license.user_id,
         });
         const seatKey = await issueSeatKey(trx, clock, activation.id);
         return { kind: 'activated' as const, license, name, activation, seatKey, created: true };

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import type { LicensingEvents } from '../events.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { createActivationService } from './activation-service.js';
 import { createLicensePlanService } from './plan-service.js';
@@ -10,6 +11,8 @@ import { createUsageService } from './usage-service.js';
 export interface LicensesServiceDeps {
   db: Db;
   clock: Clock;
+  /** Announces licenses issued and machines activated or deactivated. */
+  events: LicensingEvents;
   leases: LeaseSigner;
 }
 

@@ -48,12 +48,15 @@ import {
   findOrganisationLicense,
   lockOrganisation,
 } from './seats-repository.js';
+import type { LicensingEvents } from '../events.js';
 import { noSeats, type OrganisationActor, recordOrganisationChange, seatsFull } from './service.js';
 import { invitationStatus, invitationView, organisationView } from './views.js';
 
 export interface InvitationsServiceDeps {
   db: Db;
   clock: Clock;
+  /** Announces members joining. */
+  events: LicensingEvents;
   mailer: Mailer;
   publicUrl: string;
   /** ORGANISATION_INVITATION_TTL_HOURS: how long a link works after it is sent. */
@@ -86,7 +89,7 @@ function unusableLink(row: InvitationWithInviter | undefined, nowIso: string): H
 
 /** Invitations by e-mail: sent, re-sent and revoked by managers; previewed, accepted or signed up from by the invitee. */
 export function createInvitationsService(deps: InvitationsServiceDeps) {
-  const { db, clock, mailer } = deps;
+  const { db, clock, events, mailer } = deps;
   const ttlSeconds = deps.ttlHours * 3600;
 
   /** A fresh link's token, its hash and times. */
@@ -203,7 +206,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       joined_at: now,
     });
     await tellOwner(trx, organisation, user, found.role, license.seats ?? 0);
-    await recordOrganisationChange(trx, clock, {
+    await recordOrganisationChange(trx, clock, events, {
       type: securityEventTypes.organisationMemberJoined,
       actor: { user, meta },
       userId: user.id,
@@ -270,7 +273,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
         };
         await insertInvitation(trx, row);
         await queueMail(trx, access.organisation, row, actor.user, token);
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationInvitationSent,
           actor,
           userId: account?.id ?? actor.user.id,
@@ -295,7 +298,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
         if (row.accepted_at !== null)
           throw conflict('invitation_used', 'This invitation was accepted: remove the member instead.');
         if (!(await revokeInvitation(trx, invitationId, isoNow(clock)))) return;
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationInvitationRevoked,
           actor,
           userId: actor.user.id,
@@ -331,7 +334,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
         const { token, ...link } = freshLink();
         if (!(await renewInvitation(trx, invitationId, link))) throw invitationNotFound();
         await queueMail(trx, access.organisation, { ...row, ...link }, actor.user, token);
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationInvitationResent,
           actor,
           userId: actor.user.id,

@@ -1,10 +1,7 @@
+import type { LicensingEvents } from '../events.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { deactivateActivation } from '../licenses/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { activationEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent } from '../../integrations/webhooks/queue.js';
 import { activeMachinesOf } from './repository.js';
 import { findOrganisationLicense } from './seats-repository.js';
 
@@ -16,6 +13,7 @@ import { findOrganisationLicense } from './seats-repository.js';
 export async function endSeatMachines(
   trx: DbOrTransaction,
   clock: Clock,
+  events: LicensingEvents,
   organisationId: string,
   userId: string,
 ): Promise<number> {
@@ -25,12 +23,10 @@ export async function endSeatMachines(
   const at = clock.now().toISOString();
   for (const machine of machines) {
     await deactivateActivation(trx, machine.id, at, 'seat_removed');
-    await queueWebhookEvent(trx, clock, {
+    await events.publish(trx, {
       type: 'activation.deleted',
-      data: activationEventData(
-        { ...machine, deactivated_at: at, deactivated_reason: 'seat_removed' },
-        license.user_id,
-      ),
+      activation: { ...machine, deactivated_at: at, deactivated_reason: 'seat_removed' },
+      userId: license.user_id,
     });
   }
   return machines.length;

@@ -1,3 +1,4 @@
+import type { LicensingEvents, OrganisationEvent } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { BillingDetailsInput } from '../../../shared/api/billing.js';
 import type {
@@ -16,10 +17,6 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { securityEventTypes, type SecurityEventType } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { organisationEventData } from '../../integrations/webhooks/event-data.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { queueWebhookEvent, type WebhookEventInput } from '../../integrations/webhooks/queue.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../../identity/users/repository.js';
 import { assertManages, organisationAccess, type OrganisationAccess } from './access.js';
@@ -69,6 +66,7 @@ export const noSeats = () =>
 export async function recordOrganisationChange(
   trx: DbOrTransaction,
   clock: Clock,
+  events: LicensingEvents,
   change: {
     type: SecurityEventType;
     severity?: SecuritySeverity;
@@ -77,7 +75,7 @@ export async function recordOrganisationChange(
     userId: string;
     organisation: OrganisationRow;
     details?: Record<string, unknown>;
-    webhook?: { type: WebhookEventInput['type']; data?: Record<string, unknown> };
+    webhook?: { type: OrganisationEvent['type']; data?: Record<string, unknown> };
   },
 ): Promise<void> {
   await recordSecurityEvent(trx, clock, {
@@ -89,22 +87,31 @@ export async function recordOrganisationChange(
     details: { organisation_id: change.organisation.id, ...change.details },
   });
   if (change.webhook)
-    await queueWebhookEvent(trx, clock, {
+    await events.publish(trx, {
       type: change.webhook.type,
-      data: organisationEventData(change.organisation, change.webhook.data),
+      organisation: change.organisation,
+      details: change.webhook.data,
     });
 }
 
 export interface OrganisationsServiceDeps {
   db: Db;
   clock: Clock;
+  /** Announces each change of an organisation. */
+  events: LicensingEvents;
   /** Tells a removed member, in the removal's transaction. */
   mailer: Mailer;
   publicUrl: string;
 }
 
 /** Organisations, their members, roles, seats assigned by hand, ownership and leaving. */
-export function createOrganisationsService({ db, clock, mailer, publicUrl }: OrganisationsServiceDeps) {
+export function createOrganisationsService({
+  db,
+  clock,
+  events,
+  mailer,
+  publicUrl,
+}: OrganisationsServiceDeps) {
   /** Runs `work` in a transaction that holds the organisation's lock, after checking the caller's access. */
   const underLock = <T>(
     organisationId: string,
@@ -126,7 +133,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
   /** Frees a member's seat and ends their machines on it; false when they held none. */
   async function freeSeat(trx: DbOrTransaction, organisationId: string, userId: string, held: boolean) {
     if (held) await updateMember(trx, organisationId, userId, { seat_assigned_at: null });
-    return endSeatMachines(trx, clock, organisationId, userId);
+    return endSeatMachines(trx, clock, events, organisationId, userId);
   }
 
   /** One member as the members list shows them. */
@@ -165,7 +172,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
           seat_assigned_at: null,
           joined_at: now,
         });
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationCreated,
           actor,
           userId: actor.user.id,
@@ -200,7 +207,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
           updated_at: isoNow(clock),
         };
         await updateOrganisation(trx, organisationId, changes);
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationUpdated,
           actor,
           userId: actor.user.id,
@@ -234,7 +241,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
           );
         if (member.role === role) return;
         await updateMember(trx, organisationId, userId, { role });
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationRoleChanged,
           actor,
           userId,
@@ -277,7 +284,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
               purchaseUrl: new URL(portalPaths.purchase, publicUrl).toString(),
             }),
           );
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationMemberRemoved,
           severity: 'warning',
           actor,
@@ -313,7 +320,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
         if (held >= seats) throw seatsFull();
         if (held + pending >= seats) throw seatsPromised(pending);
         await updateMember(trx, organisationId, userId, { seat_assigned_at: isoNow(clock) });
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationSeatAssigned,
           actor,
           userId,
@@ -339,7 +346,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
           throw conflict('owner_seat_fixed', 'The owner’s seat stays theirs: only the owner may give it up.');
         if (member.seat_assigned_at === null) return;
         const machinesEnded = await freeSeat(trx, organisationId, userId, true);
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationSeatUnassigned,
           severity: 'warning',
           actor,
@@ -374,7 +381,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
         await updateMember(trx, organisationId, userId, { role: 'owner' });
         await transferOrganisationHoldings(trx, organisationId, userId, owner?.user_id ?? null, now);
         await updateOrganisation(trx, organisationId, { updated_at: now });
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationOwnershipTransferred,
           severity: 'warning',
           actor,
@@ -402,7 +409,7 @@ export function createOrganisationsService({ db, clock, mailer, publicUrl }: Org
           );
         await deleteMember(trx, organisationId, actor.user.id);
         const machinesEnded = await freeSeat(trx, organisationId, actor.user.id, false);
-        await recordOrganisationChange(trx, clock, {
+        await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationMemberLeft,
           actor,
           userId: actor.user.id,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
+import { createOutboxConsumer } from '../outbox-consumer.js';
 import { type AttachmentResolvers, readStoredAttachments } from './attachments.js';
 import type { MailTransport } from './mail-transport.js';
 import type { MailMessage, MailRequest } from './message.js';
@@ -72,10 +73,6 @@ export function createMailOutboxWorker(deps: {
 }): MailOutboxWorker {
   const { db, clock, transport, settings, log } = deps;
   let preparers: Record<string, MailPreparer> | undefined;
-  let poll: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let wokenWhileRunning = false;
-  let closed = false;
 
   /** Decides a deferred mail's content, or drops it; null when there is nothing to send. */
   async function prepare(row: MailOutboxRow): Promise<MailMessage | null> {
@@ -145,62 +142,31 @@ export function createMailOutboxWorker(deps: {
     }
   }
 
-  async function sendDue(): Promise<void> {
-    while (!closed) {
-      const now = clock.now();
-      const batch = await claimDueMails(
-        db,
-        deps.dialect,
-        now,
-        new Date(now.getTime() + CLAIM_MS),
-        BATCH_SIZE,
-      );
-      if (batch.length === 0) return;
-      for (const [index, row] of batch.entries()) {
-        // Closing: what this worker took but did not start goes back to the queue at once.
-        if (closed) {
-          await releaseMailClaims(db, batch.slice(index));
-          return;
-        }
-        await deliver(row);
-      }
-    }
-  }
-
-  function run(): Promise<void> {
-    if (!preparers) return Promise.resolve();
-    running ??= sendDue()
-      .catch((error: unknown) => log.warn({ err: error }, 'mail outbox: could not read the queue'))
-      .finally(() => {
-        running = undefined;
-        if (wokenWhileRunning && !closed) {
-          wokenWhileRunning = false;
-          void run();
-        }
-      });
-    return running;
-  }
+  const consumer = createOutboxConsumer({
+    queue: {
+      claim: (now, claimedUntil) => claimDueMails(db, deps.dialect, now, claimedUntil, BATCH_SIZE),
+      // A failed mail is recorded and retried on its own; the next one is sent all the same.
+      process: (row) => deliver(row).then(() => true),
+      release: (rows) => releaseMailClaims(db, rows),
+    },
+    clock,
+    claimMs: CLAIM_MS,
+    pollIntervalMs: settings.pollIntervalMs,
+    // Closing: what this worker took but did not start goes back to the queue at once.
+    releaseUntriedOnClose: true,
+    log,
+    name: 'mail outbox',
+  });
 
   return {
     start(given) {
       preparers = given;
-      poll = setInterval(() => void run(), settings.pollIntervalMs).unref();
-      void run();
+      consumer.start();
     },
-    wake() {
-      if (closed) return;
-      if (running) wokenWhileRunning = true;
-      else void run();
-    },
-    async drain() {
-      // A wake during a run starts another when it ends; wait for that one too.
-      do await run();
-      while (running);
-    },
+    wake: consumer.wake,
+    drain: consumer.drain,
     async close() {
-      closed = true;
-      clearInterval(poll);
-      await running;
+      await consumer.close();
       transport.close();
     },
   };

@@ -8,9 +8,12 @@ import type { SignInValues } from './sign-in-form';
  * The sign-in, sign-up and account e-mail calls as the public pages make them. Their endpoints
  * (and with them RTK Query and axios) load on the first call, not with /landing or /login.
  * Each resolves to the answer or rejects with the endpoint's ApiFailure.
+ *
+ * The `import()` is made here, in a module the first download holds (index.ts exports signOut from
+ * it): made from a chunk loaded later, the bundler would split React and react-redux out of the
+ * first download's chunk, which costs /login about 1 KB of its budget.
  */
-import { loadAuthEndpoints } from './index';
-const endpoints = async () => (await loadAuthEndpoints()).authApi.endpoints;
+const endpoints = async () => (await import('./auth-endpoints')).authApi.endpoints;
 
 /** The password step: who signed in, or (`secondFactor`) the challenge of a second step. */
 export const signIn = async (dispatch: AppDispatch, credentials: SignInValues) =>

@@ -35,14 +35,6 @@ export {
 export { identityFrom } from './identity';
 export { PasswordStrengthMeter } from './components/lazy-password-strength-meter';
 
-/**
- * The auth endpoints (and with them RTK Query and axios), loaded on first use. The `import()` is
- * made here, in the module the first download holds: made from a chunk loaded later, the bundler
- * would split React and react-redux out of the first download's chunk, which costs /login about
- * 1 KB of its budget.
- */
-export const loadAuthEndpoints = () => import('./auth-endpoints');
-
 /** Signing in with a passkey (its endpoints and the browser's WebAuthn calls), loaded when first used. */
 export const loadPasskeySignIn = () => import('./passkey-sign-in');
 

@@ -4,26 +4,14 @@ import type { PaymentConfig } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { failureMessage, isApiFailure } from '../../lib/api-errors';
+import { CHECKOUT_THEME_COLOR, declined } from '../../lib/checkout-window';
+import type * as RazorpayCheckout from '../../lib/razorpay-checkout';
+import type { RazorpayCallbacks } from '../../lib/razorpay-checkout';
 import { type AppDispatch, useAppDispatch } from '../../lib/store-hooks';
 import { refreshLicenses, setCurrentLicense } from '../license';
-import type * as RazorpayCheckout from './razorpay-checkout';
-import type { RazorpayCallbacks } from './razorpay-checkout';
 
 /** Razorpay Checkout's loader and openers, imported on a click to pay. */
 type RazorpayModule = typeof RazorpayCheckout;
-
-/** The brand colour (theme `iris.6`) for Razorpay's window, for orders and subscriptions alike. */
-export const CHECKOUT_THEME_COLOR = '#4b57d6';
-
-/**
- * "Payment declined: <why>.", once: the provider's description may already start with those words
- * (the sandbox's "Payment declined in the sandbox checkout") or end with a full stop.
- */
-export function declined(description: string): string {
-  const why = description.trim().replace(/[.\s]+$/, '');
-  if (/^payment declined\b/i.test(why)) return `${why}.`;
-  return why ? `Payment declined: ${why}.` : 'Payment declined.';
-}
 
 /** The server's message when `error` refuses a coupon (used up since the preview, say), else null. */
 export function couponRefusal(error: unknown): string | null {
@@ -178,7 +166,7 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
       update({ step: 'razorpay', opened });
       try {
         // Its own chunk, and Razorpay's script is only added to the page here, on a click to buy.
-        const razorpay = await import('./razorpay-checkout');
+        const razorpay = await import('../../lib/razorpay-checkout');
         await kind.openRazorpay(
           razorpay,
           opened,

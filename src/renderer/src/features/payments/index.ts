@@ -1,15 +1,7 @@
-// The payments feature as other features and app/ see it: how a payment is shown (the admin's
-// payment screens use the buyer's wording and badges) and the buyer's endpoints.
-export {
-  formatAmount,
-  formatDate,
-  formatDateTime,
-  PAYMENT_STATUS_LABELS,
-  paymentReference,
-} from './components/payment-format';
-export { paymentStatusText, PaymentStatusBadge, SandboxBadge } from './components/payment-status-badge';
-export { useCardChange } from './use-card-change';
-export { useReplacementCheckout } from './use-replacement-checkout';
+// The payments feature as other features and app/ see it: the reference a payment is known by and
+// the buyer's endpoints. How an amount, a date or a payment's status is written is in lib/ and
+// components/, where the Subscriptions and the administrators' screens find it too.
+export { paymentReference } from './components/payment-format';
 export {
   type CurrentPlan,
   paymentMessages,

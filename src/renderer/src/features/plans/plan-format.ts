@@ -1,28 +1,6 @@
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
-
-/**
- * One formatter per locale and options: making one costs about as much as rendering a plan card,
- * and a page of plans asked for dozens with the same options.
- */
-const formatters = new Map<string, Intl.NumberFormat>();
-function numberFormat(locale: string | undefined, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = JSON.stringify([locale ?? null, options]);
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    formatters.set(key, format);
-  }
-  return format;
-}
-
-/** Digits of the currency's minor unit (2 for USD and INR, 0 for JPY), as Intl knows them. */
-function minorDigits(currency: string, locale?: string): number {
-  try {
-    return numberFormat(locale, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
+import { formatAmount } from '../../lib/format-money';
+import { numberFormat } from '../../lib/number-format';
 
 const PERIODS: Record<Plan['billing_interval'], string> = {
   month: 'per month',
@@ -42,20 +20,7 @@ export function formatPlanPrice(
       ? `per seat / ${plan.billing_interval}`
       : PERIODS[plan.billing_interval];
   if (plan.billing_interval === 'free' || plan.price_minor === 0) return { amount: 'Free', period };
-  const digits = minorDigits(plan.currency, locale);
-  const value = plan.price_minor / 10 ** digits;
-  try {
-    const amount = numberFormat(locale, {
-      style: 'currency',
-      currency: plan.currency,
-      // Whole prices read cleaner without ".00".
-      minimumFractionDigits: Number.isInteger(value) ? 0 : digits,
-      maximumFractionDigits: digits,
-    }).format(value);
-    return { amount, period };
-  } catch {
-    return { amount: `${value.toFixed(digits)} ${plan.currency}`, period };
-  }
+  return { amount: formatAmount(plan.price_minor, plan.currency, locale), period };
 }
 
 export const formatSeats = (seats: number, seatBased = false): string =>

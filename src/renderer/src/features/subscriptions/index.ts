@@ -6,11 +6,9 @@ export {
   subscriptionMessages,
   subscriptionsApi,
   useCompleteSandboxSubscriptionMutation,
-  useConfirmCardChangeMutation,
-  useOpenCardChangeMutation,
   useCreateSubscriptionMutation,
   useGetSubscriptionsQuery,
   useVerifySubscriptionMutation,
 } from './subscriptions-endpoints';
-export { formatMoney, formatRecurringPrice, isLive } from './subscription-format';
+export { formatRecurringPrice, isLive } from './subscription-format';
 export { ChargeLines, chargedTodayText } from './components/charge-lines';

@@ -1,6 +1,7 @@
 import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { StatusTone } from '../../components/data/status-badge';
-import { formatAmount, formatDate, formatDateTime } from '../payments';
+import { formatDate, formatDateTime } from '../../lib/format-date';
+import { formatMoney } from '../../lib/format-money';
 
 type Interval = Subscription['plan']['billing_interval'];
 
@@ -8,19 +9,6 @@ type Interval = Subscription['plan']['billing_interval'];
 export const INTERVAL_WORDS: Record<Interval, string> = { month: 'month', year: 'year' };
 /** "Monthly" / "Yearly": how a subscription is billed. */
 export const INTERVAL_ADJECTIVES: Record<Interval, string> = { month: 'Monthly', year: 'Yearly' };
-
-const zeroFormats = new Map<string, Intl.NumberFormat>();
-
-/** An amount in minor units: "₹999", "₹8,167.12", and "₹0" (never "Free": a credit or charge of nothing). */
-export function formatMoney(minor: number, currency: string): string {
-  if (minor !== 0) return formatAmount(minor, currency);
-  let format = zeroFormats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 0 });
-    zeroFormats.set(currency, format);
-  }
-  return format.format(0);
-}
 
 /** "₹999 / month". */
 export const formatRecurringPrice = (priceMinor: number, currency: string, interval: Interval): string =>

@@ -1,6 +1,6 @@
 import type { Coupon } from '../../../../../shared/api/coupons';
 import type { StatusTone } from '../../../components/data/status-badge';
-import { formatAmount } from '../../payments';
+import { formatAmount } from '../../../lib/format-money';
 
 /** "20% off" or "₹100 off". */
 export const couponDiscount = (coupon: Pick<Coupon, 'percent_off' | 'amount_off_minor' | 'currency'>) =>

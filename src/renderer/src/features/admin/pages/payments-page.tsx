@@ -6,12 +6,12 @@ import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import {
-  formatAmount,
   PAYMENT_STATUS_LABELS,
   PaymentStatusBadge,
   paymentStatusText,
   SandboxBadge,
-} from '../../payments';
+} from '../../../components/data/payment-status-badge';
+import { formatAmount } from '../../../lib/format-money';
 import { adminApi, useListPaymentsQuery } from '../admin-endpoints';
 import { PackageFilter } from '../payments/package-filter';
 import { PaymentDrawer } from '../payments/payment-drawer';

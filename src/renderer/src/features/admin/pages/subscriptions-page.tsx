@@ -6,7 +6,7 @@ import { DateRangeFilter } from '../../../components/data-table/date-range-filte
 import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
-import { formatAmount } from '../../payments';
+import { formatAmount } from '../../../lib/format-money';
 import { PackageFilter } from '../payments/package-filter';
 import { useDetailParam } from '../payments/use-detail-param';
 import { pagedResult, pagesOf } from '../query-answer';

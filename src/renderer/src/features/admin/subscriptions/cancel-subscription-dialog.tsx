@@ -6,8 +6,8 @@ import {
   type AdminSubscription,
 } from '../../../../../shared/api/admin-subscriptions';
 import { FormDialog } from '../../../components/forms/form-dialog';
-import { formatAmount } from '../../payments';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { formatAmount } from '../../../lib/format-money';
 import {
   adminSubscriptionMessages,
   useCancelAdminSubscriptionMutation,

@@ -8,9 +8,10 @@ import type {
 } from '../../../../../shared/api/admin-subscriptions';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon } from '../../../components/brand/icons';
+import { PaymentStatusBadge, SandboxBadge } from '../../../components/data/payment-status-badge';
 import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
+import { formatAmount } from '../../../lib/format-money';
 import { InvoiceTable } from '../../billing';
-import { formatAmount, PaymentStatusBadge, SandboxBadge } from '../../payments';
 import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
 import { failureOf } from '../query-answer';
 import { useGetAdminSubscriptionQuery } from './admin-subscriptions-endpoints';

@@ -19,11 +19,11 @@ import type { Paged } from '../../../../../shared/api/paging';
 import type { AdminPayment } from '../../../../../shared/api/payments';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, CheckIcon, MailIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
+import { PaymentStatusBadge } from '../../../components/data/payment-status-badge';
 import { showToast } from '../../../components/data/toast';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatusBadge } from '../../license';
-import { PaymentStatusBadge } from '../../payments';
 import {
   useGetUserQuery,
   useListUserLicensesQuery,

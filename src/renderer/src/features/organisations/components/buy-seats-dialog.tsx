@@ -10,7 +10,8 @@ import { QuoteRow } from '../../../components/data/quote-row';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { chargedTodayText, formatMoney } from '../../subscriptions';
+import { formatMoney } from '../../../lib/format-money';
+import { chargedTodayText } from '../../subscriptions';
 import { formatDate } from '../organisation-format';
 import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from '../organisations-endpoints';
 

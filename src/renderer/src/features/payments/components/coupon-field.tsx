@@ -3,8 +3,8 @@ import { useEffect, useId, useRef } from 'react';
 import type { CouponPreview } from '../../../../../shared/api/coupons';
 import type { Plan } from '../../../../../shared/api/plans';
 import { CheckIcon } from '../../../components/brand/icons';
+import { formatAmount } from '../../../lib/format-money';
 import type { CouponField as CouponFieldState } from '../use-coupon';
-import { formatAmount } from './payment-format';
 
 const INTERVAL_WORDS: Partial<Record<Plan['billing_interval'], string>> = { month: 'month', year: 'year' };
 

@@ -21,9 +21,12 @@ import { PAYMENT_STATUSES } from '../../../../../shared/api/payments';
 import { DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CardIcon } from '../../../components/brand/icons';
+import { PAYMENT_STATUS_LABELS, PaymentStatusBadge } from '../../../components/data/payment-status-badge';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
+import { formatDateTime } from '../../../lib/format-date';
+import { formatAmount } from '../../../lib/format-money';
 import { useAppDispatch } from '../../../lib/store-hooks';
 import {
   paymentMessages,
@@ -31,8 +34,7 @@ import {
   useDismissPaymentMutation,
   useGetPaymentHistoryQuery,
 } from '../payments-endpoints';
-import { formatAmount, formatDateTime, PAYMENT_STATUS_LABELS, paymentReference } from './payment-format';
-import { PaymentStatusBadge } from './payment-status-badge';
+import { paymentReference } from './payment-format';
 
 /** Asks the server for one payment's current status; the answer replaces the listed row. */
 type CheckPayment = (id: string) => Promise<Payment>;

@@ -4,10 +4,11 @@ import { Link } from 'react-router-dom';
 import type { PaymentVerification } from '../../../../../shared/api/payments';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
+import { SandboxBadge } from '../../../components/data/payment-status-badge';
+import { formatAmount } from '../../../lib/format-money';
 import { expiryText } from '../../license';
 import { ChargeLines, chargedTodayText } from '../../subscriptions';
-import { formatAmount, paymentReference } from './payment-format';
-import { SandboxBadge } from './payment-status-badge';
+import { paymentReference } from './payment-format';
 import { LicenseKeyCopy } from './license-key-copy';
 
 /** One term of the license's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */

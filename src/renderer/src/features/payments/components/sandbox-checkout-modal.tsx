@@ -2,7 +2,7 @@ import { Box, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { PaymentOrder } from '../../../../../shared/api/payments';
 import { AlertIcon } from '../../../components/brand/icons';
-import { formatAmount } from './payment-format';
+import { formatAmount } from '../../../lib/format-money';
 import { SandboxNotice } from './sandbox-notice';
 import { Notice } from '../../../components/data/alert-notice';
 

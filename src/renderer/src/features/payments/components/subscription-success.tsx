@@ -4,10 +4,11 @@ import { Link } from 'react-router-dom';
 import type { SubscriptionActivation } from '../../../../../shared/api/subscriptions';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
+import { SandboxBadge } from '../../../components/data/payment-status-badge';
+import { formatDate } from '../../../lib/format-date';
+import { formatMoney } from '../../../lib/format-money';
 import { ActivateOnThisMachine, expiryText } from '../../license';
-import { ChargeLines, chargedTodayText, formatMoney, formatRecurringPrice } from '../../subscriptions';
-import { formatDate } from './payment-format';
-import { SandboxBadge } from './payment-status-badge';
+import { ChargeLines, chargedTodayText, formatRecurringPrice } from '../../subscriptions';
 import { LicenseKeyCopy } from './license-key-copy';
 
 /**

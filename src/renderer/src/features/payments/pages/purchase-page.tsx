@@ -12,6 +12,8 @@ import { HeaderedPage } from '../../../components/layout/page-header';
 import { AlertIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
+import { formatDate } from '../../../lib/format-date';
+import { formatAmount } from '../../../lib/format-money';
 import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
 import type { License } from '../../../../../shared/api/licenses';
 import { coveringLifetime } from '../../../../../shared/plan-coverage';
@@ -20,7 +22,6 @@ import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../su
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
 import { OrganisationPurchaseDialog } from '../components/organisation-purchase-dialog';
 import { PaymentHistory, type RetryOrder } from '../components/payment-history';
-import { formatAmount, formatDate } from '../components/payment-format';
 import { PurchaseSuccess } from '../components/purchase-success';
 import { orderSubject, SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
 import { SubscriptionSuccess } from '../components/subscription-success';

@@ -5,8 +5,9 @@ import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate } from '../../payments';
-import { creditOnCancel, describeCreditOnCancel, formatMoney } from '../subscription-format';
+import { formatDate } from '../../../lib/format-date';
+import { formatMoney } from '../../../lib/format-money';
+import { creditOnCancel, describeCreditOnCancel } from '../subscription-format';
 import { subscriptionMessages, useCancelSubscriptionMutation } from '../subscriptions-endpoints';
 
 type When = 'period_end' | 'now';

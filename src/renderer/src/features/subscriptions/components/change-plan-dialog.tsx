@@ -12,13 +12,15 @@ import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage, isApiFailure } from '../../../lib/api-errors';
-import { formatDate, useReplacementCheckout } from '../../payments';
-import { formatMoney, formatRecurringPrice, formatTime } from '../subscription-format';
+import { formatDate } from '../../../lib/format-date';
+import { formatMoney } from '../../../lib/format-money';
+import { formatRecurringPrice, formatTime } from '../subscription-format';
 import {
   subscriptionMessages,
   useChangeSubscriptionPlanMutation,
   useQuotePlanChangeMutation,
 } from '../subscriptions-endpoints';
+import { useReplacementCheckout } from '../use-replacement-checkout';
 
 /** A plan a subscription can move to: billed monthly or yearly. */
 export type RecurringPlan = Plan & { billing_interval: 'month' | 'year' };

@@ -1,8 +1,8 @@
 import { Stack, Text } from '@mantine/core';
 import type { ChargeSummary } from '../../../../../shared/api/charges';
 import { QuoteRow } from '../../../components/data/quote-row';
-import { formatDate } from '../../payments';
-import { formatMoney } from '../subscription-format';
+import { formatDate } from '../../../lib/format-date';
+import { formatMoney } from '../../../lib/format-money';
 
 const percent = (basisPoints: number) => `${basisPoints / 100}%`;
 const times = (quantity: number, unit: string, money: string) =>

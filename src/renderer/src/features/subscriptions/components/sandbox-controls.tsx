@@ -2,9 +2,10 @@ import { Button, Group, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import type { Subscription } from '../../../../../shared/api/subscriptions';
+import { SandboxBadge } from '../../../components/data/payment-status-badge';
 import { showToast } from '../../../components/data/toast';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate, SandboxBadge } from '../../payments';
+import { formatDate } from '../../../lib/format-date';
 import { describeSubscriptionStatus } from '../subscription-format';
 import {
   subscriptionMessages,

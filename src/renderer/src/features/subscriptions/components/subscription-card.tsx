@@ -6,10 +6,12 @@ import type { Subscription } from '../../../../../shared/api/subscriptions';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { AlertIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
+import { SandboxBadge } from '../../../components/data/payment-status-badge';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { showToast } from '../../../components/data/toast';
 import { failureMessage } from '../../../lib/api-errors';
-import { formatDate, SandboxBadge, useCardChange } from '../../payments';
+import { formatDate } from '../../../lib/format-date';
+import { formatMoney } from '../../../lib/format-money';
 import {
   describeCredit,
   describeSubscriptionStatus,
@@ -17,13 +19,13 @@ import {
   INTERVAL_ADJECTIVES,
   isLive,
   type StatusNotice,
-  formatMoney,
 } from '../subscription-format';
 import {
   subscriptionMessages,
   usePayOutstandingMutation,
   useResumeSubscriptionMutation,
 } from '../subscriptions-endpoints';
+import { useCardChange } from '../use-card-change';
 import { CancelDialog } from './cancel-dialog';
 import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
 import { ChargeHistory } from './charge-history';

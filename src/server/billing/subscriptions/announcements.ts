@@ -1,0 +1,40 @@
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
+import type { BillingEvents } from '../events.js';
+import type { FailedCharge, PaidCharge } from './charges.js';
+
+/**
+ * What happens to subscriptions, announced in the transaction of each change (beside its mail): a
+ * first charge starts the subscription, later ones renew it, a first failed charge makes it past
+ * due, the end of a grace period suspends its license, and a cancellation (at once, or at the end
+ * of the period) ends it.
+ */
+export function createSubscriptionAnnouncements(events: BillingEvents) {
+  return {
+    paid: async (trx: DbOrTransaction, charge: PaidCharge) => {
+      await events.publish(trx, { type: 'payment.paid', payment: charge.payment });
+      await events.publish(trx, {
+        type: charge.subscription.cycles <= 1 ? 'subscription.created' : 'subscription.renewed',
+        subscription: charge.subscription,
+      });
+    },
+    failed: async (trx: DbOrTransaction, charge: FailedCharge) => {
+      if (charge.firstFailure)
+        await events.publish(trx, { type: 'subscription.past_due', subscription: charge.subscription });
+    },
+    suspended: async (
+      trx: DbOrTransaction,
+      _subscription: SubscriptionRow,
+      license: LicenseRow | undefined,
+    ) => {
+      if (license?.status === 'suspended') await events.publish(trx, { type: 'license.suspended', license });
+    },
+    /** A cancellation at once; one at the end of the period is told when it ends ({@link ended}). */
+    cancelled: async (trx: DbOrTransaction, subscription: SubscriptionRow) => {
+      if (subscription.status === 'cancelled')
+        await events.publish(trx, { type: 'subscription.cancelled', subscription });
+    },
+    ended: (trx: DbOrTransaction, subscription: SubscriptionRow) =>
+      events.publish(trx, { type: 'subscription.cancelled', subscription }),
+  };
+}

@@ -1,0 +1,33 @@
+import type { ActivationRow, LicenseRow } from '../platform/db/tables.js';
+import type { EventPublisher } from '../platform/events.js';
+
+/** A license was issued, changed by an administrator, suspended, revoked or reached its expiry. */
+export interface LicenseEvent {
+  type: 'license.created' | 'license.updated' | 'license.suspended' | 'license.revoked' | 'license.expired';
+  license: LicenseRow;
+}
+
+/** A machine was activated on a license, or deactivated (the row as it is after). */
+export interface ActivationEvent {
+  type: 'activation.created' | 'activation.deleted';
+  activation: ActivationRow;
+  /** The license's owner. */
+  userId: string | null;
+}
+
+/** Something happened to an organisation; `details` says who and what, where there is more to say. */
+export interface OrganisationEvent {
+  type:
+    | 'organisation.created'
+    | 'organisation.updated'
+    | 'organisation.member_joined'
+    | 'organisation.member_removed'
+    | 'organisation.seats_changed';
+  organisation: { id: string; name: string };
+  details?: Record<string, unknown>;
+}
+
+/** What the licensing context announces. */
+export type LicensingEvent = LicenseEvent | ActivationEvent | OrganisationEvent;
+
+export type LicensingEvents = EventPublisher<LicensingEvent>;

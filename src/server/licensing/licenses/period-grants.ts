@@ -1,0 +1,72 @@
+import type { Clock } from '../../platform/clock.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
+import type { LicensingEvents } from '../events.js';
+import { issueOrganisationLicense } from '../organisations/seat-grants.js';
+import { issueLicense } from './issue.js';
+import { findLicenseById, updateLicense } from './repository.js';
+
+const later = (a: string | null, b: string): string => (a !== null && a > b ? a : b);
+
+export interface PeriodGrant {
+  /** The subscription whose charge paid the period (its license, if it has one yet, is granted). */
+  subscription: SubscriptionRow;
+  plan: PlanRow;
+  periodEnd: string;
+  /** The license came from a replaced subscription: it moves to this plan and ends with this period. */
+  takenOver?: boolean;
+}
+
+/**
+ * License time for a paid period, the one way billing grants it: the first charge issues the
+ * license (an organisation's, with its seats and the owner seated), a later one extends it to the
+ * period's end (never back) and lifts a suspension for an unpaid subscription; a revoked license
+ * stays revoked. A license taken over ends with the new period, as the old one's unused part is
+ * refunded.
+ */
+export async function grantPeriod(
+  trx: DbOrTransaction,
+  clock: Clock,
+  events: LicensingEvents,
+  { subscription, plan, periodEnd, takenOver = false }: PeriodGrant,
+): Promise<LicenseRow> {
+  const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
+  if (!current) {
+    if (subscription.organisation_id !== null)
+      return issueOrganisationLicense(trx, clock, events, subscription, plan, periodEnd);
+    if (!subscription.user_id) throw new Error(`subscription ${subscription.id} has no owner`);
+    return issueLicense(trx, clock, events, {
+      userId: subscription.user_id,
+      plan,
+      subscriptionId: subscription.id,
+      expiresAt: periodEnd,
+      metadata: { subscription_id: subscription.id },
+    });
+  }
+  const lift = current.status === 'suspended' && current.suspended_reason !== null;
+  const updated = await updateLicense(trx, current.id, {
+    expires_at: takenOver ? periodEnd : later(current.expires_at, periodEnd),
+    ...(takenOver
+      ? { plan_id: plan.id, max_activations: plan.max_activations, subscription_id: subscription.id }
+      : {}),
+    ...(lift ? { status: 'active', suspended_reason: null } : {}),
+    updated_at: clock.now().toISOString(),
+  });
+  if (!updated) throw new Error(`license ${current.id} is gone`);
+  return updated;
+}
+
+/** Keeps a license valid through a grace period after a failed charge (never shortens it). */
+export async function extendThroughGrace(
+  trx: DbOrTransaction,
+  clock: Clock,
+  licenseId: string,
+  graceEndsAt: string,
+): Promise<void> {
+  const license = await findLicenseById(trx, licenseId);
+  if (license)
+    await updateLicense(trx, license.id, {
+      expires_at: later(license.expires_at, graceEndsAt),
+      updated_at: clock.now().toISOString(),
+    });
+}
