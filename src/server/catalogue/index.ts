@@ -1,5 +1,4 @@
-/**
- * The catalogue context as the contexts that may use it see it (docs/architecture.md): only what
- * one of them asks of it is exported here, and nothing else of the catalogue is imported from outside.
- */
+// What other contexts may use of the catalogue (docs/architecture.md): a context imports this file,
+// never the catalogue's own folders.
+
 export { currentPeriodStart, periodEnd } from './features/usage-periods.js';

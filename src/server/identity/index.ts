@@ -1,5 +1,4 @@
-/**
- * The identity context as the contexts that may use it see it (docs/architecture.md): only what
- * one of them asks of it is exported here.
- */
+// What other contexts may use of identity (docs/architecture.md): a context imports this file,
+// never identity's own folders.
+
 export { wantsMail } from './users/mail-preferences.js';
