@@ -13,7 +13,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { createDatabase, SQLITE_FILE_NAME } from '../src/server/platform/db/database.js';
 import { migrateToLatest } from '../src/server/platform/db/migrate.js';
-import { currentPeriodStart } from '../src/server/licensing/licenses/periods.js';
+import { currentPeriodStart } from '../src/server/catalogue/features/usage-periods.js';
 import { generateLicenseKey } from '../src/shared/license-key.js';
 
 export const repoRoot = resolve(import.meta.dirname, '..');

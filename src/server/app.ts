@@ -47,6 +47,7 @@ import { createUnsubscribeService } from './identity/users/unsubscribe.js';
 import { unsubscribeRoutes } from './identity/users/unsubscribe-routes.js';
 import { downloadRoutes } from './distribution/routes.js';
 import { createDownloadsService } from './distribution/service.js';
+import { createLicenseDownloadsService } from './distribution/license-downloads.js';
 import { createDownloadLinks } from './distribution/signed-links.js';
 import { adminReleasesRoutes } from './distribution/admin-routes.js';
 import { createAdminReleasesService } from './distribution/admin-releases.js';
@@ -78,6 +79,8 @@ import { createLicenseChecksService } from './licensing/licenses/check-service.j
 import { createHeartbeatWriter } from './licensing/licenses/heartbeat-repository.js';
 import { createHeartbeats, type Heartbeats } from './licensing/licenses/heartbeats.js';
 import { createLicensesService } from './licensing/licenses/service.js';
+import { createPlanInUse } from './licensing/licenses/plan-in-use.js';
+import { createDownloadPermission } from './licensing/index.js';
 import { plansRoutes } from './catalogue/plans/routes.js';
 import { createPlansService } from './catalogue/plans/service.js';
 import { createPlanCatalogueCache } from './catalogue/plans/catalogue-cache.js';
@@ -345,15 +348,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       clock,
       onCatalogueChange,
       paymentCurrency: config.payments.currency,
+      planInUse: createPlanInUse(db),
     }),
     features: createFeaturesService({ db, clock, onCatalogueChange }),
-    licenses: createLicensesService({
+    licenses: createLicensesService({ db, clock, events, leases }),
+    licenseDownloads: createLicenseDownloadsService({
       db,
       clock,
-      events,
-      leases,
       downloadLinks,
       apiUrl: `${config.publicUrl}${API_BASE_PATH}`,
+      mayDownload: createDownloadPermission({ db, clock }),
     }),
     licenseChecks: createLicenseChecksService({
       clock,
@@ -527,7 +531,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       });
       await api.register(plansRoutes, { plans: services.plans });
       await api.register(featuresRoutes, { features: services.features });
-      await api.register(licensesRoutes, { licenses: services.licenses });
+      await api.register(licensesRoutes, {
+        licenses: services.licenses,
+        downloads: services.licenseDownloads,
+      });
       await api.register(seatActivationRoutes, { seats: services.licenses });
       await api.register(adminRoutes, {
         dashboard: services.dashboard,

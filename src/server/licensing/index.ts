@@ -8,6 +8,7 @@ export type {
   LicensingEvents,
   OrganisationEvent,
 } from './events.js';
+export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
 export { extendThroughGrace, grantPeriod, type PeriodGrant } from './licenses/period-grants.js';
 export { assertManages, type OrganisationAccess, organisationAccess } from './organisations/access.js';
 export { issueOrganisationLicense, setSeats } from './organisations/seat-grants.js';

@@ -9,8 +9,6 @@ import {
   PRODUCT_NAME,
 } from '../../shared/constants.js';
 import { judgeNewPassword } from '../../shared/password-rule.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import type { InvoiceSettings } from '../billing/invoices/settings.js';
 
 const commaList = z
   .string()
@@ -417,8 +415,34 @@ export interface Config {
   supportEmail: string | undefined;
   /** How long an organisation invitation's link works, in hours. */
   organisationInvitationTtlHours: number;
-  /** Seller details, tax and number series of invoices and credit notes. */
-  invoices: InvoiceSettings;
+  /** Seller details, tax and number series of invoices and credit notes (billing's `InvoiceSettings`). */
+  invoices: {
+    /** Who issues the invoices: printed on every invoice and credit note as it was at issue time. */
+    seller: {
+      name: string;
+      /** Postal address, one entry per printed line (street, city and postal code, country). */
+      address: string[];
+      /** GSTIN, VAT number or other tax registration; printed when set. */
+      taxId: string | undefined;
+      email: string | undefined;
+    };
+    /** The one tax line of an invoice: its name, rate and whether plan prices already include it. */
+    tax: {
+      /** Printed on the tax line, e.g. `GST`, `IGST` or `VAT`. */
+      name: string;
+      /** In basis points: 1800 is 18 %; 0 prints no tax line. */
+      rateBasisPoints: number;
+      /**
+       * True: plan prices include the tax, and the buyer pays the price. False: the tax is added to
+       * the price at checkout, and the buyer pays price plus tax.
+       */
+      inclusive: boolean;
+    };
+    /** Series of invoice numbers, e.g. `INV` gives INV-000001, INV-000002, … */
+    invoiceSeries: string;
+    /** Series of credit note numbers, numbered apart from invoices. */
+    creditNoteSeries: string;
+  };
   subscriptions: {
     /** Days a license stays valid after a failed charge before it is suspended. */
     graceDays: number;

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  currentPeriodStart,
-  expiryAfterInterval,
-  periodEnd,
-} from '../../../src/server/licensing/licenses/periods.js';
+import { currentPeriodStart, periodEnd } from '../../../src/server/catalogue/features/usage-periods.js';
+import { expiryAfterInterval } from '../../../src/server/licensing/licenses/periods.js';
 
 const at = (iso: string) => new Date(iso);
 

@@ -1,35 +1,16 @@
+import type { Config } from '../../platform/config.js';
+
+/**
+ * Everything invoicing reads from the configuration (`SELLER_*`, `TAX_*`, `*_SERIES`), as the
+ * platform's config parses it: the platform knows no billing, so billing names its part of the config.
+ */
+export type InvoiceSettings = Config['invoices'];
+
 /** Who issues the invoices: printed on every invoice and credit note as it was at issue time. */
-export interface SellerDetails {
-  name: string;
-  /** Postal address, one entry per printed line (street, city and postal code, country). */
-  address: string[];
-  /** GSTIN, VAT number or other tax registration; printed when set. */
-  taxId: string | undefined;
-  email: string | undefined;
-}
+export type SellerDetails = InvoiceSettings['seller'];
 
 /** The one tax line of an invoice: its name, rate and whether plan prices already include it. */
-export interface TaxSettings {
-  /** Printed on the tax line, e.g. `GST`, `IGST` or `VAT`. */
-  name: string;
-  /** In basis points: 1800 is 18 %; 0 prints no tax line. */
-  rateBasisPoints: number;
-  /**
-   * True: plan prices include the tax, and the buyer pays the price. False: the tax is added to
-   * the price at checkout, and the buyer pays price plus tax.
-   */
-  inclusive: boolean;
-}
-
-/** Everything invoicing reads from the configuration (`SELLER_*`, `TAX_*`, `*_SERIES`). */
-export interface InvoiceSettings {
-  seller: SellerDetails;
-  tax: TaxSettings;
-  /** Series of invoice numbers, e.g. `INV` gives INV-000001, INV-000002, … */
-  invoiceSeries: string;
-  /** Series of credit note numbers, numbered apart from invoices. */
-  creditNoteSeries: string;
-}
+export type TaxSettings = InvoiceSettings['tax'];
 
 /**
  * Why the invoices are not tax invoices, when they are not: without the seller's tax registration

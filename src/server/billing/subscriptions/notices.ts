@@ -14,7 +14,7 @@ import {
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { wantsMail } from '../../platform/mail/preferences.js';
+import { wantsMail } from '../../identity/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findLicenseById } from '../../licensing/licenses/repository.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)

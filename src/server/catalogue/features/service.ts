@@ -11,8 +11,6 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { refuseDuplicate } from '../../platform/db/errors.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { currentPeriodStart } from '../../licensing/licenses/periods.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
 import {
@@ -27,6 +25,7 @@ import {
   updateFeature,
   usageByFeature,
 } from './repository.js';
+import { currentPeriodStart } from './usage-periods.js';
 
 type FeatureListQuery = z.output<typeof featureListQuerySchema>;
 type CreateFeatureInput = z.output<typeof createFeatureRequestSchema>;

@@ -13,8 +13,6 @@ import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import { existingFeatureIds } from '../features/repository.js';
 import type { CatalogueServiceDeps } from '../features/service.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { planHasLicenses } from '../../licensing/licenses/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
 import {
@@ -64,6 +62,11 @@ async function replaceFeatures(
 export interface PlansServiceDeps extends CatalogueServiceDeps {
   /** The currency the payment account takes (PAYMENT_CURRENCY): the only one a plan may be priced in. */
   paymentCurrency: string;
+  /**
+   * Whether any license refers to the plan, which licensing answers (supplied at composition):
+   * such a plan is archived instead of deleted.
+   */
+  planInUse: (planId: string) => Promise<boolean>;
 }
 
 export function createPlansService({
@@ -71,6 +74,7 @@ export function createPlansService({
   clock,
   onCatalogueChange = () => undefined,
   paymentCurrency,
+  planInUse,
 }: PlansServiceDeps) {
   /** A plan priced in another currency could be shown but never bought. */
   function refuseUnpayableCurrency(currency: string | undefined): void {
@@ -216,7 +220,7 @@ export function createPlansService({
     ): Promise<{ id: string; outcome: 'deleted' | 'archived'; message: string }> {
       const row = await findPlanRow(db, id);
       if (!row) throw planNotFound();
-      const inUse = await planHasLicenses(db, id);
+      const inUse = await planInUse(id);
       const recordRemoval = (trx: DbOrTransaction, outcome: 'deleted' | 'archived') =>
         recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.planDeleted,

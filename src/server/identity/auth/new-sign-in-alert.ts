@@ -7,7 +7,6 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { newSignInMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { wantsMail } from '../../platform/mail/preferences.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { portalLink } from './answers.js';
 import {
@@ -15,6 +14,7 @@ import {
   hasSignInSources,
   noteSignInSource,
 } from './sign-in-sources-repository.js';
+import { wantsMail } from '../users/mail-preferences.js';
 
 /**
  * "A sign-in from a new device or address": one whose device (browser and system, versions left

@@ -9,7 +9,7 @@ import type { CheckAnswers, KeptAnswer } from './check-answers.js';
 import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
 import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
-import { currentPeriodStart } from './periods.js';
+import { currentPeriodStart } from '../../catalogue/index.js';
 import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
 import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';

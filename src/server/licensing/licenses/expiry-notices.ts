@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { licenseExpiredMail, licenseExpiringSoonMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { wantsMail } from '../../platform/mail/preferences.js';
+import { wantsMail } from '../../identity/index.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
 
 /** Licenses looked at per pass and kind. */

@@ -9,6 +9,7 @@ import {
   changePlanRequestSchema,
   currentPlanSchema,
   deactivateRequestSchema,
+  type DownloadPlatform,
   downloadQuerySchema,
   downloadResponseSchema,
   featureUsageSchema,
@@ -27,6 +28,7 @@ import { apiErrorSchema } from '../../../shared/api/errors.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { currentUser } from '../../identity/plugins/authenticate.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
+import type { UserRow } from '../../platform/db/tables.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { LicensesService } from './service.js';
 
@@ -37,10 +39,22 @@ const idParams = z.object({ id: licenseIdSchema });
 /** Refused license checks answer with the status fields as well as the error. */
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
 
-export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }> = async (
-  app,
-  { licenses },
-) => {
+/**
+ * A license's installers, which the distribution context serves once licensing lets the user
+ * download (supplied at composition, so licensing knows nothing of releases or signed links).
+ */
+export interface LicenseDownloads {
+  download(
+    user: UserRow,
+    id: string,
+    platform: DownloadPlatform | undefined,
+  ): Promise<z.infer<typeof downloadResponseSchema>>;
+}
+
+export const licensesRoutes: FastifyPluginAsyncZod<{
+  licenses: LicensesService;
+  downloads: LicenseDownloads;
+}> = async (app, { licenses, downloads }) => {
   app.addHook('onRequest', app.requireUser);
   const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
 
@@ -295,6 +309,6 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
         response: { 200: downloadResponseSchema, ...refusals, ...errorResponses(401) },
       },
     },
-    async (request) => licenses.download(user(request), request.params.id, request.query.platform),
+    async (request) => downloads.download(user(request), request.params.id, request.query.platform),
   );
 };

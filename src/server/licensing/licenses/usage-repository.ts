@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { currentPeriodStart } from './periods.js';
+import { currentPeriodStart } from '../../catalogue/index.js';
 
 /** Counter totals keyed by `${licenseId}|${featureId}|${periodStart}`. */
 export type UsageTotals = Map<string, number>;

@@ -8,7 +8,7 @@ import { badRequest, conflict, HttpError, notFound } from '../../platform/http-e
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findFeatureByIdOrKey } from '../../catalogue/features/repository.js';
 import { createLicenseAccess } from './access.js';
-import { currentPeriodStart } from './periods.js';
+import { currentPeriodStart } from '../../catalogue/index.js';
 import { featureUsage } from './usage.js';
 import { addUsage, recordUsageEvent, usageHistory } from './usage-repository.js';
 import { toLicense } from './views.js';

@@ -1,6 +1,6 @@
 import type { FeatureUsage } from '../../../shared/api/licenses.js';
 import type { PlanFeature } from '../../../shared/api/plans.js';
-import { currentPeriodStart, periodEnd } from './periods.js';
+import { currentPeriodStart, periodEnd } from '../../catalogue/index.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
 
 // Built once: toLocaleString and toLocaleDateString build a new Intl formatter on every call.

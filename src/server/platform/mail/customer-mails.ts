@@ -16,8 +16,8 @@ import { mailKinds } from './templates.js';
  * - Links are whole URLs the caller makes (`portalLink(publicUrl, path)`), so the templates
  *   know nothing of routes.
  * - Optional mail (renewal reminder, expiring soon, new sign-in) takes `unsubscribeUrl`
- *   (`mailer.unsubscribeUrl(user.id, preference)`) and is queued only when `wantsMail(user,
- *   preference)`; the rest is transactional: always sent, no unsubscribe link.
+ *   (`mailer.unsubscribeUrl(user.id, preference)`) and is queued only when identity's
+ *   `wantsMail(user, preference)`; the rest is transactional: always sent, no unsubscribe link.
  * - Anything a person typed (a name, an administrator's reason, a browser's user agent) is
  *   plain text: the HTML part escapes it.
  */

@@ -1,30 +1,34 @@
-import type { DownloadPlatform } from '../../../shared/api/licenses.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
-import type { UserRow } from '../../platform/db/tables.js';
-import { notFound } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { latestReleases } from '../../distribution/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from '../../distribution/signed-links.js';
-import { createLicenseAccess } from './access.js';
+import type { DownloadPlatform } from '../../shared/api/licenses.js';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import type { UserRow } from '../platform/db/tables.js';
+import { notFound } from '../platform/http-error.js';
+import type { DownloadPermission } from '../licensing/index.js';
+import { latestReleases } from './repository.js';
+import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from './signed-links.js';
 
-export interface LicenseDownloadDeps {
+export interface LicenseDownloadsDeps {
   db: Db;
   clock: Clock;
   downloadLinks: DownloadLinks;
   /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for download links. */
   apiUrl: string;
+  /** Licensing's answer to whether the user may download with the license (refuses otherwise). */
+  mayDownload: DownloadPermission;
 }
 
 /** The installers a license holder may download, behind short-lived signed links. */
-export function createLicenseDownloadService({ db, clock, downloadLinks, apiUrl }: LicenseDownloadDeps) {
-  const access = createLicenseAccess({ db, clock });
+export function createLicenseDownloadsService({
+  db,
+  clock,
+  downloadLinks,
+  apiUrl,
+  mayDownload,
+}: LicenseDownloadsDeps) {
   return {
     /** Signed links to the newest installers, for holders of an active license. */
     async download(user: UserRow, id: string, platform: DownloadPlatform | undefined) {
-      const row = await access.usable(user, id);
-      access.assertActive(row);
+      const licenseId = await mayDownload(user, id);
       const releases = await latestReleases(db, platform);
       if (releases.length === 0) {
         throw notFound(
@@ -36,7 +40,7 @@ export function createLicenseDownloadService({ db, clock, downloadLinks, apiUrl 
       }
       const expiresAt = Math.floor(clock.now().getTime() / 1000) + DOWNLOAD_LINK_TTL_SECONDS;
       return {
-        license_id: row.id,
+        license_id: licenseId,
         releases: releases.map((release) => ({
           platform: release.platform,
           version: release.version,
@@ -52,4 +56,4 @@ export function createLicenseDownloadService({ db, clock, downloadLinks, apiUrl 
   };
 }
 
-export type LicenseDownloadService = ReturnType<typeof createLicenseDownloadService>;
+export type LicenseDownloadsService = ReturnType<typeof createLicenseDownloadsService>;

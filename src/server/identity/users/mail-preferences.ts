@@ -1,0 +1,13 @@
+import type { UserRow } from '../../platform/db/tables.js';
+import type { NotificationPreference } from '../../platform/mail/unsubscribe.js';
+import { readPreferences } from './profile.js';
+
+/**
+ * Whether the user wants optional mail of this kind (renewal reminders and expiry notices:
+ * `billing`; new sign-ins: `security_alerts`; news: `product_updates`). Transactional mail
+ * (receipts, failed payments, suspensions, revocations) is sent whatever this says. The
+ * preferences are the account's, so identity answers: the platform's mail only sends.
+ */
+export function wantsMail(user: Pick<UserRow, 'preferences'>, preference: NotificationPreference): boolean {
+  return readPreferences(user.preferences).notifications[preference];
+}
