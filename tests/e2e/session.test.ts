@@ -85,9 +85,11 @@ async function passMinutes(portal: Portal, context: BrowserContext, minutes: num
   }
 }
 
+// A ceiling, not a pause: the poll ends as soon as the calls are done. CI's busy machine has kept
+// one waiting for over 10 s, so it is as long as a test may take rather than a guess at a call.
 const settled = (context: BrowserContext) =>
   expect
-    .poll(() => callsUnderWay(context), { timeout: 10_000, message: 'API calls still under way' })
+    .poll(() => callsUnderWay(context), { timeout: 60_000, message: 'API calls still under way' })
     .toBe(0);
 
 const delay = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
