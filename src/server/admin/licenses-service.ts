@@ -33,8 +33,7 @@ import {
   // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 } from '../licensing/licenses/repository.js';
 import { toActivation, toLicenses } from '../licensing/licenses/views.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRowByIdOrCode } from '../catalogue/plans/repository.js';
+import { findPlanRowByIdOrCode } from '../catalogue/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../identity/users/repository.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';

@@ -13,8 +13,7 @@ import { effectiveStatus } from '../../licensing/licenses/views.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { BillingEvents } from '../events.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
 

@@ -17,8 +17,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { wantsMail } from '../../identity/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findLicenseById } from '../../licensing/licenses/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findUserById } from '../../identity/users/repository.js';
 import type { CyclePricing } from './cycle-amount.js';

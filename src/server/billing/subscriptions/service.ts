@@ -26,8 +26,7 @@ import type { CouponsService } from '../../catalogue/coupons/service.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/plans/repository.js';
+import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
 import { assertManages, organisationAccess } from '../../licensing/organisations/access.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { findOrganisationLicense } from '../../licensing/organisations/seats-repository.js';
