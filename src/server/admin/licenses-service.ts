@@ -34,8 +34,7 @@ import {
 } from '../licensing/licenses/repository.js';
 import { toActivation, toLicenses } from '../licensing/licenses/views.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../identity/users/repository.js';
+import { findUserById } from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import type { LicensingEvents } from '../licensing/events.js';

@@ -15,8 +15,7 @@ import type {
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
 import { findCoupon, findPlanRow } from '../../catalogue/index.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
 import { taxBreakdown } from './place-of-supply.js';
 import {

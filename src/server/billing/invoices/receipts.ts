@@ -7,8 +7,7 @@ import { type ReceiptSeats, receiptMail } from '../../platform/mail/customer-mai
 import { formatMoney } from '../../platform/mail/formatting.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { findPlanRow } from '../../catalogue/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import { taxLabel } from './pdf.js';
 import { taxLinesOf } from './repository.js';
 

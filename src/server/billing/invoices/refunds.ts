@@ -12,8 +12,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { revokeLicense } from '../../licensing/licenses/repository.js';
 import { findPlanRow } from '../../catalogue/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
