@@ -23,9 +23,11 @@ import { issueLicense } from '../licensing/licenses/issue.js';
 import {
   activationsOfLicense,
   countSeatsInUse,
-  deactivateActivation,
   findActivationOfLicense,
   findLicenseById,
+} from '../licensing/index.js';
+import {
+  deactivateActivation,
   lockLicense,
   revokeLicense,
   updateActivation,

@@ -15,8 +15,7 @@ import {
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { findUserById, wantsMail } from '../../identity/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById } from '../../licensing/licenses/repository.js';
+import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
