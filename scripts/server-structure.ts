@@ -132,12 +132,10 @@ export function readServer(root: string): ServerFile[] {
 }
 
 /**
- * The cycle the move into contexts started from, made by the imports eslint.config.js still lets
- * through as debts. It may shrink or go; a new cycle, or a part joining it, fails the check.
+ * Cycles between parts let through for now: none. The move into contexts started from one of seven
+ * contexts, which the domain events and the context interfaces broke; any cycle now fails the check.
  */
-export const KNOWN_CYCLES: readonly (readonly string[])[] = [
-  ['billing', 'catalogue', 'distribution', 'identity', 'integrations', 'licensing', 'platform'],
-];
+export const KNOWN_CYCLES: readonly (readonly string[])[] = [];
 
 /** Cycles that are not within one known cycle. */
 export function newCycles(structure: Structure, known = KNOWN_CYCLES): string[][] {
