@@ -3,8 +3,7 @@ import { utc } from '../../shared/dates.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { discountOf } from '../catalogue/coupons/discount.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { countSecurityEventsBySeverity, recentSecurityEvents } from '../platform/security-log/repository.js';
+import { countSecurityEventsBySeverity, recentSecurityEvents } from '../platform/security-log/service.js';
 import {
   billedSubscriptionGroups,
   countActivations,

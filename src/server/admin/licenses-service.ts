@@ -23,9 +23,11 @@ import { issueLicense } from '../licensing/licenses/issue.js';
 import {
   activationsOfLicense,
   countSeatsInUse,
-  deactivateActivation,
   findActivationOfLicense,
   findLicenseById,
+} from '../licensing/index.js';
+import {
+  deactivateActivation,
   lockLicense,
   revokeLicense,
   updateActivation,
@@ -33,10 +35,8 @@ import {
   // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 } from '../licensing/licenses/repository.js';
 import { toActivation, toLicenses } from '../licensing/licenses/views.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRowByIdOrCode } from '../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../identity/users/repository.js';
+import { findPlanRowByIdOrCode } from '../catalogue/index.js';
+import { findUserById } from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import type { LicensingEvents } from '../licensing/events.js';

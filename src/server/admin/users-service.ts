@@ -22,14 +22,9 @@ import { assertAcceptableNewPassword } from '../identity/auth/password-policy.js
 import { revokeAllFamiliesOfUser } from '../identity/auth/refresh-tokens-repository.js';
 import { secondFactorsOf } from '../identity/auth/two-factor-service.js';
 import { accountFields } from '../identity/users/profile.js';
-import {
-  bumpSessionVersion,
-  findUserByEmail,
-  findUserById,
-  insertUser,
-  updateUser,
-  // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-} from '../identity/users/repository.js';
+import { findUserByEmail, findUserById } from '../identity/index.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
+import { bumpSessionVersion, insertUser, updateUser } from '../identity/users/repository.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import {

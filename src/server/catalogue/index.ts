@@ -2,3 +2,20 @@
 // never the catalogue's own folders.
 
 export { currentPeriodStart, periodEnd } from './features/usage-periods.js';
+
+// The plans a license, a charge or an invoice is for, read by licensing, billing and admin.
+export {
+  featuresOfPlans,
+  findOfferedPlanByCode,
+  findOfferedPlanByIdOrCode,
+  findPlanRow,
+  findPlanRowByIdOrCode,
+  planSummaries,
+  type PlanSummary,
+  plansByIds,
+  withFeatures,
+} from './plans/repository.js';
+// The coupon a subscription's charges and invoices are discounted by, read by billing.
+export { findCoupon } from './coupons/repository.js';
+// The feature a license's usage is counted against, read by licensing.
+export { findFeatureByIdOrKey } from './features/repository.js';

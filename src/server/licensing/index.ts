@@ -18,3 +18,12 @@ export {
   lockOrganisation,
 } from './organisations/seats-repository.js';
 export { organisationView } from './organisations/views.js';
+// The licenses and machines billing and admin read before they act on them.
+export {
+  activationsOfLicense,
+  activePaidLicensesOfPlan,
+  countSeatsInUse,
+  findActivationOfLicense,
+  findLicenseById,
+  licensesOfUser,
+} from './licenses/repository.js';

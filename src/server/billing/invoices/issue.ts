@@ -13,13 +13,9 @@ import type {
   SubscriptionRow,
 } from '../../platform/db/tables.js';
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findCoupon } from '../../catalogue/coupons/repository.js';
+import { findCoupon, findPlanRow } from '../../catalogue/index.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
 import { taxBreakdown } from './place-of-supply.js';
 import {

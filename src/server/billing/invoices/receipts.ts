@@ -6,10 +6,8 @@ import type { Invoice } from '../../../shared/api/billing.js';
 import { type ReceiptSeats, receiptMail } from '../../platform/mail/customer-mails.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
+import { findUserById } from '../../identity/index.js';
 import { taxLabel } from './pdf.js';
 import { taxLinesOf } from './repository.js';
 

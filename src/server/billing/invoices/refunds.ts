@@ -11,10 +11,8 @@ import { refundReceiptMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
 import { revokeLicense } from '../../licensing/licenses/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
+import { findUserById } from '../../identity/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';

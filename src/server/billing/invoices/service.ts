@@ -12,8 +12,7 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { BillingDetailsRow, UserRow } from '../../platform/db/tables.js';
 import { notFound } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import { renderInvoicePdf, invoiceFileName } from './pdf.js';
 import {
   findBillingDetails,

@@ -3,18 +3,14 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
 import { expiryAfterInterval } from '../../licensing/licenses/periods.js';
 import { issueLicense } from '../../licensing/licenses/issue.js';
-import {
-  activePaidLicensesOfPlan,
-  extendLicenseIfUnchanged,
-  findLicenseById,
-  // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-} from '../../licensing/licenses/repository.js';
+import { activePaidLicensesOfPlan, findLicenseById } from '../../licensing/index.js';
+// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
+import { extendLicenseIfUnchanged } from '../../licensing/licenses/repository.js';
 import { effectiveStatus } from '../../licensing/licenses/views.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { BillingEvents } from '../events.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from './repository.js';
 

@@ -26,8 +26,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import { toLicense } from '../../licensing/licenses/views.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOfferedPlanByIdOrCode } from '../../catalogue/plans/repository.js';
+import { findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { settlePayment } from './grants.js';

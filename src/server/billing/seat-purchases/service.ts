@@ -11,8 +11,7 @@ import { issueInvoiceForPayment } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import type { PaymentProvider } from '../payments/provider.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { unusedCredit } from '../subscriptions/billing-periods.js';

@@ -5,8 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { claimPayment, markPaymentFailed } from '../payments/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
 import { liveTwinOf } from './duplicates.js';
 import { takeOverReplaced } from './replacement-takeover.js';

@@ -1,8 +1,7 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findCoupon } from '../../catalogue/coupons/repository.js';
+import { findCoupon } from '../../catalogue/index.js';
 import type { TaxSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { renewalAmount } from './billing-periods.js';

@@ -4,8 +4,9 @@ import { longDateFormat } from '../../licensing/licenses/usage.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
+import { findLicenseById } from '../../licensing/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
+import { updateLicense } from '../../licensing/licenses/repository.js';
 import type { SubscriptionCharges } from './charges.js';
 import { dueSubscriptions, findSubscription, lockSubscription, updateSubscription } from './repository.js';
 import { chargeSandboxRenewal } from './sandbox-billing.js';

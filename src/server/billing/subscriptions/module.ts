@@ -7,8 +7,7 @@ import type { CouponsService } from '../../catalogue/coupons/service.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { ScheduledJob } from '../../platform/scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { BillingEvents } from '../events.js';
 import { createSubscriptionAnnouncements } from './announcements.js';

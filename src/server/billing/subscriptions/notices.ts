@@ -14,13 +14,9 @@ import {
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { wantsMail } from '../../identity/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById } from '../../licensing/licenses/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById, wantsMail } from '../../identity/index.js';
+import { findLicenseById } from '../../licensing/index.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';

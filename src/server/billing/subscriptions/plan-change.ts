@@ -7,10 +7,10 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict, notFound } from '../../platform/http-error.js';
+import { findCoupon } from '../../catalogue/index.js';
+import { countSeatsInUse } from '../../licensing/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findCoupon } from '../../catalogue/coupons/repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { countSeatsInUse, updateLicense } from '../../licensing/licenses/repository.js';
+import { updateLicense } from '../../licensing/licenses/repository.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import { pendingSubscriptionRow } from './new-subscription.js';

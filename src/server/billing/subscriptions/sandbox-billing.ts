@@ -1,8 +1,7 @@
 import { randomToken } from '../../platform/crypto.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import type { SubscriptionCharges } from './charges.js';
 import { updateSubscription } from './repository.js';
 

@@ -4,8 +4,9 @@ import type { SandboxCard, SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
+import { findLicenseById } from '../../licensing/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
+import { updateLicense } from '../../licensing/licenses/repository.js';
 import { anchorEndingCycle } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';

@@ -19,18 +19,16 @@ import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../platf
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
+import { findLicenseById, findOrganisationLicense } from '../../licensing/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
+import { updateLicense } from '../../licensing/licenses/repository.js';
 import { toLicense } from '../../licensing/licenses/views.js';
 import type { CouponsService } from '../../catalogue/coupons/service.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/plans/repository.js';
+import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
 import { assertManages, organisationAccess } from '../../licensing/organisations/access.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOrganisationLicense } from '../../licensing/organisations/seats-repository.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';

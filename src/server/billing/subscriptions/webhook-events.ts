@@ -4,11 +4,11 @@ import type { WebhookEvent } from '../../../shared/api/payments.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
+import { findLicenseById } from '../../licensing/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findLicenseById, updateLicense } from '../../licensing/licenses/repository.js';
+import { updateLicense } from '../../licensing/licenses/repository.js';
 import { describePaymentMethod } from '../payments/payment-method.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { SubscriptionCharges } from './charges.js';

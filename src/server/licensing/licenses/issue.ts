@@ -6,8 +6,7 @@ import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LicenseRow, PlanRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOfferedPlanByCode } from '../../catalogue/plans/repository.js';
+import { findOfferedPlanByCode } from '../../catalogue/index.js';
 import type { LicensingEvents } from '../events.js';
 import { expiryAfterInterval } from './periods.js';
 import { findBaseLicense, insertLicense } from './repository.js';

@@ -6,8 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findOfferedPlanByIdOrCode, plansByIds, withFeatures } from '../../catalogue/plans/repository.js';
+import { findOfferedPlanByIdOrCode, plansByIds, withFeatures } from '../../catalogue/index.js';
 import { createLicenseAccess, licenseNotFound } from './access.js';
 import { ensureBaseLicense, issueLicense } from './issue.js';
 import { expiryAfterInterval } from './periods.js';

@@ -13,8 +13,7 @@ import {
   findOrganisationLicense,
   lockOrganisation,
 } from '../organisations/seats-repository.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findPlanRow } from '../../catalogue/plans/repository.js';
+import { findPlanRow } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { createLicenseAccess } from './access.js';

@@ -5,10 +5,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http-error.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findFeatureByIdOrKey } from '../../catalogue/features/repository.js';
+import { currentPeriodStart, findFeatureByIdOrKey } from '../../catalogue/index.js';
 import { createLicenseAccess } from './access.js';
-import { currentPeriodStart } from '../../catalogue/index.js';
 import { featureUsage } from './usage.js';
 import { addUsage, recordUsageEvent, usageHistory } from './usage-repository.js';
 import { toLicense } from './views.js';

@@ -7,8 +7,7 @@ import {
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { ActivationRow, LicenseRow } from '../../platform/db/tables.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/plans/repository.js';
+import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/index.js';
 import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
 import { featureUsages } from './usage.js';
 import { currentTotals } from './usage-repository.js';

@@ -23,8 +23,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { findLicenseById, findLicenseByKey } from '../licenses/repository.js';
 import type { LicensesService } from '../licenses/service.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import {
   findOfflineActivationByNonce,
   insertOfflineActivation,

@@ -23,8 +23,9 @@ import type { PasswordHasher } from '../../identity/auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../../identity/auth/password-policy.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { findUserByEmail } from '../../identity/index.js';
 // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserByEmail, insertUser } from '../../identity/users/repository.js';
+import { insertUser } from '../../identity/users/repository.js';
 import { assertManages, organisationAccess } from './access.js';
 import { invitationLink, invitationMail, memberJoinedMail, organisationLink } from './mail.js';
 import {

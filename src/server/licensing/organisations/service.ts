@@ -17,8 +17,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { securityEventTypes, type SecurityEventType } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { findUserById } from '../../identity/users/repository.js';
+import { findUserById } from '../../identity/index.js';
 import { assertManages, organisationAccess, type OrganisationAccess } from './access.js';
 import { memberRemovedMail } from './mail.js';
 import {

@@ -102,3 +102,6 @@ export function createSecurityEventsService({ db }: { db: Db }) {
 }
 
 export type SecurityEventsService = ReturnType<typeof createSecurityEventsService>;
+
+// The dashboard's summary of the log, for admin: the repository stays the security log's own.
+export { countSecurityEventsBySeverity, recentSecurityEvents } from './repository.js';
