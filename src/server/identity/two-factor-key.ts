@@ -4,6 +4,7 @@ import { isoNow, type Clock } from '../platform/clock.js';
 import { randomToken } from '../platform/crypto.js';
 import type { DatabaseHandle } from '../platform/db/database.js';
 import { loadOrCreateSecret } from '../platform/secrets.js';
+import { insertKeySettingUnlessPresent, readKeySetting } from './two-factor-key-repository.js';
 
 const FILE_NAME = 'two-factor-key';
 /** The settings row that holds the generated key on PostgreSQL. */
@@ -27,19 +28,12 @@ export async function resolveTwoFactorKey(
   const offered = existsSync(join(configured.dataDir, 'keys', FILE_NAME))
     ? loadOrCreateSecret(configured.dataDir, FILE_NAME)
     : randomToken(48);
-  await db
-    .insertInto('settings')
-    .values({
-      key: TWO_FACTOR_KEY_SETTING,
-      value: JSON.stringify({ key: offered }),
-      updated_at: isoNow(clock),
-    })
-    .onConflict((conflict) => conflict.column('key').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('settings')
-    .select('value')
-    .where('key', '=', TWO_FACTOR_KEY_SETTING)
-    .executeTakeFirstOrThrow();
-  return (JSON.parse(row.value) as { key: string }).key;
+  await insertKeySettingUnlessPresent(
+    db,
+    TWO_FACTOR_KEY_SETTING,
+    JSON.stringify({ key: offered }),
+    isoNow(clock),
+  );
+  const value = await readKeySetting(db, TWO_FACTOR_KEY_SETTING);
+  return (JSON.parse(value) as { key: string }).key;
 }

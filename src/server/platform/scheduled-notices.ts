@@ -1,4 +1,5 @@
 import type { DbOrTransaction } from './db/database.js';
+import { insertNoticeUnlessGiven } from './scheduled-notices-repository.js';
 
 /**
  * Records that the scheduler gave a notice (a reminder, an expiry mail) about a subject on an
@@ -9,15 +10,5 @@ export async function takeNotice(
   db: DbOrTransaction,
   notice: { subjectId: string; kind: string; occasion: string; at: string },
 ): Promise<boolean> {
-  const inserted = await db
-    .insertInto('scheduled_notices')
-    .values({
-      subject_id: notice.subjectId,
-      kind: notice.kind,
-      occasion: notice.occasion,
-      created_at: notice.at,
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+  return insertNoticeUnlessGiven(db, notice);
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Db } from './db/database.js';
+import { claimLease, deleteLeaseOf, insertLeaseUnlessPresent } from './scheduler-lease-repository.js';
 
 /** One piece of scheduled work: it finds what is due itself, so a late or repeated run is harmless. */
 export interface ScheduledJob {
@@ -45,18 +46,9 @@ export function createScheduler({
   async function takeLease(): Promise<boolean> {
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + leaseMs).toISOString();
-    await db
-      .insertInto('scheduler_leases')
-      .values({ name: LEASE_NAME, holder, expires_at: expiresAt })
-      .onConflict((conflict) => conflict.doNothing())
-      .execute();
-    const taken = await db
-      .updateTable('scheduler_leases')
-      .set({ holder, expires_at: expiresAt })
-      .where('name', '=', LEASE_NAME)
-      .where((eb) => eb.or([eb('holder', '=', holder), eb('expires_at', '<=', now.toISOString())]))
-      .executeTakeFirst();
-    return Number(taken.numUpdatedRows) > 0;
+    const lease = { name: LEASE_NAME, holder, expiresAt };
+    await insertLeaseUnlessPresent(db, lease);
+    return claimLease(db, lease, now.toISOString());
   }
 
   async function run(): Promise<boolean> {
@@ -92,12 +84,7 @@ export function createScheduler({
       clearInterval(timer);
       await running?.catch(() => undefined);
       // Handing the lease back lets another server take over at once rather than after it expires.
-      await db
-        .deleteFrom('scheduler_leases')
-        .where('name', '=', LEASE_NAME)
-        .where('holder', '=', holder)
-        .execute()
-        .catch(() => undefined);
+      await deleteLeaseOf(db, LEASE_NAME, holder).catch(() => undefined);
     },
   };
 }

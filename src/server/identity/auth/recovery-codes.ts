@@ -2,6 +2,11 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { RECOVERY_CODE_COUNT } from '../../../shared/api/two-factor.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import {
+  deleteRecoveryCodes,
+  insertRecoveryCodes,
+  markRecoveryCodeUsed,
+} from './recovery-codes-repository.js';
 
 /**
  * Recovery codes: ten random codes shown once, kept only as SHA-256 hashes (each holds 50 random
@@ -29,19 +34,13 @@ export async function replaceRecoveryCodes(
   now: string,
 ): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-  await db
-    .insertInto('recovery_codes')
-    .values(
-      codes.map((code) => ({
-        id: randomUUID(),
-        user_id: userId,
-        code_hash: hashOf(code.replace('-', '')),
-        used_at: null,
-        created_at: now,
-      })),
-    )
-    .execute();
+  await deleteRecoveryCodes(db, userId);
+  await insertRecoveryCodes(
+    db,
+    userId,
+    codes.map((code) => ({ id: randomUUID(), codeHash: hashOf(code.replace('-', '')) })),
+    now,
+  );
   return codes;
 }
 
@@ -52,26 +51,5 @@ export async function useRecoveryCode(
   normalisedCode: string,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('recovery_codes')
-    .set({ used_at: now })
-    .where('user_id', '=', userId)
-    .where('code_hash', '=', hashOf(normalisedCode))
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-export async function countUnusedRecoveryCodes(db: DbOrTransaction, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
-
-export async function deleteRecoveryCodes(db: DbOrTransaction, userId: string): Promise<void> {
-  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  return markRecoveryCodeUsed(db, userId, hashOf(normalisedCode), now);
 }

@@ -15,7 +15,7 @@ import {
   recordLoginFailure,
   recordLoginSuccess,
 } from './login-throttle.js';
-import { countUnusedRecoveryCodes } from './recovery-codes.js';
+import { countUnusedRecoveryCodes } from './recovery-codes-repository.js';
 import type { SignInMethod } from './refresh-tokens.js';
 import type { SecondFactorAnswer, TwoFactorService } from './two-factor-service.js';
 import { secondFactorsOf } from './two-factor-service.js';

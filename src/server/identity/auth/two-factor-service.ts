@@ -6,12 +6,8 @@ import { badRequest, conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-import {
-  countUnusedRecoveryCodes,
-  deleteRecoveryCodes,
-  replaceRecoveryCodes,
-  useRecoveryCode,
-} from './recovery-codes.js';
+import { countUnusedRecoveryCodes, deleteRecoveryCodes } from './recovery-codes-repository.js';
+import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
 import { readSecuritySettings } from './security-settings.js';
 import { matchTotpStep, newTotpSecret, type SecretCipher, totpEnrolmentOf } from './totp.js';
 import {

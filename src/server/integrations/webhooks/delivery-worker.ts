@@ -12,10 +12,14 @@ import { type SendOutcome, sendWebhookRequest } from './http-sender.js';
 import { webhookDisabledMail } from './mail.js';
 import {
   claimDueDeliveries,
+  clearEndpointFailures,
+  disableFailingEndpoint,
   findEndpoint,
   findEvent,
   finishAttempt,
   insertAttempt,
+  listActiveAdminEmails,
+  recordEndpointFailure,
   releaseDeliveryClaims,
 } from './repository.js';
 import { signatureHeaders } from './signing.js';
@@ -212,37 +216,21 @@ export function createWebhookDeliveryWorker(deps: {
   ): Promise<void> {
     const now = at.toISOString();
     if (succeeded) {
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ consecutive_failures: 0, failing_since: null })
-        .where('id', '=', endpointId)
-        .execute();
+      await clearEndpointFailures(trx, endpointId);
       return;
     }
-    const updated = await trx
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({
-        failing_since: eb.fn.coalesce('failing_since', eb.val(now)),
-        ...(deliveryFailed ? { consecutive_failures: eb('consecutive_failures', '+', 1) } : {}),
-      }))
-      .where('id', '=', endpointId)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await recordEndpointFailure(trx, endpointId, now, deliveryFailed);
     if (!updated || !deliveryFailed || updated.disabled_at !== null) return;
     const failingFor = at.getTime() - new Date(updated.failing_since ?? now).getTime();
     if (updated.consecutive_failures < settings.disableAfterFailures && failingFor < settings.disableAfterMs)
       return;
-    const disabled = await trx
-      .updateTable('webhook_endpoints')
-      .set({
-        disabled_at: now,
-        disabled_reason: `Disabled automatically after ${updated.consecutive_failures} failed deliveries in a row`,
-        updated_at: now,
-      })
-      .where('id', '=', endpointId)
-      .where('disabled_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(disabled.numUpdatedRows) === 0) return;
+    const disabled = await disableFailingEndpoint(
+      trx,
+      endpointId,
+      `Disabled automatically after ${updated.consecutive_failures} failed deliveries in a row`,
+      now,
+    );
+    if (!disabled) return;
     log.warn({ endpoint: endpointId, failures: updated.consecutive_failures }, 'webhook endpoint disabled');
     await recordSecurityEvent(trx, clock, {
       type: securityEventTypes.webhookEndpointDisabled,
@@ -255,12 +243,7 @@ export function createWebhookDeliveryWorker(deps: {
         last_error: reason,
       },
     });
-    const admins = await trx
-      .selectFrom('users')
-      .select('email')
-      .where('role', '=', 'admin')
-      .where('status', '=', 'active')
-      .execute();
+    const admins = await listActiveAdminEmails(trx);
     for (const admin of admins)
       await deps.mailer.queue(
         trx,

@@ -1,6 +1,11 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { Database } from '../../platform/db/tables.js';
+import {
+  countPendingDeliveries,
+  failHeldDeliveriesCreatedBefore,
+  failUnclaimedPendingDeliveries,
+  makePendingDeliveriesDue,
+  oldestPendingDeliveryIds,
+} from './held-deliveries-repository.js';
 
 // Events raised while an endpoint is disabled (by hand or after repeated failures) are queued for
 // it all the same and held until it is enabled again, so an integrator loses nothing to an outage.
@@ -16,54 +21,21 @@ export const MAX_HELD_DELIVERY_AGE_DAYS = 7;
 export const HELD_TOO_MANY_ERROR = `Not sent: more than ${MAX_HELD_DELIVERIES_PER_ENDPOINT} deliveries waited while the endpoint was disabled, and this was the oldest`;
 export const HELD_TOO_LONG_ERROR = `Not sent: it waited more than ${MAX_HELD_DELIVERY_AGE_DAYS} days while the endpoint was disabled`;
 
-const disabledEndpoints = (db: DbOrTransaction) =>
-  db.selectFrom('webhook_endpoints').select('id').where('disabled_at', 'is not', null);
-
-/** A delivery no worker is sending now (one that is, is left to that worker to finish). */
-const unclaimed = (now: string) => (eb: ExpressionBuilder<Database, 'webhook_deliveries'>) =>
-  eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', now)]);
-
 /**
  * Gives up deliveries as failed (kept in the log, and an administrator may send them again once
  * the endpoint is enabled).
  */
 async function giveUp(db: DbOrTransaction, ids: string[], reason: string, now: string): Promise<number> {
   if (ids.length === 0) return 0;
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', last_error: reason, completed_at: now })
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .where(unclaimed(now))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return failUnclaimedPendingDeliveries(db, ids, reason, now);
 }
 
 /** Keeps the newest {@link MAX_HELD_DELIVERIES_PER_ENDPOINT} deliveries held for a disabled endpoint. */
 export async function dropHeldOverflow(db: DbOrTransaction, endpointId: string, now: Date): Promise<number> {
-  const held = await db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .executeTakeFirstOrThrow();
-  const excess = Number(held.count) - MAX_HELD_DELIVERIES_PER_ENDPOINT;
+  const excess = (await countPendingDeliveries(db, endpointId)) - MAX_HELD_DELIVERIES_PER_ENDPOINT;
   if (excess <= 0) return 0;
-  const oldest = await db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(excess)
-    .execute();
-  return giveUp(
-    db,
-    oldest.map((row) => row.id),
-    HELD_TOO_MANY_ERROR,
-    now.toISOString(),
-  );
+  const oldest = await oldestPendingDeliveryIds(db, endpointId, excess);
+  return giveUp(db, oldest, HELD_TOO_MANY_ERROR, now.toISOString());
 }
 
 /**
@@ -77,16 +49,7 @@ export async function expireHeldDeliveries(
 ): Promise<number> {
   const nowIso = now.toISOString();
   const cutoff = new Date(now.getTime() - MAX_HELD_DELIVERY_AGE_DAYS * 86_400_000).toISOString();
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', last_error: HELD_TOO_LONG_ERROR, completed_at: nowIso })
-    .where('status', '=', 'pending')
-    .where('created_at', '<', cutoff)
-    .where('endpoint_id', 'in', disabledEndpoints(db))
-    .where(unclaimed(nowIso))
-    .$if(endpointId !== undefined, (query) => query.where('endpoint_id', '=', endpointId ?? ''))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return failHeldDeliveriesCreatedBefore(db, cutoff, HELD_TOO_LONG_ERROR, nowIso, endpointId);
 }
 
 /**
@@ -98,10 +61,5 @@ export async function releaseHeldDeliveries(
   endpointId: string,
   now: Date,
 ): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: now.toISOString() })
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .execute();
+  await makePendingDeliveriesDue(db, endpointId, now.toISOString());
 }

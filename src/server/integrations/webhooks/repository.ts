@@ -247,3 +247,57 @@ export async function pruneWebhookHistory(db: DbOrTransaction, before: string): 
   const result = await db.deleteFrom('webhook_events').where('id', 'in', doomed).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** A success ends the endpoint's failing period. */
+export async function clearEndpointFailures(db: DbOrTransaction, endpointId: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ consecutive_failures: 0, failing_since: null })
+    .where('id', '=', endpointId)
+    .execute();
+}
+
+/**
+ * Starts the failing period unless one is running and, for a delivery that used up its attempts,
+ * raises the counter in SQL so two workers finishing at once both count; answers the endpoint after.
+ */
+export async function recordEndpointFailure(
+  db: DbOrTransaction,
+  endpointId: string,
+  now: string,
+  deliveryFailed: boolean,
+): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      failing_since: eb.fn.coalesce('failing_since', eb.val(now)),
+      ...(deliveryFailed ? { consecutive_failures: eb('consecutive_failures', '+', 1) } : {}),
+    }))
+    .where('id', '=', endpointId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Disables the endpoint unless it already is; true only for the one call that disabled it. */
+export async function disableFailingEndpoint(
+  db: DbOrTransaction,
+  endpointId: string,
+  reason: string,
+  now: string,
+): Promise<boolean> {
+  const disabled = await db
+    .updateTable('webhook_endpoints')
+    .set({
+      disabled_at: now,
+      disabled_reason: reason,
+      updated_at: now,
+    })
+    .where('id', '=', endpointId)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return Number(disabled.numUpdatedRows) !== 0;
+}
+
+/** Who is told that an endpoint was disabled. */
+export const listActiveAdminEmails = (db: DbOrTransaction) =>
+  db.selectFrom('users').select('email').where('role', '=', 'admin').where('status', '=', 'active').execute();

@@ -24,6 +24,7 @@ import {
   findActivation,
   findActivationOfLicense,
   findLicenseById,
+  findOrganisationName,
   hasActivatedOn,
   insertActivation,
   lockLicense,
@@ -214,14 +215,10 @@ export function createActivationService({
    */
   async function refuseOrganisationKey(row: LicenseRow): Promise<void> {
     if (row.organisation_id === null) return;
-    const organisation = await db
-      .selectFrom('organisations')
-      .select('name')
-      .where('id', '=', row.organisation_id)
-      .executeTakeFirst();
+    const organisationName = await findOrganisationName(db, row.organisation_id);
     throw forbidden(
       'activate_by_sign_in',
-      `This is ${organisation?.name ?? 'an organization'}'s license: sign in with the account you were invited with and choose Activate on this machine.`,
+      `This is ${organisationName ?? 'an organization'}'s license: sign in with the account you were invited with and choose Activate on this machine.`,
     );
   }
 

@@ -1,6 +1,6 @@
 import type { LicensingEvents } from '../events.js';
 import { utc } from '../../../shared/dates.js';
-import { findLicenseById } from './repository.js';
+import { findLicenseById, oneOffLicensesExpiringBetween } from './repository.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
@@ -41,28 +41,7 @@ export function createLicenseExpiryNotices({
   const renewUrl = new URL(portalPaths.purchase, publicUrl).toString();
 
   /** One-off licenses whose expiry lies in (from, to], with their owner and plan. */
-  const expiringBetween = (from: string, to: string) =>
-    db
-      .selectFrom('licenses')
-      .innerJoin('users', 'users.id', 'licenses.user_id')
-      .innerJoin('plans', 'plans.id', 'licenses.plan_id')
-      .select([
-        'licenses.id',
-        'licenses.license_key',
-        'licenses.expires_at',
-        'users.id as user_id',
-        'users.email',
-        'users.full_name',
-        'users.preferences',
-        'plans.name as plan_name',
-      ])
-      .where('licenses.subscription_id', 'is', null)
-      .where('licenses.status', '=', 'active')
-      .where('licenses.expires_at', '>', from)
-      .where('licenses.expires_at', '<=', to)
-      .orderBy('licenses.expires_at')
-      .limit(BATCH)
-      .execute();
+  const expiringBetween = (from: string, to: string) => oneOffLicensesExpiringBetween(db, from, to, BATCH);
 
   type Due = Awaited<ReturnType<typeof expiringBetween>>[number];
 

@@ -81,6 +81,29 @@ export async function seatsInUse(db: DbOrTransaction, licenseIds: string[]): Pro
   return new Map(rows.map((row) => [row.license_id, Number(row.used)]));
 }
 
+/** The organisation's name, or undefined when there is no such organisation. */
+export async function findOrganisationName(
+  db: DbOrTransaction,
+  organisationId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('name')
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  return row?.name;
+}
+
+/** The organisation's name; throws when there is no such organisation. */
+export async function getOrganisationName(db: DbOrTransaction, organisationId: string): Promise<string> {
+  const row = await db
+    .selectFrom('organisations')
+    .select('name')
+    .where('id', '=', organisationId)
+    .executeTakeFirstOrThrow();
+  return row.name;
+}
+
 /** The names of organisations by id, for the licenses they provide. */
 export async function organisationNames(
   db: DbOrTransaction,
@@ -316,4 +339,47 @@ export async function renewingLicenseIds(db: DbOrTransaction, licenseIds: string
     .where('cancel_at_period_end', '=', 0)
     .execute();
   return new Set(rows.flatMap((row) => (row.license_id === null ? [] : [row.license_id])));
+}
+
+/**
+ * Active licenses bought once (no subscription) whose expiry lies in (from, to], earliest first,
+ * with their owner and plan: the expiry notices' work.
+ */
+export const oneOffLicensesExpiringBetween = (db: DbOrTransaction, from: string, to: string, limit: number) =>
+  db
+    .selectFrom('licenses')
+    .innerJoin('users', 'users.id', 'licenses.user_id')
+    .innerJoin('plans', 'plans.id', 'licenses.plan_id')
+    .select([
+      'licenses.id',
+      'licenses.license_key',
+      'licenses.expires_at',
+      'users.id as user_id',
+      'users.email',
+      'users.full_name',
+      'users.preferences',
+      'plans.name as plan_name',
+    ])
+    .where('licenses.subscription_id', 'is', null)
+    .where('licenses.status', '=', 'active')
+    .where('licenses.expires_at', '>', from)
+    .where('licenses.expires_at', '<=', to)
+    .orderBy('licenses.expires_at')
+    .limit(limit)
+    .execute();
+
+/** The member's machines holding a seat of the license. */
+export async function countMachinesOfMember(
+  db: DbOrTransaction,
+  licenseId: string,
+  userId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('activations')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('license_id', '=', licenseId)
+    .where('activated_by', '=', userId)
+    .where('deactivated_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

@@ -2,7 +2,7 @@ import type { LicensingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { ActivateSeatRequest, ActivationResult } from '../../../shared/api/licenses.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db, DbOrTransaction } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { conflict, forbidden, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
@@ -20,29 +20,15 @@ import { createLicenseAccess } from './access.js';
 import { deviceColumns, machines } from './activation-service.js';
 import { leaseFor } from './lease.js';
 import { issueSeatKey } from './seat-keys.js';
-import { findActivation, insertActivation, lockLicense, updateActivation } from './repository.js';
+import {
+  countMachinesOfMember,
+  findActivation,
+  getOrganisationName,
+  insertActivation,
+  lockLicense,
+  updateActivation,
+} from './repository.js';
 import { toActivation, toLicense } from './views.js';
-
-async function organisationName(db: DbOrTransaction, organisationId: string): Promise<string> {
-  const row = await db
-    .selectFrom('organisations')
-    .select('name')
-    .where('id', '=', organisationId)
-    .executeTakeFirstOrThrow();
-  return row.name;
-}
-
-/** The member's machines holding a seat of the license. */
-async function countMachinesOf(db: DbOrTransaction, licenseId: string, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('activations')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('license_id', '=', licenseId)
-    .where('activated_by', '=', userId)
-    .where('deactivated_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
 
 /**
  * Members of an organisation activate a machine on their seat by being signed in: they never type
@@ -80,7 +66,7 @@ export function createSeatActivationService({
         // An outsider learns nothing of the organisation; a platform administrator may see it but
         // holds no seat unless they are a member with one.
         if (!membership && user.role !== 'admin') throw organisationNotFound();
-        const name = await organisationName(trx, organisationId);
+        const name = await getOrganisationName(trx, organisationId);
         if (!membership?.seat_assigned_at) {
           throw forbidden(
             'no_seat',
@@ -115,7 +101,7 @@ export function createSeatActivationService({
 
         const plan = await findPlanRow(trx, license.plan_id);
         const perSeat = plan?.max_activations ?? 1;
-        const used = await countMachinesOf(trx, license.id, user.id);
+        const used = await countMachinesOfMember(trx, license.id, user.id);
         if (used >= perSeat) return { kind: 'full' as const, license, name, used, perSeat };
 
         const fields = {

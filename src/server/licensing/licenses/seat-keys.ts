@@ -3,6 +3,7 @@ import { generateLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../platform/clock.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import { findLicenseIdBySeatKeyHash, replaceSeatKeyHash } from './seat-keys-repository.js';
 
 /**
  * Seat keys: what a member's machine checks its seat with (`/licenses/validate`, `/licensing/status`,
@@ -18,11 +19,7 @@ export async function issueSeatKey(
   activationId: string,
 ): Promise<string> {
   const key = generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes));
-  await trx.deleteFrom('seat_keys').where('activation_id', '=', activationId).execute();
-  await trx
-    .insertInto('seat_keys')
-    .values({ activation_id: activationId, key_hash: sha256(key), created_at: clock.now().toISOString() })
-    .execute();
+  await replaceSeatKeyHash(trx, activationId, sha256(key), clock.now().toISOString());
   return key;
 }
 
@@ -32,12 +29,5 @@ export async function findSeatKeyLicenseId(
   key: string,
   hardwareId: string,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('seat_keys')
-    .innerJoin('activations', 'activations.id', 'seat_keys.activation_id')
-    .select('activations.license_id')
-    .where('seat_keys.key_hash', '=', sha256(key))
-    .where('activations.hardware_id', '=', hardwareId)
-    .executeTakeFirst();
-  return row?.license_id;
+  return findLicenseIdBySeatKeyHash(db, sha256(key), hardwareId);
 }

@@ -5,7 +5,7 @@ import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tab
 import { issueLicense } from '../licenses/issue.js';
 import { updateLicense } from '../licenses/repository.js';
 import { findOwner } from './repository.js';
-import { countSeatsTaken, lockOrganisation } from './seats-repository.js';
+import { countSeatsTaken, lockOrganisation, seatMemberIfUnseated } from './seats-repository.js';
 
 /**
  * The license an organisation's first charge issues: its seats, room for every seat's machines,
@@ -38,13 +38,7 @@ export async function issueOrganisationLicense(
   // Invitations still pending from an earlier license were promised their seats first.
   const { held, pending } = await countSeatsTaken(trx, organisationId, clock.now().toISOString());
   if (held + pending < subscription.seats)
-    await trx
-      .updateTable('organisation_members')
-      .set({ seat_assigned_at: clock.now().toISOString() })
-      .where('organisation_id', '=', organisationId)
-      .where('user_id', '=', ownerId)
-      .where('seat_assigned_at', 'is', null)
-      .execute();
+    await seatMemberIfUnseated(trx, organisationId, ownerId, clock.now().toISOString());
   return license;
 }
 

@@ -90,3 +90,19 @@ export async function countSeatsTaken(
     pending: await countPendingInvitations(db, organisationId, nowIso),
   };
 }
+
+/** Gives the member a seat from `at`, unless they hold one already. */
+export async function seatMemberIfUnseated(
+  db: DbOrTransaction,
+  organisationId: string,
+  userId: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('organisation_members')
+    .set({ seat_assigned_at: at })
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .where('seat_assigned_at', 'is', null)
+    .execute();
+}

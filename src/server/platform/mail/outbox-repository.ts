@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
@@ -238,4 +239,9 @@ export async function requeueFailedMails(db: DbOrTransaction, now: Date): Promis
     .where('status', '=', 'failed')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** PostgreSQL's NOTIFY on `channel`, sent when (and only if) the caller's transaction commits. */
+export async function notifyChannel(trx: DbOrTransaction, channel: string): Promise<void> {
+  await sql`select pg_notify(${channel}, '')`.execute(trx);
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import pg from 'pg';
 import type { DbOrTransaction } from '../db/database.js';
+import { notifyChannel } from './outbox-repository.js';
 
 /**
  * PostgreSQL's LISTEN/NOTIFY tells every instance's mail worker about newly queued mail. A
@@ -13,7 +13,7 @@ const RECONNECT_DELAY_MS = 5_000;
 
 /** Tells the listening workers, in the caller's transaction, that mail was queued. */
 export async function notifyQueuedMail(trx: DbOrTransaction): Promise<void> {
-  await sql`select pg_notify(${CHANNEL}, '')`.execute(trx);
+  await notifyChannel(trx, CHANNEL);
 }
 
 /**
