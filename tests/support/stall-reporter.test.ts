@@ -41,6 +41,18 @@ describe('the stall reporter', () => {
     expect(vi.mocked(process.stderr.write).mock.calls.join('')).toContain('stuck.test.ts');
   });
 
+  it("a file's start handled after its end (the file already passed) is not taken for a stuck file", () => {
+    const file = moduleInState('started-late.test.ts');
+    file.currentState = 'passed';
+    reporter.onTestModuleEnd(asModule(file));
+    // Handled out of order while the file still looked pending, then it finished.
+    file.currentState = 'pending';
+    reporter.onTestModuleStart(asModule(file));
+    file.currentState = 'passed';
+    vi.advanceTimersByTime(10 * 60_000);
+    expect(exit).not.toHaveBeenCalled();
+  });
+
   it('a test result that arrives after its file ended does not count the file as running again', () => {
     // A worker sends its event batches without waiting: the file's end can be handled first.
     const file = moduleInState('fast.test.ts');

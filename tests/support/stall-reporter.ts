@@ -5,11 +5,15 @@ const stallMinutes = Number(process.env['TEST_STALL_MINUTES']);
 const STALL_MS = (Number.isFinite(stallMinutes) && stallMinutes > 0 ? stallMinutes : 6) * 60_000;
 
 interface Running {
+  module: TestModule;
   file: string;
   /** What the file was last seen doing. */
   doing: string;
   since: number;
 }
+
+/** Not finished yet: queued, or running (a file that passed, failed or was skipped is done). */
+const isRunning = (testModule: TestModule) => ['pending', 'queued'].includes(testModule.state());
 
 /** A file's own hooks (beforeAll at the top level) report the file itself as their entity. */
 const moduleOf = (hook: ReportedHookContext): TestModule =>
@@ -64,16 +68,22 @@ export default class StallReporter implements Reporter {
   private touch(testModule: TestModule, doing: string): void {
     // A worker sends its events in batches without waiting for the last one to be handled, so a
     // test's result can reach a reporter after its file's end: a finished file is not running.
-    const state = testModule.state();
-    if (state !== 'pending' && state !== 'queued') {
+    if (!isRunning(testModule)) {
       this.running.delete(testModule.id);
       return;
     }
-    this.running.set(testModule.id, { file: testModule.moduleId, doing, since: Date.now() });
+    this.running.set(testModule.id, {
+      module: testModule,
+      file: testModule.moduleId,
+      doing,
+      since: Date.now(),
+    });
   }
 
   private check(): void {
     const now = Date.now();
+    // Asked again now: events handled out of order can leave a finished file behind in the map.
+    for (const [id, entry] of this.running) if (!isRunning(entry.module)) this.running.delete(id);
     const stuck = [...this.running.values()].filter((entry) => now - entry.since > STALL_MS);
     if (stuck.length === 0) return;
     const lines = stuck.map(
