@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/api/webhooks.js';
 import type { Clock } from './platform/clock.js';
 import { createEventBus, type EventBus } from './platform/events.js';
 import type { BillingEvent } from './billing/events.js';
@@ -14,63 +15,30 @@ import { queueWebhookEvent } from './integrations/webhooks/queue.js';
 /** Every event a context announces. */
 export type DomainEvent = LicensingEvent | BillingEvent;
 
+// Each event is the webhook of the same name: an event without its webhook, or a webhook nobody
+// announces, fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyWebhookAnnounced: Same<DomainEvent['type'], WebhookEventType> = true;
+void everyWebhookAnnounced;
+
+/** The webhook's `data`, made of the rows the event is about. */
+function webhookData(event: DomainEvent): Record<string, unknown> {
+  if ('license' in event) return licenseEventData(event.license);
+  if ('activation' in event) return activationEventData(event.activation, event.userId);
+  if ('organisation' in event) return organisationEventData(event.organisation, event.details);
+  if ('payment' in event) return paymentEventData(event.payment, event.details);
+  return subscriptionEventData(event.subscription);
+}
+
 /**
  * The app's events, with the outgoing webhooks listening: each event is queued as the webhook of
  * the same name, in the transaction of the change that announced it.
  */
 export function createDomainEvents(clock: Clock): EventBus<DomainEvent> {
   const events = createEventBus<DomainEvent>();
-  const licenseTypes = [
-    'license.created',
-    'license.updated',
-    'license.suspended',
-    'license.revoked',
-    'license.expired',
-  ] as const;
-  for (const type of licenseTypes)
+  for (const type of WEBHOOK_EVENT_TYPES)
     events.on(type, async (trx, event) => {
-      await queueWebhookEvent(trx, clock, { type: event.type, data: licenseEventData(event.license) });
-    });
-  for (const type of ['activation.created', 'activation.deleted'] as const)
-    events.on(type, async (trx, event) => {
-      await queueWebhookEvent(trx, clock, {
-        type: event.type,
-        data: activationEventData(event.activation, event.userId),
-      });
-    });
-  const organisationTypes = [
-    'organisation.created',
-    'organisation.updated',
-    'organisation.member_joined',
-    'organisation.member_removed',
-    'organisation.seats_changed',
-  ] as const;
-  for (const type of organisationTypes)
-    events.on(type, async (trx, event) => {
-      await queueWebhookEvent(trx, clock, {
-        type: event.type,
-        data: organisationEventData(event.organisation, event.details),
-      });
-    });
-  for (const type of ['payment.paid', 'payment.refunded'] as const)
-    events.on(type, async (trx, event) => {
-      await queueWebhookEvent(trx, clock, {
-        type: event.type,
-        data: paymentEventData(event.payment, event.details),
-      });
-    });
-  const subscriptionTypes = [
-    'subscription.created',
-    'subscription.renewed',
-    'subscription.past_due',
-    'subscription.cancelled',
-  ] as const;
-  for (const type of subscriptionTypes)
-    events.on(type, async (trx, event) => {
-      await queueWebhookEvent(trx, clock, {
-        type: event.type,
-        data: subscriptionEventData(event.subscription),
-      });
+      await queueWebhookEvent(trx, clock, { type: event.type, data: webhookData(event) });
     });
   return events;
 }

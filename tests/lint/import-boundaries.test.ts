@@ -1,14 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { load, lintProject, use } from './lint-project.js';
 
 /**
  * The import rules of eslint.config.js, run by ESLint itself on a small project laid out like ours
  * (made in a temporary folder, so the rules are checked whatever the real files are called today).
  */
-const CONFIG = resolve(__dirname, '../../eslint.config.js');
 const R = 'src/renderer/src';
 
 const files: Record<string, string> = {
@@ -23,32 +19,7 @@ const files: Record<string, string> = {
   'src/shared/routes.ts': 'export const routes = 1;\n',
 };
 
-let root: string;
-let eslint: ESLint;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'import-boundaries-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  eslint = new ESLint({
-    cwd: root,
-    overrideConfigFile: CONFIG,
-    overrideConfig: { settings: { 'boundaries/root-path': root } },
-  });
-});
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** The rule ids and messages ESLint reports for `code` written in the file at `path`. */
-async function problems(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: join(root, path) });
-  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
-}
-
-const use = (source: string) => `import { x } from '${source}';\nexport const y = x;\n`;
-const load = (source: string) => `export const y = () => import('${source}');\n`;
+const problems = lintProject('import-boundaries', files);
 
 describe('portal layers: app → features → components and lib, never upward', () => {
   it('refuses a component importing a feature', async () => {

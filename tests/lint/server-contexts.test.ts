@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { lintProject, use } from './lint-project.js';
 import { measure, newCycles, type ServerFile } from '../../scripts/server-structure.js';
 
 /**
@@ -10,7 +7,6 @@ import { measure, newCycles, type ServerFile } from '../../scripts/server-struct
  * like ours (in a temporary folder, with its own tsconfig for the `.js` → `.ts` imports), and the
  * cycle check of `npm run lint` on made-up files.
  */
-const CONFIG = resolve(__dirname, '../../eslint.config.js');
 const S = 'src/server';
 
 const files: Record<string, string> = {
@@ -28,31 +24,7 @@ const files: Record<string, string> = {
   [`${S}/billing/payments/service.ts`]: 'export const payments = 1;\n',
 };
 
-let root: string;
-let eslint: ESLint;
-
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'server-contexts-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  eslint = new ESLint({
-    cwd: root,
-    overrideConfigFile: CONFIG,
-    overrideConfig: { settings: { 'boundaries/root-path': root } },
-  });
-});
-
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-/** The messages of the context rule for `code` written in the file at `path`. */
-async function problems(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: join(root, path) });
-  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
-}
-
-const use = (source: string) => `import { x } from '${source}';\nexport const y = x;\n`;
+const problems = lintProject('server-contexts', files);
 
 describe('server contexts: one direction, and each keeps its repositories', () => {
   it("refuses a context importing another context's repository, even one it may use", async () => {
