@@ -15,3 +15,6 @@ export const utc = (moment: Date | string | number): CalendarMoment => dayjs.utc
 
 /** A moment on the calendar of the browser or machine it runs on, where people pick days. */
 export const local = (moment: Date | string | number): CalendarMoment => dayjs(moment);
+
+/** The later of two ISO-8601 UTC timestamps (which compare as text); `a` may be unset. */
+export const laterMoment = (a: string | null, b: string): string => (a !== null && a > b ? a : b);

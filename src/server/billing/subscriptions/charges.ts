@@ -1,6 +1,6 @@
 import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
-import { utc } from '../../../shared/dates.js';
+import { laterMoment, utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
@@ -97,8 +97,6 @@ export interface GraceSettings {
 /** The key of one charge: the provider's subscription and the cycle, alike for every report of it. */
 export const chargeKey = (subscription: Pick<SubscriptionRow, 'provider_subscription_id'>, cycle: number) =>
   `${subscription.provider_subscription_id}#${cycle}`;
-
-const later = (a: string | null, b: string): string => (a !== null && a > b ? a : b);
 
 function recurringInterval(plan: PlanRow): RecurringInterval {
   if (plan.billing_interval !== 'month' && plan.billing_interval !== 'year')
@@ -305,7 +303,7 @@ export function createSubscriptionCharges({
       const firstFailure = subscription.status === 'active';
       const graceStart =
         subscription.grace_ends_at === null
-          ? utc(later(subscription.current_period_end, now.toISOString()))
+          ? utc(laterMoment(subscription.current_period_end, now.toISOString()))
           : utc(subscription.grace_ends_at).subtract(grace.graceDays, 'day');
       const graceEndsAt = graceStart.add(grace.graceDays, 'day').toISOString();
       const attempts = subscription.failed_attempts + 1;

@@ -1,3 +1,4 @@
+import { laterMoment } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
@@ -5,8 +6,6 @@ import type { LicensingEvents } from '../events.js';
 import { issueOrganisationLicense } from '../organisations/seat-grants.js';
 import { issueLicense } from './issue.js';
 import { findLicenseById, updateLicense } from './repository.js';
-
-const later = (a: string | null, b: string): string => (a !== null && a > b ? a : b);
 
 export interface PeriodGrant {
   /** The subscription whose charge paid the period (its license, if it has one yet, is granted). */
@@ -45,7 +44,7 @@ export async function grantPeriod(
   }
   const lift = current.status === 'suspended' && current.suspended_reason !== null;
   const updated = await updateLicense(trx, current.id, {
-    expires_at: takenOver ? periodEnd : later(current.expires_at, periodEnd),
+    expires_at: takenOver ? periodEnd : laterMoment(current.expires_at, periodEnd),
     ...(takenOver
       ? { plan_id: plan.id, max_activations: plan.max_activations, subscription_id: subscription.id }
       : {}),
@@ -66,7 +65,7 @@ export async function extendThroughGrace(
   const license = await findLicenseById(trx, licenseId);
   if (license)
     await updateLicense(trx, license.id, {
-      expires_at: later(license.expires_at, graceEndsAt),
+      expires_at: laterMoment(license.expires_at, graceEndsAt),
       updated_at: clock.now().toISOString(),
     });
 }
