@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { writeSecuritySettings } from '../../src/server/identity/auth/security-settings.js';
+import { writeSecuritySettings } from '../../src/server/identity/auth/security-settings-repository.js';
 import { totpCode } from '../server/helpers/two-factor-helpers.js';
 import { photograph } from './support/photograph.js';
 import { describePortal, expectPath, pathOf, signIn } from './support/portal.js';

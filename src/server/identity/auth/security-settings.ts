@@ -1,25 +1,11 @@
 import type { SecuritySettings } from '../../../shared/api/two-factor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db, DbOrTransaction } from '../../platform/db/database.js';
-import { readSettingsRow, writeSettingsRow } from '../../platform/db/settings.js';
+import type { Db } from '../../platform/db/database.js';
 import { conflict } from '../../platform/http-error.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
+import { readSecuritySettings, writeSecuritySettings } from './security-settings-repository.js';
 import { hasSecondFactor } from './two-factor-service.js';
-
-/** The platform's security settings, one row of the `settings` table. */
-const SETTINGS_KEY = 'security';
-
-export const defaultSecuritySettings: SecuritySettings = { require_admin_two_factor: false };
-
-export const readSecuritySettings = (db: DbOrTransaction): Promise<SecuritySettings> =>
-  readSettingsRow(db, SETTINGS_KEY, defaultSecuritySettings);
-
-export const writeSecuritySettings = (
-  db: DbOrTransaction,
-  clock: Clock,
-  settings: SecuritySettings,
-): Promise<SecuritySettings> => writeSettingsRow(db, clock, SETTINGS_KEY, settings);
 
 /** The platform's security settings administrators may change. */
 export function createSecuritySettingsService({ db, clock }: { db: Db; clock: Clock }) {

@@ -8,7 +8,7 @@ import { securityEventTypes } from '../../platform/security-log/security-events.
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { countUnusedRecoveryCodes, deleteRecoveryCodes } from './recovery-codes-repository.js';
 import { replaceRecoveryCodes, useRecoveryCode } from './recovery-codes.js';
-import { readSecuritySettings } from './security-settings.js';
+import { readSecuritySettings } from './security-settings-repository.js';
 import { matchTotpStep, newTotpSecret, type SecretCipher, totpEnrolmentOf } from './totp.js';
 import {
   claimTotpStep,
