@@ -16,7 +16,7 @@ import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { authAnswers, portalLink } from './answers.js';
 import { consumeEmailToken, findEmailTokenOwner, issueEmailToken } from './email-tokens.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
-import type { AuthServiceDeps, NewAccount } from './service.js';
+import type { AuthServiceDeps, NewAccount } from './auth-types.js';
 
 /** Creating accounts and confirming their e-mail addresses. */
 export function createAccounts(deps: AuthServiceDeps) {

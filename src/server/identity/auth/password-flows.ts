@@ -16,7 +16,7 @@ import { consumeEmailToken, findUsableEmailToken, issueEmailToken } from './emai
 import { clearAllLoginFailures } from './login-throttle.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
 import { revokeAllFamiliesOfUser } from './refresh-tokens-repository.js';
-import type { AuthServiceDeps } from './service.js';
+import type { AuthServiceDeps } from './auth-types.js';
 
 /** Forgotten, reset and changed passwords; every one of them ends all sessions of the account. */
 export function createPasswordFlows(deps: AuthServiceDeps) {

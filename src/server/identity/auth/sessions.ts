@@ -33,7 +33,7 @@ import {
   revokeAllFamiliesOfUser,
   revokeFamily,
 } from './refresh-tokens-repository.js';
-import type { AuthenticatedUser, AuthServiceDeps } from './service.js';
+import type { AuthenticatedUser, AuthServiceDeps } from './auth-types.js';
 import { attachBinding, newSessionBinding } from './session-binding.js';
 
 /**
