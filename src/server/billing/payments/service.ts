@@ -23,7 +23,7 @@ import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-import { toLicense } from '../../licensing/licenses/views.js';
+import { toLicense } from '../../licensing/index.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
