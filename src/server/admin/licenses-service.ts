@@ -18,7 +18,6 @@ import type { LicenseRow } from '../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../platform/http-error.js';
 import { licenseRevokedMail } from '../platform/mail/customer-mails.js';
 import type { Mailer } from '../platform/mail/mailer.js';
-import { portalLink } from '../identity/auth/answers.js';
 import {
   activationsOfLicense,
   type AdministratorChanges,
@@ -36,7 +35,7 @@ import {
   toLicenses,
 } from '../licensing/index.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
-import { findUserById } from '../identity/index.js';
+import { findUserById, portalLink } from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';

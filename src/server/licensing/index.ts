@@ -9,6 +9,9 @@ export type {
   OrganisationEvent,
 } from './events.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
+// The update feed checks a license and its machine as the license check does, with the same refusals.
+export { inactiveLicense, invalidKey, machineRefusal } from './licenses/refusals.js';
+export { findSeatKeyLicenseId } from './licenses/seat-keys.js';
 export { issueLicense } from './licenses/issue.js';
 // What billing and admin do to a license, each named for why and run in the caller's transaction.
 export {
@@ -50,4 +53,4 @@ export {
   licensesOfUser,
   lockLicense,
 } from './licenses/repository.js';
-export { toActivation, toLicense, toLicenses } from './licenses/views.js';
+export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses/views.js';

@@ -27,11 +27,10 @@ import {
   organisationAccess,
   toLicense,
 } from '../../licensing/index.js';
-import type { CouponsService } from '../../catalogue/coupons/service.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
+import { type CouponsService, findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
