@@ -54,3 +54,4 @@ export {
   lockLicense,
 } from './licenses/repository.js';
 export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses/views.js';
+export { createPlanInUse } from './licenses/plan-in-use.js';
