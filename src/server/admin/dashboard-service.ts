@@ -2,7 +2,7 @@ import type { DashboardStats } from '../../shared/api/admin.js';
 import { utc } from '../../shared/dates.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import { discountOf } from '../catalogue/coupons/discount.js';
+import { discountOf } from '../catalogue/index.js';
 import { countSecurityEventsBySeverity, recentSecurityEvents } from '../platform/security-log/service.js';
 import {
   billedSubscriptionGroups,

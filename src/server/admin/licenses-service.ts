@@ -18,28 +18,26 @@ import type { LicenseRow } from '../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../platform/http-error.js';
 import { licenseRevokedMail } from '../platform/mail/customer-mails.js';
 import type { Mailer } from '../platform/mail/mailer.js';
-import { portalLink } from '../identity/auth/answers.js';
-import { issueLicense } from '../licensing/licenses/issue.js';
 import {
   activationsOfLicense,
+  type AdministratorChanges,
+  changeByAdministrator,
   countSeatsInUse,
+  deactivateByAdministrator,
   findActivationOfLicense,
   findLicenseById,
-} from '../licensing/index.js';
-import {
-  deactivateActivation,
+  issueLicense,
+  type LicensingEvents,
   lockLicense,
-  revokeLicense,
-  updateActivation,
-  updateLicense,
-  // eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-} from '../licensing/licenses/repository.js';
-import { toActivation, toLicenses } from '../licensing/licenses/views.js';
+  renameMachine,
+  revokeByAdministrator,
+  toActivation,
+  toLicenses,
+} from '../licensing/index.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
-import { findUserById } from '../identity/index.js';
+import { findUserById, portalLink } from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
-import type { LicensingEvents } from '../licensing/events.js';
 import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';
 
 type LicenseListQuery = z.output<typeof adminLicenseListQuerySchema>;
@@ -175,7 +173,7 @@ export function createAdminLicensesService({
           );
         }
         const newPlan = changes.plan_id === undefined ? undefined : await plan(trx, changes.plan_id);
-        const set: Partial<Pick<LicenseRow, 'status' | 'expires_at' | 'max_activations' | 'plan_id'>> = {};
+        const set: AdministratorChanges = {};
         if (changes.status !== undefined && changes.status !== current.status) set.status = changes.status;
         if (changes.expires_at !== undefined && changes.expires_at !== current.expires_at)
           set.expires_at = changes.expires_at;
@@ -193,12 +191,7 @@ export function createAdminLicensesService({
           set.max_activations = seats;
         }
         if (Object.keys(set).length === 0) return;
-        const updated = await updateLicense(trx, id, { ...set, updated_at: isoNow(clock) });
-        if (updated) {
-          await events.publish(trx, { type: 'license.updated', license: updated });
-          if (set.status === 'suspended')
-            await events.publish(trx, { type: 'license.suspended', license: updated });
-        }
+        await changeByAdministrator(trx, events, id, set, isoNow(clock));
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.licenseUpdated,
           severity: set.status === 'suspended' ? 'warning' : 'info',
@@ -221,7 +214,7 @@ export function createAdminLicensesService({
     async revoke(actor: AdminActor, id: string, reason: string): Promise<AdminLicense> {
       await db.transaction().execute(async (trx) => {
         const now = isoNow(clock);
-        const revoked = await revokeLicense(trx, id, reason, now);
+        const revoked = await revokeByAdministrator(trx, id, reason, now);
         if (!revoked) {
           if (await findLicenseById(trx, id)) {
             throw conflict('license_already_revoked', 'This license is already revoked');
@@ -273,12 +266,7 @@ export function createAdminLicensesService({
           throw conflict('activation_not_active', 'This machine is already deactivated');
         }
         const at = isoNow(clock);
-        await deactivateActivation(trx, activationId, at, 'admin');
-        await events.publish(trx, {
-          type: 'activation.deleted',
-          activation: { ...activation, deactivated_at: at, deactivated_reason: 'admin' },
-          userId: license.user_id,
-        });
+        await deactivateByAdministrator(trx, events, activation, license.user_id, at);
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.activationDeactivated,
           severity: 'info',
@@ -307,7 +295,7 @@ export function createAdminLicensesService({
         const activation = await findActivationOfLicense(trx, id, { activationId });
         if (!activation) throw notFound('activation_not_found', 'This license has no such activation');
         if (activation.label === label) return;
-        await updateActivation(trx, activationId, { label });
+        await renameMachine(trx, activationId, label);
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.activationRenamed,
           severity: 'info',

@@ -1,6 +1,6 @@
 import type { PaymentRow, SubscriptionRow } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
-import type { LicensingEvent } from '../licensing/events.js';
+import type { LicensingEvent } from '../licensing/index.js';
 
 /** A payment was received, or refunded in full or in part (`details` holds the refund). */
 export interface PaymentEvent {

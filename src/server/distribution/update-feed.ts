@@ -5,9 +5,13 @@ import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import type { ActivationRow } from '../platform/db/tables.js';
 import { HttpError, notFound } from '../platform/http-error.js';
-import { inactiveLicense, invalidKey, machineRefusal } from '../licensing/licenses/refusals.js';
-import { findSeatKeyLicenseId } from '../licensing/licenses/seat-keys.js';
-import { effectiveStatus } from '../licensing/licenses/views.js';
+import {
+  effectiveStatus,
+  findSeatKeyLicenseId,
+  inactiveLicense,
+  invalidKey,
+  machineRefusal,
+} from '../licensing/index.js';
 import { channelFileYaml, parseChannelFile } from './channel-files.js';
 import { releaseFilePath } from './releases.js';
 import {

@@ -9,7 +9,32 @@ export type {
   OrganisationEvent,
 } from './events.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
-export { extendThroughGrace, grantPeriod, type PeriodGrant } from './licenses/period-grants.js';
+// The update feed checks a license and its machine as the license check does, with the same refusals.
+export { inactiveLicense, invalidKey, machineRefusal } from './licenses/refusals.js';
+export { findSeatKeyLicenseId } from './licenses/seat-keys.js';
+export { issueLicense } from './licenses/issue.js';
+// What billing and admin do to a license, each named for why and run in the caller's transaction.
+export {
+  extendByInterval,
+  extendThroughGrace,
+  grantPeriod,
+  type PeriodGrant,
+} from './licenses/period-grants.js';
+export {
+  endWithSubscription,
+  followPlanChange,
+  holdUntilRenewalReported,
+  moveExpiryBack,
+  suspendForNonPayment,
+} from './licenses/subscription-changes.js';
+export { endForRefund, revokeForRefund } from './licenses/refund-changes.js';
+export {
+  type AdministratorChanges,
+  changeByAdministrator,
+  deactivateByAdministrator,
+  renameMachine,
+  revokeByAdministrator,
+} from './licenses/administrator-changes.js';
 export { assertManages, type OrganisationAccess, organisationAccess } from './organisations/access.js';
 export { issueOrganisationLicense, setSeats } from './organisations/seat-grants.js';
 export {
@@ -26,5 +51,7 @@ export {
   findActivationOfLicense,
   findLicenseById,
   licensesOfUser,
+  lockLicense,
 } from './licenses/repository.js';
+export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses/views.js';
 export { createPlanInUse } from './licenses/plan-in-use.js';

@@ -11,7 +11,7 @@ import {
   supportRequestReceiptSchema,
 } from '../../shared/api/support.js';
 import { apiPaths } from '../../shared/routes.js';
-import { currentUser } from '../identity/plugins/authenticate.js';
+import { currentUser } from '../identity/index.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { SupportService } from './service.js';
 

@@ -12,8 +12,7 @@ import type {
   RefundRow,
   SubscriptionRow,
 } from '../../platform/db/tables.js';
-import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
-import { findCoupon, findPlanRow } from '../../catalogue/index.js';
+import { appliesToCharge, discountOf, findCoupon, findPlanRow } from '../../catalogue/index.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
 import { findUserById } from '../../identity/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';

@@ -102,17 +102,3 @@ export const pendingServerRefunds = (db: DbOrTransaction, before: string, limit:
     .orderBy('created_at')
     .limit(limit)
     .execute();
-
-/**
- * Ends the refunded payment's license now, unless it has ended already; true when it did. (A write
- * into licensing's table, as the refund did before its queries moved here.)
- */
-export async function endLicenseNow(db: DbOrTransaction, licenseId: string, now: string): Promise<boolean> {
-  const shortened = await db
-    .updateTable('licenses')
-    .set({ expires_at: now, updated_at: now })
-    .where('id', '=', licenseId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-    .executeTakeFirst();
-  return Number(shortened.numUpdatedRows) > 0;
-}

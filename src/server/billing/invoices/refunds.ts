@@ -9,8 +9,7 @@ import { conflict, HttpError, notFound } from '../../platform/http-error.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { refundReceiptMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { revokeLicense } from '../../licensing/licenses/repository.js';
+import { endForRefund, revokeForRefund } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { findUserById } from '../../identity/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
@@ -24,7 +23,6 @@ import {
 import { issueCreditNote, issueInvoiceForPayment } from './issue.js';
 import {
   deletePendingRefund,
-  endLicenseNow,
   findPaymentForRefund,
   findRefund,
   findRefundAmount,
@@ -242,17 +240,17 @@ export function createRefundsService({
       const now = isoNow(clock);
       let licenseOutcome: string = 'kept';
       if (payment.license_id && refund.license_action === 'revoke') {
-        const revoked = await revokeLicense(
+        const revoked = await revokeForRefund(
           trx,
+          events,
           payment.license_id,
           refund.reason ?? 'Payment refunded',
           now,
         );
         licenseOutcome = revoked ? 'revoked' : 'already_revoked';
-        if (revoked) await events.publish(trx, { type: 'license.revoked', license: revoked });
       } else if (payment.license_id && refund.license_action === 'shorten') {
-        const shortened = await endLicenseNow(trx, payment.license_id, now);
-        licenseOutcome = shortened ? 'ends_now' : 'already_ended';
+        const ended = await endForRefund(trx, payment.license_id, now);
+        licenseOutcome = ended ? 'ends_now' : 'already_ended';
       }
       const event = {
         type: securityEventTypes.paymentRefunded,

@@ -13,7 +13,7 @@ import {
 import { idParamsSchema } from '../../../shared/api/common.js';
 import { paymentIdParamsSchema } from '../../../shared/api/payments.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { RefundsService } from './refunds.js';

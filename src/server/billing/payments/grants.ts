@@ -1,12 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
-import { expiryAfterInterval } from '../../licensing/licenses/periods.js';
-import { issueLicense } from '../../licensing/licenses/issue.js';
-import { activePaidLicensesOfPlan, findLicenseById } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { extendLicenseIfUnchanged } from '../../licensing/licenses/repository.js';
-import { effectiveStatus } from '../../licensing/licenses/views.js';
+import { extendByInterval, findLicenseById, issueLicense } from '../../licensing/index.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
@@ -21,9 +16,6 @@ export type Settlement =
   | { outcome: 'already_paid'; payment: PaymentRow; license: LicenseRow | undefined }
   /** Already paid by another provider payment of the same order. */
   | { outcome: 'paid_by_other'; payment: PaymentRow };
-
-/** Optimistic retries of an extension that raced another one on the same license. */
-const EXTENSION_ATTEMPTS = 5;
 
 /**
  * Marks the payment paid and grants its plan, exactly once however many verifies and webhooks
@@ -77,29 +69,14 @@ async function grantPaidPlan(
 ): Promise<{ license: LicenseRow; period: ServicePeriod | null }> {
   const plan = await findPlanRow(trx, payment.plan_id);
   if (!plan) throw new Error(`plan ${payment.plan_id} of payment ${payment.id} is gone`);
-  const interval = plan.billing_interval;
-  if (interval === 'month' || interval === 'year') {
-    for (let attempt = 0; attempt < EXTENSION_ATTEMPTS; attempt++) {
-      const now = clock.now();
-      const active = await activePaidLicensesOfPlan(trx, payment.user_id, plan.id);
-      const current = active.find((row) => effectiveStatus(row, now) === 'active');
-      if (!current) break;
-      const from =
-        current.expires_at && Date.parse(current.expires_at) > now.getTime()
-          ? new Date(current.expires_at)
-          : now;
-      // Only if unchanged since it was read: another payment extending it at the same moment retries.
-      const extended = await extendLicenseIfUnchanged(trx, current.id, current.expires_at, {
-        expires_at: expiryAfterInterval(interval, from),
-        updated_at: now.toISOString(),
-      });
-      if (extended)
-        return {
-          license: extended,
-          period: extended.expires_at ? { start: from.toISOString(), end: extended.expires_at } : null,
-        };
-    }
-  }
+  const extended = await extendByInterval(trx, clock, payment.user_id, plan);
+  if (extended)
+    return {
+      license: extended.license,
+      period: extended.license.expires_at
+        ? { start: extended.from.toISOString(), end: extended.license.expires_at }
+        : null,
+    };
   const license = await issueLicense(trx, clock, events, {
     userId: payment.user_id,
     plan,

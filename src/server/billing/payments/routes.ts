@@ -15,7 +15,7 @@ import {
   verifyPaymentRequestSchema,
 } from '../../../shared/api/payments.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { PaymentsService } from './service.js';

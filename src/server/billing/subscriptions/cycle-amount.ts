@@ -1,7 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { appliesToCharge, discountOf } from '../../catalogue/coupons/discount.js';
-import { findCoupon } from '../../catalogue/index.js';
+import { appliesToCharge, discountOf, findCoupon } from '../../catalogue/index.js';
 import type { TaxSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { renewalAmount } from './billing-periods.js';

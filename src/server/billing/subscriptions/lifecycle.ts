@@ -1,12 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { utc } from '../../../shared/dates.js';
-import { longDateFormat } from '../../licensing/licenses/usage.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { findLicenseById } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateLicense } from '../../licensing/licenses/repository.js';
+import { holdUntilRenewalReported, suspendForNonPayment } from '../../licensing/index.js';
 import type { SubscriptionCharges } from './charges.js';
 import { dueSubscriptions, findSubscription, lockSubscription, updateSubscription } from './repository.js';
 import { chargeSandboxRenewal } from './sandbox-billing.js';
@@ -23,12 +20,6 @@ export interface LifecycleEffects {
   ): Promise<void>;
   ended?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
 }
-
-/** The message a suspended subscription's license gives its app and its owner. */
-export const unpaidSuspensionReason = (graceEndedAt: string) =>
-  `This license is suspended: the subscription's payment failed and the grace period ended on ` +
-  `${longDateFormat.format(new Date(graceEndedAt))}. Update the payment method on the Subscriptions ` +
-  `page to restore it.`;
 
 /**
  * The work time brings to subscriptions: sandbox renewals and retries fall due, a provider's renewal
@@ -69,9 +60,8 @@ export function createSubscriptionLifecycle({
       { version: subscription.version, statuses: ['active'] },
     );
     if (!moved) return false;
-    const license = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
-    if (license && license.expires_at !== null && license.expires_at < graceEndsAt)
-      await updateLicense(trx, license.id, { expires_at: graceEndsAt, updated_at: now });
+    if (subscription.license_id)
+      await holdUntilRenewalReported(trx, subscription.license_id, graceEndsAt, now);
     return true;
   }
 
@@ -84,16 +74,10 @@ export function createSubscriptionLifecycle({
       { version: subscription.version },
     );
     if (!moved) return false;
-    const license = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
-    let suspended: LicenseRow | undefined;
-    if (license && license.status === 'active') {
-      suspended = await updateLicense(trx, license.id, {
-        status: 'suspended',
-        suspended_reason: unpaidSuspensionReason(subscription.grace_ends_at ?? now),
-        updated_at: now,
-      });
-    }
-    await effects.suspended?.(trx, moved, suspended ?? license);
+    const license = subscription.license_id
+      ? await suspendForNonPayment(trx, subscription.license_id, subscription.grace_ends_at ?? now, now)
+      : undefined;
+    await effects.suspended?.(trx, moved, license);
     return true;
   }
 

@@ -8,9 +8,7 @@ import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict, notFound } from '../../platform/http-error.js';
 import { findCoupon } from '../../catalogue/index.js';
-import { countSeatsInUse } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateLicense } from '../../licensing/licenses/repository.js';
+import { countSeatsInUse, followPlanChange } from '../../licensing/index.js';
 import { periodOfCycle, quotePlanChange, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
@@ -308,12 +306,7 @@ export function createPlanChanges({
         );
         if (settled.outcome !== 'paid') throw new Error(`the plan change of ${row.id} was settled twice`);
         // The license follows the plan: its seats, and an expiry at the new period's end (earlier, too).
-        await updateLicense(trx, settled.license.id, {
-          plan_id: plan.id,
-          max_activations: plan.max_activations,
-          expires_at: quote.period_end,
-          updated_at: now,
-        });
+        await followPlanChange(trx, settled.license.id, plan, quote.period_end, now);
         return settled.subscription;
       });
       return { kind: 'changed', subscription: moved };

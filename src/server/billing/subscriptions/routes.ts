@@ -20,7 +20,7 @@ import {
 import { noBodySchema } from '../../../shared/api/common.js';
 import { sandboxCheckoutRequestSchema } from '../../../shared/api/payments.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { SubscriptionsService } from './service.js';

@@ -4,9 +4,7 @@ import type { SandboxCard, SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { findLicenseById } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateLicense } from '../../licensing/licenses/repository.js';
+import { moveExpiryBack } from '../../licensing/index.js';
 import { anchorEndingCycle } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
@@ -79,9 +77,7 @@ export function createSandboxControls({
       next_retry_at: back(row.next_retry_at),
       updated_at: now,
     });
-    const license = row.license_id ? await findLicenseById(trx, row.license_id) : undefined;
-    if (license?.expires_at)
-      await updateLicense(trx, license.id, { expires_at: back(license.expires_at), updated_at: now });
+    if (row.license_id) await moveExpiryBack(trx, row.license_id, shift, now);
   }
 
   /**

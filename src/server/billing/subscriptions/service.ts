@@ -19,16 +19,18 @@ import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../platf
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
-import { findLicenseById, findOrganisationLicense } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateLicense } from '../../licensing/licenses/repository.js';
-import { toLicense } from '../../licensing/licenses/views.js';
-import type { CouponsService } from '../../catalogue/coupons/service.js';
+import {
+  assertManages,
+  endWithSubscription,
+  findLicenseById,
+  findOrganisationLicense,
+  organisationAccess,
+  toLicense,
+} from '../../licensing/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
-import { assertManages, organisationAccess } from '../../licensing/organisations/access.js';
+import { type CouponsService, findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
@@ -370,11 +372,7 @@ export function createSubscriptionsService({
         { version: current.version },
       );
       if (!changed) throw new Error(`subscription ${row.id} changed under its lock`);
-      if (!atPeriodEnd && row.license_id) {
-        const license = await findLicenseById(trx, row.license_id);
-        if (license && (license.expires_at === null || license.expires_at > now))
-          await updateLicense(trx, license.id, { expires_at: now, updated_at: now });
-      }
+      if (!atPeriodEnd && row.license_id) await endWithSubscription(trx, row.license_id, now, now);
       const planCurrency = (await findPlanRow(trx, changed.plan_id))?.currency ?? currency;
       const periodRefunded = sumOf(refunds.filter((refund) => refund.kind === 'period'));
       await effects.cancelled?.(trx, changed, {

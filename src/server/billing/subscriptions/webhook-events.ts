@@ -4,9 +4,7 @@ import type { WebhookEvent } from '../../../shared/api/payments.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-import { findLicenseById } from '../../licensing/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { updateLicense } from '../../licensing/licenses/repository.js';
+import { endWithSubscription } from '../../licensing/index.js';
 import { describePaymentMethod } from '../payments/payment-method.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -140,14 +138,8 @@ export function createSubscriptionWebhookEvents({
         });
         if (cancelled) await events.publish(trx, { type: 'subscription.cancelled', subscription: cancelled });
         // Ended before the paid period did (cancelled at once in Razorpay's dashboard): so does the license.
-        const license = subscription.license_id
-          ? await findLicenseById(trx, subscription.license_id)
-          : undefined;
-        if (license && (license.expires_at === null || license.expires_at > endedAt))
-          await updateLicense(trx, license.id, {
-            expires_at: endedAt,
-            updated_at: clock.now().toISOString(),
-          });
+        if (subscription.license_id)
+          await endWithSubscription(trx, subscription.license_id, endedAt, clock.now().toISOString());
         return { outcome: 'processed', paymentId: null };
       }
       default:

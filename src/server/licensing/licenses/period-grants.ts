@@ -5,7 +5,14 @@ import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tab
 import type { LicensingEvents } from '../events.js';
 import { issueOrganisationLicense } from '../organisations/seat-grants.js';
 import { issueLicense } from './issue.js';
-import { findLicenseById, updateLicense } from './repository.js';
+import { expiryAfterInterval } from './periods.js';
+import {
+  activePaidLicensesOfPlan,
+  extendLicenseIfUnchanged,
+  findLicenseById,
+  updateLicense,
+} from './repository.js';
+import { effectiveStatus } from './views.js';
 
 export interface PeriodGrant {
   /** The subscription whose charge paid the period (its license, if it has one yet, is granted). */
@@ -68,4 +75,40 @@ export async function extendThroughGrace(
       expires_at: laterMoment(license.expires_at, graceEndsAt),
       updated_at: clock.now().toISOString(),
     });
+}
+
+/** Optimistic retries of an extension that raced another one on the same license. */
+const EXTENSION_ATTEMPTS = 5;
+
+/**
+ * License time for a one-off payment of a monthly or yearly plan: the buyer's active license of the
+ * plan runs one more interval, from its expiry or from now if that is later. Answers the extended
+ * license and where its new period starts; undefined when there is no such license to extend (or
+ * other payments kept extending it first), and the caller issues one.
+ */
+export async function extendByInterval(
+  trx: DbOrTransaction,
+  clock: Clock,
+  userId: string,
+  plan: PlanRow,
+): Promise<{ license: LicenseRow; from: Date } | undefined> {
+  const interval = plan.billing_interval;
+  if (interval !== 'month' && interval !== 'year') return undefined;
+  for (let attempt = 0; attempt < EXTENSION_ATTEMPTS; attempt++) {
+    const now = clock.now();
+    const active = await activePaidLicensesOfPlan(trx, userId, plan.id);
+    const current = active.find((row) => effectiveStatus(row, now) === 'active');
+    if (!current) break;
+    const from =
+      current.expires_at && Date.parse(current.expires_at) > now.getTime()
+        ? new Date(current.expires_at)
+        : now;
+    // Only if unchanged since it was read: another payment extending it at the same moment retries.
+    const extended = await extendLicenseIfUnchanged(trx, current.id, current.expires_at, {
+      expires_at: expiryAfterInterval(interval, from),
+      updated_at: now.toISOString(),
+    });
+    if (extended) return { license: extended, from };
+  }
+  return undefined;
 }

@@ -253,6 +253,17 @@ export const revokeLicense = (
     .returningAll()
     .executeTakeFirst();
 
+/** Ends a license at `at` unless it ended by then already; false when nothing changed. */
+export async function endLicenseAt(db: DbOrTransaction, id: string, at: string): Promise<boolean> {
+  const ended = await db
+    .updateTable('licenses')
+    .set({ expires_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', at)]))
+    .executeTakeFirst();
+  return Number(ended.numUpdatedRows) > 0;
+}
+
 /** Machines holding a seat of one license. */
 export async function countSeatsInUse(db: DbOrTransaction, licenseId: string): Promise<number> {
   return (await seatsInUse(db, [licenseId])).get(licenseId) ?? 0;
