@@ -23,7 +23,7 @@ export const adminContext = fp<AdminOptions>(
   async (app, { events }) => {
     const { config, clock, db } = app.platform;
     const { mailer } = app;
-    // Queued in the revocation's transaction, after its webhook, as the service once queued it itself.
+    // The owner hears of an administrator's revocation in its transaction, after its webhook is queued.
     events.on('license.revoked', createRevokedLicenseMail({ mailer, publicUrl: config.publicUrl }));
     await registerApiRoutes(app, async (api) => {
       await api.register(adminRoutes, {

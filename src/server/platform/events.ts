@@ -32,8 +32,9 @@ export interface EventBus<E extends DomainEvent> extends EventPublisher<E> {
 }
 
 /**
- * The server's events, one bus per app: the composition subscribes the listeners (webhooks, and
- * whatever joins them), so the context that changed something never names who hears of it.
+ * The server's events, one bus per app: the composition subscribes the webhooks, and a context
+ * the customer's mail its own events bring, so the service that changed something never names who
+ * hears of it.
  */
 export function createEventBus<E extends DomainEvent>(): EventBus<E> {
   const listeners = new Map<string, EventListener<E>[]>();
