@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import type { TokenResponse } from '../../src/shared/api/auth.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
-import { type AppOverrides, buildApp } from '../../src/server/app.js';
+import { type AppOverrides, buildApp, type ContextName } from '../../src/server/app.js';
 import { type Config, loadConfig } from '../../src/server/platform/config.js';
 import {
   createPostgresDatabase,
@@ -65,6 +65,8 @@ export interface TestServerOptions {
    * Called in beforeAll, after the beforeAll hooks registered before the suite was declared.
    */
   appOverrides?: (config: Config) => Partial<AppOverrides>;
+  /** Only these contexts (with the platform): a suite of one context loads none of the others' code. */
+  contexts?: readonly ContextName[];
 }
 
 let userSequence = 0;
@@ -91,7 +93,12 @@ function useTestServer(dialect: DialectUnderTest, options: TestServerOptions): (
       ...options.env,
     });
     const clock = createTestClock();
-    const app = await buildApp(config, { clock, logger: false, ...options.appOverrides?.(config) });
+    const app = await buildApp(config, {
+      clock,
+      logger: false,
+      ...(options.contexts ? { contexts: options.contexts } : {}),
+      ...options.appOverrides?.(config),
+    });
     cleanup = async () => {
       await app.close();
       await postgres?.drop();

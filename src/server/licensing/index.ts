@@ -27,3 +27,4 @@ export {
   findLicenseById,
   licensesOfUser,
 } from './licenses/repository.js';
+export { createPlanInUse } from './licenses/plan-in-use.js';

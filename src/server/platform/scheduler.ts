@@ -34,7 +34,8 @@ export function createScheduler({
   db: Db;
   clock: Clock;
   intervalMs: number;
-  jobs: ScheduledJob[];
+  /** Read at every run: the platform adds the contexts' jobs to it as each registers. */
+  jobs: readonly ScheduledJob[];
   log: FastifyBaseLogger;
 }): Scheduler {
   const holder = randomUUID();

@@ -4,12 +4,8 @@ import {
   signedOutOthersSchema,
   type TokenResponse,
 } from '../../../src/shared/api/auth.js';
-import {
-  describeOnEveryDatabase,
-  STRONG_PASSWORD,
-  type TestServer,
-  uniqueEmail,
-} from '../../support/test-server.js';
+import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { expectApiError, getMe, refresh, securityEvents, userByEmail } from '../helpers/auth-helpers.js';
 
 const CHROME_LINUX =
@@ -37,7 +33,7 @@ const listSessions = async (s: TestServer, token: string) => {
   return accountSessionListSchema.parse(response.json()).data;
 };
 
-describeOnEveryDatabase('the account’s own sessions', (server) => {
+describeIdentity('the account’s own sessions', (server) => {
   it('lists each live session with its device, address and activity; this one first and marked', async () => {
     const s = server();
     const email = uniqueEmail('sessions-list');

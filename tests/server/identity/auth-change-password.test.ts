@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeOnEveryDatabase } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -19,7 +19,7 @@ const endpoints = [
   { method: 'PUT', path: '/users/me/password' },
 ] as const;
 
-describeOnEveryDatabase('auth: changing the password while signed in', (server) => {
+describeIdentity('auth: changing the password while signed in', (server) => {
   for (const endpoint of endpoints) {
     describe(`${endpoint.method} ${endpoint.path}`, () => {
       const change = (token: string | undefined, body: Record<string, string>) =>

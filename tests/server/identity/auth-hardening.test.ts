@@ -3,7 +3,8 @@ import { HttpError } from '../../../src/server/platform/http-error.js';
 import { createPasswordHasher } from '../../../src/server/identity/auth/password-hasher.js';
 import { assertAcceptableNewPassword } from '../../../src/server/identity/auth/password-policy.js';
 import { tokenFromMail } from '../../support/outbox.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { expectApiError, expectTokens, loginJson, mailsTo, securityEvents } from '../helpers/auth-helpers.js';
 
 describe('password hasher', () => {
@@ -54,7 +55,7 @@ describe('new password policy', () => {
   });
 });
 
-describeOnEveryDatabase('auth hardening', (server) => {
+describeIdentity('auth hardening', (server) => {
   it('lets the newest sign-up of an unconfirmed address decide its password; earlier links die', async () => {
     const s = server();
     const email = uniqueEmail('prehijack');

@@ -1,11 +1,7 @@
 import { expect, it } from 'vitest';
 import { tokenFromMail } from '../../support/outbox.js';
-import {
-  describeOnEveryDatabase,
-  STRONG_PASSWORD,
-  type TestServer,
-  uniqueEmail,
-} from '../../support/test-server.js';
+import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -35,7 +31,7 @@ const statusCounts = (responses: readonly { statusCode: number }[]) =>
 const detailsOf = (event: { details: string | null }) =>
   JSON.parse(event.details ?? '{}') as Record<string, unknown>;
 
-describeOnEveryDatabase('auth: sign-in lockout', (server) => {
+describeIdentity('auth: sign-in lockout', (server) => {
   it('locks the (account, address) pair after 5 wrong passwords, for 15 minutes, without locking out the owner elsewhere', async () => {
     const s = server();
     // Stepping to just short of the lock's end must not depend on how long the sign-ins took.
@@ -189,7 +185,7 @@ async function spreadGuesses(s: TestServer, email: string, addresses: readonly s
   return answers;
 }
 
-describeOnEveryDatabase('auth: account-wide sign-in lockout', (server) => {
+describeIdentity('auth: account-wide sign-in lockout', (server) => {
   it("locks new addresses out after 20 failures spread over many, while the owner's usual address still signs in", async () => {
     const s = server();
     // Stepping to just short of the lock's end must not depend on how long the 60 guesses took.

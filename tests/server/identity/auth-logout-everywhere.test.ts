@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { describeOnEveryDatabase } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -10,7 +10,7 @@ import {
   securityEvents,
 } from '../helpers/auth-helpers.js';
 
-describeOnEveryDatabase('auth: POST /auth/logout-all signs out on every device', (server) => {
+describeIdentity('auth: POST /auth/logout-all signs out on every device', (server) => {
   it('ends every session of the caller, this one included, and nobody else’s', async () => {
     const s = server();
     const { email, password } = await s.createVerifiedUser();

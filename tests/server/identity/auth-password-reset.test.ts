@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { tokenFromMail } from '../../support/outbox.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -15,7 +16,7 @@ import {
 
 const NEW_PASSWORD = 'a completely different passphrase 2025';
 
-describeOnEveryDatabase('auth: forgotten password and reset link', (server) => {
+describeIdentity('auth: forgotten password and reset link', (server) => {
   /** Asks for a reset link and returns the token e-mailed for it. */
   async function requestResetToken(email: string): Promise<string> {
     const s = server();

@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
-import { describeOnEveryDatabase, uniqueEmail } from '../../support/test-server.js';
+import { uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { expectApiError, expectTokens, loginJson } from '../helpers/auth-helpers.js';
 
 // Each test uses client addresses of its own: the limit counts requests per address and route
 // (the two sign-in routes share one count).
-describeOnEveryDatabase(
+describeIdentity(
   'auth: request rate limit (3 per minute)',
   (server) => {
     it('answers the 4th sign-in within a minute from one address with 429 rate_limited, even with the right password', async () => {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../../src/server/app.js';
 import { API_BASE_PATH } from '../../../src/shared/routes.js';
-import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
+import { type TestServer, WEB_API_KEY } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -17,7 +18,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 const validateToken = (s: TestServer, token: string) =>
   s.api({ method: 'POST', path: '/auth/validate-token', body: { token } });
 
-describeOnEveryDatabase('auth: refresh tokens and logout', (server) => {
+describeIdentity('auth: refresh tokens and logout', (server) => {
   describe('POST /auth/refresh', () => {
     it('rotates: answers new tokens for the same user, and the new refresh token works in turn', async () => {
       const s = server();

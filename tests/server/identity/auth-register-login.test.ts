@@ -2,7 +2,8 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { messageResponseSchema } from '../../../src/shared/api/errors.js';
 import { tokenFromMail } from '../../support/outbox.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -12,7 +13,7 @@ import {
   userByEmail,
 } from '../helpers/auth-helpers.js';
 
-describeOnEveryDatabase('auth: registration, e-mail confirmation and sign-in', (server) => {
+describeIdentity('auth: registration, e-mail confirmation and sign-in', (server) => {
   describe('POST /auth/register and /auth/verify-registration', () => {
     it('answers 202, mails a confirmation link, refuses sign-in until the link is followed', async () => {
       const s = server();

@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../../src/shared/constants.js';
-import {
-  describeOnEveryDatabase,
-  STRONG_PASSWORD,
-  type TestServer,
-  WEB_API_KEY,
-} from '../../support/test-server.js';
+import { STRONG_PASSWORD, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { signInAsUser } from '../helpers/admin-helpers.js';
 import { expectApiError, expectTokens, familiesOf, refresh } from '../helpers/auth-helpers.js';
 import { enrolTotp, passwordStep, secondStep, toNextStep, totpCode } from '../helpers/two-factor-helpers.js';
@@ -39,7 +35,7 @@ const refreshWith = (s: TestServer, token: string, headers: Record<string, strin
     withoutBindingCookie: true,
   });
 
-describeOnEveryDatabase('auth: a web session is bound to its browser by an HttpOnly cookie', (server) => {
+describeIdentity('auth: a web session is bound to its browser by an HttpOnly cookie', (server) => {
   it('a web sign-in sets HttpOnly SameSite=Strict cookie for the auth routes; the session keeps only its hash', async () => {
     const s = server();
     const user = await signInAsUser(s);
@@ -169,7 +165,7 @@ describeOnEveryDatabase('auth: a web session is bound to its browser by an HttpO
   });
 });
 
-describeOnEveryDatabase(
+describeIdentity(
   'auth: over https the binding cookie is __Host- and Secure',
   (server) => {
     describe('PUBLIC_URL=https://…', () => {

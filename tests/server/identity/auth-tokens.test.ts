@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { base64url, decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { type TokenResponse, validateTokenResponseSchema } from '../../../src/shared/api/auth.js';
-import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
+import { type TestServer, WEB_API_KEY } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { expectApiError, getMe } from '../helpers/auth-helpers.js';
 
 type Claims = Record<string, unknown>;
@@ -41,7 +42,7 @@ const validate = (
   request: { body?: unknown; token?: string; headers?: Record<string, string> },
 ) => s.api({ method: 'POST', path: '/auth/validate-token', ...request });
 
-describeOnEveryDatabase('auth: access tokens, validate-token and the API key', (server) => {
+describeIdentity('auth: access tokens, validate-token and the API key', (server) => {
   async function signedInUser() {
     const s = server();
     const { email, password } = await s.createVerifiedUser();

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { PasskeyCeremony, Passkey, PasskeyList } from '../../../src/shared/api/passkeys.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD, type TestServer } from '../../support/test-server.js';
+import { STRONG_PASSWORD, type TestServer } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import {
   expectApiError,
   expectTokens,
@@ -77,7 +78,7 @@ async function secondFactorChallenge(s: TestServer, account: Account): Promise<s
   return answer.challenge;
 }
 
-describeOnEveryDatabase('passkeys', (server) => {
+describeIdentity('passkeys', (server) => {
   it('registers a named passkey, lists it, and signs in with it without an e-mail or password', async () => {
     const s = server();
     const account = await newAccount(s);

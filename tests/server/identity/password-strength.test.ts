@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tokenFromMail } from '../../support/outbox.js';
-import { describeOnEveryDatabase } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { expectApiError, expectTokens, loginJson } from '../helpers/auth-helpers.js';
 
 /**
@@ -19,7 +19,7 @@ const WITH_EMAIL_NAME = ['jonathan.smith2024', 'JONATHAN.SMITH violet harbour', 
 
 const emailAt = (area: string) => `jonathan.smith@${area}.example.com`;
 
-describeOnEveryDatabase('new passwords must be hard to guess', (server) => {
+describeIdentity('new passwords must be hard to guess', (server) => {
   describe('POST /auth/register', () => {
     const register = (email: string, password: string) =>
       server().api({ method: 'POST', path: '/auth/register', body: { email, password } });

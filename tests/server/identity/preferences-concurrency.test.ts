@@ -1,8 +1,9 @@
 import { expect, it } from 'vitest';
 import { preferencesSchema } from '../../../src/shared/api/users.js';
-import { describeOnEveryDatabase, WEB_API_KEY } from '../../support/test-server.js';
+import { WEB_API_KEY } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 
-describeOnEveryDatabase('PUT /users/me/preferences from several devices at once', (server) => {
+describeIdentity('PUT /users/me/preferences from several devices at once', (server) => {
   it('keeps every change: none overwrites another', async () => {
     const s = server();
     const { email, password } = await s.createVerifiedUser();

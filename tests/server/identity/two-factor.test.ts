@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import type { TwoFactorStatus } from '../../../src/shared/api/two-factor.js';
-import { describeOnEveryDatabase, STRONG_PASSWORD } from '../../support/test-server.js';
+import { STRONG_PASSWORD } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 import { signInAsUser } from '../helpers/admin-helpers.js';
 import { expectApiError, expectTokens, familiesOf, securityEvents } from '../helpers/auth-helpers.js';
 import { enrolTotp, passwordStep, secondStep, toNextStep, totpCode } from '../helpers/two-factor-helpers.js';
@@ -12,7 +13,7 @@ const freshAddress = () => {
   return `10.7.${Math.floor(addressSequence / 250)}.${(addressSequence % 250) + 1}`;
 };
 
-describeOnEveryDatabase('two-factor sign-in with an authenticator app', (server) => {
+describeIdentity('two-factor sign-in with an authenticator app', (server) => {
   it('enrols with a QR code and a first code, then signs in in two steps: no tokens before the code', async () => {
     const s = server();
     const user = await signInAsUser(s);

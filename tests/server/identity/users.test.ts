@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type ApiError, apiErrorSchema } from '../../../src/shared/api/errors.js';
 import { type Preferences, preferencesSchema, userProfileSchema } from '../../../src/shared/api/users.js';
-import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
+import { type TestServer } from '../../support/test-server.js';
+import { describeIdentity } from './identity-server.js';
 
 const DEFAULT_PREFERENCES: Preferences = {
   theme: 'system',
@@ -36,7 +37,7 @@ async function signedInUser(s: TestServer): Promise<Session> {
 const userRow = (s: TestServer, id: string) =>
   s.app.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-describeOnEveryDatabase('users endpoints', (server) => {
+describeIdentity('users endpoints', (server) => {
   describe('GET /users/me', () => {
     let me: Session;
     beforeAll(async () => {

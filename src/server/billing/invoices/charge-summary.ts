@@ -1,5 +1,6 @@
 import type { ChargeSummary } from '../../../shared/api/charges.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import { findPaymentAmount } from './charges-repository.js';
 import { findInvoiceRowOfPayment, taxLinesOf, toInvoice } from './repository.js';
 
 export type NextCharge = ChargeSummary['next_charge'];
@@ -14,11 +15,7 @@ export async function chargeSummaryOf(
   paymentId: string,
   nextCharge: NextCharge,
 ): Promise<ChargeSummary | null> {
-  const payment = await db
-    .selectFrom('payments')
-    .select(['amount_minor', 'currency', 'status'])
-    .where('id', '=', paymentId)
-    .executeTakeFirst();
+  const payment = await findPaymentAmount(db, paymentId);
   if (!payment || payment.status !== 'paid') return null;
   const row = await findInvoiceRowOfPayment(db, paymentId);
   const charged = Number(payment.amount_minor);

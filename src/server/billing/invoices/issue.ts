@@ -19,6 +19,12 @@ import { findUserById } from '../../identity/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
 import { taxBreakdown } from './place-of-supply.js';
 import {
+  findChargedPayment,
+  findCouponRedemption,
+  findOrganisationBilling,
+  findSubscriptionBilling,
+} from './charges-repository.js';
+import {
   creditNotesOf,
   findBillingDetails,
   findInvoiceRowOfPayment,
@@ -91,11 +97,7 @@ async function subscriptionOf(trx: DbOrTransaction, payment: PaymentRow, known?:
   if (!payment.subscription_id) return undefined;
   if (known?.id === payment.subscription_id) {
     const organisation = known.organisation_id
-      ? await trx
-          .selectFrom('organisations')
-          .select(['name', 'billing_details'])
-          .where('id', '=', known.organisation_id)
-          .executeTakeFirst()
+      ? await findOrganisationBilling(trx, known.organisation_id)
       : undefined;
     return {
       seats: known.seats,
@@ -105,18 +107,7 @@ async function subscriptionOf(trx: DbOrTransaction, payment: PaymentRow, known?:
       billing_details: organisation?.billing_details ?? null,
     };
   }
-  return trx
-    .selectFrom('subscriptions')
-    .leftJoin('organisations', 'organisations.id', 'subscriptions.organisation_id')
-    .select([
-      'subscriptions.seats',
-      'subscriptions.coupon_id',
-      'subscriptions.organisation_id',
-      'organisations.name as organisation_name',
-      'organisations.billing_details',
-    ])
-    .where('subscriptions.id', '=', payment.subscription_id)
-    .executeTakeFirst();
+  return findSubscriptionBilling(trx, payment.subscription_id);
 }
 
 type ChargedSubscription = NonNullable<Awaited<ReturnType<typeof subscriptionOf>>>;
@@ -166,11 +157,7 @@ async function couponOf(
 ): Promise<ChargeCoupon | undefined> {
   if (!plan) return undefined;
   if (!subscription) {
-    const redeemed = await trx
-      .selectFrom('coupon_redemptions')
-      .select(['coupon_id', 'discount_minor'])
-      .where('payment_id', '=', payment.id)
-      .executeTakeFirst();
+    const redeemed = await findCouponRedemption(trx, payment.id);
     const coupon = redeemed ? await findCoupon(trx, redeemed.coupon_id) : undefined;
     return coupon && redeemed ? couponFacts(coupon, Number(redeemed.discount_minor)) : undefined;
   }
@@ -215,9 +202,7 @@ export async function issueInvoiceForPayment(
   if (existing) return existing;
   const { known = {} } = options;
   const payment: PaymentRow | undefined =
-    known.payment?.id === paymentId
-      ? known.payment
-      : await trx.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst();
+    known.payment?.id === paymentId ? known.payment : await findChargedPayment(trx, paymentId);
   if (!payment) throw new Error(`payment ${paymentId} does not exist`);
   if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
   const plan = known.plan?.id === payment.plan_id ? known.plan : await findPlanRow(trx, payment.plan_id);

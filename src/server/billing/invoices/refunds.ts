@@ -22,50 +22,24 @@ import {
   recordSecurityEvent,
 } from '../../platform/security-log/service.js';
 import { issueCreditNote, issueInvoiceForPayment } from './issue.js';
+import {
+  deletePendingRefund,
+  endLicenseNow,
+  findPaymentForRefund,
+  findRefund,
+  findRefundAmount,
+  insertRefund,
+  lockPayment,
+  markRefundProcessed,
+  pendingServerRefunds,
+  refundedOfPayment,
+  refundsOfPayment,
+  reservedOfPayment,
+} from './refunds-repository.js';
 import { findInvoiceRowOfPayment } from './repository.js';
 import type { InvoiceSettings } from './settings.js';
 
 const paymentNotFound = () => notFound('payment_not_found', 'Payment not found');
-
-const findPaymentForRefund = (db: DbOrTransaction, idOrOrderId: string): Promise<PaymentRow | undefined> =>
-  db
-    .selectFrom('payments')
-    .selectAll()
-    .where((eb) => eb.or([eb('id', '=', idOrOrderId), eb('provider_order_id', '=', idOrOrderId)]))
-    .executeTakeFirst();
-
-/**
- * Holds the payment until the transaction ends: on PostgreSQL a row lock (a second refund of the
- * same payment waits here, then sees the first one's reservation); SQLite transactions already
- * hold the database's write lock from their start.
- */
-const lockPayment = (trx: DbOrTransaction, paymentId: string) =>
-  trx
-    .updateTable('payments')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', paymentId)
-    .execute();
-
-const refundsOfPayment = (db: DbOrTransaction, paymentId: string) =>
-  db
-    .selectFrom('refunds')
-    .leftJoin('invoices', 'invoices.refund_id', 'refunds.id')
-    .selectAll('refunds')
-    .select(['invoices.id as credit_note_id', 'invoices.number as credit_note_number'])
-    .where('refunds.payment_id', '=', paymentId)
-    .orderBy('refunds.created_at')
-    .orderBy('refunds.id')
-    .execute();
-
-/** Everything reserved or refunded on the payment, pending refunds included. */
-async function reservedOf(trx: DbOrTransaction, paymentId: string): Promise<number> {
-  const row = await trx
-    .selectFrom('refunds')
-    .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
-    .where('payment_id', '=', paymentId)
-    .executeTakeFirst();
-  return Number(row?.total ?? 0);
-}
 
 /** The server's own refund of part of a payment, under an id the caller fixes so it happens once. */
 export interface RefundCreditInput {
@@ -125,12 +99,7 @@ export function createRefundsService({
     const [user, plan, refunded] = await Promise.all([
       findUserById(trx, payment.user_id),
       findPlanRow(trx, payment.plan_id),
-      trx
-        .selectFrom('refunds')
-        .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
-        .where('payment_id', '=', payment.id)
-        .where('status', '=', 'processed')
-        .executeTakeFirst(),
+      refundedOfPayment(trx, payment.id),
     ]);
     if (!user || !plan) return;
     await mailer.queue(
@@ -141,7 +110,7 @@ export function createRefundsService({
         amountMinor: Number(refund.amount_minor),
         currency: refund.currency,
         paidMinor: Number(payment.amount_minor),
-        refundedMinor: Number(refunded?.total ?? 0),
+        refundedMinor: refunded,
         planName: plan.name,
         paidAt: payment.paid_at ?? payment.created_at,
         refundedAt: clock.now(),
@@ -223,7 +192,7 @@ export function createRefundsService({
         'This payment granted no license (its buyer deleted the account): refund it with license_action keep',
       );
     const paid = Number(payment.amount_minor);
-    const left = paid - (await reservedOf(trx, payment.id));
+    const left = paid - (await reservedOfPayment(trx, payment.id));
     if (left <= 0) throw conflict('payment_fully_refunded', 'This payment is already refunded in full');
     const amount = body.amount ?? left;
     if (amount > left)
@@ -245,7 +214,7 @@ export function createRefundsService({
       actor_id: actor?.id ?? null,
       created_at: isoNow(clock),
     };
-    await trx.insertInto('refunds').values(refund).execute();
+    await insertRefund(trx, refund);
     return { payment, refund };
   }
 
@@ -264,11 +233,7 @@ export function createRefundsService({
     providerRefundId: string,
   ) {
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('refunds')
-        .set({ status: 'processed', provider_refund_id: providerRefundId })
-        .where('id', '=', refund.id)
-        .execute();
+      await markRefundProcessed(trx, refund.id, providerRefundId);
       const invoice = await findInvoiceRowOfPayment(trx, payment.id);
       if (!invoice) throw new Error(`payment ${payment.id} has no invoice to credit`);
       const note = await issueCreditNote(trx, clock, invoicing, invoice, { ...refund, status: 'processed' });
@@ -286,13 +251,8 @@ export function createRefundsService({
         licenseOutcome = revoked ? 'revoked' : 'already_revoked';
         if (revoked) await events.publish(trx, { type: 'license.revoked', license: revoked });
       } else if (payment.license_id && refund.license_action === 'shorten') {
-        const shortened = await trx
-          .updateTable('licenses')
-          .set({ expires_at: now, updated_at: now })
-          .where('id', '=', payment.license_id)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-          .executeTakeFirst();
-        licenseOutcome = Number(shortened.numUpdatedRows) > 0 ? 'ends_now' : 'already_ended';
+        const shortened = await endLicenseNow(trx, payment.license_id, now);
+        licenseOutcome = shortened ? 'ends_now' : 'already_ended';
       }
       const event = {
         type: securityEventTypes.paymentRefunded,
@@ -341,8 +301,7 @@ export function createRefundsService({
       });
       return refundId;
     } catch (error) {
-      if (reserved)
-        await db.deleteFrom('refunds').where('id', '=', refund.id).where('status', '=', 'pending').execute();
+      if (reserved) await deletePendingRefund(db, refund.id);
       throw error;
     }
   }
@@ -353,11 +312,7 @@ export function createRefundsService({
    * provider's refusal is thrown (PaymentProviderError) for the caller to try again later.
    */
   async function refundCredit(input: RefundCreditInput): Promise<void> {
-    const earlier = await db
-      .selectFrom('refunds')
-      .selectAll()
-      .where('id', '=', input.refundId)
-      .executeTakeFirst();
+    const earlier = await findRefund(db, input.refundId);
     if (earlier?.status === 'processed') return;
     let reserved: { payment: PaymentRow; refund: RefundRow };
     if (earlier) {
@@ -409,18 +364,14 @@ export function createRefundsService({
      * is left to refund; nothing when nothing is left, or when it was reserved already.
      */
     async reserveCredit(trx: DbOrTransaction, input: RefundCreditInput): Promise<number> {
-      const earlier = await trx
-        .selectFrom('refunds')
-        .select('amount_minor')
-        .where('id', '=', input.refundId)
-        .executeTakeFirst();
+      const earlier = await findRefundAmount(trx, input.refundId);
       if (earlier) return Number(earlier.amount_minor);
       await lockPayment(trx, input.paymentId);
       const payment = await findPaymentForRefund(trx, input.paymentId);
       if (!payment || payment.status !== 'paid') return 0;
       const amount = Math.min(
         input.amountMinor,
-        Number(payment.amount_minor) - (await reservedOf(trx, payment.id)),
+        Number(payment.amount_minor) - (await reservedOfPayment(trx, payment.id)),
       );
       if (amount <= 0) return 0;
       await reserveIn(
@@ -440,15 +391,7 @@ export function createRefundsService({
      */
     async retryPending(): Promise<number> {
       const before = new Date(clock.now().getTime() - PENDING_RETRY_AFTER_MS).toISOString();
-      const pending = await db
-        .selectFrom('refunds')
-        .select(['id', 'payment_id', 'amount_minor', 'reason'])
-        .where('status', '=', 'pending')
-        .where('actor_id', 'is', null)
-        .where('created_at', '<=', before)
-        .orderBy('created_at')
-        .limit(100)
-        .execute();
+      const pending = await pendingServerRefunds(db, before, 100);
       let done = 0;
       for (const row of pending) {
         try {

@@ -1,5 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
+import { reservedOfPayment } from '../invoices/refunds-repository.js';
 import { unusedCredit } from './billing-periods.js';
 import { paidChargeOfPeriod } from './repository.js';
 
@@ -26,11 +27,7 @@ export async function cancelNowRefund(
     { start: row.current_period_start, end: row.current_period_end },
     now,
   );
-  const refunded = await db
-    .selectFrom('refunds')
-    .select((eb) => eb.fn.sum<number | string | null>('amount_minor').as('total'))
-    .where('payment_id', '=', paid.id)
-    .executeTakeFirst();
-  const amountMinor = Math.min(unused, Number(paid.amount_minor) - Number(refunded?.total ?? 0));
+  const refunded = await reservedOfPayment(db, paid.id);
+  const amountMinor = Math.min(unused, Number(paid.amount_minor) - refunded);
   return amountMinor > 0 ? { payment: paid, amountMinor } : undefined;
 }

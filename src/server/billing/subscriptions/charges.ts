@@ -15,6 +15,8 @@ import {
   chargePaymentRow,
   findPaymentByProviderPaymentId,
   findSubscription,
+  setChargeAmount,
+  setSettledCharge,
   updateSubscription,
 } from './repository.js';
 
@@ -165,11 +167,7 @@ export function createSubscriptionCharges({
     twin: SubscriptionRow,
   ): Promise<ChargeOutcome> {
     const now = clock.now().toISOString();
-    await trx
-      .updateTable('payments')
-      .set({ amount_minor: report.amountMinor, currency: report.currency })
-      .where('id', '=', won.id)
-      .execute();
+    await setChargeAmount(trx, won.id, report);
     const payment = { ...won, amount_minor: report.amountMinor, currency: report.currency };
     // Cancelled at once and never licensed; on Razorpay the scheduler stops it there (provider-closing.ts).
     const cancelled = await updateSubscription(trx, subscription.id, {
@@ -244,27 +242,17 @@ export function createSubscriptionCharges({
         updated_at: now.toISOString(),
       });
       if (!moved) throw new Error(`subscription ${subscription.id} is gone`);
-      await trx
-        .updateTable('payments')
-        // What was paid, for the period it pays for now: a failed attempt may have written the row
-        // before the sandbox moved the dates, or for a different amount.
-        .set({
-          license_id: license.id,
-          amount_minor: report.amountMinor,
-          currency: report.currency,
-          period_start: period.start,
-          period_end: period.end,
-        })
-        .where('id', '=', won.id)
-        .execute();
-      const payment = {
-        ...won,
+      // What was paid, for the period it pays for now: a failed attempt may have written the row
+      // before the sandbox moved the dates, or for a different amount.
+      const charged = {
         license_id: license.id,
         amount_minor: report.amountMinor,
         currency: report.currency,
         period_start: period.start,
         period_end: period.end,
       };
+      await setSettledCharge(trx, won.id, charged);
+      const payment = { ...won, ...charged };
       await effects.paid?.(trx, { payment, subscription: moved, plan, license, restored });
       return { outcome: 'paid', payment, subscription: moved, license };
     },

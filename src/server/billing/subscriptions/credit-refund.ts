@@ -1,5 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
+import { paidChargesTakenBy, refundTotalsOf } from './refunds-repository.js';
 
 /**
  * The id of one refund of the kept credit: per cancellation (the subscription's version when it was
@@ -39,30 +40,13 @@ export async function creditRefunds(
 ): Promise<CreditRefunds> {
   const credit = Number(row.credit_minor);
   if (credit <= 0) return { shares: [], refundMinor: 0, keptMinor: 0 };
-  const payments = await db
-    .selectFrom('payments')
-    .selectAll()
-    .where('subscription_id', '=', row.id)
-    .where('status', '=', 'paid')
-    .where('provider', '=', providerName as PaymentRow['provider'])
-    .where('provider_payment_id', 'is not', null)
-    .where('amount_minor', '>', 0)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  const payments = await paidChargesTakenBy(db, row.id, providerName as PaymentRow['provider']);
   const refunded = new Map<string, number>();
   if (payments.length > 0)
-    for (const sum of await db
-      .selectFrom('refunds')
-      .select('payment_id')
-      .select((eb) => eb.fn.sum<number | string>('amount_minor').as('total'))
-      .where(
-        'payment_id',
-        'in',
-        payments.map((payment) => payment.id),
-      )
-      .groupBy('payment_id')
-      .execute())
+    for (const sum of await refundTotalsOf(
+      db,
+      payments.map((payment) => payment.id),
+    ))
       refunded.set(sum.payment_id, Number(sum.total));
   const shares: CreditShare[] = [];
   let left = credit;

@@ -2,28 +2,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
-import { LIVE } from './refusals.js';
-
-/**
- * Holds the buyer (the organisation a seat-based plan is bought for, or the customer) until the
- * transaction ends: on PostgreSQL a row lock, so that of two first charges settling at once, on one
- * instance or two, the second waits here and then sees the first one's subscription live; SQLite
- * transactions already hold the database's write lock from their start (BEGIN IMMEDIATE).
- */
-async function lockBuyer(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void> {
-  if (subscription.organisation_id !== null)
-    await trx
-      .updateTable('organisations')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', subscription.organisation_id)
-      .execute();
-  else if (subscription.user_id !== null)
-    await trx
-      .updateTable('users')
-      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-      .where('id', '=', subscription.user_id)
-      .execute();
-}
+import { findLiveTwin, lockBuyer } from './duplicates-repository.js';
 
 /**
  * The subscription already live that makes this one's first charge a second purchase of the same
@@ -39,21 +18,7 @@ export async function liveTwinOf(
   if (subscription.license_id !== null) return undefined;
   if (subscription.organisation_id === null && subscription.user_id === null) return undefined;
   await lockBuyer(trx, subscription);
-  let query = trx
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('id', '<>', subscription.id)
-    .where('status', 'in', [...LIVE]);
-  if (subscription.replaces_subscription_id !== null)
-    query = query.where('id', '<>', subscription.replaces_subscription_id);
-  query =
-    subscription.organisation_id !== null
-      ? query.where('organisation_id', '=', subscription.organisation_id)
-      : query
-          .where('user_id', '=', subscription.user_id)
-          .where('plan_id', '=', subscription.plan_id)
-          .where('organisation_id', 'is', null);
-  return query.executeTakeFirst();
+  return findLiveTwin(trx, subscription);
 }
 
 /** The id of the refund of a payment that would have started a second subscription: one per payment. */

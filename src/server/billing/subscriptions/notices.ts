@@ -22,6 +22,7 @@ import type { Receipts } from '../invoices/receipts.js';
 import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
 import type { CancelledMoney } from './service.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
+import { dueForReminders } from './repository.js';
 
 /** Days before the grace period ends that the customer is warned the license will be suspended. */
 const GRACE_WARNING_DAYS = 2;
@@ -221,28 +222,7 @@ export function createSubscriptionNotices({
       const now = clock.now();
       const renewBefore = utc(now).add(reminderDays, 'day').toISOString();
       const graceBefore = utc(now).add(GRACE_WARNING_DAYS, 'day').toISOString();
-      const due = await db
-        .selectFrom('subscriptions')
-        .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
-        .selectAll('subscriptions')
-        .where((eb) =>
-          eb.or([
-            eb.and([
-              eb('subscriptions.status', '=', 'active'),
-              eb('subscriptions.cancel_at_period_end', '=', 0),
-              eb('plans.billing_interval', '=', 'year'),
-              eb('subscriptions.current_period_end', '<=', renewBefore),
-              eb('subscriptions.current_period_end', '>', now.toISOString()),
-            ]),
-            eb.and([
-              eb('subscriptions.status', '=', 'past_due'),
-              eb('subscriptions.grace_ends_at', '<=', graceBefore),
-              eb('subscriptions.grace_ends_at', '>', now.toISOString()),
-            ]),
-          ]),
-        )
-        .limit(BATCH)
-        .execute();
+      const due = await dueForReminders(db, { now: now.toISOString(), renewBefore, graceBefore }, BATCH);
       let sent = 0;
       for (const subscription of due) {
         const given =

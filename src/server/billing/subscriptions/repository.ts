@@ -25,6 +25,18 @@ export const findLiveSubscriptionOfOrganisation = (
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
 
+/** Whether the organisation has a subscription that still charges: the id of one, if so. */
+export const findLiveSubscriptionIdOfOrganisation = (
+  db: DbOrTransaction,
+  organisationId: string,
+): Promise<Pick<SubscriptionRow, 'id'> | undefined> =>
+  db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('organisation_id', '=', organisationId)
+    .where('status', 'in', [...LIVE])
+    .executeTakeFirst();
+
 export const findSubscriptionByProviderId = (
   db: DbOrTransaction,
   providerSubscriptionId: string,
@@ -120,6 +132,38 @@ export async function chargePaymentRow(db: DbOrTransaction, row: PaymentRow): Pr
   return stored;
 }
 
+/** Records what a charge paid, as reported. */
+export async function setChargeAmount(
+  db: DbOrTransaction,
+  paymentId: string,
+  amount: { amountMinor: number; currency: string },
+): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({ amount_minor: amount.amountMinor, currency: amount.currency })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
+/** Records what a settled charge paid, the period it pays for and the license it extended. */
+export async function setSettledCharge(
+  db: DbOrTransaction,
+  paymentId: string,
+  charge: Pick<PaymentRow, 'license_id' | 'amount_minor' | 'currency' | 'period_start' | 'period_end'>,
+): Promise<void> {
+  await db
+    .updateTable('payments')
+    .set({
+      license_id: charge.license_id,
+      amount_minor: charge.amount_minor,
+      currency: charge.currency,
+      period_start: charge.period_start,
+      period_end: charge.period_end,
+    })
+    .where('id', '=', paymentId)
+    .execute();
+}
+
 /** The paid charge of the period that ends at `periodEnd` (what a plan change credits back). */
 export const paidChargeOfPeriod = (
   db: DbOrTransaction,
@@ -178,6 +222,38 @@ export const dueSubscriptions = (
       ]),
     )
     .orderBy(sql`coalesce(next_retry_at, current_period_end)`)
+    .limit(limit)
+    .execute();
+
+/**
+ * Subscriptions with a reminder due: an active yearly one renewing before `renewBefore`, or a past
+ * due one whose grace ends before `graceBefore`; neither once its moment (after `now`) has passed.
+ */
+export const dueForReminders = (
+  db: DbOrTransaction,
+  at: { now: string; renewBefore: string; graceBefore: string },
+  limit: number,
+): Promise<SubscriptionRow[]> =>
+  db
+    .selectFrom('subscriptions')
+    .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    .selectAll('subscriptions')
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('subscriptions.status', '=', 'active'),
+          eb('subscriptions.cancel_at_period_end', '=', 0),
+          eb('plans.billing_interval', '=', 'year'),
+          eb('subscriptions.current_period_end', '<=', at.renewBefore),
+          eb('subscriptions.current_period_end', '>', at.now),
+        ]),
+        eb.and([
+          eb('subscriptions.status', '=', 'past_due'),
+          eb('subscriptions.grace_ends_at', '<=', at.graceBefore),
+          eb('subscriptions.grace_ends_at', '>', at.now),
+        ]),
+      ]),
+    )
     .limit(limit)
     .execute();
 

@@ -11,7 +11,12 @@ import { anchorEndingCycle } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { declined, LIVE, sandboxOnly, subscriptionNotFound } from './refusals.js';
-import { findSubscription, lockSubscription, updateSubscription } from './repository.js';
+import {
+  findLiveSubscriptionIdOfOrganisation,
+  findSubscription,
+  lockSubscription,
+  updateSubscription,
+} from './repository.js';
 import {
   chargeSandboxRenewal,
   SANDBOX_DECLINE_REASON,
@@ -114,12 +119,7 @@ export function createSandboxControls({
         throw conflict('subscription_already_started', 'This subscription is already paid');
       // Two checkouts opened for one organisation: once one is paid, the other would be a second license.
       if (outcome === 'pay' && row.organisation_id !== null) {
-        const live = await db
-          .selectFrom('subscriptions')
-          .select('id')
-          .where('organisation_id', '=', row.organisation_id)
-          .where('status', 'in', [...LIVE])
-          .executeTakeFirst();
+        const live = await findLiveSubscriptionIdOfOrganisation(db, row.organisation_id);
         if (live)
           throw conflict(
             'organisation_already_subscribed',

@@ -51,6 +51,7 @@ import { LIVE, subscriptionNotFound } from './refusals.js';
 import { createSandboxControls } from './sandbox-controls.js';
 import {
   chargesOfSubscription,
+  findLiveSubscriptionIdOfOrganisation,
   findOwnSubscription,
   findSubscription,
   findSubscriptionByProviderId,
@@ -259,12 +260,7 @@ export function createSubscriptionsService({
     const access = await organisationAccess(db, body.organisation_id, user);
     assertManages(access);
     const { organisation } = access;
-    const live = await db
-      .selectFrom('subscriptions')
-      .select('id')
-      .where('organisation_id', '=', organisation.id)
-      .where('status', 'in', [...LIVE])
-      .executeTakeFirst();
+    const live = await findLiveSubscriptionIdOfOrganisation(db, organisation.id);
     const license = await findOrganisationLicense(db, organisation.id);
     if (live || (license && (license.expires_at === null || license.expires_at > clock.now().toISOString())))
       throw conflict(

@@ -8,7 +8,7 @@ import {
   licensingSettingsSchema,
   validateLicenseRequestSchema,
 } from '../../../shared/api/licenses.js';
-import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { LicenseChecksService } from '../licenses/check-service.js';
@@ -27,15 +27,6 @@ export interface LicensingRoutesOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-const CHECK_PATHS = [apiPaths.licenses.validate, apiPaths.licensing.status].map(
-  (path) => `${API_BASE_PATH}${path}`,
-);
-/** Whether a request URL is one of the two license-check routes. */
-export const isLicenseCheckUrl = (url: string): boolean =>
-  CHECK_PATHS.some(
-    (path) => url.startsWith(path) && (url.length === path.length || url[path.length] === '?'),
-  );
 
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
 const tags = ['licensing'];

@@ -9,9 +9,6 @@ import {
   changePlanRequestSchema,
   currentPlanSchema,
   deactivateRequestSchema,
-  type DownloadPlatform,
-  downloadQuerySchema,
-  downloadResponseSchema,
   featureUsageSchema,
   licenseFeaturesSchema,
   licenseIdSchema,
@@ -28,7 +25,6 @@ import { apiErrorSchema } from '../../../shared/api/errors.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { currentUser } from '../../identity/plugins/authenticate.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
-import type { UserRow } from '../../platform/db/tables.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { LicensesService } from './service.js';
 
@@ -39,22 +35,10 @@ const idParams = z.object({ id: licenseIdSchema });
 /** Refused license checks answer with the status fields as well as the error. */
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
 
-/**
- * A license's installers, which the distribution context serves once licensing lets the user
- * download (supplied at composition, so licensing knows nothing of releases or signed links).
- */
-export interface LicenseDownloads {
-  download(
-    user: UserRow,
-    id: string,
-    platform: DownloadPlatform | undefined,
-  ): Promise<z.infer<typeof downloadResponseSchema>>;
-}
-
-export const licensesRoutes: FastifyPluginAsyncZod<{
-  licenses: LicensesService;
-  downloads: LicenseDownloads;
-}> = async (app, { licenses, downloads }) => {
+export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }> = async (
+  app,
+  { licenses },
+) => {
   app.addHook('onRequest', app.requireUser);
   const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
 
@@ -294,21 +278,5 @@ export const licensesRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => licenses.changePlan(user(request), request.params.id, request.body.planId),
-  );
-
-  app.get(
-    paths.download,
-    {
-      schema: {
-        operationId: 'getLicenseDownloads',
-        tags,
-        summary: 'Newest desktop installers with signed links, sizes and SHA-256 checksums',
-        security: bearerSecurity,
-        params: idParams,
-        querystring: downloadQuerySchema,
-        response: { 200: downloadResponseSchema, ...refusals, ...errorResponses(401) },
-      },
-    },
-    async (request) => downloads.download(user(request), request.params.id, request.query.platform),
   );
 };

@@ -17,7 +17,15 @@ declare module 'fastify' {
   }
 }
 
-/** Checks `X-API-Key` on every request of the (encapsulated) scope it is added to. */
+/** Gives every request the client its key names (null until a scope's check has found one). */
+export function decorateApiClient(app: FastifyInstance): void {
+  app.decorateRequest('apiClient', null);
+}
+
+/**
+ * Checks `X-API-Key` on every request of the (encapsulated) scope it is added to; the request was
+ * given `apiClient` by {@link decorateApiClient} at the root.
+ */
 export function addApiKeyCheck(
   scope: FastifyInstance,
   { keys, exempt, exemptPrefixes = [] }: ApiKeyOptions,
@@ -26,7 +34,6 @@ export function addApiKeyCheck(
   // compared in constant time with each of them (equal lengths, so nothing leaks through timing).
   const digest = (key: string) => createHash('sha256').update(key).digest();
   const known = keys.map(({ client, key }) => ({ client, digest: digest(key) }));
-  scope.decorateRequest('apiClient', null);
   scope.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
     const query = request.url.indexOf('?');
     const path = query === -1 ? request.url : request.url.slice(0, query);

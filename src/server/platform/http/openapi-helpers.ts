@@ -152,7 +152,8 @@ const errorResponse = () => ({
  * - responses get a description of their status instead of the generator's "Default Response";
  * - component schemas no operation reaches are dropped: zod registers an input and an output
  *   form of every schema, and a request body uses only the one, a response only the other; the
- *   rest are sorted by name.
+ *   rest are sorted by name;
+ * - paths are sorted too.
  */
 export function finishOpenApiDocument<T extends Document>(document: T): T {
   for (const { operation } of operationsOf(document)) {
@@ -164,6 +165,15 @@ export function finishOpenApiDocument<T extends Document>(document: T): T {
     for (const [status, response] of Object.entries(responses))
       if (!response.description || response.description === 'Default Response')
         response.description = STATUS_DESCRIPTIONS[status] ?? `HTTP ${status}`;
+  }
+
+  // Sorted by path: the contexts register their routes in the order of their direction, which
+  // says nothing to a reader of the document, and a new context must not reorder generated clients.
+  const paths = document.paths;
+  if (paths) {
+    const sorted = Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const path of Object.keys(paths)) delete paths[path];
+    Object.assign(paths, Object.fromEntries(sorted));
   }
 
   const schemas = document.components?.schemas;

@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin';
+import type { LicensingEvents } from '../licensing/index.js';
+import { registerApiRoutes } from '../platform/http/api-scope.js';
+import { adminSecurityEventsRoutes } from '../platform/security-log/routes.js';
+import { createSecurityEventsService } from '../platform/security-log/service.js';
+import { createDashboardService } from './dashboard-service.js';
+import { createAdminLicensesService } from './licenses-service.js';
+import { adminRoutes } from './routes.js';
+import { createAdminUsersService } from './users-service.js';
+
+export interface AdminOptions {
+  /** Where an administrator's changes to licenses are announced (the composition's bus). */
+  events: LicensingEvents;
+}
+
+/** The operator's API: the dashboard, users, licenses and the security log. */
+export const adminContext = fp<AdminOptions>(
+  async (app, { events }) => {
+    const { config, clock, db } = app.platform;
+    const { mailer } = app;
+    await registerApiRoutes(app, async (api) => {
+      await api.register(adminRoutes, {
+        dashboard: createDashboardService({ db, clock }),
+        users: createAdminUsersService({ db, clock, passwords: app.identity.passwords, mailer }),
+        licenses: createAdminLicensesService({ db, clock, events, mailer, publicUrl: config.publicUrl }),
+      });
+      await api.register(adminSecurityEventsRoutes, { securityEvents: createSecurityEventsService({ db }) });
+    });
+  },
+  { name: 'admin', dependencies: ['platform', 'identity', 'licensing'] },
+);

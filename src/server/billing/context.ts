@@ -1,0 +1,124 @@
+import fp from 'fastify-plugin';
+import { registerApiRoutes } from '../platform/http/api-scope.js';
+import type { BillingEvents } from './events.js';
+import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './invoices/attachment.js';
+import { invoicesModule } from './invoices/module.js';
+import { createReceipts } from './invoices/receipts.js';
+import { createRefundsService } from './invoices/refunds.js';
+import { createBillingService } from './invoices/service.js';
+import { taxInvoiceWarning } from './invoices/settings.js';
+import { createAdminPaymentsService } from './payments/admin-service.js';
+import { createConfiguredProvider } from './payments/configured-provider.js';
+import { paymentsModule, warnAboutPaymentProvider } from './payments/module.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { createPaymentsService } from './payments/service.js';
+import { createWebhookHandler } from './payments/webhooks.js';
+import { seatPurchaseRoutes } from './seat-purchases/routes.js';
+import { createSeatPurchases } from './seat-purchases/service.js';
+import { adminSubscriptionsRoutes } from './subscriptions/admin-routes.js';
+import { createAdminSubscriptionsService } from './subscriptions/admin-service.js';
+import { createSubscriptionsArea } from './subscriptions/module.js';
+import { subscriptionsRoutes } from './subscriptions/routes.js';
+import type { SubscriptionsService } from './subscriptions/service.js';
+
+export interface BillingOptions {
+  /** Where billing announces payments, subscriptions and the licenses it grants (the composition's bus). */
+  events: BillingEvents;
+  /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
+  provider?: PaymentProvider;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The customers' subscriptions (the CLI's sandbox renewal uses it). */
+    subscriptions: SubscriptionsService;
+  }
+}
+
+/** Billing: checkout, payments, subscriptions, seat purchases, invoices and refunds. */
+export const billingContext = fp<BillingOptions>(
+  async (app, { events, provider: givenProvider }) => {
+    const { config, clock, db } = app.platform;
+    const { mailer } = app;
+    const { coupons } = app.catalogue;
+    const { publicUrl } = config;
+    const log = app.log;
+    const provider = givenProvider ?? createConfiguredProvider(config);
+    warnAboutPaymentProvider(provider, log);
+    const notTaxInvoices = taxInvoiceWarning(config.invoices);
+    if (notTaxInvoices) log.warn(notTaxInvoices);
+    // The receipt mail's invoice PDF, rendered from the issued invoice when the worker sends it.
+    mailer.registerAttachmentResolver(INVOICE_PDF_ATTACHMENT, invoicePdfBytes);
+
+    const invoicing = config.invoices;
+    const receipts = createReceipts({ mailer, publicUrl, clock });
+    const refunds = createRefundsService({ db, clock, events, provider, invoicing, log, mailer, publicUrl });
+    const subscriptionsArea = createSubscriptionsArea({
+      db,
+      clock,
+      events,
+      provider,
+      config,
+      mailer,
+      coupons,
+      receipts,
+      refundCredit: refunds.refundCredit,
+      reserveCredit: refunds.reserveCredit,
+      log,
+    });
+    app.decorate('subscriptions', subscriptionsArea.service);
+    for (const job of subscriptionsArea.jobs) app.platform.schedule(job);
+    // The server's own refunds (a refused second subscription, a cancellation now) the provider did not take yet.
+    app.platform.schedule({ name: 'refunds left pending', run: () => refunds.retryPending() });
+
+    const { checkoutExpiryMinutes } = config.payments;
+    await registerApiRoutes(app, async (api) => {
+      await api.register(paymentsModule, {
+        payments: createPaymentsService({
+          db,
+          clock,
+          events,
+          provider,
+          currency: config.payments.currency,
+          invoicing,
+          coupons,
+          receipts,
+          checkoutExpiryMinutes,
+          log,
+        }),
+        handleWebhook: createWebhookHandler({
+          db,
+          clock,
+          events,
+          provider,
+          invoicing,
+          subscriptionEvents: subscriptionsArea.webhookEvents,
+          receipts,
+          log,
+        }),
+        adminPayments: createAdminPaymentsService({ db, clock, checkoutExpiryMinutes }),
+      });
+      await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
+      await api.register(seatPurchaseRoutes, {
+        seatPurchases: createSeatPurchases({
+          db,
+          clock,
+          events,
+          provider,
+          pricing: subscriptionsArea.charges.pricing,
+          invoices: invoicing,
+          receipts,
+        }),
+      });
+      await api.register(adminSubscriptionsRoutes, {
+        adminSubscriptions: createAdminSubscriptionsService({
+          db,
+          clock,
+          subscriptions: subscriptionsArea.service,
+        }),
+      });
+      await api.register(invoicesModule, { billing: createBillingService({ db, clock }), refunds });
+    });
+  },
+  { name: 'billing', dependencies: ['platform', 'identity', 'catalogue', 'licensing'] },
+);

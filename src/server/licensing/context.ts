@@ -1,0 +1,130 @@
+import fp from 'fastify-plugin';
+import { registerApiRoutes } from '../platform/http/api-scope.js';
+import type { LicensingEvents } from './events.js';
+import { createLeaseSigner } from './leases/lease-signer.js';
+import { licensingRoutes } from './leases/routes.js';
+import { createLicensingSettingsService } from './leases/service.js';
+import { createCheckAnswers } from './licenses/check-answers.js';
+import { createLicenseCheckReads } from './licenses/check-repository.js';
+import { createLicenseChecksService } from './licenses/check-service.js';
+import { createLicenseExpiryNotices } from './licenses/expiry-notices.js';
+import { createHeartbeatWriter } from './licenses/heartbeat-repository.js';
+import { createHeartbeats, type Heartbeats } from './licenses/heartbeats.js';
+import { licensesRoutes } from './licenses/routes.js';
+import { seatActivationRoutes } from './licenses/seat-activation-routes.js';
+import { createLicensesService } from './licenses/service.js';
+import { offlineActivationRoutes } from './offline-activation/routes.js';
+import { createOfflineActivationService } from './offline-activation/service.js';
+import { adminOrganisationsRoutes } from './organisations/admin-routes.js';
+import { createAdminOrganisationsService } from './organisations/admin-service.js';
+import { invitationRoutes } from './organisations/invitation-routes.js';
+import { createInvitationsService } from './organisations/invitations.js';
+import { organisationsRoutes } from './organisations/routes.js';
+import { createOrganisationsService } from './organisations/service.js';
+
+export interface LicensingOptions {
+  /** Where licensing announces licenses, activations and organisations (the composition's bus). */
+  events: LicensingEvents;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Machines' check-ins waiting to be written; `flush()` writes them now. */
+    heartbeats: Heartbeats;
+  }
+}
+
+/** Licensing: licenses, activations, checks and leases, offline activation, organisations and seats. */
+export const licensingContext = fp<LicensingOptions>(
+  async (app, { events }) => {
+    const { config, clock, db, raw } = app.platform;
+    const { mailer } = app;
+    const { publicUrl } = config;
+    const leases = await createLeaseSigner({
+      dataDir: config.dataDir,
+      configuredKey: config.licensing.signingKey,
+      issuer: config.jwt.issuer,
+      ttlSeconds: config.licensing.leaseTtlSeconds,
+      clock,
+    });
+    // The check's own prepared statements and the check-ins' batched writes, off Kysely's path.
+    const checkReads = createLicenseCheckReads(raw);
+    const heartbeats = createHeartbeats({
+      writer: createHeartbeatWriter(raw),
+      flushIntervalMs: config.licensing.heartbeatFlushMs,
+      onFlushError: (error) =>
+        app.log.warn({ err: error }, 'machine check-ins not written; retried at the next flush'),
+    });
+    app.decorate('heartbeats', heartbeats);
+    app.addHook('onClose', async () => {
+      // Before the platform's mail worker closes: a mail send may take minutes, and a shutdown cut
+      // short must not lose the check-ins.
+      await heartbeats
+        .close()
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'machine check-ins could not be written at shutdown'),
+        );
+      checkReads.close();
+    });
+    app.platform.schedule(
+      {
+        name: 'license expiry notices',
+        run: createLicenseExpiryNotices({
+          db,
+          clock,
+          events,
+          mailer,
+          publicUrl,
+          reminderDays: config.subscriptions.expiryReminderDays,
+        }).run,
+      },
+      { afterOthers: true },
+    );
+
+    const licenses = createLicensesService({ db, clock, events, leases });
+    const invitations = createInvitationsService({
+      db,
+      clock,
+      events,
+      mailer,
+      publicUrl,
+      ttlHours: config.organisationInvitationTtlHours,
+      passwords: app.identity.passwords,
+      auth: app.identity.auth,
+    });
+    await registerApiRoutes(app, async (api) => {
+      await api.register(licensesRoutes, { licenses });
+      await api.register(seatActivationRoutes, { seats: licenses });
+      await api.register(licensingRoutes, {
+        checks: createLicenseChecksService({
+          clock,
+          leases,
+          planCatalogue: app.catalogue.planCatalogue,
+          reads: checkReads,
+          heartbeats,
+          answers: createCheckAnswers(config.licensing.checkCacheEntries),
+          leaseReuseShare: config.licensing.leaseReuseShare,
+        }),
+        leases,
+        settings: createLicensingSettingsService({ db, clock }),
+        checksPerMinute: config.licensing.checksPerMinute,
+        clock,
+      });
+      await api.register(offlineActivationRoutes, {
+        offline: createOfflineActivationService({ db, clock, leases, licenses }),
+      });
+      await api.register(organisationsRoutes, {
+        organisations: createOrganisationsService({ db, clock, events, mailer, publicUrl }),
+        invitations,
+      });
+      await api.register(invitationRoutes, {
+        invitations,
+        rateLimitPerMinute: config.authRateLimitPerMinute,
+      });
+      await api.register(adminOrganisationsRoutes, {
+        adminOrganisations: createAdminOrganisationsService({ db, clock }),
+      });
+    });
+  },
+  { name: 'licensing', dependencies: ['platform', 'identity', 'catalogue'] },
+);

@@ -1,0 +1,10 @@
+import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+
+const CHECK_PATHS = [apiPaths.licenses.validate, apiPaths.licensing.status].map(
+  (path) => `${API_BASE_PATH}${path}`,
+);
+/** Whether a request URL is one of the two license-check routes. */
+export const isLicenseCheckUrl = (url: string): boolean =>
+  CHECK_PATHS.some(
+    (path) => url.startsWith(path) && (url.length === path.length || url[path.length] === '?'),
+  );

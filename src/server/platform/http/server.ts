@@ -1,0 +1,52 @@
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from '../config.js';
+import { sendFrameworkError, writeClientError, registerErrorHandler } from './error-handler.js';
+import { addPathRules, MAX_PATH_SEGMENT_LENGTH } from './path-rules.js';
+
+export interface ServerOptions {
+  logger?: boolean;
+  /** Where the log goes instead of standard output (tests read what the server logged). */
+  logStream?: { write(line: string): void };
+  /** Requests answered without a log line each (the desktops' background license checks). */
+  quietUrl?: (url: string) => boolean;
+}
+
+/** The Fastify instance every context registers on: logging, limits, validation and errors set once. */
+export function createServer(config: Config, options: ServerOptions = {}): FastifyInstance {
+  const quietUrl = options.quietUrl;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
+    bodyLimit: config.bodyLimitBytes,
+    // Every desktop checks its license in the background: a log line per check would drown the rest
+    // (a check that fails with a server error is still logged by the error handler).
+    logController: new LogController({
+      disableRequestLogging: (request: { url?: string }) => quietUrl?.(request.url ?? '') ?? false,
+    }),
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    // A request that reaches a closing server on a keep-alive connection is served like any other
+    // (the database closes only after the last connection): Fastify's own 503 has a body of its
+    // own shape, and a balancer that does not retry would count it as lost.
+    return503OnClosing: false,
+    frameworkErrors: sendFrameworkError,
+    clientErrorHandler: writeClientError,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+  });
+  // The API reads JSON (and one form route): a text/plain body gets 415 like any other type
+  // instead of reaching the schemas as a string.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  // Before every route and plugin, so malformed paths are refused alike everywhere.
+  addPathRules(app);
+  return app;
+}
