@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
 import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
-import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/releases.js';
+import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/distribution.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
 import { systemClock } from './platform/clock.js';
