@@ -21,6 +21,7 @@ import {
   assertAcceptableNewPassword,
   changeAccountByAdministrator,
   createAccountByAdministrator,
+  deleteAccountByAdministrator,
   findUserByEmail,
   findUserById,
   type PasswordHasher,
@@ -31,7 +32,6 @@ import { type AdminActor, recordAdminAction } from '../platform/security-log/ser
 import {
   countLicensesOfUser,
   countsOfUser,
-  deleteUser,
   findAdminUser,
   listAdminUsers,
   type ListedUser,
@@ -258,7 +258,7 @@ export function createAdminUsersService({
           await assertAnotherAdminRemains(trx, id, actor.id);
         }
         const licenses = await countLicensesOfUser(trx, id);
-        if (!(await deleteUser(trx, id))) throw userNotFound();
+        if (!(await deleteAccountByAdministrator(trx, id))) throw userNotFound();
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.userDeleted,
           severity: 'warning',

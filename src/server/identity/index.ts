@@ -16,6 +16,8 @@ export {
   changeAccountByAdministrator,
   createAccountByAdministrator,
   createInvitedAccount,
+  deleteAccountByAdministrator,
+  lockAccount,
   promoteToAdministrator,
 } from './users/account-writes.js';
 export { accountFields } from './users/profile.js';

@@ -2,7 +2,7 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { NewUserRow, UserRow, UserUpdate } from '../../platform/db/tables.js';
 import { endEverySession } from '../auth/end-sessions.js';
-import { insertUser, updateUser } from './repository.js';
+import { deleteUserRow, insertUser, lockUserRow, updateUser } from './repository.js';
 
 // The writes to accounts that flows of other contexts make (licensing's invitations, admin's
 // users, the operator's CLI), in their own transactions: identity does them, so the accounts'
@@ -58,3 +58,14 @@ export async function promoteToAdministrator(
     updated_at: now,
   });
 }
+
+/**
+ * Holds the account still until the caller's transaction ends: another context's change that
+ * must not interleave with a second one for the same buyer (billing's subscriptions) or the same
+ * administrators (admin's last-administrator rule) takes it first.
+ */
+export const lockAccount = (trx: DbOrTransaction, id: string): Promise<void> => lockUserRow(trx, id);
+
+/** Deletes an account an administrator removes, and what it owns with it; false when there was none. */
+export const deleteAccountByAdministrator = (trx: DbOrTransaction, id: string): Promise<boolean> =>
+  deleteUserRow(trx, id);
