@@ -249,10 +249,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       console.error(`A new cycle between parts of the server: ${cycle.join(' -> ')}`);
     for (const file of structure.queriesOutsideRepositories)
       console.error(`A query outside a repository (move it into one): ${file}`);
-    for (const write of structure.foreignWrites)
+    const writes = structure.foreignWrites.filter((write) => !KNOWN_FOREIGN_WRITES.includes(write));
+    for (const write of writes)
       console.error(`A write into another context's table (ask the owner through its index.ts): ${write}`);
-    const failed =
-      added.length + structure.queriesOutsideRepositories.length + structure.foreignWrites.length;
+    const failed = added.length + structure.queriesOutsideRepositories.length + writes.length;
     process.exit(failed > 0 ? 1 : 0);
   }
   const appLines = readFileSync(join(SERVER_ROOT, 'app.ts'), 'utf8').split('\n').length - 1;
