@@ -1,4 +1,4 @@
-import { type UpdateCheckRequest, updateCheckResponseSchema } from '../shared/api/releases.js';
+import { type UpdateCheckRequest, updateCheckResponseSchema } from '../shared/api/distribution.js';
 import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
 import type { FetchLike } from './licensing-api.js';
 

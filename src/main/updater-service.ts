@@ -1,6 +1,6 @@
 import type { AppUpdater, ProgressInfo, UpdateDownloadedEvent, UpdateInfo } from 'electron-updater';
 import type { DownloadPlatform } from '../shared/api/licenses.js';
-import { CHANNEL_FILE_PREFIX, type ReleaseChannel } from '../shared/api/releases.js';
+import { CHANNEL_FILE_PREFIX, type ReleaseChannel } from '../shared/api/distribution.js';
 import { type UpdateState, updateStateSchema } from '../shared/bridge.js';
 import type { IntervalTimer } from './periodic-license-check.js';
 import type { UpdateCheckApi } from './updater-api.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RELEASE_CHANNELS, type ReleaseChannel } from '../shared/api/releases.js';
+import { RELEASE_CHANNELS, type ReleaseChannel } from '../shared/api/distribution.js';
 import { readJsonFile, writeJsonFile } from './json-file.js';
 
 const settingsSchema = z.object({

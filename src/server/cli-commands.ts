@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
 import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
-import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/releases.js';
+import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/distribution.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
 import { systemClock } from './platform/clock.js';
@@ -11,12 +11,15 @@ import { type Config, ConfigError, loadConfig } from './platform/config.js';
 import { createDatabase } from './platform/db/database.js';
 import { isUniqueViolation } from './platform/db/errors.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { requeueFailedMails } from './platform/mail/outbox-repository.js';
+import { requeueFailedMails } from './platform/mail/outbox-upkeep.js';
 import { publishRelease } from './distribution/releases.js';
 import { rotateLeaseKeys } from './licensing/leases/lease-signer.js';
-import { generatePassword } from './identity/first-admin.js';
-import { newPasswordProblem } from './identity/auth/password-policy.js';
-import { findUserByEmail, updateUser } from './identity/users/repository.js';
+import {
+  findUserByEmail,
+  generatePassword,
+  newPasswordProblem,
+  promoteToAdministrator,
+} from './identity/index.js';
 import { securityEventTypes } from './platform/security-log/security-events.js';
 import { recordSecurityEvent } from './platform/security-log/service.js';
 
@@ -235,13 +238,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (command === 'create-admin') {
       let adminId: string;
       if (existing) {
-        const now = new Date().toISOString();
         // An administrator who cannot sign in is no use: promoting confirms the address too.
-        await updateUser(app.db, existing.id, {
-          role: 'admin',
-          email_verified_at: existing.email_verified_at ?? now,
-          updated_at: now,
-        });
+        await promoteToAdministrator(app.db, systemClock, existing);
         adminId = existing.id;
         const confirmed = existing.email_verified_at ? '' : ', e-mail address marked as confirmed';
         console.log(`${email} is now an administrator (password unchanged${confirmed}).`);

@@ -8,7 +8,7 @@ import {
 } from './api/licenses.js';
 import { seatHolderSchema } from './api/organisations.js';
 import { OFFLINE_FILE_MAX_BYTES } from './offline-files.js';
-import { RELEASE_CHANNELS, type ReleaseChannel } from './api/releases.js';
+import { RELEASE_CHANNELS, type ReleaseChannel } from './api/distribution.js';
 import { type BridgeChannel, type BridgeEvent, bridgeChannels } from './bridge-channels.js';
 
 export {

@@ -12,12 +12,12 @@ import { describePortal, expectPath, signIn } from './support/portal.js';
 
 /** The signed-in user's screens; each must be its own lazily loaded chunk. */
 const USER_PAGES = [
-  'src/features/license/pages/dashboard-page.tsx',
-  'src/features/license/pages/licenses-page.tsx',
-  'src/features/license/pages/license-detail-page.tsx',
-  'src/features/user/pages/profile-page.tsx',
+  'src/features/licenses/pages/dashboard-page.tsx',
+  'src/features/licenses/pages/licenses-page.tsx',
+  'src/features/licenses/pages/license-detail-page.tsx',
+  'src/features/users/pages/profile-page.tsx',
   'src/features/payments/pages/purchase-page.tsx',
-  'src/features/user/pages/support-page.tsx',
+  'src/features/users/pages/support-page.tsx',
 ];
 /** The admin console's screens (issue 6, items 6–11). */
 const ADMIN_PAGES = [
@@ -150,7 +150,7 @@ describePortal('the admin console is not downloaded by a user (network)', (porta
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForLoadState('networkidle');
     // The recording is real: the dashboard's own chunk was among the requests.
-    const dashboardFile = `/${graph.chunk(graph.keyOfSource('src/features/license/pages/dashboard-page.tsx')).file}`;
+    const dashboardFile = `/${graph.chunk(graph.keyOfSource('src/features/licenses/pages/dashboard-page.tsx')).file}`;
     expect([...scripts]).toContain(dashboardFile);
     expect(adminModulesOf(scripts)).toEqual([]);
 

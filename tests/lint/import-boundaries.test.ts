@@ -14,7 +14,7 @@ const files: Record<string, string> = {
   [`${R}/features/auth/index.ts`]: "export { session } from './session';\n",
   [`${R}/features/auth/session.ts`]: 'export const session = 1;\n',
   [`${R}/features/auth/pages/login-page.tsx`]: 'export default 1;\n',
-  [`${R}/features/license/license-slice.ts`]: 'export const license = 1;\n',
+  [`${R}/features/licenses/license-slice.ts`]: 'export const license = 1;\n',
   'src/server/app.ts': 'export const app = 1;\n',
   'src/shared/routes.ts': 'export const routes = 1;\n',
 };
@@ -35,14 +35,14 @@ describe('portal layers: app → features → components and lib, never upward',
   });
 
   it('refuses a feature importing app/', async () => {
-    expect(await problems(`${R}/features/license/probe.ts`, use('../../app/store'))).toEqual([
+    expect(await problems(`${R}/features/licenses/probe.ts`, use('../../app/store'))).toEqual([
       expect.stringContaining('A feature does not import app/'),
     ]);
   });
 
   it("refuses a feature importing another feature's internals, statically or with import()", async () => {
     for (const code of [use('../auth/session'), load('../auth/session'), load('../auth/pages/login-page')])
-      expect(await problems(`${R}/features/license/probe.ts`, code)).toEqual([
+      expect(await problems(`${R}/features/licenses/probe.ts`, code)).toEqual([
         expect.stringContaining('Another feature is reached through its index.ts only'),
       ]);
   });
@@ -62,7 +62,7 @@ describe('portal layers: app → features → components and lib, never upward',
       use('../../components/button'),
       use('../../lib/http'),
     ];
-    for (const code of allowed) expect(await problems(`${R}/features/license/probe.ts`, code)).toEqual([]);
+    for (const code of allowed) expect(await problems(`${R}/features/licenses/probe.ts`, code)).toEqual([]);
   });
 });
 

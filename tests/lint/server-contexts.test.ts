@@ -90,4 +90,22 @@ describe('cycles between the parts of the server', () => {
     expect(structure.foreignRepositoryImports).toEqual(['billing/a.ts -> licensing/repository.ts']);
     expect(structure.queriesOutsideRepositories).toEqual(['licensing/service.ts']);
   });
+
+  it('counts writes into a table another context owns, or nobody does, and lets the owner write', () => {
+    const structure = measure([
+      {
+        path: 'billing/repository.ts',
+        text: "trx.updateTable('subscriptions');\ntrx.updateTable('users');\n",
+      },
+      {
+        path: 'licensing/repository.ts',
+        text: "db.insertInto(\n  'licenses',\n);\ndb.deleteFrom('gadgets');\n",
+      },
+      { path: 'platform/db/migrations/001.ts', text: "db.insertInto('users');\n" },
+    ]);
+    expect(structure.foreignWrites).toEqual([
+      'billing/repository.ts -> users (identity)',
+      'licensing/repository.ts -> gadgets (no owner: add it to TABLE_OWNERS)',
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReleaseChannel } from '../../src/shared/api/releases.js';
+import type { ReleaseChannel } from '../../src/shared/api/distribution.js';
 import type { UpdateState } from '../../src/shared/bridge.js';
 import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
 import { createUpdateCheckApi } from '../../src/main/updater-api.js';

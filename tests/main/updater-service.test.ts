@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { UpdateCheckRequest } from '../../src/shared/api/releases.js';
+import type { UpdateCheckRequest } from '../../src/shared/api/distribution.js';
 import type { UpdateState } from '../../src/shared/bridge.js';
 import type { UpdateCheckApi, UpdateCheckOutcome } from '../../src/main/updater-api.js';
 import {

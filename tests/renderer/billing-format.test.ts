@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toMinorUnits } from '../../src/renderer/src/features/admin/billing/refund-dialog';
-import { formatMinorAmount } from '../../src/renderer/src/features/billing';
+import { toMinorUnits } from '../../src/renderer/src/features/admin/invoices/refund-dialog';
+import { formatMinorAmount } from '../../src/renderer/src/features/invoices';
 
 describe('amounts of invoices and refunds in the portal', () => {
   it('turns a typed refund amount into minor units exactly, with the currency’s decimals', () => {

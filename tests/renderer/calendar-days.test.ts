@@ -5,8 +5,8 @@ import {
   endOfDayIso,
   toCreateLicenseRequest,
 } from '../../src/renderer/src/features/admin/licenses/license-forms';
-import { formatDay } from '../../src/renderer/src/features/license/license-format';
-import { dailyUsage } from '../../src/renderer/src/features/license/usage-history';
+import { formatDay } from '../../src/renderer/src/features/licenses/license-format';
+import { dailyUsage } from '../../src/renderer/src/features/licenses/usage-history';
 
 /** The portal's day arithmetic: usage chart days (UTC) and the admin's expiry day (their own calendar). */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayText, readersDayText } from '../../src/renderer/src/components/forms/day-text';
-import { formatDate } from '../../src/renderer/src/features/license/license-format';
+import { formatDate } from '../../src/renderer/src/features/licenses/license-format';
 
 /** The day fields write and read a day as the rest of the portal writes dates, per locale. */
 

@@ -38,7 +38,7 @@ describe('lazily injected license and admin slices', () => {
     });
     const before = store.getState().auth.lastActivity;
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const { setCurrentLicense } = await import('../../src/renderer/src/features/license');
+    const { setCurrentLicense } = await import('../../src/renderer/src/features/licenses');
     store.dispatch(setCurrentLicense(null));
     expect(store.getState().auth.lastActivity).toBeGreaterThan(before);
   });

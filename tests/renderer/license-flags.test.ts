@@ -6,7 +6,7 @@ import {
   daysLeft,
   licenseFlag,
   needsSubscription,
-} from '../../src/renderer/src/features/license/license-flags';
+} from '../../src/renderer/src/features/licenses/license-flags';
 
 /* What the dashboard and the license cards flag, and when "Activate on this machine" applies. */
 

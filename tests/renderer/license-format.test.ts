@@ -4,7 +4,7 @@ import {
   formatDate,
   formatDateTime,
   formatRelative,
-} from '../../src/renderer/src/features/license/license-format';
+} from '../../src/renderer/src/features/licenses/license-format';
 
 describe('date formatting of the license and admin screens', () => {
   it.each([

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { licenseMessages } from '../../src/shared/messages';
 import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
-import { licenseApi } from '../../src/renderer/src/features/license';
+import { licenseApi } from '../../src/renderer/src/features/licenses';
 import { activationResult, featureUsage, validLicenseStatus } from './support/api-answers';
 import { FakeApi, problem, WITHOUT_MESSAGE } from './support/fake-api';
 import { tabServices } from './support/services';

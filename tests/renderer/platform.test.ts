@@ -8,7 +8,7 @@ import {
 } from '../../src/shared/bridge';
 import { localStorageKeys } from '../../src/shared/storage-keys';
 import { makeFullStore } from './support/store';
-import { licenseApi } from '../../src/renderer/src/features/license';
+import { licenseApi } from '../../src/renderer/src/features/licenses';
 import { FakeApi } from './support/fake-api';
 import { fakeUpdateBridge } from './support/fake-update-bridge';
 import { offlineBridgeMethods } from './support/fake-offline-bridge';

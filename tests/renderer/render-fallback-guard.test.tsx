@@ -6,7 +6,7 @@ import { renderApp, servicesFor } from './support/render-app';
 import { allowRenderFallback, checkNoRenderFallback } from './support/render-failures';
 
 // One screen crashes; the rest of the portal is the real one.
-vi.mock('../../src/renderer/src/features/user/pages/support-page', () => ({
+vi.mock('../../src/renderer/src/features/users/pages/support-page', () => ({
   default: () => {
     throw new Error('render failure');
   },

@@ -6,7 +6,7 @@ import { allowRenderFallback } from './support/render-failures';
 import { renderApp, servicesFor } from './support/render-app';
 
 // The screen under test fails to render; everything around it is the real portal.
-vi.mock('../../src/renderer/src/features/user/pages/support-page', () => ({
+vi.mock('../../src/renderer/src/features/users/pages/support-page', () => ({
   default: () => {
     throw new Error('render failure');
   },

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeFullStore } from './support/store';
 import { authApi } from '../../src/renderer/src/features/auth/auth-endpoints';
 import { refreshSession } from '../../src/renderer/src/features/auth/session-thunks';
-import { licenseApi } from '../../src/renderer/src/features/license';
+import { licenseApi } from '../../src/renderer/src/features/licenses';
 import { runStorageMigrations } from '../../src/renderer/src/lib/storage-migrations';
 import { activationResult } from './support/api-answers';
 import { FakeApi, problem, testUser } from './support/fake-api';

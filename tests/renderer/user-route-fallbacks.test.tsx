@@ -16,12 +16,12 @@ const { fail } = vi.hoisted(() => ({
     },
   }),
 }));
-vi.mock('../../src/renderer/src/features/license/pages/dashboard-page', fail);
-vi.mock('../../src/renderer/src/features/license/pages/licenses-page', fail);
-vi.mock('../../src/renderer/src/features/license/pages/license-detail-page', fail);
-vi.mock('../../src/renderer/src/features/user/pages/profile-page', fail);
+vi.mock('../../src/renderer/src/features/licenses/pages/dashboard-page', fail);
+vi.mock('../../src/renderer/src/features/licenses/pages/licenses-page', fail);
+vi.mock('../../src/renderer/src/features/licenses/pages/license-detail-page', fail);
+vi.mock('../../src/renderer/src/features/users/pages/profile-page', fail);
 vi.mock('../../src/renderer/src/features/payments/pages/purchase-page', fail);
-vi.mock('../../src/renderer/src/features/user/pages/support-page', fail);
+vi.mock('../../src/renderer/src/features/users/pages/support-page', fail);
 
 let api: FakeApi;
 beforeEach(async () => {

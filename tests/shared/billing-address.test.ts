@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingDetailsRequestSchema } from '../../src/shared/api/billing.js';
+import { billingDetailsRequestSchema } from '../../src/shared/api/invoices.js';
 import { COUNTRIES, countryName, currentCountryCode, isCountryCode } from '../../src/shared/countries.js';
 import { findGstState, GST_STATES } from '../../src/shared/gst-states.js';
 import { gstinCheckCharacter, gstinProblem } from '../../src/shared/gstin.js';

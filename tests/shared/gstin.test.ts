@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingDetailsRequestSchema, countryName } from '../../src/shared/api/billing.js';
+import { billingDetailsRequestSchema, countryName } from '../../src/shared/api/invoices.js';
 import { gstinCheckCharacter, gstinProblem, normalizeGstin } from '../../src/shared/gstin.js';
 
 describe('GSTIN', () => {

@@ -1,6 +1,7 @@
 import type { DbOrTransaction } from '../platform/db/database.js';
 import { conflict, forbidden } from '../platform/http-error.js';
-import { activeAdminIds, lockUser } from './users-repository.js';
+import { lockAccount } from '../identity/index.js';
+import { activeAdminIds } from './users-repository.js';
 
 /**
  * Takes the row lock of every active administrator, one at a time in id order (the same order
@@ -11,7 +12,7 @@ import { activeAdminIds, lockUser } from './users-repository.js';
  */
 async function lockActiveAdmins(trx: DbOrTransaction): Promise<string[]> {
   for (const id of await activeAdminIds(trx)) {
-    await lockUser(trx, id);
+    await lockAccount(trx, id);
   }
   return activeAdminIds(trx);
 }

@@ -110,12 +110,6 @@ export async function countsOfUser(
   };
 }
 
-/** Deletes the account (the database cascades to what it owns); false when there was none. */
-export async function deleteUser(db: DbOrTransaction, id: string): Promise<boolean> {
-  const deleted = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
-  return deleted.numDeletedRows > 0n;
-}
-
 /** The ids of the active administrators, in id order. */
 export const activeAdminIds = async (db: DbOrTransaction): Promise<string[]> =>
   (
@@ -127,15 +121,3 @@ export const activeAdminIds = async (db: DbOrTransaction): Promise<string[]> =>
       .orderBy('id')
       .execute()
   ).map((row) => row.id);
-
-/**
- * Takes the account's row lock: an update that changes nothing still locks its row on
- * PostgreSQL until the transaction ends; SQLite runs one write transaction at a time anyway.
- */
-export async function lockUser(db: DbOrTransaction, id: string): Promise<void> {
-  await db
-    .updateTable('users')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', id)
-    .execute();
-}

@@ -16,21 +16,22 @@ import type { UserRow, UserUpdate } from '../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../platform/http-error.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import { mailKinds } from '../platform/mail/templates.js';
-import type { PasswordHasher } from '../identity/auth/password-hasher.js';
-import { assertAcceptableNewPassword } from '../identity/auth/password-policy.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { revokeAllFamiliesOfUser } from '../identity/auth/refresh-tokens-repository.js';
-import { secondFactorsOf } from '../identity/auth/two-factor-service.js';
-import { accountFields } from '../identity/users/profile.js';
-import { findUserByEmail, findUserById } from '../identity/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { bumpSessionVersion, insertUser, updateUser } from '../identity/users/repository.js';
+import {
+  accountFields,
+  assertAcceptableNewPassword,
+  changeAccountByAdministrator,
+  createAccountByAdministrator,
+  deleteAccountByAdministrator,
+  findUserByEmail,
+  findUserById,
+  type PasswordHasher,
+  secondFactorsOf,
+} from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import {
   countLicensesOfUser,
   countsOfUser,
-  deleteUser,
   findAdminUser,
   listAdminUsers,
   type ListedUser,
@@ -76,12 +77,6 @@ export function createAdminUsersService({
     };
   }
 
-  /** Ends every access token and session of the user (a role change or a disabled account). */
-  async function endSessions(trx: DbOrTransaction, id: string, reason: string): Promise<void> {
-    await bumpSessionVersion(trx, id);
-    await revokeAllFamiliesOfUser(trx, id, isoNow(clock), reason);
-  }
-
   return {
     async list(query: UserListQuery): Promise<Paged<AdminUser>> {
       const page = await listAdminUsers(db, query);
@@ -113,7 +108,7 @@ export function createAdminUsersService({
       await refuseDuplicate(
         () =>
           db.transaction().execute(async (trx) => {
-            await insertUser(trx, row);
+            await createAccountByAdministrator(trx, row);
             await recordAdminAction(trx, clock, actor, {
               type: securityEventTypes.userCreated,
               severity: input.role === 'admin' ? 'warning' : 'info',
@@ -175,11 +170,11 @@ export function createAdminUsersService({
             set.email_verified_at = changes.email_verified ? now : null;
           }
           if (Object.keys(set).length === 0) return;
-          await updateUser(trx, id, { ...set, updated_at: now });
+          // Identity ends the user's sessions with it when the role changes or the account is disabled.
+          await changeAccountByAdministrator(trx, clock, id, { ...set, updated_at: now });
 
           const roleChanged = set.role !== undefined;
           const disabled = set.status === 'disabled';
-          if (roleChanged || disabled) await endSessions(trx, id, roleChanged ? 'role_changed' : 'disabled');
           if (roleChanged) {
             await recordAdminAction(trx, clock, actor, {
               type: securityEventTypes.roleChanged,
@@ -263,7 +258,7 @@ export function createAdminUsersService({
           await assertAnotherAdminRemains(trx, id, actor.id);
         }
         const licenses = await countLicensesOfUser(trx, id);
-        if (!(await deleteUser(trx, id))) throw userNotFound();
+        if (!(await deleteAccountByAdministrator(trx, id))) throw userNotFound();
         await recordAdminAction(trx, clock, actor, {
           type: securityEventTypes.userDeleted,
           severity: 'warning',

@@ -4,7 +4,7 @@ import type {
   AdminReleaseList,
   AdminUpdateReleaseBody,
   ReleaseChannel,
-} from '../../shared/api/releases.js';
+} from '../../shared/api/distribution.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import type { ReleaseRow } from '../platform/db/tables.js';

@@ -6,7 +6,7 @@ import {
   adminReleaseListSchema,
   adminReleaseSchema,
   adminUpdateReleaseBodySchema,
-} from '../../shared/api/releases.js';
+} from '../../shared/api/distribution.js';
 import { apiPaths } from '../../shared/routes.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import { actorOf } from '../platform/security-log/admin-actor.js';

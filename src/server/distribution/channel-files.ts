@@ -1,6 +1,6 @@
 import { dump } from 'js-yaml';
 import type { DownloadPlatform } from '../../shared/api/licenses.js';
-import { CHANNEL_FILE_PREFIX, RELEASE_CHANNELS, type ReleaseChannel } from '../../shared/api/releases.js';
+import { CHANNEL_FILE_PREFIX, RELEASE_CHANNELS, type ReleaseChannel } from '../../shared/api/distribution.js';
 import type { ReleaseRow } from '../platform/db/tables.js';
 
 /** electron-builder's platform suffixes: Windows has none, for historical reasons. */

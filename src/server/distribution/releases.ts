@@ -4,7 +4,7 @@ import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadPlatform } from '../../shared/api/licenses.js';
-import type { ReleaseChannel } from '../../shared/api/releases.js';
+import type { ReleaseChannel } from '../../shared/api/distribution.js';
 import type { DbOrTransaction } from '../platform/db/database.js';
 import type { ReleaseRow } from '../platform/db/tables.js';
 import { insertRelease } from './repository.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ReleaseChannel } from '../../shared/api/releases.js';
+import type { ReleaseChannel } from '../../shared/api/distribution.js';
 import type { DownloadPlatform } from '../../shared/api/licenses.js';
 import type { DbOrTransaction } from '../platform/db/database.js';
 import type { ReleaseRow } from '../platform/db/tables.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import semver from 'semver';
-import type { ReleaseChannel } from '../../shared/api/releases.js';
+import type { ReleaseChannel } from '../../shared/api/distribution.js';
 import type { ReleaseRow } from '../platform/db/tables.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { UpdateCheckRequest, UpdateCheckResponse } from '../../shared/api/releases.js';
+import type { UpdateCheckRequest, UpdateCheckResponse } from '../../shared/api/distribution.js';
 import { normalizeLicenseKey } from '../../shared/license-key.js';
 import { UPDATE_FEED_PREFIX } from '../../shared/routes.js';
 import type { Clock } from '../platform/clock.js';

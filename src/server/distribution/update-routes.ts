@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { updateCheckRequestSchema, updateCheckResponseSchema } from '../../shared/api/releases.js';
+import { updateCheckRequestSchema, updateCheckResponseSchema } from '../../shared/api/distribution.js';
 import { apiPaths } from '../../shared/routes.js';
 import { notFound } from '../platform/http-error.js';
 import { apiKeySecurity, errorResponses } from '../platform/http/openapi-helpers.js';

@@ -9,3 +9,24 @@ export { portalLink } from './auth/answers.js';
 
 // The account a license, an invoice or a mail is for, read by licensing, billing and admin.
 export { findUserByEmail, findUserById } from './users/repository.js';
+
+// Accounts written by the flows of others: an invitee's sign-up (licensing), the administrators'
+// users (admin), the operator's create-admin (the CLI).
+export {
+  changeAccountByAdministrator,
+  createAccountByAdministrator,
+  createInvitedAccount,
+  deleteAccountByAdministrator,
+  lockAccount,
+  promoteToAdministrator,
+} from './users/account-writes.js';
+export { accountFields } from './users/profile.js';
+export type { AuthService } from './auth/service.js';
+export type { PasswordHasher } from './auth/password-hasher.js';
+export { assertAcceptableNewPassword, newPasswordProblem } from './auth/password-policy.js';
+export { secondFactorsOf } from './auth/two-factor-service.js';
+export { generatePassword } from './first-admin.js';
+
+// What maintenance deletes of identity's rows.
+export { identityPrunes } from './auth/prunes.js';
+export type { LockoutPolicy } from './auth/login-throttle.js';

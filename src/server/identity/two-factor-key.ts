@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isoNow, type Clock } from '../platform/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { randomToken } from '../platform/crypto.js';
 import type { DatabaseHandle } from '../platform/db/database.js';
 import { loadOrCreateSecret } from '../platform/secrets.js';
-import { insertKeySettingUnlessPresent, readKeySetting } from './two-factor-key-repository.js';
+import { settleSettingsRow } from '../platform/db/settings.js';
 
 const FILE_NAME = 'two-factor-key';
 /** The settings row that holds the generated key on PostgreSQL. */
@@ -28,12 +28,5 @@ export async function resolveTwoFactorKey(
   const offered = existsSync(join(configured.dataDir, 'keys', FILE_NAME))
     ? loadOrCreateSecret(configured.dataDir, FILE_NAME)
     : randomToken(48);
-  await insertKeySettingUnlessPresent(
-    db,
-    TWO_FACTOR_KEY_SETTING,
-    JSON.stringify({ key: offered }),
-    isoNow(clock),
-  );
-  const value = await readKeySetting(db, TWO_FACTOR_KEY_SETTING);
-  return (JSON.parse(value) as { key: string }).key;
+  return (await settleSettingsRow(db, clock, TWO_FACTOR_KEY_SETTING, { key: offered })).key;
 }

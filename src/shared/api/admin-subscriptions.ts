@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invoiceSchema } from './billing.js';
+import { invoiceSchema } from './invoices.js';
 import { displayText } from './common.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 import { adminPaymentSchema } from './payments.js';

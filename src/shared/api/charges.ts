@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { invoiceTaxLineSchema } from './billing.js';
+import { invoiceTaxLineSchema } from './invoices.js';
 import { isoDateTimeSchema } from './common.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chargeSummarySchema } from './charges.js';
-import { billingDetailsRequestSchema, billingDetailsSchema } from './billing.js';
+import { billingDetailsRequestSchema, billingDetailsSchema } from './invoices.js';
 import {
   displayText,
   emailSchema,

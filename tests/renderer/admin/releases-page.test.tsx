@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminRelease } from '../../../src/shared/api/releases';
+import type { AdminRelease } from '../../../src/shared/api/distribution';
 import { FakeApi } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 

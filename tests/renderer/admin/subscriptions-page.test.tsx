@@ -2,7 +2,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminSubscription, AdminSubscriptionDetail } from '../../../src/shared/api/admin-subscriptions';
-import type { Invoice } from '../../../src/shared/api/billing';
+import type { Invoice } from '../../../src/shared/api/invoices';
 import type { AdminPayment } from '../../../src/shared/api/payments';
 import { adminUserDetail, plan } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';

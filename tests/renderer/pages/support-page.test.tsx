@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { localStorageKeys } from '../../../src/shared/storage-keys';
 import type { DesktopBridge, LicenseCheckResult } from '../../../src/shared/bridge';
-import { maskLicenseKey } from '../../../src/renderer/src/features/user/support-details';
+import { maskLicenseKey } from '../../../src/renderer/src/features/users/support-details';
 import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';

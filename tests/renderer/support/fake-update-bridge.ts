@@ -1,4 +1,4 @@
-import type { ReleaseChannel } from '../../../src/shared/api/releases';
+import type { ReleaseChannel } from '../../../src/shared/api/distribution';
 import type { DesktopBridge, UpdateState } from '../../../src/shared/bridge';
 
 type UpdateMethods = Pick<

@@ -1,7 +1,7 @@
 import { rootReducer, slicesInjected } from '../../../src/renderer/src/app/root-reducer';
 import { type AppStore, makeStore, type RootState } from '../../../src/renderer/src/app/store';
 import { adminSlice } from '../../../src/renderer/src/features/admin';
-import { licenseSlice } from '../../../src/renderer/src/features/license';
+import { licenseSlice } from '../../../src/renderer/src/features/licenses';
 
 // As the user routes' slice loader does: the license slice joins the store.
 rootReducer.inject(licenseSlice);

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { billingDetailsAnswerSchema, billingDetailsSchema } from '../../../src/shared/api/billing.js';
+import { billingDetailsAnswerSchema, billingDetailsSchema } from '../../../src/shared/api/invoices.js';
 import type { Organisation } from '../../../src/shared/api/organisations.js';
 import { describeOnEveryDatabase } from '../../support/test-server.js';
 import { expectValidationError, signInAsUser } from '../helpers/admin-helpers.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
 import { couponSchema } from '../../../src/shared/api/coupons.js';
-import type { Invoice } from '../../../src/shared/api/billing.js';
+import type { Invoice } from '../../../src/shared/api/invoices.js';
 import { PRODUCT_NAME } from '../../../src/shared/constants.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
 import {

@@ -3,7 +3,7 @@ import {
   billingDetailsAnswerSchema,
   billingDetailsSchema,
   invoiceSchema,
-} from '../../../src/shared/api/billing.js';
+} from '../../../src/shared/api/invoices.js';
 import { buildApp } from '../../../src/server/app.js';
 import { invoicePdfBytes } from '../../../src/server/billing/invoices/attachment.js';
 import { takeNextNumber } from '../../../src/server/billing/invoices/repository.js';

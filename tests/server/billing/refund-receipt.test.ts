@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { paymentRefundsSchema } from '../../../src/shared/api/billing.js';
+import { paymentRefundsSchema } from '../../../src/shared/api/invoices.js';
 import { paymentListSchema } from '../../../src/shared/api/payments.js';
 import { PRODUCT_NAME } from '../../../src/shared/constants.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';

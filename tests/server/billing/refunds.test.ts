@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type Invoice, paymentRefundsSchema } from '../../../src/shared/api/billing.js';
+import { type Invoice, paymentRefundsSchema } from '../../../src/shared/api/invoices.js';
 import { buildApp } from '../../../src/server/app.js';
 import type { Config } from '../../../src/server/platform/config.js';
 import { createRazorpayProvider } from '../../../src/server/billing/payments/razorpay-provider.js';

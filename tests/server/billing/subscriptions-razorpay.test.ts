@@ -23,6 +23,7 @@ import {
   signInAgain,
 } from '../helpers/license-helpers.js';
 import { hmacHex, newEventId, postWebhook } from '../helpers/payment-helpers.js';
+import { type QueryRecorder, recordedDatabase } from '../../support/query-recorder.js';
 import { chargesOf, later, licenseRow, subscriptionRow } from '../helpers/subscription-helpers.js';
 
 const KEY_ID = 'rzp_test_FakeSubs000001';
@@ -170,12 +171,20 @@ beforeAll(async () => {
 });
 afterAll(async () => fake.stop());
 
+/** The statements of the suite's server, for the test that counts what a renewal reads. */
+let recorder: QueryRecorder | undefined;
+
 const razorpayServer: TestServerOptions = {
   env: { RAZORPAY_KEY_ID: KEY_ID, RAZORPAY_KEY_SECRET: KEY_SECRET, RAZORPAY_WEBHOOK_SECRET: WEBHOOK_SECRET },
   appOverrides: (config: Config) => {
     const settings = config.payments.razorpay;
     if (!settings || !fakeUrl) throw new Error('the Razorpay keys or the fake API are missing');
-    return { paymentProvider: createRazorpayProvider({ ...settings, apiUrl: fakeUrl }) };
+    const recorded = recordedDatabase(config);
+    recorder = recorded.recorder;
+    return {
+      paymentProvider: createRazorpayProvider({ ...settings, apiUrl: fakeUrl }),
+      database: recorded.database,
+    };
   },
 };
 
@@ -466,6 +475,33 @@ describeOnEveryDatabase(
       expect((await subscriptionRow(s, subscriptionId)).status).toBe('cancelled');
       s.clock.advance(1000);
       expectRefusal(await statusOf(s, license.license_key, hw), 403, 'license_expired', 'expired');
+    });
+
+    it('a renewal Razorpay reports reads its subscription twice and its plan once, passing the rows along', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const opened = await openSubscription(s, buyer, pro);
+      const id = opened.subscription_id;
+      const first = subscriptionEvent(
+        'subscription.charged',
+        { id, paidCount: 1, status: 'active' },
+        { id: 'pay_FakeCounted1', amount: pro.price_minor },
+      );
+      expect((await deliver(s, first)).json()).toEqual({ status: 'processed' });
+
+      const renewal = subscriptionEvent(
+        'subscription.charged',
+        { id, paidCount: 2, status: 'active' },
+        { id: 'pay_FakeCounted2', amount: pro.price_minor },
+      );
+      recorder!.reset();
+      expect((await deliver(s, renewal)).json()).toEqual({ status: 'processed' });
+      // Once to find the subscription the report names, once more locked in the settling
+      // transaction; the plan once, handed on to the invoice, the receipt and the license's period.
+      expect(recorder!.readsOf('subscriptions')).toBe(2);
+      expect(recorder!.readsOf('plans')).toBe(1);
+      expect((await subscriptionRow(s, opened.subscription.id)).cycles).toBe(2);
     });
 
     it('a charge in another currency is rejected; a refused Razorpay call is a 502 and changes nothing', async () => {

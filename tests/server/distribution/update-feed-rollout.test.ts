@@ -12,7 +12,7 @@ import {
   adminReleaseListSchema,
   adminReleaseSchema,
   updateCheckResponseSchema,
-} from '../../../src/shared/api/releases.js';
+} from '../../../src/shared/api/distribution.js';
 import { describeOnEveryDatabase } from '../../support/test-server.js';
 import {
   activateBase,

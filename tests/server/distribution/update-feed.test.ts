@@ -16,7 +16,7 @@ import {
   adminReleaseListSchema,
   type ReleaseChannel,
   updateCheckResponseSchema,
-} from '../../../src/shared/api/releases.js';
+} from '../../../src/shared/api/distribution.js';
 import { generateLicenseKey } from '../../../src/shared/license-key.js';
 import { describeOnEveryDatabase } from '../../support/test-server.js';
 import { activateBase, type SignedIn, signInAsAdmin, signInAsUser } from '../helpers/admin-helpers.js';

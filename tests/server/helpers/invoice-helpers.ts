@@ -10,7 +10,7 @@ import {
   type Invoice,
   type InvoiceList,
   invoiceListSchema,
-} from '../../../src/shared/api/billing.js';
+} from '../../../src/shared/api/invoices.js';
 import type { PaymentVerification } from '../../../src/shared/api/payments.js';
 import type { TestServer } from '../../support/test-server.js';
 import { planByCode } from './license-helpers.js';

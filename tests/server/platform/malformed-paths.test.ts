@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { apiErrorSchema } from '../../../src/shared/api/errors.js';
-import { updateCheckResponseSchema } from '../../../src/shared/api/releases.js';
+import { updateCheckResponseSchema } from '../../../src/shared/api/distribution.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { activateBase, signIn } from '../helpers/admin-helpers.js';
 

@@ -6,15 +6,15 @@ import { ScreenTitle } from './screen-focus';
 // admin-screens.tsx), this table is loaded by the router's first signed-in route, so the preload
 // lists its lazy imports carry stay out of the first download of /landing and /login.
 const pages = {
-  dashboard: lazy(() => import('../features/license/pages/dashboard-page')),
-  licenses: lazy(() => import('../features/license/pages/licenses-page')),
-  licenseDetail: lazy(() => import('../features/license/pages/license-detail-page')),
-  profile: lazy(() => import('../features/user/pages/profile-page')),
-  profileSecurity: lazy(() => import('../features/user/pages/security-page')),
+  dashboard: lazy(() => import('../features/licenses/pages/dashboard-page')),
+  licenses: lazy(() => import('../features/licenses/pages/licenses-page')),
+  licenseDetail: lazy(() => import('../features/licenses/pages/license-detail-page')),
+  profile: lazy(() => import('../features/users/pages/profile-page')),
+  profileSecurity: lazy(() => import('../features/users/pages/security-page')),
   purchase: lazy(() => import('../features/payments/pages/purchase-page')),
-  billing: lazy(() => import('../features/billing/pages/billing-page')),
+  billing: lazy(() => import('../features/invoices/pages/billing-page')),
   subscriptions: lazy(() => import('../features/subscriptions/pages/subscriptions-page')),
-  support: lazy(() => import('../features/user/pages/support-page')),
+  support: lazy(() => import('../features/users/pages/support-page')),
   organisations: lazy(() => import('../features/organisations/pages/organisations-page')),
   organisationDetail: lazy(() => import('../features/organisations/pages/organisation-page')),
   offlineActivation: lazy(() => import('../features/offline-activation/pages/offline-activation-page')),

@@ -1,8 +1,8 @@
 import { combineSlices, createAction } from '@reduxjs/toolkit';
 import type { AdminState } from '../features/admin';
 import { authReducer } from '../features/auth';
-import type { LicenseState } from '../features/license';
-import { userReducer } from '../features/user';
+import type { LicenseState } from '../features/licenses';
+import { userReducer } from '../features/users';
 
 /**
  * The slices only signed-in screens use. Each is injected by its own module when that module is

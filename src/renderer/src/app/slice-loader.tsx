@@ -8,7 +8,7 @@ export type LazySliceName = keyof LazyLoadedSlices;
 
 // Each loader downloads a slice's feature and injects the slice into the root reducer.
 const loaders: Record<LazySliceName, () => Promise<unknown>> = {
-  license: () => import('../features/license').then(({ licenseSlice }) => rootReducer.inject(licenseSlice)),
+  license: () => import('../features/licenses').then(({ licenseSlice }) => rootReducer.inject(licenseSlice)),
   admin: () => import('../features/admin').then(({ adminSlice }) => rootReducer.inject(adminSlice)),
 };
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { loadTwoFactorEnrolmentCheck } from '../features/user';
+import { loadTwoFactorEnrolmentCheck } from '../features/users';
 import { PageLoading } from './loading-screens';
 
 const TwoFactorEnrolmentCheck = lazy(loadTwoFactorEnrolmentCheck);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Invoice, InvoiceTaxLine } from '../../../shared/api/billing.js';
+import type { Invoice, InvoiceTaxLine } from '../../../shared/api/invoices.js';
 import { countryName, currentCountryCode } from '../../../shared/countries.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';

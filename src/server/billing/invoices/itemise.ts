@@ -1,4 +1,4 @@
-import type { InvoiceLine } from '../../../shared/api/billing.js';
+import type { InvoiceLine } from '../../../shared/api/invoices.js';
 import type { PlanRow } from '../../platform/db/tables.js';
 import { formatMinor, formatRate } from './pdf.js';
 import type { TaxSettings } from './settings.js';

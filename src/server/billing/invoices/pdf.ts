@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { Invoice } from '../../../shared/api/billing.js';
+import type { Invoice } from '../../../shared/api/invoices.js';
 
 /**
  * Invoices and credit notes as PDF (pdfkit). The text uses the PDF standard fonts (Helvetica),

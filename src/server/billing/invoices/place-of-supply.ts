@@ -1,5 +1,5 @@
 import { findGstState, type GstState } from '../../../shared/gst-states.js';
-import type { Invoice } from '../../../shared/api/billing.js';
+import type { Invoice } from '../../../shared/api/invoices.js';
 import { gstLines, type TaxLine } from './tax.js';
 import type { InvoiceSettings } from './settings.js';
 

@@ -2,7 +2,7 @@ import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { InvoiceRow } from '../../platform/db/tables.js';
-import type { Invoice } from '../../../shared/api/billing.js';
+import type { Invoice } from '../../../shared/api/invoices.js';
 import { receiptMail } from '../../platform/mail/customer-mails.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
 import type { Mailer } from '../../platform/mail/mailer.js';

@@ -59,5 +59,3 @@ export function createRefundReceipts({
     },
   };
 }
-
-export type RefundReceipts = ReturnType<typeof createRefundReceipts>;

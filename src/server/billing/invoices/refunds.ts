@@ -1,7 +1,7 @@
 import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PaymentRefunds, RefundRequest } from '../../../shared/api/billing.js';
+import type { PaymentRefunds, RefundRequest } from '../../../shared/api/invoices.js';
 import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, RefundRow } from '../../platform/db/tables.js';

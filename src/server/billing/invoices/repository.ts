@@ -5,7 +5,7 @@ import type {
   InvoiceLine,
   InvoiceTaxLine,
   invoiceListQuerySchema,
-} from '../../../shared/api/billing.js';
+} from '../../../shared/api/invoices.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';

@@ -9,7 +9,7 @@ import {
   invoiceSchema,
   paymentRefundsSchema,
   refundRequestSchema,
-} from '../../../shared/api/billing.js';
+} from '../../../shared/api/invoices.js';
 import { idParamsSchema } from '../../../shared/api/common.js';
 import { paymentIdParamsSchema } from '../../../shared/api/payments.js';
 import { apiPaths } from '../../../shared/routes.js';

@@ -5,7 +5,7 @@ import type {
   BillingDetailsInput,
   Invoice,
   invoiceListQuerySchema,
-} from '../../../shared/api/billing.js';
+} from '../../../shared/api/invoices.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import { currentCountryCode } from '../../../shared/countries.js';
 import { type Clock, isoNow } from '../../platform/clock.js';

@@ -2,7 +2,23 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
-import { findLiveTwin, lockBuyer } from './duplicates-repository.js';
+import { lockAccount } from '../../identity/index.js';
+import { lockOrganisation } from '../../licensing/index.js';
+import { findLiveTwin } from './duplicates-repository.js';
+
+/**
+ * Holds the buyer (the organisation a seat-based plan is bought for, or the customer) until the
+ * transaction ends: on PostgreSQL a row lock, so that of two first charges settling at once, on one
+ * instance or two, the second waits here and then sees the first one's subscription live; SQLite
+ * transactions already hold the database's write lock from their start (BEGIN IMMEDIATE).
+ */
+async function lockBuyer(
+  trx: DbOrTransaction,
+  subscription: Pick<SubscriptionRow, 'organisation_id' | 'user_id'>,
+): Promise<void> {
+  if (subscription.organisation_id !== null) await lockOrganisation(trx, subscription.organisation_id);
+  else if (subscription.user_id !== null) await lockAccount(trx, subscription.user_id);
+}
 
 /**
  * The subscription already live that makes this one's first charge a second purchase of the same

@@ -9,8 +9,7 @@ import {
 } from '../../../shared/api/coupons.js';
 import { idParamsSchema } from '../../../shared/api/common.js';
 import { apiPaths } from '../../../shared/routes.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../platform/http/current-user.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { CouponsService } from './service.js';

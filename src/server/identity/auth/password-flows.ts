@@ -7,15 +7,15 @@ import { badRequest, notFound } from '../../platform/http-error.js';
 import type { MailMessage, MailRequest } from '../../platform/mail/message.js';
 import { mailKinds, passwordChangedMail, passwordResetMail } from '../../platform/mail/templates.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-import { bumpSessionVersion, findUserByEmail, findUserById, updateUser } from '../users/repository.js';
+import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { type SecurityEventType, securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers, portalLink } from './answers.js';
+import { endEverySession } from './end-sessions.js';
 import { consumeEmailToken, findUsableEmailToken, issueEmailToken } from './email-tokens.js';
 import { clearAllLoginFailures } from './login-throttle.js';
 import { assertAcceptableNewPassword } from './password-policy.js';
-import { revokeAllFamiliesOfUser } from './refresh-tokens-repository.js';
 import type { AuthServiceDeps } from './auth-types.js';
 
 /** Forgotten, reset and changed passwords; every one of them ends all sessions of the account. */
@@ -37,8 +37,7 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       updated_at: now,
     });
     if (!updated) throw invalidTokenError();
-    await bumpSessionVersion(trx, user.id);
-    await revokeAllFamiliesOfUser(trx, user.id, isoNow(clock), event.type);
+    await endEverySession(trx, clock, user.id, event.type);
     await clearAllLoginFailures(trx, user.email);
     await recordSecurityEvent(trx, clock, { severity: 'warning', userId: user.id, ...event });
     return updated;

@@ -6,7 +6,7 @@ import type { UserRow } from '../../platform/db/tables.js';
 import { forbidden, HttpError, unauthorized } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { toUserProfile } from '../users/profile.js';
-import { bumpSessionVersion, findUserByEmail, findUserById } from '../users/repository.js';
+import { findUserByEmail, findUserById } from '../users/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { invalidTokenError } from './access-tokens.js';
@@ -27,13 +27,9 @@ import {
   type SignInMethod,
   startRefreshFamily,
 } from './refresh-tokens.js';
-import {
-  findFamilyOfToken,
-  findUserOfLiveSession,
-  revokeAllFamiliesOfUser,
-  revokeFamily,
-} from './refresh-tokens-repository.js';
+import { findFamilyOfToken, findUserOfLiveSession, revokeFamily } from './refresh-tokens-repository.js';
 import type { AuthenticatedUser, AuthServiceDeps } from './auth-types.js';
+import { endEverySession } from './end-sessions.js';
 import { attachBinding, newSessionBinding } from './session-binding.js';
 
 /**
@@ -220,8 +216,7 @@ export function createSessions(deps: AuthServiceDeps) {
      */
     async logoutEverywhere(userId: string, meta: RequestMeta): Promise<string> {
       await db.transaction().execute(async (trx) => {
-        await bumpSessionVersion(trx, userId);
-        await revokeAllFamiliesOfUser(trx, userId, isoNow(clock), 'logout_everywhere');
+        await endEverySession(trx, clock, userId, 'logout_everywhere');
         await recordSecurityEvent(trx, clock, {
           type: securityEventTypes.signedOutEverywhere,
           severity: 'info',

@@ -111,8 +111,5 @@ export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensSe
   { name: 'authenticate' },
 );
 
-/** The authenticated user of a route behind `requireUser`. */
-export function currentUser(request: FastifyRequest): AuthenticatedUser {
-  if (!request.auth) throw unauthorized('not_authenticated', 'Not authenticated');
-  return request.auth;
-}
+// Routes read their caller from beside the guard that set it; the reading is the platform's.
+export { currentUser } from '../../platform/http/current-user.js';

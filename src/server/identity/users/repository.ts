@@ -85,3 +85,21 @@ export async function countAdmins(db: DbOrTransaction): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * Takes the account's row lock: an update that changes nothing still locks its row on
+ * PostgreSQL until the transaction ends; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockUserRow(db: DbOrTransaction, id: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes the account (the database cascades to what it owns); false when there was none. */
+export async function deleteUserRow(db: DbOrTransaction, id: string): Promise<boolean> {
+  const deleted = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return deleted.numDeletedRows > 0n;
+}

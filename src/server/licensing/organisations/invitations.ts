@@ -18,14 +18,15 @@ import type {
 import { conflict, forbidden, HttpError, notFound } from '../../platform/http-error.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-import type { AuthService } from '../../identity/auth/service.js';
-import type { PasswordHasher } from '../../identity/auth/password-hasher.js';
-import { assertAcceptableNewPassword } from '../../identity/auth/password-policy.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-import { findUserByEmail } from '../../identity/index.js';
-// eslint-disable-next-line boundaries/dependencies -- debt of the move into contexts (docs/architecture.md)
-import { insertUser } from '../../identity/users/repository.js';
+import {
+  assertAcceptableNewPassword,
+  type AuthService,
+  createInvitedAccount,
+  findUserByEmail,
+  type PasswordHasher,
+} from '../../identity/index.js';
 import { assertManages, organisationAccess } from './access.js';
 import { invitationLink, invitationMail, memberJoinedMail, organisationLink } from './mail.js';
 import {
@@ -399,7 +400,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       );
       try {
         await db.transaction().execute(async (trx) => {
-          await insertUser(trx, user);
+          await createInvitedAccount(trx, user);
           await recordSecurityEvent(trx, clock, {
             type: securityEventTypes.userRegistered,
             severity: 'info',

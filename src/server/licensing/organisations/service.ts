@@ -1,6 +1,6 @@
 import type { LicensingEvents, OrganisationEvent } from '../events.js';
 import { randomUUID } from 'node:crypto';
-import type { BillingDetailsInput } from '../../../shared/api/billing.js';
+import type { BillingDetailsInput } from '../../../shared/api/invoices.js';
 import type {
   AssignableOrganisationRole,
   Organisation,

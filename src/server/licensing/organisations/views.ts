@@ -1,4 +1,4 @@
-import type { BillingDetails, BillingDetailsInput } from '../../../shared/api/billing.js';
+import type { BillingDetails, BillingDetailsInput } from '../../../shared/api/invoices.js';
 import type {
   Invitation,
   InvitationStatus,

@@ -29,3 +29,26 @@ export async function writeSettingsRow<T extends object>(
     .execute();
   return settings;
 }
+
+/**
+ * Writes the row unless one is already under `key`, then answers the row that is there: of
+ * servers starting at once and each offering a value (a generated key), all keep the first.
+ */
+export async function settleSettingsRow<T extends object>(
+  db: DbOrTransaction,
+  clock: Clock,
+  key: string,
+  offered: T,
+): Promise<T> {
+  await db
+    .insertInto('settings')
+    .values({ key, value: JSON.stringify(offered), updated_at: isoNow(clock) })
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(row.value) as T;
+}

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { loadStepUpHost } from '../../features/user';
+import { loadStepUpHost } from '../../features/users';
 import { PageLoading } from '../loading-screens';
 
 // The step-up dialog: asks for the password or a code when a sensitive change needs a recent sign-in.

@@ -8,7 +8,7 @@ import { Logo } from '../../components/brand/logo';
 import { DotGrid } from '../../components/dot-grid/dot-grid';
 import { SkipLink } from '../../components/layout/skip-link';
 import { selectUserRole } from '../../features/auth';
-import { loadUpdateIndicator } from '../../features/desktop-updates';
+import { loadUpdateIndicator } from '../../features/distribution';
 import { useAppSelector } from '../../lib/store-hooks';
 import { HeaderThemeToggle } from './header-theme-toggle';
 import { adminNavItems, isActive, userNavItems } from './nav-links';

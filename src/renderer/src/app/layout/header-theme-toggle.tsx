@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { ColorSchemeToggle } from '../../components/layout/color-scheme-toggle';
-import { loadAccountThemeToggle } from '../../features/user';
+import { loadAccountThemeToggle } from '../../features/users';
 
 const AccountThemeToggle = lazy(() =>
   loadAccountThemeToggle().then((module) => ({ default: module.AccountThemeToggle })),

@@ -55,7 +55,7 @@ export const canTransfer = (organisation: Pick<Organisation, 'role'>): boolean =
 export const membersText = (count: number) => plural(count, 'member');
 
 /*
- * Dates as the other screens write them, written here rather than taken from the license feature:
+ * Dates as the other screens write them, written here rather than taken from the licenses feature:
  * its index brings the license screens' state and plan cards along, which the invitation page (a
  * newcomer's first page) would download for three dates.
  */

@@ -8,7 +8,7 @@ import { CHECKOUT_THEME_COLOR, declined } from '../../lib/checkout-window';
 import type * as RazorpayCheckout from '../../lib/razorpay-checkout';
 import type { RazorpayCallbacks } from '../../lib/razorpay-checkout';
 import { type AppDispatch, useAppDispatch } from '../../lib/store-hooks';
-import { refreshLicenses, setCurrentLicense } from '../license';
+import { refreshLicenses, setCurrentLicense } from '../licenses';
 
 /** Razorpay Checkout's loader and openers, imported on a click to pay. */
 type RazorpayModule = typeof RazorpayCheckout;

@@ -70,7 +70,7 @@ export const paymentsApi = api.injectEndpoints({
         extraOptions: { fallback: paymentMessages.fetchConfigFailed },
       }),
       /**
-       * GET /licenses/current-plan, read here rather than through the license feature: /purchase
+       * GET /licenses/current-plan, read here rather than through the licenses feature: /purchase
        * only marks the plan with it, and its failure must not touch the license screens' state.
        */
       getCurrentPlanSummary: build.query<CurrentPlan, void>({

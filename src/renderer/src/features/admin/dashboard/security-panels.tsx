@@ -6,7 +6,7 @@ import { portalPaths } from '../../../../../shared/routes';
 import { ChartPanel } from '../../../components/charts/chart-panel';
 import { SeverityBars } from '../../../components/charts/lazy-charts';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
-import { formatDateTime, formatRelative } from '../../license';
+import { formatDateTime, formatRelative } from '../../licenses';
 import { eventTypeLabel } from '../security/security-event-types';
 import { formatCount, listSentence, SEVERITY_CHART, severityData } from './dashboard-data';
 import classes from './dashboard.module.css';

@@ -10,7 +10,7 @@ import { RetryAlert } from '../../../components/data-table/retry-alert';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
-import { formatDateTime, formatRelative, RenameMachineModal, seatsText } from '../../license';
+import { formatDateTime, formatRelative, RenameMachineModal, seatsText } from '../../licenses';
 import {
   adminApi,
   useDeactivateActivationMutation,

@@ -8,7 +8,7 @@ import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { showToast } from '../../../components/data/toast';
-import { formatDate, formatDateTime, formatNumber, formatRelative } from '../../license';
+import { formatDate, formatDateTime, formatNumber, formatRelative } from '../../licenses';
 import { failureOf } from '../query-answer';
 import { SUBSCRIPTION_STATUS_LABELS } from '../subscriptions/subscription-labels';
 import {

@@ -1,6 +1,6 @@
 import { Badge, Text } from '@mantine/core';
 import type { OrganisationRole, OrganisationSeats } from '../../../../../shared/api/organisations';
-import { formatNumber } from '../../license';
+import { formatNumber } from '../../licenses';
 import type { AdminOrganisationDetail } from './admin-organisations-endpoints';
 
 export type OrganisationMemberRow = AdminOrganisationDetail['members'][number];

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { AlertIcon, RefreshIcon } from '../../../components/brand/icons';
 import { preloadCharts } from '../../../components/charts/lazy-charts';
 import { PageFrame } from '../../../components/layout/page-frame';
-import { formatDateTime, formatRelative } from '../../license';
+import { formatDateTime, formatRelative } from '../../licenses';
 import { useGetDashboardQuery } from '../admin-endpoints';
 import { LicenseStatusPanel } from '../dashboard/license-status-panel';
 import { RevenuePanel } from '../dashboard/revenue-panel';

@@ -12,7 +12,7 @@ import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import { HALF_ROW } from '../../../components/data-table/list-toolbar';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
-import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../license';
+import { formatDate, formatNumber, LicenseStatusBadge, STATUS_LABELS } from '../../licenses';
 import { adminApi, useListLicensesQuery } from '../admin-endpoints';
 import { ActivationsDrawer } from '../licenses/activations-drawer';
 import { CreateLicenseModal } from '../licenses/create-license-modal';

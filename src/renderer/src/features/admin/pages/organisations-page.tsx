@@ -2,7 +2,7 @@ import { Anchor, Button, Text } from '@mantine/core';
 import type { Column } from '../../../components/data-table/data-table';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
-import { formatDate, formatNumber } from '../../license';
+import { formatDate, formatNumber } from '../../licenses';
 import {
   type AdminOrganisationSummary,
   adminOrganisationsApi,

@@ -1,7 +1,11 @@
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DOWNLOAD_PLATFORMS, type DownloadPlatform } from '../../../../../shared/api/licenses';
-import { type AdminRelease, RELEASE_CHANNELS, type ReleaseChannel } from '../../../../../shared/api/releases';
+import {
+  type AdminRelease,
+  RELEASE_CHANNELS,
+  type ReleaseChannel,
+} from '../../../../../shared/api/distribution';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import { type Column, DataTable } from '../../../components/data-table/data-table';
 import { HeaderedPage } from '../../../components/layout/page-header';

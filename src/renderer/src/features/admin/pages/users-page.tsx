@@ -11,7 +11,7 @@ import { HALF_ROW } from '../../../components/data-table/list-toolbar';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectCurrentUser } from '../../auth';
-import { formatDate, formatDateTime, formatRelative } from '../../license';
+import { formatDate, formatDateTime, formatRelative } from '../../licenses';
 import { adminApi, useListUsersQuery } from '../admin-endpoints';
 import { pagedResult, pagesOf } from '../query-answer';
 import { CreateUserModal } from '../users/create-user-modal';

@@ -21,9 +21,9 @@ import { AlertIcon, CheckIcon, CrossIcon } from '../../../components/brand/icons
 import { PaymentStatusBadge } from '../../../components/data/payment-status-badge';
 import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
 import { formatAmount } from '../../../lib/format-money';
-import { LicenseStatusBadge } from '../../license';
+import { LicenseStatusBadge } from '../../licenses';
 import { useGetLicenseSummaryQuery, useGetPaymentQuery } from '../admin-endpoints';
-import { RefundsSection } from '../billing/refunds-section';
+import { RefundsSection } from '../invoices/refunds-section';
 import { failureOf } from '../query-answer';
 import { PROVIDER_LABELS, paymentSteps, paymentTime } from './payment-labels';
 import { LicenseKeyText } from '../../../components/data/license-key-text';

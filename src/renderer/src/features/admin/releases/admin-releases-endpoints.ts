@@ -4,7 +4,7 @@ import type {
   AdminReleaseList,
   AdminUpdateReleaseBody,
   ReleaseChannel,
-} from '../../../../../shared/api/releases';
+} from '../../../../../shared/api/distribution';
 import { apiPaths, pathWith } from '../../../../../shared/routes';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';

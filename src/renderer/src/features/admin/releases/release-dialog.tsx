@@ -6,7 +6,7 @@ import {
   type AdminRelease,
   type AdminUpdateReleaseBody,
   MAX_RELEASE_NOTES,
-} from '../../../../../shared/api/releases';
+} from '../../../../../shared/api/distribution';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { failureMessage } from '../../../lib/api-errors';

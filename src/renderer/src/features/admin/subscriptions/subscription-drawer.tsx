@@ -11,7 +11,7 @@ import { AlertIcon } from '../../../components/brand/icons';
 import { PaymentStatusBadge, SandboxBadge } from '../../../components/data/payment-status-badge';
 import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
 import { formatAmount } from '../../../lib/format-money';
-import { InvoiceTable } from '../../billing';
+import { InvoiceTable } from '../../invoices';
 import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
 import { failureOf } from '../query-answer';
 import { useGetAdminSubscriptionQuery } from './admin-subscriptions-endpoints';

@@ -23,7 +23,7 @@ import { PaymentStatusBadge } from '../../../components/data/payment-status-badg
 import { showToast } from '../../../components/data/toast';
 import { DetailDrawer } from '../../../components/drawer/detail-drawer';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatusBadge } from '../../license';
+import { formatDate, formatDateTime, formatNumber, formatRelative, LicenseStatusBadge } from '../../licenses';
 import {
   useGetUserQuery,
   useListUserLicensesQuery,
@@ -32,7 +32,7 @@ import {
   useUpdateUserMutation,
 } from '../admin-endpoints';
 import { formatMoney } from '../dashboard/dashboard-data';
-import { CustomerInvoicesSection } from '../billing/customer-invoices-section';
+import { CustomerInvoicesSection } from '../invoices/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
 import { AccountStateBadge, RoleBadge } from './user-badges';
 import { displayName } from './user-format';

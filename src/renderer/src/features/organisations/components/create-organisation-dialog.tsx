@@ -8,7 +8,7 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { showToast } from '../../../components/data/toast';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
-import { BillingDetailsCard } from '../../billing';
+import { BillingDetailsCard } from '../../invoices';
 import {
   organisationMessages,
   useCreateOrganisationMutation,

@@ -8,7 +8,7 @@ import { LoadingBlock } from '../../../components/data/loading-block';
 import { Notice } from '../../../components/data/notice';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { failureMessage } from '../../../lib/api-errors';
-import { BillingDetailsCard } from '../../billing';
+import { BillingDetailsCard } from '../../invoices';
 import { checkoutPath } from '../../plans';
 import { BuySeatsDialog } from '../components/buy-seats-dialog';
 import { InvitationsSection } from '../components/invitations-section';

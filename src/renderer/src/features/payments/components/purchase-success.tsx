@@ -6,7 +6,7 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { CheckIcon } from '../../../components/brand/icons';
 import { SandboxBadge } from '../../../components/data/payment-status-badge';
 import { formatAmount } from '../../../lib/format-money';
-import { expiryText } from '../../license';
+import { expiryText } from '../../licenses';
 import { ChargeLines, chargedTodayText } from '../../subscriptions';
 import { paymentReference } from './payment-format';
 import { LicenseKeyCopy } from './license-key-copy';

@@ -7,7 +7,7 @@ import { CheckIcon } from '../../../components/brand/icons';
 import { SandboxBadge } from '../../../components/data/payment-status-badge';
 import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
-import { ActivateOnThisMachine, expiryText } from '../../license';
+import { ActivateOnThisMachine, expiryText } from '../../licenses';
 import { ChargeLines, chargedTodayText, formatRecurringPrice } from '../../subscriptions';
 import { LicenseKeyCopy } from './license-key-copy';
 

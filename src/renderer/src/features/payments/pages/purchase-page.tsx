@@ -17,7 +17,7 @@ import { formatAmount } from '../../../lib/format-money';
 import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
 import type { License } from '../../../../../shared/api/licenses';
 import { coveringLifetime } from '../../../../../shared/plan-coverage';
-import { useListMyLicensesQuery } from '../../license';
+import { useListMyLicensesQuery } from '../../licenses';
 import { formatRecurringPrice, isLive, useGetSubscriptionsQuery } from '../../subscriptions';
 import { CouponField, couponPeriod, couponPriceText } from '../components/coupon-field';
 import { OrganisationPurchaseDialog } from '../components/organisation-purchase-dialog';

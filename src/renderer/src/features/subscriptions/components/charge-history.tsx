@@ -1,13 +1,13 @@
 import { Anchor, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import type { Invoice } from '../../../../../shared/api/billing';
+import type { Invoice } from '../../../../../shared/api/invoices';
 import type { Payment } from '../../../../../shared/api/payments';
 import { portalPaths } from '../../../../../shared/routes';
 import { PaymentStatusBadge } from '../../../components/data/payment-status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDateTime } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
-import { billingApi } from '../../billing';
+import { billingApi } from '../../invoices';
 import { subscriptionMessages, useGetSubscriptionQuery } from '../subscriptions-endpoints';
 
 /** The invoices of the customer's charges, by payment id (the newest 100, plenty for one page of charges). */

@@ -1,0 +1,115 @@
+import { Button, Stack, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { licenseKeyInputSchema } from '../../../../../shared/api/licenses';
+import { normalizeLicenseKey } from '../../../../../shared/license-key';
+import { licenseMessages } from '../../../../../shared/messages';
+import { pathWith, portalPaths } from '../../../../../shared/routes';
+import { Notice } from '../../../components/data/notice';
+import { ArrowRightIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
+import { failureMessage } from '../../../lib/api-errors';
+import { useAppDispatch } from '../../../lib/store-hooks';
+import { useActivateLicenseMutation } from '../licenses-endpoints';
+import { type ActivationRefusal, refusalWithSeats, showActivated } from '../use-activate-here';
+
+const activateFormSchema = z.object({ licenseKey: licenseKeyInputSchema });
+
+const sameKey = (typed: string, key: string) =>
+  (normalizeLicenseKey(typed) ?? typed.trim().toUpperCase()) === key.toUpperCase();
+
+/** A refusal as the user needs to read it: what the server said, and where to go to fix it. */
+export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
+  const { license, seatsFull } = refusal;
+  return (
+    <Notice
+      tone={seatsFull ? 'warning' : 'danger'}
+      title={seatsFull ? 'All seats of this license are in use' : 'Could not activate this machine'}
+      urgent
+    >
+      <Stack gap="sm" align="flex-start">
+        <Text size="sm" data-testid="activation-error">
+          {refusal.message}
+        </Text>
+        {license ? (
+          <>
+            {seatsFull ? (
+              <Text size="sm">
+                Its details page lists the machines that use its seats: deactivate one there to make room for
+                this one.
+              </Text>
+            ) : null}
+            <Button
+              component={Link}
+              to={pathWith(portalPaths.licenseDetail, { licenseId: license.license_id })}
+              variant={seatsFull ? 'filled' : 'light'}
+              size="sm"
+              rightSection={<ArrowRightIcon size={16} />}
+            >
+              {seatsFull ? 'Free a seat' : 'Open the license'}
+            </Button>
+          </>
+        ) : null}
+      </Stack>
+    </Notice>
+  );
+}
+
+/**
+ * "Activate by key": validates the key, activates THIS machine (its hardware id from the
+ * platform adapter) and, when refused, says why and links to the license where seats are freed.
+ */
+export function ActivateKeyForm() {
+  const dispatch = useAppDispatch();
+  const [activate] = useActivateLicenseMutation();
+  const headingId = useId();
+  const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
+  const form = useForm({
+    initialValues: { licenseKey: '' },
+    validate: schemaResolver(activateFormSchema, { sync: true }),
+  });
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setRefusal(null);
+      const { licenseKey } = activateFormSchema.parse(values);
+      const result = await activate({ license_key: licenseKey });
+      if (result.data) {
+        showActivated(result.data.plan.name);
+        form.reset();
+        return;
+      }
+      const message = failureMessage(result.error, licenseMessages.activationFailed);
+      setRefusal(await refusalWithSeats(dispatch, message, (item) => sameKey(licenseKey, item.license_key)));
+    },
+    () => form.getInputNode('licenseKey')?.focus(),
+  );
+
+  return (
+    <SectionCard
+      headingId={headingId}
+      title="Activate by key"
+      description="Enter a license key to use it on this machine. It takes one of the license’s seats."
+      onSubmit={submit}
+      h="100%"
+    >
+      <TextInput
+        label="License key"
+        placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+        description="25 letters and digits in five groups; dashes and case do not matter."
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="characters"
+        required
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        {...form.getInputProps('licenseKey')}
+      />
+      {refusal ? <RefusalAlert refusal={refusal} /> : null}
+      <Button type="submit" loading={form.submitting} style={{ alignSelf: 'flex-start' }}>
+        Activate
+      </Button>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,107 @@
+import { Text, TextInput } from '@mantine/core';
+import { useEffect } from 'react';
+import {
+  type Activation,
+  type License,
+  MACHINE_LABEL_MAX,
+  machineLabelSchema,
+} from '../../../../../shared/api/licenses';
+import { showToast } from '../../../components/data/toast';
+import { FormDialog } from '../../../components/forms/form-dialog';
+import { useDialogForm } from '../../../components/forms/use-dialog-form';
+import { RENAME_MACHINE_FAILED } from '../licenses-endpoints';
+
+interface RenameValues {
+  label: string;
+}
+
+const FIELDS = ['label'] as const;
+
+/** A typed name: empty drops the name, anything else must pass the server's rule. */
+export function machineLabelProblem(value: string): string | null {
+  if (value.trim() === '') return null;
+  const checked = machineLabelSchema.safeParse(value);
+  return checked.success ? null : (checked.error.issues[0]?.message ?? 'Not a machine name');
+}
+
+export interface RenameMachineModalProps {
+  license: License;
+  /** The machine being named; null keeps the dialog closed. */
+  activation: Activation | null;
+  /** Its name as the table shows it, for the dialog's title and the toast. */
+  currentName: string;
+  onClose: () => void;
+  /** Sends the name (null drops it); a rejection shows in the dialog. */
+  save: (label: string | null) => Promise<unknown>;
+}
+
+/**
+ * "Rename machine": one field, saved with Enter or the button. The name is kept when the machine
+ * is activated again; left empty, the machine goes by the name its device reports.
+ */
+export function RenameMachineModal({
+  license,
+  activation,
+  currentName,
+  onClose,
+  save,
+}: RenameMachineModalProps) {
+  const { form, restart, dialog } = useDialogForm<RenameValues>({
+    initialValues: { label: '' },
+    validate: { label: machineLabelProblem },
+    fields: FIELDS,
+    failedMessage: RENAME_MACHINE_FAILED,
+    save: async ({ label }) => {
+      if (!activation) return;
+      const trimmed = label.trim();
+      const next = trimmed === '' ? null : trimmed;
+      if (next === activation.label) return onClose();
+      await save(next);
+      showToast({
+        title: next ? 'Machine renamed' : 'Name removed',
+        message: next
+          ? `${currentName} is now called ${next}.`
+          : `The machine goes by ${activation.device_name || 'its hardware id'} again.`,
+      });
+      onClose();
+    },
+  });
+
+  useEffect(() => {
+    if (activation) restart({ label: activation.label ?? '' });
+  }, [activation, restart]);
+
+  const reported = activation?.device_name || null;
+
+  return (
+    <FormDialog
+      opened={activation !== null}
+      onClose={onClose}
+      title={activation ? `Rename ${currentName}` : 'Rename machine'}
+      {...dialog}
+      holdWhileSubmitting
+      failureTitle="Could not rename the machine"
+      submitLabel="Save name"
+      intro={
+        <Text size="sm">
+          Give this machine of the {license.plan.name} license a name that tells it apart. It keeps the name
+          when it is activated again.
+        </Text>
+      }
+    >
+      <TextInput
+        label="Machine name"
+        placeholder="Office laptop"
+        description={
+          reported
+            ? `Leave empty to show what the device reports: ${reported}.`
+            : 'Leave empty to show the machine by its hardware id.'
+        }
+        maxLength={MACHINE_LABEL_MAX}
+        autoComplete="off"
+        data-autofocus
+        {...form.getInputProps('label')}
+      />
+    </FormDialog>
+  );
+}

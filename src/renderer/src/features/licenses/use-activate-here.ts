@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { licenseMessages } from '../../../../shared/messages';
+import { showToast } from '../../components/data/toast';
+import { failureMessage } from '../../lib/api-errors';
+import { useAppDispatch } from '../../lib/store-hooks';
+import {
+  type LicenseRecord,
+  refreshLicenses,
+  useActivateLicenseMutation,
+  useActivateSeatMutation,
+} from './licenses-endpoints';
+
+/** Why an activation was refused, and the license it was about when it is one of the user's. */
+export interface ActivationRefusal {
+  message: string;
+  license: LicenseRecord | null;
+  /** Every seat of that license is taken: the way out is to free one on its details page. */
+  seatsFull: boolean;
+}
+
+/** The toast after this machine was activated on a license of plan `planName`. */
+export const showActivated = (planName: string) =>
+  showToast({ title: 'This machine is activated', message: `It now uses your ${planName} license.` });
+
+/**
+ * A refusal with today's seat counts: they tell a full license from other refusals and give the
+ * way out. `match` picks the license the activation was for among the user's.
+ */
+export async function refusalWithSeats(
+  dispatch: ReturnType<typeof useAppDispatch>,
+  message: string,
+  match: (license: LicenseRecord) => boolean,
+): Promise<ActivationRefusal> {
+  const licenses: LicenseRecord[] = await dispatch(refreshLicenses())
+    .unwrap()
+    .then(
+      (list) => (Array.isArray(list) ? list : []),
+      () => [],
+    );
+  const license = licenses.find(match) ?? null;
+  const seatsFull =
+    !!license && license.status === 'active' && license.activations_used >= license.max_activations;
+  return { message, license, seatsFull };
+}
+
+/**
+ * "Activate on this machine" for one of the user's licenses: the same activation as the key form
+ * (this machine's hardware id, the key kept here), without the key being copied. An organisation's
+ * license is activated on the user's seat by being signed in, as its key is for no one to type.
+ * Says so in a toast when done; a refusal is kept for the caller to show with its way out.
+ */
+export function useActivateHere() {
+  const dispatch = useAppDispatch();
+  const [activate, { isLoading }] = useActivateLicenseMutation();
+  const [activateSeat, { isLoading: seatLoading }] = useActivateSeatMutation();
+  const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
+
+  async function activateHere(license: LicenseRecord): Promise<boolean> {
+    setRefusal(null);
+    const { organisation } = license;
+    const result = organisation
+      ? await activateSeat({ organisationId: organisation.id })
+      : await activate({ license_key: license.license_key });
+    if (result.data) {
+      if (organisation)
+        showToast({
+          title: 'This machine is activated',
+          message: `It now uses the ${result.data.plan.name} license ${organisation.name} provides.`,
+        });
+      else showActivated(result.data.plan.name);
+      return true;
+    }
+    const message = failureMessage(result.error, licenseMessages.activationFailed);
+    const found = await refusalWithSeats(dispatch, message, (item) => item.license_id === license.license_id);
+    // A seat's machines are counted per member: the license's other seats being full says nothing.
+    setRefusal(organisation ? { ...found, seatsFull: false } : found);
+    return false;
+  }
+
+  return {
+    activateHere,
+    activating: isLoading || seatLoading,
+    refusal,
+    clearRefusal: () => setRefusal(null),
+  };
+}

@@ -1,0 +1,137 @@
+import { Button, Checkbox, Code, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { useState } from 'react';
+import { z } from 'zod';
+import {
+  SUPPORT_MESSAGE_MAX,
+  SUPPORT_SUBJECT_MAX,
+  SUPPORT_TOPICS,
+  supportRequestBodySchema,
+  type SupportRequestReceipt,
+} from '../../../../../shared/api/support';
+import { Notice } from '../../../components/data/alert-notice';
+import { CheckIcon, MailIcon } from '../../../components/brand/icons';
+import { ErrorAlert } from '../../../components/forms/error-alert';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { SectionCard } from '../../../components/layout/section-card';
+import { sendSupportRequestFailed, useSendSupportRequestMutation } from '../users-endpoints';
+
+const contactSchema = supportRequestBodySchema
+  .pick({ topic: true, subject: true, message: true })
+  .extend({ includeDetails: z.boolean() });
+type ContactValues = z.input<typeof contactSchema>;
+const FIELDS = ['topic', 'subject', 'message'] as const;
+const INITIAL: ContactValues = { topic: SUPPORT_TOPICS[0], subject: '', message: '', includeDetails: false };
+
+/** What the customer is told once the request is stored: its reference, and where the reply comes. */
+function RequestSent({ receipt, onAnother }: { receipt: SupportRequestReceipt; onAnother: () => void }) {
+  return (
+    <Notice
+      color="teal"
+      variant="light"
+      icon={<CheckIcon size={20} />}
+      title="Request sent"
+      role="status"
+      data-testid="support-request-sent"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          Your reference is <Code fz="sm">{receipt.reference}</Code>. Support replies by e-mail to{' '}
+          <strong style={{ overflowWrap: 'anywhere' }}>{receipt.reply_to}</strong>; quote the reference if you
+          write again about this.
+        </Text>
+        <Text size="sm">
+          {receipt.diagnostics_included
+            ? 'The app and account information was sent with it.'
+            : 'The app and account information was not sent.'}
+        </Text>
+        <Button size="xs" variant="white" onClick={onAnother}>
+          Write another request
+        </Button>
+      </Stack>
+    </Notice>
+  );
+}
+
+/**
+ * Sends a support request to the server (POST /support/requests), which keeps it for support and
+ * mails it to them; the app and account information goes with it only when the box is ticked.
+ */
+export function ContactSupportCard({ details }: { details: string | null }) {
+  const [send, { isLoading }] = useSendSupportRequestMutation();
+  const [receipt, setReceipt] = useState<SupportRequestReceipt | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const form = useForm<ContactValues>({
+    initialValues: INITIAL,
+    validate: schemaResolver(contactSchema, { sync: true }),
+    validateInputOnBlur: ['subject', 'message'],
+  });
+
+  const submit = form.onSubmit(
+    async (values) => {
+      const { topic, subject, message, includeDetails } = contactSchema.parse(values);
+      setProblem(null);
+      try {
+        const sent = await send({
+          topic,
+          subject,
+          message,
+          ...(includeDetails && details ? { diagnostics: details } : {}),
+        }).unwrap();
+        setReceipt(sent);
+        form.setValues(INITIAL);
+        form.resetDirty();
+      } catch (error) {
+        const failure = toSubmitFailure(error, sendSupportRequestFailed, {}, FIELDS);
+        form.setErrors(failure.fieldErrors);
+        setProblem(failure.message);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  return (
+    <SectionCard
+      headingId="contact-support-title"
+      title="Contact support"
+      description="Your request goes to our support team from here; they reply by e-mail to your account’s address."
+      onSubmit={receipt ? undefined : submit}
+    >
+      {receipt ? (
+        <RequestSent receipt={receipt} onAnother={() => setReceipt(null)} />
+      ) : (
+        <>
+          <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
+          <TextInput
+            label="Subject"
+            required
+            maxLength={SUPPORT_SUBJECT_MAX}
+            {...form.getInputProps('subject')}
+          />
+          <Textarea
+            size="md"
+            label="Message"
+            description="What happened, what you expected, and the steps that lead there."
+            required
+            rows={5}
+            maxLength={SUPPORT_MESSAGE_MAX}
+            {...form.getInputProps('message')}
+          />
+          <Checkbox
+            label="Include the app and account information"
+            description="The app and account information on this page: versions, ids and the masked license key."
+            disabled={!details}
+            {...form.getInputProps('includeDetails', { type: 'checkbox' })}
+          />
+          {problem ? <ErrorAlert title="Not sent">{problem}</ErrorAlert> : null}
+          <Group justify="flex-end">
+            <Button type="submit" leftSection={<MailIcon size={16} />} loading={isLoading}>
+              Send request
+            </Button>
+          </Group>
+        </>
+      )}
+    </SectionCard>
+  );
+}

@@ -1,0 +1,150 @@
+import { Group, Radio, Stack, Switch } from '@mantine/core';
+import { useRef, useState } from 'react';
+import {
+  defaultPreferences,
+  type Preferences,
+  THEMES,
+  type UpdatePreferencesRequest,
+} from '../../../../../shared/api/users';
+import { userMessages } from '../../../../../shared/messages';
+import { AlertIcon } from '../../../components/brand/icons';
+import { Notice } from '../../../components/data/alert-notice';
+import { showToast } from '../../../components/data/toast';
+import { SectionCard } from '../../../components/layout/section-card';
+import { failureMessage } from '../../../lib/api-errors';
+import { useApplyTheme } from '../use-color-scheme-preference';
+import { useUpdateMyPreferencesMutation } from '../users-endpoints';
+
+const THEME_LABELS: Record<Preferences['theme'], string> = { light: 'Light', dark: 'Dark', system: 'System' };
+
+type NotificationKey = keyof Preferences['notifications'];
+const NOTIFICATION_CHOICES: { key: NotificationKey; label: string; description: string }[] = [
+  {
+    key: 'security_alerts',
+    label: 'Security alerts',
+    description: 'Password changes, new sign-ins and license revocations.',
+  },
+  {
+    key: 'billing',
+    label: 'Billing and receipts',
+    description: 'Receipts for your payments and reminders before a license ends.',
+  },
+  {
+    key: 'product_updates',
+    label: 'Product updates',
+    description: 'New versions of the desktop app and new features.',
+  },
+];
+
+/**
+ * Theme and e-mail choices (PUT /users/me/preferences), each saved as it changes. The theme is
+ * applied at once through Mantine's colour-scheme manager; a refused save puts the old value back.
+ * The server stores a language too, but offers no list of languages and the portal is English
+ * only, so no language choice is shown.
+ */
+export function PreferencesCard({ preferences }: { preferences: Partial<Preferences> }) {
+  const [updateMyPreferences] = useUpdateMyPreferencesMutation();
+  const applyTheme = useApplyTheme();
+  const saved: Preferences = {
+    ...defaultPreferences,
+    ...preferences,
+    notifications: { ...defaultPreferences.notifications, ...preferences.notifications },
+  };
+  // What is on screen: the saved values plus the change being saved.
+  const [pending, setPending] = useState<Partial<Preferences> | null>(null);
+  const [failure, setFailure] = useState<string>();
+  const shown: Preferences = {
+    ...saved,
+    ...pending,
+    notifications: { ...saved.notifications, ...pending?.notifications },
+  };
+
+  // Controls stay usable while a save runs (disabling them would drop the keyboard focus); only the
+  // newest save clears what is pending, so quick changes never flicker back to older values.
+  const latest = useRef(0);
+  const save = async (change: UpdatePreferencesRequest, show: Partial<Preferences>, what: string) => {
+    const call = ++latest.current;
+    setFailure(undefined);
+    setPending((previous) => ({
+      ...previous,
+      ...show,
+      notifications: { ...saved.notifications, ...previous?.notifications, ...show.notifications },
+    }));
+    try {
+      await updateMyPreferences(change).unwrap();
+      showToast({ title: 'Preferences saved', message: what });
+    } catch (error) {
+      if (change.theme) applyTheme(saved.theme);
+      setFailure(failureMessage(error, userMessages.updatePreferencesFailed));
+    } finally {
+      if (call === latest.current) setPending(null);
+    }
+  };
+
+  const changeTheme = (value: string) => {
+    const theme = THEMES.find((item) => item === value);
+    if (!theme || theme === shown.theme) return;
+    applyTheme(theme);
+    void save({ theme }, { theme }, `Theme: ${THEME_LABELS[theme]}.`);
+  };
+
+  const changeNotification = (key: NotificationKey, on: boolean) => {
+    const label = NOTIFICATION_CHOICES.find((choice) => choice.key === key)?.label ?? key;
+    void save(
+      { notifications: { [key]: on } },
+      { notifications: { ...shown.notifications, [key]: on } },
+      `${label}: ${on ? 'on' : 'off'}.`,
+    );
+  };
+
+  return (
+    <SectionCard
+      headingId="preferences-title"
+      title="Preferences"
+      description="Saved to your account as you change them."
+      gap="lg"
+    >
+      {failure ? (
+        <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not saved">
+          {failure}
+        </Notice>
+      ) : null}
+      <Radio.Group
+        label="Theme"
+        description="System follows this device’s light or dark setting."
+        value={shown.theme}
+        onChange={changeTheme}
+      >
+        <Group gap="xl" mt="xs">
+          {THEMES.map((theme) => (
+            <Radio key={theme} value={theme} label={THEME_LABELS[theme]} />
+          ))}
+        </Group>
+      </Radio.Group>
+      <Switch.Group
+        label="E-mail notifications"
+        description="What we e-mail you besides messages you ask for."
+        value={NOTIFICATION_CHOICES.filter((choice) => shown.notifications[choice.key]).map(
+          (choice) => choice.key,
+        )}
+        onChange={(keys) => {
+          const changed = NOTIFICATION_CHOICES.find(
+            (choice) => keys.includes(choice.key) !== shown.notifications[choice.key],
+          );
+          if (changed) changeNotification(changed.key, keys.includes(changed.key));
+        }}
+      >
+        <Stack gap="sm" mt="xs">
+          {NOTIFICATION_CHOICES.map((choice) => (
+            <Switch
+              key={choice.key}
+              value={choice.key}
+              label={choice.label}
+              description={choice.description}
+            />
+          ))}
+        </Stack>
+      </Switch.Group>
+    </SectionCard>
+  );
+}

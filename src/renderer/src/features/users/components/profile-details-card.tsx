@@ -1,0 +1,100 @@
+import { Badge, Button, Group, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { z } from 'zod';
+import { displayText } from '../../../../../shared/api/common';
+import type { UserProfile } from '../../../../../shared/api/users';
+import { userMessages } from '../../../../../shared/messages';
+import { focusFirstError } from '../../../components/forms/focus-first-error';
+import { FormAlert } from '../../../components/forms/form-alert';
+import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { SectionCard } from '../../../components/layout/section-card';
+import { useUpdateMyProfileMutation } from '../users-endpoints';
+
+export const profileFormSchema = z.object({ full_name: displayText(100), company: displayText(100) });
+type ProfileValues = z.input<typeof profileFormSchema>;
+const FIELDS = ['full_name', 'company'] as const;
+
+const memberSince = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+
+/** Name and company (PUT /users/me); the e-mail is shown, not edited: it is the sign-in name. */
+export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
+  const [updateMyProfile] = useUpdateMyProfileMutation();
+  const [failure, setFailure] = useState<string>();
+  const form = useForm<ProfileValues>({
+    initialValues: { full_name: profile.full_name ?? '', company: profile.company ?? '' },
+    validate: schemaResolver(profileFormSchema, { sync: true }),
+    validateInputOnBlur: true,
+  });
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setFailure(undefined);
+      const { full_name, company } = profileFormSchema.parse(values);
+      try {
+        const saved = await updateMyProfile({
+          full_name: full_name || null,
+          company: company || null,
+        }).unwrap();
+        const next = { full_name: saved.full_name ?? '', company: saved.company ?? '' };
+        form.setValues(next);
+        form.resetDirty(next);
+        notifications.show({
+          color: 'teal',
+          title: 'Profile saved',
+          message: 'Your name and company are updated.',
+        });
+      } catch (error) {
+        const { message, fieldErrors } = toSubmitFailure(error, userMessages.updateProfileFailed, {}, FIELDS);
+        setFailure(message);
+        form.setErrors(fieldErrors);
+        focusFirstError(fieldErrors, form.getInputNode, FIELDS);
+      }
+    },
+    (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
+  );
+
+  return (
+    <SectionCard
+      headingId="profile-details-title"
+      title="Personal details"
+      description={
+        <>
+          Shown on your licenses and receipts. Member since {memberSince.format(new Date(profile.created_at))}
+          .
+        </>
+      }
+      onSubmit={submit}
+    >
+      {failure ? <FormAlert title="Could not save the profile">{failure}</FormAlert> : null}
+      <TextInput
+        label="E-mail"
+        value={profile.email}
+        readOnly
+        description={
+          <>
+            <Badge
+              component="span"
+              size="xs"
+              variant="dot"
+              color={profile.email_verified ? 'teal' : 'orange'}
+              mr={6}
+              style={{ verticalAlign: 'text-bottom' }}
+            >
+              {profile.email_verified ? 'Verified' : 'Not verified'}
+            </Badge>
+            Your sign-in address. It cannot be changed here; contact support to move your account.
+          </>
+        }
+      />
+      <TextInput label="Full name" autoComplete="name" {...form.getInputProps('full_name')} />
+      <TextInput label="Company" autoComplete="organization" {...form.getInputProps('company')} />
+      <Group justify="flex-end">
+        <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
+          Save profile
+        </Button>
+      </Group>
+    </SectionCard>
+  );
+}
