@@ -26,7 +26,8 @@ function webhookData(event: DomainEvent): Record<string, unknown> {
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);
-  if ('payment' in event) return paymentEventData(event.payment, event.details);
+  if ('payment' in event)
+    return paymentEventData(event.payment, event.type === 'payment.refunded' ? event.details : undefined);
   return subscriptionEventData(event.subscription);
 }
 

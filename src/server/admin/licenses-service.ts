@@ -9,15 +9,11 @@ import type { Activation, License } from '../../shared/api/licenses.js';
 import type { Paged } from '../../shared/api/paging.js';
 import { machinesPerSeat, seatsHeldByOrganisation } from './licenses-repository.js';
 import { BASE_PLAN_CODE } from '../../shared/api/plans.js';
-import { PRODUCT_NAME } from '../../shared/constants.js';
-import { portalPaths } from '../../shared/routes.js';
 import { type Clock, isoNow } from '../platform/clock.js';
 import type { Db, DbOrTransaction } from '../platform/db/database.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
 import type { LicenseRow } from '../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../platform/http-error.js';
-import { licenseRevokedMail } from '../platform/mail/customer-mails.js';
-import type { Mailer } from '../platform/mail/mailer.js';
 import {
   activationsOfLicense,
   type AdministratorChanges,
@@ -35,7 +31,7 @@ import {
   toLicenses,
 } from '../licensing/index.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
-import { findUserById, portalLink } from '../identity/index.js';
+import { findUserById } from '../identity/index.js';
 import { securityEventTypes } from '../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../platform/security-log/service.js';
 import { emailsOfUsers, listAdminLicenses } from './licenses-repository.js';
@@ -57,16 +53,11 @@ export function createAdminLicensesService({
   db,
   clock,
   events,
-  mailer,
-  publicUrl,
 }: {
   db: Db;
   clock: Clock;
-  /** Announces what an administrator did to a license (its webhooks listen). */
+  /** Announces what an administrator did to a license (its webhooks and the owner's mail listen). */
   events: LicensingEvents;
-  /** Tells the owner of a revoked license, with the reason. */
-  mailer: Mailer;
-  publicUrl: string;
 }) {
   async function withEmails(trx: DbOrTransaction, rows: LicenseRow[], withActivations: boolean) {
     const licenses = await toLicenses(trx, rows, clock.now(), { withActivations });
@@ -227,24 +218,8 @@ export function createAdminLicensesService({
           userId: revoked.user_id,
           details: { license_id: id, reason },
         });
-        await events.publish(trx, { type: 'license.revoked', license: revoked });
-        // In the same transaction: the owner is told exactly when the revocation holds.
-        const owner = await findUserById(trx, revoked.user_id);
-        const revokedPlan = await findPlanRowByIdOrCode(trx, revoked.plan_id);
-        if (owner) {
-          await mailer.queue(
-            trx,
-            licenseRevokedMail({
-              to: owner.email,
-              name: owner.full_name,
-              planName: revokedPlan?.name ?? PRODUCT_NAME,
-              licenseKey: revoked.license_key,
-              reason,
-              revokedAt: now,
-              supportUrl: portalLink(publicUrl, portalPaths.support),
-            }),
-          );
-        }
+        // The owner's mail follows the announcement (admin's `revoked-license-mail.ts`).
+        await events.publish(trx, { type: 'license.revoked', license: revoked, byAdministrator: true });
       });
       return detail(id);
     },

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
-import type { BillingEvents } from './events.js';
+import type { EventSubscriber } from '../platform/events.js';
+import type { BillingEvent, BillingEvents } from './events.js';
 import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './invoices/attachment.js';
 import { invoicesModule } from './invoices/module.js';
 import { createReceipts } from './invoices/receipts.js';
+import { createRefundReceipts } from './invoices/refund-receipts.js';
 import { createRefundsService } from './invoices/refunds.js';
 import { createBillingService } from './invoices/service.js';
 import { taxInvoiceWarning } from './invoices/settings.js';
@@ -22,8 +24,11 @@ import { subscriptionsRoutes } from './subscriptions/routes.js';
 import type { SubscriptionsService } from './subscriptions/service.js';
 
 export interface BillingOptions {
-  /** Where billing announces payments, subscriptions and the licenses it grants (the composition's bus). */
-  events: BillingEvents;
+  /**
+   * Where billing announces payments, subscriptions and the licenses it grants (the composition's
+   * bus), and hears its own announcements for the customer's mail.
+   */
+  events: BillingEvents & EventSubscriber<BillingEvent>;
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   provider?: PaymentProvider;
 }
@@ -51,8 +56,13 @@ export const billingContext = fp<BillingOptions>(
     mailer.registerAttachmentResolver(INVOICE_PDF_ATTACHMENT, invoicePdfBytes);
 
     const invoicing = config.invoices;
+    // The customer's mail a payment or a refund brings follows its announcement, so the services
+    // that settle and refund never name it; each is queued in the announcing transaction.
     const receipts = createReceipts({ mailer, publicUrl, clock });
-    const refunds = createRefundsService({ db, clock, events, provider, invoicing, log, mailer, publicUrl });
+    events.on('payment.paid', (trx, paid) => receipts.queue(trx, paid));
+    const refundReceipts = createRefundReceipts({ mailer, publicUrl, clock });
+    events.on('payment.refunded', (trx, refunded) => refundReceipts.queue(trx, refunded));
+    const refunds = createRefundsService({ db, clock, events, provider, invoicing, log });
     const subscriptionsArea = createSubscriptionsArea({
       db,
       clock,
@@ -61,7 +71,6 @@ export const billingContext = fp<BillingOptions>(
       config,
       mailer,
       coupons,
-      receipts,
       refundCredit: refunds.refundCredit,
       reserveCredit: refunds.reserveCredit,
       log,
@@ -82,7 +91,6 @@ export const billingContext = fp<BillingOptions>(
           currency: config.payments.currency,
           invoicing,
           coupons,
-          receipts,
           checkoutExpiryMinutes,
           log,
         }),
@@ -93,7 +101,6 @@ export const billingContext = fp<BillingOptions>(
           provider,
           invoicing,
           subscriptionEvents: subscriptionsArea.webhookEvents,
-          receipts,
           log,
         }),
         adminPayments: createAdminPaymentsService({ db, clock, checkoutExpiryMinutes }),
@@ -107,7 +114,6 @@ export const billingContext = fp<BillingOptions>(
           provider,
           pricing: subscriptionsArea.charges.pricing,
           invoices: invoicing,
-          receipts,
         }),
       });
       await api.register(adminSubscriptionsRoutes, {

@@ -1,13 +1,35 @@
-import type { PaymentRow, SubscriptionRow } from '../platform/db/tables.js';
+import type { InvoiceRow, PaymentRow, PlanRow, RefundRow, SubscriptionRow } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 import type { LicensingEvent } from '../licensing/index.js';
 
-/** A payment was received, or refunded in full or in part (`details` holds the refund). */
-export interface PaymentEvent {
-  type: 'payment.paid' | 'payment.refunded';
+/** A payment was received: with the invoice issued for it in the same transaction, and what it bought. */
+export interface PaymentPaidEvent {
+  type: 'payment.paid';
   payment: PaymentRow;
-  details?: Record<string, unknown>;
+  invoice: InvoiceRow;
+  /** The end of the time the payment bought; null for a lifetime. */
+  paidUntil: string | null;
+  /** Seats bought for an organisation, when that is what the payment was for. */
+  seats?: { organisationName: string; from: number; to: number };
+  /** The payment's plan, when the publisher holds it already (listeners read it otherwise). */
+  plan?: PlanRow;
 }
+
+/** A payment was refunded, in full or in part: the refund as processed, with its credit note. */
+export interface PaymentRefundedEvent {
+  type: 'payment.refunded';
+  payment: PaymentRow;
+  /** The refund as the webhook tells it. */
+  details: Record<string, unknown>;
+  refund: RefundRow;
+  /** The invoice the credit note corrects. */
+  invoice: InvoiceRow;
+  creditNote: { id: string; number: string };
+  /** An administrator's refund, not the server's own (a plan change's credit, a second subscription). */
+  byAdministrator: boolean;
+}
+
+export type PaymentEvent = PaymentPaidEvent | PaymentRefundedEvent;
 
 /** A subscription started, was charged for a new period, failed a charge, or ended. */
 export interface SubscriptionEvent {

@@ -5,6 +5,8 @@ import type { EventPublisher } from '../platform/events.js';
 export interface LicenseEvent {
   type: 'license.created' | 'license.updated' | 'license.suspended' | 'license.revoked' | 'license.expired';
   license: LicenseRow;
+  /** On `license.revoked`: an administrator revoked it, not a refund, so the owner is told why. */
+  byAdministrator?: true;
 }
 
 /** A machine was activated on a license, or deactivated (the row as it is after). */

@@ -16,14 +16,25 @@ export interface EventPublisher<E extends DomainEvent> {
   publish(trx: DbOrTransaction, event: E): Promise<void>;
 }
 
+/**
+ * How a context hears the events it is handed (admin: licensing's), to queue the mail they bring.
+ * Not a base of {@link EventBus}: declared apart, the app's bus of every event is checked against
+ * it member by member, so it serves as a context's narrower one.
+ */
+export interface EventSubscriber<E extends DomainEvent> {
+  /** Hears the events of one type, after the listeners subscribed before it. */
+  on<T extends E['type']>(type: T, listener: EventListener<Extract<E, { type: T }>>): void;
+}
+
 export interface EventBus<E extends DomainEvent> extends EventPublisher<E> {
   /** Hears the events of one type, after the listeners subscribed before it. */
   on<T extends E['type']>(type: T, listener: EventListener<Extract<E, { type: T }>>): void;
 }
 
 /**
- * The server's events, one bus per app: the composition subscribes the listeners (webhooks, and
- * whatever joins them), so the context that changed something never names who hears of it.
+ * The server's events, one bus per app: the composition subscribes the webhooks, and a context
+ * the customer's mail its own events bring, so the service that changed something never names who
+ * hears of it.
  */
 export function createEventBus<E extends DomainEvent>(): EventBus<E> {
   const listeners = new Map<string, EventListener<E>[]>();

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.js';
 import { createCouponsService } from '../../../src/server/catalogue/coupons/service.js';
-import { createReceipts } from '../../../src/server/billing/invoices/receipts.js';
 import { createRefundsService } from '../../../src/server/billing/invoices/refunds.js';
 import { createConfiguredProvider } from '../../../src/server/billing/payments/configured-provider.js';
 import { createSubscriptionsArea } from '../../../src/server/billing/subscriptions/module.js';
@@ -21,8 +20,6 @@ function rulesOf(s: TestServer) {
     provider,
     invoicing: s.config.invoices,
     log,
-    mailer: s.app.mailer,
-    publicUrl: s.config.publicUrl,
   });
   return createSubscriptionsArea({
     db: s.app.db,
@@ -32,7 +29,6 @@ function rulesOf(s: TestServer) {
     config: s.config,
     mailer: s.app.mailer,
     coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
-    receipts: createReceipts({ mailer: s.app.mailer, publicUrl: s.config.publicUrl, clock: s.clock }),
     refundCredit: refunds.refundCredit,
     reserveCredit: refunds.reserveCredit,
     log,

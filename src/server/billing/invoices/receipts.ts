@@ -1,15 +1,16 @@
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { InvoiceRow, PaymentRow, PlanRow } from '../../platform/db/tables.js';
+import type { InvoiceRow } from '../../platform/db/tables.js';
 import type { Invoice } from '../../../shared/api/invoices.js';
-import { type ReceiptSeats, receiptMail } from '../../platform/mail/customer-mails.js';
+import { receiptMail } from '../../platform/mail/customer-mails.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { findUserById } from '../../identity/index.js';
 import { taxLabel } from './pdf.js';
 import { taxLinesOf } from './repository.js';
+import type { PaymentPaidEvent } from '../events.js';
 
 /**
  * The invoice's lines as the receipt lists them, the same as the PDF: each line (`3 × ₹1,499.00`
@@ -35,7 +36,11 @@ export function receiptItems(invoice: InvoiceRow): Array<{ label: string; value:
   ];
 }
 
-/** The receipt of a paid charge, with its invoice attached: one-off purchases and subscription charges alike. */
+/**
+ * The receipt of a paid charge, with its invoice attached: one-off purchases, subscription charges
+ * and seats bought alike. Billing's context queues it when a payment is announced paid, so no
+ * service that settles a payment names it.
+ */
 export function createReceipts({
   mailer,
   publicUrl,
@@ -52,22 +57,11 @@ export function createReceipts({
      * payment is recorded; nothing for a charge of nothing, or for an account deleted since. Seats
      * bought for an organisation say so (`seats`).
      */
-    async queue(
-      trx: DbOrTransaction,
-      charge: {
-        payment: PaymentRow;
-        invoice: InvoiceRow;
-        paidUntil: string | null;
-        seats?: ReceiptSeats | undefined;
-        /** The payment's plan, when the caller holds it already. */
-        plan?: PlanRow;
-      },
-    ): Promise<void> {
-      const { payment, invoice } = charge;
+    async queue(trx: DbOrTransaction, paid: PaymentPaidEvent): Promise<void> {
+      const { payment, invoice } = paid;
       if (Number(payment.amount_minor) <= 0 || !payment.user_id) return;
       const user = await findUserById(trx, payment.user_id);
-      const plan =
-        charge.plan?.id === payment.plan_id ? charge.plan : await findPlanRow(trx, payment.plan_id);
+      const plan = paid.plan?.id === payment.plan_id ? paid.plan : await findPlanRow(trx, payment.plan_id);
       if (!user || !plan) return;
       await mailer.queue(
         trx,
@@ -80,10 +74,10 @@ export function createReceipts({
           paidAt: payment.paid_at ?? clock.now(),
           invoiceId: invoice.id,
           invoiceNumber: invoice.number,
-          paidUntil: charge.paidUntil,
+          paidUntil: paid.paidUntil,
           billingUrl,
           items: receiptItems(invoice),
-          seats: charge.seats,
+          seats: paid.seats,
         }),
       );
     },

@@ -6,12 +6,7 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, RefundRow } from '../../platform/db/tables.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
-import { portalPaths } from '../../../shared/routes.js';
-import { refundReceiptMail } from '../../platform/mail/customer-mails.js';
-import type { Mailer } from '../../platform/mail/mailer.js';
 import { endForRefund, revokeForRefund } from '../../licensing/index.js';
-import { findPlanRow } from '../../catalogue/index.js';
-import { findUserById } from '../../identity/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -30,7 +25,6 @@ import {
   lockPayment,
   markRefundProcessed,
   pendingServerRefunds,
-  refundedOfPayment,
   refundsOfPayment,
   reservedOfPayment,
 } from './refunds-repository.js';
@@ -66,8 +60,6 @@ export function createRefundsService({
   provider,
   invoicing,
   log,
-  mailer,
-  publicUrl,
 }: {
   db: Db;
   clock: Clock;
@@ -76,50 +68,7 @@ export function createRefundsService({
   provider: PaymentProvider;
   invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
-  /** Mails the customer a refund receipt with the credit note, for an administrator's refund. */
-  mailer: Mailer;
-  publicUrl: string;
 }) {
-  const billingUrl = new URL(portalPaths.billing, publicUrl).toString();
-
-  /**
-   * Queues the refund receipt in the transaction that issues the credit note, so it is sent exactly
-   * when the refund is recorded; nothing for an account deleted since.
-   */
-  async function queueRefundReceipt(
-    trx: DbOrTransaction,
-    payment: PaymentRow,
-    refund: RefundRow,
-    invoice: { number: string },
-    note: { id: string; number: string },
-  ) {
-    if (!payment.user_id) return;
-    const [user, plan, refunded] = await Promise.all([
-      findUserById(trx, payment.user_id),
-      findPlanRow(trx, payment.plan_id),
-      refundedOfPayment(trx, payment.id),
-    ]);
-    if (!user || !plan) return;
-    await mailer.queue(
-      trx,
-      refundReceiptMail({
-        to: user.email,
-        name: user.full_name,
-        amountMinor: Number(refund.amount_minor),
-        currency: refund.currency,
-        paidMinor: Number(payment.amount_minor),
-        refundedMinor: refunded,
-        planName: plan.name,
-        paidAt: payment.paid_at ?? payment.created_at,
-        refundedAt: clock.now(),
-        invoiceNumber: invoice.number,
-        creditNoteId: note.id,
-        creditNoteNumber: note.number,
-        billingUrl,
-      }),
-    );
-  }
-
   async function summary(paymentIdOrOrderId: string): Promise<PaymentRefunds> {
     const payment = await findPaymentForRefund(db, paymentIdOrOrderId);
     if (!payment) throw paymentNotFound();
@@ -235,8 +184,6 @@ export function createRefundsService({
       const invoice = await findInvoiceRowOfPayment(trx, payment.id);
       if (!invoice) throw new Error(`payment ${payment.id} has no invoice to credit`);
       const note = await issueCreditNote(trx, clock, invoicing, invoice, { ...refund, status: 'processed' });
-      // The server's own refunds (a plan change's credit, a second subscription) say so in their own mail.
-      if (actor) await queueRefundReceipt(trx, payment, refund, invoice, note);
       const now = isoNow(clock);
       let licenseOutcome: string = 'kept';
       if (payment.license_id && refund.license_action === 'revoke') {
@@ -271,9 +218,14 @@ export function createRefundsService({
       };
       if (actor) await recordAdminAction(trx, clock, actor, event);
       else await recordSecurityEvent(trx, clock, event);
+      // With the credit note, and who refunded: an administrator's refund is receipted to the customer.
       await events.publish(trx, {
         type: 'payment.refunded',
         payment,
+        refund: { ...refund, status: 'processed', provider_refund_id: providerRefundId },
+        invoice,
+        creditNote: note,
+        byAdministrator: actor !== null,
         details: {
           refund: {
             id: refund.id,

@@ -3,7 +3,6 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
 import { extendByInterval, findLicenseById, issueLicense } from '../../licensing/index.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
-import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { BillingEvents } from '../events.js';
@@ -30,7 +29,6 @@ export async function settlePayment(
   paymentId: string,
   providerPaymentId: string,
   invoicing: InvoiceSettings,
-  receipts?: Receipts,
 ): Promise<Settlement> {
   const now = clock.now().toISOString();
   const won = await claimPayment(trx, paymentId, providerPaymentId, now);
@@ -51,8 +49,13 @@ export async function settlePayment(
   await setPaymentLicense(trx, won.id, license.id);
   // Issued once the grant says which period the payment bought, for the invoice's service period.
   const invoice = await issueInvoiceForPayment(trx, clock, invoicing, won.id, { period });
-  await receipts?.queue(trx, { payment: won, invoice, paidUntil: license.expires_at });
-  await events.publish(trx, { type: 'payment.paid', payment: { ...won, license_id: license.id } });
+  // Announced with its invoice and the license's new end, which the receipt tells.
+  await events.publish(trx, {
+    type: 'payment.paid',
+    payment: { ...won, license_id: license.id },
+    invoice,
+    paidUntil: license.expires_at,
+  });
   return { outcome: 'granted', payment: { ...won, license_id: license.id }, license };
 }
 

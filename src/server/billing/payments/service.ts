@@ -17,7 +17,6 @@ import { BASE_PLAN_CODE } from '../../../shared/api/plans.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
-import type { Receipts } from '../invoices/receipts.js';
 import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
@@ -56,8 +55,6 @@ export interface PaymentsServiceDeps {
   invoicing: InvoiceSettings;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
-  /** Mails the receipt of each paid payment. */
-  receipts: Receipts;
   /** An order left unpaid this long reads as expired (CHECKOUT_EXPIRY_MINUTES). */
   checkoutExpiryMinutes: number;
   log: FastifyBaseLogger;
@@ -96,7 +93,6 @@ export function createPaymentsService({
   currency,
   invoicing,
   coupons,
-  receipts,
   checkoutExpiryMinutes,
   log,
 }: PaymentsServiceDeps) {
@@ -286,9 +282,7 @@ export function createPaymentsService({
       }
       const settled = await db
         .transaction()
-        .execute((trx) =>
-          settlePayment(trx, clock, events, record.id, body.razorpay_payment_id, invoicing, receipts),
-        );
+        .execute((trx) => settlePayment(trx, clock, events, record.id, body.razorpay_payment_id, invoicing));
       if (settled.outcome === 'paid_by_other') throw paidByOther();
       return answerWith(settled.payment, settled.license);
     },

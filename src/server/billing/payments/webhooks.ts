@@ -13,7 +13,6 @@ import { securityEventTypes } from '../../platform/security-log/security-events.
 import { createEventThrottle, recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { settlePayment } from './grants.js';
-import type { Receipts } from '../invoices/receipts.js';
 import type { SubscriptionWebhookEvents } from '../subscriptions/webhook-events.js';
 import type { PaymentProvider } from './provider.js';
 import {
@@ -53,7 +52,6 @@ export function createWebhookHandler({
   provider,
   invoicing,
   subscriptionEvents,
-  receipts,
   log,
 }: {
   db: Db;
@@ -64,8 +62,6 @@ export function createWebhookHandler({
   invoicing: InvoiceSettings;
   /** The `subscription.*` events' handler (the subscriptions module's). */
   subscriptionEvents?: SubscriptionWebhookEvents;
-  /** Mails the receipt of each paid payment. */
-  receipts?: Receipts;
   log: FastifyBaseLogger;
 }) {
   // The webhook needs no API key, so anyone may post to it: a flood of unsigned posts must not
@@ -140,7 +136,7 @@ export function createWebhookHandler({
         reported: { amount: mismatch.amount, currency: mismatch.currency },
       });
     }
-    const settled = await settlePayment(trx, clock, events, payment.id, entity.id, invoicing, receipts);
+    const settled = await settlePayment(trx, clock, events, payment.id, entity.id, invoicing);
     if (settled.outcome === 'paid_by_other') {
       // A second capture on one order means the buyer paid twice: someone has to refund it.
       return rejectEvent(trx, event, payment, meta, 'order_already_paid_by_another_payment', {

@@ -8,7 +8,6 @@ import { conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
-import type { Receipts } from '../invoices/receipts.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { findPlanRow } from '../../catalogue/index.js';
@@ -41,8 +40,6 @@ export interface SeatPurchaseDeps {
   /** What each seat costs per cycle (coupon and tax), as the subscription's charges are priced. */
   pricing: CyclePricing;
   invoices: InvoiceSettings;
-  /** The receipt of the seats' charge, with its invoice, queued in the purchase's transaction. */
-  receipts: Receipts;
 }
 
 const noSubscription = (organisation: OrganisationRow) =>
@@ -59,15 +56,7 @@ const noSubscription = (organisation: OrganisationRow) =>
  * decided again under the organisation's lock, so two purchases at once are both applied in turn
  * (the second from the first's total) or the second is refused; none is lost.
  */
-export function createSeatPurchases({
-  db,
-  clock,
-  events,
-  provider,
-  pricing,
-  invoices,
-  receipts,
-}: SeatPurchaseDeps) {
+export function createSeatPurchases({ db, clock, events, provider, pricing, invoices }: SeatPurchaseDeps) {
   async function liveSubscription(trx: DbOrTransaction, organisation: OrganisationRow) {
     const subscription = await findLiveSubscriptionOfOrganisation(trx, organisation.id);
     const license = await findOrganisationLicense(trx, organisation.id);
@@ -128,7 +117,7 @@ export function createSeatPurchases({
 
   /**
    * The prorated charge of the seats added, paid at once (the sandbox card pays or declines): its
-   * invoice, and the receipt with the invoice attached to the subscription's payer.
+   * invoice, and the payment announced paid, on which the subscription's payer is sent the receipt.
    */
   async function charge(
     trx: DbOrTransaction,
@@ -161,13 +150,14 @@ export function createSeatPurchases({
     };
     await insertPayment(trx, payment);
     const invoice = await issueInvoiceForPayment(trx, clock, invoices, payment.id);
-    await receipts.queue(trx, {
+    // Announced with the seats it bought, which the receipt tells.
+    await events.publish(trx, {
+      type: 'payment.paid',
       payment,
       invoice,
       paidUntil: quote.period_end,
       seats: { organisationName: organisation.name, from: quote.seats_from, to: quote.seats_to },
     });
-    await events.publish(trx, { type: 'payment.paid', payment: payment });
     return payment;
   }
 

@@ -1,5 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
+import type { InvoiceRow, LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
 import type { BillingEvents } from '../events.js';
 import type { FailedCharge, PaidCharge } from './charges.js';
 
@@ -11,8 +11,14 @@ import type { FailedCharge, PaidCharge } from './charges.js';
  */
 export function createSubscriptionAnnouncements(events: BillingEvents) {
   return {
-    paid: async (trx: DbOrTransaction, charge: PaidCharge) => {
-      await events.publish(trx, { type: 'payment.paid', payment: charge.payment });
+    paid: async (trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow) => {
+      await events.publish(trx, {
+        type: 'payment.paid',
+        payment: charge.payment,
+        invoice,
+        paidUntil: charge.payment.period_end,
+        plan: charge.plan,
+      });
       await events.publish(trx, {
         type: charge.subscription.cycles <= 1 ? 'subscription.created' : 'subscription.renewed',
         subscription: charge.subscription,

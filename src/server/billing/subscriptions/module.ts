@@ -3,7 +3,6 @@ import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import type { Receipts } from '../invoices/receipts.js';
 import type { ScheduledJob } from '../../platform/scheduler.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { type CouponsService, findPlanRow } from '../../catalogue/index.js';
@@ -28,7 +27,6 @@ export function createSubscriptionsArea({
   config,
   mailer,
   coupons,
-  receipts,
   refundCredit,
   reserveCredit,
   log,
@@ -41,7 +39,6 @@ export function createSubscriptionsArea({
   config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
   mailer: Mailer;
   coupons: CouponsService;
-  receipts: Receipts;
   /** Refunds a replaced subscription's credit (Razorpay plan changes), through the invoices area's refunds. */
   refundCredit: RefundCredit;
   /** Reserves a refund in a transaction (a refused second subscription, a cancellation now). */
@@ -56,7 +53,6 @@ export function createSubscriptionsArea({
     publicUrl: config.publicUrl,
     reminderDays: config.subscriptions.reminderDays,
     pricing,
-    receipts,
   });
   // Each change announced beside its mail, in the same transaction.
   const hooks = createSubscriptionAnnouncements(events);
@@ -66,13 +62,13 @@ export function createSubscriptionsArea({
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
     pricing,
     effects: {
-      // Every paid charge gets its invoice, and the customer the receipt, in the transaction that settles it.
+      // Every paid charge gets its invoice in the transaction that settles it, announced with the
+      // payment (the customer's receipt follows the announcement).
       paid: async (trx, charge) => {
         const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id, {
           known: { payment: charge.payment, plan: charge.plan, subscription: charge.subscription },
         });
-        await notices.paid(trx, charge, invoice);
-        await hooks.paid(trx, charge);
+        await hooks.paid(trx, charge, invoice);
       },
       // A second subscription to the same plan: its payment is invoiced and refunded in full, and the customer told.
       refused: async (trx, charge) => {

@@ -2,7 +2,7 @@ import { utc } from '../../../shared/dates.js';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
-import type { InvoiceRow, LicenseRow, PlanRow, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
+import type { LicenseRow, PlanRow, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
 import {
   duplicateSubscriptionRefundedMail,
   gracePeriodEndingMail,
@@ -18,8 +18,7 @@ import { findUserById, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
-import type { Receipts } from '../invoices/receipts.js';
-import type { FailedCharge, PaidCharge, RefusedCharge } from './charges.js';
+import type { FailedCharge, RefusedCharge } from './charges.js';
 import type { CancelledMoney } from './service.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
 import { dueForReminders } from './repository.js';
@@ -32,7 +31,8 @@ const BATCH = 500;
 /**
  * The customer's mail about their subscription, queued in the transaction of the change it tells
  * of (so it is sent exactly when the change commits), and the reminders time brings, each given
- * once however often, and on however many servers, the scheduler runs.
+ * once however often, and on however many servers, the scheduler runs. A paid charge's receipt
+ * is not here: it follows the payment's `payment.paid` (`invoices/receipts.ts`).
  */
 export function createSubscriptionNotices({
   db,
@@ -41,7 +41,6 @@ export function createSubscriptionNotices({
   publicUrl,
   reminderDays,
   pricing,
-  receipts,
 }: {
   db: Db;
   clock: Clock;
@@ -50,7 +49,6 @@ export function createSubscriptionNotices({
   /** Days before a yearly renewal that the customer is reminded of it. */
   reminderDays: number;
   pricing: CyclePricing;
-  receipts: Receipts;
 }) {
   const link = (path: string) => new URL(path, publicUrl).toString();
   const subscriptionUrl = link(portalPaths.subscriptions);
@@ -101,15 +99,6 @@ export function createSubscriptionNotices({
   }
 
   return {
-    /** The receipt of a paid charge, with its invoice attached. */
-    paid: (trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow) =>
-      receipts.queue(trx, {
-        payment: charge.payment,
-        invoice,
-        paidUntil: charge.payment.period_end,
-        plan: charge.plan,
-      }),
-
     /** A declined renewal: on the first failure of a period (the retries say nothing new). */
     async failed(trx: DbOrTransaction, charge: FailedCharge): Promise<void> {
       if (!charge.firstFailure || !charge.subscription.grace_ends_at) return;
