@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
-import type { LicensingEvents } from './events.js';
+import type { OrganisationAnnouncements } from './events.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
@@ -24,7 +24,7 @@ import { createOrganisationsService } from './organisations/service.js';
 
 export interface LicensingOptions {
   /** Where licensing announces licenses, activations and organisations (the composition's bus). */
-  events: LicensingEvents;
+  events: OrganisationAnnouncements;
 }
 
 declare module 'fastify' {
