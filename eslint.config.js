@@ -120,6 +120,9 @@ const serverContexts = {
         category: 'repository',
         pattern: [`**/${SERVER}/**/*repository.ts`, `**/${SERVER}/!(platform)/**/tables*.ts`],
       },
+      { category: 'index', pattern: `**/${SERVER}/*/index.ts` },
+      // Every context file has a category, so "none of index" can match the rest.
+      { category: 'context-file', pattern: `**/${SERVER}/*/**` },
     ],
     'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
     // The server imports `./file.js` for `./file.ts` (NodeNext), which TypeScript's resolver follows.
@@ -133,7 +136,24 @@ const serverContexts = {
         policies: contextNames.flatMap((name) => {
           const others = contextNames.filter((other) => other !== name);
           const above = others.filter((other) => !SERVER_CONTEXTS[name].includes(other));
+          // The platform is the shared kernel: any of its files may be imported.
+          const reachedByIndex = others.filter((other) => other !== 'platform');
           return [
+            // First, so that the policies below, which say more, win where they match too.
+            ...(reachedByIndex.length > 0
+              ? [
+                  {
+                    from: { element: { type: name } },
+                    disallow: {
+                      to: {
+                        element: { types: { anyOf: reachedByIndex } },
+                        file: { categories: { noneOf: ['index'] } },
+                      },
+                    },
+                    message: 'Another context is reached through its index.ts (docs/architecture.md)',
+                  },
+                ]
+              : []),
             ...(above.length > 0
               ? [
                   {

@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/api/webhoo
 import type { Clock } from './platform/clock.js';
 import { createEventBus, type EventBus } from './platform/events.js';
 import type { BillingEvent } from './billing/events.js';
-import type { LicensingEvent } from './licensing/events.js';
+import type { LicensingEvent, OwnershipTransferredEvent } from './licensing/events.js';
 import {
   activationEventData,
   licenseEventData,
@@ -12,17 +12,20 @@ import {
 } from './integrations/webhooks/event-data.js';
 import { queueWebhookEvent } from './integrations/webhooks/queue.js';
 
-/** Every event a context announces. */
-export type DomainEvent = LicensingEvent | BillingEvent;
+/** The events integrators hear: each the webhook of the same name. */
+type WebhookEvent = LicensingEvent | BillingEvent;
 
-// Each event is the webhook of the same name: an event without its webhook, or a webhook nobody
-// announces, fails to compile here.
+/** Every event a context announces: to integrators, or to the contexts above it only. */
+export type DomainEvent = WebhookEvent | OwnershipTransferredEvent;
+
+// Each announced webhook event is the webhook of the same name: such an event without its webhook,
+// or a webhook nobody announces, fails to compile here.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const everyWebhookAnnounced: Same<DomainEvent['type'], WebhookEventType> = true;
+const everyWebhookAnnounced: Same<WebhookEvent['type'], WebhookEventType> = true;
 void everyWebhookAnnounced;
 
 /** The webhook's `data`, made of the rows the event is about. */
-function webhookData(event: DomainEvent): Record<string, unknown> {
+function webhookData(event: WebhookEvent): Record<string, unknown> {
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);

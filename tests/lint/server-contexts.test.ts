@@ -21,12 +21,15 @@ const files: Record<string, string> = {
   [`${S}/catalogue/plans/service.ts`]: 'export const plans = 1;\n',
   [`${S}/licensing/licenses/repository.ts`]: 'export const findLicense = 1;\n',
   [`${S}/licensing/licenses/service.ts`]: 'export const licenses = 1;\n',
+  [`${S}/licensing/index.ts`]: "export { licenses as x } from './licenses/service.js';\n",
+  [`${S}/identity/plugins/authenticate.ts`]: 'export const x = 1;\n',
+  [`${S}/identity/index.ts`]: "export { x } from './plugins/authenticate.js';\n",
   [`${S}/billing/payments/service.ts`]: 'export const payments = 1;\n',
 };
 
 const problems = lintProject('server-contexts', files);
 
-describe('server contexts: one direction, and each keeps its repositories', () => {
+describe('server contexts: one direction, reached through index.ts, and each keeps its repositories', () => {
   it("refuses a context importing another context's repository, even one it may use", async () => {
     expect(
       await problems(`${S}/licensing/licenses/probe.ts`, use('../../catalogue/plans/repository.js')),
@@ -44,17 +47,22 @@ describe('server contexts: one direction, and each keeps its repositories', () =
     ]);
   });
 
+  it("refuses a context importing another context's file other than its index.ts, and takes the same through it", async () => {
+    expect(
+      await problems(`${S}/licensing/licenses/probe.ts`, use('../../identity/plugins/authenticate.js')),
+    ).toEqual([expect.stringContaining('Another context is reached through its index.ts')]);
+    expect(await problems(`${S}/licensing/licenses/probe.ts`, use('../../identity/index.js'))).toEqual([]);
+  });
+
   it('refuses a context importing the composition at the server root', async () => {
     expect(await problems(`${S}/billing/payments/probe.ts`, use('../../app.js'))).toEqual([
       expect.stringContaining('A context imports none of the files at the server root'),
     ]);
   });
 
-  it('allows what the direction permits: its own repository, a context below, platform, and the root everything', async () => {
+  it("allows what the direction permits: its own repository, a context below through its index.ts, any of the platform's files, and the root everything", async () => {
     expect(await problems(`${S}/licensing/licenses/probe.ts`, use('./repository.js'))).toEqual([]);
-    expect(
-      await problems(`${S}/billing/payments/probe.ts`, use('../../licensing/licenses/service.js')),
-    ).toEqual([]);
+    expect(await problems(`${S}/billing/payments/probe.ts`, use('../../licensing/index.js'))).toEqual([]);
     expect(await problems(`${S}/catalogue/plans/probe.ts`, use('../../platform/clock.js'))).toEqual([]);
     expect(await problems(`${S}/probe.ts`, use('./billing/payments/service.js'))).toEqual([]);
   });

@@ -4,7 +4,7 @@ import type { adminUserListQuerySchema } from '../../shared/api/admin.js';
 import type { Paged } from '../../shared/api/paging.js';
 import type { DbOrTransaction } from '../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../platform/db/paging.js';
-import type { AccountColumns } from '../identity/users/profile.js';
+import type { AccountColumns } from '../identity/index.js';
 
 const userColumns = [
   'users.id',

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
+import type { OwnershipTransferredEvent } from '../licensing/index.js';
 import type { EventSubscriber } from '../platform/events.js';
 import type { BillingEvent, BillingEvents } from './events.js';
 import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './invoices/attachment.js';
@@ -20,15 +21,17 @@ import { createSeatPurchases } from './seat-purchases/service.js';
 import { adminSubscriptionsRoutes } from './subscriptions/admin-routes.js';
 import { createAdminSubscriptionsService } from './subscriptions/admin-service.js';
 import { createSubscriptionsArea } from './subscriptions/module.js';
+import { transferOrganisationSubscriptions } from './subscriptions/repository.js';
 import { subscriptionsRoutes } from './subscriptions/routes.js';
 import type { SubscriptionsService } from './subscriptions/service.js';
 
 export interface BillingOptions {
   /**
    * Where billing announces payments, subscriptions and the licenses it grants (the composition's
-   * bus), and hears its own announcements for the customer's mail.
+   * bus), and hears its own announcements for the customer's mail and licensing's for what
+   * follows an organisation's owner.
    */
-  events: BillingEvents & EventSubscriber<BillingEvent>;
+  events: BillingEvents & EventSubscriber<BillingEvent | OwnershipTransferredEvent>;
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   provider?: PaymentProvider;
 }
@@ -62,6 +65,8 @@ export const billingContext = fp<BillingOptions>(
     events.on('payment.paid', (trx, paid) => receipts.queue(trx, paid));
     const refundReceipts = createRefundReceipts({ mailer, publicUrl, clock });
     events.on('payment.refunded', (trx, refunded) => refundReceipts.queue(trx, refunded));
+    // The subscriptions an organisation's previous owner held for it go with the organisation.
+    events.on('organisation.ownership_transferred', transferOrganisationSubscriptions);
     const refunds = createRefundsService({ db, clock, events, provider, invoicing, log });
     const subscriptionsArea = createSubscriptionsArea({
       db,

@@ -21,3 +21,6 @@ export { appliesToCharge, discountOf } from './coupons/discount.js';
 export type { CouponsService } from './coupons/service.js';
 // The feature a license's usage is counted against, read by licensing.
 export { findFeatureByIdOrKey } from './features/repository.js';
+// The plans a license check shows, cached: the catalogue's plugin builds the cache, licensing's
+// license check reads it.
+export type { CachedPlan, PlanCatalogueCache } from './plans/catalogue-cache.js';

@@ -20,7 +20,8 @@ export {
   lockAccount,
   promoteToAdministrator,
 } from './users/account-writes.js';
-export { accountFields } from './users/profile.js';
+// What admin's list of users shows of an account, as the user's own profile shows it.
+export { accountFields, type AccountColumns } from './users/profile.js';
 export type { AuthService } from './auth/service.js';
 export type { PasswordHasher } from './auth/password-hasher.js';
 export { assertAcceptableNewPassword, newPasswordProblem } from './auth/password-policy.js';

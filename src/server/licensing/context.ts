@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { EventSubscriber } from '../platform/events.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
-import type { LicensingEvent, LicensingEvents } from './events.js';
+import type { LicensingEvent, OrganisationAnnouncements } from './events.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
@@ -29,7 +29,7 @@ export interface LicensingOptions {
    * Where licensing announces licenses, activations and organisations (the composition's bus), and
    * hears its own announcements for the members' mail.
    */
-  events: LicensingEvents & EventSubscriber<LicensingEvent>;
+  events: OrganisationAnnouncements & EventSubscriber<LicensingEvent>;
 }
 
 declare module 'fastify' {

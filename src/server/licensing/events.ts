@@ -37,7 +37,24 @@ export interface OrganisationEvent {
   removal?: { memberId: string; by: UserRow | null; hadSeat: boolean; machinesEnded: number };
 }
 
-/** What the licensing context announces. */
+/** What the licensing context announces, each the webhook of the same name. */
 export type LicensingEvent = LicenseEvent | ActivationEvent | OrganisationEvent;
 
+/**
+ * An organisation changed hands, from an owner to another member. Not a webhook
+ * (`organisation.updated` tells integrators): billing hears it to hand the subscriptions the
+ * previous owner held for the organisation to the new one, in the same transaction.
+ */
+export interface OwnershipTransferredEvent {
+  type: 'organisation.ownership_transferred';
+  organisationId: string;
+  previousOwnerId: string;
+  newOwnerId: string;
+  /** When, as the transfer wrote it on the organisation's licenses. */
+  at: string;
+}
+
 export type LicensingEvents = EventPublisher<LicensingEvent>;
+
+/** Where licensing's organisations announce: their webhook events and an ownership transfer. */
+export type OrganisationAnnouncements = EventPublisher<LicensingEvent | OwnershipTransferredEvent>;

@@ -7,6 +7,7 @@ export type {
   LicensingEvent,
   LicensingEvents,
   OrganisationEvent,
+  OwnershipTransferredEvent,
 } from './events.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
 // The update feed checks a license and its machine as the license check does, with the same refusals.

@@ -8,6 +8,7 @@ import type {
 } from '../../platform/db/tables.js';
 import { type PaymentWithPlan, paymentsWithPlan } from '../payments/repository.js';
 import { LIVE } from './refusals.js';
+import type { OwnershipTransferredEvent } from '../../licensing/index.js';
 
 export const findSubscription = (db: DbOrTransaction, id: string): Promise<SubscriptionRow | undefined> =>
   db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
@@ -104,6 +105,22 @@ export async function updateSubscription(
 }
 
 /** The payment of one charge, by the key the provider and we both derive for it. */
+/**
+ * The subscriptions an organisation's previous owner held for it pass to its new owner (who
+ * manages them, gets their mail and pays from then on), with the transfer's time.
+ */
+export async function transferOrganisationSubscriptions(
+  db: DbOrTransaction,
+  { organisationId, previousOwnerId, newOwnerId, at }: OwnershipTransferredEvent,
+): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({ user_id: newOwnerId, updated_at: at })
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', previousOwnerId)
+    .execute();
+}
+
 export const findChargePayment = (db: DbOrTransaction, chargeKey: string): Promise<PaymentRow | undefined> =>
   db.selectFrom('payments').selectAll().where('provider_order_id', '=', chargeKey).executeTakeFirst();
 

@@ -23,7 +23,7 @@ import {
 } from '../../../shared/api/licenses.js';
 import { apiErrorSchema } from '../../../shared/api/errors.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { LicensesService } from './service.js';

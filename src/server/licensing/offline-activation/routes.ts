@@ -9,7 +9,7 @@ import {
   offlineDeactivationProofSchema,
 } from '../../../shared/offline-files.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { OfflineActivationService } from './service.js';

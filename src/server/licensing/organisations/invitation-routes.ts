@@ -7,7 +7,7 @@ import {
   invitationTokenBodySchema,
 } from '../../../shared/api/organisations.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { InvitationsService } from './invitations.js';

@@ -132,28 +132,17 @@ export const activeMachinesOf = (
         .orderBy('id')
         .execute();
 
-/**
- * The organisation's licenses change owner with the organisation, and so do the subscriptions the
- * previous owner held for it: the new owner manages them, gets their mail and pays from then on.
- */
-export async function transferOrganisationHoldings(
+/** The organisation's licenses change owner with the organisation. */
+export async function transferOrganisationLicenses(
   db: DbOrTransaction,
   organisationId: string,
   userId: string,
-  previousOwnerId: string | null,
   now: string,
 ): Promise<void> {
   await db
     .updateTable('licenses')
     .set({ user_id: userId, updated_at: now })
     .where('organisation_id', '=', organisationId)
-    .execute();
-  if (previousOwnerId === null) return;
-  await db
-    .updateTable('subscriptions')
-    .set({ user_id: userId, updated_at: now })
-    .where('organisation_id', '=', organisationId)
-    .where('user_id', '=', previousOwnerId)
     .execute();
 }
 

@@ -19,7 +19,7 @@ import {
   updateOrganisationBodySchema,
 } from '../../../shared/api/organisations.js';
 import { apiPaths } from '../../../shared/routes.js';
-import { currentUser } from '../../identity/plugins/authenticate.js';
+import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { InvitationsService } from './invitations.js';

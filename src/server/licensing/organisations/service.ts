@@ -1,4 +1,4 @@
-import type { LicensingEvents, OrganisationEvent } from '../events.js';
+import type { LicensingEvents, OrganisationAnnouncements, OrganisationEvent } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { BillingDetailsInput } from '../../../shared/api/invoices.js';
 import type {
@@ -22,7 +22,7 @@ import {
   insertOrganisation,
   listMembers,
   organisationsOf,
-  transferOrganisationHoldings,
+  transferOrganisationLicenses,
   updateMember,
   updateOrganisation,
 } from './repository.js';
@@ -95,7 +95,7 @@ export interface OrganisationsServiceDeps {
   db: Db;
   clock: Clock;
   /** Announces each change of an organisation (a removed member is told on its announcement). */
-  events: LicensingEvents;
+  events: OrganisationAnnouncements;
 }
 
 /** Organisations, their members, roles, seats assigned by hand, ownership and leaving. */
@@ -359,7 +359,17 @@ export function createOrganisationsService({ db, clock, events }: OrganisationsS
         // One owner per organisation is a unique index: the old owner steps down first.
         if (owner) await updateMember(trx, organisationId, owner.user_id, { role: 'admin' });
         await updateMember(trx, organisationId, userId, { role: 'owner' });
-        await transferOrganisationHoldings(trx, organisationId, userId, owner?.user_id ?? null, now);
+        await transferOrganisationLicenses(trx, organisationId, userId, now);
+        // What the previous owner held for the organisation (billing's subscriptions) follows too:
+        // the new owner manages it, gets its mail and pays from then on.
+        if (owner)
+          await events.publish(trx, {
+            type: 'organisation.ownership_transferred',
+            organisationId,
+            previousOwnerId: owner.user_id,
+            newOwnerId: userId,
+            at: now,
+          });
         await updateOrganisation(trx, organisationId, { updated_at: now });
         await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationOwnershipTransferred,
