@@ -80,6 +80,10 @@ export const billingContext = fp<BillingOptions>(
       reserveCredit: refunds.reserveCredit,
       log,
     });
+    // A declined renewal and the end of a period cancelled at its end are told as they are announced.
+    const { notices } = subscriptionsArea;
+    events.on('subscription.past_due', (trx, pastDue) => notices.pastDue(trx, pastDue));
+    events.on('subscription.cancelled', (trx, cancelled) => notices.ended(trx, cancelled));
     app.decorate('subscriptions', subscriptionsArea.service);
     for (const job of subscriptionsArea.jobs) app.platform.schedule(job);
     // The server's own refunds (a refused second subscription, a cancellation now) the provider did not take yet.

@@ -35,6 +35,16 @@ export type PaymentEvent = PaymentPaidEvent | PaymentRefundedEvent;
 export interface SubscriptionEvent {
   type: 'subscription.created' | 'subscription.renewed' | 'subscription.past_due' | 'subscription.cancelled';
   subscription: SubscriptionRow;
+  /**
+   * On `subscription.past_due`: the declined charge, which the customer is told of. Not named
+   * `payment`, so the webhook still tells the subscription.
+   */
+  declined?: PaymentRow;
+  /**
+   * On `subscription.cancelled`: the period of a subscription cancelled at its end ran out (not a
+   * cancellation at once), so the customer is told the license expired.
+   */
+  periodOver?: true;
 }
 
 /** What the billing context announces. */

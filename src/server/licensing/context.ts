@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
+import type { EventSubscriber } from '../platform/events.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
-import type { OrganisationAnnouncements } from './events.js';
+import type { LicensingEvent, OrganisationAnnouncements } from './events.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
@@ -19,12 +20,16 @@ import { adminOrganisationsRoutes } from './organisations/admin-routes.js';
 import { createAdminOrganisationsService } from './organisations/admin-service.js';
 import { invitationRoutes } from './organisations/invitation-routes.js';
 import { createInvitationsService } from './organisations/invitations.js';
+import { createMemberMail } from './organisations/member-mail.js';
 import { organisationsRoutes } from './organisations/routes.js';
 import { createOrganisationsService } from './organisations/service.js';
 
 export interface LicensingOptions {
-  /** Where licensing announces licenses, activations and organisations (the composition's bus). */
-  events: OrganisationAnnouncements;
+  /**
+   * Where licensing announces licenses, activations and organisations (the composition's bus), and
+   * hears its own announcements for the members' mail.
+   */
+  events: OrganisationAnnouncements & EventSubscriber<LicensingEvent>;
 }
 
 declare module 'fastify' {
@@ -81,6 +86,11 @@ export const licensingContext = fp<LicensingOptions>(
       { afterOthers: true },
     );
 
+    // A member's joining and removal are told as they are announced, in the change's transaction.
+    const memberMail = createMemberMail({ mailer, publicUrl });
+    events.on('organisation.member_joined', (trx, joined) => memberMail.joined(trx, joined));
+    events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
+
     const licenses = createLicensesService({ db, clock, events, leases });
     const invitations = createInvitationsService({
       db,
@@ -114,7 +124,7 @@ export const licensingContext = fp<LicensingOptions>(
         offline: createOfflineActivationService({ db, clock, leases, licenses }),
       });
       await api.register(organisationsRoutes, {
-        organisations: createOrganisationsService({ db, clock, events, mailer, publicUrl }),
+        organisations: createOrganisationsService({ db, clock, events }),
         invitations,
       });
       await api.register(invitationRoutes, {

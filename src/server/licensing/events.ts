@@ -1,4 +1,5 @@
-import type { ActivationRow, LicenseRow } from '../platform/db/tables.js';
+import type { AssignableOrganisationRole } from '../../shared/api/organisations.js';
+import type { ActivationRow, LicenseRow, UserRow } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 
 /** A license was issued, changed by an administrator, suspended, revoked or reached its expiry. */
@@ -27,6 +28,13 @@ export interface OrganisationEvent {
     | 'organisation.seats_changed';
   organisation: { id: string; name: string };
   details?: Record<string, unknown>;
+  /** On `organisation.member_joined`: who joined, as what, of how many seats (the owner is told). */
+  joined?: { member: UserRow; role: AssignableOrganisationRole; seats: number };
+  /**
+   * On `organisation.member_removed` by a manager, not a member leaving (the removed member is
+   * told): who removed them, null for a platform administrator acting as the owner.
+   */
+  removal?: { memberId: string; by: UserRow | null; hadSeat: boolean; machinesEnded: number };
 }
 
 /** What the licensing context announces, each the webhook of the same name. */

@@ -4,10 +4,10 @@ import type { BillingEvents } from '../events.js';
 import type { FailedCharge, PaidCharge } from './charges.js';
 
 /**
- * What happens to subscriptions, announced in the transaction of each change (beside its mail): a
- * first charge starts the subscription, later ones renew it, a first failed charge makes it past
- * due, the end of a grace period suspends its license, and a cancellation (at once, or at the end
- * of the period) ends it.
+ * What happens to subscriptions, announced in the transaction of each change: a first charge starts
+ * the subscription, later ones renew it, a first failed charge makes it past due, the end of a grace
+ * period suspends its license, and a cancellation (at once, or at the end of the period) ends it.
+ * The past due and the end of the period carry what the customer's mail that follows them tells.
  */
 export function createSubscriptionAnnouncements(events: BillingEvents) {
   return {
@@ -26,7 +26,11 @@ export function createSubscriptionAnnouncements(events: BillingEvents) {
     },
     failed: async (trx: DbOrTransaction, charge: FailedCharge) => {
       if (charge.firstFailure)
-        await events.publish(trx, { type: 'subscription.past_due', subscription: charge.subscription });
+        await events.publish(trx, {
+          type: 'subscription.past_due',
+          subscription: charge.subscription,
+          declined: charge.payment,
+        });
     },
     suspended: async (
       trx: DbOrTransaction,
@@ -41,6 +45,6 @@ export function createSubscriptionAnnouncements(events: BillingEvents) {
         await events.publish(trx, { type: 'subscription.cancelled', subscription });
     },
     ended: (trx: DbOrTransaction, subscription: SubscriptionRow) =>
-      events.publish(trx, { type: 'subscription.cancelled', subscription }),
+      events.publish(trx, { type: 'subscription.cancelled', subscription, periodOver: true }),
   };
 }

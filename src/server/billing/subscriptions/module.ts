@@ -18,7 +18,10 @@ import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
 
-/** The subscription area's parts, built together: charges, the work time brings, and the customer's service. */
+/**
+ * The subscription area's parts, built together: charges, the work time brings, the customer's
+ * service, and the notices (billing's context subscribes those that follow an event).
+ */
 export function createSubscriptionsArea({
   db,
   clock,
@@ -54,7 +57,8 @@ export function createSubscriptionsArea({
     reminderDays: config.subscriptions.reminderDays,
     pricing,
   });
-  // Each change announced beside its mail, in the same transaction.
+  // Each change announced in its transaction. The mail of a declined renewal and of a period's end
+  // follows its announcement (billing's context subscribes it); the rest is still queued beside it.
   const hooks = createSubscriptionAnnouncements(events);
   const charges = createSubscriptionCharges({
     clock,
@@ -82,10 +86,7 @@ export function createSubscriptionsArea({
         });
         await notices.refused(trx, charge);
       },
-      failed: async (trx, charge) => {
-        await notices.failed(trx, charge);
-        await hooks.failed(trx, charge);
-      },
+      failed: (trx, charge) => hooks.failed(trx, charge),
     },
   });
   const lifecycle = createSubscriptionLifecycle({
@@ -95,14 +96,13 @@ export function createSubscriptionsArea({
     graceDays: config.subscriptions.graceDays,
     log,
     effects: {
+      // Told beside the announcement: the mail goes to a license revoked or expired meanwhile too,
+      // which is not announced as suspended.
       suspended: async (trx, subscription, license) => {
         await notices.suspended(trx, subscription, license);
         await hooks.suspended(trx, subscription, license);
       },
-      ended: async (trx, subscription) => {
-        await notices.ended(trx, subscription);
-        await hooks.ended(trx, subscription);
-      },
+      ended: (trx, subscription) => hooks.ended(trx, subscription),
     },
   });
   const service = createSubscriptionsService({
@@ -130,5 +130,5 @@ export function createSubscriptionsArea({
     { name: 'subscriptions at Razorpay', run: () => service.closeAtProvider() },
     { name: 'subscription reminders', run: () => notices.sendReminders() },
   ];
-  return { charges, lifecycle, service, webhookEvents, jobs };
+  return { charges, lifecycle, service, notices, webhookEvents, jobs };
 }

@@ -18,7 +18,8 @@ import { findUserById, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
-import type { FailedCharge, RefusedCharge } from './charges.js';
+import type { RefusedCharge } from './charges.js';
+import type { SubscriptionEvent } from '../events.js';
 import type { CancelledMoney } from './service.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
 import { dueForReminders } from './repository.js';
@@ -31,8 +32,12 @@ const BATCH = 500;
 /**
  * The customer's mail about their subscription, queued in the transaction of the change it tells
  * of (so it is sent exactly when the change commits), and the reminders time brings, each given
- * once however often, and on however many servers, the scheduler runs. A paid charge's receipt
- * is not here: it follows the payment's `payment.paid` (`invoices/receipts.ts`).
+ * once however often, and on however many servers, the scheduler runs. A declined renewal and the
+ * end of a period are heard on their events (billing's context subscribes them). The others are
+ * queued by the change itself, as no event always goes with them: a cancellation at period end, a
+ * resumption and a refused second subscription are announced by none, and a suspension is told
+ * for a license revoked or expired meanwhile too, which is not announced as suspended. A paid
+ * charge's receipt is not here: it follows the payment's `payment.paid` (`invoices/receipts.ts`).
  */
 export function createSubscriptionNotices({
   db,
@@ -99,21 +104,24 @@ export function createSubscriptionNotices({
   }
 
   return {
-    /** A declined renewal: on the first failure of a period (the retries say nothing new). */
-    async failed(trx: DbOrTransaction, charge: FailedCharge): Promise<void> {
-      if (!charge.firstFailure || !charge.subscription.grace_ends_at) return;
-      const found = await parties(trx, charge.subscription);
+    /**
+     * A declined renewal, heard on `subscription.past_due`: announced on the first failure of a
+     * period only (the retries say nothing new).
+     */
+    async pastDue(trx: DbOrTransaction, { subscription, declined }: SubscriptionEvent): Promise<void> {
+      if (!declined || !subscription.grace_ends_at) return;
+      const found = await parties(trx, subscription);
       if (!found) return;
       await mailer.queue(
         trx,
         paymentFailedMail({
           ...found.to,
-          amountMinor: Number(charge.payment.amount_minor),
-          currency: charge.payment.currency,
+          amountMinor: Number(declined.amount_minor),
+          currency: declined.currency,
           planName: found.plan.name,
-          reason: charge.payment.failure_reason,
-          nextRetryAt: charge.subscription.next_retry_at,
-          graceEndsAt: charge.subscription.grace_ends_at,
+          reason: declined.failure_reason,
+          nextRetryAt: subscription.next_retry_at,
+          graceEndsAt: subscription.grace_ends_at,
           subscriptionUrl,
         }),
       );
@@ -134,8 +142,12 @@ export function createSubscriptionNotices({
       );
     },
 
-    /** The period of a subscription cancelled at its end is over: the license has expired. */
-    async ended(trx: DbOrTransaction, subscription: SubscriptionRow) {
+    /**
+     * The period of a subscription cancelled at its end is over: the license has expired. Heard on
+     * `subscription.cancelled`, of which only the lifecycle's end says `periodOver`.
+     */
+    async ended(trx: DbOrTransaction, { subscription, periodOver }: SubscriptionEvent) {
+      if (!periodOver) return;
       const found = await parties(trx, subscription);
       const license = await licenseOf(trx, subscription);
       if (!found || !license) return;

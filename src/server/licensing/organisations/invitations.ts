@@ -28,12 +28,11 @@ import {
   type PasswordHasher,
 } from '../../identity/index.js';
 import { assertManages, organisationAccess } from './access.js';
-import { invitationLink, invitationMail, memberJoinedMail, organisationLink } from './mail.js';
+import { invitationLink, invitationMail } from './mail.js';
 import {
   findInvitation,
   findInvitationByTokenHash,
   findOrganisation,
-  findOwner,
   findPendingInvitationTo,
   insertInvitation,
   insertMember,
@@ -57,7 +56,7 @@ import { invitationStatus, invitationView, organisationView } from './views.js';
 export interface InvitationsServiceDeps {
   db: Db;
   clock: Clock;
-  /** Announces members joining. */
+  /** Announces members joining (the owner's mail follows the announcement). */
   events: LicensingEvents;
   mailer: Mailer;
   publicUrl: string;
@@ -139,31 +138,6 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
     return invitationView(row, isoNow(clock));
   }
 
-  /** The owner learns who joined and how many seats are taken now, in the join's transaction. */
-  async function tellOwner(
-    trx: DbOrTransaction,
-    organisation: OrganisationRow,
-    joined: UserRow,
-    role: AssignableOrganisationRole,
-    seats: number,
-  ): Promise<void> {
-    const owner = await findOwner(trx, organisation.id);
-    if (!owner || owner.user_id === joined.id) return;
-    await mailer.queue(
-      trx,
-      memberJoinedMail({
-        to: owner.email,
-        name: owner.full_name,
-        organisationName: organisation.name,
-        member: joined.full_name ? `${joined.full_name} (${joined.email})` : joined.email,
-        role,
-        seatsHeld: await countAssignedSeats(trx, organisation.id),
-        seats,
-        organisationUrl: organisationLink(deps.publicUrl, organisation.id),
-      }),
-    );
-  }
-
   /**
    * Joins `user` to the invitation's organisation with its role and a seat, spending the link,
    * under the organisation's lock: of two acceptances of the last seat exactly one joins.
@@ -207,7 +181,6 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       seat_assigned_at: now,
       joined_at: now,
     });
-    await tellOwner(trx, organisation, user, found.role, license.seats ?? 0);
     await recordOrganisationChange(trx, clock, events, {
       type: securityEventTypes.organisationMemberJoined,
       actor: { user, meta },
@@ -218,6 +191,8 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
         type: 'organisation.member_joined',
         data: { user_id: user.id, role: found.role, has_seat: true },
       },
+      // The owner is told who joined, on the announcement.
+      told: { joined: { member: user, role: found.role, seats: license.seats ?? 0 } },
     });
     return organisation;
   }

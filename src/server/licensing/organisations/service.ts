@@ -6,20 +6,15 @@ import type {
   Organisation,
   OrganisationMember,
 } from '../../../shared/api/organisations.js';
-import { PRODUCT_NAME } from '../../../shared/constants.js';
-import { portalPaths } from '../../../shared/routes.js';
 import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { SecuritySeverity, UserRow } from '../../platform/db/tables.js';
 import type { OrganisationRow } from '../../platform/db/tables-organisations.js';
 import { conflict, forbidden, notFound } from '../../platform/http-error.js';
-import type { Mailer } from '../../platform/mail/mailer.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { securityEventTypes, type SecurityEventType } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-import { findUserById } from '../../identity/index.js';
 import { assertManages, organisationAccess, type OrganisationAccess } from './access.js';
-import { memberRemovedMail } from './mail.js';
 import {
   deleteMember,
   findOwner,
@@ -75,6 +70,8 @@ export async function recordOrganisationChange(
     organisation: OrganisationRow;
     details?: Record<string, unknown>;
     webhook?: { type: OrganisationEvent['type']; data?: Record<string, unknown> };
+    /** What the event carries beyond the webhook's data, for the mail that follows it. */
+    told?: Pick<OrganisationEvent, 'joined' | 'removal'>;
   },
 ): Promise<void> {
   await recordSecurityEvent(trx, clock, {
@@ -90,27 +87,19 @@ export async function recordOrganisationChange(
       type: change.webhook.type,
       organisation: change.organisation,
       details: change.webhook.data,
+      ...change.told,
     });
 }
 
 export interface OrganisationsServiceDeps {
   db: Db;
   clock: Clock;
-  /** Announces each change of an organisation. */
+  /** Announces each change of an organisation (a removed member is told on its announcement). */
   events: OrganisationAnnouncements;
-  /** Tells a removed member, in the removal's transaction. */
-  mailer: Mailer;
-  publicUrl: string;
 }
 
 /** Organisations, their members, roles, seats assigned by hand, ownership and leaving. */
-export function createOrganisationsService({
-  db,
-  clock,
-  events,
-  mailer,
-  publicUrl,
-}: OrganisationsServiceDeps) {
+export function createOrganisationsService({ db, clock, events }: OrganisationsServiceDeps) {
   /** Runs `work` in a transaction that holds the organisation's lock, after checking the caller's access. */
   const underLock = <T>(
     organisationId: string,
@@ -252,8 +241,8 @@ export function createOrganisationsService({
     },
 
     /**
-     * Removes a member (not the owner): their seat is freed and their machines on it end, and they
-     * are told by mail in the same transaction.
+     * Removes a member (not the owner): their seat is freed and their machines on it end, and the
+     * removal is announced with what they are told by mail in the same transaction.
      */
     async removeMember(organisationId: string, userId: string, actor: OrganisationActor): Promise<void> {
       await underLock(organisationId, actor, async (trx, access) => {
@@ -266,23 +255,6 @@ export function createOrganisationsService({
           );
         await deleteMember(trx, organisationId, userId);
         const machinesEnded = await freeSeat(trx, organisationId, userId, false);
-        const removed = await findUserById(trx, userId);
-        if (removed)
-          await mailer.queue(
-            trx,
-            memberRemovedMail({
-              to: removed.email,
-              name: removed.full_name,
-              organisationName: access.organisation.name,
-              // A platform administrator acting as the owner is not named to the customer.
-              removedBy: access.membership
-                ? (actor.user.full_name ?? actor.user.email)
-                : `An administrator of ${PRODUCT_NAME}`,
-              hadSeat: member.seat_assigned_at !== null,
-              machinesEnded,
-              purchaseUrl: new URL(portalPaths.purchase, publicUrl).toString(),
-            }),
-          );
         await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationMemberRemoved,
           severity: 'warning',
@@ -297,6 +269,15 @@ export function createOrganisationsService({
           webhook: {
             type: 'organisation.member_removed',
             data: { user_id: userId, reason: 'removed', seat_freed: member.seat_assigned_at !== null },
+          },
+          told: {
+            removal: {
+              memberId: userId,
+              // Acting without a membership: a platform administrator as the owner.
+              by: access.membership ? actor.user : null,
+              hadSeat: member.seat_assigned_at !== null,
+              machinesEnded,
+            },
           },
         });
       });
