@@ -1,7 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/api/webhooks.js';
 import type { Clock } from './platform/clock.js';
 import { createEventBus, type EventBus } from './platform/events.js';
-import type { BillingEvent } from './billing/events.js';
+import type { BillingEvent, SubscriptionNotice } from './billing/events.js';
 import type { LicensingEvent, OwnershipTransferredEvent } from './licensing/events.js';
 import {
   activationEventData,
@@ -16,7 +16,7 @@ import { queueWebhookEvent } from './integrations/webhooks/queue.js';
 type WebhookEvent = LicensingEvent | BillingEvent;
 
 /** Every event a context announces: to integrators, or to the contexts above it only. */
-export type DomainEvent = WebhookEvent | OwnershipTransferredEvent;
+export type DomainEvent = WebhookEvent | OwnershipTransferredEvent | SubscriptionNotice;
 
 // Each announced webhook event is the webhook of the same name: such an event without its webhook,
 // or a webhook nobody announces, fails to compile here.

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
 import type { OwnershipTransferredEvent } from '../licensing/index.js';
 import type { EventSubscriber } from '../platform/events.js';
-import type { BillingEvent, BillingEvents } from './events.js';
+import type { BillingEvent, BillingEvents, SubscriptionNotice } from './events.js';
 import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './invoices/attachment.js';
 import { invoicesModule } from './invoices/module.js';
 import { createReceipts } from './invoices/receipts.js';
@@ -31,7 +31,7 @@ export interface BillingOptions {
    * bus), and hears its own announcements for the customer's mail and licensing's for what
    * follows an organisation's owner.
    */
-  events: BillingEvents & EventSubscriber<BillingEvent | OwnershipTransferredEvent>;
+  events: BillingEvents & EventSubscriber<BillingEvent | OwnershipTransferredEvent | SubscriptionNotice>;
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   provider?: PaymentProvider;
 }
@@ -84,6 +84,14 @@ export const billingContext = fp<BillingOptions>(
     const { notices } = subscriptionsArea;
     events.on('subscription.past_due', (trx, pastDue) => notices.pastDue(trx, pastDue));
     events.on('subscription.cancelled', (trx, cancelled) => notices.ended(trx, cancelled));
+    events.on('subscription.charge_refused', (trx, { charge }) => notices.refused(trx, charge));
+    events.on('subscription.suspended', (trx, { subscription, license }) =>
+      notices.suspended(trx, subscription, license),
+    );
+    events.on('subscription.cancellation_requested', (trx, { subscription, money }) =>
+      notices.cancelled(trx, subscription, money),
+    );
+    events.on('subscription.resumed', (trx, { subscription }) => notices.resumed(trx, subscription));
     app.decorate('subscriptions', subscriptionsArea.service);
     for (const job of subscriptionsArea.jobs) app.platform.schedule(job);
     // The server's own refunds (a refused second subscription, a cancellation now) the provider did not take yet.

@@ -1,6 +1,15 @@
-import type { InvoiceRow, PaymentRow, PlanRow, RefundRow, SubscriptionRow } from '../platform/db/tables.js';
+import type {
+  InvoiceRow,
+  LicenseRow,
+  PaymentRow,
+  PlanRow,
+  RefundRow,
+  SubscriptionRow,
+} from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 import type { LicensingEvent } from '../licensing/index.js';
+import type { RefusedCharge } from './subscriptions/charges.js';
+import type { CancelledMoney } from './subscriptions/service.js';
 
 /** A payment was received: with the invoice issued for it in the same transaction, and what it bought. */
 export interface PaymentPaidEvent {
@@ -47,8 +56,20 @@ export interface SubscriptionEvent {
   periodOver?: true;
 }
 
-/** What the billing context announces. */
+/** What the billing context announces, each the webhook of the same name. */
 export type BillingEvent = PaymentEvent | SubscriptionEvent;
 
+/**
+ * What billing announces to itself only, with no webhook: changes a customer is mailed about that
+ * integrators hear of otherwise (a suspension as `license.suspended`, a cancellation as
+ * `subscription.cancelled` once it takes effect) or not at all (a resumption, a refused second
+ * subscription). A suspension is told for a license revoked or expired meanwhile too.
+ */
+export type SubscriptionNotice =
+  | { type: 'subscription.charge_refused'; charge: RefusedCharge }
+  | { type: 'subscription.suspended'; subscription: SubscriptionRow; license: LicenseRow | undefined }
+  | { type: 'subscription.cancellation_requested'; subscription: SubscriptionRow; money: CancelledMoney }
+  | { type: 'subscription.resumed'; subscription: SubscriptionRow };
+
 /** Billing grants and ends licenses, so it announces licensing's events of them too. */
-export type BillingEvents = EventPublisher<BillingEvent | LicensingEvent>;
+export type BillingEvents = EventPublisher<BillingEvent | LicensingEvent | SubscriptionNotice>;

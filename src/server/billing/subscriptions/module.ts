@@ -20,7 +20,7 @@ import { createSubscriptionWebhookEvents } from './webhook-events.js';
 
 /**
  * The subscription area's parts, built together: charges, the work time brings, the customer's
- * service, and the notices (billing's context subscribes those that follow an event).
+ * service, and the notices (billing's context subscribes each to the event it follows).
  */
 export function createSubscriptionsArea({
   db,
@@ -84,7 +84,7 @@ export function createSubscriptionsArea({
           reason: duplicateRefundReason(plan?.name ?? charge.subscription.plan_id),
           refundId: duplicateRefundId(charge.payment.id),
         });
-        await notices.refused(trx, charge);
+        await events.publish(trx, { type: 'subscription.charge_refused', charge });
       },
       failed: (trx, charge) => hooks.failed(trx, charge),
     },
@@ -96,10 +96,10 @@ export function createSubscriptionsArea({
     graceDays: config.subscriptions.graceDays,
     log,
     effects: {
-      // Told beside the announcement: the mail goes to a license revoked or expired meanwhile too,
-      // which is not announced as suspended.
+      // The customer's notice first (to a license revoked or expired meanwhile too, which is not
+      // announced as suspended), then what integrators hear.
       suspended: async (trx, subscription, license) => {
-        await notices.suspended(trx, subscription, license);
+        await events.publish(trx, { type: 'subscription.suspended', subscription, license });
         await hooks.suspended(trx, subscription, license);
       },
       ended: (trx, subscription) => hooks.ended(trx, subscription),
@@ -114,10 +114,10 @@ export function createSubscriptionsArea({
     lifecycle,
     effects: {
       cancelled: async (trx, subscription, money) => {
-        await notices.cancelled(trx, subscription, money);
+        await events.publish(trx, { type: 'subscription.cancellation_requested', subscription, money });
         await hooks.cancelled(trx, subscription);
       },
-      resumed: (trx, subscription) => notices.resumed(trx, subscription),
+      resumed: (trx, subscription) => events.publish(trx, { type: 'subscription.resumed', subscription }),
     },
     coupons,
     refundCredit,

@@ -32,12 +32,12 @@ const BATCH = 500;
 /**
  * The customer's mail about their subscription, queued in the transaction of the change it tells
  * of (so it is sent exactly when the change commits), and the reminders time brings, each given
- * once however often, and on however many servers, the scheduler runs. A declined renewal and the
- * end of a period are heard on their events (billing's context subscribes them). The others are
- * queued by the change itself, as no event always goes with them: a cancellation at period end, a
- * resumption and a refused second subscription are announced by none, and a suspension is told
- * for a license revoked or expired meanwhile too, which is not announced as suspended. A paid
- * charge's receipt is not here: it follows the payment's `payment.paid` (`invoices/receipts.ts`).
+ * once however often, and on however many servers, the scheduler runs. Each change's notice is
+ * heard on its event (billing's context subscribes them): a declined renewal and the end of a
+ * period on their webhook events, a cancellation asked for, a resumption, a refused second
+ * subscription and a suspension on the notices billing announces to itself only
+ * (`SubscriptionNotice`). A paid charge's receipt is not here: it follows the payment's
+ * `payment.paid` (`invoices/receipts.ts`).
  */
 export function createSubscriptionNotices({
   db,
