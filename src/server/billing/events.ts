@@ -8,8 +8,6 @@ import type {
 } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 import type { LicensingEvent } from '../licensing/index.js';
-import type { RefusedCharge } from './subscriptions/charges.js';
-import type { CancelledMoney } from './subscriptions/service.js';
 
 /** A payment was received: with the invoice issued for it in the same transaction, and what it bought. */
 export interface PaymentPaidEvent {
@@ -58,6 +56,25 @@ export interface SubscriptionEvent {
 
 /** What the billing context announces, each the webhook of the same name. */
 export type BillingEvent = PaymentEvent | SubscriptionEvent;
+
+/** A second subscription's first charge, refused: its payment is refunded in full. */
+export interface RefusedCharge {
+  payment: PaymentRow;
+  /** The subscription the charge would have started, now cancelled. */
+  subscription: SubscriptionRow;
+  /** The live subscription of the same plan (or organisation) that stays. */
+  twin: SubscriptionRow;
+}
+
+/** What a cancellation does with money, each part only when it is more than nothing. */
+export interface CancelledMoney {
+  /** Ended now: the unused part of the paid period, refunded. */
+  refund?: { amountMinor: number; currency: string };
+  /** The credit kept from a move to a cheaper plan, refunded. */
+  creditRefund?: { amountMinor: number; currency: string };
+  /** The part of that credit no charge could take back: not refunded, and taken off no charge. */
+  creditKept?: { amountMinor: number; currency: string };
+}
 
 /**
  * What billing announces to itself only, with no webhook: changes a customer is mailed about that

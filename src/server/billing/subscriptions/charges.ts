@@ -1,4 +1,4 @@
-import type { BillingEvents } from '../events.js';
+import type { BillingEvents, RefusedCharge } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import { laterMoment, utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
@@ -66,14 +66,6 @@ export interface PaidCharge {
   license: LicenseRow;
   /** True when the payment lifted a suspension or ended a grace period. */
   restored: boolean;
-}
-
-export interface RefusedCharge {
-  payment: PaymentRow;
-  /** The subscription the charge would have started, now cancelled. */
-  subscription: SubscriptionRow;
-  /** The live subscription of the same plan (or organisation) that stays. */
-  twin: SubscriptionRow;
 }
 
 export interface FailedCharge {

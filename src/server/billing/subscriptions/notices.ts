@@ -18,9 +18,7 @@ import { findUserById, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
-import type { RefusedCharge } from './charges.js';
-import type { SubscriptionEvent } from '../events.js';
-import type { CancelledMoney } from './service.js';
+import type { CancelledMoney, RefusedCharge, SubscriptionEvent } from '../events.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
 import { dueForReminders } from './repository.js';
 

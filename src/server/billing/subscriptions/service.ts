@@ -16,6 +16,7 @@ import type { Clock } from '../../platform/clock.js';
 import { randomToken } from '../../platform/crypto.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
+import type { CancelledMoney } from '../events.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
@@ -66,16 +67,6 @@ import { SANDBOX_PAYMENT_METHOD } from './sandbox-billing.js';
 
 type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
 type CreateRequest = z.output<typeof createSubscriptionRequestSchema>;
-
-/** What a cancellation does with money, each part only when it is more than nothing. */
-export interface CancelledMoney {
-  /** Ended now: the unused part of the paid period, refunded. */
-  refund?: { amountMinor: number; currency: string };
-  /** The credit kept from a move to a cheaper plan, refunded. */
-  creditRefund?: { amountMinor: number; currency: string };
-  /** The part of that credit no charge could take back: not refunded, and taken off no charge. */
-  creditKept?: { amountMinor: number; currency: string };
-}
 
 /** What else happens on a customer's change: mails. Runs in the same transaction. */
 export interface SubscriptionEffects {
