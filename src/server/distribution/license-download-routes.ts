@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -8,21 +7,12 @@ import {
   licenseRefusalSchema,
 } from '../../shared/api/licenses.js';
 import { apiPaths } from '../../shared/routes.js';
-import { unauthorized } from '../platform/http-error.js';
+import { currentUser } from '../platform/http/current-user.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { LicenseDownloadsService } from './license-downloads.js';
 
 /** Refused downloads answer with the license's status fields as well as the error, as license checks do. */
 const refusals = { 400: licenseRefusalSchema, 403: licenseRefusalSchema, 404: licenseRefusalSchema };
-
-/**
- * The signed-in user, from `request.auth` as identity's `requireUser` set it: distribution may not
- * import identity, and refuses as identity's `currentUser` does when it is unset.
- */
-const signedInUser = (request: FastifyRequest) => {
-  if (!request.auth) throw unauthorized('not_authenticated', 'Not authenticated');
-  return request.auth.user;
-};
 
 /** A license's newest installers, under the license's own path: `GET /licenses/{id}/download`. */
 export const licenseDownloadRoutes: FastifyPluginAsyncZod<{ downloads: LicenseDownloadsService }> = async (
@@ -43,6 +33,7 @@ export const licenseDownloadRoutes: FastifyPluginAsyncZod<{ downloads: LicenseDo
         response: { 200: downloadResponseSchema, ...refusals, ...errorResponses(401) },
       },
     },
-    async (request) => downloads.download(signedInUser(request), request.params.id, request.query.platform),
+    async (request) =>
+      downloads.download(currentUser(request).user, request.params.id, request.query.platform),
   );
 };
