@@ -16,6 +16,7 @@ import { paymentsModule, warnAboutPaymentProvider } from './payments/module.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { createPaymentsService } from './payments/service.js';
 import { createWebhookHandler } from './payments/webhooks.js';
+import { createSettlement } from './settlement/settle.js';
 import { seatPurchaseRoutes } from './seat-purchases/routes.js';
 import { createSeatPurchases } from './seat-purchases/service.js';
 import { adminSubscriptionsRoutes } from './subscriptions/admin-routes.js';
@@ -68,6 +69,8 @@ export const billingContext = fp<BillingOptions>(
     // The subscriptions an organisation's previous owner held for it go with the organisation.
     events.on('organisation.ownership_transferred', transferOrganisationSubscriptions);
     const refunds = createRefundsService({ db, clock, events, provider, invoicing, log });
+    // Every paid charge settles through this one: checkout, webhooks, renewals, plan changes, seats.
+    const settlement = createSettlement({ clock, events, invoicing, reserveCredit: refunds.reserveCredit });
     const subscriptionsArea = createSubscriptionsArea({
       db,
       clock,
@@ -76,6 +79,7 @@ export const billingContext = fp<BillingOptions>(
       config,
       mailer,
       coupons,
+      settlement,
       refundCredit: refunds.refundCredit,
       reserveCredit: refunds.reserveCredit,
       log,
@@ -103,7 +107,7 @@ export const billingContext = fp<BillingOptions>(
         payments: createPaymentsService({
           db,
           clock,
-          events,
+          settlement,
           provider,
           currency: config.payments.currency,
           invoicing,
@@ -114,9 +118,8 @@ export const billingContext = fp<BillingOptions>(
         handleWebhook: createWebhookHandler({
           db,
           clock,
-          events,
+          settlement,
           provider,
-          invoicing,
           subscriptionEvents: subscriptionsArea.webhookEvents,
           log,
         }),
@@ -128,9 +131,9 @@ export const billingContext = fp<BillingOptions>(
           db,
           clock,
           events,
+          settlement,
           provider,
           pricing: subscriptionsArea.charges.pricing,
-          invoices: invoicing,
         }),
       });
       await api.register(adminSubscriptionsRoutes, {

@@ -16,7 +16,7 @@ export {
   withFeatures,
 } from './plans/repository.js';
 // The coupon a subscription's charges and invoices are discounted by, read by billing.
-export { findCoupon } from './coupons/repository.js';
+export { couponOfSubscription, findCoupon } from './coupons/repository.js';
 export { appliesToCharge, discountOf } from './coupons/discount.js';
 export type { CouponsService } from './coupons/service.js';
 // The feature a license's usage is counted against, read by licensing.

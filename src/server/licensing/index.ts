@@ -16,10 +16,11 @@ export { findSeatKeyLicenseId } from './licenses/seat-keys.js';
 export { issueLicense } from './licenses/issue.js';
 // What billing and admin do to a license, each named for why and run in the caller's transaction.
 export {
-  extendByInterval,
   extendThroughGrace,
+  type GrantedPeriod,
   grantPeriod,
   type PeriodGrant,
+  type PaidPeriod,
 } from './licenses/period-grants.js';
 export {
   endWithSubscription,

@@ -3,6 +3,7 @@ import { buildApp } from '../../../src/server/app.js';
 import { createCouponsService } from '../../../src/server/catalogue/coupons/service.js';
 import { createRefundsService } from '../../../src/server/billing/invoices/refunds.js';
 import { createConfiguredProvider } from '../../../src/server/billing/payments/configured-provider.js';
+import { createSettlement } from '../../../src/server/billing/settlement/settle.js';
 import { createSubscriptionsArea } from '../../../src/server/billing/subscriptions/module.js';
 import { findSubscription } from '../../../src/server/billing/subscriptions/repository.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
@@ -21,6 +22,12 @@ function rulesOf(s: TestServer) {
     invoicing: s.config.invoices,
     log,
   });
+  const settlement = createSettlement({
+    clock: s.clock,
+    events: s.app.events,
+    invoicing: s.config.invoices,
+    reserveCredit: refunds.reserveCredit,
+  });
   return createSubscriptionsArea({
     db: s.app.db,
     clock: s.clock,
@@ -29,6 +36,7 @@ function rulesOf(s: TestServer) {
     config: s.config,
     mailer: s.app.mailer,
     coupons: createCouponsService({ db: s.app.db, clock: s.clock }),
+    settlement,
     refundCredit: refunds.refundCredit,
     reserveCredit: refunds.reserveCredit,
     log,
@@ -53,7 +61,9 @@ describeOnEveryDatabase('subscriptions: races', (server) => {
       currency: 'INR',
     };
     const outcomes = await Promise.all(
-      [1, 2].map(() => s.app.db.transaction().execute((trx) => charges.settle(trx, report))),
+      [1, 2].map(() =>
+        s.app.db.transaction().execute((trx) => charges.settle(trx, { kind: 'cycle', report })),
+      ),
     );
     expect(outcomes.map((outcome) => outcome.outcome).sort()).toEqual(['already_paid', 'paid']);
     const row = await subscriptionRow(s, subscription.id);
@@ -63,10 +73,13 @@ describeOnEveryDatabase('subscriptions: races', (server) => {
     expect(paid.map((charge) => charge.status)).toEqual(['paid', 'paid']);
 
     // Reported again later, and the earlier cycle reported out of order: nothing moves back or twice.
-    await s.app.db.transaction().execute((trx) => charges.settle(trx, report));
-    await s.app.db
-      .transaction()
-      .execute((trx) => charges.settle(trx, { ...report, cycle: 1, providerPaymentId: 'pay_late_first' }));
+    await s.app.db.transaction().execute((trx) => charges.settle(trx, { kind: 'cycle', report }));
+    await s.app.db.transaction().execute((trx) =>
+      charges.settle(trx, {
+        kind: 'cycle',
+        report: { ...report, cycle: 1, providerPaymentId: 'pay_late_first' },
+      }),
+    );
     expect(await subscriptionRow(s, subscription.id)).toMatchObject({
       cycles: 2,
       current_period_end: row.current_period_end,

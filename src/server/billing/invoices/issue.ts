@@ -12,7 +12,13 @@ import type {
   RefundRow,
   SubscriptionRow,
 } from '../../platform/db/tables.js';
-import { appliesToCharge, discountOf, findCoupon, findPlanRow } from '../../catalogue/index.js';
+import {
+  appliesToCharge,
+  couponOfSubscription,
+  discountOf,
+  findCoupon,
+  findPlanRow,
+} from '../../catalogue/index.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
 import { findUserById } from '../../identity/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
@@ -147,12 +153,16 @@ const cycleOf = (payment: Pick<PaymentRow, 'provider_order_id'>): number | undef
   return match ? Number(match[1]) : undefined;
 };
 
-/** The coupon of a charge: the one redeemed on a purchase, or the subscription's when it applies to this cycle. */
+/**
+ * The coupon of a charge: the one redeemed on a purchase, or the subscription's when it applies to
+ * this cycle (`known`, when the settling holds it already: null for none).
+ */
 async function couponOf(
   trx: DbOrTransaction,
   payment: PaymentRow,
   subscription: ChargedSubscription | undefined,
   plan: PlanRow | undefined,
+  known: CouponRow | null | undefined,
 ): Promise<ChargeCoupon | undefined> {
   if (!plan) return undefined;
   if (!subscription) {
@@ -160,7 +170,7 @@ async function couponOf(
     const coupon = redeemed ? await findCoupon(trx, redeemed.coupon_id) : undefined;
     return coupon && redeemed ? couponFacts(coupon, Number(redeemed.discount_minor)) : undefined;
   }
-  const coupon = subscription.coupon_id ? await findCoupon(trx, subscription.coupon_id) : undefined;
+  const coupon = await couponOfSubscription(trx, subscription.coupon_id, known);
   if (!coupon || !appliesToCharge(coupon, cycleOf(payment) ?? 1)) return undefined;
   return couponFacts(coupon, discountOf(coupon, Number(plan.price_minor), plan.currency));
 }
@@ -193,8 +203,13 @@ export async function issueInvoiceForPayment(
   paymentId: string,
   options: {
     period?: ServicePeriod | null;
-    /** The rows the settling already holds (the payment as it now is, its plan and subscription). */
-    known?: { payment?: PaymentRow; plan?: PlanRow; subscription?: SubscriptionRow };
+    /** The rows the settling already holds (the payment as it now is, its plan, subscription and coupon). */
+    known?: {
+      payment?: PaymentRow;
+      plan?: PlanRow;
+      subscription?: SubscriptionRow;
+      coupon?: CouponRow | null;
+    };
   } = {},
 ): Promise<InvoiceRow> {
   const existing = await findInvoiceRowOfPayment(trx, paymentId);
@@ -218,7 +233,7 @@ export async function issueInvoiceForPayment(
       recurring: subscription !== undefined,
       quantity: seatBased && subscription ? Number(subscription.seats) : 1,
       perSeat: seatBased,
-      coupon: await couponOf(trx, payment, subscription, plan),
+      coupon: await couponOf(trx, payment, subscription, plan, known.coupon),
       seatsAdded: seatsAddedBy(payment),
       chargedMinor: Number(payment.amount_minor),
       currency: payment.currency,

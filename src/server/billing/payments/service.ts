@@ -1,4 +1,3 @@
-import type { BillingEvents } from '../events.js';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
@@ -27,7 +26,7 @@ import { chargeForPrice } from '../invoices/tax.js';
 import { type CouponsService, findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
-import { settlePayment } from './grants.js';
+import type { Settlement } from '../settlement/settle.js';
 import { type PaymentProvider, PaymentProviderError, providerUnavailable } from './provider.js';
 import {
   dismissOrder,
@@ -46,12 +45,12 @@ type HistoryQuery = z.output<typeof paymentHistoryQuerySchema>;
 export interface PaymentsServiceDeps {
   db: Db;
   clock: Clock;
-  /** Announces the payment and the license it grants. */
-  events: BillingEvents;
+  /** Billing's one settle: a verified order's payment goes through it. */
+  settlement: Settlement;
   provider: PaymentProvider | SandboxPaymentProvider;
   /** The currency the payment account takes (PAYMENT_CURRENCY). */
   currency: string;
-  /** Seller, tax and number series of the invoice every paid payment gets. */
+  /** The tax an order's price is charged with. */
   invoicing: InvoiceSettings;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
@@ -88,7 +87,7 @@ const isSandbox = (provider: PaymentsServiceDeps['provider']): provider is Sandb
 export function createPaymentsService({
   db,
   clock,
-  events,
+  settlement,
   provider,
   currency,
   invoicing,
@@ -280,9 +279,13 @@ export function createPaymentsService({
           'The payment could not be verified: its signature does not match this order. If money was taken, contact support with the order id.',
         );
       }
-      const settled = await db
-        .transaction()
-        .execute((trx) => settlePayment(trx, clock, events, record.id, body.razorpay_payment_id, invoicing));
+      const settled = await db.transaction().execute((trx) =>
+        settlement.settle(trx, {
+          kind: 'order',
+          paymentId: record.id,
+          providerPaymentId: body.razorpay_payment_id,
+        }),
+      );
       if (settled.outcome === 'paid_by_other') throw paidByOther();
       return answerWith(settled.payment, settled.license);
     },

@@ -1,4 +1,3 @@
-import type { BillingEvents } from '../events.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '../../../shared/api/payments.js';
 import { webhookEventSchema } from '../../../shared/api/payments.js';
@@ -11,8 +10,7 @@ import { refuseNulCharacters } from '../../platform/nul-characters.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { createEventThrottle, recordSecurityEvent } from '../../platform/security-log/service.js';
-import type { InvoiceSettings } from '../invoices/settings.js';
-import { settlePayment } from './grants.js';
+import type { Settlement } from '../settlement/settle.js';
 import type { SubscriptionWebhookEvents } from '../subscriptions/webhook-events.js';
 import type { PaymentProvider } from './provider.js';
 import {
@@ -48,18 +46,16 @@ type Handled = { outcome: Exclude<WebhookOutcome, 'duplicate'>; paymentId: strin
 export function createWebhookHandler({
   db,
   clock,
-  events,
+  settlement,
   provider,
-  invoicing,
   subscriptionEvents,
   log,
 }: {
   db: Db;
   clock: Clock;
-  /** Announces the payment and the license it grants. */
-  events: BillingEvents;
+  /** Billing's one settle: a captured order's payment goes through it. */
+  settlement: Settlement;
   provider: PaymentProvider;
-  invoicing: InvoiceSettings;
   /** The `subscription.*` events' handler (the subscriptions module's). */
   subscriptionEvents?: SubscriptionWebhookEvents;
   log: FastifyBaseLogger;
@@ -136,7 +132,11 @@ export function createWebhookHandler({
         reported: { amount: mismatch.amount, currency: mismatch.currency },
       });
     }
-    const settled = await settlePayment(trx, clock, events, payment.id, entity.id, invoicing);
+    const settled = await settlement.settle(trx, {
+      kind: 'order',
+      paymentId: payment.id,
+      providerPaymentId: entity.id,
+    });
     if (settled.outcome === 'paid_by_other') {
       // A second capture on one order means the buyer paid twice: someone has to refund it.
       return rejectEvent(trx, event, payment, meta, 'order_already_paid_by_another_payment', {

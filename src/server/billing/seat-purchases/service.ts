@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { SeatPurchase, SeatQuote } from '../../../shared/api/organisations.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
-import type { PaymentRow, PlanRow, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
+import type { PlanRow, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
 import type { OrganisationRow } from '../../platform/db/tables-organisations.js';
 import { conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
-import { issueInvoiceForPayment } from '../invoices/issue.js';
-import type { InvoiceSettings } from '../invoices/settings.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
@@ -16,7 +13,7 @@ import { securityEventTypes } from '../../platform/security-log/security-events.
 import { unusedCredit } from '../subscriptions/billing-periods.js';
 import type { CyclePricing } from '../subscriptions/cycle-amount.js';
 import { declined } from '../subscriptions/refusals.js';
-import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from '../subscriptions/sandbox-billing.js';
+import { SANDBOX_DECLINE_REASON } from '../subscriptions/sandbox-card.js';
 import {
   assertManages,
   countAssignedSeats,
@@ -24,22 +21,21 @@ import {
   lockOrganisation,
   organisationAccess,
   organisationView,
-  setSeats,
 } from '../../licensing/index.js';
 import type { BillingEvents } from '../events.js';
-import { insertPayment } from '../payments/repository.js';
-import { findLiveSubscriptionOfOrganisation, updateSubscription } from '../subscriptions/repository.js';
-import { seatChargeKey } from './charge-key.js';
+import { findLiveSubscriptionOfOrganisation } from '../subscriptions/repository.js';
+import type { Settlement } from '../settlement/settle.js';
 
 export interface SeatPurchaseDeps {
   db: Db;
   clock: Clock;
-  /** Announces the seats' charge and the seats bought. */
+  /** Announces the seats bought. */
   events: BillingEvents;
+  /** Billing's one settle: the seats are granted and charged through it. */
+  settlement: Settlement;
   provider: PaymentProvider;
   /** What each seat costs per cycle (coupon and tax), as the subscription's charges are priced. */
   pricing: CyclePricing;
-  invoices: InvoiceSettings;
 }
 
 const noSubscription = (organisation: OrganisationRow) =>
@@ -56,7 +52,7 @@ const noSubscription = (organisation: OrganisationRow) =>
  * decided again under the organisation's lock, so two purchases at once are both applied in turn
  * (the second from the first's total) or the second is refused; none is lost.
  */
-export function createSeatPurchases({ db, clock, events, provider, pricing, invoices }: SeatPurchaseDeps) {
+export function createSeatPurchases({ db, clock, events, settlement, provider, pricing }: SeatPurchaseDeps) {
   async function liveSubscription(trx: DbOrTransaction, organisation: OrganisationRow) {
     const subscription = await findLiveSubscriptionOfOrganisation(trx, organisation.id);
     const license = await findOrganisationLicense(trx, organisation.id);
@@ -115,52 +111,6 @@ export function createSeatPurchases({ db, clock, events, provider, pricing, invo
     return { quote, plan };
   }
 
-  /**
-   * The prorated charge of the seats added, paid at once (the sandbox card pays or declines): its
-   * invoice, and the payment announced paid, on which the subscription's payer is sent the receipt.
-   */
-  async function charge(
-    trx: DbOrTransaction,
-    organisation: OrganisationRow,
-    subscription: SubscriptionRow,
-    plan: PlanRow,
-    quote: SeatQuote,
-    licenseId: string,
-  ): Promise<PaymentRow> {
-    const now = clock.now().toISOString();
-    const payment: PaymentRow = {
-      id: randomUUID(),
-      user_id: subscription.user_id,
-      plan_id: plan.id,
-      provider: subscription.provider,
-      provider_order_id: seatChargeKey(subscription, quote),
-      provider_payment_id: sandboxPaymentId(),
-      amount_minor: quote.due_now_minor,
-      currency: quote.currency,
-      status: 'paid',
-      license_id: licenseId,
-      failure_reason: null,
-      created_at: now,
-      updated_at: now,
-      paid_at: now,
-      subscription_id: subscription.id,
-      kind: 'subscription',
-      period_start: now,
-      period_end: quote.period_end,
-    };
-    await insertPayment(trx, payment);
-    const invoice = await issueInvoiceForPayment(trx, clock, invoices, payment.id);
-    // Announced with the seats it bought, which the receipt tells.
-    await events.publish(trx, {
-      type: 'payment.paid',
-      payment,
-      invoice,
-      paidUntil: quote.period_end,
-      seats: { organisationName: organisation.name, from: quote.seats_from, to: quote.seats_to },
-    });
-    return payment;
-  }
-
   return {
     async quote(user: UserRow, organisationId: string, seats: number): Promise<SeatQuote> {
       const access = await organisationAccess(db, organisationId, user);
@@ -193,19 +143,14 @@ export function createSeatPurchases({ db, clock, events, provider, pricing, invo
         const { quote, plan } = await quoteFor(trx, organisation, subscription, seats);
         if (subscription.sandbox_card === 'declines' && quote.due_now_minor > 0)
           throw declined(SANDBOX_DECLINE_REASON);
-        const now = clock.now().toISOString();
-        const moved = await updateSubscription(
-          trx,
-          subscription.id,
-          { seats, updated_at: now },
-          { version: subscription.version, statuses: ['active'] },
-        );
-        if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
-        await setSeats(trx, clock, license, { seats, machinesPerSeat: plan.max_activations });
-        const payment =
-          quote.due_now_minor > 0
-            ? await charge(trx, organisation, moved, plan, quote, license.id)
-            : undefined;
+        const { payment } = await settlement.settle(trx, {
+          kind: 'seats',
+          organisation,
+          subscription,
+          plan,
+          license,
+          quote,
+        });
         const bought = {
           seats_from: quote.seats_from,
           seats_to: quote.seats_to,

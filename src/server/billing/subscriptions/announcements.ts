@@ -1,29 +1,16 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { InvoiceRow, LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
+import type { LicenseRow, SubscriptionRow } from '../../platform/db/tables.js';
 import type { BillingEvents } from '../events.js';
-import type { FailedCharge, PaidCharge } from './charges.js';
+import type { FailedCharge } from './charges.js';
 
 /**
- * What happens to subscriptions, announced in the transaction of each change: a first charge starts
- * the subscription, later ones renew it, a first failed charge makes it past due, the end of a grace
+ * What happens to subscriptions, announced in the transaction of each change (a paid charge is
+ * announced by billing's settle, which starts or renews the subscription): a first failed charge makes it past due, the end of a grace
  * period suspends its license, and a cancellation (at once, or at the end of the period) ends it.
  * The past due and the end of the period carry what the customer's mail that follows them tells.
  */
 export function createSubscriptionAnnouncements(events: BillingEvents) {
   return {
-    paid: async (trx: DbOrTransaction, charge: PaidCharge, invoice: InvoiceRow) => {
-      await events.publish(trx, {
-        type: 'payment.paid',
-        payment: charge.payment,
-        invoice,
-        paidUntil: charge.payment.period_end,
-        plan: charge.plan,
-      });
-      await events.publish(trx, {
-        type: charge.subscription.cycles <= 1 ? 'subscription.created' : 'subscription.renewed',
-        subscription: charge.subscription,
-      });
-    },
     failed: async (trx: DbOrTransaction, charge: FailedCharge) => {
       if (charge.firstFailure)
         await events.publish(trx, {

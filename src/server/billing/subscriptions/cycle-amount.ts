@@ -1,6 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { appliesToCharge, discountOf, findCoupon } from '../../catalogue/index.js';
+import type { CouponRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
+import { appliesToCharge, couponOfSubscription, discountOf } from '../../catalogue/index.js';
 import type { TaxSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { renewalAmount } from './billing-periods.js';
@@ -23,9 +23,11 @@ export function createCyclePricing(tax: Pick<TaxSettings, 'rateBasisPoints' | 'i
     subscription: Priced,
     plan: Price,
     cycle: number,
+    /** The subscription's coupon when the caller holds it already (null for none). */
+    known?: CouponRow | null,
   ): Promise<number> {
     const price = Number(plan.price_minor);
-    const coupon = subscription.coupon_id ? await findCoupon(db, subscription.coupon_id) : undefined;
+    const coupon = await couponOfSubscription(db, subscription.coupon_id, known);
     const discount = coupon && appliesToCharge(coupon, cycle) ? discountOf(coupon, price, plan.currency) : 0;
     return chargeForPrice(price - discount, tax) * (subscription.seats ?? 1);
   }
@@ -33,8 +35,14 @@ export function createCyclePricing(tax: Pick<TaxSettings, 'rateBasisPoints' | 'i
   return {
     grossOf,
     /** What cycle `cycle` is charged, less the balance kept from a move to a cheaper plan; and what remains of it. */
-    async amountOf(db: DbOrTransaction, subscription: Priced, plan: Price, cycle: number) {
-      return renewalAmount(await grossOf(db, subscription, plan, cycle), subscription.credit_minor);
+    async amountOf(
+      db: DbOrTransaction,
+      subscription: Priced,
+      plan: Price,
+      cycle: number,
+      known?: CouponRow | null,
+    ) {
+      return renewalAmount(await grossOf(db, subscription, plan, cycle, known), subscription.credit_minor);
     },
   };
 }

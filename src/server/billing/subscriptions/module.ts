@@ -4,16 +4,15 @@ import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { ScheduledJob } from '../../platform/scheduler.js';
-import { issueInvoiceForPayment } from '../invoices/issue.js';
-import { type CouponsService, findPlanRow } from '../../catalogue/index.js';
+import type { CouponsService } from '../../catalogue/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { BillingEvents } from '../events.js';
+import type { Settlement } from '../settlement/settle.js';
 import { createSubscriptionAnnouncements } from './announcements.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
 import { createSubscriptionNotices } from './notices.js';
-import { duplicateRefundId, duplicateRefundReason } from './duplicates.js';
 import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
 import { createSubscriptionWebhookEvents } from './webhook-events.js';
@@ -30,6 +29,7 @@ export function createSubscriptionsArea({
   config,
   mailer,
   coupons,
+  settlement,
   refundCredit,
   reserveCredit,
   log,
@@ -42,6 +42,8 @@ export function createSubscriptionsArea({
   config: Pick<Config, 'subscriptions' | 'payments' | 'invoices' | 'publicUrl'>;
   mailer: Mailer;
   coupons: CouponsService;
+  /** Billing's one settle: a subscription's paid charges go through it. */
+  settlement: Settlement;
   /** Refunds a replaced subscription's credit (Razorpay plan changes), through the invoices area's refunds. */
   refundCredit: RefundCredit;
   /** Reserves a refund in a transaction (a refused second subscription, a cancellation now). */
@@ -57,37 +59,15 @@ export function createSubscriptionsArea({
     reminderDays: config.subscriptions.reminderDays,
     pricing,
   });
-  // Each change announced in its transaction. The mail of a declined renewal and of a period's end
-  // follows its announcement (billing's context subscribes it); the rest is still queued beside it.
+  // Each change announced in its transaction; the customer's mail follows its announcement (billing's
+  // context subscribes it).
   const hooks = createSubscriptionAnnouncements(events);
   const charges = createSubscriptionCharges({
     clock,
-    events,
     grace: { graceDays: config.subscriptions.graceDays, retryDays: config.subscriptions.retryDays },
     pricing,
-    effects: {
-      // Every paid charge gets its invoice in the transaction that settles it, announced with the
-      // payment (the customer's receipt follows the announcement).
-      paid: async (trx, charge) => {
-        const invoice = await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id, {
-          known: { payment: charge.payment, plan: charge.plan, subscription: charge.subscription },
-        });
-        await hooks.paid(trx, charge, invoice);
-      },
-      // A second subscription to the same plan: its payment is invoiced and refunded in full, and the customer told.
-      refused: async (trx, charge) => {
-        await issueInvoiceForPayment(trx, clock, config.invoices, charge.payment.id);
-        const plan = await findPlanRow(trx, charge.subscription.plan_id);
-        await reserveCredit(trx, {
-          paymentId: charge.payment.id,
-          amountMinor: Number(charge.payment.amount_minor),
-          reason: duplicateRefundReason(plan?.name ?? charge.subscription.plan_id),
-          refundId: duplicateRefundId(charge.payment.id),
-        });
-        await events.publish(trx, { type: 'subscription.charge_refused', charge });
-      },
-      failed: (trx, charge) => hooks.failed(trx, charge),
-    },
+    settlement,
+    effects: { failed: (trx, charge) => hooks.failed(trx, charge) },
   });
   const lifecycle = createSubscriptionLifecycle({
     db,

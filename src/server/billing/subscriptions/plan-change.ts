@@ -15,7 +15,7 @@ import { pendingSubscriptionRow } from './new-subscription.js';
 import { type ProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { findPlanChangeQuote, savePlanChangeQuote } from './quote-repository.js';
 import { insertSubscription, paidChargeOfPeriod, updateSubscription } from './repository.js';
-import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-billing.js';
+import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-card.js';
 import { declined } from './refusals.js';
 
 /** What a plan change did: moved the subscription (sandbox), or opened its replacement (Razorpay). */
@@ -293,17 +293,17 @@ export function createPlanChanges({
             'subscription_changed',
             'The subscription changed meanwhile; review the change again',
           );
-        const settled = await charges.settle(
-          trx,
-          {
+        const settled = await charges.settle(trx, {
+          kind: 'cycle',
+          report: {
             subscriptionId: row.id,
             cycle: row.cycles + 1,
             providerPaymentId: sandboxPaymentId(),
             amountMinor: quote.due_now_minor,
             currency: plan.currency,
           },
-          { subscription: rebased, plan },
-        );
+          rows: { subscription: rebased, plan },
+        });
         if (settled.outcome !== 'paid') throw new Error(`the plan change of ${row.id} was settled twice`);
         // The license follows the plan: its seats, and an expiry at the new period's end (earlier, too).
         await followPlanChange(trx, settled.license.id, plan, quote.period_end, now);

@@ -1,15 +1,9 @@
-import { randomToken } from '../../platform/crypto.js';
+import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-card.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { couponOfSubscription, findPlanRow } from '../../catalogue/index.js';
 import type { SubscriptionCharges } from './charges.js';
 import { updateSubscription } from './repository.js';
-
-export const SANDBOX_DECLINE_REASON = 'The sandbox card declined the charge (no money moved)';
-export const SANDBOX_PAYMENT_METHOD = 'Sandbox card •••• 4242';
-export const SANDBOX_DECLINING_METHOD = 'Sandbox card •••• 0002 (declines every charge)';
-
-export const sandboxPaymentId = () => `pay_sandbox_${randomToken(12)}`;
 
 /**
  * The sandbox's stand-in for the provider charging a renewal: the customer's sandbox card pays the
@@ -23,8 +17,16 @@ export async function chargeSandboxRenewal(
 ): Promise<'paid' | 'failed' | 'unchanged'> {
   const plan = await findPlanRow(trx, subscription.plan_id);
   if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
+  // Read once, for the price and the invoice alike.
+  const coupon = (await couponOfSubscription(trx, subscription.coupon_id)) ?? null;
   const cycle = subscription.cycles + 1;
-  const { amountMinor, balanceAfterMinor } = await charges.pricing.amountOf(trx, subscription, plan, cycle);
+  const { amountMinor, balanceAfterMinor } = await charges.pricing.amountOf(
+    trx,
+    subscription,
+    plan,
+    cycle,
+    coupon,
+  );
   if (subscription.sandbox_card === 'declines' && amountMinor > 0) {
     const failed = await charges.fail(trx, {
       subscriptionId: subscription.id,
@@ -35,17 +37,17 @@ export async function chargeSandboxRenewal(
     });
     return failed ? 'failed' : 'unchanged';
   }
-  const settled = await charges.settle(
-    trx,
-    {
+  const settled = await charges.settle(trx, {
+    kind: 'cycle',
+    report: {
       subscriptionId: subscription.id,
       cycle,
       providerPaymentId: sandboxPaymentId(),
       amountMinor,
       currency: plan.currency,
     },
-    { plan },
-  );
+    rows: { plan, coupon },
+  });
   if (settled.outcome !== 'paid') return 'unchanged';
   if (balanceAfterMinor !== subscription.credit_minor)
     await updateSubscription(trx, subscription.id, { credit_minor: balanceAfterMinor });

@@ -15,13 +15,13 @@ import {
   lockSubscription,
   updateSubscription,
 } from './repository.js';
+import { chargeSandboxRenewal } from './sandbox-billing.js';
 import {
-  chargeSandboxRenewal,
   SANDBOX_DECLINE_REASON,
   SANDBOX_DECLINING_METHOD,
   SANDBOX_PAYMENT_METHOD,
   sandboxPaymentId,
-} from './sandbox-billing.js';
+} from './sandbox-card.js';
 
 const isSandbox = (provider: PaymentProvider): provider is SandboxPaymentProvider => provider.sandbox;
 

@@ -63,7 +63,7 @@ import {
   subscriptionsOfUser,
   updateSubscription,
 } from './repository.js';
-import { SANDBOX_PAYMENT_METHOD } from './sandbox-billing.js';
+import { SANDBOX_PAYMENT_METHOD } from './sandbox-card.js';
 
 type CancelRequest = z.output<typeof cancelSubscriptionRequestSchema>;
 type CreateRequest = z.output<typeof createSubscriptionRequestSchema>;
@@ -490,12 +490,16 @@ export function createSubscriptionsService({
       const settled = await db.transaction().execute(async (trx) => {
         await updateSubscription(trx, row.id, { status: 'active' }, { statuses: ['pending'] });
         return charges.settle(trx, {
-          subscriptionId: row.id,
-          cycle: 1,
-          providerPaymentId: body.razorpay_payment_id,
-          amountMinor: (await charges.pricing.amountOf(trx, row, plan, 1)).amountMinor,
-          currency: plan.currency,
-          ...(row.provider === 'sandbox' ? { paymentMethod: SANDBOX_PAYMENT_METHOD } : {}),
+          kind: 'cycle',
+          report: {
+            subscriptionId: row.id,
+            cycle: 1,
+            providerPaymentId: body.razorpay_payment_id,
+            amountMinor: (await charges.pricing.amountOf(trx, row, plan, 1)).amountMinor,
+            currency: plan.currency,
+            ...(row.provider === 'sandbox' ? { paymentMethod: SANDBOX_PAYMENT_METHOD } : {}),
+          },
+          rows: { plan },
         });
       });
       const after = await findSubscription(db, row.id);

@@ -96,9 +96,9 @@ export function createSubscriptionWebhookEvents({
             ? await updateSubscription(trx, subscription.id, { status: 'active' }, { statuses: ['pending'] })
             : subscription;
         const method = describePaymentMethod(payment);
-        const settled = await charges.settle(
-          trx,
-          {
+        const settled = await charges.settle(trx, {
+          kind: 'cycle',
+          report: {
             subscriptionId: subscription.id,
             cycle,
             providerPaymentId: payment.id,
@@ -106,8 +106,8 @@ export function createSubscriptionWebhookEvents({
             currency: payment.currency,
             ...(method ? { paymentMethod: method } : {}),
           },
-          { subscription: current, plan },
-        );
+          rows: { subscription: current, plan },
+        });
         // Verify settled it first, knowing nothing of the card: the webhook tells how it was paid.
         if (settled.outcome === 'already_paid' && method && method !== subscription.payment_method)
           await updateSubscription(trx, subscription.id, { payment_method: method });

@@ -8,6 +8,19 @@ export const findCouponByCode = (db: DbOrTransaction, code: string): Promise<Cou
 export const findCoupon = (db: DbOrTransaction, id: string): Promise<CouponRow | undefined> =>
   db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
 
+/**
+ * A subscription's coupon (`couponId`, null for none): `known` when the caller already holds that
+ * row (null: it knows there is none), else read.
+ */
+export async function couponOfSubscription(
+  db: DbOrTransaction,
+  couponId: string | null,
+  known?: CouponRow | null,
+): Promise<CouponRow | undefined> {
+  if (known !== undefined && (known?.id ?? null) === couponId) return known ?? undefined;
+  return couponId ? findCoupon(db, couponId) : undefined;
+}
+
 export const listCoupons = (db: DbOrTransaction): Promise<CouponRow[]> =>
   db.selectFrom('coupons').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 

@@ -1,7 +1,7 @@
 import { laterMoment } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { LicenseRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
+import type { LicenseRow, PaymentRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import type { LicensingEvents } from '../events.js';
 import { issueOrganisationLicense } from '../organisations/seat-grants.js';
 import { issueLicense } from './issue.js';
@@ -14,28 +14,61 @@ import {
 } from './repository.js';
 import { effectiveStatus } from './views.js';
 
-export interface PeriodGrant {
+/** The paid period of a subscription's charge. */
+export interface SubscriptionPeriodGrant {
   /** The subscription whose charge paid the period (its license, if it has one yet, is granted). */
   subscription: SubscriptionRow;
   plan: PlanRow;
-  periodEnd: string;
+  period: PaidPeriod;
   /** The license came from a replaced subscription: it moves to this plan and ends with this period. */
   takenOver?: boolean;
 }
 
+/** A one-off payment of a plan, by a buyer whose account still exists. */
+export interface OrderGrant {
+  order: Pick<PaymentRow, 'id' | 'provider_order_id'> & { user_id: string };
+  plan: PlanRow;
+}
+
+export type PeriodGrant = SubscriptionPeriodGrant | OrderGrant;
+
+/** When a paid period starts and ends. */
+export interface PaidPeriod {
+  start: string;
+  end: string;
+}
+
+/** The license a payment was granted, and the period it bought (null for a lifetime). */
+export interface GrantedPeriod {
+  license: LicenseRow;
+  period: PaidPeriod | null;
+}
+
 /**
- * License time for a paid period, the one way billing grants it: the first charge issues the
- * license (an organisation's, with its seats and the owner seated), a later one extends it to the
- * period's end (never back) and lifts a suspension for an unpaid subscription; a revoked license
- * stays revoked. A license taken over ends with the new period, as the old one's unused part is
- * refunded.
+ * License time for a payment, the one way billing grants it. A subscription's charge pays its
+ * period: the first issues the license (an organisation's, with its seats and the owner seated), a
+ * later one extends it to the period's end (never back) and lifts a suspension for an unpaid
+ * subscription; a revoked license stays revoked. A license taken over ends with the new period, as
+ * the old one's unused part is refunded. A one-off order runs the buyer's active license of the plan
+ * one more interval, or issues one when there is none (or the plan never expires).
  */
 export async function grantPeriod(
   trx: DbOrTransaction,
   clock: Clock,
   events: LicensingEvents,
-  { subscription, plan, periodEnd, takenOver = false }: PeriodGrant,
+  grant: PeriodGrant,
+): Promise<GrantedPeriod> {
+  if ('order' in grant) return grantOrder(trx, clock, events, grant);
+  return { license: await grantSubscriptionPeriod(trx, clock, events, grant), period: grant.period };
+}
+
+async function grantSubscriptionPeriod(
+  trx: DbOrTransaction,
+  clock: Clock,
+  events: LicensingEvents,
+  { subscription, plan, period, takenOver = false }: SubscriptionPeriodGrant,
 ): Promise<LicenseRow> {
+  const periodEnd = period.end;
   const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
   if (!current) {
     if (subscription.organisation_id !== null)
@@ -62,6 +95,31 @@ export async function grantPeriod(
   return updated;
 }
 
+async function grantOrder(
+  trx: DbOrTransaction,
+  clock: Clock,
+  events: LicensingEvents,
+  { order, plan }: OrderGrant,
+): Promise<GrantedPeriod> {
+  const extended = await extendByInterval(trx, clock, order.user_id, plan);
+  if (extended)
+    return {
+      license: extended.license,
+      period: extended.license.expires_at
+        ? { start: extended.from.toISOString(), end: extended.license.expires_at }
+        : null,
+    };
+  const license = await issueLicense(trx, clock, events, {
+    userId: order.user_id,
+    plan,
+    metadata: { payment_id: order.id, order_id: order.provider_order_id },
+  });
+  return {
+    license,
+    period: license.expires_at ? { start: license.created_at, end: license.expires_at } : null,
+  };
+}
+
 /** Keeps a license valid through a grace period after a failed charge (never shortens it). */
 export async function extendThroughGrace(
   trx: DbOrTransaction,
@@ -81,12 +139,12 @@ export async function extendThroughGrace(
 const EXTENSION_ATTEMPTS = 5;
 
 /**
- * License time for a one-off payment of a monthly or yearly plan: the buyer's active license of the
- * plan runs one more interval, from its expiry or from now if that is later. Answers the extended
- * license and where its new period starts; undefined when there is no such license to extend (or
- * other payments kept extending it first), and the caller issues one.
+ * A one-off payment of a monthly or yearly plan: the buyer's active license of the plan runs one
+ * more interval, from its expiry or from now if that is later. Answers the extended license and
+ * where its new period starts; undefined when there is no such license to extend (or other
+ * payments kept extending it first), and one is issued instead.
  */
-export async function extendByInterval(
+async function extendByInterval(
   trx: DbOrTransaction,
   clock: Clock,
   userId: string,

@@ -1,0 +1,60 @@
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
+import { findPlanRow } from '../../catalogue/index.js';
+import { findLicenseById, grantPeriod } from '../../licensing/index.js';
+import { issueInvoiceForPayment } from '../invoices/issue.js';
+import { claimPayment, findPaymentRow, setPaymentLicense } from '../payments/repository.js';
+import { invoiceAndAnnounce, type SettlementDeps } from './steps.js';
+
+/** A one-off order's payment, captured: reported by the checkout's verify or the provider's webhook. */
+export interface OrderCharge {
+  kind: 'order';
+  paymentId: string;
+  providerPaymentId: string;
+}
+
+/** How a capture of a payment ended for the caller that reported it. */
+export type OrderSettlement =
+  | { outcome: 'granted'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by this very provider payment: a replay, answered with what it granted. */
+  | { outcome: 'already_paid'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by another provider payment of the same order. */
+  | { outcome: 'paid_by_other'; payment: PaymentRow };
+
+/**
+ * Marks the order's payment paid and grants its plan, exactly once however many verifies and
+ * webhooks report it at the same time: the conditional UPDATE lets one caller win, and only the
+ * winner grants and issues the payment's invoice, which commit with the status or not at all.
+ */
+export async function settleOrder(
+  trx: DbOrTransaction,
+  deps: SettlementDeps,
+  { paymentId, providerPaymentId }: OrderCharge,
+): Promise<OrderSettlement> {
+  const { clock, events, invoicing } = deps;
+  const won = await claimPayment(trx, paymentId, providerPaymentId, clock.now().toISOString());
+  if (!won) {
+    const current = await findPaymentRow(trx, paymentId);
+    if (current.provider_payment_id !== providerPaymentId)
+      return { outcome: 'paid_by_other', payment: current };
+    const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
+    return { outcome: 'already_paid', payment: current, license };
+  }
+  // The buyer's account was deleted between order and payment: the money is recorded and
+  // invoiced (every successful charge has its invoice), nobody to grant to.
+  if (!won.user_id) {
+    await issueInvoiceForPayment(trx, clock, invoicing, won.id);
+    return { outcome: 'granted', payment: won, license: undefined };
+  }
+  const plan = await findPlanRow(trx, won.plan_id);
+  if (!plan) throw new Error(`plan ${won.plan_id} of payment ${won.id} is gone`);
+  const { license, period } = await grantPeriod(trx, clock, events, {
+    order: { ...won, user_id: won.user_id },
+    plan,
+  });
+  await setPaymentLicense(trx, won.id, license.id);
+  const payment = { ...won, license_id: license.id };
+  // Invoiced once the grant says which period the payment bought; the receipt tells the license's new end.
+  await invoiceAndAnnounce(trx, deps, { payment, plan, period, paidUntil: license.expires_at });
+  return { outcome: 'granted', payment, license };
+}
