@@ -6,7 +6,7 @@ import type {
   InvitationPreview,
   Organisation,
 } from '../../../shared/api/organisations.js';
-import { type Clock, isoAfterSeconds, isoNow } from '../../platform/clock.js';
+import { type Clock, isoNow } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -96,11 +96,13 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
   /** A fresh link's token, its hash and times. */
   function freshLink() {
     const token = randomToken();
+    // One reading of the clock, so the link lasts exactly its lifetime from when it was sent.
+    const sentAt = clock.now();
     return {
       token,
       token_hash: sha256(token),
-      sent_at: isoNow(clock),
-      expires_at: isoAfterSeconds(clock, ttlSeconds),
+      sent_at: sentAt.toISOString(),
+      expires_at: new Date(sentAt.getTime() + ttlSeconds * 1000).toISOString(),
     };
   }
 
