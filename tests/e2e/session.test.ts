@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, Request } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { describePortal, expectPath, type Portal, pathOf, signIn, watchPage } from './support/portal.js';
 
@@ -6,7 +6,7 @@ const MINUTE = 60_000;
 const accountMenu = (page: Page) => page.getByRole('button', { name: /^Account menu for / });
 
 /** API calls under way in a context (the fake clock must not jump while one waits for its answer). */
-const inFlight = new WeakMap<BrowserContext, Set<unknown>>();
+const inFlight = new WeakMap<BrowserContext, Set<Request>>();
 
 /**
  * A context whose pages run on a fake clock that starts at the server's time, so the two can be
@@ -15,11 +15,14 @@ const inFlight = new WeakMap<BrowserContext, Set<unknown>>();
 async function contextOnSharedClock(portal: Portal): Promise<BrowserContext> {
   // Reduced motion: the dot grid does not animate, so advancing the fake clock does not run frames.
   const context = await portal.newContext({ reducedMotion: 'reduce' });
-  const calls = new Set<unknown>();
+  const calls = new Set<Request>();
   inFlight.set(context, calls);
   context.on('request', (request) => {
     if (request.url().includes('/api/')) calls.add(request);
   });
+  // Answered is enough: the server has judged the call by then, and a page call still reading its
+  // body is counted by the page until its loadend.
+  context.on('response', (response) => calls.delete(response.request()));
   context.on('requestfinished', (request) => calls.delete(request));
   context.on('requestfailed', (request) => calls.delete(request));
   await context.addInitScript({ content: PAGE_WORK_SCRIPT });
@@ -35,11 +38,11 @@ async function contextOnSharedClock(portal: Portal): Promise<BrowserContext> {
  * either can outlast any fixed pause, and a clock jump then times the call out and signs the user out.
  */
 const PAGE_WORK_SCRIPT = `(() => {
-  const open = new Set();
+  const open = new Map();
   const xhr = XMLHttpRequest.prototype;
   const { open: openRequest, abort: abortRequest } = xhr;
   xhr.open = function (...args) {
-    open.add(this);
+    open.set(this, String(args[0]) + ' ' + String(args[1]));
     this.addEventListener('loadend', () => open.delete(this), { once: true });
     return openRequest.apply(this, args);
   };
@@ -48,22 +51,30 @@ const PAGE_WORK_SCRIPT = `(() => {
     open.delete(this);
     return abortRequest.call(this);
   };
-  globalThis.__e2ePageWork = async () => {
+  const refreshLocks = async () => {
     const { held = [], pending = [] } = navigator.locks ? await navigator.locks.query() : {};
-    const refreshing = [...held, ...pending].filter((lock) => lock.name === 'desktop-ai-assistant:token-refresh');
-    return open.size + refreshing.length;
+    const ours = (lock) => lock.name === 'desktop-ai-assistant:token-refresh';
+    return [...held.filter(ours).map(() => 'refresh lock held'), ...pending.filter(ours).map(() => 'refresh lock awaited')];
   };
+  globalThis.__e2ePageWork = async () => [
+    ...[...open].map(([request, call]) => call + ' (XHR state ' + request.readyState + ')'),
+    ...(await refreshLocks()),
+  ];
 })();`;
 
 /** Calls under way in a context: on the network, or started in a page and not there yet. */
-async function callsUnderWay(context: BrowserContext): Promise<number> {
-  let count = inFlight.get(context)?.size ?? 0;
+async function callsUnderWay(context: BrowserContext): Promise<string[]> {
+  const calls = [...(inFlight.get(context) ?? [])].map(
+    (request) => `${request.method()} ${request.url()} (network)`,
+  );
   for (const page of context.pages())
-    count += await page
-      .evaluate<number>('globalThis.__e2ePageWork?.() ?? 0')
-      // A page navigating away has no calls left to time out.
-      .catch(() => 0);
-  return count;
+    calls.push(
+      ...(await page
+        .evaluate<string[]>('globalThis.__e2ePageWork?.() ?? []')
+        // A page navigating away has no calls left to time out.
+        .catch(() => [])),
+    );
+  return calls;
 }
 
 /**
@@ -87,12 +98,35 @@ async function passMinutes(portal: Portal, context: BrowserContext, minutes: num
 
 // A ceiling, not a pause: the poll ends as soon as the calls are done. CI's busy machine has kept
 // one waiting for over 10 s, so it is as long as a test may take rather than a guess at a call.
-const settled = (context: BrowserContext) =>
-  expect
-    .poll(() => callsUnderWay(context), { timeout: 60_000, message: 'API calls still under way' })
-    .toBe(0);
+// The calls still under way are named when it is reached.
+async function settled(context: BrowserContext): Promise<void> {
+  let under: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        under = await callsUnderWay(context);
+        return under.length;
+      },
+      { timeout: 60_000, message: 'API calls still under way' },
+    )
+    .toBe(0)
+    .catch((error: unknown) => {
+      throw new Error(`API calls still under way after 60 s: ${under.join('; ')}`, { cause: error });
+    });
+}
 
 const delay = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
+
+/** The dashboard has made its own calls and shows their answers (no skeleton left). */
+async function dashboardLoaded(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await expect
+    .poll(() => page.locator('.mantine-Skeleton-root').count(), {
+      message: 'the dashboard finished loading',
+    })
+    .toBe(0);
+}
 
 async function newWatchedPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -115,13 +149,7 @@ describePortal(
       await expectPath(page, '/dashboard');
       await accountMenu(page).waitFor();
       // The dashboard's own loads are the last activity: idle time counts from when they are done.
-      await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
-      await page.waitForLoadState('networkidle');
-      await expect
-        .poll(() => page.locator('.mantine-Skeleton-root').count(), {
-          message: 'the dashboard finished loading',
-        })
-        .toBe(0);
+      await dashboardLoaded(page);
 
       await passMinutes(portal, context, 29);
       expect(pathOf(page), 'still signed in after 29 idle minutes').toBe('/dashboard');
@@ -143,6 +171,7 @@ describePortal(
       const page = await newWatchedPage(context);
       await signIn(page, user.email, user.password);
       await expectPath(page, '/dashboard');
+      await dashboardLoaded(page);
 
       await passMinutes(portal, context, 20);
       // The person comes back and uses the page.
