@@ -9,7 +9,7 @@ export const DEFAULT_SERVER_URL = 'http://127.0.0.1:8080';
 /** How often main checks the license in the background (keeps the 7-day offline lease fresh). */
 export const DEFAULT_LICENSE_CHECK_INTERVAL_MINUTES = 60;
 
-/** What the desktop shell reads from its environment (README "Desktop shell"). */
+/** What the desktop shell reads from its environment (docs/desktop.md, "Environment variables"). */
 export interface DesktopConfig {
   /** Origin of the API server, e.g. https://portal.example.com (no trailing slash). */
   serverUrl: string;

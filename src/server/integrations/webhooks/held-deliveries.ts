@@ -10,7 +10,7 @@ import {
 // Events raised while an endpoint is disabled (by hand or after repeated failures) are queued for
 // it all the same and held until it is enabled again, so an integrator loses nothing to an outage.
 // The hold is bounded, so an endpoint left disabled cannot fill the database: both limits are
-// stated in the README (Outgoing webhooks).
+// stated in docs/webhooks.md (While an endpoint is disabled).
 
 /** At most this many deliveries wait for one disabled endpoint; a newer one gives up the oldest. */
 export const MAX_HELD_DELIVERIES_PER_ENDPOINT = 1000;

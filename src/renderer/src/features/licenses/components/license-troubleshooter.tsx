@@ -20,7 +20,7 @@ const toPurchase = (
   </Anchor>
 );
 
-/** What to try for each answer of the status check, including each refusal the README lists. */
+/** What to try for each answer of the status check, including each refusal docs/api.md lists. */
 function stepsFor(result: LicenseCheckResult, hasLicenses: boolean): ReactNode[] {
   if (result.valid)
     return result.offline

@@ -53,7 +53,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The portal's stand-in for Razorpay Checkout on a server without Razorpay keys (README
+ * The portal's stand-in for Razorpay Checkout on a server without Razorpay keys (docs/payments.md,
  * "How the sandbox works"): labelled as a sandbox at every step, because no money moves.
  */
 export function SandboxCheckoutModal({
