@@ -35,6 +35,7 @@ export const licenseMessages = {
   trackUsageFailed: 'Failed to track feature usage',
   fetchFeaturesFailed: 'Failed to fetch features',
   activatePlanFailed: 'Failed to activate plan',
+  startTrialFailed: 'The free trial could not be started',
   fetchCurrentPlanFailed: 'Failed to fetch current plan',
   statusCheckFailed: 'Failed to check license status',
   noResponse: 'No response received from server',

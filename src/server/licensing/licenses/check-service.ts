@@ -13,7 +13,7 @@ import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refus
 import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
 import { effectiveStatus } from './views.js';
-import { trialAt } from '../trials/view.js';
+import { trialAt } from '../../../shared/trial-days.js';
 
 export interface LicenseChecksDeps {
   clock: Clock;

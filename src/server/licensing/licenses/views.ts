@@ -10,7 +10,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { ActivationRow, LicenseRow } from '../../platform/db/tables.js';
 import type { LicenseTrialRow } from '../../platform/db/tables-trials.js';
 import { trialsOfLicenses } from '../trials/repository.js';
-import { trialAt } from '../trials/view.js';
+import { trialAt } from '../../../shared/trial-days.js';
 import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/index.js';
 import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
 import { featureUsages } from './usage.js';
