@@ -16,6 +16,7 @@ import type { LeaseClaims } from '../../../src/shared/lease.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
+  createPlan,
   DAY_MS,
   expectRefusal,
   licenseSuiteOptions,
@@ -26,6 +27,7 @@ import {
   signInAgain,
   statusOf,
 } from '../helpers/license-helpers.js';
+import { expectVerified, openOrder, payInSandbox, verifyPayment } from '../helpers/payment-helpers.js';
 import { subscribe } from '../helpers/subscription-helpers.js';
 
 const TRIAL_DAYS = 14;
@@ -402,6 +404,28 @@ describeOnEveryDatabase(
       s.clock.advance(20 * DAY_MS);
       await s.app.scheduler.runOnce();
       expect((await mailsTo(s, ann.email)).filter((subject) => /free trial/.test(subject))).toEqual([]);
+    });
+
+    it('a one-off purchase of a lifetime plan converts its trial: the same license, never expiring', async () => {
+      const s = server();
+      const lifetime = await createPlan(s, { price: 99_900, interval: 'lifetime', trialDays: 7 });
+      const ann = await member(s);
+      const hw = machine('order');
+      const started = expectStarted(await startTrial(s, ann, { plan_id: lifetime.id, hardware_id: hw }));
+      expect(started.trial?.days_left).toBe(7);
+      const order = await openOrder(s, ann.token, lifetime.id);
+      const verified = expectVerified(
+        await verifyPayment(s, ann.token, await payInSandbox(s, ann.token, order.order_id)),
+      );
+      expect(verified.license).toMatchObject({
+        license_id: started.license_id,
+        license_key: started.license_key,
+        expires_at: null,
+        status: 'active',
+        trial: null,
+      });
+      const check = licenseStatusSchema.parse((await statusOf(s, started.license_key, hw)).json());
+      expect(check).toMatchObject({ trial: null, expires_at: null });
     });
 
     it('a trial that ended unpaid is bought back to life with the same license', async () => {
