@@ -54,6 +54,7 @@ export const adminMessages = {
   createLicenseFailed: 'Failed to create license',
   updateLicenseFailed: 'Failed to update license',
   revokeLicenseFailed: 'Failed to revoke license',
+  changeTrialFailed: 'Failed to change the free trial',
   fetchLicenseActivationsFailed: 'Failed to fetch license activations',
   fetchPaymentsFailed: 'Failed to fetch payments',
   fetchPaymentFailed: 'Failed to fetch payment',
