@@ -57,6 +57,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
     [
       'activations',
       'licenses',
+      'license_trials',
       'offline_activations',
       'organisation_invitations',
       'organisation_members',

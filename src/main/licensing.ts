@@ -6,6 +6,7 @@ import { normalizeLicenseKey } from '../shared/license-key.js';
 import { licenseMessages } from '../shared/messages.js';
 import type { LicenseStateFile } from './license-state.js';
 import type { LicensingApi } from './licensing-api.js';
+import { trialAt } from '../shared/trial-days.js';
 
 export interface LicenseChecker {
   /** Status of the stored key on this machine: asked online, else read from the stored lease. */
@@ -138,8 +139,10 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
     if (claims.license_expires_at && Date.parse(claims.license_expires_at) <= now.getTime())
       return {
         valid: false,
-        status: 'expired',
-        message: 'This license has expired. Connect to the internet to renew it.',
+        status: claims.trial ? 'trial_expired' : 'expired',
+        message: claims.trial
+          ? 'Your free trial has ended. Connect to the internet and buy the plan to keep using it.'
+          : 'This license has expired. Connect to the internet to renew it.',
         license_id: claims.sub,
         expires_at: claims.license_expires_at,
       } satisfies LicenseCheckResult;
@@ -152,6 +155,8 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
       expires_at: claims.license_expires_at,
       // The seat the lease names, so an offline member still sees whose license it is.
       ...(claims.seat ? { seat: claims.seat } : {}),
+      // A trial's days left as of now, not as of the lease's signing.
+      ...(claims.trial ? { trial: trialAt(claims.trial.ends_at, now) ?? claims.trial } : {}),
       offline: {
         lease_expires_at: new Date(claims.exp * 1000).toISOString(),
         grace_remaining_seconds: remainingSeconds,

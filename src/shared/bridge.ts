@@ -4,6 +4,7 @@ import {
   featureUsageSchema,
   hardwareIdSchema,
   LICENSE_CHECK_STATUSES,
+  licenseTrialSchema,
   type LicenseStatusAnswer,
 } from './api/licenses.js';
 import { seatHolderSchema } from './api/organisations.js';
@@ -44,6 +45,8 @@ export const licenseCheckResultSchema = z.object({
   features: z.array(featureUsageSchema).optional(),
   /** On an organisation's license: the organisation and the member whose seat this machine is on. */
   seat: seatHolderSchema.optional(),
+  /** While the license is a free trial: its end and the whole days left. */
+  trial: licenseTrialSchema.optional(),
   offline: z
     .object({
       lease_expires_at: isoDateTimeSchema,
@@ -63,6 +66,7 @@ export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckR
   expires_at: answer.expires_at,
   features: answer.features,
   ...(answer.seat ? { seat: answer.seat } : {}),
+  ...(answer.trial ? { trial: answer.trial } : {}),
 });
 
 const licenseKeySchema = z.string().trim().min(1).max(64);

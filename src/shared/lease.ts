@@ -21,6 +21,11 @@ export interface LeaseClaims {
    */
   seat?: SeatHolder;
   /**
+   * While the license is a free trial: when it ends (the lease never outlives it) and the whole
+   * days left when the lease was signed. Absent on a bought license.
+   */
+  trial?: { ends_at: string; days_left: number };
+  /**
    * On a license file for a machine that never goes online: the nonce of the request it answers.
    * Such a lease lives longer than the online ones, so the app takes it only as a license file.
    */

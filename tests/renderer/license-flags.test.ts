@@ -91,6 +91,35 @@ describe('licenseFlag', () => {
     expect(needsSubscription(license({ subscription_id: 'S1' }), NOW)).toBe(false);
   });
 
+  it('a trial says its days left with Buy now (its plan’s checkout); one that ended unpaid says so', () => {
+    const trial = { ends_at: at(9), days_left: 9, started_at: at(-5), source: 'account' as const };
+    const flag = licenseFlag(license({ expires_at: at(9), plan_id: 'pro', trial }), { now: NOW });
+    expect(flag).toMatchObject({
+      kind: 'trial',
+      title: 'Trial: 9 days left',
+      actions: ['buy'],
+      planId: 'pro',
+    });
+    expect(flag?.message).toMatch(/nothing is charged/);
+    const last = licenseFlag(license({ trial: { ...trial, days_left: 1 } }), { now: NOW });
+    expect(last?.title).toBe('Trial: 1 day left');
+    const ended = licenseFlag(
+      license({
+        status: 'trial_expired',
+        expires_at: at(-1),
+        plan_id: 'pro',
+        trial: { ...trial, days_left: 0 },
+      }),
+      { now: NOW },
+    );
+    expect(ended).toMatchObject({
+      kind: 'trial_expired',
+      title: 'Your free trial has ended',
+      actions: ['buy'],
+    });
+    expect(ended?.message).toMatch(/license key, machines and usage stay/);
+  });
+
   it('an active license far from its expiry has no flag', () => {
     expect(licenseFlag(license(), { now: NOW })).toBe(null);
   });

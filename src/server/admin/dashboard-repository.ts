@@ -62,7 +62,8 @@ export const countLicenses = (db: DbOrTransaction, nowIso: string) =>
   db
     .selectFrom('licenses')
     .select((eb) => {
-      const expired = eb.and([eb('status', '=', 'active'), eb('expires_at', '<=', nowIso)]);
+      const lapsed = eb.and([eb('status', '=', 'active'), eb('expires_at', '<=', nowIso)]);
+      const expired = eb.and([lapsed, eb('trial_ends_at', 'is', null)]);
       return [
         eb.fn.countAll<number | string>().as('total'),
         eb.fn
@@ -80,6 +81,10 @@ export const countLicenses = (db: DbOrTransaction, nowIso: string) =>
           .countAll<number | string>()
           .filterWhere((inner) => inner.or([inner('status', '=', 'expired'), expired]))
           .as('expired'),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((inner) => inner.and([lapsed, inner('trial_ends_at', 'is not', null)]))
+          .as('trial_expired'),
       ];
     })
     .executeTakeFirstOrThrow();

@@ -158,6 +158,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             suspended: Number(licenses.suspended),
             revoked: Number(licenses.revoked),
             expired: Number(licenses.expired),
+            trial_expired: Number(licenses.trial_expired),
           },
         },
         activations: { active: Number(activations.active), last_24h: Number(activations.recent) },

@@ -32,7 +32,17 @@ function hasEffectiveStatus(status: LicenseStatus, now: string) {
       case 'expired':
         return eb.or([
           eb('licenses.status', '=', 'expired'),
-          eb.and([eb('licenses.status', '=', 'active'), eb('licenses.expires_at', '<=', now)]),
+          eb.and([
+            eb('licenses.status', '=', 'active'),
+            eb('licenses.expires_at', '<=', now),
+            eb('licenses.trial_ends_at', 'is', null),
+          ]),
+        ]);
+      case 'trial_expired':
+        return eb.and([
+          eb('licenses.status', '=', 'active'),
+          eb('licenses.expires_at', '<=', now),
+          eb('licenses.trial_ends_at', 'is not', null),
         ]);
       default:
         return eb('licenses.status', '=', status);

@@ -5,6 +5,7 @@ import {
   adminLicenseListQuerySchema,
   adminLicenseListSchema,
   adminLicenseSchema,
+  changeTrialRequestSchema,
   createAdminLicenseRequestSchema,
   revokeLicenseQuerySchema,
   updateAdminLicenseRequestSchema,
@@ -106,6 +107,25 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
       },
     },
     async (request) => licenses.revoke(actorOf(request), request.params.id, request.query.reason),
+  );
+
+  app.post(
+    paths.licenseTrial,
+    {
+      schema: {
+        operationId: 'adminChangeLicenseTrial',
+        tags,
+        summary: 'Extend a free trial by some days, or end it now',
+        description:
+          'Extending adds the days to the trial’s end, or to now once it has ended. 409 `license_not_trial` when ' +
+          'the license is not a trial (bought, or never one), `trial_already_ended` when ending an ended trial.',
+        security: bearerSecurity,
+        params,
+        body: changeTrialRequestSchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request) => licenses.changeTrial(actorOf(request), request.params.id, request.body),
   );
 
   app.get(

@@ -18,6 +18,7 @@ import {
   activationsOfLicense,
   type AdministratorChanges,
   changeByAdministrator,
+  changeTrialByAdministrator,
   countSeatsInUse,
   deactivateByAdministrator,
   findActivationOfLicense,
@@ -29,6 +30,7 @@ import {
   revokeByAdministrator,
   toActivation,
   toLicenses,
+  type TrialChange,
 } from '../licensing/index.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
 import { findUserById } from '../identity/index.js';
@@ -157,6 +159,11 @@ export function createAdminLicensesService({
         await lockLicense(trx, id);
         const current = await findLicenseById(trx, id);
         if (!current) throw licenseNotFound();
+        if (current.trial_ends_at !== null && changes.expires_at !== undefined)
+          throw conflict(
+            'license_is_trial',
+            'This license is a free trial: extend or end the trial instead of changing its expiry.',
+          );
         if (current.status === 'revoked') {
           throw conflict(
             'license_revoked',
@@ -195,6 +202,23 @@ export function createAdminLicensesService({
                 { from: current[field as keyof typeof set], to },
               ]),
             ),
+          },
+        });
+      });
+      return detail(id);
+    },
+
+    /** Extends or ends a license's free trial (see licensing's `changeTrialByAdministrator`). */
+    async changeTrial(actor: AdminActor, id: string, change: TrialChange): Promise<AdminLicense> {
+      await db.transaction().execute(async (trx) => {
+        const { before, after } = await changeTrialByAdministrator(trx, clock, events, id, change);
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.licenseUpdated,
+          severity: 'info',
+          userId: after.user_id,
+          details: {
+            license_id: id,
+            changes: { trial_ends_at: { from: before.trial_ends_at, to: after.trial_ends_at } },
           },
         });
       });

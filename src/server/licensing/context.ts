@@ -23,6 +23,9 @@ import { createInvitationsService } from './organisations/invitations.js';
 import { createMemberMail } from './organisations/member-mail.js';
 import { organisationsRoutes } from './organisations/routes.js';
 import { createOrganisationsService } from './organisations/service.js';
+import { createTrialNotices } from './trials/notices.js';
+import { trialRoutes } from './trials/routes.js';
+import { createTrialsService } from './trials/service.js';
 
 export interface LicensingOptions {
   /**
@@ -91,6 +94,11 @@ export const licensingContext = fp<LicensingOptions>(
     events.on('organisation.member_joined', (trx, joined) => memberMail.joined(trx, joined));
     events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
 
+    app.platform.schedule(
+      { name: 'trial notices', run: createTrialNotices({ db, clock, events, mailer, publicUrl }).run },
+      { afterOthers: true },
+    );
+
     const licenses = createLicensesService({ db, clock, events, leases });
     const invitations = createInvitationsService({
       db,
@@ -105,6 +113,9 @@ export const licensingContext = fp<LicensingOptions>(
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
       await api.register(seatActivationRoutes, { seats: licenses });
+      await api.register(trialRoutes, {
+        trials: createTrialsService({ db, clock, events, activation: licenses }),
+      });
       await api.register(licensingRoutes, {
         checks: createLicenseChecksService({
           clock,

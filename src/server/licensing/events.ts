@@ -2,9 +2,22 @@ import type { AssignableOrganisationRole } from '../../shared/api/organisations.
 import type { ActivationRow, LicenseRow, UserRow } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 
-/** A license was issued, changed by an administrator, suspended, revoked or reached its expiry. */
+/**
+ * A license was issued, changed by an administrator, suspended, revoked or reached its expiry; or
+ * its free trial started, is ending soon (three days before and on the last day), was bought or
+ * ended unpaid.
+ */
 export interface LicenseEvent {
-  type: 'license.created' | 'license.updated' | 'license.suspended' | 'license.revoked' | 'license.expired';
+  type:
+    | 'license.created'
+    | 'license.updated'
+    | 'license.suspended'
+    | 'license.revoked'
+    | 'license.expired'
+    | 'license.trial_started'
+    | 'license.trial_ending'
+    | 'license.trial_converted'
+    | 'license.trial_expired';
   license: LicenseRow;
   /** On `license.revoked`: an administrator revoked it, not a refund, so the owner is told why. */
   byAdministrator?: true;

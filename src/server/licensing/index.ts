@@ -57,3 +57,5 @@ export {
 } from './licenses/repository.js';
 export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses/views.js';
 export { createPlanInUse } from './licenses/plan-in-use.js';
+// An administrator's extension or end of a free trial.
+export { changeTrialByAdministrator, type TrialChange } from './trials/administrator-changes.js';

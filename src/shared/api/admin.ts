@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SEATS } from './plans.js';
+import { MAX_SEATS, MAX_TRIAL_DAYS } from './plans.js';
 import { USER_ROLES, USER_STATUSES } from '../constants.js';
 import { emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
 import { activationSchema, LICENSE_STATUSES, licenseSchema } from './licenses.js';
@@ -171,6 +171,26 @@ export const updateAdminLicenseRequestSchema = z
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
   .meta({ id: 'UpdateAdminLicenseRequest' });
 export type UpdateAdminLicenseRequest = z.input<typeof updateAdminLicenseRequestSchema>;
+
+/** An administrator extends a free trial by some days (from its end, or from now once it ended), or ends it now. */
+export const changeTrialRequestSchema = z
+  .discriminatedUnion(
+    'action',
+    [
+      z.strictObject({
+        action: z.literal('extend'),
+        days: z
+          .number('days is required: how many days to add')
+          .int('days must be a whole number')
+          .min(1, 'days must be at least 1')
+          .max(MAX_TRIAL_DAYS, `days must be at most ${MAX_TRIAL_DAYS}`),
+      }),
+      z.strictObject({ action: z.literal('end') }),
+    ],
+    { error: 'action must be "extend" (with days) or "end"' },
+  )
+  .meta({ id: 'ChangeTrialRequest' });
+export type ChangeTrialRequest = z.infer<typeof changeTrialRequestSchema>;
 
 export const REVOKE_REASON_MAX_LENGTH = 500;
 

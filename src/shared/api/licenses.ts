@@ -5,7 +5,8 @@ import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
 import { seatHolderSchema } from './organisations.js';
 import { BILLING_INTERVALS, planSchema } from './plans.js';
 
-export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired'] as const;
+/** `trial_expired`: a free trial whose end passed before the plan was bought. */
+export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'trial_expired'] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
 /** What a status check can answer: a license status, or why this machine has none. */
@@ -110,6 +111,24 @@ export const licenseOrganisationSchema = z
   .meta({ id: 'LicenseOrganisation' });
 export type LicenseOrganisation = z.infer<typeof licenseOrganisationSchema>;
 
+/** A free trial as the license check and the lease tell it: when it ends, and whole days left (0 once ended). */
+export const licenseTrialSchema = z
+  .object({
+    ends_at: isoDateTimeSchema,
+    days_left: z.number().int().min(0).describe('Days until the end, rounded up; 0 once it has ended'),
+  })
+  .meta({ id: 'LicenseTrial' });
+export type LicenseTrial = z.infer<typeof licenseTrialSchema>;
+
+/** Where a trial came from: a signed-in account (card and machine trials are to come). */
+export const TRIAL_SOURCES = ['account'] as const;
+
+/** The trial on a license's own view: with its start and source. */
+export const licenseTrialDetailsSchema = licenseTrialSchema
+  .extend({ started_at: isoDateTimeSchema, source: z.enum(TRIAL_SOURCES) })
+  .meta({ id: 'LicenseTrialDetails' });
+export type LicenseTrialDetails = z.infer<typeof licenseTrialDetailsSchema>;
+
 export const licenseSchema = z
   .object({
     license_id: z.string(),
@@ -147,6 +166,9 @@ export const licenseSchema = z
     organisation: licenseOrganisationSchema
       .nullable()
       .describe('The organization that provides the license to its members; null for a personal license'),
+    trial: licenseTrialDetailsSchema
+      .nullable()
+      .describe('While the license is a free trial (also once it ended unpaid); null otherwise'),
   })
   .meta({ id: 'License' });
 export type License = z.infer<typeof licenseSchema>;
@@ -180,6 +202,38 @@ export const activationResultSchema = licenseSchema
   .meta({ id: 'ActivationResult' });
 export type ActivationResult = z.infer<typeof activationResultSchema>;
 
+/** Starts the signed-in customer's free trial of a plan, activating this machine when its id is sent. */
+export const startTrialRequestSchema = z
+  .strictObject({
+    plan_id: z.string().trim().min(1, 'plan_id is required').max(64),
+    hardware_id: hardwareIdSchema.optional(),
+    ...deviceFields,
+  })
+  .meta({ id: 'StartTrialRequest' });
+export type StartTrialRequest = z.infer<typeof startTrialRequestSchema>;
+
+/** The trial license, with this machine's activation and lease when a hardware id was sent. */
+export const trialStartedSchema = licenseSchema
+  .extend({
+    activation: activationSchema.optional(),
+    lease: z.string().optional(),
+    lease_expires_at: isoDateTimeSchema.optional(),
+    message: z.string(),
+  })
+  .meta({ id: 'TrialStarted' });
+export type TrialStarted = z.infer<typeof trialStartedSchema>;
+
+/** A refused trial start; a trial had before says when it ran. */
+export const trialRefusalSchema = apiErrorSchema
+  .extend({
+    earlier_trial: z
+      .object({ started_at: isoDateTimeSchema, ends_at: isoDateTimeSchema })
+      .optional()
+      .describe('The earlier trial of the plan (this account’s, this person’s or this machine’s)'),
+  })
+  .meta({ id: 'TrialRefusal' });
+export type TrialRefusal = z.infer<typeof trialRefusalSchema>;
+
 export const validateLicenseRequestSchema = z
   .strictObject({ license_key: licenseKeyInputSchema, hardware_id: hardwareIdSchema })
   .meta({ id: 'ValidateLicenseRequest' });
@@ -210,6 +264,7 @@ export const licenseStatusSchema = z
       .describe(
         'On an organization’s license: the organization and the member whose seat this machine is on',
       ),
+    trial: licenseTrialSchema.nullable().describe('While the license is a free trial; null otherwise'),
     lease: z.string(),
     lease_expires_at: isoDateTimeSchema,
   })

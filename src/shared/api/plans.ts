@@ -10,6 +10,8 @@ export type BillingInterval = (typeof BILLING_INTERVALS)[number];
 export const BASE_PLAN_CODE = 'base';
 export const MAX_SEATS = 1000;
 export const MAX_FEATURE_LIMIT = 1_000_000_000;
+/** The longest free trial a plan may offer, in days. */
+export const MAX_TRIAL_DAYS = 90;
 
 export const planFeatureSchema = z
   .object({
@@ -39,6 +41,10 @@ export const planSchema = z
     max_activations: z.number().int(),
     /** Priced per seat and sold to organisations; `max_activations` is then machines per seat. */
     seat_based: z.boolean(),
+    trial_days: z
+      .number()
+      .int()
+      .describe('Days of the free trial a signed-in customer may start without a card; 0 offers none'),
     is_public: z.boolean(),
     is_active: z.boolean(),
     is_draft: z
@@ -98,6 +104,12 @@ const planFields = {
     .int('Machine limits are whole numbers')
     .min(1, 'A plan allows at least one machine')
     .max(MAX_SEATS, `A plan allows at most ${MAX_SEATS} machines at once`),
+  trial_days: z
+    .number()
+    .int('Trial days are whole days')
+    .min(0, 'Trial days cannot be negative')
+    .max(MAX_TRIAL_DAYS, `A trial lasts at most ${MAX_TRIAL_DAYS} days`)
+    .default(0),
   is_public: z.boolean().default(true),
   is_active: z.boolean().default(true),
   sort_order: z.number().int().min(0).max(1_000_000).default(0),
@@ -109,6 +121,11 @@ const priceMatchesInterval = (plan: { price_minor?: number; billing_interval?: B
   plan.price_minor === undefined ||
   plan.billing_interval === undefined ||
   (plan.billing_interval === 'free') === (plan.price_minor === 0);
+/** A trial is of something paid for: a free plan offers none. */
+const trialOfPaidPlan = (plan: { trial_days?: number; billing_interval?: BillingInterval }) =>
+  !plan.trial_days || plan.billing_interval === undefined || plan.billing_interval !== 'free';
+const trialMessage = { message: 'A free plan has no trial: set trial days to 0', path: ['trial_days'] };
+
 const priceMessage = {
   message: 'A free plan has price 0 and a paid plan a price above 0',
   path: ['price_minor'],
@@ -117,6 +134,7 @@ const priceMessage = {
 export const createPlanRequestSchema = z
   .strictObject(planFields)
   .refine(priceMatchesInterval, priceMessage)
+  .refine(trialOfPaidPlan, trialMessage)
   .meta({ id: 'CreatePlanRequest' });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 
@@ -129,6 +147,7 @@ export const updatePlanRequestSchema = z
     currency: planFields.currency.optional(),
     billing_interval: planFields.billing_interval.optional(),
     max_activations: planFields.max_activations.optional(),
+    trial_days: planFields.trial_days.unwrap().optional(),
     is_public: z.boolean().optional(),
     is_active: z.boolean().optional(),
     sort_order: z.number().int().min(0).max(1_000_000).optional(),

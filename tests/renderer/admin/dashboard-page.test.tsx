@@ -30,7 +30,11 @@ const NOW = Date.now();
 
 const stats: DashboardStats = {
   users: { total: 1234, active: 1180, unconfirmed: 20, disabled: 34, admins: 3, new_last_30_days: 57 },
-  licenses: { total: 900, active: 700, by_status: { active: 700, suspended: 20, revoked: 30, expired: 150 } },
+  licenses: {
+    total: 900,
+    active: 700,
+    by_status: { active: 700, suspended: 20, revoked: 30, expired: 150, trial_expired: 5 },
+  },
   activations: { active: 812, last_24h: 9 },
   revenue: {
     totals: [
@@ -187,7 +191,9 @@ describe('/admin overview', { timeout: 90_000 }, () => {
 
     const licenses = await section('Licenses by status');
     expect(
-      licenses.getByText('900 licenses: 700 active, 20 suspended, 30 revoked and 150 expired.'),
+      licenses.getByText(
+        '900 licenses: 700 active, 20 suspended, 30 revoked, 150 expired and 5 trial ended.',
+      ),
     ).toBeTruthy();
     expect(
       within(licenses.getByRole('table')).getByRole('rowheader', { name: 'Revoked' }).nextSibling

@@ -20,6 +20,7 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   billing_interval: 'month',
   max_activations: 3,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,
@@ -49,6 +50,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
   organisation: null,
+  trial: null,
   seats: null,
   usage_info: { features: [] },
   ...extra,
@@ -268,6 +270,44 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     expect((row.getByRole('button', { name: `Revoke ${keyOf(2)}` }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+  });
+
+  it('Free trial: the row shows its source and end; extend sends the days, end is refused in the server’s words', async () => {
+    const trial = {
+      ends_at: '2025-02-15T00:00:00.000Z',
+      days_left: 9,
+      started_at: '2025-02-01T00:00:00.000Z',
+    };
+    backend.update('L4', { trial: { ...trial, source: 'account' } });
+    api.on('POST /admin/licenses/L4/trial', (request) => {
+      const body = JSON.parse(request.body) as { action: string };
+      if (body.action === 'end')
+        return problem(409, 'This free trial has already ended.', 'trial_already_ended');
+      return {
+        json: backend.update('L4', {
+          trial: { ...trial, ends_at: '2025-02-22T00:00:00.000Z', days_left: 16, source: 'account' },
+        }),
+      };
+    });
+    await openLicenses();
+    const row = within((await listed(keyOf(4))).closest('tr')!);
+    expect(row.getByText(/^Trial \(account\) · ends/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: `Free trial of ${keyOf(5)}` })).toBeNull();
+    await userEvent.click(row.getByRole('button', { name: `Free trial of ${keyOf(4)}` }));
+    const dialog = await screen.findByRole('dialog', { name: 'Free trial' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Extend trial' }));
+    await waitFor(() => expect(api.calls('POST /admin/licenses/L4/trial')).toHaveLength(1));
+    expect(JSON.parse(api.calls('POST /admin/licenses/L4/trial')[0]!.body)).toEqual({
+      action: 'extend',
+      days: 7,
+    });
+    expect(await screen.findByText('Trial extended', {}, { timeout: 5000 })).toBeTruthy();
+
+    await userEvent.click(row.getByRole('button', { name: `Free trial of ${keyOf(4)}` }));
+    const again = await screen.findByRole('dialog', { name: 'Free trial' });
+    await userEvent.selectOptions(within(again).getByLabelText('Change'), 'end');
+    await userEvent.click(within(again).getByRole('button', { name: 'End trial' }));
+    expect(await within(again).findByText('This free trial has already ended.')).toBeTruthy();
   });
 
   it('Revoke: the server’s refusal shows in the dialog', async () => {

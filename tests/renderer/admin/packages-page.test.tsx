@@ -56,6 +56,7 @@ const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   billing_interval: 'month',
   max_activations: 3,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,
@@ -303,6 +304,7 @@ describe('/admin/packages', () => {
       currency: 'INR',
       billing_interval: 'year',
       max_activations: 1,
+      trial_days: 0,
       sort_order: 0,
       is_public: true,
       is_active: true,
@@ -368,6 +370,18 @@ describe('/admin/packages', () => {
         'aria-invalid',
       ),
     ).toBe('true');
+  });
+
+  it('sets the free trial’s days in the details: only that change is sent', async () => {
+    await open('/admin/packages?package=plan-pro');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const trial = await within(drawer).findByRole('textbox', { name: /^Free trial \(days\)/ });
+    await userEvent.clear(trial);
+    await userEvent.type(trial, '14');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-pro')).toEqual({ trial_days: 14 });
   });
 
   it('delete asks first and says when the package was archived instead', async () => {

@@ -22,6 +22,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   billing_interval: 'month',
   max_activations: 3,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,

@@ -26,6 +26,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   billing_interval: 'month',
   max_activations: 3,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,
@@ -291,6 +292,46 @@ describe('purchase page: plans', () => {
     expect(
       base.getByRole('link', { name: 'Start free: activate Base on the Licenses page' }).getAttribute('href'),
     ).toBe('/licenses');
+  });
+
+  it('offers a plan’s free trial in one click (no card), says a refusal in the server’s words, and none once held', async () => {
+    const trialPlans = PLANS.map((item) => (item.id === 'team' ? { ...item, trial_days: 14 } : item));
+    api.on('GET /plans/public', () => ({ json: trialPlans }));
+    api.on('POST /licenses/trials', () =>
+      problem(
+        409,
+        'This e-mail address already had a free trial of Team on another account (from 1 Feb 2025 to 15 Feb 2025). Buy Team on the Purchase page to keep using it.',
+        'trial_already_used',
+      ),
+    );
+    await openPurchase();
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    // Only the plan with a trial offers one.
+    const pro = within(screen.getByRole('article', { name: 'Pro' }));
+    expect(pro.queryByRole('button', { name: /free trial/ })).toBeNull();
+    await userEvent.click(
+      team.getByRole('button', { name: 'Start free trial (14 days) of Team, no card needed' }),
+    );
+    expect(
+      await screen.findByText(/already had a free trial of Team on another account/, {}, SLOW),
+    ).toBeTruthy();
+    expect(body('POST /licenses/trials')).toEqual({ plan_id: 'team' });
+
+    const trial = makeLicense('lic-trial', {
+      plan_id: 'team',
+      plan: { id: 'team', code: 'team', name: 'Team', billing_interval: 'year' },
+      expires_at: '2025-03-15T10:00:00.000Z',
+      trial: { ends_at: '2025-03-15T10:00:00.000Z', days_left: 14, started_at: NOW, source: 'account' },
+    });
+    api.on('POST /licenses/trials', () => {
+      licenses = [...licenses, trial];
+      return { status: 201, json: { ...trial, message: 'Your free trial of Team has started: 14 days.' } };
+    });
+    await userEvent.click(
+      team.getByRole('button', { name: 'Start free trial (14 days) of Team, no card needed' }),
+    );
+    expect(await screen.findByText('Your free trial of Team has started: 14 days.', {}, SLOW)).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: 'Licenses' }, SLOW);
   });
 
   it('says what failed and offers a retry when the plans cannot be loaded', async () => {

@@ -24,6 +24,7 @@ const plan = (id: string, name: string, price: number, interval: 'month' | 'year
   billing_interval: interval,
   max_activations: 3,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,

@@ -42,6 +42,7 @@ export const makeLicense = (id: string, extra: object = {}) => ({
   created_at: '2025-01-01T00:00:00Z',
   updated_at: '2025-01-01T00:00:00Z',
   organisation: null,
+  trial: null,
   usage_info: { features: [] },
   ...extra,
 });

@@ -132,6 +132,7 @@ describeOnEveryDatabase(
           suspended: before.licenses.by_status.suspended + 1,
           revoked: before.licenses.by_status.revoked + 1,
           expired: before.licenses.by_status.expired + 1,
+          trial_expired: before.licenses.by_status.trial_expired,
         },
       });
       expect(after.activations).toEqual({

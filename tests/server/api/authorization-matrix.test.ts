@@ -742,6 +742,11 @@ const MATRIX: Record<string, Row> = {
     // The owner of a fresh organisation holds no seat yet; a platform administrator holds none either.
     { owner: 403, orgAdmin: 201, member: 201, outsider: 404, platformAdmin: 403 },
   ),
+  // Pro yearly offers no trial: every signed-in caller is told so.
+  'POST /licenses/trials': {
+    request: () => ({ path: '/licenses/trials', body: { plan_id: 'pro-yearly' } }),
+    expect: signedIn(409),
+  },
   'POST /licenses/activate-plan': {
     request: () => ({ path: '/licenses/activate-plan', body: { planId: 'base' } }),
     expect: signedIn(200),
@@ -917,6 +922,14 @@ const MATRIX: Record<string, Row> = {
       path: `/admin/licenses/${await newLicenseOf(f)}/revoke?reason=${encodeURIComponent('Matrix check')}`,
     }),
     expect: adminOnly(200),
+  },
+  // A license bought, not a trial: the administrator is told it is not one.
+  'POST /admin/licenses/{id}/trial': {
+    request: async (f) => ({
+      path: `/admin/licenses/${await newLicenseOf(f)}/trial`,
+      body: { action: 'end' },
+    }),
+    expect: adminOnly(409),
   },
   'GET /admin/licenses/{id}/activations': {
     request: (f) => ({ path: `/admin/licenses/${f.licenseId}/activations` }),

@@ -266,6 +266,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/licenses/{id}/trial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a free trial by some days, or end it now
+         * @description Extending adds the days to the trial’s end, or to now once it has ended. 409 `license_not_trial` when the license is not a trial (bought, or never one), `trial_already_ended` when ending an ended trial.
+         */
+        post: operations["adminChangeLicenseTrial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/licensing/settings": {
         parameters: {
             query?: never;
@@ -1459,6 +1479,26 @@ export interface paths {
          * @description The body is the signed-out proof the desktop app wrote when it forgot its license file, signed with the key that traveled in its request. It frees the seat once; the same proof again is 409.
          */
         post: operations["uploadOfflineDeactivationProof"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/trials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a free trial of a plan (no card), activating this machine when its id is sent
+         * @description One trial of a plan per account, per person (e-mail addresses that differ by `+tags`, or by dots at Gmail, are one) and per machine. Refusals: 404 `plan_not_found`; 409 `trial_not_offered`, `plan_already_owned`, `trial_already_used` or `machine_trial_used` (with `earlier_trial`: when it ran).
+         */
+        post: operations["startTrial"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2939,7 +2979,7 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
@@ -2956,6 +2996,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
+            /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
+            trial: components["schemas"]["LicenseTrialDetails"] | null;
             activation: components["schemas"]["Activation"];
             /** @description Ed25519-signed compact JWS; verify with GET /licensing/public-key */
             lease: string;
@@ -3016,7 +3058,7 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
@@ -3033,6 +3075,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
+            /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
+            trial: components["schemas"]["LicenseTrialDetails"] | null;
             user_email: string | null;
             /** @description A Business (organization) license’s seats; null for a personal one, whose max_activations are machines */
             seats: {
@@ -3503,6 +3547,14 @@ export interface components {
             /** @description The amount the preview showed; refused (409) when the price has changed since */
             expected_due_now_minor?: number;
         };
+        ChangeTrialRequestInput: {
+            /** @constant */
+            action: "extend";
+            days: number;
+        } | {
+            /** @constant */
+            action: "end";
+        };
         ChargeSummary: {
             currency: string;
             /** @description What was bought, as the invoice names it */
@@ -3670,6 +3722,8 @@ export interface components {
             /** @enum {string} */
             billing_interval: "month" | "year" | "lifetime" | "free";
             max_activations: number;
+            /** @default 0 */
+            trial_days: number;
             /** @default true */
             is_public: boolean;
             /** @default true */
@@ -3696,7 +3750,7 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
@@ -3728,6 +3782,7 @@ export interface components {
                     suspended: number;
                     revoked: number;
                     expired: number;
+                    trial_expired: number;
                 };
             };
             activations: {
@@ -4086,7 +4141,7 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
@@ -4103,6 +4158,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
+            /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
+            trial: components["schemas"]["LicenseTrialDetails"] | null;
         };
         LicenseFeatures: {
             license_id: string;
@@ -4126,7 +4183,7 @@ export interface components {
             /** @constant */
             valid?: false;
             /** @enum {string} */
-            status?: "active" | "suspended" | "revoked" | "expired" | "invalid_key" | "not_found" | "not_activated" | "deactivated";
+            status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "invalid_key" | "not_found" | "not_activated" | "deactivated";
             requires_activation?: boolean;
         };
         LicenseStatus: {
@@ -4150,9 +4207,27 @@ export interface components {
             activation_id: string;
             /** @description On an organization’s license: the organization and the member whose seat this machine is on */
             seat: components["schemas"]["SeatHolder"] | null;
+            /** @description While the license is a free trial; null otherwise */
+            trial: components["schemas"]["LicenseTrial"] | null;
             lease: string;
             /** @description ISO 8601 date and time, UTC */
             lease_expires_at: string;
+        };
+        LicenseTrial: {
+            /** @description ISO 8601 date and time, UTC */
+            ends_at: string;
+            /** @description Days until the end, rounded up; 0 once it has ended */
+            days_left: number;
+        };
+        LicenseTrialDetails: {
+            /** @description ISO 8601 date and time, UTC */
+            ends_at: string;
+            /** @description Days until the end, rounded up; 0 once it has ended */
+            days_left: number;
+            /** @description ISO 8601 date and time, UTC */
+            started_at: string;
+            /** @enum {string} */
+            source: "account";
         };
         LicenseUsage: {
             license_id: string;
@@ -4473,6 +4548,8 @@ export interface components {
             billing_interval: "month" | "year" | "lifetime" | "free";
             max_activations: number;
             seat_based: boolean;
+            /** @description Days of the free trial a signed-in customer may start without a card; 0 offers none */
+            trial_days: number;
             is_public: boolean;
             is_active: boolean;
             /** @description A new plan is a draft until it is published with its features: not listed, not sold */
@@ -4831,6 +4908,13 @@ export interface components {
             /** @description Sessions that ended */
             ended: number;
         };
+        StartTrialRequestInput: {
+            plan_id: string;
+            hardware_id?: string;
+            device_name?: string;
+            platform?: string;
+            app_version?: string;
+        };
         StepUpRequestInput: {
             password: string;
         } | {
@@ -5042,6 +5126,66 @@ export interface components {
             /** Format: uuid */
             user_id: string;
         };
+        TrialRefusal: {
+            detail: string;
+            message: string;
+            /** @description Stable machine-readable error code */
+            code: string;
+            /** @description Per-field problems of a rejected request body or query */
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            /** @description The earlier trial of the plan (this account’s, this person’s or this machine’s) */
+            earlier_trial?: {
+                /** @description ISO 8601 date and time, UTC */
+                started_at: string;
+                /** @description ISO 8601 date and time, UTC */
+                ends_at: string;
+            };
+        };
+        TrialStarted: {
+            license_id: string;
+            /** @description Masked (*****-*****-*****-*****-*****) when a member of the license's organization looks: members activate by signing in */
+            license_key: string;
+            /** @description The owner; null when seen by someone else who activated with a key the owner shared */
+            user_id: string | null;
+            plan_id: string;
+            plan: {
+                id: string;
+                code: string;
+                name: string;
+                /** @enum {string} */
+                billing_interval: "month" | "year" | "lifetime" | "free";
+            };
+            /** @description Null as well when seen by someone other than the owner */
+            subscription_id: string | null;
+            /** @enum {string} */
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+            expires_at: string | null;
+            /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
+            renews: boolean;
+            max_activations: number;
+            activations_used: number;
+            revoked_reason: string | null;
+            revoked_at: string | null;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            updated_at: string;
+            usage_info: components["schemas"]["UsageInfo"];
+            /** @description The machines; someone other than the owner sees only the ones they activated */
+            activations?: components["schemas"]["Activation"][];
+            /** @description The organization that provides the license to its members; null for a personal license */
+            organisation: components["schemas"]["LicenseOrganisation"] | null;
+            /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
+            trial: components["schemas"]["LicenseTrialDetails"] | null;
+            activation?: components["schemas"]["Activation"];
+            lease?: string;
+            /** @description ISO 8601 date and time, UTC */
+            lease_expires_at?: string;
+            message: string;
+        };
         TwoFactorStatus: {
             /** @description An authenticator app is confirmed */
             totp_enabled: boolean;
@@ -5123,6 +5267,7 @@ export interface components {
             /** @enum {string} */
             billing_interval?: "month" | "year" | "lifetime" | "free";
             max_activations?: number;
+            trial_days?: number;
             is_public?: boolean;
             is_active?: boolean;
             sort_order?: number;
@@ -5150,7 +5295,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };
@@ -6083,7 +6228,7 @@ export interface operations {
                 search?: string;
                 sort?: string;
                 /** @description Effective status: an active license past expiry is expired */
-                status?: "active" | "suspended" | "revoked" | "expired";
+                status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
                 planId?: string;
                 userId?: string;
                 /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
@@ -6550,6 +6695,86 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicense"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminChangeLicenseTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTrialRequestInput"];
             };
         };
         responses: {
@@ -11142,6 +11367,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    startTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartTrialRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialStarted"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialRefusal"];
                 };
             };
             /** @description Unsupported content type */

@@ -63,6 +63,8 @@ export async function createPlan(
     seats?: number;
     interval?: PlanRow['billing_interval'];
     features?: Record<string, number | null>;
+    /** Days of the free trial it offers (0: none). */
+    trialDays?: number;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -83,6 +85,7 @@ export async function createPlan(
     seat_based: 0,
     // On sale at once, as the plans tests' own rows are.
     draft: 0,
+    trial_days: input.trialDays ?? 0,
     created_at: now,
     updated_at: now,
   };

@@ -53,6 +53,7 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   billing_interval: row.billing_interval,
   max_activations: row.max_activations,
   seat_based: row.seat_based === 1,
+  trial_days: row.trial_days,
   is_public: row.is_public === 1,
   is_active: row.is_active === 1,
   is_draft: row.draft === 1,

@@ -125,6 +125,7 @@ export function createPlansService({
               currency: input.currency,
               billing_interval: input.billing_interval,
               max_activations: input.max_activations,
+              trial_days: input.trial_days,
               is_public: input.is_public ? 1 : 0,
               is_active: input.is_active ? 1 : 0,
               sort_order: input.sort_order,
@@ -161,6 +162,8 @@ export function createPlansService({
       if ((interval === 'free') !== (price === 0)) {
         throw badRequest('validation_error', 'A free plan has price 0 and a paid plan a price above 0');
       }
+      if (interval === 'free' && (changes.trial_days ?? current.trial_days) > 0)
+        throw badRequest('validation_error', 'A free plan has no trial: set trial days to 0');
       // A published plan is sold for what it includes: it cannot be emptied.
       if (!current.is_draft && changes.features?.length === 0) throw withoutFeatures();
       await refuseDuplicate(

@@ -11,6 +11,7 @@ export const licenseEventData = (license: LicenseRow) => ({
     subscription_id: license.subscription_id,
     status: license.status,
     expires_at: license.expires_at,
+    trial_ends_at: license.trial_ends_at,
     max_activations: license.max_activations,
     suspended_reason: license.suspended_reason,
     revoked_reason: license.revoked_reason,

@@ -41,6 +41,8 @@ export interface LeaseInput {
   licenseExpiresAt: string | null;
   /** The organisation and member whose seat the machine is on, on an organisation's license. */
   seat?: LeaseClaims['seat'] | null;
+  /** While the license is a free trial: its end and days left when signed. */
+  trial?: LeaseClaims['trial'] | null;
   /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
   offline?: { nonce: string; lifetimeSeconds: number };
 }
@@ -189,6 +191,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         features: input.features,
         license_expires_at: input.licenseExpiresAt,
         ...(input.seat ? { seat: input.seat } : {}),
+        ...(input.trial ? { trial: input.trial } : {}),
         ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
         sub: input.licenseId,
         iss: options.issuer,

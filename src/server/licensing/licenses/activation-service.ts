@@ -256,6 +256,9 @@ export function createActivationService({
       return activateOn(row, body, user, meta);
     },
 
+    /** Activates a machine on a license just issued to the user (a free trial's). */
+    activateIssued: activateOn,
+
     async activateBase(user: UserRow, body: ActivateBaseLicenseRequest, meta: RequestMeta | null) {
       return activateOn((await ensureBaseLicense(db, clock, events, user.id)).row, body, user, meta);
     },

@@ -13,6 +13,7 @@ import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refus
 import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
 import { effectiveStatus } from './views.js';
+import { trialAt } from '../../../shared/trial-days.js';
 
 export interface LicenseChecksDeps {
   clock: Clock;
@@ -71,6 +72,7 @@ function stateOf(
   keyId: string,
   periods: { day: string; month: string },
   usage: string,
+  now: Date,
 ): string {
   return JSON.stringify([
     row.license_key,
@@ -84,6 +86,8 @@ function stateOf(
     row.organisation_id,
     row.organisation_name,
     activation.activated_by,
+    // A trial's days left change at its own hour of the day, not at midnight.
+    trialAt(row.trial_ends_at, now)?.days_left,
     catalogue.fingerprint,
     keyId,
     periods.day,
@@ -131,17 +135,20 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     features: FeatureUsage[],
   ): Promise<KeptAnswer> {
     const seat = seatOf(row, activation);
+    const trial = trialAt(row.trial_ends_at, now);
     const signed = await leaseFor(
       leases,
       row,
       activation.hardware_id,
-      { plan: catalogue.plan, usage_info: { features } },
+      { plan: catalogue.plan, usage_info: { features }, trial },
       seat,
     );
     const answer: LicenseStatusAnswer = {
       valid: true,
       status: 'active',
-      message: 'License is valid',
+      message: trial
+        ? `Free trial: ${trial.days_left} day${trial.days_left === 1 ? '' : 's'} left`
+        : 'License is valid',
       requires_activation: false,
       license_id: row.id,
       plan: catalogue.plan,
@@ -149,6 +156,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       features,
       activation_id: activation.id,
       seat,
+      trial,
       lease: signed.lease,
       lease_expires_at: signed.expiresAt,
     };
@@ -184,7 +192,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       else heartbeats.record(activation.id, seenAt);
       const catalogue = await planCatalogue.get(row.plan_id);
       const usage = usageKeyOf(row);
-      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage);
+      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage, now);
       let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
       if (!answer) {
         const features = featuresFor(row, catalogue, now, periods.day, usage);

@@ -24,6 +24,8 @@ export interface IssueLicenseInput {
   maxActivations?: number;
   /** An organisation's license of a seat-based plan, with the named seats bought. */
   organisation?: { id: string; seats: number };
+  /** A free trial's end: the license is a trial until then (its expiry too), or until bought. */
+  trialEndsAt?: string;
 }
 
 /** Creates a license of a plan with a fresh key (used by plan activation, payments and admins). */
@@ -51,6 +53,7 @@ export async function issueLicense(
     suspended_reason: null,
     organisation_id: input.organisation?.id ?? null,
     seats: input.organisation?.seats ?? null,
+    trial_ends_at: input.trialEndsAt ?? null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

@@ -1,4 +1,4 @@
-import type { License } from '../../../shared/api/licenses.js';
+import type { License, LicenseTrial } from '../../../shared/api/licenses.js';
 import type { SeatHolder } from '../../../shared/api/organisations.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
@@ -11,7 +11,7 @@ export const leaseFor = (
   leases: LeaseSigner,
   row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at'>,
   hardwareId: string,
-  license: Pick<License, 'plan' | 'usage_info'>,
+  license: Pick<License, 'plan' | 'usage_info'> & { trial?: LicenseTrial | null },
   seat: SeatHolder | null = null,
 ) =>
   leases.sign({
@@ -26,4 +26,5 @@ export const leaseFor = (
     })),
     licenseExpiresAt: row.expires_at,
     seat,
+    trial: license.trial ? { ends_at: license.trial.ends_at, days_left: license.trial.days_left } : null,
   });

@@ -4,6 +4,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import type { LicensingEvents } from '../events.js';
 import { issueOrganisationLicense } from '../organisations/seat-grants.js';
+import { convertTrial } from '../trials/conversion.js';
 import { issueLicense } from './issue.js';
 import { expiryAfterInterval } from './periods.js';
 import {
@@ -51,6 +52,8 @@ export interface GrantedPeriod {
  * subscription; a revoked license stays revoked. A license taken over ends with the new period, as
  * the old one's unused part is refunded. A one-off order runs the buyer's active license of the plan
  * one more interval, or issues one when there is none (or the plan never expires).
+ * A buyer on a trial of the plan (a personal one) is sold that license instead: its key, machines
+ * and usage stay, and the paid time starts at the conversion.
  */
 export async function grantPeriod(
   trx: DbOrTransaction,
@@ -71,6 +74,17 @@ async function grantSubscriptionPeriod(
   const periodEnd = period.end;
   const current = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
   if (!current) {
+    // The buyer's trial of the plan becomes the subscription's license, its paid time from now.
+    const converted =
+      subscription.organisation_id === null && subscription.user_id
+        ? await convertTrial(trx, clock, events, {
+            userId: subscription.user_id,
+            plan,
+            subscriptionId: subscription.id,
+            expiresAt: periodEnd,
+          })
+        : undefined;
+    if (converted) return converted;
     if (subscription.organisation_id !== null)
       return issueOrganisationLicense(trx, clock, events, subscription, plan, periodEnd);
     if (!subscription.user_id) throw new Error(`subscription ${subscription.id} has no owner`);
@@ -101,6 +115,18 @@ async function grantOrder(
   events: LicensingEvents,
   { order, plan }: OrderGrant,
 ): Promise<GrantedPeriod> {
+  const now = clock.now();
+  const converted = await convertTrial(trx, clock, events, {
+    userId: order.user_id,
+    plan,
+    subscriptionId: null,
+    expiresAt: expiryAfterInterval(plan.billing_interval, now),
+  });
+  if (converted)
+    return {
+      license: converted,
+      period: converted.expires_at ? { start: now.toISOString(), end: converted.expires_at } : null,
+    };
   const extended = await extendByInterval(trx, clock, order.user_id, plan);
   if (extended)
     return {

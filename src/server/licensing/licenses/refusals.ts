@@ -9,6 +9,7 @@ const codes: Record<LicenseCheckStatus, string> = {
   revoked: 'license_revoked',
   suspended: 'license_suspended',
   expired: 'license_expired',
+  trial_expired: 'trial_expired',
   not_activated: 'machine_not_activated',
   deactivated: 'machine_deactivated',
   active: 'license_active',
@@ -61,6 +62,12 @@ export function inactiveLicense(
       return licenseRefusal(
         'suspended',
         license.suspended_reason ?? 'This license is suspended. Contact support to restore it.',
+      );
+    case 'trial_expired':
+      return licenseRefusal(
+        'trial_expired',
+        `Your free trial ended${license.expires_at ? ` on ${day(license.expires_at)}` : ''}. ` +
+          'Buy the plan on the Purchase page to keep using it: your license key, machines and usage stay as they are.',
       );
     case 'expired':
       return licenseRefusal(

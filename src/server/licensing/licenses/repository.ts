@@ -373,6 +373,8 @@ export const oneOffLicensesExpiringBetween = (db: DbOrTransaction, from: string,
     ])
     .where('licenses.subscription_id', 'is', null)
     .where('licenses.status', '=', 'active')
+    // A free trial's end has its own mail (trials/notices.ts).
+    .where('licenses.trial_ends_at', 'is', null)
     .where('licenses.expires_at', '>', from)
     .where('licenses.expires_at', '<=', to)
     .orderBy('licenses.expires_at')

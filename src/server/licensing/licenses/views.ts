@@ -2,25 +2,43 @@ import {
   type Activation,
   type License,
   type LicenseStatus,
+  type LicenseTrialDetails,
   MASKED_LICENSE_KEY,
 } from '../../../shared/api/licenses.js';
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { ActivationRow, LicenseRow } from '../../platform/db/tables.js';
+import type { LicenseTrialRow } from '../../platform/db/tables-trials.js';
+import { trialsOfLicenses } from '../trials/repository.js';
+import { trialAt } from '../../../shared/trial-days.js';
 import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/index.js';
 import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
 import { featureUsages } from './usage.js';
 import { currentTotals } from './usage-repository.js';
 
-/** The status people see: an active license past its expiry is expired, whatever the row says. */
+/**
+ * The status people see: an active license past its expiry is expired, whatever the row says, and
+ * a free trial past its end (never bought) is `trial_expired`.
+ */
 export function effectiveStatus(
-  license: Pick<LicenseRow, 'status' | 'expires_at'>,
+  license: Pick<LicenseRow, 'status' | 'expires_at'> & Partial<Pick<LicenseRow, 'trial_ends_at'>>,
   now: Date,
 ): LicenseStatus {
   if (license.status === 'active' && license.expires_at !== null && license.expires_at <= now.toISOString()) {
-    return 'expired';
+    return license.trial_ends_at ? 'trial_expired' : 'expired';
   }
   return license.status;
+}
+
+/** The trial on a license's view: its end and days left, with its start and source. */
+function trialDetails(
+  row: LicenseRow,
+  trial: LicenseTrialRow | undefined,
+  now: Date,
+): LicenseTrialDetails | null {
+  const told = trialAt(row.trial_ends_at, now);
+  if (!told) return null;
+  return { ...told, started_at: trial?.started_at ?? row.created_at, source: trial?.source ?? 'account' };
 }
 
 export const toActivation = (row: ActivationRow): Activation => ({
@@ -65,13 +83,17 @@ export async function toLicenses(
   const organisationIds = [
     ...new Set(rows.flatMap((row) => (row.organisation_id === null ? [] : [row.organisation_id]))),
   ];
-  const [plans, features, seats, totals, organisations, renewing] = await Promise.all([
+  const [plans, features, seats, totals, organisations, renewing, trials] = await Promise.all([
     planSummaries(db, planIds),
     featuresOfPlans(db, planIds),
     seatsInUse(db, ids),
     currentTotals(db, ids, now),
     organisationNames(db, organisationIds),
     renewingLicenseIds(db, ids),
+    trialsOfLicenses(
+      db,
+      rows.flatMap((row) => (row.trial_ends_at === null ? [] : [row.id])),
+    ),
   ]);
   const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
   return Promise.all(
@@ -105,6 +127,7 @@ export async function toLicenses(
         usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
         organisation:
           row.organisation_id === null ? null : { id: row.organisation_id, name: organisationName ?? '' },
+        trial: trialDetails(row, trials.get(row.id), now),
       };
       if (withActivations) {
         const machines = await activationsOfLicense(db, row.id);

@@ -5,6 +5,7 @@ import type { OrganisationTables } from './tables-organisations.js';
 import type { PlanChangeQuoteTables } from './tables-plan-change-quotes.js';
 import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
+import type { TrialTables } from './tables-trials.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -129,6 +130,8 @@ export interface PlansTable {
   seat_based: Generated<number>;
   /** 0 or 1: a plan created by an administrator is a draft, neither listed nor sold, until published (0027). */
   draft: Generated<number>;
+  /** Days of the free trial a signed-in customer may start without a card; 0 offers none (0029). */
+  trial_days: Generated<number>;
 }
 export type PlanRow = Selectable<PlansTable>;
 
@@ -160,6 +163,11 @@ export interface LicensesTable {
   organisation_id: Generated<string | null>;
   /** Named seats bought, on an organisation's license; null otherwise. */
   seats: Generated<number | null>;
+  /**
+   * While the license is a free trial: when it ends (its expiry is the same moment); cleared when
+   * the plan is bought. A trial past it reads as `trial_expired` (0029).
+   */
+  trial_ends_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -607,7 +615,8 @@ export interface Database
     OrganisationTables,
     ReleaseTables,
     OfflineActivationTables,
-    PlanChangeQuoteTables {
+    PlanChangeQuoteTables,
+    TrialTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

@@ -34,14 +34,14 @@ export interface MailAmount {
   currency: string;
 }
 
-type Moment = Date | string;
+export type Moment = Date | string;
 
-const greeting = (name: string | null | undefined): MailBlock => ({
+export const greeting = (name: string | null | undefined): MailBlock => ({
   paragraph: name?.trim() ? `Hello ${name.trim()},` : 'Hello,',
 });
 
 /** Enough of a license key to tell licenses apart, never the whole key: a mail is not a safe place for it. */
-const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
+export const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
 
 const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
 

@@ -22,6 +22,9 @@ export const mailKinds = {
   refundReceipt: 'refund_receipt',
   newSignIn: 'new_sign_in',
   licenseExpiringSoon: 'license_expiring_soon',
+  // Free trials (trial-mails.ts): ending soon, and ended unpaid.
+  trialEnding: 'trial_ending',
+  trialExpired: 'trial_expired',
   // To the support address, and its acknowledgement to the customer (modules/support/mail.ts).
   supportRequest: 'support_request',
   supportRequestReceived: 'support_request_received',

@@ -77,6 +77,7 @@ export const license = (extra: Partial<License> = {}): License => ({
   created_at: '2025-10-01T09:00:00.000Z',
   updated_at: '2025-10-01T09:00:00.000Z',
   organisation: null,
+  trial: null,
   usage_info: { features: [chat(), voice()] },
   ...extra,
 });
@@ -91,6 +92,7 @@ export const basePlan: Plan = {
   billing_interval: 'free',
   max_activations: 1,
   seat_based: false,
+  trial_days: 0,
   is_public: true,
   is_active: true,
   is_draft: false,

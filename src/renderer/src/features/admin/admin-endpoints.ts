@@ -1,6 +1,7 @@
 import {
   type AdminUser,
   type AdminUserDetail,
+  type ChangeTrialRequest,
   type DashboardStats,
   dashboardStatsSchema,
   type SecurityEvent,
@@ -175,6 +176,12 @@ export const adminApi = api.injectEndpoints({
           params: { reason },
         }),
         extraOptions: failing(adminMessages.revokeLicenseFailed),
+        invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
+      }),
+      /** POST /admin/licenses/{id}/trial: extend a free trial by some days, or end it now. */
+      changeLicenseTrial: build.mutation<AdminLicense, { id: string; change: ChangeTrialRequest }>({
+        query: ({ id, change }) => ({ url: at(paths.licenseTrial, id), method: 'POST', body: change }),
+        extraOptions: failing(adminMessages.changeTrialFailed),
         invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
       }),
       getLicenseActivations: build.query<{ licenseId: string; activations: Activation[] }, string>({
@@ -369,6 +376,7 @@ export const {
   useCreateLicenseMutation,
   useUpdateLicenseMutation,
   useRevokeLicenseMutation,
+  useChangeLicenseTrialMutation,
   useDeactivateActivationMutation,
   useListPaymentsQuery,
   useGetPaymentQuery,

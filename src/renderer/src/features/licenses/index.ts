@@ -7,7 +7,12 @@ export {
   type LicenseRecord,
   type LicenseState,
 } from './license-slice';
-export { licenseApi, refreshLicenses, useListMyLicensesQuery } from './licenses-endpoints';
+export {
+  licenseApi,
+  refreshLicenses,
+  useListMyLicensesQuery,
+  useStartTrialMutation,
+} from './licenses-endpoints';
 export { useThisMachine } from './use-this-machine';
 export {
   formatDate,

@@ -8,22 +8,27 @@ const DAY_MS = 86_400_000;
 const relativeDays = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 /** Where the customer goes to fix what a flag says. */
-export type FlagAction = 'support' | 'payment' | 'renew' | 'resume';
+export type FlagAction = 'support' | 'payment' | 'renew' | 'resume' | 'buy';
 
 /** Something wrong (or about to be) with a license, in words, and what to do about it. */
 export interface LicenseFlag {
-  kind: 'revoked' | 'suspended' | 'expired' | 'expiring';
+  kind: 'revoked' | 'suspended' | 'expired' | 'expiring' | 'trial' | 'trial_expired';
   tone: 'danger' | 'warning' | 'caution';
   title: string;
   message: string;
   /** The ways out, the first the main one. */
   actions: FlagAction[];
+  /** The plan `buy` opens the checkout of: a trial's. */
+  planId?: string;
 }
 
 type FlaggedLicense = Pick<
   License,
   'status' | 'expires_at' | 'revoked_reason' | 'revoked_at' | 'subscription_id' | 'license_id'
->;
+> &
+  Partial<Pick<License, 'trial' | 'plan_id'>>;
+
+const dayCount = (count: number) => `${count} day${count === 1 ? '' : 's'}`;
 
 const startOfDay = (time: number) => {
   const day = new Date(time);
@@ -99,6 +104,15 @@ export function licenseFlag(
         actions: maybeUnpaid ? ['payment', 'support'] : ['support'],
       };
     }
+    case 'trial_expired':
+      return {
+        kind: 'trial_expired',
+        tone: 'caution',
+        title: 'Your free trial has ended',
+        message: `The trial ended${license.expires_at ? ` on ${formatDate(license.expires_at)}` : ''}. Buy the plan to use it again: the license key, machines and usage stay as they are.`,
+        actions: ['buy'],
+        ...(license.plan_id ? { planId: license.plan_id } : {}),
+      };
     case 'expired':
       return {
         kind: 'expired',
@@ -108,6 +122,15 @@ export function licenseFlag(
         actions: ['renew'],
       };
     case 'active': {
+      if (license.trial)
+        return {
+          kind: 'trial',
+          tone: 'caution',
+          title: `Trial: ${dayCount(license.trial.days_left)} left`,
+          message: `Your free trial ends on ${formatDate(license.trial.ends_at)}. No card was given, so nothing is charged: buy the plan to keep using it after that.`,
+          actions: ['buy'],
+          ...(license.plan_id ? { planId: license.plan_id } : {}),
+        };
       if (!license.expires_at) return null;
       const days = daysLeft(license.expires_at, now);
       if (days === null || days > windowDays || !endsAtExpiry(license, subscription)) return null;

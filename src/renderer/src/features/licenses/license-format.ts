@@ -71,6 +71,7 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
   suspended: 'Suspended',
   revoked: 'Revoked',
   expired: 'Expired',
+  trial_expired: 'Trial ended',
 };
 
 /**

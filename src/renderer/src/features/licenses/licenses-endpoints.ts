@@ -9,6 +9,7 @@ import {
   MASKED_LICENSE_KEY,
   type Release,
   type trackUsageResponseSchema,
+  type TrialStarted,
 } from '../../../../shared/api/licenses';
 import type { Plan } from '../../../../shared/api/plans';
 import { type AppInfo, type LicenseCheckResult, toLicenseCheckResult } from '../../../../shared/bridge';
@@ -350,6 +351,27 @@ export const licenseApi = api.injectEndpoints({
         },
       }),
 
+      /**
+       * Starts the signed-in customer's free trial of a plan. In the desktop it activates this
+       * machine too (a machine has one trial of a plan); on the web the license is activated later.
+       */
+      startTrial: build.mutation<TrialStarted, { planId: string }>({
+        queryFn: ({ planId }, queryApi, options) =>
+          attempt(async () => {
+            const { platform, client } = servicesOf(queryApi);
+            const machine =
+              platform.kind === 'desktop'
+                ? { ...(await describeDevice(platform)), hardware_id: await platform.getHardwareId() }
+                : {};
+            const body = { plan_id: planId, ...machine };
+            const started = (await client.http.post<TrialStarted>(apiPaths.licenses.trials, body)).data;
+            if (platform.kind === 'desktop') await platform.setLicenseKey(started.license_key);
+            return started;
+          }, options),
+        extraOptions: { fallback: licenseMessages.startTrialFailed },
+        invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN, THIS_MACHINE] : []),
+      }),
+
       getCurrentPlan: build.query<CurrentPlan, void>({
         query: () => ({ url: apiPaths.licenses.currentPlan }),
         extraOptions: { fallback: licenseMessages.fetchCurrentPlanFailed },
@@ -480,6 +502,7 @@ export const {
   useActivateLicenseMutation,
   useActivateSeatMutation,
   useActivateBaseLicenseMutation,
+  useStartTrialMutation,
   useDeactivateLicenseMutation,
   useRenameMachineMutation,
   useGetLicenseUsageQuery,

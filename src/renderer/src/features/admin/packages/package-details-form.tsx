@@ -17,6 +17,7 @@ import {
   createPlanRequestSchema,
   type CreatePlanRequest,
   MAX_SEATS,
+  MAX_TRIAL_DAYS,
   type Plan,
   type UpdatePlanRequest,
 } from '../../../../../shared/api/plans';
@@ -38,6 +39,8 @@ export interface PackageValues {
   currency: string;
   billing_interval: BillingInterval;
   max_activations: number | string;
+  /** Days of the free trial without a card; 0 offers none. */
+  trial_days: number | string;
   sort_order: number | string;
   is_public: boolean;
   is_active: boolean;
@@ -51,6 +54,7 @@ const FIELDS = [
   'currency',
   'billing_interval',
   'max_activations',
+  'trial_days',
   'sort_order',
   'is_public',
   'is_active',
@@ -80,6 +84,7 @@ const valuesOf = (plan: Plan | null): PackageValues => ({
   currency: plan?.currency ?? DEFAULT_CURRENCY,
   billing_interval: plan?.billing_interval ?? 'month',
   max_activations: plan?.max_activations ?? 1,
+  trial_days: plan?.trial_days ?? 0,
   sort_order: plan?.sort_order ?? 0,
   is_public: plan?.is_public ?? true,
   is_active: plan?.is_active ?? true,
@@ -100,6 +105,7 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
     currency,
     billing_interval: values.billing_interval,
     max_activations: numberOr(values.max_activations) as number,
+    trial_days: numberOr(values.trial_days) ?? 0,
     sort_order: numberOr(values.sort_order) ?? 0,
     is_public: values.is_public,
     is_active: values.is_active,
@@ -286,6 +292,16 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             allowDecimal={false}
             allowNegative={false}
             {...form.getInputProps('sort_order')}
+          />
+          <NumberInput
+            label="Free trial (days)"
+            description={`Days a signed-in customer may try it without a card; 0 offers no trial (up to ${MAX_TRIAL_DAYS}).`}
+            size="md"
+            min={0}
+            max={MAX_TRIAL_DAYS}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('trial_days')}
           />
         </SimpleGrid>
         <Stack gap="sm">

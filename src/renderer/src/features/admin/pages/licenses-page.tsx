@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { LICENSE_STATUSES } from '../../../../../shared/api/licenses';
 import { portalPaths } from '../../../../../shared/routes';
-import { BanIcon, DeviceIcon, PencilIcon } from '../../../components/brand/icons';
+import { BanIcon, DeviceIcon, PencilIcon, RefreshIcon } from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/data-table';
 import { DateRangeFilter } from '../../../components/data-table/date-range-filter';
 import { FilterSelect } from '../../../components/data-table/filter-select';
@@ -19,6 +19,7 @@ import { CreateLicenseModal } from '../licenses/create-license-modal';
 import { EditLicenseModal } from '../licenses/edit-license-modal';
 import { planLabel, usePlans } from '../licenses/plan-options';
 import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
+import { TrialLicenseModal } from '../licenses/trial-license-modal';
 import { UserPicker } from '../licenses/user-picker';
 import { pagedResult, pagesOf } from '../query-answer';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
@@ -89,6 +90,7 @@ export default function AdminLicensesPage() {
   const [machinesOf, setMachinesOf] = useState<AdminLicense | null>(null);
   const [editing, setEditing] = useState<AdminLicense | null>(null);
   const [revoking, setRevoking] = useState<AdminLicense | null>(null);
+  const [trialOf, setTrialOf] = useState<AdminLicense | null>(null);
 
   const columns: Column<AdminLicense>[] = [
     {
@@ -138,6 +140,11 @@ export default function AdminLicensesPage() {
       render: (license) => (
         <Stack gap={2} align="flex-start">
           <LicenseStatusBadge status={license.status} size="md" />
+          {license.trial && (
+            <Text size="xs" c="dimmed">
+              Trial ({license.trial.source}) · ends {formatDate(license.trial.ends_at)}
+            </Text>
+          )}
           {license.revoked_reason && (
             <Text size="xs" c="dimmed" lineClamp={2} maw={220} title={license.revoked_reason}>
               Reason: {license.revoked_reason}
@@ -195,6 +202,14 @@ export default function AdminLicensesPage() {
               disabled={revoked}
               onClick={() => setEditing(license)}
             />
+            {license.trial && !revoked ? (
+              <RowAction
+                label={`Free trial of ${license.license_key}`}
+                tooltip="Extend or end the trial"
+                icon={RefreshIcon}
+                onClick={() => setTrialOf(license)}
+              />
+            ) : null}
             <RowAction
               label={`Revoke ${license.license_key}`}
               tooltip={revoked ? 'Already revoked' : 'Revoke'}
@@ -285,6 +300,7 @@ export default function AdminLicensesPage() {
         onClose={() => setEditing(null)}
         onSaved={() => setEditing(null)}
       />
+      <TrialLicenseModal license={trialOf} onClose={() => setTrialOf(null)} />
       <RevokeLicenseModal
         license={revoking}
         onClose={() => setRevoking(null)}

@@ -2,6 +2,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/notice';
+import { checkoutPath } from '../../plans';
 import type { FlagAction, LicenseFlag } from '../license-flags';
 
 const ACTIONS: Record<FlagAction, { label: string; to: string }> = {
@@ -9,10 +10,15 @@ const ACTIONS: Record<FlagAction, { label: string; to: string }> = {
   payment: { label: 'Update payment method', to: portalPaths.subscriptions },
   renew: { label: 'Renew', to: portalPaths.purchase },
   resume: { label: 'Resume the subscription', to: portalPaths.subscriptions },
+  buy: { label: 'Buy now', to: portalPaths.purchase },
 };
 
+/** Where an action goes: `buy` opens the checkout of the flag's plan. */
+const destination = (action: FlagAction, flag: LicenseFlag) =>
+  action === 'buy' && flag.planId ? checkoutPath({ planId: flag.planId }) : ACTIONS[action].to;
+
 /**
- * A license's flag (revoked, suspended, expired, expiring soon) in words, with the way out as
+ * A license's flag (revoked, suspended, expired, expiring soon, on trial, trial ended) in words, with the way out as
  * buttons: the first one filled, the others light.
  */
 export function LicenseFlagAlert({ flag, licenseName }: { flag: LicenseFlag; licenseName: string }) {
@@ -25,7 +31,7 @@ export function LicenseFlagAlert({ flag, licenseName }: { flag: LicenseFlag; lic
             <Button
               key={action}
               component={Link}
-              to={ACTIONS[action].to}
+              to={destination(action, flag)}
               size="xs"
               variant={index === 0 ? 'filled' : 'light'}
               aria-label={`${ACTIONS[action].label}: ${licenseName}`}

@@ -7,9 +7,10 @@ const TONES: Record<LicenseStatus, StatusTone> = {
   suspended: 'caution',
   expired: 'caution',
   revoked: 'negative',
+  trial_expired: 'caution',
 };
 
-/** A license's status (active, suspended, expired, revoked) as a badge. */
+/** A license's status (active, suspended, expired, revoked, trial ended) as a badge. */
 export function LicenseStatusBadge({ status, size }: { status: LicenseStatus; size?: 'sm' | 'md' | 'lg' }) {
   return (
     <StatusBadge tone={TONES[status]} size={size}>

@@ -26,6 +26,7 @@ import { PurchaseSuccess } from '../components/purchase-success';
 import { orderSubject, SandboxCheckoutModal } from '../components/sandbox-checkout-modal';
 import { SubscriptionSuccess } from '../components/subscription-success';
 import { SandboxNotice } from '../components/sandbox-notice';
+import { StartTrialButton } from '../components/start-trial-button';
 import {
   type CurrentPlan,
   paymentMessages,
@@ -46,6 +47,8 @@ interface Catalogue {
   subscriptions: Subscription[];
   /** The lifetime licenses the user holds, with their plans' features; empty when unknown. */
   lifetimes: HeldLifetime[];
+  /** The plans the user has a personal license of (a trial's included): none is offered a trial. */
+  heldPlanIds: ReadonlySet<string>;
 }
 
 /**
@@ -68,6 +71,11 @@ function useCatalogue() {
           current: current.data ?? null,
           subscriptions: (subscriptions.data ?? []).filter(isLive),
           lifetimes: heldLifetimes(licenses.data ?? [], plans.data),
+          heldPlanIds: new Set(
+            (licenses.data ?? []).flatMap((license) =>
+              license.organisation === null ? [license.plan_id] : [],
+            ),
+          ),
         }
       : null;
   const reload = () => {
@@ -312,6 +320,17 @@ function planAction(
   };
 }
 
+/**
+ * Whether the page offers a plan's free trial: it has one, is sold here to a person (not per
+ * seat), and the user holds no license of it yet (the server refuses a second trial anyway).
+ */
+const offersTrial = (plan: Plan, catalogue: Catalogue) =>
+  plan.trial_days > 0 &&
+  !plan.seat_based &&
+  plan.price_minor > 0 &&
+  plan.currency === catalogue.config.currency &&
+  !catalogue.heldPlanIds.has(plan.id);
+
 /** The plans a coupon can be applied to: those the page offers to buy or subscribe to now. */
 function couponPlans(catalogue: Catalogue | null): Plan[] {
   if (!catalogue) return [];
@@ -530,7 +549,16 @@ export default function PurchasePage() {
                   key={plan.id}
                   plan={plan}
                   current={loaded.current?.plan?.id === plan.id}
-                  action={action}
+                  action={
+                    offersTrial(plan, loaded) ? (
+                      <Stack gap="xs">
+                        {action}
+                        <StartTrialButton plan={plan} />
+                      </Stack>
+                    ) : (
+                      action
+                    )
+                  }
                   note={note}
                   compact
                 />
