@@ -42,6 +42,8 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   status: 'active',
   expires_at: '2099-01-31T23:59:59.999Z',
   renews: false,
+  updates_until: null,
+  update_window_ended: false,
   max_activations: 3,
   activations_used: 1,
   revoked_reason: null,

@@ -2943,6 +2943,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3020,6 +3024,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3682,6 +3690,10 @@ export interface components {
                 /** @default null */
                 limit: number | null;
             }[];
+            /** @default null */
+            update_months: number | null;
+            /** @default null */
+            renews_updates_of: string | null;
         };
         CreateSubscriptionRequestInput: {
             plan_id: string;
@@ -4090,6 +4102,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -4153,6 +4169,12 @@ export interface components {
             lease: string;
             /** @description ISO 8601 date and time, UTC */
             lease_expires_at: string;
+            /** @description A perpetual license: the releases published before this moment are covered */
+            updates_until?: string;
+            /** @description A perpetual license whose update window has ended: still valid, but newer versions need a renewal */
+            update_window_ended?: boolean;
+            /** @description Once the window ended: the newest version the license covers (null when none was released inside it). An app_version above it gets the message "Your license covers versions up to 2.3. Renew updates to get 2.4 and later." */
+            covered_version?: string | null;
         };
         LicenseUsage: {
             license_id: string;
@@ -4478,6 +4500,10 @@ export interface components {
             /** @description A new plan is a draft until it is published with its features: not listed, not sold */
             is_draft: boolean;
             sort_order: number;
+            /** @description Perpetual plan: months of updates its license gets (it never expires). Update renewal: months a purchase adds. Null otherwise */
+            update_months: number | null;
+            /** @description Update renewal: the perpetual plan whose licenses’ update window a purchase extends */
+            renews_updates_of: string | null;
             features: components["schemas"]["PlanFeature"][];
             archived_at: string | null;
             /** @description ISO 8601 date and time, UTC */
@@ -5093,6 +5119,12 @@ export interface components {
             feed_url: string;
             /** @description ISO 8601 date and time, UTC */
             feed_expires_at: string;
+            /** @description A perpetual license: the feed offers only releases published before this moment */
+            updates_until?: string;
+            /** @description A perpetual license whose update window has ended */
+            update_window_ended?: boolean;
+            /** @description Once the window ended: the newest version it covers (null when none was released inside it) */
+            covered_version?: string | null;
         };
         UpdateCouponRequestInput: {
             description?: string | null;
@@ -5132,6 +5164,8 @@ export interface components {
                 /** @default null */
                 limit: number | null;
             }[];
+            update_months?: number | null;
+            renews_updates_of?: string | null;
         };
         UpdatePreferencesRequestInput: {
             /** @enum {string} */
@@ -5176,6 +5210,8 @@ export interface components {
         ValidateLicenseRequestInput: {
             license_key: string;
             hardware_id: string;
+            /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
+            app_version?: string;
         };
         ValidateTokenRequestInput: {
             token?: string;
@@ -11874,6 +11910,8 @@ export interface operations {
             query: {
                 license_key: string;
                 hardware_id: string;
+                /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
+                app_version?: string;
             };
             header?: never;
             path?: never;

@@ -63,6 +63,9 @@ export async function createPlan(
     seats?: number;
     interval?: PlanRow['billing_interval'];
     features?: Record<string, number | null>;
+    /** Perpetual with this many months of updates, or (with `renewsUpdatesOf`) the months a renewal adds. */
+    updateMonths?: number;
+    renewsUpdatesOf?: string;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -83,6 +86,8 @@ export async function createPlan(
     seat_based: 0,
     // On sale at once, as the plans tests' own rows are.
     draft: 0,
+    update_months: input.updateMonths ?? null,
+    renews_updates_of: input.renewsUpdatesOf ?? null,
     created_at: now,
     updated_at: now,
   };

@@ -18,6 +18,7 @@ export interface LicenseCheckRow extends Pick<
   | 'suspended_reason'
   | 'updated_at'
   | 'organisation_id'
+  | 'updates_until'
 > {
   /** The name of the organisation whose license it is (null for a personal license). */
   organisation_name: string | null;
@@ -44,7 +45,7 @@ const SQLITE_CACHE_KIB = 64 * 1024;
 const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 
 const LICENSE_COLUMNS = `l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason,
-  l.suspended_reason, l.updated_at, l.organisation_id, o.name AS organisation_name`;
+  l.suspended_reason, l.updated_at, l.organisation_id, l.updates_until, o.name AS organisation_name`;
 const ACTIVATION_COLUMNS = `a.id AS a_id, a.hardware_id AS a_hardware_id, a.device_name AS a_device_name,
   a.platform AS a_platform, a.app_version AS a_app_version, a.activated_at AS a_activated_at,
   a.last_seen_at AS a_last_seen_at, a.deactivated_at AS a_deactivated_at,
@@ -118,6 +119,7 @@ function toCheckRow(row: JoinedRow, seatKey?: string): LicenseCheckRow {
     suspended_reason: row.suspended_reason,
     updated_at: row.updated_at,
     organisation_id: row.organisation_id,
+    updates_until: row.updates_until,
     organisation_name: row.organisation_name,
     activation:
       row.a_id === null

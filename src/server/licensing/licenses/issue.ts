@@ -10,6 +10,7 @@ import { findOfferedPlanByCode } from '../../catalogue/index.js';
 import type { LicensingEvents } from '../events.js';
 import { expiryAfterInterval } from './periods.js';
 import { findBaseLicense, insertLicense } from './repository.js';
+import { updatesUntilFor } from './update-windows.js';
 
 export interface IssueLicenseInput {
   userId: string;
@@ -51,6 +52,7 @@ export async function issueLicense(
     suspended_reason: null,
     organisation_id: input.organisation?.id ?? null,
     seats: input.organisation?.seats ?? null,
+    updates_until: updatesUntilFor(input.plan, now),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

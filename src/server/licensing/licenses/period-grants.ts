@@ -12,6 +12,7 @@ import {
   findLicenseById,
   updateLicense,
 } from './repository.js';
+import { renewUpdates } from './update-windows.js';
 import { effectiveStatus } from './views.js';
 
 /** The paid period of a subscription's charge. */
@@ -101,6 +102,7 @@ async function grantOrder(
   events: LicensingEvents,
   { order, plan }: OrderGrant,
 ): Promise<GrantedPeriod> {
+  if (plan.renews_updates_of !== null) return renewUpdates(trx, clock, events, order.user_id, plan);
   const extended = await extendByInterval(trx, clock, order.user_id, plan);
   if (extended)
     return {

@@ -129,6 +129,10 @@ export interface PlansTable {
   seat_based: Generated<number>;
   /** 0 or 1: a plan created by an administrator is a draft, neither listed nor sold, until published (0027). */
   draft: Generated<number>;
+  /** Months of updates a perpetual plan's license gets, or a renewal adds; null otherwise (0028). */
+  update_months: Generated<number | null>;
+  /** On an update renewal plan: the perpetual plan whose licenses' update window it extends (0028). */
+  renews_updates_of: Generated<string | null>;
 }
 export type PlanRow = Selectable<PlansTable>;
 
@@ -160,6 +164,8 @@ export interface LicensesTable {
   organisation_id: Generated<string | null>;
   /** Named seats bought, on an organisation's license; null otherwise. */
   seats: Generated<number | null>;
+  /** On a perpetual plan's license: releases published before this moment are covered (0028). */
+  updates_until: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
