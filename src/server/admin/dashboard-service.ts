@@ -159,6 +159,10 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             revoked: Number(licenses.revoked),
             expired: Number(licenses.expired),
           },
+          perpetual: {
+            update_window_open: Number(licenses.window_open),
+            update_window_lapsed: Number(licenses.window_lapsed),
+          },
         },
         activations: { active: Number(activations.active), last_24h: Number(activations.recent) },
         revenue: {

@@ -133,6 +133,8 @@ describeOnEveryDatabase(
           revoked: before.licenses.by_status.revoked + 1,
           expired: before.licenses.by_status.expired + 1,
         },
+        // None of the four is perpetual (tests/server/distribution/update-windows.test.ts counts those).
+        perpetual: before.licenses.perpetual,
       });
       expect(after.activations).toEqual({
         active: before.activations.active + 1,

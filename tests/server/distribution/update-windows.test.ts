@@ -9,6 +9,7 @@ import { utc } from '../../../src/shared/dates.js';
 import { updateCheckResponseSchema } from '../../../src/shared/api/distribution.js';
 import { downloadResponseSchema, licenseStatusSchema } from '../../../src/shared/api/licenses.js';
 import { planSchema } from '../../../src/shared/api/plans.js';
+import { adminLicenseSchema, dashboardStatsSchema } from '../../../src/shared/api/admin.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import { invoiceOfPayment } from '../helpers/invoice-helpers.js';
@@ -353,6 +354,48 @@ describeOnEveryDatabase(
       const changed = await patch(perpetual.id, { update_months: 24 });
       expect(changed.statusCode, changed.body).toBe(200);
       expect(planSchema.parse(changed.json()).update_months).toBe(24);
+    });
+
+    it('administrators see and change a window, and the dashboard counts open and lapsed ones', async () => {
+      const s = server();
+      const admin = await member(s, 'admin');
+      const buyer = await member(s);
+      const { perpetual } = await perpetualPlans(s);
+      const bought = await buy(s, buyer, perpetual);
+      const id = bought.license.license_id;
+      const put = (licenseId: string, body: unknown) =>
+        s.api({ method: 'PUT', path: `/admin/licenses/${licenseId}`, token: admin.token, body });
+      const dashboard = async () => {
+        const response = await s.api({ path: '/admin/dashboard', token: admin.token });
+        expect(response.statusCode, response.body).toBe(200);
+        return dashboardStatsSchema.parse(response.json()).licenses.perpetual;
+      };
+
+      const before = await dashboard();
+      const ended = await put(id, { updates_until: '2020-01-01T00:00:00+05:30' });
+      expect(ended.statusCode, ended.body).toBe(200);
+      expect(adminLicenseSchema.parse(ended.json())).toMatchObject({
+        updates_until: '2019-12-31T18:30:00.000Z',
+        update_window_ended: true,
+        expires_at: null,
+      });
+      expect(await dashboard()).toEqual({
+        update_window_open: before.update_window_open - 1,
+        update_window_lapsed: before.update_window_lapsed + 1,
+      });
+      const reopened = await put(id, { updates_until: monthsFrom(s.clock.now(), 6) });
+      expect(adminLicenseSchema.parse(reopened.json()).update_window_ended).toBe(false);
+      expect(await dashboard()).toEqual(before);
+
+      for (const value of ['tomorrow', null, 12, '2026-13-01T00:00:00Z'])
+        expectApiError(await put(id, { updates_until: value }), 400, 'validation_error');
+      const monthly = await buy(s, buyer, await createPlan(s, { price: 100_00, interval: 'month' }));
+      expectApiError(
+        await put(monthly.license.license_id, { updates_until: monthsFrom(s.clock.now(), 1) }),
+        409,
+        'license_without_update_window',
+      );
+      expect((await licenseRow(s, monthly.license.license_id)).updates_until).toBeNull();
     });
   },
   licenseSuiteOptions,

@@ -3741,6 +3741,13 @@ export interface components {
                     revoked: number;
                     expired: number;
                 };
+                /** @description Perpetual licenses (revoked ones not counted) by their update window */
+                perpetual: {
+                    /** @description Perpetual licenses still getting updates */
+                    update_window_open: number;
+                    /** @description Perpetual licenses whose update window has ended: renewal candidates */
+                    update_window_lapsed: number;
+                };
             };
             activations: {
                 /** @description Machines holding a seat */
@@ -5095,6 +5102,8 @@ export interface components {
             expires_at?: string | null;
             max_activations?: number;
             plan_id?: string;
+            /** @description A perpetual license’s update window: releases published before it are covered. A past moment ends the window now */
+            updates_until?: string;
         };
         UpdateAdminUserRequestInput: {
             email?: string;
