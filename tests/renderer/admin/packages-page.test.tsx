@@ -308,6 +308,8 @@ describe('/admin/packages', () => {
       sort_order: 0,
       is_public: true,
       is_active: true,
+      // Not perpetual: no months of updates.
+      update_months: null,
     });
     expect(await screen.findByText('Package created')).toBeTruthy();
     // Next step: its features, in the package's drawer.
