@@ -24,6 +24,8 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [],
   archived_at: null,
   created_at: '2025-01-01T00:00:00.000Z',

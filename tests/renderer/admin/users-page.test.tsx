@@ -329,6 +329,8 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             organisation: null,
             seats: null,
             renews: false,
+            updates_until: null,
+            update_window_ended: false,
             usage_info: { features: [] },
           },
         ],
