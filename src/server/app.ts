@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentProvider } from './billing/payments/provider.js';
+import { createCoveredVersions } from './distribution/update-windows.js';
 import { createDomainEvents, type DomainEvent } from './domain-events.js';
 import type { HostResolver } from './integrations/webhooks/address-guard.js';
 import { isLicenseCheckUrl } from './licensing/leases/check-urls.js';
@@ -79,7 +80,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         planInUse: createPlanInUse,
       });
     if (wanted.has('licensing'))
-      await app.register((await import('./licensing/context.js')).licensingContext, { events });
+      await app.register((await import('./licensing/context.js')).licensingContext, {
+        events,
+        coveredVersions: createCoveredVersions,
+      });
     if (wanted.has('billing'))
       await app.register((await import('./billing/context.js')).billingContext, {
         events,

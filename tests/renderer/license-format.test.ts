@@ -4,6 +4,7 @@ import {
   formatDate,
   formatDateTime,
   formatRelative,
+  updateWindowText,
 } from '../../src/renderer/src/features/licenses/license-format';
 
 describe('date formatting of the license and admin screens', () => {
@@ -49,6 +50,20 @@ describe('a license’s validity in words', () => {
     );
     expect(expiryText({ ...base, status: 'revoked', revoked_at: revokedAt, renews: true })).toBe(
       `Revoked on ${formatDate(revokedAt)}`,
+    );
+  });
+
+  it('a perpetual license never expires and says how long its updates run, or that they ended', () => {
+    const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    expect(expiryText({ ...base, expires_at: null, updates_until: future })).toBe(
+      `Never expires · Updates until ${formatDate(future)}`,
+    );
+    const past = '2024-03-03T00:00:00.000Z';
+    expect(expiryText({ ...base, expires_at: null, updates_until: past })).toBe(
+      `Never expires · Updates ended on ${formatDate(past)}: renew updates to get newer versions`,
+    );
+    expect(updateWindowText(past)).toBe(
+      `Updates ended on ${formatDate(past)}: renew updates to get newer versions`,
     );
   });
 });

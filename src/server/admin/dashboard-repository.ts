@@ -57,7 +57,10 @@ export const countUsers = (db: DbOrTransaction, recentSince: string) =>
     ])
     .executeTakeFirstOrThrow();
 
-/** Licenses by the status people see at `nowIso`: an active row past its expiry counts as expired. */
+/**
+ * Licenses by the status people see at `nowIso` (an active row past its expiry counts as expired),
+ * and the perpetual ones not revoked by whether their update window is open.
+ */
 export const countLicenses = (db: DbOrTransaction, nowIso: string) =>
   db
     .selectFrom('licenses')
@@ -85,6 +88,18 @@ export const countLicenses = (db: DbOrTransaction, nowIso: string) =>
           .countAll<number | string>()
           .filterWhere((inner) => inner.and([lapsed, inner('trial_ends_at', 'is not', null)]))
           .as('trial_expired'),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((inner) =>
+            inner.and([inner('status', '!=', 'revoked'), inner('updates_until', '>', nowIso)]),
+          )
+          .as('window_open'),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere((inner) =>
+            inner.and([inner('status', '!=', 'revoked'), inner('updates_until', '<=', nowIso)]),
+          )
+          .as('window_lapsed'),
       ];
     })
     .executeTakeFirstOrThrow();

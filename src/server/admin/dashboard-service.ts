@@ -160,6 +160,10 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             expired: Number(licenses.expired),
             trial_expired: Number(licenses.trial_expired),
           },
+          perpetual: {
+            update_window_open: Number(licenses.window_open),
+            update_window_lapsed: Number(licenses.window_lapsed),
+          },
         },
         activations: { active: Number(activations.active), last_24h: Number(activations.recent) },
         revenue: {

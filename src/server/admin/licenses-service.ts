@@ -149,7 +149,8 @@ export function createAdminLicensesService({
     },
 
     /**
-     * Changes status (active or suspended), expiry, seats or plan. A revoked license is final
+     * Changes status (active or suspended), expiry, seats, plan or a perpetual license's update
+     * window (a past moment ends it now). A revoked license is final
      * (issue a new one instead); fewer seats than machines in use is refused, under the same
      * row lock as activation, so no activation can slip in between the count and the change.
      */
@@ -176,6 +177,15 @@ export function createAdminLicensesService({
         if (changes.expires_at !== undefined && changes.expires_at !== current.expires_at)
           set.expires_at = changes.expires_at;
         if (newPlan && newPlan.id !== current.plan_id) set.plan_id = newPlan.id;
+        if (changes.updates_until !== undefined) {
+          // Only a perpetual license has a window: anything else gets every update while it runs.
+          if (current.updates_until === null)
+            throw conflict(
+              'license_without_update_window',
+              'This license is not perpetual: it has no update window to change.',
+            );
+          if (changes.updates_until !== current.updates_until) set.updates_until = changes.updates_until;
+        }
         // Moving to another plan takes its seat limit unless the administrator names one.
         const seats = changes.max_activations ?? (set.plan_id ? newPlan?.max_activations : undefined);
         if (seats !== undefined && seats !== current.max_activations) {

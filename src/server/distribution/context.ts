@@ -12,6 +12,7 @@ import { createDownloadLinks } from './signed-links.js';
 import { createUpdateFeedService } from './update-feed.js';
 import { createUpdateLinks } from './update-links.js';
 import { updateRoutes } from './update-routes.js';
+import { createCoveredVersions } from './update-windows.js';
 
 /** Distribution: desktop releases, the update feed, and the installers a license holder downloads. */
 export const distributionContext = fp(
@@ -40,6 +41,7 @@ export const distributionContext = fp(
           links: createUpdateLinks(serverSecret),
           releasesDir,
           apiUrl,
+          coveredVersions: createCoveredVersions(db),
         }),
       });
       await api.register(adminReleasesRoutes, { releases: createAdminReleasesService({ db, clock }) });

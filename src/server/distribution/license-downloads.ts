@@ -4,7 +4,7 @@ import type { Db } from '../platform/db/database.js';
 import type { UserRow } from '../platform/db/tables.js';
 import { notFound } from '../platform/http-error.js';
 import type { DownloadPermission } from '../licensing/index.js';
-import { latestReleases } from './repository.js';
+import { findLicenseForUpdates, latestReleases } from './repository.js';
 import { DOWNLOAD_LINK_TTL_SECONDS, type DownloadLinks } from './signed-links.js';
 
 export interface LicenseDownloadsDeps {
@@ -26,10 +26,21 @@ export function createLicenseDownloadsService({
   mayDownload,
 }: LicenseDownloadsDeps) {
   return {
-    /** Signed links to the newest installers, for holders of an active license. */
+    /**
+     * Signed links to the newest installers, for holders of an active license; for a perpetual
+     * license, the newest published inside its update window.
+     */
     async download(user: UserRow, id: string, platform: DownloadPlatform | undefined) {
       const licenseId = await mayDownload(user, id);
-      const releases = await latestReleases(db, platform);
+      // A perpetual license downloads the newest releases inside its update window.
+      const license = await findLicenseForUpdates(db, { id: licenseId });
+      const releases = await latestReleases(db, platform, license?.updates_until);
+      if (releases.length === 0 && license?.updates_until) {
+        throw notFound(
+          'release_not_found',
+          "No release was published inside your license's update window. Renew updates to download the current version.",
+        );
+      }
       if (releases.length === 0) {
         throw notFound(
           'release_not_found',

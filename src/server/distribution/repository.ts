@@ -6,11 +6,12 @@ import type { ReleaseRow } from '../platform/db/tables.js';
 
 /**
  * The newest stable release of each platform (or of one) that was not yanked, by publication
- * time: what a license holder downloads by hand.
+ * time (and published before `publishedBefore` when given): what a license holder downloads by hand.
  */
 export async function latestReleases(
   db: DbOrTransaction,
   platform?: DownloadPlatform,
+  publishedBefore?: string | null,
 ): Promise<ReleaseRow[]> {
   let query = db
     .selectFrom('releases')
@@ -20,6 +21,8 @@ export async function latestReleases(
     .orderBy('published_at', 'desc')
     .orderBy('id');
   if (platform) query = query.where('platform', '=', platform);
+  // A perpetual license's update window: only what was published inside it.
+  if (publishedBefore) query = query.where('published_at', '<', publishedBefore);
   const rows = await query.execute();
   const newest = new Map<string, ReleaseRow>();
   for (const row of rows) if (!newest.has(row.platform)) newest.set(row.platform, row);
@@ -127,6 +130,7 @@ export function findLicenseForUpdates(db: DbOrTransaction, by: { key: string } |
       'licenses.expires_at',
       'licenses.revoked_reason',
       'licenses.suspended_reason',
+      'licenses.updates_until',
       'organisations.name as organisation_name',
     ]);
   return (
@@ -144,3 +148,12 @@ export const findActivationOf = (db: DbOrTransaction, licenseId: string, hardwar
 
 export const findActivation = (db: DbOrTransaction, id: string) =>
   db.selectFrom('activations').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Every stable release that was not withdrawn, for the versions an update window covers. */
+export const stableReleaseVersions = (db: DbOrTransaction) =>
+  db
+    .selectFrom('releases')
+    .select(['version', 'published_at'])
+    .where('channel', '=', 'stable')
+    .where('yanked_at', 'is', null)
+    .execute();

@@ -26,6 +26,7 @@ import {
 } from './repository.js';
 import { chooseOffer } from './rollout.js';
 import { UPDATE_FEED_TTL_SECONDS, type UpdateLinks } from './update-links.js';
+import { type CoveredVersionsOf, insideWindow } from './update-windows.js';
 
 export interface UpdateFeedDeps {
   db: Db;
@@ -34,6 +35,8 @@ export interface UpdateFeedDeps {
   releasesDir: string;
   /** Absolute URL prefix of the API (`${PUBLIC_URL}/api/v1`) for feed URLs. */
   apiUrl: string;
+  /** The versions an ended update window covers, for the check's answer. */
+  coveredVersions: CoveredVersionsOf;
 }
 
 const feedExpired = () =>
@@ -70,7 +73,14 @@ function assertMayUpdate(
  * files and the files they name are served under it, after the license and machine are checked
  * again, so a license revoked or a machine deactivated since gets nothing more.
  */
-export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl }: UpdateFeedDeps) {
+export function createUpdateFeedService({
+  db,
+  clock,
+  links,
+  releasesDir,
+  apiUrl,
+  coveredVersions,
+}: UpdateFeedDeps) {
   /** The machine behind a feed token, still allowed to update; 410 for an expired or forged token. */
   async function machineOf(token: string) {
     const grant = links.verify(token, Math.floor(clock.now().getTime() / 1000));
@@ -78,7 +88,19 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
     const activation = await findActivation(db, grant.activationId);
     const license = activation && (await findLicenseForUpdates(db, { id: activation.license_id }));
     assertMayUpdate(license, activation, clock.now());
-    return { grant, activation: activation as ActivationRow };
+    return { grant, activation: activation as ActivationRow, license };
+  }
+
+  /** What a perpetual license's answer adds: its window and, once it ended, what it covers. */
+  async function windowOf(updatesUntil: string | null, now: Date) {
+    if (updatesUntil === null) return {};
+    const ended = updatesUntil <= now.toISOString();
+    const covered = ended ? await coveredVersions(updatesUntil) : undefined;
+    return {
+      updates_until: updatesUntil,
+      update_window_ended: ended,
+      ...(covered ? { covered_version: covered.covered } : {}),
+    };
   }
 
   /** A member's machine asks with its seat key (never the organisation's): the license it is on. */
@@ -116,12 +138,13 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
       return {
         feed_url: `${apiUrl}${UPDATE_FEED_PREFIX}${token}/`,
         feed_expires_at: new Date(expiresAt * 1000).toISOString(),
+        ...(await windowOf(license.updates_until, now)),
       };
     },
 
     /** The YAML of a channel file (`latest.yml`, `beta-mac.yml`…) for the machine behind the token. */
     async channelFile(token: string, name: string): Promise<string> {
-      const { grant, activation } = await machineOf(token);
+      const { grant, activation, license } = await machineOf(token);
       const wanted = parseChannelFile(name);
       if (!wanted) {
         throw notFound(
@@ -132,7 +155,8 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
       }
       const releases = await platformReleases(db, wanted.platform);
       const offer = chooseOffer({
-        releases,
+        // A perpetual license is offered only what was published inside its update window.
+        releases: releases.filter((release) => insideWindow(release, license.updates_until)),
         channel: wanted.channel,
         hardwareId: activation.hardware_id,
         current: releases.find((release) => release.id === grant.currentReleaseId),
@@ -152,10 +176,17 @@ export function createUpdateFeedService({ db, clock, links, releasesDir, apiUrl 
      * decides what is offered and a download started before a pause may finish.
      */
     async file(token: string, releaseId: string, fileName: string): Promise<string> {
-      await machineOf(token);
+      const { license } = await machineOf(token);
       const release = await findRelease(db, releaseId);
       if (!release || release.file_name !== fileName) {
         throw notFound('release_not_found', 'This release is not available');
+      }
+      if (!insideWindow(release, license.updates_until)) {
+        throw new HttpError(
+          403,
+          'update_window_ended',
+          `Version ${release.version} was released after your license's updates ended. Renew updates to get it.`,
+        );
       }
       if (release.yanked_at !== null) {
         throw new HttpError(

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { Db } from '../platform/db/database.js';
 import type { EventSubscriber } from '../platform/events.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
 import type { LicensingEvent, OrganisationAnnouncements } from './events.js';
@@ -12,6 +13,7 @@ import { createLicenseExpiryNotices } from './licenses/expiry-notices.js';
 import { createHeartbeatWriter } from './licenses/heartbeat-repository.js';
 import { createHeartbeats, type Heartbeats } from './licenses/heartbeats.js';
 import { licensesRoutes } from './licenses/routes.js';
+import type { CoveredVersionsLookup } from './licenses/update-windows.js';
 import { seatActivationRoutes } from './licenses/seat-activation-routes.js';
 import { createLicensesService } from './licenses/service.js';
 import { offlineActivationRoutes } from './offline-activation/routes.js';
@@ -33,6 +35,11 @@ export interface LicensingOptions {
    * hears its own announcements for the members' mail.
    */
   events: OrganisationAnnouncements & EventSubscriber<LicensingEvent>;
+  /**
+   * The versions a perpetual license's ended update window covers, from the releases
+   * (distribution's, supplied at composition since licensing may not use distribution).
+   */
+  coveredVersions?: (db: Db) => CoveredVersionsLookup;
 }
 
 declare module 'fastify' {
@@ -44,7 +51,7 @@ declare module 'fastify' {
 
 /** Licensing: licenses, activations, checks and leases, offline activation, organisations and seats. */
 export const licensingContext = fp<LicensingOptions>(
-  async (app, { events }) => {
+  async (app, { events, coveredVersions }) => {
     const { config, clock, db, raw } = app.platform;
     const { mailer } = app;
     const { publicUrl } = config;
@@ -125,6 +132,7 @@ export const licensingContext = fp<LicensingOptions>(
           heartbeats,
           answers: createCheckAnswers(config.licensing.checkCacheEntries),
           leaseReuseShare: config.licensing.leaseReuseShare,
+          ...(coveredVersions ? { coveredVersions: coveredVersions(db) } : {}),
         }),
         leases,
         settings: createLicensingSettingsService({ db, clock }),

@@ -30,6 +30,8 @@ export {
   suspendForNonPayment,
 } from './licenses/subscription-changes.js';
 export { endForRefund, revokeForRefund } from './licenses/refund-changes.js';
+// Billing refuses an update renewal up front when the buyer has no perpetual license to renew.
+export { assertRenewable } from './licenses/update-windows.js';
 export {
   type AdministratorChanges,
   changeByAdministrator,

@@ -167,6 +167,13 @@ export const updateAdminLicenseRequestSchema = z
     expires_at: expirySchema.optional(),
     max_activations: seatsSchema.optional(),
     plan_id: z.string().trim().min(1).max(64).optional(),
+    updates_until: isoDateTimeSchema
+      .pipe(z.iso.datetime({ offset: true }))
+      .transform((value) => new Date(value).toISOString())
+      .optional()
+      .describe(
+        'A perpetual license’s update window: releases published before it are covered. A past moment ends the window now',
+      ),
   })
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
   .meta({ id: 'UpdateAdminLicenseRequest' });
@@ -320,6 +327,15 @@ export const dashboardStatsSchema = z
       total: z.number().int(),
       active: z.number().int(),
       by_status: countsBy(LICENSE_STATUSES).describe('Effective status'),
+      perpetual: z
+        .object({
+          update_window_open: z.number().int().describe('Perpetual licenses still getting updates'),
+          update_window_lapsed: z
+            .number()
+            .int()
+            .describe('Perpetual licenses whose update window has ended: renewal candidates'),
+        })
+        .describe('Perpetual licenses (revoked ones not counted) by their update window'),
     }),
     activations: z.object({
       active: z.number().int().describe('Machines holding a seat'),

@@ -38,6 +38,17 @@ export const updateCheckResponseSchema = z
           'it serves `latest*.yml` and `beta*.yml` and the files they name until feed_expires_at',
       ),
     feed_expires_at: isoDateTimeSchema,
+    updates_until: isoDateTimeSchema
+      .optional()
+      .describe('A perpetual license: the feed offers only releases published before this moment'),
+    update_window_ended: z.boolean().optional().describe('A perpetual license whose update window has ended'),
+    covered_version: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Once the window ended: the newest version it covers (null when none was released inside it)',
+      ),
   })
   .meta({ id: 'UpdateCheckResponse' });
 export type UpdateCheckResponse = z.infer<typeof updateCheckResponseSchema>;

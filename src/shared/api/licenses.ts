@@ -152,6 +152,14 @@ export const licenseSchema = z
       .describe(
         'True when an active subscription will renew the license at `expires_at` (not canceled, paid up)',
       ),
+    updates_until: isoDateTimeSchema
+      .nullable()
+      .describe(
+        'A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise',
+      ),
+    update_window_ended: z
+      .boolean()
+      .describe('True once a perpetual license’s update window has ended: newer releases need a renewal'),
     max_activations: z.number().int(),
     activations_used: z.number().int(),
     revoked_reason: z.string().nullable(),
@@ -233,15 +241,40 @@ export const trialRefusalSchema = apiErrorSchema
   })
   .meta({ id: 'TrialRefusal' });
 export type TrialRefusal = z.infer<typeof trialRefusalSchema>;
+/** The version an app checking its license runs: a semantic version, compared with releases. */
+export const appVersionSchema = z
+  .string()
+  .trim()
+  .max(40, 'app_version must be at most 40 characters')
+  .regex(
+    /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/,
+    'app_version must be a version number such as 2.4.0',
+  )
+  .describe(
+    'The version the app runs. A perpetual license whose update window ended answers whether it covers it ' +
+      '(a version no release carries is judged by its number)',
+  );
 
 export const validateLicenseRequestSchema = z
-  .strictObject({ license_key: licenseKeyInputSchema, hardware_id: hardwareIdSchema })
+  .strictObject({
+    license_key: licenseKeyInputSchema,
+    hardware_id: hardwareIdSchema,
+    app_version: appVersionSchema.optional(),
+  })
   .meta({ id: 'ValidateLicenseRequest' });
 
 export const licenseStatusQuerySchema = z.object({
   license_key: licenseKeyInputSchema,
   hardware_id: hardwareIdSchema,
+  app_version: appVersionSchema.optional(),
 });
+
+/** What a license check asks: the key, the machine and, optionally, the version the app runs. */
+export interface LicenseCheckRequest {
+  license_key: string;
+  hardware_id: string;
+  app_version?: string | undefined;
+}
 
 /**
  * A valid license on this machine: the status the portal shows plus what the desktop needs
@@ -267,6 +300,23 @@ export const licenseStatusSchema = z
     trial: licenseTrialSchema.nullable().describe('While the license is a free trial; null otherwise'),
     lease: z.string(),
     lease_expires_at: isoDateTimeSchema,
+    updates_until: isoDateTimeSchema
+      .optional()
+      .describe('A perpetual license: the releases published before this moment are covered'),
+    update_window_ended: z
+      .boolean()
+      .optional()
+      .describe(
+        'A perpetual license whose update window has ended: still valid, but newer versions need a renewal',
+      ),
+    covered_version: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Once the window ended: the newest version the license covers (null when none was released inside it). ' +
+          'An app_version above it gets the message "Your license covers versions up to 2.3. Renew updates to get 2.4 and later."',
+      ),
   })
   .meta({ id: 'LicenseStatus' });
 export type LicenseStatusAnswer = z.infer<typeof licenseStatusSchema>;

@@ -12,6 +12,8 @@ export const MAX_SEATS = 1000;
 export const MAX_FEATURE_LIMIT = 1_000_000_000;
 /** The longest free trial a plan may offer, in days. */
 export const MAX_TRIAL_DAYS = 90;
+/** The longest update window a perpetual plan gives, or a renewal adds, in months. */
+export const MAX_UPDATE_MONTHS = 120;
 
 export const planFeatureSchema = z
   .object({
@@ -51,6 +53,17 @@ export const planSchema = z
       .boolean()
       .describe('A new plan is a draft until it is published with its features: not listed, not sold'),
     sort_order: z.number().int(),
+    update_months: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Perpetual plan: months of updates its license gets (it never expires). Update renewal: months a purchase adds. Null otherwise',
+      ),
+    renews_updates_of: z
+      .string()
+      .nullable()
+      .describe('Update renewal: the perpetual plan whose licenses’ update window a purchase extends'),
     features: z.array(planFeatureSchema),
     archived_at: isoDateTimeSchema.nullable(),
     created_at: isoDateTimeSchema,
@@ -84,6 +97,38 @@ const planFeaturesInput = z
     message: 'A feature can be included only once',
   });
 
+const updateMonthsSchema = z
+  .number()
+  .int('Months of updates are a whole number')
+  .min(1, 'A perpetual plan gives at least 1 month of updates')
+  .max(MAX_UPDATE_MONTHS, `A perpetual plan gives at most ${MAX_UPDATE_MONTHS} months of updates`)
+  .nullable();
+const renewsUpdatesOfSchema = z.string().trim().min(1).max(64).nullable();
+
+/** What a plan's update fields may be together; `undefined` is a field left as it is. */
+interface UpdateWindowFields {
+  billing_interval?: BillingInterval | undefined;
+  update_months?: number | null | undefined;
+  renews_updates_of?: string | null | undefined;
+}
+
+/**
+ * Why a plan's update fields do not fit together, or undefined when they do: a perpetual plan and
+ * an update renewal are both bought once (billing interval "lifetime"), and a renewal says how many
+ * months it adds. The plan a renewal names is checked by the server.
+ */
+export function updateWindowProblem(plan: UpdateWindowFields): string | undefined {
+  if (plan.renews_updates_of && !plan.update_months)
+    return 'An update renewal says how many months of updates it adds';
+  if (plan.update_months && plan.billing_interval !== undefined && plan.billing_interval !== 'lifetime')
+    return 'A perpetual plan or an update renewal is bought once: its billing interval is lifetime';
+  return undefined;
+}
+function checkUpdateWindow(plan: UpdateWindowFields, context: z.RefinementCtx): void {
+  const problem = updateWindowProblem(plan);
+  if (problem) context.addIssue({ code: 'custom', path: ['update_months'], message: problem });
+}
+
 const planFields = {
   code: planCodeSchema,
   name: displayText(100).min(1, 'Name is required'),
@@ -114,6 +159,8 @@ const planFields = {
   is_active: z.boolean().default(true),
   sort_order: z.number().int().min(0).max(1_000_000).default(0),
   features: planFeaturesInput.default([]),
+  update_months: updateMonthsSchema.default(null),
+  renews_updates_of: renewsUpdatesOfSchema.default(null),
 };
 
 /** Free plans cost nothing and paid plans cost something: the two must agree. */
@@ -135,6 +182,7 @@ export const createPlanRequestSchema = z
   .strictObject(planFields)
   .refine(priceMatchesInterval, priceMessage)
   .refine(trialOfPaidPlan, trialMessage)
+  .superRefine(checkUpdateWindow)
   .meta({ id: 'CreatePlanRequest' });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 
@@ -152,6 +200,8 @@ export const updatePlanRequestSchema = z
     is_active: z.boolean().optional(),
     sort_order: z.number().int().min(0).max(1_000_000).optional(),
     features: planFeaturesInput.optional().describe('Replaces the plan’s features and limits when sent'),
+    update_months: updateMonthsSchema.optional(),
+    renews_updates_of: renewsUpdatesOfSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
   .meta({ id: 'UpdatePlanRequest' });

@@ -34,6 +34,7 @@ const stats: DashboardStats = {
     total: 900,
     active: 700,
     by_status: { active: 700, suspended: 20, revoked: 30, expired: 150, trial_expired: 5 },
+    perpetual: { update_window_open: 40, update_window_lapsed: 12 },
   },
   activations: { active: 812, last_24h: 9 },
   revenue: {
@@ -121,7 +122,10 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(users.getByText('57 new in the last 30 days')).toBeTruthy();
     // Accounts whose e-mail is not confirmed are counted apart from the active ones.
     expect(users.getByText('1,180 active · 20 unconfirmed · 34 disabled · 3 admins')).toBeTruthy();
-    expect((await section('Active licenses')).getByText('700')).toBeTruthy();
+    const licenses = await section('Active licenses');
+    expect(licenses.getByText('700')).toBeTruthy();
+    // Perpetual licenses by their update window: still getting updates, and lapsed.
+    expect(licenses.getByText('Perpetual: 40 getting updates · 12 with updates lapsed')).toBeTruthy();
     expect((await section('Activations')).getByText('9 activated in the last 24 hours')).toBeTruthy();
     const revenue = await section('Revenue');
     // Net of refunds, with the gross paid and the refunded beside it.

@@ -61,6 +61,8 @@ const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [],
   archived_at: null,
   created_at: NOW,
@@ -308,6 +310,8 @@ describe('/admin/packages', () => {
       sort_order: 0,
       is_public: true,
       is_active: true,
+      // Not perpetual: no months of updates.
+      update_months: null,
     });
     expect(await screen.findByText('Package created')).toBeTruthy();
     // Next step: its features, in the package's drawer.

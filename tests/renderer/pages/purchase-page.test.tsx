@@ -31,6 +31,8 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [
     {
       feature_id: 'f-chat',

@@ -29,6 +29,8 @@ const plan = (id: string, name: string, price: number, interval: 'month' | 'year
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [],
   archived_at: null,
   created_at: NOW,

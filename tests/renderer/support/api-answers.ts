@@ -46,6 +46,8 @@ export const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [],
   archived_at: null,
   created_at: CREATED,

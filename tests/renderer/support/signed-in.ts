@@ -35,6 +35,8 @@ export const makeLicense = (id: string, extra: object = {}) => ({
   status: 'active',
   expires_at: null,
   renews: false,
+  updates_until: null,
+  update_window_ended: false,
   max_activations: 1,
   activations_used: 0,
   revoked_reason: null,

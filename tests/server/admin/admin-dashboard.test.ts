@@ -134,6 +134,8 @@ describeOnEveryDatabase(
           expired: before.licenses.by_status.expired + 1,
           trial_expired: before.licenses.by_status.trial_expired,
         },
+        // None of the four is perpetual (tests/server/distribution/update-windows.test.ts counts those).
+        perpetual: before.licenses.perpetual,
       });
       expect(after.activations).toEqual({
         active: before.activations.active + 1,

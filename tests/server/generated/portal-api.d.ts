@@ -2983,6 +2983,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3062,6 +3066,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3736,6 +3744,10 @@ export interface components {
                 /** @default null */
                 limit: number | null;
             }[];
+            /** @default null */
+            update_months: number | null;
+            /** @default null */
+            renews_updates_of: string | null;
         };
         CreateSubscriptionRequestInput: {
             plan_id: string;
@@ -3783,6 +3795,13 @@ export interface components {
                     revoked: number;
                     expired: number;
                     trial_expired: number;
+                };
+                /** @description Perpetual licenses (revoked ones not counted) by their update window */
+                perpetual: {
+                    /** @description Perpetual licenses still getting updates */
+                    update_window_open: number;
+                    /** @description Perpetual licenses whose update window has ended: renewal candidates */
+                    update_window_lapsed: number;
                 };
             };
             activations: {
@@ -4145,6 +4164,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -4212,6 +4235,12 @@ export interface components {
             lease: string;
             /** @description ISO 8601 date and time, UTC */
             lease_expires_at: string;
+            /** @description A perpetual license: the releases published before this moment are covered */
+            updates_until?: string;
+            /** @description A perpetual license whose update window has ended: still valid, but newer versions need a renewal */
+            update_window_ended?: boolean;
+            /** @description Once the window ended: the newest version the license covers (null when none was released inside it). An app_version above it gets the message "Your license covers versions up to 2.3. Renew updates to get 2.4 and later." */
+            covered_version?: string | null;
         };
         LicenseTrial: {
             /** @description ISO 8601 date and time, UTC */
@@ -4555,6 +4584,10 @@ export interface components {
             /** @description A new plan is a draft until it is published with its features: not listed, not sold */
             is_draft: boolean;
             sort_order: number;
+            /** @description Perpetual plan: months of updates its license gets (it never expires). Update renewal: months a purchase adds. Null otherwise */
+            update_months: number | null;
+            /** @description Update renewal: the perpetual plan whose licenses’ update window a purchase extends */
+            renews_updates_of: string | null;
             features: components["schemas"]["PlanFeature"][];
             archived_at: string | null;
             /** @description ISO 8601 date and time, UTC */
@@ -5213,6 +5246,8 @@ export interface components {
             expires_at?: string | null;
             max_activations?: number;
             plan_id?: string;
+            /** @description A perpetual license’s update window: releases published before it are covered. A past moment ends the window now */
+            updates_until?: string;
         };
         UpdateAdminUserRequestInput: {
             email?: string;
@@ -5237,6 +5272,12 @@ export interface components {
             feed_url: string;
             /** @description ISO 8601 date and time, UTC */
             feed_expires_at: string;
+            /** @description A perpetual license: the feed offers only releases published before this moment */
+            updates_until?: string;
+            /** @description A perpetual license whose update window has ended */
+            update_window_ended?: boolean;
+            /** @description Once the window ended: the newest version it covers (null when none was released inside it) */
+            covered_version?: string | null;
         };
         UpdateCouponRequestInput: {
             description?: string | null;
@@ -5277,6 +5318,8 @@ export interface components {
                 /** @default null */
                 limit: number | null;
             }[];
+            update_months?: number | null;
+            renews_updates_of?: string | null;
         };
         UpdatePreferencesRequestInput: {
             /** @enum {string} */
@@ -5321,6 +5364,8 @@ export interface components {
         ValidateLicenseRequestInput: {
             license_key: string;
             hardware_id: string;
+            /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
+            app_version?: string;
         };
         ValidateTokenRequestInput: {
             token?: string;
@@ -12177,6 +12222,8 @@ export interface operations {
             query: {
                 license_key: string;
                 hardware_id: string;
+                /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
+                app_version?: string;
             };
             header?: never;
             path?: never;

@@ -65,6 +65,9 @@ export async function createPlan(
     features?: Record<string, number | null>;
     /** Days of the free trial it offers (0: none). */
     trialDays?: number;
+    /** Perpetual with this many months of updates, or (with `renewsUpdatesOf`) the months a renewal adds. */
+    updateMonths?: number;
+    renewsUpdatesOf?: string;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -86,6 +89,8 @@ export async function createPlan(
     // On sale at once, as the plans tests' own rows are.
     draft: 0,
     trial_days: input.trialDays ?? 0,
+    update_months: input.updateMonths ?? null,
+    renews_updates_of: input.renewsUpdatesOf ?? null,
     created_at: now,
     updated_at: now,
   };

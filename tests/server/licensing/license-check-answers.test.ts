@@ -191,6 +191,7 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
         updated_at: '2026-01-01T00:00:00.000Z',
         organisation_id: null,
         trial_ends_at: null,
+        updates_until: null,
         organisation_name: null,
         activation: {
           id: 'activation-1',

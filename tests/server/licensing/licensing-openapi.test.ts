@@ -175,6 +175,7 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
     expect(status.filter((p) => p.in === 'query').map((p) => [p.name, p.required])).toEqual([
       ['license_key', true],
       ['hardware_id', true],
+      ['app_version', false],
     ]);
     const platform = operation('get', '/licenses/{id}/download').parameters?.find(
       (p) => p.name === 'platform',

@@ -23,7 +23,10 @@ export interface ChargeCoupon {
 }
 
 export interface ChargeFacts {
-  plan: Pick<PlanRow, 'name' | 'billing_interval' | 'price_minor'> | undefined;
+  plan:
+    | (Pick<PlanRow, 'name' | 'billing_interval' | 'price_minor'> &
+        Partial<Pick<PlanRow, 'update_months' | 'renews_updates_of'>>)
+    | undefined;
   planId: string;
   /** A subscription's charge (monthly, yearly) rather than a one-off purchase of one period. */
   recurring: boolean;
@@ -59,6 +62,18 @@ const RECURRING_WORDS: Record<PlanRow['billing_interval'], string> = {
 };
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * What a one-off purchase bought: an update renewal names the months of updates it adds, a
+ * perpetual plan the updates it comes with, any other plan its interval.
+ */
+function planWords(plan: NonNullable<ChargeFacts['plan']>, recurring: boolean): string {
+  const months = plan.update_months ?? null;
+  if (months !== null && plan.renews_updates_of)
+    return `update renewal, ${plural(months, 'month')} of updates`;
+  if (months !== null) return `perpetual license with ${plural(months, 'month')} of updates`;
+  return (recurring ? RECURRING_WORDS : ONE_OFF_WORDS)[plan.billing_interval];
+}
 
 const line = (
   kind: InvoiceLine['kind'],
@@ -103,7 +118,7 @@ export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
   }
   const unitPrice = Number(plan.price_minor);
   const unitDiscount = coupon?.unitDiscountMinor ?? 0;
-  const words = (facts.recurring ? RECURRING_WORDS : ONE_OFF_WORDS)[plan.billing_interval];
+  const words = planWords(plan, facts.recurring);
   const lines = [
     line('item', `${plan.name} plan, ${words}${facts.perSeat ? ', per seat' : ''}`, quantity, unitPrice),
   ];

@@ -20,7 +20,7 @@ import type { Insertable } from 'kysely';
 import type { LicenseRow, PaymentRow, PaymentsTable, UserRow } from '../../platform/db/tables.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
-import { toLicense } from '../../licensing/index.js';
+import { assertRenewable, toLicense } from '../../licensing/index.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { type CouponsService, findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
@@ -142,6 +142,8 @@ export function createPaymentsService({
           `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currency}`,
         );
       }
+      // An update renewal needs a perpetual license to renew: refused before any money moves.
+      await assertRenewable(db, user.id, plan);
       const id = randomUUID();
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
       const price = Number(plan.price_minor) - (coupon?.discountMinor ?? 0);

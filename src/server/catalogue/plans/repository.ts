@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Paged } from '../../../shared/api/paging.js';
 import type { Plan, PlanFeature, planListQuerySchema } from '../../../shared/api/plans.js';
@@ -57,6 +57,8 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   is_public: row.is_public === 1,
   is_active: row.is_active === 1,
   is_draft: row.draft === 1,
+  update_months: row.update_months,
+  renews_updates_of: row.renews_updates_of,
   sort_order: row.sort_order,
   features,
   archived_at: row.archived_at,
@@ -157,7 +159,7 @@ export async function listPlans(
 export const allPlans = (db: DbOrTransaction): Promise<PlanRow[]> =>
   db.selectFrom('plans').selectAll().orderBy('sort_order').orderBy('id').execute();
 
-export async function insertPlan(db: DbOrTransaction, row: PlanRow): Promise<void> {
+export async function insertPlan(db: DbOrTransaction, row: Insertable<PlansTable>): Promise<void> {
   await db.insertInto('plans').values(row).execute();
 }
 

@@ -7,6 +7,7 @@ import type {
   planListQuerySchema,
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
+import { updateWindowProblem } from '../../../shared/api/plans.js';
 import { isoNow } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors.js';
@@ -56,6 +57,31 @@ async function replaceFeatures(
   const missing = ids.filter((id) => !known.includes(id));
   if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
   await replacePlanFeatures(db, planId, features);
+}
+
+/**
+ * An update renewal must name a perpetual plan (one with months of updates that renews nothing
+ * itself), and not itself: refused with 400 otherwise.
+ */
+async function refuseUnrenewable(
+  db: DbOrTransaction,
+  planId: string,
+  plan: {
+    billing_interval: Plan['billing_interval'];
+    update_months: number | null;
+    renews_updates_of: string | null;
+  },
+): Promise<void> {
+  const problem = updateWindowProblem(plan);
+  if (problem) throw badRequest('validation_error', problem);
+  if (plan.renews_updates_of === null) return;
+  const renewed =
+    plan.renews_updates_of === planId ? undefined : await findPlanRow(db, plan.renews_updates_of);
+  if (!renewed || renewed.update_months === null || renewed.renews_updates_of !== null)
+    throw badRequest(
+      'not_a_perpetual_plan',
+      'An update renewal renews the updates of a perpetual plan: choose a plan that has months of updates',
+    );
 }
 
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
@@ -112,6 +138,7 @@ export function createPlansService({
     async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
       refuseUnpayableCurrency(input.currency);
       const id = randomUUID();
+      await refuseUnrenewable(db, id, input);
       const now = isoNow(clock);
       await refuseDuplicate(
         () =>
@@ -133,6 +160,8 @@ export function createPlansService({
               seat_based: 0,
               // Not on sale until published, once it has its features.
               draft: 1,
+              update_months: input.update_months,
+              renews_updates_of: input.renews_updates_of,
               created_at: now,
               updated_at: now,
             });
@@ -164,6 +193,17 @@ export function createPlansService({
       }
       if (interval === 'free' && (changes.trial_days ?? current.trial_days) > 0)
         throw badRequest('validation_error', 'A free plan has no trial: set trial days to 0');
+      if (
+        changes.update_months !== undefined ||
+        changes.renews_updates_of !== undefined ||
+        changes.billing_interval
+      )
+        await refuseUnrenewable(db, id, {
+          billing_interval: interval,
+          update_months: changes.update_months === undefined ? current.update_months : changes.update_months,
+          renews_updates_of:
+            changes.renews_updates_of === undefined ? current.renews_updates_of : changes.renews_updates_of,
+        });
       // A published plan is sold for what it includes: it cannot be emptied.
       if (!current.is_draft && changes.features?.length === 0) throw withoutFeatures();
       await refuseDuplicate(

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  type LicenseCheckRequest,
   leaseSigningKeysSchema,
   licenseRefusalSchema,
   licenseStatusQuerySchema,
@@ -48,7 +49,7 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       'onRequest',
       createCheckRateLimit(checksPerMinute, () => clock.now().getTime()),
     );
-    const answer = async (reply: FastifyReply, body: { license_key: string; hardware_id: string }) =>
+    const answer = async (reply: FastifyReply, body: LicenseCheckRequest) =>
       reply.type(JSON_TYPE).send(await checks.validate(body));
     // Not compressed: the answer is small, and it carries the key and a lease (as sign-in answers
     // carry tokens, whose length must not leak through compression). Refusals are typed error

@@ -6,9 +6,9 @@ import { deactivateActivation, revokeLicense, updateActivation, updateLicense } 
 // What an administrator may do to a license and its machines, in the caller's transaction, which
 // checks the rules first and records the administrator's action after.
 
-/** The fields of a license an administrator changes: its status, expiry, plan and seat limit. */
+/** The fields of a license an administrator changes: its status, expiry, plan, seat limit and update window. */
 export type AdministratorChanges = Partial<
-  Pick<LicenseRow, 'status' | 'expires_at' | 'max_activations' | 'plan_id'>
+  Pick<LicenseRow, 'status' | 'expires_at' | 'max_activations' | 'plan_id' | 'updates_until'>
 >;
 
 /**

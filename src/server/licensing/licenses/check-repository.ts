@@ -19,6 +19,7 @@ export interface LicenseCheckRow extends Pick<
   | 'updated_at'
   | 'organisation_id'
   | 'trial_ends_at'
+  | 'updates_until'
 > {
   /** The name of the organisation whose license it is (null for a personal license). */
   organisation_name: string | null;
@@ -45,7 +46,8 @@ const SQLITE_CACHE_KIB = 64 * 1024;
 const SQLITE_MMAP_BYTES = 256 * 1024 * 1024;
 
 const LICENSE_COLUMNS = `l.id, l.license_key, l.plan_id, l.status, l.expires_at, l.revoked_reason,
-  l.suspended_reason, l.updated_at, l.organisation_id, l.trial_ends_at, o.name AS organisation_name`;
+  l.suspended_reason, l.updated_at, l.organisation_id, l.trial_ends_at, l.updates_until,
+  o.name AS organisation_name`;
 const ACTIVATION_COLUMNS = `a.id AS a_id, a.hardware_id AS a_hardware_id, a.device_name AS a_device_name,
   a.platform AS a_platform, a.app_version AS a_app_version, a.activated_at AS a_activated_at,
   a.last_seen_at AS a_last_seen_at, a.deactivated_at AS a_deactivated_at,
@@ -120,6 +122,7 @@ function toCheckRow(row: JoinedRow, seatKey?: string): LicenseCheckRow {
     updated_at: row.updated_at,
     organisation_id: row.organisation_id,
     trial_ends_at: row.trial_ends_at,
+    updates_until: row.updates_until,
     organisation_name: row.organisation_name,
     activation:
       row.a_id === null

@@ -1,4 +1,4 @@
-import type { FeatureUsage, LicenseStatusAnswer } from '../../../shared/api/licenses.js';
+import type { FeatureUsage, LicenseCheckRequest, LicenseStatusAnswer } from '../../../shared/api/licenses.js';
 import type { SeatHolder } from '../../../shared/api/organisations.js';
 import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../platform/clock.js';
@@ -12,6 +12,7 @@ import { type CachedPlan, currentPeriodStart, type PlanCatalogueCache } from '..
 import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
 import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
+import { type CoveredVersionsLookup, noReleases, type WindowAnswer, windowAnswer } from './update-windows.js';
 import { effectiveStatus } from './views.js';
 import { trialAt } from '../../../shared/trial-days.js';
 
@@ -24,6 +25,8 @@ export interface LicenseChecksDeps {
   answers: CheckAnswers;
   /** Share of a lease's lifetime (0–1) after which a kept answer is signed anew. */
   leaseReuseShare: number;
+  /** The versions a perpetual license's ended update window covers (distribution's, at composition). */
+  coveredVersions?: CoveredVersionsLookup;
 }
 
 const DAY_MS = 86_400_000;
@@ -73,6 +76,7 @@ function stateOf(
   periods: { day: string; month: string },
   usage: string,
   now: Date,
+  window: WindowAnswer | undefined,
 ): string {
   return JSON.stringify([
     row.license_key,
@@ -93,6 +97,9 @@ function stateOf(
     periods.day,
     periods.month,
     usage,
+    // A perpetual license's window: ended since, a release published, another version of the app.
+    window?.fields,
+    window?.message,
   ]);
 }
 
@@ -104,6 +111,7 @@ function stateOf(
  */
 export function createLicenseChecksService(deps: LicenseChecksDeps) {
   const { clock, leases, planCatalogue, reads, heartbeats, answers, leaseReuseShare } = deps;
+  const coveredVersions = deps.coveredVersions ?? noReleases;
   const periodStarts = createPeriodStarts();
   // The features block depends only on the plan, the day and the usage: every license of a plan
   // with the same usage today (most often none) shares one, built once.
@@ -133,6 +141,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     now: Date,
     state: string,
     features: FeatureUsage[],
+    window: WindowAnswer | undefined,
   ): Promise<KeptAnswer> {
     const seat = seatOf(row, activation);
     const trial = trialAt(row.trial_ends_at, now);
@@ -146,9 +155,11 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     const answer: LicenseStatusAnswer = {
       valid: true,
       status: 'active',
-      message: trial
-        ? `Free trial: ${trial.days_left} day${trial.days_left === 1 ? '' : 's'} left`
-        : 'License is valid',
+      message: window?.fields.update_window_ended
+        ? window.message
+        : trial
+          ? `Free trial: ${trial.days_left} day${trial.days_left === 1 ? '' : 's'} left`
+          : 'License is valid',
       requires_activation: false,
       license_id: row.id,
       plan: catalogue.plan,
@@ -159,6 +170,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       trial,
       lease: signed.lease,
       lease_expires_at: signed.expiresAt,
+      ...window?.fields,
     };
     const signedAtMs = now.getTime();
     const lifetimeMs = Date.parse(signed.expiresAt) - signedAtMs;
@@ -171,7 +183,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
 
   return {
     /** Answers a license check from a machine (JSON, as bytes), and notes the machine's check-in. */
-    async validate(body: { license_key: string; hardware_id: string }): Promise<Buffer> {
+    async validate(body: LicenseCheckRequest): Promise<Buffer> {
       const key = normalizeLicenseKey(body.license_key);
       if (!key) throw invalidKey();
       const now = clock.now();
@@ -192,11 +204,15 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       else heartbeats.record(activation.id, seenAt);
       const catalogue = await planCatalogue.get(row.plan_id);
       const usage = usageKeyOf(row);
-      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage, now);
+      const window =
+        row.updates_until === null
+          ? undefined
+          : await windowAnswer(row.updates_until, body.app_version, now, coveredVersions);
+      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage, now, window);
       let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
       if (!answer) {
         const features = featuresFor(row, catalogue, now, periods.day, usage);
-        answer = await answerFor(row, activation, catalogue, now, state, features);
+        answer = await answerFor(row, activation, catalogue, now, state, features, window);
         answers.set(row.id, activation.hardware_id, answer);
       }
       return answer.body;

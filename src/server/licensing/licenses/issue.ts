@@ -10,6 +10,7 @@ import { findOfferedPlanByCode } from '../../catalogue/index.js';
 import type { LicensingEvents } from '../events.js';
 import { expiryAfterInterval } from './periods.js';
 import { findBaseLicense, insertLicense } from './repository.js';
+import { updatesUntilFor } from './update-windows.js';
 
 export interface IssueLicenseInput {
   userId: string;
@@ -54,6 +55,7 @@ export async function issueLicense(
     organisation_id: input.organisation?.id ?? null,
     seats: input.organisation?.seats ?? null,
     trial_ends_at: input.trialEndsAt ?? null,
+    updates_until: updatesUntilFor(input.plan, now),
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

@@ -13,6 +13,7 @@ import {
   findLicenseById,
   updateLicense,
 } from './repository.js';
+import { renewUpdates } from './update-windows.js';
 import { effectiveStatus } from './views.js';
 
 /** The paid period of a subscription's charge. */
@@ -115,6 +116,7 @@ async function grantOrder(
   events: LicensingEvents,
   { order, plan }: OrderGrant,
 ): Promise<GrantedPeriod> {
+  if (plan.renews_updates_of !== null) return renewUpdates(trx, clock, events, order.user_id, plan);
   const now = clock.now();
   const converted = await convertTrial(trx, clock, events, {
     userId: order.user_id,

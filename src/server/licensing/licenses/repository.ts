@@ -396,3 +396,39 @@ export async function countMachinesOfMember(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/**
+ * The user's own licenses of a perpetual plan whose update window a renewal may extend (revoked
+ * ones are not), the window ending first before the others.
+ */
+export const licensesWithUpdatesOfPlan = (
+  db: DbOrTransaction,
+  userId: string,
+  planId: string,
+): Promise<LicenseRow[]> =>
+  db
+    .selectFrom('licenses')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('plan_id', '=', planId)
+    .where('organisation_id', 'is', null)
+    .where('status', '!=', 'revoked')
+    .where('updates_until', 'is not', null)
+    .orderBy('updates_until')
+    .orderBy('id')
+    .execute();
+
+/** Moves a license's update window unless another change moved it since it was read. */
+export const moveUpdatesUntilIfUnchanged = (
+  db: DbOrTransaction,
+  id: string,
+  seenUpdatesUntil: string,
+  changes: { updates_until: string; updated_at: string },
+): Promise<LicenseRow | undefined> =>
+  db
+    .updateTable('licenses')
+    .set(changes)
+    .where('id', '=', id)
+    .where('updates_until', '=', seenUpdatesUntil)
+    .returningAll()
+    .executeTakeFirst();

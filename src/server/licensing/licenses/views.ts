@@ -118,6 +118,8 @@ export async function toLicenses(
         status,
         expires_at: row.expires_at,
         renews: status === 'active' && row.expires_at !== null && renewing.has(row.id),
+        updates_until: row.updates_until,
+        update_window_ended: row.updates_until !== null && row.updates_until <= now.toISOString(),
         max_activations: row.max_activations,
         activations_used: seats.get(row.id) ?? 0,
         revoked_reason: row.revoked_reason,

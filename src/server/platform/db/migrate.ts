@@ -27,6 +27,7 @@ import * as usSpellingBusinessPlan from './migrations/0024-us-spelling-business-
 import * as planChangeQuotes from './migrations/0025-plan-change-quotes.js';
 import * as invoiceLineItems from './migrations/0026-invoice-line-items.js';
 import * as planDrafts from './migrations/0027-plan-drafts.js';
+import * as updateWindows from './migrations/0028-update-windows.js';
 import * as trials from './migrations/0029-trials.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0025-plan-change-quotes': planChangeQuotes,
   '0026-invoice-line-items': invoiceLineItems,
   '0027-plan-drafts': planDrafts,
+  '0028-update-windows': updateWindows,
   '0029-trials': trials,
 };
 

@@ -132,6 +132,10 @@ export interface PlansTable {
   draft: Generated<number>;
   /** Days of the free trial a signed-in customer may start without a card; 0 offers none (0029). */
   trial_days: Generated<number>;
+  /** Months of updates a perpetual plan's license gets, or a renewal adds; null otherwise (0028). */
+  update_months: Generated<number | null>;
+  /** On an update renewal plan: the perpetual plan whose licenses' update window it extends (0028). */
+  renews_updates_of: Generated<string | null>;
 }
 export type PlanRow = Selectable<PlansTable>;
 
@@ -168,6 +172,8 @@ export interface LicensesTable {
    * the plan is bought. A trial past it reads as `trial_expired` (0029).
    */
   trial_ends_at: Generated<string | null>;
+  /** On a perpetual plan's license: releases published before this moment are covered (0028). */
+  updates_until: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

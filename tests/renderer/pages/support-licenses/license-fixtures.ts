@@ -70,6 +70,8 @@ export const license = (extra: Partial<License> = {}): License => ({
   status: 'active',
   expires_at: '2030-01-15T00:00:00.000Z',
   renews: false,
+  updates_until: null,
+  update_window_ended: false,
   max_activations: 3,
   activations_used: 1,
   revoked_reason: null,
@@ -97,6 +99,8 @@ export const basePlan: Plan = {
   is_active: true,
   is_draft: false,
   sort_order: 0,
+  update_months: null,
+  renews_updates_of: null,
   features: [
     {
       feature_id: 'f-chat',

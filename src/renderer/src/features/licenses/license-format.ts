@@ -79,11 +79,28 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
  * license, which then no longer "never expires"), "Never expires", "Expired on …", "Renews on …"
  * when an active subscription will renew it, else "Expires on …".
  */
+/**
+ * A perpetual license's update window: "Updates until Mar 3, 2027", or once it has ended what it
+ * means ("Updates ended on Mar 3, 2027: renew updates to get newer versions").
+ */
+export function updateWindowText(updatesUntil: string, now = Date.now()): string {
+  const day = formatDate(updatesUntil);
+  return new Date(updatesUntil).getTime() > now
+    ? `Updates until ${day}`
+    : `Updates ended on ${day}: renew updates to get newer versions`;
+}
+
 export function expiryText(
-  license: Pick<License, 'expires_at' | 'status' | 'revoked_at'> & { renews?: boolean },
+  license: Pick<License, 'expires_at' | 'status' | 'revoked_at'> & {
+    renews?: boolean;
+    updates_until?: string | null;
+  },
 ): string {
   if (license.status === 'revoked')
     return license.revoked_at ? `Revoked on ${formatDate(license.revoked_at)}` : 'Revoked';
+  // A perpetual license never expires; what runs out is its updates.
+  if (!license.expires_at && license.updates_until)
+    return `Never expires · ${updateWindowText(license.updates_until)}`;
   if (!license.expires_at) return 'Never expires';
   const day = formatDate(license.expires_at);
   if (license.status === 'expired' || new Date(license.expires_at).getTime() < Date.now())

@@ -24,6 +24,7 @@ function Detail({ children }: { children: React.ReactNode }) {
 export function StatCards({ stats }: { stats: DashboardStats | null }) {
   const loading = stats === null;
   const payments = stats?.revenue.totals.reduce((sum, total) => sum + total.payments, 0) ?? 0;
+  const perpetual = stats?.licenses.perpetual ?? { update_window_open: 0, update_window_lapsed: 0 };
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
       <StatCard label="Users" icon={<UsersIcon size={18} />} loading={loading}>
@@ -50,6 +51,12 @@ export function StatCards({ stats }: { stats: DashboardStats | null }) {
               {formatCount(stats.licenses.by_status.suspended)} suspended ·{' '}
               {formatCount(stats.licenses.by_status.expired)} expired
             </Detail>
+            {perpetual.update_window_open + perpetual.update_window_lapsed > 0 && (
+              <Detail>
+                Perpetual: {formatCount(perpetual.update_window_open)} getting updates ·{' '}
+                {formatCount(perpetual.update_window_lapsed)} with updates lapsed
+              </Detail>
+            )}
           </>
         )}
       </StatCard>

@@ -18,6 +18,7 @@ import {
   type CreatePlanRequest,
   MAX_SEATS,
   MAX_TRIAL_DAYS,
+  MAX_UPDATE_MONTHS,
   type Plan,
   type UpdatePlanRequest,
 } from '../../../../../shared/api/plans';
@@ -44,6 +45,8 @@ export interface PackageValues {
   sort_order: number | string;
   is_public: boolean;
   is_active: boolean;
+  /** Months of updates of a perpetual package (or that an update renewal adds); empty for neither. */
+  update_months: number | string;
 }
 
 const FIELDS = [
@@ -58,6 +61,7 @@ const FIELDS = [
   'sort_order',
   'is_public',
   'is_active',
+  'update_months',
 ] as const;
 
 export const DEFAULT_CURRENCY = 'INR';
@@ -88,6 +92,7 @@ const valuesOf = (plan: Plan | null): PackageValues => ({
   sort_order: plan?.sort_order ?? 0,
   is_public: plan?.is_public ?? true,
   is_active: plan?.is_active ?? true,
+  update_months: plan?.update_months ?? '',
 });
 
 const numberOr = (value: number | string): number | undefined =>
@@ -109,6 +114,7 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
     sort_order: numberOr(values.sort_order) ?? 0,
     is_public: values.is_public,
     is_active: values.is_active,
+    update_months: numberOr(values.update_months) ?? null,
   };
 }
 
@@ -304,6 +310,20 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('trial_days')}
           />
         </SimpleGrid>
+        <NumberInput
+          label="Months of updates (perpetual)"
+          description={
+            plan?.renews_updates_of
+              ? 'An update renewal: the months of updates each purchase adds to the perpetual license.'
+              : 'Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.'
+          }
+          size="md"
+          min={1}
+          max={MAX_UPDATE_MONTHS}
+          allowDecimal={false}
+          allowNegative={false}
+          {...form.getInputProps('update_months')}
+        />
         <Stack gap="sm">
           <Switch
             label="On sale"
