@@ -19,6 +19,7 @@ import { Link } from 'react-router-dom';
 import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
+import { Notice } from '../../../components/data/notice';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { checkBadge } from '../license-format';
 import { selectLicenses } from '../license-slice';
@@ -219,11 +220,11 @@ export function ThisMachineCard() {
         </Stack>
 
         {machine?.appInfo?.tokenStorage === 'memory' ? (
-          <Alert color="orange" variant="light" icon={<AlertIcon />} title="Sign-in will not be kept">
+          <Notice tone="warning" title="Sign-in will not be kept">
             This computer has no system keyring the app can use, so your sign-in is kept in memory only: you
             will need to sign in again after closing the app. Install and unlock a keyring (for example GNOME
             Keyring) to stay signed in.
-          </Alert>
+          </Notice>
         ) : null}
       </Stack>
     </Card>
