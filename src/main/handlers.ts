@@ -72,6 +72,7 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
       apiKey: deps.apiKey,
       fetch: deps.fetch,
       timeoutMs: deps.requestTimeoutMs,
+      appVersion: deps.app.version,
     }),
     state,
     hardwareId,

@@ -1,4 +1,5 @@
 import {
+  appVersionSchema,
   type LicenseCheckStatus,
   licenseRefusalSchema,
   type LicenseStatusAnswer,
@@ -28,6 +29,11 @@ export interface LicensingApiOptions {
   apiKey: string;
   fetch?: FetchLike;
   timeoutMs: number;
+  /**
+   * The version this app runs, sent with each check so a perpetual license whose update window
+   * ended can say whether it covers it (left out when it is not a version number, e.g. a dev build).
+   */
+  appVersion?: string;
 }
 
 const describeNetworkError = (error: unknown): string => {
@@ -53,6 +59,7 @@ const readJson = async (response: Response): Promise<unknown> => {
  */
 export function createLicensingApi(options: LicensingApiOptions): LicensingApi {
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  const appVersion = appVersionSchema.safeParse(options.appVersion).data;
   const get = (path: string) =>
     fetchImpl(`${options.serverUrl}${API_BASE_PATH}${path}`, {
       headers: { accept: 'application/json', 'x-api-key': options.apiKey },
@@ -62,6 +69,7 @@ export function createLicensingApi(options: LicensingApiOptions): LicensingApi {
   return {
     async status(licenseKey, hardwareId) {
       const query = new URLSearchParams({ license_key: licenseKey, hardware_id: hardwareId });
+      if (appVersion) query.set('app_version', appVersion);
       let response: Response;
       let body: unknown;
       try {

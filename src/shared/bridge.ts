@@ -47,6 +47,10 @@ export const licenseCheckResultSchema = z.object({
   seat: seatHolderSchema.optional(),
   /** While the license is a free trial: its end and the whole days left. */
   trial: licenseTrialSchema.optional(),
+  /** On a perpetual license: the end of its update window, whether it has ended, and the version it covers. */
+  updates_until: isoDateTimeSchema.optional(),
+  update_window_ended: z.boolean().optional(),
+  covered_version: z.string().nullable().optional(),
   offline: z
     .object({
       lease_expires_at: isoDateTimeSchema,
@@ -67,6 +71,13 @@ export const toLicenseCheckResult = (answer: LicenseStatusAnswer): LicenseCheckR
   features: answer.features,
   ...(answer.seat ? { seat: answer.seat } : {}),
   ...(answer.trial ? { trial: answer.trial } : {}),
+  ...(answer.updates_until
+    ? {
+        updates_until: answer.updates_until,
+        update_window_ended: answer.update_window_ended,
+        covered_version: answer.covered_version,
+      }
+    : {}),
 });
 
 const licenseKeySchema = z.string().trim().min(1).max(64);
