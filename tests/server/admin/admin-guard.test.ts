@@ -22,6 +22,8 @@ import { proofBody, requestBody } from '../helpers/offline-activation-helpers.js
 interface Targets {
   userId: string;
   licenseId: string;
+  /** A license of the target's that is a running free trial. */
+  trialLicenseId: string;
   activationId: string;
   eventId: string;
   planId: string;
@@ -98,6 +100,13 @@ const routes: GuardedRoute[] = [
     method: 'POST',
     path: admin.revokeLicense,
     url: (t) => `${at(admin.revokeLicense, t)}?reason=Chargeback`,
+    success: 200,
+  },
+  {
+    method: 'POST',
+    path: admin.licenseTrial,
+    url: (t) => pathWith(admin.licenseTrial, { id: t.trialLicenseId }),
+    body: () => ({ action: 'extend', days: 3 }),
     success: 200,
   },
   {
@@ -305,6 +314,14 @@ describeOnEveryDatabase('admin API guard', (server) => {
       .select('id')
       .where('license_id', '=', license.id)
       .executeTakeFirstOrThrow();
+    // A free trial of another plan, ending in a week (as the trial start writes it: its expiry too).
+    const trialLicense = await giveLicense(s, owner, 'pro-yearly');
+    const trialEndsAt = new Date(s.clock.now().getTime() + 7 * 24 * 3600_000).toISOString();
+    await s.app.db
+      .updateTable('licenses')
+      .set({ trial_ends_at: trialEndsAt, expires_at: trialEndsAt })
+      .where('id', '=', trialLicense.id)
+      .execute();
     const event = await s.app.db
       .selectFrom('security_events')
       .select('id')
@@ -399,6 +416,7 @@ describeOnEveryDatabase('admin API guard', (server) => {
       releaseId,
       userId: owner.id,
       licenseId: license.id,
+      trialLicenseId: trialLicense.id,
       activationId: activation.id,
       eventId: event.id,
       planId: license.plan_id,

@@ -5198,6 +5198,10 @@ export interface components {
             expires_at: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
+            /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
+            updates_until: string | null;
+            /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
+            update_window_ended: boolean;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;

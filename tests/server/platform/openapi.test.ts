@@ -46,6 +46,8 @@ const ERROR_SCHEMAS = [
   '#/components/schemas/ApiError',
   '#/components/schemas/LicenseRefusal',
   '#/components/schemas/RefreshRefusal',
+  // ApiError with the earlier trial a refused trial start names.
+  '#/components/schemas/TrialRefusal',
 ];
 const EXPECTED_PATHS = flattenPaths(apiPaths);
 
