@@ -11,6 +11,7 @@ import {
   inactiveLicense,
   invalidKey,
   machineRefusal,
+  windowAnswer,
 } from '../licensing/index.js';
 import { channelFileYaml, parseChannelFile } from './channel-files.js';
 import { releaseFilePath } from './releases.js';
@@ -91,16 +92,10 @@ export function createUpdateFeedService({
     return { grant, activation: activation as ActivationRow, license };
   }
 
-  /** What a perpetual license's answer adds: its window and, once it ended, what it covers. */
+  /** What a perpetual license's answer adds: its window and, once it ended, what it covers (as its check says). */
   async function windowOf(updatesUntil: string | null, now: Date) {
     if (updatesUntil === null) return {};
-    const ended = updatesUntil <= now.toISOString();
-    const covered = ended ? await coveredVersions(updatesUntil) : undefined;
-    return {
-      updates_until: updatesUntil,
-      update_window_ended: ended,
-      ...(covered ? { covered_version: covered.covered } : {}),
-    };
+    return (await windowAnswer(updatesUntil, undefined, now, coveredVersions)).fields;
   }
 
   /** A member's machine asks with its seat key (never the organisation's): the license it is on. */

@@ -31,7 +31,7 @@ export {
 } from './licenses/subscription-changes.js';
 export { endForRefund, revokeForRefund } from './licenses/refund-changes.js';
 // Billing refuses an update renewal up front when the buyer has no perpetual license to renew.
-export { assertRenewable } from './licenses/update-windows.js';
+export { assertRenewable, windowAnswer } from './licenses/update-windows.js';
 export {
   type AdministratorChanges,
   changeByAdministrator,

@@ -14,7 +14,7 @@ import { featureUsages } from './usage.js';
 import { counterKey, type UsageTotals } from './usage-repository.js';
 import { type CoveredVersionsLookup, noReleases, type WindowAnswer, windowAnswer } from './update-windows.js';
 import { effectiveStatus } from './views.js';
-import { trialAt } from '../../../shared/trial-days.js';
+import { dayCount, trialAt } from '../../../shared/trial-days.js';
 
 export interface LicenseChecksDeps {
   clock: Clock;
@@ -158,7 +158,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       message: window?.fields.update_window_ended
         ? window.message
         : trial
-          ? `Free trial: ${trial.days_left} day${trial.days_left === 1 ? '' : 's'} left`
+          ? `Free trial: ${dayCount(trial.days_left)} left`
           : 'License is valid',
       requires_activation: false,
       license_id: row.id,

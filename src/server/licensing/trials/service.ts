@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StartTrialRequest, TrialStarted } from '../../../shared/api/licenses.js';
 import { utc } from '../../../shared/dates.js';
+import { dayCount } from '../../../shared/trial-days.js';
 import { findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
@@ -142,8 +143,7 @@ export function createTrialsService({
         );
       }
 
-      const days = `${plan.trial_days} day${plan.trial_days === 1 ? '' : 's'}`;
-      const message = `Your free trial of ${plan.name} has started: ${days}, until ${day(endsAt)}.`;
+      const message = `Your free trial of ${plan.name} has started: ${dayCount(plan.trial_days)}, until ${day(endsAt)}.`;
       if (!body.hardware_id) return { ...(await toLicense(db, license, clock.now())), message };
       const { created: _created, ...activated } = await activation.activateIssued(
         license,

@@ -3,6 +3,7 @@ import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../../../../shared/constants';
 import { formatDate } from './license-format';
+import { dayCount } from '../../../../shared/trial-days';
 
 const DAY_MS = 86_400_000;
 const relativeDays = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
@@ -27,8 +28,6 @@ type FlaggedLicense = Pick<
   'status' | 'expires_at' | 'revoked_reason' | 'revoked_at' | 'subscription_id' | 'license_id'
 > &
   Partial<Pick<License, 'trial' | 'plan_id'>>;
-
-const dayCount = (count: number) => `${count} day${count === 1 ? '' : 's'}`;
 
 const startOfDay = (time: number) => {
   const day = new Date(time);

@@ -3,13 +3,14 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
+import { dayCount } from '../../../../../shared/trial-days';
 import { wrappingLabel } from '../../../components/forms/wrapping-label';
 import { failureMessage } from '../../../lib/api-errors';
 import { useStartTrialMutation } from '../../licenses';
 
 /** The label of a plan's free-trial button: "Start free trial (14 days)". */
 export const trialLabel = (plan: Pick<Plan, 'trial_days'>) =>
-  `Start free trial (${plan.trial_days} day${plan.trial_days === 1 ? '' : 's'})`;
+  `Start free trial (${dayCount(plan.trial_days)})`;
 
 /**
  * Starts the free trial of a plan in one click, no card: the license is issued (and in the desktop
