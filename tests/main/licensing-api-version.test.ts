@@ -31,7 +31,7 @@ describe('desktop license check: the app version goes out, the update window com
     const api = createLicensingApi({
       serverUrl: baseUrl,
       apiKey: 'desktop-key',
-      timeoutMs: 5000,
+      timeoutMs: 30_000,
       appVersion,
     });
     await api.status('KEY-1', 'a'.repeat(64));
