@@ -157,6 +157,13 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
       ...(claims.seat ? { seat: claims.seat } : {}),
       // A trial's days left as of now, not as of the lease's signing.
       ...(claims.trial ? { trial: trialAt(claims.trial.ends_at, now) ?? claims.trial } : {}),
+      // A perpetual license's window, as the online check gives it, so the app says what it covers.
+      ...(claims.updates_until
+        ? {
+            updates_until: claims.updates_until,
+            update_window_ended: Date.parse(claims.updates_until) <= now.getTime(),
+          }
+        : {}),
       offline: {
         lease_expires_at: new Date(claims.exp * 1000).toISOString(),
         grace_remaining_seconds: remainingSeconds,

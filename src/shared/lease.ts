@@ -26,6 +26,11 @@ export interface LeaseClaims {
    */
   trial?: { ends_at: string; days_left: number };
   /**
+   * On a perpetual license: the end of its update window, so the app knows offline which releases
+   * its license covers. Absent on other licenses.
+   */
+  updates_until?: string;
+  /**
    * On a license file for a machine that never goes online: the nonce of the request it answers.
    * Such a lease lives longer than the online ones, so the app takes it only as a license file.
    */

@@ -302,6 +302,37 @@ describeWithKeyring(
         });
       });
 
+      it('offline on a perpetual license’s lease → the result names its update window, open or ended', async () => {
+        const { statePath, license, hardwareId } = await licensedMachine();
+        const kid = server.leaseKeys.keys[0]?.kid ?? '';
+        const nowSeconds = Math.floor(Date.now() / 1000);
+        const offline = await offlineTwin(statePath);
+        machineOffsetMs = DAY_MS;
+        // The machine's clock runs a day ahead: one window ends before it, one after it.
+        const windows = [
+          { until: new Date(Date.now() + 30 * DAY_MS).toISOString(), ended: false },
+          { until: new Date(Date.now() + DAY_MS / 2).toISOString(), ended: true },
+        ];
+        for (const { until, ended } of windows) {
+          await writeLease(statePath, {
+            token: await signLease(server.signingKey, kid, {
+              sub: license.license_id,
+              hwid: hardwareId,
+              kfp: keyFingerprint(license.license_key),
+              iat: nowSeconds,
+              exp: nowSeconds + 7 * DAY,
+              license_expires_at: null,
+              updates_until: until,
+            }),
+          });
+          expect(await offline.dispatch(bridgeChannels.checkLicenseStatus, [])).toMatchObject({
+            valid: true,
+            updates_until: until,
+            update_window_ended: ended,
+          });
+        }
+      });
+
       it('offline by timeout (the server accepts and never answers) → also answered from the lease', async () => {
         const { statePath } = await licensedMachine();
         const silent = await startSilentServer();

@@ -32,6 +32,7 @@ import {
   payInSandbox,
   verifyPayment,
 } from '../helpers/payment-helpers.js';
+import { chargesOf, subscribe, subscriptionCall, subscriptionRow } from '../helpers/subscription-helpers.js';
 import { nodeUpdater } from './update-feed-helpers.js';
 
 const PUBLIC_ORIGIN = 'http://portal.test';
@@ -248,6 +249,71 @@ describeOnEveryDatabase(
       expect((await licenseRow(s, bought.license.license_id)).updates_until).toBe(monthsFrom(first, 36));
     });
 
+    it('a yearly subscription of the update plan moves the window on a year at each charge; cancelling it keeps the license', async () => {
+      const s = server();
+      let buyer = await member(s);
+      const { perpetual } = await perpetualPlans(s);
+      const yearly = await createPlan(s, {
+        price: 899_00,
+        interval: 'year',
+        updateMonths: 12,
+        renewsUpdatesOf: perpetual.id,
+      });
+      const bought = await buy(s, buyer, perpetual);
+      const first = bought.license.updates_until as string;
+
+      const subscribed = await subscribe(s, buyer, yearly.code);
+      const id = bought.license.license_id;
+      expect((await licenseRow(s, id)).updates_until).toBe(monthsFrom(first, 12));
+      // The lease the license check signs carries the window, for the app to know offline.
+      const hw = machine('yearly-updates');
+      expectActivation(await activate(s, buyer.token, bought.license.license_key, hw), 201);
+      const lease = licenseStatusSchema.parse((await check(s, bought.license.license_key, hw)).json()).lease;
+      const claims = JSON.parse(Buffer.from(String(lease).split('.')[1] ?? '', 'base64url').toString());
+      expect(claims.updates_until).toBe(monthsFrom(first, 12));
+
+      // A year on, the scheduler charges the renewal: a year more from the window's end.
+      s.clock.advance(366 * DAY_MS);
+      expect(await s.app.scheduler.runOnce()).toBe(true);
+      const charges = await chargesOf(s, subscribed.subscription.id);
+      expect(charges).toHaveLength(2);
+      expect((await licenseRow(s, id)).updates_until).toBe(monthsFrom(first, 24));
+      // Its invoice names what the charge bought.
+      buyer = await signInAgain(s, buyer);
+      const renewalInvoice = await invoiceOfPayment(s, buyer.token, charges[1]?.id ?? '');
+      expect(renewalInvoice.lines[0]?.description).toBe(
+        `${yearly.name} plan, update renewal, 12 months of updates`,
+      );
+
+      // The updates a charge bought stay bought: nothing to refund, so it stops at its period's end.
+      const subscriptionId = subscribed.subscription.id;
+      const cancelPath = `/subscriptions/${subscriptionId}/cancel`;
+      expectApiError(
+        await s.api({ method: 'POST', path: cancelPath, token: buyer.token, body: { at: 'now' } }),
+        409,
+        'cancel_at_period_end_only',
+      );
+      const cancelled = await subscriptionCall(s, buyer, 'POST', cancelPath, {});
+      expect(cancelled.cancel_at_period_end).toBe(true);
+      s.clock.advance(366 * DAY_MS);
+      await s.app.scheduler.runOnce();
+      expect((await subscriptionRow(s, subscriptionId)).status).toBe('cancelled');
+      expect(await chargesOf(s, subscriptionId)).toHaveLength(2);
+
+      // Its end ends no license: the perpetual one keeps its key, its machine and its window.
+      expect(await licenseRow(s, id)).toMatchObject({
+        status: 'active',
+        expires_at: null,
+        updates_until: monthsFrom(first, 24),
+      });
+      expect(
+        licenseStatusSchema.parse((await check(s, bought.license.license_key, hw)).json()),
+      ).toMatchObject({
+        valid: true,
+        update_window_ended: false,
+      });
+    });
+
     it('a renewal without a perpetual license to renew is refused before any money moves', async () => {
       const s = server();
       const buyer = await member(s);
@@ -258,6 +324,26 @@ describeOnEveryDatabase(
         'no_perpetual_license',
       );
       expect(refused.message).toContain('buy the perpetual plan first');
+      // Nor is a subscription to renewals opened.
+      const yearly = await createPlan(s, {
+        price: 899_00,
+        interval: 'year',
+        updateMonths: 12,
+        renewsUpdatesOf: renewal.renews_updates_of ?? '',
+      });
+      expectApiError(
+        await s.api({
+          method: 'POST',
+          path: '/subscriptions',
+          token: buyer.token,
+          body: { plan_id: yearly.id },
+        }),
+        409,
+        'no_perpetual_license',
+      );
+      expect(
+        await s.app.db.selectFrom('subscriptions').select('id').where('user_id', '=', buyer.id).execute(),
+      ).toEqual([]);
       const payments = await s.app.db
         .selectFrom('payments')
         .select('id')

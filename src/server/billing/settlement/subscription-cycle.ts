@@ -109,7 +109,9 @@ export async function settleCycle(
   });
   const newest = report.cycle >= subscription.cycles;
   const moved = await updateSubscription(trx, subscription.id, {
-    license_id: license.id,
+    // An update renewal's subscription holds no license: its charges move the perpetual license's
+    // window on, and its failing or ending must not suspend or end that license.
+    license_id: plan.renews_updates_of === null ? license.id : null,
     anchor_at: subscription.anchor_at ?? period.start,
     anchor_cycle: subscription.anchor_at === null ? report.cycle - 1 : subscription.anchor_cycle,
     cycles: Math.max(subscription.cycles, report.cycle),

@@ -22,6 +22,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import {
   assertManages,
+  assertRenewable,
   endWithSubscription,
   findLicenseById,
   findOrganisationLicense,
@@ -299,6 +300,13 @@ export function createSubscriptionsService({
       throw conflict('subscription_ended', 'This subscription has already ended');
     const now = clock.now().toISOString();
     const atPeriodEnd = (body.at ?? 'period_end') === 'period_end' && row.status === 'active';
+    // The months of updates a renewal charge bought are the customer's to keep, so there is no
+    // unused part of them to refund: such a subscription stops at the end of its period.
+    if (!atPeriodEnd && row.status === 'active' && (await planOf(row)).renews_updates_of !== null)
+      throw conflict(
+        'cancel_at_period_end_only',
+        'Update renewals are canceled at the end of the period they paid for, and the updates it bought stay yours. Cancel at period end instead.',
+      );
     if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
     // Razorpay is told at once of a cancellation now, and of one at period end only a day before
     // that end (the scheduler does it), so that until then it can be taken back. The provider
@@ -408,6 +416,7 @@ export function createSubscriptionsService({
             `You already subscribe to ${plan.name}. Change its plan or payment method on the Subscriptions page.`,
           );
         await assertNoLifetimeOverlap(db, user, plan, body.confirm_lifetime_overlap === true);
+        await assertRenewable(db, user.id, plan);
       }
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
       const id = randomUUID();
@@ -526,7 +535,10 @@ export function createSubscriptionsService({
           currency: payment.currency,
         });
       }
-      const license = after?.license_id ? await findLicenseById(db, after.license_id) : undefined;
+      // The license the charge paid for: the subscription's own, or the perpetual license whose
+      // update window an update renewal's charge moved on (such a subscription holds none).
+      const licenseId = after?.license_id ?? settled.payment.license_id;
+      const license = licenseId ? await findLicenseById(db, licenseId) : undefined;
       if (!after || !license) throw new Error(`subscription ${row.id} was verified without a license`);
       // A plan change's replacement took over: the old subscription is closed at Razorpay now (or,
       // if Razorpay does not answer, by the scheduler's next run).

@@ -43,6 +43,8 @@ export interface LeaseInput {
   seat?: LeaseClaims['seat'] | null;
   /** While the license is a free trial: its end and days left when signed. */
   trial?: LeaseClaims['trial'] | null;
+  /** On a perpetual license: the end of its update window. */
+  updatesUntil?: string | null;
   /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
   offline?: { nonce: string; lifetimeSeconds: number };
 }
@@ -192,6 +194,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         license_expires_at: input.licenseExpiresAt,
         ...(input.seat ? { seat: input.seat } : {}),
         ...(input.trial ? { trial: input.trial } : {}),
+        ...(input.updatesUntil ? { updates_until: input.updatesUntil } : {}),
         ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
         sub: input.licenseId,
         iss: options.issuer,

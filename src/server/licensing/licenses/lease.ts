@@ -5,11 +5,12 @@ import type { LeaseSigner } from '../leases/lease-signer.js';
 
 /**
  * A signed offline lease of the license for one machine, carrying its plan and feature limits,
- * and on an organisation's license the member whose seat the machine is on.
+ * on an organisation's license the member whose seat the machine is on, and on a perpetual one
+ * the end of its update window.
  */
 export const leaseFor = (
   leases: LeaseSigner,
-  row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at'>,
+  row: Pick<LicenseRow, 'id' | 'license_key' | 'expires_at' | 'updates_until'>,
   hardwareId: string,
   license: Pick<License, 'plan' | 'usage_info'> & { trial?: LicenseTrial | null },
   seat: SeatHolder | null = null,
@@ -27,4 +28,5 @@ export const leaseFor = (
     licenseExpiresAt: row.expires_at,
     seat,
     trial: license.trial ? { ends_at: license.trial.ends_at, days_left: license.trial.days_left } : null,
+    updatesUntil: row.updates_until,
   });

@@ -54,7 +54,8 @@ export interface GrantedPeriod {
  * the old one's unused part is refunded. A one-off order runs the buyer's active license of the plan
  * one more interval, or issues one when there is none (or the plan never expires).
  * A buyer on a trial of the plan (a personal one) is sold that license instead: its key, machines
- * and usage stay, and the paid time starts at the conversion.
+ * and usage stay, and the paid time starts at the conversion. An update renewal, once or by
+ * subscription, moves the buyer's perpetual license's update window on (update-windows.ts).
  */
 export async function grantPeriod(
   trx: DbOrTransaction,
@@ -63,6 +64,11 @@ export async function grantPeriod(
   grant: PeriodGrant,
 ): Promise<GrantedPeriod> {
   if ('order' in grant) return grantOrder(trx, clock, events, grant);
+  const { subscription, plan } = grant;
+  // A yearly (or monthly) subscription of an update renewal: each charge moves the window of the
+  // buyer's perpetual license on, as a one-off renewal does; the subscription holds no license.
+  if (plan.renews_updates_of !== null && subscription.user_id)
+    return renewUpdates(trx, clock, events, subscription.user_id, plan);
   return { license: await grantSubscriptionPeriod(trx, clock, events, grant), period: grant.period };
 }
 
