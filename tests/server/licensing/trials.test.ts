@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.js';
+import { utc } from '../../../src/shared/dates.js';
 import { personKey } from '../../../src/server/licensing/trials/person.js';
 import { adminLicenseSchema } from '../../../src/shared/api/admin.js';
 import {
@@ -406,13 +407,22 @@ describeOnEveryDatabase(
       expect((await mailsTo(s, ann.email)).filter((subject) => /free trial/.test(subject))).toEqual([]);
     });
 
-    it('a one-off purchase of a lifetime plan converts its trial: the same license, never expiring', async () => {
+    it('a one-off purchase of a perpetual plan converts its trial: the same license, never expiring, its update window from the purchase', async () => {
       const s = server();
-      const lifetime = await createPlan(s, { price: 99_900, interval: 'lifetime', trialDays: 7 });
-      const ann = await member(s);
+      const lifetime = await createPlan(s, {
+        price: 99_900,
+        interval: 'lifetime',
+        trialDays: 7,
+        updateMonths: 12,
+      });
+      let ann = await member(s);
       const hw = machine('order');
       const started = expectStarted(await startTrial(s, ann, { plan_id: lifetime.id, hardware_id: hw }));
       expect(started.trial?.days_left).toBe(7);
+      // Bought five days into the trial: the year of updates starts at the purchase.
+      s.clock.advance(5 * DAY_MS);
+      ann = await signInAgain(s, ann);
+      const boughtAt = s.clock.now();
       const order = await openOrder(s, ann.token, lifetime.id);
       const verified = expectVerified(
         await verifyPayment(s, ann.token, await payInSandbox(s, ann.token, order.order_id)),
@@ -424,8 +434,11 @@ describeOnEveryDatabase(
         status: 'active',
         trial: null,
       });
+      const until = Date.parse(verified.license.updates_until ?? '');
+      expect(until).toBeGreaterThanOrEqual(Date.parse(utc(boughtAt).add(12, 'month').toISOString()));
+      expect(until).toBeLessThanOrEqual(Date.parse(utc(s.clock.now()).add(12, 'month').toISOString()));
       const check = licenseStatusSchema.parse((await statusOf(s, started.license_key, hw)).json());
-      expect(check).toMatchObject({ trial: null, expires_at: null });
+      expect(check).toMatchObject({ trial: null, expires_at: null, update_window_ended: false });
     });
 
     it('a trial that ended unpaid is bought back to life with the same license', async () => {

@@ -47,7 +47,13 @@ export async function trialsOfLicenses(
 export async function convertTrialLicense(
   trx: DbOrTransaction,
   who: { userId: string; planId: string },
-  changes: { expires_at: string | null; subscription_id: string | null; at: string },
+  changes: {
+    expires_at: string | null;
+    subscription_id: string | null;
+    /** A perpetual plan's window, counted from the purchase, not from the trial's start. */
+    updates_until: string | null;
+    at: string;
+  },
 ): Promise<LicenseRow | undefined> {
   const trial = await trx
     .selectFrom('licenses')
@@ -66,6 +72,7 @@ export async function convertTrialLicense(
       trial_ends_at: null,
       expires_at: changes.expires_at,
       subscription_id: changes.subscription_id,
+      updates_until: changes.updates_until,
       updated_at: changes.at,
     })
     .where('id', '=', trial.id)
