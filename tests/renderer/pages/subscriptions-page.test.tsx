@@ -71,6 +71,7 @@ const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  trial_ends_at: null,
   cancel_credit_refund_minor: 0,
   created_at: NOW,
   ...extra,
