@@ -69,9 +69,7 @@ const cardTrialEndingMail = (
   });
 };
 
-const freeTrialEndingMail = (
-  input: TrialMail & { lastDay: boolean; unsubscribeUrl: string },
-): MailMessage =>
+const freeTrialEndingMail = (input: TrialMail & { lastDay: boolean; unsubscribeUrl: string }): MailMessage =>
   composeMail({
     kind: mailKinds.trialEnding,
     to: input.to,
