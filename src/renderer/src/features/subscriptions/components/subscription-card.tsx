@@ -30,6 +30,7 @@ import { CancelDialog } from './cancel-dialog';
 import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
 import { ChargeHistory } from './charge-history';
 import { SandboxControls } from './sandbox-controls';
+import { onCardTrial } from '../card-trial';
 
 /** One term of the card's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */
 function Term({ label, children }: { label: string; children: ReactNode }) {
@@ -196,7 +197,7 @@ export function SubscriptionCard({
             gap: 'var(--mantine-spacing-md) var(--mantine-spacing-xl)',
           }}
         >
-          <Term label="Current period">
+          <Term label={onCardTrial(subscription) ? 'Free trial' : 'Current period'}>
             <Text size="sm">
               {subscription.current_period_start && subscription.current_period_end
                 ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
