@@ -79,6 +79,17 @@ describePortal('card trials on Purchase: a subscription with its trial, charged 
     );
     await photographAll(page, 'card-trial-started');
 
+    // The Subscriptions page: the period reads as the free trial; canceling charges nothing.
+    await page.goto('/subscriptions');
+    await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
+    await page.getByText('Free trial', { exact: true }).first().waitFor();
+    await photographAll(page, 'card-trial-subscriptions');
+    await page.getByRole('button', { name: 'Cancel subscription…' }).click();
+    const cancel = page.getByRole('dialog', { name: /^Cancel Pro/ });
+    await cancel.waitFor();
+    expect(await cancel.getByTestId('cancel-trial').innerText()).toMatch(/^Your card is never charged/);
+    await photographAll(page, 'card-trial-cancel', false);
+
     const rows = await server.app.db
       .selectFrom('subscriptions')
       .innerJoin('users', 'users.id', 'subscriptions.user_id')

@@ -550,6 +550,8 @@ describe('cancel and resume', () => {
     });
     const card = await openSubscriptions();
     expect(card.getByText('Free trial')).toBeTruthy();
+    // A plan change waits for the first charge.
+    expect(card.queryByRole('button', { name: 'Change plan…' })).toBeNull();
     await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
     expect(dialog.queryByRole('radio')).toBeNull();

@@ -85,7 +85,9 @@ export function SubscriptionCard({
   const { plan } = subscription;
   const titleId = `subscription-${subscription.id}`;
   const live = isLive(subscription);
-  const changeable = subscription.status === 'active' && !subscription.cancel_at_period_end;
+  // A card trial changes plan only after its first charge (the server refuses it before).
+  const changeable =
+    subscription.status === 'active' && !subscription.cancel_at_period_end && !onCardTrial(subscription);
   const others = plans.filter(
     (candidate) => candidate.id !== plan.id && candidate.currency === plan.currency,
   );
