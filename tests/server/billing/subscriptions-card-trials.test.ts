@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { buildApp } from '../../../src/server/app.js';
 import { utc } from '../../../src/shared/dates.js';
 import { licenseSchema, licenseStatusSchema, trialRefusalSchema } from '../../../src/shared/api/licenses.js';
 import {
@@ -6,7 +7,7 @@ import {
   subscriptionCheckoutSchema,
   verifySubscriptionRequestSchema,
 } from '../../../src/shared/api/subscriptions.js';
-import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
   activate,
@@ -333,6 +334,66 @@ describeOnEveryDatabase(
           ).toHaveLength(1);
           expect(license).toMatchObject({ trial_ends_at: null, expires_at: row.current_period_end });
         }
+      }
+    });
+
+    it('two instances on one database, two accounts’ card trials on one machine authorised at once: exactly one trial; the other refused (machine_trial_used), canceled, nothing half-written', async () => {
+      const s = server();
+      const plan = await offerTrial(s);
+      const second = await buildApp(s.config, { clock: s.clock, logger: false });
+      try {
+        const hw = machine('cluster');
+        const buyers = [await member(s), await member(s)];
+        const opened = await Promise.all(
+          buyers.map(async (buyer) => {
+            const response = await openTrialCheckout(s, buyer, { plan_id: plan.id, hardware_id: hw });
+            expect(response.statusCode, response.body).toBe(201);
+            const checkout = subscriptionCheckoutSchema.parse(response.json());
+            const authorised = await s.api({
+              method: 'POST',
+              path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
+              token: buyer.token,
+              body: { outcome: 'pay' },
+            });
+            return { checkout, answer: authorised.json<Record<string, string>>() };
+          }),
+        );
+        const [one, two] = opened as [(typeof opened)[number], (typeof opened)[number]];
+        const answers = await Promise.all([
+          s.api({ method: 'POST', path: '/subscriptions/verify', token: buyers[0]?.token, body: one.answer }),
+          second.inject({
+            method: 'POST',
+            url: '/api/v1/subscriptions/verify',
+            headers: { 'x-api-key': WEB_API_KEY, authorization: `Bearer ${buyers[1]?.token ?? ''}` },
+            payload: two.answer,
+          }),
+        ]);
+        expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        const refused = answers.find((answer) => answer.statusCode === 409);
+        expect(trialRefusalSchema.parse(refused?.json()).code).toBe('machine_trial_used');
+        const trials = await s.app.db
+          .selectFrom('license_trials')
+          .selectAll()
+          .where('hardware_id', '=', hw)
+          .execute();
+        expect(trials).toHaveLength(1);
+        const rows = await Promise.all(
+          [one, two].map((opened) => subscriptionRow(s, opened.checkout.subscription.id)),
+        );
+        expect(rows.map((row) => row.status).sort()).toEqual(['active', 'cancelled']);
+        const licenses = await s.app.db
+          .selectFrom('licenses')
+          .select('id')
+          .where(
+            'user_id',
+            'in',
+            buyers.map((buyer) => buyer.id),
+          )
+          .execute();
+        expect(licenses).toHaveLength(1);
+        for (const row of rows) expect(await chargesOf(s, row.id)).toEqual([]);
+      } finally {
+        await second.close();
       }
     });
 
