@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentProvider } from './billing/payments/provider.js';
+import { createTrialCharge } from './billing/subscriptions/trial-charge.js';
 import { createCoveredVersions } from './distribution/update-windows.js';
 import { createDomainEvents, type DomainEvent } from './domain-events.js';
 import type { HostResolver } from './integrations/webhooks/address-guard.js';
@@ -83,6 +84,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await app.register((await import('./licensing/context.js')).licensingContext, {
         events,
         coveredVersions: createCoveredVersions,
+        // Licensing's trial reminders say what a card trial's subscription will charge (billing's price).
+        trialCharge: createTrialCharge(config.invoices.tax),
       });
     if (wanted.has('billing'))
       await app.register((await import('./billing/context.js')).billingContext, {

@@ -25,7 +25,7 @@ import { createInvitationsService } from './organisations/invitations.js';
 import { createMemberMail } from './organisations/member-mail.js';
 import { organisationsRoutes } from './organisations/routes.js';
 import { createOrganisationsService } from './organisations/service.js';
-import { createTrialNotices } from './trials/notices.js';
+import { createTrialNotices, type TrialChargeLookup } from './trials/notices.js';
 import { trialRoutes } from './trials/routes.js';
 import { createTrialsService } from './trials/service.js';
 
@@ -40,6 +40,11 @@ export interface LicensingOptions {
    * (distribution's, supplied at composition since licensing may not use distribution).
    */
   coveredVersions?: (db: Db) => CoveredVersionsLookup;
+  /**
+   * A card trial's first charge still to come, as its subscription will charge it (billing's,
+   * supplied at composition since licensing may not use billing): the trial reminders say it.
+   */
+  trialCharge?: TrialChargeLookup;
 }
 
 declare module 'fastify' {
@@ -51,7 +56,7 @@ declare module 'fastify' {
 
 /** Licensing: licenses, activations, checks and leases, offline activation, organisations and seats. */
 export const licensingContext = fp<LicensingOptions>(
-  async (app, { events, coveredVersions }) => {
+  async (app, { events, coveredVersions, trialCharge }) => {
     const { config, clock, db, raw } = app.platform;
     const { mailer } = app;
     const { publicUrl } = config;
@@ -102,7 +107,17 @@ export const licensingContext = fp<LicensingOptions>(
     events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
 
     app.platform.schedule(
-      { name: 'trial notices', run: createTrialNotices({ db, clock, events, mailer, publicUrl }).run },
+      {
+        name: 'trial notices',
+        run: createTrialNotices({
+          db,
+          clock,
+          events,
+          mailer,
+          publicUrl,
+          ...(trialCharge ? { trialCharge } : {}),
+        }).run,
+      },
       { afterOthers: true },
     );
 

@@ -61,3 +61,10 @@ export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses
 export { createPlanInUse } from './licenses/plan-in-use.js';
 // An administrator's extension or end of a free trial.
 export { changeTrialByAdministrator, type TrialChange } from './trials/administrator-changes.js';
+// Card trials: billing's subscription checkout with a trial, under the free trials' rules.
+export {
+  type CardTrialBuyer,
+  cardTrialRefused,
+  cardTrialRefusal,
+  startCardTrial,
+} from './trials/card-trials.js';

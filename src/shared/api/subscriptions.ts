@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTimeSchema } from './common.js';
 import { chargeSummarySchema } from './charges.js';
 import { couponCodeField } from './coupons.js';
-import { licenseSchema } from './licenses.js';
+import { hardwareIdSchema, licenseSchema } from './licenses.js';
 import { MAX_SEATS, organisationIdSchema } from './organisations.js';
 import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
 
@@ -78,6 +78,11 @@ export const subscriptionSchema = z
       .describe(
         'What canceling now would refund at this moment: the unused part of the paid period (0 when none is left)',
       ),
+    trial_ends_at: isoDateTimeSchema
+      .nullable()
+      .describe(
+        'A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial',
+      ),
     created_at: isoDateTimeSchema,
   })
   .meta({ id: 'Subscription' });
@@ -109,6 +114,17 @@ export const createSubscriptionRequestSchema = z
       .optional()
       .describe(
         'True when the buyer knows a lifetime license they own already includes every feature of this plan; without it that purchase is refused with 409 `lifetime_license_owned`',
+      ),
+    trial: z
+      .boolean('trial must be true or false')
+      .optional()
+      .describe(
+        'True to start with the plan’s free trial: the card is authorized now and first charged at the trial’s end. Refused with 409 `trial_not_offered` when the plan has none, and `trial_already_used` or `machine_trial_used` (with `earlier_trial`) when this account, e-mail address or machine had one',
+      ),
+    hardware_id: hardwareIdSchema
+      .optional()
+      .describe(
+        'With `trial`: the machine the checkout is opened on (the desktop app), which gets one trial of a plan',
       ),
   })
   .meta({ id: 'CreateSubscriptionRequest' });

@@ -41,6 +41,7 @@ const makeSubscription = (index: number, extra: Partial<AdminSubscription> = {})
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  trial_ends_at: null,
   cancel_credit_refund_minor: 0,
   created_at: at(1),
   user_id: USER_ID,

@@ -297,6 +297,7 @@ describe('/dashboard', () => {
             sandbox_card: 'declines',
             credit_minor: 0,
             cancel_now_refund_minor: 0,
+            trial_ends_at: null,
             cancel_credit_refund_minor: 0,
             created_at: '2025-10-01T09:00:00.000Z',
           },

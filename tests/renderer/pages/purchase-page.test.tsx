@@ -126,6 +126,7 @@ const teamSubscription: Subscription = {
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  trial_ends_at: null,
   cancel_credit_refund_minor: 0,
   created_at: NOW,
 };
@@ -742,6 +743,61 @@ describe('purchase page: subscriptions', () => {
 
     await userEvent.click(success.getByRole('link', { name: 'Manage subscription' }));
     expect(router.state.location.pathname).toBe('/subscriptions');
+  });
+
+  it('offers a plan’s trial with a card in its subscription checkout: when the first charge comes, the trial sent, nothing charged today, the trial license', async () => {
+    const trialEnd = '2025-03-15T10:00:00.000Z';
+    api.on('GET /plans/public', () => ({
+      json: PLANS.map((item) => (item.id === 'team' ? { ...item, trial_days: 14 } : item)),
+    }));
+    const trialSubscription: Subscription = {
+      ...teamSubscription,
+      trial_ends_at: trialEnd,
+      license_id: null,
+      current_period_end: trialEnd,
+      next_charge: { at: trialEnd, amount_minor: 4_999_000, currency: 'INR' },
+    };
+    const trialLicense = makeLicense('lic-card-trial', {
+      ...teamLicense,
+      license_id: 'lic-card-trial',
+      expires_at: trialEnd,
+      trial: { ends_at: trialEnd, days_left: 14, started_at: NOW, source: 'card' },
+    });
+    api.on('POST /subscriptions', () => ({
+      status: 201,
+      json: teamCheckout({
+        amount: 0,
+        subscription: { ...teamCheckout().subscription, trial_ends_at: trialEnd },
+      }),
+    }));
+    api.on('POST /payments/sandbox/subscriptions/sub_sandbox_team/complete', () => ({ json: signature }));
+    api.on('POST /subscriptions/verify', () => {
+      subscriptions = [trialSubscription];
+      licenses.push(trialLicense);
+      return { json: { subscription: trialSubscription, license: trialLicense, charge: null } };
+    });
+    await openPurchase();
+    const team = within(screen.getByRole('article', { name: 'Team' }));
+    const start = team.getByRole('button', { name: 'Start 14-day trial with card' });
+    expect(team.getByTestId('card-trial-note').textContent).toMatch(
+      /^You won’t be charged until .+, then ₹49,990 \/ year\. Cancel before then and nothing is charged\.$/,
+    );
+    expect(start.getAttribute('aria-describedby')).toBe('card-trial-note-team');
+    await userEvent.click(start);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', trial: true });
+    expect(dialog.getByText('Free')).toBeTruthy();
+    expect(
+      dialog.getByText('Free trial until Mar 15, 2025, then ₹49,990 / year until you cancel'),
+    ).toBeTruthy();
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Pay' }));
+    const success = within(
+      await screen.findByRole('region', { name: /^Trial started: your Team license is ready/ }, SLOW),
+    );
+    expect(success.getByTestId('subscription-charged').textContent).toMatch(
+      /^Your free trial runs until Mar 15, 2025\. You won’t be charged until then; .* First charge: ₹49,990 on Mar 15, 2025\.$/,
+    );
   });
 
   it('tells an owner of a lifetime plan that covers the subscription before paying, and sends the confirmation when they go on', async () => {

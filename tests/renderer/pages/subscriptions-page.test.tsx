@@ -71,6 +71,7 @@ const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   sandbox_card: 'succeeds',
   credit_minor: 0,
   cancel_now_refund_minor: 0,
+  trial_ends_at: null,
   cancel_credit_refund_minor: 0,
   created_at: NOW,
   ...extra,
@@ -539,6 +540,27 @@ describe('cancel and resume', () => {
     // An ended subscription offers nothing more to do.
     expect(card.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();
     expect(card.queryByRole('region', { name: 'Sandbox controls' })).toBeNull();
+  });
+
+  it('a card trial: its period reads as the free trial, and canceling it says the card is never charged and the trial runs to its end', async () => {
+    current = subscription({ trial_ends_at: '2026-12-20T10:00:00.000Z', license_id: null });
+    api.on('POST /subscriptions/sub-1/cancel', () => {
+      current = subscription({ status: 'cancelled', ended_at: NOW, next_charge: null, license_id: null });
+      return { json: current };
+    });
+    const card = await openSubscriptions();
+    expect(card.getByText('Free trial')).toBeTruthy();
+    // A plan change waits for the first charge.
+    expect(card.queryByRole('button', { name: 'Change plan…' })).toBeNull();
+    await userEvent.click(card.getByRole('button', { name: 'Cancel subscription…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Cancel Pro?' }, SLOW));
+    expect(dialog.queryByRole('radio')).toBeNull();
+    expect(dialog.getByTestId('cancel-trial').textContent).toMatch(
+      /^Your card is never charged: the subscription ends now, and your free trial keeps working until Dec 20, 2026\./,
+    );
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel the trial' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), SLOW);
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Ended'), SLOW);
   });
 
   it('says what happens to the money before the customer confirms: the unused part refunded now, nothing at period end', async () => {

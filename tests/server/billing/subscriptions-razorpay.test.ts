@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { subscriptionCheckoutSchema } from '../../../src/shared/api/subscriptions.js';
 import type { Config } from '../../../src/server/platform/config.js';
@@ -22,147 +20,18 @@ import {
   expectActivation,
   signInAgain,
 } from '../helpers/license-helpers.js';
-import { hmacHex, newEventId, postWebhook } from '../helpers/payment-helpers.js';
+import { hmacHex, newEventId } from '../helpers/payment-helpers.js';
+import {
+  deliver,
+  fakeRazorpaySubscriptionsApi,
+  KEY_ID,
+  KEY_SECRET,
+  signedAnswer,
+  subscriptionEvent,
+  WEBHOOK_SECRET,
+} from '../helpers/razorpay-subscriptions-fake.js';
 import { type QueryRecorder, recordedDatabase } from '../../support/query-recorder.js';
 import { chargesOf, later, licenseRow, subscriptionRow } from '../helpers/subscription-helpers.js';
-
-const KEY_ID = 'rzp_test_FakeSubs000001';
-const KEY_SECRET = 'fake-razorpay-subscriptions-key-secret';
-const WEBHOOK_SECRET = 'fake-razorpay-subscriptions-webhook-secret';
-
-interface FakeRequest {
-  method: string;
-  url: string;
-  body: Record<string, unknown> | undefined;
-}
-
-/**
- * A FAKE Razorpay API (Razorpay's servers cannot be reached from tests): plans, subscriptions,
- * their cancellation and payments, answered in the shapes of Razorpay's API reference, recording what was sent.
- */
-function fakeRazorpaySubscriptionsApi() {
-  const requests: FakeRequest[] = [];
-  let refuse = false;
-  let refuseRefunds = false;
-  const cancelled = new Set<string>();
-  const readBody = async (request: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    return raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-  };
-  const server = createServer((request, response) => {
-    void readBody(request).then((body) => {
-      const method = request.method ?? '';
-      const url = request.url ?? '';
-      requests.push({ method, url, body });
-      const send = (status: number, json: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(json));
-      };
-      if (refuse)
-        return send(500, { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble' } });
-      const now = Math.floor(Date.now() / 1000);
-      if (method === 'POST' && url === '/v1/plans' && body)
-        return send(200, {
-          id: `plan_Fake${randomBytes(5).toString('hex')}`,
-          entity: 'plan',
-          interval: body['interval'],
-          period: body['period'],
-          item: {
-            id: `item_Fake${randomBytes(5).toString('hex')}`,
-            active: true,
-            ...(body['item'] as object),
-          },
-          notes: body['notes'] ?? [],
-          created_at: now,
-        });
-      if (method === 'POST' && url === '/v1/subscriptions' && body)
-        return send(200, {
-          id: `sub_Fake${randomBytes(5).toString('hex')}`,
-          entity: 'subscription',
-          plan_id: body['plan_id'],
-          status: 'created',
-          total_count: body['total_count'],
-          paid_count: 0,
-          customer_notify: true,
-          short_url: 'https://rzp.io/i/fake',
-          notes: body['notes'] ?? [],
-          created_at: now,
-        });
-      // The payment that authorised a new card (Checkout's `subscription_card_change`).
-      const payment = /^\/v1\/payments\/(pay_\w+)$/.exec(url);
-      if (method === 'GET' && payment)
-        return send(200, {
-          id: payment[1],
-          entity: 'payment',
-          amount: 0,
-          currency: 'INR',
-          status: 'refunded',
-          method: 'card',
-          card: { id: 'card_FakeNew', last4: '4242', network: 'MasterCard', type: 'credit' },
-          created_at: now,
-        });
-      const cancel = /^\/v1\/subscriptions\/(sub_\w+)\/cancel$/.exec(url);
-      if (method === 'POST' && cancel) {
-        // Razorpay refuses to cancel twice.
-        if (cancelled.has(cancel[1] ?? ''))
-          return send(400, {
-            error: {
-              code: 'BAD_REQUEST_ERROR',
-              description: 'Subscription is not cancellable in cancelled status.',
-            },
-          });
-        cancelled.add(cancel[1] ?? '');
-        return send(200, { id: cancel[1], entity: 'subscription', status: 'cancelled', ended_at: now });
-      }
-      const subscription = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url);
-      if (method === 'GET' && subscription)
-        return send(200, {
-          id: subscription[1],
-          entity: 'subscription',
-          plan_id: 'plan_Fake',
-          status: cancelled.has(subscription[1] ?? '') ? 'cancelled' : 'active',
-          created_at: now,
-        });
-      const refund = /^\/v1\/payments\/(pay_\w+)\/refund$/.exec(url);
-      if (method === 'POST' && refund && body) {
-        if (refuseRefunds)
-          return send(502, { error: { code: 'GATEWAY_ERROR', description: 'The bank did not answer' } });
-        return send(200, {
-          id: `rfnd_Fake${randomBytes(5).toString('hex')}`,
-          entity: 'refund',
-          amount: body['amount'],
-          currency: 'INR',
-          payment_id: refund[1],
-          notes: body['notes'],
-          status: 'processed',
-          speed_processed: 'normal',
-          created_at: now,
-        });
-      }
-      return send(404, {
-        error: { code: 'BAD_REQUEST_ERROR', description: 'The requested URL was not found' },
-      });
-    });
-  });
-  return {
-    requests,
-    refuse: (next: boolean) => {
-      refuse = next;
-    },
-    refuseRefunds: (next: boolean) => {
-      refuseRefunds = next;
-    },
-    start: () =>
-      new Promise<string>((done) =>
-        server.listen(0, '127.0.0.1', () =>
-          done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
-        ),
-      ),
-    stop: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 const fake = fakeRazorpaySubscriptionsApi();
 let fakeUrl: string | undefined;
@@ -187,77 +56,6 @@ const razorpayServer: TestServerOptions = {
     };
   },
 };
-
-/**
- * A subscription webhook body in the format of Razorpay's webhook reference (`subscription.charged`
- * carries the subscription and the payment; times are Unix seconds), signed with the webhook secret.
- */
-function subscriptionEvent(
-  event: string,
-  subscription: { id: string; paidCount: number; status: string; endedAt?: number },
-  payment?: { id: string; amount: number; currency?: string; errorDescription?: string },
-) {
-  const now = Math.floor(Date.now() / 1000);
-  const body = JSON.stringify({
-    entity: 'event',
-    account_id: 'acc_FakeAccount01',
-    event,
-    contains: payment ? ['subscription', 'payment'] : ['subscription'],
-    payload: {
-      subscription: {
-        entity: {
-          id: subscription.id,
-          entity: 'subscription',
-          plan_id: 'plan_Fake',
-          status: subscription.status,
-          current_start: now,
-          current_end: now + 30 * 86_400,
-          ended_at: subscription.endedAt ?? null,
-          quantity: 1,
-          total_count: 120,
-          paid_count: subscription.paidCount,
-          remaining_count: 120 - subscription.paidCount,
-          payment_method: 'card',
-          customer_notify: true,
-          created_at: now - 60,
-          source: 'api',
-        },
-      },
-      ...(payment
-        ? {
-            payment: {
-              entity: {
-                id: payment.id,
-                entity: 'payment',
-                amount: payment.amount,
-                currency: payment.currency ?? 'INR',
-                status: payment.errorDescription ? 'failed' : 'captured',
-                order_id: `order_Fake${randomBytes(4).toString('hex')}`,
-                invoice_id: `inv_Fake${randomBytes(4).toString('hex')}`,
-                method: 'card',
-                card: { id: 'card_Fake', last4: '1111', network: 'Visa', type: 'credit' },
-                error_description: payment.errorDescription ?? null,
-                captured: !payment.errorDescription,
-                created_at: now,
-              },
-            },
-          }
-        : {}),
-    },
-    created_at: now,
-  });
-  return { body, signature: hmacHex(WEBHOOK_SECRET, body) };
-}
-
-const deliver = (s: TestServer, event: ReturnType<typeof subscriptionEvent>, eventId = newEventId()) =>
-  postWebhook(s, event.body, { signature: event.signature, eventId });
-
-/** What Checkout hands the page for `paymentId` on a subscription: HMAC-SHA256(payment_id|subscription_id). */
-const signedAnswer = (subscriptionId: string, paymentId: string) => ({
-  razorpay_subscription_id: subscriptionId,
-  razorpay_payment_id: paymentId,
-  razorpay_signature: hmacHex(KEY_SECRET, `${paymentId}|${subscriptionId}`),
-});
 
 /** Opens a Razorpay subscription of `buyer` to `plan` (not paid yet): what Checkout would open with. */
 async function openSubscription(s: TestServer, buyer: Member, plan: { id: string }) {

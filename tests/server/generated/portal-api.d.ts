@@ -2337,7 +2337,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to a monthly or yearly plan; Checkout then authorizes the first charge
-         * @description Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it hands back to verify. A plan that is not billed monthly or yearly, or one you already subscribe to, is refused (409); so is a plan whose every feature a lifetime license you own already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true.
+         * @description Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it hands back to verify. A plan that is not billed monthly or yearly, or one you already subscribe to, is refused (409); so is a plan whose every feature a lifetime license you own already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true. With `trial: true` the plan’s free trial comes first: Checkout only authorizes the card (`amount` 0) and the first charge is made at the trial’s end; a plan without a trial is refused (409 `trial_not_offered`), and so is a trial this account, e-mail address or machine had (409 `trial_already_used` or `machine_trial_used`, with `earlier_trial`).
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -2357,7 +2357,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a subscription’s checkout and start it: the first charge issues the license, once
-         * @description The signature must be HMAC-SHA256(payment_id|subscription_id, key secret) for a subscription of the caller. Sending the same verified payment again answers the same subscription and license.
+         * @description The signature must be HMAC-SHA256(payment_id|subscription_id, key secret) for a subscription of the caller. Sending the same verified payment again answers the same subscription and license. A card trial’s checkout starts the trial instead (the trial license, `charge` null); a trial had meanwhile (another checkout, on any server) is refused with 409 and the subscription canceled.
          */
         post: operations["verifySubscription"];
         delete?: never;
@@ -3267,6 +3267,8 @@ export interface components {
             cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
+            /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
+            trial_ends_at: string | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -3323,6 +3325,8 @@ export interface components {
             cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
+            /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
+            trial_ends_at: string | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -3758,6 +3762,10 @@ export interface components {
             seats?: number;
             /** @description True when the buyer knows a lifetime license they own already includes every feature of this plan; without it that purchase is refused with 409 `lifetime_license_owned` */
             confirm_lifetime_overlap?: boolean;
+            /** @description True to start with the plan’s free trial: the card is authorized now and first charged at the trial’s end. Refused with 409 `trial_not_offered` when the plan has none, and `trial_already_used` or `machine_trial_used` (with `earlier_trial`) when this account, e-mail address or machine had one */
+            trial?: boolean;
+            /** @description With `trial`: the machine the checkout is opened on (the desktop app), which gets one trial of a plan */
+            hardware_id?: string;
         };
         CreateWebhookEndpointBodyInput: {
             url: string;
@@ -4256,7 +4264,7 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             started_at: string;
             /** @enum {string} */
-            source: "account";
+            source: "account" | "card";
         };
         LicenseUsage: {
             license_id: string;
@@ -5004,6 +5012,8 @@ export interface components {
             cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
+            /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
+            trial_ends_at: string | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
         };
@@ -5070,6 +5080,8 @@ export interface components {
             cancel_credit_refund_minor: number;
             /** @description What canceling now would refund at this moment: the unused part of the paid period (0 when none is left) */
             cancel_now_refund_minor: number;
+            /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
+            trial_ends_at: string | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Every charge, newest first */
@@ -15104,7 +15116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["TrialRefusal"];
                 };
             };
             /** @description Unsupported content type */
@@ -15182,7 +15194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ApiError"];
+                    "application/json": components["schemas"]["TrialRefusal"];
                 };
             };
             /** @description Unsupported content type */

@@ -46,6 +46,11 @@ export interface SubscriptionGateway {
      * charges start at `startAt` (Unix seconds), a period later.
      */
     upfront?: { amount: number; currency: string; name: string; startAt: number };
+    /**
+     * A card trial: the card is only authorised at checkout, and the first charge is made at
+     * `trialEndsAt` (Unix seconds), the trial's end.
+     */
+    trialEndsAt?: number;
     /** Seats of a seat-based plan: the provider charges the plan's (per-seat) amount this many times. */
     quantity?: number;
   }): Promise<string>;

@@ -34,7 +34,7 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         throw new PaymentProviderError('Razorpay answered an unexpected plan', plan);
       return plan.id;
     },
-    async createSubscription({ providerPlanId, totalCount, notes, upfront, quantity }) {
+    async createSubscription({ providerPlanId, totalCount, notes, upfront, quantity, trialEndsAt }) {
       const subscription = await call('create the subscription', () =>
         client.subscriptions.create({
           plan_id: providerPlanId,
@@ -51,6 +51,9 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
                 ],
               }
             : {}),
+          // A card trial: Checkout only authorises the card (no add-on), and Razorpay's first
+          // charge is at the trial's end.
+          ...(trialEndsAt !== undefined ? { start_at: trialEndsAt } : {}),
         }),
       );
       if (typeof subscription.id !== 'string' || subscription.plan_id !== providerPlanId)

@@ -5,6 +5,7 @@ import { grantPeriod } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { claimPayment } from '../payments/repository.js';
 import { type ChargeReport, newChargeRow, periodFor } from '../subscriptions/charge-row.js';
+import { cancelledTrialRefundId, cancelledTrialRefundReason } from '../subscriptions/card-trials.js';
 import { duplicateRefundId, duplicateRefundReason, liveTwinOf } from '../subscriptions/duplicates.js';
 import { takeOverReplaced } from '../subscriptions/replacement-takeover.js';
 import {
@@ -29,7 +30,9 @@ export type CycleSettlement =
   /** This charge was already settled: a replay, answered with what it did. */
   | { outcome: 'already_paid'; payment: PaymentRow; subscription: SubscriptionRow }
   /** Paid, but the buyer already had this subscription: recorded, refunded, and nothing started. */
-  | { outcome: 'refused'; payment: PaymentRow; subscription: SubscriptionRow; twin: SubscriptionRow };
+  | { outcome: 'refused'; payment: PaymentRow; subscription: SubscriptionRow; twin: SubscriptionRow }
+  /** A first charge of a card trial canceled before it: recorded, invoiced, refunded in full; no license time. */
+  | { outcome: 'refunded'; payment: PaymentRow; subscription: SubscriptionRow };
 
 /**
  * Records a paid charge that would have started a second subscription and cancels that
@@ -71,6 +74,34 @@ async function refuse(
 }
 
 /**
+ * A charge the provider made for a card trial canceled before its first charge (Razorpay charged
+ * at the trial's end while our cancellation was on its way, or was never heard): the money is
+ * recorded and invoiced as every payment is, and refunded in full through the provider's refund
+ * path (reserved here, asked of Razorpay by the scheduler, which the refund receipt follows); no
+ * period is granted, and the trial license still ends at the trial's end.
+ */
+async function refundCancelledTrial(
+  trx: DbOrTransaction,
+  deps: SettlementDeps,
+  subscription: SubscriptionRow,
+  won: PaymentRow,
+  report: ChargeReport,
+  planName: string,
+): Promise<CycleSettlement> {
+  const { clock, invoicing, reserveCredit } = deps;
+  await setChargeAmount(trx, won.id, report);
+  const payment = { ...won, amount_minor: report.amountMinor, currency: report.currency };
+  await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
+  await reserveCredit(trx, {
+    paymentId: payment.id,
+    amountMinor: Number(payment.amount_minor),
+    reason: cancelledTrialRefundReason(planName),
+    refundId: cancelledTrialRefundId(payment.id),
+  });
+  return { outcome: 'refunded', payment, subscription };
+}
+
+/**
  * Settles one cycle's charge exactly once, however many reports of it arrive and in whatever order:
  * the charge's payment row is claimed by one caller, and only that caller extends the license (to
  * the end of the charge's period, never back) and moves the subscription on.
@@ -94,6 +125,10 @@ export async function settleCycle(
   const row = await chargePaymentRow(trx, newChargeRow(subscription, plan, report.cycle, period, price, now));
   const won = await claimPayment(trx, row.id, report.providerPaymentId, now.toISOString());
   if (!won) return { outcome: 'already_paid', payment: row, subscription };
+
+  // A card trial canceled before its first charge never charges: money that came anyway goes back.
+  if (subscription.status === 'cancelled' && subscription.trial_ends_at !== null && subscription.cycles === 0)
+    return refundCancelledTrial(trx, deps, subscription, won, report, plan.name);
 
   // Two checkouts of one plan both paid (two tabs, a double click): the first to settle starts
   // the subscription; this one records the money, refunds it and starts nothing.

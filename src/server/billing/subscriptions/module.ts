@@ -92,6 +92,7 @@ export function createSubscriptionsArea({
     currency: config.payments.currency,
     charges,
     lifecycle,
+    events,
     effects: {
       cancelled: async (trx, subscription, money) => {
         await events.publish(trx, { type: 'subscription.cancellation_requested', subscription, money });

@@ -15,6 +15,8 @@ export function pendingSubscriptionRow(input: {
   replaces?: { subscriptionId: string; creditMinor: number };
   /** Periods paid before the provider's own charges start (a first charge paid upfront). */
   providerCycleOffset?: number;
+  /** A card trial: its first charge is due at the trial's end, asked from this machine (if any). */
+  trial?: { endsAt: string; hardwareId: string | null };
 }): SubscriptionRow {
   return {
     id: input.id,
@@ -45,6 +47,8 @@ export function pendingSubscriptionRow(input: {
     closeout_refund_minor: null,
     provider_closed_at: null,
     provider_cycle_offset: input.providerCycleOffset ?? 0,
+    trial_ends_at: input.trial?.endsAt ?? null,
+    trial_hardware_id: input.trial?.hardwareId ?? null,
     organisation_id: input.organisation?.id ?? null,
     seats: input.organisation?.seats ?? 1,
     created_at: input.now,

@@ -191,6 +191,10 @@ export function createSubscriptionNotices({
           endsAt: (immediately ? subscription.ended_at : subscription.current_period_end) ?? clock.now(),
           immediately,
           ...money,
+          // Canceled before its first charge: a card trial's, which runs to the trial's end.
+          ...(subscription.trial_ends_at !== null && subscription.cycles === 0
+            ? { trialEndsAt: subscription.trial_ends_at }
+            : {}),
           subscriptionUrl,
         }),
       );

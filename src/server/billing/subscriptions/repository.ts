@@ -260,6 +260,8 @@ export const dueForReminders = (
         eb.and([
           eb('subscriptions.status', '=', 'active'),
           eb('subscriptions.cancel_at_period_end', '=', 0),
+          // A card trial's first charge is told by the trial's own reminders (licensing's).
+          eb('subscriptions.cycles', '>', 0),
           eb('plans.billing_interval', '=', 'year'),
           eb('subscriptions.current_period_end', '<=', at.renewBefore),
           eb('subscriptions.current_period_end', '>', at.now),

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { trialRefusalSchema } from '../../../shared/api/licenses.js';
 import {
   cancelSubscriptionRequestSchema,
   cardChangeCheckoutSchema,
@@ -62,10 +63,18 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
           'Send only `plan_id`. Open Checkout with `subscription_id` and `key_id`, then send what it ' +
           'hands back to verify. A plan that is not billed monthly or yearly, or one you already ' +
           'subscribe to, is refused (409); so is a plan whose every feature a lifetime license you own ' +
-          'already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true.',
+          'already gives (409 `lifetime_license_owned`) unless `confirm_lifetime_overlap` is true. ' +
+          'With `trial: true` the plan’s free trial comes first: Checkout only authorizes the card ' +
+          '(`amount` 0) and the first charge is made at the trial’s end; a plan without a trial is ' +
+          'refused (409 `trial_not_offered`), and so is a trial this account, e-mail address or ' +
+          'machine had (409 `trial_already_used` or `machine_trial_used`, with `earlier_trial`).',
         security: bearerSecurity,
         body: createSubscriptionRequestSchema,
-        response: { 201: subscriptionCheckoutSchema, ...errorResponses(400, 401, 404, 409, 415) },
+        response: {
+          201: subscriptionCheckoutSchema,
+          409: trialRefusalSchema,
+          ...errorResponses(400, 401, 404, 415),
+        },
       },
     },
     async (request, reply) => reply.code(201).send(await subscriptions.create(user(request), request.body)),
@@ -100,10 +109,16 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         summary: 'Verify a subscription’s checkout and start it: the first charge issues the license, once',
         description:
           'The signature must be HMAC-SHA256(payment_id|subscription_id, key secret) for a subscription of ' +
-          'the caller. Sending the same verified payment again answers the same subscription and license.',
+          'the caller. Sending the same verified payment again answers the same subscription and license. ' +
+          'A card trial’s checkout starts the trial instead (the trial license, `charge` null); a trial ' +
+          'had meanwhile (another checkout, on any server) is refused with 409 and the subscription canceled.',
         security: bearerSecurity,
         body: verifySubscriptionRequestSchema,
-        response: { 200: subscriptionActivationSchema, ...errorResponses(400, 401, 404, 409, 415) },
+        response: {
+          200: subscriptionActivationSchema,
+          409: trialRefusalSchema,
+          ...errorResponses(400, 401, 404, 415),
+        },
       },
     },
     async (request) => subscriptions.verify(user(request), request.body, requestMeta(request)),

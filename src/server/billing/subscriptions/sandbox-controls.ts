@@ -6,6 +6,7 @@ import type { PaymentProvider } from '../payments/provider.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
 import { moveExpiryBack } from '../../licensing/index.js';
 import { anchorEndingCycle } from './billing-periods.js';
+import { inCardTrial } from './card-trials.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { declined, LIVE, sandboxOnly, subscriptionNotFound } from './refusals.js';
@@ -75,6 +76,7 @@ export function createSandboxControls({
       current_period_end: end,
       grace_ends_at: back(row.grace_ends_at),
       next_retry_at: back(row.next_retry_at),
+      trial_ends_at: back(row.trial_ends_at),
       updated_at: now,
     });
     if (row.license_id) await moveExpiryBack(trx, row.license_id, shift, now);
@@ -90,6 +92,14 @@ export function createSandboxControls({
     if (row.provider !== 'sandbox')
       throw conflict('not_sandbox_subscription', 'This subscription is billed by Razorpay, not the sandbox');
     const now = clock.now().toISOString();
+    // A card trial's next event is its first charge: the trial ends now, and the first period
+    // (charged now) starts now, as it would have at the trial's end.
+    if (inCardTrial(row) && row.current_period_end !== null) {
+      await moveBack(trx, row, Date.parse(row.current_period_end) - clock.now().getTime());
+      const moved = await findSubscription(trx, row.id);
+      if (moved) await chargeSandboxRenewal(trx, charges, moved);
+      return;
+    }
     const graceOver = row.grace_ends_at !== null && row.grace_ends_at <= now;
     const retryFirst =
       row.next_retry_at !== null && (row.grace_ends_at === null || row.next_retry_at < row.grace_ends_at);

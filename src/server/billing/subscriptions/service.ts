@@ -16,7 +16,7 @@ import type { Clock } from '../../platform/clock.js';
 import { randomToken } from '../../platform/crypto.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SandboxCard, SubscriptionRow, UserRow } from '../../platform/db/tables.js';
-import type { CancelledMoney } from '../events.js';
+import type { BillingEvents, CancelledMoney } from '../events.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
@@ -26,8 +26,10 @@ import {
   endWithSubscription,
   findLicenseById,
   findOrganisationLicense,
+  licensesOfUser,
   organisationAccess,
   toLicense,
+  cardTrialRefusal,
 } from '../../licensing/index.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
@@ -37,6 +39,13 @@ import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
 import { createCardChanges } from './card-change.js';
+import {
+  cardTrialEnd,
+  couponNotWithTrial,
+  createCardTrials,
+  inCardTrial,
+  trialPlanChangeRefused,
+} from './card-trials.js';
 import { checkCheckoutSignature } from './checkout-signature.js';
 import { pendingSubscriptionRow } from './new-subscription.js';
 import { createPlanChanges } from './plan-change.js';
@@ -97,6 +106,8 @@ export interface SubscriptionsServiceDeps {
   currency: string;
   charges: SubscriptionCharges;
   lifecycle: SubscriptionLifecycle;
+  /** Announces what billing grants of licensing's (a card trial's license). */
+  events: BillingEvents;
   effects?: SubscriptionEffects;
   /** Redeems coupons given at checkout. */
   coupons: CouponsService;
@@ -126,6 +137,7 @@ export function createSubscriptionsService({
   currency,
   charges,
   lifecycle,
+  events,
   effects = {},
   coupons,
   refundCredit,
@@ -189,6 +201,7 @@ export function createSubscriptionsService({
         ? (await creditRefunds(db, row, provider.name)).refundMinor
         : 0,
       cancel_now_refund_minor: (await cancelNowRefund(db, row, clock.now()))?.amountMinor ?? 0,
+      trial_ends_at: row.trial_ends_at,
       created_at: row.created_at,
     };
   }
@@ -283,6 +296,7 @@ export function createSubscriptionsService({
     prefill: { email: user.email, ...(user.full_name ? { name: user.full_name } : {}) },
   });
   const cardChanges = createCardChanges({ db, clock, provider, providers });
+  const cardTrials = createCardTrials({ db, clock, events, closing, log });
   const sandbox = createSandboxControls({ db, clock, provider, charges, lifecycle });
 
   /**
@@ -310,8 +324,10 @@ export function createSubscriptionsService({
     if (atPeriodEnd && row.cancel_at_period_end === 1) return toSubscription(row);
     // Razorpay is told at once of a cancellation now, and of one at period end only a day before
     // that end (the scheduler does it), so that until then it can be taken back. The provider
-    // first: a cancellation it refused must not read as done here.
-    const stopAtProvider = row.provider !== 'sandbox' && (!atPeriodEnd || withinStopNotice(row, clock.now()));
+    // first: a cancellation it refused must not read as done here. A card trial is stopped there
+    // at once whichever was asked: nothing was paid, so there is no period to run to.
+    const stopAtProvider =
+      row.provider !== 'sandbox' && (inCardTrial(row) || !atPeriodEnd || withinStopNotice(row, clock.now()));
     if (stopAtProvider)
       await providers.call((gateway) => gateway.cancelSubscription(row.provider_subscription_id, false));
     const moved = await db.transaction().execute(async (trx) => {
@@ -319,6 +335,26 @@ export function createSubscriptionsService({
       await lockSubscription(trx, row.id);
       const current = await findSubscription(trx, row.id);
       if (!current || !LIVE.includes(current.status)) return undefined;
+      // Still on its card trial under the lock (the first charge, which takes the same lock, has
+      // not been made): it ends now and costs nothing; the trial license runs to the trial's end.
+      if (inCardTrial(current)) {
+        const ended = await updateSubscription(
+          trx,
+          row.id,
+          {
+            status: 'cancelled',
+            ended_at: now,
+            cancel_requested_at: now,
+            ...(stopAtProvider ? { provider_closed_at: now } : {}),
+            updated_at: now,
+          },
+          { version: current.version },
+        );
+        if (!ended) throw new Error(`subscription ${row.id} changed under its lock`);
+        await effects.cancelled?.(trx, ended, {});
+        await audit?.(trx, ended);
+        return { changed: ended, refunds: [] };
+      }
       if (atPeriodEnd && current.cancel_at_period_end === 1) return { changed: current, refunds: [] };
       // Ended now: the unused part of the paid period goes back, reserved with the cancellation.
       const owed = atPeriodEnd ? undefined : await cancelNowRefund(trx, current, clock.now());
@@ -399,6 +435,27 @@ export function createSubscriptionsService({
     return toSubscription(moved.changed);
   }
 
+  /** A card trial's verified checkout: the trial started (once), with its license and no charge. */
+  async function verifyTrial(
+    user: UserRow,
+    row: SubscriptionRow,
+    plan: PlanRow,
+  ): Promise<SubscriptionActivation> {
+    const after = await cardTrials.start(row, plan);
+    if (after.status === 'cancelled')
+      throw conflict('subscription_ended', 'This subscription has already ended');
+    const licenseId =
+      after.license_id ??
+      (await licensesOfUser(db, user.id)).find((license) => license.subscription_id === after.id)?.id;
+    const license = licenseId ? await findLicenseById(db, licenseId) : undefined;
+    if (!license) throw new Error(`card trial ${row.id} was verified without a license`);
+    return {
+      subscription: await toSubscription(after),
+      license: await toLicense(db, license, clock.now()),
+      charge: null,
+    };
+  }
+
   return {
     toSubscription,
 
@@ -418,7 +475,27 @@ export function createSubscriptionsService({
         await assertNoLifetimeOverlap(db, user, plan, body.confirm_lifetime_overlap === true);
         await assertRenewable(db, user.id, plan);
       }
+      if (body.hardware_id !== undefined && body.trial !== true)
+        throw badRequest(
+          'hardware_id_without_trial',
+          'hardware_id names the machine of a trial: send it with trial: true, or leave it out',
+        );
+      // A card trial: the free trials' rules first (the plan offers one; no earlier trial of this
+      // account, e-mail address or machine), so the refusal comes before the card is asked for.
+      const trialEndsAt = body.trial === true ? cardTrialEnd(plan, clock.now()) : undefined;
+      if (trialEndsAt) {
+        const refused = await cardTrialRefusal(
+          db,
+          clock,
+          { user, hardwareId: body.hardware_id ?? null },
+          plan,
+        );
+        if (refused) throw refused;
+      }
       const coupon = body.coupon_code ? await coupons.check(user, body.coupon_code, plan) : undefined;
+      // The trial's first charge is a Razorpay plan's own, which cannot take a first-charge-only
+      // discount apart; the sandbox refuses it too, so both behave alike.
+      if (trialEndsAt && coupon?.coupon.duration === 'once') throw couponNotWithTrial(coupon.coupon);
       const id = randomUUID();
       const priced = { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 };
       // Razorpay's plan is priced for one seat and charged `quantity` times (cycle-amount.ts).
@@ -462,6 +539,7 @@ export function createSubscriptionsService({
                     },
                   }
                 : {}),
+              ...(trialEndsAt ? { trialEndsAt: Math.floor(Date.parse(trialEndsAt) / 1000) } : {}),
             }),
           );
       const row = pendingSubscriptionRow({
@@ -474,6 +552,7 @@ export function createSubscriptionsService({
         ...(organisation ? { organisation } : {}),
         now: clock.now().toISOString(),
         providerCycleOffset: firstApart ? 1 : 0,
+        ...(trialEndsAt ? { trial: { endsAt: trialEndsAt, hardwareId: body.hardware_id ?? null } } : {}),
       });
       await db.transaction().execute(async (trx) => {
         await insertSubscription(trx, row);
@@ -481,7 +560,12 @@ export function createSubscriptionsService({
         if (body.coupon_code)
           await coupons.redeem(trx, { code: body.coupon_code, user, plan, subscriptionId: id });
       });
-      return checkoutFor(user, row, (await charges.pricing.amountOf(db, row, plan, 1)).amountMinor);
+      // A trial's checkout only authorises the card: nothing is charged today.
+      return checkoutFor(
+        user,
+        row,
+        trialEndsAt ? 0 : (await charges.pricing.amountOf(db, row, plan, 1)).amountMinor,
+      );
     },
 
     /**
@@ -496,6 +580,8 @@ export function createSubscriptionsService({
       const row = await own(user, body.razorpay_subscription_id);
       await checkCheckoutSignature({ db, clock, provider }, user, row, body, meta);
       const plan = await planOf(row);
+      // A card trial: the authorised card starts the trial; nothing is charged until its end.
+      if (row.trial_ends_at !== null) return verifyTrial(user, row, plan);
       const settled = await db.transaction().execute(async (trx) => {
         await updateSubscription(trx, row.id, { status: 'active' }, { statuses: ['pending'] });
         return charges.settle(trx, {
@@ -635,7 +721,9 @@ export function createSubscriptionsService({
 
     /** What moving to another plan costs now: the unused part of the period credited, in minor units. */
     async quote(user: UserRow, id: string, planId: string): Promise<PlanChangeQuote> {
-      return planChanges.quote(await own(user, id), planId);
+      const row = await own(user, id);
+      if (inCardTrial(row)) throw trialPlanChangeRefused(row);
+      return planChanges.quote(row, planId);
     },
 
     /**
@@ -649,7 +737,9 @@ export function createSubscriptionsService({
       id: string,
       body: { plan_id: string; quote_id?: string | undefined; expected_due_now_minor?: number | undefined },
     ): Promise<{ changed: Subscription } | { checkout: SubscriptionCheckout }> {
-      const outcome = await planChanges.change(await own(user, id), body);
+      const row = await own(user, id);
+      if (inCardTrial(row)) throw trialPlanChangeRefused(row);
+      const outcome = await planChanges.change(row, body);
       return outcome.kind === 'changed'
         ? { changed: await toSubscription(outcome.subscription) }
         : { checkout: await checkoutFor(user, outcome.replacement, outcome.dueNowMinor) };

@@ -9,6 +9,7 @@ import { describePaymentMethod } from '../payments/payment-method.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { startCardTrialLocked } from './card-trials.js';
 import type { SubscriptionCharges } from './charges.js';
 import { findSubscriptionByProviderId, lockSubscription, updateSubscription } from './repository.js';
 
@@ -68,6 +69,15 @@ export function createSubscriptionWebhookEvents({
     // A first period paid upfront is the authorisation's payment, reported with `authenticated`
     // (Razorpay's own first charge comes a period later, with `charged`).
     const upfront = event.event === 'subscription.authenticated' && subscription.provider_cycle_offset > 0;
+    // A card trial authorised: its trial starts here if the page's verify has not started it yet
+    // (a refused one is canceled, and the scheduler tells Razorpay).
+    if (event.event === 'subscription.authenticated' && subscription.trial_ends_at !== null) {
+      const plan = await findPlanRow(trx, subscription.plan_id);
+      const started = plan
+        ? await startCardTrialLocked(trx, { clock, events }, subscription, plan)
+        : undefined;
+      return started ? { outcome: 'processed', paymentId: null } : ignored;
+    }
     switch (upfront ? 'subscription.charged' : event.event) {
       case 'subscription.charged': {
         const cycle = upfront ? 1 : paidCount;

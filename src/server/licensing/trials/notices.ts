@@ -2,7 +2,7 @@ import { utc } from '../../../shared/dates.js';
 import { portalPaths } from '../../../shared/routes.js';
 import { wantsMail } from '../../identity/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { trialEndingMail, trialExpiredMail } from '../../platform/mail/trial-mails.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
@@ -19,6 +19,24 @@ const CATCH_UP_DAYS = 30;
 
 type Due = Awaited<ReturnType<typeof trialsEndingBetween>>[number];
 
+/** A card trial's first charge, still to come: what its subscription will charge, and when. */
+export interface TrialCharge {
+  amountMinor: number;
+  currency: string;
+  at: string;
+}
+
+/**
+ * The first charge still to come of a card trial's subscription, or undefined when none will be
+ * made (canceled, declined, no subscription): billing's, supplied at composition since licensing
+ * may not use billing.
+ */
+export type TrialChargeLookup = (
+  db: DbOrTransaction,
+  subscriptionId: string,
+  now: Date,
+) => Promise<TrialCharge | undefined>;
+
 /**
  * The free trials' scheduled work, by the server's clock: a reminder three days before the end and
  * another on the last day (each `license.trial_ending`), and at the end `license.trial_expired` with
@@ -32,13 +50,20 @@ export function createTrialNotices({
   events,
   mailer,
   publicUrl,
+  trialCharge,
 }: {
   db: Db;
   clock: Clock;
   events: LicensingEvents;
   mailer: Mailer;
   publicUrl: string;
+  /** A card trial's coming first charge, so that its reminder says the card will be charged. */
+  trialCharge?: TrialChargeLookup;
 }) {
+  const manageUrl = new URL(portalPaths.subscriptions, publicUrl).toString();
+  const chargeOf = async (trial: Due) =>
+    trial.subscription_id && trialCharge ? trialCharge(db, trial.subscription_id, clock.now()) : undefined;
+
   const buyUrl = (trial: Due) => {
     const url = new URL(portalPaths.purchase, publicUrl);
     url.searchParams.set('plan', trial.plan_id);
@@ -66,7 +91,7 @@ export function createTrialNotices({
       return true;
     });
 
-  const reminder = (trial: Due, endsAt: string, lastDay: boolean) =>
+  const reminder = (trial: Due, endsAt: string, lastDay: boolean, charge: TrialCharge | undefined) =>
     wantsMail({ preferences: trial.preferences }, 'billing')
       ? trialEndingMail({
           to: trial.email,
@@ -77,6 +102,7 @@ export function createTrialNotices({
           buyUrl: buyUrl(trial),
           lastDay,
           unsubscribeUrl: mailer.unsubscribeUrl(trial.user_id, 'billing'),
+          ...(charge ? { charge: { ...charge, manageUrl } } : {}),
         })
       : null;
 
@@ -89,17 +115,20 @@ export function createTrialNotices({
       // Ending within a day: the last day's reminder. Within three days: the first reminder.
       for (const trial of await trialsEndingBetween(db, nowIso, lastDayFrom, BATCH)) {
         const endsAt = trial.trial_ends_at as string;
-        if (await giveOnce(trial, 'trial_last_day', 'license.trial_ending', reminder(trial, endsAt, true)))
-          given++;
+        const mail = reminder(trial, endsAt, true, await chargeOf(trial));
+        if (await giveOnce(trial, 'trial_last_day', 'license.trial_ending', mail)) given++;
       }
       const soonTo = utc(now).add(TRIAL_REMINDER_DAYS, 'day').toISOString();
       for (const trial of await trialsEndingBetween(db, lastDayFrom, soonTo, BATCH)) {
         const endsAt = trial.trial_ends_at as string;
-        if (await giveOnce(trial, 'trial_ending', 'license.trial_ending', reminder(trial, endsAt, false)))
-          given++;
+        const mail = reminder(trial, endsAt, false, await chargeOf(trial));
+        if (await giveOnce(trial, 'trial_ending', 'license.trial_ending', mail)) given++;
       }
       const endedFrom = utc(now).subtract(CATCH_UP_DAYS, 'day').toISOString();
       for (const trial of await trialsEndingBetween(db, endedFrom, nowIso, BATCH)) {
+        // A card trial whose first charge is still to come (Razorpay reports it some minutes
+        // after the end) has not ended unpaid: told only if that charge fails or is canceled.
+        if (await chargeOf(trial)) continue;
         const endsAt = trial.trial_ends_at as string;
         const message = trialExpiredMail({
           to: trial.email,

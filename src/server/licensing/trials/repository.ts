@@ -124,6 +124,7 @@ export const trialsEndingBetween = (db: DbOrTransaction, from: string, to: strin
       'licenses.id',
       'licenses.license_key',
       'licenses.trial_ends_at',
+      'licenses.subscription_id',
       'users.id as user_id',
       'users.email',
       'users.full_name',

@@ -22,7 +22,7 @@ import { earlierTrials, insertTrial } from './repository.js';
 const day = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** Why this account cannot start a trial of the plan: an earlier trial, named with when it ran. */
-function alreadyTried(
+export function alreadyTried(
   earlier: LicenseTrialRow,
   who: { userId: string; personHash: string; hardwareId: string | null },
   plan: PlanRow,

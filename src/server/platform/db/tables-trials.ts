@@ -1,7 +1,10 @@
 import type { Selectable } from 'kysely';
 
-/** Where a trial was started: by a signed-in account (card and machine trials are to come). */
-export type TrialSource = 'account';
+/**
+ * Where a trial was started: by a signed-in account, or by a subscription's checkout with a card
+ * (charged at the trial's end).
+ */
+export type TrialSource = 'account' | 'card';
 
 /**
  * Every free trial ever started (0029), kept when its license or account is gone, so a person or

@@ -338,6 +338,13 @@ export interface SubscriptionsTable {
   seats: Generated<number>;
   /** Periods paid before the provider's own charges start (1 when the first was an upfront amount). */
   provider_cycle_offset: number;
+  /**
+   * A card trial (0030): the first charge is due then, and until it is paid the subscription is
+   * active with no paid cycle. Null for a subscription without a trial.
+   */
+  trial_ends_at: string | null;
+  /** A card trial's machine, when the checkout was opened in the desktop app (one trial per machine). */
+  trial_hardware_id: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -335,6 +335,8 @@ export const subscriptionCancelledMail = (
     creditRefund?: MailAmount | undefined;
     /** The part of that credit that could not be refunded: taken off no charge once it ends. */
     creditKept?: MailAmount | undefined;
+    /** A card trial canceled before its first charge: nothing was charged, and the trial runs to this end. */
+    trialEndsAt?: Moment | undefined;
     subscriptionUrl: string;
   },
 ): MailMessage =>
@@ -349,15 +351,19 @@ export const subscriptionCancelledMail = (
       heading: 'Your subscription is canceled',
       body: [
         greeting(input.name),
-        input.immediately
+        input.trialEndsAt
           ? {
-              paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+              paragraph: `Your ${input.planName} subscription was canceled during its free trial, so your card is never charged. The trial runs until ${formatDateTime(input.trialEndsAt)}.`,
             }
-          : {
-              paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
-                input.endsAt,
-              )}.`,
-            },
+          : input.immediately
+            ? {
+                paragraph: `Your ${input.planName} subscription was canceled and ended on ${formatDateTime(input.endsAt)}. You will not be charged again.`,
+              }
+            : {
+                paragraph: `Your ${input.planName} subscription was canceled. You will not be charged again, and your license stays active until ${formatDateTime(
+                  input.endsAt,
+                )}.`,
+              },
         ...(input.refund
           ? [
               {

@@ -7,6 +7,7 @@ import type {
   SubscriptionCheckout,
   VerifySubscriptionRequest,
 } from '../../../../shared/api/subscriptions';
+import { formatDate } from '../../lib/format-date';
 import { useAppDispatch } from '../../lib/store-hooks';
 import {
   formatRecurringPrice,
@@ -39,6 +40,10 @@ export type Subscribe = CheckoutFlow<SubscriptionCheckout, SubscriptionActivatio
   ): Promise<void>;
   /** Subscribes `plan` although a lifetime license the buyer owns covers it (they were told so). */
   startDespiteLifetime(plan: Plan, config: PaymentConfig, couponCode?: string): Promise<void>;
+  /** Subscribes `plan` with its free trial: the card is authorized now, first charged at the trial's end. */
+  startTrial(plan: Plan, config: PaymentConfig): Promise<void>;
+  /** Whether the checkout opened (or opening) is a card trial's. */
+  withTrial(): boolean;
 };
 
 /**
@@ -50,16 +55,17 @@ export const subscriptionSubject = (
   coupon?: Pick<CouponPreview, 'duration' | 'amount_after_minor'> | null,
   seats = 1,
 ): SandboxCheckoutSubject => {
-  const { plan } = checkout.subscription;
+  const { plan, trial_ends_at: trialEndsAt } = checkout.subscription;
   const recurringMinor =
     (coupon?.duration === 'forever' ? coupon.amount_after_minor : plan.price_minor) * seats;
+  const recurring = `${formatRecurringPrice(recurringMinor, plan.currency, plan.billing_interval)} until you cancel`;
   return {
     planName: plan.name,
     amount: checkout.amount,
     currency: checkout.currency,
     reference: { label: 'Subscription', id: checkout.subscription_id },
     email: checkout.prefill.email,
-    recurring: `${formatRecurringPrice(recurringMinor, plan.currency, plan.billing_interval)} until you cancel`,
+    recurring: trialEndsAt ? `Free trial until ${formatDate(trialEndsAt)}, then ${recurring}` : recurring,
   };
 };
 
@@ -76,6 +82,8 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
   const target = useRef<OrganisationTarget | null>(null);
   // Set by startDespiteLifetime: the buyer was told a lifetime license covers the plan and went on.
   const despiteLifetime = useRef(false);
+  // Set by startTrial: the checkout opens with the plan's free trial.
+  const trial = useRef(false);
   const [completeSandbox] = useCompleteSandboxSubscriptionMutation();
   const [verifySubscription] = useVerifySubscriptionMutation();
   const kind = useMemo<CheckoutKind<SubscriptionCheckout, SubscriptionActivation, VerifySubscriptionRequest>>(
@@ -87,6 +95,7 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
               planId: plan.id,
               couponCode,
               ...(despiteLifetime.current ? { confirmLifetimeOverlap: true } : {}),
+              ...(trial.current ? { trial: true } : {}),
             }).unwrap(),
       startFailedTitle: (plan) => `Could not start the subscription to ${plan.name}`,
       isSandbox: (checkout) => checkout.sandbox,
@@ -124,17 +133,28 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
     start(plan: Plan, config: PaymentConfig, couponCode?: string) {
       target.current = null;
       despiteLifetime.current = false;
+      trial.current = false;
       return start(plan, config, couponCode);
+    },
+    withTrial: () => trial.current,
+    /** Subscribes with the plan's free trial (no coupon: the trial is the offer). */
+    startTrial(plan: Plan, config: PaymentConfig) {
+      target.current = null;
+      despiteLifetime.current = false;
+      trial.current = true;
+      return start(plan, config);
     },
     /** Subscribes although a lifetime license the buyer owns covers the plan: they were told. */
     startDespiteLifetime(plan: Plan, config: PaymentConfig, couponCode?: string) {
       target.current = null;
       despiteLifetime.current = true;
+      trial.current = false;
       return start(plan, config, couponCode);
     },
     startForOrganisation(plan: Plan, config: PaymentConfig, chosen: OrganisationTarget, couponCode?: string) {
       target.current = chosen;
       despiteLifetime.current = false;
+      trial.current = false;
       return start(plan, config, couponCode);
     },
   };

@@ -59,9 +59,9 @@ export const subscriptionsApi = api.injectEndpoints({
        */
       createSubscription: build.mutation<
         SubscriptionCheckout,
-        { planId: string; couponCode?: string; confirmLifetimeOverlap?: boolean }
+        { planId: string; couponCode?: string; confirmLifetimeOverlap?: boolean; trial?: boolean }
       >({
-        query: ({ planId, couponCode, confirmLifetimeOverlap }) => ({
+        query: ({ planId, couponCode, confirmLifetimeOverlap, trial }) => ({
           url: apiPaths.subscriptions.list,
           method: 'POST',
           body: {
@@ -69,6 +69,8 @@ export const subscriptionsApi = api.injectEndpoints({
             ...(couponCode ? { coupon_code: couponCode } : {}),
             // Sent only when the buyer was told of their lifetime license and went on.
             ...(confirmLifetimeOverlap ? { confirm_lifetime_overlap: true } : {}),
+            // A card trial: the card is authorized now and first charged at the trial's end.
+            ...(trial ? { trial: true } : {}),
           },
         }),
         extraOptions: { fallback: subscriptionMessages.createFailed },

@@ -29,6 +29,8 @@ export function SubscriptionSuccess({
 }) {
   const { subscription, license, charge } = activation;
   const { plan } = subscription;
+  // A card trial started: nothing charged yet, the first charge at the trial's end.
+  const trialEndsAt = charge ? null : subscription.trial_ends_at;
   const { organisation } = license;
   // What each renewal charges: the next charge as the server worked it out (seats, a coupon that
   // recurs), else the plan's price a seat.
@@ -47,14 +49,19 @@ export function SubscriptionSuccess({
           </ThemeIcon>
           <Stack gap={4}>
             <Title order={2} size="h3" id="subscription-success-title" ref={heading} tabIndex={-1}>
-              Subscribed: your {plan.name} license is ready
+              {trialEndsAt
+                ? `Trial started: your ${plan.name} license is ready`
+                : `Subscribed: your ${plan.name} license is ready`}
             </Title>
             <Group gap="xs">
               <Text size="sm" c="dimmed" data-testid="subscription-charged">
+                {trialEndsAt
+                  ? `Your free trial runs until ${formatDate(trialEndsAt)}. You won’t be charged until then; `
+                  : ''}
                 {charge ? `${chargedTodayText(charge)} for ${plan.name}; ` : ''}
                 {recurringPrice}, renewed automatically until you cancel.
                 {!charge && subscription.next_charge
-                  ? ` Next charge: ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}.`
+                  ? ` ${trialEndsAt ? 'First' : 'Next'} charge: ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}.`
                   : ''}
               </Text>
               {sandbox ? <SandboxBadge /> : null}

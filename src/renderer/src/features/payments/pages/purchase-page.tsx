@@ -115,14 +115,57 @@ const INTERVAL_WORDS: Record<'month' | 'year', string> & Partial<Record<Plan['bi
 
 const isBusy = (step: string) => step !== 'idle' && step !== 'succeeded';
 
-/** A monthly or yearly plan: subscribe, or manage the subscription the user has. */
+const DAY_MS = 86_400_000;
+
+/**
+ * A plan's trial with a card, in its subscription checkout: "Start 14-day trial with card", and
+ * when the first charge comes. The card is authorized now and charged at the trial's end.
+ */
+function CardTrialChoice({
+  plan,
+  config,
+  subscribe,
+  busy,
+}: {
+  plan: Plan & { billing_interval: 'month' | 'year' };
+  config: PaymentConfig;
+  subscribe: Subscribe;
+  busy: boolean;
+}) {
+  const opening =
+    subscribe.state.step === 'creating' && subscribe.state.planId === plan.id && subscribe.withTrial();
+  const firstCharge = formatDate(new Date(Date.now() + plan.trial_days * DAY_MS).toISOString());
+  const price = formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
+  const describedBy = `card-trial-note-${plan.id}`;
+  return (
+    <Stack gap={4}>
+      <Button
+        fullWidth
+        {...wrappingLabel}
+        variant="outline"
+        loading={opening}
+        disabled={busy && !opening}
+        aria-describedby={describedBy}
+        onClick={() => void subscribe.startTrial(plan, config)}
+      >
+        {`Start ${plan.trial_days}-day trial with card`}
+      </Button>
+      <Text size="xs" c="dimmed" id={describedBy} data-testid="card-trial-note">
+        You won’t be charged until {firstCharge}, then {price}. Cancel before then and nothing is charged.
+      </Text>
+    </Stack>
+  );
+}
+
+/** A monthly or yearly plan: subscribe (with its trial, when it offers one), or manage the subscription. */
 function subscriptionAction(
   plan: Plan & { billing_interval: 'month' | 'year' },
-  { subscriptions, config, lifetimes }: Catalogue,
+  catalogue: Catalogue,
   subscribe: Subscribe,
   busy: boolean,
   coupon: CouponFieldState,
 ): { action: ReactNode; note?: ReactNode } {
+  const { subscriptions, config, lifetimes } = catalogue;
   const own = subscriptions.find((subscription) => subscription.plan.id === plan.id);
   if (own)
     return {
@@ -133,8 +176,11 @@ function subscriptionAction(
       ),
       note: 'You subscribe to this plan: change or cancel it on the Subscriptions page.',
     };
-  const loading = subscribe.state.step === 'creating' && subscribe.state.planId === plan.id;
+  const loading =
+    subscribe.state.step === 'creating' && subscribe.state.planId === plan.id && !subscribe.withTrial();
   const other = subscriptions[0];
+  // Trials are for someone who does not subscribe yet, and a lifetime owner has nothing to try.
+  const cardTrial = offersTrial(plan, catalogue) && !other && !coveringLifetime(lifetimes, plan.features);
   const covering = coveringLifetime(lifetimes, plan.features);
   const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
   const price = discount
@@ -143,24 +189,28 @@ function subscriptionAction(
       : `${formatAmount(discount.amount_after_minor, plan.currency)} ${couponPeriod(discount, plan)}`
     : formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
   const renews = `Renews every ${INTERVAL_WORDS[plan.billing_interval]} until you cancel.`;
+  const subscribeButton = (
+    <Button
+      fullWidth
+      {...wrappingLabel}
+      loading={loading}
+      disabled={busy && !loading}
+      variant={covering ? 'light' : 'filled'}
+      onClick={() =>
+        void (covering ? subscribe.startDespiteLifetime : subscribe.start)(plan, config, coupon.codeFor(plan))
+      }
+    >
+      {covering ? `Subscribe anyway — ${price}` : `Subscribe — ${price}`}
+    </Button>
+  );
   return {
-    action: (
-      <Button
-        fullWidth
-        {...wrappingLabel}
-        loading={loading}
-        disabled={busy && !loading}
-        variant={covering ? 'light' : 'filled'}
-        onClick={() =>
-          void (covering ? subscribe.startDespiteLifetime : subscribe.start)(
-            plan,
-            config,
-            coupon.codeFor(plan),
-          )
-        }
-      >
-        {covering ? `Subscribe anyway — ${price}` : `Subscribe — ${price}`}
-      </Button>
+    action: cardTrial ? (
+      <Stack gap="xs">
+        {subscribeButton}
+        <CardTrialChoice plan={plan} config={config} subscribe={subscribe} busy={busy} />
+      </Stack>
+    ) : (
+      subscribeButton
     ),
     note: covering ? (
       <Text component="span" fz="inherit" c="orange.8" data-testid="lifetime-overlap">

@@ -9,6 +9,7 @@ import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
 import { creditOnCancel, describeCreditOnCancel } from '../subscription-format';
 import { subscriptionMessages, useCancelSubscriptionMutation } from '../subscriptions-endpoints';
+import { onCardTrial } from '../card-trial';
 
 type When = 'period_end' | 'now';
 
@@ -30,7 +31,9 @@ export function CancelDialog({
   onClose(): void;
 }) {
   const [cancel, { isLoading }] = useCancelSubscriptionMutation();
-  const paidUp = subscription.status === 'active';
+  // A card trial: nothing was paid, so there is no period to choose: it ends now, charging nothing.
+  const trial = onCardTrial(subscription);
+  const paidUp = subscription.status === 'active' && !trial;
   const [when, setWhen] = useState<When>(paidUp ? 'period_end' : 'now');
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -64,12 +67,13 @@ export function CancelDialog({
     }
     showToast({
       title: 'Subscription canceled',
-      message:
-        (when === 'period_end' && end
-          ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
-          : `${subscription.plan.name} has ended and its license no longer works.${
-              refundText && paidUp ? ` About ${refundText} is refunded.` : ''
-            }`) + (creditRefundText ? ` Your kept credit of ${creditRefundText} is refunded.` : ''),
+      message: trial
+        ? `Your card will not be charged. Your free trial of ${subscription.plan.name} runs until ${end ?? 'its end'}.`
+        : (when === 'period_end' && end
+            ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
+            : `${subscription.plan.name} has ended and its license no longer works.${
+                refundText && paidUp ? ` About ${refundText} is refunded.` : ''
+              }`) + (creditRefundText ? ` Your kept credit of ${creditRefundText} is refunded.` : ''),
     });
     onClose();
   };
@@ -84,27 +88,34 @@ export function CancelDialog({
     >
       <Stack gap="md">
         {problem ? <FormAlert title="Not canceled">{problem}</FormAlert> : null}
-        <Radio.Group
-          value={when}
-          onChange={(value) => setWhen(value as When)}
-          label="When should it end?"
-          name="cancel-when"
-        >
-          <Stack gap="sm" mt="xs">
-            {paidUp ? (
-              <Radio
-                value="period_end"
-                label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
-                description={
-                  creditRefundText
-                    ? 'No further charge, and nothing of the paid period is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date; the refunded credit is not taken off later charges.'
-                    : 'No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date.'
-                }
-              />
-            ) : null}
-            <Radio value="now" label="Now" description={nowDescription} />
-          </Stack>
-        </Radio.Group>
+        {trial ? (
+          <Text size="sm" data-testid="cancel-trial">
+            Your card is never charged: the subscription ends now, and your free trial keeps working until{' '}
+            {end ?? 'its end'}. To keep {subscription.plan.name} afterwards, subscribe again.
+          </Text>
+        ) : (
+          <Radio.Group
+            value={when}
+            onChange={(value) => setWhen(value as When)}
+            label="When should it end?"
+            name="cancel-when"
+          >
+            <Stack gap="sm" mt="xs">
+              {paidUp ? (
+                <Radio
+                  value="period_end"
+                  label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
+                  description={
+                    creditRefundText
+                      ? 'No further charge, and nothing of the paid period is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date; the refunded credit is not taken off later charges.'
+                      : 'No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date.'
+                  }
+                />
+              ) : null}
+              <Radio value="now" label="Now" description={nowDescription} />
+            </Stack>
+          </Radio.Group>
+        )}
         {creditText ? (
           <Notice
             color={credit.keptMinor > 0 ? 'yellow' : 'blue'}
@@ -122,7 +133,7 @@ export function CancelDialog({
             Keep subscription
           </Button>
           <Button color="red.9" onClick={() => void confirm()} loading={isLoading}>
-            {when === 'now' ? 'Cancel now' : 'Cancel at period end'}
+            {trial ? 'Cancel the trial' : when === 'now' ? 'Cancel now' : 'Cancel at period end'}
           </Button>
         </Group>
       </Stack>

@@ -30,6 +30,7 @@ import { CancelDialog } from './cancel-dialog';
 import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
 import { ChargeHistory } from './charge-history';
 import { SandboxControls } from './sandbox-controls';
+import { onCardTrial } from '../card-trial';
 
 /** One term of the card's list: a `div` holding its `dt` and `dd`, as `<dl>` allows. */
 function Term({ label, children }: { label: string; children: ReactNode }) {
@@ -84,7 +85,9 @@ export function SubscriptionCard({
   const { plan } = subscription;
   const titleId = `subscription-${subscription.id}`;
   const live = isLive(subscription);
-  const changeable = subscription.status === 'active' && !subscription.cancel_at_period_end;
+  // A card trial changes plan only after its first charge (the server refuses it before).
+  const changeable =
+    subscription.status === 'active' && !subscription.cancel_at_period_end && !onCardTrial(subscription);
   const others = plans.filter(
     (candidate) => candidate.id !== plan.id && candidate.currency === plan.currency,
   );
@@ -196,7 +199,7 @@ export function SubscriptionCard({
             gap: 'var(--mantine-spacing-md) var(--mantine-spacing-xl)',
           }}
         >
-          <Term label="Current period">
+          <Term label={onCardTrial(subscription) ? 'Free trial' : 'Current period'}>
             <Text size="sm">
               {subscription.current_period_start && subscription.current_period_end
                 ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
