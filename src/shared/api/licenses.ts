@@ -120,8 +120,11 @@ export const licenseTrialSchema = z
   .meta({ id: 'LicenseTrial' });
 export type LicenseTrial = z.infer<typeof licenseTrialSchema>;
 
-/** Where a trial came from: a signed-in account (card and machine trials are to come). */
-export const TRIAL_SOURCES = ['account'] as const;
+/**
+ * Where a trial came from: a signed-in account, or a machine trial the desktop app started before
+ * any account, which the account took over (its end is the machine trial's).
+ */
+export const TRIAL_SOURCES = ['account', 'machine'] as const;
 
 /** The trial on a license's own view: with its start and source. */
 export const licenseTrialDetailsSchema = licenseTrialSchema
