@@ -157,3 +157,17 @@ export async function verifyLease(lease: string, options: VerifyLeaseOptions): P
   if (options.nowSeconds >= claims.exp) return refuse('expired');
   return { ok: true, claims, remainingSeconds: claims.exp - options.nowSeconds };
 }
+
+/**
+ * Checks a machine trial's lease as {@link verifyLease} does, and that it is one: marked
+ * `machine_trial`, with no key. A license's lease kept in its place is refused as malformed.
+ */
+export async function verifyMachineTrialLease(
+  lease: string,
+  options: VerifyLeaseOptions,
+): Promise<LeaseVerification> {
+  const verification = await verifyLease(lease, options);
+  if (verification.ok && (verification.claims.machine_trial !== true || verification.claims.kfp !== ''))
+    return refuse('malformed');
+  return verification;
+}

@@ -118,6 +118,25 @@ describe('machine trials', () => {
         expectTrial(await startMachineTrial(s, { hardware_id: hw, plan_id: other.id }), 201);
       });
 
+      it('a trial started stays the machine’s when the plan stops offering trials; new machines are refused', async () => {
+        const s = server();
+        const plan = await trialPlan(s);
+        const hw = machine('kept');
+        const first = expectTrial(await startMachineTrial(s, { hardware_id: hw, plan_id: plan.id }), 201);
+        await s.app.db
+          .updateTable('plans')
+          .set({ trial_days: 0, is_public: 0 })
+          .where('id', '=', plan.id)
+          .execute();
+        const again = expectTrial(await startMachineTrial(s, { hardware_id: hw, plan_id: plan.id }), 200);
+        expect(again.machine_trial_id).toBe(first.machine_trial_id);
+        expectApiError(
+          await startMachineTrial(s, { hardware_id: machine('new'), plan_id: plan.id }),
+          404,
+          'plan_not_found',
+        );
+      });
+
       it('without a plan: the lowest-priced plan on offer with a trial', async () => {
         const s = server();
         const dearer = await trialPlan(s, 2);

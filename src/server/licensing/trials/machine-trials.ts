@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { MachineTrial, StartMachineTrialRequest } from '../../../shared/api/machine-trials.js';
 import { utc } from '../../../shared/dates.js';
 import { dayCount, trialAt } from '../../../shared/trial-days.js';
-import { featuresOfPlans, findOfferedPlanByIdOrCode, listOfferedPlans } from '../../catalogue/index.js';
+import {
+  featuresOfPlans,
+  findOfferedPlanByIdOrCode,
+  findPlanRowByIdOrCode,
+  listOfferedPlans,
+} from '../../catalogue/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -113,8 +118,13 @@ export function createMachineTrialsService({
 
   return {
     async start(body: StartMachineTrialRequest): Promise<{ trial: MachineTrial; created: boolean }> {
-      const plan = await planToTry(body.plan_id);
       const hardwareId = body.hardware_id;
+      // The machine's trial of a named plan is answered as it is, even once the plan stopped
+      // offering trials (or went off sale): a trial started is the machine's until its end.
+      const named = body.plan_id ? await findPlanRowByIdOrCode(db, body.plan_id) : undefined;
+      const running = named ? await findMachineTrial(db, hardwareId, named.id) : undefined;
+      if (named && running) return { trial: await again(running, named), created: false };
+      const plan = await planToTry(body.plan_id);
       const existing = await findMachineTrial(db, hardwareId, plan.id);
       if (existing) return { trial: await again(existing, plan), created: false };
       const accountTrial = await accountTrialOnMachine(db, hardwareId, plan.id);
