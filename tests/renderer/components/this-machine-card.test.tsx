@@ -123,7 +123,7 @@ describe('"This machine" on the licenses page', () => {
         {
           valid: true,
           status: 'active',
-          message: 'Free trial of Pro (monthly): 9 days left. Create an account to keep it.',
+          message: 'Free trial of Pro (monthly): 9 days left',
           requires_activation: false,
           trial: { ends_at: '2030-01-10T00:00:00.000Z', days_left: 9 },
           machine_trial: true,

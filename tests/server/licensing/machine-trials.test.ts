@@ -100,7 +100,7 @@ describe('machine trials', () => {
           started_at: started.started_at,
           trial: { ends_at: started.trial.ends_at, days_left: TRIAL_DAYS - 5 },
         });
-        expect(again.message).toMatch(/: 9 days left\. Create an account/);
+        expect(again.message).toMatch(/^Free trial of .+: 9 days left$/);
 
         s.clock.advance((TRIAL_DAYS - 5) * DAY_MS);
         const used = expectRefused(

@@ -95,7 +95,7 @@ export function createMachineTrialsService({
       trial,
       machineTrial: true,
     });
-    const keep = 'Create an account to keep it.';
+
     return {
       machine_trial_id: row.id,
       plan: summary,
@@ -104,8 +104,9 @@ export function createMachineTrialsService({
       lease: signed.lease,
       lease_expires_at: signed.expiresAt,
       message: created
-        ? `Your free trial of ${plan.name} has started: ${dayCount(plan.trial_days)}, until ${day(row.ends_at)}. ${keep}`
-        : `Free trial of ${plan.name}: ${dayCount(trial.days_left)} left. ${keep}`,
+        ? `Your free trial of ${plan.name} has started: ${dayCount(plan.trial_days)}, until ${day(row.ends_at)}. Create an account to keep it.`
+        : // What the app's status check shows, as a license's says "Free trial: 9 days left".
+          `Free trial of ${plan.name}: ${dayCount(trial.days_left)} left`,
     };
   }
 
