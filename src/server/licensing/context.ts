@@ -134,10 +134,16 @@ export const licensingContext = fp<LicensingOptions>(
       await api.register(licensesRoutes, { licenses });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {
-        trials: createTrialsService({ db, clock, events, activation: licenses }),
+        trials: createTrialsService({
+          db,
+          dialect: app.platform.dialect,
+          clock,
+          events,
+          activation: licenses,
+        }),
       });
       await api.register(machineTrialRoutes, {
-        machineTrials: createMachineTrialsService({ db, clock, leases }),
+        machineTrials: createMachineTrialsService({ db, dialect: app.platform.dialect, clock, leases }),
         rateLimitPerMinute: config.authRateLimitPerMinute,
       });
       await api.register(licensingRoutes, {

@@ -319,6 +319,39 @@ describe('machine trials', () => {
         );
       });
 
+      it('an account trial and a machine trial of one machine at once: never both, unless the account took the machine’s over', async () => {
+        const s = server();
+        const plan = await trialPlan(s);
+        const second = await buildApp(s.config, { clock: s.clock, logger: false });
+        try {
+          for (let round = 0; round < 4; round++) {
+            const hw = machine('both');
+            const ann = await member(s);
+            const answers = await Promise.all([
+              startAccountTrial(s, ann, { plan_id: plan.id, hardware_id: hw }),
+              second.inject({
+                method: 'POST',
+                url: '/api/v1/machine-trials',
+                headers: { 'x-api-key': WEB_API_KEY },
+                payload: { hardware_id: hw, plan_id: plan.id },
+              }),
+            ]);
+            for (const answer of answers) expect([200, 201, 409], answer.body).toContain(answer.statusCode);
+            const accountTrials = await s.app.db
+              .selectFrom('license_trials')
+              .selectAll()
+              .where('hardware_id', '=', hw)
+              .execute();
+            const machineTrials = await machineTrialRows(s, hw);
+            expect(accountTrials.length + machineTrials.length).toBeGreaterThan(0);
+            if (accountTrials.length > 0 && machineTrials.length > 0)
+              expect(machineTrials[0]?.claimed_license_id).toBe(accountTrials[0]?.license_id);
+          }
+        } finally {
+          await second.close();
+        }
+      });
+
       it('two accounts claiming one machine trial at once: one takes it', async () => {
         const s = server();
         const plan = await trialPlan(s);

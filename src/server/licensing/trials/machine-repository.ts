@@ -1,4 +1,5 @@
-import type { DbOrTransaction } from '../../platform/db/database.js';
+import { sql } from 'kysely';
+import type { DbOrTransaction, DialectName } from '../../platform/db/database.js';
 import type { LicenseTrialRow, MachineTrialRow } from '../../platform/db/tables-trials.js';
 
 export const insertMachineTrial = async (db: DbOrTransaction, row: MachineTrialRow): Promise<void> => {
@@ -78,4 +79,19 @@ export async function claimMachineTrialsForPaidLicense(
     .where('claimed_license_id', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Holds a machine's trials for the rest of the transaction, so an account trial and a machine
+ * trial of one machine started at once, on any number of servers, run one after the other and the
+ * second sees the first. PostgreSQL: an advisory lock on the hardware id's hash. SQLite needs none:
+ * its one writer at a time does the same once the transaction has written.
+ */
+export async function lockMachineTrials(
+  trx: DbOrTransaction,
+  dialect: DialectName,
+  hardwareId: string,
+): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`machine-trial:${hardwareId}`}, 0))`.execute(trx);
 }

@@ -9,14 +9,19 @@ import {
   listOfferedPlans,
 } from '../../catalogue/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DialectName } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { PlanRow } from '../../platform/db/tables.js';
 import type { MachineTrialRow } from '../../platform/db/tables-trials.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { longDateFormat } from '../licenses/usage.js';
-import { accountTrialOnMachine, findMachineTrial, insertMachineTrial } from './machine-repository.js';
+import {
+  accountTrialOnMachine,
+  findMachineTrial,
+  insertMachineTrial,
+  lockMachineTrials,
+} from './machine-repository.js';
 import { offersTrial } from './offer.js';
 
 const day = (iso: string) => longDateFormat.format(new Date(iso));
@@ -51,10 +56,12 @@ const machineTrialClaimed = (earlier: MachineTrialRow, plan: PlanRow) =>
  */
 export function createMachineTrialsService({
   db,
+  dialect,
   clock,
   leases,
 }: {
   db: Db;
+  dialect: DialectName;
   clock: Clock;
   leases: LeaseSigner;
 }) {
@@ -142,7 +149,14 @@ export function createMachineTrialsService({
         claimed_at: null,
       };
       try {
-        await insertMachineTrial(db, row);
+        await db.transaction().execute(async (trx) => {
+          await lockMachineTrials(trx, dialect, hardwareId);
+          await insertMachineTrial(trx, row);
+          // An account trial started on the machine meanwhile: looked for again in the transaction
+          // (which the account trial's own mirrors), so of the two at once only one stands.
+          const meanwhile = await accountTrialOnMachine(trx, hardwareId, plan.id);
+          if (meanwhile) throw machineTrialUsed(meanwhile, plan);
+        });
       } catch (error) {
         // Two starts at once, on any server: the unique index keeps the first, and both answer it.
         if (!isUniqueViolation(error)) throw error;

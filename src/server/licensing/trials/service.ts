@@ -4,7 +4,7 @@ import { utc } from '../../../shared/dates.js';
 import { dayCount, trialAt } from '../../../shared/trial-days.js';
 import { findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DialectName } from '../../platform/db/database.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LicenseRow, PlanRow, UserRow } from '../../platform/db/tables.js';
 import type { LicenseTrialRow, MachineTrialRow } from '../../platform/db/tables-trials.js';
@@ -16,7 +16,7 @@ import { issueLicense } from '../licenses/issue.js';
 import { licensesOfUser } from '../licenses/repository.js';
 import { longDateFormat } from '../licenses/usage.js';
 import { effectiveStatus, toLicense } from '../licenses/views.js';
-import { claimMachineTrial, findMachineTrial } from './machine-repository.js';
+import { claimMachineTrial, findMachineTrial, lockMachineTrials } from './machine-repository.js';
 import { machineTrialUsed } from './machine-trials.js';
 import { offersTrial } from './offer.js';
 import { personHash } from './person.js';
@@ -65,11 +65,14 @@ function alreadyTried(
  */
 export function createTrialsService({
   db,
+  dialect,
   clock,
   events,
   activation,
 }: {
   db: Db;
+  /** Which engine: PostgreSQL locks a machine's trials for a start (see lockMachineTrials). */
+  dialect: DialectName;
   clock: Clock;
   /** Announces the trial license issued and started. */
   events: LicensingEvents;
@@ -136,6 +139,7 @@ export function createTrialsService({
       let license: LicenseRow;
       try {
         license = await db.transaction().execute(async (trx) => {
+          if (who.hardwareId !== null) await lockMachineTrials(trx, dialect, who.hardwareId);
           const issued = await issueLicense(trx, clock, events, {
             userId: user.id,
             plan,
@@ -158,6 +162,13 @@ export function createTrialsService({
           });
           if (claimed && !(await claimMachineTrial(trx, claimed.id, issued.id, now.toISOString())))
             throw machineTrialUsed(claimed, plan);
+          // A machine trial started on the machine meanwhile: looked for again in the transaction
+          // (which the machine trial's own mirrors), so of the two at once only one stands.
+          const meanwhile =
+            claimed || who.hardwareId === null
+              ? undefined
+              : await findMachineTrial(trx, who.hardwareId, plan.id);
+          if (meanwhile) throw machineTrialUsed(meanwhile, plan);
           await events.publish(trx, { type: 'license.trial_started', license: issued });
           return issued;
         });
