@@ -58,6 +58,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'activations',
       'licenses',
       'license_trials',
+      'machine_trials',
       'offline_activations',
       'organisation_invitations',
       'organisation_members',

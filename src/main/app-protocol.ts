@@ -4,6 +4,7 @@ import { API_BASE_PATH } from '../shared/routes.js';
 import { APP_HOST } from './app-origin.js';
 import type { FetchLike } from './licensing-api.js';
 import { type ApiCall, createRefreshTokenKeeper } from './refresh-token-keeper.js';
+import type { SignIns } from './sign-ins.js';
 import type { SecretStore } from './secret-store.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
 
@@ -33,6 +34,8 @@ export interface AppProtocolOptions {
   apiKey: string;
   /** Where main keeps the refresh token (account: the server URL, as for the bridge handlers). */
   secrets: SecretStore;
+  /** Told of each sign-in in the app, before its answer reaches the renderer. */
+  signIns?: Pick<SignIns, 'signedIn'>;
   fetch?: FetchLike;
 }
 
@@ -49,7 +52,7 @@ export function createAppProtocolHandler(
 ): (request: Request) => Promise<Response> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const root = normalize(options.rendererDir);
-  const refreshTokens = createRefreshTokenKeeper(options.secrets, options.serverUrl);
+  const refreshTokens = createRefreshTokenKeeper(options.secrets, options.serverUrl, options.signIns);
 
   async function serveFile(pathname: string): Promise<Response> {
     let decoded: string;

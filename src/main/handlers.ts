@@ -13,8 +13,11 @@ import { createHardwareIdProvider, type MachineIdSource } from './hardware-id.js
 import { createLicenseStateFile } from './license-state.js';
 import { createLicenseChecker } from './licensing.js';
 import { createLicensingApi, type FetchLike } from './licensing-api.js';
+import { createMachineTrials } from './machine-trial.js';
+import { createMachineTrialApi } from './machine-trial-api.js';
 import { createOfflineActivation, withLicenseFile } from './offline-activation.js';
 import type { SecretStore } from './secret-store.js';
+import type { SignIns } from './sign-ins.js';
 import type { UpdateService } from './updater-service.js';
 
 /** The handler of every bridge channel, taking the arguments after their zod schema parsed them. */
@@ -47,6 +50,11 @@ export interface HandlerDeps {
   app: Pick<AppInfo, 'version' | 'platform'>;
   /** The app's own updates (electron-updater, fed by the portal: updater-service.ts). */
   updates: UpdateService;
+  /**
+   * Sign-ins in the app (seen by the app:// forwarding): on each, a machine trial kept here is
+   * taken over as the account's trial, without another step.
+   */
+  signIns?: Pick<SignIns, 'onSignIn'>;
   log?: (message: string) => void;
 }
 
@@ -82,6 +90,21 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
   });
   // A machine activated by file answers from its license file; any other, as before.
   const licensing = withLicenseFile(online, offline);
+  const machineTrials = createMachineTrials({
+    api: createMachineTrialApi({
+      serverUrl: deps.serverUrl,
+      apiKey: deps.apiKey,
+      fetch: deps.fetch,
+      timeoutMs: deps.requestTimeoutMs,
+    }),
+    state,
+    hardwareId,
+    trustedKeys: deps.leasePublicKeys,
+    now,
+    device: { name: hostname, platform: deps.app.platform, appVersion: deps.app.version },
+    log: deps.log,
+  });
+  deps.signIns?.onSignIn((accessToken) => machineTrials.claim(accessToken));
   const account = deps.serverUrl;
 
   return {
@@ -89,7 +112,11 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     // Only whether a refresh token is kept: the token itself stays in main (refresh-token-keeper.ts).
     [bridgeChannels.hasSession]: async () => (await deps.secrets.get(account)) !== null,
     [bridgeChannels.forgetSession]: () => deps.secrets.delete(account),
-    [bridgeChannels.checkLicenseStatus]: () => licensing.check(),
+    async [bridgeChannels.checkLicenseStatus]() {
+      // Without a license, the machine's trial before any account, if it has one.
+      const result = await licensing.check();
+      return result.status === 'not_configured' ? ((await machineTrials.check()) ?? result) : result;
+    },
     [bridgeChannels.getLicenseKey]: async () => (await state.read()).license_key,
     async [bridgeChannels.setLicenseKey](key) {
       // A lease belongs to the key it was issued for: another key (or none) starts without one.
@@ -122,6 +149,8 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
         );
       return { imported: true, message: outcome.result.message };
     },
+    [bridgeChannels.getMachineTrial]: () => machineTrials.current(),
+    [bridgeChannels.startMachineTrial]: (planId) => machineTrials.start(planId),
     async [bridgeChannels.signOutOfflineLicense]() {
       const file = await offline.signOut();
       return file ? { file_name: file.fileName, contents: file.contents } : null;

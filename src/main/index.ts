@@ -26,6 +26,7 @@ import { denyAllPermissions, hardenWebContents } from './security.js';
 import { createUpdateCheckApi } from './updater-api.js';
 import { createUpdateService } from './updater-service.js';
 import { createUpdateSettingsFile } from './updater-settings.js';
+import { createSignIns } from './sign-ins.js';
 import { MIN_WINDOW_SIZE, readWindowState, restoreWindowState, writeWindowState } from './window-state.js';
 
 // Wiring only: every decision lives in a module that tests run without Electron.
@@ -115,7 +116,9 @@ async function start(): Promise<void> {
     fallbackFile: join(userData, 'refresh-token.json'),
     log,
   });
-  // The app:// forwarding keeps the refresh token in `secrets`; the renderer never sees it.
+  // The app:// forwarding keeps the refresh token in `secrets`; the renderer never sees it. It
+  // also tells of sign-ins, on which a machine trial kept here becomes the account's trial.
+  const signIns = createSignIns(log);
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler({
@@ -123,6 +126,7 @@ async function start(): Promise<void> {
       serverUrl: config.serverUrl,
       apiKey: config.apiKey,
       secrets,
+      signIns,
       fetch: (input, init) => net.fetch(input, init),
     }),
   );
@@ -161,6 +165,7 @@ async function start(): Promise<void> {
     leasePublicKeys: config.leasePublicKeys,
     app: { version: app.getVersion(), platform: process.platform },
     updates,
+    signIns,
     log,
   });
   registerBridgeIpc({

@@ -11,12 +11,25 @@ const storedLeaseSchema = z.object({
 });
 export type StoredLease = z.infer<typeof storedLeaseSchema>;
 
+/**
+ * The machine trial's last lease, kept while no license key is stored, with the plan it tries
+ * (what the app asks for again, and what signing in takes over). Trusted only when it verifies
+ * under the pinned keys, like the license's lease.
+ */
+const storedMachineTrialSchema = z.object({
+  token: z.string().min(1),
+  plan_id: z.string().min(1),
+});
+export type StoredMachineTrial = z.infer<typeof storedMachineTrialSchema>;
+
 const stateSchema = z.object({
   version: z.literal(1),
   /** The server the key and lease belong to: another server's lease means nothing here. */
   server_url: z.string(),
   license_key: z.string().nullable(),
   lease: storedLeaseSchema.nullable(),
+  /** The machine trial started before any account (files written before machine trials have none). */
+  machine_trial: storedMachineTrialSchema.nullable().default(null),
   /** The latest time (seconds) this machine's clock showed at a check; earlier means rolled back. */
   last_seen_seconds: z.number().int().nonnegative(),
 });
@@ -38,6 +51,7 @@ export function createLicenseStateFile(path: string, serverUrl: string): License
     server_url: serverUrl,
     license_key: null,
     lease: null,
+    machine_trial: null,
     last_seen_seconds: 0,
   });
   const read = async (): Promise<LicenseState> => {

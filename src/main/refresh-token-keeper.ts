@@ -1,6 +1,7 @@
 import { authMessages } from '../shared/messages.js';
 import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
 import type { SecretStore } from './secret-store.js';
+import type { SignIns } from './sign-ins.js';
 
 /** One renderer call to /api/v1/* as main forwards it to the server. */
 export interface ApiCall {
@@ -25,6 +26,8 @@ interface AuthCallRole {
   issues?: boolean;
   /** Answer statuses after which the kept token is of no more use and is deleted. */
   endsSession?: (status: number) => boolean;
+  /** Whether a successful answer is a sign-in (not a refresh), which main's own listeners hear. */
+  signsIn?: boolean;
 }
 
 const noSessionToRefresh = () =>
@@ -40,7 +43,7 @@ const noSessionToRefresh = () =>
 // Nothing to end on the server: signing out succeeds, as the server answers an unknown token.
 const nothingToSignOut = () => Response.json({ message: 'Signed out' });
 
-const signIn: AuthCallRole = { issues: true };
+const signIn: AuthCallRole = { issues: true, signsIn: true };
 const refresh: AuthCallRole = {
   carries: { field: 'refresh_token', withoutSession: noSessionToRefresh },
   issues: true,
@@ -98,8 +101,11 @@ function takeRefreshTokens(value: unknown, found: string[]): void {
   }
 }
 
-/** The answer without its refresh tokens, and the tokens; a body that is not JSON carries none. */
-function splitAnswer(text: string): { text: string; tokens: string[] } {
+/**
+ * The answer without its refresh tokens, the tokens, and the access token it issued (a sign-in's);
+ * a body that is not JSON carries none.
+ */
+function splitAnswer(text: string): { text: string; tokens: string[]; accessToken?: string } {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -108,7 +114,13 @@ function splitAnswer(text: string): { text: string; tokens: string[] } {
   }
   const tokens: string[] = [];
   takeRefreshTokens(body, tokens);
-  return tokens.length > 0 ? { text: JSON.stringify(body), tokens } : { text, tokens };
+  const access = (body as { access_token?: unknown } | null)?.access_token;
+  const accessToken = typeof access === 'string' && access.length > 0 ? access : undefined;
+  return {
+    text: tokens.length > 0 ? JSON.stringify(body) : text,
+    tokens,
+    ...(accessToken ? { accessToken } : {}),
+  };
 }
 
 const NULL_BODY_STATUSES = [101, 204, 205, 304];
@@ -146,7 +158,12 @@ export interface RefreshTokenKeeper {
  * `account`), puts it into the refresh and logout calls, and deletes it when the session ends.
  * The renderer learns only whether a session exists (the bridge's hasSession).
  */
-export function createRefreshTokenKeeper(secrets: SecretStore, account: string): RefreshTokenKeeper {
+export function createRefreshTokenKeeper(
+  secrets: SecretStore,
+  account: string,
+  /** Told of each sign-in before its answer reaches the renderer (the machine trial's takeover). */
+  signIns?: Pick<SignIns, 'signedIn'>,
+): RefreshTokenKeeper {
   // One auth call at a time: a refresh reads the token the previous one stored, never a spent one
   // (which the server would take for theft and answer by ending the session).
   let queue: Promise<unknown> = Promise.resolve();
@@ -168,6 +185,7 @@ export function createRefreshTokenKeeper(secrets: SecretStore, account: string):
     const [issued] = split.tokens;
     if (role.endsSession?.(answer.status)) await secrets.delete(account);
     else if (role.issues && answer.ok && issued) await secrets.set(account, issued);
+    if (role.signsIn && answer.ok && split.accessToken) await signIns?.signedIn(split.accessToken);
     const held = [kept, ...split.tokens].filter((secret): secret is string => !!secret);
     return withoutSecrets(answer, split.text, held);
   }

@@ -33,6 +33,11 @@ export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): Deskto
       call(bridgeChannels.writeOfflineActivationRequest, licenseKey),
     importOfflineLicenseFile: (contents) => call(bridgeChannels.importOfflineLicenseFile, contents),
     signOutOfflineLicense: () => call(bridgeChannels.signOutOfflineLicense),
+    getMachineTrial: () => call(bridgeChannels.getMachineTrial),
+    startMachineTrial: (planId) =>
+      planId === undefined
+        ? call(bridgeChannels.startMachineTrial)
+        : call(bridgeChannels.startMachineTrial, planId),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

@@ -20,6 +20,8 @@ export const bridgeChannels = {
   writeOfflineActivationRequest: 'desktop:offline:request',
   importOfflineLicenseFile: 'desktop:offline:import',
   signOutOfflineLicense: 'desktop:offline:sign-out',
+  getMachineTrial: 'desktop:machine-trial:get',
+  startMachineTrial: 'desktop:machine-trial:start',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 

@@ -47,6 +47,11 @@ export const licenseCheckResultSchema = z.object({
   seat: seatHolderSchema.optional(),
   /** While the license is a free trial: its end and the whole days left. */
   trial: licenseTrialSchema.optional(),
+  /**
+   * True when the answer is this machine's trial before any account (no license, no key): `trial`
+   * says its end, and an account keeps it (signing in here takes it over).
+   */
+  machine_trial: z.boolean().optional(),
   /** On a perpetual license: the end of its update window, whether it has ended, and the version it covers. */
   updates_until: isoDateTimeSchema.optional(),
   update_window_ended: z.boolean().optional(),
@@ -137,6 +142,24 @@ export type OfflineFile = z.infer<typeof offlineFileSchema>;
 export const offlineImportResultSchema = z.object({ imported: z.boolean(), message: z.string() });
 export type OfflineImportResult = z.infer<typeof offlineImportResultSchema>;
 
+/** This machine's trial before any account: the plan it tries, its end and the whole days left. */
+export const machineTrialStateSchema = z.object({
+  plan: z.object({ id: z.string(), code: z.string(), name: z.string() }),
+  ends_at: isoDateTimeSchema,
+  days_left: z.number().int().nonnegative(),
+});
+export type MachineTrialState = z.infer<typeof machineTrialStateSchema>;
+
+/** What asking for a machine trial came to: the trial (new, or the one running), or why not. */
+export const machineTrialStartResultSchema = z.object({
+  started: z.boolean(),
+  message: z.string(),
+  trial: machineTrialStateSchema.nullable(),
+});
+export type MachineTrialStartResult = z.infer<typeof machineTrialStartResultSchema>;
+
+const planIdArgSchema = z.string().trim().min(1).max(64);
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -160,6 +183,11 @@ export const bridgeContract = {
     result: offlineImportResultSchema,
   },
   [bridgeChannels.signOutOfflineLicense]: { args: z.tuple([]), result: offlineFileSchema.nullable() },
+  [bridgeChannels.getMachineTrial]: { args: z.tuple([]), result: machineTrialStateSchema.nullable() },
+  [bridgeChannels.startMachineTrial]: {
+    args: z.tuple([planIdArgSchema.optional()]),
+    result: machineTrialStartResultSchema,
+  },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -213,6 +241,17 @@ export interface DesktopBridge {
   importOfflineLicenseFile(contents: string): Promise<OfflineImportResult>;
   /** Forgets the license file and answers the signed-out proof that frees its seat (null without one). */
   signOutOfflineLicense(): Promise<OfflineFile | null>;
+  /**
+   * This machine's trial before any account, as its kept lease says (verified under the pinned
+   * keys, no network): null when it has none, or it ended.
+   */
+  getMachineTrial(): Promise<MachineTrialState | null>;
+  /**
+   * Asks the server for this machine's trial of the plan (the lowest-priced plan with a trial when
+   * none is named): a new one, or the one running; refused once it ended. Signing in afterwards
+   * takes it over as the account's trial, without another step.
+   */
+  startMachineTrial(planId?: string): Promise<MachineTrialStartResult>;
 }
 
 declare global {

@@ -7,9 +7,12 @@ import type { SeatHolder } from './api/organisations.js';
  * Ed25519, so the desktop shell can keep working without the network until `exp`.
  */
 export interface LeaseClaims {
-  /** License id. */
+  /** License id; on a machine trial's lease, the machine trial's id. */
   sub: string;
-  /** SHA-256 of the license key (base64url, 16 bytes): binds the lease to the key without carrying it. */
+  /**
+   * SHA-256 of the license key (base64url, 16 bytes): binds the lease to the key without carrying it.
+   * Empty on a machine trial's lease, which has no key, so it never passes for a key's lease.
+   */
   kfp: string;
   hwid: string;
   plan: { id: string; code: string; name: string };
@@ -30,6 +33,11 @@ export interface LeaseClaims {
    * its license covers. Absent on other licenses.
    */
   updates_until?: string;
+  /**
+   * A machine trial's lease (the app's trial before any account): `sub` is the machine trial, there
+   * is no license or key, and `trial` always says when it ends.
+   */
+  machine_trial?: true;
   /**
    * On a license file for a machine that never goes online: the nonce of the request it answers.
    * Such a lease lives longer than the online ones, so the app takes it only as a license file.
@@ -153,4 +161,18 @@ export async function verifyLease(lease: string, options: VerifyLeaseOptions): P
   if (options.nowSeconds < latestKnown - drift) return refuse('clock_rolled_back');
   if (options.nowSeconds >= claims.exp) return refuse('expired');
   return { ok: true, claims, remainingSeconds: claims.exp - options.nowSeconds };
+}
+
+/**
+ * Checks a machine trial's lease as {@link verifyLease} does, and that it is one: marked
+ * `machine_trial`, with no key. A license's lease kept in its place is refused as malformed.
+ */
+export async function verifyMachineTrialLease(
+  lease: string,
+  options: VerifyLeaseOptions,
+): Promise<LeaseVerification> {
+  const verification = await verifyLease(lease, options);
+  if (verification.ok && (verification.claims.machine_trial !== true || verification.claims.kfp !== ''))
+    return refuse('malformed');
+  return verification;
 }

@@ -78,6 +78,10 @@ export const apiPaths = {
     status: '/licensing/status',
     publicKey: '/licensing/public-key',
   },
+  /** A desktop's trial before any account: the hardware id and the app's API key are all it takes. */
+  machineTrials: {
+    start: '/machine-trials',
+  },
   downloads: {
     file: '/downloads/:token',
   },

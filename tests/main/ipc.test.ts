@@ -249,6 +249,8 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'writeOfflineActivationRequest',
           'importOfflineLicenseFile',
           'signOutOfflineLicense',
+          'getMachineTrial',
+          'startMachineTrial',
         ].sort(),
       );
       expect(Object.isFrozen(bridge)).toBe(true);
@@ -271,6 +273,10 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
       // The server is unreachable and there is no lease yet: an error answer, not a crash.
       expect(await bridge.checkLicenseStatus()).toMatchObject({ valid: false, status: 'error' });
       await bridge.setLicenseKey(null);
+      // No machine trial here, and none to start while the server cannot be reached.
+      expect(await bridge.getMachineTrial()).toBeNull();
+      expect(await bridge.startMachineTrial()).toMatchObject({ started: false, trial: null });
+      expect(await bridge.startMachineTrial('pro-monthly')).toMatchObject({ started: false });
       expect(await bridge.getAppInfo()).toMatchObject({
         version: '1.2.3',
         platform: 'linux',
@@ -281,6 +287,9 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
     it('a bad argument from the page is refused by main, with the reason', async () => {
       const bridge = createBridge(invokeAsApp, listen);
       await expect(bridge.setLicenseKey('')).rejects.toThrow(/Invalid arguments for desktop:license-key:set/);
+      await expect(bridge.startMachineTrial(' ')).rejects.toThrow(
+        /Invalid arguments for desktop:machine-trial:start/,
+      );
       await expect(bridge.setUpdateChannel('nightly' as never)).rejects.toThrow(
         /Invalid arguments for desktop:updates:channel:set/,
       );

@@ -159,6 +159,7 @@ describeWithKeyring(
         'getAppInfo',
         'getHardwareId',
         'getLicenseKey',
+        'getMachineTrial',
         'getUpdateChannel',
         'getUpdateState',
         'hasSession',
@@ -168,6 +169,7 @@ describeWithKeyring(
         'setLicenseKey',
         'setUpdateChannel',
         'signOutOfflineLicense',
+        'startMachineTrial',
         'writeOfflineActivationRequest',
       ]);
       for (const channel of Object.values(bridgeChannels)) expect(channel).not.toMatch(/token/i);

@@ -5,6 +5,7 @@ import type { DesktopBridge } from '../../src/shared/bridge';
 import { FakeApi, testUser } from './support/fake-api';
 import { fakeUpdateBridge } from './support/fake-update-bridge';
 import { offlineBridgeMethods } from './support/fake-offline-bridge';
+import { machineTrialBridgeMethods } from './support/fake-machine-trial-bridge';
 import { renderApp, servicesFor } from './support/render-app';
 import { tabServices } from './support/services';
 
@@ -34,6 +35,7 @@ function desktopBridge() {
     }),
     ...updates.bridge,
     ...offlineBridgeMethods,
+    ...machineTrialBridgeMethods,
   };
   return { ...updates, bridge };
 }

@@ -12,6 +12,7 @@ import { licenseApi } from '../../src/renderer/src/features/licenses';
 import { FakeApi } from './support/fake-api';
 import { fakeUpdateBridge } from './support/fake-update-bridge';
 import { offlineBridgeMethods } from './support/fake-offline-bridge';
+import { machineTrialBridgeMethods } from './support/fake-machine-trial-bridge';
 import { tabServices } from './support/services';
 
 let api: FakeApi;
@@ -50,6 +51,7 @@ function memoryBridge(status: LicenseCheckResult) {
     }),
     ...fakeUpdateBridge().bridge,
     ...offlineBridgeMethods,
+    ...machineTrialBridgeMethods,
   };
   return { bridge, state };
 }

@@ -10,6 +10,7 @@ export {
   findOfferedPlanByIdOrCode,
   findPlanRow,
   findPlanRowByIdOrCode,
+  listOfferedPlans,
   planSummaries,
   type PlanSummary,
   plansByIds,

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { Db } from '../platform/db/database.js';
 import type { EventSubscriber } from '../platform/events.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
-import type { LicensingEvent, OrganisationAnnouncements } from './events.js';
+import type { ActivationEvent, LicensingEvent, OrganisationAnnouncements } from './events.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
@@ -25,6 +25,9 @@ import { createInvitationsService } from './organisations/invitations.js';
 import { createMemberMail } from './organisations/member-mail.js';
 import { organisationsRoutes } from './organisations/routes.js';
 import { createOrganisationsService } from './organisations/service.js';
+import { claimMachineTrialsForPaidLicense } from './trials/machine-repository.js';
+import { machineTrialRoutes } from './trials/machine-routes.js';
+import { createMachineTrialsService } from './trials/machine-trials.js';
 import { createTrialNotices, type TrialChargeLookup } from './trials/notices.js';
 import { trialRoutes } from './trials/routes.js';
 import { createTrialsService } from './trials/service.js';
@@ -105,6 +108,16 @@ export const licensingContext = fp<LicensingOptions>(
     const memberMail = createMemberMail({ mailer, publicUrl });
     events.on('organisation.member_joined', (trx, joined) => memberMail.joined(trx, joined));
     events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
+    // A paid license activated on a machine takes over the machine's trials: it never gets another.
+    // (Typed by hand: an activation event's type is a union, which the bus's listener cannot narrow to.)
+    events.on('activation.created', async (trx, { activation }: ActivationEvent) => {
+      await claimMachineTrialsForPaidLicense(
+        trx,
+        activation.license_id,
+        activation.hardware_id,
+        clock.now().toISOString(),
+      );
+    });
 
     app.platform.schedule(
       {
@@ -136,7 +149,17 @@ export const licensingContext = fp<LicensingOptions>(
       await api.register(licensesRoutes, { licenses });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {
-        trials: createTrialsService({ db, clock, events, activation: licenses }),
+        trials: createTrialsService({
+          db,
+          dialect: app.platform.dialect,
+          clock,
+          events,
+          activation: licenses,
+        }),
+      });
+      await api.register(machineTrialRoutes, {
+        machineTrials: createMachineTrialsService({ db, dialect: app.platform.dialect, clock, leases }),
+        rateLimitPerMinute: config.authRateLimitPerMinute,
       });
       await api.register(licensingRoutes, {
         checks: createLicenseChecksService({

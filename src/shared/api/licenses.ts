@@ -121,10 +121,11 @@ export const licenseTrialSchema = z
 export type LicenseTrial = z.infer<typeof licenseTrialSchema>;
 
 /**
- * Where a trial came from: a signed-in account, or a subscription checked out with a card (charged
- * at the trial's end).
+ * Where a trial came from: a signed-in account; a subscription checked out with a card (charged
+ * at the trial's end); or a machine trial the desktop app started before any account, which the
+ * account took over (its end is the machine trial's).
  */
-export const TRIAL_SOURCES = ['account', 'card'] as const;
+export const TRIAL_SOURCES = ['account', 'card', 'machine'] as const;
 
 /** The trial on a license's own view: with its start and source. */
 export const licenseTrialDetailsSchema = licenseTrialSchema

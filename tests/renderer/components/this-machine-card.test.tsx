@@ -5,6 +5,7 @@ import { localStorageKeys } from '../../../src/shared/storage-keys';
 import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { offlineBridgeMethods } from '../support/fake-offline-bridge';
+import { machineTrialBridgeMethods } from '../support/fake-machine-trial-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
 
@@ -39,6 +40,7 @@ function desktopBridge(status: LicenseCheckResult, overrides: Partial<DesktopBri
     }),
     ...fakeUpdateBridge().bridge,
     ...offlineBridgeMethods,
+    ...machineTrialBridgeMethods,
     ...overrides,
   };
 }
@@ -113,6 +115,27 @@ describe('"This machine" on the licenses page', () => {
     expect(view.getByText('Version 2.0.0 · server https://portal.example.com')).toBeTruthy();
     expect(view.queryByText('Sign-in will not be kept')).toBeNull();
     expect(api.calls('GET /licensing/status')).toHaveLength(0);
+  });
+
+  it('desktop on a machine trial: says the days left and that an account keeps it', async () => {
+    await openAsDesktopUser(
+      desktopBridge(
+        {
+          valid: true,
+          status: 'active',
+          message: 'Free trial of Pro (monthly): 9 days left',
+          requires_activation: false,
+          trial: { ends_at: '2030-01-10T00:00:00.000Z', days_left: 9 },
+          machine_trial: true,
+        },
+        { getLicenseKey: async () => null },
+      ),
+    );
+    const view = await card();
+    expect(await view.findByText('Valid')).toBeTruthy();
+    expect(view.getByTestId('machine-license').textContent).toBe(
+      'Trial: 9 days left — create an account to keep it.',
+    );
   });
 
   it('desktop without a keyring: says that sign-in will not be kept', async () => {

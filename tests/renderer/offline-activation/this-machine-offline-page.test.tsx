@@ -6,6 +6,7 @@ import { FakeApi } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { tabServices } from '../support/services';
+import { machineTrialBridgeMethods } from '../support/fake-machine-trial-bridge';
 
 const SLOW = { timeout: 8000 };
 const KEY = 'ABCDE-FGHJK-MNPQR-STVWX-YZ234';
@@ -41,6 +42,7 @@ function desktopBridge() {
     hasSession: async () => false,
     forgetSession: async () => undefined,
     checkLicenseStatus: async () => ({ valid: false, status: 'not_configured', message: 'Not configured' }),
+    ...machineTrialBridgeMethods,
     getLicenseKey: async () => null,
     setLicenseKey: async () => undefined,
     getAppInfo: async () => ({

@@ -8,6 +8,7 @@ import { validLicenseStatus } from '../support/api-answers';
 import { FakeApi, testUser } from '../support/fake-api';
 import { fakeUpdateBridge } from '../support/fake-update-bridge';
 import { offlineBridgeMethods } from '../support/fake-offline-bridge';
+import { machineTrialBridgeMethods } from '../support/fake-machine-trial-bridge';
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeLicense } from '../support/signed-in';
 import { tabServices } from '../support/services';
@@ -178,6 +179,7 @@ describe('support page: app and account information', () => {
       }),
       ...fakeUpdateBridge().bridge,
       ...offlineBridgeMethods,
+      ...machineTrialBridgeMethods,
     } satisfies DesktopBridge;
     const { services } = tabServices(api.baseURL, { bridge });
     const issued = api.issue();

@@ -805,6 +805,11 @@ const MATRIX: Record<string, Row> = {
     expect: everyone(200),
   },
   'GET /licensing/public-key': { request: () => ({ path: '/licensing/public-key' }), expect: everyone(200) },
+  // A machine's trial before any account: no sign-in; no plan offers a trial here, whoever asks.
+  'POST /machine-trials': {
+    request: (f) => ({ path: '/machine-trials', body: { hardware_id: f.hardwareId } }),
+    expect: everyone(409),
+  },
   'GET /admin/licensing/settings': {
     request: () => ({ path: '/admin/licensing/settings' }),
     expect: adminOnly(200),

@@ -1702,6 +1702,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/machine-trials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start (or get back) this machine’s free trial, before any account
+         * @description One trial per machine and plan, ever. `plan_id` names a plan offering a trial; without it, the lowest-priced plan on offer with a trial. 201 for a new trial, 200 for the machine’s trial still running (the same end: a reinstall gets it back). The answer carries a signed lease marked `machine_trial`. Refusals: 404 `plan_not_found`; 409 `trial_not_offered`, `machine_trial_used` (it ended, or the machine had an account trial of the plan; `earlier_trial` says when it ran) or `machine_trial_claimed` (an account or a paid license took it over: sign in).
+         */
+        post: operations["startMachineTrial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/notifications/unsubscribe": {
         parameters: {
             query?: never;
@@ -4264,7 +4284,7 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             started_at: string;
             /** @enum {string} */
-            source: "account" | "card";
+            source: "account" | "card" | "machine";
         };
         LicenseUsage: {
             license_id: string;
@@ -4299,6 +4319,22 @@ export interface components {
         LoginResponse: components["schemas"]["TokenResponse"] | components["schemas"]["SecondFactorRequired"];
         LogoutRequestInput: {
             refreshToken: string;
+        };
+        MachineTrial: {
+            machine_trial_id: string;
+            plan: {
+                id: string;
+                code: string;
+                name: string;
+            };
+            /** @description ISO 8601 date and time, UTC */
+            started_at: string;
+            trial: components["schemas"]["LicenseTrial"];
+            /** @description Ed25519-signed compact JWS marked `machine_trial: true`, `sub` the machine trial id, `kfp` empty (no key); it never outlives the trial. Verify with GET /licensing/public-key */
+            lease: string;
+            /** @description ISO 8601 date and time, UTC */
+            lease_expires_at: string;
+            message: string;
         };
         MessageResponse: {
             message: string;
@@ -4948,6 +4984,10 @@ export interface components {
             message: string;
             /** @description Sessions that ended */
             ended: number;
+        };
+        StartMachineTrialRequestInput: {
+            hardware_id: string;
+            plan_id?: string;
         };
         StartTrialRequestInput: {
             plan_id: string;
@@ -12290,6 +12330,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    startMachineTrial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartMachineTrialRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineTrial"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineTrial"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialRefusal"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
                 };
             };
             /** @description Too many requests (see `Retry-After`) */

@@ -65,6 +65,7 @@ const OPERATIONS: [
   ['get', '/licenses/{id}/download', null, '200', 'DownloadResponse'],
   ['get', '/licensing/status', null, '200', 'LicenseStatus'],
   ['get', '/licensing/public-key', null, '200', 'LeaseSigningKeys'],
+  ['post', '/machine-trials', 'StartMachineTrialRequestInput', '201', 'MachineTrial'],
   ['get', '/admin/licensing/settings', null, '200', 'LicensingSettings'],
   ['put', '/admin/licensing/settings', 'inline', '200', 'LicensingSettings'],
   ['get', '/downloads/{token}', null, '200', null],
@@ -193,6 +194,7 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
       ['get', '/licensing/status'],
       ['post', '/licenses/validate'],
       ['get', '/licensing/public-key'],
+      ['post', '/machine-trials'],
     ])
       expect(operation(method ?? '', path ?? '').security, `${method} ${path}`).toEqual(apiKeyOnly);
     for (const [method, path] of OPERATIONS.filter(
@@ -200,7 +202,8 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
         !path.startsWith('/plans/public') &&
         !path.startsWith('/licensing/') &&
         !path.startsWith('/downloads/') &&
-        path !== '/licenses/validate',
+        path !== '/licenses/validate' &&
+        path !== '/machine-trials',
     ))
       expect(operation(method, path).security, `${method} ${path}`).toEqual(signedIn);
     expect(operation('get', '/downloads/{token}').security ?? []).toEqual([]);

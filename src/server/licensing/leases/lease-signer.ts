@@ -33,8 +33,10 @@ interface KeyFile {
 type PublicJwk = LeaseSigningKeys['keys'][number];
 
 export interface LeaseInput {
+  /** The license, or on a machine trial's lease the machine trial. */
   licenseId: string;
-  licenseKey: string;
+  /** Null on a machine trial's lease: it has no key, so its `kfp` is empty. */
+  licenseKey: string | null;
   hardwareId: string;
   plan: { id: string; code: string; name: string };
   features: LeaseClaims['features'];
@@ -45,6 +47,8 @@ export interface LeaseInput {
   trial?: LeaseClaims['trial'] | null;
   /** On a perpetual license: the end of its update window. */
   updatesUntil?: string | null;
+  /** Marks a machine trial's lease (`machine_trial: true`). */
+  machineTrial?: boolean;
   /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
   offline?: { nonce: string; lifetimeSeconds: number };
 }
@@ -187,7 +191,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
       // The compact JWS that jose's SignJWT makes, signed synchronously with node:crypto: jose goes
       // through WebCrypto, whose promise job costs several times the Ed25519 signature itself.
       const claims = {
-        kfp: keyFingerprint(input.licenseKey),
+        kfp: input.licenseKey === null ? '' : keyFingerprint(input.licenseKey),
         hwid: input.hardwareId,
         plan: input.plan,
         features: input.features,
@@ -195,6 +199,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         ...(input.seat ? { seat: input.seat } : {}),
         ...(input.trial ? { trial: input.trial } : {}),
         ...(input.updatesUntil ? { updates_until: input.updatesUntil } : {}),
+        ...(input.machineTrial ? { machine_trial: true } : {}),
         ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
         sub: input.licenseId,
         iss: options.issuer,

@@ -7,6 +7,8 @@ import type { LicensingEvents } from '../events.js';
 import { issueLicense } from '../licenses/issue.js';
 import { licensesOfUser } from '../licenses/repository.js';
 import { effectiveStatus } from '../licenses/views.js';
+import { findMachineTrial } from './machine-repository.js';
+import { machineTrialUsed } from './machine-trials.js';
 import { personHash } from './person.js';
 import { earlierTrials, insertTrial } from './repository.js';
 import { alreadyTried } from './service.js';
@@ -28,8 +30,8 @@ export const cardTrialRefused = (plan: Pick<PlanRow, 'name'>) =>
 /**
  * Why this buyer may not check the plan out with a trial, or undefined when they may: the plan
  * offers none (no trial days, a free or a seat-based plan), they own a paid license of it
- * already, or they (their account, their e-mail address on another account, or the machine) had
- * a trial of it, named with when it ran.
+ * already, or they (their account, their e-mail address on another account, or the machine, also
+ * before any account) had a trial of it, named with when it ran.
  */
 export async function cardTrialRefusal(
   db: DbOrTransaction,
@@ -57,7 +59,12 @@ export async function cardTrialRefusal(
     hardwareId: buyer.hardwareId,
   };
   const [earlier] = await earlierTrials(db, { ...who, planId: plan.id });
-  return earlier ? alreadyTried(earlier, who, plan) : undefined;
+  if (earlier) return alreadyTried(earlier, who, plan);
+  // A machine that tried the plan before any account (running, ended or taken over) gets no
+  // second trial by card: a running one is the account's to take over with the free trial.
+  const onMachine =
+    buyer.hardwareId === null ? undefined : await findMachineTrial(db, buyer.hardwareId, plan.id);
+  return onMachine ? machineTrialUsed(onMachine, plan) : undefined;
 }
 
 /**

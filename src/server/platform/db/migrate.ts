@@ -30,6 +30,7 @@ import * as planDrafts from './migrations/0027-plan-drafts.js';
 import * as updateWindows from './migrations/0028-update-windows.js';
 import * as trials from './migrations/0029-trials.js';
 import * as cardTrials from './migrations/0030-card-trials.js';
+import * as machineTrials from './migrations/0031-machine-trials.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   '0028-update-windows': updateWindows,
   '0029-trials': trials,
   '0030-card-trials': cardTrials,
+  '0031-machine-trials': machineTrials,
 };
 
 export class MigrationError extends Error {

@@ -18,6 +18,7 @@ import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router-dom';
 import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../shared/bridge';
 import { portalPaths } from '../../../../../shared/routes';
+import { dayCount } from '../../../../../shared/trial-days';
 import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/notice';
 import { useAppSelector } from '../../../lib/store-hooks';
@@ -91,9 +92,12 @@ function LicenseStatusView({
       </Group>
       {result.valid ? (
         <Text size="sm" fw={500} data-testid="machine-license">
-          {planName
-            ? `Activated here with your ${planName} license.`
-            : 'Activated here with a license shared with you.'}
+          {result.machine_trial
+            ? // This machine's trial before any account: an account keeps it (signing in here takes it over).
+              `Trial: ${dayCount(result.trial?.days_left ?? 0)} left — create an account to keep it.`
+            : planName
+              ? `Activated here with your ${planName} license.`
+              : 'Activated here with a license shared with you.'}
         </Text>
       ) : null}
       {step ? (
