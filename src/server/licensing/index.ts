@@ -61,3 +61,5 @@ export { effectiveStatus, toActivation, toLicense, toLicenses } from './licenses
 export { createPlanInUse } from './licenses/plan-in-use.js';
 // An administrator's extension or end of a free trial.
 export { changeTrialByAdministrator, type TrialChange } from './trials/administrator-changes.js';
+// The trials started and converted per month, for the administrators' overview.
+export { type TrialMonthRow, trialsByStartMonth } from './trials/counts-repository.js';

@@ -3887,6 +3887,26 @@ export interface components {
                     suspended: number;
                 };
             };
+            /** @description Free trials by the month they started in (account, machine and card trials alike), with their conversion */
+            trials: {
+                /** @description Free trials started in the last 12 UTC months */
+                started: number;
+                /** @description Of those, the ones bought since */
+                converted: number;
+                /** @description converted ÷ started (0 to 1); null when none started */
+                rate: number | null;
+                /** @description The last 12 UTC months, oldest first */
+                by_month: {
+                    /** @description YYYY-MM (UTC): the month the trials started in */
+                    period: string;
+                    /** @description Free trials started in the month */
+                    started: number;
+                    /** @description Of those, the ones bought since (in any month) */
+                    converted: number;
+                    /** @description converted ÷ started (0 to 1); null when none started */
+                    rate: number | null;
+                }[];
+            };
             security: {
                 /** @description Events of the last 30 days */
                 by_severity: {
