@@ -26,9 +26,9 @@ import { changedFields } from '../../../components/forms/changed-fields';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
-import { MAX_PAGE_SIZE } from '../../../../../shared/api/paging';
 import { useGetPaymentConfigQuery } from '../../payments';
-import { planMessages, useListPlansQuery } from '../../plans';
+import { planMessages } from '../../plans';
+import { usePlans } from '../licenses/plan-options';
 import { formErrors } from '../features/form-errors';
 import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
 
@@ -188,7 +188,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
   });
   const paymentCurrency = useGetPaymentConfigQuery().data?.currency;
   // Every package, to offer the perpetual ones an update renewal may extend.
-  const { data: allPlans } = useListPlansQuery({ perPage: MAX_PAGE_SIZE, status: 'all', sort: 'sort_order' });
+  const allPlans = usePlans().plans;
   const renewal = form.values.renews_updates_of !== '';
 
   // A new package starts in the currency payments are taken in, once that is known.
@@ -361,7 +361,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             label="Renews updates of"
             description="Makes this package an update renewal (billing: lifetime) of a perpetual package: buying it extends that license’s updates."
             size="md"
-            data={renewalOptions(allPlans?.data ?? [], plan)}
+            data={renewalOptions(allPlans ?? [], plan)}
             {...form.getInputProps('renews_updates_of')}
           />
         </SimpleGrid>
