@@ -106,7 +106,14 @@ export const licensingContext = fp<LicensingOptions>(
       { afterOthers: true },
     );
 
-    const licenses = createLicensesService({ db, clock, events, leases });
+    const windowVersions = coveredVersions ? coveredVersions(db) : undefined;
+    const licenses = createLicensesService({
+      db,
+      clock,
+      events,
+      leases,
+      ...(windowVersions ? { coveredVersions: windowVersions } : {}),
+    });
     const invitations = createInvitationsService({
       db,
       clock,
@@ -132,7 +139,7 @@ export const licensingContext = fp<LicensingOptions>(
           heartbeats,
           answers: createCheckAnswers(config.licensing.checkCacheEntries),
           leaseReuseShare: config.licensing.leaseReuseShare,
-          ...(coveredVersions ? { coveredVersions: coveredVersions(db) } : {}),
+          ...(windowVersions ? { coveredVersions: windowVersions } : {}),
         }),
         leases,
         settings: createLicensingSettingsService({ db, clock }),

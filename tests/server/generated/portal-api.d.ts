@@ -2987,6 +2987,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3070,6 +3074,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -4188,6 +4196,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -5222,6 +5234,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
