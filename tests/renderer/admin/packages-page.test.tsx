@@ -416,7 +416,7 @@ describe('/admin/packages', () => {
     await waitFor(() =>
       expect([...picker.options].map((option) => option.textContent)).toEqual([
         'None: not an update renewal',
-        'Studio (12 months of updates)',
+        'Studio',
       ]),
     );
     fireEvent.change(picker, { target: { value: 'plan-studio' } });

@@ -171,7 +171,7 @@ export function renewalOptions(plans: readonly Plan[], plan: Plan | null) {
   const current = plan?.renews_updates_of;
   const options = perpetual.map((candidate) => ({
     value: candidate.id,
-    label: `${candidate.name} (${candidate.update_months} months of updates)`,
+    label: candidate.name,
   }));
   if (current && !options.some((option) => option.value === current))
     options.push({ value: current, label: plans.find((item) => item.id === current)?.name ?? current });
@@ -342,12 +342,13 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('trial_days')}
           />
         </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        {/* Bottom-aligned: the two fields' descriptions differ in length, their inputs line up. */}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
           <NumberInput
             label={renewal ? 'Months of updates added' : 'Months of updates (perpetual)'}
             description={
               renewal
-                ? 'The months each purchase adds to the perpetual license’s update window.'
+                ? 'What each purchase adds to the license’s update window.'
                 : 'Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.'
             }
             size="md"
@@ -359,7 +360,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
           />
           <NativeSelect
             label="Renews updates of"
-            description="Makes this package an update renewal (billing: lifetime) of a perpetual package: buying it extends that license’s updates."
+            description="Makes it an update renewal of that perpetual package."
             size="md"
             data={renewalOptions(allPlans ?? [], plan)}
             {...form.getInputProps('renews_updates_of')}
