@@ -120,6 +120,40 @@ describe('licenseFlag', () => {
     expect(ended?.message).toMatch(/license key, machines and usage stay/);
   });
 
+  it('a perpetual license whose updates ended says what it covers, with Renew updates to the renewal plan', () => {
+    const ended = license({
+      expires_at: null,
+      updates_until: at(-10),
+      update_window_ended: true,
+      covered_version: '2.3.0',
+      next_version: '2.4.0',
+    });
+    const flag = licenseFlag(ended, { now: NOW, renewalPlanId: 'studio-updates' });
+    expect(flag).toMatchObject({
+      kind: 'update_window_ended',
+      tone: 'caution',
+      actions: ['renew_updates'],
+      planId: 'studio-updates',
+    });
+    expect(flag?.title).toMatch(/^Updates ended on /);
+    expect(flag?.message).toBe(
+      'Your license covers versions up to 2.3. Renew updates to get 2.4 and later. This license keeps working on the versions it covers.',
+    );
+    // No renewal on sale: the button goes to the purchase page; nothing released past the window yet.
+    const alone = licenseFlag({ ...ended, next_version: null }, { now: NOW });
+    expect(alone?.planId).toBeUndefined();
+    expect(alone?.message).toMatch(
+      /^Your license covers versions up to 2\.3\. Renew updates to get newer versions\./,
+    );
+    // A window still open, or a view that does not say what it covers.
+    expect(
+      licenseFlag({ ...ended, update_window_ended: false, updates_until: at(30) }, { now: NOW }),
+    ).toBeNull();
+    expect(licenseFlag({ ...ended, covered_version: undefined }, { now: NOW })?.message).toMatch(
+      /^Its update window has ended: renew updates/,
+    );
+  });
+
   it('an active license far from its expiry has no flag', () => {
     expect(licenseFlag(license(), { now: NOW })).toBe(null);
   });

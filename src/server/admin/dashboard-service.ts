@@ -3,6 +3,7 @@ import { utc } from '../../shared/dates.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { discountOf } from '../catalogue/index.js';
+import { type TrialMonthRow, trialsByStartMonth } from '../licensing/index.js';
 import { countSecurityEventsBySeverity, recentSecurityEvents } from '../platform/security-log/service.js';
 import {
   billedSubscriptionGroups,
@@ -101,6 +102,21 @@ function byPeriod(periods: string[], rows: RevenueRow[]) {
   return periods.map((period) => ({ period, totals: toTotals(rows.filter((row) => row.period === period)) }));
 }
 
+const rateOf = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+/** Every month of the window with its trials started and converted (0 where none started), and the sums. */
+function toTrials(months: string[], rows: TrialMonthRow[]): DashboardStats['trials'] {
+  const by_month = months.map((period) => {
+    const row = rows.find((candidate) => candidate.period === period);
+    const started = Number(row?.started ?? 0);
+    const converted = Number(row?.converted ?? 0);
+    return { period, started, converted, rate: rateOf(converted, started) };
+  });
+  const started = by_month.reduce((sum, month) => sum + month.started, 0);
+  const converted = by_month.reduce((sum, month) => sum + month.converted, 0);
+  return { started, converted, rate: rateOf(converted, started), by_month };
+}
+
 /** System figures for the admin dashboard: a handful of aggregate queries, none of them per row. */
 export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) {
   return {
@@ -124,6 +140,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         recurring,
         subscriptions,
         failedCharges,
+        trials,
       ] = await Promise.all([
         countUsers(db, thirtyDaysAgo),
         countLicenses(db, nowIso),
@@ -136,6 +153,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
         billedSubscriptionGroups(db),
         countSubscriptions(db, thirtyDaysAgo, nowIso),
         countFailedCharges(db, thirtyDaysAgo),
+        trialsByStartMonth(db, `${months[0]}-01T00:00:00.000Z`),
       ]);
       const liveAtStart = Number(subscriptions.live_at_start);
       const ended = Number(subscriptions.ended);
@@ -186,6 +204,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             suspended: Number(subscriptions.suspended),
           },
         },
+        trials: toTrials(months, trials),
         security: {
           by_severity: {
             info: severityCount('info'),

@@ -134,7 +134,14 @@ export const licensingContext = fp<LicensingOptions>(
       { afterOthers: true },
     );
 
-    const licenses = createLicensesService({ db, clock, events, leases });
+    const windowVersions = coveredVersions ? coveredVersions(db) : undefined;
+    const licenses = createLicensesService({
+      db,
+      clock,
+      events,
+      leases,
+      ...(windowVersions ? { coveredVersions: windowVersions } : {}),
+    });
     const invitations = createInvitationsService({
       db,
       clock,
@@ -170,7 +177,7 @@ export const licensingContext = fp<LicensingOptions>(
           heartbeats,
           answers: createCheckAnswers(config.licensing.checkCacheEntries),
           leaseReuseShare: config.licensing.leaseReuseShare,
-          ...(coveredVersions ? { coveredVersions: coveredVersions(db) } : {}),
+          ...(windowVersions ? { coveredVersions: windowVersions } : {}),
         }),
         leases,
         settings: createLicensingSettingsService({ db, clock }),

@@ -68,3 +68,5 @@ export {
   cardTrialRefusal,
   startCardTrial,
 } from './trials/card-trials.js';
+// The trials started and converted per month, for the administrators' overview.
+export { type TrialMonthRow, trialsByStartMonth } from './trials/counts-repository.js';

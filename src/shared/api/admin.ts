@@ -313,6 +313,25 @@ const subscriptionMetricsSchema = z.object({
   }),
 });
 
+const trialMonthSchema = z.object({
+  period: z.string().describe('YYYY-MM (UTC): the month the trials started in'),
+  started: z.number().int().describe('Free trials started in the month'),
+  converted: z.number().int().describe('Of those, the ones bought since (in any month)'),
+  rate: z.number().nullable().describe('converted ÷ started (0 to 1); null when none started'),
+});
+
+/** Free trials over the last 12 months: how many started, and how many of them were bought. */
+const trialMetricsSchema = z
+  .object({
+    started: z.number().int().describe('Free trials started in the last 12 UTC months'),
+    converted: z.number().int().describe('Of those, the ones bought since'),
+    rate: z.number().nullable().describe('converted ÷ started (0 to 1); null when none started'),
+    by_month: z.array(trialMonthSchema).describe('The last 12 UTC months, oldest first'),
+  })
+  .describe(
+    'Free trials by the month they started in (account, machine and card trials alike), with their conversion',
+  );
+
 export const dashboardStatsSchema = z
   .object({
     users: z.object({
@@ -347,6 +366,7 @@ export const dashboardStatsSchema = z
       by_month: z.array(revenuePeriodSchema).describe('The last 12 UTC months, oldest first'),
     }),
     subscriptions: subscriptionMetricsSchema,
+    trials: trialMetricsSchema,
     security: z.object({
       by_severity: countsBy(SECURITY_SEVERITIES).describe('Events of the last 30 days'),
       recent: z.array(securityEventSchema).describe('The 10 newest events'),

@@ -164,6 +164,20 @@ export const licenseSchema = z
     update_window_ended: z
       .boolean()
       .describe('True once a perpetual license’s update window has ended: newer releases need a renewal'),
+    covered_version: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was)',
+      ),
+    next_version: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet)',
+      ),
     max_activations: z.number().int(),
     activations_used: z.number().int(),
     revoked_reason: z.string().nullable(),

@@ -90,6 +90,18 @@ const stats: DashboardStats = {
     churn: { window_days: 30, ended: 1, live_at_start: 6, rate: 1 / 6 },
     failed_payments: { last_30_days: 3, past_due: 2, suspended: 1 },
   },
+  trials: {
+    started: 14,
+    converted: 5,
+    rate: 5 / 14,
+    by_month: months.map((m, index) =>
+      index === 9
+        ? { period: m.period, started: 4, converted: 1, rate: 0.25 }
+        : index === 10
+          ? { period: m.period, started: 10, converted: 4, rate: 0.4 }
+          : { period: m.period, started: 0, converted: 0, rate: null },
+    ),
+  },
   generated_at: new Date(NOW).toISOString(),
 };
 
@@ -207,6 +219,39 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(
       severity.getByText('136 events in the last 30 days: 2 critical, 14 warning and 120 info.'),
     ).toBeTruthy();
+  });
+
+  it('trials per month: the summary with the conversion, and started, converted and the rate per month as a table', async () => {
+    api.on('GET /admin/dashboard', () => ({ json: stats }));
+    await openOverview();
+    const trials = await section('Trials, last 12 months');
+    expect(
+      trials.getByText('14 trials started in the last 12 months; 5 of them were bought (36%).'),
+    ).toBeTruthy();
+    const table = trials.getByRole('table', { name: 'Trials, last 12 months' });
+    expect(within(table).getAllByRole('row')).toHaveLength(13);
+    const november = within(table).getByRole('rowheader', { name: 'Nov 2025' }).parentElement as HTMLElement;
+    expect([...november.querySelectorAll('td')].map((cell) => cell.textContent)).toEqual(['10', '4', '40%']);
+    const january = within(table).getByRole('rowheader', { name: 'Jan 2025' }).parentElement as HTMLElement;
+    expect([...january.querySelectorAll('td')].map((cell) => cell.textContent)).toEqual(['0', '0', '–']);
+  });
+
+  it('no trials yet: the trials panel says so instead of an empty chart', async () => {
+    api.on('GET /admin/dashboard', () => ({
+      json: {
+        ...stats,
+        trials: {
+          started: 0,
+          converted: 0,
+          rate: null,
+          by_month: months.map((m) => ({ period: m.period, started: 0, converted: 0, rate: null })),
+        },
+      },
+    }));
+    await openOverview();
+    const trials = await section('Trials, last 12 months');
+    expect(trials.getByText('No free trials started in the last 12 months.')).toBeTruthy();
+    expect(trials.getByText(/^No free trials yet\./)).toBeTruthy();
   });
 
   it('a severity with no events draws no bar, only its name and 0', async () => {

@@ -279,7 +279,7 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
   it('Free trial: the row shows its source and end; extend sends the days, end is refused in the server’s words', async () => {
     const trial = {
       ends_at: '2025-02-15T00:00:00.000Z',
-      days_left: 9,
+      days_left: 1,
       started_at: '2025-02-01T00:00:00.000Z',
     };
     backend.update('L4', { trial: { ...trial, source: 'account' } });
@@ -295,10 +295,14 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     });
     await openLicenses();
     const row = within((await listed(keyOf(4))).closest('tr')!);
-    expect(row.getByText(/^Trial \(account\) · ends/)).toBeTruthy();
+    expect(row.getByText(/^Account trial · ends/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: `Free trial of ${keyOf(5)}` })).toBeNull();
     await userEvent.click(row.getByRole('button', { name: `Free trial of ${keyOf(4)}` }));
     const dialog = await screen.findByRole('dialog', { name: 'Free trial' });
+    // Its source in words, and one day as "1 day".
+    expect(
+      within(dialog).getByText(/started from the account on .+, ending on .+ \(1 day left\)\.$/),
+    ).toBeTruthy();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Extend trial' }));
     await waitFor(() => expect(api.calls('POST /admin/licenses/L4/trial')).toHaveLength(1));
     expect(JSON.parse(api.calls('POST /admin/licenses/L4/trial')[0]!.body)).toEqual({

@@ -18,6 +18,7 @@ const values = (extra: Partial<PackageValues> = {}): PackageValues => ({
   is_active: true,
   trial_days: 0,
   update_months: '',
+  renews_updates_of: '',
   ...extra,
 });
 
@@ -34,5 +35,16 @@ describe('the package form’s months of updates', () => {
       'A perpetual plan or an update renewal is bought once: its billing interval is lifetime',
     );
     expect(validatePackage(values({ update_months: 121 })).update_months).toBeTruthy();
+  });
+
+  it('an update renewal names its perpetual package (none sends null) and says how many months it adds', () => {
+    expect(toPackageRequest(values()).renews_updates_of).toBeNull();
+    expect(toPackageRequest(values({ renews_updates_of: 'plan-studio', update_months: 12 }))).toMatchObject({
+      renews_updates_of: 'plan-studio',
+      update_months: 12,
+    });
+    expect(validatePackage(values({ renews_updates_of: 'plan-studio' })).update_months).toBe(
+      'An update renewal says how many months of updates it adds',
+    );
   });
 });

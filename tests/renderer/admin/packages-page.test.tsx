@@ -310,8 +310,9 @@ describe('/admin/packages', () => {
       sort_order: 0,
       is_public: true,
       is_active: true,
-      // Not perpetual: no months of updates.
+      // Not perpetual: no months of updates, and no update renewal.
       update_months: null,
+      renews_updates_of: null,
     });
     expect(await screen.findByText('Package created')).toBeTruthy();
     // Next step: its features, in the package's drawer.
@@ -386,6 +387,53 @@ describe('/admin/packages', () => {
     fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
     await waitFor(() => expect(api.calls('PUT /plans/plan-pro')).toHaveLength(1));
     expect(lastBody('PUT /plans/plan-pro')).toEqual({ trial_days: 14 });
+  });
+
+  it('makes a package the update renewal of a perpetual one, picked from the perpetual packages only', async () => {
+    plans = [
+      ...plans,
+      makePlan('plan-studio', {
+        name: 'Studio',
+        billing_interval: 'lifetime',
+        update_months: 12,
+        sort_order: 2,
+      }),
+      makePlan('plan-old', {
+        name: 'Old perpetual',
+        billing_interval: 'lifetime',
+        update_months: 12,
+        archived_at: NOW,
+      }),
+      makePlan('plan-renew', { name: 'Studio updates', billing_interval: 'lifetime', sort_order: 3 }),
+    ];
+    servePlans();
+    await open('/admin/packages?package=plan-renew');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Studio updates' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const picker = (await within(drawer).findByRole('combobox', {
+      name: /^Renews updates of/,
+    })) as HTMLSelectElement;
+    await waitFor(() =>
+      expect([...picker.options].map((option) => option.textContent)).toEqual([
+        'None: not an update renewal',
+        'Studio',
+      ]),
+    );
+    fireEvent.change(picker, { target: { value: 'plan-studio' } });
+    expect(within(drawer).getByRole('textbox', { name: /^Months of updates added/ })).toBeTruthy();
+    // A renewal says how many months it adds: the shared rule, on the field.
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    expect(
+      await within(drawer).findByText('An update renewal says how many months of updates it adds'),
+    ).toBeTruthy();
+    expect(api.calls('PUT /plans/plan-renew')).toHaveLength(0);
+    await userEvent.type(within(drawer).getByRole('textbox', { name: /^Months of updates added/ }), '12');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-renew')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-renew')).toEqual({
+      update_months: 12,
+      renews_updates_of: 'plan-studio',
+    });
   });
 
   it('delete asks first and says when the package was archived instead', async () => {

@@ -1,9 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { type FakeApi, problem } from '../support/fake-api';
-import { basePlan } from '../pages/support-licenses/license-fixtures';
+import { basePlan, license } from '../pages/support-licenses/license-fixtures';
+import { renderApp, servicesFor } from '../support/render-app';
 import { openPortalPage, startFakeApi } from './portal-page';
 
 const plan = (overrides: Partial<Plan>): Plan => ({ ...basePlan, ...overrides });
@@ -45,7 +47,11 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await startFakeApi();
 });
-afterEach(() => api.close());
+afterEach(() => {
+  // A started trial's notice would outlive its test.
+  notifications.clean();
+  return api.close();
+});
 
 describe('landing page', () => {
   it('shows the public plans: price from minor units, Free, seats and features with limits', async () => {
@@ -75,6 +81,60 @@ describe('landing page', () => {
     const main = within(screen.getByRole('main'));
     expect(main.getAllByRole('link', { name: 'Sign in' })[0]?.getAttribute('href')).toBe('/login');
     expect(main.getByRole('link', { name: /Create account/ }).getAttribute('href')).toBe('/register');
+  });
+
+  it('a visitor is offered the plan’s free trial through creating an account, and comes back to it', async () => {
+    const withTrial = plans.map((item) => (item.id === 'plan-pro' ? { ...item, trial_days: 14 } : item));
+    api.on('GET /plans/public', () => ({ json: withTrial }));
+    await openPortalPage(api, '/landing');
+    const offer = await screen.findByRole(
+      'link',
+      { name: 'Start your 14-day free trial of Pro: create an account first, no card needed' },
+      { timeout: 10_000 },
+    );
+    expect(offer.getAttribute('href')).toBe('/register?next=%2Flanding%3Ftrial%3Dplan-pro');
+  });
+
+  it('a signed-in customer starts the trial in one click; none is offered once they hold the plan', async () => {
+    const withTrial = plans.map((item) => (item.id === 'plan-pro' ? { ...item, trial_days: 14 } : item));
+    api.on('GET /plans/public', () => ({ json: withTrial }));
+    let held: ReturnType<typeof license>[] = [];
+    api.on('GET /licenses', () => ({ json: held }));
+    const started = license({
+      plan_id: 'plan-pro',
+      trial: {
+        ends_at: '2026-12-18T10:00:00.000Z',
+        days_left: 14,
+        started_at: '2026-12-04T10:00:00.000Z',
+        source: 'account',
+      },
+    });
+    api.on('POST /licenses/trials', () => {
+      held = [started];
+      return { status: 201, json: { ...started, message: 'Your free trial of Pro has started.' } };
+    });
+    const view = renderApp(await servicesFor(api, 'user'), '/landing?trial=plan-pro');
+    const button = await screen.findByRole(
+      'button',
+      { name: 'Start your 14-day free trial of Pro, no card needed' },
+      { timeout: 10_000 },
+    );
+    await userEvent.click(button);
+    expect(
+      await screen.findByText(
+        /^Your free trial of Pro has started: 14 days, until /,
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+    expect(JSON.parse(api.calls('POST /licenses/trials')[0]?.body ?? 'null')).toEqual({
+      plan_id: 'plan-pro',
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Licenses' }, { timeout: 10_000 });
+
+    await view.router.navigate('/landing');
+    await screen.findByRole('article', { name: 'Pro' }, { timeout: 10_000 });
+    expect(screen.queryByRole('button', { name: /free trial/ })).toBeNull();
   });
 
   it('a failed plan load says what to do and can be retried', async () => {

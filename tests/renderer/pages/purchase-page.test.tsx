@@ -312,6 +312,14 @@ describe('purchase page: plans', () => {
     // Only the plan with a trial offers one.
     const pro = within(screen.getByRole('article', { name: 'Pro' }));
     expect(pro.queryByRole('button', { name: /free trial/ })).toBeNull();
+    // The subscription's renewal is said under its own button; under the trial's, that it renews nothing.
+    const renews = team.getByText('Renews every year until you cancel.');
+    const trialButton = team.getByRole('button', {
+      name: 'Start free trial (14 days) of Team, no card needed',
+    });
+    expect(renews.compareDocumentPosition(trialButton) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const noCard = team.getByText('No card needed: the trial ends by itself, nothing is charged.');
+    expect(trialButton.compareDocumentPosition(noCard) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     await userEvent.click(
       team.getByRole('button', { name: 'Start free trial (14 days) of Team, no card needed' }),
     );
@@ -333,7 +341,13 @@ describe('purchase page: plans', () => {
     await userEvent.click(
       team.getByRole('button', { name: 'Start free trial (14 days) of Team, no card needed' }),
     );
-    expect(await screen.findByText('Your free trial of Team has started: 14 days.', {}, SLOW)).toBeTruthy();
+    // The portal writes the day as its other dates are, not as the server's message does for mail.
+    const until = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(
+      new Date('2025-03-15T10:00:00.000Z'),
+    );
+    expect(
+      await screen.findByText(`Your free trial of Team has started: 14 days, until ${until}.`, {}, SLOW),
+    ).toBeTruthy();
     await screen.findByRole('heading', { level: 1, name: 'Licenses' }, SLOW);
   });
 

@@ -7,7 +7,11 @@ import { publishRelease } from '../../../src/server/distribution/releases.js';
 import type { PlanRow, ReleaseRow } from '../../../src/server/platform/db/tables.js';
 import { utc } from '../../../src/shared/dates.js';
 import { updateCheckResponseSchema } from '../../../src/shared/api/distribution.js';
-import { downloadResponseSchema, licenseStatusSchema } from '../../../src/shared/api/licenses.js';
+import {
+  downloadResponseSchema,
+  licenseSchema,
+  licenseStatusSchema,
+} from '../../../src/shared/api/licenses.js';
 import { planSchema } from '../../../src/shared/api/plans.js';
 import { adminLicenseSchema, dashboardStatsSchema } from '../../../src/shared/api/admin.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
@@ -203,11 +207,32 @@ describeOnEveryDatabase(
         '2.3.0',
       ]);
 
+      // The owner's license, listed and in detail, says what it covers and what renewing brings.
+      const ownView = async (path: string) => {
+        const response = await s.api({ path, token: buyer.token });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<unknown>();
+      };
+      const listed = licenseSchema
+        .array()
+        .parse(await ownView('/licenses'))
+        .find((license) => license.license_id === bought.license.license_id);
+      const detail = licenseSchema.parse(await ownView(`/licenses/${bought.license.license_id}`));
+      for (const view of [listed, detail])
+        expect(view).toMatchObject({
+          update_window_ended: true,
+          covered_version: '2.3.0',
+          next_version: '2.4.0',
+        });
+
       // Renewing a lapsed window runs a year from today; the invoice names what was bought.
       const renewed = await buy(s, buyer, renewal);
       const renewedAt = s.clock.now();
       expect(renewed.license.license_id).toBe(bought.license.license_id);
       expect(renewed.license.update_window_ended).toBe(false);
+      expect(
+        licenseSchema.parse(await ownView(`/licenses/${bought.license.license_id}`)).covered_version,
+      ).toBeUndefined();
       const until = renewed.license.updates_until as string;
       expect(Date.parse(until)).toBeGreaterThan(Date.parse(monthsFrom(renewedAt, 12)) - 60_000);
       expect(Date.parse(until)).toBeLessThanOrEqual(Date.parse(monthsFrom(renewedAt, 12)));

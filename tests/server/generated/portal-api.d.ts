@@ -3007,6 +3007,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3090,6 +3094,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -3915,6 +3923,26 @@ export interface components {
                     suspended: number;
                 };
             };
+            /** @description Free trials by the month they started in (account, machine and card trials alike), with their conversion */
+            trials: {
+                /** @description Free trials started in the last 12 UTC months */
+                started: number;
+                /** @description Of those, the ones bought since */
+                converted: number;
+                /** @description converted ÷ started (0 to 1); null when none started */
+                rate: number | null;
+                /** @description The last 12 UTC months, oldest first */
+                by_month: {
+                    /** @description YYYY-MM (UTC): the month the trials started in */
+                    period: string;
+                    /** @description Free trials started in the month */
+                    started: number;
+                    /** @description Of those, the ones bought since (in any month) */
+                    converted: number;
+                    /** @description converted ÷ started (0 to 1); null when none started */
+                    rate: number | null;
+                }[];
+            };
             security: {
                 /** @description Events of the last 30 days */
                 by_severity: {
@@ -4196,6 +4224,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;
@@ -5254,6 +5286,10 @@ export interface components {
             updates_until: string | null;
             /** @description True once a perpetual license’s update window has ended: newer releases need a renewal */
             update_window_ended: boolean;
+            /** @description Once a perpetual license’s update window ended, on its owner’s views: the newest version released inside the window (null when none was) */
+            covered_version?: string | null;
+            /** @description With covered_version: the first version released after the window, which renewing updates brings (null when none is out yet) */
+            next_version?: string | null;
             max_activations: number;
             activations_used: number;
             revoked_reason: string | null;

@@ -6,6 +6,7 @@ import { createActivationService } from './activation-service.js';
 import { createLicensePlanService } from './plan-service.js';
 import { createLicenseReadService } from './read-service.js';
 import { createSeatActivationService } from './seat-activation-service.js';
+import type { CoveredVersionsLookup } from './update-windows.js';
 import { createUsageService } from './usage-service.js';
 
 export interface LicensesServiceDeps {
@@ -14,6 +15,8 @@ export interface LicensesServiceDeps {
   /** Announces licenses issued and machines activated or deactivated. */
   events: LicensingEvents;
   leases: LeaseSigner;
+  /** The versions an ended update window covers, shown on the owner's license views. */
+  coveredVersions?: CoveredVersionsLookup;
 }
 
 /**

@@ -1,4 +1,5 @@
 import semver from 'semver';
+import type { License } from '../../../shared/api/licenses.js';
 import { utc } from '../../../shared/dates.js';
 import { coveredVersionMessage } from '../../../shared/update-window.js';
 import type { Clock } from '../../platform/clock.js';
@@ -128,4 +129,29 @@ export async function windowAnswer(
     fields: { updates_until: updatesUntil, update_window_ended: true, covered_version: covered },
     message: outside ? coveredMessage : `License is valid. ${coveredMessage}`,
   };
+}
+
+/**
+ * The owner's license views with what an ended update window covers: the newest version released
+ * inside it and the first released after it (what renewing brings), so the portal can say "Your
+ * license covers versions up to 2.3. Renew updates to get 2.4 and later." Each window end is
+ * looked up once.
+ */
+export async function withCoveredVersions(
+  licenses: License[],
+  coveredVersions: CoveredVersionsLookup,
+): Promise<License[]> {
+  const lookups = new Map<string, ReturnType<CoveredVersionsLookup>>();
+  return Promise.all(
+    licenses.map(async (license) => {
+      if (!license.update_window_ended || license.updates_until === null) return license;
+      let lookup = lookups.get(license.updates_until);
+      if (!lookup) {
+        lookup = coveredVersions(license.updates_until);
+        lookups.set(license.updates_until, lookup);
+      }
+      const { covered, next } = await lookup;
+      return { ...license, covered_version: covered, next_version: next };
+    }),
+  );
 }

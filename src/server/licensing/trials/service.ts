@@ -9,12 +9,12 @@ import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { LicenseRow, PlanRow, UserRow } from '../../platform/db/tables.js';
 import type { LicenseTrialRow, MachineTrialRow } from '../../platform/db/tables-trials.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
+import { formatDate } from '../../platform/mail/formatting.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import type { LicensingEvents } from '../events.js';
 import type { ActivationService } from '../licenses/activation-service.js';
 import { issueLicense } from '../licenses/issue.js';
 import { licensesOfUser } from '../licenses/repository.js';
-import { longDateFormat } from '../licenses/usage.js';
 import { effectiveStatus, toLicense } from '../licenses/views.js';
 import { claimMachineTrial, findMachineTrial, lockMachineTrials } from './machine-repository.js';
 import { machineTrialUsed } from './machine-trials.js';
@@ -22,7 +22,8 @@ import { offersTrial } from './offer.js';
 import { personHash } from './person.js';
 import { earlierTrials, insertTrial } from './repository.js';
 
-const day = (iso: string) => longDateFormat.format(new Date(iso));
+/** "18 December 2026": a day in an API message, as docs/writing.md has the server write it. */
+const day = (iso: string) => formatDate(iso);
 
 /** Why this account cannot start a trial of the plan: an earlier trial, named with when it ran. */
 export function alreadyTried(

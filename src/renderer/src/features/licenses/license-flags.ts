@@ -4,22 +4,23 @@ import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../../../../shared/constants';
 import { formatDate } from './license-format';
 import { dayCount } from '../../../../shared/trial-days';
+import { coveredVersionMessage } from '../../../../shared/update-window';
 
 const DAY_MS = 86_400_000;
 const relativeDays = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 /** Where the customer goes to fix what a flag says. */
-export type FlagAction = 'support' | 'payment' | 'renew' | 'resume' | 'buy';
+export type FlagAction = 'support' | 'payment' | 'renew' | 'resume' | 'buy' | 'renew_updates';
 
 /** Something wrong (or about to be) with a license, in words, and what to do about it. */
 export interface LicenseFlag {
-  kind: 'revoked' | 'suspended' | 'expired' | 'expiring' | 'trial' | 'trial_expired';
+  kind: 'revoked' | 'suspended' | 'expired' | 'expiring' | 'trial' | 'trial_expired' | 'update_window_ended';
   tone: 'danger' | 'warning' | 'caution';
   title: string;
   message: string;
   /** The ways out, the first the main one. */
   actions: FlagAction[];
-  /** The plan `buy` opens the checkout of: a trial's. */
+  /** The plan `buy` or `renew_updates` opens the checkout of: a trial's, or the update renewal's. */
   planId?: string;
 }
 
@@ -27,7 +28,32 @@ type FlaggedLicense = Pick<
   License,
   'status' | 'expires_at' | 'revoked_reason' | 'revoked_at' | 'subscription_id' | 'license_id'
 > &
-  Partial<Pick<License, 'trial' | 'plan_id'>>;
+  Partial<
+    Pick<
+      License,
+      'trial' | 'plan_id' | 'updates_until' | 'update_window_ended' | 'covered_version' | 'next_version'
+    >
+  >;
+
+/**
+ * A perpetual license whose update window ended: still valid, but newer versions need an update
+ * renewal. Says which versions it covers when the server told (the owner's views do).
+ */
+function windowEndedFlag(license: FlaggedLicense, renewalPlanId: string | undefined): LicenseFlag | null {
+  if (!license.update_window_ended || !license.updates_until) return null;
+  const message =
+    license.covered_version === undefined
+      ? 'Its update window has ended: renew updates to get newer versions.'
+      : coveredVersionMessage(license.covered_version, license.next_version ?? null);
+  return {
+    kind: 'update_window_ended',
+    tone: 'caution',
+    title: `Updates ended on ${formatDate(license.updates_until)}`,
+    message: `${message} This license keeps working on the versions it covers.`,
+    actions: ['renew_updates'],
+    ...(renewalPlanId ? { planId: renewalPlanId } : {}),
+  };
+}
 
 const startOfDay = (time: number) => {
   const day = new Date(time);
@@ -68,7 +94,14 @@ export function licenseFlag(
     now = Date.now(),
     subscription,
     windowDays = LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT,
-  }: { now?: number; subscription?: Subscription; windowDays?: number } = {},
+    renewalPlanId,
+  }: {
+    now?: number;
+    subscription?: Subscription;
+    windowDays?: number;
+    /** The plan on sale that renews this license's updates, which its flag's button buys. */
+    renewalPlanId?: string;
+  } = {},
 ): LicenseFlag | null {
   switch (license.status) {
     case 'revoked': {
@@ -130,7 +163,7 @@ export function licenseFlag(
           actions: ['buy'],
           ...(license.plan_id ? { planId: license.plan_id } : {}),
         };
-      if (!license.expires_at) return null;
+      if (!license.expires_at) return windowEndedFlag(license, renewalPlanId);
       const days = daysLeft(license.expires_at, now);
       if (days === null || days > windowDays || !endsAtExpiry(license, subscription)) return null;
       const when = relativeDays.format(days, 'day');

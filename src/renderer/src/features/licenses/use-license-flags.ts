@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useGetPublicPlansQuery } from '../plans';
 import { useGetSubscriptionsQuery } from '../subscriptions';
 import type { LicenseRecord } from './licenses-endpoints';
 import { type LicenseFlag, licenseFlag, needsSubscription } from './license-flags';
@@ -6,13 +7,22 @@ import { type LicenseFlag, licenseFlag, needsSubscription } from './license-flag
 /**
  * Each license's flag, by license id. The subscriptions are read only when a flag depends on one
  * (a suspended or soon-ending subscription license): an unpaid subscription is fixed by paying,
- * and one that renews is not about to expire.
+ * and one that renews is not about to expire. The plans on sale are read only when a perpetual
+ * license's updates ended, for the renewal its flag offers.
  */
 export function useLicenseFlags(licenses: LicenseRecord[]): Map<string, LicenseFlag> {
   const now = Date.now();
   const needed = licenses.some((license) => needsSubscription(license, now));
   const { currentData: subscriptions } = useGetSubscriptionsQuery(undefined, { skip: !needed });
+  // The plans on sale, only when a perpetual license's updates ended: its renewal is one of them.
+  const windowEnded = licenses.some((license) => license.update_window_ended);
+  const { currentData: plans } = useGetPublicPlansQuery(undefined, { skip: !windowEnded });
   return useMemo(() => {
+    const renewalOf = new Map(
+      (Array.isArray(plans) ? plans : []).flatMap((plan) =>
+        plan.renews_updates_of ? [[plan.renews_updates_of, plan.id] as const] : [],
+      ),
+    );
     const byLicense = new Map(
       (Array.isArray(subscriptions) ? subscriptions : []).flatMap((subscription) =>
         subscription.license_id ? [[subscription.license_id, subscription] as const] : [],
@@ -20,9 +30,13 @@ export function useLicenseFlags(licenses: LicenseRecord[]): Map<string, LicenseF
     );
     const flags = new Map<string, LicenseFlag>();
     for (const license of licenses) {
-      const flag = licenseFlag(license, { subscription: byLicense.get(license.license_id) });
+      const renewalPlanId = renewalOf.get(license.plan_id);
+      const flag = licenseFlag(license, {
+        subscription: byLicense.get(license.license_id),
+        ...(renewalPlanId ? { renewalPlanId } : {}),
+      });
       if (flag) flags.set(license.license_id, flag);
     }
     return flags;
-  }, [licenses, subscriptions]);
+  }, [licenses, subscriptions, plans]);
 }

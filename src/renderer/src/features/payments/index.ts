@@ -8,3 +8,5 @@ export {
   paymentsApi,
   useGetPaymentConfigQuery,
 } from './payments-endpoints';
+// The free trial's one-click start, which the landing page offers a signed-in customer too.
+export { StartTrialButton } from './components/start-trial-button';

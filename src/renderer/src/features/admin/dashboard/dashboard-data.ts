@@ -198,3 +198,35 @@ export function listSentence(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
+
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
+
+/** A share (0 to 1) as "42%"; "–" when there is none to take (nothing started). */
+export const formatRate = (rate: number | null) => (rate === null ? '–' : percent.format(rate));
+
+/** Free trials per month as chart rows (the rate in percent, for the chart's right axis) and as a table. */
+export function trialsChartData(trials: DashboardStats['trials']) {
+  const rows = trials.by_month.map((month) => ({
+    label: periodLabel(month.period),
+    started: month.started,
+    converted: month.converted,
+    rate: month.rate === null ? null : Math.round(month.rate * 1000) / 10,
+  }));
+  const table = trials.by_month.map((month) => [
+    periodLabel(month.period),
+    formatCount(month.started),
+    formatCount(month.converted),
+    formatRate(month.rate),
+  ]);
+  return { rows, table };
+}
+
+/** "14 trials started in the last 12 months; 5 of them were bought (36%)." */
+export function trialsSummary(trials: DashboardStats['trials']): string {
+  if (trials.started === 0) return 'No free trials started in the last 12 months.';
+  const started = `${formatCount(trials.started)} trial${trials.started === 1 ? '' : 's'} started in the last 12 months`;
+  if (trials.converted === 0) return `${started}; none was bought yet.`;
+  const bought =
+    trials.converted === 1 ? '1 of them was bought' : `${formatCount(trials.converted)} of them were bought`;
+  return `${started}; ${bought} (${formatRate(trials.rate)}).`;
+}

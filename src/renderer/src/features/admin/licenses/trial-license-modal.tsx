@@ -4,10 +4,12 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { MAX_TRIAL_DAYS } from '../../../../../shared/api/plans';
 import { adminMessages } from '../../../../../shared/messages';
+import { dayCount } from '../../../../../shared/trial-days';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatDate } from '../../licenses';
 import { useChangeLicenseTrialMutation } from '../admin-endpoints';
+import { trialSourceStarted } from './trial-source';
 
 const ACTIONS = [
   { value: 'extend', label: 'Extend the trial' },
@@ -72,8 +74,10 @@ export function TrialLicenseModal({
         license?.trial && (
           <Text size="sm">
             {license.license_key} · {license.user_email ?? 'deleted account'}: a trial of {license.plan.name}{' '}
-            started by the account on {formatDate(license.trial.started_at)}, ending on{' '}
-            {formatDate(license.trial.ends_at)} ({license.trial.days_left} days left).
+            {trialSourceStarted(license.trial.source)} on {formatDate(license.trial.started_at)},{' '}
+            {license.trial.days_left > 0
+              ? `ending on ${formatDate(license.trial.ends_at)} (${dayCount(license.trial.days_left)} left).`
+              : `ended on ${formatDate(license.trial.ends_at)}.`}
           </Text>
         )
       }

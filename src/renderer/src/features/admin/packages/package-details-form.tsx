@@ -28,6 +28,7 @@ import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useGetPaymentConfigQuery } from '../../payments';
 import { planMessages } from '../../plans';
+import { usePlans } from '../licenses/plan-options';
 import { formErrors } from '../features/form-errors';
 import { INTERVAL_LABELS, minorDigits, toMajor, toMinor } from './package-format';
 
@@ -47,6 +48,8 @@ export interface PackageValues {
   is_active: boolean;
   /** Months of updates of a perpetual package (or that an update renewal adds); empty for neither. */
   update_months: number | string;
+  /** The perpetual package whose licenses' updates this one renews; '' when it renews none. */
+  renews_updates_of: string;
 }
 
 const FIELDS = [
@@ -62,6 +65,7 @@ const FIELDS = [
   'is_public',
   'is_active',
   'update_months',
+  'renews_updates_of',
 ] as const;
 
 export const DEFAULT_CURRENCY = 'INR';
@@ -93,6 +97,7 @@ const valuesOf = (plan: Plan | null): PackageValues => ({
   is_public: plan?.is_public ?? true,
   is_active: plan?.is_active ?? true,
   update_months: plan?.update_months ?? '',
+  renews_updates_of: plan?.renews_updates_of ?? '',
 });
 
 const numberOr = (value: number | string): number | undefined =>
@@ -115,6 +120,7 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
     is_public: values.is_public,
     is_active: values.is_active,
     update_months: numberOr(values.update_months) ?? null,
+    renews_updates_of: values.renews_updates_of || null,
   };
 }
 
@@ -149,6 +155,29 @@ export interface PackageDetailsFormProps {
   onCancel?: () => void;
 }
 
+/**
+ * The choices of "Renews updates of": no package, or a perpetual one (months of updates, renewing
+ * none itself) other than this one and not archived; the package's own choice stays listed
+ * whatever it has become, so the form shows it as it is.
+ */
+export function renewalOptions(plans: readonly Plan[], plan: Plan | null) {
+  const perpetual = plans.filter(
+    (candidate) =>
+      candidate.id !== plan?.id &&
+      candidate.update_months !== null &&
+      candidate.renews_updates_of === null &&
+      candidate.archived_at === null,
+  );
+  const current = plan?.renews_updates_of;
+  const options = perpetual.map((candidate) => ({
+    value: candidate.id,
+    label: candidate.name,
+  }));
+  if (current && !options.some((option) => option.value === current))
+    options.push({ value: current, label: plans.find((item) => item.id === current)?.name ?? current });
+  return [{ value: '', label: 'None: not an update renewal' }, ...options];
+}
+
 /** Name, code, price, billing, machines and visibility of a package, checked with the shared request schema. */
 export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: PackageDetailsFormProps) {
   const [failure, setFailure] = useState<string | null>(null);
@@ -158,6 +187,9 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
     validateInputOnBlur: true,
   });
   const paymentCurrency = useGetPaymentConfigQuery().data?.currency;
+  // Every package, to offer the perpetual ones an update renewal may extend.
+  const allPlans = usePlans().plans;
+  const renewal = form.values.renews_updates_of !== '';
 
   // A new package starts in the currency payments are taken in, once that is known.
   useEffect(() => {
@@ -310,20 +342,30 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('trial_days')}
           />
         </SimpleGrid>
-        <NumberInput
-          label="Months of updates (perpetual)"
-          description={
-            plan?.renews_updates_of
-              ? 'An update renewal: the months of updates each purchase adds to the perpetual license.'
-              : 'Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.'
-          }
-          size="md"
-          min={1}
-          max={MAX_UPDATE_MONTHS}
-          allowDecimal={false}
-          allowNegative={false}
-          {...form.getInputProps('update_months')}
-        />
+        {/* Bottom-aligned: the two fields' descriptions differ in length, their inputs line up. */}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
+          <NumberInput
+            label={renewal ? 'Months of updates added' : 'Months of updates (perpetual)'}
+            description={
+              renewal
+                ? 'What each purchase adds to the license’s update window.'
+                : 'Set it to sell a perpetual license (billing: lifetime) that never expires and gets updates for this many months. Leave it empty otherwise.'
+            }
+            size="md"
+            min={1}
+            max={MAX_UPDATE_MONTHS}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('update_months')}
+          />
+          <NativeSelect
+            label="Renews updates of"
+            description="Makes it an update renewal of that perpetual package."
+            size="md"
+            data={renewalOptions(allPlans ?? [], plan)}
+            {...form.getInputProps('renews_updates_of')}
+          />
+        </SimpleGrid>
         <Stack gap="sm">
           <Switch
             label="On sale"

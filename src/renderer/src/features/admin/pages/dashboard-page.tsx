@@ -10,9 +10,10 @@ import { RevenuePanel } from '../dashboard/revenue-panel';
 import { RecentEventsPanel, SeverityPanel } from '../dashboard/security-panels';
 import { StatCards } from '../dashboard/stat-cards';
 import { SubscriptionCards } from '../dashboard/subscription-cards';
+import { TrialsPanel } from '../dashboard/trials-panel';
 import { failureOf } from '../query-answer';
 
-/** `/admin`: accounts, licenses, machines, revenue, subscriptions and security at a glance (GET /admin/dashboard, one call). */
+/** `/admin`: accounts, licenses, machines, revenue, subscriptions, trials and security at a glance (GET /admin/dashboard, one call). */
 export default function AdminDashboardPage() {
   const answer = useGetDashboardQuery();
   // The charts' code downloads alongside the figures, not after them: no chart skeleton is left waiting.
@@ -67,6 +68,7 @@ export default function AdminDashboardPage() {
           <Grid.Col span={{ base: 12, lg: 8 }}>
             <Stack gap="md">
               <RevenuePanel revenue={stats.revenue} />
+              <TrialsPanel trials={stats.trials} />
               <RecentEventsPanel events={stats.security.recent} />
             </Stack>
           </Grid.Col>

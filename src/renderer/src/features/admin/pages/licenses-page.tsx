@@ -20,6 +20,7 @@ import { EditLicenseModal } from '../licenses/edit-license-modal';
 import { planLabel, usePlans } from '../licenses/plan-options';
 import { RevokeLicenseModal } from '../licenses/revoke-license-modal';
 import { TrialLicenseModal } from '../licenses/trial-license-modal';
+import { trialSourceName } from '../licenses/trial-source';
 import { UserPicker } from '../licenses/user-picker';
 import { pagedResult, pagesOf } from '../query-answer';
 import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
@@ -142,7 +143,8 @@ export default function AdminLicensesPage() {
           <LicenseStatusBadge status={license.status} size="md" />
           {license.trial && (
             <Text size="xs" c="dimmed">
-              Trial ({license.trial.source}) · ends {formatDate(license.trial.ends_at)}
+              {trialSourceName(license.trial.source)} · {license.trial.days_left > 0 ? 'ends' : 'ended'}{' '}
+              {formatDate(license.trial.ends_at)}
             </Text>
           )}
           {license.revoked_reason && (

@@ -11,14 +11,17 @@ const ACTIONS: Record<FlagAction, { label: string; to: string }> = {
   renew: { label: 'Renew', to: portalPaths.purchase },
   resume: { label: 'Resume the subscription', to: portalPaths.subscriptions },
   buy: { label: 'Buy now', to: portalPaths.purchase },
+  renew_updates: { label: 'Renew updates', to: portalPaths.purchase },
 };
 
-/** Where an action goes: `buy` opens the checkout of the flag's plan. */
+/** Where an action goes: `buy` and `renew_updates` open the checkout of the flag's plan. */
 const destination = (action: FlagAction, flag: LicenseFlag) =>
-  action === 'buy' && flag.planId ? checkoutPath({ planId: flag.planId }) : ACTIONS[action].to;
+  (action === 'buy' || action === 'renew_updates') && flag.planId
+    ? checkoutPath({ planId: flag.planId })
+    : ACTIONS[action].to;
 
 /**
- * A license's flag (revoked, suspended, expired, expiring soon, on trial, trial ended) in words, with the way out as
+ * A license's flag (revoked, suspended, expired, expiring soon, on trial, trial ended, updates ended) in words, with the way out as
  * buttons: the first one filled, the others light.
  */
 export function LicenseFlagAlert({ flag, licenseName }: { flag: LicenseFlag; licenseName: string }) {

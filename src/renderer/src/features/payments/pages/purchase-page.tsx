@@ -370,6 +370,13 @@ function planAction(
   };
 }
 
+/** A plan card's line under an action, as the card writes its own note. */
+const PlanNote = ({ children }: { children: ReactNode }) => (
+  <Text size="xs" c="dimmed" ta="center" mb={4}>
+    {children}
+  </Text>
+);
+
 /**
  * Whether the page offers a plan's free trial: it has one, is sold here to a person (not per
  * seat), and the user holds no license of it yet (the server refuses a second trial anyway).
@@ -594,22 +601,25 @@ export default function PurchasePage() {
                 coupon,
                 setForOrganisation,
               );
+              const trial = offersTrial(plan, loaded);
               return (
                 <PlanCard
                   key={plan.id}
                   plan={plan}
                   current={loaded.current?.plan?.id === plan.id}
                   action={
-                    offersTrial(plan, loaded) ? (
-                      <Stack gap="xs">
+                    trial ? (
+                      <Stack gap={6}>
                         {action}
+                        {/* The purchase's line stays under its own button: the trial renews nothing. */}
+                        {note ? <PlanNote>{note}</PlanNote> : null}
                         <StartTrialButton plan={plan} />
                       </Stack>
                     ) : (
                       action
                     )
                   }
-                  note={note}
+                  note={trial ? <>No card needed: the trial ends by itself, nothing is charged.</> : note}
                   compact
                 />
               );

@@ -12,8 +12,6 @@ import { readPublicPlans } from '../public-plans-read';
 import { PlanGrid } from './plan-grid';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
 
-type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
-
 const SKELETON_CARDS = 3;
 
 /**
@@ -40,14 +38,17 @@ function SignUpAction({ plan }: { plan: Plan }) {
   );
 }
 
-/** The public plans (GET /plans/public) with loading skeletons and a failure that says what to do. */
-export function PublicPlans() {
+export type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
+
+/**
+ * The landing page's one read outside RTK Query (see `readPublicPlans`): the public plans with its
+ * own loading state, dropping an answer that comes after the page is gone; `reload` tries again.
+ */
+export function usePublicPlansRead(): { result: PlansState; reload: () => void } {
   const dispatch = useAppDispatch();
   const [result, setResult] = useState<PlansState>({ state: 'loading' });
-
-  // The landing page's one read outside RTK Query (see `readPublicPlans`), so it keeps its own
-  // loading state, and drops an answer that comes after the section is gone.
-  const load = useCallback(() => {
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
     setResult({ state: 'loading' });
     let current = true;
     dispatch(readPublicPlans()).then(
@@ -57,10 +58,13 @@ export function PublicPlans() {
     return () => {
       current = false;
     };
-  }, [dispatch]);
+  }, [dispatch, attempt]);
+  const reload = useCallback(() => setAttempt((count) => count + 1), []);
+  return { result, reload };
+}
 
-  useEffect(load, [load]);
-
+/** The public plans (GET /plans/public) with loading skeletons and a failure that says what to do. */
+export function PublicPlans({ result, reload }: { result: PlansState; reload: () => void }) {
   if (result.state === 'loading') {
     return (
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" aria-busy="true" aria-label="Loading plans">
@@ -79,7 +83,7 @@ export function PublicPlans() {
             The pricing service did not answer. Check your connection and try again; you can still create an
             account and start on the free plan.
           </Text>
-          <Button size="xs" variant="white" color="red" onClick={load}>
+          <Button size="xs" variant="white" color="red" onClick={reload}>
             Try again
           </Button>
         </Stack>

@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import type { ComponentType } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
 import {
   ArrowRightIcon,
@@ -24,7 +24,8 @@ import {
 } from '../../../components/brand/icons';
 import { homeFor, selectIsAuthenticated, selectUserRole, withNext } from '../../auth';
 import { useAppSelector } from '../../../lib/store-hooks';
-import { PublicPlans } from '../components/public-plans';
+import { LandingTrialOffer, TRIAL_PARAM, trialPlanOf } from '../components/landing-trial-offer';
+import { PublicPlans, usePublicPlansRead } from '../components/public-plans';
 import classes from './landing-page.module.css';
 
 interface Highlight {
@@ -78,6 +79,11 @@ function useSignedInHome(): { to: string; label: string; downloads: string } | n
 
 export default function LandingPage() {
   const home = useSignedInHome();
+  const role = useAppSelector(selectUserRole);
+  const plans = usePublicPlansRead();
+  const [search] = useSearchParams();
+  const trialPlan =
+    plans.result.state === 'loaded' ? trialPlanOf(plans.result.plans, search.get(TRIAL_PARAM)) : null;
   return (
     <>
       <Container size="lg" pt={{ base: 48, sm: 96 }} pb={{ base: 48, sm: 80 }}>
@@ -108,6 +114,12 @@ export default function LandingPage() {
           <Text size="sm" c="dimmed">
             Downloads come with a license: create a free account to get the app and the base plan.
           </Text>
+          {trialPlan ? (
+            <LandingTrialOffer
+              plan={trialPlan}
+              signedIn={home ? (role === 'admin' ? 'admin' : 'customer') : null}
+            />
+          ) : null}
         </Stack>
       </Container>
 
@@ -148,7 +160,7 @@ export default function LandingPage() {
             the desktop app during your plan.
           </Text>
         </Stack>
-        <PublicPlans />
+        <PublicPlans {...plans} />
       </Container>
 
       <Container size="lg" pb={{ base: 48, sm: 96 }}>
