@@ -7,14 +7,7 @@ import {
 import type { Config } from '../../../src/server/platform/config.js';
 import { createRazorpayProvider } from '../../../src/server/billing/payments/razorpay-provider.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
-import {
-  DAY_MS,
-  licenseSuiteOptions,
-  type Member,
-  member,
-  planByCode,
-  signInAgain,
-} from '../helpers/license-helpers.js';
+import { DAY_MS, licenseSuiteOptions, type Member, member, signInAgain } from '../helpers/license-helpers.js';
 import {
   deliver,
   fakeRazorpaySubscriptionsApi,
@@ -25,8 +18,7 @@ import {
   WEBHOOK_SECRET,
 } from '../helpers/razorpay-subscriptions-fake.js';
 import { chargesOf, later, licenseRow, subscriptionRow } from '../helpers/subscription-helpers.js';
-
-const TRIAL_DAYS = 14;
+import { offerTrial, TRIAL_DAYS } from '../helpers/trial-helpers.js';
 
 const fake = fakeRazorpaySubscriptionsApi();
 let fakeUrl: string | undefined;
@@ -48,19 +40,6 @@ const razorpayServer = {
     return { paymentProvider: createRazorpayProvider({ ...settings, apiUrl: fakeUrl }) };
   },
 };
-
-async function offerTrial(s: TestServer) {
-  const admin = await member(s, 'admin');
-  const plan = await planByCode(s, 'pro-monthly');
-  const response = await s.api({
-    method: 'PUT',
-    path: `/plans/${plan.id}`,
-    token: admin.token,
-    body: { trial_days: TRIAL_DAYS },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return plan;
-}
 
 /** Opens a Razorpay subscription with the plan's trial: what Checkout would open with, and what was sent. */
 async function openTrial(s: TestServer, buyer: Member, planId: string) {

@@ -23,23 +23,7 @@ import {
   statusOf,
 } from '../helpers/license-helpers.js';
 import { chargesOf, licenseRow, subscriptionRow } from '../helpers/subscription-helpers.js';
-
-const TRIAL_DAYS = 14;
-const PLAN = 'pro-monthly';
-
-/** The administrators offer a 14-day trial of Pro monthly through the plan's own form. */
-async function offerTrial(s: TestServer, code = PLAN, days = TRIAL_DAYS) {
-  const admin = await member(s, 'admin');
-  const plan = await planByCode(s, code);
-  const response = await s.api({
-    method: 'PUT',
-    path: `/plans/${plan.id}`,
-    token: admin.token,
-    body: { trial_days: days },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return { ...plan, trial_days: days };
-}
+import { offerTrial, TRIAL_DAYS } from '../helpers/trial-helpers.js';
 
 const openTrialCheckout = (s: TestServer, who: Member, body: Record<string, unknown>) =>
   s.api({ method: 'POST', path: '/subscriptions', token: who.token, body: { trial: true, ...body } });

@@ -30,24 +30,9 @@ import {
 } from '../helpers/license-helpers.js';
 import { expectVerified, openOrder, payInSandbox, verifyPayment } from '../helpers/payment-helpers.js';
 import { subscribe } from '../helpers/subscription-helpers.js';
+import { offerTrial, TRIAL_DAYS } from '../helpers/trial-helpers.js';
 
-const TRIAL_DAYS = 14;
 const TRIAL_PLAN = 'pro-monthly';
-
-/** The administrators offer a 14-day trial of Pro monthly through the plan's own form (its PUT). */
-async function offerTrial(s: TestServer, code = TRIAL_PLAN, days = TRIAL_DAYS) {
-  const admin = await member(s, 'admin');
-  const plan = await planByCode(s, code);
-  const response = await s.api({
-    method: 'PUT',
-    path: `/plans/${plan.id}`,
-    token: admin.token,
-    body: { trial_days: days },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.json<{ trial_days: number }>().trial_days).toBe(days);
-  return plan;
-}
 
 const startTrial = (s: TestServer, who: Member, body: unknown) =>
   s.api({ method: 'POST', path: '/licenses/trials', token: who.token, body });

@@ -333,7 +333,7 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
           />
           <NumberInput
             label="Free trial (days)"
-            description={`Days a signed-in customer may try it without a card; 0 offers no trial (up to ${MAX_TRIAL_DAYS}).`}
+            description={`Days a customer may try it free, without a card or with one charged at the end; 0 offers no trial (up to ${MAX_TRIAL_DAYS}).`}
             size="md"
             min={0}
             max={MAX_TRIAL_DAYS}

@@ -203,36 +203,39 @@ function subscriptionAction(
       {covering ? `Subscribe anyway — ${price}` : `Subscribe — ${price}`}
     </Button>
   );
+  const note: ReactNode = covering ? (
+    <Text component="span" fz="inherit" c="orange.8" data-testid="lifetime-overlap">
+      You already own a lifetime {covering.planName} license, which includes everything in {plan.name} for
+      good. Subscribe only if you want to pay for it again every {INTERVAL_WORDS[plan.billing_interval]}.
+    </Text>
+  ) : other ? (
+    <>
+      You subscribe to {other.plan.name}: to move to this plan instead,{' '}
+      <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
+        change plan on the Subscriptions page
+      </Anchor>
+      .
+    </>
+  ) : discount ? (
+    `Coupon ${discount.code}: ${couponPriceText(discount, plan)}${
+      discount.duration === 'once'
+        ? `, then ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`
+        : ''
+    }. ${renews}`
+  ) : (
+    renews
+  );
+  if (!cardTrial) return { action: subscribeButton, note };
+  // The subscription's line stays under its own button, before the trial with a card.
   return {
-    action: cardTrial ? (
+    action: (
       <Stack gap="xs">
-        {subscribeButton}
+        <Stack gap={4}>
+          {subscribeButton}
+          <PlanNote>{note}</PlanNote>
+        </Stack>
         <CardTrialChoice plan={plan} config={config} subscribe={subscribe} busy={busy} />
       </Stack>
-    ) : (
-      subscribeButton
-    ),
-    note: covering ? (
-      <Text component="span" fz="inherit" c="orange.8" data-testid="lifetime-overlap">
-        You already own a lifetime {covering.planName} license, which includes everything in {plan.name} for
-        good. Subscribe only if you want to pay for it again every {INTERVAL_WORDS[plan.billing_interval]}.
-      </Text>
-    ) : other ? (
-      <>
-        You subscribe to {other.plan.name}: to move to this plan instead,{' '}
-        <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
-          change plan on the Subscriptions page
-        </Anchor>
-        .
-      </>
-    ) : discount ? (
-      `Coupon ${discount.code}: ${couponPriceText(discount, plan)}${
-        discount.duration === 'once'
-          ? `, then ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`
-          : ''
-      }. ${renews}`
-    ) : (
-      renews
     ),
   };
 }
