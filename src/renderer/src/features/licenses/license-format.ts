@@ -80,14 +80,12 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
  * when an active subscription will renew it, else "Expires on …".
  */
 /**
- * A perpetual license's update window: "Updates until Mar 3, 2027", or once it has ended what it
- * means ("Updates ended on Mar 3, 2027: renew updates to get newer versions").
+ * A perpetual license's update window: "Updates until Mar 3, 2027", or "Updates ended on Mar 3,
+ * 2027" (the license's notice then says what it covers and how to renew).
  */
 export function updateWindowText(updatesUntil: string, now = Date.now()): string {
   const day = formatDate(updatesUntil);
-  return new Date(updatesUntil).getTime() > now
-    ? `Updates until ${day}`
-    : `Updates ended on ${day}: renew updates to get newer versions`;
+  return new Date(updatesUntil).getTime() > now ? `Updates until ${day}` : `Updates ended on ${day}`;
 }
 
 export function expiryText(
