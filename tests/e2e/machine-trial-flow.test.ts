@@ -5,15 +5,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src/main/app-protocol.js';
 import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
-import { createHandlers } from '../../src/main/handlers.js';
 import { deriveHardwareId } from '../../src/main/hardware-id.js';
-import { type BridgeDispatch, createBridgeDispatcher } from '../../src/main/ipc.js';
+import type { BridgeDispatch } from '../../src/main/ipc.js';
 import { createMemorySecretStore } from '../../src/main/secret-store.js';
 import { createSignIns } from '../../src/main/sign-ins.js';
-import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
 import type { LicenseCheckResult, MachineTrialStartResult } from '../../src/shared/bridge.js';
-import { updateServiceForTests } from '../main/support/fake-app-updater.js';
 import { RENDERER_BUILD_DIR } from './support/build.js';
+import { desktopMainFor } from './support/desktop-main.js';
 import { installDesktopBridge, routeApiThroughAppProtocol } from './support/desktop-bridge.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, signIn } from './support/portal.js';
@@ -55,30 +53,7 @@ describePortal('a machine trial in Chromium: started before any account, taken o
       body: { trial_days: TRIAL_DAYS },
     });
     dir = await mkdtemp(join(tmpdir(), 'machine-trial-e2e-'));
-    const served = await server.app.inject({
-      url: '/api/v1/licensing/public-key',
-      headers: { 'x-api-key': DESKTOP_API_KEY },
-    });
-    const statePath = join(dir, 'license-state.json');
-    dispatch = createBridgeDispatcher(
-      createHandlers({
-        secrets,
-        machineId: () => MACHINE_ID,
-        serverUrl: server.baseUrl,
-        apiKey: DESKTOP_API_KEY,
-        requestTimeoutMs: 5000,
-        licenseStatePath: statePath,
-        leasePublicKeys: leaseSigningKeysSchema.parse(served.json()),
-        now: () => server.clock.now(),
-        app: { version: '1.4.2', platform: 'linux' },
-        updates: updateServiceForTests({
-          serverUrl: server.baseUrl,
-          licenseStatePath: statePath,
-          settingsPath: join(dir, 'update-settings.json'),
-        }).service,
-        signIns,
-      }),
-    );
+    dispatch = await desktopMainFor(server, { dir, secrets, machineId: MACHINE_ID, signIns });
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -5,15 +5,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src/main/app-protocol.js';
 import { DESKTOP_API_KEY } from '../../src/main/desktop-config.js';
-import { createHandlers } from '../../src/main/handlers.js';
 import { deriveHardwareId } from '../../src/main/hardware-id.js';
-import { type BridgeDispatch, createBridgeDispatcher } from '../../src/main/ipc.js';
+import type { BridgeDispatch } from '../../src/main/ipc.js';
 import { createMemorySecretStore } from '../../src/main/secret-store.js';
-import { leaseSigningKeysSchema } from '../../src/shared/api/licenses.js';
 import type { LicenseCheckResult } from '../../src/shared/bridge.js';
 import { readOutbox } from '../support/outbox.js';
-import { updateServiceForTests } from '../main/support/fake-app-updater.js';
 import { RENDERER_BUILD_DIR } from './support/build.js';
+import { desktopMainFor } from './support/desktop-main.js';
 import {
   installDesktopBridge,
   type PageAnswer,
@@ -68,30 +66,7 @@ describePortal(
       expect(offered.trial_days).toBe(TRIAL_DAYS);
 
       dir = await mkdtemp(join(tmpdir(), 'trial-e2e-'));
-      const served = await server.app.inject({
-        url: '/api/v1/licensing/public-key',
-        headers: { 'x-api-key': DESKTOP_API_KEY },
-      });
-      const statePath = join(dir, 'license-state.json');
-      dispatch = createBridgeDispatcher(
-        createHandlers({
-          secrets,
-          machineId: () => MACHINE_ID,
-          serverUrl: server.baseUrl,
-          apiKey: DESKTOP_API_KEY,
-          requestTimeoutMs: 5000,
-          licenseStatePath: statePath,
-          leasePublicKeys: leaseSigningKeysSchema.parse(served.json()),
-          // The machine's clock is the server's: the 11 days pass for both.
-          now: () => server.clock.now(),
-          app: { version: '1.4.2', platform: 'linux' },
-          updates: updateServiceForTests({
-            serverUrl: server.baseUrl,
-            licenseStatePath: statePath,
-            settingsPath: join(dir, 'update-settings.json'),
-          }).service,
-        }),
-      );
+      dispatch = await desktopMainFor(server, { dir, secrets, machineId: MACHINE_ID });
     });
     afterAll(async () => {
       if (dir) await rm(dir, { recursive: true, force: true });
