@@ -1,12 +1,8 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.js';
+import type { PlanRow } from '../../../src/server/platform/db/tables.js';
 import { utc } from '../../../src/shared/dates.js';
 import { licenseSchema, licenseStatusSchema, trialRefusalSchema } from '../../../src/shared/api/licenses.js';
-import {
-  subscriptionActivationSchema,
-  subscriptionCheckoutSchema,
-  verifySubscriptionRequestSchema,
-} from '../../../src/shared/api/subscriptions.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
@@ -22,37 +18,21 @@ import {
   signInAgain,
   statusOf,
 } from '../helpers/license-helpers.js';
-import { chargesOf, licenseRow, subscriptionRow } from '../helpers/subscription-helpers.js';
+import {
+  chargesOf,
+  licenseRow,
+  paidCheckout,
+  subscribe,
+  subscriptionRow,
+} from '../helpers/subscription-helpers.js';
 import { offerTrial, TRIAL_DAYS } from '../helpers/trial-helpers.js';
 
 const openTrialCheckout = (s: TestServer, who: Member, body: Record<string, unknown>) =>
   s.api({ method: 'POST', path: '/subscriptions', token: who.token, body: { trial: true, ...body } });
 
 /** Checks a plan out with its trial in the sandbox and authorises the card: the trial's answer. */
-async function startCardTrial(s: TestServer, who: Member, planId: string, hardwareId?: string) {
-  const opened = await openTrialCheckout(s, who, {
-    plan_id: planId,
-    ...(hardwareId ? { hardware_id: hardwareId } : {}),
-  });
-  expect(opened.statusCode, opened.body).toBe(201);
-  const checkout = subscriptionCheckoutSchema.parse(opened.json());
-  const authorised = await s.api({
-    method: 'POST',
-    path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
-    token: who.token,
-    body: { outcome: 'pay' },
-  });
-  expect(authorised.statusCode, authorised.body).toBe(200);
-  const answer = verifySubscriptionRequestSchema.parse(authorised.json());
-  const verified = await s.api({
-    method: 'POST',
-    path: '/subscriptions/verify',
-    token: who.token,
-    body: answer,
-  });
-  expect(verified.statusCode, verified.body).toBe(200);
-  return { checkout, answer, ...subscriptionActivationSchema.parse(verified.json()) };
-}
+const startCardTrial = (s: TestServer, who: Member, plan: PlanRow, hardwareId?: string) =>
+  subscribe(s, who, plan.code, { trial: true, ...(hardwareId ? { hardwareId } : {}) });
 
 const invoicesOf = (s: TestServer, paymentIds: string[]) =>
   paymentIds.length === 0
@@ -78,7 +58,7 @@ describeOnEveryDatabase(
       const ann = await member(s);
       s.clock.freeze();
       const startedAt = s.clock.now();
-      const started = await startCardTrial(s, ann, plan.id);
+      const started = await startCardTrial(s, ann, plan);
       const trialEnd = utc(startedAt).add(TRIAL_DAYS, 'day').toISOString();
 
       expect(started.checkout).toMatchObject({ amount: 0, sandbox: true });
@@ -172,7 +152,7 @@ describeOnEveryDatabase(
       expect(noTrial.json<{ message: string }>().message).toMatch(/has no free trial/);
 
       const hw = machine('once');
-      await startCardTrial(s, ann, plan.id, hw);
+      await startCardTrial(s, ann, plan, hw);
       const again = await openTrialCheckout(s, ann, { plan_id: plan.id });
       expect(again.statusCode).toBe(409);
       // A live subscription to the plan comes first…
@@ -217,7 +197,7 @@ describeOnEveryDatabase(
       const plan = await offerTrial(s);
       const ann = await member(s);
       s.clock.freeze();
-      const started = await startCardTrial(s, ann, plan.id);
+      const started = await startCardTrial(s, ann, plan);
       const hw = machine('cancel');
       expectActivation(await activate(s, ann.token, started.license.license_key, hw), 201);
 
@@ -264,7 +244,7 @@ describeOnEveryDatabase(
       const s = server();
       const plan = await offerTrial(s);
       const ann = await member(s);
-      const started = await startCardTrial(s, ann, plan.id);
+      const started = await startCardTrial(s, ann, plan);
       const yearly = await planByCode(s, 'pro-yearly');
       const quote = await s.api({
         method: 'POST',
@@ -280,7 +260,7 @@ describeOnEveryDatabase(
       const plan = await offerTrial(s);
       for (let round = 0; round < 3; round++) {
         const buyer = await member(s);
-        const started = await startCardTrial(s, buyer, plan.id);
+        const started = await startCardTrial(s, buyer, plan);
         const trialEnd = started.subscription.trial_ends_at as string;
         s.clock.advance(Date.parse(trialEnd) - s.clock.now().getTime() + 1000);
         await signInAgain(s, buyer);
@@ -329,18 +309,7 @@ describeOnEveryDatabase(
         const hw = machine('cluster');
         const buyers = [await member(s), await member(s)];
         const opened = await Promise.all(
-          buyers.map(async (buyer) => {
-            const response = await openTrialCheckout(s, buyer, { plan_id: plan.id, hardware_id: hw });
-            expect(response.statusCode, response.body).toBe(201);
-            const checkout = subscriptionCheckoutSchema.parse(response.json());
-            const authorised = await s.api({
-              method: 'POST',
-              path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
-              token: buyer.token,
-              body: { outcome: 'pay' },
-            });
-            return { checkout, answer: authorised.json<Record<string, string>>() };
-          }),
+          buyers.map((buyer) => paidCheckout(s, buyer, plan.code, { trial: true, hardwareId: hw })),
         );
         const [one, two] = opened as [(typeof opened)[number], (typeof opened)[number]];
         const answers = await Promise.all([
@@ -385,18 +354,7 @@ describeOnEveryDatabase(
       const s = server();
       const plan = await offerTrial(s);
       const ann = await member(s);
-      const open = async () => {
-        const opened = await openTrialCheckout(s, ann, { plan_id: plan.id });
-        expect(opened.statusCode, opened.body).toBe(201);
-        const checkout = subscriptionCheckoutSchema.parse(opened.json());
-        const authorised = await s.api({
-          method: 'POST',
-          path: `/payments/sandbox/subscriptions/${checkout.subscription_id}/complete`,
-          token: ann.token,
-          body: { outcome: 'pay' },
-        });
-        return { checkout, answer: authorised.json() };
-      };
+      const open = () => paidCheckout(s, ann, plan.code, { trial: true });
       const [first, second] = [await open(), await open()];
       const answers = await Promise.all(
         [first, second].map((one) =>

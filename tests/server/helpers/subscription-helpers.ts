@@ -15,19 +15,34 @@ import { type Member, planByCode, signInAgain } from './license-helpers.js';
 
 export const DAY = 24 * 60 * 60 * 1000;
 
-/** Opens a checkout of a plan and pays it in the sandbox: what the page then sends to verify. */
+/** What a checkout asks for besides the plan: a coupon, or the plan's trial (from a machine). */
+export interface CheckoutOptions {
+  couponCode?: string;
+  trial?: boolean;
+  hardwareId?: string;
+}
+
+/**
+ * Opens a checkout of a plan and pays it in the sandbox (with a trial: authorises the card): what
+ * the page then sends to verify.
+ */
 export async function paidCheckout(
   s: TestServer,
   who: Member,
   planCode = 'pro-monthly',
-  options: { couponCode?: string } = {},
+  options: CheckoutOptions = {},
 ) {
   const plan = await planByCode(s, planCode);
   const opened = await s.api({
     method: 'POST',
     path: '/subscriptions',
     token: who.token,
-    body: { plan_id: plan.id, ...(options.couponCode ? { coupon_code: options.couponCode } : {}) },
+    body: {
+      plan_id: plan.id,
+      ...(options.couponCode ? { coupon_code: options.couponCode } : {}),
+      ...(options.trial ? { trial: true } : {}),
+      ...(options.hardwareId ? { hardware_id: options.hardwareId } : {}),
+    },
   });
   expect(opened.statusCode, opened.body).toBe(201);
   const checkout = subscriptionCheckoutSchema.parse(opened.json());
@@ -46,7 +61,7 @@ export async function subscribe(
   s: TestServer,
   who: Member,
   planCode = 'pro-monthly',
-  options: { couponCode?: string } = {},
+  options: CheckoutOptions = {},
 ): Promise<SubscriptionActivation & { checkout: SubscriptionCheckout }> {
   const { checkout, answer } = await paidCheckout(s, who, planCode, options);
   const verified = await s.api({
