@@ -296,10 +296,16 @@ describePortal(
       await delay(50);
       const calls = inFlight.get(context) ?? new Set();
       await expect
-        .poll(() => calls.size === 0 && refreshes.length > 0 && refreshes.every((entry) => entry.status), {
-          message: 'the tabs refreshed and every call was answered',
-          timeout: 10_000,
-        })
+        .poll(
+          () =>
+            calls.size === 0 &&
+            new Set(refreshes.map((entry) => entry.tab)).size === 2 &&
+            refreshes.every((entry) => entry.status),
+          {
+            message: 'both tabs refreshed and every call was answered',
+            timeout: 10_000,
+          },
+        )
         .toBe(true);
       console.info(
         `[session] refresh calls after both tokens expired: ${refreshes.map((entry) => `${entry.tab}:${entry.status}`).join(', ')}`,

@@ -38,4 +38,8 @@ export class MemoryCookieJar implements CookieJar {
   names() {
     return [...this.cookies.keys()];
   }
+  async read(name: string) {
+    return this.get(name);
+  }
+  async settle() {}
 }

@@ -138,9 +138,11 @@ export function createSecureStorage(options: SecureStorageOptions = {}): SecureS
         sameSite: 'Lax',
         secure: isHttps(),
       });
+      // Other tabs read it next (the refresh token after a rotation): wait until they can.
+      await Promise.all([cookies.settle(COOKIE_SECRET_KEY), cookies.settle(name)]);
     },
     async getEncryptedCookie(name) {
-      const sealed = cookies.get(name);
+      const sealed = await cookies.read(name);
       const key = sealed ? cookieKey() : null;
       return sealed && key ? decryptText(await key, sealed) : null;
     },
