@@ -69,6 +69,7 @@ export const apiPaths = {
     deactivate: '/licenses/:id/deactivate',
     activation: '/licenses/:id/activations/:activationId',
     usage: '/licenses/:id/usage',
+    usageEvents: '/licenses/:id/usage/events',
     features: '/licenses/:id/features',
     feature: '/licenses/:id/features/:featureId',
     plan: '/licenses/:id/plan',

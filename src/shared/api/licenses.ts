@@ -3,7 +3,7 @@ import { apiErrorSchema } from './errors.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
 import { seatHolderSchema } from './organisations.js';
-import { BILLING_INTERVALS, planSchema } from './plans.js';
+import { BILLING_INTERVALS, overageSchema, planSchema } from './plans.js';
 
 /** `trial_expired`: a free trial whose end passed before the plan was bought. */
 export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'trial_expired'] as const;
@@ -80,9 +80,11 @@ export const featureUsageSchema = z
     unit: z.string().nullable(),
     /** Units allowed per period; null means unlimited. */
     limit: z.number().int().nullable(),
+    overage: overageSchema,
     used: z.number().int(),
-    remaining: z.number().int().nullable(),
-    available: z.boolean(),
+    remaining: z.number().int().nullable().describe('Units of the allowance left this period'),
+    over_allowance: z.number().int().describe('Units used past the allowance this period (billed or capped)'),
+    available: z.boolean().describe('Whether more can be used now: within the allowance, or past it when billed'),
     message: z.string(),
     period_start: isoDateTimeSchema.nullable(),
     period_end: isoDateTimeSchema.nullable(),

@@ -15,6 +15,29 @@ export const MAX_TRIAL_DAYS = 90;
 /** The longest update window a perpetual plan gives, or a renewal adds, in months. */
 export const MAX_UPDATE_MONTHS = 120;
 
+/**
+ * Past a metered feature's allowance: 'stop' there; 'bill' every unit over it; 'cap': bill up to
+ * `cap` units over it, then stop.
+ */
+export const OVERAGE_POLICIES = ['stop', 'bill', 'cap'] as const;
+export type OveragePolicy = (typeof OVERAGE_POLICIES)[number];
+export const MAX_OVERAGE_PRICE_MINOR = 100_000_000;
+
+export const overageSchema = z
+  .object({
+    policy: z.enum(OVERAGE_POLICIES),
+    price_minor: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Price of `per_units` units over the allowance, in the plan’s minor unit; null under stop'),
+    per_units: z.number().int().describe('How many units `price_minor` buys; a part of a block is billed whole'),
+    cap: z.number().int().nullable().describe('Under cap: units over the allowance that may be used'),
+  })
+  .meta({ id: 'Overage' });
+export type Overage = z.infer<typeof overageSchema>;
+export const STOP_AT_ALLOWANCE: Overage = { policy: 'stop', price_minor: null, per_units: 1, cap: null };
+
 export const planFeatureSchema = z
   .object({
     feature_id: z.string(),
@@ -25,6 +48,7 @@ export const planFeatureSchema = z
     unit: z.string().nullable(),
     /** Units per period for a metered feature; null means unlimited (and always for on/off ones). */
     limit: z.number().int().nullable(),
+    overage: overageSchema.describe('What happens past the allowance; always stop for on/off features'),
   })
   .meta({ id: 'PlanFeature' });
 export type PlanFeature = z.infer<typeof planFeatureSchema>;
@@ -79,6 +103,47 @@ const planCodeSchema = z
   .max(40, 'Code must be at most 40 characters')
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'Code may contain lower-case letters, digits, "-" and "_"');
 
+const overageInput = z
+  .strictObject({
+    policy: z.enum(OVERAGE_POLICIES),
+    price_minor: z
+      .number()
+      .int('Overage prices are whole minor units')
+      .min(1, 'An overage price is at least 1')
+      .max(MAX_OVERAGE_PRICE_MINOR, `An overage price must be at most ${MAX_OVERAGE_PRICE_MINOR}`)
+      .nullable()
+      .default(null),
+    per_units: z
+      .number()
+      .int('Units per price are a whole number')
+      .min(1, 'A price is for at least 1 unit')
+      .max(MAX_FEATURE_LIMIT, `A price is for at most ${MAX_FEATURE_LIMIT} units`)
+      .default(1),
+    cap: z
+      .number()
+      .int('A cap is a whole number of units')
+      .min(1, 'A cap is at least 1 unit')
+      .max(MAX_FEATURE_LIMIT, `A cap must be at most ${MAX_FEATURE_LIMIT}`)
+      .nullable()
+      .default(null),
+  })
+  .superRefine((overage, context) => {
+    const problem = overageProblem(overage);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
+/** Why an overage does not hang together, or undefined when it does. */
+export function overageProblem(overage: Omit<Overage, 'per_units'>): string | undefined {
+  if (overage.policy === 'stop')
+    return overage.price_minor !== null || overage.cap !== null
+      ? 'A price or cap applies only when use over the allowance is billed'
+      : undefined;
+  if (overage.price_minor === null) return 'Billing use over the allowance needs a price';
+  if (overage.policy === 'cap' && overage.cap === null) return 'A capped overage needs its cap';
+  if (overage.policy === 'bill' && overage.cap !== null) return 'A cap applies only under the cap policy';
+  return undefined;
+}
+
 const planFeaturesInput = z
   .array(
     z.strictObject({
@@ -90,6 +155,7 @@ const planFeaturesInput = z
         .max(MAX_FEATURE_LIMIT, `A limit must be at most ${MAX_FEATURE_LIMIT}`)
         .nullable()
         .default(null),
+      overage: overageInput.optional().describe('Past the allowance; stop when left out'),
     }),
   )
   .max(100)

@@ -44,6 +44,7 @@ const planFeature = (feature: Feature, limit: number | null): PlanFeature => ({
   period: feature.period,
   unit: feature.unit,
   limit,
+  overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
 });
 
 const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({

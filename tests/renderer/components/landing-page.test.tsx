@@ -29,6 +29,7 @@ const plans = [
         period: 'month',
         unit: 'messages',
         limit: null,
+        overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
       },
       {
         feature_id: 'f-voice',
@@ -38,6 +39,7 @@ const plans = [
         period: null,
         unit: null,
         limit: null,
+        overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
       },
     ],
   }),

@@ -42,6 +42,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
       period: 'day',
       unit: 'messages',
       limit: 5000,
+      overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
     },
   ],
   archived_at: null,

@@ -133,6 +133,8 @@ export const featureUsage = (id: string, extra: Partial<FeatureUsage> = {}): Fea
   period: 'month',
   unit: 'messages',
   limit: 100,
+  overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+  over_allowance: 0,
   used: 0,
   remaining: 100,
   available: true,

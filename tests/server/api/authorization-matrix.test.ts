@@ -774,6 +774,13 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ path: `/licenses/${f.licenseId}/usage`, body: { featureId: 'ai_chat' } }),
     expect: ownerOnly(200),
   },
+  'POST /licenses/{id}/usage/events': {
+    request: (f) => ({
+      path: `/licenses/${f.licenseId}/usage/events`,
+      body: { events: [{ id: `matrix-${randomUUID()}`, feature: 'ai_chat', amount: 1 }] },
+    }),
+    expect: ownerOnly(200),
+  },
   'GET /licenses/{id}/features': {
     request: (f) => ({ path: `/licenses/${f.licenseId}/features` }),
     expect: ownerOnly(200),

@@ -1668,6 +1668,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/licenses/{id}/usage/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a batch of usage events (each with its own id) of metered features
+         * @description At most 1000 events. Each event counts once per license: a retried batch answers its events as duplicates, and an id sent again with another amount or feature is refused. An event counts in the period it happened (`occurred_at`, up to 90 days back). Each event gets its outcome; one refused event (allowance used up, unknown feature) does not stop the others.
+         */
+        post: operations["reportLicenseUsageEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/licensing/public-key": {
         parameters: {
             query?: never;
@@ -3775,6 +3795,17 @@ export interface components {
                 feature_id: string;
                 /** @default null */
                 limit: number | null;
+                /** @description Past the allowance; stop when left out */
+                overage?: {
+                    /** @enum {string} */
+                    policy: "stop" | "bill" | "cap";
+                    /** @default null */
+                    price_minor: number | null;
+                    /** @default 1 */
+                    per_units: number;
+                    /** @default null */
+                    cap: number | null;
+                };
             }[];
             /** @default null */
             update_months: number | null;
@@ -4027,8 +4058,13 @@ export interface components {
             period: ("day" | "month") | null;
             unit: string | null;
             limit: number | null;
+            overage: components["schemas"]["Overage"];
             used: number;
+            /** @description Units of the allowance left this period */
             remaining: number | null;
+            /** @description Units used past the allowance this period (billed or capped) */
+            over_allowance: number;
+            /** @description Whether more can be used now: within the allowance, or past it when billed */
             available: boolean;
             message: string;
             period_start: string | null;
@@ -4495,6 +4531,16 @@ export interface components {
             pending_invitations: number;
             machines_per_seat: number;
         };
+        Overage: {
+            /** @enum {string} */
+            policy: "stop" | "bill" | "cap";
+            /** @description Price of `per_units` units over the allowance, in the plan’s minor unit; null under stop */
+            price_minor: number | null;
+            /** @description How many units `price_minor` buys; a part of a block is billed whole */
+            per_units: number;
+            /** @description Under cap: units over the allowance that may be used */
+            cap: number | null;
+        };
         Passkey: {
             id: string;
             name: string;
@@ -4710,6 +4756,8 @@ export interface components {
             period: ("day" | "month") | null;
             unit: string | null;
             limit: number | null;
+            /** @description What happens past the allowance; always stop for on/off features */
+            overage: components["schemas"]["Overage"];
         };
         PlanList: {
             data: components["schemas"]["Plan"][];
@@ -5409,6 +5457,17 @@ export interface components {
                 feature_id: string;
                 /** @default null */
                 limit: number | null;
+                /** @description Past the allowance; stop when left out */
+                overage?: {
+                    /** @enum {string} */
+                    policy: "stop" | "bill" | "cap";
+                    /** @default null */
+                    price_minor: number | null;
+                    /** @default 1 */
+                    per_units: number;
+                    /** @default null */
+                    cap: number | null;
+                };
             }[];
             update_months?: number | null;
             renews_updates_of?: string | null;
@@ -5433,6 +5492,38 @@ export interface components {
             event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
+        };
+        UsageBatchRequestInput: {
+            events: components["schemas"]["UsageEventInput"][];
+        };
+        UsageBatchResponse: {
+            license_id: string;
+            counted: number;
+            duplicates: number;
+            refused: number;
+            /** @description One per event, in the batch’s order */
+            results: components["schemas"]["UsageEventResult"][];
+            /** @description The features the batch named, as they stand now */
+            features: components["schemas"]["FeatureUsage"][];
+        };
+        UsageEventInput: {
+            /** @description The reporter’s own id for the event: an event is counted once per license */
+            id: string;
+            /** @description Feature id or key */
+            feature: string;
+            amount: number;
+            /** @description When it happened (default: now); it counts in that period */
+            occurred_at?: string;
+        };
+        UsageEventResult: {
+            id: string;
+            /**
+             * @description counted; duplicate: counted before (a retry), nothing added; refused: not counted, see code
+             * @enum {string}
+             */
+            outcome: "counted" | "duplicate" | "refused";
+            code?: string;
+            message?: string;
         };
         UsageInfo: {
             features: components["schemas"]["FeatureUsage"][];
@@ -12262,6 +12353,86 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    reportLicenseUsageEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UsageBatchRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageBatchResponse"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

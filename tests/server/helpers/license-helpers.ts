@@ -8,6 +8,7 @@ import {
   licenseRefusalSchema,
   type LicenseRefusal,
 } from '../../../src/shared/api/licenses.js';
+import type { Overage } from '../../../src/shared/api/plans.js';
 import type { LicenseRow, PlanRow } from '../../../src/server/platform/db/tables.js';
 import { issueLicense } from '../../../src/server/licensing/licenses/issue.js';
 import { STRONG_PASSWORD, type TestServer, uniqueEmail } from '../../support/test-server.js';
@@ -68,6 +69,8 @@ export async function createPlan(
     /** Perpetual with this many months of updates, or (with `renewsUpdatesOf`) the months a renewal adds. */
     updateMonths?: number;
     renewsUpdatesOf?: string;
+    /** What happens past a metered feature's allowance, per feature key (stop when left out). */
+    overage?: Record<string, Overage>;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -99,11 +102,26 @@ export async function createPlan(
     const feature = await featureByKey(s, key);
     await s.app.db
       .insertInto('plan_features')
-      .values({ plan_id: row.id, feature_id: feature.id, limit_value: limit })
+      .values({
+        plan_id: row.id,
+        feature_id: feature.id,
+        limit_value: limit,
+        ...overageColumns(input.overage?.[key]),
+      })
       .execute();
   }
   return row;
 }
+
+const overageColumns = (overage: Overage | undefined) =>
+  overage
+    ? {
+        overage_policy: overage.policy,
+        overage_price_minor: overage.price_minor,
+        overage_per_units: overage.per_units,
+        overage_cap: overage.cap,
+      }
+    : {};
 
 /** A license of a plan (by code or row) owned by the user, as a purchase or an admin would issue it. */
 export async function giveLicense(

@@ -42,10 +42,11 @@ export async function plansIncludingFeature(db: DbOrTransaction, featureId: stri
 }
 
 /** The ids among `ids` that name a feature. */
-export async function existingFeatureIds(db: DbOrTransaction, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.selectFrom('features').select('id').where('id', 'in', ids).execute();
-  return rows.map((row) => row.id);
+/** The kind of each of the features that exist among `ids`. */
+export async function featureKinds(db: DbOrTransaction, ids: string[]): Promise<Map<string, FeatureRow['kind']>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('features').select(['id', 'kind']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.kind]));
 }
 
 /** One page of the catalogue, by name unless sorted otherwise. */

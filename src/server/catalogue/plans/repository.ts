@@ -1,7 +1,13 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Paged } from '../../../shared/api/paging.js';
-import type { Plan, PlanFeature, planListQuerySchema } from '../../../shared/api/plans.js';
+import {
+  type Overage,
+  type Plan,
+  type PlanFeature,
+  type planListQuerySchema,
+  STOP_AT_ALLOWANCE,
+} from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';
 import type { PlanRow, PlansTable } from '../../platform/db/tables.js';
@@ -19,6 +25,10 @@ export async function featuresOfPlans(
     .select([
       'plan_features.plan_id',
       'plan_features.limit_value',
+      'plan_features.overage_policy',
+      'plan_features.overage_price_minor',
+      'plan_features.overage_per_units',
+      'plan_features.overage_cap',
       'features.id',
       'features.key',
       'features.name',
@@ -38,6 +48,15 @@ export async function featuresOfPlans(
       period: row.period,
       unit: row.unit,
       limit: row.kind === 'metered' ? row.limit_value : null,
+      overage:
+        row.kind === 'metered'
+          ? {
+              policy: row.overage_policy,
+              price_minor: row.overage_price_minor,
+              per_units: row.overage_per_units,
+              cap: row.overage_cap,
+            }
+          : STOP_AT_ALLOWANCE,
     });
   }
   return byPlan;
@@ -186,11 +205,11 @@ export async function deletePlan(db: DbOrTransaction, id: string): Promise<void>
   await db.deleteFrom('plans').where('id', '=', id).execute();
 }
 
-/** Replaces the plan's features and their limits. */
+/** Replaces the plan's features, their limits and what happens past them. */
 export async function replacePlanFeatures(
   db: DbOrTransaction,
   planId: string,
-  features: { feature_id: string; limit: number | null }[],
+  features: { feature_id: string; limit: number | null; overage?: Overage | undefined }[],
 ): Promise<void> {
   await db.deleteFrom('plan_features').where('plan_id', '=', planId).execute();
   if (features.length === 0) return;
@@ -201,6 +220,10 @@ export async function replacePlanFeatures(
         plan_id: planId,
         feature_id: feature.feature_id,
         limit_value: feature.limit,
+        overage_policy: feature.overage?.policy ?? 'stop',
+        overage_price_minor: feature.overage?.price_minor ?? null,
+        overage_per_units: feature.overage?.per_units ?? 1,
+        overage_cap: feature.overage?.cap ?? null,
       })),
     )
     .execute();

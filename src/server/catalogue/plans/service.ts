@@ -12,7 +12,7 @@ import { isoNow } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors.js';
 import { badRequest, conflict, notFound } from '../../platform/http-error.js';
-import { existingFeatureIds } from '../features/repository.js';
+import { featureKinds } from '../features/repository.js';
 import type { CatalogueServiceDeps } from '../features/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
@@ -53,9 +53,18 @@ async function replaceFeatures(
   features: PlanFeaturesInput,
 ): Promise<void> {
   const ids = features.map((feature) => feature.feature_id);
-  const known = await existingFeatureIds(db, ids);
-  const missing = ids.filter((id) => !known.includes(id));
+  const kinds = await featureKinds(db, ids);
+  const missing = ids.filter((id) => !kinds.has(id));
   if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
+  for (const feature of features) {
+    if (!feature.overage || feature.overage.policy === 'stop') continue;
+    // Use over an allowance needs an allowance to pass: a metered feature with a limit.
+    if (kinds.get(feature.feature_id) !== 'metered' || feature.limit === null)
+      throw badRequest(
+        'overage_without_allowance',
+        'Use over the allowance can be billed only for a metered feature with a limit',
+      );
+  }
   await replacePlanFeatures(db, planId, features);
 }
 

@@ -1,7 +1,7 @@
 import type { LicenseCheckStatus, LicenseStatus } from '../../../shared/api/licenses.js';
 import type { ActivationRow, LicenseRow } from '../../platform/db/tables.js';
 import { HttpError } from '../../platform/http-error.js';
-import { longDateFormat } from './usage.js';
+import { longDateFormat } from '../usage/feature-usage.js';
 
 const codes: Record<LicenseCheckStatus, string> = {
   invalid_key: 'invalid_license_key',

@@ -22,6 +22,12 @@ import {
   usageQuerySchema,
 } from '../../../shared/api/licenses.js';
 import { apiErrorSchema } from '../../../shared/api/errors.js';
+import {
+  MAX_USAGE_BATCH,
+  MAX_USAGE_EVENT_AGE_DAYS,
+  usageBatchRequestSchema,
+  usageBatchResponseSchema,
+} from '../../../shared/api/usage.js';
 import { apiPaths } from '../../../shared/routes.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
@@ -232,6 +238,34 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
       },
     },
     async (request) => licenses.trackUsage(user(request), request.params.id, request.body),
+  );
+
+  app.post(
+    paths.usageEvents,
+    {
+      schema: {
+        operationId: 'reportLicenseUsageEvents',
+        tags,
+        summary: 'Report a batch of usage events (each with its own id) of metered features',
+        description:
+          `At most ${MAX_USAGE_BATCH} events. Each event counts once per license: a retried batch ` +
+          'answers its events as duplicates, and an id sent again with another amount or feature is ' +
+          'refused. An event counts in the period it happened (`occurred_at`, up to ' +
+          `${MAX_USAGE_EVENT_AGE_DAYS} days back). Each event gets its outcome; one refused event ` +
+          '(allowance used up, unknown feature) does not stop the others.',
+        security: bearerSecurity,
+        params: idParams,
+        body: usageBatchRequestSchema,
+        response: {
+          200: usageBatchResponseSchema,
+          ...refusals,
+          401: apiErrorSchema,
+          413: apiErrorSchema,
+          415: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => licenses.reportEvents(user(request), request.params.id, request.body.events),
   );
 
   app.get(

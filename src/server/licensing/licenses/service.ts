@@ -7,7 +7,7 @@ import { createLicensePlanService } from './plan-service.js';
 import { createLicenseReadService } from './read-service.js';
 import { createSeatActivationService } from './seat-activation-service.js';
 import type { CoveredVersionsLookup } from './update-windows.js';
-import { createUsageService } from './usage-service.js';
+import { createUsageService } from '../usage/service.js';
 
 export interface LicensesServiceDeps {
   db: Db;

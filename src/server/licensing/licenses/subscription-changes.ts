@@ -1,7 +1,7 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PlanRow } from '../../platform/db/tables.js';
 import { findLicenseById, updateLicense } from './repository.js';
-import { longDateFormat } from './usage.js';
+import { longDateFormat } from '../usage/feature-usage.js';
 
 // What a subscription's life does to its license besides paid periods (period-grants.ts), each in
 // the caller's transaction so it commits with the subscription's change. `now` is the caller's

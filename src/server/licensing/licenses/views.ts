@@ -13,8 +13,8 @@ import { trialsOfLicenses } from '../trials/repository.js';
 import { trialAt } from '../../../shared/trial-days.js';
 import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogue/index.js';
 import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
-import { featureUsages } from './usage.js';
-import { currentTotals } from './usage-repository.js';
+import { featureUsages } from '../usage/feature-usage.js';
+import { currentTotals } from '../usage/counters-repository.js';
 
 /**
  * The status people see: an active license past its expiry is expired, whatever the row says, and

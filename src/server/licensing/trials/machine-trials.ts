@@ -15,7 +15,7 @@ import type { PlanRow } from '../../platform/db/tables.js';
 import type { MachineTrialRow } from '../../platform/db/tables-trials.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
-import { longDateFormat } from '../licenses/usage.js';
+import { longDateFormat } from '../usage/feature-usage.js';
 import {
   accountTrialOnMachine,
   findMachineTrial,

@@ -24,3 +24,10 @@ export async function refuseDuplicate<T>(write: () => Promise<T>, taken: () => E
     throw error;
   }
 }
+
+/** True when PostgreSQL ended the transaction to break a deadlock or a serialization conflict: run it again. */
+export function isRetryableConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '40P01' || code === '40001';
+}

@@ -31,6 +31,7 @@ import * as updateWindows from './migrations/0028-update-windows.js';
 import * as trials from './migrations/0029-trials.js';
 import * as cardTrials from './migrations/0030-card-trials.js';
 import * as machineTrials from './migrations/0031-machine-trials.js';
+import * as usageMetering from './migrations/0032-usage-metering.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ export const migrations: Record<string, Migration> = {
   '0029-trials': trials,
   '0030-card-trials': cardTrials,
   '0031-machine-trials': machineTrials,
+  '0032-usage-metering': usageMetering,
 };
 
 export class MigrationError extends Error {

@@ -144,6 +144,13 @@ export interface PlanFeaturesTable {
   feature_id: string;
   /** Units per period for metered features; null is unlimited. */
   limit_value: number | null;
+  /** What happens past the allowance (0032): stop there, bill each unit, or bill up to a cap. */
+  overage_policy: Generated<'stop' | 'bill' | 'cap'>;
+  /** The price of `overage_per_units` units over the allowance, in the plan's minor unit. */
+  overage_price_minor: number | null;
+  overage_per_units: Generated<number>;
+  /** Under 'cap': how many units over the allowance may be used (and billed). */
+  overage_cap: number | null;
 }
 
 export interface LicensesTable {
@@ -210,7 +217,22 @@ export interface UsageEventsTable {
   amount: number;
   /** JSON text of `usageData`. */
   data: string;
+  /** When the server received it. */
   created_at: string;
+  /** The reporter's id for the event (0032), unique per license: a retried batch counts once. */
+  event_id: string | null;
+  /** When it happened: the period it counts in. */
+  occurred_at: string | null;
+  /** Who reported it: the license holder or an organisation's member. */
+  user_id: string | null;
+}
+
+/** Use per license, feature and UTC day (`YYYY-MM-DD`), rolled up as events are counted. */
+export interface UsageDailyTable {
+  license_id: string;
+  feature_id: string;
+  day: string;
+  total: number;
 }
 
 /** Running total per license, feature and period: the row the limit is checked against atomically. */
@@ -643,6 +665,7 @@ export interface Database
   activations: ActivationsTable;
   usage_events: UsageEventsTable;
   usage_counters: UsageCountersTable;
+  usage_daily: UsageDailyTable;
   releases: ReleasesTable;
   settings: SettingsTable;
   payments: PaymentsTable & PaymentDismissalColumns;

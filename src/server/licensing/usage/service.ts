@@ -4,17 +4,17 @@ import { utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
+import { STOP_AT_ALLOWANCE } from '../../../shared/api/plans.js';
+import type { UsageEvent } from '../../../shared/api/usage.js';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http-error.js';
-import { currentPeriodStart, findFeatureByIdOrKey } from '../../catalogue/index.js';
-import { createLicenseAccess } from './access.js';
-import { featureUsage } from './usage.js';
-import { addUsage, recordUsageEvent, usageHistory } from './usage-repository.js';
-import { toLicense } from './views.js';
+import { findFeatureByIdOrKey } from '../../catalogue/index.js';
+import { createLicenseAccess } from '../licenses/access.js';
+import { toLicense } from '../licenses/views.js';
+import { usageCeiling } from './allowance.js';
+import { usageHistory } from './counters-repository.js';
+import { reportUsage, singleEvent } from './report-usage.js';
 
 type TrackUsageInput = z.output<typeof trackUsageRequestSchema>;
-
-/** Thrown inside the usage transaction to roll it back when the limit would be passed. */
-const usageRefused = new Error('usage limit would be passed');
 
 /** The features of a license, their use this period and its history, and counting new use. */
 export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
@@ -38,8 +38,10 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
       period: feature.period,
       unit: feature.unit,
       limit: 0,
+      overage: STOP_AT_ALLOWANCE,
       used: 0,
       remaining: 0,
+      over_allowance: 0,
       available: false,
       message: `${feature.name} is not included in the ${license.plan.name} plan. Upgrade to use it.`,
       period_start: null,
@@ -61,7 +63,10 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
       return { license_id: row.id, usage_info: license.usage_info, history };
     },
 
-    /** Counts use of a metered feature against this period's limit, atomically. */
+    /**
+     * Counts one use of a metered feature, the way a batch counts each event: an amount that would
+     * pass what the period may count is refused with 409 and not counted.
+     */
     async trackUsage(user: UserRow, id: string, body: TrackUsageInput) {
       const row = await access.usable(user, id);
       access.assertActive(row);
@@ -73,36 +78,13 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
           `${feature.name} is an on/off feature; only metered features count usage`,
         );
       }
-      const now = clock.now();
-      const periodStart = currentPeriodStart(feature.period, now);
-      const total = await db
-        .transaction()
-        .execute(async (trx) => {
-          const added = await addUsage(trx, {
-            licenseId: row.id,
-            featureId: feature.feature_id,
-            periodStart,
-            amount: body.usageAmount,
-            limit: feature.limit,
-          });
-          // Refused: roll back, so not even the period's empty counter row is left behind.
-          if (added === undefined) throw usageRefused;
-          await recordUsageEvent(trx, {
-            licenseId: row.id,
-            featureId: feature.feature_id,
-            amount: body.usageAmount,
-            data: body.usageData,
-            at: now.toISOString(),
-          });
-          return added;
-        })
-        .catch((error: unknown) => {
-          if (error === usageRefused) return undefined;
-          throw error;
-        });
-      if (total === undefined) {
-        const { usage: latest } = await featureOf(row, feature.feature_id);
-        const left = latest.remaining ?? 0;
+      const answer = await reportUsage({ db, clock }, row, user.id, [
+        singleEvent(feature.feature_id, body.usageAmount, body.usageData),
+      ]);
+      const latest = answer.features[0] ?? feature;
+      if (answer.counted === 0) {
+        const ceiling = usageCeiling(latest.limit, latest.overage);
+        const left = ceiling === null ? 0 : Math.max(0, ceiling - latest.used);
         throw conflict(
           'usage_limit_reached',
           left > 0
@@ -110,11 +92,14 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
             : `${latest.message}.`,
         );
       }
-      return {
-        license_id: row.id,
-        recorded: body.usageAmount,
-        feature: featureUsage(feature, total, now, true),
-      };
+      return { license_id: row.id, recorded: body.usageAmount, feature: latest };
+    },
+
+    /** Counts a batch of usage events of a license the user uses (see `reportUsage`). */
+    async reportEvents(user: UserRow, id: string, events: UsageEvent[]) {
+      const row = await access.usable(user, id);
+      access.assertActive(row);
+      return reportUsage({ db, clock }, row, user.id, events);
     },
 
     async features(user: UserRow, id: string) {

@@ -1,0 +1,164 @@
+import type { Db, DbOrTransaction } from '../../platform/db/database.js';
+import { isRetryableConflict } from '../../platform/db/errors.js';
+import {
+  addToCounter,
+  addToDailyRollups,
+  type CounterKey,
+  findCountedEvents,
+  insertEvents,
+  lockCounter,
+  type UsageEventRow,
+} from './ingest-repository.js';
+
+export type EventOutcome =
+  { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
+
+/** An event to count, with the most its feature's period may count (null: no ceiling). */
+export interface EventToCount extends UsageEventRow {
+  ceiling: number | null;
+  /** Whether the ceiling is the allowance (stop) or the allowance and a cap past it. */
+  ceilingKind: 'allowance' | 'cap';
+  featureName: string;
+}
+
+/** PostgreSQL may end one of two batches that wait on each other (ids shared across features). */
+const ATTEMPTS = 3;
+
+/** Ends a transaction that counted nothing, carrying the outcomes out of it. */
+class NothingCounted extends Error {
+  constructor(readonly outcomes: EventOutcome[]) {
+    super('no usage event was counted');
+  }
+}
+
+const counterId = (key: CounterKey) => `${key.featureId}|${key.periodStart}`;
+const keyOf = (event: CounterKey): CounterKey => ({
+  featureId: event.featureId,
+  periodStart: event.periodStart,
+});
+
+function reusedId(event: EventToCount, earlier: { featureId: string; amount: number }): EventOutcome {
+  if (earlier.featureId === event.featureId && earlier.amount === event.amount)
+    return { outcome: 'duplicate' };
+  return {
+    outcome: 'refused',
+    code: 'event_id_reused',
+    message: `Event ${event.eventId} was already counted with another amount or feature; an event id counts once`,
+  };
+}
+
+function overCeiling(event: EventToCount): EventOutcome {
+  return event.ceilingKind === 'cap'
+    ? {
+        outcome: 'refused',
+        code: 'overage_cap_reached',
+        message: `${event.featureName}: this period's allowance and the use allowed past it are used up`,
+      }
+    : {
+        outcome: 'refused',
+        code: 'allowance_used',
+        message: `${event.featureName}: this period's allowance is used up`,
+      };
+}
+
+async function countOnce(
+  db: DbOrTransaction,
+  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+): Promise<EventOutcome[]> {
+  const { events } = input;
+  // Every caller locks a license's counters in one order: no two batches wait in a circle.
+  const keys = [...new Map(events.map((event) => [counterId(event), keyOf(event)])).values()].sort((a, b) =>
+    counterId(a).localeCompare(counterId(b)),
+  );
+  const totals = new Map<string, number>();
+  for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
+
+  const counted = await findCountedEvents(db, input.licenseId, [
+    ...new Set(events.map((event) => event.eventId)),
+  ]);
+  const outcomes: EventOutcome[] = [];
+  const accepted: { index: number; event: EventToCount }[] = [];
+  /** Index of the first event of each id in this batch; later ones repeat it. */
+  const firstOf = new Map<string, number>();
+  const repeats: { index: number; first: number }[] = [];
+  for (const [index, event] of events.entries()) {
+    const earlier = counted.get(event.eventId);
+    if (earlier) {
+      outcomes[index] = reusedId(event, earlier);
+      continue;
+    }
+    const first = firstOf.get(event.eventId);
+    if (first !== undefined) {
+      repeats.push({ index, first });
+      continue;
+    }
+    firstOf.set(event.eventId, index);
+    const total = totals.get(counterId(event)) ?? 0;
+    if (event.ceiling !== null && total + event.amount > event.ceiling) {
+      outcomes[index] = overCeiling(event);
+      continue;
+    }
+    totals.set(counterId(event), total + event.amount);
+    accepted.push({ index, event });
+  }
+
+  const written = await insertEvents(db, { ...input, events: accepted.map(({ event }) => event) });
+  // Another batch wrote these ids a moment ago (under another feature's lock): theirs count.
+  const lost = accepted.filter(({ event }) => !written.has(event.eventId));
+  const theirs = await findCountedEvents(
+    db,
+    input.licenseId,
+    lost.map(({ event }) => event.eventId),
+  );
+  const added = new Map<string, { key: CounterKey; amount: number }>();
+  const daily = new Map<string, { featureId: string; day: string; amount: number }>();
+  for (const { index, event } of accepted) {
+    if (!written.has(event.eventId)) {
+      const earlier = theirs.get(event.eventId);
+      outcomes[index] = earlier ? reusedId(event, earlier) : { outcome: 'duplicate' };
+      continue;
+    }
+    outcomes[index] = { outcome: 'counted' };
+    const counter = added.get(counterId(event)) ?? { key: keyOf(event), amount: 0 };
+    added.set(counterId(event), { ...counter, amount: counter.amount + event.amount });
+    const dayKey = `${event.featureId}|${event.day}`;
+    const day = daily.get(dayKey) ?? { featureId: event.featureId, day: event.day, amount: 0 };
+    daily.set(dayKey, { ...day, amount: day.amount + event.amount });
+  }
+  // A repeated id in one batch: a duplicate of its first when that one counted, else its refusal.
+  for (const { index, first } of repeats) {
+    const outcome = outcomes[first];
+    outcomes[index] =
+      outcome?.outcome === 'refused' && outcome.code !== 'event_id_reused'
+        ? outcome
+        : reusedId(events[index]!, { featureId: events[first]!.featureId, amount: events[first]!.amount });
+  }
+  for (const { key, amount } of added.values()) await addToCounter(db, input.licenseId, key, amount);
+  await addToDailyRollups(db, input.licenseId, [...daily.values()]);
+  return outcomes;
+}
+
+/**
+ * Counts a batch of one license's usage events in one transaction: each event id once (a retried
+ * batch reads as duplicates; the same id with another amount or feature is refused, never quietly
+ * dropped), each event in the period it happened, and none past its feature's ceiling. Answers
+ * each event's outcome, in the batch's order.
+ */
+export async function countUsageEvents(
+  db: Db,
+  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+): Promise<EventOutcome[]> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const outcomes = await countOnce(trx, input);
+        // Nothing counted: roll back, so not even a period's empty counter row is left behind.
+        if (!outcomes.some((outcome) => outcome.outcome === 'counted')) throw new NothingCounted(outcomes);
+        return outcomes;
+      });
+    } catch (error) {
+      if (error instanceof NothingCounted) return error.outcomes;
+      if (attempt >= ATTEMPTS || !isRetryableConflict(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { FeatureUsage } from '../../../shared/api/licenses.js';
+import type { PlanFeature } from '../../../shared/api/plans.js';
+import {
+  MAX_USAGE_EVENT_AGE_DAYS,
+  USAGE_CLOCK_SKEW_SECONDS,
+  type UsageBatchResponse,
+  type UsageEvent,
+  type UsageEventResult,
+} from '../../../shared/api/usage.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { LicenseRow } from '../../platform/db/tables.js';
+import { currentPeriodStart, featuresOfPlans } from '../../catalogue/index.js';
+import { usageCeiling } from './allowance.js';
+import { countUsageEvents, type EventOutcome, type EventToCount } from './count-events.js';
+import { currentTotals } from './counters-repository.js';
+import { featureUsages } from './feature-usage.js';
+
+const DAY_MS = 86_400_000;
+
+/** An event as the reporter sent it, with what only the server's own callers add. */
+export interface ReportedEvent extends UsageEvent {
+  /** JSON text of the event's details (the single-event call's `usageData`). */
+  data?: string;
+}
+
+type Prepared = { event: EventToCount } | { refused: EventOutcome & { outcome: 'refused' } };
+
+const refused = (code: string, message: string): Prepared => ({
+  refused: { outcome: 'refused', code, message },
+});
+
+/** The plan's feature an event names, by id or key. */
+function featureNamed(features: PlanFeature[], name: string): PlanFeature | undefined {
+  return features.find((feature) => feature.feature_id === name || feature.key === name);
+}
+
+/** Works out where an event counts, or why it cannot: a feature the plan meters, a moment in bounds. */
+function prepare(event: ReportedEvent, features: PlanFeature[], now: Date): Prepared {
+  const feature = featureNamed(features, event.feature);
+  if (!feature)
+    return refused('feature_not_included', `${event.feature} is not a feature of this license’s plan`);
+  if (feature.kind !== 'metered' || !feature.period)
+    return refused(
+      'feature_not_metered',
+      `${feature.name} is an on/off feature; only metered features count usage`,
+    );
+  const occurred = event.occurred_at ? new Date(event.occurred_at) : now;
+  if (occurred.getTime() > now.getTime() + USAGE_CLOCK_SKEW_SECONDS * 1000)
+    return refused('event_in_future', `Event ${event.id} is dated in the future (${occurred.toISOString()})`);
+  if (occurred.getTime() < now.getTime() - MAX_USAGE_EVENT_AGE_DAYS * DAY_MS)
+    return refused(
+      'event_too_old',
+      `Event ${event.id} is older than ${MAX_USAGE_EVENT_AGE_DAYS} days; usage is counted for that long`,
+    );
+  const occurredAt = occurred.toISOString();
+  return {
+    event: {
+      eventId: event.id,
+      featureId: feature.feature_id,
+      featureName: feature.name,
+      periodStart: currentPeriodStart(feature.period, occurred),
+      day: occurredAt.slice(0, 10),
+      amount: event.amount,
+      occurredAt,
+      data: event.data ?? '{}',
+      ceiling: usageCeiling(feature.limit, feature.overage),
+      ceilingKind: feature.overage.policy === 'cap' ? 'cap' : 'allowance',
+    },
+  };
+}
+
+const resultOf = (id: string, outcome: EventOutcome): UsageEventResult =>
+  outcome.outcome === 'refused'
+    ? { id, outcome: 'refused', code: outcome.code, message: outcome.message }
+    : { id, outcome: outcome.outcome };
+
+/**
+ * Counts a batch of usage events of an active license reported by `userId` (the holder or an
+ * organisation's member): every event gets its outcome, and the features it named are answered
+ * as they stand after it.
+ */
+export async function reportUsage(
+  deps: { db: Db; clock: Clock },
+  license: LicenseRow,
+  userId: string,
+  events: ReportedEvent[],
+): Promise<UsageBatchResponse> {
+  const now = deps.clock.now();
+  const features = (await featuresOfPlans(deps.db, [license.plan_id])).get(license.plan_id) ?? [];
+  const prepared = events.map((event) => prepare(event, features, now));
+  const toCount = prepared.flatMap((item) => ('event' in item ? [item.event] : []));
+  const counted = toCount.length
+    ? await countUsageEvents(deps.db, {
+        licenseId: license.id,
+        userId,
+        receivedAt: now.toISOString(),
+        events: toCount,
+      })
+    : [];
+  let next = 0;
+  const results = prepared.map((item, index) =>
+    resultOf(events[index]!.id, 'event' in item ? counted[next++]! : item.refused),
+  );
+  const named = new Set(toCount.map((event) => event.featureId));
+  const totals = await currentTotals(deps.db, [license.id], now);
+  const current: FeatureUsage[] = featureUsages(
+    license.id,
+    features.filter((feature) => named.has(feature.feature_id)),
+    totals,
+    now,
+    true,
+  );
+  return {
+    license_id: license.id,
+    counted: results.filter((result) => result.outcome === 'counted').length,
+    duplicates: results.filter((result) => result.outcome === 'duplicate').length,
+    refused: results.filter((result) => result.outcome === 'refused').length,
+    results,
+    features: current,
+  };
+}
+
+/** A one-off event of the single-event call, which has no id of its own. */
+export const singleEvent = (
+  feature: string,
+  amount: number,
+  data: Record<string, unknown>,
+): ReportedEvent => ({
+  id: randomUUID(),
+  feature,
+  amount,
+  data: JSON.stringify(data),
+});
