@@ -66,6 +66,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'seat_keys',
       'usage_counters',
       'usage_events',
+      'usage_daily',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(

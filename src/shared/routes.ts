@@ -75,6 +75,10 @@ export const apiPaths = {
     plan: '/licenses/:id/plan',
     download: '/licenses/:id/download',
   },
+  usage: {
+    events: '/usage/events',
+    license: '/usage/licenses/:id',
+  },
   licensing: {
     status: '/licensing/status',
     publicKey: '/licensing/public-key',

@@ -31,6 +31,8 @@ import { createMachineTrialsService } from './trials/machine-trials.js';
 import { createTrialNotices, type TrialChargeLookup } from './trials/notices.js';
 import { trialRoutes } from './trials/routes.js';
 import { createTrialsService } from './trials/service.js';
+import { backendUsageRoutes } from './usage/backend-routes.js';
+import { createBackendUsageService } from './usage/backend-usage.js';
 
 export interface LicensingOptions {
   /**
@@ -154,6 +156,7 @@ export const licensingContext = fp<LicensingOptions>(
     });
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
+      await api.register(backendUsageRoutes, { usage: createBackendUsageService({ db, clock }) });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {
         trials: createTrialsService({

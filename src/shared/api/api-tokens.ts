@@ -21,8 +21,11 @@ export const CUSTOMER_SCOPE_TAGS = [
   'coupons',
   'organisations',
 ] as const;
-/** What only an administrator's platform token may also carry. */
-export const PLATFORM_ONLY_SCOPE_TAGS = ['admin', 'webhooks'] as const;
+/**
+ * What only an administrator's platform token may also carry; `usage` is the vendor's AI backend
+ * reporting and reading any license's metered use (`usage:write`, `usage:read`).
+ */
+export const PLATFORM_ONLY_SCOPE_TAGS = ['admin', 'webhooks', 'usage'] as const;
 /** Never reachable with a token: signing in, factors, passwords, and the tokens themselves. */
 export const NEVER_TOKEN_TAGS = ['auth', 'two-factor', 'passkeys', 'api-tokens'] as const;
 /** Tags of routes open without a bearer token, where a token grants nothing. */

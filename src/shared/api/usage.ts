@@ -51,7 +51,9 @@ export const usageEventResultSchema = z
     id: z.string(),
     outcome: z
       .enum(USAGE_EVENT_OUTCOMES)
-      .describe('counted; duplicate: counted before (a retry), nothing added; refused: not counted, see code'),
+      .describe(
+        'counted; duplicate: counted before (a retry), nothing added; refused: not counted, see code',
+      ),
     code: z.string().optional(),
     message: z.string().optional(),
   })
@@ -69,3 +71,30 @@ export const usageBatchResponseSchema = z
   })
   .meta({ id: 'UsageBatchResponse' });
 export type UsageBatchResponse = z.infer<typeof usageBatchResponseSchema>;
+
+/** An event the vendor's AI backend reports: the same event, naming the license it was used under. */
+export const backendUsageEventSchema = usageEventSchema
+  .extend({ license_id: z.string().min(1).max(64).describe('The license the use counts against') })
+  .meta({ id: 'BackendUsageEvent' });
+
+export const backendUsageBatchRequestSchema = z
+  .strictObject({
+    events: z
+      .array(backendUsageEventSchema)
+      .min(1, 'Send at least one event')
+      .max(MAX_USAGE_BATCH, `A batch carries at most ${MAX_USAGE_BATCH} events`),
+  })
+  .meta({ id: 'BackendUsageBatchRequest' });
+export type BackendUsageBatchRequest = z.infer<typeof backendUsageBatchRequestSchema>;
+
+export const backendUsageBatchResponseSchema = z
+  .object({
+    counted: z.number().int(),
+    duplicates: z.number().int(),
+    refused: z.number().int(),
+    results: z
+      .array(usageEventResultSchema.extend({ license_id: z.string() }))
+      .describe('One per event, in the batch’s order'),
+  })
+  .meta({ id: 'BackendUsageBatchResponse' });
+export type BackendUsageBatchResponse = z.infer<typeof backendUsageBatchResponseSchema>;

@@ -781,6 +781,19 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: ownerOnly(200),
   },
+  'POST /usage/events': {
+    request: (f) => ({
+      path: '/usage/events',
+      body: {
+        events: [{ license_id: f.licenseId, id: `matrix-${randomUUID()}`, feature: 'ai_chat', amount: 1 }],
+      },
+    }),
+    expect: adminOnly(200),
+  },
+  'GET /usage/licenses/{id}': {
+    request: (f) => ({ path: `/usage/licenses/${f.licenseId}` }),
+    expect: adminOnly(200),
+  },
   'GET /licenses/{id}/features': {
     request: (f) => ({ path: `/licenses/${f.licenseId}/features` }),
     expect: ownerOnly(200),

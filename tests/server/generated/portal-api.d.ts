@@ -2675,6 +2675,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/usage/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a batch of usage events of any licenses (the vendor’s AI backend)
+         * @description At most 1000 events, each naming its license. Counted as the desktop’s batches are: each event id once per license, in the period it happened, never past the feature’s ceiling; an event of an unknown or inactive license is refused, the rest count.
+         */
+        post: operations["reportUsageEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/licenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A license’s use this period per feature, and per day over the last `days` */
+        get: operations["getUsageOfLicense"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/users/me": {
         parameters: {
             query?: never;
@@ -3540,6 +3577,37 @@ export interface components {
             authenticatorAttachment?: string;
         } & {
             [key: string]: unknown;
+        };
+        BackendUsageBatchRequestInput: {
+            events: components["schemas"]["BackendUsageEventInput"][];
+        };
+        BackendUsageBatchResponse: {
+            counted: number;
+            duplicates: number;
+            refused: number;
+            /** @description One per event, in the batch’s order */
+            results: {
+                id: string;
+                /**
+                 * @description counted; duplicate: counted before (a retry), nothing added; refused: not counted, see code
+                 * @enum {string}
+                 */
+                outcome: "counted" | "duplicate" | "refused";
+                code?: string;
+                message?: string;
+                license_id: string;
+            }[];
+        };
+        BackendUsageEventInput: {
+            /** @description The reporter’s own id for the event: an event is counted once per license */
+            id: string;
+            /** @description Feature id or key */
+            feature: string;
+            amount: number;
+            /** @description When it happened (default: now); it counts in that period */
+            occurred_at?: string;
+            /** @description The license the use counts against */
+            license_id: string;
         };
         BillingDetails: {
             name: string;
@@ -16612,6 +16680,135 @@ export interface operations {
             };
             /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    reportUsageEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackendUsageBatchRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackendUsageBatchResponse"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getUsageOfLicense: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseUsage"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@ export const SCOPE_AREA_LABELS: Record<ScopeTag, string> = {
   organisations: 'Organizations and seats',
   admin: 'Administration',
   webhooks: 'Webhooks',
+  usage: 'AI usage (your AI backend reports it)',
 };
 
 export interface ScopePickerProps {

@@ -1,0 +1,84 @@
+import type {
+  BackendUsageBatchRequest,
+  BackendUsageBatchResponse,
+  UsageEventResult,
+} from '../../../shared/api/usage.js';
+import { utc } from '../../../shared/dates.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import { licenseNotFound } from '../licenses/access.js';
+import { findLicenseById } from '../licenses/repository.js';
+import { effectiveStatus, toLicense } from '../licenses/views.js';
+import { usageHistory } from './counters-repository.js';
+import { reportUsage } from './report-usage.js';
+
+type BackendEvent = BackendUsageBatchRequest['events'][number];
+
+/**
+ * The vendor's AI backend: it reports the use it served under any license, with a platform token
+ * limited to `usage:write`, and reads a license's use with `usage:read`.
+ */
+export function createBackendUsageService({ db, clock }: { db: Db; clock: Clock }) {
+  /** One license's events of the batch, each answered at its place in the batch. */
+  async function reportFor(licenseId: string, events: { index: number; event: BackendEvent }[]) {
+    const license = await findLicenseById(db, licenseId);
+    const status = license ? effectiveStatus(license, clock.now()) : undefined;
+    if (!license || status !== 'active') {
+      const [code, message] = license
+        ? ['license_inactive', `License ${licenseId} is ${status}; its use is not counted`]
+        : ['license_not_found', `No license ${licenseId}`];
+      return events.map(({ index, event }) => ({
+        index,
+        result: { id: event.id, outcome: 'refused' as const, code, message },
+      }));
+    }
+    // The backend serves the license's holder; their account is who used it.
+    const answer = await reportUsage(
+      { db, clock },
+      license,
+      license.user_id,
+      events.map(({ event }) => event),
+    );
+    return answer.results.map((result, position) => ({ index: events[position]!.index, result }));
+  }
+
+  return {
+    async report(events: BackendEvent[]): Promise<BackendUsageBatchResponse> {
+      const byLicense = new Map<string, { index: number; event: BackendEvent }[]>();
+      for (const [index, event] of events.entries()) {
+        const list = byLicense.get(event.license_id) ?? [];
+        list.push({ index, event });
+        byLicense.set(event.license_id, list);
+      }
+      const results: (UsageEventResult & { license_id: string })[] = [];
+      for (const [licenseId, list] of byLicense)
+        for (const { index, result } of await reportFor(licenseId, list))
+          results[index] = { ...result, license_id: licenseId };
+      return {
+        counted: results.filter((result) => result.outcome === 'counted').length,
+        duplicates: results.filter((result) => result.outcome === 'duplicate').length,
+        refused: results.filter((result) => result.outcome === 'refused').length,
+        results,
+      };
+    },
+
+    /** Any license's use this period per feature, and per day over the last `days`, from the rollups. */
+    async usage(licenseId: string, days: number) {
+      const row = await findLicenseById(db, licenseId);
+      if (!row) throw licenseNotFound();
+      const now = clock.now();
+      const since = utc(now)
+        .startOf('day')
+        .subtract(days - 1, 'day')
+        .toISOString();
+      const license = await toLicense(db, row, now);
+      return {
+        license_id: row.id,
+        usage_info: license.usage_info,
+        history: await usageHistory(db, row.id, since),
+      };
+    },
+  };
+}
+
+export type BackendUsageService = ReturnType<typeof createBackendUsageService>;
