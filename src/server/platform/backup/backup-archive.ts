@@ -39,6 +39,8 @@ export async function writeArchive(
   }
 }
 
+const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface ArchiveReader {
   /** Told the manifest before any file is read; throwing stops the reading. */
   onManifest?(manifest: BackupManifest): void | Promise<void>;
@@ -88,7 +90,8 @@ export async function readArchive(
   async function onEntry(entry: ReadEntry): Promise<void> {
     const path = entry.path;
     if (!manifest) {
-      if (path !== MANIFEST_NAME || entry.type !== 'File')
+      // A manifest lists files; one of megabytes is not one this server wrote.
+      if (path !== MANIFEST_NAME || entry.type !== 'File' || entry.size > MANIFEST_MAX_BYTES)
         throw new BackupError(
           'This is not a backup archive of this server (it does not begin with a manifest).',
         );
