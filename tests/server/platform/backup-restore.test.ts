@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -89,6 +89,15 @@ describeOnEveryDatabase('backups: the restore drill', (server) => {
   it('brings back every write acknowledged before the backup, with keys that still verify its licence files', async () => {
     const s = server();
     const before = [await customerDay(s, 'before-1'), await customerDay(s, 'before-2')];
+    // An installer offered for download: its file lives in DATA_DIR/releases, its row in the database.
+    // Random bytes do not compress, so the archive spans many encrypted records.
+    const installer = join(folder, 'Assistant-1.0.0.AppImage');
+    await writeFile(installer, randomBytes(300_000));
+    const published = await runCli(
+      ['publish-release', '--platform', 'linux', '--version', '1.0.0', installer],
+      cliEnvOf(s),
+    );
+    expect(published).toMatchObject({ code: 0, stderr: '' });
 
     // The server keeps taking writes while the backup is taken.
     let writing = true;
@@ -152,6 +161,25 @@ describeOnEveryDatabase('backups: the restore drill', (server) => {
       });
       expect(verified).toMatchObject({ ok: true });
     }
+    const restoredInstaller = join(
+      target['DATA_DIR'] ?? '',
+      'releases',
+      'linux',
+      '1.0.0',
+      'Assistant-1.0.0.AppImage',
+    );
+    expect((await readFile(restoredInstaller)).equals(await readFile(installer))).toBe(true);
+    const release = await app.db
+      .selectFrom('releases')
+      .select('sha256')
+      .where('version', '=', '1.0.0')
+      .executeTakeFirst();
+    expect(release?.sha256).toBe(
+      createHash('sha256')
+        .update(await readFile(installer))
+        .digest('hex'),
+    );
+
     // What came after the backup is not in it: the restore is the backup, not the live data.
     expect((await signIn(app, after)).statusCode).toBe(401);
     expect(
@@ -181,6 +209,19 @@ describeOnEveryDatabase('backups: the restore drill', (server) => {
     expect(withoutPassphrase.stderr).toContain(
       'The archive is encrypted: give its passphrase with --passphrase-env',
     );
+
+    // One byte changed on the way (a bad disk, a bad copy): it does not authenticate.
+    const tampered = join(folder, 'tampered.tar.gz.enc');
+    const bytes = await readFile(encrypted);
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = (bytes[middle] ?? 0) ^ 0x01;
+    await writeFile(tampered, bytes);
+    const damaged = await runCli(['restore', tampered, '--passphrase-env', 'DRILL_PASSPHRASE'], {
+      ...target,
+      DRILL_PASSPHRASE: PASSPHRASE,
+    });
+    expect(damaged).toMatchObject({ code: 1, stdout: '' });
+    expect(damaged.stderr).toContain('The archive is damaged: a part of it does not authenticate.');
 
     for (const archive of [encrypted, plain]) {
       await truncate(archive, Math.floor((await stat(archive)).size / 2));

@@ -89,7 +89,11 @@ export async function createBackup(config: Config, options: BackupOptions): Prom
       await stageFile(join(keysFolder, path), join(folder, KEYS_PREFIX, path));
       staged.push(`${KEYS_PREFIX}${path}`);
     }
-    for (const path of await filesBelow(config.licensing.releasesDir)) {
+    // Nor is an installer being published at this moment (releases.ts copies it in as a .part).
+    const releases = (await filesBelow(config.licensing.releasesDir)).filter(
+      (name) => !name.endsWith('.part'),
+    );
+    for (const path of releases) {
       await stageFile(join(config.licensing.releasesDir, path), join(folder, RELEASES_PREFIX, path));
       staged.push(`${RELEASES_PREFIX}${path}`);
     }
