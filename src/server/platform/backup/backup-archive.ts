@@ -83,8 +83,12 @@ export async function readArchive(
   let failure: unknown;
   /** The file being read: stopped when the archive breaks off, since its entry would never end. */
   let reading: Transform | undefined;
+  const source = createReadStream(file);
   const fail = (error: unknown) => {
     failure ??= error;
+    // Nothing after the first problem is worth reading (a restore refused for its database kind
+    // would otherwise read an archive of gigabytes through first).
+    source.destroy();
   };
 
   async function onEntry(entry: ReadEntry): Promise<void> {
@@ -140,7 +144,7 @@ export async function readArchive(
       );
     },
   });
-  const stages: (Readable | Transform)[] = [createReadStream(file)];
+  const stages: (Readable | Transform)[] = [source];
   if (encrypted && passphrase !== undefined) stages.push(decryptingStream(passphrase));
   try {
     await pipeline([...stages, parser as unknown as NodeJS.WritableStream]);
