@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import semver from 'semver';
 import { z } from 'zod';
@@ -6,11 +7,14 @@ import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
 import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/distribution.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
 import { buildApp } from './app.js';
+import { backupCommand, restoreCommand } from './cli-backup.js';
+import { UsageError } from './cli-usage-error.js';
+import { BackupError } from './platform/backup/backup-error.js';
 import { systemClock } from './platform/clock.js';
 import { type Config, ConfigError, loadConfig } from './platform/config.js';
-import { createDatabase } from './platform/db/database.js';
+import { createDatabase, SQLITE_FILE_NAME } from './platform/db/database.js';
 import { isUniqueViolation } from './platform/db/errors.js';
-import { migrateToLatest } from './platform/db/migrate.js';
+import { migrateToLatest, migrations, migrationStatus } from './platform/db/migrate.js';
 import { requeueFailedMails } from './platform/mail/outbox-upkeep.js';
 import { publishRelease } from './distribution/releases.js';
 import { rotateLeaseKeys } from './licensing/leases/lease-signer.js';
@@ -23,27 +27,53 @@ import {
 import { securityEventTypes } from './platform/security-log/security-events.js';
 import { recordSecurityEvent } from './platform/security-log/service.js';
 
+/** Each command's usage, as `<command> --help` prints it; the CLI's usage lists them all. */
+const COMMAND_HELP: Record<string, string> = {
+  migrate: `migrate [--dry-run]
+      Bring the database schema up to date. --dry-run lists the migrations that would run, and
+      runs none. Back up first (see backup).`,
+  backup: `backup [--out <file>] [--passphrase-env <VARIABLE>]
+      Write one archive of everything a restore needs, while the server keeps serving: the
+      database (SQLite's online backup, or pg_dump on PostgreSQL), the secrets and signing keys of
+      DATA_DIR/keys, and the published installers; then read it back and check every file.
+      --out                 the archive to write (default: portal-backup-<time>.tar.gz in
+                            BACKUP_DIR, else the current folder)
+      --passphrase-env      encrypt it with the passphrase held in this environment variable
+                            (at least 12 characters; scrypt and AES-256-GCM)`,
+  restore: `restore <archive> [--passphrase-env <VARIABLE>]
+      Bring a backup back into an empty DATA_DIR (and, on PostgreSQL, the empty database of
+      DATABASE_URL); refuses a folder or database that holds anything. Every file's checksum and
+      the database are checked before it reports success.
+      --passphrase-env      the environment variable holding the archive's passphrase`,
+  'create-admin': `create-admin --email <e> [--password <p>]
+      Create an administrator (or promote an existing account).`,
+  'reset-password': `reset-password --email <e> [--password <p>]
+      Set a new password and sign the account out everywhere.`,
+  'publish-release': `publish-release --platform <linux|windows|macos> --version <v> [--channel stable|beta]
+                [--rollout <0-100>] [--notes <text> | --notes-file <path>] <file>
+      Copy an installer into RELEASES_DIR and offer it for download (stable) and as an update to
+      --rollout % of machines (100).`,
+  'rotate-keys': `rotate-keys
+      Start signing offline leases with a new key (old leases stay valid).`,
+  'retry-mail': `retry-mail
+      Queue again the mail whose attempts ran out (after fixing SMTP).`,
+  'sandbox-renew': `sandbox-renew --subscription <id> [--card succeeds|declines]
+      Sandbox only: bring a subscription's next renewal (or retry, or end of grace) forward to
+      now and let it happen; --card first chooses whether the sandbox card pays.`,
+};
+
 const USAGE = `Usage: npm run cli -- <command> [options]
+       npm run cli -- <command> --help
 
 Commands:
-  migrate                                   bring the database schema up to date
-  create-admin --email <e> [--password <p>] create an administrator (or promote an existing account)
-  reset-password --email <e> [--password <p>] set a new password and sign the account out everywhere
-  publish-release --platform <linux|windows|macos> --version <v> [--channel stable|beta]
-                  [--rollout <0-100>] [--notes <text> | --notes-file <path>] <file>
-                                            copy an installer into RELEASES_DIR, offer it for download
-                                            (stable) and as an update to --rollout % of machines (100)
-  rotate-keys                               start signing offline leases with a new key (old leases stay valid)
-  retry-mail                                queue again the mail whose attempts ran out (after fixing SMTP)
-  sandbox-renew --subscription <id> [--card succeeds|declines]
-                                            sandbox only: bring a subscription's next renewal (or retry, or
-                                            end of grace) forward to now and let it happen; --card first
-                                            chooses whether the sandbox card pays
+${Object.values(COMMAND_HELP)
+  .map((help) => `  ${help}`)
+  .join('\n')}
 
 Without --password a strong password is generated and printed once.
 The database is the one the server uses (DATABASE_URL, else DATA_DIR/portal.sqlite).`;
 
-class UsageError extends Error {}
+const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
 function parseEmailAndPassword(args: string[]): { email: string; password: string; generated: boolean } {
   let values: { email?: string | undefined; password?: string | undefined };
@@ -177,20 +207,78 @@ async function sandboxRenew(config: Config, args: string[]): Promise<void> {
   }
 }
 
+/** `--help` anywhere, `help [command]`: the usage, on stdout, as asked for rather than as a complaint. */
+function printHelp(command: string | undefined, args: string[]): boolean {
+  if (command === undefined) return false;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    const topic = args[0];
+    console.log(topic && COMMAND_HELP[topic] ? `Usage: npm run cli -- ${COMMAND_HELP[topic]}` : USAGE);
+    return true;
+  }
+  if (!wantsHelp(args)) return false;
+  const help = COMMAND_HELP[command];
+  if (!help) throw new UsageError(`Unknown command: ${command}`);
+  console.log(`Usage: npm run cli -- ${help}`);
+  return true;
+}
+
+async function migrate(config: Config, args: string[]): Promise<void> {
+  let dryRun: boolean | undefined;
+  try {
+    ({
+      values: { 'dry-run': dryRun },
+    } = parseArgs({ args, options: { 'dry-run': { type: 'boolean' } } }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const sqliteFile = join(config.dataDir, SQLITE_FILE_NAME);
+  if (dryRun && !config.databaseUrl && !existsSync(sqliteFile)) {
+    // Opening it would create it: a dry run leaves no file behind.
+    console.log(
+      `There is no database at ${sqliteFile} yet; every migration would run:\n  ${Object.keys(migrations).join('\n  ')}`,
+    );
+    return;
+  }
+  const { db } = createDatabase(config);
+  try {
+    if (dryRun) {
+      const { applied, pending, unknown } = await migrationStatus(db);
+      const level = applied.at(-1) ?? '(none)';
+      if (unknown.length > 0)
+        console.log(
+          `The database has migrations this release does not know (a newer release ran them): ${unknown.join(', ')}`,
+        );
+      console.log(
+        pending.length === 0
+          ? `The database is up to date (schema ${level}); nothing would run.`
+          : `The database is at schema ${level}. Would run, in this order:\n  ${pending.join('\n  ')}\nNothing was changed.`,
+      );
+      return;
+    }
+    const results = await migrateToLatest(db);
+    const applied = (results ?? [])
+      .filter((result) => result.status === 'Success')
+      .map((result) => result.migrationName);
+    console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const [command, ...args] = argv;
+  if (printHelp(command, args)) return;
   const config = loadConfig(env);
   if (command === 'migrate') {
-    const { db } = createDatabase(config);
-    try {
-      const results = await migrateToLatest(db);
-      const applied = (results ?? [])
-        .filter((result) => result.status === 'Success')
-        .map((result) => result.migrationName);
-      console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
-    } finally {
-      await db.destroy();
-    }
+    await migrate(config, args);
+    return;
+  }
+  if (command === 'backup') {
+    await backupCommand(config, args, env);
+    return;
+  }
+  if (command === 'restore') {
+    await restoreCommand(config, args, env);
     return;
   }
   if (command === 'retry-mail') {
@@ -277,7 +365,7 @@ export async function runCommand(argv: string[], env: NodeJS.ProcessEnv = proces
     return 0;
   } catch (error) {
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof ConfigError) console.error(error.message);
+    else if (error instanceof ConfigError || error instanceof BackupError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);
     return 1;
   }

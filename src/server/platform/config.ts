@@ -302,6 +302,16 @@ const environmentSchema = z.object({
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(1000).default(10),
   WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().int().min(1).max(90, 'must be at most 90').default(5),
+  // Scheduled backups: off unless BACKUP_DIR is set (`npm run cli -- backup` works either way).
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number()
+    .positive('must be more than 0')
+    .max(24 * 31, 'must be at most 744 (a month)')
+    .default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1, 'must be at least 1').max(1000).default(7),
+  // Encrypts scheduled backups (scrypt, AES-256-GCM); without it they are written unencrypted.
+  BACKUP_PASSPHRASE: z.string().min(12, 'must be at least 12 characters').optional(),
   INVOICE_SERIES: invoiceSeriesSchema.default('INV'),
   CREDIT_NOTE_SERIES: invoiceSeriesSchema.default('CN'),
 });
@@ -455,6 +465,18 @@ export interface Config {
   };
   /** How often the scheduled work (renewals, grace periods, reminders) looks for what is due. */
   schedulerIntervalMs: number;
+  /** Scheduled backups, run by the scheduler; `undefined` (BACKUP_DIR unset) takes none. */
+  backup:
+    | {
+        dir: string;
+        /** A backup is taken when the newest in {@link dir} is at least this old. */
+        intervalMs: number;
+        /** Archives kept in {@link dir}; the oldest beyond this many are deleted. */
+        keep: number;
+        /** Encrypts the archives when set. */
+        passphrase: string | undefined;
+      }
+    | undefined;
   webhooks: {
     /** Loopback and private addresses may be targets (development); false refuses them (SSRF). */
     allowPrivateTargets: boolean;
@@ -541,6 +563,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       expiryReminderDays: env.LICENSE_EXPIRY_REMINDER_DAYS,
     },
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_SECONDS * 1000,
+    backup: env.BACKUP_DIR
+      ? {
+          dir: resolve(env.BACKUP_DIR),
+          intervalMs: Math.round(env.BACKUP_INTERVAL_HOURS * 3_600_000),
+          keep: env.BACKUP_KEEP,
+          passphrase: env.BACKUP_PASSPHRASE,
+        }
+      : undefined,
     webhooks: {
       allowPrivateTargets:
         env.WEBHOOK_ALLOW_PRIVATE_TARGETS === undefined

@@ -30,6 +30,7 @@ import { createMailTransport } from './mail/mail-transport.js';
 import { createMailOutboxWorker, type MailOutboxWorker, type MailPreparer } from './mail/outbox-worker.js';
 import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
 import { createUnsubscribeLinks, type UnsubscribeLinks } from './mail/unsubscribe.js';
+import { scheduledBackupJob } from './backup/scheduled-backup.js';
 import { createScheduler, type ScheduledJob, type Scheduler } from './scheduler.js';
 import { loadOrCreateSecret } from './secrets.js';
 
@@ -108,6 +109,11 @@ export const platformContext = fp<PlatformOptions>(
         : undefined;
     const jobs: ScheduledJob[] = [];
     let jobsAfterOthers = 0;
+    if (config.backup) {
+      // After the business work of each run (renewals and the like), which a backup must not delay.
+      jobs.push(scheduledBackupJob(config, config.backup, clock, app.log));
+      jobsAfterOthers += 1;
+    }
     const scheduler = createScheduler({
       db,
       clock,

@@ -1,4 +1,4 @@
-import { type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './database.js';
 import * as accounts from './migrations/0001-accounts.js';
 import * as licensing from './migrations/0002-licensing.js';
@@ -88,4 +88,37 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet['resul
     throw new MigrationError(failed?.migrationName, error);
   }
   return results;
+}
+
+export interface MigrationStatus {
+  /** Applied migrations, in name order; the last is the schema's level. */
+  applied: string[];
+  /** Migrations of this release the database has not had yet, in the order they would run. */
+  pending: string[];
+  /** Applied migrations this release does not know: a newer release migrated the database. */
+  unknown: string[];
+}
+
+const MIGRATION_TABLE = 'kysely_migration';
+
+/** What `migrateToLatest` would do, without doing it (nor creating the migration tables). */
+export async function migrationStatus(db: Db): Promise<MigrationStatus> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const recorded = tables.some((table) => table.name === MIGRATION_TABLE)
+    ? (
+        await (db as unknown as Kysely<{ [MIGRATION_TABLE]: { name: string } }>)
+          .selectFrom(MIGRATION_TABLE)
+          .select('name')
+          .orderBy('name')
+          .execute()
+      ).map((row) => row.name)
+    : [];
+  const done = new Set(recorded);
+  return {
+    applied: recorded,
+    pending: Object.keys(migrations)
+      .sort()
+      .filter((name) => !done.has(name)),
+    unknown: recorded.filter((name) => !(name in migrations)),
+  };
 }
