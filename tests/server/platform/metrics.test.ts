@@ -7,7 +7,7 @@ import { activatedMachine, member, statusOf, validate } from '../helpers/license
 const METRICS_TOKEN = randomBytes(24).toString('base64url');
 
 /** The value of one series in Prometheus' text format, or undefined when it is not there. */
-export function sampleOf(text: string, series: string): number | undefined {
+function sampleOf(text: string, series: string): number | undefined {
   const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
@@ -89,6 +89,22 @@ describeOnEveryDatabase(
         expect(series('portal_db_pool_connections{state="max"}')).toBe(10);
         expect(series('portal_db_pool_connections{state="total"}')).toBeGreaterThan(0);
       } else expect(text).not.toContain('portal_db_pool_connections');
+    });
+
+    it('shows how late a scheduled job started: past its previous start plus the interval', async () => {
+      const s = server();
+      s.clock.freeze();
+      await s.app.scheduler.runOnce();
+      // Due a minute later; started 65 s after that.
+      s.clock.advance(s.config.schedulerIntervalMs * 2 + 5_000);
+      await s.app.scheduler.runOnce();
+      const text = (await scrape(`Bearer ${METRICS_TOKEN}`)).body;
+      expect(sampleOf(text, 'portal_scheduler_job_lag_seconds{job="license expiry notices"}')).toBe(
+        s.config.schedulerIntervalMs / 1000 + 5,
+      );
+      expect(
+        sampleOf(text, 'portal_scheduler_job_duration_seconds_count{job="license expiry notices"}'),
+      ).toBeGreaterThanOrEqual(2);
     });
 
     it('shows mail waiting in the outbox, with the age of the oldest', async () => {
