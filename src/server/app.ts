@@ -71,10 +71,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await app.register(platformContext, { config, clock, database: overrides.database });
     const wanted = new Set(overrides.contexts ?? CONTEXTS);
     // Loaded only when built, so a suite of one context imports none of the others.
-    if (wanted.has('identity')) await app.register((await import('./identity/context.js')).identityContext);
+    // The contexts count what the metrics show through hooks; only the platform knows prom-client.
+    const { metrics } = app;
+    if (wanted.has('identity'))
+      await app.register((await import('./identity/context.js')).identityContext, {
+        signIns: { succeeded: metrics.signIn, failed: metrics.signInFailed },
+      });
     if (wanted.has('integrations'))
       await app.register((await import('./integrations/context.js')).integrationsContext, {
         resolver: overrides.webhookResolver,
+        onDeliveryFailed: metrics.webhookAttemptFailed,
       });
     if (wanted.has('catalogue'))
       await app.register((await import('./catalogue/context.js')).catalogueContext, {
@@ -86,6 +92,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         coveredVersions: createCoveredVersions,
         // Licensing's trial reminders say what a card trial's subscription will charge (billing's price).
         trialCharge: createTrialCharge(config.invoices.tax),
+        onLicenseCheck: metrics.licenseCheck,
       });
     if (wanted.has('billing'))
       await app.register((await import('./billing/context.js')).billingContext, {

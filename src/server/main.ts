@@ -41,6 +41,7 @@ async function serve(config: Config, { isClusterWorker }: { isClusterWorker: boo
   stopOnSignals(app, { drainMs: config.shutdownDrainMs, graceMs: SHUTDOWN_GRACE_MS });
 
   await app.listen({ port: config.port, host: config.host });
+  await app.openMetricsPort();
   if (!isClusterWorker)
     app.log.info(`portal and API at ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
 }

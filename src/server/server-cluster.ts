@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './platform/config.js';
+import { serveClusterMetrics } from './platform/metrics/cluster-metrics.js';
 
 /** A worker that dies sooner than this after its start is not restarted in a loop: the primary exits. */
 const MIN_WORKER_LIFETIME_MS = 5_000;
@@ -65,4 +66,14 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
 
   for (let index = 0; index < config.workers; index++) fork();
   log(`${config.workers} server processes at ${config.publicUrl}`);
+  // The workers' metrics, added up, on the metrics port (each worker counts its own requests).
+  serveClusterMetrics(config.metrics).then(
+    (server) => {
+      if (server) log(`metrics of every worker at ${config.metrics.host}:${config.metrics.port}/metrics`);
+    },
+    (error: unknown) => {
+      log(`metrics port ${config.metrics.port} could not be opened: ${String(error)}; stopping the cluster`);
+      stop(1, 'SIGTERM');
+    },
+  );
 }

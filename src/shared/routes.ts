@@ -6,6 +6,10 @@ export const API_DOCS_PATH = '/api/docs';
 /** API paths relative to {@link API_BASE_PATH}. */
 export const apiPaths = {
   health: '/health',
+  /** The process answers: for an orchestrator's liveness probe (restart when it fails). */
+  healthLive: '/health/live',
+  /** Database, schema and background loops fine and not draining: for readiness and load balancers. */
+  healthReady: '/health/ready',
   auth: {
     register: '/auth/register',
     verifyRegistration: '/auth/verify-registration',
@@ -258,6 +262,8 @@ export const publicApiPaths: readonly string[] = [
   apiPaths.auth.passkeyLoginOptions,
   apiPaths.auth.passkeyLogin,
   apiPaths.health,
+  apiPaths.healthLive,
+  apiPaths.healthReady,
   apiPaths.invitations.preview,
   apiPaths.invitations.signUp,
 ];

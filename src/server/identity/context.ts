@@ -8,6 +8,7 @@ import { createPasswordHasher, type PasswordHasher } from './auth/password-hashe
 import { authRoutes } from './auth/routes.js';
 import { createSecondFactorSignIn } from './auth/second-factor-sign-in.js';
 import { createSecuritySettingsService } from './auth/security-settings.js';
+import type { SignInObserver } from './auth/sign-in-observer.js';
 import { securitySettingsRoutes } from './auth/security-settings-routes.js';
 import { type AuthService, createAuthService } from './auth/service.js';
 import { createStepUp } from './auth/step-up.js';
@@ -42,8 +43,13 @@ declare module 'fastify' {
  * Identity: accounts, sessions, second factors, passkeys and API tokens, and the guards
  * (`requireUser`, `requireAdmin`, step-up) every other context's routes use.
  */
-export const identityContext = fp(
-  async (app) => {
+export interface IdentityOptions {
+  /** Told of each sign-in's end (the composition counts them for the metrics). */
+  signIns?: SignInObserver;
+}
+
+export const identityContext = fp<IdentityOptions>(
+  async (app, { signIns }) => {
     const { config, clock, db, dialect, serverSecret } = app.platform;
     const { mailer } = app;
     const accessTokens = createAccessTokens(
@@ -64,6 +70,7 @@ export const identityContext = fp(
       mailer,
       publicUrl: config.publicUrl,
       lockout: config.lockout,
+      ...(signIns ? { signIns } : {}),
     });
     const twoFactor = createTwoFactorService({
       db,
@@ -92,6 +99,7 @@ export const identityContext = fp(
           lockout: config.lockout,
           twoFactor,
           startSession: auth.startSession,
+          ...(signIns ? { signIns } : {}),
         }),
         stepUp: createStepUp({ db, clock, lockout: config.lockout, passwords, twoFactor }),
         sessions: createAccountSessions({ db, clock }),
@@ -105,6 +113,7 @@ export const identityContext = fp(
           rp: relyingPartyOf(config.publicUrl),
           lockout: config.lockout,
           startSession: auth.startSession,
+          ...(signIns ? { signIns } : {}),
         }),
         rateLimitPerMinute,
       });

@@ -23,6 +23,8 @@ export {
 // What admin's list of users shows of an account, as the user's own profile shows it.
 export { accountFields, type AccountColumns } from './users/profile.js';
 export type { AuthService } from './auth/service.js';
+// The composition counts sign-ins (the metrics) through this hook.
+export type { SignInObserver } from './auth/sign-in-observer.js';
 export type { PasswordHasher } from './auth/password-hasher.js';
 export { assertAcceptableNewPassword, newPasswordProblem } from './auth/password-policy.js';
 export { secondFactorsOf } from './auth/two-factor-service.js';

@@ -8,6 +8,8 @@ import { createWebhooksService } from './webhooks/service.js';
 export interface IntegrationsOptions {
   /** Resolves webhook endpoints' host names (tests play DNS, e.g. a name that turns private). */
   resolver?: HostResolver;
+  /** Told of each failed delivery attempt; `final` when the delivery has none left (the metrics). */
+  onDeliveryFailed?: (final: boolean) => void;
 }
 
 declare module 'fastify' {
@@ -22,7 +24,7 @@ declare module 'fastify' {
  * listeners on the domain events (domain-events.ts); this context delivers it and manages endpoints.
  */
 export const integrationsContext = fp<IntegrationsOptions>(
-  async (app, { resolver }) => {
+  async (app, { resolver, onDeliveryFailed }) => {
     const { config, clock, db, dialect } = app.platform;
     const policy = {
       allowPrivateTargets: config.webhooks.allowPrivateTargets,
@@ -35,9 +37,11 @@ export const integrationsContext = fp<IntegrationsOptions>(
       mailer: app.mailer,
       settings: { ...config.webhooks, ...policy, publicUrl: config.publicUrl },
       log: app.log,
+      ...(onDeliveryFailed ? { onAttemptFailed: onDeliveryFailed } : {}),
     });
     // Also sends what was left queued when the server last stopped.
     webhookDeliveries.start();
+    app.platform.watchOutbox(webhookDeliveries);
     app.decorate('webhookDeliveries', webhookDeliveries);
     // A delivery in flight finishes before the platform closes the database.
     app.addHook('onClose', () => webhookDeliveries.close());

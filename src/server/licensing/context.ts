@@ -3,6 +3,7 @@ import type { Db } from '../platform/db/database.js';
 import type { EventSubscriber } from '../platform/events.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
 import type { ActivationEvent, LicensingEvent, OrganisationAnnouncements } from './events.js';
+import type { LicenseCheckObserver } from './leases/check-observer.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
@@ -50,6 +51,8 @@ export interface LicensingOptions {
    * supplied at composition since licensing may not use billing): the trial reminders say it.
    */
   trialCharge?: TrialChargeLookup;
+  /** Told of every license check's result (the composition counts them for the metrics). */
+  onLicenseCheck?: LicenseCheckObserver;
 }
 
 declare module 'fastify' {
@@ -61,7 +64,7 @@ declare module 'fastify' {
 
 /** Licensing: licenses, activations, checks and leases, offline activation, organisations and seats. */
 export const licensingContext = fp<LicensingOptions>(
-  async (app, { events, coveredVersions, trialCharge }) => {
+  async (app, { events, coveredVersions, trialCharge, onLicenseCheck }) => {
     const { config, clock, db, raw } = app.platform;
     const { mailer } = app;
     const { publicUrl } = config;
@@ -186,6 +189,7 @@ export const licensingContext = fp<LicensingOptions>(
         settings: createLicensingSettingsService({ db, clock }),
         checksPerMinute: config.licensing.checksPerMinute,
         clock,
+        ...(onLicenseCheck ? { onCheck: onLicenseCheck } : {}),
       });
       await api.register(offlineActivationRoutes, {
         offline: createOfflineActivationService({ db, clock, leases, licenses }),

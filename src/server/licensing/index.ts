@@ -9,6 +9,8 @@ export type {
   OrganisationEvent,
   OwnershipTransferredEvent,
 } from './events.js';
+// The composition counts the license checks (the metrics) through this hook.
+export type { LicenseCheckObserver, LicenseCheckResult } from './leases/check-observer.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
 // The update feed checks a license and its machine as the license check does, with the same refusals.
 export { inactiveLicense, invalidKey, machineRefusal } from './licenses/refusals.js';

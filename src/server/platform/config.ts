@@ -314,6 +314,14 @@ const environmentSchema = z.object({
   BACKUP_PASSPHRASE: z.string().min(12, 'must be at least 12 characters').optional(),
   INVOICE_SERIES: invoiceSeriesSchema.default('INV'),
   CREDIT_NOTE_SERIES: invoiceSeriesSchema.default('CN'),
+  // /metrics is served only with one of these: on a port of its own (kept off the public network),
+  // or on the main port behind a bearer token (and on the metrics port too when both are set).
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces')
+    .optional(),
 });
 
 /** Razorpay needs its key id and secret together; checked with the rest so every problem is listed at once. */
@@ -344,6 +352,21 @@ const checkedEnvironmentSchema = environmentSchema.superRefine(
         : judgeNewPassword(env.ADMIN_PASSWORD, env.ADMIN_EMAIL.toLowerCase()).problem;
     if (adminPasswordProblem)
       context.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: adminPasswordProblem });
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT && env.PORT !== 0) {
+      context.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: 'must differ from PORT (leave it unset and set METRICS_TOKEN to serve /metrics on PORT)',
+      });
+    }
+    if (env.WORKERS > 1 && env.METRICS_TOKEN !== undefined && env.METRICS_PORT === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message:
+          'must be set when WORKERS > 1: each process counts its own requests, and only the metrics port adds them up',
+      });
+    }
     if (env.INVOICE_SERIES === env.CREDIT_NOTE_SERIES) {
       context.addIssue({
         code: 'custom',
@@ -410,6 +433,11 @@ export interface Config {
   workers: number;
   /** How long a server told to stop (SIGTERM) keeps serving with failing readiness first. */
   shutdownDrainMs: number;
+  /**
+   * Where /metrics is served: on `port` (0: any free one) at `host`, else on the main port; with a
+   * `token`, only to `Authorization: Bearer <token>`. Neither port nor token: not served at all.
+   */
+  metrics: { port: number | undefined; host: string; token: string | undefined };
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
@@ -553,6 +581,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     workers: env.WORKERS,
     shutdownDrainMs: Math.round(env.SHUTDOWN_DRAIN_SECONDS * 1000),
+    metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST, token: env.METRICS_TOKEN },
     subscriptions: {
       graceDays: env.SUBSCRIPTION_GRACE_DAYS,
       retryDays: env.SUBSCRIPTION_RETRY_DAYS.split(',')

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,7 +11,7 @@ import {
   type DialectName,
   type RawConnection,
 } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { migrateToLatest, migrations } from './db/migrate.js';
 import { createDrain, type Drain } from './drain.js';
 import { createHealthService } from './health/service.js';
 import { healthRoutes } from './health/routes.js';
@@ -29,6 +30,13 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { createMailTransport } from './mail/mail-transport.js';
 import { createMailOutboxWorker, type MailOutboxWorker, type MailPreparer } from './mail/outbox-worker.js';
 import { listenForQueuedMail } from './mail/queued-mail-notifications.js';
+import { answerPrimaryScrapes } from './metrics/cluster-metrics.js';
+import { countRequests } from './metrics/http-metrics.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { serveMetrics } from './metrics/metrics-endpoint.js';
+import { addOutboxGauges } from './metrics/outbox-gauges.js';
+import { addPoolGauges } from './metrics/pool-gauges.js';
+import type { WatchedOutbox } from './outbox-consumer.js';
 import { createUnsubscribeLinks, type UnsubscribeLinks } from './mail/unsubscribe.js';
 import { scheduledBackupJob } from './backup/scheduled-backup.js';
 import { createScheduler, type ScheduledJob, type Scheduler } from './scheduler.js';
@@ -54,6 +62,8 @@ export interface Platform {
   schedule(job: ScheduledJob, placement?: { afterOthers: true }): void;
   /** Deferred mail of these kinds is written when it is sent (a fresh link in it). */
   prepareMail(preparers: Record<string, MailPreparer>): void;
+  /** A context's queue worker (webhooks): its backlog goes to the metrics, whether it turns to readiness. */
+  watchOutbox(outbox: WatchedOutbox): void;
 }
 
 export interface PlatformOptions {
@@ -75,6 +85,8 @@ declare module 'fastify' {
     scheduler: Scheduler;
     /** Begun on SIGTERM: readiness fails while requests are still served (see shutdown.ts). */
     drain: Drain;
+    /** This app's metrics (one registry per app) and the recorders the contexts are handed. */
+    metrics: Metrics;
   }
 }
 
@@ -85,13 +97,20 @@ declare module 'fastify' {
  */
 export const platformContext = fp<PlatformOptions>(
   async (app, { config, clock, database }) => {
+    // The process metrics only where they are served (see metrics.ts).
+    const metrics = createMetrics({
+      processMetrics: config.metrics.port !== undefined || config.metrics.token !== undefined,
+    });
     const { db, dialect, raw } =
       database ??
       createDatabase({
         ...config,
         onConnectionError: (error) =>
           app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
+        observeQuery: ({ statement, durationMs, failed }) =>
+          metrics.queryDuration.observe({ statement, outcome: failed ? 'error' : 'ok' }, durationMs / 1000),
       });
+    if (raw.dialect === 'postgres') addPoolGauges(metrics.registry, raw.pool);
     // Filled by the contexts whose mail carries files (invoice PDFs); read by the worker when it sends.
     const attachments = createAttachmentResolvers();
     const mailOutbox = createMailOutboxWorker({
@@ -107,6 +126,8 @@ export const platformContext = fp<PlatformOptions>(
       dialect === 'postgres' && config.databaseUrl
         ? listenForQueuedMail(config.databaseUrl, mailOutbox.wake, app.log)
         : undefined;
+    const outboxes: WatchedOutbox[] = [mailOutbox];
+    addOutboxGauges(metrics.registry, { outboxes: () => outboxes, clock, log: app.log });
     const jobs: ScheduledJob[] = [];
     let jobsAfterOthers = 0;
     if (config.backup) {
@@ -120,6 +141,7 @@ export const platformContext = fp<PlatformOptions>(
       intervalMs: config.schedulerIntervalMs,
       jobs,
       log: app.log,
+      onJobRun: metrics.jobRun,
     });
     // Closed after every context (Fastify closes in the reverse order of registering): the
     // contexts' own work (check-ins, webhook deliveries) finishes before the database goes.
@@ -154,6 +176,7 @@ export const platformContext = fp<PlatformOptions>(
         } else jobs.splice(jobs.length - jobsAfterOthers, 0, job);
       },
       prepareMail: (preparers) => Object.assign(mailPreparers, preparers),
+      watchOutbox: (outbox) => outboxes.push(outbox),
     } satisfies Platform);
     app.decorate('db', db);
     app.decorate('mailOutbox', mailOutbox);
@@ -170,12 +193,24 @@ export const platformContext = fp<PlatformOptions>(
     );
     app.decorate('scheduler', scheduler);
     app.decorate('drain', drain);
+    app.decorate('metrics', metrics);
     // Also sends the mail left queued when the server last stopped (or crashed).
     app.addHook('onReady', async () => mailOutbox.start(mailPreparers));
 
+    // Before any route, so every answer is counted.
+    countRequests(app, metrics);
     await registerHttpPlumbing(app, config);
+    // A cluster's workers hand their metrics to the primary, which serves the metrics port.
+    if (cluster.isWorker && config.metrics.port !== undefined) answerPrimaryScrapes(metrics.registry);
+    serveMetrics(app, metrics.registry, config.metrics, { separatePort: !cluster.isWorker });
+    const health = createHealthService({
+      db,
+      drain,
+      migrationNames: Object.keys(migrations),
+      loops: () => [...outboxes, { kind: 'scheduler', alive: scheduler.alive }],
+    });
     await registerApiRoutes(app, async (api) => {
-      await api.register(healthRoutes, { health: createHealthService({ db, drain }) });
+      await api.register(healthRoutes, { health });
     });
     // The portal sends the `web:` key of API_KEYS; the server hands it over with the page.
     const webApiKey = config.apiKeys.find(({ client }) => client === 'web')?.key;

@@ -1,8 +1,28 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 
+/** What waits in a queue: rows not yet done, and when the oldest of them was queued. */
+export interface OutboxBacklog {
+  depth: number;
+  /** ISO time; null when the queue is empty. */
+  oldestQueuedAt: string | null;
+}
+
+/** What readiness and the metrics see of a queue's worker, whatever its rows are. */
+export interface WatchedOutbox {
+  /** The queue's name in metrics and readiness: `mail`, `webhooks`. */
+  readonly kind: string;
+  /**
+   * Whether the worker is doing its rounds: started, not closed, and either looked at the queue
+   * within a few poll intervals or busy with a batch for less than a claim's length.
+   */
+  alive(): boolean;
+  backlog(): Promise<OutboxBacklog>;
+}
+
 /** The loop over a queue table that a worker drives; the worker says what its rows are. */
-export interface OutboxConsumer {
+export interface OutboxConsumer extends WatchedOutbox {
   /** Starts polling and looks at the queue at once; before it, waking or draining does nothing. */
   start(): void;
   /** Looks at the queue now instead of at the next poll. */
@@ -29,7 +49,14 @@ export interface OutboxQueue<Row> {
    * endpoint, so a slow one holds up no other). Without it a batch is one lane.
    */
   laneOf?(row: Row): string;
+  /** Counts the rows not done yet (read at each metrics scrape, so one indexed query). */
+  backlog(): Promise<OutboxBacklog>;
 }
+
+/** Past this many poll intervals without a look at the queue, a worker counts as stalled. */
+const STALLED_AFTER_POLLS = 3;
+/** Plus this, so a short poll interval does not turn a busy event loop into a failing probe. */
+const STALL_SLACK_MS = 10_000;
 
 /**
  * Runs a queue: polls it on a timer that never keeps the process alive, claims a batch with a
@@ -50,9 +77,14 @@ export function createOutboxConsumer<Row>(deps: {
   log: FastifyBaseLogger;
   /** Names the queue in the log: `<name>: could not read the queue`. */
   name: string;
+  /** Names the queue in metrics and readiness. */
+  kind: string;
 }): OutboxConsumer {
   const { queue, clock, log } = deps;
   let started = false;
+  // Process time, not the clock's: whether the loop turns is about this process, not business time.
+  let lastLookAt = performance.now();
+  let runStartedAt = 0;
   let poll: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let wokenWhileRunning = false;
@@ -87,6 +119,8 @@ export function createOutboxConsumer<Row>(deps: {
 
   function run(): Promise<void> {
     if (!started) return Promise.resolve();
+    lastLookAt = performance.now();
+    if (!running) runStartedAt = lastLookAt;
     running ??= processDue()
       .catch((error: unknown) => log.warn({ err: error }, `${deps.name}: could not read the queue`))
       .finally(() => {
@@ -100,6 +134,14 @@ export function createOutboxConsumer<Row>(deps: {
   }
 
   return {
+    kind: deps.kind,
+    alive() {
+      if (!started || closed) return false;
+      const now = performance.now();
+      if (running) return now - runStartedAt < deps.claimMs;
+      return now - lastLookAt < deps.pollIntervalMs * STALLED_AFTER_POLLS + STALL_SLACK_MS;
+    },
+    backlog: () => queue.backlog(),
     start() {
       started = true;
       poll = setInterval(() => void run(), deps.pollIntervalMs).unref();

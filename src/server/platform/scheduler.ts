@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Db } from './db/database.js';
@@ -10,13 +11,32 @@ export interface ScheduledJob {
   run(): Promise<unknown>;
 }
 
+/** How one job's run went, for the metrics. */
+export interface JobRun {
+  job: string;
+  /** How late it started: seconds past its previous start plus the interval (0 on time or first). */
+  lagSeconds: number;
+  durationSeconds: number;
+  failed: boolean;
+  /** When it finished, Unix seconds (by the clock, as the jobs see time). */
+  finishedAt: number;
+}
+
 export interface Scheduler {
   /** Runs every job once now if this server holds the lease; false when another server does. */
   runOnce(): Promise<boolean>;
+  /**
+   * Whether the timer still turns: not closed, and it ticked within a few intervals, or a run has
+   * been going for less than the lease (the readiness probe asks).
+   */
+  alive(): boolean;
   close(): Promise<void>;
 }
 
 const LEASE_NAME = 'scheduler';
+/** Past this many intervals without a tick (plus the slack, for a busy event loop), it has stalled. */
+const STALLED_AFTER_TICKS = 3;
+const STALL_SLACK_MS = 10_000;
 
 /**
  * Runs the scheduled jobs every interval on one server at a time: the servers share a lease row,
@@ -30,10 +50,13 @@ export function createScheduler({
   intervalMs,
   jobs,
   log,
+  onJobRun,
 }: {
   db: Db;
   clock: Clock;
   intervalMs: number;
+  /** Told after each job's run. */
+  onJobRun?: (run: JobRun) => void;
   /** Read at every run: the platform adds the contexts' jobs to it as each registers. */
   jobs: readonly ScheduledJob[];
   log: FastifyBaseLogger;
@@ -43,6 +66,10 @@ export function createScheduler({
   const leaseMs = Math.max(intervalMs * 3, 60_000);
   let running: Promise<boolean> | undefined;
   let closed = false;
+  // Process time: whether the timer turns is about this process, whatever the clock says.
+  let lastTickAt = performance.now();
+  let runStartedAt = 0;
+  const lastStartOf = new Map<string, number>();
 
   async function takeLease(): Promise<boolean> {
     const now = clock.now();
@@ -55,17 +82,31 @@ export function createScheduler({
   async function run(): Promise<boolean> {
     if (!(await takeLease())) return false;
     for (const job of jobs) {
+      const startedAt = clock.now().getTime();
+      const previous = lastStartOf.get(job.name);
+      lastStartOf.set(job.name, startedAt);
+      const began = performance.now();
+      let failed = false;
       try {
         await job.run();
       } catch (error) {
+        failed = true;
         log.error({ err: error, job: job.name }, 'scheduled job failed; it runs again next time');
       }
+      onJobRun?.({
+        job: job.name,
+        lagSeconds: previous === undefined ? 0 : Math.max(0, startedAt - previous - intervalMs) / 1000,
+        durationSeconds: (performance.now() - began) / 1000,
+        failed,
+        finishedAt: clock.now().getTime() / 1000,
+      });
     }
     return true;
   }
 
   const runOnce = (): Promise<boolean> => {
     // One run at a time in this process: a tick that finds the last run still going skips.
+    if (!running) runStartedAt = performance.now();
     running ??= run().finally(() => {
       running = undefined;
     });
@@ -73,6 +114,7 @@ export function createScheduler({
   };
 
   const timer = setInterval(() => {
+    lastTickAt = performance.now();
     if (closed || running) return;
     runOnce().catch((error: unknown) => log.error({ err: error }, 'scheduler run failed'));
   }, intervalMs);
@@ -80,6 +122,12 @@ export function createScheduler({
 
   return {
     runOnce,
+    alive() {
+      if (closed) return false;
+      const now = performance.now();
+      if (running) return now - runStartedAt < leaseMs;
+      return now - lastTickAt < intervalMs * STALLED_AFTER_TICKS + STALL_SLACK_MS;
+    },
     async close() {
       closed = true;
       clearInterval(timer);

@@ -170,6 +170,8 @@ const invoiceIdOf = async (f: Fixtures): Promise<string> =>
 
 const NO_API_KEY_NEEDED = new Set([
   'GET /health',
+  'GET /health/live',
+  'GET /health/ready',
   'GET /downloads/{token}',
   'GET /update-feed/{token}/{channelFile}',
   'GET /update-feed/{token}/files/{releaseId}/{fileName}',
@@ -453,6 +455,8 @@ const strayPasskeyAnswer = {
 const MATRIX: Record<string, Row> = {
   // Health and accounts
   'GET /health': { request: () => ({ path: '/health' }), expect: everyone(200) },
+  'GET /health/live': { request: () => ({ path: '/health/live' }), expect: everyone(200) },
+  'GET /health/ready': { request: () => ({ path: '/health/ready' }), expect: everyone(200) },
   'POST /auth/login': {
     request: (f) => ({
       path: '/auth/login',

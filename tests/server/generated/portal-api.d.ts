@@ -1297,6 +1297,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness: the process answers (also while draining) */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: database, migrations, mail and webhook workers, scheduler; 503 naming what failed */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations/accept": {
         parameters: {
             query?: never;
@@ -4438,6 +4472,11 @@ export interface components {
             /** @description A machine unseen for this many days gives up its seat when another machine needs it */
             seat_reclaim_after_days: number | null;
         };
+        Liveness: {
+            /** @constant */
+            status: "ok";
+            uptime_seconds: number;
+        };
         LoginFormInput: {
             username: string;
             password: string;
@@ -4916,6 +4955,33 @@ export interface components {
             created_at?: number;
         } & {
             [key: string]: unknown;
+        };
+        Readiness: {
+            /** @constant */
+            status: "ok";
+            /** @description Each part: ok, failed, or unknown (migrations while the database does not answer) */
+            checks: {
+                [key: string]: "ok" | "failed" | "unknown";
+            };
+            version: string;
+        };
+        ReadinessUnavailable: {
+            /** @constant */
+            status: "unavailable";
+            /** @description Each part: ok, failed, or unknown (migrations while the database does not answer) */
+            checks: {
+                [key: string]: "ok" | "failed" | "unknown";
+            };
+            version: string;
+            /** @description The parts that failed, e.g. ["database"] or ["mail"] */
+            failed: string[];
+            detail: string;
+            message: string;
+            /**
+             * @description The first failed part: shutting_down (draining before it stops), database_unreachable, migrations_pending, worker_stopped (mail, webhooks or scheduler)
+             * @enum {string}
+             */
+            code: "shutting_down" | "database_unreachable" | "migrations_pending" | "worker_stopped";
         };
         RecoveryCodes: {
             /** @description Shown this once: each signs in once when the authenticator app is lost */
@@ -10891,6 +10957,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthUnavailable"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessUnavailable"];
                 };
             };
         };

@@ -34,6 +34,13 @@ const firstOfEach = (received: ReceivedDelivery[]) =>
       received.findIndex((other) => other.headers['webhook-id'] === request.headers['webhook-id']) === index,
   );
 
+/** The failed attempts the metrics counted so far: with attempts left, and each delivery's last. */
+async function deliveryFailures(s: TestServer): Promise<{ retried: number; final: number }> {
+  const text = await s.app.metrics.registry.getSingleMetricAsString('portal_webhook_delivery_failures_total');
+  const count = (final: boolean) => Number(new RegExp(`final="${final}"} (\\d+)`).exec(text)?.[1] ?? 0);
+  return { retried: count(false), final: count(true) };
+}
+
 describe('webhook retry delays', () => {
   it('grow from seconds to hours, about a day in all, spread by at most 10 %', () => {
     const middle = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, index) =>
@@ -88,6 +95,7 @@ describeOnEveryDatabase(
 
     it('delivers a license.created event verified by standardwebhooks: fails three times, then succeeds, four attempts logged with growing backoff; a redelivery keeps the id, so the receiver detects the replay', async () => {
       const s = server();
+      const failuresBefore = await deliveryFailures(s);
       const endpoint = await createEndpoint(s, admin.token, {
         url: `${receiver.url}/hooks`,
         event_types: ['license.created'],
@@ -105,6 +113,11 @@ describeOnEveryDatabase(
       await deliverUntilSettled(s);
 
       expect(receiver.received).toHaveLength(4);
+      // The metrics count the three failed attempts, none of them the last.
+      expect(await deliveryFailures(s)).toEqual({
+        retried: failuresBefore.retried + 3,
+        final: failuresBefore.final,
+      });
       const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
       expect(ids.size).toBe(1);
       for (const request of receiver.received) {
@@ -398,10 +411,15 @@ describeOnEveryDatabase(
       });
       receiver.secrets = [endpoint.secret];
       receiver.script = Array.from({ length: 2 * MAX_ATTEMPTS }, () => 500);
+      const failuresBefore = await deliveryFailures(s);
       expect((await createLicense(s)).statusCode).toBe(201);
       expect((await createLicense(s)).statusCode).toBe(201);
       await deliverUntilSettled(s, 40);
       expect(receiver.received).toHaveLength(2 * MAX_ATTEMPTS);
+      expect(await deliveryFailures(s)).toEqual({
+        retried: failuresBefore.retried + 2 * (MAX_ATTEMPTS - 1),
+        final: failuresBefore.final + 2,
+      });
 
       const token = await adminToken(s);
       const read = await s.api({ path: `/admin/webhooks/${endpoint.id}`, token });

@@ -41,6 +41,7 @@ function memoryQueue(rows: string[], options: { fails?: string[]; laned?: boolea
       released.push(...given);
       return Promise.resolve();
     },
+    backlog: () => Promise.resolve({ depth: due.length, oldestQueuedAt: null }),
     ...(options.laned ? { laneOf: (row: string) => row.slice(0, 1) } : {}),
   };
   return {
@@ -67,6 +68,7 @@ const consumerOf = (queue: OutboxQueue<string>, releaseUntriedOnClose = false) =
     releaseUntriedOnClose,
     log,
     name: 'test queue',
+    kind: 'test',
   });
   return { consumer, messages };
 };
@@ -156,5 +158,20 @@ describe('outbox consumer', () => {
     await consumer.drain();
     expect(q.processed).toEqual(['a1']);
     await consumer.close();
+  });
+
+  it('counts as alive only between start and close (readiness asks), and reports its backlog', async () => {
+    const q = memoryQueue(['a1', 'a2']);
+    const { consumer } = consumerOf(q.queue);
+    expect(consumer.kind).toBe('test');
+    expect(consumer.alive()).toBe(false);
+    expect(await consumer.backlog()).toEqual({ depth: 2, oldestQueuedAt: null });
+    consumer.start();
+    expect(consumer.alive()).toBe(true);
+    await consumer.drain();
+    expect(consumer.alive()).toBe(true);
+    expect(await consumer.backlog()).toEqual({ depth: 0, oldestQueuedAt: null });
+    await consumer.close();
+    expect(consumer.alive()).toBe(false);
   });
 });

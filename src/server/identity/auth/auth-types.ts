@@ -7,6 +7,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { LockoutPolicy } from './login-throttle.js';
 import type { PasswordHasher } from './password-hasher.js';
+import type { SignInObserver } from './sign-in-observer.js';
 
 // The types the auth service's parts share; apart from service.ts, which puts the parts together,
 // so that the parts need not import it.
@@ -19,6 +20,8 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   publicUrl: string;
   lockout: LockoutPolicy;
+  /** Told of each sign-in's end (the metrics); none when unset. */
+  signIns?: SignInObserver;
 }
 
 /** The API token a request was made with, when it was made with one rather than a session. */

@@ -47,6 +47,7 @@ import {
 import type { SignInMethod } from './refresh-tokens.js';
 import { SECOND_FACTOR_MAX_WRONG_ANSWERS } from './second-factor-sign-in.js';
 import { recordStepUp } from './step-up-repository.js';
+import type { SignInObserver } from './sign-in-observer.js';
 
 /** Where passkeys are valid: the RP id (PUBLIC_URL's host name) and the page origins allowed to use them. */
 export interface RelyingParty {
@@ -71,6 +72,8 @@ export interface PasskeysDeps {
   lockout: LockoutPolicy;
   /** Starts the session of an account that proved who it is (the auth service's). */
   startSession(user: UserRow, meta: RequestMeta, methods: readonly SignInMethod[]): Promise<TokenResponse>;
+  /** Told of refused passkey sign-ins (the metrics). */
+  signIns?: SignInObserver;
 }
 
 const CEREMONY_TTL_SECONDS = 5 * 60;
@@ -268,6 +271,7 @@ export function createPasskeys(deps: PasskeysDeps) {
   /** The log and the locks of a failed sign-in with a known account's passkey. */
   async function signInFailure(user: UserRow, attempt: LoginAttempt, meta: RequestMeta, reason: string) {
     const locks = await recordLoginFailure(db, clock, deps.lockout, attempt);
+    deps.signIns?.failed({ method: 'webauthn', reason: `passkey_${reason}` });
     await recordSecurityEvent(db, clock, {
       type: securityEventTypes.loginFailed,
       severity: 'warning',

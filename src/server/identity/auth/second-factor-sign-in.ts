@@ -19,6 +19,7 @@ import { countUnusedRecoveryCodes } from './recovery-codes-repository.js';
 import type { SignInMethod } from './refresh-tokens.js';
 import type { SecondFactorAnswer, TwoFactorService } from './two-factor-service.js';
 import { secondFactorsOf } from './two-factor-service.js';
+import type { SignInObserver } from './sign-in-observer.js';
 
 /**
  * The second step of a sign-in: the first step (the password) answered a short-lived challenge
@@ -41,6 +42,8 @@ export interface SecondFactorSignInDeps {
   lockout: LockoutPolicy;
   twoFactor: TwoFactorService;
   startSession(user: UserRow, meta: RequestMeta, methods: readonly SignInMethod[]): Promise<TokenResponse>;
+  /** Told of wrong second-factor codes (the metrics). */
+  signIns?: SignInObserver;
 }
 
 /** The first step's answer for an account with a second factor, or undefined when it has none. */
@@ -99,6 +102,7 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
 
       if (outcome === 'wrong') {
         const locks = await recordLoginFailure(db, clock, lockout, admission.attempt);
+        deps.signIns?.failed({ method: 'otp', reason: 'wrong_code' });
         await recordSecurityEvent(db, clock, {
           type: securityEventTypes.secondFactorFailed,
           severity: 'warning',

@@ -31,6 +31,7 @@ import { findFamilyOfToken, findUserOfLiveSession, revokeFamily } from './refres
 import type { AuthenticatedUser, AuthServiceDeps } from './auth-types.js';
 import { endEverySession } from './end-sessions.js';
 import { attachBinding, newSessionBinding } from './session-binding.js';
+import { unobservedSignIns } from './sign-in-observer.js';
 
 /**
  * A refresh token that gets nothing: the code stays `invalid_refresh_token` (as for an unknown
@@ -44,6 +45,7 @@ const invalidCredentials = () => unauthorized('invalid_credentials', 'Incorrect 
 /** Signing in and out, refreshing, and recognising the bearer of an access token. */
 export function createSessions(deps: AuthServiceDeps) {
   const { db, clock, accessTokens, passwords } = deps;
+  const signIns = deps.signIns ?? unobservedSignIns;
 
   async function tokenResponse(user: UserRow, refresh: IssuedRefreshToken): Promise<TokenResponse> {
     const access = await accessTokens.issue({
@@ -84,6 +86,7 @@ export function createSessions(deps: AuthServiceDeps) {
       });
       return issued;
     });
+    signIns.succeeded(methods);
     // The binding's secret goes beside the answer, to its cookie (session-binding-cookie.ts).
     return attachBinding(await tokenResponse(user, refresh), binding);
   }
@@ -107,7 +110,10 @@ export function createSessions(deps: AuthServiceDeps) {
         ip: meta.ip,
         userId: user?.id,
       });
-      if (!admission.admitted) throw lockedOutError(admission.retryAt, clock.now());
+      if (!admission.admitted) {
+        signIns.failed({ method: 'pwd', reason: 'locked_out' });
+        throw lockedOutError(admission.retryAt, clock.now());
+      }
       const { attempt } = admission;
 
       let passwordMatches = false;
@@ -120,6 +126,7 @@ export function createSessions(deps: AuthServiceDeps) {
       }
       if (!user || !passwordMatches) {
         const locks = await recordLoginFailure(db, clock, deps.lockout, attempt);
+        signIns.failed({ method: 'pwd', reason: user ? 'wrong_password' : 'unknown_account' });
         // What was typed as the name is kept only when it is an account's address: people
         // sometimes type their password into the name field.
         const attempted = user ? { email } : {};

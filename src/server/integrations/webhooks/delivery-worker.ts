@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../../platform/db/database.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../platform/db/tables-webhooks.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { createOutboxConsumer } from '../../platform/outbox-consumer.js';
+import { createOutboxConsumer, type WatchedOutbox } from '../../platform/outbox-consumer.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { type AddressPolicy, DeliveryTargetRefused, resolveDeliveryTarget } from './address-guard.js';
@@ -13,6 +13,7 @@ import { webhookDisabledMail } from './mail.js';
 import {
   claimDueDeliveries,
   clearEndpointFailures,
+  deliveryBacklog,
   disableFailingEndpoint,
   findEndpoint,
   findEvent,
@@ -57,7 +58,7 @@ export interface WebhookDeliverySettings extends AddressPolicy {
   publicUrl: string;
 }
 
-export interface WebhookDeliveryWorker {
+export interface WebhookDeliveryWorker extends WatchedOutbox {
   start(): void;
   /** Looks at the queue now instead of at the next poll. */
   wake(): void;
@@ -106,6 +107,8 @@ export function createWebhookDeliveryWorker(deps: {
   mailer: Mailer;
   settings: WebhookDeliverySettings;
   log: FastifyBaseLogger;
+  /** Told of each failed attempt; `final` when it was the delivery's last (the metrics count them). */
+  onAttemptFailed?: (final: boolean) => void;
 }): WebhookDeliveryWorker {
   const { db, clock, settings, log } = deps;
   const claimMs = settings.timeoutMs + 60_000;
@@ -192,6 +195,7 @@ export function createWebhookDeliveryWorker(deps: {
       }
       throw error;
     }
+    if (!succeeded) deps.onAttemptFailed?.(retryAt === null);
     if (!succeeded)
       log.info(
         { delivery: row.id, endpoint: endpoint.id, attempt: row.attempts, retry_at: retryAt, reason },
@@ -270,6 +274,7 @@ export function createWebhookDeliveryWorker(deps: {
           return false;
         }),
       release: (rows) => releaseDeliveryClaims(db, rows),
+      backlog: () => deliveryBacklog(db),
       /**
        * Endpoints are independent: one slow endpoint does not hold up the others in the batch.
        * Each receives its share oldest first and one at a time, in the order they were raised.
@@ -285,5 +290,6 @@ export function createWebhookDeliveryWorker(deps: {
     releaseUntriedOnClose: false,
     log,
     name: 'webhooks',
+    kind: 'webhooks',
   });
 }

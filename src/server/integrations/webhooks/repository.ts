@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/api/webhooks.js';
 import type { Db, DbOrTransaction, DialectName } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';
+import type { OutboxBacklog } from '../../platform/outbox-consumer.js';
 import type {
   WebhookAttemptRow,
   WebhookAttemptsTable,
@@ -169,6 +170,21 @@ export async function claimDueDeliveries(
       a.created_at.localeCompare(b.created_at) ||
       a.id.localeCompare(b.id),
   );
+}
+
+/** The deliveries still to make to enabled endpoints, and when the oldest of them was raised. */
+export async function deliveryBacklog(db: Db): Promise<OutboxBacklog> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number | string>().as('depth'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .where(
+      'endpoint_id',
+      'in',
+      db.selectFrom('webhook_endpoints').select('id').where('disabled_at', 'is', null),
+    )
+    .executeTakeFirstOrThrow();
+  return { depth: Number(row.depth), oldestQueuedAt: row.oldest };
 }
 
 /** One delivery's claim: every write of its outcome checks the claim is still this worker's. */

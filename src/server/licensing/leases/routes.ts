@@ -14,6 +14,7 @@ import type { Clock } from '../../platform/clock.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { LicenseChecksService } from '../licenses/check-service.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
+import { type LicenseCheckObserver, resultOfRefusal } from './check-observer.js';
 import { createCheckRateLimit } from './check-rate-limit.js';
 import type { LeaseSigner } from './lease-signer.js';
 import type { LicensingSettingsService } from './service.js';
@@ -25,6 +26,8 @@ export interface LicensingRoutesOptions {
   /** Checks per minute and client address on the two license-check routes. */
   checksPerMinute: number;
   clock: Clock;
+  /** Told of each check's result (the metrics). */
+  onCheck?: LicenseCheckObserver;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -38,7 +41,7 @@ const tags = ['licensing'];
  */
 export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = async (
   app,
-  { checks, leases, settings, checksPerMinute, clock },
+  { checks, leases, settings, checksPerMinute, clock, onCheck = () => undefined },
 ) => {
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<ZodTypeProvider>();
@@ -49,8 +52,17 @@ export const licensingRoutes: FastifyPluginAsyncZod<LicensingRoutesOptions> = as
       'onRequest',
       createCheckRateLimit(checksPerMinute, () => clock.now().getTime()),
     );
-    const answer = async (reply: FastifyReply, body: LicenseCheckRequest) =>
-      reply.type(JSON_TYPE).send(await checks.validate(body));
+    const answer = async (reply: FastifyReply, body: LicenseCheckRequest) => {
+      let answered: Buffer;
+      try {
+        answered = await checks.validate(body);
+      } catch (error) {
+        onCheck(resultOfRefusal(error));
+        throw error;
+      }
+      onCheck('active');
+      return reply.type(JSON_TYPE).send(answered);
+    };
     // Not compressed: the answer is small, and it carries the key and a lease (as sign-in answers
     // carry tokens, whose length must not leak through compression). Refusals are typed error
     // bodies, written as they are instead of being parsed again by zod.

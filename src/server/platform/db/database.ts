@@ -1,7 +1,15 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, type Driver, Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  type Driver,
+  Kysely,
+  type LogEvent,
+  PostgresDialect,
+  SqliteDialect,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './tables.js';
 
@@ -29,6 +37,32 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Told about errors of idle PostgreSQL connections (a server restart or failover). */
   onConnectionError?: (error: Error) => void;
+  /** Told of every statement run through Kysely, with its time (the metrics). */
+  observeQuery?: (query: ObservedQuery) => void;
+}
+
+/** A statement's kind and time, as Kysely's log hook tells them. */
+export interface ObservedQuery {
+  statement: 'select' | 'insert' | 'update' | 'delete' | 'other';
+  durationMs: number;
+  failed: boolean;
+}
+
+const statementKinds: Record<string, ObservedQuery['statement']> = {
+  SelectQueryNode: 'select',
+  InsertQueryNode: 'insert',
+  UpdateQueryNode: 'update',
+  DeleteQueryNode: 'delete',
+};
+
+function queryLog(observe: ((query: ObservedQuery) => void) | undefined) {
+  if (!observe) return undefined;
+  return (event: LogEvent) =>
+    observe({
+      statement: statementKinds[event.query.query.kind] ?? 'other',
+      durationMs: event.queryDurationMillis,
+      failed: event.level === 'error',
+    });
 }
 
 export const SQLITE_FILE_NAME = 'portal.sqlite';
@@ -90,7 +124,10 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       options.onConnectionError ?? ((error) => console.warn(`PostgreSQL connection lost: ${error.message}`)),
     );
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({
+        dialect: new PostgresDialect({ pool }),
+        log: queryLog(options.observeQuery),
+      }),
       dialect: 'postgres',
       raw: { dialect: 'postgres', pool },
     };
@@ -99,7 +136,10 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const file = join(options.dataDir, SQLITE_FILE_NAME);
   const sqlite = openSqlite(file);
   return {
-    db: new Kysely<Database>({ dialect: new ImmediateTransactionsSqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({
+      dialect: new ImmediateTransactionsSqliteDialect({ database: sqlite }),
+      log: queryLog(options.observeQuery),
+    }),
     dialect: 'sqlite',
     raw: { dialect: 'sqlite', file },
   };

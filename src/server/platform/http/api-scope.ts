@@ -10,6 +10,8 @@ export function apiKeyRule(keys: ApiKeyOptions['keys']): ApiKeyOptions {
     // Nor does a mail provider's one-click unsubscribe: its signed token is the credential.
     exempt: [
       `${API_BASE_PATH}${apiPaths.health}`,
+      `${API_BASE_PATH}${apiPaths.healthLive}`,
+      `${API_BASE_PATH}${apiPaths.healthReady}`,
       `${API_BASE_PATH}${apiPaths.payments.webhook}`,
       `${API_BASE_PATH}${apiPaths.notifications.unsubscribe}`,
     ],

@@ -3,33 +3,34 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from '../config.js';
 import { sendFrameworkError, writeClientError, registerErrorHandler } from './error-handler.js';
 import { addPathRules, MAX_PATH_SEGMENT_LENGTH } from './path-rules.js';
+import { logEveryRequest, logSerializers, REDACTED, REDACTED_LOG_PATHS, requestIdOf } from './request-log.js';
 
 export interface ServerOptions {
   logger?: boolean;
   /** Where the log goes instead of standard output (tests read what the server logged). */
   logStream?: { write(line: string): void };
-  /** Requests answered without a log line each (the desktops' background license checks). */
+  /** Requests logged at debug level only (the desktops' background license checks). */
   quietUrl?: (url: string) => boolean;
 }
 
 /** The Fastify instance every context registers on: logging, limits, validation and errors set once. */
 export function createServer(config: Config, options: ServerOptions = {}): FastifyInstance {
-  const quietUrl = options.quietUrl;
+  const quietUrl = options.quietUrl ?? (() => false);
   const app = Fastify({
     logger:
       options.logger === false
         ? false
         : {
             level: config.logLevel,
-            redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'],
+            redact: { paths: REDACTED_LOG_PATHS, censor: REDACTED },
+            serializers: logSerializers,
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: config.bodyLimitBytes,
-    // Every desktop checks its license in the background: a log line per check would drown the rest
-    // (a check that fails with a server error is still logged by the error handler).
-    logController: new LogController({
-      disableRequestLogging: (request: { url?: string }) => quietUrl?.(request.url ?? '') ?? false,
-    }),
+    // The request id: the caller's X-Request-Id when sane, else made here (request-log.ts).
+    genReqId: requestIdOf,
+    // One line per request is written by logEveryRequest instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     // A request that reaches a closing server on a keep-alive connection is served like any other
@@ -46,6 +47,9 @@ export function createServer(config: Config, options: ServerOptions = {}): Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Every desktop checks its license in the background: a line per check would drown the rest at
+  // info level (a check that fails with a server error is still logged by the error handler).
+  logEveryRequest(app, quietUrl);
   // Before every route and plugin, so malformed paths are refused alike everywhere.
   addPathRules(app);
   return app;

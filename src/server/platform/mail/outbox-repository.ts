@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
+import type { OutboxBacklog } from '../outbox-consumer.js';
 import { utc } from '../../../shared/dates.js';
 import { storeAttachments } from './attachments.js';
 import type { MailMessage, MailRequest } from './message.js';
@@ -112,6 +113,16 @@ export async function claimDueMails(
     .returningAll()
     .execute();
   return claimed.sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+/** The mail not sent yet (pending, retries included) and when the oldest of it was queued. */
+export async function mailBacklog(db: Db): Promise<OutboxBacklog> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [eb.fn.countAll<number | string>().as('depth'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { depth: Number(row.depth), oldestQueuedAt: row.oldest };
 }
 
 /** Fills in a deferred mail's content; false when another worker already did (the caller rolls back). */

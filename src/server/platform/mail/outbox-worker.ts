@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
-import { createOutboxConsumer } from '../outbox-consumer.js';
+import { createOutboxConsumer, type WatchedOutbox } from '../outbox-consumer.js';
 import { type AttachmentResolvers, readStoredAttachments } from './attachments.js';
 import type { MailTransport } from './mail-transport.js';
 import type { MailMessage, MailRequest } from './message.js';
@@ -11,6 +11,7 @@ import {
   fillMailContent,
   markMailAttemptFailed,
   markMailDropped,
+  mailBacklog,
   markMailSent,
   releaseMailClaims,
 } from './outbox-repository.js';
@@ -25,7 +26,7 @@ export interface MailOutboxSettings {
   maxAttempts: number;
 }
 
-export interface MailOutboxWorker {
+export interface MailOutboxWorker extends WatchedOutbox {
   /**
    * Starts polling and looks at the queue at once, for mail left queued when the server last
    * stopped. Separate from creation because the calls that queue mail need the worker's `wake`,
@@ -148,6 +149,7 @@ export function createMailOutboxWorker(deps: {
       // A failed mail is recorded and retried on its own; the next one is sent all the same.
       process: (row) => deliver(row).then(() => true),
       release: (rows) => releaseMailClaims(db, rows),
+      backlog: () => mailBacklog(db),
     },
     clock,
     claimMs: CLAIM_MS,
@@ -156,9 +158,13 @@ export function createMailOutboxWorker(deps: {
     releaseUntriedOnClose: true,
     log,
     name: 'mail outbox',
+    kind: 'mail',
   });
 
   return {
+    kind: consumer.kind,
+    alive: consumer.alive,
+    backlog: consumer.backlog,
     start(given) {
       preparers = given;
       consumer.start();
