@@ -140,11 +140,13 @@ export const licensingContext = fp<LicensingOptions>(
     );
 
     const windowVersions = coveredVersions ? coveredVersions(db) : undefined;
+    const planFeatures = async (planId: string) => (await app.catalogue.planCatalogue.get(planId)).features;
     const licenses = createLicensesService({
       db,
       clock,
       events,
       leases,
+      planFeatures,
       ...(windowVersions ? { coveredVersions: windowVersions } : {}),
     });
     const invitations = createInvitationsService({
@@ -159,7 +161,9 @@ export const licensingContext = fp<LicensingOptions>(
     });
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
-      await api.register(backendUsageRoutes, { usage: createBackendUsageService({ db, clock }) });
+      await api.register(backendUsageRoutes, {
+        usage: createBackendUsageService({ db, clock, planFeatures }),
+      });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {
         trials: createTrialsService({

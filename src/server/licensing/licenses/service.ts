@@ -7,6 +7,7 @@ import { createLicensePlanService } from './plan-service.js';
 import { createLicenseReadService } from './read-service.js';
 import { createSeatActivationService } from './seat-activation-service.js';
 import type { CoveredVersionsLookup } from './update-windows.js';
+import type { UsageDeps } from '../usage/report-usage.js';
 import { createUsageService } from '../usage/service.js';
 
 export interface LicensesServiceDeps {
@@ -17,6 +18,8 @@ export interface LicensesServiceDeps {
   leases: LeaseSigner;
   /** The versions an ended update window covers, shown on the owner's license views. */
   coveredVersions?: CoveredVersionsLookup;
+  /** A plan's features for counting usage: the catalogue's short-lived cache. */
+  planFeatures?: UsageDeps['planFeatures'];
 }
 
 /**

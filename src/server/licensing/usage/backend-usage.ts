@@ -4,13 +4,11 @@ import type {
   UsageEventResult,
 } from '../../../shared/api/usage.js';
 import { utc } from '../../../shared/dates.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import { licenseNotFound } from '../licenses/access.js';
 import { findLicenseById } from '../licenses/repository.js';
 import { effectiveStatus, toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
-import { reportUsage } from './report-usage.js';
+import { reportUsage, type UsageDeps } from './report-usage.js';
 
 type BackendEvent = BackendUsageBatchRequest['events'][number];
 
@@ -18,7 +16,8 @@ type BackendEvent = BackendUsageBatchRequest['events'][number];
  * The vendor's AI backend: it reports the use it served under any license, with a platform token
  * limited to `usage:write`, and reads a license's use with `usage:read`.
  */
-export function createBackendUsageService({ db, clock }: { db: Db; clock: Clock }) {
+export function createBackendUsageService(deps: UsageDeps) {
+  const { db, clock } = deps;
   /** One license's events of the batch, each answered at its place in the batch. */
   async function reportFor(licenseId: string, events: { index: number; event: BackendEvent }[]) {
     const license = await findLicenseById(db, licenseId);

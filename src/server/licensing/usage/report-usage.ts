@@ -19,6 +19,14 @@ import { featureUsages } from './feature-usage.js';
 
 const DAY_MS = 86_400_000;
 
+/** What counting usage needs: the plans' features may come from the catalogue's short-lived cache. */
+export interface UsageDeps {
+  db: Db;
+  clock: Clock;
+  /** A plan's features; the catalogue's cache in the server (an admin's edit shows within seconds). */
+  planFeatures?: ((planId: string) => Promise<PlanFeature[]>) | undefined;
+}
+
 /** An event as the reporter sent it, with what only the server's own callers add. */
 export interface ReportedEvent extends UsageEvent {
   /** JSON text of the event's details (the single-event call's `usageData`). */
@@ -78,17 +86,20 @@ const resultOf = (id: string, outcome: EventOutcome): UsageEventResult =>
 
 /**
  * Counts a batch of usage events of an active license reported by `userId` (the holder or an
- * organisation's member): every event gets its outcome, and the features it named are answered
- * as they stand after it.
+ * organisation's member): every event gets its outcome, and (unless `answer.features` is false)
+ * the features it named are answered as they stand after it.
  */
 export async function reportUsage(
-  deps: { db: Db; clock: Clock },
+  deps: UsageDeps,
   license: LicenseRow,
   userId: string,
   events: ReportedEvent[],
+  answer: { features: boolean } = { features: true },
 ): Promise<UsageBatchResponse> {
   const now = deps.clock.now();
-  const features = (await featuresOfPlans(deps.db, [license.plan_id])).get(license.plan_id) ?? [];
+  const features = deps.planFeatures
+    ? await deps.planFeatures(license.plan_id)
+    : ((await featuresOfPlans(deps.db, [license.plan_id])).get(license.plan_id) ?? []);
   const prepared = events.map((event) => prepare(event, features, now));
   const toCount = prepared.flatMap((item) => ('event' in item ? [item.event] : []));
   const counted = toCount.length
@@ -104,14 +115,15 @@ export async function reportUsage(
     resultOf(events[index]!.id, 'event' in item ? counted[next++]! : item.refused),
   );
   const named = new Set(toCount.map((event) => event.featureId));
-  const totals = await currentTotals(deps.db, [license.id], now);
-  const current: FeatureUsage[] = featureUsages(
-    license.id,
-    features.filter((feature) => named.has(feature.feature_id)),
-    totals,
-    now,
-    true,
-  );
+  const current: FeatureUsage[] = answer.features
+    ? featureUsages(
+        license.id,
+        features.filter((feature) => named.has(feature.feature_id)),
+        await currentTotals(deps.db, [license.id], now),
+        now,
+        true,
+      )
+    : [];
   return {
     license_id: license.id,
     counted: results.filter((result) => result.outcome === 'counted').length,

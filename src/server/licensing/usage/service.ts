@@ -1,8 +1,6 @@
 import type { z } from 'zod';
 import type { FeatureUsage, trackUsageRequestSchema } from '../../../shared/api/licenses.js';
 import { utc } from '../../../shared/dates.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
 import { STOP_AT_ALLOWANCE } from '../../../shared/api/plans.js';
 import type { UsageEvent } from '../../../shared/api/usage.js';
@@ -12,12 +10,13 @@ import { createLicenseAccess } from '../licenses/access.js';
 import { toLicense } from '../licenses/views.js';
 import { usageCeiling } from './allowance.js';
 import { usageHistory } from './counters-repository.js';
-import { reportUsage, singleEvent } from './report-usage.js';
+import { reportUsage, singleEvent, type UsageDeps } from './report-usage.js';
 
 type TrackUsageInput = z.output<typeof trackUsageRequestSchema>;
 
 /** The features of a license, their use this period and its history, and counting new use. */
-export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
+export function createUsageService(deps: UsageDeps) {
+  const { db, clock } = deps;
   const access = createLicenseAccess({ db, clock });
 
   /** A feature of the license with this period's use; one the plan lacks reads as unavailable. */
@@ -78,7 +77,7 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
           `${feature.name} is an on/off feature; only metered features count usage`,
         );
       }
-      const answer = await reportUsage({ db, clock }, row, user.id, [
+      const answer = await reportUsage(deps, row, user.id, [
         singleEvent(feature.feature_id, body.usageAmount, body.usageData),
       ]);
       const latest = answer.features[0] ?? feature;
@@ -99,7 +98,7 @@ export function createUsageService({ db, clock }: { db: Db; clock: Clock }) {
     async reportEvents(user: UserRow, id: string, events: UsageEvent[]) {
       const row = await access.usable(user, id);
       access.assertActive(row);
-      return reportUsage({ db, clock }, row, user.id, events);
+      return reportUsage(deps, row, user.id, events);
     },
 
     async features(user: UserRow, id: string) {

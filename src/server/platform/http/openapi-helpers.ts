@@ -78,6 +78,11 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
       'Webhook endpoints that receive signed notifications of events (Standard Webhooks), and their deliveries (administrators).',
   },
   {
+    name: 'usage',
+    description:
+      'Metered AI use reported by the vendor’s AI backend for any license, and read back (platform tokens with usage:write or usage:read).',
+  },
+  {
     name: 'admin',
     description:
       'The admin console: figures, users, licenses and their machines, security events (administrators).',
