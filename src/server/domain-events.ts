@@ -5,6 +5,7 @@ import type { BillingEvent, SubscriptionNotice } from './billing/events.js';
 import type { LicensingEvent, OwnershipTransferredEvent } from './licensing/events.js';
 import {
   activationEventData,
+  allowanceEventData,
   licenseEventData,
   organisationEventData,
   paymentEventData,
@@ -26,6 +27,7 @@ void everyWebhookAnnounced;
 
 /** The webhook's `data`, made of the rows the event is about. */
 function webhookData(event: WebhookEvent): Record<string, unknown> {
+  if ('allowance' in event) return allowanceEventData(event.license, event.allowance);
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);

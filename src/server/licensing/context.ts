@@ -34,6 +34,7 @@ import { trialRoutes } from './trials/routes.js';
 import { createTrialsService } from './trials/service.js';
 import { backendUsageRoutes } from './usage/backend-routes.js';
 import { createBackendUsageService } from './usage/backend-usage.js';
+import { createAllowanceMail } from './usage/allowance-mail.js';
 
 export interface LicensingOptions {
   /**
@@ -113,6 +114,10 @@ export const licensingContext = fp<LicensingOptions>(
     const memberMail = createMemberMail({ mailer, publicUrl });
     events.on('organisation.member_joined', (trx, joined) => memberMail.joined(trx, joined));
     events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
+    // An allowance's 80 % and 100 % are told to the license's holder as they are announced.
+    const allowanceMailer = createAllowanceMail({ mailer, publicUrl });
+    events.on('usage.allowance_warning', allowanceMailer);
+    events.on('usage.allowance_reached', allowanceMailer);
     // A paid license activated on a machine takes over the machine's trials: it never gets another.
     // (Typed by hand: an activation event's type is a union, which the bus's listener cannot narrow to.)
     events.on('activation.created', async (trx, { activation }: ActivationEvent) => {
@@ -162,7 +167,7 @@ export const licensingContext = fp<LicensingOptions>(
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
       await api.register(backendUsageRoutes, {
-        usage: createBackendUsageService({ db, clock, planFeatures }),
+        usage: createBackendUsageService({ db, clock, planFeatures, events }),
       });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {

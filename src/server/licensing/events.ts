@@ -1,4 +1,5 @@
 import type { AssignableOrganisationRole } from '../../shared/api/organisations.js';
+import type { Overage } from '../../shared/api/plans.js';
 import type { ActivationRow, LicenseRow, UserRow } from '../platform/db/tables.js';
 import type { EventPublisher } from '../platform/events.js';
 
@@ -50,8 +51,29 @@ export interface OrganisationEvent {
   removal?: { memberId: string; by: UserRow | null; hadSeat: boolean; machinesEnded: number };
 }
 
+/**
+ * A license's use of a metered feature this period reached 80 % of its allowance
+ * (`usage.allowance_warning`) or all of it (`usage.allowance_reached`); each once per period.
+ */
+export interface AllowanceEvent {
+  type: 'usage.allowance_warning' | 'usage.allowance_reached';
+  license: LicenseRow;
+  allowance: {
+    featureId: string;
+    featureKey: string;
+    featureName: string;
+    unit: string | null;
+    period: 'day' | 'month';
+    periodStart: string;
+    periodEnd: string;
+    used: number;
+    limit: number;
+    overage: Overage;
+  };
+}
+
 /** What the licensing context announces, each the webhook of the same name. */
-export type LicensingEvent = LicenseEvent | ActivationEvent | OrganisationEvent;
+export type LicensingEvent = LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent;
 
 /**
  * An organisation changed hands, from an owner to another member. Not a webhook

@@ -26,6 +26,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'organisation.member_joined',
   'organisation.member_removed',
   'organisation.seats_changed',
+  'usage.allowance_warning',
+  'usage.allowance_reached',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -53,6 +55,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'organisation.member_joined': 'Someone joined an organization (an invitation was accepted)',
   'organisation.member_removed': 'A member left or was removed from an organization',
   'organisation.seats_changed': 'An organization bought seats, or a seat was assigned or taken back',
+  'usage.allowance_warning': 'A license used 80% of a metered feature’s allowance this period',
+  'usage.allowance_reached': 'A license used all of a metered feature’s allowance this period',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

@@ -3931,7 +3931,7 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
@@ -5623,7 +5623,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };

@@ -19,6 +19,31 @@ export const licenseEventData = (license: LicenseRow) => ({
   },
 });
 
+/** A license's use of a metered feature against its allowance, as an allowance event reports it. */
+export const allowanceEventData = (
+  license: LicenseRow,
+  allowance: {
+    featureId: string;
+    featureKey: string;
+    periodStart: string;
+    periodEnd: string;
+    used: number;
+    limit: number;
+    overage: { policy: string };
+  },
+) => ({
+  ...licenseEventData(license),
+  usage: {
+    feature_id: allowance.featureId,
+    feature_key: allowance.featureKey,
+    period_start: allowance.periodStart,
+    period_end: allowance.periodEnd,
+    used: allowance.used,
+    allowance: allowance.limit,
+    overage_policy: allowance.overage.policy,
+  },
+});
+
 export const activationEventData = (activation: ActivationRow, userId: string | null) => ({
   activation: {
     id: activation.id,

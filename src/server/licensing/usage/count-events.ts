@@ -15,10 +15,38 @@ export type EventOutcome =
 
 /** An event to count, with the most its feature's period may count (null: no ceiling). */
 export interface EventToCount extends UsageEventRow {
+  /** The feature's allowance per period (null: unlimited). */
+  limit: number | null;
   ceiling: number | null;
   /** Whether the ceiling is the allowance (stop) or the allowance and a cap past it. */
   ceilingKind: 'allowance' | 'cap';
   featureName: string;
+}
+
+/** A counter that passed a share of its allowance with this batch: 80 % or all of it. */
+export interface AllowanceCrossing {
+  featureId: string;
+  periodStart: string;
+  threshold: 'warning' | 'reached';
+  used: number;
+  limit: number;
+}
+
+/** The share of the allowance that warns, as a fraction: 80 %. */
+const WARNING_NUMERATOR = 4;
+const WARNING_DENOMINATOR = 5;
+
+/** What passing from `before` to `after` crosses of `limit`: all of it, else 80 %, else nothing. */
+function crossingOf(
+  before: number,
+  after: number,
+  limit: number | null,
+): AllowanceCrossing['threshold'] | undefined {
+  if (limit === null || limit <= 0) return undefined;
+  if (before < limit && after >= limit) return 'reached';
+  const warnsAt = (value: number) => value * WARNING_DENOMINATOR >= limit * WARNING_NUMERATOR;
+  if (!warnsAt(before) && warnsAt(after)) return 'warning';
+  return undefined;
 }
 
 /** PostgreSQL may end one of two batches that wait on each other (ids shared across features). */
@@ -64,7 +92,7 @@ function overCeiling(event: EventToCount): EventOutcome {
 async function countOnce(
   db: DbOrTransaction,
   input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
-): Promise<EventOutcome[]> {
+): Promise<{ outcomes: EventOutcome[]; crossings: AllowanceCrossing[] }> {
   const { events } = input;
   // Every caller locks a license's counters in one order: no two batches wait in a circle.
   const keys = [...new Map(events.map((event) => [counterId(event), keyOf(event)])).values()].sort((a, b) =>
@@ -72,6 +100,7 @@ async function countOnce(
   );
   const totals = new Map<string, number>();
   for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
+  const before = new Map(totals);
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
@@ -110,7 +139,7 @@ async function countOnce(
     input.licenseId,
     lost.map(({ event }) => event.eventId),
   );
-  const added = new Map<string, { key: CounterKey; amount: number }>();
+  const added = new Map<string, { key: CounterKey; amount: number; limit: number | null }>();
   const daily = new Map<string, { featureId: string; day: string; amount: number }>();
   for (const { index, event } of accepted) {
     if (!written.has(event.eventId)) {
@@ -119,7 +148,7 @@ async function countOnce(
       continue;
     }
     outcomes[index] = { outcome: 'counted' };
-    const counter = added.get(counterId(event)) ?? { key: keyOf(event), amount: 0 };
+    const counter = added.get(counterId(event)) ?? { key: keyOf(event), amount: 0, limit: event.limit };
     added.set(counterId(event), { ...counter, amount: counter.amount + event.amount });
     const dayKey = `${event.featureId}|${event.day}`;
     const day = daily.get(dayKey) ?? { featureId: event.featureId, day: event.day, amount: 0 };
@@ -133,27 +162,36 @@ async function countOnce(
         ? outcome
         : reusedId(events[index]!, { featureId: events[first]!.featureId, amount: events[first]!.amount });
   }
-  for (const { key, amount } of added.values()) await addToCounter(db, input.licenseId, key, amount);
+  const crossings: AllowanceCrossing[] = [];
+  for (const { key, amount, limit } of added.values()) {
+    await addToCounter(db, input.licenseId, key, amount);
+    const from = before.get(counterId(key)) ?? 0;
+    const threshold = crossingOf(from, from + amount, limit);
+    if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });
+  }
   await addToDailyRollups(db, input.licenseId, [...daily.values()]);
-  return outcomes;
+  return { outcomes, crossings };
 }
 
 /**
  * Counts a batch of one license's usage events in one transaction: each event id once (a retried
  * batch reads as duplicates; the same id with another amount or feature is refused, never quietly
  * dropped), each event in the period it happened, and none past its feature's ceiling. Answers
- * each event's outcome, in the batch's order.
+ * each event's outcome, in the batch's order; `announce` hears the allowances it crossed.
  */
 export async function countUsageEvents(
   db: Db,
   input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+  announce?: (trx: DbOrTransaction, crossings: AllowanceCrossing[]) => Promise<void>,
 ): Promise<EventOutcome[]> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await db.transaction().execute(async (trx) => {
-        const outcomes = await countOnce(trx, input);
+        const { outcomes, crossings } = await countOnce(trx, input);
         // Nothing counted: roll back, so not even a period's empty counter row is left behind.
         if (!outcomes.some((outcome) => outcome.outcome === 'counted')) throw new NothingCounted(outcomes);
+        // Told in the counting's transaction: the notice commits with the use that crossed, or neither.
+        if (announce && crossings.length > 0) await announce(trx, crossings);
         return outcomes;
       });
     } catch (error) {

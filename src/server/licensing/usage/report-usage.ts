@@ -9,11 +9,18 @@ import {
   type UsageEventResult,
 } from '../../../shared/api/usage.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
-import { currentPeriodStart, featuresOfPlans } from '../../catalogue/index.js';
+import { currentPeriodStart, featuresOfPlans, periodEnd } from '../../catalogue/index.js';
+import { takeNotice } from '../../platform/scheduled-notices.js';
+import type { LicensingEvents } from '../events.js';
 import { usageCeiling } from './allowance.js';
-import { countUsageEvents, type EventOutcome, type EventToCount } from './count-events.js';
+import {
+  type AllowanceCrossing,
+  countUsageEvents,
+  type EventOutcome,
+  type EventToCount,
+} from './count-events.js';
 import { currentTotals } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
 
@@ -25,6 +32,45 @@ export interface UsageDeps {
   clock: Clock;
   /** A plan's features; the catalogue's cache in the server (an admin's edit shows within seconds). */
   planFeatures?: ((planId: string) => Promise<PlanFeature[]>) | undefined;
+  /** Where an allowance's 80 % and 100 % are announced (its webhooks, the owner's mail). */
+  events?: LicensingEvents | undefined;
+}
+
+/**
+ * Announces each allowance a batch crossed, once per license, feature, period and share however
+ * many batches cross it at once, on however many servers (the notice is taken in the transaction).
+ */
+function allowanceAnnouncer(deps: UsageDeps, license: LicenseRow, features: PlanFeature[]) {
+  return async (trx: DbOrTransaction, crossings: AllowanceCrossing[]) => {
+    if (!deps.events) return;
+    for (const crossing of crossings) {
+      const feature = features.find((each) => each.feature_id === crossing.featureId);
+      if (!feature?.period) continue;
+      const taken = await takeNotice(trx, {
+        subjectId: license.id,
+        kind: `usage_${crossing.threshold}:${crossing.featureId}`,
+        occasion: crossing.periodStart,
+        at: deps.clock.now().toISOString(),
+      });
+      if (!taken) continue;
+      await deps.events.publish(trx, {
+        type: crossing.threshold === 'reached' ? 'usage.allowance_reached' : 'usage.allowance_warning',
+        license,
+        allowance: {
+          featureId: feature.feature_id,
+          featureKey: feature.key,
+          featureName: feature.name,
+          unit: feature.unit,
+          period: feature.period,
+          periodStart: crossing.periodStart,
+          periodEnd: periodEnd(feature.period, crossing.periodStart),
+          used: crossing.used,
+          limit: crossing.limit,
+          overage: feature.overage,
+        },
+      });
+    }
+  };
 }
 
 /** An event as the reporter sent it, with what only the server's own callers add. */
@@ -73,6 +119,7 @@ function prepare(event: ReportedEvent, features: PlanFeature[], now: Date): Prep
       amount: event.amount,
       occurredAt,
       data: event.data ?? '{}',
+      limit: feature.limit,
       ceiling: usageCeiling(feature.limit, feature.overage),
       ceilingKind: feature.overage.policy === 'cap' ? 'cap' : 'allowance',
     },
@@ -103,12 +150,16 @@ export async function reportUsage(
   const prepared = events.map((event) => prepare(event, features, now));
   const toCount = prepared.flatMap((item) => ('event' in item ? [item.event] : []));
   const counted = toCount.length
-    ? await countUsageEvents(deps.db, {
-        licenseId: license.id,
-        userId,
-        receivedAt: now.toISOString(),
-        events: toCount,
-      })
+    ? await countUsageEvents(
+        deps.db,
+        {
+          licenseId: license.id,
+          userId,
+          receivedAt: now.toISOString(),
+          events: toCount,
+        },
+        allowanceAnnouncer(deps, license, features),
+      )
     : [];
   let next = 0;
   const results = prepared.map((item, index) =>

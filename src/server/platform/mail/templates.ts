@@ -33,6 +33,9 @@ export const mailKinds = {
   organisationInvitation: 'organisation_invitation',
   organisationMemberRemoved: 'organisation_member_removed',
   organisationMemberJoined: 'organisation_member_joined',
+  // Metered usage (usage-mails.ts): 80 % of an allowance used, and all of it.
+  allowanceWarning: 'allowance_warning',
+  allowanceReached: 'allowance_reached',
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 

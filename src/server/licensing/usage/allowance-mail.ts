@@ -1,0 +1,47 @@
+import { portalPaths } from '../../../shared/routes.js';
+import { findPlanRow } from '../../catalogue/index.js';
+import { findUserById, wantsMail } from '../../identity/index.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import { allowanceMail } from '../../platform/mail/usage-mails.js';
+import type { AllowanceEvent } from '../events.js';
+
+/**
+ * The mail an allowance's 80 % and 100 % bring the license's holder (when their billing mail is
+ * on): licensing queues it on the `usage.allowance_*` it announces, in the counting's transaction.
+ */
+export function createAllowanceMail({ mailer, publicUrl }: { mailer: Mailer; publicUrl: string }) {
+  return async (trx: DbOrTransaction, { type, license, allowance }: AllowanceEvent): Promise<void> => {
+    const owner = await findUserById(trx, license.user_id);
+    if (!owner || !wantsMail(owner, 'billing')) return;
+    const plan = await findPlanRow(trx, license.plan_id);
+    const { overage } = allowance;
+    await mailer.queue(
+      trx,
+      allowanceMail({
+        to: owner.email,
+        name: owner.full_name,
+        licenseKey: license.license_key,
+        featureName: allowance.featureName,
+        unit: allowance.unit,
+        period: allowance.period,
+        used: allowance.used,
+        limit: allowance.limit,
+        resetsAt: allowance.periodEnd,
+        overage:
+          overage.policy === 'stop' || overage.price_minor === null
+            ? { policy: 'stop' }
+            : {
+                policy: overage.policy,
+                priceMinor: overage.price_minor,
+                perUnits: overage.per_units,
+                currency: plan?.currency ?? 'INR',
+                cap: overage.cap,
+              },
+        reached: type === 'usage.allowance_reached',
+        usageUrl: new URL(portalPaths.licenseDetail.replace(':licenseId', license.id), publicUrl).toString(),
+        unsubscribeUrl: mailer.unsubscribeUrl(owner.id, 'billing'),
+      }),
+    );
+  };
+}
