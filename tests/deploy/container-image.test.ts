@@ -148,11 +148,13 @@ describe.skipIf(skipReason)(`The container image${skipReason ? ` [skipped: ${ski
 
   it('runs as an unprivileged user with a health check, and leaves the desktop shell and dev tools out', async (context) => {
     if (!built) context.skip(unavailable ?? 'no image (the build failed)');
+    // podman reports the health check beside Config (docker inside it).
     const [inspected] = JSON.parse((await run('podman', ['image', 'inspect', image])).stdout) as {
-      Config: { User: string; Healthcheck?: { Test: string[] }; Volumes?: Record<string, unknown> };
+      Config: { User: string; Volumes?: Record<string, unknown> };
+      Healthcheck?: { Test: string[] };
     }[];
     expect(inspected?.Config.User).toBe('1000:1000');
-    expect(inspected?.Config.Healthcheck?.Test.join(' ')).toContain('/api/v1/health');
+    expect(inspected?.Healthcheck?.Test.join(' ')).toContain('/api/v1/health');
     expect(Object.keys(inspected?.Config.Volumes ?? {})).toEqual(['/data']);
     const listing = await run('podman', [
       'run',
