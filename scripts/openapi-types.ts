@@ -29,7 +29,7 @@ export async function generatePortalApiTypes(document: OpenAPI3): Promise<string
 }
 
 /** The document of a server built here, on a throwaway data folder, served over a real socket. */
-async function servedDocument(): Promise<OpenAPI3> {
+export async function servedDocument(): Promise<OpenAPI3> {
   const dataDir = await mkdtemp(join(tmpdir(), 'portal-openapi-types-'));
   const app = await buildApp(
     loadConfig({

@@ -1,18 +1,36 @@
-// `npm start`: builds the server and the web portal when a build is missing or older than the
-// sources, then runs the compiled server in this process (so signals reach it directly).
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds what the server serves (the server, and the web portal without the desktop
+// shell's main and preload) when a build is missing or older than its sources, then runs the
+// compiled server in this process (so signals reach it directly). Each build prints one line when
+// it starts and one when it ends; their own output is shown only when they fail.
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outputs = ['dist/server/main.js', 'out/renderer/index.html'].map((path) => join(root, path));
-const inputs = [
-  'src',
-  'package.json',
-  'package-lock.json',
-  'tsconfig.server.json',
-  'electron.vite.config.ts',
+const packageFiles = ['package.json', 'package-lock.json'];
+
+/** The two builds `npm start` needs, each with what it writes and what it is made from. */
+const steps = [
+  {
+    name: 'the server',
+    script: 'build:server',
+    output: 'dist/server/main.js',
+    inputs: ['src/server', 'src/shared', 'tsconfig.server.json', 'tsconfig.base.json', ...packageFiles],
+  },
+  {
+    name: 'the web portal',
+    script: 'build:web',
+    output: 'out/renderer/index.html',
+    inputs: [
+      'src/renderer',
+      'src/shared',
+      'electron.vite.config.ts',
+      'electron.vite.web.config.ts',
+      'scripts/precompress-assets.ts',
+      ...packageFiles,
+    ],
+  },
 ];
 
 function newestModification(path) {
@@ -24,22 +42,56 @@ function newestModification(path) {
   );
 }
 
-const builtAt = outputs.every(existsSync) ? Math.min(...outputs.map((path) => statSync(path).mtimeMs)) : 0;
-const changedAt = Math.max(
-  ...inputs
-    .map((path) => join(root, path))
-    .filter(existsSync)
-    .map(newestModification),
-);
-
-if (builtAt < changedAt) {
-  console.log(
-    builtAt === 0
-      ? 'Building the server and the web portal…'
-      : 'Sources changed since the last build; rebuilding…',
+/** Why a step must run ('missing', 'stale'), or undefined when its output is newer than its inputs. */
+function reasonToBuild({ output, inputs }) {
+  const outputPath = join(root, output);
+  if (!existsSync(outputPath)) return 'missing';
+  const changedAt = Math.max(
+    ...inputs
+      .map((path) => join(root, path))
+      .filter(existsSync)
+      .map(newestModification),
   );
-  const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  return statSync(outputPath).mtimeMs < changedAt ? 'stale' : undefined;
 }
 
+/** Runs one npm script with its output held back; resolves with the seconds it took. */
+function build(step, reason) {
+  const startedAt = performance.now();
+  console.log(
+    `[start] building ${step.name} (${reason === 'missing' ? 'no build yet' : 'sources changed'})…`,
+  );
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('npm', ['run', '--silent', step.script], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // npm is npm.cmd on Windows, which only a shell runs.
+      shell: process.platform === 'win32',
+    });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = (performance.now() - startedAt) / 1000;
+      if (code === 0) {
+        console.log(`[start] built ${step.name} in ${seconds.toFixed(1)} s`);
+        resolvePromise(seconds);
+      } else {
+        process.stderr.write(Buffer.concat(output));
+        reject(new Error(`building ${step.name} failed (npm run ${step.script}, exit code ${code})`));
+      }
+    });
+  });
+}
+
+const due = steps.map((step) => ({ step, reason: reasonToBuild(step) })).filter(({ reason }) => reason);
+// The two builds share nothing, so they run side by side (tsc is mostly one core, the bundler another);
+// both are let finish, so a failing one leaves no build running behind it.
+const results = await Promise.allSettled(due.map(({ step, reason }) => build(step, reason)));
+const failures = results.filter((result) => result.status === 'rejected');
+for (const { reason } of failures) console.error(`[start] ${reason.message}`);
+if (failures.length > 0) process.exit(1);
+
+console.log('[start] starting the server…');
 await import(pathToFileURL(join(root, 'dist/server/main.js')).href);

@@ -1,3 +1,4 @@
+import type { TestAnnotation } from 'vitest';
 import type { Reporter, ReportedHookContext, TestCase, TestModule } from 'vitest/node';
 
 /** No event from a running file for this long means it is stuck (every hook and test has a shorter timeout). */
@@ -59,6 +60,11 @@ export default class StallReporter implements Reporter {
 
   onTestCaseReady(testCase: TestCase): void {
     this.touch(testCase.module, `test "${testCase.fullName}"`);
+  }
+
+  /** A long test that says how far it got (`context.annotate`) is making progress. */
+  onTestCaseAnnotate(testCase: TestCase, annotation: TestAnnotation): void {
+    this.touch(testCase.module, `test "${testCase.fullName}" (${annotation.message})`);
   }
 
   onTestCaseResult(testCase: TestCase): void {
