@@ -46,8 +46,8 @@ RUN mkdir -p /data && chown 1000:1000 /data
 VOLUME ["/data"]
 USER 1000:1000
 EXPOSE 8080
-# /api/v1/health answers 503 while the database is unreachable or the server drains after SIGTERM.
+# /api/v1/health/ready answers 503 while the database is unreachable or the server drains after SIGTERM.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/v1/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/api/v1/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node is PID 1 and handles SIGTERM itself: readiness fails, requests drain, then it stops.
 CMD ["node", "dist/server/main.js"]

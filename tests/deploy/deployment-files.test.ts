@@ -12,7 +12,8 @@ import { API_BASE_PATH, apiPaths } from '../../src/shared/routes.js';
  */
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const HEALTH_PATH = `${API_BASE_PATH}${apiPaths.health}`;
+const READY_PATH = `${API_BASE_PATH}${apiPaths.healthReady}`;
+const LIVE_PATH = `${API_BASE_PATH}${apiPaths.healthLive}`;
 const settings = new Set(configVariableNames);
 
 interface Manifest {
@@ -29,7 +30,7 @@ interface Container {
   securityContext: { readOnlyRootFilesystem?: boolean; allowPrivilegeEscalation?: boolean };
   startupProbe: { httpGet: { path: string } };
   readinessProbe: { httpGet: { path: string } };
-  livenessProbe: Record<string, unknown>;
+  livenessProbe: { httpGet: { path: string } };
   volumeMounts: { name: string; mountPath: string }[];
 }
 
@@ -78,7 +79,7 @@ describe('The Dockerfile', () => {
     expect(dockerfile).toMatch(/^VOLUME \["\/data"\]$/m);
     expect(dockerfile).toMatch(/DATA_DIR=\/data/);
     expect(dockerfile).toMatch(/^HEALTHCHECK /m);
-    expect(dockerfile.slice(dockerfile.indexOf('HEALTHCHECK'))).toContain(HEALTH_PATH);
+    expect(dockerfile.slice(dockerfile.indexOf('HEALTHCHECK'))).toContain(READY_PATH);
   });
 
   it('leaves out of the build context what the image must not contain', () => {
@@ -130,10 +131,10 @@ describe.each([
     expect(unknownSettings((container?.env ?? []).map(({ name }) => name))).toEqual([]);
   });
 
-  it('probes the health route, and liveness does not depend on the database', () => {
-    expect(container?.startupProbe.httpGet.path).toBe(HEALTH_PATH);
-    expect(container?.readinessProbe.httpGet.path).toBe(HEALTH_PATH);
-    expect(container?.livenessProbe).toHaveProperty('tcpSocket');
+  it('waits for and routes by readiness, and liveness asks the process alone (not the database)', () => {
+    expect(container?.startupProbe.httpGet.path).toBe(READY_PATH);
+    expect(container?.readinessProbe.httpGet.path).toBe(READY_PATH);
+    expect(container?.livenessProbe.httpGet.path).toBe(LIVE_PATH);
   });
 
   it('runs as the image’s user on a read-only root filesystem, writing only /data and /tmp', () => {
