@@ -5,7 +5,7 @@
 // counted twice, the counters equal to the events, and a replayed sample counting nothing.
 //
 //   node --import tsx bench/usage.ts [--db sqlite|postgres|both] [--licenses N] [--seconds S]
-//     [--connections C] [--batch N] [--reseed] [--strict]
+//     [--connections C] [--batch N] [--reseed] [--strict] [--cpu-prof]
 //
 // Seeding is the licensing benchmark's (bench/licensing-seed.ts; reused when the size matches).
 // The seeded plans' metered features are set to bill past their allowance, so events count
@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDatabase, type DatabaseHandle } from '../src/server/platform/db/database.js';
@@ -54,6 +55,8 @@ interface Options {
   connections: number;
   batch: number;
   strict: boolean;
+  /** Where the server's CPU profile goes (`--cpu-prof`); none when unset. */
+  cpuProfileDir: string | undefined;
 }
 
 interface SentBatch {
@@ -293,6 +296,27 @@ async function runRead(baseUrl: string, token: string, licenseIds: string[], sec
   });
 }
 
+const runEvents = async (handle: DatabaseHandle, runId: string) =>
+  Number(
+    (
+      await handle.db
+        .selectFrom('usage_events')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('event_id', 'like', `${runId}-%`)
+        .executeTakeFirstOrThrow()
+    ).count,
+  );
+
+async function settled(handle: DatabaseHandle, runId: string): Promise<void> {
+  let previous = -1;
+  for (;;) {
+    const now = await runEvents(handle, runId);
+    if (now === previous) return;
+    previous = now;
+    await delay(500);
+  }
+}
+
 const counterSum = async (handle: DatabaseHandle) =>
   Number(
     (
@@ -321,6 +345,7 @@ async function benchOne(
       repoRoot,
       entry: 'src/server/main.ts',
       readyPath: '/api/v1/health',
+      cpuProfileDir: options.cpuProfileDir,
       env: {
         NODE_ENV: 'production',
         DATA_DIR: target.dataDir,
@@ -335,6 +360,9 @@ async function benchOne(
       `[${db}] ingest: ${options.connections} connections, ${options.batch} events a batch, ${options.seconds} s`,
     );
     const ingest = await runIngest(server.baseUrl, token, licenseIds, featureKey, options, runId);
+    // The load generator stops with batches still on the wire: wait until the server has
+    // finished them (the count of this run's events holds still) before reading anything.
+    await settled(handle, runId);
     const stored = await handle.db
       .selectFrom('usage_events')
       .select((eb) => [
@@ -427,7 +455,7 @@ function print(report: DbReport): void {
 async function main(): Promise<number> {
   const parsed = parseArgs(process.argv.slice(2), {
     values: ['db', 'licenses', 'seconds', 'connections', 'batch', 'data-dir'],
-    flags: ['reseed', 'strict'],
+    flags: ['reseed', 'strict', 'cpu-prof'],
   });
   if (!parsed.has('licenses')) parsed.set('licenses', String(LICENSES));
   parsed.set('sample', '1000');
@@ -437,6 +465,7 @@ async function main(): Promise<number> {
     connections: positiveInteger(parsed.get('connections'), '--connections', 100),
     batch: positiveInteger(parsed.get('batch'), '--batch', 100),
     strict: parsed.has('strict'),
+    cpuProfileDir: parsed.has('cpu-prof') ? join(resultsDir, `usage-cpu-${Date.now()}`) : undefined,
   };
   const startedAt = new Date().toISOString();
   const reports: DbReport[] = [];
