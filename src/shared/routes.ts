@@ -280,6 +280,8 @@ export const portalPaths = {
   dashboard: '/dashboard',
   licenses: '/licenses',
   licenseDetail: '/licenses/:licenseId',
+  /** Metered AI use of a license this period; `?license=` picks one of several. */
+  usage: '/usage',
   profile: '/profile',
   purchase: '/purchase',
   billing: '/billing',

@@ -84,7 +84,9 @@ export const featureUsageSchema = z
     used: z.number().int(),
     remaining: z.number().int().nullable().describe('Units of the allowance left this period'),
     over_allowance: z.number().int().describe('Units used past the allowance this period (billed or capped)'),
-    available: z.boolean().describe('Whether more can be used now: within the allowance, or past it when billed'),
+    available: z
+      .boolean()
+      .describe('Whether more can be used now: within the allowance, or past it when billed'),
     message: z.string(),
     period_start: isoDateTimeSchema.nullable(),
     period_end: isoDateTimeSchema.nullable(),
@@ -419,6 +421,9 @@ export const licenseUsageSchema = z
   .object({
     license_id: z.string(),
     usage_info: usageInfoSchema,
+    currency: z
+      .string()
+      .describe('The plan’s currency: each feature’s `overage.price_minor` is in its minor unit'),
     history: z
       .array(
         z.object({

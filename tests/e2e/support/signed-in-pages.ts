@@ -28,6 +28,8 @@ export const USER_SCREENS: readonly SignedInScreen[] = [
   { name: 'licenses', path: () => '/licenses', heading: 'Licenses' },
   // The seeded customer's license is a Pro license.
   { name: 'license-detail', path: ({ licenseId }) => `/licenses/${licenseId}`, heading: 'Pro license' },
+  // The seeded customer's Pro license meters AI chat.
+  { name: 'usage', path: () => '/usage', heading: 'Usage' },
   { name: 'profile', path: () => '/profile', heading: 'Profile' },
   { name: 'purchase', path: () => '/purchase', heading: 'Purchase' },
   { name: 'subscriptions', path: () => '/subscriptions', heading: 'Subscriptions' },

@@ -41,6 +41,7 @@ function withProLicense() {
     json: {
       license_id: LICENSE_ID,
       usage_info: { features: pro.usage_info.features },
+      currency: 'INR',
       history: [
         { date: daysAgo(3), feature_id: 'f-chat', key: 'ai_chat', amount: 12 },
         { date: today, feature_id: 'f-chat', key: 'ai_chat', amount: 25 },
@@ -55,7 +56,12 @@ describe('/dashboard', () => {
   it('a period with no usage says so in words instead of drawing an empty chart', async () => {
     withProLicense();
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: license().usage_info.features }, history: [] },
+      json: {
+        license_id: LICENSE_ID,
+        usage_info: { features: license().usage_info.features },
+        history: [],
+        currency: 'INR',
+      },
     }));
     api.on('GET /licensing/status', () => ({
       json: validLicenseStatus(LICENSE_ID, { plan: license().plan }),
@@ -189,7 +195,12 @@ describe('/dashboard', () => {
     api.on('GET /licenses', () => ({ json: [pro, team] }));
     api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: pro } }));
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: pro.usage_info.features }, history: [] },
+      json: {
+        license_id: LICENSE_ID,
+        usage_info: { features: pro.usage_info.features },
+        history: [],
+        currency: 'INR',
+      },
     }));
     api.on('POST /licenses/activate', () => ({
       status: 201,
@@ -241,7 +252,7 @@ describe('/dashboard', () => {
     api.on('GET /licenses', () => ({ json: licenses }));
     api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: licenses[0] } }));
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [] },
+      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [], currency: 'INR' },
     }));
     await openAsUser(api, '/dashboard');
     const list = await tile('Your licenses');
@@ -360,7 +371,12 @@ describe('/dashboard', () => {
     const usage = await tile('Usage this period');
     expect(await usage.findByText('Usage store unavailable', undefined, SLOW)).toBeTruthy();
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: [chat({ used: 5 })] }, history: [] },
+      json: {
+        license_id: LICENSE_ID,
+        usage_info: { features: [chat({ used: 5 })] },
+        history: [],
+        currency: 'INR',
+      },
     }));
     await userEvent.setup().click(usage.getByRole('button', { name: 'Try again' }));
     expect(

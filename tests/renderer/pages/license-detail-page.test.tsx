@@ -21,7 +21,12 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await startLicenseApi();
   api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-    json: { license_id: LICENSE_ID, usage_info: { features: [chat(), voice()] }, history: [] },
+    json: {
+      license_id: LICENSE_ID,
+      usage_info: { features: [chat(), voice()] },
+      history: [],
+      currency: 'INR',
+    },
   }));
   api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({ json: { license_id: LICENSE_ID, releases: [] } }));
 });
@@ -245,6 +250,7 @@ describe('/licenses/{licenseId}: usage and features', () => {
       json: {
         license_id: LICENSE_ID,
         usage_info: { features: [chat(), voice()] },
+        currency: 'INR',
         history:
           request.query.get('days') === '7'
             ? [{ date: day, feature_id: 'f-chat', key: 'ai_chat', amount: 4 }]
@@ -294,6 +300,7 @@ describe('/licenses/{licenseId}: usage and features', () => {
             voice(),
           ],
         },
+        currency: 'INR',
         history: [],
       },
     }));

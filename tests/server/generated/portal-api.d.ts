@@ -4459,6 +4459,8 @@ export interface components {
         LicenseUsage: {
             license_id: string;
             usage_info: components["schemas"]["UsageInfo"];
+            /** @description The plan’s currency: each feature’s `overage.price_minor` is in its minor unit */
+            currency: string;
             /** @description Units used per feature and day over the requested days */
             history: {
                 /** @description YYYY-MM-DD, UTC */

@@ -90,6 +90,8 @@ describeOnEveryDatabase(
             amount: 120,
           },
         ]);
+        // Overage prices are in the plan's currency, which the read names for the portal's money.
+        expect(usage.currency).toBe('INR');
       });
 
       it('refuses an id sent again with another amount, and counts a repeated id within one batch once', async () => {

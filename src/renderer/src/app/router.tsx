@@ -110,6 +110,7 @@ export function createAppRoutes({
                         accountScreen('dashboard'),
                         accountScreen('licenses'),
                         accountScreen('licenseDetail'),
+                        accountScreen('usage'),
                         accountScreen('profile'),
                         accountScreen('purchase'),
                         accountScreen('billing'),

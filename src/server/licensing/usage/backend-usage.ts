@@ -6,6 +6,7 @@ import type {
 import { utc } from '../../../shared/dates.js';
 import { licenseNotFound } from '../licenses/access.js';
 import { findLicenseById } from '../licenses/repository.js';
+import { planCurrency } from './plan-currency.js';
 import { effectiveStatus, toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
 import { reportUsage, type UsageDeps } from './report-usage.js';
@@ -70,12 +71,12 @@ export function createBackendUsageService(deps: UsageDeps) {
         .startOf('day')
         .subtract(days - 1, 'day')
         .toISOString();
-      const license = await toLicense(db, row, now);
-      return {
-        license_id: row.id,
-        usage_info: license.usage_info,
-        history: await usageHistory(db, row.id, since),
-      };
+      const [license, currency, history] = await Promise.all([
+        toLicense(db, row, now),
+        planCurrency(db, row.plan_id),
+        usageHistory(db, row.id, since),
+      ]);
+      return { license_id: row.id, usage_info: license.usage_info, currency, history };
     },
   };
 }

@@ -7,6 +7,7 @@ import type { UsageEvent } from '../../../shared/api/usage.js';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http-error.js';
 import { findFeatureByIdOrKey } from '../../catalogue/index.js';
 import { createLicenseAccess } from '../licenses/access.js';
+import { planCurrency } from './plan-currency.js';
 import { toLicense } from '../licenses/views.js';
 import { usageCeiling } from './allowance.js';
 import { usageHistory } from './counters-repository.js';
@@ -57,9 +58,12 @@ export function createUsageService(deps: UsageDeps) {
         .startOf('day')
         .subtract(days - 1, 'day')
         .toISOString();
-      const history = await usageHistory(db, row.id, since);
-      const license = await toLicense(db, row, now);
-      return { license_id: row.id, usage_info: license.usage_info, history };
+      const [history, license, currency] = await Promise.all([
+        usageHistory(db, row.id, since),
+        toLicense(db, row, now),
+        planCurrency(db, row.plan_id),
+      ]);
+      return { license_id: row.id, usage_info: license.usage_info, currency, history };
     },
 
     /**

@@ -5,6 +5,7 @@ import {
   BuildingIcon,
   CardIcon,
   CartIcon,
+  ChartIcon,
   DownloadIcon,
   GaugeIcon,
   GridIcon,
@@ -33,6 +34,7 @@ export interface NavItem {
 export const userNavItems: readonly NavItem[] = [
   { label: 'Dashboard', to: portalPaths.dashboard, icon: GridIcon },
   { label: 'Licenses', to: portalPaths.licenses, icon: KeyIcon },
+  { label: 'Usage', to: portalPaths.usage, icon: ChartIcon },
   { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
   { label: 'Subscriptions', to: portalPaths.subscriptions, icon: RefreshIcon },
   { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
