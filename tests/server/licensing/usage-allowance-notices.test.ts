@@ -59,7 +59,7 @@ describeOnEveryDatabase('usage: told at 80 % and 100 % of an allowance, once a p
     expect(warning.text).toMatch(
       /Once it is used up, AI chat stops on your machines until the allowance resets/,
     );
-    expect(warning.text).toContain(`/licenses/${license.id}`);
+    expect(warning.text).toContain(`/usage?license=${license.id}`);
 
     // More use, still under 100 %: no second warning.
     await use(s, owner, license.id, 5);

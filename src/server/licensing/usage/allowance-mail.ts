@@ -6,6 +6,13 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { allowanceMail } from '../../platform/mail/usage-mails.js';
 import type { AllowanceEvent } from '../events.js';
 
+/** The Usage page showing the license. */
+const usagePageUrl = (publicUrl: string, licenseId: string) => {
+  const url = new URL(portalPaths.usage, publicUrl);
+  url.searchParams.set('license', licenseId);
+  return url.toString();
+};
+
 /**
  * The mail an allowance's 80 % and 100 % bring the license's holder (when their billing mail is
  * on): licensing queues it on the `usage.allowance_*` it announces, in the counting's transaction.
@@ -39,7 +46,7 @@ export function createAllowanceMail({ mailer, publicUrl }: { mailer: Mailer; pub
                 cap: overage.cap,
               },
         reached: type === 'usage.allowance_reached',
-        usageUrl: new URL(portalPaths.licenseDetail.replace(':licenseId', license.id), publicUrl).toString(),
+        usageUrl: usagePageUrl(publicUrl, license.id),
         unsubscribeUrl: mailer.unsubscribeUrl(owner.id, 'billing'),
       }),
     );
