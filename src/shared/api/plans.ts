@@ -31,7 +31,10 @@ export const overageSchema = z
       .int()
       .nullable()
       .describe('Price of `per_units` units over the allowance, in the plan’s minor unit; null under stop'),
-    per_units: z.number().int().describe('How many units `price_minor` buys; a part of a block is billed whole'),
+    per_units: z
+      .number()
+      .int()
+      .describe('How many units `price_minor` buys; a part of a block is billed whole'),
     cap: z.number().int().nullable().describe('Under cap: units over the allowance that may be used'),
   })
   .meta({ id: 'Overage' });

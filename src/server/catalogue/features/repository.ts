@@ -43,7 +43,10 @@ export async function plansIncludingFeature(db: DbOrTransaction, featureId: stri
 
 /** The ids among `ids` that name a feature. */
 /** The kind of each of the features that exist among `ids`. */
-export async function featureKinds(db: DbOrTransaction, ids: string[]): Promise<Map<string, FeatureRow['kind']>> {
+export async function featureKinds(
+  db: DbOrTransaction,
+  ids: string[],
+): Promise<Map<string, FeatureRow['kind']>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('features').select(['id', 'kind']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, row.kind]));
