@@ -34,13 +34,15 @@ export const usageEventSchema = z
   .meta({ id: 'UsageEvent' });
 export type UsageEvent = z.infer<typeof usageEventSchema>;
 
+/** A batch of events: at least one, at most {@link MAX_USAGE_BATCH}. */
+const batchOf = <Event extends z.ZodType>(event: Event) =>
+  z
+    .array(event)
+    .min(1, 'Send at least one event')
+    .max(MAX_USAGE_BATCH, `A batch carries at most ${MAX_USAGE_BATCH} events`);
+
 export const usageBatchRequestSchema = z
-  .strictObject({
-    events: z
-      .array(usageEventSchema)
-      .min(1, 'Send at least one event')
-      .max(MAX_USAGE_BATCH, `A batch carries at most ${MAX_USAGE_BATCH} events`),
-  })
+  .strictObject({ events: batchOf(usageEventSchema) })
   .meta({ id: 'UsageBatchRequest' });
 export type UsageBatchRequest = z.infer<typeof usageBatchRequestSchema>;
 
@@ -78,12 +80,7 @@ export const backendUsageEventSchema = usageEventSchema
   .meta({ id: 'BackendUsageEvent' });
 
 export const backendUsageBatchRequestSchema = z
-  .strictObject({
-    events: z
-      .array(backendUsageEventSchema)
-      .min(1, 'Send at least one event')
-      .max(MAX_USAGE_BATCH, `A batch carries at most ${MAX_USAGE_BATCH} events`),
-  })
+  .strictObject({ events: batchOf(backendUsageEventSchema) })
   .meta({ id: 'BackendUsageBatchRequest' });
 export type BackendUsageBatchRequest = z.infer<typeof backendUsageBatchRequestSchema>;
 

@@ -3,12 +3,10 @@ import type {
   BackendUsageBatchResponse,
   UsageEventResult,
 } from '../../../shared/api/usage.js';
-import { utc } from '../../../shared/dates.js';
 import { licenseNotFound } from '../licenses/access.js';
 import { findLicenseById } from '../licenses/repository.js';
-import { planCurrency } from './plan-currency.js';
-import { effectiveStatus, toLicense } from '../licenses/views.js';
-import { usageHistory } from './counters-repository.js';
+import { effectiveStatus } from '../licenses/views.js';
+import { usageReport } from './usage-report.js';
 import { reportUsage, type UsageDeps } from './report-usage.js';
 
 type BackendEvent = BackendUsageBatchRequest['events'][number];
@@ -66,17 +64,7 @@ export function createBackendUsageService(deps: UsageDeps) {
     async usage(licenseId: string, days: number) {
       const row = await findLicenseById(db, licenseId);
       if (!row) throw licenseNotFound();
-      const now = clock.now();
-      const since = utc(now)
-        .startOf('day')
-        .subtract(days - 1, 'day')
-        .toISOString();
-      const [license, currency, history] = await Promise.all([
-        toLicense(db, row, now),
-        planCurrency(db, row.plan_id),
-        usageHistory(db, row.id, since),
-      ]);
-      return { license_id: row.id, usage_info: license.usage_info, currency, history };
+      return usageReport(db, row, days, clock.now());
     },
   };
 }

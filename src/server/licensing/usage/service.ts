@@ -1,16 +1,14 @@
 import type { z } from 'zod';
 import type { FeatureUsage, trackUsageRequestSchema } from '../../../shared/api/licenses.js';
-import { utc } from '../../../shared/dates.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
 import { STOP_AT_ALLOWANCE } from '../../../shared/api/plans.js';
 import type { UsageEvent } from '../../../shared/api/usage.js';
 import { badRequest, conflict, HttpError, notFound } from '../../platform/http-error.js';
 import { findFeatureByIdOrKey } from '../../catalogue/index.js';
 import { createLicenseAccess } from '../licenses/access.js';
-import { planCurrency } from './plan-currency.js';
 import { toLicense } from '../licenses/views.js';
 import { usageCeiling } from './allowance.js';
-import { usageHistory } from './counters-repository.js';
+import { usageReport } from './usage-report.js';
 import { reportUsage, singleEvent, type UsageDeps } from './report-usage.js';
 
 type TrackUsageInput = z.output<typeof trackUsageRequestSchema>;
@@ -53,17 +51,7 @@ export function createUsageService(deps: UsageDeps) {
   return {
     async usage(user: UserRow, id: string, days: number) {
       const row = await access.usable(user, id);
-      const now = clock.now();
-      const since = utc(now)
-        .startOf('day')
-        .subtract(days - 1, 'day')
-        .toISOString();
-      const [history, license, currency] = await Promise.all([
-        usageHistory(db, row.id, since),
-        toLicense(db, row, now),
-        planCurrency(db, row.plan_id),
-      ]);
-      return { license_id: row.id, usage_info: license.usage_info, currency, history };
+      return usageReport(db, row, days, clock.now());
     },
 
     /**

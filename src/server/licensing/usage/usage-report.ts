@@ -1,0 +1,23 @@
+import { utc } from '../../../shared/dates.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { LicenseRow } from '../../platform/db/tables.js';
+import { toLicense } from '../licenses/views.js';
+import { usageHistory } from './counters-repository.js';
+import { planCurrency } from './plan-currency.js';
+
+/**
+ * A license's use as the Usage page and the AI backend read it: each feature this period, the
+ * plan's currency its overage is priced in, and the use per day over the last `days` (rollups).
+ */
+export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: number, now: Date) {
+  const since = utc(now)
+    .startOf('day')
+    .subtract(days - 1, 'day')
+    .toISOString();
+  const [license, currency, history] = await Promise.all([
+    toLicense(db, row, now),
+    planCurrency(db, row.plan_id),
+    usageHistory(db, row.id, since),
+  ]);
+  return { license_id: row.id, usage_info: license.usage_info, currency, history };
+}
