@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
+import { API_BASE_PATH, apiPaths } from '../src/shared/routes.js';
 import { createDatabase, type DatabaseHandle } from '../src/server/platform/db/database.js';
 import {
   displayParts,
@@ -37,8 +38,8 @@ import {
 } from './licensing-seed.js';
 
 const API_KEY = 'dap-web-public';
-const INGEST_PATH = '/api/v1/usage/events';
-const READ_PATH = '/api/v1/usage/licenses';
+const INGEST_PATH = `${API_BASE_PATH}${apiPaths.usage.events}`;
+const READ_PATH = `${API_BASE_PATH}${apiPaths.usage.license.replace('/:id', '')}`;
 const LICENSES = 100_000;
 /** Licenses the load spreads over (a random pick of the seeded ones). */
 const TARGET_LICENSES = 20_000;

@@ -1,10 +1,10 @@
 import { portalPaths } from '../../../shared/routes.js';
-import { findPlanRow } from '../../catalogue/index.js';
 import { findUserById, wantsMail } from '../../identity/index.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { allowanceMail } from '../../platform/mail/usage-mails.js';
 import type { AllowanceEvent } from '../events.js';
+import { planCurrency } from './plan-currency.js';
 
 /** The Usage page showing the license. */
 const usagePageUrl = (publicUrl: string, licenseId: string) => {
@@ -21,7 +21,6 @@ export function createAllowanceMail({ mailer, publicUrl }: { mailer: Mailer; pub
   return async (trx: DbOrTransaction, { type, license, allowance }: AllowanceEvent): Promise<void> => {
     const owner = await findUserById(trx, license.user_id);
     if (!owner || !wantsMail(owner, 'billing')) return;
-    const plan = await findPlanRow(trx, license.plan_id);
     const { overage } = allowance;
     await mailer.queue(
       trx,
@@ -42,7 +41,7 @@ export function createAllowanceMail({ mailer, publicUrl }: { mailer: Mailer; pub
                 policy: overage.policy,
                 priceMinor: overage.price_minor,
                 perUnits: overage.per_units,
-                currency: plan?.currency ?? 'INR',
+                currency: await planCurrency(trx, license.plan_id),
                 cap: overage.cap,
               },
         reached: type === 'usage.allowance_reached',
