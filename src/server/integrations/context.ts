@@ -37,6 +37,7 @@ export const integrationsContext = fp<IntegrationsOptions>(
       mailer: app.mailer,
       settings: { ...config.webhooks, ...policy, publicUrl: config.publicUrl },
       log: app.log,
+      tracing: app.tracing,
       ...(onDeliveryFailed ? { onAttemptFailed: onDeliveryFailed } : {}),
     });
     // Also sends what was left queued when the server last stopped.

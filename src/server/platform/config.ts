@@ -322,6 +322,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces')
     .optional(),
+  // Traces: sent over OTLP/HTTP to this collector (e.g. http://127.0.0.1:4318) when set, else off.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(100).default('desktop-ai-portal'),
 });
 
 /** Razorpay needs its key id and secret together; checked with the rest so every problem is listed at once. */
@@ -438,6 +443,8 @@ export interface Config {
    * `token`, only to `Authorization: Bearer <token>`. Neither port nor token: not served at all.
    */
   metrics: { port: number | undefined; host: string; token: string | undefined };
+  /** Where the traces go (an OTLP/HTTP collector's base URL); undefined: no traces are made. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
@@ -582,6 +589,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     workers: env.WORKERS,
     shutdownDrainMs: Math.round(env.SHUTDOWN_DRAIN_SECONDS * 1000),
     metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST, token: env.METRICS_TOKEN },
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }
+      : undefined,
     subscriptions: {
       graceDays: env.SUBSCRIPTION_GRACE_DAYS,
       retryDays: env.SUBSCRIPTION_RETRY_DAYS.split(',')

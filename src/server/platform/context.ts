@@ -39,6 +39,7 @@ import { addPoolGauges } from './metrics/pool-gauges.js';
 import type { WatchedOutbox } from './outbox-consumer.js';
 import { createUnsubscribeLinks, type UnsubscribeLinks } from './mail/unsubscribe.js';
 import { scheduledBackupJob } from './backup/scheduled-backup.js';
+import { traceQueries } from './tracing/query-spans.js';
 import { createScheduler, type ScheduledJob, type Scheduler } from './scheduler.js';
 import { loadOrCreateSecret } from './secrets.js';
 
@@ -101,14 +102,20 @@ export const platformContext = fp<PlatformOptions>(
     const metrics = createMetrics({
       processMetrics: config.metrics.port !== undefined || config.metrics.token !== undefined,
     });
+    const traceQuery = traceQueries(app.tracing, config.databaseUrl ? 'postgres' : 'sqlite');
     const { db, dialect, raw } =
       database ??
       createDatabase({
         ...config,
         onConnectionError: (error) =>
           app.log.warn({ err: error }, 'PostgreSQL connection lost; the pool reconnects'),
-        observeQuery: ({ statement, durationMs, failed }) =>
-          metrics.queryDuration.observe({ statement, outcome: failed ? 'error' : 'ok' }, durationMs / 1000),
+        observeQuery: (query) => {
+          metrics.queryDuration.observe(
+            { statement: query.statement, outcome: query.failed ? 'error' : 'ok' },
+            query.durationMs / 1000,
+          );
+          traceQuery?.(query);
+        },
       });
     if (raw.dialect === 'postgres') addPoolGauges(metrics.registry, raw.pool);
     // Filled by the contexts whose mail carries files (invoice PDFs); read by the worker when it sends.
@@ -121,6 +128,7 @@ export const platformContext = fp<PlatformOptions>(
       settings: config.mail,
       log: app.log,
       attachments,
+      tracing: app.tracing,
     });
     const queuedMail =
       dialect === 'postgres' && config.databaseUrl

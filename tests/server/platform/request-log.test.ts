@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { describeOnEveryDatabase, STRONG_PASSWORD, WEB_API_KEY } from '../../support/test-server.js';
+import {
+  describeOnEveryDatabase,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  WEB_API_KEY,
+} from '../../support/test-server.js';
 import { expectApiError, expectTokens, refresh } from '../helpers/auth-helpers.js';
 import { activate, expectActivation, planByCode, statusOf, validate } from '../helpers/license-helpers.js';
 import {
@@ -50,6 +55,28 @@ describeOnEveryDatabase(
         res: { statusCode: 200 },
       });
       expect(typeof lines[0]?.responseTime).toBe('number');
+    });
+
+    it('sends the id of the request that queued a mail with the mail, as X-Request-Id, with tracing off', async () => {
+      const s = server();
+      const requestId = `register-${randomUUID()}`;
+      const email = uniqueEmail('request-id');
+      const registered = await s.api({
+        method: 'POST',
+        path: '/auth/register',
+        body: { email, password: STRONG_PASSWORD },
+        headers: { 'x-request-id': requestId },
+      });
+      expect(registered.statusCode).toBe(202);
+      expect(s.app.tracing.enabled).toBe(false);
+      expect((await s.lastMailTo(email)).headers.get('x-request-id')).toBe(requestId);
+      // Kept with the queued mail; with tracing off there is no trace to continue.
+      const queued = await s.app.db
+        .selectFrom('mail_outbox')
+        .select(['request_id', 'traceparent'])
+        .where('recipient', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(queued).toEqual({ request_id: requestId, traceparent: null });
     });
 
     it('logs no secret of a sign-in, a sandbox purchase and an activation', async () => {

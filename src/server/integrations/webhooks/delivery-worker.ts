@@ -1,12 +1,24 @@
+import type { Span } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import { portalPaths } from '../../../shared/routes.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../../platform/db/database.js';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../platform/db/tables-webhooks.js';
+import type {
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+  WebhookEventRow,
+} from '../../platform/db/tables-webhooks.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { createOutboxConsumer, type WatchedOutbox } from '../../platform/outbox-consumer.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import {
+  currentTraceparent,
+  failSpan,
+  inSpan,
+  TRACING_OFF,
+  type Tracing,
+} from '../../platform/tracing/tracing.js';
 import { type AddressPolicy, DeliveryTargetRefused, resolveDeliveryTarget } from './address-guard.js';
 import { type SendOutcome, sendWebhookRequest } from './http-sender.js';
 import { webhookDisabledMail } from './mail.js';
@@ -109,8 +121,11 @@ export function createWebhookDeliveryWorker(deps: {
   log: FastifyBaseLogger;
   /** Told of each failed attempt; `final` when it was the delivery's last (the metrics count them). */
   onAttemptFailed?: (final: boolean) => void;
+  /** Each attempt is a span continuing the trace of the request that caused the event. */
+  tracing?: Tracing;
 }): WebhookDeliveryWorker {
   const { db, clock, settings, log } = deps;
+  const { tracer } = deps.tracing ?? TRACING_OFF;
   const claimMs = settings.timeoutMs + 60_000;
 
   /** Makes one attempt; true when the endpoint took it (2xx). */
@@ -124,12 +139,37 @@ export function createWebhookDeliveryWorker(deps: {
       await releaseDeliveryClaims(db, [row]);
       return false;
     }
+    return inSpan(
+      tracer,
+      `webhook ${event.type}`,
+      {
+        traceparent: event.traceparent,
+        attributes: {
+          'webhook.event.id': event.id,
+          'webhook.delivery.id': row.id,
+          ...(event.request_id ? { 'http.request.id': event.request_id } : {}),
+        },
+      },
+      (span) => attempt(row, endpoint, event, span),
+    );
+  }
+
+  async function attempt(
+    row: WebhookDeliveryRow,
+    endpoint: WebhookEndpointRow,
+    event: WebhookEventRow,
+    span: Span,
+  ): Promise<boolean> {
     const startedAt = clock.now();
     const url = new URL(endpoint.url);
+    const traceparent = currentTraceparent();
     const headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       ...signatureHeaders(event.id, startedAt, event.payload, signingSecrets(endpoint, startedAt)),
+      // The request that caused the event, so the receiver's log and ours can be matched up.
+      ...(event.request_id ? { 'x-request-id': event.request_id } : {}),
+      ...(traceparent ? { traceparent } : {}),
     };
     let outcome: SendOutcome;
     try {
@@ -154,6 +194,8 @@ export function createWebhookDeliveryWorker(deps: {
     }
     const succeeded = isSuccess(outcome);
     const reason = succeeded ? null : failureReason(outcome);
+    if (outcome.status !== null) span.setAttribute('http.response.status_code', outcome.status);
+    if (reason !== null) failSpan(span, reason);
     const retryAt =
       !succeeded && row.attempts < MAX_ATTEMPTS
         ? new Date(clock.now().getTime() + webhookRetryDelayMs(row.attempts)).toISOString()

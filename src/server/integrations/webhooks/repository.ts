@@ -8,12 +8,14 @@ import type {
 import type { Db, DbOrTransaction, DialectName } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';
 import type { OutboxBacklog } from '../../platform/outbox-consumer.js';
+import { requestOrigin } from '../../platform/tracing/request-scope.js';
 import type {
   WebhookAttemptRow,
   WebhookAttemptsTable,
   WebhookDeliveryRow,
   WebhookEndpointRow,
   WebhookEndpointsTable,
+  NewWebhookEvent,
   WebhookEventRow,
 } from '../../platform/db/tables-webhooks.js';
 
@@ -56,8 +58,12 @@ export async function listEndpoints(
 export const subscribableEndpoints = (db: DbOrTransaction) =>
   db.selectFrom('webhook_endpoints').select(['id', 'event_types', 'disabled_at']).execute();
 
-export async function insertEvent(db: DbOrTransaction, row: WebhookEventRow): Promise<void> {
-  await db.insertInto('webhook_events').values(row).execute();
+/** Writes an event, with the request that caused it, whose id and trace its deliveries carry. */
+export async function insertEvent(db: DbOrTransaction, row: NewWebhookEvent): Promise<void> {
+  await db
+    .insertInto('webhook_events')
+    .values({ ...row, ...requestOrigin() })
+    .execute();
 }
 
 export const findEvent = (db: DbOrTransaction, id: string): Promise<WebhookEventRow | undefined> =>

@@ -46,6 +46,8 @@ export interface ObservedQuery {
   statement: 'select' | 'insert' | 'update' | 'delete' | 'other';
   durationMs: number;
   failed: boolean;
+  /** The statement's SQL, with placeholders where its values go (never the values). */
+  sql: string;
 }
 
 const statementKinds: Record<string, ObservedQuery['statement']> = {
@@ -62,6 +64,7 @@ function queryLog(observe: ((query: ObservedQuery) => void) | undefined) {
       statement: statementKinds[event.query.query.kind] ?? 'other',
       durationMs: event.queryDurationMillis,
       failed: event.level === 'error',
+      sql: event.query.sql,
     });
 }
 

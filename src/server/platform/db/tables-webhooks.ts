@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 // The outgoing webhooks' tables, kept apart from tables.ts so their change stays in one place.
 // See migrations/0018-webhooks.ts for what each column means.
@@ -27,8 +27,12 @@ export interface WebhookEventsTable {
   type: string;
   payload: string;
   created_at: string;
+  /** The request that caused the event (see migration 0037); its deliveries carry its id and trace. */
+  request_id: Generated<string | null>;
+  traceparent: Generated<string | null>;
 }
 export type WebhookEventRow = Selectable<WebhookEventsTable>;
+export type NewWebhookEvent = Insertable<WebhookEventsTable>;
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -461,6 +461,9 @@ export interface MailOutboxTable {
   unsubscribe_url: string | null;
   /** Where a reply goes when not to the sender (a support request: the customer's address). */
   reply_to: Generated<string | null>;
+  /** The request that queued the mail (see migration 0037): the mail's X-Request-Id, its trace. */
+  request_id: Generated<string | null>;
+  traceparent: Generated<string | null>;
   status: MailStatus;
   attempts: Generated<number>;
   next_attempt_at: string;

@@ -3,7 +3,16 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from '../config.js';
 import { sendFrameworkError, writeClientError, registerErrorHandler } from './error-handler.js';
 import { addPathRules, MAX_PATH_SEGMENT_LENGTH } from './path-rules.js';
+import { traceRequests } from '../tracing/request-spans.js';
+import { createTracing, type Tracing } from '../tracing/tracing.js';
 import { logEveryRequest, logSerializers, REDACTED, REDACTED_LOG_PATHS, requestIdOf } from './request-log.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's traces (OpenTelemetry), a tracer that records nothing when they are off. */
+    tracing: Tracing;
+  }
+}
 
 export interface ServerOptions {
   logger?: boolean;
@@ -50,6 +59,11 @@ export function createServer(config: Config, options: ServerOptions = {}): Fasti
   // Every desktop checks its license in the background: a line per check would drown the rest at
   // info level (a check that fails with a server error is still logged by the error handler).
   logEveryRequest(app, quietUrl);
+  const tracing = createTracing(config.tracing);
+  app.decorate('tracing', tracing);
+  traceRequests(app, tracing);
+  // Registered first, so run last: the spans of the app's closing work are sent too.
+  app.addHook('onClose', () => tracing.shutdown());
   // Before every route and plugin, so malformed paths are refused alike everywhere.
   addPathRules(app);
   return app;

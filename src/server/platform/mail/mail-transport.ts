@@ -12,6 +12,8 @@ export interface OutgoingMail extends Omit<MailMessage, 'attachments'> {
   id: string;
   messageId: string;
   attachments: ResolvedAttachment[];
+  /** The request that queued it, sent as X-Request-Id, so a mail can be traced to its request's log. */
+  requestId: string | null;
 }
 
 export interface MailTransport {
@@ -54,12 +56,13 @@ export function createMailTransport(config: Config['mail'], log: FastifyBaseLogg
           content: Buffer.from(file.content),
         })),
         // One-click unsubscribe (RFC 8058): mail providers show their own button and POST to it.
-        ...(mail.unsubscribeUrl === undefined
-          ? {}
-          : {
-              list: { unsubscribe: mail.unsubscribeUrl },
-              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-            }),
+        ...(mail.unsubscribeUrl === undefined ? {} : { list: { unsubscribe: mail.unsubscribeUrl } }),
+        headers: {
+          ...(mail.unsubscribeUrl === undefined
+            ? {}
+            : { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }),
+          ...(mail.requestId ? { 'X-Request-Id': mail.requestId } : {}),
+        },
       });
       if (smtp) return;
       await mkdir(config.outboxDir, { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
 import type { OutboxBacklog } from '../outbox-consumer.js';
+import { requestOrigin } from '../tracing/request-scope.js';
 import { utc } from '../../../shared/dates.js';
 import { storeAttachments } from './attachments.js';
 import type { MailMessage, MailRequest } from './message.js';
@@ -33,6 +34,8 @@ function newRow(clock: Clock, messageIdDomain: string, kind: string, to: string)
     status: 'pending' as const,
     next_attempt_at: now,
     created_at: now,
+    // The request queuing it: the mail's X-Request-Id, and its sending continues the request's trace.
+    ...requestOrigin(),
   };
 }
 

@@ -1,8 +1,10 @@
+import { trace } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
 import { createOutboxConsumer, type WatchedOutbox } from '../outbox-consumer.js';
+import { failSpan, inSpan, TRACING_OFF, type Tracing } from '../tracing/tracing.js';
 import { type AttachmentResolvers, readStoredAttachments } from './attachments.js';
 import type { MailTransport } from './mail-transport.js';
 import type { MailMessage, MailRequest } from './message.js';
@@ -71,8 +73,11 @@ export function createMailOutboxWorker(deps: {
   log: FastifyBaseLogger;
   /** Turn attachment references into bytes at send time (see attachments.ts). */
   attachments: AttachmentResolvers;
+  /** Each sending is a span continuing the trace of the request that queued the mail. */
+  tracing?: Tracing;
 }): MailOutboxWorker {
   const { db, clock, transport, settings, log } = deps;
+  const { tracer } = deps.tracing ?? TRACING_OFF;
   let preparers: Record<string, MailPreparer> | undefined;
 
   /** Decides a deferred mail's content, or drops it; null when there is nothing to send. */
@@ -89,14 +94,34 @@ export function createMailOutboxWorker(deps: {
     });
   }
 
-  async function deliver(row: MailOutboxRow): Promise<void> {
+  const deliver = (row: MailOutboxRow) =>
+    inSpan(
+      tracer,
+      `mail ${row.kind}`,
+      {
+        traceparent: row.traceparent,
+        attributes: {
+          'mail.kind': row.kind,
+          ...(row.request_id ? { 'http.request.id': row.request_id } : {}),
+        },
+      },
+      () => attemptToSend(row),
+    );
+
+  async function attemptToSend(row: MailOutboxRow): Promise<void> {
     try {
       const message = row.subject === null ? await prepare(row) : storedMessage(row);
       if (!message) return;
       // Inside the deadline too: a resolver that hangs (a PDF that never renders) fails the attempt.
       await within(SEND_DEADLINE_MS, async () => {
         const attachments = await deps.attachments.resolve(db, message.attachments ?? []);
-        await transport.send({ ...message, id: row.id, messageId: row.message_id, attachments });
+        await transport.send({
+          ...message,
+          id: row.id,
+          messageId: row.message_id,
+          attachments,
+          requestId: row.request_id,
+        });
       });
     } catch (error) {
       if (error instanceof StaleClaim) return;
@@ -119,6 +144,7 @@ export function createMailOutboxWorker(deps: {
         ? new Date(clock.now().getTime() + retryDelayMs(row.attempts))
         : null;
     const failure = { mail: row.id, kind: row.kind, attempt: row.attempts, err: error };
+    failSpan(trace.getActiveSpan(), error);
     if (retryAt) log.warn({ ...failure, retry_at: retryAt.toISOString() }, 'mail not sent; will retry');
     else log.error(failure, 'mail not sent; attempts used up, left in the outbox as failed');
     await markMailAttemptFailed(db, row, reason, retryAt).catch((markError: unknown) =>
