@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { DOWNLOAD_PLATFORMS } from '../shared/api/licenses.js';
 import { RELEASE_CHANNELS, releaseNotesSchema, releaseVersionSchema } from '../shared/api/distribution.js';
 import { emailSchema, newPasswordSchema } from '../shared/api/common.js';
-import { buildApp } from './app.js';
-import { backupCommand, restoreCommand } from './cli-backup.js';
+import type { ContextName } from './app.js';
 import { UsageError } from './cli-usage-error.js';
 import { BackupError } from './platform/backup/backup-error.js';
 import { systemClock } from './platform/clock.js';
@@ -16,8 +15,6 @@ import { createDatabase, SQLITE_FILE_NAME } from './platform/db/database.js';
 import { isUniqueViolation } from './platform/db/errors.js';
 import { migrateToLatest, migrations, migrationStatus } from './platform/db/migrate.js';
 import { requeueFailedMails } from './platform/mail/outbox-upkeep.js';
-import { publishRelease } from './distribution/releases.js';
-import { rotateLeaseKeys } from './licensing/leases/lease-signer.js';
 import {
   findUserByEmail,
   generatePassword,
@@ -154,6 +151,7 @@ async function publish(config: Config, args: string[]): Promise<void> {
   const { db } = createDatabase(config);
   try {
     await migrateToLatest(db);
+    const { publishRelease } = await import('./distribution/releases.js');
     const release = await publishRelease(db, config.licensing.releasesDir, {
       platform: platform.data,
       version,
@@ -181,6 +179,16 @@ async function publish(config: Config, args: string[]): Promise<void> {
 const quietLevel = (config: Config) =>
   ['fatal', 'error', 'silent'].includes(config.logLevel) ? config.logLevel : 'warn';
 
+/**
+ * The server with the contexts a command works through (all when not named), logging warnings and errors only (unless
+ * LOG_LEVEL asks for even less). Loaded when such a command runs: the server's code is most of a
+ * command's start-up, which `--help` and the database's own commands need not wait for.
+ */
+async function startApp(config: Config, contexts?: readonly ContextName[]) {
+  const { buildApp } = await import('./app.js');
+  return buildApp({ ...config, logLevel: quietLevel(config) }, contexts ? { contexts } : {});
+}
+
 async function sandboxRenew(config: Config, args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -191,7 +199,7 @@ async function sandboxRenew(config: Config, args: string[]): Promise<void> {
   const card = values.card;
   if (card !== undefined && card !== 'succeeds' && card !== 'declines')
     throw new UsageError('--card is succeeds or declines');
-  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
+  const app = await startApp(config);
   try {
     const after = await app.subscriptions.sandboxAdvance(values.subscription, card ? { card } : {});
     const next = after.next_charge
@@ -274,11 +282,11 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     return;
   }
   if (command === 'backup') {
-    await backupCommand(config, args, env);
+    await (await import('./cli-backup.js')).backupCommand(config, args, env);
     return;
   }
   if (command === 'restore') {
-    await restoreCommand(config, args, env);
+    await (await import('./cli-backup.js')).restoreCommand(config, args, env);
     return;
   }
   if (command === 'retry-mail') {
@@ -304,6 +312,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     if (config.licensing.signingKey) {
       throw new UsageError('LEASE_SIGNING_KEY is set: rotate by setting a new key there (and restarting)');
     }
+    const { rotateLeaseKeys } = await import('./licensing/leases/lease-signer.js');
     const { kid, retired } = await rotateLeaseKeys(config.dataDir, systemClock);
     console.log(
       `New lease signing key ${kid} is active after a restart of every server instance.\n` +
@@ -319,8 +328,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
     throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
 
   const { email, password, generated } = parseEmailAndPassword(args);
-  // Warnings and errors only, unless LOG_LEVEL asks for even less.
-  const app = await buildApp({ ...config, logLevel: quietLevel(config) });
+  // Accounts are identity's alone: the other contexts' code is not even loaded.
+  const app = await startApp(config, ['identity']);
   try {
     const existing = await findUserByEmail(app.db, email);
     if (command === 'create-admin') {
