@@ -63,6 +63,25 @@ describeOnEveryDatabase('usage: the vendor’s AI backend reports with a usage:w
     expect((await usageTotals(s, first.id, featureId)).counter).toBe(30);
   });
 
+  it('tells the holder at 80 % of the allowance when the backend’s use crosses it, as the desktop’s would', async () => {
+    const s = server();
+    const admin = await signInAsAdmin(s);
+    const token = await backendToken(s, admin, ['usage:write']);
+    const owner = await member(s);
+    const license = await giveLicense(s, owner, await createPlan(s, { features: { ai_chat: 100 } }));
+    const announced: string[] = [];
+    s.app.events.on('usage.allowance_warning', (_trx, event) => {
+      if (event.license.id === license.id) announced.push(event.type);
+      return Promise.resolve();
+    });
+    const response = await reportAs(s, token, [
+      { license_id: license.id, id: 'backend-80', feature: 'ai_chat', amount: 85 },
+    ]);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(announced).toEqual(['usage.allowance_warning']);
+    expect((await s.lastMailTo(owner.email)).subject).toBe('You have used 85% of AI chat this month');
+  });
+
   it('reads a license’s use with usage:read; a usage token reaches nothing else', async () => {
     const s = server();
     const admin = await signInAsAdmin(s);

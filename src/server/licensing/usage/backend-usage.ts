@@ -31,8 +31,9 @@ export function createBackendUsageService(deps: UsageDeps) {
       }));
     }
     // The backend serves the license's holder; their account is who used it.
+    // The same deps as the desktop's batches: the catalogue's cached plans, and the allowance notices.
     const answer = await reportUsage(
-      { db, clock },
+      deps,
       license,
       license.user_id,
       events.map(({ event }) => event),
