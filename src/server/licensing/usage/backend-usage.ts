@@ -37,6 +37,8 @@ export function createBackendUsageService(deps: UsageDeps) {
       license,
       license.user_id,
       events.map(({ event }) => event),
+      // The backend's answer has no features: the counters are not read back after the batch.
+      { features: false },
     );
     return answer.results.map((result, position) => ({ index: events[position]!.index, result }));
   }

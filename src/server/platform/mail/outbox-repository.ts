@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Clock } from '../clock.js';
+import { timeOrderedId } from '../ids.js';
 import type { Db, DbOrTransaction, DialectName } from '../db/database.js';
 import type { MailOutboxRow } from '../db/tables.js';
 import type { OutboxBacklog } from '../outbox-consumer.js';
@@ -8,20 +8,6 @@ import { requestOrigin } from '../tracing/request-scope.js';
 import { utc } from '../../../shared/dates.js';
 import { storeAttachments } from './attachments.js';
 import type { MailMessage, MailRequest } from './message.js';
-
-let lastIdMs = 0;
-let idSequence = 0;
-
-/**
- * Ids that sort in the order this process queued them (milliseconds, then a counter within
- * one), so the file outbox lists mails in order even when a test clock stands still.
- */
-function timeOrderedId(): string {
-  const ms = Math.max(Date.now(), lastIdMs);
-  idSequence = ms === lastIdMs ? idSequence + 1 : 0;
-  lastIdMs = ms;
-  return `${ms.toString(16).padStart(12, '0')}-${idSequence.toString(16).padStart(4, '0')}-${randomBytes(6).toString('hex')}`;
-}
 
 function newRow(clock: Clock, messageIdDomain: string, kind: string, to: string) {
   const id = timeOrderedId();
