@@ -110,7 +110,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     throw error;
   }
 
-  startMaintenance(app, app.db, clock, { prunes: expiredRowPrunes(config.lockout) });
+  startMaintenance(app, app.db, clock, { prunes: expiredRowPrunes(config) });
   // Starts the mail worker, now that every context has said how its deferred mail is written.
   await app.ready();
   return app;

@@ -322,6 +322,16 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{24,256}$/, 'must be 24 to 256 printable characters without spaces')
     .optional(),
+  // How long rows kept for the record are kept before maintenance deletes them (see pruning.ts).
+  RETENTION_SECURITY_EVENTS_DAYS: z.coerce
+    .number()
+    .int()
+    .min(30, 'must be at least 30')
+    .max(3650)
+    .default(365),
+  RETENTION_SESSIONS_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(90),
+  RETENTION_MAIL_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(7),
+  RETENTION_WEBHOOK_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(30),
   // Traces: sent over OTLP/HTTP to this collector (e.g. http://127.0.0.1:4318) when set, else off.
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -419,6 +429,11 @@ export interface Config {
   bodyLimitBytes: number;
   authRateLimitPerMinute: number;
   lockout: { threshold: number; minutes: number };
+  /**
+   * Days kept before maintenance deletes them: security events; sessions once ended (signed out,
+   * revoked or past their life); mail once sent or dropped; webhook events with their deliveries.
+   */
+  retention: { securityEventsDays: number; sessionsDays: number; mailDays: number; webhookDays: number };
   passwordHashing: { maxConcurrency: number; maxQueue: number };
   webDir: string;
   licensing: {
@@ -575,6 +590,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     lockout: { threshold: env.LOGIN_LOCKOUT_THRESHOLD, minutes: env.LOGIN_LOCKOUT_MINUTES },
+    retention: {
+      securityEventsDays: env.RETENTION_SECURITY_EVENTS_DAYS,
+      sessionsDays: env.RETENTION_SESSIONS_DAYS,
+      mailDays: env.RETENTION_MAIL_DAYS,
+      webhookDays: env.RETENTION_WEBHOOK_DAYS,
+    },
     passwordHashing: { maxConcurrency: env.ARGON2_MAX_CONCURRENCY, maxQueue: PASSWORD_HASH_QUEUE_LIMIT },
     webDir: resolve(env.WEB_DIR ?? resolve(import.meta.dirname, '../../../out/renderer')),
     licensing: {

@@ -204,9 +204,9 @@ describeOnEveryDatabase(
       await createLicense(s);
       s.clock.advance(MAX_HELD_DELIVERY_AGE_DAYS * DAY_MS - 60_000);
       await createLicense(s);
-      expect((await pruneExpiredRows(s.app.db, s.clock, s.config.lockout)).heldWebhookDeliveries).toBe(0);
+      expect((await pruneExpiredRows(s.app.db, s.clock, s.config)).heldWebhookDeliveries).toBe(0);
       s.clock.advance(120_000);
-      expect((await pruneExpiredRows(s.app.db, s.clock, s.config.lockout)).heldWebhookDeliveries).toBe(1);
+      expect((await pruneExpiredRows(s.app.db, s.clock, s.config)).heldWebhookDeliveries).toBe(1);
       const deliveries = await deliveriesOf(s, await token(s), endpoint.id);
       expect(deliveries.map((delivery) => [delivery.status, delivery.last_error])).toEqual([
         ['pending', null],

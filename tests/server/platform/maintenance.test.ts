@@ -96,7 +96,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     // A lock outlives its counting window: the row stays until the lock is over too.
     const lockedPastWindow = await addThrottle(s, -window - MINUTE_MS, 5 * MINUTE_MS);
 
-    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
 
     expect(pruned.loginThrottles).toBeGreaterThanOrEqual(2);
     expect(
@@ -114,7 +114,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     const expiredLately = await addEmailToken(s, user.id, -6 * DAY_MS, null);
     const live = await addEmailToken(s, user.id, 30 * MINUTE_MS, null);
 
-    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
 
     expect(pruned.emailTokens).toBeGreaterThanOrEqual(2);
     const ids = [usedLongAgo, expiredLongAgo, usedLately, expiredLately, live];
@@ -152,7 +152,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
       body: { email: sentLately, password: STRONG_PASSWORD },
     });
 
-    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
 
     expect(pruned.mails).toBeGreaterThanOrEqual(2);
     const recipients = [sentLongAgo, droppedLongAgo, failedLongAgo, sentLately];
@@ -164,12 +164,82 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     expect(remaining.map((row) => row.recipient).sort()).toEqual([failedLongAgo, sentLately].sort());
   });
 
+  it('deletes sessions ended over RETENTION_SESSIONS_DAYS ago with their tokens, and keeps live and lately ended ones', async () => {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    const user = await userByEmail(s, email);
+    const signedOutLongAgo = await s.login(email, password);
+    await s.api({
+      method: 'POST',
+      path: '/auth/logout',
+      body: { refreshToken: signedOutLongAgo.refresh_token },
+    });
+    s.clock.advance(s.config.retention.sessionsDays * DAY_MS + MINUTE_MS);
+    const signedOutLately = await s.login(email, password);
+    await s.api({
+      method: 'POST',
+      path: '/auth/logout',
+      body: { refreshToken: signedOutLately.refresh_token },
+    });
+    const live = await s.login(email, password);
+    const sessionsOf = async () =>
+      (
+        await s.app.db
+          .selectFrom('refresh_token_families')
+          .select('id')
+          .where('user_id', '=', user.id)
+          .execute()
+      ).length;
+    const before = await sessionsOf();
+
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
+
+    expect(pruned.endedSessions).toBeGreaterThanOrEqual(1);
+    expect(await sessionsOf()).toBe(before - 1);
+    const orphanTokens = await s.app.db
+      .selectFrom('refresh_tokens')
+      .leftJoin('refresh_token_families as family', 'family.id', 'refresh_tokens.family_id')
+      .select('refresh_tokens.id')
+      .where('family.id', 'is', null)
+      .execute();
+    expect(orphanTokens).toEqual([]);
+    // The live session still refreshes; the lately ended one still says why it ended.
+    expect(
+      (await s.api({ method: 'POST', path: '/auth/refresh', body: { refresh_token: live.refresh_token } }))
+        .statusCode,
+    ).toBe(200);
+    const ended = await s.api({
+      method: 'POST',
+      path: '/auth/refresh',
+      body: { refresh_token: signedOutLately.refresh_token },
+    });
+    expect(ended.json<{ reason?: string }>().reason).toBe('signed_out');
+  });
+
+  it('deletes security events older than RETENTION_SECURITY_EVENTS_DAYS and keeps newer ones', async () => {
+    const s = server();
+    const { email, password } = await s.createVerifiedUser();
+    const user = await userByEmail(s, email);
+    const eventsOf = () =>
+      s.app.db.selectFrom('security_events').select('type').where('user_id', '=', user.id).execute();
+    const early = (await eventsOf()).length;
+    expect(early).toBeGreaterThan(0);
+    s.clock.advance(s.config.retention.securityEventsDays * DAY_MS + MINUTE_MS);
+    await s.login(email, password);
+    const newer = (await eventsOf()).length - early;
+
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
+
+    expect(pruned.securityEvents).toBeGreaterThanOrEqual(early);
+    expect((await eventsOf()).length).toBe(newer);
+  });
+
   it('deletes sign-in and passkey challenges once expired and keeps live ones', async () => {
     const s = server();
     const expired = await addChallenge(s, -MINUTE_MS);
     const live = await addChallenge(s, MINUTE_MS);
 
-    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+    const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
 
     expect(pruned.authChallenges).toBeGreaterThanOrEqual(1);
     const remaining = await s.app.db
@@ -193,7 +263,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
       });
     }
     s.clock.advance(s.config.lockout.minutes * MINUTE_MS + MINUTE_MS);
-    await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+    await pruneExpiredRows(s.app.db, s.clock, s.config);
     const rows = await s.app.db
       .selectFrom('login_throttles')
       .select('key')
@@ -222,7 +292,7 @@ describeOnEveryDatabase('maintenance: pruning expired rows', (server) => {
     };
     const host = Fastify({ logger: false });
     startMaintenance(host, s.app.db, countingClock, {
-      prunes: expiredRowPrunes(s.config.lockout),
+      prunes: expiredRowPrunes(s.config),
       intervalMs: INTERVAL_MS,
       firstRunDelayMs: 0,
     });

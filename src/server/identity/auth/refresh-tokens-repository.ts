@@ -218,3 +218,21 @@ export async function revokeOtherSessionsOfUser(
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Deletes the sessions that ended before `before` (signed out or revoked then, or past their
+ * absolute life then), with their refresh tokens; answers how many sessions.
+ */
+export async function deleteSessionsEndedBefore(db: DbOrTransaction, before: string): Promise<number> {
+  const ended = db
+    .selectFrom('refresh_token_families')
+    .select('id')
+    .where((eb) => eb.or([eb('revoked_at', '<', before), eb('expires_at', '<', before)]));
+  // Tokens first: SQLite's foreign keys cascade, but deleting them outright needs no cascade.
+  await db.deleteFrom('refresh_tokens').where('family_id', 'in', ended).execute();
+  const result = await db
+    .deleteFrom('refresh_token_families')
+    .where((eb) => eb.or([eb('revoked_at', '<', before), eb('expires_at', '<', before)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

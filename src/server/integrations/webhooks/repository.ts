@@ -245,9 +245,6 @@ export async function releaseDeliveryClaims(db: DbOrTransaction, claims: Deliver
       .execute();
 }
 
-/** How long the delivery log is kept: long enough to look into last month's problems. */
-export const WEBHOOK_HISTORY_DAYS = 30;
-
 /** Deletes events (and with them their deliveries and attempts) older than `before` and finished. */
 export async function pruneWebhookHistory(db: DbOrTransaction, before: string): Promise<number> {
   const pending = db.selectFrom('webhook_deliveries').select('event_id').where('status', '=', 'pending');

@@ -218,15 +218,15 @@ export async function releaseMailClaims(db: DbOrTransaction, claims: MailClaim[]
   }
 }
 
-// Sent and dropped mail is kept a week, long enough to answer "did my mail go out?".
-const RETENTION_DAYS = 7;
-
-/** Deletes sent and dropped mail older than a week; failed mail stays for the operator. */
-export async function pruneMailOutbox(db: DbOrTransaction, clock: Clock): Promise<number> {
+/**
+ * Deletes sent and dropped mail older than `days` (RETENTION_MAIL_DAYS, a week: long enough to
+ * answer "did my mail go out?"); failed mail stays for the operator.
+ */
+export async function pruneMailOutbox(db: DbOrTransaction, clock: Clock, days: number): Promise<number> {
   const result = await db
     .deleteFrom('mail_outbox')
     .where('status', 'in', ['sent', 'dropped'])
-    .where('created_at', '<', utc(clock.now()).subtract(RETENTION_DAYS, 'day').toISOString())
+    .where('created_at', '<', utc(clock.now()).subtract(days, 'day').toISOString())
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

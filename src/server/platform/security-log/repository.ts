@@ -13,6 +13,12 @@ const securityEventsWithEmails = (db: DbOrTransaction) =>
     .selectAll('security_events')
     .select(['subject.email as user_email', 'actor.email as actor_email']);
 
+/** Deletes the security events older than `before` (RETENTION_SECURITY_EVENTS_DAYS); answers how many. */
+export async function deleteSecurityEventsBefore(db: DbOrTransaction, before: string): Promise<number> {
+  const result = await db.deleteFrom('security_events').where('created_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertSecurityEvent(db: DbOrTransaction, row: SecurityEventRow): Promise<void> {
   await db.insertInto('security_events').values(row).execute();
 }

@@ -7,6 +7,7 @@ import type { SecuritySeverity } from '../db/tables.js';
 import { notFound } from '../http-error.js';
 import type { RequestMeta } from '../request-meta.js';
 import {
+  deleteSecurityEventsBefore,
   findSecurityEvent,
   insertSecurityEvent,
   listSecurityEvents,
@@ -105,3 +106,7 @@ export type SecurityEventsService = ReturnType<typeof createSecurityEventsServic
 
 // The dashboard's summary of the log, for admin: the repository stays the security log's own.
 export { countSecurityEventsBySeverity, recentSecurityEvents } from './repository.js';
+
+/** Deletes the security events older than `days` (RETENTION_SECURITY_EVENTS_DAYS); answers how many. */
+export const pruneSecurityEvents = (db: DbOrTransaction, clock: Clock, days: number) =>
+  deleteSecurityEventsBefore(db, new Date(clock.now().getTime() - days * 86_400_000).toISOString());
