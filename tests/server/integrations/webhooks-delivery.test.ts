@@ -352,7 +352,7 @@ describeOnEveryDatabase(
       const old = await write('old', 31, 'succeeded');
       const recent = await write('recent', 29, 'succeeded');
       const oldButPending = await write('pending', 31, 'pending');
-      const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config.lockout);
+      const pruned = await pruneExpiredRows(s.app.db, s.clock, s.config);
       expect(pruned.webhookEvents).toBeGreaterThanOrEqual(1);
       const events = await s.app.db
         .selectFrom('webhook_events')

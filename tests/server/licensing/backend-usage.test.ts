@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import type { AllowanceEvent } from '../../../src/server/licensing/events.js';
 import { licenseUsageSchema } from '../../../src/shared/api/licenses.js';
 import { backendUsageBatchResponseSchema } from '../../../src/shared/api/usage.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
@@ -70,10 +71,11 @@ describeOnEveryDatabase('usage: the vendor’s AI backend reports with a usage:w
     const owner = await member(s);
     const license = await giveLicense(s, owner, await createPlan(s, { features: { ai_chat: 100 } }));
     const announced: string[] = [];
-    s.app.events.on('usage.allowance_warning', (_trx, event) => {
+    const listener = (_trx: unknown, event: AllowanceEvent) => {
       if (event.license.id === license.id) announced.push(event.type);
       return Promise.resolve();
-    });
+    };
+    s.app.events.on('usage.allowance_warning', listener as never);
     const response = await reportAs(s, token, [
       { license_id: license.id, id: 'backend-80', feature: 'ai_chat', amount: 85 },
     ]);
