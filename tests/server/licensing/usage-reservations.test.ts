@@ -148,6 +148,29 @@ describeOnEveryDatabase(
       });
     });
 
+    it('what a machine reports of its use draws its reservation down: those units are not held twice', async () => {
+      const s = server();
+      const { owner, license, newMachine } = await customerWith(s, 100);
+      const a = await newMachine('a');
+      await newMachine('b');
+      expect(counted(await reported(s, owner.token, license.id, events('a', 4), a.hw))).toBe(4);
+      expect((await heldRows(s, license.id)).map((row) => row.units - row.used)).toEqual(
+        expect.arrayContaining([6, 10]),
+      );
+      // 100 less A's 4 used, the 6 A still holds and B's 10: 80 for everyone else.
+      expect(counted(await reported(s, owner.token, license.id, events('web', 100)))).toBe(80);
+      // Use made before a reservation was taken never drew on it.
+      const before = new Date(s.clock.now().getTime() - DAY_MS).toISOString();
+      expect(
+        counted(
+          await reported(s, owner.token, license.id, events('a-old', 6, { occurred_at: before }), a.hw),
+        ),
+      ).toBe(6);
+      expect((await heldRows(s, license.id)).map((row) => row.units - row.used)).toEqual(
+        expect.arrayContaining([6, 10]),
+      );
+    });
+
     it('a machine named by its activation id counts as the machine; another license’s or an unknown one is refused with 404', async () => {
       const s = server();
       const { owner, license, newMachine } = await customerWith(s, 100);
