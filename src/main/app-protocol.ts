@@ -35,7 +35,7 @@ export interface AppProtocolOptions {
   /** Where main keeps the refresh token (account: the server URL, as for the bridge handlers). */
   secrets: SecretStore;
   /** Told of each sign-in in the app, before its answer reaches the renderer. */
-  signIns?: Pick<SignIns, 'signedIn'>;
+  signIns?: Pick<SignIns, 'signedIn'> & Partial<Pick<SignIns, 'refreshed'>>;
   fetch?: FetchLike;
 }
 

@@ -19,6 +19,9 @@ import { createOfflineActivation, withLicenseFile } from './offline-activation.j
 import type { SecretStore } from './secret-store.js';
 import type { SignIns } from './sign-ins.js';
 import type { UpdateService } from './updater-service.js';
+import { createUsageApi } from './usage-api.js';
+import { createUsageMeter } from './usage-meter.js';
+import { createUsageQueue } from './usage-queue.js';
 
 /** The handler of every bridge channel, taking the arguments after their zod schema parsed them. */
 export type BridgeHandlers = {
@@ -54,7 +57,9 @@ export interface HandlerDeps {
    * Sign-ins in the app (seen by the app:// forwarding): on each, a machine trial kept here is
    * taken over as the account's trial, without another step.
    */
-  signIns?: Pick<SignIns, 'onSignIn'>;
+  signIns?: Pick<SignIns, 'onSignIn'> & Partial<Pick<SignIns, 'latestAccessToken'>>;
+  /** The queue of usage not yet answered by the server; beside the license state unless given. */
+  usageQueuePath?: string;
   log?: (message: string) => void;
 }
 
@@ -106,6 +111,30 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
   });
   deps.signIns?.onSignIn((accessToken) => machineTrials.claim(accessToken));
   const account = deps.serverUrl;
+  const checkLicense = async () => {
+    // Without a license, the machine's trial before any account, if it has one.
+    const result = await licensing.check();
+    return result.status === 'not_configured' ? ((await machineTrials.check()) ?? result) : result;
+  };
+  const usage = createUsageMeter({
+    queue: createUsageQueue(
+      deps.usageQueuePath ?? join(dirname(deps.licenseStatePath), 'usage-queue.json'),
+      deps.serverUrl,
+    ),
+    api: createUsageApi({
+      serverUrl: deps.serverUrl,
+      apiKey: deps.apiKey,
+      fetch: deps.fetch,
+      timeoutMs: deps.requestTimeoutMs,
+    }),
+    state,
+    hardwareId,
+    trustedKeys: deps.leasePublicKeys,
+    accessToken: () => deps.signIns?.latestAccessToken?.() ?? null,
+    check: checkLicense,
+    now,
+    log: deps.log,
+  });
 
   return {
     [bridgeChannels.getHardwareId]: async () => hardwareId(),
@@ -113,9 +142,9 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     [bridgeChannels.hasSession]: async () => (await deps.secrets.get(account)) !== null,
     [bridgeChannels.forgetSession]: () => deps.secrets.delete(account),
     async [bridgeChannels.checkLicenseStatus]() {
-      // Without a license, the machine's trial before any account, if it has one.
-      const result = await licensing.check();
-      return result.status === 'not_configured' ? ((await machineTrials.check()) ?? result) : result;
+      // What was used offline goes up first, so the next lease reserves from what is really left.
+      await usage.flush().catch(() => undefined);
+      return checkLicense();
     },
     [bridgeChannels.getLicenseKey]: async () => (await state.read()).license_key,
     async [bridgeChannels.setLicenseKey](key) {
@@ -151,6 +180,8 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     },
     [bridgeChannels.getMachineTrial]: () => machineTrials.current(),
     [bridgeChannels.startMachineTrial]: (planId) => machineTrials.start(planId),
+    [bridgeChannels.reportUsage]: (feature, amount) => usage.report(feature, amount),
+    [bridgeChannels.usageLeft]: () => usage.left(),
     async [bridgeChannels.signOutOfflineLicense]() {
       const file = await offline.signOut();
       return file ? { file_name: file.fileName, contents: file.contents } : null;

@@ -162,7 +162,7 @@ export function createRefreshTokenKeeper(
   secrets: SecretStore,
   account: string,
   /** Told of each sign-in before its answer reaches the renderer (the machine trial's takeover). */
-  signIns?: Pick<SignIns, 'signedIn'>,
+  signIns?: Pick<SignIns, 'signedIn'> & Partial<Pick<SignIns, 'refreshed'>>,
 ): RefreshTokenKeeper {
   // One auth call at a time: a refresh reads the token the previous one stored, never a spent one
   // (which the server would take for theft and answer by ending the session).
@@ -186,6 +186,7 @@ export function createRefreshTokenKeeper(
     if (role.endsSession?.(answer.status)) await secrets.delete(account);
     else if (role.issues && answer.ok && issued) await secrets.set(account, issued);
     if (role.signsIn && answer.ok && split.accessToken) await signIns?.signedIn(split.accessToken);
+    else if (role.issues && answer.ok && split.accessToken) signIns?.refreshed?.(split.accessToken);
     const held = [kept, ...split.tokens].filter((secret): secret is string => !!secret);
     return withoutSecrets(answer, split.text, held);
   }

@@ -38,6 +38,10 @@ export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): Deskto
       planId === undefined
         ? call(bridgeChannels.startMachineTrial)
         : call(bridgeChannels.startMachineTrial, planId),
+    usage: Object.freeze({
+      report: (feature: string, amount: number) => call(bridgeChannels.reportUsage, feature, amount),
+      left: () => call(bridgeChannels.usageLeft),
+    }),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

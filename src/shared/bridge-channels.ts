@@ -22,6 +22,8 @@ export const bridgeChannels = {
   signOutOfflineLicense: 'desktop:offline:sign-out',
   getMachineTrial: 'desktop:machine-trial:get',
   startMachineTrial: 'desktop:machine-trial:start',
+  reportUsage: 'desktop:usage:report',
+  usageLeft: 'desktop:usage:left',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 

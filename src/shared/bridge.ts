@@ -3,6 +3,7 @@ import { isoDateTimeSchema } from './api/common.js';
 import {
   featureUsageSchema,
   hardwareIdSchema,
+  MAX_USAGE_AMOUNT,
   LICENSE_CHECK_STATUSES,
   licenseTrialSchema,
   type LicenseStatusAnswer,
@@ -160,6 +161,44 @@ export type MachineTrialStartResult = z.infer<typeof machineTrialStartResultSche
 
 const planIdArgSchema = z.string().trim().min(1).max(64);
 
+/**
+ * Where a usage answer comes from: the server (online), this machine's offline allowance (the
+ * lease's reservation less what was used under it), or neither (no license, or no lease to go by).
+ */
+export const USAGE_SOURCES = ['server', 'reservation', 'none'] as const;
+
+/** What reporting use of a metered feature came to: whether it may go ahead, and why not. */
+export const usageReportResultSchema = z.object({
+  allowed: z.boolean(),
+  /** The event's id (kept in the queue until the server answers it); null when refused before one. */
+  id: z.string().nullable(),
+  source: z.enum(USAGE_SOURCES),
+  message: z.string(),
+  /** Units of the feature left after this use as `source` sees it; null when nothing limits it. */
+  left: z.number().int().nullable(),
+});
+export type UsageReportResult = z.infer<typeof usageReportResultSchema>;
+
+/** What is left of each metered feature, as the server or the offline allowance sees it. */
+export const usageLeftSchema = z.object({
+  source: z.enum(USAGE_SOURCES),
+  message: z.string(),
+  features: z.array(
+    z.object({
+      key: z.string(),
+      /** Units that may still be used; null when nothing limits it. */
+      left: z.number().int().nullable(),
+      /** Units used on this machine and not yet answered by the server (already taken from `left`). */
+      queued: z.number().int().nonnegative(),
+      period_end: isoDateTimeSchema.nullable(),
+    }),
+  ),
+});
+export type UsageLeft = z.infer<typeof usageLeftSchema>;
+
+const usageFeatureArgSchema = z.string().trim().min(1).max(64);
+const usageAmountArgSchema = z.number().int().min(1).max(MAX_USAGE_AMOUNT);
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -188,6 +227,11 @@ export const bridgeContract = {
     args: z.tuple([planIdArgSchema.optional()]),
     result: machineTrialStartResultSchema,
   },
+  [bridgeChannels.reportUsage]: {
+    args: z.tuple([usageFeatureArgSchema, usageAmountArgSchema]),
+    result: usageReportResultSchema,
+  },
+  [bridgeChannels.usageLeft]: { args: z.tuple([]), result: usageLeftSchema },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -252,6 +296,20 @@ export interface DesktopBridge {
    * takes it over as the account's trial, without another step.
    */
   startMachineTrial(planId?: string): Promise<MachineTrialStartResult>;
+  /**
+   * Metered use of the license on this machine (AI requests…), online or from the lease's allowance.
+   * Absent in desktop builds made before it, which the portal's pages may still run in.
+   */
+  usage?: {
+    /**
+     * Reports `amount` units of the feature (its key) about to be used: online the server counts it
+     * at once; offline it is queued and allowed only within what the lease reserved for this
+     * machine. `allowed: false` says why not.
+     */
+    report(feature: string, amount: number): Promise<UsageReportResult>;
+    /** What is left per metered feature: the server's numbers online, the offline allowance offline. */
+    left(): Promise<UsageLeft>;
+  };
 }
 
 declare global {

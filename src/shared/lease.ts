@@ -3,6 +3,18 @@ import type { LeaseSigningKeys } from './api/licenses.js';
 import type { SeatHolder } from './api/organisations.js';
 
 /**
+ * Units of a metered feature the machine holds for this period: what it may use offline before it
+ * must check in again. `reserved` may be 0 (nothing was left); the use it reports while online
+ * counts against the period as usual.
+ */
+export interface LeaseUsage {
+  key: string;
+  period_start: string;
+  period_end: string;
+  reserved: number;
+}
+
+/**
  * The offline lease: what the server vouched for about one license on one machine, signed with
  * Ed25519, so the desktop shell can keep working without the network until `exp`.
  */
@@ -43,6 +55,11 @@ export interface LeaseClaims {
    * Such a lease lives longer than the online ones, so the app takes it only as a license file.
    */
   offline?: { nonce: string };
+  /**
+   * The machine's offline allowance per metered feature with an allowance, reserved when the lease
+   * was signed. Absent on leases of plans without one, and on leases signed before reservations.
+   */
+  usage?: LeaseUsage[];
   iat: number;
   exp: number;
   iss: string;

@@ -209,8 +209,9 @@ function desktopSuite(portal: Portal) {
       const methods = Object.keys(window.desktop);
       const answers = [];
       for (const method of methods)
-        // onUpdateStateChange subscribes (it answers a function, no promise): nothing to read there.
-        if (method !== 'forgetSession' && method !== 'setLicenseKey' && method !== 'onUpdateStateChange')
+        // onUpdateStateChange subscribes (it answers a function, no promise): nothing to read there;
+        // usage is an object of methods, which report use or read what is left, no secret.
+        if (method !== 'forgetSession' && method !== 'setLicenseKey' && method !== 'onUpdateStateChange' && method !== 'usage')
           answers.push(await window.desktop[method]().catch((error) => String(error)));
       return { methods, answers: JSON.stringify(answers) };
     })()`);

@@ -251,9 +251,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'signOutOfflineLicense',
           'getMachineTrial',
           'startMachineTrial',
+          'usage',
         ].sort(),
       );
+      expect(Object.keys(bridge.usage ?? {}).sort()).toEqual(['left', 'report']);
       expect(Object.isFrozen(bridge)).toBe(true);
+      expect(Object.isFrozen(bridge.usage)).toBe(true);
       expect(() => {
         (bridge as unknown as Record<string, unknown>)['getHardwareId'] = () => 'swapped';
       }).toThrow();
@@ -357,9 +360,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
         return undefined as never;
       };
       const bridge = createBridge(recordingInvoke, listen);
-      const { onUpdateStateChange, ...calls } = bridge;
+      const { onUpdateStateChange, usage, ...calls } = bridge;
       expect(typeof onUpdateStateChange).toBe('function');
-      for (const method of Object.values(calls) as (() => Promise<unknown>)[])
+      for (const method of [
+        ...Object.values(calls),
+        ...Object.values(usage ?? {}),
+      ] as (() => Promise<unknown>)[])
         await method().catch(() => undefined);
       expect(sent.sort()).toEqual(Object.values(bridgeChannels).sort());
     });

@@ -17,6 +17,7 @@ import { licensesRoutes } from './licenses/routes.js';
 import type { CoveredVersionsLookup } from './licenses/update-windows.js';
 import { seatActivationRoutes } from './licenses/seat-activation-routes.js';
 import { createLicensesService } from './licenses/service.js';
+import { createUsageReservations } from './usage/reservations.js';
 import { offlineActivationRoutes } from './offline-activation/routes.js';
 import { createOfflineActivationService } from './offline-activation/service.js';
 import { adminOrganisationsRoutes } from './organisations/admin-routes.js';
@@ -75,6 +76,12 @@ export const licensingContext = fp<LicensingOptions>(
       issuer: config.jwt.issuer,
       ttlSeconds: config.licensing.leaseTtlSeconds,
       clock,
+      // Each online lease of a license with metered features carries the machine's offline allowance.
+      reserveUsage: createUsageReservations({
+        db,
+        clock,
+        percent: config.licensing.usageReservationPercent,
+      }),
     });
     // The check's own prepared statements and the check-ins' batched writes, off Kysely's path.
     const checkReads = createLicenseCheckReads(raw);

@@ -230,6 +230,12 @@ const environmentSchema = z.object({
     .min(0, 'must be between 0 and 50')
     .max(50, 'must be between 0 and 50')
     .default(10),
+  // The share of a metered feature's allowance one lease reserves for a machine to use offline.
+  USAGE_RESERVATION_PERCENT: z.coerce
+    .number()
+    .min(0, 'must be between 0 and 100')
+    .max(100, 'must be between 0 and 100')
+    .default(10),
   LICENSE_CHECK_CACHE_ENTRIES: z.coerce.number().int().min(0).default(50_000),
   HEARTBEAT_FLUSH_MINUTES: z.coerce
     .number()
@@ -443,6 +449,8 @@ export interface Config {
     checksPerMinute: number;
     /** Share of a lease's lifetime (0–0.5) during which repeated checks get the same signed answer. */
     leaseReuseShare: number;
+    /** Percent of a metered feature's allowance a lease reserves for offline use. */
+    usageReservationPercent: number;
     /** Answers kept for repeated checks, per process; 0 keeps none. */
     checkCacheEntries: number;
     /** How often machines' check-ins (`last_seen_at`) are written, in batches. */
@@ -603,6 +611,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       leaseTtlSeconds: env.LEASE_TTL_SECONDS,
       checksPerMinute: env.LICENSE_CHECK_RATE_LIMIT_PER_MINUTE,
       leaseReuseShare: env.LEASE_REUSE_PERCENT / 100,
+      usageReservationPercent: env.USAGE_RESERVATION_PERCENT,
       checkCacheEntries: env.LICENSE_CHECK_CACHE_ENTRIES,
       heartbeatFlushMs: Math.round(env.HEARTBEAT_FLUSH_MINUTES * 60_000),
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),

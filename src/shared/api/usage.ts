@@ -42,7 +42,17 @@ const batchOf = <Event extends z.ZodType>(event: Event) =>
     .max(MAX_USAGE_BATCH, `A batch carries at most ${MAX_USAGE_BATCH} events`);
 
 export const usageBatchRequestSchema = z
-  .strictObject({ events: batchOf(usageEventSchema) })
+  .strictObject({
+    events: batchOf(usageEventSchema),
+    machine: z
+      .string()
+      .min(1, 'machine must name a machine of the license')
+      .max(128)
+      .optional()
+      .describe(
+        'The activated machine the batch comes from (its hardware id or activation id): it may use what its lease reserved',
+      ),
+  })
   .meta({ id: 'UsageBatchRequest' });
 export type UsageBatchRequest = z.infer<typeof usageBatchRequestSchema>;
 

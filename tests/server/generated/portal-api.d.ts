@@ -5631,6 +5631,8 @@ export interface components {
         };
         UsageBatchRequestInput: {
             events: components["schemas"]["UsageEventInput"][];
+            /** @description The activated machine the batch comes from (its hardware id or activation id): it may use what its lease reserved */
+            machine?: string;
         };
         UsageBatchResponse: {
             license_id: string;

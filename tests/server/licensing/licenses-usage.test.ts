@@ -338,5 +338,7 @@ describeOnEveryDatabase(
       });
     });
   },
-  licenseSuiteOptions,
+  // The web's use here is counted against the whole allowance: the machine Base was activated on
+  // holds no offline allowance (USAGE_RESERVATION_PERCENT 0). Reservations: usage-reservations.test.ts.
+  { env: { ...licenseSuiteOptions.env, USAGE_RESERVATION_PERCENT: '0' } },
 );

@@ -171,6 +171,7 @@ describe('loadConfig', () => {
       const { licensing, workers } = loadConfig({});
       expect(licensing).toMatchObject({
         leaseReuseShare: 0.1,
+        usageReservationPercent: 10,
         checkCacheEntries: 50_000,
         heartbeatFlushMs: 300_000,
       });

@@ -10,8 +10,14 @@ import {
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import type { LeaseSigningKeys } from '../../../shared/api/licenses.js';
-import { LEASE_ALGORITHM, LEASE_AUDIENCE, LEASE_TYPE, type LeaseClaims } from '../../../shared/lease.js';
+import type { FeatureUsage, LeaseSigningKeys } from '../../../shared/api/licenses.js';
+import {
+  LEASE_ALGORITHM,
+  LEASE_AUDIENCE,
+  LEASE_TYPE,
+  type LeaseClaims,
+  type LeaseUsage,
+} from '../../../shared/lease.js';
 import type { Clock } from '../../platform/clock.js';
 import { ConfigError } from '../../platform/config.js';
 
@@ -51,7 +57,23 @@ export interface LeaseInput {
   machineTrial?: boolean;
   /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
   offline?: { nonce: string; lifetimeSeconds: number };
+  /** The license's features, of which the metered ones get an offline allowance (an online lease). */
+  metered?: ReservableFeature[];
 }
+
+/** What reserving a feature's offline allowance reads of it. */
+export type ReservableFeature = Pick<
+  FeatureUsage,
+  'feature_id' | 'key' | 'kind' | 'period' | 'limit' | 'overage'
+>;
+
+/** Reserves the machine's offline allowance for a lease that lasts until `expiresAt`. */
+export type UsageReserver = (request: {
+  licenseId: string;
+  hardwareId: string;
+  features: ReservableFeature[];
+  expiresAt: string;
+}) => Promise<LeaseUsage[]>;
 
 export interface LeaseSigner {
   sign(input: LeaseInput): Promise<{ lease: string; expiresAt: string }>;
@@ -156,6 +178,8 @@ export interface LeaseSignerOptions {
   issuer: string;
   ttlSeconds: number;
   clock: Clock;
+  /** Takes the offline allowance an online license lease carries (none without it). */
+  reserveUsage?: UsageReserver;
 }
 
 export async function createLeaseSigner(options: LeaseSignerOptions): Promise<LeaseSigner> {
@@ -188,6 +212,16 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         : Infinity;
       const lifetime = input.offline?.lifetimeSeconds ?? options.ttlSeconds;
       const expiresAt = Math.min(issuedAt + lifetime, licenseEnd);
+      // A license file's machine never reports, and a machine trial has no allowance to share.
+      const usage =
+        options.reserveUsage && input.metered && !input.offline && !input.machineTrial
+          ? await options.reserveUsage({
+              licenseId: input.licenseId,
+              hardwareId: input.hardwareId,
+              features: input.metered,
+              expiresAt: new Date(expiresAt * 1000).toISOString(),
+            })
+          : [];
       // The compact JWS that jose's SignJWT makes, signed synchronously with node:crypto: jose goes
       // through WebCrypto, whose promise job costs several times the Ed25519 signature itself.
       const claims = {
@@ -201,6 +235,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         ...(input.updatesUntil ? { updates_until: input.updatesUntil } : {}),
         ...(input.machineTrial ? { machine_trial: true } : {}),
         ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
+        ...(usage.length > 0 ? { usage } : {}),
         sub: input.licenseId,
         iss: options.issuer,
         aud: LEASE_AUDIENCE,

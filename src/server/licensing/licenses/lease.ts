@@ -6,7 +6,7 @@ import type { LeaseSigner } from '../leases/lease-signer.js';
 /**
  * A signed offline lease of the license for one machine, carrying its plan and feature limits,
  * on an organisation's license the member whose seat the machine is on, and on a perpetual one
- * the end of its update window.
+ * the end of its update window; with metered features, the machine's offline allowance of them.
  */
 export const leaseFor = (
   leases: LeaseSigner,
@@ -29,4 +29,5 @@ export const leaseFor = (
     seat,
     trial: license.trial ? { ends_at: license.trial.ends_at, days_left: license.trial.days_left } : null,
     updatesUntil: row.updates_until,
+    metered: license.usage_info.features,
   });

@@ -265,7 +265,8 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
         },
       },
     },
-    async (request) => licenses.reportEvents(user(request), request.params.id, request.body.events),
+    async (request) =>
+      licenses.reportEvents(user(request), request.params.id, request.body.events, request.body.machine),
   );
 
   app.get(

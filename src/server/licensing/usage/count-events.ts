@@ -9,6 +9,7 @@ import {
   lockCounter,
   type UsageEventRow,
 } from './ingest-repository.js';
+import { drawDownReservations, heldByOthers } from './reservations.js';
 
 export type EventOutcome =
   { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
@@ -47,6 +48,15 @@ function crossingOf(
   const warnsAt = (value: number) => value * WARNING_DENOMINATOR >= limit * WARNING_NUMERATOR;
   if (!warnsAt(before) && warnsAt(after)) return 'warning';
   return undefined;
+}
+
+/** A batch of one license's events, and the machine (its activation) that reported it, if any. */
+export interface CountInput {
+  licenseId: string;
+  userId: string;
+  receivedAt: string;
+  events: EventToCount[];
+  machineId?: string | null;
 }
 
 /** PostgreSQL may end one of two batches that wait on each other (ids shared across features). */
@@ -91,7 +101,7 @@ function overCeiling(event: EventToCount): EventOutcome {
 
 async function countOnce(
   db: DbOrTransaction,
-  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+  input: CountInput,
 ): Promise<{ outcomes: EventOutcome[]; crossings: AllowanceCrossing[] }> {
   const { events } = input;
   // Every caller locks a license's counters in one order: no two batches wait in a circle.
@@ -101,6 +111,8 @@ async function countOnce(
   const totals = new Map<string, number>();
   for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
   const before = new Map(totals);
+  // Units other machines hold for offline use are not this reporter's to count.
+  const held = await heldByOthers(db, input.licenseId, input.machineId ?? null, keys, input.receivedAt);
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
@@ -123,7 +135,7 @@ async function countOnce(
     }
     firstOf.set(event.eventId, index);
     const total = totals.get(counterId(event)) ?? 0;
-    if (event.ceiling !== null && total + event.amount > event.ceiling) {
+    if (event.ceiling !== null && total + event.amount > event.ceiling - (held.get(counterId(event)) ?? 0)) {
       outcomes[index] = overCeiling(event);
       continue;
     }
@@ -170,6 +182,11 @@ async function countOnce(
     if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });
   }
   await addToDailyRollups(db, input.licenseId, [...daily.values()]);
+  await drawDownReservations(
+    db,
+    input.machineId,
+    accepted.flatMap(({ event }) => (written.has(event.eventId) ? [event] : [])),
+  );
   return { outcomes, crossings };
 }
 
@@ -181,7 +198,7 @@ async function countOnce(
  */
 export async function countUsageEvents(
   db: Db,
-  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+  input: CountInput,
   announce?: (trx: DbOrTransaction, crossings: AllowanceCrossing[]) => Promise<void>,
 ): Promise<EventOutcome[]> {
   for (let attempt = 1; ; attempt += 1) {

@@ -142,6 +142,7 @@ export async function reportUsage(
   userId: string,
   events: ReportedEvent[],
   answer: { features: boolean } = { features: true },
+  machineId: string | null = null,
 ): Promise<UsageBatchResponse> {
   const now = deps.clock.now();
   const features = deps.planFeatures
@@ -157,6 +158,7 @@ export async function reportUsage(
           userId,
           receivedAt: now.toISOString(),
           events: toCount,
+          machineId,
         },
         allowanceAnnouncer(deps, license, features),
       )

@@ -10,6 +10,7 @@ import { toLicense } from '../licenses/views.js';
 import { usageCeiling } from './allowance.js';
 import { usageReport } from './usage-report.js';
 import { reportUsage, singleEvent, type UsageDeps } from './report-usage.js';
+import { reportingMachine } from './reservations.js';
 
 type TrackUsageInput = z.output<typeof trackUsageRequestSchema>;
 
@@ -86,11 +87,15 @@ export function createUsageService(deps: UsageDeps) {
       return { license_id: row.id, recorded: body.usageAmount, feature: latest };
     },
 
-    /** Counts a batch of usage events of a license the user uses (see `reportUsage`). */
-    async reportEvents(user: UserRow, id: string, events: UsageEvent[]) {
+    /**
+     * Counts a batch of usage events of a license the user uses (see `reportUsage`); a batch from
+     * one of its machines may use what that machine holds for offline use.
+     */
+    async reportEvents(user: UserRow, id: string, events: UsageEvent[], machine?: string) {
       const row = await access.usable(user, id);
       access.assertActive(row);
-      return reportUsage(deps, row, user.id, events);
+      const machineId = machine === undefined ? null : await reportingMachine(db, row.id, machine);
+      return reportUsage(deps, row, user.id, events, { features: true }, machineId);
     },
 
     async features(user: UserRow, id: string) {

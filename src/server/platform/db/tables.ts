@@ -235,6 +235,22 @@ export interface UsageDailyTable {
   total: number;
 }
 
+/**
+ * Units of a feature a machine holds for use offline (0034), from its period's allowance: other
+ * reporters cannot count them until `expires_at` or the machine's next lease replaces the row.
+ */
+export interface UsageReservationsTable {
+  license_id: string;
+  activation_id: string;
+  feature_id: string;
+  period_start: string;
+  units: number;
+  /** What the machine reported of use made since `taken_at`, up to `units`: those are counted. */
+  used: number;
+  taken_at: string;
+  expires_at: string;
+}
+
 /** Running total per license, feature and period: the row the limit is checked against atomically. */
 export interface UsageCountersTable {
   license_id: string;
@@ -669,6 +685,7 @@ export interface Database
   usage_events: UsageEventsTable;
   usage_counters: UsageCountersTable;
   usage_daily: UsageDailyTable;
+  usage_reservations: UsageReservationsTable;
   releases: ReleasesTable;
   settings: SettingsTable;
   payments: PaymentsTable & PaymentDismissalColumns;
