@@ -67,6 +67,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_counters',
       'usage_events',
       'usage_daily',
+      'usage_overage_charges',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(
