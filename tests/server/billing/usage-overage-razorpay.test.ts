@@ -200,6 +200,31 @@ describeOnEveryDatabase(
         ['billed', 1234],
         ['pending', 150],
       ]);
+
+      // More of that month arrives before the renewal: a second add-on of the same month. Both go
+      // on the one renewal, as one line of the month.
+      await use(s, buyer, licenseId, 200, utc(month).add(4, 'day').toISOString());
+      expect(await s.app.scheduler.runOnce()).toBe(true);
+      expect(addonRequests(providerId).at(-1)?.body).toMatchObject({ item: { amount: 100 } });
+      const third = charged(s, providerId, 3, 'pay_FakeOverage3', PLAN_PRICE + 150);
+      expect((await deliver(s, third)).json()).toEqual({ status: 'processed' });
+      const thirdCharge = (await chargesOf(s, checkout.subscription.id)).at(-1)!;
+      const thirdInvoice = await s.app.db
+        .selectFrom('invoices')
+        .select('lines')
+        .where('payment_id', '=', thirdCharge.id)
+        .executeTakeFirstOrThrow();
+      expect((JSON.parse(thirdInvoice.lines) as InvoiceLine[]).slice(1)).toMatchObject([
+        {
+          description: `AI chat over the allowance, ${monthWords(month)}: 350 messages × ₹0.50 per 100`,
+          amount: 150,
+        },
+      ]);
+      expect((await overageRows(s, licenseId)).map((row) => [row.status, row.payment_id])).toEqual([
+        ['billed', charge.id],
+        ['billed', thirdCharge.id],
+        ['billed', thirdCharge.id],
+      ]);
     });
   },
   razorpayServer,

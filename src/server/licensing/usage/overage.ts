@@ -152,10 +152,13 @@ export const billPendingOverage = (
   at: string,
 ): Promise<number> => billPending(trx, subscriptionId, paymentId, at);
 
-/** The overage a charge billed, each with its feature's name and period: the invoice's lines. */
+/**
+ * The overage a charge billed, with each feature's name and period: the invoice's lines, one per
+ * feature and period (two add-ons of one period on the same renewal read as one).
+ */
 export async function overageBilledOn(db: DbOrTransaction, paymentId: string) {
   const rows = await overageOfPayment(db, paymentId);
-  return rows.map((row) => ({
+  const lines = rows.map((row) => ({
     featureId: row.feature_id,
     featureKey: row.key,
     featureName: row.name,
@@ -169,6 +172,18 @@ export async function overageBilledOn(db: DbOrTransaction, paymentId: string) {
     priceMinor: Number(row.price_minor),
     perUnits: Number(row.per_units),
   }));
+  const merged = new Map<string, (typeof lines)[number]>();
+  for (const line of lines) {
+    const key = `${line.featureId}|${line.periodStart}`;
+    const earlier = merged.get(key);
+    merged.set(
+      key,
+      earlier
+        ? { ...line, units: earlier.units + line.units, amountMinor: earlier.amountMinor + line.amountMinor }
+        : line,
+    );
+  }
+  return [...merged.values()];
 }
 export type BilledOverage = Awaited<ReturnType<typeof overageBilledOn>>[number];
 

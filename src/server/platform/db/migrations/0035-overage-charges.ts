@@ -38,12 +38,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('usage_overage_charges')
     .columns(['license_id', 'feature_id', 'period_start'])
     .execute();
-  // One line per feature and period on a charge: a replayed settlement cannot add a second.
+  // A charge's overage, for its invoice. Not unique per feature and period: two Razorpay add-ons
+  // of one period (the second for use reported late) may both go on the same renewal.
   await db.schema
-    .createIndex('usage_overage_charges_payment_key')
+    .createIndex('usage_overage_charges_payment')
     .on('usage_overage_charges')
-    .columns(['payment_id', 'feature_id', 'period_start'])
-    .unique()
+    .column('payment_id')
     .execute();
   await db.schema
     .createIndex('usage_overage_charges_subscription')
