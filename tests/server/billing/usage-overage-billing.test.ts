@@ -230,6 +230,20 @@ describeOnEveryDatabase('usage: overage billed with the sandbox’s renewals', (
     expect(await overageRows(s, licenseId)).toHaveLength(2);
   });
 
+  it('two renewals at once: the month’s overage is on exactly one of their charges', async () => {
+    const s = server();
+    const { owner, subscriptionId, licenseId } = await subscriber(s);
+    await use(s, owner, licenseId, 1500);
+    await nextMonth(s, owner);
+    await Promise.all([renew(s, owner, subscriptionId), renew(s, owner, subscriptionId)]);
+    const amounts = (await chargesOf(s, subscriptionId)).map((charge) => Number(charge.amount_minor));
+    expect(amounts.filter((amount) => amount === PLAN_PRICE + 250)).toHaveLength(1);
+    expect(amounts.filter((amount) => amount !== PLAN_PRICE && amount !== PLAN_PRICE + 250)).toEqual([]);
+    expect((await overageRows(s, licenseId)).map((row) => [row.units, row.amount_minor])).toEqual([
+      [500, 250],
+    ]);
+  });
+
   it('the stop policy never bills; a capped feature bills up to its cap', async () => {
     const s = server();
     const stopped = await subscriber(s, { policy: 'stop', price_minor: null, per_units: 1, cap: null });
