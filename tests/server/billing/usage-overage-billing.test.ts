@@ -155,6 +155,10 @@ describeOnEveryDatabase('usage: overage billed with the sandbox’s renewals', (
       [`AI chat over the allowance, ${monthWords(month)}: 1,234 messages × ₹0.50 per 100`, 650],
     ]);
     expect(Number(invoice.total_minor)).toBe(PLAN_PRICE + 650);
+    // The receipt lists the invoice's lines: the overage with them.
+    const receipt = await s.lastMailTo(owner.email);
+    expect(receipt.subject).toBe(`Your Desktop AI Assistant receipt ${invoice.number}`);
+    expect(receipt.text).toContain(`AI chat over the allowance, ${monthWords(month)}: 1,234 messages`);
     expect(Number(invoice.tax_minor)).toBe(Math.round(((PLAN_PRICE + 650) * 1800) / 11_800));
     expect(await overageRows(s, licenseId)).toMatchObject([
       { units: 1234, amount_minor: 650, status: 'billed', payment_id: charge.id, invoice_id: invoice.id },
