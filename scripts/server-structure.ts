@@ -68,6 +68,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_events',
       'usage_daily',
       'usage_reservations',
+      'usage_overage_charges',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(

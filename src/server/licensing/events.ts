@@ -72,8 +72,32 @@ export interface AllowanceEvent {
   };
 }
 
+/**
+ * A license's use past a metered feature's allowance in a period that has ended was charged
+ * (`usage.overage_charged`): billing announces it with the invoice it went on, once per charge,
+ * feature and period.
+ */
+export interface OverageChargedEvent {
+  type: 'usage.overage_charged';
+  license: LicenseRow;
+  overage: {
+    featureId: string;
+    featureKey: string;
+    period: 'day' | 'month';
+    periodStart: string;
+    periodEnd: string;
+    units: number;
+    /** The invoice line's amount, in the plan's price terms (before tax where prices exclude it). */
+    amountMinor: number;
+    currency: string;
+    invoice: { id: string; number: string };
+    paymentId: string;
+  };
+}
+
 /** What the licensing context announces, each the webhook of the same name. */
-export type LicensingEvent = LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent;
+export type LicensingEvent =
+  LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent | OverageChargedEvent;
 
 /**
  * An organisation changed hands, from an owner to another member. Not a webhook

@@ -72,3 +72,20 @@ export {
 } from './trials/card-trials.js';
 // The trials started and converted per month, for the administrators' overview.
 export { type TrialMonthRow, trialsByStartMonth } from './trials/counts-repository.js';
+// Overage billed: what ended periods owe past the allowance, recorded on the charge that bills it.
+export type { OverageChargedEvent } from './events.js';
+export {
+  type BilledOverage,
+  billPendingOverage,
+  noteOverageInvoice,
+  overageBilledOn,
+  type OverageOwed,
+  overageOwed,
+  recordOverage,
+} from './usage/overage.js';
+export {
+  dropUnplaced as dropUnplacedOverage,
+  licensesOverAllowance,
+  pendingOfSubscription as pendingOverageOfSubscription,
+  setAddon as setOverageAddon,
+} from './usage/overage-repository.js';

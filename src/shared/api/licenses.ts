@@ -417,6 +417,26 @@ export const usageQuerySchema = z.object({
     .default(30),
 });
 
+export const overageOutlookSchema = z
+  .object({
+    feature_id: z.string(),
+    projected_minor: z
+      .number()
+      .int()
+      .describe('This period’s overage so far, priced as it will be billed, in the plan’s price terms'),
+    owed_units: z.number().int().describe('Units past the allowance of ended periods, not billed yet'),
+    owed_minor: z.number().int().describe('What those units cost, in the plan’s price terms'),
+    billable: z
+      .boolean()
+      .describe('False when the license has no subscription renewing: its overage is never charged'),
+    charged_on: z
+      .string()
+      .nullable()
+      .describe('When ended periods’ overage is charged: the subscription’s next renewal'),
+  })
+  .meta({ id: 'OverageOutlook' });
+export type OverageOutlook = z.infer<typeof overageOutlookSchema>;
+
 export const licenseUsageSchema = z
   .object({
     license_id: z.string(),
@@ -434,6 +454,11 @@ export const licenseUsageSchema = z
         }),
       )
       .describe('Units used per feature and day over the requested days'),
+    overage: z
+      .array(overageOutlookSchema)
+      .describe(
+        'Per feature billed past its allowance: the overage projected and owed, and when it is charged',
+      ),
   })
   .meta({ id: 'LicenseUsage' });
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FeatureUsage } from '../../../src/shared/api/licenses';
+import type { FeatureUsage, OverageOutlook } from '../../../src/shared/api/licenses';
 import { utc } from '../../../src/shared/dates';
 import { type FakeApi, problem } from '../support/fake-api';
 import {
@@ -26,6 +26,8 @@ afterEach(async () => {
 const today = utc(Date.now()).startOf('day');
 const day = (daysAgo: number) => today.subtract(daysAgo, 'day').format('YYYY-MM-DD');
 const monthStart = today.startOf('month');
+/** The subscription's next renewal, when ended periods' overage is charged. */
+const RENEWAL = monthStart.add(1, 'month').add(9, 'day').toISOString();
 /** This month's period as the server writes it. */
 const thisMonth = {
   period_start: monthStart.toISOString(),
@@ -56,6 +58,7 @@ function usageAnswer(
   features: FeatureUsage[],
   history: { date: string; amount: number }[] = [],
   currency = 'USD',
+  overage: OverageOutlook[] = [],
 ) {
   return {
     json: {
@@ -63,6 +66,7 @@ function usageAnswer(
       usage_info: { features },
       currency,
       history: history.map((item) => ({ ...item, feature_id: 'f-requests', key: 'ai_requests' })),
+      overage,
     },
   };
 }
@@ -79,6 +83,17 @@ describe('/usage', () => {
         [
           { date: day(0), amount: 30 },
           { date: day(0) === monthStart.format('YYYY-MM-DD') ? day(0) : day(1), amount: 1000 },
+        ],
+        'USD',
+        [
+          {
+            feature_id: 'f-requests',
+            projected_minor: 750,
+            owed_units: 40,
+            owed_minor: 1000,
+            billable: true,
+            charged_on: RENEWAL,
+          },
         ],
       ),
     );
@@ -98,6 +113,10 @@ describe('/usage', () => {
     ).toBeTruthy();
     // ceil(30 / 10) × $2.50.
     expect(requestsCard.getByTestId('projected-overage').textContent).toBe('$7.50');
+    // What ended periods owe, and when the renewal charges it.
+    expect(requestsCard.getByTestId('overage-charge').textContent).toBe(
+      `Owed from ended periods: $10 (40 requests), charged with the renewal on ${new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(RENEWAL))}.`,
+    );
     // The on/off feature is not metered: no card.
     expect(screen.queryByRole('article', { name: 'Voice commands usage' })).toBeNull();
 

@@ -35,6 +35,7 @@ const gateway: SubscriptionGateway = {
     sent.subscriptions.push(input);
     return `sub_Seat${++sequence}`;
   },
+  addCharge: () => Promise.reject(new Error('no add-ons here')),
   async cancelSubscription() {},
   async paymentMethodOf() {
     return 'Card •••• 1111 (Visa)';

@@ -3931,7 +3931,7 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
@@ -4469,6 +4469,8 @@ export interface components {
                 key: string;
                 amount: number;
             }[];
+            /** @description Per feature billed past its allowance: the overage projected and owed, and when it is charged */
+            overage: components["schemas"]["OverageOutlook"][];
         };
         LicensingSettings: {
             /** @description A machine unseen for this many days gives up its seat when another machine needs it */
@@ -4649,6 +4651,19 @@ export interface components {
             per_units: number;
             /** @description Under cap: units over the allowance that may be used */
             cap: number | null;
+        };
+        OverageOutlook: {
+            feature_id: string;
+            /** @description This period’s overage so far, priced as it will be billed, in the plan’s price terms */
+            projected_minor: number;
+            /** @description Units past the allowance of ended periods, not billed yet */
+            owed_units: number;
+            /** @description What those units cost, in the plan’s price terms */
+            owed_minor: number;
+            /** @description False when the license has no subscription renewing: its overage is never charged */
+            billable: boolean;
+            /** @description When ended periods’ overage is charged: the subscription’s next renewal */
+            charged_on: string | null;
         };
         Passkey: {
             id: string;
@@ -5625,7 +5640,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };

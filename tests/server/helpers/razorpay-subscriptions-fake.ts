@@ -19,7 +19,7 @@ export interface FakeRequest {
 
 /**
  * A FAKE Razorpay API (Razorpay's servers cannot be reached from tests): plans, subscriptions,
- * their cancellation and payments, answered in the shapes of Razorpay's API reference, recording what was sent.
+ * their add-ons, their cancellation and payments, answered in the shapes of Razorpay's API reference, recording what was sent.
  */
 export function fakeRazorpaySubscriptionsApi() {
   const requests: FakeRequest[] = [];
@@ -96,6 +96,20 @@ export function fakeRazorpaySubscriptionsApi() {
           });
         cancelled.add(cancel[1] ?? '');
         return send(200, { id: cancel[1], entity: 'subscription', status: 'cancelled', ended_at: now });
+      }
+      // An extra charge on the subscription's next invoice (the overage of an ended usage period).
+      const addon = /^\/v1\/subscriptions\/(sub_\w+)\/addons$/.exec(url);
+      if (method === 'POST' && addon && body) {
+        const item = body['item'] as Record<string, unknown>;
+        return send(200, {
+          id: `ao_Fake${randomBytes(5).toString('hex')}`,
+          entity: 'addon',
+          item: { id: `item_Fake${randomBytes(5).toString('hex')}`, active: true, type: 'addon', ...item },
+          quantity: body['quantity'] ?? 1,
+          created_at: now,
+          subscription_id: addon[1],
+          invoice_id: null,
+        });
       }
       const subscription = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url);
       if (method === 'GET' && subscription)

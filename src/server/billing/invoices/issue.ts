@@ -21,7 +21,9 @@ import {
 } from '../../catalogue/index.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
 import { findUserById } from '../../identity/index.js';
+import { type BilledOverage, overageBilledOn } from '../../licensing/index.js';
 import { type ChargeCoupon, itemiseCharge } from './itemise.js';
+import { overageLines } from './overage-lines.js';
 import { taxBreakdown } from './place-of-supply.js';
 import {
   findChargedPayment,
@@ -209,6 +211,8 @@ export async function issueInvoiceForPayment(
       plan?: PlanRow;
       subscription?: SubscriptionRow;
       coupon?: CouponRow | null;
+      /** The overage the charge bills, when the settling recorded it (else read for a renewal). */
+      overage?: BilledOverage[];
     };
   } = {},
 ): Promise<InvoiceRow> {
@@ -237,6 +241,7 @@ export async function issueInvoiceForPayment(
       seatsAdded: seatsAddedBy(payment),
       chargedMinor: Number(payment.amount_minor),
       currency: payment.currency,
+      overage: overageLines(known.overage ?? (subscription ? await overageBilledOn(trx, payment.id) : [])),
     },
     settings.tax,
   );

@@ -1,5 +1,6 @@
 import type { InvoiceLine } from '../../../shared/api/invoices.js';
 import type { PlanRow } from '../../platform/db/tables.js';
+import type { OverageLine } from './overage-lines.js';
 import { formatMinor, formatRate } from './pdf.js';
 import type { TaxSettings } from './settings.js';
 import { chargeForPrice, splitGross, type TaxSplit } from './tax.js';
@@ -38,6 +39,8 @@ export interface ChargeFacts {
   seatsAdded: { from: number; to: number } | undefined;
   chargedMinor: number;
   currency: string;
+  /** Use past an allowance billed with this charge (a renewal), one line each, taxed as the plan is. */
+  overage?: OverageLine[];
 }
 
 export interface Itemised {
@@ -126,8 +129,13 @@ export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
     lines.push(
       line('discount', couponWords(coupon, currency, facts.perSeat), quantity, -unitDiscount, coupon.code),
     );
-  const listed = (unitPrice - unitDiscount) * quantity;
-  const expected = chargeForPrice(unitPrice - unitDiscount, tax) * quantity;
+  const overage = facts.overage ?? [];
+  for (const extra of overage) lines.push(line('item', extra.description, 1, extra.amountMinor));
+  const listed =
+    (unitPrice - unitDiscount) * quantity + overage.reduce((sum, extra) => sum + extra.amountMinor, 0);
+  const expected =
+    chargeForPrice(unitPrice - unitDiscount, tax) * quantity +
+    overage.reduce((sum, extra) => sum + chargeForPrice(extra.amountMinor, tax), 0);
   const charged = facts.chargedMinor;
 
   if (charged === expected) {

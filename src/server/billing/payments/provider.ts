@@ -54,6 +54,14 @@ export interface SubscriptionGateway {
     /** Seats of a seat-based plan: the provider charges the plan's (per-seat) amount this many times. */
     quantity?: number;
   }): Promise<string>;
+  /**
+   * Puts an extra charge on the subscription's next invoice (Razorpay's add-on: `amount` in the
+   * currency's minor unit, charged with the next renewal); answers the add-on's id.
+   */
+  addCharge(
+    subscriptionId: string,
+    input: { name: string; description: string; amount: number; currency: string },
+  ): Promise<string>;
   /** Cancels now, or at the end of the paid period (no further charge). */
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;
   /** The payment's method in the portal's words ("Card •••• 1111 (Visa)"), read from the provider. */

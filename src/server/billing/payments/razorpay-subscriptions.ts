@@ -60,6 +60,17 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         throw new PaymentProviderError('Razorpay answered an unexpected subscription', subscription);
       return subscription.id;
     },
+    async addCharge(subscriptionId, { name, description, amount, currency }) {
+      const addon = await call('add the charge to the subscription', () =>
+        client.subscriptions.createAddon(subscriptionId, {
+          item: { name, description, amount, currency },
+          quantity: 1,
+        }),
+      );
+      if (typeof addon.id !== 'string')
+        throw new PaymentProviderError('Razorpay answered an unexpected add-on', addon);
+      return addon.id;
+    },
     async cancelSubscription(subscriptionId, atPeriodEnd) {
       await call('cancel the subscription', () =>
         client.subscriptions.cancel(subscriptionId, atPeriodEnd ? 1 : 0),

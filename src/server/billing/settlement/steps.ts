@@ -7,6 +7,7 @@ import type {
   PlanRow,
   SubscriptionRow,
 } from '../../platform/db/tables.js';
+import type { BilledOverage } from '../../licensing/index.js';
 import type { BillingEvents, PaymentPaidEvent } from '../events.js';
 import { issueInvoiceForPayment, type ServicePeriod } from '../invoices/issue.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
@@ -44,6 +45,8 @@ export interface PaidSettlement {
   /** The end of the time the payment bought; null for a lifetime. */
   paidUntil: string | null;
   seats?: PaymentPaidEvent['seats'];
+  /** The overage a renewal bills (recorded on the payment already). */
+  overage?: BilledOverage[];
 }
 
 /**
@@ -64,6 +67,7 @@ export async function invoiceAndAnnounce(
       plan,
       ...(subscription ? { subscription } : {}),
       ...(coupon !== undefined ? { coupon } : {}),
+      ...(paid.overage ? { overage: paid.overage } : {}),
     },
   });
   await events.publish(trx, {

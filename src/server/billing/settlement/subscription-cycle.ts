@@ -1,7 +1,7 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { findPlanRow } from '../../catalogue/index.js';
-import { grantPeriod } from '../../licensing/index.js';
+import { grantPeriod, type OverageOwed } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { claimPayment } from '../payments/repository.js';
 import { type ChargeReport, newChargeRow, periodFor } from '../subscriptions/charge-row.js';
@@ -16,6 +16,7 @@ import {
   setSettledCharge,
   updateSubscription,
 } from '../subscriptions/repository.js';
+import { announceOverage, billOverageOn } from './overage.js';
 import { type ChargeRows, invoiceAndAnnounce, type SettlementDeps } from './steps.js';
 
 /** A subscription's charge for one cycle, as the checkout, a webhook or the sandbox reports it. */
@@ -23,6 +24,8 @@ export interface CycleCharge {
   kind: 'cycle';
   report: ChargeReport;
   rows?: ChargeRows;
+  /** Overage of ended periods the charge's amount includes (the sandbox's renewal prices it in). */
+  overage?: OverageOwed[];
 }
 
 export type CycleSettlement =
@@ -109,7 +112,7 @@ async function refundCancelledTrial(
 export async function settleCycle(
   trx: DbOrTransaction,
   deps: SettlementDeps,
-  { report, rows = {} }: CycleCharge,
+  { report, rows = {}, overage = [] }: CycleCharge,
 ): Promise<CycleSettlement> {
   const { clock, events } = deps;
   const subscription = rows.subscription ?? (await findSubscription(trx, report.subscriptionId));
@@ -170,13 +173,22 @@ export async function settleCycle(
   };
   await setSettledCharge(trx, won.id, charged);
   const payment = { ...won, ...charged };
-  await invoiceAndAnnounce(trx, deps, {
+  const billed = await billOverageOn(trx, {
+    licenseId: license.id,
+    subscriptionId: subscription.id,
+    paymentId: won.id,
+    owed: overage,
+    at: now.toISOString(),
+  });
+  const invoice = await invoiceAndAnnounce(trx, deps, {
     payment,
     plan,
     subscription: moved,
     coupon: rows.coupon,
     paidUntil: payment.period_end,
+    overage: billed,
   });
+  await announceOverage(trx, events, { license, paymentId: won.id, billed, invoice });
   await events.publish(trx, {
     type: moved.cycles <= 1 ? 'subscription.created' : 'subscription.renewed',
     subscription: moved,

@@ -57,6 +57,8 @@ export function createSubscriptionCharges({
 }) {
   return {
     pricing,
+    /** The moment a charge is made at (the clock's now): the sandbox's renewal bills overage ended by it. */
+    now: () => clock.now(),
     settle: settlement.settle,
 
     /**

@@ -34,6 +34,9 @@ export function createCyclePricing(tax: Pick<TaxSettings, 'rateBasisPoints' | 'i
 
   return {
     grossOf,
+    /** What overage priced at `amountsMinor` (the plan's price terms) adds to a charge, taxed as the plan is. */
+    overageGross: (amountsMinor: number[]) =>
+      amountsMinor.reduce((sum, amount) => sum + chargeForPrice(amount, tax), 0),
     /** What cycle `cycle` is charged, less the balance kept from a move to a cheaper plan; and what remains of it. */
     async amountOf(
       db: DbOrTransaction,

@@ -12,6 +12,7 @@ import { createSubscriptionAnnouncements } from './announcements.js';
 import { createSubscriptionCharges } from './charges.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { createSubscriptionLifecycle } from './lifecycle.js';
+import { createOverageAddons } from './overage-addons.js';
 import { createSubscriptionNotices } from './notices.js';
 import type { RefundCredit, ReserveCredit } from './provider-closing.js';
 import { createSubscriptionsService } from './service.js';
@@ -105,11 +106,13 @@ export function createSubscriptionsArea({
     reserveCredit,
     log,
   });
+  const overageAddons = createOverageAddons({ db, clock, provider, pricing, log });
   const webhookEvents = createSubscriptionWebhookEvents({ clock, events, charges, log });
   const jobs: ScheduledJob[] = [
     { name: 'subscriptions', run: () => lifecycle.runDue() },
     { name: 'subscriptions at Razorpay', run: () => service.closeAtProvider() },
     { name: 'subscription reminders', run: () => notices.sendReminders() },
+    { name: 'usage overage at Razorpay', run: () => overageAddons.placeDue() },
   ];
   return { charges, lifecycle, service, notices, webhookEvents, jobs };
 }

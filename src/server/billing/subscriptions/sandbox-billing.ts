@@ -2,13 +2,14 @@ import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-card.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
 import { couponOfSubscription, findPlanRow } from '../../catalogue/index.js';
+import { findLicenseById, overageOwed } from '../../licensing/index.js';
 import type { SubscriptionCharges } from './charges.js';
 import { updateSubscription } from './repository.js';
 
 /**
  * The sandbox's stand-in for the provider charging a renewal: the customer's sandbox card pays the
- * next cycle (less any kept balance) or declines it, and the outcome is settled as a provider's
- * report would be.
+ * next cycle (less any kept balance) with the overage of every usage period ended and not yet
+ * billed, or declines it, and the outcome is settled as a provider's report would be.
  */
 export async function chargeSandboxRenewal(
   trx: DbOrTransaction,
@@ -20,13 +21,16 @@ export async function chargeSandboxRenewal(
   // Read once, for the price and the invoice alike.
   const coupon = (await couponOfSubscription(trx, subscription.coupon_id)) ?? null;
   const cycle = subscription.cycles + 1;
-  const { amountMinor, balanceAfterMinor } = await charges.pricing.amountOf(
+  const { amountMinor: cycleMinor, balanceAfterMinor } = await charges.pricing.amountOf(
     trx,
     subscription,
     plan,
     cycle,
     coupon,
   );
+  const license = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
+  const overage = license ? await overageOwed(trx, license, subscription.created_at, charges.now()) : [];
+  const amountMinor = cycleMinor + charges.pricing.overageGross(overage.map((owed) => owed.amountMinor));
   if (subscription.sandbox_card === 'declines' && amountMinor > 0) {
     const failed = await charges.fail(trx, {
       subscriptionId: subscription.id,
@@ -47,6 +51,7 @@ export async function chargeSandboxRenewal(
       currency: plan.currency,
     },
     rows: { plan, coupon },
+    overage,
   });
   if (settled.outcome !== 'paid') return 'unchanged';
   if (balanceAfterMinor !== subscription.credit_minor)

@@ -44,6 +44,38 @@ export const allowanceEventData = (
   },
 });
 
+/** Use past an allowance charged: the license, the feature and period, and the invoice it went on. */
+export const overageEventData = (
+  license: LicenseRow,
+  overage: {
+    featureId: string;
+    featureKey: string;
+    period: string;
+    periodStart: string;
+    periodEnd: string;
+    units: number;
+    amountMinor: number;
+    currency: string;
+    invoice: { id: string; number: string };
+    paymentId: string;
+  },
+) => ({
+  ...licenseEventData(license),
+  overage: {
+    feature_id: overage.featureId,
+    feature_key: overage.featureKey,
+    period: overage.period,
+    period_start: overage.periodStart,
+    period_end: overage.periodEnd,
+    units: overage.units,
+    amount_minor: overage.amountMinor,
+    currency: overage.currency,
+    invoice_id: overage.invoice.id,
+    invoice_number: overage.invoice.number,
+    payment_id: overage.paymentId,
+  },
+});
+
 export const activationEventData = (activation: ActivationRow, userId: string | null) => ({
   activation: {
     id: activation.id,

@@ -14,6 +14,14 @@ export function usageCeiling(limit: number | null, overage: Overage): number | n
 export const overAllowance = (limit: number | null, used: number) =>
   limit === null ? 0 : Math.max(0, used - limit);
 
+/**
+ * Units of `used` past the allowance that are billed as overage: those over it, less what credit
+ * packs paid for (`fromPacks`, drawn from packs once the allowance was used). Every bill of
+ * overage, and its projection, counts through this one.
+ */
+export const billableOverage = (limit: number | null, used: number, fromPacks = 0) =>
+  Math.max(0, overAllowance(limit, used) - fromPacks);
+
 /** What `units` over the allowance cost: whole blocks of `per_units`, a part of one billed whole. */
 export function overageCharge(units: number, overage: Overage): number {
   if (units <= 0 || overage.policy === 'stop' || overage.price_minor === null) return 0;

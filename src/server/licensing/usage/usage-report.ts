@@ -3,11 +3,13 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
 import { toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
+import { overageOutlook } from './overage-outlook.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
  * A license's use as the Usage page and the AI backend read it: each feature this period, the
- * plan's currency its overage is priced in, and the use per day over the last `days` (rollups).
+ * plan's currency its overage is priced in, the use per day over the last `days` (rollups), and
+ * the overage projected and owed (overage-outlook.ts).
  */
 export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: number, now: Date) {
   const since = utc(now)
@@ -19,5 +21,6 @@ export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: nu
     planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
   ]);
-  return { license_id: row.id, usage_info: license.usage_info, currency, history };
+  const overage = await overageOutlook(db, row, license.usage_info.features, now);
+  return { license_id: row.id, usage_info: license.usage_info, currency, history, overage };
 }

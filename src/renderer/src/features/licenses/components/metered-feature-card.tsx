@@ -1,5 +1,6 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
-import type { FeatureUsage } from '../../../../../shared/api/licenses';
+import type { FeatureUsage, OverageOutlook } from '../../../../../shared/api/licenses';
+import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
 import { formatNumber } from '../license-format';
 import type { UsagePoint } from '../usage-history';
@@ -15,15 +16,27 @@ function priceText(feature: FeatureUsage, currency: string, unit: string): strin
   return per_units === 1 ? `${price} each` : `${price} per ${formatNumber(per_units)} ${unit}`;
 }
 
+/** When the overage is charged, and what ended periods owe until then; or that it never is. */
+function chargeText(outlook: OverageOutlook, currency: string, unit: string): string {
+  if (!outlook.billable) return 'Not charged: this license has no subscription that renews.';
+  const when = outlook.charged_on
+    ? ` with the renewal on ${formatDate(outlook.charged_on)}`
+    : ' with the next renewal';
+  if (outlook.owed_minor <= 0) return `Charged after the period ends,${when}.`;
+  return `Owed from ended periods: ${formatMoney(outlook.owed_minor, currency)} (${formatNumber(outlook.owed_units)} ${unit}), charged${when}.`;
+}
+
 /** What happens past the allowance, and what the use past it comes to so far. */
 function OverageLines({
   feature,
   currency,
   unit,
+  outlook,
 }: {
   feature: FeatureUsage;
   currency: string;
   unit: string;
+  outlook: OverageOutlook | undefined;
 }) {
   const projected = projectedOverage(feature);
   if (!billsOverage(feature) || !projected) {
@@ -50,6 +63,11 @@ function OverageLines({
           {formatMoney(projected.amountMinor, currency)}
         </Text>
       </Text>
+      {outlook ? (
+        <Text size="sm" data-testid="overage-charge">
+          {chargeText(outlook, currency, unit)}
+        </Text>
+      ) : null}
     </Stack>
   );
 }
@@ -61,12 +79,15 @@ function OverageLines({
 export function MeteredFeatureCard({
   feature,
   currency,
+  outlook,
   points,
   chartColor,
 }: {
   feature: FeatureUsage;
   /** The plan's currency, in which the overage is priced. */
   currency: string;
+  /** The overage projected and owed, and when it is charged (the usage report's). */
+  outlook?: OverageOutlook | undefined;
   /** This period's days (oldest first) with the feature's use on each. */
   points: UsagePoint[];
   chartColor: string;
@@ -80,7 +101,9 @@ export function MeteredFeatureCard({
           {feature.name}
         </Title>
         <FeatureUsageMeter feature={feature} showName={false} />
-        {feature.limit === null ? null : <OverageLines feature={feature} currency={currency} unit={unit} />}
+        {feature.limit === null ? null : (
+          <OverageLines feature={feature} currency={currency} unit={unit} outlook={outlook} />
+        )}
         <UsageChart
           caption={caption}
           showCaption

@@ -75,6 +75,7 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
           key={feature.feature_id}
           feature={feature}
           currency={data.currency}
+          outlook={data.overage.find((item) => item.feature_id === feature.feature_id)}
           points={dailyUsage(data.history, [feature], periodChartDays(feature))}
           chartColor={SERIES_COLORS[index % SERIES_COLORS.length] as string}
         />
