@@ -67,6 +67,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_counters',
       'usage_events',
       'usage_daily',
+      'usage_member_caps',
+      'usage_member_counters',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(

@@ -197,6 +197,10 @@ export const apiPaths = {
   support: {
     requests: '/support/requests',
   },
+  /** Metered use per customer and feature, top consumers first, for administrators. */
+  adminUsage: {
+    list: '/admin/usage',
+  },
   adminSupport: {
     list: '/admin/support-requests',
     handled: '/admin/support-requests/:id/handled',
@@ -208,6 +212,10 @@ export const apiPaths = {
     members: '/organisations/:organisationId/members',
     member: '/organisations/:organisationId/members/:userId',
     memberSeat: '/organisations/:organisationId/members/:userId/seat',
+    /** Caps on what one member may use of the organisation's metered features per period. */
+    memberUsageCaps: '/organisations/:organisationId/members/:userId/usage-caps',
+    /** The pool's use and each member's, for owners and admins. */
+    usage: '/organisations/:organisationId/usage',
     transferOwnership: '/organisations/:organisationId/transfer-ownership',
     leave: '/organisations/:organisationId/leave',
     invitations: '/organisations/:organisationId/invitations',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
+import { memberUsageSchema } from './member-usage.js';
 import { seatHolderSchema } from './organisations.js';
 import { BILLING_INTERVALS, overageSchema, planSchema } from './plans.js';
 
@@ -434,6 +435,9 @@ export const licenseUsageSchema = z
         }),
       )
       .describe('Units used per feature and day over the requested days'),
+    member_usage: memberUsageSchema
+      .nullable()
+      .describe('On an organization’s license, the caller’s own use and caps; null otherwise'),
   })
   .meta({ id: 'LicenseUsage' });
 

@@ -36,6 +36,8 @@ export function createBackendUsageService(deps: UsageDeps) {
       license,
       license.user_id,
       events.map(({ event }) => event),
+      // The backend serves the license as a whole: no member's cap applies to what it reports.
+      { features: true, member: false },
     );
     return answer.results.map((result, position) => ({ index: events[position]!.index, result }));
   }

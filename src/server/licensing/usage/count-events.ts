@@ -9,6 +9,7 @@ import {
   lockCounter,
   type UsageEventRow,
 } from './ingest-repository.js';
+import { openMemberLedger, type ReportingMember } from './member-caps.js';
 
 export type EventOutcome =
   { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
@@ -89,9 +90,18 @@ function overCeiling(event: EventToCount): EventOutcome {
       };
 }
 
+/** A batch of one license's events; `member` when an organisation's member reports on its license. */
+interface CountInput {
+  licenseId: string;
+  userId: string;
+  receivedAt: string;
+  events: EventToCount[];
+  member?: ReportingMember | undefined;
+}
+
 async function countOnce(
   db: DbOrTransaction,
-  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+  input: CountInput,
 ): Promise<{ outcomes: EventOutcome[]; crossings: AllowanceCrossing[] }> {
   const { events } = input;
   // Every caller locks a license's counters in one order: no two batches wait in a circle.
@@ -101,6 +111,8 @@ async function countOnce(
   const totals = new Map<string, number>();
   for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
   const before = new Map(totals);
+  // The member's own counters after the license's: one lock order for every batch.
+  const member = input.member && (await openMemberLedger(db, input.licenseId, input.member, keys));
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
@@ -125,6 +137,11 @@ async function countOnce(
     const total = totals.get(counterId(event)) ?? 0;
     if (event.ceiling !== null && total + event.amount > event.ceiling) {
       outcomes[index] = overCeiling(event);
+      continue;
+    }
+    const overMemberCap = member?.admit(event);
+    if (overMemberCap) {
+      outcomes[index] = overMemberCap;
       continue;
     }
     totals.set(counterId(event), total + event.amount);
@@ -165,6 +182,7 @@ async function countOnce(
   const crossings: AllowanceCrossing[] = [];
   for (const { key, amount, limit } of added.values()) {
     await addToCounter(db, input.licenseId, key, amount);
+    await member?.add(key, amount);
     const from = before.get(counterId(key)) ?? 0;
     const threshold = crossingOf(from, from + amount, limit);
     if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });
@@ -181,7 +199,7 @@ async function countOnce(
  */
 export async function countUsageEvents(
   db: Db,
-  input: { licenseId: string; userId: string; receivedAt: string; events: EventToCount[] },
+  input: CountInput,
   announce?: (trx: DbOrTransaction, crossings: AllowanceCrossing[]) => Promise<void>,
 ): Promise<EventOutcome[]> {
   for (let attempt = 1; ; attempt += 1) {

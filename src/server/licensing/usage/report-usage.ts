@@ -23,6 +23,7 @@ import {
 } from './count-events.js';
 import { currentTotals } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
+import { reportingMember } from './member-usage.js';
 
 const DAY_MS = 86_400_000;
 
@@ -134,14 +135,16 @@ const resultOf = (id: string, outcome: EventOutcome): UsageEventResult =>
 /**
  * Counts a batch of usage events of an active license reported by `userId` (the holder or an
  * organisation's member): every event gets its outcome, and (unless `answer.features` is false)
- * the features it named are answered as they stand after it.
+ * the features it named are answered as they stand after it. On an organisation's license the
+ * reporter's own use counts too, within the caps set on them, unless `answer.member` is false (the
+ * vendor's backend, which reports for the license as a whole).
  */
 export async function reportUsage(
   deps: UsageDeps,
   license: LicenseRow,
   userId: string,
   events: ReportedEvent[],
-  answer: { features: boolean } = { features: true },
+  answer: { features: boolean; member?: boolean } = { features: true },
 ): Promise<UsageBatchResponse> {
   const now = deps.clock.now();
   const features = deps.planFeatures
@@ -157,6 +160,7 @@ export async function reportUsage(
           userId,
           receivedAt: now.toISOString(),
           events: toCount,
+          member: answer.member === false ? undefined : await reportingMember(deps.db, license, userId),
         },
         allowanceAnnouncer(deps, license, features),
       )

@@ -51,7 +51,7 @@ export function createUsageService(deps: UsageDeps) {
   return {
     async usage(user: UserRow, id: string, days: number) {
       const row = await access.usable(user, id);
-      return usageReport(db, row, days, clock.now());
+      return usageReport(db, row, days, clock.now(), user.id);
     },
 
     /**

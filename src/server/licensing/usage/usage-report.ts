@@ -3,13 +3,21 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
 import { toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
+import { ownMemberUsage } from './member-usage.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
  * A license's use as the Usage page and the AI backend read it: each feature this period, the
- * plan's currency its overage is priced in, and the use per day over the last `days` (rollups).
+ * plan's currency its overage is priced in, and the use per day over the last `days` (rollups);
+ * on an organisation's license, `callerId`'s own use and caps beside the pool's.
  */
-export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: number, now: Date) {
+export async function usageReport(
+  db: DbOrTransaction,
+  row: LicenseRow,
+  days: number,
+  now: Date,
+  callerId?: string,
+) {
   const since = utc(now)
     .startOf('day')
     .subtract(days - 1, 'day')
@@ -19,5 +27,6 @@ export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: nu
     planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
   ]);
-  return { license_id: row.id, usage_info: license.usage_info, currency, history };
+  const member_usage = await ownMemberUsage(db, row, license.usage_info.features, callerId);
+  return { license_id: row.id, usage_info: license.usage_info, currency, history, member_usage };
 }

@@ -6,6 +6,7 @@ import type { PlanChangeQuoteTables } from './tables-plan-change-quotes.js';
 import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 import type { TrialTables } from './tables-trials.js';
+import type { MemberUsageTables } from './tables-member-usage.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -651,7 +652,8 @@ export interface Database
     ReleaseTables,
     OfflineActivationTables,
     PlanChangeQuoteTables,
-    TrialTables {
+    TrialTables,
+    MemberUsageTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
