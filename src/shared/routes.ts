@@ -317,6 +317,8 @@ export const portalPaths = {
   /** The invitation mail's link; the token follows in the fragment (`#token=…`), which no server log sees. */
   acceptInvitation: '/invitations/accept',
   adminOrganisations: '/admin/organisations',
+  /** Metered use per customer and feature, top consumers first. */
+  adminUsage: '/admin/usage',
   /** Two-factor sign-in, passkeys and API tokens; where an administrator without a second factor is sent when the platform requires one. */
   profileSecurity: '/profile/security',
 } as const;

@@ -437,7 +437,8 @@ export const licenseUsageSchema = z
       .describe('Units used per feature and day over the requested days'),
     member_usage: memberUsageSchema
       .nullable()
-      .describe('On an organization’s license, the caller’s own use and caps; null otherwise'),
+      .optional()
+      .describe('On an organization’s license, the caller’s own use and caps; null (or absent) otherwise'),
   })
   .meta({ id: 'LicenseUsage' });
 

@@ -4565,8 +4565,8 @@ export interface components {
                 key: string;
                 amount: number;
             }[];
-            /** @description On an organization’s license, the caller’s own use and caps; null otherwise */
-            member_usage: components["schemas"]["MemberUsage"] | null;
+            /** @description On an organization’s license, the caller’s own use and caps; null (or absent) otherwise */
+            member_usage?: components["schemas"]["MemberUsage"] | null;
         };
         LicensingSettings: {
             /** @description A machine unseen for this many days gives up its seat when another machine needs it */
