@@ -243,6 +243,14 @@ describeOnEveryDatabase('organisations: one pool of metered use, with caps per m
       });
       expect(await memberTotal(s, org.license.id, org.alice.id)).toBe(5);
       expect(await memberTotal(s, org.license.id, org.bob.id)).toBe(7);
+      // The single-event call says the member's cap stopped it, not the pool.
+      const single = await s.api({
+        method: 'POST',
+        path: `/licenses/${org.license.id}/usage`,
+        token: org.alice.token,
+        body: { featureId: 'ai_chat', usageAmount: 1 },
+      });
+      expectApiError(single, 409, 'member_cap_reached');
 
       // Replayed: duplicates, and no counter moves, the members' included.
       const again = await reported(s, org.alice.token, org.license.id, events('a', 4));

@@ -73,6 +73,13 @@ export function createUsageService(deps: UsageDeps) {
         singleEvent(feature.feature_id, body.usageAmount, body.usageData),
       ]);
       const latest = answer.features[0] ?? feature;
+      const refusal = answer.results[0];
+      // The organisation's cap on this member, not the pool, stopped it: say so.
+      if (refusal?.code === 'member_cap_reached')
+        throw conflict(
+          'member_cap_reached',
+          refusal.message ?? 'Your organization’s cap on your use is reached',
+        );
       if (answer.counted === 0) {
         const ceiling = usageCeiling(latest.limit, latest.overage);
         const left = ceiling === null ? 0 : Math.max(0, ceiling - latest.used);
