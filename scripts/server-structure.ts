@@ -69,6 +69,8 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_daily',
       'usage_reservations',
       'usage_overage_charges',
+      'usage_member_caps',
+      'usage_member_counters',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(

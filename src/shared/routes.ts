@@ -197,6 +197,10 @@ export const apiPaths = {
   support: {
     requests: '/support/requests',
   },
+  /** Metered use per customer and feature, top consumers first, for administrators. */
+  adminUsage: {
+    list: '/admin/usage',
+  },
   adminSupport: {
     list: '/admin/support-requests',
     handled: '/admin/support-requests/:id/handled',
@@ -208,6 +212,10 @@ export const apiPaths = {
     members: '/organisations/:organisationId/members',
     member: '/organisations/:organisationId/members/:userId',
     memberSeat: '/organisations/:organisationId/members/:userId/seat',
+    /** Caps on what one member may use of the organisation's metered features per period. */
+    memberUsageCaps: '/organisations/:organisationId/members/:userId/usage-caps',
+    /** The pool's use and each member's, for owners and admins. */
+    usage: '/organisations/:organisationId/usage',
     transferOwnership: '/organisations/:organisationId/transfer-ownership',
     leave: '/organisations/:organisationId/leave',
     invitations: '/organisations/:organisationId/invitations',
@@ -309,6 +317,8 @@ export const portalPaths = {
   /** The invitation mail's link; the token follows in the fragment (`#token=…`), which no server log sees. */
   acceptInvitation: '/invitations/accept',
   adminOrganisations: '/admin/organisations',
+  /** Metered use per customer and feature, top consumers first. */
+  adminUsage: '/admin/usage',
   /** Two-factor sign-in, passkeys and API tokens; where an administrator without a second factor is sent when the platform requires one. */
   profileSecurity: '/profile/security',
 } as const;

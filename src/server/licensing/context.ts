@@ -36,6 +36,10 @@ import { createTrialsService } from './trials/service.js';
 import { backendUsageRoutes } from './usage/backend-routes.js';
 import { createBackendUsageService } from './usage/backend-usage.js';
 import { createAllowanceMail } from './usage/allowance-mail.js';
+import { createAdminUsageService } from './usage/admin-usage.js';
+import { adminUsageRoutes } from './usage/admin-usage-routes.js';
+import { createMemberUsageService } from './usage/member-usage.js';
+import { memberUsageRoutes } from './usage/member-usage-routes.js';
 
 export interface LicensingOptions {
   /**
@@ -221,6 +225,8 @@ export const licensingContext = fp<LicensingOptions>(
       await api.register(adminOrganisationsRoutes, {
         adminOrganisations: createAdminOrganisationsService({ db, clock }),
       });
+      await api.register(memberUsageRoutes, { memberUsage: createMemberUsageService({ db, clock }) });
+      await api.register(adminUsageRoutes, { adminUsage: createAdminUsageService({ db, clock }) });
     });
   },
   { name: 'licensing', dependencies: ['platform', 'identity', 'catalogue'] },

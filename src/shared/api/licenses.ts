@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
+import { memberUsageSchema } from './member-usage.js';
 import { seatHolderSchema } from './organisations.js';
 import { BILLING_INTERVALS, overageSchema, planSchema } from './plans.js';
 
@@ -459,6 +460,10 @@ export const licenseUsageSchema = z
       .describe(
         'Per feature billed past its allowance: the overage projected and owed, and when it is charged',
       ),
+    member_usage: memberUsageSchema
+      .nullable()
+      .optional()
+      .describe('On an organization’s license, the caller’s own use and caps; null (or absent) otherwise'),
   })
   .meta({ id: 'LicenseUsage' });
 

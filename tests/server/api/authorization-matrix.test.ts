@@ -1197,6 +1197,17 @@ const MATRIX: Record<string, Row> = {
     (o) => ({ path: `/organisations/${o.organisationId}/members/${o.accounts.target.id}/seat` }),
     managers(200),
   ),
+  'PUT /organisations/{organisationId}/members/{userId}/usage-caps': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/members/${o.accounts.target.id}/usage-caps`,
+      body: { caps: [{ feature: 'ai_chat', cap: 100 }] },
+    }),
+    managers(200),
+  ),
+  'GET /organisations/{organisationId}/usage': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/usage` }),
+    managers(200),
+  ),
   'POST /organisations/{organisationId}/transfer-ownership': organisationRow(
     (o) => ({
       path: `/organisations/${o.organisationId}/transfer-ownership`,
@@ -1259,6 +1270,10 @@ const MATRIX: Record<string, Row> = {
       },
     }),
     expect: everyone(200),
+  },
+  'GET /admin/usage': {
+    request: () => ({ path: '/admin/usage?period=previous&sort=-over_allowance' }),
+    expect: adminOnly(200),
   },
   'GET /admin/organisations': {
     request: () => ({ path: '/admin/organisations?search=matrix&sort=name' }),

@@ -427,7 +427,7 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, organisation_usage_caps_changed, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
         put?: never;
@@ -566,6 +566,26 @@ export interface paths {
         get?: never;
         /** Mark a support request handled, or open again */
         put: operations["adminSetSupportRequestHandled"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metered use per license and feature this month or the last (paged), heaviest first
+         * @description Read from the usage counters. `over_allowance` counts each period on its own (a daily feature’s days); `overage_accrued_minor` prices it at the plan’s overage price, as the renewal would. `search` matches the holder’s e-mail, the organization’s name or the license id; `sort` is `-used` unless given.
+         */
+        get: operations["adminListUsage"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1988,6 +2008,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{organisationId}/members/{userId}/usage-caps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cap what one member may use of a metered feature per period (null removes a cap)
+         * @description Each cap names a metered feature of the organization’s plan by id or key (400 `feature_not_included`, `feature_not_metered`); a whole number from 0. The member’s events past their cap are refused with `member_cap_reached`; the pool’s own allowance still holds for everyone. 404 `member_not_found` for an account outside the organization, 409 `no_seats` before it has a license. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        put: operations["setOrganisationMemberUsageCaps"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organisations/{organisationId}/seat/activate": {
         parameters: {
             query?: never;
@@ -2062,6 +2102,26 @@ export interface paths {
          * @description The owner only (403 `owner_only`); the organization’s license passes to the new owner. An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         post: operations["transferOrganisationOwnership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pool’s metered use this period and each member’s, with their caps
+         * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["getOrganisationUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3504,6 +3564,42 @@ export interface components {
             yanked?: true;
             release_notes?: string;
         };
+        AdminUsageList: {
+            data: components["schemas"]["AdminUsageRow"][];
+            total: number;
+            page: number;
+            perPage: number;
+            /** @description ISO 8601 date and time, UTC */
+            period_start: string;
+            /** @description ISO 8601 date and time, UTC */
+            period_end: string;
+        };
+        AdminUsageRow: {
+            license_id: string;
+            user_id: string | null;
+            /** @description The license holder’s */
+            email: string | null;
+            organisation_id: string | null;
+            organisation_name: string | null;
+            plan_name: string;
+            feature_id: string;
+            feature_key: string;
+            feature_name: string;
+            unit: string | null;
+            /** @enum {string} */
+            period: "day" | "month";
+            /** @description Units used in the month (a daily feature: its days summed) */
+            used: number;
+            /** @description Per period; null: unlimited */
+            allowance: number | null;
+            /** @description Units past the allowance (a daily feature: per day, summed) */
+            over_allowance: number;
+            /** @enum {string} */
+            overage_policy: "stop" | "bill" | "cap";
+            /** @description What the units past the allowance cost at the plan’s price, in the currency’s minor unit */
+            overage_accrued_minor: number;
+            currency: string;
+        };
         AdminUser: {
             id: string;
             email: string;
@@ -4471,6 +4567,8 @@ export interface components {
             }[];
             /** @description Per feature billed past its allowance: the overage projected and owed, and when it is charged */
             overage: components["schemas"]["OverageOutlook"][];
+            /** @description On an organization’s license, the caller’s own use and caps; null (or absent) otherwise */
+            member_usage?: components["schemas"]["MemberUsage"] | null;
         };
         LicensingSettings: {
             /** @description A machine unseen for this many days gives up its seat when another machine needs it */
@@ -4514,6 +4612,30 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             lease_expires_at: string;
             message: string;
+        };
+        MemberFeatureUsage: {
+            feature_id: string;
+            key: string;
+            name: string;
+            unit: string | null;
+            /** @enum {string} */
+            period: "day" | "month";
+            /** @description ISO 8601 date and time, UTC */
+            period_start: string;
+            /** @description Units this member used this period */
+            used: number;
+            /** @description The most this member may use per period; null: no cap */
+            cap: number | null;
+            /** @description Units of the cap left this period; null: no cap */
+            remaining: number | null;
+        };
+        MemberUsage: {
+            user_id: string;
+            /** @description Null in the caller’s own usage report */
+            email: string | null;
+            full_name: string | null;
+            role: ("owner" | "admin" | "member") | null;
+            features: components["schemas"]["MemberFeatureUsage"][];
         };
         MessageResponse: {
             message: string;
@@ -4641,6 +4763,14 @@ export interface components {
             assigned: number;
             pending_invitations: number;
             machines_per_seat: number;
+        };
+        OrganisationUsage: {
+            organisation_id: string;
+            /** @description Null before the organization buys seats */
+            license_id: string | null;
+            /** @description The organization’s metered features: what all members used */
+            pool: components["schemas"]["FeatureUsage"][];
+            members: components["schemas"]["MemberUsage"][];
         };
         Overage: {
             /** @enum {string} */
@@ -5210,6 +5340,14 @@ export interface components {
         SecuritySettings: {
             /** @description Every administrator must have a second factor before using the admin API */
             require_admin_two_factor: boolean;
+        };
+        SetMemberCapsBodyInput: {
+            caps: {
+                /** @description Feature id or key */
+                feature: string;
+                /** @description Units per period; null removes the cap */
+                cap: number | null;
+            }[];
         };
         SignedOutOthers: {
             message: string;
@@ -8274,6 +8412,62 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminListUsage: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+                search?: string;
+                sort?: string;
+                /** @description This month (UTC) or the last */
+                period?: "current" | "previous";
+                /** @description Only this feature (id or key) */
+                feature?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUsageList"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13870,6 +14064,87 @@ export interface operations {
             };
         };
     };
+    setOrganisationMemberUsageCaps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMemberCapsBodyInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberUsage"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     activateOrganisationSeat: {
         parameters: {
             query?: never;
@@ -14181,6 +14456,64 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getOrganisationUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationUsage"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

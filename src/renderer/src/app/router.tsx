@@ -150,6 +150,7 @@ export function createAppRoutes({
                         adminScreen('adminPayments'),
                         adminScreen('adminSubscriptions'),
                         adminScreen('adminOrganisations'),
+                        adminScreen('adminUsage'),
                         adminScreen('adminCoupons'),
                         adminScreen('adminSupportRequests'),
                         adminScreen('adminWebhooks'),

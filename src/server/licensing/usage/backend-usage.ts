@@ -37,8 +37,9 @@ export function createBackendUsageService(deps: UsageDeps) {
       license,
       license.user_id,
       events.map(({ event }) => event),
-      // The backend's answer has no features: the counters are not read back after the batch.
-      { features: false },
+      // The backend's answer has no features (the counters are not read back after the batch), and
+      // it serves the license as a whole: no member's cap applies to what it reports.
+      { features: false, member: false },
     );
     return answer.results.map((result, position) => ({ index: events[position]!.index, result }));
   }

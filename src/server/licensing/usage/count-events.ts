@@ -10,6 +10,7 @@ import {
   type UsageEventRow,
 } from './ingest-repository.js';
 import { drawDownReservations, heldByOthers } from './reservations.js';
+import { openMemberLedger, type ReportingMember } from './member-caps.js';
 
 export type EventOutcome =
   { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
@@ -57,6 +58,8 @@ export interface CountInput {
   receivedAt: string;
   events: EventToCount[];
   machineId?: string | null;
+  /** The organisation's member who reported, whose own cap counts too; none for the AI backend. */
+  member?: ReportingMember | undefined;
 }
 
 /** PostgreSQL may end one of two batches that wait on each other (ids shared across features). */
@@ -99,6 +102,7 @@ function overCeiling(event: EventToCount): EventOutcome {
       };
 }
 
+/** A batch of one license's events; `member` when an organisation's member reports on its license. */
 async function countOnce(
   db: DbOrTransaction,
   input: CountInput,
@@ -113,6 +117,8 @@ async function countOnce(
   const before = new Map(totals);
   // Units other machines hold for offline use are not this reporter's to count.
   const held = await heldByOthers(db, input.licenseId, input.machineId ?? null, keys, input.receivedAt);
+  // The member's own counters after the license's: one lock order for every batch.
+  const member = input.member && (await openMemberLedger(db, input.licenseId, input.member, keys));
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
@@ -137,6 +143,11 @@ async function countOnce(
     const total = totals.get(counterId(event)) ?? 0;
     if (event.ceiling !== null && total + event.amount > event.ceiling - (held.get(counterId(event)) ?? 0)) {
       outcomes[index] = overCeiling(event);
+      continue;
+    }
+    const overMemberCap = member?.admit(event);
+    if (overMemberCap) {
+      outcomes[index] = overMemberCap;
       continue;
     }
     totals.set(counterId(event), total + event.amount);
@@ -177,6 +188,7 @@ async function countOnce(
   const crossings: AllowanceCrossing[] = [];
   for (const { key, amount, limit } of added.values()) {
     await addToCounter(db, input.licenseId, key, amount);
+    await member?.add(key, amount);
     const from = before.get(counterId(key)) ?? 0;
     const threshold = crossingOf(from, from + amount, limit);
     if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });

@@ -23,6 +23,7 @@ import {
 } from './count-events.js';
 import { currentTotals } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
+import { reportingMember } from './member-usage.js';
 
 const DAY_MS = 86_400_000;
 
@@ -131,18 +132,29 @@ const resultOf = (id: string, outcome: EventOutcome): UsageEventResult =>
     ? { id, outcome: 'refused', code: outcome.code, message: outcome.message }
     : { id, outcome: outcome.outcome };
 
+/** How a batch is counted and answered; each defaults to the desktop's batch. */
+export interface ReportOptions {
+  /** Answer the features the batch named as they stand after it (true). */
+  features?: boolean;
+  /** Count the reporter's own use within their caps on an organisation's license (true). */
+  member?: boolean;
+  /** The machine (activation) that reported, whose offline reservation it may use (none). */
+  machineId?: string | null;
+}
+
 /**
  * Counts a batch of usage events of an active license reported by `userId` (the holder or an
- * organisation's member): every event gets its outcome, and (unless `answer.features` is false)
- * the features it named are answered as they stand after it.
+ * organisation's member): every event gets its outcome, and (unless `features` is false) the
+ * features it named are answered as they stand after it. On an organisation's license the
+ * reporter's own use counts too, within the caps set on them, unless `member` is false (the
+ * vendor's backend, which reports for the license as a whole).
  */
 export async function reportUsage(
   deps: UsageDeps,
   license: LicenseRow,
   userId: string,
   events: ReportedEvent[],
-  answer: { features: boolean } = { features: true },
-  machineId: string | null = null,
+  { features: answerFeatures = true, member = true, machineId = null }: ReportOptions = {},
 ): Promise<UsageBatchResponse> {
   const now = deps.clock.now();
   const features = deps.planFeatures
@@ -159,6 +171,7 @@ export async function reportUsage(
           receivedAt: now.toISOString(),
           events: toCount,
           machineId,
+          member: member ? await reportingMember(deps.db, license, userId) : undefined,
         },
         allowanceAnnouncer(deps, license, features),
       )
@@ -168,7 +181,7 @@ export async function reportUsage(
     resultOf(events[index]!.id, 'event' in item ? counted[next++]! : item.refused),
   );
   const named = new Set(toCount.map((event) => event.featureId));
-  const current: FeatureUsage[] = answer.features
+  const current: FeatureUsage[] = answerFeatures
     ? featureUsages(
         license.id,
         features.filter((feature) => named.has(feature.feature_id)),

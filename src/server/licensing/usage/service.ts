@@ -52,7 +52,7 @@ export function createUsageService(deps: UsageDeps) {
   return {
     async usage(user: UserRow, id: string, days: number) {
       const row = await access.usable(user, id);
-      return usageReport(db, row, days, clock.now());
+      return usageReport(db, row, days, clock.now(), user.id);
     },
 
     /**
@@ -74,6 +74,13 @@ export function createUsageService(deps: UsageDeps) {
         singleEvent(feature.feature_id, body.usageAmount, body.usageData),
       ]);
       const latest = answer.features[0] ?? feature;
+      const refusal = answer.results[0];
+      // The organisation's cap on this member, not the pool, stopped it: say so.
+      if (refusal?.code === 'member_cap_reached')
+        throw conflict(
+          'member_cap_reached',
+          refusal.message ?? 'Your organization’s cap on your use is reached',
+        );
       if (answer.counted === 0) {
         const ceiling = usageCeiling(latest.limit, latest.overage);
         const left = ceiling === null ? 0 : Math.max(0, ceiling - latest.used);
@@ -95,7 +102,7 @@ export function createUsageService(deps: UsageDeps) {
       const row = await access.usable(user, id);
       access.assertActive(row);
       const machineId = machine === undefined ? null : await reportingMachine(db, row.id, machine);
-      return reportUsage(deps, row, user.id, events, { features: true }, machineId);
+      return reportUsage(deps, row, user.id, events, { machineId });
     },
 
     async features(user: UserRow, id: string) {

@@ -4,14 +4,22 @@ import type { LicenseRow } from '../../platform/db/tables.js';
 import { toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
 import { overageOutlook } from './overage-outlook.js';
+import { ownMemberUsage } from './member-usage.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
  * A license's use as the Usage page and the AI backend read it: each feature this period, the
- * plan's currency its overage is priced in, the use per day over the last `days` (rollups), and
- * the overage projected and owed (overage-outlook.ts).
+ * plan's currency its overage is priced in, the use per day over the last `days` (rollups), the
+ * overage projected and owed (overage-outlook.ts), and on an organisation's license `callerId`'s own
+ * use and caps beside the pool's.
  */
-export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: number, now: Date) {
+export async function usageReport(
+  db: DbOrTransaction,
+  row: LicenseRow,
+  days: number,
+  now: Date,
+  callerId?: string,
+) {
   const since = utc(now)
     .startOf('day')
     .subtract(days - 1, 'day')
@@ -22,5 +30,6 @@ export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: nu
     usageHistory(db, row.id, since),
   ]);
   const overage = await overageOutlook(db, row, license.usage_info.features, now);
-  return { license_id: row.id, usage_info: license.usage_info, currency, history, overage };
+  const member_usage = await ownMemberUsage(db, row, license.usage_info.features, callerId);
+  return { license_id: row.id, usage_info: license.usage_info, currency, history, overage, member_usage };
 }

@@ -34,6 +34,7 @@ import * as machineTrials from './migrations/0031-machine-trials.js';
 import * as usageMetering from './migrations/0032-usage-metering.js';
 import * as usageReservations from './migrations/0034-usage-reservations.js';
 import * as overageCharges from './migrations/0035-overage-charges.js';
+import * as memberUsageCaps from './migrations/0036-member-usage-caps.js';
 import * as requestOrigin from './migrations/0037-request-origin.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '0032-usage-metering': usageMetering,
   '0034-usage-reservations': usageReservations,
   '0035-overage-charges': overageCharges,
+  '0036-member-usage-caps': memberUsageCaps,
   '0037-request-origin': requestOrigin,
 };
 

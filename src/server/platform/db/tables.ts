@@ -7,6 +7,7 @@ import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 import type { TrialTables } from './tables-trials.js';
 import type { UsageOverageTables } from './tables-usage-overage.js';
+import type { MemberUsageTables } from './tables-member-usage.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -672,7 +673,8 @@ export interface Database
     OfflineActivationTables,
     PlanChangeQuoteTables,
     TrialTables,
-    UsageOverageTables {
+    UsageOverageTables,
+    MemberUsageTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;

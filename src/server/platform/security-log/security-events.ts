@@ -83,5 +83,6 @@ export const securityEventTypes = {
   organisationSeatAssigned: 'organisation_seat_assigned',
   organisationSeatUnassigned: 'organisation_seat_unassigned',
   organisationSeatsChanged: 'organisation_seats_changed',
+  organisationUsageCapsChanged: 'organisation_usage_caps_changed',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -52,6 +52,7 @@ export const adminNavItems: readonly NavItem[] = [
   { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
   { label: 'Organizations', to: portalPaths.adminOrganisations, icon: BuildingIcon },
   { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
+  { label: 'Usage', to: portalPaths.adminUsage, icon: ChartIcon },
   { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
   { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },
   { label: 'Coupons', to: portalPaths.adminCoupons, icon: TicketIcon },

@@ -117,6 +117,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       organisation_seat_assigned: 'Seat assigned',
       organisation_seat_unassigned: 'Seat taken back',
       organisation_seats_changed: 'Seats bought',
+      organisation_usage_caps_changed: 'Member’s usage caps changed',
     },
   },
 ];

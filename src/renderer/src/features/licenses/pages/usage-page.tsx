@@ -10,6 +10,7 @@ import { failureMessage } from '../../../lib/api-errors';
 import { BuyCredits } from '../components/buy-credits';
 import { LicensesLoadFailure } from '../components/licenses-load-failure';
 import { MeteredFeatureCard } from '../components/metered-feature-card';
+import { OrganisationShare } from '../components/organisation-share';
 import { SERIES_COLORS } from '../components/usage-chart';
 import { isMetered } from '../license-format';
 import { byRelevance, listState } from '../license-list';
@@ -67,7 +68,7 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
   const metered = data.usage_info.features.filter(isMetered);
   if (metered.length === 0)
     return <Text size="sm">This plan has no metered features: nothing counts against an allowance.</Text>;
-  return (
+  const grid = (
     // One feature takes the width: its chart reads better wide than beside an empty column.
     <SimpleGrid cols={{ base: 1, md: metered.length > 1 ? 2 : 1 }} spacing="lg">
       {metered.map((feature, index) => (
@@ -81,6 +82,13 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
         />
       ))}
     </SimpleGrid>
+  );
+  if (!data.member_usage) return grid;
+  return (
+    <Stack gap="lg">
+      <OrganisationShare own={data.member_usage} features={metered} />
+      {grid}
+    </Stack>
   );
 }
 

@@ -5,7 +5,14 @@ import type {
   Organisation,
   OrganisationMember,
 } from '../../../../../shared/api/organisations';
-import { ArrowRightIcon, BanIcon, KeyIcon, PencilIcon, TrashIcon } from '../../../components/brand/icons';
+import {
+  ArrowRightIcon,
+  BanIcon,
+  ChartIcon,
+  KeyIcon,
+  PencilIcon,
+  TrashIcon,
+} from '../../../components/brand/icons';
 import type { Column } from '../../../components/data-table/columns';
 import { ResponsiveTable } from '../../../components/data-table/responsive-table';
 import { RowAction, RowActions } from '../../../components/data-table/row-actions';
@@ -33,6 +40,7 @@ import {
   useSetMemberSeatMutation,
   useTransferOwnershipMutation,
 } from '../organisations-endpoints';
+import { MemberUsageCell, UsageCapsDialog, useMembersUsage } from './member-usage-caps';
 
 /** How a member is named: their name, else their e-mail. */
 export const memberName = (member: Pick<OrganisationMember, 'full_name' | 'email'>) =>
@@ -42,7 +50,8 @@ type Pending =
   | { action: 'role'; member: OrganisationMember }
   | { action: 'takeSeat'; member: OrganisationMember }
   | { action: 'remove'; member: OrganisationMember }
-  | { action: 'transfer'; member: OrganisationMember };
+  | { action: 'transfer'; member: OrganisationMember }
+  | { action: 'caps'; member: OrganisationMember };
 
 function MachinesCell({ member }: { member: OrganisationMember }) {
   if (member.machines.length === 0)
@@ -172,6 +181,7 @@ export function MembersSection({
   const [assigning, setAssigning] = useState<string | null>(null);
   const organisationId = organisation.id;
   const close = () => setPending(null);
+  const usage = useMembersUsage(organisation, manage);
 
   const assignSeat = async (member: OrganisationMember) => {
     setProblem(null);
@@ -216,6 +226,15 @@ export function MembersSection({
             onClick={() => void assignSeat(member)}
           />
         )}
+        <RowAction
+          label={`Set usage caps of ${name}`}
+          tooltip="Usage caps"
+          icon={ChartIcon}
+          unavailable={
+            usage.get(member.user_id)?.features.length ? undefined : 'The plan has no metered features to cap'
+          }
+          onClick={() => setPending({ action: 'caps', member })}
+        />
         {transfer ? (
           <RowAction
             label={`Transfer ownership to ${name}`}
@@ -290,6 +309,15 @@ export function MembersSection({
         ),
     },
     { key: 'machines', header: 'Machines', render: (member) => <MachinesCell member={member} /> },
+    ...(manage
+      ? [
+          {
+            key: 'usage',
+            header: 'Usage this period',
+            render: (member: OrganisationMember) => <MemberUsageCell usage={usage.get(member.user_id)} />,
+          },
+        ]
+      : []),
     ...(manage ? [{ key: 'actions', header: 'Actions', align: 'right' as const, render: actionsOf }] : []),
   ];
 
@@ -316,7 +344,13 @@ export function MembersSection({
         columns={columns}
         rows={members}
         rowKey={(member) => member.user_id}
-        minWidth={manage ? 760 : 560}
+        minWidth={manage ? 920 : 560}
+      />
+      <UsageCapsDialog
+        organisation={organisation}
+        member={pending?.action === 'caps' ? (usage.get(pending.member.user_id) ?? null) : null}
+        name={targetName}
+        onClose={close}
       />
       <ChangeRoleDialog
         organisation={organisation}

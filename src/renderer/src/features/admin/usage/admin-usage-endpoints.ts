@@ -1,0 +1,37 @@
+import type { AdminUsageList } from '../../../../../shared/api/admin-usage';
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
+import { apiPaths } from '../../../../../shared/routes';
+import { api } from '../../../lib/api';
+import { recordEndpointArea } from '../../../lib/api-actions';
+import type { ListParams } from '../admin-types';
+
+export type AdminUsageRow = AdminUsageList['data'][number];
+
+// The fallback of the administrators' usage call, shown when the server gives no message.
+export const adminUsageMessages = { fetchUsageFailed: 'Failed to fetch usage' } as const;
+
+/** Administrators: metered use per customer and feature this month or the last, heaviest first. */
+export const adminUsageApi = api.injectEndpoints({
+  endpoints: (build) => {
+    const endpoints = {
+      /** GET /admin/usage: paged; `period` (current, previous), `feature`, `search`, `sort`. */
+      listAdminUsage: build.query<AdminUsageList, ListParams | void>({
+        query: (params) => ({
+          url: apiPaths.adminUsage.list,
+          params: {
+            ...params,
+            page: params?.page ?? DEFAULT_PAGE,
+            perPage: params?.perPage ?? DEFAULT_PAGE_SIZE,
+          },
+        }),
+        extraOptions: { fallback: adminUsageMessages.fetchUsageFailed },
+        // Use moves with the licenses and plans an administrator changes.
+        providesTags: ['AdminLicense'],
+      }),
+    };
+    recordEndpointArea('admin-usage', Object.keys(endpoints));
+    return endpoints;
+  },
+});
+
+export const { useListAdminUsageQuery } = adminUsageApi;

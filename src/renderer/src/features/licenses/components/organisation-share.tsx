@@ -1,0 +1,47 @@
+import { Card, Stack, Text } from '@mantine/core';
+import type { FeatureUsage } from '../../../../../shared/api/licenses';
+import type { MemberUsage } from '../../../../../shared/api/member-usage';
+
+const numberFormat = new Intl.NumberFormat('en-US');
+const format = (value: number) => numberFormat.format(value);
+
+/** "You: 6 of your cap 20" or "You: 6 (no cap)". */
+function yours(used: number, cap: number | null): string {
+  return cap === null ? `You: ${format(used)} (no cap)` : `You: ${format(used)} of your cap ${format(cap)}`;
+}
+
+/** "Organization: 15 of 100" or "Organization: 15 (no limit)". */
+function pool(feature: FeatureUsage): string {
+  return feature.limit === null
+    ? `Organization: ${format(feature.used)} (no limit)`
+    : `Organization: ${format(feature.used)} of ${format(feature.limit)}`;
+}
+
+/**
+ * On an organisation's license, what the member used of each metered feature beside what the whole
+ * organisation used of its shared allowance: "You: 6 of your cap 20 · Organization: 15 of 100".
+ */
+export function OrganisationShare({ own, features }: { own: MemberUsage; features: FeatureUsage[] }) {
+  const lines = own.features.flatMap((mine) => {
+    const shared = features.find((feature) => feature.feature_id === mine.feature_id);
+    return shared ? [{ mine, shared }] : [];
+  });
+  if (lines.length === 0) return null;
+  return (
+    <Card withBorder padding="md" component="section" aria-labelledby="organisation-share-title">
+      <Stack gap={4}>
+        <Text id="organisation-share-title" fw={600} size="sm">
+          Your share of the organization’s allowance
+        </Text>
+        {lines.map(({ mine, shared }) => (
+          <Text key={mine.feature_id} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Text span fw={600} size="sm">
+              {mine.name}
+            </Text>
+            {` — ${yours(mine.used, mine.cap)} · ${pool(shared)} ${mine.unit ?? 'units'}`}
+          </Text>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
