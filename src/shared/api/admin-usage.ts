@@ -43,6 +43,11 @@ export const adminUsageListSchema = pagedSchema(adminUsageRowSchema)
   .extend({
     period_start: isoDateTimeSchema,
     period_end: isoDateTimeSchema,
+    overage_billed: z
+      .array(z.object({ currency: z.string(), amount_minor: z.number().int() }))
+      .describe(
+        'Overage revenue: what the renewals settled in the period charged for use past the allowance, per currency',
+      ),
   })
   .meta({ id: 'AdminUsageList' });
 export type AdminUsageList = z.infer<typeof adminUsageListSchema>;

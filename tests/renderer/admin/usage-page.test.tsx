@@ -56,6 +56,7 @@ beforeEach(async () => {
         perPage: 10,
         period_start: '2026-12-01T00:00:00.000Z',
         period_end: '2027-01-01T00:00:00.000Z',
+        overage_billed: [{ currency: 'INR', amount_minor: 125_000 }],
       },
     };
   });
@@ -76,6 +77,7 @@ describe('/admin/usage', { timeout: 60_000 }, () => {
     expect(table.getByText('Acme')).toBeTruthy();
     expect(table.getByText('1,210 messages')).toBeTruthy();
     expect(table.getByText('₹52.50')).toBeTruthy();
+    expect(screen.getByText('Overage billed this month: ₹1,250')).toBeTruthy();
     expect(lastList().query.get('period')).toBeNull();
 
     const user = userEvent.setup();

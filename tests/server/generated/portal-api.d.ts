@@ -3573,6 +3573,11 @@ export interface components {
             period_start: string;
             /** @description ISO 8601 date and time, UTC */
             period_end: string;
+            /** @description Overage revenue: what the renewals settled in the period charged for use past the allowance, per currency */
+            overage_billed: {
+                currency: string;
+                amount_minor: number;
+            }[];
         };
         AdminUsageRow: {
             license_id: string;

@@ -121,6 +121,63 @@ describeOnEveryDatabase('admin: usage per customer and feature, top consumers fi
     expect(paged.data.map((row) => row.feature_key)).toEqual([daily]);
   });
 
+  it('sums the overage revenue the month’s settled renewals billed, per currency, and not what is pending', async () => {
+    const s = server();
+    midMonth(s);
+    const admin = await signInAsAdmin(s);
+    const license = await giveLicense(
+      s,
+      await member(s),
+      await createPlan(s, { features: { ai_chat: 100 } }),
+    );
+    const feature = await featureByKey(s, 'ai_chat');
+    const now = s.clock.now().getTime();
+    const charge = (
+      amount: number,
+      currency: string,
+      status: 'pending' | 'billed',
+      billedDaysAgo: number,
+    ) => ({
+      id: randomUUID(),
+      license_id: license.id,
+      feature_id: feature.id,
+      period_start: new Date(now - 40 * DAY_MS).toISOString(),
+      period_end: new Date(now - 10 * DAY_MS).toISOString(),
+      units: amount,
+      amount_minor: amount,
+      currency,
+      price_minor: 1,
+      per_units: 1,
+      subscription_id: `sub-${randomUUID()}`,
+      status,
+      provider_addon_id: null,
+      payment_id: status === 'billed' ? `pay-${randomUUID()}` : null,
+      invoice_id: null,
+      created_at: new Date(now - billedDaysAgo * DAY_MS).toISOString(),
+      billed_at: status === 'billed' ? new Date(now - billedDaysAgo * DAY_MS).toISOString() : null,
+    });
+    await s.app.db
+      .insertInto('usage_overage_charges')
+      .values([
+        charge(1200, 'INR', 'billed', 1),
+        charge(300, 'INR', 'billed', 2),
+        charge(500, 'USD', 'billed', 3),
+        // Waiting for a renewal: not revenue yet.
+        charge(999, 'INR', 'pending', 1),
+        // Billed last month.
+        charge(700, 'INR', 'billed', 20),
+      ])
+      .execute();
+
+    expect((await listed(s, admin.token, '')).overage_billed).toEqual([
+      { currency: 'INR', amount_minor: 1500 },
+      { currency: 'USD', amount_minor: 500 },
+    ]);
+    expect((await listed(s, admin.token, 'period=previous')).overage_billed).toEqual([
+      { currency: 'INR', amount_minor: 700 },
+    ]);
+  });
+
   it('names the organisation of an organisation’s license', async () => {
     const s = server();
     const admin = await signInAsAdmin(s);

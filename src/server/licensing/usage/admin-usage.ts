@@ -7,13 +7,15 @@ import type { Db } from '../../platform/db/database.js';
 import { featuresOfPlans } from '../../catalogue/index.js';
 import { countersIn, usageConsumers } from './admin-usage-repository.js';
 import { overAllowance, overageCharge } from './allowance.js';
+import { billedOverageBetween } from './overage-repository.js';
 
 type AdminUsageQuery = z.output<typeof adminUsageQuerySchema>;
 
 /**
  * Administrators' view of metered use: per customer (a license, its holder or organisation) and
  * feature in this month or the last, the allowance, the units past it and the overage they have
- * accrued at the plan's price, heaviest users first. What was actually billed is billing's to say.
+ * accrued at the plan's price, heaviest users first; and the overage revenue: what renewals settled
+ * in the month billed past the allowance.
  */
 export function createAdminUsageService({ db, clock }: { db: Db; clock: Clock }) {
   return {
@@ -62,7 +64,8 @@ export function createAdminUsageService({ db, clock }: { db: Db; clock: Clock })
           currency: row.currency,
         };
       });
-      return { ...page, data, period_start: range.from, period_end: range.to };
+      const overage_billed = await billedOverageBetween(db, range);
+      return { ...page, data, period_start: range.from, period_end: range.to, overage_billed };
     },
   };
 }

@@ -159,3 +159,17 @@ export const subscriptionTerms = (db: DbOrTransaction, subscriptionId: string) =
     .select(['status', 'current_period_end', 'cancel_at_period_end', 'created_at'])
     .where('id', '=', subscriptionId)
     .executeTakeFirst();
+
+/** Overage billed by charges settled in [from, to), per currency: the revenue it brought. */
+export async function billedOverageBetween(db: DbOrTransaction, range: { from: string; to: string }) {
+  const rows = await db
+    .selectFrom('usage_overage_charges')
+    .select((eb) => ['currency', eb.fn.sum<number | string>('amount_minor').as('amount')])
+    .where('status', '=', 'billed')
+    .where('billed_at', '>=', range.from)
+    .where('billed_at', '<', range.to)
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute();
+  return rows.map((row) => ({ currency: row.currency, amount_minor: Number(row.amount) }));
+}

@@ -7,6 +7,7 @@ import type { CsvColumn } from '../../../components/data-table/csv';
 import { formatMoney } from '../../../lib/format-money';
 import { formatNumber } from '../../licenses';
 import { pagedResult, pagesOf } from '../query-answer';
+import type { AdminUsageList } from '../../../../../shared/api/admin-usage';
 import { type AdminUsageRow, adminUsageApi, useListAdminUsageQuery } from '../usage/admin-usage-endpoints';
 
 type UsageFilter = 'period';
@@ -120,10 +121,23 @@ const columns: Column<AdminUsageRow>[] = [
  * counters, heaviest first: the allowance, the units past it and what they have accrued at the
  * plan's overage price.
  */
+/** The overage revenue of the month: what its renewals charged past the allowance, per currency. */
+function OverageBilled({ billed, period }: { billed: AdminUsageList['overage_billed']; period: string }) {
+  const month = period === 'previous' ? 'last month' : 'this month';
+  return (
+    <Text size="sm" c={billed.length > 0 ? undefined : 'dimmed'}>
+      {billed.length > 0
+        ? `Overage billed ${month}: ${billed.map((each) => formatMoney(each.amount_minor, each.currency)).join(' · ')}`
+        : `No overage billed ${month} yet.`}
+    </Text>
+  );
+}
+
 export default function AdminUsagePage() {
   const list = useListQuery(LIST);
   const { query } = list;
-  const usage = pagedResult(useListAdminUsageQuery(list.params));
+  const answer = useListAdminUsageQuery(list.params);
+  const usage = pagedResult(answer);
   const [readUsage] = adminUsageApi.endpoints.listAdminUsage.useLazyQuery();
 
   return (
@@ -136,6 +150,11 @@ export default function AdminUsagePage() {
       searchPlaceholder="E-mail, organization or license ID"
       filtered={list.filtered || query.sort !== LIST.defaultSort}
       filters={<FilterSelect list={list} filter="period" label="Period" data={PERIOD_OPTIONS} w={170} />}
+      note={
+        answer.data ? (
+          <OverageBilled billed={answer.data.overage_billed} period={query.filters.period ?? ''} />
+        ) : null
+      }
       noMatchesHint="Check the spelling of the e-mail or name, or clear the search."
       empty={{
         title: 'No metered use in this period',
