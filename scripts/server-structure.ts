@@ -67,6 +67,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_counters',
       'usage_events',
       'usage_daily',
+      'usage_packs',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(
@@ -80,6 +81,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'provider_plans',
       'refunds',
       'subscriptions',
+      'usage_pack_orders',
     ].map((table) => [table, 'billing']),
   ),
   releases: 'distribution',

@@ -8,6 +8,7 @@ import {
   allowanceEventData,
   licenseEventData,
   organisationEventData,
+  packEventData,
   paymentEventData,
   subscriptionEventData,
 } from './integrations/webhooks/event-data.js';
@@ -28,6 +29,7 @@ void everyWebhookAnnounced;
 /** The webhook's `data`, made of the rows the event is about. */
 function webhookData(event: WebhookEvent): Record<string, unknown> {
   if ('allowance' in event) return allowanceEventData(event.license, event.allowance);
+  if ('pack' in event) return packEventData(event.license, event.pack);
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);

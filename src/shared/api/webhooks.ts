@@ -28,6 +28,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'organisation.seats_changed',
   'usage.allowance_warning',
   'usage.allowance_reached',
+  'usage.pack_bought',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -57,6 +58,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'organisation.seats_changed': 'An organization bought seats, or a seat was assigned or taken back',
   'usage.allowance_warning': 'A license used 80% of a metered feature’s allowance this period',
   'usage.allowance_reached': 'A license used all of a metered feature’s allowance this period',
+  'usage.pack_bought': 'A customer bought a credit pack of a metered feature (its payment settled)',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

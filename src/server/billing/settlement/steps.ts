@@ -20,6 +20,8 @@ export interface SettlementDeps {
   invoicing: InvoiceSettings;
   /** Reserves the refund of a charge that would have started a second subscription. */
   reserveCredit: ReserveCredit;
+  /** Months a bought credit pack may be drawn from (USAGE_PACK_VALID_MONTHS; 12 when left out). */
+  packValidMonths?: number;
 }
 
 /**
@@ -44,6 +46,8 @@ export interface PaidSettlement {
   /** The end of the time the payment bought; null for a lifetime. */
   paidUntil: string | null;
   seats?: PaymentPaidEvent['seats'];
+  /** Credit packs the payment bought: their invoice line says until when they may be drawn. */
+  pack?: { validUntil: string | null };
 }
 
 /**
@@ -59,6 +63,7 @@ export async function invoiceAndAnnounce(
   const { payment, plan, subscription, coupon } = paid;
   const invoice = await issueInvoiceForPayment(trx, clock, invoicing, payment.id, {
     period: paid.period ?? null,
+    ...(paid.pack ? { packValidUntil: paid.pack.validUntil } : {}),
     known: {
       payment,
       plan,

@@ -19,3 +19,10 @@ export function overageCharge(units: number, overage: Overage): number {
   if (units <= 0 || overage.policy === 'stop' || overage.price_minor === null) return 0;
   return Math.ceil(units / overage.per_units) * overage.price_minor;
 }
+
+/**
+ * Units of a period's use that are billed (or count against a cap): what is past the allowance
+ * and was not drawn from credit packs, max(0, used − allowance − from packs).
+ */
+export const billableOverage = (limit: number | null, used: number, fromPacks: number) =>
+  limit === null ? 0 : Math.max(0, used - limit - fromPacks);

@@ -9,6 +9,7 @@ import {
   lockCounter,
   type UsageEventRow,
 } from './ingest-repository.js';
+import { openPackPool, type PackDraw } from './packs.js';
 
 export type EventOutcome =
   { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
@@ -101,12 +102,14 @@ async function countOnce(
   const totals = new Map<string, number>();
   for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
   const before = new Map(totals);
+  // Past the allowance, units are drawn from the license's credit packs before any is overage.
+  const packs = await openPackPool(db, input.licenseId, events, keys);
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
   ]);
   const outcomes: EventOutcome[] = [];
-  const accepted: { index: number; event: EventToCount }[] = [];
+  const accepted: { index: number; event: EventToCount; draw: PackDraw }[] = [];
   /** Index of the first event of each id in this batch; later ones repeat it. */
   const firstOf = new Map<string, number>();
   const repeats: { index: number; first: number }[] = [];
@@ -123,12 +126,13 @@ async function countOnce(
     }
     firstOf.set(event.eventId, index);
     const total = totals.get(counterId(event)) ?? 0;
-    if (event.ceiling !== null && total + event.amount > event.ceiling) {
+    const draw = packs.draw(event, total);
+    if (!draw) {
       outcomes[index] = overCeiling(event);
       continue;
     }
     totals.set(counterId(event), total + event.amount);
-    accepted.push({ index, event });
+    accepted.push({ index, event, draw });
   }
 
   const written = await insertEvents(db, { ...input, events: accepted.map(({ event }) => event) });
@@ -170,6 +174,10 @@ async function countOnce(
     if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });
   }
   await addToDailyRollups(db, input.licenseId, [...daily.values()]);
+  await packs.save(
+    db,
+    accepted.flatMap(({ event, draw }) => (written.has(event.eventId) ? [{ key: keyOf(event), draw }] : [])),
+  );
   return { outcomes, crossings };
 }
 

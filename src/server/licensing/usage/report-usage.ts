@@ -23,6 +23,7 @@ import {
 } from './count-events.js';
 import { currentTotals } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
+import { currentPackTotals } from './packs-repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -173,6 +174,7 @@ export async function reportUsage(
         await currentTotals(deps.db, [license.id], now),
         now,
         true,
+        await currentPackTotals(deps.db, [license.id], now),
       )
     : [];
   return {

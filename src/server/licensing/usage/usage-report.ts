@@ -3,6 +3,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
 import { toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
+import { openPacksOfLicense } from './packs-repository.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
@@ -14,10 +15,26 @@ export async function usageReport(db: DbOrTransaction, row: LicenseRow, days: nu
     .startOf('day')
     .subtract(days - 1, 'day')
     .toISOString();
-  const [license, currency, history] = await Promise.all([
+  const [license, currency, history, packs] = await Promise.all([
     toLicense(db, row, now),
     planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
+    openPacksOfLicense(db, row.id, now.toISOString()),
   ]);
-  return { license_id: row.id, usage_info: license.usage_info, currency, history };
+  return {
+    license_id: row.id,
+    usage_info: license.usage_info,
+    currency,
+    history,
+    packs: packs.map((pack) => ({
+      id: pack.id,
+      feature_id: pack.feature_id,
+      units: Number(pack.units),
+      used: Number(pack.used),
+      left: Number(pack.units) - Number(pack.used),
+      source: pack.source,
+      created_at: pack.created_at,
+      expires_at: pack.expires_at,
+    })),
+  };
 }

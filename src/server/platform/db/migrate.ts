@@ -32,6 +32,7 @@ import * as trials from './migrations/0029-trials.js';
 import * as cardTrials from './migrations/0030-card-trials.js';
 import * as machineTrials from './migrations/0031-machine-trials.js';
 import * as usageMetering from './migrations/0032-usage-metering.js';
+import * as creditPacks from './migrations/0033-credit-packs.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ export const migrations: Record<string, Migration> = {
   '0030-card-trials': cardTrials,
   '0031-machine-trials': machineTrials,
   '0032-usage-metering': usageMetering,
+  '0033-credit-packs': creditPacks,
 };
 
 export class MigrationError extends Error {
