@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FeatureUsage } from '../../../src/shared/api/licenses';
+import type { FeatureUsage, UsagePack } from '../../../src/shared/api/licenses';
 import { utc } from '../../../src/shared/dates';
 import { type FakeApi, problem } from '../support/fake-api';
 import {
@@ -56,6 +56,7 @@ function usageAnswer(
   features: FeatureUsage[],
   history: { date: string; amount: number }[] = [],
   currency = 'USD',
+  packs: UsagePack[] = [],
 ) {
   return {
     json: {
@@ -63,6 +64,7 @@ function usageAnswer(
       usage_info: { features },
       currency,
       history: history.map((item) => ({ ...item, feature_id: 'f-requests', key: 'ai_requests' })),
+      packs,
     },
   };
 }
@@ -119,12 +121,12 @@ describe('/usage', () => {
       requestsCard.getByRole('button', { name: 'Hide daily numbers' }).getAttribute('aria-expanded'),
     ).toBe('true');
 
-    // Packs are not on sale yet: the button says so and leads nowhere.
+    // The plan sells no credit pack: the button says so and leads nowhere.
     const buy = screen.getByRole('button', { name: 'Buy credits' });
     expect(buy.hasAttribute('disabled')).toBe(true);
     expect(buy.getAttribute('aria-describedby')).toBeTruthy();
     expect(document.getElementById(buy.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
-      /Credit packs are not on sale yet/,
+      /This plan sells no credit packs/,
     );
   });
 
@@ -250,5 +252,39 @@ describe('/usage', () => {
     await openAsUser(api, '/usage');
     expect(await screen.findByText('Could not load your licenses', undefined, SLOW)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+  it('opens "Buy credits" for a feature selling a pack: packs and their price, and lists the packs on its card', async () => {
+    const withPack = requests({ pack: { units: 500, price_minor: 1_000 }, packs_left: 300 });
+    api.on('GET /licenses', () => ({ json: [license({ usage_info: { features: [withPack] } })] }));
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () =>
+      usageAnswer([withPack], [], 'USD', [
+        {
+          id: 'pack-1',
+          feature_id: 'f-requests',
+          units: 500,
+          used: 200,
+          left: 300,
+          source: 'purchase',
+          created_at: monthStart.toISOString(),
+          expires_at: monthStart.add(12, 'month').toISOString(),
+        },
+      ]),
+    );
+    await openAsUser(api, '/usage');
+    const requestsCard = await card('AI requests');
+    expect(requestsCard.getByRole('list', { name: 'Credit packs' }).textContent).toMatch(
+      /300 of 500 requests left, valid until/,
+    );
+    const buy = screen.getByRole('button', { name: 'Buy credits' });
+    await waitFor(() => expect(buy.hasAttribute('disabled')).toBe(false));
+    await userEvent.click(buy);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Buy credits' }));
+    const packs = dialog.getByRole('textbox', { name: 'Packs' });
+    await userEvent.clear(packs);
+    await userEvent.type(packs, '2');
+    await waitFor(() =>
+      expect(dialog.getByTestId('packs-price').textContent).toMatch(/1,000 requests for \$20 /),
+    );
+    expect(dialog.getByRole('button', { name: 'Continue to payment' })).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
-import type { FeatureUsage } from '../../../../../shared/api/licenses';
+import type { FeatureUsage, UsagePack } from '../../../../../shared/api/licenses';
+import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
 import { formatNumber } from '../license-format';
 import type { UsagePoint } from '../usage-history';
@@ -61,10 +62,13 @@ function OverageLines({
 export function MeteredFeatureCard({
   feature,
   currency,
+  packs = [],
   points,
   chartColor,
 }: {
   feature: FeatureUsage;
+  /** The feature's credit packs not expired or refunded, earliest expiry first. */
+  packs?: UsagePack[];
   /** The plan's currency, in which the overage is priced. */
   currency: string;
   /** This period's days (oldest first) with the feature's use on each. */
@@ -81,6 +85,16 @@ export function MeteredFeatureCard({
         </Title>
         <FeatureUsageMeter feature={feature} showName={false} />
         {feature.limit === null ? null : <OverageLines feature={feature} currency={currency} unit={unit} />}
+        {packs.length > 0 ? (
+          <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Credit packs">
+            {packs.map((pack) => (
+              <Text key={pack.id} component="li" size="sm">
+                Credit pack: {formatNumber(pack.left)} of {formatNumber(pack.units)} {unit} left, valid until{' '}
+                {formatDate(pack.expires_at)}
+              </Text>
+            ))}
+          </Stack>
+        ) : null}
         <UsageChart
           caption={caption}
           showCaption
