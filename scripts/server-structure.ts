@@ -71,6 +71,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'usage_overage_charges',
       'usage_member_caps',
       'usage_member_counters',
+      'usage_packs',
     ].map((table) => [table, 'licensing']),
   ),
   ...Object.fromEntries(
@@ -84,6 +85,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'provider_plans',
       'refunds',
       'subscriptions',
+      'usage_pack_orders',
     ].map((table) => [table, 'billing']),
   ),
   releases: 'distribution',

@@ -9,6 +9,7 @@ import {
   licenseEventData,
   organisationEventData,
   overageEventData,
+  packEventData,
   paymentEventData,
   subscriptionEventData,
 } from './integrations/webhooks/event-data.js';
@@ -30,6 +31,7 @@ void everyWebhookAnnounced;
 function webhookData(event: WebhookEvent): Record<string, unknown> {
   if ('allowance' in event) return allowanceEventData(event.license, event.allowance);
   if ('overage' in event) return overageEventData(event.license, event.overage);
+  if ('pack' in event) return packEventData(event.license, event.pack);
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);

@@ -8,6 +8,7 @@ import { createDashboardService } from './dashboard-service.js';
 import { createAdminLicensesService } from './licenses-service.js';
 import { createRevokedLicenseMail } from './revoked-license-mail.js';
 import { adminRoutes } from './routes.js';
+import { createUsageGrants } from './usage-grants-service.js';
 import { createAdminUsersService } from './users-service.js';
 
 export interface AdminOptions {
@@ -30,6 +31,7 @@ export const adminContext = fp<AdminOptions>(
         dashboard: createDashboardService({ db, clock }),
         users: createAdminUsersService({ db, clock, passwords: app.identity.passwords, mailer }),
         licenses: createAdminLicensesService({ db, clock, events }),
+        grants: createUsageGrants({ db, clock, validMonths: config.usagePackValidMonths }),
       });
       await api.register(adminSecurityEventsRoutes, { securityEvents: createSecurityEventsService({ db }) });
     });

@@ -16,6 +16,8 @@ import { paymentsModule, warnAboutPaymentProvider } from './payments/module.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { createPaymentsService } from './payments/service.js';
 import { createWebhookHandler } from './payments/webhooks.js';
+import { creditPackRoutes } from './credit-packs/routes.js';
+import { createCreditPackOrders } from './credit-packs/service.js';
 import { createSettlement } from './settlement/settle.js';
 import { seatPurchaseRoutes } from './seat-purchases/routes.js';
 import { createSeatPurchases } from './seat-purchases/service.js';
@@ -70,7 +72,13 @@ export const billingContext = fp<BillingOptions>(
     events.on('organisation.ownership_transferred', transferOrganisationSubscriptions);
     const refunds = createRefundsService({ db, clock, events, provider, invoicing, log });
     // Every paid charge settles through this one: checkout, webhooks, renewals, plan changes, seats.
-    const settlement = createSettlement({ clock, events, invoicing, reserveCredit: refunds.reserveCredit });
+    const settlement = createSettlement({
+      clock,
+      events,
+      invoicing,
+      reserveCredit: refunds.reserveCredit,
+      packValidMonths: config.usagePackValidMonths,
+    });
     const subscriptionsArea = createSubscriptionsArea({
       db,
       clock,
@@ -124,6 +132,16 @@ export const billingContext = fp<BillingOptions>(
           log,
         }),
         adminPayments: createAdminPaymentsService({ db, clock, checkoutExpiryMinutes }),
+      });
+      await api.register(creditPackRoutes, {
+        orders: createCreditPackOrders({
+          db,
+          clock,
+          provider,
+          currency: config.payments.currency,
+          invoicing,
+          log,
+        }),
       });
       await api.register(subscriptionsRoutes, { subscriptions: subscriptionsArea.service });
       await api.register(seatPurchaseRoutes, {

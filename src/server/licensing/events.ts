@@ -95,9 +95,23 @@ export interface OverageChargedEvent {
   };
 }
 
+/** A customer bought a credit pack of a metered feature (`usage.pack_bought`), settled once. */
+export interface PackBoughtEvent {
+  type: 'usage.pack_bought';
+  license: LicenseRow;
+  pack: {
+    id: string;
+    featureId: string;
+    featureKey: string;
+    units: number;
+    expiresAt: string;
+    paymentId: string;
+  };
+}
+
 /** What the licensing context announces, each the webhook of the same name. */
 export type LicensingEvent =
-  LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent | OverageChargedEvent;
+  LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent | OverageChargedEvent | PackBoughtEvent;
 
 /**
  * An organisation changed hands, from an owner to another member. Not a webhook

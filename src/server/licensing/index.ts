@@ -89,3 +89,13 @@ export {
   pendingOfSubscription as pendingOverageOfSubscription,
   setAddon as setOverageAddon,
 } from './usage/overage-repository.js';
+// Credit packs: what a customer may buy (billing's checkout), the pack a settled payment writes,
+// ending one for its refund, and an administrator's grant of units.
+export { grantUsageUnits, packDescription, type PackOffer, packOffer } from './usage/pack-offers.js';
+export {
+  addUsagePack,
+  DEFAULT_PACK_VALID_MONTHS,
+  type EndedPack,
+  endPackForRefund,
+  reopenPackAfterFailedRefund,
+} from './usage/packs.js';

@@ -282,6 +282,12 @@ const environmentSchema = z.object({
     .max(10_080, 'must be between 1 and 10080 (a week)')
     .default(60),
   SUPPORT_EMAIL: z.email('must be an e-mail address').optional(),
+  USAGE_PACK_VALID_MONTHS: z.coerce
+    .number()
+    .int('must be a whole number of months')
+    .min(1, 'must be between 1 and 120')
+    .max(120, 'must be between 1 and 120')
+    .default(12),
   ORGANISATION_INVITATION_TTL_HOURS: z.coerce
     .number()
     .int('must be a whole number of hours')
@@ -483,6 +489,8 @@ export interface Config {
   supportEmail: string | undefined;
   /** How long an organisation invitation's link works, in hours. */
   organisationInvitationTtlHours: number;
+  /** Months a bought credit pack's units may be drawn (USAGE_PACK_VALID_MONTHS). */
+  usagePackValidMonths: number;
   /** Seller details, tax and number series of invoices and credit notes (billing's `InvoiceSettings`). */
   invoices: {
     /** Who issues the invoices: printed on every invoice and credit note as it was at issue time. */
@@ -666,6 +674,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     supportEmail: env.SUPPORT_EMAIL,
     organisationInvitationTtlHours: env.ORGANISATION_INVITATION_TTL_HOURS,
+    usagePackValidMonths: env.USAGE_PACK_VALID_MONTHS,
     invoices: {
       seller: {
         name: env.SELLER_NAME,

@@ -201,6 +201,55 @@ export type ChangeTrialRequest = z.infer<typeof changeTrialRequestSchema>;
 
 export const REVOKE_REASON_MAX_LENGTH = 500;
 
+/** The most units one grant may give, and the longest it may be valid. */
+export const MAX_GRANT_UNITS = 100_000_000;
+export const MAX_GRANT_VALID_MONTHS = 120;
+
+/** `POST /admin/licenses/{id}/usage/grants`: units of a metered feature, with the reason for them. */
+export const grantUsageRequestSchema = z
+  .strictObject({
+    feature: z
+      .string('Name the feature by its id or key')
+      .trim()
+      .min(1, 'Name the feature by its id or key')
+      .max(64),
+    units: z
+      .number('units is required: how many to grant')
+      .int('units must be a whole number')
+      .min(1, 'units must be at least 1')
+      .max(MAX_GRANT_UNITS, `units must be at most ${MAX_GRANT_UNITS}`),
+    reason: z
+      .string({ error: 'reason is required: say why the units are granted' })
+      .trim()
+      .min(1, 'reason is required: say why the units are granted')
+      .max(REVOKE_REASON_MAX_LENGTH, `reason must be at most ${REVOKE_REASON_MAX_LENGTH} characters`)
+      .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'reason must not contain control characters'),
+    valid_months: z
+      .number()
+      .int('valid_months must be a whole number')
+      .min(1, 'valid_months must be at least 1')
+      .max(MAX_GRANT_VALID_MONTHS, `valid_months must be at most ${MAX_GRANT_VALID_MONTHS}`)
+      .optional()
+      .describe('How long the units may be drawn; USAGE_PACK_VALID_MONTHS when left out'),
+  })
+  .meta({ id: 'GrantUsageRequest' });
+export type GrantUsageRequest = z.infer<typeof grantUsageRequestSchema>;
+
+/** The pack a grant wrote. */
+export const usageGrantSchema = z
+  .object({
+    id: z.string(),
+    license_id: z.string(),
+    feature_id: z.string(),
+    units: z.number().int(),
+    reason: z.string(),
+    granted_by: z.string(),
+    created_at: isoDateTimeSchema,
+    expires_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'UsageGrant' });
+export type UsageGrant = z.infer<typeof usageGrantSchema>;
+
 /** `POST /admin/licenses/{id}/revoke?reason=…`: the reason travels as query text, not in a body. */
 export const revokeLicenseQuerySchema = z.object({
   reason: z

@@ -4,7 +4,7 @@ import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
 import { memberUsageSchema } from './member-usage.js';
 import { seatHolderSchema } from './organisations.js';
-import { BILLING_INTERVALS, overageSchema, planSchema } from './plans.js';
+import { BILLING_INTERVALS, creditPackSchema, overageSchema, planSchema } from './plans.js';
 
 /** `trial_expired`: a free trial whose end passed before the plan was bought. */
 export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'trial_expired'] as const;
@@ -82,9 +82,19 @@ export const featureUsageSchema = z
     /** Units allowed per period; null means unlimited. */
     limit: z.number().int().nullable(),
     overage: overageSchema,
+    pack: creditPackSchema.nullable().describe('The credit pack on sale for this feature; null when none is'),
     used: z.number().int(),
-    remaining: z.number().int().nullable().describe('Units of the allowance left this period'),
-    over_allowance: z.number().int().describe('Units used past the allowance this period (billed or capped)'),
+    remaining: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Units left this period: of the allowance, and of the credit packs after it'),
+    from_packs: z.number().int().describe('Units of this period’s use drawn from credit packs'),
+    packs_left: z.number().int().describe('Units left in the license’s credit packs of this feature'),
+    over_allowance: z
+      .number()
+      .int()
+      .describe('Units used past the allowance and the credit packs this period (billed or capped)'),
     available: z
       .boolean()
       .describe('Whether more can be used now: within the allowance, or past it when billed'),
@@ -437,6 +447,20 @@ export const overageOutlookSchema = z
   })
   .meta({ id: 'OverageOutlook' });
 export type OverageOutlook = z.infer<typeof overageOutlookSchema>;
+/** A credit pack of one of the license's features, with what is left of it. */
+export const usagePackSchema = z
+  .object({
+    id: z.string(),
+    feature_id: z.string(),
+    units: z.number().int(),
+    used: z.number().int(),
+    left: z.number().int().describe('Units still to draw, until it expires'),
+    source: z.enum(['purchase', 'grant']).describe('Bought by the customer, or granted by an administrator'),
+    created_at: isoDateTimeSchema,
+    expires_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'UsagePack' });
+export type UsagePack = z.infer<typeof usagePackSchema>;
 
 export const licenseUsageSchema = z
   .object({
@@ -464,8 +488,32 @@ export const licenseUsageSchema = z
       .nullable()
       .optional()
       .describe('On an organization’s license, the caller’s own use and caps; null (or absent) otherwise'),
+    packs: z
+      .array(usagePackSchema)
+      .describe('The credit packs not expired or refunded, earliest expiry first (drawn in that order)'),
   })
   .meta({ id: 'LicenseUsage' });
+
+/** The most credit packs one order may buy. */
+export const MAX_PACKS_PER_ORDER = 100;
+
+/** An order for credit packs of one of the license's metered features. */
+export const buyCreditPacksRequestSchema = z
+  .strictObject({
+    feature: z
+      .string('Name the feature by its id or key')
+      .trim()
+      .min(1, 'Name the feature by its id or key')
+      .max(64),
+    quantity: z
+      .number('Say how many packs')
+      .int('Packs are bought whole')
+      .min(1, 'Buy at least 1 pack')
+      .max(MAX_PACKS_PER_ORDER, `At most ${MAX_PACKS_PER_ORDER} packs can be bought at once`)
+      .default(1),
+  })
+  .meta({ id: 'BuyCreditPacksRequest' });
+export type BuyCreditPacksRequest = z.input<typeof buyCreditPacksRequestSchema>;
 
 export const licenseFeaturesSchema = z
   .object({ license_id: z.string(), features: z.array(featureUsageSchema) })

@@ -41,6 +41,19 @@ export const overageSchema = z
 export type Overage = z.infer<typeof overageSchema>;
 export const STOP_AT_ALLOWANCE: Overage = { policy: 'stop', price_minor: null, per_units: 1, cap: null };
 
+/** The most units one credit pack may hold, and the most a pack may cost in minor units. */
+export const MAX_PACK_UNITS = 100_000_000;
+export const MAX_PACK_PRICE_MINOR = 100_000_000;
+
+/** A credit pack a metered feature sells: `units` more to use, for `price_minor` in the plan's currency. */
+export const creditPackSchema = z
+  .object({
+    units: z.number().int().describe('Units one pack adds, drawn once the period’s allowance is used'),
+    price_minor: z.number().int().describe('Price of one pack, in the plan’s minor unit'),
+  })
+  .meta({ id: 'CreditPack' });
+export type CreditPack = z.infer<typeof creditPackSchema>;
+
 export const planFeatureSchema = z
   .object({
     feature_id: z.string(),
@@ -52,6 +65,7 @@ export const planFeatureSchema = z
     /** Units per period for a metered feature; null means unlimited (and always for on/off ones). */
     limit: z.number().int().nullable(),
     overage: overageSchema.describe('What happens past the allowance; always stop for on/off features'),
+    pack: creditPackSchema.nullable().describe('The credit pack customers may buy; null when none is sold'),
   })
   .meta({ id: 'PlanFeature' });
 export type PlanFeature = z.infer<typeof planFeatureSchema>;
@@ -159,6 +173,22 @@ const planFeaturesInput = z
         .nullable()
         .default(null),
       overage: overageInput.optional().describe('Past the allowance; stop when left out'),
+      pack: z
+        .strictObject({
+          units: z
+            .number()
+            .int('A pack holds a whole number of units')
+            .min(1, 'A pack holds at least 1 unit')
+            .max(MAX_PACK_UNITS, `A pack holds at most ${MAX_PACK_UNITS} units`),
+          price_minor: z
+            .number()
+            .int('A pack’s price is whole minor units')
+            .min(1, 'A pack’s price is at least 1')
+            .max(MAX_PACK_PRICE_MINOR, `A pack’s price must be at most ${MAX_PACK_PRICE_MINOR}`),
+        })
+        .nullable()
+        .default(null)
+        .describe('The credit pack sold for a metered feature with a period; none when left out'),
     }),
   )
   .max(100)

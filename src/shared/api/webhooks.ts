@@ -29,6 +29,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'usage.allowance_warning',
   'usage.allowance_reached',
   'usage.overage_charged',
+  'usage.pack_bought',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -60,6 +61,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'usage.allowance_reached': 'A license used all of a metered feature’s allowance this period',
   'usage.overage_charged':
     'Use past a metered feature’s allowance in an ended period was charged with a renewal',
+  'usage.pack_bought': 'A customer bought a credit pack of a metered feature (its payment settled)',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

@@ -45,6 +45,7 @@ const planFeature = (feature: Feature, limit: number | null): PlanFeature => ({
   unit: feature.unit,
   limit,
   overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+  pack: null,
 });
 
 const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({

@@ -30,6 +30,7 @@ const plans = [
         unit: 'messages',
         limit: null,
         overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+        pack: null,
       },
       {
         feature_id: 'f-voice',
@@ -40,6 +41,7 @@ const plans = [
         unit: null,
         limit: null,
         overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+        pack: null,
       },
     ],
   }),

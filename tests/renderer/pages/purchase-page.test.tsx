@@ -43,6 +43,7 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
       unit: 'messages',
       limit: 5000,
       overage: { policy: 'stop', price_minor: null, per_units: 1, cap: null },
+      pack: null,
     },
   ],
   archived_at: null,

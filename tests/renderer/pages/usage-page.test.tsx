@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FeatureUsage, OverageOutlook } from '../../../src/shared/api/licenses';
+import type { FeatureUsage, OverageOutlook, UsagePack } from '../../../src/shared/api/licenses';
 import { utc } from '../../../src/shared/dates';
 import { type FakeApi, problem } from '../support/fake-api';
 import {
@@ -58,7 +58,7 @@ function usageAnswer(
   features: FeatureUsage[],
   history: { date: string; amount: number }[] = [],
   currency = 'USD',
-  overage: OverageOutlook[] = [],
+  { overage = [], packs = [] }: { overage?: OverageOutlook[]; packs?: UsagePack[] } = {},
 ) {
   return {
     json: {
@@ -67,6 +67,7 @@ function usageAnswer(
       currency,
       history: history.map((item) => ({ ...item, feature_id: 'f-requests', key: 'ai_requests' })),
       overage,
+      packs,
     },
   };
 }
@@ -85,16 +86,18 @@ describe('/usage', () => {
           { date: day(0) === monthStart.format('YYYY-MM-DD') ? day(0) : day(1), amount: 1000 },
         ],
         'USD',
-        [
-          {
-            feature_id: 'f-requests',
-            projected_minor: 750,
-            owed_units: 40,
-            owed_minor: 1000,
-            billable: true,
-            charged_on: RENEWAL,
-          },
-        ],
+        {
+          overage: [
+            {
+              feature_id: 'f-requests',
+              projected_minor: 750,
+              owed_units: 40,
+              owed_minor: 1000,
+              billable: true,
+              charged_on: RENEWAL,
+            },
+          ],
+        },
       ),
     );
     await openAsUser(api, '/usage');
@@ -138,12 +141,12 @@ describe('/usage', () => {
       requestsCard.getByRole('button', { name: 'Hide daily numbers' }).getAttribute('aria-expanded'),
     ).toBe('true');
 
-    // Packs are not on sale yet: the button says so and leads nowhere.
+    // The plan sells no credit pack: the button says so and leads nowhere.
     const buy = screen.getByRole('button', { name: 'Buy credits' });
     expect(buy.hasAttribute('disabled')).toBe(true);
     expect(buy.getAttribute('aria-describedby')).toBeTruthy();
     expect(document.getElementById(buy.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
-      /Credit packs are not on sale yet/,
+      /This plan sells no credit packs/,
     );
   });
 
@@ -269,5 +272,41 @@ describe('/usage', () => {
     await openAsUser(api, '/usage');
     expect(await screen.findByText('Could not load your licenses', undefined, SLOW)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+  it('opens "Buy credits" for a feature selling a pack: packs and their price, and lists the packs on its card', async () => {
+    const withPack = requests({ pack: { units: 500, price_minor: 1_000 }, packs_left: 300 });
+    api.on('GET /licenses', () => ({ json: [license({ usage_info: { features: [withPack] } })] }));
+    api.on(`GET /licenses/${LICENSE_ID}/usage`, () =>
+      usageAnswer([withPack], [], 'USD', {
+        packs: [
+          {
+            id: 'pack-1',
+            feature_id: 'f-requests',
+            units: 500,
+            used: 200,
+            left: 300,
+            source: 'purchase',
+            created_at: monthStart.toISOString(),
+            expires_at: monthStart.add(12, 'month').toISOString(),
+          },
+        ],
+      }),
+    );
+    await openAsUser(api, '/usage');
+    const requestsCard = await card('AI requests');
+    expect(requestsCard.getByRole('list', { name: 'Credit packs' }).textContent).toMatch(
+      /300 of 500 requests left, valid until/,
+    );
+    const buy = screen.getByRole('button', { name: 'Buy credits' });
+    await waitFor(() => expect(buy.hasAttribute('disabled')).toBe(false));
+    await userEvent.click(buy);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Buy credits' }));
+    const packs = dialog.getByRole('textbox', { name: 'Packs' });
+    await userEvent.clear(packs);
+    await userEvent.type(packs, '2');
+    await waitFor(() =>
+      expect(dialog.getByTestId('packs-price').textContent).toMatch(/1,000 requests for \$20 /),
+    );
+    expect(dialog.getByRole('button', { name: 'Continue to payment' })).toBeTruthy();
   });
 });

@@ -785,6 +785,14 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: ownerOnly(200),
   },
+  // The holder may order packs, but the fixture's plan sells none; nobody else sees the license.
+  'POST /licenses/{id}/usage/packs': {
+    request: (f) => ({
+      path: `/licenses/${f.licenseId}/usage/packs`,
+      body: { feature: 'ai_chat', quantity: 1 },
+    }),
+    expect: { anonymous: 401, user: 409, otherUser: 404, admin: 404 },
+  },
   'POST /usage/events': {
     request: (f) => ({
       path: '/usage/events',
@@ -959,6 +967,13 @@ const MATRIX: Record<string, Row> = {
       body: { action: 'end' },
     }),
     expect: adminOnly(409),
+  },
+  'POST /admin/licenses/{id}/usage/grants': {
+    request: (f) => ({
+      path: `/admin/licenses/${f.licenseId}/usage/grants`,
+      body: { feature: 'ai_chat', units: 10, reason: 'Matrix check' },
+    }),
+    expect: adminOnly(201),
   },
   'GET /admin/licenses/{id}/activations': {
     request: (f) => ({ path: `/admin/licenses/${f.licenseId}/activations` }),

@@ -92,4 +92,45 @@ describeOnEveryDatabase('plans: what happens past a metered feature’s allowanc
     }
     expect(await plans()).toBe(before);
   });
+  it('keeps a metered feature’s credit pack, and refuses one on an on/off feature or with bad numbers', async () => {
+    const s = server();
+    const admin = await signInAsAdmin(s);
+    const chat = await featureId(s, 'ai_chat');
+    const offline = await featureId(s, 'offline_mode');
+    const response = await create(
+      s,
+      admin,
+      planWith([
+        { feature_id: chat, limit: 1000, pack: { units: 500, price_minor: 49_900 } },
+        { feature_id: offline, limit: null },
+      ]),
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    const plan = planSchema.parse(response.json());
+    const byKey = new Map(plan.features.map((feature) => [feature.key, feature.pack]));
+    expect(byKey.get('ai_chat')).toEqual({ units: 500, price_minor: 49_900 });
+    expect(byKey.get('offline_mode')).toBeNull();
+
+    expectApiError(
+      await create(
+        s,
+        admin,
+        planWith([{ feature_id: offline, limit: null, pack: { units: 5, price_minor: 100 } }]),
+      ),
+      400,
+      'pack_without_period',
+    );
+    for (const pack of [
+      { units: 0, price_minor: 100 },
+      { units: 5, price_minor: 0 },
+      { units: 1.5, price_minor: 100 },
+      { units: 5, price_minor: -1 },
+      { units: 5 },
+    ])
+      expectApiError(
+        await create(s, admin, planWith([{ feature_id: chat, limit: 10, pack } as never])),
+        400,
+        'validation_error',
+      );
+  });
 });

@@ -286,6 +286,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/licenses/{id}/usage/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant units of a metered feature to a license, with a reason
+         * @description Writes a credit pack of the units: drawn once the period’s allowance is used, earliest expiry first, until it expires (`valid_months`, else USAGE_PACK_VALID_MONTHS). The reason is required and kept in the security log with the administrator, license and units. 404 `feature_not_found` for a feature the license’s plan lacks; 400 `feature_not_metered` for one not counted per period.
+         */
+        post: operations["adminGrantUsageUnits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/licensing/settings": {
         parameters: {
             query?: never;
@@ -427,7 +447,7 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, organisation_usage_caps_changed, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, organisation_usage_caps_changed, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, usage_units_granted, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
         put?: never;
@@ -1736,6 +1756,26 @@ export interface paths {
          * @description At most 1000 events. Each event counts once per license: a retried batch answers its events as duplicates, and an id sent again with another amount or feature is refused. An event counts in the period it happened (`occurred_at`, up to 90 days back). Each event gets its outcome; one refused event (allowance used up, unknown feature) does not stop the others.
          */
         post: operations["reportLicenseUsageEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/usage/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an order for credit packs of a metered feature of the license
+         * @description The amount is the feature’s pack price (in the plan’s currency) times `quantity` (1–100). Pay it as a plan’s order: the checkout with `order_id`, then verify; settling it adds the packs’ units, valid for USAGE_PACK_VALID_MONTHS. For the license’s holder, or an organization’s owner and admins (a member: 403 `organisation_admin_required`); anyone else’s license reads as 404. 404 `feature_not_found`, 400 `feature_not_metered`, 409 `pack_not_sold` when the plan sells no pack of it.
+         */
+        post: operations["buyCreditPacks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3773,6 +3813,11 @@ export interface components {
             country: string;
             tax_id?: string | null;
         };
+        BuyCreditPacksRequestInput: {
+            feature: string;
+            /** @default 1 */
+            quantity: number;
+        };
         CancelSubscriptionRequestInput: {
             /**
              * @description period_end (the default): no further charge, the license runs to the end of the paid period
@@ -4009,6 +4054,14 @@ export interface components {
                     /** @default null */
                     cap: number | null;
                 };
+                /**
+                 * @description The credit pack sold for a metered feature with a period; none when left out
+                 * @default null
+                 */
+                pack: {
+                    units: number;
+                    price_minor: number;
+                } | null;
             }[];
             /** @default null */
             update_months: number | null;
@@ -4032,12 +4085,18 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
             token: string;
             api_token: components["schemas"]["ApiToken"];
+        };
+        CreditPack: {
+            /** @description Units one pack adds, drawn once the period’s allowance is used */
+            units: number;
+            /** @description Price of one pack, in the plan’s minor unit */
+            price_minor: number;
         };
         CurrentPlan: {
             plan: components["schemas"]["Plan"] | null;
@@ -4262,10 +4321,16 @@ export interface components {
             unit: string | null;
             limit: number | null;
             overage: components["schemas"]["Overage"];
+            /** @description The credit pack on sale for this feature; null when none is */
+            pack: components["schemas"]["CreditPack"] | null;
             used: number;
-            /** @description Units of the allowance left this period */
+            /** @description Units left this period: of the allowance, and of the credit packs after it */
             remaining: number | null;
-            /** @description Units used past the allowance this period (billed or capped) */
+            /** @description Units of this period’s use drawn from credit packs */
+            from_packs: number;
+            /** @description Units left in the license’s credit packs of this feature */
+            packs_left: number;
+            /** @description Units used past the allowance and the credit packs this period (billed or capped) */
             over_allowance: number;
             /** @description Whether more can be used now: within the allowance, or past it when billed */
             available: boolean;
@@ -4278,6 +4343,13 @@ export interface components {
             ceremony: string;
             name: string;
             response: components["schemas"]["RegistrationResponseInput"];
+        };
+        GrantUsageRequestInput: {
+            feature: string;
+            units: number;
+            reason: string;
+            /** @description How long the units may be drawn; USAGE_PACK_VALID_MONTHS when left out */
+            valid_months?: number;
         };
         Health: {
             /** @enum {string} */
@@ -4574,6 +4646,8 @@ export interface components {
             overage: components["schemas"]["OverageOutlook"][];
             /** @description On an organization’s license, the caller’s own use and caps; null (or absent) otherwise */
             member_usage?: components["schemas"]["MemberUsage"] | null;
+            /** @description The credit packs not expired or refunded, earliest expiry first (drawn in that order) */
+            packs: components["schemas"]["UsagePack"][];
         };
         LicensingSettings: {
             /** @description A machine unseen for this many days gives up its seat when another machine needs it */
@@ -5017,6 +5091,8 @@ export interface components {
             limit: number | null;
             /** @description What happens past the allowance; always stop for on/off features */
             overage: components["schemas"]["Overage"];
+            /** @description The credit pack customers may buy; null when none is sold */
+            pack: components["schemas"]["CreditPack"] | null;
         };
         PlanList: {
             data: components["schemas"]["Plan"][];
@@ -5762,6 +5838,14 @@ export interface components {
                     /** @default null */
                     cap: number | null;
                 };
+                /**
+                 * @description The credit pack sold for a metered feature with a period; none when left out
+                 * @default null
+                 */
+                pack: {
+                    units: number;
+                    price_minor: number;
+                } | null;
             }[];
             update_months?: number | null;
             renews_updates_of?: string | null;
@@ -5783,7 +5867,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };
@@ -5821,8 +5905,37 @@ export interface components {
             code?: string;
             message?: string;
         };
+        UsageGrant: {
+            id: string;
+            license_id: string;
+            feature_id: string;
+            units: number;
+            reason: string;
+            granted_by: string;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            expires_at: string;
+        };
         UsageInfo: {
             features: components["schemas"]["FeatureUsage"][];
+        };
+        UsagePack: {
+            id: string;
+            feature_id: string;
+            units: number;
+            used: number;
+            /** @description Units still to draw, until it expires */
+            left: number;
+            /**
+             * @description Bought by the customer, or granted by an administrator
+             * @enum {string}
+             */
+            source: "purchase" | "grant";
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            expires_at: string;
         };
         UserProfile: {
             id: string;
@@ -7349,6 +7462,77 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminGrantUsageUnits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantUsageRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageGrant"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12843,6 +13027,95 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    buyCreditPacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyCreditPacksRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrder"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

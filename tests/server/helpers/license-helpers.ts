@@ -71,6 +71,8 @@ export async function createPlan(
     renewsUpdatesOf?: string;
     /** What happens past a metered feature's allowance, per feature key (stop when left out). */
     overage?: Record<string, Overage>;
+    /** The credit pack sold per feature key (none when left out). */
+    packs?: Record<string, { units: number; price_minor: number }>;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -107,6 +109,8 @@ export async function createPlan(
         feature_id: feature.id,
         limit_value: limit,
         ...overageColumns(input.overage?.[key]),
+        pack_units: input.packs?.[key]?.units ?? null,
+        pack_price_minor: input.packs?.[key]?.price_minor ?? null,
       })
       .execute();
   }

@@ -19,10 +19,11 @@ import {
   findCoupon,
   findPlanRow,
 } from '../../catalogue/index.js';
+import { findPackOrder } from '../credit-packs/orders-repository.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
 import { findUserById } from '../../identity/index.js';
 import { type BilledOverage, overageBilledOn } from '../../licensing/index.js';
-import { type ChargeCoupon, itemiseCharge } from './itemise.js';
+import { type ChargeCoupon, itemiseCharge, packLineWords } from './itemise.js';
 import { overageLines } from './overage-lines.js';
 import { taxBreakdown } from './place-of-supply.js';
 import {
@@ -205,6 +206,8 @@ export async function issueInvoiceForPayment(
   paymentId: string,
   options: {
     period?: ServicePeriod | null;
+    /** Until when the credit packs the payment bought may be drawn, as their line says. */
+    packValidUntil?: string | null;
     /** The rows the settling already holds (the payment as it now is, its plan, subscription and coupon). */
     known?: {
       payment?: PaymentRow;
@@ -230,6 +233,7 @@ export async function issueInvoiceForPayment(
     ? await organisationBuyer(trx, payment, organisation)
     : await buyerOf(trx, payment.user_id);
   const seatBased = plan ? Number(plan.seat_based) === 1 : false;
+  const packOrder = await findPackOrder(trx, payment.id);
   const { lines, split, linesIncludeTax } = itemiseCharge(
     {
       plan,
@@ -239,6 +243,13 @@ export async function issueInvoiceForPayment(
       perSeat: seatBased,
       coupon: await couponOf(trx, payment, subscription, plan, known.coupon),
       seatsAdded: seatsAddedBy(payment),
+      pack: packOrder
+        ? {
+            description: packLineWords(packOrder.description, options.packValidUntil ?? null),
+            quantity: Number(packOrder.quantity),
+            unitPriceMinor: Number(packOrder.price_minor),
+          }
+        : undefined,
       chargedMinor: Number(payment.amount_minor),
       currency: payment.currency,
       overage: overageLines(known.overage ?? (subscription ? await overageBilledOn(trx, payment.id) : [])),

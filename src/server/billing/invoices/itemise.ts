@@ -1,6 +1,7 @@
 import type { InvoiceLine } from '../../../shared/api/invoices.js';
 import type { PlanRow } from '../../platform/db/tables.js';
 import type { OverageLine } from './overage-lines.js';
+import { formatDate } from '../../platform/mail/formatting.js';
 import { formatMinor, formatRate } from './pdf.js';
 import type { TaxSettings } from './settings.js';
 import { chargeForPrice, splitGross, type TaxSplit } from './tax.js';
@@ -37,6 +38,8 @@ export interface ChargeFacts {
   coupon: ChargeCoupon | undefined;
   /** A charge for seats added mid-period: prorated, so one line for the whole amount. */
   seatsAdded: { from: number; to: number } | undefined;
+  /** Credit packs bought: so many packs at their price, each described as the order named it. */
+  pack?: { description: string; quantity: number; unitPriceMinor: number } | undefined;
   chargedMinor: number;
   currency: string;
   /** Use past an allowance billed with this charge (a renewal), one line each, taxed as the plan is. */
@@ -108,8 +111,50 @@ function singleLine(facts: ChargeFacts, description: string, tax: TaxSettings): 
   return { lines: [line('item', description, 1, amount)], split, linesIncludeTax: tax.inclusive };
 }
 
+/** A credit pack's line: "500 AI requests credit pack, valid until 4 December 2027". */
+export const packLineWords = (description: string, validUntil: string | null) =>
+  validUntil ? `${description}, valid until ${formatDate(validUntil)}` : description;
+
+/** The lines' totals: as listed when the charge is the price (and its tax), else with the difference as a line. */
+function totalled(
+  lines: InvoiceLine[],
+  listed: number,
+  expected: number,
+  charged: number,
+  tax: TaxSettings,
+): Itemised {
+  if (charged === expected) {
+    // Prices exclusive of tax: the tax is what was added to each seat's price, so the lines stay
+    // the taxable value exactly (splitting the total again could move a paisa between them).
+    const split: TaxSplit = tax.inclusive
+      ? splitGross(charged, tax.rateBasisPoints)
+      : { netMinor: listed, taxMinor: charged - listed, grossMinor: charged };
+    return { lines, split, linesIncludeTax: tax.inclusive };
+  }
+  // The charge differs from the price: credit from earlier payments taken off (a move to a cheaper
+  // plan, a plan change's unused period), or, should a provider charge more, an adjustment.
+  const split = splitGross(charged, tax.rateBasisPoints);
+  const difference = (tax.inclusive ? charged : split.netMinor) - listed;
+  lines.push(
+    difference < 0
+      ? line('credit', 'Credit from earlier payments', 1, difference)
+      : line('adjustment', 'Adjustment to the amount charged', 1, difference),
+  );
+  return { lines, split, linesIncludeTax: tax.inclusive };
+}
+
 export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
   const { plan, quantity, coupon, currency } = facts;
+  if (facts.pack) {
+    const { description, quantity: packs, unitPriceMinor } = facts.pack;
+    return totalled(
+      [line('item', description, packs, unitPriceMinor)],
+      unitPriceMinor * packs,
+      chargeForPrice(unitPriceMinor, tax) * packs,
+      facts.chargedMinor,
+      tax,
+    );
+  }
   if (!plan) return singleLine(facts, `Plan ${facts.planId}`, tax);
   if (facts.seatsAdded) {
     const added = facts.seatsAdded.to - facts.seatsAdded.from;
@@ -136,24 +181,5 @@ export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
   const expected =
     chargeForPrice(unitPrice - unitDiscount, tax) * quantity +
     overage.reduce((sum, extra) => sum + chargeForPrice(extra.amountMinor, tax), 0);
-  const charged = facts.chargedMinor;
-
-  if (charged === expected) {
-    // Prices exclusive of tax: the tax is what was added to each seat's price, so the lines stay
-    // the taxable value exactly (splitting the total again could move a paisa between them).
-    const split: TaxSplit = tax.inclusive
-      ? splitGross(charged, tax.rateBasisPoints)
-      : { netMinor: listed, taxMinor: charged - listed, grossMinor: charged };
-    return { lines, split, linesIncludeTax: tax.inclusive };
-  }
-  // The charge differs from the price: credit from earlier payments taken off (a move to a cheaper
-  // plan, a plan change's unused period), or, should a provider charge more, an adjustment.
-  const split = splitGross(charged, tax.rateBasisPoints);
-  const difference = (tax.inclusive ? charged : split.netMinor) - listed;
-  lines.push(
-    difference < 0
-      ? line('credit', 'Credit from earlier payments', 1, difference)
-      : line('adjustment', 'Adjustment to the amount charged', 1, difference),
-  );
-  return { lines, split, linesIncludeTax: tax.inclusive };
+  return totalled(lines, listed, expected, facts.chargedMinor, tax);
 }

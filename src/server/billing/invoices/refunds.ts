@@ -6,7 +6,13 @@ import { type Clock, isoNow } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, RefundRow } from '../../platform/db/tables.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
-import { endForRefund, revokeForRefund } from '../../licensing/index.js';
+import {
+  endForRefund,
+  endPackForRefund,
+  reopenPackAfterFailedRefund,
+  revokeForRefund,
+} from '../../licensing/index.js';
+import { findPackOrder } from '../credit-packs/orders-repository.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -141,11 +147,17 @@ export function createRefundsService({
     const paid = Number(payment.amount_minor);
     const left = paid - (await reservedOfPayment(trx, payment.id));
     if (left <= 0) throw conflict('payment_fully_refunded', 'This payment is already refunded in full');
-    const amount = body.amount ?? left;
-    if (amount > left)
+    const createdAt = isoNow(clock);
+    // Credit packs give back their unused share only, and end what is left of them.
+    const unused = await unusedPackShare(trx, payment, body, createdAt);
+    const most = Math.min(left, unused ?? left);
+    const amount = body.amount ?? most;
+    if (amount > most)
       throw conflict(
         'refund_exceeds_payment',
-        `At most ${describeMinor(left, payment.currency)} of this payment can still be refunded`,
+        unused === undefined
+          ? `At most ${describeMinor(left, payment.currency)} of this payment can still be refunded`
+          : `At most ${describeMinor(most, payment.currency)} can be refunded: the unused share of the credit pack`,
       );
     // A payment from before invoices were issued gets its invoice now, so the credit note has one to correct.
     await issueInvoiceForPayment(trx, clock, invoicing, payment.id);
@@ -159,10 +171,32 @@ export function createRefundsService({
       reason: body.reason ? body.reason : null,
       license_action: body.license_action,
       actor_id: actor?.id ?? null,
-      created_at: isoNow(clock),
+      created_at: createdAt,
     };
     await insertRefund(trx, refund);
     return { payment, refund };
+  }
+
+  /**
+   * The share of a credit pack payment whose units are unused, floored to the minor unit
+   * (paid × unused ÷ units), with the pack ended in the reserving transaction so no more of it is
+   * drawn; undefined for a payment that bought no pack. A pack used up is refused with 409.
+   */
+  async function unusedPackShare(
+    trx: DbOrTransaction,
+    payment: PaymentRow,
+    body: RefundRequest,
+    at: string,
+  ): Promise<number | undefined> {
+    if (!(await findPackOrder(trx, payment.id))) return undefined;
+    if (body.license_action !== 'keep')
+      throw conflict(
+        'pack_refund_keeps_license',
+        'A credit pack’s refund ends the pack, not the license: refund it with license_action keep',
+      );
+    const ended = await endPackForRefund(trx, payment.id, at);
+    if (!ended) return undefined;
+    return Math.floor((Number(payment.amount_minor) * (ended.units - ended.used)) / ended.units);
   }
 
   const reserve = (
@@ -251,7 +285,11 @@ export function createRefundsService({
       });
       return refundId;
     } catch (error) {
-      if (reserved) await deletePendingRefund(db, refund.id);
+      if (reserved) {
+        await deletePendingRefund(db, refund.id);
+        // Nothing was refunded: a credit pack ended for it is drawn from again.
+        await reopenPackAfterFailedRefund(db, payment.id, refund.created_at);
+      }
       throw error;
     }
   }

@@ -3,7 +3,9 @@ import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { findLicenseById, grantPeriod } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
+import { findPackOrder } from '../credit-packs/orders-repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from '../payments/repository.js';
+import { settlePackOrder } from './pack.js';
 import { invoiceAndAnnounce, type SettlementDeps } from './steps.js';
 
 /** A one-off order's payment, captured: reported by the checkout's verify or the provider's webhook. */
@@ -40,6 +42,9 @@ export async function settleOrder(
     const license = current.license_id ? await findLicenseById(trx, current.license_id) : undefined;
     return { outcome: 'already_paid', payment: current, license };
   }
+  // An order for credit packs buys units of a license's feature, not license time.
+  const packOrder = await findPackOrder(trx, won.id);
+  if (packOrder) return settlePackOrder(trx, deps, won, packOrder);
   // The buyer's account was deleted between order and payment: the money is recorded and
   // invoiced (every successful charge has its invoice), nobody to grant to.
   if (!won.user_id) {

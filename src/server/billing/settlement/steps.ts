@@ -21,6 +21,8 @@ export interface SettlementDeps {
   invoicing: InvoiceSettings;
   /** Reserves the refund of a charge that would have started a second subscription. */
   reserveCredit: ReserveCredit;
+  /** Months a bought credit pack may be drawn from (USAGE_PACK_VALID_MONTHS; 12 when left out). */
+  packValidMonths?: number;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface PaidSettlement {
   seats?: PaymentPaidEvent['seats'];
   /** The overage a renewal bills (recorded on the payment already). */
   overage?: BilledOverage[];
+  /** Credit packs the payment bought: their invoice line says until when they may be drawn. */
+  pack?: { validUntil: string | null };
 }
 
 /**
@@ -62,6 +66,7 @@ export async function invoiceAndAnnounce(
   const { payment, plan, subscription, coupon } = paid;
   const invoice = await issueInvoiceForPayment(trx, clock, invoicing, payment.id, {
     period: paid.period ?? null,
+    ...(paid.pack ? { packValidUntil: paid.pack.validUntil } : {}),
     known: {
       payment,
       plan,

@@ -41,15 +41,18 @@ export async function plansIncludingFeature(db: DbOrTransaction, featureId: stri
   return rows.map((row) => row.name);
 }
 
-/** The ids among `ids` that name a feature. */
-/** The kind of each of the features that exist among `ids`. */
+/** The kind and period of each of the features that exist among `ids`. */
 export async function featureKinds(
   db: DbOrTransaction,
   ids: string[],
-): Promise<Map<string, FeatureRow['kind']>> {
+): Promise<Map<string, Pick<FeatureRow, 'kind' | 'period'>>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('features').select(['id', 'kind']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.kind]));
+  const rows = await db
+    .selectFrom('features')
+    .select(['id', 'kind', 'period'])
+    .where('id', 'in', ids)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { kind: row.kind, period: row.period }]));
 }
 
 /** One page of the catalogue, by name unless sorted otherwise. */

@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { Paged } from '../../../shared/api/paging.js';
 import {
+  type CreditPack,
   type Overage,
   type Plan,
   type PlanFeature,
@@ -29,6 +30,8 @@ export async function featuresOfPlans(
       'plan_features.overage_price_minor',
       'plan_features.overage_per_units',
       'plan_features.overage_cap',
+      'plan_features.pack_units',
+      'plan_features.pack_price_minor',
       'features.id',
       'features.key',
       'features.name',
@@ -57,6 +60,10 @@ export async function featuresOfPlans(
               cap: row.overage_cap,
             }
           : STOP_AT_ALLOWANCE,
+      pack:
+        row.kind === 'metered' && row.period && row.pack_units !== null && row.pack_price_minor !== null
+          ? { units: row.pack_units, price_minor: row.pack_price_minor }
+          : null,
     });
   }
   return byPlan;
@@ -209,7 +216,12 @@ export async function deletePlan(db: DbOrTransaction, id: string): Promise<void>
 export async function replacePlanFeatures(
   db: DbOrTransaction,
   planId: string,
-  features: { feature_id: string; limit: number | null; overage?: Overage | undefined }[],
+  features: {
+    feature_id: string;
+    limit: number | null;
+    overage?: Overage | undefined;
+    pack?: CreditPack | null | undefined;
+  }[],
 ): Promise<void> {
   await db.deleteFrom('plan_features').where('plan_id', '=', planId).execute();
   if (features.length === 0) return;
@@ -224,6 +236,8 @@ export async function replacePlanFeatures(
         overage_price_minor: feature.overage?.price_minor ?? null,
         overage_per_units: feature.overage?.per_units ?? 1,
         overage_cap: feature.overage?.cap ?? null,
+        pack_units: feature.pack?.units ?? null,
+        pack_price_minor: feature.pack?.price_minor ?? null,
       })),
     )
     .execute();

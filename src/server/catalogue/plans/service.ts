@@ -57,9 +57,16 @@ async function replaceFeatures(
   const missing = ids.filter((id) => !kinds.has(id));
   if (missing.length > 0) throw badRequest('unknown_feature', `Unknown feature: ${missing.join(', ')}`);
   for (const feature of features) {
+    const kind = kinds.get(feature.feature_id);
+    // A pack's units are drawn per period's use: a metered feature with a period.
+    if (feature.pack && (kind?.kind !== 'metered' || !kind.period))
+      throw badRequest(
+        'pack_without_period',
+        'A credit pack can be sold only for a metered feature counted per day or month',
+      );
     if (!feature.overage || feature.overage.policy === 'stop') continue;
     // Use over an allowance needs an allowance to pass: a metered feature with a limit.
-    if (kinds.get(feature.feature_id) !== 'metered' || feature.limit === null)
+    if (kind?.kind !== 'metered' || feature.limit === null)
       throw badRequest(
         'overage_without_allowance',
         'Use over the allowance can be billed only for a metered feature with a limit',

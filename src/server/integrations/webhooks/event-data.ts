@@ -76,6 +76,29 @@ export const overageEventData = (
   },
 });
 
+/** A credit pack bought for a license's metered feature, as `usage.pack_bought` reports it. */
+export const packEventData = (
+  license: LicenseRow,
+  pack: {
+    id: string;
+    featureId: string;
+    featureKey: string;
+    units: number;
+    expiresAt: string;
+    paymentId: string;
+  },
+) => ({
+  ...licenseEventData(license),
+  pack: {
+    id: pack.id,
+    feature_id: pack.featureId,
+    feature_key: pack.featureKey,
+    units: pack.units,
+    expires_at: pack.expiresAt,
+    payment_id: pack.paymentId,
+  },
+});
+
 export const activationEventData = (activation: ActivationRow, userId: string | null) => ({
   activation: {
     id: activation.id,

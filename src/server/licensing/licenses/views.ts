@@ -15,6 +15,7 @@ import { featuresOfPlans, planSummaries, type PlanSummary } from '../../catalogu
 import { activationsOfLicense, organisationNames, renewingLicenseIds, seatsInUse } from './repository.js';
 import { featureUsages } from '../usage/feature-usage.js';
 import { currentTotals } from '../usage/counters-repository.js';
+import { currentPackTotals } from '../usage/packs-repository.js';
 
 /**
  * The status people see: an active license past its expiry is expired, whatever the row says, and
@@ -83,7 +84,7 @@ export async function toLicenses(
   const organisationIds = [
     ...new Set(rows.flatMap((row) => (row.organisation_id === null ? [] : [row.organisation_id]))),
   ];
-  const [plans, features, seats, totals, organisations, renewing, trials] = await Promise.all([
+  const [plans, features, seats, totals, organisations, renewing, trials, packs] = await Promise.all([
     planSummaries(db, planIds),
     featuresOfPlans(db, planIds),
     seatsInUse(db, ids),
@@ -94,6 +95,7 @@ export async function toLicenses(
       db,
       rows.flatMap((row) => (row.trial_ends_at === null ? [] : [row.id])),
     ),
+    currentPackTotals(db, ids, now),
   ]);
   const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
   return Promise.all(
@@ -126,7 +128,9 @@ export async function toLicenses(
         revoked_at: row.revoked_at,
         created_at: row.created_at,
         updated_at: row.updated_at,
-        usage_info: { features: featureUsages(row.id, planFeatures, totals, now, status === 'active') },
+        usage_info: {
+          features: featureUsages(row.id, planFeatures, totals, now, status === 'active', packs),
+        },
         organisation:
           row.organisation_id === null ? null : { id: row.organisation_id, name: organisationName ?? '' },
         trial: trialDetails(row, trials.get(row.id), now),

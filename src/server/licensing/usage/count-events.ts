@@ -9,8 +9,9 @@ import {
   lockCounter,
   type UsageEventRow,
 } from './ingest-repository.js';
-import { drawDownReservations, heldByOthers } from './reservations.js';
 import { openMemberLedger, type ReportingMember } from './member-caps.js';
+import { openPackPool, type PackDraw } from './packs.js';
+import { drawDownReservations, heldByOthers } from './reservations.js';
 
 export type EventOutcome =
   { outcome: 'counted' } | { outcome: 'duplicate' } | { outcome: 'refused'; code: string; message: string };
@@ -119,12 +120,14 @@ async function countOnce(
   const held = await heldByOthers(db, input.licenseId, input.machineId ?? null, keys, input.receivedAt);
   // The member's own counters after the license's: one lock order for every batch.
   const member = input.member && (await openMemberLedger(db, input.licenseId, input.member, keys));
+  // Past the allowance, units are drawn from the license's credit packs before any is overage.
+  const packs = await openPackPool(db, input.licenseId, events, keys);
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),
   ]);
   const outcomes: EventOutcome[] = [];
-  const accepted: { index: number; event: EventToCount }[] = [];
+  const accepted: { index: number; event: EventToCount; draw: PackDraw }[] = [];
   /** Index of the first event of each id in this batch; later ones repeat it. */
   const firstOf = new Map<string, number>();
   const repeats: { index: number; first: number }[] = [];
@@ -141,17 +144,20 @@ async function countOnce(
     }
     firstOf.set(event.eventId, index);
     const total = totals.get(counterId(event)) ?? 0;
-    if (event.ceiling !== null && total + event.amount > event.ceiling - (held.get(counterId(event)) ?? 0)) {
-      outcomes[index] = overCeiling(event);
-      continue;
-    }
-    const overMemberCap = member?.admit(event);
+    const overMemberCap = member?.refusal(event);
     if (overMemberCap) {
       outcomes[index] = overMemberCap;
       continue;
     }
+    // What other machines hold counts as used of the allowance: past it, packs and the ceiling decide.
+    const draw = packs.draw(event, total, held.get(counterId(event)) ?? 0);
+    if (!draw) {
+      outcomes[index] = overCeiling(event);
+      continue;
+    }
+    member?.take(event);
     totals.set(counterId(event), total + event.amount);
-    accepted.push({ index, event });
+    accepted.push({ index, event, draw });
   }
 
   const written = await insertEvents(db, { ...input, events: accepted.map(({ event }) => event) });
@@ -194,10 +200,15 @@ async function countOnce(
     if (threshold && limit !== null) crossings.push({ ...key, threshold, used: from + amount, limit });
   }
   await addToDailyRollups(db, input.licenseId, [...daily.values()]);
+  const countedEvents = accepted.filter(({ event }) => written.has(event.eventId));
+  await packs.save(
+    db,
+    countedEvents.map(({ event, draw }) => ({ key: keyOf(event), draw })),
+  );
   await drawDownReservations(
     db,
     input.machineId,
-    accepted.flatMap(({ event }) => (written.has(event.eventId) ? [event] : [])),
+    countedEvents.map(({ event }) => event),
   );
   return { outcomes, crossings };
 }

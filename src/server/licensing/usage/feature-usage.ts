@@ -1,7 +1,7 @@
 import type { FeatureUsage } from '../../../shared/api/licenses.js';
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import { currentPeriodStart, periodEnd } from '../../catalogue/index.js';
-import { overAllowance, usageCeiling } from './allowance.js';
+import { billableOverage, usageCeiling } from './allowance.js';
 import { counterKey, type UsageTotals } from './counters-repository.js';
 
 // Built once: toLocaleString and toLocaleDateString build a new Intl formatter on every call.
@@ -19,19 +19,43 @@ function periodWords(period: 'day' | 'month', end: string): string {
   return `${period === 'day' ? 'today' : 'this month'}; it resets on ${resets}`;
 }
 
+/** A feature's credit packs: what this period drew from them, and the units left in them now. */
+export interface PackUsage {
+  fromPacks: number;
+  left: number;
+}
+const NO_PACKS: PackUsage = { fromPacks: 0, left: 0 };
+
+/** The license's packs as the reads see them: draws keyed as the totals, units left by license and feature. */
+export interface PackTotals {
+  draws: Map<string, number>;
+  left: Map<string, number>;
+}
+
 /** What a metered feature's use this period reads as, within the allowance or past it. */
-function usageMessage(feature: PlanFeature, used: number, end: string, available: boolean): string {
+function usageMessage(
+  feature: PlanFeature,
+  used: number,
+  end: string,
+  available: boolean,
+  packs: PackUsage,
+): string {
   const unit = feature.unit ?? 'units';
   const when = feature.period === 'day' ? 'today' : 'this month';
   if (feature.limit === null) return `${formatNumber(used)} ${unit} used ${when}; no limit`;
   const ofAllowance = `${formatNumber(used)} of ${formatNumber(feature.limit)} ${unit} used ${periodWords(feature.period ?? 'month', end)}`;
-  const over = overAllowance(feature.limit, used);
+  const over = billableOverage(feature.limit, used, packs.fromPacks);
+  const inPacks =
+    packs.left > 0 || packs.fromPacks > 0
+      ? `; ${formatNumber(packs.fromPacks)} drawn from credit packs, ${formatNumber(packs.left)} left in them`
+      : '';
   if (!available) {
     const extra = over > 0 ? ` (${formatNumber(over)} past the allowance)` : '';
-    return `${feature.name} limit reached: ${ofAllowance}${extra}`;
+    return `${feature.name} limit reached: ${ofAllowance}${extra}${inPacks}`;
   }
-  if (over > 0) return `${ofAllowance}; ${formatNumber(over)} ${unit} past the allowance are billed`;
-  return ofAllowance;
+  if (over > 0)
+    return `${ofAllowance}${inPacks}; ${formatNumber(over)} ${unit} past the allowance are billed`;
+  return `${ofAllowance}${inPacks}`;
 }
 
 /** One feature of a license with this period's use and whether it can be used now. */
@@ -40,6 +64,7 @@ export function featureUsage(
   used: number,
   now: Date,
   licenseActive: boolean,
+  packs: PackUsage = NO_PACKS,
 ): FeatureUsage {
   const base = {
     feature_id: feature.feature_id,
@@ -50,12 +75,15 @@ export function featureUsage(
     unit: feature.unit,
     limit: feature.limit,
     overage: feature.overage,
+    pack: feature.pack,
   };
   if (feature.kind === 'boolean' || !feature.period) {
     return {
       ...base,
       used: 0,
       remaining: null,
+      from_packs: 0,
+      packs_left: 0,
       over_allowance: 0,
       available: licenseActive,
       message: licenseActive ? `${feature.name} is included` : `${feature.name} needs an active license`,
@@ -66,15 +94,19 @@ export function featureUsage(
   const start = currentPeriodStart(feature.period, now);
   const end = periodEnd(feature.period, start);
   const ceiling = usageCeiling(feature.limit, feature.overage);
-  const available = licenseActive && (ceiling === null || used < ceiling);
+  // Use counted from the allowance or as overage: packs covered the rest.
+  const own = used - packs.fromPacks;
+  const available = licenseActive && (ceiling === null || own < ceiling || packs.left > 0);
   return {
     ...base,
     used,
-    remaining: feature.limit === null ? null : Math.max(0, feature.limit - used),
-    over_allowance: overAllowance(feature.limit, used),
+    remaining: feature.limit === null ? null : Math.max(0, feature.limit - own) + packs.left,
+    from_packs: packs.fromPacks,
+    packs_left: packs.left,
+    over_allowance: billableOverage(feature.limit, used, packs.fromPacks),
     available,
     message: licenseActive
-      ? usageMessage(feature, used, end, available)
+      ? usageMessage(feature, used, end, available, packs)
       : `${feature.name} needs an active license`,
     period_start: start,
     period_end: end,
@@ -87,11 +119,20 @@ export function featureUsages(
   totals: UsageTotals,
   now: Date,
   licenseActive: boolean,
+  packs?: PackTotals,
 ): FeatureUsage[] {
   return features.map((feature) => {
-    const used = feature.period
-      ? (totals.get(counterKey(licenseId, feature.feature_id, currentPeriodStart(feature.period, now))) ?? 0)
-      : 0;
-    return featureUsage(feature, used, now, licenseActive);
+    const key = feature.period
+      ? counterKey(licenseId, feature.feature_id, currentPeriodStart(feature.period, now))
+      : undefined;
+    const used = key ? (totals.get(key) ?? 0) : 0;
+    const ofPacks =
+      packs && key
+        ? {
+            fromPacks: packs.draws.get(key) ?? 0,
+            left: packs.left.get(`${licenseId}|${feature.feature_id}`) ?? 0,
+          }
+        : NO_PACKS;
+    return featureUsage(feature, used, now, licenseActive, ofPacks);
   });
 }

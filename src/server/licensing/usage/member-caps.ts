@@ -29,8 +29,8 @@ export async function openMemberLedger(
   const totals = new Map<string, number>();
   for (const key of keys) totals.set(keyOf(key), await lockMemberCounter(db, licenseId, member.userId, key));
   return {
-    /** Takes the event into the member's running total, or answers its refusal past their cap. */
-    admit(event: CappedEvent): { outcome: 'refused'; code: string; message: string } | undefined {
+    /** The event's refusal when it would pass the member's cap, given what the batch took so far. */
+    refusal(event: CappedEvent): { outcome: 'refused'; code: string; message: string } | undefined {
       const total = totals.get(keyOf(event)) ?? 0;
       const cap = member.caps.get(event.featureId);
       if (cap !== undefined && total + event.amount > cap)
@@ -39,8 +39,12 @@ export async function openMemberLedger(
           code: 'member_cap_reached',
           message: `${event.featureName}: your organization caps your use at ${cap} this period`,
         };
-      totals.set(keyOf(event), total + event.amount);
       return undefined;
+    },
+
+    /** Takes an admitted event into the member's running total for the rest of the batch. */
+    take(event: CappedEvent): void {
+      totals.set(keyOf(event), (totals.get(keyOf(event)) ?? 0) + event.amount);
     },
 
     /** Adds what counted to the member's counter. */

@@ -38,7 +38,10 @@ export async function overageOutlook(
     const pendingOf = pending.filter((item) => item.feature_id === feature.feature_id);
     return {
       feature_id: feature.feature_id,
-      projected_minor: overageCharge(billableOverage(feature.limit, feature.used), feature.overage),
+      projected_minor: overageCharge(
+        billableOverage(feature.limit, feature.used, feature.from_packs),
+        feature.overage,
+      ),
       owed_units:
         owedOf.reduce((sum, item) => sum + item.units, 0) +
         pendingOf.reduce((sum, item) => sum + Number(item.units), 0),

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { UsageOverageChargeRow } from '../../platform/db/tables-usage-overage.js';
 
-/** A license's counters of periods that started before `before`, of the features named. */
+/** A license's counters of periods that started before `before`, of the features named, with what packs paid. */
 export async function countersBefore(
   db: DbOrTransaction,
   licenseId: string,
@@ -12,12 +12,12 @@ export async function countersBefore(
   if (featureIds.length === 0) return [];
   const rows = await db
     .selectFrom('usage_counters')
-    .select(['feature_id', 'period_start', 'total'])
+    .select(['feature_id', 'period_start', 'total', 'from_packs'])
     .where('license_id', '=', licenseId)
     .where('feature_id', 'in', featureIds)
     .where('period_start', '<', before)
     .execute();
-  return rows.map((row) => ({ ...row, total: Number(row.total) }));
+  return rows.map((row) => ({ ...row, total: Number(row.total), from_packs: Number(row.from_packs) }));
 }
 
 /** Units and amount billed (or pending on an add-on) so far per `${feature}|${period start}`. */

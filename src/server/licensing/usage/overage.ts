@@ -75,7 +75,8 @@ export async function overageOwed(
     if (!feature) continue;
     const end = periodEnd(feature.period, counter.period_start);
     if (end > now.toISOString() || end <= since) continue;
-    const billable = billableOverage(feature.limit, counter.total);
+    // Units credit packs paid for are not overage.
+    const billable = billableOverage(feature.limit, counter.total, counter.from_packs);
     const before = billed.get(`${counter.feature_id}|${counter.period_start}`) ?? {
       units: 0,
       amountMinor: 0,

@@ -24,6 +24,7 @@ import {
 import { currentTotals } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
 import { reportingMember } from './member-usage.js';
+import { currentPackTotals } from './packs-repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -188,6 +189,7 @@ export async function reportUsage(
         await currentTotals(deps.db, [license.id], now),
         now,
         true,
+        await currentPackTotals(deps.db, [license.id], now),
       )
     : [];
   return {

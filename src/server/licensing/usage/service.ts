@@ -38,8 +38,11 @@ export function createUsageService(deps: UsageDeps) {
       unit: feature.unit,
       limit: 0,
       overage: STOP_AT_ALLOWANCE,
+      pack: null,
       used: 0,
       remaining: 0,
+      from_packs: 0,
+      packs_left: 0,
       over_allowance: 0,
       available: false,
       message: `${feature.name} is not included in the ${license.plan.name} plan. Upgrade to use it.`,
@@ -83,7 +86,9 @@ export function createUsageService(deps: UsageDeps) {
         );
       if (answer.counted === 0) {
         const ceiling = usageCeiling(latest.limit, latest.overage);
-        const left = ceiling === null ? 0 : Math.max(0, ceiling - latest.used);
+        // Packs cover use past the allowance before the ceiling counts it.
+        const own = latest.used - latest.from_packs;
+        const left = ceiling === null ? 0 : Math.max(0, ceiling - own) + latest.packs_left;
         throw conflict(
           'usage_limit_reached',
           left > 0

@@ -5,6 +5,7 @@ import { toLicense } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
 import { overageOutlook } from './overage-outlook.js';
 import { ownMemberUsage } from './member-usage.js';
+import { openPacksOfLicense } from './packs-repository.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
@@ -24,12 +25,30 @@ export async function usageReport(
     .startOf('day')
     .subtract(days - 1, 'day')
     .toISOString();
-  const [license, currency, history] = await Promise.all([
+  const [license, currency, history, packs] = await Promise.all([
     toLicense(db, row, now),
     planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
+    openPacksOfLicense(db, row.id, now.toISOString()),
   ]);
   const overage = await overageOutlook(db, row, license.usage_info.features, now);
   const member_usage = await ownMemberUsage(db, row, license.usage_info.features, callerId);
-  return { license_id: row.id, usage_info: license.usage_info, currency, history, overage, member_usage };
+  return {
+    license_id: row.id,
+    usage_info: license.usage_info,
+    currency,
+    history,
+    packs: packs.map((pack) => ({
+      id: pack.id,
+      feature_id: pack.feature_id,
+      units: Number(pack.units),
+      used: Number(pack.used),
+      left: Number(pack.units) - Number(pack.used),
+      source: pack.source,
+      created_at: pack.created_at,
+      expires_at: pack.expires_at,
+    })),
+    overage,
+    member_usage,
+  };
 }

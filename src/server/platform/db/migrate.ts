@@ -32,6 +32,7 @@ import * as trials from './migrations/0029-trials.js';
 import * as cardTrials from './migrations/0030-card-trials.js';
 import * as machineTrials from './migrations/0031-machine-trials.js';
 import * as usageMetering from './migrations/0032-usage-metering.js';
+import * as creditPacks from './migrations/0033-credit-packs.js';
 import * as usageReservations from './migrations/0034-usage-reservations.js';
 import * as overageCharges from './migrations/0035-overage-charges.js';
 import * as memberUsageCaps from './migrations/0036-member-usage-caps.js';
@@ -71,6 +72,7 @@ export const migrations: Record<string, Migration> = {
   '0030-card-trials': cardTrials,
   '0031-machine-trials': machineTrials,
   '0032-usage-metering': usageMetering,
+  '0033-credit-packs': creditPacks,
   '0034-usage-reservations': usageReservations,
   '0035-overage-charges': overageCharges,
   '0036-member-usage-caps': memberUsageCaps,

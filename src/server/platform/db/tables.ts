@@ -153,6 +153,9 @@ export interface PlanFeaturesTable {
   overage_per_units: Generated<number>;
   /** Under 'cap': how many units over the allowance may be used (and billed). */
   overage_cap: number | null;
+  /** The credit pack sold for the feature (0033): its units and price in the plan's minor unit. */
+  pack_units: number | null;
+  pack_price_minor: number | null;
 }
 
 export interface LicensesTable {
@@ -259,6 +262,44 @@ export interface UsageCountersTable {
   feature_id: string;
   period_start: string;
   total: number;
+  /** What this period's use drew from credit packs (0033), past the allowance and not billed. */
+  from_packs: Generated<number>;
+}
+
+/**
+ * A credit pack of a license's metered feature (0033): bought (`payment_id`) or granted by an
+ * administrator (`granted_by`, `reason`). Its units are drawn once the period's allowance is used,
+ * until it expires; a refund ends what is left of it (`ended_at`).
+ */
+export interface UsagePacksTable {
+  id: string;
+  license_id: string;
+  feature_id: string;
+  units: number;
+  used: Generated<number>;
+  source: 'purchase' | 'grant';
+  payment_id: string | null;
+  granted_by: string | null;
+  reason: string | null;
+  created_at: string;
+  expires_at: string;
+  ended_at: string | null;
+}
+export type UsagePackRow = Selectable<UsagePacksTable>;
+
+/** What an order for credit packs buys (0033), written with the order, read when it is settled. */
+export interface UsagePackOrdersTable {
+  payment_id: string;
+  license_id: string;
+  feature_id: string;
+  /** How many packs. */
+  quantity: number;
+  /** Units in each pack. */
+  units: number;
+  /** The price of each pack, in the plan's minor unit. */
+  price_minor: number;
+  /** What the invoice calls each pack, e.g. "500 AI requests credit pack". */
+  description: string;
 }
 
 export interface ReleasesTable extends ReleaseUpdateColumns {
@@ -690,6 +731,8 @@ export interface Database
   usage_counters: UsageCountersTable;
   usage_daily: UsageDailyTable;
   usage_reservations: UsageReservationsTable;
+  usage_packs: UsagePacksTable;
+  usage_pack_orders: UsagePackOrdersTable;
   releases: ReleasesTable;
   settings: SettingsTable;
   payments: PaymentsTable & PaymentDismissalColumns;

@@ -31,6 +31,8 @@ export const securityEventTypes = {
   licenseRevoked: 'license_revoked',
   activationDeactivated: 'activation_deactivated',
   activationRenamed: 'activation_renamed',
+  // An administrator granted units of a metered feature, with a reason (a credit pack of the license).
+  usageUnitsGranted: 'usage_units_granted',
   featureCreated: 'feature_created',
   featureUpdated: 'feature_updated',
   featureDeleted: 'feature_deleted',

@@ -11,6 +11,7 @@ import {
   type trackUsageResponseSchema,
   type TrialStarted,
 } from '../../../../shared/api/licenses';
+import type { PaymentOrder } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import { type AppInfo, type LicenseCheckResult, toLicenseCheckResult } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
@@ -304,6 +305,19 @@ export const licenseApi = api.injectEndpoints({
         providesTags: (_result, _error, { licenseId }) => [oneLicense(licenseId)],
       }),
 
+      /**
+       * POST /licenses/{id}/usage/packs: an order for credit packs of a feature, paid through the
+       * same checkout as a plan's (its price comes from the plan, never from the page).
+       */
+      buyCreditPacks: build.mutation<PaymentOrder, { licenseId: string; feature: string; quantity: number }>({
+        query: ({ licenseId, feature, quantity }) => ({
+          url: licensePath(apiPaths.licenses.usagePacks, licenseId),
+          method: 'POST',
+          body: { feature, quantity },
+        }),
+        extraOptions: { fallback: 'Could not start the checkout for the credits' },
+      }),
+
       /** POST /licenses/{id}/usage from the license's usage view. */
       updateLicenseUsage: build.mutation<TrackUsageResult, TrackUsageArgs>({
         query: trackUsage,
@@ -506,6 +520,7 @@ export const {
   useDeactivateLicenseMutation,
   useRenameMachineMutation,
   useGetLicenseUsageQuery,
+  useBuyCreditPacksMutation,
   useGetCurrentPlanQuery,
   useCheckLicenseStatusQuery,
   useGetThisMachineQuery,

@@ -6,7 +6,11 @@ export {
   type CurrentPlan,
   paymentMessages,
   paymentsApi,
+  useCompleteSandboxCheckoutMutation,
   useGetPaymentConfigQuery,
+  useVerifyPaymentMutation,
 } from './payments-endpoints';
+// The Usage page's credit packs are paid through the same sandbox checkout as a plan.
+export { orderSubject, SandboxCheckoutModal } from './components/sandbox-checkout-modal';
 // The free trial's one-click start, which the landing page offers a signed-in customer too.
 export { StartTrialButton } from './components/start-trial-button';

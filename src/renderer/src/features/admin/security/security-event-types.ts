@@ -77,6 +77,7 @@ export const SECURITY_EVENT_GROUPS: readonly { group: string; types: Readonly<Re
       license_revoked: 'License revoked',
       activation_deactivated: 'Activation deactivated',
       activation_renamed: 'Machine renamed',
+      usage_units_granted: 'Usage units granted',
       feature_created: 'Feature created',
       feature_updated: 'Feature updated',
       feature_deleted: 'Feature deleted',

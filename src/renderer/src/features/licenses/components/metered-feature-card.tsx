@@ -1,5 +1,5 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
-import type { FeatureUsage, OverageOutlook } from '../../../../../shared/api/licenses';
+import type { FeatureUsage, OverageOutlook, UsagePack } from '../../../../../shared/api/licenses';
 import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
 import { formatNumber } from '../license-format';
@@ -80,10 +80,13 @@ export function MeteredFeatureCard({
   feature,
   currency,
   outlook,
+  packs = [],
   points,
   chartColor,
 }: {
   feature: FeatureUsage;
+  /** The feature's credit packs not expired or refunded, earliest expiry first. */
+  packs?: UsagePack[];
   /** The plan's currency, in which the overage is priced. */
   currency: string;
   /** The overage projected and owed, and when it is charged (the usage report's). */
@@ -104,6 +107,16 @@ export function MeteredFeatureCard({
         {feature.limit === null ? null : (
           <OverageLines feature={feature} currency={currency} unit={unit} outlook={outlook} />
         )}
+        {packs.length > 0 ? (
+          <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Credit packs">
+            {packs.map((pack) => (
+              <Text key={pack.id} component="li" size="sm">
+                Credit pack: {formatNumber(pack.left)} of {formatNumber(pack.units)} {unit} left, valid until{' '}
+                {formatDate(pack.expires_at)}
+              </Text>
+            ))}
+          </Stack>
+        ) : null}
         <UsageChart
           caption={caption}
           showCaption

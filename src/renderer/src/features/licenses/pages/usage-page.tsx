@@ -77,6 +77,7 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
           feature={feature}
           currency={data.currency}
           outlook={data.overage.find((item) => item.feature_id === feature.feature_id)}
+          packs={data.packs.filter((pack) => pack.feature_id === feature.feature_id)}
           points={dailyUsage(data.history, [feature], periodChartDays(feature))}
           chartColor={SERIES_COLORS[index % SERIES_COLORS.length] as string}
         />
@@ -109,7 +110,7 @@ export default function UsagePage() {
       <PageHeader
         title="Usage"
         description="What your AI features have used this period, what is left and when it resets."
-        actions={<BuyCredits />}
+        actions={<BuyCredits license={chosen} />}
       />
       {load.status === 'loading' ? <UsageSkeletons label="Loading your licenses" /> : null}
       <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
