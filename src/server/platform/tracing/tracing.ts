@@ -114,5 +114,8 @@ export async function inSpan<T>(
 /** Marks the span as failed with `error` (the work's own outcome, where it catches its errors). */
 export function failSpan(span: Span | undefined, error: unknown): void {
   span?.recordException(error instanceof Error ? error : String(error));
-  span?.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+  span?.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: error instanceof Error ? error.message : String(error),
+  });
 }
