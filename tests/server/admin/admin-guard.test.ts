@@ -129,6 +129,13 @@ const routes: GuardedRoute[] = [
     success: 200,
   },
   {
+    method: 'POST',
+    path: admin.usageGrants,
+    url: (t) => at(admin.usageGrants, t),
+    body: () => ({ feature: 'ai_chat', units: 50, reason: 'Goodwill after an outage' }),
+    success: 201,
+  },
+  {
     method: 'GET',
     path: admin.securityEvents,
     url: () => `${admin.securityEvents}?severity=info`,
