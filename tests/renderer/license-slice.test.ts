@@ -161,7 +161,14 @@ describe('License state', () => {
     const { store } = await signedIn();
     const chat = featureUsage('F1', { used: 3 });
     api.on('GET /licenses/L1/usage', () => ({
-      json: { license_id: 'L1', usage_info: { features: [chat] }, history: [], currency: 'INR' },
+      json: {
+        license_id: 'L1',
+        usage_info: { features: [chat] },
+        overage: [],
+        packs: [],
+        history: [],
+        currency: 'INR',
+      },
     }));
     await store.dispatch(license.getLicenseUsage.initiate({ licenseId: 'L1' }));
     api.on('POST /licenses/L1/usage', () => ({

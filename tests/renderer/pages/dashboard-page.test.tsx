@@ -42,6 +42,8 @@ function withProLicense() {
       license_id: LICENSE_ID,
       usage_info: { features: pro.usage_info.features },
       currency: 'INR',
+      overage: [],
+      packs: [],
       history: [
         { date: daysAgo(3), feature_id: 'f-chat', key: 'ai_chat', amount: 12 },
         { date: today, feature_id: 'f-chat', key: 'ai_chat', amount: 25 },
@@ -59,6 +61,8 @@ describe('/dashboard', () => {
       json: {
         license_id: LICENSE_ID,
         usage_info: { features: license().usage_info.features },
+        overage: [],
+        packs: [],
         history: [],
         currency: 'INR',
       },
@@ -198,6 +202,8 @@ describe('/dashboard', () => {
       json: {
         license_id: LICENSE_ID,
         usage_info: { features: pro.usage_info.features },
+        overage: [],
+        packs: [],
         history: [],
         currency: 'INR',
       },
@@ -252,7 +258,14 @@ describe('/dashboard', () => {
     api.on('GET /licenses', () => ({ json: licenses }));
     api.on('GET /licenses/current-plan', () => ({ json: { plan: proPlan, license: licenses[0] } }));
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [], currency: 'INR' },
+      json: {
+        license_id: LICENSE_ID,
+        usage_info: { features: [] },
+        overage: [],
+        packs: [],
+        history: [],
+        currency: 'INR',
+      },
     }));
     await openAsUser(api, '/dashboard');
     const list = await tile('Your licenses');
@@ -374,6 +387,8 @@ describe('/dashboard', () => {
       json: {
         license_id: LICENSE_ID,
         usage_info: { features: [chat({ used: 5 })] },
+        overage: [],
+        packs: [],
         history: [],
         currency: 'INR',
       },

@@ -24,6 +24,8 @@ beforeEach(async () => {
     json: {
       license_id: LICENSE_ID,
       usage_info: { features: [chat(), voice()] },
+      overage: [],
+      packs: [],
       history: [],
       currency: 'INR',
     },
@@ -251,6 +253,8 @@ describe('/licenses/{licenseId}: usage and features', () => {
         license_id: LICENSE_ID,
         usage_info: { features: [chat(), voice()] },
         currency: 'INR',
+        overage: [],
+        packs: [],
         history:
           request.query.get('days') === '7'
             ? [{ date: day, feature_id: 'f-chat', key: 'ai_chat', amount: 4 }]
@@ -301,6 +305,8 @@ describe('/licenses/{licenseId}: usage and features', () => {
           ],
         },
         currency: 'INR',
+        overage: [],
+        packs: [],
         history: [],
       },
     }));

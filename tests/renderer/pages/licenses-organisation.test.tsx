@@ -186,7 +186,14 @@ describe('/licenses/:id: a license an organisation provides', () => {
   it('names who provides it instead of the key, and activates this machine on the member’s seat', async () => {
     api.on(`GET /licenses/${LICENSE_ID}`, () => ({ json: provided() }));
     api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-      json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [], currency: 'INR' },
+      json: {
+        license_id: LICENSE_ID,
+        usage_info: { features: [] },
+        overage: [],
+        packs: [],
+        history: [],
+        currency: 'INR',
+      },
     }));
     api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({
       json: { license_id: LICENSE_ID, releases: [] },

@@ -16,7 +16,14 @@ let api: FakeApi;
 beforeEach(async () => {
   api = await startLicenseApi();
   api.on(`GET /licenses/${LICENSE_ID}/usage`, () => ({
-    json: { license_id: LICENSE_ID, usage_info: { features: [] }, history: [], currency: 'INR' },
+    json: {
+      license_id: LICENSE_ID,
+      usage_info: { features: [] },
+      overage: [],
+      packs: [],
+      history: [],
+      currency: 'INR',
+    },
   }));
   api.on(`GET /licenses/${LICENSE_ID}/download`, () => ({ json: { license_id: LICENSE_ID, releases: [] } }));
   api.on(`GET /licenses/${LICENSE_ID}`, () => ({

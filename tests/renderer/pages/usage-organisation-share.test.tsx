@@ -28,6 +28,8 @@ describe('/usage on an organization’s license', () => {
         license_id: LICENSE_ID,
         usage_info: { features: [pooled] },
         currency: 'INR',
+        overage: [],
+        packs: [],
         history: [],
         member_usage: {
           user_id: 'me',
