@@ -116,10 +116,10 @@ describePortal(
           expect(await flat(page, rows.filter({ hasText: label }).innerText())).toBe(`${label} ${amount}`);
         expect(await flat(page, table.locator('tfoot tr').innerText())).toBe(`Total ${total}`);
 
-        // Packs are not on sale yet: the button is shown, disabled, with why.
+        // This plan sells no credit pack: the button is shown, disabled, with why.
         const buy = page.getByRole('button', { name: 'Buy credits' });
         expect(await buy.isDisabled()).toBe(true);
-        await page.getByText('Credit packs are not on sale yet.', { exact: false }).waitFor();
+        await page.getByText('This plan sells no credit packs.', { exact: false }).waitFor();
 
         for (const scheme of ['light', 'dark'] as const) {
           await showScheme(page, scheme);

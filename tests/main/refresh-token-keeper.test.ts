@@ -170,6 +170,7 @@ describeWithKeyring(
         'setUpdateChannel',
         'signOutOfflineLicense',
         'startMachineTrial',
+        'usage',
         'writeOfflineActivationRequest',
       ]);
       for (const channel of Object.values(bridgeChannels)) expect(channel).not.toMatch(/token/i);
