@@ -1,12 +1,13 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { LicenseRow, PaymentRow } from '../../platform/db/tables.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import { findLicenseById, grantPeriod } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { findPackOrder } from '../credit-packs/orders-repository.js';
 import { claimPayment, findPaymentRow, setPaymentLicense } from '../payments/repository.js';
 import { settlePackOrder } from './pack.js';
-import { invoiceAndAnnounce, type SettlementDeps } from './steps.js';
+import { invoiceAndAnnounce, type OrderSettlement, type SettlementDeps } from './steps.js';
+
+export type { OrderSettlement };
 
 /** A one-off order's payment, captured: reported by the checkout's verify or the provider's webhook. */
 export interface OrderCharge {
@@ -14,14 +15,6 @@ export interface OrderCharge {
   paymentId: string;
   providerPaymentId: string;
 }
-
-/** How a capture of a payment ended for the caller that reported it. */
-export type OrderSettlement =
-  | { outcome: 'granted'; payment: PaymentRow; license: LicenseRow | undefined }
-  /** Already paid by this very provider payment: a replay, answered with what it granted. */
-  | { outcome: 'already_paid'; payment: PaymentRow; license: LicenseRow | undefined }
-  /** Already paid by another provider payment of the same order. */
-  | { outcome: 'paid_by_other'; payment: PaymentRow };
 
 /**
  * Marks the order's payment paid and grants its plan, exactly once however many verifies and

@@ -3,8 +3,7 @@ import type { PaymentRow, UsagePackOrdersTable } from '../../platform/db/tables.
 import { findFeatureByIdOrKey, findPlanRow } from '../../catalogue/index.js';
 import { addUsagePack, DEFAULT_PACK_VALID_MONTHS, findLicenseById } from '../../licensing/index.js';
 import { setPaymentLicense } from '../payments/repository.js';
-import type { OrderSettlement } from './order.js';
-import { invoiceAndAnnounce, type SettlementDeps } from './steps.js';
+import { invoiceAndAnnounce, type OrderSettlement, type SettlementDeps } from './steps.js';
 
 /**
  * An order for credit packs, its payment claimed by this caller: the packs' units are written to

@@ -3,6 +3,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type {
   CouponRow,
   InvoiceRow,
+  LicenseRow,
   PaymentRow,
   PlanRow,
   SubscriptionRow,
@@ -85,3 +86,11 @@ export async function invoiceAndAnnounce(
   });
   return invoice;
 }
+
+/** How a capture of a payment ended for the caller that reported it. */
+export type OrderSettlement =
+  | { outcome: 'granted'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by this very provider payment: a replay, answered with what it granted. */
+  | { outcome: 'already_paid'; payment: PaymentRow; license: LicenseRow | undefined }
+  /** Already paid by another provider payment of the same order. */
+  | { outcome: 'paid_by_other'; payment: PaymentRow };
