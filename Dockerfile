@@ -10,9 +10,10 @@ ARG BASE=node:20-bookworm-slim
 FROM ${BASE} AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
-# No install scripts: the build needs no native module, and Electron's would download the desktop
-# runtime, which the server never uses.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# No install scripts: Electron's would download the desktop runtime, which the server never uses.
+# better-sqlite3 is built on its own: the build renders the public pages with the default
+# catalogue's plans, read from the server on an empty SQLite database.
+RUN npm ci --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3
 COPY . .
 RUN npm run build:server && npm run build:web
 

@@ -21,6 +21,8 @@ const MANTINE_CLASSES = /@mantine\/core\/esm\/.+\/([^/]+)\.module\.mjs$/;
 const FIRST_SCREENS: Record<string, string> = {
   [portalPaths.landing]: 'src/features/plans/pages/landing-page.tsx',
   [portalPaths.login]: 'src/features/auth/pages/login-page.tsx',
+  [portalPaths.register]: 'src/features/auth/pages/register-page.tsx',
+  [portalPaths.forgotPassword]: 'src/features/auth/pages/forgot-password-page.tsx',
 };
 
 /** The chunks `chunk` imports statically, itself included, in load order. */

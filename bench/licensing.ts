@@ -1,6 +1,10 @@
 // License checks under load (issue "Licensing on the server", Speed): `GET /licensing/status` and
 // `POST /licenses/validate` on a seeded database of 1 000 000 licenses and 2 000 000 activations,
 // side by side with a bare Fastify route, each at 100 connections, measured with autocannon.
+// Beside them, the floating scenario (issue "Fair use across machines"): 10 000 floating licenses,
+// one machine each, checked out once, then `POST /licensing/floating/checkout` (a running machine
+// checking out again) and `POST /licensing/floating/heartbeat` (every machine's once-a-minute
+// heartbeat, as fast as the server takes them) at the same connections.
 //
 //   node --import tsx bench/licensing.ts [--db sqlite|postgres|both] [--licenses N] [--seconds S]
 //     [--warmup S] [--connections C] [--sample N] [--reseed] [--data-dir DIR] [--cpu-prof] [--strict]
@@ -28,12 +32,15 @@ import {
   type SeedOutcome,
   seedTarget,
 } from './licensing-seed.js';
+import { FLOATING_LICENSES, seedFloating } from './licensing-floating-seed.js';
 
 const API_KEY = 'dap-web-public';
 const STATUS_PATH = '/api/v1/licensing/status';
 const VALIDATE_PATH = '/api/v1/licenses/validate';
 const BARE_PATH = '/bare';
 const BARE_SIZED_PATH = '/bare-sized';
+const FLOATING_CHECKOUT_PATH = '/api/v1/licensing/floating/checkout';
+const FLOATING_HEARTBEAT_PATH = '/api/v1/licensing/floating/heartbeat';
 const REQUEST_TIMEOUT_SECONDS = 10;
 const SETTLE_MS = 1_000;
 /** The issue's targets, for SQLite. */
@@ -43,7 +50,12 @@ const TARGET_P99_MS = 20;
 const resultsDir = join(import.meta.dirname, 'results');
 const progress = (message: string) => process.stderr.write(`${message}\n`);
 
-type TargetName = 'bare' | 'bare-sized' | 'status' | 'validate';
+type TargetName = 'bare' | 'bare-sized' | 'status' | 'validate' | 'floating-checkout' | 'floating-heartbeat';
+
+const FLOATING_PATHS: Partial<Record<TargetName, string>> = {
+  'floating-checkout': FLOATING_CHECKOUT_PATH,
+  'floating-heartbeat': FLOATING_HEARTBEAT_PATH,
+};
 
 interface LoadResult extends Omit<LoadStats, 'label'> {
   target: TargetName;
@@ -104,8 +116,14 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
     next += 1;
     return chosen;
   };
-  const request: autocannon.Request =
-    spec.target === 'bare' || spec.target === 'bare-sized'
+  const floatingPath = FLOATING_PATHS[spec.target];
+  const request: autocannon.Request = floatingPath
+    ? {
+        method: 'POST',
+        path: floatingPath,
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(pair()) }),
+      }
+    : spec.target === 'bare' || spec.target === 'bare-sized'
       ? { method: 'GET', path: spec.target === 'bare' ? BARE_PATH : BARE_SIZED_PATH }
       : spec.target === 'status'
         ? {
@@ -131,7 +149,7 @@ function runLoad(spec: LoadSpec): Promise<autocannon.Result> {
         timeout: REQUEST_TIMEOUT_SECONDS,
         headers: {
           'x-api-key': API_KEY,
-          ...(spec.target === 'validate' ? { 'content-type': 'application/json' } : {}),
+          ...(spec.target === 'validate' || floatingPath ? { 'content-type': 'application/json' } : {}),
         },
         requests: [request],
       },
@@ -188,6 +206,24 @@ async function checkOnce(
   return sized;
 }
 
+/** Checks every floating machine out once (50 at a time), so heartbeats find their seats. */
+async function checkOutAll(baseUrl: string, pairs: SamplePair[]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      const pair = pairs[next++] as SamplePair;
+      const response = await fetch(`${baseUrl}${FLOATING_CHECKOUT_PATH}`, {
+        method: 'POST',
+        headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(pair),
+      });
+      if (response.status !== 200 && response.status !== 201)
+        throw new Error(`a floating checkout failed (HTTP ${response.status} ${await response.text()})`);
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, worker));
+}
+
 function throwIfInterrupted(): void {
   if (interruptedBy) throw new Error(`interrupted by ${interruptedBy}`);
 }
@@ -197,8 +233,10 @@ async function measure(
   spec: Omit<LoadSpec, 'seconds'>,
   options: Options,
 ): Promise<LoadResult> {
-  const endpoint =
-    spec.target === 'bare'
+  const floatingPath = FLOATING_PATHS[spec.target];
+  const endpoint = floatingPath
+    ? `POST ${floatingPath.replace('/api/v1', '')}`
+    : spec.target === 'bare'
       ? `GET ${BARE_PATH}`
       : spec.target === 'bare-sized'
         ? `GET ${BARE_SIZED_PATH}`
@@ -329,6 +367,25 @@ async function benchmarkDb(
         options,
       ),
     ];
+    // The floating scenario, on the same server: its licenses seeded beside the node-locked ones,
+    // every machine checked out once, then checkouts again and heartbeats under load.
+    progress(
+      `Floating: seeding ${FLOATING_LICENSES.toLocaleString('en-US')} floating licenses (reused when there)…`,
+    );
+    const floatingPairs = await seedFloating(target);
+    await checkOutAll(server.baseUrl, floatingPairs);
+    loads.push(
+      await measure(
+        server,
+        { target: 'floating-checkout', baseUrl: server.baseUrl, connections, pairs: floatingPairs },
+        options,
+      ),
+      await measure(
+        server,
+        { target: 'floating-heartbeat', baseUrl: server.baseUrl, connections, pairs: floatingPairs },
+        options,
+      ),
+    );
     const peakRssBytes = { server: server.readPeakRss(), bare: bare.readPeakRss() };
     const bareRate = loads[0]?.requestsPerSecond ?? 0;
     const checks = loads

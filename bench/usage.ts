@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { API_BASE_PATH, apiPaths } from '../src/shared/routes.js';
+import { API_BASE_PATH } from '../src/shared/routes.js';
+import { apiPaths } from '../src/shared/api-paths.js';
 import { createDatabase, type DatabaseHandle } from '../src/server/platform/db/database.js';
 import {
   displayParts,

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { OpenAPI3 } from 'openapi-typescript';
 import { format, resolveConfig } from 'prettier';
-import { API_BASE_PATH } from '../src/shared/routes.js';
+import { API_BASE_PATH, SCIM_BASE_PATH } from '../src/shared/routes.js';
 import { servedDocument } from './openapi-types.js';
 
 export const API_REFERENCE_FILE = resolve(import.meta.dirname, '../docs/api-routes.md');
@@ -79,6 +79,7 @@ function caller(document: ApiDocument, operation: OperationObject): string {
   if (requirements.length === 0) return 'anyone';
   const schemes = requirements.map((requirement) => Object.keys(requirement).sort().join(' + '));
   if (schemes.some((scheme) => scheme.includes('bearerAuth'))) return 'signed in';
+  if (schemes.includes('scimBearer')) return 'SCIM token';
   return schemes.includes('apiKey') ? 'API key' : schemes.join(' or ');
 }
 
@@ -88,7 +89,13 @@ export async function apiReferenceMarkdown(served: OpenAPI3): Promise<string> {
   const tags = (document.tags ?? []).map((tag) => tag.name);
   const rows = new Map<string, string[]>(tags.map((tag) => [tag, []]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
-    if (!path.startsWith(API_BASE_PATH)) continue;
+    // SCIM's routes are outside /api/v1 and shown with their whole path.
+    const shown = path.startsWith(API_BASE_PATH)
+      ? path.slice(API_BASE_PATH.length)
+      : path.startsWith(SCIM_BASE_PATH)
+        ? path
+        : undefined;
+    if (shown === undefined) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
@@ -98,7 +105,7 @@ export async function apiReferenceMarkdown(served: OpenAPI3): Promise<string> {
       rows
         .get(tag)
         ?.push(
-          `| ${method.toUpperCase()} | \`${path.slice(API_BASE_PATH.length)}\` | ${cell(operation.summary ?? '')} | ${caller(document, operation)} | ${bodyFields(document, operation)} | ${answers} |`,
+          `| ${method.toUpperCase()} | \`${shown}\` | ${cell(operation.summary ?? '')} | ${caller(document, operation)} | ${bodyFields(document, operation)} | ${answers} |`,
         );
     }
   }
@@ -122,7 +129,8 @@ export async function apiReferenceMarkdown(served: OpenAPI3): Promise<string> {
     '',
     `Every route under \`${API_BASE_PATH}\`, by tag, as the server declares it: the summary, who may call it`,
     '("API key": the `X-API-Key` header of a known client; "signed in": a bearer access token or API token as',
-    'well), the top-level fields of a JSON body (`?`: optional) and the status codes it answers. The full',
+    "well), the top-level fields of a JSON body (`?`: optional) and the status codes it answers; and SCIM's",
+    `routes under \`${SCIM_BASE_PATH}\` ("SCIM token": an organization's provisioning token, no API key). The full`,
     'schemas are in the served reference at `/api/docs`; how errors, license checks and leases work is in',
     '[api.md](api.md).',
     '',

@@ -9,7 +9,15 @@ import {
   type BridgeResult,
   bridgeChannels,
 } from '../shared/bridge.js';
-import { createHardwareIdProvider, type MachineIdSource } from './hardware-id.js';
+import { createFloatingApi } from './floating-api.js';
+import { createFloatingSeat, type FloatingSeat, type Schedule } from './floating-seat.js';
+import {
+  type ComponentSources,
+  createFingerprintProvider,
+  createHardwareIdProvider,
+  type MachineIdSource,
+  osComponentSources,
+} from './hardware-id.js';
 import { createLicenseStateFile } from './license-state.js';
 import { createLicenseChecker } from './licensing.js';
 import { createLicensingApi, type FetchLike } from './licensing-api.js';
@@ -35,6 +43,8 @@ export interface HandlerDeps {
   secrets: SecretStore;
   /** The OS machine id; hashed with the app's salt before anything sees it. */
   machineId?: MachineIdSource;
+  /** The raw parts of the machine's fingerprint (the OS's unless given); hashed before anything sees them. */
+  componentSources?: ComponentSources;
   /** Origin of the API server; also the keychain account of the refresh token. */
   serverUrl: string;
   apiKey: string;
@@ -60,6 +70,14 @@ export interface HandlerDeps {
   signIns?: Pick<SignIns, 'onSignIn'> & Partial<Pick<SignIns, 'latestAccessToken'>>;
   /** The queue of usage not yet answered by the server; beside the license state unless given. */
   usageQueuePath?: string;
+  /** What this machine is called where the server lists it (the host name unless given). */
+  deviceName?: () => string;
+  /** A floating license's borrowed seat; beside the license state unless given. */
+  floatingSeatPath?: string;
+  /** How the floating seat's heartbeats are timed (a timer; tests step them by hand). */
+  schedule?: Schedule;
+  /** Told of the floating seat, which main checks out at start and gives back on quit. */
+  onFloatingSeat?: (seat: FloatingSeat) => void;
   log?: (message: string) => void;
 }
 
@@ -69,6 +87,7 @@ export interface HandlerDeps {
  */
 export function createHandlers(deps: HandlerDeps): BridgeHandlers {
   const hardwareId = createHardwareIdProvider(deps.machineId);
+  const components = createFingerprintProvider(deps.componentSources ?? osComponentSources(deps.machineId));
   const state = createLicenseStateFile(deps.licenseStatePath, deps.serverUrl);
   const now = deps.now ?? (() => new Date());
   const offline = createOfflineActivation({
@@ -89,6 +108,7 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     }),
     state,
     hardwareId,
+    components,
     trustedKeys: deps.leasePublicKeys,
     now,
     log: deps.log,
@@ -110,11 +130,37 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     log: deps.log,
   });
   deps.signIns?.onSignIn((accessToken) => machineTrials.claim(accessToken));
+  const floating = createFloatingSeat({
+    api: createFloatingApi({
+      serverUrl: deps.serverUrl,
+      apiKey: deps.apiKey,
+      fetch: deps.fetch,
+      timeoutMs: deps.requestTimeoutMs,
+    }),
+    state,
+    path: deps.floatingSeatPath ?? join(dirname(deps.licenseStatePath), 'floating-seat.json'),
+    hardwareId,
+    deviceName: deps.deviceName ?? hostname,
+    trustedKeys: deps.leasePublicKeys,
+    now,
+    ...(deps.schedule ? { schedule: deps.schedule } : {}),
+    log: deps.log,
+  });
+  deps.onFloatingSeat?.(floating);
   const account = deps.serverUrl;
   const checkLicense = async () => {
     // Without a license, the machine's trial before any account, if it has one.
     const result = await licensing.check();
-    return result.status === 'not_configured' ? ((await machineTrials.check()) ?? result) : result;
+    if (result.status === 'not_configured') return (await machineTrials.check()) ?? result;
+    // A floating license runs on a seat, not an activation: a held seat (or, offline, a borrowed
+    // one whose lease verified) is what makes it valid here.
+    if (result.status === 'not_activated' || result.status === 'deactivated' || result.status === 'error') {
+      const seat = await floating.state();
+      if (seat.status === 'held')
+        return { valid: true, status: 'active' as const, message: seat.message, expires_at: seat.held_until };
+      if (seat.status === 'full') return { ...result, message: seat.message };
+    }
+    return result;
   };
   const usage = createUsageMeter({
     queue: createUsageQueue(
@@ -157,6 +203,8 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
       ...deps.app,
       serverUrl: deps.serverUrl,
       tokenStorage: deps.secrets.kind,
+      // Hashed: the renderer sends them with an activation, as the checks here do.
+      ...(components() ? { components: components() } : {}),
     }),
     [bridgeChannels.getUpdateState]: async () => deps.updates.state(),
     [bridgeChannels.checkForUpdates]: () => deps.updates.checkNow(),
@@ -182,6 +230,9 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     [bridgeChannels.startMachineTrial]: (planId) => machineTrials.start(planId),
     [bridgeChannels.reportUsage]: (feature, amount) => usage.report(feature, amount),
     [bridgeChannels.usageLeft]: () => usage.left(),
+    [bridgeChannels.floatingSeat]: () => floating.state(),
+    [bridgeChannels.borrowFloatingSeat]: (days) => floating.borrow(days),
+    [bridgeChannels.returnFloatingSeat]: () => floating.returnBorrowed(),
     async [bridgeChannels.signOutOfflineLicense]() {
       const file = await offline.signOut();
       return file ? { file_name: file.fileName, contents: file.contents } : null;

@@ -16,8 +16,9 @@ import { bridgeChannels, bridgeEvents } from '../shared/bridge.js';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlCheck } from './app-origin.js';
 import { createAppProtocolHandler } from './app-protocol.js';
 import { DesktopConfigError, loadDesktopConfig, PRODUCT_NAME } from './desktop-config.js';
+import type { FloatingSeat } from './floating-seat.js';
 import { createHandlers } from './handlers.js';
-import { createHardwareIdProvider } from './hardware-id.js';
+import { createFingerprintProvider, createHardwareIdProvider, osComponentSources } from './hardware-id.js';
 import { createBridgeDispatcher, createSenderCheck, registerBridgeIpc } from './ipc.js';
 import { openSecretStore } from './keychain.js';
 import { createLicenseStateFile } from './license-state.js';
@@ -146,6 +147,7 @@ async function start(): Promise<void> {
     settings: createUpdateSettingsFile(join(userData, 'update-settings.json')),
     licenseKey: async () => (await licenseState.read()).license_key,
     hardwareId: createHardwareIdProvider(),
+    components: createFingerprintProvider(osComponentSources()),
     app: { version: app.getVersion(), platform: process.platform },
     log,
   });
@@ -155,6 +157,7 @@ async function start(): Promise<void> {
       if (isAppUrl(window.webContents.getURL()))
         window.webContents.send(bridgeEvents.updateStateChanged, state);
   });
+  let floatingSeat: FloatingSeat | undefined;
   const handlers = createHandlers({
     secrets,
     serverUrl: config.serverUrl,
@@ -166,6 +169,9 @@ async function start(): Promise<void> {
     app: { version: app.getVersion(), platform: process.platform },
     updates,
     signIns,
+    onFloatingSeat: (seat) => {
+      floatingSeat = seat;
+    },
     log,
   });
   registerBridgeIpc({
@@ -180,9 +186,22 @@ async function start(): Promise<void> {
     log,
   });
   updates.start();
-  app.on('before-quit', () => {
+  // A floating license's seat is checked out now and held by heartbeats while the app runs.
+  void floatingSeat?.start().catch((error: unknown) => log(`Floating seat: ${String(error)}`));
+  let seatGivenBack = false;
+  app.on('before-quit', (event) => {
     periodic.stop();
     updates.stop();
+    // The seat goes back before the app ends (a few seconds at most), so another machine may take it.
+    if (floatingSeat && !seatGivenBack) {
+      event.preventDefault();
+      seatGivenBack = true;
+      const done = () => app.quit();
+      void Promise.race([
+        floatingSeat.quit(),
+        new Promise((resolve) => setTimeout(resolve, config.requestTimeoutMs)),
+      ]).finally(done);
+    }
   });
 
   const entryUrl = config.devServerUrl ?? APP_ENTRY_URL;

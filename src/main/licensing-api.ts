@@ -5,8 +5,10 @@ import {
   type LicenseStatusAnswer,
   licenseStatusSchema,
 } from '../shared/api/licenses.js';
+import type { FingerprintComponents } from '../shared/fingerprint.js';
 import { licenseMessages } from '../shared/messages.js';
-import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
+import { API_BASE_PATH } from '../shared/routes.js';
+import { apiPaths } from '../shared/api-paths.js';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -14,14 +16,27 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 export type StatusOutcome =
   | { kind: 'valid'; answer: LicenseStatusAnswer }
   /** The server refused the key on this machine (revoked, expired, deactivated, unknown…). */
-  | { kind: 'refused'; status: LicenseCheckStatus; message: string; requiresActivation: boolean }
+  | {
+      kind: 'refused';
+      status: LicenseCheckStatus;
+      message: string;
+      requiresActivation: boolean;
+      /** A paused license: when its subscription resumes. */
+      resumesAt?: string;
+    }
   /** No answer: the network failed, the request timed out, or the server could not answer (5xx, 429). */
   | { kind: 'unreachable'; reason: string }
   /** An answer that is neither a license status nor a refusal (e.g. the API key was refused). */
   | { kind: 'failed'; message: string };
 
 export interface LicensingApi {
-  status(licenseKey: string, hardwareId: string): Promise<StatusOutcome>;
+  /** `nonce`: a fresh value the answer must echo (and sign), so a captured answer cannot be replayed. */
+  status(
+    licenseKey: string,
+    hardwareId: string,
+    nonce?: string,
+    components?: FingerprintComponents,
+  ): Promise<StatusOutcome>;
 }
 
 export interface LicensingApiOptions {
@@ -67,9 +82,18 @@ export function createLicensingApi(options: LicensingApiOptions): LicensingApi {
     });
 
   return {
-    async status(licenseKey, hardwareId) {
+    async status(licenseKey, hardwareId, nonce, components) {
       const query = new URLSearchParams({ license_key: licenseKey, hardware_id: hardwareId });
       if (appVersion) query.set('app_version', appVersion);
+      if (nonce) query.set('nonce', nonce);
+      // Hashed in main already: the server recognises the machine by them after a part changed.
+      if (components)
+        query.set(
+          'components',
+          Object.entries(components)
+            .map(([name, hash]) => `${name}:${hash}`)
+            .join(','),
+        );
       let response: Response;
       let body: unknown;
       try {
@@ -93,6 +117,7 @@ export function createLicensingApi(options: LicensingApiOptions): LicensingApi {
           status: refusal.data.status,
           message: refusal.data.message,
           requiresActivation: refusal.data.requires_activation ?? false,
+          ...(refusal.data.resumes_at ? { resumesAt: refusal.data.resumes_at } : {}),
         };
       return {
         kind: 'failed',

@@ -1,7 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { LeaseSigningKeys, LicenseStatusAnswer } from '../shared/api/licenses.js';
 import { type LicenseCheckResult, offlineValidMessage, toLicenseCheckResult } from '../shared/bridge.js';
-import { LEASE_MAX_LIFETIME_SECONDS, type LeaseProblem, verifyLease } from '../shared/lease.js';
+import {
+  LEASE_MAX_LIFETIME_SECONDS,
+  type LeaseProblem,
+  verifyCheckProof,
+  verifyLease,
+} from '../shared/lease.js';
+import type { FingerprintComponents } from '../shared/fingerprint.js';
 import { normalizeLicenseKey } from '../shared/license-key.js';
 import { licenseMessages } from '../shared/messages.js';
 import type { LicenseStateFile } from './license-state.js';
@@ -17,6 +23,8 @@ export interface LicenseCheckerOptions {
   api: LicensingApi;
   state: LicenseStateFile;
   hardwareId: () => string;
+  /** This machine's hashed fingerprint components, sent beside the hardware id (none: left out). */
+  components?: () => FingerprintComponents | undefined;
   /**
    * The keys leases are verified with, pinned at build time (MAIN_VITE_LEASE_PUBLIC_KEYS): never
    * keys from the state file or the server. Without them there is no offline use, and an online
@@ -38,6 +46,10 @@ export const notConfigured: LicenseCheckResult = {
 /** An online answer whose lease does not verify: it may come from a server that is not ours. */
 export const unverifiedAnswerMessage =
   "The license server's answer could not be verified. Check that the system clock is correct and that this app is up to date.";
+
+/** An online answer that is not the answer to this check's nonce: captured earlier and fed back. */
+export const replayedAnswerMessage =
+  "The license server's answer was not the answer to this check, so it was not trusted. Check your network connection and try again.";
 
 /** Logged once when the build pins no lease keys. */
 export const noTrustedKeysLog =
@@ -104,6 +116,29 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
       return false;
     }
     return true;
+  }
+
+  /**
+   * Whether a valid answer is the answer to this check: it echoes the nonce sent, and with pinned
+   * keys its signed proof names that nonce, this machine, the license and the answer's lease.
+   */
+  async function answersThisCheck(answer: LicenseStatusAnswer, nonce: string, hardwareId: string) {
+    if (answer.nonce !== nonce) {
+      log('License check: the answer does not carry the nonce this check sent; answer refused');
+      return false;
+    }
+    if (!trustedKeys) return true;
+    const proven =
+      answer.check !== undefined &&
+      (await verifyCheckProof(answer.check, {
+        keys: trustedKeys,
+        nonce,
+        hardwareId,
+        licenseId: answer.license_id,
+        lease: answer.lease,
+      }));
+    if (!proven) log("License check: the answer's signed nonce does not verify here; answer refused");
+    return proven;
   }
 
   async function offline(reason: string, licenseKey: string, hardwareId: string, now: Date) {
@@ -179,12 +214,16 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
       const hardwareId = options.hardwareId();
       const now = options.now();
       const nowSeconds = seconds(now);
-      const outcome = await api.status(licenseKey, hardwareId);
+      // Remembered here only: the server signs it back, and no answer to another check passes.
+      const nonce = randomBytes(18).toString('base64url');
+      const outcome = await api.status(licenseKey, hardwareId, nonce, options.components?.());
       switch (outcome.kind) {
         case 'valid': {
           const { answer } = outcome;
           if (trustedKeys && !(await answerVerifies(answer, trustedKeys, licenseKey, hardwareId, nowSeconds)))
             return { valid: false, status: 'error', message: unverifiedAnswerMessage };
+          if (!(await answersThisCheck(answer, nonce, hardwareId)))
+            return { valid: false, status: 'error', message: replayedAnswerMessage };
           await state.update((s) =>
             s.license_key === licenseKey
               ? {
@@ -209,6 +248,7 @@ export function createLicenseChecker(options: LicenseCheckerOptions): LicenseChe
             status: outcome.status,
             message: outcome.message,
             requires_activation: outcome.requiresActivation,
+            ...(outcome.resumesAt ? { resumes_at: outcome.resumesAt } : {}),
           };
         case 'failed':
           return { valid: false, status: 'error', message: outcome.message };

@@ -1,8 +1,7 @@
 import { type StartTrialRequest, type TrialStarted, trialStartedSchema } from '../shared/api/licenses.js';
 import { type MachineTrial, machineTrialSchema } from '../shared/api/machine-trials.js';
-import { apiErrorSchema } from '../shared/api/errors.js';
-import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
-import type { FetchLike } from './licensing-api.js';
+import { apiPaths } from '../shared/api-paths.js';
+import { postToServer, refusalIn, type ServerPostOptions, unreadableAnswer } from './server-post.js';
 
 /** What one trial request came to. */
 export type TrialOutcome<T> =
@@ -21,55 +20,26 @@ export interface MachineTrialApi {
   startAccountTrial(accessToken: string, body: StartTrialRequest): Promise<TrialOutcome<TrialStarted>>;
 }
 
-export interface MachineTrialApiOptions {
-  serverUrl: string;
-  apiKey: string;
-  fetch?: FetchLike;
-  timeoutMs: number;
-}
-
-const unreadable = 'The license server sent an answer this app cannot read';
+export type MachineTrialApiOptions = ServerPostOptions;
 
 /** The trial calls main makes itself (the renderer never sees the machine's lease). */
 export function createMachineTrialApi(options: MachineTrialApiOptions): MachineTrialApi {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-
   async function post<T>(
     path: string,
     body: unknown,
     schema: { safeParse(value: unknown): { success: boolean; data?: T } },
     accessToken?: string,
   ): Promise<TrialOutcome<T>> {
-    let response: Response;
-    let answer: unknown;
-    try {
-      response = await fetchImpl(`${options.serverUrl}${API_BASE_PATH}${path}`, {
-        method: 'POST',
-        headers: {
-          accept: 'application/json',
-          'content-type': 'application/json',
-          'x-api-key': options.apiKey,
-          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      answer = await response.json().catch(() => undefined);
-    } catch {
-      return { kind: 'unreachable', reason: 'the license server could not be reached' };
-    }
-    if (response.status >= 500 || response.status === 429)
-      return { kind: 'unreachable', reason: `the license server answered ${response.status}` };
-    if (response.ok) {
-      const parsed = schema.safeParse(answer);
+    const result = await postToServer(options, path, body, accessToken);
+    if (!result.reached) return { kind: 'unreachable', reason: result.reason };
+    if (result.ok) {
+      const parsed = schema.safeParse(result.body);
       return parsed.success && parsed.data !== undefined
         ? { kind: 'ok', answer: parsed.data }
-        : { kind: 'failed', message: unreadable };
+        : { kind: 'failed', message: unreadableAnswer };
     }
-    const refusal = apiErrorSchema.safeParse(answer);
-    return refusal.success
-      ? { kind: 'refused', code: refusal.data.code, message: refusal.data.message }
-      : { kind: 'failed', message: unreadable };
+    const refusal = refusalIn(result.body);
+    return refusal ? { kind: 'refused', ...refusal } : { kind: 'failed', message: unreadableAnswer };
   }
 
   return {

@@ -1,5 +1,6 @@
 import { authMessages } from '../shared/messages.js';
-import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
+import { API_BASE_PATH } from '../shared/routes.js';
+import { apiPaths } from '../shared/api-paths.js';
 import type { SecretStore } from './secret-store.js';
 import type { SignIns } from './sign-ins.js';
 
@@ -61,6 +62,8 @@ const ROLES = new Map<string, AuthCallRole>([
   [apiPaths.auth.login, signIn],
   [apiPaths.auth.loginJson, signIn],
   [apiPaths.auth.loginSecondFactor, signIn],
+  // A single sign-on ends as a password's does: the hand-over code is traded for the session here.
+  [apiPaths.auth.ssoComplete, signIn],
   [apiPaths.auth.refresh, refresh],
   [apiPaths.auth.refreshToken, refresh],
   [apiPaths.auth.logout, logout],

@@ -1,5 +1,6 @@
 import { type UpdateCheckRequest, updateCheckResponseSchema } from '../shared/api/distribution.js';
-import { API_BASE_PATH, apiPaths } from '../shared/routes.js';
+import { API_BASE_PATH } from '../shared/routes.js';
+import { apiPaths } from '../shared/api-paths.js';
 import type { FetchLike } from './licensing-api.js';
 
 /** What one update check with the server came to. */

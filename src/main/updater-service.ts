@@ -1,5 +1,6 @@
 import type { AppUpdater, ProgressInfo, UpdateDownloadedEvent, UpdateInfo } from 'electron-updater';
 import type { DownloadPlatform } from '../shared/api/licenses.js';
+import type { FingerprintComponents } from '../shared/fingerprint.js';
 import { CHANNEL_FILE_PREFIX, type ReleaseChannel } from '../shared/api/distribution.js';
 import { type UpdateState, updateStateSchema } from '../shared/bridge.js';
 import type { IntervalTimer } from './periodic-license-check.js';
@@ -57,6 +58,11 @@ export interface UpdateServiceOptions {
   /** The license key main keeps (null before one is entered). */
   licenseKey: () => Promise<string | null>;
   hardwareId: () => string;
+  /**
+   * This machine's hashed fingerprint components, sent as the license check sends them, so the
+   * server knows a reinstalled or cloned machine for updates as it does for its license.
+   */
+  components?: () => FingerprintComponents | undefined;
   app: { version: string; platform: NodeJS.Platform };
   intervalMs?: number;
   timer?: IntervalTimer;
@@ -183,11 +189,13 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     const licenseKey = await options.licenseKey();
     if (!licenseKey) return set({ status: 'idle', checked_at: null, note: updateNotes.noLicense });
     const channel = await settings.channel();
+    const components = options.components?.();
     const outcome = await api.check({
       license_key: licenseKey,
       hardware_id: options.hardwareId(),
       platform,
       current_version: options.app.version,
+      ...(components ? { components } : {}),
     });
     switch (outcome.kind) {
       case 'refused':

@@ -1,5 +1,6 @@
 import { usageBatchResponseSchema } from '../shared/api/usage.js';
-import { API_BASE_PATH, apiPaths, pathWith } from '../shared/routes.js';
+import { API_BASE_PATH, pathWith } from '../shared/routes.js';
+import { apiPaths } from '../shared/api-paths.js';
 import type { FetchLike } from './licensing-api.js';
 import type { QueuedEvent, UploadOutcome } from './usage-queue.js';
 

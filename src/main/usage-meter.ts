@@ -36,11 +36,15 @@ const noteLeaseUse = (state: UsageQueueState, jti: string, feature: string, amou
   return { ...state, lease_use: { jti, used: { ...used, [feature]: (used[feature] ?? 0) + amount } } };
 };
 
-/** What the server lets a feature use this period, from a check's numbers: null when nothing stops it. */
+/**
+ * What the server lets a feature use this period, from a check's numbers: null when nothing stops
+ * it. Units come from the allowance first, then from credit packs: what packs covered does not
+ * count against the ceiling, and what they still hold is left too.
+ */
 function serverLeft(feature: NonNullable<LicenseCheckResult['features']>[number]): number | null {
   if (feature.limit === null || feature.overage.policy === 'bill') return null;
   const ceiling = feature.limit + (feature.overage.policy === 'cap' ? (feature.overage.cap ?? 0) : 0);
-  return Math.max(0, ceiling - feature.used);
+  return Math.max(0, ceiling - (feature.used - feature.from_packs)) + feature.packs_left;
 }
 
 /**
@@ -166,6 +170,8 @@ export function createUsageMeter(options: UsageMeterOptions) {
     },
 
     async left(): Promise<UsageLeft> {
+      // What waits goes up first when it can, so online the server's numbers already count it.
+      await flush(await currentLease()).catch(() => undefined);
       const check = await options.check();
       const queued = await queue.read();
       if (check.valid && !check.offline && check.features) {

@@ -42,6 +42,11 @@ export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): Deskto
       report: (feature: string, amount: number) => call(bridgeChannels.reportUsage, feature, amount),
       left: () => call(bridgeChannels.usageLeft),
     }),
+    floating: Object.freeze({
+      state: () => call(bridgeChannels.floatingSeat),
+      borrow: (days: number) => call(bridgeChannels.borrowFloatingSeat, days),
+      returnBorrowed: () => call(bridgeChannels.returnFloatingSeat),
+    }),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

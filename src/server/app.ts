@@ -12,6 +12,7 @@ import { platformContext } from './platform/context.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import type { EventBus } from './platform/events.js';
 import { createServer } from './platform/http/server.js';
+import { createTracing } from './platform/tracing/tracing.js';
 import { startMaintenance } from './platform/maintenance.js';
 import { expiredRowPrunes } from './pruning.js';
 
@@ -62,7 +63,11 @@ declare module 'fastify' {
  * delivery in flight finishes after licensing has written the machines' check-ins.
  */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
-  const app = createServer(config, { ...overrides, quietUrl: isLicenseCheckUrl });
+  const app = createServer(config, {
+    ...overrides,
+    quietUrl: isLicenseCheckUrl,
+    tracing: await createTracing(config.tracing),
+  });
   const clock = overrides.clock ?? systemClock;
   // The webhooks listen to every event; licensing, billing and admin announce on it.
   const events = createDomainEvents(clock);
@@ -76,6 +81,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (wanted.has('identity'))
       await app.register((await import('./identity/context.js')).identityContext, {
         signIns: { succeeded: metrics.signIn, failed: metrics.signInFailed },
+        events,
+        // An account's export and deletion reach licensing's and billing's rows through their interfaces.
+        ...(wanted.has('billing')
+          ? { accountData: (await import('./account-data.js')).accountDataParts() }
+          : {}),
       });
     if (wanted.has('integrations'))
       await app.register((await import('./integrations/context.js')).integrationsContext, {

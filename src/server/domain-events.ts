@@ -2,10 +2,12 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../shared/api/webhoo
 import type { Clock } from './platform/clock.js';
 import { createEventBus, type EventBus } from './platform/events.js';
 import type { BillingEvent, SubscriptionNotice } from './billing/events.js';
+import type { IdentityEvent } from './identity/events.js';
 import type { LicensingEvent, OwnershipTransferredEvent } from './licensing/events.js';
 import {
   activationEventData,
   allowanceEventData,
+  floatingEventData,
   licenseEventData,
   organisationEventData,
   overageEventData,
@@ -19,7 +21,7 @@ import { queueWebhookEvent } from './integrations/webhooks/queue.js';
 type WebhookEvent = LicensingEvent | BillingEvent;
 
 /** Every event a context announces: to integrators, or to the contexts above it only. */
-export type DomainEvent = WebhookEvent | OwnershipTransferredEvent | SubscriptionNotice;
+export type DomainEvent = WebhookEvent | OwnershipTransferredEvent | SubscriptionNotice | IdentityEvent;
 
 // Each announced webhook event is the webhook of the same name: such an event without its webhook,
 // or a webhook nobody announces, fails to compile here.
@@ -32,6 +34,8 @@ function webhookData(event: WebhookEvent): Record<string, unknown> {
   if ('allowance' in event) return allowanceEventData(event.license, event.allowance);
   if ('overage' in event) return overageEventData(event.license, event.overage);
   if ('pack' in event) return packEventData(event.license, event.pack);
+  if ('floating' in event) return floatingEventData(event.license, event.floating);
+  if ('machines' in event) return { ...licenseEventData(event.license), machines: event.machines };
   if ('license' in event) return licenseEventData(event.license);
   if ('activation' in event) return activationEventData(event.activation, event.userId);
   if ('organisation' in event) return organisationEventData(event.organisation, event.details);

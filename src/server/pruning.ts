@@ -6,6 +6,7 @@ import { type Prune, runPrunes } from './platform/maintenance.js';
 import { pruneSecurityEvents } from './platform/security-log/service.js';
 import { identityPrunes } from './identity/index.js';
 import { webhookPrunes } from './integrations/index.js';
+import { pruneSsoSignIns } from './licensing/index.js';
 
 /** What pruning is told: the sign-in lock's window, and how long each record is kept. */
 export type PruningPolicy = Pick<Config, 'lockout' | 'retention'>;
@@ -15,7 +16,7 @@ export type PruningPolicy = Pick<Config, 'lockout' | 'retention'>;
  * each context's as it says: identity's spent sign-in counts, e-mail link tokens, expired
  * challenges and sessions ended long ago, mail sent or dropped (addresses typed into the reset form
  * would otherwise grow the outbox without bound), the webhooks' deliveries held too long and their
- * history, and the security log. The periods are the `RETENTION_*` settings. Listed here by name,
+ * history, the security log, and single sign-ons past their life. The periods are the `RETENTION_*` settings. Listed here by name,
  * in the order they run.
  */
 export function expiredRowPrunes({ lockout, retention }: PruningPolicy) {
@@ -30,6 +31,7 @@ export function expiredRowPrunes({ lockout, retention }: PruningPolicy) {
     heldWebhookDeliveries: webhooks.heldDeliveries,
     webhookEvents: webhooks.history,
     securityEvents: (db, clock) => pruneSecurityEvents(db, clock, retention.securityEventsDays),
+    ssoSignIns: (db, clock) => pruneSsoSignIns(db, clock.now().toISOString()),
   } satisfies Record<string, Prune>;
 }
 

@@ -24,6 +24,9 @@ export const bridgeChannels = {
   startMachineTrial: 'desktop:machine-trial:start',
   reportUsage: 'desktop:usage:report',
   usageLeft: 'desktop:usage:left',
+  floatingSeat: 'desktop:floating:state',
+  borrowFloatingSeat: 'desktop:floating:borrow',
+  returnFloatingSeat: 'desktop:floating:return',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 

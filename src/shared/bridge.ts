@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fingerprintComponentsSchema } from './fingerprint.js';
 import { isoDateTimeSchema } from './api/common.js';
 import {
   featureUsageSchema,
@@ -41,6 +42,8 @@ export const licenseCheckResultSchema = z.object({
   status: z.enum([...LICENSE_CHECK_STATUSES, ...LOCAL_CHECK_STATUSES]),
   message: z.string(),
   requires_activation: z.boolean().optional(),
+  /** A paused license (status `paused`): when its subscription resumes and it works again. */
+  resumes_at: isoDateTimeSchema.optional(),
   license_id: z.string().optional(),
   expires_at: isoDateTimeSchema.nullable().optional(),
   features: z.array(featureUsageSchema).optional(),
@@ -103,6 +106,8 @@ export const appInfoSchema = z.object({
   /** The API server this desktop checks licenses against (DESKTOP_SERVER_URL). */
   serverUrl: z.string(),
   tokenStorage: z.enum(TOKEN_STORAGE_KINDS),
+  /** This machine's fingerprint components, hashed in main; an activation sends them. */
+  components: fingerprintComponentsSchema.optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
@@ -199,6 +204,36 @@ export type UsageLeft = z.infer<typeof usageLeftSchema>;
 const usageFeatureArgSchema = z.string().trim().min(1).max(64);
 const usageAmountArgSchema = z.number().int().min(1).max(MAX_USAGE_AMOUNT);
 
+/**
+ * This machine's floating seat: `held` (checked out and kept by heartbeats, or `borrowed_until` a
+ * day for offline use), `full` (every seat is held: by whom, and when the first may come back),
+ * `offline` (no server, and no borrowed lease that verifies), `not_floating` (no key, or a
+ * node-locked license) or `refused` (the server said no: a revoked license, say).
+ */
+export const FLOATING_SEAT_STATUSES = ['held', 'full', 'offline', 'not_floating', 'refused'] as const;
+export const floatingSeatStateSchema = z.object({
+  status: z.enum(FLOATING_SEAT_STATUSES),
+  message: z.string(),
+  /** Seats of the license and seats held now, as the server last said; null when not known. */
+  seats: z.number().int().nullable(),
+  in_use: z.number().int().nullable(),
+  held_until: isoDateTimeSchema.nullable(),
+  borrowed_until: isoDateTimeSchema.nullable(),
+  /** On `full`: the machines holding the seats, and when the earliest may come back. */
+  holders: z.array(
+    z.object({
+      device_name: z.string().nullable(),
+      checked_out_at: isoDateTimeSchema,
+      borrowed_until: isoDateTimeSchema.nullable(),
+    }),
+  ),
+  retry_at: isoDateTimeSchema.nullable(),
+  /** The most days a seat may be borrowed for, once the server said; null when not known. */
+  max_borrow_days: z.number().int().nullable(),
+});
+export type FloatingSeatState = z.infer<typeof floatingSeatStateSchema>;
+const borrowDaysArgSchema = z.number().int().min(1).max(90);
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -232,6 +267,12 @@ export const bridgeContract = {
     result: usageReportResultSchema,
   },
   [bridgeChannels.usageLeft]: { args: z.tuple([]), result: usageLeftSchema },
+  [bridgeChannels.floatingSeat]: { args: z.tuple([]), result: floatingSeatStateSchema },
+  [bridgeChannels.borrowFloatingSeat]: {
+    args: z.tuple([borrowDaysArgSchema]),
+    result: floatingSeatStateSchema,
+  },
+  [bridgeChannels.returnFloatingSeat]: { args: z.tuple([]), result: floatingSeatStateSchema },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -309,6 +350,18 @@ export interface DesktopBridge {
     report(feature: string, amount: number): Promise<UsageReportResult>;
     /** What is left per metered feature: the server's numbers online, the offline allowance offline. */
     left(): Promise<UsageLeft>;
+  };
+  /**
+   * A floating license's seat on this machine: main checks it out at start, keeps it by heartbeats
+   * and gives it back on quit. Absent in desktop builds made before floating licenses.
+   */
+  floating?: {
+    /** Where the seat stands now. */
+    state(): Promise<FloatingSeatState>;
+    /** "Borrow for offline use…": keeps the seat for `days` without the network (through quit). */
+    borrow(days: number): Promise<FloatingSeatState>;
+    /** Gives a borrowed seat back early and goes back to heartbeats. */
+    returnBorrowed(): Promise<FloatingSeatState>;
   };
 }
 

@@ -56,6 +56,11 @@ export interface LeaseClaims {
    */
   offline?: { nonce: string };
   /**
+   * On a floating license's seat: the seat, and while it is borrowed for offline use the borrow's
+   * end (the lease lasts the borrow; otherwise it lasts the seat's lease after a heartbeat).
+   */
+  floating?: { seat_id: string; borrowed_until: string | null };
+  /**
    * The machine's offline allowance per metered feature with an allowance, reserved when the lease
    * was signed. Absent on leases of plans without one, and on leases signed before reservations.
    */
@@ -192,4 +197,66 @@ export async function verifyMachineTrialLease(
   if (verification.ok && (verification.claims.machine_trial !== true || verification.claims.kfp !== ''))
     return refuse('malformed');
   return verification;
+}
+
+/** The signed echo of an online check's nonce: binds that check's answer (its lease) to the request. */
+export interface CheckProofClaims {
+  nonce: string;
+  sub: string;
+  hwid: string;
+  /** {@link leaseDigest} of the answer's lease. */
+  lease: string;
+  iat: number;
+  exp: number;
+  iss: string;
+  aud: string;
+}
+
+export const CHECK_PROOF_TYPE = 'check+jwt';
+/** How long a check's signed nonce is good for: the answer is used at once. */
+export const CHECK_PROOF_SECONDS = 300;
+
+/** SHA-256 of a lease (base64url, 16 bytes), as a check proof names it. */
+export async function leaseDigest(lease: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(lease));
+  return base64url.encode(new Uint8Array(digest).subarray(0, 16));
+}
+
+export interface VerifyCheckProofOptions {
+  keys: LeaseSigningKeys;
+  nonce: string;
+  hardwareId: string;
+  licenseId: string;
+  lease: string;
+}
+
+/**
+ * Whether a check's answer is the answer to this check: its proof is signed by one of the keys and
+ * names the nonce the app sent, its machine, license and the answer's lease. An answer captured
+ * before (another nonce) fails, whatever its lease says.
+ */
+export async function verifyCheckProof(proof: string, options: VerifyCheckProofOptions): Promise<boolean> {
+  try {
+    const header = decodeProtectedHeader(proof);
+    if (header.alg !== LEASE_ALGORITHM) return false;
+    const jwk = options.keys.keys.find((key) => key.kid === header.kid);
+    if (!jwk || !hasCanonicalSignature(proof)) return false;
+    const key = await importJWK(jwk as JWK, LEASE_ALGORITHM);
+    // The nonce makes it fresh; its time is not judged against a machine clock that may be off.
+    const { payload } = await jwtVerify<CheckProofClaims>(proof, key, {
+      algorithms: [LEASE_ALGORITHM],
+      audience: LEASE_AUDIENCE,
+      typ: CHECK_PROOF_TYPE,
+      currentDate: new Date(0),
+      clockTolerance: Number.MAX_SAFE_INTEGER,
+    });
+    return (
+      payload.nonce === options.nonce &&
+      payload.hwid === options.hardwareId &&
+      payload.sub === options.licenseId &&
+      payload.lease === (await leaseDigest(options.lease))
+    );
+  } catch {
+    return false;
+  }
 }

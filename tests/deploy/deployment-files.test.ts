@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { loadAll } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { configVariableNames } from '../../src/server/platform/config.js';
-import { API_BASE_PATH, apiPaths } from '../../src/shared/routes.js';
+import { API_BASE_PATH } from '../../src/shared/routes.js';
+import { apiPaths } from '../../src/shared/api-paths.js';
 
 /**
  * The Dockerfile, the compose file and the Kubernetes manifests agree with the server: every

@@ -210,8 +210,9 @@ function desktopSuite(portal: Portal) {
       const answers = [];
       for (const method of methods)
         // onUpdateStateChange subscribes (it answers a function, no promise): nothing to read there;
-        // usage is an object of methods, which report use or read what is left, no secret.
-        if (method !== 'forgetSession' && method !== 'setLicenseKey' && method !== 'onUpdateStateChange' && method !== 'usage')
+        // usage and floating are objects of methods (report use, read what is left; a floating seat's
+        // state, borrow, return), which carry no secret and some of which act.
+        if (typeof window.desktop[method] === 'function' && method !== 'forgetSession' && method !== 'setLicenseKey' && method !== 'onUpdateStateChange')
           answers.push(await window.desktop[method]().catch((error) => String(error)));
       return { methods, answers: JSON.stringify(answers) };
     })()`);

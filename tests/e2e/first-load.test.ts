@@ -15,6 +15,8 @@ import { describePortal } from './support/portal.js';
 const FIRST_SCREENS = {
   '/landing': 'src/features/plans/pages/landing-page.tsx',
   '/login': 'src/features/auth/pages/login-page.tsx',
+  '/register': 'src/features/auth/pages/register-page.tsx',
+  '/forgot-password': 'src/features/auth/pages/forgot-password-page.tsx',
 } as const;
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -71,7 +73,7 @@ describe('the renderer build (first load)', () => {
   });
 
   it.each(Object.entries(FIRST_SCREENS))(
-    'the page written for %s is index.html preloading that screen’s chunks and styles, nothing else',
+    'the page written for %s is index.html with that screen rendered, linking its chunks and styles, nothing else',
     async (path, pageSource) => {
       const index = await readFile(join(RENDERER_BUILD_DIR, 'index.html'), 'utf8');
       const page = await readFile(join(RENDERER_BUILD_DIR, 'routes', path, 'index.html'), 'utf8');
@@ -86,12 +88,22 @@ describe('the renderer build (first load)', () => {
       const ownLinks = (rel: string) =>
         linksOf(page, rel).filter((file) => !linksOf(index, rel).includes(file));
       expect(ownLinks('modulepreload').toSorted()).toEqual(expectedScripts.toSorted());
-      expect(ownLinks('preload" as="style').toSorted()).toEqual([...new Set(expectedStyles)].toSorted());
-      expect(ownLinks('stylesheet')).toEqual([]);
-      // Apart from the links the page is index.html: same title, description, entry.
+      // Linked, not only preloaded: the rendered HTML paints with them (scripts/prerender-public-pages.ts).
+      expect(ownLinks('stylesheet').toSorted()).toEqual([...new Set(expectedStyles)].toSorted());
+      expect(ownLinks('preload" as="style')).toEqual([]);
+      // Apart from the links and the rendered body the page is index.html: same title, description,
+      // entry; its start-up screen is kept in a template for a visitor with a stored session.
       const withoutLinks = (html: string) =>
         html.replace(/\n\s*<link rel="(modulepreload|stylesheet|preload)"[^>]*>/g, '');
-      expect(withoutLinks(page)).toBe(withoutLinks(index));
+      const head = (html: string) => {
+        const bare = withoutLinks(html);
+        return bare.slice(0, bare.indexOf('<body>'));
+      };
+      expect(head(page)).toBe(head(index));
+      const startUp = /<div id="root">([\s\S]*)<\/div>\s*<\/body>/.exec(index)?.[1]?.trim() ?? '';
+      expect(startUp).toContain('Initializing secure session...');
+      expect(page).toContain(`<template id="restoring-session">${startUp}</template>`);
+      expect(page).toContain('<div id="root" data-prerendered>');
     },
   );
 });

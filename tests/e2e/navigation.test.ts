@@ -161,7 +161,10 @@ describePortal('navigation, titles, theme and an absent server in the browser', 
             resolve({
               scheme: document.documentElement.getAttribute('data-mantine-color-scheme'),
               background: getComputedStyle(document.body).backgroundColor,
-              portalStarted: document.querySelector('#root [data-mantine-color-scheme], #root main') !== null,
+              // The page may be rendered ahead of time: the portal has started once React owns an element.
+              portalStarted: [...document.querySelectorAll('#root *')].some((element) =>
+                Object.keys(element).some((key) => key.startsWith('__reactFiber$')),
+              ),
             }),
           ),
         );

@@ -99,11 +99,12 @@ describePortal('redirects between public and signed-in pages', (portal) => {
 
   it("shows 'Loading...' while a lazily loaded screen arrives", async () => {
     const page = await portal.newPage();
-    await page.route('**/assets/landing-page-*.js', async (route) => {
+    // A screen the build does not render ahead of time (the public pages arrive as HTML).
+    await page.route('**/assets/reset-password-page-*.js', async (route) => {
       await delay(1_500);
       await route.continue();
     });
-    await page.goto('/landing', { waitUntil: 'commit' });
+    await page.goto('/reset-password?token=not-a-real-token', { waitUntil: 'commit' });
     const placeholder = page.getByText('Loading...', { exact: true });
     await placeholder.waitFor({ state: 'visible' });
     await page.getByRole('heading', { level: 1 }).first().waitFor();

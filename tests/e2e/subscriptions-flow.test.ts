@@ -6,6 +6,7 @@ import { type OutboxMail, readOutbox } from '../support/outbox.js';
 import { pdfText } from '../server/helpers/invoice-helpers.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { describePortal, expectPath, signIn, watchPage } from './support/portal.js';
+import { licenseStatusCall } from './support/license-check.js';
 
 /**
  * Issue 15, "Must show", in Chromium on the sandbox, through the portal: subscribe to Pro monthly →
@@ -15,7 +16,6 @@ import { describePortal, expectPath, signIn, watchPage } from './support/portal.
  * shown and charged → cancel at period end → expiry.
  */
 
-const DESKTOP_API_KEY = 'dap-desktop-public';
 const HARDWARE_ID = `hw-subscriber-${randomBytes(6).toString('hex')}`;
 
 describePortal(
@@ -23,16 +23,8 @@ describePortal(
   (portal) => {
     const db = () => portal.server.app.db;
 
-    /** The desktop app's license check over HTTP, as the shell makes it. */
-    async function statusCall(
-      licenseKey: string,
-    ): Promise<{ status: number; body: Record<string, unknown> }> {
-      const query = new URLSearchParams({ license_key: licenseKey, hardware_id: HARDWARE_ID });
-      const response = await fetch(`${portal.server.baseUrl}/api/v1/licensing/status?${query}`, {
-        headers: { 'x-api-key': DESKTOP_API_KEY },
-      });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    }
+    const statusCall = (licenseKey: string) =>
+      licenseStatusCall(portal.server.baseUrl, licenseKey, HARDWARE_ID);
 
     /** Mail to `email` whose subject matches, waited for (the outbox worker sends just after the commit). */
     async function mailsTo(email: string, subject: RegExp, count = 1): Promise<OutboxMail[]> {

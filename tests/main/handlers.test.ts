@@ -186,6 +186,8 @@ describeWithKeyring(
           platform: process.platform,
           serverUrl: server.baseUrl,
           tokenStorage: 'os-keychain',
+          // This machine's fingerprint, hashed in main, for the renderer's activations.
+          components: expect.objectContaining({ machine_id: expect.stringMatching(/^[0-9a-f]{64}$/) }),
         });
       });
     });

@@ -252,9 +252,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'getMachineTrial',
           'startMachineTrial',
           'usage',
+          'floating',
         ].sort(),
       );
       expect(Object.keys(bridge.usage ?? {}).sort()).toEqual(['left', 'report']);
+      expect(Object.keys(bridge.floating ?? {}).sort()).toEqual(['borrow', 'returnBorrowed', 'state']);
+      expect(Object.isFrozen(bridge.floating)).toBe(true);
       expect(Object.isFrozen(bridge)).toBe(true);
       expect(Object.isFrozen(bridge.usage)).toBe(true);
       expect(() => {
@@ -360,11 +363,12 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
         return undefined as never;
       };
       const bridge = createBridge(recordingInvoke, listen);
-      const { onUpdateStateChange, usage, ...calls } = bridge;
+      const { onUpdateStateChange, usage, floating, ...calls } = bridge;
       expect(typeof onUpdateStateChange).toBe('function');
       for (const method of [
         ...Object.values(calls),
         ...Object.values(usage ?? {}),
+        ...Object.values(floating ?? {}),
       ] as (() => Promise<unknown>)[])
         await method().catch(() => undefined);
       expect(sent.sort()).toEqual(Object.values(bridgeChannels).sort());

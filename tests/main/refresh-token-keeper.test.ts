@@ -155,6 +155,7 @@ describeWithKeyring(
       expect(Object.keys(bridge).sort()).toEqual([
         'checkForUpdates',
         'checkLicenseStatus',
+        'floating',
         'forgetSession',
         'getAppInfo',
         'getHardwareId',

@@ -217,6 +217,66 @@ describe('desktop usage queue: real API server over HTTP, real queue file', () =
       ).toEqual([]);
     });
 
+    it('with the allowance used up, what credit packs hold is left: online, and offline from the lease', async () => {
+      const rawMachineId = `machine-${randomBytes(6).toString('hex')}`;
+      const hardwareId = deriveHardwareId(rawMachineId);
+      const { activation, accessToken } = await signedInWithBase(hardwareId);
+      const statePath = join(dir, `state-${++sequence}.json`);
+      let online = true;
+      const handlers = createHandlers({
+        secrets: createMemorySecretStore(),
+        machineId: () => rawMachineId,
+        serverUrl: server.baseUrl,
+        apiKey: DESKTOP_API_KEY,
+        fetch: (input, init) => fetch(online ? input : input.replace(server.baseUrl, unreachable), init),
+        requestTimeoutMs: 2000,
+        licenseStatePath: statePath,
+        leasePublicKeys: server.leaseKeys,
+        now: () => server.clock.now(),
+        app: { version: '1.4.2', platform: 'linux' },
+        updates: updateServiceForTests({
+          serverUrl: server.baseUrl,
+          licenseStatePath: statePath,
+          settingsPath: join(dir, `update-settings-${sequence}.json`),
+        }).service,
+        signIns: { onSignIn: () => undefined, latestAccessToken: () => accessToken },
+      });
+      const dispatch = createBridgeDispatcher(handlers);
+      const call = (channel: string, ...args: unknown[]) => dispatch(channel, args);
+      const left = async () =>
+        ((await call(bridgeChannels.usageLeft)) as UsageLeft).features.find((item) => item.key === 'ai_chat');
+      await call(bridgeChannels.setLicenseKey, activation.license_key);
+      expect(((await call(bridgeChannels.checkLicenseStatus)) as LicenseCheckResult).valid).toBe(true);
+
+      // The month's 100 are used (the machine's own 10 among them), then an administrator grants 30.
+      expect((await call(bridgeChannels.reportUsage, 'ai_chat', 100)) as UsageReportResult).toMatchObject({
+        allowed: true,
+        source: 'server',
+      });
+      expect(await left()).toMatchObject({ left: 0 });
+      await server.grantUnits(activation.license_id, 'ai_chat', 30);
+      expect(await left()).toMatchObject({ left: 30, queued: 0 });
+      expect((await call(bridgeChannels.reportUsage, 'ai_chat', 4)) as UsageReportResult).toMatchObject({
+        allowed: true,
+        source: 'server',
+      });
+      expect(await left()).toMatchObject({ left: 26 });
+
+      // Offline: the last lease reserved 10 of the pack's units for this machine.
+      online = false;
+      expect(await call(bridgeChannels.usageLeft)).toMatchObject({ source: 'reservation' });
+      expect(await left()).toMatchObject({ left: 10, queued: 0 });
+      expect((await call(bridgeChannels.reportUsage, 'ai_chat', 7)) as UsageReportResult).toMatchObject({
+        allowed: true,
+        source: 'reservation',
+        left: 3,
+      });
+      online = true;
+      expect(((await call(bridgeChannels.checkLicenseStatus)) as LicenseCheckResult).valid).toBe(true);
+      expect(await counterOf(activation.license_id)).toBe(111);
+      expect(await left()).toMatchObject({ left: 19, queued: 0 });
+    });
+
     it('refuses bad arguments at the bridge, and a feature the license lacks offline', async () => {
       const rawMachineId = `machine-${randomBytes(6).toString('hex')}`;
       const statePath = join(dir, `state-${++sequence}.json`);

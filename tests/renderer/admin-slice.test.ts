@@ -87,13 +87,17 @@ describe('Admin state', () => {
     await store.dispatch(call.listLicenses());
     api.on('GET /admin/licenses/L1', () => ({ json: adminLicense('L1') }));
     await store.dispatch(call.getLicense('L1'));
-    api.on('GET /admin/licenses/L1/activations', () => ({ json: [activation('A1', { license_id: 'L1' })] }));
+    // The administrators' view of a machine adds its fingerprint's components and their history.
+    const machine = (id: string, licenseId: string) => ({
+      ...activation(id, { license_id: licenseId }),
+      components: {},
+      component_changes: [],
+    });
+    api.on('GET /admin/licenses/L1/activations', () => ({ json: [machine('A1', 'L1')] }));
     await store.dispatch(call.getLicenseActivations('L1'));
-    api.on('GET /admin/licenses/L2/activations', () => ({ json: [activation('A2', { license_id: 'L2' })] }));
+    api.on('GET /admin/licenses/L2/activations', () => ({ json: [machine('A2', 'L2')] }));
     await store.dispatch(call.getLicenseActivations('L2'));
-    expect(store.getState().admin.selectedLicense?.activations).toEqual([
-      activation('A1', { license_id: 'L1' }),
-    ]);
+    expect(store.getState().admin.selectedLicense?.activations).toEqual([machine('A1', 'L1')]);
     api.on('POST /admin/licenses/L1/revoke', () => ({ json: adminLicense('L1', { status: 'revoked' }) }));
     await store.dispatch(call.revokeLicense({ id: 'L1', reason: 'chargeback fraud' }));
     expect(api.calls('POST /admin/licenses/L1/revoke')[0]?.query.get('reason')).toBe('chargeback fraud');

@@ -43,6 +43,67 @@ describe('why a device was signed out', () => {
     ]);
   });
 
+  it('a call refused after the tokens are gone hands the app the same reason (signed out everywhere, two calls under way)', async () => {
+    const made = await signedInTab(api);
+    const lost: (SessionEndReason | undefined)[] = [];
+    made.services.client.setSessionHandlers({
+      onSessionLost: (reason) => lost.push(reason),
+      currentPath: () => '/licenses',
+    });
+    api.revoke(made.issued.access_token);
+    const refusal = problem(401, 'Session expired. Please login again.', 'invalid_refresh_token');
+    api.on('POST /auth/refresh', () => ({
+      ...refusal,
+      json: { ...refusal.json, reason: 'signed_out_everywhere' },
+    }));
+    // The second call's 401 is held until the first call's refresh has been refused and the tokens
+    // cleared: it then has no refresh token to spend, as in a browser whose page fired both at once.
+    let answerSecond = () => {};
+    const secondHeld = new Promise<void>((resolve) => (answerSecond = resolve));
+    api.on('GET /licenses', async () => {
+      await secondHeld;
+      return problem(401, 'Invalid or expired token', 'unauthorized');
+    });
+    const second = made.services.client.http.get('/licenses');
+    await expect(made.services.client.http.get('/users/me')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
+    expect(await made.services.tokens.getRefreshToken()).toBeNull();
+    answerSecond();
+    await expect(second).rejects.toMatchObject({ response: { status: 401 } });
+    expect(lost).toEqual(['signed_out_everywhere', 'signed_out_everywhere']);
+    expect(api.calls('POST /auth/refresh')).toHaveLength(1);
+  });
+
+  it('a new session forgets the old one’s reason: its own loss without one says only that it ended', async () => {
+    const made = await signedInTab(api);
+    const lost: (SessionEndReason | undefined)[] = [];
+    made.services.client.setSessionHandlers({ onSessionLost: (reason) => lost.push(reason) });
+    api.revoke(made.issued.access_token);
+    const refusal = problem(401, 'Session expired. Please login again.', 'invalid_refresh_token');
+    api.on('POST /auth/refresh', () => ({
+      ...refusal,
+      json: { ...refusal.json, reason: 'password_changed' },
+    }));
+    await expect(made.services.client.http.get('/users/me')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
+
+    const again = api.issue();
+    await made.services.tokens.save({
+      accessToken: again.access_token,
+      refreshToken: again.refresh_token,
+      user: null,
+    });
+    await made.services.client.http.get('/users/me');
+    api.revoke(again.access_token);
+    api.on('POST /auth/refresh', () => problem(401, 'Invalid refresh token', 'invalid_refresh_token'));
+    await expect(made.services.client.http.get('/users/me')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
+    expect(lost).toEqual(['password_changed', undefined]);
+  });
+
   it.each(SESSION_END_REASONS)(
     '%s has its own sentence, starting "You were signed out because"',
     (reason) => {

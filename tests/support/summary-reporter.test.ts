@@ -69,6 +69,11 @@ describe('the closing summary of a test run', () => {
     );
   });
 
+  it('names the slowest files with their seconds, for whoever looks at the run time next', () => {
+    // cwd is the project root, so the fixture is named by its path from there.
+    expect(output).toMatch(/\nSlowest files:\n +\d+ s {2}\S*fixture\.test\.ts\n/);
+  });
+
   it('still ends with the one line CI reads', () => {
     expect(output.trimEnd().split('\n').at(-1)).toBe('Tests: 1 passed, 0 failed, 4 skipped');
   });

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 
 /**
@@ -39,8 +40,19 @@ class SkipReasons {
   }
 }
 
+/** How many of the slowest files the summary names: the ones to look at when the run grows. */
+const SLOWEST_FILES = 15;
+
+function slowestFiles(testModules: ReadonlyArray<TestModule>): string[] {
+  return testModules
+    .map((testModule) => ({ file: testModule.moduleId, seconds: testModule.diagnostic().duration / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_FILES)
+    .map(({ file, seconds }) => `  ${seconds.toFixed(0).padStart(5)} s  ${relative(process.cwd(), file)}`);
+}
+
 /**
- * Ends the run with why anything was skipped, one line per reason, then one plain line,
+ * Ends the run with the slowest files (their tests' and hooks' time) and why anything was skipped, one line per reason, then one plain line,
  * `Tests: N passed, N failed, N skipped`, that CI and people can read without knowing Vitest's own
  * summary format. A file that failed outside its tests (it did not load, or a hook such as
  * afterAll failed) counts as one more failure.
@@ -71,7 +83,8 @@ export default class SummaryReporter implements Reporter {
     counts.failed += unhandledErrors.length;
     const reasons = skipped.lines();
     process.stdout.write(
-      (reasons.length > 0 ? `\nSkipped, by reason:\n${reasons.join('\n')}\n` : '') +
+      `\nSlowest files:\n${slowestFiles(testModules).join('\n')}\n` +
+        (reasons.length > 0 ? `\nSkipped, by reason:\n${reasons.join('\n')}\n` : '') +
         `\nTests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
     );
   }

@@ -5,11 +5,13 @@ import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
+import { PRERENDERED_ATTRIBUTE } from '../../shared/prerendered-page';
 import { AppProviders } from './app/providers';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
+import { PrerenderedPlansContext, readPrerenderedPlans } from './features/plans/prerendered-plans';
 import { createServices } from './lib/services';
 
 const container = document.getElementById('root');
@@ -17,13 +19,21 @@ if (!container) throw new Error('index.html has no #root element');
 
 const services = createServices();
 const store = makeStore({ services });
+// A public page the build rendered (scripts/prerender-public-pages.ts) is hydrated, unless its first
+// script found a stored session and put the session gate's first screen there instead.
+const prerendered = container.hasAttribute(PRERENDERED_ATTRIBUTE);
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <AppProviders store={store}>
-      <BrowserRouter>
-        <AppRoutes services={services} />
-      </BrowserRouter>
+      <PrerenderedPlansContext value={readPrerenderedPlans(document)}>
+        <BrowserRouter>
+          <AppRoutes services={services} nothingToRestore={prerendered} />
+        </BrowserRouter>
+      </PrerenderedPlansContext>
     </AppProviders>
-  </StrictMode>,
+  </StrictMode>
 );
+
+if (prerendered) hydrateRoot(container, app);
+else createRoot(container).render(app);

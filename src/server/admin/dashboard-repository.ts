@@ -80,6 +80,7 @@ export const countLicenses = (db: DbOrTransaction, nowIso: string) =>
           .as('active'),
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'suspended').as('suspended'),
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'revoked').as('revoked'),
+        eb.fn.countAll<number | string>().filterWhere('status', '=', 'paused').as('paused'),
         eb.fn
           .countAll<number | string>()
           .filterWhere((inner) => inner.or([inner('status', '=', 'expired'), expired]))

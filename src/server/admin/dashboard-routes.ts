@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dashboardStatsSchema } from '../../shared/api/admin.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { DashboardService } from './dashboard-service.js';
 

@@ -177,6 +177,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             revoked: Number(licenses.revoked),
             expired: Number(licenses.expired),
             trial_expired: Number(licenses.trial_expired),
+            paused: Number(licenses.paused),
           },
           perpetual: {
             update_window_open: Number(licenses.window_open),

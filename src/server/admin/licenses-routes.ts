@@ -7,11 +7,12 @@ import {
   adminLicenseSchema,
   changeTrialRequestSchema,
   createAdminLicenseRequestSchema,
+  resetDeactivationsRequestSchema,
   revokeLicenseQuerySchema,
   updateAdminLicenseRequestSchema,
 } from '../../shared/api/admin.js';
 import { renameActivationRequestSchema } from '../../shared/api/licenses.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import { actorOf } from '../platform/security-log/admin-actor.js';
 import type { AdminLicensesService } from './licenses-service.js';
@@ -157,6 +158,26 @@ export const adminLicensesRoutes: FastifyPluginAsyncZod<{ licenses: AdminLicense
       },
     },
     async (request) => licenses.deactivate(actorOf(request), request.params.id, request.params.activationId),
+  );
+
+  app.post(
+    paths.resetDeactivations,
+    {
+      schema: {
+        operationId: 'adminResetLicenseDeactivations',
+        tags,
+        summary: 'Reset the count of machines a license deactivated, with a reason',
+        description:
+          'The deactivations counted against the plan’s cap in the last 30 days no longer count, so the ' +
+          'customer may free machines again at once. The reason is required and kept in the security log ' +
+          '(`deactivations_reset`) with the administrator and how many were forgiven.',
+        security: bearerSecurity,
+        params,
+        body: resetDeactivationsRequestSchema,
+        response: { 200: adminLicenseSchema, ...errorResponses(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => licenses.resetDeactivations(actorOf(request), request.params.id, request.body.reason),
   );
 
   app.patch(

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type {
+  AdminActivation,
   AdminLicense,
   adminLicenseListQuerySchema,
   createAdminLicenseRequestSchema,
   updateAdminLicenseRequestSchema,
 } from '../../shared/api/admin.js';
-import type { Activation, License } from '../../shared/api/licenses.js';
+import type { License } from '../../shared/api/licenses.js';
 import type { Paged } from '../../shared/api/paging.js';
 import { machinesPerSeat, seatsHeldByOrganisation } from './licenses-repository.js';
 import { BASE_PLAN_CODE } from '../../shared/api/plans.js';
@@ -17,6 +18,8 @@ import { badRequest, conflict, notFound } from '../platform/http-error.js';
 import {
   activationsOfLicense,
   type AdministratorChanges,
+  componentChangesOf,
+  storedComponents,
   changeByAdministrator,
   changeTrialByAdministrator,
   countSeatsInUse,
@@ -27,6 +30,7 @@ import {
   type LicensingEvents,
   lockLicense,
   renameMachine,
+  resetDeactivations,
   revokeByAdministrator,
   toActivation,
   toLicenses,
@@ -258,9 +262,23 @@ export function createAdminLicensesService({
       return detail(id);
     },
 
-    async activations(id: string): Promise<Activation[]> {
+    /** The machines, each with the components that changed while it kept its seat. */
+    async activations(id: string): Promise<AdminActivation[]> {
       if (!(await findLicenseById(db, id))) throw licenseNotFound();
-      return (await activationsOfLicense(db, id)).map(toActivation);
+      const machines = await activationsOfLicense(db, id);
+      const changes = await componentChangesOf(
+        db,
+        machines.map((machine) => machine.id),
+      );
+      return machines.map((machine) => ({
+        ...toActivation(machine),
+        components: storedComponents(machine),
+        component_changes: (changes.get(machine.id) ?? []).map((change) => ({
+          changed: JSON.parse(change.changed) as AdminActivation['component_changes'][number]['changed'],
+          matched: change.matched,
+          changed_at: change.changed_at,
+        })),
+      }));
     },
 
     /** Frees the seat of one machine (`deactivated_reason = 'admin'`); the machine is told so at its next check. */
@@ -286,6 +304,26 @@ export function createAdminLicensesService({
             hardware_id: activation.hardware_id,
             device_name: activation.device_name,
           },
+        });
+      });
+      return detail(id);
+    },
+
+    /**
+     * Forgives the deactivations a license counted against its plan's cap (a security event with the
+     * administrator's reason), so its customer may free machines again at once.
+     */
+    async resetDeactivations(actor: AdminActor, id: string, reason: string): Promise<AdminLicense> {
+      await db.transaction().execute(async (trx) => {
+        await lockLicense(trx, id);
+        const license = await findLicenseById(trx, id);
+        if (!license) throw licenseNotFound();
+        const forgiven = await resetDeactivations(trx, id, clock.now());
+        await recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.deactivationsReset,
+          severity: 'warning',
+          userId: license.user_id,
+          details: { license_id: id, reason, forgiven },
         });
       });
       return detail(id);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema as params } from '../../shared/api/common.js';
 import { grantUsageRequestSchema, usageGrantSchema } from '../../shared/api/admin.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import { actorOf } from '../platform/security-log/admin-actor.js';
 import type { UsageGrants } from './usage-grants-service.js';

@@ -9,7 +9,7 @@ import {
   updateAdminUserRequestSchema,
 } from '../../shared/api/admin.js';
 import { idParamsSchema as params, noBodySchema } from '../../shared/api/common.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import { actorOf } from '../platform/security-log/admin-actor.js';
 import type { AdminUsersService } from './users-service.js';

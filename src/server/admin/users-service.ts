@@ -104,6 +104,8 @@ export function createAdminUsersService({
         session_version: 0,
         created_at: now,
         updated_at: now,
+        deletion_due_at: null,
+        erased_at: null,
       };
       await refuseDuplicate(
         () =>

@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
 import type { OwnershipTransferredEvent } from '../licensing/index.js';
+import type { AccountErasingEvent } from '../identity/index.js';
 import type { EventSubscriber } from '../platform/events.js';
+import { endBillingOfErasedAccount } from './account-data/account-data.js';
 import type { BillingEvent, BillingEvents, SubscriptionNotice } from './events.js';
 import { INVOICE_PDF_ATTACHMENT, invoicePdfBytes } from './invoices/attachment.js';
 import { invoicesModule } from './invoices/module.js';
@@ -34,7 +36,8 @@ export interface BillingOptions {
    * bus), and hears its own announcements for the customer's mail and licensing's for what
    * follows an organisation's owner.
    */
-  events: BillingEvents & EventSubscriber<BillingEvent | OwnershipTransferredEvent | SubscriptionNotice>;
+  events: BillingEvents &
+    EventSubscriber<BillingEvent | OwnershipTransferredEvent | SubscriptionNotice | AccountErasingEvent>;
   /** Replaces the provider PAYMENT_PROVIDER selects (tests point Razorpay's SDK at a fake API). */
   provider?: PaymentProvider;
 }
@@ -70,6 +73,8 @@ export const billingContext = fp<BillingOptions>(
     events.on('payment.refunded', (trx, refunded) => refundReceipts.queue(trx, refunded));
     // The subscriptions an organisation's previous owner held for it go with the organisation.
     events.on('organisation.ownership_transferred', transferOrganisationSubscriptions);
+    // An erased account's subscriptions end with the erasure (the provider is told by the scheduler).
+    events.on('account.erasing', (trx, { userId, at }) => endBillingOfErasedAccount(trx, userId, at));
     const refunds = createRefundsService({ db, clock, events, provider, invoicing, log });
     // Every paid charge settles through this one: checkout, webhooks, renewals, plan changes, seats.
     const settlement = createSettlement({
@@ -103,7 +108,13 @@ export const billingContext = fp<BillingOptions>(
     events.on('subscription.cancellation_requested', (trx, { subscription, money }) =>
       notices.cancelled(trx, subscription, money),
     );
-    events.on('subscription.resumed', (trx, { subscription }) => notices.resumed(trx, subscription));
+    events.on('subscription.cancellation_withdrawn', (trx, { subscription }) =>
+      notices.resumed(trx, subscription),
+    );
+    events.on('subscription.paused', (trx, { subscription }) => notices.paused(trx, subscription));
+    events.on('subscription.resumed', (trx, { subscription, withdrawn }) =>
+      notices.pauseEnded(trx, subscription, withdrawn === true),
+    );
     app.decorate('subscriptions', subscriptionsArea.service);
     for (const job of subscriptionsArea.jobs) app.platform.schedule(job);
     // The server's own refunds (a refused second subscription, a cancellation now) the provider did not take yet.

@@ -38,9 +38,19 @@ export interface PaymentRefundedEvent {
 
 export type PaymentEvent = PaymentPaidEvent | PaymentRefundedEvent;
 
-/** A subscription started, was charged for a new period, failed a charge, or ended. */
+/**
+ * A subscription started, was charged for a new period, failed a charge, was paused (asked for:
+ * the pause starts when the paid period ends) or resumed from a pause (early, on time, or a pause
+ * to come withdrawn), or ended.
+ */
 export interface SubscriptionEvent {
-  type: 'subscription.created' | 'subscription.renewed' | 'subscription.past_due' | 'subscription.cancelled';
+  type:
+    | 'subscription.created'
+    | 'subscription.renewed'
+    | 'subscription.past_due'
+    | 'subscription.paused'
+    | 'subscription.resumed'
+    | 'subscription.cancelled';
   subscription: SubscriptionRow;
   /**
    * On `subscription.past_due`: the declined charge, which the customer is told of. Not named
@@ -52,6 +62,10 @@ export interface SubscriptionEvent {
    * cancellation at once), so the customer is told the license expired.
    */
   periodOver?: true;
+  /** On `subscription.resumed`: resumed before the pause's end (by the customer or an administrator). */
+  early?: boolean;
+  /** On `subscription.resumed`: the pause had not started, and was withdrawn. */
+  withdrawn?: boolean;
 }
 
 /** What the billing context announces, each the webhook of the same name. */
@@ -79,14 +93,14 @@ export interface CancelledMoney {
 /**
  * What billing announces to itself only, with no webhook: changes a customer is mailed about that
  * integrators hear of otherwise (a suspension as `license.suspended`, a cancellation as
- * `subscription.cancelled` once it takes effect) or not at all (a resumption, a refused second
+ * `subscription.cancelled` once it takes effect) or not at all (a cancellation taken back, a refused second
  * subscription). A suspension is told for a license revoked or expired meanwhile too.
  */
 export type SubscriptionNotice =
   | { type: 'subscription.charge_refused'; charge: RefusedCharge }
   | { type: 'subscription.suspended'; subscription: SubscriptionRow; license: LicenseRow | undefined }
   | { type: 'subscription.cancellation_requested'; subscription: SubscriptionRow; money: CancelledMoney }
-  | { type: 'subscription.resumed'; subscription: SubscriptionRow };
+  | { type: 'subscription.cancellation_withdrawn'; subscription: SubscriptionRow };
 
 /** Billing grants and ends licenses, so it announces licensing's events of them too. */
 export type BillingEvents = EventPublisher<BillingEvent | LicensingEvent | SubscriptionNotice>;

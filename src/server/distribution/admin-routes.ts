@@ -7,7 +7,7 @@ import {
   adminReleaseSchema,
   adminUpdateReleaseBodySchema,
 } from '../../shared/api/distribution.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import { actorOf } from '../platform/security-log/admin-actor.js';
 import type { AdminReleasesService } from './admin-releases.js';

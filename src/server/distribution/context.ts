@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { API_BASE_PATH } from '../../shared/routes.js';
-import { createDownloadPermission } from '../licensing/index.js';
+import { createDownloadPermission, createUpdateAdmission } from '../licensing/index.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
 import { createAdminReleasesService } from './admin-releases.js';
 import { adminReleasesRoutes } from './admin-routes.js';
@@ -42,6 +42,7 @@ export const distributionContext = fp(
           releasesDir,
           apiUrl,
           coveredVersions: createCoveredVersions(db),
+          admission: createUpdateAdmission({ db, clock }),
         }),
       });
       await api.register(adminReleasesRoutes, { releases: createAdminReleasesService({ db, clock }) });

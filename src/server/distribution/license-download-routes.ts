@@ -6,7 +6,7 @@ import {
   licenseIdSchema,
   licenseRefusalSchema,
 } from '../../shared/api/licenses.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { currentUser } from '../platform/http/current-user.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { LicenseDownloadsService } from './license-downloads.js';

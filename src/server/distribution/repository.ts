@@ -138,17 +138,6 @@ export function findLicenseForUpdates(db: DbOrTransaction, by: { key: string } |
   ).executeTakeFirst();
 }
 
-export const findActivationOf = (db: DbOrTransaction, licenseId: string, hardwareId: string) =>
-  db
-    .selectFrom('activations')
-    .selectAll()
-    .where('license_id', '=', licenseId)
-    .where('hardware_id', '=', hardwareId)
-    .executeTakeFirst();
-
-export const findActivation = (db: DbOrTransaction, id: string) =>
-  db.selectFrom('activations').selectAll().where('id', '=', id).executeTakeFirst();
-
 /** Every stable release that was not withdrawn, for the versions an update window covers. */
 export const stableReleaseVersions = (db: DbOrTransaction) =>
   db

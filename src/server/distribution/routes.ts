@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { notFound } from '../platform/http-error.js';
 import { errorResponses } from '../platform/http/openapi-helpers.js';
 import type { DownloadsService } from './service.js';

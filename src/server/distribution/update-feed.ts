@@ -3,30 +3,19 @@ import { normalizeLicenseKey } from '../../shared/license-key.js';
 import { UPDATE_FEED_PREFIX } from '../../shared/routes.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import type { ActivationRow } from '../platform/db/tables.js';
 import { HttpError, notFound } from '../platform/http-error.js';
-import {
-  effectiveStatus,
-  findSeatKeyLicenseId,
-  inactiveLicense,
-  invalidKey,
-  machineRefusal,
-  windowAnswer,
-} from '../licensing/index.js';
+import { type Admission, type UpdateAdmission, invalidKey, windowAnswer } from '../licensing/index.js';
 import { channelFileYaml, parseChannelFile } from './channel-files.js';
 import { releaseFilePath } from './releases.js';
 import {
   countReleaseEvent,
-  findActivation,
-  findActivationOf,
-  findLicenseForUpdates,
   findRelease,
   findReleaseByVersion,
   platformReleases,
   recordInstall,
 } from './repository.js';
 import { chooseOffer } from './rollout.js';
-import { UPDATE_FEED_TTL_SECONDS, type UpdateLinks } from './update-links.js';
+import { UPDATE_FEED_TTL_SECONDS, type UpdateGrant, type UpdateLinks } from './update-links.js';
 import { type CoveredVersionsOf, insideWindow } from './update-windows.js';
 
 export interface UpdateFeedDeps {
@@ -38,6 +27,8 @@ export interface UpdateFeedDeps {
   apiUrl: string;
   /** The versions an ended update window covers, for the check's answer. */
   coveredVersions: CoveredVersionsOf;
+  /** Licensing's acceptance of a machine: the license check's own rule and refusals. */
+  admission: UpdateAdmission;
 }
 
 const feedExpired = () =>
@@ -49,24 +40,6 @@ const feedExpired = () =>
 
 const unknownLicense = () =>
   new HttpError(403, 'license_not_found', 'Updates need a valid license: no license has this key.');
-
-type UpdatingLicense = NonNullable<Awaited<ReturnType<typeof findLicenseForUpdates>>>;
-
-/**
- * Only a machine activated on an active license gets updates. Refusals are the license check's own
- * (403 with the reason and what to do), so the app can show the same message in both places.
- */
-function assertMayUpdate(
-  license: UpdatingLicense | undefined,
-  activation: ActivationRow | undefined,
-  now: Date,
-): asserts license is UpdatingLicense {
-  if (!license) throw unknownLicense();
-  const status = effectiveStatus(license, now);
-  if (status !== 'active') throw inactiveLicense(license, status);
-  if (!activation || activation.deactivated_at !== null)
-    throw machineRefusal(activation, license.organisation_name);
-}
 
 /**
  * Updates through electron-updater's generic provider. A machine's check (key, hardware id, the
@@ -81,15 +54,18 @@ export function createUpdateFeedService({
   releasesDir,
   apiUrl,
   coveredVersions,
+  admission,
 }: UpdateFeedDeps) {
-  /** The machine behind a feed token, still allowed to update; 410 for an expired or forged token. */
-  async function machineOf(token: string) {
+  /**
+   * The machine behind a feed token, still accepted by the license check (its activation, or the
+   * floating seat it still holds); 410 for an expired or forged token.
+   */
+  async function machineOf(token: string): Promise<Admission & { grant: UpdateGrant }> {
     const grant = links.verify(token, Math.floor(clock.now().getTime() / 1000));
     if (!grant) throw feedExpired();
-    const activation = await findActivation(db, grant.activationId);
-    const license = activation && (await findLicenseForUpdates(db, { id: activation.license_id }));
-    assertMayUpdate(license, activation, clock.now());
-    return { grant, activation: activation as ActivationRow, license };
+    const admitted = await admission.readmit(grant.machine);
+    if (!admitted) throw unknownLicense();
+    return { grant, ...admitted };
   }
 
   /** What a perpetual license's answer adds: its window and, once it ended, what it covers (as its check says). */
@@ -98,22 +74,16 @@ export function createUpdateFeedService({
     return (await windowAnswer(updatesUntil, undefined, now, coveredVersions)).fields;
   }
 
-  /** A member's machine asks with its seat key (never the organisation's): the license it is on. */
-  async function seatKeyLicense(key: string, hardwareId: string) {
-    const licenseId = await findSeatKeyLicenseId(db, key, hardwareId);
-    return licenseId ? findLicenseForUpdates(db, { id: licenseId }) : undefined;
-  }
-
   return {
     async check(body: UpdateCheckRequest): Promise<UpdateCheckResponse> {
       const key = normalizeLicenseKey(body.license_key);
       if (!key) throw invalidKey();
       const now = clock.now();
-      const license =
-        (await findLicenseForUpdates(db, { key })) ?? (await seatKeyLicense(key, body.hardware_id));
-      const activation = license && (await findActivationOf(db, license.id, body.hardware_id));
-      assertMayUpdate(license, activation, now);
-      const machine = activation as ActivationRow;
+      // Only a machine the license check accepts gets updates, refused as the check refuses it
+      // (403 with the reason and what to do), so the app shows the same message in both places.
+      const admitted = await admission.admit(key, body);
+      if (!admitted) throw unknownLicense();
+      const { license, machine } = admitted;
       const current =
         body.current_version === undefined
           ? undefined
@@ -121,12 +91,14 @@ export function createUpdateFeedService({
       if (current) {
         await db.transaction().execute(async (trx) => {
           await countReleaseEvent(trx, current.id, 'checks');
-          await recordInstall(trx, current.id, machine.id, now.toISOString());
+          // Installs count activated machines; a floating seat's machine has no activation to count.
+          if (machine.kind === 'activation')
+            await recordInstall(trx, current.id, machine.id, now.toISOString());
         });
       }
       const expiresAt = Math.floor(now.getTime() / 1000) + UPDATE_FEED_TTL_SECONDS;
       const token = links.sign({
-        activationId: machine.id,
+        machine: { kind: machine.kind, id: machine.id },
         currentReleaseId: current?.id ?? null,
         expiresAt,
       });
@@ -139,7 +111,7 @@ export function createUpdateFeedService({
 
     /** The YAML of a channel file (`latest.yml`, `beta-mac.yml`…) for the machine behind the token. */
     async channelFile(token: string, name: string): Promise<string> {
-      const { grant, activation, license } = await machineOf(token);
+      const { grant, machine, license } = await machineOf(token);
       const wanted = parseChannelFile(name);
       if (!wanted) {
         throw notFound(
@@ -153,7 +125,7 @@ export function createUpdateFeedService({
         // A perpetual license is offered only what was published inside its update window.
         releases: releases.filter((release) => insideWindow(release, license.updates_until)),
         channel: wanted.channel,
-        hardwareId: activation.hardware_id,
+        hardwareId: machine.hardwareId,
         current: releases.find((release) => release.id === grant.currentReleaseId),
       });
       if (!offer?.sha512) {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { updateCheckRequestSchema, updateCheckResponseSchema } from '../../shared/api/distribution.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { notFound } from '../platform/http-error.js';
 import { apiKeySecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { UpdateFeedService } from './update-feed.js';
@@ -28,7 +28,8 @@ export const updateRoutes: FastifyPluginAsyncZod<{ updates: UpdateFeedService }>
         tags,
         summary: "A machine's update check: counts its version and answers its update feed URL",
         description:
-          'Needs an active license with this machine activated (else 403 with the reason, as the ' +
+          'Needs an active license this machine is activated on, or holds a floating seat of now, known as ' +
+          'the license check knows it (by seat key, fingerprint components or hardware id; else 403 with the reason, as the ' +
           "license check gives it). Give the answer's feed_url to electron-updater's generic provider.",
         security: apiKeySecurity,
         body: updateCheckRequestSchema,

@@ -26,6 +26,8 @@ export type { AuthService } from './auth/service.js';
 // The composition counts sign-ins (the metrics) through this hook.
 export type { SignInObserver } from './auth/sign-in-observer.js';
 export type { PasswordHasher } from './auth/password-hasher.js';
+// Licensing tells the password sign-in which addresses must use their organisation's provider.
+export type { SsoRequirement, SsoRequirementLookup } from './auth/password-gate.js';
 export { assertAcceptableNewPassword, newPasswordProblem } from './auth/password-policy.js';
 export { secondFactorsOf } from './auth/two-factor-service.js';
 export { generatePassword } from './first-admin.js';
@@ -33,3 +35,9 @@ export { generatePassword } from './first-admin.js';
 // What maintenance deletes of identity's rows.
 export { identityPrunes } from './auth/prunes.js';
 export type { LockoutPolicy } from './auth/login-throttle.js';
+
+// An account's data: what the contexts above give of it (the export's parts, what holds a deletion
+// back), and the erasure they hear of to end what the account held.
+export type { AccountDataParts } from './account-data/parts.js';
+export { type ExportFile, jsonFile } from './account-data/archive.js';
+export type { AccountErasingEvent, IdentityEvent } from './events.js';

@@ -1,16 +1,24 @@
 import fp from 'fastify-plugin';
 import type { Db } from '../platform/db/database.js';
+import type { AccountErasingEvent } from '../identity/index.js';
 import type { EventSubscriber } from '../platform/events.js';
+import { endLicensingOfErasedAccount } from './account-data/account-data.js';
 import { registerApiRoutes } from '../platform/http/api-scope.js';
+import { API_BASE_PATH, SCIM_BASE_PATH } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import type { ActivationEvent, LicensingEvent, OrganisationAnnouncements } from './events.js';
 import type { LicenseCheckObserver } from './leases/check-observer.js';
 import { createLeaseSigner } from './leases/lease-signer.js';
+import { floatingRoutes } from './floating/routes.js';
+import { pruneLapsedSeats } from './floating/lapses.js';
+import { createFloatingService } from './floating/service.js';
 import { licensingRoutes } from './leases/routes.js';
 import { createLicensingSettingsService } from './leases/service.js';
 import { createCheckAnswers } from './licenses/check-answers.js';
 import { createLicenseCheckReads } from './licenses/check-repository.js';
 import { createLicenseChecksService } from './licenses/check-service.js';
 import { createLicenseExpiryNotices } from './licenses/expiry-notices.js';
+import { createCheckedComponents } from './licenses/fingerprints.js';
 import { createHeartbeatWriter } from './licenses/heartbeat-repository.js';
 import { createHeartbeats, type Heartbeats } from './licenses/heartbeats.js';
 import { licensesRoutes } from './licenses/routes.js';
@@ -40,13 +48,30 @@ import { createAdminUsageService } from './usage/admin-usage.js';
 import { adminUsageRoutes } from './usage/admin-usage-routes.js';
 import { createMemberUsageService } from './usage/member-usage.js';
 import { memberUsageRoutes } from './usage/member-usage-routes.js';
+import { createProofLookup } from './domains/dns-proof.js';
+import { organisationDomainRoutes } from './domains/routes.js';
+import { organisationExportRoutes } from './organisations/export-routes.js';
+import { createOrganisationExportsService } from './organisations/exports.js';
+import { createOrganisationDomainsService } from './domains/service.js';
+import { createOidcClients } from './sso/oidc-client.js';
+import { ssoRoutes } from './sso/routes.js';
+import { createSecretCipher } from './sso/secret-cipher.js';
+import { createSsoSettings } from './sso/settings.js';
+import { createSsoSignIn } from './sso/sign-in.js';
+import { createProvisioning } from './organisations/index.js';
+import { createScimGroups } from './scim/groups.js';
+import { scimRoutes } from './scim/routes.js';
+import { createProvisioningSettings } from './scim/settings.js';
+import { provisioningSettingsRoutes } from './scim/settings-routes.js';
+import { createScimTokenAuth } from './scim/token-auth.js';
+import { createScimUsers } from './scim/users.js';
 
 export interface LicensingOptions {
   /**
    * Where licensing announces licenses, activations and organisations (the composition's bus), and
    * hears its own announcements for the members' mail.
    */
-  events: OrganisationAnnouncements & EventSubscriber<LicensingEvent>;
+  events: OrganisationAnnouncements & EventSubscriber<LicensingEvent | AccountErasingEvent>;
   /**
    * The versions a perpetual license's ended update window covers, from the releases
    * (distribution's, supplied at composition since licensing may not use distribution).
@@ -121,8 +146,13 @@ export const licensingContext = fp<LicensingOptions>(
       { afterOthers: true },
     );
 
+    // Floating seats whose heartbeats stopped or whose borrow ended, with nobody asking since.
+    app.platform.schedule({ name: 'floating seats lapsed', run: () => pruneLapsedSeats(db, clock, events) });
+
     // A member's joining and removal are told as they are announced, in the change's transaction.
     const memberMail = createMemberMail({ mailer, publicUrl });
+    // An erased account's licenses end and it leaves its organisations, with the erasure.
+    events.on('account.erasing', (trx, { userId, at }) => endLicensingOfErasedAccount(trx, userId, at));
     events.on('organisation.member_joined', (trx, joined) => memberMail.joined(trx, joined));
     events.on('organisation.member_removed', (trx, removed) => memberMail.removed(trx, removed));
     // An allowance's 80 % and 100 % are told to the license's holder as they are announced.
@@ -175,6 +205,42 @@ export const licensingContext = fp<LicensingOptions>(
       passwords: app.identity.passwords,
       auth: app.identity.auth,
     });
+    // Single sign-on: licensing holds the organisations' providers and tells identity's password
+    // sign-in which addresses must use theirs.
+    const ssoCipher = createSecretCipher(app.platform.serverSecret);
+    const oidcClients = createOidcClients({
+      allowHttp: config.ssoAllowHttpIssuers,
+      now: () => clock.now().getTime(),
+    });
+    const ssoRedirectUri = `${publicUrl}${API_BASE_PATH}${apiPaths.auth.ssoCallback}`;
+    const ssoSignIn = createSsoSignIn({
+      db,
+      clock,
+      events,
+      cipher: ssoCipher,
+      clients: oidcClients,
+      redirectUri: ssoRedirectUri,
+      publicUrl,
+      passwords: app.identity.passwords,
+      auth: app.identity.auth,
+    });
+    app.identity.passwordGate.use(ssoSignIn.requirementFor);
+    // SCIM provisioning: identity providers move members and seats with the organisation's token.
+    const provisioning = createProvisioning({
+      clock,
+      events,
+      mailer,
+      publicUrl,
+      ttlHours: config.organisationInvitationTtlHours,
+    });
+    const scim = { db, clock, provisioning, publicUrl };
+    await app.register(scimRoutes, {
+      prefix: SCIM_BASE_PATH,
+      users: createScimUsers(scim),
+      groups: createScimGroups(scim),
+      callerOf: createScimTokenAuth({ db, clock }),
+      publicUrl,
+    });
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
       await api.register(backendUsageRoutes, {
@@ -204,12 +270,24 @@ export const licensingContext = fp<LicensingOptions>(
           answers: createCheckAnswers(config.licensing.checkCacheEntries),
           leaseReuseShare: config.licensing.leaseReuseShare,
           ...(windowVersions ? { coveredVersions: windowVersions } : {}),
+          checkedComponents: createCheckedComponents({ db, clock }),
         }),
         leases,
         settings: createLicensingSettingsService({ db, clock }),
         checksPerMinute: config.licensing.checksPerMinute,
         clock,
         ...(onLicenseCheck ? { onCheck: onLicenseCheck } : {}),
+      });
+      await api.register(floatingRoutes, {
+        floating: createFloatingService({
+          db,
+          clock,
+          leases,
+          events,
+          planCatalogue: app.catalogue.planCatalogue,
+        }),
+        checksPerMinute: config.licensing.checksPerMinute,
+        clock,
       });
       await api.register(offlineActivationRoutes, {
         offline: createOfflineActivationService({ db, clock, leases, licenses }),
@@ -227,6 +305,27 @@ export const licensingContext = fp<LicensingOptions>(
       });
       await api.register(memberUsageRoutes, { memberUsage: createMemberUsageService({ db, clock }) });
       await api.register(adminUsageRoutes, { adminUsage: createAdminUsageService({ db, clock }) });
+      await api.register(organisationExportRoutes, { exports: createOrganisationExportsService({ db }) });
+      await api.register(organisationDomainRoutes, {
+        domains: createOrganisationDomainsService({
+          db,
+          clock,
+          lookUpProof: createProofLookup(config.dnsResolvers),
+        }),
+      });
+      await api.register(ssoRoutes, {
+        settings: createSsoSettings({
+          db,
+          clock,
+          cipher: ssoCipher,
+          clients: oidcClients,
+          redirectUri: ssoRedirectUri,
+        }),
+        signIn: ssoSignIn,
+        publicUrl,
+        rateLimitPerMinute: config.authRateLimitPerMinute,
+      });
+      await api.register(provisioningSettingsRoutes, { settings: createProvisioningSettings(scim) });
     });
   },
   { name: 'licensing', dependencies: ['platform', 'identity', 'catalogue'] },

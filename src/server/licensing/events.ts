@@ -109,9 +109,44 @@ export interface PackBoughtEvent {
   };
 }
 
+/**
+ * A floating license's seats: the last one was taken (`floating.seats_exhausted`), a borrowed seat's
+ * borrow ended without its return (`floating.borrow_overdue`), or a machine's heartbeats stopped for
+ * longer than the lease (`floating.heartbeats_stopped`), its seat freed.
+ */
+export interface FloatingEvent {
+  type: 'floating.seats_exhausted' | 'floating.borrow_overdue' | 'floating.heartbeats_stopped';
+  license: LicenseRow;
+  floating: Record<string, unknown>;
+}
+
+/**
+ * Fair use of a license's machines: a machine took its last seat (`license.machine_limit_reached`),
+ * or a customer's deactivation was refused because the plan's cap for 30 days is used
+ * (`license.deactivation_limit_reached`).
+ */
+export interface MachineLimitEvent {
+  type: 'license.machine_limit_reached' | 'license.deactivation_limit_reached';
+  license: LicenseRow;
+  machines: {
+    hardware_id: string;
+    limit: number;
+    used: number;
+    /** On a deactivation refused: when the next becomes possible (null when the plan allows none). */
+    next_possible_at?: string | null;
+  };
+}
+
 /** What the licensing context announces, each the webhook of the same name. */
 export type LicensingEvent =
-  LicenseEvent | ActivationEvent | OrganisationEvent | AllowanceEvent | OverageChargedEvent | PackBoughtEvent;
+  | LicenseEvent
+  | ActivationEvent
+  | OrganisationEvent
+  | AllowanceEvent
+  | OverageChargedEvent
+  | PackBoughtEvent
+  | FloatingEvent
+  | MachineLimitEvent;
 
 /**
  * An organisation changed hands, from an owner to another member. Not a webhook

@@ -12,9 +12,16 @@ export type {
 // The composition counts the license checks (the metrics) through this hook.
 export type { LicenseCheckObserver, LicenseCheckResult } from './leases/check-observer.js';
 export { createDownloadPermission, type DownloadPermission } from './licenses/download-permission.js';
-// The update feed checks a license and its machine as the license check does, with the same refusals.
-export { inactiveLicense, invalidKey, machineRefusal } from './licenses/refusals.js';
-export { findSeatKeyLicenseId } from './licenses/seat-keys.js';
+// The update feed checks a license and its machine as the license check does, with the same refusals:
+// the same rule accepts a machine (an activation, by seat key, components or hardware id, or a
+// floating seat held now).
+export { invalidKey } from './licenses/refusals.js';
+export {
+  type Admission,
+  type AdmittedMachineRef,
+  createUpdateAdmission,
+  type UpdateAdmission,
+} from './licenses/update-admission.js';
 export { issueLicense } from './licenses/issue.js';
 // What billing and admin do to a license, each named for why and run in the caller's transaction.
 export {
@@ -25,8 +32,10 @@ export {
   type PaidPeriod,
 } from './licenses/period-grants.js';
 export {
+  endLicensePause,
   endWithSubscription,
   followPlanChange,
+  pauseWithSubscription,
   holdUntilRenewalReported,
   moveExpiryBack,
   suspendForNonPayment,
@@ -41,6 +50,9 @@ export {
   renameMachine,
   revokeByAdministrator,
 } from './licenses/administrator-changes.js';
+export { resetDeactivations } from './licenses/deactivation-cap.js';
+export { componentChangesOf } from './licenses/fingerprints-repository.js';
+export { storedComponents } from './licenses/fingerprints.js';
 export { assertManages, type OrganisationAccess, organisationAccess } from './organisations/access.js';
 export { issueOrganisationLicense, setSeats } from './organisations/seat-grants.js';
 export {
@@ -84,10 +96,11 @@ export {
   recordOverage,
 } from './usage/overage.js';
 export {
-  dropUnplaced as dropUnplacedOverage,
   licensesOverAllowance,
+  licensesWithUnplaced as licensesWithUnplacedOverage,
   pendingOfSubscription as pendingOverageOfSubscription,
   setAddon as setOverageAddon,
+  unplacedOfSubscription as unplacedOverageOfSubscription,
 } from './usage/overage-repository.js';
 // Credit packs: what a customer may buy (billing's checkout), the pack a settled payment writes,
 // ending one for its refund, and an administrator's grant of units.
@@ -99,3 +112,9 @@ export {
   endPackForRefund,
   reopenPackAfterFailedRefund,
 } from './usage/packs.js';
+
+// An account's data: what licensing holds of it (the export), and the organisations it must hand
+// over before it can be deleted.
+export { licensingDataOfUser, ownedOrganisations } from './account-data/account-data.js';
+// Single sign-on's sign-ins past their life, which maintenance deletes.
+export { pruneSsoSignIns } from './sso/repository.js';

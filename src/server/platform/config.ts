@@ -145,6 +145,16 @@ const invoiceSeriesSchema = z
   .string()
   .regex(/^[A-Z0-9][A-Z0-9/-]{0,15}$/, 'must be 1 to 16 capital letters, digits, / or -, e.g. INV');
 
+/** A DNS server as Node's resolver takes it: an IP address, IPv6 in brackets when a port follows. */
+function isDnsServerAddress(value: string): boolean {
+  if (isIP(value) !== 0) return true;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  if (!match) return false;
+  const host = match[1] ?? match[2] ?? '';
+  const port = Number(match[3]);
+  return isIP(host) !== 0 && port >= 1 && port <= 65_535;
+}
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
@@ -242,6 +252,11 @@ const environmentSchema = z.object({
     .positive('must be more than 0')
     .max(60, 'must be at most 60')
     .default(5),
+  API_TOKEN_USE_FLUSH_SECONDS: z.coerce
+    .number()
+    .positive('must be more than 0')
+    .max(300, 'must be at most 300')
+    .default(10),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   // After SIGTERM: readiness fails while requests are still served, until the balancer has noticed.
   SHUTDOWN_DRAIN_SECONDS: z.coerce
@@ -344,11 +359,38 @@ const environmentSchema = z.object({
   RETENTION_SESSIONS_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(90),
   RETENTION_MAIL_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(7),
   RETENTION_WEBHOOK_DAYS: z.coerce.number().int().min(1, 'must be at least 1').max(3650).default(30),
+  ACCOUNT_DELETION_GRACE_DAYS: z.coerce.number().int().min(0, 'must be at least 0').max(365).default(14),
   // Traces: sent over OTLP/HTTP to this collector (e.g. http://127.0.0.1:4318) when set, else off.
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(100).default('desktop-ai-portal'),
+  // Single sign-on providers at http:// issuers (a provider on this machine while testing); else https only.
+  SSO_ALLOW_HTTP_ISSUERS: z.enum(['true', 'false'], 'must be true or false').default('false'),
+  // The DNS servers that check an organisation's domain proof (IP or IP:port, comma separated);
+  // unset: the machine's own resolvers.
+  DNS_RESOLVER: z
+    .string()
+    .trim()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .refine(
+              isDnsServerAddress,
+              'must be DNS servers by IP address, with a port if not 53, comma separated (e.g. 1.1.1.1,127.0.0.1:5353,[::1]:53)',
+            ),
+        )
+        .min(1, 'must name at least one DNS server'),
+    )
+    .optional(),
 });
 
 /** Razorpay needs its key id and secret together; checked with the rest so every problem is listed at once. */
@@ -446,6 +488,8 @@ export interface Config {
    * revoked or past their life); mail once sent or dropped; webhook events with their deliveries.
    */
   retention: { securityEventsDays: number; sessionsDays: number; mailDays: number; webhookDays: number };
+  /** Days between a customer's asking to delete their account and its erasure. */
+  accountDeletionGraceDays: number;
   passwordHashing: { maxConcurrency: number; maxQueue: number };
   webDir: string;
   licensing: {
@@ -463,6 +507,8 @@ export interface Config {
     heartbeatFlushMs: number;
     releasesDir: string;
   };
+  /** How often the calls made with API tokens in minutes that have ended are written, in batches. */
+  apiTokenUseFlushMs: number;
   /** Server processes sharing the port (node:cluster); 1 runs the server in this process. */
   workers: number;
   /** How long a server told to stop (SIGTERM) keeps serving with failing readiness first. */
@@ -474,6 +520,10 @@ export interface Config {
   metrics: { port: number | undefined; host: string; token: string | undefined };
   /** Where the traces go (an OTLP/HTTP collector's base URL); undefined: no traces are made. */
   tracing: { endpoint: string; serviceName: string } | undefined;
+  /** The DNS servers domain proofs are looked up with (DNS_RESOLVER); undefined: the machine's own. */
+  dnsResolvers: string[] | undefined;
+  /** Whether an organisation's OpenID provider may be at an http:// issuer (SSO_ALLOW_HTTP_ISSUERS). */
+  ssoAllowHttpIssuers: boolean;
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
@@ -606,6 +656,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT_PER_MINUTE,
     lockout: { threshold: env.LOGIN_LOCKOUT_THRESHOLD, minutes: env.LOGIN_LOCKOUT_MINUTES },
+    accountDeletionGraceDays: env.ACCOUNT_DELETION_GRACE_DAYS,
     retention: {
       securityEventsDays: env.RETENTION_SECURITY_EVENTS_DAYS,
       sessionsDays: env.RETENTION_SESSIONS_DAYS,
@@ -624,9 +675,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       heartbeatFlushMs: Math.round(env.HEARTBEAT_FLUSH_MINUTES * 60_000),
       releasesDir: resolve(env.RELEASES_DIR ?? resolve(dataDir, 'releases')),
     },
+    apiTokenUseFlushMs: Math.round(env.API_TOKEN_USE_FLUSH_SECONDS * 1000),
     workers: env.WORKERS,
     shutdownDrainMs: Math.round(env.SHUTDOWN_DRAIN_SECONDS * 1000),
     metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST ?? env.HOST, token: env.METRICS_TOKEN },
+    dnsResolvers: env.DNS_RESOLVER,
+    ssoAllowHttpIssuers: env.SSO_ALLOW_HTTP_ISSUERS === 'true',
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME }
       : undefined,

@@ -10,7 +10,7 @@ import {
   supportRequestListSchema,
   supportRequestReceiptSchema,
 } from '../../shared/api/support.js';
-import { apiPaths } from '../../shared/routes.js';
+import { apiPaths } from '../../shared/api-paths.js';
 import { currentUser } from '../identity/index.js';
 import { bearerSecurity, errorResponses } from '../platform/http/openapi-helpers.js';
 import type { SupportService } from './service.js';

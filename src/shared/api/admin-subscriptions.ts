@@ -3,7 +3,7 @@ import { invoiceSchema } from './invoices.js';
 import { displayText } from './common.js';
 import { dateRange, orderedRange, pageQuerySchema, pagedSchema, rangeProblem } from './paging.js';
 import { adminPaymentSchema } from './payments.js';
-import { SUBSCRIPTION_STATUSES, subscriptionSchema } from './subscriptions.js';
+import { MAX_PAUSE_PERIODS, SUBSCRIPTION_STATUSES, subscriptionSchema } from './subscriptions.js';
 
 /** Schemas of the administrators' subscriptions (`/admin/subscriptions`). */
 
@@ -73,3 +73,24 @@ export const adminCancelSubscriptionRequestSchema = z
   })
   .meta({ id: 'AdminCancelSubscriptionRequest' });
 export type AdminCancelSubscriptionRequest = z.input<typeof adminCancelSubscriptionRequestSchema>;
+
+/** An administrator's pause for the customer: for how many periods, and why (kept in the security log). */
+export const adminPauseSubscriptionRequestSchema = z
+  .strictObject({
+    periods: z
+      .number('periods must be a number of billing periods: 1, 2 or 3')
+      .int('periods must be a whole number of billing periods')
+      .min(1, 'Pause for at least one billing period')
+      .max(MAX_PAUSE_PERIODS, `Pause for at most ${MAX_PAUSE_PERIODS} billing periods`),
+    reason: displayText(ADMIN_CANCEL_REASON_MAX_LENGTH).min(1, 'reason is required: say why you pause it'),
+  })
+  .meta({ id: 'AdminPauseSubscriptionRequest' });
+export type AdminPauseSubscriptionRequest = z.input<typeof adminPauseSubscriptionRequestSchema>;
+
+/** An administrator's early resumption of a paused subscription (or withdrawal of a pause to come). */
+export const adminResumePauseRequestSchema = z
+  .strictObject({
+    reason: displayText(ADMIN_CANCEL_REASON_MAX_LENGTH).min(1, 'reason is required: say why you resume it'),
+  })
+  .meta({ id: 'AdminResumePauseRequest' });
+export type AdminResumePauseRequest = z.input<typeof adminResumePauseRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FINGERPRINT_COMPONENTS } from '../fingerprint.js';
 import { MAX_SEATS, MAX_TRIAL_DAYS } from './plans.js';
 import { USER_ROLES, USER_STATUSES } from '../constants.js';
 import { emailSchema, isoDateTimeSchema, newPasswordSchema } from './common.js';
@@ -235,6 +236,19 @@ export const grantUsageRequestSchema = z
   .meta({ id: 'GrantUsageRequest' });
 export type GrantUsageRequest = z.infer<typeof grantUsageRequestSchema>;
 
+/** `POST /admin/licenses/{id}/deactivations/reset`: forgives a license's counted deactivations, with why. */
+export const resetDeactivationsRequestSchema = z
+  .strictObject({
+    reason: z
+      .string({ error: 'reason is required: say why the count is reset' })
+      .trim()
+      .min(1, 'reason is required: say why the count is reset')
+      .max(REVOKE_REASON_MAX_LENGTH, `reason must be at most ${REVOKE_REASON_MAX_LENGTH} characters`)
+      .regex(/^[^\p{Cc}\p{Cs}]*$/u, 'reason must not contain control characters'),
+  })
+  .meta({ id: 'ResetDeactivationsRequest' });
+export type ResetDeactivationsRequest = z.infer<typeof resetDeactivationsRequestSchema>;
+
 /** The pack a grant wrote. */
 export const usageGrantSchema = z
   .object({
@@ -261,7 +275,36 @@ export const revokeLicenseQuerySchema = z.object({
     .describe('Kept with the license and shown to its owner'),
 });
 
-export const adminActivationListSchema = z.array(activationSchema).meta({ id: 'AdminActivationList' });
+/** A time a machine was known again by its fingerprint while some of its components had changed. */
+export const componentChangeSchema = z
+  .object({
+    changed: z.array(z.enum(FINGERPRINT_COMPONENTS)).describe('The components that changed'),
+    matched: z.number().int().describe('How many components matched'),
+    changed_at: isoDateTimeSchema,
+  })
+  .meta({ id: 'ComponentChange' });
+
+/** A machine as administrators see it: with the history of its fingerprint's changed components. */
+export const adminActivationSchema = activationSchema
+  .extend({
+    components: z
+      .object({
+        machine_id: z.string().optional(),
+        cpu: z.string().optional(),
+        disk: z.string().optional(),
+        board: z.string().optional(),
+        os_install: z.string().optional(),
+      })
+      .nullable()
+      .describe('The hashed components its app sent last (SHA-256); null when its app sends none'),
+    component_changes: z
+      .array(componentChangeSchema)
+      .describe('Newest first; empty when none changed or its app sends no components'),
+  })
+  .meta({ id: 'AdminActivation' });
+export type AdminActivation = z.infer<typeof adminActivationSchema>;
+
+export const adminActivationListSchema = z.array(adminActivationSchema).meta({ id: 'AdminActivationList' });
 
 export const securityEventSchema = z
   .object({
@@ -281,24 +324,26 @@ export const securityEventSchema = z
 export type SecurityEvent = z.infer<typeof securityEventSchema>;
 
 /** `type` is one known event type or a comma-separated list of them; the server knows the list. */
+/** The `type` filter of the security log: one event type or a comma-separated list, without repeats. */
+export const securityEventTypeFilterSchema = z
+  .string()
+  .trim()
+  .min(1, 'type must name at least one event type')
+  .max(1000)
+  .transform((value) => [
+    ...new Set(
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ])
+  .refine((types) => types.length > 0, 'type must name at least one event type')
+  .describe('One event type or a comma-separated list');
+
 export const securityEventListQuerySchema = pageQuerySchema(['created_at', 'type', 'severity'])
   .extend({
-    type: z
-      .string()
-      .trim()
-      .min(1, 'type must name at least one event type')
-      .max(1000)
-      .transform((value) => [
-        ...new Set(
-          value
-            .split(',')
-            .map((item) => item.trim())
-            .filter(Boolean),
-        ),
-      ])
-      .refine((types) => types.length > 0, 'type must name at least one event type')
-      .optional()
-      .describe('One event type or a comma-separated list'),
+    type: securityEventTypeFilterSchema.optional(),
     severity: z.enum(SECURITY_SEVERITIES).optional(),
     userId: userIdSchema.optional().describe('Events about this account or done by it'),
     ...dateRange,

@@ -26,10 +26,13 @@ export const CUSTOMER_SCOPE_TAGS = [
  * reporting and reading any license's metered use (`usage:write`, `usage:read`).
  */
 export const PLATFORM_ONLY_SCOPE_TAGS = ['admin', 'webhooks', 'usage'] as const;
-/** Never reachable with a token: signing in, factors, passwords, and the tokens themselves. */
-export const NEVER_TOKEN_TAGS = ['auth', 'two-factor', 'passkeys', 'api-tokens'] as const;
-/** Tags of routes open without a bearer token, where a token grants nothing. */
-export const PUBLIC_TAGS = ['health', 'notifications', 'invitations'] as const;
+/** Never reachable with a token: signing in, factors, passwords, the tokens themselves, and the account's own data. */
+export const NEVER_TOKEN_TAGS = ['auth', 'two-factor', 'passkeys', 'api-tokens', 'account-data'] as const;
+/**
+ * Tags of routes open without a bearer token, or behind a credential of their own (SCIM's
+ * organisation token), where an API token grants nothing.
+ */
+export const PUBLIC_TAGS = ['health', 'notifications', 'invitations', 'scim'] as const;
 
 export type ScopeTag = (typeof CUSTOMER_SCOPE_TAGS)[number] | (typeof PLATFORM_ONLY_SCOPE_TAGS)[number];
 export const PLATFORM_SCOPE_TAGS: readonly ScopeTag[] = [...CUSTOMER_SCOPE_TAGS, ...PLATFORM_ONLY_SCOPE_TAGS];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fingerprintComponentsSchema } from '../fingerprint.js';
 import { isoDateTimeSchema } from './common.js';
 import { DOWNLOAD_PLATFORMS, hardwareIdSchema, licenseKeyInputSchema } from './licenses.js';
 
@@ -25,6 +26,12 @@ export const updateCheckRequestSchema = z
     current_version: releaseVersionSchema
       .optional()
       .describe('The version the app runs: counted as an install of that release'),
+    components: fingerprintComponentsSchema
+      .optional()
+      .describe(
+        "The machine's hashed fingerprint components, as the license check takes them: the machine is " +
+          'known as the check knows it (a reinstalled one keeps its seat, a cloned one is another machine)',
+      ),
   })
   .meta({ id: 'UpdateCheckRequest' });
 export type UpdateCheckRequest = z.infer<typeof updateCheckRequestSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type FingerprintComponents, fingerprintComponentsSchema } from '../fingerprint.js';
 import { apiErrorSchema } from './errors.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
@@ -6,8 +7,18 @@ import { memberUsageSchema } from './member-usage.js';
 import { seatHolderSchema } from './organisations.js';
 import { BILLING_INTERVALS, creditPackSchema, overageSchema, planSchema } from './plans.js';
 
-/** `trial_expired`: a free trial whose end passed before the plan was bought. */
-export const LICENSE_STATUSES = ['active', 'suspended', 'revoked', 'expired', 'trial_expired'] as const;
+/**
+ * `trial_expired`: a free trial whose end passed before the plan was bought. `paused`: its
+ * subscription is paused; it is valid again when the subscription resumes (`paused_until`).
+ */
+export const LICENSE_STATUSES = [
+  'active',
+  'suspended',
+  'revoked',
+  'expired',
+  'trial_expired',
+  'paused',
+] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
 
 /** What a status check can answer: a license status, or why this machine has none. */
@@ -48,6 +59,7 @@ const deviceFields = {
   device_name: displayText(100).optional(),
   platform: displayText(40).optional(),
   app_version: displayText(40).optional(),
+  components: fingerprintComponentsSchema.optional(),
 };
 
 export const activationSchema = z
@@ -69,6 +81,19 @@ export const activationSchema = z
   })
   .meta({ id: 'Activation' });
 export type Activation = z.infer<typeof activationSchema>;
+
+/** How many machines a license may still deactivate under its plan's cap. */
+export const machineChangesSchema = z
+  .object({
+    limit: z.number().int().describe('Machines the plan lets a license deactivate in a rolling window'),
+    used: z.number().int().describe('Deactivations that count in the window now'),
+    window_days: z.number().int(),
+    next_possible_at: isoDateTimeSchema
+      .nullable()
+      .describe('When the cap is used: the moment the next deactivation becomes possible. Null otherwise'),
+  })
+  .meta({ id: 'MachineChanges' });
+export type MachineChanges = z.infer<typeof machineChangesSchema>;
 
 /** One feature of a license with its use in the current period. */
 export const featureUsageSchema = z
@@ -166,6 +191,11 @@ export const licenseSchema = z
     /** Effective status: an active license past its expiry reads as expired. */
     status: z.enum(LICENSE_STATUSES),
     expires_at: isoDateTimeSchema.nullable(),
+    paused_until: isoDateTimeSchema
+      .nullable()
+      .describe(
+        'While `paused`: when its subscription resumes and the license is valid again; null otherwise',
+      ),
     renews: z
       .boolean()
       .describe(
@@ -204,6 +234,9 @@ export const licenseSchema = z
       .array(activationSchema)
       .optional()
       .describe('The machines; someone other than the owner sees only the ones they activated'),
+    machine_changes: machineChangesSchema
+      .optional()
+      .describe('On the detail view: the deactivations the plan’s cap allows, used and next possible'),
     organisation: licenseOrganisationSchema
       .nullable()
       .describe('The organization that provides the license to its members; null for a personal license'),
@@ -288,25 +321,56 @@ export const appVersionSchema = z
       '(a version no release carries is judged by its number)',
   );
 
+/** A fresh random value per online check: the signed answer carries it, so it cannot be replayed. */
+export const checkNonceSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16,128}$/, 'nonce must be 16 to 128 base64url characters')
+  .describe(
+    'A fresh random value per check (16–128 base64url characters). The answer echoes it in `nonce` and signs it in `check`, so an answer captured earlier cannot be fed back to the app',
+  );
+
 export const validateLicenseRequestSchema = z
   .strictObject({
     license_key: licenseKeyInputSchema,
     hardware_id: hardwareIdSchema,
     app_version: appVersionSchema.optional(),
+    nonce: checkNonceSchema.optional(),
+    components: fingerprintComponentsSchema.optional(),
   })
   .meta({ id: 'ValidateLicenseRequest' });
+
+/** The fingerprint components in a query: `name:hash` pairs joined by commas. */
+const componentsQuerySchema = z
+  .string()
+  .max(500, 'components must be at most 500 characters')
+  .transform((text) =>
+    Object.fromEntries(
+      text
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split(':', 2)),
+    ),
+  )
+  .pipe(fingerprintComponentsSchema)
+  .describe(
+    'Hashed fingerprint components as `name:hash` pairs joined by commas (machine_id, cpu, disk, board, os_install); older apps send none',
+  );
 
 export const licenseStatusQuerySchema = z.object({
   license_key: licenseKeyInputSchema,
   hardware_id: hardwareIdSchema,
   app_version: appVersionSchema.optional(),
+  nonce: checkNonceSchema.optional(),
+  components: componentsQuerySchema.optional(),
 });
 
-/** What a license check asks: the key, the machine and, optionally, the version the app runs. */
+/** What a license check asks: the key, the machine and, optionally, the version the app runs and its nonce. */
 export interface LicenseCheckRequest {
   license_key: string;
   hardware_id: string;
   app_version?: string | undefined;
+  nonce?: string | undefined;
+  components?: FingerprintComponents | undefined;
 }
 
 /**
@@ -324,7 +388,23 @@ export const licenseStatusSchema = z
     plan: licensePlanSummarySchema,
     expires_at: isoDateTimeSchema.nullable(),
     features: z.array(featureUsageSchema),
-    activation_id: z.string(),
+    activation_id: z
+      .string()
+      .nullable()
+      .describe('The machine’s activation; null when it runs on a floating seat (see `floating_seat`)'),
+    floating_seat: z
+      .object({
+        seat_id: z.string(),
+        held_until: isoDateTimeSchema.describe(
+          'The seat comes back then unless a heartbeat renews it (or, borrowed, when the borrow ends)',
+        ),
+        borrowed_until: isoDateTimeSchema.nullable().describe('While borrowed for offline use: until when'),
+      })
+      .optional()
+      .describe(
+        'On a floating license: the seat this machine holds, which is what makes it licensed here; ' +
+          'the lease lasts no longer than the seat is held',
+      ),
     seat: seatHolderSchema
       .nullable()
       .describe(
@@ -350,6 +430,13 @@ export const licenseStatusSchema = z
         'Once the window ended: the newest version the license covers (null when none was released inside it). ' +
           'An app_version above it gets the message "Your license covers versions up to 2.3. Renew updates to get 2.4 and later."',
       ),
+    nonce: checkNonceSchema.optional().describe('The nonce the check sent, echoed; absent when it sent none'),
+    check: z
+      .string()
+      .optional()
+      .describe(
+        'With a nonce: a JWS (typ check+jwt, the lease keys) binding the nonce, license, machine and this answer’s lease, valid for minutes',
+      ),
   })
   .meta({ id: 'LicenseStatus' });
 export type LicenseStatusAnswer = z.infer<typeof licenseStatusSchema>;
@@ -363,6 +450,9 @@ export const licenseRefusalSchema = apiErrorSchema
     valid: z.literal(false).optional(),
     status: z.enum(LICENSE_CHECK_STATUSES).optional(),
     requires_activation: z.boolean().optional(),
+    resumes_at: isoDateTimeSchema
+      .optional()
+      .describe('With status `paused`: when the subscription resumes and the license is valid again'),
   })
   .meta({ id: 'LicenseRefusal' });
 export type LicenseRefusal = z.infer<typeof licenseRefusalSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { FEATURE_KINDS, USAGE_PERIODS } from './features.js';
 import { pageQuerySchema, pagedSchema } from './paging.js';
+import { FINGERPRINT_COMPONENTS } from '../fingerprint.js';
 
 export const BILLING_INTERVALS = ['month', 'year', 'lifetime', 'free'] as const;
 export type BillingInterval = (typeof BILLING_INTERVALS)[number];
@@ -12,8 +13,30 @@ export const MAX_SEATS = 1000;
 export const MAX_FEATURE_LIMIT = 1_000_000_000;
 /** The longest free trial a plan may offer, in days. */
 export const MAX_TRIAL_DAYS = 90;
+/** The most machines a plan may let a license deactivate in 30 days. */
+export const MAX_DEACTIVATIONS_PER_30_DAYS = 1000;
 /** The longest update window a perpetual plan gives, or a renewal adds, in months. */
 export const MAX_UPDATE_MONTHS = 120;
+
+/** The longest a floating seat stays held without a heartbeat, and the longest borrow, a plan may set. */
+export const MAX_FLOATING_LEASE_MINUTES = 24 * 60;
+export const MAX_FLOATING_BORROW_DAYS = 90;
+
+/** A floating plan's seats: how many machines run at once, the lease a heartbeat renews, the longest borrow. */
+export const floatingPlanSchema = z
+  .object({
+    seats: z.number().int().describe('Machines that may hold a seat at once'),
+    lease_minutes: z
+      .number()
+      .int()
+      .describe('A seat comes back this many minutes after its machine’s last heartbeat'),
+    max_borrow_days: z
+      .number()
+      .int()
+      .describe('The most days a machine may borrow a seat for offline use; 0 allows no borrowing'),
+  })
+  .meta({ id: 'FloatingPlan' });
+export type FloatingPlan = z.infer<typeof floatingPlanSchema>;
 
 /**
  * Past a metered feature's allowance: 'stop' there; 'bill' every unit over it; 'cap': bill up to
@@ -88,6 +111,18 @@ export const planSchema = z
       .number()
       .int()
       .describe('Days of the free trial a signed-in customer may start without a card; 0 offers none'),
+    deactivations_per_30_days: z
+      .number()
+      .int()
+      .describe(
+        'How many machines a license may deactivate in a rolling 30 days; the next is refused until one leaves the window',
+      ),
+    fingerprint_threshold: z
+      .number()
+      .int()
+      .describe(
+        'How many of the hashed components a machine sends (machine id, CPU, disk, board, OS install) must match for it to be recognised again',
+      ),
     is_public: z.boolean(),
     is_active: z.boolean(),
     is_draft: z
@@ -105,6 +140,11 @@ export const planSchema = z
       .string()
       .nullable()
       .describe('Update renewal: the perpetual plan whose licenses’ update window a purchase extends'),
+    floating: floatingPlanSchema
+      .nullable()
+      .describe(
+        'Floating: machines share this many seats at once (checked out and held by heartbeats); null is node-locked',
+      ),
     features: z.array(planFeatureSchema),
     archived_at: isoDateTimeSchema.nullable(),
     created_at: isoDateTimeSchema,
@@ -202,6 +242,28 @@ const updateMonthsSchema = z
   .min(1, 'A perpetual plan gives at least 1 month of updates')
   .max(MAX_UPDATE_MONTHS, `A perpetual plan gives at most ${MAX_UPDATE_MONTHS} months of updates`)
   .nullable();
+const floatingInput = z
+  .strictObject({
+    seats: z
+      .number()
+      .int('Floating seats are a whole number')
+      .min(1, 'A floating plan has at least 1 seat')
+      .max(MAX_SEATS, `A floating plan has at most ${MAX_SEATS} seats`),
+    lease_minutes: z
+      .number()
+      .int('Lease minutes are whole minutes')
+      .min(1, 'A floating lease lasts at least 1 minute')
+      .max(MAX_FLOATING_LEASE_MINUTES, `A floating lease lasts at most ${MAX_FLOATING_LEASE_MINUTES} minutes`)
+      .default(15),
+    max_borrow_days: z
+      .number()
+      .int('Borrow days are whole days')
+      .min(0, 'Borrow days cannot be negative')
+      .max(MAX_FLOATING_BORROW_DAYS, `A seat is borrowed for at most ${MAX_FLOATING_BORROW_DAYS} days`)
+      .default(7),
+  })
+  .nullable()
+  .describe('Makes the plan floating (null: node-locked)');
 const renewsUpdatesOfSchema = z.string().trim().min(1).max(64).nullable();
 
 /** What a plan's update fields may be together; `undefined` is a field left as it is. */
@@ -254,12 +316,31 @@ const planFields = {
     .min(0, 'Trial days cannot be negative')
     .max(MAX_TRIAL_DAYS, `A trial lasts at most ${MAX_TRIAL_DAYS} days`)
     .default(0),
+  deactivations_per_30_days: z
+    .number()
+    .int('Deactivations are whole numbers')
+    .min(0, 'Deactivations cannot be negative')
+    .max(
+      MAX_DEACTIVATIONS_PER_30_DAYS,
+      `A plan allows at most ${MAX_DEACTIVATIONS_PER_30_DAYS} deactivations in 30 days`,
+    )
+    .default(3),
+  fingerprint_threshold: z
+    .number()
+    .int('The fingerprint threshold is a whole number of components')
+    .min(1, 'At least one fingerprint component must match')
+    .max(
+      FINGERPRINT_COMPONENTS.length,
+      `A machine sends ${FINGERPRINT_COMPONENTS.length} fingerprint components`,
+    )
+    .default(3),
   is_public: z.boolean().default(true),
   is_active: z.boolean().default(true),
   sort_order: z.number().int().min(0).max(1_000_000).default(0),
   features: planFeaturesInput.default([]),
   update_months: updateMonthsSchema.default(null),
   renews_updates_of: renewsUpdatesOfSchema.default(null),
+  floating: floatingInput.default(null),
 };
 
 /** Free plans cost nothing and paid plans cost something: the two must agree. */
@@ -295,12 +376,15 @@ export const updatePlanRequestSchema = z
     billing_interval: planFields.billing_interval.optional(),
     max_activations: planFields.max_activations.optional(),
     trial_days: planFields.trial_days.unwrap().optional(),
+    deactivations_per_30_days: planFields.deactivations_per_30_days.unwrap().optional(),
+    fingerprint_threshold: planFields.fingerprint_threshold.unwrap().optional(),
     is_public: z.boolean().optional(),
     is_active: z.boolean().optional(),
     sort_order: z.number().int().min(0).max(1_000_000).optional(),
     features: planFeaturesInput.optional().describe('Replaces the plan’s features and limits when sent'),
     update_months: updateMonthsSchema.optional(),
     renews_updates_of: renewsUpdatesOfSchema.optional(),
+    floating: floatingInput.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'Send at least one field to change')
   .meta({ id: 'UpdatePlanRequest' });

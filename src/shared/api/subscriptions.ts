@@ -9,9 +9,33 @@ import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
 /**
  * pending: opened, not yet paid. active: paid up. past_due: a charge failed; the license stays
  * valid until `grace_ends_at` while the payment is retried. suspended: the grace period ended
- * unpaid; the license is suspended until a payment succeeds. cancelled: ended.
+ * unpaid; the license is suspended until a payment succeeds. paused: paused by the customer or an
+ * administrator for one to three periods; nothing is charged and the license reads `paused` until
+ * `pause.resumes_at`. cancelled: ended.
  */
-export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'past_due', 'suspended', 'cancelled'] as const;
+export const SUBSCRIPTION_STATUSES = [
+  'pending',
+  'active',
+  'past_due',
+  'suspended',
+  'paused',
+  'cancelled',
+] as const;
+
+/** How many periods a subscription may be paused for at once. */
+export const MAX_PAUSE_PERIODS = 3;
+
+export const subscriptionPauseSchema = z
+  .object({
+    periods: z.number().int().min(1).max(MAX_PAUSE_PERIODS),
+    requested_at: isoDateTimeSchema,
+    starts_at: isoDateTimeSchema.describe(
+      'When the paid period ends and the pause starts (the license is valid until then)',
+    ),
+    resumes_at: isoDateTimeSchema.describe('When the subscription resumes and the next period is charged'),
+  })
+  .meta({ id: 'SubscriptionPause' });
+export type SubscriptionPause = z.infer<typeof subscriptionPauseSchema>;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const SANDBOX_CARDS = ['succeeds', 'declines'] as const;
@@ -82,6 +106,11 @@ export const subscriptionSchema = z
       .nullable()
       .describe(
         'A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial',
+      ),
+    pause: subscriptionPauseSchema
+      .nullable()
+      .describe(
+        'A pause asked for (status `active`: it starts at `starts_at`) or under way (status `paused`); null without one',
       ),
     created_at: isoDateTimeSchema,
   })
@@ -262,6 +291,19 @@ export const cardChangeCheckoutSchema = z
   })
   .meta({ id: 'CardChangeCheckout' });
 export type CardChangeCheckout = z.infer<typeof cardChangeCheckoutSchema>;
+
+export const pauseSubscriptionRequestSchema = z
+  .strictObject({
+    periods: z
+      .number('periods must be a number of billing periods: 1, 2 or 3')
+      .int('periods must be a whole number of billing periods')
+      .min(1, 'Pause for at least one billing period')
+      .max(MAX_PAUSE_PERIODS, `Pause for at most ${MAX_PAUSE_PERIODS} billing periods`)
+      .describe(
+        'How many billing periods to pause for, counted from the end of the paid period (the license is valid until then)',
+      ),
+  })
+  .meta({ id: 'PauseSubscriptionRequest' });
 
 export const subscriptionIdParamsSchema = z.object({
   id: z.string().trim().min(1).max(100).describe('Our subscription id or the provider’s'),

@@ -55,6 +55,8 @@ export const userProfileSchema = z
     preferences: preferencesSchema,
     created_at: isoDateTimeSchema,
     updated_at: isoDateTimeSchema,
+    /** Present while the account's deletion waits out its grace period: when it is erased. */
+    deletion_due_at: isoDateTimeSchema.optional(),
   })
   .meta({ id: 'UserProfile' });
 export type UserProfile = z.infer<typeof userProfileSchema>;

@@ -13,6 +13,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'license.trial_ending',
   'license.trial_converted',
   'license.trial_expired',
+  'license.machine_limit_reached',
+  'license.deactivation_limit_reached',
   'activation.created',
   'activation.deleted',
   'payment.paid',
@@ -20,6 +22,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'subscription.created',
   'subscription.renewed',
   'subscription.past_due',
+  'subscription.paused',
+  'subscription.resumed',
   'subscription.cancelled',
   'organisation.created',
   'organisation.updated',
@@ -30,6 +34,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'usage.allowance_reached',
   'usage.overage_charged',
   'usage.pack_bought',
+  'floating.seats_exhausted',
+  'floating.borrow_overdue',
+  'floating.heartbeats_stopped',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -44,6 +51,9 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'license.trial_ending': 'A free trial ends soon: three days before its end, and on its last day',
   'license.trial_converted': 'A customer bought the plan while on its trial: the trial license is now paid',
   'license.trial_expired': 'A free trial ended without the plan being bought',
+  'license.machine_limit_reached': 'A machine took the last seat of a license: it is active on all it allows',
+  'license.deactivation_limit_reached':
+    'A deactivation was refused: the license freed as many machines in 30 days as its plan allows',
   'activation.created': 'A machine was activated on a license',
   'activation.deleted': 'A machine was deactivated',
   'payment.paid': 'A payment was received',
@@ -51,6 +61,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'subscription.created': 'A subscription started',
   'subscription.renewed': 'A subscription was charged for a new period',
   'subscription.past_due': 'A subscription charge failed',
+  'subscription.paused':
+    'A subscription was paused for one to three periods (it pauses when its paid period ends; `pause_resumes_at` says when it resumes)',
+  'subscription.resumed':
+    'A paused subscription resumed (at its pause’s end or early), or a planned pause was withdrawn',
   'subscription.cancelled': 'A subscription was canceled',
   'organisation.created': 'An organization was created',
   'organisation.updated': 'An organization’s name, billing details or ownership changed',
@@ -62,6 +76,10 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'usage.overage_charged':
     'Use past a metered feature’s allowance in an ended period was charged with a renewal',
   'usage.pack_bought': 'A customer bought a credit pack of a metered feature (its payment settled)',
+  'floating.seats_exhausted': 'A machine took the last free seat of a floating license',
+  'floating.borrow_overdue': 'A seat borrowed for offline use was not returned before its borrow ended',
+  'floating.heartbeats_stopped':
+    'A machine holding a floating seat stopped sending heartbeats; its seat is free',
 };
 
 export const WEBHOOK_URL_MAX = 2000;

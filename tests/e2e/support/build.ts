@@ -10,9 +10,12 @@ export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** The renderer build the server serves by default (WEB_DIR). */
 export const RENDERER_BUILD_DIR = join(REPO_ROOT, 'out/renderer');
 /** What the build is made from: a change under any of these makes the build stale. */
-const BUILD_INPUTS = ['src/renderer', 'src/shared', 'electron.vite.config.ts'].map((path) =>
-  join(REPO_ROOT, path),
-);
+const BUILD_INPUTS = [
+  'src/renderer',
+  'src/shared',
+  'electron.vite.config.ts',
+  'scripts/prerender-public-pages.ts',
+].map((path) => join(REPO_ROOT, path));
 const STATE_DIR = join(REPO_ROOT, 'node_modules/.cache/e2e-build');
 const LOCK_DIR = join(STATE_DIR, 'lock');
 const BUILD_TIMEOUT_MS = 5 * 60_000;

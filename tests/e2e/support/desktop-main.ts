@@ -19,6 +19,8 @@ export async function desktopMainFor(
     secrets: SecretStore;
     machineId: string;
     signIns?: HandlerDeps['signIns'];
+    /** How main reaches the server (one that cannot is a machine offline); the real fetch by default. */
+    fetch?: HandlerDeps['fetch'];
   },
 ): Promise<BridgeDispatch> {
   const served = await server.app.inject({
@@ -43,6 +45,7 @@ export async function desktopMainFor(
         settingsPath: join(options.dir, 'update-settings.json'),
       }).service,
       ...(options.signIns ? { signIns: options.signIns } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
   );
 }

@@ -390,3 +390,41 @@ export async function seedSubscription(
   });
   return verified.subscription.id;
 }
+
+/** An organisation named `name` whose only member is its owner (the account of `ownerEmail`): its id. */
+export async function seedOrganisation(
+  server: PortalServer,
+  ownerEmail: string,
+  name: string,
+): Promise<string> {
+  const db = server.app.db;
+  const owner = await db
+    .selectFrom('users')
+    .select('id')
+    .where('email', '=', ownerEmail)
+    .executeTakeFirstOrThrow();
+  const organisationId = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto('organisations')
+    .values({
+      id: organisationId,
+      name,
+      billing_details: null,
+      created_by: owner.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('organisation_members')
+    .values({
+      organisation_id: organisationId,
+      user_id: owner.id,
+      role: 'owner',
+      seat_assigned_at: null,
+      joined_at: now,
+    })
+    .execute();
+  return organisationId;
+}

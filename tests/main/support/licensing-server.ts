@@ -34,6 +34,8 @@ export interface LicensingServer {
   /** A new verified user who activated the free base license on `hardwareId`. */
   activatedLicense(hardwareId: string): Promise<ActivationResult & { email: string }>;
   revoke(licenseId: string, reason: string): Promise<void>;
+  /** An administrator grants `units` of the license's feature as a credit pack (the real route). */
+  grantUnits(licenseId: string, feature: string, units: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,24 @@ export async function startLicensingServer(
         .set({ status: 'revoked', revoked_reason: reason, revoked_at: clock.now().toISOString() })
         .where('id', '=', licenseId)
         .execute();
+    },
+    async grantUnits(licenseId, feature, units) {
+      const email = uniqueEmail('desktop-admin');
+      await app.authService.createAccount({
+        email,
+        password: STRONG_PASSWORD,
+        role: 'admin',
+        verified: true,
+      });
+      const tokens = (
+        await inject('POST', '/auth/login/json', { email, password: STRONG_PASSWORD })
+      ).json<TokenResponse>();
+      await inject(
+        'POST',
+        `/admin/licenses/${licenseId}/usage/grants`,
+        { feature, units, reason: 'Desktop test' },
+        tokens.access_token,
+      );
     },
     async close() {
       await app.close();

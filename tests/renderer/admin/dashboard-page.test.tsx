@@ -33,7 +33,7 @@ const stats: DashboardStats = {
   licenses: {
     total: 900,
     active: 700,
-    by_status: { active: 700, suspended: 20, revoked: 30, expired: 150, trial_expired: 5 },
+    by_status: { active: 700, suspended: 20, revoked: 30, expired: 150, trial_expired: 5, paused: 3 },
     perpetual: { update_window_open: 40, update_window_lapsed: 12 },
   },
   activations: { active: 812, last_24h: 9 },
@@ -208,7 +208,7 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     const licenses = await section('Licenses by status');
     expect(
       licenses.getByText(
-        '900 licenses: 700 active, 20 suspended, 30 revoked, 150 expired and 5 trial ended.',
+        '900 licenses: 700 active, 20 suspended, 30 revoked, 150 expired, 5 trial ended and 3 paused.',
       ),
     ).toBeTruthy();
     expect(

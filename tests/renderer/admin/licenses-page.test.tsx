@@ -1,8 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminLicense } from '../../../src/shared/api/admin';
-import type { Activation } from '../../../src/shared/api/licenses';
+import type { AdminActivation, AdminLicense } from '../../../src/shared/api/admin';
 import { adminUser, adminUserDetail, paged } from '../support/api-answers';
 import { FakeApi, problem, type RecordedRequest } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -21,6 +20,9 @@ const plan = (id: string, name: string, extra: object = {}) => ({
   max_activations: 3,
   seat_based: false,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
+  floating: null,
   is_public: true,
   is_active: true,
   is_draft: false,
@@ -45,6 +47,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   status: 'active',
   expires_at: '2099-01-31T23:59:59.999Z',
   renews: false,
+  paused_until: null,
   updates_until: null,
   update_window_ended: false,
   max_activations: 3,
@@ -60,7 +63,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   ...extra,
 });
 
-const activation = (id: string, extra: Partial<Activation> = {}): Activation => ({
+const activation = (id: string, extra: Partial<AdminActivation> = {}): AdminActivation => ({
   activation_id: id,
   license_id: 'L1',
   hardware_id: `hw-${id}-0123456789abcdef`,
@@ -72,8 +75,19 @@ const activation = (id: string, extra: Partial<Activation> = {}): Activation => 
   last_seen_at: '2025-01-03T00:00:00.000Z',
   deactivated_at: null,
   deactivated_reason: null,
+  components: null,
+  component_changes: [],
   ...extra,
 });
+
+const hashOf = (digit: string) => digit.repeat(64);
+
+/** A machine as the license's detail carries it: its component history is only in the machines list. */
+const withoutHistory = ({
+  component_changes: _history,
+  components: _components,
+  ...machine
+}: AdminActivation) => machine;
 
 /** An in-memory `/admin/licenses` with paging, the status filter and the writes the page makes. */
 class LicensesBackend {
@@ -135,7 +149,9 @@ class LicensesBackend {
     api.on(`GET /admin/users/${USER_ID}`, () => ({
       json: adminUserDetail(USER_ID, { email: 'ada@example.com' }),
     }));
-    api.on('GET /admin/licenses/L1', () => ({ json: { ...this.find('L1'), activations: this.activations } }));
+    api.on('GET /admin/licenses/L1', () => ({
+      json: { ...this.find('L1'), activations: this.activations.map(withoutHistory) },
+    }));
     api.on('GET /admin/licenses/L1/activations', () => ({ json: this.activations }));
     api.on('POST /admin/licenses/L1/activations/A1/deactivate', () => {
       this.activations = this.activations.map((item) =>
@@ -442,5 +458,97 @@ describe('/admin/licenses', { timeout: 90_000 }, () => {
     );
     expect(within(drawer).getByText('0 of 3 seats in use', { exact: false })).toBeTruthy();
     await waitFor(() => expect(within(table()).getAllByText('0 / 3 machines').length).toBeGreaterThan(0));
+  });
+
+  it('Machines: a machine’s fingerprint components and their changes, folded behind a button the keyboard opens', async () => {
+    backend.activations = [
+      activation('A1', {
+        components: {
+          machine_id: hashOf('a'),
+          cpu: hashOf('b'),
+          disk: hashOf('c'),
+          board: hashOf('d'),
+          os_install: hashOf('e'),
+        },
+        component_changes: [
+          { changed: ['disk', 'board'], matched: 3, changed_at: '2025-03-02T10:00:00.000Z' },
+          { changed: ['disk'], matched: 4, changed_at: '2025-02-01T10:00:00.000Z' },
+        ],
+      }),
+      activation('A2', { deactivated_at: '2025-01-04T00:00:00.000Z', deactivated_reason: 'user' }),
+    ];
+    await openLicenses();
+    await listed(keyOf(1));
+    await userEvent.click(screen.getByRole('button', { name: `Machines of ${keyOf(1)}` }));
+    const drawer = await screen.findByRole('dialog', { name: 'Machines' });
+    const toggle = await within(drawer).findByRole(
+      'button',
+      { name: 'Show the fingerprint of Laptop A1' },
+      { timeout: 5000 },
+    );
+    expect(toggle.textContent).toBe('Fingerprint · 2 changes');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    // A machine whose app sends none says so instead.
+    expect(within(drawer).getByText('No fingerprint components: its app sends none.')).toBeTruthy();
+
+    toggle.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(toggle.getAttribute('aria-label')).toBe('Hide the fingerprint of Laptop A1');
+    const region = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(region).not.toBeNull();
+    const disk = within(region as HTMLElement).getByTitle(hashOf('c'));
+    expect(disk.textContent).toBe(`${'c'.repeat(16)}…`);
+    // The fold opens with a transition: the list is reachable once it has run, however busy the machine.
+    const history = await within(region as HTMLElement).findByRole(
+      'list',
+      { name: 'Component changes of Laptop A1' },
+      { timeout: 5000 },
+    );
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      expect.stringMatching(/: Disk and board changed · 3 of 5 matched$/),
+      expect.stringMatching(/: Disk changed · 4 of 5 matched$/),
+    ]);
+    await userEvent.keyboard(' ');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('Machines: the deactivation count, and Reset count… requires a reason and sends it', async () => {
+    api.on('GET /admin/licenses/L1', () => ({
+      json: {
+        ...backend.find('L1'),
+        activations: backend.activations.map(withoutHistory),
+        machine_changes: { limit: 3, used: 3, window_days: 30, next_possible_at: '2026-12-31T10:00:00.000Z' },
+      },
+    }));
+    api.on('POST /admin/licenses/L1/deactivations/reset', () => ({
+      json: {
+        ...backend.find('L1'),
+        machine_changes: { limit: 3, used: 0, window_days: 30, next_possible_at: null },
+      },
+    }));
+    await openLicenses();
+    await listed(keyOf(1));
+    await userEvent.click(screen.getByRole('button', { name: `Machines of ${keyOf(1)}` }));
+    const drawer = await screen.findByRole('dialog', { name: 'Machines' });
+    expect(
+      (await within(drawer).findByTestId('admin-machine-changes', {}, { timeout: 5000 })).textContent,
+    ).toMatch(/^3 of 3 deactivations used in 30 days · next possible /);
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Reset count…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset the deactivation count?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reset count' }));
+    expect(await within(dialog).findByText('Enter the reason: it is kept in the security log')).toBeTruthy();
+    expect(api.calls('POST /admin/licenses/L1/deactivations/reset')).toHaveLength(0);
+    await userEvent.type(within(dialog).getByLabelText(/^Reason/), '  Stolen laptop,   reported  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Reset count' }));
+    await waitFor(() => expect(api.calls('POST /admin/licenses/L1/deactivations/reset')).toHaveLength(1));
+    expect(JSON.parse(api.calls('POST /admin/licenses/L1/deactivations/reset')[0]?.body ?? '{}')).toEqual({
+      reason: 'Stolen laptop, reported',
+    });
+    expect(await screen.findByText('Deactivation count reset', {}, { timeout: 5000 })).toBeTruthy();
   });
 });

@@ -17,8 +17,13 @@ const values = (extra: Partial<PackageValues> = {}): PackageValues => ({
   is_public: true,
   is_active: true,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
   update_months: '',
   renews_updates_of: '',
+  floating_seats: '',
+  floating_lease_minutes: 15,
+  floating_borrow_days: 7,
   ...extra,
 });
 
@@ -45,6 +50,47 @@ describe('the package form’s months of updates', () => {
     });
     expect(validatePackage(values({ renews_updates_of: 'plan-studio' })).update_months).toBe(
       'An update renewal says how many months of updates it adds',
+    );
+  });
+});
+
+describe('the package form’s floating seats', () => {
+  it('empty seats is node-locked (null); seats make the plan floating with its lease and borrow days', () => {
+    expect(toPackageRequest(values()).floating).toBeNull();
+    expect(
+      toPackageRequest(values({ floating_seats: 5, floating_lease_minutes: 20, floating_borrow_days: 0 }))
+        .floating,
+    ).toEqual({ seats: 5, lease_minutes: 20, max_borrow_days: 0 });
+    expect(validatePackage(values({ floating_seats: 0 }))).toMatchObject({
+      floating_seats: 'A floating plan has at least 1 seat',
+    });
+    expect(validatePackage(values({ floating_seats: 3, floating_borrow_days: 91 }))).toMatchObject({
+      floating_borrow_days: 'A seat is borrowed for at most 90 days',
+    });
+  });
+});
+
+describe('the package form’s fair use of machines', () => {
+  it('sends the deactivations per 30 days and the fingerprint threshold as typed', () => {
+    expect(
+      toPackageRequest(values({ deactivations_per_30_days: 5, fingerprint_threshold: 4 })),
+    ).toMatchObject({
+      deactivations_per_30_days: 5,
+      fingerprint_threshold: 4,
+    });
+    expect(validatePackage(values({ deactivations_per_30_days: 0 }))).toEqual({});
+  });
+
+  it('refuses a negative cap, an empty one and a threshold past the five components, on their fields', () => {
+    expect(validatePackage(values({ deactivations_per_30_days: -1 })).deactivations_per_30_days).toBe(
+      'Deactivations cannot be negative',
+    );
+    expect(validatePackage(values({ deactivations_per_30_days: '' })).deactivations_per_30_days).toBeTruthy();
+    expect(validatePackage(values({ fingerprint_threshold: 6 })).fingerprint_threshold).toBe(
+      'A machine sends 5 fingerprint components',
+    );
+    expect(validatePackage(values({ fingerprint_threshold: 0 })).fingerprint_threshold).toBe(
+      'At least one fingerprint component must match',
     );
   });
 });

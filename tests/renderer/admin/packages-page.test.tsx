@@ -59,12 +59,15 @@ const makePlan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   max_activations: 3,
   seat_based: false,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
   is_public: true,
   is_active: true,
   is_draft: false,
   sort_order: 0,
   update_months: null,
   renews_updates_of: null,
+  floating: null,
   features: [],
   archived_at: null,
   created_at: NOW,
@@ -309,12 +312,16 @@ describe('/admin/packages', () => {
       billing_interval: 'year',
       max_activations: 1,
       trial_days: 0,
+      deactivations_per_30_days: 3,
+      fingerprint_threshold: 3,
       sort_order: 0,
       is_public: true,
       is_active: true,
       // Not perpetual: no months of updates, and no update renewal.
       update_months: null,
       renews_updates_of: null,
+      // Node-locked: no floating seats.
+      floating: null,
     });
     expect(await screen.findByText('Package created')).toBeTruthy();
     // Next step: its features, in the package's drawer.

@@ -10,6 +10,8 @@ import { renderApp, servicesFor } from '../support/render-app';
 
 // The page is lazy and the session gate runs first: under a loaded machine that takes more than a second.
 configure({ asyncUtilTimeout: 5000 });
+/** A write's answer and the refetch after it, on a loaded machine. */
+const SLOW = { timeout: 15_000 };
 
 const USER_ID = '7f1c2a4e-1b2c-4d3e-8f90-123456789abc';
 const at = (day: number) => new Date(Date.UTC(2026, 10, day, 9, 30)).toISOString();
@@ -42,6 +44,7 @@ const makeSubscription = (index: number, extra: Partial<AdminSubscription> = {})
   credit_minor: 0,
   cancel_now_refund_minor: 0,
   trial_ends_at: null,
+  pause: null,
   cancel_credit_refund_minor: 0,
   created_at: at(1),
   user_id: USER_ID,
@@ -290,6 +293,109 @@ describe('/admin/subscriptions', { timeout: 60_000 }, () => {
     // Refetched after the write: the drawer shows the end, and no cancel button any more.
     expect(await drawer.findByText('Ended')).toBeTruthy();
     expect(drawer.queryByRole('button', { name: 'Cancel subscription…' })).toBeNull();
+  });
+
+  it('pausing asks for how long and why, posts both, shows the server’s refusal, then the planned pause and its withdrawal', async () => {
+    const user = userEvent.setup();
+    await open('/admin/subscriptions?subscription=sub-1');
+    const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
+    (await drawer.findByRole('button', { name: 'Pause…' })).focus();
+    await user.keyboard('{Enter}');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Pause subscription?' }));
+    expect(
+      dialog.getByText(/The license keeps working until the end of the paid period \(Nov 30, 2026\)/),
+    ).toBeTruthy();
+    expect(dialog.getByText('Resumes on Jan 30, 2027')).toBeTruthy();
+    // The reason is required before anything is sent.
+    await user.click(dialog.getByRole('button', { name: 'Pause for 1 month' }));
+    expect(await dialog.findByText(/Say why you pause it/)).toBeTruthy();
+    expect(api.calls('POST /admin/subscriptions/sub-1/pause')).toHaveLength(0);
+
+    api.on('POST /admin/subscriptions/sub-1/pause', () =>
+      problem(
+        409,
+        'A subscription with an unpaid charge cannot be paused: pay what is outstanding first.',
+        'subscription_not_pausable',
+      ),
+    );
+    const two = dialog.getByRole('radio', { name: '2 months' });
+    two.focus();
+    await user.keyboard(' ');
+    await user.click(dialog.getByRole('textbox', { name: /Reason/ }));
+    await user.paste('Customer asked by phone');
+    await user.click(dialog.getByRole('button', { name: 'Pause for 2 months' }));
+    expect(
+      await dialog.findByText(
+        'A subscription with an unpaid charge cannot be paused: pay what is outstanding first.',
+      ),
+    ).toBeTruthy();
+    const [refused] = api.calls('POST /admin/subscriptions/sub-1/pause');
+    expect(JSON.parse(refused!.body)).toEqual({ periods: 2, reason: 'Customer asked by phone' });
+
+    const planned = detailOf(
+      makeSubscription(1, {
+        pause: { periods: 2, requested_at: at(5), starts_at: at(30), resumes_at: '2027-01-30T09:30:00.000Z' },
+        next_charge: { at: '2027-01-30T09:30:00.000Z', amount_minor: 99_900, currency: 'INR' },
+      }),
+    );
+    api.on('POST /admin/subscriptions/sub-1/pause', () => ({ json: planned }));
+    api.on('GET /admin/subscriptions/sub-1', () => ({ json: planned }));
+    await user.click(dialog.getByRole('button', { name: 'Pause for 2 months' }));
+    await waitFor(
+      () => expect(screen.queryByRole('dialog', { name: 'Pause subscription?' })).toBeNull(),
+      SLOW,
+    );
+    expect(await drawer.findByText(/Pauses on Nov 30, 2026 for 2 months, until Jan 30, 2027/)).toBeTruthy();
+    expect(drawer.getAllByText('Pause planned').length).toBeGreaterThan(0);
+    expect(drawer.queryByRole('button', { name: 'Pause…' })).toBeNull();
+
+    // Withdrawn with a reason too.
+    const active = detailOf(makeSubscription(1));
+    api.on('POST /admin/subscriptions/sub-1/unpause', () => ({ json: active }));
+    await user.click(drawer.getByRole('button', { name: 'Withdraw the pause…' }));
+    const withdraw = within(await screen.findByRole('dialog', { name: 'Withdraw the pause?' }));
+    await user.click(withdraw.getByRole('textbox', { name: /Reason/ }));
+    await user.paste('Changed their mind');
+    api.on('GET /admin/subscriptions/sub-1', () => ({ json: active }));
+    await user.click(withdraw.getByRole('button', { name: 'Withdraw the pause' }));
+    await waitFor(
+      () => expect(screen.queryByRole('dialog', { name: 'Withdraw the pause?' })).toBeNull(),
+      SLOW,
+    );
+    expect(JSON.parse(api.calls('POST /admin/subscriptions/sub-1/unpause')[0]!.body)).toEqual({
+      reason: 'Changed their mind',
+    });
+    expect(await drawer.findByRole('button', { name: 'Pause…' })).toBeTruthy();
+  });
+
+  it('a paused subscription says until when, and resumes now with a reason', async () => {
+    const paused = detailOf(
+      makeSubscription(1, {
+        status: 'paused',
+        pause: { periods: 1, requested_at: at(5), starts_at: at(30), resumes_at: '2026-12-30T09:30:00.000Z' },
+        next_charge: { at: '2026-12-30T09:30:00.000Z', amount_minor: 99_900, currency: 'INR' },
+      }),
+    );
+    api.on('GET /admin/subscriptions/sub-1', () => ({ json: paused }));
+    api.on('POST /admin/subscriptions/sub-1/unpause', () => ({ json: detailOf(makeSubscription(1)) }));
+    const user = userEvent.setup();
+    await open('/admin/subscriptions?subscription=sub-1');
+    const drawer = within(await screen.findByRole('dialog', { name: 'Subscription details' }));
+    expect(await drawer.findByText(/Paused until Dec 30, 2026, when it resumes by itself/)).toBeTruthy();
+    expect(drawer.queryByRole('button', { name: 'Pause…' })).toBeNull();
+    // Cancelling stays possible while paused.
+    expect(drawer.getByRole('button', { name: 'Cancel subscription…' })).toBeTruthy();
+    await user.click(drawer.getByRole('button', { name: 'Resume now…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Resume now?' }));
+    expect(dialog.getByText(/The next period starts now and is charged now/)).toBeTruthy();
+    await user.click(dialog.getByRole('textbox', { name: /Reason/ }));
+    await user.paste('Customer is back');
+    await user.click(dialog.getByRole('button', { name: 'Resume now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Resume now?' })).toBeNull(), SLOW);
+    expect(JSON.parse(api.calls('POST /admin/subscriptions/sub-1/unpause')[0]!.body)).toEqual({
+      reason: 'Customer is back',
+    });
+    expect(await screen.findByText('Subscription resumed')).toBeTruthy();
   });
 
   it('an unknown subscription in the URL says it could not be loaded', async () => {

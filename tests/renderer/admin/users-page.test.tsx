@@ -329,6 +329,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             organisation: null,
             seats: null,
             renews: false,
+            paused_until: null,
             updates_until: null,
             trial: null,
             update_window_ended: false,
@@ -409,5 +410,50 @@ describe('/admin/users', { timeout: 90_000 }, () => {
     backend.install(api);
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await listed('user1@example.com')).toBeTruthy();
+  });
+});
+
+describe('/admin/users: a user’s own data', { timeout: 90_000 }, () => {
+  it('the drawer asks for the user’s data export, and erases the account with a reason (a refusal shown)', async () => {
+    const user = account(4);
+    api.on(`POST /admin/users/${user.id}/data-export`, () => ({
+      status: 202,
+      json: {
+        id: 'E1',
+        status: 'queued',
+        progress: 0,
+        requested_at: '2026-12-05T10:00:00.000Z',
+        ready_at: null,
+        expires_at: null,
+        size_bytes: null,
+      },
+    }));
+    api.on(`POST /admin/users/${user.id}/erase`, () =>
+      problem(400, 'Give the reason for erasing the account (at least 3 characters)', 'validation_error'),
+    );
+    await openUsers();
+    await listed(user.email);
+    await userEvent.click(screen.getByRole('button', { name: `Details of ${user.email}` }));
+    const drawer = await screen.findByRole('dialog', { name: 'User details: User 4' });
+    await userEvent.click(await within(drawer).findByRole('button', { name: 'Export data' }));
+    expect(
+      await screen.findByText(`The link to the archive is mailed to ${user.email} when it is ready.`),
+    ).toBeTruthy();
+    expect(api.calls(`POST /admin/users/${user.id}/data-export`)).toHaveLength(1);
+
+    await userEvent.click(within(drawer).getByRole('button', { name: 'Erase account…' }));
+    const dialog = await screen.findByRole('dialog', { name: `Erase ${user.email}?` });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'x');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Erase account' }));
+    expect(await within(dialog).findByText(/Give the reason for erasing/)).toBeTruthy();
+    expect(JSON.parse(api.calls(`POST /admin/users/${user.id}/erase`)[0]!.body)).toEqual({ reason: 'x' });
+
+    api.on(`POST /admin/users/${user.id}/erase`, () => ({ status: 204 }));
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Reason/ }), 'yz, asked by e-mail');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Erase account' }));
+    expect(await screen.findByText('Account erased')).toBeTruthy();
+    expect(JSON.parse(api.calls(`POST /admin/users/${user.id}/erase`).at(-1)!.body)).toEqual({
+      reason: 'xyz, asked by e-mail',
+    });
   });
 });

@@ -322,6 +322,7 @@ describe('/dashboard', () => {
             credit_minor: 0,
             cancel_now_refund_minor: 0,
             trial_ends_at: null,
+            pause: null,
             cancel_credit_refund_minor: 0,
             created_at: '2025-10-01T09:00:00.000Z',
           },

@@ -147,6 +147,34 @@ describe('/licenses/{licenseId}: details and machines', () => {
     expect(dialog.getByText('Could not deactivate')).toBeTruthy();
   });
 
+  it('the cap on deactivations: what is left, and once used the date the next becomes possible', async () => {
+    withMachines({ machine_changes: { limit: 3, used: 1, window_days: 30, next_possible_at: null } });
+    await openAsUser(api, PATH);
+    expect((await section('Seats')).getByTestId('machine-changes').textContent).toBe(
+      'You may deactivate 2 more machines in the next 30 days (your plan allows 3 every 30 days).',
+    );
+  });
+
+  it('a deactivation refused by the cap shows the server’s date in the dialog and on the Seats card', async () => {
+    withMachines({
+      machine_changes: { limit: 3, used: 3, window_days: 30, next_possible_at: '2026-12-31T10:00:00.000Z' },
+    });
+    const refusal =
+      'This license has deactivated 3 machines in the last 30 days, the most its plan allows (3). The next deactivation is possible on 31 December 2026.';
+    api.on(`POST /licenses/${LICENSE_ID}/deactivate`, () =>
+      problem(409, refusal, 'deactivation_limit_reached'),
+    );
+    await openAsUser(api, PATH);
+    expect((await section('Seats')).getByTestId('machine-changes').textContent).toMatch(
+      /^You have deactivated 3 machines in the last 30 days, the most your plan allows\. The next deactivation is possible on .*2026\.$/,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Deactivate Work laptop' }, SLOW));
+    const dialog = within(await screen.findByRole('dialog', undefined, SLOW));
+    await user.click(dialog.getByRole('button', { name: 'Deactivate' }));
+    expect(await dialog.findByText(refusal, undefined, SLOW)).toBeTruthy();
+  });
+
   it('this machine not on the license: “Activate this machine” activates it with the license’s key', async () => {
     const detail = license({ activations_used: 0, activations: [] });
     api.on(`GET /licenses/${LICENSE_ID}`, () => ({ json: detail }));

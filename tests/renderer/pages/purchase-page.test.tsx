@@ -27,12 +27,15 @@ const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
   max_activations: 3,
   seat_based: false,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
   is_public: true,
   is_active: true,
   is_draft: false,
   sort_order: 0,
   update_months: null,
   renews_updates_of: null,
+  floating: null,
   features: [
     {
       feature_id: 'f-chat',
@@ -129,6 +132,7 @@ const teamSubscription: Subscription = {
   credit_minor: 0,
   cancel_now_refund_minor: 0,
   trial_ends_at: null,
+  pause: null,
   cancel_credit_refund_minor: 0,
   created_at: NOW,
 };

@@ -4,7 +4,10 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import type { PlanChangeQuote, Subscription } from '../../../src/shared/api/subscriptions';
-import { describeSubscriptionStatus } from '../../../src/renderer/src/features/subscriptions/subscription-format';
+import {
+  canPause,
+  describeSubscriptionStatus,
+} from '../../../src/renderer/src/features/subscriptions/subscription-format';
 import { formatMoney } from '../../../src/renderer/src/lib/format-money';
 import { fakeRazorpayCheckout } from '../support/fake-razorpay';
 import { FakeApi, problem } from '../support/fake-api';
@@ -25,12 +28,15 @@ const plan = (id: string, name: string, price: number, interval: 'month' | 'year
   max_activations: 3,
   seat_based: false,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
   is_public: true,
   is_active: true,
   is_draft: false,
   sort_order: 0,
   update_months: null,
   renews_updates_of: null,
+  floating: null,
   features: [],
   archived_at: null,
   created_at: NOW,
@@ -72,6 +78,7 @@ const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   credit_minor: 0,
   cancel_now_refund_minor: 0,
   trial_ends_at: null,
+  pause: null,
   cancel_credit_refund_minor: 0,
   created_at: NOW,
   ...extra,
@@ -168,6 +175,7 @@ describe('subscriptions page', () => {
     );
     expect(card.getByRole('button', { name: 'Change plan…' })).toBeTruthy();
     expect(card.getByRole('button', { name: 'Switch to yearly…' })).toBeTruthy();
+    expect(card.getByRole('button', { name: 'Pause…' })).toBeTruthy();
     expect(card.getByRole('button', { name: 'Cancel subscription…' })).toBeTruthy();
     expect(card.queryByRole('button', { name: /^Pay now/ })).toBeNull();
     // The sandbox's controls, marked as such.
@@ -660,5 +668,180 @@ describe('cancel and resume', () => {
     expect(dialog.queryByRole('radio', { name: /^At the end/ })).toBeNull();
     expect((dialog.getByRole('radio', { name: 'Now' }) as HTMLInputElement).checked).toBe(true);
     expect(dialog.getByRole('button', { name: 'Cancel now' })).toBeTruthy();
+  });
+});
+
+describe('pause and resume', () => {
+  const planned = (periods: number, resumes: string) =>
+    subscription({
+      pause: { periods, requested_at: NOW, starts_at: '2026-12-20T10:00:00.000Z', resumes_at: resumes },
+      next_charge: { at: resumes, amount_minor: 99_900, currency: 'INR' },
+    });
+  const paused = () =>
+    subscription({
+      status: 'paused',
+      pause: {
+        periods: 2,
+        requested_at: NOW,
+        starts_at: '2026-12-20T10:00:00.000Z',
+        resumes_at: '2027-02-20T10:00:00.000Z',
+      },
+      next_charge: { at: '2027-02-20T10:00:00.000Z', amount_minor: 99_900, currency: 'INR' },
+    });
+
+  it('by keyboard: opens the dialog, says the license works to the paid period’s end, chooses two months, confirms; the planned pause is shown and withdrawn', async () => {
+    api.on('POST /subscriptions/sub-1/pause', (request) => {
+      const { periods } = JSON.parse(request.body) as { periods: number };
+      current = planned(periods, '2027-02-20T10:00:00.000Z');
+      return { json: current };
+    });
+    api.on('POST /subscriptions/sub-1/unpause', () => {
+      current = subscription();
+      return { json: current };
+    });
+    const user = userEvent.setup();
+    const card = await openSubscriptions();
+    card.getByRole('button', { name: 'Pause…' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Pause Pro?' }, SLOW));
+    expect(dialog.getByTestId('pause-license-note').textContent).toContain(
+      'Your license keeps working until Dec 20, 2026, the end of the period you paid for.',
+    );
+    // Each choice says until when, and that it resumes by itself with the next charge.
+    expect(
+      dialog.getByText('Paused until Jan 20, 2027, then it resumes by itself and ₹999 is charged.'),
+    ).toBeTruthy();
+    expect(dialog.getByText(/^Paused until Mar 20, 2027, then/)).toBeTruthy();
+    const one = dialog.getByRole('radio', { name: '1 month' }) as HTMLInputElement;
+    expect(one.checked).toBe(true);
+    // Arrow keys walk the group in Chromium (the e2e test); jsdom has no CSS.escape, which
+    // user-event's walk needs, so the radio is focused and chosen with Space here.
+    const two = dialog.getByRole('radio', { name: '2 months' }) as HTMLInputElement;
+    two.focus();
+    await user.keyboard(' ');
+    expect(two.checked).toBe(true);
+    expect(one.checked).toBe(false);
+    // Tab on to the confirm button (past "Keep subscription"), as a keyboard user would.
+    for (let step = 0; step < 6 && document.activeElement?.textContent !== 'Pause for 2 months'; step++)
+      await user.tab();
+    expect(document.activeElement?.textContent).toBe('Pause for 2 months');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Pause Pro?' })).toBeNull(), SLOW);
+    expect(body('POST /subscriptions/sub-1/pause')).toEqual({ periods: 2 });
+
+    await waitFor(
+      () => expect(card.getByTestId('subscription-status').textContent).toBe('Pause planned'),
+      SLOW,
+    );
+    expect(card.getByText('Pauses on Dec 20, 2026 for 2 months')).toBeTruthy();
+    expect(
+      card.getByText(/on Feb 20, 2027 it resumes by itself and the next period \(₹999\) is charged then/),
+    ).toBeTruthy();
+    expect(card.getByTestId('next-charge').textContent).toBe('₹999 on Feb 20, 2027');
+    // Paused once is enough: no second pause offered.
+    expect(card.queryByRole('button', { name: 'Pause…' })).toBeNull();
+
+    await user.click(card.getByRole('button', { name: 'Don’t pause' }));
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Active'), SLOW);
+    expect(api.calls('POST /subscriptions/sub-1/unpause')).toHaveLength(1);
+    expect(card.getByRole('button', { name: 'Pause…' })).toBeTruthy();
+  });
+
+  it('every refusal of the server is said in the dialog, which stays open', async () => {
+    const refusals = [
+      problem(
+        409,
+        'A subscription with an unpaid charge cannot be paused: pay what is outstanding first.',
+        'subscription_not_pausable',
+      ),
+      problem(
+        409,
+        'This subscription is canceled at the end of its period: resume it before pausing it.',
+        'subscription_not_pausable',
+      ),
+      problem(
+        409,
+        'This subscription is already paused. Resume it first to pause it for a different time.',
+        'subscription_already_paused',
+      ),
+      problem(
+        409,
+        'A pause is already planned for this subscription. Resume it first to pause it for a different time.',
+        'pause_already_requested',
+      ),
+    ];
+    let answer = 0;
+    api.on('POST /subscriptions/sub-1/pause', () => refusals[answer++]!);
+    const user = userEvent.setup();
+    const card = await openSubscriptions();
+    await user.click(card.getByRole('button', { name: 'Pause…' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Pause Pro?' }, SLOW));
+    for (const refusal of refusals) {
+      await user.click(dialog.getByRole('button', { name: 'Pause for 1 month' }));
+      expect(await dialog.findByText(refusal.json.message)).toBeTruthy();
+      expect(dialog.getByRole('alert').textContent).toContain('Not paused');
+    }
+    expect(api.calls('POST /subscriptions/sub-1/pause')).toHaveLength(4);
+    // Closed and opened again, the dialog starts afresh.
+    await user.click(dialog.getByRole('button', { name: 'Keep subscription' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Pause Pro?' })).toBeNull(), SLOW);
+    await user.click(card.getByRole('button', { name: 'Pause…' }));
+    const again = within(await screen.findByRole('dialog', { name: 'Pause Pro?' }, SLOW));
+    expect(again.queryByRole('alert')).toBeNull();
+  });
+
+  it('a paused subscription reads paused until its resume date, and Resume now says what is charged before resuming', async () => {
+    current = paused();
+    api.on('POST /subscriptions/sub-1/unpause', () =>
+      problem(409, 'The subscription changed meanwhile; look again', 'subscription_changed'),
+    );
+    const user = userEvent.setup();
+    const card = await openSubscriptions();
+    expect(card.getByTestId('subscription-status').textContent).toBe('Paused');
+    expect(card.getByText('Paused until Feb 20, 2027')).toBeTruthy();
+    expect(
+      card.getByText(/On Feb 20, 2027 it resumes by itself and the next period \(₹999\) is charged then/),
+    ).toBeTruthy();
+    expect(card.queryByRole('button', { name: 'Pause…' })).toBeNull();
+    expect(card.getByText('Last paid period')).toBeTruthy();
+    // The sandbox brings the pause's end forward like any other next event.
+    expect(card.getByRole('button', { name: 'Simulate next renewal' })).toBeTruthy();
+
+    card.getByRole('button', { name: 'Resume now…' }).focus();
+    await user.keyboard('{Enter}');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Resume Pro now?' }, SLOW));
+    expect(
+      dialog.getByText(/The next period starts today and ₹999 is charged now to Sandbox card •••• 4242/),
+    ).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: 'Resume now' }));
+    expect(await dialog.findByText('The subscription changed meanwhile; look again')).toBeTruthy();
+
+    api.on('POST /subscriptions/sub-1/unpause', () => {
+      current = subscription({ current_period_start: NOW, current_period_end: '2026-12-27T10:00:00.000Z' });
+      return { json: current };
+    });
+    await user.click(dialog.getByRole('button', { name: 'Resume now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Resume Pro now?' })).toBeNull(), SLOW);
+    await waitFor(() => expect(card.getByTestId('subscription-status').textContent).toBe('Active'), SLOW);
+    expect(api.calls('POST /subscriptions/sub-1/unpause')).toHaveLength(2);
+  });
+
+  it('offers Pause only where the server takes it: not past due, canceled at period end, on a card trial, or ended', async () => {
+    for (const state of [
+      subscription({ status: 'past_due', grace_ends_at: '2026-12-04T10:00:00.000Z', failed_attempts: 1 }),
+      subscription({ cancel_at_period_end: true, cancel_requested_at: NOW, next_charge: null }),
+      subscription({ trial_ends_at: '2026-12-20T10:00:00.000Z', license_id: null }),
+    ]) {
+      expect(canPause(state)).toBe(false);
+    }
+    expect(canPause(subscription())).toBe(true);
+    current = subscription({
+      status: 'past_due',
+      grace_ends_at: '2026-12-04T10:00:00.000Z',
+      failed_attempts: 1,
+    });
+    const card = await openSubscriptions();
+    expect(card.getByRole('button', { name: 'Cancel subscription…' })).toBeTruthy();
+    expect(card.queryByRole('button', { name: 'Pause…' })).toBeNull();
   });
 });

@@ -135,6 +135,35 @@ describe('support page: license troubleshooting', () => {
   });
 });
 
+describe('support page: a paused license', () => {
+  it('says when the subscription resumes and where to resume it sooner', async () => {
+    api.on('GET /licensing/status', () => ({
+      status: 403,
+      json: {
+        valid: false,
+        status: 'paused',
+        message:
+          'This license is paused: its subscription is paused until Feb 20, 2027, when it resumes and the license works again. Resume it sooner on the Subscriptions page.',
+        requires_activation: false,
+        resumes_at: '2027-02-20T10:00:00.000Z',
+        detail: 'This license is paused',
+        code: 'license_paused',
+      },
+    }));
+    await openSupport({ licenseKey: KEY });
+    const check = within(screen.getByRole('region', { name: 'License check' }));
+    expect((await check.findByTestId('support-license-status', {}, SLOW)).textContent).toMatch(
+      /^This license is paused: its subscription is paused until Feb 20, 2027/,
+    );
+    expect(check.getByText('Paused')).toBeTruthy();
+    const step = check.getByText(/Its subscription is paused; it resumes by itself on Feb 20, 2027/);
+    expect(step.textContent).toContain('resume the subscription on the Subscriptions page');
+    expect(within(step).getByRole('link', { name: 'Subscriptions page' }).getAttribute('href')).toBe(
+      '/subscriptions',
+    );
+  });
+});
+
 describe('support page: app and account information', () => {
   it('lists version, platform, browser id, user and the masked key, and copies them in one block', async () => {
     const { services } = await openSupport({ licenseKey: KEY });

@@ -35,6 +35,7 @@ export const makeLicense = (id: string, extra: object = {}) => ({
   status: 'active',
   expires_at: null,
   renews: false,
+  paused_until: null,
   updates_until: null,
   update_window_ended: false,
   max_activations: 1,

@@ -133,6 +133,7 @@ describeOnEveryDatabase(
           revoked: before.licenses.by_status.revoked + 1,
           expired: before.licenses.by_status.expired + 1,
           trial_expired: before.licenses.by_status.trial_expired,
+          paused: before.licenses.by_status.paused,
         },
         // None of the four is perpetual (tests/server/distribution/update-windows.test.ts counts those).
         perpetual: before.licenses.perpetual,

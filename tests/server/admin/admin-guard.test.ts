@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, pathWith } from '../../../src/shared/routes.js';
+import { pathWith } from '../../../src/shared/routes.js';
+import { apiPaths } from '../../../src/shared/api-paths.js';
 import {
   describeOnEveryDatabase,
   STRONG_PASSWORD,
@@ -21,6 +22,8 @@ import { proofBody, requestBody } from '../helpers/offline-activation-helpers.js
 /** What one admin route needs: the ids of a fresh user, license, activation and event. */
 interface Targets {
   userId: string;
+  /** A user who owns no organisation (an owner's erasure waits for a transfer). */
+  memberlessUserId: string;
   licenseId: string;
   /** A license of the target's that is a running free trial. */
   trialLicenseId: string;
@@ -43,6 +46,8 @@ interface GuardedRoute {
   url: (t: Targets) => string;
   body?: (t: Targets) => unknown;
   success: number;
+  /** What the answer is, when not JSON (a download). */
+  contentType?: RegExp;
 }
 
 const admin = apiPaths.admin;
@@ -78,6 +83,19 @@ const routes: GuardedRoute[] = [
     path: admin.resendConfirmation,
     url: (t) => pathWith(admin.resendConfirmation, { id: t.userId }),
     success: 202,
+  },
+  {
+    method: 'POST',
+    path: admin.userDataExport,
+    url: (t) => pathWith(admin.userDataExport, { id: t.userId }),
+    success: 202,
+  },
+  {
+    method: 'POST',
+    path: admin.eraseUser,
+    url: (t) => pathWith(admin.eraseUser, { id: t.memberlessUserId }),
+    body: () => ({ reason: 'Asked by the customer' }),
+    success: 204,
   },
   { method: 'DELETE', path: admin.user, url: (t) => pathWith(admin.user, { id: t.userId }), success: 204 },
   { method: 'GET', path: admin.licenses, url: () => `${admin.licenses}?status=active`, success: 200 },
@@ -122,6 +140,13 @@ const routes: GuardedRoute[] = [
     success: 200,
   },
   {
+    method: 'POST',
+    path: admin.resetDeactivations,
+    url: (t) => at(admin.resetDeactivations, t),
+    body: () => ({ reason: 'Stolen laptop' }),
+    success: 200,
+  },
+  {
     method: 'PATCH',
     path: admin.activation,
     url: (t) => at(admin.activation, t),
@@ -140,6 +165,13 @@ const routes: GuardedRoute[] = [
     path: admin.securityEvents,
     url: () => `${admin.securityEvents}?severity=info`,
     success: 200,
+  },
+  {
+    method: 'GET',
+    path: admin.securityEventsExport,
+    url: () => `${admin.securityEventsExport}?format=jsonl&severity=info`,
+    success: 200,
+    contentType: /^application\/x-ndjson/,
   },
   {
     method: 'GET',
@@ -422,6 +454,7 @@ describeOnEveryDatabase('admin API guard', (server) => {
       webhookDeliveryId,
       releaseId,
       userId: owner.id,
+      memberlessUserId: (await signIn(s, 'user', 'erasable')).id,
       licenseId: license.id,
       trialLicenseId: trialLicense.id,
       activationId: activation.id,
@@ -475,7 +508,8 @@ describeOnEveryDatabase('admin API guard', (server) => {
         ...(route.body ? { body: route.body(t) } : {}),
       });
       expect(response.statusCode, response.body).toBe(route.success);
-      if (route.success !== 204) expect(response.headers['content-type']).toMatch(/^application\/json/);
+      if (route.success !== 204)
+        expect(response.headers['content-type']).toMatch(route.contentType ?? /^application\/json/);
     });
   });
 });

@@ -82,6 +82,8 @@ describeOnEveryDatabase(
             session_version: 0,
             created_at: created,
             updated_at: created,
+            deletion_due_at: null,
+            erased_at: null,
           });
         }
         await s.app.db.insertInto('users').values(seeded).execute();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivationResult } from '../../../src/shared/api/licenses.js';
 import type { VerifyPaymentRequest } from '../../../src/shared/api/payments.js';
-import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH } from '../../../src/shared/routes.js';
+import { API_BASE_PATH, OPENAPI_DOCUMENT_PATH, SCIM_BASE_PATH } from '../../../src/shared/routes.js';
 import { publishRelease } from '../../../src/server/distribution/releases.js';
 import { pendingSubscriptionRow } from '../../../src/server/billing/subscriptions/new-subscription.js';
 import { grantableScopes, type ApiTokenKind } from '../../../src/shared/api/api-tokens.js';
@@ -98,6 +98,65 @@ function organisationRow(
     organisationRoles: { request, expect: roles },
   };
 }
+/** A domain the organisation's owner has just claimed, for the rows acting on one. */
+async function claimedDomain(o: OrganisationContext): Promise<string> {
+  const response = await o.s.api({
+    method: 'POST',
+    path: `/organisations/${o.organisationId}/domains`,
+    token: o.owner.token,
+    body: { domain: `matrix-${randomUUID().slice(0, 8)}.example` },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+/** The owner's SCIM token of the organisation, made for the rows acting on one. */
+async function scimTokenOf(o: OrganisationContext): Promise<string> {
+  const response = await o.s.api({
+    method: 'POST',
+    path: `/organisations/${o.organisationId}/provisioning/token`,
+    token: o.owner.token,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ token: string }>().token;
+}
+/** A group the organisation's identity provider has pushed through SCIM, for the rows mapping one. */
+async function pushedGroup(o: OrganisationContext): Promise<string> {
+  const response = await o.s.app.inject({
+    method: 'POST',
+    url: `${SCIM_BASE_PATH}/Groups`,
+    headers: { authorization: `Bearer ${await scimTokenOf(o)}` },
+    payload: { displayName: `Matrix ${randomUUID().slice(0, 8)}` },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+/**
+ * A SCIM operation: outside /api/v1, it takes neither the API key nor a session or API token,
+ * only an organisation's SCIM token, so every caller here is refused (401); what a SCIM token may
+ * reach is tested in tests/server/licensing/scim-provisioning.test.ts.
+ */
+const scimRow = (path: string, body?: unknown): Row => ({
+  request: () => ({ path, ...(body === undefined ? {} : { body }) }),
+  expect: everyone(401),
+});
+const isScim = (operation: string) => operation.includes(`${SCIM_BASE_PATH}/`);
+/** Sends a row's request: below /api/v1, or as it is for SCIM's paths. */
+function send(s: TestServer, request: ApiRequest) {
+  if (!request.path.startsWith(SCIM_BASE_PATH)) return s.api(request);
+  return s.app.inject({
+    method: request.method ?? 'GET',
+    url: request.path,
+    headers: {
+      ...(request.withoutApiKey ? {} : { 'x-api-key': 'dap-web-public' }),
+      ...(request.token ? { authorization: `Bearer ${request.token}` } : {}),
+    },
+    ...(request.body === undefined ? {} : { payload: request.body as object }),
+  });
+}
+/** `METHOD /path` below /api/v1, or the whole path for SCIM's. */
+const operationPath = (path: string) =>
+  path.startsWith(API_BASE_PATH) ? path.slice(API_BASE_PATH.length) : path;
+
 /** Statuses of an operation for the organisation's owner and admins (and platform administrators), members refused. */
 const managers = (status: number): Record<OrganisationCaller, number> => ({
   owner: status,
@@ -173,11 +232,14 @@ const NO_API_KEY_NEEDED = new Set([
   'GET /health/live',
   'GET /health/ready',
   'GET /downloads/{token}',
+  'GET /data-exports/{token}',
   'GET /update-feed/{token}/{channelFile}',
   'GET /update-feed/{token}/files/{releaseId}/{fileName}',
   'POST /payments/razorpay/webhook',
   'GET /notifications/unsubscribe',
   'POST /notifications/unsubscribe',
+  // The identity provider sends the browser back: the state and its cookie are the credential.
+  'GET /auth/sso/callback',
 ]);
 
 /** The update feed (its path below /api/v1, ending in /) a check from the fixture's machine answers. */
@@ -519,6 +581,26 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ path: '/users/me/sessions/00000000-0000-4000-8000-000000000000' }),
     expect: signedIn(404),
   },
+  // The account's own data: its export, and its deletion (an administrator's is refused: another removes it).
+  'GET /users/me/data-export': { request: () => ({ path: '/users/me/data-export' }), expect: signedIn(200) },
+  'POST /users/me/data-export': {
+    request: () => ({ path: '/users/me/data-export', freshAccount: true }),
+    expect: signedIn(202),
+  },
+  'GET /users/me/deletion': { request: () => ({ path: '/users/me/deletion' }), expect: signedIn(200) },
+  'POST /users/me/deletion': {
+    request: () => ({ path: '/users/me/deletion', freshAccount: true, body: { confirm: true } }),
+    expect: { anonymous: 401, user: 202, otherUser: 202, admin: 409 },
+  },
+  'DELETE /users/me/deletion': {
+    request: () => ({ path: '/users/me/deletion', freshAccount: true }),
+    expect: signedIn(409),
+  },
+  // The mailed link is the credential: no key, no sign-in (a link of no export is 404 to anyone).
+  'GET /data-exports/{token}': {
+    request: () => ({ path: '/data-exports/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
+    expect: everyone(404),
+  },
   // The body's token, else the bearer token: an anonymous caller with neither is told 401.
   // An API token is not a session's access token: it is not valid here (401).
   'POST /auth/validate-token': {
@@ -601,6 +683,25 @@ const MATRIX: Record<string, Row> = {
   'POST /auth/passkeys/login': {
     request: () => ({ path: '/auth/passkeys/login', body: strayPasskeyAnswer }),
     expect: everyone(400),
+  },
+
+  // Single sign-on: the address's domain decides, whoever asks; nothing is set up in the fixtures.
+  'POST /auth/sso/discover': {
+    request: () => ({ path: '/auth/sso/discover', body: { email: 'someone@matrix.example' } }),
+    expect: everyone(200),
+  },
+  'POST /auth/sso/start': {
+    request: () => ({ path: '/auth/sso/start', body: { email: 'someone@matrix.example' } }),
+    expect: everyone(404),
+  },
+  // Always a redirect back to the portal, here with the refusal of a missing state.
+  'GET /auth/sso/callback': {
+    request: () => ({ path: '/auth/sso/callback?code=x' }),
+    expect: everyone(302),
+  },
+  'POST /auth/sso/complete': {
+    request: () => ({ path: '/auth/sso/complete', body: { code: 'x'.repeat(43) } }),
+    expect: everyone(401),
   },
   'POST /auth/step-up/passkey-options': {
     // A fresh account has no passkey to offer.
@@ -837,6 +938,36 @@ const MATRIX: Record<string, Row> = {
     expect: everyone(200),
   },
   'GET /licensing/public-key': { request: () => ({ path: '/licensing/public-key' }), expect: everyone(200) },
+  // Floating seats: the key and machine are the credentials; the fixture's license is node-locked.
+  ...Object.fromEntries(
+    ['checkout', 'heartbeat', 'release', 'borrow', 'return'].map((action) => [
+      `POST /licensing/floating/${action}`,
+      {
+        request: (f: Fixtures) => ({
+          path: `/licensing/floating/${action}`,
+          body: {
+            license_key: f.licenseKey,
+            hardware_id: f.hardwareId,
+            ...(action === 'borrow' ? { days: 1 } : {}),
+          },
+        }),
+        expect: everyone(409),
+      } satisfies Row,
+    ]),
+  ),
+  // The owner and administrators see and free a floating license's seats; the fixture's is not floating.
+  'GET /licenses/{id}/floating/seats': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/floating/seats` }),
+    expect: { anonymous: 401, user: 409, otherUser: 404, admin: 409 },
+  },
+  'DELETE /licenses/{id}/floating/seats/{seatId}': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/floating/seats/${randomUUID()}` }),
+    expect: { anonymous: 401, user: 409, otherUser: 404, admin: 409 },
+  },
+  'GET /licenses/{id}/floating/peaks': {
+    request: (f) => ({ path: `/licenses/${f.licenseId}/floating/peaks` }),
+    expect: { anonymous: 401, user: 409, otherUser: 404, admin: 409 },
+  },
   // A machine's trial before any account: no sign-in; no plan offers a trial here, whoever asks.
   'POST /machine-trials': {
     request: (f) => ({ path: '/machine-trials', body: { hardware_id: f.hardwareId } }),
@@ -935,6 +1066,14 @@ const MATRIX: Record<string, Row> = {
     request: async (f) => ({ path: `/admin/users/${await newUser(f)}` }),
     expect: adminOnly(204),
   },
+  'POST /admin/users/{id}/data-export': {
+    request: async (f) => ({ path: `/admin/users/${await newUser(f)}/data-export` }),
+    expect: adminOnly(202),
+  },
+  'POST /admin/users/{id}/erase': {
+    request: async (f) => ({ path: `/admin/users/${await newUser(f)}/erase`, body: { reason: 'matrix' } }),
+    expect: adminOnly(204),
+  },
   'GET /admin/licenses': { request: () => ({ path: '/admin/licenses?perPage=5' }), expect: adminOnly(200) },
   'POST /admin/licenses': {
     request: (f) => ({
@@ -974,6 +1113,13 @@ const MATRIX: Record<string, Row> = {
       body: { feature: 'ai_chat', units: 10, reason: 'Matrix check' },
     }),
     expect: adminOnly(201),
+  },
+  'POST /admin/licenses/{id}/deactivations/reset': {
+    request: (f) => ({
+      path: `/admin/licenses/${f.licenseId}/deactivations/reset`,
+      body: { reason: 'Matrix check' },
+    }),
+    expect: adminOnly(200),
   },
   'GET /admin/licenses/{id}/activations': {
     request: (f) => ({ path: `/admin/licenses/${f.licenseId}/activations` }),
@@ -1109,6 +1255,26 @@ const MATRIX: Record<string, Row> = {
     },
     expect: ownerOnly(200),
   },
+  'POST /subscriptions/{id}/pause': {
+    request: async (f) => ({
+      path: `/subscriptions/${await newSubscriptionOf(f)}/pause`,
+      body: { periods: 1 },
+    }),
+    expect: ownerOnly(200),
+  },
+  'POST /subscriptions/{id}/unpause': {
+    request: async (f) => {
+      const id = await newSubscriptionOf(f);
+      await f.s.api({
+        method: 'POST',
+        path: `/subscriptions/${id}/pause`,
+        token: f.users.user.token,
+        body: { periods: 1 },
+      });
+      return { path: `/subscriptions/${id}/unpause` };
+    },
+    expect: ownerOnly(200),
+  },
   'POST /subscriptions/{id}/plan/quote': {
     request: async (f) => ({
       path: `/subscriptions/${await newSubscriptionOf(f)}/plan/quote`,
@@ -1223,6 +1389,105 @@ const MATRIX: Record<string, Row> = {
     (o) => ({ path: `/organisations/${o.organisationId}/usage` }),
     managers(200),
   ),
+  'GET /organisations/{organisationId}/exports/seat-ledger': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/exports/seat-ledger?format=jsonl` }),
+    managers(200),
+  ),
+  'GET /organisations/{organisationId}/exports/security-events': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/exports/security-events?from=2026-01-01` }),
+    managers(200),
+  ),
+  'GET /organisations/{organisationId}/domains': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/domains` }),
+    managers(200),
+  ),
+  // Claims, proofs and removals are the owner's (and support's), not the organisation's admins'.
+  'POST /organisations/{organisationId}/domains': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/domains`,
+      body: { domain: `matrix-${randomUUID().slice(0, 8)}.example` },
+    }),
+    { ...managers(201), orgAdmin: 403 },
+  ),
+  'POST /organisations/{organisationId}/domains/{domainId}/verify': organisationRow(
+    async (o) => ({ path: `/organisations/${o.organisationId}/domains/${await claimedDomain(o)}/verify` }),
+    { ...managers(200), orgAdmin: 403 },
+  ),
+  'DELETE /organisations/{organisationId}/domains/{domainId}': organisationRow(
+    async (o) => ({ path: `/organisations/${o.organisationId}/domains/${await claimedDomain(o)}` }),
+    { ...managers(204), orgAdmin: 403 },
+  ),
+  'GET /organisations/{organisationId}/sso': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/sso` }),
+    managers(200),
+  ),
+  // Owners and admins reach the check that a verified domain comes first (the fixtures hold none).
+  'PUT /organisations/{organisationId}/sso': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/sso`,
+      body: { issuer: 'https://idp.matrix.example', client_id: 'portal', client_secret: 'matrix-secret' },
+    }),
+    managers(409),
+  ),
+  'DELETE /organisations/{organisationId}/sso': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/sso` }),
+    managers(404),
+  ),
+  'POST /organisations/{organisationId}/sso/test': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/sso/test` }),
+    managers(404),
+  ),
+  'GET /organisations/{organisationId}/provisioning': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/provisioning` }),
+    managers(200),
+  ),
+  // The SCIM token and the groups' roles are the owner's (and support's), not the admins'.
+  'POST /organisations/{organisationId}/provisioning/token': organisationRow(
+    (o) => ({ path: `/organisations/${o.organisationId}/provisioning/token` }),
+    { ...managers(201), orgAdmin: 403 },
+  ),
+  'POST /organisations/{organisationId}/provisioning/token/rotate': organisationRow(
+    async (o) => {
+      await scimTokenOf(o);
+      return { path: `/organisations/${o.organisationId}/provisioning/token/rotate` };
+    },
+    { ...managers(200), orgAdmin: 403 },
+  ),
+  'DELETE /organisations/{organisationId}/provisioning/token': organisationRow(
+    async (o) => {
+      await scimTokenOf(o);
+      return { path: `/organisations/${o.organisationId}/provisioning/token` };
+    },
+    { ...managers(204), orgAdmin: 403 },
+  ),
+  'PUT /organisations/{organisationId}/provisioning/groups/{groupId}/role': organisationRow(
+    async (o) => ({
+      path: `/organisations/${o.organisationId}/provisioning/groups/${await pushedGroup(o)}/role`,
+      body: { role: 'admin' },
+    }),
+    { ...managers(200), orgAdmin: 403 },
+  ),
+  'GET /scim/v2/ServiceProviderConfig': scimRow('/scim/v2/ServiceProviderConfig'),
+  'GET /scim/v2/ResourceTypes': scimRow('/scim/v2/ResourceTypes'),
+  'GET /scim/v2/ResourceTypes/{name}': scimRow('/scim/v2/ResourceTypes/User'),
+  'GET /scim/v2/Schemas': scimRow('/scim/v2/Schemas'),
+  'GET /scim/v2/Schemas/{id}': scimRow('/scim/v2/Schemas/urn:ietf:params:scim:schemas:core:2.0:User'),
+  'GET /scim/v2/Users': scimRow('/scim/v2/Users'),
+  'POST /scim/v2/Users': scimRow('/scim/v2/Users', { userName: 'matrix@example.com' }),
+  'GET /scim/v2/Users/{id}': scimRow(`/scim/v2/Users/${randomUUID()}`),
+  'PUT /scim/v2/Users/{id}': scimRow(`/scim/v2/Users/${randomUUID()}`, { userName: 'matrix@example.com' }),
+  'PATCH /scim/v2/Users/{id}': scimRow(`/scim/v2/Users/${randomUUID()}`, {
+    Operations: [{ op: 'replace', path: 'active', value: 'False' }],
+  }),
+  'DELETE /scim/v2/Users/{id}': scimRow(`/scim/v2/Users/${randomUUID()}`),
+  'GET /scim/v2/Groups': scimRow('/scim/v2/Groups'),
+  'POST /scim/v2/Groups': scimRow('/scim/v2/Groups', { displayName: 'Matrix' }),
+  'GET /scim/v2/Groups/{id}': scimRow(`/scim/v2/Groups/${randomUUID()}`),
+  'PUT /scim/v2/Groups/{id}': scimRow(`/scim/v2/Groups/${randomUUID()}`, { displayName: 'Matrix' }),
+  'PATCH /scim/v2/Groups/{id}': scimRow(`/scim/v2/Groups/${randomUUID()}`, {
+    Operations: [{ op: 'add', path: 'members', value: [] }],
+  }),
+  'DELETE /scim/v2/Groups/{id}': scimRow(`/scim/v2/Groups/${randomUUID()}`),
   'POST /organisations/{organisationId}/transfer-ownership': organisationRow(
     (o) => ({
       path: `/organisations/${o.organisationId}/transfer-ownership`,
@@ -1408,6 +1673,26 @@ const MATRIX: Record<string, Row> = {
     }),
     expect: adminOnly(200),
   },
+  'POST /admin/subscriptions/{id}/pause': {
+    request: async (f) => ({
+      path: `/admin/subscriptions/${await newSubscriptionOf(f)}/pause`,
+      body: { periods: 1, reason: 'Matrix check' },
+    }),
+    expect: adminOnly(200),
+  },
+  'POST /admin/subscriptions/{id}/unpause': {
+    request: async (f) => {
+      const id = await newSubscriptionOf(f);
+      await f.s.api({
+        method: 'POST',
+        path: `/subscriptions/${id}/pause`,
+        token: f.users.user.token,
+        body: { periods: 1 },
+      });
+      return { path: `/admin/subscriptions/${id}/unpause`, body: { reason: 'Matrix check' } };
+    },
+    expect: adminOnly(200),
+  },
   // Opened from a mail: the signed token in the link is the credential, whoever follows it.
   'GET /notifications/unsubscribe': {
     request: (f) => ({ path: unsubscribePath(f) }),
@@ -1472,6 +1757,10 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ path: '/admin/security-events?perPage=5' }),
     expect: adminOnly(200),
   },
+  'GET /admin/security-events/export': {
+    request: () => ({ path: '/admin/security-events/export?format=jsonl&severity=critical' }),
+    expect: adminOnly(200),
+  },
   'GET /admin/security-events/{id}': {
     request: (f) => ({ path: `/admin/security-events/${f.securityEventId}` }),
     expect: adminOnly(200),
@@ -1522,7 +1811,7 @@ function operationAccess(document: OpenApiDocument): Record<string, OperationAcc
       Object.entries(operations)
         .filter(([method]) => HTTP_METHODS.has(method))
         .map(([method, operation]) => [
-          `${method.toUpperCase()} ${path.slice(API_BASE_PATH.length)}`,
+          `${method.toUpperCase()} ${operationPath(path)}`,
           {
             tags: operation.tags ?? [],
             bearer: (operation.security ?? []).some((requirement) => 'bearerAuth' in requirement),
@@ -1562,7 +1851,7 @@ function documentedOperations(document: OpenApiDocument): string[] {
   return Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.keys(operations)
       .filter((method) => HTTP_METHODS.has(method))
-      .map((method) => `${method.toUpperCase()} ${path.slice(API_BASE_PATH.length)}`),
+      .map((method) => `${method.toUpperCase()} ${operationPath(path)}`),
   );
 }
 
@@ -1617,140 +1906,154 @@ async function setUp(s: TestServer, releasesDir: string): Promise<Fixtures> {
   };
 }
 
-describeOnEveryDatabase('authorization matrix', (server) => {
-  let fixtures: Fixtures;
-  let documented: string[];
-  let access: Record<string, OperationAccess>;
-  let scratch = '';
+describeOnEveryDatabase(
+  'authorization matrix',
+  (server) => {
+    let fixtures: Fixtures;
+    let documented: string[];
+    let access: Record<string, OperationAccess>;
+    let scratch = '';
 
-  beforeAll(async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'portal-matrix-'));
-    const response = await server().app.inject(OPENAPI_DOCUMENT_PATH);
-    documented = documentedOperations(response.json<OpenApiDocument>());
-    access = operationAccess(response.json<OpenApiDocument>());
-    fixtures = await setUp(server(), scratch);
-  });
-  afterAll(() => rm(scratch, { recursive: true, force: true }));
+    beforeAll(async () => {
+      scratch = await mkdtemp(join(tmpdir(), 'portal-matrix-'));
+      const response = await server().app.inject(OPENAPI_DOCUMENT_PATH);
+      documented = documentedOperations(response.json<OpenApiDocument>());
+      access = operationAccess(response.json<OpenApiDocument>());
+      fixtures = await setUp(server(), scratch);
+    });
+    afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-  it('has a row for every documented operation and no row without one', () => {
-    expect(
-      documented.filter((operation) => !(operation in MATRIX)),
-      'operations without a row',
-    ).toEqual([]);
-    expect(
-      Object.keys(MATRIX).filter((operation) => !documented.includes(operation)),
-      'rows without a route',
-    ).toEqual([]);
-  });
-
-  describe.each(Object.entries(MATRIX))('%s', (operation, row) => {
-    const [method, path] = operation.split(' ') as [ApiRequest['method'], string];
-
-    it.each(CALLERS)('answers %s as the matrix says', async (caller) => {
-      const request = await row.request(fixtures, caller);
-      const { freshAccount, ...sent } = request;
-      let token: string | undefined;
-      if (caller !== 'anonymous') {
-        token = freshAccount
-          ? (await signIn(fixtures.s, caller === 'admin' ? 'admin' : 'user', `matrix-fresh-${caller}`)).token
-          : fixtures.users[caller].token;
-      }
-      const response = await fixtures.s.api({ ...sent, method, token });
-      expect(response.statusCode, `${caller} → ${operation}: ${response.body}`).toBe(row.expect[caller]);
-      expect(response.headers['content-type'] ?? '', 'every answer but a file is JSON').toMatch(
-        response.statusCode === 204 ||
-          ((path === '/downloads/{token}' || path.startsWith('/update-feed/')) && response.statusCode === 200)
-          ? /^/
-          : path === '/billing/invoices/{id}/pdf' && response.statusCode === 200
-            ? /^application\/pdf$/
-            : /application\/json/,
-      );
+    it('has a row for every documented operation and no row without one', () => {
+      expect(
+        documented.filter((operation) => !(operation in MATRIX)),
+        'operations without a row',
+      ).toEqual([]);
+      expect(
+        Object.keys(MATRIX).filter((operation) => !documented.includes(operation)),
+        'rows without a route',
+      ).toEqual([]);
     });
 
-    it('answers API tokens holding the scopes it needs as the session, and refuses one lacking any', async () => {
-      const { tags, bearer } = access[operation] ?? { tags: [], bearer: false };
-      if (!bearer) return; // Open without a bearer token: a token grants nothing here.
-      const { s } = fixtures;
-      // One request (and one account, where the row needs a fresh one) per caller, sent with a
-      // token of each scope set: a refused scope stops the call before it changes anything, so
-      // the calls refused for lacking a scope go first and the one allowed goes last.
-      const callerOf = async (caller: Exclude<Caller, 'anonymous'>) => {
-        const { freshAccount, ...sent } = await row.request(fixtures, caller);
-        const ownerId = freshAccount
-          ? (await signIn(s, caller === 'admin' ? 'admin' : 'user', `matrix-token-${caller}`)).id
-          : fixtures.users[caller].id;
-        return async (scopes: readonly string[]) => {
-          const { token } = await mintToken(s, ownerId, TOKEN_KIND[caller], scopes);
-          return s.api({ ...sent, method, token });
-        };
-      };
-      type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof callerOf>>>>;
-      const expectInsufficientScope = (response: Answer, label: string) => {
-        expect(response.statusCode, `${label}: ${response.body}`).toBe(403);
-        expect(response.json<{ code: string }>().code, label).toBe('insufficient_scope');
-      };
-      const needed = scopesNeeded(tags, method ?? 'GET');
-      for (const caller of ['user', 'otherUser', 'admin'] as const) {
-        const kind = TOKEN_KIND[caller];
-        const grantable: readonly string[] = grantableScopes(kind);
-        const callWith = await callerOf(caller);
-        if (needed.length === 0 || !needed.every((scope) => grantable.includes(scope))) {
-          // No token of this kind can hold what the operation needs: even one holding every scope is refused.
-          const response = await callWith(grantable);
-          const label = `${kind} token with every scope → ${operation}`;
-          if (row.tokenExpect?.[caller] === undefined) expectInsufficientScope(response, label);
-          else expect(response.statusCode, `${label}: ${response.body}`).toBe(row.tokenExpect[caller]);
-          continue;
-        }
-        for (const scopes of lackingOne(needed, kind)) {
-          expectInsufficientScope(
-            await callWith(scopes),
-            `${kind} token [${scopes.join(' ')}] → ${operation}`,
-          );
-        }
-        const response = await callWith(needed);
-        expect(
-          response.statusCode,
-          `${kind} token of ${caller} [${needed.join(' ')}] → ${operation}: ${response.body}`,
-        ).toBe(row.tokenExpect?.[caller] ?? row.expect[caller]);
-      }
-    });
+    describe.each(Object.entries(MATRIX))('%s', (operation, row) => {
+      const [method, path] = operation.split(' ') as [ApiRequest['method'], string];
 
-    const organisationRoles = row.organisationRoles;
-    if (organisationRoles)
-      it.each(ORGANISATION_CALLERS)('answers the organisation’s %s as the matrix says', async (role) => {
-        const context = await newOrganisationContext(fixtures.s, fixtures.users.user);
-        const callers: Record<OrganisationCaller, SignedIn> = {
-          owner: fixtures.users.user,
-          orgAdmin: context.accounts.orgAdmin,
-          member: context.accounts.member,
-          outsider: fixtures.users.otherUser,
-          platformAdmin: fixtures.users.admin,
-        };
-        const response = await fixtures.s.api({
-          ...(await organisationRoles.request(context)),
-          method,
-          token: callers[role].token,
-        });
-        expect(response.statusCode, `${role} → ${operation}: ${response.body}`).toBe(
-          organisationRoles.expect[role],
+      it.each(CALLERS)('answers %s as the matrix says', async (caller) => {
+        const request = await row.request(fixtures, caller);
+        const { freshAccount, ...sent } = request;
+        let token: string | undefined;
+        if (caller !== 'anonymous') {
+          token = freshAccount
+            ? (await signIn(fixtures.s, caller === 'admin' ? 'admin' : 'user', `matrix-fresh-${caller}`))
+                .token
+            : fixtures.users[caller].token;
+        }
+        const response = await send(fixtures.s, { ...sent, method, token });
+        expect(response.statusCode, `${caller} → ${operation}: ${response.body}`).toBe(row.expect[caller]);
+        expect(response.headers['content-type'] ?? '', 'every answer but a file is JSON').toMatch(
+          response.statusCode === 204 ||
+            ((path === '/downloads/{token}' || path.startsWith('/update-feed/')) &&
+              response.statusCode === 200)
+            ? /^/
+            : isScim(operation)
+              ? /^application\/scim\+json/
+              : path === '/billing/invoices/{id}/pdf' && response.statusCode === 200
+                ? /^application\/pdf$/
+                : path.includes('/export') && response.statusCode === 200
+                  ? /^(text\/csv|application\/x-ndjson);/
+                  : /application\/json/,
         );
       });
 
-    it(`is ${NO_API_KEY_NEEDED.has(operation) ? 'open' : 'refused with 401'} without the API key`, async () => {
-      const request = await row.request(fixtures, 'admin');
-      const { freshAccount: _fresh, ...sent } = request;
-      const response = await fixtures.s.api({
-        ...sent,
-        method,
-        token: fixtures.users.admin.token,
-        withoutApiKey: true,
+      it('answers API tokens holding the scopes it needs as the session, and refuses one lacking any', async () => {
+        const { tags, bearer } = access[operation] ?? { tags: [], bearer: false };
+        if (!bearer) return; // Open without a bearer token: a token grants nothing here.
+        const { s } = fixtures;
+        // One request (and one account, where the row needs a fresh one) per caller, sent with a
+        // token of each scope set: a refused scope stops the call before it changes anything, so
+        // the calls refused for lacking a scope go first and the one allowed goes last.
+        const callerOf = async (caller: Exclude<Caller, 'anonymous'>) => {
+          const { freshAccount, ...sent } = await row.request(fixtures, caller);
+          const ownerId = freshAccount
+            ? (await signIn(s, caller === 'admin' ? 'admin' : 'user', `matrix-token-${caller}`)).id
+            : fixtures.users[caller].id;
+          return async (scopes: readonly string[]) => {
+            const { token } = await mintToken(s, ownerId, TOKEN_KIND[caller], scopes);
+            return s.api({ ...sent, method, token });
+          };
+        };
+        type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof callerOf>>>>;
+        const expectInsufficientScope = (response: Answer, label: string) => {
+          expect(response.statusCode, `${label}: ${response.body}`).toBe(403);
+          expect(response.json<{ code: string }>().code, label).toBe('insufficient_scope');
+        };
+        const needed = scopesNeeded(tags, method ?? 'GET');
+        for (const caller of ['user', 'otherUser', 'admin'] as const) {
+          const kind = TOKEN_KIND[caller];
+          const grantable: readonly string[] = grantableScopes(kind);
+          const callWith = await callerOf(caller);
+          if (needed.length === 0 || !needed.every((scope) => grantable.includes(scope))) {
+            // No token of this kind can hold what the operation needs: even one holding every scope is refused.
+            const response = await callWith(grantable);
+            const label = `${kind} token with every scope → ${operation}`;
+            if (row.tokenExpect?.[caller] === undefined) expectInsufficientScope(response, label);
+            else expect(response.statusCode, `${label}: ${response.body}`).toBe(row.tokenExpect[caller]);
+            continue;
+          }
+          for (const scopes of lackingOne(needed, kind)) {
+            expectInsufficientScope(
+              await callWith(scopes),
+              `${kind} token [${scopes.join(' ')}] → ${operation}`,
+            );
+          }
+          const response = await callWith(needed);
+          expect(
+            response.statusCode,
+            `${kind} token of ${caller} [${needed.join(' ')}] → ${operation}: ${response.body}`,
+          ).toBe(row.tokenExpect?.[caller] ?? row.expect[caller]);
+        }
       });
-      if (NO_API_KEY_NEEDED.has(operation)) expect(response.statusCode).not.toBe(401);
-      else {
-        expect(response.statusCode, response.body).toBe(401);
-        expect(response.json<{ code: string }>().code).toBe('invalid_api_key');
-      }
+
+      const organisationRoles = row.organisationRoles;
+      if (organisationRoles)
+        it.each(ORGANISATION_CALLERS)('answers the organisation’s %s as the matrix says', async (role) => {
+          const context = await newOrganisationContext(fixtures.s, fixtures.users.user);
+          const callers: Record<OrganisationCaller, SignedIn> = {
+            owner: fixtures.users.user,
+            orgAdmin: context.accounts.orgAdmin,
+            member: context.accounts.member,
+            outsider: fixtures.users.otherUser,
+            platformAdmin: fixtures.users.admin,
+          };
+          const response = await fixtures.s.api({
+            ...(await organisationRoles.request(context)),
+            method,
+            token: callers[role].token,
+          });
+          expect(response.statusCode, `${role} → ${operation}: ${response.body}`).toBe(
+            organisationRoles.expect[role],
+          );
+        });
+
+      it(`is ${NO_API_KEY_NEEDED.has(operation) ? 'open' : 'refused with 401'} without the API key`, async () => {
+        const request = await row.request(fixtures, 'admin');
+        const { freshAccount: _fresh, ...sent } = request;
+        const response = await send(fixtures.s, {
+          ...sent,
+          method,
+          token: fixtures.users.admin.token,
+          withoutApiKey: true,
+        });
+        // SCIM asks for no API key: its own token, which a session's is not.
+        if (isScim(operation)) expect(response.json<{ code: string }>().code).toBe('scim_token_invalid');
+        else if (NO_API_KEY_NEEDED.has(operation)) expect(response.statusCode).not.toBe(401);
+        else {
+          expect(response.statusCode, response.body).toBe(401);
+          expect(response.json<{ code: string }>().code).toBe('invalid_api_key');
+        }
+      });
     });
-  });
-});
+    // Domain proofs ask a DNS server: none listens there, so the check answers at once and nothing
+    // leaves the machine.
+  },
+  { env: { DNS_RESOLVER: '127.0.0.1:9' } },
+);

@@ -36,7 +36,10 @@ const gateway: SubscriptionGateway = {
     return `sub_Seat${++sequence}`;
   },
   addCharge: () => Promise.reject(new Error('no add-ons here')),
+  findCharge: () => Promise.reject(new Error('no add-ons here')),
   async cancelSubscription() {},
+  pauseSubscription: () => Promise.reject(new Error('no pauses here')),
+  resumeSubscription: () => Promise.reject(new Error('no pauses here')),
   async paymentMethodOf() {
     return 'Card •••• 1111 (Visa)';
   },

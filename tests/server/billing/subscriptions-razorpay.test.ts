@@ -839,6 +839,54 @@ describeOnEveryDatabase(
         .execute();
       expect(rejected.filter((row) => row.details?.includes('pay_FakeInvoiceCharge'))).toEqual([]);
     });
+
+    it('pausing calls Razorpay’s pause, resuming its resume (fake Razorpay API); a refusal there pauses nothing here', async () => {
+      const s = server();
+      const buyer = await member(s);
+      const pro = await planByCode(s, 'pro-monthly');
+      const checkout = await openSubscription(s, buyer, pro);
+      const verified = await s.api({
+        method: 'POST',
+        path: '/subscriptions/verify',
+        token: buyer.token,
+        body: signedAnswer(checkout.subscription_id, `pay_Fake${randomBytes(5).toString('hex')}`),
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+      const id = checkout.subscription.id;
+      const pause = () =>
+        s.api({
+          method: 'POST',
+          path: `/subscriptions/${id}/pause`,
+          token: buyer.token,
+          body: { periods: 1 },
+        });
+
+      fake.refuse(true);
+      expect((await pause()).statusCode).toBe(502);
+      fake.refuse(false);
+      expect(await subscriptionRow(s, id)).toMatchObject({ status: 'active', pause_resumes_at: null });
+
+      const before = fake.requests.length;
+      const paused = await pause();
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(fake.requests.slice(before).map((request) => `${request.method} ${request.url}`)).toEqual([
+        `POST /v1/subscriptions/${checkout.subscription_id}/pause`,
+      ]);
+      expect(fake.requests.at(-1)?.body).toEqual({ pause_at: 'now' });
+
+      const resumed = await s.api({
+        method: 'POST',
+        path: `/subscriptions/${id}/unpause`,
+        token: buyer.token,
+      });
+      expect(resumed.statusCode, resumed.body).toBe(200);
+      expect(fake.requests.at(-1)).toMatchObject({
+        method: 'POST',
+        url: `/v1/subscriptions/${checkout.subscription_id}/resume`,
+        body: { resume_at: 'now' },
+      });
+      expect(await subscriptionRow(s, id)).toMatchObject({ status: 'active', pause_resumes_at: null });
+    });
   },
   razorpayServer,
 );

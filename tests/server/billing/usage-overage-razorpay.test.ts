@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { InvoiceLine } from '../../../src/shared/api/invoices.js';
 import { licenseUsageSchema } from '../../../src/shared/api/licenses.js';
 import { subscriptionCheckoutSchema } from '../../../src/shared/api/subscriptions.js';
@@ -141,16 +141,16 @@ describeOnEveryDatabase(
       expect(await s.app.scheduler.runOnce()).toBe(true);
       const sent = addonRequests(providerId);
       expect(sent).toHaveLength(1);
+      const [pending] = await overageRows(s, licenseId);
       expect(sent[0]?.body).toEqual({
         item: {
           name: 'AI chat over the allowance',
-          description: `AI chat over the allowance, ${monthWords(month)}: 1,234 messages × ₹0.50 per 100`,
+          description: `AI chat over the allowance, ${monthWords(month)}: 1,234 messages × ₹0.50 per 100 (ref ${pending?.id})`,
           amount: 650,
           currency: 'INR',
         },
         quantity: 1,
       });
-      const [pending] = await overageRows(s, licenseId);
       expect(pending).toMatchObject({ status: 'pending', units: 1234, amount_minor: 650, payment_id: null });
       expect(pending?.provider_addon_id).toMatch(/^ao_Fake/);
       const report = await s.api({ method: 'GET', path: `/licenses/${licenseId}/usage`, token: buyer.token });
@@ -185,16 +185,22 @@ describeOnEveryDatabase(
         { status: 'billed', payment_id: charge.id, invoice_id: invoice.id, units: 1234 },
       ]);
 
-      // Use uploaded late into the billed month: Razorpay refuses the add-on once (asked again
-      // next run), then takes the difference.
+      // Use uploaded late into the billed month: Razorpay refuses the add-on once (kept pending
+      // without one, asked again next run), then takes the difference.
       await use(s, buyer, licenseId, 150, utc(month).add(3, 'day').toISOString());
       fake.refuse(true);
       expect(await s.app.scheduler.runOnce()).toBe(true);
-      expect(await overageRows(s, licenseId)).toHaveLength(1);
+      expect((await overageRows(s, licenseId)).map((row) => [row.status, row.provider_addon_id])).toEqual([
+        ['billed', pending?.provider_addon_id],
+        ['pending', null],
+      ]);
       fake.refuse(false);
       expect(await s.app.scheduler.runOnce()).toBe(true);
       expect(addonRequests(providerId).at(-1)?.body).toMatchObject({
-        item: { amount: 50, description: expect.stringMatching(/: 150 messages × ₹0.50 per 100$/) },
+        item: {
+          amount: 50,
+          description: expect.stringMatching(/: 150 messages × ₹0.50 per 100 \(ref [\w-]+\)$/),
+        },
       });
       expect((await overageRows(s, licenseId)).map((row) => [row.status, row.units])).toEqual([
         ['billed', 1234],
@@ -225,6 +231,98 @@ describeOnEveryDatabase(
         ['billed', thirdCharge.id],
         ['billed', thirdCharge.id],
       ]);
+    });
+
+    describe('never billed twice (fake Razorpay API)', () => {
+      afterEach(() => fake.useClock());
+
+      /** A renewing Razorpay subscription whose ended month used 1,234 past a 1,000 allowance. */
+      async function overMonthEnded(s: TestServer) {
+        fake.useClock(() => s.clock.now());
+        const overage = { policy: 'bill' as const, price_minor: 50, per_units: 100, cap: null };
+        const plan = await createPlan(s, {
+          price: PLAN_PRICE,
+          interval: 'month',
+          features: { ai_chat: 1000 },
+          overage: { ai_chat: overage },
+        });
+        const buyer = await member(s);
+        await nextMonth(s, 10, buyer);
+        const opened = await s.api({
+          method: 'POST',
+          path: '/subscriptions',
+          token: buyer.token,
+          body: { plan_id: plan.id },
+        });
+        expect(opened.statusCode, opened.body).toBe(201);
+        const checkout = subscriptionCheckoutSchema.parse(opened.json());
+        await deliver(s, charged(s, checkout.subscription_id, 1, `pay_FakeTwice${++sequence}`, PLAN_PRICE));
+        const licenseId = (await subscriptionRow(s, checkout.subscription.id)).license_id as string;
+        await use(s, buyer, licenseId, 2234);
+        await nextMonth(s, 2, buyer);
+        return { providerId: checkout.subscription_id, subscriptionId: checkout.subscription.id, licenseId };
+      }
+
+      const addonsOf = (providerId: string) =>
+        fake.addons.filter((addon) => addon['subscription_id'] === providerId);
+
+      it('the add-on is made but its answer is lost (as if the server stopped before noting it): the next run finds it by its reference and makes none', async () => {
+        const s = server();
+        const { providerId, subscriptionId, licenseId } = await overMonthEnded(s);
+        fake.loseNextAddonAnswer();
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        // Razorpay holds the add-on; the row is kept pending with none noted, not dropped.
+        expect(addonsOf(providerId)).toHaveLength(1);
+        const [kept] = await overageRows(s, licenseId);
+        expect(kept).toMatchObject({ status: 'pending', units: 1234, provider_addon_id: null });
+        expect((addonsOf(providerId)[0]?.['item'] as { description: string }).description).toContain(
+          `(ref ${kept?.id})`,
+        );
+
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        expect(addonRequests(providerId)).toHaveLength(1);
+        expect(addonsOf(providerId)).toHaveLength(1);
+        expect(await overageRows(s, licenseId)).toEqual([
+          expect.objectContaining({ id: kept?.id, provider_addon_id: addonsOf(providerId)[0]?.['id'] }),
+        ]);
+
+        // The renewal carries the one add-on: one overage line, billed once.
+        await deliver(s, charged(s, providerId, 2, `pay_FakeTwice${++sequence}`, PLAN_PRICE + 650));
+        const charge = (await chargesOf(s, subscriptionId)).at(-1)!;
+        expect(await overageRows(s, licenseId)).toMatchObject([
+          { status: 'billed', payment_id: charge.id, amount_minor: 650 },
+        ]);
+      });
+
+      it('Razorpay down: the lookup fails and nothing is asked; an add-on truly refused is asked for once, after a lookup finds none', async () => {
+        const s = server();
+        const { providerId, licenseId } = await overMonthEnded(s);
+        const from = fake.requests.length;
+        fake.refuse(true);
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        fake.refuse(false);
+        // Two refused asks at most: the first run's add-on, then the second run's lookup.
+        const tried = fake.requests
+          .slice(from)
+          .filter(
+            (request) =>
+              request.url.startsWith('/v1/addons?') || request.url.endsWith(`${providerId}/addons`),
+          );
+        expect(tried.map((request) => request.method)).toEqual(['POST', 'GET']);
+        expect(addonsOf(providerId)).toHaveLength(0);
+        const [kept] = await overageRows(s, licenseId);
+        expect(kept).toMatchObject({ status: 'pending', provider_addon_id: null });
+
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        expect(await s.app.scheduler.runOnce()).toBe(true);
+        expect(addonsOf(providerId)).toHaveLength(1);
+        expect(addonRequests(providerId)).toHaveLength(2);
+        expect(await overageRows(s, licenseId)).toEqual([
+          expect.objectContaining({ id: kept?.id, provider_addon_id: addonsOf(providerId)[0]?.['id'] }),
+        ]);
+      });
     });
   },
   razorpayServer,

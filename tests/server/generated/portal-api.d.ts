@@ -249,6 +249,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/licenses/{id}/deactivations/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the count of machines a license deactivated, with a reason
+         * @description The deactivations counted against the plan’s cap in the last 30 days no longer count, so the customer may free machines again at once. The reason is required and kept in the security log (`deactivations_reset`) with the administrator and how many were forgiven.
+         */
+        post: operations["adminResetLicenseDeactivations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/licenses/{id}/revoke": {
         parameters: {
             query?: never;
@@ -447,9 +467,29 @@ export interface paths {
         };
         /**
          * Security events (paged; filter by type, severity, user and dates)
-         * @description Known types: account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, email_verified, feature_created, feature_deleted, feature_updated, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, organisation_created, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, organisation_usage_caps_changed, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, step_up_failed, stepped_up, subscription_cancelled, two_factor_disabled, two_factor_enabled, usage_units_granted, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
+         * @description Known types: account_deletion_cancelled, account_deletion_requested, account_erased, account_locked, activation_deactivated, activation_limit_reached, activation_renamed, admin_created, api_token_created, api_token_revoked, api_token_used, confirmation_mail_resent, coupon_changed, data_export_requested, deactivation_limit_reached, deactivations_reset, email_verified, feature_created, feature_deleted, feature_updated, floating_borrow_overdue, floating_heartbeats_stopped, floating_seat_released, floating_seats_exhausted, license_created, license_revoked, license_updated, licensing_settings_changed, login_failed, login_succeeded, machine_limit_reached, organisation_created, organisation_domain_added, organisation_domain_removed, organisation_domain_verified, organisation_invitation_resent, organisation_invitation_revoked, organisation_invitation_sent, organisation_member_joined, organisation_member_left, organisation_member_removed, organisation_ownership_transferred, organisation_role_changed, organisation_seat_assigned, organisation_seat_unassigned, organisation_seats_changed, organisation_updated, organisation_usage_caps_changed, passkey_added, passkey_counter_regressed, passkey_removed, password_changed, password_reset, password_reset_requested, payment_refunded, payment_verification_failed, payment_webhook_rejected, plan_created, plan_deleted, plan_updated, recovery_code_used, recovery_codes_regenerated, refresh_token_reuse, release_changed, role_changed, scim_group_created, scim_group_deleted, scim_group_role_mapped, scim_group_updated, scim_refused, scim_token_created, scim_token_revoked, scim_token_rotated, scim_user_created, scim_user_deactivated, scim_user_deleted, scim_user_reactivated, scim_user_updated, seat_reclaimed, second_factor_failed, security_settings_changed, session_revoked, sign_up_for_existing_account, signed_out_everywhere, sso_break_glass, sso_settings_changed, sso_settings_removed, sso_sign_in, sso_sign_in_refused, sso_test_sign_in, step_up_failed, stepped_up, subscription_cancelled, subscription_pause_ended, subscription_paused, two_factor_disabled, two_factor_enabled, usage_units_granted, user_created, user_deleted, user_disabled, user_registered, user_updated, webhook_endpoint_created, webhook_endpoint_deleted, webhook_endpoint_disabled, webhook_endpoint_updated, webhook_redelivered, webhook_secret_rotated, webhook_signature_failed.
          */
         get: operations["adminListSecurityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/security-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The security log as CSV or JSON Lines, oldest first, streamed (filters as the list’s)
+         * @description A download (`text/csv` or `application/x-ndjson`), written as it is read, so a year of events takes no more memory than a page. CSV cells that a spreadsheet would run as a formula start with `'`.
+         */
+        get: operations["adminExportSecurityEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -556,6 +596,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/subscriptions/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a customer’s subscription for 1 to 3 billing periods, with a reason
+         * @description The same rules as the customer’s own pause: it starts at the end of the paid period, the customer is mailed, and the license reads `paused` until it resumes. Recorded in the security log with the reason.
+         */
+        post: operations["adminPauseSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/subscriptions/{id}/unpause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a customer’s paused subscription now (or withdraw a planned pause), with a reason
+         * @description A paused subscription resumes now and its next period is charged at once; a planned pause is withdrawn. Refused (409 `subscription_not_paused`) when neither applies. Recorded in the security log.
+         */
+        post: operations["adminUnpauseSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/support-requests": {
         parameters: {
             query?: never;
@@ -654,6 +734,40 @@ export interface paths {
          * @description Payments are kept. The last active administrator cannot be deleted (409), nor can administrators delete themselves (400).
          */
         delete: operations["adminDeleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for an archive of a user’s data; the link is mailed to the user */
+        post: operations["adminRequestUserDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/users/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase a user now: subscriptions cancelled, licenses ended, personal data erased; invoices and the log kept */
+        post: operations["adminEraseUser"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1007,7 +1121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a passkey, or complete a password sign-in with one as the second factor (with `challenge`) */
+        /**
+         * Sign in with a passkey, or complete a password sign-in with one as the second factor (with `challenge`)
+         * @description A passkey alone is refused with 403 `sso_required` for an address whose organization requires single sign-on; a platform administrator’s sign-in there is logged as `sso_break_glass`.
+         */
         post: operations["signInWithPasskey"];
         delete?: never;
         options?: never;
@@ -1115,8 +1232,91 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token from the reset link; signs out every device */
+        /**
+         * Set a new password with the token from the reset link; signs out every device
+         * @description 403 `sso_required` for an address whose organization requires single sign-on (the link stays usable); a platform administrator’s reset there is logged as `sso_break_glass`.
+         */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back (no API key: the state is the credential)
+         * @description Always a redirect to the portal: to /login with a one-time `sso_code` in the fragment, or with `sso_error` (wrong, used or expired state, another browser, wrong nonce, an address outside the verified domains…); a test sign-in goes back to the organization’s page.
+         */
+        get: operations["ssoCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the callback’s one-time code for a session, as a password sign-in answers
+         * @description The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person joined and holds a seat.
+         */
+        post: operations["completeSsoSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an address signs in through its organization’s provider (the e-mail-first sign-in)
+         * @description Answers by the address’s domain only: it says nothing of whether an account exists.
+         */
+        post: operations["discoverSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Begin a single sign-on: where to send the browser (PKCE, state and nonce kept here)
+         * @description Give the address (its verified domain names the organization) or the organization. The answer sets a cookie the callback must come back with. 404 `sso_not_configured`.
+         */
+        post: operations["startSsoSignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1297,6 +1497,23 @@ export interface paths {
          * @description Refused with 404 for an unknown or archived code, 409 when it has expired, has been used as often as it allows, was already used by you, or is an amount in another currency.
          */
         post: operations["previewCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/data-exports/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The archive (tar.gz) behind a mailed link; the link is the credential */
+        get: operations["downloadDataExport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1704,6 +1921,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/licenses/{id}/floating/peaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The most floating seats held at once per day */
+        get: operations["getFloatingPeaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/floating/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The machines holding a floating license’s seats now
+         * @description For the license’s owner, its organization’s owner and admins, and administrators.
+         */
+        get: operations["listFloatingSeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licenses/{id}/floating/seats/{seatId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Free a floating seat held by a machine (owner or administrator) */
+        delete: operations["releaseFloatingSeatByHand"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/licenses/{id}/plan": {
         parameters: {
             query?: never;
@@ -1776,6 +2047,100 @@ export interface paths {
          * @description The amount is the feature’s pack price (in the plan’s currency) times `quantity` (1–100). Pay it as a plan’s order: the checkout with `order_id`, then verify; settling it adds the packs’ units, valid for USAGE_PACK_VALID_MONTHS. For the license’s holder, or an organization’s owner and admins (a member: 403 `organisation_admin_required`); anyone else’s license reads as 404. 404 `feature_not_found`, 400 `feature_not_metered`, 409 `pack_not_sold` when the plan sells no pack of it.
          */
         post: operations["buyCreditPacks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licensing/floating/borrow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Borrow a floating seat for offline use
+         * @description Takes (or keeps) the machine’s seat for `days` (at most the plan’s `max_borrow_days`): it counts as held until returned or the borrow ends, whether or not heartbeats come. The lease is signed for the borrow and bound to the machine. All seats held: 409 `floating_seats_full`.
+         */
+        post: operations["borrowFloatingSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licensing/floating/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a floating seat out for this machine
+         * @description The machine holds the seat while it sends a heartbeat every `heartbeat_seconds`; the seat comes back on release or when heartbeats stop for the plan’s lease. Checking out again renews the same seat (200). When every seat is held: 409 `floating_seats_full` with the holders, `retry_at` (the earliest held seat’s end) and a Retry-After header.
+         */
+        post: operations["checkoutFloatingSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licensing/floating/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep this machine’s floating seat
+         * @description Renews the seat’s lease and answers a fresh signed lease. A machine whose seat lapsed gets 409 `floating_seat_lapsed` and checks out again.
+         */
+        post: operations["heartbeatFloatingSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licensing/floating/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give this machine’s floating seat back (the app quits) */
+        post: operations["releaseFloatingSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/licensing/floating/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Return a borrowed floating seat early */
+        post: operations["returnFloatingSeat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1894,6 +2259,110 @@ export interface paths {
          * @description Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         patch: operations["updateOrganisation"];
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mail domains the organization claims, each with the TXT record that proves it
+         * @description Owners and admins (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["listOrganisationDomains"];
+        put?: never;
+        /**
+         * Claim a mail domain: the answer names the TXT record to publish
+         * @description Publish the answer’s `record_value` as a TXT record at `_desktop-ai-verification.<domain>`, then verify. 400 for a malformed domain or one whose addresses anyone can get (gmail.com and the like); 409 `domain_already_added` when this organization claimed it already, `domain_claimed` when another organization has verified it, `too_many_domains` past 20. The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        post: operations["addOrganisationDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Give up a domain claim, verified or not
+         * @description The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        delete: operations["removeOrganisationDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check DNS for the domain’s TXT record; verified once it is there
+         * @description Answers the claim: `verified` once the record was found, else still `pending` with `check_failure` saying what DNS had instead (no record, no such name, servers not answering). 409 `domain_claimed` when another organization verified the domain first. The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        post: operations["verifyOrganisationDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/exports/seat-ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The seat ledger: each machine on a seat, who held it, from when to when
+         * @description Machines on a seat at any moment between `from` and `to`, in activation order. A download (`text/csv` or `application/x-ndjson`), written as it is read: a year of records takes no more memory than a page. CSV cells that a spreadsheet would run as a formula start with `'`. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["exportOrganisationSeatLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/exports/security-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s security events between two dates, oldest first
+         * @description Every event that names the organization: members, roles, seats, invitations, domains. A download (`text/csv` or `application/x-ndjson`), written as it is read: a year of records takes no more memory than a page. CSV cells that a spreadsheet would run as a formula start with `'`. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["exportOrganisationSecurityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/organisations/{organisationId}/invitations": {
@@ -2068,6 +2537,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{organisationId}/provisioning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM provisioning: the base URL, the token’s summary (never the token) and the pushed groups
+         * @description Owners and admins (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["getOrganisationProvisioning"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/provisioning/groups/{groupId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Map a pushed group to an organization role (or to none): its members’ roles follow
+         * @description 404 `scim_group_not_found` for a group not pushed. The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        put: operations["mapOrganisationProvisioningGroup"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/provisioning/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the organization’s SCIM token: the answer shows it this once
+         * @description 409 `scim_token_exists` when there is one (rotate it instead). The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        post: operations["createOrganisationProvisioningToken"];
+        /**
+         * Revoke the SCIM token: provisioning stops until a new one is created
+         * @description 404 `scim_token_not_found` when there is none. The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        delete: operations["revokeOrganisationProvisioningToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/provisioning/token/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the SCIM token: the old one stops at once, the answer shows the new one this once
+         * @description 404 `scim_token_not_found` when there is none. The owner only (403 `owner_only` for admins and members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        post: operations["rotateOrganisationProvisioningToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organisations/{organisationId}/seat/activate": {
         parameters: {
             query?: never;
@@ -2122,6 +2675,54 @@ export interface paths {
          * @description Send the new total. `due_now_minor` is the seats added for the rest of the current period (prorated); `next_charge_minor` is every seat for each later period. Fewer seats than are assigned: 409 `seats_in_use`; fewer than bought: 409 `seats_reduction_unsupported`. For the organization’s owner and admins (and platform administrators); a member is refused (403 `organisation_admin_required`), anyone else is told the organization does not exist (404).
          */
         post: operations["quoteOrganisationSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s single sign-on provider (its client secret is never shown)
+         * @description `sso` is null until it is set up; `redirect_uri` is the callback to register. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        get: operations["getOrganisationSso"];
+        /**
+         * Set up or change the organization’s OpenID Connect provider
+         * @description The provider’s discovery document is read before anything is saved (502 `sso_provider_unreachable`). 409 `domain_not_verified` until the organization holds a verified domain; 400 `client_secret_required` the first time without a secret, `issuer_not_https` for an http:// issuer. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        put: operations["setOrganisationSso"];
+        post?: never;
+        /**
+         * Stop signing in through the organization’s provider; passwords work again
+         * @description 404 `sso_not_configured` when there is none. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        delete: operations["removeOrganisationSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/sso/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in through the provider: signs nobody in, reports what came back
+         * @description Send the browser to `authorization_url`; the provider sends it back to the organization’s page, and `last_test` of the settings says what was found. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        post: operations["testOrganisationSso"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2617,6 +3218,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/subscriptions/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause for 1 to 3 billing periods from the end of the paid period
+         * @description The license works to the end of the paid period, then reads `paused` (its check answers 403 `license_paused` with `resumes_at`) until the pause ends; nothing is charged meanwhile. At `pause.resumes_at` the subscription resumes and the next period is charged. Refused (409) for a subscription that is not active and paid up (`subscription_not_pausable`), already paused (`subscription_already_paused`), or with a pause planned (`pause_already_requested`). On Razorpay the subscription is paused there at once (502 when Razorpay refuses: nothing was paused).
+         */
+        post: operations["pauseSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/subscriptions/{id}/pay": {
         parameters: {
             query?: never;
@@ -2719,9 +3340,29 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: bring the next renewal (or retry, or end of grace) forward to now
-         * @description Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is charged to the sandbox card now, for the period a real renewal pays: from the end of the paid period, one month or year. The end of the grace period or of a canceled period is brought forward by moving the subscription’s dates back. 404 when the server takes real payments.
+         * @description Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is charged to the sandbox card now, for the period a real renewal pays: from the end of the paid period, one month or year. The end of the grace period, of a canceled period or of a pause, and the start of a planned pause, are brought forward by moving the subscription’s dates back. 404 when the server takes real payments.
          */
         post: operations["renewSandboxSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/subscriptions/{id}/unpause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused subscription now, or withdraw a planned pause
+         * @description A paused subscription resumes now: a new billing period starts and is charged at once, and the license works again. A pause still to come is withdrawn: the subscription renews as before. Refused (409 `subscription_not_paused`) when neither applies.
+         */
+        post: operations["unpauseSubscription"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2800,7 +3441,7 @@ export interface paths {
         put?: never;
         /**
          * A machine's update check: counts its version and answers its update feed URL
-         * @description Needs an active license with this machine activated (else 403 with the reason, as the license check gives it). Give the answer's feed_url to electron-updater's generic provider.
+         * @description Needs an active license this machine is activated on, or holds a floating seat of now, known as the license check knows it (by seat key, fingerprint components or hardware id; else 403 with the reason, as the license check gives it). Give the answer's feed_url to electron-updater's generic provider.
          */
         post: operations["checkForUpdates"];
         delete?: never;
@@ -2897,6 +3538,43 @@ export interface paths {
         post?: never;
         /** Revoke one of your API tokens; it stops working at once */
         delete: operations["revokeApiToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/data-export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest archive of the caller’s data: being made (with its progress), ready, or expired */
+        get: operations["getDataExport"];
+        put?: never;
+        /** Ask for an archive of the caller’s data, mailed as a link valid 24 hours (the one being made, if any) */
+        post: operations["requestDataExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the caller’s account is waiting to be deleted, and until when */
+        get: operations["getAccountDeletion"];
+        put?: never;
+        /** Delete the caller’s account after the grace period: subscriptions are cancelled, licenses end, machines stop at their next check */
+        post: operations["requestAccountDeletion"];
+        /** Cancel the account’s deletion while the grace period lasts */
+        delete: operations["cancelAccountDeletion"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3104,6 +3782,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s provisioned groups
+         * @description Filters: `eq` on displayName, externalId and id.
+         */
+        get: operations["scimListGroups"];
+        put?: never;
+        /** Provision a group of users */
+        post: operations["scimCreateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One provisioned group */
+        get: operations["scimGetGroup"];
+        /** Replace a group and its members; members’ roles follow */
+        put: operations["scimReplaceGroup"];
+        post?: never;
+        /** Delete a group: its members lose the role it gave */
+        delete: operations["scimDeleteGroup"];
+        options?: never;
+        head?: never;
+        /** Add or remove members, rename; members’ roles follow the owner’s mapping */
+        patch: operations["scimPatchGroup"];
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The resource types served: User and Group */
+        get: operations["scimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One resource type */
+        get: operations["scimResourceType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The attributes kept of users and groups */
+        get: operations["scimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One schema */
+        get: operations["scimSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this SCIM server supports */
+        get: operations["scimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization’s provisioned users
+         * @description Filters: `eq` on userName, externalId, id and emails.value (also as `emails[type eq "work"].value`), joined with `and`; anything else is 400 `invalidFilter`. Paged by startIndex (1-based) and count (at most 1000).
+         */
+        get: operations["scimListUsers"];
+        put?: never;
+        /**
+         * Provision a person: invited (or joined, with an account) and given a seat
+         * @description 409 `uniqueness` when the userName or externalId exists; 409 `seats_full` when no seat is free.
+         */
+        post: operations["scimCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One provisioned user */
+        get: operations["scimGetUser"];
+        /** Replace a provisioned user; active false takes their seat back */
+        put: operations["scimReplaceUser"];
+        post?: never;
+        /**
+         * Deprovision a person: they leave the organization, their seat and machines end
+         * @description Deleting the organization’s owner is 400 `mutability`.
+         */
+        delete: operations["scimDeleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a provisioned user as Entra ID and Okta send it (active "False" takes the seat back)
+         * @description Deactivating the organization’s owner is 400 `mutability`.
+         */
+        patch: operations["scimPatchUser"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3111,6 +3965,14 @@ export interface components {
         AcceptedInvitation: {
             organisation: components["schemas"]["Organisation"];
             message: string;
+        };
+        AccountDeletion: {
+            deletion_due_at: string | null;
+            grace_days: number;
+        };
+        AccountDeletionRequestInput: {
+            /** @constant */
+            confirm: true;
         };
         AccountSession: {
             id: string;
@@ -3135,6 +3997,7 @@ export interface components {
             device_name?: string;
             platform?: string;
             app_version?: string;
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         ActivateLicenseRequestInput: {
             license_key: string;
@@ -3142,6 +4005,7 @@ export interface components {
             device_name?: string;
             platform?: string;
             app_version?: string;
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         ActivatePlanRequestInput: {
             planId: string;
@@ -3155,6 +4019,7 @@ export interface components {
             device_name?: string;
             platform?: string;
             app_version?: string;
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         Activation: {
             activation_id: string;
@@ -3190,8 +4055,10 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused";
             expires_at: string | null;
+            /** @description While `paused`: when its subscription resumes and the license is valid again; null otherwise */
+            paused_until: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
             /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
@@ -3213,6 +4080,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
+            machine_changes?: components["schemas"]["MachineChanges"];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -3224,7 +4093,34 @@ export interface components {
             lease_expires_at: string;
             message: string;
         };
-        AdminActivationList: components["schemas"]["Activation"][];
+        AdminActivation: {
+            activation_id: string;
+            license_id: string;
+            hardware_id: string;
+            /** @description The name the owner gave the machine; shown in preference to device_name */
+            label: string | null;
+            /** @description The name the device reported when it was last activated */
+            device_name: string | null;
+            platform: string | null;
+            app_version: string | null;
+            /** @description ISO 8601 date and time, UTC */
+            activated_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            last_seen_at: string;
+            deactivated_at: string | null;
+            deactivated_reason: ("user" | "admin" | "reclaimed" | "seat_removed") | null;
+            /** @description The hashed components its app sent last (SHA-256); null when its app sends none */
+            components: {
+                machine_id?: string;
+                cpu?: string;
+                disk?: string;
+                board?: string;
+                os_install?: string;
+            } | null;
+            /** @description Newest first; empty when none changed or its app sends no components */
+            component_changes: components["schemas"]["ComponentChange"][];
+        };
+        AdminActivationList: components["schemas"]["AdminActivation"][];
         AdminApiToken: {
             id: string;
             /** @enum {string} */
@@ -3277,8 +4173,10 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused";
             expires_at: string | null;
+            /** @description While `paused`: when its subscription resumes and the license is valid again; null otherwise */
+            paused_until: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
             /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
@@ -3300,6 +4198,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
+            machine_changes?: components["schemas"]["MachineChanges"];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -3367,6 +4267,10 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
             owner_email: string | null;
+        };
+        AdminPauseSubscriptionRequestInput: {
+            periods: number;
+            reason: string;
         };
         AdminPayment: {
             id: string;
@@ -3443,6 +4347,9 @@ export interface components {
             /** @description By platform, channel, newest first */
             releases: components["schemas"]["AdminRelease"][];
         };
+        AdminResumePauseRequestInput: {
+            reason: string;
+        };
         AdminSubscription: {
             id: string;
             provider_subscription_id: string;
@@ -3451,7 +4358,7 @@ export interface components {
             /** @description True for sandbox subscriptions: no money moves */
             sandbox: boolean;
             /** @enum {string} */
-            status: "pending" | "active" | "past_due" | "suspended" | "cancelled";
+            status: "pending" | "active" | "past_due" | "suspended" | "paused" | "cancelled";
             plan: {
                 id: string;
                 code: string;
@@ -3488,6 +4395,8 @@ export interface components {
             cancel_now_refund_minor: number;
             /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
             trial_ends_at: string | null;
+            /** @description A pause asked for (status `active`: it starts at `starts_at`) or under way (status `paused`); null without one */
+            pause: components["schemas"]["SubscriptionPause"] | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -3509,7 +4418,7 @@ export interface components {
             /** @description True for sandbox subscriptions: no money moves */
             sandbox: boolean;
             /** @enum {string} */
-            status: "pending" | "active" | "past_due" | "suspended" | "cancelled";
+            status: "pending" | "active" | "past_due" | "suspended" | "paused" | "cancelled";
             plan: {
                 id: string;
                 code: string;
@@ -3546,6 +4455,8 @@ export interface components {
             cancel_now_refund_minor: number;
             /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
             trial_ends_at: string | null;
+            /** @description A pause asked for (status `active`: it starts at `starts_at`) or under way (status `paused`); null without one */
+            pause: components["schemas"]["SubscriptionPause"] | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Null once the account was deleted */
@@ -3910,6 +4821,14 @@ export interface components {
             payment: components["schemas"]["Payment"];
         };
         CheckoutSuccess: components["schemas"]["VerifyPaymentRequest"];
+        ComponentChange: {
+            /** @description The components that changed */
+            changed: ("machine_id" | "cpu" | "disk" | "board" | "os_install")[];
+            /** @description How many components matched */
+            matched: number;
+            /** @description ISO 8601 date and time, UTC */
+            changed_at: string;
+        };
         Coupon: {
             id: string;
             code: string;
@@ -4032,6 +4951,10 @@ export interface components {
             max_activations: number;
             /** @default 0 */
             trial_days: number;
+            /** @default 3 */
+            deactivations_per_30_days: number;
+            /** @default 3 */
+            fingerprint_threshold: number;
             /** @default true */
             is_public: boolean;
             /** @default true */
@@ -4067,6 +4990,17 @@ export interface components {
             update_months: number | null;
             /** @default null */
             renews_updates_of: string | null;
+            /**
+             * @description Makes the plan floating (null: node-locked)
+             * @default null
+             */
+            floating: {
+                seats: number;
+                /** @default 15 */
+                lease_minutes: number;
+                /** @default 7 */
+                max_borrow_days: number;
+            } | null;
         };
         CreateSubscriptionRequestInput: {
             plan_id: string;
@@ -4085,7 +5019,7 @@ export interface components {
         CreateWebhookEndpointBodyInput: {
             url: string;
             description?: string;
-            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought")[];
+            event_types: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "license.machine_limit_reached" | "license.deactivation_limit_reached" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought" | "floating.seats_exhausted" | "floating.borrow_overdue" | "floating.heartbeats_stopped")[];
         };
         CreatedApiToken: {
             /** @description The secret token; shown this once and never again */
@@ -4124,6 +5058,7 @@ export interface components {
                     revoked: number;
                     expired: number;
                     trial_expired: number;
+                    paused: number;
                 };
                 /** @description Perpetual licenses (revoked ones not counted) by their update window */
                 perpetual: {
@@ -4249,6 +5184,20 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             generated_at: string;
         };
+        DataExport: {
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "building" | "ready" | "failed" | "expired";
+            progress: number;
+            /** @description ISO 8601 date and time, UTC */
+            requested_at: string;
+            ready_at: string | null;
+            expires_at: string | null;
+            size_bytes: number | null;
+        };
+        DataExportAnswer: {
+            export: components["schemas"]["DataExport"] | null;
+        };
         DeactivateRequestInput: {
             hardware_id?: string;
             activation_id?: string;
@@ -4273,6 +5222,9 @@ export interface components {
         };
         EmailRequestInput: {
             email: string;
+        };
+        EraseUserRequestInput: {
+            reason: string;
         };
         Feature: {
             feature_id: string;
@@ -4338,11 +5290,115 @@ export interface components {
             period_start: string | null;
             period_end: string | null;
         };
+        /** @description Hashed parts of the machine’s fingerprint (SHA-256, salted per product in the app); older apps send none */
+        FingerprintComponentsInput: {
+            machine_id?: string;
+            cpu?: string;
+            disk?: string;
+            board?: string;
+            os_install?: string;
+        };
         FinishPasskeyRegistrationRequestInput: {
             /** @description The ceremony token the options came with */
             ceremony: string;
             name: string;
             response: components["schemas"]["RegistrationResponseInput"];
+        };
+        FloatingBorrowRequestInput: {
+            license_key: string;
+            hardware_id: string;
+            device_name?: string;
+            days: number;
+        };
+        FloatingCheckoutRequestInput: {
+            license_key: string;
+            hardware_id: string;
+            device_name?: string;
+        };
+        FloatingConflict: {
+            detail: string;
+            message: string;
+            /** @description Stable machine-readable error code */
+            code: string;
+            /** @description Per-field problems of a rejected request body or query */
+            errors?: {
+                field: string;
+                message: string;
+            }[];
+            seats?: number;
+            /** @description The machines holding the seats, earliest end first */
+            holders?: components["schemas"]["FloatingHolder"][];
+            /** @description When the earliest held seat comes back unless renewed */
+            retry_at?: string;
+            retry_after_seconds?: number;
+        };
+        FloatingHolder: {
+            seat_id: string;
+            /** @description The name the machine gave; null when it gave none */
+            device_name: string | null;
+            /** @description Since when it holds the seat */
+            checked_out_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            last_heartbeat_at: string;
+            /** @description The seat comes back then unless a heartbeat renews it */
+            held_until: string;
+            /** @description While borrowed for offline use: until when */
+            borrowed_until: string | null;
+        };
+        FloatingMachineRequestInput: {
+            license_key: string;
+            hardware_id: string;
+        };
+        FloatingPeaks: {
+            license_id: string;
+            seats: number;
+            days: {
+                /** @description YYYY-MM-DD (UTC) */
+                day: string;
+                peak: number;
+            }[];
+        };
+        FloatingPlan: {
+            /** @description Machines that may hold a seat at once */
+            seats: number;
+            /** @description A seat comes back this many minutes after its machine’s last heartbeat */
+            lease_minutes: number;
+            /** @description The most days a machine may borrow a seat for offline use; 0 allows no borrowing */
+            max_borrow_days: number;
+        };
+        FloatingRelease: {
+            license_id: string;
+            released: boolean;
+            message: string;
+        };
+        FloatingSeat: {
+            license_id: string;
+            seat_id: string;
+            /** @description Seats of the license */
+            seats: number;
+            /** @description Seats held now, this one included */
+            in_use: number;
+            /** @description Send a heartbeat this often to keep the seat */
+            heartbeat_seconds: number;
+            /** @description The most days the seat may be borrowed for; 0: none */
+            max_borrow_days: number;
+            /** @description ISO 8601 date and time, UTC */
+            checked_out_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            held_until: string;
+            borrowed_until: string | null;
+            /** @description Ed25519-signed compact JWS bound to the machine; a borrowed seat’s lease lasts the borrow. Verify with GET /licensing/public-key */
+            lease: string;
+            /** @description ISO 8601 date and time, UTC */
+            lease_expires_at: string;
+            message: string;
+        };
+        FloatingSeats: {
+            license_id: string;
+            seats: number;
+            lease_minutes: number;
+            max_borrow_days: number;
+            in_use: components["schemas"]["FloatingHolder"][];
         };
         GrantUsageRequestInput: {
             feature: string;
@@ -4527,8 +5583,10 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused";
             expires_at: string | null;
+            /** @description While `paused`: when its subscription resumes and the license is valid again; null otherwise */
+            paused_until: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
             /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
@@ -4550,6 +5608,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
+            machine_changes?: components["schemas"]["MachineChanges"];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -4577,8 +5637,10 @@ export interface components {
             /** @constant */
             valid?: false;
             /** @enum {string} */
-            status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "invalid_key" | "not_found" | "not_activated" | "deactivated";
+            status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused" | "invalid_key" | "not_found" | "not_activated" | "deactivated";
             requires_activation?: boolean;
+            /** @description With status `paused`: when the subscription resumes and the license is valid again */
+            resumes_at?: string;
         };
         LicenseStatus: {
             /** @constant */
@@ -4598,7 +5660,16 @@ export interface components {
             };
             expires_at: string | null;
             features: components["schemas"]["FeatureUsage"][];
-            activation_id: string;
+            /** @description The machine’s activation; null when it runs on a floating seat (see `floating_seat`) */
+            activation_id: string | null;
+            /** @description On a floating license: the seat this machine holds, which is what makes it licensed here; the lease lasts no longer than the seat is held */
+            floating_seat?: {
+                seat_id: string;
+                /** @description The seat comes back then unless a heartbeat renews it (or, borrowed, when the borrow ends) */
+                held_until: string;
+                /** @description While borrowed for offline use: until when */
+                borrowed_until: string | null;
+            };
             /** @description On an organization’s license: the organization and the member whose seat this machine is on */
             seat: components["schemas"]["SeatHolder"] | null;
             /** @description While the license is a free trial; null otherwise */
@@ -4612,6 +5683,10 @@ export interface components {
             update_window_ended?: boolean;
             /** @description Once the window ended: the newest version the license covers (null when none was released inside it). An app_version above it gets the message "Your license covers versions up to 2.3. Renew updates to get 2.4 and later." */
             covered_version?: string | null;
+            /** @description The nonce the check sent, echoed; absent when it sent none */
+            nonce?: string;
+            /** @description With a nonce: a JWS (typ check+jwt, the lease keys) binding the nonce, license, machine and this answer’s lease, valid for minutes */
+            check?: string;
         };
         LicenseTrial: {
             /** @description ISO 8601 date and time, UTC */
@@ -4675,6 +5750,15 @@ export interface components {
         LoginResponse: components["schemas"]["TokenResponse"] | components["schemas"]["SecondFactorRequired"];
         LogoutRequestInput: {
             refreshToken: string;
+        };
+        MachineChanges: {
+            /** @description Machines the plan lets a license deactivate in a rolling window */
+            limit: number;
+            /** @description Deactivations that count in the window now */
+            used: number;
+            window_days: number;
+            /** @description When the cap is used: the moment the next deactivation becomes possible. Null otherwise */
+            next_possible_at: string | null;
         };
         MachineTrial: {
             machine_trial_id: string;
@@ -4805,6 +5889,29 @@ export interface components {
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
         };
+        OrganisationDomain: {
+            id: string;
+            domain: string;
+            /**
+             * @description pending until its TXT record has been found; only a verified domain routes anyone
+             * @enum {string}
+             */
+            status: "pending" | "verified";
+            /** @description Where to publish the TXT record (the full name) */
+            record_name: string;
+            /** @description The TXT record’s exact value */
+            record_value: string;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            verified_at: string | null;
+            /** @description When DNS was last asked */
+            checked_at: string | null;
+            /** @description What the last check found instead of the record; null once verified or never checked */
+            check_failure: string | null;
+        };
+        OrganisationDomainList: {
+            domains: components["schemas"]["OrganisationDomain"][];
+        };
         OrganisationInvitation: {
             id: string;
             email: string;
@@ -4842,6 +5949,62 @@ export interface components {
             assigned: number;
             pending_invitations: number;
             machines_per_seat: number;
+        };
+        OrganisationSso: {
+            /** @constant */
+            protocol: "oidc";
+            issuer: string;
+            client_id: string;
+            /**
+             * @description The secret is kept encrypted and never shown
+             * @constant
+             */
+            client_secret_set: true;
+            scopes: string;
+            group_claim: string | null;
+            role_mapping: {
+                group: string;
+                /** @enum {string} */
+                role: "admin" | "member";
+            }[];
+            require_sso: boolean;
+            /** @description The callback to register with the provider */
+            redirect_uri: string;
+            /** @description ISO 8601 date and time, UTC */
+            updated_at: string;
+            last_test: components["schemas"]["SsoTestResult"] | null;
+        };
+        OrganisationSsoAnswer: {
+            sso: components["schemas"]["OrganisationSso"] | null;
+            redirect_uri: string;
+        };
+        OrganisationSsoSettingsInput: {
+            /** @description The provider’s issuer; its discovery document is read when saved */
+            issuer: string;
+            client_id: string;
+            /** @description Required the first time; left out, the stored secret is kept. Never answered. */
+            client_secret?: string;
+            /** @default openid email profile */
+            scopes: string;
+            /**
+             * @description The ID token claim listing the person’s groups (e.g. `groups`)
+             * @default null
+             */
+            group_claim: string | null;
+            /**
+             * @description First matching group gives the role of a person joining; none matches: member
+             * @default []
+             */
+            role_mapping: {
+                group: string;
+                /** @enum {string} */
+                role: "admin" | "member";
+            }[];
+            /**
+             * @description People of the verified domains may no longer sign in with a password
+             * @default false
+             */
+            require_sso: boolean;
         };
         OrganisationUsage: {
             organisation_id: string;
@@ -4920,6 +6083,10 @@ export interface components {
             /** @description The ceremony token the options came with */
             ceremony: string;
             response: components["schemas"]["AuthenticationResponseInput"];
+        };
+        PauseSubscriptionRequestInput: {
+            /** @description How many billing periods to pause for, counted from the end of the paid period (the license is valid until then) */
+            periods: number;
         };
         Payment: {
             id: string;
@@ -5034,6 +6201,10 @@ export interface components {
             seat_based: boolean;
             /** @description Days of the free trial a signed-in customer may start without a card; 0 offers none */
             trial_days: number;
+            /** @description How many machines a license may deactivate in a rolling 30 days; the next is refused until one leaves the window */
+            deactivations_per_30_days: number;
+            /** @description How many of the hashed components a machine sends (machine id, CPU, disk, board, OS install) must match for it to be recognised again */
+            fingerprint_threshold: number;
             is_public: boolean;
             is_active: boolean;
             /** @description A new plan is a draft until it is published with its features: not listed, not sold */
@@ -5043,6 +6214,8 @@ export interface components {
             update_months: number | null;
             /** @description Update renewal: the perpetual plan whose licenses’ update window a purchase extends */
             renews_updates_of: string | null;
+            /** @description Floating: machines share this many seats at once (checked out and held by heartbeats); null is node-locked */
+            floating: components["schemas"]["FloatingPlan"] | null;
             features: components["schemas"]["PlanFeature"][];
             archived_at: string | null;
             /** @description ISO 8601 date and time, UTC */
@@ -5128,6 +6301,30 @@ export interface components {
                 security_alerts: boolean;
                 billing: boolean;
             };
+        };
+        ProvisioningSettings: {
+            /** @description The SCIM base URL to paste into the identity provider (Tenant URL in Entra ID) */
+            base_url: string;
+            /** @description null until the owner creates one */
+            token: {
+                id: string;
+                /** @description The last four characters, to tell tokens apart */
+                last_four: string;
+                /** @description ISO 8601 date and time, UTC */
+                created_at: string;
+                last_used_at: string | null;
+            } | null;
+            /** @description Users the identity provider provisioned */
+            users: number;
+            active_users: number;
+            groups: {
+                id: string;
+                display_name: string;
+                /** @description How many provisioned users the group holds */
+                members: number;
+                /** @description null: the group changes no role */
+                role: ("admin" | "member") | null;
+            }[];
         };
         PublicPlanList: components["schemas"]["Plan"][];
         /** @description Signed by the provider in X-Razorpay-Signature (HMAC-SHA256 of the raw body with the webhook secret). */
@@ -5313,6 +6510,9 @@ export interface components {
         ResendConfirmationResponse: {
             message: string;
         };
+        ResetDeactivationsRequestInput: {
+            reason: string;
+        };
         ResetPasswordRequestInput: {
             token: string;
             new_password: string;
@@ -5326,6 +6526,75 @@ export interface components {
                 code: string;
                 description: string;
                 reason: string;
+            };
+        };
+        /** @description A SCIM error (urn:ietf:params:scim:api:messages:2.0:Error), also carrying message and code */
+        ScimError: {
+            schemas: string[];
+            /** @description The HTTP status, as a string (RFC 7644 §3.12) */
+            status: string;
+            scimType?: string;
+            detail: string;
+            message: string;
+            code: string;
+        };
+        /** @description A SCIM Group (urn:ietf:params:scim:schemas:core:2.0:Group) */
+        ScimGroup: {
+            schemas: string[];
+            id: string;
+            externalId?: string;
+            displayName: string;
+            members?: {
+                value: string;
+                display?: string;
+            }[];
+            meta: {
+                resourceType: string;
+                /** @description ISO 8601 date and time, UTC */
+                created: string;
+                /** @description ISO 8601 date and time, UTC */
+                lastModified: string;
+                location: string;
+            };
+        };
+        ScimTokenCreated: {
+            id: string;
+            /** @description The last four characters, to tell tokens apart */
+            last_four: string;
+            /** @description ISO 8601 date and time, UTC */
+            created_at: string;
+            last_used_at: string | null;
+            /** @description The bearer token: shown this once, only its hash is kept */
+            token: string;
+        };
+        /** @description A SCIM User (urn:ietf:params:scim:schemas:core:2.0:User) */
+        ScimUser: {
+            schemas: string[];
+            id: string;
+            externalId?: string;
+            userName: string;
+            active: boolean;
+            displayName?: string;
+            name?: {
+                givenName?: string;
+                familyName?: string;
+            };
+            emails: {
+                value: string;
+                type: string;
+                primary: boolean;
+            }[];
+            groups?: {
+                value: string;
+                display: string;
+            }[];
+            meta: {
+                resourceType: string;
+                /** @description ISO 8601 date and time, UTC */
+                created: string;
+                /** @description ISO 8601 date and time, UTC */
+                lastModified: string;
+                location: string;
             };
         };
         SeatChangeBodyInput: {
@@ -5435,6 +6704,51 @@ export interface components {
             /** @description Sessions that ended */
             ended: number;
         };
+        SsoDiscovery: {
+            /** @description Whether this address signs in through an organization’s provider */
+            sso: boolean;
+            organisation_id: string | null;
+            organisation_name: string | null;
+            /** @description Whether a password sign-in is refused for this address */
+            required: boolean;
+        };
+        SsoRedirect: {
+            /** @description Send the browser here: the provider’s sign-in */
+            authorization_url: string;
+        };
+        SsoReturn: {
+            /** @description The portal page the browser is sent to */
+            location: string;
+        };
+        SsoSignIn: {
+            access_token: string;
+            refresh_token: string;
+            /** @constant */
+            token_type: "bearer";
+            /** @description Seconds until the access token expires */
+            expires_in: number;
+            /** @description Seconds until the refresh token can no longer be used */
+            refresh_expires_in: number;
+            user: components["schemas"]["UserProfile"];
+            sso: {
+                organisation_id: string;
+                organisation_name: string;
+                /** @description This sign-in made the person a member */
+                joined: boolean;
+                has_seat: boolean;
+                message: string;
+            };
+        };
+        SsoTestResult: {
+            ok: boolean;
+            /** @description ISO 8601 date and time, UTC */
+            at: string;
+            message: string;
+            email: string | null;
+            groups: string[];
+            /** @description The role the groups would give */
+            role: ("admin" | "member") | null;
+        };
         StartMachineTrialRequestInput: {
             hardware_id: string;
             plan_id?: string;
@@ -5445,6 +6759,7 @@ export interface components {
             device_name?: string;
             platform?: string;
             app_version?: string;
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         StepUpRequestInput: {
             password: string;
@@ -5467,7 +6782,7 @@ export interface components {
             /** @description True for sandbox subscriptions: no money moves */
             sandbox: boolean;
             /** @enum {string} */
-            status: "pending" | "active" | "past_due" | "suspended" | "cancelled";
+            status: "pending" | "active" | "past_due" | "suspended" | "paused" | "cancelled";
             plan: {
                 id: string;
                 code: string;
@@ -5504,6 +6819,8 @@ export interface components {
             cancel_now_refund_minor: number;
             /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
             trial_ends_at: string | null;
+            /** @description A pause asked for (status `active`: it starts at `starts_at`) or under way (status `paused`); null without one */
+            pause: components["schemas"]["SubscriptionPause"] | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
         };
@@ -5535,7 +6852,7 @@ export interface components {
             /** @description True for sandbox subscriptions: no money moves */
             sandbox: boolean;
             /** @enum {string} */
-            status: "pending" | "active" | "past_due" | "suspended" | "cancelled";
+            status: "pending" | "active" | "past_due" | "suspended" | "paused" | "cancelled";
             plan: {
                 id: string;
                 code: string;
@@ -5572,6 +6889,8 @@ export interface components {
             cancel_now_refund_minor: number;
             /** @description A card trial: when its first charge is due (the trial license ends then unless it is paid). Null without a trial */
             trial_ends_at: string | null;
+            /** @description A pause asked for (status `active`: it starts at `starts_at`) or under way (status `paused`); null without one */
+            pause: components["schemas"]["SubscriptionPause"] | null;
             /** @description ISO 8601 date and time, UTC */
             created_at: string;
             /** @description Every charge, newest first */
@@ -5579,6 +6898,15 @@ export interface components {
         };
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
+        };
+        SubscriptionPause: {
+            periods: number;
+            /** @description ISO 8601 date and time, UTC */
+            requested_at: string;
+            /** @description When the paid period ends and the pause starts (the license is valid until then) */
+            starts_at: string;
+            /** @description When the subscription resumes and the next period is charged */
+            resumes_at: string;
         };
         SupportRequest: {
             id: string;
@@ -5696,8 +7024,10 @@ export interface components {
             /** @description Null as well when seen by someone other than the owner */
             subscription_id: string | null;
             /** @enum {string} */
-            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+            status: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused";
             expires_at: string | null;
+            /** @description While `paused`: when its subscription resumes and the license is valid again; null otherwise */
+            paused_until: string | null;
             /** @description True when an active subscription will renew the license at `expires_at` (not canceled, paid up) */
             renews: boolean;
             /** @description A perpetual license: it never expires, and covers the releases published before this moment (its update window). Null otherwise */
@@ -5719,6 +7049,8 @@ export interface components {
             usage_info: components["schemas"]["UsageInfo"];
             /** @description The machines; someone other than the owner sees only the ones they activated */
             activations?: components["schemas"]["Activation"][];
+            /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
+            machine_changes?: components["schemas"]["MachineChanges"];
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -5776,6 +7108,8 @@ export interface components {
             platform: "windows" | "macos" | "linux";
             /** @description The version the app runs: counted as an install of that release */
             current_version?: string;
+            /** @description The machine's hashed fingerprint components, as the license check takes them: the machine is known as the check knows it (a reinstalled one keeps its seat, a cloned one is another machine) */
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         UpdateCheckResponse: {
             /** @description electron-updater's generic provider URL (`setFeedURL({ provider: 'generic', url, channel })`); it serves `latest*.yml` and `beta*.yml` and the files they name until feed_expires_at */
@@ -5819,6 +7153,8 @@ export interface components {
             billing_interval?: "month" | "year" | "lifetime" | "free";
             max_activations?: number;
             trial_days?: number;
+            deactivations_per_30_days?: number;
+            fingerprint_threshold?: number;
             is_public?: boolean;
             is_active?: boolean;
             sort_order?: number;
@@ -5849,6 +7185,14 @@ export interface components {
             }[];
             update_months?: number | null;
             renews_updates_of?: string | null;
+            /** @description Makes the plan floating (null: node-locked) */
+            floating?: {
+                seats: number;
+                /** @default 15 */
+                lease_minutes: number;
+                /** @default 7 */
+                max_borrow_days: number;
+            } | null;
         };
         UpdatePreferencesRequestInput: {
             /** @enum {string} */
@@ -5867,7 +7211,7 @@ export interface components {
         UpdateWebhookEndpointBodyInput: {
             url?: string;
             description?: string;
-            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought")[];
+            event_types?: ("license.created" | "license.updated" | "license.suspended" | "license.revoked" | "license.expired" | "license.trial_started" | "license.trial_ending" | "license.trial_converted" | "license.trial_expired" | "license.machine_limit_reached" | "license.deactivation_limit_reached" | "activation.created" | "activation.deleted" | "payment.paid" | "payment.refunded" | "subscription.created" | "subscription.renewed" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "organisation.created" | "organisation.updated" | "organisation.member_joined" | "organisation.member_removed" | "organisation.seats_changed" | "usage.allowance_warning" | "usage.allowance_reached" | "usage.overage_charged" | "usage.pack_bought" | "floating.seats_exhausted" | "floating.borrow_overdue" | "floating.heartbeats_stopped")[];
             /** @description false stops deliveries; true resumes them */
             enabled?: boolean;
         };
@@ -5952,12 +7296,17 @@ export interface components {
             created_at: string;
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            deletion_due_at?: string;
         };
         ValidateLicenseRequestInput: {
             license_key: string;
             hardware_id: string;
             /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
             app_version?: string;
+            /** @description A fresh random value per check (16–128 base64url characters). The answer echoes it in `nonce` and signs it in `check`, so an answer captured earlier cannot be fed back to the app */
+            nonce?: string;
+            components?: components["schemas"]["FingerprintComponentsInput"];
         };
         ValidateTokenRequestInput: {
             token?: string;
@@ -6865,7 +8214,7 @@ export interface operations {
                 search?: string;
                 sort?: string;
                 /** @description Effective status: an active license past expiry is expired */
-                status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired";
+                status?: "active" | "suspended" | "revoked" | "expired" | "trial_expired" | "paused";
                 planId?: string;
                 userId?: string;
                 /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
@@ -7299,6 +8648,77 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminResetLicenseDeactivations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetDeactivationsRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicense"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8127,6 +9547,65 @@ export interface operations {
             };
         };
     };
+    adminExportSecurityEvents: {
+        parameters: {
+            query?: {
+                /** @description csv (a header line, then one row each) or jsonl (one JSON object a line) */
+                format?: "csv" | "jsonl";
+                /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                from?: string;
+                /** @description to must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                to?: string;
+                /** @description One event type or a comma-separated list */
+                type?: string;
+                severity?: "info" | "warning" | "critical";
+                /** @description Events about this account or done by it */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, one a line (CSV after a header line) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     adminGetSecurityEvent: {
         parameters: {
             query?: never;
@@ -8294,7 +9773,7 @@ export interface operations {
                 search?: string;
                 sort?: string;
                 /** @description Without it, every subscription but the pending ones (checkouts never paid) */
-                status?: "pending" | "active" | "past_due" | "suspended" | "cancelled";
+                status?: "pending" | "active" | "past_due" | "suspended" | "paused" | "cancelled";
                 planId?: string;
                 userId?: string;
                 /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
@@ -8409,6 +9888,186 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AdminCancelSubscriptionRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSubscriptionDetail"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminPauseSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our subscription id or the provider’s */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminPauseSubscriptionRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSubscriptionDetail"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminUnpauseSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our subscription id or the provider’s */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminResumePauseRequestInput"];
             };
         };
         responses: {
@@ -8936,6 +10595,128 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminRequestUserDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    adminEraseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EraseUserRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Erased */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -10656,8 +12437,276 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Too many requests (see `Retry-After`) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    ssoCallback: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the portal (the body says where, as JSON) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoReturn"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    completeSsoSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSignIn"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    discoverSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscovery"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    startSsoSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email?: string;
+                    /** Format: uuid */
+                    organisation_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoRedirect"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11285,6 +13334,55 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    downloadDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (application/gzip) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Gone */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12727,6 +14825,210 @@ export interface operations {
             };
         };
     };
+    getFloatingPeaks: {
+        parameters: {
+            query?: {
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingPeaks"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listFloatingSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeats"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    releaseFloatingSeatByHand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                seatId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeats"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     changeLicensePlan: {
         parameters: {
             query?: never;
@@ -13125,6 +15427,459 @@ export interface operations {
             };
         };
     };
+    borrowFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingBorrowRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeat"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeat"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingConflict"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    checkoutFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingCheckoutRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeat"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeat"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingConflict"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    heartbeatFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingMachineRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingSeat"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    releaseFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingMachineRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingRelease"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    returnFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingMachineRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingRelease"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseRefusal"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getLeaseSigningKeys: {
         parameters: {
             query?: never;
@@ -13161,6 +15916,10 @@ export interface operations {
                 hardware_id: string;
                 /** @description The version the app runs. A perpetual license whose update window ended answers whether it covers it (a version no release carries is judged by its number) */
                 app_version?: string;
+                /** @description A fresh random value per check (16–128 base64url characters). The answer echoes it in `nonce` and signs it in `check`, so an answer captured earlier cannot be fed back to the app */
+                nonce?: string;
+                /** @description Hashed fingerprint components as `name:hash` pairs joined by commas (machine_id, cpu, disk, board, os_install); older apps send none */
+                components?: string;
             };
             header?: never;
             path?: never;
@@ -13614,6 +16373,405 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listOrganisationDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationDomainList"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    addOrganisationDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationDomain"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeOrganisationDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    verifyOrganisationDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationDomain"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    exportOrganisationSeatLedger: {
+        parameters: {
+            query?: {
+                /** @description csv (a header line, then one row each) or jsonl (one JSON object a line) */
+                format?: "csv" | "jsonl";
+                /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                from?: string;
+                /** @description to must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records, one a line (CSV after a header line) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    exportOrganisationSecurityEvents: {
+        parameters: {
+            query?: {
+                /** @description csv (a header line, then one row each) or jsonl (one JSON object a line) */
+                format?: "csv" | "jsonl";
+                /** @description from must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                from?: string;
+                /** @description to must be an ISO date (2025-01-31) or date-time (2025-01-31T12:00:00Z); a date covers the whole day */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The records, one a line (CSV after a header line) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14423,6 +17581,327 @@ export interface operations {
             };
         };
     };
+    getOrganisationProvisioning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisioningSettings"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    mapOrganisationProvisioningGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    role: ("admin" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisioningSettings"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createOrganisationProvisioningToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimTokenCreated"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    revokeOrganisationProvisioningToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    rotateOrganisationProvisioningToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimTokenCreated"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     activateOrganisationSeat: {
         parameters: {
             query?: never;
@@ -14663,6 +18142,280 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getOrganisationSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSsoAnswer"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    setOrganisationSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationSsoSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSsoAnswer"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    removeOrganisationSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    testOrganisationSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoRedirect"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16657,6 +20410,96 @@ export interface operations {
             };
         };
     };
+    pauseSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our subscription id or the provider’s */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PauseSubscriptionRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     paySubscription: {
         parameters: {
             query?: never;
@@ -17152,6 +20995,96 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    unpauseSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Our subscription id or the provider’s */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17808,6 +21741,231 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExportAnswer"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    requestDataExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | null;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    requestAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountDeletionRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    cancelAccountDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountDeletion"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18637,6 +22795,934 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    scimListGroups: {
+        parameters: {
+            query?: {
+                /** @description e.g. userName eq "ada@example.com" */
+                filter?: string;
+                /** @description 1-based */
+                startIndex?: string;
+                count?: string;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: components["schemas"]["ScimGroup"][];
+                    };
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimCreateGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SCIM resource */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimGetGroup: {
+        parameters: {
+            query?: {
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimReplaceGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM resource */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimDeleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimPatchGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM PatchOp: { schemas, Operations: [{ op, path?, value? }] } */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimGroup"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimResourceType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimListUsers: {
+        parameters: {
+            query?: {
+                /** @description e.g. userName eq "ada@example.com" */
+                filter?: string;
+                /** @description 1-based */
+                startIndex?: string;
+                count?: string;
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: components["schemas"]["ScimUser"][];
+                    };
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SCIM resource */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimUser"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimGetUser: {
+        parameters: {
+            query?: {
+                attributes?: string;
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimUser"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimReplaceUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM resource */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimUser"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+        };
+    };
+    scimPatchUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM PatchOp: { schemas, Operations: [{ op, path?, value? }] } */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimUser"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimError"];
                 };
             };
         };

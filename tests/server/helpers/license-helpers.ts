@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { FingerprintComponents } from '../../../src/shared/fingerprint.js';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import {
@@ -50,6 +51,21 @@ export async function signInAgain(s: TestServer, who: Member): Promise<Member> {
 /** A valid-looking hardware id, unique per call. */
 export const machine = (label = 'pc') => `hw-${label}-${randomBytes(6).toString('hex')}`;
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A machine's five hashed fingerprint components, as the app sends them, with `changes` made. */
+export const componentsOf = (
+  label: string,
+  changes: Partial<FingerprintComponents> = {},
+): FingerprintComponents => ({
+  machine_id: sha256(`${label} machine id`),
+  cpu: sha256(`${label} cpu`),
+  disk: sha256(`${label} disk`),
+  board: sha256(`${label} board`),
+  os_install: sha256(`${label} os install`),
+  ...changes,
+});
+
 export const planByCode = (s: TestServer, code: string): Promise<PlanRow> =>
   s.app.db.selectFrom('plans').selectAll().where('code', '=', code).executeTakeFirstOrThrow();
 
@@ -73,6 +89,12 @@ export async function createPlan(
     overage?: Record<string, Overage>;
     /** The credit pack sold per feature key (none when left out). */
     packs?: Record<string, { units: number; price_minor: number }>;
+    /** Floating: seats at once, the lease in minutes, the longest borrow in days (node-locked when left out). */
+    floating?: { seats: number; leaseMinutes: number; borrowDays: number };
+    /** Machines a license may deactivate in 30 days (3 when left out). */
+    deactivationsPer30Days?: number;
+    /** Fingerprint components that must match to know a machine again (3 when left out). */
+    fingerprintThreshold?: number;
   } = {},
 ): Promise<PlanRow> {
   const now = s.clock.now().toISOString();
@@ -96,6 +118,11 @@ export async function createPlan(
     trial_days: input.trialDays ?? 0,
     update_months: input.updateMonths ?? null,
     renews_updates_of: input.renewsUpdatesOf ?? null,
+    floating_seats: input.floating?.seats ?? null,
+    floating_lease_minutes: input.floating?.leaseMinutes ?? null,
+    floating_borrow_days: input.floating?.borrowDays ?? null,
+    deactivations_per_30_days: input.deactivationsPer30Days ?? 3,
+    fingerprint_threshold: input.fingerprintThreshold ?? 3,
     created_at: now,
     updated_at: now,
   };
@@ -147,7 +174,12 @@ export const activate = (
   token: string,
   licenseKey: string,
   hardwareId: string,
-  device: { device_name?: string; platform?: string; app_version?: string } = {},
+  device: {
+    device_name?: string;
+    platform?: string;
+    app_version?: string;
+    components?: FingerprintComponents;
+  } = {},
 ) =>
   s.api({
     method: 'POST',

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OrganisationRole } from '../../../src/shared/api/organisations.js';
-import type { LicenseRow } from '../../../src/server/platform/db/tables.js';
+import type { FingerprintComponents } from '../../../src/shared/fingerprint.js';
+import type { LicenseRow, PlanRow } from '../../../src/server/platform/db/tables.js';
 import { issueLicense } from '../../../src/server/licensing/licenses/issue.js';
 import type { TestServer } from '../../support/test-server.js';
 import { type Member, member, planByCode } from './license-helpers.js';
@@ -40,11 +41,15 @@ export async function addMember(
     .execute();
 }
 
-/** An organisation owned by `owner` (holding a seat), with a Business license of `seats` seats. */
+/**
+ * An organisation owned by `owner` (holding a seat), with a license of `seats` seats of `plan`
+ * (the Business plan unless given).
+ */
 export async function seatOrganisation(
   s: TestServer,
   owner: { id: string },
   seats = 3,
+  plan?: PlanRow,
 ): Promise<SeatOrganisation> {
   const now = s.clock.now().toISOString();
   const id = randomUUID();
@@ -56,7 +61,7 @@ export async function seatOrganisation(
   await addMember(s, { id }, owner, { role: 'owner' });
   const license = await issueLicense(s.app.db, s.clock, s.app.events, {
     userId: owner.id,
-    plan: await planByCode(s, 'business-monthly'),
+    plan: plan ?? (await planByCode(s, 'business-monthly')),
     organisation: { id, seats },
   });
   return { id, name, owner, license };
@@ -97,7 +102,12 @@ export const activateSeat = (
   token: string,
   organisationId: string,
   hardwareId: string,
-  device: { device_name?: string; platform?: string; app_version?: string } = {},
+  device: {
+    device_name?: string;
+    platform?: string;
+    app_version?: string;
+    components?: FingerprintComponents;
+  } = {},
 ) =>
   s.api({
     method: 'POST',

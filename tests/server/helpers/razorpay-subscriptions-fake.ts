@@ -25,7 +25,15 @@ export function fakeRazorpaySubscriptionsApi() {
   const requests: FakeRequest[] = [];
   let refuse = false;
   let refuseRefunds = false;
+  /** Add-ons made, newest last, as `GET /v1/addons` lists them (newest first). */
+  const addons: Record<string, unknown>[] = [];
+  /** The next add-on is made, but the connection drops before its answer (a lost answer). */
+  let loseNextAddonAnswer = false;
+  /** Razorpay's clock (Unix seconds): the real one unless a test sets it to its own. */
+  let clock = () => Math.floor(Date.now() / 1000);
   const cancelled = new Set<string>();
+  /** Subscriptions paused through `POST /v1/subscriptions/{id}/pause` and not resumed since. */
+  const paused = new Set<string>();
   const readBody = async (request: IncomingMessage) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -43,7 +51,7 @@ export function fakeRazorpaySubscriptionsApi() {
       };
       if (refuse)
         return send(500, { error: { code: 'SERVER_ERROR', description: 'We are facing some trouble' } });
-      const now = Math.floor(Date.now() / 1000);
+      const now = clock();
       if (method === 'POST' && url === '/v1/plans' && body)
         return send(200, {
           id: `plan_Fake${randomBytes(5).toString('hex')}`,
@@ -97,11 +105,27 @@ export function fakeRazorpaySubscriptionsApi() {
         cancelled.add(cancel[1] ?? '');
         return send(200, { id: cancel[1], entity: 'subscription', status: 'cancelled', ended_at: now });
       }
+      // Pause and resume "now", refused as Razorpay refuses them: pausing a paused one, resuming an active one.
+      const pauseOrResume = /^\/v1\/subscriptions\/(sub_\w+)\/(pause|resume)$/.exec(url);
+      if (method === 'POST' && pauseOrResume) {
+        const id = pauseOrResume[1] ?? '';
+        const pausing = pauseOrResume[2] === 'pause';
+        if (pausing === paused.has(id))
+          return send(400, {
+            error: {
+              code: 'BAD_REQUEST_ERROR',
+              description: `Subscription is not ${pausing ? 'pausable' : 'resumable'} in ${pausing ? 'paused' : 'active'} status.`,
+            },
+          });
+        if (pausing) paused.add(id);
+        else paused.delete(id);
+        return send(200, { id, entity: 'subscription', status: pausing ? 'paused' : 'active' });
+      }
       // An extra charge on the subscription's next invoice (the overage of an ended usage period).
       const addon = /^\/v1\/subscriptions\/(sub_\w+)\/addons$/.exec(url);
       if (method === 'POST' && addon && body) {
         const item = body['item'] as Record<string, unknown>;
-        return send(200, {
+        const made = {
           id: `ao_Fake${randomBytes(5).toString('hex')}`,
           entity: 'addon',
           item: { id: `item_Fake${randomBytes(5).toString('hex')}`, active: true, type: 'addon', ...item },
@@ -109,7 +133,27 @@ export function fakeRazorpaySubscriptionsApi() {
           created_at: now,
           subscription_id: addon[1],
           invoice_id: null,
-        });
+        };
+        addons.push(made);
+        if (loseNextAddonAnswer) {
+          loseNextAddonAnswer = false;
+          response.socket?.destroy();
+          return;
+        }
+        return send(200, made);
+      }
+      // Every add-on of the account, newest first, filtered by `from`/`to` and paged by `count`/`skip`.
+      if (method === 'GET' && url.startsWith('/v1/addons?')) {
+        const query = new URL(url, 'http://fake').searchParams;
+        const from = Number(query.get('from') ?? 0);
+        const to = Number(query.get('to') ?? Number.MAX_SAFE_INTEGER);
+        const count = Math.min(100, Number(query.get('count') ?? 10));
+        const skip = Number(query.get('skip') ?? 0);
+        const listed = addons
+          .filter((made) => (made['created_at'] as number) >= from && (made['created_at'] as number) <= to)
+          .reverse()
+          .slice(skip, skip + count);
+        return send(200, { entity: 'collection', count: listed.length, items: listed });
       }
       const subscription = /^\/v1\/subscriptions\/(sub_\w+)$/.exec(url);
       if (method === 'GET' && subscription)
@@ -117,7 +161,11 @@ export function fakeRazorpaySubscriptionsApi() {
           id: subscription[1],
           entity: 'subscription',
           plan_id: 'plan_Fake',
-          status: cancelled.has(subscription[1] ?? '') ? 'cancelled' : 'active',
+          status: cancelled.has(subscription[1] ?? '')
+            ? 'cancelled'
+            : paused.has(subscription[1] ?? '')
+              ? 'paused'
+              : 'active',
           created_at: now,
         });
       const refund = /^\/v1\/payments\/(pay_\w+)\/refund$/.exec(url);
@@ -148,6 +196,15 @@ export function fakeRazorpaySubscriptionsApi() {
     },
     refuseRefunds: (next: boolean) => {
       refuseRefunds = next;
+    },
+    /** The add-ons made so far (whether or not their answer arrived). */
+    addons,
+    loseNextAddonAnswer: () => {
+      loseNextAddonAnswer = true;
+    },
+    /** Razorpay's clock follows `now` (a test's clock), or the real one again with none. */
+    useClock: (now?: () => Date) => {
+      clock = now ? () => Math.floor(now().getTime() / 1000) : () => Math.floor(Date.now() / 1000);
     },
     start: () =>
       new Promise<string>((done) =>

@@ -188,11 +188,13 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
         expires_at: null,
         revoked_reason: null,
         suspended_reason: null,
+        paused_until: null,
         updated_at: '2026-01-01T00:00:00.000Z',
         organisation_id: null,
         trial_ends_at: null,
         updates_until: null,
         organisation_name: null,
+        seat_key: false,
         activation: {
           id: 'activation-1',
           license_id: 'license-1',
@@ -206,14 +208,17 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
           deactivated_at: null,
           deactivated_reason: null,
           activated_by: null,
+          components: null,
         },
         usage: [],
+        packs: [],
       };
       const catalogue = {
         get: async () => ({
           plan: { id: 'plan-1', code: 'pro', name: 'Pro', billing_interval: 'month' as const },
           features: [],
           fingerprint: 'plan-1-v1',
+          fingerprintThreshold: 3,
         }),
         clear: () => undefined,
       } satisfies PlanCatalogueCache;
@@ -231,7 +236,12 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
           clock,
           leases,
           planCatalogue: catalogue,
-          reads: { read: async () => row, close: () => undefined },
+          reads: {
+            read: async () => row,
+            machinesWithComponents: async () => [],
+            floatingSeat: async () => undefined,
+            close: () => undefined,
+          },
           heartbeats,
           answers,
           leaseReuseShare: 0.1,

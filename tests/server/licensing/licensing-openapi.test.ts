@@ -177,6 +177,8 @@ describe(`the licensing API in ${OPENAPI_DOCUMENT_PATH}`, () => {
       ['license_key', true],
       ['hardware_id', true],
       ['app_version', false],
+      ['nonce', false],
+      ['components', false],
     ]);
     const platform = operation('get', '/licenses/{id}/download').parameters?.find(
       (p) => p.name === 'platform',

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from '../../../src/server/app.js';
 import { licenseUsageSchema } from '../../../src/shared/api/licenses.js';
@@ -7,19 +6,11 @@ import { organisationUsageSchema } from '../../../src/shared/api/organisation-us
 import type { OrganisationRole } from '../../../src/shared/api/organisations.js';
 import type { Overage } from '../../../src/shared/api/plans.js';
 import { type UsageBatchResponse, usageBatchResponseSchema } from '../../../src/shared/api/usage.js';
-import { issueLicense } from '../../../src/server/licensing/licenses/issue.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { signInAsAdmin } from '../helpers/admin-helpers.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
-import {
-  createPlan,
-  featureByKey,
-  type Member,
-  member,
-  signInAgain,
-  usageTotals,
-} from '../helpers/license-helpers.js';
-import { addMember } from '../helpers/organisation-seat-helpers.js';
+import { createPlan, featureByKey, member, signInAgain, usageTotals } from '../helpers/license-helpers.js';
+import { addMember, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 
 interface Event {
   id: string;
@@ -44,30 +35,12 @@ async function pooledOrganisation(s: TestServer, allowance: number | null, overa
     ...(overage ? { overage: { ai_chat: overage } } : {}),
   });
   const owner = await member(s);
-  const now = s.clock.now().toISOString();
-  const id = randomUUID();
-  await s.app.db
-    .insertInto('organisations')
-    .values({
-      id,
-      name: `Pool ${randomBytes(3).toString('hex')}`,
-      billing_details: null,
-      created_by: owner.id,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  const joined = async (role: OrganisationRole, who?: Member) => {
-    const account = who ?? (await member(s));
+  const { id, license } = await seatOrganisation(s, owner, 10, plan);
+  const joined = async (role: OrganisationRole) => {
+    const account = await member(s);
     await addMember(s, { id }, account, { role });
     return account;
   };
-  await joined('owner', owner);
-  const license = await issueLicense(s.app.db, s.clock, s.app.events, {
-    userId: owner.id,
-    plan,
-    organisation: { id, seats: 10 },
-  });
   return {
     id,
     license,

@@ -5,6 +5,7 @@ import type { Overage } from '../../../src/shared/api/plans.js';
 import { type UsageBatchResponse, usageBatchResponseSchema } from '../../../src/shared/api/usage.js';
 import type { LeaseClaims } from '../../../src/shared/lease.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
+import { signInAsAdmin } from '../helpers/admin-helpers.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
   activate,
@@ -232,6 +233,69 @@ describeOnEveryDatabase(
       expect(usageOf((await billed.newMachine('bill')).lease)?.[0]?.reserved).toBe(10);
     });
 
+    it('with the allowance used up, units left in credit packs are reserved, and others draw the packs around them', async () => {
+      const s = server();
+      const { owner, license, featureId, newMachine } = await customerWith(s, 100);
+      const admin = await signInAsAdmin(s);
+      const grant = await s.api({
+        method: 'POST',
+        path: `/admin/licenses/${license.id}/usage/grants`,
+        token: admin.token,
+        body: { feature: 'ai_chat', units: 25, reason: 'Goodwill' },
+      });
+      expect(grant.statusCode, grant.body).toBe(201);
+      expect(counted(await reported(s, owner.token, license.id, events('all', 100)))).toBe(100);
+
+      // The allowance is used; the pack's 25 are left: A holds its share of them for use offline.
+      const a = await newMachine('a');
+      expect(usageOf(a.lease)?.[0]?.reserved).toBe(10);
+      // The machine's check says so too: what the desktop shows as left counts the pack.
+      const status = await check(s, license.license_key, a.hw);
+      expect(status.features.find((item) => item.key === 'ai_chat')).toMatchObject({
+        used: 100,
+        packs_left: 25,
+        remaining: 25,
+        available: true,
+      });
+      expect(usageOf(status.lease)?.[0]?.reserved).toBe(10);
+      // Everyone else draws the pack but for what A holds, which held past the allowance does not stop.
+      const web = await reported(s, owner.token, license.id, events('web', 20));
+      expect(counted(web)).toBe(15);
+      expect(web.results[15]).toMatchObject({ outcome: 'refused', code: 'allowance_used' });
+      // A uses what it holds, from the pack; then nothing is left for a new lease.
+      expect(counted(await reported(s, owner.token, license.id, events('a', 12), a.hw))).toBe(10);
+      expect(usageOf((await newMachine('b')).lease)?.[0]?.reserved).toBe(0);
+      expect(await usageTotals(s, license.id, featureId)).toEqual({
+        counter: 125,
+        events: 125,
+        eventSum: 125,
+      });
+      const packs = await s.app.db
+        .selectFrom('usage_packs')
+        .select(['units', 'used'])
+        .where('license_id', '=', license.id)
+        .execute();
+      expect(packs.map((row) => Number(row.used))).toEqual([25]);
+    });
+
+    it('a pack partly drawn: the lease reserves no more than the pack has left', async () => {
+      const s = server();
+      const { owner, license, newMachine } = await customerWith(s, 100);
+      const admin = await signInAsAdmin(s);
+      const grant = await s.api({
+        method: 'POST',
+        path: `/admin/licenses/${license.id}/usage/grants`,
+        token: admin.token,
+        body: { feature: 'ai_chat', units: 8, reason: 'Goodwill' },
+      });
+      expect(grant.statusCode, grant.body).toBe(201);
+      expect(counted(await reported(s, owner.token, license.id, events('all', 105)))).toBe(105);
+      const a = await newMachine('a');
+      expect(usageOf(a.lease)?.[0]?.reserved).toBe(3);
+      expect(counted(await reported(s, owner.token, license.id, events('web', 5)))).toBe(0);
+      expect(counted(await reported(s, owner.token, license.id, events('a', 5), a.hw))).toBe(3);
+    });
+
     it('the next check frees what the machine held and reserves anew from what is left', async () => {
       const s = server();
       const { owner, license, newMachine } = await customerWith(s, 100);
@@ -324,6 +388,40 @@ describeOnEveryDatabase(
           events: 50,
           eventSum: 50,
         });
+      });
+
+      it('the allowance used up, one machine holding pack units while others drain the pack at once: the pack holds exactly', async () => {
+        const s = server();
+        const { owner, license, featureId, newMachine } = await customerWith(s, 20);
+        const admin = await signInAsAdmin(s);
+        const grant = await s.api({
+          method: 'POST',
+          path: `/admin/licenses/${license.id}/usage/grants`,
+          token: admin.token,
+          body: { feature: 'ai_chat', units: 20, reason: 'Race' },
+        });
+        expect(grant.statusCode, grant.body).toBe(201);
+        expect(counted(await reported(s, owner.token, license.id, events('all', 20)))).toBe(20);
+        const a = await newMachine('a');
+        expect(usageOf(a.lease)?.[0]?.reserved).toBe(2);
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, index) =>
+            reported(s, owner.token, license.id, events(`race-${index}`, 3)),
+          ),
+        );
+        expect(answers.reduce((sum, answer) => sum + answer.counted, 0)).toBe(18);
+        expect(counted(await reported(s, owner.token, license.id, events('a', 3), a.hw))).toBe(2);
+        expect(await usageTotals(s, license.id, featureId)).toEqual({
+          counter: 40,
+          events: 40,
+          eventSum: 40,
+        });
+        const [pack] = await s.app.db
+          .selectFrom('usage_packs')
+          .select(['units', 'used'])
+          .where('license_id', '=', license.id)
+          .execute();
+        expect(Number(pack?.used)).toBe(20);
       });
 
       it('a machine reserving while others drain at once: used and held never pass the allowance', async () => {

@@ -201,6 +201,17 @@ describe('loadConfig', () => {
         'HEARTBEAT_FLUSH_MINUTES',
       ]);
     });
+
+    it('write API-token uses every 10 s by default, fractions allowed, and refuse 0 or over 300 s', () => {
+      expect(loadConfig({}).apiTokenUseFlushMs).toBe(10_000);
+      expect(loadConfig({ API_TOKEN_USE_FLUSH_SECONDS: '0.5' }).apiTokenUseFlushMs).toBe(500);
+      expect(variablesNamed(problemsOf({ API_TOKEN_USE_FLUSH_SECONDS: '0' }))).toEqual([
+        'API_TOKEN_USE_FLUSH_SECONDS',
+      ]);
+      expect(variablesNamed(problemsOf({ API_TOKEN_USE_FLUSH_SECONDS: '301' }))).toEqual([
+        'API_TOKEN_USE_FLUSH_SECONDS',
+      ]);
+    });
   });
 
   it('lists a too-short API key together with the other bad variables', () => {

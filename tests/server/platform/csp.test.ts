@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY as DESKTOP_CSP } from '../../../src/main/security.js';
+import { SESSION_BOOT_SCRIPT } from '../../../src/shared/prerendered-page.js';
 import { THEME_BOOT_SCRIPT } from '../../../src/shared/theme-boot.js';
 import { describeOnEveryDatabase } from '../../support/test-server.js';
 
@@ -34,11 +35,20 @@ const RAZORPAY_HOST = /^https:\/\/[a-z-]+\.razorpay\.com$/;
 
 /** index.html's one inline script (the saved theme before the first paint), allowed by its hash alone. */
 const THEME_BOOT = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
+/**
+ * The public pages rendered at build time run one more, after their content (a stored session
+ * gets the start-up screen): only the server sends those pages, so only its policy allows it.
+ */
+const SESSION_BOOT = `'sha256-${createHash('sha256').update(SESSION_BOOT_SCRIPT).digest('base64')}'`;
+const SERVER_INLINE = [THEME_BOOT, SESSION_BOOT];
 
 /** Razorpay's hosts are allowed where Checkout needs them, and nothing else is loosened. */
-function expectRazorpayOnly(csp: Map<string, string[]>, { self }: { self: { frame: boolean } }) {
+function expectRazorpayOnly(
+  csp: Map<string, string[]>,
+  { self, inline }: { self: { frame: boolean }; inline: string[] },
+) {
   expect(csp.get('default-src')).toEqual(["'self'"]);
-  expect(csp.get('script-src')).toEqual(["'self'", THEME_BOOT, ...RAZORPAY.script]);
+  expect(csp.get('script-src')).toEqual(["'self'", ...inline, ...RAZORPAY.script]);
   expect(csp.get('connect-src')).toEqual(["'self'", ...RAZORPAY.connect]);
   expect(csp.get('img-src')).toEqual(["'self'", 'data:', ...RAZORPAY.img]);
   expect(csp.get('frame-src')).toEqual(self.frame ? ["'self'", ...RAZORPAY.frame] : RAZORPAY.frame);
@@ -64,12 +74,18 @@ describeOnEveryDatabase(
     it.each(['/api/v1/health', '/api/docs'])('%s allows Razorpay Checkout and nothing more', async (url) => {
       const response = await server().app.inject({ url });
       expect(response.statusCode).toBeLessThan(400);
-      expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+      expectRazorpayOnly(directives(response.headers['content-security-policy']), {
+        self: { frame: true },
+        inline: SERVER_INLINE,
+      });
     });
 
     it('a page of the portal gets the same policy (the SPA fallback and 404 pages alike)', async () => {
       const response = await server().app.inject({ url: '/purchase' });
-      expectRazorpayOnly(directives(response.headers['content-security-policy']), { self: { frame: true } });
+      expectRazorpayOnly(directives(response.headers['content-security-policy']), {
+        self: { frame: true },
+        inline: SERVER_INLINE,
+      });
     });
   },
   {
@@ -80,7 +96,7 @@ describeOnEveryDatabase(
 describeOnEveryDatabase('Content-Security-Policy of a server with the sandbox checkout', (server) => {
   it.each(['/api/v1/health', '/purchase'])('%s allows nothing outside the portal', async (url) => {
     const csp = directives((await server().app.inject({ url })).headers['content-security-policy']);
-    expect(csp.get('script-src')).toEqual(["'self'", THEME_BOOT]);
+    expect(csp.get('script-src')).toEqual(["'self'", ...SERVER_INLINE]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('frame-src')).toEqual(["'self'"]);
     expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
@@ -90,7 +106,7 @@ describeOnEveryDatabase('Content-Security-Policy of a server with the sandbox ch
 
 describe('Content-Security-Policy of the desktop renderer (Razorpay Checkout)', () => {
   it('allows Razorpay Checkout, keeps the portal itself frame-free, and loosens nothing else', () => {
-    expectRazorpayOnly(directives(DESKTOP_CSP), { self: { frame: false } });
+    expectRazorpayOnly(directives(DESKTOP_CSP), { self: { frame: false }, inline: [THEME_BOOT] });
   });
 });
 

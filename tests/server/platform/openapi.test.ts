@@ -10,7 +10,14 @@ import { loadConfig } from '../../../src/server/platform/config.js';
 import { appVersion } from '../../../src/server/platform/version.js';
 import { PRODUCT_NAME } from '../../../src/shared/constants.js';
 import { CHROMIUM_PATH, launchChromium } from '../../support/chromium.js';
-import { API_BASE_PATH, API_DOCS_PATH, apiPaths, OPENAPI_DOCUMENT_PATH } from '../../../src/shared/routes.js';
+import {
+  API_BASE_PATH,
+  API_DOCS_PATH,
+  OPENAPI_DOCUMENT_PATH,
+  SCIM_BASE_PATH,
+  scimPaths,
+} from '../../../src/shared/routes.js';
+import { apiPaths } from '../../../src/shared/api-paths.js';
 
 interface Operation {
   operationId?: string;
@@ -31,16 +38,18 @@ interface OpenApiDocument {
 }
 
 /** Every path of src/shared/routes.ts as OpenAPI writes it: under /api/v1, `:id` as `{id}`. */
-const flattenPaths = (tree: object): string[] =>
+const flattenPaths = (tree: object, base = API_BASE_PATH): string[] =>
   Object.values(tree).flatMap((value: string | object) =>
     typeof value === 'string'
-      ? [`${API_BASE_PATH}${value.replace(/:([A-Za-z]+)/g, '{$1}')}`]
-      : flattenPaths(value),
+      ? [`${base}${value.replace(/:([A-Za-z]+)/g, '{$1}')}`]
+      : flattenPaths(value, base),
   );
 /** Back to Fastify's form, to ask the router about a documented path. */
 const routerPath = (path: string) => path.replace(/\{([A-Za-z]+)\}/g, ':$1');
 /** Operations that answer with a file rather than JSON. */
 const FILE_DOWNLOADS = [`get ${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '{token}')}`];
+/** Operations that only ever send the browser on (302): the identity provider's return. */
+const REDIRECTS = [`get ${API_BASE_PATH}${apiPaths.auth.ssoCallback}`];
 /** Error bodies: the common one, or one that extends it (a license check's status, why a session ended). */
 const ERROR_SCHEMAS = [
   '#/components/schemas/ApiError',
@@ -48,8 +57,13 @@ const ERROR_SCHEMAS = [
   '#/components/schemas/RefreshRefusal',
   // ApiError with the earlier trial a refused trial start names.
   '#/components/schemas/TrialRefusal',
+  // ApiError with the machines holding a floating license's seats, when all are out.
+  '#/components/schemas/FloatingConflict',
+  // SCIM's error schema, with the common body's fields too.
+  '#/components/schemas/ScimError',
 ];
-const EXPECTED_PATHS = flattenPaths(apiPaths);
+/** The API's paths, and SCIM's under /scim/v2. */
+const EXPECTED_PATHS = [...flattenPaths(apiPaths), ...flattenPaths(scimPaths, SCIM_BASE_PATH)];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -104,7 +118,7 @@ describe(`GET ${OPENAPI_DOCUMENT_PATH}`, () => {
     expect(document.info.version).toBe(appVersion);
   });
 
-  it('documents exactly the paths of src/shared/routes.ts under /api/v1', () => {
+  it('documents exactly the paths of src/shared/routes.ts under /api/v1 and /scim/v2', () => {
     expect(EXPECTED_PATHS.length).toBeGreaterThanOrEqual(15);
     expect(EXPECTED_PATHS).toContain('/api/v1/auth/login/json');
     expect(EXPECTED_PATHS).toContain('/api/v1/users/me/preferences');
@@ -146,7 +160,9 @@ describe(`GET ${OPENAPI_DOCUMENT_PATH}`, () => {
   it('gives every operation a success response schema and documents errors with the error body', () => {
     for (const { method, path, operation } of operations) {
       const responses = operation.responses ?? {};
-      const success = Object.keys(responses).filter((status) => /^2\d\d$/.test(status));
+      const success = Object.keys(responses).filter((status) =>
+        (REDIRECTS.includes(`${method} ${path}`) ? /^302$/ : /^2\d\d$/).test(status),
+      );
       expect(success.length, `${method} ${path} has no 2xx response`).toBeGreaterThan(0);
       for (const status of success.filter((code) => code !== '204'))
         if (!FILE_DOWNLOADS.includes(`${method} ${path}`))

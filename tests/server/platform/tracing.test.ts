@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/server/platform/config.js';
-import { apiPaths } from '../../../src/shared/routes.js';
+import { apiPaths } from '../../../src/shared/api-paths.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, uniqueEmail } from '../../support/test-server.js';
 import { signIn } from '../helpers/admin-helpers.js';
 import { createEndpoint, deliverUntilSettled, startReceiver } from '../integrations/webhook-helpers.js';

@@ -41,11 +41,14 @@ export interface AppRoutesOptions {
   services: Services;
   /** What 'Refresh Page' does; the browser reload unless a test observes it. */
   reload?: () => void;
+  /** No stored session to restore: the session gate renders the route at once (see SessionGate). */
+  nothingToRestore?: boolean;
 }
 
 export function createAppRoutes({
   services,
   reload = () => window.location.reload(),
+  nothingToRestore = false,
 }: AppRoutesOptions): RouteObject[] {
   // Each screen has its own error boundary, so a failing page leaves the layout and navigation
   // usable; its own title, and (once its page is there) focus on its heading after a navigation.
@@ -75,7 +78,7 @@ export function createAppRoutes({
     {
       element: (
         <RouteErrorBoundary onReload={reload}>
-          <SessionGate services={services} />
+          <SessionGate services={services} nothingToRestore={nothingToRestore} />
         </RouteErrorBoundary>
       ),
       children: [
@@ -180,7 +183,10 @@ export function createAppRoutes({
  * declarative router is enough here (no loaders or actions; error boundaries are the portal's own)
  * and keeps react-router's data-router machinery out of the first download.
  */
-export function AppRoutes({ services, reload }: AppRoutesOptions) {
-  const routes = useMemo(() => createAppRoutes({ services, reload }), [services, reload]);
+export function AppRoutes({ services, reload, nothingToRestore }: AppRoutesOptions) {
+  const routes = useMemo(
+    () => createAppRoutes({ services, reload, nothingToRestore }),
+    [services, reload, nothingToRestore],
+  );
   return <ScreenFocusScope>{useRoutes(routes)}</ScreenFocusScope>;
 }

@@ -35,18 +35,28 @@ function tellSignedOut(reason: SignedOutReason | undefined): void {
   void loadSignedOutNotice().then(({ showSignedOutNotice }) => showSignedOutNotice(reason));
 }
 
+interface SessionGateProps {
+  services: Services;
+  /**
+   * This browser stores no session (the page was rendered ahead of time and its first script found
+   * none): the route renders at once, as the build rendered it, while the check still runs.
+   */
+  nothingToRestore?: boolean;
+}
+
 /**
  * Root of every route: connects the API client to the store and router, restores the session
  * (showing the 'Initializing secure session...' spinner meanwhile) and keeps it alive or ends it.
  */
-export function SessionGate({ services }: { services: Services }) {
+export function SessionGate({ services, nothingToRestore = false }: SessionGateProps) {
   const dispatch = useAppDispatch();
   const store = useStore<RootState>();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const pathRef = useRef(pathname);
   pathRef.current = pathname;
-  const [ready, setReady] = useState(false);
+  // With nothing stored to restore (a page rendered ahead of time says so), the page shows at once.
+  const [ready, setReady] = useState(nothingToRestore);
   const [sentToLanding, setSentToLanding] = useState(false);
   const started = useRef(false);
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
@@ -64,7 +74,8 @@ export function SessionGate({ services }: { services: Services }) {
 
   useEffect(() => {
     const loseSession = (reason?: SignedOutReason) => {
-      setSessionLost({ reason });
+      // Several calls can lose the session before /landing shows: the first reason given stays.
+      setSessionLost((lost) => ({ reason: lost?.reason ?? reason }));
       void navigate(portalPaths.landing, { replace: true });
     };
     services.client.setSessionHandlers({
@@ -115,7 +126,7 @@ export function SessionGate({ services }: { services: Services }) {
         },
         refresh: () =>
           services.client.refreshTokens().catch((error: unknown) => {
-            setSessionLost({ reason: sessionEndReason(error) });
+            setSessionLost((lost) => ({ reason: lost?.reason ?? sessionEndReason(error) }));
             void navigate(portalPaths.landing, { replace: true });
           }),
         markActive: () => dispatch(updateActivity(services.now())),

@@ -2,7 +2,7 @@ import type { AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axi
 import type { SessionEndReason } from '../../../shared/api/auth';
 import { API_TIMEOUT_MS } from '../../../shared/constants';
 import { authMessages } from '../../../shared/messages';
-import { API_BASE_PATH, apiPaths, portalPaths, publicApiPaths } from '../../../shared/routes';
+import { API_BASE_PATH, portalPaths, publicApiPaths, authApiPaths } from '../../../shared/routes';
 import { ApiRequestError, errorBody, isHttpError } from './api-errors';
 import { browserLocks, type LockManagerLike } from './locks';
 import { readRefreshResponse, type SessionTokens } from './refresh-response';
@@ -112,6 +112,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
   let handlers: SessionHandlers = {};
   let inFlight: Promise<SessionTokens> | null = null;
+  /**
+   * The reason the server gave when it refused this session's refresh. A call that was already
+   * under way is refused after the tokens are gone and has no refresh to ask: it hands the app the
+   * same reason, so the notice says why and not only that the session ended. A new session's
+   * first call with a token forgets it.
+   */
+  let endedBecause: SessionEndReason | undefined;
 
   let created: Promise<AxiosInstance> | null = null;
   /** Loads axios and builds the one instance; concurrent first calls share this one promise. */
@@ -147,7 +154,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             () => null,
           );
       }
-      if (token) config.headers.Authorization = `Bearer ${token}`;
+      if (token) {
+        endedBecause = undefined;
+        config.headers.Authorization = `Bearer ${token}`;
+      }
       return config;
     });
 
@@ -194,7 +204,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const refreshToken = await tokens.getRefreshToken();
       if (!refreshToken) throw new ApiRequestError(authMessages.noRefreshToken);
       const response = await http.post(
-        apiPaths.auth.refresh,
+        authApiPaths.refresh,
         { refresh_token: refreshToken },
         { skipAuth: true },
       );
@@ -212,6 +222,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         },
         async (error: unknown) => {
           await tokens.clear();
+          endedBecause = sessionEndReason(error) ?? endedBecause;
           throw error;
         },
       )
@@ -223,7 +234,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   const loseSession = async (reason?: SessionEndReason) => {
     await tokens.clear();
-    handlers.onSessionLost?.(reason);
+    handlers.onSessionLost?.(reason ?? endedBecause);
   };
 
   const http: HttpClient = {

@@ -1,4 +1,4 @@
-import type { AppInfo, DesktopBridge, LicenseCheckResult } from '../../../shared/bridge';
+import type { AppInfo, DesktopBridge, LicenseCheckResult, UsageLeft } from '../../../shared/bridge';
 import { DESKTOP_REFRESH_TOKEN_PLACEHOLDER } from '../../../shared/bridge-channels';
 import { localStorageKeys } from '../../../shared/storage-keys';
 import type { SecureStorage } from './secure-storage';
@@ -30,6 +30,21 @@ export interface Platform {
   updates: DesktopUpdates | null;
   /** Activation by file for a desktop without network (main writes and reads the files); null on the web. */
   offline: DesktopOfflineActivation | null;
+  /**
+   * What this machine may still use of each metered feature (main's usage queue and the lease's
+   * offline allowance); null on the web, and in desktop builds made before usage was metered.
+   */
+  usage: DesktopUsage | null;
+  /**
+   * A floating license's seat on this desktop (main checks it out and keeps it): its state, and
+   * "Borrow for offline use…". Null on the web and in desktop builds made before floating licenses.
+   */
+  floating?: NonNullable<DesktopBridge['floating']> | null;
+}
+
+/** What the portal reads of the desktop's metered use: what is left, and what waits to upload. */
+export interface DesktopUsage {
+  left(): Promise<UsageLeft>;
 }
 
 /** What the portal may do for a desktop without network: write a request, import, sign out by file. */
@@ -85,6 +100,8 @@ export function createPlatform({
         importOfflineLicenseFile: (contents) => bridge.importOfflineLicenseFile(contents),
         signOutOfflineLicense: () => bridge.signOutOfflineLicense(),
       },
+      usage: desktopUsage(bridge),
+      floating: bridge.floating ?? null,
     };
   }
   return {
@@ -114,5 +131,12 @@ export function createPlatform({
     getAppInfo: async () => null,
     updates: null,
     offline: null,
+    usage: null,
+    floating: null,
   };
+}
+
+function desktopUsage(bridge: DesktopBridge): DesktopUsage | null {
+  const usage = bridge.usage;
+  return usage ? { left: () => usage.left() } : null;
 }

@@ -1,4 +1,4 @@
-import { API_BASE_PATH, apiPaths } from '../../../shared/routes';
+import { API_BASE_PATH, healthApiPaths } from '../../../shared/routes';
 
 /**
  * Whether a failure means the server never answered: no connection, the server down, a timeout,
@@ -21,7 +21,7 @@ export function isUnreachable(error: unknown): boolean {
 /** Whether the server answers its health check now (any failure counts as no). */
 export async function serverAnswers(fetchImpl: typeof fetch = fetch): Promise<boolean> {
   try {
-    const response = await fetchImpl(`${API_BASE_PATH}${apiPaths.health}`, { cache: 'no-store' });
+    const response = await fetchImpl(`${API_BASE_PATH}${healthApiPaths.health}`, { cache: 'no-store' });
     return response.ok;
   } catch {
     return false;

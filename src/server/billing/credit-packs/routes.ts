@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema as params } from '../../../shared/api/common.js';
 import { buyCreditPacksRequestSchema } from '../../../shared/api/licenses.js';
 import { paymentOrderSchema } from '../../../shared/api/payments.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { CreditPackOrders } from './service.js';

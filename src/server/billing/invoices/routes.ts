@@ -12,7 +12,7 @@ import {
 } from '../../../shared/api/invoices.js';
 import { idParamsSchema } from '../../../shared/api/common.js';
 import { paymentIdParamsSchema } from '../../../shared/api/payments.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';

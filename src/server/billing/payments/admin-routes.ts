@@ -5,7 +5,7 @@ import {
   adminPaymentSchema,
   paymentIdParamsSchema,
 } from '../../../shared/api/payments.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { AdminPaymentsService } from './admin-service.js';
 

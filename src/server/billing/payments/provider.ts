@@ -62,8 +62,17 @@ export interface SubscriptionGateway {
     subscriptionId: string,
     input: { name: string; description: string; amount: number; currency: string },
   ): Promise<string>;
+  /**
+   * The id of the subscription's extra charge made since `since` (Unix seconds) whose description
+   * carries `reference`, if one was: a charge asked for before whose answer was lost.
+   */
+  findCharge(subscriptionId: string, reference: string, since: number): Promise<string | undefined>;
   /** Cancels now, or at the end of the paid period (no further charge). */
   cancelSubscription(subscriptionId: string, atPeriodEnd: boolean): Promise<void>;
+  /** Pauses now: no charge is made until it is resumed. */
+  pauseSubscription(subscriptionId: string): Promise<void>;
+  /** Resumes a paused subscription now: its next charge is made from now on. */
+  resumeSubscription(subscriptionId: string): Promise<void>;
   /** The payment's method in the portal's words ("Card •••• 1111 (Visa)"), read from the provider. */
   paymentMethodOf(paymentId: string): Promise<string | undefined>;
   /** The subscription's status at the provider ("active", "cancelled", …). */

@@ -3,6 +3,9 @@ import { describePaymentMethod } from './payment-method.js';
 import { PaymentProviderError, type SubscriptionGateway } from './provider.js';
 import { describeSdkError } from './razorpay-sdk.js';
 
+/** Add-ons asked for per page when looking one up (Razorpay's most). */
+const ADDON_PAGE = 100;
+
 /** Razorpay's word for our billing intervals. */
 const PERIODS = { month: 'monthly', year: 'yearly' } as const;
 
@@ -71,9 +74,37 @@ export function createRazorpaySubscriptions(client: Razorpay): SubscriptionGatew
         throw new PaymentProviderError('Razorpay answered an unexpected add-on', addon);
       return addon.id;
     },
+    async findCharge(subscriptionId, reference, since) {
+      // Add-ons carry no notes: the reference is in the item's description. Newest first, a page at a time.
+      for (let skip = 0; ; skip += ADDON_PAGE) {
+        const page = await call('list the add-ons', () =>
+          client.addons.all({ from: since, count: ADDON_PAGE, skip }),
+        );
+        if (!Array.isArray(page.items))
+          throw new PaymentProviderError('Razorpay answered an unexpected list of add-ons', page);
+        const found = page.items.find(
+          (addon) =>
+            addon.subscription_id === subscriptionId &&
+            typeof addon.item?.description === 'string' &&
+            addon.item.description.includes(reference),
+        );
+        if (found) return found.id;
+        if (page.items.length < ADDON_PAGE) return undefined;
+      }
+    },
     async cancelSubscription(subscriptionId, atPeriodEnd) {
       await call('cancel the subscription', () =>
         client.subscriptions.cancel(subscriptionId, atPeriodEnd ? 1 : 0),
+      );
+    },
+    async pauseSubscription(subscriptionId) {
+      await call('pause the subscription', () =>
+        client.subscriptions.pause(subscriptionId, { pause_at: 'now' }),
+      );
+    },
+    async resumeSubscription(subscriptionId) {
+      await call('resume the subscription', () =>
+        client.subscriptions.resume(subscriptionId, { resume_at: 'now' }),
       );
     },
     async statusOf(subscriptionId) {

@@ -2,7 +2,7 @@ import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { type FastifyPluginAsyncZod, validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { webhookAckSchema, webhookEventSchema } from '../../../shared/api/payments.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
 import type { WebhookHandler } from './webhooks.js';

@@ -5,7 +5,7 @@ import {
   seatChangeBodySchema,
   seatQuoteSchema,
 } from '../../../shared/api/organisations.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';

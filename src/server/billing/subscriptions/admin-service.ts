@@ -3,6 +3,8 @@ import type {
   AdminSubscription,
   AdminSubscriptionDetail,
   adminCancelSubscriptionRequestSchema,
+  adminPauseSubscriptionRequestSchema,
+  adminResumePauseRequestSchema,
   adminSubscriptionListQuerySchema,
 } from '../../../shared/api/admin-subscriptions.js';
 import type { Paged } from '../../../shared/api/paging.js';
@@ -24,6 +26,8 @@ import type { SubscriptionsService } from './service.js';
 
 type ListQuery = z.output<typeof adminSubscriptionListQuerySchema>;
 type CancelInput = z.output<typeof adminCancelSubscriptionRequestSchema>;
+type PauseInput = z.output<typeof adminPauseSubscriptionRequestSchema>;
+type ResumeInput = z.output<typeof adminResumePauseRequestSchema>;
 
 const subscriptionNotFound = () => notFound('subscription_not_found', 'Subscription not found');
 
@@ -94,6 +98,49 @@ export function createAdminSubscriptionsService({
             requested: input.at,
             reason: input.reason,
             license_id: cancelled.license_id,
+          },
+        }),
+      );
+      return detail(before.id);
+    },
+
+    /** Pauses as the customer could; the security log keeps who and why. */
+    async pause(actor: AdminActor, id: string, input: PauseInput): Promise<AdminSubscriptionDetail> {
+      const before = await findAdminSubscription(db, id);
+      if (!before) throw subscriptionNotFound();
+      await subscriptions.pauseById(before.id, input.periods, (trx, paused) =>
+        recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.subscriptionPaused,
+          severity: 'warning',
+          userId: paused.user_id,
+          details: {
+            subscription_id: paused.id,
+            provider_subscription_id: paused.provider_subscription_id,
+            periods: input.periods,
+            pause_resumes_at: paused.pause_resumes_at,
+            reason: input.reason,
+            license_id: paused.license_id,
+          },
+        }),
+      );
+      return detail(before.id);
+    },
+
+    /** Resumes a paused subscription now, or withdraws a planned pause; the security log keeps who and why. */
+    async unpause(actor: AdminActor, id: string, input: ResumeInput): Promise<AdminSubscriptionDetail> {
+      const before = await findAdminSubscription(db, id);
+      if (!before) throw subscriptionNotFound();
+      await subscriptions.unpauseById(before.id, (trx, resumed) =>
+        recordAdminAction(trx, clock, actor, {
+          type: securityEventTypes.subscriptionPauseEnded,
+          severity: 'warning',
+          userId: resumed.user_id,
+          details: {
+            subscription_id: resumed.id,
+            provider_subscription_id: resumed.provider_subscription_id,
+            status: resumed.status,
+            reason: input.reason,
+            license_id: resumed.license_id,
           },
         }),
       );

@@ -7,6 +7,7 @@ import { holdUntilRenewalReported, suspendForNonPayment } from '../../licensing/
 import type { SubscriptionCharges } from './charges.js';
 import { dueSubscriptions, findSubscription, lockSubscription, updateSubscription } from './repository.js';
 import { chargeSandboxRenewal } from './sandbox-billing.js';
+import { resumeNow, startPause } from './pause.js';
 
 /** Subscriptions handled per batch; the next batch follows at once while work is due. */
 const BATCH = 100;
@@ -19,6 +20,10 @@ export interface LifecycleEffects {
     license: LicenseRow | undefined,
   ): Promise<void>;
   ended?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
+  /** The paid period ended with a pause asked for: the subscription and its license are paused. */
+  paused?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
+  /** A pause ended (at its end, or `early` by the customer or an administrator). */
+  resumed?(trx: DbOrTransaction, subscription: SubscriptionRow, early: boolean): Promise<void>;
 }
 
 /**
@@ -35,10 +40,13 @@ export function createSubscriptionLifecycle({
   graceDays,
   log,
   effects = {},
+  resumeAtProvider,
 }: {
   db: Db;
   clock: Clock;
   charges: SubscriptionCharges;
+  /** Resumes a paused subscription at its provider (Razorpay), before it resumes here. */
+  resumeAtProvider?: (subscription: SubscriptionRow) => Promise<void>;
   /** SUBSCRIPTION_GRACE_DAYS: how long a license outlives its period while the renewal is unpaid. */
   graceDays: number;
   log: FastifyBaseLogger;
@@ -98,15 +106,46 @@ export function createSubscriptionLifecycle({
   }
 
   /**
+   * Resumes a paused subscription now (its pause is over, or it is resumed early), and takes the
+   * step its new period, due at once, needs: the sandbox charges it, a provider's is awaited.
+   */
+  async function resumePaused(
+    trx: DbOrTransaction,
+    subscription: SubscriptionRow,
+    early: boolean,
+  ): Promise<SubscriptionRow | undefined> {
+    const resumed = await resumeNow(trx, subscription, clock.now().toISOString());
+    if (!resumed) return undefined;
+    await effects.resumed?.(trx, resumed, early);
+    if (resumed.provider === 'sandbox') await chargeSandboxRenewal(trx, charges, resumed);
+    else await awaitProviderRenewal(trx, resumed);
+    return findSubscription(trx, resumed.id);
+  }
+
+  /** Whether the subscription's pause is over now. */
+  const pauseOver = (subscription: SubscriptionRow, now: string) =>
+    subscription.status === 'paused' &&
+    subscription.pause_resumes_at !== null &&
+    subscription.pause_resumes_at <= now;
+
+  /**
    * Does what is due for one subscription, read again under its lock inside the transaction: the
    * caller's when given (the sandbox moves the dates and lets them fall due in one), or its own.
    */
   async function advance(id: string, within?: DbOrTransaction): Promise<boolean> {
+    // A pause over on Razorpay: Razorpay resumes first, outside the transaction (a call that
+    // fails leaves it paused here too, and the next run asks again).
+    if (!within && resumeAtProvider) {
+      const before = await findSubscription(db, id);
+      if (before && before.provider !== 'sandbox' && pauseOver(before, clock.now().toISOString()))
+        await resumeAtProvider(before);
+    }
     const step = async (trx: DbOrTransaction) => {
       await lockSubscription(trx, id);
       const subscription = await findSubscription(trx, id);
       if (!subscription) return false;
       const now = clock.now().toISOString();
+      if (pauseOver(subscription, now)) return (await resumePaused(trx, subscription, false)) !== undefined;
       if (
         subscription.status === 'past_due' &&
         subscription.grace_ends_at !== null &&
@@ -116,6 +155,8 @@ export function createSubscriptionLifecycle({
       const periodOver = subscription.current_period_end !== null && subscription.current_period_end <= now;
       if (subscription.status === 'active' && periodOver && subscription.cancel_at_period_end === 1)
         return endCancelled(trx, subscription);
+      if (subscription.status === 'active' && periodOver && subscription.pause_resumes_at !== null)
+        return startPause(trx, subscription, now, { started: effects.paused });
       if (subscription.provider !== 'sandbox')
         return subscription.status === 'active' && periodOver && subscription.grace_ends_at === null
           ? awaitProviderRenewal(trx, subscription)
@@ -133,6 +174,7 @@ export function createSubscriptionLifecycle({
 
   return {
     advance,
+    resumePaused,
     /** One pass over everything due now; answers how many subscriptions moved on. */
     async runDue(): Promise<number> {
       let moved = 0;

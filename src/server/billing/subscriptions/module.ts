@@ -84,7 +84,11 @@ export function createSubscriptionsArea({
         await hooks.suspended(trx, subscription, license);
       },
       ended: (trx, subscription) => hooks.ended(trx, subscription),
+      resumed: (trx, subscription, early) =>
+        events.publish(trx, { type: 'subscription.resumed', subscription, early }),
     },
+    // Bound late: the service holds the provider's calls, and is made with the lifecycle.
+    resumeAtProvider: (subscription) => service.resumeAtProvider(subscription),
   });
   const service = createSubscriptionsService({
     db,
@@ -99,7 +103,14 @@ export function createSubscriptionsArea({
         await events.publish(trx, { type: 'subscription.cancellation_requested', subscription, money });
         await hooks.cancelled(trx, subscription);
       },
-      resumed: (trx, subscription) => events.publish(trx, { type: 'subscription.resumed', subscription }),
+      resumed: (trx, subscription) =>
+        events.publish(trx, { type: 'subscription.cancellation_withdrawn', subscription }),
+      pause: {
+        paused: (trx, subscription) => events.publish(trx, { type: 'subscription.paused', subscription }),
+        // A pause to come withdrawn (still active); one under way resumed early is told by the lifecycle.
+        withdrawn: (trx, subscription) =>
+          events.publish(trx, { type: 'subscription.resumed', subscription, early: true, withdrawn: true }),
+      },
     },
     coupons,
     refundCredit,

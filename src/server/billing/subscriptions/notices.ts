@@ -11,6 +11,8 @@ import {
   paymentFailedMail,
   renewalReminderMail,
   subscriptionCancelledMail,
+  subscriptionPauseEndedMail,
+  subscriptionPausedMail,
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -211,6 +213,42 @@ export function createSubscriptionNotices({
           ...(await nextAmount(trx, found.plan, subscription)),
           planName: found.plan.name,
           renewsAt: subscription.current_period_end,
+          subscriptionUrl,
+        }),
+      );
+    },
+
+    /**
+     * A pause was asked for (heard on `subscription.paused`). A confirmation of the customer's (or
+     * an administrator's) change, so sent whatever the optional mail preferences say.
+     */
+    async paused(trx: DbOrTransaction, subscription: SubscriptionRow) {
+      const found = await parties(trx, subscription);
+      if (!found || !subscription.pause_resumes_at || subscription.pause_periods === null) return;
+      await mailer.queue(
+        trx,
+        subscriptionPausedMail({
+          ...found.to,
+          planName: found.plan.name,
+          periods: subscription.pause_periods,
+          startsAt: subscription.current_period_end ?? subscription.pause_resumes_at,
+          resumesAt: subscription.pause_resumes_at,
+          subscriptionUrl,
+        }),
+      );
+    },
+
+    /** A pause ended, or one to come was withdrawn (heard on `subscription.resumed`). */
+    async pauseEnded(trx: DbOrTransaction, subscription: SubscriptionRow, withdrawn: boolean) {
+      const found = await parties(trx, subscription);
+      if (!found) return;
+      await mailer.queue(
+        trx,
+        subscriptionPauseEndedMail({
+          ...found.to,
+          planName: found.plan.name,
+          withdrawn,
+          renewsAt: withdrawn ? subscription.current_period_end : null,
           subscriptionUrl,
         }),
       );

@@ -2,7 +2,7 @@ import type { SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict, notFound } from '../../platform/http-error.js';
 
 /** The statuses in which a subscription still runs (and may be cancelled, or paid). */
-export const LIVE: readonly SubscriptionRow['status'][] = ['active', 'past_due', 'suspended'];
+export const LIVE: readonly SubscriptionRow['status'][] = ['active', 'past_due', 'suspended', 'paused'];
 
 export const subscriptionNotFound = () => notFound('subscription_not_found', 'Subscription not found');
 

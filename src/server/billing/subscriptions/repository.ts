@@ -231,6 +231,8 @@ export const dueSubscriptions = (
           eb('grace_ends_at', 'is', null),
         ]),
         eb.and([eb('status', '=', 'past_due'), eb('grace_ends_at', '<=', now)]),
+        // A pause over: the subscription resumes and its next period is billed.
+        eb.and([eb('status', '=', 'paused'), eb('pause_resumes_at', '<=', now)]),
         eb.and([
           eb('status', '=', 'past_due'),
           eb('provider', '=', 'sandbox'),
@@ -260,6 +262,8 @@ export const dueForReminders = (
         eb.and([
           eb('subscriptions.status', '=', 'active'),
           eb('subscriptions.cancel_at_period_end', '=', 0),
+          // A pause asked for: the period's end starts the pause, not a renewal.
+          eb('subscriptions.pause_resumes_at', 'is', null),
           // A card trial's first charge is told by the trial's own reminders (licensing's).
           eb('subscriptions.cycles', '>', 0),
           eb('plans.billing_interval', '=', 'year'),

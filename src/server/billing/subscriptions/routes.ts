@@ -5,6 +5,8 @@ import {
   cardChangeCheckoutSchema,
   changePlanRequestSchema,
   createSubscriptionRequestSchema,
+  MAX_PAUSE_PERIODS,
+  pauseSubscriptionRequestSchema,
   paymentMethodRequestSchema,
   PLAN_CHANGE_QUOTE_VALIDITY_MINUTES,
   planChangeQuoteSchema,
@@ -20,10 +22,14 @@ import {
 } from '../../../shared/api/subscriptions.js';
 import { noBodySchema } from '../../../shared/api/common.js';
 import { sandboxCheckoutRequestSchema } from '../../../shared/api/payments.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
+import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { securityEventTypes } from '../../platform/security-log/security-events.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
+import type { SubscriptionRow } from '../../platform/db/tables.js';
 import type { SubscriptionsService } from './service.js';
 
 const tags = ['subscriptions'];
@@ -176,6 +182,75 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
     async (request) => subscriptions.resume(user(request), request.params.id),
   );
 
+  /** The customer's own pause, or its end, in the security log with the request's origin. */
+  const pauseAudit =
+    (request: Parameters<typeof currentUser>[0], type: 'subscriptionPaused' | 'subscriptionPauseEnded') =>
+    (trx: DbOrTransaction, subscription: SubscriptionRow) =>
+      recordSecurityEvent(trx, app.platform.clock, {
+        type: securityEventTypes[type],
+        severity: 'info',
+        userId: subscription.user_id,
+        actorId: user(request).id,
+        meta: requestMeta(request),
+        details: {
+          subscription_id: subscription.id,
+          provider_subscription_id: subscription.provider_subscription_id,
+          status: subscription.status,
+          pause_periods: subscription.pause_periods,
+          pause_resumes_at: subscription.pause_resumes_at,
+        },
+      });
+
+  app.post(
+    paths.pause,
+    {
+      schema: {
+        operationId: 'pauseSubscription',
+        tags,
+        summary: `Pause for 1 to ${MAX_PAUSE_PERIODS} billing periods from the end of the paid period`,
+        description:
+          'The license works to the end of the paid period, then reads `paused` (its check answers 403 ' +
+          '`license_paused` with `resumes_at`) until the pause ends; nothing is charged meanwhile. At ' +
+          '`pause.resumes_at` the subscription resumes and the next period is charged. Refused (409) for a ' +
+          'subscription that is not active and paid up (`subscription_not_pausable`), already paused ' +
+          '(`subscription_already_paused`), or with a pause planned (`pause_already_requested`). On Razorpay ' +
+          'the subscription is paused there at once (502 when Razorpay refuses: nothing was paused).',
+        security: bearerSecurity,
+        params,
+        body: pauseSubscriptionRequestSchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415, 502) },
+      },
+    },
+    async (request) =>
+      subscriptions.pause(
+        user(request),
+        request.params.id,
+        request.body.periods,
+        pauseAudit(request, 'subscriptionPaused'),
+      ),
+  );
+
+  app.post(
+    paths.unpause,
+    {
+      schema: {
+        operationId: 'unpauseSubscription',
+        tags,
+        summary: 'Resume a paused subscription now, or withdraw a planned pause',
+        description:
+          'A paused subscription resumes now: a new billing period starts and is charged at once, and the ' +
+          'license works again. A pause still to come is withdrawn: the subscription renews as before. ' +
+          'Refused (409 `subscription_not_paused`) when neither applies.',
+        security: bearerSecurity,
+        params,
+        body: noBodySchema,
+        response: { 200: subscriptionSchema, ...errorResponses(400, 401, 404, 409, 415, 502) },
+      },
+    },
+    async (request) =>
+      subscriptions.unpause(user(request), request.params.id, pauseAudit(request, 'subscriptionPauseEnded')),
+  );
+
   app.post(
     paths.planQuote,
     {
@@ -309,8 +384,9 @@ export const subscriptionsRoutes: FastifyPluginAsyncZod<{ subscriptions: Subscri
         description:
           'Makes the subscription’s next event happen now. A renewal (or a retry of a failed one) is ' +
           'charged to the sandbox card now, for the period a real renewal pays: from the end of the ' +
-          'paid period, one month or year. The end of the grace period or of a canceled period is ' +
-          'brought forward by moving the subscription’s dates back. 404 when the server takes real payments.',
+          'paid period, one month or year. The end of the grace period, of a canceled period or of a pause, ' +
+          'and the start of a planned pause, are brought forward by moving the subscription’s dates back. ' +
+          '404 when the server takes real payments.',
         security: bearerSecurity,
         params,
         body: noBodySchema,

@@ -77,6 +77,8 @@ export function createSandboxControls({
       grace_ends_at: back(row.grace_ends_at),
       next_retry_at: back(row.next_retry_at),
       trial_ends_at: back(row.trial_ends_at),
+      // A planned pause lasts its periods from where it now starts; a pause under way ends now.
+      pause_resumes_at: back(row.pause_resumes_at),
       updated_at: now,
     });
     if (row.license_id) await moveExpiryBack(trx, row.license_id, shift, now);
@@ -104,14 +106,22 @@ export function createSandboxControls({
     const retryFirst =
       row.next_retry_at !== null && (row.grace_ends_at === null || row.next_retry_at < row.grace_ends_at);
     if (
-      (row.status === 'active' && row.cancel_at_period_end === 0) ||
+      (row.status === 'active' && row.cancel_at_period_end === 0 && row.pause_resumes_at === null) ||
       (row.status === 'past_due' && !graceOver && retryFirst)
     ) {
       await chargeSandboxRenewal(trx, charges, row);
       return;
     }
+    // What comes next: the paid period's end (a cancellation or a pause starts), the grace
+    // period's end, or a pause's end (the subscription resumes and is billed).
     const end =
-      row.status === 'active' ? row.current_period_end : row.status === 'past_due' ? row.grace_ends_at : null;
+      row.status === 'active'
+        ? row.current_period_end
+        : row.status === 'past_due'
+          ? row.grace_ends_at
+          : row.status === 'paused'
+            ? row.pause_resumes_at
+            : null;
     if (end === null) throw conflict('nothing_due', `A ${row.status} subscription has no next renewal`);
     await moveBack(trx, row, Date.parse(end) - clock.now().getTime());
     await lifecycle.advance(row.id, trx);

@@ -23,6 +23,7 @@ import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import {
   assertManages,
   assertRenewable,
+  endLicensePause,
   endWithSubscription,
   findLicenseById,
   findOrganisationLicense,
@@ -62,6 +63,7 @@ import {
 import { createProviderSubscriptions, TOTAL_CYCLES } from './provider-plans.js';
 import { LIVE, subscriptionNotFound } from './refusals.js';
 import { createSandboxControls } from './sandbox-controls.js';
+import { createPauses, type PauseEffects, pauseOf } from './pause.js';
 import {
   chargesOfSubscription,
   findLiveSubscriptionIdOfOrganisation,
@@ -83,7 +85,12 @@ export interface SubscriptionEffects {
   cancelled?(trx: DbOrTransaction, subscription: SubscriptionRow, money: CancelledMoney): Promise<void>;
   /** A cancellation at period end was taken back. */
   resumed?(trx: DbOrTransaction, subscription: SubscriptionRow): Promise<void>;
+  /** A pause was asked for, and a pause ended early (the lifecycle's effects tell one ended on time). */
+  pause?: PauseEffects;
 }
+
+/** Records who paused or resumed, in the transaction of the change (the security log). */
+export type PauseAudit = (trx: DbOrTransaction, subscription: SubscriptionRow) => Promise<void>;
 
 /** A refund reserved in a cancellation's transaction, asked of the provider after it commits. */
 interface ReservedRefund {
@@ -156,14 +163,16 @@ export function createSubscriptionsService({
     const charging =
       (row.status === 'active' && row.cancel_at_period_end === 0) ||
       row.status === 'past_due' ||
-      row.status === 'suspended';
-    // Past due: the next retry (or the end of grace); suspended: due now, until paid.
+      row.status === 'suspended' ||
+      row.status === 'paused';
+    // Past due: the next retry (or the end of grace); suspended: due now, until paid; paused, or
+    // a pause asked for: when the pause ends.
     const nextAt =
       row.status === 'past_due'
         ? (row.next_retry_at ?? row.grace_ends_at)
         : row.status === 'suspended'
           ? clock.now().toISOString()
-          : row.current_period_end;
+          : (row.pause_resumes_at ?? row.current_period_end);
     return {
       id: row.id,
       provider_subscription_id: row.provider_subscription_id,
@@ -202,6 +211,7 @@ export function createSubscriptionsService({
         : 0,
       cancel_now_refund_minor: (await cancelNowRefund(db, row, clock.now()))?.amountMinor ?? 0,
       trial_ends_at: row.trial_ends_at,
+      pause: pauseOf(row),
       created_at: row.created_at,
     };
   }
@@ -298,6 +308,14 @@ export function createSubscriptionsService({
   const cardChanges = createCardChanges({ db, clock, provider, providers });
   const cardTrials = createCardTrials({ db, clock, events, closing, log });
   const sandbox = createSandboxControls({ db, clock, provider, charges, lifecycle });
+  const pauses = createPauses({ db, clock, providers, ...(effects.pause ? { effects: effects.pause } : {}) });
+  const endPause = (row: SubscriptionRow, audit?: PauseAudit) =>
+    pauses.end(row, (trx, paused) => lifecycle.resumePaused(trx, paused, true), audit);
+  const byAnyId = async (id: string): Promise<SubscriptionRow> => {
+    const row = (await findSubscription(db, id)) ?? (await findSubscriptionByProviderId(db, id));
+    if (!row) throw subscriptionNotFound();
+    return row;
+  };
 
   /**
    * Cancels at the end of the paid period (the license runs to it; no further charge), or now
@@ -407,7 +425,11 @@ export function createSubscriptionsService({
         { version: current.version },
       );
       if (!changed) throw new Error(`subscription ${row.id} changed under its lock`);
-      if (!atPeriodEnd && row.license_id) await endWithSubscription(trx, row.license_id, now, now);
+      if (!atPeriodEnd && row.license_id) {
+        // Ended while paused: the license's paid time ended with the period before the pause.
+        if (current.status === 'paused') await endLicensePause(trx, row.license_id, undefined, now);
+        await endWithSubscription(trx, row.license_id, now, now);
+      }
       const planCurrency = (await findPlanRow(trx, changed.plan_id))?.currency ?? currency;
       const periodRefunded = sumOf(refunds.filter((refund) => refund.kind === 'period'));
       await effects.cancelled?.(trx, changed, {
@@ -718,6 +740,33 @@ export function createSubscriptionsService({
       if (!moved) throw conflict('subscription_changed', 'The subscription changed meanwhile; look again');
       return toSubscription(moved);
     },
+
+    /**
+     * Pauses for `periods` billing periods from the end of the paid period (the license is valid
+     * until then); refused (409) unless the subscription is active and paid up, with no pause or
+     * cancellation planned.
+     */
+    async pause(user: UserRow, id: string, periods: number, audit?: PauseAudit): Promise<Subscription> {
+      return toSubscription(await pauses.request(await own(user, id), periods, audit));
+    },
+
+    /** Resumes a paused subscription now (its next period billed now), or withdraws a pause to come. */
+    async unpause(user: UserRow, id: string, audit?: PauseAudit): Promise<Subscription> {
+      return toSubscription(await endPause(await own(user, id), audit));
+    },
+
+    /** An administrator's pause, by our id or the provider's, with the customer's rules. */
+    async pauseById(id: string, periods: number, audit: PauseAudit): Promise<Subscription> {
+      return toSubscription(await pauses.request(await byAnyId(id), periods, audit));
+    },
+
+    /** An administrator's early resumption (or withdrawal of a pause to come). */
+    async unpauseById(id: string, audit: PauseAudit): Promise<Subscription> {
+      return toSubscription(await endPause(await byAnyId(id), audit));
+    },
+
+    /** Resumes a paused subscription at its provider (the scheduler's, when its pause is over). */
+    resumeAtProvider: (row: SubscriptionRow) => pauses.atProvider(row, 'resume'),
 
     /** What moving to another plan costs now: the unused part of the period credited, in minor units. */
     async quote(user: UserRow, id: string, planId: string): Promise<PlanChangeQuote> {

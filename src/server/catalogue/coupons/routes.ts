@@ -8,7 +8,7 @@ import {
   updateCouponRequestSchema,
 } from '../../../shared/api/coupons.js';
 import { idParamsSchema } from '../../../shared/api/common.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../platform/http/current-user.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';

@@ -9,7 +9,7 @@ import {
   updateFeatureRequestSchema,
 } from '../../../shared/api/features.js';
 import { idParamsSchema as params } from '../../../shared/api/common.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { FeaturesService } from './service.js';

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { featuresOfPlans, findPlanSummary, type PlanSummary } from './repository.js';
+import {
+  featuresOfPlans,
+  findFingerprintThreshold,
+  findPlanSummary,
+  type PlanSummary,
+} from './repository.js';
 
 /** How long a license check may answer with a plan as it was: an admin's edit shows within this. */
 export const PLAN_CACHE_MS = 5_000;
@@ -11,6 +16,8 @@ export interface CachedPlan {
   features: PlanFeature[];
   /** A digest of the plan and its features: equal exactly when what a license check shows of them is. */
   fingerprint: string;
+  /** How many of a machine's fingerprint components must match for it to be known again. */
+  fingerprintThreshold: number;
 }
 
 /**
@@ -18,16 +25,28 @@ export interface CachedPlan {
  * desktop check needs them and they change rarely, so two of a check's queries become none.
  * Kept per process; instances converge within the same few seconds.
  */
+/** Components that must match when a plan says nothing (the plans' column default). */
+const DEFAULT_FINGERPRINT_THRESHOLD = 3;
+
 export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number = Date.now) {
   const entries = new Map<string, { loadedAt: number; value: Promise<CachedPlan> }>();
 
   async function load(planId: string): Promise<CachedPlan> {
-    const [features, plan] = await Promise.all([featuresOfPlans(db, [planId]), findPlanSummary(db, planId)]);
+    const [features, plan, threshold] = await Promise.all([
+      featuresOfPlans(db, [planId]),
+      findPlanSummary(db, planId),
+      findFingerprintThreshold(db, planId),
+    ]);
     const planFeatures = features.get(planId) ?? [];
     const fingerprint = createHash('sha256')
       .update(JSON.stringify([plan, planFeatures]))
       .digest('base64url');
-    return { plan, features: planFeatures, fingerprint };
+    return {
+      plan,
+      features: planFeatures,
+      fingerprint,
+      fingerprintThreshold: threshold ?? DEFAULT_FINGERPRINT_THRESHOLD,
+    };
   }
 
   return {

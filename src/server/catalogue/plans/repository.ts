@@ -80,11 +80,21 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   max_activations: row.max_activations,
   seat_based: row.seat_based === 1,
   trial_days: row.trial_days,
+  deactivations_per_30_days: row.deactivations_per_30_days,
+  fingerprint_threshold: row.fingerprint_threshold,
   is_public: row.is_public === 1,
   is_active: row.is_active === 1,
   is_draft: row.draft === 1,
   update_months: row.update_months,
   renews_updates_of: row.renews_updates_of,
+  floating:
+    row.floating_seats === null
+      ? null
+      : {
+          seats: row.floating_seats,
+          lease_minutes: row.floating_lease_minutes ?? 15,
+          max_borrow_days: row.floating_borrow_days ?? 0,
+        },
   sort_order: row.sort_order,
   features,
   archived_at: row.archived_at,
@@ -276,3 +286,11 @@ export async function licenseCountsByPlan(
     rows.map((row) => [row.plan_id, { total: Number(row.total), active: Number(row.active ?? 0) }]),
   );
 }
+
+/** How many fingerprint components must match on the plan's machines (undefined for an unknown plan). */
+export const findFingerprintThreshold = async (
+  db: DbOrTransaction,
+  id: string,
+): Promise<number | undefined> =>
+  (await db.selectFrom('plans').select('fingerprint_threshold').where('id', '=', id).executeTakeFirst())
+    ?.fingerprint_threshold;

@@ -10,7 +10,7 @@ import {
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
 import { idParamsSchema as params, noBodySchema } from '../../../shared/api/common.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { PlansService } from './service.js';

@@ -37,6 +37,13 @@ type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
 type UpdatePlanInput = z.output<typeof updatePlanRequestSchema>;
 type PlanFeaturesInput = CreatePlanInput['features'];
 
+/** A floating plan's seats as the plan's columns; null clears them (node-locked). */
+const floatingColumns = (floating: CreatePlanInput['floating']) => ({
+  floating_seats: floating?.seats ?? null,
+  floating_lease_minutes: floating?.lease_minutes ?? null,
+  floating_borrow_days: floating?.max_borrow_days ?? null,
+});
+
 const planNotFound = () => notFound('plan_not_found', 'Plan not found');
 const withoutFeatures = () =>
   conflict(
@@ -169,6 +176,8 @@ export function createPlansService({
               billing_interval: input.billing_interval,
               max_activations: input.max_activations,
               trial_days: input.trial_days,
+              deactivations_per_30_days: input.deactivations_per_30_days,
+              fingerprint_threshold: input.fingerprint_threshold,
               is_public: input.is_public ? 1 : 0,
               is_active: input.is_active ? 1 : 0,
               sort_order: input.sort_order,
@@ -178,6 +187,7 @@ export function createPlansService({
               draft: 1,
               update_months: input.update_months,
               renews_updates_of: input.renews_updates_of,
+              ...floatingColumns(input.floating),
               created_at: now,
               updated_at: now,
             });
@@ -225,9 +235,10 @@ export function createPlansService({
       await refuseDuplicate(
         () =>
           db.transaction().execute(async (trx) => {
-            const { features, is_public, is_active, ...fields } = changes;
+            const { features, is_public, is_active, floating, ...fields } = changes;
             await updatePlan(trx, id, {
               ...fields,
+              ...(floating === undefined ? {} : floatingColumns(floating)),
               ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
               ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
               updated_at: isoNow(clock),

@@ -93,10 +93,12 @@ export async function revokeApiToken(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function recordTokenUse(db: DbOrTransaction, id: string, at: string, ip: string): Promise<void> {
+/** Notes when and from where a token was last used; never moves `last_used_at` back (another instance may be ahead). */
+export async function noteTokenUse(db: DbOrTransaction, id: string, at: string, ip: string): Promise<void> {
   await db
     .updateTable('api_tokens')
     .set({ last_used_at: at, last_used_ip: ip })
     .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', at)]))
     .execute();
 }

@@ -8,7 +8,7 @@ import {
   createApiTokenBodySchema,
   createdApiTokenSchema,
 } from '../../../shared/api/api-tokens.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../plugins/authenticate.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';

@@ -24,14 +24,10 @@ import {
   insertApiToken,
   listAllTokens,
   listTokensOf,
-  recordTokenUse,
   revokeApiToken,
 } from './repository.js';
 import { assertGrantable } from './scopes.js';
 import { displayParts, generateApiToken, hasValidChecksum, hashApiToken } from './token-format.js';
-
-/** `last_used_at` is written at most this often per token, not on every call. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,17 +50,6 @@ const toApiToken = (row: ApiTokenRow, now: string): ApiToken => ({
   revoked_at: row.revoked_at,
   status: statusOf(row, now),
 });
-
-/** What the security log's `api_token_used` row says about a call made with a token. */
-export interface TokenCall {
-  tokenId: string;
-  name: string;
-  userId: string;
-  method: string;
-  route: string;
-  statusCode: number;
-  meta: RequestMeta;
-}
 
 /**
  * Personal tokens (a customer's own licences and machines) and platform tokens (an
@@ -167,23 +152,17 @@ export function createApiTokensService({ db, clock }: { db: Db; clock: Clock }) 
      * The caller of a bearer that is an API token: 401 `invalid_token` for a bad checksum (before
      * any lookup), an unknown, revoked or expired token, an owner no longer active, or a platform
      * token whose owner is no longer an administrator. A personal token acts as a customer even
-     * when its owner is an administrator. Notes the use at most once a minute.
+     * when its owner is an administrator. Writes nothing: the call's use is noted once it is
+     * answered (token-uses.ts), with the token's `last_used_at`.
      */
-    async authenticate(token: string, ip: string): Promise<{ caller: AuthenticatedUser; name: string }> {
+    async authenticate(token: string): Promise<{ caller: AuthenticatedUser; name: string }> {
       if (!hasValidChecksum(token)) throw invalidApiToken();
       const found = await findApiTokenByHash(db, hashApiToken(token));
-      const nowDate = clock.now();
-      const now = nowDate.toISOString();
+      const now = isoNow(clock);
       if (!found) throw invalidApiToken();
       const { token: row, owner } = found;
       if (statusOf(row, now) !== 'active' || owner.status !== 'active') throw invalidApiToken();
       if (row.kind === 'platform' && owner.role !== 'admin') throw invalidApiToken();
-      if (
-        row.last_used_at === null ||
-        nowDate.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS
-      ) {
-        await recordTokenUse(db, row.id, now, ip);
-      }
       const role = row.kind === 'platform' ? 'admin' : 'user';
       const caller: AuthenticatedUser = {
         user: { ...owner, role },
@@ -201,23 +180,6 @@ export function createApiTokensService({ db, clock }: { db: Db; clock: Clock }) 
         apiToken: { id: row.id, kind: row.kind, scopes: JSON.parse(row.scopes) as string[] },
       };
       return { caller, name: row.name };
-    },
-
-    /** The security log's row for a call made with a token, written once the answer is sent. */
-    async recordCall(call: TokenCall): Promise<void> {
-      await recordSecurityEvent(db, clock, {
-        type: securityEventTypes.apiTokenUsed,
-        severity: 'info',
-        userId: call.userId,
-        meta: call.meta,
-        details: {
-          token_id: call.tokenId,
-          name: call.name,
-          method: call.method,
-          route: call.route,
-          status_code: call.statusCode,
-        },
-      });
     },
   };
 }

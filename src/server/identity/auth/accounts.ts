@@ -38,6 +38,8 @@ export function createAccounts(deps: AuthServiceDeps) {
       session_version: 0,
       created_at: now,
       updated_at: now,
+      deletion_due_at: null,
+      erased_at: null,
     };
   }
 

@@ -6,6 +6,7 @@ import type { UserRow } from '../../platform/db/tables.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import type { AccessTokens } from './access-tokens.js';
 import type { LockoutPolicy } from './login-throttle.js';
+import type { PasswordGate } from './password-gate.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { SignInObserver } from './sign-in-observer.js';
 
@@ -22,6 +23,8 @@ export interface AuthServiceDeps {
   lockout: LockoutPolicy;
   /** Told of each sign-in's end (the metrics); none when unset. */
   signIns?: SignInObserver;
+  /** Who must sign in through their organisation's provider instead of a password. */
+  passwordGate?: PasswordGate;
 }
 
 /** The API token a request was made with, when it was made with one rather than a session. */

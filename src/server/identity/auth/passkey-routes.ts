@@ -15,7 +15,7 @@ import {
   renamePasskeyRequestSchema,
   stepUpDoneSchema,
 } from '../../../shared/api/passkeys.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../plugins/authenticate.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
@@ -167,6 +167,9 @@ export const passkeyRoutes: FastifyPluginAsyncZod<PasskeyRoutesOptions> = async 
         tags,
         summary:
           'Sign in with a passkey, or complete a password sign-in with one as the second factor (with `challenge`)',
+        description:
+          'A passkey alone is refused with 403 `sso_required` for an address whose organization requires ' +
+          'single sign-on; a platform administrator’s sign-in there is logged as `sso_break_glass`.',
         security: apiKeySecurity,
         body: passkeySignInRequestSchema,
         response: { 200: tokenResponseSchema, ...errorResponses(400, 401, 403, 415, 429) },

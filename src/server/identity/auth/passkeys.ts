@@ -1,12 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { TokenResponse } from '../../../shared/api/auth.js';
 import type { Passkey, PasskeyCeremony } from '../../../shared/api/passkeys.js';
 import { PRODUCT_NAME } from '../../../shared/constants.js';
@@ -25,6 +18,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import { findUserById } from '../users/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { passSsoGate, type PasswordGate } from './password-gate.js';
 import { findChallenge, issueChallenge, recordWrongAnswer, useChallenge } from './challenges.js';
 import {
   admitLoginAttempt,
@@ -48,6 +42,12 @@ import type { SignInMethod } from './refresh-tokens.js';
 import { SECOND_FACTOR_MAX_WRONG_ANSWERS } from './second-factor-sign-in.js';
 import { recordStepUp } from './step-up-repository.js';
 import type { SignInObserver } from './sign-in-observer.js';
+
+/**
+ * The WebAuthn library, loaded at the first ceremony: it is the heaviest thing identity imports,
+ * and a server start or an administrator's command that meets no passkey need not wait for it.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** Where passkeys are valid: the RP id (PUBLIC_URL's host name) and the page origins allowed to use them. */
 export interface RelyingParty {
@@ -74,6 +74,8 @@ export interface PasskeysDeps {
   startSession(user: UserRow, meta: RequestMeta, methods: readonly SignInMethod[]): Promise<TokenResponse>;
   /** Told of refused passkey sign-ins (the metrics). */
   signIns?: SignInObserver;
+  /** Who must sign in through their organisation's provider: a passkey alone does not let them in. */
+  passwordGate?: PasswordGate;
 }
 
 const CEREMONY_TTL_SECONDS = 5 * 60;
@@ -164,7 +166,9 @@ export function createPasskeys(deps: PasskeysDeps) {
             id: row.credential_id,
             transports: parseTransports(row.transports),
           }));
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials,
       userVerification,
@@ -238,7 +242,9 @@ export function createPasskeys(deps: PasskeysDeps) {
 
     let verified;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge.webauthn_challenge,
         expectedOrigin: [...rp.origins],
@@ -307,7 +313,9 @@ export function createPasskeys(deps: PasskeysDeps) {
 
     async startRegistration(user: UserRow): Promise<PasskeyCeremony> {
       const existing = await listPasskeysOfUser(db, user.id);
-      const options = await generateRegistrationOptions({
+      const options = await (
+        await webauthn()
+      ).generateRegistrationOptions({
         rpName: PRODUCT_NAME,
         rpID: rp.id,
         userName: user.email,
@@ -336,7 +344,9 @@ export function createPasskeys(deps: PasskeysDeps) {
 
       let verified;
       try {
-        verified = await verifyRegistrationResponse({
+        verified = await (
+          await webauthn()
+        ).verifyRegistrationResponse({
           response: input.response,
           expectedChallenge: challenge.webauthn_challenge,
           expectedOrigin: [...rp.origins],
@@ -468,6 +478,22 @@ export function createPasskeys(deps: PasskeysDeps) {
       }
       await recordLoginSuccess(db, attempt);
       checkAccountMaySignIn(user);
+      // A passkey as the second factor follows a password that already passed the gate.
+      if (input.challenge === undefined) {
+        const requirement = await passSsoGate(deps.passwordGate, user).catch((error: unknown) => {
+          deps.signIns?.failed({ method: 'webauthn', reason: 'sso_required' });
+          throw error;
+        });
+        if (requirement)
+          await recordSecurityEvent(db, clock, {
+            type: securityEventTypes.ssoBreakGlass,
+            severity: 'critical',
+            userId: user.id,
+            actorId: user.id,
+            meta,
+            details: { organisation_id: requirement.organisationId, email: user.email, via: 'passkey' },
+          });
+      }
       const methods: SignInMethod[] = ['webauthn'];
       if (input.challenge !== undefined) {
         const used = await useChallenge(db, clock, 'second_factor', input.challenge);

@@ -10,6 +10,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { type SecurityEventType, securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { passSsoGate } from './password-gate.js';
 import { invalidTokenError } from './access-tokens.js';
 import { authAnswers, portalLink } from './answers.js';
 import { endEverySession } from './end-sessions.js';
@@ -93,7 +94,12 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       const invalidLink = () =>
         badRequest('invalid_reset_token', 'This reset link is invalid or has expired. Ask for a new one.');
       // A dead link is refused before paying for a hash; the transaction checks it again.
-      if (!(await findUsableEmailToken(db, clock, token, 'reset_password'))) throw invalidLink();
+      const tokenOwner = await findUsableEmailToken(db, clock, token, 'reset_password');
+      if (!tokenOwner) throw invalidLink();
+      // People whose organisation requires single sign-on have no password to reset (the link
+      // stays usable: taking the requirement off lets it work); administrators' resets are logged.
+      const holder = await findUserById(db, tokenOwner);
+      const requirement = holder ? await passSsoGate(deps.passwordGate, holder) : null;
       const passwordHash = await passwords.hash(newPassword);
       await db.transaction().execute(async (trx) => {
         const owner = await findUsableEmailToken(trx, clock, token, 'reset_password');
@@ -110,6 +116,19 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
           type: securityEventTypes.passwordReset,
           meta,
         });
+        if (requirement)
+          await recordSecurityEvent(trx, clock, {
+            type: securityEventTypes.ssoBreakGlass,
+            severity: 'critical',
+            userId: account.id,
+            actorId: account.id,
+            meta,
+            details: {
+              organisation_id: requirement.organisationId,
+              email: account.email,
+              via: 'password_reset',
+            },
+          });
         await mailer.queue(trx, passwordChangedMail(updated.email, forgotPasswordLink()));
       });
       return authAnswers.passwordReset;

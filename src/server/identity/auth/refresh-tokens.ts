@@ -17,7 +17,8 @@ import {
 import { bindingHolds, type SessionBinding } from './session-binding.js';
 
 /** How a sign-in proved who it is, as RFC 8176 names the methods. */
-export type SignInMethod = 'pwd' | 'otp' | 'webauthn';
+/** `fed`: through the organisation's identity provider (single sign-on). */
+export type SignInMethod = 'pwd' | 'otp' | 'webauthn' | 'fed';
 
 export interface IssuedRefreshToken {
   token: string;

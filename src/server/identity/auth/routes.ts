@@ -21,7 +21,7 @@ import {
 } from '../../../shared/api/auth.js';
 import { messageResponseSchema } from '../../../shared/api/errors.js';
 import { changePasswordRequestSchema } from '../../../shared/api/users.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { unauthorized } from '../../platform/http-error.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { bearerToken, currentUser } from '../plugins/authenticate.js';
@@ -368,9 +368,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         operationId: 'resetPassword',
         tags,
         summary: 'Set a new password with the token from the reset link; signs out every device',
+        description:
+          '403 `sso_required` for an address whose organization requires single sign-on (the link stays ' +
+          'usable); a platform administrator’s reset there is logged as `sso_break_glass`.',
         security: apiKeySecurity,
         body: resetPasswordRequestSchema,
-        response: { 200: messageResponseSchema, ...errorResponses(400, 429) },
+        response: { 200: messageResponseSchema, ...errorResponses(400, 403, 429) },
       },
     },
     async (request) => ({

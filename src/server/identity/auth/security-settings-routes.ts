@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { securitySettingsSchema } from '../../../shared/api/two-factor.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { SecuritySettingsService } from './security-settings.js';

@@ -32,6 +32,7 @@ import type { AuthenticatedUser, AuthServiceDeps } from './auth-types.js';
 import { endEverySession } from './end-sessions.js';
 import { attachBinding, newSessionBinding } from './session-binding.js';
 import { unobservedSignIns } from './sign-in-observer.js';
+import { ssoRequiredError } from './password-gate.js';
 
 /**
  * A refresh token that gets nothing: the code stays `invalid_refresh_token` (as for an unknown
@@ -104,6 +105,13 @@ export function createSessions(deps: AuthServiceDeps) {
     async login(emailInput: string, password: string, meta: RequestMeta): Promise<LoginResponse> {
       const email = emailInput.trim().toLowerCase();
       const user = await findUserByEmail(db, email);
+      // Refused before any password is tried, so the refusal says nothing of the password.
+      // Platform administrators keep their password (break-glass), and it is logged below.
+      const ssoRequirement = (await deps.passwordGate?.requirementFor(email)) ?? null;
+      if (ssoRequirement && user?.role !== 'admin') {
+        signIns.failed({ method: 'pwd', reason: 'sso_required' });
+        throw ssoRequiredError(ssoRequirement);
+      }
       // Counted before the slow password check, so a burst cannot outrun the count.
       const admission = await admitLoginAttempt(db, clock, deps.lockout, {
         email,
@@ -163,6 +171,15 @@ export function createSessions(deps: AuthServiceDeps) {
           'email_not_verified',
           'Confirm your e-mail address before signing in: follow the link we sent when you registered.',
         );
+      if (ssoRequirement)
+        await recordSecurityEvent(db, clock, {
+          type: securityEventTypes.ssoBreakGlass,
+          severity: 'critical',
+          userId: user.id,
+          actorId: user.id,
+          meta,
+          details: { organisation_id: ssoRequirement.organisationId, email },
+        });
       if (secondStep) {
         const challenge = await secondFactorChallengeFor(db, clock, user);
         if (challenge) return challenge;

@@ -10,7 +10,7 @@ import {
   totpEnrolmentSchema,
   twoFactorStatusSchema,
 } from '../../../shared/api/two-factor.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../plugins/authenticate.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { forbidden, unauthorized } from '../../platform/http-error.js';
 import { assertTokenMayCall } from '../api-tokens/scopes.js';
 import type { ApiTokensService } from '../api-tokens/service.js';
+import type { TokenUses } from '../api-tokens/token-uses.js';
 import { looksLikeApiToken } from '../api-tokens/token-format.js';
 import type { AuthenticatedUser, AuthService } from '../auth/service.js';
 import { requestMeta } from '../../platform/request-meta.js';
@@ -36,10 +37,15 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  *
  * The bearer is a session's access token or an API token (`aap_…`). An API token must be live and
  * hold the scope of every OpenAPI tag of the operation (403 `insufficient_scope` otherwise), and
- * each call made with one is written to the security log once answered.
+ * each call made with one is noted in the security log once answered: a refusal at once, the
+ * others counted per minute ({@link TokenUses}).
  */
-export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensService }>(
-  async (app, { auth, apiTokens }) => {
+export const authenticatePlugin = fp<{
+  auth: AuthService;
+  apiTokens: ApiTokensService;
+  tokenUses: TokenUses;
+}>(
+  async (app, { auth, apiTokens, tokenUses }) => {
     app.decorateRequest('auth', null);
     /** The name of the API token of the request, for the security log. */
     const tokenNames = new WeakMap<FastifyRequest, string>();
@@ -51,7 +57,7 @@ export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensSe
         request.auth = await auth.authenticate(token);
         return;
       }
-      const { caller, name } = await apiTokens.authenticate(token, request.ip);
+      const { caller, name } = await apiTokens.authenticate(token);
       // Attributed even when the scope check below refuses the call.
       request.auth = caller;
       tokenNames.set(request, name);
@@ -66,7 +72,7 @@ export const authenticatePlugin = fp<{ auth: AuthService; apiTokens: ApiTokensSe
       const token = request.auth?.apiToken;
       if (!token) return;
       try {
-        await apiTokens.recordCall({
+        await tokenUses.record({
           tokenId: token.id,
           name: tokenNames.get(request) ?? '',
           userId: request.auth?.user.id ?? '',

@@ -54,4 +54,5 @@ export const accountFields = (row: AccountColumns) => ({
 export const toUserProfile = (row: UserRow): UserProfile => ({
   ...accountFields(row),
   preferences: readPreferences(row.preferences),
+  ...(row.deletion_due_at ? { deletion_due_at: row.deletion_due_at } : {}),
 });

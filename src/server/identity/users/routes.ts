@@ -5,7 +5,7 @@ import {
   updateProfileRequestSchema,
   userProfileSchema,
 } from '../../../shared/api/users.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { currentUser } from '../plugins/authenticate.js';
 import type { UsersService } from './service.js';

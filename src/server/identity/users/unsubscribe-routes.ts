@@ -6,7 +6,8 @@ import {
   unsubscribeBodySchema,
   unsubscribeQuerySchema,
 } from '../../../shared/api/notifications.js';
-import { apiPaths, portalPaths } from '../../../shared/routes.js';
+import { portalPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { errorResponses } from '../../platform/http/openapi-helpers.js';
 import { unsubscribePage } from './unsubscribe-page.js';
 import type { UnsubscribeService } from './unsubscribe.js';

@@ -99,6 +99,12 @@ export const packEventData = (
   },
 });
 
+/** A floating license's seats: the license, and the seats or the one seat the event is about. */
+export const floatingEventData = (license: LicenseRow, floating: Record<string, unknown>) => ({
+  ...licenseEventData(license),
+  floating,
+});
+
 export const activationEventData = (activation: ActivationRow, userId: string | null) => ({
   activation: {
     id: activation.id,
@@ -143,6 +149,8 @@ export const subscriptionEventData = (subscription: SubscriptionRow) => ({
     current_period_end: subscription.current_period_end,
     cancel_at_period_end: subscription.cancel_at_period_end === 1,
     ended_at: subscription.ended_at,
+    pause_periods: subscription.pause_periods,
+    pause_resumes_at: subscription.pause_resumes_at,
   },
 });
 

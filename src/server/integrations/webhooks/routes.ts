@@ -13,7 +13,7 @@ import {
   webhookEndpointWithSecretSchema,
   webhookEventTypeListSchema,
 } from '../../../shared/api/webhooks.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { actorOf } from '../../platform/security-log/admin-actor.js';
 import type { WebhooksService } from './service.js';

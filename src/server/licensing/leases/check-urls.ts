@@ -1,4 +1,5 @@
-import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+import { API_BASE_PATH } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 
 const CHECK_PATHS = [apiPaths.licenses.validate, apiPaths.licensing.status].map(
   (path) => `${API_BASE_PATH}${path}`,

@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { FeatureUsage, LeaseSigningKeys } from '../../../shared/api/licenses.js';
 import {
+  CHECK_PROOF_SECONDS,
+  CHECK_PROOF_TYPE,
+  type CheckProofClaims,
   LEASE_ALGORITHM,
   LEASE_AUDIENCE,
   LEASE_TYPE,
@@ -57,6 +60,11 @@ export interface LeaseInput {
   machineTrial?: boolean;
   /** A license file's lease: its own lifetime instead of the online one, and its request's nonce. */
   offline?: { nonce: string; lifetimeSeconds: number };
+  /**
+   * A floating seat's lease: its seat, its borrow's end while borrowed, and its own lifetime (the
+   * seat's lease, or the borrow), so the app runs offline no longer than the seat is held.
+   */
+  floating?: { seatId: string; borrowedUntil: string | null; lifetimeSeconds: number };
   /** The license's features, of which the metered ones get an offline allowance (an online lease). */
   metered?: ReservableFeature[];
 }
@@ -77,6 +85,11 @@ export type UsageReserver = (request: {
 
 export interface LeaseSigner {
   sign(input: LeaseInput): Promise<{ lease: string; expiresAt: string }>;
+  /**
+   * Signs the echo of an online check's nonce, bound to the machine, license and the answer's lease
+   * (a small JWS, no write: the app remembers the nonce it sent).
+   */
+  signCheck(input: { nonce: string; licenseId: string; hardwareId: string; lease: string }): string;
   /** The key new leases are signed with: a lease kept for reuse is reusable only under this key. */
   readonly activeKeyId: string;
   /** The verification keys, active first (`GET /licensing/public-key`). */
@@ -202,6 +215,9 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
   const protectedHeader = base64url(
     JSON.stringify({ alg: LEASE_ALGORITHM, kid: active.kid, typ: LEASE_TYPE }),
   );
+  const checkHeader = base64url(
+    JSON.stringify({ alg: LEASE_ALGORITHM, kid: active.kid, typ: CHECK_PROOF_TYPE }),
+  );
 
   return {
     async sign(input) {
@@ -210,7 +226,8 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
       const licenseEnd = input.licenseExpiresAt
         ? Math.floor(Date.parse(input.licenseExpiresAt) / 1000)
         : Infinity;
-      const lifetime = input.offline?.lifetimeSeconds ?? options.ttlSeconds;
+      const lifetime =
+        input.offline?.lifetimeSeconds ?? input.floating?.lifetimeSeconds ?? options.ttlSeconds;
       const expiresAt = Math.min(issuedAt + lifetime, licenseEnd);
       // A license file's machine never reports, and a machine trial has no allowance to share.
       const usage =
@@ -235,6 +252,9 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
         ...(input.updatesUntil ? { updates_until: input.updatesUntil } : {}),
         ...(input.machineTrial ? { machine_trial: true } : {}),
         ...(input.offline ? { offline: { nonce: input.offline.nonce } } : {}),
+        ...(input.floating
+          ? { floating: { seat_id: input.floating.seatId, borrowed_until: input.floating.borrowedUntil } }
+          : {}),
         ...(usage.length > 0 ? { usage } : {}),
         sub: input.licenseId,
         iss: options.issuer,
@@ -247,6 +267,21 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
       const signature = signBytes(null, Buffer.from(signingInput), active.key).toString('base64url');
       const lease = `${signingInput}.${signature}`;
       return { lease, expiresAt: new Date(expiresAt * 1000).toISOString() };
+    },
+    signCheck(input) {
+      const issuedAt = Math.floor(options.clock.now().getTime() / 1000);
+      const claims: CheckProofClaims = {
+        nonce: input.nonce,
+        sub: input.licenseId,
+        hwid: input.hardwareId,
+        lease: createHash('sha256').update(input.lease).digest().subarray(0, 16).toString('base64url'),
+        iss: options.issuer,
+        aud: LEASE_AUDIENCE,
+        iat: issuedAt,
+        exp: issuedAt + CHECK_PROOF_SECONDS,
+      };
+      const signingInput = `${checkHeader}.${base64url(JSON.stringify(claims))}`;
+      return `${signingInput}.${signBytes(null, Buffer.from(signingInput), active.key).toString('base64url')}`;
     },
     publicKeys: () => publicKeys,
     activeKeyId: active.kid,

@@ -9,7 +9,7 @@ import {
   licensingSettingsSchema,
   validateLicenseRequestSchema,
 } from '../../../shared/api/licenses.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import type { Clock } from '../../platform/clock.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { LicenseChecksService } from '../licenses/check-service.js';

@@ -21,7 +21,6 @@ import { leaseFor } from './lease.js';
 import {
   countSeatsInUse,
   deactivateActivation,
-  findActivation,
   findActivationOfLicense,
   findLicenseById,
   findOrganisationName,
@@ -33,13 +32,24 @@ import {
   staleActivations,
   updateActivation,
 } from './repository.js';
+import { countDeactivation, deactivationLimitReached } from './deactivation-cap.js';
 import { toActivation, toLicense } from './views.js';
+import {
+  componentsText,
+  DEFAULT_FINGERPRINT_THRESHOLD,
+  keepRecognised,
+  resolveMachine,
+} from './fingerprints.js';
+import type { FingerprintComponents } from '../../../shared/fingerprint.js';
+import { findPlanRow } from '../../catalogue/index.js';
 
 export interface Device {
   hardware_id: string;
   device_name?: string | undefined;
   platform?: string | undefined;
   app_version?: string | undefined;
+  /** Hashed parts of the machine's fingerprint; older apps send none. */
+  components?: FingerprintComponents | undefined;
 }
 
 /** The device's reported fields that were sent, to update a machine's row with. */
@@ -92,6 +102,30 @@ export function createActivationService({
   const access = createLicenseAccess({ db, clock });
 
   /**
+   * A machine took the license's last seat: announced (`license.machine_limit_reached`) and kept in
+   * the security log for administrators, in the activation's transaction.
+   */
+  async function announceMachineLimit(
+    trx: DbOrTransaction,
+    license: LicenseRow,
+    activation: ActivationRow,
+    limit: number,
+    actorId: string,
+    meta: RequestMeta | null,
+  ): Promise<void> {
+    const machines = { hardware_id: activation.hardware_id, limit, used: limit };
+    await events.publish(trx, { type: 'license.machine_limit_reached', license, machines });
+    await recordSecurityEvent(trx, clock, {
+      type: securityEventTypes.machineLimitReached,
+      severity: 'info',
+      userId: license.user_id,
+      actorId,
+      meta,
+      details: { license_id: license.id, ...machines },
+    });
+  }
+
+  /**
    * Binds a machine to a license within its seat limit, for the account `userId`, which then holds
    * the seat. Activating the same machine again is idempotent (its seat passes to whoever activated
    * it last); a machine over the limit gets a 409 naming the limit, after stale seats have been
@@ -108,7 +142,17 @@ export function createActivationService({
       await lockLicense(trx, license.id);
       const now = clock.now();
       const nowIso = now.toISOString();
-      const existing = await findActivation(trx, license.id, device.hardware_id);
+      const plan = await findPlanRow(trx, license.plan_id);
+      const machine = await resolveMachine(
+        trx,
+        license.id,
+        device.hardware_id,
+        device.components,
+        plan?.fingerprint_threshold ?? DEFAULT_FINGERPRINT_THRESHOLD,
+      );
+      const existing = machine.existing
+        ? await keepRecognised(trx, machine.existing, device, machine.comparison, nowIso)
+        : undefined;
       if (existing && existing.deactivated_at === null) {
         // A seat stays with whoever took it. Another account that presents the same machine (the
         // owner aside, who sees every machine anyway) must not take it over, and with it the
@@ -143,7 +187,8 @@ export function createActivationService({
         : await insertActivation(trx, {
             id: randomUUID(),
             license_id: license.id,
-            hardware_id: device.hardware_id,
+            hardware_id: machine.hardwareId,
+            components: device.components ? componentsText(device.components) : null,
             device_name: device.device_name ?? null,
             platform: device.platform ?? null,
             app_version: device.app_version ?? null,
@@ -159,6 +204,8 @@ export function createActivationService({
         activation: activation,
         userId: license.user_id,
       });
+      const nowUsed = used - reclaimed.length + 1;
+      if (nowUsed === seats) await announceMachineLimit(trx, license, activation, seats, userId, meta);
       for (const seat of reclaimed) {
         await recordSecurityEvent(trx, clock, {
           type: securityEventTypes.seatReclaimed,
@@ -196,9 +243,11 @@ export function createActivationService({
     activation: ActivationRow,
     created: boolean,
     user: UserRow,
+    presentedHardwareId: string,
   ): Promise<ActivationResult & { created: boolean }> {
     const license = await toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
-    const signed = await leaseFor(leases, row, activation.hardware_id, license);
+    // The lease binds to the id the machine presents, which a cloned machine's row is not kept under.
+    const signed = await leaseFor(leases, row, presentedHardwareId, license);
     return {
       ...license,
       activation: toActivation(activation),
@@ -225,7 +274,7 @@ export function createActivationService({
   async function activateOn(row: LicenseRow, device: Device, user: UserRow, meta: RequestMeta | null) {
     access.assertActive(row);
     const { activation, created } = await activateMachine(row, device, meta, user.id);
-    return activationResult(row, activation, created, user);
+    return activationResult(row, activation, created, user, device.hardware_id);
   }
 
   /**
@@ -280,15 +329,46 @@ export function createActivationService({
           : { hardwareId: target.hardware_id ?? '' },
       );
       if (activation.deactivated_at === null) {
-        const at = clock.now().toISOString();
-        await db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        const at = now.toISOString();
+        const refused = await db.transaction().execute(async (trx) => {
+          await lockLicense(trx, row.id);
+          // Under the lock: a machine freed meanwhile is not freed (nor counted) twice.
+          const current = await findActivationOfLicense(trx, row.id, { activationId: activation.id });
+          if (current?.deactivated_at !== null) return null;
+          const capped = await countDeactivation(trx, row, activation, now);
+          if (capped) return capped;
           await deactivateActivation(trx, activation.id, at, 'user');
           await events.publish(trx, {
             type: 'activation.deleted',
             activation: { ...activation, deactivated_at: at, deactivated_reason: 'user' },
             userId: row.user_id,
           });
+          return null;
         });
+        if (refused) {
+          await db.transaction().execute(async (trx) => {
+            await recordSecurityEvent(trx, clock, {
+              type: securityEventTypes.deactivationLimitReached,
+              severity: 'warning',
+              userId: row.user_id,
+              actorId: user.id,
+              meta: null,
+              details: { license_id: row.id, hardware_id: activation.hardware_id, ...refused },
+            });
+            await events.publish(trx, {
+              type: 'license.deactivation_limit_reached',
+              license: row,
+              machines: {
+                hardware_id: activation.hardware_id,
+                limit: refused.limit,
+                used: refused.used,
+                next_possible_at: refused.next_possible_at,
+              },
+            });
+          });
+          throw deactivationLimitReached(refused);
+        }
       }
       return toLicense(db, row, clock.now(), { withActivations: true, viewerId: user.id });
     },

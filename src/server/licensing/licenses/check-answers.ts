@@ -3,6 +3,8 @@ export interface KeptAnswer {
   /** Everything the answer is made of: the answer is reused only while this stays equal. */
   state: string;
   body: Buffer;
+  /** The lease inside, which a check's signed nonce names. */
+  lease: string;
   /** After this (ms since the epoch) the lease inside is re-signed, so it never gets old. */
   renewAtMs: number;
 }

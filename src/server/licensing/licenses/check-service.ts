@@ -5,15 +5,17 @@ import type { Clock } from '../../platform/clock.js';
 import type { ActivationRow } from '../../platform/db/tables.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import type { CheckAnswers, KeptAnswer } from './check-answers.js';
-import type { LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
+import type { HeldFloatingSeat, LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
 import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
 import { type CachedPlan, currentPeriodStart, type PlanCatalogueCache } from '../../catalogue/index.js';
-import { inactiveLicense, invalidKey, machineRefusal, unknownKey } from './refusals.js';
-import { featureUsages } from '../usage/feature-usage.js';
+import { inactiveLicense, invalidKey, unknownKey } from './refusals.js';
+import { featureUsages, longDateFormat, type PackTotals } from '../usage/feature-usage.js';
 import { counterKey, type UsageTotals } from '../usage/counters-repository.js';
 import { type CoveredVersionsLookup, noReleases, type WindowAnswer, windowAnswer } from './update-windows.js';
 import { effectiveStatus } from './views.js';
+import { type CheckedComponents, componentsDiffer } from './fingerprints.js';
+import { admitMachine } from './machine-admission.js';
 import { dayCount, trialAt } from '../../../shared/trial-days.js';
 
 export interface LicenseChecksDeps {
@@ -27,6 +29,11 @@ export interface LicenseChecksDeps {
   leaseReuseShare: number;
   /** The versions a perpetual license's ended update window covers (distribution's, at composition). */
   coveredVersions?: CoveredVersionsLookup;
+  /**
+   * Writes the components a check saw of a recognised machine when they differ from its stored
+   * ones (rare: a part replaced, an OS reinstalled); without it they wait for the next activation.
+   */
+  checkedComponents?: CheckedComponents;
 }
 
 const DAY_MS = 86_400_000;
@@ -45,14 +52,25 @@ function createPeriodStarts() {
   };
 }
 
-/** This period's usage as one text, equal for equal usage whatever order the rows came in. */
-const usageKeyOf = (row: LicenseCheckRow): string =>
-  row.usage.length === 0
-    ? ''
-    : row.usage
-        .map((cell) => cell.join(':'))
-        .sort()
-        .join(' ');
+/** Units left per feature in the license's packs not expired at `now`. */
+function packsLeftAt(row: LicenseCheckRow, now: Date): Map<string, number> {
+  const left = new Map<string, number>();
+  const at = now.toISOString();
+  for (const [featureId, units, expiresAt] of row.packs)
+    if (expiresAt > at) left.set(featureId, (left.get(featureId) ?? 0) + units);
+  return left;
+}
+
+/**
+ * This period's usage (and what packs hold) as one text, equal for equal usage whatever order the
+ * rows came in.
+ */
+const usageKeyOf = (row: LicenseCheckRow, packsLeft: Map<string, number>): string => {
+  if (row.usage.length === 0 && packsLeft.size === 0) return '';
+  const cells = row.usage.map((cell) => cell.join(':'));
+  for (const [featureId, units] of packsLeft) cells.push(`${featureId}:packs:${units}`);
+  return cells.sort().join(' ');
+};
 
 /** Feature blocks kept at most: one per plan, day and distinct usage in use, so a few hundred suffice. */
 const MAX_FEATURE_BLOCKS = 1_000;
@@ -71,6 +89,7 @@ const seatOf = (row: LicenseCheckRow, activation: ActivationRow): SeatHolder | n
 function stateOf(
   row: LicenseCheckRow,
   activation: ActivationRow,
+  presentedHardwareId: string,
   catalogue: CachedPlan,
   keyId: string,
   periods: { day: string; month: string },
@@ -85,6 +104,7 @@ function stateOf(
     // Any write to the license (a suspension lifted, a plan changed back) gets a fresh lease.
     row.updated_at,
     activation.id,
+    presentedHardwareId,
     // The seat the answer and its lease name: a renamed organisation, or the machine on another
     // member's seat, gets a fresh lease.
     row.organisation_id,
@@ -117,7 +137,14 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
   // with the same usage today (most often none) shares one, built once.
   const featureBlocks = new Map<string, FeatureUsage[]>();
 
-  function featuresFor(row: LicenseCheckRow, catalogue: CachedPlan, now: Date, day: string, usage: string) {
+  function featuresFor(
+    row: LicenseCheckRow,
+    catalogue: CachedPlan,
+    now: Date,
+    day: string,
+    usage: string,
+    packsLeft: Map<string, number>,
+  ) {
     const key = `${catalogue.fingerprint} ${day} ${usage}`;
     let features = featureBlocks.get(key);
     if (!features) {
@@ -127,16 +154,37 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
           total,
         ]),
       );
-      features = featureUsages(row.id, catalogue.features, totals, now, true);
+      // Units come from the allowance first, then from packs: what the answer says is left counts them.
+      const packs: PackTotals = {
+        draws: new Map(
+          row.usage.map(([featureId, periodStart, , fromPacks]) => [
+            counterKey(row.id, featureId, periodStart),
+            fromPacks,
+          ]),
+        ),
+        left: new Map([...packsLeft].map(([featureId, units]) => [`${row.id}|${featureId}`, units])),
+      };
+      features = featureUsages(row.id, catalogue.features, totals, now, true, packs);
       if (featureBlocks.size >= MAX_FEATURE_BLOCKS) featureBlocks.clear();
       featureBlocks.set(key, features);
     }
     return features;
   }
 
+  /**
+   * The kept answer with the check's nonce echoed and signed beside it: one signature, spliced into
+   * the kept bytes, and nothing written (the app remembers the nonce it sent).
+   */
+  function withNonce(answer: KeptAnswer, licenseId: string, hardwareId: string, nonce: string): Buffer {
+    const check = leases.signCheck({ nonce, licenseId, hardwareId, lease: answer.lease });
+    const tail = Buffer.from(`,"nonce":${JSON.stringify(nonce)},"check":${JSON.stringify(check)}}`);
+    return Buffer.concat([answer.body.subarray(0, answer.body.length - 1), tail]);
+  }
+
   async function answerFor(
     row: LicenseCheckRow,
     activation: ActivationRow,
+    presentedHardwareId: string,
     catalogue: CachedPlan,
     now: Date,
     state: string,
@@ -145,10 +193,11 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
   ): Promise<KeptAnswer> {
     const seat = seatOf(row, activation);
     const trial = trialAt(row.trial_ends_at, now);
+    // Bound to the id the machine presents: a cloned machine's row is kept under another.
     const signed = await leaseFor(
       leases,
       row,
-      activation.hardware_id,
+      presentedHardwareId,
       { plan: catalogue.plan, usage_info: { features }, trial },
       seat,
     );
@@ -177,8 +226,66 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     return {
       state,
       body: Buffer.from(JSON.stringify(answer)),
+      lease: signed.lease,
       renewAtMs: signedAtMs + lifetimeMs * leaseReuseShare,
     };
+  }
+
+  /**
+   * The answer to a machine holding a floating seat: valid while the seat is held, with a lease
+   * that lasts no longer than the seat (so the app's offline fallback ends with it) and no offline
+   * usage allowance (a seat's machine has no activation to reserve for). Made afresh each time, as
+   * every heartbeat moves the seat's end; nothing is written (the seat's heartbeats keep it).
+   */
+  async function floatingAnswerFor(
+    row: LicenseCheckRow,
+    seat: HeldFloatingSeat,
+    catalogue: CachedPlan,
+    now: Date,
+    appVersion: string | undefined,
+    day: string,
+  ): Promise<KeptAnswer> {
+    const packsLeft = packsLeftAt(row, now);
+    const features = featuresFor(row, catalogue, now, day, usageKeyOf(row, packsLeft), packsLeft);
+    const window =
+      row.updates_until === null
+        ? undefined
+        : await windowAnswer(row.updates_until, appVersion, now, coveredVersions);
+    const trial = trialAt(row.trial_ends_at, now);
+    const lifetimeSeconds = Math.max(1, Math.floor((Date.parse(seat.holds_until) - now.getTime()) / 1000));
+    const signed = await leases.sign({
+      licenseId: row.id,
+      licenseKey: row.license_key,
+      hardwareId: seat.hardware_id,
+      plan: { id: catalogue.plan.id, code: catalogue.plan.code, name: catalogue.plan.name },
+      features: features.map(({ key, kind, limit }) => ({ key, kind, limit })),
+      licenseExpiresAt: row.expires_at,
+      trial: trial ? { ends_at: trial.ends_at, days_left: trial.days_left } : null,
+      updatesUntil: row.updates_until,
+      floating: { seatId: seat.id, borrowedUntil: seat.borrowed_until, lifetimeSeconds },
+    });
+    const answer: LicenseStatusAnswer = {
+      valid: true,
+      status: 'active',
+      message: window?.fields.update_window_ended
+        ? window.message
+        : seat.borrowed_until
+          ? `Floating seat borrowed for offline use until ${longDateFormat.format(new Date(seat.borrowed_until))}`
+          : 'License is valid on a floating seat',
+      requires_activation: false,
+      license_id: row.id,
+      plan: catalogue.plan,
+      expires_at: row.expires_at,
+      features,
+      activation_id: null,
+      floating_seat: { seat_id: seat.id, held_until: seat.holds_until, borrowed_until: seat.borrowed_until },
+      seat: null,
+      trial,
+      lease: signed.lease,
+      lease_expires_at: signed.expiresAt,
+      ...window?.fields,
+    };
+    return { state: '', body: Buffer.from(JSON.stringify(answer)), lease: signed.lease, renewAtMs: 0 };
   }
 
   return {
@@ -192,30 +299,59 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       if (!row) throw unknownKey();
       const status = effectiveStatus(row, now);
       if (status !== 'active') throw inactiveLicense(row, status);
-      const activation = row.activation;
-      if (!activation || activation.deactivated_at !== null)
-        throw machineRefusal(activation ?? undefined, row.organisation_name);
+      const catalogue = await planCatalogue.get(row.plan_id);
+      const admitted = await admitMachine(reads, row, body, catalogue.fingerprintThreshold, now);
+      if (admitted.kind === 'floating') {
+        const answer = await floatingAnswerFor(
+          row,
+          admitted.seat,
+          catalogue,
+          now,
+          body.app_version,
+          periods.day,
+        );
+        return body.nonce ? withNonce(answer, row.id, body.hardware_id, body.nonce) : answer.body;
+      }
+      const { activation } = admitted;
 
+      // Components changed within the plan's tolerance are the machine's now: kept, and the
+      // change in its history, before it is answered.
+      if (body.components && deps.checkedComponents && componentsDiffer(activation, body.components))
+        await deps.checkedComponents(
+          activation,
+          { hardware_id: body.hardware_id, components: body.components },
+          catalogue.fingerprintThreshold,
+        );
       const seenAt = now.toISOString();
       // A machine back after a long absence is written at once, so seat reclaim on any instance
       // sees it; every other check-in goes with the next batch.
       if (now.getTime() - Date.parse(activation.last_seen_at) > WRITE_AT_ONCE_AFTER_MS)
         await heartbeats.recordNow(activation.id, seenAt);
       else heartbeats.record(activation.id, seenAt);
-      const catalogue = await planCatalogue.get(row.plan_id);
-      const usage = usageKeyOf(row);
+      const packsLeft = packsLeftAt(row, now);
+      const usage = usageKeyOf(row, packsLeft);
       const window =
         row.updates_until === null
           ? undefined
           : await windowAnswer(row.updates_until, body.app_version, now, coveredVersions);
-      const state = stateOf(row, activation, catalogue, leases.activeKeyId, periods, usage, now, window);
+      const state = stateOf(
+        row,
+        activation,
+        body.hardware_id,
+        catalogue,
+        leases.activeKeyId,
+        periods,
+        usage,
+        now,
+        window,
+      );
       let answer = answers.get(row.id, activation.hardware_id, state, now.getTime());
       if (!answer) {
-        const features = featuresFor(row, catalogue, now, periods.day, usage);
-        answer = await answerFor(row, activation, catalogue, now, state, features, window);
+        const features = featuresFor(row, catalogue, now, periods.day, usage, packsLeft);
+        answer = await answerFor(row, activation, body.hardware_id, catalogue, now, state, features, window);
         answers.set(row.id, activation.hardware_id, answer);
       }
-      return answer.body;
+      return body.nonce ? withNonce(answer, row.id, body.hardware_id, body.nonce) : answer.body;
     },
   };
 }

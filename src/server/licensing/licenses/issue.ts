@@ -56,6 +56,7 @@ export async function issueLicense(
     seats: input.organisation?.seats ?? null,
     trial_ends_at: input.trialEndsAt ?? null,
     updates_until: updatesUntilFor(input.plan, now),
+    paused_until: null,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };

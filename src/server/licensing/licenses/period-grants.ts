@@ -103,13 +103,14 @@ async function grantSubscriptionPeriod(
       metadata: { subscription_id: subscription.id },
     });
   }
-  const lift = current.status === 'suspended' && current.suspended_reason !== null;
+  const lift =
+    (current.status === 'suspended' && current.suspended_reason !== null) || current.status === 'paused';
   const updated = await updateLicense(trx, current.id, {
     expires_at: takenOver ? periodEnd : laterMoment(current.expires_at, periodEnd),
     ...(takenOver
       ? { plan_id: plan.id, max_activations: plan.max_activations, subscription_id: subscription.id }
       : {}),
-    ...(lift ? { status: 'active', suspended_reason: null } : {}),
+    ...(lift ? { status: 'active', suspended_reason: null, paused_until: null } : {}),
     updated_at: clock.now().toISOString(),
   });
   if (!updated) throw new Error(`license ${current.id} is gone`);

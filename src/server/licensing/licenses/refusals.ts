@@ -13,13 +13,18 @@ const codes: Record<LicenseCheckStatus, string> = {
   not_activated: 'machine_not_activated',
   deactivated: 'machine_deactivated',
   active: 'license_active',
+  paused: 'license_paused',
 };
 
 const httpStatus = (status: LicenseCheckStatus) =>
   status === 'invalid_key' ? 400 : status === 'not_found' ? 404 : 403;
 
 /** A refused license check: the error body carries `valid: false`, the status and what to do. */
-export function licenseRefusal(status: LicenseCheckStatus, message: string): HttpError {
+export function licenseRefusal(
+  status: LicenseCheckStatus,
+  message: string,
+  extra: { resumes_at?: string } = {},
+): HttpError {
   return new HttpError(
     httpStatus(status),
     codes[status],
@@ -29,6 +34,7 @@ export function licenseRefusal(status: LicenseCheckStatus, message: string): Htt
       valid: false,
       status,
       requires_activation: status === 'not_activated' || status === 'deactivated',
+      ...extra,
     },
   );
 }
@@ -46,7 +52,8 @@ const day = (iso: string) => longDateFormat.format(new Date(iso));
 
 /** Why a license that is not active cannot be used. */
 export function inactiveLicense(
-  license: Pick<LicenseRow, 'revoked_reason' | 'suspended_reason' | 'expires_at'>,
+  license: Pick<LicenseRow, 'revoked_reason' | 'suspended_reason' | 'expires_at'> &
+    Partial<Pick<LicenseRow, 'paused_until'>>,
   status: Exclude<LicenseStatus, 'active'>,
 ): HttpError {
   switch (status) {
@@ -63,6 +70,16 @@ export function inactiveLicense(
         'suspended',
         license.suspended_reason ?? 'This license is suspended. Contact support to restore it.',
       );
+    case 'paused': {
+      const until = license.paused_until ?? null;
+      return licenseRefusal(
+        'paused',
+        until
+          ? `This license is paused: its subscription is paused until ${day(until)}, when it resumes and the license works again. Resume it sooner on the Subscriptions page.`
+          : 'This license is paused with its subscription. Resume the subscription on the Subscriptions page.',
+        until ? { resumes_at: until } : {},
+      );
+    }
     case 'trial_expired':
       return licenseRefusal(
         'trial_expired',

@@ -1,6 +1,7 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type {
   ActivationRow,
+  ActivationInsert,
   ActivationUpdate,
   DeactivationReason,
   LicenseRow,
@@ -326,7 +327,7 @@ export async function reclaimActivations(db: DbOrTransaction, ids: string[], at:
     .execute();
 }
 
-export const insertActivation = (db: DbOrTransaction, row: ActivationRow): Promise<ActivationRow> =>
+export const insertActivation = (db: DbOrTransaction, row: ActivationInsert): Promise<ActivationRow> =>
   db.insertInto('activations').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const updateActivation = (

@@ -22,13 +22,18 @@ import { leaseFor } from './lease.js';
 import { issueSeatKey } from './seat-keys.js';
 import {
   countMachinesOfMember,
-  findActivation,
   getOrganisationName,
   insertActivation,
   lockLicense,
   updateActivation,
 } from './repository.js';
 import { toActivation, toLicense } from './views.js';
+import {
+  componentsText,
+  DEFAULT_FINGERPRINT_THRESHOLD,
+  keepRecognised,
+  resolveMachine,
+} from './fingerprints.js';
 
 /**
  * Members of an organisation activate a machine on their seat by being signed in: they never type
@@ -81,7 +86,20 @@ export function createSeatActivationService({
 
         await lockLicense(trx, license.id);
         const now = clock.now().toISOString();
-        const existing = await findActivation(trx, license.id, device.hardware_id);
+        const plan = await findPlanRow(trx, license.plan_id);
+        // Known again as a personal license's machine is: by hardware id, then by enough of its
+        // components (a replaced disk keeps its seat, the change in its history); a cloned VM with
+        // the same machine id is another machine, kept under an id of its own.
+        const machine = await resolveMachine(
+          trx,
+          license.id,
+          device.hardware_id,
+          device.components,
+          plan?.fingerprint_threshold ?? DEFAULT_FINGERPRINT_THRESHOLD,
+        );
+        const existing = machine.existing
+          ? await keepRecognised(trx, machine.existing, device, machine.comparison, now)
+          : undefined;
         if (existing && existing.deactivated_at === null) {
           // The machine is on someone's seat: the member's own again is a repeat, another member's
           // stays theirs until they free it.
@@ -99,7 +117,6 @@ export function createSeatActivationService({
           return { kind: 'activated' as const, license, name, activation, seatKey, created: false };
         }
 
-        const plan = await findPlanRow(trx, license.plan_id);
         const perSeat = plan?.max_activations ?? 1;
         const used = await countMachinesOfMember(trx, license.id, user.id);
         if (used >= perSeat) return { kind: 'full' as const, license, name, used, perSeat };
@@ -119,7 +136,8 @@ export function createSeatActivationService({
           : await insertActivation(trx, {
               id: randomUUID(),
               license_id: license.id,
-              hardware_id: device.hardware_id,
+              hardware_id: machine.hardwareId,
+              components: device.components ? componentsText(device.components) : null,
               label: null,
               ...fields,
             });

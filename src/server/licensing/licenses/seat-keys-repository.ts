@@ -13,19 +13,3 @@ export async function replaceSeatKeyHash(
     .values({ activation_id: activationId, key_hash: keyHash, created_at: createdAt })
     .execute();
 }
-
-/** The license of the activation whose seat key has this hash, when it is on that machine. */
-export async function findLicenseIdBySeatKeyHash(
-  db: DbOrTransaction,
-  keyHash: string,
-  hardwareId: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('seat_keys')
-    .innerJoin('activations', 'activations.id', 'seat_keys.activation_id')
-    .select('activations.license_id')
-    .where('seat_keys.key_hash', '=', keyHash)
-    .where('activations.hardware_id', '=', hardwareId)
-    .executeTakeFirst();
-  return row?.license_id;
-}

@@ -3,7 +3,7 @@ import { generateLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../platform/clock.js';
 import { sha256 } from '../../platform/crypto.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { findLicenseIdBySeatKeyHash, replaceSeatKeyHash } from './seat-keys-repository.js';
+import { replaceSeatKeyHash } from './seat-keys-repository.js';
 
 /**
  * Seat keys: what a member's machine checks its seat with (`/licenses/validate`, `/licensing/status`,
@@ -21,13 +21,4 @@ export async function issueSeatKey(
   const key = generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes));
   await replaceSeatKeyHash(trx, activationId, sha256(key), clock.now().toISOString());
   return key;
-}
-
-/** The license a normalized seat key and its machine are on, if the key is one. */
-export async function findSeatKeyLicenseId(
-  db: DbOrTransaction,
-  key: string,
-  hardwareId: string,
-): Promise<string | undefined> {
-  return findLicenseIdBySeatKeyHash(db, sha256(key), hardwareId);
 }

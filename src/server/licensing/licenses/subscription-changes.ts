@@ -99,3 +99,40 @@ export async function moveExpiryBack(
       updated_at: now,
     });
 }
+
+/**
+ * Pauses an active license with its subscription, whose paid period has ended: it reads `paused`
+ * until `resumesAt` (its app and its owner are told when it resumes). A license that is not active
+ * (revoked, suspended meanwhile) is left as it is. Answers the license as it stands after.
+ */
+export async function pauseWithSubscription(
+  trx: DbOrTransaction,
+  licenseId: string,
+  resumesAt: string,
+  now: string,
+): Promise<LicenseRow | undefined> {
+  const license = await findLicenseById(trx, licenseId);
+  if (!license || (license.status !== 'active' && license.status !== 'paused')) return license;
+  return updateLicense(trx, license.id, { status: 'paused', paused_until: resumesAt, updated_at: now });
+}
+
+/**
+ * Ends a license's pause (its subscription resumed, or ended while paused): it is active again and
+ * valid until `validUntil` (the provider's renewal awaited, or the moment the pause ended, which a
+ * charge then moves on); without it the expiry stays (an ended subscription's license reads expired).
+ */
+export async function endLicensePause(
+  trx: DbOrTransaction,
+  licenseId: string,
+  validUntil: string | undefined,
+  now: string,
+): Promise<LicenseRow | undefined> {
+  const license = await findLicenseById(trx, licenseId);
+  if (!license || license.status !== 'paused') return license;
+  return updateLicense(trx, license.id, {
+    status: 'active',
+    paused_until: null,
+    ...(validUntil !== undefined ? { expires_at: validUntil } : {}),
+    updated_at: now,
+  });
+}

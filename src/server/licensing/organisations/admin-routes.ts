@@ -5,7 +5,7 @@ import {
   adminOrganisationListSchema,
   organisationParamsSchema,
 } from '../../../shared/api/organisations.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { AdminOrganisationsService } from './admin-service.js';
 

@@ -6,7 +6,7 @@ import {
   invitationSignUpBodySchema,
   invitationTokenBodySchema,
 } from '../../../shared/api/organisations.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { apiKeySecurity, bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';

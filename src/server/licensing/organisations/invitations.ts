@@ -67,6 +67,19 @@ export interface InvitationsServiceDeps {
   auth: Pick<AuthService, 'newAccountRow' | 'startSession'>;
 }
 
+/** A fresh invitation link's token, its hash and times (invitations by hand and by provisioning). */
+export function newInvitationLink(clock: Clock, ttlSeconds: number) {
+  const token = randomToken();
+  // One reading of the clock, so the link lasts exactly its lifetime from when it was sent.
+  const sentAt = clock.now();
+  return {
+    token,
+    token_hash: sha256(token),
+    sent_at: sentAt.toISOString(),
+    expires_at: new Date(sentAt.getTime() + ttlSeconds * 1000).toISOString(),
+  };
+}
+
 const invitationNotFound = () => notFound('invitation_not_found', 'Invitation not found');
 
 /** Why a link no longer works, in words its holder can act on. */
@@ -93,18 +106,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
   const { db, clock, events, mailer } = deps;
   const ttlSeconds = deps.ttlHours * 3600;
 
-  /** A fresh link's token, its hash and times. */
-  function freshLink() {
-    const token = randomToken();
-    // One reading of the clock, so the link lasts exactly its lifetime from when it was sent.
-    const sentAt = clock.now();
-    return {
-      token,
-      token_hash: sha256(token),
-      sent_at: sentAt.toISOString(),
-      expires_at: new Date(sentAt.getTime() + ttlSeconds * 1000).toISOString(),
-    };
-  }
+  const freshLink = () => newInvitationLink(clock, ttlSeconds);
 
   /** Seats left for one more invitation: every pending one will take a seat when accepted. */
   async function assertSeatForInvitation(trx: DbOrTransaction, organisationId: string): Promise<void> {

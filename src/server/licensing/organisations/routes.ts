@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noBodySchema } from '../../../shared/api/common.js';
@@ -18,24 +17,15 @@ import {
   transferOwnershipBodySchema,
   updateOrganisationBodySchema,
 } from '../../../shared/api/organisations.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
-import { requestMeta } from '../../platform/request-meta.js';
 import type { InvitationsService } from './invitations.js';
-import type { OrganisationActor, OrganisationsService } from './service.js';
+import { managers, organisationActorOf, outsiders } from './route-parts.js';
+import type { OrganisationsService } from './service.js';
 
 const tags = ['organisations'];
 const paths = apiPaths.organisations;
-
-const outsiders =
-  'An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.';
-const managers = `Owners and admins only (403 \`organisation_admin_required\` for members). ${outsiders}`;
-
-const actorOf = (request: FastifyRequest): OrganisationActor => ({
-  user: currentUser(request).user,
-  meta: requestMeta(request),
-});
 
 /** An account's organisations: members and roles, seats assigned by hand, ownership, leaving, invitations. */
 export const organisationsRoutes: FastifyPluginAsyncZod<{
@@ -56,7 +46,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await organisations.create(actorOf(request), request.body)),
+      reply.code(201).send(await organisations.create(organisationActorOf(request), request.body)),
   );
 
   app.get(
@@ -106,7 +96,8 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
         response: { 200: organisationSchema, ...errorResponses(400, 401, 403, 404, 415) },
       },
     },
-    async (request) => organisations.update(request.params.organisationId, actorOf(request), request.body),
+    async (request) =>
+      organisations.update(request.params.organisationId, organisationActorOf(request), request.body),
   );
 
   app.get(
@@ -146,7 +137,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
         request.params.organisationId,
         request.params.userId,
         request.body.role,
-        actorOf(request),
+        organisationActorOf(request),
       ),
   );
 
@@ -168,7 +159,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       await organisations.removeMember(
         request.params.organisationId,
         request.params.userId,
-        actorOf(request),
+        organisationActorOf(request),
       );
       return reply.code(204).send(null);
     },
@@ -190,7 +181,11 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      organisations.assignSeat(request.params.organisationId, request.params.userId, actorOf(request)),
+      organisations.assignSeat(
+        request.params.organisationId,
+        request.params.userId,
+        organisationActorOf(request),
+      ),
   );
 
   app.delete(
@@ -208,7 +203,11 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      organisations.unassignSeat(request.params.organisationId, request.params.userId, actorOf(request)),
+      organisations.unassignSeat(
+        request.params.organisationId,
+        request.params.userId,
+        organisationActorOf(request),
+      ),
   );
 
   app.post(
@@ -227,7 +226,11 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      organisations.transferOwnership(request.params.organisationId, request.body.user_id, actorOf(request)),
+      organisations.transferOwnership(
+        request.params.organisationId,
+        request.body.user_id,
+        organisationActorOf(request),
+      ),
   );
 
   app.post(
@@ -246,7 +249,7 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await organisations.leave(request.params.organisationId, actorOf(request));
+      await organisations.leave(request.params.organisationId, organisationActorOf(request));
       return reply.code(204).send(null);
     },
   );
@@ -288,7 +291,9 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
     async (request, reply) =>
       reply
         .code(201)
-        .send(await invitations.invite(request.params.organisationId, request.body, actorOf(request))),
+        .send(
+          await invitations.invite(request.params.organisationId, request.body, organisationActorOf(request)),
+        ),
   );
 
   app.delete(
@@ -306,7 +311,11 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      invitations.revoke(request.params.organisationId, request.params.invitationId, actorOf(request)),
+      invitations.revoke(
+        request.params.organisationId,
+        request.params.invitationId,
+        organisationActorOf(request),
+      ),
   );
 
   app.post(
@@ -325,6 +334,10 @@ export const organisationsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      invitations.resend(request.params.organisationId, request.params.invitationId, actorOf(request)),
+      invitations.resend(
+        request.params.organisationId,
+        request.params.invitationId,
+        organisationActorOf(request),
+      ),
   );
 };

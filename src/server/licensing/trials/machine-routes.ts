@@ -4,7 +4,7 @@ import {
   machineTrialSchema,
   startMachineTrialRequestSchema,
 } from '../../../shared/api/machine-trials.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { apiKeySecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { MachineTrialsService } from './machine-trials.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { adminUsageListSchema, adminUsageQuerySchema } from '../../../shared/api/admin-usage.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { AdminUsageService } from './admin-usage.js';
 

@@ -6,7 +6,7 @@ import {
   backendUsageBatchResponseSchema,
   MAX_USAGE_BATCH,
 } from '../../../shared/api/usage.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import type { BackendUsageService } from './backend-usage.js';
 

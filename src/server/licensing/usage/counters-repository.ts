@@ -6,22 +6,30 @@ export type UsageTotals = Map<string, number>;
 export const counterKey = (licenseId: string, featureId: string, periodStart: string) =>
   `${licenseId}|${featureId}|${periodStart}`;
 
-/** This period's totals for the licenses (both period kinds, so any feature finds its own). */
-export async function currentTotals(
+/**
+ * This period's counters of the licenses (both period kinds, so any feature finds its own), read
+ * once: each one's total, and what it drew from credit packs where it drew any, keyed alike.
+ */
+export async function currentCounters(
   db: DbOrTransaction,
   licenseIds: string[],
   now: Date,
-): Promise<UsageTotals> {
-  if (licenseIds.length === 0) return new Map();
+): Promise<{ totals: UsageTotals; draws: UsageTotals }> {
+  const totals: UsageTotals = new Map();
+  const draws: UsageTotals = new Map();
+  if (licenseIds.length === 0) return { totals, draws };
   const rows = await db
     .selectFrom('usage_counters')
-    .select(['license_id', 'feature_id', 'period_start', 'total'])
+    .select(['license_id', 'feature_id', 'period_start', 'total', 'from_packs'])
     .where('license_id', 'in', licenseIds)
     .where('period_start', 'in', [currentPeriodStart('day', now), currentPeriodStart('month', now)])
     .execute();
-  return new Map(
-    rows.map((row) => [counterKey(row.license_id, row.feature_id, row.period_start), Number(row.total)]),
-  );
+  for (const row of rows) {
+    const key = counterKey(row.license_id, row.feature_id, row.period_start);
+    totals.set(key, Number(row.total));
+    if (Number(row.from_packs) > 0) draws.set(key, Number(row.from_packs));
+  }
+  return { totals, draws };
 }
 
 /** Use of the license per UTC day and feature since `since` (a day), oldest day first, from the rollups. */

@@ -14,9 +14,41 @@ export const longDateFormat = new Intl.DateTimeFormat('en-GB', {
 });
 const formatNumber = (value: number) => numberFormat.format(value);
 
+/** When a period resets, in words: the same few ends come up on every read, so each is written once. */
+const resetDates = new Map<string, string>();
+const MAX_RESET_DATES = 64;
+function resetDate(end: string): string {
+  let words = resetDates.get(end);
+  if (words === undefined) {
+    words = longDateFormat.format(new Date(end));
+    if (resetDates.size >= MAX_RESET_DATES) resetDates.clear();
+    resetDates.set(end, words);
+  }
+  return words;
+}
+
 function periodWords(period: 'day' | 'month', end: string): string {
-  const resets = longDateFormat.format(new Date(end));
-  return `${period === 'day' ? 'today' : 'this month'}; it resets on ${resets}`;
+  return `${period === 'day' ? 'today' : 'this month'}; it resets on ${resetDate(end)}`;
+}
+
+/** A period's start and end at one moment. */
+interface PeriodBounds {
+  start: string;
+  end: string;
+}
+
+/** The bounds of each period kind at `now`, worked out once per read rather than once per feature. */
+function periodBoundsAt(now: Date): (period: 'day' | 'month') => PeriodBounds {
+  const bounds = new Map<string, PeriodBounds>();
+  return (period) => {
+    let found = bounds.get(period);
+    if (!found) {
+      const start = currentPeriodStart(period, now);
+      found = { start, end: periodEnd(period, start) };
+      bounds.set(period, found);
+    }
+    return found;
+  };
 }
 
 /** A feature's credit packs: what this period drew from them, and the units left in them now. */
@@ -65,6 +97,7 @@ export function featureUsage(
   now: Date,
   licenseActive: boolean,
   packs: PackUsage = NO_PACKS,
+  boundsOf = periodBoundsAt(now),
 ): FeatureUsage {
   const base = {
     feature_id: feature.feature_id,
@@ -91,8 +124,7 @@ export function featureUsage(
       period_end: null,
     };
   }
-  const start = currentPeriodStart(feature.period, now);
-  const end = periodEnd(feature.period, start);
+  const { start, end } = boundsOf(feature.period);
   const ceiling = usageCeiling(feature.limit, feature.overage);
   // Use counted from the allowance or as overage: packs covered the rest.
   const own = used - packs.fromPacks;
@@ -121,9 +153,10 @@ export function featureUsages(
   licenseActive: boolean,
   packs?: PackTotals,
 ): FeatureUsage[] {
+  const boundsOf = periodBoundsAt(now);
   return features.map((feature) => {
     const key = feature.period
-      ? counterKey(licenseId, feature.feature_id, currentPeriodStart(feature.period, now))
+      ? counterKey(licenseId, feature.feature_id, boundsOf(feature.period).start)
       : undefined;
     const used = key ? (totals.get(key) ?? 0) : 0;
     const ofPacks =
@@ -133,6 +166,6 @@ export function featureUsages(
             left: packs.left.get(`${licenseId}|${feature.feature_id}`) ?? 0,
           }
         : NO_PACKS;
-    return featureUsage(feature, used, now, licenseActive, ofPacks);
+    return featureUsage(feature, used, now, licenseActive, ofPacks, boundsOf);
   });
 }

@@ -2,18 +2,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { memberUsageSchema, setMemberCapsBodySchema } from '../../../shared/api/member-usage.js';
 import { organisationUsageSchema } from '../../../shared/api/organisation-usage.js';
 import { memberParamsSchema, organisationParamsSchema } from '../../../shared/api/organisations.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import { bearerSecurity, errorResponses } from '../../platform/http/openapi-helpers.js';
 import { requestMeta } from '../../platform/request-meta.js';
+import { managers } from '../organisations/route-parts.js';
 import type { MemberUsageService } from './member-usage.js';
 
 const tags = ['organisations', 'usage'];
 const paths = apiPaths.organisations;
-const managers =
-  'Owners and admins only (403 `organisation_admin_required` for members). An account outside the ' +
-  'organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.';
-
 /** An organisation's shared pool of metered use: each member's share and the caps on it. */
 export const memberUsageRoutes: FastifyPluginAsyncZod<{ memberUsage: MemberUsageService }> = async (
   app,

@@ -75,23 +75,33 @@ export async function billPending(
   return Number(result.numUpdatedRows);
 }
 
+/** Notes the provider's add-on of a pending row; a row that has one keeps it. */
 export async function setAddon(db: DbOrTransaction, id: string, addonId: string): Promise<void> {
   await db
     .updateTable('usage_overage_charges')
     .set({ provider_addon_id: addonId })
     .where('id', '=', id)
-    .execute();
-}
-
-/** Drops a pending row the provider refused, so the next run asks again. */
-export async function dropUnplaced(db: DbOrTransaction, id: string): Promise<void> {
-  await db
-    .deleteFrom('usage_overage_charges')
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
     .where('provider_addon_id', 'is', null)
     .execute();
 }
+
+/**
+ * A subscription's pending rows with no add-on noted: recorded, but the provider's answer never
+ * came back (refused, lost, or the process stopped before noting it).
+ */
+export const unplacedOfSubscription = (db: DbOrTransaction, subscriptionId: string) =>
+  db
+    .selectFrom('usage_overage_charges')
+    .innerJoin('features', 'features.id', 'usage_overage_charges.feature_id')
+    .selectAll('usage_overage_charges')
+    .select(['features.key', 'features.name', 'features.unit', 'features.period'])
+    .where('usage_overage_charges.subscription_id', '=', subscriptionId)
+    .where('usage_overage_charges.status', '=', 'pending')
+    .where('usage_overage_charges.provider_addon_id', 'is', null)
+    .orderBy('usage_overage_charges.created_at')
+    .orderBy('usage_overage_charges.period_start')
+    .orderBy('usage_overage_charges.feature_id')
+    .execute();
 
 /** The overage a charge billed, with each feature's name, oldest period first. */
 export const overageOfPayment = (db: DbOrTransaction, paymentId: string) =>
@@ -139,6 +149,18 @@ export async function licensesOverAllowance(db: DbOrTransaction, before: string)
         where charge.license_id = counter.license_id and charge.feature_id = counter.feature_id
           and charge.period_start = counter.period_start), 0)`,
     )
+    .execute();
+  return rows.map((row) => row.license_id);
+}
+
+/** Licenses with overage recorded whose add-on was never noted: the next run places or finds it. */
+export async function licensesWithUnplaced(db: DbOrTransaction): Promise<string[]> {
+  const rows = await db
+    .selectFrom('usage_overage_charges')
+    .select('license_id')
+    .distinct()
+    .where('status', '=', 'pending')
+    .where('provider_addon_id', 'is', null)
     .execute();
   return rows.map((row) => row.license_id);
 }

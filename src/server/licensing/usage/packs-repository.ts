@@ -1,7 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { UsagePackRow } from '../../platform/db/tables.js';
-import { currentPeriodStart } from '../../catalogue/index.js';
-import type { PackTotals } from './feature-usage.js';
 import type { CounterKey } from './ingest-repository.js';
 
 /** A pack's units still to draw, as a batch sees them under its lock. */
@@ -167,38 +165,14 @@ export async function packsLeft(
   return new Map(rows.map((row) => [`${row.license_id}|${row.feature_id}`, Number(row.left)]));
 }
 
-/**
- * The licenses' packs as the reads show them: what this period's counters (both period kinds)
- * drew from packs, keyed as the totals are, and the units left per license and feature.
- */
-export async function currentPackTotals(
-  db: DbOrTransaction,
-  licenseIds: string[],
-  now: Date,
-): Promise<PackTotals> {
-  const [draws, left] = await Promise.all([
-    currentDraws(db, licenseIds, [currentPeriodStart('day', now), currentPeriodStart('month', now)]),
-    packsLeft(db, licenseIds, now.toISOString()),
-  ]);
-  return { draws, left };
-}
-
-async function currentDraws(
-  db: DbOrTransaction,
-  licenseIds: string[],
-  periodStarts: string[],
-): Promise<Map<string, number>> {
-  if (licenseIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('usage_counters')
-    .select(['license_id', 'feature_id', 'period_start', 'from_packs'])
-    .where('license_id', 'in', licenseIds)
-    .where('period_start', 'in', periodStarts)
-    .where('from_packs', '>', 0)
-    .execute();
-  return new Map(
-    rows.map((row) => [`${row.license_id}|${row.feature_id}|${row.period_start}`, Number(row.from_packs)]),
-  );
+/** What is left in each feature's open packs (`packsLeft`'s keys), from the packs already read. */
+export function leftInPacks(packs: readonly UsagePackRow[]): Map<string, number> {
+  const left = new Map<string, number>();
+  for (const pack of packs) {
+    const key = `${pack.license_id}|${pack.feature_id}`;
+    left.set(key, (left.get(key) ?? 0) + Number(pack.units) - Number(pack.used));
+  }
+  return left;
 }
 
 /** The license's packs neither ended nor expired at `now`, earliest expiry first. */

@@ -85,15 +85,17 @@ export async function openPackPool(
       if (event.limit === null)
         return event.ceiling !== null && total + held + event.amount > event.ceiling ? undefined : [];
       // Counted from the allowance, or as overage: everything packs did not cover; what other
-      // machines hold is theirs to use.
-      const own = total - before + held;
+      // machines hold is theirs to use. What they hold past the ceiling was reserved from packs.
+      const counted = total - before + held;
+      const heldFromPacks = event.ceiling === null ? 0 : Math.max(0, counted - event.ceiling);
+      const own = counted - heldFromPacks;
       const past = Math.max(0, event.amount - Math.max(0, event.limit - own));
       const open = packs.filter(
         (pack) => pack.featureId === event.featureId && pack.left > 0 && pack.expiresAt > event.occurredAt,
       );
       const covered = Math.min(
         past,
-        open.reduce((sum, pack) => sum + pack.left, 0),
+        Math.max(0, open.reduce((sum, pack) => sum + pack.left, 0) - heldFromPacks),
       );
       if (event.ceiling !== null && own + event.amount - covered > event.ceiling) return undefined;
       const draw: PackDraw = [];

@@ -21,10 +21,10 @@ import {
   type EventOutcome,
   type EventToCount,
 } from './count-events.js';
-import { currentTotals } from './counters-repository.js';
+import { currentCounters } from './counters-repository.js';
 import { featureUsages } from './feature-usage.js';
 import { reportingMember } from './member-usage.js';
-import { currentPackTotals } from './packs-repository.js';
+import { packsLeft } from './packs-repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -182,16 +182,21 @@ export async function reportUsage(
     resultOf(events[index]!.id, 'event' in item ? counted[next++]! : item.refused),
   );
   const named = new Set(toCount.map((event) => event.featureId));
-  const current: FeatureUsage[] = answerFeatures
-    ? featureUsages(
-        license.id,
-        features.filter((feature) => named.has(feature.feature_id)),
-        await currentTotals(deps.db, [license.id], now),
-        now,
-        true,
-        await currentPackTotals(deps.db, [license.id], now),
-      )
-    : [];
+  let current: FeatureUsage[] = [];
+  if (answerFeatures) {
+    const [counters, left] = await Promise.all([
+      currentCounters(deps.db, [license.id], now),
+      packsLeft(deps.db, [license.id], now.toISOString()),
+    ]);
+    current = featureUsages(
+      license.id,
+      features.filter((feature) => named.has(feature.feature_id)),
+      counters.totals,
+      now,
+      true,
+      { draws: counters.draws, left },
+    );
+  }
   return {
     license_id: license.id,
     counted: results.filter((result) => result.outcome === 'counted').length,

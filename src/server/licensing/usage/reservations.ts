@@ -8,6 +8,7 @@ import type { ReservableFeature, UsageReserver } from '../leases/lease-signer.js
 import { usageCeiling } from './allowance.js';
 import { type CounterKey, lockCounter } from './ingest-repository.js';
 import type { UsageEventRow } from './ingest-repository.js';
+import { counterDraws, packsLeft } from './packs-repository.js';
 import {
   drawDown,
   findActiveMachine,
@@ -107,12 +108,21 @@ async function reserveOnce(
     items.map((item) => item.key),
     nowIso,
   );
+  // Units come from the allowance first, then from packs: what packs hold is left too.
+  const keys = items.map((item) => item.key);
+  const [drawn, inPacks] = await Promise.all([
+    counterDraws(trx, request.licenseId, keys),
+    packsLeft(trx, [request.licenseId], nowIso),
+  ]);
   const answers = new Map<string, LeaseUsage>();
   for (const { feature, key } of items) {
     const ceiling = usageCeiling(feature.limit, feature.overage);
-    const taken = (used.get(counterId(key)) ?? 0) + (held.get(counterId(key)) ?? 0);
+    // What the ceiling counts: use packs did not cover, and what other machines hold.
+    const taken =
+      (used.get(counterId(key)) ?? 0) - (drawn.get(counterId(key)) ?? 0) + (held.get(counterId(key)) ?? 0);
+    const packs = inPacks.get(`${request.licenseId}|${feature.feature_id}`) ?? 0;
     // Under bill nothing stops, so the share is taken whole: what it goes past is billed later.
-    const left = ceiling === null ? Infinity : Math.max(0, ceiling - taken);
+    const left = ceiling === null ? Infinity : Math.max(0, ceiling - taken + packs);
     const units = Math.min(left, reservationShare(feature.limit, percent));
     const end = periodEnd(feature.period, key.periodStart);
     if (units > 0)
@@ -138,7 +148,8 @@ async function reserveOnce(
 /**
  * The offline allowance leases carry. Each lease of a machine takes, per metered feature with an
  * allowance, up to `percent` of the allowance from what is left this period (the allowance, or
- * under cap the allowance and the cap, less what is used and what other machines hold), in place
+ * under cap the allowance and the cap, less what is used and what other machines hold, and the
+ * units left in the license's credit packs), in place
  * of what its previous lease held. A feature with nothing left is reserved 0 units; the lease is
  * signed all the same.
  */

@@ -1,11 +1,11 @@
 import { utc } from '../../../shared/dates.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow } from '../../platform/db/tables.js';
-import { toLicense } from '../licenses/views.js';
+import { usageInfoOf } from '../licenses/views.js';
 import { usageHistory } from './counters-repository.js';
 import { overageOutlook } from './overage-outlook.js';
 import { ownMemberUsage } from './member-usage.js';
-import { openPacksOfLicense } from './packs-repository.js';
+import { leftInPacks, openPacksOfLicense } from './packs-repository.js';
 import { planCurrency } from './plan-currency.js';
 
 /**
@@ -25,17 +25,17 @@ export async function usageReport(
     .startOf('day')
     .subtract(days - 1, 'day')
     .toISOString();
-  const [license, currency, history, packs] = await Promise.all([
-    toLicense(db, row, now),
+  const [currency, history, packs] = await Promise.all([
     planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
     openPacksOfLicense(db, row.id, now.toISOString()),
   ]);
-  const overage = await overageOutlook(db, row, license.usage_info.features, now);
-  const member_usage = await ownMemberUsage(db, row, license.usage_info.features, callerId);
+  const usage_info = await usageInfoOf(db, row, now, leftInPacks(packs));
+  const overage = await overageOutlook(db, row, usage_info.features, now);
+  const member_usage = await ownMemberUsage(db, row, usage_info.features, callerId);
   return {
     license_id: row.id,
-    usage_info: license.usage_info,
+    usage_info,
     currency,
     history,
     packs: packs.map((pack) => ({

@@ -10,7 +10,8 @@ import {
   SqliteDialect,
   type Transaction,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { postgresDriver } from './postgres-driver.js';
 import type { Database } from './tables.js';
 
 export type Db = Kysely<Database>;
@@ -119,7 +120,10 @@ class ImmediateTransactionsSqliteDialect extends SqliteDialect {
 /** Opens PostgreSQL when a URL is given, else the SQLite file in the data directory. */
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new (postgresDriver().Pool)({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
     // Without a listener, an idle connection dropped by the server would crash the process; the
     // pool replaces it on the next query, so reporting it is enough.
     pool.on(

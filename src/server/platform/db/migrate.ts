@@ -37,6 +37,13 @@ import * as usageReservations from './migrations/0034-usage-reservations.js';
 import * as overageCharges from './migrations/0035-overage-charges.js';
 import * as memberUsageCaps from './migrations/0036-member-usage-caps.js';
 import * as requestOrigin from './migrations/0037-request-origin.js';
+import * as floatingLicences from './migrations/0038-floating-licences.js';
+import * as fairUse from './migrations/0039-fair-use.js';
+import * as accountData from './migrations/0040-account-data.js';
+import * as organisationDomains from './migrations/0042-organisation-domains.js';
+import * as organisationSso from './migrations/0043-organisation-sso.js';
+import * as scim from './migrations/0045-scim.js';
+import * as subscriptionPause from './migrations/0046-subscription-pause.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -77,6 +84,13 @@ export const migrations: Record<string, Migration> = {
   '0035-overage-charges': overageCharges,
   '0036-member-usage-caps': memberUsageCaps,
   '0037-request-origin': requestOrigin,
+  '0038-floating-licences': floatingLicences,
+  '0039-fair-use': fairUse,
+  '0040-account-data': accountData,
+  '0042-organisation-domains': organisationDomains,
+  '0043-organisation-sso': organisationSso,
+  '0045-scim': scim,
+  '0046-subscription-pause': subscriptionPause,
 };
 
 export class MigrationError extends Error {

@@ -51,8 +51,83 @@ export interface SeatKeysTable {
   created_at: string;
 }
 
+/**
+ * A mail domain an organisation claims (migration 0042): pending until the TXT record with its
+ * token is found, then verified. The database allows one verified claim per domain.
+ */
+export interface OrganisationDomainsTable {
+  id: string;
+  organisation_id: string;
+  /** Lower case, without a trailing dot. */
+  domain: string;
+  /** The random part of the TXT record's value. */
+  token: string;
+  /** Set while verified; the unique index on it holds one verified claim per domain. */
+  verified_domain: string | null;
+  created_by: string | null;
+  created_at: string;
+  verified_at: string | null;
+  checked_at: string | null;
+  check_failure: string | null;
+}
+export type OrganisationDomainRow = Selectable<OrganisationDomainsTable>;
+
+/**
+ * An organisation's OpenID Connect provider (migration 0043). The client secret is kept only
+ * encrypted (AES-256-GCM under a key derived from the server secret) and never answered.
+ */
+export interface OrganisationSsoTable {
+  organisation_id: string;
+  issuer: string;
+  client_id: string;
+  client_secret_encrypted: string;
+  /** Space separated, `openid` among them. */
+  scopes: string;
+  /** The ID token claim listing the person's groups; null: no mapping. */
+  group_claim: string | null;
+  /** JSON: `[{ group, role }]`, first match wins. */
+  role_mapping: string;
+  /** 0 or 1: the domain's people may not sign in with a password. */
+  require_sso: number;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+  last_test_at: string | null;
+  /** JSON: what the last "Test sign-in" found. */
+  last_test_result: string | null;
+}
+export type OrganisationSsoRow = Selectable<OrganisationSsoTable>;
+
+/**
+ * A single sign-on under way (migration 0043), keyed by the SHA-256 of its state: its nonce and
+ * PKCE verifier for the one callback that may use it, then the hash of the hand-over code.
+ */
+export interface SsoSignInsTable {
+  state_hash: string;
+  organisation_id: string;
+  purpose: 'sign_in' | 'test';
+  nonce: string;
+  code_verifier: string;
+  /** SHA-256 of the cookie set in the browser that started it: another browser's callback is refused. */
+  browser_hash: string;
+  /** The manager running a test sign-in. */
+  started_by: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  handoff_hash: string | null;
+  handoff_expires_at: string | null;
+  user_id: string | null;
+  /** JSON: what the sign-in did (joined, seat, role), for the hand-over's answer. */
+  outcome: string | null;
+}
+export type SsoSignInRow = Selectable<SsoSignInsTable>;
+
 export interface OrganisationTables {
   organisations: OrganisationsTable;
+  organisation_domains: OrganisationDomainsTable;
+  organisation_sso: OrganisationSsoTable;
+  sso_sign_ins: SsoSignInsTable;
   seat_keys: SeatKeysTable;
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;

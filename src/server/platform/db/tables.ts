@@ -7,7 +7,10 @@ import type { ReleaseTables, ReleaseUpdateColumns } from './tables-releases.js';
 import type { WebhookTables } from './tables-webhooks.js';
 import type { TrialTables } from './tables-trials.js';
 import type { UsageOverageTables } from './tables-usage-overage.js';
+import type { FairUseTables } from './tables-fair-use.js';
 import type { MemberUsageTables } from './tables-member-usage.js';
+import type { FloatingTables } from './tables-floating.js';
+import type { ScimTables } from './tables-scim.js';
 
 // Timestamps are ISO-8601 UTC strings and flags are nullable timestamps, so the same rows and
 // comparisons work on SQLite and PostgreSQL alike.
@@ -28,6 +31,10 @@ export interface UsersTable {
   session_version: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** When the account is to be erased, as its owner asked (0040); null when not asked. */
+  deletion_due_at: Generated<string | null>;
+  /** When its personal data was erased: the row stays, pseudonymous, for invoices and the log. */
+  erased_at: Generated<string | null>;
 }
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
@@ -73,6 +80,29 @@ export interface EmailTokensTable {
   expires_at: string;
   used_at: string | null;
 }
+
+export type DataExportStatus = 'queued' | 'building' | 'ready' | 'failed';
+
+/** An archive of an account's data, built by the scheduler and downloaded with a token (0040). */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  requested_by: string | null;
+  status: DataExportStatus;
+  progress: Generated<number>;
+  /** While a server builds it; a build left by a stopped server is taken up again after. */
+  claimed_until: string | null;
+  attempts: Generated<number>;
+  /** SHA-256 of the download link's token. */
+  token_hash: string | null;
+  /** Base64 of the tar.gz. */
+  archive: string | null;
+  archive_bytes: number | null;
+  expires_at: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+export type DataExportRow = Selectable<DataExportsTable>;
 
 export type SecuritySeverity = 'info' | 'warning' | 'critical';
 
@@ -138,6 +168,16 @@ export interface PlansTable {
   update_months: Generated<number | null>;
   /** On an update renewal plan: the perpetual plan whose licenses' update window it extends (0028). */
   renews_updates_of: Generated<string | null>;
+  /** On a floating plan: how many machines may hold a seat at once; null on a node-locked plan (0038). */
+  floating_seats: Generated<number | null>;
+  /** On a floating plan: how long a seat stays held after its machine's last heartbeat, in minutes. */
+  floating_lease_minutes: Generated<number | null>;
+  /** On a floating plan: the most days a machine may borrow a seat for offline use (0: none). */
+  floating_borrow_days: Generated<number | null>;
+  /** How many machines a license may deactivate in a rolling 30 days (0039). */
+  deactivations_per_30_days: Generated<number>;
+  /** How many of a machine's fingerprint components must match for it to be known again (0039). */
+  fingerprint_threshold: Generated<number>;
 }
 export type PlanRow = Selectable<PlansTable>;
 
@@ -164,7 +204,7 @@ export interface LicensesTable {
   user_id: string;
   plan_id: string;
   subscription_id: string | null;
-  status: 'active' | 'suspended' | 'revoked' | 'expired';
+  status: 'active' | 'suspended' | 'revoked' | 'expired' | 'paused';
   expires_at: string | null;
   max_activations: number;
   /** The owner's id on their one free Base license, null otherwise: a unique column enforces "one each". */
@@ -186,6 +226,8 @@ export interface LicensesTable {
   trial_ends_at: Generated<string | null>;
   /** On a perpetual plan's license: releases published before this moment are covered (0028). */
   updates_until: Generated<string | null>;
+  /** While `paused` (its subscription is paused, 0046): when it resumes. */
+  paused_until: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -211,8 +253,11 @@ export interface ActivationsTable {
   activated_by: string | null;
   /** The name the license's owner gave the machine; activating it again keeps it. */
   label: string | null;
+  /** JSON of the machine's hashed fingerprint components, when its app sends them (0039). */
+  components: Generated<string | null>;
 }
 export type ActivationRow = Selectable<ActivationsTable>;
+export type ActivationInsert = Insertable<ActivationsTable>;
 export type ActivationUpdate = Updateable<ActivationsTable>;
 
 export interface UsageEventsTable {
@@ -368,7 +413,7 @@ export type PaymentKind = 'purchase' | 'subscription';
  * stays valid through the grace period); suspended once the grace period has ended unpaid (a later
  * payment restores it); cancelled once it has ended.
  */
-export type SubscriptionStatus = 'pending' | 'active' | 'past_due' | 'suspended' | 'cancelled';
+export type SubscriptionStatus = 'pending' | 'active' | 'past_due' | 'suspended' | 'paused' | 'cancelled';
 
 /** The sandbox's stand-in for the customer's card. */
 export type SandboxCard = 'succeeds' | 'declines';
@@ -426,6 +471,14 @@ export interface SubscriptionsTable {
   trial_ends_at: string | null;
   /** A card trial's machine, when the checkout was opened in the desktop app (one trial per machine). */
   trial_hardware_id: string | null;
+  /** A pause asked for (0046): how many periods; null without one. */
+  pause_periods: Generated<number | null>;
+  pause_requested_at: Generated<string | null>;
+  /**
+   * When the pause ends and the next period is billed. Set while `active`, the pause starts when
+   * the paid period ends; while `paused`, the subscription resumes then. Null without a pause.
+   */
+  pause_resumes_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -715,12 +768,16 @@ export interface Database
     PlanChangeQuoteTables,
     TrialTables,
     UsageOverageTables,
-    MemberUsageTables {
+    MemberUsageTables,
+    FloatingTables,
+    FairUseTables,
+    ScimTables {
   users: UsersTable;
   refresh_token_families: RefreshTokenFamiliesTable;
   refresh_tokens: RefreshTokensTable;
   email_tokens: EmailTokensTable;
   security_events: SecurityEventsTable;
+  data_exports: DataExportsTable;
   login_throttles: LoginThrottlesTable;
   features: FeaturesTable;
   plans: PlansTable;

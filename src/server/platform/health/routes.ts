@@ -7,7 +7,7 @@ import {
   readinessSchema,
   readinessUnavailableSchema,
 } from '../../../shared/api/health.js';
-import { apiPaths } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { appVersion } from '../version.js';
 import type { HealthService, Unreadiness } from './service.js';
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { API_BASE_PATH, apiPaths, UPDATE_FEED_PREFIX } from '../../../shared/routes.js';
+import { API_BASE_PATH, UPDATE_FEED_PREFIX } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 import { addApiKeyCheck, type ApiKeyOptions } from './api-key.js';
 
 /** The API key rule of every route under /api/v1: which keys are known, and which paths need none. */
@@ -14,10 +15,13 @@ export function apiKeyRule(keys: ApiKeyOptions['keys']): ApiKeyOptions {
       `${API_BASE_PATH}${apiPaths.healthReady}`,
       `${API_BASE_PATH}${apiPaths.payments.webhook}`,
       `${API_BASE_PATH}${apiPaths.notifications.unsubscribe}`,
+      // Nor does an identity provider sending the browser back: the state and its cookie are checked.
+      `${API_BASE_PATH}${apiPaths.auth.ssoCallback}`,
     ],
     // Nor do download links and electron-updater's feed requests: their signed token is.
     exemptPrefixes: [
       `${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`,
+      `${API_BASE_PATH}${apiPaths.dataExports.download.replace(':token', '')}`,
       `${API_BASE_PATH}${UPDATE_FEED_PREFIX}`,
     ],
   };

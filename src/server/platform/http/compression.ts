@@ -1,7 +1,8 @@
 import fastifyCompress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import { constants } from 'node:zlib';
-import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+import { API_BASE_PATH } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 
 /** Answers smaller than this go as they are: compressing them costs more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;

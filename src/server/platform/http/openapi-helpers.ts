@@ -20,6 +20,11 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
   },
   { name: 'users', description: 'The signed-in user’s profile and preferences.' },
   {
+    name: 'account-data',
+    description:
+      'The signed-in user’s own data: an archive of it mailed as a link, and the account’s deletion after a grace period. Never with an API token.',
+  },
+  {
     name: 'two-factor',
     description: 'Second factors of the signed-in user: an authenticator app (TOTP) and recovery codes.',
   },
@@ -50,6 +55,13 @@ export const OPENAPI_TAGS: { name: string; description: string }[] = [
     name: 'organisations',
     description:
       'Organizations with named seats: members and roles, invitations, seats bought and assigned, and a member activating a machine on their seat.',
+  },
+  {
+    name: 'scim',
+    description:
+      'SCIM 2.0 (RFC 7644) under `/scim/v2` for identity providers (Entra ID, Okta): an organization’s users and groups, ' +
+      'authenticated by its provisioning token (`Authorization: Bearer scim_…`, no API key). Answers are ' +
+      '`application/scim+json`; errors carry the SCIM error schema with `detail`, `message` and `code`.',
   },
   {
     name: 'invitations',

@@ -31,6 +31,13 @@ export async function registerOpenApi(app: FastifyInstance, { publicUrl }: OpenA
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          scimBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An organization’s SCIM provisioning token (`scim_…`), made by its owner in the portal’s ' +
+              'Provisioning settings; it reaches that organization’s users and groups only.',
+          },
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',

@@ -1,6 +1,5 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import { HttpError } from '../http-error.js';
 import { namedRedisStore } from './rate-limit-store.js';
 
@@ -26,7 +25,11 @@ export async function registerRateLimit(
   { redisUrl, redisKeyPrefix }: { redisUrl: string | undefined; redisKeyPrefix: string },
 ): Promise<void> {
   const redis = redisUrl
-    ? new Redis(redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, keyPrefix: redisKeyPrefix })
+    ? new (await import('ioredis')).Redis(redisUrl, {
+        connectTimeout: 500,
+        maxRetriesPerRequest: 1,
+        keyPrefix: redisKeyPrefix,
+      })
     : undefined;
   if (redis) {
     // Reported once per outage, not on every reconnect attempt; limits are skipped meanwhile.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { SESSION_BOOT_SCRIPT } from '../../../shared/prerendered-page.js';
 import { THEME_BOOT_SCRIPT } from '../../../shared/theme-boot.js';
 import type { Config } from '../config.js';
 
@@ -32,7 +33,13 @@ const RAZORPAY_CSP_SOURCES = {
 export const THEME_BOOT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`;
 
 /**
- * The portal's own bundle and styles, and the theme's boot script by its hash; inline styles are
+ * The public pages rendered at build time run one more, right after their content: it shows the
+ * session's start-up screen instead when a stored session is to be restored (shared/prerendered-page.ts).
+ */
+export const SESSION_BOOT_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(SESSION_BOOT_SCRIPT).digest('base64')}'`;
+
+/**
+ * The portal's own bundle and styles, and the theme's and the session's boot scripts by their hashes; inline styles are
  * needed by the UI kit's style props.
  * Razorpay Checkout's hosts are added only when the server takes payments through Razorpay:
  * with the sandbox, checkout.js can never load, so nothing outside the portal is allowed.
@@ -43,7 +50,10 @@ function contentSecurityPolicyFor(provider: PaymentProviderName) {
   return {
     directives: {
       defaultSrc: ["'self'"],
-      scriptSrc: withHosts(["'self'", THEME_BOOT_SCRIPT_SOURCE], RAZORPAY_CSP_SOURCES.script),
+      scriptSrc: withHosts(
+        ["'self'", THEME_BOOT_SCRIPT_SOURCE, SESSION_BOOT_SCRIPT_SOURCE],
+        RAZORPAY_CSP_SOURCES.script,
+      ),
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: withHosts(["'self'", 'data:'], RAZORPAY_CSP_SOURCES.img),
       fontSrc: ["'self'", 'data:'],

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { sendFrameworkError, writeClientError, registerErrorHandler } from './error-handler.js';
 import { addPathRules, MAX_PATH_SEGMENT_LENGTH } from './path-rules.js';
 import { traceRequests } from '../tracing/request-spans.js';
-import { createTracing, type Tracing } from '../tracing/tracing.js';
+import { TRACING_OFF, type Tracing } from '../tracing/tracing.js';
 import { logEveryRequest, logSerializers, REDACTED, REDACTED_LOG_PATHS, requestIdOf } from './request-log.js';
 
 declare module 'fastify' {
@@ -20,6 +20,8 @@ export interface ServerOptions {
   logStream?: { write(line: string): void };
   /** Requests logged at debug level only (the desktops' background license checks). */
   quietUrl?: (url: string) => boolean;
+  /** Where the spans go (`createTracing`); none when not given. */
+  tracing?: Tracing;
 }
 
 /** The Fastify instance every context registers on: logging, limits, validation and errors set once. */
@@ -59,7 +61,7 @@ export function createServer(config: Config, options: ServerOptions = {}): Fasti
   // Every desktop checks its license in the background: a line per check would drown the rest at
   // info level (a check that fails with a server error is still logged by the error handler).
   logEveryRequest(app, quietUrl);
-  const tracing = createTracing(config.tracing);
+  const tracing = options.tracing ?? TRACING_OFF;
   app.decorate('tracing', tracing);
   traceRequests(app, tracing);
   // Registered first, so run last: the spans of the app's closing work are sent too.

@@ -434,6 +434,77 @@ export const subscriptionResumedMail = (
     },
   });
 
+/** A pause was asked for: the license works to the paid period's end, then pauses until it resumes. */
+export const subscriptionPausedMail = (
+  input: MailRecipient & {
+    planName: string;
+    periods: number;
+    /** The end of the paid period: the license works until then. */
+    startsAt: Moment;
+    resumesAt: Moment;
+    subscriptionUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionPaused,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is paused until ${formatDate(input.resumesAt)}`,
+    content: {
+      preview: `Nothing is charged until ${formatDate(input.resumesAt)}.`,
+      heading: 'Your subscription is paused',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: `Your ${input.planName} subscription pauses for ${input.periods === 1 ? 'one billing period' : `${input.periods} billing periods`}. Your license keeps working until ${formatDate(
+            input.startsAt,
+          )}, the end of the period you paid for; then it is paused, and the app says when it resumes.`,
+        },
+        {
+          details: [
+            { label: 'License works until', value: formatDate(input.startsAt) },
+            { label: 'Resumes and next charge on', value: formatDate(input.resumesAt) },
+          ],
+        },
+        {
+          paragraph:
+            'Nothing is charged while it is paused. You can resume it sooner on your subscription page: the next period then starts and is charged at once.',
+        },
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+    },
+  });
+
+/** A pause ended: resumed on time or early (the next period charged), or a planned pause withdrawn. */
+export const subscriptionPauseEndedMail = (
+  input: MailRecipient & {
+    planName: string;
+    /** The pause had not started: the paid period runs on and renews as before. */
+    withdrawn: boolean;
+    /** The next renewal, or the end of the period that started now. */
+    renewsAt: Moment | null;
+    subscriptionUrl: string;
+  },
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.subscriptionPauseEnded,
+    to: input.to,
+    subject: `Your ${input.planName} subscription is no longer paused`,
+    content: {
+      preview: input.withdrawn ? 'The planned pause is withdrawn.' : 'Your license works again.',
+      heading: input.withdrawn ? 'Your pause is withdrawn' : 'Your subscription is resumed',
+      body: [
+        greeting(input.name),
+        {
+          paragraph: input.withdrawn
+            ? `The pause planned for your ${input.planName} subscription is withdrawn: your license keeps working and the subscription renews as before.`
+            : `Your ${input.planName} subscription is resumed: a new billing period started, charged with your saved payment method, and your license works again.`,
+        },
+        ...(input.renewsAt ? [{ details: [{ label: 'Renews on', value: formatDate(input.renewsAt) }] }] : []),
+      ],
+      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+    },
+  });
+
 /**
  * A second subscription to a plan the customer already subscribes to was paid (two checkouts open
  * at once): it was not started, and its payment is refunded in full.

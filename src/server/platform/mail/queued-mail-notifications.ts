@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DbOrTransaction } from '../db/database.js';
+import { postgresDriver } from '../db/postgres-driver.js';
 import { notifyChannel } from './outbox-repository.js';
 
 /**
@@ -39,7 +40,7 @@ export function listenForQueuedMail(
   };
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new (postgresDriver().Client)({ connectionString: databaseUrl });
     next.on('notification', onQueued);
     next.on('error', (error) => {
       log.warn({ err: error }, 'mail outbox: lost the PostgreSQL notification connection; reconnecting');

@@ -18,6 +18,9 @@ export const mailKinds = {
   licenseExpired: 'license_expired',
   subscriptionCancelled: 'subscription_cancelled',
   subscriptionResumed: 'subscription_resumed',
+  // A pause asked for, and its end (on time, early, or a pause to come withdrawn).
+  subscriptionPaused: 'subscription_paused',
+  subscriptionPauseEnded: 'subscription_pause_ended',
   duplicateSubscriptionRefunded: 'duplicate_subscription_refunded',
   refundReceipt: 'refund_receipt',
   newSignIn: 'new_sign_in',
@@ -36,6 +39,8 @@ export const mailKinds = {
   // Metered usage (usage-mails.ts): 80 % of an allowance used, and all of it.
   allowanceWarning: 'allowance_warning',
   allowanceReached: 'allowance_reached',
+  // The customer's own data: the archive they asked for is ready.
+  dataExportReady: 'data_export_ready',
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 
@@ -112,5 +117,25 @@ export const passwordChangedMail = (to: string, resetLink: string): MailMessage 
         { paragraph: 'If this was not you, reset your password now.' },
       ],
       action: { label: 'Reset my password', url: resetLink },
+    },
+  });
+
+export const dataExportReadyMail = (to: string, link: string, expiresAt: string): MailMessage =>
+  composeMail({
+    kind: mailKinds.dataExportReady,
+    to,
+    subject: `Your ${PRODUCT_NAME} data export is ready`,
+    content: {
+      preview: 'Download it within 24 hours.',
+      heading: 'Your data export is ready',
+      body: [
+        {
+          paragraph: `The archive of your ${PRODUCT_NAME} account's data (your account, licenses, machines, organizations, payments, subscriptions, security events and invoices) is ready.`,
+        },
+        {
+          paragraph: `The link works until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC; after that, ask for a new export on your Profile.`,
+        },
+      ],
+      action: { label: 'Download my data', url: link },
     },
   });

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { API_BASE_PATH, apiPaths } from '../../../shared/routes.js';
+import { API_BASE_PATH } from '../../../shared/routes.js';
+import { apiPaths } from '../../../shared/api-paths.js';
 
 /** The notification preferences an optional mail belongs to (`preferences.notifications`). */
 export const NOTIFICATION_PREFERENCES = ['billing', 'security_alerts', 'product_updates'] as const;

@@ -15,6 +15,8 @@ export const securityEventTypes = {
   emailVerified: 'email_verified',
   adminCreated: 'admin_created',
   activationLimitReached: 'activation_limit_reached',
+  // A machine took a license's last seat (the webhook `license.machine_limit_reached` says so too).
+  machineLimitReached: 'machine_limit_reached',
   seatReclaimed: 'seat_reclaimed',
   paymentVerificationFailed: 'payment_verification_failed',
   webhookSignatureFailed: 'webhook_signature_failed',
@@ -31,8 +33,17 @@ export const securityEventTypes = {
   licenseRevoked: 'license_revoked',
   activationDeactivated: 'activation_deactivated',
   activationRenamed: 'activation_renamed',
+  // An administrator forgave the deactivations a license had counted against its plan's cap, with a reason.
+  deactivationsReset: 'deactivations_reset',
+  // A customer's deactivation refused: the license used its plan's cap for 30 days.
+  deactivationLimitReached: 'deactivation_limit_reached',
   // An administrator granted units of a metered feature, with a reason (a credit pack of the license).
   usageUnitsGranted: 'usage_units_granted',
+  // Floating licenses: every seat taken, a seat freed by hand, a seat lapsed unreturned or silent.
+  floatingSeatsExhausted: 'floating_seats_exhausted',
+  floatingSeatReleased: 'floating_seat_released',
+  floatingBorrowOverdue: 'floating_borrow_overdue',
+  floatingHeartbeatsStopped: 'floating_heartbeats_stopped',
   featureCreated: 'feature_created',
   featureUpdated: 'feature_updated',
   featureDeleted: 'feature_deleted',
@@ -42,6 +53,9 @@ export const securityEventTypes = {
   licensingSettingsChanged: 'licensing_settings_changed',
   paymentRefunded: 'payment_refunded',
   subscriptionCancelled: 'subscription_cancelled',
+  // A subscription paused, or its pause ended early, by its customer or an administrator.
+  subscriptionPaused: 'subscription_paused',
+  subscriptionPauseEnded: 'subscription_pause_ended',
   couponChanged: 'coupon_changed',
   // A desktop release's rollout raised, paused or resumed, its notes edited, or the release yanked.
   releaseChanged: 'release_changed',
@@ -86,5 +100,38 @@ export const securityEventTypes = {
   organisationSeatUnassigned: 'organisation_seat_unassigned',
   organisationSeatsChanged: 'organisation_seats_changed',
   organisationUsageCapsChanged: 'organisation_usage_caps_changed',
+  // A claimed mail domain: added, proven by its TXT record, removed; details carry the domain.
+  organisationDomainAdded: 'organisation_domain_added',
+  organisationDomainVerified: 'organisation_domain_verified',
+  organisationDomainRemoved: 'organisation_domain_removed',
+  // Single sign-on: its settings changed or removed, a test sign-in, a sign-in through the
+  // provider (and one refused), and a platform administrator's password sign-in where SSO is required.
+  ssoSettingsChanged: 'sso_settings_changed',
+  ssoSettingsRemoved: 'sso_settings_removed',
+  ssoTestSignIn: 'sso_test_sign_in',
+  ssoSignIn: 'sso_sign_in',
+  ssoSignInRefused: 'sso_sign_in_refused',
+  ssoBreakGlass: 'sso_break_glass',
+  // SCIM provisioning: the owner's token created, rotated, revoked; and each change a provisioning
+  // client made (details: the token's id as the actor, the SCIM resource, what changed).
+  scimTokenCreated: 'scim_token_created',
+  scimTokenRotated: 'scim_token_rotated',
+  scimTokenRevoked: 'scim_token_revoked',
+  scimGroupRoleMapped: 'scim_group_role_mapped',
+  scimUserCreated: 'scim_user_created',
+  scimUserUpdated: 'scim_user_updated',
+  scimUserDeactivated: 'scim_user_deactivated',
+  scimUserReactivated: 'scim_user_reactivated',
+  scimUserDeleted: 'scim_user_deleted',
+  scimGroupCreated: 'scim_group_created',
+  scimGroupUpdated: 'scim_group_updated',
+  scimGroupDeleted: 'scim_group_deleted',
+  scimRefused: 'scim_refused',
+  // The customer's own data: an export asked for (actor_id: an administrator's), the account's
+  // deletion asked for and taken back, and its erasure (by the grace period's end or an administrator).
+  dataExportRequested: 'data_export_requested',
+  accountDeletionRequested: 'account_deletion_requested',
+  accountDeletionCancelled: 'account_deletion_cancelled',
+  accountErased: 'account_erased',
 } as const;
 export type SecurityEventType = (typeof securityEventTypes)[keyof typeof securityEventTypes];

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SecurityEvent } from '../../../shared/api/admin.js';
+import type { SecurityEventExportQuery } from '../../../shared/api/exports.js';
+import { exportSecurityEvents } from './export.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import { type Clock, isoNow } from '../clock.js';
 import type { Db, DbOrTransaction } from '../db/database.js';
@@ -22,6 +24,8 @@ export interface SecurityEventInput {
   actorId?: string | null;
   meta?: RequestMeta | null;
   details?: Record<string, unknown>;
+  /** When it happened (ISO time), when written later than that; now by default. */
+  at?: string;
 }
 
 /** Appends one row to the security log; callers pass their transaction so the event commits with the change. */
@@ -42,7 +46,7 @@ export async function recordSecurityEvent(
     ip: event.meta?.ip ?? null,
     user_agent: event.meta?.userAgent ?? null,
     details: details ? JSON.stringify(details) : null,
-    created_at: isoNow(clock),
+    created_at: event.at ?? isoNow(clock),
   });
 }
 
@@ -99,6 +103,8 @@ export function createSecurityEventsService({ db }: { db: Db }) {
       if (!event) throw notFound('security_event_not_found', 'Security event not found');
       return event;
     },
+
+    export: ({ format, ...filters }: SecurityEventExportQuery) => exportSecurityEvents(db, filters, format),
   };
 }
 
@@ -110,3 +116,6 @@ export { countSecurityEventsBySeverity, recentSecurityEvents } from './repositor
 /** Deletes the security events older than `days` (RETENTION_SECURITY_EVENTS_DAYS); answers how many. */
 export const pruneSecurityEvents = (db: DbOrTransaction, clock: Clock, days: number) =>
   deleteSecurityEventsBefore(db, new Date(clock.now().getTime() - days * 86_400_000).toISOString());
+
+// An account's own events: for its data export, and kept pseudonymous once it is erased.
+export { pseudonymiseSecurityEvents, securityEventsOfUser } from './repository.js';

@@ -12,9 +12,6 @@ import {
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { Config } from '../config.js';
 import { appVersion } from '../version.js';
 
@@ -55,8 +52,15 @@ export const TRACING_OFF: Tracing = {
  * batched and sent over OTLP/HTTP to `<endpoint>/v1/traces`, as the OTLP specification puts the
  * generic endpoint's traces.
  */
-export function createTracing(settings: Config['tracing']): Tracing {
+export async function createTracing(settings: Config['tracing']): Promise<Tracing> {
   if (!settings) return TRACING_OFF;
+  // The SDK and exporter load only here: a server with tracing off never pays for them.
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, TracerProvider }] =
+    await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace'),
+    ]);
   installContextManager();
   const exporter = new OTLPTraceExporter({ url: `${settings.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new TracerProvider({

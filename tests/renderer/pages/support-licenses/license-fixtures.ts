@@ -80,6 +80,7 @@ export const license = (extra: Partial<License> = {}): License => ({
   status: 'active',
   expires_at: '2030-01-15T00:00:00.000Z',
   renews: false,
+  paused_until: null,
   updates_until: null,
   update_window_ended: false,
   max_activations: 3,
@@ -105,12 +106,15 @@ export const basePlan: Plan = {
   max_activations: 1,
   seat_based: false,
   trial_days: 0,
+  deactivations_per_30_days: 3,
+  fingerprint_threshold: 3,
   is_public: true,
   is_active: true,
   is_draft: false,
   sort_order: 0,
   update_months: null,
   renews_updates_of: null,
+  floating: null,
   features: [
     {
       feature_id: 'f-chat',

@@ -9,6 +9,7 @@ import { DotGrid } from '../../components/dot-grid/dot-grid';
 import { SkipLink } from '../../components/layout/skip-link';
 import { selectUserRole } from '../../features/auth';
 import { loadUpdateIndicator } from '../../features/distribution';
+import { loadDeletionBanner, selectUserProfile } from '../../features/users';
 import { useAppSelector } from '../../lib/store-hooks';
 import { HeaderThemeToggle } from './header-theme-toggle';
 import { adminNavItems, isActive, userNavItems } from './nav-links';
@@ -21,12 +22,16 @@ const UpdateIndicator = lazy(() =>
   loadUpdateIndicator().then((module) => ({ default: module.UpdateIndicator })),
 );
 
+// Loaded only while the account waits to be deleted.
+const DeletionBanner = lazy(loadDeletionBanner);
+
 /** The signed-in shell: header with user menu, a navbar of the role's screens (a drawer on phones). */
 export function AppShellLayout() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   const isAdmin = useAppSelector(selectUserRole) === 'admin';
   const items = isAdmin ? adminNavItems : userNavItems;
+  const deletionPending = Boolean(useAppSelector(selectUserProfile)?.deletion_due_at);
 
   return (
     <AppShell
@@ -86,6 +91,11 @@ export function AppShellLayout() {
         </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
+        {deletionPending ? (
+          <Suspense fallback={null}>
+            <DeletionBanner />
+          </Suspense>
+        ) : null}
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
+import { useHydrated } from '../../lib/use-hydrated';
 import { Logo } from '../brand/logo';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { SkipLink } from './skip-link';
@@ -24,11 +25,16 @@ interface PublicLayoutProps {
 export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
   // Phones have room for one button: the way to the other account page.
   const onLogin = useLocation().pathname === portalPaths.login;
+  // The dots are drawn by script: a page rendered ahead of time is sent without them (their styles
+  // come with their code), and they join once the page is hydrated.
+  const running = useHydrated();
   return (
     <div className={classes.shell}>
-      <Suspense fallback={null}>
-        <DotGrid />
-      </Suspense>
+      {running ? (
+        <Suspense fallback={null}>
+          <DotGrid />
+        </Suspense>
+      ) : null}
       <SkipLink target={MAIN_ID} />
       <header className={classes.header}>
         <Container size="lg" h="100%">

@@ -12,12 +12,13 @@ import type {
   featureStatsSchema,
   UpdateFeatureRequest,
 } from '../../../../shared/api/features';
-import type { Activation } from '../../../../shared/api/licenses';
+import type { AdminActivation } from '../../../../shared/api/admin';
 import type { Paged } from '../../../../shared/api/paging';
 import type { AdminPayment } from '../../../../shared/api/payments';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../../shared/constants';
 import { adminMessages, licenseMessages } from '../../../../shared/messages';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { adminApiPaths, paymentsApiPaths } from '../../../../shared/api-paths';
 import type { z } from 'zod';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { adminMessage, attempt } from '../../lib/api-errors';
@@ -26,7 +27,7 @@ import type { AdminLicense, ListParams } from './admin-types';
 
 export type FeatureStats = z.infer<typeof featureStatsSchema>;
 
-const paths = apiPaths.admin;
+const paths = adminApiPaths;
 /** Shown when these fail without the server saying why. */
 const RESEND_CONFIRMATION_FAILED = 'Could not send a new confirmation link';
 const RENAME_ACTIVATION_FAILED = 'Could not rename the machine';
@@ -178,16 +179,26 @@ export const adminApi = api.injectEndpoints({
         extraOptions: failing(adminMessages.revokeLicenseFailed),
         invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
       }),
+      /** POST /admin/licenses/{id}/deactivations/reset: forgive the counted deactivations, with a reason. */
+      resetDeactivations: build.mutation<AdminLicense, { id: string; reason: string }>({
+        query: ({ id, reason }) => ({
+          url: at(paths.resetDeactivations, id),
+          method: 'POST',
+          body: { reason },
+        }),
+        extraOptions: failing('Failed to reset the deactivation count'),
+        invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
+      }),
       /** POST /admin/licenses/{id}/trial: extend a free trial by some days, or end it now. */
       changeLicenseTrial: build.mutation<AdminLicense, { id: string; change: ChangeTrialRequest }>({
         query: ({ id, change }) => ({ url: at(paths.licenseTrial, id), method: 'POST', body: change }),
         extraOptions: failing(adminMessages.changeTrialFailed),
         invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
       }),
-      getLicenseActivations: build.query<{ licenseId: string; activations: Activation[] }, string>({
+      getLicenseActivations: build.query<{ licenseId: string; activations: AdminActivation[] }, string>({
         query: (id) => ({ url: at(paths.licenseActivations, id) }),
         transformResponse: (
-          body: Activation[] | { data: Activation[] } | { activations: Activation[] },
+          body: AdminActivation[] | { data: AdminActivation[] } | { activations: AdminActivation[] },
           _meta: unknown,
           id: string,
         ) => ({
@@ -208,13 +219,13 @@ export const adminApi = api.injectEndpoints({
       }),
 
       listPayments: build.query<Paged<AdminPayment>, ListParams | void>({
-        query: listRequest(apiPaths.payments.adminList),
+        query: listRequest(paymentsApiPaths.adminList),
         transformResponse: pagedAnswer<AdminPayment>(),
         extraOptions: failing(adminMessages.fetchPaymentsFailed),
         providesTags: listed('AdminPayment'),
       }),
       getPayment: build.query<AdminPayment, string>({
-        query: (id) => ({ url: at(apiPaths.payments.adminDetail, id) }),
+        query: (id) => ({ url: at(paymentsApiPaths.adminDetail, id) }),
         extraOptions: failing(adminMessages.fetchPaymentFailed),
         providesTags: one('AdminPayment'),
       }),
@@ -331,7 +342,7 @@ export const adminApi = api.injectEndpoints({
       /** A user's newest payments (`?userId=…`), for the user details drawer. */
       listUserPayments: build.query<Paged<AdminPayment>, string>({
         query: (userId) => ({
-          url: apiPaths.payments.adminList,
+          url: paymentsApiPaths.adminList,
           params: { userId, page: 1, perPage: DRAWER_LIST_SIZE, sort: '-created_at' },
         }),
         extraOptions: failing(adminMessages.fetchPaymentsFailed),
@@ -373,11 +384,13 @@ export const {
   useDeleteUserMutation,
   useListLicensesQuery,
   useGetLicenseQuery,
+  useGetLicenseActivationsQuery,
   useCreateLicenseMutation,
   useUpdateLicenseMutation,
   useRevokeLicenseMutation,
   useChangeLicenseTrialMutation,
   useDeactivateActivationMutation,
+  useResetDeactivationsMutation,
   useListPaymentsQuery,
   useGetPaymentQuery,
   useListSecurityEventsQuery,

@@ -13,7 +13,7 @@ import type { SignInValues } from './sign-in-form';
  * it): made from a chunk loaded later, the bundler would split React and react-redux out of the
  * first download's chunk, which costs /login about 1 KB of its budget.
  */
-const endpoints = async () => (await import('./auth-endpoints')).authApi.endpoints;
+export const endpoints = async () => (await import('./auth-endpoints')).authApi.endpoints;
 
 /** The password step: who signed in, or (`secondFactor`) the challenge of a second step. */
 export const signIn = async (dispatch: AppDispatch, credentials: SignInValues) =>

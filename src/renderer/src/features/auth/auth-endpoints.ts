@@ -2,7 +2,7 @@ import type { AxiosResponse } from 'axios';
 import type { RegisterRequest, SecondFactorMethod } from '../../../../shared/api/auth';
 import type { SecondFactorLoginRequest } from '../../../../shared/api/two-factor';
 import { authMessages } from '../../../../shared/messages';
-import { apiPaths } from '../../../../shared/routes';
+import { authApiPaths } from '../../../../shared/routes';
 import { localStorageKeys } from '../../../../shared/storage-keys';
 import { api, servicesOf } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
@@ -84,7 +84,7 @@ export const authApi = api.injectEndpoints({
           let response: AxiosResponse;
           try {
             response = await services.client.http.post(
-              apiPaths.auth.login,
+              authApiPaths.login,
               new URLSearchParams({ username: email, password }),
               { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
             );
@@ -112,10 +112,7 @@ export const authApi = api.injectEndpoints({
           const services = servicesOf(queryApi);
           return attempt(
             async () => {
-              const { data } = await services.client.http.post<unknown>(
-                apiPaths.auth.loginSecondFactor,
-                body,
-              );
+              const { data } = await services.client.http.post<unknown>(authApiPaths.loginSecondFactor, body);
               const tokens = readTokenResponse(data, authMessages.noTokenReceived);
               await services.tokens.save(tokens);
               return identityFrom(services, tokens.accessToken, tokens.user);
@@ -124,9 +121,42 @@ export const authApi = api.injectEndpoints({
           );
         },
       }),
+      /** POST /auth/sso/start: where to send the browser for the organization's provider. */
+      startSso: build.mutation<string, { email: string }>({
+        queryFn: (body, queryApi) =>
+          attempt(
+            async () => {
+              const { data } = await servicesOf(queryApi).client.http.post<{ authorization_url: string }>(
+                authApiPaths.ssoStart,
+                body,
+              );
+              return data.authorization_url;
+            },
+            { fallback: authMessages.loginFailed },
+          ),
+      }),
+      /** POST /auth/sso/complete: the callback's one-time code traded for a session, as a sign-in's. */
+      completeSso: build.mutation<SessionIdentity & { ssoMessage: string }, string>({
+        queryFn: (code, queryApi) => {
+          const services = servicesOf(queryApi);
+          return attempt(
+            async () => {
+              const { data } = await services.client.http.post<unknown>(authApiPaths.ssoComplete, { code });
+              const tokens = readTokenResponse(data, authMessages.noTokenReceived);
+              await services.tokens.save(tokens);
+              const sso = (data as { sso?: { message?: unknown } }).sso;
+              return {
+                ...(await identityFrom(services, tokens.accessToken, tokens.user)),
+                ssoMessage: typeof sso?.message === 'string' ? sso.message : '',
+              };
+            },
+            { fallback: authMessages.loginFailed },
+          );
+        },
+      }),
       /** POST /auth/register: answers the server's message; the account still needs confirming. */
       register: build.mutation<string, RegisterRequest>(
-        messageCall(apiPaths.auth.register, authMessages.registrationFailed, (body: RegisterRequest) => body),
+        messageCall(authApiPaths.register, authMessages.registrationFailed, (body: RegisterRequest) => body),
       ),
       /** POST /auth/logout with the refresh token, which may also sit in local storage under the product's name. */
       logout: build.mutation<null, void>({
@@ -137,7 +167,7 @@ export const authApi = api.injectEndpoints({
               (await services.tokens.getRefreshToken()) ??
               services.local.getItem(localStorageKeys.refreshToken);
             if (refreshToken)
-              await services.client.http.post(apiPaths.auth.logout, { refreshToken }, { skipRefresh: true });
+              await services.client.http.post(authApiPaths.logout, { refreshToken }, { skipRefresh: true });
             return { data: null };
           } catch (error) {
             return { error: toApiFailure(error, { fallback: authMessages.logoutFailed }) };
@@ -147,11 +177,11 @@ export const authApi = api.injectEndpoints({
         },
       }),
       requestPasswordReset: build.mutation<string, string>(
-        messageCall(apiPaths.auth.forgotPassword, fallbacks.forgotPassword, (email: string) => ({ email })),
+        messageCall(authApiPaths.forgotPassword, fallbacks.forgotPassword, (email: string) => ({ email })),
       ),
       resetPassword: build.mutation<string, { token: string; newPassword: string }>(
         messageCall(
-          apiPaths.auth.resetPassword,
+          authApiPaths.resetPassword,
           fallbacks.resetPassword,
           ({ token, newPassword }: { token: string; newPassword: string }) => ({
             token,
@@ -160,19 +190,19 @@ export const authApi = api.injectEndpoints({
         ),
       ),
       verifyRegistration: build.mutation<string, string>(
-        messageCall(apiPaths.auth.verifyRegistration, fallbacks.verifyRegistration, (token: string) => ({
+        messageCall(authApiPaths.verifyRegistration, fallbacks.verifyRegistration, (token: string) => ({
           token,
         })),
       ),
       resendVerification: build.mutation<string, string>(
-        messageCall(apiPaths.auth.resendVerification, fallbacks.resendVerification, (email: string) => ({
+        messageCall(authApiPaths.resendVerification, fallbacks.resendVerification, (email: string) => ({
           email,
         })),
       ),
       /** POST /auth/change-password; the server then signs out every device, this one included. */
       changePassword: build.mutation<string, { currentPassword: string; newPassword: string }>(
         messageCall(
-          apiPaths.auth.changePassword,
+          authApiPaths.changePassword,
           fallbacks.changePassword,
           ({ currentPassword, newPassword }: { currentPassword: string; newPassword: string }) => ({
             current_password: currentPassword,
@@ -185,7 +215,7 @@ export const authApi = api.injectEndpoints({
         queryFn: async (_, queryApi) => {
           try {
             await servicesOf(queryApi).client.http.post(
-              apiPaths.auth.validateToken,
+              authApiPaths.validateToken,
               {},
               { skipRefresh: true },
             );

@@ -1,5 +1,5 @@
 import type { UserProfile } from '../../../../shared/api/users';
-import { apiPaths } from '../../../../shared/routes';
+import { usersApiPaths } from '../../../../shared/routes';
 import type { Services } from '../../lib/services';
 import { roleFromToken } from '../../lib/token';
 
@@ -16,7 +16,7 @@ export async function identityFrom(
   user: unknown,
 ): Promise<SessionIdentity> {
   const profile =
-    (user as UserProfile | null) ?? (await services.client.http.get<UserProfile>(apiPaths.users.me)).data;
+    (user as UserProfile | null) ?? (await services.client.http.get<UserProfile>(usersApiPaths.me)).data;
   await services.tokens.setUser(profile);
   return { user: profile, role: roleFromToken(accessToken) };
 }

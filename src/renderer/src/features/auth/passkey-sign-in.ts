@@ -1,6 +1,6 @@
 import type { PasskeyCeremony } from '../../../../shared/api/passkeys';
 import { authMessages } from '../../../../shared/messages';
-import { apiPaths } from '../../../../shared/routes';
+import { authApiPaths } from '../../../../shared/routes';
 import { api, servicesOf } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
@@ -22,7 +22,7 @@ export const passkeySignInApi = api.injectEndpoints({
     const endpoints = {
       /** POST /auth/passkeys/options; with `challenge`, the second step of that password sign-in. */
       startPasskeySignIn: build.mutation<PasskeyCeremony, { challenge?: string }>({
-        query: (body) => ({ url: apiPaths.auth.passkeyLoginOptions, method: 'POST', body }),
+        query: (body) => ({ url: authApiPaths.passkeyLoginOptions, method: 'POST', body }),
         extraOptions: { fallback: passkeySignInFailed },
       }),
       /** POST /auth/passkeys/login: keeps the tokens as a password sign-in does and answers who signed in. */
@@ -34,7 +34,7 @@ export const passkeySignInApi = api.injectEndpoints({
           const services = servicesOf(queryApi);
           return attempt(
             async () => {
-              const { data } = await services.client.http.post<unknown>(apiPaths.auth.passkeyLogin, body);
+              const { data } = await services.client.http.post<unknown>(authApiPaths.passkeyLogin, body);
               const tokens = readTokenResponse(data, authMessages.noTokenReceived);
               await services.tokens.save(tokens);
               return identityFrom(services, tokens.accessToken, tokens.user);

@@ -6,7 +6,8 @@ import type {
   InvoiceKind,
   InvoiceList,
 } from '../../../../shared/api/invoices';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { billingApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
@@ -32,21 +33,21 @@ export const billingApi = api.injectEndpoints({
     const endpoints = {
       /** GET /billing/details: null until the customer saves them. */
       getBillingDetails: build.query<BillingDetails | null, void>({
-        query: () => ({ url: apiPaths.billing.details }),
+        query: () => ({ url: billingApiPaths.details }),
         transformResponse: (answer: BillingDetailsAnswer) => answer.details,
         extraOptions: { fallback: billingMessages.fetchDetailsFailed },
         providesTags: ['Billing'],
       }),
       /** PUT /billing/details: printed on every invoice issued from now on. */
       saveBillingDetails: build.mutation<BillingDetails, BillingDetailsRequest>({
-        query: (body) => ({ url: apiPaths.billing.details, method: 'PUT', body }),
+        query: (body) => ({ url: billingApiPaths.details, method: 'PUT', body }),
         extraOptions: { fallback: billingMessages.saveDetailsFailed },
         invalidatesTags: ['Billing'],
       }),
       /** GET /billing/invoices: a new payment (the Payment tag) brings a new invoice. */
       getMyInvoices: build.query<InvoiceList, InvoiceListQuery>({
         query: ({ page, perPage, kind }) => ({
-          url: apiPaths.billing.invoices,
+          url: billingApiPaths.invoices,
           params: { page, perPage, ...(kind ? { kind } : {}) },
         }),
         extraOptions: { fallback: billingMessages.fetchInvoicesFailed },
@@ -61,7 +62,7 @@ export const billingApi = api.injectEndpoints({
           attempt(
             async () => {
               const { data } = await servicesOf(queryApi).client.http.get<ArrayBuffer>(
-                pathWith(apiPaths.billing.invoicePdf, { id }),
+                pathWith(billingApiPaths.invoicePdf, { id }),
                 { responseType: 'arraybuffer' },
               );
               saveFile(new Blob([data], { type: 'application/pdf' }), `${number}.pdf`);

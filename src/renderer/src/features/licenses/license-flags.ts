@@ -14,7 +14,15 @@ export type FlagAction = 'support' | 'payment' | 'renew' | 'resume' | 'buy' | 'r
 
 /** Something wrong (or about to be) with a license, in words, and what to do about it. */
 export interface LicenseFlag {
-  kind: 'revoked' | 'suspended' | 'expired' | 'expiring' | 'trial' | 'trial_expired' | 'update_window_ended';
+  kind:
+    | 'revoked'
+    | 'suspended'
+    | 'paused'
+    | 'expired'
+    | 'expiring'
+    | 'trial'
+    | 'trial_expired'
+    | 'update_window_ended';
   tone: 'danger' | 'warning' | 'caution';
   title: string;
   message: string;
@@ -31,7 +39,13 @@ type FlaggedLicense = Pick<
   Partial<
     Pick<
       License,
-      'trial' | 'plan_id' | 'updates_until' | 'update_window_ended' | 'covered_version' | 'next_version'
+      | 'trial'
+      | 'plan_id'
+      | 'updates_until'
+      | 'update_window_ended'
+      | 'covered_version'
+      | 'next_version'
+      | 'paused_until'
     >
   >;
 
@@ -136,6 +150,17 @@ export function licenseFlag(
         actions: maybeUnpaid ? ['payment', 'support'] : ['support'],
       };
     }
+    case 'paused':
+      return {
+        kind: 'paused',
+        tone: 'caution',
+        title: license.paused_until
+          ? `Paused until ${formatDate(license.paused_until)}`
+          : 'This license is paused',
+        message:
+          'Its subscription is paused, so its machines cannot use this license until it resumes. Resume the subscription sooner on the Subscriptions page.',
+        actions: ['payment'],
+      };
     case 'trial_expired':
       return {
         kind: 'trial_expired',

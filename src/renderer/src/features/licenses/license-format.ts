@@ -69,6 +69,7 @@ export const PLATFORM_NAMES: Record<DownloadPlatform, string> = {
 export const STATUS_LABELS: Record<LicenseStatus, string> = {
   active: 'Active',
   suspended: 'Suspended',
+  paused: 'Paused',
   revoked: 'Revoked',
   expired: 'Expired',
   trial_expired: 'Trial ended',
@@ -144,6 +145,7 @@ export function checkBadge(result: LicenseCheckResult): { label: string; color: 
     return result.offline ? { label: 'Valid (offline)', color: 'yellow' } : { label: 'Valid', color: 'teal' };
   if (result.status === 'not_configured') return { label: 'Not configured', color: 'gray' };
   if (result.status === 'error') return { label: 'Not checked', color: 'orange' };
+  if (result.status === 'paused') return { label: 'Paused', color: 'blue' };
   return { label: 'Not valid', color: 'red' };
 }
 

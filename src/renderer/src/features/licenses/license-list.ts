@@ -16,7 +16,14 @@ export function listState(list: { data?: unknown; isError: boolean; error?: unkn
   return { status: 'ready' };
 }
 
-const STATUS_ORDER = { active: 0, suspended: 1, trial_expired: 2, expired: 3, revoked: 4 } as const;
+const STATUS_ORDER = {
+  active: 0,
+  paused: 1,
+  suspended: 2,
+  trial_expired: 3,
+  expired: 4,
+  revoked: 5,
+} as const;
 
 /** Active licenses first, then the newest. */
 export const byRelevance = (a: LicenseRecord, b: LicenseRecord) =>

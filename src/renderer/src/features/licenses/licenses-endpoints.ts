@@ -13,9 +13,15 @@ import {
 } from '../../../../shared/api/licenses';
 import type { PaymentOrder } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
-import { type AppInfo, type LicenseCheckResult, toLicenseCheckResult } from '../../../../shared/bridge';
+import {
+  type AppInfo,
+  type LicenseCheckResult,
+  toLicenseCheckResult,
+  type UsageLeft,
+} from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { licensesApiPaths, licensingApiPaths, organisationsApiPaths } from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api, servicesOf } from '../../lib/api';
 import {
@@ -71,6 +77,7 @@ export const downloadMessages = {
 export const RENAME_MACHINE_FAILED = 'Could not rename the machine';
 
 export const MACHINE_UNREADABLE = 'Could not read this machine’s details';
+export const MACHINE_USAGE_UNREADABLE = 'Could not read what this machine may still use';
 
 /** No stored key (or machine id) is answered here, without asking anyone. */
 export const notConfigured: LicenseCheckResult = {
@@ -101,7 +108,7 @@ function refusalOf(error: unknown): LicenseCheckResult | null {
   // The server writes refusals through the shared `licenseRefusalSchema`; only what is read is checked.
   const data: unknown = isHttpError(error) ? error.response?.data : undefined;
   if (typeof data !== 'object' || data === null) return null;
-  const { valid, status, message, requires_activation } = data as Partial<
+  const { valid, status, message, requires_activation, resumes_at } = data as Partial<
     Record<keyof LicenseRefusal, unknown>
   >;
   if (valid !== false || typeof status !== 'string' || !status || typeof message !== 'string') return null;
@@ -111,6 +118,8 @@ function refusalOf(error: unknown): LicenseCheckResult | null {
     status: status as NonNullable<LicenseRefusal['status']>,
     message,
     requires_activation,
+    // A paused license: when its subscription resumes (the Support page's steps say it).
+    ...(typeof resumes_at === 'string' ? { resumes_at } : {}),
   };
 }
 
@@ -129,13 +138,13 @@ export const licenseApi = api.injectEndpoints({
   endpoints: (build) => {
     const endpoints = {
       listMyLicenses: build.query<LicenseRecord[], void>({
-        query: () => ({ url: apiPaths.licenses.list }),
+        query: () => ({ url: licensesApiPaths.list }),
         extraOptions: { fallback: licenseMessages.fetchLicensesFailed },
         providesTags: [LIST],
       }),
 
       getMyLicense: build.query<LicenseRecord, string>({
-        query: (id) => ({ url: licensePath(apiPaths.licenses.detail, id) }),
+        query: (id) => ({ url: licensePath(licensesApiPaths.detail, id) }),
         extraOptions: { fallback: licenseMessages.fetchLicenseFailed },
         providesTags: (_result, _error, id) => [oneLicense(id)],
       }),
@@ -150,7 +159,7 @@ export const licenseApi = api.injectEndpoints({
               platform.getHardwareId(),
             ]);
             const body = { ...device, ...args, hardware_id };
-            const result = (await client.http.post<ActivationResult>(apiPaths.licenses.activate, body)).data;
+            const result = (await client.http.post<ActivationResult>(licensesApiPaths.activate, body)).data;
             await platform.setLicenseKey(result.license_key);
             return result;
           }, options),
@@ -177,7 +186,7 @@ export const licenseApi = api.injectEndpoints({
               describeDevice(platform),
               platform.getHardwareId(),
             ]);
-            const path = pathWith(apiPaths.organisations.activateSeat, { organisationId });
+            const path = pathWith(organisationsApiPaths.activateSeat, { organisationId });
             const result = (await client.http.post<ActivationResult>(path, { ...device, hardware_id })).data;
             await platform.setLicenseKey(result.license_key);
             return { ...result, license_key: MASKED_LICENSE_KEY };
@@ -203,7 +212,7 @@ export const licenseApi = api.injectEndpoints({
               platform.getHardwareId(),
             ]);
             const body = { ...device, ...(args ?? {}), hardware_id };
-            answer = (await client.http.post<unknown>(apiPaths.licenses.activateBase, body)).data;
+            answer = (await client.http.post<unknown>(licensesApiPaths.activateBase, body)).data;
           } catch (error) {
             if (isHttpError(error) && !error.response) return refused(licenseMessages.noResponse);
             return {
@@ -240,7 +249,7 @@ export const licenseApi = api.injectEndpoints({
             if (!license_key) return notConfigured;
             try {
               const body = { license_key, hardware_id: await platform.getHardwareId() };
-              const answer = (await client.http.post<LicenseStatusAnswer>(apiPaths.licenses.validate, body))
+              const answer = (await client.http.post<LicenseStatusAnswer>(licensesApiPaths.validate, body))
                 .data;
               return {
                 valid: answer.valid,
@@ -266,7 +275,7 @@ export const licenseApi = api.injectEndpoints({
               ? { activation_id: activationId }
               : { hardware_id: await platform.getHardwareId() };
             return (
-              await client.http.post<License>(licensePath(apiPaths.licenses.deactivate, licenseId), body)
+              await client.http.post<License>(licensePath(licensesApiPaths.deactivate, licenseId), body)
             ).data;
           }, options),
         extraOptions: { fallback: licenseMessages.deactivationFailed },
@@ -284,7 +293,7 @@ export const licenseApi = api.injectEndpoints({
         { licenseId: string; activationId: string; label: string | null }
       >({
         query: ({ licenseId, activationId, label }) => ({
-          url: pathWith(apiPaths.licenses.activation, { id: licenseId, activationId }),
+          url: pathWith(licensesApiPaths.activation, { id: licenseId, activationId }),
           method: 'PATCH',
           body: { label },
         }),
@@ -298,7 +307,7 @@ export const licenseApi = api.injectEndpoints({
 
       getLicenseUsage: build.query<LicenseUsage, { licenseId: string; days?: number }>({
         query: ({ licenseId, days }) => ({
-          url: licensePath(apiPaths.licenses.usage, licenseId),
+          url: licensePath(licensesApiPaths.usage, licenseId),
           params: { days },
         }),
         extraOptions: { fallback: licenseMessages.fetchUsageFailed },
@@ -311,7 +320,7 @@ export const licenseApi = api.injectEndpoints({
        */
       buyCreditPacks: build.mutation<PaymentOrder, { licenseId: string; feature: string; quantity: number }>({
         query: ({ licenseId, feature, quantity }) => ({
-          url: licensePath(apiPaths.licenses.usagePacks, licenseId),
+          url: licensePath(licensesApiPaths.usagePacks, licenseId),
           method: 'POST',
           body: { feature, quantity },
         }),
@@ -334,14 +343,14 @@ export const licenseApi = api.injectEndpoints({
 
       checkFeatureAvailability: build.query<FeatureUsage, { licenseId: string; featureId: string }>({
         query: ({ licenseId, featureId }) => ({
-          url: pathWith(apiPaths.licenses.feature, { id: licenseId, featureId }),
+          url: pathWith(licensesApiPaths.feature, { id: licenseId, featureId }),
         }),
         extraOptions: { fallback: licenseMessages.featureCheckFailed },
         providesTags: (_result, _error, { licenseId }) => [oneLicense(licenseId)],
       }),
 
       getLicenseFeatures: build.query<FeatureUsage[], string>({
-        query: (licenseId) => ({ url: licensePath(apiPaths.licenses.features, licenseId) }),
+        query: (licenseId) => ({ url: licensePath(licensesApiPaths.features, licenseId) }),
         transformResponse: (answer: { features: FeatureUsage[] }) => answer.features,
         extraOptions: { fallback: licenseMessages.fetchFeaturesFailed },
         providesTags: (_result, _error, licenseId) => [oneLicense(licenseId)],
@@ -353,7 +362,7 @@ export const licenseApi = api.injectEndpoints({
           attempt(async () => {
             const { platform, client } = servicesOf(queryApi);
             const body = { userInfo, planId };
-            const license = (await client.http.post<License>(apiPaths.licenses.activatePlan, body)).data;
+            const license = (await client.http.post<License>(licensesApiPaths.activatePlan, body)).data;
             await platform.setLicenseKey(license.license_key);
             return license;
           }, options),
@@ -378,7 +387,7 @@ export const licenseApi = api.injectEndpoints({
                 ? { ...(await describeDevice(platform)), hardware_id: await platform.getHardwareId() }
                 : {};
             const body = { plan_id: planId, ...machine };
-            const started = (await client.http.post<TrialStarted>(apiPaths.licenses.trials, body)).data;
+            const started = (await client.http.post<TrialStarted>(licensesApiPaths.trials, body)).data;
             if (platform.kind === 'desktop') await platform.setLicenseKey(started.license_key);
             return started;
           }, options),
@@ -387,14 +396,14 @@ export const licenseApi = api.injectEndpoints({
       }),
 
       getCurrentPlan: build.query<CurrentPlan, void>({
-        query: () => ({ url: apiPaths.licenses.currentPlan }),
+        query: () => ({ url: licensesApiPaths.currentPlan }),
         extraOptions: { fallback: licenseMessages.fetchCurrentPlanFailed },
         providesTags: [CURRENT_PLAN],
       }),
 
       changePlan: build.mutation<License, { licenseId: string; planId: string }>({
         query: ({ licenseId, planId }) => ({
-          url: licensePath(apiPaths.licenses.plan, licenseId),
+          url: licensePath(licensesApiPaths.plan, licenseId),
           method: 'PUT',
           body: { planId },
         }),
@@ -421,7 +430,7 @@ export const licenseApi = api.injectEndpoints({
             try {
               const params = { license_key, hardware_id };
               const answer = (
-                await client.http.get<LicenseStatusAnswer>(apiPaths.licensing.status, { params })
+                await client.http.get<LicenseStatusAnswer>(licensingApiPaths.status, { params })
               ).data;
               return toLicenseCheckResult(answer);
             } catch (error) {
@@ -452,12 +461,27 @@ export const licenseApi = api.injectEndpoints({
       }),
 
       /**
+       * What this machine may still use of each metered feature, from the desktop's main process
+       * (the server's numbers online, the lease's offline allowance offline, and what waits to
+       * upload); null on the web, which has no such thing. A license check refreshes it.
+       */
+      getThisMachineUsage: build.query<UsageLeft | null, void>({
+        queryFn: (_args, queryApi, options) =>
+          attempt(async () => {
+            const { usage } = servicesOf(queryApi).platform;
+            return usage ? usage.left() : null;
+          }, options),
+        extraOptions: { fallback: MACHINE_USAGE_UNREADABLE, pickMessage: failureMessage },
+        providesTags: [THIS_MACHINE],
+      }),
+
+      /**
        * `GET /licenses/{id}/download`: the newest installer of each platform, with signed links.
        * The license's status is part of the argument: what is offered changes with it.
        */
       getReleases: build.query<Release[], { licenseId: string; status: License['status'] }>({
         queryFn: async ({ licenseId }, _queryApi, _options, baseQuery) => {
-          const result = await baseQuery({ url: licensePath(apiPaths.licenses.download, licenseId) });
+          const result = await baseQuery({ url: licensePath(licensesApiPaths.download, licenseId) });
           // Nothing published yet is an empty list, not a failure.
           if (result.error)
             return result.error.code === 'release_not_found' ? { data: [] } : { error: result.error };
@@ -471,7 +495,7 @@ export const licenseApi = api.injectEndpoints({
     // Platform reads are not the user acting on licenses: only the server calls count as activity.
     recordEndpointArea(
       'license',
-      Object.keys(endpoints).filter((name) => name !== 'getThisMachine'),
+      Object.keys(endpoints).filter((name) => name !== 'getThisMachine' && name !== 'getThisMachineUsage'),
     );
     return endpoints;
   },
@@ -479,7 +503,7 @@ export const licenseApi = api.injectEndpoints({
 
 function trackUsage({ licenseId, featureId, usageAmount = 1, usageData = {} }: TrackUsageArgs) {
   return {
-    url: licensePath(apiPaths.licenses.usage, licenseId),
+    url: licensePath(licensesApiPaths.usage, licenseId),
     method: 'POST' as const,
     body: { featureId, usageAmount, usageData },
   };
@@ -511,6 +535,7 @@ export const recheckLicenseStatus = () =>
   licenseApi.endpoints.checkLicenseStatus.initiate(undefined, { forceRefetch: true, subscribe: false });
 
 export const {
+  useGetThisMachineUsageQuery,
   useListMyLicensesQuery,
   useGetMyLicenseQuery,
   useActivateLicenseMutation,

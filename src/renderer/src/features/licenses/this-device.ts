@@ -1,3 +1,4 @@
+import type { FingerprintComponents } from '../../../../shared/fingerprint';
 import type { Platform } from '../../lib/platform';
 
 /** How an activation names this machine in the license's list of machines. */
@@ -5,6 +6,8 @@ export interface DeviceDescription {
   device_name: string;
   platform: string;
   app_version?: string;
+  /** The desktop's hashed fingerprint components, so the server knows the machine after a part changes. */
+  components?: FingerprintComponents;
 }
 
 const OS_NAMES: [RegExp, string][] = [
@@ -50,6 +53,7 @@ export async function describeThisDevice(platform: Platform): Promise<DeviceDesc
       device_name: `Desktop app on ${os}`,
       platform: os,
       ...(info?.version ? { app_version: info.version } : {}),
+      ...(info?.components ? { components: info.components } : {}),
     };
   }
   return describeBrowser(globalThis.navigator?.userAgent ?? '');

@@ -3,7 +3,7 @@ import type {
   OfflineDeactivationResult,
 } from '../../../../shared/api/offline-activation';
 import type { OfflineFile, OfflineImportResult } from '../../../../shared/bridge';
-import { apiPaths } from '../../../../shared/routes';
+import { offlineActivationApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';
 import { attempt } from '../../lib/api-errors';
 
@@ -27,7 +27,7 @@ interface Upload {
   file: unknown;
 }
 
-const paths = apiPaths.offlineActivation;
+const paths = offlineActivationApiPaths;
 
 /** Activation by file: a request file in and a license file out; a signed-out proof frees the seat. */
 export const offlineActivationApi = api.injectEndpoints({

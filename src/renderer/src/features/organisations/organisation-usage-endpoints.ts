@@ -1,6 +1,7 @@
 import type { MemberUsage, SetMemberCapsBody } from '../../../../shared/api/member-usage';
 import type { OrganisationUsage } from '../../../../shared/api/organisation-usage';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { organisationsApiPaths } from '../../../../shared/api-paths';
 import { api } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
 
@@ -16,7 +17,7 @@ export const organisationUsageApi = api.injectEndpoints({
     const endpoints = {
       /** GET /organisations/{id}/usage: owners and admins only. */
       getOrganisationUsage: build.query<OrganisationUsage, string>({
-        query: (organisationId) => ({ url: pathWith(apiPaths.organisations.usage, { organisationId }) }),
+        query: (organisationId) => ({ url: pathWith(organisationsApiPaths.usage, { organisationId }) }),
         extraOptions: { fallback: organisationUsageMessages.fetchUsageFailed },
         providesTags: (_answer, _error, organisationId) => [{ type: 'Organisation', id: organisationId }],
       }),
@@ -26,7 +27,7 @@ export const organisationUsageApi = api.injectEndpoints({
         { organisationId: string; userId: string } & SetMemberCapsBody
       >({
         query: ({ organisationId, userId, caps }) => ({
-          url: pathWith(apiPaths.organisations.memberUsageCaps, { organisationId, userId }),
+          url: pathWith(organisationsApiPaths.memberUsageCaps, { organisationId, userId }),
           method: 'PUT',
           body: { caps },
         }),

@@ -11,7 +11,8 @@ import type {
   UpdateOrganisationBody,
 } from '../../../../shared/api/organisations';
 import { authMessages } from '../../../../shared/messages';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith, invitationsApiPaths } from '../../../../shared/routes';
+import { organisationsApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
@@ -60,36 +61,36 @@ export const organisationsApi = api.injectEndpoints({
     const endpoints = {
       /** GET /organisations: every organisation the caller belongs to, with their role and seats. */
       getOrganisations: build.query<Organisation[], void>({
-        query: () => ({ url: apiPaths.organisations.list }),
+        query: () => ({ url: organisationsApiPaths.list }),
         extraOptions: { fallback: organisationMessages.fetchListFailed },
         providesTags: [{ type: 'Organisation', id: 'LIST' }],
       }),
       getOrganisation: build.query<Organisation, string>({
-        query: (organisationId) => ({ url: pathWith(apiPaths.organisations.detail, { organisationId }) }),
+        query: (organisationId) => ({ url: pathWith(organisationsApiPaths.detail, { organisationId }) }),
         extraOptions: { fallback: organisationMessages.fetchFailed },
         providesTags: (_answer, _error, organisationId) => [{ type: 'Organisation', id: organisationId }],
       }),
       getMembers: build.query<OrganisationMember[], string>({
-        query: (organisationId) => ({ url: pathWith(apiPaths.organisations.members, { organisationId }) }),
+        query: (organisationId) => ({ url: pathWith(organisationsApiPaths.members, { organisationId }) }),
         extraOptions: { fallback: organisationMessages.fetchMembersFailed },
         providesTags: (_answer, _error, organisationId) => [{ type: 'Organisation', id: organisationId }],
       }),
       /** Owners and admins only: members are refused the invitations. */
       getInvitations: build.query<Invitation[], string>({
         query: (organisationId) => ({
-          url: pathWith(apiPaths.organisations.invitations, { organisationId }),
+          url: pathWith(organisationsApiPaths.invitations, { organisationId }),
         }),
         extraOptions: { fallback: organisationMessages.fetchInvitationsFailed },
         providesTags: (_answer, _error, organisationId) => [{ type: 'Organisation', id: organisationId }],
       }),
       createOrganisation: build.mutation<Organisation, CreateOrganisationBody>({
-        query: (body) => ({ url: apiPaths.organisations.list, method: 'POST', body }),
+        query: (body) => ({ url: organisationsApiPaths.list, method: 'POST', body }),
         extraOptions: { fallback: organisationMessages.createFailed },
         invalidatesTags: [{ type: 'Organisation', id: 'LIST' }],
       }),
       updateOrganisation: build.mutation<Organisation, OrganisationId & UpdateOrganisationBody>({
         query: ({ organisationId, ...body }) => ({
-          url: pathWith(apiPaths.organisations.detail, { organisationId }),
+          url: pathWith(organisationsApiPaths.detail, { organisationId }),
           method: 'PATCH',
           body,
         }),
@@ -98,7 +99,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       changeMemberRole: build.mutation<OrganisationMember, MemberId & { role: AssignableOrganisationRole }>({
         query: ({ organisationId, userId, role }) => ({
-          url: pathWith(apiPaths.organisations.member, { organisationId, userId }),
+          url: pathWith(organisationsApiPaths.member, { organisationId, userId }),
           method: 'PATCH',
           body: { role },
         }),
@@ -108,7 +109,7 @@ export const organisationsApi = api.injectEndpoints({
       /** Assigning takes a free seat; taking it back ends the member's machines on it. */
       setMemberSeat: build.mutation<OrganisationMember, MemberId & { assigned: boolean }>({
         query: ({ organisationId, userId, assigned }) => ({
-          url: pathWith(apiPaths.organisations.memberSeat, { organisationId, userId }),
+          url: pathWith(organisationsApiPaths.memberSeat, { organisationId, userId }),
           method: assigned ? 'PUT' : 'DELETE',
         }),
         extraOptions: { fallback: organisationMessages.seatFailed },
@@ -116,7 +117,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       removeMember: build.mutation<null, MemberId>({
         query: ({ organisationId, userId }) => ({
-          url: pathWith(apiPaths.organisations.member, { organisationId, userId }),
+          url: pathWith(organisationsApiPaths.member, { organisationId, userId }),
           method: 'DELETE',
         }),
         extraOptions: { fallback: organisationMessages.removeFailed },
@@ -124,7 +125,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       transferOwnership: build.mutation<Organisation, MemberId>({
         query: ({ organisationId, userId }) => ({
-          url: pathWith(apiPaths.organisations.transferOwnership, { organisationId }),
+          url: pathWith(organisationsApiPaths.transferOwnership, { organisationId }),
           method: 'POST',
           body: { user_id: userId },
         }),
@@ -133,7 +134,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       leaveOrganisation: build.mutation<null, OrganisationId>({
         query: ({ organisationId }) => ({
-          url: pathWith(apiPaths.organisations.leave, { organisationId }),
+          url: pathWith(organisationsApiPaths.leave, { organisationId }),
           method: 'POST',
         }),
         extraOptions: { fallback: organisationMessages.leaveFailed },
@@ -141,7 +142,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       sendInvitation: build.mutation<Invitation, OrganisationId & InviteMemberBody>({
         query: ({ organisationId, ...body }) => ({
-          url: pathWith(apiPaths.organisations.invitations, { organisationId }),
+          url: pathWith(organisationsApiPaths.invitations, { organisationId }),
           method: 'POST',
           body,
         }),
@@ -151,7 +152,7 @@ export const organisationsApi = api.injectEndpoints({
       /** A fresh link and expiry: the one mailed before stops working. */
       resendInvitation: build.mutation<Invitation, InvitationId>({
         query: ({ organisationId, invitationId }) => ({
-          url: pathWith(apiPaths.organisations.resendInvitation, { organisationId, invitationId }),
+          url: pathWith(organisationsApiPaths.resendInvitation, { organisationId, invitationId }),
           method: 'POST',
         }),
         extraOptions: { fallback: organisationMessages.resendFailed },
@@ -159,7 +160,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       revokeInvitation: build.mutation<Invitation, InvitationId>({
         query: ({ organisationId, invitationId }) => ({
-          url: pathWith(apiPaths.organisations.invitation, { organisationId, invitationId }),
+          url: pathWith(organisationsApiPaths.invitation, { organisationId, invitationId }),
           method: 'DELETE',
         }),
         extraOptions: { fallback: organisationMessages.revokeFailed },
@@ -168,7 +169,7 @@ export const organisationsApi = api.injectEndpoints({
       /** What a new total of seats costs: now (prorated) and at each later charge. Changes nothing. */
       quoteSeats: build.mutation<SeatQuote, OrganisationId & { seats: number }>({
         query: ({ organisationId, seats }) => ({
-          url: pathWith(apiPaths.organisations.seatQuote, { organisationId }),
+          url: pathWith(organisationsApiPaths.seatQuote, { organisationId }),
           method: 'POST',
           body: { seats },
         }),
@@ -176,7 +177,7 @@ export const organisationsApi = api.injectEndpoints({
       }),
       buySeats: build.mutation<SeatPurchase, OrganisationId & { seats: number }>({
         query: ({ organisationId, seats }) => ({
-          url: pathWith(apiPaths.organisations.seats, { organisationId }),
+          url: pathWith(organisationsApiPaths.seats, { organisationId }),
           method: 'POST',
           body: { seats },
         }),
@@ -191,14 +192,14 @@ export const organisationsApi = api.injectEndpoints({
       }),
       /** Open to anyone holding the link: the token is the credential. */
       previewInvitation: build.query<InvitationPreview, string>({
-        query: (token) => ({ url: apiPaths.invitations.preview, method: 'POST', body: { token } }),
+        query: (token) => ({ url: invitationsApiPaths.preview, method: 'POST', body: { token } }),
         extraOptions: { fallback: organisationMessages.previewFailed },
         // A link used a moment ago must not show as still open.
         keepUnusedDataFor: 0,
       }),
       /** The signed-in account joins with the invitation's role and a seat. */
       acceptInvitation: build.mutation<{ organisation: Organisation; message: string }, string>({
-        query: (token) => ({ url: apiPaths.invitations.accept, method: 'POST', body: { token } }),
+        query: (token) => ({ url: invitationsApiPaths.accept, method: 'POST', body: { token } }),
         extraOptions: { fallback: organisationMessages.acceptFailed },
         invalidatesTags: [{ type: 'Organisation', id: 'LIST' }, 'License'],
       }),
@@ -215,7 +216,7 @@ export const organisationsApi = api.injectEndpoints({
           const services = servicesOf(queryApi);
           return attempt(
             async () => {
-              const { data } = await services.client.http.post<unknown>(apiPaths.invitations.signUp, body);
+              const { data } = await services.client.http.post<unknown>(invitationsApiPaths.signUp, body);
               const tokens = readTokenResponse(data, authMessages.noTokenReceived);
               await services.tokens.save(tokens);
               return identityFrom(services, tokens.accessToken, tokens.user);

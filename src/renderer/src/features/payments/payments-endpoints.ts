@@ -13,7 +13,13 @@ import type {
 } from '../../../../shared/api/payments';
 import type { Plan } from '../../../../shared/api/plans';
 import type { SubscriptionCheckout } from '../../../../shared/api/subscriptions';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import {
+  couponsApiPaths,
+  licensesApiPaths,
+  paymentsApiPaths,
+  subscriptionsApiPaths,
+} from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api } from '../../lib/api';
 
@@ -66,7 +72,7 @@ export const paymentsApi = api.injectEndpoints({
     const endpoints = {
       /** GET /payments/config: which checkout to show (Razorpay, or the sandbox). */
       getPaymentConfig: build.query<PaymentConfig, void>({
-        query: () => ({ url: apiPaths.payments.config }),
+        query: () => ({ url: paymentsApiPaths.config }),
         extraOptions: { fallback: paymentMessages.fetchConfigFailed },
       }),
       /**
@@ -74,7 +80,7 @@ export const paymentsApi = api.injectEndpoints({
        * only marks the plan with it, and its failure must not touch the license screens' state.
        */
       getCurrentPlanSummary: build.query<CurrentPlan, void>({
-        query: () => ({ url: apiPaths.licenses.currentPlan }),
+        query: () => ({ url: licensesApiPaths.currentPlan }),
         extraOptions: { fallback: paymentMessages.fetchCurrentPlanFailed },
         providesTags: ['License'],
       }),
@@ -84,7 +90,7 @@ export const paymentsApi = api.injectEndpoints({
        */
       createPaymentOrder: build.mutation<PaymentOrder, CheckoutRequest>({
         query: ({ planId, couponCode }) => ({
-          url: apiPaths.payments.createOrder,
+          url: paymentsApiPaths.createOrder,
           method: 'POST',
           body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
         }),
@@ -101,7 +107,7 @@ export const paymentsApi = api.injectEndpoints({
         { orderId: string; outcome: 'pay' | 'decline' }
       >({
         query: ({ orderId, outcome }) => ({
-          url: pathWith(apiPaths.payments.sandboxCheckout, { orderId }),
+          url: pathWith(paymentsApiPaths.sandboxCheckout, { orderId }),
           method: 'POST',
           body: { outcome },
         }),
@@ -114,7 +120,7 @@ export const paymentsApi = api.injectEndpoints({
       }),
       /** POST /payments/razorpay/verify: grants (or extends) the plan's license, exactly once. */
       verifyPayment: build.mutation<PaymentVerification, VerifyPaymentRequest>({
-        query: (checkout) => ({ url: apiPaths.payments.verify, method: 'POST', body: checkout }),
+        query: (checkout) => ({ url: paymentsApiPaths.verify, method: 'POST', body: checkout }),
         extraOptions: { fallback: paymentMessages.verifyFailed },
         // The license screens and the current plan show the new (or extended) license.
         invalidatesTags: ['License', 'Payment'],
@@ -124,7 +130,7 @@ export const paymentsApi = api.injectEndpoints({
        * demand and never kept; the fresh answer replaces the payment in the history pages shown.
        */
       getPaymentStatus: build.query<Payment, string>({
-        query: (id) => ({ url: pathWith(apiPaths.payments.status, { id }) }),
+        query: (id) => ({ url: pathWith(paymentsApiPaths.status, { id }) }),
         extraOptions: { fallback: paymentMessages.fetchStatusFailed },
         keepUnusedDataFor: 0,
         async onQueryStarted(_id, { dispatch, getState, queryFulfilled }): Promise<void> {
@@ -149,7 +155,7 @@ export const paymentsApi = api.injectEndpoints({
        */
       createOrganisationSubscription: build.mutation<SubscriptionCheckout, OrganisationCheckoutRequest>({
         query: ({ planId, couponCode, organisationId, seats }) => ({
-          url: apiPaths.subscriptions.list,
+          url: subscriptionsApiPaths.list,
           method: 'POST',
           body: {
             plan_id: planId,
@@ -164,7 +170,7 @@ export const paymentsApi = api.injectEndpoints({
       // A read, though a POST: the answer follows the code and plan asked about, and is not kept
       // once the field lets go of it (an administrator may archive the coupon meanwhile).
       previewCoupon: build.query<CouponPreview, CouponPreviewRequest>({
-        query: (body) => ({ url: apiPaths.coupons.preview, method: 'POST', body }),
+        query: (body) => ({ url: couponsApiPaths.preview, method: 'POST', body }),
         extraOptions: { fallback: paymentMessages.previewCouponFailed },
         keepUnusedDataFor: 0,
       }),
@@ -173,14 +179,14 @@ export const paymentsApi = api.injectEndpoints({
        * (the record stays; a late payment still settles it).
        */
       dismissPayment: build.mutation<Payment, string>({
-        query: (id) => ({ url: pathWith(apiPaths.payments.dismiss, { id }), method: 'POST', body: {} }),
+        query: (id) => ({ url: pathWith(paymentsApiPaths.dismiss, { id }), method: 'POST', body: {} }),
         extraOptions: { fallback: paymentMessages.dismissFailed },
         invalidatesTags: ['Payment'],
       }),
       /** GET /payments/history: the user's payments, newest first, paged. */
       getPaymentHistory: build.query<Paged<Payment>, PaymentHistoryQuery>({
         query: ({ page, perPage, status }) => ({
-          url: apiPaths.payments.history,
+          url: paymentsApiPaths.history,
           params: { page, perPage, ...(status ? { status } : {}) },
         }),
         extraOptions: { fallback: paymentMessages.fetchHistoryFailed },

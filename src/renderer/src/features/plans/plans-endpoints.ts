@@ -7,7 +7,8 @@ import type {
   UpdatePlanRequest,
 } from '../../../../shared/api/plans';
 import type { Paged } from '../../../../shared/api/paging';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { plansApiPaths } from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
 import { api, servicesOf } from '../../lib/api';
@@ -46,48 +47,48 @@ export const plansApi = api.injectEndpoints({
         providesTags: ['Plan'],
       }),
       getPublicPlan: build.query<Plan, string>({
-        query: (id) => ({ url: pathWith(apiPaths.plans.publicDetail, { id }) }),
+        query: (id) => ({ url: pathWith(plansApiPaths.publicDetail, { id }) }),
         extraOptions: { fallback: planMessages.fetchPlanFailed },
         providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
       }),
       /** GET /plans (admin): every plan, paged and filtered. */
       listPlans: build.query<Paged<Plan>, PlanListParams>({
-        query: (params) => ({ url: apiPaths.plans.list, params: { ...params } }),
+        query: (params) => ({ url: plansApiPaths.list, params: { ...params } }),
         extraOptions: { fallback: planMessages.fetchPlansFailed },
         providesTags: ['Plan'],
       }),
       /** GET /plans/{id} (admin). */
       getPlan: build.query<Plan, string>({
-        query: (id) => ({ url: pathWith(apiPaths.plans.detail, { id }) }),
+        query: (id) => ({ url: pathWith(plansApiPaths.detail, { id }) }),
         extraOptions: { fallback: planMessages.fetchPlanFailed },
         providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
       }),
       /** GET /plans/stats (admin). */
       getPlanStats: build.query<PlanStats, void>({
-        query: () => ({ url: apiPaths.plans.stats }),
+        query: () => ({ url: plansApiPaths.stats }),
         extraOptions: { fallback: planMessages.fetchPlanStatsFailed },
         providesTags: ['Plan'],
       }),
       createPlan: build.mutation<Plan, CreatePlanRequest>({
-        query: (body) => ({ url: apiPaths.plans.list, method: 'POST', body }),
+        query: (body) => ({ url: plansApiPaths.list, method: 'POST', body }),
         extraOptions: { fallback: planMessages.savePlanFailed },
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** PUT /plans/{id}; `features` (when sent) replaces the plan's features and limits. */
       updatePlan: build.mutation<Plan, { id: string; body: UpdatePlanRequest }>({
-        query: ({ id, body }) => ({ url: pathWith(apiPaths.plans.detail, { id }), method: 'PUT', body }),
+        query: ({ id, body }) => ({ url: pathWith(plansApiPaths.detail, { id }), method: 'PUT', body }),
         extraOptions: { fallback: planMessages.savePlanFailed },
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** POST /plans/{id}/publish: a draft with at least one feature goes on sale. */
       publishPlan: build.mutation<Plan, string>({
-        query: (id) => ({ url: pathWith(apiPaths.plans.publish, { id }), method: 'POST' }),
+        query: (id) => ({ url: pathWith(plansApiPaths.publish, { id }), method: 'POST' }),
         extraOptions: { fallback: planMessages.publishPlanFailed },
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** DELETE /plans/{id}: a plan that licenses refer to is archived instead (see the answer's outcome). */
       deletePlan: build.mutation<DeletePlanResponse, string>({
-        query: (id) => ({ url: pathWith(apiPaths.plans.detail, { id }), method: 'DELETE' }),
+        query: (id) => ({ url: pathWith(plansApiPaths.detail, { id }), method: 'DELETE' }),
         extraOptions: { fallback: planMessages.deletePlanFailed },
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),

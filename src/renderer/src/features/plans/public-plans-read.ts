@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import type { Plan } from '../../../../shared/api/plans';
-import { apiPaths } from '../../../../shared/routes';
+import { plansApiPaths } from '../../../../shared/api-paths';
 import type { ApiClient } from '../../lib/api-client';
 import type { Services } from '../../lib/services';
 import { planMessages } from './plan-messages';
@@ -12,7 +12,7 @@ import { planMessages } from './plan-messages';
  * endpoint (which runs the same call for the signed-in screens).
  */
 export const fetchPublicPlans = (client: Pick<ApiClient, 'getPublic'>): Promise<Plan[]> =>
-  client.getPublic<Plan[]>(apiPaths.plans.public, planMessages.fetchPlansFailed);
+  client.getPublic<Plan[]>(plansApiPaths.public, planMessages.fetchPlansFailed);
 
 /** {@link fetchPublicPlans} with the store's services, for the landing page. */
 export const readPublicPlans =

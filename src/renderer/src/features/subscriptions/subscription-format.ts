@@ -2,6 +2,8 @@ import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { StatusTone } from '../../components/data/status-badge';
 import { formatDate, formatDateTime } from '../../lib/format-date';
 import { formatMoney } from '../../lib/format-money';
+import { utc } from '../../../../shared/dates';
+import { onCardTrial } from './card-trial';
 
 type Interval = Subscription['plan']['billing_interval'];
 
@@ -52,6 +54,19 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
         },
       };
     case 'active':
+      if (subscription.pause && !subscription.cancel_at_period_end) {
+        const { starts_at: starts, resumes_at: resumes, periods } = subscription.pause;
+        return {
+          label: 'Pause planned',
+          tone: 'info',
+          notice: {
+            tone: 'info',
+            title: `Pauses on ${formatDate(starts)} for ${pausePeriods(periods, plan.billing_interval)}`,
+            message: `Your license works until ${formatDate(starts)}, the end of the period you paid for. Nothing is charged while it is paused; on ${formatDate(resumes)} it resumes by itself and the next period${subscription.next_charge ? ` (${due})` : ''} is charged then.`,
+            canPayNow: false,
+          },
+        };
+      }
       if (!subscription.cancel_at_period_end) return { label: 'Active', tone: 'positive', notice: null };
       return {
         label: 'Ends at period end',
@@ -99,6 +114,22 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
           canPayNow: subscription.sandbox,
         },
       };
+    case 'paused':
+      return {
+        label: 'Paused',
+        tone: 'info',
+        notice: {
+          tone: 'info',
+          title: subscription.pause ? `Paused until ${formatDate(subscription.pause.resumes_at)}` : 'Paused',
+          message:
+            `Your license does not work while the subscription is paused, and nothing is charged. ` +
+            (subscription.pause
+              ? `On ${formatDate(subscription.pause.resumes_at)} it resumes by itself and the next period (${due}) is charged then. `
+              : '') +
+            'Resume now to start the next period, and its charge, today.',
+          canPayNow: false,
+        },
+      };
     case 'cancelled':
       return {
         label: 'Ended',
@@ -108,11 +139,36 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
   }
 }
 
+/** "1 month", "3 months", "1 year": how long a pause of `periods` billing periods lasts. */
+export const pausePeriods = (periods: number, interval: Interval): string =>
+  `${periods} ${INTERVAL_WORDS[interval]}${periods === 1 ? '' : 's'}`;
+
+/**
+ * When a pause of `periods` asked for now would end: that many billing periods after the paid
+ * period's end, on the calendar the server counts them by (a month after 31 January is 28 February).
+ */
+export const pauseResumesAt = (subscription: Subscription, periods: number): string | null =>
+  subscription.current_period_end
+    ? utc(subscription.current_period_end).add(periods, subscription.plan.billing_interval).toISOString()
+    : null;
+
+/**
+ * Whether the server would take a pause now: active and paid up (not on its card trial), not
+ * cancelled at the period's end, and no pause planned already. It refuses the others with a 409.
+ */
+export const canPause = (subscription: Subscription): boolean =>
+  subscription.status === 'active' &&
+  !subscription.cancel_at_period_end &&
+  subscription.pause === null &&
+  !onCardTrial(subscription) &&
+  subscription.current_period_end !== null;
+
 /** Whether the subscription can still change (plan, payment method, cancel). */
 export const isLive = (subscription: Pick<Subscription, 'status'>): boolean =>
   subscription.status === 'active' ||
   subscription.status === 'past_due' ||
-  subscription.status === 'suspended';
+  subscription.status === 'suspended' ||
+  subscription.status === 'paused';
 
 /** Why credit cannot be refunded automatically, in the customer's words. */
 const CREDIT_NOT_REFUNDABLE =

@@ -8,7 +8,8 @@ import type {
   VerifySubscriptionRequest,
 } from '../../../../shared/api/subscriptions';
 import type { CheckoutFailure } from '../../../../shared/api/payments';
-import { apiPaths, pathWith } from '../../../../shared/routes';
+import { pathWith } from '../../../../shared/routes';
+import { subscriptionsApiPaths } from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api } from '../../lib/api';
 
@@ -21,6 +22,8 @@ export const subscriptionMessages = {
   verifyFailed: 'Failed to verify the subscription’s first payment',
   cancelFailed: 'Could not cancel the subscription',
   resumeFailed: 'Could not resume the subscription',
+  pauseFailed: 'Could not pause the subscription',
+  unpauseFailed: 'Could not end the pause',
   quoteFailed: 'Could not price the plan change',
   changePlanFailed: 'Could not change the plan',
   paymentMethodFailed: 'Could not update the payment method',
@@ -42,14 +45,14 @@ export const subscriptionsApi = api.injectEndpoints({
     const endpoints = {
       /** GET /subscriptions: newest first, unpaid (pending) ones left out. */
       getSubscriptions: build.query<Subscription[], void>({
-        query: () => ({ url: apiPaths.subscriptions.list }),
+        query: () => ({ url: subscriptionsApiPaths.list }),
         transformResponse: (answer: { data: Subscription[] }) => answer.data,
         extraOptions: { fallback: subscriptionMessages.fetchListFailed },
         providesTags: ['Subscription'],
       }),
       /** GET /subscriptions/{id}: one subscription with every charge, newest first. */
       getSubscription: build.query<SubscriptionDetail, string>({
-        query: (id) => ({ url: pathWith(apiPaths.subscriptions.detail, { id }) }),
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.detail, { id }) }),
         extraOptions: { fallback: subscriptionMessages.fetchDetailFailed },
         providesTags: ['Subscription', 'Payment'],
       }),
@@ -62,7 +65,7 @@ export const subscriptionsApi = api.injectEndpoints({
         { planId: string; couponCode?: string; confirmLifetimeOverlap?: boolean; trial?: boolean }
       >({
         query: ({ planId, couponCode, confirmLifetimeOverlap, trial }) => ({
-          url: apiPaths.subscriptions.list,
+          url: subscriptionsApiPaths.list,
           method: 'POST',
           body: {
             plan_id: planId,
@@ -81,7 +84,7 @@ export const subscriptionsApi = api.injectEndpoints({
         { subscriptionId: string; outcome: 'pay' | 'decline' }
       >({
         query: ({ subscriptionId, outcome }) => ({
-          url: pathWith(apiPaths.subscriptions.sandboxCheckout, { id: subscriptionId }),
+          url: pathWith(subscriptionsApiPaths.sandboxCheckout, { id: subscriptionId }),
           method: 'POST',
           body: { outcome },
         }),
@@ -95,14 +98,14 @@ export const subscriptionsApi = api.injectEndpoints({
       }),
       /** POST /subscriptions/verify: starts the subscription and issues its license, once. */
       verifySubscription: build.mutation<SubscriptionActivation, VerifySubscriptionRequest>({
-        query: (checkout) => ({ url: apiPaths.subscriptions.verify, method: 'POST', body: checkout }),
+        query: (checkout) => ({ url: subscriptionsApiPaths.verify, method: 'POST', body: checkout }),
         extraOptions: { fallback: subscriptionMessages.verifyFailed },
         invalidatesTags: [...WRITE_TAGS],
       }),
       /** POST /subscriptions/{id}/cancel: at the end of the paid period, or now. */
       cancelSubscription: build.mutation<Subscription, { id: string; at: 'period_end' | 'now' }>({
         query: ({ id, at }) => ({
-          url: pathWith(apiPaths.subscriptions.cancel, { id }),
+          url: pathWith(subscriptionsApiPaths.cancel, { id }),
           method: 'POST',
           body: { at },
         }),
@@ -111,8 +114,27 @@ export const subscriptionsApi = api.injectEndpoints({
       }),
       /** POST /subscriptions/{id}/resume: takes back a cancellation at period end. */
       resumeSubscription: build.mutation<Subscription, string>({
-        query: (id) => ({ url: pathWith(apiPaths.subscriptions.resume, { id }), method: 'POST' }),
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.resume, { id }), method: 'POST' }),
         extraOptions: { fallback: subscriptionMessages.resumeFailed },
+        invalidatesTags: [...WRITE_TAGS],
+      }),
+      /**
+       * POST /subscriptions/{id}/pause: for 1 to 3 billing periods from the end of the paid period
+       * (409 when the subscription cannot be paused now, with the server's reason).
+       */
+      pauseSubscription: build.mutation<Subscription, { id: string; periods: number }>({
+        query: ({ id, periods }) => ({
+          url: pathWith(subscriptionsApiPaths.pause, { id }),
+          method: 'POST',
+          body: { periods },
+        }),
+        extraOptions: { fallback: subscriptionMessages.pauseFailed },
+        invalidatesTags: [...WRITE_TAGS],
+      }),
+      /** POST /subscriptions/{id}/unpause: a paused subscription resumes now (billed now); a planned pause is withdrawn. */
+      unpauseSubscription: build.mutation<Subscription, string>({
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.unpause, { id }), method: 'POST' }),
+        extraOptions: { fallback: subscriptionMessages.unpauseFailed },
         invalidatesTags: [...WRITE_TAGS],
       }),
       /**
@@ -121,7 +143,7 @@ export const subscriptionsApi = api.injectEndpoints({
        */
       quotePlanChange: build.mutation<PlanChangeQuote, { id: string; planId: string }>({
         query: ({ id, planId }) => ({
-          url: pathWith(apiPaths.subscriptions.planQuote, { id }),
+          url: pathWith(subscriptionsApiPaths.planQuote, { id }),
           method: 'POST',
           body: { plan_id: planId },
         }),
@@ -137,7 +159,7 @@ export const subscriptionsApi = api.injectEndpoints({
         { id: string; planId: string; quoteId: string }
       >({
         query: ({ id, planId, quoteId }) => ({
-          url: pathWith(apiPaths.subscriptions.plan, { id }),
+          url: pathWith(subscriptionsApiPaths.plan, { id }),
           method: 'POST',
           body: { plan_id: planId, quote_id: quoteId },
         }),
@@ -147,7 +169,7 @@ export const subscriptionsApi = api.injectEndpoints({
       /** PUT /subscriptions/{id}/payment-method (sandbox): whether the card on file pays. */
       setSandboxCard: build.mutation<Subscription, { id: string; card: 'succeeds' | 'declines' }>({
         query: ({ id, card }) => ({
-          url: pathWith(apiPaths.subscriptions.paymentMethod, { id }),
+          url: pathWith(subscriptionsApiPaths.paymentMethod, { id }),
           method: 'PUT',
           body: { sandbox_card: card },
         }),
@@ -156,13 +178,13 @@ export const subscriptionsApi = api.injectEndpoints({
       }),
       /** POST /subscriptions/{id}/card-change (Razorpay): what Checkout opens with to authorise another card. */
       openCardChange: build.mutation<CardChangeCheckout, string>({
-        query: (id) => ({ url: pathWith(apiPaths.subscriptions.cardChange, { id }), method: 'POST' }),
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.cardChange, { id }), method: 'POST' }),
         extraOptions: { fallback: subscriptionMessages.paymentMethodFailed },
       }),
       /** POST /subscriptions/{id}/card-change/verify (Razorpay): Checkout's answer; the new card shown. */
       confirmCardChange: build.mutation<Subscription, { id: string; answer: VerifySubscriptionRequest }>({
         query: ({ id, answer }) => ({
-          url: pathWith(apiPaths.subscriptions.cardChangeVerify, { id }),
+          url: pathWith(subscriptionsApiPaths.cardChangeVerify, { id }),
           method: 'POST',
           body: answer,
         }),
@@ -171,13 +193,13 @@ export const subscriptionsApi = api.injectEndpoints({
       }),
       /** POST /subscriptions/{id}/pay: pays what is outstanding (past due or suspended). */
       payOutstanding: build.mutation<Subscription, string>({
-        query: (id) => ({ url: pathWith(apiPaths.subscriptions.payNow, { id }), method: 'POST' }),
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.payNow, { id }), method: 'POST' }),
         extraOptions: { fallback: subscriptionMessages.payNowFailed },
         invalidatesTags: [...WRITE_TAGS],
       }),
       /** POST /subscriptions/{id}/sandbox/renew: the next renewal, retry or end of grace, now. */
       simulateRenewal: build.mutation<Subscription, string>({
-        query: (id) => ({ url: pathWith(apiPaths.subscriptions.sandboxRenew, { id }), method: 'POST' }),
+        query: (id) => ({ url: pathWith(subscriptionsApiPaths.sandboxRenew, { id }), method: 'POST' }),
         extraOptions: { fallback: subscriptionMessages.sandboxRenewFailed },
         invalidatesTags: [...WRITE_TAGS],
       }),
@@ -196,6 +218,8 @@ export const {
   useVerifySubscriptionMutation,
   useCancelSubscriptionMutation,
   useResumeSubscriptionMutation,
+  usePauseSubscriptionMutation,
+  useUnpauseSubscriptionMutation,
   useQuotePlanChangeMutation,
   useChangeSubscriptionPlanMutation,
   useSetSandboxCardMutation,

@@ -19,3 +19,6 @@ export const loadTwoFactorEnrolmentCheck = () => import('./two-factor/enrolment-
 
 /** The step-up dialog (asks for the password or a code when a change needs it), mounted with the signed-in layout. */
 export const loadStepUpHost = () => import('./two-factor/step-up-dialog');
+
+/** The banner over every signed-in page while the account waits to be deleted (with its cancel button). */
+export const loadDeletionBanner = () => import('./account-data/deletion-banner');

@@ -12,7 +12,8 @@ import type {
   UserProfile,
 } from '../../../../shared/api/users';
 import { userMessages } from '../../../../shared/messages';
-import { apiPaths } from '../../../../shared/routes';
+import { authApiPaths, healthApiPaths, usersApiPaths } from '../../../../shared/routes';
+import { supportApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
@@ -32,7 +33,7 @@ export const userApi = api.injectEndpoints({
     const endpoints = {
       /** GET /users/me: the live profile (another device may have changed it since sign-in). */
       fetchMyProfile: build.query<UserProfile, void>({
-        query: () => ({ url: apiPaths.users.me }),
+        query: () => ({ url: usersApiPaths.me }),
         extraOptions: { fallback: userMessages.fetchProfileFailed },
         providesTags: ['Profile'],
       }),
@@ -42,7 +43,7 @@ export const userApi = api.injectEndpoints({
           const services = servicesOf(queryApi);
           return attempt(
             async () => {
-              const { data } = await services.client.http.put<UserProfile>(apiPaths.users.me, body);
+              const { data } = await services.client.http.put<UserProfile>(usersApiPaths.me, body);
               await services.tokens.setUser(data);
               return data;
             },
@@ -52,7 +53,7 @@ export const userApi = api.injectEndpoints({
         invalidatesTags: ['Profile'],
       }),
       updateMyPreferences: build.mutation<Preferences, UpdatePreferencesRequest>({
-        query: (body) => ({ url: apiPaths.users.preferences, method: 'PUT', body }),
+        query: (body) => ({ url: usersApiPaths.preferences, method: 'PUT', body }),
         extraOptions: { fallback: userMessages.updatePreferencesFailed },
         invalidatesTags: ['Profile'],
       }),
@@ -61,31 +62,31 @@ export const userApi = api.injectEndpoints({
        * ends every session of the account, this one included: the caller signs out afterwards.
        */
       changeMyPassword: build.mutation<string, ChangePasswordRequest>({
-        query: (body) => ({ url: apiPaths.users.password, method: 'PUT', body }),
+        query: (body) => ({ url: usersApiPaths.password, method: 'PUT', body }),
         transformResponse: messageOr('Your password was changed.'),
         extraOptions: { fallback: changePasswordFailed },
       }),
       /** POST /auth/logout-all: the server ends every session of the account, this one included. */
       signOutEverywhere: build.mutation<string, void>({
-        query: () => ({ url: apiPaths.auth.logoutAll, method: 'POST', body: {} }),
+        query: () => ({ url: authApiPaths.logoutAll, method: 'POST', body: {} }),
         transformResponse: messageOr('Signed out on every device'),
         extraOptions: { fallback: signOutEverywhereFailed },
       }),
       /** POST /support/requests: stored for support and mailed to them, with Reply-To the account's address. */
       sendSupportRequest: build.mutation<SupportRequestReceipt, SupportRequestBody>({
-        query: (body) => ({ url: apiPaths.support.requests, method: 'POST', body }),
+        query: (body) => ({ url: supportApiPaths.requests, method: 'POST', body }),
         extraOptions: { fallback: sendSupportRequestFailed },
         invalidatesTags: ['SupportRequest'],
       }),
       /** GET /support/requests: the account's own requests, newest first, each open or handled. */
       fetchMySupportRequests: build.query<SupportRequestList, { page: number; perPage: number }>({
-        query: ({ page, perPage }) => ({ url: apiPaths.support.requests, params: { page, perPage } }),
+        query: ({ page, perPage }) => ({ url: supportApiPaths.requests, params: { page, perPage } }),
         extraOptions: { fallback: fetchSupportRequestsFailed },
         providesTags: ['SupportRequest'],
       }),
       /** GET /health: the server's version (the version of the portal it serves), for support requests. */
       fetchServerVersion: build.query<string, void>({
-        query: () => ({ url: apiPaths.health }),
+        query: () => ({ url: healthApiPaths.health }),
         transformResponse: (answer: HealthResponse) => answer.version,
       }),
     };

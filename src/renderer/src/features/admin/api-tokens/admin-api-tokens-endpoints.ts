@@ -5,7 +5,8 @@ import type {
   CreatedApiToken,
 } from '../../../../../shared/api/api-tokens';
 import type { Paged } from '../../../../../shared/api/paging';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminApiPaths } from '../../../../../shared/api-paths';
 import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
@@ -23,17 +24,17 @@ export const adminApiTokensApi = api.enhanceEndpoints({ addTagTypes: ['ApiToken'
     const endpoints = {
       /** GET /admin/api-tokens: paged, searched by name, shown characters or owner. */
       listAllApiTokens: build.query<Paged<AdminApiToken>, ListParams>({
-        query: (params) => ({ url: apiPaths.admin.apiTokens, params }),
+        query: (params) => ({ url: adminApiPaths.apiTokens, params }),
         extraOptions: { fallback: adminApiTokenMessages.fetchFailed },
         providesTags: ['ApiToken'],
       }),
       createPlatformApiToken: build.mutation<CreatedApiToken, CreateApiTokenBody>({
-        query: (body) => ({ url: apiPaths.admin.apiTokens, method: 'POST', body }),
+        query: (body) => ({ url: adminApiPaths.apiTokens, method: 'POST', body }),
         extraOptions: { fallback: adminApiTokenMessages.createFailed },
         invalidatesTags: ['ApiToken'],
       }),
       revokeAnyApiToken: build.mutation<ApiToken, string>({
-        query: (tokenId) => ({ url: pathWith(apiPaths.admin.apiToken, { tokenId }), method: 'DELETE' }),
+        query: (tokenId) => ({ url: pathWith(adminApiPaths.apiToken, { tokenId }), method: 'DELETE' }),
         extraOptions: { fallback: adminApiTokenMessages.revokeFailed },
         invalidatesTags: ['ApiToken'],
       }),

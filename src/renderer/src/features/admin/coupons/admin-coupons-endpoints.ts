@@ -4,7 +4,8 @@ import type {
   createCouponRequestSchema,
   updateCouponRequestSchema,
 } from '../../../../../shared/api/coupons';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { couponsApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -20,7 +21,7 @@ export const adminCouponMessages = {
   updateCouponFailed: 'Failed to update the coupon',
 } as const;
 
-const paths = apiPaths.coupons;
+const paths = couponsApiPaths;
 
 /** Administrators: every coupon (one list, not paged: there are few), create, change and archive. */
 export const adminCouponsApi = api.injectEndpoints({

@@ -166,6 +166,7 @@ export const LICENSE_STATUS_CHART: Record<LicenseStatus, { label: string; color:
   expired: { label: 'Expired', color: 'gray.6' },
   revoked: { label: 'Revoked', color: 'red.6' },
   trial_expired: { label: 'Trial ended', color: 'orange.6' },
+  paused: { label: 'Paused', color: 'blue.6' },
 };
 
 /** Licenses per effective status, in a fixed order, for the donut and its table. */

@@ -1,5 +1,6 @@
 import type { InvoiceList, PaymentRefunds, RefundRequest } from '../../../../../shared/api/invoices';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminApiPaths, paymentsApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -17,7 +18,7 @@ export const adminBillingApi = api.injectEndpoints({
       /** GET /admin/users/{id}/invoices, newest first. */
       listCustomerInvoices: build.query<InvoiceList, { userId: string; perPage: number }>({
         query: ({ userId, perPage }) => ({
-          url: pathWith(apiPaths.admin.userInvoices, { id: userId }),
+          url: pathWith(adminApiPaths.userInvoices, { id: userId }),
           params: { perPage },
         }),
         extraOptions: { fallback: adminBillingMessages.fetchInvoicesFailed },
@@ -25,14 +26,14 @@ export const adminBillingApi = api.injectEndpoints({
       }),
       /** GET /payments/admin/payments/{id}/refunds: what was refunded and what may still be. */
       getPaymentRefunds: build.query<PaymentRefunds, string>({
-        query: (id) => ({ url: pathWith(apiPaths.payments.adminRefunds, { id }) }),
+        query: (id) => ({ url: pathWith(paymentsApiPaths.adminRefunds, { id }) }),
         extraOptions: { fallback: adminBillingMessages.fetchRefundsFailed },
         providesTags: ['Invoice', 'AdminPayment'],
       }),
       /** POST /payments/admin/payments/{id}/refunds: the refund, its credit note, the license as chosen. */
       refundPayment: build.mutation<PaymentRefunds, { id: string; body: RefundRequest }>({
         query: ({ id, body }) => ({
-          url: pathWith(apiPaths.payments.adminRefunds, { id }),
+          url: pathWith(paymentsApiPaths.adminRefunds, { id }),
           method: 'POST',
           body,
         }),

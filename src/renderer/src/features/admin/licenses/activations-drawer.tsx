@@ -2,8 +2,8 @@ import { Button, Code, Group, Paper, Skeleton, Stack, Text } from '@mantine/core
 import { notifications } from '@mantine/notifications';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useState } from 'react';
-import type { AdminLicense } from '../../../../../shared/api/admin';
-import type { Activation } from '../../../../../shared/api/licenses';
+import type { AdminActivation, AdminLicense } from '../../../../../shared/api/admin';
+import type { Activation, MachineChanges } from '../../../../../shared/api/licenses';
 import { licenseMessages } from '../../../../../shared/messages';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { RetryAlert } from '../../../components/data-table/retry-alert';
@@ -14,18 +14,26 @@ import { formatDateTime, formatRelative, RenameMachineModal, seatsText } from '.
 import {
   adminApi,
   useDeactivateActivationMutation,
+  useGetLicenseActivationsQuery,
   useGetLicenseQuery,
   useRenameActivationMutation,
 } from '../admin-endpoints';
 import { selectAdmin } from '../admin-slice';
 import { failureOf } from '../query-answer';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
+import { ResetDeactivationsModal } from './reset-deactivations-modal';
+import { MachineFingerprint } from './machine-fingerprint';
 
 export interface ActivationsDrawerProps {
   /** The license whose machines to show (from the list row); null keeps the drawer closed. */
   license: AdminLicense | null;
   onClose: () => void;
 }
+
+/** The plan's cap on deactivations as it stands: used of allowed, and when the next is possible. */
+export const deactivationsText = (changes: MachineChanges) =>
+  `${changes.used} of ${changes.limit} deactivations used in ${changes.window_days} days` +
+  (changes.next_possible_at ? ` · next possible ${formatDateTime(changes.next_possible_at)}` : '');
 
 /** A machine's name for people: the one its owner gave, its device name, else the start of its hardware id. */
 export const machineName = (activation: Activation) =>
@@ -42,10 +50,13 @@ const DEACTIVATED_BY: Record<NonNullable<Activation['deactivated_reason']>, stri
 
 function ActivationCard({
   activation,
+  fingerprint,
   onDeactivate,
   onRename,
 }: {
   activation: Activation;
+  /** The machine as the machines list has it, with its fingerprint; undefined until it is read. */
+  fingerprint: AdminActivation | undefined;
   onDeactivate: () => void;
   onRename: () => void;
 }) {
@@ -87,6 +98,7 @@ function ActivationCard({
         <Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} title="Hardware id">
           {activation.hardware_id}
         </Code>
+        {fingerprint && <MachineFingerprint activation={fingerprint} name={name} />}
         <Group justify="flex-end" gap="xs">
           <Button size="xs" variant="default" onClick={onRename} aria-label={`Rename ${name}`}>
             Rename
@@ -118,11 +130,20 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
   const id = license?.license_id;
   // Through the slice: the license becomes its selectedLicense, which freeing a seat updates.
   const answer = useGetLicenseQuery(id ?? skipToken);
+  // The machines list carries each machine's fingerprint and its history, which the detail does not.
+  const machines = useGetLicenseActivationsQuery(id ?? skipToken);
+  const fingerprints = new Map(
+    (machines.currentData && machines.currentData.licenseId === id
+      ? machines.currentData.activations
+      : []
+    ).map((machine) => [machine.activation_id, machine]),
+  );
   const error = failureOf(answer);
   const [confirming, setConfirming] = useState<Activation | null>(null);
   const [deactivate] = useDeactivateActivationMutation();
   const [renaming, setRenaming] = useState<Activation | null>(null);
   const [renameActivation] = useRenameActivationMutation();
+  const [resetting, setResetting] = useState(false);
 
   const current = selected && selected.license_id === id ? selected : (answer.currentData ?? null);
   const activations = current?.activations ?? null;
@@ -158,6 +179,18 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
                   : seatsText((current ?? license).activations_used, (current ?? license).max_activations)}
               </Text>
             </Stack>
+            {current?.machine_changes && (
+              <Group justify="space-between" gap="xs" wrap="wrap">
+                <Text size="sm" data-testid="admin-machine-changes">
+                  {deactivationsText(current.machine_changes)}
+                </Text>
+                {current.machine_changes.used > 0 && (
+                  <Button size="xs" variant="default" onClick={() => setResetting(true)}>
+                    Reset count…
+                  </Button>
+                )}
+              </Group>
+            )}
             {error ? (
               <RetryAlert title={error} onRetry={() => void answer.refetch()}>
                 The machines could not be loaded.
@@ -178,6 +211,7 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
                   <ActivationCard
                     key={activation.activation_id}
                     activation={activation}
+                    fingerprint={fingerprints.get(activation.activation_id)}
                     onDeactivate={() => setConfirming(activation)}
                     onRename={() => setRenaming(activation)}
                   />
@@ -203,6 +237,7 @@ export function ActivationsDrawer({ license, onClose }: ActivationsDrawerProps) 
           }}
         />
       )}
+      <ResetDeactivationsModal license={resetting ? current : null} onClose={() => setResetting(false)} />
       <ConfirmDialog
         opened={confirming !== null}
         onClose={() => setConfirming(null)}

@@ -7,7 +7,8 @@ import type {
   OrganisationMember,
 } from '../../../../../shared/api/organisations';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminOrganisationsApiPaths, organisationsApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 import type { ListParams } from '../admin-types';
@@ -27,8 +28,8 @@ export const adminOrganisationMessages = {
   transferOwnershipFailed: 'Ownership could not be transferred',
 } as const;
 
-const adminPaths = apiPaths.adminOrganisations;
-const paths = apiPaths.organisations;
+const adminPaths = adminOrganisationsApiPaths;
+const paths = organisationsApiPaths;
 
 /** A member of one organisation, as the customer routes name it. */
 export interface MemberRef {
@@ -51,7 +52,7 @@ const CHANGED = ['AdminOrganisation', 'Organisation', 'AdminLicense', 'AdminUser
 
 /**
  * Administrators: every organisation, and support on any of them. The writes are the customer
- * routes (`apiPaths.organisations`): a platform administrator may do there whatever an owner may.
+ * routes (`organisationsApiPaths`): a platform administrator may do there whatever an owner may.
  */
 export const adminOrganisationsApi = api.injectEndpoints({
   endpoints: (build) => {

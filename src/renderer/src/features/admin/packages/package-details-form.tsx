@@ -16,12 +16,16 @@ import {
   type BillingInterval,
   createPlanRequestSchema,
   type CreatePlanRequest,
+  MAX_FLOATING_BORROW_DAYS,
+  MAX_FLOATING_LEASE_MINUTES,
   MAX_SEATS,
+  MAX_DEACTIVATIONS_PER_30_DAYS,
   MAX_TRIAL_DAYS,
   MAX_UPDATE_MONTHS,
   type Plan,
   type UpdatePlanRequest,
 } from '../../../../../shared/api/plans';
+import { FINGERPRINT_COMPONENTS } from '../../../../../shared/fingerprint';
 import { changedFields } from '../../../components/forms/changed-fields';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
@@ -43,6 +47,10 @@ export interface PackageValues {
   max_activations: number | string;
   /** Days of the free trial without a card; 0 offers none. */
   trial_days: number | string;
+  /** Machines a license may deactivate in a rolling 30 days. */
+  deactivations_per_30_days: number | string;
+  /** Fingerprint components that must match for a machine to be known again. */
+  fingerprint_threshold: number | string;
   sort_order: number | string;
   is_public: boolean;
   is_active: boolean;
@@ -50,6 +58,12 @@ export interface PackageValues {
   update_months: number | string;
   /** The perpetual package whose licenses' updates this one renews; '' when it renews none. */
   renews_updates_of: string;
+  /** Floating seats (machines at once); empty for a node-locked package. */
+  floating_seats: number | string;
+  /** Minutes a floating seat stays held after its machine's last heartbeat. */
+  floating_lease_minutes: number | string;
+  /** The most days a floating seat may be borrowed for offline use (0: none). */
+  floating_borrow_days: number | string;
 }
 
 const FIELDS = [
@@ -61,11 +75,16 @@ const FIELDS = [
   'billing_interval',
   'max_activations',
   'trial_days',
+  'deactivations_per_30_days',
+  'fingerprint_threshold',
   'sort_order',
   'is_public',
   'is_active',
   'update_months',
   'renews_updates_of',
+  'floating_seats',
+  'floating_lease_minutes',
+  'floating_borrow_days',
 ] as const;
 
 export const DEFAULT_CURRENCY = 'INR';
@@ -93,11 +112,16 @@ const valuesOf = (plan: Plan | null): PackageValues => ({
   billing_interval: plan?.billing_interval ?? 'month',
   max_activations: plan?.max_activations ?? 1,
   trial_days: plan?.trial_days ?? 0,
+  deactivations_per_30_days: plan?.deactivations_per_30_days ?? 3,
+  fingerprint_threshold: plan?.fingerprint_threshold ?? 3,
   sort_order: plan?.sort_order ?? 0,
   is_public: plan?.is_public ?? true,
   is_active: plan?.is_active ?? true,
   update_months: plan?.update_months ?? '',
   renews_updates_of: plan?.renews_updates_of ?? '',
+  floating_seats: plan?.floating?.seats ?? '',
+  floating_lease_minutes: plan?.floating?.lease_minutes ?? 15,
+  floating_borrow_days: plan?.floating?.max_borrow_days ?? 7,
 });
 
 const numberOr = (value: number | string): number | undefined =>
@@ -116,11 +140,21 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
     billing_interval: values.billing_interval,
     max_activations: numberOr(values.max_activations) as number,
     trial_days: numberOr(values.trial_days) ?? 0,
+    deactivations_per_30_days: numberOr(values.deactivations_per_30_days) as number,
+    fingerprint_threshold: numberOr(values.fingerprint_threshold) as number,
     sort_order: numberOr(values.sort_order) ?? 0,
     is_public: values.is_public,
     is_active: values.is_active,
     update_months: numberOr(values.update_months) ?? null,
     renews_updates_of: values.renews_updates_of || null,
+    floating:
+      numberOr(values.floating_seats) === undefined
+        ? null
+        : {
+            seats: numberOr(values.floating_seats) as number,
+            lease_minutes: numberOr(values.floating_lease_minutes) as number,
+            max_borrow_days: numberOr(values.floating_borrow_days) as number,
+          },
   };
 }
 
@@ -128,16 +162,26 @@ export function toPackageRequest(values: PackageValues): CreatePlanRequest {
 export function validatePackage(values: PackageValues): FormErrors {
   const errors = formErrors(createPlanRequestSchema.safeParse(toPackageRequest(values)), {
     price_minor: 'price',
+    'floating.seats': 'floating_seats',
+    'floating.lease_minutes': 'floating_lease_minutes',
+    'floating.max_borrow_days': 'floating_borrow_days',
   });
   if (numberOr(values.price) === undefined) errors.price = 'Enter a price (0 for a free package)';
   if (numberOr(values.max_activations) === undefined)
     errors.max_activations = 'Enter how many machines at once';
+  if (numberOr(values.deactivations_per_30_days) === undefined)
+    errors.deactivations_per_30_days = 'Enter how many machines a license may free in 30 days (0 for none)';
+  if (numberOr(values.fingerprint_threshold) === undefined)
+    errors.fingerprint_threshold = 'Enter how many fingerprint components must match';
   return errors;
 }
 
 /** Only the fields that changed, so an edit never rewrites what another administrator changed meanwhile. */
 function changesOf(plan: Plan, request: CreatePlanRequest): UpdatePlanRequest {
-  const changes: UpdatePlanRequest = changedFields(toPackageRequest(valuesOf(plan)), request);
+  const before = toPackageRequest(valuesOf(plan));
+  const changes: UpdatePlanRequest = changedFields(before, request);
+  // The floating terms are one object: sent when any of its fields changed.
+  if (JSON.stringify(before.floating) === JSON.stringify(request.floating)) delete changes.floating;
   // The server checks price and interval together: send both when either changes.
   if ('price_minor' in changes || 'billing_interval' in changes) {
     changes.price_minor = request.price_minor;
@@ -342,6 +386,31 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             {...form.getInputProps('trial_days')}
           />
         </SimpleGrid>
+        {/* Fair use of a license's machines: bottom-aligned, as the update fields below. */}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
+          <NumberInput
+            label="Deactivations per 30 days"
+            description="How many machines a license may free in a rolling 30 days; the next is refused until one leaves the window. Administrators can reset the count."
+            size="md"
+            min={0}
+            max={MAX_DEACTIVATIONS_PER_30_DAYS}
+            allowDecimal={false}
+            allowNegative={false}
+            required
+            {...form.getInputProps('deactivations_per_30_days')}
+          />
+          <NumberInput
+            label="Fingerprint components to match"
+            description={`How many of a machine's ${FINGERPRINT_COMPONENTS.length} hashed components (machine id, CPU, disk, board, OS install) must match for it to keep its seat after a change.`}
+            size="md"
+            min={1}
+            max={FINGERPRINT_COMPONENTS.length}
+            allowDecimal={false}
+            allowNegative={false}
+            required
+            {...form.getInputProps('fingerprint_threshold')}
+          />
+        </SimpleGrid>
         {/* Bottom-aligned: the two fields' descriptions differ in length, their inputs line up. */}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" style={{ alignItems: 'end' }}>
           <NumberInput
@@ -364,6 +433,40 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
             size="md"
             data={renewalOptions(allPlans ?? [], plan)}
             {...form.getInputProps('renews_updates_of')}
+          />
+        </SimpleGrid>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" style={{ alignItems: 'end' }}>
+          <NumberInput
+            label="Floating seats"
+            description="Machines that may run at once, any of the license's machines. Leave empty for node-locked licenses."
+            size="md"
+            min={1}
+            max={MAX_SEATS}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('floating_seats')}
+          />
+          <NumberInput
+            label="Floating lease (minutes)"
+            description="A seat comes back this long after its machine stops checking in."
+            size="md"
+            min={1}
+            max={MAX_FLOATING_LEASE_MINUTES}
+            allowDecimal={false}
+            allowNegative={false}
+            disabled={numberOr(form.values.floating_seats) === undefined}
+            {...form.getInputProps('floating_lease_minutes')}
+          />
+          <NumberInput
+            label="Borrow for offline use (days)"
+            description="The most days a machine may keep a seat offline; 0 allows no borrowing."
+            size="md"
+            min={0}
+            max={MAX_FLOATING_BORROW_DAYS}
+            allowDecimal={false}
+            allowNegative={false}
+            disabled={numberOr(form.values.floating_seats) === undefined}
+            {...form.getInputProps('floating_borrow_days')}
           />
         </SimpleGrid>
         <Stack gap="sm">

@@ -4,6 +4,7 @@ import { FilterSelect } from '../../../components/data-table/filter-select';
 import { ListPage } from '../../../components/data-table/list-page';
 import { type ListQuerySpec, useListQuery } from '../../../components/data-table/list-query';
 import type { CsvColumn } from '../../../components/data-table/csv';
+import plate from '../../../components/layout/heading-plate.module.css';
 import { formatMoney } from '../../../lib/format-money';
 import { formatNumber } from '../../licenses';
 import { pagedResult, pagesOf } from '../query-answer';
@@ -125,7 +126,8 @@ const columns: Column<AdminUsageRow>[] = [
 function OverageBilled({ billed, period }: { billed: AdminUsageList['overage_billed']; period: string }) {
   const month = period === 'previous' ? 'last month' : 'this month';
   return (
-    <Text size="sm" c={billed.length > 0 ? undefined : 'dimmed'}>
+    // On a plate: the dot grid would show between the small letters of this line.
+    <Text size="sm" c={billed.length > 0 ? undefined : 'dimmed'} className={plate.plate}>
       {billed.length > 0
         ? `Overage billed ${month}: ${billed.map((each) => formatMoney(each.amount_minor, each.currency)).join(' · ')}`
         : `No overage billed ${month} yet.`}

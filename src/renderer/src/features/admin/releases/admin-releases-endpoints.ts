@@ -5,7 +5,8 @@ import type {
   AdminUpdateReleaseBody,
   ReleaseChannel,
 } from '../../../../../shared/api/distribution';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminReleasesApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -27,14 +28,14 @@ export const adminReleasesApi = api.injectEndpoints({
     const endpoints = {
       /** GET /admin/releases: by platform, channel, newest first. */
       listReleases: build.query<AdminReleaseList, ReleaseFilter>({
-        query: (params) => ({ url: apiPaths.adminReleases.list, params }),
+        query: (params) => ({ url: adminReleasesApiPaths.list, params }),
         extraOptions: { fallback: adminReleaseMessages.fetchFailed },
         providesTags: ['AdminRelease'],
       }),
       /** PATCH /admin/releases/{releaseId}: raise, pause, resume, yank, notes. */
       updateRelease: build.mutation<AdminRelease, { id: string; body: AdminUpdateReleaseBody }>({
         query: ({ id, body }) => ({
-          url: pathWith(apiPaths.adminReleases.detail, { releaseId: id }),
+          url: pathWith(adminReleasesApiPaths.detail, { releaseId: id }),
           method: 'PATCH',
           body,
         }),

@@ -1,11 +1,14 @@
 import {
   type AdminCancelSubscriptionRequest,
+  type AdminPauseSubscriptionRequest,
+  type AdminResumePauseRequest,
   type AdminSubscription,
   type AdminSubscriptionDetail,
 } from '../../../../../shared/api/admin-subscriptions';
 import type { Paged } from '../../../../../shared/api/paging';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminSubscriptionsApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 import type { ListParams } from '../admin-types';
@@ -15,9 +18,11 @@ export const adminSubscriptionMessages = {
   fetchSubscriptionsFailed: 'Failed to fetch subscriptions',
   fetchSubscriptionFailed: 'Failed to fetch the subscription',
   cancelFailed: 'The subscription could not be canceled',
+  pauseFailed: 'The subscription could not be paused',
+  unpauseFailed: 'The pause could not be ended',
 } as const;
 
-const paths = apiPaths.adminSubscriptions;
+const paths = adminSubscriptionsApiPaths;
 
 /**
  * Administrators: every customer's subscriptions. They share the payments' tag: a subscription is
@@ -55,6 +60,24 @@ export const adminSubscriptionsApi = api.injectEndpoints({
         // The license may end now; the overview's figures and the security log change.
         invalidatesTags: ['AdminPayment', 'AdminLicense', 'License', 'Dashboard', 'SecurityEvent'],
       }),
+      /** POST /admin/subscriptions/{id}/pause: for 1 to 3 periods from the paid period's end, with the reason. */
+      pauseAdminSubscription: build.mutation<
+        AdminSubscriptionDetail,
+        { id: string; body: AdminPauseSubscriptionRequest }
+      >({
+        query: ({ id, body }) => ({ url: pathWith(paths.pause, { id }), method: 'POST', body }),
+        extraOptions: { fallback: adminSubscriptionMessages.pauseFailed },
+        invalidatesTags: ['AdminPayment', 'AdminLicense', 'License', 'Dashboard', 'SecurityEvent'],
+      }),
+      /** POST /admin/subscriptions/{id}/unpause: resumes now (billed now) or withdraws a planned pause, with the reason. */
+      unpauseAdminSubscription: build.mutation<
+        AdminSubscriptionDetail,
+        { id: string; body: AdminResumePauseRequest }
+      >({
+        query: ({ id, body }) => ({ url: pathWith(paths.unpause, { id }), method: 'POST', body }),
+        extraOptions: { fallback: adminSubscriptionMessages.unpauseFailed },
+        invalidatesTags: ['AdminPayment', 'AdminLicense', 'License', 'Dashboard', 'SecurityEvent'],
+      }),
     };
     recordEndpointArea('admin-subscriptions', Object.keys(endpoints));
     return endpoints;
@@ -65,4 +88,6 @@ export const {
   useListAdminSubscriptionsQuery,
   useGetAdminSubscriptionQuery,
   useCancelAdminSubscriptionMutation,
+  usePauseAdminSubscriptionMutation,
+  useUnpauseAdminSubscriptionMutation,
 } = adminSubscriptionsApi;

@@ -1,10 +1,7 @@
-import { Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
-import {
-  ADMIN_CANCEL_REASON_MAX_LENGTH,
-  type AdminSubscription,
-} from '../../../../../shared/api/admin-subscriptions';
+import { type AdminSubscription } from '../../../../../shared/api/admin-subscriptions';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { formatAmount } from '../../../lib/format-money';
@@ -12,6 +9,7 @@ import {
   adminSubscriptionMessages,
   useCancelAdminSubscriptionMutation,
 } from './admin-subscriptions-endpoints';
+import { AdminReasonField } from './admin-reason-field';
 import { periodDate } from './subscription-labels';
 
 export interface CancelSubscriptionDialogProps {
@@ -134,27 +132,15 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
               : 'It is not paid up, so it ends now, and its license with it.'}
           </Text>
         )}
-        <div>
-          <Textarea
-            id="cancel-subscription-reason"
-            label="Reason"
-            description="Kept in the security log with your name."
-            required
-            rows={3}
-            maxLength={ADMIN_CANCEL_REASON_MAX_LENGTH}
-            data-autofocus
-            value={reason}
-            error={reasonError}
-            onChange={(event) => {
-              setReason(event.currentTarget.value);
-              setReasonError(undefined);
-            }}
-            inputWrapperOrder={['label', 'description', 'input', 'error']}
-          />
-          <Text size="xs" c="dimmed" ta="right" mt={4}>
-            {reason.length} / {ADMIN_CANCEL_REASON_MAX_LENGTH}
-          </Text>
-        </div>
+        <AdminReasonField
+          id="cancel-subscription-reason"
+          value={reason}
+          error={reasonError}
+          onChange={(value) => {
+            setReason(value);
+            setReasonError(undefined);
+          }}
+        />
       </Stack>
     </FormDialog>
   );

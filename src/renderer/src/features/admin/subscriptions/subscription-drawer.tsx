@@ -16,6 +16,7 @@ import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
 import { failureOf } from '../query-answer';
 import { useGetAdminSubscriptionQuery } from './admin-subscriptions-endpoints';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
+import { type PauseAction, PauseSubscriptionDialog } from './pause-subscription-dialog';
 import { intervalLabel, periodDate, SubscriptionStatusBadge } from './subscription-labels';
 
 const none = <NoValue />;
@@ -89,11 +90,23 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
   const subscription: AdminSubscription | undefined = detail ?? known;
   const error = !subscription ? failureOf(answer) : null;
   const [cancelling, setCancelling] = useState<AdminSubscription | null>(null);
+  const [pausing, setPausing] = useState<{ subscription: AdminSubscription; action: PauseAction } | null>(
+    null,
+  );
   const live = subscription
     ? subscription.status === 'active' ||
       subscription.status === 'past_due' ||
-      subscription.status === 'suspended'
+      subscription.status === 'suspended' ||
+      subscription.status === 'paused'
     : false;
+  // What the server would take: a pause of an active, paid-up subscription with none planned.
+  const pausable =
+    subscription?.status === 'active' &&
+    !subscription.cancel_at_period_end &&
+    subscription.pause === null &&
+    subscription.license_id !== null &&
+    subscription.current_period_end !== null;
+  const planned = subscription?.status === 'active' && subscription.pause !== null;
 
   return (
     <DetailDrawer
@@ -127,6 +140,22 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
             <Alert color="yellow" variant="light" icon={<AlertIcon />} title="Payment failed">
               {subscription.failed_attempts} failed attempt{subscription.failed_attempts === 1 ? '' : 's'}.
               The license is suspended on {paymentTime(subscription.grace_ends_at)} unless a payment succeeds.
+            </Alert>
+          ) : null}
+          {subscription.status === 'paused' ? (
+            <Alert color="blue" variant="light" icon={<AlertIcon />} title="Paused">
+              {subscription.pause
+                ? `Paused until ${periodDate(subscription.pause.resumes_at)}, when it resumes by itself and the next period is charged. `
+                : ''}
+              Nothing is charged meanwhile and the license reads paused.
+            </Alert>
+          ) : null}
+          {planned && subscription.pause ? (
+            <Alert color="blue" variant="light" icon={<AlertIcon />} title="Pause planned">
+              Pauses on {periodDate(subscription.pause.starts_at)} for {subscription.pause.periods}{' '}
+              {subscription.plan.billing_interval}
+              {subscription.pause.periods === 1 ? '' : 's'}, until {periodDate(subscription.pause.resumes_at)}
+              .
             </Alert>
           ) : null}
           {subscription.status === 'suspended' ? (
@@ -212,6 +241,16 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
 
           {live ? (
             <Group>
+              {pausable ? (
+                <Button variant="default" onClick={() => setPausing({ subscription, action: 'pause' })}>
+                  Pause…
+                </Button>
+              ) : null}
+              {subscription.status === 'paused' || planned ? (
+                <Button variant="default" onClick={() => setPausing({ subscription, action: 'resume' })}>
+                  {planned ? 'Withdraw the pause…' : 'Resume now…'}
+                </Button>
+              ) : null}
               <Button variant="default" color="red" onClick={() => setCancelling(subscription)}>
                 Cancel subscription…
               </Button>
@@ -246,6 +285,11 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
         </Stack>
       )}
       <CancelSubscriptionDialog subscription={cancelling} onClose={() => setCancelling(null)} />
+      <PauseSubscriptionDialog
+        subscription={pausing?.subscription ?? null}
+        action={pausing?.action ?? 'pause'}
+        onClose={() => setPausing(null)}
+      />
     </DetailDrawer>
   );
 }

@@ -7,23 +7,28 @@ export const SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, { label: str
   active: { label: 'Active', tone: 'positive' },
   past_due: { label: 'Past due', tone: 'caution' },
   suspended: { label: 'Suspended', tone: 'negative' },
+  paused: { label: 'Paused', tone: 'info' },
   cancelled: { label: 'Canceled', tone: 'neutral' },
   pending: { label: 'Not paid yet', tone: 'info' },
 };
 
-/** The status, or "Ends at period end" for an active one that will not renew. */
+/**
+ * The status, or "Ends at period end" for an active one that will not renew, or "Pause planned"
+ * for an active one that pauses at its period's end (the customer's card says the same).
+ */
 export function SubscriptionStatusBadge({
   subscription,
   size,
 }: {
-  subscription: Pick<AdminSubscription, 'status' | 'cancel_at_period_end'>;
+  subscription: Pick<AdminSubscription, 'status' | 'cancel_at_period_end' | 'pause'>;
   size?: 'md' | 'lg';
 }) {
   const ending = subscription.status === 'active' && subscription.cancel_at_period_end;
+  const pausing = subscription.status === 'active' && !ending && subscription.pause !== null;
   const { label, tone } = SUBSCRIPTION_STATUS_LABELS[subscription.status];
   return (
-    <StatusBadge tone={ending ? 'caution' : tone} {...(size ? { size } : {})}>
-      {ending ? 'Ends at period end' : label}
+    <StatusBadge tone={ending ? 'caution' : pausing ? 'info' : tone} {...(size ? { size } : {})}>
+      {ending ? 'Ends at period end' : pausing ? 'Pause planned' : label}
     </StatusBadge>
   );
 }

@@ -1,6 +1,7 @@
 import type { Paged } from '../../../../../shared/api/paging';
 import type { AdminSupportRequest } from '../../../../../shared/api/support';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminSupportApiPaths } from '../../../../../shared/api-paths';
 import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
@@ -17,14 +18,14 @@ export const adminSupportApi = api.injectEndpoints({
     const endpoints = {
       /** GET /admin/support-requests: newest first, searched, open or handled ones. */
       listSupportRequests: build.query<Paged<AdminSupportRequest>, ListParams>({
-        query: (params) => ({ url: apiPaths.adminSupport.list, params }),
+        query: (params) => ({ url: adminSupportApiPaths.list, params }),
         extraOptions: { fallback: adminSupportMessages.fetchFailed },
         providesTags: ['SupportRequest'],
       }),
       /** PUT /admin/support-requests/{id}/handled. */
       setSupportRequestHandled: build.mutation<AdminSupportRequest, { id: string; handled: boolean }>({
         query: ({ id, handled }) => ({
-          url: pathWith(apiPaths.adminSupport.handled, { id }),
+          url: pathWith(adminSupportApiPaths.handled, { id }),
           method: 'PUT',
           body: { handled },
         }),

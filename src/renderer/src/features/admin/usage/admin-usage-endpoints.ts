@@ -1,6 +1,6 @@
 import type { AdminUsageList } from '../../../../../shared/api/admin-usage';
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
-import { apiPaths } from '../../../../../shared/routes';
+import { adminUsageApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 import type { ListParams } from '../admin-types';
@@ -17,7 +17,7 @@ export const adminUsageApi = api.injectEndpoints({
       /** GET /admin/usage: paged; `period` (current, previous), `feature`, `search`, `sort`. */
       listAdminUsage: build.query<AdminUsageList, ListParams | void>({
         query: (params) => ({
-          url: apiPaths.adminUsage.list,
+          url: adminUsageApiPaths.list,
           params: {
             ...params,
             page: params?.page ?? DEFAULT_PAGE,

@@ -34,6 +34,7 @@ import {
 import { formatMoney } from '../dashboard/dashboard-data';
 import { CustomerInvoicesSection } from '../invoices/customer-invoices-section';
 import { failureOf, type QueryAnswer } from '../query-answer';
+import { AccountDataActions } from './account-data-actions';
 import { AccountStateBadge, RoleBadge } from './user-badges';
 import { displayName } from './user-format';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
@@ -406,6 +407,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
               Delete user
             </Button>
           </Group>
+          {user.role === 'user' ? <AccountDataActions user={user} onErased={onClose} /> : null}
         </Stack>
       )}
     </DetailDrawer>

@@ -8,7 +8,8 @@ import type {
   WebhookEndpointWithSecret,
   WebhookEventTypeList,
 } from '../../../../../shared/api/webhooks';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { adminWebhooksApiPaths } from '../../../../../shared/api-paths';
 import type { ListParams } from '../../../components/data-table/list-query';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
@@ -27,7 +28,7 @@ export const adminWebhookMessages = {
   redeliverFailed: 'Failed to send the delivery again',
 } as const;
 
-const paths = apiPaths.adminWebhooks;
+const paths = adminWebhooksApiPaths;
 
 // Deliveries change on their own (the worker sends and retries), so their lists and details are
 // read again whenever a screen shows them, and every write here invalidates them.

@@ -2,6 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { FormAlert } from '../../../components/forms/form-alert';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { homeFor, selectIsAuthenticated, selectUserRole } from '../auth-slice';
 import { destinationAfterSignIn, forgetReturnPath } from '../return-path';
@@ -28,20 +29,32 @@ interface AuthFormProps {
   aside?: ReactNode;
 }
 
-/** A sign-in, registration or recovery form: the card, the refusal alert, the fields and one submit button. */
+/** The fieldset's own frame, which the card already draws. */
+const PLAIN_FIELDSET = { border: 0, margin: 0, padding: 0, minWidth: 0 } as const;
+
+/**
+ * A sign-in, registration or recovery form: the card, the refusal alert, the fields and one submit button.
+ *
+ * Rendered ahead of time, its fields and button stay disabled until the page is hydrated: before
+ * that the browser would send the form itself, the password in the address. `method="post"` keeps
+ * it out of the address should anything ever send it natively.
+ */
 export function AuthForm(props: AuthFormProps) {
   const { title, description, footer, onSubmit, submitting, submitLabel, failure, failureTitle } = props;
+  const hydrated = useHydrated();
   return (
     <AuthCard title={title} description={description} footer={footer}>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          {failure && <FormAlert title={failureTitle}>{failure}</FormAlert>}
-          {props.children}
-          <Button type="submit" size="md" fullWidth loading={submitting}>
-            {submitLabel}
-          </Button>
-          {props.note}
-        </Stack>
+      <form onSubmit={onSubmit} method="post" noValidate>
+        <fieldset disabled={!hydrated} style={PLAIN_FIELDSET}>
+          <Stack gap="md">
+            {failure && <FormAlert title={failureTitle}>{failure}</FormAlert>}
+            {props.children}
+            <Button type="submit" size="md" fullWidth loading={submitting}>
+              {submitLabel}
+            </Button>
+            {props.note}
+          </Stack>
+        </fieldset>
       </form>
       {props.followUp ? <Stack mt="md">{props.followUp}</Stack> : null}
       {props.aside && (

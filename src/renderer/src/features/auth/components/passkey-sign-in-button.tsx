@@ -3,11 +3,21 @@ import { useState } from 'react';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { loadPasskeySignIn } from '../index';
 
 /** The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md). */
 const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 const browserHasPasskeys = () => typeof window !== 'undefined' && 'PublicKeyCredential' in window;
+
+/**
+ * Whether this browser has WebAuthn. A page rendered ahead of time has no browser to ask: it is
+ * rendered with the button, as nearly every browser has it, and one without drops it once hydrated.
+ */
+function useBrowserHasPasskeys(): boolean {
+  const hydrated = useHydrated();
+  return !hydrated || browserHasPasskeys();
+}
 
 interface PasskeySignInButtonProps {
   /** The second-factor challenge of a password sign-in: the passkey completes that sign-in. */
@@ -26,6 +36,7 @@ export function PasskeySignInButton({
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const hasPasskeys = useBrowserHasPasskeys();
 
   if (onDesktop())
     return (
@@ -33,7 +44,7 @@ export function PasskeySignInButton({
         Passkeys work in your browser: open the portal there to sign in with one.
       </Text>
     );
-  if (!browserHasPasskeys()) return null;
+  if (!hasPasskeys) return null;
 
   const signIn = async () => {
     setBusy(true);

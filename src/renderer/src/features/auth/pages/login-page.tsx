@@ -1,6 +1,6 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import type { SecondFactorMethod } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
@@ -35,6 +35,11 @@ const ResendAfterUnconfirmedSignIn = /* @__PURE__ */ lazy(() =>
 
 /** The server's refusal of a sign-in whose e-mail address is not confirmed yet. */
 const EMAIL_NOT_VERIFIED = 'email_not_verified';
+/** The server's refusal of a password where the address's organization requires single sign-on. */
+const SSO_REQUIRED = 'sso_required';
+
+/** Single sign-on's calls, downloaded when the page needs them. */
+const ssoCalls = () => import('../sso-calls');
 
 export default function LoginPage() {
   const dispatch = useAppDispatch();
@@ -74,6 +79,35 @@ export default function LoginPage() {
   // A signed-in visitor, or one who just signed in, goes to their home screen.
   useGoHomeWhenSignedIn();
 
+  // An address whose organization signs it in through its provider: where to continue.
+  const [ssoFor, setSsoFor] = useState<string>();
+  const [ssoStarting, setSsoStarting] = useState(false);
+  const continueWithSso = async (email: string) => {
+    setSsoStarting(true);
+    try {
+      const { startSso } = await ssoCalls();
+      window.location.assign(await startSso(dispatch, email));
+    } catch (error) {
+      setFailure(toSubmitFailure(error, authMessages.loginFailed).message);
+      setSsoStarting(false);
+    }
+  };
+
+  // Back from the provider: the one-time code is traded for the session (then home), or its refusal shown.
+  useEffect(() => {
+    if (!/[#&](sso_code|sso_error)=/.test(window.location.hash)) return;
+    const hash = window.location.hash;
+    window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    void ssoCalls().then(({ ssoReturn, completeSso }) => {
+      const back = ssoReturn(hash);
+      if (back.error) return setFailure(back.error);
+      if (back.code)
+        completeSso(dispatch, back.code).catch((error: unknown) =>
+          setFailure(toSubmitFailure(error, authMessages.loginFailed).message),
+        );
+    });
+  }, [dispatch]);
+
   const submit = form.onSubmit(
     async (values) => {
       setFailure(undefined);
@@ -91,6 +125,7 @@ export default function LoginPage() {
         setFailure(refusal.message);
         // The e-mail stays as typed; the password is asked again.
         if (refusal.code === EMAIL_NOT_VERIFIED) setUnconfirmed(email);
+        if (refusal.code === SSO_REQUIRED) setSsoFor(email);
         form.setFieldValue('password', '');
         // Empty again, as on load: leaving it untouched is not an error.
         edited.current.delete('password');
@@ -144,7 +179,11 @@ export default function LoginPage() {
       failure={failure}
       failureTitle="Could not sign in"
       followUp={
-        unconfirmed ? (
+        ssoFor ? (
+          <Button variant="light" loading={ssoStarting} onClick={() => void continueWithSso(ssoFor)}>
+            Continue with single sign-on
+          </Button>
+        ) : unconfirmed ? (
           <Suspense fallback={null}>
             <ResendAfterUnconfirmedSignIn email={unconfirmed} />
           </Suspense>

@@ -5,6 +5,7 @@ import { StatusBadge, type StatusTone } from '../../../components/data/status-ba
 const TONES: Record<LicenseStatus, StatusTone> = {
   active: 'positive',
   suspended: 'caution',
+  paused: 'info',
   expired: 'caution',
   revoked: 'negative',
   trial_expired: 'caution',

@@ -7,11 +7,17 @@ import { OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
 import { SectionCard } from '../../../components/layout/section-card';
 import type { License } from '../../../../../shared/api/licenses';
+import { formatDate } from '../../../lib/format-date';
 import { STATUS_LABELS, summarizeCheck } from '../license-format';
 
 const toLicenses = (
   <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
     Licenses page
+  </Anchor>
+);
+const toSubscriptions = (
+  <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
+    Subscriptions page
   </Anchor>
 );
 const toPurchase = (
@@ -60,6 +66,16 @@ function stepsFor(result: LicenseCheckResult, hasLicenses: boolean): ReactNode[]
       return [<>The license has ended. Renew the plan on the {toPurchase}, or activate another license.</>];
     case 'suspended':
       return ['An administrator suspended this license. Contact support below to have it resumed.'];
+    case 'paused':
+      return [
+        <>
+          Its subscription is paused
+          {result.resumes_at
+            ? `; it resumes by itself on ${formatDate(result.resumes_at)} and the license works again`
+            : ''}
+          . To use it sooner, resume the subscription on the {toSubscriptions}.
+        </>,
+      ];
     case 'revoked':
       return [
         'This license was revoked for good (the reason is above). Contact support if you think this is a mistake.',

@@ -12,6 +12,7 @@ import { activationOption, seatActivationOption } from '../license-flags';
 import { seatsText } from '../license-format';
 import { useActivateHere } from '../use-activate-here';
 import { RefusalAlert } from './activate-key-form';
+import { ThisMachineUsageLine } from './this-machine-usage';
 
 /** This machine's check in words: the badge, and a sentence that says which license it uses or why none. */
 function machineState(
@@ -180,6 +181,7 @@ export function ThisMachineTile({
                 {state.detail}
               </Text>
             ) : null}
+            {check.valid ? <ThisMachineUsageLine features={used?.usage_info.features ?? []} /> : null}
           </Stack>
           {check.valid ? (
             used ? (

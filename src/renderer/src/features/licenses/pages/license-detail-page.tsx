@@ -29,10 +29,12 @@ import { FeatureAvailability } from '../components/feature-availability';
 import { LicenseDownloads } from '../components/license-downloads';
 import { LicenseFlagAlert } from '../components/license-flag-alert';
 import { LicenseStatusBadge } from '../components/license-status-badge';
+import { FloatingSeatsSection } from '../components/floating-seats-section';
 import { LicenseUsageSection } from '../components/license-usage-section';
 import { ActivateOnThisMachine } from '../components/activate-on-this-machine';
 import { MaskedLicenseKey } from '../components/masked-license-key';
 import { ProvidedBy } from '../components/provided-license';
+import { MachineChangesNote } from '../components/machine-changes-note';
 import { SeatMeter } from '../components/seat-meter';
 import {
   recheckLicenseStatus,
@@ -354,6 +356,7 @@ export default function LicenseDetailPage() {
                 </Text>
               </>
             )}
+            <MachineChangesNote changes={license.machine_changes} />
             {activeHere ? (
               <Text size="sm" fw={600} data-testid="this-machine-active">
                 This machine is activated on this license.
@@ -387,6 +390,10 @@ export default function LicenseDetailPage() {
           />
         </Card>
       </Stack>
+
+      {license.organisation ? null : (
+        <FloatingSeatsSection licenseId={license.license_id} headingId="floating-seats-title" />
+      )}
 
       <LicenseUsageSection licenseId={license.license_id} headingId="usage-title" onUsage={onUsage} />
 

@@ -11,6 +11,7 @@ import { BuyCredits } from '../components/buy-credits';
 import { LicensesLoadFailure } from '../components/licenses-load-failure';
 import { MeteredFeatureCard } from '../components/metered-feature-card';
 import { OrganisationShare } from '../components/organisation-share';
+import { ThisMachineUsage } from '../components/this-machine-usage';
 import { SERIES_COLORS } from '../components/usage-chart';
 import { isMetered } from '../license-format';
 import { byRelevance, listState } from '../license-list';
@@ -112,6 +113,14 @@ export default function UsagePage() {
         description="What your AI features have used this period, what is left and when it resets."
         actions={<BuyCredits license={chosen} />}
       />
+      {/* Inside the desktop app: what this machine may still use, named once the licenses are read. */}
+      {load.status === 'loading' ? null : (
+        <ThisMachineUsage
+          features={
+            load.status === 'ready' ? (list.data ?? []).flatMap((item) => item.usage_info.features) : []
+          }
+        />
+      )}
       {load.status === 'loading' ? <UsageSkeletons label="Loading your licenses" /> : null}
       <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
       {load.status === 'ready' && !chosen ? (

@@ -11,6 +11,9 @@ import { failureMessage } from '../../../lib/api-errors';
 import { BillingDetailsCard } from '../../invoices';
 import { checkoutPath } from '../../plans';
 import { BuySeatsDialog } from '../components/buy-seats-dialog';
+import { DomainsSection } from '../components/domains-section';
+import { ProvisioningSection } from '../components/provisioning-section';
+import { SsoSection } from '../components/sso-section';
 import { InvitationsSection } from '../components/invitations-section';
 import { LeaveSection } from '../components/leave-section';
 import { MembersSection } from '../components/members-section';
@@ -22,6 +25,12 @@ import {
   useGetOrganisationQuery,
   useUpdateOrganisationMutation,
 } from '../organisations-endpoints';
+import {
+  organisationDomainMessages,
+  useGetOrganisationDomainsQuery,
+} from '../organisation-domains-endpoints';
+import { organisationSsoMessages, useGetOrganisationSsoQuery } from '../organisation-sso-endpoints';
+import { provisioningMessages, useGetProvisioningQuery } from '../provisioning-endpoints';
 
 function Header({ organisation, onBuySeats }: { organisation: Organisation; onBuySeats(): void }) {
   const pending = pendingText(organisation.seats);
@@ -109,6 +118,9 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
   const members = useGetMembersQuery(organisation.id);
   // Only the owner and admins see the invitations (the server refuses members).
   const invitations = useGetInvitationsQuery(organisation.id, { skip: !manage });
+  const domains = useGetOrganisationDomainsQuery(organisation.id, { skip: !manage });
+  const provisioning = useGetProvisioningQuery(organisation.id, { skip: !manage });
+  const sso = useGetOrganisationSsoQuery(organisation.id, { skip: !manage });
   const [updateOrganisation] = useUpdateOrganisationMutation();
   const [buying, setBuying] = useState(false);
 
@@ -145,6 +157,57 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
         )
       ) : null}
       {manage ? (
+        domains.currentData ? (
+          <DomainsSection organisation={organisation} domains={domains.currentData.domains} />
+        ) : domains.isError ? (
+          <RetryNotice
+            title="The domains could not be loaded"
+            message={failureMessage(domains.error, organisationDomainMessages.fetchFailed)}
+            onRetry={() => void domains.refetch()}
+          />
+        ) : (
+          <LoadingBlock label="Loading the domains">
+            <Skeleton height={120} />
+          </LoadingBlock>
+        )
+      ) : null}
+      {manage ? (
+        sso.currentData ? (
+          <SsoSection
+            organisation={organisation}
+            answer={sso.currentData}
+            hasVerifiedDomain={
+              domains.currentData?.domains.some((domain) => domain.status === 'verified') ?? false
+            }
+          />
+        ) : sso.isError ? (
+          <RetryNotice
+            title="The single sign-on settings could not be loaded"
+            message={failureMessage(sso.error, organisationSsoMessages.fetchFailed)}
+            onRetry={() => void sso.refetch()}
+          />
+        ) : (
+          <LoadingBlock label="Loading the single sign-on settings">
+            <Skeleton height={120} />
+          </LoadingBlock>
+        )
+      ) : null}
+      {manage ? (
+        provisioning.currentData ? (
+          <ProvisioningSection organisation={organisation} settings={provisioning.currentData} />
+        ) : provisioning.isError ? (
+          <RetryNotice
+            title="The provisioning settings could not be loaded"
+            message={failureMessage(provisioning.error, provisioningMessages.fetchFailed)}
+            onRetry={() => void provisioning.refetch()}
+          />
+        ) : (
+          <LoadingBlock label="Loading the provisioning settings">
+            <Skeleton height={120} />
+          </LoadingBlock>
+        )
+      ) : null}
+      {manage ? (
         <BillingDetailsCard
           key={organisation.billing_details?.updated_at ?? 'none'}
           details={organisation.billing_details}
@@ -168,7 +231,10 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
   );
 }
 
-/** /organisations/:organisationId: one organisation's seats, members, invitations and billing details. */
+/**
+ * /organisations/:organisationId: one organisation's seats, members, invitations, sign-in domains,
+ * single sign-on, provisioning and billing details.
+ */
 export default function OrganisationPage() {
   const { organisationId = '' } = useParams();
   const organisation = useGetOrganisationQuery(organisationId, { refetchOnMountOrArgChange: true });

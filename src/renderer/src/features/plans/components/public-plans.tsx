@@ -1,5 +1,5 @@
 import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import { type MouseEvent, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
@@ -9,6 +9,7 @@ import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { selectIsAuthenticated, withNext } from '../../auth';
 import { checkoutPath } from '../checkout-link';
 import { readPublicPlans } from '../public-plans-read';
+import { usePrerenderedPlans } from '../prerendered-plans';
 import { PlanGrid } from './plan-grid';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
 
@@ -19,7 +20,8 @@ const SKELETON_CARDS = 3;
  * to its checkout, through registration, the e-mail confirmation and signing in (signed in: there
  * at once).
  */
-function SignUpAction({ plan }: { plan: Plan }) {
+/** `ready` is false until the plan is the server's (see PlansState): the link then leads nowhere yet. */
+function SignUpAction({ plan, ready }: { plan: Plan; ready: boolean }) {
   const signedIn = useAppSelector(selectIsAuthenticated);
   const free = formatPlanPrice(plan).amount === 'Free';
   // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
@@ -32,33 +34,46 @@ function SignUpAction({ plan }: { plan: Plan }) {
       variant={free ? 'default' : 'filled'}
       fullWidth
       aria-label={`${action} with ${plan.name}`}
+      aria-disabled={ready ? undefined : true}
+      onClick={ready ? undefined : (event: MouseEvent) => event.preventDefault()}
     >
       {action}
     </Button>
   );
 }
 
-export type PlansState = { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[] };
+/**
+ * `current` is false for the plans a page was rendered with at build time: their ids are the
+ * build's database's, so nothing may act on them until the server's own have been read.
+ */
+export type PlansState =
+  { state: 'loading' } | { state: 'failed' } | { state: 'loaded'; plans: Plan[]; current: boolean };
 
 /**
  * The landing page's one read outside RTK Query (see `readPublicPlans`): the public plans with its
  * own loading state, dropping an answer that comes after the page is gone; `reload` tries again.
+ * A page rendered at build time starts with the plans it was rendered with and keeps them on
+ * screen while the current ones are read (and if that read fails).
  */
 export function usePublicPlansRead(): { result: PlansState; reload: () => void } {
   const dispatch = useAppDispatch();
-  const [result, setResult] = useState<PlansState>({ state: 'loading' });
+  const prerendered = usePrerenderedPlans();
+  const [result, setResult] = useState<PlansState>(
+    prerendered ? { state: 'loaded', plans: prerendered, current: false } : { state: 'loading' },
+  );
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    setResult({ state: 'loading' });
+    const keepShown = attempt === 0 && prerendered !== null;
+    if (!keepShown) setResult({ state: 'loading' });
     let current = true;
     dispatch(readPublicPlans()).then(
-      (plans) => current && setResult({ state: 'loaded', plans }),
-      () => current && setResult({ state: 'failed' }),
+      (plans) => current && setResult({ state: 'loaded', plans, current: true }),
+      () => current && !keepShown && setResult({ state: 'failed' }),
     );
     return () => {
       current = false;
     };
-  }, [dispatch, attempt]);
+  }, [dispatch, attempt, prerendered]);
   const reload = useCallback(() => setAttempt((count) => count + 1), []);
   return { result, reload };
 }
@@ -91,7 +106,7 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
     );
   }
 
-  const { plans } = result;
+  const { plans, current } = result;
   if (plans.length === 0) {
     return (
       <Text c="dimmed" ta="center">
@@ -103,7 +118,7 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
   return (
     <PlanGrid count={plans.length}>
       {plans.map((plan) => (
-        <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} />} />
+        <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
       ))}
     </PlanGrid>
   );

@@ -83,7 +83,9 @@ export default function LandingPage() {
   const plans = usePublicPlansRead();
   const [search] = useSearchParams();
   const trialPlan =
-    plans.result.state === 'loaded' ? trialPlanOf(plans.result.plans, search.get(TRIAL_PARAM)) : null;
+    plans.result.state === 'loaded' && plans.result.current
+      ? trialPlanOf(plans.result.plans, search.get(TRIAL_PARAM))
+      : null;
   return (
     <>
       <Container size="lg" pt={{ base: 48, sm: 96 }} pb={{ base: 48, sm: 80 }}>

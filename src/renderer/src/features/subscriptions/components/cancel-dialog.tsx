@@ -49,13 +49,16 @@ export function CancelDialog({
   const creditText = describeCreditOnCancel(subscription);
   const creditRefundText =
     credit.refundMinor > 0 ? formatMoney(credit.refundMinor, subscription.plan.currency) : null;
-  const nowDescription = !paidUp
-    ? creditRefundText
-      ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
-      : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
-    : refundText
-      ? `The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
-      : 'The subscription ends and its license stops working today. Nothing is left of the paid period to refund.';
+  const nowDescription =
+    subscription.status === 'paused'
+      ? 'The subscription ends today and its license, paused now, does not work again. The paid period ended before the pause, so nothing of it is refunded.'
+      : !paidUp
+        ? creditRefundText
+          ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
+          : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
+        : refundText
+          ? `The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
+          : 'The subscription ends and its license stops working today. Nothing is left of the paid period to refund.';
 
   const confirm = async () => {
     setProblem(null);

@@ -128,7 +128,7 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
       </Group>
       <Text size="xs" c="dimmed">
         Simulate brings the next event forward to now: the renewal charge, a retry of a failed charge, the end
-        of the grace period, or the end of a canceled subscription.
+        of the grace period, the start or end of a pause, or the end of a canceled subscription.
       </Text>
     </Stack>
   );

@@ -13,6 +13,7 @@ import { failureMessage } from '../../../lib/api-errors';
 import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
 import {
+  canPause,
   describeCredit,
   describeSubscriptionStatus,
   formatRecurringPrice,
@@ -24,11 +25,14 @@ import {
   subscriptionMessages,
   usePayOutstandingMutation,
   useResumeSubscriptionMutation,
+  useUnpauseSubscriptionMutation,
 } from '../subscriptions-endpoints';
 import { useCardChange } from '../use-card-change';
 import { CancelDialog } from './cancel-dialog';
 import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
 import { ChargeHistory } from './charge-history';
+import { PauseDialog } from './pause-dialog';
+import { ResumeNowDialog } from './resume-now-dialog';
 import { SandboxControls } from './sandbox-controls';
 import { onCardTrial } from '../card-trial';
 
@@ -66,7 +70,12 @@ export function counterpartPlan(
   );
 }
 
-type Dialog = { kind: 'cancel' } | { kind: 'plan'; planId: string | null; title: string } | null;
+type Dialog =
+  | { kind: 'cancel' }
+  | { kind: 'pause' }
+  | { kind: 'resume-now' }
+  | { kind: 'plan'; planId: string | null; title: string }
+  | null;
 
 /** A subscription as a card: its state and what to do about it, its dates and money, its actions and charges. */
 export function SubscriptionCard({
@@ -80,6 +89,7 @@ export function SubscriptionCard({
   const [dialog, setDialog] = useState<Dialog>(null);
   const [resume, resumeCall] = useResumeSubscriptionMutation();
   const [payNow, payCall] = usePayOutstandingMutation();
+  const [withdrawPause, withdrawCall] = useUnpauseSubscriptionMutation();
   const cardChange = useCardChange(subscription);
   const status = describeSubscriptionStatus(subscription);
   const { plan } = subscription;
@@ -106,6 +116,20 @@ export function SubscriptionCard({
     }
   };
 
+  // A pause still to come is withdrawn at once: nothing is charged, the subscription renews as before.
+  const runWithdrawPause = async () => {
+    try {
+      await withdrawPause(subscription.id).unwrap();
+      showToast({ title: 'Pause withdrawn', message: `${plan.name} renews as before.` });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'The pause was not withdrawn',
+        message: failureMessage(error, subscriptionMessages.unpauseFailed),
+      });
+    }
+  };
+
   const runPayNow = async () => {
     try {
       await payNow(subscription.id).unwrap();
@@ -123,6 +147,8 @@ export function SubscriptionCard({
   };
 
   const canPay = status.notice?.canPayNow ?? false;
+  const pauseWithdrawable =
+    subscription.status === 'active' && !subscription.cancel_at_period_end && subscription.pause !== null;
   // Razorpay takes a new card through its Checkout (an outstanding charge is paid with it at once).
   const canChangeCard = !subscription.sandbox && live;
   // Past due or suspended, the notice offers it beside what is owed; otherwise the actions do.
@@ -176,6 +202,21 @@ export function SubscriptionCard({
                     : ''}
                 </Button>
               ) : null}
+              {pauseWithdrawable ? (
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => void runWithdrawPause()}
+                  loading={withdrawCall.isLoading}
+                >
+                  Don’t pause
+                </Button>
+              ) : null}
+              {subscription.status === 'paused' ? (
+                <Button size="xs" onClick={() => setDialog({ kind: 'resume-now' })}>
+                  Resume now…
+                </Button>
+              ) : null}
               {cardChangeInNotice ? (
                 <Button
                   size="xs"
@@ -199,7 +240,15 @@ export function SubscriptionCard({
             gap: 'var(--mantine-spacing-md) var(--mantine-spacing-xl)',
           }}
         >
-          <Term label={onCardTrial(subscription) ? 'Free trial' : 'Current period'}>
+          <Term
+            label={
+              onCardTrial(subscription)
+                ? 'Free trial'
+                : subscription.status === 'paused'
+                  ? 'Last paid period'
+                  : 'Current period'
+            }
+          >
             <Text size="sm">
               {subscription.current_period_start && subscription.current_period_end
                 ? `${formatDate(subscription.current_period_start)} – ${formatDate(subscription.current_period_end)}`
@@ -277,6 +326,11 @@ export function SubscriptionCard({
                 Update card…
               </Button>
             ) : null}
+            {canPause(subscription) ? (
+              <Button variant="default" size="sm" onClick={() => setDialog({ kind: 'pause' })}>
+                Pause…
+              </Button>
+            ) : null}
             {subscription.cancel_at_period_end && subscription.status === 'active' ? (
               <Button size="sm" onClick={() => void runResume()} loading={resumeCall.isLoading}>
                 Resume subscription
@@ -297,6 +351,16 @@ export function SubscriptionCard({
       <CancelDialog
         subscription={subscription}
         opened={dialog?.kind === 'cancel'}
+        onClose={() => setDialog(null)}
+      />
+      <PauseDialog
+        subscription={subscription}
+        opened={dialog?.kind === 'pause'}
+        onClose={() => setDialog(null)}
+      />
+      <ResumeNowDialog
+        subscription={subscription}
+        opened={dialog?.kind === 'resume-now'}
         onClose={() => setDialog(null)}
       />
       <ChangePlanDialog

@@ -4,7 +4,8 @@ import type {
   CreateApiTokenBody,
   CreatedApiToken,
 } from '../../../../../shared/api/api-tokens';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith } from '../../../../../shared/routes';
+import { accountSecurityApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -20,19 +21,19 @@ export const apiTokensApi = api.enhanceEndpoints({ addTagTypes: ['ApiToken'] }).
   endpoints: (build) => {
     const endpoints = {
       listApiTokens: build.query<ApiToken[], void>({
-        query: () => ({ url: apiPaths.accountSecurity.apiTokens }),
+        query: () => ({ url: accountSecurityApiPaths.apiTokens }),
         transformResponse: (answer: ApiTokenList) => answer.data,
         extraOptions: { fallback: apiTokenMessages.listFailed },
         providesTags: ['ApiToken'],
       }),
       createApiToken: build.mutation<CreatedApiToken, CreateApiTokenBody>({
-        query: (body) => ({ url: apiPaths.accountSecurity.apiTokens, method: 'POST', body }),
+        query: (body) => ({ url: accountSecurityApiPaths.apiTokens, method: 'POST', body }),
         extraOptions: { fallback: apiTokenMessages.createFailed },
         invalidatesTags: ['ApiToken'],
       }),
       revokeApiToken: build.mutation<ApiToken, string>({
         query: (tokenId) => ({
-          url: pathWith(apiPaths.accountSecurity.apiToken, { tokenId }),
+          url: pathWith(accountSecurityApiPaths.apiToken, { tokenId }),
           method: 'DELETE',
         }),
         extraOptions: { fallback: apiTokenMessages.revokeFailed },

@@ -6,6 +6,8 @@ import { HeaderedPage } from '../../../components/layout/page-header';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { loadDesktopUpdatesCard } from '../../distribution';
+import { DataExportCard } from '../account-data/data-export-card';
+import { DeleteAccountCard } from '../account-data/delete-account-card';
 import { ChangePasswordCard } from '../components/change-password-card';
 import { PreferencesCard } from '../components/preferences-card';
 import { ProfileDetailsCard } from '../components/profile-details-card';
@@ -92,6 +94,8 @@ export default function ProfilePage() {
             <ChangePasswordCard email={profile.email} id={PASSWORD_SECTION_ID} />
             <SecurityLinkCard />
             <SessionsCard />
+            <DataExportCard />
+            <DeleteAccountCard deletionDueAt={profile.deletion_due_at} />
           </Stack>
         </SimpleGrid>
       ) : !error ? (

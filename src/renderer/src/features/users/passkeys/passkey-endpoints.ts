@@ -1,5 +1,6 @@
 import type { Passkey, PasskeyCeremony, PasskeyList } from '../../../../../shared/api/passkeys';
-import { apiPaths } from '../../../../../shared/routes';
+import { authApiPaths } from '../../../../../shared/routes';
+import { accountSecurityApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -13,28 +14,28 @@ export const passkeyMessages = {
 } as const;
 
 const passkeyPath = (id: string) =>
-  apiPaths.accountSecurity.passkey.replace(':passkeyId', encodeURIComponent(id));
+  accountSecurityApiPaths.passkey.replace(':passkeyId', encodeURIComponent(id));
 
 /** The signed-in account's passkeys: the list, the registration ceremony, rename and removal. */
 export const passkeyApi = api.enhanceEndpoints({ addTagTypes: ['Passkey'] }).injectEndpoints({
   endpoints: (build) => {
     const endpoints = {
       listPasskeys: build.query<Passkey[], void>({
-        query: () => ({ url: apiPaths.accountSecurity.passkeys }),
+        query: () => ({ url: accountSecurityApiPaths.passkeys }),
         transformResponse: (answer: PasskeyList) => answer.data,
         extraOptions: { fallback: passkeyMessages.listFailed },
         providesTags: ['Passkey'],
       }),
       /** POST …/passkeys/options: what the browser's `create()` needs, and the ceremony to send back. */
       startPasskeyRegistration: build.mutation<PasskeyCeremony, void>({
-        query: () => ({ url: apiPaths.accountSecurity.passkeyRegistrationOptions, method: 'POST', body: {} }),
+        query: () => ({ url: accountSecurityApiPaths.passkeyRegistrationOptions, method: 'POST', body: {} }),
         extraOptions: { fallback: passkeyMessages.addFailed },
       }),
       finishPasskeyRegistration: build.mutation<
         Passkey,
         { ceremony: string; name: string; response: unknown }
       >({
-        query: (body) => ({ url: apiPaths.accountSecurity.passkeys, method: 'POST', body }),
+        query: (body) => ({ url: accountSecurityApiPaths.passkeys, method: 'POST', body }),
         extraOptions: { fallback: passkeyMessages.addFailed },
         invalidatesTags: ['Passkey'],
       }),
@@ -50,11 +51,11 @@ export const passkeyApi = api.enhanceEndpoints({ addTagTypes: ['Passkey'] }).inj
       }),
       /** POST /auth/step-up/passkey-options: a ceremony limited to this account's passkeys. */
       startPasskeyStepUp: build.mutation<PasskeyCeremony, void>({
-        query: () => ({ url: apiPaths.auth.stepUpPasskeyOptions, method: 'POST', body: {} }),
+        query: () => ({ url: authApiPaths.stepUpPasskeyOptions, method: 'POST', body: {} }),
         extraOptions: { fallback: passkeyMessages.stepUpFailed },
       }),
       stepUpWithPasskey: build.mutation<{ stepped_up_at: string }, { ceremony: string; response: unknown }>({
-        query: (body) => ({ url: apiPaths.auth.stepUpPasskey, method: 'POST', body }),
+        query: (body) => ({ url: authApiPaths.stepUpPasskey, method: 'POST', body }),
         extraOptions: { fallback: passkeyMessages.stepUpFailed },
       }),
     };

@@ -1,5 +1,5 @@
 import type { AccountSession } from '../../../../../shared/api/auth';
-import { apiPaths, pathWith } from '../../../../../shared/routes';
+import { pathWith, authApiPaths, usersApiPaths } from '../../../../../shared/routes';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -16,21 +16,21 @@ export const sessionsApi = api.enhanceEndpoints({ addTagTypes: ['AccountSession'
     const endpoints = {
       /** GET /users/me/sessions: this device first, then the most recently active. */
       listMySessions: build.query<AccountSession[], void>({
-        query: () => ({ url: apiPaths.users.sessions }),
+        query: () => ({ url: usersApiPaths.sessions }),
         transformResponse: (answer: { data: AccountSession[] }) => answer.data,
         extraOptions: { fallback: sessionMessages.fetchFailed },
         providesTags: ['AccountSession'],
       }),
       /** DELETE /users/me/sessions/{id}: that device must sign in again. */
       revokeMySession: build.mutation<string, string>({
-        query: (id) => ({ url: pathWith(apiPaths.users.session, { id }), method: 'DELETE' }),
+        query: (id) => ({ url: pathWith(usersApiPaths.session, { id }), method: 'DELETE' }),
         transformResponse: (answer: { message: string }) => answer.message,
         extraOptions: { fallback: sessionMessages.revokeFailed },
         invalidatesTags: ['AccountSession'],
       }),
       /** POST /auth/logout-others: every session but this one ends. */
       signOutOtherSessions: build.mutation<{ message: string; ended: number }, void>({
-        query: () => ({ url: apiPaths.auth.logoutOthers, method: 'POST', body: {} }),
+        query: () => ({ url: authApiPaths.logoutOthers, method: 'POST', body: {} }),
         extraOptions: { fallback: sessionMessages.revokeOthersFailed },
         invalidatesTags: ['AccountSession'],
       }),

@@ -6,7 +6,8 @@ import type {
   TotpEnrolment,
   TwoFactorStatus,
 } from '../../../../../shared/api/two-factor';
-import { apiPaths } from '../../../../../shared/routes';
+import { authApiPaths } from '../../../../../shared/routes';
+import { accountSecurityApiPaths, adminApiPaths } from '../../../../../shared/api-paths';
 import { api } from '../../../lib/api';
 import { recordEndpointArea } from '../../../lib/api-actions';
 
@@ -27,49 +28,49 @@ export const twoFactorApi = api.enhanceEndpoints({ addTagTypes: ['TwoFactor'] })
   endpoints: (build) => {
     const endpoints = {
       getTwoFactorStatus: build.query<TwoFactorStatus, void>({
-        query: () => ({ url: apiPaths.accountSecurity.twoFactor }),
+        query: () => ({ url: accountSecurityApiPaths.twoFactor }),
         extraOptions: { fallback: twoFactorMessages.statusFailed },
         providesTags: ['TwoFactor'],
       }),
       /** POST …/totp: a new secret, its otpauth URI and QR code, waiting for a first code. */
       startTotpEnrolment: build.mutation<TotpEnrolment, void>({
-        query: () => ({ url: apiPaths.accountSecurity.totp, method: 'POST', body: {} }),
+        query: () => ({ url: accountSecurityApiPaths.totp, method: 'POST', body: {} }),
         extraOptions: { fallback: twoFactorMessages.startFailed },
         invalidatesTags: ['TwoFactor'],
       }),
       /** POST …/totp/confirm: answers the ten recovery codes, shown once. */
       confirmTotp: build.mutation<string[], string>({
-        query: (code) => ({ url: apiPaths.accountSecurity.totpConfirm, method: 'POST', body: { code } }),
+        query: (code) => ({ url: accountSecurityApiPaths.totpConfirm, method: 'POST', body: { code } }),
         transformResponse: (answer: RecoveryCodes) => answer.recovery_codes,
         extraOptions: { fallback: twoFactorMessages.confirmFailed },
         invalidatesTags: ['TwoFactor'],
       }),
       disableTotp: build.mutation<string, { code: string } | { recovery_code: string }>({
-        query: (body) => ({ url: apiPaths.accountSecurity.totp, method: 'DELETE', body }),
+        query: (body) => ({ url: accountSecurityApiPaths.totp, method: 'DELETE', body }),
         transformResponse: (answer: { message?: string }) =>
           answer.message ?? 'The authenticator app was removed.',
         extraOptions: { fallback: twoFactorMessages.disableFailed },
         invalidatesTags: ['TwoFactor'],
       }),
       regenerateRecoveryCodes: build.mutation<string[], void>({
-        query: () => ({ url: apiPaths.accountSecurity.recoveryCodes, method: 'POST', body: {} }),
+        query: () => ({ url: accountSecurityApiPaths.recoveryCodes, method: 'POST', body: {} }),
         transformResponse: (answer: RecoveryCodes) => answer.recovery_codes,
         extraOptions: { fallback: twoFactorMessages.regenerateFailed },
         invalidatesTags: ['TwoFactor'],
       }),
       /** POST /auth/step-up: a fresh proof, after which sensitive changes go through for a while. */
       stepUp: build.mutation<StepUpResponse, StepUpRequest>({
-        query: (body) => ({ url: apiPaths.auth.stepUp, method: 'POST', body }),
+        query: (body) => ({ url: authApiPaths.stepUp, method: 'POST', body }),
         extraOptions: { fallback: twoFactorMessages.stepUpFailed },
       }),
       /** GET /admin/settings/security (administrators): whether administrators must use two-factor. */
       getSecuritySettings: build.query<SecuritySettings, void>({
-        query: () => ({ url: apiPaths.admin.securitySettings }),
+        query: () => ({ url: adminApiPaths.securitySettings }),
         extraOptions: { fallback: twoFactorMessages.settingsFailed },
         providesTags: ['TwoFactor'],
       }),
       updateSecuritySettings: build.mutation<SecuritySettings, SecuritySettings>({
-        query: (body) => ({ url: apiPaths.admin.securitySettings, method: 'PUT', body }),
+        query: (body) => ({ url: adminApiPaths.securitySettings, method: 'PUT', body }),
         extraOptions: { fallback: twoFactorMessages.saveSettingsFailed },
         invalidatesTags: ['TwoFactor'],
       }),

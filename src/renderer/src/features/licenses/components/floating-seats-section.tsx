@@ -1,0 +1,176 @@
+import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import type { FloatingHolder } from '../../../../../shared/api/floating';
+import type { Column } from '../../../components/data-table/columns';
+import { ResponsiveTable } from '../../../components/data-table/responsive-table';
+import { Notice } from '../../../components/data/notice';
+import { StatusBadge } from '../../../components/data/status-badge';
+import { showToast } from '../../../components/data/toast';
+import { failureMessage, isApiFailure } from '../../../lib/api-errors';
+import {
+  useGetFloatingPeaksQuery,
+  useGetFloatingSeatsQuery,
+  useReleaseFloatingSeatMutation,
+} from '../floating-endpoints';
+import { formatDateTime, formatRelative } from '../license-format';
+import { ThisMachineFloatingSeat } from './this-machine-floating-seat';
+import { SERIES_COLORS, UsageChart } from './usage-chart';
+
+const PEAK_DAYS = 30;
+
+const holderName = (holder: FloatingHolder) => holder.device_name || 'Unnamed machine';
+
+/**
+ * A floating license's seats: the machines holding one now (each may be freed by hand) and the most
+ * held at once per day. Nothing shows for a license that is not floating.
+ */
+export function FloatingSeatsSection({ licenseId, headingId }: { licenseId: string; headingId: string }) {
+  const seats = useGetFloatingSeatsQuery(licenseId);
+  const peaks = useGetFloatingPeaksQuery({ licenseId, days: PEAK_DAYS }, { skip: !seats.data });
+  const [release, { isLoading: pending }] = useReleaseFloatingSeatMutation();
+  const [target, setTarget] = useState<FloatingHolder | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // A node-locked license answers that it is not floating: its page has no such section.
+  if (isApiFailure(seats.error) && seats.error.code === 'license_not_floating') return null;
+  if (!seats.data) return null;
+  const { in_use: holders, seats: total, lease_minutes, max_borrow_days } = seats.data;
+
+  const confirm = async () => {
+    if (!target) return;
+    setFailure(null);
+    const result = await release({ licenseId, seatId: target.seat_id });
+    if (!result.data) {
+      setFailure(failureMessage(result.error, 'Could not free the seat'));
+      return;
+    }
+    showToast({ title: 'Seat freed', message: `${holderName(target)} no longer holds a seat.` });
+    setTarget(null);
+  };
+
+  const columns: Column<FloatingHolder>[] = [
+    {
+      key: 'machine',
+      header: 'Machine',
+      render: (holder) => (
+        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+          {holderName(holder)}
+        </Text>
+      ),
+    },
+    {
+      key: 'since',
+      header: 'Since',
+      render: (holder) => <Text size="sm">{formatDateTime(holder.checked_out_at)}</Text>,
+    },
+    {
+      key: 'until',
+      header: 'Held until',
+      render: (holder) =>
+        holder.borrowed_until ? (
+          <Stack gap={2}>
+            <StatusBadge tone="info" size="sm">
+              Borrowed
+            </StatusBadge>
+            <Text size="xs">until {formatDateTime(holder.borrowed_until)}</Text>
+          </Stack>
+        ) : (
+          <Text size="sm">Checked in {formatRelative(holder.last_heartbeat_at)}</Text>
+        ),
+    },
+    {
+      key: 'seat',
+      header: 'Seat',
+      card: 'actions',
+      render: (holder) => (
+        <Button
+          variant="light"
+          color="red"
+          size="xs"
+          onClick={() => setTarget(holder)}
+          aria-label={`Free the seat of ${holderName(holder)}`}
+        >
+          Free seat
+        </Button>
+      ),
+    },
+  ];
+
+  const points = (peaks.data?.days ?? []).map(({ day, peak }) => ({ day: day.slice(5), peak }));
+
+  return (
+    <Stack gap="md" component="section" aria-labelledby={headingId}>
+      <div>
+        <Title order={2} size="h3" id={headingId}>
+          Floating seats
+        </Title>
+        <Text size="sm" c="dimmed">
+          Any machine may run while a seat is free: {holders.length} of {total} in use now. A seat comes back
+          when the app closes, {lease_minutes} minutes after its machine stops checking in, or when a borrow
+          ends{max_borrow_days > 0 ? ` (borrowed for at most ${max_borrow_days} days)` : ''}.
+        </Text>
+      </div>
+      <Card withBorder padding="md">
+        <Stack gap="md">
+          <ThisMachineFloatingSeat licenseId={licenseId} />
+          {holders.length === 0 ? (
+            <Text size="sm" data-testid="no-floating-holders">
+              No machine holds a seat right now.
+            </Text>
+          ) : (
+            <ResponsiveTable
+              what="Machines holding a seat"
+              labelledBy={headingId}
+              columns={columns}
+              rows={holders}
+              rowKey={(holder) => holder.seat_id}
+              minWidth={620}
+            />
+          )}
+        </Stack>
+      </Card>
+      <Card withBorder padding="md">
+        <UsageChart
+          caption={`Most seats in use at once, per day (last ${PEAK_DAYS} days)`}
+          showCaption
+          data={points}
+          series={[{ name: 'peak', label: 'Seats in use', color: SERIES_COLORS[0] ?? 'iris.6' }]}
+          unit={total === 1 ? 'seat' : 'seats'}
+        />
+      </Card>
+
+      <Modal
+        opened={target !== null}
+        onClose={() => (pending ? undefined : setTarget(null))}
+        title={target ? `Free the seat of ${holderName(target)}?` : 'Free seat'}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        {target ? (
+          <Stack gap="md">
+            <Text size="sm">
+              {target.borrowed_until
+                ? 'This machine borrowed its seat for offline use: freed now, it may run offline until its borrow ends while another machine takes the seat. '
+                : ''}
+              Another machine can take the seat at once; the app there asks for a seat again at its next
+              check-in.
+            </Text>
+            {failure ? (
+              <Notice tone="danger" title="Could not free the seat" urgent>
+                {failure}
+              </Notice>
+            ) : null}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setTarget(null)} disabled={pending}>
+                Cancel
+              </Button>
+              <Button color="red" onClick={() => void confirm()} loading={pending}>
+                Free seat
+              </Button>
+            </Group>
+          </Stack>
+        ) : null}
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,152 @@
+import { Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { FeatureUsage } from '../../../../../shared/api/licenses';
+import type { UsageLeft } from '../../../../../shared/bridge';
+import { DeviceIcon, RefreshIcon } from '../../../components/brand/icons';
+import { RetryNotice } from '../../../components/data/retry-notice';
+import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
+import { failureMessage } from '../../../lib/api-errors';
+import { formatDate, formatNumber } from '../license-format';
+import { MACHINE_USAGE_UNREADABLE, useGetThisMachineUsageQuery } from '../licenses-endpoints';
+
+type Source = UsageLeft['source'];
+type LeftOfFeature = UsageLeft['features'][number];
+
+/** Where the numbers come from, as the badge says it. */
+const SOURCES: Record<Source, { label: string; tone: StatusTone }> = {
+  server: { label: 'Online: counted by the license server', tone: 'positive' },
+  reservation: { label: 'Offline: this machine’s allowance', tone: 'caution' },
+  none: { label: 'Nothing to go by', tone: 'neutral' },
+};
+
+/** The feature's name and unit as the license names them; the key when no license here does. */
+function named(item: LeftOfFeature, features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[]) {
+  const feature = features.find((each) => each.key === item.key);
+  return { name: feature?.name ?? item.key, unit: feature?.unit ?? 'uses' };
+}
+
+const leftWords = (item: LeftOfFeature, unit: string) =>
+  item.left === null ? 'No limit' : `${formatNumber(item.left)} ${unit} left`;
+
+const waitingWords = (queued: number, unit: string) =>
+  queued === 0 ? 'Nothing waiting to upload' : `${formatNumber(queued)} ${unit} waiting to upload`;
+
+/**
+ * What this machine may still use, read from the desktop app (`window.desktop.usage.left()`): per
+ * metered feature what is left, whether the license server or the machine's offline allowance says
+ * so, and how much use made here still waits to upload. Nothing on the web, where there is no app.
+ */
+export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[] }) {
+  const { data, error, isError, isFetching, refetch } = useGetThisMachineUsageQuery();
+  if (isError)
+    return (
+      <RetryNotice
+        title="Could not read this machine’s usage"
+        message={failureMessage(error, MACHINE_USAGE_UNREADABLE)}
+        onRetry={() => void refetch()}
+      />
+    );
+  if (!data) return null;
+  const source = SOURCES[data.source];
+  const waiting = data.features.reduce((sum, item) => sum + item.queued, 0);
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="machine-usage-title">
+      <Stack gap="md">
+        <Group justify="space-between" gap="sm" wrap="wrap">
+          <Group gap="xs" wrap="nowrap">
+            <DeviceIcon size={20} />
+            <Title order={2} size="h3" id="machine-usage-title">
+              On this machine
+            </Title>
+          </Group>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<RefreshIcon size={14} />}
+            loading={isFetching}
+            onClick={() => void refetch()}
+          >
+            Check again
+          </Button>
+        </Group>
+        <Stack gap={6} aria-live="polite">
+          <StatusBadge
+            tone={source.tone}
+            data-testid="machine-usage-source"
+            style={{ alignSelf: 'flex-start' }}
+          >
+            {source.label}
+          </StatusBadge>
+          <Text size="sm" c="dimmed" data-testid="machine-usage-message">
+            {data.message}
+          </Text>
+        </Stack>
+        {data.features.length > 0 ? (
+          <SimpleGrid cols={{ base: 1, sm: data.features.length > 1 ? 2 : 1 }} spacing="md">
+            {data.features.map((item) => {
+              const { name, unit } = named(item, features);
+              return (
+                <Paper
+                  key={item.key}
+                  withBorder
+                  radius="md"
+                  p="md"
+                  component="article"
+                  aria-label={`${name} on this machine`}
+                >
+                  <Stack gap={4}>
+                    <Text fw={600} size="sm">
+                      {name}
+                    </Text>
+                    <Text fw={700} size="xl" data-testid="machine-usage-left">
+                      {leftWords(item, unit)}
+                    </Text>
+                    <Text size="sm" data-testid="machine-usage-queued">
+                      {waitingWords(item.queued, unit)}
+                    </Text>
+                    {item.period_end ? (
+                      <Text size="xs" c="dimmed">
+                        {data.source === 'reservation'
+                          ? `For the period ending ${formatDate(item.period_end)}`
+                          : `Resets on ${formatDate(item.period_end)}`}
+                      </Text>
+                    ) : null}
+                  </Stack>
+                </Paper>
+              );
+            })}
+          </SimpleGrid>
+        ) : null}
+        {waiting > 0 ? (
+          <Text size="sm" data-testid="machine-usage-waiting">
+            Use made here is sent when the app is online with you signed in; it counts in the period it
+            happened.
+          </Text>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+/**
+ * One line for the dashboard's machine tile: "AI chat: 92 messages left · 5 waiting to upload";
+ * nothing on the web or when the app has nothing to say.
+ */
+export function ThisMachineUsageLine({
+  features,
+}: {
+  features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[];
+}) {
+  const { data } = useGetThisMachineUsageQuery();
+  if (!data || data.features.length === 0) return null;
+  const offline = data.source === 'reservation' ? ' (offline allowance)' : '';
+  const parts = data.features.map((item) => {
+    const { name, unit } = named(item, features);
+    const waiting = item.queued > 0 ? ` · ${formatNumber(item.queued)} waiting to upload` : '';
+    return `${name}: ${leftWords(item, unit).replace('No limit', 'no limit')}${waiting}`;
+  });
+  return (
+    <Text size="sm" data-testid="machine-usage-line">
+      {`${parts.join('; ')}${offline}.`}
+    </Text>
+  );
+}

@@ -1,0 +1,105 @@
+import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { DataExport } from '../../../../../shared/api/account-data';
+import { AlertIcon } from '../../../components/brand/icons';
+import { SectionCard } from '../../../components/layout/section-card';
+import { failureMessage } from '../../../lib/api-errors';
+import { formatDateTime } from '../../../lib/format-date';
+import {
+  accountDataMessages,
+  useGetDataExportQuery,
+  useRequestDataExportMutation,
+} from './account-data-endpoints';
+
+/** How often the card asks how far an export being made has come. */
+export const EXPORT_POLL_MS = 3000;
+
+const inProgress = (made: DataExport | null | undefined) =>
+  made?.status === 'queued' || made?.status === 'building';
+
+function ExportStatus({ made }: { made: DataExport }) {
+  if (inProgress(made))
+    return (
+      <Stack gap={6}>
+        <Text size="sm" role="status">
+          Preparing your archive… {made.progress}%
+        </Text>
+        <Progress value={made.progress} aria-label="Archive prepared" animated />
+      </Stack>
+    );
+  if (made.status === 'ready')
+    return (
+      <Stack gap={4} role="status">
+        <Text size="sm" fw={600}>
+          Your archive is ready
+        </Text>
+        <Text size="sm">
+          We e-mailed you a download link. It works until{' '}
+          {formatDateTime(made.expires_at ?? made.requested_at)}.
+        </Text>
+      </Stack>
+    );
+  if (made.status === 'expired')
+    return (
+      <Text size="sm" c="dimmed">
+        The link to your last archive has expired. Ask for a new one.
+      </Text>
+    );
+  return (
+    <Alert color="red" icon={<AlertIcon />} title="Your archive could not be made">
+      Ask for a new one; if it fails again, contact support.
+    </Alert>
+  );
+}
+
+/**
+ * "Your data": an archive of the account (details, preferences, licenses, machines, organizations,
+ * payments, subscriptions, security events and invoice PDFs), made on the server and mailed as a
+ * link valid 24 hours; watched here as it is made.
+ */
+export function DataExportCard() {
+  const [polling, setPolling] = useState(false);
+  const { data: made, error: readError } = useGetDataExportQuery(undefined, {
+    pollingInterval: polling ? EXPORT_POLL_MS : 0,
+    skipPollingIfUnfocused: true,
+  });
+  const [requestExport, { isLoading }] = useRequestDataExportMutation();
+  const [error, setError] = useState<string | null>(null);
+  const busy = inProgress(made);
+  // Poll only while an archive is being made.
+  if (busy !== polling) setPolling(busy);
+
+  const ask = async () => {
+    setError(null);
+    try {
+      await requestExport().unwrap();
+    } catch (failure) {
+      setError(failureMessage(failure, accountDataMessages.exportFailed));
+    }
+  };
+
+  return (
+    <SectionCard
+      headingId="data-export-title"
+      title="Your data"
+      description="Download an archive of everything your account holds: your details, licenses, machines, organizations, payments, subscriptions, security events and invoices."
+    >
+      {made ? <ExportStatus made={made} /> : null}
+      {readError && !made ? (
+        <Text size="sm" c="red">
+          {failureMessage(readError, accountDataMessages.exportFetchFailed)}
+        </Text>
+      ) : null}
+      {error ? (
+        <Alert color="red" icon={<AlertIcon />} role="alert" title={error}>
+          Nothing was changed. Try again in a moment.
+        </Alert>
+      ) : null}
+      <Group>
+        <Button variant="light" onClick={() => void ask()} loading={isLoading} disabled={busy}>
+          {made && !busy ? 'Ask for a new archive' : 'Download my data'}
+        </Button>
+      </Group>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,127 @@
+import {
+  type OrganisationSsoAnswer,
+  type OrganisationSsoBody,
+  organisationSsoBodySchema,
+} from '../../../shared/api/organisation-sso.js';
+import { type Clock, isoNow } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserRow } from '../../platform/db/tables.js';
+import type { OrganisationSsoTable } from '../../platform/db/tables-organisations.js';
+import { badRequest, conflict, notFound } from '../../platform/http-error.js';
+import { securityEventTypes } from '../../platform/security-log/security-events.js';
+import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { assertManages, organisationAccess } from '../organisations/access.js';
+import type { OrganisationActor } from '../organisations/service.js';
+import type { OidcClients } from './oidc-client.js';
+import { countVerifiedDomains, deleteSsoSettings, findSsoSettings, upsertSsoSettings } from './repository.js';
+import type { SecretCipher } from './secret-cipher.js';
+import { ssoView } from './views.js';
+
+export interface SsoSettingsDeps {
+  db: Db;
+  clock: Clock;
+  cipher: SecretCipher;
+  clients: OidcClients;
+  /** The callback to register with the provider. */
+  redirectUri: string;
+}
+
+export const ssoNotConfigured = () =>
+  notFound('sso_not_configured', 'This organization has not set up single sign-on.');
+
+/**
+ * An organisation's OpenID Connect provider, set by its owner or admins once it holds a verified
+ * domain. The provider is asked for its discovery document before anything is saved, so a wrong
+ * issuer is told at once; the client secret is kept encrypted and never answered.
+ */
+export function createSsoSettings({ db, clock, cipher, clients, redirectUri }: SsoSettingsDeps) {
+  return {
+    async get(organisationId: string, caller: UserRow): Promise<OrganisationSsoAnswer> {
+      assertManages(await organisationAccess(db, organisationId, caller));
+      const row = await findSsoSettings(db, organisationId);
+      return { sso: row ? ssoView(row, redirectUri) : null, redirect_uri: redirectUri };
+    },
+
+    async put(
+      organisationId: string,
+      actor: OrganisationActor,
+      input: OrganisationSsoBody,
+    ): Promise<OrganisationSsoAnswer> {
+      const body = organisationSsoBodySchema.parse(input);
+      assertManages(await organisationAccess(db, organisationId, actor.user));
+      if ((await countVerifiedDomains(db, organisationId)) === 0)
+        throw conflict(
+          'domain_not_verified',
+          'Verify one of the organization’s mail domains first: single sign-on signs in the people of verified domains.',
+        );
+      if (body.issuer.startsWith('http:') && !clients.allowHttp)
+        throw badRequest('issuer_not_https', 'The issuer must be an https:// URL.');
+      const existing = await findSsoSettings(db, organisationId);
+      const secret =
+        body.client_secret ?? (existing ? cipher.decrypt(existing.client_secret_encrypted) : undefined);
+      if (secret === undefined)
+        throw badRequest(
+          'client_secret_required',
+          'Give the client secret the provider issued for this app.',
+        );
+      // The provider must answer before anything is kept (outside any transaction: it is the network).
+      await clients.configure({ issuer: body.issuer, clientId: body.client_id, clientSecret: secret });
+      const now = isoNow(clock);
+      const row: OrganisationSsoTable = {
+        organisation_id: organisationId,
+        issuer: body.issuer,
+        client_id: body.client_id,
+        client_secret_encrypted: cipher.encrypt(secret),
+        scopes: body.scopes,
+        group_claim: body.group_claim,
+        role_mapping: JSON.stringify(body.role_mapping),
+        require_sso: body.require_sso ? 1 : 0,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+        updated_by: actor.user.id,
+        last_test_at: existing?.last_test_at ?? null,
+        last_test_result: existing?.last_test_result ?? null,
+      };
+      await db.transaction().execute(async (trx) => {
+        assertManages(await organisationAccess(trx, organisationId, actor.user));
+        await upsertSsoSettings(trx, row);
+        await recordSecurityEvent(trx, clock, {
+          type: securityEventTypes.ssoSettingsChanged,
+          severity: 'warning',
+          userId: actor.user.id,
+          actorId: actor.user.id,
+          meta: actor.meta,
+          details: {
+            organisation_id: organisationId,
+            issuer: body.issuer,
+            client_id: body.client_id,
+            scopes: body.scopes,
+            group_claim: body.group_claim,
+            role_rules: body.role_mapping.length,
+            require_sso: body.require_sso,
+            secret_changed: body.client_secret !== undefined,
+            created: existing === undefined,
+          },
+        });
+      });
+      return this.get(organisationId, actor.user);
+    },
+
+    async remove(organisationId: string, actor: OrganisationActor): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        assertManages(await organisationAccess(trx, organisationId, actor.user));
+        if (!(await deleteSsoSettings(trx, organisationId))) throw ssoNotConfigured();
+        await recordSecurityEvent(trx, clock, {
+          type: securityEventTypes.ssoSettingsRemoved,
+          severity: 'warning',
+          userId: actor.user.id,
+          actorId: actor.user.id,
+          meta: actor.meta,
+          details: { organisation_id: organisationId },
+        });
+      });
+    },
+  };
+}
+
+export type SsoSettings = ReturnType<typeof createSsoSettings>;

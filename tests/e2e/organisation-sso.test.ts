@@ -1,0 +1,200 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { afterAll, expect, it } from 'vitest';
+import { issueLicense } from '../../src/server/licensing/index.js';
+import { API_BASE_PATH } from '../../src/shared/routes.js';
+import { apiPaths } from '../../src/shared/api-paths.js';
+import { startOidcProvider } from '../support/oidc-provider.js';
+import { photograph, showScheme } from './support/photograph.js';
+import { planByCode, seedOrganisation } from './support/seed.js';
+import { describePortal, expectPath, signIn } from './support/portal.js';
+
+/**
+ * Issue 32's single sign-on in Chromium, against a real OpenID provider (oidc-provider) on
+ * loopback: an owner whose domain is verified sets the provider up in the organisation's Single
+ * sign-on section, runs a test sign-in and sees it succeed, and requires single sign-on; then a
+ * new person of that domain is refused a password, continues with single sign-on through the
+ * provider, and lands in the organisation with a seat. Screens on a desktop and a phone, light and dark.
+ */
+
+/** The server's PUBLIC_URL in e2e: the provider sends the browser back there. */
+const PUBLIC_URL = 'http://portal.test';
+const provider = await startOidcProvider({
+  redirectUris: [`${PUBLIC_URL}${API_BASE_PATH}${apiPaths.auth.ssoCallback}`],
+});
+afterAll(() => provider.close());
+
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+  reducedMotion: 'reduce',
+};
+
+/** portal.test is this server: the browser coming back from the provider is sent on to it. */
+async function routePublicUrl(context: BrowserContext, baseUrl: string) {
+  await context.route(`${PUBLIC_URL}/**`, (route) =>
+    route.fulfill({
+      status: 302,
+      headers: { location: `${baseUrl}${route.request().url().slice(PUBLIC_URL.length)}` },
+    }),
+  );
+}
+
+describePortal(
+  'organisation single sign-on in the browser',
+  (portal) => {
+    it('is set up and tested by the owner, required, and signs a new person of the domain in with a seat', async () => {
+      const server = portal.server;
+      const db = server.app.db;
+      const owner = await server.createUser({ fullName: 'Olivia Owner' });
+      const organisationId = await seedOrganisation(server, owner.email, 'Acme Tools');
+      const ownerId = (
+        await db.selectFrom('users').select('id').where('email', '=', owner.email).executeTakeFirstOrThrow()
+      ).id;
+      await issueLicense(db, server.clock, server.app.events, {
+        userId: ownerId,
+        plan: await planByCode(server, 'business-monthly'),
+        organisation: { id: organisationId, seats: 3 },
+      });
+      // The domain proven as the domains section proves it (its own e2e drives that through DNS).
+      const domain = `acme-${randomBytes(3).toString('hex')}.example`;
+      const now = server.clock.now().toISOString();
+      await db
+        .insertInto('organisation_domains')
+        .values({
+          id: randomUUID(),
+          organisation_id: organisationId,
+          domain,
+          token: randomBytes(16).toString('hex'),
+          verified_domain: domain,
+          created_by: ownerId,
+          created_at: now,
+          verified_at: now,
+          checked_at: now,
+          check_failure: null,
+        })
+        .execute();
+      const tester = `tess@${domain}`;
+      const newcomer = `nina@${domain}`;
+      provider.accounts.set(tester, { email: tester, groups: ['portal-admins'], name: 'Tess Tester' });
+      provider.accounts.set(newcomer, { email: newcomer, groups: ['staff'], name: 'Nina New' });
+
+      for (const [device, options] of [
+        ['desktop', DESKTOP],
+        ['phone', PHONE],
+      ] as const) {
+        const context = await portal.newContext(options);
+        await routePublicUrl(context, server.baseUrl);
+        const page = await context.newPage();
+        await signIn(page, owner.email, owner.password);
+        await page.goto(`/organisations/${organisationId}`);
+        const section = page.getByRole('region', { name: 'Single sign-on', exact: true });
+        // Many sections load at once; on a busy machine the page takes its time.
+        await expect
+          .poll(() => section.getByText(/\/auth\/sso\/callback$/).isVisible(), { timeout: 30_000 })
+          .toBe(true);
+        await section.scrollIntoViewIfNeeded();
+
+        if (device === 'desktop') {
+          await section.getByRole('textbox', { name: /^Issuer/ }).fill(provider.issuer);
+          await section.getByRole('textbox', { name: /^Client ID/ }).fill(provider.clientId);
+          await section.getByLabel(/^Client secret/).fill(provider.clientSecret);
+          await section.getByRole('textbox', { name: /^Scopes/ }).fill('openid email profile groups');
+          await section.getByRole('textbox', { name: /^Group claim/ }).fill('groups');
+          await section.getByRole('button', { name: 'Add a rule' }).click();
+          await section.getByRole('textbox', { name: 'Group 1' }).fill('portal-admins');
+          await section.getByRole('button', { name: 'Save' }).click();
+          await expect.poll(() => section.getByTestId('sso-secret-set').isVisible()).toBe(true);
+
+          // The test sign-in: to the provider and back here, with what came back.
+          provider.signInAs = tester;
+          try {
+            await section.getByRole('button', { name: 'Test sign-in' }).click();
+            await expect
+              .poll(() => page.getByTestId('sso-test-result').textContent(), { timeout: 20_000 })
+              .toContain('Test sign-in succeeded');
+          } finally {
+            provider.signInAs = undefined;
+          }
+          expect(await page.getByTestId('sso-test-result').textContent()).toContain(tester);
+          expect(new URL(page.url()).hash).toBe('');
+          // Nobody was signed in or made by the test.
+          expect(
+            await db.selectFrom('users').select('id').where('email', '=', tester).executeTakeFirst(),
+          ).toBeUndefined();
+
+          await section.getByRole('switch', { name: /^Require single sign-on/ }).check();
+          await section.getByRole('button', { name: 'Save' }).click();
+          await expect
+            .poll(() =>
+              db
+                .selectFrom('organisation_sso')
+                .select('require_sso')
+                .where('organisation_id', '=', organisationId)
+                .executeTakeFirst(),
+            )
+            .toEqual({ require_sso: 1 });
+        }
+        await expect
+          .poll(() => section.getByRole('switch', { name: /^Require single sign-on/ }).isChecked())
+          .toBe(true);
+        for (const scheme of ['light', 'dark'] as const) {
+          await showScheme(page, scheme);
+          await photograph(page, `organisation-sso-${device}-${scheme}`, {
+            scheme,
+            target: section,
+            accessible: true,
+          });
+        }
+      }
+
+      // A new person of the domain: the password is refused, single sign-on is offered and works.
+      const context = await portal.newContext(DESKTOP);
+      await routePublicUrl(context, server.baseUrl);
+      const page = await context.newPage();
+      await page.goto('/login');
+      const form = page.locator('form');
+      await form.getByRole('textbox', { name: 'E-mail' }).fill(newcomer);
+      await form.getByRole('textbox', { name: 'Password', exact: true }).fill('any password at all');
+      await form.getByRole('button', { name: 'Sign in' }).click();
+      await expect
+        .poll(() => page.getByText(/signs you in through its identity provider/).isVisible())
+        .toBe(true);
+      await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
+      // Through the provider and back to /login#sso_code=…, which signs in and goes home.
+      await expect
+        .poll(
+          () => {
+            const url = new URL(page.url());
+            return url.origin === server.baseUrl && url.pathname !== '/login' ? url.pathname : 'away';
+          },
+          { timeout: 30_000 },
+        )
+        .toBe('/dashboard');
+      const person = await db
+        .selectFrom('users')
+        .select(['id', 'email'])
+        .where('email', '=', newcomer)
+        .executeTakeFirstOrThrow();
+      const membership = await db
+        .selectFrom('organisation_members')
+        .select(['role', 'seat_assigned_at'])
+        .where('organisation_id', '=', organisationId)
+        .where('user_id', '=', person.id)
+        .executeTakeFirstOrThrow();
+      expect(membership.role).toBe('member');
+      expect(membership.seat_assigned_at).not.toBeNull();
+      // In the portal: the organisation is theirs, with their seat.
+      await page.goto(`/organisations/${organisationId}`);
+      await expectPath(page, `/organisations/${organisationId}`);
+      await expect.poll(() => page.getByRole('heading', { name: 'Acme Tools' }).isVisible()).toBe(true);
+      const row = page.getByRole('row').filter({ hasText: newcomer });
+      await expect.poll(() => row.textContent()).toContain('Yes');
+      await photograph(page, 'organisation-sso-newcomer-desktop-light', { scheme: 'light' });
+    });
+  },
+  { env: { SSO_ALLOW_HTTP_ISSUERS: 'true' }, timeout: 240_000 },
+);
