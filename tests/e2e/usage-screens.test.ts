@@ -63,6 +63,9 @@ const focused = (locator: Locator) =>
 
 /** Opens the dialog from the keyboard, checks focus, photographs it per scheme, closes it with Escape. */
 async function dialogByKeyboard(page: Page, opener: Locator, title: string, picture: string) {
+  // An action shows before the data that makes it available (a member's caps wait for the usage
+  // read), and Enter on it while it is aria-disabled opens nothing.
+  await expect.poll(() => opener.getAttribute('aria-disabled'), { timeout: 30_000 }).toBeNull();
   await opener.focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: title });
