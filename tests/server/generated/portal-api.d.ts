@@ -5150,6 +5150,12 @@ export interface components {
                     /** @description Subscriptions suspended now (the grace period ended unpaid) */
                     suspended: number;
                 };
+                paused: {
+                    /** @description Subscriptions paused now: nothing is charged until they resume */
+                    now: number;
+                    /** @description Active subscriptions with a pause asked for, which starts when their paid period ends */
+                    planned: number;
+                };
             };
             /** @description Free trials by the month they started in (account, machine and card trials alike), with their conversion */
             trials: {
