@@ -204,7 +204,14 @@ export const countSubscriptions = (db: DbOrTransaction, since: string, nowIso: s
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'paused').as('paused'),
         eb.fn
           .countAll<number | string>()
-          .filterWhere(eb.and([eb('status', '=', 'active'), eb('pause_resumes_at', 'is not', null)]))
+          .filterWhere(
+            eb.and([
+              eb('status', '=', 'active'),
+              eb('pause_resumes_at', 'is not', null),
+              // A cancellation at the period's end outruns the pause.
+              eb('cancel_at_period_end', '=', 0),
+            ]),
+          )
           .as('pause_planned'),
         eb.fn.countAll<number | string>().filterWhere(liveAtStart).as('live_at_start'),
         eb.fn

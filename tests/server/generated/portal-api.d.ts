@@ -6905,6 +6905,7 @@ export interface components {
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
         };
+        /** @description A pause asked for or under way; none while a cancellation at the period’s end is asked for, which outruns it */
         SubscriptionPause: {
             periods: number;
             /** @description ISO 8601 date and time, UTC */
