@@ -67,9 +67,21 @@ export const theme = createTheme({
     PasswordInput: { defaultProps: { size: 'md' } },
     Paper: { defaultProps: { radius: 'lg' } },
     Card: { defaultProps: { radius: 'lg' } },
-    // Mantine's close buttons are icon-only: give each a name screen readers can announce.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Mantine's close buttons are icon-only: give each a name screen readers can announce. A
+    // dialog's title bar is a <header>, which would be a second banner landmark beside the page's
+    // while the dialog is open: it is only a title bar.
+    Modal: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+        attributes: { header: { role: 'none' } },
+      },
+    },
+    Drawer: {
+      defaultProps: {
+        closeButtonProps: { 'aria-label': 'Close' },
+        attributes: { header: { role: 'none' } },
+      },
+    },
     Notification: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       // Mantine's grey description is under 4.5:1 on the toast, light or dark: every toast reads in the text colour.

@@ -179,7 +179,7 @@ export const billedSubscriptionGroups = (db: DbOrTransaction) =>
     .execute();
 
 /**
- * Subscriptions by status now, and the churn window's cohort: those live at `since` (a charge paid
+ * Subscriptions by status now (and those with a pause coming), and the churn window's cohort: those live at `since` (a charge paid
  * by then and not ended by then) and how many of them ended between `since` and `nowIso`.
  */
 export const countSubscriptions = (db: DbOrTransaction, since: string, nowIso: string) =>
@@ -201,6 +201,18 @@ export const countSubscriptions = (db: DbOrTransaction, since: string, nowIso: s
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'active').as('active'),
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'past_due').as('past_due'),
         eb.fn.countAll<number | string>().filterWhere('status', '=', 'suspended').as('suspended'),
+        eb.fn.countAll<number | string>().filterWhere('status', '=', 'paused').as('paused'),
+        eb.fn
+          .countAll<number | string>()
+          .filterWhere(
+            eb.and([
+              eb('status', '=', 'active'),
+              eb('pause_resumes_at', 'is not', null),
+              // A cancellation at the period's end outruns the pause.
+              eb('cancel_at_period_end', '=', 0),
+            ]),
+          )
+          .as('pause_planned'),
         eb.fn.countAll<number | string>().filterWhere(liveAtStart).as('live_at_start'),
         eb.fn
           .countAll<number | string>()

@@ -204,6 +204,7 @@ export function createDashboardService({ db, clock }: { db: Db; clock: Clock }) 
             past_due: Number(subscriptions.past_due),
             suspended: Number(subscriptions.suspended),
           },
+          paused: { now: Number(subscriptions.paused), planned: Number(subscriptions.pause_planned) },
         },
         trials: toTrials(months, trials),
         security: {

@@ -405,6 +405,13 @@ const subscriptionMetricsSchema = z.object({
     past_due: z.number().int().describe('Subscriptions past due now (in their grace period)'),
     suspended: z.number().int().describe('Subscriptions suspended now (the grace period ended unpaid)'),
   }),
+  paused: z.object({
+    now: z.number().int().describe('Subscriptions paused now: nothing is charged until they resume'),
+    planned: z
+      .number()
+      .int()
+      .describe('Active subscriptions with a pause asked for, which starts when their paid period ends'),
+  }),
 });
 
 const trialMonthSchema = z.object({

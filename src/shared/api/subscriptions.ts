@@ -34,6 +34,9 @@ export const subscriptionPauseSchema = z
     ),
     resumes_at: isoDateTimeSchema.describe('When the subscription resumes and the next period is charged'),
   })
+  .describe(
+    'A pause asked for or under way; none while a cancellation at the period’s end is asked for, which outruns it',
+  )
   .meta({ id: 'SubscriptionPause' });
 export type SubscriptionPause = z.infer<typeof subscriptionPauseSchema>;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];

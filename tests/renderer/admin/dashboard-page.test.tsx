@@ -89,6 +89,7 @@ const stats: DashboardStats = {
     ],
     churn: { window_days: 30, ended: 1, live_at_start: 6, rate: 1 / 6 },
     failed_payments: { last_30_days: 3, past_due: 2, suspended: 1 },
+    paused: { now: 4, planned: 1 },
   },
   trials: {
     started: 14,
@@ -153,7 +154,13 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(await mrr.findByText(/4,663/, {}, { timeout: 10_000 })).toBeTruthy();
     expect(mrr.getByText(/17\.16/)).toBeTruthy();
     expect(mrr.getByText(/from 42 subscriptions billed/)).toBeTruthy();
-    expect((await section('Active subscriptions')).getByText('42')).toBeTruthy();
+    const active = await section('Active subscriptions');
+    expect(active.getByText('42')).toBeTruthy();
+    // The paused ones are found from here; those with a pause coming are said beside them.
+    expect(active.getByRole('link', { name: '4 paused now' }).getAttribute('href')).toBe(
+      '/admin/subscriptions?status=paused',
+    );
+    expect(active.getByText(/1 pausing when their period ends/)).toBeTruthy();
     const churn = await section('Churn, last 30 days');
     expect(churn.getByText('16.7%')).toBeTruthy();
     expect(churn.getByText('1 of 6 live 30 days ago ended since')).toBeTruthy();
@@ -175,6 +182,7 @@ describe('/admin overview', { timeout: 90_000 }, () => {
           mrr: [],
           churn: { window_days: 30, ended: 0, live_at_start: 0, rate: null },
           failed_payments: { last_30_days: 0, past_due: 0, suspended: 0 },
+          paused: { now: 0, planned: 0 },
         },
       },
     }));
@@ -185,6 +193,9 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     expect(
       (await section('Churn, last 30 days')).getByText('No subscription was live 30 days ago'),
     ).toBeTruthy();
+    const active = await section('Active subscriptions');
+    expect(active.getByText('none paused now')).toBeTruthy();
+    expect(active.queryByRole('link', { name: /paused/ })).toBeNull();
   });
 
   it('every chart has a summary line and its numbers as a table; revenue switches between 30 days and 12 months', async () => {

@@ -288,6 +288,7 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
       mrr: [],
       churn: { window_days: 30, ended: 0, live_at_start: 0, rate: null },
       failed_payments: { last_30_days: 0, past_due: 0, suspended: 0 },
+      paused: { now: 0, planned: 0 },
     });
 
     const inrMonthly = await createPlan(s, { price: 999, interval: 'month' });
@@ -302,8 +303,12 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
 
     type Seed = {
       plan: { id: string };
-      status: 'pending' | 'active' | 'past_due' | 'suspended' | 'cancelled';
+      status: 'pending' | 'active' | 'past_due' | 'suspended' | 'cancelled' | 'paused';
       endedDaysAgo?: number;
+      /** A pause asked for: under way when the status is paused, else starting at the period's end. */
+      pause?: boolean;
+      /** Cancelled at the period's end (still active until then). */
+      cancelling?: boolean;
       /** Its charges: when paid (days ago), or failed (days ago, and a purchase rather than a charge). */
       charges: { paidDaysAgo?: number; failedDaysAgo?: number; purchase?: boolean }[];
       coupon?: string;
@@ -363,6 +368,12 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
         status: 'active',
         charges: [{ paidDaysAgo: 15 }, { failedDaysAgo: 1, purchase: true }],
       },
+      // Paused now: not billed, so in no MRR, and not active; live at the window's start.
+      m: { plan: inrMonthly, status: 'paused', pause: true, charges: [{ paidDaysAgo: 45 }] },
+      // A pause asked for, starting when the paid period ends: still active and billed until then.
+      n: { plan: usdMonthly, status: 'active', pause: true, charges: [{ paidDaysAgo: 10 }] },
+      // A pause asked for, then a cancellation at the period's end, which outruns it: no pause coming.
+      o: { plan: inrMonthly, status: 'active', pause: true, cancelling: true, charges: [{ paidDaysAgo: 6 }] },
     };
     for (const [name, seed] of Object.entries(seeds)) {
       const id = randomUUID();
@@ -383,8 +394,8 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
           cycles: seed.charges.length,
           current_period_start: null,
           current_period_end: null,
-          cancel_at_period_end: 0,
-          cancel_requested_at: null,
+          cancel_at_period_end: seed.cancelling ? 1 : 0,
+          cancel_requested_at: seed.cancelling ? ago(2) : null,
           ended_at: seed.endedDaysAgo === undefined ? null : ago(seed.endedDaysAgo),
           grace_ends_at: null,
           next_retry_at: null,
@@ -394,6 +405,9 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
           credit_minor: 0,
           version: 0,
           coupon_id: seed.coupon ?? null,
+          ...(seed.pause
+            ? { pause_periods: 1, pause_requested_at: ago(12), pause_resumes_at: ago(-20) }
+            : {}),
           created_at: created,
           updated_at: created,
         } as never)
@@ -430,19 +444,21 @@ describeOnEveryDatabase('admin dashboard: MRR, active subscriptions, churn and f
     expect(response.statusCode, response.body).toBe(200);
     const figures = dashboardStatsSchema.parse(response.json()).subscriptions;
     expect(figures).toEqual({
-      // a, b, f, h, i, l
-      active: 6,
+      // a, b, f, h, i, l, n, o
+      active: 8,
       mrr: [
-        // Monthly a (999 less 20% = 800), f (its first-charge coupon spent: 999), l (999): 2798;
-        // yearly b (10 001 less 1 001 = 9000), c (10 001): 19 001 / 12 = 1583.42 → 1583. 4381 from 5.
-        { currency: 'INR', amount_minor: 2798 + 1583, subscriptions: 5 },
-        // Monthly i: 1550; yearly h: 2000 / 12 = 166.67 → 166. 1716 from 2 (g is suspended).
-        { currency: 'USD', amount_minor: 1550 + 166, subscriptions: 2 },
+        // Monthly a (999 less 20% = 800), f (its first-charge coupon spent: 999), l and o (999 each):
+        // 3797; yearly b (10 001 less 1 001 = 9000), c (10 001): 19 001 / 12 = 1583.42 → 1583. 5380 from 6.
+        { currency: 'INR', amount_minor: 3797 + 1583, subscriptions: 6 },
+        // Monthly i and n: 3100; yearly h: 2000 / 12 = 166.67 → 166. 3266 from 3 (g is suspended).
+        { currency: 'USD', amount_minor: 1550 * 2 + 166, subscriptions: 3 },
       ],
-      // Live 30 days ago: a, b, c, d, g, h (6); of them d ended since.
-      churn: { window_days: 30, ended: 1, live_at_start: 6, rate: 1 / 6 },
+      // Live 30 days ago: a, b, c, d, g, h, m (7); of them d ended since.
+      churn: { window_days: 30, ended: 1, live_at_start: 7, rate: 1 / 7 },
       // c's charge 3 days ago and h's 29 days ago (g's is 45 days old; l's was a purchase).
       failed_payments: { last_30_days: 2, past_due: 1, suspended: 1 },
+      // m is paused; n has its pause coming (o's was outrun by its cancellation).
+      paused: { now: 1, planned: 1 },
     });
     // The dashboard is still one call and answers the rest as before.
     expect(dashboardStatsSchema.parse(response.json()).users.total).toBeGreaterThanOrEqual(2);

@@ -296,4 +296,30 @@ describeOnEveryDatabase('subscriptions: pause and resume (sandbox)', (server) =>
     await s.app.scheduler.runOnce();
     expect(await chargesOf(s, subscription.id)).toHaveLength(1);
   });
+
+  it('a cancellation at the period’s end outruns a pause asked for: no pause is shown or started, the subscription ends, and withdrawing the cancellation brings the pause back', async () => {
+    const s = server();
+    const buyer = await member(s);
+    const { subscription, license } = await subscribe(s, buyer);
+    const path = `/subscriptions/${subscription.id}`;
+    await subscriptionCall(s, buyer, 'POST', `${path}/pause`, { periods: 2 });
+    const cancelling = await subscriptionCall(s, buyer, 'POST', `${path}/cancel`, { at: 'period_end' });
+    expect(cancelling).toMatchObject({ status: 'active', cancel_at_period_end: true, pause: null });
+    expect(cancelling.next_charge).toBeNull();
+
+    const resumed = await subscriptionCall(s, buyer, 'POST', `${path}/resume`);
+    expect(resumed).toMatchObject({ cancel_at_period_end: false, pause: { periods: 2 } });
+    await subscriptionCall(s, buyer, 'POST', `${path}/cancel`, { at: 'period_end' });
+
+    s.clock.freeze();
+    await later(
+      s,
+      buyer,
+      Date.parse(subscription.current_period_end as string) - s.clock.now().getTime() + 60_000,
+    );
+    await s.app.scheduler.runOnce();
+    expect(await subscriptionRow(s, subscription.id)).toMatchObject({ status: 'cancelled' });
+    expect((await licenseRow(s, license.license_id)).paused_until).toBeNull();
+    expect(await chargesOf(s, subscription.id)).toHaveLength(1);
+  });
 });

@@ -5150,6 +5150,12 @@ export interface components {
                     /** @description Subscriptions suspended now (the grace period ended unpaid) */
                     suspended: number;
                 };
+                paused: {
+                    /** @description Subscriptions paused now: nothing is charged until they resume */
+                    now: number;
+                    /** @description Active subscriptions with a pause asked for, which starts when their paid period ends */
+                    planned: number;
+                };
             };
             /** @description Free trials by the month they started in (account, machine and card trials alike), with their conversion */
             trials: {
@@ -6899,6 +6905,7 @@ export interface components {
         SubscriptionList: {
             data: components["schemas"]["Subscription"][];
         };
+        /** @description A pause asked for or under way; none while a cancellation at the period’s end is asked for, which outruns it */
         SubscriptionPause: {
             periods: number;
             /** @description ISO 8601 date and time, UTC */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, expect, it } from 'vitest';
 import { organisationDomainSchema } from '../../../src/shared/api/organisation-domains.js';
+import { PRODUCT_NAME } from '../../../src/shared/constants.js';
 import {
   organisationSsoAnswerSchema,
   ssoDiscoverySchema,
@@ -567,6 +568,18 @@ describeOnEveryDatabase(
       const refused = expectApiError(await passkeySignIn(s, carol.authenticator), 403, 'sso_required');
       expect(refused.message).toContain(org.name);
       expectApiError(await resetPassword(s, carolsLink), 403, 'sso_required');
+      // A reset asked for now is answered alike, and the mail says where to sign in instead of
+      // carrying a link that would be refused.
+      const asked = await s.api({
+        method: 'POST',
+        path: '/auth/forgot-password',
+        body: { email: carol.email },
+      });
+      expect(asked.statusCode).toBe(202);
+      const instead = await s.lastMailTo(carol.email);
+      expect(instead.subject).toBe(`Sign in to ${PRODUCT_NAME} through ${org.name}`);
+      expect(instead.text).toContain('no password to reset');
+      expect(instead.text).not.toMatch(/reset-password/);
 
       // The platform administrator of the domain keeps both ways in, each one logged.
       expect((await passkeySignIn(s, root.authenticator)).statusCode).toBe(200);

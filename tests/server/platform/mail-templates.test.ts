@@ -20,6 +20,7 @@ import {
   mailKinds,
   passwordChangedMail,
   passwordResetMail,
+  passwordResetThroughSsoMail,
   verificationMail,
 } from '../../../src/server/platform/mail/templates.js';
 import { createUnsubscribeLinks } from '../../../src/server/platform/mail/unsubscribe.js';
@@ -266,7 +267,15 @@ describe('the account mails', () => {
 
     const changed = passwordChangedMail(to, 'http://portal.test/forgot-password');
     expectBothParts(changed, ['every device was signed out'], 'http://portal.test/forgot-password');
-    for (const mail of [verification, reset, exists, changed]) transactional(mail);
+
+    // An organisation's name is the owner's words: escaped like anything typed.
+    const throughSso = passwordResetThroughSsoMail(to, HOSTILE, 'http://portal.test/login');
+    expectBothParts(throughSso, ['no password to reset here'], 'http://portal.test/login');
+    expect(throughSso.text).toContain(HOSTILE);
+    expectEscaped(throughSso.html ?? '');
+    expect(throughSso.html ?? '').not.toContain('reset-password');
+    expect(throughSso.kind).toBe(mailKinds.passwordReset);
+    for (const mail of [verification, reset, exists, changed, throughSso]) transactional(mail);
   });
 });
 

@@ -32,6 +32,9 @@ export function pauseOf(row: SubscriptionRow): SubscriptionPause | null {
   if (row.pause_resumes_at === null || row.pause_periods === null || row.pause_requested_at === null)
     return null;
   if (row.status !== 'active' && row.status !== 'paused') return null;
+  // A cancellation at the period's end outruns the pause (the lifecycle ends the subscription
+  // then, paused never); withdrawing the cancellation brings the pause asked for back.
+  if (row.status === 'active' && row.cancel_at_period_end === 1) return null;
   return {
     periods: row.pause_periods,
     requested_at: row.pause_requested_at,

@@ -5,7 +5,12 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import { badRequest, notFound } from '../../platform/http-error.js';
 import type { MailMessage, MailRequest } from '../../platform/mail/message.js';
-import { mailKinds, passwordChangedMail, passwordResetMail } from '../../platform/mail/templates.js';
+import {
+  mailKinds,
+  passwordChangedMail,
+  passwordResetMail,
+  passwordResetThroughSsoMail,
+} from '../../platform/mail/templates.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { type SecurityEventType, securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -72,10 +77,22 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       return authAnswers.resetRequested;
     },
 
-    /** The content of a requested reset link: none for an address without an active account. */
+    /**
+     * The content of a requested reset link: none for an address without an active account, and
+     * where to sign in instead for one whose organisation requires single sign-on (the link would
+     * be refused; a platform administrator's break-glass reset still gets one).
+     */
     async prepareReset(trx: DbOrTransaction, request: MailRequest): Promise<MailMessage | null> {
       const user = await findUserByEmail(trx, request.to);
       if (!user || user.status !== 'active') return null;
+      const requirement =
+        user.role === 'admin' ? null : await deps.passwordGate?.requirementFor(user.email, trx);
+      if (requirement)
+        return passwordResetThroughSsoMail(
+          user.email,
+          requirement.organisationName,
+          portalLink(deps.publicUrl, portalPaths.login),
+        );
       const token = await issueEmailToken(trx, clock, user.id, 'reset_password', PASSWORD_RESET_TTL_SECONDS);
       await recordSecurityEvent(trx, clock, {
         type: securityEventTypes.passwordResetRequested,

@@ -1,4 +1,5 @@
 import { HttpError } from '../../platform/http-error.js';
+import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 
 /** An address whose organisation signs it in through its own provider and refuses passwords. */
@@ -7,8 +8,14 @@ export interface SsoRequirement {
   organisationName: string;
 }
 
-/** Says whether an address must sign in through single sign-on (licensing holds the organisations). */
-export type SsoRequirementLookup = (email: string) => Promise<SsoRequirement | null>;
+/**
+ * Says whether an address must sign in through single sign-on (licensing holds the organisations),
+ * read `within` the caller's transaction when it has one.
+ */
+export type SsoRequirementLookup = (
+  email: string,
+  within?: DbOrTransaction,
+) => Promise<SsoRequirement | null>;
 
 /**
  * Where a context above identity tells the password sign-in who may not use it. Identity is
@@ -17,7 +24,7 @@ export type SsoRequirementLookup = (email: string) => Promise<SsoRequirement | n
  */
 export interface PasswordGate {
   use(lookup: SsoRequirementLookup): void;
-  requirementFor(email: string): Promise<SsoRequirement | null>;
+  requirementFor(email: string, within?: DbOrTransaction): Promise<SsoRequirement | null>;
 }
 
 export function createPasswordGate(): PasswordGate {
@@ -26,8 +33,8 @@ export function createPasswordGate(): PasswordGate {
     use(given) {
       lookup = given;
     },
-    async requirementFor(email) {
-      return lookup ? lookup(email) : null;
+    async requirementFor(email, within) {
+      return lookup ? lookup(email, within) : null;
     },
   };
 }

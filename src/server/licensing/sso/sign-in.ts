@@ -13,7 +13,7 @@ import {
 import type { AssignableOrganisationRole } from '../../../shared/api/organisations.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../platform/clock.js';
 import { randomToken, sha256 } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { UserRow } from '../../platform/db/tables.js';
 import type { OrganisationSsoRow, SsoSignInRow } from '../../platform/db/tables-organisations.js';
 import { forbidden, HttpError, notFound, unauthorized } from '../../platform/http-error.js';
@@ -363,9 +363,12 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       };
     },
 
-    /** For the password sign-in: the organisation that requires SSO of this address, if one does. */
-    async requirementFor(email: string): Promise<SsoRequirement | null> {
-      const found = await findSsoByVerifiedDomain(db, domainOf(email));
+    /**
+     * For the password sign-in: the organisation that requires SSO of this address, if one does
+     * (read `within` the caller's transaction, which on SQLite holds the one connection).
+     */
+    async requirementFor(email: string, within: DbOrTransaction = db): Promise<SsoRequirement | null> {
+      const found = await findSsoByVerifiedDomain(within, domainOf(email));
       if (!found || found.issuer === null || found.require_sso !== 1) return null;
       return { organisationId: found.organisation_id, organisationName: found.organisation_name };
     },

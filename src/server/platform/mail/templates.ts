@@ -102,6 +102,37 @@ export const passwordResetMail = (to: string, link: string): MailMessage =>
     },
   });
 
+/**
+ * The answer to a reset asked for an address whose organisation signs it in through its own
+ * provider: there is no password here to reset, so no link to reset one, only where to sign in.
+ */
+export const passwordResetThroughSsoMail = (
+  to: string,
+  organisationName: string,
+  loginLink: string,
+): MailMessage =>
+  composeMail({
+    kind: mailKinds.passwordReset,
+    to,
+    link: loginLink,
+    subject: `Sign in to ${PRODUCT_NAME} through ${organisationName}`,
+    content: {
+      preview: `${organisationName} signs you in through its identity provider.`,
+      heading: 'No password to reset',
+      body: [
+        { paragraph: `We received a request to reset the password of your ${PRODUCT_NAME} account.` },
+        {
+          paragraph:
+            `${organisationName} signs you in through its identity provider, so your account has no ` +
+            'password to reset here. On the sign-in page, choose Continue with single sign-on, or ask ' +
+            `${organisationName}'s administrators if you cannot sign in at the provider.`,
+        },
+      ],
+      action: { label: 'Go to the sign-in page', url: loginLink },
+      after: [{ note: 'If you did not ask for this, ignore this message: nothing was changed.' }],
+    },
+  });
+
 export const passwordChangedMail = (to: string, resetLink: string): MailMessage =>
   composeMail({
     kind: mailKinds.passwordChanged,

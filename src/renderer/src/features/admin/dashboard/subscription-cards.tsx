@@ -30,6 +30,26 @@ function Detail({ children }: { children: React.ReactNode }) {
   );
 }
 
+/**
+ * The paused ones beside the active: a paused subscription is not billed (so not in MRR); one with
+ * a pause coming is active and billed until its paid period ends.
+ */
+function PausedDetail({ paused }: { paused: Subscriptions['paused'] }) {
+  const coming = paused.planned > 0 ? ` · ${formatCount(paused.planned)} pausing when their period ends` : '';
+  return (
+    <Detail>
+      {paused.now > 0 ? (
+        <Anchor component={Link} to={`${portalPaths.adminSubscriptions}?status=paused`} inherit>
+          {formatCount(paused.now)} paused now
+        </Anchor>
+      ) : (
+        'none paused now'
+      )}
+      {coming}
+    </Detail>
+  );
+}
+
 /** Recurring revenue at a glance: MRR per currency, active subscriptions, churn and failed payments. */
 export function SubscriptionCards({ subscriptions }: { subscriptions: Subscriptions | null }) {
   const loading = subscriptions === null;
@@ -63,6 +83,7 @@ export function SubscriptionCards({ subscriptions }: { subscriptions: Subscripti
           <>
             <Figure>{formatCount(subscriptions.active)}</Figure>
             <Detail>paid up now</Detail>
+            <PausedDetail paused={subscriptions.paused} />
             <Anchor component={Link} to={portalPaths.adminSubscriptions} size="sm" fw={600} mt="auto">
               Manage subscriptions
             </Anchor>
