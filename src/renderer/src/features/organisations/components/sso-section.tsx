@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
   MAX_SSO_ROLE_RULES,
-  type OrganisationSso,
+  type OrganisationOidc,
   type OrganisationSsoAnswer,
   type OrganisationSsoBody,
   organisationSsoBodySchema,
@@ -46,7 +46,7 @@ const ROLE_CHOICES = [
   { value: 'admin', label: ROLE_LABELS.admin },
 ];
 
-const valuesOf = (sso: OrganisationSso | null): SsoFormValues => ({
+const valuesOf = (sso: OrganisationOidc | null): SsoFormValues => ({
   issuer: sso?.issuer ?? '',
   client_id: sso?.client_id ?? '',
   client_secret: '',
@@ -113,7 +113,7 @@ function LastTest({ result, focus }: { result: SsoTestResult; focus: boolean }) 
 }
 
 /** The form of the settings; its check reads whether the stored secret is kept when it runs. */
-const useSsoForm = (sso: OrganisationSso | null, keeping: { current: boolean }) =>
+const useSsoForm = (sso: OrganisationOidc | null, keeping: { current: boolean }) =>
   useForm<SsoFormValues>({
     initialValues: valuesOf(sso),
     validate: (values) => validate(values, keeping.current),
@@ -188,7 +188,7 @@ function SsoForm({
   testReturn: boolean;
 }) {
   const organisationId = organisation.id;
-  const sso = answer.sso;
+  const sso = answer.sso?.protocol === 'oidc' ? answer.sso : null;
   const [save] = useSetOrganisationSsoMutation();
   const [remove] = useRemoveOrganisationSsoMutation();
   const [startTest, testing] = useTestOrganisationSsoMutation();
@@ -219,9 +219,10 @@ function SsoForm({
         const saved = await save({ organisationId, body: bodyOf(values, keepSecret) }).unwrap();
         showToast({
           title: 'Single sign-on saved',
-          message: saved.sso?.require_sso
-            ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.issuer} only.`
-            : 'Test the sign-in to check it works.',
+          message:
+            saved.sso?.protocol === 'oidc' && saved.sso.require_sso
+              ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.issuer} only.`
+              : 'Test the sign-in to check it works.',
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, organisationSsoMessages.saveFailed, {}, [
