@@ -68,7 +68,7 @@ function refusalOf(error: unknown, organisationId: string): SsoRefusal {
   if (error instanceof SamlStatusError)
     return refuse('sso_provider_refused', `(${error.message})`, organisationId);
   const message = error instanceof Error ? error.message : 'unknown';
-  const code = /signature/i.test(message)
+  const code: SamlRefusalCode | undefined = /signature/i.test(message)
     ? 'saml_signature_invalid'
     : /audience/i.test(message)
       ? 'saml_audience_mismatch'
@@ -76,8 +76,10 @@ function refusalOf(error: unknown, organisationId: string): SsoRefusal {
         ? 'saml_request_unknown'
         : /expired|not yet valid|subject confirmation/i.test(message)
           ? 'saml_assertion_expired'
-          : 'saml_response_refused';
-  return new SsoRefusal(code, `${samlRefusalMessages[code]} (${message})`, organisationId);
+          : undefined;
+  return code
+    ? samlRefusal(code, organisationId, `(${message})`)
+    : refuse('saml_response_refused', `(${message})`, organisationId);
 }
 
 const samlRefusalMessages = {
@@ -88,7 +90,6 @@ const samlRefusalMessages = {
   saml_request_unknown: 'The identity provider’s answer was not for a sign-in started here. Start again.',
   saml_assertion_expired: 'The identity provider’s answer has expired or is not valid yet. Start again.',
   saml_issuer_mismatch: 'The identity provider’s answer comes from another provider than the one set up.',
-  saml_response_refused: 'The identity provider’s SAML answer could not be verified. Start again.',
 } as const;
 type SamlRefusalCode = keyof typeof samlRefusalMessages;
 const samlRefusal = (code: SamlRefusalCode, organisationId: string, more?: string) =>
@@ -172,7 +173,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     if (response?.namespaceURI === SAML_PROTOCOL && destination && destination !== acs)
       throw samlRefusal('saml_recipient_mismatch', of, `(Destination ${destination})`);
     const assertion = parseXml(assertionXml).root;
-    if (!assertion) throw samlRefusal('saml_response_refused', of, '(no assertion)');
+    if (!assertion) throw refuse('saml_response_refused', '(no assertion)', of);
     const issuer = elementsOf(assertion, SAML_ASSERTION, 'Issuer')[0]?.textContent?.trim();
     if (issuer !== settings.issuer) throw samlRefusal('saml_issuer_mismatch', of, `(${issuer ?? 'none'})`);
     const confirmations = elementsOf(assertion, SAML_ASSERTION, 'SubjectConfirmationData');
@@ -184,7 +185,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
         `(Recipient ${recipients.find((recipient) => recipient !== acs) ?? 'missing'})`,
       );
     const assertionId = assertion.getAttribute('ID');
-    if (!assertionId) throw samlRefusal('saml_response_refused', of, '(the assertion has no ID)');
+    if (!assertionId) throw refuse('saml_response_refused', '(the assertion has no ID)', of);
     // Remembered until the latest of its dates (a minute's skew on), when it is refused by them.
     const ends = [...elementsOf(assertion, SAML_ASSERTION, 'Conditions'), ...confirmations]
       .map((element) => Date.parse(element.getAttribute('NotOnOrAfter') ?? ''))
@@ -215,7 +216,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     } catch (error) {
       throw refusalOf(error, settings.organisation_id);
     }
-    if (!profile) throw samlRefusal('saml_response_refused', settings.organisation_id, '(no assertion)');
+    if (!profile) throw refuse('saml_response_refused', '(no assertion)', settings.organisation_id);
     await ownChecks(settings, profile.getAssertionXml?.() ?? '', profile.getSamlResponseXml?.() ?? '');
     const attributes = profile.attributes as Record<string, unknown> | undefined;
     const email =
@@ -300,8 +301,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
           throw refuse('sso_state_used', undefined, organisationId);
         if (found.expires_at <= isoNow(clock)) throw refuse('sso_state_invalid', undefined, organisationId);
         row = found;
-        if (!form.SAMLResponse)
-          throw samlRefusal('saml_response_refused', organisationId, '(no SAMLResponse)');
+        if (!form.SAMLResponse) throw refuse('saml_response_refused', '(no SAMLResponse)', organisationId);
         const settings = await findSsoSettings(db, organisationId);
         if (!settings || settings.protocol !== 'saml') throw refuse('sso_not_configured');
         const claims = await verifiedClaims(settings, row, form.SAMLResponse);
