@@ -416,6 +416,16 @@ describeOnEveryDatabase(
       });
       expect(fragmentOf(reused).get('sso_error')).toBe('saml_request_unknown');
 
+      // The same answer posted twice at once (two instances, two tabs): never both go on. (A refused
+      // one ends the sign-in, so when they interleave both may be refused: the safe side.)
+      const raced = await idpA.authorize((await start(s, { email })).url);
+      const both = await Promise.all([post(s, raced), post(s, raced)]);
+      const onward = both.filter((next) => next.pathname === '/api/v1/auth/sso/callback');
+      expect(onward.length).toBeLessThanOrEqual(1);
+      for (const next of both.filter((candidate) => candidate.pathname === '/login'))
+        expect(['sso_state_used', 'saml_assertion_replayed']).toContain(fragmentOf(next).get('sso_error'));
+      expect(both.filter((next) => next.pathname === '/login').length).toBeGreaterThanOrEqual(1);
+
       // A RelayState we never gave, and none.
       const forged = await post(s, { ...first.form, RelayState: randomBytes(32).toString('base64url') });
       expect(fragmentOf(forged).get('sso_error')).toBe('sso_state_invalid');
