@@ -105,6 +105,9 @@ export async function fetchIdpMetadata(url: string, { allowHttp }: { allowHttp: 
     throw unreachable(error instanceof Error ? error.message : 'no answer');
   }
   if (!response.ok) throw unreachable(`HTTP ${response.status}`);
+  // Said too large up front: not read at all.
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_SAML_METADATA_CHARS * 4)
+    throw unreachable('it is larger than metadata should be');
   const text = await response.text();
   if (text.length > MAX_SAML_METADATA_CHARS) throw unreachable('it is larger than metadata should be');
   return text;
