@@ -149,6 +149,22 @@ describePortal(
         await expect
           .poll(() => section.getByRole('switch', { name: /^Require single sign-on/ }).isChecked())
           .toBe(true);
+        // The pictures: no toast over them, and a window as tall as the section (a section taller
+        // than the window is photographed scrolled, with the page's sticky header across it).
+        await expect
+          .poll(() => page.locator('.mantine-Notification-root').count(), { timeout: 30_000 })
+          .toBe(0);
+        const height = Math.ceil((await section.boundingBox())?.height ?? 0);
+        await page.setViewportSize({
+          width: options.viewport!.width,
+          height: Math.max(options.viewport!.height, height + 200),
+        });
+        // In the middle of the window: below the sticky header.
+        await section.evaluate((element) =>
+          (element as unknown as { scrollIntoView(options: object): void }).scrollIntoView({
+            block: 'center',
+          }),
+        );
         for (const scheme of ['light', 'dark'] as const) {
           await showScheme(page, scheme);
           await photograph(page, `organisation-saml-${device}-${scheme}`, {
