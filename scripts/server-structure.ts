@@ -66,6 +66,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
       'organisation_domains',
       'organisation_sso',
       'sso_sign_ins',
+      'saml_assertions',
       'organisation_invitations',
       'organisation_members',
       'organisations',

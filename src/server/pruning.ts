@@ -6,7 +6,7 @@ import { type Prune, runPrunes } from './platform/maintenance.js';
 import { pruneSecurityEvents } from './platform/security-log/service.js';
 import { identityPrunes } from './identity/index.js';
 import { webhookPrunes } from './integrations/index.js';
-import { pruneSsoSignIns } from './licensing/index.js';
+import { pruneSamlAssertions, pruneSsoSignIns } from './licensing/index.js';
 
 /** What pruning is told: the sign-in lock's window, and how long each record is kept. */
 export type PruningPolicy = Pick<Config, 'lockout' | 'retention'>;
@@ -32,6 +32,7 @@ export function expiredRowPrunes({ lockout, retention }: PruningPolicy) {
     webhookEvents: webhooks.history,
     securityEvents: (db, clock) => pruneSecurityEvents(db, clock, retention.securityEventsDays),
     ssoSignIns: (db, clock) => pruneSsoSignIns(db, clock.now().toISOString()),
+    samlAssertions: (db, clock) => pruneSamlAssertions(db, clock.now().toISOString()),
   } satisfies Record<string, Prune>;
 }
 

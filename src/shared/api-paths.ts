@@ -242,6 +242,8 @@ export const organisationsApiPaths = {
   /** The organisation's OpenID Connect provider, and a test sign-in through it. */
   sso: '/organisations/:organisationId/sso',
   ssoTest: '/organisations/:organisationId/sso/test',
+  /** The organisation's SAML identity provider, set from its metadata (PUT; GET and DELETE are /sso's). */
+  ssoSaml: '/organisations/:organisationId/sso/saml',
   /** SCIM provisioning: the organisation's bearer token, and which pushed group maps to which role. */
   provisioning: '/organisations/:organisationId/provisioning',
   provisioningToken: '/organisations/:organisationId/provisioning/token',

@@ -44,6 +44,9 @@ export const authApiPaths = {
   ssoCallback: '/auth/sso/callback',
   /** The portal trades the callback's one-time code for its session. */
   ssoComplete: '/auth/sso/complete',
+  /** An organisation's SAML service provider: its metadata, and where the assertions are posted. */
+  ssoSamlMetadata: '/auth/sso/saml/:organisationId/metadata',
+  ssoSamlAcs: '/auth/sso/saml/:organisationId/acs',
 } as const;
 
 export const usersApiPaths = {

@@ -53,10 +53,12 @@ import { organisationDomainRoutes } from './domains/routes.js';
 import { organisationExportRoutes } from './organisations/export-routes.js';
 import { createOrganisationExportsService } from './organisations/exports.js';
 import { createOrganisationDomainsService } from './domains/service.js';
+import { createFederatedArrival } from './sso/federated-arrival.js';
 import { createOidcClients } from './sso/oidc-client.js';
 import { ssoRoutes } from './sso/routes.js';
 import { createSecretCipher } from './sso/secret-cipher.js';
 import { createSsoSettings } from './sso/settings.js';
+import { createSamlSignIn } from './sso/saml-sign-in.js';
 import { createSsoSignIn } from './sso/sign-in.js';
 import { createProvisioning } from './organisations/index.js';
 import { createScimGroups } from './scim/groups.js';
@@ -213,15 +215,24 @@ export const licensingContext = fp<LicensingOptions>(
       now: () => clock.now().getTime(),
     });
     const ssoRedirectUri = `${publicUrl}${API_BASE_PATH}${apiPaths.auth.ssoCallback}`;
-    const ssoSignIn = createSsoSignIn({
+    // What both protocols do once the provider's answer is verified.
+    const ssoArrival = createFederatedArrival({
       db,
       clock,
       events,
+      publicUrl,
+      passwords: app.identity.passwords,
+      auth: app.identity.auth,
+    });
+    const samlSignIn = createSamlSignIn({ db, clock, publicUrl, arrival: ssoArrival });
+    const ssoSignIn = createSsoSignIn({
+      db,
+      clock,
       cipher: ssoCipher,
       clients: oidcClients,
       redirectUri: ssoRedirectUri,
-      publicUrl,
-      passwords: app.identity.passwords,
+      arrival: ssoArrival,
+      saml: samlSignIn,
       auth: app.identity.auth,
     });
     app.identity.passwordGate.use(ssoSignIn.requirementFor);
@@ -320,8 +331,10 @@ export const licensingContext = fp<LicensingOptions>(
           cipher: ssoCipher,
           clients: oidcClients,
           redirectUri: ssoRedirectUri,
+          publicUrl,
         }),
         signIn: ssoSignIn,
+        saml: samlSignIn,
         publicUrl,
         rateLimitPerMinute: config.authRateLimitPerMinute,
       });

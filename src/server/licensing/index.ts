@@ -117,4 +117,4 @@ export {
 // over before it can be deleted.
 export { licensingDataOfUser, ownedOrganisations } from './account-data/account-data.js';
 // Single sign-on's sign-ins past their life, which maintenance deletes.
-export { pruneSsoSignIns } from './sso/repository.js';
+export { pruneSamlAssertions, pruneSsoSignIns } from './sso/repository.js';

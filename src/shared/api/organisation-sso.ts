@@ -3,8 +3,8 @@ import { tokenResponseSchema } from './auth.js';
 import { emailSchema, isoDateTimeSchema, opaqueTokenSchema } from './common.js';
 import { ASSIGNABLE_ORGANISATION_ROLES, organisationIdSchema } from './organisations.js';
 
-// Single sign-on through OpenID Connect, per organisation: its settings (owners and admins) and
-// the sign-in's calls (anyone, the provider proving who they are).
+// Single sign-on per organisation, through OpenID Connect or SAML 2.0: its settings (owners and
+// admins) and the sign-in's calls (anyone, the provider proving who they are).
 
 /** The most group → role rules one organisation keeps. */
 export const MAX_SSO_ROLE_RULES = 50;
@@ -80,7 +80,7 @@ export const ssoTestResultSchema = z
   .meta({ id: 'SsoTestResult' });
 export type SsoTestResult = z.infer<typeof ssoTestResultSchema>;
 
-export const organisationSsoSchema = z
+export const organisationOidcSchema = z
   .object({
     protocol: z.literal('oidc'),
     issuer: z.string(),
@@ -94,11 +94,110 @@ export const organisationSsoSchema = z
     updated_at: isoDateTimeSchema,
     last_test: ssoTestResultSchema.nullable(),
   })
+  .meta({ id: 'OrganisationOidc' });
+export type OrganisationOidc = z.infer<typeof organisationOidcSchema>;
+
+/** The most a pasted or fetched identity provider's metadata may weigh. */
+export const MAX_SAML_METADATA_CHARS = 200_000;
+
+const metadataUrlSchema = z
+  .string()
+  .trim()
+  .max(1000, 'metadata_url must be at most 1000 characters')
+  .pipe(
+    z.url({
+      protocol: /^https?$/,
+      error: 'metadata_url must be an https:// URL, e.g. https://idp.example.com/metadata',
+    }),
+  );
+
+export const organisationSamlBodySchema = z
+  .strictObject({
+    metadata_xml: z
+      .string()
+      .trim()
+      .min(1, 'metadata_xml is empty')
+      .max(MAX_SAML_METADATA_CHARS, `metadata_xml must be at most ${MAX_SAML_METADATA_CHARS} characters`)
+      .optional()
+      .describe('The identity provider’s metadata (an EntityDescriptor), pasted'),
+    metadata_url: metadataUrlSchema
+      .optional()
+      .describe('Where to read the metadata, once, when saved (https:// only)'),
+    group_attribute: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .nullable()
+      .default(null)
+      .describe('The assertion’s attribute listing the person’s groups (e.g. `groups`)'),
+    role_mapping: z
+      .array(ssoRoleRuleSchema)
+      .max(MAX_SSO_ROLE_RULES)
+      .default([])
+      .describe('First matching group gives the role of a person joining; none matches: member'),
+    require_sso: z
+      .boolean()
+      .default(false)
+      .describe('People of the verified domains may no longer sign in with a password'),
+  })
+  .refine((body) => body.metadata_xml === undefined || body.metadata_url === undefined, {
+    message: 'Give metadata_xml or metadata_url, not both',
+    path: ['metadata_url'],
+  })
+  .meta({
+    id: 'OrganisationSamlSettings',
+    description:
+      'The identity provider comes from its metadata, pasted or read from a URL; with neither, the ' +
+      'stored provider is kept (a SAML provider must already be set up).',
+  });
+export type OrganisationSamlBody = z.input<typeof organisationSamlBodySchema>;
+
+export const samlCertificateSchema = z
+  .object({
+    subject: z.string(),
+    not_after: isoDateTimeSchema.describe('When the certificate expires'),
+    sha256_fingerprint: z.string().describe('SHA-256 of the certificate, hex pairs separated by colons'),
+  })
+  .meta({ id: 'SamlCertificate' });
+export type SamlCertificate = z.infer<typeof samlCertificateSchema>;
+
+export const organisationSamlSchema = z
+  .object({
+    protocol: z.literal('saml'),
+    idp_entity_id: z.string().describe('The identity provider’s entity id: the Issuer of its assertions'),
+    idp_sso_url: z.string().describe('Where the browser is sent with the AuthnRequest (HTTP-Redirect)'),
+    idp_certificates: z.array(samlCertificateSchema).describe('Assertions must be signed by one of these'),
+    metadata_url: z.string().nullable().describe('Where the metadata was read; null when it was pasted'),
+    group_attribute: z.string().nullable(),
+    role_mapping: z.array(ssoRoleRuleSchema),
+    require_sso: z.boolean(),
+    updated_at: isoDateTimeSchema,
+    last_test: ssoTestResultSchema.nullable(),
+  })
+  .meta({ id: 'OrganisationSaml' });
+export type OrganisationSaml = z.infer<typeof organisationSamlSchema>;
+
+export const organisationSsoSchema = z
+  .discriminatedUnion('protocol', [organisationOidcSchema, organisationSamlSchema])
   .meta({ id: 'OrganisationSso' });
 export type OrganisationSso = z.infer<typeof organisationSsoSchema>;
 
+export const samlServiceProviderSchema = z
+  .object({
+    entity_id: z.string().describe('Our entity id (the Audience the assertions must name)'),
+    acs_url: z.string().describe('Our Assertion Consumer Service (HTTP-POST): the Recipient and Destination'),
+    metadata_url: z.string().describe('Our metadata, for the identity provider to read'),
+  })
+  .meta({ id: 'SamlServiceProvider' });
+export type SamlServiceProvider = z.infer<typeof samlServiceProviderSchema>;
+
 export const organisationSsoAnswerSchema = z
-  .object({ sso: organisationSsoSchema.nullable(), redirect_uri: z.string() })
+  .object({
+    sso: organisationSsoSchema.nullable(),
+    redirect_uri: z.string().describe('The OpenID Connect callback to register with the provider'),
+    saml: samlServiceProviderSchema.describe('What to enter at a SAML identity provider'),
+  })
   .meta({ id: 'OrganisationSsoAnswer' });
 export type OrganisationSsoAnswer = z.infer<typeof organisationSsoAnswerSchema>;
 
@@ -135,6 +234,13 @@ export const ssoCallbackQuerySchema = z.looseObject({
   error_description: z.string().max(1000).optional(),
   iss: z.string().max(500).optional(),
 });
+
+export const samlAcsBodySchema = z
+  .looseObject({
+    SAMLResponse: z.string().max(500_000).optional(),
+    RelayState: z.string().max(512).optional(),
+  })
+  .meta({ id: 'SamlAcsForm' });
 
 export const ssoCompleteBodySchema = z.strictObject({ code: opaqueTokenSchema });
 

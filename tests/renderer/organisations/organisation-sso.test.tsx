@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrganisationDomain } from '../../../src/shared/api/organisation-domains';
-import type { OrganisationSso, OrganisationSsoAnswer } from '../../../src/shared/api/organisation-sso';
+import type { OrganisationOidc, OrganisationSsoAnswer } from '../../../src/shared/api/organisation-sso';
 import type { Organisation } from '../../../src/shared/api/organisations';
 import { FakeApi, problem } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
@@ -11,6 +11,11 @@ import { makeInvitation, makeOrganisation, MEMBERS, NOW, ORG_ID } from './fixtur
 
 const BASE = `/organisations/${ORG_ID}`;
 const REDIRECT_URI = 'http://portal.test/api/v1/auth/sso/callback';
+const SAML_SP = {
+  entity_id: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/metadata`,
+  acs_url: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/acs`,
+  metadata_url: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/metadata`,
+};
 
 const verified: OrganisationDomain = {
   id: '5b1f7a1e-7c1a-4b8e-9d9e-1f2a3b4c5d6e',
@@ -24,7 +29,7 @@ const verified: OrganisationDomain = {
   check_failure: null,
 };
 
-const configured = (extra: Partial<OrganisationSso> = {}): OrganisationSso => ({
+const configured = (extra: Partial<OrganisationOidc> = {}): OrganisationOidc => ({
   protocol: 'oidc',
   issuer: 'https://login.acme.example',
   client_id: 'portal',
@@ -42,7 +47,7 @@ const configured = (extra: Partial<OrganisationSso> = {}): OrganisationSso => ({
 let api: FakeApi;
 let organisation: Organisation;
 let domains: OrganisationDomain[];
-let sso: OrganisationSso | null;
+let sso: OrganisationOidc | null;
 
 beforeEach(async () => {
   api = await new FakeApi().start();
@@ -58,7 +63,7 @@ beforeEach(async () => {
     json: { base_url: 'http://portal.test/scim/v2', token: null, users: 0, active_users: 0, groups: [] },
   }));
   api.on(`GET ${BASE}/sso`, () => ({
-    json: { sso, redirect_uri: REDIRECT_URI } satisfies OrganisationSsoAnswer,
+    json: { sso, redirect_uri: REDIRECT_URI, saml: SAML_SP } satisfies OrganisationSsoAnswer,
   }));
 });
 afterEach(async () => {
@@ -85,11 +90,11 @@ describe('organisation page: single sign-on', () => {
         client_id: body.client_id as string,
         scopes: body.scopes as string,
         group_claim: body.group_claim as string | null,
-        role_mapping: body.role_mapping as OrganisationSso['role_mapping'],
+        role_mapping: body.role_mapping as OrganisationOidc['role_mapping'],
         require_sso: body.require_sso as boolean,
         updated_at: '2026-11-27T10:05:00.000Z',
       });
-      return { json: { sso, redirect_uri: REDIRECT_URI } };
+      return { json: { sso, redirect_uri: REDIRECT_URI, saml: SAML_SP } };
     });
     const { section } = await openSso();
     expect(section.getByText(REDIRECT_URI)).toBeTruthy();
@@ -163,7 +168,7 @@ describe('organisation page: single sign-on', () => {
             errors: [{ field: 'client_id', message: 'client_id is too long' }],
           },
         };
-      return { json: { sso, redirect_uri: REDIRECT_URI } };
+      return { json: { sso, redirect_uri: REDIRECT_URI, saml: SAML_SP } };
     });
     const { section } = await openSso();
     expect((section.getByRole('textbox', { name: /^Issuer/ }) as HTMLInputElement).value).toBe(

@@ -240,6 +240,9 @@ const NO_API_KEY_NEEDED = new Set([
   'POST /notifications/unsubscribe',
   // The identity provider sends the browser back: the state and its cookie are the credential.
   'GET /auth/sso/callback',
+  // A SAML identity provider reads our metadata, and the browser posts its answer from the provider's site.
+  'GET /auth/sso/saml/{organisationId}/metadata',
+  'POST /auth/sso/saml/{organisationId}/acs',
 ]);
 
 /** The update feed (its path below /api/v1, ending in /) a check from the fixture's machine answers. */
@@ -702,6 +705,20 @@ const MATRIX: Record<string, Row> = {
   'POST /auth/sso/complete': {
     request: () => ({ path: '/auth/sso/complete', body: { code: 'x'.repeat(43) } }),
     expect: everyone(401),
+  },
+  // Public, for identity providers: an organisation that does not exist has no metadata.
+  'GET /auth/sso/saml/{organisationId}/metadata': {
+    request: () => ({ path: `/auth/sso/saml/${randomUUID()}/metadata` }),
+    expect: everyone(404),
+  },
+  // Always a redirect, here to /login with the refusal of a RelayState never given.
+  'POST /auth/sso/saml/{organisationId}/acs': {
+    request: () => ({
+      path: `/auth/sso/saml/${randomUUID()}/acs`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'SAMLResponse=eA%3D%3D&RelayState=never-given',
+    }),
+    expect: everyone(303),
   },
   'POST /auth/step-up/passkey-options': {
     // A fresh account has no passkey to offer.
@@ -1426,6 +1443,13 @@ const MATRIX: Record<string, Row> = {
     (o) => ({
       path: `/organisations/${o.organisationId}/sso`,
       body: { issuer: 'https://idp.matrix.example', client_id: 'portal', client_secret: 'matrix-secret' },
+    }),
+    managers(409),
+  ),
+  'PUT /organisations/{organisationId}/sso/saml': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/sso/saml`,
+      body: { metadata_url: 'https://idp.matrix.example/metadata' },
     }),
     managers(409),
   ),

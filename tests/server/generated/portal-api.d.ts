@@ -1303,6 +1303,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/sso/saml/{organisationId}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where a SAML identity provider’s answer is posted (the organization’s ACS, HTTP-POST)
+         * @description Always a 303 redirect: verified, to the callback with the RelayState, where the cookie of the browser that started is checked; refused (unsigned, tampered, expired, replayed, for another audience or recipient, for no request of ours…), to /login with `sso_error`, or a test sign-in’s result to the organization’s page.
+         */
+        post: operations["samlAssertionConsumerService"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/sso/saml/{organisationId}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Our SAML service provider’s metadata for the organization (entity id and ACS), as XML
+         * @description For the organization’s identity provider to read: our entity id (this URL), the Assertion Consumer Service (HTTP-POST) and that assertions must be signed. 404 `organisation_not_found`.
+         */
+        get: operations["getSamlServiceProviderMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/sso/start": {
         parameters: {
             query?: never;
@@ -2690,7 +2730,7 @@ export interface paths {
         };
         /**
          * The organization’s single sign-on provider (its client secret is never shown)
-         * @description `sso` is null until it is set up; `redirect_uri` is the callback to register. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         * @description `sso` is null until it is set up, else its `protocol` says which (`oidc` or `saml`); `redirect_uri` is the OpenID Connect callback to register, `saml` what a SAML identity provider needs of us (entity id, ACS, metadata URL). Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         get: operations["getOrganisationSso"];
         /**
@@ -2704,6 +2744,26 @@ export interface paths {
          * @description 404 `sso_not_configured` when there is none. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
          */
         delete: operations["removeOrganisationSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/organisations/{organisationId}/sso/saml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set up or change the organization’s SAML 2.0 identity provider (in place of any other)
+         * @description From its metadata, pasted (`metadata_xml`) or read once now from `metadata_url`: its entity id, HTTP-Redirect sign-in URL and signing certificates are kept and shown back. 400 `saml_metadata_invalid` says what is wrong with the metadata, `saml_metadata_required` the first time without any, `metadata_url_not_https` for an http:// URL; 502 `saml_metadata_unreachable`; 409 `domain_not_verified` until the organization holds a verified domain. Owners and admins only (403 `organisation_admin_required` for members). An account outside the organization gets 404 `organisation_not_found`; a platform administrator may act as its owner.
+         */
+        put: operations["setOrganisationSaml"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5950,13 +6010,7 @@ export interface components {
             machines: components["schemas"]["SeatMachine"][];
         };
         OrganisationMemberList: components["schemas"]["OrganisationMember"][];
-        OrganisationSeats: {
-            bought: number;
-            assigned: number;
-            pending_invitations: number;
-            machines_per_seat: number;
-        };
-        OrganisationSso: {
+        OrganisationOidc: {
             /** @constant */
             protocol: "oidc";
             issuer: string;
@@ -5980,9 +6034,67 @@ export interface components {
             updated_at: string;
             last_test: components["schemas"]["SsoTestResult"] | null;
         };
+        OrganisationSaml: {
+            /** @constant */
+            protocol: "saml";
+            /** @description The identity provider’s entity id: the Issuer of its assertions */
+            idp_entity_id: string;
+            /** @description Where the browser is sent with the AuthnRequest (HTTP-Redirect) */
+            idp_sso_url: string;
+            /** @description Assertions must be signed by one of these */
+            idp_certificates: components["schemas"]["SamlCertificate"][];
+            /** @description Where the metadata was read; null when it was pasted */
+            metadata_url: string | null;
+            group_attribute: string | null;
+            role_mapping: {
+                group: string;
+                /** @enum {string} */
+                role: "admin" | "member";
+            }[];
+            require_sso: boolean;
+            /** @description ISO 8601 date and time, UTC */
+            updated_at: string;
+            last_test: components["schemas"]["SsoTestResult"] | null;
+        };
+        /** @description The identity provider comes from its metadata, pasted or read from a URL; with neither, the stored provider is kept (a SAML provider must already be set up). */
+        OrganisationSamlSettingsInput: {
+            /** @description The identity provider’s metadata (an EntityDescriptor), pasted */
+            metadata_xml?: string;
+            /** @description Where to read the metadata, once, when saved (https:// only) */
+            metadata_url?: string;
+            /**
+             * @description The assertion’s attribute listing the person’s groups (e.g. `groups`)
+             * @default null
+             */
+            group_attribute: string | null;
+            /**
+             * @description First matching group gives the role of a person joining; none matches: member
+             * @default []
+             */
+            role_mapping: {
+                group: string;
+                /** @enum {string} */
+                role: "admin" | "member";
+            }[];
+            /**
+             * @description People of the verified domains may no longer sign in with a password
+             * @default false
+             */
+            require_sso: boolean;
+        };
+        OrganisationSeats: {
+            bought: number;
+            assigned: number;
+            pending_invitations: number;
+            machines_per_seat: number;
+        };
+        OrganisationSso: components["schemas"]["OrganisationOidc"] | components["schemas"]["OrganisationSaml"];
         OrganisationSsoAnswer: {
             sso: components["schemas"]["OrganisationSso"] | null;
+            /** @description The OpenID Connect callback to register with the provider */
             redirect_uri: string;
+            /** @description What to enter at a SAML identity provider */
+            saml: components["schemas"]["SamlServiceProvider"];
         };
         OrganisationSsoSettingsInput: {
             /** @description The provider’s issuer; its discovery document is read when saved */
@@ -6522,6 +6634,27 @@ export interface components {
         ResetPasswordRequestInput: {
             token: string;
             new_password: string;
+        };
+        SamlAcsFormInput: {
+            SAMLResponse?: string;
+            RelayState?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        SamlCertificate: {
+            subject: string;
+            /** @description When the certificate expires */
+            not_after: string;
+            /** @description SHA-256 of the certificate, hex pairs separated by colons */
+            sha256_fingerprint: string;
+        };
+        SamlServiceProvider: {
+            /** @description Our entity id (the Audience the assertions must name) */
+            entity_id: string;
+            /** @description Our Assertion Consumer Service (HTTP-POST): the Recipient and Destination */
+            acs_url: string;
+            /** @description Our metadata, for the identity provider to read */
+            metadata_url: string;
         };
         SandboxCheckoutRequestInput: {
             /** @enum {string} */
@@ -12641,6 +12774,117 @@ export interface operations {
             };
         };
     };
+    samlAssertionConsumerService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SamlAcsFormInput"];
+            };
+        };
+        responses: {
+            /** @description Where the browser goes next (the body says so, as JSON) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoReturn"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getSamlServiceProviderMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SAML 2.0 metadata (application/samlmetadata+xml) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (see `Retry-After`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     startSsoSignIn: {
         parameters: {
             query?: never;
@@ -18352,6 +18596,95 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    setOrganisationSaml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrganisationSamlSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganisationSsoAnswer"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description HTTP 502 */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -41,6 +41,11 @@ const KEPT_WARNINGS: { ruleId: string; pointer: string; why: string }[] = [
     why: 'the identity provider’s return only ever sends the browser on to the portal (302)',
   },
   {
+    ruleId: 'operation-2xx-response',
+    pointer: '#/paths/~1api~1v1~1auth~1sso~1saml~1{organisationId}~1acs/post/responses',
+    why: 'the SAML identity provider’s answer only ever sends the browser on (303)',
+  },
+  {
     ruleId: 'info-license',
     pointer: '#/info',
     why: 'the API is the product’s own, not offered under a licence; naming one is not the document’s call',
@@ -91,6 +96,8 @@ const OPEN_OPERATIONS = [
   'unsubscribe',
   'receiveRazorpayWebhook', // signed by Razorpay over the raw body
   'ssoCallback', // the identity provider's return: the sign-in's state is the credential
+  'getSamlServiceProviderMetadata', // public by nature: identity providers read it
+  'samlAssertionConsumerService', // the signed assertion and the RelayState's sign-in are the credential
 ];
 
 const describeProblem = (problem: NormalizedProblem) =>

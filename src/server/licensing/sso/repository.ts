@@ -123,3 +123,45 @@ export async function pruneSsoSignIns(db: DbOrTransaction, before: string): Prom
   const result = await db.deleteFrom('sso_sign_ins').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Keeps what a SAML sign-in's verified answer said, once: true for the one answer that found the
+ * sign-in unanswered, unspent and unexpired (the browser then comes back to the callback for it).
+ */
+export async function answerSamlSignIn(
+  db: DbOrTransaction,
+  stateHash: string,
+  identity: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sso_sign_ins')
+    .set({ saml_identity: identity })
+    .where('state_hash', '=', stateHash)
+    .where('protocol', '=', 'saml')
+    .where('saml_identity', 'is', null)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Remembers an accepted assertion's ID until it expires: false when it was accepted before. */
+export async function recordSamlAssertion(
+  db: DbOrTransaction,
+  row: { organisation_id: string; assertion_id: string; accepted_at: string; expires_at: string },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('saml_assertions')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['organisation_id', 'assertion_id']).doNothing())
+    .returning('assertion_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Assertions past their expiry: refused by their own dates now, so no longer remembered. */
+export async function pruneSamlAssertions(db: DbOrTransaction, before: string): Promise<number> {
+  const result = await db.deleteFrom('saml_assertions').where('expires_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,9 +1,12 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import formBody from '@fastify/formbody';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { noBodySchema } from '../../../shared/api/common.js';
 import {
+  organisationSamlBodySchema,
   organisationSsoAnswerSchema,
   organisationSsoBodySchema,
+  samlAcsBodySchema,
   ssoCallbackQuerySchema,
   ssoCompleteBodySchema,
   ssoDiscoverBodySchema,
@@ -20,19 +23,24 @@ import { requestMeta } from '../../platform/request-meta.js';
 import { currentUser } from '../../identity/index.js';
 import { managers, organisationActorOf } from '../organisations/route-parts.js';
 import { ssoBrowserCookie } from './browser-cookie.js';
+import type { SamlSignIn } from './saml-sign-in.js';
 import type { SsoSettings } from './settings.js';
 import type { SsoSignInService } from './sign-in.js';
 
 const paths = apiPaths.organisations;
 const authPaths = apiPaths.auth;
 
-/** An organisation's OpenID Connect settings, and the sign-in through it (licensing holds both). */
+/** The largest form a SAML identity provider posts to the ACS (its base64 response and RelayState). */
+const ACS_BODY_LIMIT = 512 * 1024;
+
+/** An organisation's single sign-on settings, and the sign-in through them (licensing holds both). */
 export const ssoRoutes: FastifyPluginAsyncZod<{
   settings: SsoSettings;
   signIn: SsoSignInService;
+  saml: SamlSignIn;
   publicUrl: string;
   rateLimitPerMinute: number;
-}> = async (app, { settings, signIn, publicUrl, rateLimitPerMinute }) => {
+}> = async (app, { settings, signIn, saml, publicUrl, rateLimitPerMinute }) => {
   const cookie = ssoBrowserCookie(publicUrl);
   const limited = { rateLimit: { max: rateLimitPerMinute, timeWindow: '1 minute' } };
 
@@ -44,7 +52,10 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         operationId: 'getOrganisationSso',
         tags: ['organisations'],
         summary: 'The organization’s single sign-on provider (its client secret is never shown)',
-        description: `\`sso\` is null until it is set up; \`redirect_uri\` is the callback to register. ${managers}`,
+        description:
+          '`sso` is null until it is set up, else its `protocol` says which (`oidc` or `saml`); ' +
+          '`redirect_uri` is the OpenID Connect callback to register, `saml` what a SAML identity ' +
+          `provider needs of us (entity id, ACS, metadata URL). ${managers}`,
         security: bearerSecurity,
         params: organisationParamsSchema,
         response: { 200: organisationSsoAnswerSchema, ...errorResponses(400, 401, 403, 404) },
@@ -73,6 +84,30 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
     },
     async (request) =>
       settings.put(request.params.organisationId, organisationActorOf(request), request.body),
+  );
+
+  app.put(
+    paths.ssoSaml,
+    {
+      onRequest: app.requireUser,
+      schema: {
+        operationId: 'setOrganisationSaml',
+        tags: ['organisations'],
+        summary: 'Set up or change the organization’s SAML 2.0 identity provider (in place of any other)',
+        description:
+          'From its metadata, pasted (`metadata_xml`) or read once now from `metadata_url`: its entity id, ' +
+          'HTTP-Redirect sign-in URL and signing certificates are kept and shown back. 400 ' +
+          '`saml_metadata_invalid` says what is wrong with the metadata, `saml_metadata_required` the first ' +
+          'time without any, `metadata_url_not_https` for an http:// URL; 502 `saml_metadata_unreachable`; ' +
+          `409 \`domain_not_verified\` until the organization holds a verified domain. ${managers}`,
+        security: bearerSecurity,
+        params: organisationParamsSchema,
+        body: organisationSamlBodySchema,
+        response: { 200: organisationSsoAnswerSchema, ...errorResponses(400, 401, 403, 404, 409, 415, 502) },
+      },
+    },
+    async (request) =>
+      settings.putSaml(request.params.organisationId, organisationActorOf(request), request.body),
   );
 
   app.delete(
@@ -155,6 +190,72 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => signIn.start(request.body, cookie.ensure(request, reply)),
   );
+
+  app.get(
+    authPaths.ssoSamlMetadata,
+    {
+      config: limited,
+      schema: {
+        operationId: 'getSamlServiceProviderMetadata',
+        tags: ['auth'],
+        // An identity provider reads it, with no API key.
+        security: [],
+        summary: 'Our SAML service provider’s metadata for the organization (entity id and ACS), as XML',
+        description:
+          'For the organization’s identity provider to read: our entity id (this URL), the Assertion ' +
+          'Consumer Service (HTTP-POST) and that assertions must be signed. 404 `organisation_not_found`.',
+        params: organisationParamsSchema,
+        response: {
+          200: z.any().describe('SAML 2.0 metadata (application/samlmetadata+xml)'),
+          ...errorResponses(400, 404, 429),
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('application/samlmetadata+xml; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .send(await saml.metadata(request.params.organisationId)),
+  );
+
+  // The identity provider's answer comes as a form the browser posts (HTTP-POST binding).
+  await app.register(async (formScope) => {
+    formScope.removeContentTypeParser('application/json');
+    await formScope.register(formBody, { bodyLimit: ACS_BODY_LIMIT });
+    formScope.withTypeProvider<ZodTypeProvider>().post(
+      authPaths.ssoSamlAcs,
+      {
+        config: limited,
+        schema: {
+          operationId: 'samlAssertionConsumerService',
+          tags: ['auth'],
+          // The browser comes from the identity provider: the signed assertion and RelayState are checked.
+          security: [],
+          summary: 'Where a SAML identity provider’s answer is posted (the organization’s ACS, HTTP-POST)',
+          description:
+            'Always a 303 redirect: verified, to the callback with the RelayState, where the cookie of the ' +
+            'browser that started is checked; refused (unsigned, tampered, expired, replayed, for another ' +
+            'audience or recipient, for no request of ours…), to /login with `sso_error`, or a test ' +
+            'sign-in’s result to the organization’s page.',
+          consumes: ['application/x-www-form-urlencoded'],
+          params: organisationParamsSchema,
+          body: samlAcsBodySchema,
+          response: {
+            303: ssoReturnSchema.describe('Where the browser goes next (the body says so, as JSON)'),
+            ...errorResponses(400, 413, 415, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const location = await saml.acs(request.params.organisationId, request.body, requestMeta(request));
+        return reply
+          .code(303)
+          .header('cache-control', 'no-store')
+          .header('location', location)
+          .send({ location });
+      },
+    );
+  });
 
   app.get(
     authPaths.ssoCallback,

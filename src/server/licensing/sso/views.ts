@@ -1,4 +1,6 @@
 import {
+  type OrganisationOidc,
+  type OrganisationSaml,
   type OrganisationSso,
   type SsoTestResult,
   ssoRoleRuleSchema,
@@ -6,6 +8,7 @@ import {
 } from '../../../shared/api/organisation-sso.js';
 import type { AssignableOrganisationRole } from '../../../shared/api/organisations.js';
 import type { OrganisationSsoRow } from '../../platform/db/tables-organisations.js';
+import { certificateView } from './saml-metadata.js';
 
 export type SsoRoleRule = { group: string; role: AssignableOrganisationRole };
 
@@ -15,7 +18,23 @@ export const roleRulesOf = (row: OrganisationSsoRow): SsoRoleRule[] =>
 const lastTestOf = (row: OrganisationSsoRow): SsoTestResult | null =>
   row.last_test_result === null ? null : ssoTestResultSchema.parse(JSON.parse(row.last_test_result));
 
-export const ssoView = (row: OrganisationSsoRow, redirectUri: string): OrganisationSso => ({
+export const ssoView = (row: OrganisationSsoRow, redirectUri: string): OrganisationSso =>
+  row.protocol === 'saml' ? samlView(row) : oidcView(row, redirectUri);
+
+const samlView = (row: OrganisationSsoRow): OrganisationSaml => ({
+  protocol: 'saml',
+  idp_entity_id: row.issuer,
+  idp_sso_url: row.saml_sso_url ?? '',
+  idp_certificates: (JSON.parse(row.saml_certificates ?? '[]') as string[]).map(certificateView),
+  metadata_url: row.saml_metadata_url,
+  group_attribute: row.group_claim,
+  role_mapping: roleRulesOf(row),
+  require_sso: row.require_sso === 1,
+  updated_at: row.updated_at,
+  last_test: lastTestOf(row),
+});
+
+const oidcView = (row: OrganisationSsoRow, redirectUri: string): OrganisationOidc => ({
   protocol: 'oidc',
   issuer: row.issuer,
   client_id: row.client_id,

@@ -42,6 +42,7 @@ import * as fairUse from './migrations/0039-fair-use.js';
 import * as accountData from './migrations/0040-account-data.js';
 import * as organisationDomains from './migrations/0042-organisation-domains.js';
 import * as organisationSso from './migrations/0043-organisation-sso.js';
+import * as organisationSaml from './migrations/0047-organisation-saml.js';
 import * as scim from './migrations/0045-scim.js';
 import * as subscriptionPause from './migrations/0046-subscription-pause.js';
 
@@ -91,6 +92,7 @@ export const migrations: Record<string, Migration> = {
   '0043-organisation-sso': organisationSso,
   '0045-scim': scim,
   '0046-subscription-pause': subscriptionPause,
+  '0047-organisation-saml': organisationSaml,
 };
 
 export class MigrationError extends Error {

@@ -95,6 +95,17 @@ export interface OrganisationSsoTable {
   last_test_at: string | null;
   /** JSON: what the last "Test sign-in" found. */
   last_test_result: string | null;
+  /**
+   * Migration 0047: `saml` keeps the identity provider's entity id in `issuer`, its attribute of
+   * groups in `group_claim`, and '' in the columns only OpenID Connect uses.
+   */
+  protocol: 'oidc' | 'saml';
+  /** The identity provider's SingleSignOnService (HTTP-Redirect binding). */
+  saml_sso_url: string | null;
+  /** JSON: the base64 DER of the certificates its assertions may be signed with. */
+  saml_certificates: string | null;
+  /** Where its metadata was read, when it was not pasted. */
+  saml_metadata_url: string | null;
 }
 export type OrganisationSsoRow = Selectable<OrganisationSsoTable>;
 
@@ -120,14 +131,27 @@ export interface SsoSignInsTable {
   user_id: string | null;
   /** JSON: what the sign-in did (joined, seat, role), for the hand-over's answer. */
   outcome: string | null;
+  /** Migration 0047: for `saml`, `nonce` holds the AuthnRequest's ID and `code_verifier` is ''. */
+  protocol: 'oidc' | 'saml';
+  /** JSON: what the verified assertion said, until the browser that started comes back for it. */
+  saml_identity: string | null;
 }
 export type SsoSignInRow = Selectable<SsoSignInsTable>;
+
+/** An assertion accepted (migration 0047), refused if it comes again before it expires. */
+export interface SamlAssertionsTable {
+  organisation_id: string;
+  assertion_id: string;
+  accepted_at: string;
+  expires_at: string;
+}
 
 export interface OrganisationTables {
   organisations: OrganisationsTable;
   organisation_domains: OrganisationDomainsTable;
   organisation_sso: OrganisationSsoTable;
   sso_sign_ins: SsoSignInsTable;
+  saml_assertions: SamlAssertionsTable;
   seat_keys: SeatKeysTable;
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;

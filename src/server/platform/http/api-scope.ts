@@ -23,6 +23,9 @@ export function apiKeyRule(keys: ApiKeyOptions['keys']): ApiKeyOptions {
       `${API_BASE_PATH}${apiPaths.downloads.file.replace(':token', '')}`,
       `${API_BASE_PATH}${apiPaths.dataExports.download.replace(':token', '')}`,
       `${API_BASE_PATH}${UPDATE_FEED_PREFIX}`,
+      // Nor do a SAML identity provider reading our metadata and the browser posting its answer:
+      // the answer's signature, audience, recipient and request are checked.
+      `${API_BASE_PATH}${apiPaths.auth.ssoSamlMetadata.replace(':organisationId/metadata', '')}`,
     ],
   };
 }

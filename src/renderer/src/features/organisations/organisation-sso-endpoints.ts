@@ -1,4 +1,5 @@
 import type {
+  OrganisationSamlBody,
   OrganisationSsoAnswer,
   OrganisationSsoBody,
   SsoRedirect,
@@ -20,7 +21,7 @@ const invalidates = (_answer: unknown, _error: unknown, { organisationId }: { or
   { type: 'Organisation' as const, id: organisationId },
 ];
 
-/** An organisation's OpenID Connect provider: its settings and the owner's test sign-in. */
+/** An organisation's provider (OpenID Connect or SAML): its settings and the owner's test sign-in. */
 export const organisationSsoApi = api.injectEndpoints({
   endpoints: (build) => {
     const endpoints = {
@@ -37,6 +38,19 @@ export const organisationSsoApi = api.injectEndpoints({
       >({
         query: ({ organisationId, body }) => ({
           url: pathWith(organisationsApiPaths.sso, { organisationId }),
+          method: 'PUT',
+          body,
+        }),
+        extraOptions: { fallback: organisationSsoMessages.saveFailed },
+        invalidatesTags: invalidates,
+      }),
+      /** PUT /organisations/{id}/sso/saml: the SAML provider from its metadata, pasted or read from its URL. */
+      setOrganisationSaml: build.mutation<
+        OrganisationSsoAnswer,
+        { organisationId: string; body: OrganisationSamlBody }
+      >({
+        query: ({ organisationId, body }) => ({
+          url: pathWith(organisationsApiPaths.ssoSaml, { organisationId }),
           method: 'PUT',
           body,
         }),
@@ -69,6 +83,7 @@ export const organisationSsoApi = api.injectEndpoints({
 export const {
   useGetOrganisationSsoQuery,
   useSetOrganisationSsoMutation,
+  useSetOrganisationSamlMutation,
   useRemoveOrganisationSsoMutation,
   useTestOrganisationSsoMutation,
 } = organisationSsoApi;

@@ -1,34 +1,33 @@
-import { Button, Group, Input, NativeSelect, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import {
-  MAX_SSO_ROLE_RULES,
-  type OrganisationSso,
+  type OrganisationOidc,
   type OrganisationSsoAnswer,
   type OrganisationSsoBody,
   organisationSsoBodySchema,
-  type SsoTestResult,
 } from '../../../../../shared/api/organisation-sso';
 import type { AssignableOrganisationRole, Organisation } from '../../../../../shared/api/organisations';
-import { PlusIcon, TrashIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/notice';
 import { showToast } from '../../../components/data/toast';
-import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { PasswordField } from '../../../components/forms/password-field';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { SectionCard } from '../../../components/layout/section-card';
-import { failureMessage } from '../../../lib/api-errors';
-import { formatDateTime, ROLE_LABELS } from '../organisation-format';
-import {
-  organisationSsoMessages,
-  useRemoveOrganisationSsoMutation,
-  useSetOrganisationSsoMutation,
-  useTestOrganisationSsoMutation,
-} from '../organisation-sso-endpoints';
+import { organisationSsoMessages, useSetOrganisationSsoMutation } from '../organisation-sso-endpoints';
 import { CopyableValue } from './copyable-value';
+import { SamlForm } from './saml-settings-form';
+import {
+  ProtocolChoice,
+  RequireSsoSwitch,
+  RoleRules,
+  SSO_DESCRIPTION,
+  type SsoProtocol,
+  SsoActions,
+  type SubmitHandlerRef,
+} from './sso-parts';
 
 interface SsoFormValues {
   issuer: string;
@@ -41,12 +40,8 @@ interface SsoFormValues {
 }
 
 const FIELDS = ['issuer', 'client_id', 'client_secret', 'scopes', 'group_claim'] as const;
-const ROLE_CHOICES = [
-  { value: 'member', label: ROLE_LABELS.member },
-  { value: 'admin', label: ROLE_LABELS.admin },
-];
 
-const valuesOf = (sso: OrganisationSso | null): SsoFormValues => ({
+const valuesOf = (sso: OrganisationOidc | null): SsoFormValues => ({
   issuer: sso?.issuer ?? '',
   client_id: sso?.client_id ?? '',
   client_secret: '',
@@ -78,124 +73,31 @@ function validate(values: SsoFormValues, keepSecret: boolean): Record<string, st
   return errors;
 }
 
-/** The outcome of the last test sign-in, told as a success or a failure with what came back. */
-function LastTest({ result, focus }: { result: SsoTestResult; focus: boolean }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    // Focus brings it into view and has a screen reader read it.
-    if (focus) ref.current?.focus();
-  }, [focus]);
-  return (
-    <div ref={ref} tabIndex={-1} style={{ outlineOffset: 2 }}>
-      <Notice
-        tone={result.ok ? 'success' : 'danger'}
-        title={result.ok ? 'Test sign-in succeeded' : 'Test sign-in failed'}
-        data-testid="sso-test-result"
-      >
-        <Stack gap={4}>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {result.message}
-          </Text>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {[
-              result.email ? `Address: ${result.email}` : null,
-              `Groups: ${result.groups.length > 0 ? result.groups.join(', ') : 'none'}`,
-              result.role ? `Role it gives: ${ROLE_LABELS[result.role]}` : null,
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </Text>
-          <Text size="xs">Tested {formatDateTime(result.at)}</Text>
-        </Stack>
-      </Notice>
-    </div>
-  );
-}
-
 /** The form of the settings; its check reads whether the stored secret is kept when it runs. */
-const useSsoForm = (sso: OrganisationSso | null, keeping: { current: boolean }) =>
+const useSsoForm = (sso: OrganisationOidc | null, keeping: { current: boolean }) =>
   useForm<SsoFormValues>({
     initialValues: valuesOf(sso),
     validate: (values) => validate(values, keeping.current),
   });
-type SsoFormApi = ReturnType<typeof useSsoForm>;
 
-function RoleRules({ form }: { form: SsoFormApi }) {
-  const rules = form.values.role_mapping;
-  return (
-    <Stack gap="xs">
-      <div>
-        <Title order={3} size="h5">
-          Groups and roles
-        </Title>
-        <Text size="sm" c="dimmed">
-          The first rule whose group a person is in gives their role, at each sign-in. Nobody matched is a
-          member.
-        </Text>
-      </div>
-      {rules.map((rule, index) => (
-        <Group key={index} align="flex-start" gap="xs" wrap="wrap" data-testid="sso-role-rule">
-          <TextInput
-            label={`Group ${index + 1}`}
-            placeholder="portal-admins"
-            autoComplete="off"
-            spellCheck={false}
-            style={{ flex: '1 1 12rem' }}
-            {...form.getInputProps(`role_mapping.${index}.group`)}
-          />
-          <NativeSelect
-            label={`Role ${index + 1}`}
-            data={ROLE_CHOICES}
-            style={{ flex: '0 1 9rem' }}
-            {...form.getInputProps(`role_mapping.${index}.role`)}
-          />
-          <Button
-            variant="subtle"
-            color="red"
-            mt={25}
-            leftSection={<TrashIcon size={14} />}
-            aria-label={`Remove rule ${index + 1}${rule.group ? ` (${rule.group})` : ''}`}
-            onClick={() => form.removeListItem('role_mapping', index)}
-          >
-            Remove
-          </Button>
-        </Group>
-      ))}
-      <Group>
-        <Button
-          variant="light"
-          size="xs"
-          leftSection={<PlusIcon size={14} />}
-          disabled={rules.length >= MAX_SSO_ROLE_RULES}
-          onClick={() => form.insertListItem('role_mapping', { group: '', role: 'admin' })}
-        >
-          Add a rule
-        </Button>
-      </Group>
-    </Stack>
-  );
-}
-
-function SsoForm({
+function OidcForm({
   organisation,
   answer,
   hasVerifiedDomain,
   testReturn,
+  submitter,
 }: {
   organisation: Organisation;
   answer: OrganisationSsoAnswer;
   hasVerifiedDomain: boolean;
   testReturn: boolean;
+  submitter: SubmitHandlerRef;
 }) {
   const organisationId = organisation.id;
-  const sso = answer.sso;
+  const sso = answer.sso?.protocol === 'oidc' ? answer.sso : null;
   const [save] = useSetOrganisationSsoMutation();
-  const [remove] = useRemoveOrganisationSsoMutation();
-  const [startTest, testing] = useTestOrganisationSsoMutation();
   const [failure, setFailure] = useState<string>();
-  const [testProblem, setTestProblem] = useState<string | null>(null);
   const [replacingSecret, setReplacingSecret] = useState(sso === null);
-  const [removing, setRemoving] = useState(false);
   const keepSecret = sso !== null && !replacingSecret;
   // Read by the form's check, which is made once.
   const keeping = useRef(keepSecret);
@@ -219,9 +121,10 @@ function SsoForm({
         const saved = await save({ organisationId, body: bodyOf(values, keepSecret) }).unwrap();
         showToast({
           title: 'Single sign-on saved',
-          message: saved.sso?.require_sso
-            ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.issuer} only.`
-            : 'Test the sign-in to check it works.',
+          message:
+            saved.sso?.protocol === 'oidc' && saved.sso.require_sso
+              ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.issuer} only.`
+              : 'Test the sign-in to check it works.',
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, organisationSsoMessages.saveFailed, {}, [
@@ -236,23 +139,15 @@ function SsoForm({
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
 
-  const test = async () => {
-    setTestProblem(null);
-    try {
-      const { authorization_url } = await startTest({ organisationId }).unwrap();
-      window.location.assign(authorization_url);
-    } catch (error) {
-      setTestProblem(failureMessage(error, organisationSsoMessages.testFailed));
-    }
-  };
-
+  // The section's form (SsoSection's) submits through the protocol shown.
+  submitter.current = submit;
   return (
-    <SectionCard
-      headingId="sso-title"
-      title="Single sign-on"
-      description={`Sign ${organisation.name}’s people in through your identity provider with OpenID Connect. People of the verified domains are sent there; their first sign-in makes their account and gives them a seat while one is free.`}
-      onSubmit={submit}
-    >
+    <>
+      {answer.sso?.protocol === 'saml' ? (
+        <Notice tone="warning" title="Saving replaces the SAML identity provider">
+          {organisation.name} signs in through SAML now; saving these settings switches it to OpenID Connect.
+        </Notice>
+      ) : null}
       <CopyableValue label="Redirect URI (register it with your provider)" value={answer.redirect_uri} />
       {failure ? <FormAlert title="Single sign-on was not saved">{failure}</FormAlert> : null}
       <TextInput
@@ -342,82 +237,23 @@ function SsoForm({
         />
       </Group>
       <RoleRules form={form} />
-      <Switch
-        label="Require single sign-on"
-        description={
-          hasVerifiedDomain
-            ? 'People of the verified domains can no longer sign in with a password or a passkey, nor reset a password. Platform administrators keep a logged way in.'
-            : 'Verify a domain under Sign-in domains first: single sign-on can be required only of verified domains.'
-        }
-        disabled={!hasVerifiedDomain}
-        {...form.getInputProps('require_sso', { type: 'checkbox' })}
+      <RequireSsoSwitch form={form} hasVerifiedDomain={hasVerifiedDomain} />
+      <SsoActions
+        organisation={organisation}
+        configured={sso !== null}
+        dirty={form.isDirty()}
+        submitting={form.submitting}
+        lastTest={sso?.last_test ?? null}
+        testReturn={testReturn}
       />
-      <Group gap="sm" wrap="wrap">
-        <Button type="submit" loading={form.submitting}>
-          Save
-        </Button>
-        {sso ? (
-          <>
-            <Button
-              variant="light"
-              loading={testing.isLoading}
-              disabled={form.isDirty()}
-              onClick={() => void test()}
-            >
-              Test sign-in
-            </Button>
-            <Button
-              variant="subtle"
-              color="red"
-              leftSection={<TrashIcon size={14} />}
-              onClick={() => setRemoving(true)}
-            >
-              Remove
-            </Button>
-          </>
-        ) : null}
-      </Group>
-      {sso ? (
-        <Text size="sm" c="dimmed">
-          {form.isDirty()
-            ? 'Save your changes to test them.'
-            : 'Test sign-in takes you to your provider with the saved settings and back here; it signs nobody in.'}
-        </Text>
-      ) : null}
-      {testProblem ? (
-        <Notice tone="danger" title="The test sign-in did not start">
-          {testProblem}
-        </Notice>
-      ) : null}
-      {sso?.last_test ? <LastTest result={sso.last_test} focus={testReturn} /> : null}
-      <ConfirmDialog
-        opened={removing}
-        title="Remove single sign-on?"
-        confirmLabel="Remove single sign-on"
-        failureTitle="Single sign-on is still set up"
-        fallback={organisationSsoMessages.removeFailed}
-        onClose={() => setRemoving(false)}
-        onConfirm={async () => {
-          await remove({ organisationId }).unwrap();
-          showToast({
-            title: 'Single sign-on removed',
-            message: `${organisation.name}’s people sign in with their passwords again.`,
-          });
-          setRemoving(false);
-        }}
-      >
-        <Text size="sm">
-          People of your domains sign in with their passwords again; those who never set one reset it from the
-          sign-in page. Their memberships and seats stay.
-        </Text>
-      </ConfirmDialog>
-    </SectionCard>
+    </>
   );
 }
 
 /**
- * Single sign-on through the organisation's OpenID Connect provider: its owner and admins set the
- * issuer, client and the roles groups give, require it of the verified domains, and test a sign-in
+ * Single sign-on through the organisation's provider, OpenID Connect or SAML 2.0: its owner and
+ * admins choose the protocol, set the provider (an issuer and client, or a SAML provider's
+ * metadata) and the roles groups give, require it of the verified domains, and test a sign-in
  * (the provider sends the browser back here with `#sso_test=…`, and the result is shown).
  */
 export function SsoSection({
@@ -439,12 +275,19 @@ export function SsoSection({
     cleared.current = true;
     void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
   }, [testReturn, navigate, location.pathname, location.search]);
+  const [protocol, setProtocol] = useState<SsoProtocol>(answer.sso?.protocol ?? 'oidc');
+  const submitter: SubmitHandlerRef = useRef(undefined);
+  const props = { organisation, answer, hasVerifiedDomain, testReturn, submitter };
+  // One card and one form whichever protocol is shown, so choosing the other keeps focus where it is.
   return (
-    <SsoForm
-      organisation={organisation}
-      answer={answer}
-      hasVerifiedDomain={hasVerifiedDomain}
-      testReturn={testReturn}
-    />
+    <SectionCard
+      headingId="sso-title"
+      title="Single sign-on"
+      description={SSO_DESCRIPTION(organisation)}
+      onSubmit={(event) => submitter.current?.(event)}
+    >
+      <ProtocolChoice value={protocol} onChange={setProtocol} />
+      {protocol === 'saml' ? <SamlForm {...props} /> : <OidcForm {...props} />}
+    </SectionCard>
   );
 }
