@@ -37,7 +37,15 @@ beforeEach(async () => {
   api.on(`GET ${BASE}/invitations`, () => ({ json: [makeInvitation()] }));
   api.on(`GET ${BASE}/domains`, () => ({ json: { domains } }));
   api.on(`GET ${BASE}/sso`, () => ({
-    json: { sso: null, redirect_uri: 'http://portal.test/api/v1/auth/sso/callback' },
+    json: {
+      sso: null,
+      redirect_uri: 'http://portal.test/api/v1/auth/sso/callback',
+      saml: {
+        entity_id: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/metadata`,
+        acs_url: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/acs`,
+        metadata_url: `http://portal.test/api/v1/auth/sso/saml/${ORG_ID}/metadata`,
+      },
+    },
   }));
   api.on(`GET ${BASE}/provisioning`, () => ({
     json: { base_url: 'http://portal.test/scim/v2', token: null, users: 0, active_users: 0, groups: [] },
