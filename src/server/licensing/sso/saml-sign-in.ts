@@ -1,10 +1,4 @@
-import {
-  type CacheProvider,
-  generateServiceProviderMetadata,
-  SAML,
-  SamlStatusError,
-  ValidateInResponseTo,
-} from '@node-saml/node-saml';
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
 import {
   SSO_SIGN_IN_TTL_SECONDS,
   type SamlServiceProvider,
@@ -63,9 +57,12 @@ export function samlServiceProvider(publicUrl: string, organisationId: string): 
   };
 }
 
+/** node-saml and its XML stack, loaded at the first SAML sign-in rather than with every start. */
+const nodeSaml = () => import('@node-saml/node-saml');
+
 /** Why node-saml refused an answer, as the refusal's code (the log's reason) and its words. */
-function refusalOf(error: unknown, organisationId: string): SsoRefusal {
-  if (error instanceof SamlStatusError)
+async function refusalOf(error: unknown, organisationId: string): Promise<SsoRefusal> {
+  if (error instanceof (await nodeSaml()).SamlStatusError)
     return refuse('sso_provider_refused', `(${error.message})`, organisationId);
   const message = error instanceof Error ? error.message : 'unknown';
   const code: SamlRefusalCode | undefined = /signature/i.test(message)
@@ -127,10 +124,11 @@ export interface SamlSignInDeps {
  */
 export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDeps) {
   /** node-saml for the organisation's provider; `request` is the one AuthnRequest it may answer. */
-  function samlFor(
+  async function samlFor(
     settings: OrganisationSsoRow,
     request: { id: string; createdAt: string } | { capture: (id: string) => void },
-  ): SAML {
+  ): Promise<SAML> {
+    const { SAML, ValidateInResponseTo } = await nodeSaml();
     const sp = samlServiceProvider(publicUrl, settings.organisation_id);
     // The sign-in's row is the request store: node-saml asks it whether InResponseTo names ours.
     const cacheProvider: CacheProvider = {
@@ -209,12 +207,12 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     row: SsoSignInRow,
     samlResponse: string,
   ): Promise<ProviderClaims> {
-    const saml = samlFor(settings, { id: row.nonce, createdAt: row.created_at });
+    const saml = await samlFor(settings, { id: row.nonce, createdAt: row.created_at });
     let profile;
     try {
       ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     } catch (error) {
-      throw refusalOf(error, settings.organisation_id);
+      throw await refusalOf(error, settings.organisation_id);
     }
     if (!profile) throw refuse('saml_response_refused', '(no assertion)', settings.organisation_id);
     await ownChecks(settings, profile.getAssertionXml?.() ?? '', profile.getSamlResponseXml?.() ?? '');
@@ -236,7 +234,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
       if (!(await findOrganisation(db, organisationId)))
         throw notFound('organisation_not_found', 'There is no such organization.');
       const sp = samlServiceProvider(publicUrl, organisationId);
-      return generateServiceProviderMetadata({
+      return (await nodeSaml()).generateServiceProviderMetadata({
         issuer: sp.entity_id,
         callbackUrl: sp.acs_url,
         identifierFormat: EMAIL_NAME_ID,
@@ -252,7 +250,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     ): Promise<SsoRedirect> {
       const relayState = randomToken();
       let requestId: string | undefined;
-      const saml = samlFor(settings, { capture: (id) => (requestId = id) });
+      const saml = await samlFor(settings, { capture: (id) => (requestId = id) });
       const url = await saml.getAuthorizeUrlAsync(relayState, undefined, {
         // Not part of SAML, but several providers take it to skip asking for the address.
         ...(options.loginHint ? { additionalParams: { login_hint: options.loginHint } } : {}),

@@ -22,21 +22,26 @@ interface XmlParser {
   parseFromString(xml: string, mimeType: string): { documentElement: XmlElement | null } | undefined;
 }
 
-const { DOMParser } = createRequire(import.meta.url)('@xmldom/xmldom') as {
-  DOMParser: new (options?: {
-    errorHandler?: {
-      warning?: (message: string) => void;
-      error?: (message: string) => void;
-      fatalError?: (message: string) => void;
-    };
-  }) => XmlParser;
-};
+type DomParserClass = new (options?: {
+  errorHandler?: {
+    warning?: (message: string) => void;
+    error?: (message: string) => void;
+    fatalError?: (message: string) => void;
+  };
+}) => XmlParser;
+
+let domParser: DomParserClass | undefined;
+/** Loaded at the first SAML document read, not with every start of the server. */
+const DOMParser = (): DomParserClass =>
+  (domParser ??= (createRequire(import.meta.url)('@xmldom/xmldom') as { DOMParser: DomParserClass })
+    .DOMParser);
 
 /** The document element of `xml`, or the parser's first complaint. */
 export function parseXml(xml: string): { root: XmlElement | null; problems: string[] } {
   const problems: string[] = [];
   const record = (message: string) => problems.push(String(message));
-  const doc = new DOMParser({
+  const Parser = DOMParser();
+  const doc = new Parser({
     errorHandler: { warning: () => {}, error: record, fatalError: record },
   }).parseFromString(xml, 'text/xml');
   return { root: doc?.documentElement ?? null, problems };
