@@ -1,11 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { issueLicense } from '../../src/server/licensing/index.js';
 import { startSamlIdentityProvider } from '../support/saml-identity-provider.js';
 import { photograph, showScheme } from './support/photograph.js';
-import { callApi, planByCode, seedOrganisation } from './support/seed.js';
+import { callApi } from './support/seed.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';
+import {
+  DESKTOP,
+  organisationWithVerifiedDomain,
+  PHONE,
+  routePublicUrl,
+} from './support/sso-organisation.js';
 
 /**
  * Issue 32's SAML single sign-on in Chromium, against a SAML identity provider on loopback that
@@ -17,32 +21,8 @@ import { describePortal, expectPath, signIn } from './support/portal.js';
  * Screens on a desktop and a phone, light and dark.
  */
 
-/** The server's PUBLIC_URL in e2e: the provider posts the browser back there. */
-const PUBLIC_URL = 'http://portal.test';
 const idp = await startSamlIdentityProvider();
 afterAll(() => idp.close());
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-  reducedMotion: 'reduce',
-};
-
-/**
- * portal.test is this server: the browser coming back from the provider is sent on to it, with a
- * 307 so that the provider's POST to the ACS stays a POST with its form.
- */
-async function routePublicUrl(context: BrowserContext, baseUrl: string) {
-  await context.route(`${PUBLIC_URL}/**`, (route) =>
-    route.fulfill({
-      status: 307,
-      headers: { location: `${baseUrl}${route.request().url().slice(PUBLIC_URL.length)}` },
-    }),
-  );
-}
 
 describePortal(
   'organisation SAML single sign-on in the browser',
@@ -51,33 +31,10 @@ describePortal(
       const server = portal.server;
       const db = server.app.db;
       const owner = await server.createUser({ fullName: 'Sam Owner' });
-      const organisationId = await seedOrganisation(server, owner.email, 'Globex Research');
-      const ownerId = (
-        await db.selectFrom('users').select('id').where('email', '=', owner.email).executeTakeFirstOrThrow()
-      ).id;
-      await issueLicense(db, server.clock, server.app.events, {
-        userId: ownerId,
-        plan: await planByCode(server, 'business-monthly'),
-        organisation: { id: organisationId, seats: 3 },
+      const { organisationId, domain } = await organisationWithVerifiedDomain(server, owner, {
+        organisation: 'Globex Research',
+        domainPrefix: 'globex',
       });
-      // The domain proven as the domains section proves it (its own e2e drives that through DNS).
-      const domain = `globex-${randomBytes(3).toString('hex')}.example`;
-      const now = server.clock.now().toISOString();
-      await db
-        .insertInto('organisation_domains')
-        .values({
-          id: randomUUID(),
-          organisation_id: organisationId,
-          domain,
-          token: randomBytes(16).toString('hex'),
-          verified_domain: domain,
-          created_by: ownerId,
-          created_at: now,
-          verified_at: now,
-          checked_at: now,
-          check_failure: null,
-        })
-        .execute();
       const tester = `tess@${domain}`;
       const newcomer = `nico@${domain}`;
       idp.accounts.set(tester, { email: tester, groups: ['portal-admins'], name: 'Tess Tester' });

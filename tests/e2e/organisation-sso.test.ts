@@ -1,13 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
-import { issueLicense } from '../../src/server/licensing/index.js';
 import { API_BASE_PATH } from '../../src/shared/routes.js';
 import { apiPaths } from '../../src/shared/api-paths.js';
 import { startOidcProvider } from '../support/oidc-provider.js';
 import { photograph, showScheme } from './support/photograph.js';
-import { planByCode, seedOrganisation } from './support/seed.js';
 import { describePortal, expectPath, signIn } from './support/portal.js';
+import {
+  DESKTOP,
+  organisationWithVerifiedDomain,
+  PHONE,
+  PUBLIC_URL,
+  routePublicUrl,
+} from './support/sso-organisation.js';
 
 /**
  * Issue 32's single sign-on in Chromium, against a real OpenID provider (oidc-provider) on
@@ -17,31 +20,10 @@ import { describePortal, expectPath, signIn } from './support/portal.js';
  * provider, and lands in the organisation with a seat. Screens on a desktop and a phone, light and dark.
  */
 
-/** The server's PUBLIC_URL in e2e: the provider sends the browser back there. */
-const PUBLIC_URL = 'http://portal.test';
 const provider = await startOidcProvider({
   redirectUris: [`${PUBLIC_URL}${API_BASE_PATH}${apiPaths.auth.ssoCallback}`],
 });
 afterAll(() => provider.close());
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-  reducedMotion: 'reduce',
-};
-
-/** portal.test is this server: the browser coming back from the provider is sent on to it. */
-async function routePublicUrl(context: BrowserContext, baseUrl: string) {
-  await context.route(`${PUBLIC_URL}/**`, (route) =>
-    route.fulfill({
-      status: 302,
-      headers: { location: `${baseUrl}${route.request().url().slice(PUBLIC_URL.length)}` },
-    }),
-  );
-}
 
 describePortal(
   'organisation single sign-on in the browser',
@@ -50,33 +32,10 @@ describePortal(
       const server = portal.server;
       const db = server.app.db;
       const owner = await server.createUser({ fullName: 'Olivia Owner' });
-      const organisationId = await seedOrganisation(server, owner.email, 'Acme Tools');
-      const ownerId = (
-        await db.selectFrom('users').select('id').where('email', '=', owner.email).executeTakeFirstOrThrow()
-      ).id;
-      await issueLicense(db, server.clock, server.app.events, {
-        userId: ownerId,
-        plan: await planByCode(server, 'business-monthly'),
-        organisation: { id: organisationId, seats: 3 },
+      const { organisationId, domain } = await organisationWithVerifiedDomain(server, owner, {
+        organisation: 'Acme Tools',
+        domainPrefix: 'acme',
       });
-      // The domain proven as the domains section proves it (its own e2e drives that through DNS).
-      const domain = `acme-${randomBytes(3).toString('hex')}.example`;
-      const now = server.clock.now().toISOString();
-      await db
-        .insertInto('organisation_domains')
-        .values({
-          id: randomUUID(),
-          organisation_id: organisationId,
-          domain,
-          token: randomBytes(16).toString('hex'),
-          verified_domain: domain,
-          created_by: ownerId,
-          created_at: now,
-          verified_at: now,
-          checked_at: now,
-          check_failure: null,
-        })
-        .execute();
       const tester = `tess@${domain}`;
       const newcomer = `nina@${domain}`;
       provider.accounts.set(tester, { email: tester, groups: ['portal-admins'], name: 'Tess Tester' });
