@@ -8,7 +8,7 @@ import {
   DESKTOP,
   organisationWithVerifiedDomain,
   PHONE,
-  routePublicUrl,
+  pageReturningFromProviders,
 } from './support/sso-organisation.js';
 
 /**
@@ -44,9 +44,7 @@ describePortal(
         ['desktop', DESKTOP],
         ['phone', PHONE],
       ] as const) {
-        const context = await portal.newContext(options);
-        await routePublicUrl(context, server.baseUrl);
-        const page = await context.newPage();
+        const page = await pageReturningFromProviders(portal, options);
         await signIn(page, owner.email, owner.password);
         await page.goto(`/organisations/${organisationId}`);
         const section = page.getByRole('region', { name: 'Single sign-on', exact: true });
@@ -133,9 +131,7 @@ describePortal(
       }
 
       // A new person of the domain: the password is refused, single sign-on is offered and works.
-      const context = await portal.newContext(DESKTOP);
-      await routePublicUrl(context, server.baseUrl);
-      const page = await context.newPage();
+      const page = await pageReturningFromProviders(portal, DESKTOP);
       await page.goto('/login');
       const form = page.locator('form');
       await form.getByRole('textbox', { name: 'E-mail' }).fill(newcomer);

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { issueLicense } from '../../../src/server/licensing/index.js';
+import type { Portal } from './portal.js';
 import { planByCode, seedOrganisation } from './seed.js';
 import type { Credentials, PortalServer } from './server.js';
 
@@ -27,13 +28,23 @@ export const PHONE: BrowserContextOptions = {
  * portal.test is this server: the browser coming back from the provider is sent on to it, with a
  * 307 so that a SAML provider's POST to the ACS stays a POST with its form.
  */
-export async function routePublicUrl(context: BrowserContext, baseUrl: string): Promise<void> {
+async function routePublicUrl(context: BrowserContext, baseUrl: string): Promise<void> {
   await context.route(`${PUBLIC_URL}/**`, (route) =>
     route.fulfill({
       status: 307,
       headers: { location: `${baseUrl}${route.request().url().slice(PUBLIC_URL.length)}` },
     }),
   );
+}
+
+/** A page in a context of its own whose trips through a provider come back to this server. */
+export async function pageReturningFromProviders(
+  portal: Portal,
+  options: BrowserContextOptions,
+): Promise<Page> {
+  const context = await portal.newContext(options);
+  await routePublicUrl(context, portal.server.baseUrl);
+  return context.newPage();
 }
 
 /**
