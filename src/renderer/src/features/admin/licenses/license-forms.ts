@@ -152,3 +152,16 @@ export const revokeFormSchema = z.object({
     .pipe(revokeLicenseQuerySchema.shape.reason),
 });
 export { REVOKE_REASON_MAX_LENGTH };
+
+/** An administrator's reason for forgiving a license's deactivations, kept in the security log. */
+export const resetDeactivationsFormSchema = z.object({
+  reason: z
+    .string()
+    .transform(oneLine)
+    .pipe(
+      z
+        .string()
+        .min(1, 'Enter the reason: it is kept in the security log')
+        .max(REVOKE_REASON_MAX_LENGTH, `Use at most ${REVOKE_REASON_MAX_LENGTH} characters`),
+    ),
+});

@@ -1,25 +1,11 @@
 import { Text, Textarea } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
-import { z } from 'zod';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useResetDeactivationsMutation } from '../admin-endpoints';
-import { REVOKE_REASON_MAX_LENGTH } from './license-forms';
-
-const resetFormSchema = z.object({
-  reason: z
-    .string()
-    .transform((text) => text.replace(/\s+/g, ' ').trim())
-    .pipe(
-      z
-        .string()
-        .min(1, 'Enter the reason: it is kept in the security log')
-        .max(REVOKE_REASON_MAX_LENGTH, `Use at most ${REVOKE_REASON_MAX_LENGTH} characters`),
-    ),
-});
+import { REVOKE_REASON_MAX_LENGTH, resetDeactivationsFormSchema } from './license-forms';
+import { useLicenseReasonForm } from './reason-form';
 
 export const resetDeactivationsFailed = 'Failed to reset the deactivation count';
 
@@ -34,16 +20,7 @@ export interface ResetDeactivationsModalProps {
  */
 export function ResetDeactivationsModal({ license, onClose }: ResetDeactivationsModalProps) {
   const [resetDeactivations] = useResetDeactivationsMutation();
-  const [failure, setFailure] = useState<string>();
-  const form = useForm({
-    initialValues: { reason: '' },
-    validate: schemaResolver(resetFormSchema, { sync: true }),
-  });
-  const { reset } = form;
-  useEffect(() => {
-    reset();
-    setFailure(undefined);
-  }, [license, reset]);
+  const { form, failure, setFailure } = useLicenseReasonForm(license, resetDeactivationsFormSchema);
 
   const submit = form.onSubmit(
     async ({ reason }) => {
@@ -52,7 +29,7 @@ export function ResetDeactivationsModal({ license, onClose }: ResetDeactivations
       try {
         await resetDeactivations({
           id: license.license_id,
-          reason: resetFormSchema.parse({ reason }).reason,
+          reason: resetDeactivationsFormSchema.parse({ reason }).reason,
         }).unwrap();
         notifications.show({
           color: 'teal',

@@ -1,13 +1,12 @@
 import { Text, Textarea } from '@mantine/core';
-import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState } from 'react';
 import type { AdminLicense } from '../../../../../shared/api/admin';
 import { adminMessages } from '../../../../../shared/messages';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
 import { useRevokeLicenseMutation } from '../admin-endpoints';
 import { REVOKE_REASON_MAX_LENGTH, revokeFormSchema } from './license-forms';
+import { useLicenseReasonForm } from './reason-form';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
 export interface RevokeLicenseModalProps {
@@ -22,16 +21,7 @@ export interface RevokeLicenseModalProps {
  */
 export function RevokeLicenseModal({ license, onClose, onRevoked }: RevokeLicenseModalProps) {
   const [revokeLicense] = useRevokeLicenseMutation();
-  const [failure, setFailure] = useState<string>();
-  const form = useForm({
-    initialValues: { reason: '' },
-    validate: schemaResolver(revokeFormSchema, { sync: true }),
-  });
-  const { reset } = form;
-  useEffect(() => {
-    reset();
-    setFailure(undefined);
-  }, [license, reset]);
+  const { form, failure, setFailure } = useLicenseReasonForm(license, revokeFormSchema);
 
   const submit = form.onSubmit(
     async ({ reason }) => {
