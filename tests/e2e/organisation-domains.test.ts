@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { BrowserContextOptions } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
 import { startDnsServer } from '../support/dns-server.js';
+import { DESKTOP, ownersOrganisationSection, PHONE } from './support/organisation-page.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { seedOrganisation } from './support/seed.js';
-import { describePortal, signIn } from './support/portal.js';
+import { describePortal } from './support/portal.js';
 
 /**
  * Issue 32's first step in Chromium: an organisation's owner claims the company's mail domain,
@@ -15,15 +15,6 @@ import { describePortal, signIn } from './support/portal.js';
 
 const dns = await startDnsServer();
 afterAll(() => dns.close());
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-  reducedMotion: 'reduce',
-};
 
 describePortal(
   'organisation sign-in domains in the browser',
@@ -39,12 +30,7 @@ describePortal(
         ['phone', PHONE],
       ] as const) {
         const page = await (await portal.newContext(options)).newPage();
-        await signIn(page, owner.email, owner.password);
-        await page.goto(`/organisations/${organisationId}`);
-        const section = page
-          .locator('.mantine-Card-root')
-          .filter({ has: page.getByRole('heading', { name: 'Sign-in domains' }) });
-        await section.scrollIntoViewIfNeeded();
+        const section = await ownersOrganisationSection(page, owner, organisationId, 'Sign-in domains');
 
         if (device === 'desktop') {
           // From the keyboard: the field, then Enter.

@@ -1,23 +1,14 @@
-import type { BrowserContextOptions } from 'playwright-core';
 import { expect, it } from 'vitest';
+import { DESKTOP, ownersOrganisationSection, PHONE } from './support/organisation-page.js';
 import { photograph, showScheme } from './support/photograph.js';
 import { seedOrganisation } from './support/seed.js';
-import { describePortal, signIn } from './support/portal.js';
+import { describePortal } from './support/portal.js';
 
 /**
  * Issue 32's SCIM provisioning in Chromium: an organisation's owner creates the SCIM token in the
  * Provisioning section, sees it once (a SCIM request with it is answered), stores it, and rotates
  * it (the old token is refused from then on); on a desktop and a phone, light and dark.
  */
-
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-  reducedMotion: 'reduce',
-};
 
 describePortal('organisation provisioning in the browser', (portal) => {
   it('creates the SCIM token, shows it once, and rotates it', async () => {
@@ -33,12 +24,7 @@ describePortal('organisation provisioning in the browser', (portal) => {
       ['phone', PHONE],
     ] as const) {
       const page = await (await portal.newContext(options)).newPage();
-      await signIn(page, owner.email, owner.password);
-      await page.goto(`/organisations/${organisationId}`);
-      const section = page
-        .locator('.mantine-Card-root')
-        .filter({ has: page.getByRole('heading', { name: 'Provisioning' }) });
-      await section.scrollIntoViewIfNeeded();
+      const section = await ownersOrganisationSection(page, owner, organisationId, 'Provisioning');
       await expect.poll(() => section.getByText(/^https?:\/\/\S+\/scim\/v2$/).isVisible()).toBe(true);
 
       if (device === 'desktop') {

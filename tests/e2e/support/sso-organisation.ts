@@ -1,28 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { issueLicense } from '../../../src/server/licensing/index.js';
+export { DESKTOP, PHONE } from './organisation-page.js';
 import type { Portal } from './portal.js';
 import { planByCode, seedOrganisation } from './seed.js';
 import type { Credentials, PortalServer } from './server.js';
 
 // What the browser tests of single sign-on (OpenID Connect and SAML) share: the address identity
-// providers send the browser back to, the screens they look at, and an organisation ready to set
-// a provider up.
+// providers send the browser back to, and an organisation ready to set a provider up.
 
 /** The server's PUBLIC_URL in e2e: the provider sends the browser back there. */
 export const PUBLIC_URL = 'http://portal.test';
-
-export const DESKTOP: BrowserContextOptions = {
-  viewport: { width: 1280, height: 900 },
-  reducedMotion: 'reduce',
-};
-export const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-  reducedMotion: 'reduce',
-};
 
 /**
  * portal.test is this server: the browser coming back from the provider is sent on to it, with a
