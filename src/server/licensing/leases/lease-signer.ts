@@ -67,6 +67,8 @@ export interface LeaseInput {
   floating?: { seatId: string; borrowedUntil: string | null; lifetimeSeconds: number };
   /** The license's features, of which the metered ones get an offline allowance (an online lease). */
   metered?: ReservableFeature[];
+  /** The activation the allowance is reserved for, when the caller has it (else found by hardware id). */
+  activationId?: string | undefined;
 }
 
 /** What reserving a feature's offline allowance reads of it. */
@@ -79,6 +81,8 @@ export type ReservableFeature = Pick<
 export type UsageReserver = (request: {
   licenseId: string;
   hardwareId: string;
+  /** The machine's activation, when the caller has it (a license check): it is not looked up then. */
+  activationId?: string | undefined;
   features: ReservableFeature[];
   expiresAt: string;
 }) => Promise<LeaseUsage[]>;
@@ -235,6 +239,7 @@ export async function createLeaseSigner(options: LeaseSignerOptions): Promise<Le
           ? await options.reserveUsage({
               licenseId: input.licenseId,
               hardwareId: input.hardwareId,
+              activationId: input.activationId,
               features: input.metered,
               expiresAt: new Date(expiresAt * 1000).toISOString(),
             })

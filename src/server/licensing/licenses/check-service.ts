@@ -200,6 +200,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       presentedHardwareId,
       { plan: catalogue.plan, usage_info: { features }, trial },
       seat,
+      activation.id,
     );
     const answer: LicenseStatusAnswer = {
       valid: true,

@@ -14,6 +14,7 @@ export const leaseFor = (
   hardwareId: string,
   license: Pick<License, 'plan' | 'usage_info'> & { trial?: LicenseTrial | null },
   seat: SeatHolder | null = null,
+  activationId?: string,
 ) =>
   leases.sign({
     licenseId: row.id,
@@ -30,4 +31,5 @@ export const leaseFor = (
     trial: license.trial ? { ends_at: license.trial.ends_at, days_left: license.trial.days_left } : null,
     updatesUntil: row.updates_until,
     metered: license.usage_info.features,
+    activationId,
   });

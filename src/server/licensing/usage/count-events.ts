@@ -114,14 +114,19 @@ async function countOnce(
     counterId(a).localeCompare(counterId(b)),
   );
   const totals = new Map<string, number>();
-  for (const key of keys) totals.set(counterId(key), await lockCounter(db, input.licenseId, key));
+  const drawn = new Map<string, number>();
+  for (const key of keys) {
+    const locked = await lockCounter(db, input.licenseId, key);
+    totals.set(counterId(key), locked.total);
+    drawn.set(counterId(key), locked.fromPacks);
+  }
   const before = new Map(totals);
   // Units other machines hold for offline use are not this reporter's to count.
   const held = await heldByOthers(db, input.licenseId, input.machineId ?? null, keys, input.receivedAt);
   // The member's own counters after the license's: one lock order for every batch.
   const member = input.member && (await openMemberLedger(db, input.licenseId, input.member, keys));
   // Past the allowance, units are drawn from the license's credit packs before any is overage.
-  const packs = await openPackPool(db, input.licenseId, events, keys);
+  const packs = await openPackPool(db, input.licenseId, events, drawn);
 
   const counted = await findCountedEvents(db, input.licenseId, [
     ...new Set(events.map((event) => event.eventId)),

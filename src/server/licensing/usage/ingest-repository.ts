@@ -19,26 +19,34 @@ export interface UsageEventRow {
   data: string;
 }
 
+/** A locked counter as it stands: its total, and how much of it credit packs covered. */
+export interface LockedCounter {
+  total: number;
+  fromPacks: number;
+}
+
 /**
  * Takes the counter's row lock (PostgreSQL: until the transaction ends; SQLite has one writer
- * anyway) and answers its total, creating it at zero. Counters are locked in one order by every
- * caller, so two batches never wait on each other in a circle.
+ * anyway) and answers it as it stands, creating it at zero: one statement, an insert that touches
+ * the row when it is there. Counters are locked in one order by every caller, so two batches
+ * never wait on each other in a circle.
  */
-export async function lockCounter(db: DbOrTransaction, licenseId: string, key: CounterKey): Promise<number> {
-  await db
+export async function lockCounter(
+  db: DbOrTransaction,
+  licenseId: string,
+  key: CounterKey,
+): Promise<LockedCounter> {
+  const row = await db
     .insertInto('usage_counters')
     .values({ license_id: licenseId, feature_id: key.featureId, period_start: key.periodStart, total: 0 })
-    .onConflict((conflict) => conflict.columns(['license_id', 'feature_id', 'period_start']).doNothing())
-    .execute();
-  const row = await db
-    .updateTable('usage_counters')
-    .set((eb) => ({ total: eb.ref('total') }))
-    .where('license_id', '=', licenseId)
-    .where('feature_id', '=', key.featureId)
-    .where('period_start', '=', key.periodStart)
-    .returning('total')
+    .onConflict((conflict) =>
+      conflict
+        .columns(['license_id', 'feature_id', 'period_start'])
+        .doUpdateSet((eb) => ({ total: eb.ref('usage_counters.total') })),
+    )
+    .returning(['total', 'from_packs'])
     .executeTakeFirstOrThrow();
-  return Number(row.total);
+  return { total: Number(row.total), fromPacks: Number(row.from_packs) };
 }
 
 /** The events of the license already counted under any of `eventIds`. */

@@ -48,31 +48,6 @@ export async function lockOpenPacks(
     }));
 }
 
-/** What each of the (locked) counters drew from packs so far. */
-export async function counterDraws(
-  db: DbOrTransaction,
-  licenseId: string,
-  keys: CounterKey[],
-): Promise<Map<string, number>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('usage_counters')
-    .select(['feature_id', 'period_start', 'from_packs'])
-    .where('license_id', '=', licenseId)
-    .where(
-      'feature_id',
-      'in',
-      keys.map((key) => key.featureId),
-    )
-    .where(
-      'period_start',
-      'in',
-      keys.map((key) => key.periodStart),
-    )
-    .execute();
-  return new Map(rows.map((row) => [`${row.feature_id}|${row.period_start}`, Number(row.from_packs)]));
-}
-
 /** Adds what a batch drew to each pack's `used` and each counter's `from_packs`. */
 export async function addDraws(
   db: DbOrTransaction,

@@ -8,7 +8,6 @@ import type { LicensingEvents } from '../events.js';
 import type { CounterKey } from './ingest-repository.js';
 import {
   addDraws,
-  counterDraws,
   endPackOfPayment,
   findPackOfPayment,
   insertPack,
@@ -52,12 +51,16 @@ export interface PackPool {
   save(db: DbOrTransaction, counted: { key: CounterKey; draw: PackDraw }[]): Promise<void>;
 }
 
-/** Locks and reads the packs of the batch's features (after its counters), for {@link PackPool.draw}. */
+/**
+ * Locks and reads the packs of the batch's features (after its counters), for {@link PackPool.draw};
+ * `drawnBefore` is what packs already covered of each locked counter (its `from_packs`, by
+ * `feature|period`).
+ */
 export async function openPackPool(
   db: DbOrTransaction,
   licenseId: string,
   events: DrawingEvent[],
-  keys: CounterKey[],
+  drawnBefore: ReadonlyMap<string, number>,
 ): Promise<PackPool> {
   const metered = events.filter((event) => event.limit !== null);
   const earliest = metered.reduce<string | undefined>(
@@ -67,17 +70,8 @@ export async function openPackPool(
   const features = [...new Set(metered.map((event) => event.featureId))].sort();
   const packs: OpenPack[] =
     earliest === undefined ? [] : await lockOpenPacks(db, licenseId, features, earliest);
-  // What the counters drew before matters while packs are left, and under a cap (whose overage
-  // leaves out what packs covered); under stop with no pack left, the allowance is used up anyway.
-  const needsDraws =
-    packs.length > 0 || metered.some((event) => event.ceiling !== null && event.ceiling !== event.limit);
-  const drawn = !needsDraws
-    ? new Map<string, number>()
-    : await counterDraws(
-        db,
-        licenseId,
-        keys.filter((key) => features.includes(key.featureId)),
-      );
+  // What this batch draws is added to it as it goes.
+  const drawn = new Map(drawnBefore);
 
   return {
     draw(event, total, held = 0) {

@@ -8,7 +8,7 @@ import type { ReservableFeature, UsageReserver } from '../leases/lease-signer.js
 import { usageCeiling } from './allowance.js';
 import { type CounterKey, lockCounter } from './ingest-repository.js';
 import type { UsageEventRow } from './ingest-repository.js';
-import { counterDraws, packsLeft } from './packs-repository.js';
+import { packsLeft } from './packs-repository.js';
 import {
   drawDown,
   findActiveMachine,
@@ -87,7 +87,10 @@ async function reserveOnce(
   request: Parameters<UsageReserver>[0],
   features: (ReservableFeature & { limit: number; period: NonNullable<ReservableFeature['period']> })[],
 ): Promise<LeaseUsage[]> {
-  const machine = await findActiveMachine(trx, request.licenseId, request.hardwareId);
+  // A license check knows its machine; other callers name it by its hardware id.
+  const machine = request.activationId
+    ? { id: request.activationId }
+    : await findActiveMachine(trx, request.licenseId, request.hardwareId);
   if (!machine) return [];
   const nowIso = now.toISOString();
   const items = features
@@ -98,7 +101,12 @@ async function reserveOnce(
     .sort((a, b) => counterId(a.key).localeCompare(counterId(b.key)));
   // Counters first, in the order every counting takes them: counting and reserving never interleave.
   const used = new Map<string, number>();
-  for (const { key } of items) used.set(counterId(key), await lockCounter(trx, request.licenseId, key));
+  const drawn = new Map<string, number>();
+  for (const { key } of items) {
+    const locked = await lockCounter(trx, request.licenseId, key);
+    used.set(counterId(key), locked.total);
+    drawn.set(counterId(key), locked.fromPacks);
+  }
   // What the previous lease held is freed: its use was reported and counted, the rest is free again.
   await releaseMachine(trx, machine.id);
   const held = await heldByOthers(
@@ -109,11 +117,7 @@ async function reserveOnce(
     nowIso,
   );
   // Units come from the allowance first, then from packs: what packs hold is left too.
-  const keys = items.map((item) => item.key);
-  const [drawn, inPacks] = await Promise.all([
-    counterDraws(trx, request.licenseId, keys),
-    packsLeft(trx, [request.licenseId], nowIso),
-  ]);
+  const inPacks = await packsLeft(trx, [request.licenseId], nowIso);
   const answers = new Map<string, LeaseUsage>();
   for (const { feature, key } of items) {
     const ceiling = usageCeiling(feature.limit, feature.overage);

@@ -45,6 +45,7 @@ import * as organisationSso from './migrations/0043-organisation-sso.js';
 import * as organisationSaml from './migrations/0047-organisation-saml.js';
 import * as scim from './migrations/0045-scim.js';
 import * as subscriptionPause from './migrations/0046-subscription-pause.js';
+import * as reservationsByMachine from './migrations/0049-reservations-by-machine.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -93,6 +94,7 @@ export const migrations: Record<string, Migration> = {
   '0045-scim': scim,
   '0046-subscription-pause': subscriptionPause,
   '0047-organisation-saml': organisationSaml,
+  '0049-reservations-by-machine': reservationsByMachine,
 };
 
 export class MigrationError extends Error {
