@@ -67,6 +67,22 @@ describeOnEveryDatabase(
       expect(claimsOf(renewed.answer.lease).iat).toBeGreaterThan(claimsOf(first.answer.lease).iat);
     });
 
+    it('the check that opens a period keeps its answer: the counters its reservation creates at zero change nothing', async () => {
+      const s = server();
+      const { license, hw } = await activated(s);
+      // As on the first check of a new month: no counter of this period exists yet.
+      await s.app.db.deleteFrom('usage_counters').where('license_id', '=', license.id).execute();
+      const first = await check(s, license.license_key, hw);
+      const created = await s.app.db
+        .selectFrom('usage_counters')
+        .select('total')
+        .where('license_id', '=', license.id)
+        .execute();
+      expect(created.length).toBeGreaterThan(0);
+      expect(created.every((counter) => Number(counter.total) === 0)).toBe(true);
+      expect((await check(s, license.license_key, hw)).body).toBe(first.body);
+    });
+
     it('is never served for another machine: each machine gets a lease bound to its own hardware id', async () => {
       const s = server();
       const { owner, license, hw } = await activated(s);

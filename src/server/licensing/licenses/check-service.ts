@@ -63,11 +63,13 @@ function packsLeftAt(row: LicenseCheckRow, now: Date): Map<string, number> {
 
 /**
  * This period's usage (and what packs hold) as one text, equal for equal usage whatever order the
- * rows came in.
+ * rows came in. A counter still at zero reads as none: the first lease's reservation creates this
+ * period's counters, and the machine's next check must still find its answer kept.
  */
 const usageKeyOf = (row: LicenseCheckRow, packsLeft: Map<string, number>): string => {
-  if (row.usage.length === 0 && packsLeft.size === 0) return '';
-  const cells = row.usage.map((cell) => cell.join(':'));
+  const used = row.usage.filter(([, , total, fromPacks]) => total !== 0 || fromPacks !== 0);
+  if (used.length === 0 && packsLeft.size === 0) return '';
+  const cells = used.map((cell) => cell.join(':'));
   for (const [featureId, units] of packsLeft) cells.push(`${featureId}:packs:${units}`);
   return cells.sort().join(' ');
 };
