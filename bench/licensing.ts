@@ -416,7 +416,9 @@ async function benchmarkDb(
     const peakRssBytes = { server: server.readPeakRss(), bare: bare.readPeakRss() };
     const bareRate = loads[0]?.requestsPerSecond ?? 0;
     const checks = loads
-      .filter((load) => load.target === 'status' || load.target === 'status-repeat' || load.target === 'validate')
+      .filter(
+        (load) => load.target === 'status' || load.target === 'status-repeat' || load.target === 'validate',
+      )
       .map((load) => {
         const ratio = bareRate > 0 ? round(load.requestsPerSecond / bareRate, 3) : 0;
         const failures = load.non2xx + load.errors;
