@@ -164,21 +164,25 @@ export async function toLicense(
 /**
  * A license's `usage_info` alone, as the usage reads answer it: its plan's features with this
  * period's use, in two reads instead of a whole view's eight. What is left in its packs comes from
- * the packs the caller has read already.
+ * the packs the caller has read already; the plan's features from `planFeatures` (the catalogue's
+ * cache) when given.
  */
 export async function usageInfoOf(
   db: DbOrTransaction,
   row: LicenseRow,
   now: Date,
   packsLeftByFeature: Map<string, number>,
+  planFeatures?: (planId: string) => Promise<PlanFeature[]>,
 ): Promise<License['usage_info']> {
   const [features, counters] = await Promise.all([
-    featuresOfPlans(db, [row.plan_id]),
+    planFeatures
+      ? planFeatures(row.plan_id)
+      : featuresOfPlans(db, [row.plan_id]).then((byPlan) => byPlan.get(row.plan_id) ?? []),
     currentCounters(db, [row.id], now),
   ]);
   const active = effectiveStatus(row, now) === 'active';
   return {
-    features: featureUsages(row.id, features.get(row.plan_id) ?? [], counters.totals, now, active, {
+    features: featureUsages(row.id, features, counters.totals, now, active, {
       draws: counters.draws,
       left: packsLeftByFeature,
     }),

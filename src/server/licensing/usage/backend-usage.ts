@@ -68,7 +68,7 @@ export function createBackendUsageService(deps: UsageDeps) {
     async usage(licenseId: string, days: number) {
       const row = await findLicenseById(db, licenseId);
       if (!row) throw licenseNotFound();
-      return usageReport(db, row, days, clock.now());
+      return usageReport(db, row, days, clock.now(), { planFeatures: deps.planFeatures });
     },
   };
 }

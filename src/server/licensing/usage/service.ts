@@ -55,7 +55,10 @@ export function createUsageService(deps: UsageDeps) {
   return {
     async usage(user: UserRow, id: string, days: number) {
       const row = await access.usable(user, id);
-      return usageReport(db, row, days, clock.now(), user.id);
+      return usageReport(db, row, days, clock.now(), {
+        callerId: user.id,
+        planFeatures: deps.planFeatures,
+      });
     },
 
     /**

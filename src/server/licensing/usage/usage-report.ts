@@ -7,19 +7,21 @@ import { overageOutlook } from './overage-outlook.js';
 import { ownMemberUsage } from './member-usage.js';
 import { leftInPacks, openPacksOfLicense } from './packs-repository.js';
 import { planCurrency } from './plan-currency.js';
+import type { UsageDeps } from './report-usage.js';
 
 /**
  * A license's use as the Usage page and the AI backend read it: each feature this period, the
  * plan's currency its overage is priced in, the use per day over the last `days` (rollups), the
  * overage projected and owed (overage-outlook.ts), and on an organisation's license `callerId`'s own
- * use and caps beside the pool's.
+ * use and caps beside the pool's. The plan's features come from `planFeatures` (the catalogue's
+ * cache) when given.
  */
 export async function usageReport(
   db: DbOrTransaction,
   row: LicenseRow,
   days: number,
   now: Date,
-  callerId?: string,
+  { callerId, planFeatures }: { callerId?: string; planFeatures?: UsageDeps['planFeatures'] } = {},
 ) {
   const since = utc(now)
     .startOf('day')
@@ -30,7 +32,7 @@ export async function usageReport(
     usageHistory(db, row.id, since),
     openPacksOfLicense(db, row.id, now.toISOString()),
   ]);
-  const usage_info = await usageInfoOf(db, row, now, leftInPacks(packs));
+  const usage_info = await usageInfoOf(db, row, now, leftInPacks(packs), planFeatures);
   const overage = await overageOutlook(db, row, usage_info.features, now);
   const member_usage = await ownMemberUsage(db, row, usage_info.features, callerId);
   return {
