@@ -4,7 +4,7 @@ import { normalizeLicenseKey } from '../../../shared/license-key.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ActivationRow } from '../../platform/db/tables.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
-import type { CheckAnswers, KeptAnswer } from './check-answers.js';
+import { answerBytes, type CheckAnswers, type KeptAnswer } from './check-answers.js';
 import type { HeldFloatingSeat, LicenseCheckReads, LicenseCheckRow } from './check-repository.js';
 import { type Heartbeats, WRITE_AT_ONCE_AFTER_MS } from './heartbeats.js';
 import { leaseFor } from './lease.js';
@@ -228,7 +228,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
     const lifetimeMs = Date.parse(signed.expiresAt) - signedAtMs;
     return {
       state,
-      body: Buffer.from(JSON.stringify(answer)),
+      body: answerBytes(JSON.stringify(answer)),
       lease: signed.lease,
       renewAtMs: signedAtMs + lifetimeMs * leaseReuseShare,
     };
@@ -352,7 +352,7 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       if (!answer) {
         const features = featuresFor(row, catalogue, now, periods.day, usage, packsLeft);
         answer = await answerFor(row, activation, body.hardware_id, catalogue, now, state, features, window);
-        answers.set(row.id, activation.hardware_id, answer);
+        answers.set(row.id, activation.hardware_id, answer, now.getTime());
       }
       return body.nonce ? withNonce(answer, row.id, body.hardware_id, body.nonce) : answer.body;
     },
