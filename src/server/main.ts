@@ -1,10 +1,7 @@
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './platform/config.js';
-import { ensureFirstAdmin } from './identity/first-admin.js';
-import { runClusterPrimary } from './server-cluster.js';
-import { stopOnSignals } from './shutdown.js';
+import { isPreparingWorker, runClusterPrimary } from './server-cluster.js';
 
 /** How long requests in flight may take to finish once the listener has closed (after the drain). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -19,6 +16,7 @@ async function prepare(app: FastifyInstance, config: Config): Promise<void> {
     );
   }
 
+  const { ensureFirstAdmin } = await import('./identity/first-admin.js');
   const firstAdmin = await ensureFirstAdmin(app.db, app.authService, config.bootstrapAdmin);
   if (firstAdmin) {
     const lines = [
@@ -33,30 +31,30 @@ async function prepare(app: FastifyInstance, config: Config): Promise<void> {
   }
 }
 
-async function serve(config: Config, { isClusterWorker }: { isClusterWorker: boolean }): Promise<void> {
+/** Builds the server and listens; `prepares` does the first-start work too (the one process, or a cluster's first worker). */
+async function serve(config: Config, { prepares }: { prepares: boolean }): Promise<void> {
+  // Loaded here, not at the top: a cluster's primary never builds a server, and starts sooner without it.
+  const [{ buildApp }, { stopOnSignals }] = await Promise.all([import('./app.js'), import('./shutdown.js')]);
   const app = await buildApp(config);
-  // In a cluster the primary has done this before starting the workers.
-  if (!isClusterWorker) await prepare(app, config);
+  if (prepares) await prepare(app, config);
 
   stopOnSignals(app, { drainMs: config.shutdownDrainMs, graceMs: SHUTDOWN_GRACE_MS });
 
   await app.listen({ port: config.port, host: config.host });
   await app.openMetricsPort();
-  if (!isClusterWorker)
+  if (prepares)
     app.log.info(`portal and API at ${config.publicUrl} (API reference at ${config.publicUrl}/api/docs)`);
 }
 
 async function start(): Promise<void> {
   const config = loadConfig();
   if (config.workers > 1 && cluster.isPrimary) {
-    // Migrations, generated keys and the first administrator happen once, before any worker starts.
-    const app = await buildApp(config);
-    await prepare(app, config);
-    await app.close();
+    // The first worker migrates, generates the keys and creates the first administrator; the
+    // others start once it listens (see server-cluster.ts).
     runClusterPrimary(config, SHUTDOWN_GRACE_MS);
     return;
   }
-  await serve(config, { isClusterWorker: cluster.isWorker });
+  await serve(config, { prepares: cluster.isPrimary || isPreparingWorker() });
 }
 
 start().catch((error: unknown) => {

@@ -10,9 +10,18 @@ const RESTART_WINDOW_MS = 60_000;
 
 const log = (message: string) => process.stdout.write(`[cluster] ${message}\n`);
 
+/** Set on the worker that does the first-start work: migrations, generated keys, the first administrator. */
+const PREPARING_WORKER_ENV = 'PORTAL_PREPARING_WORKER';
+
+/** Whether this process is the cluster's worker that prepares before the others start. */
+export const isPreparingWorker = () => cluster.isWorker && process.env[PREPARING_WORKER_ENV] === '1';
+
 /**
  * WORKERS=N: N server processes share the port (node:cluster hands out connections), for a
- * machine with cores to spare. Each worker is a whole server with its own caches, heartbeat batch
+ * machine with cores to spare. The first worker migrates, generates the keys and creates the first
+ * administrator, and the others start once it listens: they would otherwise race it to migrate,
+ * and the port answers as soon as one server is up instead of after N built at once on the same
+ * cores (the primary builds none). Each worker is a whole server with its own caches, heartbeat batch
  * and in-memory rate-limit counters (set REDIS_URL to share the sign-in limits). A worker that
  * crashes is replaced; SIGTERM or SIGINT stops them all, passed on as it came: on SIGTERM each
  * worker drains first (see shutdown.ts), on SIGINT it stops at once; each finishes its requests.
@@ -23,9 +32,16 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
   const startedAt = new Map<number, number>();
   let restarts: number[] = [];
 
+  let prepared = false;
   const fork = (): Worker => {
-    const worker = cluster.fork();
+    // Until one worker has prepared and listened, a new worker is the one that prepares.
+    const worker = cluster.fork(prepared ? {} : { [PREPARING_WORKER_ENV]: '1' });
     startedAt.set(worker.id, Date.now());
+    if (!prepared)
+      worker.once('listening', () => {
+        prepared = true;
+        for (let index = 1; index < config.workers; index++) fork();
+      });
     return worker;
   };
 
@@ -64,7 +80,7 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
   process.on('SIGINT', () => stop(0, 'SIGINT'));
   process.on('SIGTERM', () => stop(0, 'SIGTERM'));
 
-  for (let index = 0; index < config.workers; index++) fork();
+  fork();
   log(`${config.workers} server processes at ${config.publicUrl}`);
   // The workers' metrics, added up, on the metrics port (each worker counts its own requests).
   serveClusterMetrics(config.metrics).then(
