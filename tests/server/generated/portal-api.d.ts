@@ -4001,7 +4001,10 @@ export interface paths {
         };
         /** One provisioned user */
         get: operations["scimGetUser"];
-        /** Replace a provisioned user; active false takes their seat back */
+        /**
+         * Replace a provisioned user; active false takes their seat back
+         * @description Reactivating (active true) seats them again: 409 `seats_full` when no seat is free, and they stay inactive.
+         */
         put: operations["scimReplaceUser"];
         post?: never;
         /**
@@ -4013,7 +4016,7 @@ export interface paths {
         head?: never;
         /**
          * Change a provisioned user as Entra ID and Okta send it (active "False" takes the seat back)
-         * @description Deactivating the organization’s owner is 400 `mutability`.
+         * @description Deactivating the organization’s owner is 400 `mutability`; reactivating with no seat free is 409 `seats_full` (they stay inactive, as a creation is refused).
          */
         patch: operations["scimPatchUser"];
         trace?: never;
