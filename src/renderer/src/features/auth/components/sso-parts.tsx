@@ -57,3 +57,15 @@ export function SsoArrivalNotice({ message, onContinue }: { message: string; onC
     </AuthCard>
   );
 }
+
+/** The three as one default export: the sign-in page loads them through one lazy component. */
+export default function SsoPart(
+  props:
+    | ({ part: 'offer' } & Parameters<typeof SsoOffer>[0])
+    | ({ part: 'required' } & Parameters<typeof SsoRequiredNote>[0])
+    | ({ part: 'arrival' } & Parameters<typeof SsoArrivalNotice>[0]),
+) {
+  if (props.part === 'offer') return <SsoOffer {...props} />;
+  if (props.part === 'required') return <SsoRequiredNote {...props} />;
+  return <SsoArrivalNotice {...props} />;
+}

@@ -34,15 +34,7 @@ const ResendAfterUnconfirmedSignIn = /* @__PURE__ */ lazy(() =>
 );
 
 // Single sign-on's parts, once an address typed here signs in through its organization's provider.
-const SsoOffer = /* @__PURE__ */ lazy(() =>
-  import('../components/sso-parts').then((module) => ({ default: module.SsoOffer })),
-);
-const SsoRequiredNote = /* @__PURE__ */ lazy(() =>
-  import('../components/sso-parts').then((module) => ({ default: module.SsoRequiredNote })),
-);
-const SsoArrivalNotice = /* @__PURE__ */ lazy(() =>
-  import('../components/sso-parts').then((module) => ({ default: module.SsoArrivalNotice })),
-);
+const SsoPart = /* @__PURE__ */ lazy(() => import('../components/sso-parts'));
 
 /** The server's refusal of a sign-in whose e-mail address is not confirmed yet. */
 const EMAIL_NOT_VERIFIED = 'email_not_verified';
@@ -197,7 +189,7 @@ export default function LoginPage() {
   if (arrival)
     return (
       <Suspense fallback={null}>
-        <SsoArrivalNotice message={arrival.message} onContinue={arrival.goOn} />
+        <SsoPart part="arrival" message={arrival.message} onContinue={arrival.goOn} />
       </Suspense>
     );
 
@@ -248,7 +240,11 @@ export default function LoginPage() {
       followUp={
         sso?.sso && !ssoOnly && !withPassword ? (
           <Suspense fallback={null}>
-            <SsoOffer starting={ssoStarting} onContinue={() => void continueWithSso(typedEmail)} />
+            <SsoPart
+              part="offer"
+              starting={ssoStarting}
+              onContinue={() => void continueWithSso(typedEmail)}
+            />
           </Suspense>
         ) : unconfirmed ? (
           <Suspense fallback={null}>
@@ -261,7 +257,7 @@ export default function LoginPage() {
       <EmailField autoFocus {...form.getInputProps('email')} />
       {ssoOnly ? (
         <Suspense fallback={null}>
-          <SsoRequiredNote onUsePassword={() => setWithPassword(true)} />
+          <SsoPart part="required" onUsePassword={() => setWithPassword(true)} />
         </Suspense>
       ) : (
         <Stack gap={6}>
