@@ -112,6 +112,10 @@ export const publicApiPaths: readonly string[] = [
   authApiPaths.loginSecondFactor,
   authApiPaths.passkeyLoginOptions,
   authApiPaths.passkeyLogin,
+  // Single sign-on's steps on the sign-in page: the e-mail-first lookup, the start, the hand-over.
+  authApiPaths.ssoDiscover,
+  authApiPaths.ssoStart,
+  authApiPaths.ssoComplete,
   healthApiPaths.health,
   healthApiPaths.healthLive,
   healthApiPaths.healthReady,

@@ -15,9 +15,9 @@ import {
  * Issue 32's SAML single sign-on in Chromium, against a SAML identity provider on loopback that
  * signs real assertions: an owner whose domain is verified chooses SAML 2.0 in the organisation's
  * Single sign-on section, gives the provider's metadata URL, runs a test sign-in and sees it
- * succeed, and requires single sign-on; then a new person of that domain is refused a password,
- * continues with single sign-on through the provider (its page posting the assertion to our ACS),
- * lands in the organisation with a seat, and activates a machine on it with the session that gave.
+ * succeed, and requires single sign-on; then a new person of that domain, asked no password for
+ * the address, continues with single sign-on through the provider (its page posting the assertion
+ * to our ACS), lands in the organisation with a seat, and activates a machine on it with the session that gave.
  * Screens on a desktop and a phone, light and dark.
  */
 
@@ -130,16 +130,16 @@ describePortal(
         }
       }
 
-      // A new person of the domain: the password is refused, single sign-on is offered and works.
+      // A new person of the domain types the address (e-mail first): single sign-on is required of
+      // it, so no password is asked and the form's button goes to the provider.
       const page = await pageReturningFromProviders(portal, DESKTOP);
       await page.goto('/login');
       const form = page.locator('form');
       await form.getByRole('textbox', { name: 'E-mail' }).fill(newcomer);
-      await form.getByRole('textbox', { name: 'Password', exact: true }).fill('any password at all');
-      await form.getByRole('button', { name: 'Sign in' }).click();
       await expect
-        .poll(() => page.getByText(/signs you in through its identity provider/).isVisible())
+        .poll(() => page.getByText(/requires single sign-on for this address/).isVisible())
         .toBe(true);
+      expect(await form.getByRole('textbox', { name: 'Password', exact: true }).count()).toBe(0);
       // The session the sign-in ends with, as the portal receives it.
       const completed = page.waitForResponse((response) => response.url().includes('/auth/sso/complete'));
       await page.getByRole('button', { name: 'Continue with single sign-on' }).click();

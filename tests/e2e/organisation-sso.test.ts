@@ -16,8 +16,8 @@ import {
  * Issue 32's single sign-on in Chromium, against a real OpenID provider (oidc-provider) on
  * loopback: an owner whose domain is verified sets the provider up in the organisation's Single
  * sign-on section, runs a test sign-in and sees it succeed, and requires single sign-on; then a
- * new person of that domain is refused a password, continues with single sign-on through the
- * provider, and lands in the organisation with a seat. Screens on a desktop and a phone, light and dark.
+ * new person of that domain types their address on the sign-in page (e-mail first), is asked for
+ * no password, goes through the provider, and lands in the organisation with a seat. Screens on a desktop and a phone, light and dark.
  */
 
 const provider = await startOidcProvider({
@@ -108,17 +108,34 @@ describePortal(
         }
       }
 
-      // A new person of the domain: the password is refused, single sign-on is offered and works.
+      // A new person of the domain types the address: the organisation requires single sign-on of
+      // it, so no password is asked and the form's button (Enter) goes to the provider.
+      const phone = await pageReturningFromProviders(portal, PHONE);
+      await phone.goto('/login');
+      await phone.locator('form').getByRole('textbox', { name: 'E-mail' }).fill(newcomer);
+      const requiredNote = (on: typeof phone) => on.getByText(/requires single sign-on for this address/);
+      await expect.poll(() => requiredNote(phone).isVisible()).toBe(true);
+      await showScheme(phone, 'dark');
+      await photograph(phone, 'login-sso-required-phone-dark', {
+        scheme: 'dark',
+        accessible: true,
+        shows: [requiredNote(phone)],
+      });
+      await phone.close();
+
       const page = await pageReturningFromProviders(portal, DESKTOP);
       await page.goto('/login');
       const form = page.locator('form');
-      await form.getByRole('textbox', { name: 'E-mail' }).fill(newcomer);
-      await form.getByRole('textbox', { name: 'Password', exact: true }).fill('any password at all');
-      await form.getByRole('button', { name: 'Sign in' }).click();
-      await expect
-        .poll(() => page.getByText(/signs you in through its identity provider/).isVisible())
-        .toBe(true);
-      await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
+      const address = form.getByRole('textbox', { name: 'E-mail' });
+      await address.fill(newcomer);
+      await expect.poll(() => requiredNote(page).isVisible()).toBe(true);
+      expect(await form.getByRole('textbox', { name: 'Password', exact: true }).count()).toBe(0);
+      await photograph(page, 'login-sso-required-desktop-light', {
+        scheme: 'light',
+        accessible: true,
+        shows: [form.getByRole('button', { name: 'Continue with single sign-on' })],
+      });
+      await address.press('Enter');
       // Through the provider and back to /login#sso_code=…, which signs in and goes home.
       await expect
         .poll(
@@ -149,6 +166,24 @@ describePortal(
       const row = page.getByRole('row').filter({ hasText: newcomer });
       await expect.poll(() => row.textContent()).toContain('Yes');
       await photograph(page, 'organisation-sso-newcomer-desktop-light', { scheme: 'light' });
+
+      // Not required: single sign-on is offered beside the password, which stays.
+      await db
+        .updateTable('organisation_sso')
+        .set({ require_sso: 0 })
+        .where('organisation_id', '=', organisationId)
+        .execute();
+      const visitor = await pageReturningFromProviders(portal, DESKTOP);
+      await visitor.goto('/login');
+      await visitor.locator('form').getByRole('textbox', { name: 'E-mail' }).fill(`olga@${domain}`);
+      const offer = visitor.getByRole('button', { name: 'Continue with single sign-on' });
+      await expect.poll(() => offer.isVisible()).toBe(true);
+      expect(await visitor.getByRole('textbox', { name: 'Password', exact: true }).isVisible()).toBe(true);
+      await photograph(visitor, 'login-sso-offered-desktop-light', {
+        scheme: 'light',
+        accessible: true,
+        shows: [offer],
+      });
     });
   },
   { env: { SSO_ALLOW_HTTP_ISSUERS: 'true' }, timeout: 240_000 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { tokenResponseSchema } from './auth.js';
+import { secondFactorRequiredSchema, tokenResponseSchema } from './auth.js';
 import { emailSchema, isoDateTimeSchema, opaqueTokenSchema } from './common.js';
 import { ASSIGNABLE_ORGANISATION_ROLES, organisationIdSchema } from './organisations.js';
 
@@ -202,11 +202,14 @@ export const organisationSsoAnswerSchema = z
 export type OrganisationSsoAnswer = z.infer<typeof organisationSsoAnswerSchema>;
 
 export const ssoDiscoverBodySchema = z.strictObject({ email: emailSchema });
+/**
+ * The e-mail-first sign-in's answer: whether to send the address to a provider (start with
+ * /auth/sso/start and the same address), and whether its password is refused. Nothing of the
+ * organisation, and an unknown domain is answered as a domain without single sign-on.
+ */
 export const ssoDiscoverySchema = z
   .object({
     sso: z.boolean().describe('Whether this address signs in through an organization’s provider'),
-    organisation_id: z.string().nullable(),
-    organisation_name: z.string().nullable(),
     required: z.boolean().describe('Whether a password sign-in is refused for this address'),
   })
   .meta({ id: 'SsoDiscovery' });
@@ -244,18 +247,36 @@ export const samlAcsBodySchema = z
 
 export const ssoCompleteBodySchema = z.strictObject({ code: opaqueTokenSchema });
 
-export const ssoSignInSchema = tokenResponseSchema
-  .extend({
-    sso: z.object({
-      organisation_id: z.string(),
-      organisation_name: z.string(),
-      joined: z.boolean().describe('This sign-in made the person a member'),
-      has_seat: z.boolean(),
-      message: z.string(),
-    }),
+export const ssoOutcomeSchema = z
+  .object({
+    organisation_id: z.string(),
+    organisation_name: z.string(),
+    joined: z.boolean().describe('This sign-in made the person a member'),
+    has_seat: z.boolean(),
+    message: z.string().describe('What to tell the person: joined, signed in, or that no seat is free'),
   })
+  .meta({ id: 'SsoOutcome' });
+export type SsoOutcomeView = z.infer<typeof ssoOutcomeSchema>;
+
+export const ssoSignInSchema = tokenResponseSchema
+  .extend({ sso: ssoOutcomeSchema })
   .meta({ id: 'SsoSignIn' });
 export type SsoSignIn = z.infer<typeof ssoSignInSchema>;
+
+/**
+ * The provider vouched for the person, whose account has a second factor of its own: no tokens
+ * yet; `challenge` goes to /auth/login/second-factor (or a passkey's sign-in), as after a password.
+ */
+export const ssoSecondFactorSchema = secondFactorRequiredSchema
+  .extend({ sso: ssoOutcomeSchema })
+  .meta({ id: 'SsoSecondFactorRequired' });
+export type SsoSecondFactor = z.infer<typeof ssoSecondFactorSchema>;
+
+/** What trading the hand-over code answers: a session, or the second step of one. */
+export const ssoCompleteAnswerSchema = z
+  .union([ssoSignInSchema, ssoSecondFactorSchema])
+  .meta({ id: 'SsoCompleteAnswer' });
+export type SsoCompleteAnswer = z.infer<typeof ssoCompleteAnswerSchema>;
 
 /** Where the callback sends the browser, in the fragment (never logged, never sent on). */
 export const SSO_HANDOFF_FRAGMENT = 'sso_code';

@@ -1274,7 +1274,7 @@ export interface paths {
         put?: never;
         /**
          * Trade the callback’s one-time code for a session, as a password sign-in answers
-         * @description The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person joined and holds a seat.
+         * @description The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person joined and holds a seat, and `sso.message` what to tell them (that no seat is free, say). An account with a second factor of its own answers its challenge instead of tokens (`second_factor_required`), for /auth/login/second-factor as after a password.
          */
         post: operations["completeSsoSignIn"];
         delete?: never;
@@ -1294,7 +1294,7 @@ export interface paths {
         put?: never;
         /**
          * Whether an address signs in through its organization’s provider (the e-mail-first sign-in)
-         * @description Answers by the address’s domain only: it says nothing of whether an account exists.
+         * @description Answers by the address’s domain only: it says nothing of whether an account exists, nor which organization or provider it is; an unknown domain is answered as one without single sign-on. With `sso`, start at /auth/sso/start with the same address. Rate-limited per client address.
          */
         post: operations["discoverSso"];
         delete?: never;
@@ -4001,7 +4001,10 @@ export interface paths {
         };
         /** One provisioned user */
         get: operations["scimGetUser"];
-        /** Replace a provisioned user; active false takes their seat back */
+        /**
+         * Replace a provisioned user; active false takes their seat back
+         * @description Reactivating (active true) seats them again: 409 `seats_full` when no seat is free, and they stay inactive.
+         */
         put: operations["scimReplaceUser"];
         post?: never;
         /**
@@ -4013,7 +4016,7 @@ export interface paths {
         head?: never;
         /**
          * Change a provisioned user as Entra ID and Okta send it (active "False" takes the seat back)
-         * @description Deactivating the organization’s owner is 400 `mutability`.
+         * @description Deactivating the organization’s owner is 400 `mutability`; reactivating with no seat free is 409 `seats_full` (they stay inactive, as a creation is refused).
          */
         patch: operations["scimPatchUser"];
         trace?: never;
@@ -6843,13 +6846,21 @@ export interface components {
             /** @description Sessions that ended */
             ended: number;
         };
+        SsoCompleteAnswer: components["schemas"]["SsoSignIn"] | components["schemas"]["SsoSecondFactorRequired"];
         SsoDiscovery: {
             /** @description Whether this address signs in through an organization’s provider */
             sso: boolean;
-            organisation_id: string | null;
-            organisation_name: string | null;
             /** @description Whether a password sign-in is refused for this address */
             required: boolean;
+        };
+        SsoOutcome: {
+            organisation_id: string;
+            organisation_name: string;
+            /** @description This sign-in made the person a member */
+            joined: boolean;
+            has_seat: boolean;
+            /** @description What to tell the person: joined, signed in, or that no seat is free */
+            message: string;
         };
         SsoRedirect: {
             /** @description Send the browser here: the provider’s sign-in */
@@ -6858,6 +6869,16 @@ export interface components {
         SsoReturn: {
             /** @description The portal page the browser is sent to */
             location: string;
+        };
+        SsoSecondFactorRequired: {
+            /** @constant */
+            second_factor_required: true;
+            /** @description Short-lived and single-use: send it back with the second factor */
+            challenge: string;
+            methods: ("totp" | "recovery_code" | "passkey")[];
+            /** @description Seconds the challenge stays valid */
+            expires_in: number;
+            sso: components["schemas"]["SsoOutcome"];
         };
         SsoSignIn: {
             access_token: string;
@@ -6869,14 +6890,7 @@ export interface components {
             /** @description Seconds until the refresh token can no longer be used */
             refresh_expires_in: number;
             user: components["schemas"]["UserProfile"];
-            sso: {
-                organisation_id: string;
-                organisation_name: string;
-                /** @description This sign-in made the person a member */
-                joined: boolean;
-                has_seat: boolean;
-                message: string;
-            };
+            sso: components["schemas"]["SsoOutcome"];
         };
         SsoTestResult: {
             ok: boolean;
@@ -12662,7 +12676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoSignIn"];
+                    "application/json": components["schemas"]["SsoCompleteAnswer"];
                 };
             };
             /** @description Bad request: the input is refused (`errors` names each field) */

@@ -7,6 +7,7 @@ import {
   organisationSsoAnswerSchema,
   ssoDiscoverySchema,
   ssoRedirectSchema,
+  ssoSecondFactorSchema,
   ssoSignInSchema,
 } from '../../../src/shared/api/organisation-sso.js';
 import type { PasskeyCeremony } from '../../../src/shared/api/passkeys.js';
@@ -16,6 +17,7 @@ import { createSoftAuthenticator, type SoftAuthenticator } from '../identity/sof
 import { startOidcProvider, type TestOidcProvider } from '../../support/oidc-provider.js';
 import { describeOnEveryDatabase, STRONG_PASSWORD, type TestServer } from '../../support/test-server.js';
 import { expectApiError, securityEvents } from '../helpers/auth-helpers.js';
+import { enrolTotp, secondStep, toNextStep, totpCode } from '../helpers/two-factor-helpers.js';
 import { type Member, member } from '../helpers/license-helpers.js';
 import { join, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 
@@ -284,12 +286,7 @@ describeOnEveryDatabase(
       providerA.accounts.set(email, { email, groups: ['staff', 'portal-admins'], name: 'Ada Lovelace' });
 
       const discovery = await s.api({ method: 'POST', path: '/auth/sso/discover', body: { email } });
-      expect(ssoDiscoverySchema.parse(discovery.json())).toEqual({
-        sso: true,
-        organisation_id: org.id,
-        organisation_name: org.name,
-        required: false,
-      });
+      expect(ssoDiscoverySchema.parse(discovery.json())).toEqual({ sso: true, required: false });
 
       const begun = await start(s, { email });
       const authorization = new URL(begun.url);
@@ -350,6 +347,139 @@ describeOnEveryDatabase(
       const again = await signInThrough(s, providerA, email);
       const second = ssoSignInSchema.parse((await complete(s, again.fragment.get('sso_code')!)).json());
       expect(second.sso).toMatchObject({ joined: false, has_seat: true });
+    });
+
+    it('answers the e-mail-first lookup with only whether to go to a provider; unknown domains as domains without one', async () => {
+      const s = server();
+      const org = await ssoOrganisation(s, providerA, { requireSso: true });
+      // An organisation with a verified domain and no provider.
+      const plainOwner = await member(s);
+      const plain = await seatOrganisation(s, plainOwner, 2);
+      const plainDomain = uniqueDomain();
+      await verifyDomain(s, plainOwner, plain.id, plainDomain);
+      const discover = (body: unknown, remoteAddress = '192.0.2.61') =>
+        s.api({ method: 'POST', path: '/auth/sso/discover', body, remoteAddress });
+
+      const found = await discover({ email: `ada@${org.domain}` });
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.json()).toEqual({ sso: true, required: true });
+      // Nothing of the organisation or its provider.
+      for (const secret of [org.id, org.name, providerA.issuer, providerA.clientId])
+        expect(found.body).not.toContain(secret);
+      // The address's case does not matter.
+      expect((await discover({ email: `  Ada@${org.domain.toUpperCase()} ` })).json()).toEqual({
+        sso: true,
+        required: true,
+      });
+      // A domain without a provider and a domain nobody holds are answered byte for byte alike.
+      const withoutSso = await discover({ email: `ada@${plainDomain}` });
+      const unknown = await discover({ email: `ada@${uniqueDomain()}` });
+      expect(withoutSso.statusCode).toBe(200);
+      expect(withoutSso.json()).toEqual({ sso: false, required: false });
+      expect(unknown.body).toBe(withoutSso.body);
+      // A subdomain of a verified domain is not that domain.
+      expect((await discover({ email: `ada@eu.${org.domain}` })).body).toBe(withoutSso.body);
+
+      // Bad input: a clear 400 each.
+      for (const body of [
+        {},
+        { email: '' },
+        { email: 'not-an-address' },
+        { email: `@${org.domain}` },
+        { email: 'ada@' },
+        { email: 42 },
+        { email: `ada@${org.domain}`, organisation_id: org.id },
+      ])
+        expectApiError(await discover(body), 400, 'validation_error');
+      expectApiError(
+        await s.api({
+          method: 'POST',
+          path: '/auth/sso/discover',
+          headers: { 'content-type': 'text/plain' },
+          body: `ada@${org.domain}`,
+          remoteAddress: '192.0.2.62',
+        }),
+        415,
+        'unsupported_media_type',
+      );
+    });
+
+    it('still asks an account with a second factor of its own for it after the provider vouched for the person', async () => {
+      const s = server();
+      const org = await ssoOrganisation(s, providerA);
+      const email = `tina@${org.domain}`;
+      providerA.accounts.set(email, { email, groups: ['staff'] });
+      const tina = await s.app.authService.createAccount({
+        email,
+        password: STRONG_PASSWORD,
+        role: 'user',
+        verified: true,
+      });
+      const { secret } = await enrolTotp(s, (await s.login(email, STRONG_PASSWORD)).access_token);
+
+      const { fragment } = await signInThrough(s, providerA, email);
+      const answer = await complete(s, fragment.get('sso_code')!);
+      expect(answer.statusCode, answer.body).toBe(200);
+      const pending = ssoSecondFactorSchema.parse(answer.json());
+      expect(pending).toMatchObject({ second_factor_required: true, methods: ['totp', 'recovery_code'] });
+      expect(pending.sso).toMatchObject({ organisation_id: org.id, joined: true, has_seat: true });
+      expect(answer.body).not.toContain('access_token');
+      expect(answer.body).not.toContain('refresh_token');
+
+      // A wrong code is refused; the right one gives the session, its methods the provider's and the code.
+      expectApiError(
+        await secondStep(s, { challenge: pending.challenge, code: '000000' }),
+        401,
+        'invalid_code',
+      );
+      toNextStep(s);
+      const signedIn = await secondStep(s, {
+        challenge: pending.challenge,
+        code: totpCode(secret, s.clock.now()),
+      });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      expect(signedIn.json<{ user: { email: string } }>().user.email).toBe(email);
+      const logins = (await securityEvents(s, { type: 'login_succeeded' })).filter(
+        (event) => event.user_id === tina.id,
+      );
+      expect(logins.map((event) => JSON.parse(event.details ?? '{}').methods).at(-1)).toEqual(['fed', 'otp']);
+      // The challenge is spent, and a password's second step is not a federated one.
+      expectApiError(
+        await secondStep(s, { challenge: pending.challenge, code: totpCode(secret, s.clock.now()) }),
+        401,
+        'challenge_expired',
+      );
+    });
+
+    it('asks a passkey of an account that has one, after the provider', async () => {
+      const s = server();
+      const org = await ssoOrganisation(s, providerA);
+      const kim = await accountWithPasskey(s, `kim@${org.domain}`);
+      providerA.accounts.set(kim.email, { email: kim.email });
+      const { fragment } = await signInThrough(s, providerA, kim.email);
+      const pending = ssoSecondFactorSchema.parse((await complete(s, fragment.get('sso_code')!)).json());
+      expect(pending.methods).toEqual(['passkey']);
+
+      const options = await s.api({
+        method: 'POST',
+        path: '/auth/passkeys/options',
+        body: { challenge: pending.challenge },
+      });
+      expect(options.statusCode, options.body).toBe(200);
+      const { ceremony, options: request } = options.json<PasskeyCeremony>();
+      const signedIn = await s.api({
+        method: 'POST',
+        path: '/auth/passkeys/login',
+        body: { ceremony, challenge: pending.challenge, response: kim.authenticator.assert(request, HERE) },
+      });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      const logins = (await securityEvents(s, { type: 'login_succeeded' })).filter(
+        (event) => event.user_id === kim.id,
+      );
+      expect(logins.map((event) => JSON.parse(event.details ?? '{}').methods).at(-1)).toEqual([
+        'fed',
+        'webauthn',
+      ]);
     });
 
     it('signs in without a seat when none is free, and says so', async () => {
@@ -684,6 +814,85 @@ describeOnEveryDatabase(
       expect(tests).toHaveLength(1);
       expect(tests[0]).toMatchObject({ actor_id: org.owner.id });
     });
+
+    it('sends a test sign-in refused at the callback back to the organisation’s page with the refusal, not to the sign-in page', async () => {
+      const s = server();
+      const org = await ssoOrganisation(s, providerA);
+      const startTest = async () => {
+        const started = await s.api({
+          method: 'POST',
+          path: `/organisations/${org.id}/sso/test`,
+          token: org.owner.token,
+        });
+        expect(started.statusCode, started.body).toBe(200);
+        return { url: ssoRedirectSchema.parse(started.json()).authorization_url, cookie: cookieOf(started) };
+      };
+      const lastTest = async () =>
+        organisationSsoAnswerSchema.parse(
+          (await s.api({ path: `/organisations/${org.id}/sso`, token: org.owner.token })).json(),
+        ).sso?.last_test;
+
+      // The provider knows nobody by that name: it answers with an error.
+      providerA.signInAs = `ghost@${org.domain}`;
+      try {
+        const refusedTest = await startTest();
+        const back = await providerA.authorize(refusedTest.url);
+        expect(back.searchParams.get('error')).toBeTruthy();
+        const { location, fragment } = await callback(s, back, refusedTest.cookie);
+        expect(location.pathname).toBe(`/organisations/${org.id}`);
+        expect(fragment.get('sso_test')).toBe('failed');
+        expect(fragment.get('sso_error')).toBeNull();
+        expect(await lastTest()).toMatchObject({
+          ok: false,
+          message: expect.stringContaining('did not sign you in'),
+        });
+      } finally {
+        providerA.signInAs = undefined;
+      }
+
+      // Come back in another browser than the one that started it.
+      const email = `tess@${org.domain}`;
+      providerA.accounts.set(email, { email });
+      providerA.signInAs = email;
+      try {
+        const elsewhere = await startTest();
+        const back = await providerA.authorize(elsewhere.url);
+        const { location, fragment } = await callback(s, back, undefined);
+        expect(location.pathname).toBe(`/organisations/${org.id}`);
+        expect(fragment.get('sso_test')).toBe('failed');
+        expect(await lastTest()).toMatchObject({
+          ok: false,
+          message: expect.stringContaining('another browser'),
+        });
+        // The browser that started it may still finish it; replayed once spent, the answer changes
+        // no result and goes to the sign-in page as any replay does.
+        expect((await callback(s, back, elsewhere.cookie)).fragment.get('sso_test')).toBe('ok');
+        const replay = await callback(s, back, elsewhere.cookie);
+        expect(replay.fragment.get('sso_error')).toBe('sso_state_used');
+        expect(await lastTest()).toMatchObject({ ok: true, email });
+      } finally {
+        providerA.signInAs = undefined;
+      }
+      expect(
+        await s.app.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst(),
+      ).toBeUndefined();
+    });
   },
   { env: { DNS_RESOLVER: dns.address, SSO_ALLOW_HTTP_ISSUERS: 'true' } },
+);
+
+describeOnEveryDatabase(
+  'The e-mail-first lookup’s rate limit (3 per minute)',
+  (server) => {
+    it('answers the 4th lookup within a minute from one address with 429 rate_limited; another address goes on', async () => {
+      const s = server();
+      const discover = (email: string, remoteAddress: string) =>
+        s.api({ method: 'POST', path: '/auth/sso/discover', body: { email }, remoteAddress });
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        expect((await discover(`probe${attempt}@${uniqueDomain()}`, '192.0.2.71')).statusCode).toBe(200);
+      expectApiError(await discover('ada@example.com', '192.0.2.71'), 429, 'rate_limited');
+      expect((await discover('ada@example.com', '192.0.2.72')).statusCode).toBe(200);
+    });
+  },
+  { env: { AUTH_RATE_LIMIT_PER_MINUTE: '3' } },
 );

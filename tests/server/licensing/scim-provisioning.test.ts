@@ -119,6 +119,66 @@ describeOnEveryDatabase(
       expectScimError(await scim('GET', `/Users/${createdBob.body.id}`), 404);
     });
 
+    it('refuses a reactivation with no seat free as it refuses a creation: 409 seats_full in the SCIM schema, the person left inactive', async () => {
+      const s = server();
+      const owner = await member(s);
+      // Three seats: the owner's and two.
+      const org = await seatOrganisation(s, owner, 3);
+      const { token } = await createScimToken(s, owner.token, org.id);
+      const scim = scimClient(await baseUrlOf(s), token);
+      const reactivate = (id: unknown) =>
+        scim('PATCH', `/Users/${String(id)}`, {
+          schemas: [SCIM_SCHEMAS.patchOp],
+          Operations: [{ op: 'replace', path: 'active', value: 'True' }],
+        });
+
+      // Ann has an account (a member, her seat taken back); Cleo has none (her invitation withdrawn).
+      const ann = await member(s);
+      const cleo = uniqueEmail('cleo');
+      const createdAnn = await scim('POST', '/Users', entraUser(ann.email, 'entra-ann'));
+      const createdCleo = await scim('POST', '/Users', entraUser(cleo, 'entra-cleo'));
+      expect([createdAnn.status, createdCleo.status]).toEqual([201, 201]);
+      for (const created of [createdAnn, createdCleo])
+        expect((await scim('PATCH', `/Users/${created.body.id}`, entraDeactivate)).status).toBe(200);
+      // Their seats go to two others.
+      const dan = await member(s);
+      const createdDan = await scim('POST', '/Users', entraUser(dan.email, 'entra-dan'));
+      expect((await scim('POST', '/Users', entraUser(uniqueEmail('erin'), 'entra-erin'))).status).toBe(201);
+      expect(createdDan.status).toBe(201);
+      // A creation now is refused, and so is either reactivation, in SCIM's error schema.
+      expectScimError(await scim('POST', '/Users', entraUser(uniqueEmail('fay'), 'entra-fay')), 409);
+      const seatsBefore = await countAssignedSeats(s.app.db, org.id);
+      for (const created of [createdAnn, createdCleo]) {
+        const refused = await reactivate(created.body.id);
+        expectScimError(refused, 409);
+        expect(refused.body.code).toBe('seats_full');
+        expect(refused.body.detail).toContain(org.name);
+        // Still inactive, and nothing moved.
+        expect((await scim('GET', `/Users/${created.body.id}`)).body.active).toBe(false);
+      }
+      expect(await countAssignedSeats(s.app.db, org.id)).toBe(seatsBefore);
+      const reactivations = async () =>
+        (await securityEvents(s, 'scim_user_reactivated')).filter((event) =>
+          event.details?.includes(String(createdAnn.body.id)),
+        );
+      expect(await reactivations()).toHaveLength(0);
+      const membership = await s.app.db
+        .selectFrom('organisation_members')
+        .select('seat_assigned_at')
+        .where('organisation_id', '=', org.id)
+        .where('user_id', '=', ann.id)
+        .executeTakeFirstOrThrow();
+      expect(membership.seat_assigned_at).toBeNull();
+
+      // A seat freed, Ann's reactivation seats her.
+      expect((await scim('DELETE', `/Users/${createdDan.body.id}`)).status).toBe(204);
+      const back = await reactivate(createdAnn.body.id);
+      expect(back.status, JSON.stringify(back.body)).toBe(200);
+      expect(back.body.active).toBe(true);
+      expect(await countAssignedSeats(s.app.db, org.id)).toBe(seatsBefore);
+      expect(await reactivations()).toHaveLength(1);
+    });
+
     it('lists by the filters identity providers use, paged by startIndex and count', async () => {
       const s = server();
       const owner = await member(s);

@@ -14,13 +14,14 @@ export async function insertChallenge(
 /** A live challenge of `kind` by the hash of its token (or by id when the client holds no token). */
 export const findLiveChallenge = (
   db: DbOrTransaction,
-  where: { kind: AuthChallengeKind; tokenHash?: string; id?: string },
+  where: { kind: AuthChallengeKind | readonly AuthChallengeKind[]; tokenHash?: string; id?: string },
   now: string,
 ) => {
+  const kinds: readonly AuthChallengeKind[] = typeof where.kind === 'string' ? [where.kind] : where.kind;
   let query = db
     .selectFrom('auth_challenges')
     .selectAll()
-    .where('kind', '=', where.kind)
+    .where('kind', 'in', kinds)
     .where('used_at', 'is', null)
     .where('expires_at', '>', now);
   if (where.tokenHash !== undefined) query = query.where('token_hash', '=', where.tokenHash);

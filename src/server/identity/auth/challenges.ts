@@ -50,8 +50,12 @@ export async function issueChallenge(
 }
 
 /** The live (unused, unexpired) challenge of `kind` the client's token names, without using it. */
-export const findChallenge = (db: DbOrTransaction, clock: Clock, kind: AuthChallengeKind, token: string) =>
-  findLiveChallenge(db, { kind, tokenHash: sha256(token) }, isoNow(clock));
+export const findChallenge = (
+  db: DbOrTransaction,
+  clock: Clock,
+  kind: AuthChallengeKind | readonly AuthChallengeKind[],
+  token: string,
+) => findLiveChallenge(db, { kind, tokenHash: sha256(token) }, isoNow(clock));
 
 /**
  * Uses the challenge: answers its row to the one caller that used it, undefined when it was
@@ -60,7 +64,7 @@ export const findChallenge = (db: DbOrTransaction, clock: Clock, kind: AuthChall
 export async function useChallenge(
   db: DbOrTransaction,
   clock: Clock,
-  kind: AuthChallengeKind,
+  kind: AuthChallengeKind | readonly AuthChallengeKind[],
   token: string,
 ): Promise<AuthChallengeRow | undefined> {
   const now = isoNow(clock);

@@ -39,7 +39,11 @@ import {
   renamePasskeyRow,
 } from './passkeys-repository.js';
 import type { SignInMethod } from './refresh-tokens.js';
-import { SECOND_FACTOR_MAX_WRONG_ANSWERS } from './second-factor-sign-in.js';
+import {
+  firstStepOf,
+  SECOND_FACTOR_KINDS,
+  SECOND_FACTOR_MAX_WRONG_ANSWERS,
+} from './second-factor-sign-in.js';
 import { recordStepUp } from './step-up-repository.js';
 import type { SignInObserver } from './sign-in-observer.js';
 
@@ -421,7 +425,7 @@ export function createPasskeys(deps: PasskeysDeps) {
      */
     async signInOptions(secondFactorChallenge: string | undefined): Promise<PasskeyCeremony> {
       if (secondFactorChallenge === undefined) return authenticationOptions(null, 'required');
-      const pending = await findChallenge(db, clock, 'second_factor', secondFactorChallenge);
+      const pending = await findChallenge(db, clock, SECOND_FACTOR_KINDS, secondFactorChallenge);
       if (!pending?.user_id) throw secondFactorExpired();
       return authenticationOptions(pending.user_id, 'preferred');
     },
@@ -434,7 +438,7 @@ export function createPasskeys(deps: PasskeysDeps) {
       let forUserId: string | null = null;
       let pendingId: string | undefined;
       if (input.challenge !== undefined) {
-        const pending = await findChallenge(db, clock, 'second_factor', input.challenge);
+        const pending = await findChallenge(db, clock, SECOND_FACTOR_KINDS, input.challenge);
         if (!pending?.user_id) throw secondFactorExpired();
         forUserId = pending.user_id;
         pendingId = pending.id;
@@ -466,7 +470,7 @@ export function createPasskeys(deps: PasskeysDeps) {
             outcome.judged = true;
             // As with wrong codes, a few wrong answers end the sign-in: it starts again from the password.
             if (pendingId && (await recordWrongAnswer(db, pendingId)) >= SECOND_FACTOR_MAX_WRONG_ANSWERS)
-              await useChallenge(db, clock, 'second_factor', input.challenge ?? '');
+              await useChallenge(db, clock, SECOND_FACTOR_KINDS, input.challenge ?? '');
             await signInFailure(refused, attempt, meta, reason);
           },
         }));
@@ -496,9 +500,9 @@ export function createPasskeys(deps: PasskeysDeps) {
       }
       const methods: SignInMethod[] = ['webauthn'];
       if (input.challenge !== undefined) {
-        const used = await useChallenge(db, clock, 'second_factor', input.challenge);
-        if (used?.user_id !== user.id) throw secondFactorExpired();
-        methods.unshift('pwd');
+        const used = await useChallenge(db, clock, SECOND_FACTOR_KINDS, input.challenge);
+        if (!used || used.user_id !== user.id) throw secondFactorExpired();
+        methods.unshift(firstStepOf(used));
       }
       return deps.startSession(user, meta, methods);
     },

@@ -1,7 +1,7 @@
 import type { SecondFactorMethod, SecondFactorRequired, TokenResponse } from '../../../shared/api/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
-import type { UserRow } from '../../platform/db/tables.js';
+import type { AuthChallengeRow, UserRow } from '../../platform/db/tables.js';
 import { unauthorized } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { findUserById } from '../users/repository.js';
@@ -46,11 +46,25 @@ export interface SecondFactorSignInDeps {
   signIns?: SignInObserver;
 }
 
-/** The first step's answer for an account with a second factor, or undefined when it has none. */
+/**
+ * The challenges waiting for a second factor, by how the first step was proved: a password, or the
+ * organisation's identity provider (single sign-on does not stand in for the account's own factor).
+ */
+export const SECOND_FACTOR_KINDS = ['second_factor', 'federated_second_factor'] as const;
+
+/** How the first step of the sign-in the challenge waits on was proved (the session's first method). */
+export const firstStepOf = (challenge: Pick<AuthChallengeRow, 'kind'>): SignInMethod =>
+  challenge.kind === 'federated_second_factor' ? 'fed' : 'pwd';
+
+/**
+ * The first step's answer for an account with a second factor, or undefined when it has none;
+ * `first` is how that step was proved (a password unless said).
+ */
 export async function secondFactorChallengeFor(
   db: Db,
   clock: Clock,
   user: UserRow,
+  first: 'pwd' | 'fed' = 'pwd',
 ): Promise<SecondFactorRequired | undefined> {
   const factors = await secondFactorsOf(db, user.id);
   if (!factors.totp && factors.passkeys === 0) return undefined;
@@ -59,7 +73,7 @@ export async function secondFactorChallengeFor(
   if ((await countUnusedRecoveryCodes(db, user.id)) > 0) methods.push('recovery_code');
   if (factors.passkeys > 0) methods.push('passkey');
   const challenge = await issueChallenge(db, clock, {
-    kind: 'second_factor',
+    kind: first === 'fed' ? 'federated_second_factor' : 'second_factor',
     userId: user.id,
     ttlSeconds: SECOND_FACTOR_CHALLENGE_TTL_SECONDS,
   });
@@ -80,7 +94,7 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
       answer: SecondFactorAnswer,
       meta: RequestMeta,
     ): Promise<TokenResponse> {
-      const challenge = await findChallenge(db, clock, 'second_factor', challengeToken);
+      const challenge = await findChallenge(db, clock, SECOND_FACTOR_KINDS, challengeToken);
       const user = challenge?.user_id ? await findUserById(db, challenge.user_id) : undefined;
       if (!challenge || !user || user.status !== 'active') throw challengeGone();
 
@@ -96,7 +110,7 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
       const outcome = await db.transaction().execute(async (trx) => {
         const method = await twoFactor.verifySecondFactor(trx, user.id, answer, meta);
         if (!method) return 'wrong' as const;
-        if (!(await useChallenge(trx, clock, 'second_factor', challengeToken))) throw challengeGone();
+        if (!(await useChallenge(trx, clock, SECOND_FACTOR_KINDS, challengeToken))) throw challengeGone();
         return method;
       });
 
@@ -120,13 +134,13 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
           });
         // A challenge takes a few wrong answers, then the sign-in starts again from the password.
         if ((await recordWrongAnswer(db, challenge.id)) >= SECOND_FACTOR_MAX_WRONG_ANSWERS)
-          await useChallenge(db, clock, 'second_factor', challengeToken);
+          await useChallenge(db, clock, SECOND_FACTOR_KINDS, challengeToken);
         if (locks[0]) throw lockedOutError(locks[0].until, clock.now());
         throw wrongCode();
       }
 
       await recordLoginSuccess(db, admission.attempt);
-      return deps.startSession(user, meta, ['pwd', 'otp']);
+      return deps.startSession(user, meta, [firstStepOf(challenge), 'otp']);
     },
   };
 }

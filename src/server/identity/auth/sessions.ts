@@ -95,6 +95,20 @@ export function createSessions(deps: AuthServiceDeps) {
   return {
     startSession,
 
+    /**
+     * An account the organisation's identity provider has vouched for: tokens, or for an account
+     * with a second factor of its own (an authenticator app, a passkey) the challenge of a second
+     * step, as after a password. The provider proves the address; the account's own factor still
+     * guards the account (docs/security.md, "Single sign-on and the second factor").
+     */
+    async federatedSignIn(user: UserRow, meta: RequestMeta): Promise<LoginResponse> {
+      if (await hasSecondFactor(db, user.id)) {
+        const challenge = await secondFactorChallengeFor(db, clock, user, 'fed');
+        if (challenge) return challenge;
+      }
+      return startSession(user, meta, ['fed']);
+    },
+
     /** Whether the platform requires a second factor of this account and it has none yet. */
     mustEnrolSecondFactor: (user: UserRow): Promise<boolean> => mustEnrolSecondFactor(db, user),
 

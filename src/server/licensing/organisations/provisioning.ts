@@ -139,7 +139,8 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     /**
      * Brings a person into the organisation with a seat: an account of that address joins at once,
      * anyone else is invited by mail (the invitation promises the seat). 409 `seats_full` when no
-     * seat is free; an account already a member is given a seat if it holds none and one is free.
+     * seat is free, also for an account already a member without a seat (it is given one when one
+     * is free): a provisioned person holds a seat, or the call is refused.
      */
     async provision(
       trx: DbOrTransaction,
@@ -152,8 +153,10 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
       if (account) {
         const member = await findMembership(trx, organisationId, account.id);
         if (member) {
-          if (member.seat_assigned_at === null && (await seatFree(trx, organisationId)))
+          if (member.seat_assigned_at === null) {
+            if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
             await seat(trx, organisation, account.id, actor);
+          }
           return 'already_member';
         }
         if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);

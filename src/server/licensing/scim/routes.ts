@@ -242,7 +242,11 @@ export const scimRoutes: FastifyPluginAsyncZod<{
     scimPaths.user,
     {
       schema: {
-        ...described('scimReplaceUser', 'Replace a provisioned user; active false takes their seat back'),
+        ...described(
+          'scimReplaceUser',
+          'Replace a provisioned user; active false takes their seat back',
+          'Reactivating (active true) seats them again: 409 `seats_full` when no seat is free, and they stay inactive.',
+        ),
         params: scimIdParamsSchema,
         body: scimResourceBodySchema,
         response: { 200: scimUserSchema, ...errors(400, 401, 404, 409, 413, 415) },
@@ -257,7 +261,8 @@ export const scimRoutes: FastifyPluginAsyncZod<{
         ...described(
           'scimPatchUser',
           'Change a provisioned user as Entra ID and Okta send it (active "False" takes the seat back)',
-          'Deactivating the organization’s owner is 400 `mutability`.',
+          'Deactivating the organization’s owner is 400 `mutability`; reactivating with no seat free is ' +
+            '409 `seats_full` (they stay inactive, as a creation is refused).',
         ),
         params: scimIdParamsSchema,
         body: scimPatchBodySchema,

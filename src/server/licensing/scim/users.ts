@@ -73,7 +73,8 @@ export async function accountOf(trx: DbOrTransaction, row: ScimUserRow) {
 /**
  * SCIM Users of one organisation: each provisioned person is invited and seated (or joined, with an
  * account), deactivating or deleting takes the seat back and ends their machines at their next
- * check, reactivating seats them again when a seat is free. The owner is never deactivated.
+ * check, reactivating seats them again (409 `seats_full` when none is free, as at creation). The
+ * owner is never deactivated.
  */
 export function createScimUsers({ db, clock, provisioning, publicUrl }: ScimUsersDeps) {
   async function event(
@@ -208,25 +209,25 @@ export function createScimUsers({ db, clock, provisioning, publicUrl }: ScimUser
       return answer(row);
     } catch (error) {
       if (refusal) await refused(caller, refusal.row, refusal.error, refusal.userId);
+      if (error instanceof HttpError && error.code === 'seats_full')
+        throw scimError(409, 'seats_full', error.message);
       if (isUniqueViolation(error)) throw scimUniqueness('Another user has that userName or externalId');
       throw error;
     }
   }
 
-  /** Seats a reactivated person again: when no seat is free they stay active without one. */
+  /**
+   * Seats a reactivated person again. As at creation, no seat free refuses the call (409
+   * `seats_full`, its transaction undone, so they stay inactive): an active person holds a seat.
+   */
   async function reprovision(trx: DbOrTransaction, caller: ScimCaller, row: ScimUserRow): Promise<string> {
     const account = await accountOf(trx, row);
-    try {
-      return await provisioning.provision(
-        trx,
-        caller.organisationId,
-        { email: row.email, account, role: await mappedRole(trx, row.id) },
-        caller.actor,
-      );
-    } catch (error) {
-      if (error instanceof HttpError && error.code === 'seats_full') return 'no_seat_free';
-      throw error;
-    }
+    return provisioning.provision(
+      trx,
+      caller.organisationId,
+      { email: row.email, account, role: await mappedRole(trx, row.id) },
+      caller.actor,
+    );
   }
 
   return {

@@ -294,21 +294,25 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
      * with the refusal's code and message. Errors that are neither refusals nor HTTP errors go on.
      */
     async refused(error: unknown, row: SsoSignInRow | undefined, meta: RequestMeta): Promise<string> {
-      if (!(error instanceof SsoRefusal)) {
-        if (!(error instanceof HttpError)) throw error;
-        // The provider unreachable and the like: told the same way, as the browser is navigating.
-        const refusal = new SsoRefusal(error.code, error.message);
-        await recordRefusal(refusal, row?.organisation_id ?? null, meta, row?.started_by ?? null);
-        return portal('/login', { [SSO_ERROR_FRAGMENT]: refusal.code, message: refusal.message });
-      }
-      await recordRefusal(error, row?.organisation_id ?? error.organisationId, meta, row?.started_by ?? null);
+      let refusal: SsoRefusal;
+      if (error instanceof SsoRefusal) refusal = error;
+      // The provider unreachable and the like: told the same way, as the browser is navigating.
+      else if (error instanceof HttpError) refusal = new SsoRefusal(error.code, error.message);
+      else throw error;
+      await recordRefusal(
+        refusal,
+        row?.organisation_id ?? refusal.organisationId,
+        meta,
+        row?.started_by ?? null,
+      );
+      // A manager's test goes back to the organisation's page, whatever step refused it.
       if (row?.purpose === 'test')
         return finishTest(
           row,
-          { ok: false, message: error.message, email: null, groups: [], role: null },
+          { ok: false, message: refusal.message, email: null, groups: [], role: null },
           meta,
         );
-      return portal('/login', { [SSO_ERROR_FRAGMENT]: error.code, message: error.message });
+      return portal('/login', { [SSO_ERROR_FRAGMENT]: refusal.code, message: refusal.message });
     },
   };
 }

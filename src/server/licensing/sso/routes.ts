@@ -13,7 +13,7 @@ import {
   ssoDiscoverySchema,
   ssoRedirectSchema,
   ssoReturnSchema,
-  ssoSignInSchema,
+  ssoCompleteAnswerSchema,
   ssoStartBodySchema,
 } from '../../../shared/api/organisation-sso.js';
 import { organisationParamsSchema } from '../../../shared/api/organisations.js';
@@ -163,7 +163,10 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         operationId: 'discoverSso',
         tags: ['auth'],
         summary: 'Whether an address signs in through its organization’s provider (the e-mail-first sign-in)',
-        description: 'Answers by the address’s domain only: it says nothing of whether an account exists.',
+        description:
+          'Answers by the address’s domain only: it says nothing of whether an account exists, nor which ' +
+          'organization or provider it is; an unknown domain is answered as one without single sign-on. ' +
+          'With `sso`, start at /auth/sso/start with the same address. Rate-limited per client address.',
         security: apiKeySecurity,
         body: ssoDiscoverBodySchema,
         response: { 200: ssoDiscoverySchema, ...errorResponses(400, 415, 429) },
@@ -302,10 +305,12 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         summary: 'Trade the callback’s one-time code for a session, as a password sign-in answers',
         description:
           'The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person ' +
-          'joined and holds a seat.',
+          'joined and holds a seat, and `sso.message` what to tell them (that no seat is free, say). An ' +
+          'account with a second factor of its own answers its challenge instead of tokens ' +
+          '(`second_factor_required`), for /auth/login/second-factor as after a password.',
         security: apiKeySecurity,
         body: ssoCompleteBodySchema,
-        response: { 200: ssoSignInSchema, ...errorResponses(400, 401, 403, 415, 429) },
+        response: { 200: ssoCompleteAnswerSchema, ...errorResponses(400, 401, 403, 415, 429) },
       },
     },
     async (request) => signIn.complete(request.body.code, requestMeta(request)),

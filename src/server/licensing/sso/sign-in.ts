@@ -3,7 +3,7 @@ import {
   SSO_SIGN_IN_TTL_SECONDS,
   type SsoDiscovery,
   type SsoRedirect,
-  type SsoSignIn,
+  type SsoCompleteAnswer,
   type SsoStartBody,
 } from '../../../shared/api/organisation-sso.js';
 import { type Clock, isoAfterSeconds, isoNow } from '../../platform/clock.js';
@@ -48,7 +48,7 @@ export interface SsoSignInDeps {
   /** The SAML half: its AuthnRequest (its answer comes back here verified, through the ACS). */
   saml: Pick<SamlSignIn, 'begin'>;
   /** The session every sign-in ends with. */
-  auth: Pick<AuthService, 'startSession'>;
+  auth: Pick<AuthService, 'federatedSignIn'>;
 }
 
 /** The claims a SAML answer gave, kept by the ACS until the browser that started came back. */
@@ -135,14 +135,23 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     return { authorization_url: url.href };
   }
 
-  /** The sign-in the state names, spent for this callback, or why it may not go on. */
-  async function spend(state: string | undefined, browserSecret: string | undefined): Promise<SsoSignInRow> {
+  /**
+   * The sign-in the state names, spent for this callback, or why it may not go on; `found` is told
+   * of a live sign-in before it is checked further, so a test's refusal goes back to its page.
+   */
+  async function spend(
+    state: string | undefined,
+    browserSecret: string | undefined,
+    found: (row: SsoSignInRow) => void,
+  ): Promise<SsoSignInRow> {
     if (!state) throw refuse('sso_state_invalid');
     const row = await findSsoSignIn(db, sha256(state));
     if (!row) throw refuse('sso_state_invalid');
     const of = row.organisation_id;
+    // A sign-in spent or expired is left as it is (a replay rewrites no test's result), as at SAML's ACS.
     if (row.used_at !== null) throw refuse('sso_state_used', undefined, of);
     if (row.expires_at <= isoNow(clock)) throw refuse('sso_state_invalid', undefined, of);
+    found(row);
     if (browserSecret === undefined || sha256(browserSecret) !== row.browser_hash)
       throw refuse('sso_browser_mismatch', undefined, of);
     if (!(await spendSsoSignIn(db, row.state_hash, isoNow(clock))))
@@ -181,14 +190,9 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     /** Whether an address signs in through an organisation's provider (for the e-mail-first page). */
     async discover(email: string): Promise<SsoDiscovery> {
       const found = await findSsoByVerifiedDomain(db, domainOf(email));
-      if (!found || found.issuer === null)
-        return { sso: false, organisation_id: null, organisation_name: null, required: false };
-      return {
-        sso: true,
-        organisation_id: found.organisation_id,
-        organisation_name: found.organisation_name,
-        required: found.require_sso === 1,
-      };
+      // An unknown domain and a domain without a provider are answered alike.
+      if (!found || found.issuer === null) return { sso: false, required: false };
+      return { sso: true, required: found.require_sso === 1 };
     },
 
     /**
@@ -234,7 +238,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     async callback(query: URLSearchParams, browserSecret: string | undefined, meta: RequestMeta) {
       let row: SsoSignInRow | undefined;
       try {
-        row = await spend(query.get('state') ?? undefined, browserSecret);
+        row = await spend(query.get('state') ?? undefined, browserSecret, (named) => (row = named));
         const error = query.get('error');
         if (error) throw refuse('sso_provider_refused', `(${error})`);
         const settings = await findSsoSettings(db, row.organisation_id);
@@ -248,7 +252,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     },
 
     /** The portal trades the callback's one-time code for its session, as any sign-in answers. */
-    async complete(code: string, meta: RequestMeta): Promise<SsoSignIn> {
+    async complete(code: string, meta: RequestMeta): Promise<SsoCompleteAnswer> {
       const row = await takeSsoHandoff(db, sha256(code), isoNow(clock));
       const invalid = () =>
         unauthorized('sso_code_invalid', 'This sign-in has expired or was already used. Start again.');
@@ -257,14 +261,15 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       if (!user) throw invalid();
       if (user.status !== 'active') throw forbidden('account_disabled', refusalMessages.account_disabled);
       const outcome = JSON.parse(row.outcome) as SsoOutcome;
-      const tokens = await deps.auth.startSession(user, meta, ['fed']);
+      // The account's own second factor, when it has one, is still asked (docs/security.md).
+      const answer = await deps.auth.federatedSignIn(user, meta);
       const message = !outcome.has_seat
         ? `You are signed in to ${outcome.organisation_name}, but no seat is free: ask its administrators for one.`
         : outcome.joined
           ? `You joined ${outcome.organisation_name} and have a seat.`
           : `Signed in through ${outcome.organisation_name}.`;
       // Added to the answer itself: the session's binding cookie is attached to this very object.
-      return Object.assign(tokens, {
+      return Object.assign(answer, {
         sso: {
           organisation_id: outcome.organisation_id,
           organisation_name: outcome.organisation_name,

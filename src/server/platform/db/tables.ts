@@ -741,7 +741,12 @@ export interface PasskeysTable {
 }
 export type PasskeyRow = Selectable<PasskeysTable>;
 
-export type AuthChallengeKind = 'second_factor' | 'passkey_sign_in' | 'passkey_registration' | 'step_up';
+/**
+ * `second_factor`: a password sign-in waiting for its second factor; `federated_second_factor`: a
+ * single sign-on waiting for the account's own second factor (the session's methods say which).
+ */
+export type AuthChallengeKind =
+  'second_factor' | 'federated_second_factor' | 'passkey_sign_in' | 'passkey_registration' | 'step_up';
 
 /** A short-lived, single-use challenge: a sign-in waiting for its second factor, or a WebAuthn ceremony's. */
 export interface AuthChallengesTable {

@@ -52,6 +52,11 @@ export interface SecondFactorStep {
 }
 export type SignInAnswer = SessionIdentity | SecondFactorStep;
 
+/** What a single sign-on came back with: what to tell the person, and a session or its second step. */
+export type SsoArrival = { sso: { message: string; hasSeat: boolean } } & (
+  { identity: SessionIdentity } | SecondFactorStep
+);
+
 /** The first step's answer when it asks for a second factor (`second_factor_required`). */
 function secondFactorStepOf(body: unknown): SecondFactorStep | null {
   if (typeof body !== 'object' || body === null) return null;
@@ -135,20 +140,44 @@ export const authApi = api.injectEndpoints({
             { fallback: authMessages.loginFailed },
           ),
       }),
-      /** POST /auth/sso/complete: the callback's one-time code traded for a session, as a sign-in's. */
-      completeSso: build.mutation<SessionIdentity & { ssoMessage: string }, string>({
+      /**
+       * POST /auth/sso/discover: whether the address's organization signs it in through its
+       * provider, and whether its password is refused (the e-mail-first sign-in).
+       */
+      discoverSso: build.mutation<{ sso: boolean; required: boolean }, string>({
+        queryFn: (email, queryApi) =>
+          attempt(
+            async () => {
+              const { data } = await servicesOf(queryApi).client.http.post<{
+                sso?: unknown;
+                required?: unknown;
+              }>(authApiPaths.ssoDiscover, { email });
+              return { sso: data.sso === true, required: data.required === true };
+            },
+            { fallback: authMessages.loginFailed },
+          ),
+      }),
+      /**
+       * POST /auth/sso/complete: the callback's one-time code traded for a session, as a sign-in's,
+       * or for the second step of one when the account has a second factor of its own. The
+       * identity is not signed in here: the page says first what the sign-in did (no seat free).
+       */
+      completeSso: build.mutation<SsoArrival, string>({
         queryFn: (code, queryApi) => {
           const services = servicesOf(queryApi);
           return attempt(
             async () => {
               const { data } = await services.client.http.post<unknown>(authApiPaths.ssoComplete, { code });
+              const sso = (data as { sso?: { message?: unknown; has_seat?: unknown } }).sso;
+              const said = {
+                message: typeof sso?.message === 'string' ? sso.message : '',
+                hasSeat: sso?.has_seat !== false,
+              };
+              const secondStep = secondFactorStepOf(data);
+              if (secondStep) return { ...secondStep, sso: said };
               const tokens = readTokenResponse(data, authMessages.noTokenReceived);
               await services.tokens.save(tokens);
-              const sso = (data as { sso?: { message?: unknown } }).sso;
-              return {
-                ...(await identityFrom(services, tokens.accessToken, tokens.user)),
-                ssoMessage: typeof sso?.message === 'string' ? sso.message : '',
-              };
+              return { identity: await identityFrom(services, tokens.accessToken, tokens.user), sso: said };
             },
             { fallback: authMessages.loginFailed },
           );

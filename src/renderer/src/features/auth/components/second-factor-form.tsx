@@ -19,9 +19,12 @@ export function SecondFactorForm({
   challenge,
   methods,
   onRestart,
+  notice,
 }: {
   challenge: string;
   methods: readonly SecondFactorMethod[];
+  /** What the first step said, when it was an organization's single sign-on (e.g. no seat is free). */
+  notice?: string | undefined;
   /** Back to the password step (the challenge expired, or the visitor wants another account). */
   onRestart: (message?: string) => void;
 }) {
@@ -97,6 +100,11 @@ export function SecondFactorForm({
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="md">
+          {notice ? (
+            <Text size="sm" role="status">
+              {notice} Your account has two-factor sign-in: confirm it is you to go on.
+            </Text>
+          ) : null}
           {failure ? <FormAlert title="Could not sign in">{failure}</FormAlert> : null}
           {!takesCodes ? null : useRecovery ? (
             <TextInput

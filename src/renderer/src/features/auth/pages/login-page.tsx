@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
@@ -33,6 +33,9 @@ const ResendAfterUnconfirmedSignIn = /* @__PURE__ */ lazy(() =>
   })),
 );
 
+// Single sign-on's parts, once an address typed here signs in through its organization's provider.
+const SsoPart = /* @__PURE__ */ lazy(() => import('../components/sso-parts'));
+
 /** The server's refusal of a sign-in whose e-mail address is not confirmed yet. */
 const EMAIL_NOT_VERIFIED = 'email_not_verified';
 /** The server's refusal of a password where the address's organization requires single sign-on. */
@@ -40,6 +43,11 @@ const SSO_REQUIRED = 'sso_required';
 
 /** Single sign-on's calls, downloaded when the page needs them. */
 const ssoCalls = () => import('../sso-calls');
+
+/** The domain of a typed address worth asking about (something@name.tld), else undefined. */
+const domainToAsk = (email: string) => /^[^\s@]+@([^\s@]+\.[^\s@.]{2,})$/.exec(email)?.[1]?.toLowerCase();
+/** How long typing pauses before the address's domain is asked about. */
+const ASK_AFTER_MS = 400;
 
 export default function LoginPage() {
   const dispatch = useAppDispatch();
@@ -50,9 +58,11 @@ export default function LoginPage() {
   // The address a sign-in was refused for because it is not confirmed: a new link is offered.
   const [unconfirmed, setUnconfirmed] = useState<string>();
   // The second step of an account with a second factor: its challenge and the ways to answer it.
-  const [secondStep, setSecondStep] = useState<{ challenge: string; methods: SecondFactorMethod[] } | null>(
-    null,
-  );
+  const [secondStep, setSecondStep] = useState<{
+    challenge: string;
+    methods: SecondFactorMethod[];
+    notice?: string;
+  } | null>(null);
   // Fields the user has typed in. Leaving one of those checks it; leaving an untouched empty field
   // (the e-mail has focus on load) does not, so an error never appears and shifts the links below
   // just as the user clicks one. Submitting checks everything.
@@ -79,9 +89,29 @@ export default function LoginPage() {
   // A signed-in visitor, or one who just signed in, goes to their home screen.
   useGoHomeWhenSignedIn();
 
-  // An address whose organization signs it in through its provider: where to continue.
-  const [ssoFor, setSsoFor] = useState<string>();
+  // The e-mail-first sign-in: by domain, whether its organization signs it in through its
+  // provider (`sso`) and refuses its password (`required`); asked once typing pauses on an address.
+  const [domains, setDomains] = useState<Record<string, { sso: boolean; required: boolean }>>({});
+  const typedEmail = form.values.email.trim();
+  const domain = domainToAsk(typedEmail);
+  const sso = domain ? domains[domain] : undefined;
+  // A platform administrator of such a domain keeps a password (break-glass, logged by the server).
+  const [withPassword, setWithPassword] = useState(false);
+  const ssoOnly = sso?.required === true && !withPassword;
+  useEffect(() => {
+    if (!domain || domains[domain]) return;
+    const timer = setTimeout(() => {
+      ssoCalls()
+        .then(({ discoverSso }) => discoverSso(dispatch, typedEmail))
+        .then((answer) => setDomains((known) => ({ ...known, [domain]: answer })))
+        // Not known: the page stays as it is, and the server still refuses a password it must.
+        .catch(() => undefined);
+    }, ASK_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [dispatch, domain, domains, typedEmail]);
   const [ssoStarting, setSsoStarting] = useState(false);
+  // Back from the provider without a seat: said first, then on to the home screen.
+  const [arrival, setArrival] = useState<{ message: string; goOn: () => void }>();
   const continueWithSso = async (email: string) => {
     setSsoStarting(true);
     try {
@@ -98,17 +128,27 @@ export default function LoginPage() {
     if (!/[#&](sso_code|sso_error)=/.test(window.location.hash)) return;
     const hash = window.location.hash;
     window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-    void ssoCalls().then(({ ssoReturn, completeSso }) => {
+    void ssoCalls().then(({ ssoReturn, completeSso, signInAs }) => {
       const back = ssoReturn(hash);
       if (back.error) return setFailure(back.error);
       if (back.code)
-        completeSso(dispatch, back.code).catch((error: unknown) =>
-          setFailure(toSubmitFailure(error, authMessages.loginFailed).message),
+        completeSso(dispatch, back.code).then(
+          (answer) => {
+            // The account's own second factor is still asked (docs/security.md).
+            if ('secondFactor' in answer)
+              return setSecondStep({
+                ...answer.secondFactor,
+                notice: answer.sso.hasSeat ? undefined : answer.sso.message,
+              });
+            if (answer.sso.hasSeat) return signInAs(dispatch, answer.identity);
+            setArrival({ message: answer.sso.message, goOn: () => signInAs(dispatch, answer.identity) });
+          },
+          (error: unknown) => setFailure(toSubmitFailure(error, authMessages.loginFailed).message),
         );
     });
   }, [dispatch]);
 
-  const submit = form.onSubmit(
+  const submitPassword = form.onSubmit(
     async (values) => {
       setFailure(undefined);
       setUnconfirmed(undefined);
@@ -125,7 +165,11 @@ export default function LoginPage() {
         setFailure(refusal.message);
         // The e-mail stays as typed; the password is asked again.
         if (refusal.code === EMAIL_NOT_VERIFIED) setUnconfirmed(email);
-        if (refusal.code === SSO_REQUIRED) setSsoFor(email);
+        const refusedDomain = domainToAsk(email);
+        if (refusal.code === SSO_REQUIRED && refusedDomain) {
+          setWithPassword(false);
+          setDomains((known) => ({ ...known, [refusedDomain]: { sso: true, required: true } }));
+        }
         form.setFieldValue('password', '');
         // Empty again, as on load: leaving it untouched is not an error.
         edited.current.delete('password');
@@ -134,6 +178,20 @@ export default function LoginPage() {
     },
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
+  // Where single sign-on is required, the form's button goes to the provider: only the address counts.
+  const submit: typeof submitPassword = (event) => {
+    if (!ssoOnly) return submitPassword(event);
+    event?.preventDefault();
+    setFailure(undefined);
+    void continueWithSso(typedEmail);
+  };
+
+  if (arrival)
+    return (
+      <Suspense fallback={null}>
+        <SsoPart part="arrival" message={arrival.message} onContinue={arrival.goOn} />
+      </Suspense>
+    );
 
   if (secondStep)
     return (
@@ -141,6 +199,7 @@ export default function LoginPage() {
         <SecondFactorForm
           challenge={secondStep.challenge}
           methods={secondStep.methods}
+          notice={secondStep.notice}
           onRestart={(message) => {
             setSecondStep(null);
             setFailure(message);
@@ -150,7 +209,7 @@ export default function LoginPage() {
     );
 
   // The address typed here goes along to the other sign-in pages.
-  const typed = form.values.email.trim() ? { email: form.values.email.trim() } : undefined;
+  const typed = typedEmail ? { email: typedEmail } : undefined;
 
   return (
     <AuthForm
@@ -174,15 +233,19 @@ export default function LoginPage() {
         </>
       }
       onSubmit={submit}
-      submitting={form.submitting}
-      submitLabel="Sign in"
+      submitting={ssoOnly ? ssoStarting : form.submitting}
+      submitLabel={ssoOnly ? 'Continue with single sign-on' : 'Sign in'}
       failure={failure}
       failureTitle="Could not sign in"
       followUp={
-        ssoFor ? (
-          <Button variant="light" loading={ssoStarting} onClick={() => void continueWithSso(ssoFor)}>
-            Continue with single sign-on
-          </Button>
+        sso?.sso && !ssoOnly && !withPassword ? (
+          <Suspense fallback={null}>
+            <SsoPart
+              part="offer"
+              starting={ssoStarting}
+              onContinue={() => void continueWithSso(typedEmail)}
+            />
+          </Suspense>
         ) : unconfirmed ? (
           <Suspense fallback={null}>
             <ResendAfterUnconfirmedSignIn email={unconfirmed} />
@@ -192,19 +255,25 @@ export default function LoginPage() {
       aside={<PasskeySignInButton />}
     >
       <EmailField autoFocus {...form.getInputProps('email')} />
-      <Stack gap={6}>
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          required
-          {...form.getInputProps('password')}
-        />
-        <Group justify="flex-end">
-          <Anchor component={Link} to={portalPaths.forgotPassword} state={typed} size="sm">
-            Forgot your password?
-          </Anchor>
-        </Group>
-      </Stack>
+      {ssoOnly ? (
+        <Suspense fallback={null}>
+          <SsoPart part="required" onUsePassword={() => setWithPassword(true)} />
+        </Suspense>
+      ) : (
+        <Stack gap={6}>
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            required
+            {...form.getInputProps('password')}
+          />
+          <Group justify="flex-end">
+            <Anchor component={Link} to={portalPaths.forgotPassword} state={typed} size="sm">
+              Forgot your password?
+            </Anchor>
+          </Group>
+        </Stack>
+      )}
     </AuthForm>
   );
 }

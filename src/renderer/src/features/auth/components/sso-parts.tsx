@@ -1,0 +1,71 @@
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { AuthCard } from './auth-card';
+
+/*
+ * The sign-in page's single sign-on parts, shown once an address typed there turns out to sign in
+ * through its organization's provider, or once the provider sent the person back. They stay out of
+ * the page's first download, which is on a budget (tests/e2e/bundle-budget.test.ts).
+ */
+
+/** An address whose organization offers single sign-on: the way there, beside the password. */
+export function SsoOffer({ starting, onContinue }: { starting: boolean; onContinue: () => void }) {
+  return (
+    <Stack gap="xs" role="status">
+      <Text size="sm">Your organization signs you in through its identity provider.</Text>
+      <Button variant="light" fullWidth loading={starting} onClick={onContinue}>
+        Continue with single sign-on
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * An address whose organization requires single sign-on: no password is asked (it would be
+ * refused); the form's button continues at the provider. Platform administrators keep their
+ * password (break-glass, logged by the server), so theirs can still be shown.
+ */
+export function SsoRequiredNote({ onUsePassword }: { onUsePassword: () => void }) {
+  return (
+    <Stack gap={6} role="status">
+      <Text size="sm">
+        Your organization requires single sign-on for this address: you continue at its identity provider,
+        without a password here.
+      </Text>
+      <Anchor component="button" type="button" size="sm" ta="left" onClick={onUsePassword}>
+        Platform administrator? Sign in with your password
+      </Anchor>
+    </Stack>
+  );
+}
+
+/**
+ * Back from the provider, signed in, but without a seat: said before going on, since the person
+ * would otherwise find their licensed features missing with no reason given.
+ */
+export function SsoArrivalNotice({ message, onContinue }: { message: string; onContinue: () => void }) {
+  return (
+    <AuthCard title="Signed in without a seat">
+      <Stack gap="md">
+        <Alert color="yellow" variant="light" title="No seat is free" role="status">
+          {message}
+        </Alert>
+        {/* The one thing to do here: it takes the focus, so Enter goes on. */}
+        <Button size="md" fullWidth onClick={onContinue} autoFocus>
+          Continue
+        </Button>
+      </Stack>
+    </AuthCard>
+  );
+}
+
+/** The three as one default export: the sign-in page loads them through one lazy component. */
+export default function SsoPart(
+  props:
+    | ({ part: 'offer' } & Parameters<typeof SsoOffer>[0])
+    | ({ part: 'required' } & Parameters<typeof SsoRequiredNote>[0])
+    | ({ part: 'arrival' } & Parameters<typeof SsoArrivalNotice>[0]),
+) {
+  if (props.part === 'offer') return <SsoOffer {...props} />;
+  if (props.part === 'required') return <SsoRequiredNote {...props} />;
+  return <SsoArrivalNotice {...props} />;
+}
