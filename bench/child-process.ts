@@ -1,6 +1,7 @@
 // Benchmark child processes (the real server, the bare Fastify baseline): started as
 // `node --import tsx --import bench/server-probe.ts <entry>` on a free loopback port, watched
 // (memory, CPU time, event loop) and stopped again.
+import { randomBytes } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -229,4 +230,37 @@ export async function startChild(options: ChildOptions): Promise<ChildHandle> {
     }
     await delay(100);
   }
+}
+
+/** The real server on a seeded data directory, as the load benchmarks start it. */
+export interface PortalServerOptions {
+  repoRoot: string;
+  dataDir: string;
+  /** PostgreSQL instead of the data directory's SQLite file. */
+  databaseUrl?: string | undefined;
+  /** The bench administrator's password (a random one when unset). */
+  adminPassword?: string;
+  cpuProfileDir?: string | undefined;
+  /** Settings of the benchmark on top of the common ones. */
+  env?: Record<string, string>;
+}
+
+/** Starts src/server/main.ts in production mode, logging only warnings, with a bench administrator. */
+export function startPortalServer(options: PortalServerOptions): Promise<ChildHandle> {
+  return startChild({
+    label: 'server',
+    repoRoot: options.repoRoot,
+    entry: 'src/server/main.ts',
+    readyPath: '/api/v1/health',
+    cpuProfileDir: options.cpuProfileDir,
+    env: {
+      NODE_ENV: 'production',
+      DATA_DIR: options.dataDir,
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: 'bench-admin@example.com',
+      ADMIN_PASSWORD: options.adminPassword ?? randomBytes(18).toString('base64url'),
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
+    },
+  });
 }

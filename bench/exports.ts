@@ -13,7 +13,7 @@ import { createDatabase } from '../src/server/platform/db/database.js';
 import { migrateToLatest } from '../src/server/platform/db/migrate.js';
 import { API_BASE_PATH } from '../src/shared/routes.js';
 import { apiPaths } from '../src/shared/api-paths.js';
-import { startChild } from './child-process.js';
+import { startPortalServer } from './child-process.js';
 import { repoRoot } from './licensing-seed.js';
 
 const MB = 1024 * 1024;
@@ -59,19 +59,7 @@ async function measure(count: number) {
   try {
     progress(`Seeding ${count.toLocaleString('en-US')} security events over a year…`);
     await seed(dataDir, count);
-    const server = await startChild({
-      label: 'server',
-      repoRoot,
-      entry: 'src/server/main.ts',
-      readyPath: '/api/v1/health',
-      env: {
-        NODE_ENV: 'production',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAIL: 'bench-admin@example.com',
-        ADMIN_PASSWORD: password,
-      },
-    });
+    const server = await startPortalServer({ repoRoot, dataDir, adminPassword: password });
     try {
       const headers = { 'x-api-key': 'dap-web-public', 'content-type': 'application/json' };
       const login = await fetch(`${server.baseUrl}${API_BASE_PATH}${apiPaths.auth.loginJson}`, {

@@ -13,13 +13,12 @@
 // Seeding (bench/licensing-seed.ts) runs first and is skipped when the database already holds the
 // requested size. PostgreSQL uses BENCH_POSTGRES_URL or TEST_POSTGRES_URL as the server to create
 // the database `bench_licensing` on.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { type ChildHandle, LOOPBACK_HOST, startChild } from './child-process.js';
+import { type ChildHandle, LOOPBACK_HOST, startChild, startPortalServer } from './child-process.js';
 import { type LoadStats, round, toLoadStats } from './report.js';
 import {
   type BenchDb,
@@ -330,22 +329,12 @@ async function benchmarkDb(
   if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
 
   progress('Starting the server (src/server/main.ts via tsx) and the bare Fastify server…');
-  const server = await startChild({
-    label: 'server',
+  const server = await startPortalServer({
     repoRoot,
-    entry: 'src/server/main.ts',
-    readyPath: '/api/v1/health',
+    dataDir: target.dataDir,
+    databaseUrl: target.databaseUrl,
     cpuProfileDir,
-    env: {
-      NODE_ENV: 'production',
-      DATA_DIR: target.dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'bench-admin@example.com',
-      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-      LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000000',
-      WORKERS: String(options.workers),
-      ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
-    },
+    env: { LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000000', WORKERS: String(options.workers) },
   });
   children.add(server);
   const sized = await checkOnce(server.baseUrl, pairs[pairs.length - 1] as SamplePair);

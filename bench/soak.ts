@@ -10,12 +10,11 @@
 // machine either way). `--cache-entries` is the server's LICENSE_CHECK_CACHE_ENTRIES (its default when left out; 0
 // keeps no answers). SQLite only. Prints checks per second, the server's memory at start, every
 // 30 s and at its peak, its CPU per check, and writes bench/results/soak-<timestamp>.json.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { type ChildHandle, startChild } from './child-process.js';
+import { type ChildHandle, startPortalServer } from './child-process.js';
 import { commonArgs, parseArgs, positiveInteger, repoRoot, seed, seedTarget } from './licensing-seed.js';
 
 const API_KEY = 'dap-web-public';
@@ -48,17 +47,10 @@ async function main(): Promise<number> {
   progress(
     `${pairs.length.toLocaleString('en-US')} machines of ${args.licenses.toLocaleString('en-US')} licenses`,
   );
-  const server: ChildHandle = await startChild({
-    label: 'server',
+  const server: ChildHandle = await startPortalServer({
     repoRoot,
-    entry: 'src/server/main.ts',
-    readyPath: '/api/v1/health',
+    dataDir: target.dataDir,
     env: {
-      NODE_ENV: 'production',
-      DATA_DIR: target.dataDir,
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'bench-admin@example.com',
-      ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
       LICENSE_CHECK_RATE_LIMIT_PER_MINUTE: '100000000',
       ...(cacheEntries === undefined ? {} : { LICENSE_CHECK_CACHE_ENTRIES: cacheEntries }),
     },

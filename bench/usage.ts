@@ -26,7 +26,7 @@ import {
   generateApiToken,
   hashApiToken,
 } from '../src/server/identity/api-tokens/token-format.js';
-import { type ChildHandle, startChild } from './child-process.js';
+import { type ChildHandle, startPortalServer } from './child-process.js';
 import { round } from './report.js';
 import {
   type BenchDb,
@@ -342,20 +342,11 @@ async function benchOne(
     const { licenseIds, featureKey } = await prepare(handle);
     const countersBefore = await counterSum(handle);
     const token = await backendToken(handle);
-    server = await startChild({
-      label: 'server',
+    server = await startPortalServer({
       repoRoot,
-      entry: 'src/server/main.ts',
-      readyPath: '/api/v1/health',
+      dataDir: target.dataDir,
+      databaseUrl: target.databaseUrl,
       cpuProfileDir: options.cpuProfileDir,
-      env: {
-        NODE_ENV: 'production',
-        DATA_DIR: target.dataDir,
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAIL: 'bench-admin@example.com',
-        ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
-        ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
-      },
     });
     const runId = `bench${randomBytes(4).toString('hex')}`;
     progress(
