@@ -8,7 +8,8 @@ import { generateLicenseKey } from '../src/shared/license-key.js';
 import type { SamplePair, SeedTarget } from './licensing-seed.js';
 
 export const FLOATING_LICENSES = 10_000;
-const PLAN_CODE = 'bench-floating';
+export const FLOATING_PLAN_CODE = 'bench-floating';
+const PLAN_CODE = FLOATING_PLAN_CODE;
 const BATCH = 500;
 
 /** The floating licenses' (key, machine) pairs, seeded when missing. */
