@@ -10,6 +10,7 @@ import {
 } from '../../../src/shared/api/floating.js';
 import { licenseStatusSchema } from '../../../src/shared/api/licenses.js';
 import { organisationSchema } from '../../../src/shared/api/organisations.js';
+import { planSchema } from '../../../src/shared/api/plans.js';
 import type { PlanRow } from '../../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
@@ -252,6 +253,40 @@ describeOnEveryDatabase(
         (await s.api({ path: `/organisations/${organisation.id}`, token: owner.token })).json(),
       );
       expect(view.seats?.floating).toEqual({ concurrent: 1, lease_minutes: 15, max_borrow_days: 7 });
+    });
+
+    it('an administrator makes the organisations’ per-seat plan floating in the plan editor’s API, with bad values refused, and back', async () => {
+      const s = server();
+      const admin = await member(s, 'admin');
+      const owner = await member(s);
+      const organisation = await seatOrganisation(s, owner, 4);
+      const plan = organisation.license.plan_id;
+      const put = (body: unknown) =>
+        s.api({ method: 'PUT', path: `/plans/${plan}`, token: admin.token, body });
+      const seatsOf = async () =>
+        organisationSchema.parse(
+          (await s.api({ path: `/organisations/${organisation.id}`, token: owner.token })).json(),
+        ).seats;
+      expect((await seatsOf())?.floating).toBeNull();
+
+      for (const bad of [
+        { seats: 0 },
+        { seats: 2, lease_minutes: 0 },
+        { seats: 2, max_borrow_days: 91 },
+        { seats: 'two' },
+        { seats: 2, extra: true },
+      ]) {
+        const refused = await put({ floating: bad });
+        expectApiError(refused, 400, 'validation_error');
+      }
+      const made = await put({ floating: { seats: 1, lease_minutes: 30, max_borrow_days: 2 } });
+      expect(made.statusCode, made.body).toBe(200);
+      expect(planSchema.parse(made.json())).toMatchObject({ seat_based: true });
+      // The organisation's pool is the seats it bought, whatever the plan's own count.
+      expect((await seatsOf())?.floating).toEqual({ concurrent: 4, lease_minutes: 30, max_borrow_days: 2 });
+
+      expect((await put({ floating: null })).statusCode).toBe(200);
+      expect((await seatsOf())?.floating).toBeNull();
     });
 
     it('N + 1 members’ machines at once on the last seats: exactly N hold one', async () => {
