@@ -105,7 +105,9 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
         <Text size="xs" c="dimmed" data-testid="free-seats">
           {organisation.seats === null
             ? 'Invitations can be sent once the organization has seats.'
-            : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
+            : organisation.seats.floating
+              ? `Members need no seat of their own: any ${organisation.seats.floating.concurrent} of their machines run at once.`
+              : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
         </Text>
       </Stack>
     </form>

@@ -209,7 +209,7 @@ export function MembersSection({
           unavailable={isOwner ? 'The owner’s role changes only by a transfer of ownership' : undefined}
           onClick={() => setPending({ action: 'role', member })}
         />
-        {member.has_seat ? (
+        {organisation.seats?.floating ? null : member.has_seat ? (
           <RowAction
             label={`Take back seat of ${name}`}
             tooltip="Take back seat"
@@ -298,7 +298,11 @@ export function MembersSection({
       key: 'seat',
       header: 'Seat',
       render: (member) =>
-        member.has_seat ? (
+        organisation.seats?.floating ? (
+          <StatusBadge tone="info" size="md">
+            Floating
+          </StatusBadge>
+        ) : member.has_seat ? (
           <StatusBadge tone="positive" size="md">
             Yes
           </StatusBadge>
