@@ -5475,7 +5475,7 @@ export interface components {
             }[];
         };
         FloatingPlan: {
-            /** @description Machines that may hold a seat at once */
+            /** @description Machines that may hold a seat at once; on a per-seat plan an organization’s pool is the seats it bought instead */
             seats: number;
             /** @description A seat comes back this many minutes after its machine’s last heartbeat */
             lease_minutes: number;
