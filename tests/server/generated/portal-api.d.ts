@@ -2692,7 +2692,7 @@ export interface paths {
         put?: never;
         /**
          * Activate this machine on my seat of the organization’s license (idempotent per machine)
-         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organization’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organization.
+         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organization’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows, `license_floating` on a floating plan (its machines take a seat with `/organisations/{organisationId}/floating/checkout`); 404 for anyone outside the organization.
          */
         post: operations["activateOrganisationSeat"];
         delete?: never;

@@ -111,8 +111,22 @@ describeOnEveryDatabase(
       const status = licenseStatusSchema.parse(check.json());
       expect(status).toMatchObject({ valid: true, activation_id: null });
       expect(status.floating_seat?.seat_id).toBe(seat.seat_id);
-      // The desktop's background check too.
+      expect(status.seat).toEqual({
+        organisation_id: organisation.id,
+        organisation_name: organisation.name,
+        user_id: colleague.id,
+      });
+      // The desktop's background check too, and its update check.
       expect((await statusOf(s, key, hw)).statusCode).toBe(200);
+      const update = (hardware_id: string) =>
+        s.api({
+          method: 'POST',
+          path: '/updates/check',
+          body: { license_key: key, hardware_id, platform: 'linux' },
+        });
+      const updates = await update(hw);
+      expect(updates.statusCode, updates.body).toBe(200);
+      expect((await update(machine('elsewhere'))).statusCode).toBe(403);
 
       const borrowed = await post(s, 'borrow', { license_key: key, hardware_id: hw, days: 3 });
       expect(borrowed.statusCode, borrowed.body).toBe(200);
@@ -183,6 +197,19 @@ describeOnEveryDatabase(
         'validation_error',
       );
       expect(await seatRows(s, b.organisation.license.id)).toHaveLength(0);
+
+      // A floating pool has no activations: activating on a seat is refused, seat or none.
+      for (const who of [a.colleague, a.owner])
+        expectApiError(
+          await s.api({
+            method: 'POST',
+            path: `/organisations/${a.organisation.id}/seat/activate`,
+            token: who.token,
+            body: { hardware_id: hw },
+          }),
+          409,
+          'license_floating',
+        );
 
       // A's member's key takes nothing of B's: it names A's license alone.
       const seat = expectMemberSeat(await signedInCheckout(s, a.colleague, a.organisation.id, hw));

@@ -39,6 +39,8 @@ export interface LicenseCheckRow extends Pick<
    * hardware id the key works with. The machine runs on the seat it holds, never on an activation.
    */
   floating_member_hardware_id?: string | undefined;
+  /** With a member machine's floating key: the member, whom the answer names as the seat's holder. */
+  floating_member_id?: string | undefined;
   usage: UsageCell[];
   /** Packs neither ended nor used up (expired ones too: the check drops them at its own time). */
   packs: PackCell[];
@@ -139,7 +141,7 @@ const memberKeyCheck = (
   usage: string,
   key: string,
 ) => `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usage},
-  k.hardware_id AS k_hardware_id
+  k.hardware_id AS k_hardware_id, k.user_id AS k_user_id
   FROM floating_member_keys k JOIN licenses l ON l.id = k.license_id
   LEFT JOIN organisations o ON o.id = l.organisation_id
   LEFT JOIN activations a ON 1 = 0
@@ -158,7 +160,7 @@ const HELD_FLOATING_SEAT = `SELECT s.id, s.hardware_id, s.device_name, s.holds_u
 
 type JoinedRow = Omit<LicenseCheckRow, 'activation' | 'seat_key' | 'usage' | 'packs'> & {
   [K in keyof ActivationRow as `a_${K}`]: ActivationRow[K] | null;
-} & { usage: string | null; packs: string | null; k_hardware_id?: string | null };
+} & { usage: string | null; packs: string | null; k_hardware_id?: string | null; k_user_id?: string | null };
 
 function usageCells(text: string | null): UsageCell[] {
   if (!text) return [];
@@ -223,6 +225,7 @@ function toCheckRow(row: JoinedRow, seatKey?: string): LicenseCheckRow {
           },
     seat_key: seatKey !== undefined && !row.k_hardware_id,
     floating_member_hardware_id: row.k_hardware_id ?? undefined,
+    floating_member_id: row.k_user_id ?? undefined,
     usage: usageCells(row.usage),
     packs: packCells(row.packs),
   };
