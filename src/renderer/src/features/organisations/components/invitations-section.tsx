@@ -231,7 +231,7 @@ export function InvitationsSection({
     <SectionCard
       headingId="invitations-title"
       title="Invitations"
-      description="Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose and a seat."
+      description={`Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose${organisation.seats?.floating ? '' : ' and a seat'}.`}
     >
       <InviteForm organisation={organisation} />
       {problem ? (

@@ -332,9 +332,11 @@ export function MembersSection({
       headingId="members-title"
       title="Members"
       description={
-        manage
-          ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
-          : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
+        manage && organisation.seats?.floating
+          ? 'Everyone in the organization. Members need no seat of their own: signed in, their machines take a floating seat while one is free.'
+          : manage
+            ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
+            : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
       }
     >
       {problem ? (
