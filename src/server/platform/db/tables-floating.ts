@@ -17,7 +17,7 @@ export interface FloatingSeatsTable {
   held_by: string | null;
 }
 
-/** A member's key for one machine's floating seats of the organisation's license (migration 0048). */
+/** A member's key for one machine's floating seats of the organisation's license (migration 0050). */
 export interface FloatingMemberKeysTable {
   /** SHA-256 of the key: the key itself is only ever in the answer that gave it. */
   key_hash: string;
