@@ -57,6 +57,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     [
       'activations',
+      'floating_member_keys',
       'floating_peaks',
       'floating_seats',
       'licenses',

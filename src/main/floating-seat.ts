@@ -11,6 +11,12 @@ import type { LicenseStateFile } from './license-state.js';
 export interface FloatingSeat {
   /** At start: checks a seat out (or finds the borrowed one) and keeps it by heartbeats. */
   start(): Promise<FloatingSeatState>;
+  /**
+   * Starts again when the key main holds is not the one the seat started with: a key kept while
+   * the app runs (a member's machine key from a signed-in checkout, a key typed in) is held by
+   * heartbeats from then on, without waiting for the next start. Otherwise answers the state.
+   */
+  follow(): Promise<FloatingSeatState>;
   /** One heartbeat now (the timer's work; tests call it). A lapsed seat is checked out again. */
   heartbeat(): Promise<FloatingSeatState>;
   state(): Promise<FloatingSeatState>;
@@ -100,6 +106,8 @@ export function createFloatingSeat(options: FloatingSeatOptions): FloatingSeat {
   let cancelTimer: (() => void) | null = null;
   let intervalSeconds = 0;
   let quitting = false;
+  /** The key the seat last started with (null: never started with one). */
+  let startedWith: string | null = null;
 
   const stopTimer = () => {
     cancelTimer?.();
@@ -186,7 +194,13 @@ export function createFloatingSeat(options: FloatingSeatOptions): FloatingSeat {
       quitting = false;
       const key = await keyOf();
       if (!key) return current;
+      startedWith = key;
       return settle(key, await api.checkout(key, options.hardwareId(), options.deviceName()));
+    },
+    async follow() {
+      const key = await keyOf();
+      if (!key || key === startedWith || quitting) return current;
+      return seat.start();
     },
     async heartbeat() {
       const key = await keyOf();

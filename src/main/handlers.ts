@@ -148,7 +148,14 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
   });
   deps.onFloatingSeat?.(floating);
   const account = deps.serverUrl;
+  /** Whether the renderer kept another key since the last check (the floating seat follows it). */
+  let keyChanged = false;
   const checkLicense = async () => {
+    // A key kept while the app runs (a member's machine key, say) is held from now on.
+    if (keyChanged) {
+      keyChanged = false;
+      await floating.follow().catch((error: unknown) => deps.log?.(`Floating seat: ${String(error)}`));
+    }
     // Without a license, the machine's trial before any account, if it has one.
     const result = await licensing.check();
     if (result.status === 'not_configured') return (await machineTrials.check()) ?? result;
@@ -195,9 +202,11 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     [bridgeChannels.getLicenseKey]: async () => (await state.read()).license_key,
     async [bridgeChannels.setLicenseKey](key) {
       // A lease belongs to the key it was issued for: another key (or none) starts without one.
-      await state.update((current) =>
-        current.license_key === key ? current : { ...current, license_key: key, lease: null },
-      );
+      await state.update((current) => {
+        if (current.license_key === key) return current;
+        keyChanged = true;
+        return { ...current, license_key: key, lease: null };
+      });
     },
     [bridgeChannels.getAppInfo]: async () => ({
       ...deps.app,

@@ -72,6 +72,8 @@ export const floatingApiPaths = {
   seats: '/licenses/:id/floating/seats',
   seat: '/licenses/:id/floating/seats/:seatId',
   peaks: '/licenses/:id/floating/peaks',
+  /** A member's machine checks a seat of the organisation's floating pool out by being signed in. */
+  memberCheckout: '/organisations/:organisationId/floating/checkout',
 } as const;
 
 /** A desktop's trial before any account: the hardware id and the app's API key are all it takes. */

@@ -179,6 +179,106 @@ describe('desktop floating seats: real main-process code, real API server, real 
     ]);
   });
 
+  it('a member of a floating organisation: the seat taken signed in is held by main with the machine’s own key, and a removed member’s machine stops', async () => {
+    server.clock.freeze();
+    const db = server.app.db;
+    const now = server.clock.now().toISOString();
+    const account = async (label: string) => {
+      const email = uniqueEmail(label);
+      const user = await server.app.authService.createAccount({
+        email,
+        password: STRONG_PASSWORD,
+        role: 'user',
+        verified: true,
+      });
+      return { id: user.id, email, token: await signIn(email) };
+    };
+    const signIn = async (email: string) => {
+      const signedIn = await fetch(`${server.baseUrl}/api/v1/auth/login/json`, {
+        method: 'POST',
+        headers: { 'x-api-key': DESKTOP_API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: STRONG_PASSWORD }),
+      });
+      return ((await signedIn.json()) as { access_token: string }).access_token;
+    };
+    const [owner, dev] = [await account('owner'), await account('dev')];
+    const organisationId = randomUUID();
+    await db
+      .insertInto('organisations')
+      .values({
+        id: organisationId,
+        name: 'Floaters',
+        billing_details: null,
+        created_by: owner.id,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    for (const [who, role] of [
+      [owner, 'owner'],
+      [dev, 'member'],
+    ] as const)
+      await db
+        .insertInto('organisation_members')
+        .values({
+          organisation_id: organisationId,
+          user_id: who.id,
+          role,
+          seat_assigned_at: null,
+          joined_at: now,
+        })
+        .execute();
+    const plan = await db
+      .selectFrom('plans')
+      .selectAll()
+      .where('code', '=', 'floating-team')
+      .executeTakeFirstOrThrow();
+    await issueLicense(db, server.clock, server.app.events, {
+      userId: owner.id,
+      plan,
+      organisation: { id: organisationId, seats: 1 },
+    });
+
+    // The portal in the desktop checks a seat out signed in, and hands main the machine's key.
+    const laptop = desktop('Dev laptop');
+    const hardwareId = await laptop.handlers[bridgeChannels.getHardwareId]();
+    const checkout = await fetch(
+      `${server.baseUrl}/api/v1/organisations/${organisationId}/floating/checkout`,
+      {
+        method: 'POST',
+        headers: {
+          'x-api-key': DESKTOP_API_KEY,
+          'content-type': 'application/json',
+          authorization: `Bearer ${dev.token}`,
+        },
+        body: JSON.stringify({ hardware_id: hardwareId, device_name: 'Dev laptop' }),
+      },
+    );
+    expect(checkout.status).toBe(201);
+    const { seat_key: seatKey } = (await checkout.json()) as { seat_key: string };
+    await laptop.dispatch(bridgeChannels.setLicenseKey, [seatKey]);
+
+    // The next license check finds the key new: main holds the seat with it and heartbeats.
+    expect(await laptop.handlers[bridgeChannels.checkLicenseStatus]()).toMatchObject({ valid: true });
+    expect(await laptop.seat.state()).toMatchObject({ status: 'held', seats: 1, in_use: 1 });
+    expect(laptop.timers.at(-1)).toBe(8 * HOUR_MS);
+    server.clock.advance(8 * HOUR_MS);
+    expect(await laptop.seat.heartbeat()).toMatchObject({ status: 'held' });
+
+    // Removed from the organisation: the seat comes back and the machine is refused.
+    owner.token = await signIn(owner.email);
+    const removed = await fetch(
+      `${server.baseUrl}/api/v1/organisations/${organisationId}/members/${dev.id}`,
+      {
+        method: 'DELETE',
+        headers: { 'x-api-key': DESKTOP_API_KEY, authorization: `Bearer ${owner.token}` },
+      },
+    );
+    expect(removed.status).toBe(204);
+    expect(await laptop.seat.heartbeat()).toMatchObject({ status: 'refused' });
+    expect(await laptop.handlers[bridgeChannels.checkLicenseStatus]()).toMatchObject({ valid: false });
+  });
+
   it('a node-locked license or no key is not floating: nothing is checked out', async () => {
     const machine = desktop('Solo');
     expect(await machine.seat.start()).toMatchObject({ status: 'not_floating' });

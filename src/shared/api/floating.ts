@@ -122,4 +122,27 @@ export const floatingPeaksSchema = z
   .meta({ id: 'FloatingPeaks' });
 export type FloatingPeaks = z.infer<typeof floatingPeaksSchema>;
 
+/**
+ * A member's machine asks for a seat of the organisation's floating pool, signed in: no key is
+ * typed, the hardware id says which machine.
+ */
+export const floatingMemberCheckoutRequestSchema = z
+  .strictObject({ hardware_id: hardwareIdSchema, device_name: displayText(100).optional() })
+  .meta({ id: 'FloatingMemberCheckoutRequest' });
+export type FloatingMemberCheckoutRequest = z.infer<typeof floatingMemberCheckoutRequestSchema>;
+
+/** The seat a member's machine took, with the machine's own key for its later calls. */
+export const floatingMemberSeatSchema = floatingSeatAnswerSchema
+  .extend({
+    seat_key: z
+      .string()
+      .describe(
+        'This machine’s own key for the floating routes and the license check (never the organization’s key); it works only with this hardware id, and each sign-in checkout gives a fresh one',
+      ),
+    organisation_id: z.string(),
+    organisation_name: z.string(),
+  })
+  .meta({ id: 'FloatingMemberSeat' });
+export type FloatingMemberSeat = z.infer<typeof floatingMemberSeatSchema>;
+
 export const floatingSeatParamsSchema = idParamsSchema.extend({ seatId: recordIdSchema });

@@ -60,6 +60,19 @@ export const organisationSeatsSchema = z
     /** Invitations still pending: each will take a seat when accepted. */
     pending_invitations: z.number().int(),
     machines_per_seat: z.number().int(),
+    floating: z
+      .object({
+        concurrent: z
+          .number()
+          .int()
+          .describe('Machines of its members that may run at once: the seats bought'),
+        lease_minutes: z.number().int(),
+        max_borrow_days: z.number().int(),
+      })
+      .nullable()
+      .describe(
+        'On a floating plan: members need no named seat, and any of their machines runs while one of the seats bought is free; null for named seats',
+      ),
   })
   .meta({ id: 'OrganisationSeats' });
 export type OrganisationSeats = z.infer<typeof organisationSeatsSchema>;

@@ -25,7 +25,12 @@ export const MAX_FLOATING_BORROW_DAYS = 90;
 /** A floating plan's seats: how many machines run at once, the lease a heartbeat renews, the longest borrow. */
 export const floatingPlanSchema = z
   .object({
-    seats: z.number().int().describe('Machines that may hold a seat at once'),
+    seats: z
+      .number()
+      .int()
+      .describe(
+        'Machines that may hold a seat at once; on a per-seat plan an organization’s pool is the seats it bought instead',
+      ),
     lease_minutes: z
       .number()
       .int()

@@ -23,7 +23,7 @@ const summary = (index: number, extra: Partial<AdminOrganisationSummary> = {}): 
   name: `Team ${index}`,
   role: null,
   members_count: 3,
-  seats: { bought: 3, assigned: 2, pending_invitations: 1, machines_per_seat: 2 },
+  seats: { bought: 3, assigned: 2, pending_invitations: 1, machines_per_seat: 2, floating: null },
   license_id: `lic-${index}`,
   subscription_id: `sub-${index}`,
   billing_details: null,

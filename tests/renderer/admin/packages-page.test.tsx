@@ -386,6 +386,36 @@ describe('/admin/packages', () => {
     ).toBe('true');
   });
 
+  it('makes the organizations’ per-seat package floating with a switch (the pool is the seats bought)', async () => {
+    plans = [
+      ...plans,
+      makePlan('plan-business', {
+        code: 'business-monthly',
+        name: 'Business',
+        seat_based: true,
+        sort_order: 2,
+      }),
+    ];
+    servePlans();
+    await open('/admin/packages?package=plan-business');
+    const drawer = await screen.findByRole('dialog', { name: 'Package Business' });
+    fireEvent.click(within(drawer).getByRole('tab', { name: 'Details' }));
+    const floating = await within(drawer).findByRole('switch', { name: /^Floating seats/ });
+    // No count to type: an organization's pool is the seats it bought.
+    expect(within(drawer).queryByRole('textbox', { name: /^Floating seats/ })).toBeNull();
+    const lease = within(drawer).getByRole('textbox', { name: /^Floating lease/ });
+    expect(lease.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(floating);
+    await waitFor(() => expect(lease.hasAttribute('disabled')).toBe(false));
+    await userEvent.clear(lease);
+    await userEvent.type(lease, '30');
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save details' }));
+    await waitFor(() => expect(api.calls('PUT /plans/plan-business')).toHaveLength(1));
+    expect(lastBody('PUT /plans/plan-business')).toEqual({
+      floating: { seats: 1, lease_minutes: 30, max_borrow_days: 7 },
+    });
+  });
+
   it('sets the free trial’s days in the details: only that change is sent', async () => {
     await open('/admin/packages?package=plan-pro');
     const drawer = await screen.findByRole('dialog', { name: 'Package Pro' });

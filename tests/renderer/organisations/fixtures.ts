@@ -18,7 +18,7 @@ export const makeOrganisation = (extra: Partial<Organisation> = {}): Organisatio
   name: 'Acme Studio',
   role: 'owner',
   members_count: 3,
-  seats: { bought: 3, assigned: 2, pending_invitations: 1, machines_per_seat: 2 },
+  seats: { bought: 3, assigned: 2, pending_invitations: 1, machines_per_seat: 2, floating: null },
   license_id: 'lic-acme',
   subscription_id: 'sub-acme',
   billing_details: null,

@@ -123,6 +123,58 @@ describe('/licenses: a license an organisation provides', () => {
     expect(document.body.textContent).not.toContain(LICENSE_KEY);
   });
 
+  it('on a floating plan, “Activate on this machine” takes one of the pool’s seats signed in, and the app keeps the machine’s own key', async () => {
+    api.on('GET /licenses', () => ({ json: [provided()] }));
+    const message = 'Acme Research’s license has floating seats: this machine takes one when the app runs.';
+    api.on(ACTIVATE_SEAT, () => ({
+      status: 409,
+      json: { detail: message, message, code: 'license_floating' },
+    }));
+    const CHECKOUT = `POST /organisations/${ORGANISATION.id}/floating/checkout`;
+    api.on(CHECKOUT, () => ({
+      status: 201,
+      json: {
+        license_id: LICENSE_ID,
+        seat_id: 'seat-1',
+        seats: 5,
+        in_use: 2,
+        heartbeat_seconds: 300,
+        max_borrow_days: 7,
+        checked_out_at: '2026-12-05T10:00:00.000Z',
+        held_until: '2026-12-05T10:15:00.000Z',
+        borrowed_until: null,
+        lease: 'x.y.z',
+        lease_expires_at: '2026-12-05T10:15:00.000Z',
+        message: 'A floating seat is yours while the app runs.',
+        seat_key: LICENSE_KEY,
+        organisation_id: ORGANISATION.id,
+        organisation_name: ORGANISATION.name,
+      },
+    }));
+    // The check of a member's machine on the pool names the organisation, as a seat's does.
+    api.on('GET /licensing/status', () => ({
+      json: validLicenseStatus(LICENSE_ID, {
+        plan: provided().plan,
+        activation_id: null,
+        seat: { organisation_id: ORGANISATION.id, organisation_name: ORGANISATION.name, user_id: 'u1' },
+      }),
+    }));
+    const { services } = await openAsUser(api, '/licenses');
+    const business = await card();
+    await userEvent.click(
+      await business.findByRole('button', { name: 'Activate on this machine: Business license' }, SLOW),
+    );
+    expect(await screen.findByText('This machine holds a floating seat', undefined, SLOW)).toBeTruthy();
+    expect(screen.getByText(/5 floating seats; 2 in use now/)).toBeTruthy();
+    expect(bodyOf(api, CHECKOUT)).toEqual(expect.objectContaining({ hardware_id: THIS_MACHINE }));
+    // The app keeps the machine's own key for its checks and heartbeats; the page shows it nowhere.
+    expect(services.local.getItem(localStorageKeys.licenseKey)).toBe(LICENSE_KEY);
+    expect(
+      await screen.findByText('Kept by the app: Acme Research provides this license', undefined, SLOW),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toContain(LICENSE_KEY);
+  });
+
   it('a refusal (the seat’s machines all in use) is said beside the button', async () => {
     api.on('GET /licenses', () => ({ json: [provided()] }));
     const message =

@@ -864,6 +864,14 @@ const MATRIX: Record<string, Row> = {
     // The owner of a fresh organisation holds no seat yet; a platform administrator holds none either.
     { owner: 403, orgAdmin: 201, member: 201, outsider: 404, platformAdmin: 403 },
   ),
+  // Members check a floating seat out signed in; the fixture's organisation has named seats.
+  'POST /organisations/{organisationId}/floating/checkout': organisationRow(
+    (o) => ({
+      path: `/organisations/${o.organisationId}/floating/checkout`,
+      body: { hardware_id: `hw-matrix-${randomUUID()}` },
+    }),
+    { owner: 409, orgAdmin: 409, member: 409, outsider: 404, platformAdmin: 403 },
+  ),
   // Pro yearly offers no trial: every signed-in caller is told so.
   'POST /licenses/trials': {
     request: () => ({ path: '/licenses/trials', body: { plan_id: 'pro-yearly' } }),

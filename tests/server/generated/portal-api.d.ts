@@ -2405,6 +2405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/organisations/{organisationId}/floating/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a floating seat of my organization out for this machine (signed in)
+         * @description For members of an organization on a floating plan: no key is typed and no named seat is needed. Takes (or renews) this machine’s seat as `/licensing/floating/checkout` does, and answers `seat_key`, this machine’s own key for the heartbeats, release, borrow and the license check (it works only with this hardware id; each call gives a fresh one and the one before stops). 409 `floating_seats_full` with the holders when every seat is out, `license_not_floating` on a plan with named seats; 403 `not_a_member` for a platform administrator outside it; 404 for anyone else outside the organization.
+         */
+        post: operations["checkoutOrganisationFloatingSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/organisations/{organisationId}/invitations": {
         parameters: {
             query?: never;
@@ -2672,7 +2692,7 @@ export interface paths {
         put?: never;
         /**
          * Activate this machine on my seat of the organization’s license (idempotent per machine)
-         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organization’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows; 404 for anyone outside the organization.
+         * @description For members holding a seat: no key is typed. The answer’s `license_key` is this machine’s own seat key (never the organization’s key), which the app checks with and which works only with this hardware id; each answer gives a fresh one and the one before stops. A lease names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` over the machines a seat allows, `license_floating` on a floating plan (its machines take a seat with `/organisations/{organisationId}/floating/checkout`); 404 for anyone outside the organization.
          */
         post: operations["activateOrganisationSeat"];
         delete?: never;
@@ -5418,6 +5438,36 @@ export interface components {
             license_key: string;
             hardware_id: string;
         };
+        FloatingMemberCheckoutRequestInput: {
+            hardware_id: string;
+            device_name?: string;
+        };
+        FloatingMemberSeat: {
+            license_id: string;
+            seat_id: string;
+            /** @description Seats of the license */
+            seats: number;
+            /** @description Seats held now, this one included */
+            in_use: number;
+            /** @description Send a heartbeat this often to keep the seat */
+            heartbeat_seconds: number;
+            /** @description The most days the seat may be borrowed for; 0: none */
+            max_borrow_days: number;
+            /** @description ISO 8601 date and time, UTC */
+            checked_out_at: string;
+            /** @description ISO 8601 date and time, UTC */
+            held_until: string;
+            borrowed_until: string | null;
+            /** @description Ed25519-signed compact JWS bound to the machine; a borrowed seat’s lease lasts the borrow. Verify with GET /licensing/public-key */
+            lease: string;
+            /** @description ISO 8601 date and time, UTC */
+            lease_expires_at: string;
+            message: string;
+            /** @description This machine’s own key for the floating routes and the license check (never the organization’s key); it works only with this hardware id, and each sign-in checkout gives a fresh one */
+            seat_key: string;
+            organisation_id: string;
+            organisation_name: string;
+        };
         FloatingPeaks: {
             license_id: string;
             seats: number;
@@ -5428,7 +5478,7 @@ export interface components {
             }[];
         };
         FloatingPlan: {
-            /** @description Machines that may hold a seat at once */
+            /** @description Machines that may hold a seat at once; on a per-seat plan an organization’s pool is the seats it bought instead */
             seats: number;
             /** @description A seat comes back this many minutes after its machine’s last heartbeat */
             lease_minutes: number;
@@ -6090,6 +6140,13 @@ export interface components {
             assigned: number;
             pending_invitations: number;
             machines_per_seat: number;
+            /** @description On a floating plan: members need no named seat, and any of their machines runs while one of the seats bought is free; null for named seats */
+            floating: {
+                /** @description Machines of its members that may run at once: the seats bought */
+                concurrent: number;
+                lease_minutes: number;
+                max_borrow_days: number;
+            } | null;
         };
         OrganisationSso: components["schemas"]["OrganisationOidc"] | components["schemas"]["OrganisationSaml"];
         OrganisationSsoAnswer: {
@@ -17037,6 +17094,95 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    checkoutOrganisationFloatingSeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FloatingMemberCheckoutRequestInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingMemberSeat"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingMemberSeat"];
+                };
+            };
+            /** @description Bad request: the input is refused (`errors` names each field) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not authenticated: a missing or unknown `X-API-Key`, or a missing, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden: the caller may not do this (an API token without the scope it needs: `insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FloatingConflict"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

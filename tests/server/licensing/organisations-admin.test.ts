@@ -99,7 +99,7 @@ describeOnEveryDatabase('organisations for administrators', (server) => {
         name: 'Detail Ltd',
         owner_email: owner.email,
         license_id: licenseId,
-        seats: { bought: 4, assigned: 1, pending_invitations: 1, machines_per_seat: 2 },
+        seats: { bought: 4, assigned: 1, pending_invitations: 1, machines_per_seat: 2, floating: null },
         subscription: null,
       });
       expect(body.members.map((member) => [member.email, member.role, member.has_seat])).toEqual([

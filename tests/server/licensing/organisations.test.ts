@@ -134,7 +134,7 @@ describeOnEveryDatabase('organisations', (server) => {
         role: 'member',
         members_count: 3,
         license_id: licenseId,
-        seats: { bought: 3, assigned: 2, pending_invitations: 0, machines_per_seat: 2 },
+        seats: { bought: 3, assigned: 2, pending_invitations: 0, machines_per_seat: 2, floating: null },
       });
       const outsider = await signIn(s, 'user', 'org-outsider');
       for (const rest of ['', '/members', '/invitations'])

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { FloatingSeatsTable } from '../../platform/db/tables-floating.js';
+import type { FloatingMemberKeysTable, FloatingSeatsTable } from '../../platform/db/tables-floating.js';
 
 export type FloatingSeatRow = FloatingSeatsTable;
 
@@ -111,3 +111,38 @@ export const findLapsedSeat = (db: DbOrTransaction, id: string, now: string) =>
     .where('id', '=', id)
     .where('holds_until', '<=', now)
     .executeTakeFirst();
+
+export type FloatingMemberKeyRow = FloatingMemberKeysTable;
+
+/** Keeps the hash of a member machine's fresh key in place of any it had for that machine. */
+export async function replaceMemberKey(db: DbOrTransaction, row: FloatingMemberKeyRow): Promise<void> {
+  await db
+    .deleteFrom('floating_member_keys')
+    .where('license_id', '=', row.license_id)
+    .where('user_id', '=', row.user_id)
+    .where('hardware_id', '=', row.hardware_id)
+    .execute();
+  await db.insertInto('floating_member_keys').values(row).execute();
+}
+
+export const findMemberKey = (db: DbOrTransaction, keyHash: string) =>
+  db.selectFrom('floating_member_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+
+/** Frees the seats a member's machines hold on the license (the member left or was removed). */
+export async function deleteMemberSeats(
+  db: DbOrTransaction,
+  licenseId: string,
+  userId: string,
+): Promise<FloatingSeatRow[]> {
+  const rows = await db
+    .selectFrom('floating_seats')
+    .selectAll()
+    .where('license_id', '=', licenseId)
+    .where('held_by', '=', userId)
+    .execute();
+  await deleteSeatRows(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows;
+}

@@ -3,6 +3,8 @@ import {
   floatingBorrowRequestSchema,
   floatingCheckoutRequestSchema,
   floatingMachineRequestSchema,
+  floatingMemberCheckoutRequestSchema,
+  floatingMemberSeatSchema,
   floatingPeaksQuerySchema,
   floatingPeaksSchema,
   floatingReleaseSchema,
@@ -13,6 +15,7 @@ import {
 } from '../../../shared/api/floating.js';
 import { idParamsSchema } from '../../../shared/api/common.js';
 import { licenseRefusalSchema } from '../../../shared/api/licenses.js';
+import { organisationParamsSchema } from '../../../shared/api/organisations.js';
 import { apiPaths } from '../../../shared/api-paths.js';
 import { currentUser } from '../../identity/index.js';
 import type { Clock } from '../../platform/clock.js';
@@ -152,6 +155,42 @@ export const floatingRoutes: FastifyPluginAsyncZod<FloatingRoutesOptions> = asyn
     const api = scope.withTypeProvider<ZodTypeProvider>();
     api.addHook('onRequest', app.requireUser);
     const user = (request: Parameters<typeof currentUser>[0]) => currentUser(request).user;
+
+    api.post(
+      paths.memberCheckout,
+      {
+        schema: {
+          operationId: 'checkoutOrganisationFloatingSeat',
+          tags: ['organisations'],
+          summary: 'Check a floating seat of my organization out for this machine (signed in)',
+          description:
+            'For members of an organization on a floating plan: no key is typed and no named seat is needed. ' +
+            'Takes (or renews) this machine’s seat as `/licensing/floating/checkout` does, and answers ' +
+            '`seat_key`, this machine’s own key for the heartbeats, release, borrow and the license check ' +
+            '(it works only with this hardware id; each call gives a fresh one and the one before stops). ' +
+            '409 `floating_seats_full` with the holders when every seat is out, `license_not_floating` on a ' +
+            'plan with named seats; 403 `not_a_member` for a platform administrator outside it; 404 for ' +
+            'anyone else outside the organization.',
+          security: bearerSecurity,
+          params: organisationParamsSchema,
+          body: floatingMemberCheckoutRequestSchema,
+          response: {
+            200: floatingMemberSeatSchema,
+            201: floatingMemberSeatSchema,
+            409: floatingConflictSchema,
+            ...errorResponses(400, 401, 403, 404, 415),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { taken, ...seat } = await floating.checkoutAsMember(
+          user(request),
+          request.params.organisationId,
+          request.body,
+        );
+        return reply.code(taken ? 201 : 200).send(seat);
+      },
+    );
 
     api.get(
       paths.seats,

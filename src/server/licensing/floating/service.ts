@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import type {
   FloatingBorrowRequest,
   FloatingCheckoutRequest,
   FloatingHolder,
   FloatingMachineRequest,
+  FloatingMemberCheckoutRequest,
+  FloatingMemberSeat,
   FloatingPeaks,
   FloatingRelease,
   FloatingSeatAnswer,
@@ -13,17 +15,33 @@ import type { PlanCatalogueCache } from '../../catalogue/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
-import { badRequest, conflict, HttpError } from '../../platform/http-error.js';
+import { generateLicenseKey, normalizeLicenseKey } from '../../../shared/license-key.js';
+import { sha256 } from '../../platform/crypto.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../../platform/http-error.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import type { LicensingEvents } from '../events.js';
 import type { LeaseSigner } from '../leases/lease-signer.js';
 import { createLicenseAccess, licenseNotFound } from '../licenses/access.js';
-import { findLicenseById, lockLicense } from '../licenses/repository.js';
-import { organisationAccess } from '../organisations/access.js';
+import { invalidKey, unknownKey } from '../licenses/refusals.js';
+import {
+  findLicenseById,
+  findLicenseByKey,
+  getOrganisationName,
+  lockLicense,
+} from '../licenses/repository.js';
+import { organisationAccess, organisationNotFound } from '../organisations/access.js';
+import { findOrganisation } from '../organisations/repository.js';
+import {
+  findMembership,
+  findOrganisationLicense,
+  lockOrganisation,
+} from '../organisations/seats-repository.js';
 import { announceLapsed, type LapsedSeat } from './lapses.js';
 import {
   deleteSeatRows,
+  findMemberKey,
+  type FloatingMemberKeyRow,
   type FloatingSeatRow,
   type FloatingTerms,
   floatingTermsOf,
@@ -31,6 +49,7 @@ import {
   peaksSince,
   raisePeak,
   renewSeatRow,
+  replaceMemberKey,
   seatRowsOfLicense,
 } from './repository.js';
 
@@ -99,6 +118,31 @@ interface SeatChange {
  * one, on any number of instances. A seat whose heartbeats stopped (or whose borrow ended) is free
  * from that moment: each change drops the license's lapsed seats first, and maintenance the rest.
  */
+/** Who asks for a seat: the license (by its key, or a member machine's key) and, for a member, who. */
+interface SeatHolder {
+  license: LicenseRow;
+  terms: FloatingTerms;
+  /** The key the machine presented (the lease binds to it): the license's, or a member machine's. */
+  key: string;
+  /** A member's machine of an organisation's pool; null for the license's own key. */
+  member: Pick<FloatingMemberKeyRow, 'organisation_id' | 'user_id'> | null;
+}
+
+const noLongerMember = (name: string) =>
+  forbidden(
+    'not_a_member',
+    `You are no longer a member of ${name}: this machine cannot take ${name}’s floating seats. Ask its administrators.`,
+  );
+
+/**
+ * Floating seats: a machine checks one out with the key and its hardware id, holds it by heartbeats
+ * for the plan's lease, releases it, or borrows it for days of offline use. Every change runs under
+ * the license's lock, so N + 1 machines asking for the last seat at once leave exactly N holding
+ * one, on any number of instances. A seat whose heartbeats stopped (or whose borrow ended) is free
+ * from that moment: each change drops the license's lapsed seats first, and maintenance the rest.
+ * An organisation's members never see its key: a member's machine checks out signed in
+ * (`checkoutAsMember`), which gives it a key of its own for the same routes.
+ */
 export function createFloatingService({
   db,
   clock,
@@ -115,12 +159,42 @@ export function createFloatingService({
 }) {
   const access = createLicenseAccess({ db, clock });
 
-  async function floatingLicense(key: string): Promise<{ license: LicenseRow; terms: FloatingTerms }> {
-    const license = await access.byKey(key);
+  async function floatingTerms(license: LicenseRow): Promise<FloatingTerms> {
     access.assertActive(license);
     const terms = await floatingTermsOf(db, license);
     if (!terms) throw notFloating();
-    return { license, terms };
+    return terms;
+  }
+
+  /**
+   * The license a machine's key names: the license's own key, or a member machine's key, which
+   * works only from the machine it was given to (from any other it is no key at all).
+   */
+  async function holderOf(typedKey: string, hardwareId: string): Promise<SeatHolder> {
+    const key = normalizeLicenseKey(typedKey);
+    if (!key) throw invalidKey();
+    const license = await findLicenseByKey(db, key);
+    if (license) return { license, terms: await floatingTerms(license), key, member: null };
+    const memberKey = await findMemberKey(db, sha256(key));
+    if (!memberKey || memberKey.hardware_id !== hardwareId) throw unknownKey();
+    const keyLicense = await findLicenseById(db, memberKey.license_id);
+    if (!keyLicense) throw unknownKey();
+    return {
+      license: keyLicense,
+      terms: await floatingTerms(keyLicense),
+      key,
+      member: { organisation_id: memberKey.organisation_id, user_id: memberKey.user_id },
+    };
+  }
+
+  /**
+   * Under the license's lock: a member's machine takes or keeps a seat only while they are a
+   * member. A removal takes the same lock to free their seats, so one of the two sees the other.
+   */
+  async function assertStillMember(trx: DbOrTransaction, holder: SeatHolder): Promise<void> {
+    if (!holder.member) return;
+    if (await findMembership(trx, holder.member.organisation_id, holder.member.user_id)) return;
+    throw noLongerMember(await getOrganisationName(trx, holder.member.organisation_id));
   }
 
   /** The license's seats under its lock: lapsed ones dropped (and announced), live ones earliest end first. */
@@ -143,17 +217,18 @@ export function createFloatingService({
   }
 
   async function answer(
-    license: LicenseRow,
-    terms: FloatingTerms,
+    holder: SeatHolder,
     { row, inUse }: SeatChange,
     message: string,
   ): Promise<FloatingSeatAnswer> {
+    const { license, terms } = holder;
     const now = clock.now();
     const { plan, features } = await planCatalogue.get(license.plan_id);
     const lifetimeSeconds = Math.max(1, Math.floor((Date.parse(row.holds_until) - now.getTime()) / 1000));
     const signed = await leases.sign({
       licenseId: license.id,
-      licenseKey: license.license_key,
+      // Bound to the key the machine checks with: a member's machine's own, never the organisation's.
+      licenseKey: holder.key,
       hardwareId: row.hardware_id,
       plan: { id: plan.id, code: plan.code, name: plan.name },
       features: features.map(({ key, kind, limit }) => ({ key, kind, limit })),
@@ -179,21 +254,31 @@ export function createFloatingService({
 
   /**
    * Takes or renews the machine's seat; with `borrowDays`, borrows it until then. Refused with
-   * who holds the seats when all are out (announced once, when the last one is taken).
+   * who holds the seats when all are out (announced once, when the last one is taken). `first`
+   * runs at the start of the transaction, before the license's lock (a member's sign-in checkout
+   * takes the organisation's there, as every seat decision of an organisation does, in that order);
+   * `then` runs after the seat is taken, in the same transaction.
    */
-  async function takeSeat(
-    request: FloatingCheckoutRequest,
+  async function takeSeat<T = undefined>(
+    holder: SeatHolder,
+    request: { hardware_id: string; device_name?: string | undefined },
     borrowDays: number | null,
-  ): Promise<{ license: LicenseRow; terms: FloatingTerms; change: SeatChange; taken: boolean }> {
-    const { license, terms } = await floatingLicense(request.license_key);
+    steps: {
+      first?: (trx: DbOrTransaction) => Promise<void>;
+      then?: (trx: DbOrTransaction) => Promise<T>;
+    } = {},
+  ): Promise<{ change: SeatChange; taken: boolean; extra: T | undefined }> {
+    const { license, terms } = holder;
     if (borrowDays !== null) {
       if (terms.maxBorrowDays === 0) throw borrowNotAllowed();
       if (borrowDays > terms.maxBorrowDays) throw borrowTooLong(terms.maxBorrowDays);
     }
     const outcome = await db.transaction().execute(async (trx) => {
+      await steps.first?.(trx);
       const now = clock.now();
       const at = now.toISOString();
       const live = await liveSeats(trx, license, now);
+      await assertStillMember(trx, holder);
       const leaseEnd = new Date(now.getTime() + terms.leaseMinutes * MINUTE_MS).toISOString();
       const borrowEnd =
         borrowDays === null ? null : new Date(now.getTime() + borrowDays * DAY_MS).toISOString();
@@ -208,9 +293,11 @@ export function createFloatingService({
           device_name: request.device_name ?? own.device_name,
         };
         await renewSeatRow(trx, own.id, renewed);
-        return { change: { row: renewed, inUse: live.length }, taken: false, full: undefined };
+        const extra = await steps.then?.(trx);
+        return { change: { row: renewed, inUse: live.length }, taken: false, full: undefined, extra };
       }
-      if (live.length >= terms.seats) return { full: live, change: undefined, taken: false };
+      if (live.length >= terms.seats)
+        return { full: live, change: undefined, taken: false, extra: undefined };
       const row: FloatingSeatRow = {
         id: randomUUID(),
         license_id: license.id,
@@ -220,16 +307,18 @@ export function createFloatingService({
         heartbeat_at: at,
         holds_until: later(leaseEnd, borrowEnd),
         borrowed_until: borrowEnd,
+        held_by: holder.member?.user_id ?? null,
       };
       await insertSeatRow(trx, row);
       const inUse = live.length + 1;
       await raisePeak(trx, license.id, at.slice(0, 10), inUse);
       if (inUse === terms.seats) await announceExhausted(trx, license, terms, [...live, row]);
-      return { change: { row, inUse }, taken: true, full: undefined };
+      const extra = await steps.then?.(trx);
+      return { change: { row, inUse }, taken: true, full: undefined, extra };
     });
     if (outcome.full) throw seatsFull(terms, outcome.full, clock.now());
     if (!outcome.change) throw new Error('a seat change without its seat');
-    return { license, terms, change: outcome.change, taken: outcome.taken };
+    return { change: outcome.change, taken: outcome.taken, extra: outcome.extra };
   }
 
   async function announceExhausted(
@@ -270,18 +359,85 @@ export function createFloatingService({
 
   return {
     async checkout(request: FloatingCheckoutRequest): Promise<FloatingSeatAnswer & { taken: boolean }> {
-      const { license, terms, change, taken } = await takeSeat(request, null);
+      const holder = await holderOf(request.license_key, request.hardware_id);
+      const { change, taken } = await takeSeat(holder, request, null);
       const message = taken
         ? 'A floating seat is yours while the app runs.'
         : 'This machine already holds a seat; it is renewed.';
-      return { ...(await answer(license, terms, change, message)), taken };
+      return { ...(await answer(holder, change, message)), taken };
+    },
+
+    /**
+     * A member's machine checks a seat of the organisation's floating pool out, signed in: no named
+     * seat is needed. Decided under the organisation's lock (a removal meanwhile is seen) and then
+     * the license's, as any checkout; the answer carries the machine's own key, made in the same
+     * transaction (the one it had before stops).
+     */
+    async checkoutAsMember(
+      user: UserRow,
+      organisationId: string,
+      request: FloatingMemberCheckoutRequest,
+    ): Promise<FloatingMemberSeat & { taken: boolean }> {
+      const checkMember = async (trx: DbOrTransaction) => {
+        if (!(await findOrganisation(trx, organisationId))) throw organisationNotFound();
+        if (await findMembership(trx, organisationId, user.id)) return;
+        // An outsider learns nothing; a platform administrator sees the organisation but runs on
+        // its pool only as a member.
+        if (user.role !== 'admin') throw organisationNotFound();
+        throw forbidden(
+          'not_a_member',
+          'Only the organization’s members take its floating seats. Join it first.',
+        );
+      };
+      // Who may ask is settled before anything of the license is told.
+      await checkMember(db);
+      const license = await findOrganisationLicense(db, organisationId);
+      if (!license)
+        throw notFound('license_not_found', 'The organization has no license yet. Ask its administrators.');
+      const key = generateLicenseKey((bytes) => webcrypto.getRandomValues(bytes));
+      const holder: SeatHolder = {
+        license,
+        terms: await floatingTerms(license),
+        key,
+        member: { organisation_id: organisationId, user_id: user.id },
+      };
+      const { change, taken, extra } = await takeSeat(holder, request, null, {
+        // The organisation's lock before the license's, as every seat decision of an organisation.
+        first: async (trx) => {
+          await lockOrganisation(trx, organisationId);
+          await checkMember(trx);
+        },
+        then: async (trx) => {
+          await replaceMemberKey(trx, {
+            key_hash: sha256(key),
+            license_id: license.id,
+            organisation_id: organisationId,
+            user_id: user.id,
+            hardware_id: request.hardware_id,
+            created_at: clock.now().toISOString(),
+          });
+          return getOrganisationName(trx, organisationId);
+        },
+      });
+      const message = taken
+        ? 'A floating seat is yours while the app runs.'
+        : 'This machine already holds a seat; it is renewed.';
+      return {
+        ...(await answer(holder, change, message)),
+        seat_key: key,
+        organisation_id: organisationId,
+        organisation_name: extra ?? '',
+        taken,
+      };
     },
 
     async heartbeat(request: FloatingMachineRequest): Promise<FloatingSeatAnswer> {
-      const { license, terms } = await floatingLicense(request.license_key);
+      const holder = await holderOf(request.license_key, request.hardware_id);
+      const { license, terms } = holder;
       const change = await db.transaction().execute(async (trx) => {
         const now = clock.now();
         const live = await liveSeats(trx, license, now);
+        await assertStillMember(trx, holder);
         const own = live.find((row) => row.hardware_id === request.hardware_id);
         // A heartbeat after the lease ended finds the seat gone: it may be another machine's now.
         if (!own) return undefined;
@@ -295,18 +451,19 @@ export function createFloatingService({
         return { row: renewed, inUse: live.length };
       });
       if (!change) throw seatLapsed();
-      return answer(license, terms, change, 'The seat is held.');
+      return answer(holder, change, 'The seat is held.');
     },
 
     async borrow(request: FloatingBorrowRequest): Promise<FloatingSeatAnswer & { taken: boolean }> {
-      const { license, terms, change, taken } = await takeSeat(request, request.days);
+      const holder = await holderOf(request.license_key, request.hardware_id);
+      const { change, taken } = await takeSeat(holder, request, request.days);
       const message = `The seat is borrowed until ${change.row.borrowed_until ?? ''}: the app runs offline until then.`;
-      return { ...(await answer(license, terms, change, message)), taken };
+      return { ...(await answer(holder, change, message)), taken };
     },
 
     /** Gives the machine's seat back (on quit, or a borrowed seat returned early); done once, answered always. */
     async release(request: FloatingMachineRequest, what: 'release' | 'return'): Promise<FloatingRelease> {
-      const { license } = await floatingLicense(request.license_key);
+      const { license } = await holderOf(request.license_key, request.hardware_id);
       const released = await db.transaction().execute(async (trx) => {
         const live = await liveSeats(trx, license, clock.now());
         const own = live.find((row) => row.hardware_id === request.hardware_id);

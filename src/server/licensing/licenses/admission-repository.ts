@@ -94,3 +94,16 @@ export const heldFloatingSeatById = (
   now: string,
 ): Promise<(HeldFloatingSeat & { license_id: string }) | undefined> =>
   heldSeats(db, now).where('floating_seats.id', '=', seatId).executeTakeFirst();
+
+/** A member machine's floating key by its hash, while its member is still one of the organisation's. */
+export const memberKeyByHash = (db: DbOrTransaction, keyHash: string) =>
+  db
+    .selectFrom('floating_member_keys')
+    .innerJoin('organisation_members', (join) =>
+      join
+        .onRef('organisation_members.organisation_id', '=', 'floating_member_keys.organisation_id')
+        .onRef('organisation_members.user_id', '=', 'floating_member_keys.user_id'),
+    )
+    .select(['floating_member_keys.license_id', 'floating_member_keys.hardware_id'])
+    .where('floating_member_keys.key_hash', '=', keyHash)
+    .executeTakeFirst();

@@ -34,6 +34,13 @@ export interface LicenseCheckRow extends Pick<
    * id it is stored under (the check decides whether the caller is that machine).
    */
   seat_key: boolean;
+  /**
+   * Read through a member machine's floating key (an organisation's floating pool): the one
+   * hardware id the key works with. The machine runs on the seat it holds, never on an activation.
+   */
+  floating_member_hardware_id?: string | undefined;
+  /** With a member machine's floating key: the member, whom the answer names as the seat's holder. */
+  floating_member_id?: string | undefined;
   usage: UsageCell[];
   /** Packs neither ended nor used up (expired ones too: the check drops them at its own time). */
   packs: PackCell[];
@@ -126,6 +133,23 @@ const POSTGRES_SEAT_CHECK = `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, $
   LEFT JOIN organisations o ON o.id = l.organisation_id
   WHERE k.key_hash = $1`;
 
+/**
+ * The license through a member machine's floating key, while its member is still a member: no
+ * activation (the machine runs on a floating seat), the key's hardware id beside it.
+ */
+const memberKeyCheck = (
+  usage: string,
+  key: string,
+) => `SELECT ${LICENSE_COLUMNS}, ${ACTIVATION_COLUMNS}, ${usage},
+  k.hardware_id AS k_hardware_id, k.user_id AS k_user_id
+  FROM floating_member_keys k JOIN licenses l ON l.id = k.license_id
+  LEFT JOIN organisations o ON o.id = l.organisation_id
+  LEFT JOIN activations a ON 1 = 0
+  WHERE k.key_hash = ${key} AND EXISTS (SELECT 1 FROM organisation_members m
+    WHERE m.organisation_id = k.organisation_id AND m.user_id = k.user_id)`;
+const SQLITE_MEMBER_KEY_CHECK = memberKeyCheck(usageColumn('group_concat', '@day', '@month'), '@key');
+const POSTGRES_MEMBER_KEY_CHECK = memberKeyCheck(usageColumn('string_agg', '$2', '$3'), '$1');
+
 const MACHINES_WITH_COMPONENTS = `SELECT * FROM activations WHERE license_id = @license AND components IS NOT NULL`;
 
 /** A seat still held (its lease or borrow ahead) on a license whose plan is floating now. */
@@ -136,7 +160,7 @@ const HELD_FLOATING_SEAT = `SELECT s.id, s.hardware_id, s.device_name, s.holds_u
 
 type JoinedRow = Omit<LicenseCheckRow, 'activation' | 'seat_key' | 'usage' | 'packs'> & {
   [K in keyof ActivationRow as `a_${K}`]: ActivationRow[K] | null;
-} & { usage: string | null; packs: string | null };
+} & { usage: string | null; packs: string | null; k_hardware_id?: string | null; k_user_id?: string | null };
 
 function usageCells(text: string | null): UsageCell[] {
   if (!text) return [];
@@ -199,7 +223,9 @@ function toCheckRow(row: JoinedRow, seatKey?: string): LicenseCheckRow {
             label: row.a_label,
             components: row.a_components,
           },
-    seat_key: seatKey !== undefined,
+    seat_key: seatKey !== undefined && !row.k_hardware_id,
+    floating_member_hardware_id: row.k_hardware_id ?? undefined,
+    floating_member_id: row.k_user_id ?? undefined,
     usage: usageCells(row.usage),
     packs: packCells(row.packs),
   };
@@ -228,7 +254,14 @@ export function createLicenseCheckReads(raw: RawConnection): LicenseCheckReads {
           values: [sha256(key), dayStart, monthStart],
         });
         const seatRow = seat.rows[0];
-        return seatRow ? toCheckRow(seatRow, key) : undefined;
+        if (seatRow) return toCheckRow(seatRow, key);
+        const member = await raw.pool.query<JoinedRow>({
+          name: 'license-member-key-check',
+          text: POSTGRES_MEMBER_KEY_CHECK,
+          values: [sha256(key), dayStart, monthStart],
+        });
+        const memberRow = member.rows[0];
+        return memberRow ? toCheckRow(memberRow, key) : undefined;
       },
       async machinesWithComponents(licenseId) {
         const result = await raw.pool.query<ActivationRow>({
@@ -260,6 +293,9 @@ export function createLicenseCheckReads(raw: RawConnection): LicenseCheckReads {
   const seatStatement = connection.prepare<{ key: string; day: string; month: string }, JoinedRow>(
     SQLITE_SEAT_CHECK,
   );
+  const memberKeyStatement = connection.prepare<{ key: string; day: string; month: string }, JoinedRow>(
+    SQLITE_MEMBER_KEY_CHECK,
+  );
   const machinesStatement = connection.prepare<{ license: string }, ActivationRow>(MACHINES_WITH_COMPONENTS);
   const floatingSeatStatement = connection.prepare<
     { license: string; hardware: string; now: string },
@@ -270,7 +306,8 @@ export function createLicenseCheckReads(raw: RawConnection): LicenseCheckReads {
       const params = { key, hardware: hardwareId, day: dayStart, month: monthStart };
       const row = statement.get(params);
       if (row) return Promise.resolve(toCheckRow(row));
-      const seatRow = seatStatement.get({ key: sha256(key), day: dayStart, month: monthStart });
+      const hashed = { key: sha256(key), day: dayStart, month: monthStart };
+      const seatRow = seatStatement.get(hashed) ?? memberKeyStatement.get(hashed);
       return Promise.resolve(seatRow ? toCheckRow(seatRow, key) : undefined);
     },
     machinesWithComponents(licenseId) {

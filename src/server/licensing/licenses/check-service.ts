@@ -282,7 +282,15 @@ export function createLicenseChecksService(deps: LicenseChecksDeps) {
       features,
       activation_id: null,
       floating_seat: { seat_id: seat.id, held_until: seat.holds_until, borrowed_until: seat.borrowed_until },
-      seat: null,
+      // A member's machine on the organisation's pool: the answer names the organisation and them.
+      seat:
+        row.floating_member_id && row.organisation_id && row.organisation_name
+          ? {
+              organisation_id: row.organisation_id,
+              organisation_name: row.organisation_name,
+              user_id: row.floating_member_id,
+            }
+          : null,
       trial,
       lease: signed.lease,
       lease_expires_at: signed.expiresAt,

@@ -71,11 +71,21 @@ function seatMachine(
  */
 export async function admitMachine(
   lookups: MachineLookups,
-  row: Pick<LicenseCheckRow, 'id' | 'activation' | 'seat_key' | 'organisation_name'>,
+  row: Pick<
+    LicenseCheckRow,
+    'id' | 'activation' | 'seat_key' | 'organisation_name' | 'floating_member_hardware_id'
+  >,
   device: PresentedDevice,
   threshold: number,
   now: Date,
 ): Promise<AdmittedMachine> {
+  // A member machine's floating key: its machine alone, and only on the seat it holds.
+  if (row.floating_member_hardware_id !== undefined) {
+    if (row.floating_member_hardware_id !== device.hardware_id) throw unknownKey();
+    const held = await lookups.floatingSeat(row.id, device.hardware_id, now.toISOString());
+    if (!held) throw machineRefusal(undefined, row.organisation_name);
+    return { kind: 'floating', seat: held };
+  }
   const activation =
     row.seat_key && row.activation
       ? seatMachine(row.activation, device, threshold)

@@ -26,7 +26,8 @@ export const seatActivationRoutes: FastifyPluginAsyncZod<{ seats: SeatActivation
           'own seat key (never the organization’s key), which the app checks with and which works ' +
           'only with this hardware id; each answer gives a fresh one and the one before stops. A lease ' +
           'names the seat. 403 `no_seat` without a seat; 409 `seat_machine_limit` ' +
-          'over the machines a seat allows; 404 for anyone outside the organization.',
+          'over the machines a seat allows, `license_floating` on a floating plan (its machines take a seat ' +
+          'with `/organisations/{organisationId}/floating/checkout`); 404 for anyone outside the organization.',
         security: bearerSecurity,
         params: organisationParamsSchema,
         body: activateSeatRequestSchema,

@@ -16,6 +16,7 @@ import {
 import { findPlanRow } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
+import { floatingTermsOfPlan } from '../floating/repository.js';
 import { createLicenseAccess } from './access.js';
 import { deviceColumns, machines } from './activation-service.js';
 import { leaseFor } from './lease.js';
@@ -72,13 +73,20 @@ export function createSeatActivationService({
         // holds no seat unless they are a member with one.
         if (!membership && user.role !== 'admin') throw organisationNotFound();
         const name = await getOrganisationName(trx, organisationId);
+        const license = await findOrganisationLicense(trx, organisationId);
+        // A floating pool runs no machine on an activation, and needs no named seat: its members'
+        // machines take a seat as they run (`POST /organisations/{id}/floating/checkout`).
+        if (license && (await floatingTermsOfPlan(trx, license.plan_id)))
+          throw conflict(
+            'license_floating',
+            `${name}'s license has floating seats: this machine takes one when the app runs, with no activation.`,
+          );
         if (!membership?.seat_assigned_at) {
           throw forbidden(
             'no_seat',
             `You do not hold a seat in ${name}. Ask ${name}'s administrators to assign you one, then try again.`,
           );
         }
-        const license = await findOrganisationLicense(trx, organisationId);
         if (!license) {
           throw notFound('license_not_found', `${name} has no license yet. Ask its administrators.`);
         }

@@ -10,6 +10,7 @@ import {
   admissionLicenseByKey,
   heldFloatingSeat,
   heldFloatingSeatById,
+  memberKeyByHash,
 } from './admission-repository.js';
 import { findActivation } from './repository.js';
 import { machinesWithComponents } from './fingerprints-repository.js';
@@ -64,13 +65,18 @@ export function createUpdateAdmission({ db, clock }: { db: Db; clock: Clock }) {
         };
       } else {
         const seatMachine = await activationBySeatKeyHash(db, sha256(key));
-        license = seatMachine && (await admissionLicenseById(db, seatMachine.license_id));
-        if (!seatMachine || !license) return undefined;
+        // Else a member machine's floating key: its machine alone, on the seat it holds.
+        const memberKey = seatMachine ? undefined : await memberKeyByHash(db, sha256(key));
+        const licenseId = seatMachine?.license_id ?? memberKey?.license_id;
+        license = licenseId === undefined ? undefined : await admissionLicenseById(db, licenseId);
+        if (!license || (!seatMachine && !memberKey)) return undefined;
+        if (memberKey && memberKey.hardware_id !== device.hardware_id) return undefined;
         row = {
           id: license.id,
-          activation: seatMachine,
-          seat_key: true,
+          activation: seatMachine ?? null,
+          seat_key: seatMachine !== undefined,
           organisation_name: license.organisation_name,
+          floating_member_hardware_id: memberKey?.hardware_id,
         };
       }
       assertActive(license, now);

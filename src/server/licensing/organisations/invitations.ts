@@ -50,6 +50,7 @@ import {
   lockOrganisation,
 } from './seats-repository.js';
 import type { LicensingEvents } from '../events.js';
+import { floatingTermsOf } from '../floating/repository.js';
 import { noSeats, type OrganisationActor, recordOrganisationChange, seatsFull } from './service.js';
 import { invitationStatus, invitationView, organisationView } from './views.js';
 
@@ -112,6 +113,8 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
   async function assertSeatForInvitation(trx: DbOrTransaction, organisationId: string): Promise<void> {
     const license = await findOrganisationLicense(trx, organisationId);
     if (!license) throw noSeats();
+    // On a floating plan no one needs a named seat: members share the pool as they run.
+    if (await floatingTermsOf(trx, license)) return;
     const { held, pending } = await countSeatsTaken(trx, organisationId, isoNow(clock));
     if (held + pending >= (license.seats ?? 0)) throw seatsFull();
   }
@@ -167,9 +170,10 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       throw conflict('already_member', `You are already a member of ${organisation.name}.`);
     const license = await findOrganisationLicense(trx, organisation.id);
     if (!license) throw noSeats();
+    const floating = (await floatingTermsOf(trx, license)) !== undefined;
     // The invitation accepted is one of the pending ones its seat was promised to: only seats held
     // count against it (a seat given by hand or another invitation counted it as promised).
-    if ((await countAssignedSeats(trx, organisation.id)) >= (license.seats ?? 0))
+    if (!floating && (await countAssignedSeats(trx, organisation.id)) >= (license.seats ?? 0))
       throw conflict(
         'seats_full',
         `Every seat of ${organisation.name} is taken. Ask its administrators to free or buy a seat.`,
@@ -182,7 +186,8 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       organisation_id: organisation.id,
       user_id: user.id,
       role: found.role,
-      seat_assigned_at: now,
+      // On a floating plan a member runs on the shared pool, with no named seat.
+      seat_assigned_at: floating ? null : now,
       joined_at: now,
     });
     await recordOrganisationChange(trx, clock, events, {
@@ -193,7 +198,7 @@ export function createInvitationsService(deps: InvitationsServiceDeps) {
       details: { invitation_id: found.id, role: found.role, invited_by: found.invited_by },
       webhook: {
         type: 'organisation.member_joined',
-        data: { user_id: user.id, role: found.role, has_seat: true },
+        data: { user_id: user.id, role: found.role, has_seat: !floating },
       },
       // The owner is told who joined, on the announcement.
       told: { joined: { member: user, role: found.role, seats: license.seats ?? 0 } },

@@ -21,7 +21,7 @@ import {
   revokeInvitation,
   updateMember,
 } from './repository.js';
-import { endSeatMachines } from './seat-take-back.js';
+import { endMemberFloatingSeats, endSeatMachines } from './seat-take-back.js';
 import {
   countSeatsTaken,
   findMembership,
@@ -258,11 +258,13 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
       if (!member) return;
       await deleteMember(trx, organisationId, person.userId);
       const machinesEnded = await endSeatMachines(trx, clock, events, organisationId, person.userId);
+      const floatingSeatsFreed = await endMemberFloatingSeats(trx, organisationId, person.userId);
       const hadSeat = member.seat_assigned_at !== null;
       await record(trx, securityEventTypes.organisationMemberRemoved, actor, organisation, person.userId, {
         role: member.role,
         had_seat: hadSeat,
         machines_ended: machinesEnded,
+        floating_seats_freed: floatingSeatsFreed,
       });
       await events.publish(trx, {
         type: 'organisation.member_removed',

@@ -1,7 +1,8 @@
 import type { LicensingEvents } from '../events.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { deactivateActivation } from '../licenses/repository.js';
+import { deleteMemberSeats } from '../floating/repository.js';
+import { deactivateActivation, lockLicense } from '../licenses/repository.js';
 import { activeMachinesOf } from './repository.js';
 import { findOrganisationLicense } from './seats-repository.js';
 
@@ -30,4 +31,21 @@ export async function endSeatMachines(
     });
   }
   return machines.length;
+}
+
+/**
+ * Frees the floating seats a member's machines hold on the organisation's license when they leave
+ * or are removed, under the license's lock (after the organisation's, the order every seat
+ * decision takes): a checkout of theirs racing it either took its seat first, freed here, or
+ * waits and finds them no member. Answers how many seats came back.
+ */
+export async function endMemberFloatingSeats(
+  trx: DbOrTransaction,
+  organisationId: string,
+  userId: string,
+): Promise<number> {
+  const license = await findOrganisationLicense(trx, organisationId);
+  if (!license) return 0;
+  await lockLicense(trx, license.id);
+  return (await deleteMemberSeats(trx, license.id, userId)).length;
 }

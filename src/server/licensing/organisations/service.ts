@@ -26,7 +26,7 @@ import {
   updateMember,
   updateOrganisation,
 } from './repository.js';
-import { endSeatMachines } from './seat-take-back.js';
+import { endMemberFloatingSeats, endSeatMachines } from './seat-take-back.js';
 import {
   countSeatsTaken,
   findMembership,
@@ -255,6 +255,7 @@ export function createOrganisationsService({ db, clock, events }: OrganisationsS
           );
         await deleteMember(trx, organisationId, userId);
         const machinesEnded = await freeSeat(trx, organisationId, userId, false);
+        const floatingSeatsFreed = await endMemberFloatingSeats(trx, organisationId, userId);
         await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationMemberRemoved,
           severity: 'warning',
@@ -265,6 +266,7 @@ export function createOrganisationsService({ db, clock, events }: OrganisationsS
             role: member.role,
             had_seat: member.seat_assigned_at !== null,
             machines_ended: machinesEnded,
+            floating_seats_freed: floatingSeatsFreed,
           },
           webhook: {
             type: 'organisation.member_removed',
@@ -399,6 +401,7 @@ export function createOrganisationsService({ db, clock, events }: OrganisationsS
           );
         await deleteMember(trx, organisationId, actor.user.id);
         const machinesEnded = await freeSeat(trx, organisationId, actor.user.id, false);
+        const floatingSeatsFreed = await endMemberFloatingSeats(trx, organisationId, actor.user.id);
         await recordOrganisationChange(trx, clock, events, {
           type: securityEventTypes.organisationMemberLeft,
           actor,
@@ -408,6 +411,7 @@ export function createOrganisationsService({ db, clock, events }: OrganisationsS
             role: member.role,
             had_seat: member.seat_assigned_at !== null,
             machines_ended: machinesEnded,
+            floating_seats_freed: floatingSeatsFreed,
           },
           webhook: {
             type: 'organisation.member_removed',

@@ -18,6 +18,7 @@ import {
   planMachinesPerSeat,
 } from './repository.js';
 import { currentCountryCode } from '../../../shared/countries.js';
+import { floatingTermsOf } from '../floating/repository.js';
 import { countAssignedSeats, countPendingInvitations, findOrganisationLicense } from './seats-repository.js';
 
 // How organisations, members and invitations are answered: rows never leave the module.
@@ -45,6 +46,7 @@ export async function organisationView(
   nowIso: string,
 ): Promise<Organisation> {
   const license = await findOrganisationLicense(db, row.id);
+  const floating = license ? await floatingTermsOf(db, license) : undefined;
   const subscription = license?.subscription_id
     ? { id: license.subscription_id }
     : await findOrganisationSubscription(db, row.id);
@@ -59,6 +61,13 @@ export async function organisationView(
           assigned: await countAssignedSeats(db, row.id),
           pending_invitations: await countPendingInvitations(db, row.id, nowIso),
           machines_per_seat: await planMachinesPerSeat(db, license.plan_id),
+          floating: floating
+            ? {
+                concurrent: floating.seats,
+                lease_minutes: floating.leaseMinutes,
+                max_borrow_days: floating.maxBorrowDays,
+              }
+            : null,
         }
       : null,
     license_id: license?.id ?? null,

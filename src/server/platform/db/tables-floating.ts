@@ -13,6 +13,20 @@ export interface FloatingSeatsTable {
   holds_until: string;
   /** While the seat is borrowed for offline use: when the borrow ends. */
   borrowed_until: string | null;
+  /** The member whose machine took it through their own key (an organisation's pool); null otherwise. */
+  held_by: string | null;
+}
+
+/** A member's key for one machine's floating seats of the organisation's license (migration 0050). */
+export interface FloatingMemberKeysTable {
+  /** SHA-256 of the key: the key itself is only ever in the answer that gave it. */
+  key_hash: string;
+  license_id: string;
+  organisation_id: string;
+  user_id: string;
+  /** The one machine the key works with. */
+  hardware_id: string;
+  created_at: string;
 }
 
 /** The most seats a floating license had out at once on a UTC day (`YYYY-MM-DD`). */
@@ -25,4 +39,5 @@ export interface FloatingPeaksTable {
 export interface FloatingTables {
   floating_seats: FloatingSeatsTable;
   floating_peaks: FloatingPeaksTable;
+  floating_member_keys: FloatingMemberKeysTable;
 }

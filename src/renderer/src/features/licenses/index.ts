@@ -27,4 +27,5 @@ export { LicenseStatusBadge } from './components/license-status-badge';
 export { RenameMachineModal } from './components/rename-machine-modal';
 export { LicenseTroubleshooter } from './components/license-troubleshooter';
 export { ActivateOnThisMachine } from './components/activate-on-this-machine';
+export { FloatingSeatsSection } from './components/floating-seats-section';
 export { expiryText } from './license-format';

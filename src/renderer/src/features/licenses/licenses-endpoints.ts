@@ -21,7 +21,13 @@ import {
 } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
 import { pathWith } from '../../../../shared/routes';
-import { licensesApiPaths, licensingApiPaths, organisationsApiPaths } from '../../../../shared/api-paths';
+import type { FloatingMemberSeat } from '../../../../shared/api/floating';
+import {
+  floatingApiPaths,
+  licensesApiPaths,
+  licensingApiPaths,
+  organisationsApiPaths,
+} from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api, servicesOf } from '../../lib/api';
 import {
@@ -199,6 +205,35 @@ export const licenseApi = api.injectEndpoints({
           const { activation: _a, lease: _l, lease_expires_at: _e, message: _m, ...license } = answer;
           dispatch(keepLicense(license));
         },
+      }),
+
+      /**
+       * A floating organisation's seat for this machine, signed in: main keeps the machine's own key
+       * the answer carries and holds the seat by heartbeats from the next check on. Never the key.
+       */
+      checkoutOrganisationFloatingSeat: build.mutation<
+        Omit<FloatingMemberSeat, 'seat_key' | 'lease'>,
+        { organisationId: string }
+      >({
+        queryFn: ({ organisationId }, queryApi, options) =>
+          attempt(async () => {
+            const { platform, client } = servicesOf(queryApi);
+            const [device, hardware_id] = await Promise.all([
+              describeDevice(platform),
+              platform.getHardwareId(),
+            ]);
+            const path = pathWith(floatingApiPaths.memberCheckout, { organisationId });
+            const body = { hardware_id, ...(device.device_name ? { device_name: device.device_name } : {}) };
+            const {
+              seat_key,
+              lease: _lease,
+              ...seat
+            } = (await client.http.post<FloatingMemberSeat>(path, body)).data;
+            await platform.setLicenseKey(seat_key);
+            return seat;
+          }, options),
+        extraOptions: { fallback: licenseMessages.activationFailed },
+        invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN, THIS_MACHINE] : []),
       }),
 
       /** The free Base license on this machine: the server's detail is preferred, and the answer checked. */
@@ -540,6 +575,7 @@ export const {
   useGetMyLicenseQuery,
   useActivateLicenseMutation,
   useActivateSeatMutation,
+  useCheckoutOrganisationFloatingSeatMutation,
   useActivateBaseLicenseMutation,
   useStartTrialMutation,
   useDeactivateLicenseMutation,

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { licenseMessages } from '../../../../shared/messages';
 import { showToast } from '../../components/data/toast';
-import { failureMessage } from '../../lib/api-errors';
+import { failureMessage, isApiFailure } from '../../lib/api-errors';
 import { useAppDispatch } from '../../lib/store-hooks';
 import {
   type LicenseRecord,
   refreshLicenses,
   useActivateLicenseMutation,
   useActivateSeatMutation,
+  useCheckoutOrganisationFloatingSeatMutation,
 } from './licenses-endpoints';
 
 /** Why an activation was refused, and the license it was about when it is one of the user's. */
@@ -53,6 +54,7 @@ export function useActivateHere() {
   const dispatch = useAppDispatch();
   const [activate, { isLoading }] = useActivateLicenseMutation();
   const [activateSeat, { isLoading: seatLoading }] = useActivateSeatMutation();
+  const [checkoutFloating, { isLoading: floatingLoading }] = useCheckoutOrganisationFloatingSeatMutation();
   const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
 
   async function activateHere(license: LicenseRecord): Promise<boolean> {
@@ -61,6 +63,20 @@ export function useActivateHere() {
     const result = organisation
       ? await activateSeat({ organisationId: organisation.id })
       : await activate({ license_key: license.license_key });
+    // A floating pool has no activations: this machine takes one of its seats instead.
+    if (organisation && isApiFailure(result.error) && result.error.code === 'license_floating') {
+      const seat = await checkoutFloating({ organisationId: organisation.id });
+      if (seat.data) {
+        showToast({
+          title: 'This machine holds a floating seat',
+          message: `${organisation.name} has ${seat.data.seats} floating seats; ${seat.data.in_use} in use now, this one included.`,
+        });
+        return true;
+      }
+      const message = failureMessage(seat.error, licenseMessages.activationFailed);
+      setRefusal({ message, license, seatsFull: false });
+      return false;
+    }
     if (result.data) {
       if (organisation)
         showToast({
@@ -79,7 +95,7 @@ export function useActivateHere() {
 
   return {
     activateHere,
-    activating: isLoading || seatLoading,
+    activating: isLoading || seatLoading || floatingLoading,
     refusal,
     clearRefusal: () => setRefusal(null),
   };

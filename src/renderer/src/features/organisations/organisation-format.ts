@@ -27,9 +27,16 @@ export const INVITATION_STATUS: Record<InvitationStatus, { label: string; tone: 
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** "2 of 3 seats used"; "No seats yet" before the organisation buys any. */
+/**
+ * "2 of 3 seats used"; on a floating plan "3 floating seats (at once)", since no one holds a named
+ * seat; "No seats yet" before the organisation buys any.
+ */
 export const seatsUsedText = (seats: OrganisationSeats | null): string =>
-  seats ? `${seats.assigned} of ${plural(seats.bought, 'seat')} used` : 'No seats yet';
+  !seats
+    ? 'No seats yet'
+    : seats.floating
+      ? `${plural(seats.floating.concurrent, 'floating seat')} (at once)`
+      : `${seats.assigned} of ${plural(seats.bought, 'seat')} used`;
 
 /** "1 pending invitation", or nothing when there is none. */
 export const pendingText = (seats: OrganisationSeats | null): string | null =>

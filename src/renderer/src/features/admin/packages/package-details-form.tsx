@@ -436,16 +436,31 @@ export function PackageDetailsForm({ plan, submitLabel, onSubmit, onCancel }: Pa
           />
         </SimpleGrid>
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" style={{ alignItems: 'end' }}>
-          <NumberInput
-            label="Floating seats"
-            description="Machines that may run at once, any of the license's machines. Leave empty for node-locked licenses."
-            size="md"
-            min={1}
-            max={MAX_SEATS}
-            allowDecimal={false}
-            allowNegative={false}
-            {...form.getInputProps('floating_seats')}
-          />
+          {plan?.seat_based ? (
+            // A per-seat package's pool is what each organization buys: floating or not is the choice.
+            <Switch
+              label="Floating seats"
+              description="Members need no seat of their own: any of their machines run while fewer than the seats their organization bought are in use."
+              checked={numberOr(form.values.floating_seats) !== undefined}
+              onChange={(event) =>
+                form.setFieldValue(
+                  'floating_seats',
+                  event.currentTarget.checked ? (plan.floating?.seats ?? 1) : '',
+                )
+              }
+            />
+          ) : (
+            <NumberInput
+              label="Floating seats"
+              description="Machines that may run at once, any of the license's machines. Leave empty for node-locked licenses."
+              size="md"
+              min={1}
+              max={MAX_SEATS}
+              allowDecimal={false}
+              allowNegative={false}
+              {...form.getInputProps('floating_seats')}
+            />
+          )}
           <NumberInput
             label="Floating lease (minutes)"
             description="A seat comes back this long after its machine stops checking in."

@@ -105,7 +105,9 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
         <Text size="xs" c="dimmed" data-testid="free-seats">
           {organisation.seats === null
             ? 'Invitations can be sent once the organization has seats.'
-            : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
+            : organisation.seats.floating
+              ? `Members need no seat of their own: any ${organisation.seats.floating.concurrent} of their machines run at once.`
+              : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
         </Text>
       </Stack>
     </form>
@@ -229,7 +231,7 @@ export function InvitationsSection({
     <SectionCard
       headingId="invitations-title"
       title="Invitations"
-      description="Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose and a seat."
+      description={`Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose${organisation.seats?.floating ? '' : ' and a seat'}.`}
     >
       <InviteForm organisation={organisation} />
       {problem ? (

@@ -209,7 +209,7 @@ export function MembersSection({
           unavailable={isOwner ? 'The owner’s role changes only by a transfer of ownership' : undefined}
           onClick={() => setPending({ action: 'role', member })}
         />
-        {member.has_seat ? (
+        {organisation.seats?.floating ? null : member.has_seat ? (
           <RowAction
             label={`Take back seat of ${name}`}
             tooltip="Take back seat"
@@ -298,7 +298,11 @@ export function MembersSection({
       key: 'seat',
       header: 'Seat',
       render: (member) =>
-        member.has_seat ? (
+        organisation.seats?.floating ? (
+          <StatusBadge tone="info" size="md">
+            Floating
+          </StatusBadge>
+        ) : member.has_seat ? (
           <StatusBadge tone="positive" size="md">
             Yes
           </StatusBadge>
@@ -328,9 +332,11 @@ export function MembersSection({
       headingId="members-title"
       title="Members"
       description={
-        manage
-          ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
-          : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
+        manage && organisation.seats?.floating
+          ? 'Everyone in the organization. Members need no seat of their own: signed in, their machines take a floating seat while one is free.'
+          : manage
+            ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
+            : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
       }
     >
       {problem ? (

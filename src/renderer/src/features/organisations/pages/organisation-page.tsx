@@ -9,6 +9,7 @@ import { Notice } from '../../../components/data/notice';
 import { RetryNotice } from '../../../components/data/retry-notice';
 import { failureMessage } from '../../../lib/api-errors';
 import { BillingDetailsCard } from '../../invoices';
+import { FloatingSeatsSection } from '../../licenses';
 import { checkoutPath } from '../../plans';
 import { BuySeatsDialog } from '../components/buy-seats-dialog';
 import { DomainsSection } from '../components/domains-section';
@@ -141,6 +142,10 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           <Skeleton height={120} />
         </LoadingBlock>
       )}
+      {manage && organisation.seats?.floating && organisation.license_id ? (
+        // The pool's seats in use now, freed by hand, and the most held at once per day.
+        <FloatingSeatsSection licenseId={organisation.license_id} headingId="organisation-floating-title" />
+      ) : null}
       {manage ? (
         invitations.currentData ? (
           <InvitationsSection organisation={organisation} invitations={invitations.currentData} />
