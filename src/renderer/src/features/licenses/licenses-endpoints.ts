@@ -140,6 +140,11 @@ const isActivatedLicense = (value: unknown): value is License =>
 const describeDevice = (platform: Parameters<typeof describeThisDevice>[0]) =>
   describeThisDevice(platform).catch((): Partial<DeviceDescription> => ({}));
 
+/** This machine as an activation or a checkout names it: its description and its hardware id. */
+const thisMachine = (
+  platform: Parameters<typeof describeThisDevice>[0] & { getHardwareId(): Promise<string> },
+) => Promise.all([describeDevice(platform), platform.getHardwareId()]);
+
 export const licenseApi = api.injectEndpoints({
   endpoints: (build) => {
     const endpoints = {
@@ -160,10 +165,7 @@ export const licenseApi = api.injectEndpoints({
         queryFn: (args, queryApi, options) =>
           attempt(async () => {
             const { platform, client } = servicesOf(queryApi);
-            const [device, hardware_id] = await Promise.all([
-              describeDevice(platform),
-              platform.getHardwareId(),
-            ]);
+            const [device, hardware_id] = await thisMachine(platform);
             const body = { ...device, ...args, hardware_id };
             const result = (await client.http.post<ActivationResult>(licensesApiPaths.activate, body)).data;
             await platform.setLicenseKey(result.license_key);
@@ -188,10 +190,7 @@ export const licenseApi = api.injectEndpoints({
         queryFn: ({ organisationId }, queryApi, options) =>
           attempt(async () => {
             const { platform, client } = servicesOf(queryApi);
-            const [device, hardware_id] = await Promise.all([
-              describeDevice(platform),
-              platform.getHardwareId(),
-            ]);
+            const [device, hardware_id] = await thisMachine(platform);
             const path = pathWith(organisationsApiPaths.activateSeat, { organisationId });
             const result = (await client.http.post<ActivationResult>(path, { ...device, hardware_id })).data;
             await platform.setLicenseKey(result.license_key);
@@ -218,10 +217,7 @@ export const licenseApi = api.injectEndpoints({
         queryFn: ({ organisationId }, queryApi, options) =>
           attempt(async () => {
             const { platform, client } = servicesOf(queryApi);
-            const [device, hardware_id] = await Promise.all([
-              describeDevice(platform),
-              platform.getHardwareId(),
-            ]);
+            const [device, hardware_id] = await thisMachine(platform);
             const path = pathWith(floatingApiPaths.memberCheckout, { organisationId });
             const body = { hardware_id, ...(device.device_name ? { device_name: device.device_name } : {}) };
             const {
@@ -242,10 +238,7 @@ export const licenseApi = api.injectEndpoints({
           const { platform, client } = servicesOf(queryApi);
           let answer: unknown;
           try {
-            const [device, hardware_id] = await Promise.all([
-              describeDevice(platform),
-              platform.getHardwareId(),
-            ]);
+            const [device, hardware_id] = await thisMachine(platform);
             const body = { ...device, ...(args ?? {}), hardware_id };
             answer = (await client.http.post<unknown>(licensesApiPaths.activateBase, body)).data;
           } catch (error) {
