@@ -40,6 +40,8 @@ export function runClusterPrimary(config: Config, shutdownGraceMs: number): void
     if (!prepared)
       worker.once('listening', () => {
         prepared = true;
+        // Asked to stop while the first one prepared: no others start.
+        if (stopping) return;
         for (let index = 1; index < config.workers; index++) fork();
       });
     return worker;
