@@ -189,12 +189,14 @@ export const licensingContext = fp<LicensingOptions>(
 
     const windowVersions = coveredVersions ? coveredVersions(db) : undefined;
     const planFeatures = async (planId: string) => (await app.catalogue.planCatalogue.get(planId)).features;
+    const planCurrency = async (planId: string) => (await app.catalogue.planCatalogue.get(planId)).currency;
     const licenses = createLicensesService({
       db,
       clock,
       events,
       leases,
       planFeatures,
+      planCurrency,
       ...(windowVersions ? { coveredVersions: windowVersions } : {}),
     });
     const invitations = createInvitationsService({
@@ -255,7 +257,7 @@ export const licensingContext = fp<LicensingOptions>(
     await registerApiRoutes(app, async (api) => {
       await api.register(licensesRoutes, { licenses });
       await api.register(backendUsageRoutes, {
-        usage: createBackendUsageService({ db, clock, planFeatures, events }),
+        usage: createBackendUsageService({ db, clock, planFeatures, planCurrency, events }),
       });
       await api.register(seatActivationRoutes, { seats: licenses });
       await api.register(trialRoutes, {

@@ -233,6 +233,7 @@ describe('license checks: a kept answer is signed anew under a rotated key', () 
         get: async () => ({
           plan: { id: 'plan-1', code: 'pro', name: 'Pro', billing_interval: 'month' as const },
           features: [],
+          currency: 'INR',
           fingerprint: 'plan-1-v1',
           fingerprintThreshold: 3,
         }),

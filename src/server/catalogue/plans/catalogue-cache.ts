@@ -3,8 +3,8 @@ import type { PlanFeature } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import {
   featuresOfPlans,
+  findCataloguePlan,
   findFingerprintThreshold,
-  findPlanSummary,
   type PlanSummary,
 } from './repository.js';
 
@@ -14,6 +14,8 @@ export const PLAN_CACHE_MS = 5_000;
 export interface CachedPlan {
   plan: PlanSummary;
   features: PlanFeature[];
+  /** The currency the plan is priced in (its overage prices too); not part of what a check shows. */
+  currency: string;
   /** A digest of the plan and its features: equal exactly when what a license check shows of them is. */
   fingerprint: string;
   /** How many of a machine's fingerprint components must match for it to be known again. */
@@ -32,9 +34,9 @@ export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number 
   const entries = new Map<string, { loadedAt: number; value: Promise<CachedPlan> }>();
 
   async function load(planId: string): Promise<CachedPlan> {
-    const [features, plan, threshold] = await Promise.all([
+    const [features, { currency, ...plan }, threshold] = await Promise.all([
       featuresOfPlans(db, [planId]),
-      findPlanSummary(db, planId),
+      findCataloguePlan(db, planId),
       findFingerprintThreshold(db, planId),
     ]);
     const planFeatures = features.get(planId) ?? [];
@@ -44,6 +46,7 @@ export function createPlanCatalogueCache(db: DbOrTransaction, now: () => number 
     return {
       plan,
       features: planFeatures,
+      currency,
       fingerprint,
       fingerprintThreshold: threshold ?? DEFAULT_FINGERPRINT_THRESHOLD,
     };

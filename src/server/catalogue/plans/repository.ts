@@ -166,10 +166,14 @@ export type PlanSummary = Pick<PlanRow, 'id' | 'code' | 'name' | 'billing_interv
 export const planSummaries = (db: DbOrTransaction, ids: string[]): Promise<PlanSummary[]> =>
   db.selectFrom('plans').select(['id', 'code', 'name', 'billing_interval']).where('id', 'in', ids).execute();
 
-export const findPlanSummary = (db: DbOrTransaction, id: string): Promise<PlanSummary> =>
+/** A plan's summary and the currency it is priced in, as the catalogue's cache keeps them. */
+export const findCataloguePlan = (
+  db: DbOrTransaction,
+  id: string,
+): Promise<PlanSummary & Pick<PlanRow, 'currency'>> =>
   db
     .selectFrom('plans')
-    .select(['id', 'code', 'name', 'billing_interval'])
+    .select(['id', 'code', 'name', 'billing_interval', 'currency'])
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 

@@ -20,6 +20,8 @@ export interface LicensesServiceDeps {
   coveredVersions?: CoveredVersionsLookup;
   /** A plan's features for counting usage: the catalogue's short-lived cache. */
   planFeatures?: UsageDeps['planFeatures'];
+  /** The currency a plan is priced in, for usage reads: the same cache. */
+  planCurrency?: UsageDeps['planCurrency'];
 }
 
 /**

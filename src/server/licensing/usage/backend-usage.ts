@@ -68,7 +68,10 @@ export function createBackendUsageService(deps: UsageDeps) {
     async usage(licenseId: string, days: number) {
       const row = await findLicenseById(db, licenseId);
       if (!row) throw licenseNotFound();
-      return usageReport(db, row, days, clock.now(), { planFeatures: deps.planFeatures });
+      return usageReport(db, row, days, clock.now(), {
+        planFeatures: deps.planFeatures,
+        planCurrency: deps.planCurrency,
+      });
     },
   };
 }

@@ -34,6 +34,8 @@ export interface UsageDeps {
   clock: Clock;
   /** A plan's features; the catalogue's cache in the server (an admin's edit shows within seconds). */
   planFeatures?: ((planId: string) => Promise<PlanFeature[]>) | undefined;
+  /** The currency a plan is priced in, for reads of a license's use; the same cache in the server. */
+  planCurrency?: ((planId: string) => Promise<string>) | undefined;
   /** Where an allowance's 80 % and 100 % are announced (its webhooks, the owner's mail). */
   events?: LicensingEvents | undefined;
 }

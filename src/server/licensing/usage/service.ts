@@ -58,6 +58,7 @@ export function createUsageService(deps: UsageDeps) {
       return usageReport(db, row, days, clock.now(), {
         callerId: user.id,
         planFeatures: deps.planFeatures,
+        planCurrency: deps.planCurrency,
       });
     },
 

@@ -13,22 +13,30 @@ import type { UsageDeps } from './report-usage.js';
  * A license's use as the Usage page and the AI backend read it: each feature this period, the
  * plan's currency its overage is priced in, the use per day over the last `days` (rollups), the
  * overage projected and owed (overage-outlook.ts), and on an organisation's license `callerId`'s own
- * use and caps beside the pool's. The plan's features come from `planFeatures` (the catalogue's
- * cache) when given.
+ * use and caps beside the pool's. The plan's features and currency come from `planFeatures` and
+ * `planCurrency` (the catalogue's cache) when given.
  */
 export async function usageReport(
   db: DbOrTransaction,
   row: LicenseRow,
   days: number,
   now: Date,
-  { callerId, planFeatures }: { callerId?: string; planFeatures?: UsageDeps['planFeatures'] } = {},
+  {
+    callerId,
+    planFeatures,
+    planCurrency: cachedCurrency,
+  }: {
+    callerId?: string;
+    planFeatures?: UsageDeps['planFeatures'];
+    planCurrency?: UsageDeps['planCurrency'];
+  } = {},
 ) {
   const since = utc(now)
     .startOf('day')
     .subtract(days - 1, 'day')
     .toISOString();
   const [currency, history, packs] = await Promise.all([
-    planCurrency(db, row.plan_id),
+    cachedCurrency ? cachedCurrency(row.plan_id) : planCurrency(db, row.plan_id),
     usageHistory(db, row.id, since),
     openPacksOfLicense(db, row.id, now.toISOString()),
   ]);
