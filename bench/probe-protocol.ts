@@ -13,6 +13,8 @@ export interface ProbeSnapshot {
   eventLoopLagMs: { p50: number; p99: number; max: number };
   /** Share of wall time the event loop was busy, 0..1. */
   eventLoopUtilization: number;
+  /** Garbage collections since the previous snapshot: how many, their time together and the longest. */
+  gc: { count: number; totalMs: number; maxMs: number };
   /** Peak resident set size of the process so far (getrusage), bytes. */
   maxRssBytes: number;
 }

@@ -2,7 +2,7 @@
 // measures the event loop from inside, and answers snapshot requests over the IPC channel. It does
 // nothing when the process has no IPC channel, and never changes how the server behaves.
 import cluster from 'node:cluster';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { isSnapshotRequest, type ProbeSnapshot } from './probe-protocol.js';
 
 const RESOLUTION_MS = 5;
@@ -11,6 +11,15 @@ if (process.send) {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let utilizationMark = performance.eventLoopUtilization();
+  // Each collection's pause, so a latency tail can be told apart from the collector's.
+  let gc = { count: 0, totalMs: 0, maxMs: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      gc.count += 1;
+      gc.totalMs += entry.duration;
+      gc.maxMs = Math.max(gc.maxMs, entry.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
 
   // The histogram holds the interval between timer ticks; the lag is what exceeds the resolution.
   const lagMs = (nanoseconds: number): number =>
@@ -28,9 +37,11 @@ if (process.send) {
         max: histogram.count > 0 ? lagMs(histogram.max) : 0,
       },
       eventLoopUtilization: performance.eventLoopUtilization(now, utilizationMark).utilization,
+      gc: { count: gc.count, totalMs: Math.round(gc.totalMs), maxMs: Math.round(gc.maxMs * 10) / 10 },
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
     };
     utilizationMark = now;
+    gc = { count: 0, totalMs: 0, maxMs: 0 };
     histogram.reset();
     process.send?.(snapshot);
   });

@@ -95,7 +95,16 @@ interface DbReport {
     replayCounted: number;
     passed: boolean;
   };
-  read: { requestsPerSecond: number; latencyMs: { p50: number; p99: number; max: number }; non2xx: number };
+  read: {
+    requestsPerSecond: number;
+    latencyMs: { p50: number; p99: number; max: number };
+    non2xx: number;
+    /** The server's CPU time per read (user + system, all threads). */
+    cpuMicrosecondsPerRequest: number | undefined;
+    /** How late the server's timers fired, and its collections' pauses, while the reads ran. */
+    eventLoopLagMs: { p99: number; max: number } | undefined;
+    gc: { count: number; totalMs: number; maxMs: number } | undefined;
+  };
   verdict: { eventsPerSecond: boolean; readP99: boolean; consistent: boolean; enforced: boolean };
 }
 
@@ -369,7 +378,11 @@ async function benchOne(
     const replayed = ingest.answered;
     const replayCounted = await replay(server.baseUrl, token, replayed);
     progress(`[${db}] read: GET ${READ_PATH}/{id}, 10 connections, ${options.seconds} s`);
+    await server.probeSnapshot();
+    const cpuBefore = server.readCpuSeconds();
     const read = await runRead(server.baseUrl, token, licenseIds, options.seconds);
+    const cpuAfter = server.readCpuSeconds();
+    const probe = await server.probeSnapshot();
 
     const eventsInDatabase = Number(stored.count);
     const amountInDatabase = Number(stored.amount ?? 0);
@@ -412,6 +425,12 @@ async function benchOne(
         requestsPerSecond: round(read.requests.average),
         latencyMs: { p50: read.latency.p50, p99: read.latency.p99, max: read.latency.max },
         non2xx: read.non2xx,
+        cpuMicrosecondsPerRequest:
+          cpuBefore === undefined || cpuAfter === undefined || read.requests.total === 0
+            ? undefined
+            : Math.round(((cpuAfter - cpuBefore) * 1e6) / read.requests.total),
+        eventLoopLagMs: probe ? { p99: probe.eventLoopLagMs.p99, max: probe.eventLoopLagMs.max } : undefined,
+        gc: probe?.gc,
       },
       verdict: {
         eventsPerSecond: eventsPerSecond >= TARGET_EVENTS_PER_SECOND,
@@ -441,6 +460,9 @@ function print(report: DbReport): void {
       `${consistency.replayedBatches} batches replayed counted ${consistency.replayCounted}  [${pass(verdict.consistent)}]`,
     `read    ${read.requestsPerSecond} req/s, p50 ${read.latencyMs.p50} ms, p99 ${read.latencyMs.p99} ms, ` +
       `non-2xx ${read.non2xx}  [${pass(verdict.readP99)} < ${TARGET_READ_P99_MS} ms]`,
+    `        server CPU ${read.cpuMicrosecondsPerRequest ?? '?'} µs a read; event loop late by p99 ` +
+      `${read.eventLoopLagMs?.p99 ?? '?'} ms, max ${read.eventLoopLagMs?.max ?? '?'} ms; ` +
+      `${read.gc ? `${read.gc.count} collections, ${read.gc.totalMs} ms in all, longest ${read.gc.maxMs} ms` : 'collections unknown'}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
