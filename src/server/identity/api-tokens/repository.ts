@@ -3,6 +3,7 @@ import type { adminApiTokenListQuerySchema, ApiTokenKind } from '../../../shared
 import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';
+import { preparedQuery } from '../../platform/db/prepared-query.js';
 import type { ApiTokenRow, ApiTokensTable } from '../../platform/db/tables-api-tokens.js';
 import type { UserRow } from '../../platform/db/tables.js';
 
@@ -17,15 +18,17 @@ export async function findApiTokenByHash(
   db: DbOrTransaction,
   tokenHash: string,
 ): Promise<{ token: ApiTokenRow; owner: UserRow } | undefined> {
-  const token = await db
-    .selectFrom('api_tokens')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const [token] = await tokenByHash(db, tokenHash);
   if (!token) return undefined;
-  const owner = await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst();
+  const [owner] = await userById(db, token.user_id);
   return owner ? { token, owner } : undefined;
 }
+
+// Every call made with a token reads both: prepared once (prepared-query.ts).
+const tokenByHash = preparedQuery((db, tokenHash: string) =>
+  db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash),
+);
+const userById = preparedQuery((db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id));
 
 export const findApiToken = (db: DbOrTransaction, id: string): Promise<ApiTokenWithOwner | undefined> =>
   withOwner(db).where('api_tokens.id', '=', id).executeTakeFirst();

@@ -1,4 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import { preparedQuery } from '../../platform/db/prepared-query.js';
 import type {
   ActivationRow,
   ActivationInsert,
@@ -8,8 +9,13 @@ import type {
   LicenseUpdate,
 } from '../../platform/db/tables.js';
 
-export const findLicenseById = (db: DbOrTransaction, id: string): Promise<LicenseRow | undefined> =>
-  db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
+const licenseById = preparedQuery((db, id: string) =>
+  db.selectFrom('licenses').selectAll().where('id', '=', id),
+);
+
+/** Read on every usage read and by the AI backend's calls: prepared once (prepared-query.ts). */
+export const findLicenseById = async (db: DbOrTransaction, id: string): Promise<LicenseRow | undefined> =>
+  (await licenseById(db, id))[0];
 
 export const findLicenseByKey = (db: DbOrTransaction, key: string): Promise<LicenseRow | undefined> =>
   db.selectFrom('licenses').selectAll().where('license_key', '=', key).executeTakeFirst();

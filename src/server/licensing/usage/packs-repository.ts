@@ -1,4 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import { preparedQuery } from '../../platform/db/prepared-query.js';
 import type { UsagePackRow } from '../../platform/db/tables.js';
 import type { CounterKey } from './ingest-repository.js';
 
@@ -151,18 +152,19 @@ export function leftInPacks(packs: readonly UsagePackRow[]): Map<string, number>
 }
 
 /** The license's packs neither ended nor expired at `now`, earliest expiry first. */
-export async function openPacksOfLicense(
-  db: DbOrTransaction,
-  licenseId: string,
-  now: string,
-): Promise<UsagePackRow[]> {
-  return db
+const openPacksQuery = preparedQuery((db, licenseId: string, now: string) =>
+  db
     .selectFrom('usage_packs')
     .selectAll()
     .where('license_id', '=', licenseId)
     .where('ended_at', 'is', null)
     .where('expires_at', '>', now)
     .orderBy('expires_at')
-    .orderBy('created_at')
-    .execute();
-}
+    .orderBy('created_at'),
+);
+
+export const openPacksOfLicense = (
+  db: DbOrTransaction,
+  licenseId: string,
+  now: string,
+): Promise<UsagePackRow[]> => openPacksQuery(db, licenseId, now);

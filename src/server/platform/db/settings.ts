@@ -1,15 +1,21 @@
 import { type Clock, isoNow } from '../clock.js';
 import type { DbOrTransaction } from './database.js';
+import { preparedQuery } from './prepared-query.js';
 
 // Each area keeps its settings as one JSON row of the `settings` table, under its own key; what the
 // row lacks (a setting added since it was written) comes from the area's defaults.
+
+// Read on every administrator's call (whether a second factor is required): prepared once.
+const settingsRow = preparedQuery((db, key: string) =>
+  db.selectFrom('settings').select('value').where('key', '=', key),
+);
 
 export async function readSettingsRow<T extends object>(
   db: DbOrTransaction,
   key: string,
   defaults: T,
 ): Promise<T> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  const [row] = await settingsRow(db, key);
   if (!row) return defaults;
   return { ...defaults, ...(JSON.parse(row.value) as Partial<T>) };
 }
