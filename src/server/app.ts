@@ -101,7 +101,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         events,
         coveredVersions: createCoveredVersions,
         // Licensing's trial reminders say what a card trial's subscription will charge (billing's price).
-        trialCharge: createTrialCharge(config.invoices.tax),
+        trialCharge: createTrialCharge(config.invoices),
         onLicenseCheck: metrics.licenseCheck,
       });
     if (wanted.has('billing'))

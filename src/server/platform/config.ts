@@ -322,6 +322,14 @@ const environmentSchema = z.object({
     .max(10_000, 'must be between 0 and 10000')
     .default(1800),
   TAX_INCLUSIVE: z.enum(['true', 'false'], 'must be true or false').default('true'),
+  // Printed on invoices to buyers outside India (export of services, no GST): the seller's LUT
+  // statement, with its ARN once the Letter of Undertaking is filed.
+  TAX_EXPORT_NOTE: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .default('Supply meant for export under LUT without payment of IGST'),
   // Outgoing webhooks. Private targets (loopback, private networks) are allowed by default only
   // outside production; in production they are refused at registration and at every delivery.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false'], 'must be true or false').optional(),
@@ -564,6 +572,8 @@ export interface Config {
        */
       inclusive: boolean;
     };
+    /** The note on invoices to buyers outside India, whose supply is an export with no GST (TAX_EXPORT_NOTE). */
+    exportNote: string;
     /** Series of invoice numbers, e.g. `INV` gives INV-000001, INV-000002, … */
     invoiceSeries: string;
     /** Series of credit note numbers, numbered apart from invoices. */
@@ -743,6 +753,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         rateBasisPoints: env.TAX_RATE_BASIS_POINTS,
         inclusive: env.TAX_INCLUSIVE === 'true',
       },
+      exportNote: env.TAX_EXPORT_NOTE,
       invoiceSeries: env.INVOICE_SERIES,
       creditNoteSeries: env.CREDIT_NOTE_SERIES,
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCountryCode } from '../countries.js';
 import { findGstState } from '../gst-states.js';
+import { isEuCountry, normalizeVatNumber, vatNumberProblem } from '../eu-vat.js';
 import { gstinProblem, normalizeGstin } from '../gstin.js';
 import { displayText, isoDateTimeSchema } from './common.js';
 import { pageQuerySchema, pagedSchema } from './paging.js';
@@ -52,6 +53,7 @@ function indianAddress<T extends SentDetails>(details: T, context: z.RefinementC
  * The billing details a customer saves: printed on every invoice issued afterwards. For India
  * (`country` IN) the PIN code has 6 digits, the region is a state of the GST list (see
  * gst-states.ts) and the tax id is a GSTIN, checked in full (state code, PAN, check character).
+ * In an EU member state the tax id is a VAT number, its format checked for that state (eu-vat.ts).
  */
 export const billingDetailsRequestSchema = z
   .strictObject({
@@ -69,7 +71,10 @@ export const billingDetailsRequestSchema = z
       .trim()
       .max(40, 'Tax id is too long')
       .nullish()
-      .transform((value) => (value ? value.toUpperCase() : null)),
+      .transform((value) => (value ? value.toUpperCase() : null))
+      .describe(
+        'For India (IN) a GSTIN; in an EU member state the VAT number, its format checked (prefix added when left out), which makes the sale a reverse charge; else the country’s tax id',
+      ),
   })
   .transform((sent, context) => {
     const details = sent.country === 'IN' ? indianAddress(sent, context) : sent;
@@ -79,6 +84,14 @@ export const billingDetailsRequestSchema = z
       const problem = gstinProblem(gstin);
       if (problem) context.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
       return { ...details, tax_id: gstin };
+    }
+    // In the EU the tax id is the buyer's VAT number: a business's, so its invoices carry the
+    // reverse charge. Its format is checked per member state, its prefix added when left out.
+    if (isEuCountry(details.country)) {
+      const vatNumber = normalizeVatNumber(details.country, details.tax_id);
+      const problem = vatNumberProblem(details.country, vatNumber);
+      if (problem) context.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
+      return { ...details, tax_id: vatNumber };
     }
     if (details.tax_id.length > TAX_ID_MAX_LENGTH || !OTHER_TAX_ID.test(details.tax_id)) {
       context.addIssue({
@@ -102,7 +115,10 @@ export const billingDetailsSchema = z
     postal_code: z.string(),
     region: z.string().nullable(),
     country: z.string().describe('ISO 3166-1 alpha-2'),
-    tax_id: z.string().nullable().describe('A GSTIN for India, else the country’s tax id'),
+    tax_id: z
+      .string()
+      .nullable()
+      .describe('A GSTIN for India, a VAT number (with its prefix) in the EU, else the country’s tax id'),
     updated_at: isoDateTimeSchema,
   })
   .meta({ id: 'BillingDetails' });
@@ -162,6 +178,21 @@ export const invoiceTaxLineSchema = z
   .meta({ id: 'InvoiceTaxLine' });
 export type InvoiceTaxLine = z.infer<typeof invoiceTaxLineSchema>;
 
+/**
+ * How an invoice's sale was taxed, decided when it was issued: India's GST within the seller's
+ * state (CGST + SGST) or across states (IGST), an export of services to a buyer outside India (no
+ * GST, under the seller's LUT), an export to an EU business with a VAT number (the recipient
+ * accounts for the VAT: reverse charge), or one tax under its configured name.
+ */
+export const TAX_TREATMENTS = [
+  'gst_intra_state',
+  'gst_inter_state',
+  'export',
+  'eu_reverse_charge',
+  'domestic',
+] as const;
+export type TaxTreatmentKind = (typeof TAX_TREATMENTS)[number];
+
 /** An invoice or credit note as issued; amounts in the currency's minor unit (paise, cents). */
 export const invoiceSchema = z
   .object({
@@ -170,7 +201,7 @@ export const invoiceSchema = z
     title: z
       .string()
       .describe(
-        'Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note',
+        'Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged or the sale was a zero-rated export; else Invoice; Credit note',
       ),
     number: z.string(),
     issued_at: isoDateTimeSchema,
@@ -191,6 +222,17 @@ export const invoiceSchema = z
       .string()
       .nullable()
       .describe('For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India'),
+    tax_treatment: z
+      .enum(TAX_TREATMENTS)
+      .nullable()
+      .describe(
+        'How the sale was taxed, as decided at issue (a credit note has its invoice’s); null on documents issued before it was recorded',
+      ),
+    tax_notes: z
+      .array(z.string())
+      .describe(
+        'Printed under the totals: the seller’s LUT note on an export, the reverse charge wording for an EU business',
+      ),
     payment_id: z.string().nullable().describe('The payment an invoice is for (also set on credit notes)'),
     payment_reference: z.string().nullable().describe('The payment provider’s reference of that payment'),
     service_period: z

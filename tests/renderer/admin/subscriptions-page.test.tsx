@@ -95,6 +95,8 @@ const invoice = (number: string, extra: Partial<Invoice> = {}): Invoice => ({
   lines_include_tax: true,
   taxes: [{ name: 'IGST', rate_bp: 1800, amount: 15_239 }],
   place_of_supply: 'Maharashtra (27)',
+  tax_treatment: 'gst_inter_state',
+  tax_notes: [],
   payment_id: 'pay-1',
   payment_reference: 'pay_sandbox_1',
   service_period: null,

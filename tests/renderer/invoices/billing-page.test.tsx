@@ -24,6 +24,8 @@ const organisationInvoice: Invoice = {
   lines_include_tax: true,
   taxes: [{ name: 'IGST', rate_bp: 1800, amount: 61_738 }],
   place_of_supply: 'Maharashtra (27)',
+  tax_treatment: 'gst_inter_state',
+  tax_notes: [],
   payment_id: 'pay-1',
   payment_reference: 'pay_sandbox_abc',
   service_period: { start: '2026-01-03T10:00:00.000Z', end: '2026-02-03T10:00:00.000Z' },

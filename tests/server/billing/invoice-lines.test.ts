@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type ChargeFacts, itemiseCharge } from '../../../src/server/billing/invoices/itemise.js';
-import { taxBreakdown } from '../../../src/server/billing/invoices/place-of-supply.js';
 import type { InvoiceSettings } from '../../../src/server/billing/invoices/settings.js';
+import {
+  decideTaxTreatment,
+  taxLinesFor,
+  type TreatmentBuyer,
+} from '../../../src/server/billing/invoices/tax-treatment.js';
 import { gstLines, shareTax } from '../../../src/server/billing/invoices/tax.js';
 
 const inclusive = { name: 'GST', rateBasisPoints: 1800, inclusive: true };
@@ -91,15 +95,20 @@ describe('GST by kind', () => {
     ]);
   });
 
-  it('place of supply: the buyer’s GSTIN, else their state, abroad is IGST, unknown is the seller’s state', () => {
+  it('place of supply: the buyer’s GSTIN, else their state, unknown is the seller’s state; abroad is an export', () => {
     const settings = {
       seller: { name: 'Seller', address: [], taxId: '29AAGCB7383J1Z4', email: undefined },
       tax: inclusive,
+      exportNote: 'Supply meant for export under LUT without payment of IGST',
       invoiceSeries: 'INV',
       creditNoteSeries: 'CN',
     } satisfies InvoiceSettings;
-    const kinds = (buyer: Parameters<typeof taxBreakdown>[1]) => {
-      const { taxes, placeOfSupply } = taxBreakdown(settings, buyer, 1_000);
+    const breakdown = (given: InvoiceSettings, buyer: TreatmentBuyer, taxMinor: number) => {
+      const treatment = decideTaxTreatment(given, buyer);
+      return { placeOfSupply: treatment.placeOfSupply, taxes: taxLinesFor(given, treatment, taxMinor) };
+    };
+    const kinds = (buyer: TreatmentBuyer) => {
+      const { taxes, placeOfSupply } = breakdown(settings, buyer, 1_000);
       return [placeOfSupply, taxes.map((tax) => tax.name).join('+')];
     };
     expect(kinds({ country: 'IN', tax_id: '27AAPFU0939F1ZV', region: 'Karnataka' })).toEqual([
@@ -110,15 +119,15 @@ describe('GST by kind', () => {
       'Karnataka (29)',
       'CGST+SGST',
     ]);
-    expect(kinds({ country: 'DE', tax_id: 'DE123456789', region: null })).toEqual(['Outside India', 'IGST']);
+    expect(kinds({ country: 'DE', tax_id: 'DE123456789', region: null })).toEqual(['Outside India', '']);
     expect(kinds({ country: null, tax_id: null })).toEqual(['Karnataka (29)', 'CGST+SGST']);
     // Not GST, or no seller GSTIN: one line under the configured name.
     expect(
-      taxBreakdown({ ...settings, tax: { ...inclusive, name: 'VAT' } }, { country: 'IN', tax_id: null }, 5)
+      breakdown({ ...settings, tax: { ...inclusive, name: 'VAT' } }, { country: 'IN', tax_id: null }, 5)
         .taxes,
     ).toEqual([{ name: 'VAT', rateBasisPoints: 1800, amountMinor: 5 }]);
     expect(
-      taxBreakdown(
+      breakdown(
         { ...settings, seller: { ...settings.seller, taxId: undefined } },
         { country: null, tax_id: null },
         5,

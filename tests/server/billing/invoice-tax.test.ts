@@ -86,6 +86,7 @@ describe('invoice settings', () => {
     expect(invoices).toEqual({
       seller: { name: 'Desktop AI Assistant', address: [], taxId: undefined, email: undefined },
       tax: { name: 'GST', rateBasisPoints: 1800, inclusive: true },
+      exportNote: 'Supply meant for export under LUT without payment of IGST',
       invoiceSeries: 'INV',
       creditNoteSeries: 'CN',
     });
@@ -101,8 +102,12 @@ describe('invoice settings', () => {
       TAX_INCLUSIVE: 'false',
       INVOICE_SERIES: 'A/2026',
       CREDIT_NOTE_SERIES: 'C-2026',
+      TAX_EXPORT_NOTE: ' Supply meant for export under LUT without payment of IGST, LUT ARN AD290425001234X ',
     });
     expect(invoices.seller.address).toEqual(['1 Road', 'City']);
+    expect(invoices.exportNote).toBe(
+      'Supply meant for export under LUT without payment of IGST, LUT ARN AD290425001234X',
+    );
     expect(invoices.tax).toEqual({ name: 'VAT', rateBasisPoints: 2000, inclusive: false });
     expect(invoices.invoiceSeries).toBe('A/2026');
 

@@ -4787,7 +4787,7 @@ export interface components {
             region: string | null;
             /** @description ISO 3166-1 alpha-2 */
             country: string;
-            /** @description A GSTIN for India, else the country’s tax id */
+            /** @description A GSTIN for India, a VAT number (with its prefix) in the EU, else the country’s tax id */
             tax_id: string | null;
             /** @description ISO 8601 date and time, UTC */
             updated_at: string;
@@ -4805,6 +4805,7 @@ export interface components {
             /** @description For India (IN), a state or union territory of the GST list: its name or its two-digit GST code (saved by name) */
             region?: string | null;
             country: string;
+            /** @description For India (IN) a GSTIN; in an EU member state the VAT number, its format checked (prefix added when left out), which makes the sale a reverse charge; else the country’s tax id */
             tax_id?: string | null;
         };
         BuyCreditPacksRequestInput: {
@@ -5581,7 +5582,7 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "invoice" | "credit_note";
-            /** @description Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged; else Invoice; Credit note */
+            /** @description Tax invoice only when the seller had a tax id (GSTIN) at issue time and tax was charged or the sale was a zero-rated export; else Invoice; Credit note */
             title: string;
             number: string;
             /** @description ISO 8601 date and time, UTC */
@@ -5602,6 +5603,10 @@ export interface components {
             taxes: components["schemas"]["InvoiceTaxLine"][];
             /** @description For India’s GST: the state of supply, e.g. Karnataka (29), or Outside India */
             place_of_supply: string | null;
+            /** @description How the sale was taxed, as decided at issue (a credit note has its invoice’s); null on documents issued before it was recorded */
+            tax_treatment: ("gst_intra_state" | "gst_inter_state" | "export" | "eu_reverse_charge" | "domestic") | null;
+            /** @description Printed under the totals: the seller’s LUT note on an export, the reverse charge wording for an EU business */
+            tax_notes: string[];
             /** @description The payment an invoice is for (also set on credit notes) */
             payment_id: string | null;
             /** @description The payment provider’s reference of that payment */

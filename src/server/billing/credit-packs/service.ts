@@ -7,6 +7,7 @@ import type { UserRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import { packDescription, packOffer } from '../../licensing/index.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
+import { accountPricingTax } from '../invoices/buyer-treatment.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { type PaymentProvider, PaymentProviderError, providerUnavailable } from '../payments/provider.js';
 import { insertPayment } from '../payments/repository.js';
@@ -50,7 +51,8 @@ export function createCreditPackOrders({
         );
       const id = randomUUID();
       // Each pack's price, plus the tax when prices are configured as exclusive of it.
-      const amount = chargeForPrice(offer.pack.price_minor, invoicing.tax) * body.quantity;
+      const tax = await accountPricingTax(db, invoicing, user.id);
+      const amount = chargeForPrice(offer.pack.price_minor, tax) * body.quantity;
       let order;
       try {
         order = await provider.createOrder({

@@ -25,7 +25,7 @@ import { findUserById } from '../../identity/index.js';
 import { type BilledOverage, overageBilledOn } from '../../licensing/index.js';
 import { type ChargeCoupon, itemiseCharge, packLineWords } from './itemise.js';
 import { overageLines } from './overage-lines.js';
-import { taxBreakdown } from './place-of-supply.js';
+import { decideTaxTreatment, pricingTax, taxLinesFor } from './tax-treatment.js';
 import {
   findChargedPayment,
   findCouponRedemption,
@@ -232,6 +232,12 @@ export async function issueInvoiceForPayment(
   const buyer = organisation
     ? await organisationBuyer(trx, payment, organisation)
     : await buyerOf(trx, payment.user_id);
+  // Decided once, here, from the buyer as billed; the invoice keeps it for its credit notes.
+  const treatment = decideTaxTreatment(settings, {
+    country: buyer.party.country,
+    tax_id: buyer.party.tax_id,
+    region: buyer.details?.region ?? null,
+  });
   const seatBased = plan ? Number(plan.seat_based) === 1 : false;
   const packOrder = await findPackOrder(trx, payment.id);
   const { lines, split, linesIncludeTax } = itemiseCharge(
@@ -254,13 +260,9 @@ export async function issueInvoiceForPayment(
       currency: payment.currency,
       overage: overageLines(known.overage ?? (subscription ? await overageBilledOn(trx, payment.id) : [])),
     },
-    settings.tax,
+    pricingTax(settings.tax, treatment),
   );
-  const { taxes, placeOfSupply } = taxBreakdown(
-    settings,
-    { country: buyer.party.country, tax_id: buyer.party.tax_id, region: buyer.details?.region ?? null },
-    split.taxMinor,
-  );
+  const taxes = taxLinesFor(settings, treatment, split.taxMinor);
   const period =
     payment.period_start && payment.period_end
       ? { start: payment.period_start, end: payment.period_end }
@@ -283,19 +285,22 @@ export async function issueInvoiceForPayment(
     tax_minor: split.taxMinor,
     total_minor: split.grossMinor,
     tax_name: taxName,
-    tax_rate_bp: rateBasisPoints,
-    tax_inclusive: inclusive ? 1 : 0,
+    // An export charges no tax: its rate is 0, so nothing reads as if the tax were in the price.
+    tax_rate_bp: treatment.chargesTax ? rateBasisPoints : 0,
+    tax_inclusive: inclusive && treatment.chargesTax ? 1 : 0,
     seller: JSON.stringify(sellerParty(settings.seller)),
     buyer: JSON.stringify(buyer.party),
     lines: JSON.stringify(lines),
     issued_at: clock.now().toISOString(),
     lines_include_tax: linesIncludeTax ? 1 : 0,
     taxes: JSON.stringify(taxes.map(storedTaxLine)),
-    place_of_supply: placeOfSupply,
+    place_of_supply: treatment.placeOfSupply,
     payment_reference: payment.provider_payment_id ?? payment.provider_order_id,
     period_start: period?.start ?? null,
     period_end: period?.end ?? null,
     organisation_id: organisation?.organisation_id ?? null,
+    tax_treatment: treatment.kind,
+    tax_notes: JSON.stringify(treatment.notes),
   };
   await insertInvoice(trx, row);
   return row;
@@ -369,6 +374,9 @@ export async function issueCreditNote(
     period_start: null,
     period_end: null,
     organisation_id: invoice.organisation_id,
+    // The invoice's treatment, as recorded when it was issued: a refund never decides it again.
+    tax_treatment: invoice.tax_treatment,
+    tax_notes: invoice.tax_notes,
   };
   await insertInvoice(trx, row);
   return row;

@@ -4,6 +4,7 @@ import type { OverageLine } from './overage-lines.js';
 import { formatDate } from '../../platform/mail/formatting.js';
 import { formatMinor, formatRate } from './pdf.js';
 import type { TaxSettings } from './settings.js';
+import type { PricingTax } from './tax-treatment.js';
 import { chargeForPrice, splitGross, type TaxSplit } from './tax.js';
 
 /**
@@ -143,7 +144,31 @@ function totalled(
   return { lines, split, linesIncludeTax: tax.inclusive };
 }
 
-export function itemiseCharge(facts: ChargeFacts, tax: TaxSettings): Itemised {
+/**
+ * A zero-rated charge (an export) itemised at the prices without their tax: each price as it was
+ * charged (see `chargeForPrice`), a coupon's discount the difference it made, and no tax.
+ */
+function itemiseZeroRated(facts: ChargeFacts, tax: PricingTax): Itemised {
+  const net = (priceMinor: number) => chargeForPrice(priceMinor, tax);
+  const { plan, coupon, pack } = facts;
+  const price = plan ? Number(plan.price_minor) : 0;
+  return itemiseCharge(
+    {
+      ...facts,
+      plan: plan && { ...plan, price_minor: net(price) },
+      coupon: coupon && {
+        ...coupon,
+        unitDiscountMinor: net(price) - net(price - coupon.unitDiscountMinor),
+      },
+      pack: pack && { ...pack, unitPriceMinor: net(pack.unitPriceMinor) },
+      overage: facts.overage?.map((extra) => ({ ...extra, amountMinor: net(extra.amountMinor) })),
+    },
+    { name: tax.name, rateBasisPoints: 0, inclusive: false },
+  );
+}
+
+export function itemiseCharge(facts: ChargeFacts, tax: PricingTax): Itemised {
+  if (tax.zeroRated) return itemiseZeroRated(facts, tax);
   const { plan, quantity, coupon, currency } = facts;
   if (facts.pack) {
     const { description, quantity: packs, unitPriceMinor } = facts.pack;

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Invoice } from '../../../shared/api/invoices.js';
+import { isEuCountry } from '../../../shared/eu-vat.js';
 
 /**
  * Invoices and credit notes as PDF (pdfkit). The text uses the PDF standard fonts (Helvetica),
@@ -72,8 +73,9 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
 });
 export const formatIssueDate = (iso: string): string => dateFormat.format(new Date(iso));
 
-/** `GSTIN` for an Indian party, the neutral `Tax id` otherwise. */
-const taxIdLabel = (country: string | null) => (country === 'IN' ? 'GSTIN' : 'Tax id');
+/** `GSTIN` for an Indian party, `VAT number` for one in the EU, the neutral `Tax id` otherwise. */
+const taxIdLabel = (country: string | null) =>
+  country === 'IN' ? 'GSTIN' : isEuCountry(country) ? 'VAT number' : 'Tax id';
 
 /** `1 January 2026 to 1 February 2026`. */
 export const formatPeriod = (period: { start: string; end: string }): string =>
@@ -257,6 +259,12 @@ export function renderInvoicePdf(invoice: Invoice): Promise<Buffer> {
       : 'Paid in full. Thank you.',
   ].filter(Boolean);
   doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(notes.join(' '), left, y, { width });
+  // How the sale was taxed, as recorded at issue: the LUT note of an export, the reverse charge.
+  if (invoice.tax_notes.length > 0)
+    doc
+      .font('Helvetica-Bold')
+      .fillColor(INK)
+      .text(invoice.tax_notes.map(printable).join('\n'), left, doc.y + 8, { width });
   doc.end();
   return done;
 }

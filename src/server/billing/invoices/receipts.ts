@@ -14,7 +14,7 @@ import type { PaymentPaidEvent } from '../events.js';
 
 /**
  * The invoice's lines as the receipt lists them, the same as the PDF: each line (`3 × ₹1,499.00`
- * when more than one), the tax by kind, and what was paid.
+ * when more than one), the tax by kind, what was paid and the invoice's tax notes.
  */
 export function receiptItems(invoice: InvoiceRow): Array<{ label: string; value: string }> {
   const money = (amount: number) => formatMoney(amount, invoice.currency);
@@ -33,6 +33,11 @@ export function receiptItems(invoice: InvoiceRow): Array<{ label: string; value:
     { label: 'Taxable value', value: money(Number(invoice.subtotal_minor)) },
     ...taxLinesOf(invoice).map((tax) => ({ label: taxLabel(tax, included), value: money(tax.amount) })),
     { label: 'Total', value: money(Number(invoice.total_minor)) },
+    // How the sale was taxed, as the invoice recorded it (an export's LUT note, the reverse charge).
+    ...(invoice.tax_notes ? (JSON.parse(invoice.tax_notes) as string[]) : []).map((note) => ({
+      label: 'Tax note',
+      value: note,
+    })),
   ];
 }
 

@@ -5,6 +5,7 @@ import type {
   InvoiceLine,
   InvoiceTaxLine,
   invoiceListQuerySchema,
+  TaxTreatmentKind,
 } from '../../../shared/api/invoices.js';
 import type { Paged } from '../../../shared/api/paging.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
@@ -138,16 +139,20 @@ const linesOf = (row: Pick<InvoiceRow, 'lines'>): InvoiceLine[] =>
     (line) => ({ ...line, kind: line.kind ?? 'item', coupon_code: line.coupon_code ?? null }),
   );
 
+/** Exports, zero-rated: still tax invoices under GST, endorsed with the LUT note (CGST Rules, r. 46). */
+const ZERO_RATED: ReadonlySet<string> = new Set<TaxTreatmentKind>(['export', 'eu_reverse_charge']);
+
 /**
  * "Tax invoice" only when the seller had a tax registration (a GSTIN) printed on it and tax was
- * charged: a document without one is not a tax invoice, whatever tax it shows.
+ * charged, or the sale was a zero-rated export: a document without one is not a tax invoice,
+ * whatever tax it shows.
  */
 export const invoiceTitle = (
-  invoice: Pick<InvoiceRow, 'kind' | 'tax_rate_bp'> & { sellerTaxId: string | null },
+  invoice: Pick<InvoiceRow, 'kind' | 'tax_rate_bp' | 'tax_treatment'> & { sellerTaxId: string | null },
 ): string =>
   invoice.kind === 'credit_note'
     ? 'Credit note'
-    : invoice.sellerTaxId && Number(invoice.tax_rate_bp) > 0
+    : invoice.sellerTaxId && (Number(invoice.tax_rate_bp) > 0 || ZERO_RATED.has(invoice.tax_treatment ?? ''))
       ? 'Tax invoice'
       : 'Invoice';
 
@@ -169,6 +174,8 @@ export function toInvoice(row: InvoiceWithOrigin): Invoice {
     lines_include_tax: Number(row.lines_include_tax) === 1,
     taxes: taxLinesOf(row),
     place_of_supply: row.place_of_supply,
+    tax_treatment: (row.tax_treatment as TaxTreatmentKind | null) ?? null,
+    tax_notes: row.tax_notes ? (JSON.parse(row.tax_notes) as string[]) : [],
     payment_id: row.payment_id ?? row.corrects_payment_id,
     payment_reference: row.payment_reference,
     service_period:

@@ -31,11 +31,16 @@ export function taxOnNet(netMinor: number, rateBasisPoints: number): number {
   return divideHalfUp(netMinor * rateBasisPoints, BASIS_POINTS);
 }
 
-/** What the buyer pays for a price: the price itself when it includes the tax, else price plus tax. */
+/**
+ * What the buyer pays for a price: the price itself when it includes the tax, else price plus tax.
+ * A zero-rated sale (an export, see tax-treatment.ts) pays no tax: the price without the tax it
+ * includes, or the price itself when the tax would be added.
+ */
 export function chargeForPrice(
   priceMinor: number,
-  tax: { rateBasisPoints: number; inclusive: boolean },
+  tax: { rateBasisPoints: number; inclusive: boolean; zeroRated?: boolean | undefined },
 ): number {
+  if (tax.zeroRated) return tax.inclusive ? splitGross(priceMinor, tax.rateBasisPoints).netMinor : priceMinor;
   return tax.inclusive ? priceMinor : priceMinor + taxOnNet(priceMinor, tax.rateBasisPoints);
 }
 

@@ -22,6 +22,7 @@ import { badRequest, conflict, notFound } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { assertRenewable, toLicense } from '../../licensing/index.js';
 import type { InvoiceSettings } from '../invoices/settings.js';
+import { accountPricingTax } from '../invoices/buyer-treatment.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { type CouponsService, findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -153,7 +154,8 @@ export function createPaymentsService({
           'This coupon would make the purchase free, which a payment cannot be; ask support to issue the license',
         );
       // The plan's price (less the coupon), plus the tax when prices are configured as exclusive of it.
-      const amount = chargeForPrice(price, invoicing.tax);
+      // A buyer outside India (an export) is charged no GST: the tax follows their billing details.
+      const amount = chargeForPrice(price, await accountPricingTax(db, invoicing, user.id));
       let order;
       try {
         order = await provider.createOrder({

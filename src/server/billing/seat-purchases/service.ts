@@ -92,7 +92,13 @@ export function createSeatPurchases({ db, clock, events, settlement, provider, p
         'seats_reduction_unsupported',
         `Seats can be added, not removed: the ${subscription.seats} seats of ${organisation.name} are paid until the period ends`,
       );
-    const perSeat = { coupon_id: subscription.coupon_id, credit_minor: 0, seats: 1 };
+    const perSeat = {
+      coupon_id: subscription.coupon_id,
+      credit_minor: 0,
+      seats: 1,
+      user_id: subscription.user_id,
+      organisation_id: subscription.organisation_id,
+    };
     // The current period's price of a seat (its coupon as it applied to this period's charge).
     const seatNow = await pricing.grossOf(trx, perSeat, plan, Math.max(subscription.cycles, 1));
     const seatNext = await pricing.grossOf(trx, perSeat, plan, subscription.cycles + 1);

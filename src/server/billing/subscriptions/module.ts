@@ -51,7 +51,7 @@ export function createSubscriptionsArea({
   reserveCredit: ReserveCredit;
   log: FastifyBaseLogger;
 }) {
-  const pricing = createCyclePricing(config.invoices.tax);
+  const pricing = createCyclePricing(config.invoices);
   const notices = createSubscriptionNotices({
     db,
     clock,

@@ -92,7 +92,10 @@ export function createOverageAddons({
               (await gateway.addCharge(subscription.provider_subscription_id, {
                 name: `${row.name} over the allowance`,
                 description: `${describe(row)} (${overageReference(row.id)})`,
-                amount: pricing.overageGross([Number(row.amount_minor)]),
+                amount: pricing.overageGross(
+                  [Number(row.amount_minor)],
+                  await pricing.taxOf(db, subscription),
+                ),
                 currency: row.currency,
               }));
             await setOverageAddon(db, row.id, addonId);

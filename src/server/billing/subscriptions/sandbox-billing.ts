@@ -30,7 +30,12 @@ export async function chargeSandboxRenewal(
   );
   const license = subscription.license_id ? await findLicenseById(trx, subscription.license_id) : undefined;
   const overage = license ? await overageOwed(trx, license, subscription.created_at, charges.now()) : [];
-  const amountMinor = cycleMinor + charges.pricing.overageGross(overage.map((owed) => owed.amountMinor));
+  const amountMinor =
+    cycleMinor +
+    charges.pricing.overageGross(
+      overage.map((owed) => owed.amountMinor),
+      await charges.pricing.taxOf(trx, subscription),
+    );
   if (subscription.sandbox_card === 'declines' && amountMinor > 0) {
     const failed = await charges.fail(trx, {
       subscriptionId: subscription.id,

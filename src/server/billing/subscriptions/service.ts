@@ -519,7 +519,12 @@ export function createSubscriptionsService({
       // discount apart; the sandbox refuses it too, so both behave alike.
       if (trialEndsAt && coupon?.coupon.duration === 'once') throw couponNotWithTrial(coupon.coupon);
       const id = randomUUID();
-      const priced = { coupon_id: coupon?.coupon.id ?? null, credit_minor: 0 };
+      const priced = {
+        coupon_id: coupon?.coupon.id ?? null,
+        credit_minor: 0,
+        user_id: user.id,
+        organisation_id: organisation?.id ?? null,
+      };
       // Razorpay's plan is priced for one seat and charged `quantity` times (cycle-amount.ts).
       const seats = organisation?.seats ?? 1;
       // Razorpay discounts every charge through a plan at the lower price. A first-charge-only discount

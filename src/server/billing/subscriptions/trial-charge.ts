@@ -1,6 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { findPlanRow } from '../../catalogue/index.js';
-import type { TaxSettings } from '../invoices/settings.js';
+import type { TreatmentSettings } from '../invoices/tax-treatment.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { findSubscription } from './repository.js';
 
@@ -10,8 +10,8 @@ import { findSubscription } from './repository.js';
  * once no first charge is coming: the trial was canceled, its charge failed or was made already,
  * or a provider's charge was awaited past the grace period.
  */
-export function createTrialCharge(tax: Pick<TaxSettings, 'rateBasisPoints' | 'inclusive'>) {
-  const pricing = createCyclePricing(tax);
+export function createTrialCharge(settings: TreatmentSettings) {
+  const pricing = createCyclePricing(settings);
   return async (db: DbOrTransaction, subscriptionId: string, now: Date) => {
     const row = await findSubscription(db, subscriptionId);
     if (

@@ -47,6 +47,7 @@ import * as organisationSaml from './migrations/0047-organisation-saml.js';
 import * as scim from './migrations/0045-scim.js';
 import * as subscriptionPause from './migrations/0046-subscription-pause.js';
 import * as reservationsByMachine from './migrations/0049-reservations-by-machine.js';
+import * as invoiceTaxTreatment from './migrations/0053-invoice-tax-treatment.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -97,6 +98,7 @@ export const migrations: Record<string, Migration> = {
   '0047-organisation-saml': organisationSaml,
   '0049-reservations-by-machine': reservationsByMachine,
   '0050-floating-members': floatingMembers,
+  '0053-invoice-tax-treatment': invoiceTaxTreatment,
 };
 
 export class MigrationError extends Error {

@@ -693,6 +693,10 @@ export interface InvoicesTable {
   period_end: Generated<string | null>;
   /** The organisation billed, when the purchase was an organisation's. */
   organisation_id: Generated<string | null>;
+  /** How the sale was taxed at issue (`TaxTreatmentKind`); null on invoices from before migration 0053. */
+  tax_treatment: Generated<string | null>;
+  /** JSON text of the notes printed under the totals (the LUT note, the reverse charge wording). */
+  tax_notes: Generated<string | null>;
 }
 export type InvoiceRow = Selectable<InvoicesTable>;
 

@@ -11,6 +11,7 @@ import {
   INDIAN_STATE_PROBLEM,
 } from '../../../../../shared/api/invoices';
 import { COUNTRIES, currentCountryCode } from '../../../../../shared/countries';
+import { isEuCountry, normalizeVatNumber, vatNumberProblem } from '../../../../../shared/eu-vat';
 import { findGstState, GST_STATES } from '../../../../../shared/gst-states';
 import { gstinProblem, normalizeGstin } from '../../../../../shared/gstin';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
@@ -85,9 +86,9 @@ const NO_COUNTRY = { value: '', label: 'Choose a country', disabled: true };
 const schemaRules = schemaResolver(billingDetailsRequestSchema, { sync: true });
 
 /**
- * The server's rules (the shared schema), plus India's on their own: the schema makes those only
- * once every other field is valid, and a customer should see a mistyped GSTIN as soon as they
- * leave the field. The form also asks for the state, which the API leaves optional.
+ * The server's rules (the shared schema), plus India's and the EU's on their own: the schema makes
+ * those only once every other field is valid, and a customer should see a mistyped GSTIN or VAT
+ * number as soon as they leave the field. The form also asks for the state, which the API leaves optional.
  */
 function validateBilling(values: BillingValues): Record<string, ReactNode> {
   const errors: Record<string, ReactNode> = { ...schemaRules(values) };
@@ -99,6 +100,10 @@ function validateBilling(values: BillingValues): Record<string, ReactNode> {
     if (values.postal_code.trim() && !INDIAN_PIN.test(values.postal_code.replace(/\s+/g, '')))
       errors['postal_code'] ??= INDIAN_PIN_PROBLEM;
     if (!findGstState(values.region)) errors['region'] ??= INDIAN_STATE_PROBLEM;
+  }
+  if (isEuCountry(values.country) && values.tax_id.trim()) {
+    const problem = vatNumberProblem(values.country, normalizeVatNumber(values.country, values.tax_id));
+    if (problem) errors['tax_id'] ??= problem;
   }
   return errors;
 }
@@ -116,7 +121,7 @@ export interface BillingDetailsCardProps {
   headingId?: string;
 }
 
-/** A billing name and address (the customer's own by default); India's tax id is a GSTIN. */
+/** A billing name and address (the customer's own by default); India's tax id is a GSTIN, the EU's a VAT number. */
 export function BillingDetailsCard({
   details,
   save,
@@ -134,6 +139,7 @@ export function BillingDetailsCard({
     validateInputOnBlur: ['tax_id'],
   });
   const india = form.values.country === 'IN';
+  const eu = isEuCountry(form.values.country);
 
   const submit = form.onSubmit(
     async (values) => {
@@ -239,11 +245,13 @@ export function BillingDetailsCard({
             />
           )}
           <TextInput
-            label={india ? 'GSTIN' : 'Tax id'}
+            label={india ? 'GSTIN' : eu ? 'VAT number' : 'Tax id'}
             description={
               india
                 ? 'Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.'
-                : 'Optional. Your VAT number or other tax registration.'
+                : eu
+                  ? 'Optional. A business’s VAT number, e.g. DE123456789: its invoices then say the VAT is reverse-charged.'
+                  : 'Optional. Your tax registration, if any.'
             }
             inputWrapperOrder={BELOW}
             autoCapitalize="characters"

@@ -101,7 +101,9 @@ export function InvoiceDetails({
           <Text span fw={600}>
             {buyer}
           </Text>
-          {invoice.buyer.tax_id ? ` · ${invoice.buyer.tax_id}` : ''}
+          {invoice.buyer.tax_id
+            ? ` · ${invoice.tax_treatment === 'eu_reverse_charge' ? 'VAT number ' : ''}${invoice.buyer.tax_id}`
+            : ''}
         </Text>
         {invoice.organisation ? (
           <Text size="xs" c="dimmed">
@@ -149,6 +151,16 @@ export function InvoiceDetails({
           {money(invoice.total)}
         </QuoteRow>
       </Stack>
+      {/* How the sale was taxed, as recorded at issue: an export's LUT note, the reverse charge. */}
+      {invoice.tax_notes.length > 0 ? (
+        <Stack gap={2} data-testid="tax-notes">
+          {invoice.tax_notes.map((note) => (
+            <Text key={note} size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {note}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
     </Stack>
   );
 }

@@ -21,10 +21,15 @@ export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 export const formatIssueDate = (iso: string): string => dateOnly.format(new Date(iso));
 
-/** "CGST 9% + SGST 9%, included" (or "18% GST, included" for an invoice with one tax) for people. */
+/**
+ * "CGST 9% + SGST 9%, included" (or "18% GST, included" for an invoice with one tax) for people;
+ * an export says so, and a sale to an EU business that its VAT is reverse-charged.
+ */
 export const describeTax = (
-  invoice: Pick<Invoice, 'tax_rate_bp' | 'tax_name' | 'tax_inclusive' | 'taxes'>,
+  invoice: Pick<Invoice, 'tax_rate_bp' | 'tax_name' | 'tax_inclusive' | 'taxes' | 'tax_treatment'>,
 ): string => {
+  if (invoice.tax_treatment === 'eu_reverse_charge') return 'Export, reverse charge';
+  if (invoice.tax_treatment === 'export') return 'Export, no tax';
   if (invoice.tax_rate_bp === 0) return 'No tax';
   const added = invoice.tax_inclusive ? 'included' : 'added';
   if (invoice.taxes.length > 1)
