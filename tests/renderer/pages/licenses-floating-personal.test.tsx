@@ -124,6 +124,7 @@ describe('/licenses: a personal floating license is never activated', () => {
           {
             seat_id: 'seat-desk',
             device_name: 'studio-mac',
+            member: { user_id: 'user-2', name: 'Ada Lovelace' },
             checked_out_at: '2026-12-05T09:00:00.000Z',
             last_heartbeat_at: '2026-12-05T10:00:00.000Z',
             held_until: '2026-12-05T10:15:00.000Z',
@@ -147,6 +148,8 @@ describe('/licenses: a personal floating license is never activated', () => {
     const table = within(await screen.findByRole('table', { name: 'Floating seats' }, SLOW));
     const held = within(table.getByText('studio-mac').closest('tr') as HTMLElement);
     expect(held.getByText(formatDateTime('2026-12-05T10:15:00.000Z'))).toBeTruthy();
+    // A member's seat names the member, as the server shows it to those allowed to see it.
+    expect(held.getByText('Ada Lovelace')).toBeTruthy();
     expect(
       held.getByText(`Unless renewed; last check-in ${formatDateTime('2026-12-05T10:00:00.000Z')}`),
     ).toBeTruthy();

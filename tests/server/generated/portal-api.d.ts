@@ -5437,6 +5437,13 @@ export interface components {
             held_until: string;
             /** @description While borrowed for offline use: until when */
             borrowed_until: string | null;
+            /** @description On an organization’s pool, the member whose machine it is, shown only to those who may see it: the member themself, the organization’s owner and admins, and platform administrators. Others see the machine and since when alone */
+            member?: components["schemas"]["FloatingHolderMember"];
+        };
+        FloatingHolderMember: {
+            user_id: string;
+            /** @description Their full name, else their e-mail address */
+            name: string;
         };
         FloatingMachineRequestInput: {
             license_key: string;

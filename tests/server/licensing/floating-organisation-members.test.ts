@@ -171,6 +171,54 @@ describeOnEveryDatabase(
       expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, machine('late'), 'Late'));
     });
 
+    it('holders name their member only to those allowed: the member themself, the owner and admins, platform administrators; others see machines alone', async () => {
+      const s = server();
+      const { organisation, owner, colleague } = await floatingOrganisation(s, 2);
+      await s.app.db
+        .updateTable('users')
+        .set({ full_name: 'Ada Lovelace' })
+        .where('id', '=', owner.id)
+        .execute();
+      const manager = await join(s, organisation, { role: 'admin' });
+      const plain = await join(s, organisation);
+      const administrator = await member(s, 'admin');
+      expectMemberSeat(await signedInCheckout(s, owner, organisation.id, machine('owner'), 'Owner desk'));
+      expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, machine('col'), 'Colleague pc'));
+      const names = (holders: { device_name: string | null; member?: { name: string; user_id: string } }[]) =>
+        Object.fromEntries(holders.map((holder) => [holder.device_name, holder.member ?? null]));
+
+      // A plain member told all seats are out sees the machines and since when, no one's name.
+      const refused = await signedInCheckout(s, plain, organisation.id, machine('plain'), 'Plain');
+      expectApiError(refused, 409, 'floating_seats_full');
+      expect(names(floatingSeatsFullSchema.parse(refused.json()).holders)).toEqual({
+        'Owner desk': null,
+        'Colleague pc': null,
+      });
+      expect(refused.body).not.toContain(owner.email);
+      expect(refused.body).not.toContain(colleague.email);
+      // The member themself, from another machine of theirs: their own seat named, the other not.
+      const own = await signedInCheckout(s, colleague, organisation.id, machine('col2'), 'Colleague laptop');
+      expect(names(floatingSeatsFullSchema.parse(own.json()).holders)).toEqual({
+        'Owner desk': null,
+        'Colleague pc': { user_id: colleague.id, name: colleague.email },
+      });
+      // The organisation's admin told so sees every member (full name, else e-mail).
+      const told = await signedInCheckout(s, manager, organisation.id, machine('mgr'), 'Manager pc');
+      const everyone = {
+        'Owner desk': { user_id: owner.id, name: 'Ada Lovelace' },
+        'Colleague pc': { user_id: colleague.id, name: colleague.email },
+      };
+      expect(names(floatingSeatsFullSchema.parse(told.json()).holders)).toEqual(everyone);
+      // The pool on the organisation's page: its owner, admins and platform administrators see names.
+      for (const who of [owner, manager, administrator]) {
+        const seats = await s.api({
+          path: `/licenses/${organisation.license.id}/floating/seats`,
+          token: who.token,
+        });
+        expect(names(floatingSeatsSchema.parse(seats.json()).in_use)).toEqual(everyone);
+      }
+    });
+
     it('who may check out: a member of another organisation and an outsider get 404, a platform administrator outside it 403, a named-seat plan 409', async () => {
       const s = server();
       const a = await floatingOrganisation(s);

@@ -53,9 +53,16 @@ export function FloatingSeatsSection({ licenseId, headingId }: { licenseId: stri
       key: 'machine',
       header: 'Machine',
       render: (holder) => (
-        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-          {holderName(holder)}
-        </Text>
+        <Stack gap={2}>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {holderName(holder)}
+          </Text>
+          {holder.member ? (
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {holder.member.name}
+            </Text>
+          ) : null}
+        </Stack>
       ),
     },
     {
