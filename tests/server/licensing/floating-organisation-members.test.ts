@@ -312,6 +312,29 @@ describeOnEveryDatabase(
       expect(await seatRows(s, organisation.license.id)).toHaveLength(0);
     });
 
+    it('an erased member’s seats come back at once, in the erasure’s transaction, and their machine’s key is refused', async () => {
+      const s = server();
+      const { organisation, owner, colleague } = await floatingOrganisation(s);
+      const administrator = await member(s, 'admin');
+      const hw = machine('erased');
+      const { seat_key: key } = expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, hw));
+      expectMemberSeat(await signedInCheckout(s, owner, organisation.id, machine('stays')));
+      // Borrowed for days: only the erasure, not a lapse, can give it back now.
+      expect((await post(s, 'borrow', { license_key: key, hardware_id: hw, days: 7 })).statusCode).toBe(200);
+
+      const erased = await s.api({
+        method: 'POST',
+        path: `/admin/users/${colleague.id}/erase`,
+        token: administrator.token,
+        body: { reason: 'asked by the organisation' },
+      });
+      expect(erased.statusCode, erased.body).toBeLessThan(300);
+      const left = await seatRows(s, organisation.license.id);
+      expect(left.map((row) => row.held_by)).toEqual([owner.id]);
+      expectApiError(await post(s, 'heartbeat', { license_key: key, hardware_id: hw }), 403, 'not_a_member');
+      expect((await validate(s, key, hw)).statusCode).toBe(404);
+    });
+
     it('a floating organisation invites past its seats and members join without a named seat; its seats read as floating', async () => {
       const s = server();
       const { organisation, owner } = await floatingOrganisation(s, 1);
