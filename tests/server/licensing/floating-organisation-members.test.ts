@@ -11,8 +11,9 @@ import {
 import { licenseStatusSchema } from '../../../src/shared/api/licenses.js';
 import { organisationSchema } from '../../../src/shared/api/organisations.js';
 import { planSchema } from '../../../src/shared/api/plans.js';
+import { buildApp } from '../../../src/server/app.js';
 import type { PlanRow } from '../../../src/server/platform/db/tables.js';
-import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
   createPlan,
@@ -401,6 +402,45 @@ describeOnEveryDatabase(
         expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(seats);
         expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(1);
         expect(await seatRows(s, organisation.license.id)).toHaveLength(seats);
+      }
+    });
+
+    it('two instances on one database, N + 1 members’ machines split between them for the last seats: exactly N hold one', async () => {
+      const s = server();
+      const second = await buildApp(s.config, { clock: s.clock, logger: false });
+      try {
+        for (const seats of [1, 4]) {
+          const owner = await member(s);
+          const organisation = await seatOrganisation(s, owner, seats, await floatingPlan(s));
+          const people = await Promise.all(
+            Array.from({ length: seats + 1 }, () => join(s, organisation, { seat: false })),
+          );
+          const answers = await Promise.all(
+            people.map((who, index) => {
+              const hw = machine(`pair${index}`);
+              return index % 2 === 0
+                ? signedInCheckout(s, who, organisation.id, hw)
+                : second.inject({
+                    method: 'POST',
+                    url: `/api/v1/organisations/${organisation.id}/floating/checkout`,
+                    headers: { authorization: `Bearer ${who.token}`, 'x-api-key': WEB_API_KEY },
+                    payload: { hardware_id: hw },
+                  });
+            }),
+          );
+          expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(seats);
+          expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(1);
+          expect(await seatRows(s, organisation.license.id)).toHaveLength(seats);
+          // Each seat is a different member's, with a key of its machine's own.
+          const keys = await s.app.db
+            .selectFrom('floating_member_keys')
+            .select('user_id')
+            .where('license_id', '=', organisation.license.id)
+            .execute();
+          expect(new Set(keys.map((row) => row.user_id)).size).toBe(seats);
+        }
+      } finally {
+        await second.close();
       }
     });
 
