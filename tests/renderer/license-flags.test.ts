@@ -169,7 +169,13 @@ describe('daysLeft', () => {
 });
 
 describe('activationOption', () => {
-  const seats = { license_id: 'L1', status: 'active' as const, activations_used: 1, max_activations: 3 };
+  const seats = {
+    license_id: 'L1',
+    status: 'active' as const,
+    activations_used: 1,
+    max_activations: 3,
+    floating: false,
+  };
   const valid = { valid: true, status: 'active' as const, message: 'License is valid', license_id: 'L1' };
 
   it('is available for an active license with a free seat that this machine does not use', () => {
@@ -189,5 +195,11 @@ describe('activationOption', () => {
     expect(option.kind === 'full' && option.reason).toMatch(/^All 3 seats are in use\./);
     const one = activationOption({ ...seats, activations_used: 1, max_activations: 1 }, null);
     expect(one.kind === 'full' && one.reason).toMatch(/^All 1 seat is in use\./);
+  });
+
+  it('a floating license is never full by its activations: a machine takes a seat of its pool as it runs', () => {
+    expect(activationOption({ ...seats, activations_used: 3, floating: true }, null)).toEqual({
+      kind: 'available',
+    });
   });
 });

@@ -34,6 +34,15 @@ export const floatingBorrowRequestSchema = z
   .meta({ id: 'FloatingBorrowRequest' });
 export type FloatingBorrowRequest = z.infer<typeof floatingBorrowRequestSchema>;
 
+/** The member of an organisation whose machine holds a seat of its pool. */
+export const floatingHolderMemberSchema = z
+  .object({
+    user_id: z.string(),
+    name: z.string().describe('Their full name, else their e-mail address'),
+  })
+  .meta({ id: 'FloatingHolderMember' });
+export type FloatingHolderMember = z.infer<typeof floatingHolderMemberSchema>;
+
 /** A machine holding a seat, as the license's owner, its administrators and its key's holder see it. */
 export const floatingHolderSchema = z
   .object({
@@ -43,6 +52,11 @@ export const floatingHolderSchema = z
     last_heartbeat_at: isoDateTimeSchema,
     held_until: isoDateTimeSchema.describe('The seat comes back then unless a heartbeat renews it'),
     borrowed_until: isoDateTimeSchema.nullable().describe('While borrowed for offline use: until when'),
+    member: floatingHolderMemberSchema
+      .optional()
+      .describe(
+        'On an organization’s pool, the member whose machine it is, shown only to those who may see it: the member themself, the organization’s owner and admins, and platform administrators. Others see the machine and since when alone',
+      ),
   })
   .meta({ id: 'FloatingHolder' });
 export type FloatingHolder = z.infer<typeof floatingHolderSchema>;

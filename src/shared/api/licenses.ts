@@ -237,6 +237,11 @@ export const licenseSchema = z
     machine_changes: machineChangesSchema
       .optional()
       .describe('On the detail view: the deactivations the plan’s cap allows, used and next possible'),
+    floating: z
+      .boolean()
+      .describe(
+        'True on a floating plan: a machine takes one of its seats while the app runs (`/licensing/floating/checkout`) and is never activated on it (activation answers 409 `license_floating`)',
+      ),
     organisation: licenseOrganisationSchema
       .nullable()
       .describe('The organization that provides the license to its members; null for a personal license'),

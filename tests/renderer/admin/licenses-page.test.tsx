@@ -56,6 +56,7 @@ const license = (index: number, extra: Partial<AdminLicense> = {}): AdminLicense
   revoked_at: null,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
+  floating: false,
   organisation: null,
   trial: null,
   seats: null,

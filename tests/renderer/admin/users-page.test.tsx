@@ -326,6 +326,7 @@ describe('/admin/users', { timeout: 90_000 }, () => {
             revoked_at: null,
             created_at: '2025-01-01T00:00:00.000Z',
             updated_at: '2025-01-01T00:00:00.000Z',
+            floating: false,
             organisation: null,
             seats: null,
             renews: false,

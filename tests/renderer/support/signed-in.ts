@@ -44,6 +44,7 @@ export const makeLicense = (id: string, extra: object = {}) => ({
   revoked_at: null,
   created_at: '2025-01-01T00:00:00Z',
   updated_at: '2025-01-01T00:00:00Z',
+  floating: false,
   organisation: null,
   trial: null,
   usage_info: { features: [] },

@@ -1716,7 +1716,7 @@ export interface paths {
         put?: never;
         /**
          * Activate this machine on a license key (idempotent per machine)
-         * @description Over the seat limit the answer is 409 with a message naming the limit.
+         * @description Over the seat limit the answer is 409 with a message naming the limit. A license on a floating plan runs no machine on an activation: 409 `license_floating` (its machines take a seat with `/licensing/floating/checkout`).
          */
         post: operations["activateLicense"];
         delete?: never;
@@ -4165,6 +4165,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
             machine_changes?: components["schemas"]["MachineChanges"];
+            /** @description True on a floating plan: a machine takes one of its seats while the app runs (`/licensing/floating/checkout`) and is never activated on it (activation answers 409 `license_floating`) */
+            floating: boolean;
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -4283,6 +4285,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
             machine_changes?: components["schemas"]["MachineChanges"];
+            /** @description True on a floating plan: a machine takes one of its seats while the app runs (`/licensing/floating/checkout`) and is never activated on it (activation answers 409 `license_floating`) */
+            floating: boolean;
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -5434,6 +5438,13 @@ export interface components {
             held_until: string;
             /** @description While borrowed for offline use: until when */
             borrowed_until: string | null;
+            /** @description On an organization’s pool, the member whose machine it is, shown only to those who may see it: the member themself, the organization’s owner and admins, and platform administrators. Others see the machine and since when alone */
+            member?: components["schemas"]["FloatingHolderMember"];
+        };
+        FloatingHolderMember: {
+            user_id: string;
+            /** @description Their full name, else their e-mail address */
+            name: string;
         };
         FloatingMachineRequestInput: {
             license_key: string;
@@ -5734,6 +5745,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
             machine_changes?: components["schemas"]["MachineChanges"];
+            /** @description True on a floating plan: a machine takes one of its seats while the app runs (`/licensing/floating/checkout`) and is never activated on it (activation answers 409 `license_floating`) */
+            floating: boolean;
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */
@@ -7267,6 +7280,8 @@ export interface components {
             activations?: components["schemas"]["Activation"][];
             /** @description On the detail view: the deactivations the plan’s cap allows, used and next possible */
             machine_changes?: components["schemas"]["MachineChanges"];
+            /** @description True on a floating plan: a machine takes one of its seats while the app runs (`/licensing/floating/checkout`) and is never activated on it (activation answers 409 `license_floating`) */
+            floating: boolean;
             /** @description The organization that provides the license to its members; null for a personal license */
             organisation: components["schemas"]["LicenseOrganisation"] | null;
             /** @description While the license is a free trial (also once it ended unpaid); null otherwise */

@@ -11,8 +11,9 @@ import {
 import { licenseStatusSchema } from '../../../src/shared/api/licenses.js';
 import { organisationSchema } from '../../../src/shared/api/organisations.js';
 import { planSchema } from '../../../src/shared/api/plans.js';
+import { buildApp } from '../../../src/server/app.js';
 import type { PlanRow } from '../../../src/server/platform/db/tables.js';
-import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
+import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
   createPlan,
@@ -171,6 +172,54 @@ describeOnEveryDatabase(
       expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, machine('late'), 'Late'));
     });
 
+    it('holders name their member only to those allowed: the member themself, the owner and admins, platform administrators; others see machines alone', async () => {
+      const s = server();
+      const { organisation, owner, colleague } = await floatingOrganisation(s, 2);
+      await s.app.db
+        .updateTable('users')
+        .set({ full_name: 'Ada Lovelace' })
+        .where('id', '=', owner.id)
+        .execute();
+      const manager = await join(s, organisation, { role: 'admin' });
+      const plain = await join(s, organisation);
+      const administrator = await member(s, 'admin');
+      expectMemberSeat(await signedInCheckout(s, owner, organisation.id, machine('owner'), 'Owner desk'));
+      expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, machine('col'), 'Colleague pc'));
+      const names = (holders: { device_name: string | null; member?: { name: string; user_id: string } }[]) =>
+        Object.fromEntries(holders.map((holder) => [holder.device_name, holder.member ?? null]));
+
+      // A plain member told all seats are out sees the machines and since when, no one's name.
+      const refused = await signedInCheckout(s, plain, organisation.id, machine('plain'), 'Plain');
+      expectApiError(refused, 409, 'floating_seats_full');
+      expect(names(floatingSeatsFullSchema.parse(refused.json()).holders)).toEqual({
+        'Owner desk': null,
+        'Colleague pc': null,
+      });
+      expect(refused.body).not.toContain(owner.email);
+      expect(refused.body).not.toContain(colleague.email);
+      // The member themself, from another machine of theirs: their own seat named, the other not.
+      const own = await signedInCheckout(s, colleague, organisation.id, machine('col2'), 'Colleague laptop');
+      expect(names(floatingSeatsFullSchema.parse(own.json()).holders)).toEqual({
+        'Owner desk': null,
+        'Colleague pc': { user_id: colleague.id, name: colleague.email },
+      });
+      // The organisation's admin told so sees every member (full name, else e-mail).
+      const told = await signedInCheckout(s, manager, organisation.id, machine('mgr'), 'Manager pc');
+      const everyone = {
+        'Owner desk': { user_id: owner.id, name: 'Ada Lovelace' },
+        'Colleague pc': { user_id: colleague.id, name: colleague.email },
+      };
+      expect(names(floatingSeatsFullSchema.parse(told.json()).holders)).toEqual(everyone);
+      // The pool on the organisation's page: its owner, admins and platform administrators see names.
+      for (const who of [owner, manager, administrator]) {
+        const seats = await s.api({
+          path: `/licenses/${organisation.license.id}/floating/seats`,
+          token: who.token,
+        });
+        expect(names(floatingSeatsSchema.parse(seats.json()).in_use)).toEqual(everyone);
+      }
+    });
+
     it('who may check out: a member of another organisation and an outsider get 404, a platform administrator outside it 403, a named-seat plan 409', async () => {
       const s = server();
       const a = await floatingOrganisation(s);
@@ -264,6 +313,29 @@ describeOnEveryDatabase(
       expect(await seatRows(s, organisation.license.id)).toHaveLength(0);
     });
 
+    it('an erased member’s seats come back at once, in the erasure’s transaction, and their machine’s key is refused', async () => {
+      const s = server();
+      const { organisation, owner, colleague } = await floatingOrganisation(s);
+      const administrator = await member(s, 'admin');
+      const hw = machine('erased');
+      const { seat_key: key } = expectMemberSeat(await signedInCheckout(s, colleague, organisation.id, hw));
+      expectMemberSeat(await signedInCheckout(s, owner, organisation.id, machine('stays')));
+      // Borrowed for days: only the erasure, not a lapse, can give it back now.
+      expect((await post(s, 'borrow', { license_key: key, hardware_id: hw, days: 7 })).statusCode).toBe(200);
+
+      const erased = await s.api({
+        method: 'POST',
+        path: `/admin/users/${colleague.id}/erase`,
+        token: administrator.token,
+        body: { reason: 'asked by the organisation' },
+      });
+      expect(erased.statusCode, erased.body).toBeLessThan(300);
+      const left = await seatRows(s, organisation.license.id);
+      expect(left.map((row) => row.held_by)).toEqual([owner.id]);
+      expectApiError(await post(s, 'heartbeat', { license_key: key, hardware_id: hw }), 403, 'not_a_member');
+      expect((await validate(s, key, hw)).statusCode).toBe(404);
+    });
+
     it('a floating organisation invites past its seats and members join without a named seat; its seats read as floating', async () => {
       const s = server();
       const { organisation, owner } = await floatingOrganisation(s, 1);
@@ -330,6 +402,45 @@ describeOnEveryDatabase(
         expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(seats);
         expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(1);
         expect(await seatRows(s, organisation.license.id)).toHaveLength(seats);
+      }
+    });
+
+    it('two instances on one database, N + 1 members’ machines split between them for the last seats: exactly N hold one', async () => {
+      const s = server();
+      const second = await buildApp(s.config, { clock: s.clock, logger: false });
+      try {
+        for (const seats of [1, 4]) {
+          const owner = await member(s);
+          const organisation = await seatOrganisation(s, owner, seats, await floatingPlan(s));
+          const people = await Promise.all(
+            Array.from({ length: seats + 1 }, () => join(s, organisation, { seat: false })),
+          );
+          const answers = await Promise.all(
+            people.map((who, index) => {
+              const hw = machine(`pair${index}`);
+              return index % 2 === 0
+                ? signedInCheckout(s, who, organisation.id, hw)
+                : second.inject({
+                    method: 'POST',
+                    url: `/api/v1/organisations/${organisation.id}/floating/checkout`,
+                    headers: { authorization: `Bearer ${who.token}`, 'x-api-key': WEB_API_KEY },
+                    payload: { hardware_id: hw },
+                  });
+            }),
+          );
+          expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(seats);
+          expect(answers.filter((answer) => answer.statusCode === 409)).toHaveLength(1);
+          expect(await seatRows(s, organisation.license.id)).toHaveLength(seats);
+          // Each seat is a different member's, with a key of its machine's own.
+          const keys = await s.app.db
+            .selectFrom('floating_member_keys')
+            .select('user_id')
+            .where('license_id', '=', organisation.license.id)
+            .execute();
+          expect(new Set(keys.map((row) => row.user_id)).size).toBe(seats);
+        }
+      } finally {
+        await second.close();
       }
     });
 

@@ -16,8 +16,11 @@ import type { PlanRow } from '../../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer, WEB_API_KEY } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import {
+  activate,
+  activateBase,
   createPlan,
   DAY_MS,
+  expectActivation,
   giveLicense,
   licenseSuiteOptions,
   machine,
@@ -264,6 +267,44 @@ describe('floating licenses', () => {
           .where('id', '=', license.id)
           .execute();
         expectApiError(await checkout(s, key, machine()), 403, 'license_revoked');
+      });
+
+      it('a personal floating license refuses a node-locked activation beside its pool, by the owner and by a shared key’s holder; a node-locked one still activates', async () => {
+        const s = server();
+        const { owner, license, key } = await floatingLicense(s, 2);
+        const colleague = await member(s);
+        const hw = machine('desk');
+        for (const who of [owner, colleague]) {
+          const refused = await activate(s, who.token, key, hw, { device_name: 'Desk' });
+          expectApiError(refused, 409, 'license_floating');
+          expect(refused.json<{ detail: string }>().detail).toBe(
+            'This license has floating seats: this machine takes one when the app runs, with no activation.',
+          );
+        }
+        // The owner's Base license on the same machine is no floating license: it still activates.
+        expectActivation(await activateBase(s, owner.token, hw), 201);
+        expect(
+          await s.app.db.selectFrom('activations').selectAll().where('license_id', '=', license.id).execute(),
+        ).toEqual([]);
+        // The seat is taken by checking out, as the app does, and a later activation is still refused.
+        expectSeat(await checkout(s, key, hw, 'Desk'));
+        expectApiError(await activate(s, owner.token, key, hw), 409, 'license_floating');
+        expect(await seatRows(s, license.id)).toHaveLength(1);
+
+        // A plan made floating after a machine was activated: that machine's activation again is refused too.
+        const locked = await giveLicense(s, owner, await createPlan(s, { features: { ai_chat: 1 } }));
+        const old = machine('old');
+        expectActivation(await activate(s, owner.token, locked.license_key, old), 201);
+        await s.app.db
+          .updateTable('plans')
+          .set({ floating_seats: 1, floating_lease_minutes: 15, floating_borrow_days: 0 })
+          .where('id', '=', locked.plan_id)
+          .execute();
+        expectApiError(
+          await activate(s, owner.token, locked.license_key, machine('new')),
+          409,
+          'license_floating',
+        );
       });
 
       it('the owner and administrators see the holders and free a seat by hand; others cannot; peaks per day', async () => {

@@ -163,8 +163,16 @@ export const plansByIds = (db: DbOrTransaction, ids: string[]): Promise<PlanRow[
 /** What a license shows of its plan. */
 export type PlanSummary = Pick<PlanRow, 'id' | 'code' | 'name' | 'billing_interval'>;
 
-export const planSummaries = (db: DbOrTransaction, ids: string[]): Promise<PlanSummary[]> =>
-  db.selectFrom('plans').select(['id', 'code', 'name', 'billing_interval']).where('id', 'in', ids).execute();
+/** The plans' summaries as licenses show them, with whether each is floating (its seats' count set). */
+export const planSummaries = (
+  db: DbOrTransaction,
+  ids: string[],
+): Promise<(PlanSummary & Pick<PlanRow, 'floating_seats'>)[]> =>
+  db
+    .selectFrom('plans')
+    .select(['id', 'code', 'name', 'billing_interval', 'floating_seats'])
+    .where('id', 'in', ids)
+    .execute();
 
 /** A plan's summary and the currency it is priced in, as the catalogue's cache keeps them. */
 export const findCataloguePlan = (

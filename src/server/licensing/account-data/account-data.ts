@@ -1,4 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
+import { endMemberFloatingSeats } from '../organisations/seat-take-back.js';
+import { lockOrganisation } from '../organisations/seats-repository.js';
 import {
   leaveOrganisations,
   licensesOfUser,
@@ -32,10 +34,17 @@ export const ownedOrganisations = (db: DbOrTransaction, userId: string) => organ
 export const ACCOUNT_ERASED_REASON = 'account_erased';
 
 /**
- * Licensing's part of an account's erasure, heard on identity's `account.erasing`: its licenses
- * end (machines stop at their next check) and it leaves the organisations it was a member of.
+ * Licensing's part of an account's erasure, heard on identity's `account.erasing`: the floating
+ * seats its machines hold in organisations' pools come back at once (each under the
+ * organisation's lock, then its license's, as a removal frees them, and before anything else here
+ * locks a license), its licenses end (machines stop at their next check) and it leaves the
+ * organisations it was a member of.
  */
 export async function endLicensingOfErasedAccount(trx: DbOrTransaction, userId: string, now: string) {
+  for (const { organisation_id } of await membershipsOfUser(trx, userId)) {
+    await lockOrganisation(trx, organisation_id);
+    await endMemberFloatingSeats(trx, organisation_id, userId);
+  }
   await revokeLicensesOfUser(trx, userId, ACCOUNT_ERASED_REASON, now);
   await leaveOrganisations(trx, userId);
 }

@@ -146,3 +146,17 @@ export async function deleteMemberSeats(
   );
   return rows;
 }
+
+/** The names members' seats show: each user's full name, else their e-mail address. */
+export async function memberNames(
+  db: DbOrTransaction,
+  userIds: string[],
+): Promise<Map<string, { user_id: string; name: string }>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'full_name', 'email'])
+    .where('id', 'in', userIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, { user_id: row.id, name: row.full_name?.trim() || row.email }]));
+}

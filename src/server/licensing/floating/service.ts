@@ -3,6 +3,7 @@ import type {
   FloatingBorrowRequest,
   FloatingCheckoutRequest,
   FloatingHolder,
+  FloatingHolderMember,
   FloatingMachineRequest,
   FloatingMemberCheckoutRequest,
   FloatingMemberSeat,
@@ -41,6 +42,7 @@ import { announceLapsed, type LapsedSeat } from './lapses.js';
 import {
   deleteSeatRows,
   findMemberKey,
+  memberNames,
   type FloatingMemberKeyRow,
   type FloatingSeatRow,
   type FloatingTerms,
@@ -77,18 +79,47 @@ const borrowTooLong = (max: number) =>
     `A seat of this license may be borrowed for at most ${max} ${max === 1 ? 'day' : 'days'}.`,
   );
 
-export const toHolder = (row: FloatingSeatRow): FloatingHolder => ({
+export const toHolder = (row: FloatingSeatRow, member?: FloatingHolderMember): FloatingHolder => ({
   seat_id: row.id,
   device_name: row.device_name,
   checked_out_at: row.checked_out_at,
   last_heartbeat_at: row.heartbeat_at,
   held_until: row.holds_until,
   borrowed_until: row.borrowed_until,
+  ...(member ? { member } : {}),
 });
 
+/** Who looks at a pool's holders: an account, or (a member machine's key) the member it was given to. */
+type HolderViewer = Pick<UserRow, 'id' | 'role'> | null;
+
+/**
+ * The holders as `viewer` may see them: on an organisation's pool, a seat names its member to
+ * the member themself, the organisation's owner and admins and platform administrators; anyone
+ * else (and every holder of a personal license) sees machines and since when only.
+ */
+export async function visibleHolders(
+  db: DbOrTransaction,
+  license: Pick<LicenseRow, 'organisation_id'>,
+  rows: FloatingSeatRow[],
+  viewer: HolderViewer,
+): Promise<FloatingHolder[]> {
+  const organisationId = license.organisation_id;
+  if (organisationId === null || viewer === null) return rows.map((row) => toHolder(row));
+  const role =
+    viewer.role === 'admin' ? 'admin' : (await findMembership(db, organisationId, viewer.id))?.role;
+  const seesAll = role === 'owner' || role === 'admin';
+  const named = new Set(
+    rows.flatMap((row) =>
+      row.held_by !== null && (seesAll || row.held_by === viewer.id) ? [row.held_by] : [],
+    ),
+  );
+  const names = await memberNames(db, [...named]);
+  return rows.map((row) => toHolder(row, row.held_by === null ? undefined : names.get(row.held_by)));
+}
+
 /** All seats are out: a 409 with who holds them and when the first may come back. */
-function seatsFull(terms: FloatingTerms, holders: FloatingSeatRow[], now: Date): HttpError {
-  const earliest = holders[0]?.holds_until ?? now.toISOString();
+function seatsFull(terms: FloatingTerms, holders: FloatingHolder[], now: Date): HttpError {
+  const earliest = holders[0]?.held_until ?? now.toISOString();
   const seconds = Math.max(1, Math.ceil((Date.parse(earliest) - now.getTime()) / 1000));
   return new HttpError(
     409,
@@ -97,7 +128,7 @@ function seatsFull(terms: FloatingTerms, holders: FloatingSeatRow[], now: Date):
     { 'retry-after': String(seconds) },
     {
       seats: terms.seats,
-      holders: holders.map(toHolder),
+      holders,
       retry_at: earliest,
       retry_after_seconds: seconds,
     },
@@ -266,6 +297,8 @@ export function createFloatingService({
     steps: {
       first?: (trx: DbOrTransaction) => Promise<void>;
       then?: (trx: DbOrTransaction) => Promise<T>;
+      /** Who is told the holders when all seats are out (by default, a member machine's member). */
+      viewer?: HolderViewer;
     } = {},
   ): Promise<{ change: SeatChange; taken: boolean; extra: T | undefined }> {
     const { license, terms } = holder;
@@ -316,7 +349,11 @@ export function createFloatingService({
       const extra = await steps.then?.(trx);
       return { change: { row, inUse }, taken: true, full: undefined, extra };
     });
-    if (outcome.full) throw seatsFull(terms, outcome.full, clock.now());
+    if (outcome.full) {
+      const viewer =
+        steps.viewer ?? (holder.member ? { id: holder.member.user_id, role: 'user' as const } : null);
+      throw seatsFull(terms, await visibleHolders(db, license, outcome.full, viewer), clock.now());
+    }
     if (!outcome.change) throw new Error('a seat change without its seat');
     return { change: outcome.change, taken: outcome.taken, extra: outcome.extra };
   }
@@ -402,6 +439,7 @@ export function createFloatingService({
         member: { organisation_id: organisationId, user_id: user.id },
       };
       const { change, taken, extra } = await takeSeat(holder, request, null, {
+        viewer: user,
         // The organisation's lock before the license's, as every seat decision of an organisation.
         first: async (trx) => {
           await lockOrganisation(trx, organisationId);
@@ -489,7 +527,7 @@ export function createFloatingService({
         seats: terms.seats,
         lease_minutes: terms.leaseMinutes,
         max_borrow_days: terms.maxBorrowDays,
-        in_use: live.map(toHolder),
+        in_use: await visibleHolders(db, license, live, user),
       };
     },
 

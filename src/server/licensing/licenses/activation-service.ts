@@ -65,6 +65,17 @@ const machineHeldElsewhere = () =>
     'This machine is already activated on this license by another account. Ask the license owner to free it.',
   );
 
+/**
+ * A floating license runs no machine on an activation: its machines take a seat of the pool as
+ * the app runs (`/licensing/floating/checkout`), so a node-locked seat beside the pool would be a
+ * machine more than the plan allows. Worded as an organisation's floating pool refuses it.
+ */
+const licenseFloating = () =>
+  conflict(
+    'license_floating',
+    'This license has floating seats: this machine takes one when the app runs, with no activation.',
+  );
+
 export const machines = (count: number) => `${count} machine${count === 1 ? '' : 's'}`;
 
 /** Frees the seats of machines unseen for longer than the configured window, oldest first. */
@@ -143,6 +154,8 @@ export function createActivationService({
       const now = clock.now();
       const nowIso = now.toISOString();
       const plan = await findPlanRow(trx, license.plan_id);
+      // Read under the license's lock, so a plan made floating meanwhile is seen.
+      if (plan && plan.floating_seats !== null) throw licenseFloating();
       const machine = await resolveMachine(
         trx,
         license.id,

@@ -83,7 +83,10 @@ export const licensesRoutes: FastifyPluginAsyncZod<{ licenses: LicensesService }
         operationId: 'activateLicense',
         tags,
         summary: 'Activate this machine on a license key (idempotent per machine)',
-        description: 'Over the seat limit the answer is 409 with a message naming the limit.',
+        description:
+          'Over the seat limit the answer is 409 with a message naming the limit. A license on a floating plan ' +
+          'runs no machine on an activation: 409 `license_floating` (its machines take a seat with ' +
+          '`/licensing/floating/checkout`).',
         security: bearerSecurity,
         body: activateLicenseRequestSchema,
         response: {

@@ -98,7 +98,10 @@ export async function toLicenses(
     ),
     packsLeft(db, ids, now.toISOString()),
   ]);
-  const planOf = new Map<string, PlanSummary>(plans.map((plan) => [plan.id, plan]));
+  const planOf = new Map<string, PlanSummary>(
+    plans.map(({ id, code, name, billing_interval }) => [id, { id, code, name, billing_interval }]),
+  );
+  const floatingPlans = new Set(plans.filter((plan) => plan.floating_seats !== null).map((plan) => plan.id));
   return Promise.all(
     rows.map(async (row) => {
       const status = effectiveStatus(row, now);
@@ -136,6 +139,7 @@ export async function toLicenses(
             left,
           }),
         },
+        floating: floatingPlans.has(row.plan_id),
         organisation:
           row.organisation_id === null ? null : { id: row.organisation_id, name: organisationName ?? '' },
         trial: trialDetails(row, trials.get(row.id), now),

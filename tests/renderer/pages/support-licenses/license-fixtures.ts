@@ -89,6 +89,7 @@ export const license = (extra: Partial<License> = {}): License => ({
   revoked_at: null,
   created_at: '2025-10-01T09:00:00.000Z',
   updated_at: '2025-10-01T09:00:00.000Z',
+  floating: false,
   organisation: null,
   trial: null,
   usage_info: { features: [chat(), voice()] },

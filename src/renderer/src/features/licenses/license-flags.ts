@@ -225,11 +225,13 @@ export type ActivationOption =
   { kind: 'available' } | { kind: 'here' } | { kind: 'unusable' } | { kind: 'full'; reason: string };
 
 export function activationOption(
-  license: Pick<License, 'license_id' | 'status' | 'activations_used' | 'max_activations'>,
+  license: Pick<License, 'license_id' | 'status' | 'activations_used' | 'max_activations' | 'floating'>,
   check: LicenseCheckResult | null,
 ): ActivationOption {
   if (activeHere(check, license)) return { kind: 'here' };
   if (license.status !== 'active') return { kind: 'unusable' };
+  // A floating license's machines take a seat as they run: no machine is activated on it.
+  if (license.floating) return { kind: 'available' };
   if (license.activations_used >= license.max_activations)
     return {
       kind: 'full',

@@ -21,7 +21,7 @@ import {
 } from '../../../../shared/bridge';
 import { licenseMessages } from '../../../../shared/messages';
 import { pathWith } from '../../../../shared/routes';
-import type { FloatingMemberSeat } from '../../../../shared/api/floating';
+import type { FloatingMemberSeat, FloatingSeatAnswer } from '../../../../shared/api/floating';
 import {
   floatingApiPaths,
   licensesApiPaths,
@@ -226,6 +226,31 @@ export const licenseApi = api.injectEndpoints({
               ...seat
             } = (await client.http.post<FloatingMemberSeat>(path, body)).data;
             await platform.setLicenseKey(seat_key);
+            return seat;
+          }, options),
+        extraOptions: { fallback: licenseMessages.activationFailed },
+        invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN, THIS_MACHINE] : []),
+      }),
+
+      /**
+       * A personal floating license on this machine: a seat of its pool checked out with its key (a
+       * floating license is never activated), the key kept on the platform, whose main holds the
+       * seat by heartbeats from the next check on.
+       */
+      checkoutFloatingSeat: build.mutation<Omit<FloatingSeatAnswer, 'lease'>, { license_key: string }>({
+        queryFn: ({ license_key }, queryApi, options) =>
+          attempt(async () => {
+            const { platform, client } = servicesOf(queryApi);
+            const [device, hardware_id] = await thisMachine(platform);
+            const body = {
+              license_key,
+              hardware_id,
+              ...(device.device_name ? { device_name: device.device_name } : {}),
+            };
+            const { lease: _lease, ...seat } = (
+              await client.http.post<FloatingSeatAnswer>(floatingApiPaths.checkout, body)
+            ).data;
+            await platform.setLicenseKey(license_key);
             return seat;
           }, options),
         extraOptions: { fallback: licenseMessages.activationFailed },
@@ -569,6 +594,7 @@ export const {
   useActivateLicenseMutation,
   useActivateSeatMutation,
   useCheckoutOrganisationFloatingSeatMutation,
+  useCheckoutFloatingSeatMutation,
   useActivateBaseLicenseMutation,
   useStartTrialMutation,
   useDeactivateLicenseMutation,

@@ -8,6 +8,7 @@ import {
   refreshLicenses,
   useActivateLicenseMutation,
   useActivateSeatMutation,
+  useCheckoutFloatingSeatMutation,
   useCheckoutOrganisationFloatingSeatMutation,
 } from './licenses-endpoints';
 
@@ -22,6 +23,13 @@ export interface ActivationRefusal {
 /** The toast after this machine was activated on a license of plan `planName`. */
 export const showActivated = (planName: string) =>
   showToast({ title: 'This machine is activated', message: `It now uses your ${planName} license.` });
+
+/** The toast after this machine took a seat of a floating pool of `seats`, `inUse` held now. */
+export const showFloatingSeat = (pool: string, seats: number, inUse: number) =>
+  showToast({
+    title: 'This machine holds a floating seat',
+    message: `${pool} has ${seats} floating ${seats === 1 ? 'seat' : 'seats'}; ${inUse} in use now, this one included.`,
+  });
 
 /**
  * A refusal with today's seat counts: they tell a full license from other refusals and give the
@@ -55,11 +63,26 @@ export function useActivateHere() {
   const [activate, { isLoading }] = useActivateLicenseMutation();
   const [activateSeat, { isLoading: seatLoading }] = useActivateSeatMutation();
   const [checkoutFloating, { isLoading: floatingLoading }] = useCheckoutOrganisationFloatingSeatMutation();
+  const [checkoutOwn, { isLoading: ownLoading }] = useCheckoutFloatingSeatMutation();
   const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
 
   async function activateHere(license: LicenseRecord): Promise<boolean> {
     setRefusal(null);
     const { organisation } = license;
+    // A personal floating license is never activated: this machine takes a seat of its pool.
+    if (!organisation && license.floating) {
+      const seat = await checkoutOwn({ license_key: license.license_key });
+      if (seat.data) {
+        showFloatingSeat(`Your ${license.plan.name} license`, seat.data.seats, seat.data.in_use);
+        return true;
+      }
+      setRefusal({
+        message: failureMessage(seat.error, licenseMessages.activationFailed),
+        license,
+        seatsFull: false,
+      });
+      return false;
+    }
     const result = organisation
       ? await activateSeat({ organisationId: organisation.id })
       : await activate({ license_key: license.license_key });
@@ -67,10 +90,7 @@ export function useActivateHere() {
     if (organisation && isApiFailure(result.error) && result.error.code === 'license_floating') {
       const seat = await checkoutFloating({ organisationId: organisation.id });
       if (seat.data) {
-        showToast({
-          title: 'This machine holds a floating seat',
-          message: `${organisation.name} has ${seat.data.seats} floating seats; ${seat.data.in_use} in use now, this one included.`,
-        });
+        showFloatingSeat(organisation.name, seat.data.seats, seat.data.in_use);
         return true;
       }
       const message = failureMessage(seat.error, licenseMessages.activationFailed);
@@ -95,7 +115,7 @@ export function useActivateHere() {
 
   return {
     activateHere,
-    activating: isLoading || seatLoading || floatingLoading,
+    activating: isLoading || seatLoading || floatingLoading || ownLoading,
     refusal,
     clearRefusal: () => setRefusal(null),
   };

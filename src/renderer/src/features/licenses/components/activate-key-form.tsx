@@ -10,10 +10,15 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { Notice } from '../../../components/data/notice';
 import { ArrowRightIcon } from '../../../components/brand/icons';
 import { SectionCard } from '../../../components/layout/section-card';
-import { failureMessage } from '../../../lib/api-errors';
+import { failureMessage, isApiFailure } from '../../../lib/api-errors';
 import { useAppDispatch } from '../../../lib/store-hooks';
-import { useActivateLicenseMutation } from '../licenses-endpoints';
-import { type ActivationRefusal, refusalWithSeats, showActivated } from '../use-activate-here';
+import { useActivateLicenseMutation, useCheckoutFloatingSeatMutation } from '../licenses-endpoints';
+import {
+  type ActivationRefusal,
+  refusalWithSeats,
+  showActivated,
+  showFloatingSeat,
+} from '../use-activate-here';
 
 const activateFormSchema = z.object({ licenseKey: licenseKeyInputSchema });
 
@@ -64,6 +69,7 @@ export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
 export function ActivateKeyForm() {
   const dispatch = useAppDispatch();
   const [activate] = useActivateLicenseMutation();
+  const [checkout] = useCheckoutFloatingSeatMutation();
   const headingId = useId();
   const [refusal, setRefusal] = useState<ActivationRefusal | null>(null);
   const form = useForm({
@@ -79,6 +85,18 @@ export function ActivateKeyForm() {
       if (result.data) {
         showActivated(result.data.plan.name);
         form.reset();
+        return;
+      }
+      // A floating license's key is never activated: this machine takes a seat of its pool instead.
+      if (isApiFailure(result.error) && result.error.code === 'license_floating') {
+        const seat = await checkout({ license_key: licenseKey });
+        if (seat.data) {
+          showFloatingSeat('This license', seat.data.seats, seat.data.in_use);
+          form.reset();
+          return;
+        }
+        const refused = failureMessage(seat.error, licenseMessages.activationFailed);
+        setRefusal({ message: refused, license: null, seatsFull: false });
         return;
       }
       const message = failureMessage(result.error, licenseMessages.activationFailed);

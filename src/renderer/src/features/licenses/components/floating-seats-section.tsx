@@ -12,7 +12,7 @@ import {
   useGetFloatingSeatsQuery,
   useReleaseFloatingSeatMutation,
 } from '../floating-endpoints';
-import { formatDateTime, formatRelative } from '../license-format';
+import { formatDateTime } from '../license-format';
 import { ThisMachineFloatingSeat } from './this-machine-floating-seat';
 import { SERIES_COLORS, UsageChart } from './usage-chart';
 
@@ -53,9 +53,16 @@ export function FloatingSeatsSection({ licenseId, headingId }: { licenseId: stri
       key: 'machine',
       header: 'Machine',
       render: (holder) => (
-        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-          {holderName(holder)}
-        </Text>
+        <Stack gap={2}>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {holderName(holder)}
+          </Text>
+          {holder.member ? (
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {holder.member.name}
+            </Text>
+          ) : null}
+        </Stack>
       ),
     },
     {
@@ -66,16 +73,23 @@ export function FloatingSeatsSection({ licenseId, headingId }: { licenseId: stri
     {
       key: 'until',
       header: 'Held until',
+      // When the seat comes back by itself: a borrowed seat when its borrow ends, whatever the app
+      // does; a held one when its lease ends, unless a check-in renews it first.
       render: (holder) =>
         holder.borrowed_until ? (
-          <Stack gap={2}>
+          <Stack gap={2} align="flex-start">
+            <Text size="sm">{formatDateTime(holder.borrowed_until)}</Text>
             <StatusBadge tone="info" size="sm">
-              Borrowed
+              Borrowed for offline use
             </StatusBadge>
-            <Text size="xs">until {formatDateTime(holder.borrowed_until)}</Text>
           </Stack>
         ) : (
-          <Text size="sm">Checked in {formatRelative(holder.last_heartbeat_at)}</Text>
+          <Stack gap={2}>
+            <Text size="sm">{formatDateTime(holder.held_until)}</Text>
+            <Text size="xs" c="dimmed">
+              Unless renewed; last check-in {formatDateTime(holder.last_heartbeat_at)}
+            </Text>
+          </Stack>
         ),
     },
     {

@@ -347,6 +347,11 @@ export default function LicenseDetailPage() {
                 Your seat in {license.organisation.name} lets you use the license on a few machines of your
                 own. Deactivate one you no longer use to make room for another.
               </Text>
+            ) : license.floating ? (
+              <Text size="sm" c="dimmed" data-testid="floating-license-note">
+                This license has floating seats: no machine is activated on it. A machine takes a free seat
+                while the app runs and gives it back when the app closes (see Floating seats below).
+              </Text>
             ) : (
               <>
                 <SeatMeter used={license.activations_used} allowed={license.max_activations} size="md" />
@@ -362,7 +367,7 @@ export default function LicenseDetailPage() {
                 This machine is activated on this license.
               </Text>
             ) : license.status === 'active' ? (
-              license.organisation ? (
+              license.organisation || license.floating ? (
                 <ActivateOnThisMachine license={license} option={{ kind: 'available' }} />
               ) : (
                 <ActivateHere license={license} />
