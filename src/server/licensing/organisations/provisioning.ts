@@ -10,6 +10,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 import { type SecurityEventType, securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { LicensingEvents } from '../events.js';
+import { floatingTermsOf } from '../floating/repository.js';
 import { newInvitationLink } from './invitations.js';
 import { invitationLink, invitationMail } from './mail.js';
 import {
@@ -104,6 +105,15 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     return held + pending < (license.seats ?? 0);
   }
 
+  /**
+   * Whether the organisation's plan is floating: its people share the pool as their machines run,
+   * with no named seat, as invitations and joins by hand do (invitations.ts).
+   */
+  async function floatingPool(trx: DbOrTransaction, organisationId: string): Promise<boolean> {
+    const license = await findOrganisationLicense(trx, organisationId);
+    return license !== undefined && (await floatingTermsOf(trx, license)) !== undefined;
+  }
+
   async function seat(
     trx: DbOrTransaction,
     organisation: OrganisationRow,
@@ -135,6 +145,39 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     return true;
   }
 
+  /**
+   * Removes the person from the organisation (seat freed, machines ended, floating seats back), or
+   * withdraws their invitation. Answers how many machines and floating seats ended.
+   */
+  async function remove(
+    trx: DbOrTransaction,
+    organisationId: string,
+    person: { email: string; userId: string | null },
+    actor: ProvisioningActor,
+  ): Promise<number> {
+    const organisation = await locked(trx, organisationId);
+    await withdrawInvitation(trx, organisation, person.email, actor);
+    if (!person.userId) return 0;
+    const member = await findMembership(trx, organisationId, person.userId);
+    if (!member) return 0;
+    await deleteMember(trx, organisationId, person.userId);
+    const machinesEnded = await endSeatMachines(trx, clock, events, organisationId, person.userId);
+    const floatingSeatsFreed = await endMemberFloatingSeats(trx, organisationId, person.userId);
+    const hadSeat = member.seat_assigned_at !== null;
+    await record(trx, securityEventTypes.organisationMemberRemoved, actor, organisation, person.userId, {
+      role: member.role,
+      had_seat: hadSeat,
+      machines_ended: machinesEnded,
+      floating_seats_freed: floatingSeatsFreed,
+    });
+    await events.publish(trx, {
+      type: 'organisation.member_removed',
+      organisation,
+      details: { user_id: person.userId, reason: 'removed', seat_freed: hadSeat },
+    });
+    return machinesEnded + floatingSeatsFreed;
+  }
+
   return {
     /**
      * Brings a person into the organisation with a seat: an account of that address joins at once,
@@ -150,22 +193,23 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     ): Promise<ProvisionOutcome> {
       const organisation = await locked(trx, organisationId);
       const { account, email, role } = person;
+      const floating = await floatingPool(trx, organisationId);
       if (account) {
         const member = await findMembership(trx, organisationId, account.id);
         if (member) {
-          if (member.seat_assigned_at === null) {
+          if (member.seat_assigned_at === null && !floating) {
             if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
             await seat(trx, organisation, account.id, actor);
           }
           return 'already_member';
         }
-        if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
+        if (!floating && !(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
         const now = isoNow(clock);
         await insertMember(trx, {
           organisation_id: organisationId,
           user_id: account.id,
           role,
-          seat_assigned_at: now,
+          seat_assigned_at: floating ? null : now,
           joined_at: now,
         });
         const license = await findOrganisationLicense(trx, organisationId);
@@ -175,13 +219,13 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
         await events.publish(trx, {
           type: 'organisation.member_joined',
           organisation,
-          details: { user_id: account.id, role, has_seat: true },
+          details: { user_id: account.id, role, has_seat: !floating },
           joined: { member: account, role, seats: license?.seats ?? 0 },
         });
         return 'joined';
       }
       if (await findPendingInvitationTo(trx, organisationId, email, isoNow(clock))) return 'already_invited';
-      if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
+      if (!floating && !(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
       const { token, ...link } = newInvitationLink(clock, ttlHours * 3600);
       const id = randomUUID();
       await insertInvitation(trx, {
@@ -217,8 +261,10 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
 
     /**
      * Takes the person's seat back (they stay a member, so reactivating seats them again): their
-     * machines on it end at their next check; a pending invitation is withdrawn instead.
-     * Answers how many machines ended.
+     * machines on it end at their next check; a pending invitation is withdrawn instead. On a
+     * floating plan, where no one holds a named seat, the person leaves the pool instead: removed
+     * (the seats their machines hold come back at once, their keys are refused), and reactivating
+     * joins them again. Answers how many machines ended.
      */
     async takeSeatBack(
       trx: DbOrTransaction,
@@ -226,6 +272,7 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
       person: { email: string; userId: string | null },
       actor: ProvisioningActor,
     ): Promise<number> {
+      if (await floatingPool(trx, organisationId)) return remove(trx, organisationId, person, actor);
       const organisation = await locked(trx, organisationId);
       await withdrawInvitation(trx, organisation, person.email, actor);
       if (!person.userId) return 0;
@@ -244,34 +291,7 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
       return machinesEnded;
     },
 
-    /** Removes the person from the organisation (seat freed, machines ended), or withdraws their invitation. */
-    async remove(
-      trx: DbOrTransaction,
-      organisationId: string,
-      person: { email: string; userId: string | null },
-      actor: ProvisioningActor,
-    ): Promise<void> {
-      const organisation = await locked(trx, organisationId);
-      await withdrawInvitation(trx, organisation, person.email, actor);
-      if (!person.userId) return;
-      const member = await findMembership(trx, organisationId, person.userId);
-      if (!member) return;
-      await deleteMember(trx, organisationId, person.userId);
-      const machinesEnded = await endSeatMachines(trx, clock, events, organisationId, person.userId);
-      const floatingSeatsFreed = await endMemberFloatingSeats(trx, organisationId, person.userId);
-      const hadSeat = member.seat_assigned_at !== null;
-      await record(trx, securityEventTypes.organisationMemberRemoved, actor, organisation, person.userId, {
-        role: member.role,
-        had_seat: hadSeat,
-        machines_ended: machinesEnded,
-        floating_seats_freed: floatingSeatsFreed,
-      });
-      await events.publish(trx, {
-        type: 'organisation.member_removed',
-        organisation,
-        details: { user_id: person.userId, reason: 'removed', seat_freed: hadSeat },
-      });
-    },
+    remove,
 
     /** Whether the account is the organisation's owner, whom provisioning never deactivates or removes. */
     async isOwner(trx: DbOrTransaction, organisationId: string, userId: string): Promise<boolean> {
