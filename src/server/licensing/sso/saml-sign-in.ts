@@ -22,6 +22,7 @@ import {
   recordSamlAssertion,
   spendSsoSignIn,
 } from './repository.js';
+import { bindingColumns, type SsoBinding } from './desktop-binding.js';
 import { pemOf } from './saml-metadata.js';
 import { descendantsOf as elementsOf, parseXml } from './xml-document.js';
 
@@ -245,7 +246,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     /** The AuthnRequest as a URL at the provider (HTTP-Redirect), its ID and RelayState kept here. */
     async begin(
       settings: OrganisationSsoRow,
-      browserSecret: string,
+      binding: SsoBinding,
       options: { purpose: 'sign_in' | 'test'; loginHint?: string; startedBy?: string },
     ): Promise<SsoRedirect> {
       const relayState = randomToken();
@@ -262,7 +263,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
         purpose: options.purpose,
         nonce: requestId,
         code_verifier: '',
-        browser_hash: sha256(browserSecret),
+        ...bindingColumns(binding),
         started_by: options.startedBy ?? null,
         created_at: isoNow(clock),
         expires_at: isoAfterSeconds(clock, SSO_SIGN_IN_TTL_SECONDS),
