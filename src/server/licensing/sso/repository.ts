@@ -175,3 +175,25 @@ export async function pruneSamlAssertions(db: DbOrTransaction, before: string): 
   const result = await db.deleteFrom('saml_assertions').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Notes that the organisation's SAML metadata URL was read (whatever it gave). */
+export async function markSamlMetadataRead(db: DbOrTransaction, organisationId: string, at: string) {
+  await db
+    .updateTable('organisation_sso')
+    .set({ saml_metadata_read_at: at })
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}
+
+/** Keeps the certificates and sign-in URL the SAML provider's metadata now publishes. */
+export async function setSamlCertificates(
+  db: DbOrTransaction,
+  organisationId: string,
+  published: { saml_certificates: string; saml_sso_url: string },
+) {
+  await db
+    .updateTable('organisation_sso')
+    .set(published)
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}

@@ -74,8 +74,8 @@ export function createSsoSettings({ db, clock, cipher, clients, redirectUri, pub
       let idp: IdpMetadata;
       if (body.metadata_xml !== undefined) idp = parseIdpMetadata(body.metadata_xml, { allowHttp });
       else if (body.metadata_url !== undefined)
-        // Read once, now, outside any transaction (it is the network); never again by itself yet
-        // (`saml_metadata_read_at` says when, for the re-read issue 32 still asks for).
+        // Read now, outside any transaction (it is the network); again when its certificate no
+        // longer verifies an answer (saml-metadata-refresh.ts).
         idp = parseIdpMetadata(await fetchIdpMetadata(body.metadata_url, { allowHttp }), { allowHttp });
       else if (existing?.protocol === 'saml' && existing.saml_sso_url !== null)
         idp = {

@@ -106,7 +106,7 @@ export interface OrganisationSsoTable {
   saml_certificates: string | null;
   /** Where its metadata was read, when it was not pasted. */
   saml_metadata_url: string | null;
-  /** Migration 0052: when the metadata was last read from `saml_metadata_url` (null when pasted); not read back yet. */
+  /** Migration 0052: when the metadata was last read from `saml_metadata_url` (null when pasted). */
   saml_metadata_read_at: string | null;
 }
 export type OrganisationSsoRow = Selectable<OrganisationSsoTable>;

@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely';
 // holds no cookie of the app's: such a sign-in is bound instead to the app by a PKCE-like
 // challenge (`desktop_challenge`, the SHA-256 of a verifier only the app's main process holds) and
 // returns to the app's loopback listener on `desktop_port` (docs/architecture.md). A SAML
-// provider's metadata read from a URL says when it was last read (`saml_metadata_read_at`): what a
-// re-read on a lifetime, or when its certificate no longer verifies an answer, will go by (issue
-// 32's leftover; today the metadata is read when the settings are saved only).
+// provider's metadata read from a URL says when it was last read (`saml_metadata_read_at`): it is
+// read again when its certificate no longer verifies an answer, at most once in five minutes.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('sso_sign_ins').addColumn('desktop_challenge', 'text').execute();
