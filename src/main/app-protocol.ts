@@ -36,6 +36,8 @@ export interface AppProtocolOptions {
   secrets: SecretStore;
   /** Told of each sign-in in the app, before its answer reaches the renderer. */
   signIns?: Pick<SignIns, 'signedIn'> & Partial<Pick<SignIns, 'refreshed'>>;
+  /** The verifier of a single sign-on main started, added to the page's /auth/sso/complete. */
+  ssoVerifier?: () => string | undefined;
   fetch?: FetchLike;
 }
 
@@ -52,7 +54,12 @@ export function createAppProtocolHandler(
 ): (request: Request) => Promise<Response> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const root = normalize(options.rendererDir);
-  const refreshTokens = createRefreshTokenKeeper(options.secrets, options.serverUrl, options.signIns);
+  const refreshTokens = createRefreshTokenKeeper(
+    options.secrets,
+    options.serverUrl,
+    options.signIns,
+    options.ssoVerifier,
+  );
 
   async function serveFile(pathname: string): Promise<Response> {
     let decoded: string;

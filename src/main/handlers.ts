@@ -26,6 +26,7 @@ import { createMachineTrialApi } from './machine-trial-api.js';
 import { createOfflineActivation, withLicenseFile } from './offline-activation.js';
 import type { SecretStore } from './secret-store.js';
 import type { SignIns } from './sign-ins.js';
+import type { DesktopSso } from './sso-sign-in.js';
 import type { UpdateService } from './updater-service.js';
 import { createUsageApi } from './usage-api.js';
 import { createUsageMeter } from './usage-meter.js';
@@ -76,6 +77,8 @@ export interface HandlerDeps {
   floatingSeatPath?: string;
   /** How the floating seat's heartbeats are timed (a timer; tests step them by hand). */
   schedule?: Schedule;
+  /** Single sign-on through the system browser (sso-sign-in.ts); without it, none is offered. */
+  sso?: Pick<DesktopSso, 'start'>;
   /** Told of the floating seat, which main checks out at start and gives back on quit. */
   onFloatingSeat?: (seat: FloatingSeat) => void;
   log?: (message: string) => void;
@@ -242,6 +245,13 @@ export function createHandlers(deps: HandlerDeps): BridgeHandlers {
     [bridgeChannels.floatingSeat]: () => floating.state(),
     [bridgeChannels.borrowFloatingSeat]: (days) => floating.borrow(days),
     [bridgeChannels.returnFloatingSeat]: () => floating.returnBorrowed(),
+    [bridgeChannels.startSso]: async (email) =>
+      deps.sso
+        ? deps.sso.start(email)
+        : {
+            started: false,
+            message: 'Single sign-on is not available in this app. Sign in with your password.',
+          },
     async [bridgeChannels.signOutOfflineLicense]() {
       const file = await offline.signOut();
       return file ? { file_name: file.fileName, contents: file.contents } : null;

@@ -28,6 +28,7 @@ import { createUpdateCheckApi } from './updater-api.js';
 import { createUpdateService } from './updater-service.js';
 import { createUpdateSettingsFile } from './updater-settings.js';
 import { createSignIns } from './sign-ins.js';
+import { createDesktopSso } from './sso-sign-in.js';
 import { MIN_WINDOW_SIZE, readWindowState, restoreWindowState, writeWindowState } from './window-state.js';
 
 // Wiring only: every decision lives in a module that tests run without Electron.
@@ -96,6 +97,7 @@ async function createMainWindow(entryUrl: string): Promise<BrowserWindow> {
 async function start(): Promise<void> {
   const config = readConfig();
   const isAppUrl = createAppUrlCheck(config.devServerUrl);
+  const entryUrl = config.devServerUrl ?? APP_ENTRY_URL;
   log(`Server: ${config.serverUrl}`);
   if (config.leasePublicKeys)
     log(`Lease keys pinned: ${config.leasePublicKeys.keys.map((key) => key.kid).join(', ')}`);
@@ -120,6 +122,23 @@ async function start(): Promise<void> {
   // The app:// forwarding keeps the refresh token in `secrets`; the renderer never sees it. It
   // also tells of sign-ins, on which a machine trial kept here becomes the account's trial.
   const signIns = createSignIns(log);
+  // Single sign-on goes through the system browser and comes back to a loopback listener; the
+  // sign-in page then completes it here, as a password's (sso-sign-in.ts).
+  const sso = createDesktopSso({
+    serverUrl: config.serverUrl,
+    apiKey: config.apiKey,
+    fetch: (input, init) => net.fetch(input, init),
+    timeoutMs: config.requestTimeoutMs,
+    openExternal: (url) => shell.openExternal(url),
+    returned: (fragment) => {
+      const [window] = BrowserWindow.getAllWindows();
+      if (!window) return;
+      if (window.isMinimized()) window.restore();
+      window.focus();
+      void window.loadURL(`${new URL('/login', entryUrl).href}#${fragment}`);
+    },
+    log,
+  });
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler({
@@ -128,6 +147,7 @@ async function start(): Promise<void> {
       apiKey: config.apiKey,
       secrets,
       signIns,
+      ssoVerifier: () => sso.takeVerifier(),
       fetch: (input, init) => net.fetch(input, init),
     }),
   );
@@ -169,6 +189,7 @@ async function start(): Promise<void> {
     app: { version: app.getVersion(), platform: process.platform },
     updates,
     signIns,
+    sso,
     onFloatingSeat: (seat) => {
       floatingSeat = seat;
     },
@@ -191,6 +212,7 @@ async function start(): Promise<void> {
   let seatGivenBack = false;
   app.on('before-quit', (event) => {
     periodic.stop();
+    void sso.close();
     updates.stop();
     // The seat goes back before the app ends (a few seconds at most), so another machine may take it.
     if (floatingSeat && !seatGivenBack) {
@@ -204,7 +226,6 @@ async function start(): Promise<void> {
     }
   });
 
-  const entryUrl = config.devServerUrl ?? APP_ENTRY_URL;
   await createMainWindow(entryUrl);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void createMainWindow(entryUrl);

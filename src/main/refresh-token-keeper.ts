@@ -29,6 +29,11 @@ interface AuthCallRole {
   endsSession?: (status: number) => boolean;
   /** Whether a successful answer is a sign-in (not a refresh), which main's own listeners hear. */
   signsIn?: boolean;
+  /**
+   * Whether main adds the verifier of a single sign-on it started in the system browser (the
+   * page's body keeps its code; sso-sign-in.ts): the code is worth nothing without it.
+   */
+  addsSsoVerifier?: boolean;
 }
 
 const noSessionToRefresh = () =>
@@ -63,7 +68,7 @@ const ROLES = new Map<string, AuthCallRole>([
   [apiPaths.auth.loginJson, signIn],
   [apiPaths.auth.loginSecondFactor, signIn],
   // A single sign-on ends as a password's does: the hand-over code is traded for the session here.
-  [apiPaths.auth.ssoComplete, signIn],
+  [apiPaths.auth.ssoComplete, { ...signIn, addsSsoVerifier: true }],
   [apiPaths.auth.refresh, refresh],
   [apiPaths.auth.refreshToken, refresh],
   [apiPaths.auth.logout, logout],
@@ -149,6 +154,18 @@ function withJsonBody(call: ApiCall, body: unknown): ApiCall {
   return { ...call, headers, body: new TextEncoder().encode(JSON.stringify(body)).buffer as ArrayBuffer };
 }
 
+/** The call's JSON object body, or an empty object (the server then refuses the call as it would). */
+function jsonObjectOf(body: ArrayBuffer | undefined): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
 export interface RefreshTokenKeeper {
   /** Forwards one call with `send`: auth calls go through the keeper, every other call straight on. */
   forward(call: ApiCall, send: SendApiCall): Promise<Response>;
@@ -166,6 +183,8 @@ export function createRefreshTokenKeeper(
   account: string,
   /** Told of each sign-in before its answer reaches the renderer (the machine trial's takeover). */
   signIns?: Pick<SignIns, 'signedIn'> & Partial<Pick<SignIns, 'refreshed'>>,
+  /** The verifier of the single sign-on that came back to main, once (sso-sign-in.ts). */
+  ssoVerifier?: () => string | undefined,
 ): RefreshTokenKeeper {
   // One auth call at a time: a refresh reads the token the previous one stored, never a spent one
   // (which the server would take for theft and answer by ending the session).
@@ -183,6 +202,8 @@ export function createRefreshTokenKeeper(
       if (!kept) return role.carries.withoutSession();
       outgoing = withJsonBody(call, { [role.carries.field]: kept });
     }
+    const verifier = role.addsSsoVerifier ? ssoVerifier?.() : undefined;
+    if (verifier) outgoing = withJsonBody(call, { ...jsonObjectOf(call.body), code_verifier: verifier });
     const answer = await send(outgoing);
     const split = splitAnswer(await answer.text());
     const [issued] = split.tokens;

@@ -47,6 +47,7 @@ export function createBridge(invoke: BridgeInvoke, listen: BridgeListen): Deskto
       borrow: (days: number) => call(bridgeChannels.borrowFloatingSeat, days),
       returnBorrowed: () => call(bridgeChannels.returnFloatingSeat),
     }),
+    sso: Object.freeze({ start: (email: string) => call(bridgeChannels.startSso, email) }),
   };
   // Frozen: page scripts cannot swap a method for one that talks to another channel.
   return Object.freeze(bridge);

@@ -27,6 +27,7 @@ export const bridgeChannels = {
   floatingSeat: 'desktop:floating:state',
   borrowFloatingSeat: 'desktop:floating:borrow',
   returnFloatingSeat: 'desktop:floating:return',
+  startSso: 'desktop:sso:start',
 } as const;
 export type BridgeChannel = (typeof bridgeChannels)[keyof typeof bridgeChannels];
 

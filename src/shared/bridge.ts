@@ -234,6 +234,11 @@ export const floatingSeatStateSchema = z.object({
 export type FloatingSeatState = z.infer<typeof floatingSeatStateSchema>;
 const borrowDaysArgSchema = z.number().int().min(1).max(90);
 
+/** Whether a single sign-on went on to the system browser, and what to tell the user either way. */
+export const ssoStartResultSchema = z.object({ started: z.boolean(), message: z.string() });
+export type SsoStartResult = z.infer<typeof ssoStartResultSchema>;
+const ssoEmailArgSchema = z.string().trim().min(3).max(254);
+
 /** Arguments (as a tuple) and result of every channel. */
 export const bridgeContract = {
   [bridgeChannels.getHardwareId]: { args: z.tuple([]), result: hardwareIdSchema },
@@ -273,6 +278,7 @@ export const bridgeContract = {
     result: floatingSeatStateSchema,
   },
   [bridgeChannels.returnFloatingSeat]: { args: z.tuple([]), result: floatingSeatStateSchema },
+  [bridgeChannels.startSso]: { args: z.tuple([ssoEmailArgSchema]), result: ssoStartResultSchema },
 } as const satisfies Record<BridgeChannel, { args: z.ZodTuple; result: z.ZodType }>;
 export type BridgeContract = typeof bridgeContract;
 
@@ -362,6 +368,17 @@ export interface DesktopBridge {
     borrow(days: number): Promise<FloatingSeatState>;
     /** Gives a borrowed seat back early and goes back to heartbeats. */
     returnBorrowed(): Promise<FloatingSeatState>;
+  };
+  /**
+   * Single sign-on through the system browser (the provider's pages never open in the app's
+   * window). Absent in desktop builds made before it, which sign in with a password only.
+   */
+  sso?: {
+    /**
+     * Opens the sign-in of the address's organisation in the system browser; when it ends there,
+     * main shows the sign-in page with its one-time code, which the page completes as on the web.
+     */
+    start(email: string): Promise<SsoStartResult>;
   };
 }
 

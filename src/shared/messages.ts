@@ -4,6 +4,9 @@ export const authMessages = {
   loginFailed: 'Login failed. Please check your credentials.',
   registrationFailed: 'Registration failed',
   sessionExpired: 'Session expired. Please login again.',
+  /** A second step whose challenge expired (or was spent), after a password or a single sign-on. */
+  signInExpiredPassword: 'This sign-in has expired. Sign in again with your password.',
+  signInExpiredSso: "This sign-in has expired. Sign in again through your organization's identity provider.",
   logoutFailed: 'Logout failed',
   noTokenReceived: 'Authentication failed: No token received',
   noRefreshToken: 'No refresh token available',

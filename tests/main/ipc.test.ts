@@ -253,6 +253,7 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
           'startMachineTrial',
           'usage',
           'floating',
+          'sso',
         ].sort(),
       );
       expect(Object.keys(bridge.usage ?? {}).sort()).toEqual(['left', 'report']);
@@ -260,6 +261,8 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
       expect(Object.isFrozen(bridge.floating)).toBe(true);
       expect(Object.isFrozen(bridge)).toBe(true);
       expect(Object.isFrozen(bridge.usage)).toBe(true);
+      expect(Object.keys(bridge.sso ?? {})).toEqual(['start']);
+      expect(Object.isFrozen(bridge.sso)).toBe(true);
       expect(() => {
         (bridge as unknown as Record<string, unknown>)['getHardwareId'] = () => 'swapped';
       }).toThrow();
@@ -363,12 +366,13 @@ describe('bridge IPC: one registration wrapper in front of createHandlers', () =
         return undefined as never;
       };
       const bridge = createBridge(recordingInvoke, listen);
-      const { onUpdateStateChange, usage, floating, ...calls } = bridge;
+      const { onUpdateStateChange, usage, floating, sso, ...calls } = bridge;
       expect(typeof onUpdateStateChange).toBe('function');
       for (const method of [
         ...Object.values(calls),
         ...Object.values(usage ?? {}),
         ...Object.values(floating ?? {}),
+        ...Object.values(sso ?? {}),
       ] as (() => Promise<unknown>)[])
         await method().catch(() => undefined);
       expect(sent.sort()).toEqual(Object.values(bridgeChannels).sort());

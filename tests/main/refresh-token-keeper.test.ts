@@ -170,6 +170,7 @@ describeWithKeyring(
         'setLicenseKey',
         'setUpdateChannel',
         'signOutOfflineLicense',
+        'sso',
         'startMachineTrial',
         'usage',
         'writeOfflineActivationRequest',

@@ -53,6 +53,8 @@ export interface TestSamlIdentityProvider {
    * would post back: the ACS, the signed SAMLResponse and the RelayState.
    */
   authorize(authnRequestUrl: string): Promise<SamlPost>;
+  /** A new signing key from now on: the answers are signed with it and the metadata publishes it alone. */
+  rotateKey(): void;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,7 @@ const attributeOf = (xml: string, element: string, name: string) =>
  * is no sign-in page: the account the test chose is signed in.
  */
 export async function startSamlIdentityProvider(): Promise<TestSamlIdentityProvider> {
-  const key = selfSignedCertificate('Test SAML identity provider');
+  let key = selfSignedCertificate('Test SAML identity provider');
   const accounts = new Map<string, SamlAccount>();
   const state = {
     signInAs: undefined as string | undefined,
@@ -83,11 +85,11 @@ export async function startSamlIdentityProvider(): Promise<TestSamlIdentityProvi
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const entityId = `${origin}/metadata`;
   const ssoUrl = `${origin}/sso`;
-  const metadataXml = `<?xml version="1.0"?>
+  const metadataOf = (certificateBase64: string) => `<?xml version="1.0"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${entityId}">
   <md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">
     <md:KeyDescriptor use="signing">
-      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${key.certificateBase64}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>
+      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificateBase64}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>
     </md:KeyDescriptor>
     <md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>
     <md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${ssoUrl}"/>
@@ -174,7 +176,7 @@ export async function startSamlIdentityProvider(): Promise<TestSamlIdentityProvi
     const url = new URL(request.url ?? '/', origin);
     if (url.pathname === '/metadata') {
       response.setHeader('content-type', 'application/samlmetadata+xml');
-      response.end(metadataXml);
+      response.end(metadataOf(key.certificateBase64));
       return;
     }
     if (url.pathname !== '/sso') {
@@ -229,7 +231,12 @@ export async function startSamlIdentityProvider(): Promise<TestSamlIdentityProvi
   return {
     entityId,
     metadataUrl: `${origin}/metadata`,
-    metadataXml,
+    get metadataXml() {
+      return metadataOf(key.certificateBase64);
+    },
+    rotateKey() {
+      key = selfSignedCertificate('Test SAML identity provider (rotated)');
+    },
     ssoUrl,
     accounts,
     assertionIds,

@@ -55,6 +55,7 @@ import { createOrganisationExportsService } from './organisations/exports.js';
 import { createOrganisationDomainsService } from './domains/service.js';
 import { createFederatedArrival } from './sso/federated-arrival.js';
 import { createOidcClients } from './sso/oidc-client.js';
+import { createSamlMetadataRefresh } from './sso/saml-metadata-refresh.js';
 import { ssoRoutes } from './sso/routes.js';
 import { createSecretCipher } from './sso/secret-cipher.js';
 import { createSsoSettings } from './sso/settings.js';
@@ -226,7 +227,13 @@ export const licensingContext = fp<LicensingOptions>(
       passwords: app.identity.passwords,
       auth: app.identity.auth,
     });
-    const samlSignIn = createSamlSignIn({ db, clock, publicUrl, arrival: ssoArrival });
+    const samlSignIn = createSamlSignIn({
+      db,
+      clock,
+      publicUrl,
+      arrival: ssoArrival,
+      metadata: createSamlMetadataRefresh({ db, clock, allowHttp: oidcClients.allowHttp }),
+    });
     const ssoSignIn = createSsoSignIn({
       db,
       clock,

@@ -215,10 +215,28 @@ export const ssoDiscoverySchema = z
   .meta({ id: 'SsoDiscovery' });
 export type SsoDiscovery = z.infer<typeof ssoDiscoverySchema>;
 
+/** A PKCE verifier (RFC 7636: 43 to 128 of its unreserved characters) and its S256 challenge. */
+const pkceVerifierSchema = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, 'Not a PKCE code verifier');
+const pkceChallengeSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Not a base64url SHA-256 (S256)');
+
+/**
+ * A sign-in the desktop app starts for the system browser (docs/architecture.md): bound to the
+ * app's main process by the S256 `code_challenge` of a verifier it keeps (instead of a browser
+ * cookie), and sent back to its loopback listener at `http://127.0.0.1:<port>/sso`.
+ */
+export const ssoDesktopStartSchema = z
+  .strictObject({
+    code_challenge: pkceChallengeSchema,
+    port: z.number().int().min(1024).max(65535),
+  })
+  .meta({ id: 'SsoDesktopStart' });
+export type SsoDesktopStart = z.infer<typeof ssoDesktopStartSchema>;
+
 export const ssoStartBodySchema = z
   .strictObject({
     email: emailSchema.optional(),
     organisation_id: organisationIdSchema.optional(),
+    desktop: ssoDesktopStartSchema.optional(),
   })
   .refine((body) => (body.email === undefined) !== (body.organisation_id === undefined), {
     message: 'Give either email or organisation_id',
@@ -245,7 +263,11 @@ export const samlAcsBodySchema = z
   })
   .meta({ id: 'SamlAcsForm' });
 
-export const ssoCompleteBodySchema = z.strictObject({ code: opaqueTokenSchema });
+export const ssoCompleteBodySchema = z.strictObject({
+  code: opaqueTokenSchema,
+  /** A sign-in the desktop app started: the verifier of its `code_challenge` (refused without it). */
+  code_verifier: pkceVerifierSchema.optional(),
+});
 
 export const ssoOutcomeSchema = z
   .object({

@@ -1274,7 +1274,7 @@ export interface paths {
         put?: never;
         /**
          * Trade the callback’s one-time code for a session, as a password sign-in answers
-         * @description The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person joined and holds a seat, and `sso.message` what to tell them (that no seat is free, say). An account with a second factor of its own answers its challenge instead of tokens (`second_factor_required`), for /auth/login/second-factor as after a password.
+         * @description The code works once, for two minutes (401 `sso_code_invalid`; also when the desktop app’s sign-in comes without the `code_verifier` of its challenge). `sso` says whether the person joined and holds a seat, and `sso.message` what to tell them (that no seat is free, say). An account with a second factor of its own answers its challenge instead of tokens (`second_factor_required`), for /auth/login/second-factor as after a password.
          */
         post: operations["completeSsoSignIn"];
         delete?: never;
@@ -1354,7 +1354,7 @@ export interface paths {
         put?: never;
         /**
          * Begin a single sign-on: where to send the browser (PKCE, state and nonce kept here)
-         * @description Give the address (its verified domain names the organization) or the organization. The answer sets a cookie the callback must come back with. 404 `sso_not_configured`.
+         * @description Give the address (its verified domain names the organization) or the organization. The answer sets a cookie the callback must come back with. The desktop app, which signs in through the system browser, gives `desktop` instead (the S256 challenge of a verifier it keeps and its loopback port): no cookie is set, the sign-in ends at `http://127.0.0.1:<port>/sso` with `sso_code` (or `sso_error`) in the query, and /auth/sso/complete wants the verifier. 404 `sso_not_configured`.
          */
         post: operations["startSsoSignIn"];
         delete?: never;
@@ -6922,6 +6922,10 @@ export interface components {
             ended: number;
         };
         SsoCompleteAnswer: components["schemas"]["SsoSignIn"] | components["schemas"]["SsoSecondFactorRequired"];
+        SsoDesktopStartInput: {
+            code_challenge: string;
+            port: number;
+        };
         SsoDiscovery: {
             /** @description Whether this address signs in through an organization’s provider */
             sso: boolean;
@@ -12743,6 +12747,7 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                    code_verifier?: string;
                 };
             };
         };
@@ -12989,6 +12994,7 @@ export interface operations {
                     email?: string;
                     /** Format: uuid */
                     organisation_id?: string;
+                    desktop?: components["schemas"]["SsoDesktopStartInput"];
                 };
             };
         };

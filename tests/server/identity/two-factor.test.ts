@@ -1,3 +1,4 @@
+import { authMessages } from '../../../src/shared/messages.js';
 import { expect, it } from 'vitest';
 import type { TwoFactorStatus } from '../../../src/shared/api/two-factor.js';
 import { STRONG_PASSWORD } from '../../support/test-server.js';
@@ -259,11 +260,13 @@ describeIdentity('two-factor sign-in with an authenticator app', (server) => {
     const { secret } = await enrolTotp(s, user.token);
     const step = await passwordStep(s, user.email, STRONG_PASSWORD);
     s.clock.advance(5 * 60 * 1000 + 1000);
-    expectApiError(
+    const expired = expectApiError(
       await secondStep(s, { challenge: step.challenge, code: totpCode(secret, s.clock.now()) }),
       401,
       'challenge_expired',
     );
+    // It began with the password, and says to start there again.
+    expect(expired.message).toBe(authMessages.signInExpiredPassword);
     expectApiError(
       await secondStep(s, { challenge: 'x'.repeat(43), code: '123456' }),
       401,

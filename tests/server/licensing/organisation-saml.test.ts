@@ -160,6 +160,75 @@ const refusalsOf = async (s: TestServer, organisationId: string) =>
 describeOnEveryDatabase(
   'Single sign-on through an organisation’s SAML identity provider',
   (server) => {
+    it('reads a metadata URL again when the provider rotated its signing key (at most every five minutes), so the organisation is not locked out', async () => {
+      const s = server();
+      // A provider of its own: its key changes here.
+      const idp = await startSamlIdentityProvider();
+      try {
+        const owner = await member(s);
+        const org = await seatOrganisation(s, owner, 3);
+        const domain = uniqueDomain();
+        await verifyDomain(s, owner, org.id, domain);
+        const put = await putSaml(
+          s,
+          owner,
+          org.id,
+          samlBody(idp, { metadata_xml: undefined, metadata_url: idp.metadataUrl }),
+        );
+        expect(put.statusCode, put.body).toBe(200);
+        const email = `rota@${domain}`;
+        idp.accounts.set(email, { email });
+        const kept = async () =>
+          s.app.db
+            .selectFrom('organisation_sso')
+            .select(['saml_certificates', 'saml_metadata_read_at'])
+            .where('organisation_id', '=', org.id)
+            .executeTakeFirstOrThrow();
+        const before = await kept();
+        expect(before.saml_metadata_read_at).not.toBeNull();
+
+        idp.rotateKey();
+        // Read minutes ago: not read again (forged answers make no fetch each), and refused.
+        expect(await refusedWith(s, idp, email)).toBe('saml_signature_invalid');
+        expect(await kept()).toEqual(before);
+
+        s.clock.advance(5 * 60 * 1000 + 1000);
+        const { begun, next } = await answerFor(s, idp, email);
+        const back = await follow(s, next, begun.cookie);
+        const code = fragmentOf(back).get('sso_code');
+        expect(code, back.href).toBeTruthy();
+        const signedIn = await complete(s, code!);
+        expect(signedIn.statusCode, signedIn.body).toBe(200);
+        const after = await kept();
+        expect(after.saml_certificates).not.toBe(before.saml_certificates);
+        expect(JSON.parse(after.saml_certificates ?? '[]')).toHaveLength(1);
+        expect(after.saml_metadata_read_at! > before.saml_metadata_read_at!).toBe(true);
+        const rereads = (await securityEvents(s, { type: 'sso_settings_changed' })).filter(
+          (event) => event.details?.includes(org.id) && event.details.includes('metadata_reread'),
+        );
+        expect(rereads).toHaveLength(1);
+
+        // An answer signed by a key the provider does not publish stays refused, the metadata read
+        // again (the five minutes passed) and left as it was.
+        s.clock.advance(5 * 60 * 1000 + 1000);
+        const published = (await kept()).saml_certificates;
+        const rogue = await startSamlIdentityProvider();
+        try {
+          rogue.accounts.set(email, { email });
+          const started = await start(s, { email });
+          const form = await idp.authorize(started.url);
+          const forged = await rogue.authorize(started.url.replace(idp.ssoUrl, rogue.ssoUrl));
+          const refused = await post(s, { ...form, SAMLResponse: forged.SAMLResponse });
+          expect(fragmentOf(refused).get('sso_error')).not.toBeNull();
+          expect((await kept()).saml_certificates).toBe(published);
+        } finally {
+          await rogue.close();
+        }
+      } finally {
+        await idp.close();
+      }
+    });
+
     it('is set up from metadata, pasted or fetched, by owners and admins of a verified domain; bad metadata is a clear 400', async () => {
       const s = server();
       const owner = await member(s);

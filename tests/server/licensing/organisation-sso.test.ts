@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, expect, it } from 'vitest';
 import { organisationDomainSchema } from '../../../src/shared/api/organisation-domains.js';
+import { authMessages } from '../../../src/shared/messages.js';
 import { PRODUCT_NAME } from '../../../src/shared/constants.js';
 import {
   organisationSsoAnswerSchema,
@@ -404,6 +405,77 @@ describeOnEveryDatabase(
       );
     });
 
+    it('binds the desktop app’s sign-in to its verifier instead of a cookie, and sends it back to its loopback', async () => {
+      const s = server();
+      const org = await ssoOrganisation(s, providerA);
+      const email = `dee@${org.domain}`;
+      providerA.accounts.set(email, { email });
+      const verifier = randomBytes(32).toString('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const desktop = { code_challenge: challenge, port: 41234 };
+
+      // Bad input: a clear 400 each.
+      for (const bad of [
+        { code_challenge: 'short', port: 41234 },
+        { code_challenge: challenge, port: 80 },
+        { code_challenge: challenge, port: 41234, redirect_uri: 'https://evil.example/' },
+      ])
+        expectApiError(
+          await s.api({ method: 'POST', path: '/auth/sso/start', body: { email, desktop: bad } }),
+          400,
+          'validation_error',
+        );
+
+      const started = await s.api({ method: 'POST', path: '/auth/sso/start', body: { email, desktop } });
+      expect(started.statusCode, started.body).toBe(200);
+      // No cookie: the system browser that finishes it never saw this call.
+      expect(started.cookies).toEqual([]);
+      const back = await providerA.authorize(ssoRedirectSchema.parse(started.json()).authorization_url);
+      const { location } = await callback(s, back, undefined);
+      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:41234/sso');
+      expect(location.hash).toBe('');
+      const code = location.searchParams.get('sso_code')!;
+      expect(code).toBeTruthy();
+
+      // Without the verifier, or with another, the code is refused and stays for the app.
+      const trade = (body: Record<string, unknown>) =>
+        s.api({ method: 'POST', path: '/auth/sso/complete', body: { code, ...body } });
+      expectApiError(await trade({}), 401, 'sso_code_invalid');
+      expectApiError(
+        await trade({ code_verifier: randomBytes(32).toString('base64url') }),
+        401,
+        'sso_code_invalid',
+      );
+      expectApiError(await trade({ code_verifier: 'not a verifier' }), 400, 'validation_error');
+      const signedIn = await trade({ code_verifier: verifier });
+      expect(signedIn.statusCode, signedIn.body).toBe(200);
+      expect(signedIn.json<{ user: { email: string }; refresh_token: string }>()).toMatchObject({
+        user: { email },
+        refresh_token: expect.any(String),
+      });
+      expectApiError(await trade({ code_verifier: verifier }), 401, 'sso_code_invalid');
+
+      // A refusal goes back to the app too, with its code and words.
+      const other = await s.api({
+        method: 'POST',
+        path: '/auth/sso/start',
+        body: { email, desktop },
+      });
+      const errorUrl = await providerA.authorize(ssoRedirectSchema.parse(other.json()).authorization_url);
+      errorUrl.searchParams.delete('code');
+      errorUrl.searchParams.set('error', 'access_denied');
+      const refused = await callback(s, errorUrl, undefined);
+      expect(refused.location.host).toBe('127.0.0.1:41234');
+      expect(refused.location.searchParams.get('sso_error')).toBe('sso_provider_refused');
+      expect(refused.location.searchParams.get('message')).toContain('did not sign you in');
+
+      // A web sign-in still wants its browser's cookie.
+      const web = await start(s, { email });
+      const webBack = await providerA.authorize(web.url);
+      const { fragment } = await callback(s, webBack, undefined);
+      expect(fragment.get('sso_error')).toBe('sso_browser_mismatch');
+    });
+
     it('still asks an account with a second factor of its own for it after the provider vouched for the person', async () => {
       const s = server();
       const org = await ssoOrganisation(s, providerA);
@@ -443,12 +515,32 @@ describeOnEveryDatabase(
         (event) => event.user_id === tina.id,
       );
       expect(logins.map((event) => JSON.parse(event.details ?? '{}').methods).at(-1)).toEqual(['fed', 'otp']);
-      // The challenge is spent, and a password's second step is not a federated one.
-      expectApiError(
+      // The challenge is spent, and a password's second step is not a federated one; the refusal
+      // sends the person back to the provider, not to a password they may not have.
+      const spent = expectApiError(
         await secondStep(s, { challenge: pending.challenge, code: totpCode(secret, s.clock.now()) }),
         401,
         'challenge_expired',
       );
+      expect(spent.message).toBe(authMessages.signInExpiredSso);
+
+      // Left waiting past its five minutes, the second step says the same.
+      const again = await signInThrough(s, providerA, email);
+      const late = ssoSecondFactorSchema.parse((await complete(s, again.fragment.get('sso_code')!)).json());
+      s.clock.advance(5 * 60 * 1000 + 1000);
+      const expired = expectApiError(
+        await secondStep(s, { challenge: late.challenge, code: totpCode(secret, s.clock.now()) }),
+        401,
+        'challenge_expired',
+      );
+      expect(expired.message).toBe(authMessages.signInExpiredSso);
+      // And so does a passkey offered as that second step.
+      const options = await s.api({
+        method: 'POST',
+        path: '/auth/passkeys/options',
+        body: { challenge: late.challenge },
+      });
+      expect(expectApiError(options, 401, 'challenge_expired').message).toBe(authMessages.signInExpiredSso);
     });
 
     it('asks a passkey of an account that has one, after the provider', async () => {

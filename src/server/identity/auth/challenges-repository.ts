@@ -29,6 +29,24 @@ export const findLiveChallenge = (
   return query.executeTakeFirst();
 };
 
+/**
+ * The kind of the challenge a token names, whether or not it is still live (until it is pruned):
+ * what a refusal of a spent or expired one says depends on how that sign-in began.
+ */
+export async function findChallengeKind(
+  db: DbOrTransaction,
+  kinds: readonly AuthChallengeKind[],
+  tokenHash: string,
+): Promise<AuthChallengeKind | undefined> {
+  const row = await db
+    .selectFrom('auth_challenges')
+    .select('kind')
+    .where('kind', 'in', kinds)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row?.kind;
+}
+
 /** Marks the challenge used unless something else did first; true for the one caller that won. */
 export async function claimChallenge(db: DbOrTransaction, id: string, now: string): Promise<boolean> {
   const result = await db

@@ -42,6 +42,7 @@ import type { SignInMethod } from './refresh-tokens.js';
 import {
   firstStepOf,
   SECOND_FACTOR_KINDS,
+  secondFactorGone,
   SECOND_FACTOR_MAX_WRONG_ANSWERS,
 } from './second-factor-sign-in.js';
 import { recordStepUp } from './step-up-repository.js';
@@ -87,9 +88,6 @@ const CEREMONY_TIMEOUT_MS = CEREMONY_TTL_SECONDS * 1000;
 
 const ceremonyExpired = () =>
   badRequest('passkey_ceremony_expired', 'This passkey request has expired or was already used. Try again.');
-// Worded as the code's second step words it: the person starts again from the password.
-const secondFactorExpired = () =>
-  unauthorized('challenge_expired', 'This sign-in has expired. Sign in again with your password.');
 const unknownPasskey = () =>
   unauthorized('passkey_not_recognised', 'This passkey is not registered with any account here.');
 const passkeyRefused = () =>
@@ -426,7 +424,7 @@ export function createPasskeys(deps: PasskeysDeps) {
     async signInOptions(secondFactorChallenge: string | undefined): Promise<PasskeyCeremony> {
       if (secondFactorChallenge === undefined) return authenticationOptions(null, 'required');
       const pending = await findChallenge(db, clock, SECOND_FACTOR_KINDS, secondFactorChallenge);
-      if (!pending?.user_id) throw secondFactorExpired();
+      if (!pending?.user_id) throw await secondFactorGone(db, secondFactorChallenge);
       return authenticationOptions(pending.user_id, 'preferred');
     },
 
@@ -439,7 +437,7 @@ export function createPasskeys(deps: PasskeysDeps) {
       let pendingId: string | undefined;
       if (input.challenge !== undefined) {
         const pending = await findChallenge(db, clock, SECOND_FACTOR_KINDS, input.challenge);
-        if (!pending?.user_id) throw secondFactorExpired();
+        if (!pending?.user_id) throw await secondFactorGone(db, input.challenge);
         forUserId = pending.user_id;
         pendingId = pending.id;
       }
@@ -501,7 +499,7 @@ export function createPasskeys(deps: PasskeysDeps) {
       const methods: SignInMethod[] = ['webauthn'];
       if (input.challenge !== undefined) {
         const used = await useChallenge(db, clock, SECOND_FACTOR_KINDS, input.challenge);
-        if (!used || used.user_id !== user.id) throw secondFactorExpired();
+        if (!used || used.user_id !== user.id) throw await secondFactorGone(db, input.challenge);
         methods.unshift(firstStepOf(used));
       }
       return deps.startSession(user, meta, methods);

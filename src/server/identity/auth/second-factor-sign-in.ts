@@ -1,6 +1,8 @@
 import type { SecondFactorMethod, SecondFactorRequired, TokenResponse } from '../../../shared/api/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, DbOrTransaction } from '../../platform/db/database.js';
+import { sha256 } from '../../platform/crypto.js';
+import { authMessages } from '../../../shared/messages.js';
 import type { AuthChallengeRow, UserRow } from '../../platform/db/tables.js';
 import { unauthorized } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
@@ -8,6 +10,7 @@ import { findUserById } from '../users/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { findChallenge, issueChallenge, recordWrongAnswer, useChallenge } from './challenges.js';
+import { findChallengeKind } from './challenges-repository.js';
 import {
   admitLoginAttempt,
   lockedOutError,
@@ -32,8 +35,17 @@ export const SECOND_FACTOR_CHALLENGE_TTL_SECONDS = 5 * 60;
 /** Wrong answers one challenge takes before it dies (the sign-in starts again with the password). */
 export const SECOND_FACTOR_MAX_WRONG_ANSWERS = 5;
 
-const challengeGone = () =>
-  unauthorized('challenge_expired', 'This sign-in has expired. Sign in again with your password.');
+/**
+ * The refusal of a second step whose challenge is spent, expired or unknown, worded for how that
+ * sign-in began: again with the password, or again through the organisation's provider.
+ */
+export async function secondFactorGone(db: DbOrTransaction, token: string) {
+  const kind = await findChallengeKind(db, SECOND_FACTOR_KINDS, sha256(token));
+  return unauthorized(
+    'challenge_expired',
+    kind === 'federated_second_factor' ? authMessages.signInExpiredSso : authMessages.signInExpiredPassword,
+  );
+}
 const wrongCode = () => unauthorized('invalid_code', 'That code is not right. Try again.');
 
 export interface SecondFactorSignInDeps {
@@ -96,7 +108,7 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
     ): Promise<TokenResponse> {
       const challenge = await findChallenge(db, clock, SECOND_FACTOR_KINDS, challengeToken);
       const user = challenge?.user_id ? await findUserById(db, challenge.user_id) : undefined;
-      if (!challenge || !user || user.status !== 'active') throw challengeGone();
+      if (!challenge || !user || user.status !== 'active') throw await secondFactorGone(db, challengeToken);
 
       const admission = await admitLoginAttempt(db, clock, lockout, {
         email: user.email,
@@ -110,7 +122,8 @@ export function createSecondFactorSignIn(deps: SecondFactorSignInDeps) {
       const outcome = await db.transaction().execute(async (trx) => {
         const method = await twoFactor.verifySecondFactor(trx, user.id, answer, meta);
         if (!method) return 'wrong' as const;
-        if (!(await useChallenge(trx, clock, SECOND_FACTOR_KINDS, challengeToken))) throw challengeGone();
+        if (!(await useChallenge(trx, clock, SECOND_FACTOR_KINDS, challengeToken)))
+          throw await secondFactorGone(db, challengeToken);
         return method;
       });
 

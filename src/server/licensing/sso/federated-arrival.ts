@@ -29,6 +29,7 @@ import {
   lockOrganisation,
 } from '../organisations/seats-repository.js';
 import { recordOrganisationChange } from '../organisations/service.js';
+import { desktopReturn } from './desktop-binding.js';
 import { holdsVerifiedDomain, recordSsoTest, setSsoHandoff } from './repository.js';
 import { domainOf, groupsOf, roleFor, roleRulesOf } from './views.js';
 
@@ -196,6 +197,12 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
 
   const portal = (path: string, fragment: Record<string, string>) =>
     `${publicUrl}${path}#${new URLSearchParams(fragment).toString()}`;
+  /**
+   * The end of a sign-in: the portal's sign-in page (the code in the fragment, never sent on), or
+   * the desktop app's loopback listener for a sign-in it started (in the query, which it reads).
+   */
+  const backTo = (row: SsoSignInRow | undefined, said: Record<string, string>) =>
+    row && row.desktop_port !== null ? desktopReturn(row.desktop_port, said) : portal('/login', said);
 
   async function recordRefusal(
     refusal: SsoRefusal,
@@ -285,7 +292,7 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
           details: { ...outcome, groups: identity.groups, protocol: settings.protocol },
         });
       });
-      return portal('/login', { [SSO_HANDOFF_FRAGMENT]: handoff });
+      return backTo(row, { [SSO_HANDOFF_FRAGMENT]: handoff });
     },
 
     /**
@@ -312,7 +319,7 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
           { ok: false, message: refusal.message, email: null, groups: [], role: null },
           meta,
         );
-      return portal('/login', { [SSO_ERROR_FRAGMENT]: refusal.code, message: refusal.message });
+      return backTo(row, { [SSO_ERROR_FRAGMENT]: refusal.code, message: refusal.message });
     },
   };
 }

@@ -1,5 +1,9 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { OrganisationSsoTable, SsoSignInsTable } from '../../platform/db/tables-organisations.js';
+import type {
+  OrganisationSsoTable,
+  SsoSignInRow,
+  SsoSignInsTable,
+} from '../../platform/db/tables-organisations.js';
 
 export const findSsoSettings = (db: DbOrTransaction, organisationId: string) =>
   db
@@ -100,15 +104,21 @@ export async function setSsoHandoff(
   await db.updateTable('sso_sign_ins').set(handoff).where('state_hash', '=', stateHash).execute();
 }
 
-/** Takes the hand-over code once: the row it belonged to, or nothing when spent, unknown or expired. */
-export async function takeSsoHandoff(db: DbOrTransaction, handoffHash: string, at: string) {
+/** Takes the hand-over code once (when `mayTake` says so): the row it belonged to, or nothing when spent, unknown or expired. */
+export async function takeSsoHandoff(
+  db: DbOrTransaction,
+  handoffHash: string,
+  at: string,
+  /** Whether the caller may take it (the desktop app's verifier); a refusal leaves the code as it is. */
+  mayTake: (row: SsoSignInRow) => boolean = () => true,
+) {
   const row = await db
     .selectFrom('sso_sign_ins')
     .selectAll()
     .where('handoff_hash', '=', handoffHash)
     .where('handoff_expires_at', '>', at)
     .executeTakeFirst();
-  if (!row) return undefined;
+  if (!row || !mayTake(row)) return undefined;
   const result = await db
     .updateTable('sso_sign_ins')
     .set({ handoff_hash: null, handoff_expires_at: null })
@@ -164,4 +174,26 @@ export async function recordSamlAssertion(
 export async function pruneSamlAssertions(db: DbOrTransaction, before: string): Promise<number> {
   const result = await db.deleteFrom('saml_assertions').where('expires_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Notes that the organisation's SAML metadata URL was read (whatever it gave). */
+export async function markSamlMetadataRead(db: DbOrTransaction, organisationId: string, at: string) {
+  await db
+    .updateTable('organisation_sso')
+    .set({ saml_metadata_read_at: at })
+    .where('organisation_id', '=', organisationId)
+    .execute();
+}
+
+/** Keeps the certificates and sign-in URL the SAML provider's metadata now publishes. */
+export async function setSamlCertificates(
+  db: DbOrTransaction,
+  organisationId: string,
+  published: { saml_certificates: string; saml_sso_url: string },
+) {
+  await db
+    .updateTable('organisation_sso')
+    .set(published)
+    .where('organisation_id', '=', organisationId)
+    .execute();
 }

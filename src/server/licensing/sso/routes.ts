@@ -185,13 +185,19 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         summary: 'Begin a single sign-on: where to send the browser (PKCE, state and nonce kept here)',
         description:
           'Give the address (its verified domain names the organization) or the organization. ' +
-          'The answer sets a cookie the callback must come back with. 404 `sso_not_configured`.',
+          'The answer sets a cookie the callback must come back with. The desktop app, which signs in ' +
+          'through the system browser, gives `desktop` instead (the S256 challenge of a verifier it keeps ' +
+          'and its loopback port): no cookie is set, the sign-in ends at `http://127.0.0.1:<port>/sso` ' +
+          'with `sso_code` (or `sso_error`) in the query, and /auth/sso/complete wants the verifier. ' +
+          '404 `sso_not_configured`.',
         security: apiKeySecurity,
         body: ssoStartBodySchema,
         response: { 200: ssoRedirectSchema, ...errorResponses(400, 404, 415, 429, 502) },
       },
     },
-    async (request, reply) => signIn.start(request.body, cookie.ensure(request, reply)),
+    async (request, reply) =>
+      // The desktop app's sign-in runs in the system browser: no cookie of ours to set there.
+      signIn.start(request.body, () => cookie.ensure(request, reply)),
   );
 
   app.get(
@@ -304,7 +310,8 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         tags: ['auth'],
         summary: 'Trade the callback’s one-time code for a session, as a password sign-in answers',
         description:
-          'The code works once, for two minutes (401 `sso_code_invalid`). `sso` says whether the person ' +
+          'The code works once, for two minutes (401 `sso_code_invalid`; also when the desktop app’s ' +
+          'sign-in comes without the `code_verifier` of its challenge). `sso` says whether the person ' +
           'joined and holds a seat, and `sso.message` what to tell them (that no seat is free, say). An ' +
           'account with a second factor of its own answers its challenge instead of tokens ' +
           '(`second_factor_required`), for /auth/login/second-factor as after a password.',
@@ -313,6 +320,6 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
         response: { 200: ssoCompleteAnswerSchema, ...errorResponses(400, 401, 403, 415, 429) },
       },
     },
-    async (request) => signIn.complete(request.body.code, requestMeta(request)),
+    async (request) => signIn.complete(request.body.code, request.body.code_verifier, requestMeta(request)),
   );
 };

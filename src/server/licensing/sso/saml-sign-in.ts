@@ -22,7 +22,9 @@ import {
   recordSamlAssertion,
   spendSsoSignIn,
 } from './repository.js';
+import { bindingColumns, type SsoBinding } from './desktop-binding.js';
 import { pemOf } from './saml-metadata.js';
+import type { SamlMetadataRefresh } from './saml-metadata-refresh.js';
 import { descendantsOf as elementsOf, parseXml } from './xml-document.js';
 
 const SAML_ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
@@ -109,6 +111,8 @@ export interface SamlSignInDeps {
   clock: Clock;
   publicUrl: string;
   arrival: FederatedArrival;
+  /** Reads a provider's metadata URL again when its certificate no longer verifies an answer. */
+  metadata?: Pick<SamlMetadataRefresh, 'renewed'>;
 }
 
 /**
@@ -122,7 +126,7 @@ export interface SamlSignInDeps {
  * from the provider's site, without our SameSite cookie, so what it said waits on the sign-in and
  * the browser is sent to the callback, where the cookie is checked and both protocols go on as one.
  */
-export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDeps) {
+export function createSamlSignIn({ db, clock, publicUrl, arrival, metadata }: SamlSignInDeps) {
   /** node-saml for the organisation's provider; `request` is the one AuthnRequest it may answer. */
   async function samlFor(
     settings: OrganisationSsoRow,
@@ -207,12 +211,25 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     row: SsoSignInRow,
     samlResponse: string,
   ): Promise<ProviderClaims> {
-    const saml = await samlFor(settings, { id: row.nonce, createdAt: row.created_at });
+    const validate = async (current: OrganisationSsoRow) =>
+      (await samlFor(current, { id: row.nonce, createdAt: row.created_at })).validatePostResponseAsync({
+        SAMLResponse: samlResponse,
+      });
     let profile;
     try {
-      ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
+      ({ profile } = await validate(settings));
     } catch (error) {
-      throw await refusalOf(error, settings.organisation_id);
+      const refusal = await refusalOf(error, settings.organisation_id);
+      // The provider may have rotated its key: its metadata URL is read again, and the answer
+      // checked once more against the certificates it now publishes (saml-metadata-refresh.ts).
+      const renewed =
+        refusal.code === 'saml_signature_invalid' ? await metadata?.renewed(settings) : undefined;
+      if (!renewed) throw refusal;
+      try {
+        ({ profile } = await validate(renewed));
+      } catch (again) {
+        throw await refusalOf(again, settings.organisation_id);
+      }
     }
     if (!profile) throw refuse('saml_response_refused', '(no assertion)', settings.organisation_id);
     await ownChecks(settings, profile.getAssertionXml?.() ?? '', profile.getSamlResponseXml?.() ?? '');
@@ -245,7 +262,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
     /** The AuthnRequest as a URL at the provider (HTTP-Redirect), its ID and RelayState kept here. */
     async begin(
       settings: OrganisationSsoRow,
-      browserSecret: string,
+      binding: SsoBinding,
       options: { purpose: 'sign_in' | 'test'; loginHint?: string; startedBy?: string },
     ): Promise<SsoRedirect> {
       const relayState = randomToken();
@@ -262,7 +279,7 @@ export function createSamlSignIn({ db, clock, publicUrl, arrival }: SamlSignInDe
         purpose: options.purpose,
         nonce: requestId,
         code_verifier: '',
-        browser_hash: sha256(browserSecret),
+        ...bindingColumns(binding),
         started_by: options.startedBy ?? null,
         created_at: isoNow(clock),
         expires_at: isoAfterSeconds(clock, SSO_SIGN_IN_TTL_SECONDS),

@@ -74,7 +74,8 @@ export function createSsoSettings({ db, clock, cipher, clients, redirectUri, pub
       let idp: IdpMetadata;
       if (body.metadata_xml !== undefined) idp = parseIdpMetadata(body.metadata_xml, { allowHttp });
       else if (body.metadata_url !== undefined)
-        // Read once, now, outside any transaction (it is the network); never again by itself.
+        // Read now, outside any transaction (it is the network); again when its certificate no
+        // longer verifies an answer (saml-metadata-refresh.ts).
         idp = parseIdpMetadata(await fetchIdpMetadata(body.metadata_url, { allowHttp }), { allowHttp });
       else if (existing?.protocol === 'saml' && existing.saml_sso_url !== null)
         idp = {
@@ -104,6 +105,13 @@ export function createSsoSettings({ db, clock, cipher, clients, redirectUri, pub
         saml_sso_url: idp.ssoUrl,
         saml_certificates: JSON.stringify(idp.certificates),
         saml_metadata_url: metadataUrl,
+        // Read now (a URL given), or as before when saved again without new metadata.
+        saml_metadata_read_at:
+          body.metadata_url !== undefined
+            ? now
+            : metadataUrl !== null
+              ? (existing?.saml_metadata_read_at ?? now)
+              : null,
         created_at: existing?.created_at ?? now,
         updated_at: now,
         updated_by: actor.user.id,
@@ -174,6 +182,7 @@ export function createSsoSettings({ db, clock, cipher, clients, redirectUri, pub
         saml_sso_url: null,
         saml_certificates: null,
         saml_metadata_url: null,
+        saml_metadata_read_at: null,
         last_test_at: existing?.protocol === 'oidc' ? existing.last_test_at : null,
         last_test_result: existing?.protocol === 'oidc' ? existing.last_test_result : null,
       };

@@ -33,6 +33,7 @@ import {
 } from './repository.js';
 import type { SamlSignIn } from './saml-sign-in.js';
 import type { SecretCipher } from './secret-cipher.js';
+import { bindingColumns, type SsoBinding, verifierMatches } from './desktop-binding.js';
 import { ssoNotConfigured } from './settings.js';
 import { domainOf } from './views.js';
 
@@ -89,16 +90,16 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
 
   async function begin(
     settings: OrganisationSsoRow,
-    browserSecret: string,
+    binding: SsoBinding,
     options: { purpose: 'sign_in' | 'test'; loginHint?: string; startedBy?: string },
   ): Promise<SsoRedirect> {
-    if (settings.protocol === 'saml') return deps.saml.begin(settings, browserSecret, options);
-    return beginOidc(settings, browserSecret, options);
+    if (settings.protocol === 'saml') return deps.saml.begin(settings, binding, options);
+    return beginOidc(settings, binding, options);
   }
 
   async function beginOidc(
     settings: OrganisationSsoRow,
-    browserSecret: string,
+    binding: SsoBinding,
     options: { purpose: 'sign_in' | 'test'; loginHint?: string; startedBy?: string },
   ): Promise<SsoRedirect> {
     const config = await configure(settings);
@@ -111,7 +112,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       purpose: options.purpose,
       nonce,
       code_verifier: verifier,
-      browser_hash: sha256(browserSecret),
+      ...bindingColumns(binding),
       started_by: options.startedBy ?? null,
       created_at: isoNow(clock),
       expires_at: isoAfterSeconds(clock, SSO_SIGN_IN_TTL_SECONDS),
@@ -152,8 +153,12 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     if (row.used_at !== null) throw refuse('sso_state_used', undefined, of);
     if (row.expires_at <= isoNow(clock)) throw refuse('sso_state_invalid', undefined, of);
     found(row);
-    if (browserSecret === undefined || sha256(browserSecret) !== row.browser_hash)
-      throw refuse('sso_browser_mismatch', undefined, of);
+    // The desktop app's sign-in has no cookie in the system browser: its code is bound to the app
+    // instead, and only the holder of the verifier can trade it (desktop-binding.ts).
+    const bound =
+      row.desktop_challenge !== null ||
+      (browserSecret !== undefined && sha256(browserSecret) === row.browser_hash);
+    if (!bound) throw refuse('sso_browser_mismatch', undefined, of);
     if (!(await spendSsoSignIn(db, row.state_hash, isoNow(clock))))
       throw refuse('sso_state_used', undefined, of);
     return row;
@@ -205,7 +210,8 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       return { organisationId: found.organisation_id, organisationName: found.organisation_name };
     },
 
-    async start(body: SsoStartBody, browserSecret: string): Promise<SsoRedirect> {
+    /** `browserSecret` ties a web sign-in to its browser; the desktop app's is bound by `body.desktop`. */
+    async start(body: SsoStartBody, browserSecret: () => string): Promise<SsoRedirect> {
       const organisationId =
         body.organisation_id ??
         (body.email ? (await findSsoByVerifiedDomain(db, domainOf(body.email)))?.organisation_id : undefined);
@@ -217,7 +223,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
             ? `No organization signs in the addresses at ${domainOf(body.email)} through single sign-on.`
             : 'This organization has not set up single sign-on.',
         );
-      return begin(settings, browserSecret, {
+      return begin(settings, body.desktop ? { desktop: body.desktop } : { browserSecret: browserSecret() }, {
         purpose: 'sign_in',
         ...(body.email ? { loginHint: body.email } : {}),
       });
@@ -228,7 +234,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       assertManages(await organisationAccess(db, organisationId, actor.user));
       const settings = await findSsoSettings(db, organisationId);
       if (!settings) throw ssoNotConfigured();
-      return begin(settings, browserSecret, { purpose: 'test', startedBy: actor.user.id });
+      return begin(settings, { browserSecret }, { purpose: 'test', startedBy: actor.user.id });
     },
 
     /**
@@ -252,8 +258,16 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
     },
 
     /** The portal trades the callback's one-time code for its session, as any sign-in answers. */
-    async complete(code: string, meta: RequestMeta): Promise<SsoCompleteAnswer> {
-      const row = await takeSsoHandoff(db, sha256(code), isoNow(clock));
+    async complete(
+      code: string,
+      verifier: string | undefined,
+      meta: RequestMeta,
+    ): Promise<SsoCompleteAnswer> {
+      // A code the desktop app's sign-in came back with works only with the app's verifier: a
+      // process that read it off the loopback, or the browser's history, cannot trade it.
+      const row = await takeSsoHandoff(db, sha256(code), isoNow(clock), (found) =>
+        found.desktop_challenge === null ? true : verifierMatches(verifier, found.desktop_challenge),
+      );
       const invalid = () =>
         unauthorized('sso_code_invalid', 'This sign-in has expired or was already used. Start again.');
       if (!row || row.user_id === null || row.outcome === null) throw invalid();

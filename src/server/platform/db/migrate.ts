@@ -39,6 +39,7 @@ import * as memberUsageCaps from './migrations/0036-member-usage-caps.js';
 import * as requestOrigin from './migrations/0037-request-origin.js';
 import * as floatingLicences from './migrations/0038-floating-licences.js';
 import * as floatingMembers from './migrations/0050-floating-members.js';
+import * as ssoDesktopAndMetadata from './migrations/0052-sso-desktop-and-metadata.js';
 import * as fairUse from './migrations/0039-fair-use.js';
 import * as accountData from './migrations/0040-account-data.js';
 import * as organisationDomains from './migrations/0042-organisation-domains.js';
@@ -98,6 +99,7 @@ export const migrations: Record<string, Migration> = {
   '0047-organisation-saml': organisationSaml,
   '0049-reservations-by-machine': reservationsByMachine,
   '0050-floating-members': floatingMembers,
+  '0052-sso-desktop-and-metadata': ssoDesktopAndMetadata,
   '0053-invoice-tax-treatment': invoiceTaxTreatment,
 };
 

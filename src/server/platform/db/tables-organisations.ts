@@ -106,6 +106,8 @@ export interface OrganisationSsoTable {
   saml_certificates: string | null;
   /** Where its metadata was read, when it was not pasted. */
   saml_metadata_url: string | null;
+  /** Migration 0052: when the metadata was last read from `saml_metadata_url` (null when pasted). */
+  saml_metadata_read_at: string | null;
 }
 export type OrganisationSsoRow = Selectable<OrganisationSsoTable>;
 
@@ -135,6 +137,13 @@ export interface SsoSignInsTable {
   protocol: 'oidc' | 'saml';
   /** JSON: what the verified assertion said, until the browser that started comes back for it. */
   saml_identity: string | null;
+  /**
+   * Migration 0052: a sign-in the desktop app started, bound to it instead of a browser cookie
+   * (`browser_hash` is then ''): base64url SHA-256 of the verifier its main process holds, and the
+   * port of its loopback listener the browser is sent back to. Null on the web.
+   */
+  desktop_challenge: string | null;
+  desktop_port: number | null;
 }
 export type SsoSignInRow = Selectable<SsoSignInsTable>;
 

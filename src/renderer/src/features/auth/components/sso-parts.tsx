@@ -58,14 +58,41 @@ export function SsoArrivalNotice({ message, onContinue }: { message: string; onC
   );
 }
 
-/** The three as one default export: the sign-in page loads them through one lazy component. */
+/**
+ * In the desktop app: the provider's sign-in opened in the system browser, and this window signs
+ * in by itself once it ends there. The browser may have opened behind, or been closed: again.
+ */
+export function SsoInBrowser({
+  message,
+  starting,
+  onAgain,
+}: {
+  message: string;
+  starting: boolean;
+  onAgain: () => void;
+}) {
+  return (
+    <Alert color="blue" variant="light" title="Signing in through your browser" role="status">
+      <Stack gap="xs">
+        <Text size="sm">{message}</Text>
+        <Anchor component="button" type="button" size="sm" ta="left" disabled={starting} onClick={onAgain}>
+          Open the browser again
+        </Anchor>
+      </Stack>
+    </Alert>
+  );
+}
+
+/** The parts as one default export: the sign-in page loads them through one lazy component. */
 export default function SsoPart(
   props:
     | ({ part: 'offer' } & Parameters<typeof SsoOffer>[0])
     | ({ part: 'required' } & Parameters<typeof SsoRequiredNote>[0])
-    | ({ part: 'arrival' } & Parameters<typeof SsoArrivalNotice>[0]),
+    | ({ part: 'arrival' } & Parameters<typeof SsoArrivalNotice>[0])
+    | ({ part: 'browser' } & Parameters<typeof SsoInBrowser>[0]),
 ) {
   if (props.part === 'offer') return <SsoOffer {...props} />;
   if (props.part === 'required') return <SsoRequiredNote {...props} />;
+  if (props.part === 'browser') return <SsoInBrowser {...props} />;
   return <SsoArrivalNotice {...props} />;
 }

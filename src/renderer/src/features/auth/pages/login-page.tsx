@@ -112,9 +112,21 @@ export default function LoginPage() {
   const [ssoStarting, setSsoStarting] = useState(false);
   // Back from the provider without a seat: said first, then on to the home screen.
   const [arrival, setArrival] = useState<{ message: string; goOn: () => void }>();
+  // In the desktop app, the provider's sign-in is in the system browser: what to say meanwhile.
+  const [inBrowser, setInBrowser] = useState<string>();
   const continueWithSso = async (email: string) => {
     setSsoStarting(true);
+    setInBrowser(undefined);
     try {
+      // The desktop app's main process opens the browser and hears it come back (docs/architecture.md).
+      const desktopSso = window.desktop?.sso;
+      if (desktopSso) {
+        const begun = await desktopSso.start(email);
+        setSsoStarting(false);
+        if (begun.started) setInBrowser(begun.message);
+        else setFailure(begun.message);
+        return;
+      }
       const { startSso } = await ssoCalls();
       window.location.assign(await startSso(dispatch, email));
     } catch (error) {
@@ -123,10 +135,22 @@ export default function LoginPage() {
     }
   };
 
-  // Back from the provider: the one-time code is traded for the session (then home), or its refusal shown.
+  // Back from the provider: the one-time code is traded for the session (then home), or its
+  // refusal shown. On the desktop, main shows this page with it once the browser came back, which
+  // may be a change of the fragment alone.
+  // Read in the browser only: the page is also prerendered, where there is no window.
+  const [returnedHash, setReturnedHash] = useState(() =>
+    typeof window === 'undefined' ? '' : window.location.hash,
+  );
   useEffect(() => {
-    if (!/[#&](sso_code|sso_error)=/.test(window.location.hash)) return;
-    const hash = window.location.hash;
+    const heard = () => setReturnedHash(window.location.hash);
+    window.addEventListener('hashchange', heard);
+    return () => window.removeEventListener('hashchange', heard);
+  }, []);
+  useEffect(() => {
+    if (!/[#&](sso_code|sso_error)=/.test(returnedHash)) return;
+    const hash = returnedHash;
+    setInBrowser(undefined);
     window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
     void ssoCalls().then(({ ssoReturn, completeSso, signInAs }) => {
       const back = ssoReturn(hash);
@@ -146,7 +170,7 @@ export default function LoginPage() {
           (error: unknown) => setFailure(toSubmitFailure(error, authMessages.loginFailed).message),
         );
     });
-  }, [dispatch]);
+  }, [dispatch, returnedHash]);
 
   const submitPassword = form.onSubmit(
     async (values) => {
@@ -238,7 +262,16 @@ export default function LoginPage() {
       failure={failure}
       failureTitle="Could not sign in"
       followUp={
-        sso?.sso && !ssoOnly && !withPassword ? (
+        inBrowser ? (
+          <Suspense fallback={null}>
+            <SsoPart
+              part="browser"
+              message={inBrowser}
+              starting={ssoStarting}
+              onAgain={() => void continueWithSso(typedEmail)}
+            />
+          </Suspense>
+        ) : sso?.sso && !ssoOnly && !withPassword ? (
           <Suspense fallback={null}>
             <SsoPart
               part="offer"
