@@ -274,7 +274,11 @@ export const ssoOutcomeSchema = z
     organisation_id: z.string(),
     organisation_name: z.string(),
     joined: z.boolean().describe('This sign-in made the person a member'),
-    has_seat: z.boolean(),
+    has_seat: z
+      .boolean()
+      .describe(
+        'The person can run the app on the organisation’s license: a named seat, or on a floating plan its shared pool',
+      ),
     message: z.string().describe('What to tell the person: joined, signed in, or that no seat is free'),
   })
   .meta({ id: 'SsoOutcome' });

@@ -6937,6 +6937,7 @@ export interface components {
             organisation_name: string;
             /** @description This sign-in made the person a member */
             joined: boolean;
+            /** @description The person can run the app on the organisation’s license: a named seat, or on a floating plan its shared pool */
             has_seat: boolean;
             /** @description What to tell the person: joined, signed in, or that no seat is free */
             message: string;

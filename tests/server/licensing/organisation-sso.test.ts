@@ -12,6 +12,7 @@ import {
   ssoSignInSchema,
 } from '../../../src/shared/api/organisation-sso.js';
 import type { PasskeyCeremony } from '../../../src/shared/api/passkeys.js';
+import type { PlanRow } from '../../../src/server/platform/db/tables.js';
 import { startDnsServer } from '../../support/dns-server.js';
 import { tokenFromMail } from '../../support/outbox.js';
 import { createSoftAuthenticator, type SoftAuthenticator } from '../identity/soft-authenticator.js';
@@ -19,7 +20,7 @@ import { startOidcProvider, type TestOidcProvider } from '../../support/oidc-pro
 import { describeOnEveryDatabase, STRONG_PASSWORD, type TestServer } from '../../support/test-server.js';
 import { expectApiError, securityEvents } from '../helpers/auth-helpers.js';
 import { enrolTotp, secondStep, toNextStep, totpCode } from '../helpers/two-factor-helpers.js';
-import { type Member, member } from '../helpers/license-helpers.js';
+import { createPlan, machine, type Member, member } from '../helpers/license-helpers.js';
 import { join, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 
 // A real DNS server and two real OpenID providers (oidc-provider) on loopback: the server proves
@@ -76,10 +77,10 @@ const ssoBody = (provider: TestOidcProvider, more: Record<string, unknown> = {})
 async function ssoOrganisation(
   s: TestServer,
   provider: TestOidcProvider,
-  { seats = 3, requireSso = false } = {},
+  { seats = 3, requireSso = false, plan }: { seats?: number; requireSso?: boolean; plan?: PlanRow } = {},
 ): Promise<SsoOrganisation> {
   const owner = await member(s);
-  const org = await seatOrganisation(s, owner, seats);
+  const org = await seatOrganisation(s, owner, seats, plan);
   const domain = uniqueDomain();
   await verifyDomain(s, owner, org.id, domain);
   const put = await putSso(s, owner, org.id, ssoBody(provider, { require_sso: requireSso }));
@@ -586,6 +587,40 @@ describeOnEveryDatabase(
       expect(answer.sso.message).toContain('no seat is free');
       const membership = await membershipOf(s, org.id, answer.user.id);
       expect(membership).toMatchObject({ role: 'member', seat_assigned_at: null });
+    });
+
+    it('on a floating plan joins a new person to share the pool: no named seat, and not told none is free', async () => {
+      const s = server();
+      const plan = await createPlan(s, {
+        price: 99_900,
+        interval: 'month',
+        features: { ai_chat: 100 },
+        floating: { seats: 50, leaseMinutes: 15, borrowDays: 0 },
+      });
+      // One floating seat at a time, and already more members than that.
+      const org = await ssoOrganisation(s, providerA, { seats: 1, plan });
+      const email = `fay@${org.domain}`;
+      providerA.accounts.set(email, { email, groups: ['staff'] });
+      const { fragment } = await signInThrough(s, providerA, email);
+      const answer = ssoSignInSchema.parse((await complete(s, fragment.get('sso_code')!)).json());
+      expect(answer.sso).toMatchObject({ joined: true, has_seat: true });
+      expect(answer.sso.message).toContain('floating seats');
+      expect(await membershipOf(s, org.id, answer.user.id)).toMatchObject({
+        role: 'member',
+        seat_assigned_at: null,
+      });
+      // Signing in again does not say a seat is missing either.
+      const again = await signInThrough(s, providerA, email);
+      const second = ssoSignInSchema.parse((await complete(s, again.fragment.get('sso_code')!)).json());
+      expect(second.sso).toMatchObject({ joined: false, has_seat: true });
+      // The pool is theirs to use: the machine checks a seat out signed in.
+      const seat = await s.api({
+        method: 'POST',
+        path: `/organisations/${org.id}/floating/checkout`,
+        token: second.access_token,
+        body: { hardware_id: machine('fay') },
+      });
+      expect(seat.statusCode, seat.body).toBe(201);
     });
 
     it('refuses a wrong state, another browser’s callback, a replayed callback and a wrong nonce', async () => {

@@ -21,6 +21,7 @@ import {
   type PasswordHasher,
 } from '../../identity/index.js';
 import type { LicensingEvents } from '../events.js';
+import { floatingTermsOf } from '../floating/repository.js';
 import { findOrganisation, insertMember, updateMember } from '../organisations/repository.js';
 import {
   countSeatsTaken,
@@ -35,15 +36,19 @@ import { domainOf, groupsOf, roleFor, roleRulesOf } from './views.js';
 
 // What a single sign-on does once the provider has answered and its answer was verified, the same
 // whatever the protocol: the address must be at a domain the organisation verified; a first
-// sign-in makes the account and the membership (a seat while one is free, the role from the
-// groups); a test reports what came back; every refusal is a security event and a navigation.
+// sign-in makes the account and the membership (a seat while one is free, or on a floating plan
+// the shared pool, the role from the groups); a test reports what came back; every refusal is a
+// security event and a navigation.
 
 /** What the hand-over code's sign-in did, kept until the portal trades the code. */
 export interface SsoOutcome {
   organisation_id: string;
   organisation_name: string;
   joined: boolean;
+  /** Whether the person can run the app on the organisation's license: a named seat, or its floating pool. */
   has_seat: boolean;
+  /** The organisation's plan is floating: its members share the pool, no one holds a named seat. */
+  floating?: boolean;
   role: string;
 }
 
@@ -151,7 +156,10 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
       const organisation = await findOrganisation(trx, organisationId);
       if (!organisation) throw refuse('sso_not_configured');
       const membership = await findMembership(trx, organisationId, user.id);
-      const base = { organisation_id: organisation.id, organisation_name: organisation.name };
+      const license = await findOrganisationLicense(trx, organisationId);
+      // On a floating plan everyone shares the pool as their machines run, as invitations do.
+      const floating = license !== undefined && (await floatingTermsOf(trx, license)) !== undefined;
+      const base = { organisation_id: organisation.id, organisation_name: organisation.name, floating };
       if (membership) {
         const changes = remap && membership.role !== 'owner' && membership.role !== role;
         if (changes) {
@@ -167,14 +175,13 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
         return {
           ...base,
           joined: false,
-          has_seat: membership.seat_assigned_at !== null,
+          has_seat: floating || membership.seat_assigned_at !== null,
           role: changes ? role : membership.role,
         };
       }
-      const license = await findOrganisationLicense(trx, organisationId);
       const now = isoNow(clock);
       const { held, pending } = await countSeatsTaken(trx, organisationId, now);
-      const hasSeat = license !== undefined && held + pending < (license.seats ?? 0);
+      const hasSeat = !floating && license !== undefined && held + pending < (license.seats ?? 0);
       await insertMember(trx, {
         organisation_id: organisationId,
         user_id: user.id,
@@ -191,7 +198,7 @@ export function createFederatedArrival(deps: FederatedArrivalDeps) {
         webhook: { type: 'organisation.member_joined', data: { user_id: user.id, role, has_seat: hasSeat } },
         told: { joined: { member: user, role, seats: license?.seats ?? 0 } },
       });
-      return { ...base, joined: true, has_seat: hasSeat, role };
+      return { ...base, joined: true, has_seat: floating || hasSeat, role };
     });
   }
 

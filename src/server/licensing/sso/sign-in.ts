@@ -280,7 +280,9 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       const message = !outcome.has_seat
         ? `You are signed in to ${outcome.organisation_name}, but no seat is free: ask its administrators for one.`
         : outcome.joined
-          ? `You joined ${outcome.organisation_name} and have a seat.`
+          ? outcome.floating
+            ? `You joined ${outcome.organisation_name}: the app takes one of its floating seats while it runs.`
+            : `You joined ${outcome.organisation_name} and have a seat.`
           : `Signed in through ${outcome.organisation_name}.`;
       // Added to the answer itself: the session's binding cookie is attached to this very object.
       return Object.assign(answer, {
