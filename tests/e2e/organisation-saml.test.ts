@@ -141,7 +141,10 @@ describePortal(
         .toBe(true);
       expect(await form.getByRole('textbox', { name: 'Password', exact: true }).count()).toBe(0);
       // The session the sign-in ends with, as the portal receives it.
-      const completed = page.waitForResponse((response) => response.url().includes('/auth/sso/complete'));
+      // As long as the trip below may take: on a busy machine the provider and the ACS take seconds.
+      const completed = page.waitForResponse((response) => response.url().includes('/auth/sso/complete'), {
+        timeout: 30_000,
+      });
       await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
       // Through the provider, its form posted to the ACS, the callback, /login#sso_code=…, home.
       await expect
