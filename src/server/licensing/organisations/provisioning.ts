@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AssignableOrganisationRole } from '../../../shared/api/organisations.js';
 import { type Clock, isoNow } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import type { UserRow } from '../../platform/db/tables.js';
+import type { LicenseRow, UserRow } from '../../platform/db/tables.js';
 import type { OrganisationRow } from '../../platform/db/tables-organisations.js';
 import { conflict } from '../../platform/http-error.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
@@ -97,22 +97,23 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     return organisation;
   }
 
-  /** Seats neither held nor promised: what one more seat or invitation may take. */
-  async function seatFree(trx: DbOrTransaction, organisationId: string): Promise<boolean> {
-    const license = await findOrganisationLicense(trx, organisationId);
+  /** Seats of `license` neither held nor promised: what one more seat or invitation may take. */
+  async function seatFree(
+    trx: DbOrTransaction,
+    organisationId: string,
+    license: LicenseRow | undefined,
+  ): Promise<boolean> {
     if (!license) return false;
     const { held, pending } = await countSeatsTaken(trx, organisationId, isoNow(clock));
     return held + pending < (license.seats ?? 0);
   }
 
   /**
-   * Whether the organisation's plan is floating: its people share the pool as their machines run,
-   * with no named seat, as invitations and joins by hand do (invitations.ts).
+   * Whether the organisation's license is on a floating plan: its people share the pool as their
+   * machines run, with no named seat, as invitations and joins by hand do (invitations.ts).
    */
-  async function floatingPool(trx: DbOrTransaction, organisationId: string): Promise<boolean> {
-    const license = await findOrganisationLicense(trx, organisationId);
-    return license !== undefined && (await floatingTermsOf(trx, license)) !== undefined;
-  }
+  const isFloating = async (trx: DbOrTransaction, license: LicenseRow | undefined): Promise<boolean> =>
+    license !== undefined && (await floatingTermsOf(trx, license)) !== undefined;
 
   async function seat(
     trx: DbOrTransaction,
@@ -193,17 +194,18 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
     ): Promise<ProvisionOutcome> {
       const organisation = await locked(trx, organisationId);
       const { account, email, role } = person;
-      const floating = await floatingPool(trx, organisationId);
+      const license = await findOrganisationLicense(trx, organisationId);
+      const floating = await isFloating(trx, license);
       if (account) {
         const member = await findMembership(trx, organisationId, account.id);
         if (member) {
           if (member.seat_assigned_at === null && !floating) {
-            if (!(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
+            if (!(await seatFree(trx, organisationId, license))) throw noFreeSeat(organisation);
             await seat(trx, organisation, account.id, actor);
           }
           return 'already_member';
         }
-        if (!floating && !(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
+        if (!floating && !(await seatFree(trx, organisationId, license))) throw noFreeSeat(organisation);
         const now = isoNow(clock);
         await insertMember(trx, {
           organisation_id: organisationId,
@@ -212,7 +214,6 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
           seat_assigned_at: floating ? null : now,
           joined_at: now,
         });
-        const license = await findOrganisationLicense(trx, organisationId);
         await record(trx, securityEventTypes.organisationMemberJoined, actor, organisation, account.id, {
           role,
         });
@@ -225,7 +226,7 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
         return 'joined';
       }
       if (await findPendingInvitationTo(trx, organisationId, email, isoNow(clock))) return 'already_invited';
-      if (!floating && !(await seatFree(trx, organisationId))) throw noFreeSeat(organisation);
+      if (!floating && !(await seatFree(trx, organisationId, license))) throw noFreeSeat(organisation);
       const { token, ...link } = newInvitationLink(clock, ttlHours * 3600);
       const id = randomUUID();
       await insertInvitation(trx, {
@@ -272,7 +273,8 @@ export function createProvisioning({ clock, events, mailer, publicUrl, ttlHours 
       person: { email: string; userId: string | null },
       actor: ProvisioningActor,
     ): Promise<number> {
-      if (await floatingPool(trx, organisationId)) return remove(trx, organisationId, person, actor);
+      if (await isFloating(trx, await findOrganisationLicense(trx, organisationId)))
+        return remove(trx, organisationId, person, actor);
       const organisation = await locked(trx, organisationId);
       await withdrawInvitation(trx, organisation, person.email, actor);
       if (!person.userId) return 0;
