@@ -115,3 +115,12 @@ export const activateSeat = (
     token,
     body: { hardware_id: hardwareId, ...device },
   });
+
+/** The account's membership row in the organisation, if it has one. */
+export const membershipOf = (s: TestServer, organisationId: string, userId: string) =>
+  s.app.db
+    .selectFrom('organisation_members')
+    .selectAll()
+    .where('organisation_id', '=', organisationId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();

@@ -4,7 +4,7 @@ import type { PlanRow } from '../../../src/server/platform/db/tables.js';
 import { describeOnEveryDatabase, type TestServer, uniqueEmail } from '../../support/test-server.js';
 import { expectApiError } from '../helpers/auth-helpers.js';
 import { createPlan, licenseSuiteOptions, machine, member, type Member } from '../helpers/license-helpers.js';
-import { seatOrganisation } from '../helpers/organisation-seat-helpers.js';
+import { membershipOf, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 import {
   baseUrlOf,
   createScimToken,
@@ -32,14 +32,6 @@ const checkout = (s: TestServer, who: Member, organisationId: string, hw: string
     token: who.token,
     body: { hardware_id: hw },
   });
-
-const membershipOf = (s: TestServer, organisationId: string, userId: string) =>
-  s.app.db
-    .selectFrom('organisation_members')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
 
 const pool = (s: TestServer, licenseId: string) =>
   s.app.db

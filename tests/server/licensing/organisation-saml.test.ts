@@ -17,7 +17,7 @@ import {
 import { describeOnEveryDatabase, type TestServer } from '../../support/test-server.js';
 import { expectApiError, securityEvents } from '../helpers/auth-helpers.js';
 import { type Member, member } from '../helpers/license-helpers.js';
-import { join, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
+import { join, membershipOf, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 
 // A real DNS server and two real SAML identity providers on loopback, each signing its assertions
 // with a key and certificate of its own: the server proves domains through the one and signs
@@ -143,14 +143,6 @@ async function refusedWith(s: TestServer, idp: TestSamlIdentityProvider, email: 
 
 const complete = (s: TestServer, code: string) =>
   s.api({ method: 'POST', path: '/auth/sso/complete', body: { code } });
-
-const membershipOf = (s: TestServer, organisationId: string, userId: string) =>
-  s.app.db
-    .selectFrom('organisation_members')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
 
 const refusalsOf = async (s: TestServer, organisationId: string) =>
   (await securityEvents(s, { type: 'sso_sign_in_refused' }))

@@ -21,7 +21,7 @@ import { describeOnEveryDatabase, STRONG_PASSWORD, type TestServer } from '../..
 import { expectApiError, securityEvents } from '../helpers/auth-helpers.js';
 import { enrolTotp, secondStep, toNextStep, totpCode } from '../helpers/two-factor-helpers.js';
 import { createPlan, machine, type Member, member } from '../helpers/license-helpers.js';
-import { join, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
+import { join, membershipOf, seatOrganisation } from '../helpers/organisation-seat-helpers.js';
 
 // A real DNS server and two real OpenID providers (oidc-provider) on loopback: the server proves
 // domains through the one and signs people in through the others as it would through any.
@@ -132,14 +132,6 @@ async function signInThrough(
 
 const complete = (s: TestServer, code: string) =>
   s.api({ method: 'POST', path: '/auth/sso/complete', body: { code } });
-
-const membershipOf = (s: TestServer, organisationId: string, userId: string) =>
-  s.app.db
-    .selectFrom('organisation_members')
-    .selectAll()
-    .where('organisation_id', '=', organisationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
 
 // The passkeys' relying party: the test server's public URL.
 const HERE = { origin: 'http://portal.test', rpId: 'portal.test' };
