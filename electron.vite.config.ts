@@ -6,6 +6,7 @@ import type { OutputBundle, OutputChunk } from 'rolldown';
 import { portalPaths } from './src/shared/routes.js';
 import { THEME_BOOT_SCRIPT } from './src/shared/theme-boot.js';
 import { precompressDirectory } from './scripts/precompress-assets.js';
+import { portalLanguages } from './scripts/vite-lingui.js';
 
 const RENDERER_ROOT = resolve(import.meta.dirname, 'src/renderer');
 const RENDERER_OUT_DIR = resolve(import.meta.dirname, 'out/renderer');
@@ -94,6 +95,8 @@ export default defineConfig({
     base: '/',
     // electron-vite's renderer preset forces base './' in production builds; put '/' back.
     plugins: [
+      // Before React's: the macros are expanded from the source as written.
+      ...portalLanguages({ failOnMissing: true }),
       react(),
       { name: 'absolute-base', enforce: 'post', config: () => ({ base: '/' }) },
       {

@@ -1,6 +1,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { portalLanguages } from './scripts/vite-lingui.js';
 
 export default defineConfig({
+  // The portal's screens use Lingui's macros and import its catalogs, as in the build.
+  plugins: [...portalLanguages({ failOnMissing: true })],
   test: {
     pool: 'forks',
     testTimeout: 30_000,

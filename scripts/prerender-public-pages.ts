@@ -27,6 +27,7 @@ import {
   SESSION_BOOT_SCRIPT,
 } from '../src/shared/prerendered-page.js';
 import { precompressDirectory } from './precompress-assets.js';
+import { portalLanguages } from './vite-lingui.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const RENDERER_ROOT = join(REPO_ROOT, 'src/renderer');
@@ -49,7 +50,7 @@ async function serverRenderer(outDir: string): Promise<RenderPublicPage> {
     configFile: false,
     root: RENDERER_ROOT,
     logLevel: 'warn',
-    plugins: [react()],
+    plugins: [...portalLanguages({ failOnMissing: true }), react()],
     build: { ssr: 'src/prerender.tsx', outDir, emptyOutDir: true, minify: false },
   });
   const module = (await import(pathToFileURL(join(outDir, 'prerender.js')).href)) as {

@@ -15,3 +15,6 @@ export const localStorageKeys = {
   userData: `${STORAGE_PREFIX}_user_data`,
   hardwareId: 'hardware_id',
 } as const;
+
+/** The portal's language last chosen in this browser, read before the first screen renders. */
+export const LANGUAGE_STORAGE_KEY = 'portal_language';

@@ -12,6 +12,7 @@ import { AppProviders } from './app/providers';
 import { AppRoutes } from './app/router';
 import { makeStore } from './app/store';
 import { PrerenderedPlansContext, readPrerenderedPlans } from './features/plans/prerendered-plans';
+import { browserLanguage, showLanguage } from './lib/i18n/portal-i18n';
 import { createServices } from './lib/services';
 
 const container = document.getElementById('root');
@@ -22,6 +23,10 @@ const store = makeStore({ services });
 // A public page the build rendered (scripts/prerender-public-pages.ts) is hydrated, unless its first
 // script found a stored session and put the session gate's first screen there instead.
 const prerendered = container.hasAttribute(PRERENDERED_ATTRIBUTE);
+// The build rendered English; another language's catalogs load first, and the page is rendered
+// afresh in it rather than hydrated (its text would not match).
+const language = browserLanguage();
+const english = language === 'en';
 
 const app = (
   <StrictMode>
@@ -35,5 +40,12 @@ const app = (
   </StrictMode>
 );
 
-if (prerendered) hydrateRoot(container, app);
-else createRoot(container).render(app);
+if (prerendered && english) hydrateRoot(container, app);
+else if (english) createRoot(container).render(app);
+else
+  void showLanguage(language)
+    .catch(() => undefined)
+    .then(() => {
+      if (prerendered) container.replaceChildren();
+      createRoot(container).render(app);
+    });

@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
+import { AppShell, Box, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { selectUserRole } from '../../features/auth';
 import { loadUpdateIndicator } from '../../features/distribution';
 import { loadDeletionBanner, selectUserProfile } from '../../features/users';
 import { useAppSelector } from '../../lib/store-hooks';
+import { HeaderLanguageSelect } from './header-language-select';
 import { HeaderThemeToggle } from './header-theme-toggle';
 import { adminNavItems, isActive, userNavItems } from './nav-links';
 import { UserMenu } from './user-menu';
@@ -65,6 +66,9 @@ export function AppShellLayout() {
             <Suspense fallback={null}>
               <UpdateIndicator />
             </Suspense>
+            <Box visibleFrom="sm">
+              <HeaderLanguageSelect />
+            </Box>
             <HeaderThemeToggle />
             <UserMenu />
           </Group>

@@ -1,6 +1,8 @@
+import { useLingui } from '@lingui/react/macro';
 import { PublicLayout } from '../../components/layout/public-layout';
 import { homeFor, selectIsAuthenticated, selectUserRole } from '../../features/auth';
 import { useAppSelector } from '../../lib/store-hooks';
+import { HeaderLanguageSelect } from './header-language-select';
 import { HeaderThemeToggle } from './header-theme-toggle';
 
 /**
@@ -11,11 +13,13 @@ import { HeaderThemeToggle } from './header-theme-toggle';
 export function PublicFrame() {
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
+  const { t } = useLingui();
   if (!isAuthenticated) return <PublicLayout />;
   return (
     <PublicLayout
-      home={{ to: homeFor(role), label: role === 'admin' ? 'Open admin' : 'Open dashboard' }}
+      home={{ to: homeFor(role), label: role === 'admin' ? t`Open admin` : t`Open dashboard` }}
       themeToggle={<HeaderThemeToggle />}
+      languageSelect={<HeaderLanguageSelect />}
     />
   );
 }

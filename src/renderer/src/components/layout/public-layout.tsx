@@ -1,4 +1,5 @@
-import { Anchor, Button, Container, Group, Text } from '@mantine/core';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Anchor, Box, Button, Container, Group, Text } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME } from '../../../../shared/constants';
@@ -6,6 +7,7 @@ import { API_DOCS_PATH, portalPaths } from '../../../../shared/routes';
 import { useHydrated } from '../../lib/use-hydrated';
 import { Logo } from '../brand/logo';
 import { ColorSchemeToggle } from './color-scheme-toggle';
+import { LanguageSelect } from './language-select';
 import { SkipLink } from './skip-link';
 import classes from './public-layout.module.css';
 
@@ -19,10 +21,13 @@ interface PublicLayoutProps {
   home?: { to: string; label: string };
   /** The theme switch to show, when it is not the local one (a signed-in visitor's saves to the account). */
   themeToggle?: ReactNode;
+  /** The language switch to show, when it is not the local one (a signed-in visitor's saves to the account). */
+  languageSelect?: ReactNode;
 }
 
 /** Frame of the public pages: header with sign-in and registration, the page, a footer, dots behind. */
-export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
+export function PublicLayout({ home, themeToggle, languageSelect }: PublicLayoutProps = {}) {
+  const { t } = useLingui();
   // Phones have room for one button: the way to the other account page.
   const onLogin = useLocation().pathname === portalPaths.login;
   // The dots are drawn by script: a page rendered ahead of time is sent without them (their styles
@@ -43,11 +48,13 @@ export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
               component={Link}
               to={portalPaths.landing}
               underline="never"
-              aria-label={`${PRODUCT_NAME} home`}
+              aria-label={t`${PRODUCT_NAME} home`}
             >
               <Logo />
             </Anchor>
             <Group gap="xs" wrap="nowrap">
+              {/* A phone's header has room for one button; its language switch is in the footer. */}
+              <Box visibleFrom="xs">{languageSelect ?? <LanguageSelect />}</Box>
               {themeToggle ?? <ColorSchemeToggle />}
               {home ? (
                 <Button component={Link} to={home.to}>
@@ -62,10 +69,10 @@ export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
                     px="sm"
                     visibleFrom={onLogin ? 'xs' : undefined}
                   >
-                    Sign in
+                    <Trans>Sign in</Trans>
                   </Button>
                   <Button component={Link} to={portalPaths.register} visibleFrom={onLogin ? undefined : 'xs'}>
-                    Create account
+                    <Trans>Create account</Trans>
                   </Button>
                 </>
               )}
@@ -82,7 +89,7 @@ export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
             <Text size="sm" c="dimmed">
               © {new Date().getFullYear()} {PRODUCT_NAME}
             </Text>
-            <Group gap="lg" component="nav" aria-label="Footer">
+            <Group gap="lg" component="nav" aria-label={t`Footer`}>
               {home ? (
                 <Anchor component={Link} to={home.to} size="sm" c="dimmed">
                   {home.label}
@@ -90,16 +97,17 @@ export function PublicLayout({ home, themeToggle }: PublicLayoutProps = {}) {
               ) : (
                 <>
                   <Anchor component={Link} to={portalPaths.login} size="sm" c="dimmed">
-                    Sign in
+                    <Trans>Sign in</Trans>
                   </Anchor>
                   <Anchor component={Link} to={portalPaths.register} size="sm" c="dimmed">
-                    Create account
+                    <Trans>Create account</Trans>
                   </Anchor>
                 </>
               )}
               <Anchor href={API_DOCS_PATH} size="sm" c="dimmed">
-                API reference
+                <Trans>API reference</Trans>
               </Anchor>
+              <Box hiddenFrom="xs">{languageSelect ?? <LanguageSelect size="xs" />}</Box>
             </Group>
           </Group>
         </Container>

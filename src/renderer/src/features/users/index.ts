@@ -14,6 +14,9 @@ export {
  */
 export const loadAccountThemeToggle = () => import('./account-theme');
 
+/** The signed-in header's language switch (the account's language shown and saved), loaded likewise. */
+export const loadAccountLanguageSelect = () => import('./account-language');
+
 /** Sends an administrator without a required second factor to enrol first; loaded with the admin screens. */
 export const loadTwoFactorEnrolmentCheck = () => import('./two-factor/enrolment-check');
 

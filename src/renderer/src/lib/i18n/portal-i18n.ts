@@ -1,0 +1,102 @@
+import { i18n, type MessageDescriptor, type MessageOptions, type Messages } from '@lingui/core';
+import type { CompiledMessage } from '@lingui/message-utils/compileMessage';
+import {
+  PSEUDO_LANGUAGE,
+  SOURCE_LANGUAGE,
+  isPortalLanguage,
+  portalLanguageOf,
+  type PortalLanguage,
+} from '../../../../shared/languages';
+import { LANGUAGE_STORAGE_KEY } from '../../../../shared/storage-keys';
+import { pseudoMessage } from './pseudo-locale';
+
+/** A language the portal can show: one of the four, or the pseudo-locale tests choose. */
+export type ShownLanguage = PortalLanguage | typeof PSEUDO_LANGUAGE;
+
+/**
+ * Each language's catalogs (lingui.config.ts), compiled by the build and loaded when the language
+ * is chosen: English needs none, since the code holds it.
+ */
+const catalogs = import.meta.glob<{ messages: Messages }>([
+  '../../locales/*.po',
+  '../../features/*/locales/*.po',
+]);
+
+// Every message arrives compiled (the English in the code by the build, see scripts/vite-lingui.ts,
+// and the catalogs as they load): a plain string is shown as it is, and no ICU parser is shipped.
+i18n.setMessagesCompiler((message) => message as unknown as CompiledMessage);
+// English is there before anything renders: the public pages rendered at build time are English.
+i18n.loadAndActivate({ locale: SOURCE_LANGUAGE, messages: {} });
+
+const translate = i18n._.bind(i18n);
+type Translate = typeof translate;
+
+/**
+ * The pseudo-locale: every message shown is its English made pseudo (no catalog holds it), while
+ * the values put into it (names, amounts) stay as they are, so only untranslated text is plain.
+ */
+const pseudoTranslate = ((
+  id: MessageDescriptor | string,
+  values?: MessageDescriptor['values'],
+  options?: MessageOptions,
+) => {
+  // Lingui types a message as its text, but the build hands it over compiled (see above).
+  const pseudo = (message: string) => pseudoMessage(message) as string;
+  return typeof id === 'object'
+    ? translate({ ...id, message: pseudo(id.message ?? id.id) })
+    : translate(id, values, { ...options, message: pseudo(options?.message ?? id) });
+}) as Translate;
+
+export { i18n as portalI18n };
+
+async function catalogOf(language: PortalLanguage): Promise<Messages> {
+  const loads = Object.entries(catalogs)
+    .filter(([path]) => path.endsWith(`/${language}.po`))
+    .map(([, load]) => load());
+  return Object.assign({}, ...(await Promise.all(loads)).map((module) => module.messages)) as Messages;
+}
+
+function rememberLanguage(language: ShownLanguage): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // A browser that keeps nothing still shows the language; it asks again next time.
+  }
+}
+
+/** The language this browser last chose, else the browser's own (the account's comes on sign-in). */
+export function browserLanguage(): ShownLanguage {
+  let stored: string | null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    stored = null;
+  }
+  if (stored === PSEUDO_LANGUAGE || isPortalLanguage(stored)) return stored;
+  return portalLanguageOf(typeof navigator === 'undefined' ? [] : navigator.languages);
+}
+
+/**
+ * Shows the portal in `language`: its catalogs are loaded first, so no screen renders half
+ * translated; the page's `lang` follows, and the choice is kept in this browser.
+ */
+export async function showLanguage(language: ShownLanguage): Promise<void> {
+  if (language === i18n.locale) return;
+  const messages =
+    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? await catalogOf(language) : {};
+  // `t` is Lingui's bound copy of `_`, which `useLingui` hands out: both change together.
+  i18n._ = i18n.t = language === PSEUDO_LANGUAGE ? pseudoTranslate : translate;
+  i18n.loadAndActivate({ locale: language, messages });
+  document.documentElement.lang = language;
+  rememberLanguage(language);
+}
+
+/** The language shown now. */
+export const shownLanguage = (): ShownLanguage => i18n.locale as ShownLanguage;
+
+/** The locale dates, numbers and money are written in: the language shown, English as the browser's. */
+export function formattingLocale(): string | undefined {
+  const language = shownLanguage();
+  if (language === SOURCE_LANGUAGE || language === PSEUDO_LANGUAGE) return undefined;
+  return language === 'hi' ? 'hi-IN' : language;
+}

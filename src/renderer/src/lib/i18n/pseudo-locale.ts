@@ -1,0 +1,107 @@
+import type {
+  CompiledIcuChoices,
+  CompiledMessage,
+  CompiledMessageToken,
+} from '@lingui/message-utils/compileMessage';
+
+/**
+ * The pseudo-locale's text: every Latin letter swapped for an accented or look-alike one and the
+ * text made about 40 % longer, so that a string which never went through a translation (plain
+ * ASCII letters) is easy to find, and a layout too tight for a long German word shows.
+ */
+const LOOK_ALIKES: Record<string, string> = {
+  a: 'á',
+  b: 'ƀ',
+  c: 'ç',
+  d: 'ď',
+  e: 'é',
+  f: 'ƒ',
+  g: 'ĝ',
+  h: 'ĥ',
+  i: 'í',
+  j: 'ĵ',
+  k: 'ķ',
+  l: 'ĺ',
+  m: 'ɱ',
+  n: 'ñ',
+  o: 'ó',
+  p: 'þ',
+  q: 'ǫ',
+  r: 'ŕ',
+  s: 'š',
+  t: 'ţ',
+  u: 'ú',
+  v: 'ṽ',
+  w: 'ŵ',
+  x: 'ẋ',
+  y: 'ý',
+  z: 'ž',
+  A: 'Á',
+  B: 'Ɓ',
+  C: 'Ç',
+  D: 'Ď',
+  E: 'É',
+  F: 'Ƒ',
+  G: 'Ĝ',
+  H: 'Ĥ',
+  I: 'Í',
+  J: 'Ĵ',
+  K: 'Ķ',
+  L: 'Ĺ',
+  M: 'Ṁ',
+  N: 'Ñ',
+  O: 'Ó',
+  P: 'Þ',
+  Q: 'Ǫ',
+  R: 'Ŕ',
+  S: 'Š',
+  T: 'Ţ',
+  U: 'Ú',
+  V: 'Ṽ',
+  W: 'Ŵ',
+  X: 'Ẋ',
+  Y: 'Ý',
+  Z: 'Ž',
+};
+
+/** The share of length added, as a translation into German often adds. */
+const GROWTH = 0.4;
+
+export function pseudoText(text: string): string {
+  const letters = text.replace(/[A-Za-z]/g, (letter) => LOOK_ALIKES[letter] ?? letter);
+  const words = text.match(/[A-Za-z]+/g);
+  if (!words) return letters;
+  // The padding goes inside the text, after its last word, so a sentence keeps its full stop last.
+  const padding = '·'.repeat(Math.ceil(words.join('').length * GROWTH));
+  return letters.replace(/([^\s.,:;!?)]+)([\s.,:;!?)]*)$/u, `$1${padding}$2`);
+}
+
+/**
+ * A compiled message (a string, or Lingui's array of text and placeholders, with plural choices
+ * nested) with its text made pseudo and its placeholders and tags left alone.
+ */
+export function pseudoMessage(message: string | CompiledMessage): string | CompiledMessage {
+  if (typeof message === 'string') return pseudoMarkup(message);
+  return message.map((token): CompiledMessageToken => {
+    if (typeof token === 'string') return pseudoMarkup(token);
+    const [name, type, choices] = token;
+    if (!choices || typeof choices !== 'object') return token;
+    const pseudoChoices = Object.fromEntries(
+      Object.entries(choices as CompiledIcuChoices).map(([key, choice]) => [
+        key,
+        Array.isArray(choice) ? pseudoMessage(choice) : choice,
+      ]),
+    );
+    return [name, type, pseudoChoices];
+  });
+}
+
+/** Text between `<0>` tags (a `<Trans>` with elements) pseudo, the tags themselves kept. */
+const pseudoMarkup = (text: string): string =>
+  text
+    .split(/(<\/?\d+\/?>)/)
+    .map((part, index) => (index % 2 ? part : pseudoText(part)))
+    .join('');
+
+/** True for text with a run of three plain Latin letters: text that skipped the pseudo-locale. */
+export const looksUntranslated = (text: string): boolean => /[A-Za-z]{3}/.test(text);
