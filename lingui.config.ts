@@ -19,6 +19,17 @@ export default defineConfig({
     {
       path: '<rootDir>/src/renderer/src/features/{name}/locales/{locale}',
       include: ['<rootDir>/src/renderer/src/features/{name}/'],
+      // The admin console is big enough to have a catalog per part (below).
+      exclude: ['<rootDir>/src/renderer/src/features/admin/**'],
+    },
+    {
+      path: '<rootDir>/src/renderer/src/features/admin/{name}/locales/{locale}',
+      include: ['<rootDir>/src/renderer/src/features/admin/{name}/'],
+      exclude: ['<rootDir>/src/renderer/src/features/admin/locales/**'],
+    },
+    {
+      path: '<rootDir>/src/renderer/src/features/admin/locales/{locale}',
+      include: ['<rootDir>/src/renderer/src/features/admin/*.{ts,tsx}'],
     },
     {
       path: '<rootDir>/src/renderer/src/locales/{locale}',
