@@ -20,6 +20,7 @@ export type ShownLanguage = PortalLanguage | typeof PSEUDO_LANGUAGE;
 const catalogs = import.meta.glob<{ messages: Messages }>([
   '../../locales/*.po',
   '../../features/*/locales/*.po',
+  '../../features/admin/*/locales/*.po',
 ]);
 
 // Every message arrives compiled (the English in the code by the build, see scripts/vite-lingui.ts,
