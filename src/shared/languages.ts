@@ -36,3 +36,6 @@ export function portalLanguageOf(tags: readonly (string | null | undefined)[]): 
   }
   return SOURCE_LANGUAGE;
 }
+
+/** True for text with a run of three plain Latin letters: in the pseudo-locale, text that skipped translation. */
+export const looksUntranslated = (text: string): boolean => /[A-Za-z]{3}/.test(text);

@@ -100,12 +100,14 @@ export async function showScreen(
   network: ReturnType<typeof trackNetwork>,
   screen: SignedInScreen,
   context: ScreenContext,
+  /** The h1 to wait for, when the screen is not in English: any h1 of the new screen. */
+  heading: string | RegExp = screen.heading,
 ): Promise<void> {
   await page.evaluate(`document.querySelectorAll('h1').forEach((h) => h.setAttribute('data-e2e-left', ''))`);
   const path = JSON.stringify(screen.path(context));
   await page.evaluate(`history.pushState(null, '', ${path}); dispatchEvent(new PopStateEvent('popstate'))`);
   await page
-    .getByRole('heading', { level: 1, name: screen.heading, exact: true })
+    .getByRole('heading', { level: 1, name: heading, exact: typeof heading === 'string' })
     .and(page.locator(':not([data-e2e-left])'))
     .first()
     .waitFor();

@@ -103,5 +103,4 @@ const pseudoMarkup = (text: string): string =>
     .map((part, index) => (index % 2 ? part : pseudoText(part)))
     .join('');
 
-/** True for text with a run of three plain Latin letters: text that skipped the pseudo-locale. */
-export const looksUntranslated = (text: string): boolean => /[A-Za-z]{3}/.test(text);
+export { looksUntranslated } from '../../../../shared/languages';
