@@ -10,13 +10,15 @@ import {
   signInNameSchema,
 } from './common.js';
 import { apiErrorSchema } from './errors.js';
-import { userProfileSchema } from './users.js';
+import { languageTagSchema, userProfileSchema } from './users.js';
 
 export const registerRequestSchema = z
   .strictObject({
     email: emailSchema,
     password: newPasswordSchema,
     full_name: displayText(100).optional(),
+    /** The language the portal was shown in: the new account's, so its mail speaks it from the first. */
+    language: languageTagSchema.optional(),
   })
   .meta({ id: 'RegisterRequest' });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;

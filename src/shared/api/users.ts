@@ -10,13 +10,16 @@ export const notificationPreferencesSchema = z.object({
   billing: z.boolean(),
 });
 
+/** A BCP 47 language tag as the account keeps it: `en`, `de`, `pt-BR`. */
+export const languageTagSchema = z
+  .string()
+  .max(35, 'Use a language tag such as en or pt-BR')
+  .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or pt-BR');
+
 export const preferencesSchema = z
   .object({
     theme: z.enum(THEMES),
-    language: z
-      .string()
-      .max(35, 'Use a language tag such as en or pt-BR')
-      .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Use a language tag such as en or pt-BR'),
+    language: languageTagSchema,
     notifications: notificationPreferencesSchema,
   })
   .meta({ id: 'Preferences' });

@@ -6663,6 +6663,7 @@ export interface components {
             email: string;
             password: string;
             full_name?: string;
+            language?: string;
         };
         RegistrationResponseInput: {
             id: string;

@@ -15,6 +15,41 @@ import {
 
 describeIdentity('auth: registration, e-mail confirmation and sign-in', (server) => {
   describe('POST /auth/register and /auth/verify-registration', () => {
+    it('starts the account in the language the portal was shown in; a taken, confirmed address keeps its own', async () => {
+      const s = server();
+      const email = uniqueEmail('register-language');
+      const register = (language: string) =>
+        s.api({
+          method: 'POST',
+          path: '/auth/register',
+          body: { email, password: STRONG_PASSWORD, language },
+        });
+      const languageOf = async () => JSON.parse((await userByEmail(s, email)).preferences).language as string;
+
+      expect((await register('de')).statusCode).toBe(202);
+      expect(await languageOf()).toBe('de');
+      // Still unconfirmed: the newest sign-up decides, as it does the password.
+      expect((await register('es')).statusCode).toBe(202);
+      expect(await languageOf()).toBe('es');
+
+      const token = tokenFromMail((await mailsTo(s, email)).at(-1)!);
+      expect(
+        (await s.api({ method: 'POST', path: '/auth/verify-registration', body: { token } })).statusCode,
+      ).toBe(200);
+      expect((await register('hi')).statusCode).toBe(202);
+      expect(await languageOf()).toBe('es');
+
+      expectApiError(
+        await s.api({
+          method: 'POST',
+          path: '/auth/register',
+          body: { email: uniqueEmail('bad-language'), password: STRONG_PASSWORD, language: 'Deutsch!' },
+        }),
+        400,
+        'validation_error',
+      );
+    });
+
     it('answers 202, mails a confirmation link, refuses sign-in until the link is followed', async () => {
       const s = server();
       const email = uniqueEmail('register');

@@ -32,7 +32,10 @@ export function createAccounts(deps: AuthServiceDeps) {
       status: 'active',
       full_name: account.fullName ?? null,
       company: null,
-      preferences: JSON.stringify(defaultPreferences),
+      preferences: JSON.stringify({
+        ...defaultPreferences,
+        language: account.language ?? defaultPreferences.language,
+      }),
       email_verified_at: account.verified ? now : null,
       password_changed_at: null,
       session_version: 0,
@@ -52,7 +55,13 @@ export function createAccounts(deps: AuthServiceDeps) {
    */
   async function completeRegistration(input: RegisterRequest, passwordHash: string, meta: RequestMeta) {
     const candidate = newUserRow(
-      { email: input.email, role: 'user', fullName: input.full_name ?? null, verified: false },
+      {
+        email: input.email,
+        role: 'user',
+        fullName: input.full_name ?? null,
+        verified: false,
+        language: input.language,
+      },
       passwordHash,
     );
     await db.transaction().execute(async (trx) => {

@@ -47,4 +47,6 @@ export interface NewAccount {
   role: UserRole;
   fullName?: string | null;
   verified: boolean;
+  /** The language the account starts with (its mail's, and the portal's once signed in). */
+  language?: string;
 }

@@ -27,7 +27,7 @@ const whileUnconfirmed = <T>(column: string) =>
 
 /**
  * A sign-up's write, one statement whatever holds the address: creates the account; or gives a
- * still-unconfirmed account the newest sign-up's password and name and ends its sessions; or,
+ * still-unconfirmed account the newest sign-up's password, name and language and ends its sessions; or,
  * for a confirmed account, writes back what is there. Returns the account's id and whether it
  * was confirmed, so the caller learns which case it was without a statement of its own.
  */
@@ -42,6 +42,7 @@ export async function upsertSignUp(
       conflict.column('email').doUpdateSet({
         password_hash: whileUnconfirmed<string>('password_hash'),
         full_name: whileUnconfirmed<string | null>('full_name'),
+        preferences: whileUnconfirmed<string>('preferences'),
         updated_at: whileUnconfirmed<string>('updated_at'),
         session_version: sql<number>`case when users.email_verified_at is null
           then users.session_version + 1 else users.session_version end`,
