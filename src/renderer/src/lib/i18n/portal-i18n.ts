@@ -15,13 +15,19 @@ export type ShownLanguage = PortalLanguage | typeof PSEUDO_LANGUAGE;
 
 /**
  * Each language's catalogs (lingui.config.ts), compiled by the build and loaded when the language
- * is chosen: English needs none, since the code holds it.
+ * is chosen: English needs none, since the code holds it. The admin console's load only once an
+ * administrator's screen asks for them, so customers download none of its words.
  */
-const catalogs = import.meta.glob<{ messages: Messages }>([
+type Catalogs = Record<string, () => Promise<{ messages: Messages }>>;
+const portalCatalogs: Catalogs = import.meta.glob<{ messages: Messages }>([
   '../../locales/*.po',
   '../../features/*/locales/*.po',
-  '../../features/admin/*/locales/*.po',
+  '!../../features/admin/**',
 ]);
+const adminCatalogs: Catalogs = import.meta.glob<{ messages: Messages }>(
+  '../../features/admin/**/locales/*.po',
+);
+const wanted: Catalogs[] = [portalCatalogs];
 
 // Every message arrives compiled (the English in the code by the build, see scripts/vite-lingui.ts,
 // and the catalogs as they load): a plain string is shown as it is, and no ICU parser is shipped.
@@ -50,11 +56,24 @@ const pseudoTranslate = ((
 
 export { i18n as portalI18n };
 
-async function catalogOf(language: PortalLanguage): Promise<Messages> {
-  const loads = Object.entries(catalogs)
+async function messagesOf(catalogs: Catalogs[], language: PortalLanguage): Promise<Messages> {
+  const loads = catalogs
+    .flatMap((group) => Object.entries(group))
     .filter(([path]) => path.endsWith(`/${language}.po`))
     .map(([, load]) => load());
   return Object.assign({}, ...(await Promise.all(loads)).map((module) => module.messages)) as Messages;
+}
+
+/**
+ * The admin console's catalogs, from now on with every language shown; the current language's
+ * join at once (its screens show in English for the moment they take).
+ */
+export async function includeAdminCatalogs(): Promise<void> {
+  if (wanted.includes(adminCatalogs)) return;
+  wanted.push(adminCatalogs);
+  const language = i18n.locale;
+  if (isPortalLanguage(language) && language !== SOURCE_LANGUAGE)
+    i18n.load(language, await messagesOf([adminCatalogs], language));
 }
 
 function rememberLanguage(language: ShownLanguage): void {
@@ -84,7 +103,7 @@ export function browserLanguage(): ShownLanguage {
 export async function showLanguage(language: ShownLanguage): Promise<void> {
   if (language === i18n.locale) return;
   const messages =
-    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? await catalogOf(language) : {};
+    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? await messagesOf(wanted, language) : {};
   // `t` is Lingui's bound copy of `_`, which `useLingui` hands out: both change together.
   i18n._ = i18n.t = language === PSEUDO_LANGUAGE ? pseudoTranslate : translate;
   i18n.loadAndActivate({ locale: language, messages });
