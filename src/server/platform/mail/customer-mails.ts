@@ -2,8 +2,9 @@ import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { composeMail } from './compose.js';
 import type { MailBlock } from './content.js';
 import { formatDate, formatDateTime, formatMoney } from './formatting.js';
+import { type MailI18n, mailI18n } from './mail-i18n.js';
 import type { MailMessage } from './message.js';
-import { unsubscribeReasons } from './preferences.js';
+import { unsubscribeReason } from './preferences.js';
 import { mailKinds } from './templates.js';
 
 /*
@@ -22,10 +23,14 @@ import { mailKinds } from './templates.js';
  *   plain text: the HTML part escapes it.
  */
 
-/** Who the mail is to: the address, and the account's name when it has one. */
+/**
+ * Who the mail is to: the address, the account's name when it has one, and its language preference
+ * (`preferences.language`): the mail is written in it, English when absent or not spoken.
+ */
 export interface MailRecipient {
   to: string;
   name?: string | null;
+  language?: string | null | undefined;
 }
 
 /** A price: `{ amountMinor: 49900, currency: 'INR' }` is ₹499.00. */
@@ -36,14 +41,18 @@ export interface MailAmount {
 
 export type Moment = Date | string;
 
-export const greeting = (name: string | null | undefined): MailBlock => ({
-  paragraph: name?.trim() ? `Hello ${name.trim()},` : 'Hello,',
+export const greeting = (name: string | null | undefined, i18n: MailI18n = mailI18n()): MailBlock => ({
+  paragraph: name?.trim()
+    ? i18n._({ id: 'mail.greeting.named', message: 'Hello {name},' }, { name: name.trim() })
+    : i18n._({ id: 'mail.greeting', message: 'Hello,' }),
 });
 
 /** Enough of a license key to tell licenses apart, never the whole key: a mail is not a safe place for it. */
-export const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
+export const keyEnding = (licenseKey: string, i18n: MailI18n = mailI18n()) =>
+  i18n._({ id: 'mail.license.keyEnding', message: 'ending in {ending}' }, { ending: licenseKey.slice(-5) });
 
-const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
+const money = ({ amountMinor, currency }: MailAmount, i18n: MailI18n = mailI18n()) =>
+  formatMoney(amountMinor, currency, i18n.locale);
 
 /** Seats bought for an organisation mid-period: the receipt says how many and for whom. */
 export interface ReceiptSeats {
@@ -52,7 +61,11 @@ export interface ReceiptSeats {
   to: number;
 }
 
-const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+const seatCount = (seats: number, i18n: MailI18n) =>
+  i18n._(
+    { id: 'mail.receipt.seatCount', message: '{seats, plural, one {# seat} other {# seats}}' },
+    { seats },
+  );
 
 /**
  * Receipt of a successful charge, with its invoice attached (resolved when sent, see
@@ -74,42 +87,91 @@ export const receiptMail = (
       seats?: ReceiptSeats | undefined;
     },
 ): MailMessage => {
+  const i18n = mailI18n(input.language);
   const { seats } = input;
   const added = seats ? seats.to - seats.from : 0;
+  const amount = money(input, i18n);
+  const plan = input.planName;
+  const date = (moment: Moment) => formatDate(moment, i18n.locale);
   return composeMail({
     kind: mailKinds.receipt,
     to: input.to,
-    subject: `Your ${PRODUCT_NAME} receipt ${input.invoiceNumber}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.receipt.subject', message: 'Your {product} receipt {invoiceNumber}' },
+      { product: PRODUCT_NAME, invoiceNumber: input.invoiceNumber },
+    ),
     content: {
       preview: seats
-        ? `${money(input)} paid for ${seatCount(added)} more for ${seats.organisationName}. Your invoice is attached.`
-        : `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
-      heading: 'Thank you for your payment',
+        ? i18n._(
+            {
+              id: 'mail.receipt.previewSeats',
+              message: '{amount} paid for {seats} more for {organisation}. Your invoice is attached.',
+            },
+            { amount, seats: seatCount(added, i18n), organisation: seats.organisationName },
+          )
+        : i18n._(
+            { id: 'mail.receipt.preview', message: '{amount} paid for {plan}. Your invoice is attached.' },
+            { amount, plan },
+          ),
+      heading: i18n._({ id: 'mail.receipt.heading', message: 'Thank you for your payment' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
           paragraph: seats
-            ? `We received your payment for ${seatCount(added)} more on ${seats.organisationName}’s ${input.planName} subscription, charged for what is left of the current period. Your invoice is attached to this mail.`
-            : `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
+            ? i18n._(
+                {
+                  id: 'mail.receipt.bodySeats',
+                  message:
+                    'We received your payment for {seats} more on {organisation}’s {plan} subscription, charged for what is left of the current period. Your invoice is attached to this mail.',
+                },
+                { seats: seatCount(added, i18n), organisation: seats.organisationName, plan },
+              )
+            : i18n._(
+                {
+                  id: 'mail.receipt.body',
+                  message: 'We received your payment for {plan}. Your invoice is attached to this mail.',
+                },
+                { plan },
+              ),
         },
         ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
         {
           details: [
-            { label: 'Amount paid', value: money(input) },
-            { label: 'Plan', value: input.planName },
+            { label: i18n._({ id: 'mail.label.amountPaid', message: 'Amount paid' }), value: amount },
+            { label: i18n._({ id: 'mail.label.plan', message: 'Plan' }), value: plan },
             ...(seats
               ? [
-                  { label: 'Organization', value: seats.organisationName },
-                  { label: 'Seats', value: `${seats.from} → ${seats.to} (${added} added)` },
+                  {
+                    label: i18n._({ id: 'mail.label.organization', message: 'Organization' }),
+                    value: seats.organisationName,
+                  },
+                  {
+                    label: i18n._({ id: 'mail.label.seats', message: 'Seats' }),
+                    value: i18n._(
+                      { id: 'mail.receipt.seatsChange', message: '{from} → {to} ({added} added)' },
+                      { from: seats.from, to: seats.to, added },
+                    ),
+                  },
                 ]
               : []),
-            { label: 'Paid on', value: formatDate(input.paidAt) },
-            ...(input.paidUntil ? [{ label: 'Paid until', value: formatDate(input.paidUntil) }] : []),
-            { label: 'Invoice', value: input.invoiceNumber },
+            { label: i18n._({ id: 'mail.label.paidOn', message: 'Paid on' }), value: date(input.paidAt) },
+            ...(input.paidUntil
+              ? [
+                  {
+                    label: i18n._({ id: 'mail.label.paidUntil', message: 'Paid until' }),
+                    value: date(input.paidUntil),
+                  },
+                ]
+              : []),
+            { label: i18n._({ id: 'mail.label.invoice', message: 'Invoice' }), value: input.invoiceNumber },
           ],
         },
       ],
-      action: { label: 'View billing', url: input.billingUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.viewBilling', message: 'View billing' }),
+        url: input.billingUrl,
+      },
     },
     attachments: [
       {
@@ -153,7 +215,7 @@ export const renewalReminderMail = (
       ],
       action: { label: 'Manage subscription', url: input.subscriptionUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
   });
 
 /** A renewal charge failed: what happens next, and the link that fixes it. */
@@ -638,7 +700,7 @@ export const newSignInMail = (
       ],
       action: { label: 'Change my password', url: input.resetPasswordUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.security_alerts },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'security_alerts') },
   });
 
 /** Optional (`billing`): a one-off license expires soon. */
@@ -668,5 +730,5 @@ export const licenseExpiringSoonMail = (
       ],
       action: { label: 'Renew', url: input.renewUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
   });
