@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_NAME } from '../../../src/shared/constants.js';
-import { receiptMail } from '../../../src/server/platform/mail/customer-mails.js';
+import { receiptMail, renewalReminderMail } from '../../../src/server/platform/mail/customer-mails.js';
 import { formatDate, formatMoney } from '../../../src/server/platform/mail/formatting.js';
 import { mailI18n } from '../../../src/server/platform/mail/mail-i18n.js';
 import { passwordResetMail, verificationMail } from '../../../src/server/platform/mail/templates.js';
@@ -47,6 +47,25 @@ describe('mail in the recipient’s language', () => {
     expect(formatMoney(49900, 'INR', 'de')).toMatch(/^499,00\s₹$/);
     expect(mail.text).toContain('Bezahlt am: 3. April 2026');
     expect(mail.text).not.toContain('Thank you');
+  });
+
+  it('writes an optional mail’s reason and unsubscribe link in the recipient’s language', () => {
+    const mail = renewalReminderMail({
+      to: 'ada@example.test',
+      language: 'de',
+      amountMinor: 49900,
+      currency: 'INR',
+      planName: 'Pro',
+      renewsAt: '2026-05-01T00:00:00Z',
+      subscriptionUrl: 'https://portal.test/subscription',
+      unsubscribeUrl: 'https://portal.test/unsubscribe?t=1',
+    });
+    expect(mail.subject).toBe('Ihr Pro-Abonnement verlängert sich am 1. Mai 2026');
+    expect(mail.text).toContain(
+      'Sie erhalten Zahlungserinnerungen, weil sie in Ihren Benachrichtigungseinstellungen aktiviert sind.\n' +
+        'Um diese E-Mails abzubestellen: https://portal.test/unsubscribe?t=1',
+    );
+    expect(mail.html).toContain('Diese E-Mails abbestellen');
   });
 
   it('writes a Spanish user’s receipt in Spanish', () => {

@@ -16,7 +16,7 @@ import {
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { findUserById, wantsMail } from '../../identity/index.js';
+import { findUserById, mailLanguage, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
@@ -63,7 +63,7 @@ export function createSubscriptionNotices({
     const user = subscription.user_id ? await findUserById(trx, subscription.user_id) : undefined;
     const plan = await findPlanRow(trx, subscription.plan_id);
     if (!user || !plan) return undefined;
-    return { user, plan, to: { to: user.email, name: user.full_name } };
+    return { user, plan, to: { to: user.email, name: user.full_name, language: mailLanguage(user) } };
   }
 
   const nextAmount = async (trx: DbOrTransaction, plan: PlanRow, subscription: SubscriptionRow) => ({
@@ -86,7 +86,7 @@ export function createSubscriptionNotices({
     mail: (
       user: UserRow,
       plan: PlanRow,
-      to: { to: string; name: string | null },
+      to: { to: string; name: string | null; language: string },
       amount: { amountMinor: number; currency: string },
     ) => Parameters<Mailer['queue']>[1] | undefined,
   ): Promise<boolean> {

@@ -192,31 +192,58 @@ export const renewalReminderMail = (
       subscriptionUrl: string;
       unsubscribeUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const renewsOn = formatDate(input.renewsAt, i18n.locale);
+  const amount = money(input, i18n);
+  const plan = input.planName;
+  return composeMail({
     kind: mailKinds.renewalReminder,
     to: input.to,
-    subject: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.renewalReminder.subject', message: 'Your {plan} subscription renews on {renewsOn}' },
+      { plan, renewsOn },
+    ),
     content: {
-      preview: `${money(input)} will be charged on ${formatDate(input.renewsAt)}.`,
-      heading: 'Your subscription renews soon',
+      preview: i18n._(
+        { id: 'mail.renewalReminder.preview', message: '{amount} will be charged on {renewsOn}.' },
+        { amount, renewsOn },
+      ),
+      heading: i18n._({ id: 'mail.renewalReminder.heading', message: 'Your subscription renews soon' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}. Nothing needs doing: we charge your saved payment method.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.renewalReminder.body',
+              message:
+                'Your {plan} subscription renews on {renewsOn}. Nothing needs doing: we charge your saved payment method.',
+            },
+            { plan, renewsOn },
+          ),
         },
         {
           details: [
-            { label: 'Amount', value: money(input) },
-            { label: 'Renews on', value: formatDate(input.renewsAt) },
+            { label: i18n._({ id: 'mail.label.amount', message: 'Amount' }), value: amount },
+            { label: i18n._({ id: 'mail.label.renewsOn', message: 'Renews on' }), value: renewsOn },
           ],
         },
-        { paragraph: 'To change plan, update your payment method or cancel, open your subscription.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.renewalReminder.change',
+            message: 'To change plan, update your payment method or cancel, open your subscription.',
+          }),
+        },
       ],
-      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.manageSubscription', message: 'Manage subscription' }),
+        url: input.subscriptionUrl,
+      },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'billing') },
   });
+};
 
 /** A renewal charge failed: what happens next, and the link that fixes it. */
 export const paymentFailedMail = (
@@ -232,33 +259,78 @@ export const paymentFailedMail = (
       /** The subscription page, where the payment method is updated. */
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const retry = input.nextRetryAt
+    ? `${i18n._(
+        { id: 'mail.paymentFailed.retry', message: 'We will try again on {date}.' },
+        { date: formatDate(input.nextRetryAt, i18n.locale) },
+      )} `
+    : '';
+  return composeMail({
     kind: mailKinds.paymentFailed,
     to: input.to,
-    subject: `Payment failed for your ${input.planName} subscription`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.paymentFailed.subject', message: 'Payment failed for your {plan} subscription' },
+      { plan },
+    ),
     content: {
-      preview: `Update your payment method before ${formatDate(input.graceEndsAt)} to keep your license.`,
-      heading: 'Your payment did not go through',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `We could not charge ${money(input)} for your ${input.planName} subscription${input.reason ? `: ${input.reason}` : '.'}`,
+          id: 'mail.paymentFailed.preview',
+          message: 'Update your payment method before {date} to keep your license.',
+        },
+        { date: formatDate(input.graceEndsAt, i18n.locale) },
+      ),
+      heading: i18n._({ id: 'mail.paymentFailed.heading', message: 'Your payment did not go through' }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: input.reason
+            ? i18n._(
+                {
+                  id: 'mail.paymentFailed.bodyReason',
+                  message: 'We could not charge {amount} for your {plan} subscription: {reason}',
+                },
+                { amount, plan, reason: input.reason },
+              )
+            : i18n._(
+                {
+                  id: 'mail.paymentFailed.body',
+                  message: 'We could not charge {amount} for your {plan} subscription.',
+                },
+                { amount, plan },
+              ),
         },
         {
-          paragraph: `Your license keeps working until ${formatDateTime(input.graceEndsAt)}. ${
-            input.nextRetryAt ? `We will try again on ${formatDate(input.nextRetryAt)}. ` : ''
-          }To fix it now, update your payment method on your subscription page.`,
+          paragraph: `${i18n._(
+            { id: 'mail.paymentFailed.graceUntil', message: 'Your license keeps working until {date}.' },
+            { date: formatDateTime(input.graceEndsAt, i18n.locale) },
+          )} ${retry}${i18n._({
+            id: 'mail.paymentFailed.fixNow',
+            message: 'To fix it now, update your payment method on your subscription page.',
+          })}`,
         },
       ],
-      action: { label: 'Update payment method', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.updatePaymentMethod', message: 'Update payment method' }),
+        url: input.subscriptionUrl,
+      },
       after: [
         {
-          note: 'If the payment still fails when the grace period ends, the license is suspended until it is paid.',
+          note: i18n._({
+            id: 'mail.paymentFailed.suspension',
+            message:
+              'If the payment still fails when the grace period ends, the license is suspended until it is paid.',
+          }),
         },
       ],
     },
   });
+};
 
 /** The grace period after a failed payment ends soon. */
 export const gracePeriodEndingMail = (
@@ -673,35 +745,55 @@ export const newSignInMail = (
     resetPasswordUrl: string;
     unsubscribeUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const when = formatDateTime(input.signedInAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.newSignIn,
     to: input.to,
-    subject: `New sign-in to your ${PRODUCT_NAME} account`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.newSignIn.subject', message: 'New sign-in to your {product} account' },
+      { product: PRODUCT_NAME },
+    ),
     content: {
-      preview: `${input.device}, ${formatDateTime(input.signedInAt)}`,
-      heading: 'New sign-in to your account',
+      preview: `${input.device}, ${when}`,
+      heading: i18n._({ id: 'mail.newSignIn.heading', message: 'New sign-in to your account' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${PRODUCT_NAME} account was just signed in to from a device or network it has not used lately.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.newSignIn.body',
+              message:
+                'Your {product} account was just signed in to from a device or network it has not used lately.',
+            },
+            { product: PRODUCT_NAME },
+          ),
         },
         {
           details: [
-            { label: 'Device', value: input.device },
-            { label: 'Address', value: input.ipAddress },
-            { label: 'When', value: formatDateTime(input.signedInAt) },
+            { label: i18n._({ id: 'mail.label.device', message: 'Device' }), value: input.device },
+            { label: i18n._({ id: 'mail.label.address', message: 'Address' }), value: input.ipAddress },
+            { label: i18n._({ id: 'mail.label.when', message: 'When' }), value: when },
           ],
         },
         {
-          paragraph:
-            'If this was you, there is nothing to do. If it was not, change your password now: every device is then signed out.',
+          paragraph: i18n._({
+            id: 'mail.newSignIn.notYou',
+            message:
+              'If this was you, there is nothing to do. If it was not, change your password now: every device is then signed out.',
+          }),
         },
       ],
-      action: { label: 'Change my password', url: input.resetPasswordUrl },
+      action: {
+        label: i18n._({ id: 'mail.newSignIn.action', message: 'Change my password' }),
+        url: input.resetPasswordUrl,
+      },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'security_alerts') },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'security_alerts') },
   });
+};
 
 /** Optional (`billing`): a one-off license expires soon. */
 export const licenseExpiringSoonMail = (
@@ -712,23 +804,43 @@ export const licenseExpiringSoonMail = (
     renewUrl: string;
     unsubscribeUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const expiresOn = formatDate(input.expiresAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.licenseExpiringSoon,
     to: input.to,
-    subject: `Your ${input.planName} license expires on ${formatDate(input.expiresAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseExpiringSoon.subject', message: 'Your {plan} license expires on {expiresOn}' },
+      { plan, expiresOn },
+    ),
     content: {
-      preview: `Renew before ${formatDate(input.expiresAt)} to keep using ${input.planName}.`,
-      heading: 'Your license expires soon',
+      preview: i18n._(
+        { id: 'mail.licenseExpiringSoon.preview', message: 'Renew before {expiresOn} to keep using {plan}.' },
+        { plan, expiresOn },
+      ),
+      heading: i18n._({ id: 'mail.licenseExpiringSoon.heading', message: 'Your license expires soon' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expires on ${formatDateTime(
-            input.expiresAt,
-          )}. Renew it before then to keep its features without a break.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseExpiringSoon.body',
+              message:
+                'Your {plan} license ({key}) expires on {expiresAt}. Renew it before then to keep its features without a break.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              expiresAt: formatDateTime(input.expiresAt, i18n.locale),
+            },
+          ),
         },
       ],
-      action: { label: 'Renew', url: input.renewUrl },
+      action: { label: i18n._({ id: 'mail.action.renew', message: 'Renew' }), url: input.renewUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'billing') },
   });
+};
