@@ -16,6 +16,7 @@ import {
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
+import { mailI18n } from '../../platform/mail/mail-i18n.js';
 import { findUserById, mailLanguage, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
@@ -130,13 +131,17 @@ export function createSubscriptionNotices({
     async suspended(trx: DbOrTransaction, subscription: SubscriptionRow, license: LicenseRow | undefined) {
       const found = await parties(trx, subscription);
       if (!found || !license) return;
+      const i18n = mailI18n(found.to.language);
       await mailer.queue(
         trx,
         licenseSuspendedMail({
           ...found.to,
           planName: found.plan.name,
           licenseKey: license.license_key,
-          reason: 'The payment for your subscription failed and its grace period has ended.',
+          reason: i18n._({
+            id: 'mail.licenseSuspended.reasonUnpaid',
+            message: 'The payment for your subscription failed and its grace period has ended.',
+          }),
           fixUrl: subscriptionUrl,
         }),
       );

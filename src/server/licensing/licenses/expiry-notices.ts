@@ -94,6 +94,7 @@ export function createLicenseExpiryNotices({
         const message = licenseExpiredMail({
           to: license.email,
           name: license.full_name,
+          language: mailLanguage({ preferences: license.preferences }),
           planName: license.plan_name,
           licenseKey: license.license_key,
           expiredAt: license.expires_at,

@@ -340,26 +340,54 @@ export const gracePeriodEndingMail = (
       graceEndsAt: Moment;
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const date = formatDate(input.graceEndsAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.gracePeriodEnding,
     to: input.to,
-    subject: `Your ${input.planName} license will be suspended on ${formatDate(input.graceEndsAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.gracePeriodEnding.subject', message: 'Your {plan} license will be suspended on {date}' },
+      { plan, date },
+    ),
     content: {
-      preview: `Pay ${money(input)} before ${formatDate(input.graceEndsAt)} to keep using ${PRODUCT_NAME}.`,
-      heading: 'Your grace period ends soon',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `The payment of ${money(input)} for your ${input.planName} subscription is still due. On ${formatDateTime(
-            input.graceEndsAt,
-          )} your license will be suspended and ${PRODUCT_NAME} will stop working on your machines.`,
+          id: 'mail.gracePeriodEnding.preview',
+          message: 'Pay {amount} before {date} to keep using {product}.',
         },
-        { paragraph: 'Update your payment method to keep it running.' },
+        { amount, date, product: PRODUCT_NAME },
+      ),
+      heading: i18n._({ id: 'mail.gracePeriodEnding.heading', message: 'Your grace period ends soon' }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: i18n._(
+            {
+              id: 'mail.gracePeriodEnding.body',
+              message:
+                'The payment of {amount} for your {plan} subscription is still due. On {moment} your license will be suspended and {product} will stop working on your machines.',
+            },
+            { amount, plan, moment: formatDateTime(input.graceEndsAt, i18n.locale), product: PRODUCT_NAME },
+          ),
+        },
+        {
+          paragraph: i18n._({
+            id: 'mail.gracePeriodEnding.keepRunning',
+            message: 'Update your payment method to keep it running.',
+          }),
+        },
       ],
-      action: { label: 'Update payment method', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.updatePaymentMethod', message: 'Update payment method' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /** The license was suspended (an unpaid subscription); a payment restores it. */
 export const licenseSuspendedMail = (
@@ -371,28 +399,51 @@ export const licenseSuspendedMail = (
     /** Where the customer restores it (the subscription page). */
     fixUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const heading = i18n._({ id: 'mail.licenseSuspended.heading', message: 'Your license is suspended' });
+  return composeMail({
     kind: mailKinds.licenseSuspended,
     to: input.to,
-    subject: `Your ${input.planName} license is suspended`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseSuspended.subject', message: 'Your {plan} license is suspended' },
+      { plan },
+    ),
     content: {
-      preview: 'Your license is suspended until the payment is made.',
-      heading: 'Your license is suspended',
+      preview: i18n._({
+        id: 'mail.licenseSuspended.preview',
+        message: 'Your license is suspended until the payment is made.',
+      }),
+      heading,
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) is suspended: ${PRODUCT_NAME} no longer runs with it.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseSuspended.body',
+              message: 'Your {plan} license ({key}) is suspended: {product} no longer runs with it.',
+            },
+            { plan, key: keyEnding(input.licenseKey, i18n), product: PRODUCT_NAME },
+          ),
         },
-        { details: [{ label: 'Reason', value: input.reason }] },
+        { details: [{ label: i18n._({ id: 'mail.label.reason', message: 'Reason' }), value: input.reason }] },
         {
-          paragraph:
-            'Your license, machines and settings are kept: it works again as soon as the payment is made.',
+          paragraph: i18n._({
+            id: 'mail.licenseSuspended.kept',
+            message:
+              'Your license, machines and settings are kept: it works again as soon as the payment is made.',
+          }),
         },
       ],
-      action: { label: 'Restore my license', url: input.fixUrl },
+      action: {
+        label: i18n._({ id: 'mail.licenseSuspended.action', message: 'Restore my license' }),
+        url: input.fixUrl,
+      },
     },
   });
+};
 
 /** An administrator revoked the license, with the reason they gave. */
 export const licenseRevokedMail = (
@@ -404,27 +455,53 @@ export const licenseRevokedMail = (
     /** Where to ask about it. */
     supportUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const reasonLabel = i18n._({ id: 'mail.label.reason', message: 'Reason' });
+  return composeMail({
     kind: mailKinds.licenseRevoked,
     to: input.to,
-    subject: `Your ${input.planName} license was revoked`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseRevoked.subject', message: 'Your {plan} license was revoked' },
+      { plan },
+    ),
     content: {
-      preview: `Reason: ${input.reason}`,
-      heading: 'Your license was revoked',
+      preview: `${reasonLabel}: ${input.reason}`,
+      heading: i18n._({ id: 'mail.licenseRevoked.heading', message: 'Your license was revoked' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `An administrator revoked your ${input.planName} license (${keyEnding(input.licenseKey)}) on ${formatDateTime(
-            input.revokedAt,
-          )}. ${PRODUCT_NAME} no longer runs with it.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseRevoked.body',
+              message:
+                'An administrator revoked your {plan} license ({key}) on {moment}. {product} no longer runs with it.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              moment: formatDateTime(input.revokedAt, i18n.locale),
+              product: PRODUCT_NAME,
+            },
+          ),
         },
-        { details: [{ label: 'Reason', value: input.reason }] },
-        { paragraph: 'If you think this is a mistake, contact support and quote the reason above.' },
+        { details: [{ label: reasonLabel, value: input.reason }] },
+        {
+          paragraph: i18n._({
+            id: 'mail.licenseRevoked.mistake',
+            message: 'If you think this is a mistake, contact support and quote the reason above.',
+          }),
+        },
       ],
-      action: { label: 'Contact support', url: input.supportUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.contactSupport', message: 'Contact support' }),
+        url: input.supportUrl,
+      },
     },
   });
+};
 
 /** The license reached its end date (a one-off plan, or a subscription that was cancelled). */
 export const licenseExpiredMail = (
@@ -435,26 +512,50 @@ export const licenseExpiredMail = (
     /** Where to buy or renew. */
     renewUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  return composeMail({
     kind: mailKinds.licenseExpired,
     to: input.to,
-    subject: `Your ${input.planName} license has expired`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseExpired.subject', message: 'Your {plan} license has expired' },
+      { plan },
+    ),
     content: {
-      preview: `It expired on ${formatDate(input.expiredAt)}. Renew to keep using ${input.planName}.`,
-      heading: 'Your license has expired',
+      preview: i18n._(
+        { id: 'mail.licenseExpired.preview', message: 'It expired on {date}. Renew to keep using {plan}.' },
+        { date: formatDate(input.expiredAt, i18n.locale), plan },
+      ),
+      heading: i18n._({ id: 'mail.licenseExpired.heading', message: 'Your license has expired' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expired on ${formatDateTime(
-            input.expiredAt,
-          )}. Its features are no longer available on your machines.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseExpired.body',
+              message:
+                'Your {plan} license ({key}) expired on {moment}. Its features are no longer available on your machines.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              moment: formatDateTime(input.expiredAt, i18n.locale),
+            },
+          ),
         },
-        { paragraph: 'Renew it or choose another plan to continue.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.licenseExpired.renew',
+            message: 'Renew it or choose another plan to continue.',
+          }),
+        },
       ],
-      action: { label: 'Renew', url: input.renewUrl },
+      action: { label: i18n._({ id: 'mail.action.renew', message: 'Renew' }), url: input.renewUrl },
     },
   });
+};
 
 /** A subscription was cancelled: at the end of the paid period, or at once. */
 export const subscriptionCancelledMail = (
