@@ -5,7 +5,7 @@ import { licenseRevokedMail } from '../platform/mail/customer-mails.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { LicenseEvent } from '../licensing/index.js';
 import { findPlanRowByIdOrCode } from '../catalogue/index.js';
-import { findUserById, portalLink } from '../identity/index.js';
+import { findUserById, mailLanguage, portalLink } from '../identity/index.js';
 
 /**
  * The owner's mail when an administrator revokes a license, with the reason they gave: admin's
@@ -23,6 +23,7 @@ export function createRevokedLicenseMail({ mailer, publicUrl }: { mailer: Mailer
       licenseRevokedMail({
         to: owner.email,
         name: owner.full_name,
+        language: mailLanguage(owner),
         planName: plan?.name ?? PRODUCT_NAME,
         licenseKey: license.license_key,
         reason: license.revoked_reason ?? '',

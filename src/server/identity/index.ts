@@ -1,7 +1,7 @@
 // What other contexts may use of identity (docs/architecture.md): a context imports this file,
 // never identity's own folders.
 
-export { wantsMail } from './users/mail-preferences.js';
+export { mailLanguage, wantsMail } from './users/mail-preferences.js';
 // Who is calling, for the other contexts' routes behind the guards.
 export { currentUser } from './plugins/authenticate.js';
 // A link into the portal, as identity's own mails build it.

@@ -124,6 +124,28 @@ describeOnEveryDatabase('the customer mail', (server) => {
     expect(await kindOf(s, user.email, 'new_sign_in')).toHaveLength(2);
   });
 
+  it('writes the alert in the language the account chose (issue 34): German, with German dates', async () => {
+    const s = server();
+    const user = await account(s, 'german-alert');
+    const token = await signInFrom(s, user.email, CHROME_LINUX);
+    const german = await s.api({
+      method: 'PUT',
+      path: '/users/me/preferences',
+      token,
+      body: { language: 'de' },
+    });
+    expect(german.statusCode, german.body).toBe(200);
+    await signInFrom(s, user.email, FIREFOX_WINDOWS, '198.51.100.40');
+    const [alert] = (await mailsTo(s, user.email)).filter((mail) =>
+      mail.subject.startsWith('Neue Anmeldung'),
+    );
+    expect(alert, 'a German alert').toBeDefined();
+    expect(alert!.text).toContain('Hallo Ada Lovelace,');
+    expect(alert!.text).toContain('Gerät: Firefox on Windows');
+    expect(alert!.text).toContain('Um diese E-Mails abzubestellen: http://portal.test/');
+    expect(alert!.html).toContain('lang="de"');
+  });
+
   it(`counts a device unseen for ${SIGN_IN_MEMORY_DAYS} days as new again`, async () => {
     const s = server();
     const user = await account(s, 'forgotten-device');

@@ -7,7 +7,7 @@ import { receiptMail } from '../../platform/mail/customer-mails.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
 import { findPlanRow } from '../../catalogue/index.js';
-import { findUserById } from '../../identity/index.js';
+import { findUserById, mailLanguage } from '../../identity/index.js';
 import { taxLabel } from './pdf.js';
 import { taxLinesOf } from './repository.js';
 import type { PaymentPaidEvent } from '../events.js';
@@ -73,6 +73,7 @@ export function createReceipts({
         receiptMail({
           to: user.email,
           name: user.full_name,
+          language: mailLanguage(user),
           amountMinor: Number(payment.amount_minor),
           currency: payment.currency,
           planName: plan.name,

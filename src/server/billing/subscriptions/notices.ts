@@ -16,7 +16,8 @@ import {
   subscriptionResumedMail,
 } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { findUserById, wantsMail } from '../../identity/index.js';
+import { mailI18n } from '../../platform/mail/mail-i18n.js';
+import { findUserById, mailLanguage, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
 import { findPlanRow } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
@@ -63,7 +64,7 @@ export function createSubscriptionNotices({
     const user = subscription.user_id ? await findUserById(trx, subscription.user_id) : undefined;
     const plan = await findPlanRow(trx, subscription.plan_id);
     if (!user || !plan) return undefined;
-    return { user, plan, to: { to: user.email, name: user.full_name } };
+    return { user, plan, to: { to: user.email, name: user.full_name, language: mailLanguage(user) } };
   }
 
   const nextAmount = async (trx: DbOrTransaction, plan: PlanRow, subscription: SubscriptionRow) => ({
@@ -86,7 +87,7 @@ export function createSubscriptionNotices({
     mail: (
       user: UserRow,
       plan: PlanRow,
-      to: { to: string; name: string | null },
+      to: { to: string; name: string | null; language: string },
       amount: { amountMinor: number; currency: string },
     ) => Parameters<Mailer['queue']>[1] | undefined,
   ): Promise<boolean> {
@@ -130,13 +131,17 @@ export function createSubscriptionNotices({
     async suspended(trx: DbOrTransaction, subscription: SubscriptionRow, license: LicenseRow | undefined) {
       const found = await parties(trx, subscription);
       if (!found || !license) return;
+      const i18n = mailI18n(found.to.language);
       await mailer.queue(
         trx,
         licenseSuspendedMail({
           ...found.to,
           planName: found.plan.name,
           licenseKey: license.license_key,
-          reason: 'The payment for your subscription failed and its grace period has ended.',
+          reason: i18n._({
+            id: 'mail.licenseSuspended.reasonUnpaid',
+            message: 'The payment for your subscription failed and its grace period has ended.',
+          }),
           fixUrl: subscriptionUrl,
         }),
       );

@@ -14,6 +14,7 @@ import type { RequestMeta } from '../../platform/request-meta.js';
 
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent, securityEventsOfUser } from '../../platform/security-log/service.js';
+import { mailLanguage } from '../users/mail-preferences.js';
 import { readPreferences } from '../users/profile.js';
 import { findUserById, lockUserRow } from '../users/repository.js';
 import { type ExportFile, jsonFile, packArchive } from './archive.js';
@@ -152,7 +153,7 @@ export function createDataExports({
       // The mail exists exactly when the export became ready.
       if (user && user.erased_at === null) {
         const link = `${publicUrl}${API_BASE_PATH}${apiPaths.dataExports.download.replace(':token', token)}`;
-        await mailer.queue(trx, dataExportReadyMail(user.email, link, expiresAt));
+        await mailer.queue(trx, dataExportReadyMail(user.email, link, expiresAt, mailLanguage(user)));
       }
     });
   }

@@ -10,6 +10,7 @@ import { badRequest } from '../../platform/http-error.js';
 import type { MailMessage, MailRequest } from '../../platform/mail/message.js';
 import { accountExistsMail, mailKinds, verificationMail } from '../../platform/mail/templates.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
+import { mailLanguage } from '../users/mail-preferences.js';
 import { findUserByEmail, findUserById, insertUser, updateUser, upsertSignUp } from '../users/repository.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
@@ -148,6 +149,7 @@ export function createAccounts(deps: AuthServiceDeps) {
         user.email,
         portalLink(deps.publicUrl, portalPaths.login),
         portalLink(deps.publicUrl, portalPaths.forgotPassword),
+        mailLanguage(user),
       );
     },
 
@@ -162,7 +164,11 @@ export function createAccounts(deps: AuthServiceDeps) {
         'verify_email',
         EMAIL_VERIFICATION_TTL_SECONDS,
       );
-      return verificationMail(user.email, portalLink(deps.publicUrl, portalPaths.verifyRegistration, token));
+      return verificationMail(
+        user.email,
+        portalLink(deps.publicUrl, portalPaths.verifyRegistration, token),
+        mailLanguage(user),
+      );
     },
   };
 }

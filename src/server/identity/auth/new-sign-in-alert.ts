@@ -14,7 +14,7 @@ import {
   hasSignInSources,
   noteSignInSource,
 } from './sign-in-sources-repository.js';
-import { wantsMail } from '../users/mail-preferences.js';
+import { mailLanguage, wantsMail } from '../users/mail-preferences.js';
 
 /**
  * "A sign-in from a new device or address": one whose device (browser and system, versions left
@@ -84,6 +84,7 @@ export async function alertOnNewSignIn(
     newSignInMail({
       to: user.email,
       name: user.full_name,
+      language: mailLanguage(user),
       device,
       ipAddress: meta.ip,
       signedInAt: now,

@@ -12,6 +12,7 @@ import {
   passwordResetThroughSsoMail,
 } from '../../platform/mail/templates.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
+import { mailLanguage } from '../users/mail-preferences.js';
 import { findUserByEmail, findUserById, updateUser } from '../users/repository.js';
 import { type SecurityEventType, securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
@@ -92,6 +93,7 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
           user.email,
           requirement.organisationName,
           portalLink(deps.publicUrl, portalPaths.login),
+          mailLanguage(user),
         );
       const token = await issueEmailToken(trx, clock, user.id, 'reset_password', PASSWORD_RESET_TTL_SECONDS);
       await recordSecurityEvent(trx, clock, {
@@ -103,7 +105,11 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
           userAgent: request.details?.['user_agent'] ?? null,
         },
       });
-      return passwordResetMail(user.email, portalLink(deps.publicUrl, portalPaths.resetPassword, token));
+      return passwordResetMail(
+        user.email,
+        portalLink(deps.publicUrl, portalPaths.resetPassword, token),
+        mailLanguage(user),
+      );
     },
 
     /** Sets a new password from an e-mailed link: single use, and every session of the user ends. */
@@ -146,7 +152,10 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
               via: 'password_reset',
             },
           });
-        await mailer.queue(trx, passwordChangedMail(updated.email, forgotPasswordLink()));
+        await mailer.queue(
+          trx,
+          passwordChangedMail(updated.email, forgotPasswordLink(), mailLanguage(updated)),
+        );
       });
       return authAnswers.passwordReset;
     },
@@ -166,7 +175,7 @@ export function createPasswordFlows(deps: AuthServiceDeps) {
       const passwordHash = await passwords.hash(newPassword);
       await db.transaction().execute(async (trx) => {
         await applyNewPassword(trx, user, passwordHash, { type: securityEventTypes.passwordChanged, meta });
-        await mailer.queue(trx, passwordChangedMail(user.email, forgotPasswordLink()));
+        await mailer.queue(trx, passwordChangedMail(user.email, forgotPasswordLink(), mailLanguage(user)));
       });
       return authAnswers.passwordChanged;
     },

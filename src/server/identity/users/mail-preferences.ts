@@ -11,3 +11,12 @@ import { readPreferences } from './profile.js';
 export function wantsMail(user: Pick<UserRow, 'preferences'>, preference: NotificationPreference): boolean {
   return readPreferences(user.preferences).notifications[preference];
 }
+
+/**
+ * The language the account's mail is written in: its `preferences.language` (the templates write
+ * English for one the portal does not speak). Read when the mail is queued, so a change of language
+ * applies to the next mail.
+ */
+export function mailLanguage(user: Pick<UserRow, 'preferences'>): string {
+  return readPreferences(user.preferences).language;
+}

@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { licenseExpiredMail, licenseExpiringSoonMail } from '../../platform/mail/customer-mails.js';
 import type { Mailer } from '../../platform/mail/mailer.js';
-import { wantsMail } from '../../identity/index.js';
+import { mailLanguage, wantsMail } from '../../identity/index.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
 
 /** Licenses looked at per pass and kind. */
@@ -76,6 +76,7 @@ export function createLicenseExpiryNotices({
         const message = licenseExpiringSoonMail({
           to: license.email,
           name: license.full_name,
+          language: mailLanguage({ preferences: license.preferences }),
           planName: license.plan_name,
           licenseKey: license.license_key,
           expiresAt: license.expires_at,
@@ -93,6 +94,7 @@ export function createLicenseExpiryNotices({
         const message = licenseExpiredMail({
           to: license.email,
           name: license.full_name,
+          language: mailLanguage({ preferences: license.preferences }),
           planName: license.plan_name,
           licenseKey: license.license_key,
           expiredAt: license.expires_at,

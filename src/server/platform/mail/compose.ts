@@ -1,5 +1,6 @@
 import { type MailContent, type MailUnsubscribe, renderMailText } from './content.js';
 import { renderMailHtml } from './layout.js';
+import { type MailI18n, mailI18n } from './mail-i18n.js';
 import type { MailAttachment, MailMessage } from './message.js';
 
 export interface ComposedMail {
@@ -12,6 +13,11 @@ export interface ComposedMail {
   /** Optional mail only: why it came and the link that stops it. Transactional mail has none. */
   unsubscribe?: MailUnsubscribe;
   attachments?: MailAttachment[];
+  /**
+   * The recipient's language, which wrote the words above (`mailI18n(preference)`): the layout's
+   * own words follow it. English when absent (mail to an address without an account).
+   */
+  i18n?: MailI18n;
 }
 
 /**
@@ -20,12 +26,13 @@ export interface ComposedMail {
  */
 export function composeMail(mail: ComposedMail): MailMessage {
   const link = mail.link ?? mail.content.action?.url;
+  const i18n = mail.i18n ?? mailI18n();
   return {
     kind: mail.kind,
     to: mail.to,
     subject: mail.subject,
-    text: renderMailText(mail.content, mail.unsubscribe),
-    html: renderMailHtml(mail.content, mail.unsubscribe),
+    text: renderMailText(i18n, mail.content, mail.unsubscribe),
+    html: renderMailHtml(i18n, mail.content, mail.unsubscribe),
     ...(link === undefined ? {} : { link }),
     ...(mail.unsubscribe ? { unsubscribeUrl: mail.unsubscribe.url } : {}),
     ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),

@@ -1,4 +1,5 @@
 import { mailBrand } from './brand.js';
+import type { MailI18n } from './mail-i18n.js';
 
 /**
  * What a mail says, once: the HTML part (layout.ts) and the plain-text part (below) are both
@@ -32,7 +33,12 @@ export interface MailUnsubscribe {
   reason: string;
 }
 
-const signature = `— The ${mailBrand.productName} team`;
+/** "— The … team", under every mail. */
+export const mailSignature = (i18n: MailI18n) =>
+  i18n._(
+    { id: 'mail.footer.signature', message: '— The {product} team' },
+    { product: mailBrand.productName },
+  );
 
 function blockText(block: MailBlock): string {
   if ('paragraph' in block) return block.paragraph;
@@ -41,10 +47,16 @@ function blockText(block: MailBlock): string {
 }
 
 /** The plain-text part: the same words as the HTML, the link on a line of its own. */
-export function renderMailText(content: MailContent, unsubscribe?: MailUnsubscribe): string {
+export function renderMailText(i18n: MailI18n, content: MailContent, unsubscribe?: MailUnsubscribe): string {
   const parts = [content.heading, ...content.body.map(blockText)];
   if (content.action) parts.push(`${content.action.label}:\n${content.action.url}`);
-  parts.push(...(content.after ?? []).map(blockText), signature);
-  if (unsubscribe) parts.push(`${unsubscribe.reason}\nTo stop these mails: ${unsubscribe.url}`);
+  parts.push(...(content.after ?? []).map(blockText), mailSignature(i18n));
+  if (unsubscribe) {
+    const stop = i18n._(
+      { id: 'mail.footer.stopLink', message: 'To stop these mails: {url}' },
+      { url: unsubscribe.url },
+    );
+    parts.push(`${unsubscribe.reason}\n${stop}`);
+  }
   return parts.join('\n\n');
 }

@@ -2,8 +2,9 @@ import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { composeMail } from './compose.js';
 import type { MailBlock } from './content.js';
 import { formatDate, formatDateTime, formatMoney } from './formatting.js';
+import { type MailI18n, mailI18n } from './mail-i18n.js';
 import type { MailMessage } from './message.js';
-import { unsubscribeReasons } from './preferences.js';
+import { unsubscribeReason } from './preferences.js';
 import { mailKinds } from './templates.js';
 
 /*
@@ -22,10 +23,14 @@ import { mailKinds } from './templates.js';
  *   plain text: the HTML part escapes it.
  */
 
-/** Who the mail is to: the address, and the account's name when it has one. */
+/**
+ * Who the mail is to: the address, the account's name when it has one, and its language preference
+ * (`preferences.language`): the mail is written in it, English when absent or not spoken.
+ */
 export interface MailRecipient {
   to: string;
   name?: string | null;
+  language?: string | null | undefined;
 }
 
 /** A price: `{ amountMinor: 49900, currency: 'INR' }` is ₹499.00. */
@@ -36,14 +41,18 @@ export interface MailAmount {
 
 export type Moment = Date | string;
 
-export const greeting = (name: string | null | undefined): MailBlock => ({
-  paragraph: name?.trim() ? `Hello ${name.trim()},` : 'Hello,',
+export const greeting = (name: string | null | undefined, i18n: MailI18n = mailI18n()): MailBlock => ({
+  paragraph: name?.trim()
+    ? i18n._({ id: 'mail.greeting.named', message: 'Hello {name},' }, { name: name.trim() })
+    : i18n._({ id: 'mail.greeting', message: 'Hello,' }),
 });
 
 /** Enough of a license key to tell licenses apart, never the whole key: a mail is not a safe place for it. */
-export const keyEnding = (licenseKey: string) => `ending in ${licenseKey.slice(-5)}`;
+export const keyEnding = (licenseKey: string, i18n: MailI18n = mailI18n()) =>
+  i18n._({ id: 'mail.license.keyEnding', message: 'ending in {ending}' }, { ending: licenseKey.slice(-5) });
 
-const money = ({ amountMinor, currency }: MailAmount) => formatMoney(amountMinor, currency);
+const money = ({ amountMinor, currency }: MailAmount, i18n: MailI18n = mailI18n()) =>
+  formatMoney(amountMinor, currency, i18n.locale);
 
 /** Seats bought for an organisation mid-period: the receipt says how many and for whom. */
 export interface ReceiptSeats {
@@ -52,7 +61,11 @@ export interface ReceiptSeats {
   to: number;
 }
 
-const seatCount = (seats: number) => `${seats} seat${seats === 1 ? '' : 's'}`;
+const seatCount = (seats: number, i18n: MailI18n) =>
+  i18n._(
+    { id: 'mail.receipt.seatCount', message: '{seats, plural, one {# seat} other {# seats}}' },
+    { seats },
+  );
 
 /**
  * Receipt of a successful charge, with its invoice attached (resolved when sent, see
@@ -74,42 +87,91 @@ export const receiptMail = (
       seats?: ReceiptSeats | undefined;
     },
 ): MailMessage => {
+  const i18n = mailI18n(input.language);
   const { seats } = input;
   const added = seats ? seats.to - seats.from : 0;
+  const amount = money(input, i18n);
+  const plan = input.planName;
+  const date = (moment: Moment) => formatDate(moment, i18n.locale);
   return composeMail({
     kind: mailKinds.receipt,
     to: input.to,
-    subject: `Your ${PRODUCT_NAME} receipt ${input.invoiceNumber}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.receipt.subject', message: 'Your {product} receipt {invoiceNumber}' },
+      { product: PRODUCT_NAME, invoiceNumber: input.invoiceNumber },
+    ),
     content: {
       preview: seats
-        ? `${money(input)} paid for ${seatCount(added)} more for ${seats.organisationName}. Your invoice is attached.`
-        : `${money(input)} paid for ${input.planName}. Your invoice is attached.`,
-      heading: 'Thank you for your payment',
+        ? i18n._(
+            {
+              id: 'mail.receipt.previewSeats',
+              message: '{amount} paid for {seats} more for {organisation}. Your invoice is attached.',
+            },
+            { amount, seats: seatCount(added, i18n), organisation: seats.organisationName },
+          )
+        : i18n._(
+            { id: 'mail.receipt.preview', message: '{amount} paid for {plan}. Your invoice is attached.' },
+            { amount, plan },
+          ),
+      heading: i18n._({ id: 'mail.receipt.heading', message: 'Thank you for your payment' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
           paragraph: seats
-            ? `We received your payment for ${seatCount(added)} more on ${seats.organisationName}’s ${input.planName} subscription, charged for what is left of the current period. Your invoice is attached to this mail.`
-            : `We received your payment for ${input.planName}. Your invoice is attached to this mail.`,
+            ? i18n._(
+                {
+                  id: 'mail.receipt.bodySeats',
+                  message:
+                    'We received your payment for {seats} more on {organisation}’s {plan} subscription, charged for what is left of the current period. Your invoice is attached to this mail.',
+                },
+                { seats: seatCount(added, i18n), organisation: seats.organisationName, plan },
+              )
+            : i18n._(
+                {
+                  id: 'mail.receipt.body',
+                  message: 'We received your payment for {plan}. Your invoice is attached to this mail.',
+                },
+                { plan },
+              ),
         },
         ...(input.items && input.items.length > 0 ? [{ details: input.items }] : []),
         {
           details: [
-            { label: 'Amount paid', value: money(input) },
-            { label: 'Plan', value: input.planName },
+            { label: i18n._({ id: 'mail.label.amountPaid', message: 'Amount paid' }), value: amount },
+            { label: i18n._({ id: 'mail.label.plan', message: 'Plan' }), value: plan },
             ...(seats
               ? [
-                  { label: 'Organization', value: seats.organisationName },
-                  { label: 'Seats', value: `${seats.from} → ${seats.to} (${added} added)` },
+                  {
+                    label: i18n._({ id: 'mail.label.organization', message: 'Organization' }),
+                    value: seats.organisationName,
+                  },
+                  {
+                    label: i18n._({ id: 'mail.label.seats', message: 'Seats' }),
+                    value: i18n._(
+                      { id: 'mail.receipt.seatsChange', message: '{from} → {to} ({added} added)' },
+                      { from: seats.from, to: seats.to, added },
+                    ),
+                  },
                 ]
               : []),
-            { label: 'Paid on', value: formatDate(input.paidAt) },
-            ...(input.paidUntil ? [{ label: 'Paid until', value: formatDate(input.paidUntil) }] : []),
-            { label: 'Invoice', value: input.invoiceNumber },
+            { label: i18n._({ id: 'mail.label.paidOn', message: 'Paid on' }), value: date(input.paidAt) },
+            ...(input.paidUntil
+              ? [
+                  {
+                    label: i18n._({ id: 'mail.label.paidUntil', message: 'Paid until' }),
+                    value: date(input.paidUntil),
+                  },
+                ]
+              : []),
+            { label: i18n._({ id: 'mail.label.invoice', message: 'Invoice' }), value: input.invoiceNumber },
           ],
         },
       ],
-      action: { label: 'View billing', url: input.billingUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.viewBilling', message: 'View billing' }),
+        url: input.billingUrl,
+      },
     },
     attachments: [
       {
@@ -130,31 +192,58 @@ export const renewalReminderMail = (
       subscriptionUrl: string;
       unsubscribeUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const renewsOn = formatDate(input.renewsAt, i18n.locale);
+  const amount = money(input, i18n);
+  const plan = input.planName;
+  return composeMail({
     kind: mailKinds.renewalReminder,
     to: input.to,
-    subject: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.renewalReminder.subject', message: 'Your {plan} subscription renews on {renewsOn}' },
+      { plan, renewsOn },
+    ),
     content: {
-      preview: `${money(input)} will be charged on ${formatDate(input.renewsAt)}.`,
-      heading: 'Your subscription renews soon',
+      preview: i18n._(
+        { id: 'mail.renewalReminder.preview', message: '{amount} will be charged on {renewsOn}.' },
+        { amount, renewsOn },
+      ),
+      heading: i18n._({ id: 'mail.renewalReminder.heading', message: 'Your subscription renews soon' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} subscription renews on ${formatDate(input.renewsAt)}. Nothing needs doing: we charge your saved payment method.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.renewalReminder.body',
+              message:
+                'Your {plan} subscription renews on {renewsOn}. Nothing needs doing: we charge your saved payment method.',
+            },
+            { plan, renewsOn },
+          ),
         },
         {
           details: [
-            { label: 'Amount', value: money(input) },
-            { label: 'Renews on', value: formatDate(input.renewsAt) },
+            { label: i18n._({ id: 'mail.label.amount', message: 'Amount' }), value: amount },
+            { label: i18n._({ id: 'mail.label.renewsOn', message: 'Renews on' }), value: renewsOn },
           ],
         },
-        { paragraph: 'To change plan, update your payment method or cancel, open your subscription.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.renewalReminder.change',
+            message: 'To change plan, update your payment method or cancel, open your subscription.',
+          }),
+        },
       ],
-      action: { label: 'Manage subscription', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.manageSubscription', message: 'Manage subscription' }),
+        url: input.subscriptionUrl,
+      },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'billing') },
   });
+};
 
 /** A renewal charge failed: what happens next, and the link that fixes it. */
 export const paymentFailedMail = (
@@ -170,33 +259,78 @@ export const paymentFailedMail = (
       /** The subscription page, where the payment method is updated. */
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const retry = input.nextRetryAt
+    ? `${i18n._(
+        { id: 'mail.paymentFailed.retry', message: 'We will try again on {date}.' },
+        { date: formatDate(input.nextRetryAt, i18n.locale) },
+      )} `
+    : '';
+  return composeMail({
     kind: mailKinds.paymentFailed,
     to: input.to,
-    subject: `Payment failed for your ${input.planName} subscription`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.paymentFailed.subject', message: 'Payment failed for your {plan} subscription' },
+      { plan },
+    ),
     content: {
-      preview: `Update your payment method before ${formatDate(input.graceEndsAt)} to keep your license.`,
-      heading: 'Your payment did not go through',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `We could not charge ${money(input)} for your ${input.planName} subscription${input.reason ? `: ${input.reason}` : '.'}`,
+          id: 'mail.paymentFailed.preview',
+          message: 'Update your payment method before {date} to keep your license.',
+        },
+        { date: formatDate(input.graceEndsAt, i18n.locale) },
+      ),
+      heading: i18n._({ id: 'mail.paymentFailed.heading', message: 'Your payment did not go through' }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: input.reason
+            ? i18n._(
+                {
+                  id: 'mail.paymentFailed.bodyReason',
+                  message: 'We could not charge {amount} for your {plan} subscription: {reason}',
+                },
+                { amount, plan, reason: input.reason },
+              )
+            : i18n._(
+                {
+                  id: 'mail.paymentFailed.body',
+                  message: 'We could not charge {amount} for your {plan} subscription.',
+                },
+                { amount, plan },
+              ),
         },
         {
-          paragraph: `Your license keeps working until ${formatDateTime(input.graceEndsAt)}. ${
-            input.nextRetryAt ? `We will try again on ${formatDate(input.nextRetryAt)}. ` : ''
-          }To fix it now, update your payment method on your subscription page.`,
+          paragraph: `${i18n._(
+            { id: 'mail.paymentFailed.graceUntil', message: 'Your license keeps working until {date}.' },
+            { date: formatDateTime(input.graceEndsAt, i18n.locale) },
+          )} ${retry}${i18n._({
+            id: 'mail.paymentFailed.fixNow',
+            message: 'To fix it now, update your payment method on your subscription page.',
+          })}`,
         },
       ],
-      action: { label: 'Update payment method', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.updatePaymentMethod', message: 'Update payment method' }),
+        url: input.subscriptionUrl,
+      },
       after: [
         {
-          note: 'If the payment still fails when the grace period ends, the license is suspended until it is paid.',
+          note: i18n._({
+            id: 'mail.paymentFailed.suspension',
+            message:
+              'If the payment still fails when the grace period ends, the license is suspended until it is paid.',
+          }),
         },
       ],
     },
   });
+};
 
 /** The grace period after a failed payment ends soon. */
 export const gracePeriodEndingMail = (
@@ -206,26 +340,54 @@ export const gracePeriodEndingMail = (
       graceEndsAt: Moment;
       subscriptionUrl: string;
     },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const amount = money(input, i18n);
+  const date = formatDate(input.graceEndsAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.gracePeriodEnding,
     to: input.to,
-    subject: `Your ${input.planName} license will be suspended on ${formatDate(input.graceEndsAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.gracePeriodEnding.subject', message: 'Your {plan} license will be suspended on {date}' },
+      { plan, date },
+    ),
     content: {
-      preview: `Pay ${money(input)} before ${formatDate(input.graceEndsAt)} to keep using ${PRODUCT_NAME}.`,
-      heading: 'Your grace period ends soon',
-      body: [
-        greeting(input.name),
+      preview: i18n._(
         {
-          paragraph: `The payment of ${money(input)} for your ${input.planName} subscription is still due. On ${formatDateTime(
-            input.graceEndsAt,
-          )} your license will be suspended and ${PRODUCT_NAME} will stop working on your machines.`,
+          id: 'mail.gracePeriodEnding.preview',
+          message: 'Pay {amount} before {date} to keep using {product}.',
         },
-        { paragraph: 'Update your payment method to keep it running.' },
+        { amount, date, product: PRODUCT_NAME },
+      ),
+      heading: i18n._({ id: 'mail.gracePeriodEnding.heading', message: 'Your grace period ends soon' }),
+      body: [
+        greeting(input.name, i18n),
+        {
+          paragraph: i18n._(
+            {
+              id: 'mail.gracePeriodEnding.body',
+              message:
+                'The payment of {amount} for your {plan} subscription is still due. On {moment} your license will be suspended and {product} will stop working on your machines.',
+            },
+            { amount, plan, moment: formatDateTime(input.graceEndsAt, i18n.locale), product: PRODUCT_NAME },
+          ),
+        },
+        {
+          paragraph: i18n._({
+            id: 'mail.gracePeriodEnding.keepRunning',
+            message: 'Update your payment method to keep it running.',
+          }),
+        },
       ],
-      action: { label: 'Update payment method', url: input.subscriptionUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.updatePaymentMethod', message: 'Update payment method' }),
+        url: input.subscriptionUrl,
+      },
     },
   });
+};
 
 /** The license was suspended (an unpaid subscription); a payment restores it. */
 export const licenseSuspendedMail = (
@@ -237,28 +399,51 @@ export const licenseSuspendedMail = (
     /** Where the customer restores it (the subscription page). */
     fixUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const heading = i18n._({ id: 'mail.licenseSuspended.heading', message: 'Your license is suspended' });
+  return composeMail({
     kind: mailKinds.licenseSuspended,
     to: input.to,
-    subject: `Your ${input.planName} license is suspended`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseSuspended.subject', message: 'Your {plan} license is suspended' },
+      { plan },
+    ),
     content: {
-      preview: 'Your license is suspended until the payment is made.',
-      heading: 'Your license is suspended',
+      preview: i18n._({
+        id: 'mail.licenseSuspended.preview',
+        message: 'Your license is suspended until the payment is made.',
+      }),
+      heading,
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) is suspended: ${PRODUCT_NAME} no longer runs with it.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseSuspended.body',
+              message: 'Your {plan} license ({key}) is suspended: {product} no longer runs with it.',
+            },
+            { plan, key: keyEnding(input.licenseKey, i18n), product: PRODUCT_NAME },
+          ),
         },
-        { details: [{ label: 'Reason', value: input.reason }] },
+        { details: [{ label: i18n._({ id: 'mail.label.reason', message: 'Reason' }), value: input.reason }] },
         {
-          paragraph:
-            'Your license, machines and settings are kept: it works again as soon as the payment is made.',
+          paragraph: i18n._({
+            id: 'mail.licenseSuspended.kept',
+            message:
+              'Your license, machines and settings are kept: it works again as soon as the payment is made.',
+          }),
         },
       ],
-      action: { label: 'Restore my license', url: input.fixUrl },
+      action: {
+        label: i18n._({ id: 'mail.licenseSuspended.action', message: 'Restore my license' }),
+        url: input.fixUrl,
+      },
     },
   });
+};
 
 /** An administrator revoked the license, with the reason they gave. */
 export const licenseRevokedMail = (
@@ -270,27 +455,53 @@ export const licenseRevokedMail = (
     /** Where to ask about it. */
     supportUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const reasonLabel = i18n._({ id: 'mail.label.reason', message: 'Reason' });
+  return composeMail({
     kind: mailKinds.licenseRevoked,
     to: input.to,
-    subject: `Your ${input.planName} license was revoked`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseRevoked.subject', message: 'Your {plan} license was revoked' },
+      { plan },
+    ),
     content: {
-      preview: `Reason: ${input.reason}`,
-      heading: 'Your license was revoked',
+      preview: `${reasonLabel}: ${input.reason}`,
+      heading: i18n._({ id: 'mail.licenseRevoked.heading', message: 'Your license was revoked' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `An administrator revoked your ${input.planName} license (${keyEnding(input.licenseKey)}) on ${formatDateTime(
-            input.revokedAt,
-          )}. ${PRODUCT_NAME} no longer runs with it.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseRevoked.body',
+              message:
+                'An administrator revoked your {plan} license ({key}) on {moment}. {product} no longer runs with it.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              moment: formatDateTime(input.revokedAt, i18n.locale),
+              product: PRODUCT_NAME,
+            },
+          ),
         },
-        { details: [{ label: 'Reason', value: input.reason }] },
-        { paragraph: 'If you think this is a mistake, contact support and quote the reason above.' },
+        { details: [{ label: reasonLabel, value: input.reason }] },
+        {
+          paragraph: i18n._({
+            id: 'mail.licenseRevoked.mistake',
+            message: 'If you think this is a mistake, contact support and quote the reason above.',
+          }),
+        },
       ],
-      action: { label: 'Contact support', url: input.supportUrl },
+      action: {
+        label: i18n._({ id: 'mail.action.contactSupport', message: 'Contact support' }),
+        url: input.supportUrl,
+      },
     },
   });
+};
 
 /** The license reached its end date (a one-off plan, or a subscription that was cancelled). */
 export const licenseExpiredMail = (
@@ -301,26 +512,50 @@ export const licenseExpiredMail = (
     /** Where to buy or renew. */
     renewUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  return composeMail({
     kind: mailKinds.licenseExpired,
     to: input.to,
-    subject: `Your ${input.planName} license has expired`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseExpired.subject', message: 'Your {plan} license has expired' },
+      { plan },
+    ),
     content: {
-      preview: `It expired on ${formatDate(input.expiredAt)}. Renew to keep using ${input.planName}.`,
-      heading: 'Your license has expired',
+      preview: i18n._(
+        { id: 'mail.licenseExpired.preview', message: 'It expired on {date}. Renew to keep using {plan}.' },
+        { date: formatDate(input.expiredAt, i18n.locale), plan },
+      ),
+      heading: i18n._({ id: 'mail.licenseExpired.heading', message: 'Your license has expired' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expired on ${formatDateTime(
-            input.expiredAt,
-          )}. Its features are no longer available on your machines.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseExpired.body',
+              message:
+                'Your {plan} license ({key}) expired on {moment}. Its features are no longer available on your machines.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              moment: formatDateTime(input.expiredAt, i18n.locale),
+            },
+          ),
         },
-        { paragraph: 'Renew it or choose another plan to continue.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.licenseExpired.renew',
+            message: 'Renew it or choose another plan to continue.',
+          }),
+        },
       ],
-      action: { label: 'Renew', url: input.renewUrl },
+      action: { label: i18n._({ id: 'mail.action.renew', message: 'Renew' }), url: input.renewUrl },
     },
   });
+};
 
 /** A subscription was cancelled: at the end of the paid period, or at once. */
 export const subscriptionCancelledMail = (
@@ -611,35 +846,55 @@ export const newSignInMail = (
     resetPasswordUrl: string;
     unsubscribeUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const when = formatDateTime(input.signedInAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.newSignIn,
     to: input.to,
-    subject: `New sign-in to your ${PRODUCT_NAME} account`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.newSignIn.subject', message: 'New sign-in to your {product} account' },
+      { product: PRODUCT_NAME },
+    ),
     content: {
-      preview: `${input.device}, ${formatDateTime(input.signedInAt)}`,
-      heading: 'New sign-in to your account',
+      preview: `${input.device}, ${when}`,
+      heading: i18n._({ id: 'mail.newSignIn.heading', message: 'New sign-in to your account' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${PRODUCT_NAME} account was just signed in to from a device or network it has not used lately.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.newSignIn.body',
+              message:
+                'Your {product} account was just signed in to from a device or network it has not used lately.',
+            },
+            { product: PRODUCT_NAME },
+          ),
         },
         {
           details: [
-            { label: 'Device', value: input.device },
-            { label: 'Address', value: input.ipAddress },
-            { label: 'When', value: formatDateTime(input.signedInAt) },
+            { label: i18n._({ id: 'mail.label.device', message: 'Device' }), value: input.device },
+            { label: i18n._({ id: 'mail.label.address', message: 'Address' }), value: input.ipAddress },
+            { label: i18n._({ id: 'mail.label.when', message: 'When' }), value: when },
           ],
         },
         {
-          paragraph:
-            'If this was you, there is nothing to do. If it was not, change your password now: every device is then signed out.',
+          paragraph: i18n._({
+            id: 'mail.newSignIn.notYou',
+            message:
+              'If this was you, there is nothing to do. If it was not, change your password now: every device is then signed out.',
+          }),
         },
       ],
-      action: { label: 'Change my password', url: input.resetPasswordUrl },
+      action: {
+        label: i18n._({ id: 'mail.newSignIn.action', message: 'Change my password' }),
+        url: input.resetPasswordUrl,
+      },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.security_alerts },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'security_alerts') },
   });
+};
 
 /** Optional (`billing`): a one-off license expires soon. */
 export const licenseExpiringSoonMail = (
@@ -650,23 +905,43 @@ export const licenseExpiringSoonMail = (
     renewUrl: string;
     unsubscribeUrl: string;
   },
-): MailMessage =>
-  composeMail({
+): MailMessage => {
+  const i18n = mailI18n(input.language);
+  const plan = input.planName;
+  const expiresOn = formatDate(input.expiresAt, i18n.locale);
+  return composeMail({
     kind: mailKinds.licenseExpiringSoon,
     to: input.to,
-    subject: `Your ${input.planName} license expires on ${formatDate(input.expiresAt)}`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.licenseExpiringSoon.subject', message: 'Your {plan} license expires on {expiresOn}' },
+      { plan, expiresOn },
+    ),
     content: {
-      preview: `Renew before ${formatDate(input.expiresAt)} to keep using ${input.planName}.`,
-      heading: 'Your license expires soon',
+      preview: i18n._(
+        { id: 'mail.licenseExpiringSoon.preview', message: 'Renew before {expiresOn} to keep using {plan}.' },
+        { plan, expiresOn },
+      ),
+      heading: i18n._({ id: 'mail.licenseExpiringSoon.heading', message: 'Your license expires soon' }),
       body: [
-        greeting(input.name),
+        greeting(input.name, i18n),
         {
-          paragraph: `Your ${input.planName} license (${keyEnding(input.licenseKey)}) expires on ${formatDateTime(
-            input.expiresAt,
-          )}. Renew it before then to keep its features without a break.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.licenseExpiringSoon.body',
+              message:
+                'Your {plan} license ({key}) expires on {expiresAt}. Renew it before then to keep its features without a break.',
+            },
+            {
+              plan,
+              key: keyEnding(input.licenseKey, i18n),
+              expiresAt: formatDateTime(input.expiresAt, i18n.locale),
+            },
+          ),
         },
       ],
-      action: { label: 'Renew', url: input.renewUrl },
+      action: { label: i18n._({ id: 'mail.action.renew', message: 'Renew' }), url: input.renewUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(i18n, 'billing') },
   });
+};

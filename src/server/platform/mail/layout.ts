@@ -12,7 +12,8 @@ import { Text } from '@react-email/text';
 import { createElement as h, type CSSProperties, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { mailBrand } from './brand.js';
-import type { MailBlock, MailContent, MailUnsubscribe } from './content.js';
+import { type MailBlock, type MailContent, type MailUnsubscribe, mailSignature } from './content.js';
+import type { MailI18n } from './mail-i18n.js';
 
 // The portal's card on its page colour, in light; dark mail clients that honour
 // prefers-color-scheme (Apple Mail, iOS, Outlook for Mac, Thunderbird) get the portal's dark
@@ -97,11 +98,19 @@ function block(item: MailBlock, key: number): ReactNode {
   );
 }
 
-function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscribe?: MailUnsubscribe }) {
+function MailLayout({
+  i18n,
+  content,
+  unsubscribe,
+}: {
+  i18n: MailI18n;
+  content: MailContent;
+  unsubscribe?: MailUnsubscribe;
+}) {
   const { action } = content;
   return h(
     Html,
-    { lang: 'en', dir: 'ltr' },
+    { lang: i18n.locale, dir: 'ltr' },
     h(
       Head,
       null,
@@ -179,7 +188,7 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
             h(
               Text,
               { className: 'mail-dimmed', style: { ...dimmed, margin: '16px 0 0' } },
-              'Or open this link: ',
+              `${i18n._({ id: 'mail.footer.openLink', message: 'Or open this link:' })} `,
               h(
                 Link,
                 {
@@ -193,11 +202,7 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
           ),
         (content.after ?? []).map((item, index) => block(item, content.body.length + index)),
         h(Hr, { className: 'mail-rule', style: { borderColor: light.border, margin: '24px 0 16px' } }),
-        h(
-          Text,
-          { className: 'mail-dimmed', style: { ...dimmed, margin: 0 } },
-          `— The ${mailBrand.productName} team`,
-        ),
+        h(Text, { className: 'mail-dimmed', style: { ...dimmed, margin: 0 } }, mailSignature(i18n)),
         unsubscribe &&
           h(
             Text,
@@ -206,7 +211,7 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
             h(
               Link,
               { href: unsubscribe.url, className: 'mail-link', style: { color: light.link } },
-              'Stop these mails',
+              i18n._({ id: 'mail.footer.stopMails', message: 'Stop these mails' }),
             ),
             '.',
           ),
@@ -221,6 +226,6 @@ function MailLayout({ content, unsubscribe }: { content: MailContent; unsubscrib
  * for the first mail of a process, then 0.5 ms (verification) to 2 ms (receipt) per mail: cheap
  * enough to render when the mail is queued, never at send time.
  */
-export function renderMailHtml(content: MailContent, unsubscribe?: MailUnsubscribe): string {
-  return `<!DOCTYPE html>${renderToStaticMarkup(h(MailLayout, unsubscribe ? { content, unsubscribe } : { content }))}`;
+export function renderMailHtml(i18n: MailI18n, content: MailContent, unsubscribe?: MailUnsubscribe): string {
+  return `<!DOCTYPE html>${renderToStaticMarkup(h(MailLayout, unsubscribe ? { i18n, content, unsubscribe } : { i18n, content }))}`;
 }

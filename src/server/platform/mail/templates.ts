@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from '../../../shared/constants.js';
 import { composeMail } from './compose.js';
+import { type MailI18n, mailI18n } from './mail-i18n.js';
 import type { MailMessage } from './message.js';
 
 /** The kinds of mail the server sends; a queued mail records its kind. Stable: logs and tests name them. */
@@ -44,63 +45,146 @@ export const mailKinds = {
 } as const;
 export type MailKind = (typeof mailKinds)[keyof typeof mailKinds];
 
-export const verificationMail = (to: string, link: string): MailMessage =>
-  composeMail({
+/*
+ * Each mail takes the recipient's language preference last (`preferences.language`; absent or a
+ * language the portal does not speak: English) and is written in it (mail-i18n.ts).
+ */
+
+const product = PRODUCT_NAME;
+
+export const verificationMail = (to: string, link: string, language?: string | null): MailMessage => {
+  const i18n = mailI18n(language);
+  const confirm = i18n._({
+    id: 'mail.verification.preview',
+    message: 'Confirm your e-mail address to finish creating your account.',
+  });
+  return composeMail({
     kind: mailKinds.verification,
     to,
-    subject: `Confirm your ${PRODUCT_NAME} account`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.verification.subject', message: 'Confirm your {product} account' },
+      { product },
+    ),
     content: {
-      preview: 'Confirm your e-mail address to finish creating your account.',
-      heading: `Welcome to ${PRODUCT_NAME}`,
-      body: [{ paragraph: 'Confirm your e-mail address to finish creating your account.' }],
-      action: { label: 'Confirm my e-mail address', url: link },
+      preview: confirm,
+      heading: i18n._({ id: 'mail.verification.heading', message: 'Welcome to {product}' }, { product }),
+      body: [{ paragraph: confirm }],
+      action: {
+        label: i18n._({ id: 'mail.verification.action', message: 'Confirm my e-mail address' }),
+        url: link,
+      },
       after: [
-        { note: 'The link works once and expires in 24 hours. If you did not sign up, ignore this message.' },
+        {
+          note: i18n._({
+            id: 'mail.verification.expiry',
+            message:
+              'The link works once and expires in 24 hours. If you did not sign up, ignore this message.',
+          }),
+        },
       ],
     },
   });
+};
 
-export const accountExistsMail = (to: string, loginLink: string, resetLink: string): MailMessage =>
-  composeMail({
+export const accountExistsMail = (
+  to: string,
+  loginLink: string,
+  resetLink: string,
+  language?: string | null,
+): MailMessage => {
+  const i18n = mailI18n(language);
+  return composeMail({
     kind: mailKinds.accountExists,
     to,
+    i18n,
     link: loginLink,
-    subject: `You already have a ${PRODUCT_NAME} account`,
+    subject: i18n._(
+      { id: 'mail.accountExists.subject', message: 'You already have a {product} account' },
+      { product },
+    ),
     content: {
-      preview: 'Someone tried to create an account with this address, which already has one.',
-      heading: 'You already have an account',
+      preview: i18n._({
+        id: 'mail.accountExists.preview',
+        message: 'Someone tried to create an account with this address, which already has one.',
+      }),
+      heading: i18n._({ id: 'mail.accountExists.heading', message: 'You already have an account' }),
       body: [
         {
-          paragraph: `Someone tried to create a ${PRODUCT_NAME} account with this address, which already has one.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.accountExists.body',
+              message:
+                'Someone tried to create a {product} account with this address, which already has one.',
+            },
+            { product },
+          ),
         },
       ],
-      action: { label: 'Sign in', url: loginLink },
-      after: [
-        { paragraph: `Forgot your password? Choose a new one: ${resetLink}` },
-        { note: 'If this was not you, no action is needed.' },
-      ],
-    },
-  });
-
-export const passwordResetMail = (to: string, link: string): MailMessage =>
-  composeMail({
-    kind: mailKinds.passwordReset,
-    to,
-    subject: `Reset your ${PRODUCT_NAME} password`,
-    content: {
-      preview: 'Choose a new password for your account.',
-      heading: 'Reset your password',
-      body: [{ paragraph: `We received a request to reset the password of your ${PRODUCT_NAME} account.` }],
-      action: { label: 'Choose a new password', url: link },
+      action: { label: i18n._({ id: 'mail.action.signIn', message: 'Sign in' }), url: loginLink },
       after: [
         {
-          note:
-            'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: ' +
-            'your password stays the same.',
+          paragraph: i18n._(
+            {
+              id: 'mail.accountExists.forgot',
+              message: 'Forgot your password? Choose a new one: {resetLink}',
+            },
+            { resetLink },
+          ),
+        },
+        {
+          note: i18n._({
+            id: 'mail.accountExists.notYou',
+            message: 'If this was not you, no action is needed.',
+          }),
         },
       ],
     },
   });
+};
+
+export const passwordResetMail = (to: string, link: string, language?: string | null): MailMessage => {
+  const i18n = mailI18n(language);
+  return composeMail({
+    kind: mailKinds.passwordReset,
+    to,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.passwordReset.subject', message: 'Reset your {product} password' },
+      { product },
+    ),
+    content: {
+      preview: i18n._({
+        id: 'mail.passwordReset.preview',
+        message: 'Choose a new password for your account.',
+      }),
+      heading: i18n._({ id: 'mail.passwordReset.heading', message: 'Reset your password' }),
+      body: [{ paragraph: resetRequested(i18n) }],
+      action: {
+        label: i18n._({ id: 'mail.passwordReset.action', message: 'Choose a new password' }),
+        url: link,
+      },
+      after: [
+        {
+          note: i18n._({
+            id: 'mail.passwordReset.expiry',
+            message:
+              'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: your password stays the same.',
+          }),
+        },
+      ],
+    },
+  });
+};
+
+const resetRequested = (i18n: MailI18n) =>
+  i18n._(
+    {
+      id: 'mail.passwordReset.requested',
+      message: 'We received a request to reset the password of your {product} account.',
+    },
+    { product },
+  );
 
 /**
  * The answer to a reset asked for an address whose organisation signs it in through its own
@@ -110,63 +194,136 @@ export const passwordResetThroughSsoMail = (
   to: string,
   organisationName: string,
   loginLink: string,
-): MailMessage =>
-  composeMail({
+  language?: string | null,
+): MailMessage => {
+  const i18n = mailI18n(language);
+  return composeMail({
     kind: mailKinds.passwordReset,
     to,
+    i18n,
     link: loginLink,
-    subject: `Sign in to ${PRODUCT_NAME} through ${organisationName}`,
+    subject: i18n._(
+      { id: 'mail.passwordResetSso.subject', message: 'Sign in to {product} through {organisationName}' },
+      { product, organisationName },
+    ),
     content: {
-      preview: `${organisationName} signs you in through its identity provider.`,
-      heading: 'No password to reset',
-      body: [
-        { paragraph: `We received a request to reset the password of your ${PRODUCT_NAME} account.` },
+      preview: i18n._(
         {
-          paragraph:
-            `${organisationName} signs you in through its identity provider, so your account has no ` +
-            'password to reset here. On the sign-in page, choose Continue with single sign-on, or ask ' +
-            `${organisationName}'s administrators if you cannot sign in at the provider.`,
+          id: 'mail.passwordResetSso.preview',
+          message: '{organisationName} signs you in through its identity provider.',
+        },
+        { organisationName },
+      ),
+      heading: i18n._({ id: 'mail.passwordResetSso.heading', message: 'No password to reset' }),
+      body: [
+        { paragraph: resetRequested(i18n) },
+        {
+          paragraph: i18n._(
+            {
+              id: 'mail.passwordResetSso.body',
+              message:
+                "{organisationName} signs you in through its identity provider, so your account has no password to reset here. On the sign-in page, choose Continue with single sign-on, or ask {organisationName}'s administrators if you cannot sign in at the provider.",
+            },
+            { organisationName },
+          ),
         },
       ],
-      action: { label: 'Go to the sign-in page', url: loginLink },
-      after: [{ note: 'If you did not ask for this, ignore this message: nothing was changed.' }],
+      action: {
+        label: i18n._({ id: 'mail.passwordResetSso.action', message: 'Go to the sign-in page' }),
+        url: loginLink,
+      },
+      after: [
+        {
+          note: i18n._({
+            id: 'mail.passwordResetSso.notYou',
+            message: 'If you did not ask for this, ignore this message: nothing was changed.',
+          }),
+        },
+      ],
     },
   });
+};
 
-export const passwordChangedMail = (to: string, resetLink: string): MailMessage =>
-  composeMail({
+export const passwordChangedMail = (to: string, resetLink: string, language?: string | null): MailMessage => {
+  const i18n = mailI18n(language);
+  return composeMail({
     kind: mailKinds.passwordChanged,
     to,
-    subject: `Your ${PRODUCT_NAME} password was changed`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.passwordChanged.subject', message: 'Your {product} password was changed' },
+      { product },
+    ),
     content: {
-      preview: 'Every device was signed out.',
-      heading: 'Your password was changed',
+      preview: i18n._({ id: 'mail.passwordChanged.preview', message: 'Every device was signed out.' }),
+      heading: i18n._({ id: 'mail.passwordChanged.heading', message: 'Your password was changed' }),
       body: [
         {
-          paragraph: `The password of your ${PRODUCT_NAME} account was just changed and every device was signed out.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.passwordChanged.body',
+              message:
+                'The password of your {product} account was just changed and every device was signed out.',
+            },
+            { product },
+          ),
         },
-        { paragraph: 'If this was not you, reset your password now.' },
+        {
+          paragraph: i18n._({
+            id: 'mail.passwordChanged.notYou',
+            message: 'If this was not you, reset your password now.',
+          }),
+        },
       ],
-      action: { label: 'Reset my password', url: resetLink },
+      action: {
+        label: i18n._({ id: 'mail.passwordChanged.action', message: 'Reset my password' }),
+        url: resetLink,
+      },
     },
   });
+};
 
-export const dataExportReadyMail = (to: string, link: string, expiresAt: string): MailMessage =>
-  composeMail({
+export const dataExportReadyMail = (
+  to: string,
+  link: string,
+  expiresAt: string,
+  language?: string | null,
+): MailMessage => {
+  const i18n = mailI18n(language);
+  const until = expiresAt.slice(0, 16).replace('T', ' ');
+  return composeMail({
     kind: mailKinds.dataExportReady,
     to,
-    subject: `Your ${PRODUCT_NAME} data export is ready`,
+    i18n,
+    subject: i18n._(
+      { id: 'mail.dataExport.subject', message: 'Your {product} data export is ready' },
+      { product },
+    ),
     content: {
-      preview: 'Download it within 24 hours.',
-      heading: 'Your data export is ready',
+      preview: i18n._({ id: 'mail.dataExport.preview', message: 'Download it within 24 hours.' }),
+      heading: i18n._({ id: 'mail.dataExport.heading', message: 'Your data export is ready' }),
       body: [
         {
-          paragraph: `The archive of your ${PRODUCT_NAME} account's data (your account, licenses, machines, organizations, payments, subscriptions, security events and invoices) is ready.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.dataExport.body',
+              message:
+                "The archive of your {product} account's data (your account, licenses, machines, organizations, payments, subscriptions, security events and invoices) is ready.",
+            },
+            { product },
+          ),
         },
         {
-          paragraph: `The link works until ${expiresAt.slice(0, 16).replace('T', ' ')} UTC; after that, ask for a new export on your Profile.`,
+          paragraph: i18n._(
+            {
+              id: 'mail.dataExport.until',
+              message: 'The link works until {until} UTC; after that, ask for a new export on your Profile.',
+            },
+            { until },
+          ),
         },
       ],
-      action: { label: 'Download my data', url: link },
+      action: { label: i18n._({ id: 'mail.dataExport.action', message: 'Download my data' }), url: link },
     },
   });
+};

@@ -2,7 +2,8 @@ import { composeMail } from './compose.js';
 import { greeting, keyEnding, type MailRecipient, type Moment } from './customer-mails.js';
 import { formatDate, formatDateTime, formatMoney } from './formatting.js';
 import type { MailMessage } from './message.js';
-import { unsubscribeReasons } from './preferences.js';
+import { mailI18n } from './mail-i18n.js';
+import { unsubscribeReason } from './preferences.js';
 import { mailKinds } from './templates.js';
 
 /** What a free trial's mail names: the plan, the license and where to buy it. */
@@ -65,7 +66,7 @@ const cardTrialEndingMail = (
       ],
       action: { label: 'Manage subscription', url: input.charge.manageUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
   });
 };
 
@@ -92,7 +93,7 @@ const freeTrialEndingMail = (input: TrialMail & { lastDay: boolean; unsubscribeU
       ],
       action: { label: 'Buy now', url: input.buyUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
   });
 
 /** A free trial ended unpaid: the license is `trial_expired` until the plan is bought. */

@@ -2,7 +2,8 @@ import { composeMail } from './compose.js';
 import { greeting, keyEnding, type MailRecipient, type Moment } from './customer-mails.js';
 import { formatDate, formatMoney } from './formatting.js';
 import type { MailMessage } from './message.js';
-import { unsubscribeReasons } from './preferences.js';
+import { mailI18n } from './mail-i18n.js';
+import { unsubscribeReason } from './preferences.js';
 import { mailKinds } from './templates.js';
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -66,6 +67,6 @@ export const allowanceMail = (input: AllowanceMail): MailMessage => {
       ],
       action: { label: 'See your usage', url: input.usageUrl },
     },
-    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReasons.billing },
+    unsubscribe: { url: input.unsubscribeUrl, reason: unsubscribeReason(mailI18n(), 'billing') },
   });
 };
