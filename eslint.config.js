@@ -187,7 +187,19 @@ const serverContexts = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'data/', 'coverage/', 'test-results/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      'release/',
+      'data/',
+      'coverage/',
+      'test-results/',
+      // Lingui's compiled mail catalogs (npm run i18n:mail), generated like the OpenAPI types.
+      'src/server/platform/mail/locales/*.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
