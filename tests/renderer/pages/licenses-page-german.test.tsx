@@ -41,7 +41,7 @@ describe('/licenses in German', () => {
     await openInGerman('/licenses');
 
     // The page's code and the German catalogs load first: on a busy machine that takes a while.
-    expect(await screen.findByRole('heading', { name: 'Ihre Lizenzen' }, { timeout: 30_000 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Ihre Lizenzen' }, { timeout: 60_000 })).toBeTruthy();
     const card = within(await screen.findByRole('article', { name: 'Lizenz Pro' }, SLOW));
     expect(card.getByText('Aktiv')).toBeTruthy();
     expect(card.getByText(/Monatlicher Tarif · Läuft am .+ ab/)).toBeTruthy();
@@ -51,5 +51,5 @@ describe('/licenses in German', () => {
     expect(card.getByRole('link', { name: 'Details zu Lizenz Pro' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Mit Schlüssel aktivieren' })).toBeTruthy();
     expect(screen.queryByText('Your licenses')).toBeNull();
-  });
+  }, 90_000);
 });
