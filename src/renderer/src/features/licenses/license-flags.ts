@@ -1,13 +1,13 @@
+import { plural, t } from '@lingui/core/macro';
 import type { License } from '../../../../shared/api/licenses';
 import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { LICENSE_EXPIRY_REMINDER_DAYS_DEFAULT } from '../../../../shared/constants';
 import { formatDate } from './license-format';
-import { dayCount } from '../../../../shared/trial-days';
+import { formattingLocale } from '../../lib/i18n/portal-i18n';
 import { coveredVersionMessage } from '../../../../shared/update-window';
 
 const DAY_MS = 86_400_000;
-const relativeDays = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 /** Where the customer goes to fix what a flag says. */
 export type FlagAction = 'support' | 'payment' | 'renew' | 'resume' | 'buy' | 'renew_updates';
@@ -57,13 +57,14 @@ function windowEndedFlag(license: FlaggedLicense, renewalPlanId: string | undefi
   if (!license.update_window_ended || !license.updates_until) return null;
   const message =
     license.covered_version === undefined
-      ? 'Its update window has ended: renew updates to get newer versions.'
+      ? t`Its update window has ended: renew updates to get newer versions.`
       : coveredVersionMessage(license.covered_version, license.next_version ?? null);
+  const day = formatDate(license.updates_until);
   return {
     kind: 'update_window_ended',
     tone: 'caution',
-    title: `Updates ended on ${formatDate(license.updates_until)}`,
-    message: `${message} This license keeps working on the versions it covers.`,
+    title: t`Updates ended on ${day}`,
+    message: t`${message} This license keeps working on the versions it covers.`,
     actions: ['renew_updates'],
     ...(renewalPlanId ? { planId: renewalPlanId } : {}),
   };
@@ -120,11 +121,12 @@ export function licenseFlag(
   switch (license.status) {
     case 'revoked': {
       const reason = license.revoked_reason?.trim().replace(/[.\s]+$/, '');
+      const consequence = t`Its machines can no longer use it. Contact support if you think this is a mistake.`;
       return {
         kind: 'revoked',
         tone: 'danger',
-        title: 'This license was revoked',
-        message: `${reason ? `Reason given: ${reason}. ` : ''}Its machines can no longer use it. Contact support if you think this is a mistake.`,
+        title: t`This license was revoked`,
+        message: reason ? t`Reason given: ${reason}. ${consequence}` : consequence,
         actions: ['support'],
       };
     }
@@ -133,9 +135,8 @@ export function licenseFlag(
         return {
           kind: 'suspended',
           tone: 'warning',
-          title: 'Suspended: the subscription is unpaid',
-          message:
-            'The subscription’s payment failed and its grace period has ended, so its machines cannot use this license. Update the payment method to restore it.',
+          title: t`Suspended: the subscription is unpaid`,
+          message: t`The subscription’s payment failed and its grace period has ended, so its machines cannot use this license. Update the payment method to restore it.`,
           actions: ['payment'],
         };
       // A subscription not read (yet) may be the unpaid one: both ways out are offered.
@@ -143,62 +144,74 @@ export function licenseFlag(
       return {
         kind: 'suspended',
         tone: 'warning',
-        title: 'This license is suspended',
+        title: t`This license is suspended`,
         message: maybeUnpaid
-          ? 'Its machines cannot use this license for now. If a subscription payment failed, update the payment method; otherwise contact support to restore it.'
-          : 'Its machines cannot use this license for now. Contact support to restore it.',
+          ? t`Its machines cannot use this license for now. If a subscription payment failed, update the payment method; otherwise contact support to restore it.`
+          : t`Its machines cannot use this license for now. Contact support to restore it.`,
         actions: maybeUnpaid ? ['payment', 'support'] : ['support'],
       };
     }
-    case 'paused':
+    case 'paused': {
+      const until = license.paused_until ? formatDate(license.paused_until) : null;
       return {
         kind: 'paused',
         tone: 'caution',
-        title: license.paused_until
-          ? `Paused until ${formatDate(license.paused_until)}`
-          : 'This license is paused',
-        message:
-          'Its subscription is paused, so its machines cannot use this license until it resumes. Resume the subscription sooner on the Subscriptions page.',
+        title: until ? t`Paused until ${until}` : t`This license is paused`,
+        message: t`Its subscription is paused, so its machines cannot use this license until it resumes. Resume the subscription sooner on the Subscriptions page.`,
         actions: ['payment'],
       };
-    case 'trial_expired':
+    }
+    case 'trial_expired': {
+      const ended = license.expires_at ? formatDate(license.expires_at) : null;
       return {
         kind: 'trial_expired',
         tone: 'caution',
-        title: 'Your free trial has ended',
-        message: `The trial ended${license.expires_at ? ` on ${formatDate(license.expires_at)}` : ''}. Buy the plan to use it again: the license key, machines and usage stay as they are.`,
+        title: t`Your free trial has ended`,
+        message: ended
+          ? t`The trial ended on ${ended}. Buy the plan to use it again: the license key, machines and usage stay as they are.`
+          : t`The trial ended. Buy the plan to use it again: the license key, machines and usage stay as they are.`,
         actions: ['buy'],
         ...(license.plan_id ? { planId: license.plan_id } : {}),
       };
-    case 'expired':
+    }
+    case 'expired': {
+      const expired = license.expires_at ? formatDate(license.expires_at) : null;
       return {
         kind: 'expired',
         tone: 'caution',
-        title: 'This license has expired',
-        message: `This license expired${license.expires_at ? ` on ${formatDate(license.expires_at)}` : ''}. Renew it to use it again.`,
+        title: t`This license has expired`,
+        message: expired
+          ? t`This license expired on ${expired}. Renew it to use it again.`
+          : t`This license expired. Renew it to use it again.`,
         actions: ['renew'],
       };
+    }
     case 'active': {
-      if (license.trial)
+      if (license.trial) {
+        const ends = formatDate(license.trial.ends_at);
+        const daysLeftInTrial = license.trial.days_left;
         return {
           kind: 'trial',
           tone: 'caution',
-          title: `Trial: ${dayCount(license.trial.days_left)} left`,
-          message: `Your free trial ends on ${formatDate(license.trial.ends_at)}. No card was given, so nothing is charged: buy the plan to keep using it after that.`,
+          title: plural(daysLeftInTrial, { one: 'Trial: # day left', other: 'Trial: # days left' }),
+          message: t`Your free trial ends on ${ends}. No card was given, so nothing is charged: buy the plan to keep using it after that.`,
           actions: ['buy'],
           ...(license.plan_id ? { planId: license.plan_id } : {}),
         };
+      }
       if (!license.expires_at) return windowEndedFlag(license, renewalPlanId);
       const days = daysLeft(license.expires_at, now);
       if (days === null || days > windowDays || !endsAtExpiry(license, subscription)) return null;
-      const when = relativeDays.format(days, 'day');
+      // "in 3 days", "tomorrow": Intl writes it in the language shown.
+      const when = new Intl.RelativeTimeFormat(formattingLocale(), { numeric: 'auto' }).format(days, 'day');
+      const day = formatDate(license.expires_at);
       return {
         kind: 'expiring',
         tone: 'caution',
-        title: `Expires ${when}`,
+        title: t`Expires ${when}`,
         message: license.subscription_id
-          ? `The subscription ends on ${formatDate(license.expires_at)}, and this license with it. Resume the subscription to keep it.`
-          : `This license expires on ${formatDate(license.expires_at)}. Renew it to keep using it.`,
+          ? t`The subscription ends on ${day}, and this license with it. Resume the subscription to keep it.`
+          : t`This license expires on ${day}. Renew it to keep using it.`,
         actions: license.subscription_id ? ['resume'] : ['renew'],
       };
     }
@@ -232,10 +245,15 @@ export function activationOption(
   if (license.status !== 'active') return { kind: 'unusable' };
   // A floating license's machines take a seat as they run: no machine is activated on it.
   if (license.floating) return { kind: 'available' };
-  if (license.activations_used >= license.max_activations)
+  const seats = license.max_activations;
+  if (license.activations_used >= seats)
     return {
       kind: 'full',
-      reason: `All ${license.max_activations} seat${license.max_activations === 1 ? ' is' : 's are'} in use. Deactivate a machine on the license’s details page to make room for this one.`,
+      reason: plural(seats, {
+        one: 'All # seat is in use. Deactivate a machine on the license’s details page to make room for this one.',
+        other:
+          'All # seats are in use. Deactivate a machine on the license’s details page to make room for this one.',
+      }),
     };
   return { kind: 'available' };
 }

@@ -1,13 +1,30 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import type { DownloadPlatform, FeatureUsage, License, LicenseStatus } from '../../../../shared/api/licenses';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
+import { formatDate as formatLibDate, formatDateTime as formatLibDateTime } from '../../lib/format-date';
+import { formattingLocale } from '../../lib/i18n/portal-i18n';
+import { numberFormat } from '../../lib/number-format';
 
-/** How the license screens write dates, sizes and statuses. */
+/** How the license screens write dates, sizes and statuses, in the language shown. */
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const numberFormat = new Intl.NumberFormat();
-const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/** One formatter per locale: the language shown may change while the portal runs. */
+function perLocale<F>(make: (locale: string | undefined) => F): () => F {
+  const made = new Map<string | undefined, F>();
+  return () => {
+    const locale = formattingLocale();
+    let format = made.get(locale);
+    if (!format) {
+      format = make(locale);
+      made.set(locale, format);
+    }
+    return format;
+  };
+}
+const dayFormat = perLocale(
+  (locale) => new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
+);
+const relativeFormat = perLocale((locale) => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }));
 
 /** Shown for a date the answer lacks or garbled, where Intl would throw "Invalid time value". */
 const NO_DATE = '—';
@@ -18,15 +35,15 @@ const validDate = (iso: string): Date | null => {
 
 export const formatDate = (iso: string) => {
   const date = validDate(iso);
-  return date ? dateFormat.format(date) : NO_DATE;
+  return date ? formatLibDate(iso) : NO_DATE;
 };
 export const formatDateTime = (iso: string) => {
   const date = validDate(iso);
-  return date ? dateTimeFormat.format(date) : NO_DATE;
+  return date ? formatLibDateTime(iso) : NO_DATE;
 };
-export const formatNumber = (value: number) => numberFormat.format(value);
+export const formatNumber = (value: number) => numberFormat(formattingLocale()).format(value);
 /** A `YYYY-MM-DD` day of the usage history (UTC) as "Nov 3". */
-export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+export const formatDay = (day: string) => dayFormat().format(new Date(`${day}T00:00:00Z`));
 
 const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 86_400],
@@ -43,13 +60,13 @@ export function formatRelative(iso: string, now = Date.now()): string {
   if (!date) return NO_DATE;
   const seconds = Math.round((date.getTime() - now) / 1000);
   for (const [unit, size] of RELATIVE_STEPS)
-    if (Math.abs(seconds) >= size) return relativeFormat.format(Math.round(seconds / size), unit);
-  return 'just now';
+    if (Math.abs(seconds) >= size) return relativeFormat().format(Math.round(seconds / size), unit);
+  return t`just now`;
 }
 
 /** "80.4 MB", "912 KB". */
 export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB'];
+  const units = [t`bytes`, 'KB', 'MB', 'GB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
@@ -57,7 +74,12 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 100 ? 0 : 1;
-  return `${value.toFixed(digits)} ${units[unit]}`;
+  const amount = numberFormat(formattingLocale(), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  }).format(value);
+  return `${amount} ${units[unit]}`;
 }
 
 export const PLATFORM_NAMES: Record<DownloadPlatform, string> = {
@@ -66,14 +88,28 @@ export const PLATFORM_NAMES: Record<DownloadPlatform, string> = {
   linux: 'Linux',
 };
 
-export const STATUS_LABELS: Record<LicenseStatus, string> = {
-  active: 'Active',
-  suspended: 'Suspended',
-  paused: 'Paused',
-  revoked: 'Revoked',
-  expired: 'Expired',
-  trial_expired: 'Trial ended',
+const STATUS_MESSAGES: Record<LicenseStatus, MessageDescriptor> = {
+  active: msg`Active`,
+  suspended: msg`Suspended`,
+  paused: msg`Paused`,
+  revoked: msg`Revoked`,
+  expired: msg`Expired`,
+  trial_expired: msg`Trial ended`,
 };
+
+/** A license status in words, in the language shown. */
+export const statusLabel = (status: LicenseStatus): string => i18n._(STATUS_MESSAGES[status]);
+
+/** The status labels, each read in the language shown when it is read (other screens list them). */
+export const STATUS_LABELS: Readonly<Record<LicenseStatus, string>> = Object.defineProperties(
+  {} as Record<LicenseStatus, string>,
+  Object.fromEntries(
+    (Object.keys(STATUS_MESSAGES) as LicenseStatus[]).map((status) => [
+      status,
+      { enumerable: true, get: () => statusLabel(status) },
+    ]),
+  ),
+);
 
 /**
  * A license's validity in words: "Revoked on Jan 3, 2026" for a revoked one (even a lifetime
@@ -86,7 +122,7 @@ export const STATUS_LABELS: Record<LicenseStatus, string> = {
  */
 export function updateWindowText(updatesUntil: string, now = Date.now()): string {
   const day = formatDate(updatesUntil);
-  return new Date(updatesUntil).getTime() > now ? `Updates until ${day}` : `Updates ended on ${day}`;
+  return new Date(updatesUntil).getTime() > now ? t`Updates until ${day}` : t`Updates ended on ${day}`;
 }
 
 export function expiryText(
@@ -95,26 +131,42 @@ export function expiryText(
     updates_until?: string | null;
   },
 ): string {
-  if (license.status === 'revoked')
-    return license.revoked_at ? `Revoked on ${formatDate(license.revoked_at)}` : 'Revoked';
+  if (license.status === 'revoked') {
+    if (!license.revoked_at) return t`Revoked`;
+    const day = formatDate(license.revoked_at);
+    return t`Revoked on ${day}`;
+  }
   // A perpetual license never expires; what runs out is its updates.
-  if (!license.expires_at && license.updates_until)
-    return `Never expires · ${updateWindowText(license.updates_until)}`;
-  if (!license.expires_at) return 'Never expires';
+  if (!license.expires_at && license.updates_until) {
+    const updates = updateWindowText(license.updates_until);
+    return t`Never expires · ${updates}`;
+  }
+  if (!license.expires_at) return t`Never expires`;
   const day = formatDate(license.expires_at);
   if (license.status === 'expired' || new Date(license.expires_at).getTime() < Date.now())
-    return `Expired on ${day}`;
-  return license.renews ? `Renews on ${day}` : `Expires on ${day}`;
+    return t`Expired on ${day}`;
+  return license.renews ? t`Renews on ${day}` : t`Expires on ${day}`;
 }
 
-export const seatsText = (used: number, allowed: number) =>
-  `${formatNumber(used)} of ${formatNumber(allowed)} seat${allowed === 1 ? '' : 's'} in use`;
+export function seatsText(used: number, allowed: number): string {
+  const usedSeats = formatNumber(used);
+  const allowedSeats = formatNumber(allowed);
+  return plural(allowed, {
+    one: `${usedSeats} of ${allowedSeats} seat in use`,
+    other: `${usedSeats} of ${allowedSeats} seats in use`,
+  });
+}
 
 /** "1,000 messages per month", "Unlimited", "Included". */
 export function limitText(feature: Pick<FeatureUsage, 'kind' | 'limit' | 'unit' | 'period'>): string {
-  if (feature.kind === 'boolean') return 'Included';
-  if (feature.limit === null) return `Unlimited ${feature.unit ?? 'uses'}`;
-  return `${formatNumber(feature.limit)} ${feature.unit ?? 'uses'}${feature.period ? ` per ${feature.period}` : ''}`;
+  if (feature.kind === 'boolean') return t`Included`;
+  // The unit and the period are the plan's own words (data), not the portal's.
+  const unit = feature.unit ?? t`uses`;
+  if (feature.limit === null) return t`Unlimited ${unit}`;
+  const limit = formatNumber(feature.limit);
+  if (!feature.period) return `${limit} ${unit}`;
+  const period = feature.period;
+  return t`${limit} ${unit} per ${period}`;
 }
 
 export const isMetered = (feature: Pick<FeatureUsage, 'kind'>) => feature.kind === 'metered';
@@ -142,11 +194,13 @@ export const isLicense = (value: unknown): value is License =>
  */
 export function checkBadge(result: LicenseCheckResult): { label: string; color: string } {
   if (result.valid)
-    return result.offline ? { label: 'Valid (offline)', color: 'yellow' } : { label: 'Valid', color: 'teal' };
-  if (result.status === 'not_configured') return { label: 'Not configured', color: 'gray' };
-  if (result.status === 'error') return { label: 'Not checked', color: 'orange' };
-  if (result.status === 'paused') return { label: 'Paused', color: 'blue' };
-  return { label: 'Not valid', color: 'red' };
+    return result.offline
+      ? { label: t`Valid (offline)`, color: 'yellow' }
+      : { label: t`Valid`, color: 'teal' };
+  if (result.status === 'not_configured') return { label: t`Not configured`, color: 'gray' };
+  if (result.status === 'error') return { label: t`Not checked`, color: 'orange' };
+  if (result.status === 'paused') return { label: t`Paused`, color: 'blue' };
+  return { label: t`Not valid`, color: 'red' };
 }
 
 /** What a license check says as a person reads it, when this machine holds no key but the account may. */
@@ -167,19 +221,26 @@ export function summarizeCheck(
   where: 'browser' | 'computer',
 ): CheckSummary {
   if (result.status !== 'not_configured') return { ...checkBadge(result), message: result.message };
+  const browser = where === 'browser';
   if (licenses === null)
     return {
-      label: `No license on this ${where}`,
+      label: browser ? t`No license on this browser` : t`No license on this computer`,
       color: 'gray',
-      message: `No license key is stored on this ${where}.`,
+      message: browser
+        ? t`No license key is stored on this browser.`
+        : t`No license key is stored on this computer.`,
     };
   if (licenses.length === 0)
-    return { label: 'No license yet', color: 'gray', message: 'Your account has no license yet.' };
-  const usable = licenses.filter((license) => license.status === 'active').length;
-  const count = `${formatNumber(licenses.length)} license${licenses.length === 1 ? '' : 's'}`;
+    return { label: t`No license yet`, color: 'gray', message: t`Your account has no license yet.` };
+  const usable = formatNumber(licenses.filter((license) => license.status === 'active').length);
+  const total = formatNumber(licenses.length);
+  const licenseCount = licenses.length;
+  const count = plural(licenseCount, { one: `${total} license`, other: `${total} licenses` });
   return {
-    label: `Not activated on this ${where}`,
-    color: usable > 0 ? 'iris' : 'gray',
-    message: `Your account has ${count} (${formatNumber(usable)} active); none is activated on this ${where}.`,
+    label: browser ? t`Not activated on this browser` : t`Not activated on this computer`,
+    color: licenses.some((license) => license.status === 'active') ? 'iris' : 'gray',
+    message: browser
+      ? t`Your account has ${count} (${usable} active); none is activated on this browser.`
+      : t`Your account has ${count} (${usable} active); none is activated on this computer.`,
   };
 }

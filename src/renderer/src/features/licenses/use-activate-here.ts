@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { licenseMessages } from '../../../../shared/messages';
 import { showToast } from '../../components/data/toast';
@@ -22,13 +23,13 @@ export interface ActivationRefusal {
 
 /** The toast after this machine was activated on a license of plan `planName`. */
 export const showActivated = (planName: string) =>
-  showToast({ title: 'This machine is activated', message: `It now uses your ${planName} license.` });
+  showToast({ title: t`This machine is activated`, message: t`It now uses your ${planName} license.` });
 
 /** The toast after this machine took a seat of a floating pool of `seats`, `inUse` held now. */
 export const showFloatingSeat = (pool: string, seats: number, inUse: number) =>
   showToast({
-    title: 'This machine holds a floating seat',
-    message: `${pool} has ${seats} floating ${seats === 1 ? 'seat' : 'seats'}; ${inUse} in use now, this one included.`,
+    title: t`This machine holds a floating seat`,
+    message: t`${pool} has ${plural(seats, { one: '# floating seat', other: '# floating seats' })}; ${inUse} in use now, this one included.`,
   });
 
 /**
@@ -73,7 +74,8 @@ export function useActivateHere() {
     if (!organisation && license.floating) {
       const seat = await checkoutOwn({ license_key: license.license_key });
       if (seat.data) {
-        showFloatingSeat(`Your ${license.plan.name} license`, seat.data.seats, seat.data.in_use);
+        const plan = license.plan.name;
+        showFloatingSeat(t`Your ${plan} license`, seat.data.seats, seat.data.in_use);
         return true;
       }
       setRefusal({
@@ -98,12 +100,14 @@ export function useActivateHere() {
       return false;
     }
     if (result.data) {
-      if (organisation)
+      if (organisation) {
+        const plan = result.data.plan.name;
+        const provider = organisation.name;
         showToast({
-          title: 'This machine is activated',
-          message: `It now uses the ${result.data.plan.name} license ${organisation.name} provides.`,
+          title: t`This machine is activated`,
+          message: t`It now uses the ${plan} license ${provider} provides.`,
         });
-      else showActivated(result.data.plan.name);
+      } else showActivated(result.data.plan.name);
       return true;
     }
     const message = failureMessage(result.error, licenseMessages.activationFailed);

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react';
 import { useMemo } from 'react';
 import { useGetPublicPlansQuery } from '../plans';
 import { useGetSubscriptionsQuery } from '../subscriptions';
@@ -17,6 +18,9 @@ export function useLicenseFlags(licenses: LicenseRecord[]): Map<string, LicenseF
   // The plans on sale, only when a perpetual license's updates ended: its renewal is one of them.
   const windowEnded = licenses.some((license) => license.update_window_ended);
   const { currentData: plans } = useGetPublicPlansQuery(undefined, { skip: !windowEnded });
+  // The flags are words: they are written again in a language chosen later.
+  const { i18n } = useLingui();
+  const language = i18n.locale;
   return useMemo(() => {
     const renewalOf = new Map(
       (Array.isArray(plans) ? plans : []).flatMap((plan) =>
@@ -38,5 +42,5 @@ export function useLicenseFlags(licenses: LicenseRecord[]): Map<string, LicenseF
       if (flag) flags.set(license.license_id, flag);
     }
     return flags;
-  }, [licenses, subscriptions, plans]);
+  }, [licenses, subscriptions, plans, language]);
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useId, useState } from 'react';
@@ -27,11 +28,12 @@ const sameKey = (typed: string, key: string) =>
 
 /** A refusal as the user needs to read it: what the server said, and where to go to fix it. */
 export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
+  const { t } = useLingui();
   const { license, seatsFull } = refusal;
   return (
     <Notice
       tone={seatsFull ? 'warning' : 'danger'}
-      title={seatsFull ? 'All seats of this license are in use' : 'Could not activate this machine'}
+      title={seatsFull ? t`All seats of this license are in use` : t`Could not activate this machine`}
       urgent
     >
       <Stack gap="sm" align="flex-start">
@@ -42,8 +44,10 @@ export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
           <>
             {seatsFull ? (
               <Text size="sm">
-                Its details page lists the machines that use its seats: deactivate one there to make room for
-                this one.
+                <Trans>
+                  Its details page lists the machines that use its seats: deactivate one there to make room
+                  for this one.
+                </Trans>
               </Text>
             ) : null}
             <Button
@@ -53,7 +57,7 @@ export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
               size="sm"
               rightSection={<ArrowRightIcon size={16} />}
             >
-              {seatsFull ? 'Free a seat' : 'Open the license'}
+              {seatsFull ? t`Free a seat` : t`Open the license`}
             </Button>
           </>
         ) : null}
@@ -67,6 +71,7 @@ export function RefusalAlert({ refusal }: { refusal: ActivationRefusal }) {
  * platform adapter) and, when refused, says why and links to the license where seats are freed.
  */
 export function ActivateKeyForm() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [activate] = useActivateLicenseMutation();
   const [checkout] = useCheckoutFloatingSeatMutation();
@@ -91,7 +96,7 @@ export function ActivateKeyForm() {
       if (isApiFailure(result.error) && result.error.code === 'license_floating') {
         const seat = await checkout({ license_key: licenseKey });
         if (seat.data) {
-          showFloatingSeat('This license', seat.data.seats, seat.data.in_use);
+          showFloatingSeat(t`This license`, seat.data.seats, seat.data.in_use);
           form.reset();
           return;
         }
@@ -108,15 +113,15 @@ export function ActivateKeyForm() {
   return (
     <SectionCard
       headingId={headingId}
-      title="Activate by key"
-      description="Enter a license key to use it on this machine. It takes one of the license’s seats."
+      title={t`Activate by key`}
+      description={t`Enter a license key to use it on this machine. It takes one of the license’s seats.`}
       onSubmit={submit}
       h="100%"
     >
       <TextInput
-        label="License key"
+        label={t`License key`}
         placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
-        description="25 letters and digits in five groups; dashes and case do not matter."
+        description={t`25 letters and digits in five groups; dashes and case do not matter.`}
         autoComplete="off"
         spellCheck={false}
         autoCapitalize="characters"
@@ -126,7 +131,7 @@ export function ActivateKeyForm() {
       />
       {refusal ? <RefusalAlert refusal={refusal} /> : null}
       <Button type="submit" loading={form.submitting} style={{ alignSelf: 'flex-start' }}>
-        Activate
+        <Trans>Activate</Trans>
       </Button>
     </SectionCard>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
@@ -21,9 +22,11 @@ export function ActivateOnThisMachine({
   option: ActivationOption;
 }) {
   const reasonId = useId();
+  const { t } = useLingui();
   const { activateHere, activating, refusal } = useActivateHere();
   if (option.kind === 'here' || option.kind === 'unusable') return null;
-  const name = `${license.plan.name} license`;
+  const plan = license.plan.name;
+  const name = t`${plan} license`;
   return (
     <Stack gap="xs">
       <Group gap="sm" wrap="wrap" align="center">
@@ -32,10 +35,10 @@ export function ActivateOnThisMachine({
           loading={activating}
           disabled={option.kind === 'full'}
           leftSection={<KeyIcon size={18} />}
-          aria-label={`Activate on this machine: ${name}`}
+          aria-label={t`Activate on this machine: ${name}`}
           aria-describedby={option.kind === 'full' ? reasonId : undefined}
         >
-          Activate on this machine
+          <Trans>Activate on this machine</Trans>
         </Button>
         {option.kind === 'full' ? (
           <Text size="sm" id={reasonId} data-testid="activation-blocked" style={{ flex: '1 1 16rem' }}>
@@ -46,7 +49,7 @@ export function ActivateOnThisMachine({
               size="sm"
               underline="always"
             >
-              Free a seat
+              <Trans>Free a seat</Trans>
             </Anchor>
           </Text>
         ) : null}

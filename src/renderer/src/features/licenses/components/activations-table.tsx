@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import type { Activation, License } from '../../../../../shared/api/licenses';
@@ -22,15 +25,20 @@ import { RenameMachineModal } from './rename-machine-modal';
  * The name a machine goes by: the one its owner gave it, else what it reported, else the end of
  * its hardware id.
  */
-export const machineName = (
+export function machineName(
   activation: Pick<Activation, 'device_name' | 'hardware_id'> & { label?: string | null },
-) => activation.label || activation.device_name || `Machine …${activation.hardware_id.slice(-6)}`;
+): string {
+  const named = activation.label || activation.device_name;
+  if (named) return named;
+  const end = activation.hardware_id.slice(-6);
+  return t`Machine …${end}`;
+}
 
-const REASONS: Record<NonNullable<Activation['deactivated_reason']>, string> = {
-  user: 'by you',
-  admin: 'by an administrator',
-  reclaimed: 'unused, its seat was reclaimed',
-  seat_removed: 'when your seat in the organization was taken back',
+const REASONS: Record<NonNullable<Activation['deactivated_reason']>, MessageDescriptor> = {
+  user: msg`by you`,
+  admin: msg`by an administrator`,
+  reclaimed: msg`unused, its seat was reclaimed`,
+  seat_removed: msg`when your seat in the organization was taken back`,
 };
 
 interface ActivationsTableProps {
@@ -44,6 +52,7 @@ interface ActivationsTableProps {
 function MachineCell({ activation, isThis }: { activation: Activation; isThis: boolean }) {
   // A named machine shows, under its name, the name its device reports.
   const reported = activation.label ? activation.device_name : null;
+  const shortId = activation.hardware_id.slice(-10);
   return (
     <Stack gap={2}>
       <Group gap={6} wrap="wrap">
@@ -52,7 +61,7 @@ function MachineCell({ activation, isThis }: { activation: Activation; isThis: b
         </Text>
         {isThis ? (
           <Badge variant="light" color="iris" size="sm" tt="none">
-            This machine
+            <Trans>This machine</Trans>
           </Badge>
         ) : null}
       </Group>
@@ -62,9 +71,17 @@ function MachineCell({ activation, isThis }: { activation: Activation; isThis: b
         </Text>
       ) : null}
       <Text size="xs" c="dimmed" ff="monospace" title={activation.hardware_id}>
-        ID …{activation.hardware_id.slice(-10)}
+        <Trans>ID …{shortId}</Trans>
       </Text>
     </Stack>
+  );
+}
+
+function AppVersion({ version }: { version: string }) {
+  return (
+    <Text size="xs" c="dimmed">
+      <Trans>App {version}</Trans>
+    </Text>
   );
 }
 
@@ -73,6 +90,7 @@ function MachineCell({ activation, isThis }: { activation: Activation; isThis: b
  * Deactivate button (after a confirmation) that frees the machine's seat.
  */
 export function ActivationsTable({ license, activations, thisHardwareId, headingId }: ActivationsTableProps) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [deactivate, { isLoading: pending }] = useDeactivateLicenseMutation();
   const [renameMachine] = useRenameMachineMutation();
@@ -102,10 +120,9 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
       return;
     }
     const updated = result.data;
-    showToast({
-      title: 'Machine deactivated',
-      message: `${machineName(target)} no longer uses a seat: ${seatsText(updated.activations_used, updated.max_activations)}.`,
-    });
+    const machine = machineName(target);
+    const seats = seatsText(updated.activations_used, updated.max_activations);
+    showToast({ title: t`Machine deactivated`, message: t`${machine} no longer uses a seat: ${seats}.` });
     // This machine's own status changes when its seat goes.
     if (isThis(target)) void dispatch(recheckLicenseStatus());
     setTarget(null);
@@ -114,31 +131,27 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
   const columns: Column<Activation>[] = [
     {
       key: 'machine',
-      header: 'Machine',
+      header: t`Machine`,
       render: (activation) => <MachineCell activation={activation} isThis={isThis(activation)} />,
     },
     {
       key: 'platform',
-      header: 'Platform',
+      header: t`Platform`,
       render: (activation) => (
         <>
-          <Text size="sm">{activation.platform || 'Not reported'}</Text>
-          {activation.app_version ? (
-            <Text size="xs" c="dimmed">
-              App {activation.app_version}
-            </Text>
-          ) : null}
+          <Text size="sm">{activation.platform || t`Not reported`}</Text>
+          {activation.app_version ? <AppVersion version={activation.app_version} /> : null}
         </>
       ),
     },
     {
       key: 'activated',
-      header: 'Activated',
+      header: t`Activated`,
       render: (activation) => <Text size="sm">{formatDate(activation.activated_at)}</Text>,
     },
     {
       key: 'lastSeen',
-      header: 'Last seen',
+      header: t`Last seen`,
       render: (activation) => (
         <Tooltip label={formatDateTime(activation.last_seen_at)} withArrow>
           <Text size="sm" component="span" tabIndex={0}>
@@ -149,7 +162,7 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
     },
     {
       key: 'seat',
-      header: 'Seat',
+      header: t`Seat`,
       // On a phone's card the seat's buttons are in sight at the card's foot.
       card: 'actions',
       render: (activation) => (
@@ -159,9 +172,9 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
             size="xs"
             leftSection={<PencilIcon size={14} />}
             onClick={() => setRenaming(activation)}
-            aria-label={`Rename ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
+            aria-label={renameLabel(activation)}
           >
-            Rename
+            <Trans>Rename</Trans>
           </Button>
           {seatOf(activation)}
         </Group>
@@ -169,15 +182,25 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
     },
   ];
 
+  function renameLabel(activation: Activation): string {
+    const machine = machineName(activation);
+    return isThis(activation) ? t`Rename ${machine} (this machine)` : t`Rename ${machine}`;
+  }
+
+  function deactivateLabel(activation: Activation): string {
+    const machine = machineName(activation);
+    return isThis(activation) ? t`Deactivate ${machine} (this machine)` : t`Deactivate ${machine}`;
+  }
+
   function seatOf(activation: Activation) {
     return activation.deactivated_at !== null ? (
       <Stack gap={2}>
         <StatusBadge tone="neutral" size="md">
-          Deactivated
+          <Trans>Deactivated</Trans>
         </StatusBadge>
         <Text size="xs" c="dimmed">
           {formatDate(activation.deactivated_at)}
-          {activation.deactivated_reason ? `, ${REASONS[activation.deactivated_reason]}` : ''}
+          {activation.deactivated_reason ? `, ${t(REASONS[activation.deactivated_reason])}` : ''}
         </Text>
       </Stack>
     ) : (
@@ -186,24 +209,30 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
         color="red"
         size="xs"
         onClick={() => setTarget(activation)}
-        aria-label={`Deactivate ${machineName(activation)}${isThis(activation) ? ' (this machine)' : ''}`}
+        aria-label={deactivateLabel(activation)}
       >
-        Deactivate
+        <Trans>Deactivate</Trans>
       </Button>
     );
   }
 
+  const targetName = target ? machineName(target) : '';
+  const seats = license.max_activations;
+  const formerCount = former.length;
+  const plan = license.plan.name;
   return (
     <>
       {active.length === 0 ? (
         <Text size="sm" data-testid="no-machines">
-          No machine uses this license right now: all {license.max_activations} seat
-          {license.max_activations === 1 ? ' is' : 's are'} free.
+          {plural(seats, {
+            one: 'No machine uses this license right now: all # seat is free.',
+            other: 'No machine uses this license right now: all # seats are free.',
+          })}
         </Text>
       ) : null}
       {active.length > 0 || showFormer ? (
         <ResponsiveTable
-          what="Machines"
+          what={t`Machines`}
           labelledBy={headingId}
           columns={columns}
           rows={showFormer ? [...active, ...former] : active}
@@ -220,8 +249,11 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
             aria-expanded={showFormer}
           >
             {showFormer
-              ? 'Hide deactivated machines'
-              : `Show ${former.length} deactivated machine${former.length === 1 ? '' : 's'}`}
+              ? t`Hide deactivated machines`
+              : plural(formerCount, {
+                  one: 'Show # deactivated machine',
+                  other: 'Show # deactivated machines',
+                })}
           </Button>
         </Group>
       ) : null}
@@ -245,28 +277,30 @@ export function ActivationsTable({ license, activations, thisHardwareId, heading
       <Modal
         opened={target !== null}
         onClose={close}
-        title={target ? `Deactivate ${machineName(target)}?` : 'Deactivate machine'}
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={target ? t`Deactivate ${targetName}?` : t`Deactivate machine`}
+        closeButtonProps={{ 'aria-label': t`Close` }}
         centered
       >
         {target ? (
           <Stack gap="md">
             <Text size="sm">
-              {isThis(target) ? 'This is the machine you are using now. ' : ''}
-              It gives up its seat on the {license.plan.name} license at once, and the app there stops working
-              until the machine is activated again. You can use the seat on another machine straight away.
+              {isThis(target) ? t`This is the machine you are using now.` + ' ' : ''}
+              <Trans>
+                It gives up its seat on the {plan} license at once, and the app there stops working until the
+                machine is activated again. You can use the seat on another machine straight away.
+              </Trans>
             </Text>
             {failure ? (
-              <Notice tone="danger" title="Could not deactivate" urgent>
+              <Notice tone="danger" title={t`Could not deactivate`} urgent>
                 {failure}
               </Notice>
             ) : null}
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={close} disabled={pending}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button color="red.9" onClick={() => void confirm()} loading={pending}>
-                Deactivate
+                <Trans>Deactivate</Trans>
               </Button>
             </Group>
           </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, List, Stack, Text } from '@mantine/core';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -20,6 +21,7 @@ export function ActivateBaseButton({
   onFailed(message: string | null): void;
   variant?: 'filled' | 'light';
 }) {
+  const { t } = useLingui();
   const [activateBase, { isLoading }] = useActivateBaseLicenseMutation();
 
   const activate = async () => {
@@ -30,8 +32,8 @@ export function ActivateBaseButton({
       return;
     }
     showToast({
-      title: 'Base license activated',
-      message: 'This machine now uses your free Base license.',
+      title: t`Base license activated`,
+      message: t`This machine now uses your free Base license.`,
     });
   };
 
@@ -42,7 +44,7 @@ export function ActivateBaseButton({
       variant={variant}
       leftSection={<KeyIcon size={18} />}
     >
-      Activate the free Base license
+      <Trans>Activate the free Base license</Trans>
     </Button>
   );
 }
@@ -63,6 +65,7 @@ export function BaseLicenseOffer({
   /** Heading level of the offer's title. */
   order?: 2 | 3;
 }) {
+  const { t } = useLingui();
   // The free plan as offered (its seats and limits); without the catalogue the offer stands alone.
   const { data: plans } = useGetPublicPlansQuery();
   const plan = (Array.isArray(plans) ? plans : []).find((item) => item.code === BASE_PLAN_CODE) ?? null;
@@ -73,18 +76,18 @@ export function BaseLicenseOffer({
     <EmptyStateCard
       order={order}
       icon={<KeyIcon size={28} />}
-      title={hasLicenses ? 'Free Base license' : 'You have no license yet'}
+      title={hasLicenses ? t`Free Base license` : t`You have no license yet`}
       description={
         hasLicenses
-          ? 'Every account may also use the free Base plan on one machine.'
-          : 'Start with the free Base plan on this machine, or buy a plan for more machines and higher limits.'
+          ? t`Every account may also use the free Base plan on one machine.`
+          : t`Start with the free Base plan on this machine, or buy a plan for more machines and higher limits.`
       }
       actions={
         <>
           <ActivateBaseButton onFailed={setFailure} variant={hasLicenses ? 'light' : 'filled'} />
           {hasLicenses ? null : (
             <Button component={Link} to={portalPaths.purchase} variant="default">
-              See paid plans
+              <Trans>See paid plans</Trans>
             </Button>
           )}
         </>
@@ -92,16 +95,18 @@ export function BaseLicenseOffer({
     >
       <Stack gap="sm" w="100%" mt="xs">
         {plan ? (
-          <List size="sm" spacing={4} center ta="left" mx="auto" aria-label="The Base plan includes">
+          <List size="sm" spacing={4} center ta="left" mx="auto" aria-label={t`The Base plan includes`}>
             <List.Item>{formatSeats(plan.max_activations)}</List.Item>
             {features.map((feature) => (
               <List.Item key={feature.feature_id}>{formatFeature(feature)}</List.Item>
             ))}
-            <List.Item>Free, no card needed</List.Item>
+            <List.Item>
+              <Trans>Free, no card needed</Trans>
+            </List.Item>
           </List>
         ) : null}
         {failure ? (
-          <Notice tone="danger" title="Base license activation failed" urgent>
+          <Notice tone="danger" title={t`Base license activation failed`} urgent>
             {failure}
           </Notice>
         ) : null}

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
@@ -14,7 +16,12 @@ import { type LicenseFlag, activationOption, seatActivationOption } from '../lic
 import { expiryText } from '../license-format';
 import type { LicenseRecord } from '../license-slice';
 
-const INTERVALS = { month: 'Monthly', year: 'Yearly', lifetime: 'Lifetime', free: 'Free' } as const;
+const INTERVALS = {
+  month: msg`Monthly plan`,
+  year: msg`Yearly plan`,
+  lifetime: msg`Lifetime plan`,
+  free: msg`Free plan`,
+} as const;
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -43,8 +50,10 @@ export function LicenseCard({
   check: LicenseCheckResult | null;
   flag?: LicenseFlag;
 }) {
+  const { t } = useLingui();
   const titleId = useId();
-  const name = `${license.plan.name} license`;
+  const plan = license.plan.name;
+  const name = t`${plan} license`;
   const { organisation } = license;
   const option = organisation ? seatActivationOption(license, check) : activationOption(license, check);
   return (
@@ -59,12 +68,12 @@ export function LicenseCard({
               <LicenseStatusBadge status={license.status} size="md" />
               {option.kind === 'here' ? (
                 <Badge variant="light" color="iris" size="md" tt="none">
-                  Active on this machine
+                  <Trans>Active on this machine</Trans>
                 </Badge>
               ) : null}
             </Group>
             <Text size="sm" c="dimmed">
-              {INTERVALS[license.plan.billing_interval]} plan · {expiryText(license)}
+              {t(INTERVALS[license.plan.billing_interval])} · {expiryText(license)}
             </Text>
           </Stack>
           <Button
@@ -73,27 +82,27 @@ export function LicenseCard({
             variant="light"
             size="sm"
             rightSection={<ArrowRightIcon size={16} />}
-            aria-label={`Details of the ${name}`}
+            aria-label={t`Details of the ${name}`}
           >
-            Details
+            <Trans>Details</Trans>
           </Button>
         </Group>
         {flag ? <LicenseFlagAlert flag={flag} licenseName={name} /> : null}
         {organisation ? (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-            <Field label="License">
+            <Field label={t`License`}>
               <ProvidedBy organisation={organisation} />
             </Field>
-            <Field label="Your machines">
+            <Field label={t`Your machines`}>
               <SeatMachines license={license} />
             </Field>
           </SimpleGrid>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-            <Field label="License key">
+            <Field label={t`License key`}>
               <MaskedLicenseKey licenseKey={license.license_key} />
             </Field>
-            <Field label="Seats">
+            <Field label={t`Seats`}>
               <SeatMeter used={license.activations_used} allowed={license.max_activations} />
             </Field>
           </SimpleGrid>

@@ -1,5 +1,6 @@
+import { useLingui } from '@lingui/react';
 import type { LicenseStatus } from '../../../../../shared/api/licenses';
-import { STATUS_LABELS } from '../license-format';
+import { statusLabel } from '../license-format';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 
 const TONES: Record<LicenseStatus, StatusTone> = {
@@ -13,9 +14,11 @@ const TONES: Record<LicenseStatus, StatusTone> = {
 
 /** A license's status (active, suspended, expired, revoked, trial ended) as a badge. */
 export function LicenseStatusBadge({ status, size }: { status: LicenseStatus; size?: 'sm' | 'md' | 'lg' }) {
+  // Written again when the language changes.
+  useLingui();
   return (
     <StatusBadge tone={TONES[status]} size={size}>
-      {STATUS_LABELS[status]}
+      {statusLabel(status)}
     </StatusBadge>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Card, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { Fragment, useId } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,8 +20,10 @@ function LicenseRow({
   here: boolean;
   flag: LicenseFlag | undefined;
 }) {
+  const { t } = useLingui();
   const titleId = useId();
-  const name = `${license.plan.name} license`;
+  const plan = license.plan.name;
+  const name = t`${plan} license`;
   return (
     <Stack gap="xs" component="article" aria-labelledby={titleId} data-testid="license-summary">
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -36,7 +39,7 @@ function LicenseRow({
           <LicenseStatusBadge status={license.status} size="md" />
           {here ? (
             <Badge variant="light" color="iris" size="md" tt="none">
-              On this machine
+              <Trans>On this machine</Trans>
             </Badge>
           ) : null}
         </Group>
@@ -70,11 +73,11 @@ export function LicenseSummaryList({
           <Group gap="xs">
             <KeyIcon size={20} />
             <Title order={2} size="h3" id={headingId}>
-              Your licenses
+              <Trans>Your licenses</Trans>
             </Title>
           </Group>
           <Anchor component={Link} to={portalPaths.licenses} size="sm" fw={600}>
-            Keys and seats
+            <Trans>Keys and seats</Trans>
           </Anchor>
         </Group>
         {licenses.map((license, index) => (

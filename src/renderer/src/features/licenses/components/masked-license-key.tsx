@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Code, CopyButton, Group, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import { maskLicenseKey } from '../../../../../shared/license-key';
@@ -15,19 +16,20 @@ export interface MaskedLicenseKeyProps {
  * that copies the whole key whether it is revealed or not.
  */
 export function MaskedLicenseKey({ licenseKey, initiallyRevealed = false }: MaskedLicenseKeyProps) {
+  const { t } = useLingui();
   const [revealed, setRevealed] = useState(initiallyRevealed);
   return (
     <Group gap={4} wrap="nowrap" align="center" miw={0}>
       <Code fz="sm" py={4} px={8} style={{ whiteSpace: 'normal' }} data-testid="license-key">
         <LicenseKeyText value={revealed ? licenseKey : maskLicenseKey(licenseKey)} />
       </Code>
-      <Tooltip label={revealed ? 'Hide key' : 'Show key'} withArrow>
+      <Tooltip label={revealed ? t`Hide key` : t`Show key`} withArrow>
         <ActionIcon
           variant="subtle"
           color="gray"
           size="lg"
           onClick={() => setRevealed((value) => !value)}
-          aria-label={revealed ? 'Hide key' : 'Show key'}
+          aria-label={revealed ? t`Hide key` : t`Show key`}
           aria-pressed={revealed}
         >
           {revealed ? <EyeOffIcon size={18} /> : <EyeIcon size={18} />}
@@ -35,13 +37,13 @@ export function MaskedLicenseKey({ licenseKey, initiallyRevealed = false }: Mask
       </Tooltip>
       <CopyButton value={licenseKey} timeout={2000}>
         {({ copied, copy }) => (
-          <Tooltip label={copied ? 'Copied' : 'Copy key'} withArrow>
+          <Tooltip label={copied ? t`Copied` : t`Copy key`} withArrow>
             <ActionIcon
               variant="subtle"
               color={copied ? 'teal' : 'gray'}
               size="lg"
               onClick={copy}
-              aria-label={copied ? 'Key copied' : 'Copy key'}
+              aria-label={copied ? t`Key copied` : t`Copy key`}
             >
               {copied ? <CheckIcon size={18} /> : <CopyIcon size={18} />}
             </ActionIcon>

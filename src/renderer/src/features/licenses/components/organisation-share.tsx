@@ -1,20 +1,26 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
+import { formatNumber } from '../license-format';
 import { Card, Stack, Text } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import type { MemberUsage } from '../../../../../shared/api/member-usage';
 
-const numberFormat = new Intl.NumberFormat('en-US');
-const format = (value: number) => numberFormat.format(value);
+const format = (value: number) => formatNumber(value);
 
 /** "You: 6 of your cap 20" or "You: 6 (no cap)". */
 function yours(used: number, cap: number | null): string {
-  return cap === null ? `You: ${format(used)} (no cap)` : `You: ${format(used)} of your cap ${format(cap)}`;
+  const amount = format(used);
+  if (cap === null) return t`You: ${amount} (no cap)`;
+  const allowed = format(cap);
+  return t`You: ${amount} of your cap ${allowed}`;
 }
 
 /** "Organization: 15 of 100" or "Organization: 15 (no limit)". */
 function pool(feature: FeatureUsage): string {
-  return feature.limit === null
-    ? `Organization: ${format(feature.used)} (no limit)`
-    : `Organization: ${format(feature.used)} of ${format(feature.limit)}`;
+  const amount = format(feature.used);
+  if (feature.limit === null) return t`Organization: ${amount} (no limit)`;
+  const limit = format(feature.limit);
+  return t`Organization: ${amount} of ${limit}`;
 }
 
 /**
@@ -31,14 +37,14 @@ export function OrganisationShare({ own, features }: { own: MemberUsage; feature
     <Card withBorder padding="md" component="section" aria-labelledby="organisation-share-title">
       <Stack gap={4}>
         <Text id="organisation-share-title" fw={600} size="sm">
-          Your share of the organization’s allowance
+          <Trans>Your share of the organization’s allowance</Trans>
         </Text>
         {lines.map(({ mine, shared }) => (
           <Text key={mine.feature_id} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
             <Text span fw={600} size="sm">
               {mine.name}
             </Text>
-            {` — ${yours(mine.used, mine.cap)} · ${pool(shared)} ${mine.unit ?? 'units'}`}
+            {` — ${yours(mine.used, mine.cap)} · ${pool(shared)} ${mine.unit ?? t`units`}`}
           </Text>
         ))}
       </Stack>

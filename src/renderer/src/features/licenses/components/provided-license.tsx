@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { License, LicenseOrganisation } from '../../../../../shared/api/licenses';
@@ -10,18 +11,21 @@ import { machineName } from './activations-table';
  * key, so the organisation stands where the key would.
  */
 export function ProvidedBy({ organisation }: { organisation: LicenseOrganisation }) {
+  const provider = organisation.name;
   return (
     <Text size="sm" data-testid="provided-by">
-      Provided by{' '}
-      <Anchor
-        component={Link}
-        to={pathWith(portalPaths.organisationDetail, { organisationId: organisation.id })}
-        size="sm"
-        fw={600}
-        underline="always"
-      >
-        {organisation.name}
-      </Anchor>
+      <Trans>
+        Provided by{' '}
+        <Anchor
+          component={Link}
+          to={pathWith(portalPaths.organisationDetail, { organisationId: organisation.id })}
+          size="sm"
+          fw={600}
+          underline="always"
+        >
+          {provider}
+        </Anchor>
+      </Trans>
     </Text>
   );
 }
@@ -32,19 +36,22 @@ export function SeatMachines({ license }: { license: Pick<License, 'activations'
   if (machines.length === 0)
     return (
       <Text size="sm" c="dimmed">
-        None yet: activate this machine to use the license here.
+        <Trans>None yet: activate this machine to use the license here.</Trans>
       </Text>
     );
   return (
     <List size="sm" spacing={4} data-testid="seat-machines">
-      {machines.map((activation) => (
-        <List.Item key={activation.activation_id} style={{ overflowWrap: 'anywhere' }}>
-          {machineName(activation)}{' '}
-          <Text span size="xs" c="dimmed">
-            · seen {formatRelative(activation.last_seen_at)}
-          </Text>
-        </List.Item>
-      ))}
+      {machines.map((activation) => {
+        const seen = formatRelative(activation.last_seen_at);
+        return (
+          <List.Item key={activation.activation_id} style={{ overflowWrap: 'anywhere' }}>
+            {machineName(activation)}{' '}
+            <Text span size="xs" c="dimmed">
+              <Trans>· seen {seen}</Trans>
+            </Text>
+          </List.Item>
+        );
+      })}
     </List>
   );
 }

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Text, TextInput } from '@mantine/core';
 import { useEffect } from 'react';
 import {
@@ -21,7 +23,7 @@ const FIELDS = ['label'] as const;
 export function machineLabelProblem(value: string): string | null {
   if (value.trim() === '') return null;
   const checked = machineLabelSchema.safeParse(value);
-  return checked.success ? null : (checked.error.issues[0]?.message ?? 'Not a machine name');
+  return checked.success ? null : (checked.error.issues[0]?.message ?? t`Not a machine name`);
 }
 
 export interface RenameMachineModalProps {
@@ -46,6 +48,7 @@ export function RenameMachineModal({
   onClose,
   save,
 }: RenameMachineModalProps) {
+  const { t } = useLingui();
   const { form, restart, dialog } = useDialogForm<RenameValues>({
     initialValues: { label: '' },
     validate: { label: machineLabelProblem },
@@ -57,11 +60,12 @@ export function RenameMachineModal({
       const next = trimmed === '' ? null : trimmed;
       if (next === activation.label) return onClose();
       await save(next);
+      const reportedName = activation.device_name || t`its hardware id`;
       showToast({
-        title: next ? 'Machine renamed' : 'Name removed',
+        title: next ? t`Machine renamed` : t`Name removed`,
         message: next
-          ? `${currentName} is now called ${next}.`
-          : `The machine goes by ${activation.device_name || 'its hardware id'} again.`,
+          ? t`${currentName} is now called ${next}.`
+          : t`The machine goes by ${reportedName} again.`,
       });
       onClose();
     },
@@ -72,30 +76,33 @@ export function RenameMachineModal({
   }, [activation, restart]);
 
   const reported = activation?.device_name || null;
+  const plan = license.plan.name;
 
   return (
     <FormDialog
       opened={activation !== null}
       onClose={onClose}
-      title={activation ? `Rename ${currentName}` : 'Rename machine'}
+      title={activation ? t`Rename ${currentName}` : t`Rename machine`}
       {...dialog}
       holdWhileSubmitting
-      failureTitle="Could not rename the machine"
-      submitLabel="Save name"
+      failureTitle={t`Could not rename the machine`}
+      submitLabel={t`Save name`}
       intro={
         <Text size="sm">
-          Give this machine of the {license.plan.name} license a name that tells it apart. It keeps the name
-          when it is activated again.
+          <Trans>
+            Give this machine of the {plan} license a name that tells it apart. It keeps the name when it is
+            activated again.
+          </Trans>
         </Text>
       }
     >
       <TextInput
-        label="Machine name"
-        placeholder="Office laptop"
+        label={t`Machine name`}
+        placeholder={t`Office laptop`}
         description={
           reported
-            ? `Leave empty to show what the device reports: ${reported}.`
-            : 'Leave empty to show the machine by its hardware id.'
+            ? t`Leave empty to show what the device reports: ${reported}.`
+            : t`Leave empty to show the machine by its hardware id.`
         }
         maxLength={MACHINE_LABEL_MAX}
         autoComplete="off"

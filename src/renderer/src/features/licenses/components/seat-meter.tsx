@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { seatsText } from '../license-format';
 
@@ -14,6 +15,7 @@ export function SeatMeter({
   allowed: number;
   size?: 'sm' | 'md';
 }) {
+  const { t } = useLingui();
   const percent = allowed > 0 ? Math.min(100, Math.round((used / allowed) * 100)) : 100;
   const full = used >= allowed;
   return (
@@ -24,7 +26,7 @@ export function SeatMeter({
         </Text>
         {full ? (
           <Text size="xs" fw={600} c={WARNING_TEXT}>
-            All seats used
+            <Trans>All seats used</Trans>
           </Text>
         ) : null}
       </Group>
@@ -32,7 +34,7 @@ export function SeatMeter({
         value={percent}
         color={full ? 'orange' : 'teal'}
         size={size === 'md' ? 'lg' : 'md'}
-        aria-label={`Seats in use: ${used} of ${allowed}`}
+        aria-label={t`Seats in use: ${used} of ${allowed}`}
       />
     </Stack>
   );

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Notice } from '../../../components/data/notice';
@@ -16,6 +18,7 @@ import { formatDateTime } from '../license-format';
  * of a borrowed seat. Nothing on the web, or for a machine without a floating license.
  */
 export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
+  const { t } = useLingui();
   const { data: seat } = useGetThisMachineSeatQuery();
   const [borrow, { isLoading: borrowing }] = useBorrowThisMachineSeatMutation();
   const [giveBack, { isLoading: returning }] = useReturnThisMachineSeatMutation();
@@ -25,15 +28,16 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
 
   if (!seat || seat.status === 'not_floating') return null;
   const maxDays = seat.max_borrow_days ?? 0;
+  const heldUntil = seat.held_until ? formatDateTime(seat.held_until) : null;
 
   const confirm = async () => {
     setFailure(null);
     const result = await borrow({ licenseId, days: Number(days) });
     if (!result.data || result.data.status !== 'held' || !result.data.borrowed_until) {
-      setFailure(result.data?.message ?? failureMessage(result.error, 'Could not borrow the seat'));
+      setFailure(result.data?.message ?? failureMessage(result.error, t`Could not borrow the seat`));
       return;
     }
-    showToast({ title: 'Seat borrowed', message: result.data.message });
+    showToast({ title: t`Seat borrowed`, message: result.data.message });
     setOpen(false);
   };
 
@@ -41,8 +45,8 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
     const result = await giveBack({ licenseId });
     showToast(
       result.data
-        ? { title: 'Borrowed seat returned', message: result.data.message }
-        : { title: 'Could not return the seat', message: failureMessage(result.error, 'Try again.') },
+        ? { title: t`Borrowed seat returned`, message: result.data.message }
+        : { title: t`Could not return the seat`, message: failureMessage(result.error, t`Try again.`) },
     );
   };
 
@@ -50,18 +54,18 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
     <Stack gap="xs" data-testid="this-machine-floating-seat">
       <Text size="sm">
         <Text span fw={600}>
-          This machine:{' '}
+          <Trans>This machine:</Trans>{' '}
         </Text>
         {seat.message}
       </Text>
       <Group gap="xs">
         {seat.status === 'held' && seat.borrowed_until ? (
           <Button variant="default" size="xs" onClick={() => void returnSeat()} loading={returning}>
-            Return borrowed seat
+            <Trans>Return borrowed seat</Trans>
           </Button>
         ) : seat.status === 'held' && maxDays > 0 ? (
           <Button variant="default" size="xs" onClick={() => setOpen(true)}>
-            Borrow for offline use…
+            <Trans>Borrow for offline use…</Trans>
           </Button>
         ) : null}
       </Group>
@@ -69,19 +73,19 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
       <Modal
         opened={open}
         onClose={() => (borrowing ? undefined : setOpen(false))}
-        title="Borrow this seat for offline use"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={t`Borrow this seat for offline use`}
+        closeButtonProps={{ 'aria-label': t`Close` }}
         centered
       >
         <Stack gap="md">
           <Text size="sm">
-            The seat stays this machine’s for the days you choose, without the network and after the app
-            closes; it counts as in use until you return it or the days end
-            {seat.held_until ? ` (held now until ${formatDateTime(seat.held_until)})` : ''}.
+            {heldUntil
+              ? t`The seat stays this machine’s for the days you choose, without the network and after the app closes; it counts as in use until you return it or the days end (held now until ${heldUntil}).`
+              : t`The seat stays this machine’s for the days you choose, without the network and after the app closes; it counts as in use until you return it or the days end.`}
           </Text>
           <NumberInput
-            label="Days"
-            description={`At most ${maxDays} ${maxDays === 1 ? 'day' : 'days'}.`}
+            label={t`Days`}
+            description={plural(maxDays, { one: 'At most # day.', other: 'At most # days.' })}
             min={1}
             max={maxDays}
             allowDecimal={false}
@@ -91,20 +95,20 @@ export function ThisMachineFloatingSeat({ licenseId }: { licenseId: string }) {
             data-autofocus
           />
           {failure ? (
-            <Notice tone="danger" title="Could not borrow the seat" urgent>
+            <Notice tone="danger" title={t`Could not borrow the seat`} urgent>
               {failure}
             </Notice>
           ) : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpen(false)} disabled={borrowing}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button
               onClick={() => void confirm()}
               loading={borrowing}
               disabled={!(Number(days) >= 1 && Number(days) <= maxDays)}
             >
-              Borrow
+              <Trans>Borrow</Trans>
             </Button>
           </Group>
         </Stack>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,47 +21,53 @@ function machineState(
   check: LicenseCheckResult,
   used: LicenseRecord | undefined,
 ): { label: string; tone: StatusTone; summary: string; detail?: string } {
+  const plan = used?.plan.name;
   if (check.valid)
     return {
-      label: check.offline ? 'Activated here (offline)' : 'Activated here',
+      label: check.offline ? t`Activated here (offline)` : t`Activated here`,
       tone: 'positive',
-      summary: used
-        ? `This machine uses your ${used.plan.name} license.`
-        : 'This machine uses a license shared with you.',
+      summary: plan
+        ? t`This machine uses your ${plan} license.`
+        : t`This machine uses a license shared with you.`,
       detail: check.offline ? check.message : undefined,
     };
   if (check.status === 'not_configured')
     return {
-      label: 'Not activated here',
+      label: t`Not activated here`,
       tone: 'neutral',
-      summary: 'No license is activated on this machine.',
+      summary: t`No license is activated on this machine.`,
     };
   if (check.status === 'error')
     return {
-      label: 'Not checked',
+      label: t`Not checked`,
       tone: 'caution',
-      summary: 'This machine’s license could not be checked.',
+      summary: t`This machine’s license could not be checked.`,
       detail: check.message,
     };
   return {
-    label: 'Not activated here',
+    label: t`Not activated here`,
     tone: 'negative',
-    summary: 'The license kept on this machine cannot be used here.',
+    summary: t`The license kept on this machine cannot be used here.`,
     detail: check.message,
   };
 }
 
 /** How the choice names a license: an organisation's by who provides it, as its key is not shown. */
-const optionLabel = (license: LicenseRecord) =>
-  license.organisation
-    ? `${license.plan.name} · provided by ${license.organisation.name}`
-    : `${license.plan.name} · ${maskLicenseKey(license.license_key)} · ${seatsText(license.activations_used, license.max_activations)}`;
+function optionLabel(license: LicenseRecord): string {
+  const plan = license.plan.name;
+  if (license.organisation) {
+    const provider = license.organisation.name;
+    return t`${plan} · provided by ${provider}`;
+  }
+  return `${plan} · ${maskLicenseKey(license.license_key)} · ${seatsText(license.activations_used, license.max_activations)}`;
+}
 
 /**
  * "Activate this machine" on the dashboard: with one license that can take this machine it
  * activates at once; with several it asks which; with none it says why and where to go.
  */
 function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; check: LicenseCheckResult }) {
+  const { t } = useLingui();
   const { activateHere, activating, refusal } = useActivateHere();
   const [chosen, setChosen] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
@@ -74,7 +82,7 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
     return (
       <Text size="sm" data-testid="machine-next-step">
         {full ? (
-          <>
+          <Trans>
             Every seat of your licenses is in use.{' '}
             <Anchor
               component={Link}
@@ -85,20 +93,23 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
               Free a seat
             </Anchor>{' '}
             to activate this machine.
-          </>
+          </Trans>
         ) : (
-          <>
+          <Trans>
             None of your licenses can be used right now.{' '}
             <Anchor component={Link} to={portalPaths.purchase} size="sm" underline="always">
               Get a plan
             </Anchor>{' '}
             to use this machine.
-          </>
+          </Trans>
         )}
       </Text>
     );
 
   const single = available.length === 1 ? available[0] : undefined;
+  const singlePlan = single?.plan.name;
+  const singleProvider = single?.organisation?.name;
+  const singleSeats = single ? seatsText(single.activations_used, single.max_activations) : '';
   const activate = () => {
     const license = single ?? available.find((item) => item.license_id === chosen);
     if (!license) {
@@ -112,18 +123,21 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
     <Stack gap="xs">
       {single?.organisation ? (
         <Text size="sm" c="dimmed" data-testid="machine-next-step">
-          Uses your seat of the {single.plan.name} license {single.organisation.name} provides.
+          <Trans>
+            Uses your seat of the {singlePlan} license {singleProvider} provides.
+          </Trans>
         </Text>
       ) : single ? (
         <Text size="sm" c="dimmed" data-testid="machine-next-step">
-          Takes one seat of your {single.plan.name} license (
-          {seatsText(single.activations_used, single.max_activations)}).
+          <Trans>
+            Takes one seat of your {singlePlan} license ({singleSeats}).
+          </Trans>
         </Text>
       ) : (
         <NativeSelect
-          label="License to use here"
+          label={t`License to use here`}
           data={[
-            { value: '', label: 'Choose one of your licenses' },
+            { value: '', label: t`Choose one of your licenses` },
             ...available.map((license) => ({ value: license.license_id, label: optionLabel(license) })),
           ]}
           value={chosen ?? ''}
@@ -131,7 +145,7 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
             setChosen(event.currentTarget.value || null);
             setMissing(false);
           }}
-          error={missing ? 'Choose the license this machine should use' : undefined}
+          error={missing ? t`Choose the license this machine should use` : undefined}
         />
       )}
       <Button
@@ -140,7 +154,7 @@ function ActivateThisMachine({ licenses, check }: { licenses: LicenseRecord[]; c
         leftSection={<KeyIcon size={18} />}
         style={{ alignSelf: 'flex-start' }}
       >
-        Activate this machine
+        <Trans>Activate this machine</Trans>
       </Button>
       {refusal ? <RefusalAlert refusal={refusal} /> : null}
     </Stack>
@@ -163,10 +177,15 @@ export function ThisMachineTile({
   /** The licenses are still being read: what this machine can be activated with is not known yet. */
   loading: boolean;
 }) {
+  const { t } = useLingui();
   const used = check?.valid ? licenses.find((license) => license.license_id === check.license_id) : undefined;
   const state = check ? machineState(check, used) : null;
   return (
-    <StatCard label="This machine" icon={<DeviceIcon size={18} />} loading={(checking && !check) || loading}>
+    <StatCard
+      label={t`This machine`}
+      icon={<DeviceIcon size={18} />}
+      loading={(checking && !check) || loading}
+    >
       {check && state ? (
         <Stack gap="sm" style={{ flex: 1 }}>
           <Stack gap="sm" aria-live="polite">
@@ -192,7 +211,7 @@ export function ThisMachineTile({
                 fw={600}
                 mt="auto"
               >
-                Open the license
+                <Trans>Open the license</Trans>
               </Anchor>
             ) : null
           ) : (
@@ -200,7 +219,9 @@ export function ThisMachineTile({
           )}
         </Stack>
       ) : (
-        <Text size="sm">Not checked yet.</Text>
+        <Text size="sm">
+          <Trans>Not checked yet.</Trans>
+        </Text>
       )}
     </StatCard>
   );

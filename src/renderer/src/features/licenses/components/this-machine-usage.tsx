@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import type { UsageLeft } from '../../../../../shared/bridge';
@@ -12,23 +15,29 @@ type Source = UsageLeft['source'];
 type LeftOfFeature = UsageLeft['features'][number];
 
 /** Where the numbers come from, as the badge says it. */
-const SOURCES: Record<Source, { label: string; tone: StatusTone }> = {
-  server: { label: 'Online: counted by the license server', tone: 'positive' },
-  reservation: { label: 'Offline: this machine’s allowance', tone: 'caution' },
-  none: { label: 'Nothing to go by', tone: 'neutral' },
+const SOURCES: Record<Source, { label: MessageDescriptor; tone: StatusTone }> = {
+  server: { label: msg`Online: counted by the license server`, tone: 'positive' },
+  reservation: { label: msg`Offline: this machine’s allowance`, tone: 'caution' },
+  none: { label: msg`Nothing to go by`, tone: 'neutral' },
 };
 
 /** The feature's name and unit as the license names them; the key when no license here does. */
 function named(item: LeftOfFeature, features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[]) {
   const feature = features.find((each) => each.key === item.key);
-  return { name: feature?.name ?? item.key, unit: feature?.unit ?? 'uses' };
+  return { name: feature?.name ?? item.key, unit: feature?.unit ?? t`uses` };
 }
 
-const leftWords = (item: LeftOfFeature, unit: string) =>
-  item.left === null ? 'No limit' : `${formatNumber(item.left)} ${unit} left`;
+function leftWords(item: LeftOfFeature, unit: string, line = false): string {
+  if (item.left === null) return line ? t`no limit` : t`No limit`;
+  const left = formatNumber(item.left);
+  return t`${left} ${unit} left`;
+}
 
-const waitingWords = (queued: number, unit: string) =>
-  queued === 0 ? 'Nothing waiting to upload' : `${formatNumber(queued)} ${unit} waiting to upload`;
+function waitingWords(queued: number, unit: string): string {
+  if (queued === 0) return t`Nothing waiting to upload`;
+  const amount = formatNumber(queued);
+  return t`${amount} ${unit} waiting to upload`;
+}
 
 /**
  * What this machine may still use, read from the desktop app (`window.desktop.usage.left()`): per
@@ -36,11 +45,12 @@ const waitingWords = (queued: number, unit: string) =>
  * so, and how much use made here still waits to upload. Nothing on the web, where there is no app.
  */
 export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[] }) {
+  const { t } = useLingui();
   const { data, error, isError, isFetching, refetch } = useGetThisMachineUsageQuery();
   if (isError)
     return (
       <RetryNotice
-        title="Could not read this machine’s usage"
+        title={t`Could not read this machine’s usage`}
         message={failureMessage(error, MACHINE_USAGE_UNREADABLE)}
         onRetry={() => void refetch()}
       />
@@ -55,7 +65,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
           <Group gap="xs" wrap="nowrap">
             <DeviceIcon size={20} />
             <Title order={2} size="h3" id="machine-usage-title">
-              On this machine
+              <Trans>On this machine</Trans>
             </Title>
           </Group>
           <Button
@@ -65,7 +75,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
             loading={isFetching}
             onClick={() => void refetch()}
           >
-            Check again
+            <Trans>Check again</Trans>
           </Button>
         </Group>
         <Stack gap={6} aria-live="polite">
@@ -74,7 +84,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
             data-testid="machine-usage-source"
             style={{ alignSelf: 'flex-start' }}
           >
-            {source.label}
+            {t(source.label)}
           </StatusBadge>
           <Text size="sm" c="dimmed" data-testid="machine-usage-message">
             {data.message}
@@ -84,6 +94,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
           <SimpleGrid cols={{ base: 1, sm: data.features.length > 1 ? 2 : 1 }} spacing="md">
             {data.features.map((item) => {
               const { name, unit } = named(item, features);
+              const periodEnd = item.period_end ? formatDate(item.period_end) : '';
               return (
                 <Paper
                   key={item.key}
@@ -91,7 +102,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
                   radius="md"
                   p="md"
                   component="article"
-                  aria-label={`${name} on this machine`}
+                  aria-label={t`${name} on this machine`}
                 >
                   <Stack gap={4}>
                     <Text fw={600} size="sm">
@@ -106,8 +117,8 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
                     {item.period_end ? (
                       <Text size="xs" c="dimmed">
                         {data.source === 'reservation'
-                          ? `For the period ending ${formatDate(item.period_end)}`
-                          : `Resets on ${formatDate(item.period_end)}`}
+                          ? t`For the period ending ${periodEnd}`
+                          : t`Resets on ${periodEnd}`}
                       </Text>
                     ) : null}
                   </Stack>
@@ -118,8 +129,10 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
         ) : null}
         {waiting > 0 ? (
           <Text size="sm" data-testid="machine-usage-waiting">
-            Use made here is sent when the app is online with you signed in; it counts in the period it
-            happened.
+            <Trans>
+              Use made here is sent when the app is online with you signed in; it counts in the period it
+              happened.
+            </Trans>
           </Text>
         ) : null}
       </Stack>
@@ -136,17 +149,20 @@ export function ThisMachineUsageLine({
 }: {
   features: Pick<FeatureUsage, 'key' | 'name' | 'unit'>[];
 }) {
+  const { t } = useLingui();
   const { data } = useGetThisMachineUsageQuery();
   if (!data || data.features.length === 0) return null;
-  const offline = data.source === 'reservation' ? ' (offline allowance)' : '';
   const parts = data.features.map((item) => {
     const { name, unit } = named(item, features);
-    const waiting = item.queued > 0 ? ` · ${formatNumber(item.queued)} waiting to upload` : '';
-    return `${name}: ${leftWords(item, unit).replace('No limit', 'no limit')}${waiting}`;
+    const left = leftWords(item, unit, true);
+    if (item.queued === 0) return `${name}: ${left}`;
+    const queued = formatNumber(item.queued);
+    return t`${name}: ${left} · ${queued} waiting to upload`;
   });
+  const list = parts.join('; ');
   return (
     <Text size="sm" data-testid="machine-usage-line">
-      {`${parts.join('; ')}${offline}.`}
+      {data.source === 'reservation' ? t`${list} (offline allowance).` : `${list}.`}
     </Text>
   );
 }

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Button,
@@ -51,10 +53,10 @@ import { useLicenseFlags } from '../use-license-flags';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const INTERVALS = {
-  month: 'billed monthly',
-  year: 'billed yearly',
-  lifetime: 'one-time purchase',
-  free: 'free',
+  month: msg`billed monthly`,
+  year: msg`billed yearly`,
+  lifetime: msg`one-time purchase`,
+  free: msg`free`,
 } as const;
 
 function BackLink() {
@@ -62,15 +64,16 @@ function BackLink() {
     <Anchor component={Link} to={portalPaths.licenses} size="sm" fw={600} style={{ alignSelf: 'flex-start' }}>
       <Group gap={4} component="span" wrap="nowrap">
         <ArrowLeftIcon size={16} />
-        All licenses
+        <Trans>All licenses</Trans>
       </Group>
     </Anchor>
   );
 }
 
 function DetailSkeleton() {
+  const { t } = useLingui();
   return (
-    <LoadingBlock label="Loading the license">
+    <LoadingBlock label={t`Loading the license`}>
       <Stack gap="lg">
         <Skeleton height={36} width="45%" />
         <Card withBorder padding="lg">
@@ -92,45 +95,57 @@ function DetailSkeleton() {
  * support, as the dashboard says.
  */
 function StatusNotice({ license }: { license: License }) {
+  const { t } = useLingui();
   const flags = useLicenseFlags(useMemo(() => [license], [license]));
+  const reason = license.revoked_reason ?? t`none recorded`;
+  const revokedAt = license.revoked_at ? formatDateTime(license.revoked_at) : null;
+  const expiry = expiryText(license);
   if (license.status === 'revoked')
     return (
-      <Notice tone="danger" title="This license was revoked">
+      <Notice tone="danger" title={t`This license was revoked`}>
         <Stack gap={6}>
           <Text size="sm" data-testid="revoked-reason">
-            Reason given: {license.revoked_reason ?? 'none recorded'}
+            <Trans>Reason given: {reason}</Trans>
           </Text>
-          {license.revoked_at ? (
-            <Text size="sm">Revoked on {formatDateTime(license.revoked_at)}.</Text>
+          {revokedAt ? (
+            <Text size="sm">
+              <Trans>Revoked on {revokedAt}.</Trans>
+            </Text>
           ) : null}
           <Text size="sm">
-            Its machines can no longer use it.{' '}
-            <Anchor component={Link} to={portalPaths.support} size="sm" underline="always">
-              Contact support
-            </Anchor>{' '}
-            if you think this is a mistake.
+            <Trans>
+              Its machines can no longer use it.{' '}
+              <Anchor component={Link} to={portalPaths.support} size="sm" underline="always">
+                Contact support
+              </Anchor>{' '}
+              if you think this is a mistake.
+            </Trans>
           </Text>
         </Stack>
       </Notice>
     );
   if (license.status === 'expired')
     return (
-      <Notice tone="caution" title="This license has expired">
+      <Notice tone="caution" title={t`This license has expired`}>
         <Text size="sm">
-          {expiryText(license)}.{' '}
-          <Anchor component={Link} to={portalPaths.purchase} size="sm" underline="always">
-            Renew it on the Purchase page
-          </Anchor>{' '}
-          to use it again.
+          <Trans>
+            {expiry}.{' '}
+            <Anchor component={Link} to={portalPaths.purchase} size="sm" underline="always">
+              Renew it on the Purchase page
+            </Anchor>{' '}
+            to use it again.
+          </Trans>
         </Text>
       </Notice>
     );
   const flag = flags.get(license.license_id);
-  return flag ? <LicenseFlagAlert flag={flag} licenseName={`${license.plan.name} license`} /> : null;
+  const plan = license.plan.name;
+  return flag ? <LicenseFlagAlert flag={flag} licenseName={t`${plan} license`} /> : null;
 }
 
 /** "Activate this machine" on this license, when this machine does not use it yet. */
 function ActivateHere({ license }: { license: License }) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [activateLicense, { isLoading: pending }] = useActivateLicenseMutation();
   const [refused, setRefused] = useState<string | null>(null);
@@ -140,10 +155,8 @@ function ActivateHere({ license }: { license: License }) {
     setRefused(null);
     const result = await activateLicense({ license_key: license.license_key });
     if (result.data) {
-      showToast({
-        title: 'This machine is activated',
-        message: `It now uses your ${license.plan.name} license.`,
-      });
+      const planName = license.plan.name;
+      showToast({ title: t`This machine is activated`, message: t`It now uses your ${planName} license.` });
       void dispatch(recheckLicenseStatus());
       return;
     }
@@ -162,11 +175,11 @@ function ActivateHere({ license }: { license: License }) {
     <Stack gap="xs">
       <Group gap="sm" wrap="wrap">
         <Button onClick={() => void activate()} loading={pending} leftSection={<KeyIcon size={18} />}>
-          Activate this machine
+          <Trans>Activate this machine</Trans>
         </Button>
         {full ? (
           <Text size="sm" c="dimmed">
-            Every seat is in use: deactivate a machine below first.
+            <Trans>Every seat is in use: deactivate a machine below first.</Trans>
           </Text>
         ) : null}
       </Group>
@@ -181,6 +194,7 @@ function ActivateHere({ license }: { license: License }) {
 
 /** /licenses/{licenseId}: details, machines, usage, features and downloads of one license. */
 export default function LicenseDetailPage() {
+  const { t } = useLingui();
   const { licenseId = '' } = useParams();
   const { hash } = useLocation();
   // Not an id at all: nothing to ask the server.
@@ -224,15 +238,15 @@ export default function LicenseDetailPage() {
       <Stack gap="lg" maw={1080}>
         <BackLink />
         <Title order={1} fz={{ base: 26, sm: 32 }}>
-          License not found
+          <Trans>License not found</Trans>
         </Title>
         <EmptyStateCard
           icon={<KeyIcon size={28} />}
-          title="There is no license here"
-          description="This license does not exist or belongs to another account. Your licenses are all listed on the Licenses page."
+          title={t`There is no license here`}
+          description={t`This license does not exist or belongs to another account. Your licenses are all listed on the Licenses page.`}
           actions={
             <Button component={Link} to={portalPaths.licenses} leftSection={<ArrowLeftIcon size={16} />}>
-              Back to your licenses
+              <Trans>Back to your licenses</Trans>
             </Button>
           }
         />
@@ -250,11 +264,11 @@ export default function LicenseDetailPage() {
       <Stack gap="lg" maw={1080}>
         <BackLink />
         <Title order={1} fz={{ base: 26, sm: 32 }}>
-          License details
+          <Trans>License details</Trans>
         </Title>
         {/* A new failure reads the list afresh again before it is shown. */}
         <RetryNotice
-          title="Could not load the license"
+          title={t`Could not load the license`}
           message={failure}
           onRetry={() => void detail.refetch()}
         />
@@ -275,6 +289,10 @@ export default function LicenseDetailPage() {
   );
   const features =
     freshFeatures?.licenseId === licenseId ? freshFeatures.features : license.usage_info.features;
+  const plan = license.plan.name;
+  const interval = t(INTERVALS[license.plan.billing_interval]);
+  const created = formatDate(license.created_at);
+  const provider = license.organisation?.name;
 
   return (
     <Stack gap="xl" maw={1080}>
@@ -282,13 +300,14 @@ export default function LicenseDetailPage() {
       <Stack gap={6}>
         <Group gap="sm" wrap="wrap">
           <Title order={1} fz={{ base: 26, sm: 32 }}>
-            {license.plan.name} license
+            {t`${plan} license`}
           </Title>
           <LicenseStatusBadge status={license.status} />
         </Group>
         <Text c="dimmed">
-          {license.plan.name} plan, {INTERVALS[license.plan.billing_interval]} · created on{' '}
-          {formatDate(license.created_at)}
+          <Trans>
+            {plan} plan, {interval} · created on {created}
+          </Trans>
         </Text>
       </Stack>
 
@@ -298,12 +317,12 @@ export default function LicenseDetailPage() {
         <Card withBorder padding="lg" component="section" aria-labelledby="license-details-title">
           <Stack gap="md">
             <Title order={2} size="h3" id="license-details-title">
-              Details
+              <Trans>Details</Trans>
             </Title>
             <DataList orientation="vertical" gap="md">
               <DataList.Item>
                 <DataList.ItemLabel>
-                  {license.organisation ? 'Provided by' : 'License key'}
+                  {license.organisation ? t`Provided by` : t`License key`}
                 </DataList.ItemLabel>
                 <DataList.ItemValue>
                   {license.organisation ? (
@@ -314,18 +333,24 @@ export default function LicenseDetailPage() {
                 </DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
-                <DataList.ItemLabel>Plan</DataList.ItemLabel>
+                <DataList.ItemLabel>
+                  <Trans>Plan</Trans>
+                </DataList.ItemLabel>
                 <DataList.ItemValue>
-                  {license.plan.name} ({INTERVALS[license.plan.billing_interval]})
+                  {plan} ({interval})
                 </DataList.ItemValue>
               </DataList.Item>
               <DataList.Item>
-                <DataList.ItemLabel>Validity</DataList.ItemLabel>
+                <DataList.ItemLabel>
+                  <Trans>Validity</Trans>
+                </DataList.ItemLabel>
                 <DataList.ItemValue>{expiryText(license)}</DataList.ItemValue>
               </DataList.Item>
               {license.subscription_id ? (
                 <DataList.Item>
-                  <DataList.ItemLabel>Subscription</DataList.ItemLabel>
+                  <DataList.ItemLabel>
+                    <Trans>Subscription</Trans>
+                  </DataList.ItemLabel>
                   <DataList.ItemValue>
                     <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
                       {license.subscription_id}
@@ -340,31 +365,37 @@ export default function LicenseDetailPage() {
         <Card withBorder padding="lg" component="section" aria-labelledby="license-seats-title">
           <Stack gap="md">
             <Title order={2} size="h3" id="license-seats-title">
-              Seats
+              <Trans>Seats</Trans>
             </Title>
             {license.organisation ? (
               <Text size="sm" c="dimmed">
-                Your seat in {license.organisation.name} lets you use the license on a few machines of your
-                own. Deactivate one you no longer use to make room for another.
+                <Trans>
+                  Your seat in {provider} lets you use the license on a few machines of your own. Deactivate
+                  one you no longer use to make room for another.
+                </Trans>
               </Text>
             ) : license.floating ? (
               <Text size="sm" c="dimmed" data-testid="floating-license-note">
-                This license has floating seats: no machine is activated on it. A machine takes a free seat
-                while the app runs and gives it back when the app closes (see Floating seats below).
+                <Trans>
+                  This license has floating seats: no machine is activated on it. A machine takes a free seat
+                  while the app runs and gives it back when the app closes (see Floating seats below).
+                </Trans>
               </Text>
             ) : (
               <>
                 <SeatMeter used={license.activations_used} allowed={license.max_activations} size="md" />
                 <Text size="sm" c="dimmed">
-                  Each machine that uses the license takes a seat. Deactivate a machine you no longer use to
-                  free its seat for another.
+                  <Trans>
+                    Each machine that uses the license takes a seat. Deactivate a machine you no longer use to
+                    free its seat for another.
+                  </Trans>
                 </Text>
               </>
             )}
             <MachineChangesNote changes={license.machine_changes} />
             {activeHere ? (
               <Text size="sm" fw={600} data-testid="this-machine-active">
-                This machine is activated on this license.
+                <Trans>This machine is activated on this license.</Trans>
               </Text>
             ) : license.status === 'active' ? (
               license.organisation || license.floating ? (
@@ -380,10 +411,10 @@ export default function LicenseDetailPage() {
       <Stack gap="md" component="section" aria-labelledby="machines-title">
         <div>
           <Title order={2} size="h3" id="machines-title">
-            Machines
+            <Trans>Machines</Trans>
           </Title>
           <Text size="sm" c="dimmed">
-            Machines activated on this license and when each last checked in.
+            <Trans>Machines activated on this license and when each last checked in.</Trans>
           </Text>
         </div>
         <Card withBorder padding="md">

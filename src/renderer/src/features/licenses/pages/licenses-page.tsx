@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, SimpleGrid, Skeleton, Stack, Title } from '@mantine/core';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { BASE_PLAN_CODE } from '../../../../../shared/api/plans';
@@ -17,8 +18,9 @@ import { selectLicenses, selectLicenseStatus } from '../license-slice';
 import { useLicenseFlags } from '../use-license-flags';
 
 function LicenseSkeletons() {
+  const { t } = useLingui();
   return (
-    <LoadingBlock label="Loading your licenses">
+    <LoadingBlock label={t`Loading your licenses`}>
       <Stack gap="md">
         {[0, 1].map((item) => (
           <Card key={item} withBorder p="lg">
@@ -39,6 +41,7 @@ function LicenseSkeletons() {
 
 /** /licenses: the user's licenses, activation by key or of the free Base license, and this machine. */
 export default function LicensesPage() {
+  const { t } = useLingui();
   const list = useListMyLicensesQuery();
   // The list as the license state holds it: activations add to it before the next read.
   const stored = useAppSelector(selectLicenses);
@@ -64,8 +67,8 @@ export default function LicensesPage() {
   return (
     <Stack gap="xl" maw={1080}>
       <PageHeader
-        title="Licenses"
-        description="Your licenses with their keys and seats, activation of this machine, and the free Base plan."
+        title={t`Licenses`}
+        description={t`Your licenses with their keys and seats, activation of this machine, and the free Base plan.`}
         actions={
           <Button
             component={Link}
@@ -73,14 +76,14 @@ export default function LicensesPage() {
             variant="light"
             leftSection={<CartIcon size={18} />}
           >
-            Buy a plan
+            <Trans>Buy a plan</Trans>
           </Button>
         }
       />
 
       <Stack gap="md" component="section" aria-labelledby="your-licenses-title">
         <Title order={2} size="h3" id="your-licenses-title">
-          Your licenses
+          <Trans>Your licenses</Trans>
         </Title>
         {load.status === 'loading' ? <LicenseSkeletons /> : null}
         <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
@@ -88,7 +91,7 @@ export default function LicensesPage() {
           <BaseLicenseOffer
             hasLicenses={false}
             order={3}
-            footnote="Have a key already? Enter it under “Activate by key” below."
+            footnote={t`Have a key already? Enter it under “Activate by key” below.`}
           />
         ) : null}
         {sorted.map((license) => (
