@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_END_REASONS, type SessionEndReason } from '../../src/shared/api/auth';
 import { signedOutMessage } from '../../src/renderer/src/features/auth/signed-out-notice';
+// The portal's language (English until another is shown): the notice is written in it.
+import '../../src/renderer/src/lib/i18n/portal-i18n';
 import { declined } from '../../src/renderer/src/lib/checkout-window';
 import { FakeApi, problem } from './support/fake-api';
 import { signedInTab } from './support/signed-in';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPlanPrice } from '../../../src/renderer/src/features/plans/plan-format';
+// The portal's language (English until another is shown): the plan's words are written in it.
+import '../../../src/renderer/src/lib/i18n/portal-i18n';
 
 describe('plan price', () => {
   it.each([

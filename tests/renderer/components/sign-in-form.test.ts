@@ -5,6 +5,8 @@ import {
   signInPasswordError,
   validateSignIn,
 } from '../../../src/renderer/src/features/auth/sign-in-form';
+// The portal's language (English until another is shown): the form's messages are written in it.
+import '../../../src/renderer/src/lib/i18n/portal-i18n';
 
 /** The first message the shared schema gives for `value`, or null when it accepts it. */
 function schemaError(field: 'username' | 'password', value: string): string | null {

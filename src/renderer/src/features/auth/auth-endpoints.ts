@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { AxiosResponse } from 'axios';
 import type { RegisterRequest, SecondFactorMethod } from '../../../../shared/api/auth';
 import type { SecondFactorLoginRequest } from '../../../../shared/api/two-factor';
@@ -11,14 +12,15 @@ import { readTokenResponse } from '../../lib/refresh-response';
 import type { SignInValues } from './sign-in-form';
 import { identityFrom, type SessionIdentity } from './identity';
 
-// The fallbacks of the account e-mails' calls, shown when the server gives no message.
+// The fallbacks of the account e-mails' calls, shown when the server gives no message: read when
+// shown, so they are in the language shown then.
 const fallbacks = {
-  forgotPassword: 'Could not send the reset link',
-  resetPassword: 'Could not reset the password',
-  verifyRegistration: 'Could not confirm the e-mail address',
-  resendVerification: 'Could not send a new confirmation link',
-  changePassword: 'Could not change the password',
-} as const;
+  forgotPassword: () => t`Could not send the reset link`,
+  resetPassword: () => t`Could not reset the password`,
+  verifyRegistration: () => t`Could not confirm the e-mail address`,
+  resendVerification: () => t`Could not send a new confirmation link`,
+  changePassword: () => t`Could not change the password`,
+};
 
 /** The `{ message }` these calls answer with (shared `messageResponseSchema`), else the fallback. */
 const messageOf = (answer: unknown, fallback: string) =>
@@ -27,10 +29,14 @@ const messageOf = (answer: unknown, fallback: string) =>
     : fallback;
 
 /** A POST answered with a message: the message, and the fallback both as answer and as failure. */
-const messageCall = <Arg>(url: string, fallback: string, body: (arg: Arg) => unknown) => ({
+const messageCall = <Arg>(url: string, fallback: () => string, body: (arg: Arg) => unknown) => ({
   query: (arg: Arg) => ({ url, method: 'POST' as const, body: body(arg) }),
-  transformResponse: (answer: unknown) => messageOf(answer, fallback),
-  extraOptions: { fallback },
+  transformResponse: (answer: unknown) => messageOf(answer, fallback()),
+  extraOptions: {
+    get fallback() {
+      return fallback();
+    },
+  },
 });
 
 /** Login must answer JSON; HTML means the API is not behind this address at all. */
@@ -185,7 +191,11 @@ export const authApi = api.injectEndpoints({
       }),
       /** POST /auth/register: answers the server's message; the account still needs confirming. */
       register: build.mutation<string, RegisterRequest>(
-        messageCall(authApiPaths.register, authMessages.registrationFailed, (body: RegisterRequest) => body),
+        messageCall(
+          authApiPaths.register,
+          () => authMessages.registrationFailed,
+          (body: RegisterRequest) => body,
+        ),
       ),
       /** POST /auth/logout with the refresh token, which may also sit in local storage under the product's name. */
       logout: build.mutation<null, void>({

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { PasskeyCeremony } from '../../../../shared/api/passkeys';
 import { authMessages } from '../../../../shared/messages';
 import { authApiPaths } from '../../../../shared/routes';
@@ -15,7 +16,12 @@ import { identityFrom, type SessionIdentity } from './identity';
  * the page's first download carries neither RTK Query nor the WebAuthn helpers.
  */
 
-export const passkeySignInFailed = 'Could not sign in with a passkey';
+/** The calls' fallback when the server gives no message: read when a call fails, in the language shown. */
+const failed = {
+  get fallback() {
+    return t`Could not sign in with a passkey`;
+  },
+};
 
 export const passkeySignInApi = api.injectEndpoints({
   endpoints: (build) => {
@@ -23,7 +29,7 @@ export const passkeySignInApi = api.injectEndpoints({
       /** POST /auth/passkeys/options; with `challenge`, the second step of that password sign-in. */
       startPasskeySignIn: build.mutation<PasskeyCeremony, { challenge?: string }>({
         query: (body) => ({ url: authApiPaths.passkeyLoginOptions, method: 'POST', body }),
-        extraOptions: { fallback: passkeySignInFailed },
+        extraOptions: failed,
       }),
       /** POST /auth/passkeys/login: keeps the tokens as a password sign-in does and answers who signed in. */
       signInWithPasskey: build.mutation<
@@ -32,15 +38,12 @@ export const passkeySignInApi = api.injectEndpoints({
       >({
         queryFn: (body, queryApi) => {
           const services = servicesOf(queryApi);
-          return attempt(
-            async () => {
-              const { data } = await services.client.http.post<unknown>(authApiPaths.passkeyLogin, body);
-              const tokens = readTokenResponse(data, authMessages.noTokenReceived);
-              await services.tokens.save(tokens);
-              return identityFrom(services, tokens.accessToken, tokens.user);
-            },
-            { fallback: passkeySignInFailed },
-          );
+          return attempt(async () => {
+            const { data } = await services.client.http.post<unknown>(authApiPaths.passkeyLogin, body);
+            const tokens = readTokenResponse(data, authMessages.noTokenReceived);
+            await services.tokens.save(tokens);
+            return identityFrom(services, tokens.accessToken, tokens.user);
+          }, failed);
         },
       }),
     };

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { useEffect, useMemo, useState } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../shared/constants';
 import { passwordContainsEmail } from '../../../../shared/password-email-rule';
@@ -6,7 +8,8 @@ import type { NewPasswordVerdict, PasswordScore } from '../../../../shared/passw
 
 export type StrengthLevel = 0 | 1 | 2 | 3;
 
-export const STRENGTH_LABELS = ['Weak', 'Fair', 'Good', 'Strong'] as const;
+/** The meter's four steps, in the words shown (see `strengthLevelOf`). */
+export const STRENGTH_LABELS: readonly MessageDescriptor[] = [msg`Weak`, msg`Fair`, msg`Good`, msg`Strong`];
 
 /** zxcvbn's 0–4 on the meter's four steps: the scores the server accepts (3 and 4) are Good and Strong. */
 export const strengthLevelOf = (score: PasswordScore): StrengthLevel =>
@@ -40,7 +43,7 @@ export interface PasswordStrength {
   verdict: NewPasswordVerdict | undefined;
   /** The meter's step and its name, once there is a verdict. */
   level: StrengthLevel | undefined;
-  label: (typeof STRENGTH_LABELS)[StrengthLevel] | undefined;
+  label: MessageDescriptor | undefined;
 }
 
 /**

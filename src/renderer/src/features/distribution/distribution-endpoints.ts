@@ -1,15 +1,35 @@
+import { t } from '@lingui/core/macro';
 import type { ReleaseChannel } from '../../../../shared/api/distribution';
 import type { UpdateState } from '../../../../shared/bridge';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { api, servicesOf } from '../../lib/api';
 import { attempt } from '../../lib/api-errors';
 
+/**
+ * The fallbacks of the update calls, shown when main gives no message. Each is read when it is
+ * shown (a getter), so it is in the language shown then.
+ */
 export const updateMessages = {
-  readFailed: 'Could not read the state of updates',
-  checkFailed: 'Could not check for updates',
-  installFailed: 'Could not restart to update',
-  channelFailed: 'Could not change the update channel',
-} as const;
+  get readFailed() {
+    return t`Could not read the state of updates`;
+  },
+  get checkFailed() {
+    return t`Could not check for updates`;
+  },
+  get installFailed() {
+    return t`Could not restart to update`;
+  },
+  get channelFailed() {
+    return t`Could not change the update channel`;
+  },
+};
+
+/** An endpoint's `extraOptions`: its fallback, read when a call fails. */
+const fallback = (name: keyof typeof updateMessages) => ({
+  get fallback() {
+    return updateMessages[name];
+  },
+});
 
 /**
  * The desktop app's own updates, through the bridge (main's electron-updater): no server call. On
@@ -24,7 +44,7 @@ export const desktopUpdatesApi = api.injectEndpoints({
           const { updates } = servicesOf(queryApi).platform;
           return updates ? updates.getUpdateState() : null;
         }, options),
-      extraOptions: { fallback: updateMessages.readFailed },
+      extraOptions: fallback('readFailed'),
       async onCacheEntryAdded(_args, { extra, cacheDataLoaded, cacheEntryRemoved, updateCachedData }) {
         const { updates } = servicesOf({ extra }).platform;
         if (!updates) return;
@@ -51,7 +71,7 @@ export const desktopUpdatesApi = api.injectEndpoints({
           const { updates } = servicesOf(queryApi).platform;
           return updates ? updates.getUpdateChannel() : null;
         }, options),
-      extraOptions: { fallback: updateMessages.readFailed },
+      extraOptions: fallback('readFailed'),
     }),
 
     /** "Check now": the state it leaves also arrives through the subscription. */
@@ -61,7 +81,7 @@ export const desktopUpdatesApi = api.injectEndpoints({
           const { updates } = servicesOf(queryApi).platform;
           return updates ? updates.checkForUpdates() : null;
         }, options),
-      extraOptions: { fallback: updateMessages.checkFailed },
+      extraOptions: fallback('checkFailed'),
     }),
 
     /** "Restart to update": main quits and installs; false when nothing was downloaded. */
@@ -71,7 +91,7 @@ export const desktopUpdatesApi = api.injectEndpoints({
           const { updates } = servicesOf(queryApi).platform;
           return updates ? updates.installUpdate() : false;
         }, options),
-      extraOptions: { fallback: updateMessages.installFailed },
+      extraOptions: fallback('installFailed'),
     }),
 
     setDesktopUpdateChannel: build.mutation<ReleaseChannel | null, ReleaseChannel>({
@@ -80,7 +100,7 @@ export const desktopUpdatesApi = api.injectEndpoints({
           const { updates } = servicesOf(queryApi).platform;
           return updates ? updates.setUpdateChannel(channel) : null;
         }, options),
-      extraOptions: { fallback: updateMessages.channelFailed },
+      extraOptions: fallback('channelFailed'),
       async onQueryStarted(_channel, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: undefined }));
         if (data)

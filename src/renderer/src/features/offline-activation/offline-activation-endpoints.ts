@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type {
   OfflineActivationResult,
   OfflineDeactivationResult,
@@ -7,17 +8,37 @@ import { offlineActivationApiPaths } from '../../../../shared/api-paths';
 import { api, servicesOf } from '../../lib/api';
 import { attempt } from '../../lib/api-errors';
 
-// The fallbacks of the activation-by-file calls, shown when the server gives no message.
+/**
+ * The fallbacks of the activation-by-file calls, shown when the server gives no message. Each is
+ * read when it is shown (a getter), so it is in the language shown then.
+ */
 export const offlineActivationMessages = {
-  activateFailed: 'Could not activate the machine from this file',
-  deactivateFailed: 'Could not sign the machine out with this file',
-  requestFailed: 'Could not write the activation request',
-  importFailed: 'Could not import the license file',
-  signOutFailed: 'Could not sign this machine out',
-} as const;
+  get activateFailed() {
+    return t`Could not activate the machine from this file`;
+  },
+  get deactivateFailed() {
+    return t`Could not sign the machine out with this file`;
+  },
+  get requestFailed() {
+    return t`Could not write the activation request`;
+  },
+  get importFailed() {
+    return t`Could not import the license file`;
+  },
+  get signOutFailed() {
+    return t`Could not sign this machine out`;
+  },
+};
+
+/** An endpoint's `extraOptions`: its fallback, read when a call fails. */
+const fallback = (name: keyof typeof offlineActivationMessages) => ({
+  get fallback() {
+    return offlineActivationMessages[name];
+  },
+});
 
 /** The desktop's side, which only main can do: refused on the web, which has no machine to activate. */
-const desktopOnly = () => new Error('Activation by file happens in the desktop app.');
+const desktopOnly = () => new Error(t`Activation by file happens in the desktop app.`);
 
 /** Who uploads: the customer for their own licenses, an administrator for any license. */
 export type Uploader = 'customer' | 'admin';
@@ -38,7 +59,7 @@ export const offlineActivationApi = api.injectEndpoints({
         method: 'POST',
         body: file,
       }),
-      extraOptions: { fallback: offlineActivationMessages.activateFailed },
+      extraOptions: fallback('activateFailed'),
       invalidatesTags: ['License'],
     }),
     uploadOfflineDeactivationProof: build.mutation<OfflineDeactivationResult, Upload>({
@@ -47,7 +68,7 @@ export const offlineActivationApi = api.injectEndpoints({
         method: 'POST',
         body: file,
       }),
-      extraOptions: { fallback: offlineActivationMessages.deactivateFailed },
+      extraOptions: fallback('deactivateFailed'),
       invalidatesTags: ['License'],
     }),
 
@@ -59,7 +80,7 @@ export const offlineActivationApi = api.injectEndpoints({
           if (!offline) throw desktopOnly();
           return offline.writeOfflineActivationRequest(licenseKey);
         }, options),
-      extraOptions: { fallback: offlineActivationMessages.requestFailed },
+      extraOptions: fallback('requestFailed'),
     }),
     importOfflineLicenseFile: build.mutation<OfflineImportResult, string>({
       queryFn: (contents, queryApi, options) =>
@@ -68,7 +89,7 @@ export const offlineActivationApi = api.injectEndpoints({
           if (!offline) throw desktopOnly();
           return offline.importOfflineLicenseFile(contents);
         }, options),
-      extraOptions: { fallback: offlineActivationMessages.importFailed },
+      extraOptions: fallback('importFailed'),
       invalidatesTags: ['License'],
     }),
     /** Forgets the license file; the answer is the proof to upload, null when there was none. */
@@ -79,7 +100,7 @@ export const offlineActivationApi = api.injectEndpoints({
           if (!offline) throw desktopOnly();
           return offline.signOutOfflineLicense();
         }, options),
-      extraOptions: { fallback: offlineActivationMessages.signOutFailed },
+      extraOptions: fallback('signOutFailed'),
       invalidatesTags: ['License'],
     }),
   }),

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { OFFLINE_FILE_MAX_BYTES } from '../../../../shared/offline-files';
 
 /**
@@ -5,12 +6,13 @@ import { OFFLINE_FILE_MAX_BYTES } from '../../../../shared/offline-files';
  * here with a message that says so, and everything else is for the server to judge.
  */
 export async function readOfflineFile(file: File): Promise<{ json: unknown } | { problem: string }> {
+  const name = file.name;
   if (file.size > OFFLINE_FILE_MAX_BYTES)
-    return { problem: `${file.name} is too large to be a file the app wrote (at most 16 KB).` };
+    return { problem: t`${name} is too large to be a file the app wrote (at most 16 KB).` };
   try {
     return { json: JSON.parse(await file.text()) as unknown };
   } catch {
-    return { problem: `${file.name} is not a file the app wrote: it is not JSON.` };
+    return { problem: t`${name} is not a file the app wrote: it is not JSON.` };
   }
 }
 

@@ -1,13 +1,23 @@
+import { msg, plural, t } from '@lingui/core/macro';
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
 import { formatAmount } from '../../lib/format-money';
 import { numberFormat } from '../../lib/number-format';
 
-const PERIODS: Record<Plan['billing_interval'], string> = {
-  month: 'per month',
-  year: 'per year',
-  lifetime: 'one-time payment',
-  free: 'free forever',
-};
+/*
+ * A plan's words for people, in the language shown when they are asked for (while rendering):
+ * the plan's and its features' names and units are the catalogue's, as the administrator wrote them.
+ */
+
+const PERIODS = {
+  month: msg`per month`,
+  year: msg`per year`,
+  lifetime: msg`one-time payment`,
+  free: msg`free forever`,
+} as const satisfies Record<Plan['billing_interval'], unknown>;
+
+/** Whether a plan costs nothing: the free plan, or one priced at nothing. */
+export const isFreePlan = (plan: Pick<Plan, 'price_minor' | 'billing_interval'>): boolean =>
+  plan.billing_interval === 'free' || plan.price_minor === 0;
 
 /** A plan's price for people: "$19", "₹1,499.50", or "Free", and what it is per. */
 export function formatPlanPrice(
@@ -16,23 +26,28 @@ export function formatPlanPrice(
 ): { amount: string; period: string } {
   // A seat-based plan's price is for one seat: "per seat / month".
   const period =
-    plan.seat_based && (plan.billing_interval === 'month' || plan.billing_interval === 'year')
-      ? `per seat / ${plan.billing_interval}`
-      : PERIODS[plan.billing_interval];
-  if (plan.billing_interval === 'free' || plan.price_minor === 0) return { amount: 'Free', period };
+    plan.seat_based && plan.billing_interval === 'month'
+      ? t`per seat / month`
+      : plan.seat_based && plan.billing_interval === 'year'
+        ? t`per seat / year`
+        : t(PERIODS[plan.billing_interval]);
+  if (isFreePlan(plan)) return { amount: t`Free`, period };
   return { amount: formatAmount(plan.price_minor, plan.currency, locale), period };
 }
 
 export const formatSeats = (seats: number, seatBased = false): string =>
   seatBased
-    ? `Named seats, each on ${seats} device${seats === 1 ? '' : 's'} at once`
-    : `Use on ${seats} device${seats === 1 ? '' : 's'} at once`;
+    ? t`Named seats, each on ${plural(seats, { one: '# device', other: '# devices' })} at once`
+    : t`Use on ${plural(seats, { one: '# device', other: '# devices' })} at once`;
 
 /** "Voice commands", "AI chat: 1,000 messages per day", "AI chat: unlimited messages". */
 export function formatFeature(feature: PlanFeature, locale?: string): string {
-  if (feature.kind === 'boolean') return feature.name;
-  const unit = feature.unit ?? 'uses';
-  if (feature.limit === null) return `${feature.name}: unlimited ${unit}`;
+  const name = feature.name;
+  if (feature.kind === 'boolean') return name;
+  const unit = feature.unit ?? t`uses`;
+  if (feature.limit === null) return t`${name}: unlimited ${unit}`;
   const count = numberFormat(locale).format(feature.limit);
-  return `${feature.name}: ${count} ${unit}${feature.period ? ` per ${feature.period}` : ''}`;
+  if (feature.period === 'day') return t`${name}: ${count} ${unit} per day`;
+  if (feature.period === 'month') return t`${name}: ${count} ${unit} per month`;
+  return t`${name}: ${count} ${unit}`;
 }

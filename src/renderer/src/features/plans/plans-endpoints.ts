@@ -12,7 +12,7 @@ import { plansApiPaths } from '../../../../shared/api-paths';
 import { recordEndpointArea } from '../../lib/api-actions';
 import { attempt } from '../../lib/api-errors';
 import { api, servicesOf } from '../../lib/api';
-import { planMessages } from './plan-messages';
+import { planFallback } from './plan-messages';
 import { fetchPublicPlans } from './public-plans-read';
 
 // Answers are read as the shared schemas' types without parsing them again here: the server writes
@@ -41,55 +41,53 @@ export const plansApi = api.injectEndpoints({
       /** GET /plans/public, with the call /landing makes too (see `fetchPublicPlans`). */
       getPublicPlans: build.query<Plan[], void>({
         queryFn: (_arg, queryApi) =>
-          attempt(() => fetchPublicPlans(servicesOf(queryApi).client), {
-            fallback: planMessages.fetchPlansFailed,
-          }),
+          attempt(() => fetchPublicPlans(servicesOf(queryApi).client), planFallback('fetchPlansFailed')),
         providesTags: ['Plan'],
       }),
       getPublicPlan: build.query<Plan, string>({
         query: (id) => ({ url: pathWith(plansApiPaths.publicDetail, { id }) }),
-        extraOptions: { fallback: planMessages.fetchPlanFailed },
+        extraOptions: planFallback('fetchPlanFailed'),
         providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
       }),
       /** GET /plans (admin): every plan, paged and filtered. */
       listPlans: build.query<Paged<Plan>, PlanListParams>({
         query: (params) => ({ url: plansApiPaths.list, params: { ...params } }),
-        extraOptions: { fallback: planMessages.fetchPlansFailed },
+        extraOptions: planFallback('fetchPlansFailed'),
         providesTags: ['Plan'],
       }),
       /** GET /plans/{id} (admin). */
       getPlan: build.query<Plan, string>({
         query: (id) => ({ url: pathWith(plansApiPaths.detail, { id }) }),
-        extraOptions: { fallback: planMessages.fetchPlanFailed },
+        extraOptions: planFallback('fetchPlanFailed'),
         providesTags: (_plan, _error, id) => [{ type: 'Plan', id }],
       }),
       /** GET /plans/stats (admin). */
       getPlanStats: build.query<PlanStats, void>({
         query: () => ({ url: plansApiPaths.stats }),
-        extraOptions: { fallback: planMessages.fetchPlanStatsFailed },
+        extraOptions: planFallback('fetchPlanStatsFailed'),
         providesTags: ['Plan'],
       }),
       createPlan: build.mutation<Plan, CreatePlanRequest>({
         query: (body) => ({ url: plansApiPaths.list, method: 'POST', body }),
-        extraOptions: { fallback: planMessages.savePlanFailed },
+        extraOptions: planFallback('savePlanFailed'),
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** PUT /plans/{id}; `features` (when sent) replaces the plan's features and limits. */
       updatePlan: build.mutation<Plan, { id: string; body: UpdatePlanRequest }>({
         query: ({ id, body }) => ({ url: pathWith(plansApiPaths.detail, { id }), method: 'PUT', body }),
-        extraOptions: { fallback: planMessages.savePlanFailed },
+        extraOptions: planFallback('savePlanFailed'),
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** POST /plans/{id}/publish: a draft with at least one feature goes on sale. */
       publishPlan: build.mutation<Plan, string>({
         query: (id) => ({ url: pathWith(plansApiPaths.publish, { id }), method: 'POST' }),
-        extraOptions: { fallback: planMessages.publishPlanFailed },
+        extraOptions: planFallback('publishPlanFailed'),
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
       /** DELETE /plans/{id}: a plan that licenses refer to is archived instead (see the answer's outcome). */
       deletePlan: build.mutation<DeletePlanResponse, string>({
         query: (id) => ({ url: pathWith(plansApiPaths.detail, { id }), method: 'DELETE' }),
-        extraOptions: { fallback: planMessages.deletePlanFailed },
+        extraOptions: planFallback('deletePlanFailed'),
         invalidatesTags: [...PLAN_WRITE_TAGS],
       }),
     };

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import { type FormEventHandler, type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
@@ -61,7 +62,7 @@ export function AuthForm(props: AuthFormProps) {
         <Stack gap="md" mt="md">
           {/* Plain text, not Mantine's Divider: the sign-in page's first download is on a budget. */}
           <Text size="sm" c="dimmed" ta="center">
-            or
+            <Trans>or</Trans>
           </Text>
           {props.aside}
         </Stack>

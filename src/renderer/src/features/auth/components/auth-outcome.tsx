@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Anchor, Button, Stack, Text, ThemeIcon } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -61,7 +62,7 @@ export function SignInLink({
 export function SignInButton() {
   return (
     <Button component={Link} to={portalPaths.login} size="md">
-      Sign in
+      <Trans>Sign in</Trans>
     </Button>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormAlert } from '../../../components/forms/form-alert';
@@ -29,10 +30,8 @@ interface PasskeySignInButtonProps {
  * Signs in with a passkey (or, given `challenge`, completes a password sign-in with one). On the
  * desktop it says where passkeys work instead; in a browser without WebAuthn it shows nothing.
  */
-export function PasskeySignInButton({
-  challenge,
-  label = 'Sign in with a passkey',
-}: PasskeySignInButtonProps) {
+export function PasskeySignInButton({ challenge, label }: PasskeySignInButtonProps) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -41,7 +40,7 @@ export function PasskeySignInButton({
   if (onDesktop())
     return (
       <Text size="sm" c="dimmed" ta="center">
-        Passkeys work in your browser: open the portal there to sign in with one.
+        <Trans>Passkeys work in your browser: open the portal there to sign in with one.</Trans>
       </Text>
     );
   if (!hasPasskeys) return null;
@@ -54,16 +53,16 @@ export function PasskeySignInButton({
       await signInWithPasskey(dispatch, challenge);
       // Signed in: the page's own effect takes the visitor home.
     } catch (error) {
-      setFailure(failureMessage(error, 'Could not sign in with a passkey'));
+      setFailure(failureMessage(error, t`Could not sign in with a passkey`));
       setBusy(false);
     }
   };
 
   return (
     <Stack gap="xs">
-      {failure && <FormAlert title="Passkey sign-in failed">{failure}</FormAlert>}
+      {failure && <FormAlert title={t`Passkey sign-in failed`}>{failure}</FormAlert>}
       <Button variant="default" size="md" fullWidth loading={busy} onClick={() => void signIn()}>
-        {label}
+        {label ?? t`Sign in with a passkey`}
       </Button>
     </Stack>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Group, Progress, Text } from '@mantine/core';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../../../shared/constants';
 import { AlertIcon, CheckIcon, CrossIcon } from '../../../components/brand/icons';
@@ -15,13 +16,15 @@ interface PasswordStrengthMeterProps {
 }
 
 function Rule({ state, children }: { state: 'met' | 'unmet' | 'pending'; children: React.ReactNode }) {
+  const { t } = useLingui();
   const Icon = state === 'met' ? CheckIcon : state === 'unmet' ? CrossIcon : AlertIcon;
-  const status = state === 'met' ? 'Met: ' : state === 'unmet' ? 'Not met: ' : '';
+  // Said before the rule to a screen reader, which sees neither icon nor colour.
+  const status = state === 'met' ? t`Met:` : state === 'unmet' ? t`Not met:` : '';
   return (
     <li className={classes.rule} data-state={state}>
       <Icon size={14} className={classes.icon} />
       <Text component="span" size="xs">
-        <span className={classes.hidden}>{status}</span>
+        <span className={classes.hidden}>{status && `${status} `}</span>
         {children}
       </Text>
     </li>
@@ -34,9 +37,12 @@ function Rule({ state, children }: { state: 'met' | 'unmet' | 'pending'; childre
  * calls Weak or Fair the server refuses, with the same advice.
  */
 export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeterProps) {
+  const { t } = useLingui();
   const strength = usePasswordStrength(password, email);
   const { verdict, level } = strength;
+  const label = strength.label && t(strength.label);
   const typed = password.length > 0;
+  const [min, max] = [PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH];
   const scored = typed && verdict !== undefined;
   // zxcvbn's reason (the server's refusal gives it too) and its tips.
   const advice =
@@ -57,13 +63,13 @@ export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeter
       </Group>
       <Text size="xs" mt={6} aria-live="polite" c={typed ? undefined : 'dimmed'}>
         {!typed ? (
-          'Use a long phrase only you would think of.'
+          t`Use a long phrase only you would think of.`
         ) : scored ? (
-          <>
-            Strength: <strong>{strength.label}</strong>
-          </>
+          <Trans>
+            Strength: <strong>{label}</strong>
+          </Trans>
         ) : (
-          'Checking the strength…'
+          t`Checking the strength…`
         )}
       </Text>
       {advice && (
@@ -71,17 +77,19 @@ export function PasswordStrengthMeter({ password, email }: PasswordStrengthMeter
           {advice}
         </Text>
       )}
-      <ul className={classes.rules} aria-label="Rules for a new password">
+      <ul className={classes.rules} aria-label={t`Rules for a new password`}>
         <Rule state={!typed ? 'pending' : strength.lengthOk ? 'met' : 'unmet'}>
-          {PASSWORD_MIN_LENGTH} to {PASSWORD_MAX_LENGTH} characters
+          <Trans>
+            {min} to {max} characters
+          </Trans>
         </Rule>
         {email !== undefined && (
           <Rule state={!typed || email === '' ? 'pending' : strength.containsEmail ? 'unmet' : 'met'}>
-            Does not contain your e-mail address
+            <Trans>Does not contain your e-mail address</Trans>
           </Rule>
         )}
         <Rule state={!scored ? 'pending' : verdict.hardToGuess ? 'met' : 'unmet'}>
-          Hard to guess: no common password, repeats, sequences or keyboard rows
+          <Trans>Hard to guess: no common password, repeats, sequences or keyboard rows</Trans>
         </Rule>
       </ul>
     </Box>

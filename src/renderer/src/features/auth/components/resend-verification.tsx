@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -17,6 +18,7 @@ const RESEND_COOLDOWN_SECONDS = 30;
  * the address first. The answer is the server's neutral message either way.
  */
 export function ResendVerification({ email }: { email?: string }) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [sent, setSent] = useState<string>();
   const [failure, setFailure] = useState<string>();
@@ -39,7 +41,7 @@ export function ResendVerification({ email }: { email?: string }) {
       setSent(await resendVerification(dispatch, emailOnlyRequestSchema.parse(values).email));
       setCooldown(RESEND_COOLDOWN_SECONDS);
     } catch (error) {
-      setFailure(toSubmitFailure(error, 'Could not send a new link. Try again in a moment.').message);
+      setFailure(toSubmitFailure(error, t`Could not send a new link. Try again in a moment.`).message);
     }
   });
 
@@ -54,7 +56,7 @@ export function ResendVerification({ email }: { email?: string }) {
         {failure && <FormAlert>{failure}</FormAlert>}
         {email === undefined && <EmailField {...form.getInputProps('email')} />}
         <Button type="submit" variant="light" loading={form.submitting} disabled={cooldown > 0}>
-          {cooldown > 0 ? `Send again in ${cooldown} s` : 'Send a new confirmation link'}
+          {cooldown > 0 ? t`Send again in ${cooldown} s` : t`Send a new confirmation link`}
         </Button>
       </Stack>
     </form>
@@ -66,7 +68,9 @@ export function ResendAfterUnconfirmedSignIn({ email }: { email: string }) {
   return (
     <>
       <Text size="sm">
-        No link in your inbox? We can send a new one to <strong>{email}</strong>.
+        <Trans>
+          No link in your inbox? We can send a new one to <strong>{email}</strong>.
+        </Trans>
       </Text>
       <ResendVerification email={email} />
     </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useRef, useState } from 'react';
 import type { SecondFactorMethod } from '../../../../../shared/api/auth';
@@ -28,6 +29,7 @@ export function SecondFactorForm({
   /** Back to the password step (the challenge expired, or the visitor wants another account). */
   onRestart: (message?: string) => void;
 }) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const hasTotp = methods.includes('totp');
   // An account whose only second factor is a passkey has no code to type.
@@ -44,11 +46,11 @@ export function SecondFactorForm({
     const typed = useRecovery ? value.trim() : value.replace(/\s+/g, '');
     const invalid = useRecovery
       ? typed.replace(/-/g, '').length < 10
-        ? 'Enter one of your recovery codes, e.g. abcde-12345'
+        ? t`Enter one of your recovery codes, e.g. abcde-12345`
         : null
       : SIX_DIGITS.test(typed)
         ? null
-        : 'Enter the 6-digit code your authenticator app shows';
+        : t`Enter the 6-digit code your authenticator app shows`;
     setFieldError(invalid);
     setFailure(null);
     if (invalid) {
@@ -84,17 +86,17 @@ export function SecondFactorForm({
 
   return (
     <AuthCard
-      title="Two-factor sign-in"
+      title={t`Two-factor sign-in`}
       description={
         !takesCodes
-          ? 'Confirm it is you with your passkey.'
+          ? t`Confirm it is you with your passkey.`
           : useRecovery
-            ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
-            : 'Enter the 6-digit code from the authenticator app on your phone.'
+            ? t`Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.`
+            : t`Enter the 6-digit code from the authenticator app on your phone.`
       }
       footer={
         <Anchor component="button" type="button" size="sm" onClick={() => onRestart()}>
-          Sign in with another account
+          <Trans>Sign in with another account</Trans>
         </Anchor>
       }
     >
@@ -102,15 +104,15 @@ export function SecondFactorForm({
         <Stack gap="md">
           {notice ? (
             <Text size="sm" role="status">
-              {notice} Your account has two-factor sign-in: confirm it is you to go on.
+              <Trans>{notice} Your account has two-factor sign-in: confirm it is you to go on.</Trans>
             </Text>
           ) : null}
-          {failure ? <FormAlert title="Could not sign in">{failure}</FormAlert> : null}
+          {failure ? <FormAlert title={t`Could not sign in`}>{failure}</FormAlert> : null}
           {!takesCodes ? null : useRecovery ? (
             <TextInput
               ref={input}
               key="recovery"
-              label="Recovery code"
+              label={t`Recovery code`}
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
               autoComplete="off"
@@ -124,7 +126,7 @@ export function SecondFactorForm({
             <TextInput
               ref={input}
               key="totp"
-              label="Authentication code"
+              label={t`Authentication code`}
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
               autoComplete="one-time-code"
@@ -139,22 +141,22 @@ export function SecondFactorForm({
           )}
           {takesCodes ? (
             <Button type="submit" size="md" fullWidth loading={submitting}>
-              Verify
+              <Trans>Verify</Trans>
             </Button>
           ) : null}
           {hasTotp && methods.includes('recovery_code') ? (
             <Anchor component="button" type="button" size="sm" onClick={switchMethod} ta="center">
-              {useRecovery ? 'Use a code from your authenticator app' : 'Use a recovery code'}
+              {useRecovery ? t`Use a code from your authenticator app` : t`Use a recovery code`}
             </Anchor>
           ) : null}
           {methods.includes('passkey') ? (
             <>
               {takesCodes ? (
                 <Text size="sm" c="dimmed" ta="center">
-                  or
+                  <Trans>or</Trans>
                 </Text>
               ) : null}
-              <PasskeySignInButton challenge={challenge} label="Use a passkey" />
+              <PasskeySignInButton challenge={challenge} label={t`Use a passkey`} />
             </>
           ) : null}
         </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { AuthCard } from './auth-card';
 
@@ -11,9 +12,11 @@ import { AuthCard } from './auth-card';
 export function SsoOffer({ starting, onContinue }: { starting: boolean; onContinue: () => void }) {
   return (
     <Stack gap="xs" role="status">
-      <Text size="sm">Your organization signs you in through its identity provider.</Text>
+      <Text size="sm">
+        <Trans>Your organization signs you in through its identity provider.</Trans>
+      </Text>
       <Button variant="light" fullWidth loading={starting} onClick={onContinue}>
-        Continue with single sign-on
+        <Trans>Continue with single sign-on</Trans>
       </Button>
     </Stack>
   );
@@ -28,11 +31,13 @@ export function SsoRequiredNote({ onUsePassword }: { onUsePassword: () => void }
   return (
     <Stack gap={6} role="status">
       <Text size="sm">
-        Your organization requires single sign-on for this address: you continue at its identity provider,
-        without a password here.
+        <Trans>
+          Your organization requires single sign-on for this address: you continue at its identity provider,
+          without a password here.
+        </Trans>
       </Text>
       <Anchor component="button" type="button" size="sm" ta="left" onClick={onUsePassword}>
-        Platform administrator? Sign in with your password
+        <Trans>Platform administrator? Sign in with your password</Trans>
       </Anchor>
     </Stack>
   );
@@ -43,15 +48,16 @@ export function SsoRequiredNote({ onUsePassword }: { onUsePassword: () => void }
  * would otherwise find their licensed features missing with no reason given.
  */
 export function SsoArrivalNotice({ message, onContinue }: { message: string; onContinue: () => void }) {
+  const { t } = useLingui();
   return (
-    <AuthCard title="Signed in without a seat">
+    <AuthCard title={t`Signed in without a seat`}>
       <Stack gap="md">
-        <Alert color="yellow" variant="light" title="No seat is free" role="status">
+        <Alert color="yellow" variant="light" title={t`No seat is free`} role="status">
           {message}
         </Alert>
         {/* The one thing to do here: it takes the focus, so Enter goes on. */}
         <Button size="md" fullWidth onClick={onContinue} autoFocus>
-          Continue
+          <Trans>Continue</Trans>
         </Button>
       </Stack>
     </AuthCard>
@@ -71,12 +77,13 @@ export function SsoInBrowser({
   starting: boolean;
   onAgain: () => void;
 }) {
+  const { t } = useLingui();
   return (
-    <Alert color="blue" variant="light" title="Signing in through your browser" role="status">
+    <Alert color="blue" variant="light" title={t`Signing in through your browser`} role="status">
       <Stack gap="xs">
         <Text size="sm">{message}</Text>
         <Anchor component="button" type="button" size="sm" ta="left" disabled={starting} onClick={onAgain}>
-          Open the browser again
+          <Trans>Open the browser again</Trans>
         </Anchor>
       </Stack>
     </Alert>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -12,11 +13,10 @@ import { AuthForm } from '../components/auth-form';
 import { AuthOutcome, SignInLink } from '../components/auth-outcome';
 import { passedEmail } from '../passed-email';
 
-/** The same words whatever the address: the page never tells whether an account exists. */
-const NEUTRAL_ANSWER = 'If an account exists for that address, we sent a link to reset the password.';
 const FIELDS = ['email'] as const;
 
 export default function ForgotPasswordPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
   const [sentTo, setSentTo] = useState<string>();
@@ -38,7 +38,7 @@ export default function ForgotPasswordPage() {
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(
           error,
-          'Could not send the reset link. Try again in a moment.',
+          t`Could not send the reset link. Try again in a moment.`,
           {},
           FIELDS,
         );
@@ -49,17 +49,29 @@ export default function ForgotPasswordPage() {
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
 
-  const backToSignIn = <SignInLink>Back to sign in</SignInLink>;
+  const backToSignIn = (
+    <SignInLink>
+      <Trans>Back to sign in</Trans>
+    </SignInLink>
+  );
 
   if (sentTo) {
     return (
-      <AuthOutcome title="Check your e-mail" tone="mail" message={NEUTRAL_ANSWER} footer={backToSignIn}>
+      <AuthOutcome
+        title={t`Check your e-mail`}
+        tone="mail"
+        // The same words whatever the address: the page never tells whether an account exists.
+        message={t`If an account exists for that address, we sent a link to reset the password.`}
+        footer={backToSignIn}
+      >
         <Text size="sm" c="dimmed">
-          The link works once and expires after an hour. Nothing arrived? Look in the spam folder, check the
-          address <strong>{sentTo}</strong>, or ask again.
+          <Trans>
+            The link works once and expires after an hour. Nothing arrived? Look in the spam folder, check the
+            address <strong>{sentTo}</strong>, or ask again.
+          </Trans>
         </Text>
         <Button variant="light" onClick={() => setSentTo(undefined)}>
-          Use another address
+          <Trans>Use another address</Trans>
         </Button>
       </AuthOutcome>
     );
@@ -67,14 +79,14 @@ export default function ForgotPasswordPage() {
 
   return (
     <AuthForm
-      title="Reset your password"
-      description="Enter the e-mail address of your account and we will send you a link to choose a new password."
+      title={t`Reset your password`}
+      description={t`Enter the e-mail address of your account and we will send you a link to choose a new password.`}
       footer={backToSignIn}
       onSubmit={submit}
       submitting={form.submitting}
-      submitLabel="Send reset link"
+      submitLabel={t`Send reset link`}
       failure={failure}
-      failureTitle="Could not send the link"
+      failureTitle={t`Could not send the link`}
     >
       <EmailField autoFocus {...form.getInputProps('email')} />
     </AuthForm>

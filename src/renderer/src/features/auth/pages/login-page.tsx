@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
@@ -50,6 +51,7 @@ const domainToAsk = (email: string) => /^[^\s@]+@([^\s@]+\.[^\s@.]{2,})$/.exec(e
 const ASK_AFTER_MS = 400;
 
 export default function LoginPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const location = useLocation();
   // Where the visitor was going (kept through "Create an account"), see `destinationAfterSignIn`.
@@ -237,20 +239,22 @@ export default function LoginPage() {
 
   return (
     <AuthForm
-      title="Sign in"
-      description="Welcome back. Sign in to manage your licenses, devices and plan."
+      title={t`Sign in`}
+      description={t`Welcome back. Sign in to manage your licenses, devices and plan.`}
       footer={
         <>
           <Text size="sm">
-            New here?{' '}
-            <Anchor component={Link} to={withNext(portalPaths.register, next)} state={typed} fw={600}>
-              Create an account
-            </Anchor>
+            <Trans>
+              New here?{' '}
+              <Anchor component={Link} to={withNext(portalPaths.register, next)} state={typed} fw={600}>
+                Create an account
+              </Anchor>
+            </Trans>
           </Text>
           {onDesktop() ? (
             <Text size="sm">
               <Anchor component={Link} to={portalPaths.offlineThisMachine}>
-                No network on this computer? Activate it by file
+                <Trans>No network on this computer? Activate it by file</Trans>
               </Anchor>
             </Text>
           ) : null}
@@ -258,9 +262,9 @@ export default function LoginPage() {
       }
       onSubmit={submit}
       submitting={ssoOnly ? ssoStarting : form.submitting}
-      submitLabel={ssoOnly ? 'Continue with single sign-on' : 'Sign in'}
+      submitLabel={ssoOnly ? t`Continue with single sign-on` : t`Sign in`}
       failure={failure}
-      failureTitle="Could not sign in"
+      failureTitle={t`Could not sign in`}
       followUp={
         inBrowser ? (
           <Suspense fallback={null}>
@@ -295,14 +299,14 @@ export default function LoginPage() {
       ) : (
         <Stack gap={6}>
           <PasswordField
-            label="Password"
+            label={t`Password`}
             autoComplete="current-password"
             required
             {...form.getInputProps('password')}
           />
           <Group justify="flex-end">
             <Anchor component={Link} to={portalPaths.forgotPassword} state={typed} size="sm">
-              Forgot your password?
+              <Trans>Forgot your password?</Trans>
             </Anchor>
           </Group>
         </Stack>

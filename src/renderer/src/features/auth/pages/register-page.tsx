@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -21,41 +23,46 @@ import { nextOf, rememberReturnPath, withNext } from '../return-path';
 
 // Cross-field checks run even while another field is still wrong (`when`), so every problem shows at once.
 const always = { when: () => true };
+// The form's own messages are functions, so they are written in the language shown when the form checks.
+const typeAgain = () => t`Type the password again`;
 export const registerFormSchema = z
   .object({
     email: registerRequestSchema.shape.email,
     full_name: registerRequestSchema.shape.full_name,
     password: registerRequestSchema.shape.password,
-    confirmPassword: z.string().min(1, 'Type the password again'),
+    confirmPassword: z.string().min(1, { error: typeAgain }),
   })
   .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that does not contain your e-mail address',
+    error: () => t`Choose a password that does not contain your e-mail address`,
     path: ['password'],
   })
   .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
     ...always,
-    message: 'The passwords do not match',
+    error: () => t`The passwords do not match`,
     path: ['confirmPassword'],
   });
 type RegisterValues = z.input<typeof registerFormSchema>;
 const FIELDS = ['email', 'full_name', 'password', 'confirmPassword'] as const;
 
 function CheckYourEmail({ email, message, next }: { email: string; message: string; next: string | null }) {
+  const { t } = useLingui();
   return (
     <AuthOutcome
-      title="Check your e-mail"
+      title={t`Check your e-mail`}
       tone="mail"
       message={message}
       footer={
         <SignInLink to={withNext(portalPaths.login, next)} email={email}>
-          Go to sign in
+          <Trans>Go to sign in</Trans>
         </SignInLink>
       }
     >
       <Text size="sm" c="dimmed">
-        We sent it to <strong>{email}</strong>. Follow the link to confirm the address, then sign in. Nothing
-        arrived after a few minutes? Look in the spam folder, or send a new link.
+        <Trans>
+          We sent it to <strong>{email}</strong>. Follow the link to confirm the address, then sign in.
+          Nothing arrived after a few minutes? Look in the spam folder, or send a new link.
+        </Trans>
       </Text>
       <ResendVerification email={email} />
     </AuthOutcome>
@@ -63,6 +70,7 @@ function CheckYourEmail({ email, message, next }: { email: string; message: stri
 }
 
 export default function RegisterPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
   const [registered, setRegistered] = useState<{ email: string; message: string }>();
@@ -92,7 +100,7 @@ export default function RegisterPage() {
         const message =
           typeof answer === 'string'
             ? answer
-            : 'Check your inbox: we sent a link to confirm your e-mail address.';
+            : t`Check your inbox: we sent a link to confirm your e-mail address.`;
         // Kept in this browser, so signing in after the e-mail confirmation, whose link opens a
         // new page, still goes there.
         if (next) rememberReturnPath(next);
@@ -111,39 +119,41 @@ export default function RegisterPage() {
 
   return (
     <AuthForm
-      title="Create your account"
-      description="One account for your licenses, devices and downloads."
+      title={t`Create your account`}
+      description={t`One account for your licenses, devices and downloads.`}
       footer={
         <Text size="sm">
-          Already have an account?{' '}
-          <Anchor
-            component={Link}
-            to={withNext(portalPaths.login, next)}
-            state={form.values.email ? { email: form.values.email.trim() } : undefined}
-            fw={600}
-          >
-            Sign in
-          </Anchor>
+          <Trans>
+            Already have an account?{' '}
+            <Anchor
+              component={Link}
+              to={withNext(portalPaths.login, next)}
+              state={form.values.email ? { email: form.values.email.trim() } : undefined}
+              fw={600}
+            >
+              Sign in
+            </Anchor>
+          </Trans>
         </Text>
       }
       onSubmit={submit}
       submitting={form.submitting}
-      submitLabel="Create account"
+      submitLabel={t`Create account`}
       failure={failure}
-      failureTitle="Could not create the account"
+      failureTitle={t`Could not create the account`}
       note={
         <Text size="xs" c="dimmed" ta="center">
-          We will e-mail you a link to confirm the address before you can sign in.
+          <Trans>We will e-mail you a link to confirm the address before you can sign in.</Trans>
           {next?.startsWith(portalPaths.purchase)
-            ? ' Once you have signed in, you go straight on to the checkout of the plan you chose.'
+            ? ` ${t`Once you have signed in, you go straight on to the checkout of the plan you chose.`}`
             : ''}
         </Text>
       }
     >
       <EmailField {...form.getInputProps('email')} />
       <TextInput
-        label="Full name"
-        description="Optional; shown on your invoices and licenses."
+        label={t`Full name`}
+        description={t`Optional; shown on your invoices and licenses.`}
         autoComplete="name"
         {...form.getInputProps('full_name')}
       />

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -15,14 +17,15 @@ import { AuthOutcome, SignInButton } from '../components/auth-outcome';
 import { NewPasswordFields } from '../components/new-password-fields';
 
 const always = { when: () => true };
+// The form's own messages are functions, so they are written in the language shown when the form checks.
 const resetFormSchema = z
   .object({
     password: resetPasswordRequestSchema.shape.new_password,
-    confirmPassword: z.string().min(1, 'Type the password again'),
+    confirmPassword: z.string().min(1, { error: () => t`Type the password again` }),
   })
   .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
     ...always,
-    message: 'The passwords do not match',
+    error: () => t`The passwords do not match`,
     path: ['confirmPassword'],
   });
 const FIELDS = ['password', 'confirmPassword'] as const;
@@ -30,19 +33,21 @@ const FIELDS = ['password', 'confirmPassword'] as const;
 const DEAD_LINK_CODES = new Set(['invalid_reset_token']);
 
 function LinkProblem({ message }: { message: string }) {
+  const { t } = useLingui();
   return (
-    <AuthOutcome title="This reset link does not work" tone="problem" message={message}>
+    <AuthOutcome title={t`This reset link does not work`} tone="problem" message={message}>
       <Button component={Link} to={portalPaths.forgotPassword}>
-        Ask for a new link
+        <Trans>Ask for a new link</Trans>
       </Button>
       <Anchor component={Link} to={portalPaths.login} size="sm" ta="center">
-        Back to sign in
+        <Trans>Back to sign in</Trans>
       </Anchor>
     </AuthOutcome>
   );
 }
 
 export default function ResetPasswordPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
@@ -63,7 +68,7 @@ export default function ResetPasswordPage() {
       } catch (error) {
         const { message, fieldErrors, code } = toSubmitFailure(
           error,
-          'Could not reset the password. Try again in a moment.',
+          t`Could not reset the password. Try again in a moment.`,
           { new_password: 'password' },
           FIELDS,
         );
@@ -81,13 +86,15 @@ export default function ResetPasswordPage() {
 
   if (!opaqueTokenSchema.safeParse(token).success) {
     return (
-      <LinkProblem message="The link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one." />
+      <LinkProblem
+        message={t`The link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one.`}
+      />
     );
   }
   if (deadLink) return <LinkProblem message={deadLink} />;
   if (done) {
     return (
-      <AuthOutcome title="Password changed" tone="done" message={done}>
+      <AuthOutcome title={t`Password changed`} tone="done" message={done}>
         <SignInButton />
       </AuthOutcome>
     );
@@ -95,13 +102,13 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthForm
-      title="Choose a new password"
-      description="After the change, every device signed in to your account is signed out."
+      title={t`Choose a new password`}
+      description={t`After the change, every device signed in to your account is signed out.`}
       onSubmit={submit}
       submitting={form.submitting}
-      submitLabel="Set new password"
+      submitLabel={t`Set new password`}
       failure={failure}
-      failureTitle="Could not reset the password"
+      failureTitle={t`Could not reset the password`}
     >
       <NewPasswordFields
         label="New password"

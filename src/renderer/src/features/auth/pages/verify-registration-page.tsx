@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
@@ -9,8 +10,9 @@ import { AuthCard } from '../components/auth-card';
 import { AuthOutcome, SignInButton, SignInLink } from '../components/auth-outcome';
 import { ResendVerification } from '../components/resend-verification';
 
+/** Where the confirmation stands; a failure without a `message` is a link missing its code. */
 type Outcome =
-  { state: 'verifying' } | { state: 'verified'; message: string } | { state: 'failed'; message: string };
+  { state: 'verifying' } | { state: 'verified'; message: string } | { state: 'failed'; message?: string };
 
 /** The token is single-use: a remount (or StrictMode's second effect run) reuses the first request. */
 const verifications = new Map<string, Promise<string>>();
@@ -23,16 +25,14 @@ function verifyOnce(dispatch: AppDispatch, token: string): Promise<string> {
   return verification;
 }
 
-const MISSING_TOKEN =
-  'The confirmation link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one below.';
-
 export default function VerifyRegistrationPage() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const tokenLooksValid = opaqueTokenSchema.safeParse(token).success;
   const [outcome, setOutcome] = useState<Outcome>(
-    tokenLooksValid ? { state: 'verifying' } : { state: 'failed', message: MISSING_TOKEN },
+    tokenLooksValid ? { state: 'verifying' } : { state: 'failed' },
   );
 
   useEffect(() => {
@@ -44,20 +44,22 @@ export default function VerifyRegistrationPage() {
         current &&
         setOutcome({
           state: 'failed',
-          message: toSubmitFailure(error, 'Could not confirm the e-mail address.').message,
+          message: toSubmitFailure(error, t`Could not confirm the e-mail address.`).message,
         }),
     );
     return () => {
       current = false;
     };
-  }, [dispatch, token, tokenLooksValid]);
+  }, [dispatch, token, tokenLooksValid, t]);
 
   if (outcome.state === 'verifying') {
     return (
-      <AuthCard title="Confirming your e-mail">
+      <AuthCard title={t`Confirming your e-mail`}>
         <Stack align="center" gap="md" py="md" role="status">
           <Loader aria-hidden="true" />
-          <Text c="dimmed">Checking the link…</Text>
+          <Text c="dimmed">
+            <Trans>Checking the link…</Trans>
+          </Text>
         </Stack>
       </AuthCard>
     );
@@ -65,7 +67,7 @@ export default function VerifyRegistrationPage() {
 
   if (outcome.state === 'verified') {
     return (
-      <AuthOutcome title="E-mail confirmed" tone="done" message={outcome.message}>
+      <AuthOutcome title={t`E-mail confirmed`} tone="done" message={outcome.message}>
         <SignInButton />
       </AuthOutcome>
     );
@@ -73,13 +75,20 @@ export default function VerifyRegistrationPage() {
 
   return (
     <AuthOutcome
-      title="We could not confirm your e-mail"
+      title={t`We could not confirm your e-mail`}
       tone="problem"
-      message={outcome.message}
-      footer={<SignInLink>Back to sign in</SignInLink>}
+      message={
+        outcome.message ??
+        t`The confirmation link is missing its code or was cut short. Open the link from the e-mail again, or ask for a new one below.`
+      }
+      footer={
+        <SignInLink>
+          <Trans>Back to sign in</Trans>
+        </SignInLink>
+      }
     >
       <Text size="sm" c="dimmed">
-        Enter your e-mail address below and we will send you a new confirmation link.
+        <Trans>Enter your e-mail address below and we will send you a new confirmation link.</Trans>
       </Text>
       <ResendVerification />
     </AuthOutcome>

@@ -1,43 +1,54 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Loader, Progress, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { ReleaseChannel } from '../../../../../shared/api/distribution';
 import type { UpdateState } from '../../../../../shared/bridge';
-import { local } from '../../../../../shared/dates';
 import { AlertIcon } from '../../../components/brand/icons';
 import { SectionCard } from '../../../components/layout/section-card';
+import { formatDateTime } from '../../../lib/format-date';
 import {
   useCheckForDesktopUpdatesMutation,
   useGetDesktopUpdateChannelQuery,
   useGetDesktopUpdateStateQuery,
   useInstallDesktopUpdateMutation,
   useSetDesktopUpdateChannelMutation,
+  updateMessages,
 } from '../distribution-endpoints';
 
 /** The anchor of this section, where the header's indicator leads. */
 export const APP_UPDATES_SECTION_ID = 'app-updates';
 
-const CHANNELS: { value: ReleaseChannel; label: string }[] = [
-  { value: 'stable', label: 'Stable' },
-  { value: 'beta', label: 'Beta' },
+const CHANNELS: { value: ReleaseChannel; label: MessageDescriptor }[] = [
+  { value: 'stable', label: msg`Stable` },
+  { value: 'beta', label: msg`Beta` },
 ];
 
-/** One sentence on where the update stands, read out when it changes. */
+/** One sentence on where the update stands, read out when it changes; in the language shown. */
 function describe(state: UpdateState): string {
   switch (state.status) {
-    case 'idle':
+    case 'idle': {
       if (state.note) return state.note;
-      return state.checked_at
-        ? `This app is up to date (checked ${local(state.checked_at).format('D MMM YYYY, HH:mm')}).`
-        : 'Not checked yet.';
+      if (!state.checked_at) return t`Not checked yet.`;
+      const checked = formatDateTime(state.checked_at);
+      return t`This app is up to date (checked ${checked}).`;
+    }
     case 'checking':
-      return 'Checking for updates…';
-    case 'available':
-      return `Version ${state.version} is available and is being downloaded.`;
-    case 'downloading':
-      return `Downloading version ${state.version}: ${state.percent} %.`;
-    case 'downloaded':
-      return `Version ${state.version} is downloaded and verified. Restart the app to update.`;
+      return t`Checking for updates…`;
+    case 'available': {
+      const version = state.version;
+      return t`Version ${version} is available and is being downloaded.`;
+    }
+    case 'downloading': {
+      const { version, percent } = state;
+      return t`Downloading version ${version}: ${percent} %.`;
+    }
+    case 'downloaded': {
+      const version = state.version;
+      return t`Version ${version} is downloaded and verified. Restart the app to update.`;
+    }
     case 'error':
       return state.message;
   }
@@ -49,6 +60,7 @@ function describe(state: UpdateState): string {
  * the web, where the portal is always current.
  */
 export function DesktopUpdatesCard() {
+  const { t } = useLingui();
   const titleId = useId();
   const { data: state, error } = useGetDesktopUpdateStateQuery();
   const { data: channel } = useGetDesktopUpdateChannelQuery();
@@ -69,8 +81,8 @@ export function DesktopUpdatesCard() {
 
   if (!shown) {
     return error ? (
-      <Alert color="red" icon={<AlertIcon />} title="App updates">
-        {'message' in error ? String(error.message) : 'Could not read the state of updates'}
+      <Alert color="red" icon={<AlertIcon />} title={t`App updates`}>
+        {'message' in error ? String(error.message) : updateMessages.readFailed}
       </Alert>
     ) : null;
   }
@@ -80,6 +92,7 @@ export function DesktopUpdatesCard() {
     state.status === 'available' || state.status === 'downloading' || state.status === 'downloaded'
       ? { version: state.version, notes: state.release_notes.trim() }
       : undefined;
+  const comingVersion = coming?.version;
   const failure = checking.error ?? installing.error ?? settingChannel.error;
 
   return (
@@ -95,8 +108,8 @@ export function DesktopUpdatesCard() {
     >
       <SectionCard
         headingId={titleId}
-        title="App updates"
-        description="New versions download in the background; you choose when to restart."
+        title={t`App updates`}
+        description={t`New versions download in the background; you choose when to restart.`}
       >
         <Group gap="xs" wrap="nowrap" align="flex-start">
           {state.status === 'checking' ? <Loader size="xs" mt={4} aria-hidden="true" /> : null}
@@ -107,14 +120,14 @@ export function DesktopUpdatesCard() {
         {state.status === 'downloading' || state.status === 'available' ? (
           <Progress
             value={state.status === 'downloading' ? state.percent : 0}
-            aria-label={`Download of version ${state.version}`}
+            aria-label={t`Download of version ${comingVersion}`}
             animated
           />
         ) : null}
         {coming?.notes ? (
           <Stack gap={4}>
             <Text fw={600} size="sm">
-              What’s new in {coming.version}
+              <Trans>What’s new in {comingVersion}</Trans>
             </Text>
             <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="release-notes">
               {coming.notes}
@@ -123,13 +136,13 @@ export function DesktopUpdatesCard() {
         ) : null}
         {failure ? (
           <Text size="sm" c="red" role="alert">
-            {'message' in failure ? String(failure.message) : 'Something went wrong'}
+            {'message' in failure ? String(failure.message) : t`Something went wrong`}
           </Text>
         ) : null}
         <Group gap="sm">
           {state.status === 'downloaded' ? (
             <Button onClick={() => void restart()} loading={installing.isLoading}>
-              Restart to update
+              <Trans>Restart to update</Trans>
             </Button>
           ) : null}
           <Button
@@ -138,23 +151,23 @@ export function DesktopUpdatesCard() {
             loading={checking.isLoading}
             disabled={busy}
           >
-            Check now
+            <Trans>Check now</Trans>
           </Button>
         </Group>
         <Stack gap={4}>
           <Text size="sm" fw={500} id={`${titleId}-channel`}>
-            Update channel
+            <Trans>Update channel</Trans>
           </Text>
           <SegmentedControl
             aria-labelledby={`${titleId}-channel`}
-            data={CHANNELS}
+            data={CHANNELS.map(({ value, label }) => ({ value, label: t(label) }))}
             value={channel ?? 'stable'}
             onChange={(value) => void setChannel(value as ReleaseChannel)}
             disabled={channel === undefined || channel === null || settingChannel.isLoading}
             w={{ base: '100%', xs: 'auto' }}
           />
           <Text size="xs" c="dimmed">
-            Beta brings new versions before they reach everyone, and may be less polished.
+            <Trans>Beta brings new versions before they reach everyone, and may be less polished.</Trans>
           </Text>
         </Stack>
       </SectionCard>

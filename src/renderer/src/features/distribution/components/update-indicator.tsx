@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
@@ -11,10 +12,12 @@ import { APP_UPDATES_SECTION_ID } from './desktop-updates-card';
  * App updates section, where the release notes are read before restarting.
  */
 export function UpdateIndicator() {
+  const { t } = useLingui();
   const { data: state } = useGetDesktopUpdateStateQuery();
   const to = `${portalPaths.profile}#${APP_UPDATES_SECTION_ID}`;
   if (state?.status === 'available' || state?.status === 'downloading') {
     const percent = state.status === 'downloading' ? state.percent : 0;
+    const version = state.version;
     return (
       <Button
         component={Link}
@@ -23,7 +26,7 @@ export function UpdateIndicator() {
         color="gray"
         size="compact-sm"
         leftSection={<DownloadIcon size={16} />}
-        aria-label={`Downloading version ${state.version}: ${percent} %`}
+        aria-label={t`Downloading version ${version}: ${percent} %`}
       >
         <Text span size="sm" visibleFrom="sm">
           {percent} %
@@ -32,6 +35,7 @@ export function UpdateIndicator() {
     );
   }
   if (state?.status === 'downloaded') {
+    const version = state.version;
     return (
       <Button
         component={Link}
@@ -39,10 +43,10 @@ export function UpdateIndicator() {
         variant="light"
         size="compact-sm"
         leftSection={<RefreshIcon size={16} />}
-        aria-label={`Version ${state.version} is ready: see what is new and restart to update`}
+        aria-label={t`Version ${version} is ready: see what is new and restart to update`}
       >
         <Text span size="sm" visibleFrom="sm">
-          Update ready
+          <Trans>Update ready</Trans>
         </Text>
       </Button>
     );

@@ -1,7 +1,10 @@
+import type { OfflineActivationResult } from '../../../../../shared/api/offline-activation';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Card, FileInput, List, Stack, Text, Title } from '@mantine/core';
 import { DownloadIcon } from '../../../components/brand/icons';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { PageHeader } from '../../../components/layout/page-header';
+import { formatDate } from '../../../lib/format-date';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { selectUserRole } from '../../auth';
 import {
@@ -13,10 +16,23 @@ import {
 import { downloadJson } from '../read-offline-file';
 import { useOfflineFileUpload } from '../use-offline-file-upload';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/** "Lab PC can work offline until 1 Jun 2026.": what the license file lets the machine do. */
+function OfflineUntil({ result }: { result: OfflineActivationResult }) {
+  const { t } = useLingui();
+  const name = result.device_name;
+  const until = formatDate(result.license_file.expires_at);
+  return (
+    <Text size="sm">
+      {name === null
+        ? t`The machine can work offline until ${until}.`
+        : t`${name} can work offline until ${until}.`}
+    </Text>
+  );
+}
 
 /** Uploading a request file: the seat is taken and the license file is offered for download. */
 function ActivateMachine({ as }: { as: Uploader }) {
+  const { t } = useLingui();
   const [upload, state] = useUploadOfflineActivationRequestMutation();
   const { file, problem, result, choose } = useOfflineFileUpload(
     (json) => upload({ as, file: json }).unwrap(),
@@ -27,42 +43,45 @@ function ActivateMachine({ as }: { as: Uploader }) {
     <Card withBorder padding="lg" component="section" aria-labelledby="offline-activate-heading">
       <Stack gap="sm">
         <Title order={2} size="h4" id="offline-activate-heading">
-          Activate a machine
+          <Trans>Activate a machine</Trans>
         </Title>
         <List type="ordered" size="sm" spacing={4}>
           <List.Item>
-            In the app on the machine without network, follow “No network on this computer? Activate it by
-            file” on its sign-in page and choose Save activation request.
+            <Trans>
+              In the app on the machine without network, follow “No network on this computer? Activate it by
+              file” on its sign-in page and choose Save activation request.
+            </Trans>
           </List.Item>
-          <List.Item>Bring the file here (a USB stick will do) and choose it below.</List.Item>
           <List.Item>
-            Download the license file and import it in the app on that machine. It works offline until the
-            date shown.
+            <Trans>Bring the file here (a USB stick will do) and choose it below.</Trans>
+          </List.Item>
+          <List.Item>
+            <Trans>
+              Download the license file and import it in the app on that machine. It works offline until the
+              date shown.
+            </Trans>
           </List.Item>
         </List>
         <FileInput
-          label="Activation request file"
-          description="The .activation-request.json file the app saved"
-          placeholder="Choose a file"
+          label={t`Activation request file`}
+          description={t`The .activation-request.json file the app saved`}
+          placeholder={t`Choose a file`}
           accept="application/json,.json"
           value={file}
           onChange={(chosen) => void choose(chosen)}
           disabled={state.isLoading}
           clearable
         />
-        {problem ? <ErrorAlert title="This file was not accepted">{problem}</ErrorAlert> : null}
+        {problem ? <ErrorAlert title={t`This file was not accepted`}>{problem}</ErrorAlert> : null}
         {result ? (
           <Alert color="teal" variant="light" title={result.message} role="status">
             <Stack gap="xs" align="flex-start">
-              <Text size="sm">
-                {result.device_name ?? 'The machine'} can work offline until{' '}
-                {dateFormat.format(new Date(result.license_file.expires_at))}.
-              </Text>
+              <OfflineUntil result={result} />
               <Button
                 leftSection={<DownloadIcon size={18} />}
                 onClick={() => downloadJson(result.file_name, result.license_file)}
               >
-                Download license file
+                <Trans>Download license file</Trans>
               </Button>
             </Stack>
           </Alert>
@@ -72,8 +91,19 @@ function ActivateMachine({ as }: { as: Uploader }) {
   );
 }
 
+/** "Lab PC no longer holds a seat.": the proof was taken. */
+function NoLongerHoldsSeat({ name }: { name: string | null }) {
+  const { t } = useLingui();
+  return (
+    <Text size="sm">
+      {name === null ? t`The machine no longer holds a seat.` : t`${name} no longer holds a seat.`}
+    </Text>
+  );
+}
+
 /** Uploading a signed-out proof: the machine's seat is freed. */
 function GiveSeatBack({ as }: { as: Uploader }) {
+  const { t } = useLingui();
   const [upload, state] = useUploadOfflineDeactivationProofMutation();
   const { file, problem, result, choose } = useOfflineFileUpload(
     (json) => upload({ as, file: json }).unwrap(),
@@ -84,27 +114,29 @@ function GiveSeatBack({ as }: { as: Uploader }) {
     <Card withBorder padding="lg" component="section" aria-labelledby="offline-deactivate-heading">
       <Stack gap="sm">
         <Title order={2} size="h4" id="offline-deactivate-heading">
-          Give a machine’s seat back
+          <Trans>Give a machine’s seat back</Trans>
         </Title>
         <Text size="sm">
-          On the app’s “Activate this machine by file” screen, Sign out and save the proof makes the machine
-          forget its license file and save a signed-out proof. Upload that proof here to free the seat for
-          another machine.
+          <Trans>
+            On the app’s “Activate this machine by file” screen, Sign out and save the proof makes the machine
+            forget its license file and save a signed-out proof. Upload that proof here to free the seat for
+            another machine.
+          </Trans>
         </Text>
         <FileInput
-          label="Signed-out proof"
-          description="The .signed-out.json file the app saved"
-          placeholder="Choose a file"
+          label={t`Signed-out proof`}
+          description={t`The .signed-out.json file the app saved`}
+          placeholder={t`Choose a file`}
           accept="application/json,.json"
           value={file}
           onChange={(chosen) => void choose(chosen)}
           disabled={state.isLoading}
           clearable
         />
-        {problem ? <ErrorAlert title="This file was not accepted">{problem}</ErrorAlert> : null}
+        {problem ? <ErrorAlert title={t`This file was not accepted`}>{problem}</ErrorAlert> : null}
         {result ? (
           <Alert color="teal" variant="light" title={result.message} role="status">
-            <Text size="sm">{result.device_name ?? 'The machine'} no longer holds a seat.</Text>
+            <NoLongerHoldsSeat name={result.device_name} />
           </Alert>
         ) : null}
       </Stack>
@@ -118,15 +150,16 @@ function GiveSeatBack({ as }: { as: Uploader }) {
  * go online.
  */
 export default function OfflineActivationPage() {
+  const { t } = useLingui();
   const as: Uploader = useAppSelector(selectUserRole) === 'admin' ? 'admin' : 'customer';
   return (
     <Stack gap="lg">
       <PageHeader
-        title="Offline activation"
+        title={t`Offline activation`}
         description={
           as === 'admin'
-            ? 'Activate a machine that never goes online on any license, or free its seat, from the files its app wrote. The seat is the license owner’s.'
-            : 'Activate a machine that never goes online, or free its seat, from the files its app wrote.'
+            ? t`Activate a machine that never goes online on any license, or free its seat, from the files its app wrote. The seat is the license owner’s.`
+            : t`Activate a machine that never goes online, or free its seat, from the files its app wrote.`
         }
       />
       <ActivateMachine as={as} />

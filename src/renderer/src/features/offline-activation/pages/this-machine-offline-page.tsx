@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Anchor, Button, Card, FileInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -15,8 +16,21 @@ import { downloadText, readOfflineFile } from '../read-offline-file';
 
 const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
+/** Where the request was saved, and what to do with it. */
+function SavedAs({ fileName }: { fileName: string }) {
+  return (
+    <Text size="sm" role="status">
+      <Trans>
+        Saved as {fileName}. Upload it under Offline activation in the portal from a device with network, then
+        import the license file it gives you below.
+      </Trans>
+    </Text>
+  );
+}
+
 /** Step 1: the request file for the key, saved where the user chooses. */
 function WriteRequest() {
+  const { t } = useLingui();
   const [write, state] = useWriteOfflineActivationRequestMutation();
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -39,25 +53,20 @@ function WriteRequest() {
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">
           <Title order={2} size="h4" id="this-machine-request-heading">
-            1. Save an activation request
+            <Trans>1. Save an activation request</Trans>
           </Title>
           <TextInput
-            label="License key"
+            label={t`License key`}
             value={key}
             onChange={(event) => setKey(event.currentTarget.value)}
             required
             autoComplete="off"
           />
           <Button type="submit" loading={state.isLoading} style={{ alignSelf: 'flex-start' }}>
-            Save activation request
+            <Trans>Save activation request</Trans>
           </Button>
-          {problem ? <ErrorAlert title="No request was written">{problem}</ErrorAlert> : null}
-          {saved ? (
-            <Text size="sm" role="status">
-              Saved as {saved.file_name}. Upload it under Offline activation in the portal from a device with
-              network, then import the license file it gives you below.
-            </Text>
-          ) : null}
+          {problem ? <ErrorAlert title={t`No request was written`}>{problem}</ErrorAlert> : null}
+          {saved ? <SavedAs fileName={saved.file_name} /> : null}
         </Stack>
       </form>
     </Card>
@@ -66,6 +75,7 @@ function WriteRequest() {
 
 /** Step 2: the license file the portal answered. */
 function ImportLicenseFile() {
+  const { t } = useLingui();
   const [importFile, state] = useImportOfflineLicenseFileMutation();
   const [file, setFile] = useState<File | null>(null);
   const [outcome, setOutcome] = useState<{ imported: boolean; message: string } | null>(null);
@@ -87,12 +97,12 @@ function ImportLicenseFile() {
     <Card withBorder padding="lg" component="section" aria-labelledby="this-machine-import-heading">
       <Stack gap="sm">
         <Title order={2} size="h4" id="this-machine-import-heading">
-          2. Import the license file
+          <Trans>2. Import the license file</Trans>
         </Title>
         <FileInput
-          label="License file"
-          description="The .license.json file the portal gave for this machine"
-          placeholder="Choose a file"
+          label={t`License file`}
+          description={t`The .license.json file the portal gave for this machine`}
+          placeholder={t`Choose a file`}
           accept="application/json,.json"
           value={file}
           onChange={(chosen) => void choose(chosen)}
@@ -100,10 +110,10 @@ function ImportLicenseFile() {
           clearable
         />
         {outcome && !outcome.imported ? (
-          <ErrorAlert title="This license file was not imported">{outcome.message}</ErrorAlert>
+          <ErrorAlert title={t`This license file was not imported`}>{outcome.message}</ErrorAlert>
         ) : null}
         {outcome?.imported ? (
-          <Alert color="teal" variant="light" title="This machine is activated" role="status">
+          <Alert color="teal" variant="light" title={t`This machine is activated`} role="status">
             {outcome.message}
           </Alert>
         ) : null}
@@ -114,9 +124,11 @@ function ImportLicenseFile() {
 
 /** Step 3, when the machine is done: its seat back through the proof. */
 function SignOut() {
+  const { t } = useLingui();
   const [signOut, state] = useSignOutOfflineLicenseMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const [proof, setProof] = useState<OfflineFile | null | undefined>(undefined);
+  const proofName = proof?.file_name;
 
   async function run() {
     setProblem(null);
@@ -133,28 +145,30 @@ function SignOut() {
     <Card withBorder padding="lg" component="section" aria-labelledby="this-machine-sign-out-heading">
       <Stack gap="sm" align="flex-start">
         <Title order={2} size="h4" id="this-machine-sign-out-heading">
-          3. Sign out by file
+          <Trans>3. Sign out by file</Trans>
         </Title>
         <Text size="sm">
-          This machine forgets its license file and saves a signed-out proof. Upload the proof under Offline
-          activation in the portal to free the seat.
+          <Trans>
+            This machine forgets its license file and saves a signed-out proof. Upload the proof under Offline
+            activation in the portal to free the seat.
+          </Trans>
         </Text>
         <Button variant="default" onClick={() => void run()} loading={state.isLoading}>
-          Sign out and save the proof
+          <Trans>Sign out and save the proof</Trans>
         </Button>
-        {problem ? <ErrorAlert title="Not signed out">{problem}</ErrorAlert> : null}
+        {problem ? <ErrorAlert title={t`Not signed out`}>{problem}</ErrorAlert> : null}
         {proof ? (
           <Stack gap="xs" role="status">
-            <Text size="sm">Signed out. The proof was offered as {proof.file_name}.</Text>
+            <Text size="sm">{t`Signed out. The proof was offered as ${proofName}.`}</Text>
             {/* The proof exists only here until it is saved: offered again in case the first save was cancelled. */}
             <Button variant="subtle" onClick={() => downloadText(proof.file_name, proof.contents)}>
-              Save the proof again
+              <Trans>Save the proof again</Trans>
             </Button>
           </Stack>
         ) : null}
         {proof === null ? (
           <Text size="sm" role="status">
-            This machine has no license file to sign out.
+            <Trans>This machine has no license file to sign out.</Trans>
           </Text>
         ) : null}
       </Stack>
@@ -169,22 +183,30 @@ function SignOut() {
 export default function ThisMachineOfflinePage() {
   return (
     <Stack gap="lg" maw={720} mx="auto" w="100%">
-      <Title order={1}>Activate this machine by file</Title>
+      <Title order={1}>
+        <Trans>Activate this machine by file</Trans>
+      </Title>
       {onDesktop() ? (
         <>
-          <Text>For a computer without network: the files travel to a device with a browser and back.</Text>
+          <Text>
+            <Trans>
+              For a computer without network: the files travel to a device with a browser and back.
+            </Trans>
+          </Text>
           <WriteRequest />
           <ImportLicenseFile />
           <SignOut />
         </>
       ) : (
         <Text>
-          This is done in the desktop app on the machine without network. To upload its files, sign in and
-          open{' '}
-          <Anchor component={Link} to={portalPaths.offlineActivation} underline="always">
-            Offline activation
-          </Anchor>
-          .
+          <Trans>
+            This is done in the desktop app on the machine without network. To upload its files, sign in and
+            open{' '}
+            <Anchor component={Link} to={portalPaths.offlineActivation} underline="always">
+              Offline activation
+            </Anchor>
+            .
+          </Trans>
         </Text>
       )}
     </Stack>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
@@ -22,9 +24,11 @@ export function trialPlanOf(plans: readonly Plan[], wanted: string | null): Plan
   return offering.find((plan) => plan.id === wanted) ?? offering[0] ?? null;
 }
 
-/** "Start your 14-day free trial" */
-export const trialOfferLabel = (plan: Pick<Plan, 'trial_days'>) =>
-  `Start your ${plan.trial_days}-day free trial`;
+/** "Start your 14-day free trial", in the language shown. */
+export function trialOfferLabel(plan: Pick<Plan, 'trial_days'>): string {
+  const days = plan.trial_days;
+  return plural(days, { one: 'Start your #-day free trial', other: 'Start your #-day free trial' });
+}
 
 /**
  * "Start your 14-day free trial" on the landing page. A visitor is sent to create an account and
@@ -32,8 +36,10 @@ export const trialOfferLabel = (plan: Pick<Plan, 'trial_days'>) =>
  * offered none).
  */
 export function LandingTrialOffer({ plan, signedIn }: { plan: Plan; signedIn: 'customer' | 'admin' | null }) {
+  const { t } = useLingui();
   if (signedIn === 'admin') return null;
   const label = trialOfferLabel(plan);
+  const name = plan.name;
   const back = `${portalPaths.landing}?${new URLSearchParams({ [TRIAL_PARAM]: plan.id }).toString()}`;
   return (
     <Stack gap={6} align="center" data-testid="landing-trial">
@@ -47,13 +53,13 @@ export function LandingTrialOffer({ plan, signedIn }: { plan: Plan; signedIn: 'c
           to={withNext(portalPaths.register, back)}
           size="lg"
           variant="light"
-          aria-label={`${label} of ${plan.name}: create an account first, no card needed`}
+          aria-label={t`${label} of ${name}: create an account first, no card needed`}
         >
           {label}
         </Button>
       )}
       <Text size="sm" c="dimmed">
-        {plan.name}, no card needed: when the trial ends, buy it or let it end.
+        <Trans>{name}, no card needed: when the trial ends, buy it or let it end.</Trans>
       </Text>
     </Stack>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Card, Group, List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -19,7 +20,10 @@ export interface PlanCardProps {
 
 /** One plan: price, seats, features with their limits, and the way to get it. */
 export function PlanCard({ plan, action, note, current = false, compact = false }: PlanCardProps) {
+  // The price, seats and features are written in the language shown (see plan-format.ts).
+  const { t } = useLingui();
   const price = formatPlanPrice(plan);
+  const name = plan.name;
   const titleId = `${compact ? 'purchase-plan' : 'plan'}-${plan.id}`;
   return (
     <Card
@@ -37,7 +41,7 @@ export function PlanCard({ plan, action, note, current = false, compact = false 
           </Title>
           {current ? (
             <Badge variant="filled" color="iris" size="md" style={{ flexShrink: 0 }}>
-              Current plan
+              <Trans>Current plan</Trans>
             </Badge>
           ) : null}
         </Group>
@@ -60,7 +64,7 @@ export function PlanCard({ plan, action, note, current = false, compact = false 
           className={classes.features}
           styles={{ itemLabel: { lineHeight: 1.45 }, itemIcon: { marginTop: 2 } }}
           icon={<CheckIcon size={16} className={classes.check} />}
-          aria-label={compact ? `What ${plan.name} includes` : undefined}
+          aria-label={compact ? t`What ${name} includes` : undefined}
         >
           <List.Item>{formatSeats(plan.max_activations, plan.seat_based)}</List.Item>
           {plan.features.map((feature) => (

@@ -1,10 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type MouseEvent, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
 import { portalPaths } from '../../../../../shared/routes';
 import { ErrorAlert } from '../../../components/forms/error-alert';
-import { formatPlanPrice } from '../plan-format';
+import { isFreePlan } from '../plan-format';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { selectIsAuthenticated, withNext } from '../../auth';
 import { checkoutPath } from '../checkout-link';
@@ -22,10 +23,12 @@ const SKELETON_CARDS = 3;
  */
 /** `ready` is false until the plan is the server's (see PlansState): the link then leads nowhere yet. */
 function SignUpAction({ plan, ready }: { plan: Plan; ready: boolean }) {
+  const { t } = useLingui();
   const signedIn = useAppSelector(selectIsAuthenticated);
-  const free = formatPlanPrice(plan).amount === 'Free';
+  const free = isFreePlan(plan);
+  const name = plan.name;
   // The button's accessible name starts with its visible words (WCAG 2.5.3 label in name).
-  const action = free ? 'Start free' : 'Get started';
+  const action = free ? t`Start free` : t`Get started`;
   const checkout = free ? portalPaths.purchase : checkoutPath({ planId: plan.id });
   return (
     <Button
@@ -33,7 +36,7 @@ function SignUpAction({ plan, ready }: { plan: Plan; ready: boolean }) {
       to={signedIn ? checkout : withNext(portalPaths.register, free ? null : checkout)}
       variant={free ? 'default' : 'filled'}
       fullWidth
-      aria-label={`${action} with ${plan.name}`}
+      aria-label={free ? t`Start free with ${name}` : t`Get started with ${name}`}
       aria-disabled={ready ? undefined : true}
       onClick={ready ? undefined : (event: MouseEvent) => event.preventDefault()}
     >
@@ -80,9 +83,15 @@ export function usePublicPlansRead(): { result: PlansState; reload: () => void }
 
 /** The public plans (GET /plans/public) with loading skeletons and a failure that says what to do. */
 export function PublicPlans({ result, reload }: { result: PlansState; reload: () => void }) {
+  const { t } = useLingui();
   if (result.state === 'loading') {
     return (
-      <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg" aria-busy="true" aria-label="Loading plans">
+      <SimpleGrid
+        cols={{ base: 1, sm: 2, md: 3 }}
+        spacing="lg"
+        aria-busy="true"
+        aria-label={t`Loading plans`}
+      >
         {Array.from({ length: SKELETON_CARDS }, (_, index) => (
           <PlanCardSkeleton key={index} />
         ))}
@@ -92,14 +101,16 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
 
   if (result.state === 'failed') {
     return (
-      <ErrorAlert title="Plans could not be loaded">
+      <ErrorAlert title={t`Plans could not be loaded`}>
         <Stack gap="sm" align="flex-start">
           <Text size="sm">
-            The pricing service did not answer. Check your connection and try again; you can still create an
-            account and start on the free plan.
+            <Trans>
+              The pricing service did not answer. Check your connection and try again; you can still create an
+              account and start on the free plan.
+            </Trans>
           </Text>
           <Button size="xs" variant="white" color="red" onClick={reload}>
-            Try again
+            <Trans>Try again</Trans>
           </Button>
         </Stack>
       </ErrorAlert>
@@ -110,7 +121,7 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
   if (plans.length === 0) {
     return (
       <Text c="dimmed" ta="center">
-        No plans are on sale right now. Create an account to start with the free base license.
+        <Trans>No plans are on sale right now. Create an account to start with the free base license.</Trans>
       </Text>
     );
   }

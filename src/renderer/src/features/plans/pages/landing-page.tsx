@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Badge,
   Box,
@@ -30,30 +33,30 @@ import classes from './landing-page.module.css';
 
 interface Highlight {
   icon: ComponentType<{ size?: number }>;
-  title: string;
-  text: string;
+  title: MessageDescriptor;
+  text: MessageDescriptor;
 }
 
 const HIGHLIGHTS: readonly Highlight[] = [
   {
     icon: SparkIcon,
-    title: 'Help where you work',
-    text: 'Draft, summarize and rewrite in a native desktop app, one shortcut away from whatever you are doing.',
+    title: msg`Help where you work`,
+    text: msg`Draft, summarize and rewrite in a native desktop app, one shortcut away from whatever you are doing.`,
   },
   {
     icon: OfflineIcon,
-    title: 'Keeps working offline',
-    text: 'A signed license lease lets the app verify itself without a connection, so a flight or a flaky VPN is no problem.',
+    title: msg`Keeps working offline`,
+    text: msg`A signed license lease lets the app verify itself without a connection, so a flight or a flaky VPN is no problem.`,
   },
   {
     icon: KeyIcon,
-    title: 'Seats you control',
-    text: 'Activate the app on your own machines up to your plan’s seats, and free a seat from this portal in one click.',
+    title: msg`Seats you control`,
+    text: msg`Activate the app on your own machines up to your plan’s seats, and free a seat from this portal in one click.`,
   },
   {
     icon: ShieldIcon,
-    title: 'Private by default',
-    text: 'Sessions are encrypted and time out after 30 minutes idle; every sign-in and license change is logged for you.',
+    title: msg`Private by default`,
+    text: msg`Sessions are encrypted and time out after 30 minutes idle; every sign-in and license change is logged for you.`,
   },
 ];
 
@@ -65,6 +68,7 @@ const DOWNLOADS = `${portalPaths.licenses}#downloads`;
 
 /** A signed-in visitor's way back in, in place of "Sign in" and "Create account"; null for a visitor. */
 function useSignedInHome(): { to: string; label: string; downloads: string } | null {
+  const { t } = useLingui();
   const isAuthenticated = useAppSelector(selectIsAuthenticated);
   const role = useAppSelector(selectUserRole);
   if (!isAuthenticated) return null;
@@ -72,12 +76,13 @@ function useSignedInHome(): { to: string; label: string; downloads: string } | n
   // Administrators have no downloads of their own.
   return {
     to: homeFor(role),
-    label: admin ? 'Open admin' : 'Open dashboard',
+    label: admin ? t`Open admin` : t`Open dashboard`,
     downloads: admin ? homeFor(role) : DOWNLOADS,
   };
 }
 
 export default function LandingPage() {
+  const { t } = useLingui();
   const home = useSignedInHome();
   const role = useAppSelector(selectUserRole);
   const plans = usePublicPlansRead();
@@ -91,14 +96,18 @@ export default function LandingPage() {
       <Container size="lg" pt={{ base: 48, sm: 96 }} pb={{ base: 48, sm: 80 }}>
         <Stack align="center" ta="center" gap="lg" maw={760} mx="auto">
           <Badge variant="light" size="lg" radius="xl" tt="none" fw={600}>
-            For Windows, macOS and Linux
+            <Trans>For Windows, macOS and Linux</Trans>
           </Badge>
           <Title order={1} className={classes.heroTitle}>
-            Your AI assistant, <span className={classes.accent}>right on your desktop</span>
+            <Trans>
+              Your AI assistant, <span className={classes.accent}>right on your desktop</span>
+            </Trans>
           </Title>
           <Text size="lg" c="dimmed" maw={620}>
-            Ask, write and automate without leaving the app you are in. Manage your licenses, devices and plan
-            from one calm portal.
+            <Trans>
+              Ask, write and automate without leaving the app you are in. Manage your licenses, devices and
+              plan from one calm portal.
+            </Trans>
           </Text>
           <Group justify="center" gap="sm" mt="sm">
             <Button
@@ -107,14 +116,16 @@ export default function LandingPage() {
               size="lg"
               leftSection={<DownloadIcon size={20} />}
             >
-              Download the desktop app
+              <Trans>Download the desktop app</Trans>
             </Button>
             <Button component={Link} to={home?.to ?? portalPaths.login} size="lg" variant="default">
-              {home?.label ?? 'Sign in'}
+              {home?.label ?? t`Sign in`}
             </Button>
           </Group>
           <Text size="sm" c="dimmed">
-            Downloads come with a license: create a free account to get the app and the base plan.
+            <Trans>
+              Downloads come with a license: create a free account to get the app and the base plan.
+            </Trans>
           </Text>
           {trialPlan ? (
             <LandingTrialOffer
@@ -127,19 +138,19 @@ export default function LandingPage() {
 
       <Container size="lg" pb={{ base: 48, sm: 80 }} component="section" aria-labelledby="highlights-title">
         <Title order={2} id="highlights-title" className={classes.visuallyHidden}>
-          What the assistant does
+          <Trans>What the assistant does</Trans>
         </Title>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
           {HIGHLIGHTS.map((highlight) => (
-            <Paper key={highlight.title} withBorder p="lg" className={classes.highlight}>
+            <Paper key={highlight.title.id} withBorder p="lg" className={classes.highlight}>
               <ThemeIcon size={40} radius="md" variant="light" mb="md">
                 <highlight.icon size={22} />
               </ThemeIcon>
               <Title order={3} fz="md" mb={6}>
-                {highlight.title}
+                {t(highlight.title)}
               </Title>
               <Text size="sm" c="dimmed">
-                {highlight.text}
+                {t(highlight.text)}
               </Text>
             </Paper>
           ))}
@@ -155,11 +166,13 @@ export default function LandingPage() {
       >
         <Stack gap={6} align="center" ta="center" mb="xl">
           <Title order={2} id="plans-title">
-            Plans and pricing
+            <Trans>Plans and pricing</Trans>
           </Title>
           <Text c="dimmed" maw={560}>
-            Start free and upgrade when you need more devices or higher limits. Prices include every update of
-            the desktop app during your plan.
+            <Trans>
+              Start free and upgrade when you need more devices or higher limits. Prices include every update
+              of the desktop app during your plan.
+            </Trans>
           </Text>
         </Stack>
         <PublicPlans {...plans} />
@@ -169,10 +182,10 @@ export default function LandingPage() {
         <Box className={classes.cta} p={{ base: 'xl', sm: 48 }}>
           <Stack gap="md" align="center" ta="center">
             <Title order={2} c="white">
-              Ready when you are
+              <Trans>Ready when you are</Trans>
             </Title>
             <Text c="rgba(255, 255, 255, 0.9)" maw={520}>
-              Create an account, confirm your e-mail, and download the app for your machine.
+              <Trans>Create an account, confirm your e-mail, and download the app for your machine.</Trans>
             </Text>
             <Group justify="center" gap="sm">
               <Button
@@ -182,11 +195,11 @@ export default function LandingPage() {
                 variant="white"
                 rightSection={<ArrowRightIcon size={18} />}
               >
-                {home?.label ?? 'Create account'}
+                {home?.label ?? t`Create account`}
               </Button>
               {home ? null : (
                 <Button component={Link} to={portalPaths.login} size="md" variant="outline" color="white">
-                  Sign in
+                  <Trans>Sign in</Trans>
                 </Button>
               )}
             </Group>
