@@ -2,7 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeApi, problem } from '../support/fake-api';
+import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
+import { FakeApi, problem, testUser } from '../support/fake-api';
+
 import { renderApp, servicesFor } from '../support/render-app';
 import { makeOrganisation, MEMBERS, ORG_ID, OTHER_ID } from './fixtures';
 
@@ -19,7 +21,8 @@ afterEach(async () => {
 async function openList() {
   const services = await servicesFor(api, 'user');
   const view = renderApp(services, '/organisations');
-  await screen.findByRole('heading', { level: 1, name: 'Organizations' });
+  // The page's code loads on first use: the first test of a busy run waits for it.
+  await screen.findByRole('heading', { level: 1, name: 'Organizations' }, { timeout: 10_000 });
   return view;
 }
 
@@ -53,6 +56,25 @@ describe('organisations list', () => {
     expect(beta.getByText('Member')).toBeTruthy();
     expect(beta.getByTestId('organisation-seats').textContent).toBe('No seats yet');
     expect(beta.getByText('1 member')).toBeTruthy();
+  });
+
+  it('shows the list in German, with German plurals, once German is chosen', async () => {
+    api.on('GET /organisations', () => ({ json: [makeOrganisation()] }));
+    api.on('PUT /users/me/preferences', () => ({ json: { ...testUser.preferences, language: 'de' } }));
+    try {
+      await openList();
+      await userEvent.selectOptions(screen.getByLabelText('Language'), 'Deutsch');
+      await screen.findByRole('heading', { level: 1, name: 'Organisationen' }, { timeout: 10_000 });
+
+      const acme = within(await screen.findByRole('article', { name: 'Acme Studio' }));
+      expect(acme.getByText('Inhaber')).toBeTruthy();
+      expect(acme.getByTestId('organisation-seats').textContent).toBe(
+        '2 von 3 Plätzen belegt · 1 offene Einladung',
+      );
+      expect(acme.getByText('3 Mitglieder')).toBeTruthy();
+    } finally {
+      await showLanguage('en');
+    }
   });
 
   it('offers to create the first one, and lands on its page once created', async () => {

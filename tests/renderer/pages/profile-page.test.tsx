@@ -3,6 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadPasswordRule } from '../../../src/renderer/src/features/auth/password-strength';
+import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
+
 import { FakeApi, problem, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
@@ -131,6 +133,21 @@ describe('profile page: preferences', () => {
     // The refused theme does not stay applied: the saved 'system' is Mantine's 'auto' again.
     await waitFor(() => expect(localStorage.getItem('mantine-color-scheme-value')).toBe('auto'), SLOW);
     expect((screen.getByRole('radio', { name: /System/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('shows a chosen language at once and saves it with PUT /users/me/preferences', async () => {
+    try {
+      const { store } = await openProfile();
+      const preferences = screen.getByRole('region', { name: 'Preferences' });
+      await userEvent.selectOptions(within(preferences).getByLabelText('Language'), 'Deutsch');
+      expect(await screen.findByRole('heading', { level: 1, name: 'Profil' }, SLOW)).toBeTruthy();
+      expect(screen.getByRole('region', { name: 'Persönliche Angaben' })).toBeTruthy();
+      await waitFor(() => expect(api.calls('PUT /users/me/preferences')).toHaveLength(1), SLOW);
+      expect(body('PUT /users/me/preferences')).toEqual({ language: 'de' });
+      await waitFor(() => expect(store.getState().user.preferences.language).toBe('de'), SLOW);
+    } finally {
+      await showLanguage('en');
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useMantineColorScheme } from '@mantine/core';
 import { useEffect } from 'react';
 import { userMessages } from '../../../../shared/messages';
@@ -16,6 +17,7 @@ import { selectPreferences } from './user-slice';
  * account; a refused save puts the saved theme back and says so. 'System' follows the device.
  */
 export function AccountThemeToggle() {
+  const { t } = useLingui();
   const theme = useAppSelector(selectPreferences).theme;
   const applyTheme = useApplyTheme();
   const { setColorScheme } = useMantineColorScheme();
@@ -32,7 +34,7 @@ export function AccountThemeToggle() {
     } catch (error) {
       if (theme) applyTheme(theme);
       showToast({
-        title: 'Theme not saved',
+        title: t`Theme not saved`,
         message: failureMessage(error, userMessages.updatePreferencesFailed),
         tone: 'error',
       });

@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
 import { Box, Button, Group, Modal, NumberInput, Skeleton, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import {
@@ -17,20 +20,26 @@ import { organisationMessages, useBuySeatsMutation, useQuoteSeatsMutation } from
 
 /** The price of a new seat total: per seat, due now for the rest of the period, and each charge after. */
 export function SeatQuoteSummary({ quote }: { quote: SeatQuote }) {
+  const { t } = useLingui();
   const money = (minor: number) => formatMoney(minor, quote.currency);
+  const seatsTo = quote.seats_to;
   return (
     <Stack component="dl" gap={6} m={0} data-testid="seat-quote">
-      <QuoteRow label="Seats">
+      <QuoteRow label={t`Seats`}>
         {quote.seats_from} → {quote.seats_to}
       </QuoteRow>
-      <QuoteRow label="Price of a seat">{money(quote.per_seat_minor)} each period</QuoteRow>
       <QuoteRow
-        label={quote.period_end ? `Due now, until ${formatDate(quote.period_end)}` : 'Due now'}
+        label={t`Price of a seat`}
+      >{t`${ph({ price: money(quote.per_seat_minor) })} each period`}</QuoteRow>
+      <QuoteRow
+        label={
+          quote.period_end ? t`Due now, until ${ph({ until: formatDate(quote.period_end) })}` : t`Due now`
+        }
         strong
       >
         {money(quote.due_now_minor)}
       </QuoteRow>
-      <QuoteRow label={`Next charge, for ${quote.seats_to} seats`}>{money(quote.next_charge_minor)}</QuoteRow>
+      <QuoteRow label={t`Next charge, for ${seatsTo} seats`}>{money(quote.next_charge_minor)}</QuoteRow>
     </Stack>
   );
 }
@@ -42,11 +51,16 @@ type QuoteState =
   | { step: 'failed'; message: string };
 
 /** The seat total typed, or why it cannot be bought (the shared rules, and "more than now"). */
-function checkTotal(value: string | number, bought: number): { seats: number } | { problem: string } {
-  if (value === '') return { problem: 'Enter a number of seats' };
+function checkTotal(
+  value: string | number,
+  bought: number,
+  i18n: I18n,
+): { seats: number } | { problem: string } {
+  const enter = i18n._(msg`Enter a number of seats`);
+  if (value === '') return { problem: enter };
   const parsed = seatChangeBodySchema.safeParse({ seats: Number(value) });
-  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? 'Enter a number of seats' };
-  if (parsed.data.seats <= bought) return { problem: `More than the ${bought} seats you have` };
+  if (!parsed.success) return { problem: parsed.error.issues[0]?.message ?? enter };
+  if (parsed.data.seats <= bought) return { problem: i18n._(msg`More than the ${bought} seats you have`) };
   return { seats: parsed.data.seats };
 }
 
@@ -63,7 +77,9 @@ export function BuySeatsDialog({
   opened: boolean;
   onClose(): void;
 }) {
+  const { t, i18n } = useLingui();
   const bought = organisation.seats?.bought ?? 0;
+  const organisationName = organisation.name;
   const [requestQuote] = useQuoteSeatsMutation();
   const [buySeats, { isLoading: buying }] = useBuySeatsMutation();
   const [total, setTotal] = useState<string | number>(bought + 1);
@@ -71,7 +87,7 @@ export function BuySeatsDialog({
   const [problem, setProblem] = useState<string | null>(null);
   // Only the newest quote may fill the dialog: the total may change while one is on its way.
   const latest = useRef(0);
-  const checked = checkTotal(total, bought);
+  const checked = checkTotal(total, bought, i18n);
 
   useEffect(() => {
     if (!opened) return;
@@ -110,11 +126,15 @@ export function BuySeatsDialog({
       }).unwrap();
       // What the payment actually took, as its invoice says; the quote only when nothing was charged.
       const next = charge?.next_charge;
+      const seats = quote.quote.seats_to;
+      const nextCharge = formatMoney(quote.quote.next_charge_minor, quote.quote.currency);
       showToast({
-        title: `${quote.quote.seats_to} seats`,
+        title: t`${seats} seats`,
         message: charge
-          ? `${chargedTodayText(charge)} for the rest of this period${next ? `; the next charge is ${formatMoney(next.amount_minor, charge.currency)} on ${formatDate(next.at)}` : ''}.`
-          : `Nothing was due for the rest of this period; the next charge is ${formatMoney(quote.quote.next_charge_minor, quote.quote.currency)}.`,
+          ? next
+            ? t`${ph({ charged: chargedTodayText(charge) })} for the rest of this period; the next charge is ${ph({ amount: formatMoney(next.amount_minor, charge.currency) })} on ${ph({ day: formatDate(next.at) })}.`
+            : t`${ph({ charged: chargedTodayText(charge) })} for the rest of this period.`
+          : t`Nothing was due for the rest of this period; the next charge is ${nextCharge}.`,
       });
       onClose();
     } catch (error) {
@@ -127,9 +147,9 @@ export function BuySeatsDialog({
     <Modal
       opened={opened}
       onClose={() => !buying && onClose()}
-      title={`Buy more seats for ${organisation.name}`}
+      title={t`Buy more seats for ${organisationName}`}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <form
         noValidate
@@ -139,11 +159,11 @@ export function BuySeatsDialog({
         }}
       >
         <Stack gap="md">
-          {problem ? <FormAlert title="The seats were not bought">{problem}</FormAlert> : null}
+          {problem ? <FormAlert title={t`The seats were not bought`}>{problem}</FormAlert> : null}
           <Group align="flex-start" gap="sm" wrap="wrap">
             <NumberInput
-              label="Seats in total"
-              description={`You have ${bought} now.`}
+              label={t`Seats in total`}
+              description={t`You have ${bought} now.`}
               min={bought + 1}
               max={MAX_SEATS}
               allowDecimal={false}
@@ -161,7 +181,7 @@ export function BuySeatsDialog({
               disabled={!('seats' in checked)}
               loading={quote.step === 'loading'}
             >
-              Show the price
+              <Trans>Show the price</Trans>
             </Button>
           </Group>
           <Box
@@ -175,11 +195,13 @@ export function BuySeatsDialog({
           >
             {quote.step === 'idle' ? (
               <Text size="sm" c="dimmed">
-                Choose the new total and see its price: the new seats are charged now for the rest of the
-                current period, then every seat at each charge.
+                <Trans>
+                  Choose the new total and see its price: the new seats are charged now for the rest of the
+                  current period, then every seat at each charge.
+                </Trans>
               </Text>
             ) : quote.step === 'loading' ? (
-              <Stack gap={10} aria-busy="true" aria-label="Working out the price">
+              <Stack gap={10} aria-busy="true" aria-label={t`Working out the price`}>
                 {[0, 1, 2, 3].map((index) => (
                   <Skeleton key={index} height={16} />
                 ))}
@@ -194,10 +216,12 @@ export function BuySeatsDialog({
           </Box>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose} disabled={buying}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button onClick={() => void confirm()} loading={buying} disabled={!ready}>
-              {ready ? `Buy and pay ${formatMoney(ready.due_now_minor, ready.currency)}` : 'Buy seats'}
+              {ready
+                ? t`Buy and pay ${ph({ amount: formatMoney(ready.due_now_minor, ready.currency) })}`
+                : t`Buy seats`}
             </Button>
           </Group>
         </Stack>

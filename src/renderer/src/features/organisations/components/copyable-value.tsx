@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
 
 /** A value to paste elsewhere (a TXT record, a SCIM URL or token), shown whole with a button that copies it. */
@@ -11,6 +12,8 @@ export function CopyableValue({
   /** On a coloured notice: the label takes the notice's text colour, which keeps its contrast. */
   onColour?: boolean;
 }) {
+  const { t } = useLingui();
+  const what = label.toLowerCase();
   return (
     <Stack gap={4}>
       <Text size="xs" fw={600} c={onColour ? undefined : 'dimmed'}>
@@ -27,9 +30,9 @@ export function CopyableValue({
               size="xs"
               onClick={copy}
               color={copied ? 'teal' : undefined}
-              aria-label={`Copy the ${label.toLowerCase()}`}
+              aria-label={t`Copy the ${what}`}
             >
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? t`Copied` : t`Copy`}
             </Button>
           )}
         </CopyButton>

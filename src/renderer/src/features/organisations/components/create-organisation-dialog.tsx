@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
@@ -22,7 +23,9 @@ const nameSchema = z.object({ name: createOrganisationBodySchema.shape.name });
  * the customer's own details use. Skipped, they can be added on the organisation's page later.
  */
 function BillingStep({ organisation, onDone }: { organisation: Organisation; onDone(): void }) {
+  const { t } = useLingui();
   const [updateOrganisation] = useUpdateOrganisationMutation();
+  const name = organisation.name;
   const [saved, setSaved] = useState(false);
   const left = useRef(false);
   // Leave once the form has taken in what was saved (it resets itself after a save), and only once.
@@ -34,13 +37,15 @@ function BillingStep({ organisation, onDone }: { organisation: Organisation; onD
   return (
     <Stack gap="md">
       <Text size="sm">
-        {organisation.name} is created and you are its owner. Add the billing details its invoices carry now,
-        or later on its page.
+        <Trans>
+          {name} is created and you are its owner. Add the billing details its invoices carry now, or later on
+          its page.
+        </Trans>
       </Text>
       <BillingDetailsCard
         details={organisation.billing_details}
         headingId="new-organisation-billing-title"
-        description="Optional. Printed on the organization’s invoices."
+        description={t`Optional. Printed on the organization’s invoices.`}
         save={async (billing_details) => {
           const answer = await updateOrganisation({
             organisationId: organisation.id,
@@ -53,7 +58,7 @@ function BillingStep({ organisation, onDone }: { organisation: Organisation; onD
       />
       <Group justify="flex-end">
         <Button variant="default" onClick={onDone}>
-          Skip for now
+          <Trans>Skip for now</Trans>
         </Button>
       </Group>
     </Stack>
@@ -65,6 +70,7 @@ function BillingStep({ organisation, onDone }: { organisation: Organisation; onD
  * owner and lands on its page, where seats and invitations follow.
  */
 export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean; onClose(): void }) {
+  const { t } = useLingui();
   const [createOrganisation] = useCreateOrganisationMutation();
   const [created, setCreated] = useState<Organisation | null>(null);
   const navigate = useNavigate();
@@ -75,7 +81,9 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     failedMessage: organisationMessages.createFailed,
     save: async ({ name }) => {
       const organisation = await createOrganisation({ name: name.trim() }).unwrap();
-      showToast({ title: 'Organization created', message: `You are the owner of ${organisation.name}.` });
+      const created = organisation.name;
+      showToast({ title: t`Organization created`, message: t`You are the owner of ${created}.` });
+
       setCreated(organisation);
     },
   });
@@ -91,13 +99,14 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
       onClose();
       void navigate(pathWith(portalPaths.organisationDetail, { organisationId: created.id }));
     };
+    const name = created.name;
     return (
       <Modal
         opened={opened}
         onClose={open}
-        title={`Billing details for ${created.name}`}
+        title={t`Billing details for ${name}`}
         size="lg"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': t`Close` }}
       >
         <BillingStep organisation={created} onDone={open} />
       </Modal>
@@ -108,15 +117,15 @@ export function CreateOrganisationDialog({ opened, onClose }: { opened: boolean;
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="Create organization"
+      title={t`Create organization`}
       {...dialog}
-      failureTitle="The organization was not created"
-      submitLabel="Create organization"
+      failureTitle={t`The organization was not created`}
+      submitLabel={t`Create organization`}
       holdWhileSubmitting
     >
       <TextInput
-        label="Name"
-        description="As your team knows it; you can change it later."
+        label={t`Name`}
+        description={t`As your team knows it; you can change it later.`}
         required
         data-autofocus
         autoComplete="organization"

@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph } from '@lingui/core/macro';
 import { Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -27,6 +29,7 @@ const FIELDS = ['domain'] as const;
 const addFormSchema = z.object({ domain: domainNameSchema });
 
 function AddDomainForm({ organisationId }: { organisationId: string }) {
+  const { t } = useLingui();
   const [addDomain] = useAddOrganisationDomainMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<{ domain: string }>({
@@ -37,10 +40,10 @@ function AddDomainForm({ organisationId }: { organisationId: string }) {
     async ({ domain }) => {
       setFailure(undefined);
       try {
-        const added = await addDomain({ organisationId, domain }).unwrap();
+        const added = (await addDomain({ organisationId, domain }).unwrap()).domain;
         showToast({
-          title: 'Domain added',
-          message: `Publish its TXT record, then check DNS to verify ${added.domain}.`,
+          title: t`Domain added`,
+          message: t`Publish its TXT record, then check DNS to verify ${added}.`,
         });
         form.reset();
       } catch (error) {
@@ -58,13 +61,13 @@ function AddDomainForm({ organisationId }: { organisationId: string }) {
     (errors) => focusFirstError(errors, form.getInputNode, FIELDS),
   );
   return (
-    <form onSubmit={submit} noValidate aria-label="Add a domain">
+    <form onSubmit={submit} noValidate aria-label={t`Add a domain`}>
       <Stack gap="sm">
-        {failure ? <FormAlert title="The domain was not added">{failure}</FormAlert> : null}
+        {failure ? <FormAlert title={t`The domain was not added`}>{failure}</FormAlert> : null}
         <Group align="flex-start" gap="sm" wrap="wrap">
           <TextInput
-            label="Domain"
-            placeholder="example.com"
+            label={t`Domain`}
+            placeholder={t`example.com`}
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
@@ -77,7 +80,7 @@ function AddDomainForm({ organisationId }: { organisationId: string }) {
             mt={{ base: 0, xs: 25 }}
             leftSection={<PlusIcon size={16} />}
           >
-            Add domain
+            <Trans>Add domain</Trans>
           </Button>
         </Group>
       </Stack>
@@ -96,7 +99,10 @@ function DomainCard({
   owner: boolean;
   onRemove(domain: OrganisationDomain): void;
 }) {
+  const { t } = useLingui();
   const [verify, verifying] = useVerifyOrganisationDomainMutation();
+  const name = domain.domain;
+  const verifiedOn = formatDate(domain.verified_at ?? domain.created_at);
   const [problem, setProblem] = useState<string | null>(null);
   const verified = domain.status === 'verified';
 
@@ -104,8 +110,9 @@ function DomainCard({
     setProblem(null);
     try {
       const checked = await verify({ organisationId, domainId: domain.id }).unwrap();
+      const checkedName = checked.domain;
       if (checked.status === 'verified')
-        showToast({ title: 'Domain verified', message: `${checked.domain} is proven to be yours.` });
+        showToast({ title: t`Domain verified`, message: t`${checkedName} is proven to be yours.` });
     } catch (error) {
       setProblem(failureMessage(error, organisationDomainMessages.verifyFailed));
     }
@@ -120,14 +127,14 @@ function DomainCard({
               {domain.domain}
             </Text>
             <StatusBadge tone={verified ? 'positive' : 'caution'} size="md">
-              {verified ? 'Verified' : 'Waiting for DNS'}
+              {verified ? t`Verified` : t`Waiting for DNS`}
             </StatusBadge>
           </Group>
           {owner ? (
             <Group gap="xs">
               {verified ? null : (
                 <Button size="xs" onClick={() => void check()} loading={verifying.isLoading}>
-                  Check DNS
+                  <Trans>Check DNS</Trans>
                 </Button>
               )}
               <Button
@@ -136,35 +143,39 @@ function DomainCard({
                 color="red"
                 leftSection={<TrashIcon size={14} />}
                 onClick={() => onRemove(domain)}
-                aria-label={`Remove ${domain.domain}`}
+                aria-label={t`Remove ${name}`}
               >
-                Remove
+                <Trans>Remove</Trans>
               </Button>
             </Group>
           ) : null}
         </Group>
         {verified ? (
           <Text size="sm" c="dimmed">
-            Verified on {formatDate(domain.verified_at ?? domain.created_at)}. You may delete the TXT record
-            now; removing the domain here gives up the claim.
+            <Trans>
+              Verified on {verifiedOn}. You may delete the TXT record now; removing the domain here gives up
+              the claim.
+            </Trans>
           </Text>
         ) : (
           <>
             <Text size="sm">
-              Add this TXT record at your DNS provider, then check DNS. Changes can take a few minutes to be
-              seen.
+              <Trans>
+                Add this TXT record at your DNS provider, then check DNS. Changes can take a few minutes to be
+                seen.
+              </Trans>
             </Text>
-            <RecordValue label="Record name" value={domain.record_name} />
-            <RecordValue label="Record value" value={domain.record_value} />
+            <RecordValue label={t`Record name`} value={domain.record_name} />
+            <RecordValue label={t`Record value`} value={domain.record_value} />
             {domain.checked_at && domain.check_failure ? (
               <Text size="sm" c="dimmed" role="status" data-testid="domain-check-result">
-                Last checked {formatDateTime(domain.checked_at)}: {domain.check_failure}.
+                {t`Last checked ${ph({ checked: formatDateTime(domain.checked_at) })}: ${ph({ failure: domain.check_failure })}.`}
               </Text>
             ) : null}
           </>
         )}
         {problem ? (
-          <Notice tone="danger" title="DNS was not checked">
+          <Notice tone="danger" title={t`DNS was not checked`}>
             {problem}
           </Notice>
         ) : null}
@@ -185,21 +196,23 @@ export function DomainsSection({
   domains: OrganisationDomain[];
 }) {
   const owner = organisation.role === 'owner' || organisation.role === null;
+  const { t } = useLingui();
   const [removeDomain] = useRemoveOrganisationDomainMutation();
+  const organisationName = organisation.name;
   const [removing, setRemoving] = useState<OrganisationDomain | null>(null);
 
   return (
     <SectionCard
       headingId="domains-title"
-      title="Sign-in domains"
-      description={`Prove that ${organisation.name} owns its mail domains. Verified domains are where single sign-on starts: people with those addresses will be sent to your identity provider.`}
+      title={t`Sign-in domains`}
+      description={t`Prove that ${organisationName} owns its mail domains. Verified domains are where single sign-on starts: people with those addresses will be sent to your identity provider.`}
     >
       {owner ? <AddDomainForm organisationId={organisation.id} /> : null}
       {domains.length === 0 ? (
         <Text size="sm" c="dimmed">
           {owner
-            ? 'No domains yet. Add your company’s mail domain above.'
-            : 'The owner has not added any domains.'}
+            ? t`No domains yet. Add your company’s mail domain above.`
+            : t`The owner has not added any domains.`}
         </Text>
       ) : (
         <Stack gap="sm">
@@ -216,23 +229,25 @@ export function DomainsSection({
       )}
       <ConfirmDialog
         opened={removing !== null}
-        title={`Remove ${removing?.domain ?? 'the domain'}?`}
-        confirmLabel="Remove domain"
-        failureTitle="The domain is still claimed"
+        title={removing ? t`Remove ${ph({ domain: removing.domain })}?` : t`Remove the domain?`}
+        confirmLabel={t`Remove domain`}
+        failureTitle={t`The domain is still claimed`}
         fallback={organisationDomainMessages.removeFailed}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
           if (!removing) return;
           await removeDomain({ organisationId: organisation.id, domainId: removing.id }).unwrap();
           showToast({
-            title: 'Domain removed',
-            message: `${organisation.name} no longer claims ${removing.domain}.`,
+            title: t`Domain removed`,
+            message: t`${organisationName} no longer claims ${ph({ domain: removing.domain })}.`,
           });
           setRemoving(null);
         }}
       >
         <Text size="sm">
-          Another organization may then claim and verify it. To claim it again you publish a new TXT record.
+          <Trans>
+            Another organization may then claim and verify it. To claim it again you publish a new TXT record.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </SectionCard>

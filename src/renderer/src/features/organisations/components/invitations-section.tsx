@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph, plural } from '@lingui/core/macro';
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -37,6 +39,7 @@ const inviteFormSchema = z.object({
 const FIELDS = ['email', 'role'] as const;
 
 function InviteForm({ organisation }: { organisation: Organisation }) {
+  const { t } = useLingui();
   const [sendInvitation] = useSendInvitationMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<{ email: string; role: AssignableOrganisationRole }>({
@@ -52,9 +55,14 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
           email: email.trim(),
           role,
         }).unwrap();
+        const sentTo = sent.email;
+        const until = formatDate(sent.expires_at);
         showToast({
-          title: 'Invitation sent',
-          message: `${sent.email} can join as ${ROLE_LABELS[sent.role].toLowerCase()} until ${formatDate(sent.expires_at)}.`,
+          title: t`Invitation sent`,
+          message:
+            sent.role === 'admin'
+              ? t`${sentTo} can join as admin until ${until}.`
+              : t`${sentTo} can join as member until ${until}.`,
         });
         form.reset();
       } catch (error) {
@@ -74,21 +82,21 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
   const free = freeSeats(organisation.seats);
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Invite someone">
+    <form onSubmit={submit} noValidate aria-label={t`Invite someone`}>
       <Stack gap="sm">
-        {failure ? <FormAlert title="The invitation was not sent">{failure}</FormAlert> : null}
+        {failure ? <FormAlert title={t`The invitation was not sent`}>{failure}</FormAlert> : null}
         <Group align="flex-start" gap="sm" wrap="wrap">
           <EmailField
             autoComplete="off"
-            placeholder="name@example.com"
+            placeholder={t`name@example.com`}
             style={{ flex: '1 1 16rem' }}
             {...form.getInputProps('email')}
           />
           <NativeSelect
-            label="Role"
+            label={t`Role`}
             data={[
-              { value: 'member', label: 'Member' },
-              { value: 'admin', label: 'Admin' },
+              { value: 'member', label: t`Member` },
+              { value: 'admin', label: t`Admin` },
             ]}
             style={{ flex: '0 1 10rem' }}
             {...form.getInputProps('role')}
@@ -99,15 +107,15 @@ function InviteForm({ organisation }: { organisation: Organisation }) {
             mt={{ base: 0, xs: 25 }}
             leftSection={<MailIcon size={16} />}
           >
-            Send invitation
+            <Trans>Send invitation</Trans>
           </Button>
         </Group>
         <Text size="xs" c="dimmed" data-testid="free-seats">
           {organisation.seats === null
-            ? 'Invitations can be sent once the organization has seats.'
+            ? t`Invitations can be sent once the organization has seats.`
             : organisation.seats.floating
-              ? `Members need no seat of their own: any ${organisation.seats.floating.concurrent} of their machines run at once.`
-              : `Each invitation keeps a seat until it is answered: ${free} seat${free === 1 ? '' : 's'} free to invite to.`}
+              ? t`Members need no seat of their own: any ${ph({ concurrent: organisation.seats.floating.concurrent })} of their machines run at once.`
+              : t`Each invitation keeps a seat until it is answered: ${plural(free, { one: '# seat free to invite to.', other: '# seats free to invite to.' })}`}
         </Text>
       </Stack>
     </form>
@@ -126,6 +134,7 @@ export function InvitationsSection({
   organisation: Organisation;
   invitations: Invitation[];
 }) {
+  const { t, i18n } = useLingui();
   const [resendInvitation] = useResendInvitationMutation();
   const [revokeInvitation] = useRevokeInvitationMutation();
   const [revoking, setRevoking] = useState<Invitation | null>(null);
@@ -137,10 +146,10 @@ export function InvitationsSection({
     setProblem(null);
     setResending(invitation.id);
     try {
-      const sent = await resendInvitation({ organisationId, invitationId: invitation.id }).unwrap();
+      const sentTo = (await resendInvitation({ organisationId, invitationId: invitation.id }).unwrap()).email;
       showToast({
-        title: 'Invitation sent again',
-        message: `A new link went to ${sent.email}; the one sent before no longer works.`,
+        title: t`Invitation sent again`,
+        message: t`A new link went to ${sentTo}; the one sent before no longer works.`,
       });
     } catch (error) {
       setProblem(failureMessage(error, organisationMessages.resendFailed));
@@ -152,7 +161,7 @@ export function InvitationsSection({
   const columns: Column<Invitation>[] = [
     {
       key: 'email',
-      header: 'E-mail',
+      header: t`E-mail`,
       render: (invitation) => (
         <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
           {invitation.email}
@@ -161,27 +170,27 @@ export function InvitationsSection({
     },
     {
       key: 'role',
-      header: 'Role',
-      render: (invitation) => <Text size="sm">{ROLE_LABELS[invitation.role]}</Text>,
+      header: t`Role`,
+      render: (invitation) => <Text size="sm">{i18n._(ROLE_LABELS[invitation.role])}</Text>,
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       render: (invitation) => (
         <StatusBadge tone={INVITATION_STATUS[invitation.status].tone} size="md">
-          {INVITATION_STATUS[invitation.status].label}
+          {i18n._(INVITATION_STATUS[invitation.status].label)}
         </StatusBadge>
       ),
     },
     {
       key: 'sent',
-      header: 'Sent',
+      header: t`Sent`,
       render: (invitation) => (
         <Stack gap={0}>
           <Text size="sm">{formatDate(invitation.sent_at)}</Text>
           {invitation.invited_by_email ? (
             <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              by {invitation.invited_by_email}
+              {t`by ${ph({ inviter: invitation.invited_by_email })}`}
             </Text>
           ) : null}
         </Stack>
@@ -189,33 +198,33 @@ export function InvitationsSection({
     },
     {
       key: 'expires',
-      header: 'Expires',
+      header: t`Expires`,
       render: (invitation) => (
         <Text size="sm">
           {invitation.status === 'accepted' && invitation.accepted_at
-            ? `Accepted ${formatDate(invitation.accepted_at)}`
+            ? t`Accepted ${ph({ accepted: formatDate(invitation.accepted_at) })}`
             : formatDate(invitation.expires_at)}
         </Text>
       ),
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       align: 'right',
       render: (invitation) => {
         const open = invitation.status === 'pending' || invitation.status === 'expired';
         return (
           <RowActions>
             <RowAction
-              label={`Send again the invitation to ${invitation.email}`}
-              tooltip="Send again"
+              label={t`Send again the invitation to ${ph({ email: invitation.email })}`}
+              tooltip={t`Send again`}
               icon={MailIcon}
               disabled={!open || resending === invitation.id}
               onClick={() => void resend(invitation)}
             />
             <RowAction
-              label={`Revoke the invitation to ${invitation.email}`}
-              tooltip="Revoke"
+              label={t`Revoke the invitation to ${ph({ email: invitation.email })}`}
+              tooltip={t`Revoke`}
               icon={BanIcon}
               danger
               disabled={invitation.status !== 'pending'}
@@ -230,22 +239,26 @@ export function InvitationsSection({
   return (
     <SectionCard
       headingId="invitations-title"
-      title="Invitations"
-      description={`Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose${organisation.seats?.floating ? '' : ' and a seat'}.`}
+      title={t`Invitations`}
+      description={
+        organisation.seats?.floating
+          ? t`Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose.`
+          : t`Invite people by e-mail: the link works once, until it expires. Whoever accepts joins with the role you chose and a seat.`
+      }
     >
       <InviteForm organisation={organisation} />
       {problem ? (
-        <Notice tone="danger" title="Not done" urgent withCloseButton onClose={() => setProblem(null)}>
+        <Notice tone="danger" title={t`Not done`} urgent withCloseButton onClose={() => setProblem(null)}>
           {problem}
         </Notice>
       ) : null}
       {invitations.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No invitations yet.
+          <Trans>No invitations yet.</Trans>
         </Text>
       ) : (
         <ResponsiveTable
-          what="Invitations"
+          what={t`Invitations`}
           labelledBy="invitations-title"
           columns={columns}
           rows={invitations}
@@ -255,22 +268,24 @@ export function InvitationsSection({
       )}
       <ConfirmDialog
         opened={revoking !== null}
-        title={`Revoke the invitation to ${revoking?.email ?? ''}?`}
-        confirmLabel="Revoke invitation"
-        failureTitle="The invitation was not revoked"
+        title={t`Revoke the invitation to ${ph({ email: revoking?.email ?? '' })}?`}
+        confirmLabel={t`Revoke invitation`}
+        failureTitle={t`The invitation was not revoked`}
         fallback={organisationMessages.revokeFailed}
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
           if (!revoking) return;
           await revokeInvitation({ organisationId, invitationId: revoking.id }).unwrap();
           showToast({
-            title: 'Invitation revoked',
-            message: `The link sent to ${revoking.email} no longer works.`,
+            title: t`Invitation revoked`,
+            message: t`The link sent to ${ph({ email: revoking.email })} no longer works.`,
           });
           setRevoking(null);
         }}
       >
-        <Text size="sm">Its link stops working and the seat it kept is free again.</Text>
+        <Text size="sm">
+          <Trans>Its link stops working and the seat it kept is free again.</Trans>
+        </Text>
       </ConfirmDialog>
     </SectionCard>
   );

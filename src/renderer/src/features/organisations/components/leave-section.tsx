@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -14,7 +15,9 @@ import { organisationMessages, useLeaveOrganisationMutation } from '../organisat
  * they hand the organisation on first).
  */
 export function LeaveSection({ organisation }: { organisation: Organisation }) {
+  const { t } = useLingui();
   const [leave] = useLeaveOrganisationMutation();
+  const name = organisation.name;
   const [confirming, setConfirming] = useState(false);
   const navigate = useNavigate();
   const owner = organisation.role === 'owner';
@@ -22,11 +25,11 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
   return (
     <SectionCard
       headingId="leave-title"
-      title="Leave organization"
+      title={t`Leave organization`}
       description={
         owner
-          ? 'As its owner you cannot leave: make another member the owner first (Transfer ownership, in the members’ list), then leave.'
-          : 'You stop being a member; your seat is freed and the app stops working on your machines at its next check.'
+          ? t`As its owner you cannot leave: make another member the owner first (Transfer ownership, in the members’ list), then leave.`
+          : t`You stop being a member; your seat is freed and the app stops working on your machines at its next check.`
       }
       actions={
         owner ? undefined : (
@@ -36,7 +39,7 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
             leftSection={<LogoutIcon size={16} />}
             onClick={() => setConfirming(true)}
           >
-            Leave organization
+            <Trans>Leave organization</Trans>
           </Button>
         )
       }
@@ -44,24 +47,26 @@ export function LeaveSection({ organisation }: { organisation: Organisation }) {
       {null}
       <ConfirmDialog
         opened={confirming}
-        title={`Leave ${organisation.name}?`}
-        confirmLabel="Leave organization"
-        failureTitle="You are still in the organization"
+        title={t`Leave ${name}?`}
+        confirmLabel={t`Leave organization`}
+        failureTitle={t`You are still in the organization`}
         fallback={organisationMessages.leaveFailed}
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
           await leave({ organisationId: organisation.id }).unwrap();
           showToast({
-            title: 'You left the organization',
-            message: `You are no longer in ${organisation.name}.`,
+            title: t`You left the organization`,
+            message: t`You are no longer in ${name}.`,
           });
           setConfirming(false);
           void navigate(portalPaths.organisations, { replace: true });
         }}
       >
         <Text size="sm">
-          Your seat is freed and the app stops working on your machines at its next check. To come back, ask
-          its owner or an admin for a new invitation.
+          <Trans>
+            Your seat is freed and the app stops working on your machines at its next check. To come back, ask
+            its owner or an admin for a new invitation.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </SectionCard>

@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph } from '@lingui/core/macro';
 import { NumberInput, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_MEMBER_CAP, type MemberUsage } from '../../../../../shared/api/member-usage';
@@ -5,14 +7,16 @@ import type { Organisation } from '../../../../../shared/api/organisations';
 import { showToast } from '../../../components/data/toast';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { failureMessage } from '../../../lib/api-errors';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
+import { numberFormat } from '../../../lib/number-format';
 import {
   organisationUsageMessages,
   useGetOrganisationUsageQuery,
   useSetMemberUsageCapsMutation,
 } from '../organisation-usage-endpoints';
 
-const numberFormat = new Intl.NumberFormat('en-US');
-const per = (period: 'day' | 'month') => (period === 'day' ? 'a day' : 'a month');
+/** Counts in the language shown (English as before: en-US). */
+const count = (value: number) => numberFormat(formattingLocale() ?? 'en-US').format(value);
 
 /** Each member's use of the organisation's metered features this period, for owners and admins. */
 export function useMembersUsage(organisation: Organisation, manage: boolean) {
@@ -24,6 +28,7 @@ export function useMembersUsage(organisation: Organisation, manage: boolean) {
 
 /** "120 of 500 AI chat messages" per feature, or "120 (no cap)". */
 export function MemberUsageCell({ usage }: { usage: MemberUsage | undefined }) {
+  const { t } = useLingui();
   if (!usage || usage.features.length === 0)
     return (
       <Text size="sm" c="dimmed">
@@ -34,14 +39,14 @@ export function MemberUsageCell({ usage }: { usage: MemberUsage | undefined }) {
     <Stack gap={2}>
       {usage.features.map((feature) => (
         <Text key={feature.feature_id} size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
-          {feature.name}: {numberFormat.format(feature.used)}
+          {feature.name}: {count(feature.used)}
           {feature.cap === null ? (
             <Text span size="xs" c="dimmed">
               {' '}
-              (no cap)
+              <Trans>(no cap)</Trans>
             </Text>
           ) : (
-            ` of ${numberFormat.format(feature.cap)}`
+            ` ${t`of ${ph({ cap: count(feature.cap) })}`}`
           )}
         </Text>
       ))}
@@ -64,6 +69,7 @@ export function UsageCapsDialog({
   name: string;
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const [setCaps, { isLoading }] = useSetMemberUsageCapsMutation();
   const [values, setValues] = useState<Record<string, number | ''>>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -74,8 +80,10 @@ export function UsageCapsDialog({
     setValues(Object.fromEntries(member.features.map((feature) => [feature.feature_id, feature.cap ?? ''])));
     setFailure(null);
   }
+  const units = t`units`;
   const close = () => {
     setShownFor(null);
+
     onClose();
   };
 
@@ -92,7 +100,7 @@ export function UsageCapsDialog({
           return { feature: feature.feature_id, cap: typeof value === 'number' ? value : null };
         }),
       }).unwrap();
-      showToast({ title: 'Caps saved', message: `The usage caps of ${name} are saved.` });
+      showToast({ title: t`Caps saved`, message: t`The usage caps of ${name} are saved.` });
       close();
     } catch (error) {
       setFailure(failureMessage(error, organisationUsageMessages.setCapsFailed));
@@ -103,12 +111,12 @@ export function UsageCapsDialog({
     <FormDialog
       opened={member !== null}
       onClose={close}
-      title={`Usage caps of ${name}`}
-      intro="The most this member may use per period. Leave a field empty for no cap: they then share the organization’s allowance with everyone else."
+      title={t`Usage caps of ${name}`}
+      intro={t`The most this member may use per period. Leave a field empty for no cap: they then share the organization’s allowance with everyone else.`}
       onSubmit={(event) => void submit(event)}
       failure={failure}
-      failureTitle="The caps were not saved"
-      submitLabel="Save caps"
+      failureTitle={t`The caps were not saved`}
+      submitLabel={t`Save caps`}
       submitting={isLoading}
       holdWhileSubmitting
     >
@@ -116,9 +124,14 @@ export function UsageCapsDialog({
         {member?.features.map((feature) => (
           <NumberInput
             key={feature.feature_id}
-            label={`${feature.name} (${feature.unit ?? 'units'} ${per(feature.period)})`}
-            description={`Used ${numberFormat.format(feature.used)} this period.`}
-            placeholder="No cap"
+            label={
+              feature.period === 'day'
+                ? t`${ph({ feature: feature.name })} (${ph({ unit: feature.unit ?? units })} a day)`
+                : t`${ph({ feature: feature.name })} (${ph({ unit: feature.unit ?? units })} a month)`
+            }
+            description={t`Used ${ph({ used: count(feature.used) })} this period.`}
+
+            placeholder={t`No cap`}
             min={0}
             max={MAX_MEMBER_CAP}
             allowDecimal={false}

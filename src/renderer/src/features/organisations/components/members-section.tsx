@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph, plural } from '@lingui/core/macro';
 import { Badge, Radio, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
 import type {
@@ -54,10 +56,11 @@ type Pending =
   | { action: 'caps'; member: OrganisationMember };
 
 function MachinesCell({ member }: { member: OrganisationMember }) {
+  const { t } = useLingui();
   if (member.machines.length === 0)
     return (
       <Text size="sm" c="dimmed">
-        None
+        <Trans>None</Trans>
       </Text>
     );
   return (
@@ -65,7 +68,7 @@ function MachinesCell({ member }: { member: OrganisationMember }) {
       {member.machines.map((machine) => (
         <li key={machine.activation_id}>
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {machine.label || machine.device_name || 'Unnamed machine'}
+            {machine.label || machine.device_name || t`Unnamed machine`}
             {machine.platform ? (
               <Text span size="xs" c="dimmed">
                 {' '}
@@ -75,7 +78,7 @@ function MachinesCell({ member }: { member: OrganisationMember }) {
           </Text>
           <Tooltip label={formatDateTime(machine.last_seen_at)} withArrow>
             <Text size="xs" c="dimmed" component="span" tabIndex={0}>
-              Last seen {formatRelative(machine.last_seen_at)}
+              {t`Last seen ${ph({ seen: formatRelative(machine.last_seen_at) })}`}
             </Text>
           </Tooltip>
         </li>
@@ -93,6 +96,7 @@ function ChangeRoleDialog({
   member: OrganisationMember | null;
   onClose(): void;
 }) {
+  const { t, i18n } = useLingui();
   const [changeRole, { isLoading }] = useChangeMemberRoleMutation();
   const [role, setRole] = useState<AssignableOrganisationRole>('member');
   const [failure, setFailure] = useState<string | null>(null);
@@ -110,9 +114,10 @@ function ChangeRoleDialog({
     setFailure(null);
     try {
       await changeRole({ organisationId: organisation.id, userId: member.user_id, role }).unwrap();
+      const name = memberName(member);
       showToast({
-        title: 'Role changed',
-        message: `${memberName(member)} is now ${ROLE_LABELS[role].toLowerCase()}.`,
+        title: t`Role changed`,
+        message: role === 'admin' ? t`${name} is now admin.` : t`${name} is now member.`,
       });
       setShownFor(null);
       onClose();
@@ -121,6 +126,7 @@ function ChangeRoleDialog({
     }
   };
 
+  const name = member ? memberName(member) : null;
   return (
     <FormDialog
       opened={member !== null}
@@ -128,17 +134,17 @@ function ChangeRoleDialog({
         setShownFor(null);
         onClose();
       }}
-      title={member ? `Change the role of ${memberName(member)}` : 'Change role'}
+      title={name === null ? t`Change role` : t`Change the role of ${name}`}
       onSubmit={(event) => void submit(event)}
       failure={failure}
-      failureTitle="The role was not changed"
-      submitLabel="Change role"
+      failureTitle={t`The role was not changed`}
+      submitLabel={t`Change role`}
       submitting={isLoading}
       submitDisabled={member?.role === role}
       holdWhileSubmitting
     >
       <Radio.Group
-        label="Role"
+        label={t`Role`}
         value={role}
         onChange={(value) => setRole(value as AssignableOrganisationRole)}
         name="member-role"
@@ -148,8 +154,8 @@ function ChangeRoleDialog({
             <Radio
               key={option}
               value={option}
-              label={ROLE_LABELS[option]}
-              description={ROLE_DESCRIPTIONS[option]}
+              label={i18n._(ROLE_LABELS[option])}
+              description={i18n._(ROLE_DESCRIPTIONS[option])}
             />
           ))}
         </Stack>
@@ -170,6 +176,7 @@ export function MembersSection({
   organisation: Organisation;
   members: OrganisationMember[];
 }) {
+  const { t, i18n } = useLingui();
   const me = useAppSelector(selectCurrentUser);
   const manage = canManage(organisation);
   const transfer = canTransfer(organisation);
@@ -188,7 +195,8 @@ export function MembersSection({
     setAssigning(member.user_id);
     try {
       await setSeat({ organisationId, userId: member.user_id, assigned: true }).unwrap();
-      showToast({ title: 'Seat assigned', message: `${memberName(member)} now holds a seat.` });
+      const name = memberName(member);
+      showToast({ title: t`Seat assigned`, message: t`${name} now holds a seat.` });
     } catch (error) {
       setProblem(failureMessage(error, organisationMessages.seatFailed));
     } finally {
@@ -203,57 +211,59 @@ export function MembersSection({
     return (
       <RowActions>
         <RowAction
-          label={`Change role of ${name}`}
-          tooltip="Change role"
+          label={t`Change role of ${name}`}
+          tooltip={t`Change role`}
           icon={PencilIcon}
-          unavailable={isOwner ? 'The owner’s role changes only by a transfer of ownership' : undefined}
+          unavailable={isOwner ? t`The owner’s role changes only by a transfer of ownership` : undefined}
           onClick={() => setPending({ action: 'role', member })}
         />
         {organisation.seats?.floating ? null : member.has_seat ? (
           <RowAction
-            label={`Take back seat of ${name}`}
-            tooltip="Take back seat"
+            label={t`Take back seat of ${name}`}
+            tooltip={t`Take back seat`}
             icon={BanIcon}
             onClick={() => setPending({ action: 'takeSeat', member })}
           />
         ) : (
           <RowAction
-            label={`Assign seat to ${name}`}
-            tooltip="Assign seat"
+            label={t`Assign seat to ${name}`}
+            tooltip={t`Assign seat`}
             icon={KeyIcon}
             disabled={assigning === member.user_id}
-            unavailable={organisation.seats === null ? 'The organization has no seats yet' : undefined}
+            unavailable={organisation.seats === null ? t`The organization has no seats yet` : undefined}
             onClick={() => void assignSeat(member)}
           />
         )}
         <RowAction
-          label={`Set usage caps of ${name}`}
-          tooltip="Usage caps"
+          label={t`Set usage caps of ${name}`}
+          tooltip={t`Usage caps`}
           icon={ChartIcon}
           unavailable={
-            usage.get(member.user_id)?.features.length ? undefined : 'The plan has no metered features to cap'
+            usage.get(member.user_id)?.features.length
+              ? undefined
+              : t`The plan has no metered features to cap`
           }
           onClick={() => setPending({ action: 'caps', member })}
         />
         {transfer ? (
           <RowAction
-            label={`Transfer ownership to ${name}`}
-            tooltip="Transfer ownership"
+            label={t`Transfer ownership to ${name}`}
+            tooltip={t`Transfer ownership`}
             icon={ArrowRightIcon}
-            unavailable={isOwner ? 'Already the owner' : undefined}
+            unavailable={isOwner ? t`Already the owner` : undefined}
             onClick={() => setPending({ action: 'transfer', member })}
           />
         ) : null}
         <RowAction
-          label={`Remove ${name}`}
-          tooltip="Remove"
+          label={t`Remove ${name}`}
+          tooltip={t`Remove`}
           icon={TrashIcon}
           danger
           unavailable={
             isOwner
-              ? 'The owner cannot be removed: transfer the ownership first'
+              ? t`The owner cannot be removed: transfer the ownership first`
               : isMe
-                ? 'To go yourself, leave the organization'
+                ? t`To go yourself, leave the organization`
                 : undefined
           }
           onClick={() => setPending({ action: 'remove', member })}
@@ -265,7 +275,7 @@ export function MembersSection({
   const columns: Column<OrganisationMember>[] = [
     {
       key: 'member',
-      header: 'Member',
+      header: t`Member`,
       render: (member) => (
         <Stack gap={0}>
           <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -273,7 +283,7 @@ export function MembersSection({
             {member.user_id === me?.id ? (
               <Text span size="xs" c="dimmed" fw={400}>
                 {' '}
-                (you)
+                <Trans>(you)</Trans>
               </Text>
             ) : null}
           </Text>
@@ -287,65 +297,67 @@ export function MembersSection({
     },
     {
       key: 'role',
-      header: 'Role',
+      header: t`Role`,
       render: (member) => (
         <Badge variant="light" color={member.role === 'member' ? 'gray' : 'iris'} tt="none">
-          {ROLE_LABELS[member.role]}
+          {i18n._(ROLE_LABELS[member.role])}
         </Badge>
       ),
     },
     {
       key: 'seat',
-      header: 'Seat',
+      header: t`Seat`,
       render: (member) =>
         organisation.seats?.floating ? (
           <StatusBadge tone="info" size="md">
-            Floating
+            <Trans>Floating</Trans>
           </StatusBadge>
         ) : member.has_seat ? (
           <StatusBadge tone="positive" size="md">
-            Yes
+            <Trans>Yes</Trans>
           </StatusBadge>
         ) : (
           <StatusBadge tone="neutral" size="md">
-            No
+            <Trans>No</Trans>
           </StatusBadge>
         ),
     },
-    { key: 'machines', header: 'Machines', render: (member) => <MachinesCell member={member} /> },
+    { key: 'machines', header: t`Machines`, render: (member) => <MachinesCell member={member} /> },
     ...(manage
       ? [
           {
             key: 'usage',
-            header: 'Usage this period',
+            header: t`Usage this period`,
             render: (member: OrganisationMember) => <MemberUsageCell usage={usage.get(member.user_id)} />,
           },
         ]
       : []),
-    ...(manage ? [{ key: 'actions', header: 'Actions', align: 'right' as const, render: actionsOf }] : []),
+    ...(manage ? [{ key: 'actions', header: t`Actions`, align: 'right' as const, render: actionsOf }] : []),
   ];
 
   const target = pending?.member ?? null;
   const targetName = target ? memberName(target) : '';
+  const organisationName = organisation.name;
+  const machines = target?.machines.length ?? 0;
   return (
     <SectionCard
       headingId="members-title"
-      title="Members"
+      title={t`Members`}
       description={
         manage && organisation.seats?.floating
-          ? 'Everyone in the organization. Members need no seat of their own: signed in, their machines take a floating seat while one is free.'
+          ? t`Everyone in the organization. Members need no seat of their own: signed in, their machines take a floating seat while one is free.`
           : manage
-            ? 'Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.'
-            : 'Everyone in the organization, with their role and seat. Its owner and admins manage it.'
+            ? t`Everyone in the organization. A member with a seat activates the app by signing in, on up to the plan’s number of machines.`
+            : t`Everyone in the organization, with their role and seat. Its owner and admins manage it.`
       }
     >
       {problem ? (
-        <Notice tone="danger" title="Not done" urgent withCloseButton onClose={() => setProblem(null)}>
+        <Notice tone="danger" title={t`Not done`} urgent withCloseButton onClose={() => setProblem(null)}>
           {problem}
         </Notice>
       ) : null}
       <ResponsiveTable
-        what="Members"
+        what={t`Members`}
         labelledBy="members-title"
         columns={columns}
         rows={members}
@@ -365,71 +377,69 @@ export function MembersSection({
       />
       <ConfirmDialog
         opened={pending?.action === 'takeSeat'}
-        title={`Take back the seat of ${targetName}?`}
-        confirmLabel="Take back seat"
-        failureTitle="The seat was not taken back"
+        title={t`Take back the seat of ${targetName}?`}
+        confirmLabel={t`Take back seat`}
+        failureTitle={t`The seat was not taken back`}
         fallback={organisationMessages.seatFailed}
         onClose={close}
         onConfirm={async () => {
           if (!target) return;
           await setSeat({ organisationId, userId: target.user_id, assigned: false }).unwrap();
-          showToast({ title: 'Seat taken back', message: `The seat of ${targetName} is free.` });
+          showToast({ title: t`Seat taken back`, message: t`The seat of ${targetName} is free.` });
           close();
         }}
       >
         <Text size="sm">
-          {targetName} stays a member, but the app stops working on their machines at its next check
-          {target && target.machines.length > 0
-            ? ` (${target.machines.length} machine${target.machines.length === 1 ? '' : 's'} now)`
-            : ''}
-          . The seat is free for someone else.
+          {machines > 0
+            ? t`${targetName} stays a member, but the app stops working on their machines at its next check (${plural(machines, { one: '# machine now', other: '# machines now' })}). The seat is free for someone else.`
+            : t`${targetName} stays a member, but the app stops working on their machines at its next check. The seat is free for someone else.`}
         </Text>
       </ConfirmDialog>
       <ConfirmDialog
         opened={pending?.action === 'remove'}
-        title={`Remove ${targetName}?`}
-        confirmLabel="Remove member"
-        failureTitle="The member was not removed"
+        title={t`Remove ${targetName}?`}
+        confirmLabel={t`Remove member`}
+        failureTitle={t`The member was not removed`}
         fallback={organisationMessages.removeFailed}
         onClose={close}
         onConfirm={async () => {
           if (!target) return;
           await removeMember({ organisationId, userId: target.user_id }).unwrap();
           showToast({
-            title: 'Member removed',
-            message: `${targetName} is no longer in ${organisation.name}.`,
+            title: t`Member removed`,
+            message: t`${targetName} is no longer in ${organisationName}.`,
           });
           close();
         }}
       >
         <Text size="sm">
-          {targetName} leaves {organisation.name}
           {target?.has_seat
-            ? ', their seat is freed and the app stops working on their machines at its next check'
-            : ''}
-          . Invite them again to bring them back.
+            ? t`${targetName} leaves ${organisationName}, their seat is freed and the app stops working on their machines at its next check. Invite them again to bring them back.`
+            : t`${targetName} leaves ${organisationName}. Invite them again to bring them back.`}
         </Text>
       </ConfirmDialog>
       <ConfirmDialog
         opened={pending?.action === 'transfer'}
-        title={`Make ${targetName} the owner?`}
-        confirmLabel="Transfer ownership"
-        failureTitle="The ownership was not transferred"
+        title={t`Make ${targetName} the owner?`}
+        confirmLabel={t`Transfer ownership`}
+        failureTitle={t`The ownership was not transferred`}
         fallback={organisationMessages.transferFailed}
         onClose={close}
         onConfirm={async () => {
           if (!target) return;
           await transferOwnership({ organisationId, userId: target.user_id }).unwrap();
           showToast({
-            title: 'Ownership transferred',
-            message: `${targetName} now owns ${organisation.name}.`,
+            title: t`Ownership transferred`,
+            message: t`${targetName} now owns ${organisationName}.`,
           });
           close();
         }}
       >
         <Text size="sm">
-          {targetName} becomes the owner of {organisation.name} and of its subscription, and you stay in it.
-          Only the new owner can hand it on again.
+          <Trans>
+            {targetName} becomes the owner of {organisationName} and of its subscription, and you stay in it.
+            Only the new owner can hand it on again.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </SectionCard>

@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { msg, ph, plural } from '@lingui/core/macro';
 import { Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { Organisation } from '../../../../../shared/api/organisations';
@@ -18,24 +20,27 @@ import {
 import { CopyableValue } from './copyable-value';
 
 const ROLE_CHOICES = [
-  { value: '', label: 'No role change' },
-  { value: 'member', label: 'Member' },
-  { value: 'admin', label: 'Admin' },
+  { value: '', label: msg`No role change` },
+  { value: 'member', label: msg`Member` },
+  { value: 'admin', label: msg`Admin` },
 ];
 
 /** The token as the server answered it once: shown until the owner says it is stored. */
 function NewToken({ created, onDone }: { created: ScimTokenCreated; onDone(): void }) {
+  const { t } = useLingui();
   return (
-    <Notice tone="success" title="Copy the token now" data-testid="scim-token-shown">
+    <Notice tone="success" title={t`Copy the token now`} data-testid="scim-token-shown">
       <Stack gap="sm">
         <Text size="sm">
-          This is the only time it is shown: paste it as the Secret Token in Entra ID (or the API token in
-          Okta). We keep only a fingerprint of it.
+          <Trans>
+            This is the only time it is shown: paste it as the Secret Token in Entra ID (or the API token in
+            Okta). We keep only a fingerprint of it.
+          </Trans>
         </Text>
-        <CopyableValue label="SCIM token" value={created.token} onColour />
+        <CopyableValue label={t`SCIM token`} value={created.token} onColour />
         <Group>
           <Button size="xs" variant="light" onClick={onDone}>
-            I have stored it
+            <Trans>I have stored it</Trans>
           </Button>
         </Group>
       </Stack>
@@ -52,23 +57,33 @@ function GroupRoles({
   groups: ProvisioningSettings['groups'];
   owner: boolean;
 }) {
+  const { t, i18n } = useLingui();
   const [mapGroup] = useMapProvisioningGroupMutation();
+  const roleChoices = ROLE_CHOICES.map((choice) => ({ value: choice.value, label: i18n._(choice.label) }));
   const [problem, setProblem] = useState<string | null>(null);
   if (groups.length === 0)
     return (
       <Text size="sm" c="dimmed">
-        No groups pushed yet. Assign groups to the app in your identity provider to map them to roles here.
+        <Trans>
+          No groups pushed yet. Assign groups to the app in your identity provider to map them to roles here.
+        </Trans>
       </Text>
     );
   return (
     <Stack gap="xs">
       <Table.ScrollContainer minWidth={320}>
-        <Table verticalSpacing="xs" aria-label="Pushed groups and the role each gives">
+        <Table verticalSpacing="xs" aria-label={t`Pushed groups and the role each gives`}>
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Group</Table.Th>
-              <Table.Th>People</Table.Th>
-              <Table.Th>Role it gives</Table.Th>
+              <Table.Th>
+                <Trans>Group</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>People</Trans>
+              </Table.Th>
+              <Table.Th>
+                <Trans>Role it gives</Trans>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -78,8 +93,8 @@ function GroupRoles({
                 <Table.Td>{group.members}</Table.Td>
                 <Table.Td>
                   <NativeSelect
-                    aria-label={`Role for ${group.display_name}`}
-                    data={ROLE_CHOICES}
+                    aria-label={t`Role for ${ph({ group: group.display_name })}`}
+                    data={roleChoices}
                     value={group.role ?? ''}
                     disabled={!owner}
                     onChange={(event) => {
@@ -93,8 +108,8 @@ function GroupRoles({
                         .unwrap()
                         .then(() =>
                           showToast({
-                            title: 'Role saved',
-                            message: `${group.display_name}’s members follow it now.`,
+                            title: t`Role saved`,
+                            message: t`${ph({ group: group.display_name })}’s members follow it now.`,
                           }),
                         )
                         .catch((error: unknown) =>
@@ -109,7 +124,7 @@ function GroupRoles({
         </Table>
       </Table.ScrollContainer>
       {problem ? (
-        <Notice tone="danger" title="The role was not changed">
+        <Notice tone="danger" title={t`The role was not changed`}>
           {problem}
         </Notice>
       ) : null}
@@ -129,7 +144,9 @@ export function ProvisioningSection({
   organisation: Organisation;
   settings: ProvisioningSettings;
 }) {
+  const { t } = useLingui();
   const owner = organisation.role === 'owner' || organisation.role === null;
+  const organisationName = organisation.name;
   const organisationId = organisation.id;
   const [createToken, creating] = useCreateProvisioningTokenMutation();
   const [rotateToken] = useRotateProvisioningTokenMutation();
@@ -138,6 +155,7 @@ export function ProvisioningSection({
   const [confirming, setConfirming] = useState<'rotate' | 'revoke' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const token = settings.token;
+  const users = settings.users;
 
   const create = async () => {
     setProblem(null);
@@ -151,27 +169,28 @@ export function ProvisioningSection({
   return (
     <SectionCard
       headingId="provisioning-title"
-      title="Provisioning"
-      description={`Let your identity provider add and remove ${organisation.name}’s people with SCIM 2.0: a person assigned to the app is invited and given a seat; a person unassigned or deactivated loses the seat, and their machines stop at their next license check.`}
+      title={t`Provisioning`}
+      description={t`Let your identity provider add and remove ${organisationName}’s people with SCIM 2.0: a person assigned to the app is invited and given a seat; a person unassigned or deactivated loses the seat, and their machines stop at their next license check.`}
     >
-      <CopyableValue label="SCIM base URL (Tenant URL)" value={settings.base_url} />
+      <CopyableValue label={t`SCIM base URL (Tenant URL)`} value={settings.base_url} />
       {shown ? <NewToken created={shown} onDone={() => setShown(null)} /> : null}
       {token ? (
         <Group justify="space-between" wrap="wrap" gap="sm" data-testid="scim-token-summary">
           <Stack gap={2}>
-            <Text fw={600}>Token ending in …{token.last_four}</Text>
+            <Text fw={600}>{t`Token ending in …${ph({ lastFour: token.last_four })}`}</Text>
             <Text size="sm" c="dimmed">
-              Created {formatDateTime(token.created_at)} ·{' '}
-              {token.last_used_at ? `last used ${formatDateTime(token.last_used_at)}` : 'not used yet'}
+              {token.last_used_at
+                ? t`Created ${ph({ created: formatDateTime(token.created_at) })} · last used ${ph({ lastUsed: formatDateTime(token.last_used_at) })}`
+                : t`Created ${ph({ created: formatDateTime(token.created_at) })} · not used yet`}
             </Text>
           </Stack>
           {owner ? (
             <Group gap="xs">
               <Button size="xs" variant="light" onClick={() => setConfirming('rotate')}>
-                Rotate token
+                <Trans>Rotate token</Trans>
               </Button>
               <Button size="xs" variant="subtle" color="red" onClick={() => setConfirming('revoke')}>
-                Revoke
+                <Trans>Revoke</Trans>
               </Button>
             </Group>
           ) : null}
@@ -179,30 +198,30 @@ export function ProvisioningSection({
       ) : owner ? (
         <Group>
           <Button onClick={() => void create()} loading={creating.isLoading}>
-            Create token
+            <Trans>Create token</Trans>
           </Button>
         </Group>
       ) : (
         <Text size="sm" c="dimmed">
-          The owner has not set up provisioning.
+          <Trans>The owner has not set up provisioning.</Trans>
         </Text>
       )}
       {problem ? (
-        <Notice tone="danger" title="Nothing changed">
+        <Notice tone="danger" title={t`Nothing changed`}>
           {problem}
         </Notice>
       ) : null}
       <Text size="sm" data-testid="scim-user-counts">
         {settings.users === 0
-          ? 'Nobody provisioned yet.'
-          : `${settings.users} ${settings.users === 1 ? 'person' : 'people'} provisioned, ${settings.active_users} active.`}
+          ? t`Nobody provisioned yet.`
+          : t`${plural(users, { one: '# person provisioned', other: '# people provisioned' })}, ${ph({ active: settings.active_users })} active.`}
       </Text>
       <GroupRoles organisationId={organisationId} groups={settings.groups} owner={owner} />
       <ConfirmDialog
         opened={confirming !== null}
-        title={confirming === 'rotate' ? 'Rotate the SCIM token?' : 'Revoke the SCIM token?'}
-        confirmLabel={confirming === 'rotate' ? 'Rotate token' : 'Revoke token'}
-        failureTitle="The token was not changed"
+        title={confirming === 'rotate' ? t`Rotate the SCIM token?` : t`Revoke the SCIM token?`}
+        confirmLabel={confirming === 'rotate' ? t`Rotate token` : t`Revoke token`}
+        failureTitle={t`The token was not changed`}
         fallback={
           confirming === 'rotate' ? provisioningMessages.rotateFailed : provisioningMessages.revokeFailed
         }
@@ -213,8 +232,8 @@ export function ProvisioningSection({
             await revokeToken({ organisationId }).unwrap();
             setShown(null);
             showToast({
-              title: 'Token revoked',
-              message: 'Provisioning stops until you create a new token.',
+              title: t`Token revoked`,
+              message: t`Provisioning stops until you create a new token.`,
             });
           }
           setConfirming(null);
@@ -222,8 +241,8 @@ export function ProvisioningSection({
       >
         <Text size="sm">
           {confirming === 'rotate'
-            ? 'The current token stops working at once: paste the new one into your identity provider.'
-            : 'Your identity provider can no longer add or remove people. People already provisioned keep their seats.'}
+            ? t`The current token stops working at once: paste the new one into your identity provider.`
+            : t`Your identity provider can no longer add or remove people. People already provisioned keep their seats.`}
         </Text>
       </ConfirmDialog>
     </SectionCard>

@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { i18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
 import { Group, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
@@ -64,28 +67,30 @@ function validate(values: SamlFormValues, configured: boolean): Record<string, s
     for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
   const body = bodyOf(values);
   if (!configured && body.metadata_xml === undefined && body.metadata_url === undefined) {
-    if (values.source === 'xml') errors['metadata_xml'] = 'Paste the identity provider’s metadata';
-    else errors['metadata_url'] = 'Give the URL of the identity provider’s metadata';
+    if (values.source === 'xml') errors['metadata_xml'] = i18n._(msg`Paste the identity provider’s metadata`);
+    else errors['metadata_url'] = i18n._(msg`Give the URL of the identity provider’s metadata`);
   }
   return errors;
 }
 
 /** What the saved metadata said: the provider's entity id, sign-in URL and certificates. */
 function IdentityProvider({ saml }: { saml: OrganisationSaml }) {
+  const { t } = useLingui();
+  const several = saml.idp_certificates.length > 1;
   return (
     <Stack gap="xs" data-testid="saml-identity-provider">
       <Title order={3} size="h5">
-        Identity provider
+        <Trans>Identity provider</Trans>
       </Title>
-      <CopyableValue label="Its entity ID" value={saml.idp_entity_id} />
-      <CopyableValue label="Its sign-in URL" value={saml.idp_sso_url} />
+      <CopyableValue label={t`Its entity ID`} value={saml.idp_entity_id} />
+      <CopyableValue label={t`Its sign-in URL`} value={saml.idp_sso_url} />
       {saml.idp_certificates.map((certificate, index) => (
         <Stack key={certificate.sha256_fingerprint} gap={2}>
           <Text size="xs" fw={600} c="dimmed">
-            Signing certificate{saml.idp_certificates.length > 1 ? ` ${index + 1}` : ''}
+            {several ? t`Signing certificate ${ph({ number: index + 1 })}` : t`Signing certificate`}
           </Text>
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            {certificate.subject} · expires {formatDateTime(certificate.not_after)}
+            {t`${ph({ subject: certificate.subject })} · expires ${ph({ expires: formatDateTime(certificate.not_after) })}`}
           </Text>
           <Text size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
             SHA-256 {certificate.sha256_fingerprint}
@@ -114,7 +119,9 @@ export function SamlForm({
   testReturn: boolean;
   submitter: SubmitHandlerRef;
 }) {
+  const { t } = useLingui();
   const organisationId = organisation.id;
+  const organisationName = organisation.name;
   const saml = answer.sso?.protocol === 'saml' ? answer.sso : null;
   const [save] = useSetOrganisationSamlMutation();
   const [failure, setFailure] = useState<string>();
@@ -141,11 +148,11 @@ export function SamlForm({
       try {
         const saved = await save({ organisationId, body: bodyOf(values) }).unwrap();
         showToast({
-          title: 'Single sign-on saved',
+          title: t`Single sign-on saved`,
           message:
             saved.sso?.protocol === 'saml' && saved.sso.require_sso
-              ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.idp_entity_id} only.`
-              : 'Test the sign-in to check it works.',
+              ? t`People of ${organisationName}’s domains now sign in through ${ph({ issuer: saved.sso.idp_entity_id })} only.`
+              : t`Test the sign-in to check it works.`,
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, organisationSsoMessages.saveFailed, {}, [
@@ -161,44 +168,52 @@ export function SamlForm({
   );
 
   const source = form.values.source;
-  const keeping = saml ? ' Leave it empty to keep the provider shown above.' : '';
+
   // The section's form (SsoSection's) submits through the protocol shown.
   submitter.current = submit;
   return (
     <>
       {answer.sso?.protocol === 'oidc' ? (
-        <Notice tone="warning" title="Saving replaces the OpenID Connect provider">
-          {organisation.name} signs in through OpenID Connect now; saving these settings switches it to SAML.
+        <Notice tone="warning" title={t`Saving replaces the OpenID Connect provider`}>
+          <Trans>
+            {organisationName} signs in through OpenID Connect now; saving these settings switches it to SAML.
+          </Trans>
         </Notice>
       ) : null}
       <Stack gap="xs">
         <Title order={3} size="h5">
-          Enter these at your identity provider
+          <Trans>Enter these at your identity provider</Trans>
         </Title>
-        <CopyableValue label="Entity ID (audience)" value={answer.saml.entity_id} />
-        <CopyableValue label="Assertion Consumer Service URL (HTTP-POST)" value={answer.saml.acs_url} />
-        <CopyableValue label="Our metadata URL" value={answer.saml.metadata_url} />
+        <CopyableValue label={t`Entity ID (audience)`} value={answer.saml.entity_id} />
+        <CopyableValue label={t`Assertion Consumer Service URL (HTTP-POST)`} value={answer.saml.acs_url} />
+        <CopyableValue label={t`Our metadata URL`} value={answer.saml.metadata_url} />
         <Text size="sm" c="dimmed">
-          Assertions must be signed, and the address must come as an <code>email</code> attribute or an e-mail
-          NameID.
+          <Trans>
+            Assertions must be signed, and the address must come as an <code>email</code> attribute or an
+            e-mail NameID.
+          </Trans>
         </Text>
       </Stack>
-      {failure ? <FormAlert title="Single sign-on was not saved">{failure}</FormAlert> : null}
+      {failure ? <FormAlert title={t`Single sign-on was not saved`}>{failure}</FormAlert> : null}
       {saml ? <IdentityProvider saml={saml} /> : null}
       <Radio.Group
-        label={saml ? 'Replace the metadata' : 'The identity provider’s metadata'}
+        label={saml ? t`Replace the metadata` : t`The identity provider’s metadata`}
         value={source}
         onChange={(chosen) => form.setFieldValue('source', chosen as MetadataSource)}
       >
         <Group gap="lg" mt={6}>
-          <Radio value="xml" label="Paste XML" />
-          <Radio value="url" label="From a URL" />
+          <Radio value="xml" label={t`Paste XML`} />
+          <Radio value="url" label={t`From a URL`} />
         </Group>
       </Radio.Group>
       {source === 'xml' ? (
         <Textarea
-          label="Metadata XML"
-          description={`The EntityDescriptor your identity provider publishes.${keeping}`}
+          label={t`Metadata XML`}
+          description={
+            saml
+              ? t`The EntityDescriptor your identity provider publishes. Leave it empty to keep the provider shown above.`
+              : t`The EntityDescriptor your identity provider publishes.`
+          }
           placeholder='<md:EntityDescriptor entityID="https://idp.example.com/…">'
           rows={6}
           resize="vertical"
@@ -209,9 +224,14 @@ export function SamlForm({
         />
       ) : (
         <TextInput
-          label="Metadata URL"
-          description={`Read once, when you save.${keeping}`}
-          placeholder="https://idp.example.com/metadata"
+          label={t`Metadata URL`}
+          description={
+            saml
+              ? t`Read once, when you save. Leave it empty to keep the provider shown above.`
+              : t`Read once, when you save.`
+          }
+
+          placeholder={t`https://idp.example.com/metadata`}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -221,9 +241,9 @@ export function SamlForm({
       )}
       <Group align="flex-start" gap="md" wrap="wrap" grow preventGrowOverflow={false}>
         <TextInput
-          label="Group attribute"
-          description="The assertion’s attribute listing the person’s groups, e.g. groups."
-          placeholder="groups"
+          label={t`Group attribute`}
+          description={t`The assertion’s attribute listing the person’s groups, e.g. groups.`}
+          placeholder={t`groups`}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}

@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
 import { Button, Group, NativeSelect, Radio, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { type FormEventHandler, useEffect, useRef, useState } from 'react';
@@ -24,8 +27,12 @@ export type SsoProtocol = 'oidc' | 'saml';
 export type SubmitHandlerRef = { current: FormEventHandler<HTMLFormElement> | undefined };
 
 /** The line under the section's heading. */
-export const SSO_DESCRIPTION = (organisation: Organisation) =>
-  `Sign ${organisation.name}’s people in through your identity provider, with OpenID Connect or SAML 2.0. People of the verified domains are sent there; their first sign-in makes their account and gives them a seat while one is free.`;
+export function ssoDescription(organisation: Organisation, i18n: I18n): string {
+  const name = organisation.name;
+  return i18n._(
+    msg`Sign ${name}’s people in through your identity provider, with OpenID Connect or SAML 2.0. People of the verified domains are sent there; their first sign-in makes their account and gives them a seat while one is free.`,
+  );
+}
 export type RoleRule = { group: string; role: AssignableOrganisationRole };
 
 const ROLE_CHOICES = [
@@ -41,11 +48,12 @@ export function ProtocolChoice({
   value: SsoProtocol;
   onChange: (protocol: SsoProtocol) => void;
 }) {
+  const { t } = useLingui();
   return (
-    <Radio.Group label="Protocol" value={value} onChange={(chosen) => onChange(chosen as SsoProtocol)}>
+    <Radio.Group label={t`Protocol`} value={value} onChange={(chosen) => onChange(chosen as SsoProtocol)}>
       <Group gap="lg" mt={6}>
-        <Radio value="oidc" label="OpenID Connect" />
-        <Radio value="saml" label="SAML 2.0" />
+        <Radio value="oidc" label={t`OpenID Connect`} />
+        <Radio value="saml" label={t`SAML 2.0`} />
       </Group>
     </Radio.Group>
   );
@@ -53,6 +61,7 @@ export function ProtocolChoice({
 
 /** The outcome of the last test sign-in, told as a success or a failure with what came back. */
 export function LastTest({ result, focus }: { result: SsoTestResult; focus: boolean }) {
+  const { t, i18n } = useLingui();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Focus brings it into view and has a screen reader read it.
@@ -62,7 +71,7 @@ export function LastTest({ result, focus }: { result: SsoTestResult; focus: bool
     <div ref={ref} tabIndex={-1} style={{ outlineOffset: 2 }}>
       <Notice
         tone={result.ok ? 'success' : 'danger'}
-        title={result.ok ? 'Test sign-in succeeded' : 'Test sign-in failed'}
+        title={result.ok ? t`Test sign-in succeeded` : t`Test sign-in failed`}
         data-testid="sso-test-result"
       >
         <Stack gap={4}>
@@ -71,14 +80,16 @@ export function LastTest({ result, focus }: { result: SsoTestResult; focus: bool
           </Text>
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {[
-              result.email ? `Address: ${result.email}` : null,
-              `Groups: ${result.groups.length > 0 ? result.groups.join(', ') : 'none'}`,
-              result.role ? `Role it gives: ${ROLE_LABELS[result.role]}` : null,
+              result.email ? t`Address: ${ph({ email: result.email })}` : null,
+              result.groups.length > 0
+                ? t`Groups: ${ph({ groups: result.groups.join(', ') })}`
+                : t`Groups: none`,
+              result.role ? t`Role it gives: ${ph({ role: i18n._(ROLE_LABELS[result.role]) })}` : null,
             ]
               .filter(Boolean)
               .join(' · ')}
           </Text>
-          <Text size="xs">Tested {formatDateTime(result.at)}</Text>
+          <Text size="xs">{t`Tested ${ph({ at: formatDateTime(result.at) })}`}</Text>
         </Stack>
       </Notice>
     </div>
@@ -91,31 +102,35 @@ export function RoleRules<Values extends { role_mapping: RoleRule[] }>({
 }: {
   form: UseFormReturnType<Values>;
 }) {
+  const { t, i18n } = useLingui();
   const rules = form.values.role_mapping;
+  const roleChoices = ROLE_CHOICES.map((choice) => ({ value: choice.value, label: i18n._(choice.label) }));
   return (
     <Stack gap="xs">
       <div>
         <Title order={3} size="h5">
-          Groups and roles
+          <Trans>Groups and roles</Trans>
         </Title>
         <Text size="sm" c="dimmed">
-          The first rule whose group a person is in gives their role, at each sign-in. Nobody matched is a
-          member.
+          <Trans>
+            The first rule whose group a person is in gives their role, at each sign-in. Nobody matched is a
+            member.
+          </Trans>
         </Text>
       </div>
       {rules.map((rule, index) => (
         <Group key={index} align="flex-start" gap="xs" wrap="wrap" data-testid="sso-role-rule">
           <TextInput
-            label={`Group ${index + 1}`}
-            placeholder="portal-admins"
+            label={t`Group ${ph({ number: index + 1 })}`}
+            placeholder={t`portal-admins`}
             autoComplete="off"
             spellCheck={false}
             style={{ flex: '1 1 12rem' }}
             {...form.getInputProps(`role_mapping.${index}.group`)}
           />
           <NativeSelect
-            label={`Role ${index + 1}`}
-            data={ROLE_CHOICES}
+            label={t`Role ${ph({ number: index + 1 })}`}
+            data={roleChoices}
             style={{ flex: '0 1 9rem' }}
             {...form.getInputProps(`role_mapping.${index}.role`)}
           />
@@ -124,10 +139,14 @@ export function RoleRules<Values extends { role_mapping: RoleRule[] }>({
             color="red"
             mt={25}
             leftSection={<TrashIcon size={14} />}
-            aria-label={`Remove rule ${index + 1}${rule.group ? ` (${rule.group})` : ''}`}
+            aria-label={
+              rule.group
+                ? t`Remove rule ${ph({ number: index + 1 })} (${ph({ group: rule.group })})`
+                : t`Remove rule ${ph({ number: index + 1 })}`
+            }
             onClick={() => form.removeListItem('role_mapping', index)}
           >
-            Remove
+            <Trans>Remove</Trans>
           </Button>
         </Group>
       ))}
@@ -142,7 +161,7 @@ export function RoleRules<Values extends { role_mapping: RoleRule[] }>({
             form.insertListItem('role_mapping', { group: '', role: 'admin' } as never)
           }
         >
-          Add a rule
+          <Trans>Add a rule</Trans>
         </Button>
       </Group>
     </Stack>
@@ -157,13 +176,14 @@ export function RequireSsoSwitch<Values extends { require_sso: boolean }>({
   form: UseFormReturnType<Values>;
   hasVerifiedDomain: boolean;
 }) {
+  const { t } = useLingui();
   return (
     <Switch
-      label="Require single sign-on"
+      label={t`Require single sign-on`}
       description={
         hasVerifiedDomain
-          ? 'People of the verified domains can no longer sign in with a password or a passkey, nor reset a password. Platform administrators keep a logged way in.'
-          : 'Verify a domain under Sign-in domains first: single sign-on can be required only of verified domains.'
+          ? t`People of the verified domains can no longer sign in with a password or a passkey, nor reset a password. Platform administrators keep a logged way in.`
+          : t`Verify a domain under Sign-in domains first: single sign-on can be required only of verified domains.`
       }
       disabled={!hasVerifiedDomain}
       {...form.getInputProps('require_sso', { type: 'checkbox' })}
@@ -190,7 +210,9 @@ export function SsoActions({
   lastTest: SsoTestResult | null;
   testReturn: boolean;
 }) {
+  const { t } = useLingui();
   const organisationId = organisation.id;
+  const organisationName = organisation.name;
   const [remove] = useRemoveOrganisationSsoMutation();
   const [startTest, testing] = useTestOrganisationSsoMutation();
   const [testProblem, setTestProblem] = useState<string | null>(null);
@@ -210,12 +232,12 @@ export function SsoActions({
     <>
       <Group gap="sm" wrap="wrap">
         <Button type="submit" loading={submitting}>
-          Save
+          <Trans>Save</Trans>
         </Button>
         {configured ? (
           <>
             <Button variant="light" loading={testing.isLoading} disabled={dirty} onClick={() => void test()}>
-              Test sign-in
+              <Trans>Test sign-in</Trans>
             </Button>
             <Button
               variant="subtle"
@@ -223,7 +245,7 @@ export function SsoActions({
               leftSection={<TrashIcon size={14} />}
               onClick={() => setRemoving(true)}
             >
-              Remove
+              <Trans>Remove</Trans>
             </Button>
           </>
         ) : null}
@@ -231,35 +253,37 @@ export function SsoActions({
       {configured ? (
         <Text size="sm" c="dimmed">
           {dirty
-            ? 'Save your changes to test them.'
-            : 'Test sign-in takes you to your provider with the saved settings and back here; it signs nobody in.'}
+            ? t`Save your changes to test them.`
+            : t`Test sign-in takes you to your provider with the saved settings and back here; it signs nobody in.`}
         </Text>
       ) : null}
       {testProblem ? (
-        <Notice tone="danger" title="The test sign-in did not start">
+        <Notice tone="danger" title={t`The test sign-in did not start`}>
           {testProblem}
         </Notice>
       ) : null}
       {lastTest ? <LastTest result={lastTest} focus={testReturn} /> : null}
       <ConfirmDialog
         opened={removing}
-        title="Remove single sign-on?"
-        confirmLabel="Remove single sign-on"
-        failureTitle="Single sign-on is still set up"
+        title={t`Remove single sign-on?`}
+        confirmLabel={t`Remove single sign-on`}
+        failureTitle={t`Single sign-on is still set up`}
         fallback={organisationSsoMessages.removeFailed}
         onClose={() => setRemoving(false)}
         onConfirm={async () => {
           await remove({ organisationId }).unwrap();
           showToast({
-            title: 'Single sign-on removed',
-            message: `${organisation.name}’s people sign in with their passwords again.`,
+            title: t`Single sign-on removed`,
+            message: t`${organisationName}’s people sign in with their passwords again.`,
           });
           setRemoving(false);
         }}
       >
         <Text size="sm">
-          People of your domains sign in with their passwords again; those who never set one reset it from the
-          sign-in page. Their memberships and seats stay.
+          <Trans>
+            People of your domains sign in with their passwords again; those who never set one reset it from
+            the sign-in page. Their memberships and seats stay.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </>

@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { i18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
 import { Button, Group, Input, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
@@ -23,7 +26,7 @@ import {
   ProtocolChoice,
   RequireSsoSwitch,
   RoleRules,
-  SSO_DESCRIPTION,
+  ssoDescription,
   type SsoProtocol,
   SsoActions,
   type SubmitHandlerRef,
@@ -69,7 +72,7 @@ function validate(values: SsoFormValues, keepSecret: boolean): Record<string, st
   if (!parsed.success)
     for (const issue of parsed.error.issues) errors[issue.path.join('.')] ??= issue.message;
   if (!keepSecret && values.client_secret === '')
-    errors['client_secret'] = 'Give the client secret the provider issued';
+    errors['client_secret'] = i18n._(msg`Give the client secret the provider issued`);
   return errors;
 }
 
@@ -93,7 +96,9 @@ function OidcForm({
   testReturn: boolean;
   submitter: SubmitHandlerRef;
 }) {
+  const { t } = useLingui();
   const organisationId = organisation.id;
+  const organisationName = organisation.name;
   const sso = answer.sso?.protocol === 'oidc' ? answer.sso : null;
   const [save] = useSetOrganisationSsoMutation();
   const [failure, setFailure] = useState<string>();
@@ -120,11 +125,11 @@ function OidcForm({
       try {
         const saved = await save({ organisationId, body: bodyOf(values, keepSecret) }).unwrap();
         showToast({
-          title: 'Single sign-on saved',
+          title: t`Single sign-on saved`,
           message:
             saved.sso?.protocol === 'oidc' && saved.sso.require_sso
-              ? `People of ${organisation.name}’s domains now sign in through ${saved.sso.issuer} only.`
-              : 'Test the sign-in to check it works.',
+              ? t`People of ${organisationName}’s domains now sign in through ${ph({ issuer: saved.sso.issuer })} only.`
+              : t`Test the sign-in to check it works.`,
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, organisationSsoMessages.saveFailed, {}, [
@@ -144,16 +149,18 @@ function OidcForm({
   return (
     <>
       {answer.sso?.protocol === 'saml' ? (
-        <Notice tone="warning" title="Saving replaces the SAML identity provider">
-          {organisation.name} signs in through SAML now; saving these settings switches it to OpenID Connect.
+        <Notice tone="warning" title={t`Saving replaces the SAML identity provider`}>
+          <Trans>
+            {organisationName} signs in through SAML now; saving these settings switches it to OpenID Connect.
+          </Trans>
         </Notice>
       ) : null}
-      <CopyableValue label="Redirect URI (register it with your provider)" value={answer.redirect_uri} />
-      {failure ? <FormAlert title="Single sign-on was not saved">{failure}</FormAlert> : null}
+      <CopyableValue label={t`Redirect URI (register it with your provider)`} value={answer.redirect_uri} />
+      {failure ? <FormAlert title={t`Single sign-on was not saved`}>{failure}</FormAlert> : null}
       <TextInput
-        label="Issuer"
-        description="The provider’s issuer URL; its discovery document is read when you save."
-        placeholder="https://login.example.com"
+        label={t`Issuer`}
+        description={t`The provider’s issuer URL; its discovery document is read when you save.`}
+        placeholder={t`https://login.example.com`}
         required
         autoComplete="off"
         autoCapitalize="none"
@@ -163,7 +170,7 @@ function OidcForm({
       />
       <Group align="flex-start" gap="md" wrap="wrap" grow preventGrowOverflow={false}>
         <TextInput
-          label="Client ID"
+          label={t`Client ID`}
           required
           autoComplete="off"
           autoCapitalize="none"
@@ -172,9 +179,11 @@ function OidcForm({
           {...form.getInputProps('client_id')}
         />
         {keepSecret ? (
-          <Input.Wrapper label="Client secret" miw="14rem" data-testid="sso-secret-set">
+          <Input.Wrapper label={t`Client secret`} miw="14rem" data-testid="sso-secret-set">
             <Group gap="xs" wrap="wrap" mih={36} align="center">
-              <Text size="sm">Set (kept encrypted, never shown)</Text>
+              <Text size="sm">
+                <Trans>Set (kept encrypted, never shown)</Trans>
+              </Text>
               <Button
                 size="xs"
                 variant="light"
@@ -184,15 +193,15 @@ function OidcForm({
                   setTimeout(() => form.getInputNode('client_secret')?.focus(), 0);
                 }}
               >
-                Replace secret
+                <Trans>Replace secret</Trans>
               </Button>
             </Group>
           </Input.Wrapper>
         ) : (
           <Stack gap={4} miw="14rem">
             <PasswordField
-              label={sso ? 'New client secret' : 'Client secret'}
-              visibilityToggleButtonProps={{ 'aria-label': 'Show the secret' }}
+              label={sso ? t`New client secret` : t`Client secret`}
+              visibilityToggleButtonProps={{ 'aria-label': t`Show the secret` }}
               required
               autoComplete="new-password"
               {...form.getInputProps('client_secret')}
@@ -208,7 +217,7 @@ function OidcForm({
                     form.clearFieldError('client_secret');
                   }}
                 >
-                  Keep the current secret
+                  <Trans>Keep the current secret</Trans>
                 </Button>
               </Group>
             ) : null}
@@ -217,8 +226,8 @@ function OidcForm({
       </Group>
       <Group align="flex-start" gap="md" wrap="wrap" grow preventGrowOverflow={false}>
         <TextInput
-          label="Scopes"
-          description="Separated by spaces; openid is required."
+          label={t`Scopes`}
+          description={t`Separated by spaces; openid is required.`}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -226,9 +235,9 @@ function OidcForm({
           {...form.getInputProps('scopes')}
         />
         <TextInput
-          label="Group claim"
-          description="The ID token claim listing the person’s groups, e.g. groups."
-          placeholder="groups"
+          label={t`Group claim`}
+          description={t`The ID token claim listing the person’s groups, e.g. groups.`}
+          placeholder={t`groups`}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}
@@ -265,7 +274,9 @@ export function SsoSection({
   answer: OrganisationSsoAnswer;
   hasVerifiedDomain: boolean;
 }) {
+  const { t } = useLingui();
   const location = useLocation();
+
   const navigate = useNavigate();
   const [testReturn] = useState(() => /(^#|&)sso_test=/.test(location.hash));
   const cleared = useRef(false);
@@ -282,8 +293,9 @@ export function SsoSection({
   return (
     <SectionCard
       headingId="sso-title"
-      title="Single sign-on"
-      description={SSO_DESCRIPTION(organisation)}
+      title={t`Single sign-on`}
+      description={ssoDescription(organisation, i18n)}
+
       onSubmit={(event) => submitter.current?.(event)}
     >
       <ProtocolChoice value={protocol} onChange={setProtocol} />

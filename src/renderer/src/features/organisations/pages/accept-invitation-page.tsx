@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import {
   Anchor,
   Button,
@@ -64,33 +67,46 @@ function InvitationCard({ title, children }: { title: string; children: ReactNod
 
 /** Who invites whom, to what, until when. */
 function InvitationFacts({ preview }: { preview: InvitationPreview }) {
+  const { t } = useLingui();
+  const inviter = preview.invited_by ?? t`An administrator of the organization`;
+  const email = preview.email;
+  const organisationName = preview.organisation_name;
+  const until = formatDate(preview.expires_at);
   return (
     <Text size="sm" data-testid="invitation-facts">
-      {preview.invited_by ?? 'An administrator of the organization'} invited{' '}
-      <strong style={{ overflowWrap: 'anywhere' }}>{preview.email}</strong> to join{' '}
-      <strong>{preview.organisation_name}</strong> as {preview.role === 'admin' ? 'an admin' : 'a member'},
-      with a seat. The link works until {formatDate(preview.expires_at)}.
+      {preview.role === 'admin' ? (
+        <Trans>
+          {inviter} invited <strong style={{ overflowWrap: 'anywhere' }}>{email}</strong> to join{' '}
+          <strong>{organisationName}</strong> as an admin, with a seat. The link works until {until}.
+        </Trans>
+      ) : (
+        <Trans>
+          {inviter} invited <strong style={{ overflowWrap: 'anywhere' }}>{email}</strong> to join{' '}
+          <strong>{organisationName}</strong> as a member, with a seat. The link works until {until}.
+        </Trans>
+      )}
     </Text>
   );
 }
 
-const signUpFormSchema = z
-  .object({
-    full_name: z.string().max(100, 'At most 100 characters'),
-    password: invitationSignUpBodySchema.shape.password,
-    confirmPassword: z.string().min(1, 'Type the password again'),
-    email: z.string(),
-  })
-  .refine((values) => !passwordContainsEmail(values.password, values.email), {
-    when: () => true,
-    message: 'Choose a password that does not contain your e-mail address',
-    path: ['password'],
-  })
-  .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
-    when: () => true,
-    message: 'The passwords do not match',
-    path: ['confirmPassword'],
-  });
+const signUpFormSchema = (i18n: I18n) =>
+  z
+    .object({
+      full_name: z.string().max(100, i18n._(msg`At most 100 characters`)),
+      password: invitationSignUpBodySchema.shape.password,
+      confirmPassword: z.string().min(1, i18n._(msg`Type the password again`)),
+      email: z.string(),
+    })
+    .refine((values) => !passwordContainsEmail(values.password, values.email), {
+      when: () => true,
+      message: i18n._(msg`Choose a password that does not contain your e-mail address`),
+      path: ['password'],
+    })
+    .refine((values) => values.confirmPassword === '' || values.password === values.confirmPassword, {
+      when: () => true,
+      message: i18n._(msg`The passwords do not match`),
+      path: ['confirmPassword'],
+    });
 const SIGN_UP_FIELDS = ['full_name', 'password', 'confirmPassword'] as const;
 
 /**
@@ -99,13 +115,16 @@ const SIGN_UP_FIELDS = ['full_name', 'password', 'confirmPassword'] as const;
  * the new member lands on the organisation's page.
  */
 function SignUpForm({ token, preview }: { token: string; preview: InvitationPreview }) {
+  const { t, i18n } = useLingui();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [signUp] = useInvitationSignUpMutation();
+  const email = preview.email;
+  const organisationName = preview.organisation_name;
   const [failure, setFailure] = useState<string>();
   const form = useForm({
     initialValues: { full_name: '', password: '', confirmPassword: '', email: preview.email },
-    validate: schemaResolver(signUpFormSchema, { sync: true }),
+    validate: schemaResolver(signUpFormSchema(i18n), { sync: true }),
     validateInputOnBlur: true,
   });
 
@@ -142,22 +161,24 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
   );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Create your account">
+    <form onSubmit={submit} noValidate aria-label={t`Create your account`}>
       <Stack gap="md">
         <Text size="sm">
-          Create your account for <strong style={{ overflowWrap: 'anywhere' }}>{preview.email}</strong> to
-          join. This link proves the address, so you are signed in straight away.
+          <Trans>
+            Create your account for <strong style={{ overflowWrap: 'anywhere' }}>{email}</strong> to join.
+            This link proves the address, so you are signed in straight away.
+          </Trans>
         </Text>
-        {failure ? <FormAlert title="The account was not created">{failure}</FormAlert> : null}
+        {failure ? <FormAlert title={t`The account was not created`}>{failure}</FormAlert> : null}
         <TextInput
-          label="Full name"
-          description="Optional; the organization’s members see it."
+          label={t`Full name`}
+          description={t`Optional; the organization’s members see it.`}
           autoComplete="name"
           {...form.getInputProps('full_name')}
         />
         <div>
           <PasswordField
-            label="Password"
+            label={t`Password`}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}
@@ -165,13 +186,13 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
           <PasswordStrengthMeter password={form.values.password} email={preview.email} />
         </div>
         <PasswordField
-          label="Confirm password"
+          label={t`Confirm password`}
           autoComplete="new-password"
           required
           {...form.getInputProps('confirmPassword')}
         />
         <Button type="submit" size="md" fullWidth loading={form.submitting} {...wrappingLabel}>
-          Create account and join {preview.organisation_name}
+          <Trans>Create account and join {organisationName}</Trans>
         </Button>
       </Stack>
     </form>
@@ -180,8 +201,10 @@ function SignUpForm({ token, preview }: { token: string; preview: InvitationPrev
 
 /** Signed in with the invited address: join with one click. */
 function JoinButton({ token, preview }: { token: string; preview: InvitationPreview }) {
+  const { t } = useLingui();
   const navigate = useNavigate();
   const [accept, { isLoading }] = useAcceptInvitationMutation();
+  const organisationName = preview.organisation_name;
   const [failure, setFailure] = useState<string | null>(null);
   const join = async () => {
     setFailure(null);
@@ -196,9 +219,9 @@ function JoinButton({ token, preview }: { token: string; preview: InvitationPrev
   };
   return (
     <Stack gap="md">
-      {failure ? <FormAlert title="You did not join">{failure}</FormAlert> : null}
+      {failure ? <FormAlert title={t`You did not join`}>{failure}</FormAlert> : null}
       <Button size="md" onClick={() => void join()} loading={isLoading} data-autofocus {...wrappingLabel}>
-        Join {preview.organisation_name}
+        <Trans>Join {organisationName}</Trans>
       </Button>
     </Stack>
   );
@@ -210,6 +233,7 @@ function JoinButton({ token, preview }: { token: string; preview: InvitationPrev
  * come back (the address has an account), or create the account here.
  */
 export default function AcceptInvitationPage() {
+  const { t } = useLingui();
   const location = useLocation();
   const dispatch = useAppDispatch();
   const token = tokenOf(location.hash);
@@ -220,26 +244,29 @@ export default function AcceptInvitationPage() {
 
   if (!token)
     return (
-      <InvitationCard title="This link is incomplete">
-        <Notice tone="danger" title="No invitation in this link" urgent>
-          Open the link from the invitation e-mail again, whole; or ask whoever invited you to send it again.
+      <InvitationCard title={t`This link is incomplete`}>
+        <Notice tone="danger" title={t`No invitation in this link`} urgent>
+          <Trans>
+            Open the link from the invitation e-mail again, whole; or ask whoever invited you to send it
+            again.
+          </Trans>
         </Notice>
       </InvitationCard>
     );
 
   if (preview.isError)
     return (
-      <InvitationCard title="This invitation cannot be used">
-        <Notice tone="danger" title="The link does not work" urgent>
+      <InvitationCard title={t`This invitation cannot be used`}>
+        <Notice tone="danger" title={t`The link does not work`} urgent>
           <Text size="sm" data-testid="invitation-refusal">
             {failureMessage(preview.error, organisationMessages.previewFailed)}
           </Text>
         </Notice>
         <Text size="sm">
-          Ask the organization’s owner or an admin to send you a new invitation.{' '}
+          <Trans>Ask the organization’s owner or an admin to send you a new invitation.</Trans>{' '}
           {isAuthenticated ? (
             <Anchor component={Link} to={portalPaths.organisations}>
-              Your organizations
+              <Trans>Your organizations</Trans>
             </Anchor>
           ) : null}
         </Text>
@@ -249,8 +276,8 @@ export default function AcceptInvitationPage() {
   const invitation = preview.currentData;
   if (!invitation)
     return (
-      <InvitationCard title="Invitation">
-        <LoadingBlock label="Reading the invitation">
+      <InvitationCard title={t`Invitation`}>
+        <LoadingBlock label={t`Reading the invitation`}>
           <Stack gap="sm">
             <Skeleton height={16} />
             <Skeleton height={16} width="70%" />
@@ -260,7 +287,10 @@ export default function AcceptInvitationPage() {
       </InvitationCard>
     );
 
-  const title = `Join ${invitation.organisation_name}`;
+  const organisationName = invitation.organisation_name;
+  const invitedEmail = invitation.email;
+  const signedInEmail = user?.email;
+  const title = t`Join ${organisationName}`;
   const returnHere = { returnTo: `${location.pathname}${location.hash}` };
 
   if (isAuthenticated && user && sameAddress(user.email, invitation.email))
@@ -275,10 +305,12 @@ export default function AcceptInvitationPage() {
     return (
       <InvitationCard title={title}>
         <InvitationFacts preview={invitation} />
-        <Notice tone="warning" title="This invitation is for another account" urgent>
-          You are signed in as <strong style={{ overflowWrap: 'anywhere' }}>{user?.email}</strong>, and the
-          invitation is for <strong style={{ overflowWrap: 'anywhere' }}>{invitation.email}</strong>. Sign
-          out, then open the link again to join with that address.
+        <Notice tone="warning" title={t`This invitation is for another account`} urgent>
+          <Trans>
+            You are signed in as <strong style={{ overflowWrap: 'anywhere' }}>{signedInEmail}</strong>, and
+            the invitation is for <strong style={{ overflowWrap: 'anywhere' }}>{invitedEmail}</strong>. Sign
+            out, then open the link again to join with that address.
+          </Trans>
         </Notice>
         <Group>
           <Button
@@ -289,7 +321,7 @@ export default function AcceptInvitationPage() {
               void signOut(dispatch).finally(() => setSigningOut(false));
             }}
           >
-            Sign out
+            <Trans>Sign out</Trans>
           </Button>
         </Group>
       </InvitationCard>
@@ -300,11 +332,13 @@ export default function AcceptInvitationPage() {
       <InvitationCard title={title}>
         <InvitationFacts preview={invitation} />
         <Text size="sm">
-          Sign in as <strong style={{ overflowWrap: 'anywhere' }}>{invitation.email}</strong> to accept; you
-          come back here to join.
+          <Trans>
+            Sign in as <strong style={{ overflowWrap: 'anywhere' }}>{invitedEmail}</strong> to accept; you
+            come back here to join.
+          </Trans>
         </Text>
         <Button component={Link} to={portalPaths.login} state={returnHere} size="md">
-          Sign in to join
+          <Trans>Sign in to join</Trans>
         </Button>
       </InvitationCard>
     );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -34,15 +35,17 @@ import { organisationSsoMessages, useGetOrganisationSsoQuery } from '../organisa
 import { provisioningMessages, useGetProvisioningQuery } from '../provisioning-endpoints';
 
 function Header({ organisation, onBuySeats }: { organisation: Organisation; onBuySeats(): void }) {
+  const { i18n } = useLingui();
   const pending = pendingText(organisation.seats);
   const manage = canManage(organisation);
+
   return (
     <Group justify="space-between" align="flex-end" wrap="wrap" gap="md">
       <Stack gap={4} maw={720}>
         <Anchor component={Link} to={portalPaths.organisations} size="sm">
           <Group gap={4} component="span" wrap="nowrap">
             <ArrowLeftIcon size={14} />
-            Organizations
+            <Trans>Organizations</Trans>
           </Group>
         </Anchor>
         <Group gap="sm" align="center" wrap="wrap">
@@ -51,7 +54,7 @@ function Header({ organisation, onBuySeats }: { organisation: Organisation; onBu
           </Title>
           {organisation.role ? (
             <Badge variant="light" color="iris" tt="none">
-              {ROLE_LABELS[organisation.role]}
+              {i18n._(ROLE_LABELS[organisation.role])}
             </Badge>
           ) : null}
         </Group>
@@ -64,7 +67,7 @@ function Header({ organisation, onBuySeats }: { organisation: Organisation; onBu
       </Stack>
       {manage && organisation.license_id !== null ? (
         <Button leftSection={<PlusIcon size={18} />} onClick={onBuySeats}>
-          Buy more seats
+          <Trans>Buy more seats</Trans>
         </Button>
       ) : null}
     </Group>
@@ -73,13 +76,15 @@ function Header({ organisation, onBuySeats }: { organisation: Organisation; onBu
 
 /** An organisation without a licence yet: what its owner or admins do next. */
 function NoLicence({ organisation }: { organisation: Organisation }) {
+  const { t } = useLingui();
+  const name = organisation.name;
   return (
-    <Notice tone="info" title="No seats yet">
+    <Notice tone="info" title={t`No seats yet`}>
       <Stack gap="xs" align="flex-start">
         <Text size="sm">
           {canManage(organisation)
-            ? `Buy the Business plan for ${organisation.name}: you choose the number of seats, each one a person who activates the app by signing in. Invitations can be sent once it has seats.`
-            : `${organisation.name} has not bought its seats yet. Its owner or an admin buys the Business plan.`}
+            ? t`Buy the Business plan for ${name}: you choose the number of seats, each one a person who activates the app by signing in. Invitations can be sent once it has seats.`
+            : t`${name} has not bought its seats yet. Its owner or an admin buys the Business plan.`}
         </Text>
         {canManage(organisation) ? (
           <Button
@@ -88,7 +93,7 @@ function NoLicence({ organisation }: { organisation: Organisation }) {
             size="sm"
             leftSection={<CartIcon size={16} />}
           >
-            Buy the Business plan
+            <Trans>Buy the Business plan</Trans>
           </Button>
         ) : null}
       </Stack>
@@ -97,8 +102,9 @@ function NoLicence({ organisation }: { organisation: Organisation }) {
 }
 
 function PageSkeleton() {
+  const { t } = useLingui();
   return (
-    <LoadingBlock label="Loading the organization">
+    <LoadingBlock label={t`Loading the organization`}>
       <Stack gap="lg">
         <Skeleton height={34} width="45%" />
         <Skeleton height={16} width="30%" />
@@ -115,7 +121,9 @@ function PageSkeleton() {
 }
 
 function OrganisationScreen({ organisation }: { organisation: Organisation }) {
+  const { t } = useLingui();
   const manage = canManage(organisation);
+  const organisationName = organisation.name;
   const members = useGetMembersQuery(organisation.id);
   // Only the owner and admins see the invitations (the server refuses members).
   const invitations = useGetInvitationsQuery(organisation.id, { skip: !manage });
@@ -133,12 +141,12 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
         <MembersSection organisation={organisation} members={members.currentData} />
       ) : members.isError ? (
         <RetryNotice
-          title="The members could not be loaded"
+          title={t`The members could not be loaded`}
           message={failureMessage(members.error, organisationMessages.fetchMembersFailed)}
           onRetry={() => void members.refetch()}
         />
       ) : (
-        <LoadingBlock label="Loading the members">
+        <LoadingBlock label={t`Loading the members`}>
           <Skeleton height={120} />
         </LoadingBlock>
       )}
@@ -151,12 +159,12 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           <InvitationsSection organisation={organisation} invitations={invitations.currentData} />
         ) : invitations.isError ? (
           <RetryNotice
-            title="The invitations could not be loaded"
+            title={t`The invitations could not be loaded`}
             message={failureMessage(invitations.error, organisationMessages.fetchInvitationsFailed)}
             onRetry={() => void invitations.refetch()}
           />
         ) : (
-          <LoadingBlock label="Loading the invitations">
+          <LoadingBlock label={t`Loading the invitations`}>
             <Skeleton height={120} />
           </LoadingBlock>
         )
@@ -166,12 +174,12 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           <DomainsSection organisation={organisation} domains={domains.currentData.domains} />
         ) : domains.isError ? (
           <RetryNotice
-            title="The domains could not be loaded"
+            title={t`The domains could not be loaded`}
             message={failureMessage(domains.error, organisationDomainMessages.fetchFailed)}
             onRetry={() => void domains.refetch()}
           />
         ) : (
-          <LoadingBlock label="Loading the domains">
+          <LoadingBlock label={t`Loading the domains`}>
             <Skeleton height={120} />
           </LoadingBlock>
         )
@@ -187,12 +195,12 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           />
         ) : sso.isError ? (
           <RetryNotice
-            title="The single sign-on settings could not be loaded"
+            title={t`The single sign-on settings could not be loaded`}
             message={failureMessage(sso.error, organisationSsoMessages.fetchFailed)}
             onRetry={() => void sso.refetch()}
           />
         ) : (
-          <LoadingBlock label="Loading the single sign-on settings">
+          <LoadingBlock label={t`Loading the single sign-on settings`}>
             <Skeleton height={120} />
           </LoadingBlock>
         )
@@ -202,12 +210,12 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           <ProvisioningSection organisation={organisation} settings={provisioning.currentData} />
         ) : provisioning.isError ? (
           <RetryNotice
-            title="The provisioning settings could not be loaded"
+            title={t`The provisioning settings could not be loaded`}
             message={failureMessage(provisioning.error, provisioningMessages.fetchFailed)}
             onRetry={() => void provisioning.refetch()}
           />
         ) : (
-          <LoadingBlock label="Loading the provisioning settings">
+          <LoadingBlock label={t`Loading the provisioning settings`}>
             <Skeleton height={120} />
           </LoadingBlock>
         )
@@ -217,7 +225,7 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
           key={organisation.billing_details?.updated_at ?? 'none'}
           details={organisation.billing_details}
           headingId="organisation-billing-title"
-          description={`The name, address and tax id printed on ${organisation.name}’s invoices. Invoices already issued keep the details they were issued with.`}
+          description={t`The name, address and tax id printed on ${organisationName}’s invoices. Invoices already issued keep the details they were issued with.`}
           save={async (billing_details) => {
             const saved = await updateOrganisation({
               organisationId: organisation.id,
@@ -241,6 +249,7 @@ function OrganisationScreen({ organisation }: { organisation: Organisation }) {
  * single sign-on, provisioning and billing details.
  */
 export default function OrganisationPage() {
+  const { t } = useLingui();
   const { organisationId = '' } = useParams();
   const organisation = useGetOrganisationQuery(organisationId, { refetchOnMountOrArgChange: true });
 
@@ -251,15 +260,15 @@ export default function OrganisationPage() {
       ) : organisation.isError ? (
         <Stack gap="md">
           <Title order={1} fz={{ base: 26, sm: 32 }}>
-            Organization
+            <Trans>Organization</Trans>
           </Title>
           <RetryNotice
-            title="The organization could not be loaded"
+            title={t`The organization could not be loaded`}
             message={failureMessage(organisation.error, organisationMessages.fetchFailed)}
             onRetry={() => void organisation.refetch()}
           />
           <Anchor component={Link} to={portalPaths.organisations} size="sm">
-            Back to your organizations
+            <Trans>Back to your organizations</Trans>
           </Anchor>
         </Stack>
       ) : (

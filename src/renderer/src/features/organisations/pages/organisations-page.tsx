@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -14,6 +15,7 @@ import { membersText, pendingText, ROLE_LABELS, seatsUsedText } from '../organis
 import { organisationMessages, useGetOrganisationsQuery } from '../organisations-endpoints';
 
 function OrganisationCard({ organisation }: { organisation: Organisation }) {
+  const { i18n } = useLingui();
   const headingId = `organisation-${organisation.id}`;
   const pending = pendingText(organisation.seats);
   return (
@@ -31,7 +33,7 @@ function OrganisationCard({ organisation }: { organisation: Organisation }) {
           </Title>
           {organisation.role ? (
             <Badge variant="light" color="iris" tt="none" style={{ flexShrink: 0 }}>
-              {ROLE_LABELS[organisation.role]}
+              {i18n._(ROLE_LABELS[organisation.role])}
             </Badge>
           ) : null}
         </Group>
@@ -49,31 +51,32 @@ function OrganisationCard({ organisation }: { organisation: Organisation }) {
 
 /** /organisations: the organisations the customer belongs to, and creating one. */
 export default function OrganisationsPage() {
+  const { t } = useLingui();
   const list = useGetOrganisationsQuery(undefined, { refetchOnMountOrArgChange: true });
   const [creating, setCreating] = useState(false);
   const organisations = list.currentData;
 
   const create = (
     <Button leftSection={<PlusIcon size={18} />} onClick={() => setCreating(true)}>
-      Create organization
+      <Trans>Create organization</Trans>
     </Button>
   );
 
   return (
     <Stack gap="xl" maw={1080}>
       <PageHeader
-        title="Organizations"
-        description="Teams you belong to: their members, seats and invitations. A team buys the Business plan for its people, one named seat each."
+        title={t`Organizations`}
+        description={t`Teams you belong to: their members, seats and invitations. A team buys the Business plan for its people, one named seat each.`}
         actions={organisations && organisations.length > 0 ? create : undefined}
       />
       {list.isError && organisations === undefined ? (
         <RetryNotice
-          title="Your organizations could not be loaded"
+          title={t`Your organizations could not be loaded`}
           message={failureMessage(list.error, organisationMessages.fetchListFailed)}
           onRetry={() => void list.refetch()}
         />
       ) : organisations === undefined ? (
-        <LoadingBlock label="Loading your organizations">
+        <LoadingBlock label={t`Loading your organizations`}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             {[0, 1].map((item) => (
               <Card key={item} withBorder padding="lg">
@@ -88,13 +91,13 @@ export default function OrganisationsPage() {
         </LoadingBlock>
       ) : organisations.length === 0 ? (
         <EmptyStateCard
-          title="No organization yet"
+          title={t`No organization yet`}
           icon={<UsersIcon size={28} />}
-          description="Create one to buy seats for your team and invite its people by e-mail. An invitation you receive brings you into someone else’s."
+          description={t`Create one to buy seats for your team and invite its people by e-mail. An invitation you receive brings you into someone else’s.`}
           actions={create}
         />
       ) : (
-        <section aria-label="Your organizations">
+        <section aria-label={t`Your organizations`}>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             {organisations.map((organisation) => (
               <OrganisationCard key={organisation.id} organisation={organisation} />

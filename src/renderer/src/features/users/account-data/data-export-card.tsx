@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Progress, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { DataExport } from '../../../../../shared/api/account-data';
@@ -18,36 +19,38 @@ const inProgress = (made: DataExport | null | undefined) =>
   made?.status === 'queued' || made?.status === 'building';
 
 function ExportStatus({ made }: { made: DataExport }) {
+  const { t } = useLingui();
+  const progress = made.progress;
+  const until = formatDateTime(made.expires_at ?? made.requested_at);
   if (inProgress(made))
     return (
       <Stack gap={6}>
         <Text size="sm" role="status">
-          Preparing your archive… {made.progress}%
+          <Trans>Preparing your archive… {progress}%</Trans>
         </Text>
-        <Progress value={made.progress} aria-label="Archive prepared" animated />
+        <Progress value={made.progress} aria-label={t`Archive prepared`} animated />
       </Stack>
     );
   if (made.status === 'ready')
     return (
       <Stack gap={4} role="status">
         <Text size="sm" fw={600}>
-          Your archive is ready
+          <Trans>Your archive is ready</Trans>
         </Text>
         <Text size="sm">
-          We e-mailed you a download link. It works until{' '}
-          {formatDateTime(made.expires_at ?? made.requested_at)}.
+          <Trans>We e-mailed you a download link. It works until {until}.</Trans>
         </Text>
       </Stack>
     );
   if (made.status === 'expired')
     return (
       <Text size="sm" c="dimmed">
-        The link to your last archive has expired. Ask for a new one.
+        <Trans>The link to your last archive has expired. Ask for a new one.</Trans>
       </Text>
     );
   return (
-    <Alert color="red" icon={<AlertIcon />} title="Your archive could not be made">
-      Ask for a new one; if it fails again, contact support.
+    <Alert color="red" icon={<AlertIcon />} title={t`Your archive could not be made`}>
+      <Trans>Ask for a new one; if it fails again, contact support.</Trans>
     </Alert>
   );
 }
@@ -58,6 +61,7 @@ function ExportStatus({ made }: { made: DataExport }) {
  * link valid 24 hours; watched here as it is made.
  */
 export function DataExportCard() {
+  const { t } = useLingui();
   const [polling, setPolling] = useState(false);
   const { data: made, error: readError } = useGetDataExportQuery(undefined, {
     pollingInterval: polling ? EXPORT_POLL_MS : 0,
@@ -81,8 +85,8 @@ export function DataExportCard() {
   return (
     <SectionCard
       headingId="data-export-title"
-      title="Your data"
-      description="Download an archive of everything your account holds: your details, licenses, machines, organizations, payments, subscriptions, security events and invoices."
+      title={t`Your data`}
+      description={t`Download an archive of everything your account holds: your details, licenses, machines, organizations, payments, subscriptions, security events and invoices.`}
     >
       {made ? <ExportStatus made={made} /> : null}
       {readError && !made ? (
@@ -92,12 +96,12 @@ export function DataExportCard() {
       ) : null}
       {error ? (
         <Alert color="red" icon={<AlertIcon />} role="alert" title={error}>
-          Nothing was changed. Try again in a moment.
+          <Trans>Nothing was changed. Try again in a moment.</Trans>
         </Alert>
       ) : null}
       <Group>
         <Button variant="light" onClick={() => void ask()} loading={isLoading} disabled={busy}>
-          {made && !busy ? 'Ask for a new archive' : 'Download my data'}
+          {made && !busy ? t`Ask for a new archive` : t`Download my data`}
         </Button>
       </Group>
     </SectionCard>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Box, Button, Group, Text } from '@mantine/core';
 import { AlertIcon } from '../../../components/brand/icons';
 import { formatDate } from '../../../lib/format-date';
@@ -11,20 +12,22 @@ import { useCancelDeletion } from './delete-account-card';
  * signing in during the grace period, with the way to keep the account.
  */
 export function DeletionBanner() {
+  const { t } = useLingui();
   const dueAt = useAppSelector(selectUserProfile)?.deletion_due_at;
   // Subscribed to the live profile, so a cancellation (which invalidates it) takes the banner away.
   useFetchMyProfileQuery();
   const { cancelDeletion, cancelling } = useCancelDeletion();
   if (!dueAt) return null;
+  const day = formatDate(dueAt);
   return (
-    <Box component="section" aria-label="Account deletion" mb="lg">
-      <Alert color="red" icon={<AlertIcon />} title="Your account is to be deleted">
+    <Box component="section" aria-label={t`Account deletion`} mb="lg">
+      <Alert color="red" icon={<AlertIcon />} title={t`Your account is to be deleted`}>
         <Group justify="space-between" gap="sm">
           <Text size="sm">
-            It will be erased on {formatDate(dueAt)}, with its licenses and subscriptions. Changed your mind?
+            <Trans>It will be erased on {day}, with its licenses and subscriptions. Changed your mind?</Trans>
           </Text>
           <Button size="xs" variant="default" onClick={() => void cancelDeletion()} loading={cancelling}>
-            Cancel deletion
+            <Trans>Cancel deletion</Trans>
           </Button>
         </Group>
       </Alert>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Skeleton, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -17,6 +18,7 @@ import {
 
 /** The Security page's personal API tokens: for scripts reaching the account's own licences and machines. */
 export function ApiTokensSection() {
+  const { t } = useLingui();
   const tokens = useListApiTokensQuery();
   const [create] = useCreateApiTokenMutation();
   const [revoke] = useRevokeApiTokenMutation();
@@ -26,17 +28,21 @@ export function ApiTokensSection() {
     <SectionCard
       id="api-tokens"
       headingId="api-tokens-title"
-      title="API tokens"
+      title={t`API tokens`}
       description={
-        <>
+        <Trans>
           Let a script or tool use the API as you, only in the areas you choose. Send the token as{' '}
           <Code>Authorization: Bearer aap_…</Code>. Every call made with a token is in your security log.
-        </>
+        </Trans>
       }
-      actions={<Button onClick={() => setCreating(true)}>New token</Button>}
+      actions={
+        <Button onClick={() => setCreating(true)}>
+          <Trans>New token</Trans>
+        </Button>
+      }
     >
       {tokens.isLoading ? (
-        <LoadingBlock label="Loading your API tokens">
+        <LoadingBlock label={t`Loading your API tokens`}>
           <Skeleton height={120} radius="md" />
         </LoadingBlock>
       ) : tokens.isError ? (
@@ -47,18 +53,21 @@ export function ApiTokensSection() {
         />
       ) : (tokens.data ?? []).length === 0 ? (
         <Text size="sm" c="dimmed">
-          No tokens yet. Every token starts with <Code>{API_TOKEN_PREFIX}</Code> and ends with a checksum, so
-          secret scanners can spot one that leaked.
+          <Trans>
+            No tokens yet. Every token starts with <Code>{API_TOKEN_PREFIX}</Code> and ends with a checksum,
+            so secret scanners can spot one that leaked.
+          </Trans>
         </Text>
       ) : (
         <ApiTokenList
           tokens={tokens.data ?? []}
           revoke={async (token) => {
             await revoke(token.id).unwrap();
+            const name = token.name;
             notifications.show({
               color: 'teal',
-              title: 'Token revoked',
-              message: `${token.name} no longer works.`,
+              title: t`Token revoked`,
+              message: t`${name} no longer works.`,
             });
           }}
         />

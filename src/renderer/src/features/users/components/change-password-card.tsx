@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { msg } from '@lingui/core/macro';
+import type { I18n } from '@lingui/core';
 import { Button, Group } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -17,26 +20,26 @@ import { PasswordStrengthMeter, signOut } from '../../auth';
 import { changePasswordFailed, useChangeMyPasswordMutation } from '../users-endpoints';
 
 const always = { when: () => true };
-const passwordFormSchema = (email: string) =>
+const passwordFormSchema = (email: string, i18n: I18n) =>
   z
     .object({
       currentPassword: currentPasswordSchema,
       newPassword: newPasswordSchema,
-      confirmPassword: z.string().min(1, 'Type the new password again'),
+      confirmPassword: z.string().min(1, i18n._(msg`Type the new password again`)),
     })
     .refine((values) => values.newPassword === '' || values.newPassword !== values.currentPassword, {
       ...always,
-      message: 'Choose a password different from the current one',
+      message: i18n._(msg`Choose a password different from the current one`),
       path: ['newPassword'],
     })
     .refine((values) => !passwordContainsEmail(values.newPassword, email), {
       ...always,
-      message: 'Choose a password that does not contain your e-mail address',
+      message: i18n._(msg`Choose a password that does not contain your e-mail address`),
       path: ['newPassword'],
     })
     .refine((values) => values.confirmPassword === '' || values.newPassword === values.confirmPassword, {
       ...always,
-      message: 'The passwords do not match',
+      message: i18n._(msg`The passwords do not match`),
       path: ['confirmPassword'],
     });
 type PasswordValues = { currentPassword: string; newPassword: string; confirmPassword: string };
@@ -57,13 +60,14 @@ const CODE_FIELDS: Record<string, (typeof FIELDS)[number]> = {
  * included, so a success ends here with a sign-in under the new password.
  */
 export function ChangePasswordCard({ email, id }: { email: string; id?: string }) {
+  const { t, i18n } = useLingui();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [changeMyPassword] = useChangeMyPasswordMutation();
   const [failure, setFailure] = useState<string>();
   const form = useForm<PasswordValues>({
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    validate: schemaResolver(passwordFormSchema(email), { sync: true }),
+    validate: schemaResolver(passwordFormSchema(email, i18n), { sync: true }),
     validateInputOnBlur: true,
   });
 
@@ -86,9 +90,9 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
       }
       notifications.show({
         color: 'teal',
-        title: 'Password changed',
+        title: t`Password changed`,
         // One sentence: the server's answer says the same ("…every device was signed out…").
-        message: 'Every device was signed out, this one included: sign in again with the new password.',
+        message: t`Every device was signed out, this one included: sign in again with the new password.`,
         autoClose: 10_000,
       });
       await signOut(dispatch);
@@ -100,23 +104,23 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
   return (
     <SectionCard
       headingId="change-password-title"
-      title="Change password"
-      description="Changing it signs out every device signed in to your account, this one included."
+      title={t`Change password`}
+      description={t`Changing it signs out every device signed in to your account, this one included.`}
       onSubmit={submit}
       id={id}
     >
-      {failure ? <FormAlert title="Password not changed">{failure}</FormAlert> : null}
+      {failure ? <FormAlert title={t`Password not changed`}>{failure}</FormAlert> : null}
       {/* Lets password managers tie the new password to this account. */}
       <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
       <PasswordField
-        label="Current password"
+        label={t`Current password`}
         autoComplete="current-password"
         required
         {...form.getInputProps('currentPassword')}
       />
       <div>
         <PasswordField
-          label="New password"
+          label={t`New password`}
           autoComplete="new-password"
           required
           {...form.getInputProps('newPassword')}
@@ -124,14 +128,14 @@ export function ChangePasswordCard({ email, id }: { email: string; id?: string }
         <PasswordStrengthMeter password={form.values.newPassword} email={email} />
       </div>
       <PasswordField
-        label="Confirm new password"
+        label={t`Confirm new password`}
         autoComplete="new-password"
         required
         {...form.getInputProps('confirmPassword')}
       />
       <Group justify="flex-end">
         <Button type="submit" loading={form.submitting}>
-          Change password
+          <Trans>Change password</Trans>
         </Button>
       </Group>
     </SectionCard>

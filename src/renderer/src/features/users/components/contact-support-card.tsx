@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Checkbox, Code, Group, NativeSelect, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useState } from 'react';
@@ -26,28 +27,33 @@ const INITIAL: ContactValues = { topic: SUPPORT_TOPICS[0], subject: '', message:
 
 /** What the customer is told once the request is stored: its reference, and where the reply comes. */
 function RequestSent({ receipt, onAnother }: { receipt: SupportRequestReceipt; onAnother: () => void }) {
+  const { t } = useLingui();
+  const reference = receipt.reference;
+  const replyTo = receipt.reply_to;
   return (
     <Notice
       color="teal"
       variant="light"
       icon={<CheckIcon size={20} />}
-      title="Request sent"
+      title={t`Request sent`}
       role="status"
       data-testid="support-request-sent"
     >
       <Stack gap="xs" align="flex-start">
         <Text size="sm">
-          Your reference is <Code fz="sm">{receipt.reference}</Code>. Support replies by e-mail to{' '}
-          <strong style={{ overflowWrap: 'anywhere' }}>{receipt.reply_to}</strong>; quote the reference if you
-          write again about this.
+          <Trans>
+            Your reference is <Code fz="sm">{reference}</Code>. Support replies by e-mail to{' '}
+            <strong style={{ overflowWrap: 'anywhere' }}>{replyTo}</strong>; quote the reference if you write
+            again about this.
+          </Trans>
         </Text>
         <Text size="sm">
           {receipt.diagnostics_included
-            ? 'The app and account information was sent with it.'
-            : 'The app and account information was not sent.'}
+            ? t`The app and account information was sent with it.`
+            : t`The app and account information was not sent.`}
         </Text>
         <Button size="xs" variant="white" onClick={onAnother}>
-          Write another request
+          <Trans>Write another request</Trans>
         </Button>
       </Stack>
     </Notice>
@@ -59,6 +65,7 @@ function RequestSent({ receipt, onAnother }: { receipt: SupportRequestReceipt; o
  * mails it to them; the app and account information goes with it only when the box is ticked.
  */
 export function ContactSupportCard({ details }: { details: string | null }) {
+  const { t } = useLingui();
   const [send, { isLoading }] = useSendSupportRequestMutation();
   const [receipt, setReceipt] = useState<SupportRequestReceipt | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -94,40 +101,45 @@ export function ContactSupportCard({ details }: { details: string | null }) {
   return (
     <SectionCard
       headingId="contact-support-title"
-      title="Contact support"
-      description="Your request goes to our support team from here; they reply by e-mail to your account’s address."
+      title={t`Contact support`}
+      description={t`Your request goes to our support team from here; they reply by e-mail to your account’s address.`}
       onSubmit={receipt ? undefined : submit}
     >
       {receipt ? (
         <RequestSent receipt={receipt} onAnother={() => setReceipt(null)} />
       ) : (
         <>
-          <NativeSelect size="md" label="Topic" data={[...SUPPORT_TOPICS]} {...form.getInputProps('topic')} />
+          <NativeSelect
+            size="md"
+            label={t`Topic`}
+            data={[...SUPPORT_TOPICS]}
+            {...form.getInputProps('topic')}
+          />
           <TextInput
-            label="Subject"
+            label={t`Subject`}
             required
             maxLength={SUPPORT_SUBJECT_MAX}
             {...form.getInputProps('subject')}
           />
           <Textarea
             size="md"
-            label="Message"
-            description="What happened, what you expected, and the steps that lead there."
+            label={t`Message`}
+            description={t`What happened, what you expected, and the steps that lead there.`}
             required
             rows={5}
             maxLength={SUPPORT_MESSAGE_MAX}
             {...form.getInputProps('message')}
           />
           <Checkbox
-            label="Include the app and account information"
-            description="The app and account information on this page: versions, ids and the masked license key."
+            label={t`Include the app and account information`}
+            description={t`The app and account information on this page: versions, ids and the masked license key.`}
             disabled={!details}
             {...form.getInputProps('includeDetails', { type: 'checkbox' })}
           />
-          {problem ? <ErrorAlert title="Not sent">{problem}</ErrorAlert> : null}
+          {problem ? <ErrorAlert title={t`Not sent`}>{problem}</ErrorAlert> : null}
           <Group justify="flex-end">
             <Button type="submit" leftSection={<MailIcon size={16} />} loading={isLoading}>
-              Send request
+              <Trans>Send request</Trans>
             </Button>
           </Group>
         </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Code, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { SupportRequest } from '../../../../../shared/api/support';
@@ -5,14 +6,17 @@ import { StatusBadge } from '../../../components/data/status-badge';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
+import { formatDate } from '../../../lib/format-date';
+
 import { fetchSupportRequestsFailed, useFetchMySupportRequestsQuery } from '../users-endpoints';
 
 const PER_PAGE = 5;
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const day = (iso: string) => dateOnly.format(new Date(iso));
 
 function RequestItem({ request }: { request: SupportRequest }) {
+  const { t } = useLingui();
   const handled = request.state === 'handled';
+  const sent = formatDate(request.created_at);
+  const handledOn = request.handled_at ? formatDate(request.handled_at) : null;
   return (
     <Box component="li" py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -24,12 +28,11 @@ function RequestItem({ request }: { request: SupportRequest }) {
             <Code fz="xs">{request.reference}</Code> · {request.topic}
           </Text>
           <Text size="xs" c="dimmed">
-            Sent {day(request.created_at)}
-            {handled && request.handled_at ? ` · handled ${day(request.handled_at)}` : ''}
+            {handled && handledOn ? t`Sent ${sent} · handled ${handledOn}` : t`Sent ${sent}`}
           </Text>
         </Stack>
         <StatusBadge tone={handled ? 'positive' : 'info'} size="md">
-          {handled ? 'Handled' : 'Open'}
+          {handled ? t`Handled` : t`Open`}
         </StatusBadge>
       </Group>
     </Box>
@@ -41,6 +44,7 @@ function RequestItem({ request }: { request: SupportRequest }) {
  * handled each; a request just sent shows up at once (sending invalidates the list).
  */
 export function MySupportRequestsCard() {
+  const { t } = useLingui();
   const [page, setPage] = useState(1);
   const requests = useFetchMySupportRequestsQuery(
     { page, perPage: PER_PAGE },
@@ -53,26 +57,26 @@ export function MySupportRequestsCard() {
   return (
     <SectionCard
       headingId="my-support-requests-title"
-      title="Your requests"
-      description="What you sent to support, and whether it has been handled. Replies come by e-mail."
+      title={t`Your requests`}
+      description={t`What you sent to support, and whether it has been handled. Replies come by e-mail.`}
     >
       {failed ? (
-        <ErrorAlert title="Your requests could not be loaded">
+        <ErrorAlert title={t`Your requests could not be loaded`}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{failureMessage(requests.error, fetchSupportRequestsFailed)}</Text>
             <Button size="xs" variant="white" color="red" onClick={() => void requests.refetch()}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Stack>
         </ErrorAlert>
       ) : data === null ? (
-        <Stack gap="sm" aria-busy="true" aria-label="Loading your requests">
+        <Stack gap="sm" aria-busy="true" aria-label={t`Loading your requests`}>
           <Skeleton height={44} />
           <Skeleton height={44} />
         </Stack>
       ) : data.total === 0 ? (
         <Text size="sm" c="dimmed">
-          No requests yet. Requests you send below are listed here with their reference.
+          <Trans>No requests yet. Requests you send below are listed here with their reference.</Trans>
         </Text>
       ) : (
         <Box
@@ -90,7 +94,7 @@ export function MySupportRequestsCard() {
       )}
       {data && totalPages > 1 ? (
         <Group justify="flex-end">
-          <nav aria-label="Support request pages">
+          <nav aria-label={t`Support request pages`}>
             <Pagination total={totalPages} value={page} onChange={setPage} size="sm" />
           </nav>
         </Group>

@@ -1,3 +1,6 @@
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { Group, Radio, Stack, Switch } from '@mantine/core';
 import { useRef, useState } from 'react';
 import {
@@ -10,40 +13,50 @@ import { userMessages } from '../../../../../shared/messages';
 import { AlertIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/alert-notice';
 import { showToast } from '../../../components/data/toast';
+import { LanguageSelect } from '../../../components/layout/language-select';
 import { SectionCard } from '../../../components/layout/section-card';
 import { failureMessage } from '../../../lib/api-errors';
+import { useSaveLanguage } from '../account-language';
 import { useApplyTheme } from '../use-color-scheme-preference';
 import { useUpdateMyPreferencesMutation } from '../users-endpoints';
 
-const THEME_LABELS: Record<Preferences['theme'], string> = { light: 'Light', dark: 'Dark', system: 'System' };
+const THEME_LABELS: Record<Preferences['theme'], MessageDescriptor> = {
+  light: msg`Light`,
+  dark: msg`Dark`,
+  system: msg`System`,
+};
 
 type NotificationKey = keyof Preferences['notifications'];
-const NOTIFICATION_CHOICES: { key: NotificationKey; label: string; description: string }[] = [
+const NOTIFICATION_CHOICES: {
+  key: NotificationKey;
+  label: MessageDescriptor;
+  description: MessageDescriptor;
+}[] = [
   {
     key: 'security_alerts',
-    label: 'Security alerts',
-    description: 'Password changes, new sign-ins and license revocations.',
+    label: msg`Security alerts`,
+    description: msg`Password changes, new sign-ins and license revocations.`,
   },
   {
     key: 'billing',
-    label: 'Billing and receipts',
-    description: 'Receipts for your payments and reminders before a license ends.',
+    label: msg`Billing and receipts`,
+    description: msg`Receipts for your payments and reminders before a license ends.`,
   },
   {
     key: 'product_updates',
-    label: 'Product updates',
-    description: 'New versions of the desktop app and new features.',
+    label: msg`Product updates`,
+    description: msg`New versions of the desktop app and new features.`,
   },
 ];
 
 /**
- * Theme and e-mail choices (PUT /users/me/preferences), each saved as it changes. The theme is
- * applied at once through Mantine's colour-scheme manager; a refused save puts the old value back.
- * The server stores a language too, but offers no list of languages and the portal is English
- * only, so no language choice is shown.
+ * Language, theme and e-mail choices (PUT /users/me/preferences), each saved as it changes. The
+ * language and the theme are shown at once; a refused save puts the old value back.
  */
 export function PreferencesCard({ preferences }: { preferences: Partial<Preferences> }) {
+  const { t, i18n } = useLingui();
   const [updateMyPreferences] = useUpdateMyPreferencesMutation();
+  const saveLanguage = useSaveLanguage();
   const applyTheme = useApplyTheme();
   const saved: Preferences = {
     ...defaultPreferences,
@@ -72,7 +85,7 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
     }));
     try {
       await updateMyPreferences(change).unwrap();
-      showToast({ title: 'Preferences saved', message: what });
+      showToast({ title: t`Preferences saved`, message: what });
     } catch (error) {
       if (change.theme) applyTheme(saved.theme);
       setFailure(failureMessage(error, userMessages.updatePreferencesFailed));
@@ -85,45 +98,48 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
     const theme = THEMES.find((item) => item === value);
     if (!theme || theme === shown.theme) return;
     applyTheme(theme);
-    void save({ theme }, { theme }, `Theme: ${THEME_LABELS[theme]}.`);
+    const themeName = i18n._(THEME_LABELS[theme]);
+    void save({ theme }, { theme }, t`Theme: ${themeName}.`);
   };
 
   const changeNotification = (key: NotificationKey, on: boolean) => {
-    const label = NOTIFICATION_CHOICES.find((choice) => choice.key === key)?.label ?? key;
+    const choice = NOTIFICATION_CHOICES.find((item) => item.key === key);
+    const label = choice ? i18n._(choice.label) : key;
     void save(
       { notifications: { [key]: on } },
       { notifications: { ...shown.notifications, [key]: on } },
-      `${label}: ${on ? 'on' : 'off'}.`,
+      on ? t`${label}: on.` : t`${label}: off.`,
     );
   };
 
   return (
     <SectionCard
       headingId="preferences-title"
-      title="Preferences"
-      description="Saved to your account as you change them."
+      title={t`Preferences`}
+      description={t`Saved to your account as you change them.`}
       gap="lg"
     >
       {failure ? (
-        <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not saved">
+        <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title={t`Not saved`}>
           {failure}
         </Notice>
       ) : null}
+      <LanguageSelect label={t`Language`} onChange={(language) => void saveLanguage(language)} />
       <Radio.Group
-        label="Theme"
-        description="System follows this device’s light or dark setting."
+        label={t`Theme`}
+        description={t`System follows this device’s light or dark setting.`}
         value={shown.theme}
         onChange={changeTheme}
       >
         <Group gap="xl" mt="xs">
           {THEMES.map((theme) => (
-            <Radio key={theme} value={theme} label={THEME_LABELS[theme]} />
+            <Radio key={theme} value={theme} label={i18n._(THEME_LABELS[theme])} />
           ))}
         </Group>
       </Radio.Group>
       <Switch.Group
-        label="E-mail notifications"
-        description="What we e-mail you besides messages you ask for."
+        label={t`E-mail notifications`}
+        description={t`What we e-mail you besides messages you ask for.`}
         value={NOTIFICATION_CHOICES.filter((choice) => shown.notifications[choice.key]).map(
           (choice) => choice.key,
         )}
@@ -139,8 +155,8 @@ export function PreferencesCard({ preferences }: { preferences: Partial<Preferen
             <Switch
               key={choice.key}
               value={choice.key}
-              label={choice.label}
-              description={choice.description}
+              label={i18n._(choice.label)}
+              description={i18n._(choice.description)}
             />
           ))}
         </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Group, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -16,11 +17,11 @@ export const profileFormSchema = z.object({ full_name: displayText(100), company
 type ProfileValues = z.input<typeof profileFormSchema>;
 const FIELDS = ['full_name', 'company'] as const;
 
-const memberSince = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
-
 /** Name and company (PUT /users/me); the e-mail is shown, not edited: it is the sign-in name. */
 export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
+  const { t, i18n } = useLingui();
   const [updateMyProfile] = useUpdateMyProfileMutation();
+  const since = i18n.date(new Date(profile.created_at), { dateStyle: 'long' });
   const [failure, setFailure] = useState<string>();
   const form = useForm<ProfileValues>({
     initialValues: { full_name: profile.full_name ?? '', company: profile.company ?? '' },
@@ -42,8 +43,8 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
         form.resetDirty(next);
         notifications.show({
           color: 'teal',
-          title: 'Profile saved',
-          message: 'Your name and company are updated.',
+          title: t`Profile saved`,
+          message: t`Your name and company are updated.`,
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(error, userMessages.updateProfileFailed, {}, FIELDS);
@@ -58,18 +59,13 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
   return (
     <SectionCard
       headingId="profile-details-title"
-      title="Personal details"
-      description={
-        <>
-          Shown on your licenses and receipts. Member since {memberSince.format(new Date(profile.created_at))}
-          .
-        </>
-      }
+      title={t`Personal details`}
+      description={<Trans>Shown on your licenses and receipts. Member since {since}.</Trans>}
       onSubmit={submit}
     >
-      {failure ? <FormAlert title="Could not save the profile">{failure}</FormAlert> : null}
+      {failure ? <FormAlert title={t`Could not save the profile`}>{failure}</FormAlert> : null}
       <TextInput
-        label="E-mail"
+        label={t`E-mail`}
         value={profile.email}
         readOnly
         description={
@@ -82,17 +78,19 @@ export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
               mr={6}
               style={{ verticalAlign: 'text-bottom' }}
             >
-              {profile.email_verified ? 'Verified' : 'Not verified'}
+              {profile.email_verified ? t`Verified` : t`Not verified`}
             </Badge>
-            Your sign-in address. It cannot be changed here; contact support to move your account.
+            <Trans>
+              Your sign-in address. It cannot be changed here; contact support to move your account.
+            </Trans>
           </>
         }
       />
-      <TextInput label="Full name" autoComplete="name" {...form.getInputProps('full_name')} />
-      <TextInput label="Company" autoComplete="organization" {...form.getInputProps('company')} />
+      <TextInput label={t`Full name`} autoComplete="name" {...form.getInputProps('full_name')} />
+      <TextInput label={t`Company`} autoComplete="organization" {...form.getInputProps('company')} />
       <Group justify="flex-end">
         <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-          Save profile
+          <Trans>Save profile</Trans>
         </Button>
       </Group>
     </SectionCard>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -12,6 +13,7 @@ import { signOutEverywhereFailed, useSignOutEverywhereMutation } from '../users-
 
 /** Signing out here (POST /auth/logout) or on every device at once (POST /auth/logout-all). */
 export function SessionsCard() {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [signOutEverywhere] = useSignOutEverywhereMutation();
@@ -36,7 +38,7 @@ export function SessionsCard() {
     try {
       const message = await signOutEverywhere().unwrap();
       setConfirming(false);
-      notifications.show({ color: 'teal', title: message, message: 'Sign in again to continue.' });
+      notifications.show({ color: 'teal', title: message, message: t`Sign in again to continue.` });
       await leave();
     } catch (failure) {
       setError(failureMessage(failure, signOutEverywhereFailed));
@@ -47,49 +49,51 @@ export function SessionsCard() {
   return (
     <SectionCard
       headingId="sessions-title"
-      title="Sessions"
+      title={t`Sessions`}
       description={
-        <>
+        <Trans>
           Signed in on a shared or lost device? Sign out of every device at once: the desktop app and every
           browser must sign in again. Sessions also end after 30 minutes without activity. The Security page
           lists each device signed in, to sign out one at a time.
-        </>
+        </Trans>
       }
     >
       <Group>
         <Button variant="default" onClick={() => void signOutHere()} loading={leaving === 'here'}>
-          Sign out of this device
+          <Trans>Sign out of this device</Trans>
         </Button>
         <Button color="red" variant="light" onClick={() => setConfirming(true)} disabled={leaving !== null}>
-          Sign out of all devices
+          <Trans>Sign out of all devices</Trans>
         </Button>
       </Group>
       <Modal
         opened={confirming}
         onClose={() => leaving === null && setConfirming(false)}
-        title="Sign out of all devices?"
+        title={t`Sign out of all devices?`}
         centered
       >
         <Stack gap="md">
           <Text size="sm">
-            Every session of your account ends now, this one included. Licenses stay activated on your
-            machines.
+            <Trans>
+              Every session of your account ends now, this one included. Licenses stay activated on your
+              machines.
+            </Trans>
           </Text>
           {error && (
             <Alert color="red" icon={<AlertIcon />} role="alert" title={error}>
-              Nothing was changed. Try again in a moment.
+              <Trans>Nothing was changed. Try again in a moment.</Trans>
             </Alert>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)} disabled={leaving !== null}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button
               color="red"
               onClick={() => void signOutOfEveryDevice()}
               loading={leaving === 'everywhere'}
             >
-              Sign out everywhere
+              <Trans>Sign out everywhere</Trans>
             </Button>
           </Group>
         </Stack>

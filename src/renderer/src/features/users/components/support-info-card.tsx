@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Box, Button, CopyButton, Skeleton, Stack, Text } from '@mantine/core';
 import { CheckIcon } from '../../../components/brand/icons';
 import { SectionCard } from '../../../components/layout/section-card';
@@ -7,12 +8,13 @@ import { SectionCard } from '../../../components/layout/section-card';
  * license key is masked and no token is ever included.
  */
 export function SupportInfoCard({ lines }: { lines: [string, string][] | null }) {
+  const { t } = useLingui();
   const text = lines?.map(([label, value]) => `${label}: ${value}`).join('\n') ?? '';
   return (
     <SectionCard
       headingId="support-info-title"
-      title="App and account information"
-      description="Paste this into a support request: it tells us which app, machine and license you mean."
+      title={t`App and account information`}
+      description={t`Paste this into a support request: it tells us which app, machine and license you mean.`}
       actions={
         <CopyButton value={text} timeout={2500}>
           {({ copied, copy }) => (
@@ -23,7 +25,7 @@ export function SupportInfoCard({ lines }: { lines: [string, string][] | null })
               onClick={copy}
               disabled={!lines}
             >
-              {copied ? 'Copied' : 'Copy details'}
+              {copied ? t`Copied` : t`Copy details`}
             </Button>
           )}
         </CopyButton>
@@ -58,7 +60,7 @@ export function SupportInfoCard({ lines }: { lines: [string, string][] | null })
           ))}
         </Box>
       ) : (
-        <Stack gap={8} aria-busy="true" aria-label="Loading the details">
+        <Stack gap={8} aria-busy="true" aria-label={t`Loading the details`}>
           {Array.from({ length: 6 }, (_, index) => (
             <Skeleton key={index} height={14} width={`${90 - index * 8}%`} />
           ))}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
@@ -27,12 +28,14 @@ function SecurityLinkCard() {
   return (
     <Card withBorder padding="lg">
       <Stack gap="xs" align="flex-start">
-        <Text fw={600}>Two-factor sign-in, passkeys and API tokens</Text>
+        <Text fw={600}>
+          <Trans>Two-factor sign-in, passkeys and API tokens</Trans>
+        </Text>
         <Text size="sm" c="dimmed">
-          Protect your account with a second step at sign-in, and manage what may act for you.
+          <Trans>Protect your account with a second step at sign-in, and manage what may act for you.</Trans>
         </Text>
         <Button component={Link} to={portalPaths.profileSecurity} variant="light">
-          Security settings
+          <Trans>Security settings</Trans>
         </Button>
       </Stack>
     </Card>
@@ -53,6 +56,7 @@ function CardSkeleton({ lines }: { lines: number }) {
 }
 
 export default function ProfilePage() {
+  const { t } = useLingui();
   const profile = useAppSelector(selectUserProfile);
   const preferences = useAppSelector(selectPreferences);
   const error = useAppSelector(selectUserError);
@@ -64,15 +68,15 @@ export default function ProfilePage() {
   return (
     <HeaderedPage
       size="lg"
-      title="Profile"
-      description="Your details, how the portal looks and what we e-mail you, and the security of your account."
+      title={t`Profile`}
+      description={t`Your details, how the portal looks and what we e-mail you, and the security of your account.`}
     >
       {!profile && error ? (
-        <ErrorAlert title="Your profile could not be loaded">
+        <ErrorAlert title={t`Your profile could not be loaded`}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{error}</Text>
             <Button size="xs" variant="white" color="red" onClick={() => void refetch()}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Stack>
         </ErrorAlert>
@@ -99,7 +103,12 @@ export default function ProfilePage() {
           </Stack>
         </SimpleGrid>
       ) : !error ? (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" aria-busy="true" aria-label="Loading your profile">
+        <SimpleGrid
+          cols={{ base: 1, md: 2 }}
+          spacing="lg"
+          aria-busy="true"
+          aria-label={t`Loading your profile`}
+        >
           <CardSkeleton lines={3} />
           <CardSkeleton lines={3} />
         </SimpleGrid>

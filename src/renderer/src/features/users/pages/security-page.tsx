@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Stack } from '@mantine/core';
 import { HeaderedPage } from '../../../components/layout/page-header';
 import { ApiTokensSection } from '../api-tokens/api-tokens-section';
@@ -13,12 +14,14 @@ import { TwoFactorSection } from '../two-factor/two-factor-section';
  * its own, one line each below.
  */
 export default function SecurityPage() {
+  const { t } = useLingui();
+
   const isAdmin = useAppSelector(selectUserRole) === 'admin';
   return (
     <HeaderedPage
       size="lg"
-      title="Security"
-      description="Where you are signed in, two-factor sign-in, passkeys and API tokens: how you sign in, and what may act for you."
+      title={t`Security`}
+      description={t`Where you are signed in, two-factor sign-in, passkeys and API tokens: how you sign in, and what may act for you.`}
     >
       <Stack gap="lg">
         <ActiveSessionsSection />

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { SimpleGrid, Stack } from '@mantine/core';
 import { useMemo } from 'react';
 import { HeaderedPage } from '../../../components/layout/page-header';
@@ -12,6 +13,8 @@ import { formatDetails, supportDetails } from '../support-details';
 import { useFetchServerVersionQuery } from '../users-endpoints';
 
 export default function SupportPage() {
+  const { t } = useLingui();
+
   const user = useAppSelector(selectCurrentUser);
   // This machine and its license check, both read again on each visit and by 'Check license status'.
   const { machine: found, machineError, result: status, checking, checkedAt, checkAgain } = useThisMachine();
@@ -42,8 +45,8 @@ export default function SupportPage() {
   return (
     <HeaderedPage
       size="xl"
-      title="Support"
-      description="Answers to common questions, a check of this machine’s license, a way to reach us and your requests so far."
+      title={t`Support`}
+      description={t`Answers to common questions, a check of this machine’s license, a way to reach us and your requests so far.`}
     >
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg" style={{ alignItems: 'start' }}>
         <Stack gap="lg">

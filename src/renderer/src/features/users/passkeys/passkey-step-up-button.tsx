@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { failureMessage } from '../../../lib/api-errors';
@@ -36,7 +37,7 @@ export function PasskeyStepUpButton({ onProved }: { onProved: () => void }) {
   return (
     <Stack gap={4}>
       <Button variant="default" fullWidth loading={busy} onClick={() => void prove()}>
-        Use a passkey
+        <Trans>Use a passkey</Trans>
       </Button>
       {failure && (
         <Text size="sm" c="red" role="alert">

@@ -1,3 +1,6 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Badge, Button, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -16,24 +19,23 @@ import {
   useStartPasskeyRegistrationMutation,
 } from './passkey-endpoints';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => dateTime.format(new Date(iso));
-
 /** The browser's half of a ceremony, loaded when a passkey is first used here. */
 const ceremonies = () => import('../../../lib/passkey-ceremony');
 
 /** The desktop shell's pages are not an origin passkeys are registered for (see docs/architecture.md). */
 const onDesktop = () => typeof window !== 'undefined' && window.desktop !== undefined;
 
-function nameError(name: string): string | null {
+function nameError(name: string, i18n: I18n): string | null {
   const trimmed = name.trim();
-  if (trimmed.length === 0) return 'Name the passkey, e.g. "Work laptop" or "Phone"';
-  if (trimmed.length > PASSKEY_NAME_MAX_LENGTH) return `At most ${PASSKEY_NAME_MAX_LENGTH} characters`;
+  const max = PASSKEY_NAME_MAX_LENGTH;
+  if (trimmed.length === 0) return i18n._(msg`Name the passkey, e.g. "Work laptop" or "Phone"`);
+  if (trimmed.length > max) return i18n._(msg`At most ${max} characters`);
   return null;
 }
 
 /** The passkeys of the signed-in account: each named, with when it was added and last used. */
 export function PasskeysSection() {
+  const { t } = useLingui();
   const desktop = onDesktop();
   const passkeys = useListPasskeysQuery(undefined, { skip: desktop });
   const [adding, setAdding] = useState(false);
@@ -43,33 +45,37 @@ export function PasskeysSection() {
   return (
     <SectionCard
       headingId="passkeys-title"
-      title="Passkeys"
-      description="Sign in with your fingerprint, face or device PIN instead of your password, or use a passkey as the second step of a password sign-in."
+      title={t`Passkeys`}
+      description={t`Sign in with your fingerprint, face or device PIN instead of your password, or use a passkey as the second step of a password sign-in.`}
       actions={
         desktop ? undefined : (
           <Button onClick={() => setAdding(true)} disabled={!passkeys.isSuccess}>
-            Add a passkey
+            <Trans>Add a passkey</Trans>
           </Button>
         )
       }
     >
       {desktop ? (
-        <Alert color="blue" variant="light" title="Manage passkeys in your browser">
-          Passkeys belong to the portal&apos;s web address, so this app cannot create or use them. Open the
-          portal in your browser to add a passkey or sign in with one; your passkeys then work in any browser
-          on your devices.
+        <Alert color="blue" variant="light" title={t`Manage passkeys in your browser`}>
+          <Trans>
+            Passkeys belong to the portal&apos;s web address, so this app cannot create or use them. Open the
+            portal in your browser to add a passkey or sign in with one; your passkeys then work in any
+            browser on your devices.
+          </Trans>
         </Alert>
       ) : passkeys.isLoading ? (
         <Group gap="xs">
           <Loader size="sm" />
-          <Text size="sm">Loading your passkeys…</Text>
+          <Text size="sm">
+            <Trans>Loading your passkeys…</Trans>
+          </Text>
         </Group>
       ) : passkeys.isError ? (
         <Alert color="red" icon={<AlertIcon />} role="alert" title={passkeyMessages.listFailed}>
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{failureMessage(passkeys.error, 'Try again in a moment.')}</Text>
+            <Text size="sm">{failureMessage(passkeys.error, t`Try again in a moment.`)}</Text>
             <Button size="xs" variant="default" onClick={() => void passkeys.refetch()}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Stack>
         </Alert>
@@ -93,7 +99,7 @@ export function PasskeysSection() {
         </Stack>
       ) : (
         <Text size="sm" c="dimmed">
-          No passkeys yet. Add one to sign in without typing your password.
+          <Trans>No passkeys yet. Add one to sign in without typing your password.</Trans>
         </Text>
       )}
       <AddPasskeyDialog opened={adding} onClose={() => setAdding(false)} />
@@ -112,6 +118,11 @@ function PasskeyRow({
   onRename: () => void;
   onRemove: () => void;
 }) {
+  const { t, i18n } = useLingui();
+  const when = (iso: string) => i18n.date(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
+  const name = passkey.name;
+  const added = when(passkey.created_at);
+  const lastUsed = passkey.last_used_at ? when(passkey.last_used_at) : null;
   return (
     <Group
       component="li"
@@ -132,34 +143,29 @@ function PasskeyRow({
           </Text>
           {passkey.device_type === 'multiDevice' && (
             <Badge variant="light" color="gray" size="sm">
-              Synced
+              <Trans>Synced</Trans>
             </Badge>
           )}
         </Group>
         <Text size="sm" c="dimmed">
-          Added <time dateTime={passkey.created_at}>{when(passkey.created_at)}</time>
-          {' · '}
           {passkey.last_used_at ? (
-            <>
-              last used <time dateTime={passkey.last_used_at}>{when(passkey.last_used_at)}</time>
-            </>
+            <Trans>
+              Added <time dateTime={passkey.created_at}>{added}</time> · last used{' '}
+              <time dateTime={passkey.last_used_at}>{lastUsed}</time>
+            </Trans>
           ) : (
-            'never used'
+            <Trans>
+              Added <time dateTime={passkey.created_at}>{added}</time> · never used
+            </Trans>
           )}
         </Text>
       </Stack>
       <Group gap="xs">
-        <Button size="xs" variant="default" onClick={onRename} aria-label={`Rename ${passkey.name}`}>
-          Rename
+        <Button size="xs" variant="default" onClick={onRename} aria-label={t`Rename ${name}`}>
+          <Trans>Rename</Trans>
         </Button>
-        <Button
-          size="xs"
-          color="red"
-          variant="light"
-          onClick={onRemove}
-          aria-label={`Remove ${passkey.name}`}
-        >
-          Remove
+        <Button size="xs" color="red" variant="light" onClick={onRemove} aria-label={t`Remove ${name}`}>
+          <Trans>Remove</Trans>
         </Button>
       </Group>
     </Group>
@@ -168,6 +174,7 @@ function PasskeyRow({
 
 /** Names the passkey first, then asks the browser to make it. */
 function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t, i18n } = useLingui();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -184,7 +191,7 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
   }, [opened]);
 
   const submit = async () => {
-    const problem = nameError(name);
+    const problem = nameError(name, i18n);
     setError(problem);
     if (problem) return;
     setBusy(true);
@@ -193,11 +200,11 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
       const { createPasskey } = await ceremonies();
       const { ceremony, options } = await start().unwrap();
       const response = await createPasskey(options);
-      const added = await finish({ ceremony, name: name.trim(), response }).unwrap();
+      const added = (await finish({ ceremony, name: name.trim(), response }).unwrap()).name;
       notifications.show({
         color: 'teal',
-        title: 'Passkey added',
-        message: `${added.name} can now sign you in.`,
+        title: t`Passkey added`,
+        message: t`${added} can now sign you in.`,
       });
       onClose();
     } catch (failed) {
@@ -208,7 +215,7 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
   };
 
   return (
-    <Modal opened={opened} onClose={() => !busy && onClose()} title="Add a passkey" centered>
+    <Modal opened={opened} onClose={() => !busy && onClose()} title={t`Add a passkey`} centered>
       <form
         noValidate
         onSubmit={(event) => {
@@ -217,28 +224,30 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
         }}
       >
         <Stack gap="md">
-          {failure && <FormAlert title="Could not add the passkey">{failure}</FormAlert>}
+          {failure && <FormAlert title={t`Could not add the passkey`}>{failure}</FormAlert>}
           <TextInput
-            label="Name"
-            description="So you can tell your passkeys apart, e.g. the device or password manager that keeps it."
-            placeholder="Work laptop"
+            label={t`Name`}
+            description={t`So you can tell your passkeys apart, e.g. the device or password manager that keeps it.`}
+            placeholder={t`Work laptop`}
             value={name}
             onChange={(event) => setName(event.currentTarget.value)}
-            onBlur={() => name !== '' && setError(nameError(name))}
+            onBlur={() => name !== '' && setError(nameError(name, i18n))}
             error={error}
             maxLength={PASSKEY_NAME_MAX_LENGTH + 10}
             required
             data-autofocus
           />
           <Text size="sm" c="dimmed">
-            Your browser then asks you to confirm with your fingerprint, face, device PIN or security key.
+            <Trans>
+              Your browser then asks you to confirm with your fingerprint, face, device PIN or security key.
+            </Trans>
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={busy}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button type="submit" loading={busy}>
-              Continue
+              <Trans>Continue</Trans>
             </Button>
           </Group>
         </Stack>
@@ -248,6 +257,7 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
 }
 
 function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; onClose: () => void }) {
+  const { t, i18n } = useLingui();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -262,7 +272,7 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
   }, [passkey]);
 
   const submit = async () => {
-    const problem = nameError(name);
+    const problem = nameError(name, i18n);
     setError(problem);
     if (problem || !passkey) return;
     setFailure(null);
@@ -275,7 +285,12 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
   };
 
   return (
-    <Modal opened={passkey !== null} onClose={() => !isLoading && onClose()} title="Rename passkey" centered>
+    <Modal
+      opened={passkey !== null}
+      onClose={() => !isLoading && onClose()}
+      title={t`Rename passkey`}
+      centered
+    >
       <form
         noValidate
         onSubmit={(event) => {
@@ -284,12 +299,12 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
         }}
       >
         <Stack gap="md">
-          {failure && <FormAlert title="Could not rename the passkey">{failure}</FormAlert>}
+          {failure && <FormAlert title={t`Could not rename the passkey`}>{failure}</FormAlert>}
           <TextInput
-            label="Name"
+            label={t`Name`}
             value={name}
             onChange={(event) => setName(event.currentTarget.value)}
-            onBlur={() => setError(nameError(name))}
+            onBlur={() => setError(nameError(name, i18n))}
             error={error}
             maxLength={PASSKEY_NAME_MAX_LENGTH + 10}
             required
@@ -297,10 +312,10 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={isLoading}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button type="submit" loading={isLoading}>
-              Save
+              <Trans>Save</Trans>
             </Button>
           </Group>
         </Stack>
@@ -315,14 +330,16 @@ function RenamePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
  * removal goes through.
  */
 function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; onClose: () => void }) {
+  const { t } = useLingui();
   const [remove] = useRemovePasskeyMutation();
+  const name = passkey?.name;
 
   return (
     <ConfirmDialog
       opened={passkey !== null}
-      title={`Remove ${passkey?.name ?? 'passkey'}?`}
-      confirmLabel="Remove passkey"
-      failureTitle="Could not remove the passkey"
+      title={name === undefined ? t`Remove passkey?` : t`Remove ${name}?`}
+      confirmLabel={t`Remove passkey`}
+      failureTitle={t`Could not remove the passkey`}
       fallback={passkeyMessages.removeFailed}
       centered
       onClose={onClose}
@@ -331,18 +348,20 @@ function RemovePasskeyDialog({ passkey, onClose }: { passkey: Passkey | null; on
         await remove(passkey.id).unwrap();
         notifications.show({
           color: 'teal',
-          title: 'Passkey removed',
-          message: `${passkey.name} no longer signs you in.`,
+          title: t`Passkey removed`,
+          message: t`${name} no longer signs you in.`,
         });
         onClose();
       }}
     >
       <Text size="sm">
-        It stops signing you in at once. The passkey may stay on your device or in your password manager:
-        delete it there too.
+        <Trans>
+          It stops signing you in at once. The passkey may stay on your device or in your password manager:
+          delete it there too.
+        </Trans>
       </Text>
       <Text size="sm" c="dimmed">
-        If you signed in more than ten minutes ago, you are first asked to confirm it is you.
+        <Trans>If you signed in more than ten minutes ago, you are first asked to confirm it is you.</Trans>
       </Text>
     </ConfirmDialog>
   );

@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { plural } from '@lingui/core/macro';
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AccountSession } from '../../../../../shared/api/auth';
@@ -25,6 +27,19 @@ function SessionRow({
   revoking: boolean;
   disabled: boolean;
 }) {
+  const { t } = useLingui();
+  const device = session.device;
+  const ip = session.ip;
+  const lastActive = (
+    <time dateTime={session.last_active_at} title={formatDateTime(session.last_active_at)}>
+      {formatRelative(session.last_active_at)}
+    </time>
+  );
+  const signedIn = (
+    <time dateTime={session.signed_in_at} title={formatDateTime(session.signed_in_at)}>
+      {formatDateTime(session.signed_in_at)}
+    </time>
+  );
   return (
     <Paper component="li" withBorder p="sm" radius="md">
       <Group justify="space-between" gap="sm" wrap="wrap">
@@ -37,19 +52,20 @@ function SessionRow({
               </Text>
               {session.current ? (
                 <Badge variant="light" color="iris" tt="none" size="sm">
-                  This device
+                  <Trans>This device</Trans>
                 </Badge>
               ) : null}
             </Group>
             <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {session.ip ? `${session.ip} · ` : ''}Last active{' '}
-              <time dateTime={session.last_active_at} title={formatDateTime(session.last_active_at)}>
-                {formatRelative(session.last_active_at)}
-              </time>{' '}
-              · Signed in{' '}
-              <time dateTime={session.signed_in_at} title={formatDateTime(session.signed_in_at)}>
-                {formatDateTime(session.signed_in_at)}
-              </time>
+              {ip ? (
+                <Trans>
+                  {ip} · Last active {lastActive} · Signed in {signedIn}
+                </Trans>
+              ) : (
+                <Trans>
+                  Last active {lastActive} · Signed in {signedIn}
+                </Trans>
+              )}
             </Text>
           </Stack>
         </Group>
@@ -60,9 +76,9 @@ function SessionRow({
             onClick={() => onRevoke(session)}
             loading={revoking}
             disabled={disabled}
-            aria-label={`Sign out ${session.device}${session.ip ? ` (${session.ip})` : ''}`}
+            aria-label={ip ? t`Sign out ${device} (${ip})` : t`Sign out ${device}`}
           >
-            Sign out
+            <Trans>Sign out</Trans>
           </Button>
         )}
       </Group>
@@ -75,6 +91,7 @@ function SessionRow({
  * activity; any other one can be signed out, or all of them but this one at once.
  */
 export function ActiveSessionsSection() {
+  const { t } = useLingui();
   const answer = useListMySessionsQuery(undefined, { refetchOnMountOrArgChange: true });
   const [revoke] = useRevokeMySessionMutation();
   const [revokeOthers, othersState] = useSignOutOtherSessionsMutation();
@@ -88,7 +105,8 @@ export function ActiveSessionsSection() {
     setRevoking(session.id);
     try {
       await revoke(session.id).unwrap();
-      showToast({ title: 'Signed out', message: `${session.device} must sign in again.` });
+      const device = session.device;
+      showToast({ title: t`Signed out`, message: t`${device} must sign in again.` });
     } catch (error) {
       setFailure(failureMessage(error, sessionMessages.revokeFailed));
     } finally {
@@ -100,12 +118,13 @@ export function ActiveSessionsSection() {
     setFailure(null);
     try {
       const result = await revokeOthers().unwrap();
+      const ended = result.ended;
       showToast({
         title: result.message,
         message:
           result.ended === 0
-            ? 'Only this device is signed in.'
-            : `${result.ended} other session${result.ended === 1 ? '' : 's'} must sign in again.`,
+            ? t`Only this device is signed in.`
+            : t`${plural(ended, { one: '# other session must sign in again.', other: '# other sessions must sign in again.' })}`,
       });
     } catch (error) {
       setFailure(failureMessage(error, sessionMessages.revokeOthersFailed));
@@ -115,8 +134,8 @@ export function ActiveSessionsSection() {
   return (
     <SectionCard
       headingId="active-sessions-title"
-      title="Where you are signed in"
-      description="Each browser and desktop app signed in to your account. Sign out any you do not recognize; its licenses stay activated."
+      title={t`Where you are signed in`}
+      description={t`Each browser and desktop app signed in to your account. Sign out any you do not recognize; its licenses stay activated.`}
       actions={
         <Button
           variant="light"
@@ -125,19 +144,23 @@ export function ActiveSessionsSection() {
           loading={othersState.isLoading}
           disabled={others === 0 || revoking !== null}
         >
-          Sign out everywhere else
+          <Trans>Sign out everywhere else</Trans>
         </Button>
       }
     >
-      {failure ? <ErrorAlert title={failure}>Nothing was changed. Try again in a moment.</ErrorAlert> : null}
+      {failure ? (
+        <ErrorAlert title={failure}>
+          <Trans>Nothing was changed. Try again in a moment.</Trans>
+        </ErrorAlert>
+      ) : null}
       {answer.error && !sessions ? (
         <ErrorAlert title={failureMessage(answer.error, sessionMessages.fetchFailed)}>
           <Button size="xs" variant="white" color="red" onClick={() => void answer.refetch()}>
-            Try again
+            <Trans>Try again</Trans>
           </Button>
         </ErrorAlert>
       ) : !sessions ? (
-        <Stack gap="xs" aria-busy="true" aria-label="Loading your sessions">
+        <Stack gap="xs" aria-busy="true" aria-label={t`Loading your sessions`}>
           <Skeleton height={56} radius="md" />
           <Skeleton height={56} radius="md" />
         </Stack>
@@ -148,7 +171,7 @@ export function ActiveSessionsSection() {
           m={0}
           p={0}
           style={{ listStyle: 'none' }}
-          aria-label="Signed-in sessions"
+          aria-label={t`Signed-in sessions`}
         >
           {sessions.map((session) => (
             <SessionRow

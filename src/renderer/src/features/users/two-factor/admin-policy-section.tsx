@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Loader, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -12,6 +13,7 @@ import {
 
 /** Administrators only: the platform setting that requires two-factor sign-in of every administrator. */
 export function AdminTwoFactorPolicySection() {
+  const { t } = useLingui();
   const settings = useGetSecuritySettingsQuery();
   const [update, updating] = useUpdateSecuritySettingsMutation();
   const [error, setError] = useState<string | null>(null);
@@ -23,8 +25,8 @@ export function AdminTwoFactorPolicySection() {
       notifications.show({
         color: 'green',
         message: on
-          ? 'Administrators must now use two-factor sign-in.'
-          : 'Two-factor sign-in is no longer required of administrators.',
+          ? t`Administrators must now use two-factor sign-in.`
+          : t`Two-factor sign-in is no longer required of administrators.`,
       });
     } catch (failure) {
       setError(failureMessage(failure, twoFactorMessages.saveSettingsFailed));
@@ -34,18 +36,18 @@ export function AdminTwoFactorPolicySection() {
   return (
     <SectionCard
       headingId="admin-two-factor-policy-title"
-      title="Platform policy"
-      description="Applies to every administrator of the portal."
+      title={t`Platform policy`}
+      description={t`Applies to every administrator of the portal.`}
     >
-      {settings.isLoading ? <Loader size="sm" aria-label="Loading the security settings" /> : null}
-      {error ? <FormAlert title="Not saved">{error}</FormAlert> : null}
+      {settings.isLoading ? <Loader size="sm" aria-label={t`Loading the security settings`} /> : null}
+      {error ? <FormAlert title={t`Not saved`}>{error}</FormAlert> : null}
       {settings.data ? (
         <Switch
           checked={settings.data.require_admin_two_factor}
           disabled={updating.isLoading}
           onChange={(event) => void change(event.currentTarget.checked)}
-          label="Require two-factor sign-in for administrators"
-          description="An administrator without a second factor must set one up before using the admin console."
+          label={t`Require two-factor sign-in for administrators`}
+          description={t`An administrator without a second factor must set one up before using the admin console.`}
         />
       ) : null}
       {settings.isError ? (

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Loader } from '@mantine/core';
 import { Navigate, Outlet } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
@@ -9,8 +10,9 @@ import { useGetTwoFactorStatusQuery } from './two-factor-endpoints';
  * meanwhile, 403 two_factor_enrolment_required).
  */
 export default function TwoFactorEnrolmentCheck() {
+  const { t } = useLingui();
   const status = useGetTwoFactorStatusQuery(undefined, { refetchOnMountOrArgChange: 30 });
-  if (status.isLoading) return <Loader size="sm" m="xl" aria-label="Loading" />;
+  if (status.isLoading) return <Loader size="sm" m="xl" aria-label={t`Loading`} />;
   const current = status.data;
   if (current?.required && !current.totp_enabled && current.passkeys === 0)
     return <Navigate to={portalPaths.profileSecurity} replace />;

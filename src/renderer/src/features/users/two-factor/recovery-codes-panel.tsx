@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, CopyButton, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { PRODUCT_NAME } from '../../../../../shared/constants';
 
@@ -14,17 +15,20 @@ function download(codes: readonly string[]) {
 
 /** Ten new recovery codes, shown this once: copy or download them, then confirm they are kept. */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {
+  const { t } = useLingui();
   return (
     <Stack gap="sm">
-      <Alert color="yellow" variant="light" title="Save your recovery codes now">
-        Each code signs you in once if you lose your phone. They are shown only this once: keep them somewhere
-        safe, such as a password manager.
+      <Alert color="yellow" variant="light" title={t`Save your recovery codes now`}>
+        <Trans>
+          Each code signs you in once if you lose your phone. They are shown only this once: keep them
+          somewhere safe, such as a password manager.
+        </Trans>
       </Alert>
       <SimpleGrid
         cols={{ base: 1, xs: 2 }}
         spacing="xs"
         component="ol"
-        aria-label="Recovery codes"
+        aria-label={t`Recovery codes`}
         data-testid="recovery-codes"
         style={{ listStyle: 'none', padding: 0, margin: 0 }}
       >
@@ -38,14 +42,16 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: readonly string[]
         <CopyButton value={codes.join('\n')}>
           {({ copied, copy }) => (
             <Button variant="default" onClick={copy}>
-              {copied ? 'Copied' : 'Copy codes'}
+              {copied ? t`Copied` : t`Copy codes`}
             </Button>
           )}
         </CopyButton>
         <Button variant="default" onClick={() => download(codes)}>
-          Download
+          <Trans>Download</Trans>
         </Button>
-        <Button onClick={onDone}>I have saved them</Button>
+        <Button onClick={onDone}>
+          <Trans>I have saved them</Trans>
+        </Button>
       </Group>
     </Stack>
   );

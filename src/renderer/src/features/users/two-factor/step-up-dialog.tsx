@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Button,
@@ -25,6 +26,7 @@ type Method = 'password' | 'code' | 'recovery_code';
  * sent again (lib/api.ts). Closing it leaves the change refused.
  */
 export default function StepUpHost() {
+  const { t } = useLingui();
   const [opened, setOpened] = useState(false);
   const [method, setMethod] = useState<Method>('password');
   const [value, setValue] = useState('');
@@ -59,7 +61,7 @@ export default function StepUpHost() {
     event.preventDefault();
     const typed = method === 'password' ? value : value.trim();
     if (!typed) {
-      setError(method === 'password' ? 'Enter your password' : 'Enter the code');
+      setError(method === 'password' ? t`Enter your password` : t`Enter the code`);
       return;
     }
     setError(null);
@@ -81,7 +83,7 @@ export default function StepUpHost() {
     <Modal
       opened={opened}
       onClose={() => finish(false)}
-      title="Confirm it is you"
+      title={t`Confirm it is you`}
       centered
       // Asked for in the middle of another dialog's action (a new API token, a refund): above it,
       // whichever of the two was put in the page first.
@@ -90,8 +92,16 @@ export default function StepUpHost() {
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
           <Text size="sm">
-            This change needs a recent sign-in. Confirm with your password
-            {hasTotp ? ' or a code from your authenticator app' : ''}; it lasts ten minutes.
+            {hasTotp ? (
+              <Trans>
+                This change needs a recent sign-in. Confirm with your password or a code from your
+                authenticator app; it lasts ten minutes.
+              </Trans>
+            ) : (
+              <Trans>
+                This change needs a recent sign-in. Confirm with your password; it lasts ten minutes.
+              </Trans>
+            )}
           </Text>
           {hasTotp ? (
             <SegmentedControl
@@ -102,15 +112,15 @@ export default function StepUpHost() {
                 setError(null);
               }}
               data={[
-                { value: 'password', label: 'Password' },
-                { value: 'code', label: 'Authenticator code' },
+                { value: 'password', label: t`Password` },
+                { value: 'code', label: t`Authenticator code` },
               ]}
               fullWidth
             />
           ) : null}
           {method === 'password' ? (
             <PasswordField
-              label="Password"
+              label={t`Password`}
               autoComplete="current-password"
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
@@ -121,7 +131,7 @@ export default function StepUpHost() {
             <TotpCodeInput value={value} onChange={setValue} error={error} autoFocus />
           ) : (
             <TextInput
-              label="Recovery code"
+              label={t`Recovery code`}
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
               autoComplete="off"
@@ -140,16 +150,16 @@ export default function StepUpHost() {
                 setError(null);
               }}
             >
-              {method === 'code' ? 'Use a recovery code instead' : 'Use a code from the app'}
+              {method === 'code' ? t`Use a recovery code instead` : t`Use a code from the app`}
             </Anchor>
           ) : null}
           {(status.data?.passkeys ?? 0) > 0 ? <PasskeyStepUpButton onProved={() => finish(true)} /> : null}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => finish(false)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button type="submit" loading={steppingUp.isLoading}>
-              Confirm
+              <Trans>Confirm</Trans>
             </Button>
           </Group>
         </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Anchor,
@@ -36,7 +37,7 @@ export function TotpCodeInput({
   value,
   onChange,
   error,
-  label = 'Code from your authenticator app',
+  label,
   autoFocus = false,
 }: {
   value: string;
@@ -45,9 +46,10 @@ export function TotpCodeInput({
   label?: string;
   autoFocus?: boolean;
 }) {
+  const { t } = useLingui();
   return (
     <TextInput
-      label={label}
+      label={label ?? t`Code from your authenticator app`}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
       autoComplete="one-time-code"
@@ -73,6 +75,7 @@ function EnrolPanel({
   onConfirmed: (codes: string[]) => void;
   onCancel: () => void;
 }) {
+  const { t } = useLingui();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [confirm, confirming] = useConfirmTotpMutation();
@@ -81,7 +84,7 @@ function EnrolPanel({
     event.preventDefault();
     const digits = digitsOf(code);
     if (!SIX_DIGITS.test(digits)) {
-      setError('Enter the 6-digit code your app shows');
+      setError(t`Enter the 6-digit code your app shows`);
       return;
     }
     setError(null);
@@ -96,18 +99,22 @@ function EnrolPanel({
     <form onSubmit={(event) => void submit(event)} noValidate>
       <Stack gap="sm">
         <Text size="sm">
-          1. Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator,
-          1Password, Bitwarden, …).
+          <Trans>
+            1. Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator,
+            1Password, Bitwarden, …).
+          </Trans>
         </Text>
         <Image
           src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qr_svg)}`}
-          alt="QR code to add this account to your authenticator app"
+          alt={t`QR code to add this account to your authenticator app`}
           w={200}
           h={200}
           bg="white"
           radius="sm"
         />
-        <Text size="sm">Or type this key into the app:</Text>
+        <Text size="sm">
+          <Trans>Or type this key into the app:</Trans>
+        </Text>
         <Group gap="xs" align="center">
           <Text ff="monospace" size="sm" data-testid="totp-secret" style={{ wordBreak: 'break-all' }}>
             {enrolment.secret}
@@ -115,19 +122,21 @@ function EnrolPanel({
           <CopyButton value={enrolment.secret}>
             {({ copied, copy }) => (
               <Button size="compact-sm" variant="default" onClick={copy}>
-                {copied ? 'Copied' : 'Copy'}
+                {copied ? t`Copied` : t`Copy`}
               </Button>
             )}
           </CopyButton>
         </Group>
-        <Text size="sm">2. Enter the 6-digit code the app shows for this account.</Text>
+        <Text size="sm">
+          <Trans>2. Enter the 6-digit code the app shows for this account.</Trans>
+        </Text>
         <TotpCodeInput value={code} onChange={setCode} error={error} autoFocus />
         <Group gap="sm">
           <Button type="submit" loading={confirming.isLoading}>
-            Turn on
+            <Trans>Turn on</Trans>
           </Button>
           <Button variant="subtle" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         </Group>
       </Stack>
@@ -137,6 +146,7 @@ function EnrolPanel({
 
 /** Removing the app takes a code from it, or a recovery code when the phone is gone. */
 function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useLingui();
   const [useRecovery, setUseRecovery] = useState(false);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -152,7 +162,7 @@ function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
     event.preventDefault();
     const typed = useRecovery ? value.trim() : digitsOf(value);
     if (useRecovery ? typed.length < 10 : !SIX_DIGITS.test(typed)) {
-      setError(useRecovery ? 'Enter one of your recovery codes' : 'Enter the 6-digit code your app shows');
+      setError(useRecovery ? t`Enter one of your recovery codes` : t`Enter the 6-digit code your app shows`);
       return;
     }
     try {
@@ -167,13 +177,15 @@ function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Remove the authenticator app" centered>
+    <Modal opened={opened} onClose={close} title={t`Remove the authenticator app`} centered>
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Stack gap="sm">
-          <Text size="sm">Signing in will need only your password (or a passkey, if you have one).</Text>
+          <Text size="sm">
+            <Trans>Signing in will need only your password (or a passkey, if you have one).</Trans>
+          </Text>
           {useRecovery ? (
             <TextInput
-              label="Recovery code"
+              label={t`Recovery code`}
               value={value}
               onChange={(event) => setValue(event.currentTarget.value)}
               autoComplete="off"
@@ -193,14 +205,14 @@ function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
               setError(null);
             }}
           >
-            {useRecovery ? 'Use a code from the app' : 'Use a recovery code instead'}
+            {useRecovery ? t`Use a code from the app` : t`Use a recovery code instead`}
           </Anchor>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button type="submit" color="red" loading={disabling.isLoading}>
-              Remove
+              <Trans>Remove</Trans>
             </Button>
           </Group>
         </Stack>
@@ -211,6 +223,7 @@ function DisableDialog({ opened, onClose }: { opened: boolean; onClose: () => vo
 
 /** Two-factor sign-in with an authenticator app, and its recovery codes. */
 export function TwoFactorSection() {
+  const { t } = useLingui();
   const status = useGetTwoFactorStatusQuery();
   const [start, starting] = useStartTotpEnrolmentMutation();
   const [regenerate, regenerating] = useRegenerateRecoveryCodesMutation();
@@ -239,35 +252,38 @@ export function TwoFactorSection() {
 
   const current = status.data;
   const enabled = current?.totp_enabled ?? false;
+  const left = current?.recovery_codes_left;
   return (
     <SectionCard
       headingId="two-factor-title"
       id="two-factor"
       title={
         <Group gap="xs" component="span">
-          Two-factor sign-in
+          <Trans>Two-factor sign-in</Trans>
           {current ? (
             <Badge color={enabled ? 'green' : 'gray'} variant="light">
-              {enabled ? 'On' : 'Off'}
+              {enabled ? t`On` : t`Off`}
             </Badge>
           ) : null}
         </Group>
       }
-      description="After your password, signing in asks for a code from an authenticator app on your phone."
+      description={t`After your password, signing in asks for a code from an authenticator app on your phone.`}
     >
-      {status.isLoading ? <Loader size="sm" aria-label="Loading two-factor settings" /> : null}
+      {status.isLoading ? <Loader size="sm" aria-label={t`Loading two-factor settings`} /> : null}
       {status.isError ? (
         <FormAlert title={twoFactorMessages.statusFailed}>
           {failureMessage(status.error, twoFactorMessages.statusFailed)}
         </FormAlert>
       ) : null}
       {current?.required && !enabled && current.passkeys === 0 ? (
-        <Alert color="orange" variant="light" title="Required for your account">
-          Administrators must use two-factor sign-in. Set up an authenticator app (or add a passkey) to
-          continue.
+        <Alert color="orange" variant="light" title={t`Required for your account`}>
+          <Trans>
+            Administrators must use two-factor sign-in. Set up an authenticator app (or add a passkey) to
+            continue.
+          </Trans>
         </Alert>
       ) : null}
-      {error ? <FormAlert title="Something went wrong">{error}</FormAlert> : null}
+      {error ? <FormAlert title={t`Something went wrong`}>{error}</FormAlert> : null}
 
       {codes ? (
         <RecoveryCodesPanel codes={codes} onDone={() => setCodes(null)} />
@@ -278,7 +294,7 @@ export function TwoFactorSection() {
           onConfirmed={(recoveryCodes) => {
             setEnrolment(null);
             setCodes(recoveryCodes);
-            notifications.show({ color: 'green', message: 'Two-factor sign-in is on.' });
+            notifications.show({ color: 'green', message: t`Two-factor sign-in is on.` });
           }}
         />
       ) : current ? (
@@ -286,24 +302,26 @@ export function TwoFactorSection() {
           {enabled ? (
             <>
               <Text size="sm">
-                An authenticator app is set up. Recovery codes left:{' '}
-                <Text span fw={600} data-testid="recovery-codes-left">
-                  {current.recovery_codes_left}
-                </Text>
+                <Trans>
+                  An authenticator app is set up. Recovery codes left:{' '}
+                  <Text span fw={600} data-testid="recovery-codes-left">
+                    {left}
+                  </Text>
+                </Trans>
               </Text>
               <Group gap="sm">
                 <Button variant="default" onClick={() => void renew()} loading={regenerating.isLoading}>
-                  New recovery codes
+                  <Trans>New recovery codes</Trans>
                 </Button>
                 <Button variant="light" color="red" onClick={() => setRemoving(true)}>
-                  Remove the app
+                  <Trans>Remove the app</Trans>
                 </Button>
               </Group>
             </>
           ) : (
             <Group>
               <Button onClick={() => void begin()} loading={starting.isLoading}>
-                Set up an authenticator app
+                <Trans>Set up an authenticator app</Trans>
               </Button>
             </Group>
           )}
