@@ -103,6 +103,8 @@ describe('register page', () => {
       email: 'dana@example.com',
       password: 'violet harbour lamp 42',
       full_name: 'Dana Whitfield',
+      // The language the page was shown in, which the new account starts with.
+      language: 'en',
     });
 
     await userEvent.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));

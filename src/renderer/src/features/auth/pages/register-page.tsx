@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { registerRequestSchema } from '../../../../../shared/api/auth';
 import { authMessages } from '../../../../../shared/messages';
 import { passwordContainsEmail } from '../../../../../shared/password-email-rule';
+import { isPortalLanguage } from '../../../../../shared/languages';
 import { portalPaths } from '../../../../../shared/routes';
 import { EmailField } from '../../../components/forms/email-field';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
@@ -70,7 +71,7 @@ function CheckYourEmail({ email, message, next }: { email: string; message: stri
 }
 
 export default function RegisterPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const dispatch = useAppDispatch();
   const [failure, setFailure] = useState<string>();
   const [registered, setRegistered] = useState<{ email: string; message: string }>();
@@ -96,6 +97,8 @@ export default function RegisterPage() {
           email,
           password,
           ...(full_name ? { full_name } : {}),
+          // The account starts in the language it was created in: its mail speaks it from the first.
+          ...(isPortalLanguage(i18n.locale) ? { language: i18n.locale } : {}),
         });
         const message =
           typeof answer === 'string'
