@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { License } from '../../../../shared/api/licenses';
 import type { PaymentConfig } from '../../../../shared/api/payments';
@@ -12,6 +13,8 @@ import { refreshLicenses, setCurrentLicense } from '../licenses';
 
 /** Razorpay Checkout's loader and openers, imported on a click to pay. */
 type RazorpayModule = typeof RazorpayCheckout;
+
+const paymentReferenceText = (reference: string) => t`Your payment reference is ${reference}.`;
 
 /** The server's message when `error` refuses a coupon (used up since the preview, say), else null. */
 export function couponRefusal(error: unknown): string | null {
@@ -179,8 +182,8 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
                 update({ step: 'idle' });
                 setNotice({
                   tone: 'error',
-                  title: 'The payment could not be verified',
-                  message: `${problem} Your payment reference is ${answer.razorpay_payment_id}.`,
+                  title: t`The payment could not be verified`,
+                  message: `${problem} ${paymentReferenceText(answer.razorpay_payment_id)}`,
                 });
               });
             },
@@ -188,8 +191,8 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
               kind.changed();
               setNotice({
                 tone: 'error',
-                title: 'The payment did not go through',
-                message: `${failure.error.description ?? 'The payment was declined.'} You can try again in the payment window or choose another way to pay.`,
+                title: t`The payment did not go through`,
+                message: `${failure.error.description ?? t`The payment was declined.`} ${t`You can try again in the payment window or choose another way to pay.`}`,
               });
             },
             onDismissed: () => void dismissed(opened),
@@ -199,9 +202,8 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
         update({ step: 'idle' });
         setNotice({
           tone: 'error',
-          title: 'The payment window could not be opened',
-          message:
-            'Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again. Nothing was charged.',
+          title: t`The payment window could not be opened`,
+          message: t`Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again. Nothing was charged.`,
         });
       }
     },
@@ -223,7 +225,7 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
         setNotice({
           tone: 'error',
           title: kind.startFailedTitle(plan),
-          message: failureMessage(error, 'Try again in a moment. Nothing was charged.'),
+          message: failureMessage(error, t`Try again in a moment. Nothing was charged.`),
         });
         return;
       }
@@ -245,7 +247,7 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
       try {
         result = await kind.completeSandbox(opened, outcome);
       } catch (error) {
-        update({ step: 'sandbox', opened, busy: null, problem: failureMessage(error, 'Try again.') });
+        update({ step: 'sandbox', opened, busy: null, problem: failureMessage(error, t`Try again.`) });
         return;
       }
       if (result.outcome === 'declined') {
@@ -253,7 +255,7 @@ export function useCheckoutFlow<Opened, Done, Answer extends { razorpay_payment_
           step: 'sandbox',
           opened,
           busy: null,
-          problem: `${declined(result.description)} You can pay again or close the checkout.`,
+          problem: `${declined(result.description)} ${t`You can pay again or close the checkout.`}`,
         });
         return;
       }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMemo } from 'react';
 import type {
   PaymentOrder,
@@ -34,7 +35,7 @@ export function useCheckout(events: CheckoutEvents = {}): Checkout {
   const kind = useMemo<CheckoutKind<PaymentOrder, PaymentVerification, VerifyPaymentRequest>>(
     () => ({
       open: (plan, couponCode) => createOrder({ planId: plan.id, couponCode }).unwrap(),
-      startFailedTitle: (plan) => `Could not start the checkout for ${plan.name}`,
+      startFailedTitle: ({ name }) => t`Could not start the checkout for ${name}`,
       isSandbox: (order) => order.sandbox,
       async completeSandbox(order, outcome) {
         const result = await completeSandbox({ orderId: order.order_id, outcome }).unwrap();
@@ -46,7 +47,10 @@ export function useCheckout(events: CheckoutEvents = {}): Checkout {
         razorpay.openRazorpayCheckout(await razorpay.loadRazorpayCheckout(), order, options, callbacks);
       },
       verify: (answer) => verifyPayment(answer).unwrap(),
-      verifyFailed: (order) => `The payment for ${order.plan.name} could not be verified.`,
+      verifyFailed: (order) => {
+        const planName = order.plan.name;
+        return t`The payment for ${planName} could not be verified.`;
+      },
       licenseOf: (verification) => verification.license,
       async settledMeanwhile(order) {
         const payment = await dispatch(

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { useCallback, useState } from 'react';
 import { type CouponPreview, couponCodeSchema } from '../../../../shared/api/coupons';
@@ -85,7 +86,7 @@ export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
       const parsed = couponCodeSchema.safeParse(code);
       if (!parsed.success) {
         setSubmitted(null);
-        setInvalid(parsed.error.issues[0]?.message ?? 'Enter the coupon code');
+        setInvalid(parsed.error.issues[0]?.message ?? t`Enter the coupon code`);
         return;
       }
       setInvalid(null);

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMemo, useRef } from 'react';
 import type { CouponPreview } from '../../../../shared/api/coupons';
 import type { PaymentConfig } from '../../../../shared/api/payments';
@@ -58,14 +59,16 @@ export const subscriptionSubject = (
   const { plan, trial_ends_at: trialEndsAt } = checkout.subscription;
   const recurringMinor =
     (coupon?.duration === 'forever' ? coupon.amount_after_minor : plan.price_minor) * seats;
-  const recurring = `${formatRecurringPrice(recurringMinor, plan.currency, plan.billing_interval)} until you cancel`;
+  const price = formatRecurringPrice(recurringMinor, plan.currency, plan.billing_interval);
+  const recurring = t`${price} until you cancel`;
+  const trialEnd = trialEndsAt ? formatDate(trialEndsAt) : null;
   return {
     planName: plan.name,
     amount: checkout.amount,
     currency: checkout.currency,
-    reference: { label: 'Subscription', id: checkout.subscription_id },
+    reference: { label: t`Subscription`, id: checkout.subscription_id },
     email: checkout.prefill.email,
-    recurring: trialEndsAt ? `Free trial until ${formatDate(trialEndsAt)}, then ${recurring}` : recurring,
+    recurring: trialEnd ? t`Free trial until ${trialEnd}, then ${recurring}` : recurring,
   };
 };
 
@@ -97,7 +100,7 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
               ...(despiteLifetime.current ? { confirmLifetimeOverlap: true } : {}),
               ...(trial.current ? { trial: true } : {}),
             }).unwrap(),
-      startFailedTitle: (plan) => `Could not start the subscription to ${plan.name}`,
+      startFailedTitle: ({ name }) => t`Could not start the subscription to ${name}`,
       isSandbox: (checkout) => checkout.sandbox,
       async completeSandbox(checkout, outcome) {
         const result = await completeSandbox({ subscriptionId: checkout.subscription_id, outcome }).unwrap();
@@ -114,8 +117,10 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
         );
       },
       verify: (answer) => verifySubscription(answer).unwrap(),
-      verifyFailed: (checkout) =>
-        `The first payment for ${checkout.subscription.plan.name} could not be verified.`,
+      verifyFailed: (checkout) => {
+        const planName = checkout.subscription.plan.name;
+        return t`The first payment for ${planName} could not be verified.`;
+      },
       licenseOf: (activation) => activation.license,
       // A webhook may have started it meanwhile: the Subscriptions page reads it fresh.
       // An organisation's purchase changes its seats and license on its page too.

@@ -1,20 +1,26 @@
+import { msg, plural, t } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import type { Subscription } from '../../../../shared/api/subscriptions';
 import type { StatusTone } from '../../components/data/status-badge';
 import { formatDate, formatDateTime } from '../../lib/format-date';
 import { formatMoney } from '../../lib/format-money';
+import { formattingLocale } from '../../lib/i18n/portal-i18n';
 import { utc } from '../../../../shared/dates';
 import { onCardTrial } from './card-trial';
 
 type Interval = Subscription['plan']['billing_interval'];
 
-/** "month" / "year": the words a price is per. */
-export const INTERVAL_WORDS: Record<Interval, string> = { month: 'month', year: 'year' };
-/** "Monthly" / "Yearly": how a subscription is billed. */
-export const INTERVAL_ADJECTIVES: Record<Interval, string> = { month: 'Monthly', year: 'Yearly' };
+/** "Monthly" / "Yearly": how a subscription is billed (render with the shown language's `i18n._`). */
+export const INTERVAL_ADJECTIVES: Record<Interval, MessageDescriptor> = {
+  month: msg`Monthly`,
+  year: msg`Yearly`,
+};
 
-/** "₹999 / month". */
-export const formatRecurringPrice = (priceMinor: number, currency: string, interval: Interval): string =>
-  `${formatMoney(priceMinor, currency)} / ${INTERVAL_WORDS[interval]}`;
+/** "₹999 / month", in the shown language. */
+export function formatRecurringPrice(priceMinor: number, currency: string, interval: Interval): string {
+  const price = formatMoney(priceMinor, currency);
+  return interval === 'year' ? t`${price} / year` : t`${price} / month`;
+}
 
 /** What the customer must know about a subscription's state, and what to do about it. */
 export interface StatusNotice {
@@ -43,41 +49,43 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
   switch (status) {
     case 'pending':
       return {
-        label: 'Awaiting first payment',
+        label: t`Awaiting first payment`,
         tone: 'neutral',
         notice: {
           tone: 'info',
-          title: 'Not started',
-          message:
-            'The first payment was not completed, so no license was issued. Subscribe again on the Purchase page.',
+          title: t`Not started`,
+          message: t`The first payment was not completed, so no license was issued. Subscribe again on the Purchase page.`,
           canPayNow: false,
         },
       };
     case 'active':
       if (subscription.pause && !subscription.cancel_at_period_end) {
-        const { starts_at: starts, resumes_at: resumes, periods } = subscription.pause;
+        const start = formatDate(subscription.pause.starts_at);
+        const resume = formatDate(subscription.pause.resumes_at);
+        const length = pausePeriods(subscription.pause.periods, plan.billing_interval);
         return {
-          label: 'Pause planned',
+          label: t`Pause planned`,
           tone: 'info',
           notice: {
             tone: 'info',
-            title: `Pauses on ${formatDate(starts)} for ${pausePeriods(periods, plan.billing_interval)}`,
-            message: `Your license works until ${formatDate(starts)}, the end of the period you paid for. Nothing is charged while it is paused; on ${formatDate(resumes)} it resumes by itself and the next period${subscription.next_charge ? ` (${due})` : ''} is charged then.`,
+            title: t`Pauses on ${start} for ${length}`,
+            message: subscription.next_charge
+              ? t`Your license works until ${start}, the end of the period you paid for. Nothing is charged while it is paused; on ${resume} it resumes by itself and the next period (${due}) is charged then.`
+              : t`Your license works until ${start}, the end of the period you paid for. Nothing is charged while it is paused; on ${resume} it resumes by itself and the next period is charged then.`,
             canPayNow: false,
           },
         };
       }
-      if (!subscription.cancel_at_period_end) return { label: 'Active', tone: 'positive', notice: null };
+      if (!subscription.cancel_at_period_end) return { label: t`Active`, tone: 'positive', notice: null };
       return {
-        label: 'Ends at period end',
+        label: t`Ends at period end`,
         tone: 'caution',
         notice: {
           tone: 'info',
           title: subscription.current_period_end
-            ? `Canceled: ends on ${formatDate(subscription.current_period_end)}`
-            : 'Canceled at the end of the period',
-          message:
-            'No further charge will be made. Your license stays valid until then and expires afterwards; resume before that date to keep it.',
+            ? cancelledTitle(formatDate(subscription.current_period_end))
+            : t`Canceled at the end of the period`,
+          message: t`No further charge will be made. Your license stays valid until then and expires afterwards; resume before that date to keep it.`,
           canPayNow: false,
         },
       };
@@ -85,63 +93,84 @@ export function describeSubscriptionStatus(subscription: Subscription): StatusDi
       const by = subscription.grace_ends_at ? formatDateTime(subscription.grace_ends_at) : null;
       const attempts = subscription.failed_attempts;
       return {
-        label: 'Past due',
+        label: t`Past due`,
         tone: 'caution',
         notice: {
           tone: 'warning',
-          title: by ? `Payment failed: pay by ${by}` : 'Payment failed',
-          message:
-            `The charge of ${due} was declined${attempts > 1 ? ` (${attempts} attempts)` : ''}. ` +
-            `Your license stays valid${by ? ` until ${by}` : ' for now'} while the payment is retried; after that it is suspended. ` +
-            (subscription.sandbox
-              ? 'Pay now, or update the payment method.'
-              : 'Update the card: Razorpay charges it at once.'),
+          title: by ? t`Payment failed: pay by ${by}` : t`Payment failed`,
+          message: [
+            attempts > 1
+              ? t`The charge of ${due} was declined (${attempts} attempts).`
+              : t`The charge of ${due} was declined.`,
+            by
+              ? t`Your license stays valid until ${by} while the payment is retried; after that it is suspended.`
+              : t`Your license stays valid for now while the payment is retried; after that it is suspended.`,
+            subscription.sandbox
+              ? t`Pay now, or update the payment method.`
+              : t`Update the card: Razorpay charges it at once.`,
+          ].join(' '),
           canPayNow: subscription.sandbox,
         },
       };
     }
     case 'suspended':
       return {
-        label: 'Suspended',
+        label: t`Suspended`,
         tone: 'negative',
         notice: {
           tone: 'danger',
-          title: 'License suspended: payment needed',
-          message:
-            `The payment of ${due} failed and the grace period ended` +
-            `${subscription.grace_ends_at ? ` on ${formatDateTime(subscription.grace_ends_at)}` : ''}. ` +
-            `Your license does not work until it is paid: ${subscription.sandbox ? 'pay now, or update the payment method' : 'update the card and Razorpay charges it at once'}. It is restored as soon as a payment goes through.`,
+          title: t`License suspended: payment needed`,
+          message: [
+            suspendedFailure(due, subscription.grace_ends_at),
+            subscription.sandbox
+              ? t`Your license does not work until it is paid: pay now, or update the payment method. It is restored as soon as a payment goes through.`
+              : t`Your license does not work until it is paid: update the card and Razorpay charges it at once. It is restored as soon as a payment goes through.`,
+          ].join(' '),
           canPayNow: subscription.sandbox,
         },
       };
     case 'paused':
       return {
-        label: 'Paused',
+        label: t`Paused`,
         tone: 'info',
         notice: {
           tone: 'info',
-          title: subscription.pause ? `Paused until ${formatDate(subscription.pause.resumes_at)}` : 'Paused',
-          message:
-            `Your license does not work while the subscription is paused, and nothing is charged. ` +
-            (subscription.pause
-              ? `On ${formatDate(subscription.pause.resumes_at)} it resumes by itself and the next period (${due}) is charged then. `
-              : '') +
-            'Resume now to start the next period, and its charge, today.',
+          title: subscription.pause ? pausedUntil(formatDate(subscription.pause.resumes_at)) : t`Paused`,
+          message: [
+            t`Your license does not work while the subscription is paused, and nothing is charged.`,
+            subscription.pause ? pausedResumes(formatDate(subscription.pause.resumes_at), due) : null,
+            t`Resume now to start the next period, and its charge, today.`,
+          ]
+            .filter(Boolean)
+            .join(' '),
           canPayNow: false,
         },
       };
     case 'cancelled':
       return {
-        label: 'Ended',
+        label: t`Ended`,
         tone: 'neutral',
         notice: null,
       };
   }
 }
 
+const cancelledTitle = (end: string) => t`Canceled: ends on ${end}`;
+const pausedUntil = (resume: string) => t`Paused until ${resume}`;
+const pausedResumes = (resume: string, due: string) =>
+  t`On ${resume} it resumes by itself and the next period (${due}) is charged then.`;
+
+function suspendedFailure(due: string, graceEndsAt: string | null): string {
+  if (!graceEndsAt) return t`The payment of ${due} failed and the grace period ended.`;
+  const ended = formatDateTime(graceEndsAt);
+  return t`The payment of ${due} failed and the grace period ended on ${ended}.`;
+}
+
 /** "1 month", "3 months", "1 year": how long a pause of `periods` billing periods lasts. */
 export const pausePeriods = (periods: number, interval: Interval): string =>
-  `${periods} ${INTERVAL_WORDS[interval]}${periods === 1 ? '' : 's'}`;
+  interval === 'year'
+    ? plural(periods, { one: '# year', other: '# years' })
+    : plural(periods, { one: '# month', other: '# months' });
 
 /**
  * When a pause of `periods` asked for now would end: that many billing periods after the paid
@@ -171,8 +200,7 @@ export const isLive = (subscription: Pick<Subscription, 'status'>): boolean =>
   subscription.status === 'paused';
 
 /** Why credit cannot be refunded automatically, in the customer's words. */
-const CREDIT_NOT_REFUNDABLE =
-  'the payments it came from were refunded already or were taken by another payment provider';
+const CREDIT_NOT_REFUNDABLE = msg`the payments it came from were refunded already or were taken by another payment provider`;
 
 /** What cancelling does with the credit kept from a move to a cheaper plan: refunded, and kept back. */
 export function creditOnCancel(subscription: Subscription): { refundMinor: number; keptMinor: number } {
@@ -187,22 +215,25 @@ export function creditOnCancel(subscription: Subscription): { refundMinor: numbe
  */
 export function describeCredit(subscription: Subscription): string {
   const { credit_minor: credit, plan } = subscription;
-  if (credit <= 0) return 'None';
+  if (credit <= 0) return t`None`;
   const money = (minor: number) => formatMoney(minor, plan.currency);
+  const amount = money(credit);
+  const reason = t(CREDIT_NOT_REFUNDABLE);
   if (subscription.status === 'cancelled')
-    return `${money(credit)}, not refunded automatically (${CREDIT_NOT_REFUNDABLE}). Contact support to get it back.`;
-  if (subscription.cancel_at_period_end)
-    return `${money(credit)}, not refunded automatically (${CREDIT_NOT_REFUNDABLE}). It is taken off the next charge only if you resume${
-      subscription.current_period_end ? ` before ${formatDate(subscription.current_period_end)}` : ''
-    }; otherwise, contact support to get it back.`;
+    return t`${amount}, not refunded automatically (${reason}). Contact support to get it back.`;
+  if (subscription.cancel_at_period_end) {
+    if (!subscription.current_period_end)
+      return t`${amount}, not refunded automatically (${reason}). It is taken off the next charge only if you resume; otherwise, contact support to get it back.`;
+    const end = formatDate(subscription.current_period_end);
+    return t`${amount}, not refunded automatically (${reason}). It is taken off the next charge only if you resume before ${end}; otherwise, contact support to get it back.`;
+  }
   const { refundMinor } = creditOnCancel(subscription);
-  return `${money(credit)}, taken off the next charges (${
-    refundMinor >= credit
-      ? 'refunded if you cancel'
-      : refundMinor > 0
-        ? `${money(refundMinor)} of it refunded if you cancel`
-        : 'not refundable if you cancel'
-  })`;
+  const refund = money(refundMinor);
+  return refundMinor >= credit
+    ? t`${amount}, taken off the next charges (refunded if you cancel)`
+    : refundMinor > 0
+      ? t`${amount}, taken off the next charges (${refund} of it refunded if you cancel)`
+      : t`${amount}, taken off the next charges (not refundable if you cancel)`;
 }
 
 /**
@@ -213,18 +244,25 @@ export function describeCreditOnCancel(subscription: Subscription): string | nul
   if (subscription.credit_minor <= 0) return null;
   const money = (minor: number) => formatMoney(minor, subscription.plan.currency);
   const { refundMinor, keptMinor } = creditOnCancel(subscription);
+  const refund = money(refundMinor);
+  const kept = money(keptMinor);
+  const total = money(subscription.credit_minor);
+  const reason = t(CREDIT_NOT_REFUNDABLE);
   const refunded =
-    refundMinor > 0
-      ? `${keptMinor > 0 ? `${money(refundMinor)} of your kept credit of ${money(subscription.credit_minor)}` : `Your kept credit of ${money(refundMinor)}`} is refunded to the payment method you paid with, with a credit note on the Billing page, whichever you choose.`
-      : '';
-  const kept =
-    keptMinor > 0
-      ? `${refundMinor > 0 ? `The other ${money(keptMinor)}` : `Your kept credit of ${money(keptMinor)}`} can’t be refunded automatically: ${CREDIT_NOT_REFUNDABLE}. Once the subscription ends, it is taken off no charge. Contact support before you cancel if you want it back.`
-      : '';
-  return [refunded, kept].filter(Boolean).join(' ');
+    refundMinor <= 0
+      ? ''
+      : keptMinor > 0
+        ? t`${refund} of your kept credit of ${total} is refunded to the payment method you paid with, with a credit note on the Billing page, whichever you choose.`
+        : t`Your kept credit of ${refund} is refunded to the payment method you paid with, with a credit note on the Billing page, whichever you choose.`;
+  const lost =
+    keptMinor <= 0
+      ? ''
+      : refundMinor > 0
+        ? t`The other ${kept} can’t be refunded automatically: ${reason}. Once the subscription ends, it is taken off no charge. Contact support before you cancel if you want it back.`
+        : t`Your kept credit of ${kept} can’t be refunded automatically: ${reason}. Once the subscription ends, it is taken off no charge. Contact support before you cancel if you want it back.`;
+  return [refunded, lost].filter(Boolean).join(' ');
 }
 
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-
-/** "2:32 PM": until when a quote holds. */
-export const formatTime = (iso: string): string => timeOnly.format(new Date(iso));
+/** "2:32 PM": until when a quote holds, written as the language shown writes times. */
+export const formatTime = (iso: string): string =>
+  new Intl.DateTimeFormat(formattingLocale(), { timeStyle: 'short' }).format(new Date(iso));

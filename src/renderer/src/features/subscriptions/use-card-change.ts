@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { notifications } from '@mantine/notifications';
 import { useCallback, useRef, useState } from 'react';
 import type { Subscription } from '../../../../shared/api/subscriptions';
@@ -19,7 +20,7 @@ export interface CardChange {
 }
 
 const notChanged = (message: string) =>
-  notifications.show({ color: 'red', title: 'The card was not changed', message });
+  notifications.show({ color: 'red', title: t`The card was not changed`, message });
 
 /**
  * Changing the card of a Razorpay subscription: the server names the subscription, Razorpay
@@ -40,6 +41,7 @@ export function useCardChange(subscription: Subscription): CardChange {
     if (running.current) return;
     running.current = true;
     setBusy(true);
+    const planName = subscription.plan.name;
     let checkout;
     try {
       checkout = await open(subscription.id).unwrap();
@@ -53,36 +55,42 @@ export function useCardChange(subscription: Subscription): CardChange {
       const Razorpay = await razorpay.loadRazorpayCheckout();
       razorpay.openRazorpaySubscriptionCheckout(
         Razorpay,
-        { ...checkout, description: `New card for ${subscription.plan.name}` },
+        { ...checkout, description: t`New card for ${planName}` },
         { productName: PRODUCT_NAME, themeColor: CHECKOUT_THEME_COLOR, cardChange: true },
         {
           onPaid: (answer) => {
             void confirm({ id: subscription.id, answer })
               .unwrap()
               .then(
-                (changed) =>
+                (changed) => {
+                  const method = changed.payment_method;
                   showToast({
-                    title: 'Card updated',
-                    message: `${subscription.plan.name} is charged to ${changed.payment_method ?? 'the new card'} from now on.`,
-                  }),
-                (error: unknown) =>
+                    title: t`Card updated`,
+                    message: method
+                      ? t`${planName} is charged to ${method} from now on.`
+                      : t`${planName} is charged to the new card from now on.`,
+                  });
+                },
+                (error: unknown) => {
+                  const reference = answer.razorpay_payment_id;
                   notChanged(
-                    `${failureMessage(error, subscriptionMessages.paymentMethodFailed)} Your payment reference is ${answer.razorpay_payment_id}.`,
-                  ),
+                    `${failureMessage(error, subscriptionMessages.paymentMethodFailed)} ${t`Your payment reference is ${reference}.`}`,
+                  );
+                },
               )
               .finally(finish);
           },
           // Razorpay keeps its window open for another card; this says why the last one failed.
           onFailed: (failure) =>
             notChanged(
-              `${declined(failure.error.description ?? '')} Try another card in the payment window.`,
+              `${declined(failure.error.description ?? '')} ${t`Try another card in the payment window.`}`,
             ),
           onDismissed: finish,
         },
       );
     } catch {
       notChanged(
-        'Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again.',
+        t`Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again.`,
       );
       finish();
     }

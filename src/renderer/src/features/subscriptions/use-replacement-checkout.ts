@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useCallback } from 'react';
 import type { SubscriptionActivation, SubscriptionCheckout } from '../../../../shared/api/subscriptions';
 import { PRODUCT_NAME } from '../../../../shared/constants';
@@ -29,8 +30,7 @@ export function useReplacementCheckout(): (
       } catch {
         return {
           outcome: 'failed',
-          message:
-            'Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again. Nothing was charged.',
+          message: t`Razorpay Checkout did not load. Check your internet connection, allow checkout.razorpay.com if a content blocker is on, and try again. Nothing was charged.`,
         };
       }
       return new Promise<ReplacementCheckoutResult>((resolve) => {
@@ -44,11 +44,13 @@ export function useReplacementCheckout(): (
                 .unwrap()
                 .then(
                   (activation) => resolve({ outcome: 'paid', activation }),
-                  (error: unknown) =>
+                  (error: unknown) => {
+                    const reference = answer.razorpay_payment_id;
                     resolve({
                       outcome: 'failed',
-                      message: `${failureMessage(error, subscriptionMessages.verifyFailed)} Your payment reference is ${answer.razorpay_payment_id}.`,
-                    }),
+                      message: `${failureMessage(error, subscriptionMessages.verifyFailed)} ${t`Your payment reference is ${reference}.`}`,
+                    });
+                  },
                 ),
             // Razorpay says why in its own window and keeps it open for another way to pay.
             onFailed: () => undefined,

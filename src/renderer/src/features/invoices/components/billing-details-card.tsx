@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, SimpleGrid, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -46,13 +48,10 @@ const FIELDS = [
 /** The maintained ISO 3166-1 list the server checks against (shared/countries.ts), by name. */
 const COUNTRY_OPTIONS = COUNTRIES.map(({ code, name }) => ({ value: code, label: name }));
 
-/** India's states and union territories by name, each with its GST code; the first option asks. */
-const STATE_OPTIONS = [
-  { value: '', label: 'Choose a state', disabled: true },
-  ...[...GST_STATES]
-    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
-    .map(({ code, name }) => ({ value: name, label: `${name} (${code})` })),
-];
+/** India's states and union territories by name, each with its GST code (the form's first option asks). */
+const STATE_OPTIONS = [...GST_STATES]
+  .sort((a, b) => a.name.localeCompare(b.name, 'en'))
+  .map(({ code, name }) => ({ value: name, label: `${name} (${code})` }));
 
 /**
  * The form's values from what was saved. A country saved under a withdrawn code reads as the
@@ -80,9 +79,6 @@ const FIELD_SIZE = 'md';
 /** A field's help under its input, so the inputs of one row line up whatever their help says. */
 const BELOW: ('label' | 'input' | 'description' | 'error')[] = ['label', 'input', 'description', 'error'];
 
-/** Shown only while the saved country is not on the list (a code nobody can choose any more). */
-const NO_COUNTRY = { value: '', label: 'Choose a country', disabled: true };
-
 const schemaRules = schemaResolver(billingDetailsRequestSchema, { sync: true });
 
 /**
@@ -92,7 +88,7 @@ const schemaRules = schemaResolver(billingDetailsRequestSchema, { sync: true });
  */
 function validateBilling(values: BillingValues): Record<string, ReactNode> {
   const errors: Record<string, ReactNode> = { ...schemaRules(values) };
-  if (!values.country) errors['country'] ??= 'Choose a country';
+  if (!values.country) errors['country'] ??= t`Choose a country`;
   if (values.country === 'IN') {
     const gstin = normalizeGstin(values.tax_id);
     const problem = gstin ? gstinProblem(gstin) : undefined;
@@ -125,10 +121,14 @@ export interface BillingDetailsCardProps {
 export function BillingDetailsCard({
   details,
   save,
-  description = 'The name, address and tax id printed on your invoices. Invoices already issued keep the details they were issued with.',
+  description,
   headingId = 'billing-details-title',
 }: BillingDetailsCardProps) {
+  const { t } = useLingui();
   const [saveOwnDetails] = useSaveBillingDetailsMutation();
+  // Shown only while the saved country is not on the list (a code nobody can choose any more).
+  const noCountry = { value: '', label: t`Choose a country`, disabled: true };
+  const stateOptions = [{ value: '', label: t`Choose a state`, disabled: true }, ...STATE_OPTIONS];
   const saveBillingDetails = save ?? ((request: BillingDetailsRequest) => saveOwnDetails(request).unwrap());
   const [failure, setFailure] = useState<string>();
   const form = useForm<BillingValues>({
@@ -156,8 +156,8 @@ export function BillingDetailsCard({
         form.resetDirty(next);
         notifications.show({
           color: 'teal',
-          title: 'Billing details saved',
-          message: 'Invoices issued from now on carry them.',
+          title: t`Billing details saved`,
+          message: t`Invoices issued from now on carry them.`,
         });
       } catch (error) {
         const { message, fieldErrors } = toSubmitFailure(
@@ -175,16 +175,24 @@ export function BillingDetailsCard({
   );
 
   return (
-    <SectionCard headingId={headingId} title="Billing details" description={description} onSubmit={submit}>
-      {failure ? <FormAlert title="Could not save the billing details">{failure}</FormAlert> : null}
+    <SectionCard
+      headingId={headingId}
+      title={t`Billing details`}
+      description={
+        description ??
+        t`The name, address and tax id printed on your invoices. Invoices already issued keep the details they were issued with.`
+      }
+      onSubmit={submit}
+    >
+      {failure ? <FormAlert title={t`Could not save the billing details`}>{failure}</FormAlert> : null}
       {/* Every field the same width: two columns where the card is wide enough, one where it is not
           (a phone, the create-organisation dialog), each description under its field so the
           inputs of a row line up. */}
       <div style={{ containerType: 'inline-size' }}>
         <SimpleGrid type="container" cols={{ base: 1, '34rem': 2 }} spacing="md" verticalSpacing="md">
           <TextInput
-            label="Billing name"
-            description="A person or a company"
+            label={t`Billing name`}
+            description={t`A person or a company`}
             inputWrapperOrder={BELOW}
             autoComplete="organization"
             required
@@ -192,10 +200,10 @@ export function BillingDetailsCard({
           />
           <NativeSelect
             size={FIELD_SIZE}
-            label="Country"
+            label={t`Country`}
             autoComplete="country"
             required
-            data={form.values.country ? COUNTRY_OPTIONS : [NO_COUNTRY, ...COUNTRY_OPTIONS]}
+            data={form.values.country ? COUNTRY_OPTIONS : [noCountry, ...COUNTRY_OPTIONS]}
             {...form.getInputProps('country')}
             onChange={(event) => {
               const country = event.currentTarget.value;
@@ -205,20 +213,20 @@ export function BillingDetailsCard({
             }}
           />
           <TextInput
-            label="Address"
+            label={t`Address`}
             autoComplete="address-line1"
             required
             {...form.getInputProps('address_line1')}
           />
           <TextInput
-            label="Address, second line"
+            label={t`Address, second line`}
             autoComplete="address-line2"
             {...form.getInputProps('address_line2')}
           />
-          <TextInput label="City" autoComplete="address-level2" required {...form.getInputProps('city')} />
+          <TextInput label={t`City`} autoComplete="address-level2" required {...form.getInputProps('city')} />
           <TextInput
-            label={india ? 'PIN code' : 'Postal code'}
-            description={india ? '6 digits' : undefined}
+            label={india ? t`PIN code` : t`Postal code`}
+            description={india ? t`6 digits` : undefined}
             inputWrapperOrder={BELOW}
             autoComplete="postal-code"
             inputMode={india ? 'numeric' : 'text'}
@@ -229,29 +237,29 @@ export function BillingDetailsCard({
           {india ? (
             <NativeSelect
               size={FIELD_SIZE}
-              label="State"
-              description="With its GST state code"
+              label={t`State`}
+              description={t`With its GST state code`}
               inputWrapperOrder={BELOW}
               autoComplete="address-level1"
               required
-              data={STATE_OPTIONS}
+              data={stateOptions}
               {...form.getInputProps('region')}
             />
           ) : (
             <TextInput
-              label="State or region"
+              label={t`State or region`}
               autoComplete="address-level1"
               {...form.getInputProps('region')}
             />
           )}
           <TextInput
-            label={india ? 'GSTIN' : eu ? 'VAT number' : 'Tax id'}
+            label={india ? 'GSTIN' : eu ? t`VAT number` : t`Tax id`}
             description={
               india
-                ? 'Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.'
+                ? t`Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.`
                 : eu
-                  ? 'Optional. A business’s VAT number, e.g. DE123456789: its invoices then say the VAT is reverse-charged.'
-                  : 'Optional. Your tax registration, if any.'
+                  ? t`Optional. A business’s VAT number, e.g. DE123456789: its invoices then say the VAT is reverse-charged.`
+                  : t`Optional. Your tax registration, if any.`
             }
             inputWrapperOrder={BELOW}
             autoCapitalize="characters"
@@ -262,7 +270,7 @@ export function BillingDetailsCard({
       </div>
       <Group justify="flex-end">
         <Button type="submit" loading={form.submitting} disabled={!form.isDirty()}>
-          Save billing details
+          <Trans>Save billing details</Trans>
         </Button>
       </Group>
     </SectionCard>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Divider, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
@@ -11,8 +12,9 @@ const numeric = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as 
 
 /** The lines as a table; on a phone one block per line, so nothing scrolls sideways. */
 function Lines({ invoice, phone }: { invoice: Invoice; phone: boolean }) {
+  const { t } = useLingui();
   const money = (value: number) => formatMinorAmount(value, invoice.currency);
-  const caption = invoice.lines_include_tax ? 'Amounts include tax' : 'Amounts before tax';
+  const caption = invoice.lines_include_tax ? t`Amounts include tax` : t`Amounts before tax`;
   if (phone)
     return (
       <Stack
@@ -21,7 +23,7 @@ function Lines({ invoice, phone }: { invoice: Invoice; phone: boolean }) {
         m={0}
         p={0}
         style={{ listStyle: 'none' }}
-        aria-label={`Lines. ${caption}`}
+        aria-label={t`Lines. ${caption}`}
       >
         {invoice.lines.map((line, index) => (
           <li key={index}>
@@ -43,15 +45,17 @@ function Lines({ invoice, phone }: { invoice: Invoice; phone: boolean }) {
       <Table.Caption>{caption}</Table.Caption>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th scope="col">Description</Table.Th>
-          <Table.Th scope="col" ta="right">
-            Qty
+          <Table.Th scope="col">
+            <Trans>Description</Trans>
           </Table.Th>
           <Table.Th scope="col" ta="right">
-            Unit price
+            <Trans>Qty</Trans>
           </Table.Th>
           <Table.Th scope="col" ta="right">
-            Amount
+            <Trans>Unit price</Trans>
+          </Table.Th>
+          <Table.Th scope="col" ta="right">
+            <Trans>Amount</Trans>
           </Table.Th>
         </Table.Tr>
       </Table.Thead>
@@ -88,28 +92,35 @@ export function InvoiceDetails({
   invoice: Invoice;
   organisationLink: boolean;
 }) {
+  const { t } = useLingui();
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const money = (value: number) => formatMinorAmount(value, invoice.currency);
-  const buyer = invoice.buyer.name ?? invoice.buyer.email ?? 'Customer';
+  const buyer = invoice.buyer.name ?? invoice.buyer.email ?? t`Customer`;
+  const taxId = invoice.buyer.tax_id;
+  const organisation = invoice.organisation?.name;
+  const issued = formatIssueDate(invoice.issued_at);
+  const period = invoice.service_period ? formatServicePeriod(invoice.service_period) : null;
+  const place = invoice.place_of_supply;
+  const reference = invoice.payment_reference;
   return (
     <Stack gap="md">
       <Stack gap={4}>
         <Text size="sm">
           <Text span c="dimmed">
-            Billed to{' '}
+            <Trans>Billed to</Trans>{' '}
           </Text>
           <Text span fw={600}>
             {buyer}
           </Text>
-          {invoice.buyer.tax_id
-            ? ` · ${invoice.tax_treatment === 'eu_reverse_charge' ? 'VAT number ' : ''}${invoice.buyer.tax_id}`
+          {taxId
+            ? ` · ${invoice.tax_treatment === 'eu_reverse_charge' ? t`VAT number ${taxId}` : taxId}`
             : ''}
         </Text>
         {invoice.organisation ? (
           <Text size="xs" c="dimmed">
             {invoice.buyer.address.length === 0
-              ? `${invoice.organisation.name} had no billing details when this was issued. `
-              : `Billed to the organization ${invoice.organisation.name}. `}
+              ? t`${organisation} had no billing details when this was issued.`
+              : t`Billed to the organization ${organisation}.`}{' '}
             {organisationLink ? (
               <Anchor
                 component={Link}
@@ -118,20 +129,19 @@ export function InvoiceDetails({
                 // Underlined: in a line of text the link is told apart by more than its colour.
                 underline="always"
               >
-                Manage its billing details
+                <Trans>Manage its billing details</Trans>
               </Anchor>
             ) : null}
           </Text>
         ) : null}
         <Text size="xs" c="dimmed">
-          Issued {formatIssueDate(invoice.issued_at)}
-          {invoice.service_period ? ` · Service period ${formatServicePeriod(invoice.service_period)}` : ''}
+          {period ? t`Issued ${issued} · Service period ${period}` : t`Issued ${issued}`}
         </Text>
         {invoice.place_of_supply || invoice.payment_reference ? (
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {[
-              invoice.place_of_supply ? `Place of supply ${invoice.place_of_supply}` : null,
-              invoice.payment_reference ? `Payment reference ${invoice.payment_reference}` : null,
+              place ? t`Place of supply ${place}` : null,
+              reference ? t`Payment reference ${reference}` : null,
             ]
               .filter(Boolean)
               .join(' · ')}
@@ -141,13 +151,13 @@ export function InvoiceDetails({
       <Lines invoice={invoice} phone={phone} />
       <Divider />
       <Stack component="dl" gap={6} m={0}>
-        <QuoteRow label="Taxable value">{money(invoice.subtotal)}</QuoteRow>
+        <QuoteRow label={t`Taxable value`}>{money(invoice.subtotal)}</QuoteRow>
         {invoice.taxes.map((tax) => (
           <QuoteRow key={tax.name} label={taxLineLabel(tax, invoice.lines_include_tax)}>
             {money(tax.amount)}
           </QuoteRow>
         ))}
-        <QuoteRow label={invoice.kind === 'credit_note' ? 'Total credited' : 'Total'} strong>
+        <QuoteRow label={invoice.kind === 'credit_note' ? t`Total credited` : t`Total`} strong>
           {money(invoice.total)}
         </QuoteRow>
       </Stack>
@@ -173,23 +183,26 @@ export function InvoiceDetailsButton({
   invoice: Invoice;
   organisationLink: boolean;
 }) {
+  const { t } = useLingui();
   const [opened, setOpened] = useState(false);
+  const title = invoice.title.toLowerCase();
+  const number = invoice.number;
   return (
     <>
       <Button
         variant="default"
         size="compact-sm"
         onClick={() => setOpened(true)}
-        aria-label={`Details of ${invoice.title.toLowerCase()} ${invoice.number}`}
+        aria-label={t`Details of ${title} ${number}`}
       >
-        Details
+        <Trans>Details</Trans>
       </Button>
       <Modal
         opened={opened}
         onClose={() => setOpened(false)}
         title={`${invoice.title} ${invoice.number}`}
         size="lg"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': t`Close` }}
       >
         <InvoiceDetails invoice={invoice} organisationLink={organisationLink} />
       </Modal>

@@ -1,25 +1,28 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type { Invoice, InvoiceKind } from '../../../../../shared/api/invoices';
+import { formatDate } from '../../../lib/format-date';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
+import { numberFormat } from '../../../lib/number-format';
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
-/** An amount in the currency's minor unit for people, with the currency's own decimals: "₹999.00", "-₹333.33". */
+/**
+ * An amount in the currency's minor unit for people, with the currency's own decimals: "₹999.00",
+ * "-₹333.33", written as the language shown writes amounts.
+ */
 export function formatMinorAmount(minor: number, currency: string): string {
-  let format = formatters.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
-    formatters.set(currency, format);
-  }
+  const format = numberFormat(formattingLocale(), { style: 'currency', currency });
   const decimals = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(minor / 10 ** decimals);
 }
 
-export const INVOICE_KIND_LABELS: Record<InvoiceKind, string> = {
-  invoice: 'Invoice',
-  credit_note: 'Credit note',
+/** "Invoice" / "Credit note" (render with the shown language's `i18n._`). */
+export const INVOICE_KIND_LABELS: Record<InvoiceKind, MessageDescriptor> = {
+  invoice: msg`Invoice`,
+  credit_note: msg`Credit note`,
 };
 
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-export const formatIssueDate = (iso: string): string => dateOnly.format(new Date(iso));
+/** "Jan 3, 2026": the day an invoice was issued, as every portal date is written. */
+export const formatIssueDate = (iso: string): string => formatDate(iso);
 
 /**
  * "CGST 9% + SGST 9%, included" (or "18% GST, included" for an invoice with one tax) for people;
@@ -28,20 +31,26 @@ export const formatIssueDate = (iso: string): string => dateOnly.format(new Date
 export const describeTax = (
   invoice: Pick<Invoice, 'tax_rate_bp' | 'tax_name' | 'tax_inclusive' | 'taxes' | 'tax_treatment'>,
 ): string => {
-  if (invoice.tax_treatment === 'eu_reverse_charge') return 'Export, reverse charge';
-  if (invoice.tax_treatment === 'export') return 'Export, no tax';
-  if (invoice.tax_rate_bp === 0) return 'No tax';
-  const added = invoice.tax_inclusive ? 'included' : 'added';
-  if (invoice.taxes.length > 1)
-    return `${invoice.taxes.map((tax) => `${tax.name} ${tax.rate_bp / 100}%`).join(' + ')}, ${added}`;
+  if (invoice.tax_treatment === 'eu_reverse_charge') return t`Export, reverse charge`;
+  if (invoice.tax_treatment === 'export') return t`Export, no tax`;
+  if (invoice.tax_rate_bp === 0) return t`No tax`;
   const [only] = invoice.taxes;
-  return `${invoice.tax_rate_bp / 100}% ${only?.name ?? invoice.tax_name}, ${added}`;
+  const taxes =
+    invoice.taxes.length > 1
+      ? invoice.taxes.map((tax) => `${tax.name} ${tax.rate_bp / 100}%`).join(' + ')
+      : `${invoice.tax_rate_bp / 100}% ${only?.name ?? invoice.tax_name}`;
+  return invoice.tax_inclusive ? t`${taxes}, included` : t`${taxes}, added`;
 };
 
 /** "CGST 9% (included)": one kind of tax, as the PDF names it. */
-export const taxLineLabel = (tax: Invoice['taxes'][number], included: boolean): string =>
-  `${tax.name} ${tax.rate_bp / 100}%${included ? ' (included)' : ''}`;
+export function taxLineLabel(tax: Invoice['taxes'][number], included: boolean): string {
+  const label = `${tax.name} ${tax.rate_bp / 100}%`;
+  return included ? t`${label} (included)` : label;
+}
 
 /** "Jan 3, 2026 to Feb 3, 2026". */
-export const formatServicePeriod = (period: NonNullable<Invoice['service_period']>): string =>
-  `${formatIssueDate(period.start)} to ${formatIssueDate(period.end)}`;
+export function formatServicePeriod(period: NonNullable<Invoice['service_period']>): string {
+  const start = formatIssueDate(period.start);
+  const end = formatIssueDate(period.end);
+  return t`${start} to ${end}`;
+}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -9,21 +12,32 @@ import { billingMessages, useDownloadInvoicePdfMutation } from '../invoices-endp
 import { InvoiceDetailsButton } from './invoice-details';
 import { describeTax, formatIssueDate, formatMinorAmount, INVOICE_KIND_LABELS } from './invoice-format';
 
-const COLUMNS = ['Number', 'Date', 'Type', 'Tax', 'Total', 'Documents'] as const;
+const COLUMNS: readonly { key: string; label: MessageDescriptor }[] = [
+  { key: 'number', label: msg`Number` },
+  { key: 'date', label: msg`Date` },
+  { key: 'type', label: msg`Type` },
+  { key: 'tax', label: msg`Tax` },
+  { key: 'total', label: msg`Total` },
+  { key: 'documents', label: msg`Documents` },
+];
 const TABLE_MIN_WIDTH = 760;
 
 function KindBadge({ invoice }: { invoice: Invoice }) {
+  const { i18n } = useLingui();
   // A dot badge: the words keep the body colour, readable in both schemes (see StatusBadge).
   return (
     <StatusBadge tone={invoice.kind === 'credit_note' ? 'caution' : 'info'} size="md">
-      {INVOICE_KIND_LABELS[invoice.kind]}
+      {i18n._(INVOICE_KIND_LABELS[invoice.kind])}
     </StatusBadge>
   );
 }
 
 /** Downloads the invoice's PDF (its name starts with the visible text, as speech input expects) with the session's token; a failure is told in a notification. */
 function DownloadButton({ invoice }: { invoice: Invoice }) {
+  const { t, i18n } = useLingui();
   const [download] = useDownloadInvoicePdfMutation();
+  const kind = i18n._(INVOICE_KIND_LABELS[invoice.kind]).toLowerCase();
+  const number = invoice.number;
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -32,7 +46,7 @@ function DownloadButton({ invoice }: { invoice: Invoice }) {
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'Could not download the PDF',
+        title: t`Could not download the PDF`,
         message: failureMessage(error, billingMessages.downloadFailed),
       });
     } finally {
@@ -45,9 +59,9 @@ function DownloadButton({ invoice }: { invoice: Invoice }) {
       size="compact-sm"
       loading={busy}
       onClick={() => void run()}
-      aria-label={`Download PDF of ${INVOICE_KIND_LABELS[invoice.kind].toLowerCase()} ${invoice.number}`}
+      aria-label={t`Download PDF of ${kind} ${number}`}
     >
-      Download PDF
+      <Trans>Download PDF</Trans>
     </Button>
   );
 }
@@ -64,6 +78,26 @@ function Actions({ invoice, organisationLinks }: { invoice: Invoice; organisatio
   );
 }
 
+/** "Corrects INV-1" and "Billed to Acme" under an invoice's number, when they apply. */
+function InvoiceNotes({ invoice }: { invoice: Invoice }) {
+  const corrected = invoice.corrects?.number;
+  const organisation = invoice.organisation?.name;
+  return (
+    <>
+      {corrected ? (
+        <Text size="xs" c="dimmed">
+          <Trans>Corrects {corrected}</Trans>
+        </Text>
+      ) : null}
+      {organisation ? (
+        <Text size="xs" c="dimmed">
+          <Trans>Billed to {organisation}</Trans>
+        </Text>
+      ) : null}
+    </>
+  );
+}
+
 function InvoiceRow({ invoice, organisationLinks }: { invoice: Invoice; organisationLinks: boolean }) {
   return (
     <Table.Tr>
@@ -71,16 +105,7 @@ function InvoiceRow({ invoice, organisationLinks }: { invoice: Invoice; organisa
         <Text size="sm" fw={600} ff="monospace">
           {invoice.number}
         </Text>
-        {invoice.corrects ? (
-          <Text size="xs" c="dimmed">
-            Corrects {invoice.corrects.number}
-          </Text>
-        ) : null}
-        {invoice.organisation ? (
-          <Text size="xs" c="dimmed">
-            Billed to {invoice.organisation.name}
-          </Text>
-        ) : null}
+        <InvoiceNotes invoice={invoice} />
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatIssueDate(invoice.issued_at)}</Table.Td>
       <Table.Td>
@@ -122,16 +147,7 @@ function InvoiceCard({ invoice, organisationLinks }: { invoice: Invoice; organis
             {formatIssueDate(invoice.issued_at)} · {describeTax(invoice)}
           </Text>
         </Group>
-        {invoice.corrects ? (
-          <Text size="xs" c="dimmed">
-            Corrects {invoice.corrects.number}
-          </Text>
-        ) : null}
-        {invoice.organisation ? (
-          <Text size="xs" c="dimmed">
-            Billed to {invoice.organisation.name}
-          </Text>
-        ) : null}
+        <InvoiceNotes invoice={invoice} />
         <Actions invoice={invoice} organisationLinks={organisationLinks} />
       </Stack>
     </Card>
@@ -157,6 +173,7 @@ export function InvoiceTable({
   layout?: 'auto' | 'cards';
   organisationLinks?: boolean;
 }) {
+  const { i18n } = useLingui();
   const phone = useMediaQuery('(max-width: 36em)');
   if ((phone || layout === 'cards') && invoices) {
     return (
@@ -181,8 +198,8 @@ export function InvoiceTable({
         <Table.Thead>
           <Table.Tr>
             {COLUMNS.map((column) => (
-              <Table.Th key={column} scope="col">
-                {column}
+              <Table.Th key={column.key} scope="col">
+                {i18n._(column.label)}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -195,8 +212,8 @@ export function InvoiceTable({
             : Array.from({ length: 3 }, (_, row) => (
                 <Table.Tr key={row} aria-hidden="true">
                   {COLUMNS.map((column) => (
-                    <Table.Td key={column}>
-                      <Skeleton height={14} width={column === 'Number' ? 110 : 70} />
+                    <Table.Td key={column.key}>
+                      <Skeleton height={14} width={column.key === 'number' ? 110 : 70} />
                     </Table.Td>
                   ))}
                 </Table.Tr>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, EmptyState, Group, Pagination, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DEFAULT_PAGE_SIZE } from '../../../../../shared/constants';
@@ -10,6 +11,7 @@ import { InvoiceTable } from './invoice-table';
 
 /** GET /billing/invoices: the customer's invoices and credit notes, newest first, with their PDF. */
 export function InvoicesCard({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number }) {
+  const { t } = useLingui();
   const [page, setPage] = useState(1);
   const invoices = useGetMyInvoicesQuery({ page, perPage }, { refetchOnMountOrArgChange: true });
   const data = invoices.currentData ?? null;
@@ -21,20 +23,20 @@ export function InvoicesCard({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number
   return (
     <SectionCard
       headingId="invoices-title"
-      title="Invoices"
-      description="One invoice for every payment, and a credit note for every refund. Open one to see what it itemizes, or download it as PDF for your records."
+      title={t`Invoices`}
+      description={t`One invoice for every payment, and a credit note for every refund. Open one to see what it itemizes, or download it as PDF for your records.`}
       actions={
         <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
-          Refresh
+          <Trans>Refresh</Trans>
         </Button>
       }
     >
       {failed ? (
-        <ErrorAlert title="Invoices could not be loaded">
+        <ErrorAlert title={t`Invoices could not be loaded`}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{failureMessage(invoices.error, billingMessages.fetchInvoicesFailed)}</Text>
             <Button size="xs" variant="white" color="red" onClick={reload}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Stack>
         </ErrorAlert>
@@ -42,36 +44,36 @@ export function InvoicesCard({ perPage = DEFAULT_PAGE_SIZE }: { perPage?: number
         <EmptyState
           icon={<CardIcon size={28} />}
           withIndicatorBackground
-          title="No invoices yet"
-          description="Buy a plan: its invoice shows up here as soon as the payment is confirmed."
+          title={t`No invoices yet`}
+          description={t`Buy a plan: its invoice shows up here as soon as the payment is confirmed.`}
           py="lg"
         />
       ) : (
         <InvoiceTable
           invoices={data?.data ?? null}
-          label="Your invoices"
+          label={t`Your invoices`}
           busy={refreshing}
           organisationLinks
         />
       )}
       {data && totalPages > 1 ? (
         <Group justify="flex-end">
-          <nav aria-label="Invoice pages">
+          <nav aria-label={t`Invoice pages`}>
             <Pagination
               total={totalPages}
               value={page}
               onChange={setPage}
               size="sm"
               getItemProps={(item) => ({
-                'aria-label': `Page ${item}`,
+                'aria-label': t`Page ${item}`,
                 'aria-current': item === page ? 'page' : undefined,
               })}
               getControlProps={(control) => ({
                 'aria-label': {
-                  first: 'First page',
-                  previous: 'Previous page',
-                  next: 'Next page',
-                  last: 'Last page',
+                  first: t`First page`,
+                  previous: t`Previous page`,
+                  next: t`Next page`,
+                  last: t`Last page`,
                 }[control],
               })}
             />

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, Skeleton, Stack, Text } from '@mantine/core';
 import { ErrorAlert } from '../../../components/forms/error-alert';
 import { HeaderedPage } from '../../../components/layout/page-header';
@@ -8,21 +9,22 @@ import { InvoicesCard } from '../components/invoices-card';
 
 /** /billing: the customer's billing details and invoices. */
 export default function BillingPage() {
+  const { t } = useLingui();
   const details = useGetBillingDetailsQuery(undefined, { refetchOnMountOrArgChange: true });
 
   return (
     <HeaderedPage
       size="lg"
-      title="Billing"
-      description="Your billing details and every invoice and credit note, as PDF."
+      title={t`Billing`}
+      description={t`Your billing details and every invoice and credit note, as PDF.`}
     >
       <Stack gap="lg">
         {details.isError && details.currentData === undefined ? (
-          <ErrorAlert title="Your billing details could not be loaded">
+          <ErrorAlert title={t`Your billing details could not be loaded`}>
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{failureMessage(details.error, billingMessages.fetchDetailsFailed)}</Text>
               <Button size="xs" variant="white" color="red" onClick={() => void details.refetch()}>
-                Try again
+                <Trans>Try again</Trans>
               </Button>
             </Stack>
           </ErrorAlert>
@@ -30,7 +32,7 @@ export default function BillingPage() {
           // Saved details from another device start the form again.
           <BillingDetailsCard key={details.currentData?.updated_at ?? 'none'} details={details.currentData} />
         ) : (
-          <Card withBorder padding="lg" aria-busy="true" aria-label="Loading your billing details">
+          <Card withBorder padding="lg" aria-busy="true" aria-label={t`Loading your billing details`}>
             <Stack gap="md">
               <Skeleton height={22} width="40%" />
               <Skeleton height={36} />

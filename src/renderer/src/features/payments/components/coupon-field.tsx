@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Group, NativeSelect, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import type { CouponPreview } from '../../../../../shared/api/coupons';
@@ -6,13 +8,12 @@ import { CheckIcon } from '../../../components/brand/icons';
 import { formatAmount } from '../../../lib/format-money';
 import type { CouponField as CouponFieldState } from '../use-coupon';
 
-const INTERVAL_WORDS: Partial<Record<Plan['billing_interval'], string>> = { month: 'month', year: 'year' };
-
 /** "first month", "every year", or nothing for a plan paid once. */
 export function couponPeriod(preview: Pick<CouponPreview, 'duration'>, plan: Pick<Plan, 'billing_interval'>) {
-  const word = INTERVAL_WORDS[plan.billing_interval];
-  if (!word) return '';
-  return preview.duration === 'forever' ? `every ${word}` : `first ${word}`;
+  const forever = preview.duration === 'forever';
+  if (plan.billing_interval === 'month') return forever ? t`every month` : t`first month`;
+  if (plan.billing_interval === 'year') return forever ? t`every year` : t`first year`;
+  return '';
 }
 
 /** "₹999 → ₹799 first month": the price before and after the coupon, as one line of text. */
@@ -25,13 +26,17 @@ export function couponPriceText(preview: CouponPreview, plan: Pick<Plan, 'billin
 
 function AppliedLine({ preview, plan }: { preview: CouponPreview; plan: Plan }) {
   const period = couponPeriod(preview, plan);
+  const code = preview.code;
+  const planName = plan.name;
   return (
     <Group gap="xs" wrap="nowrap" align="flex-start" role="status" data-testid="coupon-applied">
       <Box c="teal" mt={2} style={{ flexShrink: 0 }}>
         <CheckIcon size={18} />
       </Box>
       <Text size="sm">
-        <strong>{preview.code}</strong> on {plan.name}:{' '}
+        <Trans>
+          <strong>{code}</strong> on {planName}:
+        </Trans>{' '}
         <Text span size="sm" td="line-through" c="dimmed">
           {formatAmount(preview.amount_minor, preview.currency)}
         </Text>{' '}
@@ -48,11 +53,15 @@ function AppliedLine({ preview, plan }: { preview: CouponPreview; plan: Plan }) 
   );
 }
 
+const forPlan = (planName: string) => t`For ${planName}.`;
+const removeLabel = (code: string) => t`Remove coupon ${code}`;
+
 /**
  * "I have a coupon": a code checked on one of the plans on sale, the price before and after it,
  * and the server's refusal beside the field. The plan's checkout then opens with the code.
  */
 export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans: readonly Plan[] }) {
+  const { t } = useLingui();
   const regionId = useId();
   const input = useRef<HTMLInputElement>(null);
   const { opened } = coupon;
@@ -78,7 +87,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
           aria-controls={regionId}
           onClick={() => coupon.setOpened(!opened)}
         >
-          I have a coupon
+          <Trans>I have a coupon</Trans>
         </Button>
       </div>
       {opened ? (
@@ -87,7 +96,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
             gap="sm"
             id={regionId}
             component="form"
-            aria-label="Coupon"
+            aria-label={t`Coupon`}
             onSubmit={(event) => {
               event.preventDefault();
               coupon.apply();
@@ -96,7 +105,7 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
             {plans.length > 1 ? (
               <NativeSelect
                 size="md"
-                label="Apply to"
+                label={t`Apply to`}
                 data={plans.map((item) => ({ value: item.id, label: item.name }))}
                 value={plan.id}
                 onChange={(event) => coupon.choosePlan(event.currentTarget.value)}
@@ -104,8 +113,8 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
             ) : null}
             <TextInput
               ref={input}
-              label="Coupon code"
-              description={plans.length > 1 ? undefined : `For ${plan.name}.`}
+              label={t`Coupon code`}
+              description={plans.length > 1 ? undefined : forPlan(plan.name)}
               value={coupon.code}
               onChange={(event) => coupon.setCode(event.currentTarget.value)}
               error={coupon.error}
@@ -124,18 +133,18 @@ export function CouponField({ coupon, plans }: { coupon: CouponFieldState; plans
                       type="button"
                       size="md"
                       variant="default"
-                      aria-label={`Remove coupon ${applied.code}`}
+                      aria-label={removeLabel(applied.code)}
                       onClick={() => {
                         coupon.remove();
                         // The button goes with the coupon: the keyboard stays in the field.
                         input.current?.focus();
                       }}
                     >
-                      Remove
+                      <Trans>Remove</Trans>
                     </Button>
                   ) : (
                     <Button type="submit" size="md" variant="light" loading={coupon.checking}>
-                      Apply
+                      <Trans>Apply</Trans>
                     </Button>
                   )}
                 </Group>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Modal, NumberInput, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -24,6 +26,10 @@ export interface OrganisationPurchaseDialogProps {
   onClose(): void;
   onContinue(target: OrganisationTarget): void;
 }
+
+/** "3 seats: ₹2,997 / month". */
+const seatTotal = (count: number, total: string) =>
+  plural(count, { one: `# seat: ${total}`, other: `# seats: ${total}` });
 
 /**
  * What a seat-based plan asks before its checkout: the organisation it is for (one the buyer owns
@@ -56,50 +62,57 @@ export function OrganisationPurchaseDialog({
     if (!plan) setOrganisationId(null);
   }, [plan]);
 
+  const { t } = useLingui();
   const count = typeof seats === 'number' && Number.isInteger(seats) ? seats : NaN;
+  const planName = plan?.name;
+  const seatPrice = plan ? formatRecurringPrice(seatPriceMinor, plan.currency, plan.billing_interval) : '';
+  const max = MAX_SEATS;
   const seatsValid = count >= 1 && count <= MAX_SEATS;
 
   return (
     <Modal
       opened={plan !== null}
       onClose={onClose}
-      title={plan ? `Buy ${plan.name} for an organization` : ''}
+      title={plan ? t`Buy ${planName} for an organization` : ''}
       centered
       styles={{ title: { fontWeight: 700 } }}
     >
       {plan ? (
         <Stack gap="md">
           <Text size="sm">
-            {plan.name} is priced per seat:{' '}
-            {formatRecurringPrice(seatPriceMinor, plan.currency, plan.billing_interval)} for each person you
-            give a seat to. Its license belongs to the organization, and you assign the seats to its members.
+            <Trans>
+              {planName} is priced per seat: {seatPrice} for each person you give a seat to. Its license
+              belongs to the organization, and you assign the seats to its members.
+            </Trans>
           </Text>
           {organisations.isLoading ? (
-            <Skeleton h={60} aria-label="Loading your organizations" />
+            <Skeleton h={60} aria-label={t`Loading your organizations`} />
           ) : organisations.error ? (
-            <ErrorAlert title="Your organizations could not be loaded">
+            <ErrorAlert title={t`Your organizations could not be loaded`}>
               <Stack gap="xs" align="flex-start">
                 <Text size="sm">
                   {failureMessage(organisations.error, organisationMessages.fetchListFailed)}
                 </Text>
                 <Button size="xs" variant="white" color="red" onClick={() => void organisations.refetch()}>
-                  Try again
+                  <Trans>Try again</Trans>
                 </Button>
               </Stack>
             </ErrorAlert>
           ) : eligible.length === 0 ? (
             <Text size="sm" data-testid="no-organisation">
-              You own or administer no organization without a subscription.{' '}
-              <Anchor component={Link} to={portalPaths.organisations} underline="always" fz="inherit">
-                Create an organization
-              </Anchor>{' '}
-              first, then come back to buy its seats.
+              <Trans>
+                You own or administer no organization without a subscription.{' '}
+                <Anchor component={Link} to={portalPaths.organisations} underline="always" fz="inherit">
+                  Create an organization
+                </Anchor>{' '}
+                first, then come back to buy its seats.
+              </Trans>
             </Text>
           ) : (
             <>
               <Select
-                label="Organization"
-                placeholder="Choose an organization"
+                label={t`Organization`}
+                placeholder={t`Choose an organization`}
                 data={eligible.map((organisation) => ({ value: organisation.id, label: organisation.name }))}
                 value={organisationId}
                 onChange={setOrganisationId}
@@ -108,37 +121,36 @@ export function OrganisationPurchaseDialog({
                 comboboxProps={{ withinPortal: true }}
               />
               <NumberInput
-                label="Seats"
-                description="One for each person who will use the app; you can buy more later."
+                label={t`Seats`}
+                description={t`One for each person who will use the app; you can buy more later.`}
                 min={1}
                 max={MAX_SEATS}
                 allowDecimal={false}
                 allowNegative={false}
                 value={seats}
                 onChange={setSeats}
-                error={seats !== '' && !seatsValid ? `Between 1 and ${MAX_SEATS} seats` : undefined}
+                error={seats !== '' && !seatsValid ? t`Between 1 and ${max} seats` : undefined}
                 required
               />
               <Text size="sm" fw={600} aria-live="polite" data-testid="organisation-total">
                 {seatsValid
-                  ? `${count} seat${count === 1 ? '' : 's'}: ${formatRecurringPrice(
-                      seatPriceMinor * count,
-                      plan.currency,
-                      plan.billing_interval,
-                    )}`
-                  : 'Enter the number of seats'}
+                  ? seatTotal(
+                      count,
+                      formatRecurringPrice(seatPriceMinor * count, plan.currency, plan.billing_interval),
+                    )
+                  : t`Enter the number of seats`}
               </Text>
             </>
           )}
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={onClose}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button
               disabled={!chosen || !seatsValid}
               onClick={() => chosen && onContinue({ organisationId: chosen.id, seats: count })}
             >
-              Continue to payment
+              <Trans>Continue to payment</Trans>
             </Button>
           </Group>
         </Stack>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Button,
@@ -56,19 +59,26 @@ interface RowActions {
 const isClosedOrder = (payment: Payment) =>
   payment.kind === 'purchase' && (payment.status === 'expired' || payment.status === 'failed');
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'All payments' },
-  ...PAYMENT_STATUSES.map((status) => ({ value: status, label: PAYMENT_STATUS_LABELS[status].label })),
+const STATUS_OPTIONS = PAYMENT_STATUSES.map((status) => ({
+  value: status,
+  label: PAYMENT_STATUS_LABELS[status].label,
+}));
+const COLUMNS: readonly { key: string; label: MessageDescriptor }[] = [
+  { key: 'date', label: msg`Date` },
+  { key: 'plan', label: msg`Plan` },
+  { key: 'amount', label: msg`Amount` },
+  { key: 'status', label: msg`Status` },
+  { key: 'reference', label: msg`Reference` },
+  { key: 'license', label: msg`License` },
 ];
-const COLUMNS = ['Date', 'Plan', 'Amount', 'Status', 'Reference', 'License'] as const;
 const TABLE_MIN_WIDTH = 760;
 
 function SkeletonRows({ rows }: { rows: number }) {
   return Array.from({ length: rows }, (_, row) => (
     <Table.Tr key={row} aria-hidden="true">
       {COLUMNS.map((column) => (
-        <Table.Td key={column}>
-          <Skeleton height={14} width={column === 'Reference' ? 150 : 80} />
+        <Table.Td key={column.key}>
+          <Skeleton height={14} width={column.key === 'reference' ? 150 : 80} />
         </Table.Td>
       ))}
     </Table.Tr>
@@ -76,26 +86,30 @@ function SkeletonRows({ rows }: { rows: number }) {
 }
 
 function CheckStatusButton({ payment, check }: { payment: Payment; check: CheckPayment }) {
+  const { t } = useLingui();
+  const order = payment.order_id;
   const [checking, setChecking] = useState(false);
   const run = async () => {
     setChecking(true);
     try {
       const fresh = await check(payment.id);
+      const statusWord = PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase();
+      const planName = fresh.plan.name;
       notifications.show({
         color: fresh.status === 'paid' ? 'teal' : 'gray',
-        title: `Payment ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}`,
+        title: t`Payment ${statusWord}`,
         message:
           fresh.status === 'created'
-            ? 'This checkout was not completed, and nothing was charged for it. Buy the plan again to pay.'
+            ? t`This checkout was not completed, and nothing was charged for it. Buy the plan again to pay.`
             : fresh.status === 'expired'
-              ? 'This checkout was not completed in time, and nothing was charged. Retry to buy the plan.'
-              : `The payment for ${fresh.plan.name} is ${PAYMENT_STATUS_LABELS[fresh.status].label.toLowerCase()}.`,
+              ? t`This checkout was not completed in time, and nothing was charged. Retry to buy the plan.`
+              : t`The payment for ${planName} is ${statusWord}.`,
       });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'Could not check the payment',
-        message: error instanceof Error ? error.message : 'Try again in a moment.',
+        title: t`Could not check the payment`,
+        message: error instanceof Error ? error.message : t`Try again in a moment.`,
       });
     } finally {
       setChecking(false);
@@ -107,27 +121,30 @@ function CheckStatusButton({ payment, check }: { payment: Payment; check: CheckP
       size="compact-xs"
       onClick={() => void run()}
       loading={checking}
-      aria-label={`Check the status of order ${payment.order_id}`}
+      aria-label={t`Check the status of order ${order}`}
     >
-      Check status
+      <Trans>Check status</Trans>
     </Button>
   );
 }
 
 function DismissButton({ payment }: { payment: Payment }) {
+  const { t } = useLingui();
   const [dismiss, { isLoading }] = useDismissPaymentMutation();
+  const planName = payment.plan.name;
+  const order = payment.order_id;
   const run = async () => {
     try {
       await dismiss(payment.id).unwrap();
       notifications.show({
         color: 'gray',
-        title: 'Order dismissed',
-        message: `The ${payment.plan.name} order no longer shows here. Nothing was charged for it.`,
+        title: t`Order dismissed`,
+        message: t`The ${planName} order no longer shows here. Nothing was charged for it.`,
       });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'Could not dismiss the order',
+        title: t`Could not dismiss the order`,
         message: failureMessage(error, paymentMessages.dismissFailed),
       });
     }
@@ -139,15 +156,17 @@ function DismissButton({ payment }: { payment: Payment }) {
       size="compact-xs"
       onClick={() => void run()}
       loading={isLoading}
-      aria-label={`Dismiss order ${payment.order_id}`}
+      aria-label={t`Dismiss order ${order}`}
     >
-      Dismiss
+      <Trans>Dismiss</Trans>
     </Button>
   );
 }
 
 /** Retry (a new checkout for the same plan) and Dismiss, under an expired or failed order. */
 function ClosedOrderActions({ payment, retry }: { payment: Payment; retry: RetryOrder | undefined }) {
+  const { t } = useLingui();
+  const planName = payment.plan.name;
   return (
     <Group gap={4} wrap="nowrap">
       {retry ? (
@@ -156,9 +175,9 @@ function ClosedOrderActions({ payment, retry }: { payment: Payment; retry: Retry
           size="compact-xs"
           onClick={() => retry.retry(payment)}
           disabled={retry.busy}
-          aria-label={`Retry: buy ${payment.plan.name} again`}
+          aria-label={t`Retry: buy ${planName} again`}
         >
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       ) : null}
       <DismissButton payment={payment} />
@@ -168,11 +187,12 @@ function ClosedOrderActions({ payment, retry }: { payment: Payment; retry: Retry
 
 /** Why the row reads as it does, under the status, for orders that did not go through. */
 function StatusNote({ payment }: { payment: Payment }) {
+  const { t } = useLingui();
   const note =
     payment.status === 'failed'
       ? payment.failure_reason
       : payment.status === 'expired'
-        ? 'The checkout was not completed in time. Nothing was charged.'
+        ? t`The checkout was not completed in time. Nothing was charged.`
         : null;
   return note ? (
     <Text size="xs" c="dimmed" maw={240}>
@@ -219,7 +239,7 @@ function PaymentRow({ payment, check, retry }: { payment: Payment } & RowActions
 function LicenseLink({ licenseId }: { licenseId: string }) {
   return (
     <Anchor component={Link} to={pathWith(portalPaths.licenseDetail, { licenseId })} size="sm">
-      View license
+      <Trans>View license</Trans>
     </Anchor>
   );
 }
@@ -254,6 +274,11 @@ function PaymentCard({ payment, check, retry }: { payment: Payment } & RowAction
   );
 }
 
+const noPaymentsOf = (statusWord: string) => t`No ${statusWord} payments`;
+/** "1–20 of 45 payments". */
+const shownOf = (first: number, last: number, total: number) =>
+  plural(total, { one: `${first}–${last} of # payment`, other: `${first}–${last} of # payments` });
+
 /**
  * GET /payments/history on /purchase: status filter, pages, each payment's status and license;
  * an expired or failed order can be retried (with `retry`) or dismissed.
@@ -265,6 +290,7 @@ export function PaymentHistory({
   perPage?: number;
   retry?: RetryOrder;
 }) {
+  const { t, i18n } = useLingui();
   const dispatch = useAppDispatch();
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<PaymentStatus | null>(null);
@@ -295,16 +321,16 @@ export function PaymentHistory({
   return (
     <SectionCard
       headingId="payment-history-title"
-      title="Payment history"
-      description="Every checkout you started, newest first. Quote the reference when you contact support."
+      title={t`Payment history`}
+      description={t`Every checkout you started, newest first. Quote the reference when you contact support.`}
       actionsAlign="flex-end"
       actions={
         <Group gap="sm" align="flex-end" wrap="wrap">
           <NativeSelect
-            label="Status"
+            label={t`Status`}
             size="sm"
             w={180}
-            data={STATUS_OPTIONS}
+            data={[{ value: '', label: t`All payments` }, ...STATUS_OPTIONS]}
             value={status ?? ''}
             onChange={(event) => {
               setStatus((event.currentTarget.value || null) as PaymentStatus | null);
@@ -312,17 +338,17 @@ export function PaymentHistory({
             }}
           />
           <Button variant="default" size="sm" onClick={reload} loading={refreshing}>
-            Refresh
+            <Trans>Refresh</Trans>
           </Button>
         </Group>
       }
     >
       {failed ? (
-        <ErrorAlert title="Payments could not be loaded">
+        <ErrorAlert title={t`Payments could not be loaded`}>
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{failureMessage(history.error, paymentMessages.fetchHistoryFailed)}</Text>
             <Button size="xs" variant="white" color="red" onClick={reload}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           </Stack>
         </ErrorAlert>
@@ -331,12 +357,12 @@ export function PaymentHistory({
           icon={<CardIcon size={28} />}
           withIndicatorBackground
           title={
-            status ? `No ${PAYMENT_STATUS_LABELS[status].label.toLowerCase()} payments` : 'No payments yet'
+            status ? noPaymentsOf(PAYMENT_STATUS_LABELS[status].label.toLowerCase()) : t`No payments yet`
           }
           description={
             status
-              ? 'Choose “All payments” to see the others.'
-              : 'Buy a plan above: its payment and receipt reference show up here.'
+              ? t`Choose “All payments” to see the others.`
+              : t`Buy a plan above: its payment and receipt reference show up here.`
           }
           py="lg"
         />
@@ -347,7 +373,7 @@ export function PaymentHistory({
           m={0}
           p={0}
           style={{ listStyle: 'none' }}
-          aria-label="Your payments"
+          aria-label={t`Your payments`}
           aria-busy={refreshing}
         >
           {data.data.map((payment) => (
@@ -360,13 +386,13 @@ export function PaymentHistory({
             verticalSpacing="sm"
             highlightOnHover
             aria-busy={data === null || refreshing}
-            aria-label="Your payments"
+            aria-label={t`Your payments`}
           >
             <Table.Thead>
               <Table.Tr>
                 {COLUMNS.map((column) => (
-                  <Table.Th key={column} scope="col">
-                    {column}
+                  <Table.Th key={column.key} scope="col">
+                    {i18n._(column.label)}
                   </Table.Th>
                 ))}
               </Table.Tr>
@@ -387,25 +413,25 @@ export function PaymentHistory({
       {data && data.total > 0 ? (
         <Group justify="space-between" wrap="wrap" gap="sm">
           <Text size="sm" c="dimmed" aria-live="polite">
-            {first}–{last} of {data.total} payment{data.total === 1 ? '' : 's'}
+            {shownOf(first, last, data.total)}
           </Text>
           {totalPages > 1 ? (
-            <nav aria-label="Payment history pages">
+            <nav aria-label={t`Payment history pages`}>
               <Pagination
                 total={totalPages}
                 value={page}
                 onChange={setPage}
                 size="sm"
                 getItemProps={(item) => ({
-                  'aria-label': `Page ${item}`,
+                  'aria-label': t`Page ${item}`,
                   'aria-current': item === page ? 'page' : undefined,
                 })}
                 getControlProps={(control) => ({
                   'aria-label': {
-                    first: 'First page',
-                    previous: 'Previous page',
-                    next: 'Next page',
-                    last: 'Last page',
+                    first: t`First page`,
+                    previous: t`Previous page`,
+                    next: t`Next page`,
+                    last: t`Last page`,
                   }[control],
                 })}
               />

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Card, Code, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
@@ -25,6 +27,8 @@ function Row({ label, children, wide = false }: { label: string; children: React
   );
 }
 
+const paidText = (amount: string) => t`${amount} paid`;
+
 /**
  * After a verified payment: the license it granted (or extended), shown at once with its key and a
  * link to its page. Takes the keyboard focus so screen readers announce the outcome.
@@ -39,6 +43,12 @@ export function PurchaseSuccess({
   const { payment, license, charge } = verification;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const { t } = useLingui();
+  const planName = license.plan.name;
+  const paidFor = payment.plan.name;
+  const reference = paymentReference(payment);
+  const used = license.activations_used;
+  const max = license.max_activations;
   const licensePath = pathWith(portalPaths.licenseDetail, { licenseId: license.license_id });
 
   return (
@@ -50,12 +60,14 @@ export function PurchaseSuccess({
           </ThemeIcon>
           <Stack gap={4}>
             <Title order={2} size="h3" id="purchase-success-title" ref={heading} tabIndex={-1}>
-              Payment successful: your {license.plan.name} license is ready
+              <Trans>Payment successful: your {planName} license is ready</Trans>
             </Title>
             <Group gap="xs">
               <Text size="sm" c="dimmed">
-                {charge ? chargedTodayText(charge) : `${formatAmount(payment.amount, payment.currency)} paid`}{' '}
-                for {payment.plan.name}. Reference <Code fz="xs">{paymentReference(payment)}</Code>
+                {charge ? chargedTodayText(charge) : paidText(formatAmount(payment.amount, payment.currency))}{' '}
+                <Trans>
+                  for {paidFor}. Reference <Code fz="xs">{reference}</Code>
+                </Trans>
               </Text>
               {verification.sandbox ? <SandboxBadge /> : null}
             </Group>
@@ -74,38 +86,41 @@ export function PurchaseSuccess({
           }}
           data-testid="purchased-license"
         >
-          <Row label="License key" wide>
+          <Row label={t`License key`} wide>
             <LicenseKeyCopy licenseKey={license.license_key} />
           </Row>
-          <Row label="Status">
+          <Row label={t`Status`}>
             <Text size="sm" tt="capitalize">
               {license.status}
             </Text>
           </Row>
-          <Row label="Validity">
+          <Row label={t`Validity`}>
             <Text size="sm">{expiryText(license)}</Text>
           </Row>
-          <Row label="Machines">
+          <Row label={t`Machines`}>
             <Text size="sm">
-              {license.activations_used} of {license.max_activations} in use
+              <Trans>
+                {used} of {max} in use
+              </Trans>
             </Text>
           </Row>
         </Box>
 
         <Text size="sm">
-          Activate it in the desktop app or on the license’s page to start using {license.plan.name} on this
-          machine.
+          <Trans>
+            Activate it in the desktop app or on the license’s page to start using {planName} on this machine.
+          </Trans>
         </Text>
 
         <Group gap="sm">
           <Button component={Link} to={licensePath}>
-            View license
+            <Trans>View license</Trans>
           </Button>
           <Button component={Link} to={portalPaths.licenses} variant="default">
-            All licenses
+            <Trans>All licenses</Trans>
           </Button>
           <Button variant="subtle" onClick={onDone}>
-            Done
+            <Trans>Done</Trans>
           </Button>
         </Group>
       </Stack>

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { PaymentOrder } from '../../../../../shared/api/payments';
@@ -24,7 +26,7 @@ export const orderSubject = (order: PaymentOrder): SandboxCheckoutSubject => ({
   planName: order.plan.name,
   amount: order.amount,
   currency: order.currency,
-  reference: { label: 'Order', id: order.order_id },
+  reference: { label: t`Order`, id: order.order_id },
   email: order.prefill?.email,
 });
 
@@ -64,40 +66,43 @@ export function SandboxCheckoutModal({
   onDecline,
   onClose,
 }: SandboxCheckoutModalProps) {
+  const { t } = useLingui();
   return (
     <Modal
       opened={subject !== null}
       onClose={onClose}
-      title="Sandbox checkout"
+      title={t`Sandbox checkout`}
       centered
       closeOnClickOutside={!busy}
       closeOnEscape={!busy}
       withCloseButton={!busy}
-      closeButtonProps={{ 'aria-label': 'Close the sandbox checkout' }}
+      closeButtonProps={{ 'aria-label': t`Close the sandbox checkout` }}
       size="md"
     >
       {subject ? (
         <Stack gap="md">
-          <SandboxNotice title="Sandbox: no real money" testId="sandbox-notice">
-            This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
-            plan exactly as a real payment would; Decline answers as a declined card would.
+          <SandboxNotice title={t`Sandbox: no real money`} testId="sandbox-notice">
+            <Trans>
+              This server runs the payment sandbox. No card is needed and nothing is charged. Pay grants the
+              plan exactly as a real payment would; Decline answers as a declined card would.
+            </Trans>
           </SandboxNotice>
           <Stack component="dl" gap={8} m={0}>
-            <Row label="Plan">
+            <Row label={t`Plan`}>
               <Text size="sm" fw={600}>
                 {subject.planName}
               </Text>
             </Row>
-            <Row label="Amount">
+            <Row label={t`Amount`}>
               <Text size="sm" fw={600}>
                 {formatAmount(subject.amount, subject.currency)}{' '}
                 <Text span size="xs" c="dimmed">
-                  (test payment)
+                  <Trans>(test payment)</Trans>
                 </Text>
               </Text>
             </Row>
             {subject.recurring ? (
-              <Row label="Then">
+              <Row label={t`Then`}>
                 <Text size="sm">{subject.recurring}</Text>
               </Row>
             ) : null}
@@ -105,13 +110,19 @@ export function SandboxCheckoutModal({
               <Code fz="xs">{subject.reference.id}</Code>
             </Row>
             {subject.email ? (
-              <Row label="Billed to">
+              <Row label={t`Billed to`}>
                 <Text size="sm">{subject.email}</Text>
               </Row>
             ) : null}
           </Stack>
           {problem ? (
-            <Notice color="red" variant="light" icon={<AlertIcon size={20} />} role="alert" title="Not paid">
+            <Notice
+              color="red"
+              variant="light"
+              icon={<AlertIcon size={20} />}
+              role="alert"
+              title={t`Not paid`}
+            >
               {problem}
             </Notice>
           ) : null}
@@ -122,10 +133,10 @@ export function SandboxCheckoutModal({
               loading={busy === 'decline'}
               disabled={busy === 'pay'}
             >
-              Decline
+              <Trans>Decline</Trans>
             </Button>
             <Button onClick={onPay} loading={busy === 'pay'} disabled={busy === 'decline'}>
-              Pay
+              <Trans>Pay</Trans>
             </Button>
           </Group>
         </Stack>

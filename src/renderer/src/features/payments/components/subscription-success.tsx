@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,6 +12,13 @@ import { formatMoney } from '../../../lib/format-money';
 import { ActivateOnThisMachine, expiryText } from '../../licenses';
 import { ChargeLines, chargedTodayText, formatRecurringPrice } from '../../subscriptions';
 import { LicenseKeyCopy } from './license-key-copy';
+
+const perSeat = (price: string) => t`${price} per seat`;
+const trialRuns = (end: string) => t`Your free trial runs until ${end}. You won’t be charged until then;`;
+const chargedFor = (charged: string, planName: string) => t`${charged} for ${planName};`;
+const renewedText = (price: string) => t`${price}, renewed automatically until you cancel.`;
+const firstOrNextCharge = (first: boolean, amount: string, date: string) =>
+  first ? t`First charge: ${amount} on ${date}.` : t`Next charge: ${amount} on ${date}.`;
 
 /**
  * After a subscription's first payment: what was charged today (with the coupon, seats and tax, as
@@ -36,7 +45,11 @@ export function SubscriptionSuccess({
   // recurs), else the plan's price a seat.
   const recurringPrice = charge?.next_charge
     ? formatRecurringPrice(charge.next_charge.amount_minor, plan.currency, plan.billing_interval)
-    : `${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}${organisation ? ' per seat' : ''}`;
+    : organisation
+      ? perSeat(formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval))
+      : formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
+  const planName = plan.name;
+  const organisationName = organisation?.name;
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -50,18 +63,21 @@ export function SubscriptionSuccess({
           <Stack gap={4}>
             <Title order={2} size="h3" id="subscription-success-title" ref={heading} tabIndex={-1}>
               {trialEndsAt
-                ? `Trial started: your ${plan.name} license is ready`
-                : `Subscribed: your ${plan.name} license is ready`}
+                ? t`Trial started: your ${planName} license is ready`
+                : t`Subscribed: your ${planName} license is ready`}
             </Title>
             <Group gap="xs">
               <Text size="sm" c="dimmed" data-testid="subscription-charged">
-                {trialEndsAt
-                  ? `Your free trial runs until ${formatDate(trialEndsAt)}. You won’t be charged until then; `
-                  : ''}
-                {charge ? `${chargedTodayText(charge)} for ${plan.name}; ` : ''}
-                {recurringPrice}, renewed automatically until you cancel.
+                {trialEndsAt ? trialRuns(formatDate(trialEndsAt)) + ' ' : ''}
+                {charge ? chargedFor(chargedTodayText(charge), planName) + ' ' : ''}
+                {renewedText(recurringPrice)}
                 {!charge && subscription.next_charge
-                  ? ` ${trialEndsAt ? 'First' : 'Next'} charge: ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}.`
+                  ? ' ' +
+                    firstOrNextCharge(
+                      !!trialEndsAt,
+                      formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency),
+                      formatDate(subscription.next_charge.at),
+                    )
                   : ''}
               </Text>
               {sandbox ? <SandboxBadge /> : null}
@@ -74,37 +90,39 @@ export function SubscriptionSuccess({
         {organisation ? (
           <Stack gap="xs" data-testid="organisation-seat">
             <Text size="sm">
-              The license belongs to {organisation.name}, and you hold one of its seats. Use it on this
-              machine by activating it here (no key to type), then give the other seats to members on the
-              organization’s page.
+              <Trans>
+                The license belongs to {organisationName}, and you hold one of its seats. Use it on this
+                machine by activating it here (no key to type), then give the other seats to members on the
+                organization’s page.
+              </Trans>
             </Text>
             <ActivateOnThisMachine license={license} option={{ kind: 'available' }} />
           </Stack>
         ) : (
           <Stack gap={4}>
             <Text size="xs" c="dimmed" fw={500} tt="uppercase" lts={0.4}>
-              License key
+              <Trans>License key</Trans>
             </Text>
             <LicenseKeyCopy licenseKey={license.license_key} />
             <Text size="sm">
-              {expiryText(license)}. Activate it in the desktop app or on the license’s page.
+              {expiryText(license)}. <Trans>Activate it in the desktop app or on the license’s page.</Trans>
             </Text>
           </Stack>
         )}
 
         <Group gap="sm">
           <Button component={Link} to={portalPaths.subscriptions}>
-            Manage subscription
+            <Trans>Manage subscription</Trans>
           </Button>
           <Button
             component={Link}
             to={pathWith(portalPaths.licenseDetail, { licenseId: license.license_id })}
             variant="default"
           >
-            View license
+            <Trans>View license</Trans>
           </Button>
           <Button variant="subtle" onClick={onDone}>
-            Done
+            <Trans>Done</Trans>
           </Button>
         </Group>
       </Stack>

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
@@ -108,10 +110,9 @@ function heldLifetimes(licenses: readonly License[], plans: readonly Plan[]): He
   });
 }
 
-const INTERVAL_WORDS: Record<'month' | 'year', string> & Partial<Record<Plan['billing_interval'], string>> = {
-  month: 'month',
-  year: 'year',
-};
+/** "Renews every month until you cancel." */
+const renewsText = (interval: 'month' | 'year') =>
+  interval === 'year' ? t`Renews every year until you cancel.` : t`Renews every month until you cancel.`;
 
 const isBusy = (step: string) => step !== 'idle' && step !== 'succeeded';
 
@@ -137,6 +138,7 @@ function CardTrialChoice({
   const firstCharge = formatDate(new Date(Date.now() + plan.trial_days * DAY_MS).toISOString());
   const price = formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
   const describedBy = `card-trial-note-${plan.id}`;
+  const days = plan.trial_days;
   return (
     <Stack gap={4}>
       <Button
@@ -148,10 +150,12 @@ function CardTrialChoice({
         aria-describedby={describedBy}
         onClick={() => void subscribe.startTrial(plan, config)}
       >
-        {`Start ${plan.trial_days}-day trial with card`}
+        {plural(days, { one: 'Start #-day trial with card', other: 'Start #-day trial with card' })}
       </Button>
       <Text size="xs" c="dimmed" id={describedBy} data-testid="card-trial-note">
-        You won’t be charged until {firstCharge}, then {price}. Cancel before then and nothing is charged.
+        <Trans>
+          You won’t be charged until {firstCharge}, then {price}. Cancel before then and nothing is charged.
+        </Trans>
       </Text>
     </Stack>
   );
@@ -171,10 +175,10 @@ function subscriptionAction(
     return {
       action: (
         <Button component={Link} to={portalPaths.subscriptions} fullWidth variant="light" {...wrappingLabel}>
-          Manage subscription
+          <Trans>Manage subscription</Trans>
         </Button>
       ),
-      note: 'You subscribe to this plan: change or cancel it on the Subscriptions page.',
+      note: t`You subscribe to this plan: change or cancel it on the Subscriptions page.`,
     };
   const loading =
     subscribe.state.step === 'creating' && subscribe.state.planId === plan.id && !subscribe.withTrial();
@@ -188,7 +192,8 @@ function subscriptionAction(
       ? formatRecurringPrice(discount.amount_after_minor, plan.currency, plan.billing_interval)
       : `${formatAmount(discount.amount_after_minor, plan.currency)} ${couponPeriod(discount, plan)}`
     : formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval);
-  const renews = `Renews every ${INTERVAL_WORDS[plan.billing_interval]} until you cancel.`;
+  const renews = renewsText(plan.billing_interval);
+  const planName = plan.name;
   const subscribeButton = (
     <Button
       fullWidth
@@ -200,28 +205,35 @@ function subscriptionAction(
         void (covering ? subscribe.startDespiteLifetime : subscribe.start)(plan, config, coupon.codeFor(plan))
       }
     >
-      {covering ? `Subscribe anyway — ${price}` : `Subscribe — ${price}`}
+      {covering ? t`Subscribe anyway — ${price}` : t`Subscribe — ${price}`}
     </Button>
   );
+  const lifetimeName = covering?.planName;
+  const otherName = other?.plan.name;
   const note: ReactNode = covering ? (
     <Text component="span" fz="inherit" c="orange.8" data-testid="lifetime-overlap">
-      You already own a lifetime {covering.planName} license, which includes everything in {plan.name} for
-      good. Subscribe only if you want to pay for it again every {INTERVAL_WORDS[plan.billing_interval]}.
+      {plan.billing_interval === 'year' ? (
+        <Trans>
+          You already own a lifetime {lifetimeName} license, which includes everything in {planName} for good.
+          Subscribe only if you want to pay for it again every year.
+        </Trans>
+      ) : (
+        <Trans>
+          You already own a lifetime {lifetimeName} license, which includes everything in {planName} for good.
+          Subscribe only if you want to pay for it again every month.
+        </Trans>
+      )}
     </Text>
   ) : other ? (
-    <>
-      You subscribe to {other.plan.name}: to move to this plan instead,{' '}
+    <Trans>
+      You subscribe to {otherName}: to move to this plan instead,{' '}
       <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
         change plan on the Subscriptions page
       </Anchor>
       .
-    </>
+    </Trans>
   ) : discount ? (
-    `Coupon ${discount.code}: ${couponPriceText(discount, plan)}${
-      discount.duration === 'once'
-        ? `, then ${formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}`
-        : ''
-    }. ${renews}`
+    `${couponLine(discount.code, couponPriceText(discount, plan), discount.duration === 'once' ? formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval) : null)} ${renews}`
   ) : (
     renews
   );
@@ -238,6 +250,11 @@ function subscriptionAction(
       </Stack>
     ),
   };
+}
+
+/** "Coupon SAVE10: ₹899 for the first month, then ₹999 / month." */
+function couponLine(code: string, discounted: string, then: string | null): string {
+  return then ? t`Coupon ${code}: ${discounted}, then ${then}.` : t`Coupon ${code}: ${discounted}.`;
 }
 
 /** One seat's price each period, after the coupon applied to the plan when it discounts every charge. */
@@ -265,12 +282,23 @@ function seatPlanAction(
         disabled={busy && !loading}
         onClick={() => buyForOrganisation(plan)}
       >
-        Buy for an organization
+        <Trans>Buy for an organization</Trans>
       </Button>
     ),
-    note: `${discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)} a seat. ` : ''}For organizations: choose yours and the number of seats. Renews every ${INTERVAL_WORDS[plan.billing_interval]} until canceled.`,
+    note: [
+      discount ? seatCouponLine(discount.code, couponPriceText(discount, plan)) : null,
+      seatRenewal(plan.billing_interval),
+    ]
+      .filter(Boolean)
+      .join(' '),
   };
 }
+
+const seatCouponLine = (code: string, discounted: string) => t`Coupon ${code}: ${discounted} a seat.`;
+const seatRenewal = (interval: 'month' | 'year') =>
+  interval === 'year'
+    ? t`For organizations: choose yours and the number of seats. Renews every year until canceled.`
+    : t`For organizations: choose yours and the number of seats. Renews every month until canceled.`;
 
 /** The button (and a line under it) that gets `plan`: subscribe, buy, activate free, or why not. */
 function planAction(
@@ -292,7 +320,7 @@ function planAction(
       return {
         action: (
           <Button fullWidth variant="default" disabled>
-            Your current plan
+            <Trans>Your current plan</Trans>
           </Button>
         ),
       };
@@ -303,9 +331,9 @@ function planAction(
           to={portalPaths.licenses}
           fullWidth
           variant="default"
-          aria-label={`Start free: activate ${plan.name} on the Licenses page`}
+          aria-label={startFreeLabel(plan.name)}
         >
-          Start free
+          <Trans>Start free</Trans>
         </Button>
       ),
       note: 'No payment: activate it on the Licenses page, once per account.',
@@ -315,16 +343,16 @@ function planAction(
     return {
       action: (
         <Button fullWidth disabled>
-          Not available here
+          <Trans>Not available here</Trans>
         </Button>
       ),
-      note: `Priced in ${plan.currency}; this portal takes payments in ${config.currency}.`,
+      note: pricedElsewhere(plan.currency, config.currency),
     };
   if (isCurrent && plan.billing_interval === 'lifetime')
     return {
       action: (
         <Button fullWidth variant="default" disabled>
-          You own this plan
+          <Trans>You own this plan</Trans>
         </Button>
       ),
     };
@@ -347,9 +375,9 @@ function planAction(
     );
 
   const loading = state.step === 'creating' && state.planId === plan.id;
-  const interval = INTERVAL_WORDS[plan.billing_interval];
   const discount = coupon.applied?.planId === plan.id ? coupon.applied.preview : null;
-  const name = isCurrent ? `Renew ${plan.name}` : `Buy ${plan.name}`;
+  const planName = plan.name;
+  const name = isCurrent ? t`Renew ${planName}` : t`Buy ${planName}`;
   return {
     action: (
       <Button
@@ -365,13 +393,18 @@ function planAction(
     ),
     note:
       [
-        discount ? `Coupon ${discount.code}: ${couponPriceText(discount, plan)}.` : '',
-        isCurrent && interval ? `Adds one ${interval} to your current license.` : '',
+        discount ? couponLine(discount.code, couponPriceText(discount, plan), null) : '',
+        isCurrent && plan.billing_interval === 'month' ? t`Adds one month to your current license.` : '',
+        isCurrent && plan.billing_interval === 'year' ? t`Adds one year to your current license.` : '',
       ]
         .filter(Boolean)
         .join(' ') || undefined,
   };
 }
+
+const startFreeLabel = (planName: string) => t`Start free: activate ${planName} on the Licenses page`;
+const pricedElsewhere = (priced: string, taken: string) =>
+  t`Priced in ${priced}; this portal takes payments in ${taken}.`;
 
 /** A plan card's line under an action, as the card writes its own note. */
 const PlanNote = ({ children }: { children: ReactNode }) => (
@@ -411,32 +444,42 @@ function CurrentPlanLine({ current }: { current: CurrentPlan | null }) {
   if (!current.plan || !current.license)
     return (
       <Text size="sm">
-        You have no active plan yet. Start with the free plan on the{' '}
-        <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
-          Licenses page
-        </Anchor>
-        , or buy one below.
+        <Trans>
+          You have no active plan yet. Start with the free plan on the{' '}
+          <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
+            Licenses page
+          </Anchor>
+          , or buy one below.
+        </Trans>
       </Text>
     );
+  const planName = current.plan.name;
+  const until = current.license.expires_at ? formatDate(current.license.expires_at) : null;
   return (
     <Text size="sm" data-testid="current-plan">
-      You are on <strong>{current.plan.name}</strong>
-      {current.license.expires_at
-        ? `, valid until ${formatDate(current.license.expires_at)}.`
-        : ', with no end date.'}
+      {until ? (
+        <Trans>
+          You are on <strong>{planName}</strong>, valid until {until}.
+        </Trans>
+      ) : (
+        <Trans>
+          You are on <strong>{planName}</strong>, with no end date.
+        </Trans>
+      )}
     </Text>
   );
 }
 
 export default function PurchasePage() {
+  const { t } = useLingui();
   const catalogue = useCatalogue();
   const onAbandoned = useCallback(() => {
     notifications.show({
       color: 'gray',
-      title: 'Checkout closed',
-      message: 'No payment was taken. Buy the plan whenever you are ready.',
+      title: t`Checkout closed`,
+      message: t`No payment was taken. Buy the plan whenever you are ready.`,
     });
-  }, []);
+  }, [t]);
   const { loaded } = catalogue;
   const discountable = couponPlans(loaded);
   const coupon = useCoupon(discountable);
@@ -465,17 +508,18 @@ export default function PurchasePage() {
       retry(payment) {
         const plan = loaded?.plans.find((offered) => offered.id === payment.plan.id);
         if (!loaded || !plan) {
+          const planName = payment.plan.name;
           notifications.show({
             color: 'gray',
-            title: `${payment.plan.name} is not on sale now`,
-            message: 'Choose one of the plans above instead.',
+            title: t`${planName} is not on sale now`,
+            message: t`Choose one of the plans above instead.`,
           });
           return;
         }
         void checkout.start(plan, loaded.config);
       },
     }),
-    [state.step, loaded, checkout],
+    [state.step, loaded, checkout, t],
   );
   const bought = state.step === 'succeeded' || subscribe.state.step === 'succeeded';
   // Redeemed with the purchase: the next one is at the full price unless another code is given.
@@ -512,13 +556,15 @@ export default function PurchasePage() {
   return (
     <HeaderedPage
       size="xl"
-      title="Purchase"
-      description="Pick the plan that fits. Your license is ready the moment the payment goes through."
+      title={t`Purchase`}
+      description={t`Pick the plan that fits. Your license is ready the moment the payment goes through.`}
     >
       {loaded?.config.sandbox ? (
-        <SandboxNotice title="Sandbox payments: no real money" testId="sandbox-banner">
-          This server runs the payment sandbox. Checkout asks for no card and charges nothing; licenses bought
-          here are granted exactly as after a real payment.
+        <SandboxNotice title={t`Sandbox payments: no real money`} testId="sandbox-banner">
+          <Trans>
+            This server runs the payment sandbox. Checkout asks for no card and charges nothing; licenses
+            bought here are granted exactly as after a real payment.
+          </Trans>
         </SandboxNotice>
       ) : null}
 
@@ -530,7 +576,7 @@ export default function PurchasePage() {
           title={notice.title}
           role="alert"
           withCloseButton
-          closeButtonLabel="Dismiss this message"
+          closeButtonLabel={t`Dismiss this message`}
           onClose={dismissNotice}
         >
           {notice.message}
@@ -538,8 +584,8 @@ export default function PurchasePage() {
       ) : null}
 
       {state.step === 'verifying' || subscribe.state.step === 'verifying' ? (
-        <Notice color="blue" variant="light" title="Confirming your payment…" role="status">
-          The payment went through; the license server is checking it. This takes a moment.
+        <Notice color="blue" variant="light" title={t`Confirming your payment…`} role="status">
+          <Trans>The payment went through; the license server is checking it. This takes a moment.</Trans>
         </Notice>
       ) : null}
 
@@ -558,7 +604,7 @@ export default function PurchasePage() {
       <Stack gap="md" component="section" aria-labelledby="plans-title">
         <div>
           <Title order={2} size="h3" id="plans-title">
-            Plans
+            <Trans>Plans</Trans>
           </Title>
           {loaded ? <CurrentPlanLine current={loaded.current} /> : null}
         </div>
@@ -566,11 +612,11 @@ export default function PurchasePage() {
         {loaded ? <CouponField coupon={coupon} plans={discountable} /> : null}
 
         {catalogue.failure !== null ? (
-          <ErrorAlert title="Plans could not be loaded">
+          <ErrorAlert title={t`Plans could not be loaded`}>
             <Stack gap="xs" align="flex-start">
               <Text size="sm">{catalogue.failure || paymentMessages.fetchConfigFailed}</Text>
               <Button size="xs" variant="white" color="red" onClick={catalogue.reload}>
-                Try again
+                <Trans>Try again</Trans>
               </Button>
             </Stack>
           </ErrorAlert>
@@ -579,7 +625,7 @@ export default function PurchasePage() {
             cols={{ base: 1, sm: 2, lg: 4 }}
             spacing="lg"
             aria-busy="true"
-            aria-label="Loading plans"
+            aria-label={t`Loading plans`}
           >
             {Array.from({ length: 4 }, (_, index) => (
               <PlanCardSkeleton key={index} compact />
@@ -587,11 +633,13 @@ export default function PurchasePage() {
           </SimpleGrid>
         ) : loaded.plans.length === 0 ? (
           <Text c="dimmed">
-            No plans are on sale right now. Your free license stays available on the{' '}
-            <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
-              Licenses page
-            </Anchor>
-            .
+            <Trans>
+              No plans are on sale right now. Your free license stays available on the{' '}
+              <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
+                Licenses page
+              </Anchor>
+              .
+            </Trans>
           </Text>
         ) : (
           <PlanGrid count={loaded.plans.length}>
@@ -622,7 +670,13 @@ export default function PurchasePage() {
                       action
                     )
                   }
-                  note={trial ? <>No card needed: the trial ends by itself, nothing is charged.</> : note}
+                  note={
+                    trial ? (
+                      <Trans>No card needed: the trial ends by itself, nothing is charged.</Trans>
+                    ) : (
+                      note
+                    )
+                  }
                   compact
                 />
               );
@@ -632,8 +686,10 @@ export default function PurchasePage() {
 
         {loaded && !loaded.config.sandbox ? (
           <Text size="xs" c="dimmed">
-            Payments are processed by Razorpay: card, UPI and bank details go to Razorpay directly and never
-            reach this portal.
+            <Trans>
+              Payments are processed by Razorpay: card, UPI and bank details go to Razorpay directly and never
+              reach this portal.
+            </Trans>
           </Text>
         ) : null}
       </Stack>

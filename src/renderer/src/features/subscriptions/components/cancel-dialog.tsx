@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { Subscription } from '../../../../../shared/api/subscriptions';
@@ -30,6 +31,7 @@ export function CancelDialog({
   opened: boolean;
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const [cancel, { isLoading }] = useCancelSubscriptionMutation();
   // A card trial: nothing was paid, so there is no period to choose: it ends now, charging nothing.
   const trial = onCardTrial(subscription);
@@ -49,16 +51,32 @@ export function CancelDialog({
   const creditText = describeCreditOnCancel(subscription);
   const creditRefundText =
     credit.refundMinor > 0 ? formatMoney(credit.refundMinor, subscription.plan.currency) : null;
+  const planName = subscription.plan.name;
   const nowDescription =
     subscription.status === 'paused'
-      ? 'The subscription ends today and its license, paused now, does not work again. The paid period ended before the pause, so nothing of it is refunded.'
+      ? t`The subscription ends today and its license, paused now, does not work again. The paid period ended before the pause, so nothing of it is refunded.`
       : !paidUp
         ? creditRefundText
-          ? 'The payment failed, so nothing is left of the paid period: the subscription and its license end today.'
-          : 'The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.'
+          ? t`The payment failed, so nothing is left of the paid period: the subscription and its license end today.`
+          : t`The payment failed, so nothing is left of the paid period: the subscription and its license end today. Nothing is refunded.`
         : refundText
-          ? `The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
-          : 'The subscription ends and its license stops working today. Nothing is left of the paid period to refund.';
+          ? t`The subscription ends and its license stops working today. The unused part of the paid period, about ${refundText}, is refunded to the payment method you paid with, with a credit note on the Billing page.`
+          : t`The subscription ends and its license stops working today. Nothing is left of the paid period to refund.`;
+
+  /** What the toast says once canceled. */
+  const canceledMessage = (): string => {
+    if (trial)
+      return end
+        ? t`Your card will not be charged. Your free trial of ${planName} runs until ${end}.`
+        : t`Your card will not be charged. Your free trial of ${planName} runs until its end.`;
+    const ended =
+      when === 'period_end' && end
+        ? t`${planName} ends on ${end}; no further charge will be made.`
+        : refundText && paidUp
+          ? t`${planName} has ended and its license no longer works. About ${refundText} is refunded.`
+          : t`${planName} has ended and its license no longer works.`;
+    return creditRefundText ? `${ended} ${t`Your kept credit of ${creditRefundText} is refunded.`}` : ended;
+  };
 
   const confirm = async () => {
     setProblem(null);
@@ -68,16 +86,7 @@ export function CancelDialog({
       setProblem(failureMessage(error, subscriptionMessages.cancelFailed));
       return;
     }
-    showToast({
-      title: 'Subscription canceled',
-      message: trial
-        ? `Your card will not be charged. Your free trial of ${subscription.plan.name} runs until ${end ?? 'its end'}.`
-        : (when === 'period_end' && end
-            ? `${subscription.plan.name} ends on ${end}; no further charge will be made.`
-            : `${subscription.plan.name} has ended and its license no longer works.${
-                refundText && paidUp ? ` About ${refundText} is refunded.` : ''
-              }`) + (creditRefundText ? ` Your kept credit of ${creditRefundText} is refunded.` : ''),
-    });
+    showToast({ title: t`Subscription canceled`, message: canceledMessage() });
     onClose();
   };
 
@@ -85,58 +94,67 @@ export function CancelDialog({
     <Modal
       opened={opened}
       onClose={() => !isLoading && onClose()}
-      title={`Cancel ${subscription.plan.name}?`}
+      title={t`Cancel ${planName}?`}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="Not canceled">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title={t`Not canceled`}>{problem}</FormAlert> : null}
         {trial ? (
           <Text size="sm" data-testid="cancel-trial">
-            Your card is never charged: the subscription ends now, and your free trial keeps working until{' '}
-            {end ?? 'its end'}. To keep {subscription.plan.name} afterwards, subscribe again.
+            {end ? (
+              <Trans>
+                Your card is never charged: the subscription ends now, and your free trial keeps working until{' '}
+                {end}. To keep {planName} afterwards, subscribe again.
+              </Trans>
+            ) : (
+              <Trans>
+                Your card is never charged: the subscription ends now, and your free trial keeps working until
+                its end. To keep {planName} afterwards, subscribe again.
+              </Trans>
+            )}
           </Text>
         ) : (
           <Radio.Group
             value={when}
             onChange={(value) => setWhen(value as When)}
-            label="When should it end?"
+            label={t`When should it end?`}
             name="cancel-when"
           >
             <Stack gap="sm" mt="xs">
               {paidUp ? (
                 <Radio
                   value="period_end"
-                  label={end ? `At the end of the paid period (${end})` : 'At the end of the paid period'}
+                  label={end ? t`At the end of the paid period (${end})` : t`At the end of the paid period`}
                   description={
                     creditRefundText
-                      ? 'No further charge, and nothing of the paid period is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date; the refunded credit is not taken off later charges.'
-                      : 'No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date.'
+                      ? t`No further charge, and nothing of the paid period is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date; the refunded credit is not taken off later charges.`
+                      : t`No further charge, and nothing is refunded. Your license keeps working until then and expires afterwards. You can resume the subscription before that date.`
                   }
                 />
               ) : null}
-              <Radio value="now" label="Now" description={nowDescription} />
+              <Radio value="now" label={t`Now`} description={nowDescription} />
             </Stack>
           </Radio.Group>
         )}
         {creditText ? (
           <Notice
             color={credit.keptMinor > 0 ? 'yellow' : 'blue'}
-            title="Your kept credit"
+            title={t`Your kept credit`}
             data-testid="cancel-credit"
           >
             <Text size="sm">{creditText}</Text>
           </Notice>
         ) : null}
         <Text size="sm" c="dimmed">
-          Your invoices stay on the Billing page.
+          <Trans>Your invoices stay on the Billing page.</Trans>
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={isLoading} data-autofocus>
-            Keep subscription
+            <Trans>Keep subscription</Trans>
           </Button>
           <Button color="red.9" onClick={() => void confirm()} loading={isLoading}>
-            {trial ? 'Cancel the trial' : when === 'now' ? 'Cancel now' : 'Cancel at period end'}
+            {trial ? t`Cancel the trial` : when === 'now' ? t`Cancel now` : t`Cancel at period end`}
           </Button>
         </Group>
       </Stack>

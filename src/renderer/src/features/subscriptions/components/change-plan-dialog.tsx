@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Group, Modal, Radio, Skeleton, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -30,35 +32,44 @@ export type RecurringPlan = Plan & { billing_interval: 'month' | 'year' };
  * With Razorpay the credit is refunded to the card rather than taken off the new price.
  */
 export function QuoteSummary({ quote }: { quote: PlanChangeQuote }) {
+  const { t } = useLingui();
   const money = (minor: number) => formatMoney(minor, quote.currency);
   const refunded = quote.refund_minor > 0;
+  const planName = quote.plan.name;
+  const minutes = PLAN_CHANGE_QUOTE_VALIDITY_MINUTES;
+  const until = formatTime(quote.expires_at);
+  const dueNow = money(quote.due_now_minor);
   return (
     <Stack component="dl" gap={6} m={0} data-testid="plan-change-quote">
-      <QuoteRow label={`${quote.plan.name} price`}>
+      <QuoteRow label={t`${planName} price`}>
         {formatRecurringPrice(quote.plan.price_minor, quote.currency, quote.plan.billing_interval)}
       </QuoteRow>
       {refunded ? (
-        <QuoteRow label="Credit for the unused part of this period, refunded to your card">
+        <QuoteRow label={t`Credit for the unused part of this period, refunded to your card`}>
           {money(quote.refund_minor)}
         </QuoteRow>
       ) : (
-        <QuoteRow label="Credit for the unused part of this period">− {money(quote.credit_minor)}</QuoteRow>
+        <QuoteRow label={t`Credit for the unused part of this period`}>
+          − {money(quote.credit_minor)}
+        </QuoteRow>
       )}
       {quote.balance_minor > 0 ? (
-        <QuoteRow label="Balance kept from earlier changes">− {money(quote.balance_minor)}</QuoteRow>
+        <QuoteRow label={t`Balance kept from earlier changes`}>− {money(quote.balance_minor)}</QuoteRow>
       ) : null}
-      <QuoteRow label="Due now" strong>
+      <QuoteRow label={t`Due now`} strong>
         {money(quote.due_now_minor)}
       </QuoteRow>
       {refunded ? null : (
-        <QuoteRow label="Balance kept for your next charges">{money(quote.balance_after_minor)}</QuoteRow>
+        <QuoteRow label={t`Balance kept for your next charges`}>{money(quote.balance_after_minor)}</QuoteRow>
       )}
-      <QuoteRow label="New period">
+      <QuoteRow label={t`New period`}>
         {formatDate(quote.period_start)} – {formatDate(quote.period_end)}
       </QuoteRow>
       <Text size="xs" c="dimmed" data-testid="plan-change-quote-validity">
-        This price holds for {PLAN_CHANGE_QUOTE_VALIDITY_MINUTES} minutes, until{' '}
-        {formatTime(quote.expires_at)}: confirm by then and exactly {money(quote.due_now_minor)} is charged.
+        <Trans>
+          This price holds for {minutes} minutes, until {until}: confirm by then and exactly {dueNow} is
+          charged.
+        </Trans>
       </Text>
     </Stack>
   );
@@ -66,14 +77,17 @@ export function QuoteSummary({ quote }: { quote: PlanChangeQuote }) {
 
 /** Holds the quote's place while it loads, at about its height, so the dialog does not jump. */
 function QuoteSkeleton() {
+  const { t } = useLingui();
   return (
-    <Stack gap={10} aria-busy="true" aria-label="Working out the price of the change">
+    <Stack gap={10} aria-busy="true" aria-label={t`Working out the price of the change`}>
       {Array.from({ length: 5 }, (_, index) => (
         <Skeleton key={index} height={16} />
       ))}
     </Stack>
   );
 }
+
+const changeAndPay = (amount: string) => t`Change and pay ${amount}`;
 
 type QuoteState =
   | { step: 'idle' }
@@ -95,7 +109,7 @@ export function ChangePlanDialog({
   subscription,
   plans,
   initialPlanId,
-  title = 'Change plan',
+  title,
   opened,
   onClose,
 }: {
@@ -107,7 +121,9 @@ export function ChangePlanDialog({
   opened: boolean;
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const [requestQuote] = useQuotePlanChangeMutation();
+  const planName = subscription.plan.name;
   const [changePlan, { isLoading: opening }] = useChangeSubscriptionPlanMutation();
   const payReplacement = useReplacementCheckout();
   const [paying, setPaying] = useState(false);
@@ -168,6 +184,7 @@ export function ChangePlanDialog({
       return;
     }
     const paid = quote.quote.due_now_minor;
+    const newPlanName = quote.quote.plan.name;
     if ('key_id' in answer) {
       // Razorpay: the new plan's subscription is paid in its window, and then takes over.
       setPaying(true);
@@ -176,24 +193,32 @@ export function ChangePlanDialog({
       if (result.outcome !== 'paid') {
         setProblem(
           result.outcome === 'dismissed'
-            ? `The payment window was closed: nothing was charged and you stay on ${subscription.plan.name}.`
+            ? t`The payment window was closed: nothing was charged and you stay on ${planName}.`
             : result.message,
         );
         return;
       }
+      const charged = formatMoney(paid, quote.quote.currency);
+      const refund = formatMoney(quote.quote.refund_minor, quote.quote.currency);
+      const until = formatDate(result.activation.subscription.current_period_end ?? quote.quote.period_end);
       showToast({
-        title: `Now on ${quote.quote.plan.name}`,
-        message: `${formatMoney(paid, quote.quote.currency)} was charged${quote.quote.refund_minor > 0 ? ` and ${formatMoney(quote.quote.refund_minor, quote.quote.currency)} for the unused part of ${subscription.plan.name} is refunded to your card` : ''}; the new period runs until ${formatDate(result.activation.subscription.current_period_end ?? quote.quote.period_end)}.`,
+        title: t`Now on ${newPlanName}`,
+        message:
+          quote.quote.refund_minor > 0
+            ? t`${charged} was charged and ${refund} for the unused part of ${planName} is refunded to your card; the new period runs until ${until}.`
+            : t`${charged} was charged; the new period runs until ${until}.`,
       });
       onClose();
       return;
     }
+    const charged = formatMoney(paid, quote.quote.currency);
+    const until = formatDate(quote.quote.period_end);
     showToast({
-      title: `Now on ${quote.quote.plan.name}`,
+      title: t`Now on ${newPlanName}`,
       message:
         paid > 0
-          ? `${formatMoney(paid, quote.quote.currency)} was charged; the new period runs until ${formatDate(quote.quote.period_end)}.`
-          : `Nothing was charged now; the new period runs until ${formatDate(quote.quote.period_end)}.`,
+          ? t`${charged} was charged; the new period runs until ${until}.`
+          : t`Nothing was charged now; the new period runs until ${until}.`,
     });
     onClose();
   };
@@ -203,22 +228,24 @@ export function ChangePlanDialog({
     <Modal
       opened={opened}
       onClose={() => !changing && onClose()}
-      title={`${title}: ${subscription.plan.name}`}
+      title={`${title ?? t`Change plan`}: ${planName}`}
       centered
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="The plan was not changed">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title={t`The plan was not changed`}>{problem}</FormAlert> : null}
         {repriced ? (
-          <Notice color="yellow" title="The quote no longer holds" role="alert">
-            {repriced}. The new quote is below; nothing was charged.
+          <Notice color="yellow" title={t`The quote no longer holds`} role="alert">
+            <Trans>{repriced}. The new quote is below; nothing was charged.</Trans>
           </Notice>
         ) : null}
         {plans.length === 0 ? (
-          <Text size="sm">No other monthly or yearly plan is on sale right now.</Text>
+          <Text size="sm">
+            <Trans>No other monthly or yearly plan is on sale right now.</Trans>
+          </Text>
         ) : (
-          <Radio.Group value={planId} onChange={choose} label="Move to" name="change-plan">
+          <Radio.Group value={planId} onChange={choose} label={t`Move to`} name="change-plan">
             <Stack gap="xs" mt="xs">
               {plans.map((plan) => (
                 <Radio
@@ -242,7 +269,9 @@ export function ChangePlanDialog({
         >
           {quote.step === 'idle' ? (
             <Text size="sm" c="dimmed">
-              Choose a plan to see what it costs now. The unused part of your current period is credited.
+              <Trans>
+                Choose a plan to see what it costs now. The unused part of your current period is credited.
+              </Trans>
             </Text>
           ) : quote.step === 'loading' ? (
             <QuoteSkeleton />
@@ -256,19 +285,17 @@ export function ChangePlanDialog({
         </Box>
         <Text size="xs" c="dimmed">
           {subscription.sandbox
-            ? 'The change takes effect at once: a new period starts today and the license follows the new plan.'
-            : 'Razorpay’s window opens to pay the new plan. Once paid, a new period starts today, the license follows the new plan, your current subscription ends and the credit is refunded to your card.'}
+            ? t`The change takes effect at once: a new period starts today and the license follows the new plan.`
+            : t`Razorpay’s window opens to pay the new plan. Once paid, a new period starts today, the license follows the new plan, your current subscription ends and the credit is refunded to your card.`}
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={changing} data-autofocus>
-            Keep current plan
+            <Trans>Keep current plan</Trans>
           </Button>
           <Button onClick={() => void confirm()} loading={changing} disabled={!ready}>
-            {ready
-              ? ready.due_now_minor > 0
-                ? `Change and pay ${formatMoney(ready.due_now_minor, ready.currency)}`
-                : 'Change plan'
-              : 'Change plan'}
+            {ready && ready.due_now_minor > 0
+              ? changeAndPay(formatMoney(ready.due_now_minor, ready.currency))
+              : t`Change plan`}
           </Button>
         </Group>
       </Stack>

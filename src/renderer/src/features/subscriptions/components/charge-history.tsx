@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { Invoice } from '../../../../../shared/api/invoices';
@@ -19,6 +20,7 @@ function useInvoicesByPayment(): Map<string, Invoice> {
 }
 
 function ChargeRow({ charge, invoice }: { charge: Payment; invoice: Invoice | undefined }) {
+  const number = invoice?.number;
   return (
     <Group
       component="li"
@@ -45,7 +47,7 @@ function ChargeRow({ charge, invoice }: { charge: Payment; invoice: Invoice | un
         <PaymentStatusBadge payment={charge} />
         {invoice ? (
           <Anchor component={Link} to={portalPaths.billing} size="sm" underline="always">
-            Invoice {invoice.number}
+            <Trans>Invoice {number}</Trans>
           </Anchor>
         ) : null}
       </Group>
@@ -55,6 +57,7 @@ function ChargeRow({ charge, invoice }: { charge: Payment; invoice: Invoice | un
 
 /** Every charge of a subscription, newest first, each with its invoice on the Billing page. */
 export function ChargeHistory({ subscriptionId, headingId }: { subscriptionId: string; headingId: string }) {
+  const { t } = useLingui();
   const detail = useGetSubscriptionQuery(subscriptionId);
   const invoices = useInvoicesByPayment();
   const charges = detail.data?.charges;
@@ -62,7 +65,7 @@ export function ChargeHistory({ subscriptionId, headingId }: { subscriptionId: s
   return (
     <Stack gap={4} component="section" aria-labelledby={headingId}>
       <Title order={3} size="h5" id={headingId}>
-        Charges
+        <Trans>Charges</Trans>
       </Title>
       {detail.isError && !charges ? (
         <Group gap="xs">
@@ -70,20 +73,20 @@ export function ChargeHistory({ subscriptionId, headingId }: { subscriptionId: s
             {failureMessage(detail.error, subscriptionMessages.fetchDetailFailed)}
           </Text>
           <Button size="compact-sm" variant="light" onClick={() => void detail.refetch()}>
-            Try again
+            <Trans>Try again</Trans>
           </Button>
         </Group>
       ) : !charges ? (
-        <Stack gap={6} aria-busy="true" aria-label="Loading the charges">
+        <Stack gap={6} aria-busy="true" aria-label={t`Loading the charges`}>
           <Skeleton height={34} />
           <Skeleton height={34} />
         </Stack>
       ) : charges.length === 0 ? (
         <Text size="sm" c="dimmed">
-          No charge yet.
+          <Trans>No charge yet.</Trans>
         </Text>
       ) : (
-        <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }} aria-label="Charges">
+        <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }} aria-label={t`Charges`}>
           {charges.map((charge) => (
             <ChargeRow
               key={charge.id}

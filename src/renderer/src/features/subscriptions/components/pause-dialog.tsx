@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { MAX_PAUSE_PERIODS, type Subscription } from '../../../../../shared/api/subscriptions';
@@ -26,6 +27,7 @@ export function PauseDialog({
   opened: boolean;
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const [pause, { isLoading }] = usePauseSubscriptionMutation();
   const [periods, setPeriods] = useState('1');
   const [problem, setProblem] = useState<string | null>(null);
@@ -40,6 +42,7 @@ export function PauseDialog({
   const charge = formatMoney(subscription.next_charge?.amount_minor ?? plan.price_minor, plan.currency);
   const chosen = Number(periods);
   const length = pausePeriods(chosen, plan.billing_interval);
+  const planName = plan.name;
 
   const confirm = async () => {
     setProblem(null);
@@ -50,11 +53,14 @@ export function PauseDialog({
       setProblem(failureMessage(error, subscriptionMessages.pauseFailed));
       return;
     }
+    const start = paused.pause ? formatDate(paused.pause.starts_at) : null;
+    const resume = paused.pause ? formatDate(paused.pause.resumes_at) : null;
     showToast({
-      title: 'Pause planned',
-      message: paused.pause
-        ? `${plan.name} pauses on ${formatDate(paused.pause.starts_at)} and resumes on ${formatDate(paused.pause.resumes_at)}.`
-        : `${plan.name} pauses at the end of the paid period.`,
+      title: t`Pause planned`,
+      message:
+        start && resume
+          ? t`${planName} pauses on ${start} and resumes on ${resume}.`
+          : t`${planName} pauses at the end of the paid period.`,
     });
     onClose();
   };
@@ -63,20 +69,30 @@ export function PauseDialog({
     <Modal
       opened={opened}
       onClose={() => !isLoading && onClose()}
-      title={`Pause ${plan.name}?`}
+      title={t`Pause ${planName}?`}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="Not paused">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title={t`Not paused`}>{problem}</FormAlert> : null}
         <Text size="sm" data-testid="pause-license-note">
-          Your license keeps working until {end ?? 'the end of the paid period'}, the end of the period you
-          paid for. Then it is paused: it does not work and nothing is charged until the subscription resumes.
+          {end ? (
+            <Trans>
+              Your license keeps working until {end}, the end of the period you paid for. Then it is paused:
+              it does not work and nothing is charged until the subscription resumes.
+            </Trans>
+          ) : (
+            <Trans>
+              Your license keeps working until the end of the paid period, the end of the period you paid for.
+              Then it is paused: it does not work and nothing is charged until the subscription resumes.
+            </Trans>
+          )}
         </Text>
-        <Radio.Group value={periods} onChange={setPeriods} label="For how long?" name="pause-periods">
+        <Radio.Group value={periods} onChange={setPeriods} label={t`For how long?`} name="pause-periods">
           <Stack gap="sm" mt="xs">
             {CHOICES.map((count) => {
-              const resumes = pauseResumesAt(subscription, count);
+              const resumesAt = pauseResumesAt(subscription, count);
+              const resumes = resumesAt ? formatDate(resumesAt) : null;
               return (
                 <Radio
                   key={count}
@@ -84,7 +100,7 @@ export function PauseDialog({
                   label={pausePeriods(count, plan.billing_interval)}
                   description={
                     resumes
-                      ? `Paused until ${formatDate(resumes)}, then it resumes by itself and ${charge} is charged.`
+                      ? t`Paused until ${resumes}, then it resumes by itself and ${charge} is charged.`
                       : undefined
                   }
                 />
@@ -93,14 +109,16 @@ export function PauseDialog({
           </Stack>
         </Radio.Group>
         <Text size="sm" c="dimmed">
-          You can resume sooner at any time: the next period then starts, and is charged, that day.
+          <Trans>
+            You can resume sooner at any time: the next period then starts, and is charged, that day.
+          </Trans>
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={isLoading} data-autofocus>
-            Keep subscription
+            <Trans>Keep subscription</Trans>
           </Button>
           <Button onClick={() => void confirm()} loading={isLoading}>
-            Pause for {length}
+            <Trans>Pause for {length}</Trans>
           </Button>
         </Group>
       </Stack>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { Subscription } from '../../../../../shared/api/subscriptions';
@@ -21,6 +22,7 @@ export function ResumeNowDialog({
   opened: boolean;
   onClose(): void;
 }) {
+  const { t } = useLingui();
   const [unpause, { isLoading }] = useUnpauseSubscriptionMutation();
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -29,6 +31,8 @@ export function ResumeNowDialog({
   const { plan } = subscription;
   const charge = formatMoney(subscription.next_charge?.amount_minor ?? plan.price_minor, plan.currency);
   const resumes = subscription.pause ? formatDate(subscription.pause.resumes_at) : null;
+  const planName = plan.name;
+  const method = subscription.payment_method;
 
   const confirm = async () => {
     setProblem(null);
@@ -39,8 +43,8 @@ export function ResumeNowDialog({
       return;
     }
     showToast({
-      title: 'Subscription resumed',
-      message: `${plan.name} is active again and its license works.`,
+      title: t`Subscription resumed`,
+      message: t`${planName} is active again and its license works.`,
     });
     onClose();
   };
@@ -49,24 +53,32 @@ export function ResumeNowDialog({
     <Modal
       opened={opened}
       onClose={() => !isLoading && onClose()}
-      title={`Resume ${plan.name} now?`}
+      title={t`Resume ${planName} now?`}
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title="Not resumed">{problem}</FormAlert> : null}
+        {problem ? <FormAlert title={t`Not resumed`}>{problem}</FormAlert> : null}
         <Text size="sm">
-          The next period starts today and {charge} is charged now
-          {subscription.payment_method ? ` to ${subscription.payment_method}` : ''}. Your license works again
-          as soon as it is paid.
-          {resumes ? ` Otherwise it stays paused until ${resumes}, when it resumes by itself.` : ''}
+          {method ? (
+            <Trans>
+              The next period starts today and {charge} is charged now to {method}. Your license works again
+              as soon as it is paid.
+            </Trans>
+          ) : (
+            <Trans>
+              The next period starts today and {charge} is charged now. Your license works again as soon as it
+              is paid.
+            </Trans>
+          )}
+          {resumes ? ' ' + t`Otherwise it stays paused until ${resumes}, when it resumes by itself.` : ''}
         </Text>
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={isLoading} data-autofocus>
-            Stay paused
+            <Trans>Stay paused</Trans>
           </Button>
           <Button onClick={() => void confirm()} loading={isLoading}>
-            Resume now
+            <Trans>Resume now</Trans>
           </Button>
         </Group>
       </Stack>

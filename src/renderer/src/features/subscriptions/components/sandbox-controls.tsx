@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -15,21 +18,24 @@ import {
 
 type Card = 'succeeds' | 'declines';
 
-const CARD_LABELS: Record<Card, string> = {
-  succeeds: 'Pays (test card •••• 4242)',
-  declines: 'Declines',
+const CARD_LABELS: Record<Card, MessageDescriptor> = {
+  succeeds: msg`Pays (test card •••• 4242)`,
+  declines: msg`Declines`,
 };
 
 /** What a simulated step did, in a sentence. */
 function outcome(before: Subscription, after: Subscription): string {
-  if (after.status === 'cancelled') return `${after.plan.name} has ended.`;
-  if (after.status === 'suspended') return 'The grace period ended: the license is suspended.';
-  if (after.status === 'past_due') return 'The renewal charge was declined: the subscription is past due.';
-  if (before.status !== 'active') return 'The charge went through: the subscription is active again.';
-  return after.current_period_end
-    ? `Renewed: paid until ${formatDate(after.current_period_end)}.`
-    : 'Renewed.';
+  const planName = after.plan.name;
+  if (after.status === 'cancelled') return t`${planName} has ended.`;
+  if (after.status === 'suspended') return t`The grace period ended: the license is suspended.`;
+  if (after.status === 'past_due') return t`The renewal charge was declined: the subscription is past due.`;
+  if (before.status !== 'active') return t`The charge went through: the subscription is active again.`;
+  if (!after.current_period_end) return t`Renewed.`;
+  const paidUntil = formatDate(after.current_period_end);
+  return t`Renewed: paid until ${paidUntil}.`;
 }
+
+const activeAgain = (planName: string) => t`${planName} is active again.`;
 
 /**
  * The sandbox's controls, on sandbox subscriptions only: whether the card on file pays, and the
@@ -37,6 +43,7 @@ function outcome(before: Subscription, after: Subscription): string {
  * in minutes. Nothing here moves money.
  */
 export function SandboxControls({ subscription }: { subscription: Subscription }) {
+  const { i18n } = useLingui();
   const [setCard, cardCall] = useSetSandboxCardMutation();
   const [simulate, simulateCall] = useSimulateRenewalMutation();
   const [pendingCard, setPendingCard] = useState<Card | null>(null);
@@ -50,12 +57,12 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
     try {
       const after = await setCard({ id: subscription.id, card: next }).unwrap();
       if (subscription.status !== 'active' && after.status === 'active')
-        showToast({ title: 'Payment received', message: `${after.plan.name} is active again.` });
+        showToast({ title: t`Payment received`, message: activeAgain(after.plan.name) });
     } catch (error) {
       setPendingCard(null);
       notifications.show({
         color: 'red',
-        title: 'The card was not changed',
+        title: t`The card was not changed`,
         message: failureMessage(error, subscriptionMessages.paymentMethodFailed),
       });
     }
@@ -65,14 +72,14 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
     try {
       const after = await simulate(subscription.id).unwrap();
       showToast({
-        title: 'Simulated',
+        title: t`Simulated`,
         message: outcome(subscription, after),
         tone: describeSubscriptionStatus(after).tone === 'positive' ? 'success' : 'error',
       });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'Nothing was simulated',
+        title: t`Nothing was simulated`,
         message: failureMessage(error, subscriptionMessages.sandboxRenewFailed),
       });
     }
@@ -91,16 +98,18 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
     >
       <Group gap="xs">
         <Text id={legendId} fw={600} size="sm">
-          Sandbox controls
+          <Trans>Sandbox controls</Trans>
         </Text>
         <SandboxBadge />
       </Group>
       <Text size="xs" c="dimmed">
-        Test tools of the payment sandbox: no money moves. Real subscriptions renew on their own.
+        <Trans>
+          Test tools of the payment sandbox: no money moves. Real subscriptions renew on their own.
+        </Trans>
       </Text>
       <Group gap="lg" align="flex-end" wrap="wrap">
         <Radio.Group
-          label="Sandbox card"
+          label={t`Sandbox card`}
           value={card}
           onChange={(value) => void chooseCard(value as Card)}
           name={`sandbox-card-${subscription.id}`}
@@ -110,7 +119,7 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
               <Radio
                 key={value}
                 value={value}
-                label={CARD_LABELS[value]}
+                label={i18n._(CARD_LABELS[value])}
                 disabled={cardCall.isLoading || simulateCall.isLoading}
               />
             ))}
@@ -123,12 +132,14 @@ export function SandboxControls({ subscription }: { subscription: Subscription }
           loading={simulateCall.isLoading}
           disabled={cardCall.isLoading}
         >
-          Simulate next renewal
+          <Trans>Simulate next renewal</Trans>
         </Button>
       </Group>
       <Text size="xs" c="dimmed">
-        Simulate brings the next event forward to now: the renewal charge, a retry of a failed charge, the end
-        of the grace period, the start or end of a pause, or the end of a canceled subscription.
+        <Trans>
+          Simulate brings the next event forward to now: the renewal charge, a retry of a failed charge, the
+          end of the grace period, the start or end of a pause, or the end of a canceled subscription.
+        </Trans>
       </Text>
     </Stack>
   );

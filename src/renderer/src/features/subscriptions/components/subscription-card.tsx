@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useState } from 'react';
@@ -70,6 +72,31 @@ export function counterpartPlan(
   );
 }
 
+/** "Pay now ₹999": the button that pays what is outstanding. */
+const payNowLabel = (amount: string) => t`Pay now ${amount}`;
+
+/** The card's "Next charge": how much and when, or why there is none. */
+function nextChargeText(subscription: Subscription): string {
+  if (subscription.next_charge) {
+    const amount = formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency);
+    const date = formatDate(subscription.next_charge.at);
+    return t`${amount} on ${date}`;
+  }
+  if (subscription.status === 'cancelled' && subscription.ended_at) {
+    const ended = formatDate(subscription.ended_at);
+    return t`None: ended on ${ended}`;
+  }
+  if (
+    subscription.status !== 'cancelled' &&
+    subscription.cancel_at_period_end &&
+    subscription.current_period_end
+  ) {
+    const end = formatDate(subscription.current_period_end);
+    return t`None: ends on ${end}`;
+  }
+  return t`None`;
+}
+
 type Dialog =
   | { kind: 'cancel' }
   | { kind: 'pause' }
@@ -86,6 +113,7 @@ export function SubscriptionCard({
   /** The monthly and yearly plans on sale, for changing plan. */
   plans: readonly RecurringPlan[];
 }) {
+  const { t, i18n } = useLingui();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [resume, resumeCall] = useResumeSubscriptionMutation();
   const [payNow, payCall] = usePayOutstandingMutation();
@@ -102,15 +130,16 @@ export function SubscriptionCard({
     (candidate) => candidate.id !== plan.id && candidate.currency === plan.currency,
   );
   const counterpart = counterpartPlan(plan, others);
+  const planName = plan.name;
 
   const runResume = async () => {
     try {
       await resume(subscription.id).unwrap();
-      showToast({ title: 'Subscription resumed', message: `${plan.name} renews as before.` });
+      showToast({ title: t`Subscription resumed`, message: t`${planName} renews as before.` });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'Not resumed',
+        title: t`Not resumed`,
         message: failureMessage(error, subscriptionMessages.resumeFailed),
       });
     }
@@ -120,11 +149,11 @@ export function SubscriptionCard({
   const runWithdrawPause = async () => {
     try {
       await withdrawPause(subscription.id).unwrap();
-      showToast({ title: 'Pause withdrawn', message: `${plan.name} renews as before.` });
+      showToast({ title: t`Pause withdrawn`, message: t`${planName} renews as before.` });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'The pause was not withdrawn',
+        title: t`The pause was not withdrawn`,
         message: failureMessage(error, subscriptionMessages.unpauseFailed),
       });
     }
@@ -134,13 +163,13 @@ export function SubscriptionCard({
     try {
       await payNow(subscription.id).unwrap();
       showToast({
-        title: 'Payment received',
-        message: `${plan.name} is active and its license works again.`,
+        title: t`Payment received`,
+        message: t`${planName} is active and its license works again.`,
       });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: 'The payment did not go through',
+        title: t`The payment did not go through`,
         message: failureMessage(error, subscriptionMessages.payNowFailed),
       });
     }
@@ -168,7 +197,7 @@ export function SubscriptionCard({
               {plan.name}
             </Title>
             <Text size="sm" c="dimmed">
-              {INTERVAL_ADJECTIVES[plan.billing_interval]} ·{' '}
+              {i18n._(INTERVAL_ADJECTIVES[plan.billing_interval])} ·{' '}
               {formatRecurringPrice(plan.price_minor, plan.currency, plan.billing_interval)}
             </Text>
           </Stack>
@@ -196,10 +225,11 @@ export function SubscriptionCard({
                   onClick={() => void runPayNow()}
                   loading={payCall.isLoading}
                 >
-                  Pay now
                   {subscription.next_charge
-                    ? ` ${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)}`
-                    : ''}
+                    ? payNowLabel(
+                        formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency),
+                      )
+                    : t`Pay now`}
                 </Button>
               ) : null}
               {pauseWithdrawable ? (
@@ -209,12 +239,12 @@ export function SubscriptionCard({
                   onClick={() => void runWithdrawPause()}
                   loading={withdrawCall.isLoading}
                 >
-                  Don’t pause
+                  <Trans>Don’t pause</Trans>
                 </Button>
               ) : null}
               {subscription.status === 'paused' ? (
                 <Button size="xs" onClick={() => setDialog({ kind: 'resume-now' })}>
-                  Resume now…
+                  <Trans>Resume now…</Trans>
                 </Button>
               ) : null}
               {cardChangeInNotice ? (
@@ -224,7 +254,7 @@ export function SubscriptionCard({
                   onClick={() => void cardChange.start()}
                   loading={cardChange.busy}
                 >
-                  Update card
+                  <Trans>Update card</Trans>
                 </Button>
               ) : null}
             </Stack>
@@ -243,10 +273,10 @@ export function SubscriptionCard({
           <Term
             label={
               onCardTrial(subscription)
-                ? 'Free trial'
+                ? t`Free trial`
                 : subscription.status === 'paused'
-                  ? 'Last paid period'
-                  : 'Current period'
+                  ? t`Last paid period`
+                  : t`Current period`
             }
           >
             <Text size="sm">
@@ -255,36 +285,28 @@ export function SubscriptionCard({
                 : '—'}
             </Text>
           </Term>
-          <Term label="Next charge">
+          <Term label={t`Next charge`}>
             <Text size="sm" data-testid="next-charge">
-              {subscription.next_charge
-                ? `${formatMoney(subscription.next_charge.amount_minor, subscription.next_charge.currency)} on ${formatDate(subscription.next_charge.at)}`
-                : subscription.status === 'cancelled'
-                  ? subscription.ended_at
-                    ? `None: ended on ${formatDate(subscription.ended_at)}`
-                    : 'None'
-                  : subscription.cancel_at_period_end && subscription.current_period_end
-                    ? `None: ends on ${formatDate(subscription.current_period_end)}`
-                    : 'None'}
+              {nextChargeText(subscription)}
             </Text>
           </Term>
-          <Term label="Payment method">
-            <Text size="sm">{subscription.payment_method ?? 'None on file'}</Text>
+          <Term label={t`Payment method`}>
+            <Text size="sm">{subscription.payment_method ?? t`None on file`}</Text>
           </Term>
-          <Term label="Kept credit">
+          <Term label={t`Kept credit`}>
             <Text size="sm" data-testid="kept-credit">
               {describeCredit(subscription)}
             </Text>
           </Term>
           {subscription.license_id ? (
-            <Term label="License">
+            <Term label={t`License`}>
               <Anchor
                 component={Link}
                 to={pathWith(portalPaths.licenseDetail, { licenseId: subscription.license_id })}
                 size="sm"
                 underline="always"
               >
-                View the license
+                <Trans>View the license</Trans>
               </Anchor>
             </Term>
           ) : null}
@@ -296,9 +318,9 @@ export function SubscriptionCard({
               <Button
                 variant="default"
                 size="sm"
-                onClick={() => setDialog({ kind: 'plan', planId: null, title: 'Change plan' })}
+                onClick={() => setDialog({ kind: 'plan', planId: null, title: t`Change plan` })}
               >
-                Change plan…
+                <Trans>Change plan…</Trans>
               </Button>
             ) : null}
             {changeable && counterpart ? (
@@ -309,11 +331,12 @@ export function SubscriptionCard({
                   setDialog({
                     kind: 'plan',
                     planId: counterpart.id,
-                    title: counterpart.billing_interval === 'year' ? 'Switch to yearly' : 'Switch to monthly',
+                    title:
+                      counterpart.billing_interval === 'year' ? t`Switch to yearly` : t`Switch to monthly`,
                   })
                 }
               >
-                {counterpart.billing_interval === 'year' ? 'Switch to yearly…' : 'Switch to monthly…'}
+                {counterpart.billing_interval === 'year' ? t`Switch to yearly…` : t`Switch to monthly…`}
               </Button>
             ) : null}
             {canChangeCard && !cardChangeInNotice ? (
@@ -323,21 +346,21 @@ export function SubscriptionCard({
                 onClick={() => void cardChange.start()}
                 loading={cardChange.busy}
               >
-                Update card…
+                <Trans>Update card…</Trans>
               </Button>
             ) : null}
             {canPause(subscription) ? (
               <Button variant="default" size="sm" onClick={() => setDialog({ kind: 'pause' })}>
-                Pause…
+                <Trans>Pause…</Trans>
               </Button>
             ) : null}
             {subscription.cancel_at_period_end && subscription.status === 'active' ? (
               <Button size="sm" onClick={() => void runResume()} loading={resumeCall.isLoading}>
-                Resume subscription
+                <Trans>Resume subscription</Trans>
               </Button>
             ) : (
               <Button variant="default" size="sm" onClick={() => setDialog({ kind: 'cancel' })}>
-                Cancel subscription…
+                <Trans>Cancel subscription…</Trans>
               </Button>
             )}
           </Group>
@@ -367,7 +390,7 @@ export function SubscriptionCard({
         subscription={subscription}
         plans={others}
         initialPlanId={dialog?.kind === 'plan' ? dialog.planId : null}
-        title={dialog?.kind === 'plan' ? dialog.title : 'Change plan'}
+        title={dialog?.kind === 'plan' ? dialog.title : t`Change plan`}
         opened={dialog?.kind === 'plan'}
         onClose={() => setDialog(null)}
       />

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { portalPaths } from '../../../../../shared/routes';
@@ -11,8 +12,9 @@ import { subscriptionMessages, useGetSubscriptionsQuery } from '../subscriptions
 
 /** A card-sized placeholder while the list loads, so nothing jumps when it arrives. */
 function SubscriptionSkeleton() {
+  const { t } = useLingui();
   return (
-    <Card withBorder padding="lg" aria-busy="true" aria-label="Loading your subscriptions">
+    <Card withBorder padding="lg" aria-busy="true" aria-label={t`Loading your subscriptions`}>
       <Stack gap="md">
         <Group justify="space-between">
           <Skeleton height={24} width="30%" />
@@ -31,6 +33,7 @@ function SubscriptionSkeleton() {
 
 /** /subscriptions: the customer's subscriptions, what they cost and when, and what can be done with them. */
 export default function SubscriptionsPage() {
+  const { t } = useLingui();
   const subscriptions = useGetSubscriptionsQuery(undefined, { refetchOnMountOrArgChange: true });
   const plans = useGetPublicPlansQuery();
   // What a subscription may move to: a personal monthly or yearly plan. A per-seat plan is bought
@@ -46,18 +49,18 @@ export default function SubscriptionsPage() {
   return (
     <HeaderedPage
       size="lg"
-      title="Subscriptions"
-      description="Your monthly and yearly plans: when they renew, what they cost, and how to change or cancel them."
+      title={t`Subscriptions`}
+      description={t`Your monthly and yearly plans: when they renew, what they cost, and how to change or cancel them.`}
     >
       <Stack gap="lg">
         {subscriptions.isError && !list ? (
-          <ErrorAlert title="Your subscriptions could not be loaded">
+          <ErrorAlert title={t`Your subscriptions could not be loaded`}>
             <Stack gap="xs" align="flex-start">
               <Text size="sm">
                 {failureMessage(subscriptions.error, subscriptionMessages.fetchListFailed)}
               </Text>
               <Button size="xs" variant="white" color="red" onClick={() => void subscriptions.refetch()}>
-                Try again
+                <Trans>Try again</Trans>
               </Button>
             </Stack>
           </ErrorAlert>
@@ -66,12 +69,16 @@ export default function SubscriptionsPage() {
         ) : list.length === 0 ? (
           <Card withBorder padding="xl">
             <Stack gap="sm" align="flex-start">
-              <Text fw={600}>You have no subscription yet</Text>
+              <Text fw={600}>
+                <Trans>You have no subscription yet</Trans>
+              </Text>
               <Text size="sm" c="dimmed">
-                Monthly and yearly plans renew on their own until you cancel. Pick one on the Purchase page.
+                <Trans>
+                  Monthly and yearly plans renew on their own until you cancel. Pick one on the Purchase page.
+                </Trans>
               </Text>
               <Button component={Link} to={portalPaths.purchase}>
-                See the plans
+                <Trans>See the plans</Trans>
               </Button>
             </Stack>
           </Card>
@@ -81,11 +88,13 @@ export default function SubscriptionsPage() {
           ))
         )}
         <Text size="sm" c="dimmed">
-          Invoices for every charge are on the{' '}
-          <Anchor component={Link} to={portalPaths.billing} underline="always" fz="inherit">
-            Billing page
-          </Anchor>
-          .
+          <Trans>
+            Invoices for every charge are on the{' '}
+            <Anchor component={Link} to={portalPaths.billing} underline="always" fz="inherit">
+              Billing page
+            </Anchor>
+            .
+          </Trans>
         </Text>
       </Stack>
     </HeaderedPage>
