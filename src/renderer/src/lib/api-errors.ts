@@ -1,4 +1,3 @@
-import { t } from '@lingui/core/macro';
 import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
 import { unreachableMessages } from '../../../shared/messages';
@@ -105,9 +104,12 @@ export interface ApiCallOptions {
   pickMessage?: (error: unknown, fallback: string) => string;
 }
 
+/** Shown in the language chosen by `failureMessage` (lib/i18n/known-messages.ts). */
+export const GENERIC_FALLBACK = 'Request failed';
+
 /** Any failure of a call as plain data, with the message rules of the endpoint. */
 export function toApiFailure(error: unknown, options: ApiCallOptions = {}): ApiFailure {
-  const { fallback = t`Request failed`, pickMessage = serverMessage } = options;
+  const { fallback = GENERIC_FALLBACK, pickMessage = serverMessage } = options;
   const body = errorBody(error);
   const fieldErrors: Record<string, string> = {};
   for (const issue of body.errors ?? []) fieldErrors[issue.field] ??= issue.message;

@@ -8,6 +8,7 @@ import {
   unreachableMessages,
   userMessages,
 } from '../../../../shared/messages';
+import { GENERIC_FALLBACK } from '../api-errors';
 
 /**
  * Every message the portal shows in SPEC's exact English (src/shared/messages.ts) or the server
@@ -19,6 +20,7 @@ import {
  * they are shown as sent.
  */
 export const KNOWN_MESSAGES: ReadonlyMap<string, MessageDescriptor> = new Map([
+  [GENERIC_FALLBACK, msg({ id: 'portal.requestFailed', message: 'Request failed' })],
   [
     authMessages.loginFailed,
     msg({ id: 'auth.loginFailed', message: 'Login failed. Please check your credentials.' }),
