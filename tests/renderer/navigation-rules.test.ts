@@ -123,7 +123,7 @@ describe('a server that does not answer', () => {
 
 describe('screen titles and focus', () => {
   it('every public screen has a title of its own (the signed-in ones are typed into their tables)', () => {
-    const titles = Object.values(PUBLIC_SCREEN_TITLES);
+    const titles = Object.values(PUBLIC_SCREEN_TITLES).map((title) => title.id);
     expect(new Set(titles).size).toBe(titles.length);
     expect(documentTitle('Licenses')).toBe('Licenses · Desktop AI Assistant');
   });

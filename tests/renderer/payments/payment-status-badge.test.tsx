@@ -1,3 +1,4 @@
+import { I18nProvider } from '@lingui/react';
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import {
   PaymentStatusBadge,
   paymentStatusText,
 } from '../../../src/renderer/src/components/data/payment-status-badge';
+import { portalI18n } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 
 const paid = (facts: Partial<PaymentBadgeFacts> = {}): PaymentBadgeFacts => ({
   status: 'paid',
@@ -18,9 +20,11 @@ const paid = (facts: Partial<PaymentBadgeFacts> = {}): PaymentBadgeFacts => ({
 
 const badge = (payment: PaymentBadgeFacts) =>
   render(
-    <MantineProvider>
-      <PaymentStatusBadge payment={payment} />
-    </MantineProvider>,
+    <I18nProvider i18n={portalI18n}>
+      <MantineProvider>
+        <PaymentStatusBadge payment={payment} />
+      </MantineProvider>
+    </I18nProvider>,
   );
 
 describe('PaymentStatusBadge', () => {

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { portalPaths } from '../../../shared/routes';
 import { ScreenTitle } from './screen-focus';
@@ -24,20 +26,20 @@ const pages = {
 export type AccountScreenName = keyof typeof pages;
 
 /** Each screen's title in the browser's tab (see `documentTitle`). */
-const titles: Record<AccountScreenName, string> = {
-  dashboard: 'Dashboard',
-  licenses: 'Licenses',
-  licenseDetail: 'License details',
-  usage: 'Usage',
-  profile: 'Profile',
-  profileSecurity: 'Security',
-  purchase: 'Purchase',
-  billing: 'Billing',
-  subscriptions: 'Subscriptions',
-  support: 'Support',
-  organisations: 'Organizations',
-  organisationDetail: 'Organization',
-  offlineActivation: 'Offline activation',
+const titles: Record<AccountScreenName, MessageDescriptor> = {
+  dashboard: msg`Dashboard`,
+  licenses: msg`Licenses`,
+  licenseDetail: msg`License details`,
+  usage: msg`Usage`,
+  profile: msg`Profile`,
+  profileSecurity: msg`Security`,
+  purchase: msg`Purchase`,
+  billing: msg`Billing`,
+  subscriptions: msg`Subscriptions`,
+  support: msg`Support`,
+  organisations: msg`Organizations`,
+  organisationDetail: msg`Organization`,
+  offlineActivation: msg`Offline activation`,
 };
 
 /** Draws one signed-in account's screen by its name in `portalPaths`, with its title. */

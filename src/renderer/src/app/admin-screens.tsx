@@ -1,6 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
 import type { portalPaths } from '../../../shared/routes';
 import { ScreenTitle } from './screen-focus';
+import { includeAdminCatalogs } from '../lib/i18n/portal-i18n';
+
+// The administrators' words come with their screens: customers download none of them.
+void includeAdminCatalogs();
 
 // The administrators' screens, one lazy chunk each. This table is itself loaded lazily, by the
 // router's first admin route: every lazy import carries the list of files to preload with it, and
@@ -29,23 +35,23 @@ const pages = {
 export type AdminScreenName = keyof typeof pages;
 
 /** Each screen's title in the browser's tab (see `documentTitle`). */
-const titles: Record<AdminScreenName, string> = {
-  admin: 'Overview · Admin',
-  adminUsers: 'Users · Admin',
-  adminLicenses: 'Licenses · Admin',
-  adminPayments: 'Payments · Admin',
-  adminSubscriptions: 'Subscriptions · Admin',
-  adminOrganisations: 'Organizations · Admin',
-  adminUsage: 'Usage · Admin',
-  adminCoupons: 'Coupons · Admin',
-  adminSupportRequests: 'Support requests · Admin',
-  adminWebhooks: 'Webhooks · Admin',
-  adminReleases: 'Releases · Admin',
-  adminFeatures: 'Features · Admin',
-  adminPackages: 'Packages · Admin',
-  adminSecurity: 'Security · Admin',
-  adminApiTokens: 'API tokens · Admin',
-  adminOfflineActivation: 'Offline activation · Admin',
+const titles: Record<AdminScreenName, MessageDescriptor> = {
+  admin: msg`Overview · Admin`,
+  adminUsers: msg`Users · Admin`,
+  adminLicenses: msg`Licenses · Admin`,
+  adminPayments: msg`Payments · Admin`,
+  adminSubscriptions: msg`Subscriptions · Admin`,
+  adminOrganisations: msg`Organizations · Admin`,
+  adminUsage: msg`Usage · Admin`,
+  adminCoupons: msg`Coupons · Admin`,
+  adminSupportRequests: msg`Support requests · Admin`,
+  adminWebhooks: msg`Webhooks · Admin`,
+  adminReleases: msg`Releases · Admin`,
+  adminFeatures: msg`Features · Admin`,
+  adminPackages: msg`Packages · Admin`,
+  adminSecurity: msg`Security · Admin`,
+  adminApiTokens: msg`API tokens · Admin`,
+  adminOfflineActivation: msg`Offline activation · Admin`,
 };
 
 /** Draws one administrators' screen by its name in `portalPaths`, with its title. */

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
 /** The full-screen spinner while the session initialises. */
@@ -6,7 +7,10 @@ export function SessionSpinner() {
     <Center h="100vh" role="status" aria-live="polite">
       <Stack align="center" gap="sm">
         <Loader />
-        <Text>Initializing secure session...</Text>
+        <Text>
+          {/* SPEC's words in English. */}
+          <Trans>Initializing secure session...</Trans>
+        </Text>
       </Stack>
     </Center>
   );
@@ -16,7 +20,9 @@ export function SessionSpinner() {
 export function PageLoading() {
   return (
     <Center mih="40vh" role="status" data-page-loading="">
-      <Text>Loading...</Text>
+      <Text>
+        <Trans>Loading...</Trans>
+      </Text>
     </Center>
   );
 }

@@ -1,7 +1,9 @@
+import { useLingui } from '@lingui/react';
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Component, type ReactNode, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { renderErrorMessages, unreachableMessages } from '../../../shared/messages';
+import { knownText } from '../lib/i18n/portal-i18n';
 import { isUnreachable, serverAnswers } from '../lib/server-reachability';
 
 /** A screen in place of a route's page: what happened, in words, and the one thing to do. */
@@ -35,6 +37,8 @@ export function ServerUnreachable({
   /** The health check (a test's); the server's `/health` by default. */
   probe?: () => Promise<boolean>;
 }) {
+  // Its words are SPEC's English, shown in the language chosen (and again when it changes).
+  useLingui();
   const [checking, setChecking] = useState(false);
   const [stillAway, setStillAway] = useState(false);
   const retry = useRef(async () => undefined as void);
@@ -52,12 +56,12 @@ export function ServerUnreachable({
   }, []);
   return (
     <FailureScreen
-      title={unreachableMessages.title}
-      text={unreachableMessages.text}
-      note={stillAway ? unreachableMessages.stillUnreachable : undefined}
+      title={knownText(unreachableMessages.title)}
+      text={knownText(unreachableMessages.text)}
+      note={stillAway ? knownText(unreachableMessages.stillUnreachable) : undefined}
       action={
         <Button onClick={() => void retry.current()} loading={checking}>
-          {unreachableMessages.retryButton}
+          {knownText(unreachableMessages.retryButton)}
         </Button>
       }
     />
@@ -69,6 +73,7 @@ export function ServerUnreachable({
  * not be downloaded (the server does not answer) says so instead, and loads again once it does.
  */
 export function RouteErrorFallback({ error, onReload }: { error: unknown; onReload: () => void }) {
+  useLingui();
   const unreachable = isUnreachable(error);
   useEffect(() => {
     if (unreachable) console.warn('Route could not be loaded: the server does not answer', error);
@@ -78,9 +83,9 @@ export function RouteErrorFallback({ error, onReload }: { error: unknown; onRelo
   if (unreachable) return <ServerUnreachable onBack={onReload} />;
   return (
     <FailureScreen
-      title={renderErrorMessages.title}
-      text={renderErrorMessages.text}
-      action={<Button onClick={onReload}>{renderErrorMessages.refreshButton}</Button>}
+      title={knownText(renderErrorMessages.title)}
+      text={knownText(renderErrorMessages.text)}
+      action={<Button onClick={onReload}>{knownText(renderErrorMessages.refreshButton)}</Button>}
     />
   );
 }

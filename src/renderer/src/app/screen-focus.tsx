@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { useLingui } from '@lingui/react/macro';
 import { createContext, type ReactNode, useContext, useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 import { documentTitle } from './screen-titles';
@@ -13,12 +15,14 @@ export function ScreenFocusScope({ children }: { children: ReactNode }) {
 
 /**
  * Each screen's title ("Licenses · Desktop AI Assistant"), set as soon as its route is entered,
- * even while its code loads.
+ * even while its code loads; in the language shown, and again when it changes.
  */
-export function ScreenTitle({ title }: { title: string }) {
+export function ScreenTitle({ title }: { title: MessageDescriptor }) {
+  const { i18n } = useLingui();
+  const text = i18n._(title);
   useEffect(() => {
-    document.title = documentTitle(title);
-  }, [title]);
+    document.title = documentTitle(text);
+  }, [text]);
   return null;
 }
 

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import type { portalPaths } from '../../../shared/routes';
 
@@ -9,14 +11,14 @@ export const documentTitle = (title: string): string => `${title} · ${PRODUCT_N
  * (account-screens.tsx, admin-screens.tsx), out of the first download of /landing and /login.
  */
 export const PUBLIC_SCREEN_TITLES = {
-  landing: 'Your AI assistant on the desktop',
-  login: 'Sign in',
-  register: 'Create account',
-  forgotPassword: 'Reset your password',
-  resetPassword: 'Choose a new password',
-  verifyRegistration: 'Confirm your e-mail',
-  acceptInvitation: 'Invitation',
-  offlineThisMachine: 'Activate this machine by file',
-} satisfies Partial<Record<keyof typeof portalPaths, string>>;
+  landing: msg`Your AI assistant on the desktop`,
+  login: msg`Sign in`,
+  register: msg`Create account`,
+  forgotPassword: msg`Reset your password`,
+  resetPassword: msg`Choose a new password`,
+  verifyRegistration: msg`Confirm your e-mail`,
+  acceptInvitation: msg`Invitation`,
+  offlineThisMachine: msg`Activate this machine by file`,
+} satisfies Partial<Record<keyof typeof portalPaths, MessageDescriptor>>;
 
 export type PublicScreenName = keyof typeof PUBLIC_SCREEN_TITLES;

@@ -1,6 +1,7 @@
 import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
 import { unreachableMessages } from '../../../shared/messages';
+import { knownText } from './i18n/portal-i18n';
 import { isUnreachable } from './server-reachability';
 
 /** The code of a failure that never reached the server (see `isUnreachable`). */
@@ -103,7 +104,8 @@ export interface ApiCallOptions {
   pickMessage?: (error: unknown, fallback: string) => string;
 }
 
-const GENERIC_FALLBACK = 'Request failed';
+/** Shown in the language chosen by `failureMessage` (lib/i18n/known-messages.ts). */
+export const GENERIC_FALLBACK = 'Request failed';
 
 /** Any failure of a call as plain data, with the message rules of the endpoint. */
 export function toApiFailure(error: unknown, options: ApiCallOptions = {}): ApiFailure {
@@ -126,11 +128,14 @@ export const isApiFailure = (value: unknown): value is ApiFailure =>
   typeof (value as ApiFailure).message === 'string' &&
   typeof (value as ApiFailure).fieldErrors === 'object';
 
-/** The message of any failure: an endpoint's, an Error's, else the fallback. */
+/**
+ * The message of any failure: an endpoint's, an Error's, else the fallback; in the language shown
+ * when it is one of SPEC's or the server's messages the portal knows (`knownText`), else as sent.
+ */
 export function failureMessage(error: unknown, fallback: string): string {
-  if (isApiFailure(error)) return error.message;
-  if (error instanceof Error && error.message) return error.message;
-  return fallback;
+  if (isApiFailure(error)) return knownText(error.message);
+  if (error instanceof Error && error.message) return knownText(error.message);
+  return knownText(fallback);
 }
 
 /**

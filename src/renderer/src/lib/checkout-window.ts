@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 /*
  * What every payment window shares, whichever feature opens it (a purchase, a plan change's charge,
  * a card change): its colour and how a declined payment is said. Kept apart from
@@ -14,5 +15,5 @@ export const CHECKOUT_THEME_COLOR = '#4b57d6';
 export function declined(description: string): string {
   const why = description.trim().replace(/[.\s]+$/, '');
   if (/^payment declined\b/i.test(why)) return `${why}.`;
-  return why ? `Payment declined: ${why}.` : 'Payment declined.';
+  return why ? t`Payment declined: ${why}.` : t`Payment declined.`;
 }

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import {
   browserSupportsWebAuthn,
   type PublicKeyCredentialCreationOptionsJSON,
@@ -25,13 +26,13 @@ function inWords(error: unknown): PasskeyCeremonyError {
   if (error instanceof WebAuthnError) {
     switch (error.code) {
       case 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED':
-        return new PasskeyCeremonyError('This device already holds a passkey for your account.', {
+        return new PasskeyCeremonyError(t`This device already holds a passkey for your account.`, {
           cause: error,
         });
       case 'ERROR_INVALID_DOMAIN':
       case 'ERROR_INVALID_RP_ID':
         return new PasskeyCeremonyError(
-          'Passkeys do not work at this address. Open the portal at its usual address and try again.',
+          t`Passkeys do not work at this address. Open the portal at its usual address and try again.`,
           { cause: error },
         );
       default:
@@ -41,14 +42,17 @@ function inWords(error: unknown): PasskeyCeremonyError {
   const name = error instanceof Error ? error.name : '';
   if (name === 'NotAllowedError' || name === 'AbortError')
     return new PasskeyCeremonyError(
-      'The passkey request was canceled or timed out. Try again when you are ready.',
+      t`The passkey request was canceled or timed out. Try again when you are ready.`,
       {
         cause: error,
       },
     );
-  return new PasskeyCeremonyError('Your browser could not use a passkey. Try again, or use another device.', {
-    cause: error,
-  });
+  return new PasskeyCeremonyError(
+    t`Your browser could not use a passkey. Try again, or use another device.`,
+    {
+      cause: error,
+    },
+  );
 }
 
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();

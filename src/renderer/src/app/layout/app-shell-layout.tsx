@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { AppShell, Box, Burger, Group, NavLink, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense } from 'react';
@@ -33,6 +34,7 @@ export function AppShellLayout() {
   const isAdmin = useAppSelector(selectUserRole) === 'admin';
   const items = isAdmin ? adminNavItems : userNavItems;
   const deletionPending = Boolean(useAppSelector(selectUserProfile)?.deletion_due_at);
+  const { i18n, t } = useLingui();
 
   return (
     <AppShell
@@ -50,14 +52,14 @@ export function AppShellLayout() {
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
-              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-label={opened ? t`Close navigation` : t`Open navigation`}
               aria-expanded={opened}
               aria-controls="app-navigation"
             />
             <Link
               to={isAdmin ? portalPaths.admin : portalPaths.dashboard}
               className={classes.home}
-              aria-label={`${PRODUCT_NAME} home`}
+              aria-label={t`${PRODUCT_NAME} home`}
             >
               <Logo />
             </Link>
@@ -74,7 +76,7 @@ export function AppShellLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar id="app-navigation" p="sm" className={classes.navbar} aria-label="Main">
+      <AppShell.Navbar id="app-navigation" p="sm" className={classes.navbar} aria-label={t`Main`}>
         <AppShell.Section grow component={ScrollArea}>
           {items.map((item) => {
             const active = isActive(item, pathname);
@@ -83,7 +85,7 @@ export function AppShellLayout() {
                 key={item.to}
                 component={Link}
                 to={item.to}
-                label={item.label}
+                label={i18n._(item.label)}
                 leftSection={<item.icon size={18} />}
                 active={active}
                 aria-current={active ? 'page' : undefined}

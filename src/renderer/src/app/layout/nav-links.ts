@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { ComponentType } from 'react';
 import { portalPaths } from '../../../../shared/routes';
 import {
@@ -23,7 +25,7 @@ import {
 } from '../../components/brand/icons';
 
 export interface NavItem {
-  label: string;
+  label: MessageDescriptor;
   to: string;
   icon: ComponentType<{ size?: number }>;
   /** Active only on this exact path (an overview whose children have their own links). */
@@ -32,38 +34,38 @@ export interface NavItem {
 
 /** The signed-in user's screens. */
 export const userNavItems: readonly NavItem[] = [
-  { label: 'Dashboard', to: portalPaths.dashboard, icon: GridIcon },
-  { label: 'Licenses', to: portalPaths.licenses, icon: KeyIcon },
-  { label: 'Usage', to: portalPaths.usage, icon: ChartIcon },
-  { label: 'Purchase', to: portalPaths.purchase, icon: CartIcon },
-  { label: 'Subscriptions', to: portalPaths.subscriptions, icon: RefreshIcon },
-  { label: 'Billing', to: portalPaths.billing, icon: CardIcon },
-  { label: 'Organizations', to: portalPaths.organisations, icon: BuildingIcon },
+  { label: msg`Dashboard`, to: portalPaths.dashboard, icon: GridIcon },
+  { label: msg`Licenses`, to: portalPaths.licenses, icon: KeyIcon },
+  { label: msg`Usage`, to: portalPaths.usage, icon: ChartIcon },
+  { label: msg`Purchase`, to: portalPaths.purchase, icon: CartIcon },
+  { label: msg`Subscriptions`, to: portalPaths.subscriptions, icon: RefreshIcon },
+  { label: msg`Billing`, to: portalPaths.billing, icon: CardIcon },
+  { label: msg`Organizations`, to: portalPaths.organisations, icon: BuildingIcon },
   // Exact: Security, under /profile/security, has its own link.
-  { label: 'Profile', to: portalPaths.profile, icon: UserIcon, exact: true },
-  { label: 'Security', to: portalPaths.profileSecurity, icon: ShieldIcon },
-  { label: 'Support', to: portalPaths.support, icon: HelpIcon },
-  { label: 'Offline activation', to: portalPaths.offlineActivation, icon: OfflineIcon },
+  { label: msg`Profile`, to: portalPaths.profile, icon: UserIcon, exact: true },
+  { label: msg`Security`, to: portalPaths.profileSecurity, icon: ShieldIcon },
+  { label: msg`Support`, to: portalPaths.support, icon: HelpIcon },
+  { label: msg`Offline activation`, to: portalPaths.offlineActivation, icon: OfflineIcon },
 ];
 
 /** The administrator's screens. */
 export const adminNavItems: readonly NavItem[] = [
-  { label: 'Overview', to: portalPaths.admin, icon: GaugeIcon, exact: true },
-  { label: 'Users', to: portalPaths.adminUsers, icon: UsersIcon },
-  { label: 'Organizations', to: portalPaths.adminOrganisations, icon: BuildingIcon },
-  { label: 'Licenses', to: portalPaths.adminLicenses, icon: KeyIcon },
-  { label: 'Usage', to: portalPaths.adminUsage, icon: ChartIcon },
-  { label: 'Payments', to: portalPaths.adminPayments, icon: CardIcon },
-  { label: 'Subscriptions', to: portalPaths.adminSubscriptions, icon: RefreshIcon },
-  { label: 'Coupons', to: portalPaths.adminCoupons, icon: TicketIcon },
-  { label: 'Support requests', to: portalPaths.adminSupportRequests, icon: MailIcon },
-  { label: 'Webhooks', to: portalPaths.adminWebhooks, icon: ArrowRightIcon },
-  { label: 'Releases', to: portalPaths.adminReleases, icon: DownloadIcon },
-  { label: 'Offline activation', to: portalPaths.adminOfflineActivation, icon: OfflineIcon },
-  { label: 'Features', to: portalPaths.adminFeatures, icon: SparkIcon },
-  { label: 'Packages', to: portalPaths.adminPackages, icon: PackageIcon },
-  { label: 'Security', to: portalPaths.adminSecurity, icon: ShieldIcon },
-  { label: 'API tokens', to: portalPaths.adminApiTokens, icon: KeyIcon },
+  { label: msg`Overview`, to: portalPaths.admin, icon: GaugeIcon, exact: true },
+  { label: msg`Users`, to: portalPaths.adminUsers, icon: UsersIcon },
+  { label: msg`Organizations`, to: portalPaths.adminOrganisations, icon: BuildingIcon },
+  { label: msg`Licenses`, to: portalPaths.adminLicenses, icon: KeyIcon },
+  { label: msg`Usage`, to: portalPaths.adminUsage, icon: ChartIcon },
+  { label: msg`Payments`, to: portalPaths.adminPayments, icon: CardIcon },
+  { label: msg`Subscriptions`, to: portalPaths.adminSubscriptions, icon: RefreshIcon },
+  { label: msg`Coupons`, to: portalPaths.adminCoupons, icon: TicketIcon },
+  { label: msg`Support requests`, to: portalPaths.adminSupportRequests, icon: MailIcon },
+  { label: msg`Webhooks`, to: portalPaths.adminWebhooks, icon: ArrowRightIcon },
+  { label: msg`Releases`, to: portalPaths.adminReleases, icon: DownloadIcon },
+  { label: msg`Offline activation`, to: portalPaths.adminOfflineActivation, icon: OfflineIcon },
+  { label: msg`Features`, to: portalPaths.adminFeatures, icon: SparkIcon },
+  { label: msg`Packages`, to: portalPaths.adminPackages, icon: PackageIcon },
+  { label: msg`Security`, to: portalPaths.adminSecurity, icon: ShieldIcon },
+  { label: msg`API tokens`, to: portalPaths.adminApiTokens, icon: KeyIcon },
 ];
 
 /** Whether `item` is the current screen (license details count as Licenses). */

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Avatar, Badge, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { portalPaths } from '../../../../shared/routes';
@@ -22,7 +23,8 @@ export function UserMenu() {
   const navigate = useNavigate();
   const user = useAppSelector(selectCurrentUser);
   const isAdmin = useAppSelector(selectUserRole) === 'admin';
-  const name = user?.full_name || user?.email || 'Account';
+  const { t } = useLingui();
+  const name = user?.full_name || user?.email || t`Account`;
 
   const leave = async () => {
     // Logout ends in the signed-out state whether or not the server answered.
@@ -39,7 +41,9 @@ export function UserMenu() {
             <Avatar color="iris" radius="xl" size={32} aria-hidden>
               {initialsOf(user?.full_name, user?.email)}
             </Avatar>
-            <VisuallyHidden>Account menu for </VisuallyHidden>
+            <VisuallyHidden>
+              <Trans>Account menu for</Trans>{' '}
+            </VisuallyHidden>
             <Text size="sm" fw={500} visibleFrom="sm" maw={180} truncate>
               {name}
             </Text>
@@ -60,21 +64,21 @@ export function UserMenu() {
           )}
           {isAdmin && (
             <Badge size="xs" mt={6} variant="light">
-              Administrator
+              <Trans>Administrator</Trans>
             </Badge>
           )}
         </Menu.Label>
         <Menu.Divider />
         {!isAdmin && (
           <Menu.Item component={Link} to={portalPaths.profile} leftSection={<UserIcon size={16} />}>
-            Profile and preferences
+            <Trans>Profile and preferences</Trans>
           </Menu.Item>
         )}
         <Menu.Item component={Link} to={portalPaths.profileSecurity} leftSection={<ShieldIcon size={16} />}>
-          Security
+          <Trans>Security</Trans>
         </Menu.Item>
         <Menu.Item leftSection={<LogoutIcon size={16} />} onClick={() => void leave()}>
-          Sign out
+          <Trans>Sign out</Trans>
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

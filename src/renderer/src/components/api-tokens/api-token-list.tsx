@@ -1,19 +1,19 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminApiToken, ApiToken } from '../../../../shared/api/api-tokens';
 import { type StatusTone, StatusBadge } from '../data/status-badge';
+import { formatDate, formatDateTime } from '../../lib/format-date';
 import { ConfirmDialog } from '../forms/confirm-dialog';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const at = (format: Intl.DateTimeFormat, iso: string) => (
-  <time dateTime={iso}>{format.format(new Date(iso))}</time>
-);
+const at = (format: (iso: string) => string, iso: string) => <time dateTime={iso}>{format(iso)}</time>;
 
-const STATUS: Record<ApiToken['status'], { tone: StatusTone; label: string }> = {
-  active: { tone: 'positive', label: 'Active' },
-  expired: { tone: 'neutral', label: 'Expired' },
-  revoked: { tone: 'negative', label: 'Revoked' },
+const STATUS: Record<ApiToken['status'], { tone: StatusTone; label: MessageDescriptor }> = {
+  active: { tone: 'positive', label: msg`Active` },
+  expired: { tone: 'neutral', label: msg`Expired` },
+  revoked: { tone: 'negative', label: msg`Revoked` },
 };
 
 /** `aap_Ab3d…x9Qz`: enough to recognise a token, nothing to use. */
@@ -43,9 +43,12 @@ export interface ApiTokenListProps {
 /** Tokens as cards (one column on a phone): name, state, hint, scopes, dates, last use; revoke with a confirmation. */
 export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  const { i18n, t } = useLingui();
+  const revokingName = revoking?.name;
+  const revokingHint = revoking ? tokenHint(revoking) : '';
   return (
     <>
-      <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="API tokens">
+      <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t`API tokens`}>
         {tokens.map((token) => (
           <Paper key={token.id} component="li" withBorder radius="md" p="md">
             <Stack gap="xs">
@@ -55,11 +58,11 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
                     {token.name}
                   </Text>
                   <StatusBadge tone={STATUS[token.status].tone} size="md">
-                    {STATUS[token.status].label}
+                    {i18n._(STATUS[token.status].label)}
                   </StatusBadge>
                   {token.kind === 'platform' && (
                     <Badge variant="light" color="iris" tt="none">
-                      Platform
+                      <Trans>Platform</Trans>
                     </Badge>
                   )}
                 </Group>
@@ -69,14 +72,14 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
                     color="red"
                     variant="light"
                     onClick={() => setRevoking(token)}
-                    aria-label={`Revoke ${token.name}`}
+                    aria-label={t`Revoke ${{ name: token.name }}`}
                   >
-                    Revoke
+                    <Trans>Revoke</Trans>
                   </Button>
                 )}
               </Group>
               <Code w="fit-content">{tokenHint(token)}</Code>
-              <Group gap={6} wrap="wrap" aria-label="Scopes">
+              <Group gap={6} wrap="wrap" aria-label={t`Scopes`}>
                 {token.scopes.map((scope) => (
                   <Badge key={scope} variant="default" tt="none" fw={500}>
                     {scope}
@@ -84,15 +87,15 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
                 ))}
               </Group>
               <SimpleGrid cols={{ base: 2, sm: hasOwner(token) ? 5 : 4 }} spacing="sm">
-                {hasOwner(token) && <Fact label="Owner">{token.owner_email}</Fact>}
-                <Fact label="Created">{at(date, token.created_at)}</Fact>
-                <Fact label={token.status === 'expired' ? 'Expired' : 'Expires'}>
-                  {at(date, token.expires_at)}
+                {hasOwner(token) && <Fact label={t`Owner`}>{token.owner_email}</Fact>}
+                <Fact label={t`Created`}>{at(formatDate, token.created_at)}</Fact>
+                <Fact label={token.status === 'expired' ? t`Expired` : t`Expires`}>
+                  {at(formatDate, token.expires_at)}
                 </Fact>
-                <Fact label="Last used">
-                  {token.last_used_at ? at(dateTime, token.last_used_at) : 'Never'}
+                <Fact label={t`Last used`}>
+                  {token.last_used_at ? at(formatDateTime, token.last_used_at) : t`Never`}
                 </Fact>
-                <Fact label="From address">{token.last_used_ip ?? '—'}</Fact>
+                <Fact label={t`From address`}>{token.last_used_ip ?? '—'}</Fact>
               </SimpleGrid>
             </Stack>
           </Paper>
@@ -100,10 +103,10 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
       </Stack>
       <ConfirmDialog
         opened={revoking !== null}
-        title={`Revoke ${revoking?.name ?? 'token'}?`}
-        confirmLabel="Revoke token"
-        failureTitle="Could not revoke the token"
-        fallback="Could not revoke the token"
+        title={revokingName ? t`Revoke ${revokingName}?` : t`Revoke token?`}
+        confirmLabel={t`Revoke token`}
+        failureTitle={t`Could not revoke the token`}
+        fallback={t`Could not revoke the token`}
         centered
         onClose={() => setRevoking(null)}
         onConfirm={async () => {
@@ -113,8 +116,17 @@ export function ApiTokenList({ tokens, revoke }: ApiTokenListProps) {
         }}
       >
         <Text size="sm">
-          Every call made with {revoking ? <Code>{tokenHint(revoking)}</Code> : 'it'} is refused from now on.
-          This cannot be undone: whatever uses it needs a new token.
+          {revoking ? (
+            <Trans>
+              Every call made with <Code>{revokingHint}</Code> is refused from now on. This cannot be undone:
+              whatever uses it needs a new token.
+            </Trans>
+          ) : (
+            <Trans>
+              Every call made with it is refused from now on. This cannot be undone: whatever uses it needs a
+              new token.
+            </Trans>
+          )}
         </Text>
       </ConfirmDialog>
     </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Alert,
   Button,
@@ -21,6 +22,7 @@ import {
   PLATFORM_SCOPE_TAGS,
 } from '../../../../shared/api/api-tokens';
 import { failureMessage, isApiFailure } from '../../lib/api-errors';
+import { formatDate } from '../../lib/format-date';
 import { AlertIcon } from '../brand/icons';
 import { FormAlert } from '../forms/form-alert';
 import { ScopePicker } from './scope-picker';
@@ -38,7 +40,16 @@ export interface CreateApiTokenDialogProps {
 
 type Phase = 'form' | 'created';
 
-const expiryDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+/** How the new token is sent, and when it expires. */
+function CreatedTokenUse({ token }: { token: CreatedApiToken }) {
+  const prefix = token.api_token.prefix;
+  const expiry = formatDate(token.api_token.expires_at);
+  return (
+    <Trans>
+      Send it as <Code>Authorization: Bearer {prefix}…</Code> with your requests. It expires on {expiry}.
+    </Trans>
+  );
+}
 
 /**
  * Naming a token, choosing its scopes and expiry, then the token itself, shown this once with a
@@ -53,6 +64,7 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
+  const { t } = useLingui();
 
   useEffect(() => {
     if (!opened) return;
@@ -76,8 +88,8 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
     } catch (error) {
       setFailure(
         isApiFailure(error) && error.code === 'step_up_required'
-          ? 'Not created: confirm it is you when asked, then try again.'
-          : failureMessage(error, 'Could not create the token'),
+          ? t`Not created: confirm it is you when asked, then try again.`
+          : failureMessage(error, t`Could not create the token`),
       );
     } finally {
       setBusy(false);
@@ -87,8 +99,8 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
   const submitForm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const problems = {
-      ...(name.trim() === '' ? { name: 'Name the token after where it is used, e.g. "Build server"' } : {}),
-      ...(scopes.length === 0 ? { scopes: 'Choose at least one area to read or write' } : {}),
+      ...(name.trim() === '' ? { name: t`Name the token after where it is used, e.g. "Build server"` } : {}),
+      ...(scopes.length === 0 ? { scopes: t`Choose at least one area to read or write` } : {}),
     };
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
@@ -97,10 +109,10 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
 
   const title =
     phase === 'created'
-      ? 'Copy your new token'
+      ? t`Copy your new token`
       : kind === 'platform'
-        ? 'New platform token'
-        : 'New personal API token';
+        ? t`New platform token`
+        : t`New personal API token`;
 
   return (
     <Modal
@@ -108,17 +120,17 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
       onClose={() => !busy && onClose()}
       title={title}
       size="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
       // The token must not vanish by a stray click outside once it is shown.
       closeOnClickOutside={phase !== 'created'}
     >
       {phase === 'form' && (
         <form onSubmit={submitForm} noValidate>
           <Stack gap="md">
-            {failure && <FormAlert title="Could not create the token">{failure}</FormAlert>}
+            {failure && <FormAlert title={t`Could not create the token`}>{failure}</FormAlert>}
             <TextInput
-              label="Name"
-              description="Where the token is used, so you know which to revoke"
+              label={t`Name`}
+              description={t`Where the token is used, so you know which to revoke`}
               value={name}
               maxLength={API_TOKEN_NAME_MAX}
               onChange={(event) => setName(event.currentTarget.value)}
@@ -128,7 +140,7 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
             />
             <div>
               <Text size="sm" fw={500} id="token-expiry-label">
-                Expires after
+                <Trans>Expires after</Trans>
               </Text>
               <SegmentedControl
                 aria-labelledby="token-expiry-label"
@@ -136,20 +148,22 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
                 onChange={setDays}
                 data={API_TOKEN_EXPIRY_CHOICES_DAYS.map((choice) => ({
                   value: String(choice),
-                  label: choice === 365 ? '1 year' : `${choice} days`,
+                  label: choice === 365 ? t`1 year` : t`${choice} days`,
                 }))}
               />
             </div>
             <div>
               <Text size="sm" fw={500} mb={4}>
-                Scopes
+                <Trans>Scopes</Trans>
               </Text>
               <Text size="xs" c="dimmed" mb="xs">
                 {kind === 'platform'
-                  ? 'The token acts as you, an administrator, but only in the areas chosen here.'
-                  : 'The token reaches only your own account, and only the areas chosen here.'}{' '}
-                Write includes read. Sign-in, two-factor, passkeys and tokens are never reachable with a
-                token.
+                  ? t`The token acts as you, an administrator, but only in the areas chosen here.`
+                  : t`The token reaches only your own account, and only the areas chosen here.`}{' '}
+                <Trans>
+                  Write includes read. Sign-in, two-factor, passkeys and tokens are never reachable with a
+                  token.
+                </Trans>
               </Text>
               <ScopePicker
                 areas={kind === 'platform' ? PLATFORM_SCOPE_TAGS : CUSTOMER_SCOPE_TAGS}
@@ -160,10 +174,10 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
             </div>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={onClose} disabled={busy}>
-                Cancel
+                <Trans>Cancel</Trans>
               </Button>
               <Button type="submit" loading={busy}>
-                Create token
+                <Trans>Create token</Trans>
               </Button>
             </Group>
           </Stack>
@@ -172,31 +186,34 @@ export function CreateApiTokenDialog({ opened, onClose, kind, create }: CreateAp
 
       {phase === 'created' && created && (
         <Stack gap="md">
-          <Alert color="yellow" icon={<AlertIcon />} title="Copy it now: it is shown only this once">
-            Only a fingerprint of the token is kept, so nobody can show it to you again. Store it in a secret
-            manager; if it is lost, revoke it and create another.
+          <Alert color="yellow" icon={<AlertIcon />} title={t`Copy it now: it is shown only this once`}>
+            <Trans>
+              Only a fingerprint of the token is kept, so nobody can show it to you again. Store it in a
+              secret manager; if it is lost, revoke it and create another.
+            </Trans>
           </Alert>
           <Code
             block
-            aria-label="Your new API token"
+            aria-label={t`Your new API token`}
             data-testid="new-api-token"
             style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
           >
             {created.token}
           </Code>
           <Text size="sm" c="dimmed">
-            Send it as <Code>Authorization: Bearer {created.api_token.prefix}…</Code> with your requests. It
-            expires on {expiryDate.format(new Date(created.api_token.expires_at))}.
+            <CreatedTokenUse token={created} />
           </Text>
           <Group justify="flex-end" gap="sm">
             <CopyButton value={created.token}>
               {({ copied, copy }) => (
                 <Button variant="light" onClick={copy} color={copied ? 'teal' : undefined}>
-                  {copied ? 'Copied' : 'Copy token'}
+                  {copied ? t`Copied` : t`Copy token`}
                 </Button>
               )}
             </CopyButton>
-            <Button onClick={onClose}>I have stored it</Button>
+            <Button onClick={onClose}>
+              <Trans>I have stored it</Trans>
+            </Button>
           </Group>
         </Stack>
       )}

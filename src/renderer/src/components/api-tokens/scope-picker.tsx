@@ -1,22 +1,25 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Checkbox, Table, Text } from '@mantine/core';
 import type { ScopeTag } from '../../../../shared/api/api-tokens';
 
 /** What each area's scopes reach, in the words of the portal's screens. */
-export const SCOPE_AREA_LABELS: Record<ScopeTag, string> = {
-  licenses: 'Licenses and machines',
-  licensing: 'License checks',
-  users: 'Profile',
-  billing: 'Billing and invoices',
-  subscriptions: 'Subscriptions',
-  payments: 'Payments',
-  plans: 'Plans',
-  features: 'Features',
-  support: 'Support requests',
-  coupons: 'Coupons',
-  organisations: 'Organizations and seats',
-  admin: 'Administration',
-  webhooks: 'Webhooks',
-  usage: 'AI usage (your AI backend reports it)',
+export const SCOPE_AREA_LABELS: Record<ScopeTag, MessageDescriptor> = {
+  licenses: msg`Licenses and machines`,
+  licensing: msg`License checks`,
+  users: msg`Profile`,
+  billing: msg`Billing and invoices`,
+  subscriptions: msg`Subscriptions`,
+  payments: msg`Payments`,
+  plans: msg`Plans`,
+  features: msg`Features`,
+  support: msg`Support requests`,
+  coupons: msg`Coupons`,
+  organisations: msg`Organizations and seats`,
+  admin: msg`Administration`,
+  webhooks: msg`Webhooks`,
+  usage: msg`AI usage (your AI backend reports it)`,
 };
 
 export interface ScopePickerProps {
@@ -29,6 +32,7 @@ export interface ScopePickerProps {
 
 /** Read and write per area, as a table of checkboxes a keyboard walks through row by row. */
 export function ScopePicker({ areas, value, onChange, error }: ScopePickerProps) {
+  const { i18n, t } = useLingui();
   const has = (scope: string) => value.includes(scope);
   const set = (area: ScopeTag, access: 'none' | 'read' | 'write') => {
     const rest = value.filter((scope) => !scope.startsWith(`${area}:`));
@@ -39,12 +43,14 @@ export function ScopePicker({ areas, value, onChange, error }: ScopePickerProps)
       <Table withTableBorder verticalSpacing={6} aria-describedby={error ? 'scope-error' : undefined}>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Area</Table.Th>
-            <Table.Th w={72} ta="center">
-              Read
+            <Table.Th>
+              <Trans>Area</Trans>
             </Table.Th>
             <Table.Th w={72} ta="center">
-              Write
+              <Trans>Read</Trans>
+            </Table.Th>
+            <Table.Th w={72} ta="center">
+              <Trans>Write</Trans>
             </Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -52,7 +58,7 @@ export function ScopePicker({ areas, value, onChange, error }: ScopePickerProps)
           {areas.map((area) => {
             const write = has(`${area}:write`);
             const read = write || has(`${area}:read`);
-            const label = SCOPE_AREA_LABELS[area];
+            const label = i18n._(SCOPE_AREA_LABELS[area]);
             return (
               <Table.Tr key={area}>
                 <Table.Td>
@@ -65,7 +71,7 @@ export function ScopePicker({ areas, value, onChange, error }: ScopePickerProps)
                   <Checkbox
                     mx="auto"
                     w="fit-content"
-                    aria-label={`${label}: read`}
+                    aria-label={t`${label}: read`}
                     checked={read}
                     disabled={write}
                     onChange={(event) => set(area, event.currentTarget.checked ? 'read' : 'none')}
@@ -75,7 +81,7 @@ export function ScopePicker({ areas, value, onChange, error }: ScopePickerProps)
                   <Checkbox
                     mx="auto"
                     w="fit-content"
-                    aria-label={`${label}: write (includes read)`}
+                    aria-label={t`${label}: write (includes read)`}
                     checked={write}
                     onChange={(event) => set(area, event.currentTarget.checked ? 'write' : 'read')}
                   />

@@ -1,13 +1,12 @@
 import '@mantine/charts/styles.layer.css';
 import { BarChart } from '@mantine/charts';
+import { numberFormat } from '../../lib/number-format';
 
 export interface RevenueBarChartProps {
   rows: Array<Record<string, number | string>>;
   series: Array<{ name: string; label: string; color: string }>;
   height: number;
 }
-
-const amount = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
 /** Revenue per period in major units, one bar series per currency (stacked when several). */
 export default function RevenueBarChart({ rows, series, height }: RevenueBarChartProps) {
@@ -25,7 +24,7 @@ export default function RevenueBarChart({ rows, series, height }: RevenueBarChar
       maxBarWidth={24}
       xAxisProps={{ interval: 'preserveStartEnd', minTickGap: 12 }}
       yAxisProps={{ width: 56 }}
-      valueFormatter={(value) => amount.format(value)}
+      valueFormatter={(value) => numberFormat(undefined, { maximumFractionDigits: 2 }).format(value)}
     />
   );
 }

@@ -1,6 +1,8 @@
 import '@mantine/charts/styles.layer.css';
+import { useLingui } from '@lingui/react/macro';
 import { DonutChart } from '@mantine/charts';
 import { Group, Stack, Text } from '@mantine/core';
+import { numberFormat } from '../../lib/number-format';
 
 export interface StatusDonutChartProps {
   data: Array<{ name: string; value: number; color: string }>;
@@ -9,15 +11,15 @@ export interface StatusDonutChartProps {
   size?: number;
 }
 
-const number = new Intl.NumberFormat();
-
 /** Parts of a whole as a donut with a legend beside it (names and counts, readable without colour). */
 export default function StatusDonutChart({ data, centerLabel, size = 160 }: StatusDonutChartProps) {
+  const { t } = useLingui();
+  const number = numberFormat();
   const shown = data.filter((item) => item.value > 0);
   return (
     <Group gap="lg" justify="center" wrap="wrap" align="center">
       <DonutChart
-        data={shown.length ? shown : [{ name: 'None', value: 1, color: 'gray.3' }]}
+        data={shown.length ? shown : [{ name: t`None`, value: 1, color: 'gray.3' }]}
         size={size}
         thickness={22}
         withTooltip={shown.length > 0}

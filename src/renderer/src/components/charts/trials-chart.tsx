@@ -1,6 +1,9 @@
 import '@mantine/charts/styles.layer.css';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { CompositeChart } from '@mantine/charts';
 import { ColorSwatch, Group, Text } from '@mantine/core';
+import { numberFormat } from '../../lib/number-format';
 
 export interface TrialsChartProps {
   /** One row per period: its label, trials started and converted, and the conversion in percent (null: none started). */
@@ -9,25 +12,25 @@ export interface TrialsChartProps {
 }
 
 const SERIES = [
-  { name: 'started', label: 'Started', color: 'iris.6', type: 'bar' },
-  { name: 'converted', label: 'Converted', color: 'teal.6', type: 'bar' },
-  { name: 'rate', label: 'Conversion (%)', color: 'orange.6', type: 'line', yAxisId: 'right' },
+  { name: 'started', label: msg`Started`, color: 'iris.6', type: 'bar' },
+  { name: 'converted', label: msg`Converted`, color: 'teal.6', type: 'bar' },
+  { name: 'rate', label: msg`Conversion (%)`, color: 'orange.6', type: 'line', yAxisId: 'right' },
 ] as const;
-
-const count = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
 
 /**
  * Trials per period as two bars (started, converted) on the left axis, and the conversion rate as
  * a line on a right axis in percent; its own legend under it wraps on a phone.
  */
 export default function TrialsChart({ rows, height }: TrialsChartProps) {
+  const { i18n } = useLingui();
+  const count = numberFormat(undefined, { maximumFractionDigits: 1 });
   return (
     <>
       <CompositeChart
         h={height}
         data={rows}
         dataKey="label"
-        series={SERIES.map((series) => ({ ...series }))}
+        series={SERIES.map((series) => ({ ...series, label: i18n._(series.label) }))}
         curveType="linear"
         withRightYAxis
         rightYAxisProps={{
@@ -53,7 +56,7 @@ export default function TrialsChart({ rows, height }: TrialsChartProps) {
               withShadow={false}
             />
             <Text size="xs" c="dimmed">
-              {series.label}
+              {i18n._(series.label)}
             </Text>
           </Group>
         ))}

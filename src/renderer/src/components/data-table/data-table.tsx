@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, Skeleton, Stack, Table, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ChevronDownIcon } from '../brand/icons';
@@ -45,19 +46,20 @@ function SortPicker<Row>({
   sort: string;
   onSort: (sort: string) => void;
 }) {
+  const { t } = useLingui();
   const options = columns
     .filter((column) => column.sortField)
-    .flatMap((column) => [
-      { value: column.sortField!, label: `${column.header}, ascending` },
-      { value: `-${column.sortField!}`, label: `${column.header}, descending` },
+    .flatMap(({ header, sortField }) => [
+      { value: sortField!, label: t`${header}, ascending` },
+      { value: `-${sortField!}`, label: t`${header}, descending` },
     ]);
   if (options.length === 0) return null;
   // A list's own default order may be on a field no column shows.
   if (!options.some((option) => option.value === sort))
-    options.unshift({ value: sort, label: 'Default order' });
+    options.unshift({ value: sort, label: t`Default order` });
   return (
     <NativeSelect
-      label="Sort by"
+      label={t`Sort by`}
       data={options}
       value={sort}
       onChange={(event) => onSort(event.currentTarget.value)}
@@ -86,10 +88,11 @@ export function DataTable<Row>({
   skeletonRows = 5,
 }: DataTableProps<Row>) {
   const cards = useCardLayout();
+  const { t } = useLingui();
   if (error)
     return (
       <RetryAlert title={error} onRetry={onRetry}>
-        The list could not be loaded. Check your connection and try again.
+        <Trans>The list could not be loaded. Check your connection and try again.</Trans>
       </RetryAlert>
     );
 
@@ -148,10 +151,10 @@ export function DataTable<Row>({
                       </span>
                       <VisuallyHidden>
                         {direction === 'ascending'
-                          ? ', sorted ascending'
+                          ? t`, sorted ascending`
                           : direction === 'descending'
-                            ? ', sorted descending'
-                            : ', sort'}
+                            ? t`, sorted descending`
+                            : t`, sort`}
                       </VisuallyHidden>
                     </UnstyledButton>
                   ) : (

@@ -1,8 +1,7 @@
+import { useLingui } from '@lingui/react/macro';
 import { Group } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { DayInput } from '../forms/day-input';
-
-const DEFAULT_LABELS = { from: 'From', to: 'To' };
 
 export interface DateRangeFilterProps {
   /** `YYYY-MM-DD` or ''. */
@@ -14,12 +13,22 @@ export interface DateRangeFilterProps {
   labels?: { from: string; to: string };
 }
 
+/** Says a range ends before it starts, in the fields' own words. */
+function ReversedRange({ labels }: { labels: { from: string; to: string } }) {
+  const { t } = useLingui();
+  const from = labels.from;
+  const to = labels.to;
+  return t`${from} must be on or before ${to}`;
+}
+
 /**
  * "From" and "To" day fields, written as the portal writes dates (typed, or picked in a
  * calendar; each gives `YYYY-MM-DD` or '' for no bound). A range that ends before it
  * starts is shown as a mistake and not sent, so the list never turns into a 400.
  */
-export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }: DateRangeFilterProps) {
+export function DateRangeFilter({ from, to, onChange, labels: named }: DateRangeFilterProps) {
+  const { t } = useLingui();
+  const labels = named ?? { from: t`From`, to: t`To` };
   const [draft, setDraft] = useState({ from, to });
   useEffect(() => setDraft({ from, to }), [from, to]);
   const reversed = draft.from !== '' && draft.to !== '' && draft.from > draft.to;
@@ -48,7 +57,7 @@ export function DateRangeFilter({ from, to, onChange, labels = DEFAULT_LABELS }:
         openOn={draft.to}
         clearable
         onChange={(day) => change('from', day)}
-        error={reversed ? `${labels.from} must be on or before ${labels.to}` : undefined}
+        error={reversed ? <ReversedRange labels={labels} /> : undefined}
         style={{ flex: '1 1 0', minWidth: 0 }}
       />
       <DayInput

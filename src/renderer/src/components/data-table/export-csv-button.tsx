@@ -1,6 +1,9 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '@mantine/core';
 import { useState } from 'react';
 import type { Paged } from '../../../../shared/api/paging';
+import { numberFormat } from '../../lib/number-format';
 import { DownloadIcon } from '../brand/icons';
 import { showToast } from '../data/toast';
 import { toSubmitFailure } from '../forms/submit-failure';
@@ -38,24 +41,30 @@ export async function collectRows<Row>(
 /** "Export CSV": the rows the list's search and filters select, every page of them, as a CSV file. */
 export function ExportCsvButton<Row>({ csv, noun }: { csv: ListCsv<Row>; noun: string }) {
   const [busy, setBusy] = useState(false);
+  const { t } = useLingui();
   const run = async () => {
     setBusy(true);
     try {
       const { rows, total } = await collectRows(csv.fetchPage);
       downloadCsv(csvFilename(csv.name), toCsv(csv.columns, rows));
-      const count = new Intl.NumberFormat().format(rows.length);
+      const count = numberFormat().format(rows.length);
+      const all = numberFormat().format(total);
+      const written = rows.length;
       showToast({
-        title: 'CSV exported',
+        title: t`CSV exported`,
         message:
           total > rows.length
-            ? `The first ${count} of ${new Intl.NumberFormat().format(total)} ${noun}: narrow the list to export the rest.`
-            : `${count} ${rows.length === 1 ? 'row' : 'rows'} of ${noun} in the file.`,
+            ? t`The first ${count} of ${all} ${noun}: narrow the list to export the rest.`
+            : plural(written, {
+                one: `# row of ${noun} in the file.`,
+                other: `# rows of ${noun} in the file.`,
+              }),
       });
     } catch (error) {
       showToast({
         tone: 'error',
-        title: 'Could not export the list',
-        message: toSubmitFailure(error, 'The list could not be read. Try again.').message,
+        title: t`Could not export the list`,
+        message: toSubmitFailure(error, t`The list could not be read. Try again.`).message,
       });
     } finally {
       setBusy(false);
@@ -68,7 +77,7 @@ export function ExportCsvButton<Row>({ csv, noun }: { csv: ListCsv<Row>; noun: s
       onClick={() => void run()}
       loading={busy}
     >
-      Export CSV
+      <Trans>Export CSV</Trans>
     </Button>
   );
 }

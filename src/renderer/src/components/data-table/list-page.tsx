@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button, Text } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import type { Paged } from '../../../../shared/api/paging';
@@ -112,6 +113,7 @@ export function ListPage<Row>({
   children,
 }: ListPageProps<Row>) {
   const { query } = list;
+  const { t } = useLingui();
   // Past the last page (after deletions, or an old link): go to the last page there is.
   useClampedPage(result, list);
   return (
@@ -133,7 +135,7 @@ export function ListPage<Row>({
     >
       {header}
       <ListToolbar
-        searchLabel={`Search ${noun}`}
+        searchLabel={t`Search ${noun}`}
         searchPlaceholder={searchPlaceholder}
         search={query.search}
         onSearch={list.setSearch}

@@ -1,4 +1,6 @@
+import { useLingui } from '@lingui/react/macro';
 import { Group, NativeSelect, Pagination, Text } from '@mantine/core';
+import { numberFormat } from '../../lib/number-format';
 import { PAGE_SIZES } from './list-query';
 
 export interface ListPaginationProps {
@@ -11,10 +13,19 @@ export interface ListPaginationProps {
   onPerPage: (perPage: number) => void;
 }
 
-const number = new Intl.NumberFormat();
-
 /** "Showing 11–20 of 1,000 users", the page buttons and the page size. */
+/** "Showing 1–25 of 240 users", the numbers in the language shown. */
+function Showing({ first, last, total, noun }: { first: number; last: number; total: number; noun: string }) {
+  const { t } = useLingui();
+  const number = numberFormat();
+  const from = number.format(first);
+  const to = number.format(last);
+  const all = number.format(total);
+  return t`Showing ${from}–${to} of ${all} ${noun}`;
+}
+
 export function ListPagination({ noun, total, page, perPage, onPage, onPerPage }: ListPaginationProps) {
+  const { t } = useLingui();
   const pages = Math.max(1, Math.ceil(total / perPage));
   const first = total === 0 ? 0 : (page - 1) * perPage + 1;
   const last = Math.min(total, page * perPage);
@@ -24,14 +35,12 @@ export function ListPagination({ noun, total, page, perPage, onPage, onPerPage }
   return (
     <Group justify="space-between" gap="sm" wrap="wrap">
       <Text size="sm" c="dimmed" aria-live="polite">
-        {total === 0
-          ? `No ${noun}`
-          : `Showing ${number.format(first)}–${number.format(last)} of ${number.format(total)} ${noun}`}
+        {total === 0 ? t`No ${noun}` : <Showing first={first} last={last} total={total} noun={noun} />}
       </Text>
       <Group gap="sm" wrap="wrap">
         <NativeSelect
           size="xs"
-          label="Rows per page"
+          label={t`Rows per page`}
           data={sizes.map(String)}
           value={String(perPage)}
           onChange={(event) => onPerPage(Number(event.currentTarget.value))}
@@ -48,16 +57,16 @@ export function ListPagination({ noun, total, page, perPage, onPage, onPerPage }
             onChange={onPage}
             siblings={1}
             boundaries={1}
-            aria-label={`Pages of ${noun}`}
+            aria-label={t`Pages of ${noun}`}
             getControlProps={(control) =>
               control === 'previous'
-                ? { 'aria-label': 'Previous page' }
+                ? { 'aria-label': t`Previous page` }
                 : control === 'next'
-                  ? { 'aria-label': 'Next page' }
+                  ? { 'aria-label': t`Next page` }
                   : {}
             }
             getItemProps={(item) => ({
-              'aria-label': `Page ${item}`,
+              'aria-label': t`Page ${item}`,
               'aria-current': item === page ? 'page' : undefined,
             })}
           />

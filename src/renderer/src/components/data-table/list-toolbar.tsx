@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Group, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -57,7 +58,7 @@ export function ListToolbar({
       {children}
       {filtered && onReset && (
         <Button variant="subtle" onClick={onReset}>
-          Clear filters
+          <Trans>Clear filters</Trans>
         </Button>
       )}
     </Group>

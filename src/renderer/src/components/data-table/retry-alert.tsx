@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { AlertIcon } from '../brand/icons';
@@ -17,7 +18,7 @@ export function RetryAlert({ title, children, onRetry }: RetryAlertProps) {
       <Group justify="space-between" gap="sm">
         <Text size="sm">{children}</Text>
         <Button size="xs" variant="light" color="red" onClick={onRetry}>
-          Retry
+          <Trans>Retry</Trans>
         </Button>
       </Group>
     </Alert>

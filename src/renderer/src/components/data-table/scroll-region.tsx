@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Table } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -14,13 +15,14 @@ export function ScrollRegion({
   minWidth: number;
   children: ReactNode;
 }) {
+  const { t } = useLingui();
   return (
     <Table.ScrollContainer
       minWidth={minWidth}
       type="native"
       tabIndex={0}
       role="region"
-      aria-label={`${what} table, scrolls sideways`}
+      aria-label={t`${what} table, scrolls sideways`}
     >
       {children}
     </Table.ScrollContainer>

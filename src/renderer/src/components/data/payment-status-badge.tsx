@@ -1,13 +1,36 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Group } from '@mantine/core';
 import type { Payment, PaymentStatus } from '../../../../shared/api/payments';
 import { formatAmount } from '../../lib/format-money';
 
 /** What each payment status means to the buyer. */
-export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { label: string; color: string }> = {
-  paid: { label: 'Paid', color: 'teal' },
-  failed: { label: 'Failed', color: 'red' },
-  created: { label: 'Not completed', color: 'gray' },
-  expired: { label: 'Expired', color: 'orange' },
+// Each label is read in the language shown at the moment it is read.
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, { readonly label: string; color: string }> = {
+  paid: {
+    get label() {
+      return t`Paid`;
+    },
+    color: 'teal',
+  },
+  failed: {
+    get label() {
+      return t`Failed`;
+    },
+    color: 'red',
+  },
+  created: {
+    get label() {
+      return t`Not completed`;
+    },
+    color: 'gray',
+  },
+  expired: {
+    get label() {
+      return t`Expired`;
+    },
+    color: 'orange',
+  },
 };
 
 /** What the badge needs of a payment: its status, and what it charged and what was refunded of it. */
@@ -23,13 +46,13 @@ export function paymentStatusText(payment: Omit<PaymentBadgeFacts, 'sandbox'>): 
   color: string;
 } {
   if (payment.status === 'paid') {
-    if (payment.amount <= 0) return { label: 'No charge', color: 'gray' };
-    if (payment.refunded >= payment.amount) return { label: 'Refunded', color: 'violet' };
-    if (payment.refunded > 0)
-      return {
-        label: `Partially refunded ${formatAmount(payment.refunded, payment.currency)} of ${formatAmount(payment.amount, payment.currency)}`,
-        color: 'yellow',
-      };
+    if (payment.amount <= 0) return { label: t`No charge`, color: 'gray' };
+    if (payment.refunded >= payment.amount) return { label: t`Refunded`, color: 'violet' };
+    if (payment.refunded > 0) {
+      const refunded = formatAmount(payment.refunded, payment.currency);
+      const amount = formatAmount(payment.amount, payment.currency);
+      return { label: t`Partially refunded ${refunded} of ${amount}`, color: 'yellow' };
+    }
   }
   return PAYMENT_STATUS_LABELS[payment.status];
 }
@@ -49,10 +72,11 @@ export function PaymentStatusBadge({ payment }: { payment: PaymentBadgeFacts }) 
 
 /** Marks a sandbox payment everywhere it shows: no money moved. */
 export function SandboxBadge() {
+  const { t } = useLingui();
   return (
     // A dark orange that keeps the badge's small white text above 4.5:1 in both schemes.
-    <Badge variant="filled" color="#a8400c" size="sm" title="Sandbox: no money moved">
-      Sandbox
+    <Badge variant="filled" color="#a8400c" size="sm" title={t`Sandbox: no money moved`}>
+      <Trans>Sandbox</Trans>
     </Badge>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Notice, type NoticeTone } from './notice';
@@ -22,7 +23,7 @@ export function RetryNotice({ title, message, onRetry, tone = 'danger', urgent =
         <Text size="sm">{message}</Text>
         {onRetry ? (
           <Button size="xs" variant="light" onClick={onRetry}>
-            Try again
+            <Trans>Try again</Trans>
           </Button>
         ) : null}
       </Stack>

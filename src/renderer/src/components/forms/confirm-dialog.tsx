@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { type ReactNode, useEffect, useState } from 'react';
 import { FormAlert } from './form-alert';
@@ -31,10 +32,11 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onClose,
-  failureTitle = 'Not done',
-  fallback = 'The request failed',
+  failureTitle,
+  fallback,
   centered,
 }: ConfirmDialogProps) {
+  const { t } = useLingui();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -47,7 +49,7 @@ export function ConfirmDialog({
     try {
       await onConfirm();
     } catch (error) {
-      setProblem(toSubmitFailure(error, fallback).message);
+      setProblem(toSubmitFailure(error, fallback ?? t`The request failed`).message);
     } finally {
       setBusy(false);
     }
@@ -59,14 +61,14 @@ export function ConfirmDialog({
       onClose={() => !busy && onClose()}
       title={title}
       centered={centered}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       <Stack gap="md">
-        {problem ? <FormAlert title={failureTitle}>{problem}</FormAlert> : null}
+        {problem ? <FormAlert title={failureTitle ?? t`Not done`}>{problem}</FormAlert> : null}
         {children}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={busy} data-autofocus>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           {/* Filled red.9 keeps white text above 4.5:1 in both schemes. */}
           <Button color="red.9" onClick={() => void confirm()} loading={busy}>

@@ -1,17 +1,15 @@
+import { useLingui } from '@lingui/react/macro';
 import '@mantine/dates/styles.layer.css';
 import { DateInput, type DateInputProps } from '@mantine/dates';
 import { useState } from 'react';
+import { isPortalLanguage } from '../../../../shared/languages';
+import { shownLanguage } from '../../lib/i18n/portal-i18n';
 import { readersDayText } from './day-text';
 
-const CALENDAR_LABELS = {
-  previousMonth: 'Previous month',
-  nextMonth: 'Next month',
-  previousYear: 'Previous year',
-  nextYear: 'Next year',
-  previousDecade: 'Previous decade',
-  nextDecade: 'Next decade',
-  monthLevelControl: 'Choose a month',
-  yearLevelControl: 'Choose a year',
+/** The dayjs locale of the calendar: the language shown (the pseudo-locale's is English). */
+const calendarLocale = (): string => {
+  const language = shownLanguage();
+  return isPortalLanguage(language) ? language : 'en';
 };
 
 export interface DayInputProps extends Omit<
@@ -49,6 +47,19 @@ export function DayInput({
 }: DayInputProps) {
   // The month the calendar shows: the one browsed to, else the field's day, else `openOn`'s.
   const [shown, setShown] = useState<string>();
+  // Subscribed to the language: the field's text and the calendar follow a change of it.
+  const { t } = useLingui();
+  const calendarLabels = {
+    previousMonth: t`Previous month`,
+    nextMonth: t`Next month`,
+    previousYear: t`Previous year`,
+    nextYear: t`Next year`,
+    previousDecade: t`Previous decade`,
+    nextDecade: t`Next decade`,
+    monthLevelControl: t`Choose a month`,
+    yearLevelControl: t`Choose a year`,
+  };
+  const fieldLabel = typeof label === 'string' ? label : undefined;
   return (
     <DateInput
       value={value === '' ? null : value}
@@ -58,11 +69,12 @@ export function DayInput({
       valueFormat={readersDayText.format}
       dateParser={readersDayText.parse}
       getDayAriaLabel={readersDayText.format}
-      ariaLabels={CALENDAR_LABELS}
+      ariaLabels={calendarLabels}
+      locale={calendarLocale()}
       label={label}
       clearable={clearable}
       clearButtonProps={{
-        'aria-label': typeof label === 'string' ? `Clear ${label}` : 'Clear the day',
+        'aria-label': fieldLabel === undefined ? t`Clear the day` : t`Clear ${fieldLabel}`,
         ...clearButtonProps,
       }}
       {...rest}

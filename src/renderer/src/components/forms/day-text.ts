@@ -1,3 +1,5 @@
+import { formattingLocale } from '../../lib/i18n/portal-i18n';
+
 /**
  * A calendar day (`YYYY-MM-DD`) written as the portal writes dates everywhere else, in the
  * reader's locale with `dateStyle: 'medium'` ("Jan 31, 2025" in en-US, "31 Jan 2025" in en-GB,
@@ -125,5 +127,23 @@ export function dayText(locale?: string): DayText {
   return { format, parse };
 }
 
-/** The reader's own: the browser's language, as every other date in the portal. */
-export const readersDayText = dayText();
+/** One per locale: reading a locale's month names costs a few hundred formats. */
+const byLocale = new Map<string, DayText>();
+
+/** The language shown's (the browser's own for English), made when first asked for in it. */
+function shownDayText(): DayText {
+  const locale = formattingLocale();
+  const key = locale ?? '';
+  let text = byLocale.get(key);
+  if (!text) {
+    text = dayText(locale);
+    byLocale.set(key, text);
+  }
+  return text;
+}
+
+/** The reader's own: in the language shown, as every other date in the portal (it may change at any time). */
+export const readersDayText: DayText = {
+  format: (day) => shownDayText().format(day),
+  parse: (text) => shownDayText().parse(text),
+};

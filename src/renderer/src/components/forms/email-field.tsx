@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { TextInput, type TextInputProps } from '@mantine/core';
 
 /**
@@ -5,5 +6,8 @@ import { TextInput, type TextInputProps } from '@mantine/core';
  * (an admin typing someone else's address passes `autoComplete="off"`).
  */
 export function EmailField(props: TextInputProps) {
-  return <TextInput label="E-mail" type="email" autoComplete="email" inputMode="email" required {...props} />;
+  const { t } = useLingui();
+  return (
+    <TextInput label={t`E-mail`} type="email" autoComplete="email" inputMode="email" required {...props} />
+  );
 }

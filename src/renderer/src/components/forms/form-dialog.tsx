@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Button, Group, type MantineColor, Modal, type ModalProps, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { FormAlert } from './form-alert';
@@ -43,7 +44,7 @@ export function FormDialog({
   failure,
   failureTitle,
   submitLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   submitting,
   submitDisabled,
   submitColor,
@@ -51,6 +52,7 @@ export function FormDialog({
   ready = true,
   children,
 }: FormDialogProps) {
+  const { t } = useLingui();
   const held = holdWhileSubmitting && submitting;
   return (
     <Modal
@@ -58,7 +60,7 @@ export function FormDialog({
       onClose={() => !held && onClose()}
       title={title}
       size={size}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      closeButtonProps={{ 'aria-label': t`Close` }}
     >
       {ready && (
         <form onSubmit={onSubmit} noValidate>
@@ -68,7 +70,7 @@ export function FormDialog({
             {children}
             <Group justify="flex-end" gap="sm" mt="xs">
               <Button variant="default" onClick={onClose} disabled={held}>
-                {cancelLabel}
+                {cancelLabel ?? t`Cancel`}
               </Button>
               <Button type="submit" color={submitColor} loading={submitting} disabled={submitDisabled}>
                 {submitLabel}

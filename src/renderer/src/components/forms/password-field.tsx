@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 
 /**
@@ -6,13 +7,14 @@ import { PasswordInput, type PasswordInputProps } from '@mantine/core';
  * state says whether the password shows.
  */
 export function PasswordField(props: PasswordInputProps) {
+  const { t } = useLingui();
   return (
     <PasswordInput
       aria-invalid={props.error ? true : undefined}
       visibilityToggleFocusable
       {...props}
       visibilityToggleButtonProps={{
-        'aria-label': 'Show password',
+        'aria-label': t`Show password`,
         ...props.visibilityToggleButtonProps,
       }}
     />

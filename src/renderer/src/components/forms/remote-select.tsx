@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Loader, Select } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useState } from 'react';
@@ -46,6 +47,7 @@ export function RemoteSelect({
 }: RemoteSelectProps) {
   const [text, setText] = useState<string | null>(null);
   const [chosen, setChosen] = useState<RemoteOption | null>(null);
+  const { t } = useLingui();
   const search = useDebouncedCallback((typed: string) => setText(typed), 250);
   const { options, loading } = useOptions(text);
 
@@ -79,7 +81,7 @@ export function RemoteSelect({
         setChosen(id && option ? { value: id, label: option.label } : null);
         onChange(id ?? '');
       }}
-      nothingFoundMessage={loading ? 'Searching…' : nothingFound}
+      nothingFoundMessage={loading ? t`Searching…` : nothingFound}
       rightSection={loading ? <Loader size="xs" /> : undefined}
       clearButtonProps={{ 'aria-label': clearLabel }}
       comboboxProps={{ withinPortal: true }}

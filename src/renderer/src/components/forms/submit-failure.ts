@@ -1,4 +1,5 @@
 import { isApiFailure } from '../../lib/api-errors';
+import { knownText } from '../../lib/i18n/portal-i18n';
 
 /** What a form shows after a rejected submit: one message for the alert, and errors per field. */
 export interface SubmitFailure {
@@ -16,6 +17,7 @@ const CODE_FIELDS: Record<string, string> = {
 /**
  * Reads a failed call the way the portal shows it: endpoints reject with an `ApiFailure` (the
  * message and the server's per-field problems), the session thunks with a display string.
+ * The message is in the language shown when the portal knows it (`knownText`).
  * `fieldMap` renames server field names to form paths (e.g. `new_password` → `password`); fields
  * the form does not have stay in the alert only.
  */
@@ -25,9 +27,12 @@ export function toSubmitFailure(
   fieldMap: Record<string, string> = {},
   formFields: readonly string[] = Object.values(fieldMap),
 ): SubmitFailure {
-  if (typeof error === 'string') return { message: error || fallback, fieldErrors: {} };
+  if (typeof error === 'string') return { message: knownText(error || fallback), fieldErrors: {} };
   if (!isApiFailure(error)) {
-    return { message: error instanceof Error && error.message ? error.message : fallback, fieldErrors: {} };
+    return {
+      message: knownText(error instanceof Error && error.message ? error.message : fallback),
+      fieldErrors: {},
+    };
   }
   const fieldErrors: Record<string, string> = {};
   const place = (serverField: string, message: string) => {
@@ -37,5 +42,5 @@ export function toSubmitFailure(
   for (const [field, message] of Object.entries(error.fieldErrors)) place(field, message);
   const codeField = error.code ? CODE_FIELDS[error.code] : undefined;
   if (codeField) place(codeField, error.message);
-  return { message: error.message || fallback, fieldErrors, code: error.code };
+  return { message: knownText(error.message || fallback), fieldErrors, code: error.code };
 }

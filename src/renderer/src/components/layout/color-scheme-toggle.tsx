@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { ActionIcon, Box, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { MoonIcon, SunIcon } from '../brand/scheme-icons';
 
@@ -12,7 +13,8 @@ export function ColorSchemeToggle({ onChange }: { onChange?: (scheme: 'light' | 
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light', { getInitialValueInEffect: true });
   const next = computed === 'dark' ? 'light' : 'dark';
-  const label = `Switch to ${next} mode`;
+  const { t } = useLingui();
+  const label = next === 'dark' ? t`Switch to dark mode` : t`Switch to light mode`;
   return (
     <ActionIcon
       variant="default"

@@ -36,6 +36,21 @@ i18n.setMessagesCompiler((message) => message as unknown as CompiledMessage);
 i18n.loadAndActivate({ locale: SOURCE_LANGUAGE, messages: {} });
 
 const translate = i18n._.bind(i18n);
+
+/**
+ * SPEC's and the server's English messages the portal knows (known-messages.ts), for the language
+ * shown: none in English, where the English the code and the server hold is what shows.
+ */
+let knownMessages: ReadonlyMap<string, MessageDescriptor> = new Map();
+
+/**
+ * A message in SPEC's English (src/shared/messages.ts) or the server's, in the language shown when
+ * the portal knows it; any other text (a message the server built around a value) as it is.
+ */
+export function knownText(text: string): string {
+  const descriptor = knownMessages.get(text);
+  return descriptor ? i18n._(descriptor) : text;
+}
 type Translate = typeof translate;
 
 /**
@@ -102,10 +117,16 @@ export function browserLanguage(): ShownLanguage {
  */
 export async function showLanguage(language: ShownLanguage): Promise<void> {
   if (language === i18n.locale) return;
-  const messages =
-    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? await messagesOf(wanted, language) : {};
+  const [messages, known] = await Promise.all([
+    isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? messagesOf(wanted, language) : {},
+    // SPEC's and the server's English messages, for `knownText`: English shows them as they are.
+    language === SOURCE_LANGUAGE
+      ? new Map<string, MessageDescriptor>()
+      : import('./known-messages').then((module) => module.KNOWN_MESSAGES),
+  ]);
   // `t` is Lingui's bound copy of `_`, which `useLingui` hands out: both change together.
   i18n._ = i18n.t = language === PSEUDO_LANGUAGE ? pseudoTranslate : translate;
+  knownMessages = known;
   i18n.loadAndActivate({ locale: language, messages });
   document.documentElement.lang = language;
   rememberLanguage(language);
