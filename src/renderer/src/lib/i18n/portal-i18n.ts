@@ -8,7 +8,7 @@ import {
   type PortalLanguage,
 } from '../../../../shared/languages';
 import { LANGUAGE_STORAGE_KEY } from '../../../../shared/storage-keys';
-import { pseudoMessage } from './pseudo-locale';
+import type { pseudoMessage as PseudoMessage } from './pseudo-locale';
 
 /** A language the portal can show: one of the four, or the pseudo-locale tests choose. */
 export type ShownLanguage = PortalLanguage | typeof PSEUDO_LANGUAGE;
@@ -56,18 +56,16 @@ type Translate = typeof translate;
 /**
  * The pseudo-locale: every message shown is its English made pseudo (no catalog holds it), while
  * the values put into it (names, amounts) stay as they are, so only untranslated text is plain.
+ * Its code loads only when it is chosen.
  */
-const pseudoTranslate = ((
-  id: MessageDescriptor | string,
-  values?: MessageDescriptor['values'],
-  options?: MessageOptions,
-) => {
-  // Lingui types a message as its text, but the build hands it over compiled (see above).
-  const pseudo = (message: string) => pseudoMessage(message) as string;
-  return typeof id === 'object'
-    ? translate({ ...id, message: pseudo(id.message ?? id.id) })
-    : translate(id, values, { ...options, message: pseudo(options?.message ?? id) });
-}) as Translate;
+const pseudoTranslateWith = (pseudoMessage: typeof PseudoMessage) =>
+  ((id: MessageDescriptor | string, values?: MessageDescriptor['values'], options?: MessageOptions) => {
+    // Lingui types a message as its text, but the build hands it over compiled (see above).
+    const pseudo = (message: string) => pseudoMessage(message) as string;
+    return typeof id === 'object'
+      ? translate({ ...id, message: pseudo(id.message ?? id.id) })
+      : translate(id, values, { ...options, message: pseudo(options?.message ?? id) });
+  }) as Translate;
 
 export { i18n as portalI18n };
 
@@ -117,15 +115,16 @@ export function browserLanguage(): ShownLanguage {
  */
 export async function showLanguage(language: ShownLanguage): Promise<void> {
   if (language === i18n.locale) return;
-  const [messages, known] = await Promise.all([
+  const [messages, known, pseudo] = await Promise.all([
     isPortalLanguage(language) && language !== SOURCE_LANGUAGE ? messagesOf(wanted, language) : {},
     // SPEC's and the server's English messages, for `knownText`: English shows them as they are.
     language === SOURCE_LANGUAGE
       ? new Map<string, MessageDescriptor>()
       : import('./known-messages').then((module) => module.KNOWN_MESSAGES),
+    language === PSEUDO_LANGUAGE ? import('./pseudo-locale') : undefined,
   ]);
   // `t` is Lingui's bound copy of `_`, which `useLingui` hands out: both change together.
-  i18n._ = i18n.t = language === PSEUDO_LANGUAGE ? pseudoTranslate : translate;
+  i18n._ = i18n.t = pseudo ? pseudoTranslateWith(pseudo.pseudoMessage) : translate;
   knownMessages = known;
   i18n.loadAndActivate({ locale: language, messages });
   document.documentElement.lang = language;
