@@ -1,3 +1,5 @@
+import { optionsIn } from '../options-in';
+import { useLingui } from '@lingui/react/macro';
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -29,6 +31,7 @@ export interface CreateUserModalProps {
  * sends no e-mail, so the administrator hands it over) and the role. The address counts as confirmed.
  */
 export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalProps) {
+  const { i18n } = useLingui();
   const [createUser] = useCreateUserMutation();
   const { form, restart, dialog } = useDialogForm<CreateUserValues>({
     initialValues: emptyCreateUser,
@@ -77,7 +80,12 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
         />
         <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
       </div>
-      <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" {...form.getInputProps('role')} />
+      <NativeSelect
+        label="Role"
+        data={optionsIn(i18n, ROLE_OPTIONS)}
+        size="md"
+        {...form.getInputProps('role')}
+      />
       {form.values.role === 'admin' && (
         <Text size="sm" c="dimmed">
           Administrators can manage every account, license and payment.

@@ -1,3 +1,5 @@
+import { optionsIn } from '../options-in';
+import { useLingui } from '@lingui/react/macro';
 import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -31,6 +33,7 @@ export interface EditUserModalProps {
  * its message shows in the form.
  */
 export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
+  const { i18n } = useLingui();
   const [updateUser] = useUpdateUserMutation();
   const { form, restart, dialog } = useDialogForm<EditUserValues>({
     initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
@@ -73,11 +76,17 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
         <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
       </Group>
       <Group grow align="flex-start" gap="md" wrap="wrap">
-        <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" miw={160} {...form.getInputProps('role')} />
+        <NativeSelect
+          label="Role"
+          data={optionsIn(i18n, ROLE_OPTIONS)}
+          size="md"
+          miw={160}
+          {...form.getInputProps('role')}
+        />
         <NativeSelect
           label="Status"
           description="A disabled account cannot sign in."
-          data={USER_STATUS_OPTIONS}
+          data={optionsIn(i18n, USER_STATUS_OPTIONS)}
           size="md"
           miw={160}
           {...form.getInputProps('status')}
