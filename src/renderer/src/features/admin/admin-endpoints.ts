@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import {
   type AdminUser,
   type AdminUserDetail,
@@ -28,13 +30,17 @@ import type { AdminLicense, ListParams } from './admin-types';
 export type FeatureStats = z.infer<typeof featureStatsSchema>;
 
 const paths = adminApiPaths;
-/** Shown when these fail without the server saying why. */
-const RESEND_CONFIRMATION_FAILED = 'Could not send a new confirmation link';
-const RENAME_ACTIVATION_FAILED = 'Could not rename the machine';
+/** Shown when these fail without the server saying why (in the language shown when they fail). */
+const RESEND_CONFIRMATION_FAILED = msg`Could not send a new confirmation link`;
+const RENAME_ACTIVATION_FAILED = msg`Could not rename the machine`;
+const RESET_DEACTIVATIONS_FAILED = msg`Failed to reset the deactivation count`;
 const at = (path: string, id: string) => pathWith(path, { id });
 
 /** A failed admin call shows the server's message, else the error's own, else the call's fallback. */
-const failing = (fallback: string) => ({ fallback, pickMessage: adminMessage });
+const failing = (fallback: string | MessageDescriptor) =>
+  typeof fallback === 'string'
+    ? { fallback, pickMessage: adminMessage }
+    : { pickMessage: (error: unknown) => adminMessage(error, i18n._(fallback)) };
 
 /** A list may come as `{ features }`, `{ data }` or a bare array; total is `total` or the length. */
 export function readPaged<Item>(body: unknown, params: { page: number; perPage: number }): Paged<Item> {
@@ -186,7 +192,7 @@ export const adminApi = api.injectEndpoints({
           method: 'POST',
           body: { reason },
         }),
-        extraOptions: failing('Failed to reset the deactivation count'),
+        extraOptions: failing(RESET_DEACTIVATIONS_FAILED),
         invalidatesTags: (_license, _error, { id }) => written('AdminLicense', id),
       }),
       /** POST /admin/licenses/{id}/trial: extend a free trial by some days, or end it now. */

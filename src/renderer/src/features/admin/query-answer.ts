@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Paged } from '../../../../shared/api/paging';
 import type { PagedResult } from '../../components/data-table/list-page';
 import { isApiFailure } from '../../lib/api-errors';
@@ -14,7 +15,7 @@ export interface QueryAnswer<Data> {
 export const errorText = (error: unknown): string =>
   isApiFailure(error)
     ? error.message
-    : ((error as { message?: string } | undefined)?.message ?? 'Request failed');
+    : ((error as { message?: string } | undefined)?.message ?? t`Request failed`);
 
 /** A failed read's message, not while it is being tried again. */
 export const failureOf = (answer: QueryAnswer<unknown>): string | null =>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NativeSelect } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -46,6 +47,7 @@ export function CreateLicenseModal({
   onClose,
   onCreated,
 }: CreateLicenseModalProps) {
+  const { i18n } = useLingui();
   const [createLicense] = useCreateLicenseMutation();
   const { form, restart, dialog } = useDialogForm<CreateLicenseValues>({
     initialValues: initial(userId),
@@ -95,7 +97,7 @@ export function CreateLicenseModal({
         size="md"
         data={[
           { value: '', label: plans ? 'Choose a plan' : 'Loading plans…' },
-          ...offered.map((item) => ({ value: item.id, label: planLabel(item) })),
+          ...offered.map((item) => ({ value: item.id, label: planLabel(item, i18n) })),
         ]}
         {...form.getInputProps('plan_id')}
         error={form.errors.plan_id ?? plansError ?? undefined}

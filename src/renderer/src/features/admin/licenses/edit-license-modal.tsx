@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NativeSelect, Text } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -34,6 +35,7 @@ const STATUS_OPTIONS = [
 
 /** "Edit license": status (active or suspended), plan, seats and expiry; only changes are sent. */
 export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicenseModalProps) {
+  const { i18n } = useLingui();
   const [updateLicense] = useUpdateLicenseMutation();
   const schema = useMemo(
     () => editLicenseFormSchema(license ?? { activations_used: 0, expires_at: null }),
@@ -64,7 +66,7 @@ export function EditLicenseModal({ license, plans, onClose, onSaved }: EditLicen
   // The current plan is always offered, archived or not; other archived plans are not.
   const planOptions = (plans ?? [])
     .filter((plan) => !plan.archived_at || plan.id === license?.plan_id)
-    .map((plan) => ({ value: plan.id, label: planLabel(plan) }));
+    .map((plan) => ({ value: plan.id, label: planLabel(plan, i18n) }));
   if (license && !planOptions.some((option) => option.value === license.plan_id))
     planOptions.unshift({ value: license.plan_id, label: license.plan.name });
   const planChanged = !!license && form.values.plan_id !== license.plan_id;

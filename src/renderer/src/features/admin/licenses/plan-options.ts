@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { Plan } from '../../../../../shared/api/plans';
 import { useListPlansQuery } from '../../plans';
 import { failureOf } from '../query-answer';
@@ -11,8 +13,11 @@ export function usePlans(): { plans: Plan[] | null; error: string | null } {
 }
 
 /** "Pro (archived)", "Team (inactive)": plans that cannot be sold any more say so. */
-export const planLabel = (plan: Plan) =>
-  plan.archived_at ? `${plan.name} (archived)` : plan.is_active ? plan.name : `${plan.name} (inactive)`;
+export function planLabel(plan: Plan, i18n: I18n): string {
+  const name = plan.name;
+  if (plan.archived_at) return i18n._(msg`${name} (archived)`);
+  return plan.is_active ? name : i18n._(msg`${name} (inactive)`);
+}
 
 /** Plans a new license may be issued on (an archived plan sells no more). */
 export const issuablePlans = (plans: readonly Plan[]) => plans.filter((plan) => !plan.archived_at);

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { NativeSelect, NumberInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type FormEvent, useEffect, useState } from 'react';
@@ -28,6 +29,7 @@ export function TrialLicenseModal({
   license: AdminLicense | null;
   onClose: () => void;
 }) {
+  const { i18n } = useLingui();
   const [changeTrial] = useChangeLicenseTrialMutation();
   const [action, setAction] = useState<'extend' | 'end'>('extend');
   const [days, setDays] = useState<number | string>(7);
@@ -74,7 +76,7 @@ export function TrialLicenseModal({
         license?.trial && (
           <Text size="sm">
             {license.license_key} · {license.user_email ?? 'deleted account'}: a trial of {license.plan.name}{' '}
-            {trialSourceStarted(license.trial.source)} on {formatDate(license.trial.started_at)},{' '}
+            {trialSourceStarted(license.trial.source, i18n)} on {formatDate(license.trial.started_at)},{' '}
             {license.trial.days_left > 0
               ? `ending on ${formatDate(license.trial.ends_at)} (${dayCount(license.trial.days_left)} left).`
               : `ended on ${formatDate(license.trial.ends_at)}.`}

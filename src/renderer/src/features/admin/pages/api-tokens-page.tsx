@@ -1,3 +1,7 @@
+import { formatDate, formatDateTime } from '../../../lib/format-date';
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Badge, Button, Code, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -30,19 +34,16 @@ const LIST: ListQuerySpec<'kind' | 'status'> = {
   filters: ['kind', 'status'],
 };
 
-const KIND_OPTIONS = [
-  { value: '', label: 'Personal and platform' },
-  { value: 'personal', label: 'Personal' },
-  { value: 'platform', label: 'Platform' },
+const KIND_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Personal and platform` },
+  { value: 'personal', label: msg`Personal` },
+  { value: 'platform', label: msg`Platform` },
 ];
-const STATUS_OPTIONS = [
-  { value: '', label: 'Active' },
-  { value: 'inactive', label: 'Revoked or expired' },
-  { value: 'all', label: 'All' },
+const STATUS_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Active` },
+  { value: 'inactive', label: msg`Revoked or expired` },
+  { value: 'all', label: msg`All` },
 ];
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 /** The administrator's own platform tokens: made here, revoked here. */
 function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<void> }) {
@@ -54,20 +55,25 @@ function MyPlatformTokens({ revoke }: { revoke: (token: ApiToken) => Promise<voi
   const [create] = useCreatePlatformApiTokenMutation();
   const [creating, setCreating] = useState(false);
   const tokens = mine.data?.data ?? [];
+  const { t } = useLingui();
   return (
     <SectionCard
       headingId="platform-tokens-title"
-      title="Your platform tokens"
-      description="Tokens that act as you, an administrator, in the areas you choose (admin and webhooks included). They stop working if you stop being an administrator."
-      actions={<Button onClick={() => setCreating(true)}>New platform token</Button>}
+      title={t`Your platform tokens`}
+      description={t`Tokens that act as you, an administrator, in the areas you choose (admin and webhooks included). They stop working if you stop being an administrator.`}
+      actions={
+        <Button onClick={() => setCreating(true)}>
+          <Trans>New platform token</Trans>
+        </Button>
+      }
     >
       {mine.isLoading ? (
-        <LoadingBlock label="Loading your platform tokens">
+        <LoadingBlock label={t`Loading your platform tokens`}>
           <Skeleton height={100} radius="md" />
         </LoadingBlock>
       ) : tokens.length === 0 ? (
         <Text size="sm" c="dimmed">
-          You have no active platform token.
+          <Trans>You have no active platform token.</Trans>
         </Text>
       ) : (
         <ApiTokenList tokens={tokens} revoke={revoke} />
@@ -98,21 +104,28 @@ const TOKENS_CSV: CsvColumn<AdminApiToken>[] = [
 ];
 
 export default function AdminApiTokensPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const tokens = pagedResult(useListAllApiTokensQuery(list.params));
   const [readTokens] = adminApiTokensApi.endpoints.listAllApiTokens.useLazyQuery();
   const [revokeToken] = useRevokeAnyApiTokenMutation();
   const [revoking, setRevoking] = useState<AdminApiToken | null>(null);
+  const hint = revoking ? tokenHint(revoking) : '';
+  const owner = revoking?.owner_email;
 
   const revoke = async (token: ApiToken) => {
     await revokeToken(token.id).unwrap();
-    notifications.show({ color: 'teal', title: 'Token revoked', message: `${token.name} no longer works.` });
+    notifications.show({
+      color: 'teal',
+      title: t`Token revoked`,
+      message: t`${ph({ name: token.name })} no longer works.`,
+    });
   };
 
   const columns: Column<AdminApiToken>[] = [
     {
       key: 'token',
-      header: 'Token',
+      header: t`Token`,
       render: (token) => (
         <Stack gap={2}>
           <Text span size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
@@ -126,7 +139,7 @@ export default function AdminApiTokensPage() {
     },
     {
       key: 'owner',
-      header: 'Owner',
+      header: t`Owner`,
       render: (token) => (
         <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
           {token.owner_email}
@@ -135,19 +148,19 @@ export default function AdminApiTokensPage() {
     },
     {
       key: 'kind',
-      header: 'Kind',
+      header: t`Kind`,
       render: (token) =>
         token.kind === 'platform' ? (
           <Badge variant="light" color="iris" tt="none">
-            Platform
+            <Trans>Platform</Trans>
           </Badge>
         ) : (
-          'Personal'
+          t`Personal`
         ),
     },
     {
       key: 'scopes',
-      header: 'Scopes',
+      header: t`Scopes`,
       render: (token) => (
         <Text span size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
           {token.scopes.join(' ')}
@@ -156,43 +169,43 @@ export default function AdminApiTokensPage() {
     },
     {
       key: 'last_used',
-      header: 'Last used',
+      header: t`Last used`,
       sortField: 'last_used_at',
       render: (token) =>
         token.last_used_at ? (
           <Text span size="sm">
-            <time dateTime={token.last_used_at}>{dateTime.format(new Date(token.last_used_at))}</time>
+            <time dateTime={token.last_used_at}>{formatDateTime(token.last_used_at)}</time>
             {token.last_used_ip ? ` · ${token.last_used_ip}` : ''}
           </Text>
         ) : (
-          'Never'
+          t`Never`
         ),
     },
     {
       key: 'expires',
-      header: 'Expires',
+      header: t`Expires`,
       sortField: 'expires_at',
       render: (token) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-          <time dateTime={token.expires_at}>{date.format(new Date(token.expires_at))}</time>
+          <time dateTime={token.expires_at}>{formatDate(token.expires_at)}</time>
         </Text>
       ),
     },
     {
       key: 'status',
-      header: 'State',
+      header: t`State`,
       render: (token) => (
         <StatusBadge
           tone={token.status === 'active' ? 'positive' : token.status === 'revoked' ? 'negative' : 'neutral'}
           size="md"
         >
-          {token.status === 'active' ? 'Active' : token.status === 'revoked' ? 'Revoked' : 'Expired'}
+          {token.status === 'active' ? t`Active` : token.status === 'revoked' ? t`Revoked` : t`Expired`}
         </StatusBadge>
       ),
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (token) =>
         token.status === 'active' ? (
           <Group gap="xs" wrap="nowrap">
@@ -201,9 +214,9 @@ export default function AdminApiTokensPage() {
               color="red"
               variant="light"
               onClick={() => setRevoking(token)}
-              aria-label={`Revoke ${token.name} of ${token.owner_email}`}
+              aria-label={t`Revoke ${ph({ name: token.name })} of ${ph({ ownerEmail: token.owner_email })}`}
             >
-              Revoke
+              <Trans>Revoke</Trans>
             </Button>
           </Group>
         ) : null,
@@ -212,35 +225,35 @@ export default function AdminApiTokensPage() {
 
   return (
     <ListPage
-      title="API tokens"
-      description="Every account's API tokens. Revoke one that leaked: calls made with it are refused at once, and each call made with a token is in the security log."
+      title={t`API tokens`}
+      description={t`Every account's API tokens. Revoke one that leaked: calls made with it are refused at once, and each call made with a token is in the security log.`}
       header={<MyPlatformTokens revoke={revoke} />}
       list={list}
       result={tokens}
-      noun="API tokens"
-      searchPlaceholder="Name, aap_… characters or owner e-mail"
+      noun={t`API tokens`}
+      searchPlaceholder={t`Name, aap_… characters or owner e-mail`}
       filters={
         <>
           <FilterSelect
             list={list}
             filter="kind"
-            label="Kind"
-            data={KIND_OPTIONS}
+            label={t`Kind`}
+            data={optionsIn(i18n, KIND_OPTIONS)}
             style={{ flex: '1 1 170px' }}
           />
           <FilterSelect
             list={list}
             filter="status"
-            label="State"
-            data={STATUS_OPTIONS}
+            label={t`State`}
+            data={optionsIn(i18n, STATUS_OPTIONS)}
             style={{ flex: '1 1 170px' }}
           />
         </>
       }
-      noMatchesHint="Check the name or e-mail, or clear the filters."
+      noMatchesHint={t`Check the name or e-mail, or clear the filters.`}
       empty={{
-        title: 'No active API tokens',
-        text: 'Tokens appear here when a customer creates one on their Security page or an administrator creates a platform token.',
+        title: t`No active API tokens`,
+        text: t`Tokens appear here when a customer creates one on their Security page or an administrator creates a platform token.`,
       }}
       csv={{ name: 'api-tokens', columns: TOKENS_CSV, fetchPage: pagesOf(readTokens, list.params) }}
       table={{
@@ -251,9 +264,9 @@ export default function AdminApiTokensPage() {
     >
       <ConfirmDialog
         opened={revoking !== null}
-        title={`Revoke ${revoking?.name ?? 'token'}?`}
-        confirmLabel="Revoke token"
-        failureTitle="Could not revoke the token"
+        title={revoking ? t`Revoke ${ph({ name: revoking.name })}?` : t`Revoke token?`}
+        confirmLabel={t`Revoke token`}
+        failureTitle={t`Could not revoke the token`}
         fallback={adminApiTokenMessages.revokeFailed}
         centered
         onClose={() => setRevoking(null)}
@@ -264,8 +277,16 @@ export default function AdminApiTokensPage() {
         }}
       >
         <Text size="sm">
-          {revoking ? <Code>{tokenHint(revoking)}</Code> : 'The token'} of {revoking?.owner_email} stops
-          working at once. The owner needs a new token for whatever used it.
+          {revoking ? (
+            <Trans>
+              <Code>{hint}</Code> of {owner} stops working at once. The owner needs a new token for whatever
+              used it.
+            </Trans>
+          ) : (
+            <Trans>
+              The token of {owner} stops working at once. The owner needs a new token for whatever used it.
+            </Trans>
+          )}
         </Text>
       </ConfirmDialog>
     </ListPage>

@@ -1,3 +1,6 @@
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
@@ -41,10 +44,10 @@ const LIST: ListQuerySpec<CouponFilter> = {
   filters: ['state'],
 };
 
-const STATE_OPTIONS = [
-  { value: '', label: 'Any state' },
-  { value: 'usable', label: 'Not archived' },
-  { value: 'archived', label: 'Archived' },
+const STATE_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Any state` },
+  { value: 'usable', label: msg`Not archived` },
+  { value: 'archived', label: msg`Archived` },
 ];
 
 const nowrap = { whiteSpace: 'nowrap' } as const;
@@ -87,6 +90,7 @@ function pageOf(
 
 /** `/admin/coupons`: the coupons customers type on Purchase; create, change, archive. */
 export default function AdminCouponsPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query } = list;
   const answer = useListAdminCouponsQuery();
@@ -97,19 +101,21 @@ export default function AdminCouponsPage() {
   /** `null`: closed; `'new'`: creating; a coupon: editing it. */
   const [editing, setEditing] = useState<Coupon | 'new' | null>(null);
   const [archiving, setArchiving] = useState<Coupon | null>(null);
+  const archivingCode = archiving?.code;
+  const redeemed = archiving ? redeemedOfLimit(archiving) : '';
 
   const restore = async (coupon: Coupon) => {
     try {
       await updateCoupon({ id: coupon.id, changes: { archived: false } }).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Coupon restored',
-        message: `Customers can use ${coupon.code} again.`,
+        title: t`Coupon restored`,
+        message: t`Customers can use ${ph({ code: coupon.code })} again.`,
       });
     } catch (error) {
       notifications.show({
         color: 'red',
-        title: `Could not restore ${coupon.code}`,
+        title: t`Could not restore ${ph({ code: coupon.code })}`,
         message: errorText(error),
       });
     }
@@ -118,7 +124,7 @@ export default function AdminCouponsPage() {
   const columns: Column<Coupon>[] = [
     {
       key: 'code',
-      header: 'Code',
+      header: t`Code`,
       sortField: 'code',
       render: (coupon) => (
         <Stack gap={2}>
@@ -135,7 +141,7 @@ export default function AdminCouponsPage() {
     },
     {
       key: 'discount',
-      header: 'Discount',
+      header: t`Discount`,
       render: (coupon) => (
         <Text span size="sm" style={nowrap}>
           {couponDiscount(coupon)}
@@ -144,7 +150,7 @@ export default function AdminCouponsPage() {
     },
     {
       key: 'duration',
-      header: 'Duration',
+      header: t`Duration`,
       render: (coupon) => (
         <Text span size="sm" style={nowrap}>
           {DURATION_LABELS[coupon.duration].label}
@@ -153,7 +159,7 @@ export default function AdminCouponsPage() {
     },
     {
       key: 'expires',
-      header: 'Expires',
+      header: t`Expires`,
       sortField: 'expires_at',
       render: (coupon) =>
         coupon.expires_at ? (
@@ -162,20 +168,20 @@ export default function AdminCouponsPage() {
           </Text>
         ) : (
           <Text span size="sm" c="dimmed">
-            Never
+            <Trans>Never</Trans>
           </Text>
         ),
     },
     {
       key: 'redeemed',
-      header: 'Redeemed',
+      header: t`Redeemed`,
       sortField: 'redeemed_count',
       align: 'right',
       render: (coupon) => <span style={nowrap}>{redeemedOfLimit(coupon)}</span>,
     },
     {
       key: 'state',
-      header: 'State',
+      header: t`State`,
       render: (coupon) => {
         const state = couponState(coupon);
         return (
@@ -187,26 +193,26 @@ export default function AdminCouponsPage() {
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (coupon) => (
         <RowActions align="left">
           <RowAction
-            label={`Edit ${coupon.code}`}
-            tooltip="Edit"
+            label={t`Edit ${ph({ code: coupon.code })}`}
+            tooltip={t`Edit`}
             icon={PencilIcon}
             onClick={() => setEditing(coupon)}
           />
           {coupon.archived ? (
             <RowAction
-              label={`Restore ${coupon.code}`}
-              tooltip="Restore"
+              label={t`Restore ${ph({ code: coupon.code })}`}
+              tooltip={t`Restore`}
               icon={RefreshIcon}
               onClick={() => void restore(coupon)}
             />
           ) : (
             <RowAction
-              label={`Archive ${coupon.code}`}
-              tooltip="Archive"
+              label={t`Archive ${ph({ code: coupon.code })}`}
+              tooltip={t`Archive`}
               icon={BanIcon}
               danger
               onClick={() => setArchiving(coupon)}
@@ -219,9 +225,9 @@ export default function AdminCouponsPage() {
 
   return (
     <ListPage
-      title="Coupons"
-      description="Codes customers type on the Purchase page: a percentage or an amount off the first charge or every charge."
-      create={{ label: 'New coupon', onClick: () => setEditing('new') }}
+      title={t`Coupons`}
+      description={t`Codes customers type on the Purchase page: a percentage or an amount off the first charge or every charge.`}
+      create={{ label: t`New coupon`, onClick: () => setEditing('new') }}
       list={list}
       result={{
         page,
@@ -229,21 +235,21 @@ export default function AdminCouponsPage() {
         error: failureOf(answer),
         reload: () => void answer.refetch(),
       }}
-      noun="coupons"
-      searchPlaceholder="Code or description"
+      noun={t`coupons`}
+      searchPlaceholder={t`Code or description`}
       filters={
         <FilterSelect
           list={list}
           filter="state"
-          label="State"
-          data={STATE_OPTIONS}
+          label={t`State`}
+          data={optionsIn(i18n, STATE_OPTIONS)}
           style={{ flex: '1 1 150px' }}
         />
       }
-      noMatchesHint="Try another code, or clear the filters."
+      noMatchesHint={t`Try another code, or clear the filters.`}
       empty={{
-        title: 'No coupons yet',
-        text: 'Create a coupon; customers enter its code on the Purchase page.',
+        title: t`No coupons yet`,
+        text: t`Create a coupon; customers enter its code on the Purchase page.`,
       }}
       csv={
         answer.data
@@ -269,25 +275,27 @@ export default function AdminCouponsPage() {
       <ConfirmDialog
         centered
         opened={archiving !== null}
-        title={archiving ? `Archive coupon ${archiving.code}?` : 'Archive coupon'}
-        confirmLabel="Archive coupon"
-        failureTitle="Could not archive the coupon"
+        title={archiving ? t`Archive coupon ${ph({ code: archiving.code })}?` : t`Archive coupon`}
+        confirmLabel={t`Archive coupon`}
+        failureTitle={t`Could not archive the coupon`}
         onClose={() => setArchiving(null)}
         onConfirm={async () => {
           if (!archiving) return;
           await updateCoupon({ id: archiving.id, changes: { archived: true } }).unwrap();
           notifications.show({
             color: 'teal',
-            title: 'Coupon archived',
-            message: `${archiving.code} is no longer accepted.`,
+            title: t`Coupon archived`,
+            message: t`${ph({ code: archiving.code })} is no longer accepted.`,
           });
           setArchiving(null);
         }}
       >
         {archiving ? (
           <Text size="sm">
-            Customers can no longer use <Code fz="xs">{archiving.code}</Code>. Subscriptions that already have
-            it keep their discount (redeemed so far: {redeemedOfLimit(archiving)}). You can restore it later.
+            <Trans>
+              Customers can no longer use <Code fz="xs">{archivingCode}</Code>. Subscriptions that already
+              have it keep their discount (redeemed so far: {redeemed}). You can restore it later.
+            </Trans>
           </Text>
         ) : null}
       </ConfirmDialog>

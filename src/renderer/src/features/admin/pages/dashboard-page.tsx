@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Grid, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { useEffect } from 'react';
 import { AlertIcon, RefreshIcon } from '../../../components/brand/icons';
@@ -15,6 +16,7 @@ import { failureOf } from '../query-answer';
 
 /** `/admin`: accounts, licenses, machines, revenue, subscriptions, trials and security at a glance (GET /admin/dashboard, one call). */
 export default function AdminDashboardPage() {
+  const { t } = useLingui();
   const answer = useGetDashboardQuery();
   // The charts' code downloads alongside the figures, not after them: no chart skeleton is left waiting.
   useEffect(preloadCharts, []);
@@ -23,11 +25,12 @@ export default function AdminDashboardPage() {
   const error = failureOf(answer);
   // "Refresh" asks the server again rather than showing the cached numbers.
   const refresh = () => void answer.refetch();
+  const updated = stats ? formatRelative(stats.generated_at) : '';
 
   return (
     <PageFrame
-      title="Overview"
-      description="Accounts, licenses, revenue, subscriptions and security at a glance."
+      title={t`Overview`}
+      description={t`Accounts, licenses, revenue, subscriptions and security at a glance.`}
       actions={
         <Button
           variant="default"
@@ -35,7 +38,7 @@ export default function AdminDashboardPage() {
           onClick={refresh}
           loading={loading && stats !== null}
         >
-          Refresh
+          <Trans>Refresh</Trans>
         </Button>
       }
     >
@@ -43,21 +46,27 @@ export default function AdminDashboardPage() {
         <Alert color="red" icon={<AlertIcon />} title={error} role="alert">
           <Group justify="space-between" gap="sm">
             <Text size="sm">
-              {stats ? 'These numbers may be out of date.' : 'The overview could not be loaded.'} Check your
-              connection and try again.
+              {stats ? (
+                <Trans>These numbers may be out of date.</Trans>
+              ) : (
+                <Trans>The overview could not be loaded.</Trans>
+              )}{' '}
+              <Trans>Check your connection and try again.</Trans>
             </Text>
             <Button size="xs" variant="light" color="red" onClick={refresh}>
-              Retry
+              <Trans>Retry</Trans>
             </Button>
           </Group>
         </Alert>
       )}
       {stats && (
         <Text size="xs" c="dimmed" role="status">
-          Updated{' '}
-          <time dateTime={stats.generated_at} title={formatDateTime(stats.generated_at)}>
-            {formatRelative(stats.generated_at)}
-          </time>
+          <Trans>
+            Updated{' '}
+            <time dateTime={stats.generated_at} title={formatDateTime(stats.generated_at)}>
+              {updated}
+            </time>
+          </Trans>
         </Text>
       )}
       {(stats || loading) && <StatCards stats={stats} />}

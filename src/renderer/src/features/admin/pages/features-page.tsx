@@ -1,3 +1,9 @@
+import { formatDate } from '../../../lib/format-date';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
+import type { I18n } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, SimpleGrid, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
@@ -28,19 +34,18 @@ const LIST: ListQuerySpec<'kind'> = {
   filters: ['kind'],
 };
 
-const KIND_OPTIONS = [
-  { value: '', label: 'All kinds' },
+const KIND_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`All kinds` },
   ...FEATURE_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] })),
 ];
 
-const created = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const listFormat = new Intl.ListFormat('en', { type: 'conjunction' });
-
 /** Why a feature cannot be deleted while packages include it (the server would refuse with 409). */
-function inUseReason(packages: string[]): string | undefined {
+function inUseReason(packages: string[], i18n: I18n): string | undefined {
   if (packages.length === 0) return undefined;
-  const them = packages.length === 1 ? 'that package' : 'those packages';
-  return `Included in ${listFormat.format(packages)}: remove it from ${them} first, on the Packages page.`;
+  const names = new Intl.ListFormat(formattingLocale() ?? 'en', { type: 'conjunction' }).format(packages);
+  return packages.length === 1
+    ? i18n._(msg`Included in ${names}: remove it from that package first, on the Packages page.`)
+    : i18n._(msg`Included in ${names}: remove it from those packages first, on the Packages page.`);
 }
 
 /** The features list as a CSV file. */
@@ -56,6 +61,7 @@ const FEATURES_CSV: CsvColumn<Feature>[] = [
 ];
 
 export default function AdminFeaturesPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query } = list;
   const features = pagedResult(useListFeaturesQuery(list.params));
@@ -68,15 +74,20 @@ export default function AdminFeaturesPage() {
     [statsAnswer.data],
   );
   const [deleteFeature] = useDeleteFeatureMutation();
+  const usedThisMonth = formatCount(
+    (stats.stats?.by_feature ?? []).reduce((sum, entry) => sum + entry.usage_this_month, 0),
+  );
 
   /** `null`: closed; `'new'`: creating; a feature: editing it. */
   const [editing, setEditing] = useState<Feature | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Feature | null>(null);
+  const deletingName = deleting?.name;
+  const deletingKey = deleting?.key;
 
   const columns: Column<Feature>[] = [
     {
       key: 'name',
-      header: 'Name',
+      header: t`Name`,
       sortField: 'name',
       render: (feature) => (
         <Stack gap={2}>
@@ -93,13 +104,13 @@ export default function AdminFeaturesPage() {
     },
     {
       key: 'key',
-      header: 'Key',
+      header: t`Key`,
       sortField: 'key',
       render: (feature) => <Code fz="xs">{feature.key}</Code>,
     },
     {
       key: 'kind',
-      header: 'Kind',
+      header: t`Kind`,
       sortField: 'kind',
       render: (feature) => (
         <Stack gap={2}>
@@ -120,7 +131,7 @@ export default function AdminFeaturesPage() {
     },
     {
       key: 'packages',
-      header: 'Packages',
+      header: t`Packages`,
       align: 'right',
       render: (feature) => {
         const entry = usage.get(feature.feature_id);
@@ -135,7 +146,7 @@ export default function AdminFeaturesPage() {
     },
     {
       key: 'usage',
-      header: 'Used this month',
+      header: t`Used this month`,
       align: 'right',
       render: (feature) => {
         const entry = usage.get(feature.feature_id);
@@ -150,31 +161,31 @@ export default function AdminFeaturesPage() {
     },
     {
       key: 'created',
-      header: 'Created',
+      header: t`Created`,
       sortField: 'created_at',
       render: (feature) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {created.format(new Date(feature.created_at))}
+          {formatDate(feature.created_at)}
         </Text>
       ),
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (feature) => (
         <RowActions align="left">
           <RowAction
-            label={`Edit ${feature.name}`}
-            tooltip="Edit"
+            label={t`Edit ${ph({ name: feature.name })}`}
+            tooltip={t`Edit`}
             icon={PencilIcon}
             onClick={() => setEditing(feature)}
           />
           <RowAction
-            label={`Delete ${feature.name}`}
-            tooltip="Delete"
+            label={t`Delete ${ph({ name: feature.name })}`}
+            tooltip={t`Delete`}
             icon={TrashIcon}
             danger
-            unavailable={inUseReason(usage.get(feature.feature_id)?.plan_names ?? [])}
+            unavailable={inUseReason(usage.get(feature.feature_id)?.plan_names ?? [], i18n)}
             onClick={() => setDeleting(feature)}
           />
         </RowActions>
@@ -184,56 +195,54 @@ export default function AdminFeaturesPage() {
 
   return (
     <ListPage
-      title="Features"
-      description="The entitlements packages grant: on/off features, and metered ones counted against a limit per day or month."
-      create={{ label: 'New feature', onClick: () => setEditing('new') }}
+      title={t`Features`}
+      description={t`The entitlements packages grant: on/off features, and metered ones counted against a limit per day or month.`}
+      create={{ label: t`New feature`, onClick: () => setEditing('new') }}
       list={list}
       result={features}
-      noun="features"
+      noun={t`features`}
       header={
         <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
-          <StatCard label="Features" loading={!stats.stats && !stats.error}>
+          <StatCard label={t`Features`} loading={!stats.stats && !stats.error}>
             <Text fz={28} fw={700} lh={1.1}>
               {stats.stats ? formatCount(stats.stats.total) : '—'}
             </Text>
             <Text size="sm" c="dimmed">
-              {stats.error ?? 'In the catalog'}
+              {stats.error ?? t`In the catalog`}
             </Text>
           </StatCard>
-          <StatCard label="On/off features" loading={!stats.stats && !stats.error}>
+          <StatCard label={t`On/off features`} loading={!stats.stats && !stats.error}>
             <Text fz={28} fw={700} lh={1.1}>
               {stats.stats ? formatCount(stats.stats.boolean) : '—'}
             </Text>
             <Text size="sm" c="dimmed">
-              Included in a package or not
+              <Trans>Included in a package or not</Trans>
             </Text>
           </StatCard>
-          <StatCard label="Metered features" loading={!stats.stats && !stats.error}>
+          <StatCard label={t`Metered features`} loading={!stats.stats && !stats.error}>
             <Text fz={28} fw={700} lh={1.1}>
               {stats.stats ? formatCount(stats.stats.metered) : '—'}
             </Text>
             <Text size="sm" c="dimmed">
-              {stats.stats
-                ? `${formatCount(stats.stats.by_feature.reduce((sum, entry) => sum + entry.usage_this_month, 0))} units used this month`
-                : 'Counted against limits'}
+              {stats.stats ? t`${usedThisMonth} units used this month` : t`Counted against limits`}
             </Text>
           </StatCard>
         </SimpleGrid>
       }
-      searchPlaceholder="Name, key or description"
+      searchPlaceholder={t`Name, key or description`}
       filters={
         <FilterSelect
           list={list}
           filter="kind"
-          label="Kind"
-          data={KIND_OPTIONS}
+          label={t`Kind`}
+          data={optionsIn(i18n, KIND_OPTIONS)}
           style={{ flex: '1 1 150px' }}
         />
       }
-      noMatchesHint="Try another name or key, or clear the filters."
+      noMatchesHint={t`Try another name or key, or clear the filters.`}
       empty={{
-        title: 'No features yet',
-        text: 'Create the first feature, then include it in packages with a limit.',
+        title: t`No features yet`,
+        text: t`Create the first feature, then include it in packages with a limit.`,
       }}
       csv={{ name: 'features', columns: FEATURES_CSV, fetchPage: pagesOf(readFeatures, list.params) }}
       table={{
@@ -252,16 +261,16 @@ export default function AdminFeaturesPage() {
       <ConfirmDialog
         centered
         opened={deleting !== null}
-        title={deleting ? `Delete feature ${deleting.name}?` : 'Delete feature'}
-        confirmLabel="Delete feature"
+        title={deleting ? t`Delete feature ${ph({ name: deleting.name })}?` : t`Delete feature`}
+        confirmLabel={t`Delete feature`}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           if (!deleting) return;
           await deleteFeature(deleting.feature_id).unwrap();
           notifications.show({
             color: 'teal',
-            title: 'Feature deleted',
-            message: `${deleting.name} (${deleting.key}) and its recorded usage were deleted.`,
+            title: t`Feature deleted`,
+            message: t`${ph({ name: deleting.name })} (${ph({ key: deleting.key })}) and its recorded usage were deleted.`,
           });
           setDeleting(null);
         }}
@@ -269,8 +278,10 @@ export default function AdminFeaturesPage() {
         {deleting ? (
           <Stack gap="xs">
             <Text size="sm">
-              <strong>{deleting.name}</strong> (<Code fz="xs">{deleting.key}</Code>) is removed from the
-              catalog and its recorded usage is deleted. This cannot be undone.
+              <Trans>
+                <strong>{deletingName}</strong> (<Code fz="xs">{deletingKey}</Code>) is removed from the
+                catalog and its recorded usage is deleted. This cannot be undone.
+              </Trans>
             </Text>
           </Stack>
         ) : null}

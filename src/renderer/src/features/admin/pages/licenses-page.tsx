@@ -1,3 +1,5 @@
+import { ph, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Code, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -23,7 +25,7 @@ import { TrialLicenseModal } from '../licenses/trial-license-modal';
 import { trialSourceName } from '../licenses/trial-source';
 import { UserPicker } from '../licenses/user-picker';
 import { pagedResult, pagesOf } from '../query-answer';
-import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
+import { createdRange, rangeCheckedParams } from '../users/date-range';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 import type { CsvColumn } from '../../../components/data-table/csv';
 
@@ -36,16 +38,11 @@ const LICENSES_LIST: ListQuerySpec<LicenseFilter> = {
   filters: ['status', 'planId', 'userId', 'from', 'to'],
 };
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'All statuses' },
-  ...LICENSE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
-];
-
 function Expiry({ license }: { license: AdminLicense }) {
   if (!license.expires_at)
     return (
       <Text size="sm" c="dimmed">
-        Never
+        <Trans>Never</Trans>
       </Text>
     );
   const past = new Date(license.expires_at).getTime() < Date.now();
@@ -80,6 +77,7 @@ const LICENSES_CSV: CsvColumn<AdminLicense>[] = [
 
 /** `/admin/licenses`: every license, with search, filters, sort and paging kept in the URL (`?userId=` included). */
 export default function AdminLicensesPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LICENSES_LIST);
   const { query } = list;
   const range = rangeCheckedParams(list);
@@ -93,24 +91,50 @@ export default function AdminLicensesPage() {
   const [revoking, setRevoking] = useState<AdminLicense | null>(null);
   const [trialOf, setTrialOf] = useState<AdminLicense | null>(null);
 
+  const statusOptions = [
+    { value: '', label: t`All statuses` },
+    ...LICENSE_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] })),
+  ];
+  const trialLine = (trial: NonNullable<AdminLicense['trial']>) => {
+    const source = trialSourceName(trial.source, i18n);
+    const date = formatDate(trial.ends_at);
+    return trial.days_left > 0 ? t`${source} · ends ${date}` : t`${source} · ended ${date}`;
+  };
+  const seatsHeld = (seats: NonNullable<AdminLicense['seats']>) => {
+    const held = formatNumber(seats.held);
+    const bought = formatNumber(seats.bought);
+    const count = seats.bought;
+    return plural(count, { one: `${held} of ${bought} seat held`, other: `${held} of ${bought} seats held` });
+  };
+  const machines = (license: AdminLicense) => {
+    const used = formatNumber(license.activations_used);
+    const allowed = formatNumber(license.max_activations);
+    return t`${used} / ${allowed} machines`;
+  };
+
   const columns: Column<AdminLicense>[] = [
     {
       key: 'key',
-      header: 'License key',
-      render: (license) => (
-        <Stack gap={2} align="flex-start">
-          <Code fz="xs">
-            <LicenseKeyText value={license.license_key} noWrap />
-          </Code>
-          <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-            Issued <time dateTime={license.created_at}>{formatDate(license.created_at)}</time>
-          </Text>
-        </Stack>
-      ),
+      header: t`License key`,
+      render: (license) => {
+        const issued = formatDate(license.created_at);
+        return (
+          <Stack gap={2} align="flex-start">
+            <Code fz="xs">
+              <LicenseKeyText value={license.license_key} noWrap />
+            </Code>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              <Trans>
+                Issued <time dateTime={license.created_at}>{issued}</time>
+              </Trans>
+            </Text>
+          </Stack>
+        );
+      },
     },
     {
       key: 'user',
-      header: 'User',
+      header: t`User`,
       sortField: 'user_email',
       render: (license) =>
         license.user_email ? (
@@ -125,31 +149,30 @@ export default function AdminLicensesPage() {
           </Anchor>
         ) : (
           <Text size="sm" c="dimmed">
-            Deleted account
+            <Trans>Deleted account</Trans>
           </Text>
         ),
     },
     {
       key: 'plan',
-      header: 'Plan',
+      header: t`Plan`,
       sortField: 'plan_name',
       render: (license) => <Text size="sm">{license.plan.name}</Text>,
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       render: (license) => (
         <Stack gap={2} align="flex-start">
           <LicenseStatusBadge status={license.status} size="md" />
           {license.trial && (
             <Text size="xs" c="dimmed">
-              {trialSourceName(license.trial.source)} · {license.trial.days_left > 0 ? 'ends' : 'ended'}{' '}
-              {formatDate(license.trial.ends_at)}
+              {trialLine(license.trial)}
             </Text>
           )}
           {license.revoked_reason && (
             <Text size="xs" c="dimmed" lineClamp={2} maw={220} title={license.revoked_reason}>
-              Reason: {license.revoked_reason}
+              {t`Reason: ${ph({ reason: license.revoked_reason })}`}
             </Text>
           )}
         </Stack>
@@ -157,64 +180,64 @@ export default function AdminLicensesPage() {
     },
     {
       key: 'seats',
-      header: 'Seats and machines',
+      header: t`Seats and machines`,
       align: 'right',
       // A Business license counts the seats its organization bought and holds; a personal one, machines.
       render: (license) =>
         license.seats ? (
           <>
             <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-              {formatNumber(license.seats.held)} of {formatNumber(license.seats.bought)} seat
-              {license.seats.bought === 1 ? '' : 's'} held
+              {seatsHeld(license.seats)}
             </Text>
             <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-              {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)} machines
+              {machines(license)}
             </Text>
           </>
         ) : (
           <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatNumber(license.activations_used)} / {formatNumber(license.max_activations)} machines
+            {machines(license)}
           </Text>
         ),
     },
     {
       key: 'expires',
-      header: 'Expires',
+      header: t`Expires`,
       sortField: 'expires_at',
       render: (license) => <Expiry license={license} />,
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       align: 'right',
       render: (license) => {
         const revoked = license.status === 'revoked';
+        const key = license.license_key;
         return (
           <RowActions>
             <RowAction
-              label={`Machines of ${license.license_key}`}
-              tooltip="Machines"
+              label={t`Machines of ${key}`}
+              tooltip={t`Machines`}
               icon={DeviceIcon}
               onClick={() => setMachinesOf(license)}
             />
             <RowAction
-              label={`Edit ${license.license_key}`}
-              tooltip={revoked ? 'A revoked license cannot be changed' : 'Edit'}
+              label={t`Edit ${key}`}
+              tooltip={revoked ? t`A revoked license cannot be changed` : t`Edit`}
               icon={PencilIcon}
               disabled={revoked}
               onClick={() => setEditing(license)}
             />
             {license.trial && !revoked ? (
               <RowAction
-                label={`Free trial of ${license.license_key}`}
-                tooltip="Extend or end the trial"
+                label={t`Free trial of ${key}`}
+                tooltip={t`Extend or end the trial`}
                 icon={RefreshIcon}
                 onClick={() => setTrialOf(license)}
               />
             ) : null}
             <RowAction
-              label={`Revoke ${license.license_key}`}
-              tooltip={revoked ? 'Already revoked' : 'Revoke'}
+              label={t`Revoke ${key}`}
+              tooltip={revoked ? t`Already revoked` : t`Revoke`}
               icon={BanIcon}
               danger
               disabled={revoked}
@@ -228,58 +251,58 @@ export default function AdminLicensesPage() {
 
   return (
     <ListPage
-      title="Licenses"
-      description="Every license: its owner, plan, seats and machines."
-      create={{ label: 'New license', onClick: () => setCreating(true) }}
+      title={t`Licenses`}
+      description={t`Every license: its owner, plan, seats and machines.`}
+      create={{ label: t`New license`, onClick: () => setCreating(true) }}
       list={list}
       result={licenses}
-      noun="licenses"
-      searchPlaceholder="License key or owner e-mail"
+      noun={t`licenses`}
+      searchPlaceholder={t`License key or owner e-mail`}
       filtered={list.filtered || query.sort !== LICENSES_LIST.defaultSort}
       filters={
         <>
           <FilterSelect
             list={list}
             filter="status"
-            label="Status"
-            data={STATUS_OPTIONS}
+            label={t`Status`}
+            data={statusOptions}
             w={{ base: HALF_ROW, xs: 150 }}
           />
           <FilterSelect
             list={list}
             filter="planId"
-            label="Plan"
+            label={t`Plan`}
             data={[
-              { value: '', label: 'All plans' },
-              ...(plans ?? []).map((plan) => ({ value: plan.id, label: planLabel(plan) })),
+              { value: '', label: t`All plans` },
+              ...(plans ?? []).map((plan) => ({ value: plan.id, label: planLabel(plan, i18n) })),
               // A plan id from a link shows even before (or without) the plan list.
               ...(query.filters.planId && !plans?.some((plan) => plan.id === query.filters.planId)
-                ? [{ value: query.filters.planId, label: plans ? 'Unknown plan' : 'Loading…' }]
+                ? [{ value: query.filters.planId, label: plans ? t`Unknown plan` : t`Loading…` }]
                 : []),
             ]}
             error={plansError ?? undefined}
             w={{ base: HALF_ROW, xs: 170 }}
           />
           <UserPicker
-            label="User"
+            label={t`User`}
             size="md"
             w={{ base: '100%', xs: 240 }}
             value={query.filters.userId || null}
             onChange={(id) => list.setFilter('userId', id ?? '')}
-            placeholder="All users"
+            placeholder={t`All users`}
           />
           <DateRangeFilter
             from={query.filters.from}
             to={query.filters.to}
             onChange={list.setFilters}
-            labels={CREATED_RANGE}
+            labels={createdRange(i18n)}
           />
         </>
       }
-      noMatchesHint="Try another search or clear the filters."
+      noMatchesHint={t`Try another search or clear the filters.`}
       empty={{
-        title: 'No licenses yet',
-        text: 'Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.',
+        title: t`No licenses yet`,
+        text: t`Licenses appear here as customers buy plans or activate the free Base plan, or issue one yourself.`,
       }}
       csv={
         range.problem

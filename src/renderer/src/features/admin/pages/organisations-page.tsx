@@ -1,3 +1,5 @@
+import { ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, Text } from '@mantine/core';
 import type { Column } from '../../../components/data-table/data-table';
 import { ListPage } from '../../../components/data-table/list-page';
@@ -36,6 +38,7 @@ const ORGANISATIONS_CSV: CsvColumn<AdminOrganisationSummary>[] = [
 
 /** `/admin/organisations`: every organisation with its owner and seats; the drawer shows members and acts on them. */
 export default function AdminOrganisationsPage() {
+  const { t } = useLingui();
   const list = useListQuery(LIST);
   const { query } = list;
   const detail = useDetailParam('organisation');
@@ -45,7 +48,7 @@ export default function AdminOrganisationsPage() {
   const columns: Column<AdminOrganisationSummary>[] = [
     {
       key: 'name',
-      header: 'Name',
+      header: t`Name`,
       sortField: 'name',
       render: (row) => (
         <Anchor
@@ -63,27 +66,27 @@ export default function AdminOrganisationsPage() {
     },
     {
       key: 'owner',
-      header: 'Owner',
+      header: t`Owner`,
       render: (row) =>
         row.owner_email ?? (
           <Text span size="sm" c="dimmed">
-            None
+            <Trans>None</Trans>
           </Text>
         ),
     },
     {
       key: 'members',
-      header: 'Members',
+      header: t`Members`,
       render: (row) => (
         <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }}>
           {formatNumber(row.members_count)}
         </Text>
       ),
     },
-    { key: 'seats', header: 'Seats used', render: (row) => <SeatsUsed seats={row.seats} /> },
+    { key: 'seats', header: t`Seats used`, render: (row) => <SeatsUsed seats={row.seats} /> },
     {
       key: 'created',
-      header: 'Created',
+      header: t`Created`,
       sortField: 'created_at',
       render: (row) => (
         <Text size="sm" component="time" dateTime={row.created_at} style={nowrap}>
@@ -93,16 +96,16 @@ export default function AdminOrganisationsPage() {
     },
     {
       key: 'details',
-      header: 'Details',
+      header: t`Details`,
       card: 'actions',
       render: (row) => (
         <Button
           size="xs"
           variant="light"
           onClick={() => detail.open(row.id)}
-          aria-label={`View the organization ${row.name}`}
+          aria-label={t`View the organization ${ph({ name: row.name })}`}
         >
-          View
+          <Trans>View</Trans>
         </Button>
       ),
     },
@@ -110,17 +113,17 @@ export default function AdminOrganisationsPage() {
 
   return (
     <ListPage
-      title="Organizations"
-      description="Customers’ teams: their owner, members and named seats, invitations and subscription."
+      title={t`Organizations`}
+      description={t`Customers’ teams: their owner, members and named seats, invitations and subscription.`}
       list={list}
       result={organisations}
-      noun="organizations"
-      searchPlaceholder="Name or member e-mail"
+      noun={t`organizations`}
+      searchPlaceholder={t`Name or member e-mail`}
       filtered={list.filtered || query.sort !== LIST.defaultSort}
-      noMatchesHint="Check the spelling of the name or e-mail, or clear the search."
+      noMatchesHint={t`Check the spelling of the name or e-mail, or clear the search.`}
       empty={{
-        title: 'No organizations yet',
-        text: 'An organization appears here once a customer creates one to buy seats for a team.',
+        title: t`No organizations yet`,
+        text: t`An organization appears here once a customer creates one to buy seats for a team.`,
       }}
       csv={{
         name: 'organizations',

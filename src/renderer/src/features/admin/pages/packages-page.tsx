@@ -1,3 +1,7 @@
+import { formatNumber } from '../../licenses';
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -27,15 +31,13 @@ const LIST: ListQuerySpec<'status'> = {
   filters: ['status'],
 };
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'All packages' },
-  { value: 'draft', label: 'Draft' },
-  { value: 'active', label: 'Active' },
-  { value: 'inactive', label: 'Inactive' },
-  { value: 'archived', label: 'Archived' },
+const STATUS_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`All packages` },
+  { value: 'draft', label: msg`Draft` },
+  { value: 'active', label: msg`Active` },
+  { value: 'inactive', label: msg`Inactive` },
+  { value: 'archived', label: msg`Archived` },
 ];
-
-const number = new Intl.NumberFormat();
 
 /** The packages list as a CSV file: prices in the currency's major unit. */
 const PACKAGES_CSV: CsvColumn<Plan>[] = [
@@ -54,6 +56,7 @@ const PACKAGES_CSV: CsvColumn<Plan>[] = [
 ];
 
 export default function AdminPackagesPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query } = list;
   const detail = useDetailParam('package');
@@ -67,8 +70,8 @@ export default function AdminPackagesPage() {
     const plan = await createPackage(body).unwrap();
     notifications.show({
       color: 'teal',
-      title: 'Package created',
-      message: `${plan.name} is a draft: choose its features and limits, then publish it to sell it.`,
+      title: t`Package created`,
+      message: t`${ph({ name: plan.name })} is a draft: choose its features and limits, then publish it to sell it.`,
     });
     setCreating(false);
     detail.open(plan.id);
@@ -77,7 +80,7 @@ export default function AdminPackagesPage() {
   const columns: Column<Plan>[] = [
     {
       key: 'name',
-      header: 'Package',
+      header: t`Package`,
       sortField: 'name',
       render: (plan) => (
         <Stack gap={2}>
@@ -94,7 +97,7 @@ export default function AdminPackagesPage() {
     },
     {
       key: 'code',
-      header: 'Code',
+      header: t`Code`,
       sortField: 'code',
       render: (plan) => (
         <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
@@ -104,7 +107,7 @@ export default function AdminPackagesPage() {
     },
     {
       key: 'price',
-      header: 'Price',
+      header: t`Price`,
       sortField: 'price_minor',
       align: 'right',
       render: (plan) => {
@@ -123,24 +126,24 @@ export default function AdminPackagesPage() {
     },
     {
       key: 'machines',
-      header: 'Machines',
+      header: t`Machines`,
       align: 'right',
       render: (plan) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={machinesText(plan)}>
-          {number.format(plan.max_activations)}
-          {plan.seat_based ? ' per seat' : ''}
+          {formatNumber(plan.max_activations)}
+          {plan.seat_based ? t` per seat` : ''}
         </Text>
       ),
     },
     {
       key: 'features',
-      header: 'Features',
+      header: t`Features`,
       align: 'right',
-      render: (plan) => number.format(plan.features.length),
+      render: (plan) => formatNumber(plan.features.length),
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       render: (plan) => {
         const state = packageState(plan);
         return (
@@ -150,7 +153,7 @@ export default function AdminPackagesPage() {
             </StatusBadge>
             {!plan.is_public && !plan.archived_at ? (
               <StatusBadge tone="neutral" size="md">
-                Hidden
+                <Trans>Hidden</Trans>
               </StatusBadge>
             ) : null}
           </Group>
@@ -159,23 +162,23 @@ export default function AdminPackagesPage() {
     },
     {
       key: 'order',
-      header: 'Order',
+      header: t`Order`,
       sortField: 'sort_order',
       align: 'right',
       render: (plan) => plan.sort_order,
     },
     {
       key: 'manage',
-      header: 'Manage',
+      header: t`Manage`,
       card: 'actions',
       render: (plan) => (
         <Button
           size="xs"
           variant="light"
           onClick={() => detail.open(plan.id)}
-          aria-label={`Manage ${plan.name}`}
+          aria-label={t`Manage ${ph({ name: plan.name })}`}
         >
-          Manage
+          <Trans>Manage</Trans>
         </Button>
       ),
     },
@@ -183,26 +186,26 @@ export default function AdminPackagesPage() {
 
   return (
     <ListPage
-      title="Packages"
-      description="What customers buy: price, machines, and the features and limits each package includes."
-      create={{ label: 'New package', onClick: () => setCreating(true) }}
+      title={t`Packages`}
+      description={t`What customers buy: price, machines, and the features and limits each package includes.`}
+      create={{ label: t`New package`, onClick: () => setCreating(true) }}
       list={list}
       result={packages}
-      noun="packages"
-      searchPlaceholder="Name, code or description"
+      noun={t`packages`}
+      searchPlaceholder={t`Name, code or description`}
       filters={
         <FilterSelect
           list={list}
           filter="status"
-          label="Status"
-          data={STATUS_OPTIONS}
+          label={t`Status`}
+          data={optionsIn(i18n, STATUS_OPTIONS)}
           style={{ flex: '1 1 150px' }}
         />
       }
-      noMatchesHint="Try another name or code, or clear the filters."
+      noMatchesHint={t`Try another name or code, or clear the filters.`}
       empty={{
-        title: 'No packages yet',
-        text: 'Create a package, choose the features it includes and publish it. Customers then see it on the Purchase page.',
+        title: t`No packages yet`,
+        text: t`Create a package, choose the features it includes and publish it. Customers then see it on the Purchase page.`,
       }}
       csv={{
         name: 'packages',
@@ -218,18 +221,20 @@ export default function AdminPackagesPage() {
       <Modal
         opened={creating}
         onClose={() => setCreating(false)}
-        title="New package"
+        title={t`New package`}
         size="lg"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': t`Close` }}
       >
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            The package starts as a draft that customers do not see. Choose its features and limits next, then
-            publish it.
+            <Trans>
+              The package starts as a draft that customers do not see. Choose its features and limits next,
+              then publish it.
+            </Trans>
           </Text>
           <PackageDetailsForm
             plan={null}
-            submitLabel="Create package"
+            submitLabel={t`Create package`}
             onSubmit={(body) => create(body as CreatePlanRequest)}
             onCancel={() => setCreating(false)}
           />

@@ -1,3 +1,6 @@
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Group, Text } from '@mantine/core';
 import { type AdminPayment, PAYMENT_STATUSES } from '../../../../../shared/api/payments';
 import type { Column } from '../../../components/data-table/data-table';
@@ -27,8 +30,8 @@ const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
   filters: ['status', 'planId', 'userId', 'from', 'to'],
 };
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'Any status' },
+const STATUS_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Any status` },
   ...PAYMENT_STATUSES.map((status) => ({ value: status, label: PAYMENT_STATUS_LABELS[status].label })),
 ];
 
@@ -52,6 +55,7 @@ const PAYMENTS_CSV: CsvColumn<AdminPayment>[] = [
 ];
 
 export default function AdminPaymentsPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query, setFilter } = list;
   const detail = useDetailParam('payment');
@@ -61,7 +65,7 @@ export default function AdminPaymentsPage() {
   const columns: Column<AdminPayment>[] = [
     {
       key: 'date',
-      header: 'Date',
+      header: t`Date`,
       sortField: 'created_at',
       render: (payment) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -71,18 +75,18 @@ export default function AdminPaymentsPage() {
     },
     {
       key: 'user',
-      header: 'User',
+      header: t`User`,
       render: (payment) =>
         payment.user_email ?? (
           <Text span size="sm" c="dimmed">
-            Deleted account
+            <Trans>Deleted account</Trans>
           </Text>
         ),
     },
-    { key: 'plan', header: 'Package', render: (payment) => payment.plan.name },
+    { key: 'plan', header: t`Package`, render: (payment) => payment.plan.name },
     {
       key: 'amount',
-      header: 'Amount',
+      header: t`Amount`,
       sortField: 'amount',
       align: 'right',
       render: (payment) => (
@@ -96,7 +100,7 @@ export default function AdminPaymentsPage() {
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       sortField: 'status',
       // Badges keep their words: the column is as wide as its longest badge, never "PA…".
       render: (payment) => (
@@ -107,7 +111,7 @@ export default function AdminPaymentsPage() {
     },
     {
       key: 'provider',
-      header: 'Provider',
+      header: t`Provider`,
       render: (payment) => (
         <Group gap={6} wrap="nowrap" style={{ minWidth: 'max-content' }}>
           {payment.provider !== 'sandbox' ? (
@@ -121,16 +125,16 @@ export default function AdminPaymentsPage() {
     },
     {
       key: 'details',
-      header: 'Details',
+      header: t`Details`,
       card: 'actions',
       render: (payment) => (
         <Button
           size="xs"
           variant="light"
           onClick={() => detail.open(payment.id)}
-          aria-label={`View payment ${payment.order_id}`}
+          aria-label={t`View payment ${ph({ orderId: payment.order_id })}`}
         >
-          View
+          <Trans>View</Trans>
         </Button>
       ),
     },
@@ -138,19 +142,19 @@ export default function AdminPaymentsPage() {
 
   return (
     <ListPage
-      title="Payments"
-      description="Every checkout: who paid what for which package, how it went, and the license it granted."
+      title={t`Payments`}
+      description={t`Every checkout: who paid what for which package, how it went, and the license it granted.`}
       list={list}
       result={payments}
-      noun="payments"
-      searchPlaceholder="E-mail, order or payment id"
+      noun={t`payments`}
+      searchPlaceholder={t`E-mail, order or payment id`}
       filters={
         <>
           <FilterSelect
             list={list}
             filter="status"
-            label="Status"
-            data={STATUS_OPTIONS}
+            label={t`Status`}
+            data={optionsIn(i18n, STATUS_OPTIONS)}
             style={{ flex: '1 1 150px' }}
           />
           <PackageFilter value={query.filters.planId} onChange={(planId) => setFilter('planId', planId)} />
@@ -161,14 +165,14 @@ export default function AdminPaymentsPage() {
       note={
         query.filters.from || query.filters.to ? (
           <Text size="xs" c="dimmed" mt={-8}>
-            Dates are whole days in UTC.
+            <Trans>Dates are whole days in UTC.</Trans>
           </Text>
         ) : null
       }
-      noMatchesHint="Check the spelling of the e-mail or order id, widen the dates, or clear the filters."
+      noMatchesHint={t`Check the spelling of the e-mail or order id, widen the dates, or clear the filters.`}
       empty={{
-        title: 'No payments yet',
-        text: 'Payments appear here as soon as a customer opens a checkout on the Purchase page.',
+        title: t`No payments yet`,
+        text: t`Payments appear here as soon as a customer opens a checkout on the Purchase page.`,
       }}
       csv={{ name: 'payments', columns: PAYMENTS_CSV, fetchPage: pagesOf(readPayments, list.params) }}
       table={{

@@ -1,3 +1,8 @@
+import { formatNumber } from '../../licenses';
+import { formatDate } from '../../../lib/format-date';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { DOWNLOAD_PLATFORMS, type DownloadPlatform } from '../../../../../shared/api/licenses';
@@ -13,20 +18,18 @@ import { failureOf } from '../query-answer';
 import { type ReleaseFilter, useListReleasesQuery } from '../releases/admin-releases-endpoints';
 import { PLATFORM_LABELS, ReleaseDialog, releaseName } from '../releases/release-dialog';
 
-const STATES: Record<AdminRelease['state'], { label: string; tone: StatusTone }> = {
-  live: { label: 'Live', tone: 'positive' },
-  rolling_out: { label: 'Rolling out', tone: 'info' },
-  paused: { label: 'Paused', tone: 'caution' },
-  yanked: { label: 'Yanked', tone: 'negative' },
-  not_updatable: { label: 'Download only', tone: 'neutral' },
+const STATES: Record<AdminRelease['state'], { label: MessageDescriptor; tone: StatusTone }> = {
+  live: { label: msg`Live`, tone: 'positive' },
+  rolling_out: { label: msg`Rolling out`, tone: 'info' },
+  paused: { label: msg`Paused`, tone: 'caution' },
+  yanked: { label: msg`Yanked`, tone: 'negative' },
+  not_updatable: { label: msg`Download only`, tone: 'neutral' },
 };
 
-const CHANNEL_LABELS: Record<ReleaseChannel, string> = { stable: 'Stable', beta: 'Beta' };
-
-const published = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const count = new Intl.NumberFormat();
+const CHANNEL_LABELS: Record<ReleaseChannel, MessageDescriptor> = { stable: msg`Stable`, beta: msg`Beta` };
 
 export default function AdminReleasesPage() {
+  const { t, i18n } = useLingui();
   const [filter, setFilter] = useState<ReleaseFilter>({});
   const [editing, setEditing] = useState<string | null>(null);
   const answer = useListReleasesQuery(filter);
@@ -36,56 +39,54 @@ export default function AdminReleasesPage() {
   const columns: Column<AdminRelease>[] = [
     {
       key: 'version',
-      header: 'Version',
+      header: t`Version`,
       render: (release) => (
         <Stack gap={0}>
           <Text span size="sm" fw={600}>
             {release.version}
           </Text>
           <Text span size="xs" c="dimmed">
-            {PLATFORM_LABELS[release.platform]} · {CHANNEL_LABELS[release.channel]}
+            {PLATFORM_LABELS[release.platform]} · {i18n._(CHANNEL_LABELS[release.channel])}
           </Text>
         </Stack>
       ),
     },
     {
       key: 'state',
-      header: 'State',
+      header: t`State`,
       render: (release) => (
         <StatusBadge tone={STATES[release.state].tone} size="md">
-          {STATES[release.state].label}
+          {i18n._(STATES[release.state].label)}
         </StatusBadge>
       ),
     },
     {
       key: 'rollout',
-      header: 'Rollout',
+      header: t`Rollout`,
       align: 'right',
       render: (release) => `${release.rollout_percent} %`,
     },
-    { key: 'checks', header: 'Checks', align: 'right', render: (release) => count.format(release.checks) },
+    { key: 'checks', header: t`Checks`, align: 'right', render: (release) => formatNumber(release.checks) },
     {
       key: 'downloads',
-      header: 'Downloads',
+      header: t`Downloads`,
       align: 'right',
-      render: (release) => count.format(release.downloads),
+      render: (release) => formatNumber(release.downloads),
     },
     {
       key: 'installs',
-      header: 'Installs',
+      header: t`Installs`,
       align: 'right',
-      render: (release) => count.format(release.installs),
+      render: (release) => formatNumber(release.installs),
     },
     {
       key: 'published',
-      header: 'Published',
-      render: (release) => (
-        <time dateTime={release.published_at}>{published.format(new Date(release.published_at))}</time>
-      ),
+      header: t`Published`,
+      render: (release) => <time dateTime={release.published_at}>{formatDate(release.published_at)}</time>,
     },
     {
       key: 'notes',
-      header: 'Notes',
+      header: t`Notes`,
       render: (release) => (
         <Text span size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
           {release.release_notes || '—'}
@@ -94,15 +95,15 @@ export default function AdminReleasesPage() {
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (release) => (
         <Button
           size="xs"
           variant="light"
           onClick={() => setEditing(release.id)}
-          aria-label={`Manage ${releaseName(release)}`}
+          aria-label={t`Manage ${ph({ release: releaseName(release) })}`}
         >
-          Manage
+          <Trans>Manage</Trans>
         </Button>
       ),
     },
@@ -111,14 +112,14 @@ export default function AdminReleasesPage() {
   return (
     <HeaderedPage
       size="xl"
-      title="Releases"
-      description="Desktop versions per platform and channel, the share of machines each is offered to, and what the apps report: update checks from machines running it, downloads through the update feed and machines that installed it."
+      title={t`Releases`}
+      description={t`Desktop versions per platform and channel, the share of machines each is offered to, and what the apps report: update checks from machines running it, downloads through the update feed and machines that installed it.`}
     >
       <Group gap="md" wrap="wrap" align="flex-end">
         <NativeSelect
-          label="Platform"
+          label={t`Platform`}
           data={[
-            { value: '', label: 'All platforms' },
+            { value: '', label: t`All platforms` },
             ...DOWNLOAD_PLATFORMS.map((platform) => ({ value: platform, label: PLATFORM_LABELS[platform] })),
           ]}
           value={filter.platform ?? ''}
@@ -129,10 +130,13 @@ export default function AdminReleasesPage() {
           w={{ base: '100%', xs: 200 }}
         />
         <NativeSelect
-          label="Channel"
+          label={t`Channel`}
           data={[
-            { value: '', label: 'Stable and beta' },
-            ...RELEASE_CHANNELS.map((channel) => ({ value: channel, label: CHANNEL_LABELS[channel] })),
+            { value: '', label: t`Stable and beta` },
+            ...RELEASE_CHANNELS.map((channel) => ({
+              value: channel,
+              label: i18n._(CHANNEL_LABELS[channel]),
+            })),
           ]}
           value={filter.channel ?? ''}
           onChange={(event) => {
@@ -143,7 +147,7 @@ export default function AdminReleasesPage() {
         />
       </Group>
       <DataTable
-        label="Releases"
+        label={t`Releases`}
         columns={columns}
         rows={releases}
         rowKey={(release) => release.id}
@@ -152,9 +156,14 @@ export default function AdminReleasesPage() {
         onRetry={() => void answer.refetch()}
         empty={
           <>
-            <Text fw={600}>No releases here yet</Text>
+            <Text fw={600}>
+              <Trans>No releases here yet</Trans>
+            </Text>
             <Text size="sm" c="dimmed" ta="center">
-              Releases appear when a pipeline publishes them with <code>npm run cli -- publish-release</code>.
+              <Trans>
+                Releases appear when a pipeline publishes them with{' '}
+                <code>npm run cli -- publish-release</code>.
+              </Trans>
             </Text>
           </>
         }

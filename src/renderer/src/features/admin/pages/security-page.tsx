@@ -1,3 +1,6 @@
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, MultiSelect, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { SECURITY_SEVERITIES, type SecurityEvent } from '../../../../../shared/api/admin';
@@ -25,8 +28,8 @@ const LIST: ListQuerySpec<'type' | 'severity' | 'userId' | 'from' | 'to'> = {
   filters: ['type', 'severity', 'userId', 'from', 'to'],
 };
 
-const SEVERITY_OPTIONS = [
-  { value: '', label: 'Any severity' },
+const SEVERITY_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Any severity` },
   ...SECURITY_SEVERITIES.map((severity) => ({ value: severity, label: SEVERITY_LABELS[severity].label })),
 ];
 
@@ -59,6 +62,7 @@ const EVENTS_CSV: CsvColumn<SecurityEvent>[] = [
 ];
 
 export default function AdminSecurityPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query, setFilter, setFilters } = list;
   const detail = useDetailParam('event');
@@ -74,7 +78,7 @@ export default function AdminSecurityPage() {
   const columns: Column<SecurityEvent>[] = [
     {
       key: 'time',
-      header: 'Time',
+      header: t`Time`,
       sortField: 'created_at',
       render: (event) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -84,13 +88,13 @@ export default function AdminSecurityPage() {
     },
     {
       key: 'type',
-      header: 'Type',
+      header: t`Type`,
       sortField: 'type',
       render: (event) => eventTypeLabel(event.type),
     },
     {
       key: 'severity',
-      header: 'Severity',
+      header: t`Severity`,
       sortField: 'severity',
       render: (event) => (
         <Box style={{ minWidth: 'max-content' }}>
@@ -98,11 +102,11 @@ export default function AdminSecurityPage() {
         </Box>
       ),
     },
-    { key: 'user', header: 'User', render: (event) => person(event.user_email, event.user_id) },
-    { key: 'actor', header: 'Actor', render: (event) => person(event.actor_email, event.actor_id) },
+    { key: 'user', header: t`User`, render: (event) => person(event.user_email, event.user_id) },
+    { key: 'actor', header: t`Actor`, render: (event) => person(event.actor_email, event.actor_id) },
     {
       key: 'ip',
-      header: 'IP address',
+      header: t`IP address`,
       render: (event) =>
         event.ip ? (
           <Text span size="sm" ff="monospace">
@@ -116,16 +120,16 @@ export default function AdminSecurityPage() {
     },
     {
       key: 'details',
-      header: 'Details',
+      header: t`Details`,
       card: 'actions',
       render: (event) => (
         <Button
           size="xs"
           variant="light"
           onClick={() => detail.open(event.id)}
-          aria-label={`View ${eventTypeLabel(event.type)}, ${eventTime.format(new Date(event.created_at))}`}
+          aria-label={t`View ${ph({ event: eventTypeLabel(event.type) })}, ${ph({ time: eventTime.format(new Date(event.created_at)) })}`}
         >
-          View
+          <Trans>View</Trans>
         </Button>
       ),
     },
@@ -133,43 +137,43 @@ export default function AdminSecurityPage() {
 
   return (
     <ListPage
-      title="Security events"
-      description="Sign-ins, lockouts, password and role changes, seat limits and every administrator action, newest first."
+      title={t`Security events`}
+      description={t`Sign-ins, lockouts, password and role changes, seat limits and every administrator action, newest first.`}
       list={list}
       result={events}
-      noun="events"
-      searchPlaceholder="Type, e-mail or IP address"
+      noun={t`events`}
+      searchPlaceholder={t`Type, e-mail or IP address`}
       filters={
         <>
           <MultiSelect
             size="md"
-            label="Event type"
-            placeholder={types.length === 0 ? 'Any type' : undefined}
+            label={t`Event type`}
+            placeholder={types.length === 0 ? t`Any type` : undefined}
             data={eventTypeOptions}
             value={types}
             onChange={(value) => setFilter('type', value.join(','))}
             searchable
             clearable
-            clearButtonProps={{ 'aria-label': 'Clear the event type filter' }}
-            nothingFoundMessage="No event type matches"
+            clearButtonProps={{ 'aria-label': t`Clear the event type filter` }}
+            nothingFoundMessage={t`No event type matches`}
             comboboxProps={{ withinPortal: true }}
             style={{ flex: '1 1 240px', minWidth: 0 }}
           />
           <FilterSelect
             list={list}
             filter="severity"
-            label="Severity"
-            data={SEVERITY_OPTIONS}
+            label={t`Severity`}
+            data={optionsIn(i18n, SEVERITY_OPTIONS)}
             style={{ flex: '1 1 150px' }}
           />
           <UserFilter value={query.filters.userId} onChange={(userId) => setFilter('userId', userId)} />
           <DateRangeFilter from={query.filters.from} to={query.filters.to} onChange={setFilters} />
         </>
       }
-      noMatchesHint="Widen the date range, pick other types or severities, or clear the filters."
+      noMatchesHint={t`Widen the date range, pick other types or severities, or clear the filters.`}
       empty={{
-        title: 'No security events yet',
-        text: 'Sign-ins, password changes and administrator actions are recorded here as they happen.',
+        title: t`No security events yet`,
+        text: t`Sign-ins, password changes and administrator actions are recorded here as they happen.`,
       }}
       csv={{ name: 'security-events', columns: EVENTS_CSV, fetchPage: pagesOf(readEvents, params) }}
       table={{

@@ -1,3 +1,6 @@
+import { msg, ph, plural } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Box, Button, Text } from '@mantine/core';
 import type { AdminSubscription } from '../../../../../shared/api/admin-subscriptions';
 import { SUBSCRIPTION_STATUSES } from '../../../../../shared/api/subscriptions';
@@ -30,8 +33,8 @@ const LIST: ListQuerySpec<'status' | 'planId' | 'userId' | 'from' | 'to'> = {
   filters: ['status', 'planId', 'userId', 'from', 'to'],
 };
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'Any but unpaid' },
+const STATUS_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Any but unpaid` },
   ...SUBSCRIPTION_STATUSES.map((status) => ({
     value: status,
     label: SUBSCRIPTION_STATUS_LABELS[status].label,
@@ -77,37 +80,44 @@ const SUBSCRIPTIONS_CSV: CsvColumn<AdminSubscription>[] = [
 
 /** `/admin/subscriptions`: every customer's subscriptions; the drawer shows charges, invoices and cancels. */
 export default function AdminSubscriptionsPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const { query, setFilter } = list;
   const detail = useDetailParam('subscription');
   const subscriptions = pagedResult(useListAdminSubscriptionsQuery(list.params));
   const [readSubscriptions] = adminSubscriptionsApi.endpoints.listAdminSubscriptions.useLazyQuery();
 
+  const seatCount = (seats: number) => plural(seats, { one: '# seat', other: '# seats' });
+
   const viewButton = (row: AdminSubscription) => (
     <Button
       size="xs"
       variant="light"
       onClick={() => detail.open(row.id)}
-      aria-label={`View the subscription of ${row.user_email ?? 'a deleted account'} to ${row.plan.name}`}
+      aria-label={
+        row.user_email
+          ? t`View the subscription of ${ph({ customer: row.user_email })} to ${ph({ plan: row.plan.name })}`
+          : t`View the subscription of a deleted account to ${ph({ plan: row.plan.name })}`
+      }
     >
-      View
+      <Trans>View</Trans>
     </Button>
   );
 
   const columns: Column<AdminSubscription>[] = [
     {
       key: 'customer',
-      header: 'Customer',
+      header: t`Customer`,
       render: (row) =>
         row.user_email ?? (
           <Text span size="sm" c="dimmed">
-            Deleted account
+            <Trans>Deleted account</Trans>
           </Text>
         ),
     },
     {
       key: 'plan',
-      header: 'Package',
+      header: t`Package`,
       render: (row) => (
         <>
           {row.plan.name}
@@ -120,10 +130,10 @@ export default function AdminSubscriptionsPage() {
     },
     {
       key: 'seats',
-      header: 'Seats',
+      header: t`Seats`,
       render: (row) => (
         <>
-          {row.seats} seat{row.seats === 1 ? '' : 's'}
+          {seatCount(row.seats)}
           {row.organisation ? (
             <Text size="xs" c="dimmed">
               {row.organisation.name}
@@ -134,7 +144,7 @@ export default function AdminSubscriptionsPage() {
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       sortField: 'status',
       render: (row) => (
         <Box style={{ minWidth: 'max-content' }}>
@@ -144,7 +154,7 @@ export default function AdminSubscriptionsPage() {
     },
     {
       key: 'period',
-      header: 'Current period',
+      header: t`Current period`,
       sortField: 'current_period_end',
       render: (row) =>
         row.current_period_start && row.current_period_end ? (
@@ -159,13 +169,13 @@ export default function AdminSubscriptionsPage() {
           </>
         ) : (
           <Text span size="sm" c="dimmed">
-            None
+            <Trans>None</Trans>
           </Text>
         ),
     },
     {
       key: 'next',
-      header: 'Next charge',
+      header: t`Next charge`,
       render: (row) =>
         row.next_charge ? (
           <>
@@ -181,13 +191,13 @@ export default function AdminSubscriptionsPage() {
           </>
         ) : (
           <Text span size="sm" c="dimmed">
-            None
+            <Trans>None</Trans>
           </Text>
         ),
     },
     {
       key: 'details',
-      header: 'Details',
+      header: t`Details`,
       card: 'actions',
       render: viewButton,
     },
@@ -195,19 +205,19 @@ export default function AdminSubscriptionsPage() {
 
   return (
     <ListPage
-      title="Subscriptions"
-      description="Monthly and yearly plans customers pay for: where each stands, its next charge, its charges and invoices."
+      title={t`Subscriptions`}
+      description={t`Monthly and yearly plans customers pay for: where each stands, its next charge, its charges and invoices.`}
       list={list}
       result={subscriptions}
-      noun="subscriptions"
-      searchPlaceholder="E-mail or subscription id"
+      noun={t`subscriptions`}
+      searchPlaceholder={t`E-mail or subscription id`}
       filters={
         <>
           <FilterSelect
             list={list}
             filter="status"
-            label="Status"
-            data={STATUS_OPTIONS}
+            label={t`Status`}
+            data={optionsIn(i18n, STATUS_OPTIONS)}
             style={{ flex: '1 1 150px' }}
           />
           <PackageFilter value={query.filters.planId} onChange={(planId) => setFilter('planId', planId)} />
@@ -218,14 +228,14 @@ export default function AdminSubscriptionsPage() {
       note={
         query.filters.from || query.filters.to ? (
           <Text size="xs" c="dimmed" mt={-8}>
-            Dates are when the subscription was opened, whole days in UTC.
+            <Trans>Dates are when the subscription was opened, whole days in UTC.</Trans>
           </Text>
         ) : null
       }
-      noMatchesHint="Check the spelling of the e-mail or subscription id, widen the dates, or clear the filters."
+      noMatchesHint={t`Check the spelling of the e-mail or subscription id, widen the dates, or clear the filters.`}
       empty={{
-        title: 'No subscriptions yet',
-        text: 'A subscription appears here once a customer pays for a monthly or yearly plan.',
+        title: t`No subscriptions yet`,
+        text: t`A subscription appears here once a customer pays for a monthly or yearly plan.`,
       }}
       csv={{
         name: 'subscriptions',

@@ -1,3 +1,7 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, Group, Text } from '@mantine/core';
 import { type AdminSupportRequest, SUPPORT_REQUEST_STATES } from '../../../../../shared/api/support';
 import type { Column } from '../../../components/data-table/data-table';
@@ -21,12 +25,12 @@ const LIST: ListQuerySpec<'state'> = {
   filters: ['state'],
 };
 
-const STATE_LABELS: Record<(typeof SUPPORT_REQUEST_STATES)[number], string> = {
-  open: 'Open',
-  handled: 'Handled',
+const STATE_LABELS: Record<(typeof SUPPORT_REQUEST_STATES)[number], MessageDescriptor> = {
+  open: msg`Open`,
+  handled: msg`Handled`,
 };
-const STATE_OPTIONS = [
-  { value: '', label: 'Open and handled' },
+const STATE_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`Open and handled` },
   ...SUPPORT_REQUEST_STATES.map((state) => ({ value: state, label: STATE_LABELS[state] })),
 ];
 
@@ -44,6 +48,7 @@ const REQUESTS_CSV: CsvColumn<AdminSupportRequest>[] = [
 ];
 
 export default function AdminSupportRequestsPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(LIST);
   const detail = useDetailParam('request');
   const requests = pagedResult(useListSupportRequestsQuery(list.params));
@@ -53,7 +58,7 @@ export default function AdminSupportRequestsPage() {
   const columns: Column<AdminSupportRequest>[] = [
     {
       key: 'subject',
-      header: 'Subject',
+      header: t`Subject`,
       render: (request) => (
         <Text span size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
           {request.subject}
@@ -62,7 +67,7 @@ export default function AdminSupportRequestsPage() {
     },
     {
       key: 'received',
-      header: 'Received',
+      header: t`Received`,
       sortField: 'created_at',
       render: (request) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -72,36 +77,36 @@ export default function AdminSupportRequestsPage() {
     },
     {
       key: 'from',
-      header: 'From',
+      header: t`From`,
       render: (request) => (
         <Text span size="sm" style={{ overflowWrap: 'anywhere' }}>
           {request.email}
         </Text>
       ),
     },
-    { key: 'topic', header: 'Topic', render: (request) => request.topic },
+    { key: 'topic', header: t`Topic`, render: (request) => request.topic },
     {
       key: 'reference',
-      header: 'Reference',
+      header: t`Reference`,
       render: (request) => (
         <Code fz="xs" style={{ whiteSpace: 'nowrap' }}>
           {request.reference}
         </Code>
       ),
     },
-    { key: 'state', header: 'State', render: (request) => <SupportStateBadge request={request} /> },
+    { key: 'state', header: t`State`, render: (request) => <SupportStateBadge request={request} /> },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (request) => (
         <Group gap="xs" wrap="nowrap">
           <Button
             size="xs"
             variant="light"
             onClick={() => detail.open(request.id)}
-            aria-label={`Read ${request.reference}`}
+            aria-label={t`Read ${ph({ reference: request.reference })}`}
           >
-            Read
+            <Trans>Read</Trans>
           </Button>
           <HandledButton request={request} />
         </Group>
@@ -111,25 +116,25 @@ export default function AdminSupportRequestsPage() {
 
   return (
     <ListPage
-      title="Support requests"
-      description="What customers sent from the Support page. Each was mailed to the support address, if one is set; reply from there."
+      title={t`Support requests`}
+      description={t`What customers sent from the Support page. Each was mailed to the support address, if one is set; reply from there.`}
       list={list}
       result={requests}
-      noun="support requests"
-      searchPlaceholder="Reference, e-mail or subject"
+      noun={t`support requests`}
+      searchPlaceholder={t`Reference, e-mail or subject`}
       filters={
         <FilterSelect
           list={list}
           filter="state"
-          label="State"
-          data={STATE_OPTIONS}
+          label={t`State`}
+          data={optionsIn(i18n, STATE_OPTIONS)}
           style={{ flex: '1 1 170px' }}
         />
       }
-      noMatchesHint="Check the reference or e-mail, or clear the filters."
+      noMatchesHint={t`Check the reference or e-mail, or clear the filters.`}
       empty={{
-        title: 'No support requests yet',
-        text: 'Requests appear here as soon as a customer sends one from the Support page.',
+        title: t`No support requests yet`,
+        text: t`Requests appear here as soon as a customer sends one from the Support page.`,
       }}
       csv={{ name: 'support-requests', columns: REQUESTS_CSV, fetchPage: pagesOf(readRequests, list.params) }}
       table={{

@@ -1,3 +1,6 @@
+import { msg, ph } from '@lingui/core/macro';
+import { type LabelledOption, optionsIn } from '../options-in';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Stack, Text } from '@mantine/core';
 import type { Column } from '../../../components/data-table/data-table';
 import { FilterSelect } from '../../../components/data-table/filter-select';
@@ -20,9 +23,9 @@ const LIST: ListQuerySpec<UsageFilter> = {
   filters: ['period'],
 };
 
-const PERIOD_OPTIONS = [
-  { value: '', label: 'This month' },
-  { value: 'previous', label: 'Last month' },
+const PERIOD_OPTIONS: LabelledOption[] = [
+  { value: '', label: msg`This month` },
+  { value: 'previous', label: msg`Last month` },
 ];
 
 const numeric = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
@@ -46,76 +49,80 @@ const USAGE_CSV: CsvColumn<AdminUsageRow>[] = [
   { header: 'License ID', value: (row) => row.license_id },
 ];
 
-const columns: Column<AdminUsageRow>[] = [
-  {
-    key: 'customer',
-    header: 'Customer',
-    render: (row) => (
-      <Stack gap={0}>
-        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-          {customerOf(row)}
-        </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {row.organisation_name ? `Organization · ${row.email ?? 'no owner'}` : row.plan_name}
-        </Text>
-      </Stack>
-    ),
-  },
-  {
-    key: 'feature',
-    header: 'Feature',
-    render: (row) => (
-      <Text size="sm">
-        {row.feature_name}
-        {row.period === 'day' ? (
-          <Text span size="xs" c="dimmed">
-            {' '}
-            · per day
+function useUsageColumns(): Column<AdminUsageRow>[] {
+  const { t } = useLingui();
+  const noOwner = t`no owner`;
+  return [
+    {
+      key: 'customer',
+      header: t`Customer`,
+      render: (row) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+            {customerOf(row)}
           </Text>
-        ) : null}
-      </Text>
-    ),
-  },
-  {
-    key: 'used',
-    header: 'Used',
-    sortField: 'used',
-    render: (row) => (
-      <Text span size="sm" style={numeric}>
-        {formatNumber(row.used)} {row.unit ?? 'units'}
-      </Text>
-    ),
-  },
-  {
-    key: 'allowance',
-    header: 'Allowance',
-    render: (row) => (
-      <Text span size="sm" style={numeric}>
-        {row.allowance === null ? 'Unlimited' : formatNumber(row.allowance)}
-      </Text>
-    ),
-  },
-  {
-    key: 'over',
-    header: 'Over allowance',
-    sortField: 'over_allowance',
-    render: (row) => (
-      <Text span size="sm" style={numeric} c={row.over_allowance > 0 ? undefined : 'dimmed'}>
-        {formatNumber(row.over_allowance)}
-        {row.over_allowance > 0 && row.overage_policy === 'stop' ? ' (not billed)' : ''}
-      </Text>
-    ),
-  },
-  {
-    key: 'accrued',
-    header: 'Overage accrued',
-    render: (row) => (
-      <Text span size="sm" style={numeric} c={row.overage_accrued_minor > 0 ? undefined : 'dimmed'}>
-        {formatMoney(row.overage_accrued_minor, row.currency)}
-      </Text>
-    ),
-  },
-];
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {row.organisation_name ? t`Organization · ${ph({ owner: row.email ?? noOwner })}` : row.plan_name}
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'feature',
+      header: t`Feature`,
+      render: (row) => (
+        <Text size="sm">
+          {row.feature_name}
+          {row.period === 'day' ? (
+            <Text span size="xs" c="dimmed">
+              {' '}
+              <Trans>· per day</Trans>
+            </Text>
+          ) : null}
+        </Text>
+      ),
+    },
+    {
+      key: 'used',
+      header: t`Used`,
+      sortField: 'used',
+      render: (row) => (
+        <Text span size="sm" style={numeric}>
+          {formatNumber(row.used)} {row.unit ?? t`units`}
+        </Text>
+      ),
+    },
+    {
+      key: 'allowance',
+      header: t`Allowance`,
+      render: (row) => (
+        <Text span size="sm" style={numeric}>
+          {row.allowance === null ? t`Unlimited` : formatNumber(row.allowance)}
+        </Text>
+      ),
+    },
+    {
+      key: 'over',
+      header: t`Over allowance`,
+      sortField: 'over_allowance',
+      render: (row) => (
+        <Text span size="sm" style={numeric} c={row.over_allowance > 0 ? undefined : 'dimmed'}>
+          {formatNumber(row.over_allowance)}
+          {row.over_allowance > 0 && row.overage_policy === 'stop' ? t` (not billed)` : ''}
+        </Text>
+      ),
+    },
+    {
+      key: 'accrued',
+      header: t`Overage accrued`,
+      render: (row) => (
+        <Text span size="sm" style={numeric} c={row.overage_accrued_minor > 0 ? undefined : 'dimmed'}>
+          {formatMoney(row.overage_accrued_minor, row.currency)}
+        </Text>
+      ),
+    },
+  ];
+}
 
 /**
  * `/admin/usage`: metered use per customer and feature in this month or the last, from the usage
@@ -124,18 +131,26 @@ const columns: Column<AdminUsageRow>[] = [
  */
 /** The overage revenue of the month: what its renewals charged past the allowance, per currency. */
 function OverageBilled({ billed, period }: { billed: AdminUsageList['overage_billed']; period: string }) {
-  const month = period === 'previous' ? 'last month' : 'this month';
+  const { t } = useLingui();
+  const amounts = billed.map((each) => formatMoney(each.amount_minor, each.currency)).join(' · ');
+  const previous = period === 'previous';
   return (
     // On a plate: the dot grid would show between the small letters of this line.
     <Text size="sm" c={billed.length > 0 ? undefined : 'dimmed'} className={plate.plate}>
       {billed.length > 0
-        ? `Overage billed ${month}: ${billed.map((each) => formatMoney(each.amount_minor, each.currency)).join(' · ')}`
-        : `No overage billed ${month} yet.`}
+        ? previous
+          ? t`Overage billed last month: ${amounts}`
+          : t`Overage billed this month: ${amounts}`
+        : previous
+          ? t`No overage billed last month yet.`
+          : t`No overage billed this month yet.`}
     </Text>
   );
 }
 
 export default function AdminUsagePage() {
+  const { t, i18n } = useLingui();
+  const columns = useUsageColumns();
   const list = useListQuery(LIST);
   const { query } = list;
   const answer = useListAdminUsageQuery(list.params);
@@ -144,23 +159,31 @@ export default function AdminUsagePage() {
 
   return (
     <ListPage
-      title="Usage"
-      description="Metered AI use per customer and feature, the top consumers first, with the overage accrued at each plan’s price."
+      title={t`Usage`}
+      description={t`Metered AI use per customer and feature, the top consumers first, with the overage accrued at each plan’s price.`}
       list={list}
       result={usage}
-      noun="usage rows"
-      searchPlaceholder="E-mail, organization or license ID"
+      noun={t`usage rows`}
+      searchPlaceholder={t`E-mail, organization or license ID`}
       filtered={list.filtered || query.sort !== LIST.defaultSort}
-      filters={<FilterSelect list={list} filter="period" label="Period" data={PERIOD_OPTIONS} w={170} />}
+      filters={
+        <FilterSelect
+          list={list}
+          filter="period"
+          label={t`Period`}
+          data={optionsIn(i18n, PERIOD_OPTIONS)}
+          w={170}
+        />
+      }
       note={
         answer.data ? (
           <OverageBilled billed={answer.data.overage_billed} period={query.filters.period ?? ''} />
         ) : null
       }
-      noMatchesHint="Check the spelling of the e-mail or name, or clear the search."
+      noMatchesHint={t`Check the spelling of the e-mail or name, or clear the search.`}
       empty={{
-        title: 'No metered use in this period',
-        text: 'Use appears here once customers’ apps report usage of a metered feature.',
+        title: t`No metered use in this period`,
+        text: t`Use appears here once customers’ apps report usage of a metered feature.`,
       }}
       csv={{ name: 'usage', columns: USAGE_CSV, fetchPage: pagesOf(readUsage, list.params) }}
       table={{

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminUser } from '../../../../../shared/api/admin';
@@ -15,7 +16,8 @@ import { formatDate, formatDateTime, formatRelative } from '../../licenses';
 import { adminApi, useListUsersQuery } from '../admin-endpoints';
 import { pagedResult, pagesOf } from '../query-answer';
 import { CreateUserModal } from '../users/create-user-modal';
-import { CREATED_RANGE, rangeCheckedParams } from '../users/date-range';
+import { optionsIn } from '../options-in';
+import { createdRange, rangeCheckedParams } from '../users/date-range';
 import { DeleteUserModal } from '../users/delete-user-modal';
 import { EditUserModal } from '../users/edit-user-modal';
 import { AccountStateBadge, RoleBadge } from '../users/user-badges';
@@ -27,6 +29,7 @@ import {
   USER_STATUS_OPTIONS,
   VERIFICATION_OPTIONS,
 } from '../users/user-format';
+import { i18n } from '@lingui/core';
 import type { CsvColumn } from '../../../components/data-table/csv';
 
 /** The users list as a CSV file: one row per account, times in ISO 8601 (UTC). */
@@ -34,8 +37,8 @@ const USERS_CSV: CsvColumn<AdminUser>[] = [
   { header: 'E-mail', value: (user) => user.email },
   { header: 'Name', value: (user) => user.full_name },
   { header: 'Company', value: (user) => user.company },
-  { header: 'Role', value: (user) => ROLE_LABELS[user.role] },
-  { header: 'Status', value: (user) => accountState(user).label },
+  { header: 'Role', value: (user) => i18n._(ROLE_LABELS[user.role]) },
+  { header: 'Status', value: (user) => accountState(user, i18n).label },
   { header: 'E-mail confirmed', value: (user) => (user.email_verified ? 'Yes' : 'No') },
   { header: 'Created', value: (user) => user.created_at },
   { header: 'Last sign-in', value: (user) => user.last_sign_in_at },
@@ -53,6 +56,7 @@ const USERS_LIST: ListQuerySpec<UserFilter> = {
 
 /** `/admin/users`: every account, with search, filters, sort and paging kept in the URL. */
 export default function AdminUsersPage() {
+  const { t, i18n } = useLingui();
   const list = useListQuery(USERS_LIST);
   const { query } = list;
   const range = rangeCheckedParams(list);
@@ -68,7 +72,7 @@ export default function AdminUsersPage() {
   const columns: Column<AdminUser>[] = [
     {
       key: 'user',
-      header: 'User',
+      header: t`User`,
       sortField: 'email',
       render: (user) => (
         <Stack gap={0} miw={220}>
@@ -90,22 +94,22 @@ export default function AdminUsersPage() {
           )}
           {me?.id === user.id && (
             <Text size="xs" c="dimmed">
-              This is you
+              <Trans>This is you</Trans>
             </Text>
           )}
         </Stack>
       ),
     },
-    { key: 'role', header: 'Role', sortField: 'role', render: (user) => <RoleBadge role={user.role} /> },
+    { key: 'role', header: t`Role`, sortField: 'role', render: (user) => <RoleBadge role={user.role} /> },
     {
       key: 'status',
-      header: 'Status',
+      header: t`Status`,
       sortField: 'status',
       render: (user) => <AccountStateBadge user={user} />,
     },
     {
       key: 'created',
-      header: 'Created',
+      header: t`Created`,
       sortField: 'created_at',
       render: (user) => (
         <Text size="sm" component="time" dateTime={user.created_at} style={{ whiteSpace: 'nowrap' }}>
@@ -115,7 +119,7 @@ export default function AdminUsersPage() {
     },
     {
       key: 'lastSignIn',
-      header: 'Last sign-in',
+      header: t`Last sign-in`,
       render: (user) =>
         user.last_sign_in_at ? (
           <Text
@@ -129,85 +133,88 @@ export default function AdminUsersPage() {
           </Text>
         ) : (
           <Text size="sm" c="dimmed">
-            Never
+            <Trans>Never</Trans>
           </Text>
         ),
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       align: 'right',
-      render: (user) => (
-        <RowActions>
-          <RowAction
-            label={`Details of ${user.email}`}
-            tooltip="Details"
-            icon={EyeIcon}
-            onClick={() => setViewing(user)}
-          />
-          <RowAction
-            label={`Edit ${user.email}`}
-            tooltip="Edit"
-            icon={PencilIcon}
-            onClick={() => setEditing(user)}
-          />
-          <RowAction
-            label={`Delete ${user.email}`}
-            tooltip="Delete"
-            icon={TrashIcon}
-            danger
-            onClick={() => setDeleting(user)}
-          />
-        </RowActions>
-      ),
+      render: (user) => {
+        const email = user.email;
+        return (
+          <RowActions>
+            <RowAction
+              label={t`Details of ${email}`}
+              tooltip={t`Details`}
+              icon={EyeIcon}
+              onClick={() => setViewing(user)}
+            />
+            <RowAction
+              label={t`Edit ${email}`}
+              tooltip={t`Edit`}
+              icon={PencilIcon}
+              onClick={() => setEditing(user)}
+            />
+            <RowAction
+              label={t`Delete ${email}`}
+              tooltip={t`Delete`}
+              icon={TrashIcon}
+              danger
+              onClick={() => setDeleting(user)}
+            />
+          </RowActions>
+        );
+      },
     },
   ];
 
   return (
     <ListPage
-      title="Users"
-      description="Every account: roles, status, licenses and payments."
-      create={{ label: 'New user', onClick: () => setCreating(true) }}
+      title={t`Users`}
+      description={t`Every account: roles, status, licenses and payments.`}
+      create={{ label: t`New user`, onClick: () => setCreating(true) }}
       list={list}
       result={users}
-      noun="users"
-      searchPlaceholder="E-mail, name or company"
+      noun={t`users`}
+      searchPlaceholder={t`E-mail, name or company`}
       filtered={list.filtered || query.sort !== USERS_LIST.defaultSort}
       filters={
         <>
           <FilterSelect
             list={list}
             filter="role"
-            label="Role"
-            data={[{ value: '', label: 'All roles' }, ...ROLE_OPTIONS]}
+            label={t`Role`}
+            data={[{ value: '', label: t`All roles` }, ...optionsIn(i18n, ROLE_OPTIONS)]}
             w={{ base: HALF_ROW, xs: 160 }}
           />
           <FilterSelect
             list={list}
             filter="status"
-            label="Status"
-            data={[{ value: '', label: 'All statuses' }, ...USER_STATUS_OPTIONS]}
+            label={t`Status`}
+            data={[{ value: '', label: t`All statuses` }, ...optionsIn(i18n, USER_STATUS_OPTIONS)]}
             w={{ base: HALF_ROW, xs: 160 }}
           />
           <FilterSelect
             list={list}
             filter="verification"
-            label="E-mail"
-            data={[{ value: '', label: 'All accounts' }, ...VERIFICATION_OPTIONS]}
+            label={t`E-mail`}
+            data={[{ value: '', label: t`All accounts` }, ...optionsIn(i18n, VERIFICATION_OPTIONS)]}
             w={{ base: HALF_ROW, xs: 170 }}
           />
           <DateRangeFilter
             from={query.filters.from}
             to={query.filters.to}
             onChange={list.setFilters}
-            labels={CREATED_RANGE}
+            labels={createdRange(i18n)}
           />
         </>
       }
-      noMatchesHint="Try another search or clear the filters."
+      noMatchesHint={t`Try another search or clear the filters.`}
       empty={{
-        title: 'No users yet',
-        text: 'Accounts appear here as people register, or create one yourself.',
+        title: t`No users yet`,
+        text: t`Accounts appear here as people register, or create one yourself.`,
       }}
       table={{ columns, rowKey: (user) => user.id }}
       csv={

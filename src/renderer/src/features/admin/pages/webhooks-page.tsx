@@ -1,3 +1,5 @@
+import { ph, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Code, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -52,6 +54,7 @@ const ENDPOINTS_CSV: CsvColumn<WebhookEndpoint>[] = [
 
 /** `/admin/webhooks`: endpoints that receive the portal's events, their secrets and delivery logs. */
 export default function AdminWebhooksPage() {
+  const { t } = useLingui();
   const list = useListQuery(LIST);
   const endpoints = pagedResult(useListWebhookEndpointsQuery(list.params));
   const [readEndpoints] = adminWebhooksApi.endpoints.listWebhookEndpoints.useLazyQuery();
@@ -68,19 +71,25 @@ export default function AdminWebhooksPage() {
   const [deleting, setDeleting] = useState<WebhookEndpoint | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpoint | null>(null);
   const [logOf, setLogOf] = useState<WebhookEndpoint | null>(null);
+  const rotatingUrl = rotating?.url;
+  const deletingUrl = deleting?.url;
 
   const setEnabled = async (endpoint: WebhookEndpoint, enabled: boolean) => {
     try {
       await updateEndpoint({ id: endpoint.id, changes: { enabled } }).unwrap();
       notifications.show({
         color: 'teal',
-        title: enabled ? 'Endpoint enabled' : 'Endpoint disabled',
+        title: enabled ? t`Endpoint enabled` : t`Endpoint disabled`,
         message: enabled
-          ? `${endpoint.url} receives events again; deliveries that waited go out now.`
-          : `${endpoint.url} receives nothing until it is enabled again.`,
+          ? t`${ph({ url: endpoint.url })} receives events again; deliveries that waited go out now.`
+          : t`${ph({ url: endpoint.url })} receives nothing until it is enabled again.`,
       });
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not change the endpoint', message: errorText(error) });
+      notifications.show({
+        color: 'red',
+        title: t`Could not change the endpoint`,
+        message: errorText(error),
+      });
     }
   };
 
@@ -89,18 +98,29 @@ export default function AdminWebhooksPage() {
       await sendTest(endpoint.id).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Test event queued',
-        message: `A webhook.test event is on its way to ${endpoint.url}; its delivery shows in the log.`,
+        title: t`Test event queued`,
+        message: t`A webhook.test event is on its way to ${ph({ url: endpoint.url })}; its delivery shows in the log.`,
       });
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not send a test event', message: errorText(error) });
+      notifications.show({ color: 'red', title: t`Could not send a test event`, message: errorText(error) });
     }
+  };
+
+  const eventCount = (count: number) => plural(count, { one: '# event', other: '# events' });
+  const failingSince = (since: string, failures: number) => {
+    const moment = formatMoment(since);
+    return failures > 0
+      ? plural(failures, {
+          one: `Failing since ${moment}, # delivery failed`,
+          other: `Failing since ${moment}, # deliveries failed`,
+        })
+      : t`Failing since ${moment}`;
   };
 
   const columns: Column<WebhookEndpoint>[] = [
     {
       key: 'url',
-      header: 'Endpoint',
+      header: t`Endpoint`,
       sortField: 'url',
       render: (endpoint) => (
         <Stack gap={2} miw={200} maw={420}>
@@ -117,18 +137,18 @@ export default function AdminWebhooksPage() {
     },
     {
       key: 'events',
-      header: 'Events',
+      header: t`Events`,
       render: (endpoint) => (
         <Text size="sm" title={endpoint.event_types.join(', ')}>
           {endpoint.event_types.length === 1
             ? endpoint.event_types[0]
-            : `${endpoint.event_types.length} events`}
+            : eventCount(endpoint.event_types.length)}
         </Text>
       ),
     },
     {
       key: 'state',
-      header: 'Status',
+      header: t`Status`,
       render: (endpoint) => {
         const state = endpointState(endpoint);
         return (
@@ -143,10 +163,7 @@ export default function AdminWebhooksPage() {
             ) : null}
             {endpoint.enabled && endpoint.failing_since ? (
               <Text size="xs" c="dimmed">
-                Failing since {formatMoment(endpoint.failing_since)}
-                {endpoint.consecutive_failures > 0
-                  ? `, ${endpoint.consecutive_failures} ${endpoint.consecutive_failures === 1 ? 'delivery' : 'deliveries'} failed`
-                  : ''}
+                {failingSince(endpoint.failing_since, endpoint.consecutive_failures)}
               </Text>
             ) : null}
           </Stack>
@@ -155,7 +172,7 @@ export default function AdminWebhooksPage() {
     },
     {
       key: 'created',
-      header: 'Added',
+      header: t`Added`,
       sortField: 'created_at',
       render: (endpoint) => (
         <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -165,51 +182,51 @@ export default function AdminWebhooksPage() {
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t`Actions`,
       render: (endpoint) => (
         <RowActions align="left">
           <RowAction
-            label={`Deliveries to ${endpoint.url}`}
-            tooltip="Deliveries"
+            label={t`Deliveries to ${ph({ url: endpoint.url })}`}
+            tooltip={t`Deliveries`}
             icon={ArrowRightIcon}
             onClick={() => setLogOf(endpoint)}
           />
           <RowAction
-            label={`Send a test event to ${endpoint.url}`}
-            tooltip="Send a test event"
+            label={t`Send a test event to ${ph({ url: endpoint.url })}`}
+            tooltip={t`Send a test event`}
             icon={MailIcon}
             onClick={() => void test(endpoint)}
           />
           <RowAction
-            label={`Edit ${endpoint.url}`}
-            tooltip="Edit"
+            label={t`Edit ${ph({ url: endpoint.url })}`}
+            tooltip={t`Edit`}
             icon={PencilIcon}
             onClick={() => setEditing(endpoint)}
           />
           <RowAction
-            label={`Rotate the signing secret of ${endpoint.url}`}
-            tooltip="Rotate the signing secret"
+            label={t`Rotate the signing secret of ${ph({ url: endpoint.url })}`}
+            tooltip={t`Rotate the signing secret`}
             icon={KeyIcon}
             onClick={() => setRotating(endpoint)}
           />
           {endpoint.enabled ? (
             <RowAction
-              label={`Disable ${endpoint.url}`}
-              tooltip="Disable"
+              label={t`Disable ${ph({ url: endpoint.url })}`}
+              tooltip={t`Disable`}
               icon={BanIcon}
               onClick={() => void setEnabled(endpoint, false)}
             />
           ) : (
             <RowAction
-              label={`Enable ${endpoint.url}`}
-              tooltip="Enable"
+              label={t`Enable ${ph({ url: endpoint.url })}`}
+              tooltip={t`Enable`}
               icon={CheckIcon}
               onClick={() => void setEnabled(endpoint, true)}
             />
           )}
           <RowAction
-            label={`Delete ${endpoint.url}`}
-            tooltip="Delete"
+            label={t`Delete ${ph({ url: endpoint.url })}`}
+            tooltip={t`Delete`}
             icon={TrashIcon}
             danger
             onClick={() => setDeleting(endpoint)}
@@ -221,17 +238,17 @@ export default function AdminWebhooksPage() {
 
   return (
     <ListPage
-      title="Webhooks"
-      description="Endpoints that receive the portal's events (licenses, activations, payments, subscriptions), signed as Standard Webhooks describe and retried for about a day."
-      create={{ label: 'Add endpoint', onClick: () => setEditing('new') }}
+      title={t`Webhooks`}
+      description={t`Endpoints that receive the portal's events (licenses, activations, payments, subscriptions), signed as Standard Webhooks describe and retried for about a day.`}
+      create={{ label: t`Add endpoint`, onClick: () => setEditing('new') }}
       list={list}
       result={endpoints}
-      noun="endpoints"
-      searchPlaceholder="URL or description"
-      noMatchesHint="Try another URL, or clear the search."
+      noun={t`endpoints`}
+      searchPlaceholder={t`URL or description`}
+      noMatchesHint={t`Try another URL, or clear the search.`}
       empty={{
-        title: 'No webhook endpoints yet',
-        text: 'Add an endpoint to have the portal tell another system when licenses, payments or subscriptions change.',
+        title: t`No webhook endpoints yet`,
+        text: t`Add an endpoint to have the portal tell another system when licenses, payments or subscriptions change.`,
       }}
       csv={{
         name: 'webhook-endpoints',
@@ -252,8 +269,8 @@ export default function AdminWebhooksPage() {
           setEditing(null);
           notifications.show({
             color: 'teal',
-            title: 'Endpoint saved',
-            message: 'The changes apply to new events.',
+            title: t`Endpoint saved`,
+            message: t`The changes apply to new events.`,
           });
         }}
       />
@@ -267,9 +284,9 @@ export default function AdminWebhooksPage() {
       <ConfirmDialog
         centered
         opened={rotating !== null}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate secret"
-        failureTitle="Could not rotate the secret"
+        title={t`Rotate the signing secret?`}
+        confirmLabel={t`Rotate secret`}
+        failureTitle={t`Could not rotate the secret`}
         onClose={() => setRotating(null)}
         onConfirm={async () => {
           if (!rotating) return;
@@ -279,31 +296,35 @@ export default function AdminWebhooksPage() {
         }}
       >
         <Text size="sm">
-          A new secret signs every delivery to <Code>{rotating?.url}</Code> from now on. The current one keeps
-          signing too for 24 hours, so the receiver can switch over without missing any.
+          <Trans>
+            A new secret signs every delivery to <Code>{rotatingUrl}</Code> from now on. The current one keeps
+            signing too for 24 hours, so the receiver can switch over without missing any.
+          </Trans>
         </Text>
       </ConfirmDialog>
 
       <ConfirmDialog
         centered
         opened={deleting !== null}
-        title="Delete this endpoint?"
-        confirmLabel="Delete endpoint"
-        failureTitle="Could not delete the endpoint"
+        title={t`Delete this endpoint?`}
+        confirmLabel={t`Delete endpoint`}
+        failureTitle={t`Could not delete the endpoint`}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           if (!deleting) return;
           await deleteEndpoint(deleting.id).unwrap();
           notifications.show({
             color: 'teal',
-            title: 'Endpoint deleted',
-            message: `${deleting.url} receives nothing more.`,
+            title: t`Endpoint deleted`,
+            message: t`${ph({ url: deleting.url })} receives nothing more.`,
           });
           setDeleting(null);
         }}
       >
         <Text size="sm">
-          <Code>{deleting?.url}</Code> will receive nothing more, and its delivery log is deleted with it.
+          <Trans>
+            <Code>{deletingUrl}</Code> will receive nothing more, and its delivery log is deleted with it.
+          </Trans>
         </Text>
       </ConfirmDialog>
     </ListPage>

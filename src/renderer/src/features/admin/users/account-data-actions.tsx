@@ -1,3 +1,5 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph } from '@lingui/core/macro';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -15,6 +17,7 @@ import {
  * asked), and erasing the account now with a reason the security log keeps.
  */
 export function AccountDataActions({ user, onErased }: { user: AdminUser; onErased: () => void }) {
+  const { t } = useLingui();
   const [requestExport, { isLoading: exporting }] = useRequestUserDataExportMutation();
   const [eraseUser] = useEraseUserMutation();
   const [erasing, setErasing] = useState(false);
@@ -25,14 +28,14 @@ export function AccountDataActions({ user, onErased }: { user: AdminUser; onEras
       await requestExport(user.id).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Data export asked for',
-        message: `The link to the archive is mailed to ${user.email} when it is ready.`,
+        title: t`Data export asked for`,
+        message: t`The link to the archive is mailed to ${ph({ email: user.email })} when it is ready.`,
       });
     } catch (failure) {
       notifications.show({
         color: 'red',
         title: failureMessage(failure, adminAccountDataMessages.exportFailed),
-        message: 'Nothing was asked for.',
+        message: t`Nothing was asked for.`,
       });
     }
   };
@@ -41,17 +44,17 @@ export function AccountDataActions({ user, onErased }: { user: AdminUser; onEras
     <>
       <Group gap="sm">
         <Button variant="default" onClick={() => void exportData()} loading={exporting}>
-          Export data
+          <Trans>Export data</Trans>
         </Button>
         <Button variant="light" color="red" onClick={() => setErasing(true)}>
-          Erase account…
+          <Trans>Erase account…</Trans>
         </Button>
       </Group>
       <ConfirmDialog
         opened={erasing}
-        title={`Erase ${user.email}?`}
-        confirmLabel="Erase account"
-        failureTitle="Could not erase the account"
+        title={t`Erase ${ph({ email: user.email })}?`}
+        confirmLabel={t`Erase account`}
+        failureTitle={t`Could not erase the account`}
         fallback={adminAccountDataMessages.eraseFailed}
         onClose={() => {
           setErasing(false);
@@ -61,8 +64,8 @@ export function AccountDataActions({ user, onErased }: { user: AdminUser; onEras
           await eraseUser({ id: user.id, reason: reason.trim() }).unwrap();
           notifications.show({
             color: 'teal',
-            title: 'Account erased',
-            message: 'Its invoices and payments are kept.',
+            title: t`Account erased`,
+            message: t`Its invoices and payments are kept.`,
           });
           setErasing(false);
           setReason('');
@@ -71,13 +74,15 @@ export function AccountDataActions({ user, onErased }: { user: AdminUser; onEras
       >
         <Stack gap="sm">
           <Text size="sm">
-            Now, with no grace period: subscriptions are cancelled, licenses end, and the personal data is
-            erased. Invoices, credit notes and payments are kept as issued; the security log keeps the
-            account’s id only.
+            <Trans>
+              Now, with no grace period: subscriptions are cancelled, licenses end, and the personal data is
+              erased. Invoices, credit notes and payments are kept as issued; the security log keeps the
+              account’s id only.
+            </Trans>
           </Text>
           <TextInput
-            label="Reason"
-            description="Kept in the security log."
+            label={t`Reason`}
+            description={t`Kept in the security log.`}
             required
             value={reason}
             onChange={(event) => setReason(event.currentTarget.value)}

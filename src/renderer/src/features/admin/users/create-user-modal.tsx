@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph } from '@lingui/core/macro';
+import { optionsIn } from '../options-in';
 import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -29,6 +32,7 @@ export interface CreateUserModalProps {
  * sends no e-mail, so the administrator hands it over) and the role. The address counts as confirmed.
  */
 export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalProps) {
+  const { t, i18n } = useLingui();
   const [createUser] = useCreateUserMutation();
   const { form, restart, dialog } = useDialogForm<CreateUserValues>({
     initialValues: emptyCreateUser,
@@ -39,8 +43,8 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
       const user = await createUser(toCreateUserRequest(values)).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'User created',
-        message: `${user.email} can sign in with the password you set.`,
+        title: t`User created`,
+        message: t`${ph({ email: user.email })} can sign in with the password you set.`,
       });
       restart(emptyCreateUser);
       onCreated(user);
@@ -56,31 +60,36 @@ export function CreateUserModal({ opened, onClose, onCreated }: CreateUserModalP
     <FormDialog
       opened={opened}
       onClose={close}
-      title="New user"
+      title={t`New user`}
       size="lg"
       {...dialog}
-      failureTitle="Could not create the user"
-      submitLabel="Create user"
+      failureTitle={t`Could not create the user`}
+      submitLabel={t`Create user`}
     >
       <EmailField autoComplete="off" data-autofocus {...form.getInputProps('email')} />
       <Group grow align="flex-start" gap="md" wrap="wrap">
-        <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
-        <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
+        <TextInput label={t`Full name`} autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
+        <TextInput label={t`Company`} autoComplete="off" miw={200} {...form.getInputProps('company')} />
       </Group>
       <div>
         <PasswordField
-          label="Password"
-          description="The user signs in with it; no e-mail is sent, so pass it on securely."
+          label={t`Password`}
+          description={t`The user signs in with it; no e-mail is sent, so pass it on securely.`}
           autoComplete="new-password"
           required
           {...form.getInputProps('password')}
         />
         <PasswordStrengthMeter password={form.values.password} email={form.values.email} />
       </div>
-      <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" {...form.getInputProps('role')} />
+      <NativeSelect
+        label={t`Role`}
+        data={optionsIn(i18n, ROLE_OPTIONS)}
+        size="md"
+        {...form.getInputProps('role')}
+      />
       {form.values.role === 'admin' && (
         <Text size="sm" c="dimmed">
-          Administrators can manage every account, license and payment.
+          <Trans>Administrators can manage every account, license and payment.</Trans>
         </Text>
       )}
     </FormDialog>

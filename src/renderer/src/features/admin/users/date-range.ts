@@ -1,8 +1,16 @@
 import { type SkipToken, skipToken } from '@reduxjs/toolkit/query/react';
+import type { I18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type { ListParams } from '../../../components/data-table/list-query';
 
 /** The labels of a "created" date range filter. */
-export const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
+const CREATED_RANGE = { from: msg`Created from`, to: msg`Created to` };
+
+/** The labels of a "created" date range filter in the language shown now. */
+export const createdRange = (i18n: I18n) => ({
+  from: i18n._(CREATED_RANGE.from),
+  to: i18n._(CREATED_RANGE.to),
+});
 
 /**
  * Checks a list's "from"/"to" date filters (`YYYY-MM-DD`) as a shared link or a hand-edited URL
@@ -11,7 +19,7 @@ export const CREATED_RANGE = { from: 'Created from', to: 'Created to' };
  */
 export function checkDateRange(from: string, to: string) {
   const problem =
-    from && to && from > to ? 'The start date is after the end date. Change one of the dates.' : null;
+    from && to && from > to ? t`The start date is after the end date. Change one of the dates.` : null;
   return { problem };
 }
 

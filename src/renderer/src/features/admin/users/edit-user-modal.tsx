@@ -1,3 +1,6 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { ph } from '@lingui/core/macro';
+import { optionsIn } from '../options-in';
 import { Alert, Group, NativeSelect, TextInput } from '@mantine/core';
 import { schemaResolver } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -31,6 +34,7 @@ export interface EditUserModalProps {
  * its message shows in the form.
  */
 export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
+  const { t, i18n } = useLingui();
   const [updateUser] = useUpdateUserMutation();
   const { form, restart, dialog } = useDialogForm<EditUserValues>({
     initialValues: user ? editValuesOf(user) : editValuesOf(placeholder),
@@ -42,7 +46,11 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
       const changes = toUpdateUserRequest(user, values);
       if (!changes) return onClose();
       const saved = await updateUser({ id: user.id, changes }).unwrap();
-      notifications.show({ color: 'teal', title: 'User updated', message: `${saved.email} is saved.` });
+      notifications.show({
+        color: 'teal',
+        title: t`User updated`,
+        message: t`${ph({ email: saved.email })} is saved.`,
+      });
       onSaved(saved);
     },
   });
@@ -60,24 +68,30 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
     <FormDialog
       opened={user !== null}
       onClose={onClose}
-      title={user ? `Edit ${user.email}` : 'Edit user'}
+      title={user ? t`Edit ${ph({ email: user.email })}` : t`Edit user`}
       size="lg"
       {...dialog}
-      failureTitle="Could not save the user"
-      submitLabel="Save changes"
+      failureTitle={t`Could not save the user`}
+      submitLabel={t`Save changes`}
       submitDisabled={!form.isDirty()}
     >
       <EmailField autoComplete="off" {...form.getInputProps('email')} />
       <Group grow align="flex-start" gap="md" wrap="wrap">
-        <TextInput label="Full name" autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
-        <TextInput label="Company" autoComplete="off" miw={200} {...form.getInputProps('company')} />
+        <TextInput label={t`Full name`} autoComplete="off" miw={200} {...form.getInputProps('full_name')} />
+        <TextInput label={t`Company`} autoComplete="off" miw={200} {...form.getInputProps('company')} />
       </Group>
       <Group grow align="flex-start" gap="md" wrap="wrap">
-        <NativeSelect label="Role" data={ROLE_OPTIONS} size="md" miw={160} {...form.getInputProps('role')} />
         <NativeSelect
-          label="Status"
-          description="A disabled account cannot sign in."
-          data={USER_STATUS_OPTIONS}
+          label={t`Role`}
+          data={optionsIn(i18n, ROLE_OPTIONS)}
+          size="md"
+          miw={160}
+          {...form.getInputProps('role')}
+        />
+        <NativeSelect
+          label={t`Status`}
+          description={t`A disabled account cannot sign in.`}
+          data={optionsIn(i18n, USER_STATUS_OPTIONS)}
           size="md"
           miw={160}
           {...form.getInputProps('status')}
@@ -85,7 +99,7 @@ export function EditUserModal({ user, onClose, onSaved }: EditUserModalProps) {
       </Group>
       {endsSessions && (
         <Alert color="yellow" variant="light" icon={<AlertIcon size={18} />}>
-          Saving signs this user out everywhere at once.
+          <Trans>Saving signs this user out everywhere at once.</Trans>
         </Alert>
       )}
     </FormDialog>

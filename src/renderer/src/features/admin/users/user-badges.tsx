@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Badge } from '@mantine/core';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { StatusBadge } from '../../../components/data/status-badge';
@@ -5,14 +6,15 @@ import { accountState, ROLE_LABELS } from './user-format';
 
 /** Administrators stand out; plain users read as plain text. */
 export function RoleBadge({ role }: { role: AdminUser['role'] }) {
+  const { i18n } = useLingui();
   return role === 'admin' ? (
     // Light iris: the dark text on the tint passes AA in both schemes.
     <Badge variant="light" color="iris" tt="none" size="md" style={{ minWidth: 'max-content' }}>
-      {ROLE_LABELS.admin}
+      {i18n._(ROLE_LABELS.admin)}
     </Badge>
   ) : (
     <Badge variant="default" tt="none" size="md" fw={500} style={{ minWidth: 'max-content' }}>
-      {ROLE_LABELS.user}
+      {i18n._(ROLE_LABELS.user)}
     </Badge>
   );
 }
@@ -23,7 +25,8 @@ export function RoleBadge({ role }: { role: AdminUser['role'] }) {
  * words keep the body colour, so each passes 4.5:1 in both schemes.
  */
 export function AccountStateBadge({ user }: { user: Pick<AdminUser, 'status' | 'email_verified'> }) {
-  const state = accountState(user);
+  const { i18n } = useLingui();
+  const state = accountState(user, i18n);
   return (
     <StatusBadge tone={state.tone} size="md">
       {state.label}

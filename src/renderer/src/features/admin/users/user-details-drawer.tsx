@@ -1,3 +1,7 @@
+import { ph, plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
+import { Trans } from '@lingui/react/macro';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 import {
   Alert,
   Anchor,
@@ -158,21 +162,29 @@ function RecentList<Item>({
   );
 }
 
+function seatsOf(license: AdminLicense): string {
+  const used = formatNumber(license.activations_used);
+  const allowed = formatNumber(license.max_activations);
+  return t`${used} of ${allowed} seats`;
+}
+
 function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<AdminLicense>> }) {
   const link = `${portalPaths.adminLicenses}?userId=${encodeURIComponent(userId)}`;
   return (
     <RecentList
-      title="Licenses"
+      title={t`Licenses`}
       link={link}
-      linkLabel="Show in Licenses"
+      linkLabel={t`Show in Licenses`}
       state={state}
       empty={
         <>
-          No licenses.{' '}
-          <Anchor component={Link} to={link} size="sm">
-            Issue one on the Licenses screen
-          </Anchor>
-          .
+          <Trans>
+            No licenses.{' '}
+            <Anchor component={Link} to={link} size="sm">
+              Issue one on the Licenses screen
+            </Anchor>
+            .
+          </Trans>
         </>
       }
       itemKey={(license) => license.license_id}
@@ -189,7 +201,7 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
           <Stack gap={2} align="flex-end" style={{ flex: 'none' }}>
             <LicenseStatusBadge status={license.status} size="sm" />
             <Text size="xs" c="dimmed">
-              {formatNumber(license.activations_used)} of {formatNumber(license.max_activations)} seats
+              {seatsOf(license)}
             </Text>
           </Stack>
         </Group>
@@ -201,11 +213,11 @@ function LicensesSection({ userId, state }: { userId: string; state: Load<Paged<
 function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<AdminPayment>> }) {
   return (
     <RecentList
-      title="Payments"
+      title={t`Payments`}
       link={`${portalPaths.adminPayments}?userId=${encodeURIComponent(userId)}`}
-      linkLabel="Show in Payments"
+      linkLabel={t`Show in Payments`}
       state={state}
-      empty="No payments yet."
+      empty={t`No payments yet.`}
       itemKey={(payment) => payment.id}
       renderItem={(payment) => (
         <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -226,35 +238,41 @@ function PaymentsSection({ userId, state }: { userId: string; state: Load<Paged<
 
 /** Whether the address is confirmed, and since when once the account's details are read. */
 function ConfirmationFact({ user, detail }: { user: AdminUser; detail: AdminUserDetail | null }) {
-  if (!user.email_verified) return <>Not confirmed yet</>;
+  if (!user.email_verified) return <Trans>Not confirmed yet</Trans>;
   const at = detail?.id === user.id ? detail.email_verified_at : null;
+  const day = at ? formatDate(at) : '';
   return at ? (
-    <>
+    <Trans>
       Confirmed on{' '}
       <time dateTime={at} title={formatDateTime(at)}>
-        {formatDate(at)}
+        {day}
       </time>
-    </>
+    </Trans>
   ) : (
-    <>Confirmed</>
+    <Trans>Confirmed</Trans>
   );
 }
 
 /** "Authenticator app and 2 passkeys", or "Off": what the account proves a sign-in with beyond its password. */
+function passkeysText(count: number): string {
+  const number = formatNumber(count);
+  return plural(count, { one: `${number} passkey`, other: `${number} passkeys` });
+}
+
 export function secondFactorsText(factors: AdminUserDetail['second_factors']): string {
   const parts = [
-    ...(factors.authenticator_app ? ['Authenticator app'] : []),
-    ...(factors.passkeys > 0
-      ? [`${formatNumber(factors.passkeys)} passkey${factors.passkeys === 1 ? '' : 's'}`]
-      : []),
+    ...(factors.authenticator_app ? [t`Authenticator app`] : []),
+    ...(factors.passkeys > 0 ? [passkeysText(factors.passkeys)] : []),
   ];
-  return parts.length === 0 ? 'Off: password only' : `On: ${parts.join(' and ')}`;
+  if (parts.length === 0) return t`Off: password only`;
+  const methods = new Intl.ListFormat(formattingLocale() ?? 'en', { type: 'conjunction' }).format(parts);
+  return t`On: ${methods}`;
 }
 
 function SecondFactorsFact({ detail, failed }: { detail: AdminUserDetail | null; failed: boolean }) {
   if (detail) return <>{secondFactorsText(detail.second_factors)}</>;
-  if (failed) return <>Not known</>;
-  return <Skeleton component="span" display="inline-block" height={14} width={120} aria-label="Loading" />;
+  if (failed) return <Trans>Not known</Trans>;
+  return <Skeleton component="span" display="inline-block" height={14} width={120} aria-label={t`Loading`} />;
 }
 
 /**
@@ -277,9 +295,9 @@ function ConfirmationSection({
     setFailure(null);
     try {
       const answer = await resend(user.id).unwrap();
-      showToast({ title: 'Confirmation link sent', message: `${answer.message}: ${user.email}.` });
+      showToast({ title: t`Confirmation link sent`, message: `${answer.message}: ${user.email}.` });
     } catch (error) {
-      setFailure(toSubmitFailure(error, 'Could not send a new confirmation link').message);
+      setFailure(toSubmitFailure(error, t`Could not send a new confirmation link`).message);
     }
   };
 
@@ -287,10 +305,10 @@ function ConfirmationSection({
     setFailure(null);
     try {
       const saved = await update({ id: user.id, changes: { email_verified: true } }).unwrap();
-      showToast({ title: 'E-mail confirmed', message: `${saved.email} can sign in now.` });
+      showToast({ title: t`E-mail confirmed`, message: t`${ph({ email: saved.email })} can sign in now.` });
       onChanged(saved);
     } catch (error) {
-      setFailure(toSubmitFailure(error, 'Could not mark the address as confirmed').message);
+      setFailure(toSubmitFailure(error, t`Could not mark the address as confirmed`).message);
     }
   };
 
@@ -298,12 +316,12 @@ function ConfirmationSection({
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="user-confirmation-heading">
       <Stack gap="sm">
         <Title order={3} size="h5" id="user-confirmation-heading">
-          E-mail not confirmed
+          <Trans>E-mail not confirmed</Trans>
         </Title>
         <Text size="sm">
           {disabled
-            ? 'This account is disabled. Enable it before sending a confirmation link.'
-            : 'This person has not opened the confirmation link yet, so they cannot sign in. Send a new link, or mark the address as confirmed if you know it is theirs.'}
+            ? t`This account is disabled. Enable it before sending a confirmation link.`
+            : t`This person has not opened the confirmation link yet, so they cannot sign in. Send a new link, or mark the address as confirmed if you know it is theirs.`}
         </Text>
         {failure && <SectionError message={failure} />}
         <Group gap="sm">
@@ -314,7 +332,7 @@ function ConfirmationSection({
             loading={resending.isLoading}
             disabled={disabled || confirming.isLoading}
           >
-            Resend confirmation
+            <Trans>Resend confirmation</Trans>
           </Button>
           <Button
             variant="light"
@@ -323,7 +341,7 @@ function ConfirmationSection({
             loading={confirming.isLoading}
             disabled={resending.isLoading}
           >
-            Mark as confirmed
+            <Trans>Mark as confirmed</Trans>
           </Button>
         </Group>
       </Stack>
@@ -336,6 +354,8 @@ function ConfirmationSection({
  * and payments with links to the full lists (filtered by this user), and Edit / Delete.
  */
 export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }: UserDetailsDrawerProps) {
+  // Shown again in the language chosen while it is open.
+  useLingui();
   const id = user?.id ?? skipToken;
   // Through the slice: the account becomes its selectedUser. A change to the account (any admin
   // write) reads all three again.
@@ -349,7 +369,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
       opened={user !== null}
       onClose={onClose}
       size="lg"
-      title={user ? `User details: ${displayName(user)}` : 'User details'}
+      title={user ? t`User details: ${ph({ name: displayName(user) })}` : t`User details`}
     >
       {user && (
         <Stack gap="lg">
@@ -359,24 +379,24 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
               <AccountStateBadge user={user} />
             </Group>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
-              <Fact label="E-mail">{user.email}</Fact>
-              <Fact label="Full name">{user.full_name || '—'}</Fact>
-              <Fact label="Company">{user.company || '—'}</Fact>
-              <Fact label="Created">{formatDate(user.created_at)}</Fact>
-              <Fact label="Last sign-in">
+              <Fact label={t`E-mail`}>{user.email}</Fact>
+              <Fact label={t`Full name`}>{user.full_name || '—'}</Fact>
+              <Fact label={t`Company`}>{user.company || '—'}</Fact>
+              <Fact label={t`Created`}>{formatDate(user.created_at)}</Fact>
+              <Fact label={t`Last sign-in`}>
                 {user.last_sign_in_at ? (
                   <time dateTime={user.last_sign_in_at} title={formatDateTime(user.last_sign_in_at)}>
                     {formatRelative(user.last_sign_in_at)}
                   </time>
                 ) : (
-                  'Never'
+                  t`Never`
                 )}
               </Fact>
-              <Fact label="Updated">{formatDateTime(user.updated_at)}</Fact>
-              <Fact label="E-mail address">
+              <Fact label={t`Updated`}>{formatDateTime(user.updated_at)}</Fact>
+              <Fact label={t`E-mail address`}>
                 <ConfirmationFact user={user} detail={detail.data} />
               </Fact>
-              <Fact label="Two-factor sign-in">
+              <Fact label={t`Two-factor sign-in`}>
                 <SecondFactorsFact detail={detail.data} failed={detail.error !== null} />
               </Fact>
             </SimpleGrid>
@@ -386,9 +406,9 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
             <SectionError message={detail.error} />
           ) : (
             <SimpleGrid cols={3} spacing="sm" aria-busy={!counts || undefined}>
-              <Count label="Licenses" value={counts?.licenses} />
-              <Count label="Machines" value={counts?.active_activations} />
-              <Count label="Payments" value={counts?.payments} />
+              <Count label={t`Licenses`} value={counts?.licenses} />
+              <Count label={t`Machines`} value={counts?.active_activations} />
+              <Count label={t`Payments`} value={counts?.payments} />
             </SimpleGrid>
           )}
           <LicensesSection userId={user.id} state={licenses} />
@@ -396,7 +416,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
           <CustomerInvoicesSection userId={user.id} />
           <Group gap="sm">
             <Button variant="default" leftSection={<PencilIcon size={16} />} onClick={() => onEdit(user)}>
-              Edit user
+              <Trans>Edit user</Trans>
             </Button>
             <Button
               variant="light"
@@ -404,7 +424,7 @@ export function UserDetailsDrawer({ user, onClose, onEdit, onDelete, onChanged }
               leftSection={<TrashIcon size={16} />}
               onClick={() => onDelete(user)}
             >
-              Delete user
+              <Trans>Delete user</Trans>
             </Button>
           </Group>
           {user.role === 'user' ? <AccountDataActions user={user} onErased={onClose} /> : null}

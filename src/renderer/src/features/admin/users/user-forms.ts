@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { z } from 'zod';
 import { createAdminUserRequestSchema, updateAdminUserRequestSchema } from '../../../../../shared/api/admin';
 import { displayText, emailSchema, newPasswordSchema } from '../../../../../shared/api/common';
@@ -23,7 +24,8 @@ export const createUserFormSchema = z
   })
   .refine((values) => !passwordContainsEmail(values.password, values.email), {
     ...always,
-    message: 'Choose a password that does not contain the e-mail address',
+    // Worded when the check fails, in the language shown then.
+    error: () => t`Choose a password that does not contain the e-mail address`,
     path: ['password'],
   });
 export type CreateUserValues = z.input<typeof createUserFormSchema>;
