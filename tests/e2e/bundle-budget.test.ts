@@ -8,9 +8,10 @@ import { describePortal } from './support/portal.js';
  * 14 asks for 100 KB, out of reach while React and React DOM alone are 67 KB of it (see
  * bench/README.md), so the budget is the issue's 150 KB: the sign-in screen's other ways in (a
  * passkey button; the second step loads only when asked for) took it past the 148 KB it needed before.
- * Issue 34's languages add Lingui's runtime and each message's id (about 5 KB): 155 KB.
+ * Issue 34's languages add Lingui's runtime (3.5 KB), the language switch and each message's id
+ * (about 6 KB in all, measured on /login: 149.8 KB before, 155.8 after): 157 KB.
  */
-const BUDGET_KB = 155;
+const BUDGET_KB = 157;
 const BUDGET_BYTES = BUDGET_KB * 1024;
 
 interface Script {
