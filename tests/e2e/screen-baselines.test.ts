@@ -14,6 +14,8 @@ import {
   watchPage,
 } from './support/portal.js';
 import {
+  callApiOk,
+  accessToken,
   type SeededCustomer,
   seedAdminLists,
   seedCustomer,
@@ -21,6 +23,7 @@ import {
   seedSubscription,
 } from './support/seed.js';
 import type { Credentials, PortalServer } from './support/server.js';
+import { LANGUAGE_STORAGE_KEY } from '../../src/shared/storage-keys.js';
 import {
   ADMIN_SCREENS,
   type ScreenContext,
@@ -191,12 +194,13 @@ async function photograph(
   device: Device,
   problems: string[],
   checks: SchemeChecks,
+  schemes: readonly Scheme[] = SCHEMES,
 ): Promise<void> {
   const label = `${name} (${device.name})`;
   // Off the content: no row or button is hovered in the picture or for axe.
   await page.mouse.move(0, 0);
   await page.evaluate('document.fonts.ready');
-  for (const scheme of SCHEMES) {
+  for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect.poll(() => appliedColorScheme(page), { message: `${name} ${scheme}` }).toBe(scheme);
     const picture = await page.screenshot({
@@ -231,6 +235,8 @@ async function photographSignedIn(
   screens: readonly SignedInScreen[],
   context: ScreenContext,
   problems: string[],
+  /** A screen in another language: any h1 announces it, and the schemes to photograph. */
+  other: { heading: RegExp; schemes: readonly Scheme[] } | undefined = undefined,
 ): Promise<void> {
   tick(portal.server);
   const browserContext = await deviceContext(portal, device);
@@ -240,8 +246,8 @@ async function photographSignedIn(
   await signIn(page, who.email, who.password);
   for (const screen of screens) {
     try {
-      await showScreen(page, network, screen, context);
-      await photograph(page, screen.name, device, problems, screenProblems);
+      await showScreen(page, network, screen, context, other?.heading);
+      await photograph(page, screen.name, device, problems, screenProblems, other?.schemes);
     } catch (error) {
       const path = await screenshotPath(`failure-baseline-${screen.name}-${device.name}`);
       await page.screenshot({ path }).catch(() => undefined);
@@ -340,6 +346,59 @@ describePortal(
         expect(problems, problems.join('\n')).toEqual([]);
       });
     }
+
+    /**
+     * Issue 34: German, the language with the longest words, at both widths, in light: the public
+     * pages in a browser that chose German, the customer's screens for an account whose language is
+     * German. A word too long for its place shows as a changed picture or, on a phone, as a page
+     * that scrolls sideways.
+     */
+    for (const device of DEVICES)
+      it(`the public pages and the customer's screens in German on a ${device.name}`, async () => {
+        const problems: string[] = [];
+        const context = await deviceContext(portal, device);
+        const page = await context.newPage();
+        watchPage(page);
+        await page.goto('/landing');
+        await page.evaluate(`localStorage.setItem(${JSON.stringify(LANGUAGE_STORAGE_KEY)}, 'de')`);
+        for (const target of PUBLIC_PAGES.filter((candidate) => candidate.name !== 'verify-registration')) {
+          try {
+            await page.goto(await target.url(portal));
+            await page.getByRole('heading', { level: 1 }).first().waitFor();
+            await page.waitForLoadState('networkidle');
+            await photograph(page, `${target.name}-de`, device, problems, noChecks, ['light']);
+          } catch (error) {
+            problems.push(`${target.name} in German (${device.name}): ${String(error)}`);
+          }
+        }
+        await context.close();
+
+        const token = await accessToken(portal.server, customer);
+        const setLanguage = (language: string) =>
+          callApiOk(portal.server, {
+            method: 'PUT',
+            path: '/users/me/preferences',
+            token,
+            body: { language },
+          });
+        tick(portal.server);
+        await setLanguage('de');
+        try {
+          await photographSignedIn(
+            portal,
+            device,
+            customer,
+            USER_SCREENS.map((screen) => ({ ...screen, name: `${screen.name}-de` })),
+            { licenseId: customer.licenseId },
+            problems,
+            { heading: /./, schemes: ['light'] },
+          );
+        } finally {
+          tick(portal.server);
+          await setLanguage('en');
+        }
+        expect(problems, problems.join('\n')).toEqual([]);
+      });
 
     it.skipIf(UPDATING)('fails a screen without a baseline, naming the command that writes it', async () => {
       const problem = await compareWithBaseline('no-such-screen', Buffer.from('not a picture'));

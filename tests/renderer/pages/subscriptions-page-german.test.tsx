@@ -99,7 +99,12 @@ afterEach(async () => {
 describe('subscriptions page in German', () => {
   it('says a planned pause in German, its length a plural', () => {
     const paused = subscription({
-      pause: { starts_at: '2026-12-20T10:00:00.000Z', resumes_at: '2027-02-20T10:00:00.000Z', periods: 2 },
+      pause: {
+        requested_at: '2026-12-01T10:00:00.000Z',
+        starts_at: '2026-12-20T10:00:00.000Z',
+        resumes_at: '2027-02-20T10:00:00.000Z',
+        periods: 2,
+      },
     });
     const status = describeSubscriptionStatus(paused);
     expect(status.label).toBe('Pause geplant');
