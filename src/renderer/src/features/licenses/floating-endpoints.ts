@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { FloatingPeaks, FloatingSeats } from '../../../../shared/api/floating';
 import { pathWith } from '../../../../shared/routes';
 import { floatingApiPaths } from '../../../../shared/api-paths';
@@ -5,7 +6,7 @@ import type { FloatingSeatState } from '../../../../shared/bridge';
 import { api, servicesOf } from '../../lib/api';
 import { attempt } from '../../lib/api-errors';
 
-const desktopOnly = () => new Error('Borrowing a seat happens in the desktop app.');
+const desktopOnly = () => new Error(t`Borrowing a seat happens in the desktop app.`);
 const THIS_SEAT = { type: 'ThisMachine' as const, id: 'floating-seat' };
 
 const seatsTag = (licenseId: string) => ({ type: 'License' as const, id: `floating:${licenseId}` });
@@ -15,7 +16,11 @@ export const floatingApi = api.injectEndpoints({
   endpoints: (build) => ({
     getFloatingSeats: build.query<FloatingSeats, string>({
       query: (licenseId) => ({ url: pathWith(floatingApiPaths.seats, { id: licenseId }) }),
-      extraOptions: { fallback: 'Could not load the floating seats' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not load the floating seats`;
+        },
+      },
       providesTags: (_result, _error, licenseId) => [seatsTag(licenseId)],
     }),
     getFloatingPeaks: build.query<FloatingPeaks, { licenseId: string; days: number }>({
@@ -23,7 +28,11 @@ export const floatingApi = api.injectEndpoints({
         url: pathWith(floatingApiPaths.peaks, { id: licenseId }),
         params: { days },
       }),
-      extraOptions: { fallback: 'Could not load the peak use' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not load the peak use`;
+        },
+      },
       providesTags: (_result, _error, { licenseId }) => [seatsTag(licenseId)],
     }),
     releaseFloatingSeat: build.mutation<FloatingSeats, { licenseId: string; seatId: string }>({
@@ -31,7 +40,11 @@ export const floatingApi = api.injectEndpoints({
         url: pathWith(floatingApiPaths.seat, { id: licenseId, seatId }),
         method: 'DELETE',
       }),
-      extraOptions: { fallback: 'Could not free the seat' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not free the seat`;
+        },
+      },
       invalidatesTags: (result, _error, { licenseId }) => (result ? [seatsTag(licenseId)] : []),
     }),
 
@@ -39,7 +52,11 @@ export const floatingApi = api.injectEndpoints({
     getThisMachineSeat: build.query<FloatingSeatState | null, void>({
       queryFn: (_args, queryApi, options) =>
         attempt(async () => (await servicesOf(queryApi).platform.floating?.state()) ?? null, options),
-      extraOptions: { fallback: 'Could not read this machine’s seat' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not read this machine’s seat`;
+        },
+      },
       providesTags: [THIS_SEAT],
     }),
     /** "Borrow for offline use…": main borrows this machine's seat for `days`. */
@@ -50,7 +67,11 @@ export const floatingApi = api.injectEndpoints({
           if (!floating) throw desktopOnly();
           return floating.borrow(days);
         }, options),
-      extraOptions: { fallback: 'Could not borrow the seat' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not borrow the seat`;
+        },
+      },
       invalidatesTags: (_result, _error, { licenseId }) => [THIS_SEAT, seatsTag(licenseId)],
     }),
     returnThisMachineSeat: build.mutation<FloatingSeatState, { licenseId: string }>({
@@ -60,7 +81,11 @@ export const floatingApi = api.injectEndpoints({
           if (!floating) throw desktopOnly();
           return floating.returnBorrowed();
         }, options),
-      extraOptions: { fallback: 'Could not return the seat' },
+      extraOptions: {
+        get fallback() {
+          return t`Could not return the seat`;
+        },
+      },
       invalidatesTags: (_result, _error, { licenseId }) => [THIS_SEAT, seatsTag(licenseId)],
     }),
   }),

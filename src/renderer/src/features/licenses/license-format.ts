@@ -3,7 +3,7 @@ import { msg, plural, t } from '@lingui/core/macro';
 import type { DownloadPlatform, FeatureUsage, License, LicenseStatus } from '../../../../shared/api/licenses';
 import type { LicenseCheckResult } from '../../../../shared/bridge';
 import { formatDate as formatLibDate, formatDateTime as formatLibDateTime } from '../../lib/format-date';
-import { formattingLocale } from '../../lib/i18n/portal-i18n';
+import { formattingLocale, knownText } from '../../lib/i18n/portal-i18n';
 import { numberFormat } from '../../lib/number-format';
 
 /** How the license screens write dates, sizes and statuses, in the language shown. */
@@ -220,7 +220,8 @@ export function summarizeCheck(
   licenses: readonly Pick<License, 'status' | 'plan'>[] | null,
   where: 'browser' | 'computer',
 ): CheckSummary {
-  if (result.status !== 'not_configured') return { ...checkBadge(result), message: result.message };
+  if (result.status !== 'not_configured')
+    return { ...checkBadge(result), message: knownText(result.message) };
   const browser = where === 'browser';
   if (licenses === null)
     return {

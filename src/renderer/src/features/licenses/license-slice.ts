@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { createSlice, isAnyOf, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
 import type { Activation, FeatureUsage } from '../../../../shared/api/licenses';
 import type { Plan, PlanFeature } from '../../../../shared/api/plans';
@@ -146,7 +147,8 @@ export const licenseSlice = createSlice({
         state.activationStatus = {
           valid: false,
           status: 'deactivated',
-          message: 'License deactivated on this device',
+          // In the language shown when it happened (it is shown as this machine's status).
+          message: t`License deactivated on this device`,
         };
       })
       .addMatcher(isAnyOf(activateLicense.matchFulfilled, activateSeat.matchFulfilled), (state, action) => {
@@ -221,7 +223,7 @@ export const licenseSlice = createSlice({
           state.activationStatus = {
             valid: true,
             status: action.payload.status,
-            message: 'License activated',
+            message: t`License activated`,
           };
         },
       )

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { z } from 'zod';
 import {
   type ActivationResult,
@@ -72,18 +73,35 @@ export interface TrackUsageArgs {
   usageData?: Record<string, unknown>;
 }
 
-// The fallbacks of the download calls, shown when the server gives no message.
+/**
+ * The fallbacks of the download calls, shown when the server gives no message. Each is read when
+ * it is shown (a getter), so it is in the language shown then.
+ */
 export const downloadMessages = {
-  fetchReleasesFailed: 'Failed to fetch downloads',
-  downloadFailed: 'The download failed. Try again.',
-  checksumUnavailable: 'This browser cannot compute checksums here (Web Crypto needs HTTPS).',
-} as const;
+  get fetchReleasesFailed() {
+    return t`Failed to fetch downloads`;
+  },
+  get downloadFailed() {
+    return t`The download failed. Try again.`;
+  },
+  get checksumUnavailable() {
+    return t`This browser cannot compute checksums here (Web Crypto needs HTTPS).`;
+  },
+};
 
-/** Shown when naming a machine fails without the server saying why. */
-export const RENAME_MACHINE_FAILED = 'Could not rename the machine';
-
-export const MACHINE_UNREADABLE = 'Could not read this machine’s details';
-export const MACHINE_USAGE_UNREADABLE = 'Could not read what this machine may still use';
+/** This machine's fallbacks, read when shown like the download's. */
+export const machineMessages = {
+  /** Shown when naming a machine fails without the server saying why. */
+  get renameFailed() {
+    return t`Could not rename the machine`;
+  },
+  get unreadable() {
+    return t`Could not read this machine’s details`;
+  },
+  get usageUnreadable() {
+    return t`Could not read what this machine may still use`;
+  },
+};
 
 /** No stored key (or machine id) is answered here, without asking anyone. */
 export const notConfigured: LicenseCheckResult = {
@@ -350,7 +368,11 @@ export const licenseApi = api.injectEndpoints({
           method: 'PATCH',
           body: { label },
         }),
-        extraOptions: { fallback: RENAME_MACHINE_FAILED },
+        extraOptions: {
+          get fallback() {
+            return machineMessages.renameFailed;
+          },
+        },
         invalidatesTags: (result) => (result ? [LIST, CURRENT_PLAN] : []),
         onQueryStarted: async (_args, { dispatch, queryFulfilled }) => {
           const license = await settled(queryFulfilled);
@@ -377,7 +399,11 @@ export const licenseApi = api.injectEndpoints({
           method: 'POST',
           body: { feature, quantity },
         }),
-        extraOptions: { fallback: 'Could not start the checkout for the credits' },
+        extraOptions: {
+          get fallback() {
+            return t`Could not start the checkout for the credits`;
+          },
+        },
       }),
 
       /** POST /licenses/{id}/usage from the license's usage view. */
@@ -509,7 +535,12 @@ export const licenseApi = api.injectEndpoints({
             return { kind: platform.kind, hardwareId, licenseKey, appInfo };
           }, options),
         // The platform's own words (e.g. main's "machine id unavailable") say what went wrong.
-        extraOptions: { fallback: MACHINE_UNREADABLE, pickMessage: failureMessage },
+        extraOptions: {
+          get fallback() {
+            return machineMessages.unreadable;
+          },
+          pickMessage: failureMessage,
+        },
         providesTags: [THIS_MACHINE],
       }),
 
@@ -524,7 +555,12 @@ export const licenseApi = api.injectEndpoints({
             const { usage } = servicesOf(queryApi).platform;
             return usage ? usage.left() : null;
           }, options),
-        extraOptions: { fallback: MACHINE_USAGE_UNREADABLE, pickMessage: failureMessage },
+        extraOptions: {
+          get fallback() {
+            return machineMessages.usageUnreadable;
+          },
+          pickMessage: failureMessage,
+        },
         providesTags: [THIS_MACHINE],
       }),
 
@@ -541,7 +577,11 @@ export const licenseApi = api.injectEndpoints({
           const answer = result.data as { releases?: unknown } | null;
           return { data: Array.isArray(answer?.releases) ? (answer.releases as Release[]) : [] };
         },
-        extraOptions: { fallback: downloadMessages.fetchReleasesFailed },
+        extraOptions: {
+          get fallback() {
+            return downloadMessages.fetchReleasesFailed;
+          },
+        },
         providesTags: (_result, _error, { licenseId }) => [{ type: 'Download', id: licenseId }],
       }),
     };

@@ -1,6 +1,6 @@
 import { failureMessage } from '../../lib/api-errors';
 import { useAppSelector } from '../../lib/store-hooks';
-import { MACHINE_UNREADABLE, useCheckLicenseStatusQuery, useGetThisMachineQuery } from './licenses-endpoints';
+import { machineMessages, useCheckLicenseStatusQuery, useGetThisMachineQuery } from './licenses-endpoints';
 import { selectLicenseStatus } from './license-slice';
 
 /**
@@ -15,7 +15,7 @@ export function useThisMachine() {
   return {
     machine: machine.currentData ?? null,
     machineLoading: machine.isFetching && !machine.currentData,
-    machineError: machine.isError ? failureMessage(machine.error, MACHINE_UNREADABLE) : null,
+    machineError: machine.isError ? failureMessage(machine.error, machineMessages.unreadable) : null,
     result,
     checking: status.isFetching || machine.isFetching,
     /** When the status was last answered (for the support details). */

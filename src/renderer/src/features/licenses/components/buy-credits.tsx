@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert, Button, Modal, NativeSelect, NumberInput, Stack, Text } from '@mantine/core';
 import { useId, useState } from 'react';
 import { MAX_PACKS_PER_ORDER } from '../../../../../shared/api/licenses';
@@ -31,6 +32,7 @@ type Sandbox = { order: PaymentOrder; busy: 'pay' | 'decline' | null; problem: s
  * dialog, or Razorpay Checkout. Disabled, saying why, when none of them sells a pack.
  */
 export function BuyCredits({ license }: { license?: LicenseRecord | undefined }) {
+  const { t } = useLingui();
   const noteId = useId();
   // The same read as the license's cards (same days), for the plan's currency the packs are priced in.
   const days = Math.max(
@@ -54,13 +56,24 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
   const count = typeof quantity === 'number' ? quantity : Number.parseInt(quantity, 10);
   const valid = Number.isInteger(count) && count >= 1 && count <= MAX_PACKS_PER_ORDER;
   const money = (minor: number) => formatMoney(minor, currency ?? 'INR');
+  // The unit and the feature's name are the plan's own words (data); only the fallback is the portal's.
+  const unit = feature?.unit ?? t`units`;
+  const featureName = feature?.name ?? '';
+  const packUnits = formatNumber(feature?.pack?.units ?? 0);
+  const packPrice = money(feature?.pack?.price_minor ?? 0);
+  const orderUnits = valid ? formatNumber(count * (feature?.pack?.units ?? 0)) : '';
+  const orderPrice = valid ? money(count * (feature?.pack?.price_minor ?? 0)) : '';
+  const maxPacks = MAX_PACKS_PER_ORDER;
 
   async function verify(answer: VerifyPaymentRequest) {
     await verifyPayment(answer).unwrap();
     setSandbox(null);
     setOpen(false);
+    const name = feature?.name;
     setDone(
-      `${feature?.name ?? 'Credit'} credits added: they are drawn once the period’s allowance is used.`,
+      name
+        ? t`${name} credits added: they are drawn once the period’s allowance is used.`
+        : t`Credit credits added: they are drawn once the period’s allowance is used.`,
     );
   }
 
@@ -86,14 +99,14 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
         {
           onPaid: (answer) =>
             void verify(answer).catch((error: unknown) =>
-              setProblem(failureMessage(error, 'The payment could not be verified.')),
+              setProblem(failureMessage(error, t`The payment could not be verified.`)),
             ),
-          onFailed: (failure) => setProblem(failure.error?.description ?? 'The payment was declined.'),
-          onDismissed: () => setProblem('Nothing was bought: the payment window was closed.'),
+          onFailed: (failure) => setProblem(failure.error?.description ?? t`The payment was declined.`),
+          onDismissed: () => setProblem(t`Nothing was bought: the payment window was closed.`),
         },
       );
     } catch (error) {
-      setProblem(failureMessage(error, 'Could not start the checkout for the credits'));
+      setProblem(failureMessage(error, t`Could not start the checkout for the credits`));
     }
   }
 
@@ -103,13 +116,13 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
     try {
       const result = await completeSandbox({ orderId: sandbox.order.order_id, outcome }).unwrap();
       if (result.outcome === 'declined')
-        setSandbox({ ...sandbox, busy: null, problem: result.failure.error.description ?? 'Declined' });
+        setSandbox({ ...sandbox, busy: null, problem: result.failure.error.description ?? t`Declined` });
       else await verify(result.checkout);
     } catch (error) {
       setSandbox({
         ...sandbox,
         busy: null,
-        problem: failureMessage(error, 'The payment could not be verified.'),
+        problem: failureMessage(error, t`The payment could not be verified.`),
       });
     }
   }
@@ -126,40 +139,38 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
           setOpen(true);
         }}
       >
-        Buy credits
+        <Trans>Buy credits</Trans>
       </Button>
       <Text id={noteId} size="xs" c="dimmed">
         {done ??
           (onSale.length === 0
-            ? 'This plan sells no credit packs. Your allowance resets each period.'
-            : 'Credit packs add units past the allowance until they expire.')}
+            ? t`This plan sells no credit packs. Your allowance resets each period.`
+            : t`Credit packs add units past the allowance until they expire.`)}
       </Text>
-      <Modal opened={open && !sandbox} onClose={() => setOpen(false)} title="Buy credits">
+      <Modal opened={open && !sandbox} onClose={() => setOpen(false)} title={t`Buy credits`}>
         {feature ? (
           <Stack gap="md">
             {onSale.length > 1 ? (
               <NativeSelect
-                label="Feature"
+                label={t`Feature`}
                 value={feature.feature_id}
                 data={onSale.map((item) => ({ value: item.feature_id, label: item.name }))}
                 onChange={(event) => setFeatureId(event.currentTarget.value)}
               />
             ) : null}
             <NumberInput
-              label="Packs"
-              description={`Each pack: ${formatNumber(feature.pack?.units ?? 0)} ${feature.unit ?? 'units'} of ${feature.name} for ${money(feature.pack?.price_minor ?? 0)}`}
+              label={t`Packs`}
+              description={t`Each pack: ${packUnits} ${unit} of ${featureName} for ${packPrice}`}
               min={1}
               max={MAX_PACKS_PER_ORDER}
               allowDecimal={false}
               allowNegative={false}
               value={quantity}
               onChange={setQuantity}
-              error={valid ? undefined : `From 1 to ${MAX_PACKS_PER_ORDER} packs`}
+              error={valid ? undefined : t`From 1 to ${maxPacks} packs`}
             />
             <Text size="sm" data-testid="packs-price">
-              {valid
-                ? `${formatNumber(count * (feature.pack?.units ?? 0))} ${feature.unit ?? 'units'} for ${money(count * (feature.pack?.price_minor ?? 0))} (plus tax where it applies)`
-                : ' '}
+              {valid ? t`${orderUnits} ${unit} for ${orderPrice} (plus tax where it applies)` : ' '}
             </Text>
             {problem ? (
               <Alert color="red" role="alert">
@@ -167,7 +178,7 @@ export function BuyCredits({ license }: { license?: LicenseRecord | undefined })
               </Alert>
             ) : null}
             <Button onClick={() => void start()} loading={buying.isLoading} disabled={!valid}>
-              Continue to payment
+              <Trans>Continue to payment</Trans>
             </Button>
           </Stack>
         ) : null}

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import type { Column } from '../../../components/data-table/columns';
@@ -5,28 +7,29 @@ import { ResponsiveTable } from '../../../components/data-table/responsive-table
 import { StatusBadge } from '../../../components/data/status-badge';
 import { formatNumber, limitText } from '../license-format';
 
-const COLUMNS: Column<FeatureUsage>[] = [
+/** The table's columns, in the language shown (a function: called while rendering). */
+const columns = (): Column<FeatureUsage>[] => [
   {
     key: 'feature',
-    header: 'Feature',
+    header: t`Feature`,
     render: (feature) => (
       <>
         <Text size="sm" fw={600}>
           {feature.name}
         </Text>
         <Text size="xs" c="dimmed">
-          {feature.kind === 'metered' ? 'Metered' : 'On/off'}
+          {feature.kind === 'metered' ? t`Metered` : t`On/off`}
         </Text>
       </>
     ),
   },
   {
     key: 'availability',
-    header: 'Availability',
+    header: t`Availability`,
     render: (feature) => (
       <>
         <StatusBadge tone={feature.available ? 'positive' : 'negative'} size="md">
-          {feature.available ? 'Available' : 'Unavailable'}
+          {feature.available ? t`Available` : t`Unavailable`}
         </StatusBadge>
         {feature.available ? null : (
           <Text size="xs" c="dimmed" mt={4}>
@@ -36,23 +39,23 @@ const COLUMNS: Column<FeatureUsage>[] = [
       </>
     ),
   },
-  { key: 'limit', header: 'Limit', render: (feature) => <Text size="sm">{limitText(feature)}</Text> },
+  { key: 'limit', header: t`Limit`, render: (feature) => <Text size="sm">{limitText(feature)}</Text> },
   {
     key: 'used',
-    header: 'Used this period',
+    header: t`Used this period`,
     render: (feature) => (
       <Text size="sm">{feature.kind === 'metered' ? formatNumber(feature.used) : '—'}</Text>
     ),
   },
   {
     key: 'remaining',
-    header: 'Remaining',
+    header: t`Remaining`,
     render: (feature) => (
       <Text size="sm">
         {feature.kind !== 'metered'
           ? '—'
           : feature.remaining === null
-            ? 'Unlimited'
+            ? t`Unlimited`
             : formatNumber(feature.remaining)}
       </Text>
     ),
@@ -67,24 +70,27 @@ export function FeatureAvailability({
   features: FeatureUsage[];
   headingId: string;
 }) {
+  const { t } = useLingui();
   return (
     <Stack gap="md" component="section" aria-labelledby={headingId}>
       <div>
         <Title order={2} size="h3" id={headingId}>
-          Features
+          <Trans>Features</Trans>
         </Title>
         <Text size="sm" c="dimmed">
-          What this license includes and whether each feature can be used now.
+          <Trans>What this license includes and whether each feature can be used now.</Trans>
         </Text>
       </div>
       {features.length === 0 ? (
-        <Text size="sm">This plan includes no features yet.</Text>
+        <Text size="sm">
+          <Trans>This plan includes no features yet.</Trans>
+        </Text>
       ) : (
         <Card withBorder padding="md">
           <ResponsiveTable
-            what="Features"
+            what={t`Features`}
             labelledBy={headingId}
-            columns={COLUMNS}
+            columns={columns()}
             rows={features}
             rowKey={(feature) => feature.feature_id}
             minWidth={640}

@@ -1,14 +1,23 @@
+import { msg, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
 import { formatDate, formatNumber, usedPercent } from '../license-format';
 import { WARNING_TEXT } from './seat-meter';
 
-const PERIOD_WORDS = { day: 'today', month: 'this month' } as const;
+const PERIOD_WORDS = { day: msg`today`, month: msg`this month` } as const;
 
 /** "880 messages left · resets on Dec 1, 2025" (the server's own words say the same at greater length). */
 function detail(feature: FeatureUsage, unit: string): string {
-  const left = feature.remaining === null ? 'No limit' : `${formatNumber(feature.remaining)} ${unit} left`;
-  return feature.period_end ? `${left} · resets on ${formatDate(feature.period_end)}` : left;
+  if (feature.remaining === null) {
+    if (!feature.period_end) return t`No limit`;
+    const day = formatDate(feature.period_end);
+    return t`No limit · resets on ${day}`;
+  }
+  const remaining = formatNumber(feature.remaining);
+  if (!feature.period_end) return t`${remaining} ${unit} left`;
+  const day = formatDate(feature.period_end);
+  return t`${remaining} ${unit} left · resets on ${day}`;
 }
 
 /** One metered feature's use this period: the numbers, a bar against its limit and the server's words. */
@@ -20,9 +29,15 @@ export function FeatureUsageMeter({
   /** Off where a heading above already names the feature. */
   showName?: boolean;
 }) {
+  const { t } = useLingui();
   const percent = usedPercent(feature);
-  const unit = feature.unit ?? 'uses';
-  const period = feature.period ? PERIOD_WORDS[feature.period] : 'this period';
+  // The unit is the plan's own word (data); only the fallback is the portal's.
+  const unit = feature.unit ?? t`uses`;
+  const period = feature.period ? t(PERIOD_WORDS[feature.period]) : t`this period`;
+  const name = feature.name;
+  const used = feature.used;
+  const limit = feature.limit === null ? '' : formatNumber(feature.limit);
+  const rawLimit = feature.limit;
   const color = percent === null ? 'teal' : percent >= 100 ? 'red' : percent >= 80 ? 'orange' : 'iris';
   return (
     <Stack gap={6}>
@@ -36,9 +51,7 @@ export function FeatureUsageMeter({
           <Text span fw={700}>
             {formatNumber(feature.used)}
           </Text>{' '}
-          {feature.limit === null
-            ? `${unit} ${period} · unlimited`
-            : `of ${formatNumber(feature.limit)} ${unit} ${period}`}
+          {feature.limit === null ? t`${unit} ${period} · unlimited` : t`of ${limit} ${unit} ${period}`}
         </Text>
       </Group>
       <Progress
@@ -47,9 +60,9 @@ export function FeatureUsageMeter({
         striped={percent === null}
         size="md"
         aria-label={
-          feature.limit === null
-            ? `${feature.name}: ${feature.used} ${unit} used, no limit`
-            : `${feature.name}: ${feature.used} of ${feature.limit} ${unit} used`
+          rawLimit === null
+            ? t`${name}: ${used} ${unit} used, no limit`
+            : t`${name}: ${used} of ${rawLimit} ${unit} used`
         }
       />
       <Text size="xs" c={feature.available ? 'dimmed' : WARNING_TEXT}>

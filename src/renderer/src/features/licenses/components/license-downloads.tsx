@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   ActionIcon,
   Button,
@@ -41,6 +42,7 @@ const percentOf = ({ loaded, total }: DownloadProgress) =>
 
 /** One platform's installer: details, the download with its progress, and the checksum check. */
 function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease: () => Promise<Release> }) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const [transfer, setTransfer] = useState<Transfer>({ state: 'idle' });
   const abort = useRef<AbortController | null>(null);
@@ -71,9 +73,10 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
       const file = new Blob([data], { type: 'application/octet-stream' });
       setTransfer({ state: 'verified', file, checksum });
       saveFile(file, target.file_name);
+      const fileName = target.file_name;
       showToast({
-        title: 'Download complete',
-        message: `${target.file_name} matches its published SHA-256 checksum.`,
+        title: t`Download complete`,
+        message: t`${fileName} matches its published SHA-256 checksum.`,
       });
     } catch (error) {
       if (controller.signal.aborted || isCancel(error)) {
@@ -86,9 +89,17 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
 
   const busy = transfer.state === 'downloading' || transfer.state === 'verifying';
   const progress = transfer.state === 'downloading' ? transfer.progress : null;
+  const version = release.version;
+  const size = formatBytes(release.size_bytes);
+  const published = formatDate(release.published_at);
+  const fileName = release.file_name;
+  const loaded = progress ? formatBytes(progress.loaded) : '';
+  const total = progress ? formatBytes(progress.total) : '';
+  const percent = progress ? percentOf(progress) : 0;
+  const checksum = transfer.state === 'mismatch' ? transfer.checksum : '';
 
   return (
-    <Card withBorder padding="lg" component="article" aria-label={`${platform} installer`}>
+    <Card withBorder padding="lg" component="article" aria-label={t`${platform} installer`}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <div>
@@ -96,7 +107,9 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
               {platform}
             </Title>
             <Text size="sm" c="dimmed">
-              Version {release.version} · {formatBytes(release.size_bytes)}
+              <Trans>
+                Version {version} · {size}
+              </Trans>
             </Text>
           </div>
         </Group>
@@ -104,7 +117,7 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
           {release.file_name}
         </Text>
         <Text size="xs" c="dimmed">
-          Published {formatDate(release.published_at)}
+          <Trans>Published {published}</Trans>
         </Text>
 
         <Stack gap={4}>
@@ -125,7 +138,7 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
                   variant="subtle"
                   color={copied ? 'teal' : 'gray'}
                   onClick={copy}
-                  aria-label={copied ? `${platform} checksum copied` : `Copy the ${platform} checksum`}
+                  aria-label={copied ? t`${platform} checksum copied` : t`Copy the ${platform} checksum`}
                 >
                   {copied ? <CheckIcon size={16} /> : <CopyIcon size={16} />}
                 </ActionIcon>
@@ -140,7 +153,7 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
             leftSection={<DownloadIcon size={18} />}
             onClick={() => saveFile(transfer.file, release.file_name)}
           >
-            Save {platform} installer again
+            <Trans>Save {platform} installer again</Trans>
           </Button>
         ) : (
           <Button
@@ -149,12 +162,12 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
             loading={busy}
             loaderProps={{ type: 'dots' }}
           >
-            Download for {platform}
+            <Trans>Download for {platform}</Trans>
           </Button>
         )}
         {busy ? (
           <Button variant="subtle" color="gray" size="xs" onClick={() => abort.current?.abort()}>
-            Cancel the {platform} download
+            <Trans>Cancel the {platform} download</Trans>
           </Button>
         ) : null}
 
@@ -165,31 +178,41 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
                 value={percentOf(progress)}
                 size="lg"
                 animated
-                aria-label={`${platform} installer download`}
+                aria-label={t`${platform} installer download`}
               />
               <Text size="xs" c="dimmed">
-                {formatBytes(progress.loaded)} of {formatBytes(progress.total)} ({percentOf(progress)}%)
+                <Trans>
+                  {loaded} of {total} ({percent}%)
+                </Trans>
               </Text>
             </Stack>
           ) : null}
-          {transfer.state === 'verifying' ? <Text size="sm">Checking the SHA-256 checksum…</Text> : null}
+          {transfer.state === 'verifying' ? (
+            <Text size="sm">
+              <Trans>Checking the SHA-256 checksum…</Trans>
+            </Text>
+          ) : null}
           {transfer.state === 'verified' ? (
-            <Notice tone="success" title="Checksum verified">
-              The file’s SHA-256 matches the published checksum. Your browser saved it as {release.file_name}.
+            <Notice tone="success" title={t`Checksum verified`}>
+              <Trans>
+                The file’s SHA-256 matches the published checksum. Your browser saved it as {fileName}.
+              </Trans>
             </Notice>
           ) : null}
         </div>
         {transfer.state === 'mismatch' ? (
-          <Notice tone="danger" title="Checksum mismatch" urgent>
-            The downloaded file does not match the published checksum, so it was not saved: it may be damaged
-            or tampered with. Try again; if it happens again, contact support.
+          <Notice tone="danger" title={t`Checksum mismatch`} urgent>
+            <Trans>
+              The downloaded file does not match the published checksum, so it was not saved: it may be
+              damaged or tampered with. Try again; if it happens again, contact support.
+            </Trans>
             <Code block mt="xs" fz="xs" style={{ whiteSpace: 'normal', wordBreak: 'break-all' }}>
-              Got {transfer.checksum}
+              <Trans>Got {checksum}</Trans>
             </Code>
           </Notice>
         ) : null}
         {transfer.state === 'failed' ? (
-          <Notice tone="danger" title="Download failed" urgent>
+          <Notice tone="danger" title={t`Download failed`} urgent>
             {transfer.message}
           </Notice>
         ) : null}
@@ -203,6 +226,7 @@ function ReleaseCard({ release, freshRelease }: { release: Release; freshRelease
  * bar, checked against its SHA-256 with Web Crypto, then saved.
  */
 export function LicenseDownloads({ license, headingId }: { license: License; headingId: string }) {
+  const { t } = useLingui();
   const dispatch = useAppDispatch();
   const arg = { licenseId: license.license_id, status: license.status };
   const { currentData: releases, error, isError, refetch } = useGetReleasesQuery(arg);
@@ -213,7 +237,8 @@ export function LicenseDownloads({ license, headingId }: { license: License; hea
       licenseApi.endpoints.getReleases.initiate(arg, { forceRefetch: true, subscribe: false }),
     ).unwrap();
     const release = latest.find((item) => item.platform === platform);
-    if (!release) throw new Error(`No desktop release is available for ${PLATFORM_NAMES[platform]} any more`);
+    const name = PLATFORM_NAMES[platform];
+    if (!release) throw new Error(t`No desktop release is available for ${name} any more`);
     return release;
   };
 
@@ -221,11 +246,13 @@ export function LicenseDownloads({ license, headingId }: { license: License; hea
     <Stack gap="md" component="section" aria-labelledby={headingId} id="downloads">
       <div>
         <Title order={2} id={headingId} size="h3">
-          Download the desktop app
+          <Trans>Download the desktop app</Trans>
         </Title>
         <Text size="sm" c="dimmed">
-          The newest installer for each system. Each download is checked against its published SHA-256
-          checksum before it is saved.
+          <Trans>
+            The newest installer for each system. Each download is checked against its published SHA-256
+            checksum before it is saved.
+          </Trans>
         </Text>
       </div>
       {isError ? (
@@ -233,13 +260,13 @@ export function LicenseDownloads({ license, headingId }: { license: License; hea
           tone={license.status === 'active' ? 'danger' : 'caution'}
           urgent={false}
           title={
-            license.status === 'active' ? 'Downloads are not available' : 'Downloads need an active license'
+            license.status === 'active' ? t`Downloads are not available` : t`Downloads need an active license`
           }
           message={failureMessage(error, downloadMessages.fetchReleasesFailed)}
           onRetry={license.status === 'active' ? () => void refetch() : undefined}
         />
       ) : !releases ? (
-        <LoadingBlock label="Loading the downloads">
+        <LoadingBlock label={t`Loading the downloads`}>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             {[0, 1, 2].map((item) => (
               <Skeleton key={item} height={220} radius="lg" />
@@ -248,7 +275,9 @@ export function LicenseDownloads({ license, headingId }: { license: License; hea
         </LoadingBlock>
       ) : releases.length === 0 ? (
         <Card withBorder padding="lg">
-          <Text size="sm">No desktop release has been published yet. Check back soon.</Text>
+          <Text size="sm">
+            <Trans>No desktop release has been published yet. Check back soon.</Trans>
+          </Text>
         </Card>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: Math.min(3, releases.length) }}>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Badge, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,19 +11,20 @@ import type { License } from '../../../../../shared/api/licenses';
 import { formatDate } from '../../../lib/format-date';
 import { STATUS_LABELS, summarizeCheck } from '../license-format';
 
-const toLicenses = (
+type LinkProps = { children: ReactNode };
+const ToLicenses = ({ children }: LinkProps) => (
   <Anchor component={Link} to={portalPaths.licenses} underline="always" fz="inherit">
-    Licenses page
+    {children}
   </Anchor>
 );
-const toSubscriptions = (
+const ToSubscriptions = ({ children }: LinkProps) => (
   <Anchor component={Link} to={portalPaths.subscriptions} underline="always" fz="inherit">
-    Subscriptions page
+    {children}
   </Anchor>
 );
-const toPurchase = (
+const ToPurchase = ({ children }: LinkProps) => (
   <Anchor component={Link} to={portalPaths.purchase} underline="always" fz="inherit">
-    Purchase page
+    {children}
   </Anchor>
 );
 
@@ -30,63 +32,105 @@ const toPurchase = (
 function stepsFor(result: LicenseCheckResult, hasLicenses: boolean): ReactNode[] {
   if (result.valid)
     return result.offline
-      ? ['Nothing to fix now. Connect to the internet before the offline lease runs out to keep working.']
-      : ['Nothing to fix: this machine’s license is valid. If a feature still fails, contact support below.'];
+      ? [
+          <Trans key="offline">
+            Nothing to fix now. Connect to the internet before the offline lease runs out to keep working.
+          </Trans>,
+        ]
+      : [
+          <Trans key="valid">
+            Nothing to fix: this machine’s license is valid. If a feature still fails, contact support below.
+          </Trans>,
+        ];
   switch (result.status) {
     case 'not_configured':
       if (hasLicenses)
         return [
-          <>
-            To use one of your licenses here, open the {toLicenses} and activate it on this machine. The
-            desktop app activates itself when you sign in to it.
-          </>,
+          <Trans key="activate">
+            To use one of your licenses here, open the <ToLicenses>Licenses page</ToLicenses> and activate it
+            on this machine. The desktop app activates itself when you sign in to it.
+          </Trans>,
         ];
       return [
-        <>
-          Open the {toLicenses} and activate one of your licenses on this machine (the free Base plan works
-          too).
-        </>,
-        <>No license yet? Choose a plan on the {toPurchase}.</>,
+        <Trans key="activate">
+          Open the <ToLicenses>Licenses page</ToLicenses> and activate one of your licenses on this machine
+          (the free Base plan works too).
+        </Trans>,
+        <Trans key="choose">
+          No license yet? Choose a plan on the <ToPurchase>Purchase page</ToPurchase>.
+        </Trans>,
       ];
     case 'invalid_key':
     case 'not_found':
       return [
-        <>
-          The key stored here is not one the license server knows. Activate again from the {toLicenses}, where
-          your keys are listed.
-        </>,
+        <Trans key="unknown">
+          The key stored here is not one the license server knows. Activate again from the{' '}
+          <ToLicenses>Licenses page</ToLicenses>, where your keys are listed.
+        </Trans>,
       ];
     case 'not_activated':
     case 'deactivated':
       return [
-        <>This machine holds no seat on the license. Activate it again from the {toLicenses}.</>,
-        'All seats in use? Free one by deactivating a machine you no longer use, then activate here.',
+        <Trans key="seat">
+          This machine holds no seat on the license. Activate it again from the{' '}
+          <ToLicenses>Licenses page</ToLicenses>.
+        </Trans>,
+        <Trans key="full">
+          All seats in use? Free one by deactivating a machine you no longer use, then activate here.
+        </Trans>,
       ];
     case 'expired':
-      return [<>The license has ended. Renew the plan on the {toPurchase}, or activate another license.</>];
-    case 'suspended':
-      return ['An administrator suspended this license. Contact support below to have it resumed.'];
-    case 'paused':
       return [
-        <>
-          Its subscription is paused
-          {result.resumes_at
-            ? `; it resumes by itself on ${formatDate(result.resumes_at)} and the license works again`
-            : ''}
-          . To use it sooner, resume the subscription on the {toSubscriptions}.
-        </>,
+        <Trans key="expired">
+          The license has ended. Renew the plan on the <ToPurchase>Purchase page</ToPurchase>, or activate
+          another license.
+        </Trans>,
       ];
+    case 'suspended':
+      return [
+        <Trans key="suspended">
+          An administrator suspended this license. Contact support below to have it resumed.
+        </Trans>,
+      ];
+    case 'paused': {
+      const resumes = result.resumes_at ? formatDate(result.resumes_at) : null;
+      return [
+        resumes ? (
+          <Trans key="paused">
+            Its subscription is paused; it resumes by itself on {resumes} and the license works again. To use
+            it sooner, resume the subscription on the <ToSubscriptions>Subscriptions page</ToSubscriptions>.
+          </Trans>
+        ) : (
+          <Trans key="paused">
+            Its subscription is paused. To use it sooner, resume the subscription on the{' '}
+            <ToSubscriptions>Subscriptions page</ToSubscriptions>.
+          </Trans>
+        ),
+      ];
+    }
     case 'revoked':
       return [
-        'This license was revoked for good (the reason is above). Contact support if you think this is a mistake.',
+        <Trans key="revoked">
+          This license was revoked for good (the reason is above). Contact support if you think this is a
+          mistake.
+        </Trans>,
       ];
     case 'error':
       return [
-        'The check did not reach the license server. Check your internet connection and try again.',
-        'The desktop app keeps working offline on its signed lease until the lease ends.',
+        <Trans key="unreached">
+          The check did not reach the license server. Check your internet connection and try again.
+        </Trans>,
+        <Trans key="lease">
+          The desktop app keeps working offline on its signed lease until the lease ends.
+        </Trans>,
       ];
     default:
-      return [<>Activate the license again from the {toLicenses}; contact support if that fails.</>];
+      return [
+        <Trans key="again">
+          Activate the license again from the <ToLicenses>Licenses page</ToLicenses>; contact support if that
+          fails.
+        </Trans>,
+      ];
   }
 }
 
@@ -108,17 +152,26 @@ export function LicenseTroubleshooter({
   /** The account's licenses, once read: a machine with no key then says what the account has. */
   licenses?: readonly Pick<License, 'license_id' | 'status' | 'plan'>[] | null;
 }) {
+  const { t } = useLingui();
   const badge = result ? summarizeCheck(result, licenses, kind === 'desktop' ? 'computer' : 'browser') : null;
+  const grace = result?.offline ? describeGraceRemaining(result.offline.grace_remaining_seconds) : '';
   const listLicenses = result?.status === 'not_configured' && licenses && licenses.length > 0;
   return (
     <SectionCard
       headingId="license-check-title"
-      title="License check"
+      title={t`License check`}
       description={
-        <>
-          Checks the license stored on this {kind === 'desktop' ? 'computer' : 'browser'} with the license
-          server, exactly as the desktop app does at start.
-        </>
+        kind === 'desktop' ? (
+          <Trans>
+            Checks the license stored on this computer with the license server, exactly as the desktop app
+            does at start.
+          </Trans>
+        ) : (
+          <Trans>
+            Checks the license stored on this browser with the license server, exactly as the desktop app does
+            at start.
+          </Trans>
+        )
       }
     >
       <div aria-live="polite" aria-busy={checking}>
@@ -133,7 +186,7 @@ export function LicenseTroubleshooter({
               </Text>
             </Group>
             {listLicenses ? (
-              <List size="sm" spacing={2} aria-label="Your licenses">
+              <List size="sm" spacing={2} aria-label={t`Your licenses`}>
                 {licenses.map((license) => (
                   <List.Item key={license.license_id}>
                     {license.plan.name}: {STATUS_LABELS[license.status]}
@@ -146,16 +199,17 @@ export function LicenseTroubleshooter({
                 variant="light"
                 color="yellow"
                 icon={<OfflineIcon />}
-                title="Working offline"
+                title={t`Working offline`}
                 role="note"
               >
-                Checked against the signed lease this machine keeps:{' '}
-                {describeGraceRemaining(result.offline.grace_remaining_seconds)} of offline use left.
+                <Trans>
+                  Checked against the signed lease this machine keeps: {grace} of offline use left.
+                </Trans>
               </Notice>
             ) : null}
             <div>
               <Text size="sm" fw={600}>
-                What to do
+                <Trans>What to do</Trans>
               </Text>
               <List size="sm" spacing={4} mt={4}>
                 {stepsFor(result, !!licenses && licenses.length > 0).map((step, index) => (
@@ -167,15 +221,19 @@ export function LicenseTroubleshooter({
         ) : checking ? (
           <Group gap="xs">
             <Loader size="xs" aria-hidden="true" />
-            <Text size="sm">Checking the license…</Text>
+            <Text size="sm">
+              <Trans>Checking the license…</Trans>
+            </Text>
           </Group>
         ) : (
-          <Text size="sm">Not checked yet.</Text>
+          <Text size="sm">
+            <Trans>Not checked yet.</Trans>
+          </Text>
         )}
       </div>
       <Group>
         <Button variant="light" onClick={onCheck} loading={checking}>
-          Check license status
+          <Trans>Check license status</Trans>
         </Button>
       </Group>
     </SectionCard>

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import type { FeatureUsage } from '../../../../../shared/api/licenses';
@@ -12,9 +14,9 @@ import { FeatureUsageMeter } from './feature-usage-meter';
 import { SERIES_COLORS, UsageChart } from './usage-chart';
 
 const RANGES = [
-  { value: '7', label: '7 days' },
-  { value: '30', label: '30 days' },
-  { value: '90', label: '90 days' },
+  { value: '7', label: msg`7 days` },
+  { value: '30', label: msg`30 days` },
+  { value: '90', label: msg`90 days` },
 ];
 
 /** The license's usage: this period per metered feature, and a chart per feature over the chosen days. */
@@ -28,6 +30,7 @@ export function LicenseUsageSection({
   /** The fresh `usage_info` for the features table. */
   onUsage?(features: FeatureUsage[]): void;
 }) {
+  const { t } = useLingui();
   const [days, setDays] = useState('30');
   // While another range loads, the one on screen stays (the hook keeps the last answer).
   const { data: usage, isError, error, refetch } = useGetLicenseUsageQuery({ licenseId, days: Number(days) });
@@ -43,66 +46,71 @@ export function LicenseUsageSection({
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
           <Title order={2} size="h3" id={headingId}>
-            Usage
+            <Trans>Usage</Trans>
           </Title>
           <Text size="sm" c="dimmed">
-            Use of the metered features this period, and per day.
+            <Trans>Use of the metered features this period, and per day.</Trans>
           </Text>
         </div>
         <SegmentedControl
           value={days}
           onChange={setDays}
-          data={RANGES}
-          aria-label="Usage history range"
+          data={RANGES.map((range) => ({ value: range.value, label: t(range.label) }))}
+          aria-label={t`Usage history range`}
           size="xs"
         />
       </Group>
       {isError ? (
         <RetryNotice
-          title="Could not load usage"
+          title={t`Could not load usage`}
           message={failureMessage(error, licenseMessages.fetchUsageFailed)}
           onRetry={() => void refetch()}
         />
       ) : !usage ? (
-        <LoadingBlock label="Loading usage">
+        <LoadingBlock label={t`Loading usage`}>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Skeleton height={300} radius="lg" />
             <Skeleton height={300} radius="lg" />
           </SimpleGrid>
         </LoadingBlock>
       ) : metered.length === 0 ? (
-        <Text size="sm">This plan has no metered features: nothing counts against a limit.</Text>
+        <Text size="sm">
+          <Trans>This plan has no metered features: nothing counts against a limit.</Trans>
+        </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          {metered.map((feature, index) => (
-            <Card
-              key={feature.feature_id}
-              withBorder
-              padding="lg"
-              component="article"
-              aria-label={`${feature.name} usage`}
-            >
-              <Stack gap="md">
-                <Title order={3} size="h4">
-                  {feature.name}
-                </Title>
-                <FeatureUsageMeter feature={feature} showName={false} />
-                <UsageChart
-                  caption={`${feature.name} per day over the last ${days} days`}
-                  height={180}
-                  unit={feature.unit ?? undefined}
-                  data={dailyUsage(usage.history, [feature], Number(days))}
-                  series={[
-                    {
-                      name: feature.key,
-                      label: feature.name,
-                      color: SERIES_COLORS[index % SERIES_COLORS.length] as string,
-                    },
-                  ]}
-                />
-              </Stack>
-            </Card>
-          ))}
+          {metered.map((feature, index) => {
+            const name = feature.name;
+            return (
+              <Card
+                key={feature.feature_id}
+                withBorder
+                padding="lg"
+                component="article"
+                aria-label={t`${name} usage`}
+              >
+                <Stack gap="md">
+                  <Title order={3} size="h4">
+                    {feature.name}
+                  </Title>
+                  <FeatureUsageMeter feature={feature} showName={false} />
+                  <UsageChart
+                    caption={t`${name} per day over the last ${days} days`}
+                    height={180}
+                    unit={feature.unit ?? undefined}
+                    data={dailyUsage(usage.history, [feature], Number(days))}
+                    series={[
+                      {
+                        name: feature.key,
+                        label: feature.name,
+                        color: SERIES_COLORS[index % SERIES_COLORS.length] as string,
+                      },
+                    ]}
+                  />
+                </Stack>
+              </Card>
+            );
+          })}
         </SimpleGrid>
       )}
     </Stack>

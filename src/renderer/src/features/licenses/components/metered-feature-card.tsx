@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { FeatureUsage, OverageOutlook, UsagePack } from '../../../../../shared/api/licenses';
 import { formatDate } from '../../../lib/format-date';
@@ -13,17 +15,23 @@ import { UsageDayTable } from './usage-day-table';
 function priceText(feature: FeatureUsage, currency: string, unit: string): string {
   const { price_minor, per_units } = feature.overage;
   const price = formatMoney(price_minor ?? 0, currency);
-  return per_units === 1 ? `${price} each` : `${price} per ${formatNumber(per_units)} ${unit}`;
+  const units = formatNumber(per_units);
+  return per_units === 1 ? t`${price} each` : t`${price} per ${units} ${unit}`;
 }
 
 /** When the overage is charged, and what ended periods owe until then; or that it never is. */
 function chargeText(outlook: OverageOutlook, currency: string, unit: string): string {
-  if (!outlook.billable) return 'Not charged: this license has no subscription that renews.';
-  const when = outlook.charged_on
-    ? ` with the renewal on ${formatDate(outlook.charged_on)}`
-    : ' with the next renewal';
-  if (outlook.owed_minor <= 0) return `Charged after the period ends,${when}.`;
-  return `Owed from ended periods: ${formatMoney(outlook.owed_minor, currency)} (${formatNumber(outlook.owed_units)} ${unit}), charged${when}.`;
+  if (!outlook.billable) return t`Not charged: this license has no subscription that renews.`;
+  const day = outlook.charged_on ? formatDate(outlook.charged_on) : null;
+  if (outlook.owed_minor <= 0)
+    return day
+      ? t`Charged after the period ends, with the renewal on ${day}.`
+      : t`Charged after the period ends, with the next renewal.`;
+  const owed = formatMoney(outlook.owed_minor, currency);
+  const owedUnits = formatNumber(outlook.owed_units);
+  return day
+    ? t`Owed from ended periods: ${owed} (${owedUnits} ${unit}), charged with the renewal on ${day}.`
+    : t`Owed from ended periods: ${owed} (${owedUnits} ${unit}), charged with the next renewal.`;
 }
 
 /** What happens past the allowance, and what the use past it comes to so far. */
@@ -38,30 +46,36 @@ function OverageLines({
   unit: string;
   outlook: OverageOutlook | undefined;
 }) {
+  const { t } = useLingui();
   const projected = projectedOverage(feature);
   if (!billsOverage(feature) || !projected) {
     return (
       <Text size="sm" c="dimmed">
-        Use stops at the allowance until it resets.
+        <Trans>Use stops at the allowance until it resets.</Trans>
       </Text>
     );
   }
   const price = priceText(feature, currency, unit);
   const cap = feature.overage.policy === 'cap' && feature.overage.cap !== null ? feature.overage.cap : null;
-  const capText = cap === null ? '' : ` Up to ${formatNumber(cap)} ${unit} past it; then use stops.`;
+  const capUnits = cap === null ? '' : formatNumber(cap);
+  const capText = cap === null ? '' : ' ' + t`Up to ${capUnits} ${unit} past it; then use stops.`;
+  const pastUnits = formatNumber(projected.units);
+  const projectedAmount = formatMoney(projected.amountMinor, currency);
   return (
     <Stack gap={4} data-testid="overage">
       <Text size="sm">
         {projected.units > 0
-          ? `Past the allowance: ${formatNumber(projected.units)} ${unit}, billed at ${price}.`
-          : `Past the allowance, use is billed at ${price}.`}
+          ? t`Past the allowance: ${pastUnits} ${unit}, billed at ${price}.`
+          : t`Past the allowance, use is billed at ${price}.`}
         {capText}
       </Text>
       <Text size="sm">
-        Projected overage this period:{' '}
-        <Text span fw={700} data-testid="projected-overage">
-          {formatMoney(projected.amountMinor, currency)}
-        </Text>
+        <Trans>
+          Projected overage this period:{' '}
+          <Text span fw={700} data-testid="projected-overage">
+            {projectedAmount}
+          </Text>
+        </Trans>
       </Text>
       {outlook ? (
         <Text size="sm" data-testid="overage-charge">
@@ -95,10 +109,13 @@ export function MeteredFeatureCard({
   points: UsagePoint[];
   chartColor: string;
 }) {
-  const unit = feature.unit ?? 'units';
-  const caption = `${feature.name} per day this period`;
+  const { t } = useLingui();
+  // The unit is the plan's own word (data); only the fallback is the portal's.
+  const unit = feature.unit ?? t`units`;
+  const name = feature.name;
+  const caption = t`${name} per day this period`;
   return (
-    <Card withBorder padding="lg" component="article" aria-label={`${feature.name} usage`}>
+    <Card withBorder padding="lg" component="article" aria-label={t`${name} usage`}>
       <Stack gap="md">
         <Title order={3} size="h4">
           {feature.name}
@@ -108,13 +125,26 @@ export function MeteredFeatureCard({
           <OverageLines feature={feature} currency={currency} unit={unit} outlook={outlook} />
         )}
         {packs.length > 0 ? (
-          <Stack gap={2} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Credit packs">
-            {packs.map((pack) => (
-              <Text key={pack.id} component="li" size="sm">
-                Credit pack: {formatNumber(pack.left)} of {formatNumber(pack.units)} {unit} left, valid until{' '}
-                {formatDate(pack.expires_at)}
-              </Text>
-            ))}
+          <Stack
+            gap={2}
+            component="ul"
+            m={0}
+            p={0}
+            style={{ listStyle: 'none' }}
+            aria-label={t`Credit packs`}
+          >
+            {packs.map((pack) => {
+              const left = formatNumber(pack.left);
+              const units = formatNumber(pack.units);
+              const until = formatDate(pack.expires_at);
+              return (
+                <Text key={pack.id} component="li" size="sm">
+                  <Trans>
+                    Credit pack: {left} of {units} {unit} left, valid until {until}
+                  </Trans>
+                </Text>
+              );
+            })}
           </Stack>
         ) : null}
         <UsageChart

@@ -11,7 +11,7 @@ import {
 import { showToast } from '../../../components/data/toast';
 import { FormDialog } from '../../../components/forms/form-dialog';
 import { useDialogForm } from '../../../components/forms/use-dialog-form';
-import { RENAME_MACHINE_FAILED } from '../licenses-endpoints';
+import { machineMessages } from '../licenses-endpoints';
 
 interface RenameValues {
   label: string;
@@ -53,7 +53,7 @@ export function RenameMachineModal({
     initialValues: { label: '' },
     validate: { label: machineLabelProblem },
     fields: FIELDS,
-    failedMessage: RENAME_MACHINE_FAILED,
+    failedMessage: machineMessages.renameFailed,
     save: async ({ label }) => {
       if (!activation) return;
       const trimmed = label.trim();

@@ -22,6 +22,7 @@ import { describeGraceRemaining, type LicenseCheckResult } from '../../../../../
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, OfflineIcon } from '../../../components/brand/icons';
 import { Notice } from '../../../components/data/notice';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { checkBadge, formatDateTime } from '../license-format';
 import { selectLicenses } from '../license-slice';
@@ -94,7 +95,8 @@ function LicenseStatusView({
           {badge.label}
         </Badge>
         <Text size="sm" data-testid="license-status-message">
-          {result.message}
+          {/* SPEC's and the server's English ("No license configured") in the language shown. */}
+          {knownText(result.message)}
         </Text>
       </Group>
       {result.valid ? (

@@ -9,6 +9,7 @@ import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { DeviceIcon, KeyIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
+import { knownText } from '../../../lib/i18n/portal-i18n';
 import type { LicenseRecord } from '../licenses-endpoints';
 import { activationOption, seatActivationOption } from '../license-flags';
 import { seatsText } from '../license-format';
@@ -29,7 +30,7 @@ function machineState(
       summary: plan
         ? t`This machine uses your ${plan} license.`
         : t`This machine uses a license shared with you.`,
-      detail: check.offline ? check.message : undefined,
+      detail: check.offline ? knownText(check.message) : undefined,
     };
   if (check.status === 'not_configured')
     return {
@@ -42,13 +43,13 @@ function machineState(
       label: t`Not checked`,
       tone: 'caution',
       summary: t`This machine’s license could not be checked.`,
-      detail: check.message,
+      detail: knownText(check.message),
     };
   return {
     label: t`Not activated here`,
     tone: 'negative',
     summary: t`The license kept on this machine cannot be used here.`,
-    detail: check.message,
+    detail: knownText(check.message),
   };
 }
 

@@ -9,7 +9,7 @@ import { RetryNotice } from '../../../components/data/retry-notice';
 import { StatusBadge, type StatusTone } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate, formatNumber } from '../license-format';
-import { MACHINE_USAGE_UNREADABLE, useGetThisMachineUsageQuery } from '../licenses-endpoints';
+import { machineMessages, useGetThisMachineUsageQuery } from '../licenses-endpoints';
 
 type Source = UsageLeft['source'];
 type LeftOfFeature = UsageLeft['features'][number];
@@ -51,7 +51,7 @@ export function ThisMachineUsage({ features }: { features: Pick<FeatureUsage, 'k
     return (
       <RetryNotice
         title={t`Could not read this machine’s usage`}
-        message={failureMessage(error, MACHINE_USAGE_UNREADABLE)}
+        message={failureMessage(error, machineMessages.usageUnreadable)}
         onRetry={() => void refetch()}
       />
     );

@@ -1,5 +1,6 @@
 import '@mantine/charts/styles.layer.css';
 import { BarChart } from '@mantine/charts';
+import { formatNumber } from '../license-format';
 import type { UsagePoint } from '../usage-history';
 
 export interface UsageBarChartProps {
@@ -27,9 +28,9 @@ export default function UsageBarChart({ data, series, height = 220, unit }: Usag
       yAxisProps={{
         allowDecimals: false,
         width: 44,
-        tickFormatter: (value: number) => new Intl.NumberFormat().format(value),
+        tickFormatter: (value: number) => formatNumber(value),
       }}
-      valueFormatter={(value) => `${new Intl.NumberFormat().format(value)}${unit ? ` ${unit}` : ''}`}
+      valueFormatter={(value) => `${formatNumber(value)}${unit ? ` ${unit}` : ''}`}
     />
   );
 }

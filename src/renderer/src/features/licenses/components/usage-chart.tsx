@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Center, Skeleton, Text, VisuallyHidden } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { formatNumber } from '../license-format';
@@ -19,15 +20,21 @@ export interface UsageChartProps extends UsageBarChartProps {
 
 /** A usage chart in a figure, with a text summary of every series for those who cannot see it. */
 export function UsageChart({ caption, showCaption = false, ...chart }: UsageChartProps) {
+  const { t } = useLingui();
   const totals = chart.series.map((series) => ({ series, ...usageSummary(chart.data, series.name) }));
   // Nothing used in the whole period: words, not a frame of empty bars.
   const unused = totals.every(({ peak }) => !peak);
   const summary = totals
     .map(({ series, total, peak }) => {
-      const unit = chart.unit ? ` ${chart.unit}` : '';
-      return peak
-        ? `${series.label}: ${formatNumber(total)}${unit} in total, most on ${peak.day} (${formatNumber(Number(peak[series.name]))}).`
-        : `${series.label}: no use.`;
+      const label = series.label;
+      if (!peak) return t`${label}: no use.`;
+      const sum = formatNumber(total);
+      const day = peak.day;
+      const most = formatNumber(Number(peak[series.name]));
+      const unit = chart.unit;
+      return unit
+        ? t`${label}: ${sum} ${unit} in total, most on ${day} (${most}).`
+        : t`${label}: ${sum} in total, most on ${day} (${most}).`;
     })
     .join(' ');
   const height = chart.height ?? 220;
@@ -50,7 +57,7 @@ export function UsageChart({ caption, showCaption = false, ...chart }: UsageChar
           }}
         >
           <Text size="sm" c="dimmed" ta="center">
-            No usage yet in this period. It shows here once the desktop app is used.
+            <Trans>No usage yet in this period. It shows here once the desktop app is used.</Trans>
           </Text>
         </Center>
       ) : (

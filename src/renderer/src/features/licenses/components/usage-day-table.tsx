@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, Table, VisuallyHidden } from '@mantine/core';
 import { useId, useState } from 'react';
 import { formatNumber } from '../license-format';
@@ -34,7 +35,7 @@ export function UsageDayTable({
         aria-controls={open ? tableId : undefined}
         onClick={() => setOpen((shown) => !shown)}
       >
-        {open ? 'Hide daily numbers' : 'Show daily numbers'}
+        {open ? <Trans>Hide daily numbers</Trans> : <Trans>Show daily numbers</Trans>}
       </Button>
       {open ? (
         <Table.ScrollContainer minWidth={240} mt="xs">
@@ -43,9 +44,11 @@ export function UsageDayTable({
             <VisuallyHidden component="caption">{caption}</VisuallyHidden>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Day</Table.Th>
+                <Table.Th scope="col">
+                  <Trans>Day</Trans>
+                </Table.Th>
                 <Table.Th scope="col" ta="right">
-                  Used ({unit})
+                  <Trans>Used ({unit})</Trans>
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -61,7 +64,9 @@ export function UsageDayTable({
             </Table.Tbody>
             <Table.Tfoot>
               <Table.Tr>
-                <Table.Th scope="row">Total</Table.Th>
+                <Table.Th scope="row">
+                  <Trans>Total</Trans>
+                </Table.Th>
                 <Table.Th ta="right">{formatNumber(total)}</Table.Th>
               </Table.Tr>
             </Table.Tfoot>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import {
   Anchor,
   Button,
@@ -65,12 +66,13 @@ function CurrentPlanTile({
   license: LicenseRecord | null;
   loading: boolean;
 }) {
+  const { t } = useLingui();
   const price = plan ? formatPlanPrice(plan) : null;
   return (
-    <StatCard label="Current plan" icon={<SparkIcon size={18} />} loading={loading}>
+    <StatCard label={t`Current plan`} icon={<SparkIcon size={18} />} loading={loading}>
       <Stack gap={4} style={{ flex: 1 }}>
         <Text fz={26} fw={700} lh={1.2} data-testid="current-plan-name">
-          {plan?.name ?? license?.plan.name ?? 'No active plan'}
+          {plan?.name ?? license?.plan.name ?? t`No active plan`}
         </Text>
         {price ? (
           <Text size="sm" c="dimmed">
@@ -80,20 +82,25 @@ function CurrentPlanTile({
         {license ? <Text size="sm">{expiryText(license)}</Text> : null}
       </Stack>
       <Anchor component={Link} to={portalPaths.purchase} size="sm" fw={600}>
-        Compare plans
+        <Trans>Compare plans</Trans>
       </Anchor>
     </StatCard>
   );
 }
 
 function SeatsTile({ license, loading }: { license: LicenseRecord | null; loading: boolean }) {
+  const { t } = useLingui();
+  const used = license?.activations_used;
+  const allowed = license?.max_activations;
   return (
-    <StatCard label="Seats" icon={<DeviceIcon size={18} />} loading={loading}>
+    <StatCard label={t`Seats`} icon={<DeviceIcon size={18} />} loading={loading}>
       {license ? (
         <>
           <Stack gap="xs" style={{ flex: 1 }}>
             <Text fz={26} fw={700} lh={1.2} data-testid="seats-summary">
-              {license.activations_used} of {license.max_activations}
+              <Trans>
+                {used} of {allowed}
+              </Trans>
             </Text>
             <SeatMeter used={license.activations_used} allowed={license.max_activations} />
           </Stack>
@@ -103,11 +110,13 @@ function SeatsTile({ license, loading }: { license: LicenseRecord | null; loadin
             size="sm"
             fw={600}
           >
-            Manage machines
+            <Trans>Manage machines</Trans>
           </Anchor>
         </>
       ) : (
-        <Text size="sm">No license, so no seats yet.</Text>
+        <Text size="sm">
+          <Trans>No license, so no seats yet.</Trans>
+        </Text>
       )}
     </StatCard>
   );
@@ -126,18 +135,20 @@ function UsageSection({
   error?: string;
   onRetry(): void;
 }) {
+  const { t } = useLingui();
   const metered = features.filter(isMetered);
+  const days = DASHBOARD_USAGE_DAYS;
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="usage-title">
       <Stack gap="lg">
         <Group gap="xs">
           <ChartIcon size={20} />
           <Title order={2} size="h3" id="usage-title">
-            Usage this period
+            <Trans>Usage this period</Trans>
           </Title>
         </Group>
         {state === 'loading' ? (
-          <LoadingBlock label="Loading usage">
+          <LoadingBlock label={t`Loading usage`}>
             <Stack gap="md">
               <Skeleton height={44} />
               <Skeleton height={44} />
@@ -145,9 +156,11 @@ function UsageSection({
             </Stack>
           </LoadingBlock>
         ) : state === 'failed' ? (
-          <RetryNotice title="Could not load usage" message={error} onRetry={onRetry} />
+          <RetryNotice title={t`Could not load usage`} message={error} onRetry={onRetry} />
         ) : metered.length === 0 ? (
-          <Text size="sm">Your plan has no metered features: nothing counts against a limit.</Text>
+          <Text size="sm">
+            <Trans>Your plan has no metered features: nothing counts against a limit.</Trans>
+          </Text>
         ) : (
           <>
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
@@ -156,7 +169,7 @@ function UsageSection({
               ))}
             </SimpleGrid>
             <UsageChart
-              caption={`Daily use over the last ${DASHBOARD_USAGE_DAYS} days`}
+              caption={t`Daily use over the last ${days} days`}
               showCaption
               data={dailyUsage(history, metered, DASHBOARD_USAGE_DAYS)}
               series={metered.map((feature, index) => ({
@@ -184,7 +197,7 @@ function QuickActions({ actions }: { actions: QuickAction[] }) {
   return (
     <Stack gap="md" component="section" aria-labelledby="quick-actions-title">
       <Title order={2} size="h3" id="quick-actions-title">
-        Quick actions
+        <Trans>Quick actions</Trans>
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
         {actions.map((action) => (
@@ -223,6 +236,7 @@ function QuickActions({ actions }: { actions: QuickAction[] }) {
  * with their own status and flags, usage this period and quick actions.
  */
 export default function DashboardPage() {
+  const { t } = useLingui();
   const user = useAppSelector(selectCurrentUser);
   const check = useAppSelector(selectLicenseStatus);
   const list = useListMyLicensesQuery();
@@ -255,31 +269,31 @@ export default function DashboardPage() {
   const actions: QuickAction[] = [
     noLicense
       ? {
-          title: 'Activate this machine',
-          text: 'Use a license here with its key.',
+          title: t`Activate this machine`,
+          text: t`Use a license here with its key.`,
           to: portalPaths.licenses,
-          label: 'Activate this machine',
+          label: t`Activate this machine`,
           icon: KeyIcon,
         }
       : {
-          title: 'Keys and seats',
-          text: 'Each license’s key, its seats and the machines that use them.',
+          title: t`Keys and seats`,
+          text: t`Each license’s key, its seats and the machines that use them.`,
           to: portalPaths.licenses,
-          label: 'Manage licenses',
+          label: t`Manage licenses`,
           icon: KeyIcon,
         },
     {
-      title: 'Get the desktop app',
-      text: 'Installers for Windows, macOS and Linux, checked by SHA-256.',
+      title: t`Get the desktop app`,
+      text: t`Installers for Windows, macOS and Linux, checked by SHA-256.`,
       to: detailPath ? `${detailPath}#downloads` : portalPaths.licenses,
-      label: 'Download the app',
+      label: t`Download the app`,
       icon: DownloadIcon,
     },
     {
-      title: 'More seats and higher limits',
-      text: 'Compare plans and upgrade in a few clicks.',
+      title: t`More seats and higher limits`,
+      text: t`Compare plans and upgrade in a few clicks.`,
       to: portalPaths.purchase,
-      label: 'Upgrade plan',
+      label: t`Upgrade plan`,
       icon: CartIcon,
     },
   ];
@@ -296,8 +310,12 @@ export default function DashboardPage() {
   return (
     <Stack gap="xl" maw={1080}>
       <PageHeader
-        title="Dashboard"
-        description={`${firstName ? `Welcome back, ${firstName}. ` : ''}Your plan, license, seats and usage at a glance.`}
+        title={t`Dashboard`}
+        description={
+          firstName
+            ? t`Welcome back, ${firstName}. Your plan, license, seats and usage at a glance.`
+            : t`Your plan, license, seats and usage at a glance.`
+        }
       />
 
       <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
@@ -306,13 +324,13 @@ export default function DashboardPage() {
         <BaseLicenseOffer
           hasLicenses={false}
           footnote={
-            <>
+            <Trans>
               Have a key already?{' '}
               <Anchor component={Link} to={portalPaths.licenses} size="xs" underline="always">
                 Activate it on the Licenses page
               </Anchor>
               .
-            </>
+            </Trans>
           }
         />
       ) : (

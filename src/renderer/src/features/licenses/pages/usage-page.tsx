@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Card, NativeSelect, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router-dom';
 import { licenseMessages } from '../../../../../shared/messages';
@@ -26,9 +28,13 @@ const hasMeteredFeatures = (license: LicenseRecord) => license.usage_info.featur
 
 /** "Pro license · Acme" or "Pro license · …WY4K5": tells apart two licenses of one plan. */
 function licenseLabel(license: LicenseRecord): string {
-  const name = `${license.plan.name} license`;
-  if (license.organisation) return `${name} · ${license.organisation.name}`;
-  return license.license_key.includes('*') ? name : `${name} · …${license.license_key.slice(-5)}`;
+  const plan = license.plan.name;
+  if (license.organisation) {
+    const organisation = license.organisation.name;
+    return t`${plan} license · ${organisation}`;
+  }
+  const key = license.license_key.slice(-5);
+  return license.license_key.includes('*') ? t`${plan} license` : t`${plan} license · …${key}`;
 }
 
 function UsageSkeletons({ label }: { label: string }) {
@@ -56,19 +62,24 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
     ...license.usage_info.features.filter(isMetered).map((item) => periodChartDays(item)),
   );
   const { data, isError, error, refetch } = useGetLicenseUsageQuery({ licenseId: license.license_id, days });
+  const { t } = useLingui();
 
   if (isError)
     return (
       <RetryNotice
-        title="Could not load usage"
+        title={t`Could not load usage`}
         message={failureMessage(error, licenseMessages.fetchUsageFailed)}
         onRetry={() => void refetch()}
       />
     );
-  if (!data) return <UsageSkeletons label="Loading usage" />;
+  if (!data) return <UsageSkeletons label={t`Loading usage`} />;
   const metered = data.usage_info.features.filter(isMetered);
   if (metered.length === 0)
-    return <Text size="sm">This plan has no metered features: nothing counts against an allowance.</Text>;
+    return (
+      <Text size="sm">
+        <Trans>This plan has no metered features: nothing counts against an allowance.</Trans>
+      </Text>
+    );
   const grid = (
     // One feature takes the width: its chart reads better wide than beside an empty column.
     <SimpleGrid cols={{ base: 1, md: metered.length > 1 ? 2 : 1 }} spacing="lg">
@@ -99,6 +110,7 @@ function LicenseUsage({ license }: { license: LicenseRecord }) {
  * allowance, what is left, when it resets, what use past it costs, and a chart of the days.
  */
 export default function UsagePage() {
+  const { t } = useLingui();
   const list = useListMyLicensesQuery();
   const load = listState(list);
   const [params, setParams] = useSearchParams();
@@ -109,8 +121,8 @@ export default function UsagePage() {
   return (
     <Stack gap="xl" maw={1080}>
       <PageHeader
-        title="Usage"
-        description="What your AI features have used this period, what is left and when it resets."
+        title={t`Usage`}
+        description={t`What your AI features have used this period, what is left and when it resets.`}
         actions={<BuyCredits license={chosen} />}
       />
       {/* Inside the desktop app: what this machine may still use, named once the licenses are read. */}
@@ -121,15 +133,15 @@ export default function UsagePage() {
           }
         />
       )}
-      {load.status === 'loading' ? <UsageSkeletons label="Loading your licenses" /> : null}
+      {load.status === 'loading' ? <UsageSkeletons label={t`Loading your licenses`} /> : null}
       <LicensesLoadFailure load={load} onRetry={() => void list.refetch()} />
       {load.status === 'ready' && !chosen ? (
         <EmptyStateCard
-          title="Nothing is metered yet"
-          description="None of your licenses has a feature with an allowance, such as AI requests. Plans that include them show their use here."
+          title={t`Nothing is metered yet`}
+          description={t`None of your licenses has a feature with an allowance, such as AI requests. Plans that include them show their use here.`}
           actions={
             <Button component={Link} to={portalPaths.purchase} variant="light">
-              See plans
+              <Trans>See plans</Trans>
             </Button>
           }
         />
@@ -141,7 +153,7 @@ export default function UsagePage() {
           </Title>
           {licenses.length > 1 ? (
             <NativeSelect
-              label="License"
+              label={t`License`}
               maw={420}
               value={chosen.license_id}
               data={licenses.map((item) => ({ value: item.license_id, label: licenseLabel(item) }))}

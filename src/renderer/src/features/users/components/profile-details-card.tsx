@@ -10,6 +10,7 @@ import { userMessages } from '../../../../../shared/messages';
 import { focusFirstError } from '../../../components/forms/focus-first-error';
 import { FormAlert } from '../../../components/forms/form-alert';
 import { toSubmitFailure } from '../../../components/forms/submit-failure';
+import { dateTimeFormat } from '../../../lib/date-format';
 import { SectionCard } from '../../../components/layout/section-card';
 import { useUpdateMyProfileMutation } from '../users-endpoints';
 
@@ -19,9 +20,10 @@ const FIELDS = ['full_name', 'company'] as const;
 
 /** Name and company (PUT /users/me); the e-mail is shown, not edited: it is the sign-in name. */
 export function ProfileDetailsCard({ profile }: { profile: UserProfile }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const [updateMyProfile] = useUpdateMyProfileMutation();
-  const since = i18n.date(new Date(profile.created_at), { dateStyle: 'long' });
+  // In the language shown (the lib's formats), like every other date of the portal.
+  const since = dateTimeFormat({ dateStyle: 'long' }).format(new Date(profile.created_at));
   const [failure, setFailure] = useState<string>();
   const form = useForm<ProfileValues>({
     initialValues: { full_name: profile.full_name ?? '', company: profile.company ?? '' },
