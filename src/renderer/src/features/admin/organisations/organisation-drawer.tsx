@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Anchor, Button, DataList, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { type ReactNode, useState } from 'react';
@@ -237,6 +238,7 @@ function Invitations({ organisation, onAction }: MembersProps) {
 }
 
 function Subscription({ organisation }: { organisation: AdminOrganisationDetail }) {
+  const { i18n } = useLingui();
   const { subscription } = organisation;
   // The detail's status is a plain string: a status the portal does not know yet shows as sent.
   const status = subscription
@@ -259,7 +261,7 @@ function Subscription({ organisation }: { organisation: AdminOrganisationDetail 
       <Field label="Status">
         {status ? (
           <StatusBadge tone={status.tone} size="md">
-            {status.label}
+            {i18n._(status.label)}
           </StatusBadge>
         ) : (
           subscription.status
