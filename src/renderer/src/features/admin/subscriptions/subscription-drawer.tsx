@@ -15,7 +15,7 @@ import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components
 import { formatAmount } from '../../../lib/format-money';
 import { InvoiceTable } from '../../invoices';
 import { paymentMethodText } from '../../subscriptions';
-import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
+import { paymentTime, providerLabel } from '../payments/payment-labels';
 import { failureOf } from '../query-answer';
 import { useGetAdminSubscriptionQuery } from './admin-subscriptions-endpoints';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
@@ -234,7 +234,7 @@ export function SubscriptionDrawer({ id, known, onClose }: SubscriptionDrawerPro
               {subscription.payment_method ? paymentMethodText(subscription.payment_method) : none}
             </Field>
             <Field label={t`Provider`}>
-              {PROVIDER_LABELS[subscription.provider]}
+              {providerLabel(subscription.provider)}
               <Code fz="xs" display="block" mt={2} style={{ overflowWrap: 'anywhere' }}>
                 {subscription.provider_subscription_id}
               </Code>
