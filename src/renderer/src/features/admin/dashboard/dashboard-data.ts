@@ -194,7 +194,10 @@ export const licenseStatusData = (byStatus: DashboardStats['licenses']['by_statu
   LICENSE_STATUSES.map((status) => ({
     status,
     name: i18n._(LICENSE_STATUS_CHART[status].label),
-    counted: i18n._(LICENSE_STATUS_CHART[status].counted, { count: formatCount(byStatus[status]) }),
+    counted: i18n._({
+      ...LICENSE_STATUS_CHART[status].counted,
+      values: { count: formatCount(byStatus[status]) },
+    }),
     value: byStatus[status],
     color: LICENSE_STATUS_CHART[status].color,
   }));
@@ -211,7 +214,10 @@ export const severityData = (bySeverity: DashboardStats['security']['by_severity
   [...SECURITY_SEVERITIES].reverse().map((severity) => ({
     severity,
     name: i18n._(SEVERITY_CHART[severity].label),
-    counted: i18n._(SEVERITY_CHART[severity].counted, { count: formatCount(bySeverity[severity]) }),
+    counted: i18n._({
+      ...SEVERITY_CHART[severity].counted,
+      values: { count: formatCount(bySeverity[severity]) },
+    }),
     value: bySeverity[severity],
     color: SEVERITY_CHART[severity].color,
   }));
@@ -220,7 +226,7 @@ export const severityData = (bySeverity: DashboardStats['security']['by_severity
 export function listSentence(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
   const head = parts.slice(0, -1).join(', ');
-  const last = parts[parts.length - 1];
+  const last = parts[parts.length - 1] ?? '';
   return t`${head} and ${last}`;
 }
 
