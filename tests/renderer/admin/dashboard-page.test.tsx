@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DashboardStats } from '../../../src/shared/api/admin';
-import { FakeApi, problem } from '../support/fake-api';
+import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
+import { FakeApi, problem, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
 
 const days = Array.from({ length: 30 }, (_, index) => {
@@ -354,5 +355,35 @@ describe('/admin overview', { timeout: 90_000 }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(api.calls('GET /admin/dashboard').length).toBe(before + 1));
     expect(await (await section('Users')).findByText('1,235', {}, { timeout: 10_000 })).toBeTruthy();
+  });
+
+  it('shows the cards and summaries in German', async () => {
+    await showLanguage('de');
+    try {
+      // The account's language is German: the portal shows it once signed in.
+      const germanAdmin = {
+        ...testUser,
+        role: 'admin' as const,
+        preferences: { ...testUser.preferences, language: 'de' as const },
+      };
+      api.on('GET /users/me', () => ({ json: germanAdmin }));
+      api.on('GET /admin/dashboard', () => ({ json: stats }));
+      const services = await servicesFor(api, 'admin');
+      await services.tokens.setUser(germanAdmin);
+      renderApp(services, '/admin');
+      expect(
+        await screen.findByText('Monatlich wiederkehrender Umsatz', {}, { timeout: 30_000 }),
+      ).toBeTruthy();
+      expect(screen.getByText('Aktive Lizenzen')).toBeTruthy();
+      expect(
+        await screen.findByText(
+          '14 Testphasen in den letzten 12 Monaten gestartet; 5 davon wurden gekauft (36 %).',
+          {},
+          { timeout: 10_000 },
+        ),
+      ).toBeTruthy();
+    } finally {
+      await showLanguage('en');
+    }
   });
 });

@@ -121,6 +121,8 @@ describe('subscriptions page in German', () => {
     expect(card.getByText(`Monatlich · ${formatMoney(99_900, 'INR')} / Monat`)).toBeTruthy();
     expect(card.getByText('Nächste Belastung')).toBeTruthy();
     expect(card.getByTestId('kept-credit').textContent).toBe('Keine');
+    // The sandbox's card, named by the server in English, in German (its digits as they are).
+    expect(card.getByText('Sandbox-Karte •••• 4242')).toBeTruthy();
     expect(card.getByRole('button', { name: 'Abonnement kündigen…' })).toBeTruthy();
 
     await userEvent.click(card.getByRole('button', { name: 'Pausieren…' }));

@@ -10,5 +10,5 @@ export {
   useGetSubscriptionsQuery,
   useVerifySubscriptionMutation,
 } from './subscriptions-endpoints';
-export { formatRecurringPrice, isLive } from './subscription-format';
+export { formatRecurringPrice, isLive, paymentMethodText } from './subscription-format';
 export { ChargeLines, chargedTodayText } from './components/charge-lines';

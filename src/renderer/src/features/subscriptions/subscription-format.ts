@@ -266,3 +266,14 @@ export function describeCreditOnCancel(subscription: Subscription): string | nul
 /** "2:32 PM": until when a quote holds, written as the language shown writes times. */
 export const formatTime = (iso: string): string =>
   new Intl.DateTimeFormat(formattingLocale(), { timeStyle: 'short' }).format(new Date(iso));
+
+/**
+ * A card on file for people: the payment sandbox's own cards ("Sandbox card •••• 4242", as the
+ * server names them) in the shown language; a real card's description is data and stays as sent.
+ */
+export function paymentMethodText(method: string): string {
+  const sandbox = /^Sandbox card (•••• \d{4})( \(declines every charge\))?$/.exec(method);
+  if (!sandbox) return method;
+  const digits = sandbox[1] ?? '';
+  return sandbox[2] ? t`Sandbox card ${digits} (declines every charge)` : t`Sandbox card ${digits}`;
+}

@@ -6,6 +6,7 @@ import { PRODUCT_NAME } from '../../../../shared/constants';
 import { showToast } from '../../components/data/toast';
 import { failureMessage } from '../../lib/api-errors';
 import { CHECKOUT_THEME_COLOR, declined } from '../../lib/checkout-window';
+import { paymentMethodText } from './subscription-format';
 import {
   subscriptionMessages,
   useConfirmCardChangeMutation,
@@ -63,7 +64,7 @@ export function useCardChange(subscription: Subscription): CardChange {
               .unwrap()
               .then(
                 (changed) => {
-                  const method = changed.payment_method;
+                  const method = changed.payment_method ? paymentMethodText(changed.payment_method) : null;
                   showToast({
                     title: t`Card updated`,
                     message: method

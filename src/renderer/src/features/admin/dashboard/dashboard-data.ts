@@ -1,6 +1,10 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import type { DashboardStats, SecuritySeverityName } from '../../../../../shared/api/admin';
 import { LICENSE_STATUSES, type LicenseStatus } from '../../../../../shared/api/licenses';
 import { SECURITY_SEVERITIES } from '../../../../../shared/api/admin';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
+import { numberFormat } from '../../../lib/number-format';
 import { formatPlanPrice } from '../../plans';
 
 /** What the admin overview's charts and cards show, worked out from `GET /admin/dashboard`. */
@@ -9,15 +13,14 @@ type RevenueTotal = DashboardStats['revenue']['totals'][number];
 type RevenuePeriod = DashboardStats['revenue']['by_day'][number];
 export type RevenueRange = 'days' | 'months';
 
-const number = new Intl.NumberFormat();
-export const formatCount = (value: number) => number.format(value);
+/** A count as the language shown writes numbers. */
+export const formatCount = (value: number) => numberFormat().format(value);
 
 /** Digits of a currency's minor unit (2 for USD and INR, 0 for JPY), as Intl knows them. */
 export function minorDigits(currency: string): number {
   try {
     return (
-      new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2
+      numberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
     );
   } catch {
     return 2;
@@ -27,7 +30,7 @@ export function minorDigits(currency: string): number {
 /** An amount in minor units as money: "₹1,499.50", "$19". */
 export const formatMoney = (amountMinor: number, currency: string) =>
   amountMinor === 0
-    ? new Intl.NumberFormat(undefined, { style: 'currency', currency, maximumFractionDigits: 0 }).format(0)
+    ? numberFormat(formattingLocale(), { style: 'currency', currency, maximumFractionDigits: 0 }).format(0)
     : formatPlanPrice({ price_minor: amountMinor, currency, billing_interval: 'lifetime' }).amount;
 
 /** Minor units as the major-unit number a chart plots (14_999 paise → 149.99). */
@@ -36,7 +39,7 @@ export const toMajor = (amountMinor: number, currency: string) => amountMinor / 
 /** "₹12,000 · $40" for all-time totals; "No revenue yet" when nothing was paid. */
 export function totalsText(totals: readonly RevenueTotal[]): string {
   const paid = totals.filter((total) => total.amount_minor > 0);
-  if (paid.length === 0) return 'No revenue yet';
+  if (paid.length === 0) return t`No revenue yet`;
   return paid.map((total) => formatMoney(total.amount_minor, total.currency)).join(' · ');
 }
 
@@ -45,22 +48,23 @@ export function grossAndRefundedText(totals: readonly RevenueTotal[]): string | 
   const paid = totals.filter((total) => total.gross_minor > 0);
   if (paid.length === 0) return null;
   return paid
-    .map(
-      (total) =>
-        `${formatMoney(total.gross_minor, total.currency)} gross · ${formatMoney(total.refunded_minor, total.currency)} refunded`,
-    )
+    .map((total) => {
+      const gross = formatMoney(total.gross_minor, total.currency);
+      const refunded = formatMoney(total.refunded_minor, total.currency);
+      return t`${gross} gross · ${refunded} refunded`;
+    })
     .join(' · ');
 }
 
-const dayLabel = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'short', year: 'numeric', timeZone: 'UTC' });
+const DAY_LABEL: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', timeZone: 'UTC' };
+const MONTH_LABEL: Intl.DateTimeFormatOptions = { month: 'short', year: 'numeric', timeZone: 'UTC' };
 
 /** `YYYY-MM-DD` as "Nov 3", `YYYY-MM` as "Nov 2025" (the server's periods are UTC). */
 export function periodLabel(period: string): string {
   const isDay = period.length === 10;
   const date = new Date(isDay ? `${period}T00:00:00Z` : `${period}-01T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return period;
-  return (isDay ? dayLabel : monthLabel).format(date);
+  return new Intl.DateTimeFormat(formattingLocale(), isDay ? DAY_LABEL : MONTH_LABEL).format(date);
 }
 
 export interface RevenueSeries {
@@ -145,51 +149,75 @@ export function revenueChartData(
 
 /** "₹4,200 from 6 payments in the last 30 days; the best day was Nov 3 (₹1,500)." */
 export function revenueSummary(data: RevenueChartData, range: RevenueRange): string {
-  const span = range === 'days' ? 'in the last 30 days' : 'in the last 12 months';
   const paid = data.totals.filter((total) => total.payments > 0);
-  if (paid.length === 0) return `No payments ${span}.`;
+  if (paid.length === 0)
+    return range === 'days' ? t`No payments in the last 30 days.` : t`No payments in the last 12 months.`;
   const amounts = paid
-    .map(
-      (total) =>
-        `${formatMoney(total.amount_minor, total.currency)} from ${formatCount(total.payments)} payment${total.payments === 1 ? '' : 's'}`,
-    )
-    .join(' and ');
-  const best = data.best
-    ? `; the best ${range === 'days' ? 'day' : 'month'} was ${data.best.label} (${data.best.amount})`
-    : '';
-  return `${amounts} ${span}${best}.`;
+    .map((total) => {
+      const amount = formatMoney(total.amount_minor, total.currency);
+      const count = total.payments;
+      return t`${amount} from ${plural(count, { one: '# payment', other: '# payments' })}`;
+    })
+    .reduce((head, last) => t`${head} and ${last}`);
+  if (!data.best)
+    return range === 'days' ? t`${amounts} in the last 30 days.` : t`${amounts} in the last 12 months.`;
+  const { label, amount } = data.best;
+  return range === 'days'
+    ? t`${amounts} in the last 30 days; the best day was ${label} (${amount}).`
+    : t`${amounts} in the last 12 months; the best month was ${label} (${amount}).`;
 }
 
-export const LICENSE_STATUS_CHART: Record<LicenseStatus, { label: string; color: string }> = {
-  active: { label: 'Active', color: 'teal.6' },
-  suspended: { label: 'Suspended', color: 'yellow.6' },
-  expired: { label: 'Expired', color: 'gray.6' },
-  revoked: { label: 'Revoked', color: 'red.6' },
-  trial_expired: { label: 'Trial ended', color: 'orange.6' },
-  paused: { label: 'Paused', color: 'blue.6' },
+interface ChartEntry {
+  /** The name in the legend and the table (render with the shown language's `i18n._`). */
+  label: MessageDescriptor;
+  /** "{count} active", as a summary sentence counts it (`count` already formatted). */
+  counted: MessageDescriptor;
+  color: string;
+}
+
+/** Each status's name and colour. */
+export const LICENSE_STATUS_CHART: Record<LicenseStatus, ChartEntry> = {
+  active: { label: msg`Active`, counted: msg({ message: '{count} active' }), color: 'teal.6' },
+  suspended: { label: msg`Suspended`, counted: msg({ message: '{count} suspended' }), color: 'yellow.6' },
+  expired: { label: msg`Expired`, counted: msg({ message: '{count} expired' }), color: 'gray.6' },
+  revoked: { label: msg`Revoked`, counted: msg({ message: '{count} revoked' }), color: 'red.6' },
+  trial_expired: {
+    label: msg`Trial ended`,
+    counted: msg({ message: '{count} trial ended' }),
+    color: 'orange.6',
+  },
+  paused: { label: msg`Paused`, counted: msg({ message: '{count} paused' }), color: 'blue.6' },
 };
 
 /** Licenses per effective status, in a fixed order, for the donut and its table. */
 export const licenseStatusData = (byStatus: DashboardStats['licenses']['by_status']) =>
   LICENSE_STATUSES.map((status) => ({
     status,
-    name: LICENSE_STATUS_CHART[status].label,
+    name: i18n._(LICENSE_STATUS_CHART[status].label),
+    counted: i18n._({
+      ...LICENSE_STATUS_CHART[status].counted,
+      values: { count: formatCount(byStatus[status]) },
+    }),
     value: byStatus[status],
     color: LICENSE_STATUS_CHART[status].color,
   }));
 
 /** Bar colours that keep their label readable (white on red 9 and iris 6, dark on yellow 5). */
-export const SEVERITY_CHART: Record<SecuritySeverityName, { label: string; color: string }> = {
-  critical: { label: 'Critical', color: 'red.9' },
-  warning: { label: 'Warning', color: 'yellow.5' },
-  info: { label: 'Info', color: 'iris.6' },
+export const SEVERITY_CHART: Record<SecuritySeverityName, ChartEntry> = {
+  critical: { label: msg`Critical`, counted: msg({ message: '{count} critical' }), color: 'red.9' },
+  warning: { label: msg`Warning`, counted: msg({ message: '{count} warning' }), color: 'yellow.5' },
+  info: { label: msg`Info`, counted: msg({ message: '{count} info' }), color: 'iris.6' },
 };
 
 /** Security events of the last 30 days per severity, most severe first. */
 export const severityData = (bySeverity: DashboardStats['security']['by_severity']) =>
   [...SECURITY_SEVERITIES].reverse().map((severity) => ({
     severity,
-    name: SEVERITY_CHART[severity].label,
+    name: i18n._(SEVERITY_CHART[severity].label),
+    counted: i18n._({
+      ...SEVERITY_CHART[severity].counted,
+      values: { count: formatCount(bySeverity[severity]) },
+    }),
     value: bySeverity[severity],
     color: SEVERITY_CHART[severity].color,
   }));
@@ -197,13 +225,14 @@ export const severityData = (bySeverity: DashboardStats['security']['by_severity
 /** "3 active, 1 suspended, 2 expired and 0 revoked" */
 export function listSentence(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  const head = parts.slice(0, -1).join(', ');
+  const last = parts[parts.length - 1] ?? '';
+  return t`${head} and ${last}`;
 }
 
-const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
-
 /** A share (0 to 1) as "42%"; "–" when there is none to take (nothing started). */
-export const formatRate = (rate: number | null) => (rate === null ? '–' : percent.format(rate));
+export const formatRate = (rate: number | null) =>
+  rate === null ? '–' : numberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(rate);
 
 /** Free trials per month as chart rows (the rate in percent, for the chart's right axis) and as a table. */
 export function trialsChartData(trials: DashboardStats['trials']) {
@@ -224,10 +253,15 @@ export function trialsChartData(trials: DashboardStats['trials']) {
 
 /** "14 trials started in the last 12 months; 5 of them were bought (36%)." */
 export function trialsSummary(trials: DashboardStats['trials']): string {
-  if (trials.started === 0) return 'No free trials started in the last 12 months.';
-  const started = `${formatCount(trials.started)} trial${trials.started === 1 ? '' : 's'} started in the last 12 months`;
-  if (trials.converted === 0) return `${started}; none was bought yet.`;
-  const bought =
-    trials.converted === 1 ? '1 of them was bought' : `${formatCount(trials.converted)} of them were bought`;
-  return `${started}; ${bought} (${formatRate(trials.rate)}).`;
+  if (trials.started === 0) return t`No free trials started in the last 12 months.`;
+  const count = trials.started;
+  const started = plural(count, {
+    one: '# trial started in the last 12 months',
+    other: '# trials started in the last 12 months',
+  });
+  if (trials.converted === 0) return t`${started}; none was bought yet.`;
+  const converted = trials.converted;
+  const bought = plural(converted, { one: '# of them was bought', other: '# of them were bought' });
+  const rate = formatRate(trials.rate);
+  return t`${started}; ${bought} (${rate}).`;
 }

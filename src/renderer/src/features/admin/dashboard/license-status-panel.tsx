@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { DashboardStats } from '../../../../../shared/api/admin';
@@ -8,25 +10,26 @@ import { formatCount, licenseStatusData, listSentence } from './dashboard-data';
 
 /** Licenses by effective status as a donut with its legend. */
 export function LicenseStatusPanel({ licenses }: { licenses: DashboardStats['licenses'] }) {
+  const { t } = useLingui();
   const data = licenseStatusData(licenses.by_status);
+  const total = licenses.total;
+  const parts = listSentence(data.map((item) => item.counted));
   const summary =
-    licenses.total === 0
-      ? 'No licenses issued yet.'
-      : `${formatCount(licenses.total)} license${licenses.total === 1 ? '' : 's'}: ${listSentence(
-          data.map((item) => `${formatCount(item.value)} ${item.name.toLowerCase()}`),
-        )}.`;
+    total === 0
+      ? t`No licenses issued yet.`
+      : t`${plural(total, { one: '# license', other: '# licenses' })}: ${parts}.`;
   return (
     <ChartPanel
-      title="Licenses by status"
+      title={t`Licenses by status`}
       summary={summary}
       height={160}
       table={{
-        headers: ['Status', 'Licenses'],
+        headers: [t`Status`, t`Licenses`],
         rows: data.map((item) => [item.name, formatCount(item.value)]),
       }}
       footer={
         <Anchor component={Link} to={portalPaths.adminLicenses} size="sm" fw={600} mt="auto">
-          Manage licenses
+          <Trans>Manage licenses</Trans>
         </Anchor>
       }
     >

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,26 +21,26 @@ const SEVERITY_TONES: Record<SecurityEvent['severity'], StatusTone> = {
 
 /** Security events of the last 30 days per severity. */
 export function SeverityPanel({ security }: { security: DashboardStats['security'] }) {
+  const { t } = useLingui();
   const data = severityData(security.by_severity);
   const total = data.reduce((sum, item) => sum + item.value, 0);
+  const parts = listSentence(data.map((item) => item.counted));
   const summary =
     total === 0
-      ? 'No security events in the last 30 days.'
-      : `${formatCount(total)} event${total === 1 ? '' : 's'} in the last 30 days: ${listSentence(
-          data.map((item) => `${formatCount(item.value)} ${item.name.toLowerCase()}`),
-        )}.`;
+      ? t`No security events in the last 30 days.`
+      : t`${plural(total, { one: '# event in the last 30 days', other: '# events in the last 30 days' })}: ${parts}.`;
   return (
     <ChartPanel
-      title="Security events by severity"
+      title={t`Security events by severity`}
       summary={summary}
       height={120}
       table={{
-        headers: ['Severity', 'Events'],
+        headers: [t`Severity`, t`Events`],
         rows: data.map((item) => [item.name, formatCount(item.value)]),
       }}
       footer={
         <Anchor component={Link} to={portalPaths.adminSecurity} size="sm" fw={600} mt="auto">
-          Review security events
+          <Trans>Review security events</Trans>
         </Anchor>
       }
     >
@@ -49,29 +51,32 @@ export function SeverityPanel({ security }: { security: DashboardStats['security
 
 /** Who an event is about, and who did it when that was someone else (an administrator). */
 function eventPeople(event: SecurityEvent): string {
-  const subject = event.user_email ?? (event.user_id ? 'a deleted account' : null);
+  const subject = event.user_email ?? (event.user_id ? t`a deleted account` : null);
   const actor = event.actor_email && event.actor_email !== event.user_email ? event.actor_email : null;
-  if (subject && actor) return `${subject}, by ${actor}`;
-  return subject ?? actor ?? 'No account';
+  if (subject && actor) return t`${subject}, by ${actor}`;
+  return subject ?? actor ?? t`No account`;
 }
 
 /** The ten newest security events, linking to the full list. */
 export function RecentEventsPanel({ events }: { events: SecurityEvent[] }) {
+  const { i18n } = useLingui();
   const titleId = useId();
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby={titleId} h="100%">
       <Stack gap="sm" h="100%">
         <Group justify="space-between" gap="sm">
           <Title order={2} size="h4" id={titleId}>
-            Recent security events
+            <Trans>Recent security events</Trans>
           </Title>
           <Anchor component={Link} to={portalPaths.adminSecurity} size="sm" fw={600}>
-            View all security events
+            <Trans>View all security events</Trans>
           </Anchor>
         </Group>
         {events.length === 0 ? (
           <Text size="sm" c="dimmed">
-            Nothing yet. Sign-ins, password changes and administrators’ changes are recorded here.
+            <Trans>
+              Nothing yet. Sign-ins, password changes and administrators’ changes are recorded here.
+            </Trans>
           </Text>
         ) : (
           <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-labelledby={titleId}>
@@ -89,7 +94,7 @@ export function RecentEventsPanel({ events }: { events: SecurityEvent[] }) {
                   </Stack>
                   <Stack gap={4} align="flex-end" style={{ flex: 'none' }}>
                     <StatusBadge tone={SEVERITY_TONES[event.severity]} size="sm">
-                      {SEVERITY_CHART[event.severity].label}
+                      {i18n._(SEVERITY_CHART[event.severity].label)}
                     </StatusBadge>
                     <Text
                       size="xs"

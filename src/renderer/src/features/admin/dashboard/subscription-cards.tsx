@@ -1,18 +1,21 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { DashboardStats } from '../../../../../shared/api/admin';
 import { portalPaths } from '../../../../../shared/routes';
 import { AlertIcon, ChartIcon, RefreshIcon } from '../../../components/brand/icons';
 import { StatCard } from '../../../components/data/stat-card';
+import { numberFormat } from '../../../lib/number-format';
 import { formatCount, formatMoney } from './dashboard-data';
 
 type Subscriptions = DashboardStats['subscriptions'];
 
-const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
-
 /** "16.7 %", or null when no subscription was live at the window's start. */
 export const churnText = (churn: Subscriptions['churn']): string | null =>
-  churn.rate === null ? null : percent.format(churn.rate);
+  churn.rate === null
+    ? null
+    : numberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 }).format(churn.rate);
 
 function Figure({ children }: { children: React.ReactNode }) {
   return (
@@ -35,34 +38,57 @@ function Detail({ children }: { children: React.ReactNode }) {
  * a pause coming is active and billed until its paid period ends.
  */
 function PausedDetail({ paused }: { paused: Subscriptions['paused'] }) {
-  const coming = paused.planned > 0 ? ` · ${formatCount(paused.planned)} pausing when their period ends` : '';
+  const { t } = useLingui();
+  const planned = formatCount(paused.planned);
+  const now = formatCount(paused.now);
+  const coming = paused.planned > 0 ? t` · ${planned} pausing when their period ends` : '';
   return (
     <Detail>
       {paused.now > 0 ? (
         <Anchor component={Link} to={`${portalPaths.adminSubscriptions}?status=paused`} inherit>
-          {formatCount(paused.now)} paused now
+          {t`${now} paused now`}
         </Anchor>
       ) : (
-        'none paused now'
+        t`none paused now`
       )}
       {coming}
     </Detail>
   );
 }
 
+/** "2 of 12 live 30 days ago ended since", or why there is no rate. */
+function churnDetail(churn: Subscriptions['churn'], rate: string | null): string {
+  if (rate === null) return t`No subscription was live 30 days ago`;
+  const ended = formatCount(churn.ended);
+  const live = formatCount(churn.live_at_start);
+  return t`${ended} of ${live} live 30 days ago ended since`;
+}
+
+function FailedDetail({ failed }: { failed: Subscriptions['failed_payments'] }) {
+  const { t } = useLingui();
+  const pastDue = formatCount(failed.past_due);
+  const suspended = formatCount(failed.suspended);
+  return <Detail>{t`${pastDue} past due · ${suspended} suspended now`}</Detail>;
+}
+
 /** Recurring revenue at a glance: MRR per currency, active subscriptions, churn and failed payments. */
 export function SubscriptionCards({ subscriptions }: { subscriptions: Subscriptions | null }) {
+  const { t } = useLingui();
   const loading = subscriptions === null;
   const churn = subscriptions ? churnText(subscriptions.churn) : null;
   const billed = subscriptions?.mrr.reduce((sum, entry) => sum + entry.subscriptions, 0) ?? 0;
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
-      <StatCard label="Monthly recurring revenue" icon={<ChartIcon size={18} />} loading={loading}>
+      <StatCard label={t`Monthly recurring revenue`} icon={<ChartIcon size={18} />} loading={loading}>
         {subscriptions &&
           (subscriptions.mrr.length === 0 ? (
             <>
-              <Figure>None yet</Figure>
-              <Detail>No active or past-due subscription</Detail>
+              <Figure>
+                <Trans>None yet</Trans>
+              </Figure>
+              <Detail>
+                <Trans>No active or past-due subscription</Trans>
+              </Detail>
             </>
           ) : (
             <>
@@ -72,45 +98,41 @@ export function SubscriptionCards({ subscriptions }: { subscriptions: Subscripti
                 ))}
               </Stack>
               <Detail>
-                a month, from {formatCount(billed)} subscription{billed === 1 ? '' : 's'} billed (yearly ones
-                count a twelfth)
+                {t`a month, from ${plural(billed, { one: '# subscription billed (yearly ones count a twelfth)', other: '# subscriptions billed (yearly ones count a twelfth)' })}`}
               </Detail>
             </>
           ))}
       </StatCard>
-      <StatCard label="Active subscriptions" icon={<RefreshIcon size={18} />} loading={loading}>
+      <StatCard label={t`Active subscriptions`} icon={<RefreshIcon size={18} />} loading={loading}>
         {subscriptions && (
           <>
             <Figure>{formatCount(subscriptions.active)}</Figure>
-            <Detail>paid up now</Detail>
+            <Detail>
+              <Trans>paid up now</Trans>
+            </Detail>
             <PausedDetail paused={subscriptions.paused} />
             <Anchor component={Link} to={portalPaths.adminSubscriptions} size="sm" fw={600} mt="auto">
-              Manage subscriptions
+              <Trans>Manage subscriptions</Trans>
             </Anchor>
           </>
         )}
       </StatCard>
-      <StatCard label="Churn, last 30 days" icon={<ChartIcon size={18} />} loading={loading}>
+      <StatCard label={t`Churn, last 30 days`} icon={<ChartIcon size={18} />} loading={loading}>
         {subscriptions && (
           <>
-            <Figure>{churn ?? 'None'}</Figure>
-            <Detail>
-              {churn === null
-                ? 'No subscription was live 30 days ago'
-                : `${formatCount(subscriptions.churn.ended)} of ${formatCount(subscriptions.churn.live_at_start)} live 30 days ago ended since`}
-            </Detail>
+            <Figure>{churn ?? t`None`}</Figure>
+            <Detail>{churnDetail(subscriptions.churn, churn)}</Detail>
           </>
         )}
       </StatCard>
-      <StatCard label="Failed payments" icon={<AlertIcon size={18} />} loading={loading}>
+      <StatCard label={t`Failed payments`} icon={<AlertIcon size={18} />} loading={loading}>
         {subscriptions && (
           <>
             <Figure>{formatCount(subscriptions.failed_payments.last_30_days)}</Figure>
-            <Detail>subscription charges failed in the last 30 days</Detail>
             <Detail>
-              {formatCount(subscriptions.failed_payments.past_due)} past due ·{' '}
-              {formatCount(subscriptions.failed_payments.suspended)} suspended now
+              <Trans>subscription charges failed in the last 30 days</Trans>
             </Detail>
+            <FailedDetail failed={subscriptions.failed_payments} />
             {subscriptions.failed_payments.past_due > 0 ? (
               <Anchor
                 component={Link}
@@ -119,7 +141,7 @@ export function SubscriptionCards({ subscriptions }: { subscriptions: Subscripti
                 fw={600}
                 mt="auto"
               >
-                View the past-due subscriptions
+                <Trans>View the past-due subscriptions</Trans>
               </Anchor>
             ) : null}
           </>

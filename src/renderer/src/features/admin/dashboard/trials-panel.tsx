@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Center, Text } from '@mantine/core';
 import type { DashboardStats } from '../../../../../shared/api/admin';
 import { ChartPanel } from '../../../components/charts/chart-panel';
@@ -12,18 +13,21 @@ const HEIGHT = 240;
  * conversion rate as a line. A trial counts in the month it started, wherever it was bought.
  */
 export function TrialsPanel({ trials }: { trials: DashboardStats['trials'] }) {
+  const { t } = useLingui();
   const data = trialsChartData(trials);
   return (
     <ChartPanel
-      title="Trials, last 12 months"
+      title={t`Trials, last 12 months`}
       summary={trialsSummary(trials)}
       height={HEIGHT}
-      table={{ headers: ['Month', 'Started', 'Converted', 'Conversion rate'], rows: data.table }}
+      table={{ headers: [t`Month`, t`Started`, t`Converted`, t`Conversion rate`], rows: data.table }}
     >
       {trials.started === 0 ? (
         <Center h={HEIGHT} className={classes.placeholder}>
           <Text size="sm" c="dimmed" ta="center" maw={340}>
-            No free trials yet. They show here once a package offers trial days and customers start one.
+            <Trans>
+              No free trials yet. They show here once a package offers trial days and customers start one.
+            </Trans>
           </Text>
         </Center>
       ) : (

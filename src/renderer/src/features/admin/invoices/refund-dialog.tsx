@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NumberInput, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { z } from 'zod';
@@ -16,17 +19,21 @@ interface RefundValues {
 
 const FIELDS = ['amount', 'license_action', 'reason'] as const;
 
-const LICENSE_CHOICES: { value: RefundLicenseAction; label: string; description: string }[] = [
-  { value: 'keep', label: 'Keep the license', description: 'The customer keeps what they have.' },
+const LICENSE_CHOICES: {
+  value: RefundLicenseAction;
+  label: MessageDescriptor;
+  description: MessageDescriptor;
+}[] = [
+  { value: 'keep', label: msg`Keep the license`, description: msg`The customer keeps what they have.` },
   {
     value: 'shorten',
-    label: 'End the license now',
-    description: 'It expires at once; its machines are told at their next check.',
+    label: msg`End the license now`,
+    description: msg`It expires at once; its machines are told at their next check.`,
   },
   {
     value: 'revoke',
-    label: 'Revoke the license',
-    description: 'Revoked for good; the customer sees your reason.',
+    label: msg`Revoke the license`,
+    description: msg`Revoked for good; the customer sees your reason.`,
   },
 ];
 
@@ -55,9 +62,12 @@ export interface RefundDialogProps {
 
 /** Refund all or part of a paid payment, choosing what becomes of its license. */
 export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogProps) {
+  const { t, i18n } = useLingui();
   const [refundPayment] = useRefundPaymentMutation();
   const { currency, refundable } = refunds;
   const decimals = decimalsOf(currency);
+  const lowest = formatMinorAmount(1, currency);
+  const highest = formatMinorAmount(refundable, currency);
   const rules = z
     .object({
       amount: z.union([z.number(), z.string()]).refine(
@@ -65,14 +75,17 @@ export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogPr
           const minor = toMinorUnits(value, currency);
           return minor !== undefined && minor >= 1 && minor <= refundable;
         },
-        `Enter an amount from ${formatMinorAmount(1, currency)} to ${formatMinorAmount(refundable, currency)}`,
+        t`Enter an amount from ${lowest} to ${highest}`,
       ),
       license_action: z.enum(['keep', 'shorten', 'revoke']),
-      reason: z.string().trim().max(500, 'At most 500 characters'),
+      reason: z
+        .string()
+        .trim()
+        .max(500, t`At most 500 characters`),
     })
     .refine((values) => values.license_action !== 'revoke' || values.reason.trim().length > 0, {
       path: ['reason'],
-      message: 'Give a reason to revoke the license: the customer sees it',
+      message: t`Give a reason to revoke the license: the customer sees it`,
     });
   const { form, dialog } = useDialogForm<RefundValues>({
     initialValues: { amount: refundable / 10 ** decimals, license_action: 'keep', reason: '' },
@@ -94,10 +107,11 @@ export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogPr
         },
       }).unwrap();
       const note = answer.refunds.at(-1)?.credit_note?.number;
+      const refunded = formatMinorAmount(amount, currency);
       notifications.show({
         color: 'teal',
-        title: 'Payment refunded',
-        message: `${formatMinorAmount(amount, currency)} refunded${note ? `; credit note ${note} issued` : ''}.`,
+        title: t`Payment refunded`,
+        message: note ? t`${refunded} refunded; credit note ${note} issued.` : t`${refunded} refunded.`,
       });
       onClose();
     },
@@ -107,21 +121,23 @@ export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogPr
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="Refund payment"
+      title={t`Refund payment`}
       intro={
         <Text size="sm" c="dimmed">
-          {intro}. Up to {formatMinorAmount(refundable, currency)} can be refunded.
+          <Trans>
+            {intro}. Up to {highest} can be refunded.
+          </Trans>
         </Text>
       }
-      failureTitle="Could not refund"
-      submitLabel="Refund"
+      failureTitle={t`Could not refund`}
+      submitLabel={t`Refund`}
       submitColor="red.9"
       holdWhileSubmitting
       {...dialog}
     >
       <NumberInput
-        label={`Amount (${currency})`}
-        description="Leave the whole amount to refund everything that is left."
+        label={t`Amount (${currency})`}
+        description={t`Leave the whole amount to refund everything that is left.`}
         min={0}
         decimalScale={decimals}
         fixedDecimalScale
@@ -130,24 +146,24 @@ export function RefundDialog({ opened, onClose, refunds, intro }: RefundDialogPr
         data-autofocus
         {...form.getInputProps('amount')}
       />
-      <Radio.Group label="The license" required {...form.getInputProps('license_action')}>
+      <Radio.Group label={t`The license`} required {...form.getInputProps('license_action')}>
         <Stack gap="xs" mt={6}>
           {LICENSE_CHOICES.map((choice) => (
             <Radio
               key={choice.value}
               value={choice.value}
-              label={choice.label}
-              description={choice.description}
+              label={i18n._(choice.label)}
+              description={i18n._(choice.description)}
             />
           ))}
         </Stack>
       </Radio.Group>
       <Textarea
-        label="Reason"
+        label={t`Reason`}
         description={
           form.values.license_action === 'revoke'
-            ? 'Required: the customer sees it on the license.'
-            : 'Optional.'
+            ? t`Required: the customer sees it on the license.`
+            : t`Optional.`
         }
         required={form.values.license_action === 'revoke'}
         autosize

@@ -1,23 +1,62 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { AdminPayment } from '../../../../../shared/api/payments';
 import type { Refund } from '../../../../../shared/api/invoices';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 import { formatMinorAmount } from '../../invoices';
 import { adminBillingMessages, useGetPaymentRefundsQuery } from './admin-invoices-endpoints';
 import { RefundDialog } from './refund-dialog';
 
-const ACTION_LABELS: Record<Refund['license_action'], string> = {
-  keep: 'license kept',
-  shorten: 'license ended',
-  revoke: 'license revoked',
+const ACTION_LABELS: Record<Refund['license_action'], MessageDescriptor> = {
+  keep: msg`license kept`,
+  shorten: msg`license ended`,
+  revoke: msg`license revoked`,
 };
 
-const refundTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A refund's moment, as the language shown writes it. */
+const refundTime = (iso: string) =>
+  new Intl.DateTimeFormat(formattingLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
+
+/** "Invoice INV-1 · ₹0 refunded · ₹999 refundable". */
+function RefundTotals({
+  invoiceNumber,
+  refunded,
+  refundable,
+}: {
+  invoiceNumber: string | null;
+  refunded: string;
+  refundable: string;
+}) {
+  return (
+    <Text size="sm">
+      {invoiceNumber ? (
+        <Trans>
+          Invoice <strong>{invoiceNumber}</strong> · {refunded} refunded · {refundable} refundable
+        </Trans>
+      ) : (
+        <Trans>
+          Invoice not issued yet · {refunded} refunded · {refundable} refundable
+        </Trans>
+      )}
+    </Text>
+  );
+}
+
+/** "Pro · ada@example.com · ₹999 paid": what the refund dialog refunds. */
+function refundIntro(planName: string, buyer: string, paid: string): string {
+  return t`${planName} · ${buyer} · ${paid} paid`;
+}
 
 /** A paid payment's invoice, its refunds with their credit notes, and the Refund dialog. */
 export function RefundsSection({ payment }: { payment: AdminPayment }) {
+  const { t, i18n } = useLingui();
   const answer = useGetPaymentRefundsQuery(payment.id);
   const [opened, setOpened] = useState(false);
   const refunds = answer.currentData;
@@ -27,11 +66,11 @@ export function RefundsSection({ payment }: { payment: AdminPayment }) {
     <Stack gap="sm" component="section" aria-labelledby="payment-refunds-title">
       <Group justify="space-between" gap="sm">
         <Title order={3} size="h5" id="payment-refunds-title">
-          Invoice and refunds
+          <Trans>Invoice and refunds</Trans>
         </Title>
         {refunds && refunds.refundable > 0 ? (
           <Button size="xs" variant="light" color="red" onClick={() => setOpened(true)}>
-            Refund…
+            <Trans>Refund…</Trans>
           </Button>
         ) : null}
       </Group>
@@ -40,41 +79,45 @@ export function RefundsSection({ payment }: { payment: AdminPayment }) {
           {failureMessage(answer.error, adminBillingMessages.fetchRefundsFailed)}
         </Text>
       ) : !refunds ? (
-        <Skeleton height={48} aria-label="Loading the refunds" />
+        <Skeleton height={48} aria-label={t`Loading the refunds`} />
       ) : (
         <Stack gap="xs">
-          <Text size="sm">
-            Invoice {refunds.invoice ? <strong>{refunds.invoice.number}</strong> : 'not issued yet'} ·{' '}
-            {money(refunds.refunded)} refunded · {money(refunds.refundable)} refundable
-          </Text>
+          <RefundTotals
+            invoiceNumber={refunds.invoice?.number ?? null}
+            refunded={money(refunds.refunded)}
+            refundable={money(refunds.refundable)}
+          />
           {refunds.refunds.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No refunds.
+              <Trans>No refunds.</Trans>
             </Text>
           ) : (
-            <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Refunds">
-              {refunds.refunds.map((refund) => (
-                <Paper key={refund.id} withBorder p="sm" radius="md" component="li">
-                  <Group justify="space-between" gap="xs" wrap="wrap">
-                    <Text size="sm" fw={600}>
-                      {money(refund.amount)} · {ACTION_LABELS[refund.license_action]}
+            <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t`Refunds`}>
+              {refunds.refunds.map((refund) => {
+                const noteNumber = refund.credit_note?.number;
+                return (
+                  <Paper key={refund.id} withBorder p="sm" radius="md" component="li">
+                    <Group justify="space-between" gap="xs" wrap="wrap">
+                      <Text size="sm" fw={600}>
+                        {money(refund.amount)} · {i18n._(ACTION_LABELS[refund.license_action])}
+                      </Text>
+                      {refund.credit_note ? (
+                        <StatusBadge tone="caution" size="md">
+                          <Trans>Credit note {noteNumber}</Trans>
+                        </StatusBadge>
+                      ) : (
+                        <StatusBadge tone="neutral" size="md">
+                          <Trans>Pending</Trans>
+                        </StatusBadge>
+                      )}
+                    </Group>
+                    <Text size="xs" c="dimmed">
+                      {refundTime(refund.created_at)}
+                      {refund.reason ? ` · ${refund.reason}` : ''}
                     </Text>
-                    {refund.credit_note ? (
-                      <StatusBadge tone="caution" size="md">
-                        Credit note {refund.credit_note.number}
-                      </StatusBadge>
-                    ) : (
-                      <StatusBadge tone="neutral" size="md">
-                        Pending
-                      </StatusBadge>
-                    )}
-                  </Group>
-                  <Text size="xs" c="dimmed">
-                    {refundTime.format(new Date(refund.created_at))}
-                    {refund.reason ? ` · ${refund.reason}` : ''}
-                  </Text>
-                </Paper>
-              ))}
+                  </Paper>
+                );
+              })}
             </Stack>
           )}
         </Stack>
@@ -85,7 +128,11 @@ export function RefundsSection({ payment }: { payment: AdminPayment }) {
           opened={opened}
           onClose={() => setOpened(false)}
           refunds={refunds}
-          intro={`${payment.plan.name} · ${payment.user_email ?? 'Deleted account'} · ${money(refunds.paid)} paid`}
+          intro={refundIntro(
+            payment.plan.name,
+            payment.user_email ?? t`Deleted account`,
+            money(refunds.paid),
+          )}
         />
       ) : null}
     </Stack>

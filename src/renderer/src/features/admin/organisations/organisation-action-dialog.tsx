@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Text } from '@mantine/core';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
 import { showToast } from '../../../components/data/toast';
@@ -26,10 +28,14 @@ export interface OrganisationActionDialogProps {
   onClose: () => void;
 }
 
-const machinesLine = (member: OrganisationMemberRow) =>
-  member.machines.length === 0
-    ? 'They have no machine on it now.'
-    : `Their ${member.machines.length === 1 ? 'machine stops' : `${member.machines.length} machines stop`} working at the next license check, with a message naming the organization.`;
+const machinesLine = (member: OrganisationMemberRow) => {
+  const count = member.machines.length;
+  if (count === 0) return t`They have no machine on it now.`;
+  return plural(count, {
+    one: 'Their machine stops working at the next license check, with a message naming the organization.',
+    other: 'Their # machines stop working at the next license check, with a message naming the organization.',
+  });
+};
 
 /**
  * Removing a member, taking back a seat and revoking an invitation: each names who it concerns and
@@ -41,28 +47,32 @@ export function OrganisationActionDialog({
   action,
   onClose,
 }: OrganisationActionDialogProps) {
+  const { t } = useLingui();
   const [removeMember] = useAdminRemoveOrganisationMemberMutation();
   const [unassignSeat] = useAdminUnassignOrganisationSeatMutation();
   const [revokeInvitation] = useAdminRevokeOrganisationInvitationMutation();
 
   if (action?.kind === 'revoke') {
     const { invitation } = action;
+    const email = invitation.email;
     return (
       <ConfirmDialog
         opened
-        title={`Revoke the invitation of ${invitation.email}?`}
-        confirmLabel="Revoke invitation"
-        failureTitle="Could not revoke the invitation"
+        title={t`Revoke the invitation of ${email}?`}
+        confirmLabel={t`Revoke invitation`}
+        failureTitle={t`Could not revoke the invitation`}
         fallback={adminOrganisationMessages.revokeInvitationFailed}
         onClose={onClose}
         onConfirm={async () => {
           await revokeInvitation({ organisationId, invitationId: invitation.id }).unwrap();
-          showToast({ title: 'Invitation revoked', message: `${invitation.email} can no longer join.` });
+          showToast({ title: t`Invitation revoked`, message: t`${email} can no longer join.` });
           onClose();
         }}
       >
         <Text size="sm">
-          The link in the mail stops working, and the seat it was keeping is free for another invitation.
+          <Trans>
+            The link in the mail stops working, and the seat it was keeping is free for another invitation.
+          </Trans>
         </Text>
       </ConfirmDialog>
     );
@@ -74,9 +84,9 @@ export function OrganisationActionDialog({
   return (
     <ConfirmDialog
       opened={member !== undefined}
-      title={removing ? `Remove ${name} from ${organisationName}?` : `Take back the seat of ${name}?`}
-      confirmLabel={removing ? 'Remove member' : 'Take back seat'}
-      failureTitle={removing ? 'Could not remove the member' : 'Could not take back the seat'}
+      title={removing ? t`Remove ${name} from ${organisationName}?` : t`Take back the seat of ${name}?`}
+      confirmLabel={removing ? t`Remove member` : t`Take back seat`}
+      failureTitle={removing ? t`Could not remove the member` : t`Could not take back the seat`}
       fallback={
         removing ? adminOrganisationMessages.removeMemberFailed : adminOrganisationMessages.unassignSeatFailed
       }
@@ -86,10 +96,10 @@ export function OrganisationActionDialog({
         const ref = { organisationId, userId: member.user_id };
         if (removing) {
           await removeMember(ref).unwrap();
-          showToast({ title: 'Member removed', message: `${name} is no longer in ${organisationName}.` });
+          showToast({ title: t`Member removed`, message: t`${name} is no longer in ${organisationName}.` });
         } else {
           await unassignSeat(ref).unwrap();
-          showToast({ title: 'Seat taken back', message: `The seat of ${name} is free.` });
+          showToast({ title: t`Seat taken back`, message: t`The seat of ${name} is free.` });
         }
         onClose();
       }}
@@ -97,8 +107,10 @@ export function OrganisationActionDialog({
       {member ? (
         <Text size="sm">
           {removing
-            ? `${name} leaves ${organisationName}${member.has_seat ? ' and their seat is freed' : ''}. `
-            : `${name} stays in ${organisationName} without a seat. `}
+            ? member.has_seat
+              ? t`${name} leaves ${organisationName} and their seat is freed.`
+              : t`${name} leaves ${organisationName}.`
+            : t`${name} stays in ${organisationName} without a seat.`}{' '}
           {member.has_seat ? machinesLine(member) : null}
         </Text>
       ) : null}

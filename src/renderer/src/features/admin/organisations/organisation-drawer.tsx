@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Anchor, Button, DataList, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { type ReactNode, useState } from 'react';
@@ -42,13 +45,15 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 function Machines({ member }: { member: OrganisationMemberRow }) {
+  const { t } = useLingui();
   if (!member.has_seat) return null;
   if (member.machines.length === 0)
     return (
       <Text size="xs" c="dimmed">
-        No machine activated on this seat.
+        <Trans>No machine activated on this seat.</Trans>
       </Text>
     );
+  const name = memberName(member);
   return (
     <Stack
       gap={4}
@@ -56,19 +61,25 @@ function Machines({ member }: { member: OrganisationMemberRow }) {
       m={0}
       p={0}
       style={{ listStyle: 'none' }}
-      aria-label={`Machines of ${memberName(member)}`}
+      aria-label={t`Machines of ${name}`}
     >
-      {member.machines.map((machine) => (
-        <Text component="li" key={machine.activation_id} size="xs">
-          <Text span size="xs" fw={600}>
-            {seatMachineName(machine)}
+      {member.machines.map((machine) => {
+        const seen = formatRelative(machine.last_seen_at);
+        return (
+          <Text component="li" key={machine.activation_id} size="xs">
+            <Text span size="xs" fw={600}>
+              {seatMachineName(machine)}
+            </Text>
+            {machine.platform ? ` · ${machine.platform}` : ''} ·{' '}
+            <Trans>
+              last seen{' '}
+              <time dateTime={machine.last_seen_at} title={formatDateTime(machine.last_seen_at)}>
+                {seen}
+              </time>
+            </Trans>
           </Text>
-          {machine.platform ? ` · ${machine.platform}` : ''} · last seen{' '}
-          <time dateTime={machine.last_seen_at} title={formatDateTime(machine.last_seen_at)}>
-            {formatRelative(machine.last_seen_at)}
-          </time>
-        </Text>
-      ))}
+        );
+      })}
     </Stack>
   );
 }
@@ -80,6 +91,7 @@ interface MembersProps {
 
 /** Each member with their role, seat and machines, and what an administrator may change about them. */
 function Members({ organisation, onAction }: MembersProps) {
+  const { t } = useLingui();
   const [assignSeat, assigning] = useAdminAssignOrganisationSeatMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const seatsFree = organisation.seats ? organisation.seats.assigned < organisation.seats.bought : false;
@@ -88,7 +100,8 @@ function Members({ organisation, onAction }: MembersProps) {
     setFailure(null);
     try {
       await assignSeat({ organisationId: organisation.id, userId: member.user_id }).unwrap();
-      showToast({ title: 'Seat assigned', message: `${memberName(member)} holds a seat now.` });
+      const name = memberName(member);
+      showToast({ title: t`Seat assigned`, message: t`${name} holds a seat now.` });
     } catch (error) {
       setFailure(toSubmitFailure(error, adminOrganisationMessages.assignSeatFailed).message);
     }
@@ -96,10 +109,11 @@ function Members({ organisation, onAction }: MembersProps) {
 
   return (
     <Stack gap="xs">
-      {failure ? <FormAlert title="Could not assign the seat">{failure}</FormAlert> : null}
+      {failure ? <FormAlert title={t`Could not assign the seat`}>{failure}</FormAlert> : null}
       <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
         {organisation.members.map((member) => {
           const name = memberName(member);
+          const joined = formatDate(member.joined_at);
           return (
             <Paper component="li" key={member.user_id} withBorder p="sm" radius="md">
               <Stack gap={6}>
@@ -120,13 +134,13 @@ function Members({ organisation, onAction }: MembersProps) {
                       </Text>
                     ) : null}
                     <Text size="xs" c="dimmed">
-                      Joined {formatDate(member.joined_at)}
+                      <Trans>Joined {joined}</Trans>
                     </Text>
                   </Stack>
                   <Group gap={6}>
                     <OrganisationRoleBadge role={member.role} />
                     <StatusBadge tone={member.has_seat ? 'positive' : 'neutral'} size="md">
-                      {member.has_seat ? 'Seat' : 'No seat'}
+                      {member.has_seat ? t`Seat` : t`No seat`}
                     </StatusBadge>
                   </Group>
                 </Group>
@@ -137,9 +151,9 @@ function Members({ organisation, onAction }: MembersProps) {
                       size="xs"
                       variant="default"
                       onClick={() => onAction({ kind: 'unassign', member })}
-                      aria-label={`Take back seat of ${name}`}
+                      aria-label={t`Take back seat of ${name}`}
                     >
-                      Take back seat
+                      <Trans>Take back seat</Trans>
                     </Button>
                   ) : (
                     <Button
@@ -148,10 +162,10 @@ function Members({ organisation, onAction }: MembersProps) {
                       onClick={() => void assign(member)}
                       loading={assigning.isLoading && assigning.originalArgs?.userId === member.user_id}
                       disabled={!seatsFree}
-                      title={seatsFree ? undefined : 'Every seat bought is taken'}
-                      aria-label={`Assign seat to ${name}`}
+                      title={seatsFree ? undefined : t`Every seat bought is taken`}
+                      aria-label={t`Assign seat to ${name}`}
                     >
-                      Assign seat
+                      <Trans>Assign seat</Trans>
                     </Button>
                   )}
                   {member.role !== 'owner' ? (
@@ -160,9 +174,9 @@ function Members({ organisation, onAction }: MembersProps) {
                       variant="default"
                       color="red"
                       onClick={() => onAction({ kind: 'remove', member })}
-                      aria-label={`Remove ${name}`}
+                      aria-label={t`Remove ${name}`}
                     >
-                      Remove
+                      <Trans>Remove</Trans>
                     </Button>
                   ) : null}
                 </Group>
@@ -177,25 +191,37 @@ function Members({ organisation, onAction }: MembersProps) {
 
 const INVITATION_STATUS: Record<
   OrganisationInvitationRow['status'],
-  { label: string; tone: 'info' | 'positive' | 'neutral' | 'caution' }
+  { label: MessageDescriptor; tone: 'info' | 'positive' | 'neutral' | 'caution' }
 > = {
-  pending: { label: 'Pending', tone: 'info' },
-  accepted: { label: 'Accepted', tone: 'positive' },
-  revoked: { label: 'Revoked', tone: 'neutral' },
-  expired: { label: 'Expired', tone: 'caution' },
+  pending: { label: msg`Pending`, tone: 'info' },
+  accepted: { label: msg`Accepted`, tone: 'positive' },
+  revoked: { label: msg`Revoked`, tone: 'neutral' },
+  expired: { label: msg`Expired`, tone: 'caution' },
 };
 
 function Invitations({ organisation, onAction }: MembersProps) {
+  const { t, i18n } = useLingui();
   if (organisation.invitations.length === 0)
     return (
       <Text size="sm" c="dimmed">
-        No invitations.
+        <Trans>No invitations.</Trans>
       </Text>
     );
   return (
     <Stack gap="xs" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
       {organisation.invitations.map((invitation) => {
         const status = INVITATION_STATUS[invitation.status];
+        // "As admin · by ada@example.com · sent Nov 3, 2026 · expires …"
+        const inviter = invitation.invited_by_email;
+        const sent = formatDate(invitation.sent_at);
+        const expires = formatDateTime(invitation.expires_at);
+        const email = invitation.email;
+        const parts = [
+          invitation.role === 'admin' ? t`As admin` : t`As member`,
+          inviter ? t`by ${inviter}` : null,
+          t`sent ${sent}`,
+          invitation.status === 'pending' ? t`expires ${expires}` : null,
+        ];
         return (
           <Paper component="li" key={invitation.id} withBorder p="sm" radius="md">
             <Group justify="space-between" gap="xs" wrap="wrap">
@@ -204,17 +230,12 @@ function Invitations({ organisation, onAction }: MembersProps) {
                   {invitation.email}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {invitation.role === 'admin' ? 'As admin' : 'As member'}
-                  {invitation.invited_by_email ? ` · by ${invitation.invited_by_email}` : ''} · sent{' '}
-                  {formatDate(invitation.sent_at)}
-                  {invitation.status === 'pending'
-                    ? ` · expires ${formatDateTime(invitation.expires_at)}`
-                    : ''}
+                  {parts.filter(Boolean).join(' · ')}
                 </Text>
               </Stack>
               <Group gap="xs">
                 <StatusBadge tone={status.tone} size="md">
-                  {status.label}
+                  {i18n._(status.label)}
                 </StatusBadge>
                 {invitation.status === 'pending' ? (
                   <Button
@@ -222,9 +243,9 @@ function Invitations({ organisation, onAction }: MembersProps) {
                     variant="default"
                     color="red"
                     onClick={() => onAction({ kind: 'revoke', invitation })}
-                    aria-label={`Revoke invitation of ${invitation.email}`}
+                    aria-label={t`Revoke invitation of ${email}`}
                   >
-                    Revoke
+                    <Trans>Revoke</Trans>
                   </Button>
                 ) : null}
               </Group>
@@ -237,6 +258,7 @@ function Invitations({ organisation, onAction }: MembersProps) {
 }
 
 function Subscription({ organisation }: { organisation: AdminOrganisationDetail }) {
+  const { t, i18n } = useLingui();
   const { subscription } = organisation;
   // The detail's status is a plain string: a status the portal does not know yet shows as sent.
   const status = subscription
@@ -250,36 +272,45 @@ function Subscription({ organisation }: { organisation: AdminOrganisationDetail 
   if (!subscription)
     return (
       <Text size="sm" c="dimmed">
-        No subscription: the organization has not bought seats yet.
+        <Trans>No subscription: the organization has not bought seats yet.</Trans>
       </Text>
     );
   return (
     <DataList labelWidth={130} size="sm" withDivider>
-      <Field label="Plan">{subscription.plan_name}</Field>
-      <Field label="Status">
+      <Field label={t`Plan`}>{subscription.plan_name}</Field>
+      <Field label={t`Status`}>
         {status ? (
           <StatusBadge tone={status.tone} size="md">
-            {status.label}
+            {i18n._(status.label)}
           </StatusBadge>
         ) : (
           subscription.status
         )}
       </Field>
-      <Field label="Seats">{formatNumber(subscription.seats)}</Field>
-      <Field label="Period ends">
+      <Field label={t`Seats`}>{formatNumber(subscription.seats)}</Field>
+      <Field label={t`Period ends`}>
         {subscription.current_period_end ? formatDate(subscription.current_period_end) : <NoValue />}
       </Field>
-      <Field label="Details">
+      <Field label={t`Details`}>
         <Anchor
           component={Link}
           to={`${portalPaths.adminSubscriptions}?${new URLSearchParams({ subscription: subscription.id })}`}
           size="sm"
         >
-          Open in Subscriptions
+          <Trans>Open in Subscriptions</Trans>
         </Anchor>
       </Field>
     </DataList>
   );
+}
+
+/** "2 of 5 seats used · 1 invitation pending · 3 machines per seat". */
+function seatsSummary(seats: NonNullable<AdminOrganisationSummary['seats']>): string {
+  const assigned = formatNumber(seats.assigned);
+  const bought = formatNumber(seats.bought);
+  const pending = seats.pending_invitations;
+  const machines = formatNumber(seats.machines_per_seat);
+  return t`${assigned} of ${bought} seats used · ${plural(pending, { one: '# invitation pending', other: '# invitations pending' })} · ${machines} machines per seat`;
 }
 
 export interface OrganisationDrawerProps {
@@ -295,6 +326,7 @@ export interface OrganisationDrawerProps {
  * the subscription, with the owner's own actions (the customer routes accept a platform administrator).
  */
 export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerProps) {
+  const { t } = useLingui();
   const answer = useGetAdminOrganisationQuery(id ?? skipToken);
   const detail = answer.currentData?.id === id ? answer.currentData : undefined;
   const organisation: AdminOrganisationSummary | undefined = detail ?? known;
@@ -309,11 +341,11 @@ export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerPro
       onClose={onClose}
       size="lg"
       fullScreen="(max-width: 40em)"
-      title="Organization details"
-      closeLabel="Close organization details"
+      title={t`Organization details`}
+      closeLabel={t`Close organization details`}
       error={error}
-      errorHint="The organization could not be loaded. It may have been deleted, or the link is wrong."
-      loading={!organisation && 'Loading the organization'}
+      errorHint={t`The organization could not be loaded. It may have been deleted, or the link is wrong.`}
+      loading={!organisation && t`Loading the organization`}
     >
       {organisation && (
         <Stack gap="lg">
@@ -322,13 +354,11 @@ export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerPro
               {organisation.name}
             </Text>
             <Text size="sm" c="dimmed">
-              {seats
-                ? `${formatNumber(seats.assigned)} of ${formatNumber(seats.bought)} seats used · ${formatNumber(seats.pending_invitations)} invitation${seats.pending_invitations === 1 ? '' : 's'} pending · ${formatNumber(seats.machines_per_seat)} machines per seat`
-                : 'No seats bought yet'}
+              {seats ? seatsSummary(seats) : t`No seats bought yet`}
             </Text>
           </Stack>
           <DataList labelWidth={130} size="sm" withDivider>
-            <Field label="Owner">
+            <Field label={t`Owner`}>
               {organisation.owner_email ? (
                 <Anchor
                   component={Link}
@@ -342,24 +372,24 @@ export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerPro
                 <NoValue />
               )}
             </Field>
-            <Field label="Members">{formatNumber(organisation.members_count)}</Field>
-            <Field label="Created">{formatDateTime(organisation.created_at)}</Field>
-            <Field label="Billing name">{organisation.billing_details?.name ?? <NoValue />}</Field>
+            <Field label={t`Members`}>{formatNumber(organisation.members_count)}</Field>
+            <Field label={t`Created`}>{formatDateTime(organisation.created_at)}</Field>
+            <Field label={t`Billing name`}>{organisation.billing_details?.name ?? <NoValue />}</Field>
           </DataList>
           {detail ? (
             <>
               <Group>
                 <Button variant="default" onClick={() => setTransferring(true)}>
-                  Transfer ownership…
+                  <Trans>Transfer ownership…</Trans>
                 </Button>
               </Group>
-              <Section id="organisation-members-title" title="Members">
+              <Section id="organisation-members-title" title={t`Members`}>
                 <Members organisation={detail} onAction={setAction} />
               </Section>
-              <Section id="organisation-invitations-title" title="Invitations">
+              <Section id="organisation-invitations-title" title={t`Invitations`}>
                 <Invitations organisation={detail} onAction={setAction} />
               </Section>
-              <Section id="organisation-subscription-title" title="Subscription">
+              <Section id="organisation-subscription-title" title={t`Subscription`}>
                 <Subscription organisation={detail} />
               </Section>
               <OrganisationActionDialog
@@ -377,7 +407,9 @@ export function OrganisationDrawer({ id, known, onClose }: OrganisationDrawerPro
               />
             </>
           ) : (
-            <Text size="sm">Loading the members, invitations and subscription…</Text>
+            <Text size="sm">
+              <Trans>Loading the members, invitations and subscription…</Trans>
+            </Text>
           )}
         </Stack>
       )}

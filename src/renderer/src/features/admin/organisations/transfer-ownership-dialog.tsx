@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NativeSelect, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../../components/forms/confirm-dialog';
@@ -27,6 +28,7 @@ export function TransferOwnershipDialog({
   members,
   onClose,
 }: TransferOwnershipDialogProps) {
+  const { t } = useLingui();
   const [transfer] = useAdminTransferOrganisationOwnershipMutation();
   const candidates = members.filter((member) => member.role !== 'owner');
   const owner = members.find((member) => member.role === 'owner');
@@ -35,35 +37,38 @@ export function TransferOwnershipDialog({
     if (opened) setUserId('');
   }, [opened]);
   const chosen = candidates.find((member) => member.user_id === userId);
+  const ownerName = owner ? memberName(owner) : t`the owner`;
 
   return (
     <ConfirmDialog
       opened={opened}
-      title={`Transfer ownership of ${organisationName}`}
-      confirmLabel="Transfer ownership"
-      failureTitle="Could not transfer ownership"
+      title={t`Transfer ownership of ${organisationName}`}
+      confirmLabel={t`Transfer ownership`}
+      failureTitle={t`Could not transfer ownership`}
       fallback={adminOrganisationMessages.transferOwnershipFailed}
       onClose={onClose}
       onConfirm={async () => {
-        if (!chosen) throw new Error('Choose the member who becomes the owner');
+        if (!chosen) throw new Error(t`Choose the member who becomes the owner`);
         await transfer({ organisationId, userId: chosen.user_id }).unwrap();
+        const newOwner = memberName(chosen);
         showToast({
-          title: 'Ownership transferred',
-          message: `${memberName(chosen)} owns ${organisationName} now.`,
+          title: t`Ownership transferred`,
+          message: t`${newOwner} owns ${organisationName} now.`,
         });
         onClose();
       }}
     >
       <Text size="sm">
-        The new owner holds the organization’s license and its billing;{' '}
-        {owner ? memberName(owner) : 'the owner'} stays as an admin.
+        <Trans>
+          The new owner holds the organization’s license and its billing; {ownerName} stays as an admin.
+        </Trans>
       </Text>
       <NativeSelect
-        label="New owner"
+        label={t`New owner`}
         value={userId}
         onChange={(event) => setUserId(event.currentTarget.value)}
         data={[
-          { value: '', label: candidates.length ? 'Choose a member' : 'No other member yet' },
+          { value: '', label: candidates.length ? t`Choose a member` : t`No other member yet` },
           ...candidates.map((member) => ({
             value: member.user_id,
             label: member.full_name?.trim() ? `${member.full_name.trim()} (${member.email})` : member.email,

@@ -18,7 +18,7 @@ import { formatAmount } from '../../../lib/format-money';
 import { adminApi, useListPaymentsQuery } from '../admin-endpoints';
 import { PackageFilter } from '../payments/package-filter';
 import { PaymentDrawer } from '../payments/payment-drawer';
-import { PROVIDER_LABELS, paymentTime } from '../payments/payment-labels';
+import { paymentTime, providerLabel } from '../payments/payment-labels';
 import { useDetailParam } from '../payments/use-detail-param';
 import { pagedResult, pagesOf } from '../query-answer';
 import { UserFilter } from '../security/user-filter';
@@ -116,7 +116,7 @@ export default function AdminPaymentsPage() {
         <Group gap={6} wrap="nowrap" style={{ minWidth: 'max-content' }}>
           {payment.provider !== 'sandbox' ? (
             <Text span size="sm">
-              {PROVIDER_LABELS[payment.provider]}
+              {providerLabel(payment.provider)}
             </Text>
           ) : null}
           {payment.sandbox ? <SandboxBadge /> : null}

@@ -18,6 +18,7 @@ import {
   eventTypeOptions,
   parseTypeFilter,
   SEVERITY_LABELS,
+  severityLabel,
 } from '../security/security-event-types';
 import { UserFilter } from '../security/user-filter';
 import type { CsvColumn } from '../../../components/data-table/csv';
@@ -52,7 +53,7 @@ const EVENTS_CSV: CsvColumn<SecurityEvent>[] = [
   { header: 'Time', value: (event) => event.created_at },
   { header: 'Event', value: (event) => eventTypeLabel(event.type) },
   { header: 'Type', value: (event) => event.type },
-  { header: 'Severity', value: (event) => SEVERITY_LABELS[event.severity].label },
+  { header: 'Severity', value: (event) => severityLabel(event.severity) },
   { header: 'Account', value: (event) => event.user_email ?? event.user_id },
   { header: 'By', value: (event) => event.actor_email ?? event.actor_id },
   { header: 'IP address', value: (event) => event.ip },
@@ -149,7 +150,7 @@ export default function AdminSecurityPage() {
             size="md"
             label={t`Event type`}
             placeholder={types.length === 0 ? t`Any type` : undefined}
-            data={eventTypeOptions}
+            data={eventTypeOptions()}
             value={types}
             onChange={(value) => setFilter('type', value.join(','))}
             searchable

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { Plan } from '../../../../../shared/api/plans';
 import { type RemoteOption, RemoteSelect } from '../../../components/forms/remote-select';
@@ -27,16 +28,17 @@ function usePackageOption(id: string | null) {
 
 /** "Package": filters a list to one plan, archived ones included. */
 export function PackageFilter({ value, onChange }: { value: string; onChange: (planId: string) => void }) {
+  const { t } = useLingui();
   return (
     <RemoteSelect
-      label="Package"
-      placeholder="Any package"
+      label={t`Package`}
+      placeholder={t`Any package`}
       value={value}
       onChange={onChange}
       useOptions={usePackageOptions}
       useOption={usePackageOption}
-      nothingFound="No package matches"
-      clearLabel="Clear the package filter"
+      nothingFound={t`No package matches`}
+      clearLabel={t`Clear the package filter`}
       style={{ flex: '1 1 200px', minWidth: 0 }}
     />
   );

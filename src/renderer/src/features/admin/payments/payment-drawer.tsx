@@ -13,6 +13,8 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import { Link } from 'react-router-dom';
 import type { AdminPayment } from '../../../../../shared/api/payments';
@@ -21,14 +23,17 @@ import { AlertIcon, CheckIcon, CrossIcon } from '../../../components/brand/icons
 import { PaymentStatusBadge } from '../../../components/data/payment-status-badge';
 import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
 import { formatAmount } from '../../../lib/format-money';
+import { numberFormat } from '../../../lib/number-format';
 import { LicenseStatusBadge } from '../../licenses';
 import { useGetLicenseSummaryQuery, useGetPaymentQuery } from '../admin-endpoints';
 import { RefundsSection } from '../invoices/refunds-section';
 import { failureOf } from '../query-answer';
-import { PROVIDER_LABELS, paymentSteps, paymentTime } from './payment-labels';
+import { paymentSteps, paymentTime, providerLabel } from './payment-labels';
 import { LicenseKeyText } from '../../../components/data/license-key-text';
 
-function CopyableId({ value, what }: { value: string; what: string }) {
+/** Copies an id; `label` names what is copied ("Copy the order id"). */
+function CopyableId({ value, label }: { value: string; label: string }) {
+  const { t } = useLingui();
   return (
     <Group gap={6} wrap="nowrap" align="center">
       <Code fz="xs" style={{ overflowWrap: 'anywhere' }}>
@@ -36,8 +41,8 @@ function CopyableId({ value, what }: { value: string; what: string }) {
       </Code>
       <CopyButton value={value}>
         {({ copied, copy }) => (
-          <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={`Copy the ${what}`}>
-            {copied ? 'Copied' : 'Copy'}
+          <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={label}>
+            {copied ? t`Copied` : t`Copy`}
           </Button>
         )}
       </CopyButton>
@@ -49,16 +54,22 @@ const none = <NoValue />;
 
 /** The license a payment granted, with a way to it in the licenses console. */
 function GrantedLicense({ licenseId }: { licenseId: string }) {
+  const { t } = useLingui();
   const answer = useGetLicenseSummaryQuery(licenseId);
   const error = failureOf(answer);
   const license = answer.currentData;
   if (error)
     return (
       <Text size="sm" c="dimmed">
-        License {licenseId} could not be loaded: {error}
+        <Trans>
+          License {licenseId} could not be loaded: {error}
+        </Trans>
       </Text>
     );
-  if (!license) return <Skeleton height={48} aria-label="Loading the license" />;
+  if (!license) return <Skeleton height={48} aria-label={t`Loading the license`} />;
+  const planName = license.plan?.name ?? t`Plan`;
+  const seats = license.max_activations;
+  const expires = license.expires_at ? paymentTime(license.expires_at) : null;
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="xs">
@@ -69,9 +80,9 @@ function GrantedLicense({ licenseId }: { licenseId: string }) {
           <LicenseStatusBadge status={license.status} size="md" />
         </Group>
         <Text size="sm" c="dimmed">
-          {license.plan?.name ?? 'Plan'} · {license.max_activations} seat
-          {license.max_activations === 1 ? '' : 's'}
-          {license.expires_at ? ` · expires ${paymentTime(license.expires_at)}` : ' · no end date'}
+          {expires
+            ? t`${planName} · ${plural(seats, { one: '# seat', other: '# seats' })} · expires ${expires}`
+            : t`${planName} · ${plural(seats, { one: '# seat', other: '# seats' })} · no end date`}
         </Text>
         <Anchor
           component={Link}
@@ -79,11 +90,17 @@ function GrantedLicense({ licenseId }: { licenseId: string }) {
           size="sm"
           fw={600}
         >
-          Open the license in Licenses
+          <Trans>Open the license in Licenses</Trans>
         </Anchor>
       </Stack>
     </Paper>
   );
+}
+
+/** "49900 in minor units", the count written as the language shown writes numbers. */
+function minorUnits(amount: number): string {
+  const count = numberFormat().format(amount);
+  return t`${count} in minor units`;
 }
 
 export interface PaymentDrawerProps {
@@ -97,6 +114,7 @@ export interface PaymentDrawerProps {
 /** One payment: amounts, provider ids, how it went (and why it failed), the license it granted. */
 export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
   // Through the slice: the payment becomes its selectedPayment.
+  const { t } = useLingui();
   const answer = useGetPaymentQuery(id ?? skipToken);
   const payment = answer.currentData ?? known;
   const error = !payment ? failureOf(answer) : null;
@@ -107,11 +125,11 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
       onClose={onClose}
       size="lg"
       fullScreen="(max-width: 40em)"
-      title="Payment details"
-      closeLabel="Close payment details"
+      title={t`Payment details`}
+      closeLabel={t`Close payment details`}
       error={error}
-      errorHint="The payment could not be loaded. The link may be wrong, or the payment was removed."
-      loading={!payment && 'Loading the payment'}
+      errorHint={t`The payment could not be loaded. The link may be wrong, or the payment was removed.`}
+      loading={!payment && t`Loading the payment`}
     >
       {payment && (
         <Stack gap="lg">
@@ -125,45 +143,49 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
             <Group gap="sm">
               <PaymentStatusBadge payment={payment} />
               <Text size="sm" c="dimmed">
-                {payment.plan.name} · {payment.user_email ?? 'Deleted account'}
+                {payment.plan.name} · {payment.user_email ?? t`Deleted account`}
               </Text>
             </Group>
           </Stack>
 
           {payment.status === 'failed' ? (
-            <Alert color="red" variant="light" icon={<AlertIcon />} title="Payment failed">
-              {payment.failure_reason ?? 'The provider reported no reason.'}
+            <Alert color="red" variant="light" icon={<AlertIcon />} title={t`Payment failed`}>
+              {payment.failure_reason ?? t`The provider reported no reason.`}
             </Alert>
           ) : null}
 
           <DataList labelWidth={120} size="sm" withDivider>
-            <Field label="Order id">
-              <CopyableId value={payment.order_id} what="order id" />
+            <Field label={t`Order id`}>
+              <CopyableId value={payment.order_id} label={t`Copy the order id`} />
             </Field>
-            <Field label="Payment id">
-              {payment.payment_id ? <CopyableId value={payment.payment_id} what="payment id" /> : none}
+            <Field label={t`Payment id`}>
+              {payment.payment_id ? (
+                <CopyableId value={payment.payment_id} label={t`Copy the payment id`} />
+              ) : (
+                none
+              )}
             </Field>
-            <Field label="Amount">
+            <Field label={t`Amount`}>
               {formatAmount(payment.amount, payment.currency)} {payment.currency}
               <Text size="xs" c="dimmed">
-                {payment.amount.toLocaleString()} in minor units
+                {minorUnits(payment.amount)}
               </Text>
             </Field>
-            <Field label="Provider">
-              {PROVIDER_LABELS[payment.provider]}
+            <Field label={t`Provider`}>
+              {providerLabel(payment.provider)}
               {payment.sandbox ? (
                 <Text size="xs" c="dimmed">
-                  Sandbox: no money moved.
+                  <Trans>Sandbox: no money moved.</Trans>
                 </Text>
               ) : null}
             </Field>
-            <Field label="Package">
+            <Field label={t`Package`}>
               {payment.plan.name}{' '}
               <Text span size="xs" c="dimmed">
                 ({payment.plan.code})
               </Text>
             </Field>
-            <Field label="Buyer">
+            <Field label={t`Buyer`}>
               {payment.user_email ? (
                 <Anchor
                   component={Link}
@@ -173,17 +195,17 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
                   {payment.user_email}
                 </Anchor>
               ) : (
-                'Deleted account'
+                t`Deleted account`
               )}
             </Field>
-            <Field label="Created">{paymentTime(payment.created_at)}</Field>
-            <Field label="Paid">{payment.paid_at ? paymentTime(payment.paid_at) : none}</Field>
-            <Field label="Last change">{paymentTime(payment.updated_at)}</Field>
+            <Field label={t`Created`}>{paymentTime(payment.created_at)}</Field>
+            <Field label={t`Paid`}>{payment.paid_at ? paymentTime(payment.paid_at) : none}</Field>
+            <Field label={t`Last change`}>{paymentTime(payment.updated_at)}</Field>
           </DataList>
 
           <Stack gap="sm" component="section" aria-labelledby="payment-history-title">
             <Title order={3} size="h5" id="payment-history-title">
-              Status history
+              <Trans>Status history</Trans>
             </Title>
             <Timeline
               active={payment.status === 'created' ? 0 : 1}
@@ -220,15 +242,15 @@ export function PaymentDrawer({ id, known, onClose }: PaymentDrawerProps) {
 
           <Stack gap="sm" component="section" aria-labelledby="payment-license-title">
             <Title order={3} size="h5" id="payment-license-title">
-              License granted
+              <Trans>License granted</Trans>
             </Title>
             {payment.license_id ? (
               <GrantedLicense licenseId={payment.license_id} />
             ) : (
               <Text size="sm" c="dimmed">
                 {payment.status === 'paid'
-                  ? 'No license is linked to this payment.'
-                  : 'None: a license is granted once the payment succeeds.'}
+                  ? t`No license is linked to this payment.`
+                  : t`None: a license is granted once the payment succeeds.`}
               </Text>
             )}
           </Stack>

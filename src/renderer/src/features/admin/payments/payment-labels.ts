@@ -1,17 +1,21 @@
+import { t } from '@lingui/core/macro';
 import type { AdminPayment, PaymentProviderName } from '../../../../../shared/api/payments';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 
-export const PROVIDER_LABELS: Record<PaymentProviderName, string> = {
-  razorpay: 'Razorpay',
-  sandbox: 'Sandbox',
-};
+/** "Razorpay" (a name, as it is) or "Sandbox" in the language shown. */
+export const providerLabel = (provider: PaymentProviderName): string =>
+  provider === 'razorpay' ? 'Razorpay' : t`Sandbox`;
 
-const CHECKOUT_OPENED: Record<PaymentProviderName, string> = {
-  razorpay: 'Checkout opened with Razorpay.',
-  sandbox: 'Checkout opened in the payment sandbox: no money moves.',
-};
+const checkoutOpened = (provider: PaymentProviderName): string =>
+  provider === 'razorpay'
+    ? t`Checkout opened with Razorpay.`
+    : t`Checkout opened in the payment sandbox: no money moves.`;
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const paymentTime = (iso: string) => when.format(new Date(iso));
+/** A payment's moment, as the language shown writes a date and time. */
+export const paymentTime = (iso: string) =>
+  new Intl.DateTimeFormat(formattingLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
 
 /** One step of a payment's life, as the detail's timeline shows it. */
 export interface PaymentStep {
@@ -28,33 +32,33 @@ export interface PaymentStep {
 export function paymentSteps(payment: AdminPayment): PaymentStep[] {
   const steps: PaymentStep[] = [
     {
-      title: 'Order created',
+      title: t`Order created`,
       at: payment.created_at,
-      detail: CHECKOUT_OPENED[payment.provider],
+      detail: checkoutOpened(payment.provider),
       tone: 'done',
     },
   ];
   if (payment.status === 'paid')
     steps.push({
-      title: 'Paid',
+      title: t`Paid`,
       at: payment.paid_at ?? payment.updated_at,
       detail: payment.license_id
-        ? 'The payment was verified and its license granted.'
-        : 'The payment was verified.',
+        ? t`The payment was verified and its license granted.`
+        : t`The payment was verified.`,
       tone: 'done',
     });
   else if (payment.status === 'failed')
     steps.push({
-      title: 'Failed',
+      title: t`Failed`,
       at: payment.updated_at,
-      detail: payment.failure_reason ?? 'The provider reported no reason.',
+      detail: payment.failure_reason ?? t`The provider reported no reason.`,
       tone: 'failed',
     });
   else
     steps.push({
-      title: 'Waiting for payment',
+      title: t`Waiting for payment`,
       at: null,
-      detail: 'The buyer has not completed the checkout. Nothing was charged.',
+      detail: t`The buyer has not completed the checkout. Nothing was charged.`,
       tone: 'waiting',
     });
   return steps;

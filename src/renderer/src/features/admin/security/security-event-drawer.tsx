@@ -1,20 +1,32 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Button, Code, CopyButton, DataList, Group, Stack, Text, Title } from '@mantine/core';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { SecurityEvent } from '../../../../../shared/api/admin';
 import { StatusBadge } from '../../../components/data/status-badge';
 import { DetailDrawer, DrawerField as Field, NoValue } from '../../../components/drawer/detail-drawer';
 import { useGetSecurityEventQuery } from '../admin-endpoints';
+import { formattingLocale } from '../../../lib/i18n/portal-i18n';
 import { failureOf } from '../query-answer';
 import { eventTypeLabel, SEVERITY_LABELS } from './security-event-types';
 
-const exactTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
-export const eventTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+/** An event's moment in full, as the language shown writes it. */
+const exactTime = {
+  format: (date: Date) =>
+    new Intl.DateTimeFormat(formattingLocale(), { dateStyle: 'full', timeStyle: 'medium' }).format(date),
+};
+/** An event's moment, as the language shown writes it. */
+export const eventTime = {
+  format: (date: Date) =>
+    new Intl.DateTimeFormat(formattingLocale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(date),
+};
 
 export function SeverityBadge({ severity }: { severity: SecurityEvent['severity'] }) {
+  const { i18n } = useLingui();
   const { label, tone } = SEVERITY_LABELS[severity];
   return (
     <StatusBadge tone={tone} size="md">
-      {label}
+      {i18n._(label)}
     </StatusBadge>
   );
 }
@@ -23,7 +35,7 @@ const none = <NoValue />;
 
 /** Who an event names by e-mail; an id without an e-mail is an account deleted since; null: nobody. */
 export const personName = (email: string | null, id: string | null) =>
-  email ?? (id ? 'Deleted account' : null);
+  email ?? (id ? t`Deleted account` : null);
 
 /** A person of the event: the e-mail (or what is left of it) and the account id under it. */
 function Person({ email, id }: { email: string | null; id: string | null }) {
@@ -52,6 +64,7 @@ export interface SecurityEventDrawerProps {
 /** Every field of one security event, its details as pretty-printed JSON. */
 export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: SecurityEventDrawerProps) {
   // The list's row is the whole event: only an event from a link is read on its own.
+  const { t, i18n } = useLingui();
   const answer = useGetSecurityEventQuery(id && !known ? id : skipToken);
   const event = known ?? answer.currentData;
   const error = !known ? failureOf(answer) : null;
@@ -63,11 +76,11 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
       onClose={onClose}
       size="lg"
       fullScreen="(max-width: 40em)"
-      title={event ? eventTypeLabel(event.type) : 'Security event'}
-      closeLabel="Close event details"
+      title={event ? eventTypeLabel(event.type) : t`Security event`}
+      closeLabel={t`Close event details`}
       error={error}
-      errorHint="The event could not be loaded. It may have been removed, or the link is wrong."
-      loading={!event && 'Loading the event'}
+      errorHint={t`The event could not be loaded. It may have been removed, or the link is wrong.`}
+      loading={!event && t`Loading the event`}
     >
       {event && (
         <Stack gap="lg">
@@ -78,25 +91,25 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
             </Text>
           </Group>
           <DataList labelWidth={110} size="sm" withDivider>
-            <Field label="Type">
+            <Field label={t`Type`}>
               {eventTypeLabel(event.type)}{' '}
               <Code fz="xs" ml={4}>
                 {event.type}
               </Code>
             </Field>
-            <Field label="Severity">{SEVERITY_LABELS[event.severity].label}</Field>
-            <Field label="Time">
+            <Field label={t`Severity`}>{i18n._(SEVERITY_LABELS[event.severity].label)}</Field>
+            <Field label={t`Time`}>
               <time dateTime={event.created_at}>{eventTime.format(new Date(event.created_at))}</time>
             </Field>
-            <Field label="User">
+            <Field label={t`User`}>
               <Person email={event.user_email} id={event.user_id} />
             </Field>
-            <Field label="Actor">
+            <Field label={t`Actor`}>
               <Person email={event.actor_email} id={event.actor_id} />
             </Field>
-            <Field label="IP address">{event.ip ?? none}</Field>
-            <Field label="User agent">{event.user_agent ?? none}</Field>
-            <Field label="Event id">
+            <Field label={t`IP address`}>{event.ip ?? none}</Field>
+            <Field label={t`User agent`}>{event.user_agent ?? none}</Field>
+            <Field label={t`Event id`}>
               <Text size="xs" ff="monospace">
                 {event.id}
               </Text>
@@ -106,13 +119,13 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
           <Stack gap="xs" component="section" aria-labelledby="event-metadata">
             <Group justify="space-between" gap="sm">
               <Title order={3} size="h5" id="event-metadata">
-                Metadata
+                <Trans>Metadata</Trans>
               </Title>
               {json ? (
                 <CopyButton value={json}>
                   {({ copied, copy }) => (
                     <Button size="xs" variant="light" onClick={copy}>
-                      {copied ? 'Copied' : 'Copy JSON'}
+                      {copied ? t`Copied` : t`Copy JSON`}
                     </Button>
                   )}
                 </CopyButton>
@@ -129,7 +142,7 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
               </Code>
             ) : (
               <Text size="sm" c="dimmed">
-                This event carries no metadata.
+                <Trans>This event carries no metadata.</Trans>
               </Text>
             )}
           </Stack>
@@ -137,7 +150,7 @@ export function SecurityEventDrawer({ id, known, onClose, onFilterUser }: Securi
           {event.user_id ? (
             <Group>
               <Button variant="default" onClick={() => onFilterUser(event.user_id as string)}>
-                Show this user’s events
+                <Trans>Show this user’s events</Trans>
               </Button>
             </Group>
           ) : null}

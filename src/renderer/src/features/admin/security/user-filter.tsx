@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { skipToken } from '@reduxjs/toolkit/query/react';
 import type { AdminUser } from '../../../../../shared/api/admin';
 import { type RemoteOption, RemoteSelect } from '../../../components/forms/remote-select';
@@ -23,16 +24,17 @@ function useUserOption(id: string | null) {
 
 /** "User": filters a list to one account, picked by e-mail. */
 export function UserFilter({ value, onChange }: { value: string; onChange: (userId: string) => void }) {
+  const { t } = useLingui();
   return (
     <RemoteSelect
-      label="User"
-      placeholder="Any user"
+      label={t`User`}
+      placeholder={t`Any user`}
       value={value}
       onChange={onChange}
       useOptions={useUserOptions}
       useOption={useUserOption}
-      nothingFound="No user matches"
-      clearLabel="Clear the user filter"
+      nothingFound={t`No user matches`}
+      clearLabel={t`Clear the user filter`}
       style={{ flex: '1 1 200px', minWidth: 0 }}
     />
   );

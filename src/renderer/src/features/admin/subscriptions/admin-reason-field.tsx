@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Text, Textarea } from '@mantine/core';
 import { ADMIN_CANCEL_REASON_MAX_LENGTH } from '../../../../../shared/api/admin-subscriptions';
 
@@ -13,12 +14,13 @@ interface AdminReasonFieldProps {
  * resume), required and kept in the security log: a textarea with what is left of its length.
  */
 export function AdminReasonField({ id, value, error, onChange }: AdminReasonFieldProps) {
+  const { t } = useLingui();
   return (
     <div>
       <Textarea
         id={id}
-        label="Reason"
-        description="Kept in the security log with your name."
+        label={t`Reason`}
+        description={t`Kept in the security log with your name.`}
         required
         rows={3}
         maxLength={ADMIN_CANCEL_REASON_MAX_LENGTH}

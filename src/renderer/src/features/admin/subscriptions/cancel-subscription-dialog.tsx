@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -25,14 +27,39 @@ function creditSentence(subscription: AdminSubscription): string {
     `${formatAmount(minor, subscription.plan.currency)} ${subscription.plan.currency}`;
   const refund = Math.min(subscription.cancel_credit_refund_minor, subscription.credit_minor);
   const kept = subscription.credit_minor - refund;
+  const refunded = money(refund);
+  const unrefunded = money(kept);
   return [
-    refund > 0 ? `Its kept credit of ${money(refund)} is refunded with a credit note.` : '',
+    refund > 0 ? t`Its kept credit of ${refunded} is refunded with a credit note.` : '',
     kept > 0
-      ? `${money(kept)} of kept credit cannot be refunded automatically (its payments were refunded already or taken by another provider).`
+      ? t`${unrefunded} of kept credit cannot be refunded automatically (its payments were refunded already or taken by another provider).`
       : '',
   ]
     .filter(Boolean)
     .join(' ');
+}
+
+/** "At the end of the paid period (27 Nov 2026)". */
+function periodEndLabel(end: string | null): string {
+  if (!end) return t`At the end of the paid period`;
+  const date = periodDate(end);
+  return t`At the end of the paid period (${date})`;
+}
+
+/** Whose subscription it is and what canceling it does. */
+function CancelIntro({ subscription }: { subscription: AdminSubscription }) {
+  const { t } = useLingui();
+  const planName = subscription.plan.name;
+  const email = subscription.user_email ?? t`a deleted account`;
+  return (
+    <Text size="sm">
+      <Trans>
+        {planName} of <strong style={{ overflowWrap: 'anywhere' }}>{email}</strong>. No further charge is
+        made. To give money back, refund a charge from the list below the subscription.
+      </Trans>
+      {subscription.credit_minor > 0 ? ` ${creditSentence(subscription)}` : null}
+    </Text>
+  );
 }
 
 /**
@@ -40,6 +67,7 @@ function creditSentence(subscription: AdminSubscription): string {
  * paid period (no further charge) or now (the license ends now). The customer is mailed.
  */
 export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscriptionDialogProps) {
+  const { t } = useLingui();
   const [cancel, { isLoading }] = useCancelAdminSubscriptionMutation();
   const [when, setWhen] = useState<When>('period_end');
   const [reason, setReason] = useState('');
@@ -60,7 +88,7 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
     event?.preventDefault();
     if (!subscription) return;
     if (!reason.trim()) {
-      setReasonError('Say why you cancel it: the reason is kept in the security log');
+      setReasonError(t`Say why you cancel it: the reason is kept in the security log`);
       document.getElementById('cancel-subscription-reason')?.focus();
       return;
     }
@@ -69,11 +97,11 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
       await cancel({ id: subscription.id, body: { at, reason: reason.trim() } }).unwrap();
       notifications.show({
         color: 'teal',
-        title: 'Subscription canceled',
+        title: t`Subscription canceled`,
         message:
           at === 'now'
-            ? 'It has ended and its license with it. The customer is told by e-mail.'
-            : 'It will not renew; the license runs to the end of the paid period. The customer is told by e-mail.',
+            ? t`It has ended and its license with it. The customer is told by e-mail.`
+            : t`It will not renew; the license runs to the end of the paid period. The customer is told by e-mail.`,
       });
       onClose();
     } catch (error) {
@@ -86,32 +114,20 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
       opened={subscription !== null}
       ready={subscription !== null}
       onClose={onClose}
-      title="Cancel subscription?"
+      title={t`Cancel subscription?`}
       onSubmit={(event) => void submit(event)}
-      intro={
-        subscription && (
-          <Text size="sm">
-            {subscription.plan.name} of{' '}
-            <strong style={{ overflowWrap: 'anywhere' }}>
-              {subscription.user_email ?? 'a deleted account'}
-            </strong>
-            . No further charge is made. To give money back, refund a charge from the list below the
-            subscription.
-            {subscription.credit_minor > 0 ? ` ${creditSentence(subscription)}` : null}
-          </Text>
-        )
-      }
+      intro={subscription && <CancelIntro subscription={subscription} />}
       failure={failure}
-      failureTitle="Could not cancel the subscription"
-      submitLabel={at === 'now' ? 'Cancel now' : 'Cancel at period end'}
+      failureTitle={t`Could not cancel the subscription`}
+      submitLabel={at === 'now' ? t`Cancel now` : t`Cancel at period end`}
       submitColor="red.9"
-      cancelLabel="Keep subscription"
+      cancelLabel={t`Keep subscription`}
       submitting={isLoading}
     >
       <Stack gap="md">
         {canWait ? (
           <Radio.Group
-            label="When"
+            label={t`When`}
             value={when}
             onChange={(value) => setWhen(value as When)}
             name="cancel-when"
@@ -119,17 +135,17 @@ export function CancelSubscriptionDialog({ subscription, onClose }: CancelSubscr
             <Stack gap="xs" mt="xs">
               <Radio
                 value="period_end"
-                label={`At the end of the paid period${subscription?.current_period_end ? ` (${periodDate(subscription.current_period_end)})` : ''}`}
-                description="The license works until then."
+                label={periodEndLabel(subscription?.current_period_end ?? null)}
+                description={t`The license works until then.`}
               />
-              <Radio value="now" label="Now" description="The license ends now." />
+              <Radio value="now" label={t`Now`} description={t`The license ends now.`} />
             </Stack>
           </Radio.Group>
         ) : (
           <Text size="sm">
             {subscription?.status === 'active'
-              ? 'It already ends at the end of its period; canceling now ends it and its license now.'
-              : 'It is not paid up, so it ends now, and its license with it.'}
+              ? t`It already ends at the end of its period; canceling now ends it and its license now.`
+              : t`It is not paid up, so it ends now, and its license with it.`}
           </Text>
         )}
         <AdminReasonField

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
@@ -26,7 +28,41 @@ export interface PauseSubscriptionDialogProps {
 const CHOICES = Array.from({ length: MAX_PAUSE_PERIODS }, (_, index) => String(index + 1));
 
 const periodsWord = (count: number, interval: 'month' | 'year') =>
-  `${count} ${interval}${count === 1 ? '' : 's'}`;
+  interval === 'month'
+    ? plural(count, { one: '# month', other: '# months' })
+    : plural(count, { one: '# year', other: '# years' });
+
+/** Whose subscription it is, and what pausing or ending the pause does. */
+function PauseIntro({
+  subscription,
+  action,
+  planned,
+}: {
+  subscription: AdminSubscription;
+  action: PauseAction;
+  planned: boolean;
+}) {
+  const { t } = useLingui();
+  const planName = subscription.plan.name;
+  const email = subscription.user_email ?? t`a deleted account`;
+  const end = subscription.current_period_end ? periodDate(subscription.current_period_end) : null;
+  const effect =
+    action === 'pause'
+      ? end
+        ? t`The license keeps working until the end of the paid period (${end}), then reads paused and nothing is charged until it resumes by itself, when the next period is charged.`
+        : t`The license keeps working until the end of the paid period, then reads paused and nothing is charged until it resumes by itself, when the next period is charged.`
+      : planned
+        ? t`The planned pause is withdrawn: the subscription renews at the end of its period as before.`
+        : t`The next period starts now and is charged now; the license works again once it is paid.`;
+  return (
+    <Text size="sm">
+      <Trans>
+        {planName} of <strong style={{ overflowWrap: 'anywhere' }}>{email}</strong>.
+      </Trans>{' '}
+      {effect}
+    </Text>
+  );
+}
 
 /**
  * An administrator's pause of a customer's subscription (one to three billing periods from the
@@ -34,6 +70,7 @@ const periodsWord = (count: number, interval: 'month' | 'year') =>
  * apply: the server's refusal (past due, cancelled at period end, already paused) is shown here.
  */
 export function PauseSubscriptionDialog({ subscription, action, onClose }: PauseSubscriptionDialogProps) {
+  const { t } = useLingui();
   const [pause, pauseCall] = usePauseAdminSubscriptionMutation();
   const [unpause, unpauseCall] = useUnpauseAdminSubscriptionMutation();
   const [periods, setPeriods] = useState('1');
@@ -60,7 +97,9 @@ export function PauseSubscriptionDialog({ subscription, action, onClose }: Pause
     if (!subscription) return;
     if (!reason.trim()) {
       setReasonError(
-        `Say why you ${action === 'pause' ? 'pause' : 'resume'} it: the reason is kept in the security log`,
+        action === 'pause'
+          ? t`Say why you pause it: the reason is kept in the security log`
+          : t`Say why you resume it: the reason is kept in the security log`,
       );
       document.getElementById('pause-subscription-reason')?.focus();
       return;
@@ -72,21 +111,24 @@ export function PauseSubscriptionDialog({ subscription, action, onClose }: Pause
           id: subscription.id,
           body: { periods: Number(periods), reason: reason.trim() },
         }).unwrap();
+        const starts = paused.pause ? periodDate(paused.pause.starts_at) : null;
+        const resumes = paused.pause ? periodDate(paused.pause.resumes_at) : null;
         notifications.show({
           color: 'teal',
-          title: 'Pause planned',
-          message: paused.pause
-            ? `It pauses on ${periodDate(paused.pause.starts_at)} and resumes on ${periodDate(paused.pause.resumes_at)}. The customer is told by e-mail.`
-            : 'It pauses at the end of the paid period. The customer is told by e-mail.',
+          title: t`Pause planned`,
+          message:
+            starts && resumes
+              ? t`It pauses on ${starts} and resumes on ${resumes}. The customer is told by e-mail.`
+              : t`It pauses at the end of the paid period. The customer is told by e-mail.`,
         });
       } else {
         await unpause({ id: subscription.id, body: { reason: reason.trim() } }).unwrap();
         notifications.show({
           color: 'teal',
-          title: planned ? 'Pause withdrawn' : 'Subscription resumed',
+          title: planned ? t`Pause withdrawn` : t`Subscription resumed`,
           message: planned
-            ? 'It renews as before. The customer is told by e-mail.'
-            : 'Its next period started now and is charged now; the license works again. The customer is told by e-mail.',
+            ? t`It renews as before. The customer is told by e-mail.`
+            : t`Its next period started now and is charged now; the license works again. The customer is told by e-mail.`,
         });
       }
       onClose();
@@ -97,7 +139,9 @@ export function PauseSubscriptionDialog({ subscription, action, onClose }: Pause
     }
   };
 
-  const title = action === 'pause' ? 'Pause subscription?' : planned ? 'Withdraw the pause?' : 'Resume now?';
+  const title =
+    action === 'pause' ? t`Pause subscription?` : planned ? t`Withdraw the pause?` : t`Resume now?`;
+  const chosen = periodsWord(Number(periods), interval);
   return (
     <FormDialog
       opened={subscription !== null}
@@ -105,37 +149,18 @@ export function PauseSubscriptionDialog({ subscription, action, onClose }: Pause
       onClose={onClose}
       title={title}
       onSubmit={(event) => void submit(event)}
-      intro={
-        subscription && (
-          <Text size="sm">
-            {subscription.plan.name} of{' '}
-            <strong style={{ overflowWrap: 'anywhere' }}>
-              {subscription.user_email ?? 'a deleted account'}
-            </strong>
-            .{' '}
-            {action === 'pause'
-              ? `The license keeps working until the end of the paid period${subscription.current_period_end ? ` (${periodDate(subscription.current_period_end)})` : ''}, then reads paused and nothing is charged until it resumes by itself, when the next period is charged.`
-              : planned
-                ? 'The planned pause is withdrawn: the subscription renews at the end of its period as before.'
-                : 'The next period starts now and is charged now; the license works again once it is paid.'}
-          </Text>
-        )
-      }
+      intro={subscription && <PauseIntro subscription={subscription} action={action} planned={planned} />}
       failure={failure}
-      failureTitle={action === 'pause' ? 'Could not pause the subscription' : 'Could not end the pause'}
+      failureTitle={action === 'pause' ? t`Could not pause the subscription` : t`Could not end the pause`}
       submitLabel={
-        action === 'pause'
-          ? `Pause for ${periodsWord(Number(periods), interval)}`
-          : planned
-            ? 'Withdraw the pause'
-            : 'Resume now'
+        action === 'pause' ? t`Pause for ${chosen}` : planned ? t`Withdraw the pause` : t`Resume now`
       }
-      cancelLabel="Keep as it is"
+      cancelLabel={t`Keep as it is`}
       submitting={submitting}
     >
       <Stack gap="md">
         {action === 'pause' ? (
-          <Radio.Group label="For how long" value={periods} onChange={setPeriods} name="pause-periods">
+          <Radio.Group label={t`For how long`} value={periods} onChange={setPeriods} name="pause-periods">
             <Stack gap="xs" mt="xs">
               {CHOICES.map((count) => {
                 const resumes = resumesAt(Number(count));
@@ -144,7 +169,7 @@ export function PauseSubscriptionDialog({ subscription, action, onClose }: Pause
                     key={count}
                     value={count}
                     label={periodsWord(Number(count), interval)}
-                    description={resumes ? `Resumes on ${resumes}` : undefined}
+                    description={resumes ? t`Resumes on ${resumes}` : undefined}
                   />
                 );
               })}

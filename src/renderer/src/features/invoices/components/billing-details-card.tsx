@@ -253,7 +253,7 @@ export function BillingDetailsCard({
             />
           )}
           <TextInput
-            label={india ? 'GSTIN' : eu ? t`VAT number` : t`Tax id`}
+            label={india ? t`GSTIN` : eu ? t`VAT number` : t`Tax id`}
             description={
               india
                 ? t`Optional. 15 characters, e.g. 27AAPFU0939F1ZV: state code, PAN, entity number, Z and a check character.`

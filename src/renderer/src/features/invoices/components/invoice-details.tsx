@@ -6,7 +6,14 @@ import { Link } from 'react-router-dom';
 import type { Invoice } from '../../../../../shared/api/invoices';
 import { pathWith, portalPaths } from '../../../../../shared/routes';
 import { QuoteRow } from '../../../components/data/quote-row';
-import { formatIssueDate, formatMinorAmount, formatServicePeriod, taxLineLabel } from './invoice-format';
+import {
+  formatIssueDate,
+  formatMinorAmount,
+  formatServicePeriod,
+  invoiceDetailsLabel,
+  invoiceTitle,
+  taxLineLabel,
+} from './invoice-format';
 
 const numeric = { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' } as const;
 
@@ -185,22 +192,20 @@ export function InvoiceDetailsButton({
 }) {
   const { t } = useLingui();
   const [opened, setOpened] = useState(false);
-  const title = invoice.title.toLowerCase();
-  const number = invoice.number;
   return (
     <>
       <Button
         variant="default"
         size="compact-sm"
         onClick={() => setOpened(true)}
-        aria-label={t`Details of ${title} ${number}`}
+        aria-label={invoiceDetailsLabel(invoice)}
       >
         <Trans>Details</Trans>
       </Button>
       <Modal
         opened={opened}
         onClose={() => setOpened(false)}
-        title={`${invoice.title} ${invoice.number}`}
+        title={`${invoiceTitle(invoice)} ${invoice.number}`}
         size="lg"
         closeButtonProps={{ 'aria-label': t`Close` }}
       >

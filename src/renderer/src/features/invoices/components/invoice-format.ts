@@ -1,4 +1,4 @@
-import type { MessageDescriptor } from '@lingui/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg, t } from '@lingui/core/macro';
 import type { Invoice, InvoiceKind } from '../../../../../shared/api/invoices';
 import { formatDate } from '../../../lib/format-date';
@@ -20,6 +20,37 @@ export const INVOICE_KIND_LABELS: Record<InvoiceKind, MessageDescriptor> = {
   invoice: msg`Invoice`,
   credit_note: msg`Credit note`,
 };
+
+/** The titles the server gives a document ("Tax invoice", "Invoice", "Credit note"), for people. */
+const INVOICE_TITLES: Record<string, MessageDescriptor> = {
+  'Tax invoice': msg`Tax invoice`,
+  Invoice: msg`Invoice`,
+  'Credit note': msg`Credit note`,
+};
+
+/** An invoice's title in the shown language (one the portal does not know stays as sent). */
+export function invoiceTitle(invoice: Pick<Invoice, 'title'>): string {
+  const known = INVOICE_TITLES[invoice.title];
+  return known ? i18n._(known) : invoice.title;
+}
+
+/** "Details of tax invoice INV-1": the accessible name of an invoice's Details button. */
+export function invoiceDetailsLabel(invoice: Pick<Invoice, 'title' | 'number'>): string {
+  const number = invoice.number;
+  if (invoice.title === 'Tax invoice') return t`Details of tax invoice ${number}`;
+  if (invoice.title === 'Invoice') return t`Details of invoice ${number}`;
+  if (invoice.title === 'Credit note') return t`Details of credit note ${number}`;
+  const title = invoice.title.toLowerCase();
+  return t`Details of ${title} ${number}`;
+}
+
+/** "Download PDF of invoice INV-1": the accessible name of an invoice's PDF button. */
+export function invoiceDownloadLabel(invoice: Pick<Invoice, 'kind' | 'number'>): string {
+  const number = invoice.number;
+  return invoice.kind === 'credit_note'
+    ? t`Download PDF of credit note ${number}`
+    : t`Download PDF of invoice ${number}`;
+}
 
 /** "Jan 3, 2026": the day an invoice was issued, as every portal date is written. */
 export const formatIssueDate = (iso: string): string => formatDate(iso);

@@ -10,7 +10,13 @@ import { StatusBadge } from '../../../components/data/status-badge';
 import { failureMessage } from '../../../lib/api-errors';
 import { billingMessages, useDownloadInvoicePdfMutation } from '../invoices-endpoints';
 import { InvoiceDetailsButton } from './invoice-details';
-import { describeTax, formatIssueDate, formatMinorAmount, INVOICE_KIND_LABELS } from './invoice-format';
+import {
+  describeTax,
+  formatIssueDate,
+  formatMinorAmount,
+  INVOICE_KIND_LABELS,
+  invoiceDownloadLabel,
+} from './invoice-format';
 
 const COLUMNS: readonly { key: string; label: MessageDescriptor }[] = [
   { key: 'number', label: msg`Number` },
@@ -34,10 +40,8 @@ function KindBadge({ invoice }: { invoice: Invoice }) {
 
 /** Downloads the invoice's PDF (its name starts with the visible text, as speech input expects) with the session's token; a failure is told in a notification. */
 function DownloadButton({ invoice }: { invoice: Invoice }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const [download] = useDownloadInvoicePdfMutation();
-  const kind = i18n._(INVOICE_KIND_LABELS[invoice.kind]).toLowerCase();
-  const number = invoice.number;
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
@@ -59,7 +63,7 @@ function DownloadButton({ invoice }: { invoice: Invoice }) {
       size="compact-sm"
       loading={busy}
       onClick={() => void run()}
-      aria-label={t`Download PDF of ${kind} ${number}`}
+      aria-label={invoiceDownloadLabel(invoice)}
     >
       <Trans>Download PDF</Trans>
     </Button>

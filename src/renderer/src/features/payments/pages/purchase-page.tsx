@@ -336,7 +336,7 @@ function planAction(
           <Trans>Start free</Trans>
         </Button>
       ),
-      note: 'No payment: activate it on the Licenses page, once per account.',
+      note: t`No payment: activate it on the Licenses page, once per account.`,
     };
   }
   if (plan.currency !== config.currency)

@@ -7,6 +7,7 @@ import { FormAlert } from '../../../components/forms/form-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate } from '../../../lib/format-date';
 import { formatMoney } from '../../../lib/format-money';
+import { paymentMethodText } from '../subscription-format';
 import { subscriptionMessages, useUnpauseSubscriptionMutation } from '../subscriptions-endpoints';
 
 /**
@@ -32,7 +33,7 @@ export function ResumeNowDialog({
   const charge = formatMoney(subscription.next_charge?.amount_minor ?? plan.price_minor, plan.currency);
   const resumes = subscription.pause ? formatDate(subscription.pause.resumes_at) : null;
   const planName = plan.name;
-  const method = subscription.payment_method;
+  const method = subscription.payment_method ? paymentMethodText(subscription.payment_method) : null;
 
   const confirm = async () => {
     setProblem(null);

@@ -21,6 +21,7 @@ import {
   formatRecurringPrice,
   INTERVAL_ADJECTIVES,
   isLive,
+  paymentMethodText,
   type StatusNotice,
 } from '../subscription-format';
 import {
@@ -291,7 +292,9 @@ export function SubscriptionCard({
             </Text>
           </Term>
           <Term label={t`Payment method`}>
-            <Text size="sm">{subscription.payment_method ?? t`None on file`}</Text>
+            <Text size="sm">
+              {subscription.payment_method ? paymentMethodText(subscription.payment_method) : t`None on file`}
+            </Text>
           </Term>
           <Term label={t`Kept credit`}>
             <Text size="sm" data-testid="kept-credit">
