@@ -5,7 +5,9 @@ import { SectionCard } from '../../../components/layout/section-card';
 
 /**
  * The app and account details a support request needs, in one block with a copy button. The
- * license key is masked and no token is ever included.
+ * license key is masked and no token is ever included. The block is the text support staff read,
+ * so it stays in English in every language (`translate="no"`, which browsers' page translators
+ * honour too); the card around it is translated.
  */
 export function SupportInfoCard({ lines }: { lines: [string, string][] | null }) {
   const { t } = useLingui();
@@ -37,6 +39,8 @@ export function SupportInfoCard({ lines }: { lines: [string, string][] | null })
           m={0}
           p="md"
           data-testid="support-details"
+          translate="no"
+          lang="en"
           style={{
             display: 'grid',
             gridTemplateColumns: 'minmax(7rem, max-content) minmax(0, 1fr)',
