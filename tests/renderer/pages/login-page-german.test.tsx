@@ -32,7 +32,10 @@ describe('the sign-in page in German (issue 34)', () => {
     expect(within(newHere).getByRole('link', { name: 'Konto erstellen' }).getAttribute('href')).toBe(
       '/register',
     );
-    expect(screen.getByLabelText(/^Passwort/)).toHaveProperty('autocomplete', 'current-password');
+    expect(screen.getByLabelText(/^Passwort/, { selector: 'input[type=password]' })).toHaveProperty(
+      'autocomplete',
+      'current-password',
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Anmelden' }));
     expect(await screen.findByText('Geben Sie Ihre E-Mail-Adresse ein')).toBeTruthy();
