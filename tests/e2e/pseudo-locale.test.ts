@@ -85,6 +85,11 @@ function untranslated(shown: ShownText[], data: readonly string[]): ShownText[] 
       .replace(/\S+@\S+\.\w+/g, ' ')
       // Invoice and credit-note numbers, and the license key's shape in its field's hint.
       .replace(/\b(INV|CN)-\d+\b/g, ' ')
+      // The payment provider's ids (order_…, sub_…) and ISO currency codes.
+      .replace(/\b[a-z]+_\S+/g, ' ')
+      .replace(/\b(INR|USD|EUR)\b/g, ' ')
+      // Hardware ids and other hexadecimal ids, whole or shortened.
+      .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b/g, ' ')
       .replace(/\bX{5}(-X{5})+\b/g, ' ');
     for (const value of byLength) rest = rest.split(value).join(' ');
     return looksUntranslated(rest);
@@ -129,13 +134,19 @@ describePortal(
         .select(['name', 'code', 'description'])
         .execute();
       const features = await server.app.db.selectFrom('features').select(['name', 'key', 'unit']).execute();
+      const people = await server.app.db.selectFrom('users').select(['full_name']).execute();
+      const keys = await server.app.db.selectFrom('licenses').select(['license_key']).execute();
       const machines = await server.app.db
         .selectFrom('activations')
         .select(['device_name', 'platform', 'label', 'app_version'])
         .execute();
       data = [
         PRODUCT_NAME,
-        customer.fullName,
+        // People's names, and their first names (a greeting), and every key and its parts.
+        ...people.flatMap((person) => [person.full_name ?? '', ...(person.full_name ?? '').split(' ')]),
+        ...keys.flatMap((license) => [license.license_key, ...license.license_key.split('-')]),
+        // The tax's own name, as the server sends it with its rate.
+        'GST',
         customer.licenseKey,
         customer.hardwareId,
         ...catalogue.flatMap((plan) => [plan.name, plan.code, plan.description ?? '']),

@@ -27,26 +27,28 @@ export function LanguageSelect({
   const { i18n, t } = useLingui();
   const id = useId();
   const select = (
-    <select
-      id={id}
-      className={size === 'xs' ? `${classes.select} ${classes.small}` : classes.select}
-      aria-label={label ? undefined : t`Language`}
-      value={isPortalLanguage(i18n.locale) ? i18n.locale : ''}
-      onChange={(event) => {
-        const language = event.currentTarget.value;
-        if (!isPortalLanguage(language)) return;
-        if (onChange) onChange(language);
-        else void showLanguage(language);
-      }}
-    >
-      {/* The pseudo-locale tests choose is no language of the list: nothing is selected then. */}
-      {isPortalLanguage(i18n.locale) ? null : <option value="" disabled />}
-      {PORTAL_LANGUAGES.map((language) => (
-        <option key={language} value={language} lang={language}>
-          {LANGUAGE_NAMES[language]}
-        </option>
-      ))}
-    </select>
+    <span className={classes.arrow}>
+      <select
+        id={id}
+        className={size === 'xs' ? `${classes.select} ${classes.small}` : classes.select}
+        aria-label={label ? undefined : t`Language`}
+        value={isPortalLanguage(i18n.locale) ? i18n.locale : ''}
+        onChange={(event) => {
+          const language = event.currentTarget.value;
+          if (!isPortalLanguage(language)) return;
+          if (onChange) onChange(language);
+          else void showLanguage(language);
+        }}
+      >
+        {/* The pseudo-locale tests choose is no language of the list: nothing is selected then. */}
+        {isPortalLanguage(i18n.locale) ? null : <option value="" disabled />}
+        {PORTAL_LANGUAGES.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {LANGUAGE_NAMES[language]}
+          </option>
+        ))}
+      </select>
+    </span>
   );
   if (!label) return select;
   return (

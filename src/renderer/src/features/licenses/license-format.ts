@@ -160,13 +160,12 @@ export function seatsText(used: number, allowed: number): string {
 /** "1,000 messages per month", "Unlimited", "Included". */
 export function limitText(feature: Pick<FeatureUsage, 'kind' | 'limit' | 'unit' | 'period'>): string {
   if (feature.kind === 'boolean') return t`Included`;
-  // The unit and the period are the plan's own words (data), not the portal's.
+  // The unit is the plan's own word (data), not the portal's; the period is one of two.
   const unit = feature.unit ?? t`uses`;
   if (feature.limit === null) return t`Unlimited ${unit}`;
   const limit = formatNumber(feature.limit);
   if (!feature.period) return `${limit} ${unit}`;
-  const period = feature.period;
-  return t`${limit} ${unit} per ${period}`;
+  return feature.period === 'day' ? t`${limit} ${unit} per day` : t`${limit} ${unit} per month`;
 }
 
 export const isMetered = (feature: Pick<FeatureUsage, 'kind'>) => feature.kind === 'metered';
