@@ -138,7 +138,7 @@ describePortal(
       const keys = await server.app.db.selectFrom('licenses').select(['license_key']).execute();
       const machines = await server.app.db
         .selectFrom('activations')
-        .select(['device_name', 'platform', 'label', 'app_version'])
+        .select(['hardware_id', 'device_name', 'platform', 'label', 'app_version'])
         .execute();
       data = [
         PRODUCT_NAME,
@@ -152,6 +152,7 @@ describePortal(
         ...catalogue.flatMap((plan) => [plan.name, plan.code, plan.description ?? '']),
         ...features.flatMap((feature) => [feature.name, feature.key, feature.unit ?? '']),
         ...machines.flatMap((machine) => [
+          machine.hardware_id,
           machine.device_name ?? '',
           machine.platform ?? '',
           machine.label ?? '',
