@@ -80,7 +80,10 @@ const SHOWN_TEXT = `(() => {
 function untranslated(shown: ShownText[], data: readonly string[]): ShownText[] {
   const byLength = [...new Set(data)].filter(Boolean).sort((a, b) => b.length - a.length);
   return shown.filter(({ text }) => {
-    let rest = text
+    // The data first, whole (a machine's id holds hex the patterns below would cut).
+    let rest = text;
+    for (const value of byLength) rest = rest.split(value).join(' ');
+    rest = rest
       .replace(/https?:\/\/\S+/g, ' ')
       .replace(/\S+@\S+\.\w+/g, ' ')
       // Invoice and credit-note numbers, and the license key's shape in its field's hint.
@@ -91,7 +94,6 @@ function untranslated(shown: ShownText[], data: readonly string[]): ShownText[] 
       // Hardware ids and other hexadecimal ids, whole or shortened.
       .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b/g, ' ')
       .replace(/\bX{5}(-X{5})+\b/g, ' ');
-    for (const value of byLength) rest = rest.split(value).join(' ');
     return looksUntranslated(rest);
   });
 }
