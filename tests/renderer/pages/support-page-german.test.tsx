@@ -3,8 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { FakeApi, testUser } from '../support/fake-api';
-import { renderApp } from '../support/render-app';
-import { tabServices } from '../support/services';
+import { renderAppInLanguage } from '../support/render-app';
 
 const SLOW = { timeout: 10_000 };
 
@@ -24,19 +23,7 @@ afterEach(async () => {
 });
 
 /** `path` for a signed-in user whose account chose German (the account's language wins). */
-async function openInGerman(path: string) {
-  const german = { ...testUser, preferences: { ...testUser.preferences, language: 'de' } };
-  api.on('GET /users/me', () => ({ json: german }));
-  const { services } = tabServices(api.baseURL);
-  api.role = 'user';
-  const issued = api.issue();
-  await services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: german,
-  });
-  return renderApp(services, path);
-}
+const openInGerman = (path: string) => renderAppInLanguage(api, path, 'de');
 
 describe('the account screens in German', () => {
   it('Support: the license check says what it checks and what to do, in German', async () => {

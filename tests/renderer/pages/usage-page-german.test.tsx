@@ -2,10 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
-import { localStorageKeys } from '../../../src/shared/storage-keys';
-import { type FakeApi, testUser } from '../support/fake-api';
-import { renderApp } from '../support/render-app';
-import { tabServices } from '../support/services';
+import type { FakeApi } from '../support/fake-api';
+import { renderAppInLanguage } from '../support/render-app';
 import {
   chat,
   LICENSE_ID,
@@ -27,20 +25,7 @@ afterEach(async () => {
 });
 
 /** `path` for a signed-in user whose account chose German (the account's language wins). */
-async function openInGerman(path: string) {
-  const german = { ...testUser, preferences: { ...testUser.preferences, language: 'de' } };
-  api.on('GET /users/me', () => ({ json: german }));
-  const { services } = tabServices(api.baseURL);
-  api.role = 'user';
-  const issued = api.issue();
-  await services.tokens.save({
-    accessToken: issued.access_token,
-    refreshToken: issued.refresh_token,
-    user: german,
-  });
-  services.local.setItem(localStorageKeys.hardwareId, THIS_MACHINE);
-  return renderApp(services, path);
-}
+const openInGerman = (path: string) => renderAppInLanguage(api, path, 'de', THIS_MACHINE);
 
 /** One license with AI chat (the catalogue's own name and unit, which stay as they are). */
 function withChatUsage() {

@@ -15,6 +15,7 @@ import { makeStore } from '../../../src/renderer/src/app/store';
 import type { Services } from '../../../src/renderer/src/lib/services';
 import { type FakeApi, testUser } from './fake-api';
 import { tabServices } from './services';
+import { localStorageKeys } from '../../../src/shared/storage-keys';
 
 export type Visitor = 'anonymous' | 'user' | 'admin';
 
@@ -31,6 +32,25 @@ export async function servicesFor(api: FakeApi, visitor: Visitor): Promise<Servi
     });
   }
   return services;
+}
+
+/**
+ * The whole portal at `path` for a signed-in user whose account chose `language` (the account's
+ * language wins over the browser's), on `machine` when the screen reads this machine's license.
+ */
+export async function renderAppInLanguage(api: FakeApi, path: string, language: string, machine?: string) {
+  const account = { ...testUser, preferences: { ...testUser.preferences, language } };
+  api.on('GET /users/me', () => ({ json: account }));
+  const { services } = tabServices(api.baseURL);
+  api.role = 'user';
+  const issued = api.issue();
+  await services.tokens.save({
+    accessToken: issued.access_token,
+    refreshToken: issued.refresh_token,
+    user: account,
+  });
+  if (machine) services.local.setItem(localStorageKeys.hardwareId, machine);
+  return renderApp(services, path);
 }
 
 /** What tests read of the router and do with it: where the portal is, and going elsewhere. */
