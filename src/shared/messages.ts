@@ -86,3 +86,6 @@ export const unreachableMessages = {
   retryButton: 'Try again',
   stillUnreachable: 'Still no answer.',
 } as const;
+
+/** A call's failure when neither the server nor the endpoint says more; translated like the rest. */
+export const GENERIC_FALLBACK = 'Request failed';

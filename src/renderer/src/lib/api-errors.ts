@@ -1,6 +1,6 @@
 import type { AxiosError } from 'axios';
 import type { ApiError } from '../../../shared/api/errors';
-import { unreachableMessages } from '../../../shared/messages';
+import { GENERIC_FALLBACK, unreachableMessages } from '../../../shared/messages';
 import { knownText } from './i18n/portal-i18n';
 import { isUnreachable } from './server-reachability';
 
@@ -103,9 +103,6 @@ export interface ApiCallOptions {
   fallback?: string;
   pickMessage?: (error: unknown, fallback: string) => string;
 }
-
-/** Shown in the language chosen by `failureMessage` (lib/i18n/known-messages.ts). */
-export const GENERIC_FALLBACK = 'Request failed';
 
 /** Any failure of a call as plain data, with the message rules of the endpoint. */
 export function toApiFailure(error: unknown, options: ApiCallOptions = {}): ApiFailure {

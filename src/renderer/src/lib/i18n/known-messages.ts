@@ -2,13 +2,13 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import {
   adminMessages,
+  GENERIC_FALLBACK,
   authMessages,
   licenseMessages,
   renderErrorMessages,
   unreachableMessages,
   userMessages,
 } from '../../../../shared/messages';
-import { GENERIC_FALLBACK } from '../api-errors';
 
 /**
  * Every message the portal shows in SPEC's exact English (src/shared/messages.ts) or the server
