@@ -49,7 +49,7 @@ export const TABLE_OWNERS: Readonly<Record<string, string>> = {
     ].map((table) => [table, 'identity']),
   ),
   ...Object.fromEntries(
-    ['coupons', 'coupon_redemptions', 'features', 'plans', 'plan_features'].map((table) => [
+    ['coupons', 'coupon_redemptions', 'features', 'plans', 'plan_features', 'plan_prices'].map((table) => [
       table,
       'catalogue',
     ]),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PaymentProvider } from './billing/payments/provider.js';
+import { createCurrenciesInUse } from './billing/subscriptions/currencies-in-use.js';
 import { createTrialCharge } from './billing/subscriptions/trial-charge.js';
 import { createCoveredVersions } from './distribution/update-windows.js';
 import { createDomainEvents, type DomainEvent } from './domain-events.js';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     if (wanted.has('catalogue'))
       await app.register((await import('./catalogue/context.js')).catalogueContext, {
         planInUse: createPlanInUse,
+        currenciesInUse: createCurrenciesInUse,
       });
     if (wanted.has('licensing'))
       await app.register((await import('./licensing/context.js')).licensingContext, {

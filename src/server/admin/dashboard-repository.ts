@@ -154,11 +154,17 @@ export const billedSubscriptionGroups = (db: DbOrTransaction) =>
   db
     .selectFrom('subscriptions')
     .innerJoin('plans', 'plans.id', 'subscriptions.plan_id')
+    // A subscription bought in another currency than its plan's own is charged that price (0054).
+    .leftJoin('plan_prices', (join) =>
+      join
+        .onRef('plan_prices.plan_id', '=', 'subscriptions.plan_id')
+        .onRef('plan_prices.currency', '=', 'subscriptions.currency'),
+    )
     .leftJoin('coupons', 'coupons.id', 'subscriptions.coupon_id')
     .select((eb) => [
-      'plans.currency as currency',
+      eb.fn.coalesce('subscriptions.currency', 'plans.currency').as('currency'),
       'plans.billing_interval as billing_interval',
-      'plans.price_minor as price_minor',
+      eb.fn.coalesce('plan_prices.price_minor', 'plans.price_minor').as('price_minor'),
       'coupons.percent_off as percent_off',
       'coupons.amount_off_minor as amount_off_minor',
       'coupons.currency as coupon_currency',
@@ -168,9 +174,11 @@ export const billedSubscriptionGroups = (db: DbOrTransaction) =>
     ])
     .where('subscriptions.status', 'in', ['active', 'past_due'])
     .groupBy([
+      'subscriptions.currency',
       'plans.currency',
       'plans.billing_interval',
       'plans.price_minor',
+      'plan_prices.price_minor',
       'coupons.percent_off',
       'coupons.amount_off_minor',
       'coupons.currency',

@@ -21,6 +21,11 @@ export interface CatalogueOptions {
    * catalogue may not look at licenses. Such a plan is archived instead of deleted.
    */
   planInUse: (db: Db) => (planId: string) => Promise<boolean>;
+  /**
+   * The currencies a plan's live subscriptions are charged in: billing's answer, given at
+   * composition because the catalogue may not look at subscriptions. A plan keeps a price in each.
+   */
+  currenciesInUse: (db: Db) => (planId: string) => Promise<string[]>;
 }
 
 declare module 'fastify' {
@@ -31,7 +36,7 @@ declare module 'fastify' {
 
 /** The catalogue: plans, their features, and coupons. */
 export const catalogueContext = fp<CatalogueOptions>(
-  async (app, { planInUse }) => {
+  async (app, { planInUse, currenciesInUse }) => {
     const { config, clock, db } = app.platform;
     const planCatalogue = createPlanCatalogueCache(db);
     // A changed plan or feature is seen by the next license check, not after the cache's time.
@@ -44,7 +49,8 @@ export const catalogueContext = fp<CatalogueOptions>(
           db,
           clock,
           onCatalogueChange,
-          paymentCurrency: config.payments.currency,
+          paymentCurrencies: config.payments.currencies,
+          currenciesInUse: currenciesInUse(db),
           planInUse: planInUse(db),
         }),
       });

@@ -16,6 +16,8 @@ export {
   plansByIds,
   withFeatures,
 } from './plans/repository.js';
+// A plan as it is sold in one of its currencies (issue 34, item 7), read by billing for every charge.
+export { findPlanIn, otherPricesOfPlans, planInCurrency } from './plans/prices-repository.js';
 // The coupon a subscription's charges and invoices are discounted by, read by billing.
 export { couponOfSubscription, findCoupon } from './coupons/repository.js';
 export { appliesToCharge, discountOf } from './coupons/discount.js';

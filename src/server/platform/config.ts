@@ -283,6 +283,19 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code in capitals, e.g. INR')
     .default('INR'),
+  PAYMENT_CURRENCIES: z
+    .string()
+    .default('INR,USD,EUR')
+    .transform((list) => list.split(',').map((code) => code.trim()))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^[A-Z]{3}$/, 'must list three-letter ISO 4217 codes in capitals, e.g. INR,USD,EUR'),
+        )
+        .min(1, 'must list at least one currency'),
+    ),
   RAZORPAY_KEY_ID: z
     .string()
     .regex(/^rzp_\w+$/, 'must be a Razorpay key id (rzp_test_… or rzp_live_…)')
@@ -535,8 +548,13 @@ export interface Config {
   payments: {
     /** `razorpay` when its keys are set (or PAYMENT_PROVIDER says so), else the local `sandbox`. */
     provider: (typeof PAYMENT_PROVIDERS)[number];
-    /** The currency the payment account takes; plans priced in another one cannot be bought. */
+    /** The payment account's home currency (PAYMENT_CURRENCY): a new plan's, and credit packs' of old. */
     currency: string;
+    /**
+     * Every currency the payment account takes (PAYMENT_CURRENCIES, the home one always among them):
+     * plans are priced in these, and a customer pays in one of them.
+     */
+    currencies: string[];
     razorpay: { keyId: string; keySecret: string; webhookSecret: string | undefined } | undefined;
     /** Signs sandbox checkouts and webhooks; unset means generated into DATA_DIR/keys. */
     sandboxSecret: string | undefined;
@@ -725,6 +743,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     payments: {
       provider: env.PAYMENT_PROVIDER ?? (env.RAZORPAY_KEY_ID ? 'razorpay' : 'sandbox'),
       currency: env.PAYMENT_CURRENCY,
+      currencies: [...new Set([env.PAYMENT_CURRENCY, ...env.PAYMENT_CURRENCIES])],
       razorpay:
         env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET
           ? {

@@ -35,22 +35,37 @@ export const paymentConfigSchema = z
     /** The public key id Razorpay Checkout is opened with (`sandbox` for the sandbox). */
     key_id: z.string(),
     sandbox: sandboxFlag,
-    currency: z.string().describe('The currency payments are taken in (ISO 4217)'),
+    currency: z.string().describe('The payment account’s home currency (ISO 4217): a new plan’s'),
+    currencies: z
+      .array(z.string())
+      .describe('Every currency payments are taken in, the home one first: plans are priced in these'),
   })
   .meta({ id: 'PaymentConfig' });
 export type PaymentConfig = z.infer<typeof paymentConfigSchema>;
 
-/** Only the plan: the amount and currency always come from the plan on the server. */
+/** The currency a buyer chose among those the plan is sold in; left out, their billing country's. */
+export const buyerCurrencyField = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'currency must be a three-letter ISO 4217 code')
+  .optional()
+  .describe(
+    'One of the plan’s `prices` currencies; left out, the billing country’s when the plan is sold in it, else the plan’s own',
+  );
+
+/** Only the plan (and which of its prices): the amount always comes from the plan on the server. */
 export const createOrderRequestSchema = z
   .strictObject(
     {
       plan_id: z.string().trim().min(1, 'plan_id is required').max(64, 'plan_id is too long'),
       coupon_code: couponCodeField,
+      currency: buyerCurrencyField,
     },
     {
       error: (issue) =>
         issue.code === 'unrecognized_keys'
-          ? `${issue.keys.join(', ')} cannot be sent: the price comes from the plan; send plan_id and, optionally, coupon_code`
+          ? `${issue.keys.join(', ')} cannot be sent: the price comes from the plan; send plan_id and, optionally, coupon_code and currency`
           : undefined,
     },
   )

@@ -98,6 +98,18 @@ export const planFeatureSchema = z
   .meta({ id: 'PlanFeature' });
 export type PlanFeature = z.infer<typeof planFeatureSchema>;
 
+/** A plan's price in one currency. */
+export const planPriceSchema = z
+  .object({
+    currency: z.string().describe('ISO 4217 code'),
+    price_minor: z.number().int().describe('In the currency’s minor unit (paise, cents)'),
+  })
+  .meta({ id: 'PlanPrice' });
+export type PlanPrice = z.infer<typeof planPriceSchema>;
+
+/** The most currencies a plan may be sold in besides its own. */
+export const MAX_OTHER_PRICES = 20;
+
 export const planSchema = z
   .object({
     id: z.string(),
@@ -107,6 +119,11 @@ export const planSchema = z
     /** Price in the currency's minor unit (paise, cents); 0 for free plans. */
     price_minor: z.number().int(),
     currency: z.string(),
+    prices: z
+      .array(planPriceSchema)
+      .describe(
+        'Every price the plan is sold for, its own (`price_minor` in `currency`) first, then those in other currencies; a customer pays in one of them, never a conversion',
+      ),
     billing_interval: z.enum(BILLING_INTERVALS),
     /** Machine limit: how many machines a license of this plan may be active on at once. */
     max_activations: z.number().int(),
@@ -295,6 +312,29 @@ function checkUpdateWindow(plan: UpdateWindowFields, context: z.RefinementCtx): 
   if (problem) context.addIssue({ code: 'custom', path: ['update_months'], message: problem });
 }
 
+const currencyField = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code');
+
+const otherPricesInput = z
+  .array(
+    z.strictObject({
+      currency: currencyField,
+      price_minor: z
+        .number()
+        .int('Prices are whole numbers of the minor unit')
+        .min(1, 'A price in another currency is above 0')
+        .max(100_000_000_00, 'Price is too large'),
+    }),
+  )
+  .max(MAX_OTHER_PRICES, `A plan is sold in at most ${MAX_OTHER_PRICES} other currencies`)
+  .refine((items) => new Set(items.map((item) => item.currency)).size === items.length, {
+    message: 'A currency can be priced only once',
+  })
+  .describe('Prices in currencies other than the plan’s own; replaces them all when sent');
+
 const planFields = {
   code: planCodeSchema,
   name: displayText(100).min(1, 'Name is required'),
@@ -304,11 +344,8 @@ const planFields = {
     .int('Prices are whole numbers of the minor unit')
     .min(0, 'A price cannot be negative')
     .max(100_000_000_00, 'Price is too large'),
-  currency: z
-    .string()
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code'),
+  currency: currencyField,
+  other_prices: otherPricesInput.default([]),
   billing_interval: z.enum(BILLING_INTERVALS),
   max_activations: z
     .number()
@@ -378,6 +415,7 @@ export const updatePlanRequestSchema = z
     description: displayText(1000).optional(),
     price_minor: planFields.price_minor.optional(),
     currency: planFields.currency.optional(),
+    other_prices: otherPricesInput.optional(),
     billing_interval: planFields.billing_interval.optional(),
     max_activations: planFields.max_activations.optional(),
     trial_days: planFields.trial_days.unwrap().optional(),

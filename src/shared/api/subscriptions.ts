@@ -4,7 +4,7 @@ import { chargeSummarySchema } from './charges.js';
 import { couponCodeField } from './coupons.js';
 import { hardwareIdSchema, licenseSchema } from './licenses.js';
 import { MAX_SEATS, organisationIdSchema } from './organisations.js';
-import { PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
+import { buyerCurrencyField, PAYMENT_PROVIDERS, paymentSchema } from './payments.js';
 
 /**
  * pending: opened, not yet paid. active: paid up. past_due: a charge failed; the license stays
@@ -133,6 +133,7 @@ export const createSubscriptionRequestSchema = z
   .strictObject({
     plan_id: planIdField,
     coupon_code: couponCodeField,
+    currency: buyerCurrencyField,
     /** A seat-based plan is bought for an organisation the caller owns or administers, and only so. */
     organisation_id: organisationIdSchema.optional(),
     seats: z

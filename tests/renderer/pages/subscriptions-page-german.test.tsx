@@ -10,13 +10,14 @@ import { formatMoney } from '../../../src/renderer/src/lib/format-money';
 import { showLanguage } from '../../../src/renderer/src/lib/i18n/portal-i18n';
 import { FakeApi, testUser } from '../support/fake-api';
 import { renderApp, servicesFor } from '../support/render-app';
+import { withOwnPrice } from '../support/plan-prices';
 
 // The Subscriptions page shown in German (issue 34): its sentences, its status words, the plurals
 // of a pause's length and the recurring price all come from the German catalog.
 
 const NOW = '2026-11-27T10:00:00.000Z';
 
-const PRO: Plan = {
+const PRO: Plan = withOwnPrice({
   id: 'pro-monthly',
   code: 'pro-monthly',
   name: 'Pro',
@@ -40,7 +41,7 @@ const PRO: Plan = {
   archived_at: null,
   created_at: NOW,
   updated_at: NOW,
-};
+});
 
 const subscription = (extra: Partial<Subscription> = {}): Subscription => ({
   id: 'sub-1',

@@ -12,6 +12,7 @@ import type {
 import type { Paged } from '../../../src/shared/api/paging';
 import type { Plan } from '../../../src/shared/api/plans';
 import { makeLicense } from './signed-in';
+import { withOwnPrice } from './plan-prices';
 
 /*
  * Whole bodies of the real API for tests that need one but are about something else; `extra`
@@ -31,32 +32,33 @@ export const paged = <Item>(data: Item[], extra: Partial<Paged<Item>> = {}): Pag
   ...extra,
 });
 
-export const plan = (id: string, extra: Partial<Plan> = {}): Plan => ({
-  id,
-  code: id,
-  name: id,
-  description: '',
-  price_minor: 0,
-  currency: 'INR',
-  billing_interval: 'free',
-  max_activations: 1,
-  seat_based: false,
-  trial_days: 0,
-  deactivations_per_30_days: 3,
-  fingerprint_threshold: 3,
-  is_public: true,
-  is_active: true,
-  is_draft: false,
-  sort_order: 0,
-  update_months: null,
-  renews_updates_of: null,
-  floating: null,
-  features: [],
-  archived_at: null,
-  created_at: CREATED,
-  updated_at: CREATED,
-  ...extra,
-});
+export const plan = (id: string, extra: Partial<Plan> = {}): Plan =>
+  withOwnPrice({
+    id,
+    code: id,
+    name: id,
+    description: '',
+    price_minor: 0,
+    currency: 'INR',
+    billing_interval: 'free',
+    max_activations: 1,
+    seat_based: false,
+    trial_days: 0,
+    deactivations_per_30_days: 3,
+    fingerprint_threshold: 3,
+    is_public: true,
+    is_active: true,
+    is_draft: false,
+    sort_order: 0,
+    update_months: null,
+    renews_updates_of: null,
+    floating: null,
+    features: [],
+    archived_at: null,
+    created_at: CREATED,
+    updated_at: CREATED,
+    ...extra,
+  });
 
 export const adminUser = (id: string, extra: Partial<AdminUser> = {}): AdminUser => ({
   id,

@@ -28,7 +28,7 @@ import {
 } from '../helpers/payment-helpers.js';
 
 describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
-  it('GET /payments/config says sandbox, with its key id and currency', async () => {
+  it('GET /payments/config says sandbox, with its key id and currencies', async () => {
     const s = server();
     const buyer = await member(s);
     const response = await s.api({ path: '/payments/config', token: buyer.token });
@@ -38,6 +38,7 @@ describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
       key_id: 'sandbox',
       sandbox: true,
       currency: 'INR',
+      currencies: ['INR', 'USD', 'EUR'],
     });
     expectApiError(await s.api({ path: '/payments/config' }), 401, 'not_authenticated');
   });
@@ -226,12 +227,12 @@ describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
   });
 
   describe('bad orders', () => {
-    it('an amount or currency sent by the client → 400 naming the field, nothing written', async () => {
+    it('an amount sent by the client, or a currency that is no ISO code → 400 naming the field, nothing written', async () => {
       const s = server();
       const buyer = await member(s);
       const pro = await planByCode(s, 'pro-monthly');
       const before = await paymentTables(s);
-      for (const extra of [{ amount: 100 }, { currency: 'USD' }, { amount: 1, currency: 'INR' }]) {
+      for (const extra of [{ amount: 100 }, { currency: 'dollars' }, { amount: 1, price_minor: 5 }]) {
         const message = expectValidationError(
           await createOrder(s, buyer.token, { plan_id: pro.id, ...extra }),
         );
@@ -257,10 +258,11 @@ describeOnEveryDatabase('payments: the sandbox purchase', (server) => {
         await s.app.db.updateTable('plans').set(change).where('id', '=', plan.id).execute();
         expectApiError(await createOrder(s, buyer.token, { plan_id: plan.id }), 404, 'plan_not_found');
       }
-      const dollars = await createPlan(s, { price: 10_000, interval: 'month' });
-      await s.app.db.updateTable('plans').set({ currency: 'USD' }).where('id', '=', dollars.id).execute();
+      // A plan left in a currency payments are no longer taken in (PAYMENT_CURRENCIES changed since).
+      const pounds = await createPlan(s, { price: 10_000, interval: 'month' });
+      await s.app.db.updateTable('plans').set({ currency: 'GBP' }).where('id', '=', pounds.id).execute();
       expectApiError(
-        await createOrder(s, buyer.token, { plan_id: dollars.id }),
+        await createOrder(s, buyer.token, { plan_id: pounds.id }),
         409,
         'currency_not_supported',
       );

@@ -304,30 +304,30 @@ describeOnEveryDatabase('plans', (server) => {
     });
   });
 
-  describe('the currency payments are taken in (PAYMENT_CURRENCY, INR here)', () => {
+  describe('the currencies payments are taken in (PAYMENT_CURRENCIES: INR, USD and EUR by default)', () => {
     const unpayable = (response: Awaited<ReturnType<typeof post>>) => {
       expectApiError(response, 400, 'unsupported_currency');
       const { message } = response.json<{ message: string }>();
       // In words: an administrator reads it in the console, where a setting's name means nothing.
-      expect(message).toContain('the currency payments are taken in');
-      expect(message).not.toContain('PAYMENT_CURRENCY');
-      expect(message).toContain('INR');
+      expect(message).toContain('the currencies payments are taken in');
+      expect(message).not.toContain('PAYMENT_CURRENCIES');
+      expect(message).toContain('INR, USD, EUR');
     };
 
-    it('a new plan in another currency is refused with a 400 naming the payments’ currency; nothing is written', async () => {
-      const body = paidPlan({ currency: 'USD' });
+    it('a new plan in a currency not taken is refused with a 400 naming the payments’ currencies; nothing is written', async () => {
+      const body = paidPlan({ currency: 'GBP' });
       unpayable(await post(body));
-      unpayable(await post(freePlan({ currency: 'EUR' })));
+      unpayable(await post(freePlan({ currency: 'JPY' })));
       expect(await planRowByCode(body.code)).toBeUndefined();
     });
 
-    it('a plan cannot be moved to another currency, and one priced otherwise before can still be edited', async () => {
+    it('a plan cannot be moved to a currency not taken, and one priced so before can still be edited', async () => {
       const plan = await createPlan(paidPlan());
-      unpayable(await put(plan.id, { currency: 'USD' }));
+      unpayable(await put(plan.id, { currency: 'GBP' }));
       expect(await planRow(plan.id)).toMatchObject({ currency: 'INR' });
-      // A plan left in another currency (PAYMENT_CURRENCY changed since) keeps its other fields editable.
-      await server().app.db.updateTable('plans').set({ currency: 'USD' }).where('id', '=', plan.id).execute();
-      const renamed = await put(plan.id, { name: 'Renamed', currency: 'USD' });
+      // A plan left in a currency no longer taken (PAYMENT_CURRENCIES changed since) keeps its other fields editable.
+      await server().app.db.updateTable('plans').set({ currency: 'GBP' }).where('id', '=', plan.id).execute();
+      const renamed = await put(plan.id, { name: 'Renamed', currency: 'GBP' });
       expect(renamed.statusCode, renamed.body).toBe(200);
       expect((await put(plan.id, { currency: 'INR' })).statusCode).toBe(200);
     });

@@ -5026,6 +5026,8 @@ export interface components {
             plan_id: string;
             /** @description A coupon code, in any case */
             coupon_code?: string;
+            /** @description One of the plan’s `prices` currencies; left out, the billing country’s when the plan is sold in it, else the plan’s own */
+            currency?: string;
         };
         CreatePlanRequestInput: {
             code: string;
@@ -5034,6 +5036,14 @@ export interface components {
             description: string;
             price_minor: number;
             currency: string;
+            /**
+             * @description Prices in currencies other than the plan’s own; replaces them all when sent
+             * @default []
+             */
+            other_prices: {
+                currency: string;
+                price_minor: number;
+            }[];
             /** @enum {string} */
             billing_interval: "month" | "year" | "lifetime" | "free";
             max_activations: number;
@@ -5094,6 +5104,8 @@ export interface components {
             plan_id: string;
             /** @description A coupon code, in any case */
             coupon_code?: string;
+            /** @description One of the plan’s `prices` currencies; left out, the billing country’s when the plan is sold in it, else the plan’s own */
+            currency?: string;
             /** Format: uuid */
             organisation_id?: string;
             seats?: number;
@@ -6322,8 +6334,10 @@ export interface components {
             key_id: string;
             /** @description True for sandbox payments: no money moved. Show it, never mistake one for a real payment. */
             sandbox: boolean;
-            /** @description The currency payments are taken in (ISO 4217) */
+            /** @description The payment account’s home currency (ISO 4217): a new plan’s */
             currency: string;
+            /** @description Every currency payments are taken in, the home one first: plans are priced in these */
+            currencies: string[];
         };
         PaymentList: {
             data: components["schemas"]["Payment"][];
@@ -6391,6 +6405,8 @@ export interface components {
             description: string;
             price_minor: number;
             currency: string;
+            /** @description Every price the plan is sold for, its own (`price_minor` in `currency`) first, then those in other currencies; a customer pays in one of them, never a conversion */
+            prices: components["schemas"]["PlanPrice"][];
             /** @enum {string} */
             billing_interval: "month" | "year" | "lifetime" | "free";
             max_activations: number;
@@ -6468,6 +6484,12 @@ export interface components {
             total: number;
             page: number;
             perPage: number;
+        };
+        PlanPrice: {
+            /** @description ISO 4217 code */
+            currency: string;
+            /** @description In the currency’s minor unit (paise, cents) */
+            price_minor: number;
         };
         PlanQuoteRequestInput: {
             plan_id: string;
@@ -7386,6 +7408,11 @@ export interface components {
             description?: string;
             price_minor?: number;
             currency?: string;
+            /** @description Prices in currencies other than the plan’s own; replaces them all when sent */
+            other_prices?: {
+                currency: string;
+                price_minor: number;
+            }[];
             /** @enum {string} */
             billing_interval?: "month" | "year" | "lifetime" | "free";
             max_activations?: number;

@@ -17,8 +17,8 @@ export interface CreditPackOrdersDeps {
   db: Db;
   clock: Clock;
   provider: PaymentProvider;
-  /** The currency the payment account takes (PAYMENT_CURRENCY). */
-  currency: string;
+  /** The currencies the payment account takes (PAYMENT_CURRENCIES). */
+  currencies: readonly string[];
   invoicing: InvoiceSettings;
   log: FastifyBaseLogger;
 }
@@ -33,7 +33,7 @@ export function createCreditPackOrders({
   db,
   clock,
   provider,
-  currency,
+  currencies,
   invoicing,
   log,
 }: CreditPackOrdersDeps) {
@@ -44,10 +44,10 @@ export function createCreditPackOrders({
       body: { feature: string; quantity: number },
     ): Promise<PaymentOrder> {
       const offer = await packOffer(db, clock, user, licenseId, body.feature);
-      if (offer.currency !== currency)
+      if (!currencies.includes(offer.currency))
         throw conflict(
           'currency_not_supported',
-          `${offer.feature.name} credits are priced in ${offer.currency}, but payments here are taken in ${currency}`,
+          `${offer.feature.name} credits are priced in ${offer.currency}, but payments here are taken in ${currencies.join(', ')}`,
         );
       const id = randomUUID();
       // Each pack's price, plus the tax when prices are configured as exclusive of it.

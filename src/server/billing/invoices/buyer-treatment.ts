@@ -53,3 +53,21 @@ export function subscriptionPricingTax(
   if (subscription.user_id) return accountPricingTax(db, settings, subscription.user_id);
   return Promise.resolve(settings.tax);
 }
+
+/**
+ * The billing country of who buys: an organisation's when it is bought for one, else the account's;
+ * null when no billing details were saved. It decides the currency a price is shown and charged in.
+ */
+export async function buyerCountry(
+  db: DbOrTransaction,
+  buyer: { userId: string; organisationId?: string | undefined },
+): Promise<string | null> {
+  if (buyer.organisationId) {
+    const organisation = await findOrganisationBilling(db, buyer.organisationId);
+    const details = organisation?.billing_details
+      ? (JSON.parse(organisation.billing_details) as Partial<BillingDetailsRow>)
+      : undefined;
+    return details?.country ?? null;
+  }
+  return (await findBillingDetails(db, buyer.userId))?.country ?? null;
+}

@@ -17,7 +17,7 @@ import {
   couponOfSubscription,
   discountOf,
   findCoupon,
-  findPlanRow,
+  findPlanIn,
 } from '../../catalogue/index.js';
 import { findPackOrder } from '../credit-packs/orders-repository.js';
 import { seatsAddedBy } from '../seat-purchases/charge-key.js';
@@ -226,7 +226,10 @@ export async function issueInvoiceForPayment(
     known.payment?.id === paymentId ? known.payment : await findChargedPayment(trx, paymentId);
   if (!payment) throw new Error(`payment ${paymentId} does not exist`);
   if (payment.status !== 'paid') throw new Error(`payment ${paymentId} is ${payment.status}, not paid`);
-  const plan = known.plan?.id === payment.plan_id ? known.plan : await findPlanRow(trx, payment.plan_id);
+  const plan =
+    known.plan?.id === payment.plan_id
+      ? known.plan
+      : await findPlanIn(trx, payment.plan_id, payment.currency);
   const subscription = await subscriptionOf(trx, payment, known.subscription);
   const organisation = subscription?.organisation_id ? subscription : undefined;
   const buyer = organisation

@@ -25,6 +25,7 @@ import type { InvoiceSettings } from '../invoices/settings.js';
 import { accountPricingTax } from '../invoices/buyer-treatment.js';
 import { chargeForPrice } from '../invoices/tax.js';
 import { type CouponsService, findOfferedPlanByIdOrCode } from '../../catalogue/index.js';
+import { planForBuyer } from './buyer-currency.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import type { Settlement } from '../settlement/settle.js';
@@ -49,8 +50,8 @@ export interface PaymentsServiceDeps {
   /** Billing's one settle: a verified order's payment goes through it. */
   settlement: Settlement;
   provider: PaymentProvider | SandboxPaymentProvider;
-  /** The currency the payment account takes (PAYMENT_CURRENCY). */
-  currency: string;
+  /** The currencies the payment account takes (PAYMENT_CURRENCIES), its home one first. */
+  currencies: readonly string[];
   /** The tax an order's price is charged with. */
   invoicing: InvoiceSettings;
   /** Redeems coupons given at checkout. */
@@ -90,7 +91,7 @@ export function createPaymentsService({
   clock,
   settlement,
   provider,
-  currency,
+  currencies,
   invoicing,
   coupons,
   checkoutExpiryMinutes,
@@ -124,23 +125,26 @@ export function createPaymentsService({
       provider: provider.name,
       key_id: provider.keyId,
       sandbox: provider.sandbox,
-      currency,
+      currency: currencies[0] as string,
+      currencies: [...currencies],
     }),
 
     /** Opens an order for the plan's price; the client never names an amount. */
     async createOrder(user: UserRow, body: CreateOrderRequest): Promise<PaymentOrder> {
-      const plan = await findOfferedPlanByIdOrCode(db, body.plan_id);
-      if (!plan) throw planUnavailable();
-      if (plan.code === BASE_PLAN_CODE || plan.price_minor <= 0) {
+      const offered = await findOfferedPlanByIdOrCode(db, body.plan_id);
+      if (!offered) throw planUnavailable();
+      if (offered.code === BASE_PLAN_CODE || offered.price_minor <= 0) {
         throw conflict(
           'plan_is_free',
-          `${plan.name} is free: activate it on the Licenses page, no payment is needed`,
+          `${offered.name} is free: activate it on the Licenses page, no payment is needed`,
         );
       }
-      if (plan.currency !== currency) {
+      // The plan at its price in the buyer's currency: the coupon, the tax and the order follow it.
+      const plan = await planForBuyer(db, offered, { userId: user.id, requested: body.currency });
+      if (!currencies.includes(plan.currency)) {
         throw conflict(
           'currency_not_supported',
-          `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currency}`,
+          `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currencies.join(', ')}`,
         );
       }
       // An update renewal needs a perpetual license to renew: refused before any money moves.

@@ -7,7 +7,7 @@ import { conflict } from '../../platform/http-error.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { chargeSummaryOf } from '../invoices/charge-summary.js';
 import type { PaymentProvider } from '../payments/provider.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { unusedCredit } from '../subscriptions/billing-periods.js';
@@ -68,7 +68,7 @@ export function createSeatPurchases({ db, clock, events, settlement, provider, p
     subscription: SubscriptionRow,
     seats: number,
   ): Promise<{ quote: SeatQuote; plan: PlanRow }> {
-    const plan = await findPlanRow(trx, subscription.plan_id);
+    const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
     if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
     if (
       subscription.status !== 'active' ||

@@ -1,5 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { findLicenseById, grantPeriod } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { findPackOrder } from '../credit-packs/orders-repository.js';
@@ -44,8 +44,9 @@ export async function settleOrder(
     await issueInvoiceForPayment(trx, clock, invoicing, won.id);
     return { outcome: 'granted', payment: won, license: undefined };
   }
-  const plan = await findPlanRow(trx, won.plan_id);
-  if (!plan) throw new Error(`plan ${won.plan_id} of payment ${won.id} is gone`);
+  // The plan at the price the order was opened at, in its currency.
+  const plan = await findPlanIn(trx, won.plan_id, won.currency);
+  if (!plan) throw new Error(`plan ${won.plan_id} of payment ${won.id} has no price in ${won.currency}`);
   const { license, period } = await grantPeriod(trx, clock, events, {
     order: { ...won, user_id: won.user_id },
     plan,

@@ -1,6 +1,6 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { LicenseRow, PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { grantPeriod, type OverageOwed } from '../../licensing/index.js';
 import { issueInvoiceForPayment } from '../invoices/issue.js';
 import { claimPayment } from '../payments/repository.js';
@@ -117,7 +117,7 @@ export async function settleCycle(
   const { clock, events } = deps;
   const subscription = rows.subscription ?? (await findSubscription(trx, report.subscriptionId));
   if (!subscription) throw new Error(`subscription ${report.subscriptionId} is gone`);
-  const plan = rows.plan ?? (await findPlanRow(trx, subscription.plan_id));
+  const plan = rows.plan ?? (await findPlanIn(trx, subscription.plan_id, subscription.currency));
   if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
   const now = clock.now();
   const replay = await findPaymentByProviderPaymentId(trx, report.providerPaymentId);

@@ -2,7 +2,7 @@ import { laterMoment, utc } from '../../../shared/dates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { PaymentRow, SubscriptionRow } from '../../platform/db/tables.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { extendThroughGrace } from '../../licensing/index.js';
 import { markPaymentFailed } from '../payments/repository.js';
 import type { Settlement } from '../settlement/settle.js';
@@ -75,7 +75,7 @@ export function createSubscriptionCharges({
       const declinedAtCheckout = subscription.status === 'pending' && report.cycle === 1;
       if (subscription.status !== 'active' && subscription.status !== 'past_due' && !declinedAtCheckout)
         return undefined;
-      const plan = await findPlanRow(trx, subscription.plan_id);
+      const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
       if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
       const now = clock.now();
       const period = periodFor(subscription, plan, report.cycle, now);

@@ -94,7 +94,7 @@ export function createSubscriptionsArea({
     db,
     clock,
     provider,
-    currency: config.payments.currency,
+    currencies: config.payments.currencies,
     charges,
     lifecycle,
     events,

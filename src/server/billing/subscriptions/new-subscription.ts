@@ -5,6 +5,8 @@ export function pendingSubscriptionRow(input: {
   id: string;
   userId: string | null;
   planId: string;
+  /** The currency it is bought in: every charge of it is in this one. */
+  currency: string;
   provider: PaymentProviderName;
   providerSubscriptionId: string;
   couponId: string | null;
@@ -22,6 +24,7 @@ export function pendingSubscriptionRow(input: {
     id: input.id,
     user_id: input.userId,
     plan_id: input.planId,
+    currency: input.currency,
     license_id: null,
     provider: input.provider,
     provider_subscription_id: input.providerSubscriptionId,

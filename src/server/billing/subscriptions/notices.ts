@@ -19,7 +19,7 @@ import type { Mailer } from '../../platform/mail/mailer.js';
 import { mailI18n } from '../../platform/mail/mail-i18n.js';
 import { findUserById, mailLanguage, wantsMail } from '../../identity/index.js';
 import { findLicenseById } from '../../licensing/index.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import type { CyclePricing } from './cycle-amount.js';
 import type { CancelledMoney, RefusedCharge, SubscriptionEvent } from '../events.js';
 import { takeNotice } from '../../platform/scheduled-notices.js';
@@ -62,7 +62,7 @@ export function createSubscriptionNotices({
   /** The account and plan a mail is about; nothing is sent for an account that was deleted. */
   async function parties(trx: DbOrTransaction, subscription: SubscriptionRow) {
     const user = subscription.user_id ? await findUserById(trx, subscription.user_id) : undefined;
-    const plan = await findPlanRow(trx, subscription.plan_id);
+    const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
     if (!user || !plan) return undefined;
     return { user, plan, to: { to: user.email, name: user.full_name, language: mailLanguage(user) } };
   }

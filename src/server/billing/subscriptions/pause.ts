@@ -5,7 +5,7 @@ import type { Db, DbOrTransaction } from '../../platform/db/database.js';
 import type { PlanRow, SubscriptionRow } from '../../platform/db/tables.js';
 import { conflict } from '../../platform/http-error.js';
 import { endLicensePause, pauseWithSubscription } from '../../licensing/index.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { PaymentProviderError } from '../payments/provider.js';
 import type { createProviderSubscriptions } from './provider-plans.js';
 import { findSubscription, lockSubscription, updateSubscription } from './repository.js';
@@ -135,7 +135,7 @@ export function createPauses({
     const now = clock.now().toISOString();
     const refused = pauseRefusal(row, now);
     if (refused) throw refused;
-    const plan = await findPlanRow(db, row.plan_id);
+    const plan = await findPlanIn(db, row.plan_id, row.currency);
     if (!plan) throw new Error(`plan ${row.plan_id} of subscription ${row.id} is gone`);
     const claim = async (trx: DbOrTransaction) => {
       await lockSubscription(trx, row.id);

@@ -53,8 +53,11 @@ export function createPlanChanges({
   db: Db;
   clock: Clock;
   charges: SubscriptionCharges;
-  /** The offered monthly or yearly plan by id or code, or the reason it cannot be subscribed to. */
-  recurringPlan: (planId: string) => Promise<MovablePlan>;
+  /**
+   * The offered monthly or yearly plan by id or code at its price in `currency` (null: its own), or
+   * the reason it cannot be subscribed to.
+   */
+  recurringPlan: (planId: string, currency: string | null) => Promise<MovablePlan>;
   /** Razorpay's calls: the replacing subscription is opened there. */
   providers: ProviderSubscriptions;
 }) {
@@ -83,6 +86,7 @@ export function createPlanChanges({
       id,
       userId: row.user_id,
       planId: plan.id,
+      currency: plan.currency,
       provider: row.provider,
       providerSubscriptionId,
       couponId: coupon?.duration === 'forever' ? coupon.id : null,
@@ -113,7 +117,8 @@ export function createPlanChanges({
           ? 'Pay the outstanding charge before changing the plan'
           : 'Only an active subscription can change its plan',
       );
-    const plan = await recurringPlan(planId);
+    // A subscription is charged in the currency it was bought in: the new plan at its price in it.
+    const plan = await recurringPlan(planId, row.currency);
     if (plan.id === row.plan_id) throw conflict('same_plan', `You already subscribe to ${plan.name}`);
     // An organisation's seats are bought on its page; a personal plan cannot carry them, nor the reverse.
     if (row.organisation_id !== null || plan.seat_based === 1)

@@ -1,7 +1,7 @@
 import { SANDBOX_DECLINE_REASON, sandboxPaymentId } from './sandbox-card.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { SubscriptionRow } from '../../platform/db/tables.js';
-import { couponOfSubscription, findPlanRow } from '../../catalogue/index.js';
+import { couponOfSubscription, findPlanIn } from '../../catalogue/index.js';
 import { findLicenseById, overageOwed } from '../../licensing/index.js';
 import type { SubscriptionCharges } from './charges.js';
 import { updateSubscription } from './repository.js';
@@ -16,7 +16,7 @@ export async function chargeSandboxRenewal(
   charges: SubscriptionCharges,
   subscription: SubscriptionRow,
 ): Promise<'paid' | 'failed' | 'unchanged'> {
-  const plan = await findPlanRow(trx, subscription.plan_id);
+  const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
   if (!plan) throw new Error(`plan ${subscription.plan_id} is gone`);
   // Read once, for the price and the invoice alike.
   const coupon = (await couponOfSubscription(trx, subscription.coupon_id)) ?? null;

@@ -35,7 +35,13 @@ import {
 import type { PaymentProvider } from '../payments/provider.js';
 import { toPayment } from '../payments/repository.js';
 import type { SandboxPaymentProvider } from '../payments/sandbox-provider.js';
-import { type CouponsService, findOfferedPlanByIdOrCode, findPlanRow } from '../../catalogue/index.js';
+import {
+  type CouponsService,
+  findOfferedPlanByIdOrCode,
+  findPlanIn,
+  planInCurrency,
+} from '../../catalogue/index.js';
+import { planForBuyer } from '../payments/buyer-currency.js';
 import { periodOfCycle, type RecurringInterval } from './billing-periods.js';
 import type { SubscriptionCharges } from './charges.js';
 import type { SubscriptionLifecycle } from './lifecycle.js';
@@ -109,8 +115,8 @@ export interface SubscriptionsServiceDeps {
   db: Db;
   clock: Clock;
   provider: PaymentProvider | SandboxPaymentProvider;
-  /** The currency the payment account takes (PAYMENT_CURRENCY). */
-  currency: string;
+  /** The currencies the payment account takes (PAYMENT_CURRENCIES). */
+  currencies: readonly string[];
   charges: SubscriptionCharges;
   lifecycle: SubscriptionLifecycle;
   /** Announces what billing grants of licensing's (a card trial's license). */
@@ -141,7 +147,7 @@ export function createSubscriptionsService({
   db,
   clock,
   provider,
-  currency,
+  currencies,
   charges,
   lifecycle,
   events,
@@ -151,9 +157,11 @@ export function createSubscriptionsService({
   reserveCredit,
   log,
 }: SubscriptionsServiceDeps) {
+  /** The subscription's plan at its price in the currency the subscription is charged in. */
   async function planOf(row: SubscriptionRow): Promise<PlanRow> {
-    const plan = await findPlanRow(db, row.plan_id);
-    if (!plan) throw new Error(`plan ${row.plan_id} of subscription ${row.id} is gone`);
+    const plan = await findPlanIn(db, row.plan_id, row.currency);
+    if (!plan)
+      throw new Error(`plan ${row.plan_id} of subscription ${row.id} has no price in ${row.currency}`);
     return plan;
   }
 
@@ -232,21 +240,35 @@ export function createSubscriptionsService({
     return row;
   }
 
-  async function recurringPlan(planId: string): Promise<PlanRow & { billing_interval: RecurringInterval }> {
-    const plan = await findOfferedPlanByIdOrCode(db, planId);
-    if (!plan) throw planUnavailable();
-    const interval = recurring(plan);
-    if (!interval || plan.price_minor <= 0)
+  /** The offered monthly or yearly plan at its price in `currency` (null: its own), or why it cannot be subscribed to. */
+  async function recurringPlan(
+    planId: string,
+    currency: string | null,
+  ): Promise<PlanRow & { billing_interval: RecurringInterval }> {
+    const offered = await findOfferedPlanByIdOrCode(db, planId);
+    if (!offered) throw planUnavailable();
+    const interval = recurring(offered);
+    if (!interval || offered.price_minor <= 0)
       throw conflict(
         'plan_not_recurring',
-        `${plan.name} is not billed monthly or yearly: buy it once on the Purchase page instead`,
+        `${offered.name} is not billed monthly or yearly: buy it once on the Purchase page instead`,
       );
-    if (plan.currency !== currency)
+    const plan = await planInCurrency(db, offered, currency);
+    if (!plan)
+      throw conflict(
+        'currency_not_offered',
+        `${offered.name} is not sold in ${currency}, the currency this subscription is charged in`,
+      );
+    refuseUntakenCurrency(plan);
+    return { ...plan, billing_interval: interval };
+  }
+
+  function refuseUntakenCurrency(plan: PlanRow): void {
+    if (!currencies.includes(plan.currency))
       throw conflict(
         'currency_not_supported',
-        `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currency}`,
+        `${plan.name} is priced in ${plan.currency}, but payments here are taken in ${currencies.join(', ')}`,
       );
-    return { ...plan, billing_interval: interval };
   }
 
   /**
@@ -430,7 +452,7 @@ export function createSubscriptionsService({
         if (current.status === 'paused') await endLicensePause(trx, row.license_id, undefined, now);
         await endWithSubscription(trx, row.license_id, now, now);
       }
-      const planCurrency = (await findPlanRow(trx, changed.plan_id))?.currency ?? currency;
+      const planCurrency = changed.currency ?? (await planOf(changed)).currency;
       const periodRefunded = sumOf(refunds.filter((refund) => refund.kind === 'period'));
       await effects.cancelled?.(trx, changed, {
         ...(periodRefunded > 0 ? { refund: { amountMinor: periodRefunded, currency: planCurrency } } : {}),
@@ -483,8 +505,18 @@ export function createSubscriptionsService({
 
     /** Opens a subscription to a monthly or yearly plan; Checkout then authorises its first charge. */
     async create(user: UserRow, body: CreateRequest): Promise<SubscriptionCheckout> {
-      const plan = await recurringPlan(body.plan_id);
-      const organisation = await buyerOrganisation(user, plan, body);
+      const offered = await recurringPlan(body.plan_id, null);
+      const organisation = await buyerOrganisation(user, offered, body);
+      // The plan at its price in the buyer's currency: every charge of the subscription is in it.
+      const plan = {
+        ...(await planForBuyer(db, offered, {
+          userId: user.id,
+          organisationId: organisation?.id,
+          requested: body.currency,
+        })),
+        billing_interval: offered.billing_interval,
+      };
+      refuseUntakenCurrency(plan);
       if (!organisation) {
         const live = (await subscriptionsOfUser(db, user.id)).find(
           (row) => row.plan_id === plan.id && LIVE.includes(row.status),
@@ -573,6 +605,7 @@ export function createSubscriptionsService({
         id,
         userId: user.id,
         planId: plan.id,
+        currency: plan.currency,
         provider: provider.name,
         providerSubscriptionId,
         couponId: coupon?.coupon.id ?? null,

@@ -1,5 +1,5 @@
 import type { DbOrTransaction } from '../../platform/db/database.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import type { TreatmentSettings } from '../invoices/tax-treatment.js';
 import { createCyclePricing } from './cycle-amount.js';
 import { findSubscription } from './repository.js';
@@ -23,7 +23,7 @@ export function createTrialCharge(settings: TreatmentSettings) {
       (row.grace_ends_at !== null && row.grace_ends_at <= now.toISOString())
     )
       return undefined;
-    const plan = await findPlanRow(db, row.plan_id);
+    const plan = await findPlanIn(db, row.plan_id, row.currency);
     if (!plan) return undefined;
     const { amountMinor } = await pricing.amountOf(db, row, plan, 1);
     return { amountMinor, currency: plan.currency, at: row.current_period_end ?? row.trial_ends_at };

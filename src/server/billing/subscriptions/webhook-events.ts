@@ -6,7 +6,7 @@ import type { DbOrTransaction } from '../../platform/db/database.js';
 import type { RequestMeta } from '../../platform/request-meta.js';
 import { endWithSubscription } from '../../licensing/index.js';
 import { describePaymentMethod } from '../payments/payment-method.js';
-import { findPlanRow } from '../../catalogue/index.js';
+import { findPlanIn } from '../../catalogue/index.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
 import { recordSecurityEvent } from '../../platform/security-log/service.js';
 import { startCardTrialLocked } from './card-trials.js';
@@ -72,7 +72,7 @@ export function createSubscriptionWebhookEvents({
     // A card trial authorised: its trial starts here if the page's verify has not started it yet
     // (a refused one is canceled, and the scheduler tells Razorpay).
     if (event.event === 'subscription.authenticated' && subscription.trial_ends_at !== null) {
-      const plan = await findPlanRow(trx, subscription.plan_id);
+      const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
       const started = plan
         ? await startCardTrialLocked(trx, { clock, events }, subscription, plan)
         : undefined;
@@ -82,7 +82,7 @@ export function createSubscriptionWebhookEvents({
       case 'subscription.charged': {
         const cycle = upfront ? 1 : paidCount;
         if (!payment || cycle < 1) return ignored;
-        const plan = await findPlanRow(trx, subscription.plan_id);
+        const plan = await findPlanIn(trx, subscription.plan_id, subscription.currency);
         if (!plan || payment.currency !== plan.currency) {
           // Money in another currency than the plan's is not what was sold: nothing is granted.
           await recordSecurityEvent(trx, clock, {

@@ -6,12 +6,14 @@ import {
   type Overage,
   type Plan,
   type PlanFeature,
+  type PlanPrice,
   type planListQuerySchema,
   STOP_AT_ALLOWANCE,
 } from '../../../shared/api/plans.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { fetchPage, matchesSearch } from '../../platform/db/paging.js';
 import type { PlanRow, PlansTable } from '../../platform/db/tables.js';
+import { otherPricesOfPlans } from './prices-repository.js';
 
 /** Features and limits of the given plans, grouped by plan id, in a stable order. */
 export async function featuresOfPlans(
@@ -69,13 +71,14 @@ export async function featuresOfPlans(
   return byPlan;
 }
 
-export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
+export const toPlan = (row: PlanRow, features: PlanFeature[], otherPrices: PlanPrice[] = []): Plan => ({
   id: row.id,
   code: row.code,
   name: row.name,
   description: row.description,
   price_minor: row.price_minor,
   currency: row.currency,
+  prices: [{ currency: row.currency, price_minor: Number(row.price_minor) }, ...otherPrices],
   billing_interval: row.billing_interval,
   max_activations: row.max_activations,
   seat_based: row.seat_based === 1,
@@ -102,12 +105,11 @@ export const toPlan = (row: PlanRow, features: PlanFeature[]): Plan => ({
   updated_at: row.updated_at,
 });
 
+/** The plans as the API shows them: with their features and every price they are sold for. */
 export async function withFeatures(db: DbOrTransaction, rows: PlanRow[]): Promise<Plan[]> {
-  const features = await featuresOfPlans(
-    db,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => toPlan(row, features.get(row.id) ?? []));
+  const ids = rows.map((row) => row.id);
+  const [features, prices] = await Promise.all([featuresOfPlans(db, ids), otherPricesOfPlans(db, ids)]);
+  return rows.map((row) => toPlan(row, features.get(row.id) ?? [], prices.get(row.id) ?? []));
 }
 
 export const findPlanRow = (db: DbOrTransaction, id: string) =>

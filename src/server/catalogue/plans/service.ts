@@ -7,7 +7,7 @@ import type {
   planListQuerySchema,
   updatePlanRequestSchema,
 } from '../../../shared/api/plans.js';
-import { updateWindowProblem } from '../../../shared/api/plans.js';
+import { type PlanPrice, updateWindowProblem } from '../../../shared/api/plans.js';
 import { isoNow } from '../../platform/clock.js';
 import type { DbOrTransaction } from '../../platform/db/database.js';
 import { isForeignKeyViolation, refuseDuplicate } from '../../platform/db/errors.js';
@@ -31,6 +31,7 @@ import {
   updatePlan,
   withFeatures,
 } from './repository.js';
+import { replaceOtherPrices } from './prices-repository.js';
 
 type PlanListQuery = z.output<typeof planListQuerySchema>;
 type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -107,10 +108,23 @@ async function refuseUnrenewable(
     );
 }
 
+/** What a plan is priced in, as it would be after a change: its own price, the others, and its features. */
+interface PlanPricing {
+  currency: string;
+  price_minor: number;
+  other_prices: PlanPrice[];
+  features: CreatePlanInput['features'] | Plan['features'];
+}
+
 /** Plans (the admin console calls them packages): the public catalogue and its administration. */
 export interface PlansServiceDeps extends CatalogueServiceDeps {
-  /** The currency the payment account takes (PAYMENT_CURRENCY): the only one a plan may be priced in. */
-  paymentCurrency: string;
+  /** The currencies the payment account takes (PAYMENT_CURRENCIES): the only ones a plan may be priced in. */
+  paymentCurrencies: readonly string[];
+  /**
+   * The currencies live subscriptions of a plan are charged in: billing's answer, given at
+   * composition. A plan must keep a price in each.
+   */
+  currenciesInUse: (planId: string) => Promise<string[]>;
   /**
    * Whether any license refers to the plan, which licensing answers (supplied at composition):
    * such a plan is archived instead of deleted.
@@ -122,15 +136,48 @@ export function createPlansService({
   db,
   clock,
   onCatalogueChange = () => undefined,
-  paymentCurrency,
+  paymentCurrencies,
+  currenciesInUse,
   planInUse,
 }: PlansServiceDeps) {
-  /** A plan priced in another currency could be shown but never bought. */
+  /** A plan priced in a currency the payment account does not take could be shown but never bought. */
   function refuseUnpayableCurrency(currency: string | undefined): void {
-    if (currency !== undefined && currency !== paymentCurrency)
+    if (currency !== undefined && !paymentCurrencies.includes(currency))
       throw badRequest(
         'unsupported_currency',
-        `Plans are priced in ${paymentCurrency}, the currency payments are taken in; ${currency} cannot be charged.`,
+        `Plans are priced in ${paymentCurrencies.join(', ')}, the currencies payments are taken in; ${currency} cannot be charged.`,
+      );
+  }
+
+  /**
+   * A plan's prices in other currencies must be ones payments are taken in, not its own again, on
+   * a paid plan that bills no overage (overage is added to a subscription's charges in the plan's
+   * own currency); and every currency its live subscriptions are charged in keeps a price.
+   */
+  async function refuseUnsellablePrices(planId: string | undefined, plan: PlanPricing): Promise<void> {
+    for (const price of plan.other_prices) refuseUnpayableCurrency(price.currency);
+    if (plan.other_prices.some((price) => price.currency === plan.currency))
+      throw badRequest(
+        'validation_error',
+        `${plan.currency} is the plan's own currency: its price is the plan's price, not another one`,
+      );
+    if (plan.other_prices.length > 0 && plan.price_minor === 0)
+      throw badRequest('validation_error', 'A free plan has no prices in other currencies');
+    const billsOverage = plan.features.some(
+      (feature) => feature.overage && feature.overage.policy !== 'stop',
+    );
+    if (plan.other_prices.length > 0 && billsOverage)
+      throw badRequest(
+        'overage_in_own_currency',
+        `Use over the allowance is billed with a subscription's charges in the plan's own currency, so a plan that bills it is sold in ${plan.currency} only`,
+      );
+    if (!planId) return;
+    const priced = new Set([plan.currency, ...plan.other_prices.map((price) => price.currency)]);
+    const orphaned = (await currenciesInUse(planId)).filter((currency) => !priced.has(currency));
+    if (orphaned.length > 0)
+      throw conflict(
+        'price_in_use',
+        `Subscriptions of this plan are charged in ${orphaned.join(', ')}: keep a price in ${orphaned.length === 1 ? 'it' : 'each'} (change it instead of removing it)`,
       );
   }
 
@@ -160,6 +207,7 @@ export function createPlansService({
 
     async create(input: CreatePlanInput, actor: AdminActor): Promise<Plan> {
       refuseUnpayableCurrency(input.currency);
+      await refuseUnsellablePrices(undefined, input);
       const id = randomUUID();
       await refuseUnrenewable(db, id, input);
       const now = isoNow(clock);
@@ -192,6 +240,7 @@ export function createPlansService({
               updated_at: now,
             });
             await replaceFeatures(trx, id, input.features);
+            await replaceOtherPrices(trx, id, input.other_prices, now);
             await recordAdminAction(trx, clock, actor, {
               type: securityEventTypes.planCreated,
               severity: 'info',
@@ -201,6 +250,7 @@ export function createPlansService({
                 code: input.code,
                 price_minor: input.price_minor,
                 currency: input.currency,
+                other_prices: input.other_prices,
               },
             });
           }),
@@ -213,6 +263,13 @@ export function createPlansService({
       const current = await existing(id);
       if (changes.currency !== current.currency) refuseUnpayableCurrency(changes.currency);
       const price = changes.price_minor ?? current.price_minor;
+      if (changes.currency || changes.other_prices || changes.features || changes.price_minor !== undefined)
+        await refuseUnsellablePrices(id, {
+          currency: changes.currency ?? current.currency,
+          price_minor: price,
+          other_prices: changes.other_prices ?? current.prices.slice(1),
+          features: changes.features ?? current.features,
+        });
       const interval = changes.billing_interval ?? current.billing_interval;
       if ((interval === 'free') !== (price === 0)) {
         throw badRequest('validation_error', 'A free plan has price 0 and a paid plan a price above 0');
@@ -235,15 +292,17 @@ export function createPlansService({
       await refuseDuplicate(
         () =>
           db.transaction().execute(async (trx) => {
-            const { features, is_public, is_active, floating, ...fields } = changes;
+            const { features, other_prices, is_public, is_active, floating, ...fields } = changes;
+            const now = isoNow(clock);
             await updatePlan(trx, id, {
               ...fields,
               ...(floating === undefined ? {} : floatingColumns(floating)),
               ...(is_public === undefined ? {} : { is_public: is_public ? 1 : 0 }),
               ...(is_active === undefined ? {} : { is_active: is_active ? 1 : 0 }),
-              updated_at: isoNow(clock),
+              updated_at: now,
             });
             if (features) await replaceFeatures(trx, id, features);
+            if (other_prices) await replaceOtherPrices(trx, id, other_prices, now);
             await recordAdminAction(trx, clock, actor, {
               type: securityEventTypes.planUpdated,
               severity: 'info',

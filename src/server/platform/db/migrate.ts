@@ -49,6 +49,7 @@ import * as scim from './migrations/0045-scim.js';
 import * as subscriptionPause from './migrations/0046-subscription-pause.js';
 import * as reservationsByMachine from './migrations/0049-reservations-by-machine.js';
 import * as invoiceTaxTreatment from './migrations/0053-invoice-tax-treatment.js';
+import * as planPrices from './migrations/0054-plan-prices.js';
 
 /** Every migration by name, applied in name order; imported statically so the compiled server and tests see the same set. */
 export const migrations: Record<string, Migration> = {
@@ -101,6 +102,7 @@ export const migrations: Record<string, Migration> = {
   '0050-floating-members': floatingMembers,
   '0052-sso-desktop-and-metadata': ssoDesktopAndMetadata,
   '0053-invoice-tax-treatment': invoiceTaxTreatment,
+  '0054-plan-prices': planPrices,
 };
 
 export class MigrationError extends Error {

@@ -142,6 +142,16 @@ export interface FeaturesTable {
 }
 export type FeatureRow = Selectable<FeaturesTable>;
 
+/** A plan's price in a currency other than its own (0054); the plan's own price stays on the plan. */
+export interface PlanPricesTable {
+  plan_id: string;
+  currency: string;
+  price_minor: number;
+  created_at: string;
+  updated_at: string;
+}
+export type PlanPriceRow = Selectable<PlanPricesTable>;
+
 export interface PlansTable {
   id: string;
   code: string;
@@ -475,6 +485,11 @@ export interface SubscriptionsTable {
   pause_periods: Generated<number | null>;
   pause_requested_at: Generated<string | null>;
   /**
+   * The currency it was bought in, and every charge of it is in (0054): the plan's own or one of
+   * its other prices. Null only on a row written before, whose plan's currency it then is.
+   */
+  currency: Generated<string | null>;
+  /**
    * When the pause ends and the next period is billed. Set while `active`, the pause starts when
    * the paid period ends; while `paused`, the subscription resumes then. Null without a pause.
    */
@@ -791,6 +806,7 @@ export interface Database
   features: FeaturesTable;
   plans: PlansTable;
   plan_features: PlanFeaturesTable;
+  plan_prices: PlanPricesTable;
   licenses: LicensesTable;
   activations: ActivationsTable;
   usage_events: UsageEventsTable;

@@ -3,6 +3,7 @@ import type { Plan } from '../../../../src/shared/api/plans';
 import { localStorageKeys } from '../../../../src/shared/storage-keys';
 import { FakeApi } from '../../support/fake-api';
 import { renderApp, servicesFor } from '../../support/render-app';
+import { withOwnPrice } from '../../support/plan-prices';
 
 export const LICENSE_ID = '6f1c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f';
 export const OTHER_LICENSE_ID = '7a2b3c4d-5e6f-4a1b-9c2d-3e4f5a6b7c8d';
@@ -96,7 +97,7 @@ export const license = (extra: Partial<License> = {}): License => ({
   ...extra,
 });
 
-export const basePlan: Plan = {
+export const basePlan: Plan = withOwnPrice({
   id: 'plan-base',
   code: 'base',
   name: 'Base',
@@ -132,9 +133,9 @@ export const basePlan: Plan = {
   archived_at: null,
   created_at: '2025-01-01T00:00:00.000Z',
   updated_at: '2025-01-01T00:00:00.000Z',
-};
+});
 
-export const proPlan: Plan = {
+export const proPlan: Plan = withOwnPrice({
   ...basePlan,
   id: 'plan-pro',
   code: 'pro-monthly',
@@ -143,7 +144,7 @@ export const proPlan: Plan = {
   currency: 'USD',
   billing_interval: 'month',
   max_activations: 3,
-};
+});
 
 export const release = (extra: Partial<Release> = {}): Release => ({
   platform: 'linux',
