@@ -18,3 +18,6 @@ export const localStorageKeys = {
 
 /** The portal's language last chosen in this browser, read before the first screen renders. */
 export const LANGUAGE_STORAGE_KEY = 'portal_language';
+
+/** The currency prices were last chosen to be shown in, in this browser. */
+export const CURRENCY_STORAGE_KEY = 'portal_currency';

@@ -86,6 +86,15 @@ export const couponPreviewRequestSchema = z
   .strictObject({
     code: couponCodeSchema,
     plan_id: z.string().trim().min(1, 'plan_id is required').max(64, 'plan_id is too long'),
+    currency: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{3}$/, 'currency must be a three-letter ISO 4217 code')
+      .optional()
+      .describe(
+        'Which of the plan’s prices it is previewed on (one of its `prices` currencies); left out, its own',
+      ),
   })
   .meta({ id: 'CouponPreviewRequest' });
 

@@ -44,7 +44,13 @@ beforeEach(async () => {
     coupon('past', { expires_at: '2024-12-31T18:29:59.999Z', max_redemptions: 5 }),
   ];
   api.on('GET /payments/config', () => ({
-    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
+    json: {
+      provider: 'sandbox',
+      key_id: 'sandbox',
+      sandbox: true,
+      currency: 'INR',
+      currencies: ['INR', 'USD', 'EUR'],
+    },
   }));
   api.on('GET /admin/coupons', () => ({ json: { data: coupons } }));
   api.on('POST /admin/coupons', (request) => {

@@ -84,7 +84,7 @@ let lists: RecordedRequest[];
 /** The payment settings as the server answers them: payments taken in `currency`. */
 const servePaymentCurrency = (currency: string) =>
   api.on('GET /payments/config', () => ({
-    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency },
+    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency, currencies: [currency] },
   }));
 
 /** The plans API of the server over `plans`: list, detail, create and update (features replaced). */

@@ -5,10 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../../../src/shared/api/plans';
 import { type FakeApi, problem } from '../support/fake-api';
 import { basePlan, license } from '../pages/support-licenses/license-fixtures';
+import { withOwnPrice } from '../support/plan-prices';
 import { renderApp, servicesFor } from '../support/render-app';
 import { openPortalPage, startFakeApi } from './portal-page';
 
-const plan = (overrides: Partial<Plan>): Plan => ({ ...basePlan, ...overrides });
+const plan = (overrides: Partial<Plan>): Plan =>
+  withOwnPrice({ ...basePlan, prices: undefined, ...overrides });
 
 const plans = [
   plan({}),

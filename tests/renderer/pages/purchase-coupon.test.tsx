@@ -66,7 +66,13 @@ beforeEach(async () => {
   api.on('GET /subscriptions', () => ({ json: { data: [] } }));
   api.on('GET /plans/public', () => ({ json: PLANS }));
   api.on('GET /payments/config', () => ({
-    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
+    json: {
+      provider: 'sandbox',
+      key_id: 'sandbox',
+      sandbox: true,
+      currency: 'INR',
+      currencies: ['INR', 'USD', 'EUR'],
+    },
   }));
   api.on('GET /licenses/current-plan', () => ({
     json: { plan: PLANS[0], license: makeLicense('lic-base') },
@@ -123,7 +129,7 @@ describe('purchase page: a coupon', () => {
 
     const applied = await screen.findByTestId('coupon-applied', {}, SLOW);
     expect(applied.textContent).toBe('SPRING20 on Pro: ₹999 → ₹799 (Spring sale)');
-    expect(body('POST /coupons/preview')).toEqual({ code: 'SPRING20', plan_id: 'pro' });
+    expect(body('POST /coupons/preview')).toEqual({ code: 'SPRING20', plan_id: 'pro', currency: 'INR' });
     const pro = within(screen.getByRole('article', { name: 'Pro' }));
     expect(pro.getByText('Coupon SPRING20: ₹999 → ₹799.')).toBeTruthy();
     // The other plans keep their price and open without the coupon.
@@ -135,7 +141,11 @@ describe('purchase page: a coupon', () => {
 
     await userEvent.click(pro.getByRole('button', { name: 'Buy Pro — ₹799' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
-    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro', coupon_code: 'SPRING20' });
+    expect(body('POST /payments/razorpay/create-order')).toEqual({
+      plan_id: 'pro',
+      currency: 'INR',
+      coupon_code: 'SPRING20',
+    });
     expect(dialog.getByText('₹799')).toBeTruthy();
   });
 
@@ -166,7 +176,11 @@ describe('purchase page: a coupon', () => {
     );
     await userEvent.click(monthly.getByRole('button', { name: 'Subscribe — ₹799 / month' }));
     await screen.findByText('Subscriptions are paused', {}, SLOW);
-    expect(body('POST /subscriptions')).toEqual({ plan_id: 'monthly', coupon_code: 'ALWAYS20' });
+    expect(body('POST /subscriptions')).toEqual({
+      plan_id: 'monthly',
+      currency: 'INR',
+      coupon_code: 'ALWAYS20',
+    });
   });
 
   it('a coupon refused when the order is opened (used up since the preview) goes back to the full price, the reason by the field', async () => {

@@ -207,7 +207,13 @@ beforeEach(async () => {
   api.on('GET /subscriptions', () => ({ json: { data: subscriptions } }));
   api.on('GET /plans/public', () => ({ json: PLANS }));
   api.on('GET /payments/config', () => ({
-    json: { provider: 'sandbox', key_id: 'sandbox', sandbox: true, currency: 'INR' },
+    json: {
+      provider: 'sandbox',
+      key_id: 'sandbox',
+      sandbox: true,
+      currency: 'INR',
+      currencies: ['INR', 'USD', 'EUR'],
+    },
   }));
   api.on('GET /licenses/current-plan', () => ({
     json: { plan: PLANS[0], license: makeLicense('lic-base') },
@@ -282,7 +288,8 @@ describe('purchase page: plans', () => {
   it('marks the one-off plan the user owns and the plan subscribed to, and refuses plans in another currency', async () => {
     api.on('GET /licenses/current-plan', () => ({ json: { plan: PLANS[1], license: proLicense } }));
     api.on('GET /plans/public', () => ({
-      json: [...PLANS, plan('usd', { name: 'Dollar plan', currency: 'USD' })],
+      // Priced in a currency this portal does not take (PAYMENT_CURRENCIES changed since).
+      json: [...PLANS, plan('gbp', { name: 'Pound plan', currency: 'GBP' })],
     }));
     subscriptions = [teamSubscription];
     await openPurchase();
@@ -295,9 +302,9 @@ describe('purchase page: plans', () => {
       '/subscriptions',
     );
     expect(team.queryByRole('button', { name: /^Subscribe/ })).toBeNull();
-    const usd = within(screen.getByRole('article', { name: 'Dollar plan' }));
-    expect(usd.getByRole('button', { name: 'Not available here' }).hasAttribute('disabled')).toBe(true);
-    expect(usd.getByText('Priced in USD; this portal takes payments in INR.')).toBeTruthy();
+    const pounds = within(screen.getByRole('article', { name: 'Pound plan' }));
+    expect(pounds.getByRole('button', { name: 'Not available here' }).hasAttribute('disabled')).toBe(true);
+    expect(pounds.getByText('Priced in GBP; this portal takes payments in INR, USD, EUR.')).toBeTruthy();
     // The free plan is activated on the Licenses page, never bought.
     const base = within(screen.getByRole('article', { name: 'Base' }));
     expect(
@@ -395,7 +402,7 @@ describe('purchase page: sandbox checkout', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Buy Pro' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
-    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro' });
+    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro', currency: 'INR' });
     expect(dialog.getByTestId('sandbox-notice').textContent).toContain('no real money');
     expect(dialog.getByText('₹999')).toBeTruthy();
     expect(dialog.getByText(order.order_id)).toBeTruthy();
@@ -509,7 +516,13 @@ describe('purchase page: sandbox checkout', () => {
 describe('purchase page: Razorpay Checkout', () => {
   beforeEach(() => {
     api.on('GET /payments/config', () => ({
-      json: { provider: 'razorpay', key_id: 'rzp_test_123', sandbox: false, currency: 'INR' },
+      json: {
+        provider: 'razorpay',
+        key_id: 'rzp_test_123',
+        sandbox: false,
+        currency: 'INR',
+        currencies: ['INR', 'USD', 'EUR'],
+      },
     }));
     api.on('POST /payments/razorpay/create-order', () => ({
       status: 201,
@@ -698,7 +711,7 @@ describe('purchase page: expired orders', () => {
     await userEvent.click(table.getByRole('button', { name: 'Retry: buy Pro again' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
     expect(dialog.getByText('Pro')).toBeTruthy();
-    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro' });
+    expect(body('POST /payments/razorpay/create-order')).toEqual({ plan_id: 'pro', currency: 'INR' });
   });
 
   it("a subscription's charge offers neither", async () => {
@@ -732,7 +745,7 @@ describe('purchase page: subscriptions', () => {
     const { router } = await openPurchase();
     await userEvent.click(screen.getByRole('button', { name: 'Subscribe — ₹49,990 / year' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
-    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team' });
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', currency: 'INR' });
     expect(dialog.getByText('₹49,990')).toBeTruthy();
     expect(dialog.getByText('₹49,990 / year until you cancel')).toBeTruthy();
     expect(dialog.getByText('sub_sandbox_team')).toBeTruthy();
@@ -807,7 +820,7 @@ describe('purchase page: subscriptions', () => {
     expect(start.getAttribute('aria-describedby')).toBe('card-trial-note-team');
     await userEvent.click(start);
     const dialog = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
-    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', trial: true });
+    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', currency: 'INR', trial: true });
     expect(dialog.getByText('Free')).toBeTruthy();
     expect(
       dialog.getByText('Free trial until Mar 15, 2025, then ₹49,990 / year until you cancel'),
@@ -840,7 +853,11 @@ describe('purchase page: subscriptions', () => {
     expect(team.queryByRole('button', { name: 'Subscribe — ₹49,990 / year' })).toBeNull();
     await userEvent.click(team.getByRole('button', { name: 'Subscribe anyway — ₹49,990 / year' }));
     await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW);
-    expect(body('POST /subscriptions')).toEqual({ plan_id: 'team', confirm_lifetime_overlap: true });
+    expect(body('POST /subscriptions')).toEqual({
+      plan_id: 'team',
+      currency: 'INR',
+      confirm_lifetime_overlap: true,
+    });
   });
 
   it('says nothing of a lifetime license that is revoked', async () => {
@@ -898,7 +915,13 @@ describe('purchase page: subscriptions', () => {
 
   it('opens Razorpay Checkout with the subscription id (no order), and verifies what it hands back', async () => {
     api.on('GET /payments/config', () => ({
-      json: { provider: 'razorpay', key_id: 'rzp_test_123', sandbox: false, currency: 'INR' },
+      json: {
+        provider: 'razorpay',
+        key_id: 'rzp_test_123',
+        sandbox: false,
+        currency: 'INR',
+        currencies: ['INR', 'USD', 'EUR'],
+      },
     }));
     api.on('POST /subscriptions', () => ({
       status: 201,
@@ -1003,7 +1026,12 @@ describe('purchase page: a seat-based plan for an organisation', () => {
 
     await userEvent.click(dialog.getByRole('button', { name: 'Continue to payment' }));
     const sandbox = within(await screen.findByRole('dialog', { name: 'Sandbox checkout' }, SLOW));
-    expect(body('POST /subscriptions')).toEqual({ plan_id: 'business', organisation_id: 'Acme', seats: 4 });
+    expect(body('POST /subscriptions')).toEqual({
+      plan_id: 'business',
+      currency: 'INR',
+      organisation_id: 'Acme',
+      seats: 4,
+    });
     expect(sandbox.getByText('₹5,996 / month until you cancel')).toBeTruthy();
   });
 

@@ -4954,6 +4954,8 @@ export interface components {
         CouponPreviewRequestInput: {
             code: string;
             plan_id: string;
+            /** @description Which of the plan’s prices it is previewed on (one of its `prices` currencies); left out, its own */
+            currency?: string;
         };
         CreateAdminLicenseRequestInput: {
             /** Format: uuid */

@@ -12,6 +12,7 @@ import { refuseDuplicate } from '../../platform/db/errors.js';
 import type { CouponRow, PlanRow, UserRow } from '../../platform/db/tables.js';
 import { conflict, HttpError, notFound } from '../../platform/http-error.js';
 import { formatMoney } from '../../platform/mail/formatting.js';
+import { planInCurrency } from '../plans/prices-repository.js';
 import { findOfferedPlanByIdOrCode } from '../plans/repository.js';
 import { type AdminActor, recordAdminAction } from '../../platform/security-log/service.js';
 import { securityEventTypes } from '../../platform/security-log/security-events.js';
@@ -87,9 +88,15 @@ export function createCouponsService({ db, clock }: { db: Db; clock: Clock }) {
       usable(db, code, user, { amountMinor: Number(plan.price_minor), currency: plan.currency }),
 
     /** What the coupon takes off a plan's price, without redeeming it. */
-    async preview(user: UserRow, body: { code: string; plan_id: string }): Promise<CouponPreview> {
-      const plan = await findOfferedPlanByIdOrCode(db, body.plan_id);
-      if (!plan) throw notFound('plan_not_found', 'This plan is not available');
+    async preview(
+      user: UserRow,
+      body: { code: string; plan_id: string; currency?: string | undefined },
+    ): Promise<CouponPreview> {
+      const offered = await findOfferedPlanByIdOrCode(db, body.plan_id);
+      if (!offered) throw notFound('plan_not_found', 'This plan is not available');
+      // The price in the currency the buyer sees it in.
+      const plan = await planInCurrency(db, offered, body.currency ?? null);
+      if (!plan) throw conflict('currency_not_offered', `${offered.name} is not sold in ${body.currency}`);
       const price = { amountMinor: Number(plan.price_minor), currency: plan.currency };
       const { coupon, discountMinor } = await usable(db, body.code, user, price);
       return {

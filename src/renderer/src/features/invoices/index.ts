@@ -1,7 +1,12 @@
 // The invoices feature as other features and app/ see it: the invoice list with its PDF download
 // (the admin screens show a customer's invoices the same way), how amounts are written, and the
 // billing details form (an organisation's details are edited with it too).
-export { billingApi, billingMessages, useDownloadInvoicePdfMutation } from './invoices-endpoints';
+export {
+  billingApi,
+  billingMessages,
+  useDownloadInvoicePdfMutation,
+  useGetBillingDetailsQuery,
+} from './invoices-endpoints';
 export {
   describeTax,
   formatIssueDate,

@@ -45,9 +45,11 @@ export const paymentMessages = {
 /** POST /coupons/preview's body: the code as typed (the server reads it in capitals) and the plan. */
 export type CouponPreviewRequest = z.input<typeof couponPreviewRequestSchema>;
 
-/** What a checkout is opened with: the plan, and the code of a coupon the buyer applied. */
+/** What a checkout is opened with: the plan, the currency its price was shown in, and the code of a coupon the buyer applied. */
 export interface CheckoutRequest {
   planId: string;
+  /** One of the plan's `prices` currencies: the one the buyer saw, so they pay what they saw. */
+  currency?: string;
   couponCode?: string;
 }
 
@@ -89,10 +91,14 @@ export const paymentsApi = api.injectEndpoints({
        * code: the price always comes from the plan (and the coupon), never from the page.
        */
       createPaymentOrder: build.mutation<PaymentOrder, CheckoutRequest>({
-        query: ({ planId, couponCode }) => ({
+        query: ({ planId, currency, couponCode }) => ({
           url: paymentsApiPaths.createOrder,
           method: 'POST',
-          body: { plan_id: planId, ...(couponCode ? { coupon_code: couponCode } : {}) },
+          body: {
+            plan_id: planId,
+            ...(currency ? { currency } : {}),
+            ...(couponCode ? { coupon_code: couponCode } : {}),
+          },
         }),
         extraOptions: { fallback: paymentMessages.createOrderFailed },
         // The new order is in the history, not completed.
@@ -154,11 +160,12 @@ export const paymentsApi = api.injectEndpoints({
        * administers, with its seats (the server refuses anything else, and says why).
        */
       createOrganisationSubscription: build.mutation<SubscriptionCheckout, OrganisationCheckoutRequest>({
-        query: ({ planId, couponCode, organisationId, seats }) => ({
+        query: ({ planId, currency, couponCode, organisationId, seats }) => ({
           url: subscriptionsApiPaths.list,
           method: 'POST',
           body: {
             plan_id: planId,
+            ...(currency ? { currency } : {}),
             organisation_id: organisationId,
             seats,
             ...(couponCode ? { coupon_code: couponCode } : {}),

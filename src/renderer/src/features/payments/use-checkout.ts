@@ -34,7 +34,8 @@ export function useCheckout(events: CheckoutEvents = {}): Checkout {
   const [verifyPayment] = useVerifyPaymentMutation();
   const kind = useMemo<CheckoutKind<PaymentOrder, PaymentVerification, VerifyPaymentRequest>>(
     () => ({
-      open: (plan, couponCode) => createOrder({ planId: plan.id, couponCode }).unwrap(),
+      open: (plan, couponCode) =>
+        createOrder({ planId: plan.id, currency: plan.currency, couponCode }).unwrap(),
       startFailedTitle: ({ name }) => t`Could not start the checkout for ${name}`,
       isSandbox: (order) => order.sandbox,
       async completeSandbox(order, outcome) {

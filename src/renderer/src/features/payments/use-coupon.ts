@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { skipToken } from '@reduxjs/toolkit/query/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { type CouponPreview, couponCodeSchema } from '../../../../shared/api/coupons';
 import type { Plan } from '../../../../shared/api/plans';
 import { failureMessage } from '../../lib/api-errors';
@@ -44,7 +44,7 @@ export interface CouponField {
  * default). The preview is an RTK Query read of the submitted code and plan, so an answer always
  * belongs to what is asked now; a refusal is the server's message, shown by the field.
  */
-export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
+export function useCoupon(plans: readonly Pick<Plan, 'id' | 'currency'>[]): CouponField {
   const [opened, setOpenedState] = useState(false);
   const [code, setCodeState] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
@@ -53,7 +53,16 @@ export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
   // The chosen plan while it is still on sale, else the first one.
   const planId = plans.some((plan) => plan.id === chosen) ? chosen : (plans[0]?.id ?? null);
   const answer = usePreviewCouponQuery(submitted ?? skipToken);
-  const current = submitted !== null && submitted.plan_id === planId;
+  // The currency each plan's price is shown in: a coupon is checked on that price.
+  const currencyOf = useCallback((id: string) => plans.find((plan) => plan.id === id)?.currency, [plans]);
+  // Prices shown in another currency: the coupon applied is checked again on the new price.
+  const shownCurrency = submitted ? currencyOf(submitted.plan_id) : undefined;
+  useEffect(() => {
+    if (submitted && submitted.currency !== shownCurrency)
+      setSubmitted({ ...submitted, currency: shownCurrency });
+  }, [submitted, shownCurrency]);
+  const current =
+    submitted !== null && submitted.plan_id === planId && submitted.currency === currencyOf(planId);
 
   const remove = useCallback(() => {
     setCodeState('');
@@ -90,21 +99,26 @@ export function useCoupon(plans: readonly Pick<Plan, 'id'>[]): CouponField {
         return;
       }
       setInvalid(null);
-      const request = { code: parsed.data, plan_id: onPlan };
+      const request = { code: parsed.data, plan_id: onPlan, currency: currencyOf(onPlan) };
       // The same question again (after a refusal, say): ask the server again, not the cache.
-      if (submitted && submitted.code === request.code && submitted.plan_id === request.plan_id)
+      if (
+        submitted &&
+        submitted.code === request.code &&
+        submitted.plan_id === request.plan_id &&
+        submitted.currency === request.currency
+      )
         void answer.refetch();
       else setSubmitted(request);
     },
-    [answer, code, submitted],
+    [answer, code, currencyOf, submitted],
   );
 
   const choosePlan = useCallback(
     (next: string) => {
       setChosen(next);
-      if (submitted) setSubmitted({ ...submitted, plan_id: next });
+      if (submitted) setSubmitted({ ...submitted, plan_id: next, currency: currencyOf(next) });
     },
-    [submitted],
+    [currencyOf, submitted],
   );
 
   const applied: AppliedCoupon | null =

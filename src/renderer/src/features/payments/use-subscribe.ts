@@ -93,9 +93,15 @@ export function useSubscribe(events: CheckoutEvents = {}): Subscribe {
     () => ({
       open: (plan, couponCode) =>
         target.current
-          ? createForOrganisation({ planId: plan.id, couponCode, ...target.current }).unwrap()
+          ? createForOrganisation({
+              planId: plan.id,
+              currency: plan.currency,
+              couponCode,
+              ...target.current,
+            }).unwrap()
           : create({
               planId: plan.id,
+              currency: plan.currency,
               couponCode,
               ...(despiteLifetime.current ? { confirmLifetimeOverlap: true } : {}),
               ...(trial.current ? { trial: true } : {}),

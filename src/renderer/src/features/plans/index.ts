@@ -17,3 +17,5 @@ export { formatFeature, formatPlanPrice, formatSeats } from './plan-format';
 export { PlanCard, PlanCardSkeleton, type PlanCardProps } from './components/plan-card';
 export { balancedColumns, PlanGrid } from './components/plan-grid';
 export { CHECKOUT_PARAMS, checkoutPath } from './checkout-link';
+export { currenciesOf, inCurrency, useShownCurrency } from './shown-currency';
+export { CurrencySelect } from './components/currency-select';

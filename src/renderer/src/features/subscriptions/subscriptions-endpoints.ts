@@ -62,13 +62,21 @@ export const subscriptionsApi = api.injectEndpoints({
        */
       createSubscription: build.mutation<
         SubscriptionCheckout,
-        { planId: string; couponCode?: string; confirmLifetimeOverlap?: boolean; trial?: boolean }
+        {
+          planId: string;
+          /** The currency the buyer saw the price in (one of the plan's `prices`). */
+          currency?: string;
+          couponCode?: string;
+          confirmLifetimeOverlap?: boolean;
+          trial?: boolean;
+        }
       >({
-        query: ({ planId, couponCode, confirmLifetimeOverlap, trial }) => ({
+        query: ({ planId, currency, couponCode, confirmLifetimeOverlap, trial }) => ({
           url: subscriptionsApiPaths.list,
           method: 'POST',
           body: {
             plan_id: planId,
+            ...(currency ? { currency } : {}),
             ...(couponCode ? { coupon_code: couponCode } : {}),
             // Sent only when the buyer was told of their lifetime license and went on.
             ...(confirmLifetimeOverlap ? { confirm_lifetime_overlap: true } : {}),

@@ -1,6 +1,6 @@
 import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Anchor, Button, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -16,7 +16,18 @@ import { ErrorAlert } from '../../../components/forms/error-alert';
 import { failureMessage } from '../../../lib/api-errors';
 import { formatDate } from '../../../lib/format-date';
 import { formatAmount } from '../../../lib/format-money';
-import { PlanCard, PlanCardSkeleton, PlanGrid, planMessages, useGetPublicPlansQuery } from '../../plans';
+import {
+  CurrencySelect,
+  currenciesOf,
+  inCurrency,
+  PlanCard,
+  PlanCardSkeleton,
+  PlanGrid,
+  planMessages,
+  useGetPublicPlansQuery,
+  useShownCurrency,
+} from '../../plans';
+import { useGetBillingDetailsQuery } from '../../invoices';
 import type { License } from '../../../../../shared/api/licenses';
 import { coveringLifetime } from '../../../../../shared/plan-coverage';
 import { useListMyLicensesQuery } from '../../licenses';
@@ -41,7 +52,10 @@ import { type CouponField as CouponFieldState, useCoupon } from '../use-coupon';
 import { isRecurringPlan, type Subscribe, subscriptionSubject, useSubscribe } from '../use-subscribe';
 
 interface Catalogue {
+  /** At their prices in the currency shown. */
   plans: Plan[];
+  /** The currencies the plans are sold in, the one shown, and the choice of another. */
+  prices: { currencies: string[]; shown: string | null; choose: (currency: string) => void };
   config: PaymentConfig;
   /** Null when it could not be read: the plans are still on sale, just not marked. */
   current: CurrentPlan | null;
@@ -63,12 +77,16 @@ function useCatalogue() {
   const current = useGetCurrentPlanSummaryQuery();
   const subscriptions = useGetSubscriptionsQuery();
   const licenses = useListMyLicensesQuery();
+  // Prices are shown in the billing country's currency once billing details are saved.
+  const details = useGetBillingDetailsQuery();
+  const shown = useShownCurrency(details.data?.country);
   const failure = plans.error ?? config.error;
   const failed = failure !== undefined && !plans.isFetching && !config.isFetching;
   const loaded: Catalogue | null =
     plans.data && config.data && !current.isLoading && !subscriptions.isLoading && !licenses.isLoading
       ? {
-          plans: plans.data,
+          plans: plans.data.map((plan) => inCurrency(plan, shown.currency)),
+          prices: { currencies: currenciesOf(plans.data), shown: shown.currency, choose: shown.choose },
           config: config.data,
           current: current.data ?? null,
           subscriptions: (subscriptions.data ?? []).filter(isLive),
@@ -339,14 +357,14 @@ function planAction(
       note: t`No payment: activate it on the Licenses page, once per account.`,
     };
   }
-  if (plan.currency !== config.currency)
+  if (!config.currencies.includes(plan.currency))
     return {
       action: (
         <Button fullWidth disabled>
           <Trans>Not available here</Trans>
         </Button>
       ),
-      note: pricedElsewhere(plan.currency, config.currency),
+      note: pricedElsewhere(plan.currency, config.currencies.join(', ')),
     };
   if (isCurrent && plan.billing_interval === 'lifetime')
     return {
@@ -421,7 +439,7 @@ const offersTrial = (plan: Plan, catalogue: Catalogue) =>
   plan.trial_days > 0 &&
   !plan.seat_based &&
   plan.price_minor > 0 &&
-  plan.currency === catalogue.config.currency &&
+  catalogue.config.currencies.includes(plan.currency) &&
   !catalogue.heldPlanIds.has(plan.id);
 
 /** The plans a coupon can be applied to: those the page offers to buy or subscribe to now. */
@@ -432,7 +450,7 @@ function couponPlans(catalogue: Catalogue | null): Plan[] {
     (plan) =>
       plan.billing_interval !== 'free' &&
       plan.price_minor > 0 &&
-      plan.currency === config.currency &&
+      config.currencies.includes(plan.currency) &&
       !(current?.plan?.id === plan.id && plan.billing_interval === 'lifetime') &&
       // One may buy a seat-based plan again, for another organisation.
       (plan.seat_based || !subscriptions.some((subscription) => subscription.plan.id === plan.id)),
@@ -609,7 +627,18 @@ export default function PurchasePage() {
           {loaded ? <CurrentPlanLine current={loaded.current} /> : null}
         </div>
 
-        {loaded ? <CouponField coupon={coupon} plans={discountable} /> : null}
+        {loaded ? (
+          <Group justify="space-between" align="flex-end" gap="md">
+            <CouponField coupon={coupon} plans={discountable} />
+            {loaded.prices.shown && loaded.prices.currencies.length > 1 ? (
+              <CurrencySelect
+                currencies={loaded.prices.currencies}
+                value={loaded.prices.shown}
+                onChange={loaded.prices.choose}
+              />
+            ) : null}
+          </Group>
+        ) : null}
 
         {catalogue.failure !== null ? (
           <ErrorAlert title={t`Plans could not be loaded`}>

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { type MouseEvent, useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Plan } from '../../../../../shared/api/plans';
@@ -13,6 +13,8 @@ import { readPublicPlans } from '../public-plans-read';
 import { usePrerenderedPlans } from '../prerendered-plans';
 import { PlanGrid } from './plan-grid';
 import { PlanCard, PlanCardSkeleton } from './plan-card';
+import { CurrencySelect } from './currency-select';
+import { currenciesOf, inCurrency, useShownCurrency } from '../shown-currency';
 
 const SKELETON_CARDS = 3;
 
@@ -118,6 +120,14 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
   }
 
   const { plans, current } = result;
+  return <PricedPlans plans={plans} current={current} />;
+}
+
+/** The plans at their prices in the visitor's currency, with the choice of another when there is one. */
+function PricedPlans({ plans: listed, current }: { plans: Plan[]; current: boolean }) {
+  const { currency, choose } = useShownCurrency();
+  const plans = listed.map((plan) => inCurrency(plan, currency));
+  const currencies = currenciesOf(listed);
   if (plans.length === 0) {
     return (
       <Text c="dimmed" ta="center">
@@ -127,10 +137,17 @@ export function PublicPlans({ result, reload }: { result: PlansState; reload: ()
   }
 
   return (
-    <PlanGrid count={plans.length}>
-      {plans.map((plan) => (
-        <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
-      ))}
-    </PlanGrid>
+    <Stack gap="md">
+      {currency && currencies.length > 1 ? (
+        <Group justify="flex-end">
+          <CurrencySelect currencies={currencies} value={currency} onChange={choose} />
+        </Group>
+      ) : null}
+      <PlanGrid count={plans.length}>
+        {plans.map((plan) => (
+          <PlanCard key={plan.id} plan={plan} action={<SignUpAction plan={plan} ready={current} />} />
+        ))}
+      </PlanGrid>
+    </Stack>
   );
 }

@@ -32,6 +32,7 @@ import {
 } from '../subscriptions-endpoints';
 import { useCardChange } from '../use-card-change';
 import { CancelDialog } from './cancel-dialog';
+import { inCurrency } from '../../plans';
 import { ChangePlanDialog, type RecurringPlan } from './change-plan-dialog';
 import { ChargeHistory } from './charge-history';
 import { PauseDialog } from './pause-dialog';
@@ -127,9 +128,13 @@ export function SubscriptionCard({
   // A card trial changes plan only after its first charge (the server refuses it before).
   const changeable =
     subscription.status === 'active' && !subscription.cancel_at_period_end && !onCardTrial(subscription);
-  const others = plans.filter(
-    (candidate) => candidate.id !== plan.id && candidate.currency === plan.currency,
-  );
+  // A subscription is charged in the currency it was bought in: the plans sold in it, at that price.
+  const others = plans
+    .map((candidate): RecurringPlan => ({
+      ...inCurrency(candidate, plan.currency),
+      billing_interval: candidate.billing_interval,
+    }))
+    .filter((candidate) => candidate.id !== plan.id && candidate.currency === plan.currency);
   const counterpart = counterpartPlan(plan, others);
   const planName = plan.name;
 
