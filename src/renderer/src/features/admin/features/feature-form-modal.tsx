@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { Alert, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
@@ -73,6 +74,7 @@ export interface FeatureFormModalProps {
 
 /** "New feature" / "Edit feature": validated with the shared request schema before anything is sent. */
 export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureFormModalProps) {
+  const { i18n } = useLingui();
   const [createFeature] = useCreateFeatureMutation();
   const [updateFeature] = useUpdateFeatureMutation();
   const { form, restart, dialog } = useDialogForm<FeatureValues>({
@@ -164,7 +166,7 @@ export function FeatureFormModal({ feature, opened, onClose, onSaved }: FeatureF
             label="Usage period"
             description="Limits start again each period."
             size="md"
-            data={USAGE_PERIODS.map((period) => ({ value: period, label: PERIOD_LABELS[period] }))}
+            data={USAGE_PERIODS.map((period) => ({ value: period, label: i18n._(PERIOD_LABELS[period]) }))}
             {...form.getInputProps('period')}
           />
           <TextInput

@@ -119,7 +119,7 @@ export default function AdminFeaturesPage() {
             size="md"
             style={{ minWidth: 'max-content' }}
           >
-            {KIND_LABELS[feature.kind]}
+            {i18n._(KIND_LABELS[feature.kind])}
           </StatusBadge>
           {meteredUnit(feature) ? (
             <Text size="xs" c="dimmed">
