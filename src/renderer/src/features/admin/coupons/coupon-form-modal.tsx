@@ -213,7 +213,7 @@ export function CouponFormModal({ coupon, opened, currency, onClose, onSaved }: 
   const forever = durationText('forever');
   const code = coupon?.code;
   const discount = coupon ? couponDiscount(coupon) : '';
-  const duration = coupon ? durationText(coupon.duration).label.toLocaleLowerCase() : '';
+  const duration = coupon ? durationText(coupon.duration).inText : '';
   return (
     <FormDialog
       opened={opened}

@@ -16,14 +16,22 @@ export function couponDiscount(
   return t`${amount} off`;
 }
 
-/** What a coupon's duration means, in the language shown: its name and a line on it. */
-export function durationText(duration: Coupon['duration']): { label: string; hint: string } {
+/**
+ * What a coupon's duration means, in the language shown: its name, the same inside a sentence
+ * ("20% off · first charge"), and a line on it.
+ */
+export function durationText(duration: Coupon['duration']): { label: string; inText: string; hint: string } {
   return duration === 'once'
     ? {
         label: t`First charge`,
+        inText: t`first charge`,
         hint: t`The first payment only; a subscription renews at the full price.`,
       }
-    : { label: t`Every charge`, hint: t`Every payment of a subscription, for as long as it runs.` };
+    : {
+        label: t`Every charge`,
+        inText: t`every charge`,
+        hint: t`Every payment of a subscription, for as long as it runs.`,
+      };
 }
 
 /** "3 of 10", or "3" when there is no limit. */
