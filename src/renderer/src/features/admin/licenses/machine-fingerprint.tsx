@@ -31,7 +31,7 @@ const COMPONENT_NAMES_IN_TEXT: Record<FingerprintComponent, MessageDescriptor> =
  * language shown (the names joined as the language lists them).
  */
 export const changeText = (change: AdminActivation['component_changes'][number], i18n: I18n) => {
-  const list = new Intl.ListFormat(formattingLocale() ?? 'en', { type: 'conjunction' }).format(
+  const list = new Intl.ListFormat(formattingLocale(), { type: 'conjunction' }).format(
     change.changed.map((name, index) =>
       i18n._(index === 0 ? COMPONENT_NAMES[name] : COMPONENT_NAMES_IN_TEXT[name]),
     ),
